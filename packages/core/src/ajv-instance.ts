@@ -1,0 +1,51 @@
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import formatsPlugin from 'ajv-formats';
+
+// ajv-formats is CommonJS with `exports.default`; under NodeNext the default import is the
+// module object in the type system, and either shape at run time depending on the loader.
+const addFormats = ((formatsPlugin as unknown as { default?: unknown }).default ?? formatsPlugin) as (
+  ajv: Ajv,
+) => Ajv;
+
+const INT32 = 2 ** 31;
+
+function createAjv(): Ajv {
+  const ajv = new Ajv({
+    allErrors: true,
+    // Vendor schemas carry OpenAPI keywords (`nullable`, `readOnly`, `example`, `x-*`) and
+    // formats such as `int64`; strict mode would reject them.
+    strict: false,
+    logger: false,
+    coerceTypes: false,
+    useDefaults: false,
+  });
+  addFormats(ajv);
+  ajv.addFormat('int32', { type: 'number', validate: (n: number) => Number.isInteger(n) && n >= -INT32 && n < INT32 });
+  ajv.addFormat('int64', { type: 'number', validate: (n: number) => Number.isInteger(n) });
+  ajv.addFormat('float', { type: 'number', validate: () => true });
+  ajv.addFormat('double', { type: 'number', validate: () => true });
+  ajv.addFormat('byte', /^[A-Za-z0-9+/]*={0,2}$/);
+  return ajv;
+}
+
+let shared: Ajv | undefined;
+
+/** One Ajv for the process: compiled validators are cached by schema identity. */
+export function sharedAjv(): Ajv {
+  shared ??= createAjv();
+  return shared;
+}
+
+const compiled = new WeakMap<object, ValidateFunction>();
+
+/** Compiles a schema once and reuses the validator for every later call. */
+export function compileSchema(schema: object): ValidateFunction {
+  let validate = compiled.get(schema);
+  if (!validate) {
+    validate = sharedAjv().compile(schema);
+    compiled.set(schema, validate);
+  }
+  return validate;
+}
+
+export type { ErrorObject };

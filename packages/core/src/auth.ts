@@ -1,0 +1,37 @@
+/** Who a call is made for. Auth providers key tokens by this user id. */
+export interface CallContext {
+  userId: string;
+  signal?: AbortSignal;
+}
+
+export interface CredentialRequest {
+  userId: string;
+  /** Scopes the endpoint accepts; any one suffices where the vendor lists alternatives. */
+  scopes: readonly string[];
+  signal?: AbortSignal;
+}
+
+export type CredentialResult =
+  | { kind: 'bearer'; token: string }
+  | { kind: 'authorization_required'; url?: string; message?: string };
+
+/**
+ * Resolves credentials for a user and the scopes a tool needs. Implementations: a static
+ * token, an OAuth user-authorization flow with a token store, or the embedder's own.
+ */
+export interface AuthProvider {
+  readonly id: string;
+  getCredentials(request: CredentialRequest): Promise<CredentialResult>;
+  /**
+   * Told when the upstream rejected a credential this provider returned (HTTP 401), so that
+   * it can refresh once. Returns a new credential to retry with, or nothing.
+   */
+  onUnauthorized?(request: CredentialRequest, rejected: string): Promise<CredentialResult | undefined>;
+}
+
+/** Named secrets such as `CDP_API_KEY`. */
+export interface SecretSource {
+  getSecret(name: string, context: { userId: string }): string | undefined | Promise<string | undefined>;
+  /** Where an operator provides the secret, for error messages (never the value). */
+  describe?(name: string): string;
+}

@@ -1,0 +1,121 @@
+import { fillPath } from './encode-path.js';
+import { encodeQuery, type QueryPair, queryPairs } from './serialize-query.js';
+import type { ParamDeclaration, ToolDeclaration } from './tool-declaration.js';
+import { ToolError } from './tool-error.js';
+import type { Arguments } from './validate-arguments.js';
+
+export interface HttpRequestSpec {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  /** Serialized body, when the request has one. */
+  body?: string;
+}
+
+function today(): string {
+  return new Date().toISOString().slice(0, 10);
+}
+
+/** The value a parameter sends: the caller's, else a documented default, mapped to the API's value. */
+function effectiveValue(p: ParamDeclaration, args: Arguments): unknown {
+  let value = args[p.name];
+  if (value === undefined && p.dynamicDefault === 'today') value = today();
+  if (value === undefined && p.sendDefault) value = p.schema.default;
+  if (value === undefined || p.values === undefined) return value;
+  return p.values[String(value)];
+}
+
+function setPath(target: Record<string, unknown>, dotted: string, value: unknown): void {
+  const keys = dotted.split('.');
+  let node = target;
+  for (const key of keys.slice(0, -1)) {
+    const next = node[key];
+    if (typeof next !== 'object' || next === null) node[key] = {};
+    node = node[key] as Record<string, unknown>;
+  }
+  node[keys[keys.length - 1]!] = value;
+}
+
+function byteLength(text: string): number {
+  return Buffer.byteLength(text, 'utf8');
+}
+
+function checkLimits(decl: ToolDeclaration, body: unknown, serialized: string): void {
+  const limits = decl.body?.limits;
+  if (!limits) return;
+  if (limits.maxBytes !== undefined && byteLength(serialized) > limits.maxBytes) {
+    throw new ToolError({
+      code: 'payload_too_large',
+      parameter: 'request_body',
+      retryable: false,
+      message: `The request body is ${byteLength(serialized)} bytes; the API accepts at most ${limits.maxBytes} bytes per request (it would silently drop a larger one).`,
+    });
+  }
+  if (limits.perItem && typeof body === 'object' && body !== null) {
+    const items = (body as Record<string, unknown>)[limits.perItem.property];
+    if (Array.isArray(items)) {
+      items.forEach((item, i) => {
+        const size = byteLength(JSON.stringify(item));
+        if (size > limits.perItem!.maxBytes) {
+          throw new ToolError({
+            code: 'payload_too_large',
+            parameter: `request_body.${limits.perItem!.property}[${i}]`,
+            retryable: false,
+            message: `Item ${i} of '${limits.perItem!.property}' is ${size} bytes; the API accepts at most ${limits.perItem!.maxBytes} bytes per item.`,
+          });
+        }
+      });
+    }
+  }
+}
+
+/**
+ * Builds the upstream HTTP request a declaration describes from validated arguments.
+ * `modeBody` is the parsed request_body of a mode tool in execute mode.
+ */
+export function buildRequest(
+  decl: ToolDeclaration,
+  baseUrl: string,
+  args: Arguments,
+  modeBody?: unknown,
+): HttpRequestSpec {
+  const pathValues = new Map<string, { param: string; value: unknown }>();
+  const query: QueryPair[] = [];
+  const headers: Record<string, string> = { accept: 'application/json' };
+  let fieldsBody: Record<string, unknown> | undefined;
+
+  for (const p of decl.params ?? []) {
+    const value = effectiveValue(p, args);
+    if (value === undefined) continue;
+    const apiName = p.as ?? p.name;
+    switch (p.in) {
+      case 'path':
+        pathValues.set(apiName, { param: p.name, value });
+        break;
+      case 'query':
+        query.push(...queryPairs(apiName, value, p.style));
+        break;
+      case 'header':
+        headers[apiName.toLowerCase()] = String(value);
+        break;
+      case 'body':
+        fieldsBody ??= {};
+        setPath(fieldsBody, apiName, value);
+        break;
+    }
+  }
+
+  const path = fillPath(decl.path, pathValues);
+  const qs = encodeQuery(query);
+  const url = `${baseUrl.replace(/\/+$/, '')}${path}${qs ? `?${qs}` : ''}`;
+
+  let body: unknown;
+  if (decl.body?.kind === 'mode') body = modeBody;
+  else if (decl.body?.kind === 'fields') body = fieldsBody ?? {};
+
+  if (body === undefined) return { method: decl.method, url, headers };
+  const serialized = JSON.stringify(body);
+  checkLimits(decl, body, serialized);
+  headers['content-type'] = decl.body?.contentType ?? 'application/json';
+  return { method: decl.method, url, headers, body: serialized };
+}

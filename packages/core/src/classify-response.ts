@@ -1,0 +1,45 @@
+import type { HttpResponse } from './http-sender.js';
+import { ToolError } from './tool-error.js';
+
+const MAX_UPSTREAM_ERROR_CHARS = 4000;
+
+/** Keeps an upstream error body useful to an agent but bounded in size. */
+function boundedBody(body: unknown): unknown {
+  if (body === null || body === undefined) return undefined;
+  const text = typeof body === 'string' ? body : JSON.stringify(body);
+  if (text.length <= MAX_UPSTREAM_ERROR_CHARS) return body;
+  return `${text.slice(0, MAX_UPSTREAM_ERROR_CHARS)}… (truncated, ${text.length} characters)`;
+}
+
+/** Seconds from a Retry-After header (delta-seconds or an HTTP date). */
+export function retryAfterSeconds(headers: Record<string, string>, now = Date.now()): number | undefined {
+  const value = headers['retry-after'];
+  if (!value) return undefined;
+  if (/^\d+(\.\d+)?$/.test(value.trim())) return Number(value);
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, (date - now) / 1000);
+}
+
+/** Turns a non-2xx upstream response into the structured tool error of its kind. */
+export function errorForResponse(res: HttpResponse): ToolError {
+  const upstream = boundedBody(res.body);
+  if (res.status === 429) {
+    const after = retryAfterSeconds(res.headers);
+    return new ToolError({
+      code: 'upstream_rate_limited',
+      status: 429,
+      upstream,
+      retryable: true,
+      ...(after !== undefined ? { retryAfterSeconds: after } : {}),
+      message: `The upstream rate limit was reached${after !== undefined ? `; retry after ${after} s` : ''}.`,
+    });
+  }
+  const retryable = res.status >= 500 || res.status === 408;
+  return new ToolError({
+    code: 'upstream_error',
+    status: res.status,
+    upstream,
+    retryable,
+    message: `The upstream answered HTTP ${res.status}.`,
+  });
+}

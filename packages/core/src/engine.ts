@@ -1,0 +1,176 @@
+import type { DependencyContainer } from 'tsyringe';
+import type { AuthProvider, CallContext, CredentialRequest, SecretSource } from './auth.js';
+import { buildRequest, type HttpRequestSpec } from './build-request.js';
+import { errorForResponse } from './classify-response.js';
+import { AUTH_PROVIDER, HTTP_SENDER, SECRET_SOURCE } from './di-tokens.js';
+import { AxiosHttpSender, type HttpResponse, type HttpSender } from './http-sender.js';
+import { Pacer } from './pacer.js';
+import type { RegisteredTool, ToolRegistry } from './registry.js';
+import type { AuthRequirement } from './tool-declaration.js';
+import { ToolError } from './tool-error.js';
+import type { ToolOutcome } from './tool-outcome.js';
+import { parseRequestBody, validateArguments } from './validate-arguments.js';
+
+export interface EngineOptions {
+  /** Per upstream request, in milliseconds (default 30 s). */
+  timeoutMs?: number;
+  /** Largest upstream response accepted, in bytes (default 10 MiB). */
+  maxResponseBytes?: number;
+}
+
+export interface EngineDependencies {
+  authProviders: readonly AuthProvider[];
+  secrets?: SecretSource;
+  http: HttpSender;
+}
+
+type Credential = { header: string; value: string; provider?: AuthProvider; request?: CredentialRequest };
+
+/**
+ * The one engine: validates a call against its declaration, answers schema requests, builds
+ * the HTTP request, attaches credentials, sends it, and turns whatever happens into a
+ * ToolOutcome. It never throws.
+ */
+export class ToolEngine {
+  private readonly providers: Map<string, AuthProvider>;
+  private readonly pacers = new Map<string, Pacer>();
+  private readonly timeoutMs: number;
+  private readonly maxResponseBytes: number;
+
+  constructor(
+    readonly registry: ToolRegistry,
+    private readonly deps: EngineDependencies,
+    options: EngineOptions = {},
+  ) {
+    this.providers = new Map(deps.authProviders.map((p) => [p.id, p]));
+    this.timeoutMs = options.timeoutMs ?? 30_000;
+    this.maxResponseBytes = options.maxResponseBytes ?? 10 * 1024 * 1024;
+  }
+
+  /** Builds an engine from what the container holds (plugins' tool sets, auth, secrets, sender). */
+  static fromContainer(container: DependencyContainer, registry: ToolRegistry, options?: EngineOptions): ToolEngine {
+    const all = <T>(token: string): T[] => (container.isRegistered(token, true) ? container.resolveAll<T>(token) : []);
+    return new ToolEngine(
+      registry,
+      {
+        authProviders: all<AuthProvider>(AUTH_PROVIDER),
+        secrets: all<SecretSource>(SECRET_SOURCE)[0],
+        http: all<HttpSender>(HTTP_SENDER)[0] ?? new AxiosHttpSender(),
+      },
+      options,
+    );
+  }
+
+  /** Releases the sender's pooled connections. */
+  close(): void {
+    this.deps.http.close?.();
+  }
+
+  async call(name: string, args: unknown, context: CallContext): Promise<ToolOutcome> {
+    const tool = this.registry.get(name);
+    if (!tool) {
+      return {
+        ok: false,
+        error: { code: 'unknown_tool', message: `No tool named '${name}' is loaded.`, retryable: false },
+      };
+    }
+    try {
+      return await this.execute(tool, args, context);
+    } catch (e) {
+      if (ToolError.isInstance(e)) return { ok: false, error: e.info };
+      return {
+        ok: false,
+        error: { code: 'internal_error', message: `The call of ${name} failed unexpectedly.`, retryable: false },
+      };
+    }
+  }
+
+  private async execute(tool: RegisteredTool, rawArgs: unknown, context: CallContext): Promise<ToolOutcome> {
+    const decl = tool.declaration;
+    const { mode, args } = validateArguments(decl, tool.inputSchema, rawArgs);
+    if (decl.body?.kind === 'mode' && mode === 'get_request_schema') {
+      return { ok: true, kind: 'schema', schema: decl.body.schema };
+    }
+    const body = decl.body?.kind === 'mode' ? parseRequestBody(args.request_body, decl.body.schema) : undefined;
+    const request = buildRequest(decl, tool.baseUrl, args, body);
+    const credential = await this.credentials(decl.auth, context);
+    if (credential) request.headers[credential.header] = credential.value;
+
+    const pacing = tool.toolSet.settings?.pacing;
+    if (pacing) {
+      const key = String(args[pacing.keyParam] ?? '');
+      let pacer = this.pacers.get(tool.toolSet.toolSet);
+      if (!pacer) this.pacers.set(tool.toolSet.toolSet, (pacer = new Pacer(pacing.requestsPerSecond)));
+      await pacer.wait(key, context.signal);
+    }
+
+    let res = await this.send(request, context);
+    if (res.status === 401 && credential?.provider?.onUnauthorized && credential.request) {
+      const renewed = await credential.provider.onUnauthorized(credential.request, credential.value);
+      if (renewed?.kind === 'bearer') {
+        request.headers[credential.header] = `Bearer ${renewed.token}`;
+        res = await this.send(request, context);
+      } else if (renewed?.kind === 'authorization_required') {
+        throw this.authorizationRequired(credential.provider.id, credential.request.scopes, renewed);
+      }
+    }
+    if (res.status >= 200 && res.status < 300) return { ok: true, kind: 'response', status: res.status, body: res.body };
+    throw errorForResponse(res);
+  }
+
+  private send(request: HttpRequestSpec, context: CallContext): Promise<HttpResponse> {
+    return this.deps.http.send(request, {
+      signal: context.signal,
+      timeoutMs: this.timeoutMs,
+      maxResponseBytes: this.maxResponseBytes,
+    });
+  }
+
+  private async credentials(auth: AuthRequirement, context: CallContext): Promise<Credential | undefined> {
+    switch (auth.kind) {
+      case 'none':
+        return undefined;
+      case 'secret': {
+        const value = await this.deps.secrets?.getSecret(auth.secret, { userId: context.userId });
+        if (!value) {
+          const how = this.deps.secrets?.describe?.(auth.secret) ?? `provide the secret ${auth.secret}`;
+          throw new ToolError({
+            code: 'missing_secret',
+            retryable: false,
+            message: `This tool needs the secret ${auth.secret}, which is not set: ${how}.`,
+          });
+        }
+        return auth.scheme === 'bearer'
+          ? { header: 'authorization', value: `Bearer ${value}` }
+          : { header: 'authorization', value: `Basic ${Buffer.from(`${value}:`).toString('base64')}` };
+      }
+      case 'provider': {
+        const provider = this.providers.get(auth.provider);
+        if (!provider) {
+          throw new ToolError({
+            code: 'configuration_error',
+            retryable: false,
+            message: `The auth provider '${auth.provider}' is not configured on this host.`,
+          });
+        }
+        const request: CredentialRequest = { userId: context.userId, scopes: auth.scopes, signal: context.signal };
+        const result = await provider.getCredentials(request);
+        if (result.kind === 'authorization_required') throw this.authorizationRequired(provider.id, auth.scopes, result);
+        return { header: 'authorization', value: `Bearer ${result.token}`, provider, request };
+      }
+    }
+  }
+
+  private authorizationRequired(
+    provider: string,
+    scopes: readonly string[],
+    result: { url?: string; message?: string },
+  ): ToolError {
+    return new ToolError({
+      code: 'authorization_required',
+      retryable: true,
+      message: result.message ?? `Authorization with '${provider}' is required before this tool can be used.`,
+      authorization: { provider, scopes, ...(result.url ? { url: result.url } : {}) },
+    });
+  }
+}

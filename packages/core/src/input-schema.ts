@@ -1,0 +1,34 @@
+import type { JsonSchema } from './json-schema.js';
+import { isModeTool, type ToolDeclaration } from './tool-declaration.js';
+
+export const MODE_PARAM = 'mode';
+export const REQUEST_BODY_PARAM = 'request_body';
+export const TOOL_MODES = ['get_request_schema', 'execute'] as const;
+export type ToolMode = (typeof TOOL_MODES)[number];
+
+/**
+ * The tool-facing JSON Schema of a declaration's arguments, as clients see it in the
+ * catalog. The mode semantics are explained once in the server's instructions, so the
+ * per-tool text stays short.
+ */
+export function buildInputSchema(decl: ToolDeclaration): JsonSchema {
+  const properties: Record<string, JsonSchema> = {};
+  const required: string[] = [];
+  if (isModeTool(decl)) {
+    properties[MODE_PARAM] = { type: 'string', enum: [...TOOL_MODES] };
+    properties[REQUEST_BODY_PARAM] = {
+      type: 'string',
+      description: 'JSON request body (stringified); required for execute.',
+    };
+    required.push(MODE_PARAM);
+  }
+  for (const p of decl.params ?? []) {
+    const description = p.mode === 'x' ? `${p.description} Required for execute.` : p.description;
+    properties[p.name] = { ...p.schema, description };
+    if (p.required) required.push(p.name);
+  }
+  const schema: JsonSchema = { type: 'object', properties, additionalProperties: false };
+  if (required.length > 0) schema.required = required;
+  if (decl.requires) schema.dependencies = decl.requires;
+  return schema;
+}

@@ -1,0 +1,39 @@
+/**
+ * Spaces requests that share a key (e.g. one Airtable base) to at most `perSecond` per
+ * second, so that an agent's burst queues briefly instead of failing with 429.
+ */
+export class Pacer {
+  private readonly next = new Map<string, number>();
+
+  constructor(
+    private readonly perSecond: number,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Resolves when a request for `key` may go; reserves its slot at once. */
+  async wait(key: string, signal?: AbortSignal): Promise<void> {
+    const interval = 1000 / this.perSecond;
+    const now = this.now();
+    const slot = Math.max(now, this.next.get(key) ?? 0);
+    this.next.set(key, slot + interval);
+    const delay = slot - now;
+    if (delay > 0) await sleep(delay, signal);
+    // Forget idle keys so the map does not grow with every base ever used.
+    if (this.next.size > 1000) for (const [k, t] of this.next) if (t < now) this.next.delete(k);
+  }
+}
+
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

@@ -1,0 +1,67 @@
+import type { DependencyContainer } from 'tsyringe';
+import { behaviorHints } from './behavior-hints.js';
+import { TOOL_SET } from './di-tokens.js';
+import { buildInputSchema } from './input-schema.js';
+import type { JsonSchema } from './json-schema.js';
+import { type BehaviorHints, qualifiedName, type ToolDeclaration, type ToolSetDefinition } from './tool-declaration.js';
+
+/** A declaration bound to its tool set's resolved servers, with derived facts computed once. */
+export class RegisteredTool {
+  readonly name: string;
+  readonly hints: BehaviorHints;
+  private schema?: JsonSchema;
+
+  constructor(
+    readonly declaration: ToolDeclaration,
+    readonly toolSet: ToolSetDefinition,
+  ) {
+    this.name = qualifiedName(declaration);
+    this.hints = behaviorHints(declaration);
+  }
+
+  get inputSchema(): JsonSchema {
+    this.schema ??= buildInputSchema(this.declaration);
+    return this.schema;
+  }
+
+  get baseUrl(): string {
+    return this.toolSet.servers[this.declaration.server ?? 'default']!;
+  }
+}
+
+/** Indexes every registered tool by its qualified name `<ToolSet>.<ToolName>`. */
+export class ToolRegistry {
+  private readonly tools = new Map<string, RegisteredTool>();
+
+  constructor(toolSets: readonly ToolSetDefinition[]) {
+    for (const set of toolSets) {
+      for (const decl of set.tools) {
+        const tool = new RegisteredTool(decl, set);
+        if (this.tools.has(tool.name)) {
+          throw new Error(`Tool ${tool.name} is registered by two plugins (${set.plugin.name} and another)`);
+        }
+        this.tools.set(tool.name, tool);
+      }
+    }
+  }
+
+  static fromContainer(container: DependencyContainer): ToolRegistry {
+    const sets = container.isRegistered(TOOL_SET, true) ? container.resolveAll<ToolSetDefinition>(TOOL_SET) : [];
+    return new ToolRegistry(sets);
+  }
+
+  get(name: string): RegisteredTool | undefined {
+    return this.tools.get(name);
+  }
+
+  list(): RegisteredTool[] {
+    return [...this.tools.values()];
+  }
+
+  /** A new registry holding only the tools the predicate keeps. */
+  filter(keep: (tool: RegisteredTool) => boolean): ToolRegistry {
+    const sub = new ToolRegistry([]);
+    for (const tool of this.tools.values()) if (keep(tool)) sub.tools.set(tool.name, tool);
+    return sub;
+  }
+}

@@ -1,0 +1,37 @@
+import type { AuthProvider, CredentialRequest, CredentialResult, SecretSource } from './auth.js';
+
+/**
+ * Single-user stand-in: one access token per provider (a HubSpot private-app token, an
+ * Airtable personal access token), the same for every user.
+ */
+export class StaticTokenAuthProvider implements AuthProvider {
+  constructor(
+    readonly id: string,
+    private readonly token: string | undefined,
+    private readonly hint = `configure a token for auth provider "${id}"`,
+  ) {}
+
+  async getCredentials(_request: CredentialRequest): Promise<CredentialResult> {
+    if (!this.token) return { kind: 'authorization_required', message: `No access token: ${this.hint}.` };
+    return { kind: 'bearer', token: this.token };
+  }
+}
+
+/** Secrets from a plain map (the host fills it from config, a secrets file and the environment). */
+export class MapSecretSource implements SecretSource {
+  private readonly values: ReadonlyMap<string, string>;
+  constructor(
+    values: Record<string, string | undefined>,
+    private readonly where = 'the environment variable of the same name or the `secrets` section of the config',
+  ) {
+    this.values = new Map(Object.entries(values).filter((e): e is [string, string] => typeof e[1] === 'string'));
+  }
+
+  getSecret(name: string): string | undefined {
+    return this.values.get(name);
+  }
+
+  describe(name: string): string {
+    return `set ${name} in ${this.where}`;
+  }
+}

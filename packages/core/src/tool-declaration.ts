@@ -1,0 +1,125 @@
+import type { JsonSchema } from './json-schema.js';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** Where a tool parameter lands in the upstream HTTP request. */
+export type ParamLocation = 'path' | 'query' | 'header' | 'body';
+
+/**
+ * How an array or object parameter is written into the query string.
+ * - `form`: arrays repeat the key (`k=a&k=b`); scalars as is.
+ * - `comma`: arrays joined with commas (`k=a,b`).
+ * - `brackets`: arrays repeat the key with `[]` (`k[]=a&k[]=b`).
+ * - `deepObject`: objects and arrays of objects as indexed brackets (`k[0][field]=x`).
+ * - `prefixed`: each entry of an object becomes its own key, `as` + entry key (`property.name=v`).
+ * - `json`: the value JSON-encoded into one key.
+ */
+export type QueryStyle = 'form' | 'comma' | 'brackets' | 'deepObject' | 'prefixed' | 'json';
+
+/** A value computed at call time when the parameter is absent (a spec-documented default). */
+export type DynamicDefault = 'today';
+
+export interface ParamDeclaration {
+  /** The tool-facing parameter name (the spec's name). */
+  name: string;
+  description: string;
+  /** Tool-facing schema: type, format, enum, bounds, default. */
+  schema: JsonSchema;
+  /** R in the spec. */
+  required?: boolean;
+  in: ParamLocation;
+  /** The API-side name; defaults to `name`. For `body`, a dotted path into the JSON body. For `prefixed` query style, the key prefix. */
+  as?: string;
+  /** Query serialization of arrays and objects (default `form`). */
+  style?: QueryStyle;
+  /**
+   * Mode tools: `x` = required when mode is execute, ignored in get_request_schema;
+   * `xo` = optional, used only in execute.
+   */
+  mode?: 'x' | 'xo';
+  /**
+   * Maps a tool-facing value to the value the API expects. A value not in the map is not
+   * sent at all (e.g. a strict-mode switch whose other values mean "off").
+   */
+  values?: Readonly<Record<string, string>>;
+  /** Send the schema's `default` when the caller leaves the parameter out. */
+  sendDefault?: boolean;
+  /** Compute a default at call time when the caller leaves the parameter out. */
+  dynamicDefault?: DynamicDefault;
+}
+
+/** How the JSON request body is formed. */
+export type BodyDeclaration =
+  /** Built from the parameters declared `in: 'body'`. */
+  | { kind: 'fields'; contentType?: string; limits?: BodyLimits }
+  /** The mode tool's `request_body`, validated against `schema`. */
+  | { kind: 'mode'; schema: JsonSchema; contentType?: string; limits?: BodyLimits };
+
+export interface BodyLimits {
+  /** Upper bound of the serialized body in bytes. */
+  maxBytes?: number;
+  /** Upper bound per element of the array at this top-level body property (e.g. a batch). */
+  perItem?: { property: string; maxBytes: number };
+}
+
+export type AuthRequirement =
+  /** User authorization through an auth provider, with the scopes the endpoint accepts. */
+  | { kind: 'provider'; provider: string; scopes: readonly string[] }
+  /** A named secret, applied as the API expects. */
+  | { kind: 'secret'; secret: string; scheme: 'basic-username' | 'bearer' }
+  | { kind: 'none' };
+
+export interface BehaviorHints {
+  readOnly: boolean;
+  destructive: boolean;
+  idempotent: boolean;
+  openWorld: boolean;
+}
+
+export interface ToolDeclaration {
+  /** Tool set, e.g. `CrmEventsApi`. */
+  toolSet: string;
+  /** Tool name within the set, e.g. `RetrieveEventCompletions`. */
+  name: string;
+  description: string;
+  method: HttpMethod;
+  /** Path template relative to the server's base URL, `{name}` placeholders filled from path params. */
+  path: string;
+  /** Which of the tool set's servers (base URLs) the endpoint lives on; default `default`. */
+  server?: string;
+  params?: readonly ParamDeclaration[];
+  body?: BodyDeclaration;
+  auth: AuthRequirement;
+  /** Parameters that only make sense together: `{ a: ['b'] }` means a given a requires b. */
+  requires?: Readonly<Record<string, readonly string[]>>;
+  /** Overrides for hints derived from the HTTP method (e.g. a POST that only reads). */
+  hints?: Partial<BehaviorHints>;
+}
+
+export function qualifiedName(decl: Pick<ToolDeclaration, 'toolSet' | 'name'>): string {
+  return `${decl.toolSet}.${decl.name}`;
+}
+
+export function isModeTool(decl: ToolDeclaration): boolean {
+  return decl.body?.kind === 'mode';
+}
+
+/** A tool set as a plugin registers it: its declarations and the base URLs they resolve against. */
+export interface ToolSetDefinition {
+  toolSet: string;
+  /** Package name and version of the plugin that registered it. */
+  plugin: { name: string; version: string };
+  /** Base URL per server key; `default` is required. */
+  servers: Readonly<Record<string, string>>;
+  tools: readonly ToolDeclaration[];
+  /** Extra per-tool-set settings the engine honours (e.g. a request pacing policy). */
+  settings?: ToolSetSettings;
+}
+
+export interface ToolSetSettings {
+  /**
+   * Pace requests per key (e.g. an Airtable base) so that bursts stay under a vendor limit.
+   * `keyParam` names the tool parameter whose value identifies the bucket.
+   */
+  pacing?: { keyParam: string; requestsPerSecond: number };
+}

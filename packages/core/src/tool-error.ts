@@ -1,0 +1,62 @@
+/** Stable error codes an agent can act on. */
+export type ToolErrorCode =
+  | 'invalid_argument'
+  | 'unknown_tool'
+  | 'authorization_required'
+  | 'missing_secret'
+  | 'configuration_error'
+  | 'payload_too_large'
+  | 'upstream_error'
+  | 'upstream_rate_limited'
+  | 'upstream_unavailable'
+  | 'response_too_large'
+  | 'timeout'
+  | 'cancelled'
+  | 'internal_error';
+
+/** The plain-data shape of a tool error, as it crosses package and process boundaries. */
+export interface ToolErrorInfo {
+  code: ToolErrorCode;
+  message: string;
+  /** Whether calling again unchanged could succeed. */
+  retryable: boolean;
+  /** Upstream HTTP status, where one was received. */
+  status?: number;
+  /** Upstream error body (bounded), where one was received. */
+  upstream?: unknown;
+  /** The tool parameter at fault, for invalid_argument. */
+  parameter?: string;
+  /** For authorization_required: where the user authorizes, and the scopes asked for. */
+  authorization?: { url?: string; provider: string; scopes: readonly string[] };
+  /** Seconds the upstream asked to wait, for rate limits. */
+  retryAfterSeconds?: number;
+}
+
+const MARKER = Symbol.for('toolhost.core.tool-error');
+
+/**
+ * The one error class of the engine. Independently versioned packages may load two copies
+ * of core, where `instanceof` fails; `ToolError.isInstance` checks a global marker instead.
+ */
+export class ToolError extends Error {
+  readonly [MARKER] = true;
+  readonly info: ToolErrorInfo;
+
+  constructor(info: ToolErrorInfo) {
+    super(info.message);
+    this.name = 'ToolError';
+    this.info = info;
+  }
+
+  get code(): ToolErrorCode {
+    return this.info.code;
+  }
+
+  static isInstance(value: unknown): value is ToolError {
+    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[MARKER] === true;
+  }
+
+  static invalidArgument(parameter: string, message: string): ToolError {
+    return new ToolError({ code: 'invalid_argument', message, parameter, retryable: false });
+  }
+}

@@ -1,0 +1,94 @@
+import { compileSchema } from './ajv-instance.js';
+import { describeValidationErrors } from './describe-validation-errors.js';
+import { MODE_PARAM, REQUEST_BODY_PARAM, type ToolMode } from './input-schema.js';
+import type { JsonSchema } from './json-schema.js';
+import { isModeTool, type ToolDeclaration } from './tool-declaration.js';
+import { ToolError } from './tool-error.js';
+
+export type Arguments = Record<string, unknown>;
+
+export interface ValidatedArguments {
+  mode: ToolMode | undefined;
+  args: Arguments;
+}
+
+/**
+ * Checks a call's arguments against the tool's input schema before anything is sent.
+ * In get_request_schema, the execute-only parameters ((x), (xo), request_body) are ignored
+ * as the spec says, so stale values left in by an agent do not fail a schema lookup.
+ */
+export function validateArguments(decl: ToolDeclaration, inputSchema: JsonSchema, raw: unknown): ValidatedArguments {
+  if (raw === undefined || raw === null) raw = {};
+  if (typeof raw !== 'object' || Array.isArray(raw)) {
+    throw ToolError.invalidArgument('arguments', 'Arguments must be a JSON object of named parameters.');
+  }
+  let args = { ...(raw as Arguments) };
+  let mode: ToolMode | undefined;
+  if (isModeTool(decl) && args[MODE_PARAM] === 'get_request_schema') {
+    mode = 'get_request_schema';
+    const executeOnly = new Set((decl.params ?? []).filter((p) => p.mode).map((p) => p.name));
+    executeOnly.add(REQUEST_BODY_PARAM);
+    args = Object.fromEntries(Object.entries(args).filter(([k]) => !executeOnly.has(k)));
+  }
+
+  const validate = compileSchema(inputSchema);
+  if (!validate(args)) {
+    const problems = describeValidationErrors(validate.errors ?? []);
+    const first = problems[0];
+    const accepted = Object.keys(inputSchema.properties ?? {});
+    const text = problems
+      .map((p) =>
+        p.message === 'is not a known property'
+          ? `Unknown parameter '${p.at}' (accepted: ${accepted.join(', ') || 'none'}).`
+          : `Parameter '${p.at}' ${p.message}.`,
+      )
+      .join(' ');
+    throw ToolError.invalidArgument(first?.at ?? 'arguments', text);
+  }
+
+  if (isModeTool(decl) && mode === undefined) {
+    mode = 'execute';
+    const missing = (decl.params ?? []).filter((p) => p.mode === 'x' && args[p.name] === undefined);
+    if (args[REQUEST_BODY_PARAM] === undefined) {
+      throw ToolError.invalidArgument(
+        REQUEST_BODY_PARAM,
+        `Parameter '${REQUEST_BODY_PARAM}' is required when mode is execute (a JSON string; call with mode get_request_schema to see its schema).`,
+      );
+    }
+    if (missing.length > 0) {
+      throw ToolError.invalidArgument(
+        missing[0]!.name,
+        missing.map((p) => `Parameter '${p.name}' is required when mode is execute.`).join(' '),
+      );
+    }
+  }
+  return { mode, args };
+}
+
+/** Parses and validates a mode tool's request_body; errors name the JSON path at fault. */
+export function parseRequestBody(raw: unknown, schema: JsonSchema): unknown {
+  if (typeof raw !== 'string') {
+    throw ToolError.invalidArgument(REQUEST_BODY_PARAM, `Parameter '${REQUEST_BODY_PARAM}' must be a JSON string.`);
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(raw);
+  } catch (e) {
+    throw ToolError.invalidArgument(
+      REQUEST_BODY_PARAM,
+      `Parameter '${REQUEST_BODY_PARAM}' is not valid JSON: ${(e as Error).message}.`,
+    );
+  }
+  const validate = compileSchema(schema);
+  if (!validate(body)) {
+    const problems = describeValidationErrors(validate.errors ?? [], REQUEST_BODY_PARAM);
+    throw ToolError.invalidArgument(
+      problems[0]?.at ?? REQUEST_BODY_PARAM,
+      `The request body does not match its schema: ${problems
+        .slice(0, 8)
+        .map((p) => `${p.at} ${p.message}`)
+        .join('; ')}.`,
+    );
+  }
+  return body;
+}

@@ -1,0 +1,104 @@
+#!/usr/bin/env node
+import { createRequire } from 'node:module';
+import { Command, InvalidArgumentError } from 'commander';
+import { findConfig } from './config/find-config.js';
+import { createHost, type Host } from './host.js';
+import { createLogger } from './logger.js';
+import { serveHttp } from './mcp/serve-http.js';
+import { serveStdio } from './mcp/serve-stdio.js';
+
+const pkg = createRequire(import.meta.url)('../package.json') as { version: string };
+
+function port(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError('expected a port number 0-65535');
+  return n;
+}
+
+async function openHost(configPath: string | undefined): Promise<Host> {
+  const { config, dir } = findConfig(configPath, process.env, process.cwd());
+  return createHost(config, { configDir: dir });
+}
+
+const program = new Command('toolhost')
+  .description('Serve SaaS API tool sets to AI agents over the Model Context Protocol.')
+  .version(pkg.version)
+  .option('-c, --config <file>', 'config file (JSON or YAML); default $TOOLHOST_CONFIG or ./toolhost.config.{json,yaml}')
+  .showHelpAfterError();
+
+program
+  .command('serve')
+  .description('serve the loaded tools over MCP (stdio by default)')
+  .option('--stdio', 'serve over stdio (default)')
+  .option('--http [port]', 'serve Streamable HTTP on this port (default 3333)', port)
+  .option('--host <address>', 'address to bind for --http (default 127.0.0.1)')
+  .action(async (opts: { stdio?: boolean; http?: number | true; host?: string }) => {
+    const host = await openHost(program.opts().config);
+    const logger = createLogger(host.config.logging?.level);
+    const serverInfo = { name: 'toolhost', version: pkg.version };
+    let close: () => Promise<void>;
+    if (opts.http !== undefined && !opts.stdio) {
+      const handle = await serveHttp(host, {
+        host: opts.host ?? host.config.http?.host,
+        port: opts.http === true ? (host.config.http?.port ?? 3333) : opts.http,
+        path: host.config.http?.path,
+        allowedOrigins: host.config.http?.allowedOrigins,
+        maxBodyBytes: host.config.http?.maxBodyBytes,
+        logger,
+        serverInfo,
+      });
+      logger.info({ url: handle.url, tools: host.listTools().length }, 'listening');
+      close = handle.close;
+    } else {
+      const handle = await serveStdio(host, serverInfo);
+      logger.info({ tools: host.listTools().length }, 'serving on stdio');
+      close = handle.close;
+    }
+    const stop = async () => {
+      await close().catch(() => {});
+      await host.close();
+      process.exit(0);
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+
+program
+  .command('list')
+  .description('print the tool catalog')
+  .option('--json', 'print the full catalog as JSON (names, descriptions, input schemas, hints)')
+  .action(async (opts: { json?: boolean }) => {
+    const host = await openHost(program.opts().config);
+    const tools = host.listTools();
+    if (opts.json) process.stdout.write(`${JSON.stringify(tools, null, 2)}\n`);
+    else {
+      for (const t of tools) process.stdout.write(`${t.name}${t.annotations.readOnlyHint ? ' (read-only)' : ''}\n  ${t.description}\n`);
+      process.stdout.write(`${tools.length} tools\n`);
+    }
+    await host.close();
+  });
+
+program
+  .command('call')
+  .description('call one tool and print its outcome as JSON')
+  .argument('<name>', 'canonical tool name, e.g. CrmEventsApi.ListEventTypes')
+  .option('--args <json>', 'arguments as a JSON object', '{}')
+  .option('--user <id>', 'user whose credentials to use')
+  .action(async (name: string, opts: { args: string; user?: string }) => {
+    let args: unknown;
+    try {
+      args = JSON.parse(opts.args);
+    } catch (e) {
+      program.error(`--args is not valid JSON: ${(e as Error).message}`);
+    }
+    const host = await openHost(program.opts().config);
+    const outcome = await host.callTool(name, args, { userId: opts.user });
+    process.stdout.write(`${JSON.stringify(outcome, null, 2)}\n`);
+    await host.close();
+    process.exitCode = outcome.ok ? 0 : 1;
+  });
+
+program.parseAsync().catch((e: unknown) => {
+  process.stderr.write(`toolhost: ${(e as Error).message}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,79 @@
+const stringMap = { type: 'object', additionalProperties: { type: 'string' } } as const;
+
+/** JSON Schema of HostConfig; validated at load so that a typo names its key. */
+export const hostConfigSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    $schema: { type: 'string' },
+    plugins: { type: 'array', items: { type: 'string', minLength: 1 }, uniqueItems: true },
+    toolSets: {
+      type: 'object',
+      additionalProperties: {
+        type: 'object',
+        additionalProperties: false,
+        properties: {
+          enabled: { type: 'boolean' },
+          baseUrl: { type: 'string', format: 'uri' },
+          baseUrls: { type: 'object', additionalProperties: { type: 'string', format: 'uri' } },
+          settings: { type: 'object' },
+        },
+      },
+    },
+    tools: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        allow: { type: 'array', items: { type: 'string' } },
+        deny: { type: 'array', items: { type: 'string' } },
+        readOnly: { type: 'boolean' },
+      },
+    },
+    auth: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        providers: {
+          type: 'object',
+          additionalProperties: {
+            type: 'object',
+            additionalProperties: false,
+            properties: { token: { type: 'string' } },
+          },
+        },
+      },
+    },
+    secrets: stringMap,
+    secretsFile: { type: 'string' },
+    engine: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        timeoutMs: { type: 'integer', minimum: 1 },
+        maxResponseBytes: { type: 'integer', minimum: 1024 },
+      },
+    },
+    mcp: {
+      type: 'object',
+      additionalProperties: false,
+      properties: { nameSeparator: { type: 'string', pattern: '^[A-Za-z0-9_.-]{1,3}$' } },
+    },
+    http: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        host: { type: 'string' },
+        port: { type: 'integer', minimum: 0, maximum: 65535 },
+        path: { type: 'string', pattern: '^/' },
+        allowedOrigins: { type: 'array', items: { type: 'string' } },
+        maxBodyBytes: { type: 'integer', minimum: 1024 },
+      },
+    },
+    defaultUserId: { type: 'string', minLength: 1 },
+    logging: {
+      type: 'object',
+      additionalProperties: false,
+      properties: { level: { enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] } },
+    },
+  },
+} as const;

@@ -1,0 +1,56 @@
+/** Settings of one tool set. */
+export interface ToolSetConfig {
+  /** false hides every tool of the set (default true). */
+  enabled?: boolean;
+  /** Base URL of the set's default server: a proxy, a regional endpoint, a test server. */
+  baseUrl?: string;
+  /** Base URLs per server key (e.g. GridApi's `scim`, `content`). */
+  baseUrls?: Record<string, string>;
+  /** Plugin-specific settings (e.g. CdpPipelinesApi `region`). */
+  settings?: Record<string, unknown>;
+}
+
+export interface StaticTokenConfig {
+  /** A static access token for every user (private-app token, personal access token). */
+  token?: string;
+}
+
+/** The host's configuration, as a file (JSON or YAML) or an object passed by an embedder. */
+export interface HostConfig {
+  /** Plugin packages to load, by package name. Default: every installed toolhost plugin. */
+  plugins?: string[];
+  /** Per-tool-set settings, keyed by tool set name (e.g. `CrmEventsApi`). */
+  toolSets?: Record<string, ToolSetConfig>;
+  /** Which tools are exposed. */
+  tools?: {
+    /** Globs on canonical names (`CrmEventsApi.*`); default all. */
+    allow?: string[];
+    /** Globs on canonical names; applied after allow. */
+    deny?: string[];
+    /** Expose only tools that change nothing upstream. */
+    readOnly?: boolean;
+  };
+  /** Auth providers by id (e.g. `crm-auth-provider`, `grid-auth-provider`). */
+  auth?: { providers?: Record<string, StaticTokenConfig> };
+  /** Named secrets such as CDP_API_KEY. Environment variables of the same name win. */
+  secrets?: Record<string, string>;
+  /** A JSON file of named secrets (`{"CDP_API_KEY": "..."}`), relative to the config file. */
+  secretsFile?: string;
+  /** Upstream call limits. */
+  engine?: { timeoutMs?: number; maxResponseBytes?: number };
+  /** MCP exposure. */
+  mcp?: {
+    /** Separator between tool set and tool in MCP tool names (default `_`). */
+    nameSeparator?: string;
+  };
+  /** Streamable HTTP server. */
+  http?: { host?: string; port?: number; path?: string; allowedOrigins?: string[]; maxBodyBytes?: number };
+  /** User id for calls that name none (single-user setups). */
+  defaultUserId?: string;
+  logging?: { level?: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent' };
+}
+
+/** Typed helper for config files written in TypeScript or JavaScript. */
+export function defineConfig(config: HostConfig): HostConfig {
+  return config;
+}

@@ -1,0 +1,44 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { HostConfig } from './host-config.js';
+import { ConfigError } from './load-config.js';
+
+/** Environment variable that overrides a provider's static token: `crm-auth-provider` → `CRM_AUTH_PROVIDER_TOKEN`. */
+export function tokenEnvName(providerId: string): string {
+  return `${providerId.toUpperCase().replace(/[^A-Z0-9]/g, '_')}_TOKEN`;
+}
+
+/**
+ * Secrets by precedence: environment (same name) over config `secrets` over `secretsFile`.
+ * `names` are the secrets the loaded tools declare; only those are read from the environment.
+ */
+export function resolveSecrets(
+  config: HostConfig,
+  names: Iterable<string>,
+  env: NodeJS.ProcessEnv,
+  configDir: string,
+): Record<string, string | undefined> {
+  let fromFile: Record<string, string> = {};
+  if (config.secretsFile) {
+    const file = resolve(configDir, config.secretsFile);
+    try {
+      fromFile = JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>;
+    } catch (e) {
+      throw new ConfigError(`Cannot read secretsFile ${file}: ${(e as NodeJS.ErrnoException).code ?? 'invalid JSON'}`);
+    }
+  }
+  const out: Record<string, string | undefined> = { ...fromFile, ...config.secrets };
+  for (const name of names) if (env[name]) out[name] = env[name];
+  return out;
+}
+
+/** Static tokens per provider id: environment over config. */
+export function resolveProviderTokens(
+  config: HostConfig,
+  providerIds: Iterable<string>,
+  env: NodeJS.ProcessEnv,
+): Map<string, string | undefined> {
+  const out = new Map<string, string | undefined>();
+  for (const id of providerIds) out.set(id, env[tokenEnvName(id)] || config.auth?.providers?.[id]?.token);
+  return out;
+}

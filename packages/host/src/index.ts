@@ -1,0 +1,14 @@
+export { ConfigError, loadConfigFile, validateConfig } from './config/load-config.js';
+export { findConfig } from './config/find-config.js';
+export { defineConfig, type HostConfig, type StaticTokenConfig, type ToolSetConfig } from './config/host-config.js';
+export { tokenEnvName } from './config/resolve-secrets.js';
+export { type CallOptions, createHost, type Host, type HostOptions, type ToolInfo } from './host.js';
+export { createLogger, type Logger } from './logger.js';
+export { createMcpServer, type McpServerOptions, prepareMcpCatalog } from './mcp/create-mcp-server.js';
+export { SERVER_INSTRUCTIONS } from './mcp/instructions.js';
+export { renderOutcome } from './mcp/render-outcome.js';
+export { type HttpServeOptions, type HttpServerHandle, serveHttp } from './mcp/serve-http.js';
+export { serveStdio } from './mcp/serve-stdio.js';
+export { ToolNameMap } from './mcp/tool-names.js';
+export { discoverPlugins, PLUGIN_KEYWORD } from './plugins/discover-plugins.js';
+export { assertCompatible, loadPlugins, PluginLoadError } from './plugins/load-plugins.js';

@@ -1,0 +1,21 @@
+import pino, { type Logger } from 'pino';
+
+export type { Logger };
+
+/**
+ * Structured JSON logs on stderr (stdout belongs to the stdio transport). Credentials never
+ * reach a log call, and the redaction paths catch them should a header object slip in.
+ */
+export function createLogger(level: string = process.env.TOOLHOST_LOG_LEVEL ?? 'info'): Logger {
+  return pino(
+    {
+      level,
+      base: undefined,
+      redact: {
+        paths: ['*.authorization', '*.headers.authorization', '*.token', '*.secret', '*.accessToken', '*.refreshToken'],
+        censor: '[redacted]',
+      },
+    },
+    pino.destination({ fd: 2, sync: true }),
+  );
+}

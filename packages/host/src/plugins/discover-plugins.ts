@@ -1,0 +1,54 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+
+export const PLUGIN_KEYWORD = 'toolhost-plugin';
+
+// Plugins follow a naming convention (like eslint-plugin-*), so discovery reads a handful of
+// package.json files instead of every installed package.
+const NAME_PATTERN = /^(@toolhost\/plugin-|toolhost-plugin-|@[^/]+\/toolhost-plugin-)/;
+
+function nodeModulesDirs(start: string): string[] {
+  const dirs: string[] = [];
+  for (let dir = start; ; dir = dirname(dir)) {
+    const nm = join(dir, 'node_modules');
+    if (existsSync(nm)) dirs.push(nm);
+    if (dirname(dir) === dir) return dirs;
+  }
+}
+
+function candidates(nm: string): string[] {
+  const names: string[] = [];
+  let entries: string[];
+  try {
+    entries = readdirSync(nm);
+  } catch {
+    return names;
+  }
+  for (const entry of entries) {
+    if (entry.startsWith('@')) {
+      let scoped: string[] = [];
+      try {
+        scoped = readdirSync(join(nm, entry));
+      } catch {}
+      for (const s of scoped) names.push(`${entry}/${s}`);
+    } else names.push(entry);
+  }
+  return names.filter((n) => NAME_PATTERN.test(n));
+}
+
+/** Installed toolhost plugins visible from the given directories, by package name. */
+export function discoverPlugins(bases: readonly string[]): string[] {
+  const found = new Set<string>();
+  for (const base of bases) {
+    for (const nm of nodeModulesDirs(base)) {
+      for (const name of candidates(nm)) {
+        if (found.has(name)) continue;
+        try {
+          const pkg = JSON.parse(readFileSync(join(nm, name, 'package.json'), 'utf8')) as { keywords?: string[] };
+          if (pkg.keywords?.includes(PLUGIN_KEYWORD)) found.add(name);
+        } catch {}
+      }
+    }
+  }
+  return [...found].sort();
+}

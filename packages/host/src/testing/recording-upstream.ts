@@ -1,0 +1,110 @@
+import { createServer, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** One request as the fake upstream received it. */
+export interface RecordedRequest {
+  method: string;
+  /** Decoded path, without the query. */
+  path: string;
+  /** The path exactly as sent on the wire (percent-encoding intact). */
+  rawPath: string;
+  /** Query pairs in wire order, decoded. */
+  query: [string, string][];
+  /** The raw query string as sent. */
+  rawQuery: string;
+  headers: IncomingHttpHeaders;
+  /** Parsed JSON body, the text where it is not JSON, undefined when empty. */
+  body: unknown;
+}
+
+export interface FakeResponse {
+  status?: number;
+  headers?: Record<string, string>;
+  /** JSON-serialized unless a string. */
+  body?: unknown;
+  /** Delay before answering, in ms. */
+  delayMs?: number;
+}
+
+export type Responder = (req: RecordedRequest) => FakeResponse | Promise<FakeResponse>;
+
+export interface RecordingUpstream {
+  /** Base URL, e.g. http://127.0.0.1:54321 */
+  url: string;
+  requests: RecordedRequest[];
+  /** Replaces how the upstream answers (default: 200 with {ok:true}). */
+  respond(responder: Responder): void;
+  reset(): void;
+  close(): Promise<void>;
+}
+
+function readAll(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+/**
+ * A loopback HTTP server that records every request and answers as told: the stand-in for
+ * HubSpot, Customer.io and Airtable in tests. Binds 127.0.0.1 only.
+ */
+export async function startRecordingUpstream(responder?: Responder): Promise<RecordingUpstream> {
+  const requests: RecordedRequest[] = [];
+  let answer: Responder = responder ?? (() => ({ status: 200, body: { ok: true } }));
+  const server = createServer(async (req, res) => {
+    const raw = req.url ?? '/';
+    const q = raw.indexOf('?');
+    const rawPath = q === -1 ? raw : raw.slice(0, q);
+    const rawQuery = q === -1 ? '' : raw.slice(q + 1);
+    const text = await readAll(req);
+    let body: unknown;
+    if (text.length > 0) {
+      try {
+        body = JSON.parse(text);
+      } catch {
+        body = text;
+      }
+    }
+    const recorded: RecordedRequest = {
+      method: req.method ?? 'GET',
+      path: decodeURIComponent(rawPath),
+      rawPath,
+      query: [...new URLSearchParams(rawQuery)],
+      rawQuery,
+      headers: req.headers,
+      body,
+    };
+    requests.push(recorded);
+    try {
+      const r = await answer(recorded);
+      if (r.delayMs) await new Promise((resolve) => setTimeout(resolve, r.delayMs));
+      const payload = r.body === undefined ? '' : typeof r.body === 'string' ? r.body : JSON.stringify(r.body);
+      res.writeHead(r.status ?? 200, {
+        ...(payload && typeof r.body !== 'string' ? { 'content-type': 'application/json' } : {}),
+        ...r.headers,
+      });
+      res.end(payload);
+    } catch {
+      res.destroy();
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    respond(next) {
+      answer = next;
+    },
+    reset() {
+      requests.length = 0;
+    },
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

@@ -1,0 +1,56 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import type { Readable } from 'node:stream';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { HostConfig } from '../config/host-config.js';
+
+export interface SpawnedHost {
+  client: Client;
+  /** Everything the host wrote to stderr (its logs) so far. */
+  stderr(): string;
+  close(): Promise<void>;
+}
+
+/** Path of the built CLI of this package. */
+export function hostCliPath(): string {
+  const pkgJson = createRequire(import.meta.url).resolve('@toolhost/host/package.json');
+  return join(dirname(pkgJson), 'dist', 'cli.js');
+}
+
+/**
+ * Starts the real host CLI as a child process on stdio with the given config written to a
+ * temporary file, and connects the MCP SDK's Client to it.
+ */
+export async function spawnHost(
+  config: HostConfig,
+  options: { env?: Record<string, string>; cwd?: string; args?: string[] } = {},
+): Promise<SpawnedHost> {
+  const dir = mkdtempSync(join(tmpdir(), 'toolhost-test-'));
+  const file = join(dir, 'toolhost.config.json');
+  writeFileSync(file, JSON.stringify(config));
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [hostCliPath(), '--config', file, 'serve', '--stdio', ...(options.args ?? [])],
+    env: { PATH: process.env.PATH ?? '', ...options.env },
+    cwd: options.cwd ?? process.cwd(),
+    stderr: 'pipe',
+  });
+  let stderr = '';
+  (transport.stderr as Readable | null)?.on('data', (c: Buffer) => {
+    stderr += c.toString('utf8');
+  });
+  const client = new Client({ name: 'toolhost-test', version: '0.0.0' });
+  try {
+    await client.connect(transport);
+  } catch (e) {
+    throw new Error(`host failed to start: ${(e as Error).message}\n${stderr}`);
+  }
+  return {
+    client,
+    stderr: () => stderr,
+    close: () => client.close(),
+  };
+}

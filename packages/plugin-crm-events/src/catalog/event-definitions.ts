@@ -1,0 +1,117 @@
+import type { ToolDeclaration } from '@toolhost/core';
+import { createEventDefinitionBody, createEventPropertyBody, updateEventPropertyBody } from '../request-schemas.generated.js';
+import { definitionsAuth as auth } from './auth.js';
+
+const toolSet = 'CrmEventsApi';
+const definitionPath = '/events/v3/event-definitions/{eventName}';
+const nonEmpty = { type: 'string', minLength: 1 } as const;
+
+export const eventDefinitionTools: ToolDeclaration[] = [
+  {
+    toolSet,
+    name: 'RetrieveCustomEventDefinitions',
+    description: 'List custom event definitions, optionally searched by name and with their properties.',
+    method: 'GET',
+    path: '/events/v3/event-definitions',
+    auth,
+    params: [
+      {
+        name: 'event_name_search_string',
+        in: 'query',
+        as: 'searchString',
+        schema: { type: 'string' },
+        description: 'Plain substring match on the name (no fuzzy matching).',
+      },
+      {
+        name: 'include_event_properties',
+        in: 'query',
+        as: 'includeProperties',
+        schema: { type: 'boolean' },
+        description: 'true includes every property of each definition.',
+      },
+      { name: 'paging_cursor_token', in: 'query', as: 'after', schema: { type: 'string' }, description: 'Cursor of the next page.' },
+      { name: 'results_per_page_limit', in: 'query', as: 'limit', schema: { type: 'integer', minimum: 1 }, description: 'Page size.' },
+      { name: 'sort_order', in: 'query', as: 'sortOrder', schema: { type: 'string', enum: ['ASC', 'DESC'] }, description: 'Sort order.' },
+    ],
+  },
+  {
+    toolSet,
+    name: 'CreateCustomEventDefinition',
+    description: 'Create a custom event definition, with its properties.',
+    method: 'POST',
+    path: '/events/v3/event-definitions',
+    auth,
+    body: { kind: 'mode', schema: createEventDefinitionBody },
+  },
+  {
+    toolSet,
+    name: 'FetchEventDefinitionByName',
+    description: 'Get one custom event definition by its internal name.',
+    method: 'GET',
+    path: definitionPath,
+    auth,
+    params: [{ name: 'event_name', in: 'path', as: 'eventName', required: true, schema: nonEmpty, description: 'Internal name.' }],
+  },
+  {
+    toolSet,
+    name: 'DeleteCustomEventDefinition',
+    description: 'Delete a custom event definition by its internal name.',
+    method: 'DELETE',
+    path: definitionPath,
+    auth,
+    params: [{ name: 'event_name', in: 'path', as: 'eventName', required: true, schema: nonEmpty, description: 'Internal name.' }],
+  },
+  {
+    toolSet,
+    name: 'UpdateCustomEventDefinition',
+    // HubSpot's PATCH body also knows propertyOrder and templates; the tool sets only what
+    // the spec lists, and leaving propertyOrder out keeps the existing property order.
+    description: 'Update the label and/or description of a custom event definition (other fields stay as they are).',
+    method: 'PATCH',
+    path: definitionPath,
+    auth,
+    body: { kind: 'fields' },
+    params: [
+      { name: 'internal_event_name', in: 'path', as: 'eventName', required: true, schema: nonEmpty, description: 'Internal name.' },
+      { name: 'event_description', in: 'body', as: 'description', schema: { type: 'string' }, description: 'Help text shown in the UI.' },
+      { name: 'event_label', in: 'body', as: 'label', schema: { type: 'string' }, description: 'Human-readable label.' },
+    ],
+  },
+  {
+    toolSet,
+    name: 'CreateEventProperty',
+    description: 'Add a property to a custom event definition.',
+    method: 'POST',
+    path: `${definitionPath}/property`,
+    auth,
+    body: { kind: 'mode', schema: createEventPropertyBody },
+    params: [
+      { name: 'custom_event_internal_name', in: 'path', as: 'eventName', mode: 'x', schema: nonEmpty, description: 'Internal event name.' },
+    ],
+  },
+  {
+    toolSet,
+    name: 'DeleteCustomEventProperty',
+    description: 'Delete a property of a custom event definition.',
+    method: 'DELETE',
+    path: `${definitionPath}/property/{propertyName}`,
+    auth,
+    params: [
+      { name: 'custom_event_internal_name', in: 'path', as: 'eventName', required: true, schema: nonEmpty, description: 'Internal event name.' },
+      { name: 'property_internal_name', in: 'path', as: 'propertyName', required: true, schema: nonEmpty, description: 'Internal property name.' },
+    ],
+  },
+  {
+    toolSet,
+    name: 'UpdateEventProperty',
+    description: 'Update a property of a custom event definition (label, description, options).',
+    method: 'PATCH',
+    path: `${definitionPath}/property/{propertyName}`,
+    auth,
+    body: { kind: 'mode', schema: updateEventPropertyBody },
+    params: [
+      { name: 'custom_event_name', in: 'path', as: 'eventName', mode: 'x', schema: nonEmpty, description: 'Internal event name.' },
+      { name: 'property_name_to_update', in: 'path', as: 'propertyName', mode: 'x', schema: nonEmpty, description: 'Internal property name.' },
+    ],
+  },
+];

@@ -1,0 +1,21 @@
+import { createRequire } from 'node:module';
+import { defineToolSetPlugin, type PluginOptions, type ToolPlugin } from '@toolhost/core';
+import { eventCompletionTools } from './catalog/event-completions.js';
+import { eventDefinitionTools } from './catalog/event-definitions.js';
+
+const pkg = createRequire(import.meta.url)('../package.json') as { name: string; version: string };
+
+export const TOOL_SET = 'CrmEventsApi';
+export const DEFAULT_BASE_URL = 'https://api.hubapi.com';
+
+export const crmEventsTools = [...eventCompletionTools, ...eventDefinitionTools];
+
+/** The CrmEventsApi plugin with options bound (e.g. a base URL), for embedders. */
+export function createCrmEventsPlugin(options: PluginOptions = {}): ToolPlugin {
+  return defineToolSetPlugin(
+    { name: pkg.name, version: pkg.version, toolSet: TOOL_SET, servers: { default: DEFAULT_BASE_URL }, tools: crmEventsTools },
+    options,
+  );
+}
+
+export const crmEventsPlugin: ToolPlugin = createCrmEventsPlugin();
