@@ -1,10 +1,10 @@
 import type { DependencyContainer } from 'tsyringe';
 import type { AuthProvider, CallContext, CredentialRequest, SecretSource } from './auth.js';
 import { buildRequest, type HttpRequestSpec } from './build-request.js';
-import { errorForResponse } from './classify-response.js';
+import { errorForResponse, retryAfterSeconds } from './classify-response.js';
 import { AUTH_PROVIDER, HTTP_SENDER, SECRET_SOURCE } from './di-tokens.js';
 import { AxiosHttpSender, type HttpResponse, type HttpSender } from './http-sender.js';
-import { Pacer } from './pacer.js';
+import { Pacer, sleep } from './pacer.js';
 import type { RegisteredTool, ToolRegistry } from './registry.js';
 import type { AuthRequirement } from './tool-declaration.js';
 import { ToolError } from './tool-error.js';
@@ -96,15 +96,19 @@ export class ToolEngine {
     const credential = await this.credentials(decl.auth, context);
     if (credential) request.headers[credential.header] = credential.value;
 
-    const pacing = tool.toolSet.settings?.pacing;
-    if (pacing) {
-      const key = String(args[pacing.keyParam] ?? '');
-      let pacer = this.pacers.get(tool.toolSet.toolSet);
-      if (!pacer) this.pacers.set(tool.toolSet.toolSet, (pacer = new Pacer(pacing.requestsPerSecond)));
-      await pacer.wait(key, context.signal);
-    }
-
+    const settings = tool.toolSet.settings;
+    const pace = () => this.pace(tool, args, context.signal);
+    await pace();
     let res = await this.send(request, context);
+    if (res.status === 429 && settings?.retryOnRateLimit) {
+      const { defaultWaitSeconds, maxWaitSeconds } = settings.retryOnRateLimit;
+      const wait = retryAfterSeconds(res.headers) ?? defaultWaitSeconds;
+      if (wait <= maxWaitSeconds) {
+        await sleep(wait * 1000, context.signal);
+        await pace();
+        res = await this.send(request, context);
+      }
+    }
     if (res.status === 401 && credential?.provider?.onUnauthorized && credential.request) {
       const renewed = await credential.provider.onUnauthorized(credential.request, credential.value);
       if (renewed?.kind === 'bearer') {
@@ -116,6 +120,16 @@ export class ToolEngine {
     }
     if (res.status >= 200 && res.status < 300) return { ok: true, kind: 'response', status: res.status, body: res.body };
     throw errorForResponse(res);
+  }
+
+  private async pace(tool: RegisteredTool, args: Record<string, unknown>, signal?: AbortSignal): Promise<void> {
+    const pacing = tool.toolSet.settings?.pacing;
+    if (!pacing) return;
+    const keyParam = tool.declaration.params?.find((p) => (p.as ?? p.name) === pacing.key);
+    const key = keyParam ? String(args[keyParam.name] ?? '') : '';
+    let pacer = this.pacers.get(tool.toolSet.toolSet);
+    if (!pacer) this.pacers.set(tool.toolSet.toolSet, (pacer = new Pacer(pacing.requestsPerSecond)));
+    await pacer.wait(key, signal);
   }
 
   private send(request: HttpRequestSpec, context: CallContext): Promise<HttpResponse> {

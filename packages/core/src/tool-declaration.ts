@@ -119,7 +119,13 @@ export interface ToolSetDefinition {
 export interface ToolSetSettings {
   /**
    * Pace requests per key (e.g. an Airtable base) so that bursts stay under a vendor limit.
-   * `keyParam` names the tool parameter whose value identifies the bucket.
+   * `key` is the API-side parameter name (e.g. `baseId`) whose value identifies the bucket;
+   * tools without that parameter share one bucket per tool set.
    */
-  pacing?: { keyParam: string; requestsPerSecond: number };
+  pacing?: { key: string; requestsPerSecond: number };
+  /**
+   * On HTTP 429, wait as the upstream asks (Retry-After, else `defaultWaitSeconds`) and retry
+   * once, if the wait is at most `maxWaitSeconds`.
+   */
+  retryOnRateLimit?: { defaultWaitSeconds: number; maxWaitSeconds: number };
 }
