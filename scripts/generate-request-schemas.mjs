@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Turns the vendor facts pack (../shared/reference/<vendor>/endpoints.json) into a plugin's
 // request-body schema module. Run by hand when the facts change; never part of build or tests:
-//   node scripts/generate-request-schemas.mjs scripts/schema-sources/<plugin>.json
+//   node scripts/generate-request-schemas.mjs scripts/schema-sources/<plugin>.json [facts-dir]
 // Only structure is carried over: descriptions, titles and examples are dropped, so every
 // word a user reads is written in the plugin's catalog.
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -15,7 +15,7 @@ if (!sourceFile) {
   process.exit(2);
 }
 const source = JSON.parse(readFileSync(resolve(sourceFile), 'utf8'));
-const factsDir = resolve(root, process.env.FACTS_DIR ?? '../shared/reference');
+const factsDir = resolve(root, process.argv[3] ?? '../shared/reference');
 const facts = JSON.parse(readFileSync(join(factsDir, source.vendor, 'endpoints.json'), 'utf8'));
 const byKey = new Map(facts.endpoints.map((e) => [e.key, e]));
 

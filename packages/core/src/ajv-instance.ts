@@ -20,7 +20,10 @@ function createAjv(): Ajv {
     useDefaults: false,
   });
   addFormats(ajv);
-  ajv.addFormat('int32', { type: 'number', validate: (n: number) => Number.isInteger(n) && n >= -INT32 && n < INT32 });
+  ajv.addFormat('int32', {
+    type: 'number',
+    validate: (n: number) => Number.isInteger(n) && n >= -INT32 && n < INT32,
+  });
   ajv.addFormat('int64', { type: 'number', validate: (n: number) => Number.isInteger(n) });
   ajv.addFormat('float', { type: 'number', validate: () => true });
   ajv.addFormat('double', { type: 'number', validate: () => true });

@@ -20,14 +20,18 @@ export function checkDeclarations(
     if (!servers[t.server ?? 'default']) problems.push(`${id} uses unknown server '${t.server}'`);
     const placeholders = [...t.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
     const pathParams = (t.params ?? []).filter((p) => p.in === 'path').map((p) => p.as ?? p.name);
-    for (const ph of placeholders) if (!pathParams.includes(ph!)) problems.push(`${id}: no parameter fills {${ph}}`);
-    for (const pp of pathParams) if (!placeholders.includes(pp)) problems.push(`${id}: path parameter ${pp} is not in the path`);
+    for (const ph of placeholders)
+      if (!pathParams.includes(ph!)) problems.push(`${id}: no parameter fills {${ph}}`);
+    for (const pp of pathParams)
+      if (!placeholders.includes(pp)) problems.push(`${id}: path parameter ${pp} is not in the path`);
     const paramNames = new Set<string>();
     for (const p of t.params ?? []) {
       if (paramNames.has(p.name)) problems.push(`${id}: parameter ${p.name} declared twice`);
       paramNames.add(p.name);
-      if (p.in === 'body' && t.body?.kind !== 'fields') problems.push(`${id}: body parameter ${p.name} needs body kind 'fields'`);
-      if (p.mode && t.body?.kind !== 'mode') problems.push(`${id}: ${p.name} has a mode marker on a non-mode tool`);
+      if (p.in === 'body' && t.body?.kind !== 'fields')
+        problems.push(`${id}: body parameter ${p.name} needs body kind 'fields'`);
+      if (p.mode && t.body?.kind !== 'mode')
+        problems.push(`${id}: ${p.name} has a mode marker on a non-mode tool`);
     }
   }
   if (problems.length > 0) throw new Error(`Invalid tool declarations: ${problems.join('; ')}`);

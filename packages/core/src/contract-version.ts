@@ -9,7 +9,10 @@ export const CONTRACT_VERSION = '1.0';
 
 export type ContractCheck = { ok: true } | { ok: false; reason: string };
 
-export function checkContractVersion(pluginContract: string, coreContract: string = CONTRACT_VERSION): ContractCheck {
+export function checkContractVersion(
+  pluginContract: string,
+  coreContract: string = CONTRACT_VERSION,
+): ContractCheck {
   const parse = (v: string) => {
     const m = /^(\d+)\.(\d+)$/.exec(v);
     return m ? { major: Number(m[1]), minor: Number(m[2]) } : undefined;

@@ -37,7 +37,10 @@ export function describeValidationErrors(errors: readonly ErrorObject[], root = 
         problem = { at: join(at, String(p.missingProperty)), message: 'is required but missing' };
         break;
       case 'dependencies':
-        problem = { at: join(at, String(p.missingProperty)), message: `is required when '${String(p.property)}' is given` };
+        problem = {
+          at: join(at, String(p.missingProperty)),
+          message: `is required when '${String(p.property)}' is given`,
+        };
         break;
       case 'additionalProperties':
         problem = { at: join(at, String(p.additionalProperty)), message: 'is not a known property' };
@@ -46,7 +49,10 @@ export function describeValidationErrors(errors: readonly ErrorObject[], root = 
         problem = { at, message: `must be of type ${String(p.type)}` };
         break;
       case 'enum':
-        problem = { at, message: `must be one of: ${(p.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}` };
+        problem = {
+          at,
+          message: `must be one of: ${(p.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`,
+        };
         break;
       case 'const':
         problem = { at, message: `must equal ${JSON.stringify(p.allowedValue)}` };

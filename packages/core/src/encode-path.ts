@@ -6,7 +6,10 @@ import { ToolError } from './tool-error.js';
  * dot segments are refused outright because URL parsers resolve even their encoded forms
  * (`%2e%2e`) to a parent directory (WHATWG URL, "double-dot path segment").
  */
-export function fillPath(template: string, values: ReadonlyMap<string, { param: string; value: unknown }>): string {
+export function fillPath(
+  template: string,
+  values: ReadonlyMap<string, { param: string; value: unknown }>,
+): string {
   return template.replace(/\{([^}]+)\}/g, (_m, key: string) => {
     const entry = values.get(key);
     if (!entry || entry.value === undefined || entry.value === null) {

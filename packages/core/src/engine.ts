@@ -48,8 +48,13 @@ export class ToolEngine {
   }
 
   /** Builds an engine from what the container holds (plugins' tool sets, auth, secrets, sender). */
-  static fromContainer(container: DependencyContainer, registry: ToolRegistry, options?: EngineOptions): ToolEngine {
-    const all = <T>(token: string): T[] => (container.isRegistered(token, true) ? container.resolveAll<T>(token) : []);
+  static fromContainer(
+    container: DependencyContainer,
+    registry: ToolRegistry,
+    options?: EngineOptions,
+  ): ToolEngine {
+    const all = <T>(token: string): T[] =>
+      container.isRegistered(token, true) ? container.resolveAll<T>(token) : [];
     return new ToolEngine(
       registry,
       {
@@ -80,7 +85,11 @@ export class ToolEngine {
       if (ToolError.isInstance(e)) return { ok: false, error: e.info };
       return {
         ok: false,
-        error: { code: 'internal_error', message: `The call of ${name} failed unexpectedly.`, retryable: false },
+        error: {
+          code: 'internal_error',
+          message: `The call of ${name} failed unexpectedly.`,
+          retryable: false,
+        },
       };
     }
   }
@@ -91,7 +100,8 @@ export class ToolEngine {
     if (decl.body?.kind === 'mode' && mode === 'get_request_schema') {
       return { ok: true, kind: 'schema', schema: decl.body.schema };
     }
-    const body = decl.body?.kind === 'mode' ? parseRequestBody(args.request_body, decl.body.schema) : undefined;
+    const body =
+      decl.body?.kind === 'mode' ? parseRequestBody(args.request_body, decl.body.schema) : undefined;
     const request = buildRequest(decl, tool.baseUrl, args, body);
     const credential = await this.credentials(decl.auth, context);
     if (credential) request.headers[credential.header] = credential.value;
@@ -118,17 +128,25 @@ export class ToolEngine {
         throw this.authorizationRequired(credential.provider.id, credential.request.scopes, renewed);
       }
     }
-    if (res.status >= 200 && res.status < 300) return { ok: true, kind: 'response', status: res.status, body: res.body };
+    if (res.status >= 200 && res.status < 300)
+      return { ok: true, kind: 'response', status: res.status, body: res.body };
     throw errorForResponse(res);
   }
 
-  private async pace(tool: RegisteredTool, args: Record<string, unknown>, signal?: AbortSignal): Promise<void> {
+  private async pace(
+    tool: RegisteredTool,
+    args: Record<string, unknown>,
+    signal?: AbortSignal,
+  ): Promise<void> {
     const pacing = tool.toolSet.settings?.pacing;
     if (!pacing) return;
     const keyParam = tool.declaration.params?.find((p) => (p.as ?? p.name) === pacing.key);
     const key = keyParam ? String(args[keyParam.name] ?? '') : '';
     let pacer = this.pacers.get(tool.toolSet.toolSet);
-    if (!pacer) this.pacers.set(tool.toolSet.toolSet, (pacer = new Pacer(pacing.requestsPerSecond)));
+    if (!pacer) {
+      pacer = new Pacer(pacing.requestsPerSecond);
+      this.pacers.set(tool.toolSet.toolSet, pacer);
+    }
     await pacer.wait(key, signal);
   }
 
@@ -167,9 +185,14 @@ export class ToolEngine {
             message: `The auth provider '${auth.provider}' is not configured on this host.`,
           });
         }
-        const request: CredentialRequest = { userId: context.userId, scopes: auth.scopes, signal: context.signal };
+        const request: CredentialRequest = {
+          userId: context.userId,
+          scopes: auth.scopes,
+          signal: context.signal,
+        };
         const result = await provider.getCredentials(request);
-        if (result.kind === 'authorization_required') throw this.authorizationRequired(provider.id, auth.scopes, result);
+        if (result.kind === 'authorization_required')
+          throw this.authorizationRequired(provider.id, auth.scopes, result);
         return { header: 'authorization', value: `Bearer ${result.token}`, provider, request };
       }
     }

@@ -72,7 +72,8 @@ export class AxiosHttpSender implements HttpSender {
         maxBodyLength: Number.POSITIVE_INFINITY,
       });
       const headers: Record<string, string> = {};
-      for (const [k, v] of Object.entries(res.headers)) if (v !== undefined && v !== null) headers[k] = String(v);
+      for (const [k, v] of Object.entries(res.headers))
+        if (v !== undefined && v !== null) headers[k] = String(v);
       const text = typeof res.data === 'string' ? res.data : '';
       return { status: res.status, headers, body: parseBody(text, headers['content-type']) };
     } catch (e) {
@@ -116,5 +117,9 @@ function translateError(e: unknown, options: SendOptions): ToolError {
       retryable: true,
     });
   }
-  return new ToolError({ code: 'internal_error', message: 'Sending the request failed unexpectedly.', retryable: false });
+  return new ToolError({
+    code: 'internal_error',
+    message: 'Sending the request failed unexpectedly.',
+    retryable: false,
+  });
 }

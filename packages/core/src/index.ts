@@ -1,4 +1,3 @@
-
 export type { AuthProvider, CallContext, CredentialRequest, CredentialResult, SecretSource } from './auth.js';
 export { behaviorHints } from './behavior-hints.js';
 export { buildRequest, type HttpRequestSpec } from './build-request.js';
@@ -8,10 +7,21 @@ export { CONTRACT_VERSION, type ContractCheck, checkContractVersion } from './co
 export { AUTH_PROVIDER, HTTP_SENDER, SECRET_SOURCE, TOOL_SET } from './di-tokens.js';
 export { type EngineDependencies, type EngineOptions, ToolEngine } from './engine.js';
 export { AxiosHttpSender, type HttpResponse, type HttpSender, type SendOptions } from './http-sender.js';
-export { buildInputSchema, MODE_PARAM, REQUEST_BODY_PARAM, TOOL_MODES, type ToolMode } from './input-schema.js';
+export {
+  buildInputSchema,
+  MODE_PARAM,
+  REQUEST_BODY_PARAM,
+  TOOL_MODES,
+  type ToolMode,
+} from './input-schema.js';
 export type { JsonSchema } from './json-schema.js';
 export { Pacer } from './pacer.js';
-export { defineToolSetPlugin, type PluginOptions, type ToolPlugin, type ToolSetPluginDefinition } from './plugin.js';
+export {
+  defineToolSetPlugin,
+  type PluginOptions,
+  type ToolPlugin,
+  type ToolSetPluginDefinition,
+} from './plugin.js';
 export { RegisteredTool, ToolRegistry } from './registry.js';
 export { encodeQuery, type QueryPair, queryPairs } from './serialize-query.js';
 export { MapSecretSource, StaticTokenAuthProvider } from './static-auth.js';

@@ -1,7 +1,7 @@
 import type { DependencyContainer } from 'tsyringe';
+import { checkDeclarations } from './check-declarations.js';
 import { CONTRACT_VERSION } from './contract-version.js';
 import { TOOL_SET } from './di-tokens.js';
-import { checkDeclarations } from './check-declarations.js';
 import type { ToolDeclaration, ToolSetDefinition, ToolSetSettings } from './tool-declaration.js';
 
 /** Options every tool-set plugin accepts from the host's configuration. */
@@ -36,7 +36,10 @@ export interface ToolSetPluginDefinition {
   tools: readonly ToolDeclaration[];
   settings?: ToolSetSettings;
   /** Adjusts servers from plugin-specific settings (e.g. a region), before explicit base URLs apply. */
-  resolveServers?: (settings: Record<string, unknown>, servers: Record<string, string>) => Record<string, string>;
+  resolveServers?: (
+    settings: Record<string, unknown>,
+    servers: Record<string, string>,
+  ) => Record<string, string>;
 }
 
 /**

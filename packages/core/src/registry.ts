@@ -3,7 +3,12 @@ import { behaviorHints } from './behavior-hints.js';
 import { TOOL_SET } from './di-tokens.js';
 import { buildInputSchema } from './input-schema.js';
 import type { JsonSchema } from './json-schema.js';
-import { type BehaviorHints, qualifiedName, type ToolDeclaration, type ToolSetDefinition } from './tool-declaration.js';
+import {
+  type BehaviorHints,
+  qualifiedName,
+  type ToolDeclaration,
+  type ToolSetDefinition,
+} from './tool-declaration.js';
 
 /** A declaration bound to its tool set's resolved servers, with derived facts computed once. */
 export class RegisteredTool {
@@ -46,7 +51,9 @@ export class ToolRegistry {
   }
 
   static fromContainer(container: DependencyContainer): ToolRegistry {
-    const sets = container.isRegistered(TOOL_SET, true) ? container.resolveAll<ToolSetDefinition>(TOOL_SET) : [];
+    const sets = container.isRegistered(TOOL_SET, true)
+      ? container.resolveAll<ToolSetDefinition>(TOOL_SET)
+      : [];
     return new ToolRegistry(sets);
   }
 

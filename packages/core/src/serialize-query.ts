@@ -4,13 +4,14 @@ export type QueryPair = readonly [key: string, value: string];
 
 function scalar(value: unknown): string {
   if (typeof value === 'string') return value;
-  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint')
+    return String(value);
   return JSON.stringify(value);
 }
 
 function deepPairs(key: string, value: unknown, out: QueryPair[]): void {
   if (Array.isArray(value)) {
-    value.forEach((v, i) => deepPairs(`${key}[${i}]`, v, out));
+    for (const [i, v] of value.entries()) deepPairs(`${key}[${i}]`, v, out);
   } else if (value !== null && typeof value === 'object') {
     for (const [k, v] of Object.entries(value)) deepPairs(`${key}[${k}]`, v, out);
   } else if (value !== undefined) {

@@ -24,7 +24,9 @@ export class MapSecretSource implements SecretSource {
     values: Record<string, string | undefined>,
     private readonly where = 'the environment variable of the same name or the `secrets` section of the config',
   ) {
-    this.values = new Map(Object.entries(values).filter((e): e is [string, string] => typeof e[1] === 'string'));
+    this.values = new Map(
+      Object.entries(values).filter((e): e is [string, string] => typeof e[1] === 'string'),
+    );
   }
 
   getSecret(name: string): string | undefined {

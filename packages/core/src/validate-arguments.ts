@@ -17,7 +17,11 @@ export interface ValidatedArguments {
  * In get_request_schema, the execute-only parameters ((x), (xo), request_body) are ignored
  * as the spec says, so stale values left in by an agent do not fail a schema lookup.
  */
-export function validateArguments(decl: ToolDeclaration, inputSchema: JsonSchema, raw: unknown): ValidatedArguments {
+export function validateArguments(
+  decl: ToolDeclaration,
+  inputSchema: JsonSchema,
+  raw: unknown,
+): ValidatedArguments {
   if (raw === undefined || raw === null) raw = {};
   if (typeof raw !== 'object' || Array.isArray(raw)) {
     throw ToolError.invalidArgument('arguments', 'Arguments must be a JSON object of named parameters.');
@@ -68,7 +72,10 @@ export function validateArguments(decl: ToolDeclaration, inputSchema: JsonSchema
 /** Parses and validates a mode tool's request_body; errors name the JSON path at fault. */
 export function parseRequestBody(raw: unknown, schema: JsonSchema): unknown {
   if (typeof raw !== 'string') {
-    throw ToolError.invalidArgument(REQUEST_BODY_PARAM, `Parameter '${REQUEST_BODY_PARAM}' must be a JSON string.`);
+    throw ToolError.invalidArgument(
+      REQUEST_BODY_PARAM,
+      `Parameter '${REQUEST_BODY_PARAM}' must be a JSON string.`,
+    );
   }
   let body: unknown;
   try {

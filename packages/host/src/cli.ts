@@ -11,7 +11,8 @@ const pkg = createRequire(import.meta.url)('../package.json') as { version: stri
 
 function port(value: string): number {
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError('expected a port number 0-65535');
+  if (!Number.isInteger(n) || n < 0 || n > 65535)
+    throw new InvalidArgumentError('expected a port number 0-65535');
   return n;
 }
 
@@ -23,7 +24,10 @@ async function openHost(configPath: string | undefined): Promise<Host> {
 const program = new Command('toolhost')
   .description('Serve SaaS API tool sets to AI agents over the Model Context Protocol.')
   .version(pkg.version)
-  .option('-c, --config <file>', 'config file (JSON or YAML); default $TOOLHOST_CONFIG or ./toolhost.config.{json,yaml}')
+  .option(
+    '-c, --config <file>',
+    'config file (JSON or YAML); default $TOOLHOST_CONFIG or ./toolhost.config.{json,yaml}',
+  )
   .showHelpAfterError();
 
 program
@@ -72,7 +76,10 @@ program
     const tools = host.listTools();
     if (opts.json) process.stdout.write(`${JSON.stringify(tools, null, 2)}\n`);
     else {
-      for (const t of tools) process.stdout.write(`${t.name}${t.annotations.readOnlyHint ? ' (read-only)' : ''}\n  ${t.description}\n`);
+      for (const t of tools)
+        process.stdout.write(
+          `${t.name}${t.annotations.readOnlyHint ? ' (read-only)' : ''}\n  ${t.description}\n`,
+        );
       process.stdout.write(`${tools.length} tools\n`);
     }
     await host.close();

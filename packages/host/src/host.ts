@@ -46,7 +46,12 @@ export interface ToolInfo {
   toolSet: string;
   description: string;
   inputSchema: Record<string, unknown>;
-  annotations: { readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean; openWorldHint: boolean };
+  annotations: {
+    readOnlyHint: boolean;
+    destructiveHint: boolean;
+    idempotentHint: boolean;
+    openWorldHint: boolean;
+  };
 }
 
 export interface CallOptions {
@@ -115,10 +120,15 @@ export async function createHost(rawConfig: HostConfig = {}, options: HostOption
   for (const id of providerIds) {
     const provider =
       custom.get(id) ??
-      new StaticTokenAuthProvider(id, tokens.get(id), `set ${tokenEnvName(id)} or auth.providers.${id}.token in the config`);
+      new StaticTokenAuthProvider(
+        id,
+        tokens.get(id),
+        `set ${tokenEnvName(id)} or auth.providers.${id}.token in the config`,
+      );
     container.register(AUTH_PROVIDER, { useValue: provider });
   }
-  for (const [id, provider] of custom) if (!providerIds.has(id)) container.register(AUTH_PROVIDER, { useValue: provider });
+  for (const [id, provider] of custom)
+    if (!providerIds.has(id)) container.register(AUTH_PROVIDER, { useValue: provider });
   container.register(SECRET_SOURCE, {
     useValue: options.secrets ?? new MapSecretSource(resolveSecrets(config, secretNames, env, configDir)),
   });

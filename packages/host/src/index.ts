@@ -1,6 +1,11 @@
-export { ConfigError, loadConfigFile, validateConfig } from './config/load-config.js';
 export { findConfig } from './config/find-config.js';
-export { defineConfig, type HostConfig, type StaticTokenConfig, type ToolSetConfig } from './config/host-config.js';
+export {
+  defineConfig,
+  type HostConfig,
+  type StaticTokenConfig,
+  type ToolSetConfig,
+} from './config/host-config.js';
+export { ConfigError, loadConfigFile, validateConfig } from './config/load-config.js';
 export { tokenEnvName } from './config/resolve-secrets.js';
 export { type CallOptions, createHost, type Host, type HostOptions, type ToolInfo } from './host.js';
 export { createLogger, type Logger } from './logger.js';

@@ -12,7 +12,14 @@ export function createLogger(level: string = process.env.TOOLHOST_LOG_LEVEL ?? '
       level,
       base: undefined,
       redact: {
-        paths: ['*.authorization', '*.headers.authorization', '*.token', '*.secret', '*.accessToken', '*.refreshToken'],
+        paths: [
+          '*.authorization',
+          '*.headers.authorization',
+          '*.token',
+          '*.secret',
+          '*.accessToken',
+          '*.refreshToken',
+        ],
         censor: '[redacted]',
       },
     },

@@ -1,2 +1,8 @@
-export { crmEventsPlugin as default } from './plugin.js';
-export { createCrmEventsPlugin, crmEventsPlugin, crmEventsTools, DEFAULT_BASE_URL, TOOL_SET } from './plugin.js';
+export {
+  createCrmEventsPlugin,
+  crmEventsPlugin as default,
+  crmEventsPlugin,
+  crmEventsTools,
+  DEFAULT_BASE_URL,
+  TOOL_SET,
+} from './plugin.js';

@@ -13,7 +13,13 @@ export const crmEventsTools = [...eventCompletionTools, ...eventDefinitionTools]
 /** The CrmEventsApi plugin with options bound (e.g. a base URL), for embedders. */
 export function createCrmEventsPlugin(options: PluginOptions = {}): ToolPlugin {
   return defineToolSetPlugin(
-    { name: pkg.name, version: pkg.version, toolSet: TOOL_SET, servers: { default: DEFAULT_BASE_URL }, tools: crmEventsTools },
+    {
+      name: pkg.name,
+      version: pkg.version,
+      toolSet: TOOL_SET,
+      servers: { default: DEFAULT_BASE_URL },
+      tools: crmEventsTools,
+    },
     options,
   );
 }

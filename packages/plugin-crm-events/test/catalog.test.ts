@@ -1,4 +1,9 @@
-import { type RecordingUpstream, type SpawnedHost, spawnHost, startRecordingUpstream } from '@toolhost/host/testing';
+import {
+  type RecordingUpstream,
+  type SpawnedHost,
+  spawnHost,
+  startRecordingUpstream,
+} from '@toolhost/host/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import * as schemas from '../src/request-schemas.generated.js';
 
@@ -14,8 +19,17 @@ interface Case {
   body?: unknown;
 }
 
-const definition = { label: 'Visit', includeDefaultProperties: true, propertyDefinitions: [{ label: 'Page', type: 'string' }] };
-const event = { eventName: 'pe1234_visit', email: 'a@b.com', properties: { page: '/home' }, occurredAt: '2024-01-02T03:04:05Z' };
+const definition = {
+  label: 'Visit',
+  includeDefaultProperties: true,
+  propertyDefinitions: [{ label: 'Page', type: 'string' }],
+};
+const event = {
+  eventName: 'pe1234_visit',
+  email: 'a@b.com',
+  properties: { page: '/home' },
+  occurredAt: '2024-01-02T03:04:05Z',
+};
 
 const cases: Case[] = [
   {
@@ -94,7 +108,11 @@ const cases: Case[] = [
   },
   {
     tool: 'UpdateCustomEventDefinition',
-    args: { internal_event_name: 'pe1_visit', event_label: 'Visit v2', event_description: 'Counted per page' },
+    args: {
+      internal_event_name: 'pe1_visit',
+      event_label: 'Visit v2',
+      event_description: 'Counted per page',
+    },
     method: 'PATCH',
     path: '/events/v3/event-definitions/pe1_visit',
     body: { label: 'Visit v2', description: 'Counted per page' },
@@ -130,7 +148,10 @@ const cases: Case[] = [
   },
   {
     tool: 'SendBatchEvents',
-    args: { mode: 'execute', request_body: JSON.stringify({ inputs: [event, { ...event, email: 'c@d.com' }] }) },
+    args: {
+      mode: 'execute',
+      request_body: JSON.stringify({ inputs: [event, { ...event, email: 'c@d.com' }] }),
+    },
     method: 'POST',
     path: '/events/v3/send/batch',
     body: { inputs: [event, { ...event, email: 'c@d.com' }] },
@@ -186,9 +207,15 @@ describe('CrmEventsApi over MCP', () => {
     expect(send.inputSchema.properties).toHaveProperty('request_body');
     const retrieve = tools.find((t) => t.name === 'CrmEventsApi_RetrieveEventCompletions')!;
     expect(retrieve.annotations?.readOnlyHint).toBe(true);
-    expect((retrieve.inputSchema.properties as Record<string, { type: string }>).crm_object_id!.type).toBe('integer');
+    expect((retrieve.inputSchema.properties as Record<string, { type: string }>).crm_object_id!.type).toBe(
+      'integer',
+    );
     const del = tools.find((t) => t.name === 'CrmEventsApi_DeleteCustomEventDefinition')!;
-    expect(del.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true, idempotentHint: true });
+    expect(del.annotations).toMatchObject({
+      readOnlyHint: false,
+      destructiveHint: true,
+      idempotentHint: true,
+    });
     const prop = tools.find((t) => t.name === 'CrmEventsApi_UpdateEventProperty')!;
     expect(Object.keys(prop.inputSchema.properties ?? {})).toEqual([
       'mode',
@@ -218,15 +245,22 @@ describe('CrmEventsApi over MCP', () => {
     expect(upstream.requests[0]!.rawQuery).toBe('property.hs_page_title=Home%20page');
   });
 
-  it.each(Object.entries(modeSchemas))('%s get_request_schema returns the body schema and sends nothing', async (tool, schema) => {
-    const result = await call(tool, { mode: 'get_request_schema' });
-    expect(result.isError).toBeFalsy();
-    expect(result.structuredContent).toEqual({ schema });
-    expect(upstream.requests).toHaveLength(0);
-  });
+  it.each(Object.entries(modeSchemas))(
+    '%s get_request_schema returns the body schema and sends nothing',
+    async (tool, schema) => {
+      const result = await call(tool, { mode: 'get_request_schema' });
+      expect(result.isError).toBeFalsy();
+      expect(result.structuredContent).toEqual({ schema });
+      expect(upstream.requests).toHaveLength(0);
+    },
+  );
 
   it('ignores execute-only parameters in get_request_schema', async () => {
-    const result = await call('UpdateEventProperty', { mode: 'get_request_schema', custom_event_name: 42, request_body: '{' });
+    const result = await call('UpdateEventProperty', {
+      mode: 'get_request_schema',
+      custom_event_name: 42,
+      request_body: '{',
+    });
     expect(result.isError).toBeFalsy();
     expect(upstream.requests).toHaveLength(0);
   });
@@ -241,7 +275,12 @@ describe('CrmEventsApi over MCP', () => {
 
 describe('CrmEventsApi bad input never reaches HubSpot', () => {
   const bad: [string, string, Record<string, unknown>, RegExp][] = [
-    ['invalid JSON in request_body', 'SendEventData', { mode: 'execute', request_body: '{"eventName":' }, /request_body' is not valid JSON/],
+    [
+      'invalid JSON in request_body',
+      'SendEventData',
+      { mode: 'execute', request_body: '{"eventName":' },
+      /request_body' is not valid JSON/,
+    ],
     [
       'a body that violates the schema',
       'SendBatchEvents',
@@ -249,14 +288,49 @@ describe('CrmEventsApi bad input never reaches HubSpot', () => {
       /request_body\.inputs\[0\]\.properties is required/,
     ],
     ['a missing required parameter', 'FetchEventDefinitionByName', {}, /Parameter 'event_name' is required/],
-    ['a missing (x) parameter in execute', 'CreateEventProperty', { mode: 'execute', request_body: '{"label":"a","type":"string"}' }, /'custom_event_internal_name' is required when mode is execute/],
-    ['a missing request_body in execute', 'SendEventData', { mode: 'execute' }, /'request_body' is required when mode is execute/],
-    ['a mistyped parameter', 'RetrieveEventCompletions', { crm_object_id: 'abc', crm_object_type: 'contact' }, /'crm_object_id' must be of type integer/],
+    [
+      'a missing (x) parameter in execute',
+      'CreateEventProperty',
+      { mode: 'execute', request_body: '{"label":"a","type":"string"}' },
+      /'custom_event_internal_name' is required when mode is execute/,
+    ],
+    [
+      'a missing request_body in execute',
+      'SendEventData',
+      { mode: 'execute' },
+      /'request_body' is required when mode is execute/,
+    ],
+    [
+      'a mistyped parameter',
+      'RetrieveEventCompletions',
+      { crm_object_id: 'abc', crm_object_type: 'contact' },
+      /'crm_object_id' must be of type integer/,
+    ],
     ['an unknown parameter', 'ListEventTypes', { verbose: true }, /Unknown parameter 'verbose'/],
-    ['a bad enum value', 'RetrieveCustomEventDefinitions', { sort_order: 'UP' }, /'sort_order' must be one of: "ASC", "DESC"/],
-    ['a bad date-time', 'RetrieveEventCompletions', { filter_occurred_after_datetime: 'yesterday' }, /must be a valid date-time/],
-    ['an object id without its type', 'RetrieveEventCompletions', { crm_object_id: 1 }, /'crm_object_type' is required when 'crm_object_id' is given/],
-    ['a dot segment as a path value', 'DeleteCustomEventDefinition', { event_name: '..' }, /must be a non-empty identifier/],
+    [
+      'a bad enum value',
+      'RetrieveCustomEventDefinitions',
+      { sort_order: 'UP' },
+      /'sort_order' must be one of: "ASC", "DESC"/,
+    ],
+    [
+      'a bad date-time',
+      'RetrieveEventCompletions',
+      { filter_occurred_after_datetime: 'yesterday' },
+      /must be a valid date-time/,
+    ],
+    [
+      'an object id without its type',
+      'RetrieveEventCompletions',
+      { crm_object_id: 1 },
+      /'crm_object_type' is required when 'crm_object_id' is given/,
+    ],
+    [
+      'a dot segment as a path value',
+      'DeleteCustomEventDefinition',
+      { event_name: '..' },
+      /must be a non-empty identifier/,
+    ],
     ['a mode outside the enum', 'SendEventData', { mode: 'run' }, /'mode' must be one of/],
   ];
 
@@ -277,7 +351,10 @@ describe('CrmEventsApi bad input never reaches HubSpot', () => {
 
 describe('CrmEventsApi upstream failures', () => {
   it('turns an upstream 4xx into a structured error with the upstream body', async () => {
-    upstream.respond(() => ({ status: 404, body: { status: 'error', message: 'Event definition not found' } }));
+    upstream.respond(() => ({
+      status: 404,
+      body: { status: 'error', message: 'Event definition not found' },
+    }));
     const result = await call('FetchEventDefinitionByName', { event_name: 'missing' });
     expect(result.isError).toBe(true);
     expect(result.structuredContent).toEqual({
@@ -294,10 +371,21 @@ describe('CrmEventsApi upstream failures', () => {
   it('marks 5xx retryable and 429 as rate limited with the wait', async () => {
     upstream.respond(() => ({ status: 503, body: 'unavailable' }));
     const r1 = await call('ListEventTypes', {});
-    expect((r1.structuredContent as { error: { code: string; retryable: boolean } }).error).toMatchObject({ code: 'upstream_error', retryable: true });
-    upstream.respond(() => ({ status: 429, headers: { 'retry-after': '7' }, body: { message: 'slow down' } }));
+    expect((r1.structuredContent as { error: { code: string; retryable: boolean } }).error).toMatchObject({
+      code: 'upstream_error',
+      retryable: true,
+    });
+    upstream.respond(() => ({
+      status: 429,
+      headers: { 'retry-after': '7' },
+      body: { message: 'slow down' },
+    }));
     const r2 = await call('ListEventTypes', {});
-    expect((r2.structuredContent as { error: unknown }).error).toMatchObject({ code: 'upstream_rate_limited', retryAfterSeconds: 7, retryable: true });
+    expect((r2.structuredContent as { error: unknown }).error).toMatchObject({
+      code: 'upstream_rate_limited',
+      retryAfterSeconds: 7,
+      retryable: true,
+    });
   });
 
   it('never shows the token in results or logs', async () => {

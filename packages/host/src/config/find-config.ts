@@ -6,7 +6,12 @@ import { loadConfigFile } from './load-config.js';
 const DEFAULT_NAMES = ['toolhost.config.json', 'toolhost.config.yaml', 'toolhost.config.yml'];
 
 /** The config from --config, else $TOOLHOST_CONFIG, else a toolhost.config.* in the cwd, else none. */
-export function findConfig(explicit: string | undefined, env: NodeJS.ProcessEnv, cwd: string): { config: HostConfig; dir: string } {
-  const path = explicit ?? env.TOOLHOST_CONFIG ?? DEFAULT_NAMES.map((n) => join(cwd, n)).find((p) => existsSync(p));
+export function findConfig(
+  explicit: string | undefined,
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+): { config: HostConfig; dir: string } {
+  const path =
+    explicit ?? env.TOOLHOST_CONFIG ?? DEFAULT_NAMES.map((n) => join(cwd, n)).find((p) => existsSync(p));
   return path ? loadConfigFile(path) : { config: {}, dir: cwd };
 }

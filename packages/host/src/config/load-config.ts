@@ -10,7 +10,9 @@ export class ConfigError extends Error {
   override readonly name = 'ConfigError';
 }
 
-const addFormats = ((formatsPlugin as unknown as { default?: unknown }).default ?? formatsPlugin) as (a: Ajv) => Ajv;
+const addFormats = ((formatsPlugin as unknown as { default?: unknown }).default ?? formatsPlugin) as (
+  a: Ajv,
+) => Ajv;
 let validator: ReturnType<Ajv['compile']> | undefined;
 
 /** Validates a config object; errors name the offending key (`toolSets.GridApi.baseUrl`). */

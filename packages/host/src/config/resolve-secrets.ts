@@ -24,7 +24,9 @@ export function resolveSecrets(
     try {
       fromFile = JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>;
     } catch (e) {
-      throw new ConfigError(`Cannot read secretsFile ${file}: ${(e as NodeJS.ErrnoException).code ?? 'invalid JSON'}`);
+      throw new ConfigError(
+        `Cannot read secretsFile ${file}: ${(e as NodeJS.ErrnoException).code ?? 'invalid JSON'}`,
+      );
     }
   }
   const out: Record<string, string | undefined> = { ...fromFile, ...config.secrets };

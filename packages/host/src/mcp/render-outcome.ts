@@ -1,5 +1,5 @@
-import type { ToolOutcome } from '@toolhost/core';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ToolOutcome } from '@toolhost/core';
 
 /**
  * One outcome, rendered for MCP: the upstream response as structured content and as text;

@@ -84,7 +84,11 @@ export async function serveHttp(host: Host, options: HttpServeOptions = {}): Pro
       try {
         text = await readBody(req, maxBody);
       } catch (e) {
-        return jsonRpcError(res, e instanceof BodyTooLarge ? 413 : 400, e instanceof BodyTooLarge ? 'Request body too large' : 'Bad request');
+        return jsonRpcError(
+          res,
+          e instanceof BodyTooLarge ? 413 : 400,
+          e instanceof BodyTooLarge ? 'Request body too large' : 'Bad request',
+        );
       }
       try {
         parsed = JSON.parse(text);

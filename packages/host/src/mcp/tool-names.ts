@@ -15,7 +15,9 @@ export class ToolNameMap {
     for (const tool of tools) {
       const mcpName = tool.name.replace('.', separator);
       if (this.toCanonical.has(mcpName)) {
-        throw new Error(`Tools ${this.toCanonical.get(mcpName)} and ${tool.name} both map to MCP name ${mcpName}`);
+        throw new Error(
+          `Tools ${this.toCanonical.get(mcpName)} and ${tool.name} both map to MCP name ${mcpName}`,
+        );
       }
       if (separator === '_' && !CLIENT_SAFE.test(mcpName)) {
         throw new Error(`Tool name ${mcpName} is not accepted by common MCP clients (${CLIENT_SAFE})`);

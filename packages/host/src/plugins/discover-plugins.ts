@@ -44,7 +44,9 @@ export function discoverPlugins(bases: readonly string[]): string[] {
       for (const name of candidates(nm)) {
         if (found.has(name)) continue;
         try {
-          const pkg = JSON.parse(readFileSync(join(nm, name, 'package.json'), 'utf8')) as { keywords?: string[] };
+          const pkg = JSON.parse(readFileSync(join(nm, name, 'package.json'), 'utf8')) as {
+            keywords?: string[];
+          };
           if (pkg.keywords?.includes(PLUGIN_KEYWORD)) found.add(name);
         } catch {}
       }

@@ -54,7 +54,9 @@ export async function loadPlugins(names: readonly string[], bases: readonly stri
     }
     const plugin = [mod.default, mod.plugin].find(isPlugin);
     if (!plugin) {
-      throw new PluginLoadError(`Package '${name}' does not export a toolhost plugin (a default export with name, toolSet, contractVersion, register).`);
+      throw new PluginLoadError(
+        `Package '${name}' does not export a toolhost plugin (a default export with name, toolSet, contractVersion, register).`,
+      );
     }
     assertCompatible(plugin);
     plugins.push(plugin);

@@ -81,7 +81,8 @@ export async function startRecordingUpstream(responder?: Responder): Promise<Rec
     try {
       const r = await answer(recorded);
       if (r.delayMs) await new Promise((resolve) => setTimeout(resolve, r.delayMs));
-      const payload = r.body === undefined ? '' : typeof r.body === 'string' ? r.body : JSON.stringify(r.body);
+      const payload =
+        r.body === undefined ? '' : typeof r.body === 'string' ? r.body : JSON.stringify(r.body);
       res.writeHead(r.status ?? 200, {
         ...(payload && typeof r.body !== 'string' ? { 'content-type': 'application/json' } : {}),
         ...r.headers,

@@ -9,4 +9,8 @@ export const definitionsAuth: AuthRequirement = {
   provider,
   scopes: ['behavioral_events.event_definitions.read_write'],
 };
-export const sendAuth: AuthRequirement = { kind: 'provider', provider, scopes: ['analytics.behavioral_events.send'] };
+export const sendAuth: AuthRequirement = {
+  kind: 'provider',
+  provider,
+  scopes: ['analytics.behavioral_events.send'],
+};

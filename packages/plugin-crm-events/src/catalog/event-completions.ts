@@ -22,8 +22,20 @@ export const eventCompletionTools: ToolDeclaration[] = [
     auth: eventsReadAuth,
     requires: { crm_object_id: ['crm_object_type'] },
     params: [
-      { name: 'crm_object_id', in: 'query', as: 'objectId', schema: { type: 'integer' }, description: 'CRM object id; use with crm_object_type.' },
-      { name: 'crm_object_type', in: 'query', as: 'objectType', schema: { type: 'string' }, description: 'CRM object type, e.g. contact.' },
+      {
+        name: 'crm_object_id',
+        in: 'query',
+        as: 'objectId',
+        schema: { type: 'integer' },
+        description: 'CRM object id; use with crm_object_type.',
+      },
+      {
+        name: 'crm_object_type',
+        in: 'query',
+        as: 'objectType',
+        schema: { type: 'string' },
+        description: 'CRM object type, e.g. contact.',
+      },
       {
         name: 'event_instance_ids',
         in: 'query',
@@ -37,9 +49,16 @@ export const eventCompletionTools: ToolDeclaration[] = [
         as: 'property.',
         style: 'prefixed',
         schema: propertyPair,
-        description: 'One event property and its value, e.g. {"hs_url":"https://x.com/a b"}; sent as property.<name>=<value>.',
+        description:
+          'One event property and its value, e.g. {"hs_url":"https://x.com/a b"}; sent as property.<name>=<value>.',
       },
-      { name: 'event_type_name', in: 'query', as: 'eventType', schema: { type: 'string' }, description: 'Event type name.' },
+      {
+        name: 'event_type_name',
+        in: 'query',
+        as: 'eventType',
+        schema: { type: 'string' },
+        description: 'Event type name.',
+      },
       {
         name: 'filter_events_occurred_before',
         in: 'query',
@@ -54,8 +73,20 @@ export const eventCompletionTools: ToolDeclaration[] = [
         schema: { type: 'string', format: 'date-time' },
         description: 'Only events after this ISO 8601 date-time.',
       },
-      { name: 'max_results_per_page', in: 'query', as: 'limit', schema: { type: 'integer', minimum: 1 }, description: 'Page size.' },
-      { name: 'paging_before_token', in: 'query', as: 'before', schema: { type: 'string' }, description: 'Cursor for the previous page.' },
+      {
+        name: 'max_results_per_page',
+        in: 'query',
+        as: 'limit',
+        schema: { type: 'integer', minimum: 1 },
+        description: 'Page size.',
+      },
+      {
+        name: 'paging_before_token',
+        in: 'query',
+        as: 'before',
+        schema: { type: 'string' },
+        description: 'Cursor for the previous page.',
+      },
       {
         name: 'paging_cursor_token',
         in: 'query',
@@ -76,7 +107,8 @@ export const eventCompletionTools: ToolDeclaration[] = [
         as: 'objectProperty.',
         style: 'prefixed',
         schema: propertyPair,
-        description: 'A unique property of the CRM object, e.g. {"email":"a@b.com"} for contacts; sent as objectProperty.<name>=<value>.',
+        description:
+          'A unique property of the CRM object, e.g. {"email":"a@b.com"} for contacts; sent as objectProperty.<name>=<value>.',
       },
     ],
   },

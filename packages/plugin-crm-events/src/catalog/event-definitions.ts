@@ -1,5 +1,9 @@
 import type { ToolDeclaration } from '@toolhost/core';
-import { createEventDefinitionBody, createEventPropertyBody, updateEventPropertyBody } from '../request-schemas.generated.js';
+import {
+  createEventDefinitionBody,
+  createEventPropertyBody,
+  updateEventPropertyBody,
+} from '../request-schemas.generated.js';
 import { definitionsAuth as auth } from './auth.js';
 
 const toolSet = 'CrmEventsApi';
@@ -29,9 +33,27 @@ export const eventDefinitionTools: ToolDeclaration[] = [
         schema: { type: 'boolean' },
         description: 'true includes every property of each definition.',
       },
-      { name: 'paging_cursor_token', in: 'query', as: 'after', schema: { type: 'string' }, description: 'Cursor of the next page.' },
-      { name: 'results_per_page_limit', in: 'query', as: 'limit', schema: { type: 'integer', minimum: 1 }, description: 'Page size.' },
-      { name: 'sort_order', in: 'query', as: 'sortOrder', schema: { type: 'string', enum: ['ASC', 'DESC'] }, description: 'Sort order.' },
+      {
+        name: 'paging_cursor_token',
+        in: 'query',
+        as: 'after',
+        schema: { type: 'string' },
+        description: 'Cursor of the next page.',
+      },
+      {
+        name: 'results_per_page_limit',
+        in: 'query',
+        as: 'limit',
+        schema: { type: 'integer', minimum: 1 },
+        description: 'Page size.',
+      },
+      {
+        name: 'sort_order',
+        in: 'query',
+        as: 'sortOrder',
+        schema: { type: 'string', enum: ['ASC', 'DESC'] },
+        description: 'Sort order.',
+      },
     ],
   },
   {
@@ -50,7 +72,16 @@ export const eventDefinitionTools: ToolDeclaration[] = [
     method: 'GET',
     path: definitionPath,
     auth,
-    params: [{ name: 'event_name', in: 'path', as: 'eventName', required: true, schema: nonEmpty, description: 'Internal name.' }],
+    params: [
+      {
+        name: 'event_name',
+        in: 'path',
+        as: 'eventName',
+        required: true,
+        schema: nonEmpty,
+        description: 'Internal name.',
+      },
+    ],
   },
   {
     toolSet,
@@ -59,22 +90,51 @@ export const eventDefinitionTools: ToolDeclaration[] = [
     method: 'DELETE',
     path: definitionPath,
     auth,
-    params: [{ name: 'event_name', in: 'path', as: 'eventName', required: true, schema: nonEmpty, description: 'Internal name.' }],
+    params: [
+      {
+        name: 'event_name',
+        in: 'path',
+        as: 'eventName',
+        required: true,
+        schema: nonEmpty,
+        description: 'Internal name.',
+      },
+    ],
   },
   {
     toolSet,
     name: 'UpdateCustomEventDefinition',
     // HubSpot's PATCH body also knows propertyOrder and templates; the tool sets only what
     // the spec lists, and leaving propertyOrder out keeps the existing property order.
-    description: 'Update the label and/or description of a custom event definition (other fields stay as they are).',
+    description:
+      'Update the label and/or description of a custom event definition (other fields stay as they are).',
     method: 'PATCH',
     path: definitionPath,
     auth,
     body: { kind: 'fields' },
     params: [
-      { name: 'internal_event_name', in: 'path', as: 'eventName', required: true, schema: nonEmpty, description: 'Internal name.' },
-      { name: 'event_description', in: 'body', as: 'description', schema: { type: 'string' }, description: 'Help text shown in the UI.' },
-      { name: 'event_label', in: 'body', as: 'label', schema: { type: 'string' }, description: 'Human-readable label.' },
+      {
+        name: 'internal_event_name',
+        in: 'path',
+        as: 'eventName',
+        required: true,
+        schema: nonEmpty,
+        description: 'Internal name.',
+      },
+      {
+        name: 'event_description',
+        in: 'body',
+        as: 'description',
+        schema: { type: 'string' },
+        description: 'Help text shown in the UI.',
+      },
+      {
+        name: 'event_label',
+        in: 'body',
+        as: 'label',
+        schema: { type: 'string' },
+        description: 'Human-readable label.',
+      },
     ],
   },
   {
@@ -86,7 +146,14 @@ export const eventDefinitionTools: ToolDeclaration[] = [
     auth,
     body: { kind: 'mode', schema: createEventPropertyBody },
     params: [
-      { name: 'custom_event_internal_name', in: 'path', as: 'eventName', mode: 'x', schema: nonEmpty, description: 'Internal event name.' },
+      {
+        name: 'custom_event_internal_name',
+        in: 'path',
+        as: 'eventName',
+        mode: 'x',
+        schema: nonEmpty,
+        description: 'Internal event name.',
+      },
     ],
   },
   {
@@ -97,8 +164,22 @@ export const eventDefinitionTools: ToolDeclaration[] = [
     path: `${definitionPath}/property/{propertyName}`,
     auth,
     params: [
-      { name: 'custom_event_internal_name', in: 'path', as: 'eventName', required: true, schema: nonEmpty, description: 'Internal event name.' },
-      { name: 'property_internal_name', in: 'path', as: 'propertyName', required: true, schema: nonEmpty, description: 'Internal property name.' },
+      {
+        name: 'custom_event_internal_name',
+        in: 'path',
+        as: 'eventName',
+        required: true,
+        schema: nonEmpty,
+        description: 'Internal event name.',
+      },
+      {
+        name: 'property_internal_name',
+        in: 'path',
+        as: 'propertyName',
+        required: true,
+        schema: nonEmpty,
+        description: 'Internal property name.',
+      },
     ],
   },
   {
@@ -110,8 +191,22 @@ export const eventDefinitionTools: ToolDeclaration[] = [
     auth,
     body: { kind: 'mode', schema: updateEventPropertyBody },
     params: [
-      { name: 'custom_event_name', in: 'path', as: 'eventName', mode: 'x', schema: nonEmpty, description: 'Internal event name.' },
-      { name: 'property_name_to_update', in: 'path', as: 'propertyName', mode: 'x', schema: nonEmpty, description: 'Internal property name.' },
+      {
+        name: 'custom_event_name',
+        in: 'path',
+        as: 'eventName',
+        mode: 'x',
+        schema: nonEmpty,
+        description: 'Internal event name.',
+      },
+      {
+        name: 'property_name_to_update',
+        in: 'path',
+        as: 'propertyName',
+        mode: 'x',
+        schema: nonEmpty,
+        description: 'Internal property name.',
+      },
     ],
   },
 ];

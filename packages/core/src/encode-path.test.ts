@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { fillPath } from './encode-path.js';
+import { ToolError } from './tool-error.js';
+
+const fill = (value: unknown) =>
+  fillPath('/v3/things/{id}/sub', new Map([['id', { param: 'thing_id', value }]]));
+
+describe('fillPath', () => {
+  it.each([
+    ['plain', 'abc', '/v3/things/abc/sub'],
+    ['slash', 'a/b', '/v3/things/a%2Fb/sub'],
+    ['traversal inside a value', '../admin', '/v3/things/..%2Fadmin/sub'],
+    ['query and fragment', 'x?y#z', '/v3/things/x%3Fy%23z/sub'],
+    ['already encoded', '%2F', '/v3/things/%252F/sub'],
+    ['control characters', 'a\r\nb', '/v3/things/a%0D%0Ab/sub'],
+    ['number', 42, '/v3/things/42/sub'],
+  ])('encodes %s so the path cannot change', (_label, value, expected) => {
+    expect(fill(value)).toBe(expected);
+  });
+
+  it.each(['', '.', '..'])('refuses %j, which URL parsers would resolve away', (value) => {
+    let error: unknown;
+    try {
+      fill(value);
+    } catch (e) {
+      error = e;
+    }
+    expect(ToolError.isInstance(error)).toBe(true);
+    expect((error as ToolError).info).toMatchObject({ code: 'invalid_argument', parameter: 'thing_id' });
+  });
+});

@@ -1,0 +1,207 @@
+import { describe, expect, it, vi } from 'vitest';
+import type { AuthProvider, CredentialResult } from './auth.js';
+import type { HttpRequestSpec } from './build-request.js';
+import { ToolEngine } from './engine.js';
+import type { HttpResponse, HttpSender } from './http-sender.js';
+import { ToolRegistry } from './registry.js';
+import { MapSecretSource, StaticTokenAuthProvider } from './static-auth.js';
+import type { ToolDeclaration, ToolSetDefinition, ToolSetSettings } from './tool-declaration.js';
+
+const tools: ToolDeclaration[] = [
+  {
+    toolSet: 'T',
+    name: 'Get',
+    description: 'get',
+    method: 'GET',
+    path: '/things/{id}',
+    auth: { kind: 'provider', provider: 'p', scopes: ['s.read'] },
+    params: [
+      { name: 'thing', in: 'path', as: 'id', required: true, schema: { type: 'string' }, description: '' },
+    ],
+  },
+  {
+    toolSet: 'T',
+    name: 'Send',
+    description: 'send',
+    method: 'POST',
+    path: '/send/{id}',
+    auth: { kind: 'secret', secret: 'API_KEY', scheme: 'basic-username' },
+    body: {
+      kind: 'mode',
+      schema: { type: 'object', required: ['a'], properties: { a: { type: 'integer' } } },
+    },
+    params: [
+      { name: 'target', in: 'path', as: 'id', mode: 'x', schema: { type: 'string' }, description: '' },
+      {
+        name: 'strict',
+        in: 'header',
+        as: 'X-Strict',
+        mode: 'xo',
+        values: { True: '1' },
+        schema: { type: 'string' },
+        description: '',
+      },
+    ],
+  },
+];
+
+class FakeSender implements HttpSender {
+  requests: HttpRequestSpec[] = [];
+  constructor(private readonly answers: HttpResponse[] = []) {}
+  async send(request: HttpRequestSpec): Promise<HttpResponse> {
+    this.requests.push(structuredClone(request));
+    return this.answers.shift() ?? { status: 200, headers: {}, body: { ok: true } };
+  }
+}
+
+function engine(opts: {
+  sender?: HttpSender;
+  providers?: AuthProvider[];
+  secrets?: Record<string, string>;
+  settings?: ToolSetSettings;
+}) {
+  const set: ToolSetDefinition = {
+    toolSet: 'T',
+    plugin: { name: 'p', version: '1' },
+    servers: { default: 'https://api.example.test/v1' },
+    tools,
+    settings: opts.settings,
+  };
+  return new ToolEngine(new ToolRegistry([set]), {
+    authProviders: opts.providers ?? [new StaticTokenAuthProvider('p', 'tok')],
+    secrets: new MapSecretSource(opts.secrets ?? {}),
+    http: opts.sender ?? new FakeSender(),
+  });
+}
+
+const ctx = { userId: 'u1' };
+
+describe('ToolEngine', () => {
+  it('answers get_request_schema without credentials or network', async () => {
+    const sender = new FakeSender();
+    const e = engine({ sender, secrets: {} });
+    const out = await e.call('T.Send', { mode: 'get_request_schema' }, ctx);
+    expect(out).toEqual({
+      ok: true,
+      kind: 'schema',
+      schema: (tools[1]!.body as { schema: unknown }).schema,
+    });
+    expect(sender.requests).toHaveLength(0);
+  });
+
+  it('sends bearer credentials from the provider for the user and scopes', async () => {
+    const getCredentials = vi.fn(async (): Promise<CredentialResult> => ({ kind: 'bearer', token: 'abc' }));
+    const sender = new FakeSender();
+    const out = await engine({ sender, providers: [{ id: 'p', getCredentials }] }).call(
+      'T.Get',
+      { thing: 'x' },
+      ctx,
+    );
+    expect(out).toEqual({ ok: true, kind: 'response', status: 200, body: { ok: true } });
+    expect(getCredentials).toHaveBeenCalledWith(
+      expect.objectContaining({ userId: 'u1', scopes: ['s.read'] }),
+    );
+    expect(sender.requests[0]).toMatchObject({ method: 'GET', url: 'https://api.example.test/v1/things/x' });
+    expect(sender.requests[0]!.headers.authorization).toBe('Bearer abc');
+  });
+
+  it('sends a secret as HTTP basic user name with an empty password and maps header values', async () => {
+    const sender = new FakeSender();
+    const e = engine({ sender, secrets: { API_KEY: 'k1' } });
+    await e.call('T.Send', { mode: 'execute', target: 'a', strict: 'True', request_body: '{"a":1}' }, ctx);
+    await e.call('T.Send', { mode: 'execute', target: 'a', strict: 'yes', request_body: '{"a":1}' }, ctx);
+    expect(sender.requests[0]!.headers.authorization).toBe(`Basic ${Buffer.from('k1:').toString('base64')}`);
+    expect(sender.requests[0]!.headers['x-strict']).toBe('1');
+    expect(sender.requests[1]!.headers).not.toHaveProperty('x-strict');
+    expect(sender.requests[0]!.body).toBe('{"a":1}');
+  });
+
+  it('reports a missing secret by name and sends nothing', async () => {
+    const sender = new FakeSender();
+    const out = await engine({ sender }).call(
+      'T.Send',
+      { mode: 'execute', target: 'a', request_body: '{"a":1}' },
+      ctx,
+    );
+    expect(out).toMatchObject({
+      ok: false,
+      error: { code: 'missing_secret', message: expect.stringContaining('API_KEY') },
+    });
+    expect(sender.requests).toHaveLength(0);
+  });
+
+  it('returns authorization_required with the provider and scopes', async () => {
+    const provider: AuthProvider = {
+      id: 'p',
+      getCredentials: async () => ({
+        kind: 'authorization_required',
+        url: 'https://auth.example.test/authorize?x=1',
+      }),
+    };
+    const out = await engine({ providers: [provider] }).call('T.Get', { thing: 'x' }, ctx);
+    expect(out).toMatchObject({
+      ok: false,
+      error: {
+        code: 'authorization_required',
+        authorization: { provider: 'p', scopes: ['s.read'], url: 'https://auth.example.test/authorize?x=1' },
+      },
+    });
+  });
+
+  it('retries once with a renewed credential after a 401', async () => {
+    const sender = new FakeSender([{ status: 401, headers: {}, body: null }]);
+    const onUnauthorized = vi.fn(async (): Promise<CredentialResult> => ({ kind: 'bearer', token: 'fresh' }));
+    const provider: AuthProvider = {
+      id: 'p',
+      getCredentials: async () => ({ kind: 'bearer', token: 'stale' }),
+      onUnauthorized,
+    };
+    const out = await engine({ sender, providers: [provider] }).call('T.Get', { thing: 'x' }, ctx);
+    expect(out.ok).toBe(true);
+    expect(onUnauthorized).toHaveBeenCalledOnce();
+    expect(sender.requests.map((r) => r.headers.authorization)).toEqual(['Bearer stale', 'Bearer fresh']);
+  });
+
+  it('waits as asked and retries once on 429 when the tool set allows it', async () => {
+    const sender = new FakeSender([{ status: 429, headers: { 'retry-after': '0' }, body: null }]);
+    const e = engine({
+      sender,
+      settings: { retryOnRateLimit: { defaultWaitSeconds: 30, maxWaitSeconds: 1 } },
+    });
+    const out = await e.call('T.Get', { thing: 'x' }, ctx);
+    expect(out.ok).toBe(true);
+    expect(sender.requests).toHaveLength(2);
+  });
+
+  it('does not retry a 429 whose wait exceeds the limit', async () => {
+    const sender = new FakeSender([{ status: 429, headers: { 'retry-after': '120' }, body: { m: 'x' } }]);
+    const e = engine({
+      sender,
+      settings: { retryOnRateLimit: { defaultWaitSeconds: 30, maxWaitSeconds: 1 } },
+    });
+    const out = await e.call('T.Get', { thing: 'x' }, ctx);
+    expect(out).toMatchObject({
+      ok: false,
+      error: { code: 'upstream_rate_limited', retryAfterSeconds: 120 },
+    });
+    expect(sender.requests).toHaveLength(1);
+  });
+
+  it('turns an unexpected failure into internal_error without leaking details', async () => {
+    const sender: HttpSender = {
+      send: async () => {
+        throw new Error('secret stuff tok');
+      },
+    };
+    const out = await engine({ sender }).call('T.Get', { thing: 'x' }, ctx);
+    expect(out).toMatchObject({ ok: false, error: { code: 'internal_error' } });
+    expect(JSON.stringify(out)).not.toContain('secret stuff');
+  });
+
+  it('names an unknown tool', async () => {
+    expect(await engine({}).call('T.Nope', {}, ctx)).toMatchObject({
+      ok: false,
+      error: { code: 'unknown_tool' },
+    });
+  });
+});

@@ -1,0 +1,104 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { findConfig } from '../src/config/find-config.js';
+import { loadConfigFile, validateConfig } from '../src/config/load-config.js';
+import { resolveProviderTokens, resolveSecrets, tokenEnvName } from '../src/config/resolve-secrets.js';
+
+function tempFile(name: string, text: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'toolhost-config-'));
+  const file = join(dir, name);
+  writeFileSync(file, text);
+  return file;
+}
+
+describe('config validation', () => {
+  it('names an unknown key with its path', () => {
+    expect(() => validateConfig({ toolSets: { CrmEventsApi: { baseURL: 'x' } } })).toThrow(
+      /unknown key 'toolSets\.CrmEventsApi\.baseURL'/,
+    );
+  });
+
+  it('names a key of the wrong type', () => {
+    expect(() => validateConfig({ tools: { readOnly: 'yes' } })).toThrow(/'tools\.readOnly' must be boolean/);
+  });
+
+  it('rejects a base URL that is not a URL', () => {
+    expect(() => validateConfig({ toolSets: { X: { baseUrl: 'not a url' } } })).toThrow(
+      /toolSets\.X\.baseUrl/,
+    );
+  });
+
+  it('accepts a full config', () => {
+    const config = {
+      plugins: ['@toolhost/plugin-crm-events'],
+      toolSets: { CrmEventsApi: { baseUrl: 'http://127.0.0.1:1', enabled: true } },
+      tools: { allow: ['CrmEventsApi.*'], deny: [], readOnly: true },
+      auth: { providers: { 'crm-auth-provider': { token: 't' } } },
+      secrets: { CDP_API_KEY: 'k' },
+      mcp: { nameSeparator: '__' },
+      http: { host: '127.0.0.1', port: 3333 },
+    };
+    expect(validateConfig(config)).toBe(config);
+  });
+});
+
+describe('config files', () => {
+  it('reads YAML', () => {
+    const file = tempFile(
+      'toolhost.config.yaml',
+      'plugins:\n  - "@toolhost/plugin-crm-events"\ntools:\n  readOnly: true\n',
+    );
+    expect(loadConfigFile(file).config).toEqual({
+      plugins: ['@toolhost/plugin-crm-events'],
+      tools: { readOnly: true },
+    });
+  });
+
+  it('reports a parse error with the file name', () => {
+    const file = tempFile('bad.json', '{ "plugins": [ }');
+    expect(() => loadConfigFile(file)).toThrow(/Cannot parse config file .*bad\.json/);
+  });
+
+  it('finds toolhost.config.json in the working directory, else uses an empty config', () => {
+    const file = tempFile('toolhost.config.json', '{"tools":{"deny":["*"]}}');
+    const dir = join(file, '..');
+    expect(findConfig(undefined, {}, dir).config).toEqual({ tools: { deny: ['*'] } });
+    expect(findConfig(undefined, {}, tmpdir()).config).toEqual({});
+  });
+});
+
+describe('secrets and tokens', () => {
+  it('prefers environment over config over the secrets file', () => {
+    const file = tempFile('secrets.json', '{"A":"file","B":"file","C":"file"}');
+    const dir = join(file, '..');
+    const secrets = resolveSecrets(
+      { secretsFile: 'secrets.json', secrets: { B: 'config', C: 'config' } },
+      ['C'],
+      { C: 'env' },
+      dir,
+    );
+    expect(secrets).toEqual({ A: 'file', B: 'config', C: 'env' });
+  });
+
+  it('reads only declared secret names from the environment', () => {
+    expect(resolveSecrets({}, ['CDP_API_KEY'], { CDP_API_KEY: 'k', HOME: '/root' }, '/')).toEqual({
+      CDP_API_KEY: 'k',
+    });
+  });
+
+  it('maps provider ids to token variables', () => {
+    expect(tokenEnvName('crm-auth-provider')).toBe('CRM_AUTH_PROVIDER_TOKEN');
+    const tokens = resolveProviderTokens(
+      {
+        auth: {
+          providers: { 'grid-auth-provider': { token: 'cfg' }, 'crm-auth-provider': { token: 'cfg' } },
+        },
+      },
+      ['crm-auth-provider', 'grid-auth-provider'],
+      { CRM_AUTH_PROVIDER_TOKEN: 'env' },
+    );
+    expect(Object.fromEntries(tokens)).toEqual({ 'crm-auth-provider': 'env', 'grid-auth-provider': 'cfg' });
+  });
+});

@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import * as host from '../src/index.js';
+import * as testing from '../src/testing/index.js';
+
+describe('@toolhost/host entries', () => {
+  it('exports exactly the public API', () => {
+    expect(Object.keys(host).sort()).toEqual([
+      'ConfigError',
+      'PLUGIN_KEYWORD',
+      'PluginLoadError',
+      'SERVER_INSTRUCTIONS',
+      'ToolNameMap',
+      'assertCompatible',
+      'createHost',
+      'createLogger',
+      'createMcpServer',
+      'defineConfig',
+      'discoverPlugins',
+      'findConfig',
+      'loadConfigFile',
+      'loadPlugins',
+      'prepareMcpCatalog',
+      'renderOutcome',
+      'serveHttp',
+      'serveStdio',
+      'tokenEnvName',
+      'validateConfig',
+    ]);
+    expect(Object.keys(testing).sort()).toEqual(['hostCliPath', 'spawnHost', 'startRecordingUpstream']);
+  });
+});
