@@ -24,7 +24,14 @@ export interface EngineDependencies {
   http: HttpSender;
 }
 
-type Credential = { header: string; value: string; provider?: AuthProvider; request?: CredentialRequest };
+type Credential = {
+  header: string;
+  value: string;
+  /** The provider's raw token, told back to it when the upstream rejects it. */
+  token?: string;
+  provider?: AuthProvider;
+  request?: CredentialRequest;
+};
 
 /**
  * The one engine: validates a call against its declaration, answers schema requests, builds
@@ -120,7 +127,7 @@ export class ToolEngine {
       }
     }
     if (res.status === 401 && credential?.provider?.onUnauthorized && credential.request) {
-      const renewed = await credential.provider.onUnauthorized(credential.request, credential.value);
+      const renewed = await credential.provider.onUnauthorized(credential.request, credential.token ?? '');
       if (renewed?.kind === 'bearer') {
         request.headers[credential.header] = `Bearer ${renewed.token}`;
         res = await this.send(request, context);
@@ -193,7 +200,13 @@ export class ToolEngine {
         const result = await provider.getCredentials(request);
         if (result.kind === 'authorization_required')
           throw this.authorizationRequired(provider.id, auth.scopes, result);
-        return { header: 'authorization', value: `Bearer ${result.token}`, provider, request };
+        return {
+          header: 'authorization',
+          value: `Bearer ${result.token}`,
+          token: result.token,
+          provider,
+          request,
+        };
       }
     }
   }

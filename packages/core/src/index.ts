@@ -25,6 +25,7 @@ export {
 export { RegisteredTool, ToolRegistry } from './registry.js';
 export { encodeQuery, type QueryPair, queryPairs } from './serialize-query.js';
 export { MapSecretSource, StaticTokenAuthProvider } from './static-auth.js';
+export type { OAuthEndpoints, StoredToken, TokenStore } from './token-store.js';
 export {
   type AuthRequirement,
   type BehaviorHints,

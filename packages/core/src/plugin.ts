@@ -2,6 +2,7 @@ import type { DependencyContainer } from 'tsyringe';
 import { checkDeclarations } from './check-declarations.js';
 import { CONTRACT_VERSION } from './contract-version.js';
 import { TOOL_SET } from './di-tokens.js';
+import type { OAuthEndpoints } from './token-store.js';
 import type { ToolDeclaration, ToolSetDefinition, ToolSetSettings } from './tool-declaration.js';
 
 /** Options every tool-set plugin accepts from the host's configuration. */
@@ -35,6 +36,8 @@ export interface ToolSetPluginDefinition {
   servers: Record<string, string>;
   tools: readonly ToolDeclaration[];
   settings?: ToolSetSettings;
+  /** Default OAuth endpoints of the auth providers the tools use (the vendor's real ones). */
+  oauth?: Record<string, OAuthEndpoints>;
   /** Adjusts servers from plugin-specific settings (e.g. a region), before explicit base URLs apply. */
   resolveServers?: (
     settings: Record<string, unknown>,
@@ -66,6 +69,7 @@ export function defineToolSetPlugin(def: ToolSetPluginDefinition, bound: PluginO
         servers,
         tools: def.tools,
         settings: def.settings,
+        ...(def.oauth ? { oauth: def.oauth } : {}),
       };
       container.register(TOOL_SET, { useValue: definition });
     },

@@ -1,4 +1,5 @@
 import type { JsonSchema } from './json-schema.js';
+import type { OAuthEndpoints } from './token-store.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -114,6 +115,8 @@ export interface ToolSetDefinition {
   tools: readonly ToolDeclaration[];
   /** Extra per-tool-set settings the engine honours (e.g. a request pacing policy). */
   settings?: ToolSetSettings;
+  /** Default OAuth endpoints of the auth providers this set's tools use, by provider id. */
+  oauth?: Readonly<Record<string, OAuthEndpoints>>;
 }
 
 export interface ToolSetSettings {

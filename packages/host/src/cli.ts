@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { createRequire } from 'node:module';
 import { Command, InvalidArgumentError } from 'commander';
+import { AccessTokens } from './auth/access-tokens.js';
 import { findConfig } from './config/find-config.js';
 import { createHost, type Host } from './host.js';
 import { createLogger } from './logger.js';
@@ -18,7 +19,7 @@ function port(value: string): number {
 
 async function openHost(configPath: string | undefined): Promise<Host> {
   const { config, dir } = findConfig(configPath, process.env, process.cwd());
-  return createHost(config, { configDir: dir });
+  return createHost(config, { configDir: dir, logger: createLogger(config.logging?.level) });
 }
 
 const program = new Command('toolhost')
@@ -40,24 +41,39 @@ program
     const host = await openHost(program.opts().config);
     const logger = createLogger(host.config.logging?.level);
     const serverInfo = { name: 'toolhost', version: pkg.version };
-    let close: () => Promise<void>;
+    const http = host.config.http ?? {};
+    const httpOptions = {
+      host: opts.host ?? http.host,
+      path: http.path,
+      publicUrl: http.publicUrl,
+      allowedOrigins: http.allowedOrigins,
+      maxBodyBytes: http.maxBodyBytes,
+      accessTokens: AccessTokens.fromConfig(host.config, process.env),
+      logger,
+      serverInfo,
+    };
+    const closers: (() => Promise<void>)[] = [];
     if (opts.http !== undefined && !opts.stdio) {
       const handle = await serveHttp(host, {
-        host: opts.host ?? host.config.http?.host,
-        port: opts.http === true ? (host.config.http?.port ?? 3333) : opts.http,
-        path: host.config.http?.path,
-        allowedOrigins: host.config.http?.allowedOrigins,
-        maxBodyBytes: host.config.http?.maxBodyBytes,
-        logger,
-        serverInfo,
+        ...httpOptions,
+        port: opts.http === true ? (http.port ?? 3333) : opts.http,
       });
       logger.info({ url: handle.url, tools: host.listTools().length }, 'listening');
-      close = handle.close;
+      closers.push(handle.close);
     } else {
+      if (host.oauthProviders.length > 0) {
+        // Over stdio there is no HTTP server, yet browsers must reach the OAuth callback.
+        const callbacks = await serveHttp(host, { ...httpOptions, port: http.port ?? 3333, mcp: false });
+        logger.info({ url: callbacks.url }, 'serving OAuth callbacks');
+        closers.push(callbacks.close);
+      }
       const handle = await serveStdio(host, serverInfo);
       logger.info({ tools: host.listTools().length }, 'serving on stdio');
-      close = handle.close;
+      closers.push(handle.close);
     }
+    const close = async () => {
+      for (const c of closers) await c();
+    };
     const stop = async () => {
       await close().catch(() => {});
       await host.close();

@@ -10,16 +10,21 @@ import {
   type RegisteredTool,
   SECRET_SOURCE,
   type SecretSource,
-  StaticTokenAuthProvider,
+  TOOL_SET,
+  type TokenStore,
   ToolEngine,
   type ToolOutcome,
   type ToolPlugin,
   ToolRegistry,
+  type ToolSetDefinition,
 } from '@toolhost/core';
 import { container as rootContainer } from 'tsyringe';
+import { buildAuthProviders, defaultTokenStore } from './auth/build-auth-providers.js';
+import { OAuthAuthProvider } from './auth/oauth-provider.js';
 import type { HostConfig } from './config/host-config.js';
 import { validateConfig } from './config/load-config.js';
-import { resolveProviderTokens, resolveSecrets, tokenEnvName } from './config/resolve-secrets.js';
+import { resolveSecrets } from './config/resolve-secrets.js';
+import type { Logger } from './logger.js';
 import { discoverPlugins } from './plugins/discover-plugins.js';
 import { assertCompatible, loadPlugins } from './plugins/load-plugins.js';
 import { toolSelector } from './tool-selection.js';
@@ -37,6 +42,9 @@ export interface HostOptions {
   configDir?: string;
   /** Environment for overrides (default process.env). */
   env?: NodeJS.ProcessEnv;
+  /** Where OAuth tokens are kept (default: encrypted file with TOOLHOST_TOKEN_KEY, else memory). */
+  tokenStore?: TokenStore;
+  logger?: Logger;
 }
 
 /** A tool as an embedder or transport sees it. */
@@ -64,6 +72,8 @@ export interface CallOptions {
 export interface Host {
   readonly config: HostConfig;
   readonly plugins: readonly ToolPlugin[];
+  /** Providers running the OAuth flow; the HTTP server routes their callbacks. */
+  readonly oauthProviders: readonly OAuthAuthProvider[];
   listTools(): ToolInfo[];
   getTool(name: string): ToolInfo | undefined;
   callTool(name: string, args: unknown, options?: CallOptions): Promise<ToolOutcome>;
@@ -115,23 +125,18 @@ export async function createHost(rawConfig: HostConfig = {}, options: HostOption
     if (auth.kind === 'provider') providerIds.add(auth.provider);
     if (auth.kind === 'secret') secretNames.add(auth.secret);
   }
-  const custom = new Map((options.authProviders ?? []).map((p) => [p.id, p]));
-  const tokens = resolveProviderTokens(config, providerIds, env);
-  for (const id of providerIds) {
-    const provider =
-      custom.get(id) ??
-      new StaticTokenAuthProvider(
-        id,
-        tokens.get(id),
-        `set ${tokenEnvName(id)} or auth.providers.${id}.token in the config`,
-      );
-    container.register(AUTH_PROVIDER, { useValue: provider });
-  }
-  for (const [id, provider] of custom)
-    if (!providerIds.has(id)) container.register(AUTH_PROVIDER, { useValue: provider });
-  container.register(SECRET_SOURCE, {
-    useValue: options.secrets ?? new MapSecretSource(resolveSecrets(config, secretNames, env, configDir)),
+  const secrets = resolveSecrets(config, secretNames, env, configDir);
+  const providers = buildAuthProviders({
+    config,
+    env,
+    providerIds,
+    toolSets: container.isRegistered(TOOL_SET) ? container.resolveAll<ToolSetDefinition>(TOOL_SET) : [],
+    custom: options.authProviders ?? [],
+    secrets,
+    tokenStore: () => options.tokenStore ?? defaultTokenStore(config, env, configDir, options.logger),
   });
+  for (const provider of providers) container.register(AUTH_PROVIDER, { useValue: provider });
+  container.register(SECRET_SOURCE, { useValue: options.secrets ?? new MapSecretSource(secrets) });
   if (options.httpSender) container.register(HTTP_SENDER, { useValue: options.httpSender });
 
   const engineOptions: EngineOptions = { ...config.engine };
@@ -142,6 +147,7 @@ export async function createHost(rawConfig: HostConfig = {}, options: HostOption
   return {
     config,
     plugins,
+    oauthProviders: providers.filter((p): p is OAuthAuthProvider => p instanceof OAuthAuthProvider),
     listTools: () => [...infos.values()],
     getTool: (name) => infos.get(name),
     callTool(name, args, callOptions = {}) {

@@ -1,8 +1,18 @@
+export { AccessTokens } from './auth/access-tokens.js';
+export { defaultTokenStore } from './auth/build-auth-providers.js';
+export { EncryptedFileTokenStore, TokenStoreError } from './auth/encrypted-file-token-store.js';
+export { MemoryTokenStore } from './auth/memory-token-store.js';
+export {
+  CALLBACK_PATH_PREFIX,
+  OAuthAuthProvider,
+  OAuthCallbackError,
+  type OAuthProviderConfig,
+} from './auth/oauth-provider.js';
 export { findConfig } from './config/find-config.js';
 export {
+  type AuthProviderConfig,
   defineConfig,
   type HostConfig,
-  type StaticTokenConfig,
   type ToolSetConfig,
 } from './config/host-config.js';
 export { ConfigError, loadConfigFile, validateConfig } from './config/load-config.js';

@@ -6,7 +6,10 @@ export type { Logger };
  * Structured JSON logs on stderr (stdout belongs to the stdio transport). Credentials never
  * reach a log call, and the redaction paths catch them should a header object slip in.
  */
-export function createLogger(level: string = process.env.TOOLHOST_LOG_LEVEL ?? 'info'): Logger {
+export function createLogger(
+  level: string = process.env.TOOLHOST_LOG_LEVEL ?? 'info',
+  destination: pino.DestinationStream = pino.destination({ fd: 2, sync: true }),
+): Logger {
   return pino(
     {
       level,
@@ -23,6 +26,6 @@ export function createLogger(level: string = process.env.TOOLHOST_LOG_LEVEL ?? '
         censor: '[redacted]',
       },
     },
-    pino.destination({ fd: 2, sync: true }),
+    destination,
   );
 }

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { findConfig } from '../src/config/find-config.js';
 import { loadConfigFile, validateConfig } from '../src/config/load-config.js';
-import { resolveProviderTokens, resolveSecrets, tokenEnvName } from '../src/config/resolve-secrets.js';
+import { resolveSecrets, tokenEnvName } from '../src/config/resolve-secrets.js';
 
 function tempFile(name: string, text: string): string {
   const dir = mkdtempSync(join(tmpdir(), 'toolhost-config-'));
@@ -90,15 +90,5 @@ describe('secrets and tokens', () => {
 
   it('maps provider ids to token variables', () => {
     expect(tokenEnvName('crm-auth-provider')).toBe('CRM_AUTH_PROVIDER_TOKEN');
-    const tokens = resolveProviderTokens(
-      {
-        auth: {
-          providers: { 'grid-auth-provider': { token: 'cfg' }, 'crm-auth-provider': { token: 'cfg' } },
-        },
-      },
-      ['crm-auth-provider', 'grid-auth-provider'],
-      { CRM_AUTH_PROVIDER_TOKEN: 'env' },
-    );
-    expect(Object.fromEntries(tokens)).toEqual({ 'crm-auth-provider': 'env', 'grid-auth-provider': 'cfg' });
   });
 });

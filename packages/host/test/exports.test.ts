@@ -5,15 +5,23 @@ import * as testing from '../src/testing/index.js';
 describe('@toolhost/host entries', () => {
   it('exports exactly the public API', () => {
     expect(Object.keys(host).sort()).toEqual([
+      'AccessTokens',
+      'CALLBACK_PATH_PREFIX',
       'ConfigError',
+      'EncryptedFileTokenStore',
+      'MemoryTokenStore',
+      'OAuthAuthProvider',
+      'OAuthCallbackError',
       'PLUGIN_KEYWORD',
       'PluginLoadError',
       'SERVER_INSTRUCTIONS',
+      'TokenStoreError',
       'ToolNameMap',
       'assertCompatible',
       'createHost',
       'createLogger',
       'createMcpServer',
+      'defaultTokenStore',
       'defineConfig',
       'discoverPlugins',
       'findConfig',

@@ -10,6 +10,13 @@ export const DEFAULT_BASE_URL = 'https://api.hubapi.com';
 
 export const crmEventsTools = [...eventCompletionTools, ...eventDefinitionTools];
 
+/** HubSpot's OAuth endpoints, the defaults for `crm-auth-provider` (overridable in host config). */
+export const HUBSPOT_OAUTH = {
+  authorizeUrl: 'https://app.hubspot.com/oauth/authorize',
+  tokenUrl: 'https://api.hubapi.com/oauth/v1/token',
+  clientAuth: 'post',
+} as const;
+
 /** The CrmEventsApi plugin with options bound (e.g. a base URL), for embedders. */
 export function createCrmEventsPlugin(options: PluginOptions = {}): ToolPlugin {
   return defineToolSetPlugin(

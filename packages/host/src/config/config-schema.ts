@@ -33,12 +33,22 @@ export const hostConfigSchema = {
       type: 'object',
       additionalProperties: false,
       properties: {
+        dataDir: { type: 'string' },
         providers: {
           type: 'object',
           additionalProperties: {
             type: 'object',
             additionalProperties: false,
-            properties: { token: { type: 'string' } },
+            properties: {
+              token: { type: 'string' },
+              clientId: { type: 'string', minLength: 1 },
+              clientSecret: { type: 'string' },
+              redirectUri: { type: 'string', format: 'uri' },
+              authorizeUrl: { type: 'string', format: 'uri' },
+              tokenUrl: { type: 'string', format: 'uri' },
+              clientAuth: { enum: ['basic', 'post'] },
+              scopes: { type: 'array', items: { type: 'string' } },
+            },
           },
         },
       },
@@ -65,6 +75,8 @@ export const hostConfigSchema = {
         host: { type: 'string' },
         port: { type: 'integer', minimum: 0, maximum: 65535 },
         path: { type: 'string', pattern: '^/' },
+        publicUrl: { type: 'string', format: 'uri' },
+        accessTokens: { type: 'object', additionalProperties: { type: 'string', minLength: 16 } },
         allowedOrigins: { type: 'array', items: { type: 'string' } },
         maxBodyBytes: { type: 'integer', minimum: 1024 },
       },

@@ -10,9 +10,21 @@ export interface ToolSetConfig {
   settings?: Record<string, unknown>;
 }
 
-export interface StaticTokenConfig {
+export interface AuthProviderConfig {
   /** A static access token for every user (private-app token, personal access token). */
   token?: string;
+  /** OAuth client id (env `<PROVIDER_ID>_CLIENT_ID`); enables the per-user authorization flow. */
+  clientId?: string;
+  /** OAuth client secret (env `<PROVIDER_ID>_CLIENT_SECRET`, or the secrets file). */
+  clientSecret?: string;
+  /** Redirect URI registered with the vendor; default `<http.publicUrl>/oauth/callback/<provider id>`. */
+  redirectUri?: string;
+  /** Override the plugin's default authorize and token endpoints. */
+  authorizeUrl?: string;
+  tokenUrl?: string;
+  clientAuth?: 'basic' | 'post';
+  /** Scopes requested in every authorization, besides the ones a tool needs. */
+  scopes?: string[];
 }
 
 /** The host's configuration, as a file (JSON or YAML) or an object passed by an embedder. */
@@ -31,7 +43,11 @@ export interface HostConfig {
     readOnly?: boolean;
   };
   /** Auth providers by id (e.g. `crm-auth-provider`, `grid-auth-provider`). */
-  auth?: { providers?: Record<string, StaticTokenConfig> };
+  auth?: {
+    providers?: Record<string, AuthProviderConfig>;
+    /** Where the default token store keeps its encrypted file (env TOOLHOST_DATA_DIR; default `.toolhost-data` beside the config). */
+    dataDir?: string;
+  };
   /** Named secrets such as CDP_API_KEY. Environment variables of the same name win. */
   secrets?: Record<string, string>;
   /** A JSON file of named secrets (`{"CDP_API_KEY": "..."}`), relative to the config file. */
@@ -44,7 +60,20 @@ export interface HostConfig {
     nameSeparator?: string;
   };
   /** Streamable HTTP server. */
-  http?: { host?: string; port?: number; path?: string; allowedOrigins?: string[]; maxBodyBytes?: number };
+  http?: {
+    host?: string;
+    port?: number;
+    path?: string;
+    /** The URL users' browsers reach this host at (for OAuth redirects behind a proxy). */
+    publicUrl?: string;
+    allowedOrigins?: string[];
+    maxBodyBytes?: number;
+    /**
+     * Bearer tokens the operator issues to MCP clients, by user id (`{ "alice": "<token>" }`;
+     * env TOOLHOST_ACCESS_TOKENS="alice:<token>,bob:<token>"). Required to bind beyond loopback.
+     */
+    accessTokens?: Record<string, string>;
+  };
   /** User id for calls that name none (single-user setups). */
   defaultUserId?: string;
   logging?: { level?: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent' };

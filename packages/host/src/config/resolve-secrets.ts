@@ -33,14 +33,3 @@ export function resolveSecrets(
   for (const name of names) if (env[name]) out[name] = env[name];
   return out;
 }
-
-/** Static tokens per provider id: environment over config. */
-export function resolveProviderTokens(
-  config: HostConfig,
-  providerIds: Iterable<string>,
-  env: NodeJS.ProcessEnv,
-): Map<string, string | undefined> {
-  const out = new Map<string, string | undefined>();
-  for (const id of providerIds) out.set(id, env[tokenEnvName(id)] || config.auth?.providers?.[id]?.token);
-  return out;
-}

@@ -5,6 +5,7 @@ import {
   ListToolsRequestSchema,
   McpError,
   type Tool,
+  UrlElicitationRequiredError,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Host } from '../host.js';
 import { SERVER_INSTRUCTIONS } from './instructions.js';
@@ -37,6 +38,33 @@ export function prepareMcpCatalog(host: Host) {
 export type McpCatalog = ReturnType<typeof prepareMcpCatalog>;
 
 /**
+ * Where the client supports URL elicitation (MCP 2025-11-25), authorization is asked for with
+ * the protocol's own mechanism: error -32042 carrying the URL, then a completion notice once
+ * the user has authorized. Other clients get the structured authorization_required result.
+ */
+function offerUrlElicitation(
+  server: Server,
+  host: Host,
+  providerId: string,
+  url: string,
+  message: string,
+): void {
+  if (!server.getClientCapabilities()?.elicitation?.url) return;
+  const elicitationId = new URL(url).searchParams.get('state');
+  const provider = host.oauthProviders.find((p) => p.id === providerId);
+  if (!elicitationId || !provider) return;
+  const stop = provider.onAuthorized((event) => {
+    if (event.state !== elicitationId) return;
+    stop();
+    server
+      .createElicitationCompletionNotifier(elicitationId)()
+      .catch(() => {});
+  });
+  setTimeout(stop, 10 * 60_000).unref();
+  throw new UrlElicitationRequiredError([{ mode: 'url', message, url, elicitationId }], message);
+}
+
+/**
  * A low-level MCP server over the host. Tools are registered with their raw JSON Schemas
  * through the request handlers: the high-level `tool()` helper expects zod and drops plain
  * JSON Schema.
@@ -54,6 +82,15 @@ export function createMcpServer(host: Host, catalog: McpCatalog, options: McpSer
       userId: options.userId,
       signal: extra.signal,
     });
+    if (!outcome.ok && outcome.error.code === 'authorization_required' && outcome.error.authorization?.url) {
+      offerUrlElicitation(
+        server,
+        host,
+        outcome.error.authorization.provider,
+        outcome.error.authorization.url,
+        outcome.error.message,
+      );
+    }
     return renderOutcome(outcome);
   });
   return server;

@@ -4,6 +4,8 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { AccessTokens } from '../auth/access-tokens.js';
+import { CALLBACK_PATH_PREFIX, OAuthCallbackError } from '../auth/oauth-provider.js';
 import type { Host } from '../host.js';
 import type { Logger } from '../logger.js';
 import { createMcpServer, prepareMcpCatalog } from './create-mcp-server.js';
@@ -17,6 +19,12 @@ export interface HttpServeOptions {
   maxBodyBytes?: number;
   logger?: Logger;
   serverInfo?: { name: string; version: string };
+  /** Operator-issued bearer tokens mapped to user ids; required to bind beyond loopback. */
+  accessTokens?: AccessTokens;
+  /** The URL browsers reach this server at, for OAuth redirect URIs (default: the bound address). */
+  publicUrl?: string;
+  /** false: serve only OAuth callbacks and health (the stdio mode's companion server). */
+  mcp?: boolean;
 }
 
 export interface HttpServerHandle {
@@ -26,6 +34,15 @@ export interface HttpServerHandle {
 }
 
 const LOOPBACK_ORIGIN = /^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/;
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '::1']);
+
+function page(res: ServerResponse, status: number, title: string, text: string): void {
+  const esc = (v: string) => v.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
+  res.end(
+    `<!doctype html><meta charset="utf-8"><title>${esc(title)}</title><h1>${esc(title)}</h1><p>${esc(text)}</p>`,
+  );
+}
 
 class BodyTooLarge extends Error {}
 
@@ -62,8 +79,35 @@ export async function serveHttp(host: Host, options: HttpServeOptions = {}): Pro
   const path = options.path ?? '/mcp';
   const maxBody = options.maxBodyBytes ?? 4 * 1024 * 1024;
   const allowed = new Set(options.allowedOrigins ?? []);
-  const sessions = new Map<string, { transport: StreamableHTTPServerTransport; server: Server }>();
+  const sessions = new Map<
+    string,
+    { transport: StreamableHTTPServerTransport; server: Server; userId: string }
+  >();
   const log = options.logger;
+  const accessTokens = options.accessTokens ?? new AccessTokens({});
+  const bindHost = options.host ?? '127.0.0.1';
+  if (!LOOPBACK_HOSTS.has(bindHost) && !accessTokens.enabled) {
+    throw new Error(
+      `Refusing to bind ${bindHost} without access tokens: set http.accessTokens (or TOOLHOST_ACCESS_TOKENS) so that only your users' clients can call tools.`,
+    );
+  }
+  const oauth = new Map(host.oauthProviders.map((p) => [p.id, p]));
+
+  async function callback(providerId: string, url: URL, res: ServerResponse): Promise<void> {
+    const provider = oauth.get(providerId);
+    if (!provider)
+      return page(res, 404, 'Unknown provider', `No OAuth provider '${providerId}' is configured.`);
+    try {
+      await provider.handleCallback(url.searchParams);
+      log?.info({ provider: providerId }, 'authorization completed');
+      page(res, 200, 'Authorization complete', 'You can close this window and return to your agent.');
+    } catch (e) {
+      const message =
+        e instanceof OAuthCallbackError ? e.message : 'The authorization could not be completed.';
+      log?.warn({ provider: providerId, reason: message }, 'authorization failed');
+      page(res, 400, 'Authorization failed', message);
+    }
+  }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://localhost');
@@ -72,7 +116,10 @@ export async function serveHttp(host: Host, options: HttpServeOptions = {}): Pro
       res.end(JSON.stringify({ status: 'ok', tools: catalog.listed.length, sessions: sessions.size }));
       return;
     }
-    if (url.pathname !== path) return jsonRpcError(res, 404, 'Not found');
+    if (url.pathname.startsWith(CALLBACK_PATH_PREFIX) && req.method === 'GET') {
+      return callback(decodeURIComponent(url.pathname.slice(CALLBACK_PATH_PREFIX.length)), url, res);
+    }
+    if (url.pathname !== path || options.mcp === false) return jsonRpcError(res, 404, 'Not found');
     const origin = req.headers.origin;
     if (origin && !LOOPBACK_ORIGIN.test(origin) && !allowed.has(origin)) {
       return jsonRpcError(res, 403, `Origin ${origin} is not allowed`);
@@ -97,10 +144,22 @@ export async function serveHttp(host: Host, options: HttpServeOptions = {}): Pro
       }
     }
 
+    let userId = host.config.defaultUserId ?? 'default';
+    if (accessTokens.enabled) {
+      const user = accessTokens.userFor(req.headers.authorization);
+      if (!user) {
+        res.setHeader('www-authenticate', 'Bearer');
+        return jsonRpcError(res, 401, 'Unauthorized: send Authorization: Bearer <access token>');
+      }
+      userId = user;
+    }
+
     const sessionId = req.headers['mcp-session-id'];
     if (typeof sessionId === 'string') {
       const session = sessions.get(sessionId);
       if (!session) return jsonRpcError(res, 404, 'Session not found');
+      // A session belongs to the user who opened it; another user's token cannot ride on it.
+      if (session.userId !== userId) return jsonRpcError(res, 403, 'This session belongs to another user');
       await session.transport.handleRequest(req, res, parsed);
       return;
     }
@@ -111,13 +170,13 @@ export async function serveHttp(host: Host, options: HttpServeOptions = {}): Pro
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
-        sessions.set(id, { transport, server });
+        sessions.set(id, { transport, server, userId });
         log?.debug({ session: id }, 'session opened');
       },
     });
     const server = createMcpServer(host, catalog, {
       ...options.serverInfo,
-      userId: host.config.defaultUserId,
+      userId,
     });
     transport.onclose = () => {
       if (transport.sessionId) sessions.delete(transport.sessionId);
@@ -132,13 +191,14 @@ export async function serveHttp(host: Host, options: HttpServeOptions = {}): Pro
       jsonRpcError(res, 500, 'Internal error', -32603);
     });
   });
-  const bindHost = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
     httpServer.once('error', reject);
     httpServer.listen(options.port ?? 0, bindHost, () => resolve());
   });
   const { port } = httpServer.address() as AddressInfo;
   const shownHost = bindHost.includes(':') ? `[${bindHost}]` : bindHost;
+  const base = options.publicUrl ?? `http://${shownHost}:${port}`;
+  for (const provider of oauth.values()) provider.setRedirectBase(base);
   return {
     url: `http://${shownHost}:${port}${path}`,
     port,

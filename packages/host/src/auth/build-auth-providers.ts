@@ -1,0 +1,112 @@
+import { join, resolve } from 'node:path';
+import {
+  type AuthProvider,
+  type OAuthEndpoints,
+  StaticTokenAuthProvider,
+  type TokenStore,
+  type ToolSetDefinition,
+} from '@toolhost/core';
+import type { HostConfig } from '../config/host-config.js';
+import { ConfigError } from '../config/load-config.js';
+import { tokenEnvName } from '../config/resolve-secrets.js';
+import type { Logger } from '../logger.js';
+import { EncryptedFileTokenStore } from './encrypted-file-token-store.js';
+import { MemoryTokenStore } from './memory-token-store.js';
+import { OAuthAuthProvider } from './oauth-provider.js';
+
+function envName(providerId: string, suffix: string): string {
+  return `${providerId.toUpperCase().replace(/[^A-Z0-9]/g, '_')}_${suffix}`;
+}
+
+/** The default token store: encrypted file when TOOLHOST_TOKEN_KEY is set, else memory (with a warning). */
+export function defaultTokenStore(
+  config: HostConfig,
+  env: NodeJS.ProcessEnv,
+  configDir: string,
+  logger?: Logger,
+): TokenStore {
+  const key = env.TOOLHOST_TOKEN_KEY;
+  if (!key) {
+    logger?.warn(
+      'TOOLHOST_TOKEN_KEY is not set: OAuth tokens are kept in memory and lost when the host stops',
+    );
+    return new MemoryTokenStore();
+  }
+  const dataDir = resolve(configDir, env.TOOLHOST_DATA_DIR ?? config.auth?.dataDir ?? '.toolhost-data');
+  return EncryptedFileTokenStore.inDirectory(join(dataDir), key);
+}
+
+export interface AuthProvidersInput {
+  config: HostConfig;
+  env: NodeJS.ProcessEnv;
+  /** Provider ids the loaded tools use. */
+  providerIds: Iterable<string>;
+  toolSets: readonly ToolSetDefinition[];
+  custom: readonly AuthProvider[];
+  secrets: Record<string, string | undefined>;
+  tokenStore: () => TokenStore;
+}
+
+/**
+ * One provider per id: the embedder's own, else a static token (config or `<ID>_TOKEN`), else
+ * the OAuth flow when a client id is configured, else a static provider that explains setup.
+ */
+export function buildAuthProviders(input: AuthProvidersInput): AuthProvider[] {
+  const { config, env } = input;
+  const custom = new Map(input.custom.map((p) => [p.id, p]));
+  const defaults = new Map<string, OAuthEndpoints>();
+  for (const set of input.toolSets)
+    for (const [id, ep] of Object.entries(set.oauth ?? {})) defaults.set(id, ep);
+
+  const ids = new Set([...input.providerIds, ...custom.keys()]);
+  const providers: AuthProvider[] = [];
+  let store: TokenStore | undefined;
+  for (const id of ids) {
+    const existing = custom.get(id);
+    if (existing) {
+      providers.push(existing);
+      continue;
+    }
+    const settings = config.auth?.providers?.[id] ?? {};
+    const token = env[tokenEnvName(id)] || settings.token;
+    const clientId = env[envName(id, 'CLIENT_ID')] || settings.clientId;
+    if (token || !clientId) {
+      providers.push(
+        new StaticTokenAuthProvider(
+          id,
+          token,
+          `set ${tokenEnvName(id)} (a static token), or configure OAuth with auth.providers.${id}.clientId`,
+        ),
+      );
+      continue;
+    }
+    const endpoints = defaults.get(id);
+    const authorizeUrl = settings.authorizeUrl ?? endpoints?.authorizeUrl;
+    const tokenUrl = settings.tokenUrl ?? endpoints?.tokenUrl;
+    if (!authorizeUrl || !tokenUrl) {
+      throw new ConfigError(
+        `auth.providers.${id}: no OAuth endpoints are known; set authorizeUrl and tokenUrl.`,
+      );
+    }
+    store ??= input.tokenStore();
+    providers.push(
+      new OAuthAuthProvider(
+        {
+          id,
+          clientId,
+          clientSecret:
+            env[envName(id, 'CLIENT_SECRET')] ||
+            settings.clientSecret ||
+            input.secrets[envName(id, 'CLIENT_SECRET')],
+          authorizeUrl,
+          tokenUrl,
+          clientAuth: settings.clientAuth ?? endpoints?.clientAuth,
+          redirectUri: settings.redirectUri,
+          scopes: settings.scopes,
+        },
+        store,
+      ),
+    );
+  }
+  return providers;
+}

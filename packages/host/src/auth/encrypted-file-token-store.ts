@@ -1,0 +1,120 @@
+import { createCipheriv, createDecipheriv, randomBytes, scryptSync } from 'node:crypto';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { open, rename, unlink } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import type { StoredToken, TokenStore } from '@toolhost/core';
+
+const FORMAT = 'toolhost-tokens-v1';
+
+type Envelope = { format: string; salt: string; iv: string; tag: string; data: string };
+type Contents = Record<string, Record<string, StoredToken>>;
+
+export class TokenStoreError extends Error {
+  override readonly name = 'TokenStoreError';
+}
+
+/**
+ * The embedded default: every token in one file, AES-256-GCM encrypted with a key derived
+ * (scrypt) from a secret in the environment, written atomically (temp file, fsync, rename)
+ * with owner-only permissions, so a crash mid-write leaves the previous file intact.
+ */
+export class EncryptedFileTokenStore implements TokenStore {
+  private contents: Contents = {};
+  private writing: Promise<void> = Promise.resolve();
+  private readonly salt: Buffer;
+  private readonly key: Buffer;
+
+  constructor(
+    readonly file: string,
+    secret: string,
+  ) {
+    if (secret.length < 16)
+      throw new TokenStoreError('The token encryption key must be at least 16 characters.');
+    mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+    let envelope: Envelope | undefined;
+    try {
+      envelope = JSON.parse(readFileSync(file, 'utf8')) as Envelope;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT')
+        throw new TokenStoreError(`Cannot read token file ${file}.`);
+    }
+    this.salt = envelope ? Buffer.from(envelope.salt, 'base64') : randomBytes(16);
+    this.key = scryptSync(secret, this.salt, 32);
+    if (envelope) this.contents = this.decrypt(envelope);
+  }
+
+  static inDirectory(dataDir: string, secret: string): EncryptedFileTokenStore {
+    return new EncryptedFileTokenStore(join(dataDir, 'tokens.enc.json'), secret);
+  }
+
+  private decrypt(envelope: Envelope): Contents {
+    if (envelope.format !== FORMAT)
+      throw new TokenStoreError(`Token file ${this.file} has an unknown format.`);
+    try {
+      const decipher = createDecipheriv('aes-256-gcm', this.key, Buffer.from(envelope.iv, 'base64'));
+      decipher.setAuthTag(Buffer.from(envelope.tag, 'base64'));
+      const plain = Buffer.concat([decipher.update(Buffer.from(envelope.data, 'base64')), decipher.final()]);
+      return JSON.parse(plain.toString('utf8')) as Contents;
+    } catch {
+      throw new TokenStoreError(
+        `Cannot decrypt token file ${this.file}: wrong key, or the file was altered.`,
+      );
+    }
+  }
+
+  private encrypt(contents: Contents): Envelope {
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', this.key, iv);
+    const data = Buffer.concat([cipher.update(JSON.stringify(contents), 'utf8'), cipher.final()]);
+    return {
+      format: FORMAT,
+      salt: this.salt.toString('base64'),
+      iv: iv.toString('base64'),
+      tag: cipher.getAuthTag().toString('base64'),
+      data: data.toString('base64'),
+    };
+  }
+
+  /** Writes are serialized: each persists the state as of its turn. */
+  private persist(): Promise<void> {
+    const run = async () => {
+      const temp = `${this.file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+      const handle = await open(temp, 'w', 0o600);
+      try {
+        await handle.writeFile(JSON.stringify(this.encrypt(this.contents)));
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      try {
+        await rename(temp, this.file);
+      } catch (e) {
+        await unlink(temp).catch(() => {});
+        throw e;
+      }
+    };
+    this.writing = this.writing.then(run, run);
+    return this.writing;
+  }
+
+  async get(providerId: string, userId: string): Promise<StoredToken | undefined> {
+    return this.contents[providerId]?.[userId];
+  }
+
+  async set(providerId: string, userId: string, token: StoredToken): Promise<void> {
+    this.contents[providerId] = { ...this.contents[providerId], [userId]: token };
+    await this.persist();
+  }
+
+  async delete(providerId: string, userId: string): Promise<void> {
+    if (!this.contents[providerId]?.[userId]) return;
+    const { [userId]: _gone, ...rest } = this.contents[providerId];
+    this.contents[providerId] = rest;
+    await this.persist();
+  }
+
+  /** Waits for pending writes (graceful shutdown). */
+  flush(): Promise<void> {
+    return this.writing;
+  }
+}

@@ -1,0 +1,248 @@
+import { EventEmitter } from 'node:events';
+import type {
+  AuthProvider,
+  CredentialRequest,
+  CredentialResult,
+  StoredToken,
+  TokenStore,
+} from '@toolhost/core';
+import { ToolError } from '@toolhost/core';
+import * as oauth from 'oauth4webapi';
+import { PendingAuthorizations } from './pending-authorizations.js';
+
+export interface OAuthProviderConfig {
+  id: string;
+  clientId: string;
+  clientSecret?: string;
+  authorizeUrl: string;
+  tokenUrl: string;
+  clientAuth?: 'basic' | 'post';
+  /** Explicit redirect URI; otherwise `<redirect base>/oauth/callback/<id>` once the HTTP server listens. */
+  redirectUri?: string;
+  /** Scopes asked for in every authorization, besides those a tool needs. */
+  scopes?: string[];
+  /** Refresh this long before expiry (default 60 s). */
+  refreshSkewSeconds?: number;
+}
+
+export class OAuthCallbackError extends Error {
+  override readonly name = 'OAuthCallbackError';
+}
+
+export const CALLBACK_PATH_PREFIX = '/oauth/callback/';
+
+function isLoopback(url: string): boolean {
+  const { hostname } = new URL(url);
+  return hostname === '127.0.0.1' || hostname === 'localhost' || hostname === '[::1]';
+}
+
+/**
+ * OAuth 2.0 user authorization (authorization code with PKCE and state) for one provider id:
+ * a token per user, refreshed before expiry and once on a 401, with one refresh shared by
+ * concurrent calls. A user without a usable token gets "authorization required" with the URL.
+ */
+export class OAuthAuthProvider implements AuthProvider {
+  readonly id: string;
+  private readonly as: oauth.AuthorizationServer;
+  private readonly client: oauth.Client;
+  private readonly clientAuth: oauth.ClientAuth;
+  private readonly pending = new PendingAuthorizations();
+  private readonly refreshing = new Map<string, Promise<StoredToken | undefined>>();
+  private readonly events = new EventEmitter();
+  private redirectBase?: string;
+  private readonly insecure: boolean;
+
+  constructor(
+    private readonly config: OAuthProviderConfig,
+    private readonly store: TokenStore,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.id = config.id;
+    this.as = {
+      issuer: new URL(config.authorizeUrl).origin,
+      authorization_endpoint: config.authorizeUrl,
+      token_endpoint: config.tokenUrl,
+    };
+    this.client = { client_id: config.clientId };
+    this.clientAuth =
+      config.clientSecret === undefined
+        ? oauth.None()
+        : config.clientAuth === 'basic'
+          ? oauth.ClientSecretBasic(config.clientSecret)
+          : oauth.ClientSecretPost(config.clientSecret);
+    // Plain HTTP only for loopback token endpoints (tests, local proxies).
+    this.insecure = isLoopback(config.tokenUrl);
+  }
+
+  /** Where the host's HTTP server listens, so the redirect URI can be derived. */
+  setRedirectBase(base: string): void {
+    this.redirectBase = base.replace(/\/+$/, '');
+  }
+
+  get redirectUri(): string {
+    if (this.config.redirectUri) return this.config.redirectUri;
+    if (!this.redirectBase) {
+      throw new ToolError({
+        code: 'configuration_error',
+        retryable: false,
+        message: `Auth provider '${this.id}' has no redirect URI: set auth.providers.${this.id}.redirectUri or serve the host over HTTP.`,
+      });
+    }
+    return `${this.redirectBase}${CALLBACK_PATH_PREFIX}${encodeURIComponent(this.id)}`;
+  }
+
+  /** Called with the user id and state when a user completes authorization. */
+  onAuthorized(listener: (event: { userId: string; state: string }) => void): () => void {
+    this.events.on('authorized', listener);
+    return () => this.events.off('authorized', listener);
+  }
+
+  async getCredentials(request: CredentialRequest): Promise<CredentialResult> {
+    let token = await this.store.get(this.id, request.userId);
+    if (!token || !this.grants(token, request.scopes)) return this.authorizationRequired(request, token);
+    if (
+      token.expiresAt !== undefined &&
+      token.expiresAt - (this.config.refreshSkewSeconds ?? 60) * 1000 <= this.now()
+    ) {
+      token = await this.refreshShared(request.userId, token);
+      if (!token) return this.authorizationRequired(request, undefined);
+    }
+    return { kind: 'bearer', token: token.accessToken };
+  }
+
+  async onUnauthorized(request: CredentialRequest, rejected: string): Promise<CredentialResult | undefined> {
+    let token = await this.store.get(this.id, request.userId);
+    if (!token) return this.authorizationRequired(request, undefined);
+    // Another call may have refreshed already: use its token rather than refreshing again.
+    if (token.accessToken === rejected) token = await this.refreshShared(request.userId, token);
+    if (!token) return this.authorizationRequired(request, undefined);
+    return { kind: 'bearer', token: token.accessToken };
+  }
+
+  /** Any one of the listed scopes suffices (vendors list alternatives per endpoint). */
+  private grants(token: StoredToken, scopes: readonly string[]): boolean {
+    return scopes.length === 0 || scopes.some((s) => token.scopes.includes(s));
+  }
+
+  private async authorizationRequired(
+    request: CredentialRequest,
+    token: StoredToken | undefined,
+  ): Promise<CredentialResult> {
+    const state = oauth.generateRandomState();
+    const codeVerifier = oauth.generateRandomCodeVerifier();
+    const wanted = new Set([...(this.config.scopes ?? []), ...(token?.scopes ?? [])]);
+    if (request.scopes.length > 0 && !request.scopes.some((s) => wanted.has(s)))
+      wanted.add(request.scopes[0]!);
+    const scopes = [...wanted];
+    this.pending.add(state, { userId: request.userId, codeVerifier, scopes });
+    const url = new URL(this.config.authorizeUrl);
+    url.searchParams.set('client_id', this.config.clientId);
+    url.searchParams.set('redirect_uri', this.redirectUri);
+    url.searchParams.set('response_type', 'code');
+    if (scopes.length > 0) url.searchParams.set('scope', scopes.join(' '));
+    url.searchParams.set('state', state);
+    url.searchParams.set('code_challenge', await oauth.calculatePKCECodeChallenge(codeVerifier));
+    url.searchParams.set('code_challenge_method', 'S256');
+    return {
+      kind: 'authorization_required',
+      url: url.href,
+      message: `Authorization with '${this.id}' is required: open the URL, approve access, then call the tool again.`,
+    };
+  }
+
+  private options(): oauth.TokenEndpointRequestOptions {
+    return this.insecure ? { [oauth.allowInsecureRequests]: true } : {};
+  }
+
+  private toStored(
+    res: oauth.TokenEndpointResponse,
+    fallbackScopes: string[],
+    previous?: StoredToken,
+  ): StoredToken {
+    return {
+      accessToken: res.access_token,
+      ...(res.refresh_token
+        ? { refreshToken: res.refresh_token }
+        : previous?.refreshToken
+          ? { refreshToken: previous.refreshToken }
+          : {}),
+      ...(res.expires_in !== undefined ? { expiresAt: this.now() + res.expires_in * 1000 } : {}),
+      scopes: res.scope ? res.scope.split(/[\s,]+/).filter(Boolean) : fallbackScopes,
+    };
+  }
+
+  /** Completes a flow from the authorization server's redirect. */
+  async handleCallback(params: URLSearchParams): Promise<{ userId: string }> {
+    const state = params.get('state') ?? '';
+    const pending = this.pending.take(state);
+    if (!pending)
+      throw new OAuthCallbackError('Unknown or expired authorization state; start again from the tool call.');
+    let callbackParams: URLSearchParams;
+    try {
+      callbackParams = oauth.validateAuthResponse(this.as, this.client, params, state);
+    } catch (e) {
+      const detail = e instanceof oauth.AuthorizationResponseError ? e.error : 'invalid response';
+      throw new OAuthCallbackError(`Authorization was not granted (${detail}).`);
+    }
+    let res: oauth.TokenEndpointResponse;
+    try {
+      const response = await oauth.authorizationCodeGrantRequest(
+        this.as,
+        this.client,
+        this.clientAuth,
+        callbackParams,
+        this.redirectUri,
+        pending.codeVerifier,
+        this.options(),
+      );
+      res = await oauth.processAuthorizationCodeResponse(this.as, this.client, response);
+    } catch (e) {
+      const detail = e instanceof oauth.ResponseBodyError ? e.error : 'token endpoint failed';
+      throw new OAuthCallbackError(`The authorization code could not be exchanged (${detail}).`);
+    }
+    await this.store.set(this.id, pending.userId, this.toStored(res, pending.scopes));
+    this.events.emit('authorized', { userId: pending.userId, state });
+    return { userId: pending.userId };
+  }
+
+  private refreshShared(userId: string, token: StoredToken): Promise<StoredToken | undefined> {
+    let flight = this.refreshing.get(userId);
+    if (!flight) {
+      flight = this.refresh(userId, token).finally(() => this.refreshing.delete(userId));
+      this.refreshing.set(userId, flight);
+    }
+    return flight;
+  }
+
+  private async refresh(userId: string, token: StoredToken): Promise<StoredToken | undefined> {
+    if (!token.refreshToken) {
+      await this.store.delete(this.id, userId);
+      return undefined;
+    }
+    let res: oauth.TokenEndpointResponse;
+    try {
+      const response = await oauth.refreshTokenGrantRequest(
+        this.as,
+        this.client,
+        this.clientAuth,
+        token.refreshToken,
+        this.options(),
+      );
+      res = await oauth.processRefreshTokenResponse(this.as, this.client, response);
+    } catch (e) {
+      if (e instanceof oauth.ResponseBodyError) {
+        // Revoked or expired refresh token: the user must authorize again.
+        await this.store.delete(this.id, userId);
+        return undefined;
+      }
+      throw new ToolError({
+        code: 'upstream_unavailable',
+        retryable: true,
+        message: `Refreshing the access token with '${this.id}' failed; try again.`,
+      });
+    }
+    const next = this.toStored(res, token.scopes, token);
+    await this.store.set(this.id, userId, next);
+    return next;
+  }
+}

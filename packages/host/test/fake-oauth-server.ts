@@ -1,0 +1,135 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface FakeOAuthServer {
+  url: string;
+  authorizeUrl: string;
+  tokenUrl: string;
+  /** Token requests received, by grant type. */
+  grants: { grant_type: string; refresh_token?: string }[];
+  /** Seconds until issued access tokens expire. */
+  expiresIn: number;
+  /** Answer every refresh with invalid_grant, as after the user revoked the app. */
+  refuseRefresh: boolean;
+  /** Follows the authorize URL as a consenting user's browser would; returns the callback URL. */
+  approve(authorizeUrl: string): Promise<string>;
+  /** Forgets grants and restarts token numbering (access-1, refresh-1-…). */
+  reset(): void;
+  close(): Promise<void>;
+}
+
+const CLIENT_ID = 'client-123';
+export const CLIENT_SECRET = 'client-secret-never-logged-42';
+
+/**
+ * A loopback OAuth 2.0 authorization server: authorize (auto-consent, records the PKCE
+ * challenge), token (authorization_code with PKCE check, refresh_token with rotation).
+ */
+export async function startFakeOAuthServer(): Promise<FakeOAuthServer> {
+  const codes = new Map<string, { challenge: string; redirectUri: string; scope: string }>();
+  const refreshTokens = new Set<string>();
+  let counter = 0;
+  const state: FakeOAuthServer = {
+    url: '',
+    authorizeUrl: '',
+    tokenUrl: '',
+    grants: [],
+    expiresIn: 3600,
+    refuseRefresh: false,
+    async approve(authorizeUrl) {
+      const res = await fetch(authorizeUrl, { redirect: 'manual' });
+      const location = res.headers.get('location');
+      if (res.status !== 302 || !location)
+        throw new Error(`authorize failed: ${res.status} ${await res.text()}`);
+      return location;
+    },
+    reset() {
+      counter = 0;
+      state.grants.length = 0;
+      state.expiresIn = 3600;
+      state.refuseRefresh = false;
+    },
+    close: async () => {},
+  };
+
+  const issue = (scope: string) => {
+    counter += 1;
+    const refresh = `refresh-${counter}-${randomBytes(4).toString('hex')}`;
+    refreshTokens.add(refresh);
+    return {
+      access_token: `access-${counter}`,
+      refresh_token: refresh,
+      token_type: 'bearer',
+      expires_in: state.expiresIn,
+      scope,
+    };
+  };
+
+  const server: Server = createServer(async (req, res) => {
+    const url = new URL(req.url ?? '/', state.url);
+    const json = (status: number, body: unknown) => {
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(body));
+    };
+    if (url.pathname === '/authorize') {
+      const p = url.searchParams;
+      if (p.get('client_id') !== CLIENT_ID || p.get('code_challenge_method') !== 'S256' || !p.get('state')) {
+        return json(400, { error: 'invalid_request' });
+      }
+      const code = `code-${randomBytes(6).toString('hex')}`;
+      codes.set(code, {
+        challenge: p.get('code_challenge')!,
+        redirectUri: p.get('redirect_uri')!,
+        scope: p.get('scope') ?? '',
+      });
+      const back = new URL(p.get('redirect_uri')!);
+      back.searchParams.set('code', code);
+      back.searchParams.set('state', p.get('state')!);
+      res.writeHead(302, { location: back.href });
+      return res.end();
+    }
+    if (url.pathname === '/token' && req.method === 'POST') {
+      let text = '';
+      for await (const chunk of req) text += chunk;
+      const form = new URLSearchParams(text);
+      const grant = form.get('grant_type') ?? '';
+      state.grants.push({
+        grant_type: grant,
+        ...(form.get('refresh_token') ? { refresh_token: form.get('refresh_token')! } : {}),
+      });
+      if (form.get('client_id') !== CLIENT_ID || form.get('client_secret') !== CLIENT_SECRET) {
+        return json(401, { error: 'invalid_client' });
+      }
+      if (grant === 'authorization_code') {
+        const entry = codes.get(form.get('code') ?? '');
+        codes.delete(form.get('code') ?? '');
+        const verifier = form.get('code_verifier') ?? '';
+        const challenge = createHash('sha256').update(verifier).digest('base64url');
+        if (!entry || entry.challenge !== challenge || entry.redirectUri !== form.get('redirect_uri')) {
+          return json(400, { error: 'invalid_grant' });
+        }
+        return json(200, issue(entry.scope));
+      }
+      if (grant === 'refresh_token') {
+        const token = form.get('refresh_token') ?? '';
+        if (!refreshTokens.has(token) || state.refuseRefresh) return json(400, { error: 'invalid_grant' });
+        refreshTokens.delete(token);
+        return json(200, issue('items.read items.write'));
+      }
+      return json(400, { error: 'unsupported_grant_type' });
+    }
+    json(404, { error: 'not_found' });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  state.authorizeUrl = `${state.url}/authorize`;
+  state.tokenUrl = `${state.url}/token`;
+  state.close = async () => {
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+  };
+  return state;
+}
+
+export const fakeClient = { clientId: CLIENT_ID, clientSecret: CLIENT_SECRET };

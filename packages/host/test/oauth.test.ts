@@ -1,0 +1,294 @@
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ElicitationCompleteNotificationSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { AccessTokens } from '../src/auth/access-tokens.js';
+import type { HostConfig } from '../src/config/host-config.js';
+import { createHost, type Host } from '../src/host.js';
+import { createLogger } from '../src/logger.js';
+import { type HttpServerHandle, serveHttp } from '../src/mcp/serve-http.js';
+import { type RecordingUpstream, startRecordingUpstream } from '../src/testing/recording-upstream.js';
+import { type FakeOAuthServer, fakeClient, startFakeOAuthServer } from './fake-oauth-server.js';
+import { fixtureApp } from './support.js';
+
+const ALICE = 'alice-access-token-0123456789';
+const BOB = 'bob-access-token-9876543210xx';
+const TOKEN_KEY = 'token-encryption-key-for-tests';
+
+let oauth: FakeOAuthServer;
+let upstream: RecordingUpstream;
+let dataDir: string;
+let logs: string;
+let host: Host;
+let server: HttpServerHandle;
+const clients: Client[] = [];
+
+function config(): HostConfig {
+  return {
+    plugins: ['toolhost-plugin-echo'],
+    toolSets: { EchoApi: { baseUrl: upstream.url } },
+    auth: {
+      dataDir,
+      providers: {
+        'echo-auth': {
+          clientId: fakeClient.clientId,
+          authorizeUrl: oauth.authorizeUrl,
+          tokenUrl: oauth.tokenUrl,
+        },
+      },
+    },
+  };
+}
+
+async function start(): Promise<void> {
+  const sink = new Writable({
+    write(chunk, _enc, done) {
+      logs += chunk.toString();
+      done();
+    },
+  });
+  const logger = createLogger('debug', sink);
+  host = await createHost(config(), {
+    configDir: fixtureApp,
+    env: { ECHO_AUTH_CLIENT_SECRET: fakeClient.clientSecret, TOOLHOST_TOKEN_KEY: TOKEN_KEY },
+    logger,
+  });
+  server = await serveHttp(host, { accessTokens: new AccessTokens({ alice: ALICE, bob: BOB }), logger });
+}
+
+async function stop(): Promise<void> {
+  await Promise.all(clients.splice(0).map((c) => c.close().catch(() => {})));
+  await server.close();
+  await host.close();
+}
+
+async function connect(token: string, capabilities: Record<string, unknown> = {}): Promise<Client> {
+  const client = new Client({ name: 'oauth-test', version: '0.0.0' }, { capabilities });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(server.url), {
+      requestInit: { headers: { authorization: `Bearer ${token}` } },
+    }),
+  );
+  clients.push(client);
+  return client;
+}
+
+type ErrorInfo = {
+  code: string;
+  message: string;
+  authorization?: { url: string; scopes: string[]; provider: string };
+};
+const errorOf = (r: unknown) => ((r as { structuredContent: unknown }).structuredContent as { error: ErrorInfo }).error;
+const getItem = (c: Client, id = 'i1') => c.callTool({ name: 'EchoApi_GetItem', arguments: { item_id: id } });
+
+async function authorize(client: Client): Promise<void> {
+  const first = await getItem(client);
+  expect(first.isError).toBe(true);
+  const url = errorOf(first).authorization!.url;
+  const callback = await oauth.approve(url);
+  const page = await fetch(callback);
+  expect(page.status).toBe(200);
+}
+
+beforeAll(async () => {
+  oauth = await startFakeOAuthServer();
+  upstream = await startRecordingUpstream((req) =>
+    req.headers.authorization === 'Bearer revoked-by-upstream'
+      ? { status: 401, body: { message: 'expired' } }
+      : { status: 200, body: { ok: true } },
+  );
+});
+afterAll(async () => {
+  await oauth.close();
+  await upstream.close();
+});
+beforeEach(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'toolhost-oauth-'));
+  logs = '';
+  oauth.reset();
+  upstream.reset();
+  upstream.respond(() => ({ status: 200, body: { ok: true } }));
+  await start();
+});
+afterEach(stop);
+
+describe('OAuth user authorization', () => {
+  it('goes from authorization_required through the callback to a successful call', async () => {
+    const alice = await connect(ALICE);
+    const first = await getItem(alice);
+    expect(first.isError).toBe(true);
+    const error = errorOf(first);
+    expect(error.code).toBe('authorization_required');
+    expect(error.authorization).toMatchObject({ provider: 'echo-auth', scopes: ['items.read'] });
+    const url = new URL(error.authorization!.url);
+    expect(url.origin + url.pathname).toBe(oauth.authorizeUrl);
+    expect(url.searchParams.get('redirect_uri')).toBe(
+      `${new URL(server.url).origin}/oauth/callback/echo-auth`,
+    );
+    expect(url.searchParams.get('scope')).toBe('items.read');
+    expect(url.searchParams.get('code_challenge_method')).toBe('S256');
+    expect(upstream.requests).toHaveLength(0);
+
+    const callback = await oauth.approve(url.href);
+    const page = await fetch(callback);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('Authorization complete');
+
+    const second = await getItem(alice);
+    expect(second.isError).toBeFalsy();
+    expect(upstream.requests[0]!.headers.authorization).toBe('Bearer access-1');
+    expect(oauth.grants.map((g) => g.grant_type)).toEqual(['authorization_code']);
+  });
+
+  it('refreshes before expiry', async () => {
+    oauth.expiresIn = 30; // inside the 60 s refresh margin: due at once
+    const alice = await connect(ALICE);
+    await authorize(alice);
+    await getItem(alice);
+    expect(oauth.grants.map((g) => g.grant_type)).toEqual(['authorization_code', 'refresh_token']);
+    expect(upstream.requests.at(-1)!.headers.authorization).toBe('Bearer access-2');
+  });
+
+  it('refreshes once on a 401 and retries with the new token', async () => {
+    const alice = await connect(ALICE);
+    await authorize(alice);
+    upstream.respond((req) =>
+      req.headers.authorization === 'Bearer access-1'
+        ? { status: 401, body: { message: 'expired' } }
+        : { status: 200, body: { ok: true } },
+    );
+    const result = await getItem(alice);
+    expect(result.isError).toBeFalsy();
+    expect(upstream.requests.map((r) => r.headers.authorization)).toEqual([
+      'Bearer access-1',
+      'Bearer access-2',
+    ]);
+    expect(oauth.grants.filter((g) => g.grant_type === 'refresh_token')).toHaveLength(1);
+  });
+
+  it('shares one refresh among many concurrent calls on a 401', async () => {
+    const alice = await connect(ALICE);
+    await authorize(alice);
+    upstream.respond((req) =>
+      req.headers.authorization === 'Bearer access-1' ? { status: 401 } : { status: 200, body: { ok: true } },
+    );
+    const results = await Promise.all(Array.from({ length: 12 }, (_, i) => getItem(alice, `i${i}`)));
+    expect(results.every((r) => !r.isError)).toBe(true);
+    expect(oauth.grants.filter((g) => g.grant_type === 'refresh_token')).toHaveLength(1);
+  });
+
+  it('shares one refresh among many concurrent calls before expiry', async () => {
+    oauth.expiresIn = 30;
+    const alice = await connect(ALICE);
+    await authorize(alice);
+    oauth.expiresIn = 3600;
+    const results = await Promise.all(Array.from({ length: 12 }, (_, i) => getItem(alice, `i${i}`)));
+    expect(results.every((r) => !r.isError)).toBe(true);
+    expect(oauth.grants.filter((g) => g.grant_type === 'refresh_token')).toHaveLength(1);
+    expect(new Set(upstream.requests.map((r) => r.headers.authorization))).toEqual(
+      new Set(['Bearer access-2']),
+    );
+  });
+
+  it('leads a revoked refresh token back to authorization_required', async () => {
+    oauth.expiresIn = 30;
+    const alice = await connect(ALICE);
+    await authorize(alice);
+    oauth.refuseRefresh = true;
+    const result = await getItem(alice);
+    expect(errorOf(result).code).toBe('authorization_required');
+    expect(upstream.requests).toHaveLength(0);
+    // The dead token is forgotten: the next call asks for authorization without trying again.
+    const refreshes = oauth.grants.filter((g) => g.grant_type === 'refresh_token').length;
+    expect(errorOf(await getItem(alice)).code).toBe('authorization_required');
+    expect(oauth.grants.filter((g) => g.grant_type === 'refresh_token')).toHaveLength(refreshes);
+  });
+
+  it('keeps two users\u2019 tokens apart', async () => {
+    const alice = await connect(ALICE);
+    const bob = await connect(BOB);
+    await authorize(alice);
+    expect((await getItem(alice)).isError).toBeFalsy();
+    const bobResult = await getItem(bob);
+    expect(errorOf(bobResult).code).toBe('authorization_required');
+    await authorize(bob);
+    await getItem(bob);
+    const auths = upstream.requests.map((r) => r.headers.authorization);
+    expect(auths).toEqual(['Bearer access-1', 'Bearer access-2']);
+  });
+
+  it('keeps tokens across a restart, encrypted and owner-only on disk', async () => {
+    const alice = await connect(ALICE);
+    await authorize(alice);
+    await stop();
+    await start();
+    const again = await connect(ALICE);
+    expect((await getItem(again)).isError).toBeFalsy();
+    expect(upstream.requests.at(-1)!.headers.authorization).toBe('Bearer access-1');
+    const file = join(dataDir, 'tokens.enc.json');
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    const raw = readFileSync(file, 'utf8');
+    expect(raw).not.toContain('access-1');
+    expect(raw).not.toContain('refresh-1-');
+  });
+
+  it('rejects an unknown state and a PKCE mismatch', async () => {
+    const alice = await connect(ALICE);
+    const r1 = errorOf(await getItem(alice)).authorization!.url;
+    const r2 = errorOf(await getItem(alice)).authorization!.url;
+    const cb1 = new URL(await oauth.approve(r1));
+    const cb2 = new URL(await oauth.approve(r2));
+    const forged = new URL(cb1);
+    forged.searchParams.set('state', 'not-a-state-we-issued');
+    expect((await fetch(forged)).status).toBe(400);
+    // Code of flow 1 delivered with the state of flow 2: the verifier does not match its challenge.
+    const swapped = new URL(cb1);
+    swapped.searchParams.set('state', cb2.searchParams.get('state')!);
+    const res = await fetch(swapped);
+    expect(res.status).toBe(400);
+    expect(await res.text()).toContain('invalid_grant');
+    expect(errorOf(await getItem(alice)).code).toBe('authorization_required');
+  });
+
+  it('rejects MCP requests without a valid access token', async () => {
+    await expect(connect('wrong-token-0000000000000')).rejects.toThrow();
+  });
+
+  it('uses URL elicitation when the client supports it, and says when authorization completed', async () => {
+    const alice = await connect(ALICE, { elicitation: { url: {} } });
+    const completed = new Promise<string>((resolve) =>
+      alice.setNotificationHandler(ElicitationCompleteNotificationSchema, (n) =>
+        resolve(n.params.elicitationId),
+      ),
+    );
+    let error: unknown;
+    try {
+      await getItem(alice);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(McpError);
+    expect((error as McpError).code).toBe(-32042);
+    const elicitation = (
+      (error as McpError).data as { elicitations: { url: string; elicitationId: string }[] }
+    ).elicitations[0]!;
+    await fetch(await oauth.approve(elicitation.url));
+    expect(await completed).toBe(elicitation.elicitationId);
+    expect((await getItem(alice)).isError).toBeFalsy();
+  });
+
+  it('keeps secrets and tokens out of logs and tool output', async () => {
+    const alice = await connect(ALICE);
+    await authorize(alice);
+    const out = JSON.stringify(await getItem(alice));
+    for (const secret of [fakeClient.clientSecret, TOKEN_KEY, ALICE, 'access-1', 'refresh-1-']) {
+      expect(logs).not.toContain(secret);
+      expect(out).not.toContain(secret);
+    }
+    expect(logs).toContain('authorization completed');
+  });
+});
