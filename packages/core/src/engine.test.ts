@@ -6,6 +6,7 @@ import type { HttpResponse, HttpSender } from './http-sender.js';
 import { ToolRegistry } from './registry.js';
 import { MapSecretSource, StaticTokenAuthProvider } from './static-auth.js';
 import type { ToolDeclaration, ToolSetDefinition, ToolSetSettings } from './tool-declaration.js';
+import { ToolError } from './tool-error.js';
 
 const tools: ToolDeclaration[] = [
   {
@@ -202,6 +203,93 @@ describe('ToolEngine', () => {
     expect(await engine({}).call('T.Nope', {}, ctx)).toMatchObject({
       ok: false,
       error: { code: 'unknown_tool' },
+    });
+  });
+
+  describe('retries only where safe', () => {
+    const fast = { retry: { baseDelayMs: 1, maxDelayMs: 2 } };
+    const build = (sender: HttpSender) =>
+      new ToolEngine(
+        new ToolRegistry([
+          {
+            toolSet: 'T',
+            plugin: { name: 'p', version: '1' },
+            servers: { default: 'https://x.test' },
+            tools,
+          },
+        ]),
+        {
+          authProviders: [new StaticTokenAuthProvider('p', 'tok')],
+          secrets: new MapSecretSource({ API_KEY: 'k' }),
+          http: sender,
+        },
+        fast,
+      );
+    const post = { mode: 'execute', target: 'a', request_body: '{"a":1}' };
+
+    it('retries a 5xx of an idempotent GET up to the attempt limit', async () => {
+      const sender = new FakeSender([
+        { status: 503, headers: {}, body: null },
+        { status: 502, headers: {}, body: null },
+      ]);
+      expect((await build(sender).call('T.Get', { thing: 'x' }, ctx)).ok).toBe(true);
+      expect(sender.requests).toHaveLength(3);
+    });
+
+    it('never repeats a POST that answered 5xx', async () => {
+      const sender = new FakeSender([{ status: 503, headers: {}, body: null }]);
+      const out = await build(sender).call('T.Send', post, ctx);
+      expect(out).toMatchObject({
+        ok: false,
+        error: { code: 'upstream_error', status: 503, retryable: true },
+      });
+      expect(sender.requests).toHaveLength(1);
+    });
+
+    it('retries a POST only when the request never left', async () => {
+      const failing = (requestNotSent: boolean) => {
+        let calls = 0;
+        const sender: HttpSender = {
+          async send() {
+            calls += 1;
+            if (calls === 1) {
+              throw new ToolError(
+                { code: 'upstream_unavailable', message: 'x', retryable: true },
+                { requestNotSent },
+              );
+            }
+            return { status: 200, headers: {}, body: {} };
+          },
+        };
+        return { sender, calls: () => calls };
+      };
+      const refused = failing(true);
+      expect((await build(refused.sender).call('T.Send', post, ctx)).ok).toBe(true);
+      expect(refused.calls()).toBe(2);
+      const reset = failing(false);
+      expect(await build(reset.sender).call('T.Send', post, ctx)).toMatchObject({
+        ok: false,
+        error: { code: 'upstream_unavailable' },
+      });
+      expect(reset.calls()).toBe(1);
+    });
+
+    it('retries a 429 once, for any method, when Retry-After is acceptable', async () => {
+      const sender = new FakeSender([
+        { status: 429, headers: { 'retry-after': '0' }, body: null },
+        { status: 429, headers: { 'retry-after': '0' }, body: null },
+      ]);
+      const out = await build(sender).call('T.Send', post, ctx);
+      expect(out).toMatchObject({ ok: false, error: { code: 'upstream_rate_limited' } });
+      expect(sender.requests).toHaveLength(2);
+    });
+
+    it('reports cancellation while waiting as cancelled', async () => {
+      const sender = new FakeSender([{ status: 429, headers: { 'retry-after': '5' }, body: null }]);
+      const ac = new AbortController();
+      const pending = build(sender).call('T.Get', { thing: 'x' }, { userId: 'u', signal: ac.signal });
+      setTimeout(() => ac.abort(new Error('client cancelled')), 10);
+      expect(await pending).toMatchObject({ ok: false, error: { code: 'cancelled' } });
     });
   });
 });

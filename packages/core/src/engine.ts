@@ -2,6 +2,7 @@ import type { DependencyContainer } from 'tsyringe';
 import type { AuthProvider, CallContext, CredentialRequest, SecretSource } from './auth.js';
 import { buildRequest, type HttpRequestSpec } from './build-request.js';
 import { errorForResponse, retryAfterSeconds } from './classify-response.js';
+import { ConcurrencyLimit } from './concurrency-limit.js';
 import { AUTH_PROVIDER, HTTP_SENDER, SECRET_SOURCE } from './di-tokens.js';
 import { AxiosHttpSender, type HttpResponse, type HttpSender } from './http-sender.js';
 import { Pacer, sleep } from './pacer.js';
@@ -16,7 +17,18 @@ export interface EngineOptions {
   timeoutMs?: number;
   /** Largest upstream response accepted, in bytes (default 10 MiB). */
   maxResponseBytes?: number;
+  /** Upstream requests in flight at once across all tools (default 32); the rest queue. */
+  maxConcurrentRequests?: number;
+  /**
+   * Retries of network errors and 5xx, only where safe: idempotent tools, or a request that
+   * never left. Backoff is exponential with full jitter.
+   */
+  retry?: { maxAttempts?: number; baseDelayMs?: number; maxDelayMs?: number };
+  /** Longest wait honoured for one retry after a 429 (default 30 s); longer waits return the error. */
+  maxRateLimitWaitSeconds?: number;
 }
+
+const RETRYABLE_STATUS = new Set([500, 502, 503, 504]);
 
 export interface EngineDependencies {
   authProviders: readonly AuthProvider[];
@@ -43,6 +55,9 @@ export class ToolEngine {
   private readonly pacers = new Map<string, Pacer>();
   private readonly timeoutMs: number;
   private readonly maxResponseBytes: number;
+  private readonly limit: ConcurrencyLimit;
+  private readonly retry: { maxAttempts: number; baseDelayMs: number; maxDelayMs: number };
+  private readonly maxRateLimitWait: number;
 
   constructor(
     readonly registry: ToolRegistry,
@@ -52,6 +67,9 @@ export class ToolEngine {
     this.providers = new Map(deps.authProviders.map((p) => [p.id, p]));
     this.timeoutMs = options.timeoutMs ?? 30_000;
     this.maxResponseBytes = options.maxResponseBytes ?? 10 * 1024 * 1024;
+    this.limit = new ConcurrencyLimit(options.maxConcurrentRequests ?? 32);
+    this.retry = { maxAttempts: 3, baseDelayMs: 200, maxDelayMs: 4000, ...options.retry };
+    this.maxRateLimitWait = options.maxRateLimitWaitSeconds ?? 30;
   }
 
   /** Builds an engine from what the container holds (plugins' tool sets, auth, secrets, sender). */
@@ -90,6 +108,12 @@ export class ToolEngine {
       return await this.execute(tool, args, context);
     } catch (e) {
       if (ToolError.isInstance(e)) return { ok: false, error: e.info };
+      if (context.signal?.aborted) {
+        return {
+          ok: false,
+          error: { code: 'cancelled', message: 'The call was cancelled.', retryable: true },
+        };
+      }
       return {
         ok: false,
         error: {
@@ -113,24 +137,12 @@ export class ToolEngine {
     const credential = await this.credentials(decl.auth, context);
     if (credential) request.headers[credential.header] = credential.value;
 
-    const settings = tool.toolSet.settings;
-    const pace = () => this.pace(tool, args, context.signal);
-    await pace();
-    let res = await this.send(request, context);
-    if (res.status === 429 && settings?.retryOnRateLimit) {
-      const { defaultWaitSeconds, maxWaitSeconds } = settings.retryOnRateLimit;
-      const wait = retryAfterSeconds(res.headers) ?? defaultWaitSeconds;
-      if (wait <= maxWaitSeconds) {
-        await sleep(wait * 1000, context.signal);
-        await pace();
-        res = await this.send(request, context);
-      }
-    }
+    let res = await this.sendWithRetries(tool, request, args, context);
     if (res.status === 401 && credential?.provider?.onUnauthorized && credential.request) {
       const renewed = await credential.provider.onUnauthorized(credential.request, credential.token ?? '');
       if (renewed?.kind === 'bearer') {
         request.headers[credential.header] = `Bearer ${renewed.token}`;
-        res = await this.send(request, context);
+        res = await this.sendWithRetries(tool, request, args, context);
       } else if (renewed?.kind === 'authorization_required') {
         throw this.authorizationRequired(credential.provider.id, credential.request.scopes, renewed);
       }
@@ -138,6 +150,57 @@ export class ToolEngine {
     if (res.status >= 200 && res.status < 300)
       return { ok: true, kind: 'response', status: res.status, body: res.body };
     throw errorForResponse(res);
+  }
+
+  /**
+   * Sends with the retries that are safe: network failures and 5xx only for idempotent tools
+   * (or a request that never left), and one retry after a 429 when the wait is acceptable,
+   * since a 429 means the request was not processed.
+   */
+  private async sendWithRetries(
+    tool: RegisteredTool,
+    request: HttpRequestSpec,
+    args: Record<string, unknown>,
+    context: CallContext,
+  ): Promise<HttpResponse> {
+    const idempotent = tool.hints.idempotent;
+    const rateLimit = tool.toolSet.settings?.retryOnRateLimit;
+    let rateLimitRetried = false;
+    for (let attempt = 1; ; attempt += 1) {
+      await this.pace(tool, args, context.signal);
+      let res: HttpResponse;
+      try {
+        res = await this.limit.run(() => this.send(request, context), context.signal);
+      } catch (e) {
+        const retry =
+          ToolError.isInstance(e) &&
+          e.code === 'upstream_unavailable' &&
+          (idempotent || e.requestNotSent) &&
+          attempt < this.retry.maxAttempts;
+        if (!retry) throw e;
+        await this.backoff(attempt, context.signal);
+        continue;
+      }
+      if (res.status === 429 && !rateLimitRetried) {
+        const wait = retryAfterSeconds(res.headers) ?? rateLimit?.defaultWaitSeconds;
+        const max = Math.min(this.maxRateLimitWait, rateLimit?.maxWaitSeconds ?? this.maxRateLimitWait);
+        if (wait !== undefined && wait <= max) {
+          rateLimitRetried = true;
+          await sleep(wait * 1000, context.signal);
+          continue;
+        }
+      }
+      if (RETRYABLE_STATUS.has(res.status) && idempotent && attempt < this.retry.maxAttempts) {
+        await this.backoff(attempt, context.signal);
+        continue;
+      }
+      return res;
+    }
+  }
+
+  private backoff(attempt: number, signal?: AbortSignal): Promise<void> {
+    const cap = Math.min(this.retry.maxDelayMs, this.retry.baseDelayMs * 2 ** (attempt - 1));
+    return sleep(Math.random() * cap, signal);
   }
 
   private async pace(

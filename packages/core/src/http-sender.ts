@@ -87,6 +87,9 @@ export class AxiosHttpSender implements HttpSender {
   }
 }
 
+/** Failures that happen before a request can have reached the server. */
+const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+
 function translateError(e: unknown, options: SendOptions): ToolError {
   if (isAxiosError(e)) {
     if (e.code === 'ERR_CANCELED' || options.signal?.aborted) {
@@ -111,11 +114,14 @@ function translateError(e: unknown, options: SendOptions): ToolError {
     try {
       host = new URL(e.config?.url ?? '').host || host;
     } catch {}
-    return new ToolError({
-      code: 'upstream_unavailable',
-      message: `Could not reach ${host} (${e.code ?? 'network error'}).`,
-      retryable: true,
-    });
+    return new ToolError(
+      {
+        code: 'upstream_unavailable',
+        message: `Could not reach ${host} (${e.code ?? 'network error'}).`,
+        retryable: true,
+      },
+      { requestNotSent: NOT_SENT.has(e.code ?? '') },
+    );
   }
   return new ToolError({
     code: 'internal_error',

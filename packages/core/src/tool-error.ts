@@ -41,11 +41,14 @@ const MARKER = Symbol.for('toolhost.core.tool-error');
 export class ToolError extends Error {
   readonly [MARKER] = true;
   readonly info: ToolErrorInfo;
+  /** The request certainly never reached the upstream (e.g. connection refused): safe to retry any method. */
+  readonly requestNotSent: boolean;
 
-  constructor(info: ToolErrorInfo) {
+  constructor(info: ToolErrorInfo, options: { requestNotSent?: boolean } = {}) {
     super(info.message);
     this.name = 'ToolError';
     this.info = info;
+    this.requestNotSent = options.requestNotSent ?? false;
   }
 
   get code(): ToolErrorCode {

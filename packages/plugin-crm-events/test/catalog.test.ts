@@ -377,13 +377,13 @@ describe('CrmEventsApi upstream failures', () => {
     });
     upstream.respond(() => ({
       status: 429,
-      headers: { 'retry-after': '7' },
+      headers: { 'retry-after': '120' },
       body: { message: 'slow down' },
     }));
     const r2 = await call('ListEventTypes', {});
     expect((r2.structuredContent as { error: unknown }).error).toMatchObject({
       code: 'upstream_rate_limited',
-      retryAfterSeconds: 7,
+      retryAfterSeconds: 120,
       retryable: true,
     });
   });
