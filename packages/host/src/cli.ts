@@ -48,6 +48,9 @@ program
       publicUrl: http.publicUrl,
       allowedOrigins: http.allowedOrigins,
       maxBodyBytes: http.maxBodyBytes,
+      maxSessionsPerUser: http.maxSessionsPerUser,
+      maxSessions: http.maxSessions,
+      sessionIdleSeconds: http.sessionIdleSeconds,
       accessTokens: AccessTokens.fromConfig(host.config, process.env),
       logger,
       serverInfo,
@@ -74,9 +77,11 @@ program
     const close = async () => {
       for (const c of closers) await c();
     };
+    // In-flight calls finish (or are cancelled at the grace deadline) before transports close.
     const stop = async () => {
+      logger.info('shutting down');
+      await host.close().catch(() => {});
       await close().catch(() => {});
-      await host.close();
       process.exit(0);
     };
     process.once('SIGINT', stop);

@@ -77,7 +77,8 @@ export interface Host {
   listTools(): ToolInfo[];
   getTool(name: string): ToolInfo | undefined;
   callTool(name: string, args: unknown, options?: CallOptions): Promise<ToolOutcome>;
-  close(): Promise<void>;
+  /** Stops taking calls, lets in-flight ones finish within `graceMs` (then cancels them), flushes token writes. */
+  close(graceMs?: number): Promise<void>;
 }
 
 function toInfo(tool: RegisteredTool): ToolInfo {
@@ -126,6 +127,7 @@ export async function createHost(rawConfig: HostConfig = {}, options: HostOption
     if (auth.kind === 'secret') secretNames.add(auth.secret);
   }
   const secrets = resolveSecrets(config, secretNames, env, configDir);
+  let tokenStore: TokenStore | undefined;
   const providers = buildAuthProviders({
     config,
     env,
@@ -133,7 +135,10 @@ export async function createHost(rawConfig: HostConfig = {}, options: HostOption
     toolSets: container.isRegistered(TOOL_SET) ? container.resolveAll<ToolSetDefinition>(TOOL_SET) : [],
     custom: options.authProviders ?? [],
     secrets,
-    tokenStore: () => options.tokenStore ?? defaultTokenStore(config, env, configDir, options.logger),
+    tokenStore: () => {
+      tokenStore ??= options.tokenStore ?? defaultTokenStore(config, env, configDir, options.logger);
+      return tokenStore;
+    },
   });
   for (const provider of providers) container.register(AUTH_PROVIDER, { useValue: provider });
   container.register(SECRET_SOURCE, { useValue: options.secrets ?? new MapSecretSource(secrets) });
@@ -143,6 +148,10 @@ export async function createHost(rawConfig: HostConfig = {}, options: HostOption
   const engine = ToolEngine.fromContainer(container, registry, engineOptions);
   const infos = new Map(registry.list().map((t) => [t.name, toInfo(t)]));
   const defaultUser = config.defaultUserId ?? 'default';
+  const log = options.logger;
+  const inFlight = new Set<{ controller: AbortController; done: Promise<void> }>();
+  let closing = false;
+  let callCounter = 0;
 
   return {
     config,
@@ -150,11 +159,57 @@ export async function createHost(rawConfig: HostConfig = {}, options: HostOption
     oauthProviders: providers.filter((p): p is OAuthAuthProvider => p instanceof OAuthAuthProvider),
     listTools: () => [...infos.values()],
     getTool: (name) => infos.get(name),
-    callTool(name, args, callOptions = {}) {
-      const context: CallContext = { userId: callOptions.userId ?? defaultUser, signal: callOptions.signal };
-      return engine.call(name, args, context);
+    async callTool(name, args, callOptions = {}) {
+      if (closing) {
+        return {
+          ok: false,
+          error: { code: 'cancelled', message: 'The host is shutting down.', retryable: true },
+        };
+      }
+      const controller = new AbortController();
+      const signal = callOptions.signal
+        ? AbortSignal.any([callOptions.signal, controller.signal])
+        : controller.signal;
+      const userId = callOptions.userId ?? defaultUser;
+      const started = performance.now();
+      const call = engine.call(name, args, { userId, signal } satisfies CallContext);
+      const entry = { controller, done: call.then(() => undefined) };
+      inFlight.add(entry);
+      try {
+        const outcome = await call;
+        log?.info(
+          {
+            call: (callCounter += 1),
+            tool: name,
+            user: userId,
+            ms: Math.round((performance.now() - started) * 10) / 10,
+            ...(outcome.ok
+              ? outcome.kind === 'response'
+                ? { status: outcome.status }
+                : { mode: 'schema' }
+              : { error: outcome.error.code, status: outcome.error.status }),
+          },
+          'tool call',
+        );
+        return outcome;
+      } finally {
+        inFlight.delete(entry);
+      }
     },
-    async close() {
+    async close(graceMs = (config.shutdownGraceSeconds ?? 10) * 1000) {
+      closing = true;
+      const pending = [...inFlight];
+      if (pending.length > 0) {
+        let timer: NodeJS.Timeout | undefined;
+        const deadline = new Promise<void>((resolve) => {
+          timer = setTimeout(resolve, graceMs);
+        });
+        await Promise.race([Promise.all(pending.map((p) => p.done)), deadline]);
+        clearTimeout(timer);
+        for (const p of inFlight) p.controller.abort(new Error('host shutting down'));
+        await Promise.all([...inFlight].map((p) => p.done));
+      }
+      await (tokenStore as { flush?: () => Promise<void> } | undefined)?.flush?.();
       engine.close();
       await container.dispose();
     },

@@ -82,7 +82,8 @@ type ErrorInfo = {
   message: string;
   authorization?: { url: string; scopes: string[]; provider: string };
 };
-const errorOf = (r: unknown) => ((r as { structuredContent: unknown }).structuredContent as { error: ErrorInfo }).error;
+const errorOf = (r: unknown) =>
+  ((r as { structuredContent: unknown }).structuredContent as { error: ErrorInfo }).error;
 const getItem = (c: Client, id = 'i1') => c.callTool({ name: 'EchoApi_GetItem', arguments: { item_id: id } });
 
 async function authorize(client: Client): Promise<void> {

@@ -61,6 +61,17 @@ export const hostConfigSchema = {
       properties: {
         timeoutMs: { type: 'integer', minimum: 1 },
         maxResponseBytes: { type: 'integer', minimum: 1024 },
+        maxConcurrentRequests: { type: 'integer', minimum: 1 },
+        maxRateLimitWaitSeconds: { type: 'number', minimum: 0 },
+        retry: {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            maxAttempts: { type: 'integer', minimum: 1, maximum: 10 },
+            baseDelayMs: { type: 'integer', minimum: 0 },
+            maxDelayMs: { type: 'integer', minimum: 0 },
+          },
+        },
       },
     },
     mcp: {
@@ -77,11 +88,15 @@ export const hostConfigSchema = {
         path: { type: 'string', pattern: '^/' },
         publicUrl: { type: 'string', format: 'uri' },
         accessTokens: { type: 'object', additionalProperties: { type: 'string', minLength: 16 } },
+        maxSessionsPerUser: { type: 'integer', minimum: 1 },
+        maxSessions: { type: 'integer', minimum: 1 },
+        sessionIdleSeconds: { type: 'integer', minimum: 1 },
         allowedOrigins: { type: 'array', items: { type: 'string' } },
         maxBodyBytes: { type: 'integer', minimum: 1024 },
       },
     },
     defaultUserId: { type: 'string', minLength: 1 },
+    shutdownGraceSeconds: { type: 'number', minimum: 0 },
     logging: {
       type: 'object',
       additionalProperties: false,

@@ -53,7 +53,18 @@ export interface HostConfig {
   /** A JSON file of named secrets (`{"CDP_API_KEY": "..."}`), relative to the config file. */
   secretsFile?: string;
   /** Upstream call limits. */
-  engine?: { timeoutMs?: number; maxResponseBytes?: number };
+  engine?: {
+    /** Per upstream request (default 30000). */
+    timeoutMs?: number;
+    /** Largest upstream response accepted (default 10 MiB). */
+    maxResponseBytes?: number;
+    /** Upstream requests in flight at once (default 32). */
+    maxConcurrentRequests?: number;
+    /** Attempts for safe retries (default 3), and the backoff bounds. */
+    retry?: { maxAttempts?: number; baseDelayMs?: number; maxDelayMs?: number };
+    /** Longest Retry-After honoured for one retry (default 30). */
+    maxRateLimitWaitSeconds?: number;
+  };
   /** MCP exposure. */
   mcp?: {
     /** Separator between tool set and tool in MCP tool names (default `_`). */
@@ -73,7 +84,14 @@ export interface HostConfig {
      * env TOOLHOST_ACCESS_TOKENS="alice:<token>,bob:<token>"). Required to bind beyond loopback.
      */
     accessTokens?: Record<string, string>;
+    /** Open MCP sessions per user (default 16) and in all (default 1000). */
+    maxSessionsPerUser?: number;
+    maxSessions?: number;
+    /** Sessions idle this long are closed (default 1800 s). */
+    sessionIdleSeconds?: number;
   };
+  /** Seconds in-flight calls get to finish on shutdown before they are cancelled (default 10). */
+  shutdownGraceSeconds?: number;
   /** User id for calls that name none (single-user setups). */
   defaultUserId?: string;
   logging?: { level?: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent' };

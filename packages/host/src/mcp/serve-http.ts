@@ -25,6 +25,11 @@ export interface HttpServeOptions {
   publicUrl?: string;
   /** false: serve only OAuth callbacks and health (the stdio mode's companion server). */
   mcp?: boolean;
+  /** Open sessions per user (default 16) and in all (default 1000). */
+  maxSessionsPerUser?: number;
+  maxSessions?: number;
+  /** Idle sessions are closed after this long (default 1800 s). */
+  sessionIdleSeconds?: number;
 }
 
 export interface HttpServerHandle {
@@ -48,13 +53,20 @@ class BodyTooLarge extends Error {}
 
 function readBody(req: IncomingMessage, limit: number): Promise<string> {
   return new Promise((resolve, reject) => {
+    if (Number(req.headers['content-length'] ?? 0) > limit) {
+      req.resume();
+      reject(new BodyTooLarge());
+      return;
+    }
     const chunks: Buffer[] = [];
     let size = 0;
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
       if (size > limit) {
+        // Stop buffering but let the rest drain, so the 413 can still be read by the client.
+        req.removeAllListeners('data');
+        req.resume();
         reject(new BodyTooLarge());
-        req.destroy();
         return;
       }
       chunks.push(chunk);
@@ -79,10 +91,30 @@ export async function serveHttp(host: Host, options: HttpServeOptions = {}): Pro
   const path = options.path ?? '/mcp';
   const maxBody = options.maxBodyBytes ?? 4 * 1024 * 1024;
   const allowed = new Set(options.allowedOrigins ?? []);
-  const sessions = new Map<
-    string,
-    { transport: StreamableHTTPServerTransport; server: Server; userId: string }
-  >();
+  type Session = {
+    transport: StreamableHTTPServerTransport;
+    server: Server;
+    userId: string;
+    lastSeen: number;
+  };
+  const sessions = new Map<string, Session>();
+  const maxPerUser = options.maxSessionsPerUser ?? 16;
+  const maxSessions = options.maxSessions ?? 1000;
+  const idleMs = (options.sessionIdleSeconds ?? 1800) * 1000;
+  const sweep = setInterval(
+    () => {
+      const cutoff = Date.now() - idleMs;
+      for (const [id, session] of sessions) {
+        if (session.lastSeen < cutoff) {
+          sessions.delete(id);
+          log?.debug({ session: id }, 'idle session closed');
+          session.server.close().catch(() => {});
+        }
+      }
+    },
+    Math.min(60_000, Math.max(250, idleMs / 4)),
+  );
+  sweep.unref();
   const log = options.logger;
   const accessTokens = options.accessTokens ?? new AccessTokens({});
   const bindHost = options.host ?? '127.0.0.1';
@@ -160,6 +192,7 @@ export async function serveHttp(host: Host, options: HttpServeOptions = {}): Pro
       if (!session) return jsonRpcError(res, 404, 'Session not found');
       // A session belongs to the user who opened it; another user's token cannot ride on it.
       if (session.userId !== userId) return jsonRpcError(res, 403, 'This session belongs to another user');
+      session.lastSeen = Date.now();
       await session.transport.handleRequest(req, res, parsed);
       return;
     }
@@ -167,10 +200,17 @@ export async function serveHttp(host: Host, options: HttpServeOptions = {}): Pro
       return jsonRpcError(res, 400, 'Bad request: no valid session id, and not an initialize request');
     }
 
+    let mine = 0;
+    for (const s of sessions.values()) if (s.userId === userId) mine += 1;
+    if (mine >= maxPerUser)
+      return jsonRpcError(res, 429, `Too many open sessions for this user (limit ${maxPerUser})`);
+    if (sessions.size >= maxSessions)
+      return jsonRpcError(res, 503, `Too many open sessions (limit ${maxSessions})`);
+
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
-        sessions.set(id, { transport, server, userId });
+        sessions.set(id, { transport, server, userId, lastSeen: Date.now() });
         log?.debug({ session: id }, 'session opened');
       },
     });
@@ -203,6 +243,7 @@ export async function serveHttp(host: Host, options: HttpServeOptions = {}): Pro
     url: `http://${shownHost}:${port}${path}`,
     port,
     async close() {
+      clearInterval(sweep);
       await Promise.all([...sessions.values()].map((s) => s.server.close().catch(() => {})));
       sessions.clear();
       httpServer.closeAllConnections();

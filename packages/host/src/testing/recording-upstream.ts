@@ -15,6 +15,8 @@ export interface RecordedRequest {
   headers: IncomingHttpHeaders;
   /** Parsed JSON body, the text where it is not JSON, undefined when empty. */
   body: unknown;
+  /** True when the caller dropped the connection before the answer was sent (e.g. a cancelled call). */
+  aborted: boolean;
 }
 
 export interface FakeResponse {
@@ -76,7 +78,11 @@ export async function startRecordingUpstream(responder?: Responder): Promise<Rec
       rawQuery,
       headers: req.headers,
       body,
+      aborted: false,
     };
+    res.on('close', () => {
+      if (!res.writableFinished) recorded.aborted = true;
+    });
     requests.push(recorded);
     try {
       const r = await answer(recorded);

@@ -1,0 +1,110 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AccessTokens } from '../src/auth/access-tokens.js';
+import { createHost, type Host } from '../src/host.js';
+import { serveHttp } from '../src/mcp/serve-http.js';
+import { type RecordingUpstream, startRecordingUpstream } from '../src/testing/recording-upstream.js';
+import { fixtureApp } from './support.js';
+
+let upstream: RecordingUpstream;
+let host: Host;
+
+beforeAll(async () => {
+  upstream = await startRecordingUpstream();
+  host = await createHost(
+    { plugins: ['toolhost-plugin-echo'], toolSets: { EchoApi: { baseUrl: upstream.url } } },
+    { configDir: fixtureApp, env: { ECHO_AUTH_TOKEN: 'static-token-x' } },
+  );
+});
+afterAll(async () => {
+  await host.close();
+  await upstream.close();
+});
+
+async function connect(url: string, token?: string): Promise<Client> {
+  const client = new Client({ name: 'limits', version: '0' });
+  await client.connect(
+    new StreamableHTTPClientTransport(
+      new URL(url),
+      token ? { requestInit: { headers: { authorization: `Bearer ${token}` } } } : {},
+    ),
+  );
+  return client;
+}
+
+describe('HTTP surface limits', () => {
+  it('refuses to bind beyond loopback without access tokens', async () => {
+    await expect(serveHttp(host, { host: '0.0.0.0', port: 0 })).rejects.toThrow(
+      /Refusing to bind 0\.0\.0\.0 without access tokens/,
+    );
+  });
+
+  it('limits sessions per user and in all', async () => {
+    const server = await serveHttp(host, {
+      port: 0,
+      maxSessionsPerUser: 2,
+      maxSessions: 3,
+      accessTokens: new AccessTokens({ u1: 'user-one-token-123456', u2: 'user-two-token-123456' }),
+    });
+    const a = await connect(server.url, 'user-one-token-123456');
+    const b = await connect(server.url, 'user-one-token-123456');
+    await expect(connect(server.url, 'user-one-token-123456')).rejects.toThrow(
+      /Too many open sessions for this user/,
+    );
+    const c = await connect(server.url, 'user-two-token-123456');
+    await expect(connect(server.url, 'user-two-token-123456')).rejects.toThrow(
+      /Too many open sessions \(limit 3\)/,
+    );
+    await Promise.all([a, b, c].map((x) => x.close()));
+    await server.close();
+  });
+
+  it('closes idle sessions', async () => {
+    const server = await serveHttp(host, { port: 0, sessionIdleSeconds: 1 });
+    const client = await connect(server.url);
+    await client.listTools();
+    await new Promise((r) => setTimeout(r, 1600));
+    await expect(client.listTools()).rejects.toThrow(/Session not found|404/);
+    await server.close();
+  });
+
+  it('answers 413 for an oversized request body', async () => {
+    const server = await serveHttp(host, { port: 0, maxBodyBytes: 1024 });
+    const res = await fetch(server.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { pad: 'x'.repeat(4096) },
+      }),
+    });
+    expect(res.status).toBe(413);
+    await server.close();
+  });
+
+  it('aborts the upstream request when the client cancels the call', async () => {
+    upstream.reset();
+    upstream.respond(() => ({ status: 200, body: { late: true }, delayMs: 3000 }));
+    const server = await serveHttp(host, { port: 0 });
+    const client = await connect(server.url);
+    const ac = new AbortController();
+    const call = client.callTool({ name: 'EchoApi_GetItem', arguments: { item_id: 'slow' } }, undefined, {
+      signal: ac.signal,
+    });
+    await new Promise((r) => setTimeout(r, 200));
+    expect(upstream.requests).toHaveLength(1);
+    ac.abort();
+    await expect(call).rejects.toThrow();
+    // The host saw the cancellation and dropped its upstream request long before the 3 s answer.
+    await new Promise((r) => setTimeout(r, 300));
+    expect(upstream.requests[0]!.aborted).toBe(true);
+    upstream.respond(() => ({ status: 200, body: { ok: true } }));
+    const next = await client.callTool({ name: 'EchoApi_GetItem', arguments: { item_id: 'next' } });
+    expect(next.isError).toBeFalsy();
+    await client.close();
+    await server.close();
+  });
+});
