@@ -37,6 +37,8 @@ export interface RecordingUpstream {
   /** Replaces how the upstream answers (default: 200 with {ok:true}). */
   respond(responder: Responder): void;
   reset(): void;
+  /** Open client connections right now (to check for leaked sockets). */
+  connections(): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -108,6 +110,11 @@ export async function startRecordingUpstream(responder?: Responder): Promise<Rec
     },
     reset() {
       requests.length = 0;
+    },
+    connections() {
+      return new Promise((resolve, reject) =>
+        server.getConnections((err, n) => (err ? reject(err) : resolve(n))),
+      );
     },
     async close() {
       server.closeAllConnections();

@@ -1,0 +1,143 @@
+import type { JsonSchema } from '@toolhost/core';
+
+export interface FuzzCase {
+  label: string;
+  args: unknown;
+}
+
+/** A value that satisfies a simple schema, for filling the parameters a case is not about. */
+export function sampleValue(schema: JsonSchema): unknown {
+  if (schema.enum) return schema.enum[0];
+  if (schema.const !== undefined) return schema.const;
+  if (schema.default !== undefined) return schema.default;
+  for (const key of ['anyOf', 'oneOf'] as const) {
+    const options = schema[key] as JsonSchema[] | undefined;
+    if (options?.[0]) return sampleValue(options[0]);
+  }
+  const parts = schema.allOf as JsonSchema[] | undefined;
+  if (parts) return Object.assign({}, ...parts.map((p) => sampleValue(p) as object));
+  const type = Array.isArray(schema.type)
+    ? schema.type[0]
+    : (schema.type ?? (schema.properties ? 'object' : 'string'));
+  switch (type) {
+    case 'integer':
+    case 'number':
+      return typeof schema.minimum === 'number' ? schema.minimum : 1;
+    case 'boolean':
+      return true;
+    case 'array':
+      return [sampleValue(schema.items ?? { type: 'string' })];
+    case 'object': {
+      const out: Record<string, unknown> = schema.minProperties ? { key: 'value' } : {};
+      for (const name of schema.required ?? []) out[name] = sampleValue(schema.properties?.[name] ?? {});
+      return out;
+    }
+    default:
+      switch (schema.format) {
+        case 'date':
+          return '2024-01-31';
+        case 'date-time':
+          return '2024-01-31T12:00:00Z';
+        case 'uuid':
+          return '123e4567-e89b-12d3-a456-426614174000';
+        case 'email':
+          return 'someone@example.com';
+        case 'uri':
+          return 'https://example.com/x';
+        default:
+          return 'x'.repeat(Math.max(1, schema.minLength ?? 1));
+      }
+  }
+}
+
+/** Values of the wrong type for a schema. */
+function wrongTypes(schema: JsonSchema): unknown[] {
+  const type = Array.isArray(schema.type) ? schema.type : [schema.type];
+  const all: [string, unknown][] = [
+    ['string', 12345],
+    ['integer', 'twelve'],
+    ['number', 'NaN'],
+    ['boolean', 'yes'],
+    ['array', { not: 'an array' }],
+    ['object', ['not', 'an', 'object']],
+  ];
+  const out = all.filter(([t]) => type.includes(t)).map(([, v]) => v);
+  if (type.includes('integer')) out.push(1.5);
+  return out;
+}
+
+/** Values outside enums, formats and bounds. */
+function outOfBounds(schema: JsonSchema): unknown[] {
+  const out: unknown[] = [];
+  if (schema.enum) out.push('__not_a_member__');
+  if (schema.format) out.push('definitely not a valid value ✗');
+  if (typeof schema.minimum === 'number') out.push(schema.minimum - 1);
+  if (typeof schema.maximum === 'number') out.push(schema.maximum + 1);
+  if (typeof schema.maxLength === 'number') out.push('y'.repeat(schema.maxLength + 1));
+  if (typeof schema.minLength === 'number' && schema.minLength > 0) out.push('');
+  return out;
+}
+
+/** Strings that try to change the target of a request. */
+export const HOSTILE_STRINGS = [
+  '..',
+  '.',
+  '../../admin',
+  'a/b',
+  'x?y=1',
+  'x#frag',
+  '%2F..%2F',
+  'a\r\nX-Injected: 1',
+  '\u0000',
+  'ünï/cödé',
+];
+
+/**
+ * Malformed arguments for one tool, from its input schema: each case must be refused with a
+ * clear error and must send nothing.
+ */
+export function malformedCases(inputSchema: JsonSchema): FuzzCase[] {
+  const props = inputSchema.properties ?? {};
+  // Execute-only parameters marked "Required for execute." are filled too, so execute cases
+  // fail for the reason they are about.
+  const required = [
+    ...(inputSchema.required ?? []),
+    ...Object.entries(props)
+      .filter(([, s]) => typeof s.description === 'string' && s.description.endsWith('Required for execute.'))
+      .map(([name]) => name),
+  ];
+  const valid: Record<string, unknown> = Object.fromEntries(
+    required.map((name) => [name, sampleValue(props[name] ?? {})]),
+  );
+  // Mode tools are fuzzed in execute, where every parameter counts.
+  if (props.mode) valid.mode = 'execute';
+  const cases: FuzzCase[] = [
+    { label: 'array instead of arguments', args: [1, 2] },
+    { label: 'string instead of arguments', args: 'arguments' },
+    { label: 'unknown parameter', args: { ...valid, __proto_pollution__: { polluted: true } } },
+  ];
+  for (const name of inputSchema.required ?? []) {
+    const { [name]: _gone, ...rest } = valid;
+    cases.push({ label: `missing ${name}`, args: rest });
+  }
+  for (const [name, schema] of Object.entries(props)) {
+    for (const value of wrongTypes(schema))
+      cases.push({ label: `${name} of wrong type`, args: { ...valid, [name]: value } });
+    for (const value of outOfBounds(schema))
+      cases.push({ label: `${name} out of bounds`, args: { ...valid, [name]: value } });
+  }
+  if (props.mode) {
+    const execute = { ...valid, mode: 'execute' };
+    cases.push({ label: 'execute without request_body', args: execute });
+    cases.push({ label: 'request_body not JSON', args: { ...execute, request_body: '{"unterminated": ' } });
+    cases.push({
+      label: 'request_body JSON of the wrong shape',
+      args: { ...execute, request_body: '[1, "two", null]' },
+    });
+    cases.push({
+      label: 'request_body not a string',
+      args: { ...execute, request_body: { already: 'an object' } },
+    });
+  }
+  return cases;
+}

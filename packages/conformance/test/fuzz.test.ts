@@ -1,0 +1,136 @@
+import 'reflect-metadata';
+import { REQUEST_BODY_PARAM, type ToolDeclaration, type ToolPlugin, ToolRegistry } from '@toolhost/core';
+import {
+  type RecordingUpstream,
+  type SpawnedHost,
+  spawnHost,
+  startRecordingUpstream,
+} from '@toolhost/host/testing';
+import { container } from 'tsyringe';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HOSTILE_STRINGS, malformedCases, sampleValue } from '../src/hostile-arguments.js';
+import { pluginPackages } from '../src/plugins.js';
+
+const packages = pluginPackages();
+let upstream: RecordingUpstream;
+let host: SpawnedHost;
+let declarations: ToolDeclaration[];
+
+const ALLOWED_CODES = new Set(['invalid_argument', 'payload_too_large', 'configuration_error']);
+
+beforeAll(async () => {
+  upstream = await startRecordingUpstream(() => ({ status: 200, body: { ok: true } }));
+  const toolSets: Record<string, { baseUrl: string; baseUrls: Record<string, string> }> = {};
+  const c = container.createChildContainer();
+  for (const name of packages) {
+    const plugin = (await import(name)).default as ToolPlugin;
+    plugin.register(c);
+  }
+  const registry = ToolRegistry.fromContainer(c);
+  declarations = registry.list().map((t) => t.declaration);
+  for (const t of registry.list()) {
+    const servers = Object.fromEntries(Object.keys(t.toolSet.servers).map((k) => [k, upstream.url]));
+    toolSets[t.toolSet.toolSet] = { baseUrl: upstream.url, baseUrls: servers };
+  }
+  const secrets = {
+    CDP_API_KEY: 'fuzz-key',
+    CRM_AUTH_PROVIDER_TOKEN: 'fuzz-token',
+    GRID_AUTH_PROVIDER_TOKEN: 'fuzz-token',
+  };
+  host = await spawnHost({ plugins: packages, toolSets }, { env: secrets });
+});
+
+afterAll(async () => {
+  await host?.close();
+  await upstream?.close();
+});
+
+const mcpName = (d: ToolDeclaration) => `${d.toolSet}_${d.name}`;
+
+describe('every registered tool refuses malformed arguments and sends nothing', () => {
+  it('covers all plugin packages', () => {
+    expect(packages.length).toBeGreaterThan(0);
+    expect(declarations.length).toBeGreaterThan(0);
+  });
+
+  it('answers each malformed case with a clear error', async () => {
+    const { tools } = await host.client.listTools();
+    let cases = 0;
+    for (const tool of tools) {
+      for (const c of malformedCases(tool.inputSchema as never)) {
+        upstream.reset();
+        const result = await host.client
+          .callTool({ name: tool.name, arguments: c.args as Record<string, unknown> })
+          .catch((e: Error) => e);
+        const where = `${tool.name}: ${c.label}`;
+        if (result instanceof Error) {
+          // The SDK client itself refuses non-object arguments before sending.
+          expect(result.message, where).toMatch(/arguments|Invalid|expected/i);
+        } else {
+          expect(result.isError, where).toBe(true);
+          const error = (
+            result.structuredContent as { error: { code: string; message: string; parameter?: string } }
+          ).error;
+          expect(ALLOWED_CODES.has(error.code), `${where}: ${error.code}`).toBe(true);
+          expect(error.message.length, where).toBeGreaterThan(10);
+          if (error.code === 'invalid_argument') expect(error.parameter, where).toBeTruthy();
+        }
+        expect(upstream.requests, where).toHaveLength(0);
+        cases += 1;
+      }
+    }
+    expect(cases).toBeGreaterThan(tools.length * 3);
+  });
+});
+
+describe('hostile path values never change the target', () => {
+  it('keeps every path inside its template', async () => {
+    let sent = 0;
+    for (const decl of declarations) {
+      const pathParams = (decl.params ?? []).filter((p) => p.in === 'path' && p.schema.type === 'string');
+      if (pathParams.length === 0) continue;
+      const base: Record<string, unknown> = {};
+      for (const p of decl.params ?? [])
+        if (p.required || p.mode === 'x') base[p.name] = sampleValue(p.schema);
+      if (decl.body?.kind === 'mode') {
+        base.mode = 'execute';
+        base[REQUEST_BODY_PARAM] = JSON.stringify(sampleValue(decl.body.schema));
+      }
+      const template = decl.path.split('/');
+      for (const param of pathParams) {
+        for (const hostile of HOSTILE_STRINGS) {
+          upstream.reset();
+          const result = await host.client.callTool({
+            name: mcpName(decl),
+            arguments: { ...base, [param.name]: hostile },
+          });
+          const where = `${decl.toolSet}.${decl.name} ${param.name}=${JSON.stringify(hostile)}`;
+          if (result.isError) {
+            expect(upstream.requests, where).toHaveLength(0);
+            continue;
+          }
+          expect(upstream.requests, where).toHaveLength(1);
+          const req = upstream.requests[0]!;
+          const segments = req.rawPath.split('/');
+          expect(req.method, where).toBe(decl.method);
+          const offset = segments.length - template.length;
+          expect(offset, where).toBeGreaterThanOrEqual(0);
+          const tail = segments.slice(offset);
+          const index = template.indexOf(`{${param.as ?? param.name}}`);
+          expect(decodeURIComponent(tail[index]!), where).toBe(hostile);
+          template.forEach((seg, i) => {
+            if (!seg.startsWith('{')) expect(tail[i], where).toBe(seg);
+          });
+          expect(req.rawQuery.includes('X-Injected'), where).toBe(false);
+          sent += 1;
+        }
+      }
+    }
+    expect(sent).toBeGreaterThan(0);
+  });
+
+  it('still serves after all of that', async () => {
+    const { tools } = await host.client.listTools();
+    expect(tools.length).toBe(declarations.length);
+  });
+});
