@@ -194,8 +194,17 @@ describe('ToolEngine', () => {
         throw new Error('secret stuff tok');
       },
     };
-    const out = await engine({ sender }).call('T.Get', { thing: 'x' }, ctx);
+    const seen: unknown[] = [];
+    const e = new ToolEngine(
+      new ToolRegistry([
+        { toolSet: 'T', plugin: { name: 'p', version: '1' }, servers: { default: 'https://x.test' }, tools },
+      ]),
+      { authProviders: [new StaticTokenAuthProvider('p', 'tok')], http: sender },
+      { onUnexpectedError: (err, tool) => seen.push([(err as Error).message, tool]) },
+    );
+    const out = await e.call('T.Get', { thing: 'x' }, ctx);
     expect(out).toMatchObject({ ok: false, error: { code: 'internal_error' } });
+    expect(seen).toEqual([['secret stuff tok', 'T.Get']]);
     expect(JSON.stringify(out)).not.toContain('secret stuff');
   });
 

@@ -26,6 +26,8 @@ export interface EngineOptions {
   retry?: { maxAttempts?: number; baseDelayMs?: number; maxDelayMs?: number };
   /** Longest wait honoured for one retry after a 429 (default 30 s); longer waits return the error. */
   maxRateLimitWaitSeconds?: number;
+  /** Told about failures that are bugs (returned to callers only as `internal_error`), for logging. */
+  onUnexpectedError?: (error: unknown, tool: string) => void;
 }
 
 const RETRYABLE_STATUS = new Set([500, 502, 503, 504]);
@@ -58,6 +60,7 @@ export class ToolEngine {
   private readonly limit: ConcurrencyLimit;
   private readonly retry: { maxAttempts: number; baseDelayMs: number; maxDelayMs: number };
   private readonly maxRateLimitWait: number;
+  private readonly onUnexpectedError?: (error: unknown, tool: string) => void;
 
   constructor(
     readonly registry: ToolRegistry,
@@ -70,6 +73,7 @@ export class ToolEngine {
     this.limit = new ConcurrencyLimit(options.maxConcurrentRequests ?? 32);
     this.retry = { maxAttempts: 3, baseDelayMs: 200, maxDelayMs: 4000, ...options.retry };
     this.maxRateLimitWait = options.maxRateLimitWaitSeconds ?? 30;
+    this.onUnexpectedError = options.onUnexpectedError;
   }
 
   /** Builds an engine from what the container holds (plugins' tool sets, auth, secrets, sender). */
@@ -114,6 +118,7 @@ export class ToolEngine {
           error: { code: 'cancelled', message: 'The call was cancelled.', retryable: true },
         };
       }
+      this.onUnexpectedError?.(e, name);
       return {
         ok: false,
         error: {

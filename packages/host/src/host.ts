@@ -144,7 +144,17 @@ export async function createHost(rawConfig: HostConfig = {}, options: HostOption
   container.register(SECRET_SOURCE, { useValue: options.secrets ?? new MapSecretSource(secrets) });
   if (options.httpSender) container.register(HTTP_SENDER, { useValue: options.httpSender });
 
-  const engineOptions: EngineOptions = { ...config.engine };
+  const engineOptions: EngineOptions = {
+    ...config.engine,
+    onUnexpectedError: (error, tool) =>
+      options.logger?.error(
+        {
+          tool,
+          err: error instanceof Error ? { message: error.message, stack: error.stack } : String(error),
+        },
+        'unexpected failure',
+      ),
+  };
   const engine = ToolEngine.fromContainer(container, registry, engineOptions);
   const infos = new Map(registry.list().map((t) => [t.name, toInfo(t)]));
   const defaultUser = config.defaultUserId ?? 'default';
