@@ -1,4 +1,4 @@
-import type { ToolDeclaration } from '@toolhost/core';
+import type { ParamDeclaration, ToolDeclaration } from '@toolhost/core';
 import {
   createEventDefinitionBody,
   createEventPropertyBody,
@@ -9,6 +9,14 @@ import { definitionsAuth as auth } from './auth.js';
 const toolSet = 'CrmEventsApi';
 const definitionPath = '/events/v3/event-definitions/{eventName}';
 const nonEmpty = { type: 'string', minLength: 1 } as const;
+const eventNameParam: ParamDeclaration = {
+  name: 'event_name',
+  in: 'path',
+  as: 'eventName',
+  required: true,
+  schema: nonEmpty,
+  description: 'Internal name.',
+};
 
 export const eventDefinitionTools: ToolDeclaration[] = [
   {
@@ -72,16 +80,7 @@ export const eventDefinitionTools: ToolDeclaration[] = [
     method: 'GET',
     path: definitionPath,
     auth,
-    params: [
-      {
-        name: 'event_name',
-        in: 'path',
-        as: 'eventName',
-        required: true,
-        schema: nonEmpty,
-        description: 'Internal name.',
-      },
-    ],
+    params: [eventNameParam],
   },
   {
     toolSet,
@@ -90,16 +89,7 @@ export const eventDefinitionTools: ToolDeclaration[] = [
     method: 'DELETE',
     path: definitionPath,
     auth,
-    params: [
-      {
-        name: 'event_name',
-        in: 'path',
-        as: 'eventName',
-        required: true,
-        schema: nonEmpty,
-        description: 'Internal name.',
-      },
-    ],
+    params: [eventNameParam],
   },
   {
     toolSet,
