@@ -182,6 +182,8 @@ export async function createHost(rawConfig: HostConfig = {}, options: HostOption
         : controller.signal;
       const userId = callOptions.userId ?? defaultUser;
       const started = performance.now();
+      callCounter += 1;
+      const callId = callCounter;
       const call = engine.call(name, args, { userId, signal } satisfies CallContext);
       const entry = { controller, done: call.then(() => undefined) };
       inFlight.add(entry);
@@ -189,7 +191,7 @@ export async function createHost(rawConfig: HostConfig = {}, options: HostOption
         const outcome = await call;
         log?.info(
           {
-            call: (callCounter += 1),
+            call: callId,
             tool: name,
             user: userId,
             ms: Math.round((performance.now() - started) * 10) / 10,
