@@ -16,9 +16,21 @@ function today(): string {
   return new Date().toISOString().slice(0, 10);
 }
 
-/** The value a parameter sends: the caller's, else a documented default, mapped to the API's value. */
-function effectiveValue(p: ParamDeclaration, args: Arguments): unknown {
-  let value = args[p.name];
+/** The value a parameter sends: the caller's (or the setting's), else a documented default, mapped to the API's value. */
+function effectiveValue(
+  decl: ToolDeclaration,
+  p: ParamDeclaration,
+  args: Arguments,
+  settings: Readonly<Record<string, unknown>>,
+): unknown {
+  let value = p.fromSetting ? settings[p.fromSetting] : args[p.name];
+  if (p.fromSetting && p.required && (value === undefined || value === '')) {
+    throw new ToolError({
+      code: 'configuration_error',
+      retryable: false,
+      message: `${decl.toolSet}.${decl.name} needs the setting toolSets.${decl.toolSet}.settings.${p.fromSetting}, which is not configured.`,
+    });
+  }
   if (value === undefined && p.dynamicDefault === 'today') value = today();
   if (value === undefined && p.sendDefault) value = p.schema.default;
   if (value === undefined || p.values === undefined) return value;
@@ -78,6 +90,7 @@ export function buildRequest(
   baseUrl: string,
   args: Arguments,
   modeBody?: unknown,
+  settings: Readonly<Record<string, unknown>> = {},
 ): HttpRequestSpec {
   const pathValues = new Map<string, { param: string; value: unknown }>();
   const query: QueryPair[] = [];
@@ -85,7 +98,7 @@ export function buildRequest(
   let fieldsBody: Record<string, unknown> | undefined;
 
   for (const p of decl.params ?? []) {
-    const value = effectiveValue(p, args);
+    const value = effectiveValue(decl, p, args, settings);
     if (value === undefined) continue;
     const apiName = p.as ?? p.name;
     switch (p.in) {

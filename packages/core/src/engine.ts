@@ -138,7 +138,7 @@ export class ToolEngine {
     }
     const body =
       decl.body?.kind === 'mode' ? parseRequestBody(args.request_body, decl.body.schema) : undefined;
-    const request = buildRequest(decl, tool.baseUrl, args, body);
+    const request = buildRequest(decl, tool.baseUrl, args, body, tool.toolSet.settingValues);
     const credential = await this.credentials(decl.auth, context);
     if (credential) request.headers[credential.header] = credential.value;
 

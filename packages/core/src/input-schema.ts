@@ -23,6 +23,7 @@ export function buildInputSchema(decl: ToolDeclaration): JsonSchema {
     required.push(MODE_PARAM);
   }
   for (const p of decl.params ?? []) {
+    if (p.fromSetting) continue;
     const description = p.mode === 'x' ? `${p.description} Required for execute.` : p.description;
     properties[p.name] = { ...p.schema, description };
     if (p.required) required.push(p.name);

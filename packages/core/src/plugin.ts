@@ -70,6 +70,7 @@ export function defineToolSetPlugin(def: ToolSetPluginDefinition, bound: PluginO
         tools: def.tools,
         settings: def.settings,
         ...(def.oauth ? { oauth: def.oauth } : {}),
+        settingValues: settings,
       };
       container.register(TOOL_SET, { useValue: definition });
     },

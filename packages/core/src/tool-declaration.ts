@@ -47,6 +47,13 @@ export interface ParamDeclaration {
   sendDefault?: boolean;
   /** Compute a default at call time when the caller leaves the parameter out. */
   dynamicDefault?: DynamicDefault;
+  /**
+   * Filled from the tool set's configured settings under this key instead of by the caller
+   * (e.g. an account-level id the API needs but the tool's spec does not take). Such a
+   * parameter is not part of the tool's input schema; `required` means a missing setting is
+   * a configuration error.
+   */
+  fromSetting?: string;
 }
 
 /** How the JSON request body is formed. */
@@ -117,6 +124,8 @@ export interface ToolSetDefinition {
   settings?: ToolSetSettings;
   /** Default OAuth endpoints of the auth providers this set's tools use, by provider id. */
   oauth?: Readonly<Record<string, OAuthEndpoints>>;
+  /** The plugin settings the operator configured (`toolSets.<set>.settings`), for `fromSetting` parameters. */
+  settingValues?: Readonly<Record<string, unknown>>;
 }
 
 export interface ToolSetSettings {

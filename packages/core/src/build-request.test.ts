@@ -1,0 +1,113 @@
+import { describe, expect, it } from 'vitest';
+import { buildRequest } from './build-request.js';
+import { buildInputSchema } from './input-schema.js';
+import type { ToolDeclaration } from './tool-declaration.js';
+import { ToolError } from './tool-error.js';
+
+const base: Omit<ToolDeclaration, 'params'> = {
+  toolSet: 'T',
+  name: 'Enroll',
+  description: '',
+  method: 'POST',
+  path: '/seq/{id}/enroll',
+  auth: { kind: 'none' },
+  body: { kind: 'fields' },
+};
+
+const decl: ToolDeclaration = {
+  ...base,
+  params: [
+    { name: 'sequence', in: 'path', as: 'id', required: true, schema: { type: 'string' }, description: '' },
+    {
+      name: 'account_user',
+      in: 'query',
+      as: 'userId',
+      fromSetting: 'userId',
+      required: true,
+      schema: { type: 'string' },
+      description: '',
+    },
+    {
+      name: 'contact',
+      in: 'body',
+      as: 'contactId',
+      required: true,
+      schema: { type: 'string' },
+      description: '',
+    },
+    { name: 'alias', in: 'body', as: 'sender.alias', schema: { type: 'string' }, description: '' },
+    {
+      name: 'limit',
+      in: 'query',
+      sendDefault: true,
+      schema: { type: 'integer', default: 50 },
+      description: '',
+    },
+    { name: 'end', in: 'query', dynamicDefault: 'today', schema: { type: 'string' }, description: '' },
+    {
+      name: 'strict',
+      in: 'header',
+      as: 'X-Strict',
+      values: { True: '1' },
+      schema: { type: 'string' },
+      description: '',
+    },
+  ],
+};
+
+describe('buildRequest', () => {
+  it('places each parameter under its API name, with defaults and settings', () => {
+    const req = buildRequest(
+      decl,
+      'https://api.test/v4/',
+      { sequence: 's 1', contact: 'c1', alias: 'a@b.c', strict: 'True' },
+      undefined,
+      {
+        userId: 'u-9',
+      },
+    );
+    const url = new URL(req.url);
+    expect(url.origin + url.pathname).toBe('https://api.test/v4/seq/s%201/enroll');
+    expect([...url.searchParams]).toEqual([
+      ['userId', 'u-9'],
+      ['limit', '50'],
+      ['end', new Date().toISOString().slice(0, 10)],
+    ]);
+    expect(req.headers['x-strict']).toBe('1');
+    expect(JSON.parse(req.body!)).toEqual({ contactId: 'c1', sender: { alias: 'a@b.c' } });
+    expect(req.headers['content-type']).toBe('application/json');
+  });
+
+  it('leaves out a mapped value the API does not know', () => {
+    const req = buildRequest(
+      decl,
+      'https://api.test',
+      { sequence: 's', contact: 'c', strict: 'maybe' },
+      undefined,
+      { userId: 'u' },
+    );
+    expect(req.headers).not.toHaveProperty('x-strict');
+  });
+
+  it('reports a missing required setting as a configuration error naming the key', () => {
+    let error: unknown;
+    try {
+      buildRequest(decl, 'https://api.test', { sequence: 's', contact: 'c' });
+    } catch (e) {
+      error = e;
+    }
+    expect(ToolError.isInstance(error) && error.info).toMatchObject({
+      code: 'configuration_error',
+      message: expect.stringContaining('toolSets.T.settings.userId'),
+    });
+  });
+
+  it('keeps setting-filled parameters out of the input schema', () => {
+    expect(Object.keys(buildInputSchema(decl).properties ?? {})).not.toContain('account_user');
+  });
+
+  it('sends an empty JSON object for a fields body with nothing set', () => {
+    const bare: ToolDeclaration = { ...base, path: '/x', params: [] };
+    expect(buildRequest(bare, 'https://api.test', {}).body).toBe('{}');
+  });
+});

@@ -1,0 +1,102 @@
+import type { ToolDeclaration } from '@toolhost/core';
+import {
+  completeCallbackBody,
+  completeCallbacksBatchBody,
+  flowsBatchReadBody,
+  workflowIdMappingsBatchReadBody,
+} from '../request-schemas.generated.js';
+import { automationAuth as auth } from './auth.js';
+
+const toolSet = 'CrmAutomationApi';
+
+export const workflowTools: ToolDeclaration[] = [
+  {
+    toolSet,
+    name: 'CompleteActionExecution',
+    description: 'Complete one blocked custom-action execution with its output fields.',
+    method: 'POST',
+    path: '/automation/v4/actions/callbacks/{callbackId}/complete',
+    auth,
+    body: { kind: 'mode', schema: completeCallbackBody },
+    params: [
+      {
+        name: 'action_execution_id',
+        in: 'path',
+        as: 'callbackId',
+        mode: 'x',
+        schema: { type: 'string', minLength: 1 },
+        description: 'Callback id of the blocked execution.',
+      },
+    ],
+  },
+  {
+    toolSet,
+    name: 'CompleteBatchActionExecutions',
+    description: 'Complete several blocked custom-action executions (body: {inputs:[...]}).',
+    method: 'POST',
+    path: '/automation/v4/actions/callbacks/complete',
+    auth,
+    body: { kind: 'mode', schema: completeCallbacksBatchBody },
+  },
+  {
+    toolSet,
+    name: 'FetchEmailCampaigns',
+    // The spec describes start/end dates, but the current API's after/before are paging
+    // cursors: the values are passed through unchanged rather than forced into a date shape.
+    description:
+      'List the email campaigns of workflows. start_date/end_date_filter are sent as after/before, which the current API treats as paging cursors.',
+    method: 'GET',
+    path: '/automation/v4/flows/email-campaigns',
+    auth,
+    params: [
+      {
+        name: 'email_campaign_flow_ids',
+        in: 'query',
+        as: 'flowId',
+        schema: { type: 'array', items: { type: 'string' } },
+        description: 'Only these flow ids.',
+      },
+      {
+        name: 'end_date_filter',
+        in: 'query',
+        as: 'before',
+        schema: { type: 'string' },
+        description: 'Sent as before.',
+      },
+      {
+        name: 'max_results',
+        in: 'query',
+        as: 'limit',
+        schema: { type: 'integer', minimum: 1 },
+        description: 'Page size.',
+      },
+      {
+        name: 'start_date',
+        in: 'query',
+        as: 'after',
+        schema: { type: 'string' },
+        description: 'Sent as after (e.g. paging.next.after).',
+      },
+    ],
+  },
+  {
+    toolSet,
+    name: 'GetWorkflows',
+    description: 'Read several workflows by flow id (body: {inputs:[{flowId, type:"FLOW_ID"}]}).',
+    method: 'POST',
+    path: '/automation/v4/flows/batch/read',
+    auth,
+    hints: { readOnly: true },
+    body: { kind: 'mode', schema: flowsBatchReadBody },
+  },
+  {
+    toolSet,
+    name: 'GetWorkflowIdMappings',
+    description: 'Map workflow ids between the legacy and current APIs, in a batch.',
+    method: 'POST',
+    path: '/automation/v4/workflow-id-mappings/batch/read',
+    auth,
+    hints: { readOnly: true },
+    body: { kind: 'mode', schema: workflowIdMappingsBatchReadBody },
+  },
+];
