@@ -1,0 +1,3 @@
+import type { ToolDeclaration } from '@toolhost/core';
+
+export const campaignTools: ToolDeclaration[] = [];

@@ -1,0 +1,44 @@
+import { createRequire } from 'node:module';
+import { defineToolSetPlugin, type PluginOptions, type ToolPlugin } from '@toolhost/core';
+import { campaignTools } from './catalog/campaigns.js';
+import { emailTools } from './catalog/emails.js';
+import { eventTools } from './catalog/events.js';
+import { formTools } from './catalog/forms.js';
+import { transactionalTools } from './catalog/transactional.js';
+
+const pkg = createRequire(import.meta.url)('../package.json') as { name: string; version: string };
+
+export const TOOL_SET = 'CrmMarketingApi';
+export const DEFAULT_BASE_URL = 'https://api.hubapi.com';
+
+/** HubSpot's OAuth endpoints, the defaults for `crm-auth-provider` (overridable in host config). */
+export const HUBSPOT_OAUTH = {
+  authorizeUrl: 'https://app.hubspot.com/oauth/authorize',
+  tokenUrl: 'https://api.hubapi.com/oauth/v1/token',
+  clientAuth: 'post',
+} as const;
+
+export const crmMarketingTools = [
+  ...campaignTools,
+  ...formTools,
+  ...emailTools,
+  ...eventTools,
+  ...transactionalTools,
+];
+
+/** The CrmMarketingApi plugin with options bound (e.g. a base URL), for embedders. */
+export function createCrmMarketingPlugin(options: PluginOptions = {}): ToolPlugin {
+  return defineToolSetPlugin(
+    {
+      name: pkg.name,
+      version: pkg.version,
+      toolSet: TOOL_SET,
+      servers: { default: DEFAULT_BASE_URL },
+      tools: crmMarketingTools,
+      oauth: { 'crm-auth-provider': HUBSPOT_OAUTH },
+    },
+    options,
+  );
+}
+
+export const crmMarketingPlugin: ToolPlugin = createCrmMarketingPlugin();

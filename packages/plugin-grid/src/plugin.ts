@@ -1,0 +1,59 @@
+import { createRequire } from 'node:module';
+import { defineToolSetPlugin, type PluginOptions, type ToolPlugin } from '@toolhost/core';
+import { baseTools } from './catalog/bases.js';
+import { enterpriseTools } from './catalog/enterprise.js';
+import { recordTools } from './catalog/records.js';
+import { schemaTools } from './catalog/schema.js';
+import { scimTools } from './catalog/scim.js';
+import { webhookTools } from './catalog/webhooks.js';
+import { workspaceTools } from './catalog/workspaces.js';
+
+const pkg = createRequire(import.meta.url)('../package.json') as { name: string; version: string };
+
+export const TOOL_SET = 'GridApi';
+
+/** Airtable's hosts: the Web API, SCIM provisioning, and attachment uploads. Each overridable. */
+export const DEFAULT_SERVERS = {
+  default: 'https://api.airtable.com/v0',
+  scim: 'https://airtable.com/scim/v2',
+  content: 'https://content.airtable.com/v0',
+} as const;
+
+/** Airtable's OAuth endpoints, the defaults for `grid-auth-provider` (overridable in host config). */
+export const AIRTABLE_OAUTH = {
+  authorizeUrl: 'https://airtable.com/oauth2/v1/authorize',
+  tokenUrl: 'https://airtable.com/oauth2/v1/token',
+  clientAuth: 'basic',
+} as const;
+
+export const gridTools = [
+  ...scimTools,
+  ...webhookTools,
+  ...baseTools,
+  ...schemaTools,
+  ...enterpriseTools,
+  ...workspaceTools,
+  ...recordTools,
+];
+
+/** The GridApi plugin; `baseUrls.scim` / `baseUrls.content` override the other hosts. */
+export function createGridPlugin(options: PluginOptions = {}): ToolPlugin {
+  return defineToolSetPlugin(
+    {
+      name: pkg.name,
+      version: pkg.version,
+      toolSet: TOOL_SET,
+      servers: DEFAULT_SERVERS,
+      tools: gridTools,
+      oauth: { 'grid-auth-provider': AIRTABLE_OAUTH },
+      // Airtable allows 5 requests per second per base and answers 429 (then a 30 s pause) beyond it.
+      settings: {
+        pacing: { key: 'baseId', requestsPerSecond: 5 },
+        retryOnRateLimit: { defaultWaitSeconds: 30, maxWaitSeconds: 30 },
+      },
+    },
+    options,
+  );
+}
+
+export const gridPlugin: ToolPlugin = createGridPlugin();
