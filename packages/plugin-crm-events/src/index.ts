@@ -4,5 +4,6 @@ export {
   crmEventsPlugin,
   crmEventsTools,
   DEFAULT_BASE_URL,
+  HUBSPOT_OAUTH,
   TOOL_SET,
 } from './plugin.js';

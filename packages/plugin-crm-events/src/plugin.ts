@@ -26,6 +26,7 @@ export function createCrmEventsPlugin(options: PluginOptions = {}): ToolPlugin {
       toolSet: TOOL_SET,
       servers: { default: DEFAULT_BASE_URL },
       tools: crmEventsTools,
+      oauth: { 'crm-auth-provider': HUBSPOT_OAUTH },
     },
     options,
   );

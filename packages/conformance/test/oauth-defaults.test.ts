@@ -1,0 +1,67 @@
+import 'reflect-metadata';
+import { type ToolPlugin, ToolRegistry } from '@toolhost/core';
+import { createHost, MemoryTokenStore } from '@toolhost/host';
+import { container } from 'tsyringe';
+import { describe, expect, it } from 'vitest';
+import { pluginPackages } from '../src/plugins.js';
+
+/** Where each OAuth provider sends users when the operator configures only a client id. */
+const VENDOR_AUTHORIZE_URLS: Record<string, string> = {
+  'crm-auth-provider': 'https://app.hubspot.com/oauth/authorize',
+  'grid-auth-provider': 'https://airtable.com/oauth2/v1/authorize',
+};
+
+async function loadPlugin(name: string): Promise<ToolPlugin> {
+  return (await import(name)).default as ToolPlugin;
+}
+
+/** Per OAuth provider a plugin's tools use: one of its tools callable with no arguments. */
+function oneToolPerProvider(plugin: ToolPlugin) {
+  const c = container.createChildContainer();
+  plugin.register(c);
+  const byProvider = new Map<string, string | undefined>();
+  for (const t of ToolRegistry.fromContainer(c).list()) {
+    const auth = t.declaration.auth;
+    if (auth.kind !== 'provider') continue;
+    const needsNothing =
+      !(t.inputSchema as { required?: string[] }).required?.length &&
+      !t.declaration.params?.some((p) => p.fromSetting);
+    if (!byProvider.get(auth.provider)) byProvider.set(auth.provider, needsNothing ? t.name : undefined);
+  }
+  return byProvider;
+}
+
+// Plugins are loaded one at a time, as a team that enables a single tool set would: each must
+// bring its vendor's OAuth endpoints itself rather than rely on another plugin having done so.
+describe.each(pluginPackages())('%s alone', (name) => {
+  it('sends users to its vendor to authorize when only a client id is configured', async () => {
+    const plugin = await loadPlugin(name);
+    const tools = oneToolPerProvider(plugin);
+    for (const [provider, tool] of tools) {
+      expect(tool, `${name} has a ${provider} tool without required parameters`).toBeDefined();
+      const host = await createHost(
+        {
+          plugins: [name],
+          auth: {
+            providers: {
+              [provider]: {
+                clientId: 'client-1',
+                redirectUri: `http://127.0.0.1:3333/oauth/callback/${provider}`,
+              },
+            },
+          },
+        },
+        { env: {}, tokenStore: new MemoryTokenStore() },
+      );
+      try {
+        const outcome = await host.callTool(tool!, {}, { userId: 'alice' });
+        if (outcome.ok) throw new Error(`${tool} answered without authorization`);
+        expect(outcome.error.code, outcome.error.message).toBe('authorization_required');
+        const url = new URL((outcome.error as { authorization: { url: string } }).authorization.url);
+        expect(url.origin + url.pathname).toBe(VENDOR_AUTHORIZE_URLS[provider]);
+      } finally {
+        await host.close();
+      }
+    }
+  });
+});
