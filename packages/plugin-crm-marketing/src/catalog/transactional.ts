@@ -1,3 +1,135 @@
-import type { ToolDeclaration } from '@toolhost/core';
+import type { ParamDeclaration, ToolDeclaration } from '@toolhost/core';
+import { marketingSingleSendBody, transactionalSingleSendBody } from '../schemas/emails.generated.js';
+import { transactionalAuth as auth, singleSendAuth } from './auth-emails.js';
 
-export const transactionalTools: ToolDeclaration[] = [];
+const toolSet = 'CrmMarketingApi';
+
+/** The SMTP API token id in the path (`{tokenId}`). */
+function tokenIdParam(name: string): ParamDeclaration {
+  return {
+    name,
+    in: 'path',
+    as: 'tokenId',
+    required: true,
+    schema: { type: 'string', minLength: 1 },
+    description: 'SMTP API token id.',
+  };
+}
+
+export const transactionalTools: ToolDeclaration[] = [
+  // HubSpot has two single-send endpoints with the same body. The marketing one
+  // (/marketing/v4/email/single-send) accepts the `marketing-email` scope and sends a
+  // published marketing email template to one recipient: SendMarketingEmail. The one under
+  // /marketing/v3/transactional needs the `transactional-email` scope and queues a
+  // transactional email, answering with a send status to poll: SendTransactionalEmail.
+  {
+    toolSet,
+    name: 'SendMarketingEmail',
+    description: 'Send a marketing email template to one recipient.',
+    method: 'POST',
+    path: '/marketing/v4/email/single-send',
+    auth: singleSendAuth,
+    body: { kind: 'mode', schema: marketingSingleSendBody },
+  },
+  {
+    toolSet,
+    name: 'SendTransactionalEmail',
+    description: 'Send a transactional email asynchronously; the answer carries a status id.',
+    method: 'POST',
+    path: '/marketing/v3/transactional/single-email/send',
+    auth,
+    body: { kind: 'mode', schema: transactionalSingleSendBody },
+  },
+  {
+    toolSet,
+    name: 'QuerySmtpTokens',
+    description: 'List SMTP API tokens, optionally by campaign.',
+    method: 'GET',
+    path: '/marketing/v3/transactional/smtp-tokens',
+    auth,
+    params: [
+      {
+        name: 'campaign_name',
+        in: 'query',
+        as: 'campaignName',
+        schema: { type: 'string' },
+        description: 'Campaign name of the tokens.',
+      },
+      {
+        name: 'email_campaign_id',
+        in: 'query',
+        as: 'emailCampaignId',
+        schema: { type: 'string' },
+        description: 'Email campaign id of the tokens.',
+      },
+      {
+        name: 'maximum_tokens_to_return',
+        in: 'query',
+        as: 'limit',
+        schema: { type: 'integer', minimum: 1 },
+        description: 'Page size.',
+      },
+      {
+        name: 'result_pagination_start',
+        in: 'query',
+        as: 'after',
+        schema: { type: 'string' },
+        description: 'Cursor: paging.next.after.',
+      },
+    ],
+  },
+  {
+    toolSet,
+    name: 'CreateSmtpApiToken',
+    description: 'Create an SMTP API token for a campaign.',
+    method: 'POST',
+    path: '/marketing/v3/transactional/smtp-tokens',
+    auth,
+    body: { kind: 'fields' },
+    params: [
+      {
+        name: 'campaign_name',
+        in: 'body',
+        as: 'campaignName',
+        required: true,
+        schema: { type: 'string', minLength: 1 },
+        description: 'Campaign name for the token.',
+      },
+      {
+        name: 'create_contact_for_recipients',
+        in: 'body',
+        as: 'createContact',
+        required: true,
+        schema: { type: 'boolean' },
+        description: 'Create contacts for recipients.',
+      },
+    ],
+  },
+  {
+    toolSet,
+    name: 'ResetPasswordForToken',
+    description: 'Reset the password of an SMTP API token.',
+    method: 'POST',
+    path: '/marketing/v3/transactional/smtp-tokens/{tokenId}/password-reset',
+    auth,
+    params: [tokenIdParam('token_identifier')],
+  },
+  {
+    toolSet,
+    name: 'GetSmtpTokenById',
+    description: 'Get one SMTP API token.',
+    method: 'GET',
+    path: '/marketing/v3/transactional/smtp-tokens/{tokenId}',
+    auth,
+    params: [tokenIdParam('smtp_token_id')],
+  },
+  {
+    toolSet,
+    name: 'DeleteSmtpToken',
+    description: 'Delete an SMTP API token.',
+    method: 'DELETE',
+    path: '/marketing/v3/transactional/smtp-tokens/{tokenId}',
+    auth,
+    params: [tokenIdParam('smtp_token_id')],
+  },
+];
