@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildRequest } from './build-request.js';
+import { buildRequest, WHOLE_BODY } from './build-request.js';
 import { buildInputSchema } from './input-schema.js';
 import type { ToolDeclaration } from './tool-declaration.js';
 import { ToolError } from './tool-error.js';
@@ -109,5 +109,19 @@ describe('buildRequest', () => {
   it('sends an empty JSON object for a fields body with nothing set', () => {
     const bare: ToolDeclaration = { ...base, path: '/x', params: [] };
     expect(buildRequest(bare, 'https://api.test', {}).body).toBe('{}');
+  });
+
+  it('lets an object parameter declared as the whole body supply its fields', () => {
+    const whole: ToolDeclaration = {
+      ...base,
+      path: '/x',
+      params: [
+        { name: 'extra', in: 'body', as: WHOLE_BODY, schema: { type: 'object' }, description: '' },
+        { name: 'name', in: 'body', schema: { type: 'string' }, description: '' },
+      ],
+    };
+    const req = buildRequest(whole, 'https://api.test', { extra: { a: 1, b: [2] }, name: 'n' });
+    expect(JSON.parse(req.body!)).toEqual({ a: 1, b: [2], name: 'n' });
+    expect(buildRequest(whole, 'https://api.test', {}).body).toBe('{}');
   });
 });

@@ -37,6 +37,9 @@ function effectiveValue(
   return p.values[String(value)];
 }
 
+/** `as` of a body parameter whose object value supplies the body's fields itself. */
+export const WHOLE_BODY = '$';
+
 function setPath(target: Record<string, unknown>, dotted: string, value: unknown): void {
   const keys = dotted.split('.');
   let node = target;
@@ -113,7 +116,8 @@ export function buildRequest(
         break;
       case 'body':
         fieldsBody ??= {};
-        setPath(fieldsBody, apiName, value);
+        if (apiName === WHOLE_BODY) Object.assign(fieldsBody, value);
+        else setPath(fieldsBody, apiName, value);
         break;
     }
   }

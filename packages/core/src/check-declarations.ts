@@ -1,3 +1,4 @@
+import { WHOLE_BODY } from './build-request.js';
 import type { ToolDeclaration } from './tool-declaration.js';
 
 /**
@@ -28,6 +29,8 @@ export function checkDeclarations(
     for (const p of t.params ?? []) {
       if (paramNames.has(p.name)) problems.push(`${id}: parameter ${p.name} declared twice`);
       paramNames.add(p.name);
+      if (p.in === 'body' && p.as === WHOLE_BODY && p.schema.type !== 'object')
+        problems.push(`${id}: ${p.name} supplies the whole body, so it must be an object`);
       if (p.in === 'body' && t.body?.kind !== 'fields')
         problems.push(`${id}: body parameter ${p.name} needs body kind 'fields'`);
       if (p.mode && t.body?.kind !== 'mode')

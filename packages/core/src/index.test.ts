@@ -21,6 +21,7 @@ describe('@toolhost/core entry', () => {
       'ToolEngine',
       'ToolError',
       'ToolRegistry',
+      'WHOLE_BODY',
       'behaviorHints',
       'buildInputSchema',
       'buildRequest',

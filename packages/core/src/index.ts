@@ -1,6 +1,6 @@
 export type { AuthProvider, CallContext, CredentialRequest, CredentialResult, SecretSource } from './auth.js';
 export { behaviorHints } from './behavior-hints.js';
-export { buildRequest, type HttpRequestSpec } from './build-request.js';
+export { buildRequest, type HttpRequestSpec, WHOLE_BODY } from './build-request.js';
 export { checkDeclarations } from './check-declarations.js';
 export { errorForResponse, retryAfterSeconds } from './classify-response.js';
 export { CONTRACT_VERSION, type ContractCheck, checkContractVersion } from './contract-version.js';

@@ -29,7 +29,10 @@ export interface ParamDeclaration {
   /** R in the spec. */
   required?: boolean;
   in: ParamLocation;
-  /** The API-side name; defaults to `name`. For `body`, a dotted path into the JSON body. For `prefixed` query style, the key prefix. */
+  /**
+   * The API-side name; defaults to `name`. For `body`, a dotted path into the JSON body, or `$`
+   * for an object parameter whose fields form the body itself. For `prefixed` query style, the key prefix.
+   */
   as?: string;
   /** Query serialization of arrays and objects (default `form`). */
   style?: QueryStyle;
