@@ -42,6 +42,18 @@ function strip(schema, defs) {
       out[k] = strip(v, defs);
     }
   }
+  // OpenAPI's `nullable` only qualifies a `type`; Ajv refuses to compile it anywhere else. There
+  // null is allowed explicitly instead (an extra anyOf/oneOf branch or enum value), or the
+  // keyword dropped where the schema already accepts null.
+  if ('nullable' in out && !('type' in out)) {
+    const allowNull = out.nullable === true;
+    delete out.nullable;
+    if (allowNull) {
+      if (Array.isArray(out.anyOf)) out.anyOf = [...out.anyOf, { type: 'null' }];
+      else if (Array.isArray(out.oneOf)) out.oneOf = [...out.oneOf, { type: 'null' }];
+      if (Array.isArray(out.enum) && !out.enum.includes(null)) out.enum = [...out.enum, null];
+    }
+  }
   return out;
 }
 
