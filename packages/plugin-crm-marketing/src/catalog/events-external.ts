@@ -1,0 +1,323 @@
+import type { ParamDeclaration, ToolDeclaration } from '@toolhost/core';
+import {
+  attendanceByExternalIdBody,
+  attendanceByExternalIdEmailBody,
+  subscriberStateEmailUpsertBody,
+  subscriberStateUpsertBody,
+  updateEventByExternalIdBody,
+  upsertEventBody,
+  upsertEventsBody,
+} from '../schemas/events.generated.js';
+import { eventsReadAuth, eventsWriteAuth } from './auth-events.js';
+import { breakdownQuery, eventsBase, idSchema, subscriberStateSchema, toolSet } from './events-shared.js';
+
+// Tools of the spec sections "Marketing events by external identity" and "Participation by
+// contact": the event is named by the external event id its app gave it (whatever the spec
+// calls the parameter: marketing_event_id, external_event_id, event_id,
+// event_id_in_external_app), mostly with the external account id.
+
+type Where = 'path' | 'query';
+
+function accountParam(where: Where, mode?: 'x' | 'xo'): ParamDeclaration {
+  return {
+    name: 'external_account_id',
+    in: where,
+    as: 'externalAccountId',
+    ...(mode ? { mode } : { required: true }),
+    schema: idSchema,
+    description: 'Account id in the event app.',
+  };
+}
+
+function externalEventParam(name: string, mode?: 'x'): ParamDeclaration {
+  return {
+    name,
+    in: 'path',
+    as: 'externalEventId',
+    ...(mode ? { mode } : { required: true }),
+    schema: idSchema,
+    description: 'Event id in the event app.',
+  };
+}
+
+function stateParam(name: string): ParamDeclaration {
+  return {
+    name,
+    in: 'path',
+    as: 'subscriberState',
+    mode: 'x',
+    schema: subscriberStateSchema,
+    description: 'State to record.',
+  };
+}
+
+const listIdParam = (name: string): ParamDeclaration => ({
+  name,
+  in: 'path',
+  as: 'listId',
+  required: true,
+  schema: idSchema,
+  description: 'List (ILS) id.',
+});
+
+const byIdentity = `${eventsBase}/events/{externalEventId}`;
+const associations = `${eventsBase}/associations/{externalAccountId}/{externalEventId}/lists`;
+const participations = `${eventsBase}/participations/{externalAccountId}/{externalEventId}`;
+
+export const externalEventTools: ToolDeclaration[] = [
+  {
+    toolSet,
+    name: 'GetMarketingEventDetails',
+    description: 'Get a marketing event by its external ids.',
+    method: 'GET',
+    path: byIdentity,
+    auth: eventsReadAuth,
+    params: [accountParam('query'), externalEventParam('marketing_event_id')],
+  },
+  {
+    toolSet,
+    name: 'DeleteMarketingEvent',
+    // The spec does not say which id marketing_event_id is here; the endpoint that takes an
+    // external account id with it is DELETE /events/{externalEventId}.
+    description: 'Delete a marketing event by its external ids.',
+    method: 'DELETE',
+    path: byIdentity,
+    auth: eventsWriteAuth,
+    params: [accountParam('query'), externalEventParam('marketing_event_id')],
+  },
+  {
+    toolSet,
+    name: 'UpsertMarketingEvent',
+    description: 'Create or replace a marketing event by its external event id.',
+    method: 'PUT',
+    path: byIdentity,
+    auth: eventsWriteAuth,
+    body: { kind: 'mode', schema: upsertEventBody },
+    params: [externalEventParam('external_event_id', 'x')],
+  },
+  {
+    toolSet,
+    name: 'UpsertMarketingEvents',
+    description: 'Create or replace several marketing events by external ids.',
+    method: 'POST',
+    path: `${eventsBase}/events/upsert`,
+    auth: eventsWriteAuth,
+    body: { kind: 'mode', schema: upsertEventsBody },
+  },
+  {
+    toolSet,
+    name: 'UpdateMarketingEventDetails',
+    description: 'Update a marketing event by its external ids.',
+    method: 'PATCH',
+    path: byIdentity,
+    auth: eventsWriteAuth,
+    body: { kind: 'mode', schema: updateEventByExternalIdBody },
+    params: [accountParam('query', 'x'), externalEventParam('external_event_id', 'x')],
+  },
+  {
+    toolSet,
+    name: 'CancelMarketingEvent',
+    description: 'Mark a marketing event (external ids) cancelled.',
+    method: 'POST',
+    path: `${byIdentity}/cancel`,
+    auth: eventsWriteAuth,
+    params: [accountParam('query'), externalEventParam('external_event_id')],
+  },
+  {
+    toolSet,
+    name: 'MarkMarketingEventCompleted',
+    description: 'Mark a marketing event (external ids) completed.',
+    method: 'POST',
+    path: `${byIdentity}/complete`,
+    auth: eventsWriteAuth,
+    body: { kind: 'fields' },
+    params: [
+      {
+        name: 'event_end_datetime',
+        in: 'body',
+        as: 'endDateTime',
+        required: true,
+        schema: { type: 'string', format: 'date-time' },
+        description: 'When the event ended.',
+      },
+      {
+        name: 'event_start_date_time',
+        in: 'body',
+        as: 'startDateTime',
+        required: true,
+        schema: { type: 'string', format: 'date-time' },
+        description: 'When the event started.',
+      },
+      accountParam('query'),
+      externalEventParam('marketing_event_id'),
+    ],
+  },
+  {
+    toolSet,
+    name: 'SearchMarketingEventsByExternalId',
+    // The search endpoint (q = the external event id) versus FindCrmMarketingEvents' identifiers
+    // lookup: "Search" names the search endpoint.
+    description: "Search the calling app's marketing events by external event id.",
+    method: 'GET',
+    path: `${eventsBase}/events/search`,
+    auth: eventsReadAuth,
+    params: [
+      {
+        name: 'external_event_id',
+        in: 'query',
+        as: 'q',
+        required: true,
+        schema: { type: 'string', minLength: 1 },
+        description: 'Event id in the event app.',
+      },
+    ],
+  },
+  {
+    toolSet,
+    name: 'FindCrmMarketingEvents',
+    description: 'Find the marketing events of any app with an external event id.',
+    method: 'GET',
+    path: `${eventsBase}/{externalEventId}/identifiers`,
+    auth: eventsReadAuth,
+    params: [externalEventParam('external_event_id')],
+  },
+  {
+    toolSet,
+    name: 'GetMarketingEventAssociatedLists',
+    description: 'List the lists of a marketing event (external ids).',
+    method: 'GET',
+    path: associations,
+    auth: eventsWriteAuth,
+    params: [accountParam('path'), externalEventParam('external_event_id')],
+  },
+  {
+    toolSet,
+    name: 'LinkListToEvent',
+    description: 'Associate a list with a marketing event (external ids).',
+    method: 'PUT',
+    path: `${associations}/{listId}`,
+    auth: eventsWriteAuth,
+    params: [accountParam('path'), externalEventParam('external_event_id'), listIdParam('ils_list_id')],
+  },
+  {
+    toolSet,
+    name: 'DisassociateMarketingEventList',
+    description: 'Disassociate a list from a marketing event (external ids).',
+    method: 'DELETE',
+    path: `${associations}/{listId}`,
+    auth: eventsWriteAuth,
+    params: [accountParam('path'), listIdParam('list_id'), externalEventParam('marketing_event_id')],
+  },
+  {
+    toolSet,
+    name: 'GetMarketingEventParticipationBreakdown',
+    description: "List a marketing event's participations (external ids).",
+    method: 'GET',
+    path: `${participations}/breakdown`,
+    auth: eventsReadAuth,
+    params: [
+      accountParam('path'),
+      externalEventParam('external_event_id'),
+      {
+        name: 'contact_identifier',
+        in: 'query',
+        as: 'contactIdentifier',
+        schema: { type: 'string' },
+        description: 'Contact email or id.',
+      },
+      ...breakdownQuery({ cursor: 'pagination_cursor', state: 'participation_state_filter' }),
+    ],
+  },
+  {
+    toolSet,
+    name: 'GetEventParticipationCounters',
+    description: "Count a marketing event's participations by state (external ids).",
+    method: 'GET',
+    path: participations,
+    auth: eventsReadAuth,
+    params: [externalEventParam('event_id'), accountParam('path')],
+  },
+  {
+    toolSet,
+    name: 'RecordMarketingEventAttendance',
+    // Of the two attendance endpoints by external event id (externalAccountId optional, as the
+    // spec's (xo)), this one pairs with RecordEventAttendance: create, contacts by CRM id (vid).
+    description: "Record contacts' state, by contact id, for an event by external id.",
+    method: 'POST',
+    path: `${eventsBase}/attendance/{externalEventId}/{subscriberState}/create`,
+    auth: eventsWriteAuth,
+    body: { kind: 'mode', schema: attendanceByExternalIdBody },
+    params: [
+      externalEventParam('external_event_id', 'x'),
+      stateParam('new_subscriber_state'),
+      accountParam('query', 'xo'),
+    ],
+  },
+  {
+    toolSet,
+    name: 'RecordCrmSubscriberState',
+    // The counterpart of RecordSubscriberState ("by email"): upsert, contacts by CRM id (vid).
+    description: "Upsert contacts' state, by contact id, for an event by external ids.",
+    method: 'POST',
+    path: `${byIdentity}/{subscriberState}/upsert`,
+    auth: eventsWriteAuth,
+    body: { kind: 'mode', schema: subscriberStateUpsertBody },
+    params: [
+      accountParam('query', 'x'),
+      externalEventParam('event_id_in_external_app', 'x'),
+      stateParam('subscriber_state'),
+    ],
+  },
+  {
+    toolSet,
+    name: 'RecordEventParticipationCrm',
+    // The other attendance endpoint by external event id (externalAccountId optional, as the
+    // spec's (xo)): email-create, contacts by email; it pairs with RegisterEventParticipation.
+    description: "Record contacts' state, by email, for an event by external id.",
+    method: 'POST',
+    path: `${eventsBase}/attendance/{externalEventId}/{subscriberState}/email-create`,
+    auth: eventsWriteAuth,
+    body: { kind: 'mode', schema: attendanceByExternalIdEmailBody },
+    params: [
+      externalEventParam('external_event_id', 'x'),
+      stateParam('subscriber_state'),
+      accountParam('query', 'xo'),
+    ],
+  },
+  {
+    toolSet,
+    name: 'RecordSubscriberState',
+    description: "Upsert contacts' state, by email, for an event by external ids.",
+    method: 'POST',
+    path: `${byIdentity}/{subscriberState}/email-upsert`,
+    auth: eventsWriteAuth,
+    body: { kind: 'mode', schema: subscriberStateEmailUpsertBody },
+    params: [
+      accountParam('query', 'x'),
+      externalEventParam('marketing_event_id', 'x'),
+      stateParam('subscriber_state'),
+    ],
+  },
+];
+
+export const contactParticipationTools: ToolDeclaration[] = [
+  {
+    toolSet,
+    name: 'GetContactParticipationsBreakdown',
+    description: "List a contact's marketing event participations.",
+    method: 'GET',
+    path: `${eventsBase}/participations/contacts/{contactIdentifier}/breakdown`,
+    auth: eventsReadAuth,
+    params: [
+      {
+        name: 'contact_identifier',
+        in: 'path',
+        as: 'contactIdentifier',
+        required: true,
+        schema: idSchema,
+        description: 'Contact email or internal id.',
+      },
+      ...breakdownQuery({ cursor: 'pagination_cursor', state: 'participation_state' }),
+    ],
+  },
+];

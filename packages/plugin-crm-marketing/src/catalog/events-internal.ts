@@ -1,0 +1,243 @@
+import type { ParamDeclaration, ToolDeclaration } from '@toolhost/core';
+import {
+  archiveEventsBatchBody,
+  attendanceByObjectIdBody,
+  attendanceByObjectIdEmailBody,
+  createEventBody,
+  deleteEventsByExternalIdsBody,
+  updateEventByObjectIdBody,
+  updateEventsBatchBody,
+} from '../schemas/events.generated.js';
+import { eventsReadAuth, eventsWriteAuth } from './auth-events.js';
+import { breakdownQuery, eventsBase, idSchema, subscriberStateSchema, toolSet } from './events-shared.js';
+
+// Tools of the spec section "Marketing events by internal ID": the event is named by its CRM
+// object id, whatever the spec calls the parameter (marketing_event_object_id,
+// marketing_event_id, event_internal_id).
+
+const objectIdParam = (name: string, mode?: 'x'): ParamDeclaration => ({
+  name,
+  in: 'path',
+  as: 'objectId',
+  ...(mode ? { mode } : { required: true }),
+  schema: idSchema,
+  description: "Event's CRM object id.",
+});
+
+/** The /associations/{marketingEventId} and /participations/{marketingEventId} endpoints also take the internal id. */
+const associationEventParam: ParamDeclaration = {
+  name: 'marketing_event_id',
+  in: 'path',
+  as: 'marketingEventId',
+  required: true,
+  schema: idSchema,
+  description: "Event's CRM object id.",
+};
+
+const participationEventParam: ParamDeclaration = {
+  ...associationEventParam,
+  schema: { type: 'integer' },
+};
+
+const attendanceStateParam: ParamDeclaration = {
+  name: 'attendance_state',
+  in: 'path',
+  as: 'subscriberState',
+  mode: 'x',
+  schema: subscriberStateSchema,
+  description: 'State to record.',
+};
+
+export const internalEventTools: ToolDeclaration[] = [
+  {
+    toolSet,
+    name: 'FetchEventDetails',
+    description: 'Get a marketing event by internal id.',
+    method: 'GET',
+    path: `${eventsBase}/{objectId}`,
+    auth: eventsReadAuth,
+    params: [objectIdParam('marketing_event_object_id')],
+  },
+  {
+    toolSet,
+    name: 'RemoveMarketingEvent',
+    description: 'Delete a marketing event by internal id.',
+    method: 'DELETE',
+    path: `${eventsBase}/{objectId}`,
+    auth: eventsWriteAuth,
+    params: [objectIdParam('marketing_event_id')],
+  },
+  {
+    toolSet,
+    name: 'ModifyEventInformation',
+    description: 'Update a marketing event by internal id.',
+    method: 'PATCH',
+    path: `${eventsBase}/{objectId}`,
+    auth: eventsWriteAuth,
+    body: { kind: 'mode', schema: updateEventByObjectIdBody },
+    params: [objectIdParam('event_internal_id', 'x')],
+  },
+  {
+    toolSet,
+    name: 'GetMarketingEventLists',
+    description: 'List the lists of a marketing event (internal id).',
+    method: 'GET',
+    path: `${eventsBase}/associations/{marketingEventId}/lists`,
+    auth: eventsWriteAuth,
+    params: [associationEventParam],
+  },
+  {
+    toolSet,
+    name: 'GetMarketingEventParticipationsBreakdown',
+    description: "List a marketing event's participations (internal id).",
+    method: 'GET',
+    path: `${eventsBase}/participations/{marketingEventId}/breakdown`,
+    auth: eventsReadAuth,
+    params: [
+      participationEventParam,
+      {
+        name: 'contact_identifier',
+        in: 'query',
+        as: 'contactIdentifier',
+        schema: { type: 'string' },
+        description: 'Contact email or id.',
+      },
+      ...breakdownQuery({ cursor: 'last_retrieved_position_cursor', state: 'participation_state' }),
+    ],
+  },
+  {
+    toolSet,
+    name: 'GetMarketingEventParticipationCounters',
+    description: "Count a marketing event's participations by state (internal id).",
+    method: 'GET',
+    path: `${eventsBase}/participations/{marketingEventId}`,
+    auth: eventsReadAuth,
+    params: [participationEventParam],
+  },
+  {
+    toolSet,
+    name: 'RegisterEventParticipation',
+    // "logs participation by email address": the email-create endpoint, contacts by email.
+    description: "Record contacts' state, by email, for an event by internal id.",
+    method: 'POST',
+    path: `${eventsBase}/{objectId}/attendance/{subscriberState}/email-create`,
+    auth: eventsWriteAuth,
+    body: { kind: 'mode', schema: attendanceByObjectIdEmailBody },
+    params: [objectIdParam('marketing_event_id', 'x'), attendanceStateParam],
+  },
+  {
+    toolSet,
+    name: 'RecordEventAttendance',
+    // The spec's counterpart of RegisterEventParticipation without "by email": the create
+    // endpoint, contacts by their CRM id (vid).
+    description: "Record contacts' state, by contact id, for an event by internal id.",
+    method: 'POST',
+    path: `${eventsBase}/{objectId}/attendance/{subscriberState}/create`,
+    auth: eventsWriteAuth,
+    body: { kind: 'mode', schema: attendanceByObjectIdBody },
+    params: [objectIdParam('marketing_event_id', 'x'), attendanceStateParam],
+  },
+  {
+    toolSet,
+    name: 'GetAllMarketingEvents',
+    description: 'List all marketing events.',
+    method: 'GET',
+    path: eventsBase,
+    auth: eventsReadAuth,
+    params: [
+      {
+        name: 'cursor_position_after',
+        in: 'query',
+        as: 'after',
+        schema: { type: 'string' },
+        description: 'paging.next.after value.',
+      },
+      {
+        name: 'response_limit',
+        in: 'query',
+        as: 'limit',
+        schema: { type: 'integer', minimum: 10, maximum: 100 },
+        description: 'Page size.',
+      },
+    ],
+  },
+  {
+    toolSet,
+    name: 'UpdateMarketingEventsBatch',
+    description: 'Update several marketing events by internal id.',
+    method: 'POST',
+    path: `${eventsBase}/batch/update`,
+    auth: eventsWriteAuth,
+    body: { kind: 'mode', schema: updateEventsBatchBody },
+  },
+  {
+    toolSet,
+    name: 'DeleteMarketingEvents',
+    // "deletes by object ID": batch/archive takes {inputs:[{objectId}]}.
+    description: 'Delete several marketing events by internal id.',
+    method: 'POST',
+    path: `${eventsBase}/batch/archive`,
+    auth: eventsWriteAuth,
+    hints: { destructive: true },
+    body: { kind: 'mode', schema: archiveEventsBatchBody },
+  },
+  {
+    toolSet,
+    name: 'RemoveMarketingEvents',
+    // "deletes by IDs" is the other batch delete, events/delete, which names each event by
+    // appId + externalAccountId + externalEventId.
+    description: 'Delete several marketing events by appId and external ids.',
+    method: 'POST',
+    path: `${eventsBase}/events/delete`,
+    auth: eventsWriteAuth,
+    hints: { destructive: true },
+    body: { kind: 'mode', schema: deleteEventsByExternalIdsBody },
+  },
+  {
+    toolSet,
+    name: 'AssociateListWithMarketingEvent',
+    description: 'Associate a list with a marketing event (internal id).',
+    method: 'PUT',
+    path: `${eventsBase}/associations/{marketingEventId}/lists/{listId}`,
+    auth: eventsWriteAuth,
+    params: [
+      {
+        name: 'list_id',
+        in: 'path',
+        as: 'listId',
+        required: true,
+        schema: idSchema,
+        description: 'List (ILS) id.',
+      },
+      associationEventParam,
+    ],
+  },
+  {
+    toolSet,
+    name: 'DisassociateListFromMarketingEvent',
+    description: 'Disassociate a list from a marketing event (internal id).',
+    method: 'DELETE',
+    path: `${eventsBase}/associations/{marketingEventId}/lists/{listId}`,
+    auth: eventsWriteAuth,
+    params: [
+      {
+        name: 'list_identifier',
+        in: 'path',
+        as: 'listId',
+        required: true,
+        schema: idSchema,
+        description: 'List (ILS) id.',
+      },
+      associationEventParam,
+    ],
+  },
+  {
+    toolSet,
+    name: 'CreateMarketingEvent',
+    description: 'Create a marketing event.',
+    method: 'POST',
+    path: `${eventsBase}/events`,
+    auth: eventsWriteAuth,
+    body: { kind: 'mode', schema: createEventBody },
+  },
+];
