@@ -29,6 +29,8 @@ export function checkDeclarations(
     for (const p of t.params ?? []) {
       if (paramNames.has(p.name)) problems.push(`${id}: parameter ${p.name} declared twice`);
       paramNames.add(p.name);
+      if (p.decode && p.schema.type !== 'string')
+        problems.push(`${id}: ${p.name} is decoded from text, so it must be a string`);
       if (p.in === 'body' && p.as === WHOLE_BODY && p.schema.type !== 'object')
         problems.push(`${id}: ${p.name} supplies the whole body, so it must be an object`);
       if (p.in === 'body' && t.body?.kind !== 'fields')

@@ -46,6 +46,13 @@ export interface ParamDeclaration {
    * sent at all (e.g. a strict-mode switch whose other values mean "off").
    */
   values?: Readonly<Record<string, string>>;
+  /**
+   * A string parameter whose text carries structure the API wants spelled out (the spec takes
+   * a JSON or comma-separated string; the API wants keys): decoded after validation, before
+   * serialization. `json` parses the text and checks it against `schema`; `split` cuts it at
+   * `separator`, trimming parts and dropping empty ones.
+   */
+  decode?: { kind: 'json'; schema: JsonSchema } | { kind: 'split'; separator: string };
   /** Send the schema's `default` when the caller leaves the parameter out. */
   sendDefault?: boolean;
   /** Compute a default at call time when the caller leaves the parameter out. */

@@ -2,7 +2,7 @@ import { compileSchema } from './ajv-instance.js';
 import { describeValidationErrors } from './describe-validation-errors.js';
 import { MODE_PARAM, REQUEST_BODY_PARAM, type ToolMode } from './input-schema.js';
 import type { JsonSchema } from './json-schema.js';
-import { isModeTool, type ToolDeclaration } from './tool-declaration.js';
+import { isModeTool, type ParamDeclaration, type ToolDeclaration } from './tool-declaration.js';
 import { ToolError } from './tool-error.js';
 
 export type Arguments = Record<string, unknown>;
@@ -50,6 +50,11 @@ export function validateArguments(
     throw ToolError.invalidArgument(first?.at ?? 'arguments', text);
   }
 
+  for (const p of decl.params ?? []) {
+    if (p.decode && typeof args[p.name] === 'string')
+      args[p.name] = decodeParameter(p.name, p.decode, args[p.name] as string);
+  }
+
   if (isModeTool(decl) && mode === undefined) {
     mode = 'execute';
     const missing = (decl.params ?? []).filter((p) => p.mode === 'x' && args[p.name] === undefined);
@@ -67,6 +72,38 @@ export function validateArguments(
     }
   }
   return { mode, args };
+}
+
+/** Turns a string parameter's text into the structure it describes; errors name the parameter. */
+function decodeParameter(
+  name: string,
+  decode: NonNullable<ParamDeclaration['decode']>,
+  text: string,
+): unknown {
+  if (decode.kind === 'split') {
+    return text
+      .split(decode.separator)
+      .map((part) => part.trim())
+      .filter((part) => part !== '');
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    throw ToolError.invalidArgument(name, `Parameter '${name}' is not valid JSON: ${(e as Error).message}.`);
+  }
+  const validate = compileSchema(decode.schema);
+  if (!validate(value)) {
+    const problems = describeValidationErrors(validate.errors ?? [], name);
+    throw ToolError.invalidArgument(
+      problems[0]?.at ?? name,
+      `Parameter '${name}' does not hold the expected JSON: ${problems
+        .slice(0, 8)
+        .map((p) => `${p.at} ${p.message}`)
+        .join('; ')}.`,
+    );
+  }
+  return value;
 }
 
 /** Parses and validates a mode tool's request_body; errors name the JSON path at fault. */

@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import { buildRequest } from './build-request.js';
+import { buildInputSchema } from './input-schema.js';
+import type { ToolDeclaration } from './tool-declaration.js';
+import { ToolError } from './tool-error.js';
+import { validateArguments } from './validate-arguments.js';
+
+const list: ToolDeclaration = {
+  toolSet: 'T',
+  name: 'List',
+  description: '',
+  method: 'GET',
+  path: '/rows',
+  auth: { kind: 'none' },
+  params: [
+    {
+      name: 'sort_order',
+      in: 'query',
+      as: 'sort',
+      style: 'deepObject',
+      schema: { type: 'string' },
+      decode: {
+        kind: 'json',
+        schema: {
+          type: 'array',
+          items: {
+            type: 'object',
+            properties: { field: { type: 'string' }, direction: { enum: ['asc', 'desc'] } },
+            required: ['field'],
+          },
+        },
+      },
+      description: '',
+    },
+    {
+      name: 'fields',
+      in: 'query',
+      as: 'fields[]',
+      schema: { type: 'string' },
+      decode: { kind: 'split', separator: ',' },
+      description: '',
+    },
+  ],
+};
+
+function prepare(args: Record<string, unknown>) {
+  return validateArguments(list, buildInputSchema(list), args).args;
+}
+
+function errorOf(fn: () => unknown): ToolError {
+  try {
+    fn();
+  } catch (e) {
+    if (e instanceof ToolError) return e;
+    throw e;
+  }
+  throw new Error('expected a ToolError');
+}
+
+describe('decoded string parameters', () => {
+  it('keeps the spec string type in the input schema', () => {
+    expect(buildInputSchema(list).properties?.sort_order).toMatchObject({ type: 'string' });
+  });
+
+  it('turns JSON text into the structure the query spells out', () => {
+    const args = prepare({ sort_order: '[{"field":"Name","direction":"desc"},{"field":"Age"}]' });
+    const url = new URL(buildRequest(list, 'https://api.test', args).url);
+    expect([...url.searchParams]).toEqual([
+      ['sort[0][field]', 'Name'],
+      ['sort[0][direction]', 'desc'],
+      ['sort[1][field]', 'Age'],
+    ]);
+  });
+
+  it('splits comma-separated text, trimming and dropping empty parts', () => {
+    const args = prepare({ fields: 'Name, Age ,,Notes' });
+    expect(args.fields).toEqual(['Name', 'Age', 'Notes']);
+  });
+
+  it('names the parameter when its text is not JSON', () => {
+    const e = errorOf(() => prepare({ sort_order: '[{"field":' }));
+    expect(e.info).toMatchObject({ code: 'invalid_argument', parameter: 'sort_order' });
+    expect(e.message).toMatch(/'sort_order' is not valid JSON/);
+  });
+
+  it('names the place inside the JSON that breaks its schema', () => {
+    const e = errorOf(() => prepare({ sort_order: '[{"field":"Name","direction":"up"}]' }));
+    expect(e.info).toMatchObject({ code: 'invalid_argument', parameter: 'sort_order[0].direction' });
+    expect(e.message).toMatch(/must be one of/);
+  });
+});
