@@ -21,14 +21,14 @@ interface Case {
 }
 
 const event = {
-  customProperties: [],
+  customProperties: [{ name: 'webinar_room', value: 'B' }],
   eventName: 'Launch webinar',
   eventOrganizer: 'Acme',
   externalAccountId: 'acct-1',
   externalEventId: 'ext-9',
   startDateTime: '2025-03-01T10:00:00Z',
 };
-const patch = { customProperties: [], eventName: 'Renamed' };
+const patch = { customProperties: [{ name: 'webinar_room', value: 'C' }], eventName: 'Renamed' };
 const byVid = { inputs: [{ vid: 501, interactionDateTime: 1735689600000, properties: {} }] };
 const byEmail = {
   inputs: [
@@ -571,6 +571,12 @@ describe('CrmMarketingApi marketing events bad input', () => {
       'DeleteMarketingEvents',
       exec({ inputs: [{ externalEventId: 'e' }] }),
       /request_body\.inputs\[0\]\.objectId is required/,
+    ],
+    [
+      'custom property without a value',
+      'CreateMarketingEvent',
+      exec({ ...event, customProperties: [{ name: 'webinar_room' }] }),
+      /request_body\.customProperties\[0\]\.value is required/,
     ],
     [
       'schema-violating attendance body',
