@@ -13,6 +13,11 @@ export interface PluginOptions {
   baseUrls?: Record<string, string>;
   /** Plugin-specific settings, validated by the plugin. */
   settings?: Record<string, unknown>;
+  /**
+   * Overrides the plugin's request pacing: another rate (a raised vendor limit), or `false`
+   * where something else already paces (a proxy, a test server).
+   */
+  pacing?: { requestsPerSecond: number } | false;
 }
 
 /** What a plugin package exports: the contract between a tool-set package and any host. */
@@ -68,11 +73,23 @@ export function defineToolSetPlugin(def: ToolSetPluginDefinition, bound: PluginO
         plugin: { name: def.name, version: def.version },
         servers,
         tools: def.tools,
-        settings: def.settings,
+        settings: withPacing(def.settings, options.pacing ?? bound.pacing),
         ...(def.oauth ? { oauth: def.oauth } : {}),
         settingValues: settings,
       };
       container.register(TOOL_SET, { useValue: definition });
     },
   };
+}
+
+function withPacing(
+  settings: ToolSetSettings | undefined,
+  pacing: PluginOptions['pacing'],
+): ToolSetSettings | undefined {
+  if (pacing === undefined || !settings?.pacing) return settings;
+  if (pacing === false) {
+    const { pacing: _off, ...rest } = settings;
+    return rest;
+  }
+  return { ...settings, pacing: { ...settings.pacing, requestsPerSecond: pacing.requestsPerSecond } };
 }

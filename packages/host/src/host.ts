@@ -114,6 +114,7 @@ export async function createHost(rawConfig: HostConfig = {}, options: HostOption
       ...(settings?.baseUrl ? { baseUrl: settings.baseUrl } : {}),
       ...(settings?.baseUrls ? { baseUrls: settings.baseUrls } : {}),
       ...(settings?.settings ? { settings: settings.settings } : {}),
+      ...(settings?.pacing !== undefined ? { pacing: settings.pacing } : {}),
     });
   }
   const all = ToolRegistry.fromContainer(container);

@@ -30,6 +30,19 @@ describe('config validation', () => {
     );
   });
 
+  it('takes a pacing override as a rate or false, and nothing else', () => {
+    expect(() => validateConfig({ toolSets: { GridApi: { pacing: false } } })).not.toThrow();
+    expect(() =>
+      validateConfig({ toolSets: { GridApi: { pacing: { requestsPerSecond: 20 } } } }),
+    ).not.toThrow();
+    expect(() => validateConfig({ toolSets: { GridApi: { pacing: true } } })).toThrow(
+      /toolSets\.GridApi\.pacing/,
+    );
+    expect(() => validateConfig({ toolSets: { GridApi: { pacing: { requestsPerSecond: 0 } } } })).toThrow(
+      /toolSets\.GridApi\.pacing/,
+    );
+  });
+
   it('accepts a full config', () => {
     const config = {
       plugins: ['@toolhost/plugin-crm-events'],

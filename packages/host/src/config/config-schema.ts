@@ -17,6 +17,17 @@ export const hostConfigSchema = {
           baseUrl: { type: 'string', format: 'uri' },
           baseUrls: { type: 'object', additionalProperties: { type: 'string', format: 'uri' } },
           settings: { type: 'object' },
+          pacing: {
+            oneOf: [
+              { const: false },
+              {
+                type: 'object',
+                additionalProperties: false,
+                required: ['requestsPerSecond'],
+                properties: { requestsPerSecond: { type: 'number', exclusiveMinimum: 0 } },
+              },
+            ],
+          },
         },
       },
     },

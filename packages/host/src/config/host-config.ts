@@ -8,6 +8,8 @@ export interface ToolSetConfig {
   baseUrls?: Record<string, string>;
   /** Plugin-specific settings (e.g. CdpPipelinesApi `region`). */
   settings?: Record<string, unknown>;
+  /** Another request rate than the plugin's (e.g. GridApi's 5 per second per base), or false for none. */
+  pacing?: { requestsPerSecond: number } | false;
 }
 
 export interface AuthProviderConfig {
