@@ -31,5 +31,8 @@ export function buildInputSchema(decl: ToolDeclaration): JsonSchema {
   const schema: JsonSchema = { type: 'object', properties, additionalProperties: false };
   if (required.length > 0) schema.required = required;
   if (decl.requires) schema.dependencies = decl.requires;
+  const anyOf = (decl.requiresAnyOf ?? []).map((group) => ({ anyOf: group.map((n) => ({ required: [n] })) }));
+  if (anyOf.length === 1) Object.assign(schema, anyOf[0]);
+  else if (anyOf.length > 1) schema.allOf = anyOf;
   return schema;
 }

@@ -108,6 +108,8 @@ export interface ToolDeclaration {
   params?: readonly ParamDeclaration[];
   body?: BodyDeclaration;
   auth: AuthRequirement;
+  /** Groups of parameters of which each call must give at least one (`[['name', 'description']]`). */
+  requiresAnyOf?: readonly (readonly string[])[];
   /** Parameters that only make sense together: `{ a: ['b'] }` means a given a requires b. */
   requires?: Readonly<Record<string, readonly string[]>>;
   /** Overrides for hints derived from the HTTP method (e.g. a POST that only reads). */

@@ -89,3 +89,36 @@ describe('decoded string parameters', () => {
     expect(e.message).toMatch(/must be one of/);
   });
 });
+
+describe('at least one of a group', () => {
+  const rename: ToolDeclaration = {
+    toolSet: 'T',
+    name: 'UpdateField',
+    description: '',
+    method: 'PATCH',
+    path: '/fields/x',
+    auth: { kind: 'none' },
+    body: { kind: 'fields' },
+    requiresAnyOf: [['name', 'description']],
+    params: [
+      { name: 'name', in: 'body', schema: { type: 'string' }, description: '' },
+      { name: 'description', in: 'body', schema: { type: 'string' }, description: '' },
+    ],
+  };
+  const schema = buildInputSchema(rename);
+
+  it('shows the rule in the input schema', () => {
+    expect(schema.anyOf).toEqual([{ required: ['name'] }, { required: ['description'] }]);
+  });
+
+  it('accepts either one', () => {
+    expect(validateArguments(rename, schema, { description: 'd' }).args).toEqual({ description: 'd' });
+    expect(validateArguments(rename, schema, { name: 'n' }).args).toEqual({ name: 'n' });
+  });
+
+  it('names the group when neither is given', () => {
+    const e = errorOf(() => validateArguments(rename, schema, {}));
+    expect(e.info).toMatchObject({ code: 'invalid_argument', parameter: 'name' });
+    expect(e.message).toBe("Give at least one of the parameters 'name', 'description'.");
+  });
+});

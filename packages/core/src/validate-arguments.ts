@@ -35,6 +35,16 @@ export function validateArguments(
     args = Object.fromEntries(Object.entries(args).filter(([k]) => !executeOnly.has(k)));
   }
 
+  // Checked ahead of the schema, whose anyOf would only report each alternative as missing.
+  for (const group of decl.requiresAnyOf ?? []) {
+    if (group.every((name) => args[name] === undefined)) {
+      throw ToolError.invalidArgument(
+        group[0]!,
+        `Give at least one of the parameters ${group.map((n) => `'${n}'`).join(', ')}.`,
+      );
+    }
+  }
+
   const validate = compileSchema(inputSchema);
   if (!validate(args)) {
     const problems = describeValidationErrors(validate.errors ?? []);

@@ -1,0 +1,118 @@
+import { type SpawnedHost, spawnHost } from '@toolhost/host/testing';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+
+/** Every tool of the GridApi specification, by name. */
+const SPEC_TOOLS = [
+  'AddBaseCollaborator',
+  'AddCollaboratorToGridInterface',
+  'AddRecordComment',
+  'AddWorkspaceCollaborator',
+  'BatchManageEnterpriseUsers',
+  'BatchManageUserMembership',
+  'BatchMoveUserGroupsBetweenAccounts',
+  'BulkUpdateGrid',
+  'CreateAuditLogRequest',
+  'CreateDescendantEnterpriseAccount',
+  'CreateEdiscoveryExport',
+  'CreateGridBase',
+  'CreateGridField',
+  'CreateGridRecords',
+  'CreateGridTable',
+  'CreateGridWebhook',
+  'CreateGridWorkspace',
+  'CreateScimGroup',
+  'CreateScimUser',
+  'DeleteBaseInvite',
+  'DeleteCommentFromRecord',
+  'DeleteEnterpriseUser',
+  'DeleteGridBase',
+  'DeleteGridBlockInstallation',
+  'DeleteGridRecord',
+  'DeleteGridShare',
+  'DeleteGridView',
+  'DeleteGridWebhook',
+  'DeleteInterfaceInvite',
+  'DeleteMultipleRecords',
+  'DeleteRecordsByPrimaryKeys',
+  'DeleteScimGroup',
+  'DeleteScimUser',
+  'DeleteUsersByEmail',
+  'DeleteWorkspace',
+  'DeleteWorkspaceInvite',
+  'FetchScimGroup',
+  'GetAuditLogEvents',
+  'GetBaseCollaborators',
+  'GetEdiscoveryExportStatus',
+  'GetEdiscoveryExportsStatus',
+  'GetEnterpriseInfo',
+  'GetGridBaseSchema',
+  'GetGridChangeEvents',
+  'GetGridUserInfo',
+  'GetGridViewMetadata',
+  'GetInterfaceInfo',
+  'GetRecordComments',
+  'GetScimUser',
+  'GetUserGroupInfo',
+  'GetUserInformation',
+  'GetWorkspaceCollaborators',
+  'GrantAdminAccess',
+  'GridGetRecord',
+  'ListBaseBlockInstallations',
+  'ListBaseShares',
+  'ListGridBaseViews',
+  'ListGridBases',
+  'ListGridRecords',
+  'ListScimGroups',
+  'ListScimUsers',
+  'ListWebhookPayloads',
+  'ListWebhooksForBase',
+  'LogoutEnterpriseUser',
+  'ManageEnterpriseAccountUser',
+  'ManageGridBlockInstallation',
+  'ManageGridSharing',
+  'ModifyGridEntry',
+  'MoveGridBase',
+  'MoveWorkspacesBetweenEnterpriseAccounts',
+  'ReadBulkTableRecords',
+  'RefreshWebhookLifespan',
+  'RemoveBaseCollaborator',
+  'RemoveInterfaceCollaborator',
+  'RemoveUserFromEnterprise',
+  'RemoveWorkspaceCollaborator',
+  'RetrieveAuditLog',
+  'RetrieveAuditLogRequests',
+  'RetrieveUserIdAndScopes',
+  'RevokeAdminAccess',
+  'ToggleWebhookNotifications',
+  'UpdateCollaboratorPermission',
+  'UpdateCollaboratorPermissions',
+  'UpdateGridFieldDetails',
+  'UpdateGridRecord',
+  'UpdateGridRecords',
+  'UpdateGridTable',
+  'UpdateGroupAttributes',
+  'UpdateGroupDetails',
+  'UpdateRecordComment',
+  'UpdateScimUserRecord',
+  'UpdateUserAttributes',
+  'UpdateWorkspaceCollaboratorPermission',
+  'UpdateWorkspaceRestrictions',
+  'UploadAttachmentToGrid',
+  'UpsertGridRecords',
+];
+
+let host: SpawnedHost;
+beforeAll(async () => {
+  host = await spawnHost({ plugins: ['@toolhost/plugin-grid'] }, { env: {} });
+});
+afterAll(() => host?.close());
+
+it('an MCP client sees exactly the 96 tools of the specification, each with an object schema', async () => {
+  const { tools } = await host.client.listTools();
+  expect(SPEC_TOOLS).toHaveLength(96);
+  expect(tools.map((t) => t.name).sort()).toEqual(SPEC_TOOLS.map((n) => `GridApi_${n}`).sort());
+  for (const t of tools) {
+    expect(t.inputSchema.type).toBe('object');
+    expect(t.description, t.name).toBeTruthy();
+  }
+});
