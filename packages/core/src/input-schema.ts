@@ -24,8 +24,9 @@ export function buildInputSchema(decl: ToolDeclaration): JsonSchema {
   }
   for (const p of decl.params ?? []) {
     if (p.fromSetting) continue;
-    const description = p.mode === 'x' ? `${p.description} Required for execute.` : p.description;
-    properties[p.name] = { ...p.schema, description };
+    const description = p.mode === 'x' ? `${p.description} Required for execute.`.trim() : p.description;
+    // A name that says it all needs no description: every token of the catalog is paid per session.
+    properties[p.name] = description ? { ...p.schema, description } : { ...p.schema };
     if (p.required) required.push(p.name);
   }
   const schema: JsonSchema = { type: 'object', properties, additionalProperties: false };

@@ -107,8 +107,9 @@ describe('at least one of a group', () => {
   };
   const schema = buildInputSchema(rename);
 
-  it('shows the rule in the input schema', () => {
+  it('shows the rule in the input schema, and no empty descriptions', () => {
     expect(schema.anyOf).toEqual([{ required: ['name'] }, { required: ['description'] }]);
+    expect(schema.properties?.name).toEqual({ type: 'string' });
   });
 
   it('accepts either one', () => {
