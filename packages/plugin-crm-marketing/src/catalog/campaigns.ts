@@ -21,6 +21,7 @@ const date: JsonSchema = { type: 'string', format: 'date' };
 /**
  * The campaign GUID in the path. The spec names it differently per tool and marks it as a
  * UUID on some tools only; those get the uuid format, the others any non-empty string.
+ * Only a name that says neither GUID nor (by its format) UUID is described.
  */
 function campaign(name: string, isUuid: boolean): ParamDeclaration {
   return {
@@ -29,15 +30,15 @@ function campaign(name: string, isUuid: boolean): ParamDeclaration {
     as: 'campaignGuid',
     required: true,
     schema: isUuid ? uuid : str,
-    description: 'Campaign GUID.',
+    description: isUuid || name.includes('guid') ? '' : 'Campaign GUID.',
   };
 }
 
-function pathId(name: string, as: string, description: string): ParamDeclaration {
-  return { name, in: 'path', as, required: true, schema: { type: 'integer' }, description };
+function pathId(name: string, as: string): ParamDeclaration {
+  return { name, in: 'path', as, required: true, schema: { type: 'integer' }, description: '' };
 }
 
-function query(name: string, as: string, schema: JsonSchema, description: string): ParamDeclaration {
+function query(name: string, as: string, schema: JsonSchema, description = ''): ParamDeclaration {
   return { name, in: 'query', as, schema, description };
 }
 
@@ -45,37 +46,37 @@ function field(
   name: string,
   as: string,
   schema: JsonSchema,
-  description: string,
+  description = '',
   required = true,
 ): ParamDeclaration {
   return { name, in: 'body', as, schema, description, ...(required ? { required } : {}) };
 }
 
 const properties = (name: string): ParamDeclaration =>
-  query(name, 'properties', { type: 'array', items: { type: 'string' } }, 'Campaign properties to return.');
+  query(name, 'properties', { type: 'array', items: { type: 'string' } });
 
-const cursor = query('pagination_cursor', 'after', { type: 'string' }, 'paging.next.after value.');
+const cursor = query('pagination_cursor', 'after', { type: 'string' }, 'paging.next.after.');
 
 // Report period: the spec documents 2006-01-01 and today as the defaults, so they are sent.
 const reportStart = (name: string): ParamDeclaration => ({
-  ...query(name, 'startDate', { ...date, default: '2006-01-01' }, 'Period start.'),
+  ...query(name, 'startDate', { ...date, default: '2006-01-01' }),
   sendDefault: true,
 });
 const reportEnd = (name: string): ParamDeclaration => ({
-  ...query(name, 'endDate', date, 'Period end; default today.'),
+  ...query(name, 'endDate', date, 'Default today.'),
   dynamicDefault: 'today',
 });
 
 const assetTypes: JsonSchema = { type: 'string', enum: ['FORM', 'OBJECT_LIST', 'EXTERNAL_WEB_URL'] };
 const assetParams: ParamDeclaration[] = [
-  { name: 'asset_id', in: 'path', as: 'assetId', required: true, schema: str, description: 'Asset id.' },
+  { name: 'asset_id', in: 'path', as: 'assetId', required: true, schema: str, description: '' },
   {
     name: 'asset_type',
     in: 'path',
     as: 'assetType',
     required: true,
     schema: assetTypes,
-    description: 'Asset type.',
+    description: '',
   },
   campaign('campaign_unique_identifier', true),
 ];
@@ -85,109 +86,109 @@ export const campaignTools: ToolDeclaration[] = [
   {
     toolSet,
     name: 'GetCampaignSpendItem',
-    description: 'Get one spend item of a campaign.',
+    description: 'One spend item of a campaign.',
     method: 'GET',
     path: `${campaignPath}/spend/{spendId}`,
     auth: campaignsReadAuth,
-    params: [campaign('campaign_guid', false), pathId('spend_item_identifier', 'spendId', 'Spend item id.')],
+    params: [campaign('campaign_guid', false), pathId('spend_item_identifier', 'spendId')],
   },
   {
     toolSet,
     name: 'UpdateCampaignSpend',
-    description: 'Replace a spend item of a campaign.',
+    description: 'Replaces a whole spend item.',
     method: 'PUT',
     path: `${campaignPath}/spend/{spendId}`,
     auth: campaignsWriteAuth,
     body: { kind: 'fields' },
     params: [
       campaign('campaign_guid', false),
-      field('spend_amount', 'amount', { type: 'number' }, 'Amount spent.'),
-      pathId('spend_identifier', 'spendId', 'Spend item id.'),
-      field('spend_item_name', 'name', { type: 'string' }, 'Name.'),
-      field('spend_order', 'order', { type: 'integer' }, 'Position in the list.'),
-      field('spend_item_description', 'description', { type: 'string' }, 'Description.', false),
+      field('spend_amount', 'amount', { type: 'number' }),
+      pathId('spend_identifier', 'spendId'),
+      field('spend_item_name', 'name', { type: 'string' }),
+      field('spend_order', 'order', { type: 'integer' }),
+      field('spend_item_description', 'description', { type: 'string' }, '', false),
     ],
   },
   {
     toolSet,
     name: 'RemoveCampaignSpendItem',
-    description: 'Delete a spend item of a campaign.',
+    description: 'Deletes one spend item.',
     method: 'DELETE',
     path: `${campaignPath}/spend/{spendId}`,
     auth: campaignsWriteAuth,
-    params: [campaign('campaign_identifier', false), pathId('spend_item_id', 'spendId', 'Spend item id.')],
+    params: [campaign('campaign_identifier', false), pathId('spend_item_id', 'spendId')],
   },
   {
     toolSet,
     name: 'CreateCampaignSpend',
-    description: 'Add a spend item to a campaign.',
+    description: 'Adds a spend item.',
     method: 'POST',
     path: `${campaignPath}/spend`,
     auth: campaignsWriteAuth,
     body: { kind: 'fields' },
     params: [
       campaign('campaign_id', false),
-      field('spend_amount', 'amount', { type: 'number' }, 'Amount spent.'),
-      field('spend_item_name', 'name', { type: 'string' }, 'Name.'),
-      field('spend_item_order', 'order', { type: 'integer' }, 'Position in the list.'),
-      field('spend_description', 'description', { type: 'string' }, 'Description.', false),
+      field('spend_amount', 'amount', { type: 'number' }),
+      field('spend_item_name', 'name', { type: 'string' }),
+      field('spend_item_order', 'order', { type: 'integer' }),
+      field('spend_description', 'description', { type: 'string' }, '', false),
     ],
   },
   {
     toolSet,
     name: 'GetCampaignBudget',
-    description: 'Get one budget item of a campaign.',
+    description: 'One budget item of a campaign.',
     method: 'GET',
     path: `${campaignPath}/budget/{budgetId}`,
     auth: campaignsReadAuth,
-    params: [pathId('budget_item_id', 'budgetId', 'Budget item id.'), campaign('campaign_guid', false)],
+    params: [pathId('budget_item_id', 'budgetId'), campaign('campaign_guid', false)],
   },
   {
     toolSet,
     name: 'UpdateCampaignBudget',
-    description: 'Replace a budget item of a campaign.',
+    description: 'Replaces a whole budget item.',
     method: 'PUT',
     path: `${campaignPath}/budget/{budgetId}`,
     auth: campaignsWriteAuth,
     body: { kind: 'fields' },
     params: [
-      field('budget_amount', 'amount', { type: 'number' }, 'Budgeted amount.'),
-      pathId('budget_id', 'budgetId', 'Budget item id.'),
-      field('budget_item_name', 'name', { type: 'string' }, 'Name.'),
+      field('budget_amount', 'amount', { type: 'number' }),
+      pathId('budget_id', 'budgetId'),
+      field('budget_item_name', 'name', { type: 'string' }),
       campaign('campaign_guid', false),
       field('priority_order', 'order', { type: 'integer' }, 'Position in the list.'),
-      field('budget_item_description', 'description', { type: 'string' }, 'Description.', false),
+      field('budget_item_description', 'description', { type: 'string' }, '', false),
     ],
   },
   {
     toolSet,
     name: 'DeleteCampaignBudgetItem',
-    description: 'Delete a budget item of a campaign.',
+    description: 'Deletes one budget item.',
     method: 'DELETE',
     path: `${campaignPath}/budget/{budgetId}`,
     auth: campaignsWriteAuth,
-    params: [pathId('budget_item_id', 'budgetId', 'Budget item id.'), campaign('campaign_guid', false)],
+    params: [pathId('budget_item_id', 'budgetId'), campaign('campaign_guid', false)],
   },
   {
     toolSet,
     name: 'AddCampaignBudgetItem',
-    description: 'Add a budget item to a campaign.',
+    description: 'Adds a budget item.',
     method: 'POST',
     path: `${campaignPath}/budget`,
     auth: campaignsWriteAuth,
     body: { kind: 'fields' },
     params: [
-      field('budget_amount', 'amount', { type: 'number' }, 'Budgeted amount.'),
-      field('budget_item_name', 'name', { type: 'string' }, 'Name.'),
-      field('budget_item_order', 'order', { type: 'integer' }, 'Position in the list.'),
+      field('budget_amount', 'amount', { type: 'number' }),
+      field('budget_item_name', 'name', { type: 'string' }),
+      field('budget_item_order', 'order', { type: 'integer' }),
       campaign('campaign_id', false),
-      field('budget_item_description', 'description', { type: 'string' }, 'Description.', false),
+      field('budget_item_description', 'description', { type: 'string' }, '', false),
     ],
   },
   {
     toolSet,
     name: 'GetCampaignBudgetDetails',
-    description: "Get a campaign's budget and spend totals with their items.",
+    description: 'Budget and spend totals with their items.',
     method: 'GET',
     path: `${campaignPath}/budget/totals`,
     auth: campaignsReadAuth,
@@ -198,13 +199,13 @@ export const campaignTools: ToolDeclaration[] = [
   {
     toolSet,
     name: 'GetMarketingCampaigns',
-    description: 'List campaigns, optionally filtered by name; paged by paging.next.after.',
+    description: 'Lists campaigns.',
     method: 'GET',
     path: base,
     auth: campaignsReadAuth,
     // limit and sort defaults are HubSpot's own (50, hs_name): left to the API, not sent.
     params: [
-      query('campaign_name_filter', 'name', { type: 'string' }, 'Substring of the campaign name.'),
+      query('campaign_name_filter', 'name', { type: 'string' }, 'Name substring.'),
       query(
         'max_results_limit',
         'limit',
@@ -213,22 +214,17 @@ export const campaignTools: ToolDeclaration[] = [
       ),
       cursor,
       properties('requested_properties'),
-      query(
-        'sort_by',
-        'sort',
-        {
-          type: 'string',
-          enum: ['hs_name', '-hs_name', 'createdAt', '-createdAt', 'updatedAt', '-updatedAt'],
-          default: 'hs_name',
-        },
-        'Sort field; leading - for descending.',
-      ),
+      query('sort_by', 'sort', {
+        type: 'string',
+        enum: ['hs_name', '-hs_name', 'createdAt', '-createdAt', 'updatedAt', '-updatedAt'],
+        default: 'hs_name',
+      }),
     ],
   },
   {
     toolSet,
     name: 'CreateMarketingCampaign',
-    description: 'Create a campaign from its properties.',
+    description: 'Body: {properties}.',
     method: 'POST',
     path: base,
     auth: campaignsWriteAuth,
@@ -237,7 +233,7 @@ export const campaignTools: ToolDeclaration[] = [
   {
     toolSet,
     name: 'CreateMarketingCampaignBatch',
-    description: 'Create several campaigns (body: {inputs:[{properties}]}).',
+    description: 'Body: {inputs:[{properties}]}.',
     method: 'POST',
     path: `${base}/batch/create`,
     auth: campaignsWriteAuth,
@@ -246,7 +242,7 @@ export const campaignTools: ToolDeclaration[] = [
   {
     toolSet,
     name: 'UpdateCampaignBatch',
-    description: 'Update the properties of several campaigns (body: {inputs:[{id, properties}]}).',
+    description: 'Body: {inputs:[{id, properties}]}.',
     method: 'POST',
     path: `${base}/batch/update`,
     auth: campaignsWriteAuth,
@@ -255,7 +251,7 @@ export const campaignTools: ToolDeclaration[] = [
   {
     toolSet,
     name: 'ArchiveCampaignsBatch',
-    description: 'Delete several campaigns (body: {inputs:[{id}]}).',
+    description: 'Deletes campaigns; body: {inputs:[{id}]}.',
     method: 'POST',
     path: `${base}/batch/archive`,
     auth: campaignsWriteAuth,
@@ -265,36 +261,36 @@ export const campaignTools: ToolDeclaration[] = [
   {
     toolSet,
     name: 'FetchMarketingCampaignBatches',
-    description: 'Read several campaigns (body: {inputs:[{id}]}); asset metrics need both dates.',
+    description: 'Body: {inputs:[{id}]}; asset metrics need both dates.',
     method: 'POST',
     path: `${base}/batch/read`,
     auth: campaignsReadAuth,
     hints: { readOnly: true },
     body: { kind: 'mode', schema: readCampaignsBatchBody },
     params: [
-      { ...query('fetch_start_date', 'startDate', date, 'Asset metrics period start.'), mode: 'xo' },
-      { ...query('end_date_for_asset_metrics', 'endDate', date, 'Asset metrics period end.'), mode: 'xo' },
+      { ...query('fetch_start_date', 'startDate', date, 'Asset metrics start.'), mode: 'xo' },
+      { ...query('end_date_for_asset_metrics', 'endDate', date), mode: 'xo' },
       { ...properties('requested_properties'), mode: 'xo' },
     ],
   },
   {
     toolSet,
     name: 'GetCampaignDetails',
-    description: 'Get one campaign with its assets; asset metrics need both dates.',
+    description: 'With its assets; asset metrics need both dates.',
     method: 'GET',
     path: campaignPath,
     auth: campaignsReadAuth,
     params: [
       campaign('campaign_guid', true),
-      query('end_date_for_asset_metrics', 'endDate', date, 'Asset metrics period end.'),
-      query('metrics_start_date', 'startDate', date, 'Asset metrics period start.'),
+      query('end_date_for_asset_metrics', 'endDate', date),
+      query('metrics_start_date', 'startDate', date),
       properties('properties_list'),
     ],
   },
   {
     toolSet,
     name: 'DeleteMarketingCampaign',
-    description: 'Delete a campaign.',
+    description: 'Deletes one campaign.',
     method: 'DELETE',
     path: campaignPath,
     auth: campaignsWriteAuth,
@@ -303,7 +299,7 @@ export const campaignTools: ToolDeclaration[] = [
   {
     toolSet,
     name: 'UpdateCampaignProperties',
-    description: 'Update properties of a campaign.',
+    description: 'Patches campaign properties.',
     method: 'PATCH',
     path: campaignPath,
     auth: campaignsWriteAuth,
@@ -313,7 +309,7 @@ export const campaignTools: ToolDeclaration[] = [
   {
     toolSet,
     name: 'AssociateAssetWithCampaign',
-    description: 'Associate an asset with a campaign.',
+    description: 'Adds an asset to a campaign.',
     method: 'PUT',
     path: `${campaignPath}/assets/{assetType}/{assetId}`,
     auth: campaignsWriteAuth,
@@ -322,7 +318,7 @@ export const campaignTools: ToolDeclaration[] = [
   {
     toolSet,
     name: 'DisassociateCampaignAsset',
-    description: 'Remove an asset from a campaign.',
+    description: 'Removes an asset from a campaign.',
     method: 'DELETE',
     path: `${campaignPath}/assets/{assetType}/{assetId}`,
     auth: campaignsWriteAuth,
@@ -331,7 +327,7 @@ export const campaignTools: ToolDeclaration[] = [
   {
     toolSet,
     name: 'ListCampaignAssets',
-    description: 'List the assets of one type in a campaign; metrics need a start date.',
+    description: 'Assets of one type; metrics need a start date.',
     method: 'GET',
     path: `${campaignPath}/assets/{assetType}`,
     auth: campaignsReadAuth,
@@ -343,24 +339,24 @@ export const campaignTools: ToolDeclaration[] = [
         as: 'assetType',
         required: true,
         schema: str,
-        description: 'Asset type, e.g. MARKETING_EMAIL.',
+        description: 'e.g. MARKETING_EMAIL.',
       },
       campaign('campaign_identifier', true),
-      query('end_date_for_asset_metrics', 'endDate', date, 'Metrics period end.'),
+      query('end_date_for_asset_metrics', 'endDate', date),
       query(
         'maximum_results_limit',
         'limit',
         { type: 'string', pattern: '^[0-9]+$', default: '10' },
-        'Page size, as a decimal string.',
+        'Page size.',
       ),
-      query('metrics_start_date', 'startDate', date, 'Metrics period start.'),
+      query('metrics_start_date', 'startDate', date),
       cursor,
     ],
   },
   {
     toolSet,
     name: 'GetCampaignAttributionMetrics',
-    description: 'Get attribution metrics of a campaign for a period.',
+    description: 'Attribution metrics for a period.',
     method: 'GET',
     path: `${campaignPath}/reports/metrics`,
     auth: campaignsReadAuth,
@@ -373,33 +369,28 @@ export const campaignTools: ToolDeclaration[] = [
   {
     toolSet,
     name: 'GetCampaignRevenueReport',
-    description: 'Get attributed revenue of a campaign for a period.',
+    description: 'Attributed revenue for a period.',
     method: 'GET',
     path: `${campaignPath}/reports/revenue`,
     auth: campaignsRevenueAuth,
     params: [
       campaign('campaign_unique_identifier', true),
       // LINEAR is also HubSpot's own default: left to the API, not sent.
-      query(
-        'attribution_model',
-        'attributionModel',
-        {
-          type: 'string',
-          enum: [
-            'LINEAR',
-            'FIRST_INTERACTION',
-            'LAST_INTERACTION',
-            'FULL_PATH',
-            'U_SHAPED',
-            'W_SHAPED',
-            'TIME_DECAY',
-            'J_SHAPED',
-            'INVERSE_J_SHAPED',
-          ],
-          default: 'LINEAR',
-        },
-        'Attribution model.',
-      ),
+      query('attribution_model', 'attributionModel', {
+        type: 'string',
+        enum: [
+          'LINEAR',
+          'FIRST_INTERACTION',
+          'LAST_INTERACTION',
+          'FULL_PATH',
+          'U_SHAPED',
+          'W_SHAPED',
+          'TIME_DECAY',
+          'J_SHAPED',
+          'INVERSE_J_SHAPED',
+        ],
+        default: 'LINEAR',
+      }),
       reportEnd('report_end_date'),
       reportStart('report_start_date'),
     ],
@@ -407,7 +398,7 @@ export const campaignTools: ToolDeclaration[] = [
   {
     toolSet,
     name: 'FetchCampaignContactIds',
-    description: 'List ids of contacts attributed to a campaign for a period.',
+    description: 'Ids of attributed contacts for a period.',
     method: 'GET',
     path: `${campaignPath}/reports/contacts/{contactType}`,
     auth: campaignsReadAuth,
@@ -419,7 +410,7 @@ export const campaignTools: ToolDeclaration[] = [
         as: 'contactType',
         required: true,
         schema: { type: 'string', enum: ['contactFirstTouch', 'contactLastTouch', 'influencedContacts'] },
-        description: 'Attribution kind.',
+        description: '',
       },
       // The default 100 is HubSpot's own: left to the API, not sent.
       query('contact_fetch_limit', 'limit', { type: 'integer', minimum: 1, default: 100 }, 'Page size.'),

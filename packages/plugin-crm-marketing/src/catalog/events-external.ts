@@ -25,7 +25,7 @@ function accountParam(where: Where, mode?: 'x' | 'xo'): ParamDeclaration {
     as: 'externalAccountId',
     ...(mode ? { mode } : { required: true }),
     schema: idSchema,
-    description: 'Account id in the event app.',
+    description: '',
   };
 }
 
@@ -36,7 +36,7 @@ function externalEventParam(name: string, mode?: 'x'): ParamDeclaration {
     as: 'externalEventId',
     ...(mode ? { mode } : { required: true }),
     schema: idSchema,
-    description: 'Event id in the event app.',
+    description: name === 'external_event_id' ? '' : 'External event id.',
   };
 }
 
@@ -47,7 +47,7 @@ function stateParam(name: string): ParamDeclaration {
     as: 'subscriberState',
     mode: 'x',
     schema: subscriberStateSchema,
-    description: 'State to record.',
+    description: '',
   };
 }
 
@@ -57,7 +57,7 @@ const listIdParam = (name: string): ParamDeclaration => ({
   as: 'listId',
   required: true,
   schema: idSchema,
-  description: 'List (ILS) id.',
+  description: 'ILS list id.',
 });
 
 const byIdentity = `${eventsBase}/events/{externalEventId}`;
@@ -68,7 +68,7 @@ export const externalEventTools: ToolDeclaration[] = [
   {
     toolSet,
     name: 'GetMarketingEventDetails',
-    description: 'Get a marketing event by its external ids.',
+    description: 'Marketing event by external ids.',
     method: 'GET',
     path: byIdentity,
     auth: eventsReadAuth,
@@ -79,7 +79,7 @@ export const externalEventTools: ToolDeclaration[] = [
     name: 'DeleteMarketingEvent',
     // The spec does not say which id marketing_event_id is here; the endpoint that takes an
     // external account id with it is DELETE /events/{externalEventId}.
-    description: 'Delete a marketing event by its external ids.',
+    description: 'Deletes an event by external ids.',
     method: 'DELETE',
     path: byIdentity,
     auth: eventsWriteAuth,
@@ -88,7 +88,7 @@ export const externalEventTools: ToolDeclaration[] = [
   {
     toolSet,
     name: 'UpsertMarketingEvent',
-    description: 'Create or replace a marketing event by its external event id.',
+    description: 'Creates or replaces an event by external event id.',
     method: 'PUT',
     path: byIdentity,
     auth: eventsWriteAuth,
@@ -98,7 +98,7 @@ export const externalEventTools: ToolDeclaration[] = [
   {
     toolSet,
     name: 'UpsertMarketingEvents',
-    description: 'Create or replace several marketing events by external ids.',
+    description: 'Creates or replaces several events by external ids.',
     method: 'POST',
     path: `${eventsBase}/events/upsert`,
     auth: eventsWriteAuth,
@@ -107,7 +107,7 @@ export const externalEventTools: ToolDeclaration[] = [
   {
     toolSet,
     name: 'UpdateMarketingEventDetails',
-    description: 'Update a marketing event by its external ids.',
+    description: 'Patches an event by external ids.',
     method: 'PATCH',
     path: byIdentity,
     auth: eventsWriteAuth,
@@ -117,7 +117,7 @@ export const externalEventTools: ToolDeclaration[] = [
   {
     toolSet,
     name: 'CancelMarketingEvent',
-    description: 'Mark a marketing event (external ids) cancelled.',
+    description: 'Marks an event (external ids) cancelled.',
     method: 'POST',
     path: `${byIdentity}/cancel`,
     auth: eventsWriteAuth,
@@ -126,7 +126,7 @@ export const externalEventTools: ToolDeclaration[] = [
   {
     toolSet,
     name: 'MarkMarketingEventCompleted',
-    description: 'Mark a marketing event (external ids) completed.',
+    description: 'Marks an event (external ids) completed.',
     method: 'POST',
     path: `${byIdentity}/complete`,
     auth: eventsWriteAuth,
@@ -138,7 +138,7 @@ export const externalEventTools: ToolDeclaration[] = [
         as: 'endDateTime',
         required: true,
         schema: { type: 'string', format: 'date-time' },
-        description: 'When the event ended.',
+        description: '',
       },
       {
         name: 'event_start_date_time',
@@ -146,7 +146,7 @@ export const externalEventTools: ToolDeclaration[] = [
         as: 'startDateTime',
         required: true,
         schema: { type: 'string', format: 'date-time' },
-        description: 'When the event started.',
+        description: '',
       },
       accountParam('query'),
       externalEventParam('marketing_event_id'),
@@ -157,7 +157,7 @@ export const externalEventTools: ToolDeclaration[] = [
     name: 'SearchMarketingEventsByExternalId',
     // The search endpoint (q = the external event id) versus FindCrmMarketingEvents' identifiers
     // lookup: "Search" names the search endpoint.
-    description: "Search the calling app's marketing events by external event id.",
+    description: "Calling app's events matching an external event id.",
     method: 'GET',
     path: `${eventsBase}/events/search`,
     auth: eventsReadAuth,
@@ -168,14 +168,14 @@ export const externalEventTools: ToolDeclaration[] = [
         as: 'q',
         required: true,
         schema: { type: 'string', minLength: 1 },
-        description: 'Event id in the event app.',
+        description: '',
       },
     ],
   },
   {
     toolSet,
     name: 'FindCrmMarketingEvents',
-    description: 'Find the marketing events of any app with an external event id.',
+    description: "Any app's events with an external event id.",
     method: 'GET',
     path: `${eventsBase}/{externalEventId}/identifiers`,
     auth: eventsReadAuth,
@@ -184,7 +184,7 @@ export const externalEventTools: ToolDeclaration[] = [
   {
     toolSet,
     name: 'GetMarketingEventAssociatedLists',
-    description: 'List the lists of a marketing event (external ids).',
+    description: 'Contact lists linked to an event (external ids).',
     method: 'GET',
     path: associations,
     auth: eventsWriteAuth,
@@ -193,7 +193,7 @@ export const externalEventTools: ToolDeclaration[] = [
   {
     toolSet,
     name: 'LinkListToEvent',
-    description: 'Associate a list with a marketing event (external ids).',
+    description: 'Links a list to an event (external ids).',
     method: 'PUT',
     path: `${associations}/{listId}`,
     auth: eventsWriteAuth,
@@ -202,7 +202,7 @@ export const externalEventTools: ToolDeclaration[] = [
   {
     toolSet,
     name: 'DisassociateMarketingEventList',
-    description: 'Disassociate a list from a marketing event (external ids).',
+    description: 'Unlinks a list from an event (external ids).',
     method: 'DELETE',
     path: `${associations}/{listId}`,
     auth: eventsWriteAuth,
@@ -211,7 +211,7 @@ export const externalEventTools: ToolDeclaration[] = [
   {
     toolSet,
     name: 'GetMarketingEventParticipationBreakdown',
-    description: "List a marketing event's participations (external ids).",
+    description: 'Participations of an event (external ids).',
     method: 'GET',
     path: `${participations}/breakdown`,
     auth: eventsReadAuth,
@@ -223,7 +223,7 @@ export const externalEventTools: ToolDeclaration[] = [
         in: 'query',
         as: 'contactIdentifier',
         schema: { type: 'string' },
-        description: 'Contact email or id.',
+        description: 'Contact email or internal id.',
       },
       ...breakdownQuery({ cursor: 'pagination_cursor', state: 'participation_state_filter' }),
     ],
@@ -231,7 +231,7 @@ export const externalEventTools: ToolDeclaration[] = [
   {
     toolSet,
     name: 'GetEventParticipationCounters',
-    description: "Count a marketing event's participations by state (external ids).",
+    description: 'Participation counts by state (external ids).',
     method: 'GET',
     path: participations,
     auth: eventsReadAuth,
@@ -242,7 +242,7 @@ export const externalEventTools: ToolDeclaration[] = [
     name: 'RecordMarketingEventAttendance',
     // Of the two attendance endpoints by external event id (externalAccountId optional, as the
     // spec's (xo)), this one pairs with RecordEventAttendance: create, contacts by CRM id (vid).
-    description: "Record contacts' state, by contact id, for an event by external id.",
+    description: "Records contacts' state by contact id; external event id.",
     method: 'POST',
     path: `${eventsBase}/attendance/{externalEventId}/{subscriberState}/create`,
     auth: eventsWriteAuth,
@@ -257,7 +257,7 @@ export const externalEventTools: ToolDeclaration[] = [
     toolSet,
     name: 'RecordCrmSubscriberState',
     // The counterpart of RecordSubscriberState ("by email"): upsert, contacts by CRM id (vid).
-    description: "Upsert contacts' state, by contact id, for an event by external ids.",
+    description: "Upserts contacts' state by contact id; external ids.",
     method: 'POST',
     path: `${byIdentity}/{subscriberState}/upsert`,
     auth: eventsWriteAuth,
@@ -273,7 +273,7 @@ export const externalEventTools: ToolDeclaration[] = [
     name: 'RecordEventParticipationCrm',
     // The other attendance endpoint by external event id (externalAccountId optional, as the
     // spec's (xo)): email-create, contacts by email; it pairs with RegisterEventParticipation.
-    description: "Record contacts' state, by email, for an event by external id.",
+    description: "Records contacts' state by email; external event id.",
     method: 'POST',
     path: `${eventsBase}/attendance/{externalEventId}/{subscriberState}/email-create`,
     auth: eventsWriteAuth,
@@ -287,7 +287,7 @@ export const externalEventTools: ToolDeclaration[] = [
   {
     toolSet,
     name: 'RecordSubscriberState',
-    description: "Upsert contacts' state, by email, for an event by external ids.",
+    description: "Upserts contacts' state by email; external ids.",
     method: 'POST',
     path: `${byIdentity}/{subscriberState}/email-upsert`,
     auth: eventsWriteAuth,
@@ -304,7 +304,7 @@ export const contactParticipationTools: ToolDeclaration[] = [
   {
     toolSet,
     name: 'GetContactParticipationsBreakdown',
-    description: "List a contact's marketing event participations.",
+    description: "A contact's marketing event participations.",
     method: 'GET',
     path: `${eventsBase}/participations/contacts/{contactIdentifier}/breakdown`,
     auth: eventsReadAuth,

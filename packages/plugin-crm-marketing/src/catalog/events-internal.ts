@@ -21,7 +21,7 @@ const objectIdParam = (name: string, mode?: 'x'): ParamDeclaration => ({
   as: 'objectId',
   ...(mode ? { mode } : { required: true }),
   schema: idSchema,
-  description: "Event's CRM object id.",
+  description: name === 'event_internal_id' ? '' : 'Internal event id.',
 });
 
 /** The /associations/{marketingEventId} and /participations/{marketingEventId} endpoints also take the internal id. */
@@ -31,7 +31,7 @@ const associationEventParam: ParamDeclaration = {
   as: 'marketingEventId',
   required: true,
   schema: idSchema,
-  description: "Event's CRM object id.",
+  description: 'Internal event id.',
 };
 
 const participationEventParam: ParamDeclaration = {
@@ -45,14 +45,14 @@ const attendanceStateParam: ParamDeclaration = {
   as: 'subscriberState',
   mode: 'x',
   schema: subscriberStateSchema,
-  description: 'State to record.',
+  description: '',
 };
 
 export const internalEventTools: ToolDeclaration[] = [
   {
     toolSet,
     name: 'FetchEventDetails',
-    description: 'Get a marketing event by internal id.',
+    description: 'Marketing event by internal id.',
     method: 'GET',
     path: `${eventsBase}/{objectId}`,
     auth: eventsReadAuth,
@@ -61,7 +61,7 @@ export const internalEventTools: ToolDeclaration[] = [
   {
     toolSet,
     name: 'RemoveMarketingEvent',
-    description: 'Delete a marketing event by internal id.',
+    description: 'Deletes an event by internal id.',
     method: 'DELETE',
     path: `${eventsBase}/{objectId}`,
     auth: eventsWriteAuth,
@@ -70,7 +70,7 @@ export const internalEventTools: ToolDeclaration[] = [
   {
     toolSet,
     name: 'ModifyEventInformation',
-    description: 'Update a marketing event by internal id.',
+    description: 'Patches an event by internal id.',
     method: 'PATCH',
     path: `${eventsBase}/{objectId}`,
     auth: eventsWriteAuth,
@@ -80,7 +80,7 @@ export const internalEventTools: ToolDeclaration[] = [
   {
     toolSet,
     name: 'GetMarketingEventLists',
-    description: 'List the lists of a marketing event (internal id).',
+    description: 'Contact lists linked to an event (internal id).',
     method: 'GET',
     path: `${eventsBase}/associations/{marketingEventId}/lists`,
     auth: eventsWriteAuth,
@@ -89,7 +89,7 @@ export const internalEventTools: ToolDeclaration[] = [
   {
     toolSet,
     name: 'GetMarketingEventParticipationsBreakdown',
-    description: "List a marketing event's participations (internal id).",
+    description: 'Participations of an event (internal id).',
     method: 'GET',
     path: `${eventsBase}/participations/{marketingEventId}/breakdown`,
     auth: eventsReadAuth,
@@ -100,7 +100,7 @@ export const internalEventTools: ToolDeclaration[] = [
         in: 'query',
         as: 'contactIdentifier',
         schema: { type: 'string' },
-        description: 'Contact email or id.',
+        description: 'Contact email or internal id.',
       },
       ...breakdownQuery({ cursor: 'last_retrieved_position_cursor', state: 'participation_state' }),
     ],
@@ -108,7 +108,7 @@ export const internalEventTools: ToolDeclaration[] = [
   {
     toolSet,
     name: 'GetMarketingEventParticipationCounters',
-    description: "Count a marketing event's participations by state (internal id).",
+    description: 'Participation counts by state (internal id).',
     method: 'GET',
     path: `${eventsBase}/participations/{marketingEventId}`,
     auth: eventsReadAuth,
@@ -118,7 +118,7 @@ export const internalEventTools: ToolDeclaration[] = [
     toolSet,
     name: 'RegisterEventParticipation',
     // "logs participation by email address": the email-create endpoint, contacts by email.
-    description: "Record contacts' state, by email, for an event by internal id.",
+    description: "Records contacts' state by email; internal event id.",
     method: 'POST',
     path: `${eventsBase}/{objectId}/attendance/{subscriberState}/email-create`,
     auth: eventsWriteAuth,
@@ -130,7 +130,7 @@ export const internalEventTools: ToolDeclaration[] = [
     name: 'RecordEventAttendance',
     // The spec's counterpart of RegisterEventParticipation without "by email": the create
     // endpoint, contacts by their CRM id (vid).
-    description: "Record contacts' state, by contact id, for an event by internal id.",
+    description: "Records contacts' state by contact id; internal event id.",
     method: 'POST',
     path: `${eventsBase}/{objectId}/attendance/{subscriberState}/create`,
     auth: eventsWriteAuth,
@@ -140,7 +140,7 @@ export const internalEventTools: ToolDeclaration[] = [
   {
     toolSet,
     name: 'GetAllMarketingEvents',
-    description: 'List all marketing events.',
+    description: 'Lists marketing events.',
     method: 'GET',
     path: eventsBase,
     auth: eventsReadAuth,
@@ -150,7 +150,7 @@ export const internalEventTools: ToolDeclaration[] = [
         in: 'query',
         as: 'after',
         schema: { type: 'string' },
-        description: 'paging.next.after value.',
+        description: 'paging.next.after.',
       },
       {
         name: 'response_limit',
@@ -164,7 +164,7 @@ export const internalEventTools: ToolDeclaration[] = [
   {
     toolSet,
     name: 'UpdateMarketingEventsBatch',
-    description: 'Update several marketing events by internal id.',
+    description: 'Updates several events by internal id.',
     method: 'POST',
     path: `${eventsBase}/batch/update`,
     auth: eventsWriteAuth,
@@ -174,7 +174,7 @@ export const internalEventTools: ToolDeclaration[] = [
     toolSet,
     name: 'DeleteMarketingEvents',
     // "deletes by object ID": batch/archive takes {inputs:[{objectId}]}.
-    description: 'Delete several marketing events by internal id.',
+    description: 'Deletes several events by internal id.',
     method: 'POST',
     path: `${eventsBase}/batch/archive`,
     auth: eventsWriteAuth,
@@ -186,7 +186,7 @@ export const internalEventTools: ToolDeclaration[] = [
     name: 'RemoveMarketingEvents',
     // "deletes by IDs" is the other batch delete, events/delete, which names each event by
     // appId + externalAccountId + externalEventId.
-    description: 'Delete several marketing events by appId and external ids.',
+    description: 'Deletes several events by appId and external ids.',
     method: 'POST',
     path: `${eventsBase}/events/delete`,
     auth: eventsWriteAuth,
@@ -196,7 +196,7 @@ export const internalEventTools: ToolDeclaration[] = [
   {
     toolSet,
     name: 'AssociateListWithMarketingEvent',
-    description: 'Associate a list with a marketing event (internal id).',
+    description: 'Links a list to an event (internal id).',
     method: 'PUT',
     path: `${eventsBase}/associations/{marketingEventId}/lists/{listId}`,
     auth: eventsWriteAuth,
@@ -207,7 +207,7 @@ export const internalEventTools: ToolDeclaration[] = [
         as: 'listId',
         required: true,
         schema: idSchema,
-        description: 'List (ILS) id.',
+        description: 'ILS list id.',
       },
       associationEventParam,
     ],
@@ -215,7 +215,7 @@ export const internalEventTools: ToolDeclaration[] = [
   {
     toolSet,
     name: 'DisassociateListFromMarketingEvent',
-    description: 'Disassociate a list from a marketing event (internal id).',
+    description: 'Unlinks a list from an event (internal id).',
     method: 'DELETE',
     path: `${eventsBase}/associations/{marketingEventId}/lists/{listId}`,
     auth: eventsWriteAuth,
@@ -226,7 +226,7 @@ export const internalEventTools: ToolDeclaration[] = [
         as: 'listId',
         required: true,
         schema: idSchema,
-        description: 'List (ILS) id.',
+        description: 'ILS list id.',
       },
       associationEventParam,
     ],
@@ -234,7 +234,7 @@ export const internalEventTools: ToolDeclaration[] = [
   {
     toolSet,
     name: 'CreateMarketingEvent',
-    description: 'Create a marketing event.',
+    description: 'Creates a marketing event.',
     method: 'POST',
     path: `${eventsBase}/events`,
     auth: eventsWriteAuth,

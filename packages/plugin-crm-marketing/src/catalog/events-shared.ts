@@ -32,14 +32,14 @@ export function breakdownQuery(names: { cursor: string; state: string }): ParamD
       in: 'query',
       as: 'after',
       schema: { type: 'string' },
-      description: 'paging.next.after value.',
+      description: 'paging.next.after.',
     },
     {
       name: names.state,
       in: 'query',
       as: 'state',
       schema: participationStateSchema,
-      description: 'Participation state.',
+      description: '',
     },
     responseSizeLimit,
   ];

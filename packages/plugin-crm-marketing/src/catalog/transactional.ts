@@ -12,7 +12,7 @@ function tokenIdParam(name: string): ParamDeclaration {
     as: 'tokenId',
     required: true,
     schema: { type: 'string', minLength: 1 },
-    description: 'SMTP API token id.',
+    description: '',
   };
 }
 
@@ -25,7 +25,7 @@ export const transactionalTools: ToolDeclaration[] = [
   {
     toolSet,
     name: 'SendMarketingEmail',
-    description: 'Send a marketing email template to one recipient.',
+    description: 'Published email template to one recipient.',
     method: 'POST',
     path: '/marketing/v4/email/single-send',
     auth: singleSendAuth,
@@ -34,7 +34,7 @@ export const transactionalTools: ToolDeclaration[] = [
   {
     toolSet,
     name: 'SendTransactionalEmail',
-    description: 'Send a transactional email asynchronously; the answer carries a status id.',
+    description: 'Queued; the answer has a status id to poll.',
     method: 'POST',
     path: '/marketing/v3/transactional/single-email/send',
     auth,
@@ -43,7 +43,7 @@ export const transactionalTools: ToolDeclaration[] = [
   {
     toolSet,
     name: 'QuerySmtpTokens',
-    description: 'List SMTP API tokens, optionally by campaign.',
+    description: 'Lists SMTP API tokens.',
     method: 'GET',
     path: '/marketing/v3/transactional/smtp-tokens',
     auth,
@@ -53,14 +53,14 @@ export const transactionalTools: ToolDeclaration[] = [
         in: 'query',
         as: 'campaignName',
         schema: { type: 'string' },
-        description: 'Campaign name of the tokens.',
+        description: '',
       },
       {
         name: 'email_campaign_id',
         in: 'query',
         as: 'emailCampaignId',
         schema: { type: 'string' },
-        description: 'Email campaign id of the tokens.',
+        description: '',
       },
       {
         name: 'maximum_tokens_to_return',
@@ -74,14 +74,14 @@ export const transactionalTools: ToolDeclaration[] = [
         in: 'query',
         as: 'after',
         schema: { type: 'string' },
-        description: 'Cursor: paging.next.after.',
+        description: 'paging.next.after.',
       },
     ],
   },
   {
     toolSet,
     name: 'CreateSmtpApiToken',
-    description: 'Create an SMTP API token for a campaign.',
+    description: 'Creates an SMTP API token.',
     method: 'POST',
     path: '/marketing/v3/transactional/smtp-tokens',
     auth,
@@ -93,7 +93,7 @@ export const transactionalTools: ToolDeclaration[] = [
         as: 'campaignName',
         required: true,
         schema: { type: 'string', minLength: 1 },
-        description: 'Campaign name for the token.',
+        description: '',
       },
       {
         name: 'create_contact_for_recipients',
@@ -101,14 +101,14 @@ export const transactionalTools: ToolDeclaration[] = [
         as: 'createContact',
         required: true,
         schema: { type: 'boolean' },
-        description: 'Create contacts for recipients.',
+        description: '',
       },
     ],
   },
   {
     toolSet,
     name: 'ResetPasswordForToken',
-    description: 'Reset the password of an SMTP API token.',
+    description: "Resets an SMTP API token's password.",
     method: 'POST',
     path: '/marketing/v3/transactional/smtp-tokens/{tokenId}/password-reset',
     auth,
@@ -117,7 +117,7 @@ export const transactionalTools: ToolDeclaration[] = [
   {
     toolSet,
     name: 'GetSmtpTokenById',
-    description: 'Get one SMTP API token.',
+    description: 'One SMTP API token.',
     method: 'GET',
     path: '/marketing/v3/transactional/smtp-tokens/{tokenId}',
     auth,
@@ -126,7 +126,7 @@ export const transactionalTools: ToolDeclaration[] = [
   {
     toolSet,
     name: 'DeleteSmtpToken',
-    description: 'Delete an SMTP API token.',
+    description: 'Deletes an SMTP API token.',
     method: 'DELETE',
     path: '/marketing/v3/transactional/smtp-tokens/{tokenId}',
     auth,
