@@ -415,7 +415,7 @@ describe('GridApi bases and schema bad input', () => {
       'DeleteGridBase',
       { base_id: '' },
       'base_id',
-      /'base_id' must NOT have fewer than 1 characters/,
+      /'base_id' must be a non-empty identifier/,
     ],
     [
       'missing (x) share id in execute',

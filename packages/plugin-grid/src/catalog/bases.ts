@@ -9,23 +9,9 @@ import {
   shareUpdateBody,
 } from '../schemas/bases-schema.generated.js';
 import { gridAuth } from './auth.js';
+import { baseId, collaboratorId, idOf, pathId } from './params.js';
 
 const toolSet = 'GridApi';
-
-/**
- * A path id under its API name. Required, or `mode: 'x'` (execute only) on mode tools.
- * Every base id is declared `as: 'baseId'`, the key the tool set paces requests by.
- */
-export function pathId(name: string, as: string, description: string, mode?: 'x'): ParamDeclaration {
-  return {
-    name,
-    in: 'path',
-    as,
-    ...(mode ? { mode } : { required: true }),
-    schema: { type: 'string', minLength: 1 },
-    description,
-  };
-}
 
 /** Airtable's `include` query list; the meta endpoints repeat the plain key (`include=a&include=b`). */
 export function includeParam(name: string, values: readonly string[]): ParamDeclaration {
@@ -34,13 +20,11 @@ export function includeParam(name: string, values: readonly string[]): ParamDecl
     in: 'query',
     as: 'include',
     schema: { type: 'array', items: { type: 'string', enum: values } },
-    description: 'Extra data to return.',
+    description: '',
   };
 }
 
-const BASE = 'Base id (app...).';
-const COLLABORATOR = 'User (usr...) or group (ugp...) id.';
-const INTERFACE = 'Interface page bundle id (pbd...).';
+const INTERFACE = idOf('pbd');
 
 const readBases = gridAuth('workspacesAndBases:read');
 const writeBases = gridAuth('workspacesAndBases:write');
@@ -50,7 +34,7 @@ export const baseTools: ToolDeclaration[] = [
   {
     toolSet,
     name: 'ListGridBases',
-    description: 'List the bases the token can access.',
+    description: 'Bases the token can access.',
     method: 'GET',
     path: '/meta/bases',
     auth: gridAuth('schema.bases:read'),
@@ -60,14 +44,14 @@ export const baseTools: ToolDeclaration[] = [
         in: 'query',
         as: 'offset',
         schema: { type: 'string' },
-        description: 'offset from the previous page.',
+        description: '',
       },
     ],
   },
   {
     toolSet,
     name: 'CreateGridBase',
-    description: 'Create a base in a workspace, with its tables and fields.',
+    description: 'Create a base with tables and fields.',
     method: 'POST',
     path: '/meta/bases',
     auth: gridAuth('schema.bases:write'),
@@ -80,40 +64,37 @@ export const baseTools: ToolDeclaration[] = [
     method: 'DELETE',
     path: '/meta/bases/{baseId}',
     auth: gridAuth('workspacesAndBases:manage'),
-    params: [pathId('base_id', 'baseId', BASE)],
+    params: [baseId('base_id')],
   },
   {
     toolSet,
     name: 'GetBaseCollaborators',
-    description: 'Get a base with, as included, its collaborators, invite links and interfaces.',
+    description: 'A base with included collaborators, invites, interfaces.',
     method: 'GET',
     path: '/meta/bases/{baseId}',
     auth: gridAuth('schema.bases:read', 'workspacesAndBases:read'),
     params: [
-      pathId('base_id', 'baseId', BASE),
+      baseId('base_id'),
       includeParam('fields_to_include', ['collaborators', 'inviteLinks', 'interfaces', 'packages']),
     ],
   },
   {
     toolSet,
     name: 'ListBaseBlockInstallations',
-    description: 'List the extension (block) installations of a base.',
+    description: 'Extension (block) installations.',
     method: 'GET',
     path: '/meta/bases/{baseId}/blockInstallations',
     auth: readBases,
-    params: [pathId('base_id', 'baseId', BASE)],
+    params: [baseId('base_id')],
   },
   {
     toolSet,
     name: 'DeleteGridBlockInstallation',
-    description: 'Delete an extension installation (recoverable later).',
+    description: 'Delete an extension installation (recoverable).',
     method: 'DELETE',
     path: '/meta/bases/{baseId}/blockInstallations/{blockInstallationId}',
     auth: writeBases,
-    params: [
-      pathId('grid_base_id', 'baseId', BASE),
-      pathId('block_installation_id', 'blockInstallationId', 'Installation id (bli...).'),
-    ],
+    params: [baseId('grid_base_id'), pathId('block_installation_id', 'blockInstallationId', '')],
   },
   {
     toolSet,
@@ -124,81 +105,72 @@ export const baseTools: ToolDeclaration[] = [
     auth: writeBases,
     hints: { idempotent: true },
     body: { kind: 'mode', schema: blockInstallationUpdateBody },
-    params: [
-      pathId('grid_base_id', 'baseId', BASE, 'x'),
-      pathId('block_installation_id', 'blockInstallationId', 'Installation id (bli...).', 'x'),
-    ],
+    params: [baseId('grid_base_id', 'x'), pathId('block_installation_id', 'blockInstallationId', '', 'x')],
   },
   {
     toolSet,
     name: 'AddBaseCollaborator',
-    description: 'Add users or groups to a base with a permission level.',
+    description: 'Add users or groups with a permission level.',
     method: 'POST',
     path: '/meta/bases/{baseId}/collaborators',
     auth: writeBases,
     body: { kind: 'mode', schema: baseCollaboratorsAddBody },
-    params: [pathId('base_id', 'baseId', BASE, 'x')],
+    params: [baseId('base_id', 'x')],
   },
   {
     toolSet,
     name: 'RemoveBaseCollaborator',
-    description: 'Remove a user or group from a base.',
+    description: 'Remove a user or group.',
     method: 'DELETE',
     path: '/meta/bases/{baseId}/collaborators/{userOrGroupId}',
     auth: writeBases,
-    params: [pathId('base_id', 'baseId', BASE), pathId('collaborator_id', 'userOrGroupId', COLLABORATOR)],
+    params: [baseId('base_id'), collaboratorId('collaborator_id')],
   },
   {
     toolSet,
     name: 'UpdateCollaboratorPermission',
-    description: "Change a base collaborator's permission level.",
+    description: "Change a collaborator's permission level.",
     method: 'PATCH',
     path: '/meta/bases/{baseId}/collaborators/{userOrGroupId}',
     auth: writeBases,
     hints: { idempotent: true },
     body: { kind: 'mode', schema: baseCollaboratorUpdateBody },
-    params: [
-      pathId('base_identifier', 'baseId', BASE, 'x'),
-      pathId('collaborator_id', 'userOrGroupId', COLLABORATOR, 'x'),
-    ],
+    params: [baseId('base_identifier', 'x'), collaboratorId('collaborator_id', 'x')],
   },
   {
     toolSet,
     name: 'GetInterfaceInfo',
-    description: 'Get an interface with, as included, its collaborators and invite links.',
+    description: 'An interface with included collaborators, invite links.',
     method: 'GET',
     path: '/meta/bases/{baseId}/interfaces/{pageBundleId}',
     auth: readBases,
     params: [
-      pathId('grid_base_id', 'baseId', BASE),
+      baseId('grid_base_id'),
       // The interfaces object of GetBaseCollaborators is keyed by page bundle id: that is the id.
-      pathId('interface_id', 'pageBundleId', 'Page bundle id (pbd...) of the interface.'),
+      pathId('interface_id', 'pageBundleId', 'Page bundle id (pbd…)'),
       includeParam('include_elements', ['collaborators', 'inviteLinks']),
     ],
   },
   {
     toolSet,
     name: 'AddCollaboratorToGridInterface',
-    description: 'Add users or groups to an interface with a permission level.',
+    description: 'Add users or groups with a permission level.',
     method: 'POST',
     path: '/meta/bases/{baseId}/interfaces/{pageBundleId}/collaborators',
     auth: writeBases,
     body: { kind: 'mode', schema: interfaceCollaboratorsAddBody },
-    params: [
-      pathId('grid_base_id', 'baseId', BASE, 'x'),
-      pathId('page_bundle_id', 'pageBundleId', INTERFACE, 'x'),
-    ],
+    params: [baseId('grid_base_id', 'x'), pathId('page_bundle_id', 'pageBundleId', INTERFACE, 'x')],
   },
   {
     toolSet,
     name: 'RemoveInterfaceCollaborator',
-    description: 'Remove a user or group from an interface.',
+    description: 'Remove a user or group.',
     method: 'DELETE',
     path: '/meta/bases/{baseId}/interfaces/{pageBundleId}/collaborators/{userOrGroupId}',
     auth: writeBases,
     params: [
-      pathId('base_id', 'baseId', BASE),
-      pathId('collaborator_id', 'userOrGroupId', COLLABORATOR),
+      baseId('base_id'),
+      collaboratorId('collaborator_id'),
       pathId('interface_page_bundle_id', 'pageBundleId', INTERFACE),
     ],
   },
@@ -212,41 +184,41 @@ export const baseTools: ToolDeclaration[] = [
     hints: { idempotent: true },
     body: { kind: 'mode', schema: interfaceCollaboratorUpdateBody },
     params: [
-      pathId('base_identifier', 'baseId', BASE, 'x'),
+      baseId('base_identifier', 'x'),
       pathId('interface_page_bundle_id', 'pageBundleId', INTERFACE, 'x'),
-      pathId('collaborator_id', 'userOrGroupId', COLLABORATOR, 'x'),
+      collaboratorId('collaborator_id', 'x'),
     ],
   },
   {
     toolSet,
     name: 'DeleteInterfaceInvite',
-    description: 'Delete an outstanding invite to an interface.',
+    description: 'Delete a pending invite.',
     method: 'DELETE',
     path: '/meta/bases/{baseId}/interfaces/{pageBundleId}/invites/{inviteId}',
     auth: writeBases,
     params: [
-      pathId('base_identifier', 'baseId', BASE),
-      pathId('invite_id', 'inviteId', 'Invite id (inv...).'),
+      baseId('base_identifier'),
+      pathId('invite_id', 'inviteId', ''),
       pathId('page_bundle_id', 'pageBundleId', INTERFACE),
     ],
   },
   {
     toolSet,
     name: 'DeleteBaseInvite',
-    description: 'Delete an outstanding invite to a base.',
+    description: 'Delete a pending invite.',
     method: 'DELETE',
     path: '/meta/bases/{baseId}/invites/{inviteId}',
     auth: writeBases,
-    params: [pathId('base_id', 'baseId', BASE), pathId('invite_id', 'inviteId', 'Invite id (inv...).')],
+    params: [baseId('base_id'), pathId('invite_id', 'inviteId', '')],
   },
   {
     toolSet,
     name: 'ListBaseShares',
-    description: 'List the share links of a base.',
+    description: 'Share links of a base.',
     method: 'GET',
     path: '/meta/bases/{baseId}/shares',
     auth: manageShares,
-    params: [pathId('base_identifier', 'baseId', BASE)],
+    params: [baseId('base_identifier')],
   },
   {
     toolSet,
@@ -255,7 +227,7 @@ export const baseTools: ToolDeclaration[] = [
     method: 'DELETE',
     path: '/meta/bases/{baseId}/shares/{shareId}',
     auth: manageShares,
-    params: [pathId('grid_base_id', 'baseId', BASE), pathId('share_id', 'shareId', 'Share id (shr...).')],
+    params: [baseId('grid_base_id'), pathId('share_id', 'shareId', '')],
   },
   {
     toolSet,
@@ -266,9 +238,6 @@ export const baseTools: ToolDeclaration[] = [
     auth: manageShares,
     hints: { idempotent: true },
     body: { kind: 'mode', schema: shareUpdateBody },
-    params: [
-      pathId('grid_base_id', 'baseId', BASE, 'x'),
-      pathId('share_identifier', 'shareId', 'Share id (shr...).', 'x'),
-    ],
+    params: [baseId('grid_base_id', 'x'), pathId('share_identifier', 'shareId', '', 'x')],
   },
 ];

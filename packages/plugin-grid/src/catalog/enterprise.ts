@@ -12,6 +12,7 @@ import {
   revokeAdminAccessBody,
 } from '../schemas/enterprise.generated.js';
 import { gridAuth } from './auth.js';
+import { idOf, pathId } from './params.js';
 
 const toolSet = 'GridApi';
 const accounts = '/meta/enterpriseAccounts/{enterpriseAccountId}';
@@ -23,20 +24,8 @@ const exportsManage = gridAuth('enterprise.exports:manage');
 const userRead = gridAuth('enterprise.user:read');
 const userWrite = gridAuth('enterprise.user:write');
 
-/** An id in the path: required, or (x) in a mode tool. */
-function pathId(name: string, as: string, description: string, mode?: 'x'): ParamDeclaration {
-  return {
-    name,
-    in: 'path',
-    as,
-    schema: { type: 'string' },
-    description,
-    ...(mode ? { mode } : { required: true }),
-  };
-}
-
 /** The enterprise account in the path; mode tools take it as an (x) parameter. */
-function account(mode?: 'x', description = 'Enterprise account id (ent...).'): ParamDeclaration {
+function account(mode?: 'x', description = ''): ParamDeclaration {
   return pathId('enterprise_account_id', 'enterpriseAccountId', description, mode);
 }
 
@@ -53,16 +42,16 @@ const userInclude = query(
   'include_fields',
   'include',
   { type: 'array', items: { type: 'string', enum: ['collaborations', 'aggregated', 'descendants'] } },
-  'Extra data to include.',
+  '',
 );
 
-const userId = pathId('user_id', 'userId', 'User id (usr...).');
+const userId = pathId('user_id', 'userId', idOf('usr'));
 
 export const enterpriseTools: ToolDeclaration[] = [
   {
     toolSet,
     name: 'GetEnterpriseInfo',
-    description: 'Get an enterprise account.',
+    description: 'An enterprise account.',
     method: 'GET',
     path: accounts,
     auth: accountRead,
@@ -72,42 +61,42 @@ export const enterpriseTools: ToolDeclaration[] = [
         'fields_to_include',
         'include',
         { type: 'array', items: { type: 'string', enum: ['aggregated', 'descendants'] } },
-        'Extra data to include.',
+        '',
       ),
     ],
   },
   {
     toolSet,
     name: 'GetAuditLogEvents',
-    description: 'List audit log events of an enterprise account.',
+    description: 'Enterprise audit log events.',
     method: 'GET',
     path: `${accounts}/auditLogEvents`,
     auth: auditLogsRead,
     params: [
       account(),
-      query('end_time', 'endTime', dateTime, 'Latest event time.'),
-      query('event_category', 'category', { type: 'string' }, 'Event category, e.g. user.'),
-      query('event_type', 'eventType', { type: 'string' }, 'Event type, e.g. createBase.'),
-      query('filter_by_originating_user_id', 'originatingUserId', { type: 'string' }, 'Acting user id.'),
-      query('model_identifier', 'modelId', { type: 'string' }, 'Id of the model acted on.'),
-      query('next_page_token', 'next', { type: 'string' }, 'Next-page cursor.'),
-      query('page_size', 'pageSize', { type: 'number', maximum: 1000 }, 'Events per page.'),
-      query('previous_event_marker', 'previous', { type: 'string' }, 'Previous-page cursor.'),
-      query('sort_order', 'sortOrder', { type: 'string', enum: ['ascending', 'descending'] }, 'By time.'),
-      query('start_time', 'startTime', dateTime, 'Earliest event time.'),
+      query('end_time', 'endTime', dateTime, ''),
+      query('event_category', 'category', { type: 'string' }, 'e.g. user'),
+      query('event_type', 'eventType', { type: 'string' }, 'e.g. createBase'),
+      query('filter_by_originating_user_id', 'originatingUserId', { type: 'string' }, 'Acting user (usr…)'),
+      query('model_identifier', 'modelId', { type: 'string' }, 'Acted-on object id'),
+      query('next_page_token', 'next', { type: 'string' }, ''),
+      query('page_size', 'pageSize', { type: 'number', maximum: 1000 }, ''),
+      query('previous_event_marker', 'previous', { type: 'string' }, 'Previous-page cursor'),
+      query('sort_order', 'sortOrder', { type: 'string', enum: ['ascending', 'descending'] }, ''),
+      query('start_time', 'startTime', dateTime, ''),
     ],
   },
   {
     toolSet,
     name: 'RetrieveAuditLogRequests',
-    description: 'List the audit log requests of an enterprise account.',
+    description: 'Enterprise audit log requests.',
     method: 'GET',
     path: `${accounts}/auditLogs`,
     auth: auditLogsRead,
     params: [
       account(),
-      query('audit_log_page_size', 'pageSize', { type: 'number', maximum: 100 }, 'Requests per page.'),
-      query('pagination_offset', 'offset', { type: 'number' }, 'Paging offset.'),
+      query('audit_log_page_size', 'pageSize', { type: 'number', maximum: 100 }, ''),
+      query('pagination_offset', 'offset', { type: 'number' }, ''),
     ],
   },
   {
@@ -123,44 +112,41 @@ export const enterpriseTools: ToolDeclaration[] = [
   {
     toolSet,
     name: 'RetrieveAuditLog',
-    description: 'Get one audit log request and its status.',
+    description: 'One audit log request and its status.',
     method: 'GET',
     path: `${accounts}/auditLogs/{enterpriseAuditLogTaskId}`,
     auth: auditLogsRead,
-    params: [
-      pathId('audit_log_task_id', 'enterpriseAuditLogTaskId', 'Audit log task id (eal...).'),
-      account(),
-    ],
+    params: [pathId('audit_log_task_id', 'enterpriseAuditLogTaskId', ''), account()],
   },
   {
     toolSet,
     name: 'GetGridChangeEvents',
-    description: 'List change events of an enterprise account.',
+    description: 'Enterprise change events.',
     method: 'GET',
     path: `${accounts}/changeEvents`,
     auth: gridAuth('enterprise.changeEvents:read'),
     params: [
       account(),
-      query('end_time', 'endTime', dateTime, 'Latest event time.'),
-      query('page_size_limit', 'pageSize', { type: 'number', maximum: 100 }, 'Events per page.'),
-      query('pagination_offset', 'offset', { type: 'string' }, 'Paging offset.'),
-      query('start_time', 'startTime', dateTime, 'Earliest event time.'),
+      query('end_time', 'endTime', dateTime, ''),
+      query('page_size_limit', 'pageSize', { type: 'number', maximum: 100 }, ''),
+      query('pagination_offset', 'offset', { type: 'string' }, ''),
+      query('start_time', 'startTime', dateTime, ''),
     ],
   },
   {
     toolSet,
     name: 'CreateDescendantEnterpriseAccount',
-    description: 'Create a descendant enterprise account under a root account.',
+    description: 'Create a descendant account under a root account.',
     method: 'POST',
     path: `${accounts}/descendants`,
     auth: accountWrite,
     body: { kind: 'mode', schema: createDescendantBody },
-    params: [account('x', 'Root account id (Enterprise Hub).')],
+    params: [account('x', 'Root account (Enterprise Hub)')],
   },
   {
     toolSet,
     name: 'GetEdiscoveryExportsStatus',
-    description: 'List the eDiscovery exports of an enterprise account.',
+    description: 'Enterprise eDiscovery exports.',
     method: 'GET',
     path: `${accounts}/exports`,
     auth: exportsManage,
@@ -170,10 +156,10 @@ export const enterpriseTools: ToolDeclaration[] = [
         'ediscovery_export_state',
         'state',
         { type: 'string', enum: ['pending', 'processing', 'error', 'done'] },
-        'Only exports in this state.',
+        '',
       ),
-      query('pagination_offset', 'offset', { type: 'number' }, 'Paging offset.'),
-      query('result_page_size', 'pageSize', { type: 'number', maximum: 100 }, 'Exports per page.'),
+      query('pagination_offset', 'offset', { type: 'number' }, ''),
+      query('result_page_size', 'pageSize', { type: 'number', maximum: 100 }, ''),
     ],
   },
   {
@@ -189,11 +175,11 @@ export const enterpriseTools: ToolDeclaration[] = [
   {
     toolSet,
     name: 'GetEdiscoveryExportStatus',
-    description: 'Get one eDiscovery export and its state.',
+    description: 'One eDiscovery export and its state.',
     method: 'GET',
     path: `${accounts}/exports/{enterpriseTaskId}`,
     auth: exportsManage,
-    params: [account(), pathId('enterprise_task_id', 'enterpriseTaskId', 'Export task id (etk...).')],
+    params: [account(), pathId('enterprise_task_id', 'enterpriseTaskId', '')],
   },
   {
     toolSet,
@@ -201,14 +187,13 @@ export const enterpriseTools: ToolDeclaration[] = [
     // Airtable's path holds the account the groups move from; the destination is the body's
     // targetEnterpriseAccountId. The spec names the only id parameter as the target, so the
     // name stays and the description says where each id goes.
-    description:
-      'Move user groups between enterprise accounts. target_enterprise_account_id is the SOURCE; target in body.',
+    description: 'Move user groups to another enterprise account; the id given is the source.',
     method: 'POST',
     path: `${accounts}/moveGroups`,
     auth: gridAuth('enterprise.groups:manage'),
     body: { kind: 'mode', schema: moveGroupsBody },
     params: [
-      pathId('target_enterprise_account_id', 'enterpriseAccountId', 'Account the groups move from.', 'x'),
+      pathId('target_enterprise_account_id', 'enterpriseAccountId', 'SOURCE account; target in body', 'x'),
     ],
   },
   {
@@ -216,13 +201,12 @@ export const enterpriseTools: ToolDeclaration[] = [
     name: 'MoveWorkspacesBetweenEnterpriseAccounts',
     // As for moveGroups: the path is the source account, the destination is in the body
     // (targetEnterpriseAccountId), although the spec calls enterprise_account_id the destination.
-    description:
-      'Move workspaces between enterprise accounts. enterprise_account_id is the SOURCE; target in body.',
+    description: 'Move workspaces to another enterprise account; the id given is the source.',
     method: 'POST',
     path: `${accounts}/moveWorkspaces`,
     auth: gridAuth('workspacesAndBases:manage'),
     body: { kind: 'mode', schema: moveWorkspacesBody },
-    params: [account('x', 'Account the workspaces move from.')],
+    params: [account('x', 'SOURCE account; target in body')],
   },
   {
     toolSet,
@@ -231,20 +215,20 @@ export const enterpriseTools: ToolDeclaration[] = [
     method: 'DELETE',
     path: `${accounts}/users`,
     auth: userWrite,
-    params: [account(), query('email_addresses', 'email', emails, 'Emails of the users to delete.')],
+    params: [account(), query('email_addresses', 'email', emails, '')],
   },
   {
     toolSet,
     name: 'GetGridUserInfo',
-    description: 'Get enterprise users by id or email.',
+    description: 'Enterprise users by id or email.',
     method: 'GET',
     path: `${accounts}/users`,
     auth: userRead,
     params: [
       account(),
       userInclude,
-      query('user_emails', 'email', emails, 'User emails.'),
-      query('user_ids', 'id', strings, 'User ids (usr...).'),
+      query('user_emails', 'email', emails, ''),
+      query('user_ids', 'id', strings, 'usr…'),
     ],
   },
   {
@@ -260,7 +244,7 @@ export const enterpriseTools: ToolDeclaration[] = [
   {
     toolSet,
     name: 'BatchManageUserMembership',
-    description: 'Make users managed or unmanaged members of the organization.',
+    description: 'Make users managed or unmanaged org members.',
     method: 'POST',
     path: `${accounts}/users/claim`,
     auth: userWrite,
@@ -280,7 +264,7 @@ export const enterpriseTools: ToolDeclaration[] = [
   {
     toolSet,
     name: 'RevokeAdminAccess',
-    description: 'Revoke enterprise admin access from users, by id or email.',
+    description: 'Revoke enterprise admin, by user id or email.',
     method: 'POST',
     path: `${accounts}/users/revokeAdminAccess`,
     auth: userWrite,
@@ -300,7 +284,7 @@ export const enterpriseTools: ToolDeclaration[] = [
   {
     toolSet,
     name: 'GetUserInformation',
-    description: 'Get one enterprise user.',
+    description: 'One enterprise user.',
     method: 'GET',
     path: `${accounts}/users/{userId}`,
     auth: userRead,
@@ -322,28 +306,28 @@ export const enterpriseTools: ToolDeclaration[] = [
         in: 'body',
         as: 'email',
         schema: { type: 'string', format: 'email' },
-        description: 'New email; both domains enterprise-owned.',
+        description: 'Old and new domain enterprise-owned',
       },
       {
         name: 'user_first_name',
         in: 'body',
         as: 'firstName',
         schema: { type: 'string' },
-        description: 'First name.',
+        description: '',
       },
       {
         name: 'user_last_name',
         in: 'body',
         as: 'lastName',
         schema: { type: 'string' },
-        description: 'Last name.',
+        description: '',
       },
       {
         name: 'user_state',
         in: 'body',
         as: 'state',
         schema: { type: 'string', enum: ['provisioned', 'deactivated'] },
-        description: 'Managed users only.',
+        description: 'Managed users only',
       },
     ],
   },
@@ -357,7 +341,7 @@ export const enterpriseTools: ToolDeclaration[] = [
     body: { kind: 'fields' },
     params: [
       account(),
-      pathId('enterprise_user_id', 'userId', 'User id (usr...).'),
+      pathId('enterprise_user_id', 'userId', idOf('usr')),
       {
         name: 'logout_request_body',
         in: 'body',
@@ -365,20 +349,20 @@ export const enterpriseTools: ToolDeclaration[] = [
         // it today, so `{}` is sent when it is left out.
         as: WHOLE_BODY,
         schema: { type: 'object' },
-        description: 'JSON body; usually omitted.',
+        description: 'Usually omitted.',
       },
     ],
   },
   {
     toolSet,
     name: 'RemoveUserFromEnterprise',
-    description: 'Unshare a user from all enterprise assets; revokes admin access.',
+    description: 'Unshare from all enterprise assets; revokes admin.',
     method: 'POST',
     path: `${accounts}/users/{userId}/remove`,
     auth: userWrite,
     hints: { destructive: true },
     body: { kind: 'mode', schema: removeUserBody },
-    params: [account('x'), pathId('user_id', 'userId', 'User id (usr...).', 'x')],
+    params: [account('x'), pathId('user_id', 'userId', idOf('usr'), 'x')],
   },
   {
     toolSet,
@@ -388,19 +372,19 @@ export const enterpriseTools: ToolDeclaration[] = [
     path: '/meta/groups/{groupId}',
     auth: gridAuth('enterprise.groups:read'),
     params: [
-      pathId('user_group_id', 'groupId', 'User group id (ugp...).'),
+      pathId('user_group_id', 'groupId', idOf('ugp')),
       query(
         'include_additional_info',
         'include',
         { type: 'array', items: { type: 'string', enum: ['collaborations'] } },
-        'Extra data to include.',
+        '',
       ),
     ],
   },
   {
     toolSet,
     name: 'RetrieveUserIdAndScopes',
-    description: "Get the current user's id, scopes and (if granted) email.",
+    description: "Current user's id, scopes, email (if granted).",
     method: 'GET',
     path: '/meta/whoami',
     // Airtable needs no scope for whoami.

@@ -12,6 +12,8 @@ import {
   upsertBulkRecordsBody,
 } from '../schemas/workspaces-records.generated.js';
 import { gridAuth } from './auth.js';
+// Every base id is sent as `baseId`, the key the tool set paces requests by (5/s per base).
+import { baseId, idOf, pathId } from './params.js';
 
 const toolSet = 'GridApi';
 const recordsRead = gridAuth('data.records:read');
@@ -24,28 +26,16 @@ const bulkWrite = gridAuth('hyperDB.records:write');
 const id = { type: 'string', minLength: 1 } as const;
 const cellFormat = { type: 'string', enum: ['json', 'string'] } as const;
 
-// Every base id is sent as `baseId`, the key the tool set paces requests by (5/s per base).
-function baseId(name: string, opts: Partial<ParamDeclaration> = {}): ParamDeclaration {
-  return { name, in: 'path', as: 'baseId', schema: id, description: 'Base id (app...).', ...opts };
+function table(name: string, mode?: 'x'): ParamDeclaration {
+  return pathId(name, 'tableIdOrName', 'tbl… or name', mode);
 }
 
-function table(name: string, opts: Partial<ParamDeclaration> = {}): ParamDeclaration {
-  return {
-    name,
-    in: 'path',
-    as: 'tableIdOrName',
-    schema: id,
-    description: 'Table id (tbl...) or name.',
-    ...opts,
-  };
+function recordId(name: string, mode?: 'x'): ParamDeclaration {
+  return pathId(name, 'recordId', idOf('rec'), mode);
 }
 
-function recordId(name: string, opts: Partial<ParamDeclaration> = {}): ParamDeclaration {
-  return { name, in: 'path', as: 'recordId', schema: id, description: 'Record id (rec...).', ...opts };
-}
-
-function commentId(name: string, opts: Partial<ParamDeclaration> = {}): ParamDeclaration {
-  return { name, in: 'path', as: 'rowCommentId', schema: id, description: 'Comment id (com...).', ...opts };
+function commentId(name: string, mode?: 'x'): ParamDeclaration {
+  return pathId(name, 'rowCommentId', '', mode);
 }
 
 function returnFieldsByFieldId(): ParamDeclaration {
@@ -54,7 +44,7 @@ function returnFieldsByFieldId(): ParamDeclaration {
     in: 'query',
     as: 'returnFieldsByFieldId',
     schema: { type: 'boolean' },
-    description: 'Key fields by id instead of name.',
+    description: '',
   };
 }
 
@@ -64,72 +54,51 @@ function paginationOffset(): ParamDeclaration {
     in: 'query',
     as: 'offset',
     schema: { type: 'string' },
-    description: 'offset of the previous page.',
+    description: '',
   };
 }
 
-function enterpriseAccountId(opts: Partial<ParamDeclaration>): ParamDeclaration {
-  return {
-    name: 'enterprise_account_id',
-    in: 'path',
-    as: 'enterpriseAccountId',
-    schema: id,
-    description: 'Enterprise account id (ent...).',
-    ...opts,
-  };
+function enterpriseAccountId(mode?: 'x'): ParamDeclaration {
+  return pathId('enterprise_account_id', 'enterpriseAccountId', '', mode);
 }
 
-function dataTableId(opts: Partial<ParamDeclaration>): ParamDeclaration {
-  return {
-    name: 'data_table_id',
-    in: 'path',
-    as: 'dataTableId',
-    schema: id,
-    description: 'Bulk table id (edt...).',
-    ...opts,
-  };
+function dataTableId(mode?: 'x'): ParamDeclaration {
+  return pathId('data_table_id', 'dataTableId', '', mode);
 }
 
 const recordTableTools: ToolDeclaration[] = [
   {
     toolSet,
     name: 'UploadAttachmentToGrid',
-    description: "Upload a file (base64) into a record's attachment field.",
+    description: "Base64 file into a record's attachment field.",
     method: 'POST',
     path: '/{baseId}/{recordId}/{attachmentFieldIdOrName}/uploadAttachment',
     server: 'content',
     auth: recordsWrite,
     body: { kind: 'mode', schema: uploadAttachmentBody },
     params: [
-      baseId('grid_base_id', { mode: 'x' }),
-      recordId('grid_record_id', { mode: 'x' }),
-      {
-        name: 'attachment_field_id_or_name',
-        in: 'path',
-        as: 'attachmentFieldIdOrName',
-        mode: 'x',
-        schema: id,
-        description: 'Attachment field id (fld...) or name.',
-      },
+      baseId('grid_base_id', 'x'),
+      recordId('grid_record_id', 'x'),
+      pathId('attachment_field_id_or_name', 'attachmentFieldIdOrName', 'fld… or name', 'x'),
     ],
   },
   {
     toolSet,
     name: 'DeleteMultipleRecords',
-    description: 'Delete several records of a table by id.',
+    description: 'Delete several records by id.',
     method: 'DELETE',
     path: '/{baseId}/{tableIdOrName}',
     auth: recordsWrite,
     params: [
-      baseId('base_id', { required: true }),
-      table('table_identifier', { required: true }),
+      baseId('base_id'),
+      table('table_identifier'),
       {
         name: 'record_ids_to_delete',
         in: 'query',
         as: 'records',
         style: 'brackets',
         schema: { type: 'array', items: id },
-        description: 'Record ids (rec...).',
+        description: 'rec…',
       },
     ],
   },
@@ -139,47 +108,47 @@ const recordTableTools: ToolDeclaration[] = [
     // The spec takes field names as one comma-separated string and the sort as JSON text; the
     // API wants repeated fields[] keys and sort[n][field] / sort[n][direction], so both are
     // decoded before the query is written.
-    description: 'List the records of a table, one page at a time.',
+    description: 'Records of a table.',
     method: 'GET',
     path: '/{baseId}/{tableIdOrName}',
     auth: recordsRead,
     params: [
-      baseId('base_id', { required: true }),
-      table('table_id_or_name', { required: true }),
+      baseId('base_id'),
+      table('table_id_or_name'),
       {
         name: 'cell_format_method',
         in: 'query',
         as: 'cellFormat',
         schema: cellFormat,
-        description: "'string' needs time zone and locale.",
+        description: "'string' needs time zone and locale",
       },
       {
         name: 'filter_by_formula',
         in: 'query',
         as: 'filterByFormula',
         schema: { type: 'string' },
-        description: 'Formula; keeps records where truthy.',
+        description: 'Keeps records where truthy',
       },
       {
         name: 'maximum_records',
         in: 'query',
         as: 'maxRecords',
         schema: { type: 'integer', minimum: 1 },
-        description: 'Most records over all pages.',
+        description: 'Across all pages',
       },
       {
         name: 'output_time_zone',
         in: 'query',
         as: 'timeZone',
         schema: { type: 'string' },
-        description: 'IANA time zone, e.g. Europe/Paris.',
+        description: 'IANA, e.g. Europe/Paris',
       },
       {
         name: 'page_size',
         in: 'query',
         as: 'pageSize',
         schema: { type: 'integer', minimum: 1, maximum: 100, default: 100 },
-        description: 'Records per page.',
+        description: '',
       },
       paginationOffset(),
       {
@@ -188,7 +157,7 @@ const recordTableTools: ToolDeclaration[] = [
         as: 'recordMetadata',
         style: 'brackets',
         schema: { type: 'array', items: { type: 'string', enum: ['commentCount'] } },
-        description: 'Extra metadata per record.',
+        description: '',
       },
       returnFieldsByFieldId(),
       {
@@ -209,7 +178,7 @@ const recordTableTools: ToolDeclaration[] = [
             },
           },
         },
-        description: 'JSON [{"field":"Name","direction":"desc"}].',
+        description: 'JSON [{"field":"Name","direction":"desc"}]',
       },
       {
         name: 'specific_fields',
@@ -218,53 +187,53 @@ const recordTableTools: ToolDeclaration[] = [
         style: 'brackets',
         schema: { type: 'string' },
         decode: { kind: 'split', separator: ',' },
-        description: 'Comma-separated field names; all when omitted.',
+        description: 'Comma-separated field names',
       },
       {
         name: 'specified_view',
         in: 'query',
         as: 'view',
         schema: { type: 'string' },
-        description: 'View name or id; its filter and order.',
+        description: 'Name or viw…; applies its filter, order',
       },
       {
         name: 'user_locale',
         in: 'query',
         as: 'userLocale',
         schema: { type: 'string' },
-        description: 'Locale for string cells, e.g. en-gb.',
+        description: 'For string cells, e.g. en-gb',
       },
     ],
   },
   {
     toolSet,
     name: 'UpdateGridRecords',
-    description: 'Update several records, changing only the fields given; can upsert.',
+    description: 'Update several records (only fields given); can upsert.',
     method: 'PATCH',
     path: '/{baseId}/{tableIdOrName}',
     auth: recordsWrite,
     body: { kind: 'mode', schema: updateRecordsBody },
-    params: [baseId('grid_base_id', { mode: 'x' }), table('grid_table_id_or_name', { mode: 'x' })],
+    params: [baseId('grid_base_id', 'x'), table('grid_table_id_or_name', 'x')],
   },
   {
     toolSet,
     name: 'CreateGridRecords',
-    description: 'Create one record (fields) or several (records) in a table.',
+    description: 'One record (fields) or several (records).',
     method: 'POST',
     path: '/{baseId}/{tableIdOrName}',
     auth: recordsWrite,
     body: { kind: 'mode', schema: createRecordsBody },
-    params: [baseId('base_id', { mode: 'x' }), table('table_id_or_name', { mode: 'x' })],
+    params: [baseId('base_id', 'x'), table('table_id_or_name', 'x')],
   },
   {
     toolSet,
     name: 'BulkUpdateGrid',
-    description: 'Replace several records (fields left out are cleared); can upsert.',
+    description: 'Replace several records (omitted fields cleared); can upsert.',
     method: 'PUT',
     path: '/{baseId}/{tableIdOrName}',
     auth: recordsWrite,
     body: { kind: 'mode', schema: replaceRecordsBody },
-    params: [baseId('base_id', { mode: 'x' }), table('table_identifier', { mode: 'x' })],
+    params: [baseId('base_id', 'x'), table('table_identifier', 'x')],
   },
   {
     toolSet,
@@ -273,29 +242,25 @@ const recordTableTools: ToolDeclaration[] = [
     method: 'DELETE',
     path: '/{baseId}/{tableIdOrName}/{recordId}',
     auth: recordsWrite,
-    params: [
-      baseId('grid_base_id', { required: true }),
-      recordId('record_id', { required: true }),
-      table('table_identifier', { required: true }),
-    ],
+    params: [baseId('grid_base_id'), recordId('record_id'), table('table_identifier')],
   },
   {
     toolSet,
     name: 'GridGetRecord',
-    description: 'Get one record by id.',
+    description: 'One record by id.',
     method: 'GET',
     path: '/{baseId}/{tableIdOrName}/{recordId}',
     auth: recordsRead,
     params: [
-      baseId('grid_base_id', { required: true }),
-      recordId('record_id', { required: true }),
-      table('table_identifier', { required: true }),
+      baseId('grid_base_id'),
+      recordId('record_id'),
+      table('table_identifier'),
       {
         name: 'cell_format',
         in: 'query',
         as: 'cellFormat',
         schema: cellFormat,
-        description: 'Raw values or as displayed.',
+        description: 'Raw values or as displayed',
       },
       returnFieldsByFieldId(),
     ],
@@ -303,30 +268,22 @@ const recordTableTools: ToolDeclaration[] = [
   {
     toolSet,
     name: 'UpdateGridRecord',
-    description: 'Update one record, changing only the fields given.',
+    description: 'Update one record (only fields given).',
     method: 'PATCH',
     path: '/{baseId}/{tableIdOrName}/{recordId}',
     auth: recordsWrite,
     body: { kind: 'mode', schema: updateRecordBody },
-    params: [
-      baseId('base_id', { mode: 'x' }),
-      table('table_id_or_name', { mode: 'x' }),
-      recordId('grid_record_id', { mode: 'x' }),
-    ],
+    params: [baseId('base_id', 'x'), table('table_id_or_name', 'x'), recordId('grid_record_id', 'x')],
   },
   {
     toolSet,
     name: 'ModifyGridEntry',
-    description: "Replace one record's fields (fields left out are cleared).",
+    description: "Replace one record's fields (omitted fields cleared).",
     method: 'PUT',
     path: '/{baseId}/{tableIdOrName}/{recordId}',
     auth: recordsWrite,
     body: { kind: 'mode', schema: replaceRecordBody },
-    params: [
-      baseId('base_id', { mode: 'x' }),
-      table('table_identifier', { mode: 'x' }),
-      recordId('record_identifier', { mode: 'x' }),
-    ],
+    params: [baseId('base_id', 'x'), table('table_identifier', 'x'), recordId('record_identifier', 'x')],
   },
 ];
 
@@ -334,65 +291,65 @@ const commentTools: ToolDeclaration[] = [
   {
     toolSet,
     name: 'GetRecordComments',
-    description: 'List the comments on a record, one page at a time.',
+    description: 'Comments on a record.',
     method: 'GET',
     path: '/{baseId}/{tableIdOrName}/{recordId}/comments',
     auth: commentsRead,
     params: [
-      baseId('base_id', { required: true }),
-      recordId('record_id', { required: true }),
-      table('table_identifier', { required: true }),
+      baseId('base_id'),
+      recordId('record_id'),
+      table('table_identifier'),
       paginationOffset(),
       {
         name: 'results_page_size',
         in: 'query',
         as: 'pageSize',
         schema: { type: 'integer', minimum: 1 },
-        description: 'Comments per page.',
+        description: '',
       },
     ],
   },
   {
     toolSet,
     name: 'AddRecordComment',
-    description: 'Comment on a record, or reply to a comment (parentCommentId).',
+    description: 'Comment, or reply via parentCommentId.',
     method: 'POST',
     path: '/{baseId}/{tableIdOrName}/{recordId}/comments',
     auth: commentsWrite,
     body: { kind: 'mode', schema: createCommentBody },
     params: [
-      baseId('base_identifier', { mode: 'x' }),
-      table('table_identifier', { mode: 'x' }),
-      recordId('record_identifier', { mode: 'x' }),
+      baseId('base_identifier', 'x'),
+      table('table_identifier', 'x'),
+      recordId('record_identifier', 'x'),
     ],
   },
   {
     toolSet,
     name: 'DeleteCommentFromRecord',
-    description: 'Delete a comment from a record.',
+    description: 'Delete a record comment.',
     method: 'DELETE',
     path: '/{baseId}/{tableIdOrName}/{recordId}/comments/{rowCommentId}',
     auth: commentsWrite,
     params: [
-      baseId('grid_base_id', { required: true }),
-      commentId('comment_id_to_delete', { required: true }),
-      recordId('record_id', { required: true }),
-      table('table_id_or_name', { required: true }),
+      baseId('grid_base_id'),
+      commentId('comment_id_to_delete'),
+      recordId('record_id'),
+      table('table_id_or_name'),
     ],
   },
   {
     toolSet,
     name: 'UpdateRecordComment',
-    description: 'Change the text of a comment the authorized user wrote.',
+    description: "Edit a comment's text (own comments only).",
     method: 'PATCH',
     path: '/{baseId}/{tableIdOrName}/{recordId}/comments/{rowCommentId}',
     auth: commentsWrite,
     body: { kind: 'mode', schema: updateCommentBody },
     params: [
-      baseId('base_identifier', { mode: 'x' }),
-      table('table_id_or_name', { mode: 'x' }),
-      recordId('record_id', { mode: 'x' }),
-      commentId('comment_id', { mode: 'x' }),
+      baseId('base_identifier', 'x'),
+      table('table_id_or_name', 'x'),
+      recordId('record_id', 'x'),
+      commentId('comment_id', 'x'),
     ],
   },
 ];
@@ -401,65 +358,65 @@ const bulkTableTools: ToolDeclaration[] = [
   {
     toolSet,
     name: 'DeleteRecordsByPrimaryKeys',
-    description: 'Delete records of an enterprise bulk table by primary key.',
+    description: 'Delete enterprise bulk-table records by key.',
     method: 'POST',
     path: '/{enterpriseAccountId}/{dataTableId}/deleteRecords',
     auth: bulkWrite,
     hints: { destructive: true },
     body: { kind: 'mode', schema: deleteBulkRecordsBody },
-    params: [enterpriseAccountId({ mode: 'x' }), dataTableId({ mode: 'x' })],
+    params: [enterpriseAccountId('x'), dataTableId('x')],
   },
   {
     toolSet,
     name: 'ReadBulkTableRecords',
-    description: 'Read records of an enterprise bulk table, by primary key or page by page.',
+    description: 'Enterprise bulk-table records, by key or page.',
     method: 'POST',
     path: '/{enterpriseAccountId}/{dataTableId}/getRecords',
     auth: bulkRead,
     hints: { readOnly: true },
     body: { kind: 'fields' },
     params: [
-      dataTableId({ required: true }),
-      enterpriseAccountId({ required: true }),
+      dataTableId(),
+      enterpriseAccountId(),
       {
         name: 'fields_to_retrieve',
         in: 'body',
         as: 'fields',
         schema: { type: 'array', items: id },
-        description: 'Fields to return; all when omitted.',
+        description: '',
       },
       {
         name: 'maximum_records_to_retrieve',
         in: 'body',
         as: 'maxRecords',
         schema: { type: 'integer', minimum: 1 },
-        description: 'Most records to return.',
+        description: '',
       },
       {
         name: 'pagination_cursor',
         in: 'body',
         as: 'cursor',
         schema: { type: 'string' },
-        description: 'cursor of the previous page.',
+        description: '',
       },
       {
         name: 'primary_keys_to_retrieve',
         in: 'body',
         as: 'primaryKeys',
         schema: { type: 'array', items: { type: 'string' } },
-        description: 'Only records with these primary keys.',
+        description: '',
       },
     ],
   },
   {
     toolSet,
     name: 'UpsertGridRecords',
-    description: 'Create or update records of an enterprise bulk table by primary key.',
+    description: 'Upsert enterprise bulk-table records by primary key.',
     method: 'PUT',
     path: '/{enterpriseAccountId}/{dataTableId}/upsertRecords',
     auth: bulkWrite,
     body: { kind: 'mode', schema: upsertBulkRecordsBody },
-    params: [enterpriseAccountId({ mode: 'x' }), dataTableId({ mode: 'x' })],
+    params: [enterpriseAccountId('x'), dataTableId('x')],
   },
 ];
 

@@ -8,27 +8,26 @@ import {
   replaceScimUserBody,
 } from '../schemas/scim-webhooks.generated.js';
 import { gridAuth } from './auth.js';
+import { pathId } from './params.js';
 
 const toolSet = 'GridApi';
 // SCIM provisioning lives on its own host (https://airtable.com/scim/v2).
 const server = 'scim';
 const auth = gridAuth('enterprise.scim.usersAndGroups:manage');
 
-const id = { type: 'string', minLength: 1 } as const;
-
-function groupId(name: string, opts: Partial<ParamDeclaration> = {}): ParamDeclaration {
-  return { name, in: 'path', as: 'groupId', schema: id, description: 'SCIM group id.', ...opts };
+function groupId(name: string, mode?: 'x'): ParamDeclaration {
+  return pathId(name, 'groupId', '', mode);
 }
 
-function userId(name: string, opts: Partial<ParamDeclaration> = {}): ParamDeclaration {
-  return { name, in: 'path', as: 'userId', schema: id, description: 'SCIM user id.', ...opts };
+function userId(name: string, mode?: 'x'): ParamDeclaration {
+  return pathId(name, 'userId', '', mode);
 }
 
 export const scimTools: ToolDeclaration[] = [
   {
     toolSet,
     name: 'ListScimGroups',
-    description: 'List SCIM groups of the enterprise, optionally filtered.',
+    description: 'Enterprise SCIM groups.',
     method: 'GET',
     path: '/Groups',
     server,
@@ -39,21 +38,21 @@ export const scimTools: ToolDeclaration[] = [
         in: 'query',
         as: 'filter',
         schema: { type: 'string' },
-        description: 'SCIM filter, e.g. displayName eq "Ops".',
+        description: 'e.g. displayName eq "Ops"',
       },
       {
         name: 'group_count',
         in: 'query',
         as: 'count',
         schema: { type: 'integer', minimum: 0 },
-        description: 'Maximum groups to return.',
+        description: 'Max to return.',
       },
     ],
   },
   {
     toolSet,
     name: 'CreateScimGroup',
-    description: 'Create a SCIM group with no members.',
+    description: 'Create a SCIM group without members.',
     method: 'POST',
     path: '/Groups',
     server,
@@ -68,44 +67,44 @@ export const scimTools: ToolDeclaration[] = [
     path: '/Groups/{groupId}',
     server,
     auth,
-    params: [groupId('group_id', { required: true })],
+    params: [groupId('group_id')],
   },
   {
     toolSet,
     name: 'FetchScimGroup',
-    description: 'Get one SCIM group with its members.',
+    description: 'One SCIM group with its members.',
     method: 'GET',
     path: '/Groups/{groupId}',
     server,
     auth,
-    params: [groupId('scim_group_id', { required: true })],
+    params: [groupId('scim_group_id')],
   },
   {
     toolSet,
     name: 'UpdateGroupDetails',
-    description: 'Apply SCIM patch operations to a group (name, members).',
+    description: 'SCIM patch of a group (name, members).',
     method: 'PATCH',
     path: '/Groups/{groupId}',
     server,
     auth,
     body: { kind: 'mode', schema: patchScimGroupBody },
-    params: [groupId('group_id', { mode: 'x' })],
+    params: [groupId('group_id', 'x')],
   },
   {
     toolSet,
     name: 'UpdateGroupAttributes',
-    description: "Replace a SCIM group's attributes (name, members).",
+    description: 'Replace a SCIM group (name, members).',
     method: 'PUT',
     path: '/Groups/{groupId}',
     server,
     auth,
     body: { kind: 'mode', schema: replaceScimGroupBody },
-    params: [groupId('group_id', { mode: 'x' })],
+    params: [groupId('group_id', 'x')],
   },
   {
     toolSet,
     name: 'ListScimUsers',
-    description: 'List SCIM users of the enterprise, optionally filtered, in pages.',
+    description: 'Enterprise SCIM users.',
     method: 'GET',
     path: '/Users',
     server,
@@ -116,28 +115,28 @@ export const scimTools: ToolDeclaration[] = [
         in: 'query',
         as: 'startIndex',
         schema: { type: 'integer', minimum: 1 },
-        description: '1-based index of the first user.',
+        description: '',
       },
       {
         name: 'user_count_limit',
         in: 'query',
         as: 'count',
         schema: { type: 'integer', minimum: 0 },
-        description: 'Maximum users to return.',
+        description: '',
       },
       {
         name: 'user_filter',
         in: 'query',
         as: 'filter',
         schema: { type: 'string' },
-        description: 'SCIM filter, e.g. userName eq "a@b.co".',
+        description: 'e.g. userName eq "a@b.co"',
       },
     ],
   },
   {
     toolSet,
     name: 'CreateScimUser',
-    description: 'Create (provision) a SCIM user.',
+    description: 'Provision a SCIM user.',
     method: 'POST',
     path: '/Users',
     server,
@@ -147,34 +146,33 @@ export const scimTools: ToolDeclaration[] = [
   {
     toolSet,
     name: 'DeleteScimUser',
-    description:
-      'Delete a SCIM user; not the admin whose token is used nor a sole owner of a shared workspace.',
+    description: "Not for the token's admin or a shared workspace's sole owner.",
     method: 'DELETE',
     path: '/Users/{userId}',
     server,
     auth,
-    params: [userId('scim_user_id', { required: true })],
+    params: [userId('scim_user_id')],
   },
   {
     toolSet,
     name: 'GetScimUser',
-    description: 'Get one SCIM user.',
+    description: 'One SCIM user.',
     method: 'GET',
     path: '/Users/{userId}',
     server,
     auth,
-    params: [userId('user_id', { required: true })],
+    params: [userId('user_id')],
   },
   {
     toolSet,
     name: 'UpdateScimUserRecord',
-    description: 'Apply SCIM patch operations to a user.',
+    description: 'SCIM patch of a user.',
     method: 'PATCH',
     path: '/Users/{userId}',
     server,
     auth,
     body: { kind: 'mode', schema: patchScimUserBody },
-    params: [userId('user_id', { mode: 'x' })],
+    params: [userId('user_id', 'x')],
   },
   {
     toolSet,
@@ -185,6 +183,6 @@ export const scimTools: ToolDeclaration[] = [
     server,
     auth,
     body: { kind: 'mode', schema: replaceScimUserBody },
-    params: [userId('user_id', { mode: 'x' })],
+    params: [userId('user_id', 'x')],
   },
 ];

@@ -1,37 +1,25 @@
 import { type ParamDeclaration, type ToolDeclaration, WHOLE_BODY } from '@toolhost/core';
 import { createWebhookBody, enableWebhookNotificationsBody } from '../schemas/scim-webhooks.generated.js';
 import { gridAuth } from './auth.js';
+// Every base id is sent as `baseId`, the key the tool set paces requests by (5/s per base).
+import { baseId, pathId } from './params.js';
 
 const toolSet = 'GridApi';
 const auth = gridAuth('webhook:manage');
 
-const id = { type: 'string', minLength: 1 } as const;
-
-// Every base id is sent as `baseId`, the key the tool set paces requests by (5/s per base).
-function baseId(name: string, opts: Partial<ParamDeclaration> = {}): ParamDeclaration {
-  return { name, in: 'path', as: 'baseId', schema: id, description: 'Base id (app...).', ...opts };
-}
-
-function webhookId(opts: Partial<ParamDeclaration> = {}): ParamDeclaration {
-  return {
-    name: 'webhook_id',
-    in: 'path',
-    as: 'webhookId',
-    schema: id,
-    description: 'Webhook id (ach...).',
-    ...opts,
-  };
+function webhookId(mode?: 'x'): ParamDeclaration {
+  return pathId('webhook_id', 'webhookId', '', mode);
 }
 
 export const webhookTools: ToolDeclaration[] = [
   {
     toolSet,
     name: 'ListWebhooksForBase',
-    description: 'List the webhooks registered on a base, with their statuses.',
+    description: 'Base webhooks with statuses.',
     method: 'GET',
     path: '/bases/{baseId}/webhooks',
     auth,
-    params: [baseId('base_identifier', { required: true })],
+    params: [baseId('base_identifier')],
   },
   {
     toolSet,
@@ -41,51 +29,51 @@ export const webhookTools: ToolDeclaration[] = [
     path: '/bases/{baseId}/webhooks',
     auth,
     body: { kind: 'mode', schema: createWebhookBody },
-    params: [baseId('base_id', { mode: 'x' })],
+    params: [baseId('base_id', 'x')],
   },
   {
     toolSet,
     name: 'DeleteGridWebhook',
-    description: 'Delete a webhook from a base.',
+    description: 'Delete a webhook.',
     method: 'DELETE',
     path: '/bases/{baseId}/webhooks/{webhookId}',
     auth,
-    params: [baseId('grid_base_id', { required: true }), webhookId({ required: true })],
+    params: [baseId('grid_base_id'), webhookId()],
   },
   {
     toolSet,
     name: 'ToggleWebhookNotifications',
-    description: 'Enable or disable notification pings of a webhook (body: {enable}).',
+    description: 'Notification pings on/off (body {enable}).',
     method: 'POST',
     path: '/bases/{baseId}/webhooks/{webhookId}/enableNotifications',
     auth,
     body: { kind: 'mode', schema: enableWebhookNotificationsBody },
-    params: [baseId('grid_base_id', { mode: 'x' }), webhookId({ mode: 'x' })],
+    params: [baseId('grid_base_id', 'x'), webhookId('x')],
   },
   {
     toolSet,
     name: 'ListWebhookPayloads',
-    description: 'Read the update messages (payloads) of a webhook from a cursor.',
+    description: 'Update messages of a webhook, from a cursor.',
     method: 'GET',
     path: '/bases/{baseId}/webhooks/{webhookId}/payloads',
     // The facts list no scope for this endpoint; its sibling webhook endpoints need webhook:manage.
     auth,
     params: [
-      baseId('base_id', { required: true }),
-      webhookId({ required: true }),
+      baseId('base_id'),
+      webhookId(),
       {
         name: 'maximum_number_of_messages',
         in: 'query',
         as: 'limit',
         schema: { type: 'integer', minimum: 1, maximum: 50 },
-        description: 'Page size.',
+        description: '',
       },
       {
         name: 'pagination_cursor',
         in: 'query',
         as: 'cursor',
         schema: { type: 'integer', minimum: 1 },
-        description: 'Cursor from the previous page.',
+        description: '',
       },
     ],
   },
@@ -98,8 +86,8 @@ export const webhookTools: ToolDeclaration[] = [
     auth,
     body: { kind: 'fields' },
     params: [
-      baseId('base_identifier', { required: true }),
-      webhookId({ required: true, description: 'Active webhook id (ach...).' }),
+      baseId('base_identifier'),
+      webhookId(),
       // The spec's JSON parameter is the request body itself; the API defines no fields in it
       // today, so `{}` is sent when it is left out.
       {
@@ -107,7 +95,7 @@ export const webhookTools: ToolDeclaration[] = [
         in: 'body',
         as: WHOLE_BODY,
         schema: { type: 'object' },
-        description: 'JSON body; usually omitted.',
+        description: 'Usually omitted.',
       },
     ],
   },
