@@ -42,6 +42,13 @@ beforeAll(async () => {
     },
     { env: { GRID_AUTH_PROVIDER_TOKEN: TOKEN } },
   );
+  // The host loads its HTTP client on the first call; a first request delayed by that would
+  // make the burst's arrivals look closer together than the pacer let them go.
+  upstream.respond(() => ({ status: 200, body: { records: [] } }));
+  await host.client.callTool({
+    name: 'GridApi_ListGridRecords',
+    arguments: { base_id: 'appWarmUp000000000', table_id_or_name: TBL },
+  });
 });
 afterAll(async () => {
   await host?.close();
