@@ -34,6 +34,12 @@ describe('@toolhost/host entries', () => {
       'tokenEnvName',
       'validateConfig',
     ]);
-    expect(Object.keys(testing).sort()).toEqual(['hostCliPath', 'spawnHost', 'startRecordingUpstream']);
+    expect(Object.keys(testing).sort()).toEqual([
+      'catalogSuite',
+      'effectiveHints',
+      'hostCliPath',
+      'spawnHost',
+      'startRecordingUpstream',
+    ]);
   });
 });

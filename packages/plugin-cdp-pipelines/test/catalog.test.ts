@@ -1,10 +1,5 @@
-import {
-  type RecordingUpstream,
-  type SpawnedHost,
-  spawnHost,
-  startRecordingUpstream,
-} from '@toolhost/host/testing';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { catalogSuite } from '@toolhost/host/testing';
+import { describe, expect, it } from 'vitest';
 import * as schemas from '../src/request-schemas.generated.js';
 
 const KEY = 'cdp-source-key-3f9a';
@@ -83,54 +78,33 @@ const cases: Case[] = [
   },
 ];
 
-let upstream: RecordingUpstream;
-let host: SpawnedHost;
-let keyless: SpawnedHost;
-
-beforeAll(async () => {
-  upstream = await startRecordingUpstream();
-  const config = {
-    plugins: ['@toolhost/plugin-cdp-pipelines'],
-    toolSets: { CdpPipelinesApi: { baseUrl: upstream.url } },
-  };
-  host = await spawnHost(config, { env: { CDP_API_KEY: KEY } });
-  keyless = await spawnHost(config);
+const api = catalogSuite({
+  plugin: '@toolhost/plugin-cdp-pipelines',
+  toolSet: 'CdpPipelinesApi',
+  env: { CDP_API_KEY: KEY },
+  authorization: BASIC,
+  headers: { 'x-strict-mode': undefined },
+  response: { status: 200, body: {} },
+  variants: { keyless: { env: {} } },
 });
-afterAll(async () => {
-  await host?.close();
-  await keyless?.close();
-  await upstream?.close();
-});
-beforeEach(() => {
-  upstream.reset();
-  upstream.respond(() => ({ status: 200, body: {} }));
-});
-
-const call = (tool: string, args: Record<string, unknown>, h: SpawnedHost = host) =>
-  h.client.callTool({ name: `CdpPipelinesApi_${tool}`, arguments: args });
-const errorOf = (r: unknown) =>
-  (r as { structuredContent: { error: { code: string; message: string } } }).structuredContent.error;
+const { call, errorOf } = api;
 
 describe('CdpPipelinesApi over MCP', () => {
-  it('lists the 7 mode tools', async () => {
-    const { tools } = await host.client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(cases.map((c) => `CdpPipelinesApi_${c.tool}`).sort());
-    for (const t of tools) expect(t.inputSchema.required).toEqual(['mode']);
+  api.itListsTools('lists the 7 mode tools', {
+    exactly: cases.map((c) => c.tool),
+    required: Object.fromEntries(cases.map((c) => [c.tool, ['mode']])),
   });
 
-  it.each(cases)('$tool sends its body with basic auth, permissive by default', async (c) => {
-    const result = await call(c.tool, { mode: 'execute', request_body: JSON.stringify(c.body) });
-    expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
-    expect(upstream.requests).toHaveLength(1);
-    const req = upstream.requests[0]!;
-    expect(req.method).toBe('POST');
-    expect(req.path).toBe(c.path);
-    expect(req.query).toEqual([]);
-    expect(req.headers.authorization).toBe(BASIC);
-    expect(req.headers['content-type']).toBe('application/json');
-    expect(req.headers).not.toHaveProperty('x-strict-mode');
-    expect(req.body).toEqual(c.body);
-  });
+  api.itSendsRequests(
+    cases.map((c) => ({
+      tool: c.tool,
+      args: { mode: 'execute', request_body: JSON.stringify(c.body) },
+      method: 'POST',
+      path: c.path,
+      body: c.body,
+    })),
+    '$tool sends its body with basic auth, permissive by default',
+  );
 
   it.each(cases)(
     '$tool sends X-Strict-Mode: 1 exactly when its strict parameter has the enabling value',
@@ -141,19 +115,14 @@ describe('CdpPipelinesApi over MCP', () => {
         [c.strictParam]: c.enabling,
       });
       await call(c.tool, { mode: 'execute', request_body: JSON.stringify(c.body), [c.strictParam]: 'false' });
-      expect(upstream.requests.map((r) => r.headers['x-strict-mode'])).toEqual(['1', undefined]);
+      expect(api.upstream.requests.map((r) => r.headers['x-strict-mode'])).toEqual(['1', undefined]);
     },
   );
 
-  it.each(cases)(
-    '$tool get_request_schema returns the body schema without the secret and sends nothing',
-    async (c) => {
-      const result = await call(c.tool, { mode: 'get_request_schema' }, keyless);
-      expect(result.isError).toBeFalsy();
-      expect(result.structuredContent).toEqual({ schema: c.schema });
-      expect(upstream.requests).toHaveLength(0);
-    },
-  );
+  api.itReturnsRequestSchemas(Object.fromEntries(cases.map((c) => [c.tool, c.schema])), {
+    title: '%s get_request_schema returns the body schema without the secret and sends nothing',
+    on: 'keyless',
+  });
 });
 
 describe('CdpPipelinesApi refuses what the API would silently drop', () => {
@@ -163,13 +132,13 @@ describe('CdpPipelinesApi refuses what the API would silently drop', () => {
     const result = await call(
       'TrackUserEvent',
       { mode: 'execute', request_body: JSON.stringify(cases[1]!.body) },
-      keyless,
+      'keyless',
     );
     expect(errorOf(result)).toMatchObject({
       code: 'missing_secret',
       message: expect.stringContaining('CDP_API_KEY'),
     });
-    expect(upstream.requests).toHaveLength(0);
+    expect(api.upstream.requests).toHaveLength(0);
   });
 
   it('refuses a single call over 32 KB', async () => {
@@ -179,7 +148,7 @@ describe('CdpPipelinesApi refuses what the API would silently drop', () => {
       code: 'payload_too_large',
       message: expect.stringMatching(/at most 32768 bytes/),
     });
-    expect(upstream.requests).toHaveLength(0);
+    expect(api.upstream.requests).toHaveLength(0);
   });
 
   it('refuses a batch over 500 KB in total, and one with a call over 32 KB', async () => {
@@ -201,7 +170,7 @@ describe('CdpPipelinesApi refuses what the API would silently drop', () => {
       code: 'payload_too_large',
       message: expect.stringMatching(/Item 1 of 'batch'/),
     });
-    expect(upstream.requests).toHaveLength(0);
+    expect(api.upstream.requests).toHaveLength(0);
   });
 
   it('refuses invalid JSON and a body that violates the schema', async () => {
@@ -223,6 +192,6 @@ describe('CdpPipelinesApi refuses what the API would silently drop', () => {
       request_body: JSON.stringify({ traits: {} }),
     });
     expect(errorOf(r3).code).toBe('invalid_argument');
-    expect(upstream.requests).toHaveLength(0);
+    expect(api.upstream.requests).toHaveLength(0);
   });
 });

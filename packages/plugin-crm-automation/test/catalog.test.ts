@@ -1,27 +1,13 @@
-import {
-  type RecordingUpstream,
-  type SpawnedHost,
-  spawnHost,
-  startRecordingUpstream,
-} from '@toolhost/host/testing';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { catalogSuite, type RequestCase } from '@toolhost/host/testing';
+import { describe, expect, it } from 'vitest';
 import * as schemas from '../src/request-schemas.generated.js';
 
 const TOKEN = 'hubspot-automation-token-77';
 
-interface Case {
-  tool: string;
-  args: Record<string, unknown>;
-  method: string;
-  path: string;
-  query?: [string, string][];
-  body?: unknown;
-}
-
 const callback = { outputFields: { hs_execution_state: 'SUCCESS' }, typedOutputs: {} };
 const flows = { inputs: [{ flowId: '123', type: 'FLOW_ID' }] };
 
-const cases: Case[] = [
+const cases: RequestCase[] = [
   {
     tool: 'CompleteActionExecution',
     args: { mode: 'execute', action_execution_id: 'cb-1', request_body: JSON.stringify(callback) },
@@ -118,91 +104,46 @@ const modeSchemas: Record<string, unknown> = {
   GetWorkflowIdMappings: schemas.workflowIdMappingsBatchReadBody,
 };
 
-let upstream: RecordingUpstream;
-let host: SpawnedHost;
-let unconfigured: SpawnedHost;
-
-beforeAll(async () => {
-  upstream = await startRecordingUpstream();
-  const toolSets = { CrmAutomationApi: { baseUrl: upstream.url, settings: { userId: 'hs-user-42' } } };
-  host = await spawnHost(
-    { plugins: ['@toolhost/plugin-crm-automation'], toolSets },
-    { env: { CRM_AUTH_PROVIDER_TOKEN: TOKEN } },
-  );
-  unconfigured = await spawnHost(
-    {
-      plugins: ['@toolhost/plugin-crm-automation'],
-      toolSets: { CrmAutomationApi: { baseUrl: upstream.url } },
-    },
-    { env: { CRM_AUTH_PROVIDER_TOKEN: TOKEN } },
-  );
+const api = catalogSuite({
+  plugin: '@toolhost/plugin-crm-automation',
+  toolSet: 'CrmAutomationApi',
+  toolSetConfig: { settings: { userId: 'hs-user-42' } },
+  env: { CRM_AUTH_PROVIDER_TOKEN: TOKEN },
+  authorization: `Bearer ${TOKEN}`,
+  upstreamName: 'HubSpot',
+  response: { status: 200, body: { results: [] } },
+  variants: { unconfigured: { toolSetConfig: {} } },
 });
-afterAll(async () => {
-  await host?.close();
-  await unconfigured?.close();
-  await upstream?.close();
-});
-beforeEach(() => {
-  upstream.reset();
-  upstream.respond(() => ({ status: 200, body: { results: [] } }));
-});
-
-const call = (tool: string, args: Record<string, unknown>, h: SpawnedHost = host) =>
-  h.client.callTool({ name: `CrmAutomationApi_${tool}`, arguments: args });
-const errorOf = (r: unknown) =>
-  (r as { structuredContent: { error: { code: string; message: string } } }).structuredContent.error;
+const { call, errorOf } = api;
 
 describe('CrmAutomationApi over MCP', () => {
-  it('lists the 9 tools; batch reads are read-only; userId is not a tool parameter', async () => {
-    const { tools } = await host.client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(cases.map((c) => `CrmAutomationApi_${c.tool}`).sort());
-    const byName = new Map(tools.map((t) => [t.name, t]));
-    expect(byName.get('CrmAutomationApi_GetWorkflows')!.annotations?.readOnlyHint).toBe(true);
-    expect(byName.get('CrmAutomationApi_GetWorkflowIdMappings')!.annotations?.readOnlyHint).toBe(true);
-    expect(byName.get('CrmAutomationApi_EnrollContactInSequence')!.annotations?.readOnlyHint).toBe(false);
-    expect(
-      Object.keys(byName.get('CrmAutomationApi_GetSequenceDetails')!.inputSchema.properties ?? {}),
-    ).toEqual(['sequence_id']);
-    expect(byName.get('CrmAutomationApi_EnrollContactInSequence')!.inputSchema.required).toEqual([
-      'contact_id',
-      'sender_email',
-      'sequence_identifier',
-    ]);
-  });
-
-  it.each(cases)('$tool sends exactly the request HubSpot expects', async (c) => {
-    const result = await call(c.tool, c.args);
-    expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
-    expect(upstream.requests).toHaveLength(1);
-    const req = upstream.requests[0]!;
-    expect(req.method).toBe(c.method);
-    expect(req.path).toBe(c.path);
-    expect(req.query).toEqual(c.query ?? []);
-    expect(req.headers.authorization).toBe(`Bearer ${TOKEN}`);
-    expect(req.body).toEqual(c.body);
-  });
-
-  it.each(Object.entries(modeSchemas))(
-    '%s get_request_schema returns the body schema and sends nothing',
-    async (tool, schema) => {
-      const result = await call(tool, { mode: 'get_request_schema' });
-      expect(result.structuredContent).toEqual({ schema });
-      expect(upstream.requests).toHaveLength(0);
+  api.itListsTools('lists the 9 tools; batch reads are read-only; userId is not a tool parameter', {
+    exactly: cases.map((c) => c.tool),
+    hints: {
+      GetWorkflows: { readOnlyHint: true },
+      GetWorkflowIdMappings: { readOnlyHint: true },
+      EnrollContactInSequence: { readOnlyHint: false },
     },
-  );
+    properties: { GetSequenceDetails: ['sequence_id'] },
+    required: { EnrollContactInSequence: ['contact_id', 'sender_email', 'sequence_identifier'] },
+  });
+
+  api.itSendsRequests(cases);
+
+  api.itReturnsRequestSchemas(modeSchemas);
 });
 
 describe('CrmAutomationApi bad input', () => {
   it('names the missing userId setting and sends nothing', async () => {
-    const result = await call('GetUserSequences', {}, unconfigured);
+    const result = await call('GetUserSequences', {}, 'unconfigured');
     expect(errorOf(result)).toMatchObject({
       code: 'configuration_error',
       message: expect.stringContaining('toolSets.CrmAutomationApi.settings.userId'),
     });
-    expect(upstream.requests).toHaveLength(0);
+    expect(api.upstream.requests).toHaveLength(0);
   });
 
-  it.each([
+  api.itRejectsBadInput([
     ['invalid JSON', 'GetWorkflows', { mode: 'execute', request_body: '{"inputs": [' }, /not valid JSON/],
     [
       'schema violation',
@@ -234,12 +175,5 @@ describe('CrmAutomationApi bad input', () => {
       { email_campaign_flow_ids: 'f1' },
       /'email_campaign_flow_ids' must be of type array/,
     ],
-  ])('%s is a clear invalid_argument error', async (_label, tool, args, pattern) => {
-    const result = await call(tool as string, args as Record<string, unknown>);
-    expect(errorOf(result)).toMatchObject({
-      code: 'invalid_argument',
-      message: expect.stringMatching(pattern as RegExp),
-    });
-    expect(upstream.requests).toHaveLength(0);
-  });
+  ]);
 });

@@ -1,23 +1,8 @@
-import {
-  type RecordingUpstream,
-  type SpawnedHost,
-  spawnHost,
-  startRecordingUpstream,
-} from '@toolhost/host/testing';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { catalogSuite, type RequestCase } from '@toolhost/host/testing';
+import { describe, expect, it } from 'vitest';
 import * as schemas from '../src/request-schemas.generated.js';
 
 const TOKEN = 'hubspot-test-token-8f2c';
-
-interface Case {
-  tool: string;
-  args: Record<string, unknown>;
-  method: string;
-  path: string;
-  rawPath?: string;
-  query?: [string, string][];
-  body?: unknown;
-}
 
 const definition = {
   label: 'Visit',
@@ -31,7 +16,7 @@ const event = {
   occurredAt: '2024-01-02T03:04:05Z',
 };
 
-const cases: Case[] = [
+const cases: RequestCase[] = [
   {
     tool: 'RetrieveEventCompletions',
     args: {
@@ -173,87 +158,44 @@ const modeSchemas: Record<string, unknown> = {
   SendEventData: schemas.sendEventBody,
 };
 
-let upstream: RecordingUpstream;
-let host: SpawnedHost;
-
-beforeAll(async () => {
-  upstream = await startRecordingUpstream();
-  host = await spawnHost(
-    { plugins: ['@toolhost/plugin-crm-events'], toolSets: { CrmEventsApi: { baseUrl: upstream.url } } },
-    { env: { CRM_AUTH_PROVIDER_TOKEN: TOKEN } },
-  );
+const api = catalogSuite({
+  plugin: '@toolhost/plugin-crm-events',
+  toolSet: 'CrmEventsApi',
+  env: { CRM_AUTH_PROVIDER_TOKEN: TOKEN },
+  authorization: `Bearer ${TOKEN}`,
+  upstreamName: 'HubSpot',
+  response: { status: 200, body: { results: [{ id: 'r1' }] } },
 });
-
-afterAll(async () => {
-  await host?.close();
-  await upstream?.close();
-});
-
-beforeEach(() => {
-  upstream.reset();
-  upstream.respond(() => ({ status: 200, body: { results: [{ id: 'r1' }] } }));
-});
-
-function call(tool: string, args: Record<string, unknown>) {
-  return host.client.callTool({ name: `CrmEventsApi_${tool}`, arguments: args });
-}
+const { call } = api;
 
 describe('CrmEventsApi over MCP', () => {
-  it('lists the 12 tools with their schemas and hints', async () => {
-    const { tools } = await host.client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(cases.map((c) => `CrmEventsApi_${c.tool}`).sort());
-    const send = tools.find((t) => t.name === 'CrmEventsApi_SendEventData')!;
-    expect(send.inputSchema.required).toEqual(['mode']);
-    expect(send.inputSchema.properties).toHaveProperty('request_body');
-    const retrieve = tools.find((t) => t.name === 'CrmEventsApi_RetrieveEventCompletions')!;
-    expect(retrieve.annotations?.readOnlyHint).toBe(true);
-    expect((retrieve.inputSchema.properties as Record<string, { type: string }>).crm_object_id!.type).toBe(
-      'integer',
-    );
-    const del = tools.find((t) => t.name === 'CrmEventsApi_DeleteCustomEventDefinition')!;
-    expect(del.annotations).toMatchObject({
-      readOnlyHint: false,
-      destructiveHint: true,
-      idempotentHint: true,
-    });
-    const prop = tools.find((t) => t.name === 'CrmEventsApi_UpdateEventProperty')!;
-    expect(Object.keys(prop.inputSchema.properties ?? {})).toEqual([
-      'mode',
-      'request_body',
-      'custom_event_name',
-      'property_name_to_update',
-    ]);
-  });
+  api.itListsTools(
+    'lists the 12 tools with their schemas and hints',
+    {
+      exactly: cases.map((c) => c.tool),
+      required: { SendEventData: ['mode'] },
+      propertySchemas: { RetrieveEventCompletions: { crm_object_id: { type: 'integer' } } },
+      hints: {
+        RetrieveEventCompletions: { readOnlyHint: true },
+        DeleteCustomEventDefinition: { readOnlyHint: false, destructiveHint: true, idempotentHint: true },
+      },
+      properties: {
+        UpdateEventProperty: ['mode', 'request_body', 'custom_event_name', 'property_name_to_update'],
+      },
+    },
+    (listed) => {
+      expect(listed.get('SendEventData').inputSchema.properties).toHaveProperty('request_body');
+    },
+  );
 
-  it.each(cases)('$tool sends exactly the request HubSpot expects', async (c) => {
-    const result = await call(c.tool, c.args);
-    expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
-    expect(result.structuredContent).toEqual({ status: 200, body: { results: [{ id: 'r1' }] } });
-    expect(upstream.requests).toHaveLength(1);
-    const req = upstream.requests[0]!;
-    expect(req.method).toBe(c.method);
-    expect(req.path).toBe(c.path);
-    if (c.rawPath) expect(req.rawPath).toBe(c.rawPath);
-    expect(req.query).toEqual(c.query ?? []);
-    expect(req.headers.authorization).toBe(`Bearer ${TOKEN}`);
-    expect(req.body).toEqual(c.body);
-    if (c.body !== undefined) expect(req.headers['content-type']).toBe('application/json');
-  });
+  api.itSendsRequests(cases);
 
   it('encodes spaces in query values as %20', async () => {
     await call('RetrieveEventCompletions', { event_property_filter: { hs_page_title: 'Home page' } });
-    expect(upstream.requests[0]!.rawQuery).toBe('property.hs_page_title=Home%20page');
+    expect(api.upstream.requests[0]!.rawQuery).toBe('property.hs_page_title=Home%20page');
   });
 
-  it.each(Object.entries(modeSchemas))(
-    '%s get_request_schema returns the body schema and sends nothing',
-    async (tool, schema) => {
-      const result = await call(tool, { mode: 'get_request_schema' });
-      expect(result.isError).toBeFalsy();
-      expect(result.structuredContent).toEqual({ schema });
-      expect(upstream.requests).toHaveLength(0);
-    },
-  );
+  api.itReturnsRequestSchemas(modeSchemas);
 
   it('ignores execute-only parameters in get_request_schema', async () => {
     const result = await call('UpdateEventProperty', {
@@ -262,11 +204,11 @@ describe('CrmEventsApi over MCP', () => {
       request_body: '{',
     });
     expect(result.isError).toBeFalsy();
-    expect(upstream.requests).toHaveLength(0);
+    expect(api.upstream.requests).toHaveLength(0);
   });
 
   it('passes a 204 through as a response without content', async () => {
-    upstream.respond(() => ({ status: 204 }));
+    api.upstream.respond(() => ({ status: 204 }));
     const result = await call('DeleteCustomEventDefinition', { event_name: 'pe1_visit' });
     expect(result.isError).toBeFalsy();
     expect(result.structuredContent).toEqual({ status: 204, body: null });
@@ -274,7 +216,7 @@ describe('CrmEventsApi over MCP', () => {
 });
 
 describe('CrmEventsApi bad input never reaches HubSpot', () => {
-  const bad: [string, string, Record<string, unknown>, RegExp][] = [
+  api.itRejectsBadInput([
     [
       'invalid JSON in request_body',
       'SendEventData',
@@ -332,26 +274,17 @@ describe('CrmEventsApi bad input never reaches HubSpot', () => {
       /must be a non-empty identifier/,
     ],
     ['a mode outside the enum', 'SendEventData', { mode: 'run' }, /'mode' must be one of/],
-  ];
-
-  it.each(bad)('%s is a clear invalid_argument error', async (_label, tool, args, pattern) => {
-    const result = await call(tool, args);
-    expect(result.isError).toBe(true);
-    const error = (result.structuredContent as { error: { code: string; message: string } }).error;
-    expect(error.code).toBe('invalid_argument');
-    expect(error.message).toMatch(pattern);
-    expect(upstream.requests).toHaveLength(0);
-  });
+  ]);
 
   it('an unknown tool is a protocol error naming it', async () => {
     await expect(call('NoSuchTool', {})).rejects.toThrow(/Unknown tool: CrmEventsApi_NoSuchTool/);
-    expect(upstream.requests).toHaveLength(0);
+    expect(api.upstream.requests).toHaveLength(0);
   });
 });
 
 describe('CrmEventsApi upstream failures', () => {
   it('turns an upstream 4xx into a structured error with the upstream body', async () => {
-    upstream.respond(() => ({
+    api.upstream.respond(() => ({
       status: 404,
       body: { status: 'error', message: 'Event definition not found' },
     }));
@@ -369,13 +302,13 @@ describe('CrmEventsApi upstream failures', () => {
   });
 
   it('marks 5xx retryable and 429 as rate limited with the wait', async () => {
-    upstream.respond(() => ({ status: 503, body: 'unavailable' }));
+    api.upstream.respond(() => ({ status: 503, body: 'unavailable' }));
     const r1 = await call('ListEventTypes', {});
     expect((r1.structuredContent as { error: { code: string; retryable: boolean } }).error).toMatchObject({
       code: 'upstream_error',
       retryable: true,
     });
-    upstream.respond(() => ({
+    api.upstream.respond(() => ({
       status: 429,
       headers: { 'retry-after': '120' },
       body: { message: 'slow down' },
@@ -389,9 +322,9 @@ describe('CrmEventsApi upstream failures', () => {
   });
 
   it('never shows the token in results or logs', async () => {
-    upstream.respond(() => ({ status: 401, body: { message: 'bad token' } }));
+    api.upstream.respond(() => ({ status: 401, body: { message: 'bad token' } }));
     const result = await call('ListEventTypes', {});
     expect(JSON.stringify(result)).not.toContain(TOKEN);
-    expect(host.stderr()).not.toContain(TOKEN);
+    expect(api.host.stderr()).not.toContain(TOKEN);
   });
 });

@@ -1,24 +1,10 @@
-import {
-  type RecordingUpstream,
-  type SpawnedHost,
-  spawnHost,
-  startRecordingUpstream,
-} from '@toolhost/host/testing';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { catalogSuite, type RequestCase } from '@toolhost/host/testing';
+import { describe, expect, it } from 'vitest';
 import * as schemas from '../src/schemas/campaigns.generated.js';
 
 const TOKEN = 'hubspot-marketing-campaigns-token-31';
 const G = 'c0ffee00-1234-4abc-8def-0123456789ab';
 const C = `/marketing/v3/campaigns/${G}`;
-
-interface Case {
-  tool: string;
-  args: Record<string, unknown>;
-  method: string;
-  path: string;
-  query?: [string, string][];
-  body?: unknown;
-}
 
 const props = { properties: { hs_name: 'Spring launch', hs_goal: 'Leads' } };
 const ids = { inputs: [{ id: G }] };
@@ -65,7 +51,7 @@ const form = {
   updatedAt: '2024-01-31T12:00:00Z',
 };
 
-const cases: Case[] = [
+const cases: RequestCase[] = [
   // Campaign spend and budget items.
   {
     tool: 'GetCampaignSpendItem',
@@ -416,68 +402,37 @@ const requiredParams: Record<string, string[]> = {
   ...Object.fromEntries(Object.keys(modeSchemas).map((t) => [t, ['mode']])),
 };
 
-let upstream: RecordingUpstream;
-let host: SpawnedHost;
-
-beforeAll(async () => {
-  upstream = await startRecordingUpstream();
-  host = await spawnHost(
-    {
-      plugins: ['@toolhost/plugin-crm-marketing'],
-      toolSets: { CrmMarketingApi: { baseUrl: upstream.url } },
-    },
-    { env: { CRM_AUTH_PROVIDER_TOKEN: TOKEN } },
-  );
+const api = catalogSuite({
+  plugin: '@toolhost/plugin-crm-marketing',
+  toolSet: 'CrmMarketingApi',
+  env: { CRM_AUTH_PROVIDER_TOKEN: TOKEN },
+  authorization: `Bearer ${TOKEN}`,
+  upstreamName: 'HubSpot',
+  response: { status: 200, body: { results: [] } },
 });
-afterAll(async () => {
-  await host?.close();
-  await upstream?.close();
-});
-beforeEach(() => {
-  upstream.reset();
-  upstream.respond(() => ({ status: 200, body: { results: [] } }));
-});
-
-const call = (tool: string, args: Record<string, unknown>) =>
-  host.client.callTool({ name: `CrmMarketingApi_${tool}`, arguments: args });
-const errorOf = (r: unknown) =>
-  (r as { structuredContent: { error: { code: string; message: string } } }).structuredContent.error;
+const { call, errorOf } = api;
 const today = () => new Date().toISOString().slice(0, 10);
 
 describe('CrmMarketingApi campaigns and forms over MCP', () => {
-  it('lists the 30 tools with the spec’s required parameters and hints', async () => {
-    const { tools } = await host.client.listTools();
-    const byName = new Map(tools.map((t) => [t.name, t]));
-    expect(Object.keys(requiredParams)).toHaveLength(30);
-    expect(new Set(cases.map((c) => c.tool)).size).toBe(30);
-    for (const [tool, required] of Object.entries(requiredParams)) {
-      const listed = byName.get(`CrmMarketingApi_${tool}`);
-      expect(listed, tool).toBeDefined();
-      expect([...((listed!.inputSchema.required as string[] | undefined) ?? [])].sort(), tool).toEqual(
-        [...required].sort(),
-      );
-    }
-    const hints = (tool: string) => byName.get(`CrmMarketingApi_${tool}`)!.annotations;
-    expect(hints('FetchMarketingCampaignBatches')?.readOnlyHint).toBe(true);
-    expect(hints('ArchiveCampaignsBatch')?.destructiveHint).toBe(true);
-    expect(hints('CreateMarketingCampaign')?.readOnlyHint).toBe(false);
-    expect(hints('GetCampaignDetails')?.readOnlyHint).toBe(true);
-    const limit = byName.get('CrmMarketingApi_ListCampaignAssets')!.inputSchema.properties!
-      .maximum_results_limit as { type: string; default: string };
-    expect(limit).toMatchObject({ type: 'string', default: '10' });
-  });
+  api.itListsTools(
+    'lists the 30 tools with the spec’s required parameters and hints',
+    {
+      required: requiredParams,
+      hints: {
+        FetchMarketingCampaignBatches: { readOnlyHint: true },
+        ArchiveCampaignsBatch: { destructiveHint: true },
+        CreateMarketingCampaign: { readOnlyHint: false },
+        GetCampaignDetails: { readOnlyHint: true },
+      },
+      propertySchemas: { ListCampaignAssets: { maximum_results_limit: { type: 'string', default: '10' } } },
+    },
+    () => {
+      expect(Object.keys(requiredParams)).toHaveLength(30);
+      expect(new Set(cases.map((c) => c.tool)).size).toBe(30);
+    },
+  );
 
-  it.each(cases)('$tool sends exactly the request HubSpot expects', async (c) => {
-    const result = await call(c.tool, c.args);
-    expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
-    expect(upstream.requests).toHaveLength(1);
-    const req = upstream.requests[0]!;
-    expect(req.method).toBe(c.method);
-    expect(req.path).toBe(c.path);
-    expect(req.query).toEqual(c.query ?? []);
-    expect(req.headers.authorization).toBe(`Bearer ${TOKEN}`);
-    expect(req.body).toEqual(c.body);
-  });
+  api.itSendsRequests(cases);
 
   it('percent-encodes an asset id that is a URL as one path segment', async () => {
     await call('DisassociateCampaignAsset', {
@@ -485,7 +440,9 @@ describe('CrmMarketingApi campaigns and forms over MCP', () => {
       asset_type: 'EXTERNAL_WEB_URL',
       campaign_unique_identifier: G,
     });
-    expect(upstream.requests[0]!.rawPath).toBe(`${C}/assets/EXTERNAL_WEB_URL/https%3A%2F%2Fex.com%2Fa%3Fb`);
+    expect(api.upstream.requests[0]!.rawPath).toBe(
+      `${C}/assets/EXTERNAL_WEB_URL/https%3A%2F%2Fex.com%2Fa%3Fb`,
+    );
   });
 
   it.each([
@@ -497,7 +454,7 @@ describe('CrmMarketingApi campaigns and forms over MCP', () => {
     const result = await call(tool, args);
     const after = today();
     expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
-    const query = upstream.requests[0]!.query;
+    const query = api.upstream.requests[0]!.query;
     // Only the two dates: the API applies its own limit and attribution-model defaults.
     expect(query.map(([k]) => k)).toEqual(['endDate', 'startDate']);
     expect([before, after]).toContain(Object.fromEntries(query).endDate);
@@ -510,7 +467,7 @@ describe('CrmMarketingApi campaigns and forms over MCP', () => {
   ])('%s leaves page size and sort defaults to the API', async (tool, args) => {
     const result = await call(tool, args);
     expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
-    expect(upstream.requests[0]!.query).toEqual([]);
+    expect(api.upstream.requests[0]!.query).toEqual([]);
   });
 
   it('a spend item without its order is refused before sending', async () => {
@@ -520,21 +477,14 @@ describe('CrmMarketingApi campaigns and forms over MCP', () => {
       spend_item_name: 'x',
     });
     expect(errorOf(result).message).toMatch(/'spend_item_order' is required/);
-    expect(upstream.requests).toHaveLength(0);
+    expect(api.upstream.requests).toHaveLength(0);
   });
 
-  it.each(Object.entries(modeSchemas))(
-    '%s get_request_schema returns the body schema and sends nothing',
-    async (tool, schema) => {
-      const result = await call(tool, { mode: 'get_request_schema' });
-      expect(result.structuredContent).toEqual({ schema });
-      expect(upstream.requests).toHaveLength(0);
-    },
-  );
+  api.itReturnsRequestSchemas(modeSchemas);
 });
 
 describe('CrmMarketingApi campaigns and forms bad input', () => {
-  it.each([
+  api.itRejectsBadInput([
     ['limit 0', 'GetMarketingCampaigns', { max_results_limit: 0 }, /'max_results_limit' must be >= 1/],
     ['limit 101', 'GetMarketingCampaigns', { max_results_limit: 101 }, /'max_results_limit' must be <= 100/],
     ['non-integer limit', 'GetMarketingCampaigns', { max_results_limit: 2.5 }, /'max_results_limit'/],
@@ -660,13 +610,5 @@ describe('CrmMarketingApi campaigns and forms bad input', () => {
       { mode: 'execute' },
       /'request_body' is required when mode is execute/,
     ],
-  ])('%s is a clear invalid_argument error', async (_label, tool, args, pattern) => {
-    const result = await call(tool as string, args as Record<string, unknown>);
-    expect(result.isError).toBe(true);
-    expect(errorOf(result)).toMatchObject({
-      code: 'invalid_argument',
-      message: expect.stringMatching(pattern as RegExp),
-    });
-    expect(upstream.requests).toHaveLength(0);
-  });
+  ]);
 });

@@ -1,28 +1,13 @@
-import {
-  type RecordingUpstream,
-  type SpawnedHost,
-  spawnHost,
-  startRecordingUpstream,
-} from '@toolhost/host/testing';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { catalogSuite, type RequestCase } from '@toolhost/host/testing';
+import { describe, expect, it } from 'vitest';
 import * as schemas from '../src/schemas/emails.generated.js';
 
 const TOKEN = 'hubspot-marketing-emails-token-31';
-const PREFIX = 'CrmMarketingApi_';
-
-interface Case {
-  tool: string;
-  args: Record<string, unknown>;
-  method: string;
-  path: string;
-  query?: [string, string][];
-  body?: unknown;
-}
 
 const email = { name: 'Spring launch', subject: 'Hello', language: 'en-us' };
 const send = { emailId: 4711, message: { to: 'ann@example.com', cc: ['bob@example.com'] } };
 
-const cases: Case[] = [
+const cases: RequestCase[] = [
   {
     tool: 'GetEmailStatistics',
     args: {},
@@ -233,89 +218,56 @@ const requiredParams: Record<string, string[] | undefined> = {
   DeleteSmtpToken: ['smtp_token_id'],
 };
 
-let upstream: RecordingUpstream;
-let host: SpawnedHost;
-
-beforeAll(async () => {
-  upstream = await startRecordingUpstream();
-  host = await spawnHost(
-    {
-      plugins: ['@toolhost/plugin-crm-marketing'],
-      toolSets: { CrmMarketingApi: { baseUrl: upstream.url } },
-    },
-    { env: { CRM_AUTH_PROVIDER_TOKEN: TOKEN } },
-  );
+const api = catalogSuite({
+  plugin: '@toolhost/plugin-crm-marketing',
+  toolSet: 'CrmMarketingApi',
+  env: { CRM_AUTH_PROVIDER_TOKEN: TOKEN },
+  authorization: `Bearer ${TOKEN}`,
+  upstreamName: 'HubSpot',
+  response: { status: 200, body: { results: [] } },
 });
-afterAll(async () => {
-  await host?.close();
-  await upstream?.close();
-});
-beforeEach(() => {
-  upstream.reset();
-  upstream.respond(() => ({ status: 200, body: { results: [] } }));
-});
-
-const call = (tool: string, args: Record<string, unknown>) =>
-  host.client.callTool({ name: `${PREFIX}${tool}`, arguments: args });
-const errorOf = (r: unknown) =>
-  (r as { structuredContent: { error: { code: string; message: string } } }).structuredContent.error;
+const { call } = api;
 
 describe('CrmMarketingApi marketing emails, transactional email and SMTP tokens over MCP', () => {
-  it('lists the 26 tools with their required parameters', async () => {
-    const { tools } = await host.client.listTools();
-    const byName = new Map(tools.map((t) => [t.name, t]));
-    expect(Object.keys(requiredParams)).toHaveLength(26);
-    expect(cases).toHaveLength(26);
-    for (const [tool, required] of Object.entries(requiredParams)) {
-      const listed = byName.get(`${PREFIX}${tool}`);
-      expect(listed, tool).toBeDefined();
-      expect(listed!.inputSchema.required, tool).toEqual(required);
-    }
-    const props = (tool: string) => Object.keys(byName.get(`${PREFIX}${tool}`)!.inputSchema.properties ?? {});
-    expect(props('GetEmailStatistics')).toEqual([]);
-    expect(props('UpdateEmailDraft')).toEqual(['mode', 'request_body', 'email_id']);
-    expect(props('QuerySmtpTokens')).toEqual([
-      'campaign_name',
-      'email_campaign_id',
-      'maximum_tokens_to_return',
-      'result_pagination_start',
-    ]);
-    expect(byName.get(`${PREFIX}GetEmailRevisions`)!.annotations?.readOnlyHint).toBe(true);
-    expect(byName.get(`${PREFIX}PublishCrmEmail`)!.annotations?.readOnlyHint).toBe(false);
-    expect(byName.get(`${PREFIX}DeleteSmtpToken`)!.annotations?.destructiveHint).toBe(true);
-  });
-
-  it.each(cases)('$tool sends exactly the request HubSpot expects', async (c) => {
-    const result = await call(c.tool, c.args);
-    expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
-    expect(upstream.requests).toHaveLength(1);
-    const req = upstream.requests[0]!;
-    expect(req.method).toBe(c.method);
-    expect(req.path).toBe(c.path);
-    expect(req.query).toEqual(c.query ?? []);
-    expect(req.headers.authorization).toBe(`Bearer ${TOKEN}`);
-    expect(req.body).toEqual(c.body);
-  });
-
-  it.each(Object.entries(modeSchemas))(
-    '%s get_request_schema returns the body schema and sends nothing',
-    async (tool, schema) => {
-      const result = await call(tool, { mode: 'get_request_schema' });
-      expect(result.isError).toBeFalsy();
-      expect(result.structuredContent).toEqual({ schema });
-      expect(upstream.requests).toHaveLength(0);
+  api.itListsTools(
+    'lists the 26 tools with their required parameters',
+    {
+      required: requiredParams,
+      properties: {
+        GetEmailStatistics: [],
+        UpdateEmailDraft: ['mode', 'request_body', 'email_id'],
+        QuerySmtpTokens: [
+          'campaign_name',
+          'email_campaign_id',
+          'maximum_tokens_to_return',
+          'result_pagination_start',
+        ],
+      },
+      hints: {
+        GetEmailRevisions: { readOnlyHint: true },
+        PublishCrmEmail: { readOnlyHint: false },
+        DeleteSmtpToken: { destructiveHint: true },
+      },
+    },
+    () => {
+      expect(Object.keys(requiredParams)).toHaveLength(26);
+      expect(cases).toHaveLength(26);
     },
   );
+
+  api.itSendsRequests(cases);
+
+  api.itReturnsRequestSchemas(modeSchemas);
 
   it('escapes ids in the path', async () => {
     const result = await call('GetSmtpTokenById', { smtp_token_id: 'a/b?c' });
     expect(result.isError).toBeFalsy();
-    expect(upstream.requests[0]!.rawPath).toBe('/marketing/v3/transactional/smtp-tokens/a%2Fb%3Fc');
+    expect(api.upstream.requests[0]!.rawPath).toBe('/marketing/v3/transactional/smtp-tokens/a%2Fb%3Fc');
   });
 });
 
 describe('CrmMarketingApi emails and SMTP tokens bad input', () => {
-  it.each([
+  api.itRejectsBadInput([
     ['missing required id', 'GetMarketingEmailDetails', {}, /'email_id' is required/],
     ['empty id', 'DeleteSmtpToken', { smtp_token_id: '' }, /'smtp_token_id'/],
     [
@@ -380,13 +332,5 @@ describe('CrmMarketingApi emails and SMTP tokens bad input', () => {
       /'revision_id'/,
     ],
     ['invalid mode', 'SendMarketingEmail', { mode: 'run' }, /'mode' must be one of/],
-  ])('%s is a clear invalid_argument error', async (_label, tool, args, pattern) => {
-    const result = await call(tool as string, args as Record<string, unknown>);
-    expect(result.isError).toBe(true);
-    expect(errorOf(result)).toMatchObject({
-      code: 'invalid_argument',
-      message: expect.stringMatching(pattern as RegExp),
-    });
-    expect(upstream.requests).toHaveLength(0);
-  });
+  ]);
 });

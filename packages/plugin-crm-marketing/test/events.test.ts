@@ -1,24 +1,10 @@
-import {
-  type RecordingUpstream,
-  type SpawnedHost,
-  spawnHost,
-  startRecordingUpstream,
-} from '@toolhost/host/testing';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { catalogSuite, type RequestCase } from '@toolhost/host/testing';
+import { describe, expect, it } from 'vitest';
 import * as schemas from '../src/schemas/events.generated.js';
 
 const TOKEN = 'hubspot-marketing-events-token-31';
 const SET = 'CrmMarketingApi';
 const BASE = '/marketing/v3/marketing-events';
-
-interface Case {
-  tool: string;
-  args: Record<string, unknown>;
-  method: string;
-  path: string;
-  query?: [string, string][];
-  body?: unknown;
-}
 
 const event = {
   customProperties: [{ name: 'webinar_room', value: 'B' }],
@@ -41,7 +27,7 @@ const exec = (body: unknown, args: Record<string, unknown> = {}) => ({
   ...args,
 });
 
-const cases: Case[] = [
+const cases: RequestCase[] = [
   // Marketing events by internal ID
   {
     tool: 'FetchEventDetails',
@@ -372,84 +358,54 @@ const required: Record<string, string[]> = {
   CreateMarketingEvent: ['mode'],
 };
 
-let upstream: RecordingUpstream;
-let host: SpawnedHost;
-
-beforeAll(async () => {
-  upstream = await startRecordingUpstream();
-  host = await spawnHost(
-    { plugins: ['@toolhost/plugin-crm-marketing'], toolSets: { [SET]: { baseUrl: upstream.url } } },
-    { env: { CRM_AUTH_PROVIDER_TOKEN: TOKEN } },
-  );
+const api = catalogSuite({
+  plugin: '@toolhost/plugin-crm-marketing',
+  toolSet: SET,
+  env: { CRM_AUTH_PROVIDER_TOKEN: TOKEN },
+  authorization: `Bearer ${TOKEN}`,
+  upstreamName: 'HubSpot',
+  response: { status: 200, body: { results: [] } },
 });
-afterAll(async () => {
-  await host?.close();
-  await upstream?.close();
-});
-beforeEach(() => {
-  upstream.reset();
-  upstream.respond(() => ({ status: 200, body: { results: [] } }));
-});
-
-const call = (tool: string, args: Record<string, unknown>) =>
-  host.client.callTool({ name: `${SET}_${tool}`, arguments: args });
-const errorOf = (r: unknown) =>
-  (r as { structuredContent: { error: { code: string; message: string } } }).structuredContent.error;
+const { call, errorOf } = api;
 
 describe('CrmMarketingApi marketing events over MCP', () => {
-  it('lists the 34 event tools with their required parameters and hints', async () => {
-    const { tools } = await host.client.listTools();
-    const byName = new Map(tools.map((t) => [t.name, t]));
-    expect(cases).toHaveLength(34);
-    for (const c of cases) expect(byName.has(`${SET}_${c.tool}`), c.tool).toBe(true);
-    for (const [tool, names] of Object.entries(required)) {
-      expect(byName.get(`${SET}_${tool}`)!.inputSchema.required ?? [], tool).toEqual(names);
-    }
-    const props = (tool: string) => byName.get(`${SET}_${tool}`)!.inputSchema.properties ?? {};
-    expect(Object.keys(props('RecordMarketingEventAttendance'))).toEqual([
-      'mode',
-      'request_body',
-      'external_event_id',
-      'new_subscriber_state',
-      'external_account_id',
-    ]);
-    expect(props('GetContactParticipationsBreakdown')).toMatchObject({
-      response_size_limit: { type: 'integer', minimum: 1, maximum: 100, default: 10 },
-      participation_state: { enum: ['REGISTERED', 'CANCELLED', 'ATTENDED', 'NO_SHOW'] },
-    });
-    expect(props('GetAllMarketingEvents')).toMatchObject({
-      response_limit: { type: 'integer', minimum: 10, maximum: 100 },
-    });
-    expect(props('GetMarketingEventParticipationCounters')).toMatchObject({
-      marketing_event_id: { type: 'integer' },
-    });
-    const hints = (tool: string) => byName.get(`${SET}_${tool}`)!.annotations;
-    expect(hints('DeleteMarketingEvents')?.destructiveHint).toBe(true);
-    expect(hints('RemoveMarketingEvents')?.destructiveHint).toBe(true);
-    expect(hints('SearchMarketingEventsByExternalId')?.readOnlyHint).toBe(true);
-    expect(hints('CreateMarketingEvent')?.readOnlyHint).toBe(false);
-  });
-
-  it.each(cases)('$tool sends exactly the request HubSpot expects', async (c) => {
-    const result = await call(c.tool, c.args);
-    expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
-    expect(upstream.requests).toHaveLength(1);
-    const req = upstream.requests[0]!;
-    expect(req.method).toBe(c.method);
-    expect(req.path).toBe(c.path);
-    expect(req.query).toEqual(c.query ?? []);
-    expect(req.headers.authorization).toBe(`Bearer ${TOKEN}`);
-    expect(req.body).toEqual(c.body);
-  });
-
-  it.each(Object.entries(modeSchemas))(
-    '%s get_request_schema returns the body schema and sends nothing',
-    async (tool, schema) => {
-      const result = await call(tool, { mode: 'get_request_schema' });
-      expect(result.structuredContent).toEqual({ schema });
-      expect(upstream.requests).toHaveLength(0);
+  api.itListsTools(
+    'lists the 34 event tools with their required parameters and hints',
+    {
+      includes: cases.map((c) => c.tool),
+      required,
+      properties: {
+        RecordMarketingEventAttendance: [
+          'mode',
+          'request_body',
+          'external_event_id',
+          'new_subscriber_state',
+          'external_account_id',
+        ],
+      },
+      propertySchemas: {
+        GetContactParticipationsBreakdown: {
+          response_size_limit: { type: 'integer', minimum: 1, maximum: 100, default: 10 },
+          participation_state: { enum: ['REGISTERED', 'CANCELLED', 'ATTENDED', 'NO_SHOW'] },
+        },
+        GetAllMarketingEvents: { response_limit: { type: 'integer', minimum: 10, maximum: 100 } },
+        GetMarketingEventParticipationCounters: { marketing_event_id: { type: 'integer' } },
+      },
+      hints: {
+        DeleteMarketingEvents: { destructiveHint: true },
+        RemoveMarketingEvents: { destructiveHint: true },
+        SearchMarketingEventsByExternalId: { readOnlyHint: true },
+        CreateMarketingEvent: { readOnlyHint: false },
+      },
+    },
+    () => {
+      expect(cases).toHaveLength(34);
     },
   );
+
+  api.itSendsRequests(cases);
+
+  api.itReturnsRequestSchemas(modeSchemas);
 
   it.each([
     [
@@ -475,9 +431,9 @@ describe('CrmMarketingApi marketing events over MCP', () => {
     async (tool, args, rawPath, query) => {
       const result = await call(tool as string, args as Record<string, unknown>);
       expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
-      expect(upstream.requests).toHaveLength(1);
-      expect(upstream.requests[0]!.rawPath).toBe(rawPath);
-      expect(upstream.requests[0]!.query).toEqual(query);
+      expect(api.upstream.requests).toHaveLength(1);
+      expect(api.upstream.requests[0]!.rawPath).toBe(rawPath);
+      expect(api.upstream.requests[0]!.query).toEqual(query);
     },
   );
 
@@ -487,12 +443,12 @@ describe('CrmMarketingApi marketing events over MCP', () => {
       code: 'invalid_argument',
       message: expect.stringContaining("'marketing_event_id'"),
     });
-    expect(upstream.requests).toHaveLength(0);
+    expect(api.upstream.requests).toHaveLength(0);
   });
 });
 
 describe('CrmMarketingApi marketing events bad input', () => {
-  it.each([
+  api.itRejectsBadInput([
     [
       'response_size_limit 101',
       'GetMarketingEventParticipationsBreakdown',
@@ -608,13 +564,5 @@ describe('CrmMarketingApi marketing events bad input', () => {
       /'external_account_id' is required/,
     ],
     ['empty id', 'FetchEventDetails', { marketing_event_object_id: '' }, /'marketing_event_object_id'/],
-  ])('%s is a clear invalid_argument error', async (_label, tool, args, pattern) => {
-    const result = await call(tool as string, args as Record<string, unknown>);
-    expect(result.isError).toBe(true);
-    expect(errorOf(result)).toMatchObject({
-      code: 'invalid_argument',
-      message: expect.stringMatching(pattern as RegExp),
-    });
-    expect(upstream.requests).toHaveLength(0);
-  });
+  ]);
 });

@@ -1,10 +1,5 @@
-import {
-  type RecordingUpstream,
-  type SpawnedHost,
-  spawnHost,
-  startRecordingUpstream,
-} from '@toolhost/host/testing';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { catalogSuite, type RequestCase } from '@toolhost/host/testing';
+import { describe, expect, it } from 'vitest';
 import * as schemas from '../src/schemas/bases-schema.generated.js';
 
 const TOKEN = 'grid-bases-token-31';
@@ -14,16 +9,6 @@ const FLD = 'fldFIELD000000001';
 const VIW = 'viwVIEW0000000001';
 const USR = 'usrUSER0000000001';
 const PBD = 'pbdPAGES000000001';
-
-interface Case {
-  label?: string;
-  tool: string;
-  args: Record<string, unknown>;
-  method: string;
-  path: string;
-  query?: [string, string][];
-  body?: unknown;
-}
 
 const fields = [{ name: 'Name', type: 'singleLineText' }];
 const newBase = { name: 'Ops', workspaceId: 'wspWORK000000001', tables: [{ name: 'Tasks', fields }] };
@@ -36,7 +21,7 @@ const execute = (body: unknown, rest: Record<string, unknown> = {}) => ({
   ...rest,
 });
 
-const cases: Case[] = [
+const cases: RequestCase[] = [
   {
     tool: 'ListGridBases',
     args: { pagination_offset: 'itr123/app9' },
@@ -294,78 +279,40 @@ const modeSchemas: Record<string, unknown> = {
   CreateGridField: schemas.createFieldBody,
 };
 
-let upstream: RecordingUpstream;
-let host: SpawnedHost;
-
-beforeAll(async () => {
-  upstream = await startRecordingUpstream();
-  host = await spawnHost(
-    { plugins: ['@toolhost/plugin-grid'], toolSets: { GridApi: { baseUrl: upstream.url } } },
-    { env: { GRID_AUTH_PROVIDER_TOKEN: TOKEN } },
-  );
+const api = catalogSuite({
+  plugin: '@toolhost/plugin-grid',
+  toolSet: 'GridApi',
+  env: { GRID_AUTH_PROVIDER_TOKEN: TOKEN },
+  authorization: `Bearer ${TOKEN}`,
+  upstreamName: 'Airtable',
+  response: { status: 200, body: { id: APP } },
 });
-afterAll(async () => {
-  await host?.close();
-  await upstream?.close();
-});
-beforeEach(() => {
-  upstream.reset();
-  upstream.respond(() => ({ status: 200, body: { id: APP } }));
-});
-
-const call = (tool: string, args: Record<string, unknown>) =>
-  host.client.callTool({ name: `GridApi_${tool}`, arguments: args });
-const errorOf = (r: unknown) =>
-  (r as { structuredContent: { error: { code: string; message: string; parameter?: string } } })
-    .structuredContent.error;
+const { call } = api;
 
 describe('GridApi bases, collaborators, interfaces, shares, schema and views over MCP', () => {
-  it('lists the 27 tools with their required parameters and hints', async () => {
-    const { tools } = await host.client.listTools();
-    const byName = new Map(tools.map((t) => [t.name, t]));
-    expect(Object.keys(required)).toHaveLength(27);
-    for (const [tool, names] of Object.entries(required)) {
-      const listed = byName.get(`GridApi_${tool}`);
-      expect(listed, tool).toBeDefined();
-      expect(listed!.inputSchema.required ?? [], tool).toEqual(names);
-    }
-    expect(byName.get('GridApi_GetInterfaceInfo')!.annotations?.readOnlyHint).toBe(true);
-    expect(byName.get('GridApi_DeleteGridShare')!.annotations?.destructiveHint).toBe(true);
-    expect(byName.get('GridApi_ManageGridSharing')!.annotations?.readOnlyHint).toBe(false);
-    const field = byName.get('GridApi_UpdateGridFieldDetails')!.inputSchema as {
-      properties: Record<string, { maxLength?: number }>;
-    };
-    expect(field.properties.new_field_description!.maxLength).toBe(20000);
-  });
+  api.itListsTools(
+    'lists the 27 tools with their required parameters and hints',
+    {
+      required,
+      hints: {
+        GetInterfaceInfo: { readOnlyHint: true },
+        DeleteGridShare: { destructiveHint: true },
+        ManageGridSharing: { readOnlyHint: false },
+      },
+      propertySchemas: { UpdateGridFieldDetails: { new_field_description: { maxLength: 20000 } } },
+    },
+    () => {
+      expect(Object.keys(required)).toHaveLength(27);
+    },
+  );
 
   it('covers every tool in the request table', () => {
     expect(new Set(cases.map((c) => c.tool))).toEqual(new Set(Object.keys(required)));
   });
 
-  it.each(cases.map((c) => ({ label: '', ...c })))(
-    '$tool $label sends exactly the request Airtable expects',
-    async (c) => {
-      const result = await call(c.tool, c.args);
-      expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
-      expect(upstream.requests).toHaveLength(1);
-      const req = upstream.requests[0]!;
-      expect(req.method).toBe(c.method);
-      expect(req.path).toBe(c.path);
-      expect(req.query).toEqual(c.query ?? []);
-      expect(req.headers.authorization).toBe(`Bearer ${TOKEN}`);
-      expect(req.body).toEqual(c.body);
-    },
-  );
+  api.itSendsRequests(cases);
 
-  it.each(Object.entries(modeSchemas))(
-    '%s get_request_schema returns the body schema and sends nothing',
-    async (tool, schema) => {
-      const result = await call(tool, { mode: 'get_request_schema' });
-      expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
-      expect(result.structuredContent).toEqual({ schema });
-      expect(upstream.requests).toHaveLength(0);
-    },
-  );
+  api.itReturnsRequestSchemas(modeSchemas);
 
   it('get_request_schema ignores stale execute-only ids and request_body', async () => {
     const result = await call('ManageGridSharing', {
@@ -374,107 +321,98 @@ describe('GridApi bases, collaborators, interfaces, shares, schema and views ove
       request_body: '{not json',
     });
     expect(result.structuredContent).toEqual({ schema: schemas.shareUpdateBody });
-    expect(upstream.requests).toHaveLength(0);
+    expect(api.upstream.requests).toHaveLength(0);
   });
 });
 
 const fieldIds = { grid_base_id: APP, grid_table_id: TBL, field_column_id: FLD };
 
 describe('GridApi bases and schema bad input', () => {
-  it.each([
+  api.itRejectsBadInput([
     [
       'description of 20,001 characters',
       'UpdateGridFieldDetails',
       { ...fieldIds, new_field_description: 'd'.repeat(20001) },
-      'new_field_description',
       /'new_field_description' must NOT have more than 20000 characters/,
+      'new_field_description',
     ],
     [
       'neither new name nor new description',
       'UpdateGridFieldDetails',
       fieldIds,
-      'new_field_name',
       /Give at least one of the parameters 'new_field_name', 'new_field_description'/,
+      'new_field_name',
     ],
     [
       'missing required field id',
       'UpdateGridFieldDetails',
       { grid_base_id: APP, grid_table_id: TBL, new_field_name: 'Status' },
-      'field_column_id',
       /'field_column_id' is required/,
+      'field_column_id',
     ],
     [
       'missing required share id',
       'DeleteGridShare',
       { grid_base_id: APP },
-      'share_id',
       /'share_id' is required/,
+      'share_id',
     ],
     [
       'empty base id',
       'DeleteGridBase',
       { base_id: '' },
-      'base_id',
       /'base_id' must be a non-empty identifier/,
+      'base_id',
     ],
     [
       'missing (x) share id in execute',
       'ManageGridSharing',
       execute({ state: 'enabled' }, { grid_base_id: APP }),
-      'share_identifier',
       /'share_identifier' is required when mode is execute/,
+      'share_identifier',
     ],
     [
       'execute without request_body',
       'UpdateCollaboratorPermission',
       { mode: 'execute', base_identifier: APP, collaborator_id: USR },
-      'request_body',
       /'request_body' is required when mode is execute/,
+      'request_body',
     ],
     [
       'invalid JSON request_body',
       'CreateGridTable',
       { mode: 'execute', grid_base_id: APP, request_body: '{"name": "Tasks", ' },
-      'request_body',
       /not valid JSON/,
+      'request_body',
     ],
     [
       'schema-violating body',
       'ManageGridSharing',
       execute({ state: 'on' }, { grid_base_id: APP, share_identifier: 'shrSHARE01' }),
-      'request_body.state',
       /request_body\.state must be one of/,
+      'request_body.state',
     ],
     [
       'body missing a required property',
       'CreateGridBase',
       execute({ name: 'Ops', tables: [] }),
-      'request_body.workspaceId',
       /request_body\.workspaceId is required/,
+      'request_body.workspaceId',
     ],
     [
       'include value the API does not know',
       'GetGridViewMetadata',
       { base_identifier: APP, view_identifier: VIW, include_fields: ['fields'] },
-      'include_fields[0]',
       /'include_fields\[0\]' must be one of: "visibleFieldIds"/,
+      'include_fields[0]',
     ],
     [
       'include not an array',
       'GetBaseCollaborators',
       { base_id: APP, fields_to_include: 'collaborators' },
-      'fields_to_include',
       /'fields_to_include' must be of type array/,
+      'fields_to_include',
     ],
-    ['unknown parameter', 'ListGridBases', { offset: 'itr1' }, 'offset', /Unknown parameter 'offset'/],
-  ])('%s is a clear invalid_argument error', async (_label, tool, args, parameter, pattern) => {
-    const result = await call(tool as string, args as Record<string, unknown>);
-    expect(result.isError).toBe(true);
-    expect(errorOf(result)).toMatchObject({
-      code: 'invalid_argument',
-      parameter,
-      message: expect.stringMatching(pattern as RegExp),
-    });
-    expect(upstream.requests).toHaveLength(0);
-  });
+    ['unknown parameter', 'ListGridBases', { offset: 'itr1' }, /Unknown parameter 'offset'/, 'offset'],
+  ]);
 });

@@ -1,10 +1,5 @@
-import {
-  type RecordingUpstream,
-  type SpawnedHost,
-  spawnHost,
-  startRecordingUpstream,
-} from '@toolhost/host/testing';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { catalogSuite, type RequestCase } from '@toolhost/host/testing';
+import { describe, expect, it } from 'vitest';
 import { enterpriseTools } from '../src/catalog/enterprise.js';
 import * as schemas from '../src/schemas/enterprise.generated.js';
 
@@ -12,15 +7,6 @@ const TOKEN = 'airtable-enterprise-token-31';
 const ENT = 'entUBq2RGdihxl3vU';
 const USR = 'usrL2PNC5o3H4lBEi';
 const base = `/meta/enterpriseAccounts/${ENT}`;
-
-interface Case {
-  tool: string;
-  args: Record<string, unknown>;
-  method: string;
-  path: string;
-  query?: [string, string][];
-  body?: unknown;
-}
 
 const auditLogRequest = { timePeriod: '2024-01', filter: 'createBase' };
 const descendant = { name: 'EMEA' };
@@ -35,7 +21,7 @@ const claimUsers = { users: [{ email: 'ada@example.com', state: 'managed' }] };
 const adminUsers = { users: [{ id: USR }, { email: 'bob@example.com' }] };
 const removeUser = { isDryRun: true, replacementOwnerId: 'usrReplacement001' };
 
-const cases: Case[] = [
+const cases: RequestCase[] = [
   {
     tool: 'GetEnterpriseInfo',
     args: { enterprise_account_id: ENT, fields_to_include: ['aggregated', 'descendants'] },
@@ -312,29 +298,14 @@ const required: Record<string, string[]> = {
   ...Object.fromEntries(Object.keys(modeSchemas).map((t) => [t, ['mode']])),
 };
 
-let upstream: RecordingUpstream;
-let host: SpawnedHost;
-
-beforeAll(async () => {
-  upstream = await startRecordingUpstream();
-  host = await spawnHost(
-    { plugins: ['@toolhost/plugin-grid'], toolSets: { GridApi: { baseUrl: upstream.url } } },
-    { env: { GRID_AUTH_PROVIDER_TOKEN: TOKEN } },
-  );
+const api = catalogSuite({
+  plugin: '@toolhost/plugin-grid',
+  toolSet: 'GridApi',
+  env: { GRID_AUTH_PROVIDER_TOKEN: TOKEN },
+  authorization: `Bearer ${TOKEN}`,
+  upstreamName: 'Airtable',
 });
-afterAll(async () => {
-  await host?.close();
-  await upstream?.close();
-});
-beforeEach(() => {
-  upstream.reset();
-  upstream.respond(() => ({ status: 200, body: { ok: true } }));
-});
-
-const call = (tool: string, args: Record<string, unknown>) =>
-  host.client.callTool({ name: `GridApi_${tool}`, arguments: args });
-const errorOf = (r: unknown) =>
-  (r as { structuredContent: { error: { code: string; message: string } } }).structuredContent.error;
+const { call } = api;
 
 describe('GridApi enterprise administration over MCP', () => {
   it('the table covers every declared enterprise tool (25)', () => {
@@ -343,34 +314,18 @@ describe('GridApi enterprise administration over MCP', () => {
     expect(Object.keys(required).sort()).toEqual(cases.map((c) => c.tool).sort());
   });
 
-  it('lists the tools with their required parameters and hints', async () => {
-    const { tools } = await host.client.listTools();
-    const byName = new Map(tools.map((t) => [t.name, t]));
-    for (const [tool, names] of Object.entries(required)) {
-      const listed = byName.get(`GridApi_${tool}`);
-      expect(listed, tool).toBeDefined();
-      expect(listed!.inputSchema.required ?? [], tool).toEqual(names);
-    }
-    expect(Object.keys(byName.get('GridApi_RetrieveUserIdAndScopes')!.inputSchema.properties ?? {})).toEqual(
-      [],
-    );
-    expect(byName.get('GridApi_GetAuditLogEvents')!.annotations?.readOnlyHint).toBe(true);
-    expect(byName.get('GridApi_RemoveUserFromEnterprise')!.annotations?.destructiveHint).toBe(true);
-    expect(byName.get('GridApi_RevokeAdminAccess')!.annotations?.destructiveHint).toBe(true);
-    expect(byName.get('GridApi_DeleteEnterpriseUser')!.annotations?.destructiveHint).toBe(true);
+  api.itListsTools('lists the tools with their required parameters and hints', {
+    required,
+    properties: { RetrieveUserIdAndScopes: [] },
+    hints: {
+      GetAuditLogEvents: { readOnlyHint: true },
+      RemoveUserFromEnterprise: { destructiveHint: true },
+      RevokeAdminAccess: { destructiveHint: true },
+      DeleteEnterpriseUser: { destructiveHint: true },
+    },
   });
 
-  it.each(cases)('$tool sends exactly the request Airtable expects', async (c) => {
-    const result = await call(c.tool, c.args);
-    expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
-    expect(upstream.requests).toHaveLength(1);
-    const req = upstream.requests[0]!;
-    expect(req.method).toBe(c.method);
-    expect(req.path).toBe(c.path);
-    expect(req.query).toEqual(c.query ?? []);
-    expect(req.headers.authorization).toBe(`Bearer ${TOKEN}`);
-    expect(req.body).toEqual(c.body);
-  });
+  api.itSendsRequests(cases);
 
   it('LogoutEnterpriseUser sends {} when logout_request_body is left out', async () => {
     const result = await call('LogoutEnterpriseUser', {
@@ -378,22 +333,14 @@ describe('GridApi enterprise administration over MCP', () => {
       enterprise_user_id: USR,
     });
     expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
-    expect(upstream.requests[0]!.body).toEqual({});
+    expect(api.upstream.requests[0]!.body).toEqual({});
   });
 
-  it.each(Object.entries(modeSchemas))(
-    '%s get_request_schema returns the body schema and sends nothing',
-    async (tool, schema) => {
-      const result = await call(tool, { mode: 'get_request_schema' });
-      expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
-      expect(result.structuredContent).toEqual({ schema });
-      expect(upstream.requests).toHaveLength(0);
-    },
-  );
+  api.itReturnsRequestSchemas(modeSchemas);
 });
 
 describe('GridApi enterprise administration bad input', () => {
-  it.each([
+  api.itRejectsBadInput([
     [
       'eDiscovery export state',
       'GetEdiscoveryExportsStatus',
@@ -514,13 +461,5 @@ describe('GridApi enterprise administration bad input', () => {
       { mode: 'execute', enterprise_account_id: ENT },
       /'request_body' is required when mode is execute/,
     ],
-  ])('%s is a clear invalid_argument error', async (_label, tool, args, pattern) => {
-    const result = await call(tool as string, args as Record<string, unknown>);
-    expect(result.isError).toBe(true);
-    expect(errorOf(result)).toMatchObject({
-      code: 'invalid_argument',
-      message: expect.stringMatching(pattern as RegExp),
-    });
-    expect(upstream.requests).toHaveLength(0);
-  });
+  ]);
 });

@@ -1,10 +1,5 @@
-import {
-  type RecordingUpstream,
-  type SpawnedHost,
-  spawnHost,
-  startRecordingUpstream,
-} from '@toolhost/host/testing';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { catalogSuite, type RequestCase } from '@toolhost/host/testing';
+import { describe, expect, it } from 'vitest';
 import { scimTools } from '../src/catalog/scim.js';
 import { webhookTools } from '../src/catalog/webhooks.js';
 import * as schemas from '../src/schemas/scim-webhooks.generated.js';
@@ -14,15 +9,6 @@ const BASE = 'appA1b2C3d4E5f6G7';
 const HOOK = 'achZ9y8X7w6V5u4T3';
 const GROUP = 'ugpQ1w2E3r4T5y6U7';
 const USER = 'usrM1n2B3v4C5x6Z7';
-
-interface Case {
-  tool: string;
-  args: Record<string, unknown>;
-  method: string;
-  path: string;
-  query?: [string, string][];
-  body?: unknown;
-}
 
 const SCIM_GROUP = 'urn:ietf:params:scim:schemas:core:2.0:Group';
 const SCIM_USER = 'urn:ietf:params:scim:schemas:core:2.0:User';
@@ -44,7 +30,7 @@ const webhookSpec = {
   specification: { options: { filters: { dataTypes: ['tableData'] } } },
 };
 
-const cases: Case[] = [
+const cases: RequestCase[] = [
   {
     tool: 'ListScimGroups',
     args: { filter_criteria: 'displayName eq "Ops"', group_count: 10 },
@@ -207,37 +193,15 @@ const requiredParams: Record<string, string[]> = {
   ...Object.fromEntries(Object.keys(modeSchemas).map((t) => [t, ['mode']])),
 };
 
-let upstream: RecordingUpstream;
-let host: SpawnedHost;
-
-beforeAll(async () => {
-  upstream = await startRecordingUpstream();
-  host = await spawnHost(
-    {
-      plugins: ['@toolhost/plugin-grid'],
-      toolSets: {
-        GridApi: {
-          baseUrl: upstream.url,
-          baseUrls: { scim: `${upstream.url}/scim`, content: `${upstream.url}/content` },
-        },
-      },
-    },
-    { env: { GRID_AUTH_PROVIDER_TOKEN: TOKEN } },
-  );
+const api = catalogSuite({
+  plugin: '@toolhost/plugin-grid',
+  toolSet: 'GridApi',
+  toolSetConfig: (url) => ({ baseUrls: { scim: `${url}/scim`, content: `${url}/content` } }),
+  env: { GRID_AUTH_PROVIDER_TOKEN: TOKEN },
+  authorization: `Bearer ${TOKEN}`,
+  upstreamName: 'Airtable',
 });
-afterAll(async () => {
-  await host?.close();
-  await upstream?.close();
-});
-beforeEach(() => {
-  upstream.reset();
-  upstream.respond(() => ({ status: 200, body: { ok: true } }));
-});
-
-const call = (tool: string, args: Record<string, unknown>) =>
-  host.client.callTool({ name: `GridApi_${tool}`, arguments: args });
-const errorOf = (r: unknown) =>
-  (r as { structuredContent: { error: { code: string; message: string } } }).structuredContent.error;
+const { call } = api;
 
 describe('GridApi SCIM and webhook declarations', () => {
   it('declares 12 SCIM and 6 webhook tools', () => {
@@ -276,55 +240,33 @@ describe('GridApi SCIM and webhook declarations', () => {
 });
 
 describe('GridApi SCIM and webhooks over MCP', () => {
-  it('lists the 18 tools with their required parameters', async () => {
-    const { tools } = await host.client.listTools();
-    const byName = new Map(tools.map((t) => [t.name, t]));
-    for (const [tool, required] of Object.entries(requiredParams)) {
-      const listed = byName.get(`GridApi_${tool}`);
-      expect(listed, tool).toBeDefined();
-      expect(listed!.inputSchema.required ?? [], tool).toEqual(required);
-    }
-    expect(Object.keys(requiredParams)).toHaveLength(18);
-    expect(byName.get('GridApi_ListScimUsers')!.annotations?.readOnlyHint).toBe(true);
-    expect(byName.get('GridApi_DeleteGridWebhook')!.annotations?.destructiveHint).toBe(true);
-    expect(
-      Object.keys(byName.get('GridApi_ToggleWebhookNotifications')!.inputSchema.properties ?? {}),
-    ).toEqual(['mode', 'request_body', 'grid_base_id', 'webhook_id']);
-  });
+  api.itListsTools(
+    'lists the 18 tools with their required parameters',
+    {
+      required: requiredParams,
+      hints: { ListScimUsers: { readOnlyHint: true }, DeleteGridWebhook: { destructiveHint: true } },
+      properties: { ToggleWebhookNotifications: ['mode', 'request_body', 'grid_base_id', 'webhook_id'] },
+    },
+    () => {
+      expect(Object.keys(requiredParams)).toHaveLength(18);
+    },
+  );
 
-  it.each(cases)('$tool sends exactly the request Airtable expects', async (c) => {
-    const result = await call(c.tool, c.args);
-    expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
-    expect(upstream.requests).toHaveLength(1);
-    const req = upstream.requests[0]!;
-    expect(req.method).toBe(c.method);
-    expect(req.path).toBe(c.path);
-    expect(req.query).toEqual(c.query ?? []);
-    expect(req.headers.authorization).toBe(`Bearer ${TOKEN}`);
-    expect(req.body).toEqual(c.body);
-    if (c.body !== undefined) expect(req.headers['content-type']).toBe('application/json');
-  });
+  api.itSendsRequests(cases);
 
   it('RefreshWebhookLifespan sends an empty JSON body when webhook_request_body is left out', async () => {
     const result = await call('RefreshWebhookLifespan', { base_identifier: BASE, webhook_id: HOOK });
     expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
-    expect(upstream.requests[0]!.body).toEqual({});
+    expect(api.upstream.requests[0]!.body).toEqual({});
   });
 
-  it.each(Object.entries(modeSchemas))(
-    '%s get_request_schema returns the body schema and sends nothing',
-    async (tool, schema) => {
-      const result = await call(tool, { mode: 'get_request_schema' });
-      expect(result.structuredContent).toEqual({ schema });
-      expect(upstream.requests).toHaveLength(0);
-    },
-  );
+  api.itReturnsRequestSchemas(modeSchemas);
 
   it('keeps ../ and ? inside their path segment (percent-encoded)', async () => {
     const result = await call('ListWebhookPayloads', { base_id: `${BASE}/../x`, webhook_id: 'ach?limit=1' });
     expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
-    expect(upstream.requests).toHaveLength(1);
-    const req = upstream.requests[0]!;
+    expect(api.upstream.requests).toHaveLength(1);
+    const req = api.upstream.requests[0]!;
     expect(req.rawPath).toBe(`/bases/${BASE}%2F..%2Fx/webhooks/ach%3Flimit%3D1/payloads`);
     expect(req.query).toEqual([]);
   });
@@ -332,12 +274,12 @@ describe('GridApi SCIM and webhooks over MCP', () => {
   it('keeps ../ inside the SCIM user segment', async () => {
     const result = await call('GetScimUser', { user_id: '../Groups' });
     expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
-    expect(upstream.requests[0]!.rawPath).toBe('/scim/Users/..%2FGroups');
+    expect(api.upstream.requests[0]!.rawPath).toBe('/scim/Users/..%2FGroups');
   });
 });
 
 describe('GridApi SCIM and webhooks bad input', () => {
-  it.each([
+  api.itRejectsBadInput([
     ['missing required group id', 'DeleteScimGroup', {}, /'group_id' is required/],
     ['missing required webhook id', 'DeleteGridWebhook', { grid_base_id: BASE }, /'webhook_id' is required/],
     [
@@ -405,13 +347,5 @@ describe('GridApi SCIM and webhooks bad input', () => {
     ],
     ['empty path value', 'GetScimUser', { user_id: '' }, /'user_id'/],
     ['unknown parameter', 'GetScimUser', { user_id: USER, userId: USER }, /Unknown parameter 'userId'/],
-  ])('%s is a clear invalid_argument error', async (_label, tool, args, pattern) => {
-    const result = await call(tool as string, args as Record<string, unknown>);
-    expect(result.isError).toBe(true);
-    expect(errorOf(result)).toMatchObject({
-      code: 'invalid_argument',
-      message: expect.stringMatching(pattern as RegExp),
-    });
-    expect(upstream.requests).toHaveLength(0);
-  });
+  ]);
 });

@@ -1,10 +1,5 @@
-import {
-  type RecordingUpstream,
-  type SpawnedHost,
-  spawnHost,
-  startRecordingUpstream,
-} from '@toolhost/host/testing';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { catalogSuite, type RequestCase } from '@toolhost/host/testing';
+import { describe, expect, it } from 'vitest';
 import { recordTools } from '../src/catalog/records.js';
 import { workspaceTools } from '../src/catalog/workspaces.js';
 import * as schemas from '../src/schemas/workspaces-records.generated.js';
@@ -20,15 +15,6 @@ const REC = 'recR1s2T3u4V5w6X7';
 const COM = 'comC1d2E3f4G5h6I7';
 const ENT = 'entE1f2G3h4I5j6K7';
 const EDT = 'edtD1e2F3g4H5i6J7';
-
-interface Case {
-  tool: string;
-  args: Record<string, unknown>;
-  method: string;
-  path: string;
-  query?: [string, string][];
-  body?: unknown;
-}
 
 const exec = (body: unknown, args: Record<string, unknown> = {}) => ({
   mode: 'execute',
@@ -50,7 +36,7 @@ const text = { text: 'Edited' };
 const deleteKeys = { primaryKeysForDelete: ['k1', 'k2'] };
 const bulkUpsert = { records: [{ primaryKey: 'k1', fields: { Score: 3, Label: 'x', Old: null } }] };
 
-const cases: Case[] = [
+const cases: RequestCase[] = [
   // Workspaces
   {
     tool: 'CreateGridWorkspace',
@@ -353,32 +339,15 @@ const scopes: Record<string, string> = {
   ReadBulkTableRecords: 'hyperDB.records:read',
 };
 
-let upstream: RecordingUpstream;
-let host: SpawnedHost;
-
-beforeAll(async () => {
-  upstream = await startRecordingUpstream();
-  host = await spawnHost(
-    {
-      plugins: ['@toolhost/plugin-grid'],
-      toolSets: { GridApi: { baseUrl: upstream.url, baseUrls: { content: `${upstream.url}/content` } } },
-    },
-    { env: { GRID_AUTH_PROVIDER_TOKEN: TOKEN } },
-  );
+const api = catalogSuite({
+  plugin: '@toolhost/plugin-grid',
+  toolSet: 'GridApi',
+  toolSetConfig: (url) => ({ baseUrls: { content: `${url}/content` } }),
+  env: { GRID_AUTH_PROVIDER_TOKEN: TOKEN },
+  authorization: `Bearer ${TOKEN}`,
+  upstreamName: 'Airtable',
 });
-afterAll(async () => {
-  await host?.close();
-  await upstream?.close();
-});
-beforeEach(() => {
-  upstream.reset();
-  upstream.respond(() => ({ status: 200, body: { ok: true } }));
-});
-
-const call = (tool: string, args: Record<string, unknown>) =>
-  host.client.callTool({ name: `GridApi_${tool}`, arguments: args });
-const errorOf = (r: unknown) =>
-  (r as { structuredContent: { error: { code: string; message: string } } }).structuredContent.error;
+const { call } = api;
 
 describe('GridApi workspace and record declarations', () => {
   it('declares 9 workspace tools and 17 record, comment and bulk-table tools', () => {
@@ -408,63 +377,45 @@ describe('GridApi workspace and record declarations', () => {
 });
 
 describe('GridApi workspaces and records over MCP', () => {
-  it('lists the 26 tools with their required parameters and hints', async () => {
-    const { tools } = await host.client.listTools();
-    const byName = new Map(tools.map((t) => [t.name, t]));
-    expect(Object.keys(requiredParams)).toHaveLength(26);
-    for (const [tool, required] of Object.entries(requiredParams)) {
-      const listed = byName.get(`GridApi_${tool}`);
-      expect(listed, tool).toBeDefined();
-      expect(listed!.inputSchema.required ?? [], tool).toEqual(required);
-    }
-    expect(byName.get('GridApi_ReadBulkTableRecords')!.annotations?.readOnlyHint).toBe(true);
-    expect(byName.get('GridApi_DeleteRecordsByPrimaryKeys')!.annotations?.destructiveHint).toBe(true);
-    expect(byName.get('GridApi_UpdateWorkspaceRestrictions')!.annotations?.readOnlyHint).toBe(false);
-    expect(byName.get('GridApi_ListGridRecords')!.annotations?.readOnlyHint).toBe(true);
-    const list = byName.get('GridApi_ListGridRecords')!.inputSchema.properties as Record<
-      string,
-      { enum?: unknown[]; default?: unknown }
-    >;
-    expect(list.cell_format_method!.enum).toEqual(['json', 'string']);
-    expect(list.page_size!.default).toBe(100);
-    expect(Object.keys(byName.get('GridApi_UpdateRecordComment')!.inputSchema.properties ?? {})).toEqual([
-      'mode',
-      'request_body',
-      'base_identifier',
-      'table_id_or_name',
-      'record_id',
-      'comment_id',
-    ]);
-  });
-
-  it.each(cases)('$tool sends exactly the request Airtable expects', async (c) => {
-    const result = await call(c.tool, c.args);
-    expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
-    expect(upstream.requests).toHaveLength(1);
-    const req = upstream.requests[0]!;
-    expect(req.method).toBe(c.method);
-    expect(req.path).toBe(c.path);
-    expect(req.query).toEqual(c.query ?? []);
-    expect(req.headers.authorization).toBe(`Bearer ${TOKEN}`);
-    expect(req.body).toEqual(c.body);
-    if (c.body !== undefined) expect(req.headers['content-type']).toBe('application/json');
-  });
-
-  it.each(Object.entries(modeSchemas))(
-    '%s get_request_schema returns the body schema and sends nothing',
-    async (tool, schema) => {
-      const result = await call(tool, { mode: 'get_request_schema' });
-      expect(result.structuredContent).toEqual({ schema });
-      expect(upstream.requests).toHaveLength(0);
+  api.itListsTools(
+    'lists the 26 tools with their required parameters and hints',
+    {
+      required: requiredParams,
+      hints: {
+        ReadBulkTableRecords: { readOnlyHint: true },
+        DeleteRecordsByPrimaryKeys: { destructiveHint: true },
+        UpdateWorkspaceRestrictions: { readOnlyHint: false },
+        ListGridRecords: { readOnlyHint: true },
+      },
+      propertySchemas: {
+        ListGridRecords: { cell_format_method: { enum: ['json', 'string'] }, page_size: { default: 100 } },
+      },
+      properties: {
+        UpdateRecordComment: [
+          'mode',
+          'request_body',
+          'base_identifier',
+          'table_id_or_name',
+          'record_id',
+          'comment_id',
+        ],
+      },
+    },
+    () => {
+      expect(Object.keys(requiredParams)).toHaveLength(26);
     },
   );
+
+  api.itSendsRequests(cases);
+
+  api.itReturnsRequestSchemas(modeSchemas);
 
   it('sends {} for a fields body with no fields, and no query the caller did not ask for', async () => {
     await call('UpdateWorkspaceRestrictions', { workspace_id: WSP });
     await call('ReadBulkTableRecords', { data_table_id: EDT, enterprise_account_id: ENT });
     await call('ListGridRecords', { base_id: BASE, table_id_or_name: TBL });
-    expect(upstream.requests.map((r) => r.body)).toEqual([{}, {}, undefined]);
-    expect(upstream.requests[2]!.query).toEqual([]);
+    expect(api.upstream.requests.map((r) => r.body)).toEqual([{}, {}, undefined]);
+    expect(api.upstream.requests[2]!.query).toEqual([]);
   });
 
   it('keeps a table name with / and ? inside its path segment', async () => {
@@ -474,13 +425,13 @@ describe('GridApi workspaces and records over MCP', () => {
       table_identifier: 'a/b?c',
     });
     expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
-    expect(upstream.requests[0]!.rawPath).toBe(`/${BASE}/a%2Fb%3Fc/${REC}`);
-    expect(upstream.requests[0]!.query).toEqual([]);
+    expect(api.upstream.requests[0]!.rawPath).toBe(`/${BASE}/a%2Fb%3Fc/${REC}`);
+    expect(api.upstream.requests[0]!.query).toEqual([]);
   });
 });
 
 describe('GridApi workspaces and records bad input', () => {
-  it.each([
+  api.itRejectsBadInput([
     [
       'bad cell_format_method',
       'ListGridRecords',
@@ -618,13 +569,5 @@ describe('GridApi workspaces and records bad input', () => {
       { base_id: BASE, table_id_or_name: TBL, fields: ['Name'] },
       /Unknown parameter 'fields'/,
     ],
-  ])('%s is a clear invalid_argument error', async (_label, tool, args, pattern) => {
-    const result = await call(tool as string, args as Record<string, unknown>);
-    expect(result.isError).toBe(true);
-    expect(errorOf(result)).toMatchObject({
-      code: 'invalid_argument',
-      message: expect.stringMatching(pattern as RegExp),
-    });
-    expect(upstream.requests).toHaveLength(0);
-  });
+  ]);
 });

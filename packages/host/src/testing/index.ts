@@ -1,4 +1,19 @@
 export {
+  type BadInput,
+  type CatalogSuite,
+  type CatalogSuiteOptions,
+  catalogSuite,
+  effectiveHints,
+  type HostVariant,
+  type ListedTools,
+  type ListingExpectation,
+  type RequestCase,
+  type ToolArgs,
+  type ToolError,
+  type ToolHints,
+  type ToolSetConfigOption,
+} from './catalog-suite.js';
+export {
   type FakeResponse,
   type RecordedRequest,
   type RecordingUpstream,

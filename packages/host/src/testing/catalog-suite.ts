@@ -1,0 +1,318 @@
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
+import type { ToolSetConfig } from '../config/host-config.js';
+import { type FakeResponse, type RecordingUpstream, startRecordingUpstream } from './recording-upstream.js';
+import { type SpawnedHost, spawnHost } from './spawn-host.js';
+
+/** Arguments of one tool call. */
+export type ToolArgs = Record<string, unknown>;
+
+/** One call and the single upstream request it must produce. */
+export interface RequestCase {
+  /** Tool name without the tool-set prefix, e.g. `ListEventTypes`. */
+  tool: string;
+  /** Told apart from other cases of the same tool in the test name. */
+  label?: string;
+  args: ToolArgs;
+  method: string;
+  /** Decoded path, without the query. */
+  path: string;
+  /** When given, the path exactly as sent (percent-encoding intact). */
+  rawPath?: string;
+  /** Query pairs in wire order; default none. */
+  query?: [string, string][];
+  /** The JSON body; undefined: no body at all. */
+  body?: unknown;
+}
+
+/**
+ * One call the host must refuse with `invalid_argument` before it reaches the upstream:
+ * a label for the test name, the tool, its arguments, a pattern the error message matches,
+ * and, where given, the parameter the error names.
+ */
+export type BadInput = [label: string, tool: string, args: ToolArgs, pattern: RegExp, parameter?: string];
+
+/** MCP tool annotations, compared by their effective values (an absent hint means MCP's default). */
+export interface ToolHints {
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+}
+
+/** What `tools/list` must say; every key is optional and tools are named without the prefix. */
+export interface ListingExpectation {
+  /** Exactly these tools are listed, and no others. */
+  exactly?: readonly string[];
+  /** Each of these tools is listed. */
+  includes?: readonly string[];
+  /**
+   * Each tool is listed and its input schema requires exactly these parameters, in this order
+   * (an absent `required` counts as `[]`); `undefined`: the schema has no `required` at all.
+   */
+  required?: Record<string, readonly string[] | undefined>;
+  /** The tool's input schema has exactly these properties, in this order. */
+  properties?: Record<string, readonly string[]>;
+  /** The tool's input schema properties match these (as `toMatchObject`). */
+  propertySchemas?: Record<string, Record<string, unknown>>;
+  /** The tool's annotations have these effective values. */
+  hints?: Record<string, ToolHints>;
+}
+
+/** The listed tools, for a file's own listing checks. */
+export interface ListedTools {
+  tools: Tool[];
+  /** The listed tool of that name (without the prefix); fails the test when it is not listed. */
+  get(tool: string): Tool;
+}
+
+/** How another host of the same suite differs from the main one (same plugin and upstream). */
+export interface HostVariant {
+  /** Replaces the main host's environment. */
+  env?: Record<string, string>;
+  /** Replaces the main host's `toolSetConfig`. */
+  toolSetConfig?: ToolSetConfigOption;
+}
+
+/** Tool-set settings besides `baseUrl` (which is always the upstream), or a function of the upstream URL. */
+export type ToolSetConfigOption = ToolSetConfig | ((upstreamUrl: string) => ToolSetConfig);
+
+export interface CatalogSuiteOptions<V extends string = never> {
+  /** Plugin package to load, e.g. `@toolhost/plugin-grid`. */
+  plugin: string;
+  /** Tool set under test, e.g. `GridApi`; tools are called as `<toolSet>_<tool>`. */
+  toolSet: string;
+  /** Tool-set settings besides `baseUrl`, e.g. `baseUrls` or `settings`. */
+  toolSetConfig?: ToolSetConfigOption;
+  /** Environment of the host (e.g. the token variable). */
+  env?: Record<string, string>;
+  /** The Authorization header every request must carry, e.g. `Bearer <token>`. */
+  authorization: string;
+  /** Further headers every request must carry; `undefined`: the header must be absent. */
+  headers?: Record<string, string | undefined>;
+  /** Who the upstream stands for, in test names: "sends exactly the request HubSpot expects". */
+  upstreamName?: string;
+  /** The upstream's answer to every request (a JSON body); default 200 `{ ok: true }`. */
+  response?: FakeResponse;
+  /** Further hosts on the same upstream, by name (e.g. one without the secret). */
+  variants?: Record<V, HostVariant>;
+}
+
+/** What a failed call carries in `structuredContent.error`. */
+export interface ToolError {
+  code: string;
+  message: string;
+  parameter?: string;
+  [key: string]: unknown;
+}
+
+type CallResult = Awaited<ReturnType<SpawnedHost['client']['callTool']>>;
+
+export interface CatalogSuite<V extends string = never> {
+  /** The recording upstream (available from `beforeAll` on). */
+  readonly upstream: RecordingUpstream;
+  /** The main host (available from `beforeAll` on). */
+  readonly host: SpawnedHost;
+  /** A variant host (available from `beforeAll` on). */
+  variant(name: V): SpawnedHost;
+  /** The MCP name of a tool: `<toolSet>_<tool>`. */
+  toolName(tool: string): string;
+  /** Calls a tool (named without the prefix) on the main host or on a variant. */
+  call(tool: string, args: ToolArgs, on?: V): Promise<CallResult>;
+  /** The `structuredContent.error` of a failed call. */
+  errorOf(result: unknown): ToolError;
+  /** Lists the tools of the main host. */
+  listTools(): Promise<ListedTools>;
+  /** A test that checks `tools/list` against `expected`, then runs `more` on the listing. */
+  itListsTools(
+    title: string,
+    expected: ListingExpectation,
+    more?: (listed: ListedTools) => void | Promise<void>,
+  ): void;
+  /**
+   * One test per case: the call succeeds, passes the upstream's answer through, and sends exactly
+   * one request with the case's method, path (and raw path), query and JSON body (with its
+   * content type), the suite's Authorization header and headers.
+   */
+  itSendsRequests(cases: readonly RequestCase[], title?: string): void;
+  /**
+   * One test per mode tool: `mode: get_request_schema` succeeds with `{ schema }` and sends nothing.
+   * `title` is a template on the tool name (`%s`).
+   */
+  itReturnsRequestSchemas(schemas: Record<string, unknown>, options?: { title?: string; on?: V }): void;
+  /** One test per row: an `invalid_argument` error matching the row, and nothing sent. */
+  itRejectsBadInput(rows: readonly BadInput[], title?: string): void;
+}
+
+/** The effective value of each hint: an absent hint reads as MCP's default. */
+export function effectiveHints(annotations: ToolHints | undefined): Required<ToolHints> {
+  return {
+    readOnlyHint: annotations?.readOnlyHint ?? false,
+    destructiveHint: annotations?.destructiveHint ?? true,
+    idempotentHint: annotations?.idempotentHint ?? false,
+    openWorldHint: annotations?.openWorldHint ?? true,
+  };
+}
+
+function resolveToolSetConfig(option: ToolSetConfigOption | undefined, url: string): ToolSetConfig {
+  const rest = typeof option === 'function' ? option(url) : (option ?? {});
+  return { baseUrl: url, ...rest };
+}
+
+/**
+ * The shared scaffolding of a plugin's catalog tests: starts a recording upstream and the real
+ * host CLI against it (`beforeAll`), closes both (`afterAll`), clears the recorded requests and
+ * sets the answer before every test (`beforeEach`), and defines the standard tests: the
+ * listing, the exact request per tool, `get_request_schema`, and bad input that never reaches
+ * the upstream. Call it at the top of a test file; use the `it…` methods inside `describe`s.
+ */
+export function catalogSuite<V extends string = never>(options: CatalogSuiteOptions<V>): CatalogSuite<V> {
+  const response: FakeResponse = options.response ?? { status: 200, body: { ok: true } };
+  let upstream: RecordingUpstream | undefined;
+  let main: SpawnedHost | undefined;
+  const variants = new Map<V, SpawnedHost>();
+
+  const start = (url: string, variant: HostVariant = {}) =>
+    spawnHost(
+      {
+        plugins: [options.plugin],
+        toolSets: {
+          [options.toolSet]: resolveToolSetConfig(variant.toolSetConfig ?? options.toolSetConfig, url),
+        },
+      },
+      { env: variant.env ?? options.env ?? {} },
+    );
+
+  beforeAll(async () => {
+    upstream = await startRecordingUpstream();
+    main = await start(upstream.url);
+    for (const [name, variant] of Object.entries(options.variants ?? {}) as [V, HostVariant][]) {
+      variants.set(name, await start(upstream.url, variant));
+    }
+  });
+  afterAll(async () => {
+    await main?.close();
+    for (const h of variants.values()) await h.close();
+    await upstream?.close();
+  });
+  beforeEach(() => {
+    current().upstream.reset();
+    current().upstream.respond(() => response);
+  });
+
+  function current() {
+    if (!upstream || !main) throw new Error('catalogSuite: the host is not started yet (use it in tests)');
+    return { upstream, host: main };
+  }
+
+  const toolName = (tool: string) => `${options.toolSet}_${tool}`;
+  const hostOf = (on?: V) => (on === undefined ? current().host : suite.variant(on));
+
+  const suite: CatalogSuite<V> = {
+    get upstream() {
+      return current().upstream;
+    },
+    get host() {
+      return current().host;
+    },
+    variant(name) {
+      const h = variants.get(name);
+      if (!h) throw new Error(`catalogSuite: no started variant '${name}'`);
+      return h;
+    },
+    toolName,
+    call: (tool, args, on) => hostOf(on).client.callTool({ name: toolName(tool), arguments: args }),
+    errorOf: (result) => (result as { structuredContent: { error: ToolError } }).structuredContent.error,
+
+    async listTools() {
+      const { tools } = await current().host.client.listTools();
+      const byName = new Map(tools.map((t) => [t.name, t]));
+      return {
+        tools,
+        get(tool) {
+          const listed = byName.get(toolName(tool));
+          expect(listed, `${tool} is listed`).toBeDefined();
+          return listed!;
+        },
+      };
+    },
+
+    itListsTools(title, expected, more) {
+      it(title, async () => {
+        const listed = await suite.listTools();
+        if (expected.exactly) {
+          expect(listed.tools.map((t) => t.name).sort()).toEqual(expected.exactly.map(toolName).sort());
+        }
+        for (const tool of expected.includes ?? []) listed.get(tool);
+        for (const [tool, names] of Object.entries(expected.required ?? {})) {
+          const required = listed.get(tool).inputSchema.required;
+          if (names === undefined) expect(required, tool).toBeUndefined();
+          else expect(required ?? [], tool).toEqual(names);
+        }
+        for (const [tool, names] of Object.entries(expected.properties ?? {})) {
+          expect(Object.keys(listed.get(tool).inputSchema.properties ?? {}), tool).toEqual(names);
+        }
+        for (const [tool, fragment] of Object.entries(expected.propertySchemas ?? {})) {
+          expect(listed.get(tool).inputSchema.properties ?? {}, tool).toMatchObject(fragment);
+        }
+        for (const [tool, hints] of Object.entries(expected.hints ?? {})) {
+          expect(effectiveHints(listed.get(tool).annotations), tool).toMatchObject(hints);
+        }
+        await more?.(listed);
+      });
+    },
+
+    itSendsRequests(cases, title) {
+      const labelled = cases.some((c) => c.label !== undefined);
+      const rows = cases.map((c) => ({ label: '', ...c }));
+      const name =
+        title ??
+        `$tool ${labelled ? '$label ' : ''}sends exactly the request ${options.upstreamName ?? 'the upstream'} expects`;
+      it.each(rows)(name, async (c) => {
+        const result = await suite.call(c.tool, c.args);
+        expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
+        expect(result.structuredContent).toEqual({ status: response.status ?? 200, body: response.body });
+        const { requests } = current().upstream;
+        expect(requests).toHaveLength(1);
+        const req = requests[0]!;
+        expect(req.method).toBe(c.method);
+        expect(req.path).toBe(c.path);
+        if (c.rawPath !== undefined) expect(req.rawPath).toBe(c.rawPath);
+        expect(req.query).toEqual(c.query ?? []);
+        expect(req.headers.authorization).toBe(options.authorization);
+        for (const [header, value] of Object.entries(options.headers ?? {})) {
+          if (value === undefined) expect(req.headers).not.toHaveProperty(header);
+          else expect(req.headers[header], header).toBe(value);
+        }
+        expect(req.body).toEqual(c.body);
+        if (c.body !== undefined) expect(req.headers['content-type']).toBe('application/json');
+      });
+    },
+
+    itReturnsRequestSchemas(schemas, { title, on } = {}) {
+      it.each(Object.entries(schemas))(
+        title ?? '%s get_request_schema returns the body schema and sends nothing',
+        async (tool, schema) => {
+          const result = await suite.call(tool, { mode: 'get_request_schema' }, on);
+          expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
+          expect(result.structuredContent).toEqual({ schema });
+          expect(current().upstream.requests).toHaveLength(0);
+        },
+      );
+    },
+
+    itRejectsBadInput(rows, title = '%s is a clear invalid_argument error') {
+      it.each(rows)(title, async (_label, tool, args, pattern, parameter) => {
+        const result = await suite.call(tool, args);
+        expect(result.isError).toBe(true);
+        expect(suite.errorOf(result)).toMatchObject({
+          code: 'invalid_argument',
+          message: expect.stringMatching(pattern),
+          ...(parameter === undefined ? {} : { parameter }),
+        });
+        expect(current().upstream.requests).toHaveLength(0);
+      });
+    },
+  };
+  return suite;
+}
