@@ -95,6 +95,11 @@ export class ToolEngine {
     );
   }
 
+  /** Loads the sender's HTTP client ahead of the first call; never fails (a failure shows on that call). */
+  async warm(): Promise<void> {
+    await this.deps.http.warm?.().catch(() => {});
+  }
+
   /** Releases the sender's pooled connections. */
   close(): void {
     this.deps.http.close?.();

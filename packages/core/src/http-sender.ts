@@ -1,6 +1,6 @@
-import http from 'node:http';
-import https from 'node:https';
-import axios, { type AxiosInstance, isAxiosError } from 'axios';
+import type { Agent as HttpAgent } from 'node:http';
+import type { Agent as HttpsAgent } from 'node:https';
+import type { AxiosInstance } from 'axios';
 import type { HttpRequestSpec } from './build-request.js';
 import { ToolError } from './tool-error.js';
 
@@ -22,6 +22,8 @@ export interface HttpSender {
   send(request: HttpRequestSpec, options: SendOptions): Promise<HttpResponse>;
   /** Releases pooled connections. */
   close?(): void;
+  /** Loads what sending needs ahead of the first request (called when the host is otherwise idle). */
+  warm?(): Promise<void>;
 }
 
 function parseBody(text: string, contentType: string | undefined): unknown {
@@ -36,32 +38,62 @@ function parseBody(text: string, contentType: string | undefined): unknown {
   return text;
 }
 
+/** True when the environment names an HTTP(S) proxy that axios would look up for every request. */
+function proxyConfigured(env: NodeJS.ProcessEnv): boolean {
+  return ['http_proxy', 'https_proxy', 'all_proxy'].some((k) => env[k] || env[k.toUpperCase()]);
+}
+
 /**
  * The axios-based sender: keep-alive pools per upstream, no redirects (a redirect could carry
  * credentials to another host), every status returned rather than thrown.
+ *
+ * axios and the agents are loaded on the first request, so a host that only lists tools
+ * never pays for them. Without proxy variables in the environment (read once, here), axios is
+ * told so instead of looking them up again on every request.
  */
 export class AxiosHttpSender implements HttpSender {
-  private readonly client: AxiosInstance;
-  private readonly agents = {
-    http: new http.Agent({ keepAlive: true, maxSockets: 64 }),
-    https: new https.Agent({ keepAlive: true, maxSockets: 64 }),
-  };
+  private client?: AxiosInstance;
+  private loading?: Promise<AxiosInstance>;
+  private agents?: { http: HttpAgent; https: HttpsAgent };
+  private readonly useEnvProxy: boolean;
 
-  constructor() {
-    this.client = axios.create({
-      httpAgent: this.agents.http,
-      httpsAgent: this.agents.https,
-      maxRedirects: 0,
-      validateStatus: () => true,
-      responseType: 'text',
-      transformResponse: [(data: unknown) => data],
-      transitional: { silentJSONParsing: true, forcedJSONParsing: false, clarifyTimeoutError: true },
-    });
+  constructor(env: NodeJS.ProcessEnv = process.env) {
+    this.useEnvProxy = proxyConfigured(env);
+  }
+
+  private load(): Promise<AxiosInstance> {
+    this.loading ??= Promise.all([import('axios'), import('node:http'), import('node:https')]).then(
+      ([{ default: axios }, http, https]) => {
+        this.agents = {
+          http: new http.Agent({ keepAlive: true, maxSockets: 64 }),
+          https: new https.Agent({ keepAlive: true, maxSockets: 64 }),
+        };
+        this.client = axios.create({
+          adapter: 'http',
+          httpAgent: this.agents.http,
+          httpsAgent: this.agents.https,
+          ...(this.useEnvProxy ? {} : { proxy: false as const }),
+          maxRedirects: 0,
+          maxBodyLength: Number.POSITIVE_INFINITY,
+          validateStatus: null,
+          responseType: 'text',
+          transformResponse: [(data: unknown) => data],
+          transitional: { silentJSONParsing: true, forcedJSONParsing: false, clarifyTimeoutError: true },
+        });
+        return this.client;
+      },
+    );
+    return this.loading;
+  }
+
+  async warm(): Promise<void> {
+    await this.load();
   }
 
   async send(request: HttpRequestSpec, options: SendOptions): Promise<HttpResponse> {
+    const client = this.client ?? (await this.load());
     try {
-      const res = await this.client.request<string>({
+      const res = await client.request<string>({
         method: request.method,
         url: request.url,
         headers: request.headers,
@@ -69,7 +101,6 @@ export class AxiosHttpSender implements HttpSender {
         signal: options.signal,
         timeout: options.timeoutMs,
         maxContentLength: options.maxResponseBytes,
-        maxBodyLength: Number.POSITIVE_INFINITY,
       });
       const headers: Record<string, string> = {};
       for (const [k, v] of Object.entries(res.headers))
@@ -82,9 +113,21 @@ export class AxiosHttpSender implements HttpSender {
   }
 
   close(): void {
-    this.agents.http.destroy();
-    this.agents.https.destroy();
+    this.agents?.http.destroy();
+    this.agents?.https.destroy();
   }
+}
+
+/** What axios throws for a failed request (checked by shape: axios itself loads lazily). */
+interface AxiosFailure {
+  isAxiosError: true;
+  code?: string;
+  message: string;
+  config?: { url?: string };
+}
+
+function isAxiosError(e: unknown): e is AxiosFailure {
+  return typeof e === 'object' && e !== null && (e as { isAxiosError?: unknown }).isAxiosError === true;
 }
 
 /** Failures that happen before a request can have reached the server. */

@@ -18,7 +18,7 @@ export function buildInputSchema(decl: ToolDeclaration): JsonSchema {
     properties[MODE_PARAM] = { type: 'string', enum: [...TOOL_MODES] };
     properties[REQUEST_BODY_PARAM] = {
       type: 'string',
-      description: 'JSON request body (stringified); required for execute.',
+      description: 'JSON body as a string; for execute.',
     };
     required.push(MODE_PARAM);
   }
