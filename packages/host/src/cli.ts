@@ -5,8 +5,6 @@ import { AccessTokens } from './auth/access-tokens.js';
 import { findConfig } from './config/find-config.js';
 import { createHost, type Host } from './host.js';
 import { createLogger } from './logger.js';
-import { serveHttp } from './mcp/serve-http.js';
-import { serveStdio } from './mcp/serve-stdio.js';
 
 const pkg = createRequire(import.meta.url)('../package.json') as { version: string };
 
@@ -56,7 +54,10 @@ program
       serverInfo,
     };
     const closers: (() => Promise<void>)[] = [];
+    // Each transport's modules load only when it is used (the Streamable HTTP server's cost
+    // stays off the stdio start-up path, and the other way round).
     if (opts.http !== undefined && !opts.stdio) {
+      const { serveHttp } = await import('./mcp/serve-http.js');
       const handle = await serveHttp(host, {
         ...httpOptions,
         port: opts.http === true ? (http.port ?? 3333) : opts.http,
@@ -66,10 +67,12 @@ program
     } else {
       if (host.oauthProviders.length > 0) {
         // Over stdio there is no HTTP server, yet browsers must reach the OAuth callback.
+        const { serveHttp } = await import('./mcp/serve-http.js');
         const callbacks = await serveHttp(host, { ...httpOptions, port: http.port ?? 3333, mcp: false });
         logger.info({ url: callbacks.url }, 'serving OAuth callbacks');
         closers.push(callbacks.close);
       }
+      const { serveStdio } = await import('./mcp/serve-stdio.js');
       const handle = await serveStdio(host, serverInfo);
       logger.info({ tools: host.listTools().length }, 'serving on stdio');
       closers.push(handle.close);

@@ -77,6 +77,12 @@ export interface Host {
   listTools(): ToolInfo[];
   getTool(name: string): ToolInfo | undefined;
   callTool(name: string, args: unknown, options?: CallOptions): Promise<ToolOutcome>;
+  /**
+   * Loads what the first call needs (the HTTP client), which start-up leaves out so that the
+   * tool list is served sooner. Transports call it once the tool list has been answered;
+   * without it the first call loads it.
+   */
+  warm(): Promise<void>;
   /** Stops taking calls, lets in-flight ones finish within `graceMs` (then cancels them), flushes token writes. */
   close(graceMs?: number): Promise<void>;
 }
@@ -170,6 +176,7 @@ export async function createHost(rawConfig: HostConfig = {}, options: HostOption
     oauthProviders: providers.filter((p): p is OAuthAuthProvider => p instanceof OAuthAuthProvider),
     listTools: () => [...infos.values()],
     getTool: (name) => infos.get(name),
+    warm: () => engine.warm(),
     async callTool(name, args, callOptions = {}) {
       if (closing) {
         return {
@@ -177,35 +184,41 @@ export async function createHost(rawConfig: HostConfig = {}, options: HostOption
           error: { code: 'cancelled', message: 'The host is shutting down.', retryable: true },
         };
       }
+      // The call's own signal, aborted by the caller's (the MCP request's) or by close().
+      // A forwarding listener instead of AbortSignal.any: cheaper, and nothing outlives the call.
       const controller = new AbortController();
-      const signal = callOptions.signal
-        ? AbortSignal.any([callOptions.signal, controller.signal])
-        : controller.signal;
+      const outer = callOptions.signal;
+      const forward = () => controller.abort(outer?.reason);
+      if (outer?.aborted) forward();
+      else outer?.addEventListener('abort', forward, { once: true });
       const userId = callOptions.userId ?? defaultUser;
-      const started = performance.now();
+      const started = log ? performance.now() : 0;
       callCounter += 1;
       const callId = callCounter;
-      const call = engine.call(name, args, { userId, signal } satisfies CallContext);
+      const call = engine.call(name, args, { userId, signal: controller.signal } satisfies CallContext);
       const entry = { controller, done: call.then(() => undefined) };
       inFlight.add(entry);
       try {
         const outcome = await call;
-        log?.info(
-          {
+        if (log) {
+          const line: Record<string, unknown> = {
             call: callId,
             tool: name,
             user: userId,
             ms: Math.round((performance.now() - started) * 10) / 10,
-            ...(outcome.ok
-              ? outcome.kind === 'response'
-                ? { status: outcome.status }
-                : { mode: 'schema' }
-              : { error: outcome.error.code, status: outcome.error.status }),
-          },
-          'tool call',
-        );
+          };
+          if (outcome.ok) {
+            if (outcome.kind === 'response') line.status = outcome.status;
+            else line.mode = 'schema';
+          } else {
+            line.error = outcome.error.code;
+            if (outcome.error.status !== undefined) line.status = outcome.error.status;
+          }
+          log.info(line, 'tool call');
+        }
         return outcome;
       } finally {
+        outer?.removeEventListener('abort', forward);
         inFlight.delete(entry);
       }
     },

@@ -8,7 +8,9 @@ export type { Logger };
  */
 export function createLogger(
   level: string = process.env.TOOLHOST_LOG_LEVEL ?? 'info',
-  destination: pino.DestinationStream = pino.destination({ fd: 2, sync: true }),
+  // Asynchronous, so a log line adds no system call to a tool call's path; pino flushes what
+  // is pending when the process exits.
+  destination: pino.DestinationStream = pino.destination({ fd: 2, sync: false }),
 ): Logger {
   return pino(
     {
@@ -16,6 +18,11 @@ export function createLogger(
       base: undefined,
       redact: {
         paths: [
+          'authorization',
+          'token',
+          'secret',
+          'accessToken',
+          'refreshToken',
           '*.authorization',
           '*.headers.authorization',
           '*.token',

@@ -94,12 +94,17 @@ describe('HTTP surface limits', () => {
     const call = client.callTool({ name: 'EchoApi_GetItem', arguments: { item_id: 'slow' } }, undefined, {
       signal: ac.signal,
     });
-    await new Promise((r) => setTimeout(r, 200));
+    // The first call also loads the HTTP client (kept off start-up), so wait for the request.
+    for (let i = 0; i < 500 && upstream.requests.length === 0; i += 1) {
+      await new Promise((r) => setTimeout(r, 20));
+    }
     expect(upstream.requests).toHaveLength(1);
     ac.abort();
     await expect(call).rejects.toThrow();
     // The host saw the cancellation and dropped its upstream request long before the 3 s answer.
-    await new Promise((r) => setTimeout(r, 300));
+    for (let i = 0; i < 100 && !upstream.requests[0]!.aborted; i += 1) {
+      await new Promise((r) => setTimeout(r, 20));
+    }
     expect(upstream.requests[0]!.aborted).toBe(true);
     upstream.respond(() => ({ status: 200, body: { ok: true } }));
     const next = await client.callTool({ name: 'EchoApi_GetItem', arguments: { item_id: 'next' } });

@@ -1,23 +1,25 @@
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, extname, resolve } from 'node:path';
-import { Ajv } from 'ajv';
-import formatsPlugin from 'ajv-formats';
-import { parse as parseYaml } from 'yaml';
+import type { Ajv } from 'ajv';
 import { hostConfigSchema } from './config-schema.js';
 import type { HostConfig } from './host-config.js';
+
+// yaml is loaded only for YAML files, and ajv when a config is first validated.
+const require = createRequire(import.meta.url);
 
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
 }
 
-const addFormats = ((formatsPlugin as unknown as { default?: unknown }).default ?? formatsPlugin) as (
-  a: Ajv,
-) => Ajv;
 let validator: ReturnType<Ajv['compile']> | undefined;
 
 /** Validates a config object; errors name the offending key (`toolSets.GridApi.baseUrl`). */
 export function validateConfig(config: unknown, source = 'config'): HostConfig {
   if (!validator) {
+    const { Ajv } = require('ajv') as typeof import('ajv');
+    const formats = require('ajv-formats') as { default?: unknown };
+    const addFormats = (formats.default ?? formats) as (a: Ajv) => Ajv;
     const ajv = new Ajv({ allErrors: true, strict: false });
     addFormats(ajv);
     validator = ajv.compile(hostConfigSchema);
@@ -47,7 +49,9 @@ export function loadConfigFile(path: string): { config: HostConfig; dir: string 
   }
   let data: unknown;
   try {
-    data = ['.yaml', '.yml'].includes(extname(file)) ? parseYaml(text) : JSON.parse(text);
+    data = ['.yaml', '.yml'].includes(extname(file))
+      ? (require('yaml') as typeof import('yaml')).parse(text)
+      : JSON.parse(text);
   } catch (e) {
     throw new ConfigError(`Cannot parse config file ${file}: ${(e as Error).message}`);
   }

@@ -7,7 +7,8 @@ import {
   type Tool,
   UrlElicitationRequiredError,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { Host } from '../host.js';
+import { MODE_PARAM, REQUEST_BODY_PARAM } from '@toolhost/core';
+import type { Host, ToolInfo } from '../host.js';
 import { SERVER_INSTRUCTIONS } from './instructions.js';
 import { renderOutcome } from './render-outcome.js';
 import { ToolNameMap } from './tool-names.js';
@@ -20,19 +21,57 @@ export interface McpServerOptions {
 }
 
 /**
- * Prepares what every MCP server of this host shares (the tool list, the name map), so that a
- * fresh Server per HTTP session costs only the object itself.
+ * The behaviour hints that differ from MCP's defaults (read-only false, destructive true,
+ * idempotent false, open-world true); `destructiveHint` and `idempotentHint` only for tools
+ * that write, the only ones MCP defines them for. Absent hints read as the defaults, so the
+ * meaning is unchanged and the catalog is shorter by a dozen tokens a tool.
+ */
+export function listedAnnotations(a: ToolInfo['annotations']): Tool['annotations'] {
+  const out: NonNullable<Tool['annotations']> = {};
+  if (a.readOnlyHint) out.readOnlyHint = true;
+  else {
+    if (!a.destructiveHint) out.destructiveHint = false;
+    if (a.idempotentHint) out.idempotentHint = true;
+  }
+  if (!a.openWorldHint) out.openWorldHint = false;
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
+/**
+ * A tool's input schema as listed: without the top-level `additionalProperties: false` (the
+ * host refuses unknown parameters itself, naming the accepted ones), and, in mode tools,
+ * without the `request_body` description, which the server instructions give once for all of
+ * them (as they explain `mode`). Every other parameter keeps its type, constraints and text.
+ */
+export function listedInputSchema(schema: Record<string, unknown>): Tool['inputSchema'] {
+  const { additionalProperties, ...listed } = schema;
+  const out = (additionalProperties === false ? listed : { ...schema }) as Tool['inputSchema'];
+  const props = out.properties as Record<string, Record<string, unknown>> | undefined;
+  if (props?.[MODE_PARAM] && props[REQUEST_BODY_PARAM]?.description !== undefined) {
+    const { description: _said, ...body } = props[REQUEST_BODY_PARAM];
+    out.properties = { ...props, [REQUEST_BODY_PARAM]: body };
+  }
+  return out;
+}
+
+/**
+ * Prepares what every MCP server of this host shares (the tool list, the name map), once, so
+ * that `tools/list` answers a prepared array and a fresh Server per HTTP session costs only
+ * the object itself.
  */
 export function prepareMcpCatalog(host: Host) {
   const tools = host.listTools();
   const names = new ToolNameMap(tools, host.config.mcp?.nameSeparator ?? '_');
-  const listed: Tool[] = tools.map((t) => ({
-    name: names.mcpName(t.name),
-    description: t.description,
-    inputSchema: t.inputSchema as Tool['inputSchema'],
-    annotations: t.annotations,
-  }));
-  return { names, listed };
+  const listed: Tool[] = tools.map((t): Tool => {
+    const annotations = listedAnnotations(t.annotations);
+    return {
+      name: names.mcpName(t.name),
+      description: t.description,
+      inputSchema: listedInputSchema(t.inputSchema),
+      ...(annotations ? { annotations } : {}),
+    };
+  });
+  return { names, listed, warmed: false };
 }
 
 export type McpCatalog = ReturnType<typeof prepareMcpCatalog>;
@@ -74,7 +113,14 @@ export function createMcpServer(host: Host, catalog: McpCatalog, options: McpSer
     { name: options.name ?? 'toolhost', version: options.version ?? '0.0.0' },
     { capabilities: { tools: { listChanged: false } }, instructions: SERVER_INSTRUCTIONS },
   );
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: catalog.listed }));
+  server.setRequestHandler(ListToolsRequestSchema, async () => {
+    // Once the list is answered (the client's first step), load what calls need.
+    if (!catalog.warmed) {
+      catalog.warmed = true;
+      setImmediate(() => void host.warm());
+    }
+    return { tools: catalog.listed };
+  });
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const canonical = catalog.names.canonicalName(request.params.name);
     if (!canonical) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);

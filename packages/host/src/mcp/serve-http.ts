@@ -209,6 +209,10 @@ export async function serveHttp(host: Host, options: HttpServeOptions = {}): Pro
 
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
+      // A call's answer is one JSON body rather than an SSE stream of one event: no stream
+      // machinery per call. Nothing of the host's is sent on a call's stream before its answer
+      // (no progress or log notifications); server-initiated messages use the session's GET stream.
+      enableJsonResponse: true,
       onsessioninitialized: (id) => {
         sessions.set(id, { transport, server, userId, lastSeen: Date.now() });
         log?.debug({ session: id }, 'session opened');
