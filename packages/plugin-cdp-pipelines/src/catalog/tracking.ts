@@ -34,7 +34,7 @@ function strict(
     mode: 'xo',
     values: { [enabling]: '1' },
     schema: { type: 'string' },
-    description: `"${enabling}" enables strict mode (invalid payloads get 400/401 instead of being dropped).`,
+    description: `"${enabling}": strict mode (invalid payloads get 400/401, not dropped).`,
   };
 }
 

@@ -16,7 +16,7 @@ export const eventCompletionTools: ToolDeclaration[] = [
     toolSet,
     name: 'RetrieveEventCompletions',
     description:
-      'List event completion instances, filtered by CRM object, event type, instance ids, one event property, a unique object property or occurrence time; paged by paging.next.after.',
+      'List event completions, filtered by CRM object, event type, instance ids, an event or unique object property, or time; paged by paging.next.after.',
     method: 'GET',
     path: '/events/v3/events',
     auth: eventsReadAuth,
