@@ -83,7 +83,9 @@ for (const [exportName, key] of Object.entries(source.schemas)) {
   const schema = strip(endpoint.requestBody.schema, facts.definitions ?? facts.components?.schemas);
   if (source.itemsRequired) relaxItems(schema, source.itemsRequired);
   lines.push(`/** ${key} */`);
-  lines.push(`export const ${exportName}: JsonSchema = ${JSON.stringify(schema)};`);
+  // A JSON string parsed once loads faster than the same object as a JavaScript literal,
+  // which matters for start-up with hundreds of kilobytes of schemas.
+  lines.push(`export const ${exportName}: JsonSchema = JSON.parse(${JSON.stringify(JSON.stringify(schema))});`);
   lines.push('');
 }
 const out = resolve(root, source.out);

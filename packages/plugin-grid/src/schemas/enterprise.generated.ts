@@ -3,31 +3,31 @@
 import type { JsonSchema } from '@toolhost/core';
 
 /** POST /meta/enterpriseAccounts/{enterpriseAccountId}/auditLogs */
-export const createAuditLogRequestBody: JsonSchema = {"type":"object","properties":{"filter":{"type":"string"},"timePeriod":{"type":"string"}},"required":["timePeriod"]};
+export const createAuditLogRequestBody: JsonSchema = JSON.parse("{\"type\":\"object\",\"properties\":{\"filter\":{\"type\":\"string\"},\"timePeriod\":{\"type\":\"string\"}},\"required\":[\"timePeriod\"]}");
 
 /** POST /meta/enterpriseAccounts/{enterpriseAccountId}/descendants */
-export const createDescendantBody: JsonSchema = {"type":"object","properties":{"name":{"type":"string"}},"required":["name"]};
+export const createDescendantBody: JsonSchema = JSON.parse("{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"}},\"required\":[\"name\"]}");
 
 /** POST /meta/enterpriseAccounts/{enterpriseAccountId}/exports */
-export const createEdiscoveryExportBody: JsonSchema = {"type":"object","properties":{"baseId":{"type":"string"},"includeCsvFormat":{"type":"boolean"},"shouldSendEmailOnCompletion":{"type":"boolean"}},"required":["baseId"]};
+export const createEdiscoveryExportBody: JsonSchema = JSON.parse("{\"type\":\"object\",\"properties\":{\"baseId\":{\"type\":\"string\"},\"includeCsvFormat\":{\"type\":\"boolean\"},\"shouldSendEmailOnCompletion\":{\"type\":\"boolean\"}},\"required\":[\"baseId\"]}");
 
 /** POST /meta/enterpriseAccounts/{enterpriseAccountId}/moveGroups */
-export const moveGroupsBody: JsonSchema = {"type":"object","properties":{"groupIds":{"type":"array","items":{"type":"string"},"maxItems":100},"targetEnterpriseAccountId":{"type":"string"}},"required":["groupIds","targetEnterpriseAccountId"]};
+export const moveGroupsBody: JsonSchema = JSON.parse("{\"type\":\"object\",\"properties\":{\"groupIds\":{\"type\":\"array\",\"items\":{\"type\":\"string\"},\"maxItems\":100},\"targetEnterpriseAccountId\":{\"type\":\"string\"}},\"required\":[\"groupIds\",\"targetEnterpriseAccountId\"]}");
 
 /** POST /meta/enterpriseAccounts/{enterpriseAccountId}/moveWorkspaces */
-export const moveWorkspacesBody: JsonSchema = {"type":"object","properties":{"replacementOwnerId":{"type":"string"},"targetEnterpriseAccountId":{"type":"string"},"workspaceIds":{"type":"array","items":{"type":"string"},"maxItems":100}},"required":["targetEnterpriseAccountId","workspaceIds"]};
+export const moveWorkspacesBody: JsonSchema = JSON.parse("{\"type\":\"object\",\"properties\":{\"replacementOwnerId\":{\"type\":\"string\"},\"targetEnterpriseAccountId\":{\"type\":\"string\"},\"workspaceIds\":{\"type\":\"array\",\"items\":{\"type\":\"string\"},\"maxItems\":100}},\"required\":[\"targetEnterpriseAccountId\",\"workspaceIds\"]}");
 
 /** PATCH /meta/enterpriseAccounts/{enterpriseAccountId}/users */
-export const manageUsersBody: JsonSchema = {"type":"object","properties":{"users":{"type":"array","items":{"type":"object","properties":{"email":{"type":"string"},"firstName":{"type":"string"},"id":{"type":"string","nullable":true},"lastName":{"type":"string"},"state":{"type":"string","enum":["provisioned","deactivated"]}}}}},"required":["users"]};
+export const manageUsersBody: JsonSchema = JSON.parse("{\"type\":\"object\",\"properties\":{\"users\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"email\":{\"type\":\"string\"},\"firstName\":{\"type\":\"string\"},\"id\":{\"type\":\"string\",\"nullable\":true},\"lastName\":{\"type\":\"string\"},\"state\":{\"type\":\"string\",\"enum\":[\"provisioned\",\"deactivated\"]}}}}},\"required\":[\"users\"]}");
 
 /** POST /meta/enterpriseAccounts/{enterpriseAccountId}/users/claim */
-export const claimUsersBody: JsonSchema = {"type":"object","properties":{"users":{"type":"array","items":{"type":"object","properties":{"email":{"type":"string"},"id":{"type":"string","nullable":true},"state":{"type":"string","enum":["managed","unmanaged"]}},"required":["state"]}}},"required":["users"]};
+export const claimUsersBody: JsonSchema = JSON.parse("{\"type\":\"object\",\"properties\":{\"users\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"email\":{\"type\":\"string\"},\"id\":{\"type\":\"string\",\"nullable\":true},\"state\":{\"type\":\"string\",\"enum\":[\"managed\",\"unmanaged\"]}},\"required\":[\"state\"]}}},\"required\":[\"users\"]}");
 
 /** POST /meta/enterpriseAccounts/{enterpriseAccountId}/users/grantAdminAccess */
-export const grantAdminAccessBody: JsonSchema = {"type":"object","properties":{"users":{"type":"array","items":{"type":"object","properties":{"email":{"type":"string"},"id":{"type":"string","nullable":true}}}}},"required":["users"]};
+export const grantAdminAccessBody: JsonSchema = JSON.parse("{\"type\":\"object\",\"properties\":{\"users\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"email\":{\"type\":\"string\"},\"id\":{\"type\":\"string\",\"nullable\":true}}}}},\"required\":[\"users\"]}");
 
 /** POST /meta/enterpriseAccounts/{enterpriseAccountId}/users/revokeAdminAccess */
-export const revokeAdminAccessBody: JsonSchema = {"type":"object","properties":{"users":{"type":"array","items":{"type":"object","properties":{"email":{"type":"string"},"id":{"type":"string"}}}}},"required":["users"]};
+export const revokeAdminAccessBody: JsonSchema = JSON.parse("{\"type\":\"object\",\"properties\":{\"users\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"email\":{\"type\":\"string\"},\"id\":{\"type\":\"string\"}}}}},\"required\":[\"users\"]}");
 
 /** POST /meta/enterpriseAccounts/{enterpriseAccountId}/users/{userId}/remove */
-export const removeUserBody: JsonSchema = {"type":"object","properties":{"isDryRun":{"type":"boolean","nullable":true},"removeFromDescendants":{"type":"boolean"},"replacementOwnerId":{"type":"string","nullable":true}}};
+export const removeUserBody: JsonSchema = JSON.parse("{\"type\":\"object\",\"properties\":{\"isDryRun\":{\"type\":\"boolean\",\"nullable\":true},\"removeFromDescendants\":{\"type\":\"boolean\"},\"replacementOwnerId\":{\"type\":\"string\",\"nullable\":true}}}");

@@ -3,43 +3,43 @@
 import type { JsonSchema } from '@toolhost/core';
 
 /** POST /meta/workspaces */
-export const createWorkspaceBody: JsonSchema = {"type":"object","properties":{"enterpriseAccountId":{"type":"string"},"name":{"type":"string"}},"required":["enterpriseAccountId","name"]};
+export const createWorkspaceBody: JsonSchema = JSON.parse("{\"type\":\"object\",\"properties\":{\"enterpriseAccountId\":{\"type\":\"string\"},\"name\":{\"type\":\"string\"}},\"required\":[\"enterpriseAccountId\",\"name\"]}");
 
 /** POST /meta/workspaces/{workspaceId}/collaborators */
-export const addWorkspaceCollaboratorsBody: JsonSchema = {"type":"object","properties":{"collaborators":{"type":"array","items":{"anyOf":[{"type":"object","properties":{"permissionLevel":{"type":"string","enum":["none","read","comment","edit","create","owner"]},"user":{"type":"object","properties":{"id":{"type":"string"}},"required":["id"]}},"required":["permissionLevel","user"]},{"type":"object","properties":{"group":{"type":"object","properties":{"id":{"type":"string"}},"required":["id"]},"permissionLevel":{"type":"string","enum":["none","read","comment","edit","create","owner"]}},"required":["group","permissionLevel"]}]}}},"required":["collaborators"]};
+export const addWorkspaceCollaboratorsBody: JsonSchema = JSON.parse("{\"type\":\"object\",\"properties\":{\"collaborators\":{\"type\":\"array\",\"items\":{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"permissionLevel\":{\"type\":\"string\",\"enum\":[\"none\",\"read\",\"comment\",\"edit\",\"create\",\"owner\"]},\"user\":{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"}},\"required\":[\"id\"]}},\"required\":[\"permissionLevel\",\"user\"]},{\"type\":\"object\",\"properties\":{\"group\":{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"}},\"required\":[\"id\"]},\"permissionLevel\":{\"type\":\"string\",\"enum\":[\"none\",\"read\",\"comment\",\"edit\",\"create\",\"owner\"]}},\"required\":[\"group\",\"permissionLevel\"]}]}}},\"required\":[\"collaborators\"]}");
 
 /** PATCH /meta/workspaces/{workspaceId}/collaborators/{userOrGroupId} */
-export const updateWorkspaceCollaboratorBody: JsonSchema = {"type":"object","properties":{"permissionLevel":{"type":"string","enum":["none","read","comment","edit","create","owner"]}},"required":["permissionLevel"]};
+export const updateWorkspaceCollaboratorBody: JsonSchema = JSON.parse("{\"type\":\"object\",\"properties\":{\"permissionLevel\":{\"type\":\"string\",\"enum\":[\"none\",\"read\",\"comment\",\"edit\",\"create\",\"owner\"]}},\"required\":[\"permissionLevel\"]}");
 
 /** POST /meta/workspaces/{workspaceId}/moveBase */
-export const moveBaseBody: JsonSchema = {"type":"object","properties":{"baseId":{"type":"string"},"targetIndex":{"type":"number"},"targetWorkspaceId":{"type":"string"}},"required":["baseId","targetWorkspaceId"]};
+export const moveBaseBody: JsonSchema = JSON.parse("{\"type\":\"object\",\"properties\":{\"baseId\":{\"type\":\"string\"},\"targetIndex\":{\"type\":\"number\"},\"targetWorkspaceId\":{\"type\":\"string\"}},\"required\":[\"baseId\",\"targetWorkspaceId\"]}");
 
 /** POST /{baseId}/{recordId}/{attachmentFieldIdOrName}/uploadAttachment */
-export const uploadAttachmentBody: JsonSchema = {"type":"object","properties":{"contentType":{"type":"string"},"file":{"type":"string"},"filename":{"type":"string"}},"required":["contentType","file","filename"]};
+export const uploadAttachmentBody: JsonSchema = JSON.parse("{\"type\":\"object\",\"properties\":{\"contentType\":{\"type\":\"string\"},\"file\":{\"type\":\"string\"},\"filename\":{\"type\":\"string\"}},\"required\":[\"contentType\",\"file\",\"filename\"]}");
 
 /** PATCH /{baseId}/{tableIdOrName} */
-export const updateRecordsBody: JsonSchema = {"type":"object","properties":{"performUpsert":{"type":"object","properties":{"fieldsToMergeOn":{"type":"array","items":{"type":"string"}}},"required":["fieldsToMergeOn"],"nullable":true},"records":{"type":"array","items":{"type":"object","properties":{"fields":{"type":"object","additionalProperties":{}},"id":{"type":"string"}},"required":["fields"]}},"returnFieldsByFieldId":{"type":"boolean","nullable":true},"typecast":{"type":"boolean","nullable":true}},"required":["records"]};
+export const updateRecordsBody: JsonSchema = JSON.parse("{\"type\":\"object\",\"properties\":{\"performUpsert\":{\"type\":\"object\",\"properties\":{\"fieldsToMergeOn\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}}},\"required\":[\"fieldsToMergeOn\"],\"nullable\":true},\"records\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"fields\":{\"type\":\"object\",\"additionalProperties\":{}},\"id\":{\"type\":\"string\"}},\"required\":[\"fields\"]}},\"returnFieldsByFieldId\":{\"type\":\"boolean\",\"nullable\":true},\"typecast\":{\"type\":\"boolean\",\"nullable\":true}},\"required\":[\"records\"]}");
 
 /** POST /{baseId}/{tableIdOrName} */
-export const createRecordsBody: JsonSchema = {"type":"object","properties":{"fields":{"type":"object","additionalProperties":{},"nullable":true},"records":{"type":"array","items":{"type":"object","properties":{"fields":{"type":"object","additionalProperties":{},"nullable":true}},"required":["fields"]},"nullable":true},"returnFieldsByFieldId":{"type":"boolean","nullable":true},"typecast":{"type":"boolean","nullable":true}}};
+export const createRecordsBody: JsonSchema = JSON.parse("{\"type\":\"object\",\"properties\":{\"fields\":{\"type\":\"object\",\"additionalProperties\":{},\"nullable\":true},\"records\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"fields\":{\"type\":\"object\",\"additionalProperties\":{},\"nullable\":true}},\"required\":[\"fields\"]},\"nullable\":true},\"returnFieldsByFieldId\":{\"type\":\"boolean\",\"nullable\":true},\"typecast\":{\"type\":\"boolean\",\"nullable\":true}}}");
 
 /** PUT /{baseId}/{tableIdOrName} */
-export const replaceRecordsBody: JsonSchema = {"type":"object","properties":{"performUpsert":{"type":"object","properties":{"fieldsToMergeOn":{"type":"array","items":{"type":"string"}}},"required":["fieldsToMergeOn"],"nullable":true},"records":{"type":"array","items":{"type":"object","properties":{"fields":{"type":"object","additionalProperties":{}},"id":{"type":"string"}},"required":["fields"]}},"returnFieldsByFieldId":{"type":"boolean","nullable":true},"typecast":{"type":"boolean","nullable":true}},"required":["records"]};
+export const replaceRecordsBody: JsonSchema = JSON.parse("{\"type\":\"object\",\"properties\":{\"performUpsert\":{\"type\":\"object\",\"properties\":{\"fieldsToMergeOn\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}}},\"required\":[\"fieldsToMergeOn\"],\"nullable\":true},\"records\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"fields\":{\"type\":\"object\",\"additionalProperties\":{}},\"id\":{\"type\":\"string\"}},\"required\":[\"fields\"]}},\"returnFieldsByFieldId\":{\"type\":\"boolean\",\"nullable\":true},\"typecast\":{\"type\":\"boolean\",\"nullable\":true}},\"required\":[\"records\"]}");
 
 /** PATCH /{baseId}/{tableIdOrName}/{recordId} */
-export const updateRecordBody: JsonSchema = {"type":"object","properties":{"fields":{"type":"object","additionalProperties":{}},"returnFieldsByFieldId":{"type":"boolean","nullable":true},"typecast":{"type":"boolean","nullable":true}},"required":["fields"]};
+export const updateRecordBody: JsonSchema = JSON.parse("{\"type\":\"object\",\"properties\":{\"fields\":{\"type\":\"object\",\"additionalProperties\":{}},\"returnFieldsByFieldId\":{\"type\":\"boolean\",\"nullable\":true},\"typecast\":{\"type\":\"boolean\",\"nullable\":true}},\"required\":[\"fields\"]}");
 
 /** PUT /{baseId}/{tableIdOrName}/{recordId} */
-export const replaceRecordBody: JsonSchema = {"type":"object","properties":{"fields":{"type":"object","additionalProperties":{}},"returnFieldsByFieldId":{"type":"boolean","nullable":true},"typecast":{"type":"boolean","nullable":true}},"required":["fields"]};
+export const replaceRecordBody: JsonSchema = JSON.parse("{\"type\":\"object\",\"properties\":{\"fields\":{\"type\":\"object\",\"additionalProperties\":{}},\"returnFieldsByFieldId\":{\"type\":\"boolean\",\"nullable\":true},\"typecast\":{\"type\":\"boolean\",\"nullable\":true}},\"required\":[\"fields\"]}");
 
 /** POST /{baseId}/{tableIdOrName}/{recordId}/comments */
-export const createCommentBody: JsonSchema = {"type":"object","properties":{"parentCommentId":{"type":"string"},"text":{"type":"string"}},"required":["text"]};
+export const createCommentBody: JsonSchema = JSON.parse("{\"type\":\"object\",\"properties\":{\"parentCommentId\":{\"type\":\"string\"},\"text\":{\"type\":\"string\"}},\"required\":[\"text\"]}");
 
 /** PATCH /{baseId}/{tableIdOrName}/{recordId}/comments/{rowCommentId} */
-export const updateCommentBody: JsonSchema = {"type":"object","properties":{"text":{"type":"string"}},"required":["text"]};
+export const updateCommentBody: JsonSchema = JSON.parse("{\"type\":\"object\",\"properties\":{\"text\":{\"type\":\"string\"}},\"required\":[\"text\"]}");
 
 /** POST /{enterpriseAccountId}/{dataTableId}/deleteRecords */
-export const deleteBulkRecordsBody: JsonSchema = {"type":"object","properties":{"primaryKeysForDelete":{"type":"array","items":{"type":"string"},"minItems":1}},"required":["primaryKeysForDelete"]};
+export const deleteBulkRecordsBody: JsonSchema = JSON.parse("{\"type\":\"object\",\"properties\":{\"primaryKeysForDelete\":{\"type\":\"array\",\"items\":{\"type\":\"string\"},\"minItems\":1}},\"required\":[\"primaryKeysForDelete\"]}");
 
 /** PUT /{enterpriseAccountId}/{dataTableId}/upsertRecords */
-export const upsertBulkRecordsBody: JsonSchema = {"type":"object","properties":{"records":{"type":"array","items":{"type":"object","properties":{"fields":{"type":"object","additionalProperties":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]}},"primaryKey":{"type":"string"}},"required":["fields","primaryKey"]}}},"required":["records"]};
+export const upsertBulkRecordsBody: JsonSchema = JSON.parse("{\"type\":\"object\",\"properties\":{\"records\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"fields\":{\"type\":\"object\",\"additionalProperties\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"number\"},{\"type\":\"null\"}]}},\"primaryKey\":{\"type\":\"string\"}},\"required\":[\"fields\",\"primaryKey\"]}}},\"required\":[\"records\"]}");
