@@ -17,7 +17,7 @@ export interface EngineOptions {
   timeoutMs?: number;
   /** Largest upstream response accepted, in bytes (default 10 MiB). */
   maxResponseBytes?: number;
-  /** Upstream requests in flight at once across all tools (default 32); the rest queue. */
+  /** Upstream requests in flight at once across all tools (default 64, the sockets kept per upstream); the rest queue. */
   maxConcurrentRequests?: number;
   /**
    * Retries of network errors and 5xx, only where safe: idempotent tools, or a request that
@@ -70,7 +70,7 @@ export class ToolEngine {
     this.providers = new Map(deps.authProviders.map((p) => [p.id, p]));
     this.timeoutMs = options.timeoutMs ?? 30_000;
     this.maxResponseBytes = options.maxResponseBytes ?? 10 * 1024 * 1024;
-    this.limit = new ConcurrencyLimit(options.maxConcurrentRequests ?? 32);
+    this.limit = new ConcurrencyLimit(options.maxConcurrentRequests ?? 64);
     this.retry = { maxAttempts: 3, baseDelayMs: 200, maxDelayMs: 4000, ...options.retry };
     this.maxRateLimitWait = options.maxRateLimitWaitSeconds ?? 30;
     this.onUnexpectedError = options.onUnexpectedError;
