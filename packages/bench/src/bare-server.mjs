@@ -1,0 +1,65 @@
+// The floor: a bare MCP SDK server with one tool that makes the same axios call as the host's
+// tool and returns the body. No validation, no auth logic, no logging.
+// Usage: node bare-server.mjs <upstream base URL> [--http PORT]
+import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import axios from 'axios';
+
+const [base, flag, portArg] = process.argv.slice(2);
+const url = `${base}/events/v3/event-definitions`;
+const tool = {
+  name: 'list_event_definitions',
+  description: 'List custom event definitions.',
+  inputSchema: {
+    type: 'object',
+    properties: { limit: { type: 'integer', minimum: 1, description: 'Page size.' } },
+  },
+};
+
+function createMcpServer() {
+  const server = new Server({ name: 'bare', version: '0.0.0' }, { capabilities: { tools: {} } });
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [tool] }));
+  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    const res = await axios.get(url, {
+      params: { limit: request.params.arguments?.limit },
+      headers: { accept: 'application/json', authorization: 'Bearer bench-token' },
+    });
+    return {
+      content: [{ type: 'text', text: JSON.stringify(res.data) }],
+      structuredContent: { status: res.status, body: res.data },
+    };
+  });
+  return server;
+}
+
+if (flag === '--http') {
+  const { StreamableHTTPServerTransport } = await import(
+    '@modelcontextprotocol/sdk/server/streamableHttp.js'
+  );
+  const sessions = new Map();
+  const http = createServer(async (req, res) => {
+    let parsed;
+    if (req.method === 'POST') {
+      const chunks = [];
+      for await (const c of req) chunks.push(c);
+      parsed = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    }
+    const id = req.headers['mcp-session-id'];
+    let transport = typeof id === 'string' ? sessions.get(id) : undefined;
+    if (!transport) {
+      transport = new StreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        onsessioninitialized: (sid) => sessions.set(sid, transport),
+      });
+      transport.onclose = () => sessions.delete(transport.sessionId);
+      await createMcpServer().connect(transport);
+    }
+    await transport.handleRequest(req, res, parsed);
+  });
+  http.listen(Number(portArg), '127.0.0.1');
+} else {
+  const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
+  await createMcpServer().connect(new StdioServerTransport());
+}
