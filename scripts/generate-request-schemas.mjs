@@ -61,7 +61,10 @@ function strip(schema, defs) {
 // response model for requests), a source may name the properties whose array items really
 // need only a few fields: `"itemsRequired": { "customProperties": ["name", "value"] }`.
 function relaxItems(schema, itemsRequired) {
-  if (Array.isArray(schema)) return schema.forEach((s) => relaxItems(s, itemsRequired));
+  if (Array.isArray(schema)) {
+    for (const s of schema) relaxItems(s, itemsRequired);
+    return;
+  }
   if (schema === null || typeof schema !== 'object') return;
   for (const [name, required] of Object.entries(itemsRequired)) {
     const items = schema.properties?.[name]?.items;
@@ -85,7 +88,9 @@ for (const [exportName, key] of Object.entries(source.schemas)) {
   lines.push(`/** ${key} */`);
   // A JSON string parsed once loads faster than the same object as a JavaScript literal,
   // which matters for start-up with hundreds of kilobytes of schemas.
-  lines.push(`export const ${exportName}: JsonSchema = JSON.parse(${JSON.stringify(JSON.stringify(schema))});`);
+  lines.push(
+    `export const ${exportName}: JsonSchema = JSON.parse(${JSON.stringify(JSON.stringify(schema))});`,
+  );
   lines.push('');
 }
 const out = resolve(root, source.out);
