@@ -1,0 +1,139 @@
+// Child processes of the bench: spawning and tracking them, free loopback ports, and MCP
+// client connections over stdio and Streamable HTTP. Every child is ended by its pid when the
+// bench process exits, whichever way it exits.
+import { spawn } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+
+// Servers run from the package folder, as `pnpm bench` would start them.
+const PKG_DIR = dirname(dirname(fileURLToPath(import.meta.url)));
+
+// One temporary folder for the servers' logs and configs, removed with the children on exit.
+export const SCRATCH_DIR = mkdtempSync(join(tmpdir(), 'toolhost-bench-logs-'));
+
+const children = new Set();
+
+/** Registers a child so that it is killed when the bench ends; returns it. */
+export function track(child) {
+  children.add(child);
+  child.once('exit', () => children.delete(child));
+  return child;
+}
+
+function killChildren() {
+  for (const c of children) c.kill('SIGKILL');
+  try {
+    rmSync(SCRATCH_DIR, { recursive: true, force: true });
+  } catch {}
+}
+process.on('exit', killChildren);
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+// A minimal environment, so that the caller's shell settings do not change what is measured.
+function env() {
+  return { PATH: process.env.PATH ?? '', NODE_ENV: 'production' };
+}
+
+// Servers' stderr (the host's log lines) goes to a file, as a client would keep it, rather
+// than into this process: reading it here would cost the measuring process time per call.
+let logCount = 0;
+function stderrFile() {
+  logCount += 1;
+  const path = join(SCRATCH_DIR, `server-${logCount}.log`);
+  const fd = openSync(path, 'w');
+  return {
+    fd,
+    tail: () => {
+      try {
+        return readFileSync(path, 'utf8').slice(-4000);
+      } catch {
+        return '';
+      }
+    },
+    close: () => closeSync(fd),
+  };
+}
+
+const newClient = () => new Client({ name: 'toolhost-bench', version: '0.0.0' });
+
+/**
+ * Starts `node args…` as an MCP server over stdio and connects to it. `startMs` is the time
+ * from spawning to the first tools/list answer (the cold start).
+ */
+export async function connectStdio(args) {
+  const log = stderrFile();
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args,
+    env: env(),
+    cwd: PKG_DIR,
+    stderr: log.fd,
+  });
+  const client = newClient();
+  const started = performance.now();
+  try {
+    await client.connect(transport);
+    const list = await client.listTools();
+    const startMs = performance.now() - started;
+    log.close();
+    return { client, pid: transport.pid, startMs, list, close: () => client.close(), tail: log.tail };
+  } catch (e) {
+    log.close();
+    throw new Error(`${args[0]} failed to start over stdio: ${e.message}\n${log.tail()}`);
+  }
+}
+
+/**
+ * Starts `node argsFor(port)…` on a free port and connects over Streamable HTTP, retrying
+ * until the server listens (15 s at most).
+ */
+export async function connectHttp(argsFor) {
+  const port = await freePort();
+  const log = stderrFile();
+  const child = track(
+    spawn(process.execPath, argsFor(port), { cwd: PKG_DIR, env: env(), stdio: ['ignore', 'ignore', log.fd] }),
+  );
+  log.close();
+  const tail = log.tail;
+  const url = new URL(`http://127.0.0.1:${port}/mcp`);
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const client = newClient();
+    try {
+      await client.connect(new StreamableHTTPClientTransport(url));
+      const list = await client.listTools();
+      return {
+        client,
+        pid: child.pid,
+        list,
+        tail,
+        close: async () => {
+          await client.close().catch(() => {});
+          child.kill();
+        },
+      };
+    } catch (e) {
+      if (Date.now() > deadline || child.exitCode !== null)
+        throw new Error(`${argsFor(port)[0]} failed to start over HTTP: ${e.message}\n${tail()}`);
+      await sleep(50);
+    }
+  }
+}

@@ -1,0 +1,235 @@
+// The bench's output: the markdown tables printed and written to results/, the JSON result
+// beside them, and the saved catalog baseline the catalog table compares against.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, release, totalmem } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { at, CONCURRENCY } from './rounds.mjs';
+
+const RESULTS = join(dirname(dirname(fileURLToPath(import.meta.url))), 'results');
+const BASELINE_FILE = join(RESULTS, 'catalog-baseline.json');
+
+/** A number with its unit, or a dash where it was not measured. */
+export const fmt = (n, unit = '') => (n === undefined || Number.isNaN(n) ? '–' : `${n}${unit}`);
+
+// A markdown table whose columns are padded, so that it reads as well on the console.
+function table(headers, rows) {
+  const cells = [headers, ...rows.map((r) => r.map((c) => (c === undefined ? '–' : String(c))))];
+  const widths = headers.map((_, i) => Math.max(...cells.map((r) => r[i].length)));
+  const line = (r) => `| ${r.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
+  return [
+    line(cells[0]),
+    `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`,
+    ...cells.slice(1).map(line),
+  ].join('\n');
+}
+
+/** The machine the run was on, for the report's first line. */
+export function machine() {
+  let cpu = cpus()[0]?.model ?? 'unknown';
+  try {
+    cpu = /model name\s*:\s*(.*)/.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1] ?? cpu;
+  } catch {}
+  return {
+    cpus: cpus().length,
+    cpu,
+    memoryGb: Math.round(totalmem() / 2 ** 30),
+    node: process.version,
+    kernel: release(),
+  };
+}
+
+// One row per concurrency and server, in the order the tables have always had.
+function latencyRows(set) {
+  const rows = [];
+  for (const c of CONCURRENCY) {
+    for (const [key, label] of [
+      ['direct', 'direct axios (baseline)'],
+      ['bare', 'bare SDK (floor)'],
+      ['host', 'toolhost'],
+      ['peer', 'peer (openapi-mcp-server)'],
+    ]) {
+      const p = set[key] && at(set[key], c);
+      if (!p) continue;
+      rows.push([
+        c,
+        label,
+        p.p50,
+        p.p99,
+        p.overheadP50,
+        p.overheadP99,
+        p.callsPerSecond,
+        fmt(p.cpuUsPerCall),
+      ]);
+    }
+  }
+  return rows;
+}
+
+/** The catalog's cost per tool set, beside the saved baseline where there is one. */
+export function catalogTable(r) {
+  const before = new Map((r.catalogBaseline?.sets ?? []).map((s) => [s.toolSet, s]));
+  const rows = r.catalog.sets.map((s) => {
+    const b = before.get(s.toolSet);
+    return [
+      s.toolSet,
+      s.tools,
+      b ? `${b.tokens} (${b.tools} tools)` : '–',
+      s.tokens,
+      Math.round(s.tokens / s.tools),
+      s.bytes,
+    ];
+  });
+  const b = r.catalogBaseline;
+  rows.push([
+    'all tools/list',
+    r.catalog.tools,
+    b ? `${b.tokens} (${b.tools} tools)` : '–',
+    r.catalog.tokens,
+    Math.round(r.catalog.tokens / r.catalog.tools),
+    r.catalog.bytes,
+  ]);
+  rows.push([
+    'server instructions (once)',
+    '',
+    b ? b.instructionsTokens : '–',
+    r.catalog.instructionsTokens,
+    '',
+    '',
+  ]);
+  return table(['tool set', 'tools', 'tokens before', 'tokens now', 'tokens/tool', 'bytes now'], rows);
+}
+
+/** The whole result as markdown: targets, latency per transport, cold start, memory, catalog. */
+function markdown(r) {
+  const m = r.machine;
+  const out = [];
+  out.push(
+    `Machine: ${m.cpus} × ${m.cpu}, ${m.memoryGb} GB, Node ${m.node}, Linux ${m.kernel}; ${r.date}${r.quick ? ' (--quick)' : ''}`,
+  );
+  out.push('');
+  out.push('### Targets');
+  out.push('');
+  out.push(
+    table(
+      ['what', 'target', 'toolhost', 'floor (bare SDK server)', 'met'],
+      r.targets.map((t) => [
+        t.what,
+        t.target,
+        t.measured,
+        t.floor,
+        t.met === undefined ? '–' : t.met ? 'yes' : 'NO',
+      ]),
+    ),
+  );
+  out.push('');
+  out.push(
+    'Overhead = the p50 (p99) latency of a call through the server minus that of a direct axios call to the same upstream from the bench process, measured in alternating rounds. Server CPU = user + system time of the server process (/proc/<pid>/stat) over the calls; for the embedding API, of the bench process itself.',
+  );
+  out.push('');
+  const headers = [
+    'conc.',
+    'server',
+    'p50 ms',
+    'p99 ms',
+    'overhead p50',
+    'overhead p99',
+    'calls/s',
+    'server CPU µs/call',
+  ];
+  out.push('### stdio');
+  out.push('');
+  out.push(table(headers, latencyRows(r.stdio)));
+  out.push('');
+  out.push('### Streamable HTTP');
+  out.push('');
+  out.push(table(headers, latencyRows(r.http)));
+  out.push('');
+  out.push('### In-process embedding API (no transport)');
+  out.push('');
+  out.push(
+    table(
+      [
+        'conc.',
+        'direct axios p50 / p99 ms',
+        'host.callTool p50 / p99 ms',
+        'overhead p50',
+        'overhead p99',
+        'calls/s',
+        'CPU µs/call (direct)',
+        'CPU µs over direct',
+      ],
+      r.embedding.host.map((p, i) => {
+        const d = r.embedding.direct[i];
+        return [
+          p.concurrency,
+          `${d.p50} / ${d.p99}`,
+          `${p.p50} / ${p.p99}`,
+          p.overheadP50,
+          p.overheadP99,
+          p.callsPerSecond,
+          `${p.cpuUsPerCall} (${d.cpuUsPerCall})`,
+          p.cpuUsOverDirect,
+        ];
+      }),
+    ),
+  );
+  out.push('');
+  out.push('### Cold start (process start → first tools/list answer, stdio) and memory');
+  out.push('');
+  const c = r.coldStart;
+  out.push(
+    table(
+      ['server', 'cold start median', 'min', 'RSS after start', 'RSS after calls'],
+      [
+        [
+          `toolhost, all plugins (${c.hostAllPlugins.tools} tools)`,
+          `${c.hostAllPlugins.medianMs} ms`,
+          `${c.hostAllPlugins.minMs} ms`,
+          `${r.memory.host.rssAfterStartMb} MB`,
+          `${r.memory.host.rssAfterCallsMb} MB after ${r.memory.host.calls.toLocaleString('en')} calls (${r.memory.host.rssAfterWarmupMb} MB after ${r.memory.host.warmupCalls.toLocaleString('en')})`,
+        ],
+        [
+          'toolhost, one plugin (CrmEventsApi)',
+          `${c.hostOnePlugin.medianMs} ms`,
+          `${c.hostOnePlugin.minMs} ms`,
+          '',
+          '',
+        ],
+        [
+          'bare SDK server, one tool',
+          `${c.bare.medianMs} ms`,
+          `${c.bare.minMs} ms`,
+          `${r.memory.bare.rssAfterStartMb} MB`,
+          `${r.memory.bare.rssAfterCallsMb} MB`,
+        ],
+        ['peer, one tool', `${c.peer.medianMs} ms`, `${c.peer.minMs} ms`, '', ''],
+      ],
+    ),
+  );
+  out.push('');
+  out.push('### Catalog cost (tools/list answer; tokens: o200k_base)');
+  out.push('');
+  out.push(catalogTable(r));
+  return out.join('\n');
+}
+
+/** Saves the catalog cost as the baseline later runs compare against (--save-baseline). */
+export function saveCatalogBaseline(catalog) {
+  writeFileSync(BASELINE_FILE, `${JSON.stringify(catalog, null, 2)}\n`);
+}
+
+export function readCatalogBaseline() {
+  return existsSync(BASELINE_FILE) ? JSON.parse(readFileSync(BASELINE_FILE, 'utf8')) : undefined;
+}
+
+/** Writes results/latest.{json,md} (quick.* for --quick) and prints the markdown. */
+export function writeResults(result) {
+  const name = result.quick ? 'quick' : 'latest';
+  mkdirSync(RESULTS, { recursive: true });
+  const md = markdown(result);
+  writeFileSync(join(RESULTS, `${name}.json`), `${JSON.stringify(result, null, 2)}\n`);
+  writeFileSync(join(RESULTS, `${name}.md`), `${md}\n`);
+  console.log(`\n${md}\n`);
+  console.log(`wrote ${join('packages/bench/results', `${name}.json`)} (${result.durationSeconds} s)`);
+}

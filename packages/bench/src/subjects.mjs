@@ -1,0 +1,176 @@
+// What the bench measures and what it calls: the loopback upstream, the three MCP servers
+// (bare SDK floor, toolhost, peer) with their arguments and configs, the direct axios call
+// every overhead is taken against, and the host embedded in this process.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import axios from 'axios';
+import { processCpuMs } from './measure.mjs';
+import { SCRATCH_DIR, track } from './processes.mjs';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const require = createRequire(import.meta.url);
+const HOST_CLI = join(dirname(require.resolve('@toolhost/host/package.json')), 'dist', 'cli.js');
+const PEER_CLI = join(
+  dirname(require.resolve('@ivotoby/openapi-mcp-server/package.json')),
+  'bin',
+  'mcp-server.js',
+);
+const BARE = join(HERE, 'bare-server.mjs');
+// The bearer token every path sends; bare-server.mjs has the same one written in.
+const TOKEN = 'bench-token';
+// The plugin that serves the measured tool, for the one-plugin cold start and the embedding.
+const ONE_PLUGIN = '@toolhost/plugin-crm-events';
+
+/** Starts upstream.mjs in its own process, so that its work is not the bench's CPU time. */
+export async function startUpstream() {
+  const child = track(
+    spawn(process.execPath, [join(HERE, 'upstream.mjs')], { stdio: ['pipe', 'pipe', 'inherit'] }),
+  );
+  const port = await new Promise((resolve, reject) => {
+    child.stdout.once('data', (d) => resolve(Number(String(d).trim())));
+    child.once('exit', () => reject(new Error('upstream exited')));
+  });
+  return { url: `http://127.0.0.1:${port}`, close: () => child.kill() };
+}
+
+// The host's options, the same in its config file and in the embedding API; without
+// `plugins` the host loads every installed plugin.
+function hostOptions(upstream, plugins) {
+  return {
+    ...(plugins ? { plugins } : {}),
+    toolSets: { CrmEventsApi: { baseUrl: upstream } },
+    auth: { providers: { 'crm-auth-provider': { token: TOKEN } } },
+  };
+}
+
+function hostConfig(upstream, plugins) {
+  const dir = mkdtempSync(join(SCRATCH_DIR, 'config-'));
+  const file = join(dir, 'toolhost.config.json');
+  writeFileSync(file, JSON.stringify(hostOptions(upstream, plugins)));
+  return file;
+}
+
+const hostStdio = (upstream, plugins) => [
+  HOST_CLI,
+  '--config',
+  hostConfig(upstream, plugins),
+  'serve',
+  '--stdio',
+];
+
+function peerArgs(upstream) {
+  return [
+    PEER_CLI,
+    '--api-base-url',
+    upstream,
+    '--openapi-spec',
+    join(HERE, 'peer-openapi.json'),
+    '--headers',
+    `Authorization:Bearer ${TOKEN}`,
+    '--name',
+    'peer',
+  ];
+}
+
+/** The servers measured; each knows how to start over stdio or HTTP and which call to make. */
+export function servers(upstream) {
+  return {
+    bare: {
+      label: 'bare MCP SDK server (floor)',
+      stdio: [BARE, upstream],
+      http: (port) => [BARE, upstream, '--http', String(port)],
+      call: { name: 'list_event_definitions', arguments: { limit: 10 } },
+    },
+    host: {
+      label: 'toolhost',
+      stdio: hostStdio(upstream),
+      http: (port) => [HOST_CLI, '--config', hostConfig(upstream), 'serve', '--http', String(port)],
+      call: {
+        name: 'CrmEventsApi_RetrieveCustomEventDefinitions',
+        arguments: { results_per_page_limit: 10 },
+      },
+    },
+    peer: {
+      label: 'peer: @ivotoby/openapi-mcp-server',
+      stdio: peerArgs(upstream),
+      http: (port) => [
+        ...peerArgs(upstream),
+        '--transport',
+        'http',
+        '--port',
+        String(port),
+        '--host',
+        '127.0.0.1',
+      ],
+      call: { name: undefined, arguments: { limit: 10 } },
+    },
+  };
+}
+
+/** The stdio arguments timed for cold start; the host both with every plugin and with one. */
+export function coldStartArgs(S, upstream) {
+  return {
+    hostAllPlugins: S.host.stdio,
+    hostOnePlugin: hostStdio(upstream, [ONE_PLUGIN]),
+    bare: S.bare.stdio,
+    peer: S.peer.stdio,
+  };
+}
+
+/**
+ * A measured subject ({key, call, cpu}) for a connected server. The peer names its tool after
+ * the spec, so a call without a name takes the first listed tool.
+ */
+export function mcpSubject(key, conn, call) {
+  const params = { name: call.name ?? conn.list.tools[0].name, arguments: call.arguments };
+  return {
+    key,
+    cpu: () => processCpuMs(conn.pid),
+    call: async () => {
+      const r = await conn.client.callTool(params);
+      if (r.isError) throw new Error(`tool error: ${JSON.stringify(r.content).slice(0, 300)}`);
+    },
+  };
+}
+
+// The direct call and the embedded host run in this process, so their CPU time is its own.
+const selfCpu = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
+
+/** The baseline: the same GET the servers make, with axios from this process. */
+export function directSubject(upstream) {
+  const directAxios = axios.create();
+  const directUrl = `${upstream}/events/v3/event-definitions`;
+  return {
+    key: 'direct',
+    cpu: selfCpu,
+    call: async () => {
+      await directAxios.get(directUrl, {
+        params: { limit: 10 },
+        headers: { accept: 'application/json', authorization: `Bearer ${TOKEN}` },
+      });
+    },
+  };
+}
+
+/** The host through its in-process embedding API (no transport), with the one plugin. */
+export async function embeddedSubject(upstream) {
+  const { createHost } = await import('@toolhost/host');
+  const host = await createHost(hostOptions(upstream, [ONE_PLUGIN]));
+  return {
+    key: 'host',
+    cpu: selfCpu,
+    call: async () => {
+      const outcome = await host.callTool('CrmEventsApi.RetrieveCustomEventDefinitions', {
+        results_per_page_limit: 10,
+      });
+      if (!outcome.ok) throw new Error(outcome.error.message);
+    },
+    close: () => host.close(),
+  };
+}
