@@ -5,25 +5,36 @@ import type { Ajv } from 'ajv';
 import { hostConfigSchema } from './config-schema.js';
 import type { HostConfig } from './host-config.js';
 
-// yaml is loaded only for YAML files, and ajv when a config is first validated.
+// yaml is loaded only for YAML files, and ajv's compiler only when no prebuilt validator exists.
 const require = createRequire(import.meta.url);
 
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
 }
 
-let validator: ReturnType<Ajv['compile']> | undefined;
+type Validator = ReturnType<Ajv['compile']>;
+let validator: Validator | undefined;
 
-/** Validates a config object; errors name the offending key (`toolSets.GridApi.baseUrl`). */
-export function validateConfig(config: unknown, source = 'config'): HostConfig {
-  if (!validator) {
+/**
+ * The config validator: the one ajv generated from the schema at build time
+ * (scripts/compile-config-validator.mjs), else compiled now (running from source).
+ */
+function configValidator(): Validator {
+  try {
+    return require('./config-validator.generated.cjs') as Validator;
+  } catch {
     const { Ajv } = require('ajv') as typeof import('ajv');
     const formats = require('ajv-formats') as { default?: unknown };
     const addFormats = (formats.default ?? formats) as (a: Ajv) => Ajv;
     const ajv = new Ajv({ allErrors: true, strict: false });
     addFormats(ajv);
-    validator = ajv.compile(hostConfigSchema);
+    return ajv.compile(hostConfigSchema);
   }
+}
+
+/** Validates a config object; errors name the offending key (`toolSets.GridApi.baseUrl`). */
+export function validateConfig(config: unknown, source = 'config'): HostConfig {
+  validator ??= configValidator();
   if (!validator(config)) {
     const problems = (validator.errors ?? []).map((e) => {
       const key = e.instancePath.slice(1).replace(/\//g, '.');
