@@ -124,4 +124,30 @@ describe('buildRequest', () => {
     expect(JSON.parse(req.body!)).toEqual({ a: 1, b: [2], name: 'n' });
     expect(buildRequest(whole, 'https://api.test', {}).body).toBe('{}');
   });
+
+  it('sends an empty list as an empty value only where the API reads it as none', () => {
+    const list: ToolDeclaration = {
+      ...base,
+      method: 'GET',
+      path: '/x',
+      body: undefined,
+      params: [
+        {
+          name: 'props',
+          in: 'query',
+          as: 'properties',
+          sendEmptyArray: true,
+          schema: { type: 'array' },
+          description: '',
+        },
+        { name: 'ids', in: 'query', as: 'id', schema: { type: 'array' }, description: '' },
+      ],
+    };
+    expect(buildRequest(list, 'https://api.test', { props: [], ids: [] }).url).toBe(
+      'https://api.test/x?properties=',
+    );
+    expect(buildRequest(list, 'https://api.test', { props: ['a', 'b'] }).url).toBe(
+      'https://api.test/x?properties=a&properties=b',
+    );
+  });
 });

@@ -109,7 +109,8 @@ export function buildRequest(
         pathValues.set(apiName, { param: p.name, value });
         break;
       case 'query':
-        query.push(...queryPairs(apiName, value, p.style));
+        if (p.sendEmptyArray && Array.isArray(value) && value.length === 0) query.push([apiName, '']);
+        else query.push(...queryPairs(apiName, value, p.style));
         break;
       case 'header':
         headers[apiName.toLowerCase()] = String(value);

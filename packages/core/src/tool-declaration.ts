@@ -53,6 +53,11 @@ export interface ParamDeclaration {
    * `separator`, trimming parts and dropping empty ones.
    */
   decode?: { kind: 'json'; schema: JsonSchema } | { kind: 'split'; separator: string };
+  /**
+   * An empty array is sent as the key with an empty value (`k=`) instead of being left out,
+   * for APIs where an empty list means "none" rather than "the default".
+   */
+  sendEmptyArray?: boolean;
   /** Send the schema's `default` when the caller leaves the parameter out. */
   sendDefault?: boolean;
   /** Compute a default at call time when the caller leaves the parameter out. */

@@ -215,6 +215,14 @@ const cases: RequestCase[] = [
       ['properties', 'hs_name'],
     ],
   },
+  {
+    tool: 'GetCampaignDetails',
+    label: '(empty properties_list asks for none)',
+    args: { campaign_guid: G, properties_list: [] },
+    method: 'GET',
+    path: C,
+    query: [['properties', '']],
+  },
   { tool: 'DeleteMarketingCampaign', args: { campaign_guid: G }, method: 'DELETE', path: C },
   {
     tool: 'UpdateCampaignProperties',

@@ -52,8 +52,12 @@ function field(
   return { name, in: 'body', as, schema, description, ...(required ? { required } : {}) };
 }
 
-const properties = (name: string): ParamDeclaration =>
-  query(name, 'properties', { type: 'array', items: { type: 'string' } });
+// The spec: an empty list gives an empty properties map, so [] is sent as `properties=`
+// rather than left out (which would return the default properties).
+const properties = (name: string): ParamDeclaration => ({
+  ...query(name, 'properties', { type: 'array', items: { type: 'string' } }),
+  sendEmptyArray: true,
+});
 
 const cursor = query('pagination_cursor', 'after', { type: 'string' }, 'paging.next.after.');
 
