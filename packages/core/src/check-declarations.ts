@@ -38,12 +38,8 @@ export function checkDeclarations(
       if (p.mode && t.body?.kind !== 'mode')
         problems.push(`${id}: ${p.name} has a mode marker on a non-mode tool`);
     }
-  }
-  for (const t of tools) {
-    const declared = new Set((t.params ?? []).map((p) => p.name));
     for (const name of (t.requiresAnyOf ?? []).flat())
-      if (!declared.has(name))
-        problems.push(`${t.toolSet}.${t.name}: requiresAnyOf names unknown parameter ${name}`);
+      if (!paramNames.has(name)) problems.push(`${id}: requiresAnyOf names unknown parameter ${name}`);
   }
   if (problems.length > 0) throw new Error(`Invalid tool declarations: ${problems.join('; ')}`);
 }

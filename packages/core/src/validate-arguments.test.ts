@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildRequest } from './build-request.js';
+import { checkDeclarations } from './check-declarations.js';
 import { buildInputSchema } from './input-schema.js';
 import type { ToolDeclaration } from './tool-declaration.js';
 import { ToolError } from './tool-error.js';
@@ -115,6 +116,12 @@ describe('at least one of a group', () => {
   it('accepts either one', () => {
     expect(validateArguments(rename, schema, { description: 'd' }).args).toEqual({ description: 'd' });
     expect(validateArguments(rename, schema, { name: 'n' }).args).toEqual({ name: 'n' });
+  });
+
+  it('is refused at definition when it names an undeclared parameter', () => {
+    expect(() =>
+      checkDeclarations('T', [{ ...rename, requiresAnyOf: [['name', 'title']] }], { default: 'https://t' }),
+    ).toThrow(/T\.UpdateField: requiresAnyOf names unknown parameter title/);
   });
 
   it('names the group when neither is given', () => {
