@@ -1,33 +1,29 @@
-import 'reflect-metadata';
-import { REQUEST_BODY_PARAM, type ToolDeclaration, type ToolPlugin, ToolRegistry } from '@toolhost/core';
+import { REQUEST_BODY_PARAM, type ToolDeclaration, type ToolPlugin } from '@toolhost/core';
 import {
   type RecordingUpstream,
   type SpawnedHost,
   spawnHost,
   startRecordingUpstream,
 } from '@toolhost/host/testing';
-import { container } from 'tsyringe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HOSTILE_STRINGS, malformedCases, sampleValue } from '../src/hostile-arguments.js';
-import { pluginPackages } from '../src/plugins.js';
+import { pluginPackages, registryOf } from '../src/plugins.js';
 
 const packages = pluginPackages();
 let upstream: RecordingUpstream;
 let host: SpawnedHost;
-let declarations: ToolDeclaration[];
+/** Every declaration with the tool set it belongs to. */
+let declarations: (ToolDeclaration & { toolSet: string })[];
 
 const ALLOWED_CODES = new Set(['invalid_argument', 'payload_too_large', 'configuration_error']);
 
 beforeAll(async () => {
   upstream = await startRecordingUpstream(() => ({ status: 200, body: { ok: true } }));
   const toolSets: Record<string, { baseUrl: string; baseUrls: Record<string, string>; pacing: false }> = {};
-  const c = container.createChildContainer();
-  for (const name of packages) {
-    const plugin = (await import(name)).default as ToolPlugin;
-    plugin.register(c);
-  }
-  const registry = ToolRegistry.fromContainer(c);
-  declarations = registry.list().map((t) => t.declaration);
+  const plugins: ToolPlugin[] = [];
+  for (const name of packages) plugins.push((await import(name)).default as ToolPlugin);
+  const registry = registryOf(plugins);
+  declarations = registry.list().map((t) => ({ ...t.declaration, toolSet: t.toolSet.toolSet }));
   for (const t of registry.list()) {
     const servers = Object.fromEntries(Object.keys(t.toolSet.servers).map((k) => [k, upstream.url]));
     // Thousands of calls share a few sample base ids: vendor pacing would only slow the suite.
@@ -46,7 +42,7 @@ afterAll(async () => {
   await upstream?.close();
 });
 
-const mcpName = (d: ToolDeclaration) => `${d.toolSet}_${d.name}`;
+const mcpName = (d: { toolSet: string; name: string }) => `${d.toolSet}_${d.name}`;
 
 describe('every registered tool refuses malformed arguments and sends nothing', () => {
   it('covers all plugin packages', () => {
@@ -92,7 +88,7 @@ describe('hostile path values never change the target', () => {
       if (pathParams.length === 0) continue;
       const base: Record<string, unknown> = {};
       for (const p of decl.params ?? [])
-        if (p.required || p.mode === 'x') base[p.name] = sampleValue(p.schema);
+        if (p.required || p.executeOnly === 'required') base[p.name] = sampleValue(p.schema);
       if (decl.body?.kind === 'mode') {
         base.mode = 'execute';
         base[REQUEST_BODY_PARAM] = JSON.stringify(sampleValue(decl.body.schema));
@@ -117,7 +113,7 @@ describe('hostile path values never change the target', () => {
           const offset = segments.length - template.length;
           expect(offset, where).toBeGreaterThanOrEqual(0);
           const tail = segments.slice(offset);
-          const index = template.indexOf(`{${param.as ?? param.name}}`);
+          const index = template.indexOf(`{${param.apiName ?? param.name}}`);
           expect(decodeURIComponent(tail[index]!), where).toBe(hostile);
           template.forEach((seg, i) => {
             if (!seg.startsWith('{')) expect(tail[i], where).toBe(seg);

@@ -1,9 +1,7 @@
-import 'reflect-metadata';
-import { type ToolPlugin, ToolRegistry } from '@toolhost/core';
+import type { ToolPlugin } from '@toolhost/core';
 import { createHost, MemoryTokenStore } from '@toolhost/host';
-import { container } from 'tsyringe';
 import { describe, expect, it } from 'vitest';
-import { pluginPackages } from '../src/plugins.js';
+import { pluginPackages, registryOf } from '../src/plugins.js';
 
 /** Where each OAuth provider sends users when the operator configures only a client id. */
 const VENDOR_AUTHORIZE_URLS: Record<string, string> = {
@@ -17,10 +15,8 @@ async function loadPlugin(name: string): Promise<ToolPlugin> {
 
 /** Per OAuth provider a plugin's tools use: one of its tools callable with no arguments. */
 function oneToolPerProvider(plugin: ToolPlugin) {
-  const c = container.createChildContainer();
-  plugin.register(c);
   const byProvider = new Map<string, string | undefined>();
-  for (const t of ToolRegistry.fromContainer(c).list()) {
+  for (const t of registryOf([plugin]).list()) {
     const auth = t.declaration.auth;
     if (auth.kind !== 'provider') continue;
     const needsNothing =

@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { buildRequest, WHOLE_BODY } from './build-request.js';
+import { buildRequest } from './build-request.js';
 import { buildInputSchema } from './input-schema.js';
 import type { ToolDeclaration } from './tool-declaration.js';
 import { ToolError } from './tool-error.js';
 
 const base: Omit<ToolDeclaration, 'params'> = {
-  toolSet: 'T',
   name: 'Enroll',
   description: '',
   method: 'POST',
@@ -17,11 +16,18 @@ const base: Omit<ToolDeclaration, 'params'> = {
 const decl: ToolDeclaration = {
   ...base,
   params: [
-    { name: 'sequence', in: 'path', as: 'id', required: true, schema: { type: 'string' }, description: '' },
+    {
+      name: 'sequence',
+      in: 'path',
+      apiName: 'id',
+      required: true,
+      schema: { type: 'string' },
+      description: '',
+    },
     {
       name: 'account_user',
       in: 'query',
-      as: 'userId',
+      apiName: 'userId',
       fromSetting: 'userId',
       required: true,
       schema: { type: 'string' },
@@ -30,12 +36,12 @@ const decl: ToolDeclaration = {
     {
       name: 'contact',
       in: 'body',
-      as: 'contactId',
+      bodyPath: 'contactId',
       required: true,
       schema: { type: 'string' },
       description: '',
     },
-    { name: 'alias', in: 'body', as: 'sender.alias', schema: { type: 'string' }, description: '' },
+    { name: 'alias', in: 'body', bodyPath: 'sender.alias', schema: { type: 'string' }, description: '' },
     {
       name: 'limit',
       in: 'query',
@@ -47,24 +53,22 @@ const decl: ToolDeclaration = {
     {
       name: 'strict',
       in: 'header',
-      as: 'X-Strict',
-      values: { True: '1' },
+      apiName: 'X-Strict',
+      apiValues: { True: '1' },
       schema: { type: 'string' },
       description: '',
     },
   ],
 };
 
+const target = { toolSet: 'T', baseUrl: 'https://api.test' };
+
 describe('buildRequest', () => {
   it('places each parameter under its API name, with defaults and settings', () => {
     const req = buildRequest(
       decl,
-      'https://api.test/v4/',
+      { toolSet: 'T', baseUrl: 'https://api.test/v4/', settings: { userId: 'u-9' } },
       { sequence: 's 1', contact: 'c1', alias: 'a@b.c', strict: 'True' },
-      undefined,
-      {
-        userId: 'u-9',
-      },
     );
     const url = new URL(req.url);
     expect(url.origin + url.pathname).toBe('https://api.test/v4/seq/s%201/enroll');
@@ -81,10 +85,8 @@ describe('buildRequest', () => {
   it('leaves out a mapped value the API does not know', () => {
     const req = buildRequest(
       decl,
-      'https://api.test',
+      { toolSet: 'T', baseUrl: 'https://api.test', settings: { userId: 'u' } },
       { sequence: 's', contact: 'c', strict: 'maybe' },
-      undefined,
-      { userId: 'u' },
     );
     expect(req.headers).not.toHaveProperty('x-strict');
   });
@@ -92,7 +94,7 @@ describe('buildRequest', () => {
   it('reports a missing required setting as a configuration error naming the key', () => {
     let error: unknown;
     try {
-      buildRequest(decl, 'https://api.test', { sequence: 's', contact: 'c' });
+      buildRequest(decl, target, { sequence: 's', contact: 'c' });
     } catch (e) {
       error = e;
     }
@@ -108,7 +110,7 @@ describe('buildRequest', () => {
 
   it('sends an empty JSON object for a fields body with nothing set', () => {
     const bare: ToolDeclaration = { ...base, path: '/x', params: [] };
-    expect(buildRequest(bare, 'https://api.test', {}).body).toBe('{}');
+    expect(buildRequest(bare, target, {}).body).toBe('{}');
   });
 
   it('lets an object parameter declared as the whole body supply its fields', () => {
@@ -116,13 +118,13 @@ describe('buildRequest', () => {
       ...base,
       path: '/x',
       params: [
-        { name: 'extra', in: 'body', as: WHOLE_BODY, schema: { type: 'object' }, description: '' },
+        { name: 'extra', in: 'body', wholeBody: true, schema: { type: 'object' }, description: '' },
         { name: 'name', in: 'body', schema: { type: 'string' }, description: '' },
       ],
     };
-    const req = buildRequest(whole, 'https://api.test', { extra: { a: 1, b: [2] }, name: 'n' });
+    const req = buildRequest(whole, target, { extra: { a: 1, b: [2] }, name: 'n' });
     expect(JSON.parse(req.body!)).toEqual({ a: 1, b: [2], name: 'n' });
-    expect(buildRequest(whole, 'https://api.test', {}).body).toBe('{}');
+    expect(buildRequest(whole, target, {}).body).toBe('{}');
   });
 
   it('sends an empty list as an empty value only where the API reads it as none', () => {
@@ -135,18 +137,16 @@ describe('buildRequest', () => {
         {
           name: 'props',
           in: 'query',
-          as: 'properties',
+          apiName: 'properties',
           sendEmptyArray: true,
           schema: { type: 'array' },
           description: '',
         },
-        { name: 'ids', in: 'query', as: 'id', schema: { type: 'array' }, description: '' },
+        { name: 'ids', in: 'query', apiName: 'id', schema: { type: 'array' }, description: '' },
       ],
     };
-    expect(buildRequest(list, 'https://api.test', { props: [], ids: [] }).url).toBe(
-      'https://api.test/x?properties=',
-    );
-    expect(buildRequest(list, 'https://api.test', { props: ['a', 'b'] }).url).toBe(
+    expect(buildRequest(list, target, { props: [], ids: [] }).url).toBe('https://api.test/x?properties=');
+    expect(buildRequest(list, target, { props: ['a', 'b'] }).url).toBe(
       'https://api.test/x?properties=a&properties=b',
     );
   });

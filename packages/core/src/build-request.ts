@@ -21,24 +21,21 @@ function effectiveValue(
   decl: ToolDeclaration,
   p: ParamDeclaration,
   args: Arguments,
-  settings: Readonly<Record<string, unknown>>,
+  target: RequestTarget,
 ): unknown {
-  let value = p.fromSetting ? settings[p.fromSetting] : args[p.name];
+  let value = p.fromSetting ? target.settings?.[p.fromSetting] : args[p.name];
   if (p.fromSetting && p.required && (value === undefined || value === '')) {
     throw new ToolError({
       code: 'configuration_error',
       retryable: false,
-      message: `${decl.toolSet}.${decl.name} needs the setting toolSets.${decl.toolSet}.settings.${p.fromSetting}, which is not configured.`,
+      message: `${target.toolSet}.${decl.name} needs the setting toolSets.${target.toolSet}.settings.${p.fromSetting}, which is not configured.`,
     });
   }
   if (value === undefined && p.dynamicDefault === 'today') value = today();
   if (value === undefined && p.sendDefault) value = p.schema.default;
-  if (value === undefined || p.values === undefined) return value;
-  return p.values[String(value)];
+  if (value === undefined || p.apiValues === undefined) return value;
+  return p.apiValues[String(value)];
 }
-
-/** `as` of a body parameter whose object value supplies the body's fields itself. */
-export const WHOLE_BODY = '$';
 
 function setPath(target: Record<string, unknown>, dotted: string, value: unknown): void {
   const keys = dotted.split('.');
@@ -84,16 +81,22 @@ function checkLimits(decl: ToolDeclaration, body: unknown, serialized: string): 
   }
 }
 
+/** What a declaration resolves against: its tool set's name, the server's base URL, the configured settings. */
+export interface RequestTarget {
+  toolSet: string;
+  baseUrl: string;
+  settings?: Readonly<Record<string, unknown>>;
+}
+
 /**
  * Builds the upstream HTTP request a declaration describes from validated arguments.
  * `modeBody` is the parsed request_body of a mode tool in execute mode.
  */
 export function buildRequest(
   decl: ToolDeclaration,
-  baseUrl: string,
+  target: RequestTarget,
   args: Arguments,
   modeBody?: unknown,
-  settings: Readonly<Record<string, unknown>> = {},
 ): HttpRequestSpec {
   const pathValues = new Map<string, { param: string; value: unknown }>();
   const query: QueryPair[] = [];
@@ -101,15 +104,16 @@ export function buildRequest(
   let fieldsBody: Record<string, unknown> | undefined;
 
   for (const p of decl.params ?? []) {
-    const value = effectiveValue(decl, p, args, settings);
+    const value = effectiveValue(decl, p, args, target);
     if (value === undefined) continue;
-    const apiName = p.as ?? p.name;
+    const apiName = p.apiName ?? p.name;
     switch (p.in) {
       case 'path':
         pathValues.set(apiName, { param: p.name, value });
         break;
       case 'query':
         if (p.sendEmptyArray && Array.isArray(value) && value.length === 0) query.push([apiName, '']);
+        else if (p.style === 'prefixed') query.push(...queryPairs(p.keyPrefix ?? '', value, 'prefixed'));
         else query.push(...queryPairs(apiName, value, p.style));
         break;
       case 'header':
@@ -117,15 +121,15 @@ export function buildRequest(
         break;
       case 'body':
         fieldsBody ??= {};
-        if (apiName === WHOLE_BODY) Object.assign(fieldsBody, value);
-        else setPath(fieldsBody, apiName, value);
+        if (p.wholeBody) Object.assign(fieldsBody, value);
+        else setPath(fieldsBody, p.bodyPath ?? p.name, value);
         break;
     }
   }
 
   const path = fillPath(decl.path, pathValues);
   const qs = encodeQuery(query);
-  const url = `${baseUrl.replace(/\/+$/, '')}${path}${qs ? `?${qs}` : ''}`;
+  const url = `${target.baseUrl.replace(/\/+$/, '')}${path}${qs ? `?${qs}` : ''}`;
 
   let body: unknown;
   if (decl.body?.kind === 'mode') body = modeBody;

@@ -1,45 +1,139 @@
-import { WHOLE_BODY } from './build-request.js';
-import type { ToolDeclaration } from './tool-declaration.js';
+import { compileSchema, type ErrorObject } from './ajv-instance.js';
+import type { ToolDeclaration, ToolSetDefinition } from './tool-declaration.js';
+import { TOOL_SET_VOCABULARY } from './vocabulary.js';
+
+/** One thing wrong with a tool set's declarations: which tool, which field, what. */
+export interface DeclarationProblem {
+  /** The tool's name within the set, when the problem is in one tool. */
+  tool?: string;
+  /** Where in the declaration, e.g. `params.baseId.apiName` or `servers.default`. */
+  field: string;
+  message: string;
+}
+
+/** Where an Ajv instance path points, with tools and parameters named rather than numbered. */
+function locate(set: ToolSetDefinition, instancePath: string): { tool?: string; field: string } {
+  const parts = instancePath.split('/').slice(1);
+  if (parts[0] !== 'tools' || parts.length < 2) return { field: parts.join('.') || '(tool set)' };
+  const tool = set.tools[Number(parts[1])];
+  const rest = parts.slice(2);
+  if (rest[0] === 'params' && rest.length >= 2) {
+    const param = tool?.params?.[Number(rest[1])];
+    rest.splice(0, 2, 'params', param?.name ?? rest[1]!);
+  }
+  return { tool: tool?.name ?? `#${parts[1]}`, field: rest.join('.') || '(tool)' };
+}
+
+function vocabularyProblem(set: ToolSetDefinition, e: ErrorObject): DeclarationProblem | undefined {
+  const where = locate(set, e.instancePath);
+  const p = e.params as Record<string, unknown>;
+  switch (e.keyword) {
+    case 'additionalProperties':
+      return {
+        ...where,
+        field: where.field.startsWith('(')
+          ? String(p.additionalProperty)
+          : `${where.field}.${p.additionalProperty}`,
+        message: `'${p.additionalProperty}' is not part of the declaration vocabulary of this host's contract`,
+      };
+    case 'required':
+      return {
+        ...where,
+        field: where.field.startsWith('(')
+          ? String(p.missingProperty)
+          : `${where.field}.${p.missingProperty}`,
+        message: 'is required',
+      };
+    // A oneOf reports each branch's complaint as well; those name the field more precisely.
+    case 'oneOf':
+    case 'if':
+      return undefined;
+    default:
+      return { ...where, message: e.message ?? e.keyword };
+  }
+}
+
+function semanticProblems(set: ToolSetDefinition): DeclarationProblem[] {
+  const problems: DeclarationProblem[] = [];
+  const names = new Set<string>();
+  for (const t of set.tools) checkTool(set, t, names, problems);
+  return problems;
+}
+
+function checkTool(
+  set: ToolSetDefinition,
+  t: ToolDeclaration,
+  names: Set<string>,
+  problems: DeclarationProblem[],
+): void {
+  const problem = (field: string, message: string) => problems.push({ tool: t.name, field, message });
+  if (names.has(t.name)) problem('name', 'the tool is declared twice');
+  names.add(t.name);
+  if (!set.servers[t.server ?? 'default']) problem('server', `unknown server '${t.server}'`);
+  const placeholders = [...t.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
+  const params = t.params ?? [];
+  const pathNames = params.filter((p) => p.in === 'path').map((p) => p.apiName ?? p.name);
+  for (const ph of placeholders) if (!pathNames.includes(ph)) problem('path', `no parameter fills {${ph}}`);
+  const seen = new Set<string>();
+  for (const p of params) {
+    const at = `params.${p.name}`;
+    if (seen.has(p.name)) problem(at, 'the parameter is declared twice');
+    seen.add(p.name);
+    if (p.in === 'path' && !placeholders.includes(p.apiName ?? p.name))
+      problem(at, `path parameter ${p.apiName ?? p.name} is not in the path ${t.path}`);
+    if (p.apiName !== undefined && p.in === 'body')
+      problem(`${at}.apiName`, 'a body field is placed with bodyPath');
+    if ((p.bodyPath !== undefined || p.wholeBody) && p.in !== 'body')
+      problem(
+        `${at}.${p.wholeBody ? 'wholeBody' : 'bodyPath'}`,
+        `only body parameters have it, not ${p.in} ones`,
+      );
+    if (p.wholeBody && p.schema.type !== 'object')
+      problem(`${at}.wholeBody`, 'the whole body must be an object');
+    if (p.wholeBody && p.bodyPath !== undefined)
+      problem(`${at}.bodyPath`, 'a whole-body parameter has no body path');
+    if ((p.style === 'prefixed') !== (p.keyPrefix !== undefined))
+      problem(`${at}.keyPrefix`, "keyPrefix goes with style 'prefixed', and only with it");
+    if (p.style !== undefined && p.in !== 'query')
+      problem(`${at}.style`, 'only query parameters have a style');
+    if (p.decode && p.schema.type !== 'string')
+      problem(`${at}.decode`, 'a decoded parameter must be a string');
+    if (p.in === 'body' && t.body?.kind !== 'fields')
+      problem(`${at}.in`, "body parameters need body kind 'fields'");
+    if (p.executeOnly && t.body?.kind !== 'mode')
+      problem(`${at}.executeOnly`, 'only mode tools have execute-only parameters');
+    if (p.executeOnly && p.required)
+      problem(`${at}.required`, "an execute-only parameter says 'required' in executeOnly");
+  }
+  for (const name of (t.requiresAnyOf ?? []).flat())
+    if (!seen.has(name)) problem('requiresAnyOf', `names unknown parameter ${name}`);
+  for (const [name, needed] of Object.entries(t.dependentRequired ?? {}))
+    for (const n of [name, ...needed])
+      if (!seen.has(n)) problem('dependentRequired', `names unknown parameter ${n}`);
+}
 
 /**
- * Catches catalog mistakes when a plugin is defined rather than when a user first calls the
- * broken tool: placeholders without a path parameter, duplicates, unknown servers.
+ * Checks a registered tool set against this core's declaration vocabulary and the rules the
+ * engine relies on (every placeholder filled, fields used where they mean something). The
+ * host runs it on every plugin it loads, so a broken declaration fails the load naming the
+ * tool and field instead of failing a user's call later.
  */
-export function checkDeclarations(
-  toolSet: string,
-  tools: readonly ToolDeclaration[],
-  servers: Readonly<Record<string, string>>,
-): void {
-  const problems: string[] = [];
-  const names = new Set<string>();
-  if (!servers.default) problems.push(`tool set ${toolSet} has no 'default' server`);
-  for (const t of tools) {
-    const id = `${t.toolSet}.${t.name}`;
-    if (t.toolSet !== toolSet) problems.push(`${id} belongs to another tool set`);
-    if (names.has(t.name)) problems.push(`${id} is declared twice`);
-    names.add(t.name);
-    if (!servers[t.server ?? 'default']) problems.push(`${id} uses unknown server '${t.server}'`);
-    const placeholders = [...t.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
-    const pathParams = (t.params ?? []).filter((p) => p.in === 'path').map((p) => p.as ?? p.name);
-    for (const ph of placeholders)
-      if (!pathParams.includes(ph!)) problems.push(`${id}: no parameter fills {${ph}}`);
-    for (const pp of pathParams)
-      if (!placeholders.includes(pp)) problems.push(`${id}: path parameter ${pp} is not in the path`);
-    const paramNames = new Set<string>();
-    for (const p of t.params ?? []) {
-      if (paramNames.has(p.name)) problems.push(`${id}: parameter ${p.name} declared twice`);
-      paramNames.add(p.name);
-      if (p.decode && p.schema.type !== 'string')
-        problems.push(`${id}: ${p.name} is decoded from text, so it must be a string`);
-      if (p.in === 'body' && p.as === WHOLE_BODY && p.schema.type !== 'object')
-        problems.push(`${id}: ${p.name} supplies the whole body, so it must be an object`);
-      if (p.in === 'body' && t.body?.kind !== 'fields')
-        problems.push(`${id}: body parameter ${p.name} needs body kind 'fields'`);
-      if (p.mode && t.body?.kind !== 'mode')
-        problems.push(`${id}: ${p.name} has a mode marker on a non-mode tool`);
-    }
-    for (const name of (t.requiresAnyOf ?? []).flat())
-      if (!paramNames.has(name)) problems.push(`${id}: requiresAnyOf names unknown parameter ${name}`);
+export function checkToolSet(set: ToolSetDefinition): DeclarationProblem[] {
+  const validate = compileSchema(TOOL_SET_VOCABULARY);
+  if (!validate(set)) {
+    const problems = (validate.errors ?? [])
+      .map((e) => vocabularyProblem(set, e))
+      .filter((p): p is DeclarationProblem => p !== undefined);
+    // Structural problems first: the semantic rules assume the shape is right.
+    if (problems.length > 0) return problems;
   }
-  if (problems.length > 0) throw new Error(`Invalid tool declarations: ${problems.join('; ')}`);
+  return semanticProblems(set);
+}
+
+/** Problems as one readable line each: `GridApi.ListRecords params.baseId.apiName: …`. */
+export function describeDeclarationProblems(
+  toolSet: string,
+  problems: readonly DeclarationProblem[],
+): string[] {
+  return problems.map((p) => `${p.tool ? `${toolSet}.${p.tool}` : toolSet} ${p.field}: ${p.message}`);
 }

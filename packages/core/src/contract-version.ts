@@ -1,37 +1,57 @@
 /**
- * The version of the plugin contract this copy of core implements.
+ * The version of the plugin contract (the declaration vocabulary and the plugin interface)
+ * this copy of core implements, as MAJOR.MINOR.
  *
- * Plugins are released independently of core and host, so each plugin states the contract
- * version it was built against. Same major: compatible. A plugin may not need a newer minor
- * than the core it runs on (the minor adds declaration capabilities the engine must know).
+ * Each plugin states, as a literal in its own code, the version it was written against, so
+ * the number travels in the plugin's build output rather than being read from whichever core
+ * happens to be loaded. The host executes a plugin when the majors agree and the plugin's
+ * minor is not newer than its own: minors only add optional vocabulary, so an older minor's
+ * declarations run unchanged. A vocabulary change without a new version fails a test
+ * (`vocabulary.test.ts`).
+ *
+ * History:
+ * - 1.0: the first vocabulary (`mode: 'x' | 'xo'`, `as` for API names, body paths and prefixes).
+ * - 1.1: pacing and rate-limit retries, OAuth endpoints, `fromSetting`, whole-body parameters,
+ *   `decode`, `requiresAnyOf`, `sendEmptyArray` (added while the number stayed 1.0).
+ * - 2.0: one meaning per field (`executeOnly`, `apiName`, `bodyPath`, `wholeBody`,
+ *   `keyPrefix`, `apiValues`, `dependentRequired`), the tool set stamped by the plugin
+ *   instead of each declaration, `traffic` for pacing, typed plugin settings.
  */
-export const CONTRACT_VERSION = '1.0';
+export const CONTRACT_VERSION = '2.0';
 
 export type ContractCheck = { ok: true } | { ok: false; reason: string };
 
+function parse(version: string): { major: number; minor: number } | undefined {
+  const m = /^(\d+)\.(\d+)$/.exec(version);
+  return m ? { major: Number(m[1]), minor: Number(m[2]) } : undefined;
+}
+
+/** Whether a core implementing `hostContract` can execute a plugin written against `pluginContract`. */
 export function checkContractVersion(
-  pluginContract: string,
-  coreContract: string = CONTRACT_VERSION,
+  pluginContract: unknown,
+  hostContract: string = CONTRACT_VERSION,
 ): ContractCheck {
-  const parse = (v: string) => {
-    const m = /^(\d+)\.(\d+)$/.exec(v);
-    return m ? { major: Number(m[1]), minor: Number(m[2]) } : undefined;
-  };
-  const p = parse(pluginContract);
-  const c = parse(coreContract);
-  if (!p || !c) {
-    return { ok: false, reason: `contract version "${pluginContract}" is not of the form MAJOR.MINOR` };
-  }
-  if (p.major !== c.major) {
+  const p = typeof pluginContract === 'string' ? parse(pluginContract) : undefined;
+  const h = parse(hostContract);
+  if (!p || !h) {
     return {
       ok: false,
-      reason: `plugin implements contract ${pluginContract} but core implements ${coreContract} (major versions differ)`,
+      reason: `contract version ${JSON.stringify(pluginContract)} is not of the form MAJOR.MINOR`,
     };
   }
-  if (p.minor > c.minor) {
+  if (p.major !== h.major) {
     return {
       ok: false,
-      reason: `plugin needs contract ${pluginContract} but core only implements ${coreContract}; upgrade @toolhost/core`,
+      reason:
+        p.major > h.major
+          ? `it was written for contract ${pluginContract}, newer than this host's ${hostContract}; upgrade the host`
+          : `it was written for contract ${pluginContract}, which this host (contract ${hostContract}) no longer executes; upgrade the plugin`,
+    };
+  }
+  if (p.minor > h.minor) {
+    return {
+      ok: false,
+      reason: `it was written for contract ${pluginContract}, newer than this host's ${hostContract}; upgrade the host`,
     };
   }
   return { ok: true };

@@ -5,23 +5,28 @@ import { ToolEngine } from './engine.js';
 import type { HttpResponse, HttpSender } from './http-sender.js';
 import { ToolRegistry } from './registry.js';
 import { MapSecretSource, StaticTokenAuthProvider } from './static-auth.js';
-import type { ToolDeclaration, ToolSetDefinition, ToolSetSettings } from './tool-declaration.js';
+import type { ToolDeclaration, ToolSetDefinition, TrafficPolicy } from './tool-declaration.js';
 import { ToolError } from './tool-error.js';
 
 const tools: ToolDeclaration[] = [
   {
-    toolSet: 'T',
     name: 'Get',
     description: 'get',
     method: 'GET',
     path: '/things/{id}',
     auth: { kind: 'provider', provider: 'p', scopes: ['s.read'] },
     params: [
-      { name: 'thing', in: 'path', as: 'id', required: true, schema: { type: 'string' }, description: '' },
+      {
+        name: 'thing',
+        in: 'path',
+        apiName: 'id',
+        required: true,
+        schema: { type: 'string' },
+        description: '',
+      },
     ],
   },
   {
-    toolSet: 'T',
     name: 'Send',
     description: 'send',
     method: 'POST',
@@ -32,13 +37,20 @@ const tools: ToolDeclaration[] = [
       schema: { type: 'object', required: ['a'], properties: { a: { type: 'integer' } } },
     },
     params: [
-      { name: 'target', in: 'path', as: 'id', mode: 'x', schema: { type: 'string' }, description: '' },
+      {
+        name: 'target',
+        in: 'path',
+        apiName: 'id',
+        executeOnly: 'required',
+        schema: { type: 'string' },
+        description: '',
+      },
       {
         name: 'strict',
         in: 'header',
-        as: 'X-Strict',
-        mode: 'xo',
-        values: { True: '1' },
+        apiName: 'X-Strict',
+        executeOnly: 'optional',
+        apiValues: { True: '1' },
         schema: { type: 'string' },
         description: '',
       },
@@ -59,14 +71,15 @@ function engine(opts: {
   sender?: HttpSender;
   providers?: AuthProvider[];
   secrets?: Record<string, string>;
-  settings?: ToolSetSettings;
+  traffic?: TrafficPolicy;
 }) {
   const set: ToolSetDefinition = {
+    contractVersion: '2.0',
     toolSet: 'T',
     plugin: { name: 'p', version: '1' },
     servers: { default: 'https://api.example.test/v1' },
     tools,
-    settings: opts.settings,
+    traffic: opts.traffic,
   };
   return new ToolEngine(new ToolRegistry([set]), {
     authProviders: opts.providers ?? [new StaticTokenAuthProvider('p', 'tok')],
@@ -167,7 +180,7 @@ describe('ToolEngine', () => {
     const sender = new FakeSender([{ status: 429, headers: { 'retry-after': '0' }, body: null }]);
     const e = engine({
       sender,
-      settings: { retryOnRateLimit: { defaultWaitSeconds: 30, maxWaitSeconds: 1 } },
+      traffic: { retryOnRateLimit: { defaultWaitSeconds: 30, maxWaitSeconds: 1 } },
     });
     const out = await e.call('T.Get', { thing: 'x' }, ctx);
     expect(out.ok).toBe(true);
@@ -178,7 +191,7 @@ describe('ToolEngine', () => {
     const sender = new FakeSender([{ status: 429, headers: { 'retry-after': '120' }, body: { m: 'x' } }]);
     const e = engine({
       sender,
-      settings: { retryOnRateLimit: { defaultWaitSeconds: 30, maxWaitSeconds: 1 } },
+      traffic: { retryOnRateLimit: { defaultWaitSeconds: 30, maxWaitSeconds: 1 } },
     });
     const out = await e.call('T.Get', { thing: 'x' }, ctx);
     expect(out).toMatchObject({
@@ -197,7 +210,13 @@ describe('ToolEngine', () => {
     const seen: unknown[] = [];
     const e = new ToolEngine(
       new ToolRegistry([
-        { toolSet: 'T', plugin: { name: 'p', version: '1' }, servers: { default: 'https://x.test' }, tools },
+        {
+          contractVersion: '2.0',
+          toolSet: 'T',
+          plugin: { name: 'p', version: '1' },
+          servers: { default: 'https://x.test' },
+          tools,
+        },
       ]),
       { authProviders: [new StaticTokenAuthProvider('p', 'tok')], http: sender },
       { onUnexpectedError: (err, tool) => seen.push([(err as Error).message, tool]) },
@@ -221,6 +240,7 @@ describe('ToolEngine', () => {
       new ToolEngine(
         new ToolRegistry([
           {
+            contractVersion: '2.0',
             toolSet: 'T',
             plugin: { name: 'p', version: '1' },
             servers: { default: 'https://x.test' },

@@ -1,10 +1,8 @@
-import type { DependencyContainer } from 'tsyringe';
 import type { AuthProvider, CallContext, CredentialRequest, SecretSource } from './auth.js';
 import { buildRequest, type HttpRequestSpec } from './build-request.js';
 import { errorForResponse, retryAfterSeconds } from './classify-response.js';
 import { ConcurrencyLimit } from './concurrency-limit.js';
-import { AUTH_PROVIDER, HTTP_SENDER, SECRET_SOURCE } from './di-tokens.js';
-import { AxiosHttpSender, type HttpResponse, type HttpSender } from './http-sender.js';
+import type { HttpResponse, HttpSender } from './http-sender.js';
 import { Pacer, sleep } from './pacer.js';
 import type { RegisteredTool, ToolRegistry } from './registry.js';
 import type { AuthRequirement } from './tool-declaration.js';
@@ -76,25 +74,6 @@ export class ToolEngine {
     this.onUnexpectedError = options.onUnexpectedError;
   }
 
-  /** Builds an engine from what the container holds (plugins' tool sets, auth, secrets, sender). */
-  static fromContainer(
-    container: DependencyContainer,
-    registry: ToolRegistry,
-    options?: EngineOptions,
-  ): ToolEngine {
-    const all = <T>(token: string): T[] =>
-      container.isRegistered(token, true) ? container.resolveAll<T>(token) : [];
-    return new ToolEngine(
-      registry,
-      {
-        authProviders: all<AuthProvider>(AUTH_PROVIDER),
-        secrets: all<SecretSource>(SECRET_SOURCE)[0],
-        http: all<HttpSender>(HTTP_SENDER)[0] ?? new AxiosHttpSender(),
-      },
-      options,
-    );
-  }
-
   /** Loads the sender's HTTP client ahead of the first call; never fails (a failure shows on that call). */
   async warm(): Promise<void> {
     await this.deps.http.warm?.().catch(() => {});
@@ -143,7 +122,12 @@ export class ToolEngine {
     }
     const body =
       decl.body?.kind === 'mode' ? parseRequestBody(args.request_body, decl.body.schema) : undefined;
-    const request = buildRequest(decl, tool.baseUrl, args, body, tool.toolSet.settingValues);
+    const request = buildRequest(
+      decl,
+      { toolSet: tool.toolSet.toolSet, baseUrl: tool.baseUrl, settings: tool.toolSet.settingValues },
+      args,
+      body,
+    );
     const credential = await this.credentials(decl.auth, context);
     if (credential) request.headers[credential.header] = credential.value;
 
@@ -174,7 +158,7 @@ export class ToolEngine {
     context: CallContext,
   ): Promise<HttpResponse> {
     const idempotent = tool.hints.idempotent;
-    const rateLimit = tool.toolSet.settings?.retryOnRateLimit;
+    const rateLimit = tool.toolSet.traffic?.retryOnRateLimit;
     let rateLimitRetried = false;
     for (let attempt = 1; ; attempt += 1) {
       await this.pace(tool, args, context.signal);
@@ -218,9 +202,9 @@ export class ToolEngine {
     args: Record<string, unknown>,
     signal?: AbortSignal,
   ): Promise<void> {
-    const pacing = tool.toolSet.settings?.pacing;
+    const pacing = tool.toolSet.traffic?.pacing;
     if (!pacing) return;
-    const keyParam = tool.declaration.params?.find((p) => (p.as ?? p.name) === pacing.key);
+    const keyParam = tool.declaration.params?.find((p) => (p.apiName ?? p.name) === pacing.key);
     const key = keyParam ? String(args[keyParam.name] ?? '') : '';
     let pacer = this.pacers.get(tool.toolSet.toolSet);
     if (!pacer) {

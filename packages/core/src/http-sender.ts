@@ -39,7 +39,7 @@ function parseBody(text: string, contentType: string | undefined): unknown {
 }
 
 /** True when the environment names an HTTP(S) proxy that axios would look up for every request. */
-function proxyConfigured(env: NodeJS.ProcessEnv): boolean {
+function proxyConfigured(env: Readonly<Record<string, string | undefined>>): boolean {
   return ['http_proxy', 'https_proxy', 'all_proxy'].some((k) => env[k] || env[k.toUpperCase()]);
 }
 
@@ -57,7 +57,7 @@ export class AxiosHttpSender implements HttpSender {
   private agents?: { http: HttpAgent; https: HttpsAgent };
   private readonly useEnvProxy: boolean;
 
-  constructor(env: NodeJS.ProcessEnv = process.env) {
+  constructor(env: Readonly<Record<string, string | undefined>> = process.env) {
     this.useEnvProxy = proxyConfigured(env);
   }
 

@@ -1,41 +1,31 @@
 import { describe, expect, it } from 'vitest';
-import * as core from './index.js';
+import * as contract from './index.js';
 
 // The public surface is deliberate: anything added here is a promise to plugin authors.
-describe('@toolhost/core entry', () => {
-  it('exports exactly the public API', () => {
-    expect(Object.keys(core).sort()).toEqual([
-      'AUTH_PROVIDER',
-      'AxiosHttpSender',
+describe('@toolhost/core (the contract)', () => {
+  it('exports exactly the contract', () => {
+    expect(Object.keys(contract).sort()).toEqual([
       'CONTRACT_VERSION',
-      'HTTP_SENDER',
       'MODE_PARAM',
-      'MapSecretSource',
-      'Pacer',
+      'PARAM_VOCABULARY',
       'REQUEST_BODY_PARAM',
-      'RegisteredTool',
-      'SECRET_SOURCE',
-      'StaticTokenAuthProvider',
       'TOOL_MODES',
-      'TOOL_SET',
-      'ToolEngine',
+      'TOOL_SET_TOKEN',
+      'TOOL_SET_VOCABULARY',
+      'TOOL_VOCABULARY',
       'ToolError',
-      'ToolRegistry',
-      'WHOLE_BODY',
-      'behaviorHints',
-      'buildInputSchema',
-      'buildRequest',
+      'bodyParam',
       'checkContractVersion',
-      'checkDeclarations',
       'defineToolSetPlugin',
-      'encodeQuery',
-      'errorForResponse',
+      'headerParam',
       'isModeTool',
-      'parseRequestBody',
+      'pathParam',
+      'providerAuth',
       'qualifiedName',
-      'queryPairs',
-      'retryAfterSeconds',
-      'validateArguments',
+      'queryParam',
+      'registerToolSet',
+      'secretAuth',
+      'serviceToken',
     ]);
   });
 });

@@ -1,30 +1,25 @@
+/**
+ * The plugin contract: what a tool-set plugin is written against. Types, the plugin
+ * definition, declaration builders and the error type; nothing here loads ajv, axios or
+ * tsyringe. The engine that executes declarations is `@toolhost/core/engine`.
+ */
 export type { AuthProvider, CallContext, CredentialRequest, CredentialResult, SecretSource } from './auth.js';
-export { behaviorHints } from './behavior-hints.js';
-export { buildRequest, type HttpRequestSpec, WHOLE_BODY } from './build-request.js';
-export { checkDeclarations } from './check-declarations.js';
-export { errorForResponse, retryAfterSeconds } from './classify-response.js';
+export { bodyParam, headerParam, pathParam, providerAuth, queryParam, secretAuth } from './builders.js';
 export { CONTRACT_VERSION, type ContractCheck, checkContractVersion } from './contract-version.js';
-export { AUTH_PROVIDER, HTTP_SENDER, SECRET_SOURCE, TOOL_SET } from './di-tokens.js';
-export { type EngineDependencies, type EngineOptions, ToolEngine } from './engine.js';
-export { AxiosHttpSender, type HttpResponse, type HttpSender, type SendOptions } from './http-sender.js';
-export {
-  buildInputSchema,
-  MODE_PARAM,
-  REQUEST_BODY_PARAM,
-  TOOL_MODES,
-  type ToolMode,
-} from './input-schema.js';
+export { MODE_PARAM, REQUEST_BODY_PARAM, TOOL_MODES, type ToolMode } from './input-schema.js';
 export type { JsonSchema } from './json-schema.js';
-export { Pacer } from './pacer.js';
 export {
+  type ContractVersionLiteral,
   defineToolSetPlugin,
+  type PluginContainer,
   type PluginOptions,
+  registerToolSet,
+  type ServiceToken,
+  serviceToken,
+  TOOL_SET_TOKEN,
   type ToolPlugin,
   type ToolSetPluginDefinition,
 } from './plugin.js';
-export { RegisteredTool, ToolRegistry } from './registry.js';
-export { encodeQuery, type QueryPair, queryPairs } from './serialize-query.js';
-export { MapSecretSource, StaticTokenAuthProvider } from './static-auth.js';
 export type { OAuthEndpoints, StoredToken, TokenStore } from './token-store.js';
 export {
   type AuthRequirement,
@@ -32,6 +27,7 @@ export {
   type BodyDeclaration,
   type BodyLimits,
   type DynamicDefault,
+  type ExecuteOnly,
   type HttpMethod,
   isModeTool,
   type ParamDeclaration,
@@ -40,8 +36,8 @@ export {
   qualifiedName,
   type ToolDeclaration,
   type ToolSetDefinition,
-  type ToolSetSettings,
+  type TrafficPolicy,
 } from './tool-declaration.js';
 export { ToolError, type ToolErrorCode, type ToolErrorInfo } from './tool-error.js';
 export type { ToolOutcome } from './tool-outcome.js';
-export { type Arguments, parseRequestBody, validateArguments } from './validate-arguments.js';
+export { PARAM_VOCABULARY, TOOL_SET_VOCABULARY, TOOL_VOCABULARY } from './vocabulary.js';

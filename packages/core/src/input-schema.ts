@@ -24,14 +24,15 @@ export function buildInputSchema(decl: ToolDeclaration): JsonSchema {
   }
   for (const p of decl.params ?? []) {
     if (p.fromSetting) continue;
-    const description = p.mode === 'x' ? `${p.description} Required for execute.`.trim() : p.description;
+    const description =
+      p.executeOnly === 'required' ? `${p.description} Required for execute.`.trim() : p.description;
     // A name that says it all needs no description: every token of the catalog is paid per session.
     properties[p.name] = description ? { ...p.schema, description } : { ...p.schema };
     if (p.required) required.push(p.name);
   }
   const schema: JsonSchema = { type: 'object', properties, additionalProperties: false };
   if (required.length > 0) schema.required = required;
-  if (decl.requires) schema.dependencies = decl.requires;
+  if (decl.dependentRequired) schema.dependencies = decl.dependentRequired;
   const anyOf = (decl.requiresAnyOf ?? []).map((group) => ({ anyOf: group.map((n) => ({ required: [n] })) }));
   if (anyOf.length === 1) Object.assign(schema, anyOf[0]);
   else if (anyOf.length > 1) schema.allOf = anyOf;

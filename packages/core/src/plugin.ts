@@ -1,17 +1,40 @@
-import type { DependencyContainer } from 'tsyringe';
-import { checkDeclarations } from './check-declarations.js';
-import { CONTRACT_VERSION } from './contract-version.js';
-import { TOOL_SET } from './di-tokens.js';
+import type { JsonSchema } from './json-schema.js';
 import type { OAuthEndpoints } from './token-store.js';
-import type { ToolDeclaration, ToolSetDefinition, ToolSetSettings } from './tool-declaration.js';
+import type { ToolDeclaration, ToolSetDefinition, TrafficPolicy } from './tool-declaration.js';
 
-/** Options every tool-set plugin accepts from the host's configuration. */
+/**
+ * A typed injection token: a symbol that carries the type of the service registered under it.
+ * `Symbol.for` makes two copies of core (a plugin's and the host's) agree on the same token.
+ */
+export type ServiceToken<T> = symbol & { readonly __service?: T };
+
+export function serviceToken<T>(name: string): ServiceToken<T> {
+  return Symbol.for(`toolhost.${name}`) as ServiceToken<T>;
+}
+
+/** Where plugins put their tool sets; the host resolves all of them. */
+export const TOOL_SET_TOKEN: ServiceToken<ToolSetDefinition> = serviceToken('tool-set');
+
+/**
+ * The part of a tsyringe `DependencyContainer` a plugin uses. Structural, so the contract
+ * needs tsyringe neither at run time nor in its types; any tsyringe container fits.
+ */
+export interface PluginContainer {
+  register<T>(token: symbol, provider: { useValue: T }): unknown;
+}
+
+/** Registers a tool set in the host's container under its typed token. */
+export function registerToolSet(container: PluginContainer, definition: ToolSetDefinition): void {
+  container.register(TOOL_SET_TOKEN, { useValue: definition });
+}
+
+/** Options every tool-set plugin accepts from the host's configuration (`toolSets.<set>`). */
 export interface PluginOptions {
   /** Overrides the `default` server's base URL (a proxy, a regional endpoint, a test server). */
   baseUrl?: string;
   /** Overrides base URLs per server key. */
   baseUrls?: Record<string, string>;
-  /** Plugin-specific settings, validated by the plugin. */
+  /** Plugin-specific settings, as described by the plugin's `settingsSchema`. */
   settings?: Record<string, unknown>;
   /**
    * Overrides the plugin's request pacing: another rate (a raised vendor limit), or `false`
@@ -20,47 +43,58 @@ export interface PluginOptions {
   pacing?: { requestsPerSecond: number } | false;
 }
 
-/** What a plugin package exports: the contract between a tool-set package and any host. */
+/** What a plugin package exports (as its default export): the contract between a tool-set package and any host. */
 export interface ToolPlugin {
-  /** The contract version this plugin implements; see `checkContractVersion`. */
+  /** The contract version the plugin was written against, a literal in the plugin's own code. */
   readonly contractVersion: string;
   /** Package name. */
   readonly name: string;
   /** Package version. */
   readonly version: string;
   readonly toolSet: string;
-  /** Puts the plugin's tool set into the container under `TOOL_SET`. */
-  register(container: DependencyContainer, options?: PluginOptions): void;
+  /** JSON Schema of `toolSets.<set>.settings`; the host checks the configured settings against it before `register`. */
+  readonly settingsSchema?: JsonSchema;
+  /** Puts the plugin's tool set into the container (with `registerToolSet`). */
+  register(container: PluginContainer, options?: PluginOptions): void;
 }
 
+/** A contract version as plugins state it: `MAJOR.MINOR`. */
+export type ContractVersionLiteral = `${number}.${number}`;
+
 export interface ToolSetPluginDefinition {
+  /** The contract version these declarations are written against (write the literal, e.g. '2.0'). */
+  contractVersion: ContractVersionLiteral;
   name: string;
   version: string;
   toolSet: string;
   /** Default base URL per server key; `default` is required. */
-  servers: Record<string, string>;
+  servers: Readonly<Record<string, string>>;
   tools: readonly ToolDeclaration[];
-  settings?: ToolSetSettings;
+  traffic?: TrafficPolicy;
   /** Default OAuth endpoints of the auth providers the tools use (the vendor's real ones). */
-  oauth?: Record<string, OAuthEndpoints>;
-  /** Adjusts servers from plugin-specific settings (e.g. a region), before explicit base URLs apply. */
+  oauth?: Readonly<Record<string, OAuthEndpoints>>;
+  /** JSON Schema of the plugin's settings (`toolSets.<set>.settings`), e.g. a region or an account id. */
+  settingsSchema?: JsonSchema;
+  /** Adjusts servers from the (already validated) settings, e.g. a region, before explicit base URLs apply. */
   resolveServers?: (
-    settings: Record<string, unknown>,
-    servers: Record<string, string>,
+    settings: Readonly<Record<string, unknown>>,
+    servers: Readonly<Record<string, string>>,
   ) => Record<string, string>;
 }
 
 /**
  * Builds the plugin object of a tool set from its data. `bound` options act as defaults
  * under the ones the host passes at registration (the factory form of every plugin).
+ * Declarations are not checked here: the host checks them with its own core when it loads
+ * the plugin, which is the core that will execute them.
  */
 export function defineToolSetPlugin(def: ToolSetPluginDefinition, bound: PluginOptions = {}): ToolPlugin {
-  checkDeclarations(def.toolSet, def.tools, def.servers);
   return {
-    contractVersion: CONTRACT_VERSION,
+    contractVersion: def.contractVersion,
     name: def.name,
     version: def.version,
     toolSet: def.toolSet,
+    ...(def.settingsSchema ? { settingsSchema: def.settingsSchema } : {}),
     register(container, options = {}) {
       const settings = { ...bound.settings, ...options.settings };
       let servers = { ...def.servers };
@@ -68,28 +102,29 @@ export function defineToolSetPlugin(def: ToolSetPluginDefinition, bound: PluginO
       servers = { ...servers, ...bound.baseUrls, ...options.baseUrls };
       const baseUrl = options.baseUrl ?? bound.baseUrl;
       if (baseUrl) servers.default = baseUrl;
-      const definition: ToolSetDefinition = {
+      const traffic = withPacing(def.traffic, options.pacing ?? bound.pacing);
+      registerToolSet(container, {
+        contractVersion: def.contractVersion,
         toolSet: def.toolSet,
         plugin: { name: def.name, version: def.version },
         servers,
         tools: def.tools,
-        settings: withPacing(def.settings, options.pacing ?? bound.pacing),
+        ...(traffic ? { traffic } : {}),
         ...(def.oauth ? { oauth: def.oauth } : {}),
         settingValues: settings,
-      };
-      container.register(TOOL_SET, { useValue: definition });
+      });
     },
   };
 }
 
 function withPacing(
-  settings: ToolSetSettings | undefined,
+  traffic: TrafficPolicy | undefined,
   pacing: PluginOptions['pacing'],
-): ToolSetSettings | undefined {
-  if (pacing === undefined || !settings?.pacing) return settings;
+): TrafficPolicy | undefined {
+  if (pacing === undefined || !traffic?.pacing) return traffic;
   if (pacing === false) {
-    const { pacing: _off, ...rest } = settings;
+    const { pacing: _off, ...rest } = traffic;
     return rest;
   }
-  return { ...settings, pacing: { ...settings.pacing, requestsPerSecond: pacing.requestsPerSecond } };
+  return { ...traffic, pacing: { ...traffic.pacing, requestsPerSecond: pacing.requestsPerSecond } };
 }

@@ -1,6 +1,4 @@
-import type { DependencyContainer } from 'tsyringe';
 import { behaviorHints } from './behavior-hints.js';
-import { TOOL_SET } from './di-tokens.js';
 import { buildInputSchema } from './input-schema.js';
 import type { JsonSchema } from './json-schema.js';
 import {
@@ -20,7 +18,7 @@ export class RegisteredTool {
     readonly declaration: ToolDeclaration,
     readonly toolSet: ToolSetDefinition,
   ) {
-    this.name = qualifiedName(declaration);
+    this.name = qualifiedName(toolSet.toolSet, declaration);
     this.hints = behaviorHints(declaration);
   }
 
@@ -48,13 +46,6 @@ export class ToolRegistry {
         this.tools.set(tool.name, tool);
       }
     }
-  }
-
-  static fromContainer(container: DependencyContainer): ToolRegistry {
-    const sets = container.isRegistered(TOOL_SET, true)
-      ? container.resolveAll<ToolSetDefinition>(TOOL_SET)
-      : [];
-    return new ToolRegistry(sets);
   }
 
   get(name: string): RegisteredTool | undefined {

@@ -12,7 +12,7 @@ export type ParamLocation = 'path' | 'query' | 'header' | 'body';
  * - `comma`: arrays joined with commas (`k=a,b`).
  * - `brackets`: arrays repeat the key with `[]` (`k[]=a&k[]=b`).
  * - `deepObject`: objects and arrays of objects as indexed brackets (`k[0][field]=x`).
- * - `prefixed`: each entry of an object becomes its own key, `as` + entry key (`property.name=v`).
+ * - `prefixed`: each entry of an object becomes its own key, `keyPrefix` + entry key (`property.name=v`).
  * - `json`: the value JSON-encoded into one key.
  */
 export type QueryStyle = 'form' | 'comma' | 'brackets' | 'deepObject' | 'prefixed' | 'json';
@@ -20,32 +20,38 @@ export type QueryStyle = 'form' | 'comma' | 'brackets' | 'deepObject' | 'prefixe
 /** A value computed at call time when the parameter is absent (a spec-documented default). */
 export type DynamicDefault = 'today';
 
+/**
+ * In a mode tool, a parameter that only matters when the tool sends its request: `required`
+ * must be given in `execute` mode; `optional` may be. Both are ignored by `get_request_schema`.
+ */
+export type ExecuteOnly = 'required' | 'optional';
+
 export interface ParamDeclaration {
   /** The tool-facing parameter name (the spec's name). */
   name: string;
   description: string;
   /** Tool-facing schema: type, format, enum, bounds, default. */
   schema: JsonSchema;
-  /** R in the spec. */
+  /** The caller must give it (in a mode tool, in both modes; see `executeOnly`). */
   required?: boolean;
   in: ParamLocation;
-  /**
-   * The API-side name; defaults to `name`. For `body`, a dotted path into the JSON body, or `$`
-   * for an object parameter whose fields form the body itself. For `prefixed` query style, the key prefix.
-   */
-  as?: string;
+  /** Path, query and header parameters: the API's name, where it differs from `name`. */
+  apiName?: string;
+  /** Body parameters: a dotted path into the JSON body (`a.b`), where it differs from `name`. */
+  bodyPath?: string;
+  /** Body parameters: the object's own fields are the body's fields (the parameter is the whole body). */
+  wholeBody?: boolean;
   /** Query serialization of arrays and objects (default `form`). */
   style?: QueryStyle;
-  /**
-   * Mode tools: `x` = required when mode is execute, ignored in get_request_schema;
-   * `xo` = optional, used only in execute.
-   */
-  mode?: 'x' | 'xo';
+  /** With style `prefixed`: the text put before each entry's key (`property.`). */
+  keyPrefix?: string;
+  /** Mode tools: the parameter is used only when executing (see `ExecuteOnly`). */
+  executeOnly?: ExecuteOnly;
   /**
    * Maps a tool-facing value to the value the API expects. A value not in the map is not
    * sent at all (e.g. a strict-mode switch whose other values mean "off").
    */
-  values?: Readonly<Record<string, string>>;
+  apiValues?: Readonly<Record<string, string>>;
   /**
    * A string parameter whose text carries structure the API wants spelled out (the spec takes
    * a JSON or comma-separated string; the API wants keys): decoded after validation, before
@@ -99,9 +105,11 @@ export interface BehaviorHints {
   openWorld: boolean;
 }
 
+/**
+ * One tool: the upstream endpoint it mirrors and where each parameter goes. The tool set it
+ * belongs to is stamped by the plugin definition, not repeated here.
+ */
 export interface ToolDeclaration {
-  /** Tool set, e.g. `CrmEventsApi`. */
-  toolSet: string;
   /** Tool name within the set, e.g. `RetrieveEventCompletions`. */
   name: string;
   description: string;
@@ -115,41 +123,27 @@ export interface ToolDeclaration {
   auth: AuthRequirement;
   /** Groups of parameters of which each call must give at least one (`[['name', 'description']]`). */
   requiresAnyOf?: readonly (readonly string[])[];
-  /** Parameters that only make sense together: `{ a: ['b'] }` means a given a requires b. */
-  requires?: Readonly<Record<string, readonly string[]>>;
+  /** Parameters that only make sense together: `{ a: ['b'] }` means giving a requires b. */
+  dependentRequired?: Readonly<Record<string, readonly string[]>>;
   /** Overrides for hints derived from the HTTP method (e.g. a POST that only reads). */
   hints?: Partial<BehaviorHints>;
 }
 
-export function qualifiedName(decl: Pick<ToolDeclaration, 'toolSet' | 'name'>): string {
-  return `${decl.toolSet}.${decl.name}`;
+/** `<ToolSet>.<ToolName>`, the name a tool is known by in the host, its logs and the CLI. */
+export function qualifiedName(toolSet: string, tool: Pick<ToolDeclaration, 'name'>): string {
+  return `${toolSet}.${tool.name}`;
 }
 
-export function isModeTool(decl: ToolDeclaration): boolean {
+export function isModeTool(decl: Pick<ToolDeclaration, 'body'>): boolean {
   return decl.body?.kind === 'mode';
 }
 
-/** A tool set as a plugin registers it: its declarations and the base URLs they resolve against. */
-export interface ToolSetDefinition {
-  toolSet: string;
-  /** Package name and version of the plugin that registered it. */
-  plugin: { name: string; version: string };
-  /** Base URL per server key; `default` is required. */
-  servers: Readonly<Record<string, string>>;
-  tools: readonly ToolDeclaration[];
-  /** Extra per-tool-set settings the engine honours (e.g. a request pacing policy). */
-  settings?: ToolSetSettings;
-  /** Default OAuth endpoints of the auth providers this set's tools use, by provider id. */
-  oauth?: Readonly<Record<string, OAuthEndpoints>>;
-  /** The plugin settings the operator configured (`toolSets.<set>.settings`), for `fromSetting` parameters. */
-  settingValues?: Readonly<Record<string, unknown>>;
-}
-
-export interface ToolSetSettings {
+/** How a tool set's traffic is shaped to stay within the vendor's limits. */
+export interface TrafficPolicy {
   /**
    * Pace requests per key (e.g. an Airtable base) so that bursts stay under a vendor limit.
-   * `key` is the API-side parameter name (e.g. `baseId`) whose value identifies the bucket;
-   * tools without that parameter share one bucket per tool set.
+   * `key` is the API-side name of the path or query parameter whose value identifies the
+   * bucket; tools without that parameter share one bucket per tool set.
    */
   pacing?: { key: string; requestsPerSecond: number };
   /**
@@ -157,4 +151,22 @@ export interface ToolSetSettings {
    * once, if the wait is at most `maxWaitSeconds`.
    */
   retryOnRateLimit?: { defaultWaitSeconds: number; maxWaitSeconds: number };
+}
+
+/** A tool set as a plugin registers it: its declarations and the base URLs they resolve against. */
+export interface ToolSetDefinition {
+  /** The contract version the plugin was written against (a literal in the plugin's own code). */
+  contractVersion: string;
+  toolSet: string;
+  /** Package name and version of the plugin that registered it. */
+  plugin: { name: string; version: string };
+  /** Base URL per server key; `default` is required. */
+  servers: Readonly<Record<string, string>>;
+  tools: readonly ToolDeclaration[];
+  /** Pacing and rate-limit retries the engine applies to this set's requests. */
+  traffic?: TrafficPolicy;
+  /** Default OAuth endpoints of the auth providers this set's tools use, by provider id. */
+  oauth?: Readonly<Record<string, OAuthEndpoints>>;
+  /** The plugin settings the operator configured (`toolSets.<set>.settings`), for `fromSetting` parameters. */
+  settingValues?: Readonly<Record<string, unknown>>;
 }

@@ -1,13 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { buildRequest } from './build-request.js';
-import { checkDeclarations } from './check-declarations.js';
+import { checkToolSet } from './check-declarations.js';
 import { buildInputSchema } from './input-schema.js';
 import type { ToolDeclaration } from './tool-declaration.js';
 import { ToolError } from './tool-error.js';
 import { validateArguments } from './validate-arguments.js';
 
 const list: ToolDeclaration = {
-  toolSet: 'T',
   name: 'List',
   description: '',
   method: 'GET',
@@ -17,7 +16,7 @@ const list: ToolDeclaration = {
     {
       name: 'sort_order',
       in: 'query',
-      as: 'sort',
+      apiName: 'sort',
       style: 'deepObject',
       schema: { type: 'string' },
       decode: {
@@ -36,7 +35,7 @@ const list: ToolDeclaration = {
     {
       name: 'fields',
       in: 'query',
-      as: 'fields[]',
+      apiName: 'fields[]',
       schema: { type: 'string' },
       decode: { kind: 'split', separator: ',' },
       description: '',
@@ -65,7 +64,7 @@ describe('decoded string parameters', () => {
 
   it('turns JSON text into the structure the query spells out', () => {
     const args = prepare({ sort_order: '[{"field":"Name","direction":"desc"},{"field":"Age"}]' });
-    const url = new URL(buildRequest(list, 'https://api.test', args).url);
+    const url = new URL(buildRequest(list, { toolSet: 'T', baseUrl: 'https://api.test' }, args).url);
     expect([...url.searchParams]).toEqual([
       ['sort[0][field]', 'Name'],
       ['sort[0][direction]', 'desc'],
@@ -93,7 +92,6 @@ describe('decoded string parameters', () => {
 
 describe('at least one of a group', () => {
   const rename: ToolDeclaration = {
-    toolSet: 'T',
     name: 'UpdateField',
     description: '',
     method: 'PATCH',
@@ -118,10 +116,16 @@ describe('at least one of a group', () => {
     expect(validateArguments(rename, schema, { name: 'n' }).args).toEqual({ name: 'n' });
   });
 
-  it('is refused at definition when it names an undeclared parameter', () => {
-    expect(() =>
-      checkDeclarations('T', [{ ...rename, requiresAnyOf: [['name', 'title']] }], { default: 'https://t' }),
-    ).toThrow(/T\.UpdateField: requiresAnyOf names unknown parameter title/);
+  it('is refused at load when it names an undeclared parameter', () => {
+    expect(
+      checkToolSet({
+        contractVersion: '2.0',
+        toolSet: 'T',
+        plugin: { name: 'p', version: '1.0.0' },
+        servers: { default: 'https://t' },
+        tools: [{ ...rename, description: 'Rename a field.', requiresAnyOf: [['name', 'title']] }],
+      }),
+    ).toEqual([{ tool: 'UpdateField', field: 'requiresAnyOf', message: 'names unknown parameter title' }]);
   });
 
   it('names the group when neither is given', () => {

@@ -14,7 +14,7 @@ export interface ValidatedArguments {
 
 /**
  * Checks a call's arguments against the tool's input schema before anything is sent.
- * In get_request_schema, the execute-only parameters ((x), (xo), request_body) are ignored
+ * In get_request_schema, the execute-only parameters (the spec's (x) and (xo), and request_body) are ignored
  * as the spec says, so stale values left in by an agent do not fail a schema lookup.
  */
 export function validateArguments(
@@ -30,7 +30,7 @@ export function validateArguments(
   let mode: ToolMode | undefined;
   if (isModeTool(decl) && args[MODE_PARAM] === 'get_request_schema') {
     mode = 'get_request_schema';
-    const executeOnly = new Set((decl.params ?? []).filter((p) => p.mode).map((p) => p.name));
+    const executeOnly = new Set((decl.params ?? []).filter((p) => p.executeOnly).map((p) => p.name));
     executeOnly.add(REQUEST_BODY_PARAM);
     args = Object.fromEntries(Object.entries(args).filter(([k]) => !executeOnly.has(k)));
   }
@@ -67,7 +67,9 @@ export function validateArguments(
 
   if (isModeTool(decl) && mode === undefined) {
     mode = 'execute';
-    const missing = (decl.params ?? []).filter((p) => p.mode === 'x' && args[p.name] === undefined);
+    const missing = (decl.params ?? []).filter(
+      (p) => p.executeOnly === 'required' && args[p.name] === undefined,
+    );
     if (args[REQUEST_BODY_PARAM] === undefined) {
       throw ToolError.invalidArgument(
         REQUEST_BODY_PARAM,

@@ -1,9 +1,8 @@
+export { REGION_BASE_URLS, type Region } from './catalog/params.js';
 export {
   cdpPipelinesPlugin as default,
   cdpPipelinesPlugin,
   cdpPipelinesTools,
   createCdpPipelinesPlugin,
-  REGION_BASE_URLS,
-  type Region,
   TOOL_SET,
 } from './plugin.js';

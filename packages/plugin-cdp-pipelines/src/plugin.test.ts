@@ -1,13 +1,18 @@
-import 'reflect-metadata';
-import { TOOL_SET as TOOL_SET_TOKEN, type ToolSetDefinition } from '@toolhost/core';
-import { container } from 'tsyringe';
+import { type PluginOptions, TOOL_SET_TOKEN, type ToolSetDefinition } from '@toolhost/core';
 import { describe, expect, it } from 'vitest';
 import { createCdpPipelinesPlugin } from './plugin.js';
 
-function servers(options: Parameters<ReturnType<typeof createCdpPipelinesPlugin>['register']>[1]) {
-  const c = container.createChildContainer();
-  createCdpPipelinesPlugin().register(c, options);
-  return c.resolve<ToolSetDefinition>(TOOL_SET_TOKEN).servers;
+function servers(options: PluginOptions) {
+  let set: ToolSetDefinition | undefined;
+  createCdpPipelinesPlugin().register(
+    {
+      register(token, provider) {
+        if (token === TOOL_SET_TOKEN) set = provider.useValue as ToolSetDefinition;
+      },
+    },
+    options,
+  );
+  return set!.servers;
 }
 
 describe('CdpPipelinesApi region', () => {

@@ -1,18 +1,11 @@
 import { createRequire } from 'node:module';
 import { defineToolSetPlugin, type PluginOptions, type ToolPlugin } from '@toolhost/core';
+import { cdpSettingsSchema, REGION_BASE_URLS, type Region } from './catalog/params.js';
 import { trackingTools } from './catalog/tracking.js';
 
 const pkg = createRequire(import.meta.url)('../package.json') as { name: string; version: string };
 
 export const TOOL_SET = 'CdpPipelinesApi';
-
-/** Customer.io Data Pipelines base URL per account region. */
-export const REGION_BASE_URLS = {
-  us: 'https://cdp.customer.io/v1',
-  eu: 'https://cdp-eu.customer.io/v1',
-} as const;
-
-export type Region = keyof typeof REGION_BASE_URLS;
 
 export const cdpPipelinesTools = trackingTools;
 
@@ -20,13 +13,17 @@ export const cdpPipelinesTools = trackingTools;
 export function createCdpPipelinesPlugin(options: PluginOptions = {}): ToolPlugin {
   return defineToolSetPlugin(
     {
+      contractVersion: '2.0',
       name: pkg.name,
       version: pkg.version,
       toolSet: TOOL_SET,
       servers: { default: REGION_BASE_URLS.us },
       tools: cdpPipelinesTools,
+      settingsSchema: cdpSettingsSchema,
       resolveServers(settings, servers) {
         const region = settings.region ?? 'us';
+        // The host checks configured settings against the schema first; this guards the
+        // options an embedder binds in code.
         if (typeof region !== 'string' || !(region in REGION_BASE_URLS)) {
           throw new Error(
             `toolSets.${TOOL_SET}.settings.region must be "us" or "eu", not ${JSON.stringify(region)}.`,

@@ -1,6 +1,6 @@
 import { catalogSuite } from '@toolhost/host/testing';
 import { describe, expect, it } from 'vitest';
-import * as schemas from '../src/request-schemas.generated.js';
+import * as schemas from '../src/schemas/tracking.generated.js';
 
 const KEY = 'cdp-source-key-3f9a';
 const BASIC = `Basic ${Buffer.from(`${KEY}:`).toString('base64')}`;

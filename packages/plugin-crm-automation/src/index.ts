@@ -1,9 +1,9 @@
+export { HUBSPOT_OAUTH } from './catalog/auth.js';
 export {
   createCrmAutomationPlugin,
   crmAutomationPlugin as default,
   crmAutomationPlugin,
   crmAutomationTools,
   DEFAULT_BASE_URL,
-  HUBSPOT_OAUTH,
   TOOL_SET,
 } from './plugin.js';

@@ -1,9 +1,9 @@
+export { HUBSPOT_OAUTH } from './catalog/auth.js';
 export {
   createCrmEventsPlugin,
   crmEventsPlugin as default,
   crmEventsPlugin,
   crmEventsTools,
   DEFAULT_BASE_URL,
-  HUBSPOT_OAUTH,
   TOOL_SET,
 } from './plugin.js';

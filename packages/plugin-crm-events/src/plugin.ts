@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { defineToolSetPlugin, type PluginOptions, type ToolPlugin } from '@toolhost/core';
+import { CRM_AUTH_PROVIDER, HUBSPOT_OAUTH } from './catalog/auth.js';
 import { eventCompletionTools } from './catalog/event-completions.js';
 import { eventDefinitionTools } from './catalog/event-definitions.js';
 
@@ -10,23 +11,18 @@ export const DEFAULT_BASE_URL = 'https://api.hubapi.com';
 
 export const crmEventsTools = [...eventCompletionTools, ...eventDefinitionTools];
 
-/** HubSpot's OAuth endpoints, the defaults for `crm-auth-provider` (overridable in host config). */
-export const HUBSPOT_OAUTH = {
-  authorizeUrl: 'https://app.hubspot.com/oauth/authorize',
-  tokenUrl: 'https://api.hubapi.com/oauth/v1/token',
-  clientAuth: 'post',
-} as const;
-
 /** The CrmEventsApi plugin with options bound (e.g. a base URL), for embedders. */
 export function createCrmEventsPlugin(options: PluginOptions = {}): ToolPlugin {
   return defineToolSetPlugin(
     {
+      contractVersion: '2.0',
       name: pkg.name,
       version: pkg.version,
       toolSet: TOOL_SET,
       servers: { default: DEFAULT_BASE_URL },
       tools: crmEventsTools,
-      oauth: { 'crm-auth-provider': HUBSPOT_OAUTH },
+      oauth: { [CRM_AUTH_PROVIDER]: HUBSPOT_OAUTH },
+      settingsSchema: { type: 'object', additionalProperties: false, properties: {} },
     },
     options,
   );

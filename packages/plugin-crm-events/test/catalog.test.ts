@@ -1,6 +1,6 @@
 import { catalogSuite, type RequestCase } from '@toolhost/host/testing';
 import { describe, expect, it } from 'vitest';
-import * as schemas from '../src/request-schemas.generated.js';
+import * as schemas from '../src/schemas/events.generated.js';
 
 const TOKEN = 'hubspot-test-token-8f2c';
 

@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { defineToolSetPlugin, type PluginOptions, type ToolPlugin } from '@toolhost/core';
+import { CRM_AUTH_PROVIDER, HUBSPOT_OAUTH } from './catalog/auth.js';
 import { campaignTools } from './catalog/campaigns.js';
 import { emailTools } from './catalog/emails.js';
 import { eventTools } from './catalog/events.js';
@@ -10,13 +11,6 @@ const pkg = createRequire(import.meta.url)('../package.json') as { name: string;
 
 export const TOOL_SET = 'CrmMarketingApi';
 export const DEFAULT_BASE_URL = 'https://api.hubapi.com';
-
-/** HubSpot's OAuth endpoints, the defaults for `crm-auth-provider` (overridable in host config). */
-export const HUBSPOT_OAUTH = {
-  authorizeUrl: 'https://app.hubspot.com/oauth/authorize',
-  tokenUrl: 'https://api.hubapi.com/oauth/v1/token',
-  clientAuth: 'post',
-} as const;
 
 export const crmMarketingTools = [
   ...campaignTools,
@@ -30,12 +24,14 @@ export const crmMarketingTools = [
 export function createCrmMarketingPlugin(options: PluginOptions = {}): ToolPlugin {
   return defineToolSetPlugin(
     {
+      contractVersion: '2.0',
       name: pkg.name,
       version: pkg.version,
       toolSet: TOOL_SET,
       servers: { default: DEFAULT_BASE_URL },
       tools: crmMarketingTools,
-      oauth: { 'crm-auth-provider': HUBSPOT_OAUTH },
+      oauth: { [CRM_AUTH_PROVIDER]: HUBSPOT_OAUTH },
+      settingsSchema: { type: 'object', additionalProperties: false, properties: {} },
     },
     options,
   );

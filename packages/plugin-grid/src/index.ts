@@ -1,5 +1,5 @@
+export { AIRTABLE_OAUTH } from './catalog/auth.js';
 export {
-  AIRTABLE_OAUTH,
   createGridPlugin,
   DEFAULT_SERVERS,
   gridPlugin as default,

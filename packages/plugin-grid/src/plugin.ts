@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { defineToolSetPlugin, type PluginOptions, type ToolPlugin } from '@toolhost/core';
+import { AIRTABLE_OAUTH, GRID_AUTH_PROVIDER } from './catalog/auth.js';
 import { baseTools } from './catalog/bases.js';
 import { enterpriseTools } from './catalog/enterprise.js';
 import { recordTools } from './catalog/records.js';
@@ -19,13 +20,6 @@ export const DEFAULT_SERVERS = {
   content: 'https://content.airtable.com/v0',
 } as const;
 
-/** Airtable's OAuth endpoints, the defaults for `grid-auth-provider` (overridable in host config). */
-export const AIRTABLE_OAUTH = {
-  authorizeUrl: 'https://airtable.com/oauth2/v1/authorize',
-  tokenUrl: 'https://airtable.com/oauth2/v1/token',
-  clientAuth: 'basic',
-} as const;
-
 export const gridTools = [
   ...scimTools,
   ...webhookTools,
@@ -40,17 +34,19 @@ export const gridTools = [
 export function createGridPlugin(options: PluginOptions = {}): ToolPlugin {
   return defineToolSetPlugin(
     {
+      contractVersion: '2.0',
       name: pkg.name,
       version: pkg.version,
       toolSet: TOOL_SET,
       servers: DEFAULT_SERVERS,
       tools: gridTools,
-      oauth: { 'grid-auth-provider': AIRTABLE_OAUTH },
+      oauth: { [GRID_AUTH_PROVIDER]: AIRTABLE_OAUTH },
       // Airtable allows 5 requests per second per base and answers 429 (then a 30 s pause) beyond it.
-      settings: {
+      traffic: {
         pacing: { key: 'baseId', requestsPerSecond: 5 },
         retryOnRateLimit: { defaultWaitSeconds: 30, maxWaitSeconds: 30 },
       },
+      settingsSchema: { type: 'object', additionalProperties: false, properties: {} },
     },
     options,
   );

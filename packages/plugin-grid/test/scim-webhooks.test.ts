@@ -217,7 +217,7 @@ describe('GridApi SCIM and webhook declarations', () => {
     for (const t of webhookTools) {
       expect(t.server ?? 'default', t.name).toBe('default');
       expect(
-        t.params?.some((p) => p.in === 'path' && p.as === 'baseId'),
+        t.params?.some((p) => p.in === 'path' && p.apiName === 'baseId'),
         t.name,
       ).toBe(true);
     }

@@ -363,7 +363,9 @@ describe('GridApi workspace and record declarations', () => {
       const server = t.name === 'UploadAttachmentToGrid' ? 'content' : 'default';
       expect(t.server ?? 'default', t.name).toBe(server);
       const usesBase = t.path.includes('{baseId}');
-      expect(t.params?.some((p) => p.in === 'path' && p.as === 'baseId') ?? false, t.name).toBe(usesBase);
+      expect(t.params?.some((p) => p.in === 'path' && p.apiName === 'baseId') ?? false, t.name).toBe(
+        usesBase,
+      );
     }
     expect(recordTools.filter((t) => t.path.includes('{baseId}'))).toHaveLength(14);
   });

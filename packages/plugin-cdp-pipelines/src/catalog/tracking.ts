@@ -7,36 +7,9 @@ import {
   pageBody,
   screenBody,
   trackBody,
-} from '../request-schemas.generated.js';
-
-const toolSet = 'CdpPipelinesApi';
-const auth = { kind: 'secret', secret: 'CDP_API_KEY', scheme: 'basic-username' } as const;
-
-// Customer.io answers 200 and silently drops a call over 32 KB, or a batch over 500 KB (or
-// with a call over 32 KB inside it), so those are refused before sending.
-const KB = 1024;
-const callLimits: BodyLimits = { maxBytes: 32 * KB };
-const batchLimits: BodyLimits = { maxBytes: 500 * KB, perItem: { property: 'batch', maxBytes: 32 * KB } };
-
-/**
- * The API knows only `X-Strict-Mode: 1`. The spec names, per tool, the parameter value that
- * enables strict mode (`True` for some tools, `1` for others); that value is sent as `1`, and
- * any other value leaves the header out (permissive mode).
- */
-function strict(
-  name: 'enable_strict_validation' | 'enable_strict_mode',
-  enabling: 'True' | '1',
-): ParamDeclaration {
-  return {
-    name,
-    in: 'header',
-    as: 'X-Strict-Mode',
-    mode: 'xo',
-    values: { [enabling]: '1' },
-    schema: { type: 'string' },
-    description: `"${enabling}": strict mode (invalid payloads get 400/401, not dropped).`,
-  };
-}
+} from '../schemas/tracking.generated.js';
+import { cdpAuth as auth } from './auth.js';
+import { batchLimits, callLimits, strict } from './params.js';
 
 function tool(
   name: string,
@@ -47,7 +20,6 @@ function tool(
   limits: BodyLimits = callLimits,
 ): ToolDeclaration {
   return {
-    toolSet,
     name,
     description,
     method: 'POST',

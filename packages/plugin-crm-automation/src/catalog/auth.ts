@@ -1,15 +1,21 @@
-import type { AuthRequirement } from '@toolhost/core';
+import { type AuthRequirement, providerAuth } from '@toolhost/core';
 
-const provider = 'crm-auth-provider';
+/** The auth provider every HubSpot tool authorizes through. */
+export const CRM_AUTH_PROVIDER = 'crm-auth-provider';
 
-export const automationAuth: AuthRequirement = { kind: 'provider', provider, scopes: ['automation'] };
-export const sequencesReadAuth: AuthRequirement = {
-  kind: 'provider',
-  provider,
-  scopes: ['automation.sequences.read'],
-};
-export const enrollmentsWriteAuth: AuthRequirement = {
-  kind: 'provider',
-  provider,
-  scopes: ['automation.sequences.enrollments.write'],
-};
+/** HubSpot's OAuth endpoints, the defaults for `crm-auth-provider` (overridable in host config). */
+export const HUBSPOT_OAUTH = {
+  authorizeUrl: 'https://app.hubspot.com/oauth/authorize',
+  tokenUrl: 'https://api.hubapi.com/oauth/v1/token',
+  clientAuth: 'post',
+} as const;
+
+export const automationAuth: AuthRequirement = providerAuth(CRM_AUTH_PROVIDER, 'automation');
+export const sequencesReadAuth: AuthRequirement = providerAuth(
+  CRM_AUTH_PROVIDER,
+  'automation.sequences.read',
+);
+export const enrollmentsWriteAuth: AuthRequirement = providerAuth(
+  CRM_AUTH_PROVIDER,
+  'automation.sequences.enrollments.write',
+);

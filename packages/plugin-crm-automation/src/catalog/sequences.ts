@@ -1,24 +1,9 @@
-import type { ParamDeclaration, ToolDeclaration } from '@toolhost/core';
+import type { ToolDeclaration } from '@toolhost/core';
 import { enrollmentsWriteAuth, sequencesReadAuth } from './auth.js';
-
-const toolSet = 'CrmAutomationApi';
-
-/**
- * HubSpot's sequences endpoints require the acting HubSpot user's id, which the spec's tools
- * do not take: it comes from `toolSets.CrmAutomationApi.settings.userId`.
- */
-const hubspotUser: ParamDeclaration = {
-  name: 'userId',
-  in: 'query',
-  fromSetting: 'userId',
-  required: true,
-  schema: { type: 'string' },
-  description: 'HubSpot user id the sequence calls act as.',
-};
+import { hubspotUser } from './params.js';
 
 export const sequenceTools: ToolDeclaration[] = [
   {
-    toolSet,
     name: 'CheckContactEnrollmentStatus',
     description: "Get a contact's sequence enrollment status.",
     method: 'GET',
@@ -28,7 +13,7 @@ export const sequenceTools: ToolDeclaration[] = [
       {
         name: 'contact_id',
         in: 'path',
-        as: 'contactId',
+        apiName: 'contactId',
         required: true,
         schema: { type: 'string', minLength: 1 },
         description: 'Contact id.',
@@ -36,7 +21,6 @@ export const sequenceTools: ToolDeclaration[] = [
     ],
   },
   {
-    toolSet,
     name: 'GetUserSequences',
     description: 'List the sequences of the configured HubSpot user.',
     method: 'GET',
@@ -45,7 +29,6 @@ export const sequenceTools: ToolDeclaration[] = [
     params: [hubspotUser],
   },
   {
-    toolSet,
     name: 'EnrollContactInSequence',
     description: 'Enroll a contact in a sequence, sent from a HubSpot user email (or an alias of it).',
     method: 'POST',
@@ -57,7 +40,7 @@ export const sequenceTools: ToolDeclaration[] = [
       {
         name: 'contact_id',
         in: 'body',
-        as: 'contactId',
+        bodyPath: 'contactId',
         required: true,
         schema: { type: 'string', minLength: 1 },
         description: 'Contact id.',
@@ -65,7 +48,7 @@ export const sequenceTools: ToolDeclaration[] = [
       {
         name: 'sender_email',
         in: 'body',
-        as: 'senderEmail',
+        bodyPath: 'senderEmail',
         required: true,
         schema: { type: 'string', format: 'email' },
         description: "Email of the sender's HubSpot user.",
@@ -73,7 +56,7 @@ export const sequenceTools: ToolDeclaration[] = [
       {
         name: 'sequence_identifier',
         in: 'body',
-        as: 'sequenceId',
+        bodyPath: 'sequenceId',
         required: true,
         schema: { type: 'string', minLength: 1 },
         description: 'Sequence id.',
@@ -81,14 +64,13 @@ export const sequenceTools: ToolDeclaration[] = [
       {
         name: 'sender_alias_address',
         in: 'body',
-        as: 'senderAliasAddress',
+        bodyPath: 'senderAliasAddress',
         schema: { type: 'string' },
         description: 'Send from this alias instead.',
       },
     ],
   },
   {
-    toolSet,
     name: 'GetSequenceDetails',
     description: 'Get one sequence with its steps.',
     method: 'GET',
@@ -98,7 +80,7 @@ export const sequenceTools: ToolDeclaration[] = [
       {
         name: 'sequence_id',
         in: 'path',
-        as: 'sequenceId',
+        apiName: 'sequenceId',
         required: true,
         schema: { type: 'string', minLength: 1 },
         description: 'Sequence id.',

@@ -4,14 +4,11 @@ import {
   completeCallbacksBatchBody,
   flowsBatchReadBody,
   workflowIdMappingsBatchReadBody,
-} from '../request-schemas.generated.js';
+} from '../schemas/automation.generated.js';
 import { automationAuth as auth } from './auth.js';
-
-const toolSet = 'CrmAutomationApi';
 
 export const workflowTools: ToolDeclaration[] = [
   {
-    toolSet,
     name: 'CompleteActionExecution',
     description: 'Complete one blocked custom-action execution with its output fields.',
     method: 'POST',
@@ -22,15 +19,14 @@ export const workflowTools: ToolDeclaration[] = [
       {
         name: 'action_execution_id',
         in: 'path',
-        as: 'callbackId',
-        mode: 'x',
+        apiName: 'callbackId',
+        executeOnly: 'required',
         schema: { type: 'string', minLength: 1 },
         description: 'Callback id of the blocked execution.',
       },
     ],
   },
   {
-    toolSet,
     name: 'CompleteBatchActionExecutions',
     description: 'Complete several blocked custom-action executions (body: {inputs:[...]}).',
     method: 'POST',
@@ -39,7 +35,6 @@ export const workflowTools: ToolDeclaration[] = [
     body: { kind: 'mode', schema: completeCallbacksBatchBody },
   },
   {
-    toolSet,
     name: 'FetchEmailCampaigns',
     // The spec describes start/end dates, but the current API's after/before are paging
     // cursors: the values are passed through unchanged rather than forced into a date shape.
@@ -52,35 +47,34 @@ export const workflowTools: ToolDeclaration[] = [
       {
         name: 'email_campaign_flow_ids',
         in: 'query',
-        as: 'flowId',
+        apiName: 'flowId',
         schema: { type: 'array', items: { type: 'string' } },
         description: 'Only these flow ids.',
       },
       {
         name: 'end_date_filter',
         in: 'query',
-        as: 'before',
+        apiName: 'before',
         schema: { type: 'string' },
         description: 'Sent as before.',
       },
       {
         name: 'max_results',
         in: 'query',
-        as: 'limit',
+        apiName: 'limit',
         schema: { type: 'integer', minimum: 1 },
         description: 'Page size.',
       },
       {
         name: 'start_date',
         in: 'query',
-        as: 'after',
+        apiName: 'after',
         schema: { type: 'string' },
         description: 'Sent as after (e.g. paging.next.after).',
       },
     ],
   },
   {
-    toolSet,
     name: 'GetWorkflows',
     description: 'Read several workflows by flow id (body: {inputs:[{flowId, type:"FLOW_ID"}]}).',
     method: 'POST',
@@ -90,7 +84,6 @@ export const workflowTools: ToolDeclaration[] = [
     body: { kind: 'mode', schema: flowsBatchReadBody },
   },
   {
-    toolSet,
     name: 'GetWorkflowIdMappings',
     description: 'Map workflow ids between the legacy and current APIs, in a batch.',
     method: 'POST',

@@ -1,26 +1,16 @@
-import type { ParamDeclaration, ToolDeclaration } from '@toolhost/core';
+import type { ToolDeclaration } from '@toolhost/core';
 import {
   createEventDefinitionBody,
   createEventPropertyBody,
   updateEventPropertyBody,
-} from '../request-schemas.generated.js';
+} from '../schemas/events.generated.js';
 import { definitionsAuth as auth } from './auth.js';
+import { eventNameParam, nonEmpty } from './params.js';
 
-const toolSet = 'CrmEventsApi';
 const definitionPath = '/events/v3/event-definitions/{eventName}';
-const nonEmpty = { type: 'string', minLength: 1 } as const;
-const eventNameParam: ParamDeclaration = {
-  name: 'event_name',
-  in: 'path',
-  as: 'eventName',
-  required: true,
-  schema: nonEmpty,
-  description: 'Internal name.',
-};
 
 export const eventDefinitionTools: ToolDeclaration[] = [
   {
-    toolSet,
     name: 'RetrieveCustomEventDefinitions',
     description: 'List custom event definitions, optionally searched by name and with their properties.',
     method: 'GET',
@@ -30,42 +20,41 @@ export const eventDefinitionTools: ToolDeclaration[] = [
       {
         name: 'event_name_search_string',
         in: 'query',
-        as: 'searchString',
+        apiName: 'searchString',
         schema: { type: 'string' },
         description: 'Plain substring match on the name (no fuzzy matching).',
       },
       {
         name: 'include_event_properties',
         in: 'query',
-        as: 'includeProperties',
+        apiName: 'includeProperties',
         schema: { type: 'boolean' },
         description: 'true includes every property of each definition.',
       },
       {
         name: 'paging_cursor_token',
         in: 'query',
-        as: 'after',
+        apiName: 'after',
         schema: { type: 'string' },
         description: 'Cursor of the next page.',
       },
       {
         name: 'results_per_page_limit',
         in: 'query',
-        as: 'limit',
+        apiName: 'limit',
         schema: { type: 'integer', minimum: 1 },
         description: 'Page size.',
       },
       {
         name: 'sort_order',
         in: 'query',
-        as: 'sortOrder',
+        apiName: 'sortOrder',
         schema: { type: 'string', enum: ['ASC', 'DESC'] },
         description: 'Sort order.',
       },
     ],
   },
   {
-    toolSet,
     name: 'CreateCustomEventDefinition',
     description: 'Create a custom event definition, with its properties.',
     method: 'POST',
@@ -74,7 +63,6 @@ export const eventDefinitionTools: ToolDeclaration[] = [
     body: { kind: 'mode', schema: createEventDefinitionBody },
   },
   {
-    toolSet,
     name: 'FetchEventDefinitionByName',
     description: 'Get one custom event definition by its internal name.',
     method: 'GET',
@@ -83,7 +71,6 @@ export const eventDefinitionTools: ToolDeclaration[] = [
     params: [eventNameParam],
   },
   {
-    toolSet,
     name: 'DeleteCustomEventDefinition',
     description: 'Delete a custom event definition by its internal name.',
     method: 'DELETE',
@@ -92,7 +79,6 @@ export const eventDefinitionTools: ToolDeclaration[] = [
     params: [eventNameParam],
   },
   {
-    toolSet,
     name: 'UpdateCustomEventDefinition',
     // HubSpot's PATCH body also knows propertyOrder and templates; the tool sets only what
     // the spec lists, and leaving propertyOrder out keeps the existing property order.
@@ -106,7 +92,7 @@ export const eventDefinitionTools: ToolDeclaration[] = [
       {
         name: 'internal_event_name',
         in: 'path',
-        as: 'eventName',
+        apiName: 'eventName',
         required: true,
         schema: nonEmpty,
         description: 'Internal name.',
@@ -114,21 +100,20 @@ export const eventDefinitionTools: ToolDeclaration[] = [
       {
         name: 'event_description',
         in: 'body',
-        as: 'description',
+        bodyPath: 'description',
         schema: { type: 'string' },
         description: 'Help text shown in the UI.',
       },
       {
         name: 'event_label',
         in: 'body',
-        as: 'label',
+        bodyPath: 'label',
         schema: { type: 'string' },
         description: 'Human-readable label.',
       },
     ],
   },
   {
-    toolSet,
     name: 'CreateEventProperty',
     description: 'Add a property to a custom event definition.',
     method: 'POST',
@@ -139,15 +124,14 @@ export const eventDefinitionTools: ToolDeclaration[] = [
       {
         name: 'custom_event_internal_name',
         in: 'path',
-        as: 'eventName',
-        mode: 'x',
+        apiName: 'eventName',
+        executeOnly: 'required',
         schema: nonEmpty,
         description: 'Internal event name.',
       },
     ],
   },
   {
-    toolSet,
     name: 'DeleteCustomEventProperty',
     description: 'Delete a property of a custom event definition.',
     method: 'DELETE',
@@ -157,7 +141,7 @@ export const eventDefinitionTools: ToolDeclaration[] = [
       {
         name: 'custom_event_internal_name',
         in: 'path',
-        as: 'eventName',
+        apiName: 'eventName',
         required: true,
         schema: nonEmpty,
         description: 'Internal event name.',
@@ -165,7 +149,7 @@ export const eventDefinitionTools: ToolDeclaration[] = [
       {
         name: 'property_internal_name',
         in: 'path',
-        as: 'propertyName',
+        apiName: 'propertyName',
         required: true,
         schema: nonEmpty,
         description: 'Internal property name.',
@@ -173,7 +157,6 @@ export const eventDefinitionTools: ToolDeclaration[] = [
     ],
   },
   {
-    toolSet,
     name: 'UpdateEventProperty',
     description: 'Update a property of a custom event definition (label, description, options).',
     method: 'PATCH',
@@ -184,16 +167,16 @@ export const eventDefinitionTools: ToolDeclaration[] = [
       {
         name: 'custom_event_name',
         in: 'path',
-        as: 'eventName',
-        mode: 'x',
+        apiName: 'eventName',
+        executeOnly: 'required',
         schema: nonEmpty,
         description: 'Internal event name.',
       },
       {
         name: 'property_name_to_update',
         in: 'path',
-        as: 'propertyName',
-        mode: 'x',
+        apiName: 'propertyName',
+        executeOnly: 'required',
         schema: nonEmpty,
         description: 'Internal property name.',
       },

@@ -1,4 +1,11 @@
-import type { JsonSchema, ParamDeclaration, ToolDeclaration } from '@toolhost/core';
+import {
+  bodyParam,
+  type JsonSchema,
+  type ParamDeclaration,
+  pathParam,
+  queryParam,
+  type ToolDeclaration,
+} from '@toolhost/core';
 import {
   archiveCampaignsBatchBody,
   createCampaignBody,
@@ -7,9 +14,8 @@ import {
   updateCampaignBody,
   updateCampaignsBatchBody,
 } from '../schemas/campaigns.generated.js';
-import { campaignsReadAuth, campaignsRevenueAuth, campaignsWriteAuth } from './auth-campaigns.js';
+import { campaignsReadAuth, campaignsRevenueAuth, campaignsWriteAuth } from './auth.js';
 
-const toolSet = 'CrmMarketingApi';
 const base = '/marketing/v3/campaigns';
 const campaignPath = `${base}/{campaignGuid}`;
 
@@ -27,29 +33,32 @@ function campaign(name: string, isUuid: boolean): ParamDeclaration {
   return {
     name,
     in: 'path',
-    as: 'campaignGuid',
+    apiName: 'campaignGuid',
     required: true,
     schema: isUuid ? uuid : str,
     description: isUuid || name.includes('guid') ? '' : 'Campaign GUID.',
   };
 }
 
-function pathId(name: string, as: string): ParamDeclaration {
-  return { name, in: 'path', as, required: true, schema: { type: 'integer' }, description: '' };
+function pathId(name: string, apiName: string): ParamDeclaration {
+  return pathParam(name, apiName, '', { schema: { type: 'integer' } });
 }
 
-function query(name: string, as: string, schema: JsonSchema, description = ''): ParamDeclaration {
-  return { name, in: 'query', as, schema, description };
+function query(name: string, apiName: string, schema: JsonSchema, description = ''): ParamDeclaration {
+  return queryParam(name, description, schema, apiName !== name ? { apiName } : {});
 }
 
 function field(
   name: string,
-  as: string,
+  bodyPath: string,
   schema: JsonSchema,
   description = '',
   required = true,
 ): ParamDeclaration {
-  return { name, in: 'body', as, schema, description, ...(required ? { required } : {}) };
+  return bodyParam(name, description, schema, {
+    ...(bodyPath !== name ? { bodyPath } : {}),
+    ...(required ? { required } : {}),
+  });
 }
 
 // The spec: an empty list gives an empty properties map, so [] is sent as `properties=`
@@ -73,11 +82,11 @@ const reportEnd = (name: string): ParamDeclaration => ({
 
 const assetTypes: JsonSchema = { type: 'string', enum: ['FORM', 'OBJECT_LIST', 'EXTERNAL_WEB_URL'] };
 const assetParams: ParamDeclaration[] = [
-  { name: 'asset_id', in: 'path', as: 'assetId', required: true, schema: str, description: '' },
+  { name: 'asset_id', in: 'path', apiName: 'assetId', required: true, schema: str, description: '' },
   {
     name: 'asset_type',
     in: 'path',
-    as: 'assetType',
+    apiName: 'assetType',
     required: true,
     schema: assetTypes,
     description: '',
@@ -88,7 +97,6 @@ const assetParams: ParamDeclaration[] = [
 export const campaignTools: ToolDeclaration[] = [
   // Campaign spend and budget items.
   {
-    toolSet,
     name: 'GetCampaignSpendItem',
     description: 'One spend item of a campaign.',
     method: 'GET',
@@ -97,7 +105,6 @@ export const campaignTools: ToolDeclaration[] = [
     params: [campaign('campaign_guid', false), pathId('spend_item_identifier', 'spendId')],
   },
   {
-    toolSet,
     name: 'UpdateCampaignSpend',
     description: 'Replaces a whole spend item.',
     method: 'PUT',
@@ -114,7 +121,6 @@ export const campaignTools: ToolDeclaration[] = [
     ],
   },
   {
-    toolSet,
     name: 'RemoveCampaignSpendItem',
     description: 'Deletes one spend item.',
     method: 'DELETE',
@@ -123,7 +129,6 @@ export const campaignTools: ToolDeclaration[] = [
     params: [campaign('campaign_identifier', false), pathId('spend_item_id', 'spendId')],
   },
   {
-    toolSet,
     name: 'CreateCampaignSpend',
     description: 'Adds a spend item.',
     method: 'POST',
@@ -139,7 +144,6 @@ export const campaignTools: ToolDeclaration[] = [
     ],
   },
   {
-    toolSet,
     name: 'GetCampaignBudget',
     description: 'One budget item of a campaign.',
     method: 'GET',
@@ -148,7 +152,6 @@ export const campaignTools: ToolDeclaration[] = [
     params: [pathId('budget_item_id', 'budgetId'), campaign('campaign_guid', false)],
   },
   {
-    toolSet,
     name: 'UpdateCampaignBudget',
     description: 'Replaces a whole budget item.',
     method: 'PUT',
@@ -165,7 +168,6 @@ export const campaignTools: ToolDeclaration[] = [
     ],
   },
   {
-    toolSet,
     name: 'DeleteCampaignBudgetItem',
     description: 'Deletes one budget item.',
     method: 'DELETE',
@@ -174,7 +176,6 @@ export const campaignTools: ToolDeclaration[] = [
     params: [pathId('budget_item_id', 'budgetId'), campaign('campaign_guid', false)],
   },
   {
-    toolSet,
     name: 'AddCampaignBudgetItem',
     description: 'Adds a budget item.',
     method: 'POST',
@@ -190,7 +191,6 @@ export const campaignTools: ToolDeclaration[] = [
     ],
   },
   {
-    toolSet,
     name: 'GetCampaignBudgetDetails',
     description: 'Budget and spend totals with their items.',
     method: 'GET',
@@ -201,7 +201,6 @@ export const campaignTools: ToolDeclaration[] = [
 
   // Campaigns and assets.
   {
-    toolSet,
     name: 'GetMarketingCampaigns',
     description: 'Lists campaigns.',
     method: 'GET',
@@ -226,7 +225,6 @@ export const campaignTools: ToolDeclaration[] = [
     ],
   },
   {
-    toolSet,
     name: 'CreateMarketingCampaign',
     description: 'Body: {properties}.',
     method: 'POST',
@@ -235,7 +233,6 @@ export const campaignTools: ToolDeclaration[] = [
     body: { kind: 'mode', schema: createCampaignBody },
   },
   {
-    toolSet,
     name: 'CreateMarketingCampaignBatch',
     description: 'Body: {inputs:[{properties}]}.',
     method: 'POST',
@@ -244,7 +241,6 @@ export const campaignTools: ToolDeclaration[] = [
     body: { kind: 'mode', schema: createCampaignsBatchBody },
   },
   {
-    toolSet,
     name: 'UpdateCampaignBatch',
     description: 'Body: {inputs:[{id, properties}]}.',
     method: 'POST',
@@ -253,7 +249,6 @@ export const campaignTools: ToolDeclaration[] = [
     body: { kind: 'mode', schema: updateCampaignsBatchBody },
   },
   {
-    toolSet,
     name: 'ArchiveCampaignsBatch',
     description: 'Deletes campaigns; body: {inputs:[{id}]}.',
     method: 'POST',
@@ -263,7 +258,6 @@ export const campaignTools: ToolDeclaration[] = [
     body: { kind: 'mode', schema: archiveCampaignsBatchBody },
   },
   {
-    toolSet,
     name: 'FetchMarketingCampaignBatches',
     description: 'Body: {inputs:[{id}]}; asset metrics need both dates.',
     method: 'POST',
@@ -272,13 +266,12 @@ export const campaignTools: ToolDeclaration[] = [
     hints: { readOnly: true },
     body: { kind: 'mode', schema: readCampaignsBatchBody },
     params: [
-      { ...query('fetch_start_date', 'startDate', date, 'Asset metrics start.'), mode: 'xo' },
-      { ...query('end_date_for_asset_metrics', 'endDate', date), mode: 'xo' },
-      { ...properties('requested_properties'), mode: 'xo' },
+      { ...query('fetch_start_date', 'startDate', date, 'Asset metrics start.'), executeOnly: 'optional' },
+      { ...query('end_date_for_asset_metrics', 'endDate', date), executeOnly: 'optional' },
+      { ...properties('requested_properties'), executeOnly: 'optional' },
     ],
   },
   {
-    toolSet,
     name: 'GetCampaignDetails',
     description: 'With its assets; asset metrics need both dates.',
     method: 'GET',
@@ -292,7 +285,6 @@ export const campaignTools: ToolDeclaration[] = [
     ],
   },
   {
-    toolSet,
     name: 'DeleteMarketingCampaign',
     description: 'Deletes one campaign.',
     method: 'DELETE',
@@ -301,17 +293,15 @@ export const campaignTools: ToolDeclaration[] = [
     params: [campaign('campaign_guid', true)],
   },
   {
-    toolSet,
     name: 'UpdateCampaignProperties',
     description: 'Patches campaign properties.',
     method: 'PATCH',
     path: campaignPath,
     auth: campaignsWriteAuth,
     body: { kind: 'mode', schema: updateCampaignBody },
-    params: [{ ...campaign('campaign_uuid', true), required: false, mode: 'x' }],
+    params: [{ ...campaign('campaign_uuid', true), required: false, executeOnly: 'required' }],
   },
   {
-    toolSet,
     name: 'AssociateAssetWithCampaign',
     description: 'Adds an asset to a campaign.',
     method: 'PUT',
@@ -320,7 +310,6 @@ export const campaignTools: ToolDeclaration[] = [
     params: assetParams,
   },
   {
-    toolSet,
     name: 'DisassociateCampaignAsset',
     description: 'Removes an asset from a campaign.',
     method: 'DELETE',
@@ -329,7 +318,6 @@ export const campaignTools: ToolDeclaration[] = [
     params: assetParams,
   },
   {
-    toolSet,
     name: 'ListCampaignAssets',
     description: 'Assets of one type; metrics need a start date.',
     method: 'GET',
@@ -340,7 +328,7 @@ export const campaignTools: ToolDeclaration[] = [
       {
         name: 'asset_type',
         in: 'path',
-        as: 'assetType',
+        apiName: 'assetType',
         required: true,
         schema: str,
         description: 'e.g. MARKETING_EMAIL.',
@@ -358,7 +346,6 @@ export const campaignTools: ToolDeclaration[] = [
     ],
   },
   {
-    toolSet,
     name: 'GetCampaignAttributionMetrics',
     description: 'Attribution metrics for a period.',
     method: 'GET',
@@ -371,7 +358,6 @@ export const campaignTools: ToolDeclaration[] = [
     ],
   },
   {
-    toolSet,
     name: 'GetCampaignRevenueReport',
     description: 'Attributed revenue for a period.',
     method: 'GET',
@@ -400,7 +386,6 @@ export const campaignTools: ToolDeclaration[] = [
     ],
   },
   {
-    toolSet,
     name: 'FetchCampaignContactIds',
     description: 'Ids of attributed contacts for a period.',
     method: 'GET',
@@ -411,7 +396,7 @@ export const campaignTools: ToolDeclaration[] = [
       {
         name: 'contact_type_filter',
         in: 'path',
-        as: 'contactType',
+        apiName: 'contactType',
         required: true,
         schema: { type: 'string', enum: ['contactFirstTouch', 'contactLastTouch', 'influencedContacts'] },
         description: '',

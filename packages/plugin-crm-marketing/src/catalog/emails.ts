@@ -1,16 +1,14 @@
-import type { ParamDeclaration, ToolDeclaration } from '@toolhost/core';
+import type { ExecuteOnly, ParamDeclaration, ToolDeclaration } from '@toolhost/core';
 import { createEmailBody, updateEmailBody, updateEmailDraftBody } from '../schemas/emails.generated.js';
-import { emailAuth as auth, emailPublishAuth } from './auth-emails.js';
-
-const toolSet = 'CrmMarketingApi';
+import { emailAuth as auth, emailPublishAuth } from './auth.js';
 
 /** The email id in the path (`{emailId}`), under whatever name the spec gives it. */
-function emailIdParam(name: string, mode?: 'x'): ParamDeclaration {
+function emailIdParam(name: string, executeOnly?: ExecuteOnly): ParamDeclaration {
   return {
     name,
     in: 'path',
-    as: 'emailId',
-    ...(mode ? { mode } : { required: true }),
+    apiName: 'emailId',
+    ...(executeOnly ? { executeOnly } : { required: true }),
     schema: { type: 'string', minLength: 1 },
     description: '',
   };
@@ -18,7 +16,6 @@ function emailIdParam(name: string, mode?: 'x'): ParamDeclaration {
 
 export const emailTools: ToolDeclaration[] = [
   {
-    toolSet,
     name: 'GetEmailStatistics',
     description: 'Aggregate statistics over a time span.',
     method: 'GET',
@@ -26,7 +23,6 @@ export const emailTools: ToolDeclaration[] = [
     auth,
   },
   {
-    toolSet,
     name: 'FetchEmailStatistics',
     description: 'Statistics per time interval (histogram).',
     method: 'GET',
@@ -34,7 +30,6 @@ export const emailTools: ToolDeclaration[] = [
     auth,
   },
   {
-    toolSet,
     name: 'CrmMarketingEmailFilter',
     description: 'Lists marketing emails.',
     method: 'GET',
@@ -42,7 +37,6 @@ export const emailTools: ToolDeclaration[] = [
     auth,
   },
   {
-    toolSet,
     name: 'CreateMarketingEmail',
     description: 'Creates a marketing email.',
     method: 'POST',
@@ -51,7 +45,6 @@ export const emailTools: ToolDeclaration[] = [
     body: { kind: 'mode', schema: createEmailBody },
   },
   {
-    toolSet,
     name: 'GetMarketingEmailDetails',
     description: 'One marketing email.',
     method: 'GET',
@@ -60,17 +53,15 @@ export const emailTools: ToolDeclaration[] = [
     params: [emailIdParam('email_id')],
   },
   {
-    toolSet,
     name: 'UpdateMarketingEmailProperties',
     description: 'Patches a marketing email.',
     method: 'PATCH',
     path: '/marketing/v3/emails/{emailId}',
     auth,
     body: { kind: 'mode', schema: updateEmailBody },
-    params: [emailIdParam('email_identifier', 'x')],
+    params: [emailIdParam('email_identifier', 'required')],
   },
   {
-    toolSet,
     name: 'DeleteMarketingEmail',
     description: 'Deletes a marketing email.',
     method: 'DELETE',
@@ -79,7 +70,6 @@ export const emailTools: ToolDeclaration[] = [
     params: [emailIdParam('email_id')],
   },
   {
-    toolSet,
     name: 'PublishCrmEmail',
     description: 'Publishes a marketing email.',
     method: 'POST',
@@ -88,7 +78,6 @@ export const emailTools: ToolDeclaration[] = [
     params: [emailIdParam('crm_email_id')],
   },
   {
-    toolSet,
     name: 'UnpublishMarketingEmail',
     description: 'Unpublishes a marketing email.',
     method: 'POST',
@@ -97,7 +86,6 @@ export const emailTools: ToolDeclaration[] = [
     params: [emailIdParam('email_identifier')],
   },
   {
-    toolSet,
     name: 'CloneCrmEmail',
     description: 'Clones a marketing email.',
     method: 'POST',
@@ -108,7 +96,7 @@ export const emailTools: ToolDeclaration[] = [
       {
         name: 'original_email_id',
         in: 'body',
-        as: 'id',
+        bodyPath: 'id',
         required: true,
         schema: { type: 'string', minLength: 1 },
         description: '',
@@ -116,21 +104,20 @@ export const emailTools: ToolDeclaration[] = [
       {
         name: 'cloned_email_name',
         in: 'body',
-        as: 'cloneName',
+        bodyPath: 'cloneName',
         schema: { type: 'string' },
         description: '',
       },
       {
         name: 'email_language',
         in: 'body',
-        as: 'language',
+        bodyPath: 'language',
         schema: { type: 'string', minLength: 1 },
         description: 'Language code, e.g. en-us.',
       },
     ],
   },
   {
-    toolSet,
     name: 'CreateAbTestEmailVariation',
     description: 'Creates the A/B variation of an email.',
     method: 'POST',
@@ -142,7 +129,7 @@ export const emailTools: ToolDeclaration[] = [
         // The API calls the email's id `contentId` in this body.
         name: 'email_content_id',
         in: 'body',
-        as: 'contentId',
+        bodyPath: 'contentId',
         required: true,
         schema: { type: 'string', minLength: 1 },
         description: 'Email id.',
@@ -150,7 +137,7 @@ export const emailTools: ToolDeclaration[] = [
       {
         name: 'variation_name',
         in: 'body',
-        as: 'variationName',
+        bodyPath: 'variationName',
         required: true,
         schema: { type: 'string', minLength: 1 },
         description: '',
@@ -158,7 +145,6 @@ export const emailTools: ToolDeclaration[] = [
     ],
   },
   {
-    toolSet,
     name: 'GetEmailAbTestVariation',
     description: 'The A/B variation of an email.',
     method: 'GET',
@@ -167,7 +153,6 @@ export const emailTools: ToolDeclaration[] = [
     params: [emailIdParam('email_identifier')],
   },
   {
-    toolSet,
     name: 'RetrieveEmailDraft',
     description: 'Draft of a marketing email.',
     method: 'GET',
@@ -176,17 +161,15 @@ export const emailTools: ToolDeclaration[] = [
     params: [emailIdParam('email_id')],
   },
   {
-    toolSet,
     name: 'UpdateEmailDraft',
     description: 'Creates or patches the draft of an email.',
     method: 'PATCH',
     path: '/marketing/v3/emails/{emailId}/draft',
     auth,
     body: { kind: 'mode', schema: updateEmailDraftBody },
-    params: [emailIdParam('email_id', 'x')],
+    params: [emailIdParam('email_id', 'required')],
   },
   {
-    toolSet,
     name: 'ResetEmailDraftToLive',
     description: 'Discards draft changes.',
     method: 'POST',
@@ -195,7 +178,6 @@ export const emailTools: ToolDeclaration[] = [
     params: [emailIdParam('email_id')],
   },
   {
-    toolSet,
     name: 'GetEmailRevisions',
     description: 'All revisions of an email.',
     method: 'GET',
@@ -204,7 +186,6 @@ export const emailTools: ToolDeclaration[] = [
     params: [emailIdParam('email_id')],
   },
   {
-    toolSet,
     name: 'GetMarketingEmailRevision',
     description: 'One revision of an email.',
     method: 'GET',
@@ -215,7 +196,7 @@ export const emailTools: ToolDeclaration[] = [
       {
         name: 'email_revision_id',
         in: 'path',
-        as: 'revisionId',
+        apiName: 'revisionId',
         required: true,
         schema: { type: 'string', minLength: 1 },
         description: '',
@@ -223,7 +204,6 @@ export const emailTools: ToolDeclaration[] = [
     ],
   },
   {
-    toolSet,
     name: 'RestoreEmailRevision',
     description: 'Makes a revision the live version.',
     method: 'POST',
@@ -234,7 +214,7 @@ export const emailTools: ToolDeclaration[] = [
       {
         name: 'revision_id',
         in: 'path',
-        as: 'revisionId',
+        apiName: 'revisionId',
         required: true,
         schema: { type: 'string', minLength: 1 },
         description: '',
@@ -242,7 +222,6 @@ export const emailTools: ToolDeclaration[] = [
     ],
   },
   {
-    toolSet,
     name: 'RestoreEmailRevisionToDraft',
     description: 'Copies a revision into the draft.',
     method: 'POST',
@@ -255,7 +234,7 @@ export const emailTools: ToolDeclaration[] = [
         // only digit strings are accepted (the value is sent unchanged).
         name: 'revision_id',
         in: 'path',
-        as: 'revisionId',
+        apiName: 'revisionId',
         required: true,
         schema: { type: 'string', pattern: '^[0-9]+$' },
         description: '',

@@ -1,4 +1,4 @@
-import type { ParamDeclaration, ToolDeclaration } from '@toolhost/core';
+import type { ExecuteOnly, ParamDeclaration, ToolDeclaration } from '@toolhost/core';
 import {
   attendanceByExternalIdBody,
   attendanceByExternalIdEmailBody,
@@ -8,8 +8,8 @@ import {
   upsertEventBody,
   upsertEventsBody,
 } from '../schemas/events.generated.js';
-import { eventsReadAuth, eventsWriteAuth } from './auth-events.js';
-import { breakdownQuery, eventsBase, idSchema, subscriberStateSchema, toolSet } from './events-shared.js';
+import { eventsReadAuth, eventsWriteAuth } from './auth.js';
+import { breakdownQuery, eventsBase, idSchema, subscriberStateSchema } from './params.js';
 
 // Tools of the spec sections "Marketing events by external identity" and "Participation by
 // contact": the event is named by the external event id its app gave it (whatever the spec
@@ -18,23 +18,23 @@ import { breakdownQuery, eventsBase, idSchema, subscriberStateSchema, toolSet } 
 
 type Where = 'path' | 'query';
 
-function accountParam(where: Where, mode?: 'x' | 'xo'): ParamDeclaration {
+function accountParam(where: Where, executeOnly?: ExecuteOnly): ParamDeclaration {
   return {
     name: 'external_account_id',
     in: where,
-    as: 'externalAccountId',
-    ...(mode ? { mode } : { required: true }),
+    apiName: 'externalAccountId',
+    ...(executeOnly ? { executeOnly } : { required: true }),
     schema: idSchema,
     description: '',
   };
 }
 
-function externalEventParam(name: string, mode?: 'x'): ParamDeclaration {
+function externalEventParam(name: string, executeOnly?: ExecuteOnly): ParamDeclaration {
   return {
     name,
     in: 'path',
-    as: 'externalEventId',
-    ...(mode ? { mode } : { required: true }),
+    apiName: 'externalEventId',
+    ...(executeOnly ? { executeOnly } : { required: true }),
     schema: idSchema,
     description: name === 'external_event_id' ? '' : 'External event id.',
   };
@@ -44,8 +44,8 @@ function stateParam(name: string): ParamDeclaration {
   return {
     name,
     in: 'path',
-    as: 'subscriberState',
-    mode: 'x',
+    apiName: 'subscriberState',
+    executeOnly: 'required',
     schema: subscriberStateSchema,
     description: '',
   };
@@ -54,7 +54,7 @@ function stateParam(name: string): ParamDeclaration {
 const listIdParam = (name: string): ParamDeclaration => ({
   name,
   in: 'path',
-  as: 'listId',
+  apiName: 'listId',
   required: true,
   schema: idSchema,
   description: 'ILS list id.',
@@ -66,7 +66,6 @@ const participations = `${eventsBase}/participations/{externalAccountId}/{extern
 
 export const externalEventTools: ToolDeclaration[] = [
   {
-    toolSet,
     name: 'GetMarketingEventDetails',
     description: 'Marketing event by external ids.',
     method: 'GET',
@@ -75,7 +74,6 @@ export const externalEventTools: ToolDeclaration[] = [
     params: [accountParam('query'), externalEventParam('marketing_event_id')],
   },
   {
-    toolSet,
     name: 'DeleteMarketingEvent',
     // The spec does not say which id marketing_event_id is here; the endpoint that takes an
     // external account id with it is DELETE /events/{externalEventId}.
@@ -86,17 +84,15 @@ export const externalEventTools: ToolDeclaration[] = [
     params: [accountParam('query'), externalEventParam('marketing_event_id')],
   },
   {
-    toolSet,
     name: 'UpsertMarketingEvent',
     description: 'Creates or replaces an event by external event id.',
     method: 'PUT',
     path: byIdentity,
     auth: eventsWriteAuth,
     body: { kind: 'mode', schema: upsertEventBody },
-    params: [externalEventParam('external_event_id', 'x')],
+    params: [externalEventParam('external_event_id', 'required')],
   },
   {
-    toolSet,
     name: 'UpsertMarketingEvents',
     description: 'Creates or replaces several events by external ids.',
     method: 'POST',
@@ -105,17 +101,15 @@ export const externalEventTools: ToolDeclaration[] = [
     body: { kind: 'mode', schema: upsertEventsBody },
   },
   {
-    toolSet,
     name: 'UpdateMarketingEventDetails',
     description: 'Patches an event by external ids.',
     method: 'PATCH',
     path: byIdentity,
     auth: eventsWriteAuth,
     body: { kind: 'mode', schema: updateEventByExternalIdBody },
-    params: [accountParam('query', 'x'), externalEventParam('external_event_id', 'x')],
+    params: [accountParam('query', 'required'), externalEventParam('external_event_id', 'required')],
   },
   {
-    toolSet,
     name: 'CancelMarketingEvent',
     description: 'Marks an event (external ids) cancelled.',
     method: 'POST',
@@ -124,7 +118,6 @@ export const externalEventTools: ToolDeclaration[] = [
     params: [accountParam('query'), externalEventParam('external_event_id')],
   },
   {
-    toolSet,
     name: 'MarkMarketingEventCompleted',
     description: 'Marks an event (external ids) completed.',
     method: 'POST',
@@ -135,7 +128,7 @@ export const externalEventTools: ToolDeclaration[] = [
       {
         name: 'event_end_datetime',
         in: 'body',
-        as: 'endDateTime',
+        bodyPath: 'endDateTime',
         required: true,
         schema: { type: 'string', format: 'date-time' },
         description: '',
@@ -143,7 +136,7 @@ export const externalEventTools: ToolDeclaration[] = [
       {
         name: 'event_start_date_time',
         in: 'body',
-        as: 'startDateTime',
+        bodyPath: 'startDateTime',
         required: true,
         schema: { type: 'string', format: 'date-time' },
         description: '',
@@ -153,7 +146,6 @@ export const externalEventTools: ToolDeclaration[] = [
     ],
   },
   {
-    toolSet,
     name: 'SearchMarketingEventsByExternalId',
     // The search endpoint (q = the external event id) versus FindCrmMarketingEvents' identifiers
     // lookup: "Search" names the search endpoint.
@@ -165,7 +157,7 @@ export const externalEventTools: ToolDeclaration[] = [
       {
         name: 'external_event_id',
         in: 'query',
-        as: 'q',
+        apiName: 'q',
         required: true,
         schema: { type: 'string', minLength: 1 },
         description: '',
@@ -173,7 +165,6 @@ export const externalEventTools: ToolDeclaration[] = [
     ],
   },
   {
-    toolSet,
     name: 'FindCrmMarketingEvents',
     description: "Any app's events with an external event id.",
     method: 'GET',
@@ -182,7 +173,6 @@ export const externalEventTools: ToolDeclaration[] = [
     params: [externalEventParam('external_event_id')],
   },
   {
-    toolSet,
     name: 'GetMarketingEventAssociatedLists',
     description: 'Contact lists linked to an event (external ids).',
     method: 'GET',
@@ -191,7 +181,6 @@ export const externalEventTools: ToolDeclaration[] = [
     params: [accountParam('path'), externalEventParam('external_event_id')],
   },
   {
-    toolSet,
     name: 'LinkListToEvent',
     description: 'Links a list to an event (external ids).',
     method: 'PUT',
@@ -200,7 +189,6 @@ export const externalEventTools: ToolDeclaration[] = [
     params: [accountParam('path'), externalEventParam('external_event_id'), listIdParam('ils_list_id')],
   },
   {
-    toolSet,
     name: 'DisassociateMarketingEventList',
     description: 'Unlinks a list from an event (external ids).',
     method: 'DELETE',
@@ -209,7 +197,6 @@ export const externalEventTools: ToolDeclaration[] = [
     params: [accountParam('path'), listIdParam('list_id'), externalEventParam('marketing_event_id')],
   },
   {
-    toolSet,
     name: 'GetMarketingEventParticipationBreakdown',
     description: 'Participations of an event (external ids).',
     method: 'GET',
@@ -221,7 +208,7 @@ export const externalEventTools: ToolDeclaration[] = [
       {
         name: 'contact_identifier',
         in: 'query',
-        as: 'contactIdentifier',
+        apiName: 'contactIdentifier',
         schema: { type: 'string' },
         description: 'Contact email or internal id.',
       },
@@ -229,7 +216,6 @@ export const externalEventTools: ToolDeclaration[] = [
     ],
   },
   {
-    toolSet,
     name: 'GetEventParticipationCounters',
     description: 'Participation counts by state (external ids).',
     method: 'GET',
@@ -238,7 +224,6 @@ export const externalEventTools: ToolDeclaration[] = [
     params: [externalEventParam('event_id'), accountParam('path')],
   },
   {
-    toolSet,
     name: 'RecordMarketingEventAttendance',
     // Of the two attendance endpoints by external event id (externalAccountId optional, as the
     // spec's (xo)), this one pairs with RecordEventAttendance: create, contacts by CRM id (vid).
@@ -248,13 +233,12 @@ export const externalEventTools: ToolDeclaration[] = [
     auth: eventsWriteAuth,
     body: { kind: 'mode', schema: attendanceByExternalIdBody },
     params: [
-      externalEventParam('external_event_id', 'x'),
+      externalEventParam('external_event_id', 'required'),
       stateParam('new_subscriber_state'),
-      accountParam('query', 'xo'),
+      accountParam('query', 'optional'),
     ],
   },
   {
-    toolSet,
     name: 'RecordCrmSubscriberState',
     // The counterpart of RecordSubscriberState ("by email"): upsert, contacts by CRM id (vid).
     description: "Upserts contacts' state by contact id; external ids.",
@@ -263,13 +247,12 @@ export const externalEventTools: ToolDeclaration[] = [
     auth: eventsWriteAuth,
     body: { kind: 'mode', schema: subscriberStateUpsertBody },
     params: [
-      accountParam('query', 'x'),
-      externalEventParam('event_id_in_external_app', 'x'),
+      accountParam('query', 'required'),
+      externalEventParam('event_id_in_external_app', 'required'),
       stateParam('subscriber_state'),
     ],
   },
   {
-    toolSet,
     name: 'RecordEventParticipationCrm',
     // The other attendance endpoint by external event id (externalAccountId optional, as the
     // spec's (xo)): email-create, contacts by email; it pairs with RegisterEventParticipation.
@@ -279,13 +262,12 @@ export const externalEventTools: ToolDeclaration[] = [
     auth: eventsWriteAuth,
     body: { kind: 'mode', schema: attendanceByExternalIdEmailBody },
     params: [
-      externalEventParam('external_event_id', 'x'),
+      externalEventParam('external_event_id', 'required'),
       stateParam('subscriber_state'),
-      accountParam('query', 'xo'),
+      accountParam('query', 'optional'),
     ],
   },
   {
-    toolSet,
     name: 'RecordSubscriberState',
     description: "Upserts contacts' state by email; external ids.",
     method: 'POST',
@@ -293,8 +275,8 @@ export const externalEventTools: ToolDeclaration[] = [
     auth: eventsWriteAuth,
     body: { kind: 'mode', schema: subscriberStateEmailUpsertBody },
     params: [
-      accountParam('query', 'x'),
-      externalEventParam('marketing_event_id', 'x'),
+      accountParam('query', 'required'),
+      externalEventParam('marketing_event_id', 'required'),
       stateParam('subscriber_state'),
     ],
   },
@@ -302,7 +284,6 @@ export const externalEventTools: ToolDeclaration[] = [
 
 export const contactParticipationTools: ToolDeclaration[] = [
   {
-    toolSet,
     name: 'GetContactParticipationsBreakdown',
     description: "A contact's marketing event participations.",
     method: 'GET',
@@ -312,7 +293,7 @@ export const contactParticipationTools: ToolDeclaration[] = [
       {
         name: 'contact_identifier',
         in: 'path',
-        as: 'contactIdentifier',
+        apiName: 'contactIdentifier',
         required: true,
         schema: idSchema,
         description: 'Contact email or internal id.',

@@ -1,4 +1,4 @@
-import type { ParamDeclaration, ToolDeclaration } from '@toolhost/core';
+import type { ExecuteOnly, ParamDeclaration, ToolDeclaration } from '@toolhost/core';
 import {
   archiveEventsBatchBody,
   attendanceByObjectIdBody,
@@ -8,18 +8,18 @@ import {
   updateEventByObjectIdBody,
   updateEventsBatchBody,
 } from '../schemas/events.generated.js';
-import { eventsReadAuth, eventsWriteAuth } from './auth-events.js';
-import { breakdownQuery, eventsBase, idSchema, subscriberStateSchema, toolSet } from './events-shared.js';
+import { eventsReadAuth, eventsWriteAuth } from './auth.js';
+import { breakdownQuery, eventsBase, idSchema, subscriberStateSchema } from './params.js';
 
 // Tools of the spec section "Marketing events by internal ID": the event is named by its CRM
 // object id, whatever the spec calls the parameter (marketing_event_object_id,
 // marketing_event_id, event_internal_id).
 
-const objectIdParam = (name: string, mode?: 'x'): ParamDeclaration => ({
+const objectIdParam = (name: string, executeOnly?: ExecuteOnly): ParamDeclaration => ({
   name,
   in: 'path',
-  as: 'objectId',
-  ...(mode ? { mode } : { required: true }),
+  apiName: 'objectId',
+  ...(executeOnly ? { executeOnly } : { required: true }),
   schema: idSchema,
   description: name === 'event_internal_id' ? '' : 'Internal event id.',
 });
@@ -28,7 +28,7 @@ const objectIdParam = (name: string, mode?: 'x'): ParamDeclaration => ({
 const associationEventParam: ParamDeclaration = {
   name: 'marketing_event_id',
   in: 'path',
-  as: 'marketingEventId',
+  apiName: 'marketingEventId',
   required: true,
   schema: idSchema,
   description: 'Internal event id.',
@@ -42,15 +42,14 @@ const participationEventParam: ParamDeclaration = {
 const attendanceStateParam: ParamDeclaration = {
   name: 'attendance_state',
   in: 'path',
-  as: 'subscriberState',
-  mode: 'x',
+  apiName: 'subscriberState',
+  executeOnly: 'required',
   schema: subscriberStateSchema,
   description: '',
 };
 
 export const internalEventTools: ToolDeclaration[] = [
   {
-    toolSet,
     name: 'FetchEventDetails',
     description: 'Marketing event by internal id.',
     method: 'GET',
@@ -59,7 +58,6 @@ export const internalEventTools: ToolDeclaration[] = [
     params: [objectIdParam('marketing_event_object_id')],
   },
   {
-    toolSet,
     name: 'RemoveMarketingEvent',
     description: 'Deletes an event by internal id.',
     method: 'DELETE',
@@ -68,17 +66,15 @@ export const internalEventTools: ToolDeclaration[] = [
     params: [objectIdParam('marketing_event_id')],
   },
   {
-    toolSet,
     name: 'ModifyEventInformation',
     description: 'Patches an event by internal id.',
     method: 'PATCH',
     path: `${eventsBase}/{objectId}`,
     auth: eventsWriteAuth,
     body: { kind: 'mode', schema: updateEventByObjectIdBody },
-    params: [objectIdParam('event_internal_id', 'x')],
+    params: [objectIdParam('event_internal_id', 'required')],
   },
   {
-    toolSet,
     name: 'GetMarketingEventLists',
     description: 'Contact lists linked to an event (internal id).',
     method: 'GET',
@@ -87,7 +83,6 @@ export const internalEventTools: ToolDeclaration[] = [
     params: [associationEventParam],
   },
   {
-    toolSet,
     name: 'GetMarketingEventParticipationsBreakdown',
     description: 'Participations of an event (internal id).',
     method: 'GET',
@@ -98,7 +93,7 @@ export const internalEventTools: ToolDeclaration[] = [
       {
         name: 'contact_identifier',
         in: 'query',
-        as: 'contactIdentifier',
+        apiName: 'contactIdentifier',
         schema: { type: 'string' },
         description: 'Contact email or internal id.',
       },
@@ -106,7 +101,6 @@ export const internalEventTools: ToolDeclaration[] = [
     ],
   },
   {
-    toolSet,
     name: 'GetMarketingEventParticipationCounters',
     description: 'Participation counts by state (internal id).',
     method: 'GET',
@@ -115,7 +109,6 @@ export const internalEventTools: ToolDeclaration[] = [
     params: [participationEventParam],
   },
   {
-    toolSet,
     name: 'RegisterEventParticipation',
     // "logs participation by email address": the email-create endpoint, contacts by email.
     description: "Records contacts' state by email; internal event id.",
@@ -123,10 +116,9 @@ export const internalEventTools: ToolDeclaration[] = [
     path: `${eventsBase}/{objectId}/attendance/{subscriberState}/email-create`,
     auth: eventsWriteAuth,
     body: { kind: 'mode', schema: attendanceByObjectIdEmailBody },
-    params: [objectIdParam('marketing_event_id', 'x'), attendanceStateParam],
+    params: [objectIdParam('marketing_event_id', 'required'), attendanceStateParam],
   },
   {
-    toolSet,
     name: 'RecordEventAttendance',
     // The spec's counterpart of RegisterEventParticipation without "by email": the create
     // endpoint, contacts by their CRM id (vid).
@@ -135,10 +127,9 @@ export const internalEventTools: ToolDeclaration[] = [
     path: `${eventsBase}/{objectId}/attendance/{subscriberState}/create`,
     auth: eventsWriteAuth,
     body: { kind: 'mode', schema: attendanceByObjectIdBody },
-    params: [objectIdParam('marketing_event_id', 'x'), attendanceStateParam],
+    params: [objectIdParam('marketing_event_id', 'required'), attendanceStateParam],
   },
   {
-    toolSet,
     name: 'GetAllMarketingEvents',
     description: 'Lists marketing events.',
     method: 'GET',
@@ -148,21 +139,20 @@ export const internalEventTools: ToolDeclaration[] = [
       {
         name: 'cursor_position_after',
         in: 'query',
-        as: 'after',
+        apiName: 'after',
         schema: { type: 'string' },
         description: 'paging.next.after.',
       },
       {
         name: 'response_limit',
         in: 'query',
-        as: 'limit',
+        apiName: 'limit',
         schema: { type: 'integer', minimum: 10, maximum: 100 },
         description: 'Page size.',
       },
     ],
   },
   {
-    toolSet,
     name: 'UpdateMarketingEventsBatch',
     description: 'Updates several events by internal id.',
     method: 'POST',
@@ -171,7 +161,6 @@ export const internalEventTools: ToolDeclaration[] = [
     body: { kind: 'mode', schema: updateEventsBatchBody },
   },
   {
-    toolSet,
     name: 'DeleteMarketingEvents',
     // "deletes by object ID": batch/archive takes {inputs:[{objectId}]}.
     description: 'Deletes several events by internal id.',
@@ -182,7 +171,6 @@ export const internalEventTools: ToolDeclaration[] = [
     body: { kind: 'mode', schema: archiveEventsBatchBody },
   },
   {
-    toolSet,
     name: 'RemoveMarketingEvents',
     // "deletes by IDs" is the other batch delete, events/delete, which names each event by
     // appId + externalAccountId + externalEventId.
@@ -194,7 +182,6 @@ export const internalEventTools: ToolDeclaration[] = [
     body: { kind: 'mode', schema: deleteEventsByExternalIdsBody },
   },
   {
-    toolSet,
     name: 'AssociateListWithMarketingEvent',
     description: 'Links a list to an event (internal id).',
     method: 'PUT',
@@ -204,7 +191,7 @@ export const internalEventTools: ToolDeclaration[] = [
       {
         name: 'list_id',
         in: 'path',
-        as: 'listId',
+        apiName: 'listId',
         required: true,
         schema: idSchema,
         description: 'ILS list id.',
@@ -213,7 +200,6 @@ export const internalEventTools: ToolDeclaration[] = [
     ],
   },
   {
-    toolSet,
     name: 'DisassociateListFromMarketingEvent',
     description: 'Unlinks a list from an event (internal id).',
     method: 'DELETE',
@@ -223,7 +209,7 @@ export const internalEventTools: ToolDeclaration[] = [
       {
         name: 'list_identifier',
         in: 'path',
-        as: 'listId',
+        apiName: 'listId',
         required: true,
         schema: idSchema,
         description: 'ILS list id.',
@@ -232,7 +218,6 @@ export const internalEventTools: ToolDeclaration[] = [
     ],
   },
   {
-    toolSet,
     name: 'CreateMarketingEvent',
     description: 'Creates a marketing event.',
     method: 'POST',

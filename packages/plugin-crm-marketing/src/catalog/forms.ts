@@ -1,15 +1,14 @@
 import type { ParamDeclaration, ToolDeclaration } from '@toolhost/core';
 import { createFormBody, replaceFormBody, updateFormBody } from '../schemas/campaigns.generated.js';
-import { formsAuth as auth } from './auth-campaigns.js';
+import { formsAuth as auth } from './auth.js';
 
-const toolSet = 'CrmMarketingApi';
 const base = '/marketing/v3/forms';
 const formPath = `${base}/{formId}`;
 
 const formId = (name: string): ParamDeclaration => ({
   name,
   in: 'path',
-  as: 'formId',
+  apiName: 'formId',
   required: true,
   schema: { type: 'string' },
   description: '',
@@ -17,7 +16,6 @@ const formId = (name: string): ParamDeclaration => ({
 
 export const formTools: ToolDeclaration[] = [
   {
-    toolSet,
     name: 'GetFormById',
     description: 'One form definition.',
     method: 'GET',
@@ -28,34 +26,31 @@ export const formTools: ToolDeclaration[] = [
       {
         name: 'return_archived_only',
         in: 'query',
-        as: 'archived',
+        apiName: 'archived',
         schema: { type: 'boolean' },
         description: 'true for an archived form.',
       },
     ],
   },
   {
-    toolSet,
     name: 'UpdateCrmForm',
     description: 'Replaces a whole form definition.',
     method: 'PUT',
     path: formPath,
     auth,
     body: { kind: 'mode', schema: replaceFormBody },
-    params: [{ ...formId('crm_form_id'), required: false, mode: 'x' }],
+    params: [{ ...formId('crm_form_id'), required: false, executeOnly: 'required' }],
   },
   {
-    toolSet,
     name: 'UpdateCrmMarketingForm',
     description: 'Patches a form; unsent parts stay as they are.',
     method: 'PATCH',
     path: formPath,
     auth,
     body: { kind: 'mode', schema: updateFormBody },
-    params: [{ ...formId('form_id'), required: false, mode: 'x' }],
+    params: [{ ...formId('form_id'), required: false, executeOnly: 'required' }],
   },
   {
-    toolSet,
     name: 'ArchiveMarketingForm',
     description: 'Archives a form.',
     method: 'DELETE',
@@ -64,7 +59,6 @@ export const formTools: ToolDeclaration[] = [
     params: [formId('form_id')],
   },
   {
-    toolSet,
     name: 'ListCrmForms',
     description: 'Lists forms.',
     method: 'GET',
@@ -74,7 +68,7 @@ export const formTools: ToolDeclaration[] = [
       {
         name: 'included_form_types',
         in: 'query',
-        as: 'formTypes',
+        apiName: 'formTypes',
         schema: {
           type: 'array',
           items: { type: 'string', enum: ['hubspot', 'captured', 'flow', 'blog_comment', 'all'] },
@@ -84,28 +78,27 @@ export const formTools: ToolDeclaration[] = [
       {
         name: 'paging_cursor_token',
         in: 'query',
-        as: 'after',
+        apiName: 'after',
         schema: { type: 'string' },
         description: 'paging.next.after.',
       },
       {
         name: 'results_per_page',
         in: 'query',
-        as: 'limit',
+        apiName: 'limit',
         schema: { type: 'integer', minimum: 1 },
         description: '',
       },
       {
         name: 'return_only_archived_forms',
         in: 'query',
-        as: 'archived',
+        apiName: 'archived',
         schema: { type: 'boolean' },
         description: '',
       },
     ],
   },
   {
-    toolSet,
     name: 'CreateMarketingForm',
     description: 'Creates a form.',
     method: 'POST',

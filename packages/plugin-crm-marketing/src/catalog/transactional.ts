@@ -1,15 +1,13 @@
 import type { ParamDeclaration, ToolDeclaration } from '@toolhost/core';
 import { marketingSingleSendBody, transactionalSingleSendBody } from '../schemas/emails.generated.js';
-import { transactionalAuth as auth, singleSendAuth } from './auth-emails.js';
-
-const toolSet = 'CrmMarketingApi';
+import { transactionalAuth as auth, singleSendAuth } from './auth.js';
 
 /** The SMTP API token id in the path (`{tokenId}`). */
 function tokenIdParam(name: string): ParamDeclaration {
   return {
     name,
     in: 'path',
-    as: 'tokenId',
+    apiName: 'tokenId',
     required: true,
     schema: { type: 'string', minLength: 1 },
     description: '',
@@ -23,7 +21,6 @@ export const transactionalTools: ToolDeclaration[] = [
   // /marketing/v3/transactional needs the `transactional-email` scope and queues a
   // transactional email, answering with a send status to poll: SendTransactionalEmail.
   {
-    toolSet,
     name: 'SendMarketingEmail',
     description: 'Published email template to one recipient.',
     method: 'POST',
@@ -32,7 +29,6 @@ export const transactionalTools: ToolDeclaration[] = [
     body: { kind: 'mode', schema: marketingSingleSendBody },
   },
   {
-    toolSet,
     name: 'SendTransactionalEmail',
     description: 'Queued; the answer has a status id to poll.',
     method: 'POST',
@@ -41,7 +37,6 @@ export const transactionalTools: ToolDeclaration[] = [
     body: { kind: 'mode', schema: transactionalSingleSendBody },
   },
   {
-    toolSet,
     name: 'QuerySmtpTokens',
     description: 'Lists SMTP API tokens.',
     method: 'GET',
@@ -51,35 +46,34 @@ export const transactionalTools: ToolDeclaration[] = [
       {
         name: 'campaign_name',
         in: 'query',
-        as: 'campaignName',
+        apiName: 'campaignName',
         schema: { type: 'string' },
         description: '',
       },
       {
         name: 'email_campaign_id',
         in: 'query',
-        as: 'emailCampaignId',
+        apiName: 'emailCampaignId',
         schema: { type: 'string' },
         description: '',
       },
       {
         name: 'maximum_tokens_to_return',
         in: 'query',
-        as: 'limit',
+        apiName: 'limit',
         schema: { type: 'integer', minimum: 1 },
         description: 'Page size.',
       },
       {
         name: 'result_pagination_start',
         in: 'query',
-        as: 'after',
+        apiName: 'after',
         schema: { type: 'string' },
         description: 'paging.next.after.',
       },
     ],
   },
   {
-    toolSet,
     name: 'CreateSmtpApiToken',
     description: 'Creates an SMTP API token.',
     method: 'POST',
@@ -90,7 +84,7 @@ export const transactionalTools: ToolDeclaration[] = [
       {
         name: 'campaign_name',
         in: 'body',
-        as: 'campaignName',
+        bodyPath: 'campaignName',
         required: true,
         schema: { type: 'string', minLength: 1 },
         description: '',
@@ -98,7 +92,7 @@ export const transactionalTools: ToolDeclaration[] = [
       {
         name: 'create_contact_for_recipients',
         in: 'body',
-        as: 'createContact',
+        bodyPath: 'createContact',
         required: true,
         schema: { type: 'boolean' },
         description: '',
@@ -106,7 +100,6 @@ export const transactionalTools: ToolDeclaration[] = [
     ],
   },
   {
-    toolSet,
     name: 'ResetPasswordForToken',
     description: "Resets an SMTP API token's password.",
     method: 'POST',
@@ -115,7 +108,6 @@ export const transactionalTools: ToolDeclaration[] = [
     params: [tokenIdParam('token_identifier')],
   },
   {
-    toolSet,
     name: 'GetSmtpTokenById',
     description: 'One SMTP API token.',
     method: 'GET',
@@ -124,7 +116,6 @@ export const transactionalTools: ToolDeclaration[] = [
     params: [tokenIdParam('smtp_token_id')],
   },
   {
-    toolSet,
     name: 'DeleteSmtpToken',
     description: 'Deletes an SMTP API token.',
     method: 'DELETE',

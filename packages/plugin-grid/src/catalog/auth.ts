@@ -1,9 +1,16 @@
-import type { AuthRequirement } from '@toolhost/core';
+import { type AuthRequirement, providerAuth } from '@toolhost/core';
 
 /** The auth provider every GridApi tool authorizes through. */
 export const GRID_AUTH_PROVIDER = 'grid-auth-provider';
 
+/** Airtable's OAuth endpoints, the defaults for `grid-auth-provider` (overridable in host config). */
+export const AIRTABLE_OAUTH = {
+  authorizeUrl: 'https://airtable.com/oauth2/v1/authorize',
+  tokenUrl: 'https://airtable.com/oauth2/v1/token',
+  clientAuth: 'basic',
+} as const;
+
 /** Authorization through `grid-auth-provider`; any one of `scopes` suffices. */
 export function gridAuth(...scopes: string[]): AuthRequirement {
-  return { kind: 'provider', provider: GRID_AUTH_PROVIDER, scopes };
+  return providerAuth(GRID_AUTH_PROVIDER, ...scopes);
 }

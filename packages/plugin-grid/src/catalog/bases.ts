@@ -11,14 +11,12 @@ import {
 import { gridAuth } from './auth.js';
 import { baseId, collaboratorId, idOf, pathId } from './params.js';
 
-const toolSet = 'GridApi';
-
 /** Airtable's `include` query list; the meta endpoints repeat the plain key (`include=a&include=b`). */
 export function includeParam(name: string, values: readonly string[]): ParamDeclaration {
   return {
     name,
     in: 'query',
-    as: 'include',
+    apiName: 'include',
     schema: { type: 'array', items: { type: 'string', enum: values } },
     description: '',
   };
@@ -32,7 +30,6 @@ const manageShares = gridAuth('workspacesAndBases.shares:manage');
 
 export const baseTools: ToolDeclaration[] = [
   {
-    toolSet,
     name: 'ListGridBases',
     description: 'Bases the token can access.',
     method: 'GET',
@@ -42,14 +39,13 @@ export const baseTools: ToolDeclaration[] = [
       {
         name: 'pagination_offset',
         in: 'query',
-        as: 'offset',
+        apiName: 'offset',
         schema: { type: 'string' },
         description: '',
       },
     ],
   },
   {
-    toolSet,
     name: 'CreateGridBase',
     description: 'Create a base with tables and fields.',
     method: 'POST',
@@ -58,7 +54,6 @@ export const baseTools: ToolDeclaration[] = [
     body: { kind: 'mode', schema: createBaseBody },
   },
   {
-    toolSet,
     name: 'DeleteGridBase',
     description: 'Delete a base.',
     method: 'DELETE',
@@ -67,7 +62,6 @@ export const baseTools: ToolDeclaration[] = [
     params: [baseId('base_id')],
   },
   {
-    toolSet,
     name: 'GetBaseCollaborators',
     description: 'A base with included collaborators, invites, interfaces.',
     method: 'GET',
@@ -79,7 +73,6 @@ export const baseTools: ToolDeclaration[] = [
     ],
   },
   {
-    toolSet,
     name: 'ListBaseBlockInstallations',
     description: 'Extension (block) installations.',
     method: 'GET',
@@ -88,7 +81,6 @@ export const baseTools: ToolDeclaration[] = [
     params: [baseId('base_id')],
   },
   {
-    toolSet,
     name: 'DeleteGridBlockInstallation',
     description: 'Delete an extension installation (recoverable).',
     method: 'DELETE',
@@ -97,7 +89,6 @@ export const baseTools: ToolDeclaration[] = [
     params: [baseId('grid_base_id'), pathId('block_installation_id', 'blockInstallationId', '')],
   },
   {
-    toolSet,
     name: 'ManageGridBlockInstallation',
     description: 'Enable or disable an extension installation.',
     method: 'PATCH',
@@ -105,20 +96,21 @@ export const baseTools: ToolDeclaration[] = [
     auth: writeBases,
     hints: { idempotent: true },
     body: { kind: 'mode', schema: blockInstallationUpdateBody },
-    params: [baseId('grid_base_id', 'x'), pathId('block_installation_id', 'blockInstallationId', '', 'x')],
+    params: [
+      baseId('grid_base_id', 'required'),
+      pathId('block_installation_id', 'blockInstallationId', '', 'required'),
+    ],
   },
   {
-    toolSet,
     name: 'AddBaseCollaborator',
     description: 'Add users or groups with a permission level.',
     method: 'POST',
     path: '/meta/bases/{baseId}/collaborators',
     auth: writeBases,
     body: { kind: 'mode', schema: baseCollaboratorsAddBody },
-    params: [baseId('base_id', 'x')],
+    params: [baseId('base_id', 'required')],
   },
   {
-    toolSet,
     name: 'RemoveBaseCollaborator',
     description: 'Remove a user or group.',
     method: 'DELETE',
@@ -127,7 +119,6 @@ export const baseTools: ToolDeclaration[] = [
     params: [baseId('base_id'), collaboratorId('collaborator_id')],
   },
   {
-    toolSet,
     name: 'UpdateCollaboratorPermission',
     description: "Change a collaborator's permission level.",
     method: 'PATCH',
@@ -135,10 +126,9 @@ export const baseTools: ToolDeclaration[] = [
     auth: writeBases,
     hints: { idempotent: true },
     body: { kind: 'mode', schema: baseCollaboratorUpdateBody },
-    params: [baseId('base_identifier', 'x'), collaboratorId('collaborator_id', 'x')],
+    params: [baseId('base_identifier', 'required'), collaboratorId('collaborator_id', 'required')],
   },
   {
-    toolSet,
     name: 'GetInterfaceInfo',
     description: 'An interface with included collaborators, invite links.',
     method: 'GET',
@@ -152,17 +142,18 @@ export const baseTools: ToolDeclaration[] = [
     ],
   },
   {
-    toolSet,
     name: 'AddCollaboratorToGridInterface',
     description: 'Add users or groups with a permission level.',
     method: 'POST',
     path: '/meta/bases/{baseId}/interfaces/{pageBundleId}/collaborators',
     auth: writeBases,
     body: { kind: 'mode', schema: interfaceCollaboratorsAddBody },
-    params: [baseId('grid_base_id', 'x'), pathId('page_bundle_id', 'pageBundleId', INTERFACE, 'x')],
+    params: [
+      baseId('grid_base_id', 'required'),
+      pathId('page_bundle_id', 'pageBundleId', INTERFACE, 'required'),
+    ],
   },
   {
-    toolSet,
     name: 'RemoveInterfaceCollaborator',
     description: 'Remove a user or group.',
     method: 'DELETE',
@@ -175,7 +166,6 @@ export const baseTools: ToolDeclaration[] = [
     ],
   },
   {
-    toolSet,
     name: 'UpdateCollaboratorPermissions',
     description: "Change an interface-only collaborator's permission level.",
     method: 'PATCH',
@@ -184,13 +174,12 @@ export const baseTools: ToolDeclaration[] = [
     hints: { idempotent: true },
     body: { kind: 'mode', schema: interfaceCollaboratorUpdateBody },
     params: [
-      baseId('base_identifier', 'x'),
-      pathId('interface_page_bundle_id', 'pageBundleId', INTERFACE, 'x'),
-      collaboratorId('collaborator_id', 'x'),
+      baseId('base_identifier', 'required'),
+      pathId('interface_page_bundle_id', 'pageBundleId', INTERFACE, 'required'),
+      collaboratorId('collaborator_id', 'required'),
     ],
   },
   {
-    toolSet,
     name: 'DeleteInterfaceInvite',
     description: 'Delete a pending invite.',
     method: 'DELETE',
@@ -203,7 +192,6 @@ export const baseTools: ToolDeclaration[] = [
     ],
   },
   {
-    toolSet,
     name: 'DeleteBaseInvite',
     description: 'Delete a pending invite.',
     method: 'DELETE',
@@ -212,7 +200,6 @@ export const baseTools: ToolDeclaration[] = [
     params: [baseId('base_id'), pathId('invite_id', 'inviteId', '')],
   },
   {
-    toolSet,
     name: 'ListBaseShares',
     description: 'Share links of a base.',
     method: 'GET',
@@ -221,7 +208,6 @@ export const baseTools: ToolDeclaration[] = [
     params: [baseId('base_identifier')],
   },
   {
-    toolSet,
     name: 'DeleteGridShare',
     description: 'Delete a share link permanently.',
     method: 'DELETE',
@@ -230,7 +216,6 @@ export const baseTools: ToolDeclaration[] = [
     params: [baseId('grid_base_id'), pathId('share_id', 'shareId', '')],
   },
   {
-    toolSet,
     name: 'ManageGridSharing',
     description: 'Enable or disable a share link.',
     method: 'PATCH',
@@ -238,6 +223,6 @@ export const baseTools: ToolDeclaration[] = [
     auth: manageShares,
     hints: { idempotent: true },
     body: { kind: 'mode', schema: shareUpdateBody },
-    params: [baseId('grid_base_id', 'x'), pathId('share_identifier', 'shareId', '', 'x')],
+    params: [baseId('grid_base_id', 'required'), pathId('share_identifier', 'shareId', '', 'required')],
   },
 ];

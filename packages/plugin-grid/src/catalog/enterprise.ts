@@ -1,4 +1,4 @@
-import { type JsonSchema, type ParamDeclaration, type ToolDeclaration, WHOLE_BODY } from '@toolhost/core';
+import type { ExecuteOnly, JsonSchema, ParamDeclaration, ToolDeclaration } from '@toolhost/core';
 import {
   claimUsersBody,
   createAuditLogRequestBody,
@@ -12,9 +12,8 @@ import {
   revokeAdminAccessBody,
 } from '../schemas/enterprise.generated.js';
 import { gridAuth } from './auth.js';
-import { idOf, pathId } from './params.js';
+import { idOf, pathId, query } from './params.js';
 
-const toolSet = 'GridApi';
 const accounts = '/meta/enterpriseAccounts/{enterpriseAccountId}';
 
 const accountRead = gridAuth('enterprise.account:read');
@@ -25,12 +24,8 @@ const userRead = gridAuth('enterprise.user:read');
 const userWrite = gridAuth('enterprise.user:write');
 
 /** The enterprise account in the path; mode tools take it as an (x) parameter. */
-function account(mode?: 'x', description = ''): ParamDeclaration {
-  return pathId('enterprise_account_id', 'enterpriseAccountId', description, mode);
-}
-
-function query(name: string, as: string, schema: JsonSchema, description: string): ParamDeclaration {
-  return { name, in: 'query', as, schema, description };
+function account(executeOnly?: ExecuteOnly, description = ''): ParamDeclaration {
+  return pathId('enterprise_account_id', 'enterpriseAccountId', description, executeOnly);
 }
 
 const strings: JsonSchema = { type: 'array', items: { type: 'string' } };
@@ -49,7 +44,6 @@ const userId = pathId('user_id', 'userId', idOf('usr'));
 
 export const enterpriseTools: ToolDeclaration[] = [
   {
-    toolSet,
     name: 'GetEnterpriseInfo',
     description: 'An enterprise account.',
     method: 'GET',
@@ -66,7 +60,6 @@ export const enterpriseTools: ToolDeclaration[] = [
     ],
   },
   {
-    toolSet,
     name: 'GetAuditLogEvents',
     description: 'Enterprise audit log events.',
     method: 'GET',
@@ -87,7 +80,6 @@ export const enterpriseTools: ToolDeclaration[] = [
     ],
   },
   {
-    toolSet,
     name: 'RetrieveAuditLogRequests',
     description: 'Enterprise audit log requests.',
     method: 'GET',
@@ -100,17 +92,15 @@ export const enterpriseTools: ToolDeclaration[] = [
     ],
   },
   {
-    toolSet,
     name: 'CreateAuditLogRequest',
     description: 'Request an audit log export for a time period.',
     method: 'POST',
     path: `${accounts}/auditLogs`,
     auth: auditLogsRead,
     body: { kind: 'mode', schema: createAuditLogRequestBody },
-    params: [account('x')],
+    params: [account('required')],
   },
   {
-    toolSet,
     name: 'RetrieveAuditLog',
     description: 'One audit log request and its status.',
     method: 'GET',
@@ -119,7 +109,6 @@ export const enterpriseTools: ToolDeclaration[] = [
     params: [pathId('audit_log_task_id', 'enterpriseAuditLogTaskId', ''), account()],
   },
   {
-    toolSet,
     name: 'GetGridChangeEvents',
     description: 'Enterprise change events.',
     method: 'GET',
@@ -134,17 +123,15 @@ export const enterpriseTools: ToolDeclaration[] = [
     ],
   },
   {
-    toolSet,
     name: 'CreateDescendantEnterpriseAccount',
     description: 'Create a descendant account under a root account.',
     method: 'POST',
     path: `${accounts}/descendants`,
     auth: accountWrite,
     body: { kind: 'mode', schema: createDescendantBody },
-    params: [account('x', 'Root account (Enterprise Hub)')],
+    params: [account('required', 'Root account (Enterprise Hub)')],
   },
   {
-    toolSet,
     name: 'GetEdiscoveryExportsStatus',
     description: 'Enterprise eDiscovery exports.',
     method: 'GET',
@@ -163,17 +150,15 @@ export const enterpriseTools: ToolDeclaration[] = [
     ],
   },
   {
-    toolSet,
     name: 'CreateEdiscoveryExport',
     description: 'Start an eDiscovery export of a base.',
     method: 'POST',
     path: `${accounts}/exports`,
     auth: exportsManage,
     body: { kind: 'mode', schema: createEdiscoveryExportBody },
-    params: [account('x')],
+    params: [account('required')],
   },
   {
-    toolSet,
     name: 'GetEdiscoveryExportStatus',
     description: 'One eDiscovery export and its state.',
     method: 'GET',
@@ -182,7 +167,6 @@ export const enterpriseTools: ToolDeclaration[] = [
     params: [account(), pathId('enterprise_task_id', 'enterpriseTaskId', '')],
   },
   {
-    toolSet,
     name: 'BatchMoveUserGroupsBetweenAccounts',
     // Airtable's path holds the account the groups move from; the destination is the body's
     // targetEnterpriseAccountId. The spec names the only id parameter as the target, so the
@@ -193,11 +177,15 @@ export const enterpriseTools: ToolDeclaration[] = [
     auth: gridAuth('enterprise.groups:manage'),
     body: { kind: 'mode', schema: moveGroupsBody },
     params: [
-      pathId('target_enterprise_account_id', 'enterpriseAccountId', 'SOURCE account; target in body', 'x'),
+      pathId(
+        'target_enterprise_account_id',
+        'enterpriseAccountId',
+        'SOURCE account; target in body',
+        'required',
+      ),
     ],
   },
   {
-    toolSet,
     name: 'MoveWorkspacesBetweenEnterpriseAccounts',
     // As for moveGroups: the path is the source account, the destination is in the body
     // (targetEnterpriseAccountId), although the spec calls enterprise_account_id the destination.
@@ -206,10 +194,9 @@ export const enterpriseTools: ToolDeclaration[] = [
     path: `${accounts}/moveWorkspaces`,
     auth: gridAuth('workspacesAndBases:manage'),
     body: { kind: 'mode', schema: moveWorkspacesBody },
-    params: [account('x', 'SOURCE account; target in body')],
+    params: [account('required', 'SOURCE account; target in body')],
   },
   {
-    toolSet,
     name: 'DeleteUsersByEmail',
     description: 'Delete enterprise users by email.',
     method: 'DELETE',
@@ -218,7 +205,6 @@ export const enterpriseTools: ToolDeclaration[] = [
     params: [account(), query('email_addresses', 'email', emails, '')],
   },
   {
-    toolSet,
     name: 'GetGridUserInfo',
     description: 'Enterprise users by id or email.',
     method: 'GET',
@@ -232,37 +218,33 @@ export const enterpriseTools: ToolDeclaration[] = [
     ],
   },
   {
-    toolSet,
     name: 'BatchManageEnterpriseUsers',
     description: 'Update several enterprise users.',
     method: 'PATCH',
     path: `${accounts}/users`,
     auth: userWrite,
     body: { kind: 'mode', schema: manageUsersBody },
-    params: [account('x')],
+    params: [account('required')],
   },
   {
-    toolSet,
     name: 'BatchManageUserMembership',
     description: 'Make users managed or unmanaged org members.',
     method: 'POST',
     path: `${accounts}/users/claim`,
     auth: userWrite,
     body: { kind: 'mode', schema: claimUsersBody },
-    params: [account('x')],
+    params: [account('required')],
   },
   {
-    toolSet,
     name: 'GrantAdminAccess',
     description: 'Make users enterprise admins, by id or email.',
     method: 'POST',
     path: `${accounts}/users/grantAdminAccess`,
     auth: userWrite,
     body: { kind: 'mode', schema: grantAdminAccessBody },
-    params: [account('x')],
+    params: [account('required')],
   },
   {
-    toolSet,
     name: 'RevokeAdminAccess',
     description: 'Revoke enterprise admin, by user id or email.',
     method: 'POST',
@@ -270,10 +252,9 @@ export const enterpriseTools: ToolDeclaration[] = [
     auth: userWrite,
     hints: { destructive: true },
     body: { kind: 'mode', schema: revokeAdminAccessBody },
-    params: [account('x')],
+    params: [account('required')],
   },
   {
-    toolSet,
     name: 'DeleteEnterpriseUser',
     description: 'Delete an enterprise user.',
     method: 'DELETE',
@@ -282,7 +263,6 @@ export const enterpriseTools: ToolDeclaration[] = [
     params: [account(), userId],
   },
   {
-    toolSet,
     name: 'GetUserInformation',
     description: 'One enterprise user.',
     method: 'GET',
@@ -291,7 +271,6 @@ export const enterpriseTools: ToolDeclaration[] = [
     params: [account(), userId, userInclude],
   },
   {
-    toolSet,
     name: 'ManageEnterpriseAccountUser',
     description: "Update an enterprise user's email, name or state.",
     method: 'PATCH',
@@ -304,35 +283,34 @@ export const enterpriseTools: ToolDeclaration[] = [
       {
         name: 'update_user_email',
         in: 'body',
-        as: 'email',
+        bodyPath: 'email',
         schema: { type: 'string', format: 'email' },
         description: 'Old and new domain enterprise-owned',
       },
       {
         name: 'user_first_name',
         in: 'body',
-        as: 'firstName',
+        bodyPath: 'firstName',
         schema: { type: 'string' },
         description: '',
       },
       {
         name: 'user_last_name',
         in: 'body',
-        as: 'lastName',
+        bodyPath: 'lastName',
         schema: { type: 'string' },
         description: '',
       },
       {
         name: 'user_state',
         in: 'body',
-        as: 'state',
+        bodyPath: 'state',
         schema: { type: 'string', enum: ['provisioned', 'deactivated'] },
         description: 'Managed users only',
       },
     ],
   },
   {
-    toolSet,
     name: 'LogoutEnterpriseUser',
     description: 'Log an enterprise user out of all sessions.',
     method: 'POST',
@@ -347,14 +325,13 @@ export const enterpriseTools: ToolDeclaration[] = [
         in: 'body',
         // The spec's JSON parameter is the request body itself; Airtable defines no fields in
         // it today, so `{}` is sent when it is left out.
-        as: WHOLE_BODY,
+        wholeBody: true,
         schema: { type: 'object' },
         description: 'Usually omitted.',
       },
     ],
   },
   {
-    toolSet,
     name: 'RemoveUserFromEnterprise',
     description: 'Unshare from all enterprise assets; revokes admin.',
     method: 'POST',
@@ -362,10 +339,9 @@ export const enterpriseTools: ToolDeclaration[] = [
     auth: userWrite,
     hints: { destructive: true },
     body: { kind: 'mode', schema: removeUserBody },
-    params: [account('x'), pathId('user_id', 'userId', idOf('usr'), 'x')],
+    params: [account('required'), pathId('user_id', 'userId', idOf('usr'), 'required')],
   },
   {
-    toolSet,
     name: 'GetUserGroupInfo',
     description: 'Get a user group with its members.',
     method: 'GET',
@@ -382,7 +358,6 @@ export const enterpriseTools: ToolDeclaration[] = [
     ],
   },
   {
-    toolSet,
     name: 'RetrieveUserIdAndScopes',
     description: "Current user's id, scopes, email (if granted).",
     method: 'GET',

@@ -1,20 +1,18 @@
-import type { ParamDeclaration } from '@toolhost/core';
+import { type ExecuteOnly, type ParamDeclaration, pathParam } from '@toolhost/core';
 
 /**
- * A path id under its API name: required, or `mode: 'x'` (execute only) on mode tools. No
- * `minLength`: the engine refuses empty and dot-segment path values with a clear error.
- * Descriptions are terse fragments without a full stop; an execute-only one gets it here,
- * before the schema appends " Required for execute.", unless it ends in a prefix's `…`.
+ * A path id under its API name: required, or execute-only on mode tools. Descriptions are
+ * terse fragments without a full stop; an execute-only one gets it here, before the schema
+ * appends " Required for execute.", unless it ends in a prefix's `…`.
  */
-export function pathId(name: string, as: string, description: string, mode?: 'x'): ParamDeclaration {
-  return {
-    name,
-    in: 'path',
-    as,
-    ...(mode ? { mode } : { required: true }),
-    schema: { type: 'string' },
-    description: mode && description && !description.endsWith('…') ? `${description}.` : description,
-  };
+export function pathId(
+  name: string,
+  apiName: string,
+  description: string,
+  executeOnly?: ExecuteOnly,
+): ParamDeclaration {
+  const text = executeOnly && description && !description.endsWith('…') ? `${description}.` : description;
+  return pathParam(name, apiName, text, executeOnly ? { executeOnly } : {});
 }
 
 /** An Airtable id by its prefix (`app…`), worded alike across the catalog. */
@@ -22,12 +20,22 @@ export function idOf(prefix: string): string {
   return `${prefix}…`;
 }
 
-/** Every base id is declared `as: 'baseId'`, the key the tool set paces requests by (5/s per base). */
-export function baseId(name: string, mode?: 'x'): ParamDeclaration {
-  return pathId(name, 'baseId', idOf('app'), mode);
+/** Every base id is declared with API name `baseId`, the key the tool set paces requests by (5/s per base). */
+export function baseId(name: string, executeOnly?: ExecuteOnly): ParamDeclaration {
+  return pathId(name, 'baseId', idOf('app'), executeOnly);
 }
 
 /** A user (usr…) or group (ugp…) collaborator in the path. */
-export function collaboratorId(name: string, mode?: 'x'): ParamDeclaration {
-  return pathId(name, 'userOrGroupId', 'usr… or ugp…', mode);
+export function collaboratorId(name: string, executeOnly?: ExecuteOnly): ParamDeclaration {
+  return pathId(name, 'userOrGroupId', 'usr… or ugp…', executeOnly);
+}
+
+/** A query parameter under its API name. */
+export function query(
+  name: string,
+  apiName: string,
+  schema: ParamDeclaration['schema'],
+  description: string,
+): ParamDeclaration {
+  return { name, in: 'query', ...(apiName !== name ? { apiName } : {}), schema, description };
 }

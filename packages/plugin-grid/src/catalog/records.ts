@@ -1,4 +1,4 @@
-import type { ParamDeclaration, ToolDeclaration } from '@toolhost/core';
+import type { ExecuteOnly, ParamDeclaration, ToolDeclaration } from '@toolhost/core';
 import {
   createCommentBody,
   createRecordsBody,
@@ -15,7 +15,6 @@ import { gridAuth } from './auth.js';
 // Every base id is sent as `baseId`, the key the tool set paces requests by (5/s per base).
 import { baseId, idOf, pathId } from './params.js';
 
-const toolSet = 'GridApi';
 const recordsRead = gridAuth('data.records:read');
 const recordsWrite = gridAuth('data.records:write');
 const commentsRead = gridAuth('data.recordComments:read');
@@ -26,23 +25,23 @@ const bulkWrite = gridAuth('hyperDB.records:write');
 const id = { type: 'string', minLength: 1 } as const;
 const cellFormat = { type: 'string', enum: ['json', 'string'] } as const;
 
-function table(name: string, mode?: 'x'): ParamDeclaration {
-  return pathId(name, 'tableIdOrName', 'tbl… or name', mode);
+function table(name: string, executeOnly?: ExecuteOnly): ParamDeclaration {
+  return pathId(name, 'tableIdOrName', 'tbl… or name', executeOnly);
 }
 
-function recordId(name: string, mode?: 'x'): ParamDeclaration {
-  return pathId(name, 'recordId', idOf('rec'), mode);
+function recordId(name: string, executeOnly?: ExecuteOnly): ParamDeclaration {
+  return pathId(name, 'recordId', idOf('rec'), executeOnly);
 }
 
-function commentId(name: string, mode?: 'x'): ParamDeclaration {
-  return pathId(name, 'rowCommentId', '', mode);
+function commentId(name: string, executeOnly?: ExecuteOnly): ParamDeclaration {
+  return pathId(name, 'rowCommentId', '', executeOnly);
 }
 
 function returnFieldsByFieldId(): ParamDeclaration {
   return {
     name: 'return_fields_by_field_id',
     in: 'query',
-    as: 'returnFieldsByFieldId',
+    apiName: 'returnFieldsByFieldId',
     schema: { type: 'boolean' },
     description: '',
   };
@@ -52,23 +51,22 @@ function paginationOffset(): ParamDeclaration {
   return {
     name: 'pagination_offset',
     in: 'query',
-    as: 'offset',
+    apiName: 'offset',
     schema: { type: 'string' },
     description: '',
   };
 }
 
-function enterpriseAccountId(mode?: 'x'): ParamDeclaration {
-  return pathId('enterprise_account_id', 'enterpriseAccountId', '', mode);
+function enterpriseAccountId(executeOnly?: ExecuteOnly): ParamDeclaration {
+  return pathId('enterprise_account_id', 'enterpriseAccountId', '', executeOnly);
 }
 
-function dataTableId(mode?: 'x'): ParamDeclaration {
-  return pathId('data_table_id', 'dataTableId', '', mode);
+function dataTableId(executeOnly?: ExecuteOnly): ParamDeclaration {
+  return pathId('data_table_id', 'dataTableId', '', executeOnly);
 }
 
 const recordTableTools: ToolDeclaration[] = [
   {
-    toolSet,
     name: 'UploadAttachmentToGrid',
     description: "Base64 file into a record's attachment field.",
     method: 'POST',
@@ -77,13 +75,12 @@ const recordTableTools: ToolDeclaration[] = [
     auth: recordsWrite,
     body: { kind: 'mode', schema: uploadAttachmentBody },
     params: [
-      baseId('grid_base_id', 'x'),
-      recordId('grid_record_id', 'x'),
-      pathId('attachment_field_id_or_name', 'attachmentFieldIdOrName', 'fld… or name', 'x'),
+      baseId('grid_base_id', 'required'),
+      recordId('grid_record_id', 'required'),
+      pathId('attachment_field_id_or_name', 'attachmentFieldIdOrName', 'fld… or name', 'required'),
     ],
   },
   {
-    toolSet,
     name: 'DeleteMultipleRecords',
     description: 'Delete several records by id.',
     method: 'DELETE',
@@ -95,7 +92,7 @@ const recordTableTools: ToolDeclaration[] = [
       {
         name: 'record_ids_to_delete',
         in: 'query',
-        as: 'records',
+        apiName: 'records',
         style: 'brackets',
         schema: { type: 'array', items: id },
         description: 'rec…',
@@ -103,7 +100,6 @@ const recordTableTools: ToolDeclaration[] = [
     ],
   },
   {
-    toolSet,
     name: 'ListGridRecords',
     // The spec takes field names as one comma-separated string and the sort as JSON text; the
     // API wants repeated fields[] keys and sort[n][field] / sort[n][direction], so both are
@@ -118,35 +114,35 @@ const recordTableTools: ToolDeclaration[] = [
       {
         name: 'cell_format_method',
         in: 'query',
-        as: 'cellFormat',
+        apiName: 'cellFormat',
         schema: cellFormat,
         description: "'string' needs time zone and locale",
       },
       {
         name: 'filter_by_formula',
         in: 'query',
-        as: 'filterByFormula',
+        apiName: 'filterByFormula',
         schema: { type: 'string' },
         description: 'Keeps records where truthy',
       },
       {
         name: 'maximum_records',
         in: 'query',
-        as: 'maxRecords',
+        apiName: 'maxRecords',
         schema: { type: 'integer', minimum: 1 },
         description: 'Across all pages',
       },
       {
         name: 'output_time_zone',
         in: 'query',
-        as: 'timeZone',
+        apiName: 'timeZone',
         schema: { type: 'string' },
         description: 'IANA, e.g. Europe/Paris',
       },
       {
         name: 'page_size',
         in: 'query',
-        as: 'pageSize',
+        apiName: 'pageSize',
         schema: { type: 'integer', minimum: 1, maximum: 100, default: 100 },
         description: '',
       },
@@ -154,7 +150,7 @@ const recordTableTools: ToolDeclaration[] = [
       {
         name: 'record_metadata_fields',
         in: 'query',
-        as: 'recordMetadata',
+        apiName: 'recordMetadata',
         style: 'brackets',
         schema: { type: 'array', items: { type: 'string', enum: ['commentCount'] } },
         description: '',
@@ -163,7 +159,7 @@ const recordTableTools: ToolDeclaration[] = [
       {
         name: 'sort_order',
         in: 'query',
-        as: 'sort',
+        apiName: 'sort',
         style: 'deepObject',
         schema: { type: 'string' },
         decode: {
@@ -183,7 +179,7 @@ const recordTableTools: ToolDeclaration[] = [
       {
         name: 'specific_fields',
         in: 'query',
-        as: 'fields',
+        apiName: 'fields',
         style: 'brackets',
         schema: { type: 'string' },
         decode: { kind: 'split', separator: ',' },
@@ -192,51 +188,47 @@ const recordTableTools: ToolDeclaration[] = [
       {
         name: 'specified_view',
         in: 'query',
-        as: 'view',
+        apiName: 'view',
         schema: { type: 'string' },
         description: 'Name or viw…; applies its filter, order',
       },
       {
         name: 'user_locale',
         in: 'query',
-        as: 'userLocale',
+        apiName: 'userLocale',
         schema: { type: 'string' },
         description: 'For string cells, e.g. en-gb',
       },
     ],
   },
   {
-    toolSet,
     name: 'UpdateGridRecords',
     description: 'Update several records (only fields given); can upsert.',
     method: 'PATCH',
     path: '/{baseId}/{tableIdOrName}',
     auth: recordsWrite,
     body: { kind: 'mode', schema: updateRecordsBody },
-    params: [baseId('grid_base_id', 'x'), table('grid_table_id_or_name', 'x')],
+    params: [baseId('grid_base_id', 'required'), table('grid_table_id_or_name', 'required')],
   },
   {
-    toolSet,
     name: 'CreateGridRecords',
     description: 'One record (fields) or several (records).',
     method: 'POST',
     path: '/{baseId}/{tableIdOrName}',
     auth: recordsWrite,
     body: { kind: 'mode', schema: createRecordsBody },
-    params: [baseId('base_id', 'x'), table('table_id_or_name', 'x')],
+    params: [baseId('base_id', 'required'), table('table_id_or_name', 'required')],
   },
   {
-    toolSet,
     name: 'BulkUpdateGrid',
     description: 'Replace several records (omitted fields cleared); can upsert.',
     method: 'PUT',
     path: '/{baseId}/{tableIdOrName}',
     auth: recordsWrite,
     body: { kind: 'mode', schema: replaceRecordsBody },
-    params: [baseId('base_id', 'x'), table('table_identifier', 'x')],
+    params: [baseId('base_id', 'required'), table('table_identifier', 'required')],
   },
   {
-    toolSet,
     name: 'DeleteGridRecord',
     description: 'Delete one record.',
     method: 'DELETE',
@@ -245,7 +237,6 @@ const recordTableTools: ToolDeclaration[] = [
     params: [baseId('grid_base_id'), recordId('record_id'), table('table_identifier')],
   },
   {
-    toolSet,
     name: 'GridGetRecord',
     description: 'One record by id.',
     method: 'GET',
@@ -258,7 +249,7 @@ const recordTableTools: ToolDeclaration[] = [
       {
         name: 'cell_format',
         in: 'query',
-        as: 'cellFormat',
+        apiName: 'cellFormat',
         schema: cellFormat,
         description: 'Raw values or as displayed',
       },
@@ -266,30 +257,35 @@ const recordTableTools: ToolDeclaration[] = [
     ],
   },
   {
-    toolSet,
     name: 'UpdateGridRecord',
     description: 'Update one record (only fields given).',
     method: 'PATCH',
     path: '/{baseId}/{tableIdOrName}/{recordId}',
     auth: recordsWrite,
     body: { kind: 'mode', schema: updateRecordBody },
-    params: [baseId('base_id', 'x'), table('table_id_or_name', 'x'), recordId('grid_record_id', 'x')],
+    params: [
+      baseId('base_id', 'required'),
+      table('table_id_or_name', 'required'),
+      recordId('grid_record_id', 'required'),
+    ],
   },
   {
-    toolSet,
     name: 'ModifyGridEntry',
     description: "Replace one record's fields (omitted fields cleared).",
     method: 'PUT',
     path: '/{baseId}/{tableIdOrName}/{recordId}',
     auth: recordsWrite,
     body: { kind: 'mode', schema: replaceRecordBody },
-    params: [baseId('base_id', 'x'), table('table_identifier', 'x'), recordId('record_identifier', 'x')],
+    params: [
+      baseId('base_id', 'required'),
+      table('table_identifier', 'required'),
+      recordId('record_identifier', 'required'),
+    ],
   },
 ];
 
 const commentTools: ToolDeclaration[] = [
   {
-    toolSet,
     name: 'GetRecordComments',
     description: 'Comments on a record.',
     method: 'GET',
@@ -303,14 +299,13 @@ const commentTools: ToolDeclaration[] = [
       {
         name: 'results_page_size',
         in: 'query',
-        as: 'pageSize',
+        apiName: 'pageSize',
         schema: { type: 'integer', minimum: 1 },
         description: '',
       },
     ],
   },
   {
-    toolSet,
     name: 'AddRecordComment',
     description: 'Comment, or reply via parentCommentId.',
     method: 'POST',
@@ -318,13 +313,12 @@ const commentTools: ToolDeclaration[] = [
     auth: commentsWrite,
     body: { kind: 'mode', schema: createCommentBody },
     params: [
-      baseId('base_identifier', 'x'),
-      table('table_identifier', 'x'),
-      recordId('record_identifier', 'x'),
+      baseId('base_identifier', 'required'),
+      table('table_identifier', 'required'),
+      recordId('record_identifier', 'required'),
     ],
   },
   {
-    toolSet,
     name: 'DeleteCommentFromRecord',
     description: 'Delete a record comment.',
     method: 'DELETE',
@@ -338,7 +332,6 @@ const commentTools: ToolDeclaration[] = [
     ],
   },
   {
-    toolSet,
     name: 'UpdateRecordComment',
     description: "Edit a comment's text (own comments only).",
     method: 'PATCH',
@@ -346,17 +339,16 @@ const commentTools: ToolDeclaration[] = [
     auth: commentsWrite,
     body: { kind: 'mode', schema: updateCommentBody },
     params: [
-      baseId('base_identifier', 'x'),
-      table('table_id_or_name', 'x'),
-      recordId('record_id', 'x'),
-      commentId('comment_id', 'x'),
+      baseId('base_identifier', 'required'),
+      table('table_id_or_name', 'required'),
+      recordId('record_id', 'required'),
+      commentId('comment_id', 'required'),
     ],
   },
 ];
 
 const bulkTableTools: ToolDeclaration[] = [
   {
-    toolSet,
     name: 'DeleteRecordsByPrimaryKeys',
     description: 'Delete enterprise bulk-table records by key.',
     method: 'POST',
@@ -364,10 +356,9 @@ const bulkTableTools: ToolDeclaration[] = [
     auth: bulkWrite,
     hints: { destructive: true },
     body: { kind: 'mode', schema: deleteBulkRecordsBody },
-    params: [enterpriseAccountId('x'), dataTableId('x')],
+    params: [enterpriseAccountId('required'), dataTableId('required')],
   },
   {
-    toolSet,
     name: 'ReadBulkTableRecords',
     description: 'Enterprise bulk-table records, by key or page.',
     method: 'POST',
@@ -381,42 +372,41 @@ const bulkTableTools: ToolDeclaration[] = [
       {
         name: 'fields_to_retrieve',
         in: 'body',
-        as: 'fields',
+        bodyPath: 'fields',
         schema: { type: 'array', items: id },
         description: '',
       },
       {
         name: 'maximum_records_to_retrieve',
         in: 'body',
-        as: 'maxRecords',
+        bodyPath: 'maxRecords',
         schema: { type: 'integer', minimum: 1 },
         description: '',
       },
       {
         name: 'pagination_cursor',
         in: 'body',
-        as: 'cursor',
+        bodyPath: 'cursor',
         schema: { type: 'string' },
         description: '',
       },
       {
         name: 'primary_keys_to_retrieve',
         in: 'body',
-        as: 'primaryKeys',
+        bodyPath: 'primaryKeys',
         schema: { type: 'array', items: { type: 'string' } },
         description: '',
       },
     ],
   },
   {
-    toolSet,
     name: 'UpsertGridRecords',
     description: 'Upsert enterprise bulk-table records by primary key.',
     method: 'PUT',
     path: '/{enterpriseAccountId}/{dataTableId}/upsertRecords',
     auth: bulkWrite,
     body: { kind: 'mode', schema: upsertBulkRecordsBody },
-    params: [enterpriseAccountId('x'), dataTableId('x')],
+    params: [enterpriseAccountId('required'), dataTableId('required')],
   },
 ];
 

@@ -4,8 +4,6 @@ import { gridAuth } from './auth.js';
 import { includeParam } from './bases.js';
 import { baseId, idOf, pathId } from './params.js';
 
-const toolSet = 'GridApi';
-
 const VIEW = idOf('viw');
 const VISIBLE_FIELD_IDS = ['visibleFieldIds'] as const;
 
@@ -15,7 +13,6 @@ const readBases = gridAuth('workspacesAndBases:read');
 
 export const schemaTools: ToolDeclaration[] = [
   {
-    toolSet,
     name: 'GetGridBaseSchema',
     description: 'Tables with their fields and views.',
     method: 'GET',
@@ -24,17 +21,15 @@ export const schemaTools: ToolDeclaration[] = [
     params: [baseId('grid_base_id'), includeParam('fields_to_include', VISIBLE_FIELD_IDS)],
   },
   {
-    toolSet,
     name: 'CreateGridTable',
     description: 'Create a table with its fields.',
     method: 'POST',
     path: '/meta/bases/{baseId}/tables',
     auth: writeSchema,
     body: { kind: 'mode', schema: createTableBody },
-    params: [baseId('grid_base_id', 'x')],
+    params: [baseId('grid_base_id', 'required')],
   },
   {
-    toolSet,
     name: 'UpdateGridTable',
     description: "Set a table's name, description or date dependencies.",
     method: 'PATCH',
@@ -42,20 +37,21 @@ export const schemaTools: ToolDeclaration[] = [
     auth: writeSchema,
     hints: { idempotent: true },
     body: { kind: 'mode', schema: updateTableBody },
-    params: [baseId('grid_base_id', 'x'), pathId('table_id_or_name', 'tableIdOrName', 'tbl… or name', 'x')],
+    params: [
+      baseId('grid_base_id', 'required'),
+      pathId('table_id_or_name', 'tableIdOrName', 'tbl… or name', 'required'),
+    ],
   },
   {
-    toolSet,
     name: 'CreateGridField',
     description: 'Create a field (column).',
     method: 'POST',
     path: '/meta/bases/{baseId}/tables/{tableId}/fields',
     auth: writeSchema,
     body: { kind: 'mode', schema: createFieldBody },
-    params: [baseId('grid_base_id', 'x'), pathId('table_id', 'tableId', idOf('tbl'), 'x')],
+    params: [baseId('grid_base_id', 'required'), pathId('table_id', 'tableId', idOf('tbl'), 'required')],
   },
   {
-    toolSet,
     name: 'UpdateGridFieldDetails',
     description: 'Rename a field and/or change its description.',
     method: 'PATCH',
@@ -72,21 +68,20 @@ export const schemaTools: ToolDeclaration[] = [
       {
         name: 'new_field_description',
         in: 'body',
-        as: 'description',
+        bodyPath: 'description',
         schema: { type: 'string', maxLength: 20000 },
         description: '',
       },
       {
         name: 'new_field_name',
         in: 'body',
-        as: 'name',
+        bodyPath: 'name',
         schema: { type: 'string' },
         description: '',
       },
     ],
   },
   {
-    toolSet,
     name: 'ListGridBaseViews',
     description: 'Views of a base.',
     method: 'GET',
@@ -95,7 +90,6 @@ export const schemaTools: ToolDeclaration[] = [
     params: [baseId('grid_base_id'), includeParam('fields_to_include', VISIBLE_FIELD_IDS)],
   },
   {
-    toolSet,
     name: 'DeleteGridView',
     description: 'Delete a view.',
     method: 'DELETE',
@@ -104,7 +98,6 @@ export const schemaTools: ToolDeclaration[] = [
     params: [baseId('grid_base_id'), pathId('view_identifier', 'viewId', VIEW)],
   },
   {
-    toolSet,
     name: 'GetGridViewMetadata',
     description: 'Metadata of a view.',
     method: 'GET',

@@ -1,4 +1,4 @@
-import type { ParamDeclaration, ToolDeclaration } from '@toolhost/core';
+import type { ExecuteOnly, ParamDeclaration, ToolDeclaration } from '@toolhost/core';
 import {
   createScimGroupBody,
   createScimUserBody,
@@ -10,22 +10,20 @@ import {
 import { gridAuth } from './auth.js';
 import { pathId } from './params.js';
 
-const toolSet = 'GridApi';
 // SCIM provisioning lives on its own host (https://airtable.com/scim/v2).
 const server = 'scim';
 const auth = gridAuth('enterprise.scim.usersAndGroups:manage');
 
-function groupId(name: string, mode?: 'x'): ParamDeclaration {
-  return pathId(name, 'groupId', '', mode);
+function groupId(name: string, executeOnly?: ExecuteOnly): ParamDeclaration {
+  return pathId(name, 'groupId', '', executeOnly);
 }
 
-function userId(name: string, mode?: 'x'): ParamDeclaration {
-  return pathId(name, 'userId', '', mode);
+function userId(name: string, executeOnly?: ExecuteOnly): ParamDeclaration {
+  return pathId(name, 'userId', '', executeOnly);
 }
 
 export const scimTools: ToolDeclaration[] = [
   {
-    toolSet,
     name: 'ListScimGroups',
     description: 'Enterprise SCIM groups.',
     method: 'GET',
@@ -36,21 +34,20 @@ export const scimTools: ToolDeclaration[] = [
       {
         name: 'filter_criteria',
         in: 'query',
-        as: 'filter',
+        apiName: 'filter',
         schema: { type: 'string' },
         description: 'e.g. displayName eq "Ops"',
       },
       {
         name: 'group_count',
         in: 'query',
-        as: 'count',
+        apiName: 'count',
         schema: { type: 'integer', minimum: 0 },
         description: 'Max to return.',
       },
     ],
   },
   {
-    toolSet,
     name: 'CreateScimGroup',
     description: 'Create a SCIM group without members.',
     method: 'POST',
@@ -60,7 +57,6 @@ export const scimTools: ToolDeclaration[] = [
     body: { kind: 'mode', schema: createScimGroupBody },
   },
   {
-    toolSet,
     name: 'DeleteScimGroup',
     description: 'Delete a SCIM group.',
     method: 'DELETE',
@@ -70,7 +66,6 @@ export const scimTools: ToolDeclaration[] = [
     params: [groupId('group_id')],
   },
   {
-    toolSet,
     name: 'FetchScimGroup',
     description: 'One SCIM group with its members.',
     method: 'GET',
@@ -80,7 +75,6 @@ export const scimTools: ToolDeclaration[] = [
     params: [groupId('scim_group_id')],
   },
   {
-    toolSet,
     name: 'UpdateGroupDetails',
     description: 'SCIM patch of a group (name, members).',
     method: 'PATCH',
@@ -88,10 +82,9 @@ export const scimTools: ToolDeclaration[] = [
     server,
     auth,
     body: { kind: 'mode', schema: patchScimGroupBody },
-    params: [groupId('group_id', 'x')],
+    params: [groupId('group_id', 'required')],
   },
   {
-    toolSet,
     name: 'UpdateGroupAttributes',
     description: 'Replace a SCIM group (name, members).',
     method: 'PUT',
@@ -99,10 +92,9 @@ export const scimTools: ToolDeclaration[] = [
     server,
     auth,
     body: { kind: 'mode', schema: replaceScimGroupBody },
-    params: [groupId('group_id', 'x')],
+    params: [groupId('group_id', 'required')],
   },
   {
-    toolSet,
     name: 'ListScimUsers',
     description: 'Enterprise SCIM users.',
     method: 'GET',
@@ -113,28 +105,27 @@ export const scimTools: ToolDeclaration[] = [
       {
         name: 'start_index',
         in: 'query',
-        as: 'startIndex',
+        apiName: 'startIndex',
         schema: { type: 'integer', minimum: 1 },
         description: '',
       },
       {
         name: 'user_count_limit',
         in: 'query',
-        as: 'count',
+        apiName: 'count',
         schema: { type: 'integer', minimum: 0 },
         description: '',
       },
       {
         name: 'user_filter',
         in: 'query',
-        as: 'filter',
+        apiName: 'filter',
         schema: { type: 'string' },
         description: 'e.g. userName eq "a@b.co"',
       },
     ],
   },
   {
-    toolSet,
     name: 'CreateScimUser',
     description: 'Provision a SCIM user.',
     method: 'POST',
@@ -144,7 +135,6 @@ export const scimTools: ToolDeclaration[] = [
     body: { kind: 'mode', schema: createScimUserBody },
   },
   {
-    toolSet,
     name: 'DeleteScimUser',
     description: "Not for the token's admin or a shared workspace's sole owner.",
     method: 'DELETE',
@@ -154,7 +144,6 @@ export const scimTools: ToolDeclaration[] = [
     params: [userId('scim_user_id')],
   },
   {
-    toolSet,
     name: 'GetScimUser',
     description: 'One SCIM user.',
     method: 'GET',
@@ -164,7 +153,6 @@ export const scimTools: ToolDeclaration[] = [
     params: [userId('user_id')],
   },
   {
-    toolSet,
     name: 'UpdateScimUserRecord',
     description: 'SCIM patch of a user.',
     method: 'PATCH',
@@ -172,10 +160,9 @@ export const scimTools: ToolDeclaration[] = [
     server,
     auth,
     body: { kind: 'mode', schema: patchScimUserBody },
-    params: [userId('user_id', 'x')],
+    params: [userId('user_id', 'required')],
   },
   {
-    toolSet,
     name: 'UpdateUserAttributes',
     description: "Replace a SCIM user's attributes.",
     method: 'PUT',
@@ -183,6 +170,6 @@ export const scimTools: ToolDeclaration[] = [
     server,
     auth,
     body: { kind: 'mode', schema: replaceScimUserBody },
-    params: [userId('user_id', 'x')],
+    params: [userId('user_id', 'required')],
   },
 ];

@@ -1,19 +1,17 @@
-import { type ParamDeclaration, type ToolDeclaration, WHOLE_BODY } from '@toolhost/core';
+import type { ExecuteOnly, ParamDeclaration, ToolDeclaration } from '@toolhost/core';
 import { createWebhookBody, enableWebhookNotificationsBody } from '../schemas/scim-webhooks.generated.js';
 import { gridAuth } from './auth.js';
 // Every base id is sent as `baseId`, the key the tool set paces requests by (5/s per base).
 import { baseId, pathId } from './params.js';
 
-const toolSet = 'GridApi';
 const auth = gridAuth('webhook:manage');
 
-function webhookId(mode?: 'x'): ParamDeclaration {
-  return pathId('webhook_id', 'webhookId', '', mode);
+function webhookId(executeOnly?: ExecuteOnly): ParamDeclaration {
+  return pathId('webhook_id', 'webhookId', '', executeOnly);
 }
 
 export const webhookTools: ToolDeclaration[] = [
   {
-    toolSet,
     name: 'ListWebhooksForBase',
     description: 'Base webhooks with statuses.',
     method: 'GET',
@@ -22,17 +20,15 @@ export const webhookTools: ToolDeclaration[] = [
     params: [baseId('base_identifier')],
   },
   {
-    toolSet,
     name: 'CreateGridWebhook',
     description: 'Create a webhook on a base.',
     method: 'POST',
     path: '/bases/{baseId}/webhooks',
     auth,
     body: { kind: 'mode', schema: createWebhookBody },
-    params: [baseId('base_id', 'x')],
+    params: [baseId('base_id', 'required')],
   },
   {
-    toolSet,
     name: 'DeleteGridWebhook',
     description: 'Delete a webhook.',
     method: 'DELETE',
@@ -41,17 +37,15 @@ export const webhookTools: ToolDeclaration[] = [
     params: [baseId('grid_base_id'), webhookId()],
   },
   {
-    toolSet,
     name: 'ToggleWebhookNotifications',
     description: 'Notification pings on/off (body {enable}).',
     method: 'POST',
     path: '/bases/{baseId}/webhooks/{webhookId}/enableNotifications',
     auth,
     body: { kind: 'mode', schema: enableWebhookNotificationsBody },
-    params: [baseId('grid_base_id', 'x'), webhookId('x')],
+    params: [baseId('grid_base_id', 'required'), webhookId('required')],
   },
   {
-    toolSet,
     name: 'ListWebhookPayloads',
     description: 'Update messages of a webhook, from a cursor.',
     method: 'GET',
@@ -64,21 +58,20 @@ export const webhookTools: ToolDeclaration[] = [
       {
         name: 'maximum_number_of_messages',
         in: 'query',
-        as: 'limit',
+        apiName: 'limit',
         schema: { type: 'integer', minimum: 1, maximum: 50 },
         description: '',
       },
       {
         name: 'pagination_cursor',
         in: 'query',
-        as: 'cursor',
+        apiName: 'cursor',
         schema: { type: 'integer', minimum: 1 },
         description: '',
       },
     ],
   },
   {
-    toolSet,
     name: 'RefreshWebhookLifespan',
     description: "Extend an active webhook's expiration.",
     method: 'POST',
@@ -93,7 +86,7 @@ export const webhookTools: ToolDeclaration[] = [
       {
         name: 'webhook_request_body',
         in: 'body',
-        as: WHOLE_BODY,
+        wholeBody: true,
         schema: { type: 'object' },
         description: 'Usually omitted.',
       },

@@ -1,4 +1,4 @@
-import type { ParamDeclaration, ToolDeclaration } from '@toolhost/core';
+import type { ExecuteOnly, ParamDeclaration, ToolDeclaration } from '@toolhost/core';
 import {
   addWorkspaceCollaboratorsBody,
   createWorkspaceBody,
@@ -8,20 +8,18 @@ import {
 import { gridAuth } from './auth.js';
 import { collaboratorId, idOf, pathId } from './params.js';
 
-const toolSet = 'GridApi';
 const readAuth = gridAuth('workspacesAndBases:read');
 const writeAuth = gridAuth('workspacesAndBases:write');
 const manageAuth = gridAuth('workspacesAndBases:manage');
 
 const restriction = { type: 'string', enum: ['unrestricted', 'onlyOwners'] } as const;
 
-function workspaceId(name: string, mode?: 'x', description = idOf('wsp')): ParamDeclaration {
-  return pathId(name, 'workspaceId', description, mode);
+function workspaceId(name: string, executeOnly?: ExecuteOnly, description = idOf('wsp')): ParamDeclaration {
+  return pathId(name, 'workspaceId', description, executeOnly);
 }
 
 export const workspaceTools: ToolDeclaration[] = [
   {
-    toolSet,
     name: 'CreateGridWorkspace',
     description: 'Create an enterprise workspace.',
     method: 'POST',
@@ -30,7 +28,6 @@ export const workspaceTools: ToolDeclaration[] = [
     body: { kind: 'mode', schema: createWorkspaceBody },
   },
   {
-    toolSet,
     name: 'DeleteWorkspace',
     description: 'Delete a workspace.',
     method: 'DELETE',
@@ -39,7 +36,6 @@ export const workspaceTools: ToolDeclaration[] = [
     params: [workspaceId('workspace_id')],
   },
   {
-    toolSet,
     name: 'GetWorkspaceCollaborators',
     description: 'A workspace, optionally with collaborators and invites.',
     method: 'GET',
@@ -50,24 +46,22 @@ export const workspaceTools: ToolDeclaration[] = [
       {
         name: 'include_additional_information',
         in: 'query',
-        as: 'include',
+        apiName: 'include',
         schema: { type: 'array', items: { type: 'string', enum: ['collaborators', 'inviteLinks'] } },
         description: '',
       },
     ],
   },
   {
-    toolSet,
     name: 'AddWorkspaceCollaborator',
     description: 'Add users or groups with a permission level.',
     method: 'POST',
     path: '/meta/workspaces/{workspaceId}/collaborators',
     auth: writeAuth,
     body: { kind: 'mode', schema: addWorkspaceCollaboratorsBody },
-    params: [workspaceId('workspace_id', 'x')],
+    params: [workspaceId('workspace_id', 'required')],
   },
   {
-    toolSet,
     name: 'RemoveWorkspaceCollaborator',
     description: 'Remove a user or group.',
     method: 'DELETE',
@@ -76,17 +70,15 @@ export const workspaceTools: ToolDeclaration[] = [
     params: [collaboratorId('collaborator_identifier'), workspaceId('workspace_id')],
   },
   {
-    toolSet,
     name: 'UpdateWorkspaceCollaboratorPermission',
     description: "Change a collaborator's permission level.",
     method: 'PATCH',
     path: '/meta/workspaces/{workspaceId}/collaborators/{userOrGroupId}',
     auth: writeAuth,
     body: { kind: 'mode', schema: updateWorkspaceCollaboratorBody },
-    params: [workspaceId('workspace_id', 'x'), collaboratorId('collaborator_id', 'x')],
+    params: [workspaceId('workspace_id', 'required'), collaboratorId('collaborator_id', 'required')],
   },
   {
-    toolSet,
     name: 'DeleteWorkspaceInvite',
     description: 'Delete a pending invite.',
     method: 'DELETE',
@@ -95,7 +87,6 @@ export const workspaceTools: ToolDeclaration[] = [
     params: [pathId('invite_id', 'inviteId', ''), workspaceId('workspace_id')],
   },
   {
-    toolSet,
     name: 'MoveGridBase',
     // The API's path names the workspace the base is in now; the destination is the body's
     // required targetWorkspaceId. The spec's only parameter therefore fills the path.
@@ -104,10 +95,9 @@ export const workspaceTools: ToolDeclaration[] = [
     path: '/meta/workspaces/{workspaceId}/moveBase',
     auth: manageAuth,
     body: { kind: 'mode', schema: moveBaseBody },
-    params: [workspaceId('target_workspace_id', 'x', "Base's CURRENT wsp…; target in body")],
+    params: [workspaceId('target_workspace_id', 'required', "Base's CURRENT wsp…; target in body")],
   },
   {
-    toolSet,
     name: 'UpdateWorkspaceRestrictions',
     description: 'Who may create invites and shares.',
     method: 'POST',
@@ -119,14 +109,14 @@ export const workspaceTools: ToolDeclaration[] = [
       {
         name: 'invite_creation_restriction',
         in: 'body',
-        as: 'inviteCreationRestriction',
+        bodyPath: 'inviteCreationRestriction',
         schema: restriction,
         description: '',
       },
       {
         name: 'share_creation_restriction',
         in: 'body',
-        as: 'shareCreationRestriction',
+        bodyPath: 'shareCreationRestriction',
         schema: restriction,
         description: '',
       },

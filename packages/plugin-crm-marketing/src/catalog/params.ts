@@ -1,7 +1,6 @@
 import type { JsonSchema, ParamDeclaration } from '@toolhost/core';
 
-/** Shared pieces of the marketing-event declarations (internal-id and external-identity tools). */
-export const toolSet = 'CrmMarketingApi';
+/** Parameters shared across the catalog: marketing-event ids, participation filters, paging. */
 export const eventsBase = '/marketing/v3/marketing-events';
 // Path ids need no minLength: the engine refuses an empty (or dot-segment) path value itself.
 export const idSchema = { type: 'string' } as const;
@@ -19,7 +18,7 @@ const participationStateSchema: JsonSchema = {
 const responseSizeLimit: ParamDeclaration = {
   name: 'response_size_limit',
   in: 'query',
-  as: 'limit',
+  apiName: 'limit',
   schema: { type: 'integer', minimum: 1, maximum: 100, default: 10 },
   description: 'Page size.',
 };
@@ -30,14 +29,14 @@ export function breakdownQuery(names: { cursor: string; state: string }): ParamD
     {
       name: names.cursor,
       in: 'query',
-      as: 'after',
+      apiName: 'after',
       schema: { type: 'string' },
       description: 'paging.next.after.',
     },
     {
       name: names.state,
       in: 'query',
-      as: 'state',
+      apiName: 'state',
       schema: participationStateSchema,
       description: '',
     },

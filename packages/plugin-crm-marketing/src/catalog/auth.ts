@@ -1,0 +1,68 @@
+import { type AuthRequirement, providerAuth } from '@toolhost/core';
+
+/** The auth provider every HubSpot tool authorizes through. */
+export const CRM_AUTH_PROVIDER = 'crm-auth-provider';
+
+/** HubSpot's OAuth endpoints, the defaults for `crm-auth-provider` (overridable in host config). */
+export const HUBSPOT_OAUTH = {
+  authorizeUrl: 'https://app.hubspot.com/oauth/authorize',
+  tokenUrl: 'https://api.hubapi.com/oauth/v1/token',
+  clientAuth: 'post',
+} as const;
+
+/** Campaign, asset, budget, spend and report reads under /marketing/v3/campaigns. */
+export const campaignsReadAuth: AuthRequirement = providerAuth(CRM_AUTH_PROVIDER, 'marketing.campaigns.read');
+
+/** Campaign, asset, budget and spend writes under /marketing/v3/campaigns. */
+export const campaignsWriteAuth: AuthRequirement = providerAuth(
+  CRM_AUTH_PROVIDER,
+  'marketing.campaigns.write',
+);
+
+/** The campaign revenue report. */
+export const campaignsRevenueAuth: AuthRequirement = providerAuth(
+  CRM_AUTH_PROVIDER,
+  'marketing.campaigns.revenue.read',
+  'marketing.campaigns.revenue.lite.read',
+  'marketing.campaigns.revenue.full.read',
+);
+
+/** Marketing forms under /marketing/v3/forms. */
+export const formsAuth: AuthRequirement = providerAuth(CRM_AUTH_PROVIDER, 'forms');
+
+/** Marketing email reads and writes under /marketing/v3/emails. */
+export const emailAuth: AuthRequirement = providerAuth(
+  CRM_AUTH_PROVIDER,
+  'marketing.email.read',
+  'marketing.email.write',
+  'content',
+);
+
+/** Publishing and unpublishing a marketing email. */
+export const emailPublishAuth: AuthRequirement = providerAuth(
+  CRM_AUTH_PROVIDER,
+  'marketing-email',
+  'transactional-email',
+);
+
+/** The marketing single-send endpoint (/marketing/v4/email/single-send). */
+export const singleSendAuth: AuthRequirement = providerAuth(
+  CRM_AUTH_PROVIDER,
+  'transactional-email',
+  'marketing-email',
+);
+
+/** Transactional email and SMTP API tokens under /marketing/v3/transactional. */
+export const transactionalAuth: AuthRequirement = providerAuth(CRM_AUTH_PROVIDER, 'transactional-email');
+
+/** Reading marketing events and participations under /marketing/v3/marketing-events. */
+export const eventsReadAuth: AuthRequirement = providerAuth(
+  CRM_AUTH_PROVIDER,
+  'crm.objects.marketing_events.read',
+);
+
+/** Writing marketing events, their list associations and participations (HubSpot also lists this scope for reading list associations). */
+export const eventsWriteAuth: AuthRequirement = providerAuth(
+  CRM_AUTH_PROVIDER,
+  'crm.objects.marketing_events.write',
+);
