@@ -1,44 +1,40 @@
 import 'reflect-metadata';
-import {
-  AUTH_PROVIDER,
-  type AuthProvider,
-  type CallContext,
-  type EngineOptions,
-  HTTP_SENDER,
-  type HttpSender,
-  MapSecretSource,
-  type RegisteredTool,
-  SECRET_SOURCE,
-  type SecretSource,
-  TOOL_SET,
-  type TokenStore,
-  ToolEngine,
-  type ToolOutcome,
-  type ToolPlugin,
-  ToolRegistry,
-  type ToolSetDefinition,
+import type {
+  AuthProvider,
+  CallContext,
+  SecretSource,
+  TokenStore,
+  ToolOutcome,
+  ToolPlugin,
 } from '@toolhost/core';
-import { container as rootContainer } from 'tsyringe';
-import { buildAuthProviders, defaultTokenStore } from './auth/build-auth-providers.js';
+import type { HttpSender, RegisteredTool } from '@toolhost/core/engine';
+import { type DependencyContainer, container as rootContainer } from 'tsyringe';
+import { ACTIVE_AUTH_PROVIDERS, registerDefaultServices } from './assemble-host.js';
 import { OAuthAuthProvider } from './auth/oauth-provider.js';
 import type { HostConfig } from './config/host-config.js';
 import { validateConfig } from './config/load-config.js';
-import { resolveSecrets } from './config/resolve-secrets.js';
 import type { Logger } from './logger.js';
-import { discoverPlugins } from './plugins/discover-plugins.js';
-import { assertCompatible, loadPlugins } from './plugins/load-plugins.js';
-import { toolSelector } from './tool-selection.js';
+import { discoverPlugins, pluginSearchBases, searchedDirectories } from './plugins/discover-plugins.js';
+import { importPlugins, registerPlugins } from './plugins/load-plugins.js';
+import { HostServices, registerService, resolveService } from './services.js';
 
 export interface HostOptions {
   /** Plugin objects to register directly, in addition to (or instead of) packages named in config. */
   plugins?: ToolPlugin[];
+  /** Plugin packages (names or paths) to load instead of the config's `plugins` and discovery. */
+  pluginPackages?: string[];
+  /**
+   * The embedder's tsyringe container: services registered in it under `HostServices` tokens
+   * replace the host's defaults (the host works in a child container of it).
+   */
+  container?: DependencyContainer;
   /** Auth providers that replace the static-token stand-ins for their ids. */
   authProviders?: AuthProvider[];
   /** A secret source that replaces the config/environment one. */
   secrets?: SecretSource;
   /** Replaces the axios sender (tests, custom transports). */
   httpSender?: HttpSender;
-  /** Directory that relative paths in the config (secretsFile, plugin resolution) start from. */
+  /** The config file's directory: relative paths in the config start there, and plugins are looked for beside it. */
   configDir?: string;
   /** Environment for overrides (default process.env). */
   env?: NodeJS.ProcessEnv;
@@ -72,6 +68,10 @@ export interface CallOptions {
 export interface Host {
   readonly config: HostConfig;
   readonly plugins: readonly ToolPlugin[];
+  /** The host's container: its services under `HostServices` tokens. */
+  readonly container: DependencyContainer;
+  /** Where plugins were looked for: the node_modules directories read (for messages when none is found). */
+  readonly pluginSearch: { readonly directories: readonly string[]; readonly discovered: boolean };
   /** Providers running the OAuth flow; the HTTP server routes their callbacks. */
   readonly oauthProviders: readonly OAuthAuthProvider[];
   listTools(): ToolInfo[];
@@ -102,70 +102,35 @@ function toInfo(tool: RegisteredTool): ToolInfo {
   };
 }
 
-/** Creates a host from a config object: loads plugins, wires auth and secrets, builds the engine. */
+/** Creates a host from a config object: loads plugins, composes its services in the container. */
 export async function createHost(rawConfig: HostConfig = {}, options: HostOptions = {}): Promise<Host> {
   const config = validateConfig(rawConfig);
   const env = options.env ?? process.env;
   const configDir = options.configDir ?? process.cwd();
-  const bases = [...new Set([configDir, process.cwd()])];
+  const bases = pluginSearchBases(options.configDir, process.cwd());
+  const explicit = options.pluginPackages ?? config.plugins;
+  const names = explicit ?? (options.plugins?.length ? [] : discoverPlugins(bases));
+  const plugins = [...(options.plugins ?? []), ...(await importPlugins(names, bases))];
 
-  const names = config.plugins ?? (options.plugins?.length ? [] : discoverPlugins(bases));
-  const plugins = [...(options.plugins ?? []), ...(await loadPlugins(names, bases))];
-  for (const p of options.plugins ?? []) assertCompatible(p);
+  const container = (options.container ?? rootContainer).createChildContainer();
+  registerService(container, HostServices.config, config);
+  if (options.logger) registerService(container, HostServices.logger, options.logger);
+  if (options.httpSender) registerService(container, HostServices.httpSender, options.httpSender);
+  if (options.tokenStore) registerService(container, HostServices.tokenStore, options.tokenStore);
+  if (options.secrets) registerService(container, HostServices.secretSource, options.secrets);
+  for (const provider of options.authProviders ?? [])
+    registerService(container, HostServices.authProvider, provider);
+  const toolSets = registerPlugins(container, plugins, config);
+  const { tokenStoreInUse } = registerDefaultServices(container, { config, env, configDir, toolSets });
 
-  const container = rootContainer.createChildContainer();
-  for (const plugin of plugins) {
-    const settings = config.toolSets?.[plugin.toolSet];
-    plugin.register(container, {
-      ...(settings?.baseUrl ? { baseUrl: settings.baseUrl } : {}),
-      ...(settings?.baseUrls ? { baseUrls: settings.baseUrls } : {}),
-      ...(settings?.settings ? { settings: settings.settings } : {}),
-      ...(settings?.pacing !== undefined ? { pacing: settings.pacing } : {}),
-    });
-  }
-  const all = ToolRegistry.fromContainer(container);
-  const registry = all.filter(toolSelector(config));
-
-  const providerIds = new Set<string>();
-  const secretNames = new Set<string>();
-  for (const tool of all.list()) {
-    const auth = tool.declaration.auth;
-    if (auth.kind === 'provider') providerIds.add(auth.provider);
-    if (auth.kind === 'secret') secretNames.add(auth.secret);
-  }
-  const secrets = resolveSecrets(config, secretNames, env, configDir);
-  let tokenStore: TokenStore | undefined;
-  const providers = buildAuthProviders({
-    config,
-    env,
-    providerIds,
-    toolSets: container.isRegistered(TOOL_SET) ? container.resolveAll<ToolSetDefinition>(TOOL_SET) : [],
-    custom: options.authProviders ?? [],
-    secrets,
-    tokenStore: () => {
-      tokenStore ??= options.tokenStore ?? defaultTokenStore(config, env, configDir, options.logger);
-      return tokenStore;
-    },
-  });
-  for (const provider of providers) container.register(AUTH_PROVIDER, { useValue: provider });
-  container.register(SECRET_SOURCE, { useValue: options.secrets ?? new MapSecretSource(secrets) });
-  if (options.httpSender) container.register(HTTP_SENDER, { useValue: options.httpSender });
-
-  const engineOptions: EngineOptions = {
-    ...config.engine,
-    onUnexpectedError: (error, tool) =>
-      options.logger?.error(
-        {
-          tool,
-          err: error instanceof Error ? { message: error.message, stack: error.stack } : String(error),
-        },
-        'unexpected failure',
-      ),
-  };
-  const engine = ToolEngine.fromContainer(container, registry, engineOptions);
+  const engine = resolveService(container, HostServices.engine);
+  const registry = resolveService(container, HostServices.registry);
+  const providers = resolveService(container, ACTIVE_AUTH_PROVIDERS);
   const infos = new Map(registry.list().map((t) => [t.name, toInfo(t)]));
   const defaultUser = config.defaultUserId ?? 'default';
-  const log = options.logger;
+  const log = container.isRegistered(HostServices.logger, true)
+    ? resolveService(container, HostServices.logger)
+    : undefined;
   const inFlight = new Set<{ controller: AbortController; done: Promise<void> }>();
   let closing = false;
   let callCounter = 0;
@@ -173,6 +138,8 @@ export async function createHost(rawConfig: HostConfig = {}, options: HostOption
   return {
     config,
     plugins,
+    container,
+    pluginSearch: { directories: searchedDirectories(bases), discovered: explicit === undefined },
     oauthProviders: providers.filter((p): p is OAuthAuthProvider => p instanceof OAuthAuthProvider),
     listTools: () => [...infos.values()],
     getTool: (name) => infos.get(name),
@@ -235,7 +202,11 @@ export async function createHost(rawConfig: HostConfig = {}, options: HostOption
         for (const p of inFlight) p.controller.abort(new Error('host shutting down'));
         await Promise.all([...inFlight].map((p) => p.done));
       }
-      await (tokenStore as { flush?: () => Promise<void> } | undefined)?.flush?.();
+      // Only a store that was built (or given) is flushed: resolving it here would create one.
+      if (tokenStoreInUse()) {
+        const store = resolveService(container, HostServices.tokenStore) as { flush?: () => Promise<void> };
+        await store.flush?.();
+      }
       engine.close();
       await container.dispose();
     },

@@ -25,5 +25,6 @@ export { renderOutcome } from './mcp/render-outcome.js';
 export { type HttpServeOptions, type HttpServerHandle, serveHttp } from './mcp/serve-http.js';
 export { serveStdio } from './mcp/serve-stdio.js';
 export { ToolNameMap } from './mcp/tool-names.js';
-export { discoverPlugins, PLUGIN_KEYWORD } from './plugins/discover-plugins.js';
-export { assertCompatible, loadPlugins, PluginLoadError } from './plugins/load-plugins.js';
+export { discoverPlugins, PLUGIN_KEYWORD, pluginSearchBases } from './plugins/discover-plugins.js';
+export { assertCompatible, importPlugins, PluginLoadError } from './plugins/load-plugins.js';
+export { HostServices, registerService, resolveService } from './services.js';

@@ -12,13 +12,13 @@ afterAll(() => upstream.close());
 beforeEach(() => upstream.reset());
 
 const inline: ToolPlugin = defineToolSetPlugin({
+  contractVersion: '2.0',
   name: 'inline-plugin',
   version: '0.0.1',
   toolSet: 'InlineApi',
   servers: { default: 'https://inline.invalid' },
   tools: [
     {
-      toolSet: 'InlineApi',
       name: 'ReadBatch',
       description: 'A POST that only reads.',
       method: 'POST',
@@ -30,7 +30,7 @@ const inline: ToolPlugin = defineToolSetPlugin({
         {
           name: 'ids',
           in: 'body',
-          as: 'inputs',
+          bodyPath: 'inputs',
           schema: { type: 'array', items: { type: 'string' } },
           description: '',
         },
@@ -59,14 +59,14 @@ describe('createHost (embedding API)', () => {
 
   it('refuses, when discovering installed plugins, one built for another contract', async () => {
     await expect(createHost({}, { configDir: fixtureApp, env: {} })).rejects.toThrow(
-      /toolhost-plugin-future@9\.0\.0 is incompatible.*plugin contract 2\.0, host core contract 1\.0/,
+      /Plugin toolhost-plugin-future@9\.0\.0 declares plugin contract 2\.1; this host executes contract 2\.0: .*upgrade the host/,
     );
   });
 
   it('refuses an incompatible plugin naming both contract versions', async () => {
     await expect(
       createHost({ plugins: ['toolhost-plugin-future'] }, { configDir: fixtureApp }),
-    ).rejects.toThrow(/plugin contract 2\.0, host core contract 1\.0/);
+    ).rejects.toThrow(/plugin contract 2\.1; this host executes contract 2\.0/);
   });
 
   it('explains a plugin that is not installed or not a plugin', async () => {

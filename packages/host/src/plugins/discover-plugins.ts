@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 export const PLUGIN_KEYWORD = 'toolhost-plugin';
 
@@ -34,6 +35,22 @@ function candidates(nm: string): string[] {
     } else names.push(entry);
   }
   return names.filter((n) => NAME_PATTERN.test(n));
+}
+
+/** This package's own directory: plugins installed beside the host (a global install, `npx`) are found from it. */
+export const HOST_PACKAGE_DIR = fileURLToPath(new URL('../..', import.meta.url));
+
+/**
+ * Where the host looks for plugins, in order: beside the config file, in the working
+ * directory, and beside the host package itself, each with its parents' node_modules.
+ */
+export function pluginSearchBases(configDir: string | undefined, cwd: string): string[] {
+  return [...new Set([...(configDir ? [configDir] : []), cwd, HOST_PACKAGE_DIR])];
+}
+
+/** The node_modules directories discovery reads from those bases (for messages that say where it looked). */
+export function searchedDirectories(bases: readonly string[]): string[] {
+  return [...new Set(bases.flatMap(nodeModulesDirs))];
 }
 
 /** Installed toolhost plugins visible from the given directories, by package name. */

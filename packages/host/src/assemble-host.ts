@@ -1,0 +1,104 @@
+import { type AuthProvider, type SecretSource, serviceToken, type ToolSetDefinition } from '@toolhost/core';
+import {
+  AxiosHttpSender,
+  type EngineOptions,
+  MapSecretSource,
+  ToolEngine,
+  ToolRegistry,
+} from '@toolhost/core/engine';
+import type { DependencyContainer } from 'tsyringe';
+import { buildAuthProviders, defaultTokenStore } from './auth/build-auth-providers.js';
+import type { HostConfig } from './config/host-config.js';
+import { resolveSecrets } from './config/resolve-secrets.js';
+import type { Logger } from './logger.js';
+import { HostServices, registerDefault, resolveService, resolveServices } from './services.js';
+import { toolSelector } from './tool-selection.js';
+
+/** The auth providers in effect: the embedder's, then the host's own for the remaining ids. */
+export const ACTIVE_AUTH_PROVIDERS = serviceToken<readonly AuthProvider[]>('host.active-auth-providers');
+
+export interface AssemblyInput {
+  config: HostConfig;
+  env: Readonly<Record<string, string | undefined>>;
+  /** Where relative paths in the config start (secretsFile, dataDir). */
+  configDir: string;
+  /** The tool sets the plugins registered. */
+  toolSets: readonly ToolSetDefinition[];
+}
+
+function optionalLogger(c: DependencyContainer): Logger | undefined {
+  return c.isRegistered(HostServices.logger, true) ? resolveService(c, HostServices.logger) : undefined;
+}
+
+/**
+ * Registers the host's default services, each built on first use and only where the
+ * container (or the embedder's parent container) has none: HTTP sender, token store, secret
+ * source, auth providers, registry, engine.
+ */
+export function registerDefaultServices(
+  container: DependencyContainer,
+  input: AssemblyInput,
+): { tokenStoreInUse: () => boolean } {
+  const { config, env, configDir, toolSets } = input;
+  const providerIds = new Set<string>();
+  const secretNames = new Set<string>();
+  for (const set of toolSets) {
+    for (const tool of set.tools) {
+      if (tool.auth.kind === 'provider') providerIds.add(tool.auth.provider);
+      if (tool.auth.kind === 'secret') secretNames.add(tool.auth.secret);
+    }
+  }
+  let secrets: Record<string, string | undefined> | undefined;
+  const configuredSecrets = () => {
+    secrets ??= resolveSecrets(config, secretNames, env as NodeJS.ProcessEnv, configDir);
+    return secrets;
+  };
+
+  registerDefault(container, HostServices.httpSender, () => new AxiosHttpSender(env));
+  const tokenStoreInUse = registerDefault(container, HostServices.tokenStore, (c) =>
+    defaultTokenStore(config, env as NodeJS.ProcessEnv, configDir, optionalLogger(c)),
+  );
+  registerDefault(
+    container,
+    HostServices.secretSource,
+    (): SecretSource => new MapSecretSource(configuredSecrets()),
+  );
+  registerDefault(container, ACTIVE_AUTH_PROVIDERS, (c) =>
+    buildAuthProviders({
+      config,
+      env: env as NodeJS.ProcessEnv,
+      providerIds,
+      toolSets,
+      custom: resolveServices(c, HostServices.authProvider),
+      secrets: configuredSecrets(),
+      tokenStore: () => resolveService(c, HostServices.tokenStore),
+    }),
+  );
+  registerDefault(container, HostServices.registry, () =>
+    new ToolRegistry(toolSets).filter(toolSelector(config)),
+  );
+  registerDefault(container, HostServices.engine, (c) => {
+    const logger = optionalLogger(c);
+    const options: EngineOptions = {
+      ...config.engine,
+      onUnexpectedError: (error, tool) =>
+        logger?.error(
+          {
+            tool,
+            err: error instanceof Error ? { message: error.message, stack: error.stack } : String(error),
+          },
+          'unexpected failure',
+        ),
+    };
+    return new ToolEngine(
+      resolveService(c, HostServices.registry),
+      {
+        authProviders: resolveService(c, ACTIVE_AUTH_PROVIDERS),
+        secrets: resolveService(c, HostServices.secretSource),
+        http: resolveService(c, HostServices.httpSender),
+      },
+      options,
+    );
+  });
+  return { tokenStoreInUse };
+}

@@ -1,0 +1,121 @@
+import { CONTRACT_VERSION, defineToolSetPlugin, type ToolDeclaration, type ToolPlugin } from '@toolhost/core';
+import { describe, expect, it } from 'vitest';
+import { ConfigError } from '../src/config/load-config.js';
+import { createHost } from '../src/host.js';
+import { PluginLoadError } from '../src/plugins/load-plugins.js';
+
+const getRow: ToolDeclaration = {
+  name: 'GetRow',
+  description: 'Get one row.',
+  method: 'GET',
+  path: '/rows/{rowId}',
+  auth: { kind: 'none' },
+  params: [
+    {
+      name: 'row_id',
+      in: 'path',
+      apiName: 'rowId',
+      required: true,
+      schema: { type: 'string' },
+      description: '',
+    },
+  ],
+};
+
+function plugin(contractVersion: `${number}.${number}`, tools: unknown[] = [getRow]): ToolPlugin {
+  return defineToolSetPlugin({
+    contractVersion,
+    name: 'rows-plugin',
+    version: '3.1.4',
+    toolSet: 'RowsApi',
+    servers: { default: 'https://rows.invalid' },
+    tools: tools as ToolDeclaration[],
+    settingsSchema: {
+      type: 'object',
+      additionalProperties: false,
+      properties: { region: { type: 'string', enum: ['us', 'eu'] } },
+    },
+  });
+}
+
+describe('the plugin contract at load', () => {
+  it('accepts a plugin written for this contract', async () => {
+    const host = await createHost(
+      {},
+      { plugins: [plugin(CONTRACT_VERSION as `${number}.${number}`)], env: {} },
+    );
+    expect(host.listTools().map((t) => t.name)).toEqual(['RowsApi.GetRow']);
+    await host.close();
+  });
+
+  it('refuses a plugin written for a newer contract, naming the plugin, its contract and the host’s', async () => {
+    const error = await createHost({}, { plugins: [plugin('2.9')], env: {} }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PluginLoadError);
+    expect((error as Error).message).toBe(
+      "Plugin rows-plugin@3.1.4 declares plugin contract 2.9; this host executes contract 2.0: it was written for contract 2.9, newer than this host's 2.0; upgrade the host.",
+    );
+  });
+
+  it('refuses a plugin of another major in either direction', async () => {
+    await expect(createHost({}, { plugins: [plugin('3.0')], env: {} })).rejects.toThrow(/upgrade the host/);
+    await expect(createHost({}, { plugins: [plugin('1.1')], env: {} })).rejects.toThrow(/upgrade the plugin/);
+  });
+
+  it("checks every declaration with the host's own core, naming plugin, tool and field", async () => {
+    const legacy = { ...getRow, params: [{ ...getRow.params![0]!, apiName: undefined, as: 'rowId' }] };
+    const error = await createHost(
+      {},
+      { plugins: [plugin('2.0', [JSON.parse(JSON.stringify(legacy))])], env: {} },
+    ).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PluginLoadError);
+    expect((error as Error).message).toContain('Plugin rows-plugin@3.1.4 has invalid tool declarations:');
+    expect((error as Error).message).toContain(
+      "RowsApi.GetRow params.row_id.as: 'as' is not part of the declaration vocabulary of this host's contract",
+    );
+  });
+
+  it('checks a plugin written without defineToolSetPlugin just the same', async () => {
+    const handWritten: ToolPlugin = {
+      contractVersion: '2.0',
+      name: 'hand-written',
+      version: '0.1.0',
+      toolSet: 'RowsApi',
+      register(container) {
+        container.register(Symbol.for('toolhost.tool-set'), {
+          useValue: {
+            contractVersion: '2.0',
+            toolSet: 'RowsApi',
+            plugin: { name: 'hand-written', version: '0.1.0' },
+            servers: { default: 'https://rows.invalid' },
+            tools: [{ ...getRow, path: '/rows/{id}' }],
+          },
+        });
+      },
+    };
+    await expect(createHost({}, { plugins: [handWritten], env: {} })).rejects.toThrow(
+      /Plugin hand-written@0\.1\.0 has invalid tool declarations: RowsApi\.GetRow path: no parameter fills \{id\}/,
+    );
+  });
+});
+
+describe('plugin settings', () => {
+  it('are checked against the plugin’s schema, naming a wrong key and the accepted ones', async () => {
+    const error = await createHost(
+      { toolSets: { RowsApi: { settings: { regoin: 'eu' } } } },
+      { plugins: [plugin('2.0')], env: {} },
+    ).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as Error).message).toBe(
+      'Invalid settings for rows-plugin: toolSets.RowsApi.settings.regoin is not a setting of RowsApi (accepted: region).',
+    );
+  });
+
+  it('name a wrong value', async () => {
+    await expect(
+      createHost(
+        { toolSets: { RowsApi: { settings: { region: 'apac' } } } },
+        { plugins: [plugin('2.0')], env: {} },
+      ),
+    ).rejects.toThrow(/toolSets\.RowsApi\.settings\.region must be one of/);
+  });
+});
