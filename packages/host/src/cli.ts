@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { Command, InvalidArgumentError } from 'commander';
 import { AccessTokens } from './auth/access-tokens.js';
 import { findConfig } from './config/find-config.js';
+import { emptyCatalogMessage } from './empty-catalog.js';
 import { createHost, type Host } from './host.js';
 import { createLogger } from './logger.js';
 
@@ -15,9 +16,34 @@ function port(value: string): number {
   return n;
 }
 
-async function openHost(configPath: string | undefined): Promise<Host> {
-  const { config, dir } = findConfig(configPath, process.env, process.cwd());
-  return createHost(config, { configDir: dir, logger: createLogger(config.logging?.level) });
+interface GlobalOptions {
+  config?: string;
+  plugins?: string[];
+  allowEmpty?: boolean;
+}
+
+/** `--plugins a,b` or TOOLHOST_PLUGINS=a,b: package names or paths, instead of config and discovery. */
+function pluginList(value: string): string[] {
+  return value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+async function openHost(options: GlobalOptions): Promise<Host> {
+  const { config, dir, file } = findConfig(options.config, process.env, process.cwd());
+  const fromEnv = process.env.TOOLHOST_PLUGINS ? pluginList(process.env.TOOLHOST_PLUGINS) : undefined;
+  const host = await createHost(config, {
+    ...(file ? { configDir: dir } : {}),
+    pluginPackages: options.plugins ?? fromEnv,
+    logger: createLogger(config.logging?.level),
+  });
+  const allowEmpty = options.allowEmpty || process.env.TOOLHOST_ALLOW_EMPTY === '1';
+  if (host.listTools().length === 0 && !allowEmpty) {
+    await host.close();
+    throw new Error(emptyCatalogMessage(host));
+  }
+  return host;
 }
 
 const program = new Command('toolhost')
@@ -26,6 +52,15 @@ const program = new Command('toolhost')
   .option(
     '-c, --config <file>',
     'config file (JSON or YAML); default $TOOLHOST_CONFIG or ./toolhost.config.{json,yaml}',
+  )
+  .option(
+    '--plugins <names>',
+    'plugin packages (names or paths, comma-separated) to load instead of the config and discovery; env TOOLHOST_PLUGINS',
+    pluginList,
+  )
+  .option(
+    '--allow-empty',
+    'start even when no tool is loaded (otherwise an error); env TOOLHOST_ALLOW_EMPTY=1',
   )
   .showHelpAfterError();
 
@@ -36,7 +71,7 @@ program
   .option('--http [port]', 'serve Streamable HTTP on this port (default 3333)', port)
   .option('--host <address>', 'address to bind for --http (default 127.0.0.1)')
   .action(async (opts: { stdio?: boolean; http?: number | true; host?: string }) => {
-    const host = await openHost(program.opts().config);
+    const host = await openHost(program.opts<GlobalOptions>());
     const logger = createLogger(host.config.logging?.level);
     const serverInfo = { name: 'toolhost', version: pkg.version };
     const http = host.config.http ?? {};
@@ -96,7 +131,7 @@ program
   .description('print the tool catalog')
   .option('--json', 'print the full catalog as JSON (names, descriptions, input schemas, hints)')
   .action(async (opts: { json?: boolean }) => {
-    const host = await openHost(program.opts().config);
+    const host = await openHost(program.opts<GlobalOptions>());
     const tools = host.listTools();
     if (opts.json) process.stdout.write(`${JSON.stringify(tools, null, 2)}\n`);
     else {
@@ -122,7 +157,7 @@ program
     } catch (e) {
       program.error(`--args is not valid JSON: ${(e as Error).message}`);
     }
-    const host = await openHost(program.opts().config);
+    const host = await openHost(program.opts<GlobalOptions>());
     const outcome = await host.callTool(name, args, { userId: opts.user });
     process.stdout.write(`${JSON.stringify(outcome, null, 2)}\n`);
     await host.close();

@@ -24,9 +24,9 @@ beforeAll(async () => {
 });
 afterAll(() => upstream.close());
 
-function cli(args: string[], env: Record<string, string> = {}) {
+function cli(args: string[], env: Record<string, string> = {}, cwd = fixtureApp) {
   return run(process.execPath, [hostCliPath(), ...args], {
-    cwd: fixtureApp,
+    cwd,
     env: { PATH: process.env.PATH, ...env },
   }).then(
     (r) => ({ code: 0, ...r }),
@@ -88,5 +88,59 @@ describe('toolhost CLI', () => {
     const r = await cli(['--config', bad, 'list']);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/unknown key 'tools\.alow'/);
+  });
+});
+
+describe('where the CLI finds plugins', () => {
+  const emptyConfig = (extra: object = {}) => {
+    const file = join(mkdtempSync(join(tmpdir(), 'toolhost-cli-')), 'config.json');
+    writeFileSync(file, JSON.stringify(extra));
+    return file;
+  };
+
+  it('finds the plugins installed beside the host, from any directory and with no config', async () => {
+    // In this repository the five plugins are installed beside the host package (the root
+    // node_modules), as they are beside a globally installed host.
+    const r = await cli(['list'], {}, mkdtempSync(join(tmpdir(), 'toolhost-elsewhere-')));
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('CrmEventsApi.ListEventTypes (read-only)');
+    expect(r.stdout).toContain('GridApi.');
+    expect(r.stdout).toMatch(/^214 tools$/m);
+  });
+
+  it('loads the plugins --plugins or TOOLHOST_PLUGINS names, without a config file', async () => {
+    const flag = await cli(['--plugins', 'toolhost-plugin-echo', 'list']);
+    expect(flag.stdout).toMatch(/^3 tools$/m);
+    const env = await cli(['list'], { TOOLHOST_PLUGINS: 'toolhost-plugin-echo' });
+    expect(env.stdout).toMatch(/^3 tools$/m);
+    expect(env.stdout).toContain('EchoApi.GetItem');
+  });
+
+  it('refuses to serve no tools, saying what to install, unless --allow-empty', async () => {
+    const none = emptyConfig({ plugins: [] });
+    const refused = await cli(['--config', none, 'serve', '--stdio']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('No tools to serve. The configuration names no plugin to load.');
+    expect(refused.stderr).toContain('npm install -g @toolhost/plugin-crm-events');
+    const allowed = await cli(['--config', none, '--allow-empty', 'list']);
+    expect(allowed.code).toBe(0);
+    expect(allowed.stdout).toMatch(/^0 tools$/m);
+  });
+
+  it('names the filters when plugins are loaded but every tool is hidden', async () => {
+    const hidden = emptyConfig({ plugins: ['toolhost-plugin-echo'], tools: { allow: ['Nothing.*'] } });
+    const r = await cli(['--config', hidden, 'list']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(
+      'the loaded plugins toolhost-plugin-echo (EchoApi) have tools, but the configuration hides all of them',
+    );
+  });
+
+  it('says where it looked when a named plugin is not installed', async () => {
+    const r = await cli(['--plugins', 'toolhost-plugin-missing', 'list']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(
+      /'toolhost-plugin-missing' is not installed where the host looks \(from .*fixtures\/app, .*packages\/host\/\)/,
+    );
   });
 });

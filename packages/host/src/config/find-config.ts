@@ -10,8 +10,8 @@ export function findConfig(
   explicit: string | undefined,
   env: NodeJS.ProcessEnv,
   cwd: string,
-): { config: HostConfig; dir: string } {
+): { config: HostConfig; dir: string; file?: string } {
   const path =
     explicit ?? env.TOOLHOST_CONFIG ?? DEFAULT_NAMES.map((n) => join(cwd, n)).find((p) => existsSync(p));
-  return path ? loadConfigFile(path) : { config: {}, dir: cwd };
+  return path ? { ...loadConfigFile(path), file: path } : { config: {}, dir: cwd };
 }

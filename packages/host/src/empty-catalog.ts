@@ -1,0 +1,17 @@
+import type { Host } from './host.js';
+
+/**
+ * Why a host has no tool to serve, and what to do about it. A host with no tool is almost
+ * always a mistake (no plugin installed where the host looks, or filters that match nothing),
+ * and an agent connected to it would only see an empty list.
+ */
+export function emptyCatalogMessage(host: Pick<Host, 'plugins' | 'pluginSearch'>): string {
+  if (host.plugins.length > 0) {
+    const names = host.plugins.map((p) => `${p.name} (${p.toolSet})`).join(', ');
+    return `No tools to serve: the loaded plugins ${names} have tools, but the configuration hides all of them (tools.allow, tools.deny, tools.readOnly or toolSets.<set>.enabled). Loosen those filters, or pass --allow-empty to start anyway.`;
+  }
+  const where = host.pluginSearch.discovered
+    ? `No toolhost plugin is installed where the host looks: ${host.pluginSearch.directories.join(', ') || '(no node_modules directory)'}.`
+    : 'The configuration names no plugin to load.';
+  return `No tools to serve. ${where} Install a plugin beside the host (\`npm install -g @toolhost/plugin-crm-events\` for a global host) or in your project (\`npm install @toolhost/plugin-crm-events\`), or name plugins with --plugins, TOOLHOST_PLUGINS or the config's \`plugins\`. Pass --allow-empty to start anyway.`;
+}
