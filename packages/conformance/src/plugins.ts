@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { TOOL_SET_TOKEN, type ToolPlugin, type ToolSetDefinition } from '@toolhost/core';
-import { ToolRegistry } from '@toolhost/core/engine';
+import { ToolRegistry } from '@toolhost/engine';
 
 /** Every plugin package this suite depends on: the suites cover all of them. */
 export function pluginPackages(): string[] {

@@ -1,14 +1,25 @@
+/**
+ * A call's cancellation signal: in practice the standard `AbortSignal`, described by the part
+ * the contract uses so that its types need neither the DOM nor Node's type library.
+ */
+export interface CallSignal {
+  readonly aborted: boolean;
+  readonly reason?: unknown;
+  addEventListener(type: 'abort', listener: () => void, options?: { once?: boolean }): void;
+  removeEventListener(type: 'abort', listener: () => void): void;
+}
+
 /** Who a call is made for. Auth providers key tokens by this user id. */
 export interface CallContext {
   userId: string;
-  signal?: AbortSignal;
+  signal?: CallSignal;
 }
 
 export interface CredentialRequest {
   userId: string;
   /** Scopes the endpoint accepts; any one suffices where the vendor lists alternatives. */
   scopes: readonly string[];
-  signal?: AbortSignal;
+  signal?: CallSignal;
 }
 
 export type CredentialResult =

@@ -14,7 +14,9 @@ describe('@toolhost/core (the contract)', () => {
       'TOOL_SET_VOCABULARY',
       'TOOL_VOCABULARY',
       'ToolError',
+      'behaviorHints',
       'bodyParam',
+      'buildInputSchema',
       'checkContractVersion',
       'defineToolSetPlugin',
       'headerParam',
@@ -27,5 +29,17 @@ describe('@toolhost/core (the contract)', () => {
       'secretAuth',
       'serviceToken',
     ]);
+  });
+});
+
+describe('the contract entry loads nothing else', () => {
+  it('imports no module outside the contract, so plugins pull no engine dependency', async () => {
+    const { readFileSync, readdirSync } = await import('node:fs');
+    const dir = new URL('.', import.meta.url);
+    for (const file of readdirSync(dir).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))) {
+      const source = readFileSync(new URL(file, dir), 'utf8');
+      const specifiers = [...source.matchAll(/^import (?!type )[^;]*? from '([^']+)'/gm)].map((m) => m[1]);
+      for (const s of specifiers) expect(s, `${file} imports ${s}`).toMatch(/^\.\//);
+    }
   });
 });

@@ -1,12 +1,26 @@
 /**
  * The plugin contract: what a tool-set plugin is written against. Types, the plugin
- * definition, declaration builders and the error type; nothing here loads ajv, axios or
- * tsyringe. The engine that executes declarations is `@toolhost/core/engine`.
+ * definition, declaration builders, mode semantics and the error type, with no runtime
+ * dependency. The engine that executes declarations is the `@toolhost/engine` package.
  */
-export type { AuthProvider, CallContext, CredentialRequest, CredentialResult, SecretSource } from './auth.js';
+export type {
+  AuthProvider,
+  CallContext,
+  CallSignal,
+  CredentialRequest,
+  CredentialResult,
+  SecretSource,
+} from './auth.js';
+export { behaviorHints } from './behavior-hints.js';
 export { bodyParam, headerParam, pathParam, providerAuth, queryParam, secretAuth } from './builders.js';
 export { CONTRACT_VERSION, type ContractCheck, checkContractVersion } from './contract-version.js';
-export { MODE_PARAM, REQUEST_BODY_PARAM, TOOL_MODES, type ToolMode } from './input-schema.js';
+export {
+  buildInputSchema,
+  MODE_PARAM,
+  REQUEST_BODY_PARAM,
+  TOOL_MODES,
+  type ToolMode,
+} from './input-schema.js';
 export type { JsonSchema } from './json-schema.js';
 export {
   type ContractVersionLiteral,

@@ -5,7 +5,7 @@ import {
   MapSecretSource,
   ToolEngine,
   ToolRegistry,
-} from '@toolhost/core/engine';
+} from '@toolhost/engine';
 import type { DependencyContainer } from 'tsyringe';
 import { buildAuthProviders, defaultTokenStore } from './auth/build-auth-providers.js';
 import type { HostConfig } from './config/host-config.js';

@@ -7,7 +7,7 @@ import type {
   ToolOutcome,
   ToolPlugin,
 } from '@toolhost/core';
-import type { HttpSender, RegisteredTool } from '@toolhost/core/engine';
+import type { HttpSender, RegisteredTool } from '@toolhost/engine';
 import { type DependencyContainer, container as rootContainer } from 'tsyringe';
 import { ACTIVE_AUTH_PROVIDERS, registerDefaultServices } from './assemble-host.js';
 import { OAuthAuthProvider } from './auth/oauth-provider.js';

@@ -5,7 +5,7 @@ import {
   serviceToken,
   type TokenStore,
 } from '@toolhost/core';
-import type { HttpSender, ToolEngine, ToolRegistry } from '@toolhost/core/engine';
+import type { HttpSender, ToolEngine, ToolRegistry } from '@toolhost/engine';
 import type { DependencyContainer } from 'tsyringe';
 import type { HostConfig } from './config/host-config.js';
 import type { Logger } from './logger.js';

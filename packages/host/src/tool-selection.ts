@@ -1,4 +1,4 @@
-import type { RegisteredTool } from '@toolhost/core/engine';
+import type { RegisteredTool } from '@toolhost/engine';
 import picomatch from 'picomatch';
 import type { HostConfig } from './config/host-config.js';
 

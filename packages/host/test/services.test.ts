@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import type { StoredToken, TokenStore } from '@toolhost/core';
-import type { HttpRequestSpec, HttpResponse, HttpSender } from '@toolhost/core/engine';
+import type { HttpRequestSpec, HttpResponse, HttpSender } from '@toolhost/engine';
 import { container as rootContainer } from 'tsyringe';
 import { describe, expect, it } from 'vitest';
 import { createHost } from '../src/host.js';

@@ -1,6 +1,6 @@
 import { join, resolve } from 'node:path';
 import type { AuthProvider, OAuthEndpoints, TokenStore, ToolSetDefinition } from '@toolhost/core';
-import { StaticTokenAuthProvider } from '@toolhost/core/engine';
+import { StaticTokenAuthProvider } from '@toolhost/engine';
 import type { HostConfig } from '../config/host-config.js';
 import { ConfigError } from '../config/load-config.js';
 import { tokenEnvName } from '../config/resolve-secrets.js';

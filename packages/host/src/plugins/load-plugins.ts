@@ -9,7 +9,7 @@ import {
   type ToolPlugin,
   type ToolSetDefinition,
 } from '@toolhost/core';
-import { checkAgainstSchema, checkToolSet, describeDeclarationProblems } from '@toolhost/core/engine';
+import { checkAgainstSchema, checkToolSet, describeDeclarationProblems } from '@toolhost/engine';
 import type { DependencyContainer } from 'tsyringe';
 import type { HostConfig } from '../config/host-config.js';
 import { ConfigError } from '../config/load-config.js';

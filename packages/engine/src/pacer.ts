@@ -1,3 +1,4 @@
+import type { CallSignal } from '@toolhost/core';
 /**
  * Spaces requests that share a key (e.g. one Airtable base) to at most `perSecond` per
  * second, so that an agent's burst queues briefly instead of failing with 429.
@@ -11,7 +12,7 @@ export class Pacer {
   ) {}
 
   /** Resolves when a request for `key` may go; reserves its slot at once. */
-  async wait(key: string, signal?: AbortSignal): Promise<void> {
+  async wait(key: string, signal?: CallSignal): Promise<void> {
     const interval = 1000 / this.perSecond;
     const now = this.now();
     const slot = Math.max(now, this.next.get(key) ?? 0);
@@ -23,7 +24,7 @@ export class Pacer {
   }
 }
 
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+export function sleep(ms: number, signal?: CallSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
     const timer = setTimeout(() => {

@@ -1,8 +1,6 @@
+import { buildInputSchema, type ToolDeclaration, ToolError } from '@toolhost/core';
 import { describe, expect, it } from 'vitest';
 import { buildRequest } from './build-request.js';
-import { buildInputSchema } from './input-schema.js';
-import type { ToolDeclaration } from './tool-declaration.js';
-import { ToolError } from './tool-error.js';
 
 const base: Omit<ToolDeclaration, 'params'> = {
   name: 'Enroll',

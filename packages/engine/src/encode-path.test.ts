@@ -1,6 +1,6 @@
+import { ToolError } from '@toolhost/core';
 import { describe, expect, it } from 'vitest';
 import { fillPath } from './encode-path.js';
-import { ToolError } from './tool-error.js';
 
 const fill = (value: unknown) =>
   fillPath('/v3/things/{id}/sub', new Map([['id', { param: 'thing_id', value }]]));

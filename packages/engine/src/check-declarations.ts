@@ -1,6 +1,5 @@
+import { TOOL_SET_VOCABULARY, type ToolDeclaration, type ToolSetDefinition } from '@toolhost/core';
 import { compileSchema, type ErrorObject } from './ajv-instance.js';
-import type { ToolDeclaration, ToolSetDefinition } from './tool-declaration.js';
-import { TOOL_SET_VOCABULARY } from './vocabulary.js';
 
 /** One thing wrong with a tool set's declarations: which tool, which field, what. */
 export interface DeclarationProblem {

@@ -1,12 +1,17 @@
+import {
+  type AuthProvider,
+  type CredentialResult,
+  type ToolDeclaration,
+  ToolError,
+  type ToolSetDefinition,
+  type TrafficPolicy,
+} from '@toolhost/core';
 import { describe, expect, it, vi } from 'vitest';
-import type { AuthProvider, CredentialResult } from './auth.js';
 import type { HttpRequestSpec } from './build-request.js';
 import { ToolEngine } from './engine.js';
 import type { HttpResponse, HttpSender } from './http-sender.js';
 import { ToolRegistry } from './registry.js';
 import { MapSecretSource, StaticTokenAuthProvider } from './static-auth.js';
-import type { ToolDeclaration, ToolSetDefinition, TrafficPolicy } from './tool-declaration.js';
-import { ToolError } from './tool-error.js';
 
 const tools: ToolDeclaration[] = [
   {

@@ -1,5 +1,5 @@
+import { ToolError } from '@toolhost/core';
 import type { HttpResponse } from './http-sender.js';
-import { ToolError } from './tool-error.js';
 
 const MAX_UPSTREAM_ERROR_CHARS = 4000;
 

@@ -1,9 +1,7 @@
+import { buildInputSchema, type ToolDeclaration, ToolError } from '@toolhost/core';
 import { describe, expect, it } from 'vitest';
 import { buildRequest } from './build-request.js';
 import { checkToolSet } from './check-declarations.js';
-import { buildInputSchema } from './input-schema.js';
-import type { ToolDeclaration } from './tool-declaration.js';
-import { ToolError } from './tool-error.js';
 import { validateArguments } from './validate-arguments.js';
 
 const list: ToolDeclaration = {

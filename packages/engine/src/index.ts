@@ -1,8 +1,8 @@
 /**
- * `@toolhost/core/engine`: what a host needs to execute declarations. Loads ajv (validation)
- * and, on the first request, axios; plugins never import it.
+ * `@toolhost/engine`: the one engine that executes tool declarations (validation, request
+ * building, credentials, retries, pacing, the axios sender), and the checks a host runs on
+ * the plugins it loads. Plugins never import it; hosts do.
  */
-export { behaviorHints } from './behavior-hints.js';
 export type { HttpRequestSpec } from './build-request.js';
 export { checkAgainstSchema } from './check-against-schema.js';
 export {
@@ -12,6 +12,5 @@ export {
 } from './check-declarations.js';
 export { type EngineDependencies, type EngineOptions, ToolEngine } from './engine.js';
 export { AxiosHttpSender, type HttpResponse, type HttpSender, type SendOptions } from './http-sender.js';
-export { buildInputSchema } from './input-schema.js';
 export { RegisteredTool, ToolRegistry } from './registry.js';
 export { MapSecretSource, StaticTokenAuthProvider } from './static-auth.js';

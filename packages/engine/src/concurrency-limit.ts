@@ -1,3 +1,4 @@
+import type { CallSignal } from '@toolhost/core';
 /** At most `limit` tasks run at once; the rest wait in order (or until their signal aborts). */
 export class ConcurrencyLimit {
   private active = 0;
@@ -5,7 +6,7 @@ export class ConcurrencyLimit {
 
   constructor(readonly limit: number) {}
 
-  async run<T>(task: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+  async run<T>(task: () => Promise<T>, signal?: CallSignal): Promise<T> {
     if (this.active >= this.limit) {
       await new Promise<void>((resolve, reject) => {
         const go = () => {

@@ -1,9 +1,15 @@
+import {
+  isModeTool,
+  type JsonSchema,
+  MODE_PARAM,
+  type ParamDeclaration,
+  REQUEST_BODY_PARAM,
+  type ToolDeclaration,
+  ToolError,
+  type ToolMode,
+} from '@toolhost/core';
 import { compileSchema } from './ajv-instance.js';
 import { describeValidationErrors } from './describe-validation-errors.js';
-import { MODE_PARAM, REQUEST_BODY_PARAM, type ToolMode } from './input-schema.js';
-import type { JsonSchema } from './json-schema.js';
-import { isModeTool, type ParamDeclaration, type ToolDeclaration } from './tool-declaration.js';
-import { ToolError } from './tool-error.js';
 
 export type Arguments = Record<string, unknown>;
 

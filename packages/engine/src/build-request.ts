@@ -1,7 +1,6 @@
+import { type ParamDeclaration, type ToolDeclaration, ToolError } from '@toolhost/core';
 import { fillPath } from './encode-path.js';
 import { encodeQuery, type QueryPair, queryPairs } from './serialize-query.js';
-import type { ParamDeclaration, ToolDeclaration } from './tool-declaration.js';
-import { ToolError } from './tool-error.js';
 import type { Arguments } from './validate-arguments.js';
 
 export interface HttpRequestSpec {

@@ -1,8 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { ToolError } from '@toolhost/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AxiosHttpSender } from './http-sender.js';
-import { ToolError } from './tool-error.js';
 
 let server: Server;
 let base: string;

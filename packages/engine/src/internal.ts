@@ -1,5 +1,5 @@
 /**
- * `@toolhost/core/internal`: the engine's building blocks, for the host's own packages and
+ * `@toolhost/engine/internal`: the engine's building blocks, for the host's own packages and
  * tools around them (request previews, conformance suites). No compatibility promise: these
  * change with the engine, without a contract version.
  */

@@ -1,4 +1,4 @@
-import { ToolError } from './tool-error.js';
+import { ToolError } from '@toolhost/core';
 
 /**
  * Fills `{name}` placeholders with percent-encoded values. `encodeURIComponent` escapes

@@ -1,4 +1,4 @@
-import type { QueryStyle } from './tool-declaration.js';
+import type { QueryStyle } from '@toolhost/core';
 
 export type QueryPair = readonly [key: string, value: string];
 

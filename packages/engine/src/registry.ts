@@ -1,12 +1,12 @@
-import { behaviorHints } from './behavior-hints.js';
-import { buildInputSchema } from './input-schema.js';
-import type { JsonSchema } from './json-schema.js';
 import {
   type BehaviorHints,
+  behaviorHints,
+  buildInputSchema,
+  type JsonSchema,
   qualifiedName,
   type ToolDeclaration,
   type ToolSetDefinition,
-} from './tool-declaration.js';
+} from '@toolhost/core';
 
 /** A declaration bound to its tool set's resolved servers, with derived facts computed once. */
 export class RegisteredTool {

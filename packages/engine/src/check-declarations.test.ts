@@ -1,6 +1,6 @@
+import type { ToolDeclaration, ToolSetDefinition } from '@toolhost/core';
 import { describe, expect, it } from 'vitest';
 import { checkToolSet, describeDeclarationProblems } from './check-declarations.js';
-import type { ToolDeclaration, ToolSetDefinition } from './tool-declaration.js';
 
 const good: ToolDeclaration = {
   name: 'GetRow',

@@ -1,8 +1,8 @@
 import type { Agent as HttpAgent } from 'node:http';
 import type { Agent as HttpsAgent } from 'node:https';
+import { type CallSignal, ToolError } from '@toolhost/core';
 import type { AxiosInstance } from 'axios';
 import type { HttpRequestSpec } from './build-request.js';
-import { ToolError } from './tool-error.js';
 
 export interface HttpResponse {
   status: number;
@@ -12,7 +12,7 @@ export interface HttpResponse {
 }
 
 export interface SendOptions {
-  signal?: AbortSignal;
+  signal?: CallSignal;
   timeoutMs: number;
   maxResponseBytes: number;
 }

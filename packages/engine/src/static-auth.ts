@@ -1,4 +1,4 @@
-import type { AuthProvider, CredentialRequest, CredentialResult, SecretSource } from './auth.js';
+import type { AuthProvider, CredentialRequest, CredentialResult, SecretSource } from '@toolhost/core';
 
 /**
  * Single-user stand-in: one access token per provider (a HubSpot private-app token, an

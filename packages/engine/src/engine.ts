@@ -1,13 +1,19 @@
-import type { AuthProvider, CallContext, CredentialRequest, SecretSource } from './auth.js';
+import {
+  type AuthProvider,
+  type AuthRequirement,
+  type CallContext,
+  type CallSignal,
+  type CredentialRequest,
+  type SecretSource,
+  ToolError,
+  type ToolOutcome,
+} from '@toolhost/core';
 import { buildRequest, type HttpRequestSpec } from './build-request.js';
 import { errorForResponse, retryAfterSeconds } from './classify-response.js';
 import { ConcurrencyLimit } from './concurrency-limit.js';
 import type { HttpResponse, HttpSender } from './http-sender.js';
 import { Pacer, sleep } from './pacer.js';
 import type { RegisteredTool, ToolRegistry } from './registry.js';
-import type { AuthRequirement } from './tool-declaration.js';
-import { ToolError } from './tool-error.js';
-import type { ToolOutcome } from './tool-outcome.js';
 import { parseRequestBody, validateArguments } from './validate-arguments.js';
 
 export interface EngineOptions {
@@ -192,7 +198,7 @@ export class ToolEngine {
     }
   }
 
-  private backoff(attempt: number, signal?: AbortSignal): Promise<void> {
+  private backoff(attempt: number, signal?: CallSignal): Promise<void> {
     const cap = Math.min(this.retry.maxDelayMs, this.retry.baseDelayMs * 2 ** (attempt - 1));
     return sleep(Math.random() * cap, signal);
   }
@@ -200,7 +206,7 @@ export class ToolEngine {
   private async pace(
     tool: RegisteredTool,
     args: Record<string, unknown>,
-    signal?: AbortSignal,
+    signal?: CallSignal,
   ): Promise<void> {
     const pacing = tool.toolSet.traffic?.pacing;
     if (!pacing) return;

@@ -1,0 +1,156 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+// The packages as consumers get them: packed with pnpm (workspace ranges written out), then
+// unpacked into a project that has nothing else installed.
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+const PUBLISHED = [
+  'core',
+  'engine',
+  'host',
+  'plugin-cdp-pipelines',
+  'plugin-crm-automation',
+  'plugin-crm-events',
+  'plugin-crm-marketing',
+  'plugin-grid',
+];
+const PLUGINS = PUBLISHED.filter((p) => p.startsWith('plugin-'));
+const typescript = createRequire(join(root, 'package.json')).resolve('typescript/bin/tsc');
+
+let tarballs: Record<string, string>;
+let consumer: string;
+
+function unpack(tarball: string, into: string): void {
+  mkdirSync(into, { recursive: true });
+  execFileSync('tar', ['-xzf', tarball, '-C', into, '--strip-components=1']);
+}
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => relative(dir, join(e.parentPath, e.name)));
+}
+
+beforeAll(() => {
+  const packs = mkdtempSync(join(tmpdir(), 'toolhost-packs-'));
+  tarballs = {};
+  for (const pkg of PUBLISHED) {
+    const out = execFileSync('pnpm', ['pack', '--pack-destination', packs], {
+      cwd: join(root, 'packages', pkg),
+      encoding: 'utf8',
+    });
+    tarballs[pkg] = out.trim().split('\n').at(-1)!;
+  }
+  // A consumer with the contract and the plugins only: no ajv, axios, tsyringe or @types/node.
+  consumer = mkdtempSync(join(tmpdir(), 'toolhost-consumer-'));
+  writeFileSync(
+    join(consumer, 'package.json'),
+    JSON.stringify({ name: 'consumer', type: 'module', private: true }),
+  );
+  for (const pkg of ['core', ...PLUGINS])
+    unpack(tarballs[pkg]!, join(consumer, 'node_modules', '@toolhost', pkg));
+}, 120_000);
+
+describe('published packages', () => {
+  it('ship their built entries and sources, no tests, and declaration maps whose sources are there', () => {
+    for (const pkg of PUBLISHED) {
+      const dir = mkdtempSync(join(tmpdir(), `toolhost-unpacked-${pkg}-`));
+      unpack(tarballs[pkg]!, dir);
+      const files = filesUnder(dir);
+      expect(files, pkg).toContain('dist/index.js');
+      expect(files, pkg).toContain('dist/index.d.ts');
+      expect(
+        files.filter((f) => /\.test\./.test(f)),
+        pkg,
+      ).toEqual([]);
+      for (const map of files.filter((f) => f.endsWith('.d.ts.map'))) {
+        const { sources } = JSON.parse(readFileSync(join(dir, map), 'utf8')) as { sources: string[] };
+        for (const source of sources)
+          expect(existsSync(resolve(dir, dirname(map), source)), `${pkg} ${map} → ${source}`).toBe(true);
+      }
+    }
+  });
+
+  it('plugins load with the contract alone: no engine dependency is installed', async () => {
+    for (const pkg of PLUGINS) {
+      const entry = join(consumer, 'node_modules', '@toolhost', pkg, 'dist', 'index.js');
+      const mod = (await import(pathToFileURL(entry).href)) as {
+        default: { contractVersion: string; toolSet: string };
+      };
+      expect(mod.default.contractVersion, pkg).toMatch(/^2\.\d+$/);
+    }
+    expect(existsSync(join(consumer, 'node_modules', 'ajv'))).toBe(false);
+    expect(existsSync(join(consumer, 'node_modules', 'axios'))).toBe(false);
+  });
+
+  it('the contract and the plugins type-check in a consumer without @types/node', () => {
+    const source = [
+      "import { defineToolSetPlugin, providerAuth, type ToolDeclaration, type ToolPlugin } from '@toolhost/core';",
+      ...PLUGINS.map((p, i) => `import plugin${i}, * as all${i} from '@toolhost/${p}';`),
+      "const tool: ToolDeclaration = { name: 'Ping', description: 'Ping.', method: 'GET', path: '/ping', auth: providerAuth('p', 's') };",
+      "export const mine: ToolPlugin = defineToolSetPlugin({ contractVersion: '2.0', name: 'mine', version: '1.0.0', toolSet: 'MineApi', servers: { default: 'https://x' }, tools: [tool] });",
+      `export const theirs: ToolPlugin[] = [${PLUGINS.map((_, i) => `plugin${i}`).join(', ')}];`,
+      `export const modules = [${PLUGINS.map((_, i) => `all${i}`).join(', ')}];`,
+    ].join('\n');
+    writeFileSync(join(consumer, 'consumer.ts'), source);
+    writeFileSync(
+      join(consumer, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          target: 'ES2022',
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          strict: true,
+          noEmit: true,
+          skipLibCheck: false,
+          types: [],
+          lib: ['ES2023'],
+        },
+        files: ['consumer.ts'],
+      }),
+    );
+    let output = '';
+    try {
+      execFileSync(process.execPath, [typescript, '-p', consumer], { encoding: 'utf8' });
+    } catch (e) {
+      output = (e as { stdout: string }).stdout;
+    }
+    expect(output).toBe('');
+  });
+});
+
+describe('a global install', () => {
+  it('lists the tools of the plugin installed beside the host, from any directory', () => {
+    // npm's global layout, from the tarballs: <prefix>/lib/node_modules/<package>, and the
+    // command in <prefix>/bin. The third-party dependencies come from the npm registry.
+    const prefix = mkdtempSync(join(tmpdir(), 'toolhost-global-'));
+    execFileSync(
+      'npm',
+      [
+        'install',
+        '--global',
+        '--prefix',
+        prefix,
+        '--no-audit',
+        '--no-fund',
+        '--prefer-offline',
+        '--loglevel=error',
+        ...['core', 'engine', 'host', 'plugin-crm-events'].map((p) => tarballs[p]!),
+      ],
+      { encoding: 'utf8', env: { ...process.env, npm_config_update_notifier: 'false' } },
+    );
+    const elsewhere = mkdtempSync(join(tmpdir(), 'toolhost-anywhere-'));
+    const listed = execFileSync(join(prefix, 'bin', 'toolhost'), ['list'], {
+      cwd: elsewhere,
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH ?? '', HOME: elsewhere },
+    });
+    expect(listed).toContain('CrmEventsApi.ListEventTypes (read-only)');
+    expect(listed).toMatch(/^12 tools$/m);
+  }, 240_000);
+});
