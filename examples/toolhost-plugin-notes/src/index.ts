@@ -1,0 +1,1 @@
+export { createNotesPlugin, notesPlugin as default, notesPlugin, TOOL_SET } from './plugin.js';
