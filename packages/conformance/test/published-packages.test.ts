@@ -152,5 +152,43 @@ describe('a global install', () => {
     });
     expect(listed).toContain('CrmEventsApi.ListEventTypes (read-only)');
     expect(listed).toMatch(/^12 tools$/m);
+
+    // The host's and the engine's published types, as an embedding runtime compiles against
+    // them (a Node program, so with Node's types), every declaration file checked.
+    const lib = join(prefix, 'lib');
+    writeFileSync(
+      join(lib, 'embed.ts'),
+      [
+        "import { createHost, HostServices, type Host } from '@toolhost/host';",
+        "import type { HttpSender } from '@toolhost/engine';",
+        'export const token = HostServices.httpSender;',
+        'export async function embed(sender: HttpSender): Promise<Host> {',
+        "  return createHost({ plugins: ['@toolhost/plugin-crm-events'] }, { httpSender: sender });",
+        '}',
+      ].join('\n'),
+    );
+    writeFileSync(
+      join(lib, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          target: 'ES2022',
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          strict: true,
+          noEmit: true,
+          skipLibCheck: false,
+          types: ['node'],
+          typeRoots: [join(root, 'node_modules', '@types')],
+        },
+        files: ['embed.ts'],
+      }),
+    );
+    let output = '';
+    try {
+      execFileSync(process.execPath, [typescript, '-p', lib], { encoding: 'utf8' });
+    } catch (e) {
+      output = (e as { stdout: string }).stdout;
+    }
+    expect(output).toBe('');
   }, 240_000);
 });

@@ -1,5 +1,5 @@
+import * as contract from '@toolhost/core';
 import { describe, expect, it } from 'vitest';
-import * as contract from './index.js';
 
 // The public surface is deliberate: anything added here is a promise to plugin authors.
 describe('@toolhost/core (the contract)', () => {

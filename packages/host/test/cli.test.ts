@@ -1,7 +1,8 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RecordingUpstream, startRecordingUpstream } from '../src/testing/recording-upstream.js';
@@ -141,6 +142,18 @@ describe('where the CLI finds plugins', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(
       /'toolhost-plugin-missing' is not installed where the host looks \(from .*fixtures\/app, .*packages\/host\/\)/,
+    );
+  });
+});
+
+describe('the toolhost command', () => {
+  it('is linked by the install itself, before any build, and runs the built CLI', async () => {
+    // bin/toolhost.js is committed, so the package manager links it at install time; in this
+    // repository the root package depends on the host, so the link is node_modules/.bin.
+    const link = fileURLToPath(new URL('../../../node_modules/.bin/toolhost', import.meta.url));
+    const r = await run(link, ['--version'], { env: { PATH: process.env.PATH } });
+    expect(r.stdout.trim()).toBe(
+      JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version,
     );
   });
 });

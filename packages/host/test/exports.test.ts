@@ -1,6 +1,6 @@
+import * as host from '@toolhost/host';
+import * as testing from '@toolhost/host/testing';
 import { describe, expect, it } from 'vitest';
-import * as host from '../src/index.js';
-import * as testing from '../src/testing/index.js';
 
 describe('@toolhost/host entries', () => {
   it('exports exactly the public API', () => {

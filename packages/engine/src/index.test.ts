@@ -1,0 +1,34 @@
+import * as engine from '@toolhost/engine';
+import * as internal from '@toolhost/engine/internal';
+import { describe, expect, it } from 'vitest';
+
+// The built entries, as hosts import them: anything added here is a promise to host authors
+// (the main entry) or explicitly none (internal).
+describe('@toolhost/engine entries', () => {
+  it('exports exactly the engine API', () => {
+    expect(Object.keys(engine).sort()).toEqual([
+      'AxiosHttpSender',
+      'MapSecretSource',
+      'RegisteredTool',
+      'StaticTokenAuthProvider',
+      'ToolEngine',
+      'ToolRegistry',
+      'checkAgainstSchema',
+      'checkToolSet',
+      'describeDeclarationProblems',
+    ]);
+  });
+
+  it('exports the building blocks from ./internal', () => {
+    expect(Object.keys(internal).sort()).toEqual([
+      'Pacer',
+      'buildRequest',
+      'encodeQuery',
+      'errorForResponse',
+      'parseRequestBody',
+      'queryPairs',
+      'retryAfterSeconds',
+      'validateArguments',
+    ]);
+  });
+});
