@@ -10,7 +10,7 @@ const sender = new AxiosHttpSender();
 
 beforeAll(async () => {
   server = createServer((req, res) => {
-    if (req.url === '/slow') return void setTimeout(() => res.end('{}'), 500);
+    if (req.url === '/slow') return void setTimeout(() => res.end('{}'), 2000);
     if (req.url === '/big') return void res.end('x'.repeat(5000));
     if (req.url === '/text') return void res.end('plain words');
     if (req.url === '/redirect') {
@@ -30,7 +30,9 @@ afterAll(async () => {
   await new Promise((r) => server.close(r));
 });
 
-const opts = { timeoutMs: 200, maxResponseBytes: 1000 };
+// Generous for the answers that come at once (a loaded CI machine is slow); the timeout case
+// sets its own short one against an upstream that waits far longer.
+const opts = { timeoutMs: 5000, maxResponseBytes: 1000 };
 
 async function failure(p: Promise<unknown>): Promise<ToolError> {
   const e = await p.then(
@@ -60,7 +62,9 @@ describe('AxiosHttpSender', () => {
   });
 
   it('times out as a timeout error', async () => {
-    const e = await failure(sender.send({ method: 'GET', url: `${base}/slow`, headers: {} }, opts));
+    const e = await failure(
+      sender.send({ method: 'GET', url: `${base}/slow`, headers: {} }, { ...opts, timeoutMs: 200 }),
+    );
     expect(e.info).toMatchObject({ code: 'timeout', retryable: true });
   });
 

@@ -100,6 +100,10 @@ export async function startRecordingUpstream(responder?: Responder): Promise<Rec
       res.destroy();
     }
   });
+  // Node closes idle keep-alive sockets after 5 s; on a loaded machine the host can reuse such a
+  // socket just as it closes, and a POST (never retried) then fails with ECONNRESET. Real
+  // upstreams keep connections far longer, so the fake does too.
+  server.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
