@@ -11,6 +11,16 @@ export class StaticTokenAuthProvider implements AuthProvider {
     private readonly hint = `configure a token for auth provider "${id}"`,
   ) {}
 
+  /** Whether a token is configured (never the token itself), for set-up checks. */
+  get configured(): boolean {
+    return Boolean(this.token);
+  }
+
+  /** What to do when no token is configured. */
+  get setupHint(): string {
+    return this.hint;
+  }
+
   async getCredentials(_request: CredentialRequest): Promise<CredentialResult> {
     if (!this.token) return { kind: 'authorization_required', message: `No access token: ${this.hint}.` };
     return { kind: 'bearer', token: this.token };

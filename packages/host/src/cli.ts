@@ -1,13 +1,21 @@
 #!/usr/bin/env node
 import { createRequire } from 'node:module';
-import { Command, InvalidArgumentError } from 'commander';
-import { AccessTokens } from './auth/access-tokens.js';
-import { findConfig } from './config/find-config.js';
-import { emptyCatalogMessage } from './empty-catalog.js';
-import { createHost, type Host } from './host.js';
-import { createLogger } from './logger.js';
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { describeTool } from './cli/describe-tool.js';
+import { doctorReport } from './cli/doctor.js';
+import { ENVIRONMENT_HELP } from './cli/environment-help.js';
+import { type GlobalOptions, openHost } from './cli/open-host.js';
+import { serve } from './cli/serve.js';
+import { commaList, LOG_LEVELS } from './config/overrides.js';
+import { ToolNameMap } from './mcp/tool-names.js';
 
 const pkg = createRequire(import.meta.url)('../package.json') as { version: string };
+
+// Output piped into `head` and the like closes early: that ends the command, it is no error.
+process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+  if (e.code === 'EPIPE') process.exit(0);
+  throw e;
+});
 
 function port(value: string): number {
   const n = Number(value);
@@ -16,34 +24,8 @@ function port(value: string): number {
   return n;
 }
 
-interface GlobalOptions {
-  config?: string;
-  plugins?: string[];
-  allowEmpty?: boolean;
-}
-
-/** `--plugins a,b` or TOOLHOST_PLUGINS=a,b: package names or paths, instead of config and discovery. */
-function pluginList(value: string): string[] {
-  return value
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-}
-
-async function openHost(options: GlobalOptions): Promise<Host> {
-  const { config, dir, file } = findConfig(options.config, process.env, process.cwd());
-  const fromEnv = process.env.TOOLHOST_PLUGINS ? pluginList(process.env.TOOLHOST_PLUGINS) : undefined;
-  const host = await createHost(config, {
-    ...(file ? { configDir: dir } : {}),
-    pluginPackages: options.plugins ?? fromEnv,
-    logger: createLogger(config.logging?.level),
-  });
-  const allowEmpty = options.allowEmpty || process.env.TOOLHOST_ALLOW_EMPTY === '1';
-  if (host.listTools().length === 0 && !allowEmpty) {
-    await host.close();
-    throw new Error(emptyCatalogMessage(host));
-  }
-  return host;
+function globs(value: string, previous: string[] = []): string[] {
+  return [...previous, ...commaList(value)];
 }
 
 const program = new Command('toolhost')
@@ -55,14 +37,23 @@ const program = new Command('toolhost')
   )
   .option(
     '--plugins <names>',
-    'plugin packages (names or paths, comma-separated) to load instead of the config and discovery; env TOOLHOST_PLUGINS',
-    pluginList,
+    'plugin packages or paths to load instead of the config and discovery (comma-separated)',
+    commaList,
   )
+  .option('--allow-empty', 'start even when no tool is loaded (otherwise an error)')
+  .option('--tool-sets <names>', 'expose only these tool sets (comma-separated)', commaList)
+  .option('--read-only', 'expose only tools that change nothing upstream')
   .option(
-    '--allow-empty',
-    'start even when no tool is loaded (otherwise an error); env TOOLHOST_ALLOW_EMPTY=1',
+    '--allow <globs>',
+    'expose only tools matching these globs, e.g. "GridApi.List*" (repeatable)',
+    globs,
   )
+  .option('--deny <globs>', 'hide tools matching these globs, e.g. "*.Delete*" (repeatable)', globs)
+  .addOption(new Option('--log-level <level>', 'log level').choices(LOG_LEVELS))
+  .addHelpText('after', ENVIRONMENT_HELP)
   .showHelpAfterError();
+
+const globalOptions = () => program.opts<GlobalOptions>();
 
 program
   .command('serve')
@@ -71,59 +62,8 @@ program
   .option('--http [port]', 'serve Streamable HTTP on this port (default 3333)', port)
   .option('--host <address>', 'address to bind for --http (default 127.0.0.1)')
   .action(async (opts: { stdio?: boolean; http?: number | true; host?: string }) => {
-    const host = await openHost(program.opts<GlobalOptions>());
-    const logger = createLogger(host.config.logging?.level);
-    const serverInfo = { name: 'toolhost', version: pkg.version };
-    const http = host.config.http ?? {};
-    const httpOptions = {
-      host: opts.host ?? http.host,
-      path: http.path,
-      publicUrl: http.publicUrl,
-      allowedOrigins: http.allowedOrigins,
-      maxBodyBytes: http.maxBodyBytes,
-      maxSessionsPerUser: http.maxSessionsPerUser,
-      maxSessions: http.maxSessions,
-      sessionIdleSeconds: http.sessionIdleSeconds,
-      accessTokens: AccessTokens.fromConfig(host.config, process.env),
-      logger,
-      serverInfo,
-    };
-    const closers: (() => Promise<void>)[] = [];
-    // Each transport's modules load only when it is used (the Streamable HTTP server's cost
-    // stays off the stdio start-up path, and the other way round).
-    if (opts.http !== undefined && !opts.stdio) {
-      const { serveHttp } = await import('./mcp/serve-http.js');
-      const handle = await serveHttp(host, {
-        ...httpOptions,
-        port: opts.http === true ? (http.port ?? 3333) : opts.http,
-      });
-      logger.info({ url: handle.url, tools: host.listTools().length }, 'listening');
-      closers.push(handle.close);
-    } else {
-      if (host.oauthProviders.length > 0) {
-        // Over stdio there is no HTTP server, yet browsers must reach the OAuth callback.
-        const { serveHttp } = await import('./mcp/serve-http.js');
-        const callbacks = await serveHttp(host, { ...httpOptions, port: http.port ?? 3333, mcp: false });
-        logger.info({ url: callbacks.url }, 'serving OAuth callbacks');
-        closers.push(callbacks.close);
-      }
-      const { serveStdio } = await import('./mcp/serve-stdio.js');
-      const handle = await serveStdio(host, serverInfo);
-      logger.info({ tools: host.listTools().length }, 'serving on stdio');
-      closers.push(handle.close);
-    }
-    const close = async () => {
-      for (const c of closers) await c();
-    };
-    // In-flight calls finish (or are cancelled at the grace deadline) before transports close.
-    const stop = async () => {
-      logger.info('shutting down');
-      await host.close().catch(() => {});
-      await close().catch(() => {});
-      process.exit(0);
-    };
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
+    const { host, logger } = await openHost(globalOptions());
+    await serve(host, logger, opts, { name: 'toolhost', version: pkg.version });
   });
 
 program
@@ -131,7 +71,7 @@ program
   .description('print the tool catalog')
   .option('--json', 'print the full catalog as JSON (names, descriptions, input schemas, hints)')
   .action(async (opts: { json?: boolean }) => {
-    const host = await openHost(program.opts<GlobalOptions>());
+    const { host } = await openHost(globalOptions());
     const tools = host.listTools();
     if (opts.json) process.stdout.write(`${JSON.stringify(tools, null, 2)}\n`);
     else {
@@ -141,6 +81,26 @@ program
         );
       process.stdout.write(`${tools.length} tools\n`);
     }
+    await host.close();
+  });
+
+program
+  .command('describe')
+  .description("print one tool's parameters and, for mode tools, its request-body schema")
+  .argument('<name>', 'tool name, e.g. CrmEventsApi.SendEventData')
+  .action(async (name: string) => {
+    const { host } = await openHost(globalOptions());
+    const tool = host.getTool(name);
+    if (!tool) {
+      const outcome = await host.callTool(name, {});
+      await host.close();
+      program.error(`toolhost: ${outcome.ok ? `no tool named '${name}'` : outcome.error.message}`);
+    }
+    const names = new ToolNameMap(host.listTools(), host.config.mcp?.nameSeparator ?? '_');
+    const isMode = 'mode' in ((tool!.inputSchema as { properties?: object }).properties ?? {});
+    const schema = isMode ? await host.callTool(tool!.name, { mode: 'get_request_schema' }) : undefined;
+    const body = schema?.ok && schema.kind === 'schema' ? schema.schema : undefined;
+    process.stdout.write(describeTool(tool!, names.mcpName(tool!.name), body));
     await host.close();
   });
 
@@ -157,11 +117,23 @@ program
     } catch (e) {
       program.error(`--args is not valid JSON: ${(e as Error).message}`);
     }
-    const host = await openHost(program.opts<GlobalOptions>());
+    const { host } = await openHost(globalOptions());
     const outcome = await host.callTool(name, args, { userId: opts.user });
     process.stdout.write(`${JSON.stringify(outcome, null, 2)}\n`);
     await host.close();
     process.exitCode = outcome.ok ? 0 : 1;
+  });
+
+program
+  .command('doctor')
+  .description('check the config, the plugins and each tool set’s credentials (values are never shown)')
+  .option('--live', 'also make one read-only call per ready tool set')
+  .action(async (opts: { live?: boolean }) => {
+    const { host, configFile } = await openHost({ ...globalOptions(), allowEmpty: true });
+    const report = await doctorReport(host, { configFile, live: opts.live });
+    process.stdout.write(report.text);
+    await host.close();
+    process.exitCode = report.healthy ? 0 : 1;
   });
 
 program.parseAsync().catch((e: unknown) => {

@@ -11,12 +11,14 @@ import type { HttpSender, RegisteredTool } from '@toolhost/engine';
 import { type DependencyContainer, container as rootContainer } from 'tsyringe';
 import { ACTIVE_AUTH_PROVIDERS, registerDefaultServices } from './assemble-host.js';
 import { OAuthAuthProvider } from './auth/oauth-provider.js';
+import { checkConfigAgainstCatalog } from './config/check-against-catalog.js';
 import type { HostConfig } from './config/host-config.js';
 import { validateConfig } from './config/load-config.js';
 import type { Logger } from './logger.js';
 import { discoverPlugins, pluginSearchBases, searchedDirectories } from './plugins/discover-plugins.js';
 import { importPlugins, registerPlugins } from './plugins/load-plugins.js';
 import { HostServices, registerService, resolveService } from './services.js';
+import { unknownToolMessage } from './unknown-tool.js';
 
 export interface HostOptions {
   /** Plugin objects to register directly, in addition to (or instead of) packages named in config. */
@@ -121,12 +123,14 @@ export async function createHost(rawConfig: HostConfig = {}, options: HostOption
   for (const provider of options.authProviders ?? [])
     registerService(container, HostServices.authProvider, provider);
   const toolSets = registerPlugins(container, plugins, config);
+  checkConfigAgainstCatalog(config, toolSets);
   const { tokenStoreInUse } = registerDefaultServices(container, { config, env, configDir, toolSets });
 
   const engine = resolveService(container, HostServices.engine);
   const registry = resolveService(container, HostServices.registry);
   const providers = resolveService(container, ACTIVE_AUTH_PROVIDERS);
   const infos = new Map(registry.list().map((t) => [t.name, toInfo(t)]));
+  const exposed = new Set(infos.keys());
   const defaultUser = config.defaultUserId ?? 'default';
   const log = container.isRegistered(HostServices.logger, true)
     ? resolveService(container, HostServices.logger)
@@ -145,6 +149,16 @@ export async function createHost(rawConfig: HostConfig = {}, options: HostOption
     getTool: (name) => infos.get(name),
     warm: () => engine.warm(),
     async callTool(name, args, callOptions = {}) {
+      if (!infos.has(name)) {
+        return {
+          ok: false,
+          error: {
+            code: 'unknown_tool',
+            message: unknownToolMessage(name, config, container, exposed),
+            retryable: false,
+          },
+        };
+      }
       if (closing) {
         return {
           ok: false,

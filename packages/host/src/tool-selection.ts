@@ -2,14 +2,35 @@ import type { RegisteredTool } from '@toolhost/engine';
 import picomatch from 'picomatch';
 import type { HostConfig } from './config/host-config.js';
 
-/** Keeps the tools the configuration exposes: enabled tool sets, allow/deny globs, read-only. */
-export function toolSelector(config: HostConfig): (tool: RegisteredTool) => boolean {
+/** What the filters look at: the canonical name, the tool set and whether the tool only reads. */
+export interface SelectableTool {
+  name: string;
+  toolSet: string;
+  readOnly: boolean;
+}
+
+/**
+ * The configuration key that hides a tool, or undefined when the tool is exposed: the tool
+ * set disabled or not chosen, not allowed, denied, or not read-only on a read-only host.
+ */
+export function hiddenBy(config: HostConfig): (tool: SelectableTool) => string | undefined {
   const allow = config.tools?.allow?.length ? picomatch(config.tools.allow) : () => true;
   const deny = config.tools?.deny?.length ? picomatch(config.tools.deny) : () => false;
   const readOnly = config.tools?.readOnly === true;
+  const sets = config.tools?.toolSets ? new Set(config.tools.toolSets) : undefined;
+  return (tool) => {
+    if (config.toolSets?.[tool.toolSet]?.enabled === false) return `toolSets.${tool.toolSet}.enabled`;
+    if (sets && !sets.has(tool.toolSet)) return 'tools.toolSets';
+    if (!allow(tool.name)) return 'tools.allow';
+    if (deny(tool.name)) return 'tools.deny';
+    if (readOnly && !tool.readOnly) return 'tools.readOnly';
+    return undefined;
+  };
+}
+
+/** Keeps the tools the configuration exposes: enabled tool sets, allow/deny globs, read-only. */
+export function toolSelector(config: HostConfig): (tool: RegisteredTool) => boolean {
+  const hidden = hiddenBy(config);
   return (tool) =>
-    config.toolSets?.[tool.toolSet.toolSet]?.enabled !== false &&
-    allow(tool.name) &&
-    !deny(tool.name) &&
-    (!readOnly || tool.hints.readOnly);
+    hidden({ name: tool.name, toolSet: tool.toolSet.toolSet, readOnly: tool.hints.readOnly }) === undefined;
 }

@@ -129,7 +129,7 @@ describe('where the CLI finds plugins', () => {
   });
 
   it('names the filters when plugins are loaded but every tool is hidden', async () => {
-    const hidden = emptyConfig({ plugins: ['toolhost-plugin-echo'], tools: { allow: ['Nothing.*'] } });
+    const hidden = emptyConfig({ plugins: ['toolhost-plugin-echo'], tools: { deny: ['EchoApi.*'] } });
     const r = await cli(['--config', hidden, 'list']);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(

@@ -119,3 +119,26 @@ describe('plugin settings', () => {
     ).rejects.toThrow(/toolSets\.RowsApi\.settings\.region must be one of/);
   });
 });
+
+describe('settings that would do nothing', () => {
+  it('a tool set no plugin provides is an error naming it, the loaded ones and the likely one', async () => {
+    const error = await createHost(
+      { toolSets: { RowApi: { baseUrl: 'http://127.0.0.1:9' } } },
+      { plugins: [plugin('2.0')], env: {} },
+    ).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as Error).message).toBe(
+      'toolSets.RowApi: no loaded plugin provides a tool set of that name (loaded: RowsApi). Did you mean RowsApi?',
+    );
+  });
+
+  it('an allow or deny glob that matches no tool is an error naming the key', async () => {
+    const error = await createHost(
+      { tools: { allow: ['RowsApi.*', 'RowApi.*'], deny: ['*.Nothing'] } },
+      { plugins: [plugin('2.0')], env: {} },
+    ).catch((e: unknown) => e);
+    expect((error as Error).message).toBe(
+      "tools.allow[1]: 'RowApi.*' matches no tool; tools are named <ToolSet>.<Tool> (tool sets: RowsApi). tools.deny[0]: '*.Nothing' matches no tool; tools are named <ToolSet>.<Tool> (tool sets: RowsApi).",
+    );
+  });
+});

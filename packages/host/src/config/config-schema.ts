@@ -35,6 +35,7 @@ export const hostConfigSchema = {
       type: 'object',
       additionalProperties: false,
       properties: {
+        toolSets: { type: 'array', items: { type: 'string', minLength: 1 }, uniqueItems: true },
         allow: { type: 'array', items: { type: 'string' } },
         deny: { type: 'array', items: { type: 'string' } },
         readOnly: { type: 'boolean' },

@@ -37,6 +37,8 @@ export interface HostConfig {
   toolSets?: Record<string, ToolSetConfig>;
   /** Which tools are exposed. */
   tools?: {
+    /** Expose only these tool sets (env TOOLHOST_TOOL_SETS, flag --tool-sets); default all loaded. */
+    toolSets?: string[];
     /** Globs on canonical names (`CrmEventsApi.*`); default all. */
     allow?: string[];
     /** Globs on canonical names; applied after allow. */
@@ -60,7 +62,7 @@ export interface HostConfig {
     timeoutMs?: number;
     /** Largest upstream response accepted (default 10 MiB). */
     maxResponseBytes?: number;
-    /** Upstream requests in flight at once (default 32). */
+    /** Upstream requests in flight at once (default 64). */
     maxConcurrentRequests?: number;
     /** Attempts for safe retries (default 3), and the backoff bounds. */
     retry?: { maxAttempts?: number; baseDelayMs?: number; maxDelayMs?: number };

@@ -1,0 +1,74 @@
+import type { Host, ToolInfo } from '../host.js';
+import { type ToolSetReadiness, toolSetReadiness } from '../readiness.js';
+
+export interface DoctorReport {
+  text: string;
+  /** Every loaded tool set can be called (and, with --live, answered). */
+  healthy: boolean;
+}
+
+/** A read-only tool of the set that needs no argument, to try with --live. */
+function probeTool(host: Host, toolSet: string): ToolInfo | undefined {
+  return host
+    .listTools()
+    .filter((t) => t.toolSet === toolSet && t.annotations.readOnlyHint)
+    .find((t) => ((t.inputSchema as { required?: string[] }).required ?? []).length === 0);
+}
+
+async function liveLine(host: Host, set: ToolSetReadiness): Promise<{ line: string; ok: boolean }> {
+  const tool = probeTool(host, set.toolSet);
+  if (!tool) return { line: '    live: no read-only tool without arguments to try', ok: true };
+  const outcome = await host.callTool(tool.name, {});
+  if (outcome.ok) {
+    const status = outcome.kind === 'response' ? `HTTP ${outcome.status}` : 'schema';
+    return { line: `    live: ${tool.name} answered ${status}`, ok: true };
+  }
+  return {
+    line: `    live: ${tool.name} failed: ${outcome.error.code}: ${outcome.error.message}`,
+    ok: false,
+  };
+}
+
+/**
+ * What a person checks first: which config is in effect, which plugins were found where, and
+ * for each tool set whether its credentials are set (never their values); with `live`, one
+ * read-only call per ready tool set.
+ */
+export async function doctorReport(
+  host: Host,
+  options: { configFile?: string; live?: boolean; env?: NodeJS.ProcessEnv },
+): Promise<DoctorReport> {
+  const env = options.env ?? process.env;
+  const lines: string[] = [];
+  let healthy = true;
+  lines.push(`Config: ${options.configFile ?? 'none (defaults, environment and flags)'}`);
+  lines.push(
+    host.pluginSearch.discovered
+      ? `Plugins: discovered in ${host.pluginSearch.directories.join(', ')}`
+      : 'Plugins: named by the configuration, --plugins or TOOLHOST_PLUGINS',
+  );
+  for (const p of host.plugins)
+    lines.push(`  ${p.name}@${p.version}: ${p.toolSet} (contract ${p.contractVersion})`);
+  lines.push('', 'Tool sets:');
+  const sets = await toolSetReadiness(host);
+  for (const set of sets) {
+    healthy &&= set.ready;
+    lines.push(`  ${set.toolSet} (${set.tools} tools): ${set.ready ? 'ready' : 'NOT READY'}`);
+    for (const c of set.checks) lines.push(`    ${c.ok ? 'ok' : 'missing'}: ${c.what}: ${c.detail}`);
+    if (options.live && set.ready && set.tools > 0) {
+      const live = await liveLine(host, set);
+      healthy &&= live.ok;
+      lines.push(live.line);
+    }
+  }
+  if (host.oauthProviders.length > 0) {
+    lines.push(
+      '',
+      env.TOOLHOST_TOKEN_KEY
+        ? 'OAuth tokens: kept encrypted on disk (TOOLHOST_TOKEN_KEY is set).'
+        : 'OAuth tokens: kept in memory only and lost at restart; set TOOLHOST_TOKEN_KEY (16+ characters) to keep them.',
+    );
+  }
+  lines.push('', healthy ? 'Everything is ready.' : 'Some tool sets cannot be called yet: see above.');
+  return { text: `${lines.join('\n')}\n`, healthy };
+}

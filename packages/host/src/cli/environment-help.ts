@@ -1,0 +1,20 @@
+/** Every environment variable the host reads, for `--help`. */
+export const ENVIRONMENT_HELP = `
+Environment variables:
+  TOOLHOST_CONFIG               config file (as --config)
+  TOOLHOST_PLUGINS              plugin packages or paths, comma-separated (as --plugins)
+  TOOLHOST_ALLOW_EMPTY=1        start with no tool (as --allow-empty)
+  TOOLHOST_TOOL_SETS            expose only these tool sets, comma-separated (as --tool-sets)
+  TOOLHOST_READ_ONLY=1          expose only tools that change nothing (as --read-only)
+  TOOLHOST_ALLOW, TOOLHOST_DENY tool-name globs, comma-separated (as --allow, --deny)
+  TOOLHOST_LOG_LEVEL            fatal, error, warn, info (default), debug, trace or silent
+  TOOLHOST_LOG_FORMAT           json or pretty (default: pretty on a terminal, else JSON)
+  TOOLHOST_TOKEN_KEY            16+ characters: keep OAuth tokens encrypted on disk
+  TOOLHOST_DATA_DIR             where the encrypted token file lives (default .toolhost-data)
+  TOOLHOST_ACCESS_TOKENS        user:token pairs for HTTP clients, comma-separated
+  <PROVIDER>_TOKEN              a static token per auth provider, e.g. CRM_AUTH_PROVIDER_TOKEN,
+                                GRID_AUTH_PROVIDER_TOKEN
+  <PROVIDER>_CLIENT_ID          an OAuth client per auth provider (and <PROVIDER>_CLIENT_SECRET)
+  <SECRET NAME>                 named secrets the tools declare, e.g. CDP_API_KEY
+  HTTP_PROXY, HTTPS_PROXY, NO_PROXY  route upstream requests through a proxy
+`;

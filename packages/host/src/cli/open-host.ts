@@ -1,0 +1,49 @@
+import { findConfig } from '../config/find-config.js';
+import { applyOverrides, type ConfigOverrides, commaList, overridesFromEnv } from '../config/overrides.js';
+import { emptyCatalogMessage } from '../empty-catalog.js';
+import { createHost, type Host } from '../host.js';
+import { createLogger, type Logger } from '../logger.js';
+
+/** The options every command takes (set before or after the command's name). */
+export interface GlobalOptions {
+  config?: string;
+  plugins?: string[];
+  allowEmpty?: boolean;
+  toolSets?: string[];
+  readOnly?: boolean;
+  allow?: string[];
+  deny?: string[];
+  logLevel?: string;
+}
+
+/**
+ * The host a command works with: the config file (if any) with the environment's and the
+ * flags' overrides, the plugins named or discovered, and the process's one logger. A host with
+ * no tool is refused (unless allowed), since every command would then do nothing.
+ */
+export async function openHost(
+  options: GlobalOptions,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ host: Host; logger: Logger; configFile?: string }> {
+  const { config: fileConfig, dir, file } = findConfig(options.config, env, process.cwd());
+  const flags: ConfigOverrides = {
+    toolSets: options.toolSets,
+    readOnly: options.readOnly,
+    allow: options.allow,
+    deny: options.deny,
+    logLevel: options.logLevel,
+  };
+  const config = applyOverrides(fileConfig, flags, overridesFromEnv(env));
+  const logger = createLogger(config.logging?.level ?? 'info');
+  const host = await createHost(config, {
+    ...(file ? { configDir: dir } : {}),
+    pluginPackages: options.plugins ?? (env.TOOLHOST_PLUGINS ? commaList(env.TOOLHOST_PLUGINS) : undefined),
+    logger,
+  });
+  const allowEmpty = options.allowEmpty || env.TOOLHOST_ALLOW_EMPTY === '1';
+  if (host.listTools().length === 0 && !allowEmpty) {
+    await host.close();
+    throw new Error(emptyCatalogMessage(host));
+  }
+  return { host, logger, ...(file ? { configFile: file } : {}) };
+}

@@ -1,0 +1,79 @@
+import { AccessTokens } from '../auth/access-tokens.js';
+import type { Host } from '../host.js';
+import type { Logger } from '../logger.js';
+import { toolSetReadiness } from '../readiness.js';
+
+export interface ServeOptions {
+  stdio?: boolean;
+  http?: number | true;
+  host?: string;
+}
+
+/** One warning per tool set that cannot be called yet, so a person sees it at start, not at the first call. */
+async function warnUnready(host: Host, logger: Logger): Promise<void> {
+  for (const set of await toolSetReadiness(host)) {
+    const missing = set.checks.filter((c) => !c.ok);
+    if (missing.length === 0) continue;
+    logger.warn(
+      { toolSet: set.toolSet, missing: missing.map((c) => `${c.what}: ${c.detail}`) },
+      'tool set cannot be called yet',
+    );
+  }
+}
+
+/** Serves the host over stdio or Streamable HTTP until SIGINT or SIGTERM. */
+export async function serve(
+  host: Host,
+  logger: Logger,
+  opts: ServeOptions,
+  serverInfo: { name: string; version: string },
+): Promise<void> {
+  const http = host.config.http ?? {};
+  const httpOptions = {
+    host: opts.host ?? http.host,
+    path: http.path,
+    publicUrl: http.publicUrl,
+    allowedOrigins: http.allowedOrigins,
+    maxBodyBytes: http.maxBodyBytes,
+    maxSessionsPerUser: http.maxSessionsPerUser,
+    maxSessions: http.maxSessions,
+    sessionIdleSeconds: http.sessionIdleSeconds,
+    accessTokens: AccessTokens.fromConfig(host.config, process.env),
+    logger,
+    serverInfo,
+  };
+  await warnUnready(host, logger);
+  const closers: (() => Promise<void>)[] = [];
+  // Each transport's modules load only when it is used (the Streamable HTTP server's cost
+  // stays off the stdio start-up path, and the other way round).
+  if (opts.http !== undefined && !opts.stdio) {
+    const { serveHttp } = await import('../mcp/serve-http.js');
+    const handle = await serveHttp(host, {
+      ...httpOptions,
+      port: opts.http === true ? (http.port ?? 3333) : opts.http,
+    });
+    logger.info({ url: handle.url, tools: host.listTools().length }, 'listening');
+    closers.push(handle.close);
+  } else {
+    if (host.oauthProviders.length > 0) {
+      // Over stdio there is no HTTP server, yet browsers must reach the OAuth callback.
+      const { serveHttp } = await import('../mcp/serve-http.js');
+      const callbacks = await serveHttp(host, { ...httpOptions, port: http.port ?? 3333, mcp: false });
+      logger.info({ url: callbacks.url }, 'serving OAuth callbacks');
+      closers.push(callbacks.close);
+    }
+    const { serveStdio } = await import('../mcp/serve-stdio.js');
+    const handle = await serveStdio(host, serverInfo);
+    logger.info({ tools: host.listTools().length }, 'serving on stdio');
+    closers.push(handle.close);
+  }
+  // In-flight calls finish (or are cancelled at the grace deadline) before transports close.
+  const stop = async () => {
+    logger.info('shutting down');
+    await host.close().catch(() => {});
+    for (const close of closers) await close().catch(() => {});
+    process.exit(0);
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}

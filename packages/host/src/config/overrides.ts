@@ -1,0 +1,70 @@
+import type { HostConfig } from './host-config.js';
+import { ConfigError } from './load-config.js';
+
+/** What people set most, from flags or the environment, over the config file. */
+export interface ConfigOverrides {
+  toolSets?: string[];
+  readOnly?: boolean;
+  allow?: string[];
+  deny?: string[];
+  logLevel?: string;
+}
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** `a,b , c` → `['a', 'b', 'c']`. */
+export function commaList(value: string): string[] {
+  return value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+function flag(env: Readonly<Record<string, string | undefined>>, name: string): boolean | undefined {
+  const value = env[name];
+  if (value === undefined || value === '') return undefined;
+  if (['1', 'true', 'yes'].includes(value.toLowerCase())) return true;
+  if (['0', 'false', 'no'].includes(value.toLowerCase())) return false;
+  throw new ConfigError(`${name} is '${value}'; use 1 or 0 (true or false).`);
+}
+
+/** The environment's overrides: TOOLHOST_TOOL_SETS, TOOLHOST_READ_ONLY, TOOLHOST_ALLOW, TOOLHOST_DENY, TOOLHOST_LOG_LEVEL. */
+export function overridesFromEnv(env: Readonly<Record<string, string | undefined>>): ConfigOverrides {
+  const list = (name: string) => (env[name] ? commaList(env[name]!) : undefined);
+  return {
+    toolSets: list('TOOLHOST_TOOL_SETS'),
+    readOnly: flag(env, 'TOOLHOST_READ_ONLY'),
+    allow: list('TOOLHOST_ALLOW'),
+    deny: list('TOOLHOST_DENY'),
+    logLevel: env.TOOLHOST_LOG_LEVEL || undefined,
+  };
+}
+
+/** Flags win over the environment, which wins over the file; each replaces the file's value. */
+export function applyOverrides(config: HostConfig, ...layers: ConfigOverrides[]): HostConfig {
+  const pick = <K extends keyof ConfigOverrides>(key: K): ConfigOverrides[K] =>
+    layers.map((l) => l[key]).find((v) => v !== undefined);
+  const tools = { ...config.tools };
+  const toolSets = pick('toolSets');
+  if (toolSets) tools.toolSets = toolSets;
+  const readOnly = pick('readOnly');
+  if (readOnly !== undefined) tools.readOnly = readOnly;
+  const allow = pick('allow');
+  if (allow) tools.allow = allow;
+  const deny = pick('deny');
+  if (deny) tools.deny = deny;
+  const out: HostConfig = { ...config, tools };
+  const level = pick('logLevel');
+  if (level)
+    out.logging = { ...config.logging, level: checkLogLevel(level, 'TOOLHOST_LOG_LEVEL or --log-level') };
+  return out;
+}
+
+/** A log level pino knows, or an error that names where the wrong one came from. */
+export function checkLogLevel(level: string, source: string): LogLevel {
+  if ((LOG_LEVELS as readonly string[]).includes(level)) return level as LogLevel;
+  throw new ConfigError(
+    `Unknown log level '${level}' (from ${source}); use one of ${LOG_LEVELS.join(', ')}.`,
+  );
+}

@@ -1,0 +1,82 @@
+import { type AuthProvider, TOOL_SET_TOKEN, type ToolSetDefinition } from '@toolhost/core';
+import { StaticTokenAuthProvider } from '@toolhost/engine';
+import { ACTIVE_AUTH_PROVIDERS } from './assemble-host.js';
+import { OAuthAuthProvider } from './auth/oauth-provider.js';
+import type { Host } from './host.js';
+import { HostServices, resolveService } from './services.js';
+
+/** One credential a tool set needs, and whether it is there. */
+export interface CredentialCheck {
+  /** `auth provider crm-auth-provider` or `secret CDP_API_KEY`. */
+  what: string;
+  ok: boolean;
+  /** How it is provided, or what to set (never a value). */
+  detail: string;
+}
+
+export interface ToolSetReadiness {
+  toolSet: string;
+  plugin: { name: string; version: string };
+  /** Tools of the set the configuration exposes. */
+  tools: number;
+  /** Every credential is there: calls can reach the upstream (users may still need to authorize). */
+  ready: boolean;
+  checks: CredentialCheck[];
+}
+
+function providerCheck(id: string, provider: AuthProvider | undefined): CredentialCheck {
+  const what = `auth provider ${id}`;
+  if (!provider) return { what, ok: false, detail: 'no provider is configured' };
+  if (provider instanceof OAuthAuthProvider) {
+    return { what, ok: true, detail: 'OAuth client configured: each user authorizes on first use' };
+  }
+  if (provider instanceof StaticTokenAuthProvider) {
+    return provider.configured
+      ? { what, ok: true, detail: 'static token configured' }
+      : { what, ok: false, detail: provider.setupHint };
+  }
+  return { what, ok: true, detail: 'provided by the embedding runtime' };
+}
+
+/**
+ * Whether each loaded tool set can be called yet, and why not: the auth providers and secrets
+ * its exposed tools need. Reads configuration only; nothing is sent.
+ */
+export async function toolSetReadiness(host: Host): Promise<ToolSetReadiness[]> {
+  const container = host.container;
+  const sets = container.isRegistered(TOOL_SET_TOKEN, true)
+    ? container.resolveAll<ToolSetDefinition>(TOOL_SET_TOKEN)
+    : [];
+  const providers = new Map(resolveService(container, ACTIVE_AUTH_PROVIDERS).map((p) => [p.id, p]));
+  const secrets = resolveService(container, HostServices.secretSource);
+  const exposed = new Set(host.listTools().map((t) => t.name));
+  const userId = host.config.defaultUserId ?? 'default';
+  const out: ToolSetReadiness[] = [];
+  for (const set of sets) {
+    const tools = set.tools.filter((t) => exposed.has(`${set.toolSet}.${t.name}`));
+    const checks: CredentialCheck[] = [];
+    const seen = new Set<string>();
+    for (const { auth } of tools) {
+      const key = auth.kind === 'provider' ? auth.provider : auth.kind === 'secret' ? auth.secret : '';
+      if (!key || seen.has(key)) continue;
+      seen.add(key);
+      if (auth.kind === 'provider') checks.push(providerCheck(auth.provider, providers.get(auth.provider)));
+      else if (auth.kind === 'secret') {
+        const value = await secrets.getSecret(auth.secret, { userId });
+        checks.push({
+          what: `secret ${auth.secret}`,
+          ok: Boolean(value),
+          detail: value ? 'set' : (secrets.describe?.(auth.secret) ?? `set ${auth.secret}`),
+        });
+      }
+    }
+    out.push({
+      toolSet: set.toolSet,
+      plugin: set.plugin,
+      tools: tools.length,
+      ready: checks.every((c) => c.ok),
+      checks,
+    });
+  }
+  return out.sort((a, b) => a.toolSet.localeCompare(b.toolSet));
+}

@@ -1,0 +1,50 @@
+import { behaviorHints, TOOL_SET_TOKEN, type ToolSetDefinition } from '@toolhost/core';
+import type { DependencyContainer } from 'tsyringe';
+import type { HostConfig } from './config/host-config.js';
+import { hiddenBy } from './tool-selection.js';
+
+/**
+ * Why a name names no callable tool, in words that lead to the right call: the other
+ * spelling (`CrmEventsApi_ListEventTypes` is the MCP name of `CrmEventsApi.ListEventTypes`),
+ * the configuration key that hides it, or a close name. One text for MCP, the embedding API
+ * and the CLI.
+ */
+export function unknownToolMessage(
+  name: string,
+  config: HostConfig,
+  container: DependencyContainer,
+  exposed: ReadonlySet<string>,
+): string {
+  const separator = config.mcp?.nameSeparator ?? '_';
+  const sets = container.isRegistered(TOOL_SET_TOKEN, true)
+    ? container.resolveAll<ToolSetDefinition>(TOOL_SET_TOKEN)
+    : [];
+  const all = sets.flatMap((s) =>
+    s.tools.map((t) => ({
+      name: `${s.toolSet}.${t.name}`,
+      toolSet: s.toolSet,
+      readOnly: behaviorHints(t).readOnly,
+    })),
+  );
+  // The same tool in the other spelling: `<ToolSet><sep><Tool>` for `<ToolSet>.<Tool>` or back.
+  const respelled = all.find(
+    (t) =>
+      t.name !== name && (t.name.replace('.', separator) === name || t.name === name.replace(separator, '.')),
+  );
+  const target = all.find((t) => t.name === name) ?? respelled;
+  if (target && !exposed.has(target.name)) {
+    const key = hiddenBy(config)(target);
+    return `The tool ${target.name} is loaded but hidden by this host's configuration (${key ?? 'filters'}).`;
+  }
+  if (respelled) {
+    return name.includes('.')
+      ? `No tool named '${name}'. Did you mean '${respelled.name}'?`
+      : `No tool named '${name}': '${name}' is the MCP spelling; here tools are named '${respelled.name}'.`;
+  }
+  const lower = name.toLowerCase().replace(separator, '.');
+  const close = [...exposed].filter(
+    (n) => n.toLowerCase() === lower || n.toLowerCase().endsWith(`.${lower}`),
+  );
+  const hint = close.length > 0 ? ` Did you mean ${close.map((n) => `'${n}'`).join(' or ')}?` : '';
+  return `No tool named '${name}' is loaded.${hint}`;
+}

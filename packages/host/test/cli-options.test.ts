@@ -1,0 +1,205 @@
+import { execFile, spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RecordingUpstream, startRecordingUpstream } from '../src/testing/recording-upstream.js';
+import { hostCliPath } from '../src/testing/spawn-host.js';
+import { fixtureApp } from './support.js';
+
+const run = promisify(execFile);
+let upstream: RecordingUpstream;
+let configFile: string;
+
+beforeAll(async () => {
+  upstream = await startRecordingUpstream();
+  configFile = join(mkdtempSync(join(tmpdir(), 'toolhost-cli-')), 'config.json');
+  writeFileSync(
+    configFile,
+    JSON.stringify({ plugins: ['toolhost-plugin-echo'], toolSets: { EchoApi: { baseUrl: upstream.url } } }),
+  );
+});
+afterAll(() => upstream.close());
+
+function cli(args: string[], env: Record<string, string> = {}) {
+  return run(process.execPath, [hostCliPath(), ...args], {
+    cwd: fixtureApp,
+    env: { PATH: process.env.PATH, ...env },
+  }).then(
+    (r) => ({ code: 0, ...r }),
+    (e: { code: number; stdout: string; stderr: string }) => ({
+      code: e.code,
+      stdout: e.stdout,
+      stderr: e.stderr,
+    }),
+  );
+}
+
+const names = (stdout: string) =>
+  stdout
+    .split('\n')
+    .filter((l) => /^\w+\.\w+/.test(l))
+    .map((l) => l.split(' ')[0]);
+
+describe('flags and environment variables over the config file', () => {
+  it('--read-only and TOOLHOST_READ_ONLY expose only the tools that change nothing', async () => {
+    const flag = await cli(['--config', configFile, '--read-only', 'list']);
+    expect(names(flag.stdout)).toEqual(['EchoApi.GetItem']);
+    const env = await cli(['--config', configFile, 'list'], { TOOLHOST_READ_ONLY: '1' });
+    expect(names(env.stdout)).toEqual(['EchoApi.GetItem']);
+  });
+
+  it('--allow / --deny and TOOLHOST_ALLOW / TOOLHOST_DENY filter by glob', async () => {
+    const allow = await cli([
+      '--config',
+      configFile,
+      '--allow',
+      'EchoApi.*Item',
+      '--deny',
+      '*.Delete*',
+      'list',
+    ]);
+    expect(names(allow.stdout)).toEqual(['EchoApi.GetItem', 'EchoApi.CreateItem']);
+    const env = await cli(['--config', configFile, 'list'], {
+      TOOLHOST_DENY: 'EchoApi.GetItem,EchoApi.CreateItem',
+    });
+    expect(names(env.stdout)).toEqual(['EchoApi.DeleteItem']);
+  });
+
+  it('--tool-sets and TOOLHOST_TOOL_SETS choose tool sets, naming an unknown one', async () => {
+    expect(
+      names((await cli(['--config', configFile, '--tool-sets', 'EchoApi', 'list'])).stdout),
+    ).toHaveLength(3);
+    const wrong = await cli(['--config', configFile, 'list'], { TOOLHOST_TOOL_SETS: 'EchoAPI' });
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toContain(
+      "tools.toolSets: 'EchoAPI' is not a loaded tool set (loaded: EchoApi). Did you mean EchoApi?",
+    );
+  });
+
+  it('an unknown log level names TOOLHOST_LOG_LEVEL and the levels there are', async () => {
+    const r = await cli(['--config', configFile, 'list'], { TOOLHOST_LOG_LEVEL: 'verbose' });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(
+      "Unknown log level 'verbose' (from TOOLHOST_LOG_LEVEL or --log-level); use one of fatal, error, warn, info, debug, trace, silent.",
+    );
+  });
+
+  it('--help lists every environment variable the host reads', async () => {
+    const { stdout } = await cli(['--help']);
+    for (const name of [
+      'TOOLHOST_CONFIG',
+      'TOOLHOST_PLUGINS',
+      'TOOLHOST_TOOL_SETS',
+      'TOOLHOST_READ_ONLY',
+      'TOOLHOST_ALLOW',
+      'TOOLHOST_DENY',
+      'TOOLHOST_LOG_LEVEL',
+      'TOOLHOST_TOKEN_KEY',
+      'TOOLHOST_DATA_DIR',
+      'TOOLHOST_ACCESS_TOKENS',
+      '<PROVIDER>_TOKEN',
+      'CDP_API_KEY',
+    ])
+      expect(stdout).toContain(name);
+    for (const flag of ['--tool-sets', '--read-only', '--allow', '--deny', '--log-level'])
+      expect(stdout).toContain(flag);
+  });
+});
+
+describe('commands a new user reaches for', () => {
+  it('call explains the MCP spelling and tools hidden by the configuration', async () => {
+    const mcp = await cli(['--config', configFile, 'call', 'EchoApi_GetItem', '--args', '{"item_id":"1"}']);
+    expect(mcp.code).toBe(1);
+    expect(JSON.parse(mcp.stdout).error).toMatchObject({
+      code: 'unknown_tool',
+      message:
+        "No tool named 'EchoApi_GetItem': 'EchoApi_GetItem' is the MCP spelling; here tools are named 'EchoApi.GetItem'.",
+    });
+    const hidden = await cli([
+      '--config',
+      configFile,
+      '--read-only',
+      'call',
+      'EchoApi.DeleteItem',
+      '--args',
+      '{"item_id":"1"}',
+    ]);
+    expect(JSON.parse(hidden.stdout).error.message).toBe(
+      "The tool EchoApi.DeleteItem is loaded but hidden by this host's configuration (tools.readOnly).",
+    );
+    expect(upstream.requests).toHaveLength(0);
+  });
+
+  it('describe prints the parameters and the request-body schema of a mode tool', async () => {
+    const r = await cli(['--config', configFile, 'describe', 'EchoApi.CreateItem']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('EchoApi.CreateItem  (over MCP: EchoApi_CreateItem)');
+    expect(r.stdout).toContain('mode: "get_request_schema" | "execute"  [required]');
+    expect(r.stdout).toContain('Request body (request_body, a JSON string, when mode is execute):');
+    expect(r.stdout).toContain('    "required": [\n      "name"\n    ],');
+    const plain = await cli(['--config', configFile, 'describe', 'EchoApi.GetItem']);
+    expect(plain.stdout).toContain('item_id: string  [required]');
+    expect(plain.stdout).not.toContain('Request body');
+  });
+
+  it('doctor says which credentials are missing, without values, and exits 1 until they are set', async () => {
+    const missing = await cli(['--config', configFile, 'doctor']);
+    expect(missing.code).toBe(1);
+    expect(missing.stdout).toContain(`Config: ${configFile}`);
+    expect(missing.stdout).toContain('toolhost-plugin-echo@1.2.3: EchoApi (contract 2.0)');
+    expect(missing.stdout).toContain('EchoApi (3 tools): NOT READY');
+    expect(missing.stdout).toContain('missing: auth provider echo-auth: set ECHO_AUTH_TOKEN');
+    expect(missing.stdout).toContain('missing: secret ECHO_KEY: set ECHO_KEY in');
+    const ready = await cli(['--config', configFile, 'doctor', '--live'], {
+      ECHO_AUTH_TOKEN: 'tok-doctor-secret',
+      ECHO_KEY: 'key-doctor-secret',
+    });
+    expect(ready.code).toBe(0);
+    expect(ready.stdout).toContain('EchoApi (3 tools): ready');
+    expect(ready.stdout).toContain('ok: auth provider echo-auth: static token configured');
+    expect(ready.stdout).toContain('Everything is ready.');
+    expect(ready.stdout).not.toContain('tok-doctor-secret');
+    expect(ready.stdout).not.toContain('key-doctor-secret');
+  });
+
+  it('list piped into a reader that stops early ends quietly', async () => {
+    const child = spawn(process.execPath, [hostCliPath(), '--plugins', '@toolhost/plugin-grid', 'list'], {
+      cwd: fixtureApp,
+      env: { PATH: process.env.PATH },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (c: Buffer) => {
+      stderr += c.toString();
+    });
+    // Read one chunk, then close the pipe, as `| head -1` does.
+    await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
+    child.stdout.destroy();
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(stderr).not.toContain('EPIPE');
+    expect(code).toBe(0);
+  });
+
+  it('serve says at start which tool sets cannot be called yet, and pretty-prints on request', async () => {
+    const child = spawn(process.execPath, [hostCliPath(), '--config', configFile, 'serve', '--stdio'], {
+      cwd: fixtureApp,
+      env: { PATH: process.env.PATH, TOOLHOST_LOG_FORMAT: 'pretty', ECHO_AUTH_TOKEN: 't' },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (c: Buffer) => {
+      stderr += c.toString();
+    });
+    await expect.poll(() => stderr, { timeout: 10_000 }).toContain('serving on stdio');
+    child.kill('SIGTERM');
+    await new Promise((resolve) => child.on('close', resolve));
+    expect(stderr).toContain('tool set cannot be called yet');
+    expect(stderr).toContain('secret ECHO_KEY');
+    expect(stderr).not.toContain('auth provider echo-auth');
+    // A person's format: a level word and the message, not a JSON object per line.
+    expect(stderr).toMatch(/WARN.*tool set cannot be called yet/);
+    expect(stderr.trimStart().startsWith('{')).toBe(false);
+  });
+});
