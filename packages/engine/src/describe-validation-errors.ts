@@ -25,9 +25,43 @@ export interface ValidationProblem {
  * Plain-language problems from Ajv errors, each naming where it is and what was expected.
  * `root` prefixes every location (`request_body` for bodies; empty for tool arguments).
  */
-export function describeValidationErrors(errors: readonly ErrorObject[], root = ''): ValidationProblem[] {
+/**
+ * For a value that matches none of an anyOf/oneOf's alternatives, Ajv reports every branch's
+ * complaints ("event is required; anonymousId is required; groupId is required …"). Keeps only
+ * those of the branch that came closest (fewest complaints), and notes which it was.
+ */
+function narrowAlternatives(errors: readonly ErrorObject[]): {
+  errors: ErrorObject[];
+  closest: Map<ErrorObject, { branch: number; of: number }>;
+} {
+  let out = [...errors];
+  const closest = new Map<ErrorObject, { branch: number; of: number }>();
+  for (const alt of errors) {
+    if (alt.keyword !== 'anyOf' && alt.keyword !== 'oneOf') continue;
+    // A oneOf that failed because several branches matched has no branch complaints to narrow.
+    if ((alt.params as { passingSchemas?: unknown }).passingSchemas) continue;
+    const prefix = `${alt.schemaPath}/`;
+    const branches = new Map<number, ErrorObject[]>();
+    for (const e of out) {
+      if (!e.schemaPath.startsWith(prefix)) continue;
+      const branch = Number(e.schemaPath.slice(prefix.length).split('/')[0]);
+      if (!branches.has(branch)) branches.set(branch, []);
+      branches.get(branch)!.push(e);
+    }
+    if (branches.size < 2) continue;
+    const [best, keep] = [...branches].sort((a, b) => a[1].length - b[1].length || a[0] - b[0])[0]!;
+    out = out.filter((e) => e !== alt && (!e.schemaPath.startsWith(prefix) || keep.includes(e)));
+    // The summary first, then what the closest shape lacks.
+    out.splice(out.indexOf(keep[0]!), 0, alt);
+    closest.set(alt, { branch: best, of: branches.size });
+  }
+  return { errors: out, closest };
+}
+
+export function describeValidationErrors(all: readonly ErrorObject[], root = ''): ValidationProblem[] {
   const problems: ValidationProblem[] = [];
   const seen = new Set<string>();
+  const { errors, closest } = narrowAlternatives(all);
   for (const e of errors) {
     const at = join(root, readablePath(e.instancePath));
     const p = e.params as Record<string, unknown>;
@@ -61,9 +95,16 @@ export function describeValidationErrors(errors: readonly ErrorObject[], root = 
         problem = { at, message: `must be a valid ${String(p.format)}${formatHint(String(p.format))}` };
         break;
       case 'anyOf':
-      case 'oneOf':
-        problem = { at, message: `does not match any of the allowed shapes (${e.keyword})` };
+      case 'oneOf': {
+        const near = closest.get(e);
+        problem = {
+          at,
+          message: near
+            ? `matches none of the ${near.of} allowed shapes; the closest, shape ${near.branch + 1}, lacks what follows`
+            : `does not match any of the allowed shapes (${e.keyword})`,
+        };
         break;
+      }
       default:
         problem = { at, message: e.message ?? `fails ${e.keyword}` };
     }

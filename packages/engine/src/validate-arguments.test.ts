@@ -2,7 +2,7 @@ import { buildInputSchema, type ToolDeclaration, ToolError } from '@toolhost/cor
 import { describe, expect, it } from 'vitest';
 import { buildRequest } from './build-request.js';
 import { checkToolSet } from './check-declarations.js';
-import { validateArguments } from './validate-arguments.js';
+import { parseRequestBody, validateArguments } from './validate-arguments.js';
 
 const list: ToolDeclaration = {
   name: 'List',
@@ -130,5 +130,66 @@ describe('at least one of a group', () => {
     const e = errorOf(() => validateArguments(rename, schema, {}));
     expect(e.info).toMatchObject({ code: 'invalid_argument', parameter: 'name' });
     expect(e.message).toBe("Give at least one of the parameters 'name', 'description'.");
+  });
+});
+
+describe('errors that take one round trip', () => {
+  const send: ToolDeclaration = {
+    name: 'Send',
+    description: 'Send.',
+    method: 'POST',
+    path: '/items/{id}/events',
+    auth: { kind: 'none' },
+    params: [
+      {
+        name: 'item',
+        in: 'path',
+        apiName: 'id',
+        executeOnly: 'required',
+        schema: { type: 'string' },
+        description: '',
+      },
+      { name: 'channel', in: 'query', executeOnly: 'required', schema: { type: 'string' }, description: '' },
+    ],
+    body: {
+      kind: 'mode',
+      schema: {
+        type: 'object',
+        properties: {
+          batch: {
+            type: 'array',
+            items: {
+              anyOf: [
+                { type: 'object', required: ['type', 'event', 'userId'] },
+                { type: 'object', required: ['type', 'groupId', 'traits'] },
+                { type: 'object', required: ['type', 'previousId', 'userId'] },
+              ],
+            },
+          },
+        },
+      },
+    },
+  };
+  const schema = buildInputSchema(send);
+
+  it('names the request body and every missing execute-only parameter at once', () => {
+    const e = errorOf(() => validateArguments(send, schema, { mode: 'execute' }));
+    expect(e.info.parameter).toBe('request_body');
+    expect(e.message).toBe(
+      "Parameter 'request_body' is required when mode is execute (a JSON string; call with mode get_request_schema to see its schema). Parameter 'item' is required when mode is execute. Parameter 'channel' is required when mode is execute.",
+    );
+  });
+
+  it('says which alternative of a body came closest and what it lacks, not every branch', () => {
+    const e = errorOf(() =>
+      parseRequestBody(
+        JSON.stringify({ batch: [{ type: 'track', userId: 'u1' }] }),
+        send.body!.kind === 'mode' ? send.body.schema : {},
+      ),
+    );
+    expect(e.message).toBe(
+      'The request body does not match its schema: request_body.batch[0] matches none of the 3 allowed shapes; the closest, shape 1, lacks what follows; request_body.batch[0].event is required but missing.',
+    );
+    expect(e.message).not.toContain('groupId');
   });
 });

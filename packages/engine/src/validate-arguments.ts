@@ -76,17 +76,16 @@ export function validateArguments(
     const missing = (decl.params ?? []).filter(
       (p) => p.executeOnly === 'required' && args[p.name] === undefined,
     );
+    // Everything execute needs is reported at once, so a caller fixes it in one round trip.
+    const problems = missing.map((p) => `Parameter '${p.name}' is required when mode is execute.`);
     if (args[REQUEST_BODY_PARAM] === undefined) {
-      throw ToolError.invalidArgument(
-        REQUEST_BODY_PARAM,
+      problems.unshift(
         `Parameter '${REQUEST_BODY_PARAM}' is required when mode is execute (a JSON string; call with mode get_request_schema to see its schema).`,
       );
     }
-    if (missing.length > 0) {
-      throw ToolError.invalidArgument(
-        missing[0]!.name,
-        missing.map((p) => `Parameter '${p.name}' is required when mode is execute.`).join(' '),
-      );
+    if (problems.length > 0) {
+      const first = args[REQUEST_BODY_PARAM] === undefined ? REQUEST_BODY_PARAM : missing[0]!.name;
+      throw ToolError.invalidArgument(first, problems.join(' '));
     }
   }
   return { mode, args };
