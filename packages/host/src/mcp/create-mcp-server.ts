@@ -89,11 +89,11 @@ function offerUrlElicitation(
   message: string,
 ): void {
   if (!server.getClientCapabilities()?.elicitation?.url) return;
-  const elicitationId = new URL(url).searchParams.get('state');
+  const elicitationId = new URL(url).searchParams.get('flow');
   const provider = host.oauthProviders.find((p) => p.id === providerId);
   if (!elicitationId || !provider) return;
   const stop = provider.onAuthorized((event) => {
-    if (event.state !== elicitationId) return;
+    if (event.flowId !== elicitationId) return;
     stop();
     server
       .createElicitationCompletionNotifier(elicitationId)()

@@ -5,7 +5,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { AccessTokens } from '../auth/access-tokens.js';
-import { CALLBACK_PATH_PREFIX, OAuthCallbackError } from '../auth/oauth-provider.js';
+import { oauthRoutes } from '../auth/oauth-routes.js';
 import type { Host } from '../host.js';
 import type { Logger } from '../logger.js';
 import { createMcpServer, prepareMcpCatalog } from './create-mcp-server.js';
@@ -40,14 +40,6 @@ export interface HttpServerHandle {
 
 const LOOPBACK_ORIGIN = /^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/;
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '::1']);
-
-function page(res: ServerResponse, status: number, title: string, text: string): void {
-  const esc = (v: string) => v.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-  res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
-  res.end(
-    `<!doctype html><meta charset="utf-8"><title>${esc(title)}</title><h1>${esc(title)}</h1><p>${esc(text)}</p>`,
-  );
-}
 
 class BodyTooLarge extends Error {}
 
@@ -123,23 +115,14 @@ export async function serveHttp(host: Host, options: HttpServeOptions = {}): Pro
       `Refusing to bind ${bindHost} without access tokens: set http.accessTokens (or TOOLHOST_ACCESS_TOKENS) so that only your users' clients can call tools.`,
     );
   }
-  const oauth = new Map(host.oauthProviders.map((p) => [p.id, p]));
-
-  async function callback(providerId: string, url: URL, res: ServerResponse): Promise<void> {
-    const provider = oauth.get(providerId);
-    if (!provider)
-      return page(res, 404, 'Unknown provider', `No OAuth provider '${providerId}' is configured.`);
-    try {
-      await provider.handleCallback(url.searchParams);
-      log?.info({ provider: providerId }, 'authorization completed');
-      page(res, 200, 'Authorization complete', 'You can close this window and return to your agent.');
-    } catch (e) {
-      const message =
-        e instanceof OAuthCallbackError ? e.message : 'The authorization could not be completed.';
-      log?.warn({ provider: providerId, reason: message }, 'authorization failed');
-      page(res, 400, 'Authorization failed', message);
-    }
-  }
+  let base = '';
+  const oauth = oauthRoutes({
+    providers: host.oauthProviders,
+    accessTokens,
+    logger: log,
+    ownOrigins: (req) => [new URL(base).origin, `http://${req.headers.host}`],
+    secureCookies: () => base.startsWith('https:'),
+  });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://localhost');
@@ -148,9 +131,7 @@ export async function serveHttp(host: Host, options: HttpServeOptions = {}): Pro
       res.end(JSON.stringify({ status: 'ok', tools: catalog.listed.length, sessions: sessions.size }));
       return;
     }
-    if (url.pathname.startsWith(CALLBACK_PATH_PREFIX) && req.method === 'GET') {
-      return callback(decodeURIComponent(url.pathname.slice(CALLBACK_PATH_PREFIX.length)), url, res);
-    }
+    if (await oauth.handle(req, res, url)) return;
     if (url.pathname !== path || options.mcp === false) return jsonRpcError(res, 404, 'Not found');
     const origin = req.headers.origin;
     if (origin && !LOOPBACK_ORIGIN.test(origin) && !allowed.has(origin)) {
@@ -241,8 +222,8 @@ export async function serveHttp(host: Host, options: HttpServeOptions = {}): Pro
   });
   const { port } = httpServer.address() as AddressInfo;
   const shownHost = bindHost.includes(':') ? `[${bindHost}]` : bindHost;
-  const base = options.publicUrl ?? `http://${shownHost}:${port}`;
-  for (const provider of oauth.values()) provider.setRedirectBase(base);
+  base = options.publicUrl ?? `http://${shownHost}:${port}`;
+  for (const provider of host.oauthProviders) provider.setRedirectBase(base);
   return {
     url: `http://${shownHost}:${port}${path}`,
     port,
