@@ -6,6 +6,7 @@ import { ConcurrencyLimit } from './concurrency-limit.js';
 import { AUTH_PROVIDER, HTTP_SENDER, SECRET_SOURCE } from './di-tokens.js';
 import { AxiosHttpSender, type HttpResponse, type HttpSender } from './http-sender.js';
 import { Pacer, sleep } from './pacer.js';
+import { credentialForms, redact } from './redact.js';
 import type { RegisteredTool, ToolRegistry } from './registry.js';
 import type { AuthRequirement } from './tool-declaration.js';
 import { ToolError } from './tool-error.js';
@@ -41,6 +42,8 @@ export interface EngineDependencies {
 type Credential = {
   header: string;
   value: string;
+  /** What was sent, in the forms an echoing upstream could return it (never returned to callers). */
+  sent: string[];
   /** The provider's raw token, told back to it when the upstream rejects it. */
   token?: string;
   provider?: AuthProvider;
@@ -152,11 +155,15 @@ export class ToolEngine {
       const renewed = await credential.provider.onUnauthorized(credential.request, credential.token ?? '');
       if (renewed?.kind === 'bearer') {
         request.headers[credential.header] = `Bearer ${renewed.token}`;
+        credential.sent.push(renewed.token);
         res = await this.sendWithRetries(tool, request, args, context);
       } else if (renewed?.kind === 'authorization_required') {
         throw this.authorizationRequired(credential.provider.id, credential.request.scopes, renewed);
       }
     }
+    // Upstreams that echo requests (in error bodies, debug endpoints) would hand the
+    // credential to the agent; success bodies are checked as well as errors.
+    if (credential) res = { ...res, body: redact(res.body, credentialForms(credential.sent)) };
     if (res.status >= 200 && res.status < 300)
       return { ok: true, kind: 'response', status: res.status, body: res.body };
     throw errorForResponse(res);
@@ -252,9 +259,15 @@ export class ToolEngine {
             message: `This tool needs the secret ${auth.secret}, which is not set: ${how}.`,
           });
         }
-        return auth.scheme === 'bearer'
-          ? { header: 'authorization', value: `Bearer ${value}` }
-          : { header: 'authorization', value: `Basic ${Buffer.from(`${value}:`).toString('base64')}` };
+        if (auth.scheme === 'bearer')
+          return { header: 'authorization', value: `Bearer ${value}`, sent: [value] };
+        const basic = Buffer.from(`${value}:`).toString('base64');
+        // The base64 of `secret:` carries the secret too, in padded and unpadded form.
+        return {
+          header: 'authorization',
+          value: `Basic ${basic}`,
+          sent: [value, basic, basic.replace(/=+$/, '')],
+        };
       }
       case 'provider': {
         const provider = this.providers.get(auth.provider);
@@ -276,6 +289,7 @@ export class ToolEngine {
         return {
           header: 'authorization',
           value: `Bearer ${result.token}`,
+          sent: [result.token],
           token: result.token,
           provider,
           request,
