@@ -14,12 +14,20 @@ import type { ToolOutcome } from './tool-outcome.js';
 import { parseRequestBody, validateArguments } from './validate-arguments.js';
 
 export interface EngineOptions {
-  /** Per upstream request, in milliseconds (default 30 s). */
+  /**
+   * Per upstream request, in milliseconds (default 30 s): the whole exchange, from sending to
+   * the last byte of the answer. A request also waits at most this long for a slot.
+   */
   timeoutMs?: number;
   /** Largest upstream response accepted, in bytes (default 10 MiB). */
   maxResponseBytes?: number;
   /** Upstream requests in flight at once across all tools (default 64, the sockets kept per upstream); the rest queue. */
   maxConcurrentRequests?: number;
+  /**
+   * Upstream requests in flight at once to one upstream (scheme, host and port; default 32),
+   * so that one slow upstream cannot take every slot from the others.
+   */
+  maxConcurrentRequestsPerUpstream?: number;
   /**
    * Retries of network errors and 5xx, only where safe: idempotent tools, or a request that
    * never left. Backoff is exponential with full jitter.
@@ -61,6 +69,10 @@ export class ToolEngine {
   private readonly timeoutMs: number;
   private readonly maxResponseBytes: number;
   private readonly limit: ConcurrencyLimit;
+  /** Slots per upstream origin, and the origin of each base URL (parsed once). */
+  private readonly perUpstream = new Map<string, ConcurrencyLimit>();
+  private readonly origins = new Map<string, string>();
+  private readonly perUpstreamLimit: number;
   private readonly retry: { maxAttempts: number; baseDelayMs: number; maxDelayMs: number };
   private readonly maxRateLimitWait: number;
   private readonly onUnexpectedError?: (error: unknown, tool: string) => void;
@@ -74,6 +86,7 @@ export class ToolEngine {
     this.timeoutMs = options.timeoutMs ?? 30_000;
     this.maxResponseBytes = options.maxResponseBytes ?? 10 * 1024 * 1024;
     this.limit = new ConcurrencyLimit(options.maxConcurrentRequests ?? 64);
+    this.perUpstreamLimit = options.maxConcurrentRequestsPerUpstream ?? 32;
     this.retry = { maxAttempts: 3, baseDelayMs: 200, maxDelayMs: 4000, ...options.retry };
     this.maxRateLimitWait = options.maxRateLimitWaitSeconds ?? 30;
     this.onUnexpectedError = options.onUnexpectedError;
@@ -187,7 +200,7 @@ export class ToolEngine {
       await this.pace(tool, args, context.signal);
       let res: HttpResponse;
       try {
-        res = await this.limit.run(() => this.send(request, context), context.signal);
+        res = await this.sendInSlot(tool, request, context);
       } catch (e) {
         const retry =
           ToolError.isInstance(e) &&
@@ -213,6 +226,31 @@ export class ToolEngine {
       }
       return res;
     }
+  }
+
+  /**
+   * Sends once a slot of the tool's upstream and then one of the host's is free, waiting at
+   * most `timeoutMs` for both. Waiting for the upstream's own slot first means calls queued
+   * behind a slow upstream hold none of the slots other upstreams need.
+   */
+  private sendInSlot(tool: RegisteredTool, request: HttpRequestSpec, context: CallContext) {
+    let origin = this.origins.get(tool.baseUrl);
+    if (origin === undefined) {
+      origin = new URL(tool.baseUrl).origin;
+      this.origins.set(tool.baseUrl, origin);
+    }
+    let upstream = this.perUpstream.get(origin);
+    if (!upstream) {
+      upstream = new ConcurrencyLimit(this.perUpstreamLimit);
+      this.perUpstream.set(origin, upstream);
+    }
+    const deadline = Date.now() + this.timeoutMs;
+    return upstream.run(
+      () =>
+        this.limit.run(() => this.send(request, context), context.signal, Math.max(0, deadline - Date.now())),
+      context.signal,
+      this.timeoutMs,
+    );
   }
 
   private backoff(attempt: number, signal?: AbortSignal): Promise<void> {

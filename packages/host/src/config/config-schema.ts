@@ -73,6 +73,7 @@ export const hostConfigSchema = {
         timeoutMs: { type: 'integer', minimum: 1 },
         maxResponseBytes: { type: 'integer', minimum: 1024 },
         maxConcurrentRequests: { type: 'integer', minimum: 1 },
+        maxConcurrentRequestsPerUpstream: { type: 'integer', minimum: 1 },
         maxRateLimitWaitSeconds: { type: 'number', minimum: 0 },
         retry: {
           type: 'object',

@@ -56,12 +56,17 @@ export interface HostConfig {
   secretsFile?: string;
   /** Upstream call limits. */
   engine?: {
-    /** Per upstream request (default 30000). */
+    /**
+     * Per upstream request, in ms (default 30000): the whole exchange, from sending to the
+     * last byte of the answer; a request also waits at most this long for a slot.
+     */
     timeoutMs?: number;
     /** Largest upstream response accepted (default 10 MiB). */
     maxResponseBytes?: number;
-    /** Upstream requests in flight at once (default 32). */
+    /** Upstream requests in flight at once (default 64). */
     maxConcurrentRequests?: number;
+    /** Upstream requests in flight at once to one upstream origin (default 32). */
+    maxConcurrentRequestsPerUpstream?: number;
     /** Attempts for safe retries (default 3), and the backoff bounds. */
     retry?: { maxAttempts?: number; baseDelayMs?: number; maxDelayMs?: number };
     /** Longest Retry-After honoured for one retry (default 30). */
