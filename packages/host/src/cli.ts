@@ -45,6 +45,7 @@ program
       path: http.path,
       publicUrl: http.publicUrl,
       allowedOrigins: http.allowedOrigins,
+      allowedHosts: http.allowedHosts,
       maxBodyBytes: http.maxBodyBytes,
       maxSessionsPerUser: http.maxSessionsPerUser,
       maxSessions: http.maxSessions,

@@ -57,7 +57,7 @@ beforeAll(async () => {
             description: 'Basic.',
             method: 'GET',
             path: '/basic',
-            auth: { kind: 'secret', secret: 'ECHO_BASIC_KEY', scheme: 'basic' },
+            auth: { kind: 'secret', secret: 'ECHO_BASIC_KEY', scheme: 'basic-username' },
           },
         ]),
       ],

@@ -172,7 +172,14 @@ export function oauthRoutes(options: OAuthRoutesOptions) {
         ? CALLBACK_PATH_PREFIX
         : undefined;
     if (!prefix) return false;
-    const providerId = decodeURIComponent(url.pathname.slice(prefix.length));
+    let providerId: string;
+    try {
+      providerId = decodeURIComponent(url.pathname.slice(prefix.length));
+    } catch {
+      // Malformed percent-encoding is the client's mistake, not the host's.
+      page(res, 400, 'Bad request', 'The provider in this address is not valid percent-encoding.');
+      return true;
+    }
     const provider = providers.get(providerId);
     if (!provider) {
       page(res, 404, 'Unknown provider', `No OAuth provider '${providerId}' is configured.`);

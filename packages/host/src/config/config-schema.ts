@@ -104,6 +104,7 @@ export const hostConfigSchema = {
         maxSessions: { type: 'integer', minimum: 1 },
         sessionIdleSeconds: { type: 'integer', minimum: 1 },
         allowedOrigins: { type: 'array', items: { type: 'string' } },
+        allowedHosts: { type: 'array', items: { type: 'string', minLength: 1 } },
         maxBodyBytes: { type: 'integer', minimum: 1024 },
       },
     },

@@ -85,13 +85,18 @@ export interface HostConfig {
     /** The URL users' browsers reach this host at (for OAuth redirects behind a proxy). */
     publicUrl?: string;
     allowedOrigins?: string[];
+    /** Host header values answered besides the bound address and publicUrl's host (e.g. `mcp.example.com`). */
+    allowedHosts?: string[];
     maxBodyBytes?: number;
     /**
      * Bearer tokens the operator issues to MCP clients, by user id (`{ "alice": "<token>" }`;
      * env TOOLHOST_ACCESS_TOKENS="alice:<token>,bob:<token>"). Required to bind beyond loopback.
      */
     accessTokens?: Record<string, string>;
-    /** Open MCP sessions per user (default 16) and in all (default 1000). */
+    /**
+     * Open MCP sessions per user (default 16; per user and client name without access
+     * tokens) and in all (default 1000); at a cap the least recently used idle one is closed.
+     */
     maxSessionsPerUser?: number;
     maxSessions?: number;
     /** Sessions idle this long are closed (default 1800 s). */

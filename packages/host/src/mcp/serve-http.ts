@@ -1,14 +1,24 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { isInitializeRequest, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { AccessTokens } from '../auth/access-tokens.js';
 import { oauthRoutes } from '../auth/oauth-routes.js';
 import type { Host } from '../host.js';
 import type { Logger } from '../logger.js';
 import { createMcpServer, prepareMcpCatalog } from './create-mcp-server.js';
+import { type HttpSession, HttpSessions } from './http-sessions.js';
+import {
+  BodyTooLarge,
+  hostGuard,
+  type JsonRpcId,
+  jsonRpcError,
+  LOOPBACK_HOSTS,
+  originAllowed,
+  readBody,
+  requestIdOf,
+} from './request-guards.js';
 
 export interface HttpServeOptions {
   host?: string;
@@ -16,6 +26,8 @@ export interface HttpServeOptions {
   path?: string;
   /** Origins allowed besides loopback ones (DNS-rebinding protection). */
   allowedOrigins?: string[];
+  /** Host header values allowed besides the bound address and the public URL's host. */
+  allowedHosts?: string[];
   maxBodyBytes?: number;
   logger?: Logger;
   serverInfo?: { name: string; version: string };
@@ -23,55 +35,48 @@ export interface HttpServeOptions {
   accessTokens?: AccessTokens;
   /** The URL browsers reach this server at, for OAuth redirect URIs (default: the bound address). */
   publicUrl?: string;
-  /** false: serve only OAuth callbacks and health (the stdio mode's companion server). */
+  /** false: serve only OAuth pages and health (the stdio mode's companion server). */
   mcp?: boolean;
-  /** Open sessions per user (default 16) and in all (default 1000). */
+  /** Open sessions per user (default 16; per user and client without access tokens) and in all (default 1000). */
   maxSessionsPerUser?: number;
   maxSessions?: number;
   /** Idle sessions are closed after this long (default 1800 s). */
   sessionIdleSeconds?: number;
+  /** How long close() waits for answers still being written (default 5 s). */
+  drainSeconds?: number;
 }
 
 export interface HttpServerHandle {
   url: string;
   port: number;
+  /**
+   * Stops taking requests (new ones are answered 503), waits for the answers of requests in
+   * progress to be written (call `host.close()` first, so that every call has its answer),
+   * then closes sessions and connections.
+   */
   close(): Promise<void>;
 }
 
-const LOOPBACK_ORIGIN = /^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/;
-const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '::1']);
+/** JSON-RPC has no code for a cancelled request; -32800 is LSP's RequestCancelled. */
+const REQUEST_CANCELLED = -32800;
 
-class BodyTooLarge extends Error {}
+const isRequest = (m: unknown): m is { id: JsonRpcId; method: string } =>
+  typeof m === 'object' && m !== null && 'method' in m && 'id' in m;
 
-function readBody(req: IncomingMessage, limit: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    if (Number(req.headers['content-length'] ?? 0) > limit) {
-      req.resume();
-      reject(new BodyTooLarge());
-      return;
-    }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        // Stop buffering but let the rest drain, so the 413 can still be read by the client.
-        req.removeAllListeners('data');
-        req.resume();
-        reject(new BodyTooLarge());
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
-
-function jsonRpcError(res: ServerResponse, status: number, message: string, code = -32000): void {
-  if (res.headersSent) return;
-  res.writeHead(status, { 'content-type': 'application/json' });
-  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+/** The request ids a notifications/cancelled message (alone or in a batch) names. */
+function cancelledIds(body: unknown): JsonRpcId[] {
+  const out: JsonRpcId[] = [];
+  for (const m of Array.isArray(body) ? body : [body]) {
+    const msg = m as { method?: unknown; id?: unknown; params?: { requestId?: unknown } } | null;
+    const id = msg?.params?.requestId;
+    if (
+      msg?.method === 'notifications/cancelled' &&
+      msg.id === undefined &&
+      (typeof id === 'string' || typeof id === 'number')
+    )
+      out.push(id);
+  }
+  return out;
 }
 
 /**
@@ -82,32 +87,16 @@ export async function serveHttp(host: Host, options: HttpServeOptions = {}): Pro
   const catalog = prepareMcpCatalog(host);
   const path = options.path ?? '/mcp';
   const maxBody = options.maxBodyBytes ?? 4 * 1024 * 1024;
-  const allowed = new Set(options.allowedOrigins ?? []);
-  type Session = {
-    transport: StreamableHTTPServerTransport;
-    server: Server;
-    userId: string;
-    lastSeen: number;
-  };
-  const sessions = new Map<string, Session>();
-  const maxPerUser = options.maxSessionsPerUser ?? 16;
-  const maxSessions = options.maxSessions ?? 1000;
-  const idleMs = (options.sessionIdleSeconds ?? 1800) * 1000;
-  const sweep = setInterval(
-    () => {
-      const cutoff = Date.now() - idleMs;
-      for (const [id, session] of sessions) {
-        if (session.lastSeen < cutoff) {
-          sessions.delete(id);
-          log?.debug({ session: id }, 'idle session closed');
-          session.server.close().catch(() => {});
-        }
-      }
-    },
-    Math.min(60_000, Math.max(250, idleMs / 4)),
-  );
-  sweep.unref();
+  const allowedOrigins = new Set(options.allowedOrigins ?? []);
   const log = options.logger;
+  const sessions = new HttpSessions(
+    {
+      maxPerOwner: options.maxSessionsPerUser ?? 16,
+      max: options.maxSessions ?? 1000,
+      idleMs: (options.sessionIdleSeconds ?? 1800) * 1000,
+    },
+    log,
+  );
   const accessTokens = options.accessTokens ?? new AccessTokens({});
   const bindHost = options.host ?? '127.0.0.1';
   if (!LOOPBACK_HOSTS.has(bindHost) && !accessTokens.enabled) {
@@ -116,6 +105,7 @@ export async function serveHttp(host: Host, options: HttpServeOptions = {}): Pro
     );
   }
   let base = '';
+  let hostAllowed: (host: string | undefined) => boolean = () => false;
   const oauth = oauthRoutes({
     providers: host.oauthProviders,
     accessTokens,
@@ -123,19 +113,82 @@ export async function serveHttp(host: Host, options: HttpServeOptions = {}): Pro
     ownOrigins: (req) => [new URL(base).origin, `http://${req.headers.host}`],
     secureCookies: () => base.startsWith('https:'),
   });
+  /** POST exchanges whose answer is not yet written; shutdown waits for them. */
+  const exchanges = new Set<ServerResponse>();
+  let draining = false;
+
+  function health(req: IncomingMessage, res: ServerResponse): void {
+    // Without access tokens only loopback clients reach the host; with them, the figures are
+    // for holders of a token, and anyone else (a load balancer) learns only that it is up.
+    const details = !accessTokens.enabled || accessTokens.userFor(req.headers.authorization) !== undefined;
+    res.writeHead(draining ? 503 : 200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+    res.end(
+      JSON.stringify(
+        details
+          ? { status: draining ? 'stopping' : 'ok', tools: catalog.listed.length, sessions: sessions.size }
+          : { status: draining ? 'stopping' : 'ok' },
+      ),
+    );
+  }
+
+  /** Tracks a POST's exchange until its answer is written (or the client leaves). */
+  function track(res: ServerResponse, session: HttpSession | undefined, ids: JsonRpcId[]): void {
+    exchanges.add(res);
+    if (session) {
+      session.busy += 1;
+      for (const id of ids) session.pending.add(id);
+    }
+    res.once('close', () => {
+      exchanges.delete(res);
+      if (session) {
+        session.busy -= 1;
+        session.lastSeen = Date.now();
+        for (const id of ids) session.pending.delete(id);
+      }
+    });
+  }
+
+  /**
+   * The SDK ends a cancelled request's handler without answering it (right for stdio, where
+   * nothing waits); over HTTP its POST would stay open until the client gave up. Answer it.
+   */
+  async function answerCancelled(session: HttpSession, ids: JsonRpcId[]): Promise<void> {
+    for (const id of ids) {
+      if (!session.pending.has(id)) continue;
+      const message: JSONRPCMessage = {
+        jsonrpc: '2.0',
+        id,
+        error: { code: REQUEST_CANCELLED, message: 'Request cancelled' },
+      };
+      // Fails harmlessly if the answer went out in the meantime.
+      await session.transport.send(message).catch(() => {});
+    }
+  }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? '/', 'http://localhost');
-    if (url.pathname === '/healthz' && req.method === 'GET') {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ status: 'ok', tools: catalog.listed.length, sessions: sessions.size }));
-      return;
+    if (!hostAllowed(req.headers.host)) {
+      return jsonRpcError(res, 403, `Host ${req.headers.host ?? '(none)'} is not allowed`);
     }
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    if (url.pathname === '/healthz' && req.method === 'GET') return health(req, res);
     if (await oauth.handle(req, res, url)) return;
     if (url.pathname !== path || options.mcp === false) return jsonRpcError(res, 404, 'Not found');
     const origin = req.headers.origin;
-    if (origin && !LOOPBACK_ORIGIN.test(origin) && !allowed.has(origin)) {
+    if (!originAllowed(origin, allowedOrigins)) {
       return jsonRpcError(res, 403, `Origin ${origin} is not allowed`);
+    }
+
+    // Who is asking, before anything of the request is read.
+    let userId = host.config.defaultUserId ?? 'default';
+    if (accessTokens.enabled) {
+      const user = accessTokens.userFor(req.headers.authorization);
+      if (!user) {
+        req.resume();
+        return jsonRpcError(res, 401, 'Unauthorized: send Authorization: Bearer <access token>', {
+          headers: { 'www-authenticate': 'Bearer' },
+        });
+      }
+      userId = user;
     }
 
     let parsed: unknown;
@@ -144,67 +197,76 @@ export async function serveHttp(host: Host, options: HttpServeOptions = {}): Pro
       try {
         text = await readBody(req, maxBody);
       } catch (e) {
-        return jsonRpcError(
-          res,
-          e instanceof BodyTooLarge ? 413 : 400,
-          e instanceof BodyTooLarge ? 'Request body too large' : 'Bad request',
-        );
+        const tooLarge = e instanceof BodyTooLarge;
+        return jsonRpcError(res, tooLarge ? 413 : 400, tooLarge ? 'Request body too large' : 'Bad request');
       }
       try {
         parsed = JSON.parse(text);
       } catch {
-        return jsonRpcError(res, 400, 'Parse error: the body is not JSON', -32700);
+        return jsonRpcError(res, 400, 'Parse error: the body is not JSON', { code: -32700 });
       }
     }
-
-    let userId = host.config.defaultUserId ?? 'default';
-    if (accessTokens.enabled) {
-      const user = accessTokens.userFor(req.headers.authorization);
-      if (!user) {
-        res.setHeader('www-authenticate', 'Bearer');
-        return jsonRpcError(res, 401, 'Unauthorized: send Authorization: Bearer <access token>');
-      }
-      userId = user;
+    const id = requestIdOf(parsed);
+    if (draining) {
+      return jsonRpcError(res, 503, 'The server is shutting down', { id, headers: { connection: 'close' } });
     }
+    const requestIds = (Array.isArray(parsed) ? parsed : [parsed]).filter(isRequest).map((m) => m.id);
 
     const sessionId = req.headers['mcp-session-id'];
     if (typeof sessionId === 'string') {
       const session = sessions.get(sessionId);
-      if (!session) return jsonRpcError(res, 404, 'Session not found');
+      if (!session) return jsonRpcError(res, 404, 'Session not found', { code: -32001, id });
       // A session belongs to the user who opened it; another user's token cannot ride on it.
-      if (session.userId !== userId) return jsonRpcError(res, 403, 'This session belongs to another user');
+      if (session.userId !== userId) {
+        return jsonRpcError(res, 403, 'This session belongs to another user', { id });
+      }
       session.lastSeen = Date.now();
+      if (req.method === 'POST') track(res, session, requestIds);
       await session.transport.handleRequest(req, res, parsed);
+      const cancelled = cancelledIds(parsed);
+      if (cancelled.length > 0) await answerCancelled(session, cancelled);
       return;
     }
     if (req.method !== 'POST' || !isInitializeRequest(parsed)) {
-      return jsonRpcError(res, 400, 'Bad request: no valid session id, and not an initialize request');
+      return jsonRpcError(res, 400, 'Bad request: no valid session id, and not an initialize request', {
+        id,
+      });
     }
 
-    let mine = 0;
-    for (const s of sessions.values()) if (s.userId === userId) mine += 1;
-    if (mine >= maxPerUser)
-      return jsonRpcError(res, 429, `Too many open sessions for this user (limit ${maxPerUser})`);
-    if (sessions.size >= maxSessions)
-      return jsonRpcError(res, 503, `Too many open sessions (limit ${maxSessions})`);
+    // Without access tokens every local client is the same user; the client's name is what
+    // tells them apart, so that one that never closes its sessions evicts only its own.
+    const owner = accessTokens.enabled ? userId : `${userId}\u0000${parsed.params.clientInfo.name}`;
+    const refused = sessions.admit(owner);
+    if (refused) return jsonRpcError(res, refused.status, refused.message, { id });
 
-    const transport = new StreamableHTTPServerTransport({
+    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
-      // A call's answer is one JSON body rather than an SSE stream of one event: no stream
-      // machinery per call. Nothing of the host's is sent on a call's stream before its answer
-      // (no progress or log notifications); server-initiated messages use the session's GET stream.
-      enableJsonResponse: true,
-      onsessioninitialized: (id) => {
-        sessions.set(id, { transport, server, userId, lastSeen: Date.now() });
-        log?.debug({ session: id }, 'session opened');
+      // Answers go out as a one-event SSE stream, not a JSON body. In JSON-response mode the
+      // SDK (1.x) keeps each POST's stream entry for the life of the session, about 3 kB a
+      // call (typescript-sdk#2559), and a session closed mid-request leaves its POSTs open for
+      // ever; the SSE path releases both when the answer is written or the stream closes.
+      // That costs a few microseconds a call; leaking the entries, or deleting them from the
+      // SDK's private maps, costs more.
+      enableJsonResponse: false,
+      onsessioninitialized: (sid) => {
+        const session: HttpSession = {
+          id: sid,
+          transport,
+          server,
+          userId,
+          owner,
+          lastSeen: Date.now(),
+          pending: new Set(),
+          busy: 0,
+        };
+        sessions.add(session);
+        track(res, session, requestIds);
+        log?.debug({ session: sid }, 'session opened');
       },
     });
-    const server = createMcpServer(host, catalog, {
-      ...options.serverInfo,
-      userId,
-    });
+    const server = createMcpServer(host, catalog, { ...options.serverInfo, userId });
     transport.onclose = () => {
-      if (transport.sessionId) sessions.delete(transport.sessionId);
+      if (transport.sessionId) sessions.remove(transport.sessionId);
     };
     await server.connect(transport);
     await transport.handleRequest(req, res, parsed);
@@ -213,7 +275,7 @@ export async function serveHttp(host: Host, options: HttpServeOptions = {}): Pro
   const httpServer = createServer((req, res) => {
     handle(req, res).catch((e: unknown) => {
       log?.error({ err: (e as Error).message }, 'request failed');
-      jsonRpcError(res, 500, 'Internal error', -32603);
+      jsonRpcError(res, 500, 'Internal error', { code: -32603 });
     });
   });
   await new Promise<void>((resolve, reject) => {
@@ -221,6 +283,12 @@ export async function serveHttp(host: Host, options: HttpServeOptions = {}): Pro
     httpServer.listen(options.port ?? 0, bindHost, () => resolve());
   });
   const { port } = httpServer.address() as AddressInfo;
+  hostAllowed = hostGuard({
+    bindHost,
+    port,
+    publicUrl: options.publicUrl,
+    allowedHosts: options.allowedHosts,
+  });
   const shownHost = bindHost.includes(':') ? `[${bindHost}]` : bindHost;
   base = options.publicUrl ?? `http://${shownHost}:${port}`;
   for (const provider of host.oauthProviders) provider.setRedirectBase(base);
@@ -228,11 +296,14 @@ export async function serveHttp(host: Host, options: HttpServeOptions = {}): Pro
     url: `http://${shownHost}:${port}${path}`,
     port,
     async close() {
-      clearInterval(sweep);
-      await Promise.all([...sessions.values()].map((s) => s.server.close().catch(() => {})));
-      sessions.clear();
+      draining = true;
+      // No new connections; requests on open ones are answered 503 while answers drain.
+      const closed = new Promise<void>((resolve) => httpServer.close(() => resolve()));
+      const deadline = Date.now() + (options.drainSeconds ?? 5) * 1000;
+      while (exchanges.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      await sessions.closeAll();
       httpServer.closeAllConnections();
-      await new Promise<void>((resolve) => httpServer.close(() => resolve()));
+      await closed;
     },
   };
 }
