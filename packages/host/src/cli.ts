@@ -74,7 +74,7 @@ program
         closers.push(callbacks.close);
       }
       const { serveStdio } = await import('./mcp/serve-stdio.js');
-      const handle = await serveStdio(host, serverInfo);
+      const handle = await serveStdio(host, { ...serverInfo, logger });
       logger.info({ tools: host.listTools().length }, 'serving on stdio');
       closers.push(handle.close);
     }
