@@ -19,24 +19,36 @@ export type NewAuthorization = Omit<PendingAuthorization, 'expiresAt' | 'opened'
 /**
  * Authorization requests awaiting their callback, keyed by `state` (and found by flow id).
  * Bounded and expiring, so abandoned flows cannot grow memory; each state is good for one
- * callback only.
+ * callback only. Each user has a cap of their own (their oldest flow makes room for their
+ * newest), so that one user's calls cannot push out everyone else's pending flows; the
+ * host-wide cap only backs that up.
  */
 export class PendingAuthorizations {
   private readonly pending = new Map<string, PendingAuthorization>();
   private readonly flows = new Map<string, string>();
+  private readonly byUser = new Map<string, Set<string>>();
 
   constructor(
     private readonly ttlMs = 10 * 60_000,
     private readonly max = 10_000,
     private readonly now: () => number = Date.now,
+    private readonly maxPerUser = 32,
   ) {}
 
   add(state: string, entry: NewAuthorization): void {
     const now = this.now();
-    for (const [key, p] of this.pending) if (p.expiresAt <= now) this.remove(key);
+    // Insertion order is expiry order (one lifetime for all): expired entries lead the map.
+    for (const [key, p] of this.pending) {
+      if (p.expiresAt > now) break;
+      this.remove(key);
+    }
+    const mine = this.byUser.get(entry.userId) ?? new Set<string>();
+    while (mine.size >= this.maxPerUser) this.remove(mine.values().next().value as string);
     while (this.pending.size >= this.max) this.remove(this.pending.keys().next().value as string);
     this.pending.set(state, { ...entry, opened: false, expiresAt: now + this.ttlMs });
     this.flows.set(entry.flowId, state);
+    mine.add(state);
+    this.byUser.set(entry.userId, mine);
   }
 
   /** The unexpired entry for `state`, left in place. */
@@ -61,7 +73,11 @@ export class PendingAuthorizations {
 
   private remove(state: string): void {
     const entry = this.pending.get(state);
-    if (entry) this.flows.delete(entry.flowId);
+    if (!entry) return;
     this.pending.delete(state);
+    this.flows.delete(entry.flowId);
+    const mine = this.byUser.get(entry.userId);
+    mine?.delete(state);
+    if (mine?.size === 0) this.byUser.delete(entry.userId);
   }
 }
