@@ -355,6 +355,20 @@ describe('OAuth user authorization', () => {
     expect((await getItem(alice)).isError).toBeFalsy();
   });
 
+  it('asks again and again without piling up listeners (no MaxListenersExceededWarning)', async () => {
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(w.name);
+    process.on('warning', onWarning);
+    try {
+      const alice = await connect(ALICE, { elicitation: { url: {} } });
+      for (let i = 0; i < 20; i += 1) await expect(getItem(alice)).rejects.toThrow(/-32042/);
+      await new Promise((r) => setImmediate(r));
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings).toEqual([]);
+  });
+
   it('keeps secrets and tokens out of logs and tool output', async () => {
     const alice = await connect(ALICE);
     await authorize(alice);

@@ -125,6 +125,15 @@ export class OAuthAuthProvider implements AuthProvider {
     return this.redirectUri; // throws the configuration error that explains what to set
   }
 
+  /**
+   * Calls `callback` once if this flow completes. The waiter is kept with the pending flow,
+   * so it goes when the flow does (completed, expired or pushed out), however many calls ask.
+   */
+  whenAuthorized(flowId: string, callback: () => void): void {
+    const found = this.pending.byFlow(flowId);
+    if (found) found.entry.onAuthorized = callback;
+  }
+
   /** Called with the user id, state and flow id when a user completes authorization. */
   onAuthorized(listener: (event: { userId: string; state: string; flowId: string }) => void): () => void {
     this.events.on('authorized', listener);
@@ -279,6 +288,7 @@ export class OAuthAuthProvider implements AuthProvider {
       throw new OAuthCallbackError(`The authorization code could not be exchanged (${detail}).`);
     }
     await this.store.set(this.id, pending.userId, this.toStored(res, pending.scopes));
+    pending.onAuthorized?.();
     this.events.emit('authorized', { userId: pending.userId, state, flowId: flow.flowId });
     return { userId: pending.userId, flow };
   }

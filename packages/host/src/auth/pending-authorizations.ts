@@ -11,6 +11,8 @@ export interface PendingAuthorization {
   authorizeUrl: string;
   /** Set once a browser has been bound to the flow. */
   opened: boolean;
+  /** Told when the flow completes; lives and goes with the flow. */
+  onAuthorized?: () => void;
   expiresAt: number;
 }
 

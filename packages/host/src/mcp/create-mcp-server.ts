@@ -92,14 +92,11 @@ function offerUrlElicitation(
   const elicitationId = new URL(url).searchParams.get('flow');
   const provider = host.oauthProviders.find((p) => p.id === providerId);
   if (!elicitationId || !provider) return;
-  const stop = provider.onAuthorized((event) => {
-    if (event.flowId !== elicitationId) return;
-    stop();
+  provider.whenAuthorized(elicitationId, () => {
     server
       .createElicitationCompletionNotifier(elicitationId)()
       .catch(() => {});
   });
-  setTimeout(stop, 10 * 60_000).unref();
   throw unprefixed(new UrlElicitationRequiredError([{ mode: 'url', message, url, elicitationId }], message));
 }
 
