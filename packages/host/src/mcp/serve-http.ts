@@ -281,6 +281,9 @@ export async function serveHttp(host: Host, options: HttpServeOptions = {}): Pro
   await new Promise<void>((resolve, reject) => {
     httpServer.once('error', reject);
     httpServer.listen(options.port ?? 0, bindHost, () => resolve());
+  }).catch(async (e: unknown) => {
+    await sessions.closeAll();
+    throw e;
   });
   const { port } = httpServer.address() as AddressInfo;
   hostAllowed = hostGuard({
