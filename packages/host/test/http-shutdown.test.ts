@@ -41,13 +41,18 @@ async function until(check: () => boolean): Promise<void> {
 
 describe('HTTP shutdown', () => {
   it('answers every call in flight on SIGTERM', async () => {
-    upstream = await startRecordingUpstream(() => ({ status: 200, body: { ok: true }, delayMs: 400 }));
+    upstream = await startRecordingUpstream(() => ({ status: 200, body: { ok: true }, delayMs: 600 }));
     hostProcess = await spawnHttpHost(
-      { plugins: ['toolhost-plugin-echo'], toolSets: { EchoApi: { baseUrl: upstream.url } } },
+      {
+        plugins: ['toolhost-plugin-echo'],
+        toolSets: { EchoApi: { baseUrl: upstream.url } },
+        engine: { maxConcurrentRequestsPerUpstream: 64 },
+      },
       { ECHO_AUTH_TOKEN: 'tok' },
     );
     const calls = await fiftyCalls(hostProcess.url);
-    await until(() => upstream!.requests.length >= 32);
+    // All 50 at the upstream: in flight, not merely sent (calls arriving after SIGTERM are refused).
+    await until(() => upstream!.requests.length === 50);
     hostProcess.child.kill('SIGTERM');
     const outcomes = await Promise.all(calls);
     expect(outcomes.filter((o) => o !== 'ok')).toEqual([]);
@@ -61,11 +66,12 @@ describe('HTTP shutdown', () => {
         plugins: ['toolhost-plugin-echo'],
         toolSets: { EchoApi: { baseUrl: upstream.url } },
         shutdownGraceSeconds: 1,
+        engine: { maxConcurrentRequestsPerUpstream: 64 },
       },
       { ECHO_AUTH_TOKEN: 'tok' },
     );
     const calls = await fiftyCalls(hostProcess.url);
-    await until(() => upstream!.requests.length >= 32);
+    await until(() => upstream!.requests.length === 50);
     hostProcess.child.kill('SIGTERM');
     const outcomes = await Promise.all(calls);
     expect(outcomes.filter((o) => o !== 'cancelled')).toEqual([]);
