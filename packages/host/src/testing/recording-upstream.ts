@@ -100,6 +100,9 @@ export async function startRecordingUpstream(responder?: Responder): Promise<Rec
       res.destroy();
     }
   });
+  // Longer than any pause in a test run: at Node's default 5 s, a loaded machine can reuse a
+  // pooled socket just as the server closes it, and a POST then fails with ECONNRESET.
+  server.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
