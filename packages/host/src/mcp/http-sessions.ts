@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Logger } from '../logger.js';
@@ -13,8 +14,10 @@ export interface HttpSession {
   lastSeen: number;
   /** Requests of this session whose HTTP exchange is still open. */
   pending: Set<JsonRpcId>;
-  /** Open POST exchanges (an open GET stream does not make a session busy). */
-  busy: number;
+  /** Open POST exchanges, with the request id each answers (an open GET stream does not make a session busy). */
+  open: Map<ServerResponse, JsonRpcId | null>;
+  /** Releases the transport's per-request state once a POST is answered (JSON answers). */
+  release?: () => void;
 }
 
 export interface SessionLimits {
@@ -41,7 +44,8 @@ export class HttpSessions {
       () => {
         const cutoff = Date.now() - limits.idleMs;
         for (const session of this.sessions.values())
-          if (session.busy === 0 && session.lastSeen < cutoff) this.evict(session, 'idle session closed');
+          if (session.open.size === 0 && session.lastSeen < cutoff)
+            this.evict(session, 'idle session closed');
       },
       Math.min(60_000, Math.max(250, limits.idleMs / 4)),
     );
@@ -103,6 +107,6 @@ export class HttpSessions {
 
 function leastRecentIdle(sessions: HttpSession[]): HttpSession | undefined {
   let victim: HttpSession | undefined;
-  for (const s of sessions) if (s.busy === 0 && (!victim || s.lastSeen < victim.lastSeen)) victim = s;
+  for (const s of sessions) if (s.open.size === 0 && (!victim || s.lastSeen < victim.lastSeen)) victim = s;
   return victim;
 }

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { AccessTokens } from '../auth/access-tokens.js';
 import { oauthRoutes } from '../auth/oauth-routes.js';
@@ -9,6 +8,7 @@ import type { Host } from '../host.js';
 import type { Logger } from '../logger.js';
 import { createMcpServer, prepareMcpCatalog } from './create-mcp-server.js';
 import { type HttpSession, HttpSessions } from './http-sessions.js';
+import { sessionTransport } from './json-response-release.js';
 import {
   BodyTooLarge,
   hostGuard,
@@ -132,20 +132,26 @@ export async function serveHttp(host: Host, options: HttpServeOptions = {}): Pro
   }
 
   /** Tracks a POST's exchange until its answer is written (or the client leaves). */
-  function track(res: ServerResponse, session: HttpSession | undefined, ids: JsonRpcId[]): void {
+  function track(res: ServerResponse, session: HttpSession, ids: JsonRpcId[], id: JsonRpcId | null): void {
     exchanges.add(res);
-    if (session) {
-      session.busy += 1;
-      for (const id of ids) session.pending.add(id);
-    }
+    session.open.set(res, id);
+    for (const requestId of ids) session.pending.add(requestId);
     res.once('close', () => {
       exchanges.delete(res);
-      if (session) {
-        session.busy -= 1;
-        session.lastSeen = Date.now();
-        for (const id of ids) session.pending.delete(id);
-      }
+      session.open.delete(res);
+      session.lastSeen = Date.now();
+      for (const requestId of ids) session.pending.delete(requestId);
     });
+  }
+
+  /**
+   * A session closed while requests were in progress (a DELETE, shutdown past its drain):
+   * the SDK leaves a JSON-mode POST unanswered for ever, so answer what is still open.
+   */
+  function answerOpen(session: HttpSession): void {
+    for (const [res, id] of session.open) {
+      jsonRpcError(res, 404, 'The session was closed before this request was answered', { code: -32001, id });
+    }
   }
 
   /**
@@ -221,8 +227,9 @@ export async function serveHttp(host: Host, options: HttpServeOptions = {}): Pro
         return jsonRpcError(res, 403, 'This session belongs to another user', { id });
       }
       session.lastSeen = Date.now();
-      if (req.method === 'POST') track(res, session, requestIds);
+      if (req.method === 'POST') track(res, session, requestIds, id);
       await session.transport.handleRequest(req, res, parsed);
+      if (req.method === 'POST') session.release?.();
       const cancelled = cancelledIds(parsed);
       if (cancelled.length > 0) await answerCancelled(session, cancelled);
       return;
@@ -239,15 +246,10 @@ export async function serveHttp(host: Host, options: HttpServeOptions = {}): Pro
     const refused = sessions.admit(owner);
     if (refused) return jsonRpcError(res, refused.status, refused.message, { id });
 
-    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+    // Answers are JSON bodies, with the SDK's per-request state released after each (see
+    // json-response-release.ts); SSE streams only where that release is not possible.
+    const { transport, release } = sessionTransport({
       sessionIdGenerator: () => randomUUID(),
-      // Answers go out as a one-event SSE stream, not a JSON body. In JSON-response mode the
-      // SDK (1.x) keeps each POST's stream entry for the life of the session, about 3 kB a
-      // call (typescript-sdk#2559), and a session closed mid-request leaves its POSTs open for
-      // ever; the SSE path releases both when the answer is written or the stream closes.
-      // That costs a few microseconds a call; leaking the entries, or deleting them from the
-      // SDK's private maps, costs more.
-      enableJsonResponse: false,
       onsessioninitialized: (sid) => {
         const session: HttpSession = {
           id: sid,
@@ -257,19 +259,24 @@ export async function serveHttp(host: Host, options: HttpServeOptions = {}): Pro
           owner,
           lastSeen: Date.now(),
           pending: new Set(),
-          busy: 0,
+          open: new Map(),
+          release,
         };
         sessions.add(session);
-        track(res, session, requestIds);
+        opened = session;
+        track(res, session, requestIds, id);
         log?.debug({ session: sid }, 'session opened');
       },
     });
+    let opened: HttpSession | undefined;
     const server = createMcpServer(host, catalog, { ...options.serverInfo, userId });
     transport.onclose = () => {
       if (transport.sessionId) sessions.remove(transport.sessionId);
+      if (opened) answerOpen(opened);
     };
     await server.connect(transport);
     await transport.handleRequest(req, res, parsed);
+    release?.();
   }
 
   const httpServer = createServer((req, res) => {
