@@ -52,7 +52,7 @@ type SdkState = { _webStandardTransport: Record<string, Map<unknown, unknown>> }
 const perRequestMaps = ['_streamMapping', '_requestToStreamMapping', '_requestResponseMap'] as const;
 
 describe('memory over one HTTP session', () => {
-  it('keeps no per-request transport state once calls are answered', async () => {
+  it('keeps no per-request transport state once calls are answered', { timeout: 60_000 }, async () => {
     const transports = new Set<SdkState>();
     const proto = StreamableHTTPServerTransport.prototype;
     const handleRequest = proto.handleRequest;
@@ -62,7 +62,7 @@ describe('memory over one HTTP session', () => {
     };
     try {
       const { client, calls } = await session();
-      await calls(500);
+      await calls(200);
       expect(transports.size).toBe(1);
       const state = [...transports][0]!._webStandardTransport;
       for (const name of perRequestMaps) expect(state[name], name).toBeInstanceOf(Map);
