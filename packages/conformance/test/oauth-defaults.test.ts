@@ -1,5 +1,5 @@
 import type { ToolPlugin } from '@toolhost/core';
-import { createHost, MemoryTokenStore } from '@toolhost/host';
+import { createHost, MemoryTokenStore, serveHttp } from '@toolhost/host';
 import { describe, expect, it } from 'vitest';
 import { pluginPackages, registryOf } from '../src/plugins.js';
 
@@ -49,13 +49,19 @@ describe.each(pluginPackages())('%s alone', (name) => {
         },
         { env: {}, tokenStore: new MemoryTokenStore() },
       );
+      // The link handed to the user opens on the host, which binds the browser and sends it on.
+      const server = await serveHttp(host, { port: 0 });
       try {
         const outcome = await host.callTool(tool!, {}, { userId: 'alice' });
         if (outcome.ok) throw new Error(`${tool} answered without authorization`);
         expect(outcome.error.code, outcome.error.message).toBe('authorization_required');
-        const url = new URL((outcome.error as { authorization: { url: string } }).authorization.url);
+        const link = (outcome.error as { authorization: { url: string } }).authorization.url;
+        expect(link.startsWith(`${new URL(server.url).origin}/oauth/start/${provider}?`)).toBe(true);
+        const res = await fetch(link, { redirect: 'manual' });
+        const url = new URL(res.headers.get('location')!);
         expect(url.origin + url.pathname).toBe(VENDOR_AUTHORIZE_URLS[provider]);
       } finally {
+        await server.close();
         await host.close();
       }
     }

@@ -14,6 +14,8 @@ describe('fillPath', () => {
     ['already encoded', '%2F', '/v3/things/%252F/sub'],
     ['control characters', 'a\r\nb', '/v3/things/a%0D%0Ab/sub'],
     ['number', 42, '/v3/things/42/sub'],
+    ['largest safe integer', 9007199254740991, '/v3/things/9007199254740991/sub'],
+    ['negative', -7, '/v3/things/-7/sub'],
   ])('encodes %s so the path cannot change', (_label, value, expected) => {
     expect(fill(value)).toBe(expected);
   });
@@ -28,4 +30,21 @@ describe('fillPath', () => {
     expect(ToolError.isInstance(error)).toBe(true);
     expect((error as ToolError).info).toMatchObject({ code: 'invalid_argument', parameter: 'thing_id' });
   });
+});
+
+describe('fillPath with numbers JavaScript cannot write exactly', () => {
+  it.each([1e21, -1e21, 2 ** 53, 1.5e300, Number.POSITIVE_INFINITY, Number.NaN])(
+    'refuses %s, naming the parameter, rather than send exponent form or a rounded value',
+    (value) => {
+      let error: unknown;
+      try {
+        fill(value);
+      } catch (e) {
+        error = e;
+      }
+      expect(ToolError.isInstance(error)).toBe(true);
+      expect((error as ToolError).info).toMatchObject({ code: 'invalid_argument', parameter: 'thing_id' });
+      expect((error as ToolError).message).toMatch(/thing_id/);
+    },
+  );
 });

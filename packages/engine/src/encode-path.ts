@@ -1,6 +1,25 @@
 import { ToolError } from '@toolhost/core';
 
 /**
+ * A number only goes into a path as the exact decimal it stands for: beyond 2^53 - 1 a JSON
+ * number has already been rounded (the id would name another object), and from 1e21 up
+ * (or below 1e-6) JavaScript writes exponent form (`1e+21`), which no API reads as an id.
+ */
+function checkNumber(param: string, value: number): void {
+  const text = String(value);
+  if (
+    !Number.isFinite(value) ||
+    (Number.isInteger(value) && !Number.isSafeInteger(value)) ||
+    /e/i.test(text)
+  ) {
+    throw ToolError.invalidArgument(
+      param,
+      `Parameter '${param}' is ${text}, which cannot be sent exactly: integers must be between -9007199254740991 and 9007199254740991 (pass larger ids as strings).`,
+    );
+  }
+}
+
+/**
  * Fills `{name}` placeholders with percent-encoded values. `encodeURIComponent` escapes
  * `/ ? # %` and control characters, so no value can add a segment, a query or a fragment;
  * dot segments are refused outright because URL parsers resolve even their encoded forms
@@ -15,6 +34,7 @@ export function fillPath(
     if (!entry || entry.value === undefined || entry.value === null) {
       throw ToolError.invalidArgument(key, `Path parameter for '{${key}}' is missing.`);
     }
+    if (typeof entry.value === 'number') checkNumber(entry.param, entry.value);
     const text = String(entry.value);
     if (text === '' || text === '.' || text === '..') {
       throw ToolError.invalidArgument(

@@ -13,16 +13,25 @@ import { errorForResponse, retryAfterSeconds } from './classify-response.js';
 import { ConcurrencyLimit } from './concurrency-limit.js';
 import type { HttpResponse, HttpSender } from './http-sender.js';
 import { Pacer, sleep } from './pacer.js';
+import { credentialForms, redact } from './redact.js';
 import type { RegisteredTool, ToolRegistry } from './registry.js';
 import { parseRequestBody, validateArguments } from './validate-arguments.js';
 
 export interface EngineOptions {
-  /** Per upstream request, in milliseconds (default 30 s). */
+  /**
+   * Per upstream request, in milliseconds (default 30 s): the whole exchange, from sending to
+   * the last byte of the answer. A request also waits at most this long for a slot.
+   */
   timeoutMs?: number;
   /** Largest upstream response accepted, in bytes (default 10 MiB). */
   maxResponseBytes?: number;
   /** Upstream requests in flight at once across all tools (default 64, the sockets kept per upstream); the rest queue. */
   maxConcurrentRequests?: number;
+  /**
+   * Upstream requests in flight at once to one upstream (scheme, host and port; default 32),
+   * so that one slow upstream cannot take every slot from the others.
+   */
+  maxConcurrentRequestsPerUpstream?: number;
   /**
    * Retries of network errors and 5xx, only where safe: idempotent tools, or a request that
    * never left. Backoff is exponential with full jitter.
@@ -45,6 +54,8 @@ export interface EngineDependencies {
 type Credential = {
   header: string;
   value: string;
+  /** What was sent, in the forms an echoing upstream could return it (never returned to callers). */
+  sent: string[];
   /** The provider's raw token, told back to it when the upstream rejects it. */
   token?: string;
   provider?: AuthProvider;
@@ -62,6 +73,10 @@ export class ToolEngine {
   private readonly timeoutMs: number;
   private readonly maxResponseBytes: number;
   private readonly limit: ConcurrencyLimit;
+  /** Slots per upstream origin, and the origin of each base URL (parsed once). */
+  private readonly perUpstream = new Map<string, ConcurrencyLimit>();
+  private readonly origins = new Map<string, string>();
+  private readonly perUpstreamLimit: number;
   private readonly retry: { maxAttempts: number; baseDelayMs: number; maxDelayMs: number };
   private readonly maxRateLimitWait: number;
   private readonly onUnexpectedError?: (error: unknown, tool: string) => void;
@@ -75,6 +90,7 @@ export class ToolEngine {
     this.timeoutMs = options.timeoutMs ?? 30_000;
     this.maxResponseBytes = options.maxResponseBytes ?? 10 * 1024 * 1024;
     this.limit = new ConcurrencyLimit(options.maxConcurrentRequests ?? 64);
+    this.perUpstreamLimit = options.maxConcurrentRequestsPerUpstream ?? 32;
     this.retry = { maxAttempts: 3, baseDelayMs: 200, maxDelayMs: 4000, ...options.retry };
     this.maxRateLimitWait = options.maxRateLimitWaitSeconds ?? 30;
     this.onUnexpectedError = options.onUnexpectedError;
@@ -142,11 +158,15 @@ export class ToolEngine {
       const renewed = await credential.provider.onUnauthorized(credential.request, credential.token ?? '');
       if (renewed?.kind === 'bearer') {
         request.headers[credential.header] = `Bearer ${renewed.token}`;
+        credential.sent.push(renewed.token);
         res = await this.sendWithRetries(tool, request, args, context);
       } else if (renewed?.kind === 'authorization_required') {
         throw this.authorizationRequired(credential.provider.id, credential.request.scopes, renewed);
       }
     }
+    // Upstreams that echo requests (in error bodies, debug endpoints) would hand the
+    // credential to the agent; success bodies are checked as well as errors.
+    if (credential) res = { ...res, body: redact(res.body, credentialForms(credential.sent)) };
     if (res.status >= 200 && res.status < 300)
       return { ok: true, kind: 'response', status: res.status, body: res.body };
     throw errorForResponse(res);
@@ -170,7 +190,7 @@ export class ToolEngine {
       await this.pace(tool, args, context.signal);
       let res: HttpResponse;
       try {
-        res = await this.limit.run(() => this.send(request, context), context.signal);
+        res = await this.sendInSlot(tool, request, context);
       } catch (e) {
         const retry =
           ToolError.isInstance(e) &&
@@ -196,6 +216,31 @@ export class ToolEngine {
       }
       return res;
     }
+  }
+
+  /**
+   * Sends once a slot of the tool's upstream and then one of the host's is free, waiting at
+   * most `timeoutMs` for both. Waiting for the upstream's own slot first means calls queued
+   * behind a slow upstream hold none of the slots other upstreams need.
+   */
+  private sendInSlot(tool: RegisteredTool, request: HttpRequestSpec, context: CallContext) {
+    let origin = this.origins.get(tool.baseUrl);
+    if (origin === undefined) {
+      origin = new URL(tool.baseUrl).origin;
+      this.origins.set(tool.baseUrl, origin);
+    }
+    let upstream = this.perUpstream.get(origin);
+    if (!upstream) {
+      upstream = new ConcurrencyLimit(this.perUpstreamLimit);
+      this.perUpstream.set(origin, upstream);
+    }
+    const deadline = Date.now() + this.timeoutMs;
+    return upstream.run(
+      () =>
+        this.limit.run(() => this.send(request, context), context.signal, Math.max(0, deadline - Date.now())),
+      context.signal,
+      this.timeoutMs,
+    );
   }
 
   private backoff(attempt: number, signal?: CallSignal): Promise<void> {
@@ -242,9 +287,15 @@ export class ToolEngine {
             message: `This tool needs the secret ${auth.secret}, which is not set: ${how}.`,
           });
         }
-        return auth.scheme === 'bearer'
-          ? { header: 'authorization', value: `Bearer ${value}` }
-          : { header: 'authorization', value: `Basic ${Buffer.from(`${value}:`).toString('base64')}` };
+        if (auth.scheme === 'bearer')
+          return { header: 'authorization', value: `Bearer ${value}`, sent: [value] };
+        const basic = Buffer.from(`${value}:`).toString('base64');
+        // The base64 of `secret:` carries the secret too, in padded and unpadded form.
+        return {
+          header: 'authorization',
+          value: `Basic ${basic}`,
+          sent: [value, basic, basic.replace(/=+$/, '')],
+        };
       }
       case 'provider': {
         const provider = this.providers.get(auth.provider);
@@ -266,6 +317,7 @@ export class ToolEngine {
         return {
           header: 'authorization',
           value: `Bearer ${result.token}`,
+          sent: [result.token],
           token: result.token,
           provider,
           request,

@@ -13,6 +13,7 @@ export interface HttpResponse {
 
 export interface SendOptions {
   signal?: CallSignal;
+  /** The whole exchange, from sending to the last byte of the answer. */
   timeoutMs: number;
   maxResponseBytes: number;
 }
@@ -92,14 +93,26 @@ export class AxiosHttpSender implements HttpSender {
 
   async send(request: HttpRequestSpec, options: SendOptions): Promise<HttpResponse> {
     const client = this.client ?? (await this.load());
+    // axios's own timeout is a socket idle timeout: an answer trickling in a byte at a time
+    // never trips it. One deadline for the whole exchange aborts the request instead; the
+    // caller's signal is forwarded to the same controller.
+    const exchange = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      exchange.abort();
+    }, options.timeoutMs);
+    const outer = options.signal;
+    const forward = () => exchange.abort(outer?.reason);
+    if (outer?.aborted) forward();
+    else outer?.addEventListener('abort', forward, { once: true });
     try {
       const res = await client.request<string>({
         method: request.method,
         url: request.url,
         headers: request.headers,
         data: request.body,
-        signal: options.signal,
-        timeout: options.timeoutMs,
+        signal: exchange.signal,
         maxContentLength: options.maxResponseBytes,
       });
       const headers: Record<string, string> = {};
@@ -108,7 +121,10 @@ export class AxiosHttpSender implements HttpSender {
       const text = typeof res.data === 'string' ? res.data : '';
       return { status: res.status, headers, body: parseBody(text, headers['content-type']) };
     } catch (e) {
-      throw translateError(e, options);
+      throw translateError(e, options, timedOut);
+    } finally {
+      clearTimeout(timer);
+      outer?.removeEventListener('abort', forward);
     }
   }
 
@@ -133,7 +149,14 @@ function isAxiosError(e: unknown): e is AxiosFailure {
 /** Failures that happen before a request can have reached the server. */
 const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 
-function translateError(e: unknown, options: SendOptions): ToolError {
+function translateError(e: unknown, options: SendOptions, timedOut: boolean): ToolError {
+  if (timedOut && !options.signal?.aborted) {
+    return new ToolError({
+      code: 'timeout',
+      message: `The upstream did not answer within ${options.timeoutMs} ms.`,
+      retryable: true,
+    });
+  }
   if (isAxiosError(e)) {
     if (e.code === 'ERR_CANCELED' || options.signal?.aborted) {
       return new ToolError({ code: 'cancelled', message: 'The call was cancelled.', retryable: true });

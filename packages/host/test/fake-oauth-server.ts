@@ -12,8 +12,6 @@ export interface FakeOAuthServer {
   expiresIn: number;
   /** Answer every refresh with invalid_grant, as after the user revoked the app. */
   refuseRefresh: boolean;
-  /** Follows the authorize URL as a consenting user's browser would; returns the callback URL. */
-  approve(authorizeUrl: string): Promise<string>;
   /** Forgets grants and restarts token numbering (access-1, refresh-1-…). */
   reset(): void;
   close(): Promise<void>;
@@ -37,13 +35,6 @@ export async function startFakeOAuthServer(): Promise<FakeOAuthServer> {
     grants: [],
     expiresIn: 3600,
     refuseRefresh: false,
-    async approve(authorizeUrl) {
-      const res = await fetch(authorizeUrl, { redirect: 'manual' });
-      const location = res.headers.get('location');
-      if (res.status !== 302 || !location)
-        throw new Error(`authorize failed: ${res.status} ${await res.text()}`);
-      return location;
-    },
     reset() {
       counter = 0;
       state.grants.length = 0;

@@ -40,23 +40,59 @@ describe('HTTP surface limits', () => {
     );
   });
 
-  it('limits sessions per user and in all', async () => {
+  it('evicts the least recently used idle session of a user at the cap, instead of refusing', async () => {
     const server = await serveHttp(host, {
       port: 0,
       maxSessionsPerUser: 2,
-      maxSessions: 3,
-      accessTokens: new AccessTokens({ u1: 'user-one-token-123456', u2: 'user-two-token-123456' }),
+      accessTokens: new AccessTokens({ u1: 'user-one-token-123456' }),
     });
     const a = await connect(server.url, 'user-one-token-123456');
     const b = await connect(server.url, 'user-one-token-123456');
-    await expect(connect(server.url, 'user-one-token-123456')).rejects.toThrow(
-      /Too many open sessions for this user/,
-    );
-    const c = await connect(server.url, 'user-two-token-123456');
-    await expect(connect(server.url, 'user-two-token-123456')).rejects.toThrow(
-      /Too many open sessions \(limit 3\)/,
-    );
+    await a.listTools(); // b is now the least recently used
+    const c = await connect(server.url, 'user-one-token-123456');
+    await expect(b.listTools()).rejects.toThrow(/Session not found|404/);
+    expect((await a.listTools()).tools).toHaveLength(3);
+    expect((await c.listTools()).tools).toHaveLength(3);
     await Promise.all([a, b, c].map((x) => x.close()));
+    await server.close();
+  });
+
+  it('evicts in all at the host-wide cap, and refuses only when every session is busy', async () => {
+    upstream.reset();
+    upstream.respond(() => ({ status: 200, body: { ok: true }, delayMs: 1500 }));
+    const server = await serveHttp(host, {
+      port: 0,
+      maxSessions: 2,
+      accessTokens: new AccessTokens({ u1: 'user-one-token-123456', u2: 'user-two-token-123456' }),
+    });
+    const a = await connect(server.url, 'user-one-token-123456');
+    const b = await connect(server.url, 'user-two-token-123456');
+    const busy = [a, b].map((x) => x.callTool({ name: 'EchoApi_GetItem', arguments: { item_id: 'x' } }));
+    for (let i = 0; i < 500 && upstream.requests.length < 2; i += 1)
+      await new Promise((r) => setTimeout(r, 20));
+    await expect(connect(server.url, 'user-two-token-123456')).rejects.toThrow(/Too many open sessions/);
+    await Promise.all(busy);
+    const c = await connect(server.url, 'user-two-token-123456');
+    await expect(a.listTools()).rejects.toThrow(/Session not found|404/);
+    upstream.respond(() => ({ status: 200, body: { ok: true } }));
+    await Promise.all([a, b, c].map((x) => x.close()));
+    await server.close();
+  });
+
+  it('without access tokens, caps sessions per client, so one leaky client evicts only its own', async () => {
+    const server = await serveHttp(host, { port: 0, maxSessionsPerUser: 2 });
+    const named = async (name: string) => {
+      const client = new Client({ name, version: '0' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
+      return client;
+    };
+    const agent = await named('agent');
+    const leaky: Client[] = [];
+    for (let i = 0; i < 5; i += 1) leaky.push(await named('conformance'));
+    expect((await agent.listTools()).tools).toHaveLength(3);
+    await expect(leaky[0]!.listTools()).rejects.toThrow(/Session not found|404/);
+    expect((await leaky[4]!.listTools()).tools).toHaveLength(3);
+    await Promise.all([agent, ...leaky].map((x) => x.close()));
     await server.close();
   });
 

@@ -12,6 +12,7 @@ import { createHost, type Host } from '../src/host.js';
 import { createLogger } from '../src/logger.js';
 import { type HttpServerHandle, serveHttp } from '../src/mcp/serve-http.js';
 import { type RecordingUpstream, startRecordingUpstream } from '../src/testing/recording-upstream.js';
+import { Browser, formOf } from './browser.js';
 import { type FakeOAuthServer, fakeClient, startFakeOAuthServer } from './fake-oauth-server.js';
 import { fixtureApp } from './support.js';
 
@@ -86,12 +87,29 @@ const errorOf = (r: unknown) =>
   ((r as { structuredContent: unknown }).structuredContent as { error: ErrorInfo }).error;
 const getItem = (c: Client, id = 'i1') => c.callTool({ name: 'EchoApi_GetItem', arguments: { item_id: id } });
 
-async function authorize(client: Client): Promise<void> {
+const isCallback = (next: URL) => next.pathname.startsWith('/oauth/callback/');
+
+/**
+ * Opens an authorization link in `browser` as its user would: confirms with the user's access
+ * token where the host asks for it, consents at the authorization server, and stops at the
+ * redirect back to the host; returns that callback URL.
+ */
+async function startFlow(browser: Browser, url: string, token: string): Promise<URL> {
+  let page = await browser.open(url, {}, isCallback);
+  if (page.status === 200) {
+    const form = formOf(page);
+    page = await browser.submit(form.action, { ...form.fields, access_token: token }, isCallback);
+  }
+  if (!isCallback(page.url)) throw new Error(`flow did not reach the callback: ${page.status} ${page.text}`);
+  return page.url;
+}
+
+async function authorize(client: Client, token = ALICE): Promise<void> {
   const first = await getItem(client);
   expect(first.isError).toBe(true);
-  const url = errorOf(first).authorization!.url;
-  const callback = await oauth.approve(url);
-  const page = await fetch(callback);
+  const browser = new Browser();
+  const callback = await startFlow(browser, errorOf(first).authorization!.url, token);
+  const page = await browser.open(callback);
   expect(page.status).toBe(200);
 }
 
@@ -125,24 +143,77 @@ describe('OAuth user authorization', () => {
     const error = errorOf(first);
     expect(error.code).toBe('authorization_required');
     expect(error.authorization).toMatchObject({ provider: 'echo-auth', scopes: ['items.read'] });
-    const url = new URL(error.authorization!.url);
+    // The link points at the host, which binds the browser before sending it on.
+    const link = new URL(error.authorization!.url);
+    expect(link.origin + link.pathname).toBe(`${new URL(server.url).origin}/oauth/start/echo-auth`);
+    expect(upstream.requests).toHaveLength(0);
+
+    const browser = new Browser();
+    const confirmation = await browser.open(link);
+    const form = formOf(confirmation);
+    const atVendor = await browser.submit(
+      form.action,
+      { ...form.fields, access_token: ALICE },
+      (next) => next.origin === oauth.url,
+    );
+    const url = atVendor.url;
     expect(url.origin + url.pathname).toBe(oauth.authorizeUrl);
     expect(url.searchParams.get('redirect_uri')).toBe(
       `${new URL(server.url).origin}/oauth/callback/echo-auth`,
     );
     expect(url.searchParams.get('scope')).toBe('items.read');
     expect(url.searchParams.get('code_challenge_method')).toBe('S256');
-    expect(upstream.requests).toHaveLength(0);
 
-    const callback = await oauth.approve(url.href);
-    const page = await fetch(callback);
+    const page = await browser.open(url);
     expect(page.status).toBe(200);
-    expect(await page.text()).toContain('Authorization complete');
+    expect(page.text).toContain('Authorization complete');
 
     const second = await getItem(alice);
     expect(second.isError).toBeFalsy();
     expect(upstream.requests[0]!.headers.authorization).toBe('Bearer access-1');
     expect(oauth.grants.map((g) => g.grant_type)).toEqual(['authorization_code']);
+  });
+
+  it('does not let another browser complete a user\u2019s authorization', async () => {
+    const bob = await connect(BOB);
+    const url = errorOf(await getItem(bob)).authorization!.url;
+    // Someone else's browser (no cookie, no MCP identity) follows Bob's link to its end.
+    const page = await new Browser().open(url);
+    expect(page.text).not.toContain('Authorization complete');
+    expect(errorOf(await getItem(bob)).code).toBe('authorization_required');
+    expect(upstream.requests).toHaveLength(0);
+  });
+
+  it('refuses a callback without the cookie of the browser that started the flow', async () => {
+    const bob = await connect(BOB);
+    const url = errorOf(await getItem(bob)).authorization!.url;
+    const browser = new Browser();
+    const callback = await startFlow(browser, url, BOB);
+    const elsewhere = await new Browser().open(callback);
+    expect(elsewhere.status).toBe(403);
+    expect(errorOf(await getItem(bob)).code).toBe('authorization_required');
+    // The refused attempt did not use up the flow: Bob's own browser completes it.
+    expect((await browser.open(callback)).status).toBe(200);
+    expect((await getItem(bob)).isError).toBeFalsy();
+  });
+
+  it('confirms a flow only with the access token of the user who started it', async () => {
+    const bob = await connect(BOB);
+    const url = errorOf(await getItem(bob)).authorization!.url;
+    const page = await new Browser().open(url);
+    expect(page.status).toBe(200);
+    const form = formOf(page);
+    const withAlices = await new Browser().submit(form.action, { ...form.fields, access_token: ALICE });
+    expect(withAlices.status).toBe(403);
+    expect(withAlices.text).not.toContain(ALICE);
+    const forged = await new Browser().open(form.action, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://evil.example' },
+      body: new URLSearchParams({ ...form.fields, access_token: BOB }).toString(),
+    });
+    expect(forged.status).toBe(403);
+    expect(oauth.grants).toHaveLength(0);
+    expect(errorOf(await getItem(bob)).code).toBe('authorization_required');
   });
 
   it('refreshes before expiry', async () => {
@@ -216,7 +287,7 @@ describe('OAuth user authorization', () => {
     expect((await getItem(alice)).isError).toBeFalsy();
     const bobResult = await getItem(bob);
     expect(errorOf(bobResult).code).toBe('authorization_required');
-    await authorize(bob);
+    await authorize(bob, BOB);
     await getItem(bob);
     const auths = upstream.requests.map((r) => r.headers.authorization);
     expect(auths).toEqual(['Bearer access-1', 'Bearer access-2']);
@@ -241,17 +312,18 @@ describe('OAuth user authorization', () => {
     const alice = await connect(ALICE);
     const r1 = errorOf(await getItem(alice)).authorization!.url;
     const r2 = errorOf(await getItem(alice)).authorization!.url;
-    const cb1 = new URL(await oauth.approve(r1));
-    const cb2 = new URL(await oauth.approve(r2));
+    const browser = new Browser();
+    const cb1 = await startFlow(browser, r1, ALICE);
+    const cb2 = await startFlow(browser, r2, ALICE);
     const forged = new URL(cb1);
     forged.searchParams.set('state', 'not-a-state-we-issued');
-    expect((await fetch(forged)).status).toBe(400);
+    expect((await browser.open(forged)).status).toBe(400);
     // Code of flow 1 delivered with the state of flow 2: the verifier does not match its challenge.
     const swapped = new URL(cb1);
     swapped.searchParams.set('state', cb2.searchParams.get('state')!);
-    const res = await fetch(swapped);
+    const res = await browser.open(swapped);
     expect(res.status).toBe(400);
-    expect(await res.text()).toContain('invalid_grant');
+    expect(res.text).toContain('invalid_grant');
     expect(errorOf(await getItem(alice)).code).toBe('authorization_required');
   });
 
@@ -277,9 +349,24 @@ describe('OAuth user authorization', () => {
     const elicitation = (
       (error as McpError).data as { elicitations: { url: string; elicitationId: string }[] }
     ).elicitations[0]!;
-    await fetch(await oauth.approve(elicitation.url));
+    const browser = new Browser();
+    await browser.open(await startFlow(browser, elicitation.url, ALICE));
     expect(await completed).toBe(elicitation.elicitationId);
     expect((await getItem(alice)).isError).toBeFalsy();
+  });
+
+  it('asks again and again without piling up listeners (no MaxListenersExceededWarning)', async () => {
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(w.name);
+    process.on('warning', onWarning);
+    try {
+      const alice = await connect(ALICE, { elicitation: { url: {} } });
+      for (let i = 0; i < 20; i += 1) await expect(getItem(alice)).rejects.toThrow(/-32042/);
+      await new Promise((r) => setImmediate(r));
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings).toEqual([]);
   });
 
   it('keeps secrets and tokens out of logs and tool output', async () => {
@@ -291,5 +378,27 @@ describe('OAuth user authorization', () => {
       expect(out).not.toContain(secret);
     }
     expect(logs).toContain('authorization completed');
+  });
+});
+
+describe('OAuth without access tokens (loopback, one trusted user)', () => {
+  it('binds the first browser to open a link and refuses the link in any other', async () => {
+    const local = await serveHttp(host, { port: 0 });
+    try {
+      const client = new Client({ name: 'oauth-local', version: '0.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(local.url)));
+      clients.push(client);
+      const url = errorOf(await getItem(client)).authorization!.url;
+      const first = new Browser();
+      const callback = await startFlow(first, url, '');
+      const second = await new Browser().open(url);
+      expect(second.status).toBe(403);
+      expect(second.text).toContain('opened in another browser');
+      expect((await new Browser().open(callback)).status).toBe(403);
+      expect((await first.open(callback)).status).toBe(200);
+      expect((await getItem(client)).isError).toBeFalsy();
+    } finally {
+      await local.close();
+    }
   });
 });

@@ -1,5 +1,69 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { CONTRACT_VERSION, registerToolSet, type ToolDeclaration, type ToolPlugin } from '@toolhost/core';
+import type { HostConfig } from '../src/config/host-config.js';
+import { hostCliPath } from '../src/testing/spawn-host.js';
 
 /** A directory whose node_modules holds fixture plugins (echo: compatible; future: contract 2.0). */
 export const fixtureApp = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'app');
+
+/** A tool-set plugin written inline (against the contract alone), for tests that need their own tools. */
+export function inlinePlugin(toolSet: string, tools: readonly ToolDeclaration[]): ToolPlugin {
+  return {
+    contractVersion: CONTRACT_VERSION,
+    name: `inline-${toolSet.toLowerCase()}`,
+    version: '0.0.0',
+    toolSet,
+    register(container, options = {}) {
+      registerToolSet(container, {
+        contractVersion: CONTRACT_VERSION,
+        toolSet,
+        plugin: { name: `inline-${toolSet.toLowerCase()}`, version: '0.0.0' },
+        servers: { default: options.baseUrl ?? 'https://inline.invalid' },
+        tools,
+      });
+    },
+  };
+}
+
+export interface HttpHostProcess {
+  url: string;
+  child: ChildProcess;
+  logs(): string;
+  /** Resolves with the exit code once the process has exited. */
+  exited: Promise<number | null>;
+}
+
+/** Starts the real CLI with `serve --http 0` and the given config; resolves once it listens. */
+export async function spawnHttpHost(
+  config: HostConfig,
+  env: Record<string, string> = {},
+  nodeArgs: string[] = [],
+): Promise<HttpHostProcess> {
+  const dir = mkdtempSync(join(tmpdir(), 'toolhost-http-'));
+  const file = join(dir, 'config.json');
+  writeFileSync(file, JSON.stringify(config));
+  const child = spawn(
+    process.execPath,
+    [...nodeArgs, hostCliPath(), '--config', file, 'serve', '--http', '0'],
+    {
+      cwd: fixtureApp,
+      env: { PATH: process.env.PATH ?? '', ...env },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
+  let logs = '';
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stderr!.on('data', (c: Buffer) => {
+      logs += c.toString();
+      const m = /"url":"([^"]+)"/.exec(logs);
+      if (m) resolve(m[1]!);
+    });
+    void exited.then((code) => reject(new Error(`host exited ${code}: ${logs}`)));
+  });
+  return { url, child, logs: () => logs, exited };
+}

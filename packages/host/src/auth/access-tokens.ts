@@ -39,8 +39,14 @@ export class AccessTokens {
   /** The user id of an `Authorization: Bearer …` header, or undefined. */
   userFor(authorization: string | undefined): string | undefined {
     const m = /^Bearer\s+(.+)$/i.exec(authorization ?? '');
-    if (!m) return undefined;
-    const candidate = digest(m[1]!.trim());
+    return m ? this.userForToken(m[1]!) : undefined;
+  }
+
+  /** The user id a bare access token belongs to, or undefined. */
+  userForToken(token: string): string | undefined {
+    const trimmed = token.trim();
+    if (!trimmed) return undefined;
+    const candidate = digest(trimmed);
     let found: string | undefined;
     for (const e of this.entries) if (timingSafeEqual(e.digest, candidate)) found = e.userId;
     return found;

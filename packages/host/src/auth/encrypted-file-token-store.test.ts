@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { EncryptedFileTokenStore } from './encrypted-file-token-store.js';
+import { EncryptedFileTokenStore, TokenStoreError } from './encrypted-file-token-store.js';
 
 const KEY = 'a-long-enough-test-key';
 const token = { accessToken: 'at-secret', refreshToken: 'rt-secret', expiresAt: 1, scopes: ['a'] };
@@ -34,6 +34,23 @@ describe('EncryptedFileTokenStore', () => {
     envelope.data = Buffer.from('tampered').toString('base64');
     writeFileSync(file, JSON.stringify(envelope));
     expect(() => EncryptedFileTokenStore.inDirectory(dir, KEY)).toThrow(/Cannot decrypt/);
+  });
+
+  it('refuses a file that is not a token store, naming it, instead of starting empty', () => {
+    for (const text of ['null', '[]', '{}', '"text"', '{"format":"toolhost-tokens-v1","salt":1}']) {
+      const dir = mkdtempSync(join(tmpdir(), 'tokens-'));
+      const file = join(dir, 'tokens.enc.json');
+      writeFileSync(file, text);
+      let error: unknown;
+      try {
+        EncryptedFileTokenStore.inDirectory(dir, KEY);
+      } catch (e) {
+        error = e;
+      }
+      expect(error, text).toBeInstanceOf(TokenStoreError);
+      expect((error as Error).message, text).toContain(file);
+      expect(readFileSync(file, 'utf8')).toBe(text);
+    }
   });
 
   it('keeps the last complete file when a write was interrupted (a stray temp file)', async () => {

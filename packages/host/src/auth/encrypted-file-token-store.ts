@@ -13,6 +13,25 @@ export class TokenStoreError extends Error {
   override readonly name = 'TokenStoreError';
 }
 
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function parseEnvelope(text: string, file: string): Envelope {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new TokenStoreError(`Token file ${file} is not JSON; restore it or remove it to start empty.`);
+  }
+  const fields = ['format', 'salt', 'iv', 'tag', 'data'] as const;
+  if (!isRecord(value) || !fields.every((f) => typeof value[f] === 'string')) {
+    throw new TokenStoreError(
+      `Token file ${file} is not a toolhost token store (expected an object with ${fields.join(', ')}); restore it or remove it to start empty.`,
+    );
+  }
+  return value as Envelope;
+}
+
 /**
  * The embedded default: every token in one file, AES-256-GCM encrypted with a key derived
  * (scrypt) from a secret in the environment, written atomically (temp file, fsync, rename)
@@ -32,12 +51,16 @@ export class EncryptedFileTokenStore implements TokenStore {
       throw new TokenStoreError('The token encryption key must be at least 16 characters.');
     mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
     let envelope: Envelope | undefined;
+    let text: string | undefined;
     try {
-      envelope = JSON.parse(readFileSync(file, 'utf8')) as Envelope;
+      text = readFileSync(file, 'utf8');
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'ENOENT')
         throw new TokenStoreError(`Cannot read token file ${file}.`);
     }
+    // Only a missing file starts an empty store: anything else that is not a store (`null`,
+    // `[]`, a half-written file) would otherwise lose every token at the next write.
+    if (text !== undefined) envelope = parseEnvelope(text, file);
     this.salt = envelope ? Buffer.from(envelope.salt, 'base64') : randomBytes(16);
     this.key = scryptSync(secret, this.salt, 32);
     if (envelope) this.contents = this.decrypt(envelope);
@@ -54,7 +77,9 @@ export class EncryptedFileTokenStore implements TokenStore {
       const decipher = createDecipheriv('aes-256-gcm', this.key, Buffer.from(envelope.iv, 'base64'));
       decipher.setAuthTag(Buffer.from(envelope.tag, 'base64'));
       const plain = Buffer.concat([decipher.update(Buffer.from(envelope.data, 'base64')), decipher.final()]);
-      return JSON.parse(plain.toString('utf8')) as Contents;
+      const contents = JSON.parse(plain.toString('utf8')) as unknown;
+      if (!isRecord(contents) || !Object.values(contents).every(isRecord)) throw new Error('not a store');
+      return contents as Contents;
     } catch {
       throw new TokenStoreError(
         `Cannot decrypt token file ${this.file}: wrong key, or the file was altered.`,

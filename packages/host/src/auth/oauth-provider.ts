@@ -27,9 +27,29 @@ export interface OAuthProviderConfig {
 
 export class OAuthCallbackError extends Error {
   override readonly name = 'OAuthCallbackError';
+  /** The HTTP status the callback page answers with. */
+  readonly status: number;
+
+  constructor(message: string, status = 400) {
+    super(message);
+    this.status = status;
+  }
 }
 
 export const CALLBACK_PATH_PREFIX = '/oauth/callback/';
+/** Where the link handed to the user points: the host binds the browser, then redirects on. */
+export const START_PATH_PREFIX = '/oauth/start/';
+
+/** A pending flow as the host's start step sees it. */
+export interface PendingFlow {
+  provider: string;
+  flowId: string;
+  state: string;
+  userId: string;
+  authorizeUrl: string;
+  /** Whether a browser has been bound to it already. */
+  opened: boolean;
+}
 
 function isLoopback(url: string): boolean {
   const { hostname } = new URL(url);
@@ -91,8 +111,31 @@ export class OAuthAuthProvider implements AuthProvider {
     return `${this.redirectBase}${CALLBACK_PATH_PREFIX}${encodeURIComponent(this.id)}`;
   }
 
-  /** Called with the user id and state when a user completes authorization. */
-  onAuthorized(listener: (event: { userId: string; state: string }) => void): () => void {
+  /**
+   * The base URL of the host's own OAuth pages (start and callback): where the HTTP server
+   * listens, else the origin and path before `/oauth/callback/` of a configured redirect URI.
+   */
+  private get pagesBase(): string {
+    if (this.redirectBase) return this.redirectBase;
+    const explicit = this.config.redirectUri;
+    if (explicit) {
+      const at = explicit.indexOf(CALLBACK_PATH_PREFIX);
+      return at >= 0 ? explicit.slice(0, at) : new URL(explicit).origin;
+    }
+    return this.redirectUri; // throws the configuration error that explains what to set
+  }
+
+  /**
+   * Calls `callback` once if this flow completes. The waiter is kept with the pending flow,
+   * so it goes when the flow does (completed, expired or pushed out), however many calls ask.
+   */
+  whenAuthorized(flowId: string, callback: () => void): void {
+    const found = this.pending.byFlow(flowId);
+    if (found) found.entry.onAuthorized = callback;
+  }
+
+  /** Called with the user id, state and flow id when a user completes authorization. */
+  onAuthorized(listener: (event: { userId: string; state: string; flowId: string }) => void): () => void {
     this.events.on('authorized', listener);
     return () => this.events.off('authorized', listener);
   }
@@ -134,7 +177,6 @@ export class OAuthAuthProvider implements AuthProvider {
     if (request.scopes.length > 0 && !request.scopes.some((s) => wanted.has(s)))
       wanted.add(request.scopes[0]!);
     const scopes = [...wanted];
-    this.pending.add(state, { userId: request.userId, codeVerifier, scopes });
     const url = new URL(this.config.authorizeUrl);
     url.searchParams.set('client_id', this.config.clientId);
     url.searchParams.set('redirect_uri', this.redirectUri);
@@ -143,9 +185,18 @@ export class OAuthAuthProvider implements AuthProvider {
     url.searchParams.set('state', state);
     url.searchParams.set('code_challenge', await oauth.calculatePKCECodeChallenge(codeVerifier));
     url.searchParams.set('code_challenge_method', 'S256');
+    const flowId = oauth.generateRandomState();
+    const start = `${this.pagesBase}${START_PATH_PREFIX}${encodeURIComponent(this.id)}?flow=${flowId}`;
+    this.pending.add(state, {
+      userId: request.userId,
+      codeVerifier,
+      scopes,
+      flowId,
+      authorizeUrl: url.href,
+    });
     return {
       kind: 'authorization_required',
-      url: url.href,
+      url: start,
       message: `Authorization with '${this.id}' is required: open the URL, approve access, then call the tool again.`,
     };
   }
@@ -171,12 +222,48 @@ export class OAuthAuthProvider implements AuthProvider {
     };
   }
 
-  /** Completes a flow from the authorization server's redirect. */
-  async handleCallback(params: URLSearchParams): Promise<{ userId: string }> {
+  /** The pending flow a start link names, or undefined when unknown or expired. */
+  pendingFlow(flowId: string): PendingFlow | undefined {
+    const found = this.pending.byFlow(flowId);
+    if (!found) return undefined;
+    const { state, entry } = found;
+    return {
+      provider: this.id,
+      flowId,
+      state,
+      userId: entry.userId,
+      authorizeUrl: entry.authorizeUrl,
+      opened: entry.opened,
+    };
+  }
+
+  /** Records that a browser has been bound to the flow (a link opens in one browser only). */
+  markOpened(flowId: string): void {
+    const found = this.pending.byFlow(flowId);
+    if (found) found.entry.opened = true;
+  }
+
+  /**
+   * Completes a flow from the authorization server's redirect, if `isBound` confirms that the
+   * request comes from the browser bound to the flow; a refused request leaves the flow
+   * pending for that browser.
+   */
+  async handleCallback(
+    params: URLSearchParams,
+    isBound: (flow: PendingFlow) => boolean,
+  ): Promise<{ userId: string; flow: PendingFlow }> {
     const state = params.get('state') ?? '';
-    const pending = this.pending.take(state);
-    if (!pending)
+    const entry = this.pending.get(state);
+    const flow = entry && this.pendingFlow(entry.flowId);
+    if (!flow)
       throw new OAuthCallbackError('Unknown or expired authorization state; start again from the tool call.');
+    if (!isBound(flow)) {
+      throw new OAuthCallbackError(
+        'This authorization was started in another browser; finish it there, or call the tool again for a new link.',
+        403,
+      );
+    }
+    const pending = this.pending.take(state)!;
     let callbackParams: URLSearchParams;
     try {
       callbackParams = oauth.validateAuthResponse(this.as, this.client, params, state);
@@ -201,8 +288,9 @@ export class OAuthAuthProvider implements AuthProvider {
       throw new OAuthCallbackError(`The authorization code could not be exchanged (${detail}).`);
     }
     await this.store.set(this.id, pending.userId, this.toStored(res, pending.scopes));
-    this.events.emit('authorized', { userId: pending.userId, state });
-    return { userId: pending.userId };
+    pending.onAuthorized?.();
+    this.events.emit('authorized', { userId: pending.userId, state, flowId: flow.flowId });
+    return { userId: pending.userId, flow };
   }
 
   private refreshShared(userId: string, token: StoredToken): Promise<StoredToken | undefined> {

@@ -34,6 +34,7 @@ export async function serve(
     path: http.path,
     publicUrl: http.publicUrl,
     allowedOrigins: http.allowedOrigins,
+    allowedHosts: http.allowedHosts,
     maxBodyBytes: http.maxBodyBytes,
     maxSessionsPerUser: http.maxSessionsPerUser,
     maxSessions: http.maxSessions,
@@ -56,14 +57,28 @@ export async function serve(
     closers.push(handle.close);
   } else {
     if (host.oauthProviders.length > 0) {
-      // Over stdio there is no HTTP server, yet browsers must reach the OAuth callback.
+      // Over stdio there is no HTTP server, yet browsers must reach the OAuth pages. A second
+      // agent's host on this machine finds the port taken: it serves them on a free port
+      // instead of failing to start, and says which redirect URI that needs.
       const { serveHttp } = await import('../mcp/serve-http.js');
-      const callbacks = await serveHttp(host, { ...httpOptions, port: http.port ?? 3333, mcp: false });
-      logger.info({ url: callbacks.url }, 'serving OAuth callbacks');
+      const wanted = http.port ?? 3333;
+      const pages = (port: number) => serveHttp(host, { ...httpOptions, port, mcp: false });
+      const callbacks = await pages(wanted).catch((e: NodeJS.ErrnoException) => {
+        if (e.code !== 'EADDRINUSE') throw e;
+        return pages(0);
+      });
+      const redirectUris = Object.fromEntries(host.oauthProviders.map((p) => [p.id, p.redirectUri]));
+      if (callbacks.port !== wanted) {
+        logger.warn(
+          { port: wanted, url: callbacks.url, redirectUris },
+          `port ${wanted} is in use (another host?): OAuth pages are served on port ${callbacks.port}; the authorization server must accept these redirect URIs (any loopback port, RFC 8252), or give each host its own http.port`,
+        );
+      }
+      logger.info({ url: callbacks.url, redirectUris }, 'serving OAuth pages');
       closers.push(callbacks.close);
     }
     const { serveStdio } = await import('../mcp/serve-stdio.js');
-    const handle = await serveStdio(host, serverInfo);
+    const handle = await serveStdio(host, { ...serverInfo, logger });
     logger.info({ tools: host.listTools().length }, 'serving on stdio');
     closers.push(handle.close);
   }

@@ -74,6 +74,7 @@ export const hostConfigSchema = {
         timeoutMs: { type: 'integer', minimum: 1 },
         maxResponseBytes: { type: 'integer', minimum: 1024 },
         maxConcurrentRequests: { type: 'integer', minimum: 1 },
+        maxConcurrentRequestsPerUpstream: { type: 'integer', minimum: 1 },
         maxRateLimitWaitSeconds: { type: 'number', minimum: 0 },
         retry: {
           type: 'object',
@@ -104,6 +105,7 @@ export const hostConfigSchema = {
         maxSessions: { type: 'integer', minimum: 1 },
         sessionIdleSeconds: { type: 'integer', minimum: 1 },
         allowedOrigins: { type: 'array', items: { type: 'string' } },
+        allowedHosts: { type: 'array', items: { type: 'string', minLength: 1 } },
         maxBodyBytes: { type: 'integer', minimum: 1024 },
       },
     },

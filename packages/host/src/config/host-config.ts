@@ -58,12 +58,17 @@ export interface HostConfig {
   secretsFile?: string;
   /** Upstream call limits. */
   engine?: {
-    /** Per upstream request (default 30000). */
+    /**
+     * Per upstream request, in ms (default 30000): the whole exchange, from sending to the
+     * last byte of the answer; a request also waits at most this long for a slot.
+     */
     timeoutMs?: number;
     /** Largest upstream response accepted (default 10 MiB). */
     maxResponseBytes?: number;
     /** Upstream requests in flight at once (default 64). */
     maxConcurrentRequests?: number;
+    /** Upstream requests in flight at once to one upstream origin (default 32). */
+    maxConcurrentRequestsPerUpstream?: number;
     /** Attempts for safe retries (default 3), and the backoff bounds. */
     retry?: { maxAttempts?: number; baseDelayMs?: number; maxDelayMs?: number };
     /** Longest Retry-After honoured for one retry (default 30). */
@@ -82,13 +87,18 @@ export interface HostConfig {
     /** The URL users' browsers reach this host at (for OAuth redirects behind a proxy). */
     publicUrl?: string;
     allowedOrigins?: string[];
+    /** Host header values answered besides the bound address and publicUrl's host (e.g. `mcp.example.com`). */
+    allowedHosts?: string[];
     maxBodyBytes?: number;
     /**
      * Bearer tokens the operator issues to MCP clients, by user id (`{ "alice": "<token>" }`;
      * env TOOLHOST_ACCESS_TOKENS="alice:<token>,bob:<token>"). Required to bind beyond loopback.
      */
     accessTokens?: Record<string, string>;
-    /** Open MCP sessions per user (default 16) and in all (default 1000). */
+    /**
+     * Open MCP sessions per user (default 16; per user and client name without access
+     * tokens) and in all (default 1000); at a cap the least recently used idle one is closed.
+     */
     maxSessionsPerUser?: number;
     maxSessions?: number;
     /** Sessions idle this long are closed (default 1800 s). */

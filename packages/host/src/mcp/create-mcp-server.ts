@@ -89,18 +89,25 @@ function offerUrlElicitation(
   message: string,
 ): void {
   if (!server.getClientCapabilities()?.elicitation?.url) return;
-  const elicitationId = new URL(url).searchParams.get('state');
+  const elicitationId = new URL(url).searchParams.get('flow');
   const provider = host.oauthProviders.find((p) => p.id === providerId);
   if (!elicitationId || !provider) return;
-  const stop = provider.onAuthorized((event) => {
-    if (event.state !== elicitationId) return;
-    stop();
+  provider.whenAuthorized(elicitationId, () => {
     server
       .createElicitationCompletionNotifier(elicitationId)()
       .catch(() => {});
   });
-  setTimeout(stop, 10 * 60_000).unref();
-  throw new UrlElicitationRequiredError([{ mode: 'url', message, url, elicitationId }], message);
+  throw unprefixed(new UrlElicitationRequiredError([{ mode: 'url', message, url, elicitationId }], message));
+}
+
+/**
+ * McpError writes "MCP error <code>: " into its message, which the SDK then sends as the
+ * JSON-RPC message, and a client's McpError prefixes it again ("MCP error -32602: MCP error
+ * -32602: …"). The wire message is the bare text; the code travels in its own field.
+ */
+function unprefixed<E extends McpError>(error: E): E {
+  error.message = error.message.replace(/^MCP error -?\d+: /, '');
+  return error;
 }
 
 /**
@@ -123,7 +130,8 @@ export function createMcpServer(host: Host, catalog: McpCatalog, options: McpSer
   });
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const canonical = catalog.names.canonicalName(request.params.name);
-    if (!canonical) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
+    if (!canonical)
+      throw unprefixed(new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`));
     const outcome = await host.callTool(canonical, request.params.arguments ?? {}, {
       userId: options.userId,
       signal: extra.signal,

@@ -1,14 +1,24 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { isInitializeRequest, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { AccessTokens } from '../auth/access-tokens.js';
-import { CALLBACK_PATH_PREFIX, OAuthCallbackError } from '../auth/oauth-provider.js';
+import { oauthRoutes } from '../auth/oauth-routes.js';
 import type { Host } from '../host.js';
 import type { Logger } from '../logger.js';
 import { createMcpServer, prepareMcpCatalog } from './create-mcp-server.js';
+import { type HttpSession, HttpSessions } from './http-sessions.js';
+import { sessionTransport } from './json-response-release.js';
+import {
+  BodyTooLarge,
+  hostGuard,
+  type JsonRpcId,
+  jsonRpcError,
+  LOOPBACK_HOSTS,
+  originAllowed,
+  readBody,
+  requestIdOf,
+} from './request-guards.js';
 
 export interface HttpServeOptions {
   host?: string;
@@ -16,6 +26,8 @@ export interface HttpServeOptions {
   path?: string;
   /** Origins allowed besides loopback ones (DNS-rebinding protection). */
   allowedOrigins?: string[];
+  /** Host header values allowed besides the bound address and the public URL's host. */
+  allowedHosts?: string[];
   maxBodyBytes?: number;
   logger?: Logger;
   serverInfo?: { name: string; version: string };
@@ -23,63 +35,48 @@ export interface HttpServeOptions {
   accessTokens?: AccessTokens;
   /** The URL browsers reach this server at, for OAuth redirect URIs (default: the bound address). */
   publicUrl?: string;
-  /** false: serve only OAuth callbacks and health (the stdio mode's companion server). */
+  /** false: serve only OAuth pages and health (the stdio mode's companion server). */
   mcp?: boolean;
-  /** Open sessions per user (default 16) and in all (default 1000). */
+  /** Open sessions per user (default 16; per user and client without access tokens) and in all (default 1000). */
   maxSessionsPerUser?: number;
   maxSessions?: number;
   /** Idle sessions are closed after this long (default 1800 s). */
   sessionIdleSeconds?: number;
+  /** How long close() waits for answers still being written (default 5 s). */
+  drainSeconds?: number;
 }
 
 export interface HttpServerHandle {
   url: string;
   port: number;
+  /**
+   * Stops taking requests (new ones are answered 503), waits for the answers of requests in
+   * progress to be written (call `host.close()` first, so that every call has its answer),
+   * then closes sessions and connections.
+   */
   close(): Promise<void>;
 }
 
-const LOOPBACK_ORIGIN = /^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/;
-const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '::1']);
+/** JSON-RPC has no code for a cancelled request; -32800 is LSP's RequestCancelled. */
+const REQUEST_CANCELLED = -32800;
 
-function page(res: ServerResponse, status: number, title: string, text: string): void {
-  const esc = (v: string) => v.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-  res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
-  res.end(
-    `<!doctype html><meta charset="utf-8"><title>${esc(title)}</title><h1>${esc(title)}</h1><p>${esc(text)}</p>`,
-  );
-}
+const isRequest = (m: unknown): m is { id: JsonRpcId; method: string } =>
+  typeof m === 'object' && m !== null && 'method' in m && 'id' in m;
 
-class BodyTooLarge extends Error {}
-
-function readBody(req: IncomingMessage, limit: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    if (Number(req.headers['content-length'] ?? 0) > limit) {
-      req.resume();
-      reject(new BodyTooLarge());
-      return;
-    }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        // Stop buffering but let the rest drain, so the 413 can still be read by the client.
-        req.removeAllListeners('data');
-        req.resume();
-        reject(new BodyTooLarge());
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
-
-function jsonRpcError(res: ServerResponse, status: number, message: string, code = -32000): void {
-  if (res.headersSent) return;
-  res.writeHead(status, { 'content-type': 'application/json' });
-  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+/** The request ids a notifications/cancelled message (alone or in a batch) names. */
+function cancelledIds(body: unknown): JsonRpcId[] {
+  const out: JsonRpcId[] = [];
+  for (const m of Array.isArray(body) ? body : [body]) {
+    const msg = m as { method?: unknown; id?: unknown; params?: { requestId?: unknown } } | null;
+    const id = msg?.params?.requestId;
+    if (
+      msg?.method === 'notifications/cancelled' &&
+      msg.id === undefined &&
+      (typeof id === 'string' || typeof id === 'number')
+    )
+      out.push(id);
+  }
+  return out;
 }
 
 /**
@@ -90,32 +87,16 @@ export async function serveHttp(host: Host, options: HttpServeOptions = {}): Pro
   const catalog = prepareMcpCatalog(host);
   const path = options.path ?? '/mcp';
   const maxBody = options.maxBodyBytes ?? 4 * 1024 * 1024;
-  const allowed = new Set(options.allowedOrigins ?? []);
-  type Session = {
-    transport: StreamableHTTPServerTransport;
-    server: Server;
-    userId: string;
-    lastSeen: number;
-  };
-  const sessions = new Map<string, Session>();
-  const maxPerUser = options.maxSessionsPerUser ?? 16;
-  const maxSessions = options.maxSessions ?? 1000;
-  const idleMs = (options.sessionIdleSeconds ?? 1800) * 1000;
-  const sweep = setInterval(
-    () => {
-      const cutoff = Date.now() - idleMs;
-      for (const [id, session] of sessions) {
-        if (session.lastSeen < cutoff) {
-          sessions.delete(id);
-          log?.debug({ session: id }, 'idle session closed');
-          session.server.close().catch(() => {});
-        }
-      }
-    },
-    Math.min(60_000, Math.max(250, idleMs / 4)),
-  );
-  sweep.unref();
+  const allowedOrigins = new Set(options.allowedOrigins ?? []);
   const log = options.logger;
+  const sessions = new HttpSessions(
+    {
+      maxPerOwner: options.maxSessionsPerUser ?? 16,
+      max: options.maxSessions ?? 1000,
+      idleMs: (options.sessionIdleSeconds ?? 1800) * 1000,
+    },
+    log,
+  );
   const accessTokens = options.accessTokens ?? new AccessTokens({});
   const bindHost = options.host ?? '127.0.0.1';
   if (!LOOPBACK_HOSTS.has(bindHost) && !accessTokens.enabled) {
@@ -123,38 +104,97 @@ export async function serveHttp(host: Host, options: HttpServeOptions = {}): Pro
       `Refusing to bind ${bindHost} without access tokens: set http.accessTokens (or TOOLHOST_ACCESS_TOKENS) so that only your users' clients can call tools.`,
     );
   }
-  const oauth = new Map(host.oauthProviders.map((p) => [p.id, p]));
+  let base = '';
+  let hostAllowed: (host: string | undefined) => boolean = () => false;
+  const oauth = oauthRoutes({
+    providers: host.oauthProviders,
+    accessTokens,
+    logger: log,
+    ownOrigins: (req) => [new URL(base).origin, `http://${req.headers.host}`],
+    secureCookies: () => base.startsWith('https:'),
+  });
+  /** POST exchanges whose answer is not yet written; shutdown waits for them. */
+  const exchanges = new Set<ServerResponse>();
+  let draining = false;
 
-  async function callback(providerId: string, url: URL, res: ServerResponse): Promise<void> {
-    const provider = oauth.get(providerId);
-    if (!provider)
-      return page(res, 404, 'Unknown provider', `No OAuth provider '${providerId}' is configured.`);
-    try {
-      await provider.handleCallback(url.searchParams);
-      log?.info({ provider: providerId }, 'authorization completed');
-      page(res, 200, 'Authorization complete', 'You can close this window and return to your agent.');
-    } catch (e) {
-      const message =
-        e instanceof OAuthCallbackError ? e.message : 'The authorization could not be completed.';
-      log?.warn({ provider: providerId, reason: message }, 'authorization failed');
-      page(res, 400, 'Authorization failed', message);
+  function health(req: IncomingMessage, res: ServerResponse): void {
+    // Without access tokens only loopback clients reach the host; with them, the figures are
+    // for holders of a token, and anyone else (a load balancer) learns only that it is up.
+    const details = !accessTokens.enabled || accessTokens.userFor(req.headers.authorization) !== undefined;
+    res.writeHead(draining ? 503 : 200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+    res.end(
+      JSON.stringify(
+        details
+          ? { status: draining ? 'stopping' : 'ok', tools: catalog.listed.length, sessions: sessions.size }
+          : { status: draining ? 'stopping' : 'ok' },
+      ),
+    );
+  }
+
+  /** Tracks a POST's exchange until its answer is written (or the client leaves). */
+  function track(res: ServerResponse, session: HttpSession, ids: JsonRpcId[], id: JsonRpcId | null): void {
+    exchanges.add(res);
+    session.open.set(res, id);
+    for (const requestId of ids) session.pending.add(requestId);
+    res.once('close', () => {
+      exchanges.delete(res);
+      session.open.delete(res);
+      session.lastSeen = Date.now();
+      for (const requestId of ids) session.pending.delete(requestId);
+    });
+  }
+
+  /**
+   * A session closed while requests were in progress (a DELETE, shutdown past its drain):
+   * the SDK leaves a JSON-mode POST unanswered for ever, so answer what is still open.
+   */
+  function answerOpen(session: HttpSession): void {
+    for (const [res, id] of session.open) {
+      jsonRpcError(res, 404, 'The session was closed before this request was answered', { code: -32001, id });
+    }
+  }
+
+  /**
+   * The SDK ends a cancelled request's handler without answering it (right for stdio, where
+   * nothing waits); over HTTP its POST would stay open until the client gave up. Answer it.
+   */
+  async function answerCancelled(session: HttpSession, ids: JsonRpcId[]): Promise<void> {
+    for (const id of ids) {
+      if (!session.pending.has(id)) continue;
+      const message: JSONRPCMessage = {
+        jsonrpc: '2.0',
+        id,
+        error: { code: REQUEST_CANCELLED, message: 'Request cancelled' },
+      };
+      // Fails harmlessly if the answer went out in the meantime.
+      await session.transport.send(message).catch(() => {});
     }
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (!hostAllowed(req.headers.host)) {
+      return jsonRpcError(res, 403, `Host ${req.headers.host ?? '(none)'} is not allowed`);
+    }
     const url = new URL(req.url ?? '/', 'http://localhost');
-    if (url.pathname === '/healthz' && req.method === 'GET') {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ status: 'ok', tools: catalog.listed.length, sessions: sessions.size }));
-      return;
-    }
-    if (url.pathname.startsWith(CALLBACK_PATH_PREFIX) && req.method === 'GET') {
-      return callback(decodeURIComponent(url.pathname.slice(CALLBACK_PATH_PREFIX.length)), url, res);
-    }
+    if (url.pathname === '/healthz' && req.method === 'GET') return health(req, res);
+    if (await oauth.handle(req, res, url)) return;
     if (url.pathname !== path || options.mcp === false) return jsonRpcError(res, 404, 'Not found');
     const origin = req.headers.origin;
-    if (origin && !LOOPBACK_ORIGIN.test(origin) && !allowed.has(origin)) {
+    if (!originAllowed(origin, allowedOrigins)) {
       return jsonRpcError(res, 403, `Origin ${origin} is not allowed`);
+    }
+
+    // Who is asking, before anything of the request is read.
+    let userId = host.config.defaultUserId ?? 'default';
+    if (accessTokens.enabled) {
+      const user = accessTokens.userFor(req.headers.authorization);
+      if (!user) {
+        req.resume();
+        return jsonRpcError(res, 401, 'Unauthorized: send Authorization: Bearer <access token>', {
+          headers: { 'www-authenticate': 'Bearer' },
+        });
+      }
+      userId = user;
     }
 
     let parsed: unknown;
@@ -163,95 +203,117 @@ export async function serveHttp(host: Host, options: HttpServeOptions = {}): Pro
       try {
         text = await readBody(req, maxBody);
       } catch (e) {
-        return jsonRpcError(
-          res,
-          e instanceof BodyTooLarge ? 413 : 400,
-          e instanceof BodyTooLarge ? 'Request body too large' : 'Bad request',
-        );
+        const tooLarge = e instanceof BodyTooLarge;
+        return jsonRpcError(res, tooLarge ? 413 : 400, tooLarge ? 'Request body too large' : 'Bad request');
       }
       try {
         parsed = JSON.parse(text);
       } catch {
-        return jsonRpcError(res, 400, 'Parse error: the body is not JSON', -32700);
+        return jsonRpcError(res, 400, 'Parse error: the body is not JSON', { code: -32700 });
       }
     }
-
-    let userId = host.config.defaultUserId ?? 'default';
-    if (accessTokens.enabled) {
-      const user = accessTokens.userFor(req.headers.authorization);
-      if (!user) {
-        res.setHeader('www-authenticate', 'Bearer');
-        return jsonRpcError(res, 401, 'Unauthorized: send Authorization: Bearer <access token>');
-      }
-      userId = user;
+    const id = requestIdOf(parsed);
+    if (draining) {
+      return jsonRpcError(res, 503, 'The server is shutting down', { id, headers: { connection: 'close' } });
     }
+    const requestIds = (Array.isArray(parsed) ? parsed : [parsed]).filter(isRequest).map((m) => m.id);
 
     const sessionId = req.headers['mcp-session-id'];
     if (typeof sessionId === 'string') {
       const session = sessions.get(sessionId);
-      if (!session) return jsonRpcError(res, 404, 'Session not found');
+      if (!session) return jsonRpcError(res, 404, 'Session not found', { code: -32001, id });
       // A session belongs to the user who opened it; another user's token cannot ride on it.
-      if (session.userId !== userId) return jsonRpcError(res, 403, 'This session belongs to another user');
+      if (session.userId !== userId) {
+        return jsonRpcError(res, 403, 'This session belongs to another user', { id });
+      }
       session.lastSeen = Date.now();
+      if (req.method === 'POST') track(res, session, requestIds, id);
       await session.transport.handleRequest(req, res, parsed);
+      if (req.method === 'POST') session.release?.();
+      const cancelled = cancelledIds(parsed);
+      if (cancelled.length > 0) await answerCancelled(session, cancelled);
       return;
     }
     if (req.method !== 'POST' || !isInitializeRequest(parsed)) {
-      return jsonRpcError(res, 400, 'Bad request: no valid session id, and not an initialize request');
+      return jsonRpcError(res, 400, 'Bad request: no valid session id, and not an initialize request', {
+        id,
+      });
     }
 
-    let mine = 0;
-    for (const s of sessions.values()) if (s.userId === userId) mine += 1;
-    if (mine >= maxPerUser)
-      return jsonRpcError(res, 429, `Too many open sessions for this user (limit ${maxPerUser})`);
-    if (sessions.size >= maxSessions)
-      return jsonRpcError(res, 503, `Too many open sessions (limit ${maxSessions})`);
+    // Without access tokens every local client is the same user; the client's name is what
+    // tells them apart, so that one that never closes its sessions evicts only its own.
+    const owner = accessTokens.enabled ? userId : `${userId}\u0000${parsed.params.clientInfo.name}`;
+    const refused = sessions.admit(owner);
+    if (refused) return jsonRpcError(res, refused.status, refused.message, { id });
 
-    const transport = new StreamableHTTPServerTransport({
+    // Answers are JSON bodies, with the SDK's per-request state released after each (see
+    // json-response-release.ts); SSE streams only where that release is not possible.
+    const { transport, release } = sessionTransport({
       sessionIdGenerator: () => randomUUID(),
-      // A call's answer is one JSON body rather than an SSE stream of one event: no stream
-      // machinery per call. Nothing of the host's is sent on a call's stream before its answer
-      // (no progress or log notifications); server-initiated messages use the session's GET stream.
-      enableJsonResponse: true,
-      onsessioninitialized: (id) => {
-        sessions.set(id, { transport, server, userId, lastSeen: Date.now() });
-        log?.debug({ session: id }, 'session opened');
+      onsessioninitialized: (sid) => {
+        const session: HttpSession = {
+          id: sid,
+          transport,
+          server,
+          userId,
+          owner,
+          lastSeen: Date.now(),
+          pending: new Set(),
+          open: new Map(),
+          release,
+        };
+        sessions.add(session);
+        opened = session;
+        track(res, session, requestIds, id);
+        log?.debug({ session: sid }, 'session opened');
       },
     });
-    const server = createMcpServer(host, catalog, {
-      ...options.serverInfo,
-      userId,
-    });
+    let opened: HttpSession | undefined;
+    const server = createMcpServer(host, catalog, { ...options.serverInfo, userId });
     transport.onclose = () => {
-      if (transport.sessionId) sessions.delete(transport.sessionId);
+      if (transport.sessionId) sessions.remove(transport.sessionId);
+      if (opened) answerOpen(opened);
     };
     await server.connect(transport);
     await transport.handleRequest(req, res, parsed);
+    release?.();
   }
 
   const httpServer = createServer((req, res) => {
     handle(req, res).catch((e: unknown) => {
       log?.error({ err: (e as Error).message }, 'request failed');
-      jsonRpcError(res, 500, 'Internal error', -32603);
+      jsonRpcError(res, 500, 'Internal error', { code: -32603 });
     });
   });
   await new Promise<void>((resolve, reject) => {
     httpServer.once('error', reject);
     httpServer.listen(options.port ?? 0, bindHost, () => resolve());
+  }).catch(async (e: unknown) => {
+    await sessions.closeAll();
+    throw e;
   });
   const { port } = httpServer.address() as AddressInfo;
+  hostAllowed = hostGuard({
+    bindHost,
+    port,
+    publicUrl: options.publicUrl,
+    allowedHosts: options.allowedHosts,
+  });
   const shownHost = bindHost.includes(':') ? `[${bindHost}]` : bindHost;
-  const base = options.publicUrl ?? `http://${shownHost}:${port}`;
-  for (const provider of oauth.values()) provider.setRedirectBase(base);
+  base = options.publicUrl ?? `http://${shownHost}:${port}`;
+  for (const provider of host.oauthProviders) provider.setRedirectBase(base);
   return {
     url: `http://${shownHost}:${port}${path}`,
     port,
     async close() {
-      clearInterval(sweep);
-      await Promise.all([...sessions.values()].map((s) => s.server.close().catch(() => {})));
-      sessions.clear();
+      draining = true;
+      // No new connections; requests on open ones are answered 503 while answers drain.
+      const closed = new Promise<void>((resolve) => httpServer.close(() => resolve()));
+      const deadline = Date.now() + (options.drainSeconds ?? 5) * 1000;
+      while (exchanges.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      await sessions.closeAll();
       httpServer.closeAllConnections();
-      await new Promise<void>((resolve) => httpServer.close(() => resolve()));
+      await closed;
     },
   };
 }

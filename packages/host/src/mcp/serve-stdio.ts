@@ -1,14 +1,42 @@
+import type { Readable, Writable } from 'node:stream';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Host } from '../host.js';
+import type { Logger } from '../logger.js';
 import { createMcpServer, type McpServerOptions, prepareMcpCatalog } from './create-mcp-server.js';
+import { idOfOversized, LineLimit, MAX_STDIO_MESSAGE_BYTES } from './stdio-line-limit.js';
+
+export interface StdioServeOptions extends McpServerOptions {
+  logger?: Logger;
+  /** Largest JSON-RPC message accepted (default 10 MiB); larger ones are answered with an error. */
+  maxMessageBytes?: number;
+}
 
 /** Serves the host over stdio (one client: the process that spawned us). */
 export async function serveStdio(
   host: Host,
-  options: McpServerOptions = {},
+  options: StdioServeOptions = {},
+  stdin: Readable = process.stdin,
+  stdout: Writable = process.stdout,
 ): Promise<{ close(): Promise<void> }> {
+  const log = options.logger;
+  const limit = options.maxMessageBytes ?? MAX_STDIO_MESSAGE_BYTES;
+  const lines = new LineLimit(limit, ({ head, tail, bytes }) => {
+    const id = idOfOversized(head, tail);
+    log?.warn({ bytes, id }, 'message too large');
+    stdout.write(
+      `${JSON.stringify({
+        jsonrpc: '2.0',
+        id,
+        error: { code: -32600, message: `Message larger than ${limit} bytes (${bytes}); it was discarded.` },
+      })}\n`,
+    );
+  });
+  stdin.pipe(lines);
   const server = createMcpServer(host, prepareMcpCatalog(host), options);
-  const transport = new StdioServerTransport();
+  // Lines reach the SDK's reader whole and within the limit, so its own (smaller) guard,
+  // which would close the transport, never trips.
+  const transport = new StdioServerTransport(lines, stdout, { maxBufferSize: limit + 1 });
+  server.onerror = (e) => log?.warn({ err: e.message }, 'stdio message refused');
   await server.connect(transport);
   return { close: () => server.close() };
 }

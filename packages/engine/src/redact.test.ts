@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { credentialForms, redact } from './redact.js';
+
+describe('redact', () => {
+  const forms = credentialForms(['tok/en+1=', '']);
+
+  it('replaces every form of a credential, in keys and values, at any depth', () => {
+    const body = {
+      auth: 'Bearer tok/en+1=',
+      'x-tok/en+1=': [{ url: `https://a.example/?t=${encodeURIComponent('tok/en+1=')}` }],
+      escaped: 'Bearer tok\\/en+1=',
+    };
+    expect(redact(body, forms)).toEqual({
+      auth: 'Bearer [redacted]',
+      'x-[redacted]': [{ url: 'https://a.example/?t=[redacted]' }],
+      escaped: 'Bearer [redacted]',
+    });
+  });
+
+  it('returns a clean body itself, uncopied', () => {
+    const body = { a: [1, 'two', { three: null }] };
+    expect(redact(body, forms)).toBe(body);
+  });
+
+  it('skips empty values, which would match everywhere', () => {
+    expect(credentialForms(['', 'a'])).toEqual(['a']);
+  });
+});

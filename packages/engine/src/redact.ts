@@ -1,0 +1,57 @@
+const REDACTED = '[redacted]';
+
+/**
+ * The forms in which a credential the host sent can come back from an upstream that echoes
+ * requests: as sent, percent-encoded (echoed URLs and forms), and with `/` escaped (some JSON
+ * encoders write `\/`, which a text body keeps). Longest first, so that no shorter form
+ * leaves part of a longer one behind.
+ */
+export function credentialForms(values: Iterable<string>): string[] {
+  const forms = new Set<string>();
+  for (const value of values) {
+    // Even a very short secret is redacted: mangled output is better than a leaked credential.
+    if (!value) continue;
+    forms.add(value);
+    forms.add(encodeURIComponent(value));
+    if (value.includes('/')) forms.add(value.replaceAll('/', '\\/'));
+  }
+  return [...forms].sort((a, b) => b.length - a.length);
+}
+
+function scrubText(text: string, forms: readonly string[]): string {
+  let out = text;
+  for (const form of forms) if (out.includes(form)) out = out.replaceAll(form, REDACTED);
+  return out;
+}
+
+/**
+ * A copy of `value` (a parsed upstream body) with every credential form replaced by
+ * `[redacted]`, in keys as in values; `value` itself where nothing needed replacing, so a
+ * clean body costs a walk and no copy.
+ */
+export function redact(value: unknown, forms: readonly string[]): unknown {
+  if (forms.length === 0) return value;
+  if (typeof value === 'string') return scrubText(value, forms);
+  if (typeof value === 'number') return forms.includes(String(value)) ? REDACTED : value;
+  if (Array.isArray(value)) {
+    let changed = false;
+    const out = value.map((item) => {
+      const next = redact(item, forms);
+      if (next !== item) changed = true;
+      return next;
+    });
+    return changed ? out : value;
+  }
+  if (value !== null && typeof value === 'object') {
+    let changed = false;
+    const out: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(value)) {
+      const k = scrubText(key, forms);
+      const next = redact(item, forms);
+      if (k !== key || next !== item) changed = true;
+      out[k] = next;
+    }
+    return changed ? out : value;
+  }
+  return value;
+}

@@ -1,0 +1,94 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+export type JsonRpcId = string | number;
+
+export class BodyTooLarge extends Error {}
+
+/** The request body as text, refused past `limit` bytes (announced or received). */
+export function readBody(req: IncomingMessage, limit: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    if (Number(req.headers['content-length'] ?? 0) > limit) {
+      req.resume();
+      reject(new BodyTooLarge());
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        // Stop buffering but let the rest drain, so the 413 can still be read by the client.
+        req.removeAllListeners('data');
+        req.resume();
+        reject(new BodyTooLarge());
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+/** The id of a body that is one JSON-RPC request, so that an error about it can name it. */
+export function requestIdOf(body: unknown): JsonRpcId | null {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return null;
+  const id = (body as { id?: unknown }).id;
+  return typeof id === 'string' || typeof id === 'number' ? id : null;
+}
+
+export function jsonRpcError(
+  res: ServerResponse,
+  status: number,
+  message: string,
+  options: { code?: number; id?: JsonRpcId | null; headers?: Record<string, string> } = {},
+): void {
+  if (res.headersSent) return;
+  res.writeHead(status, { 'content-type': 'application/json', ...options.headers });
+  res.end(
+    JSON.stringify({
+      jsonrpc: '2.0',
+      error: { code: options.code ?? -32000, message },
+      id: options.id ?? null,
+    }),
+  );
+}
+
+const LOOPBACK_ORIGIN = /^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/;
+export const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '::1']);
+const WILDCARD_HOSTS = new Set(['0.0.0.0', '::']);
+
+/** Browsers' Origin: loopback ones and those configured (DNS-rebinding protection). */
+export function originAllowed(origin: string | undefined, allowed: ReadonlySet<string>): boolean {
+  return !origin || LOOPBACK_ORIGIN.test(origin) || allowed.has(origin);
+}
+
+/**
+ * The Host header values this server answers to: the bound address (loopback names for a
+ * loopback or wildcard bind), `http.publicUrl`'s host and `http.allowedHosts`. A page on
+ * evil.com that rebinds its name to 127.0.0.1 sends `Host: evil.com`, often with no Origin
+ * at all (a simple request), so the Host is what tells it apart. A wildcard bind with
+ * neither a public URL nor allowed hosts cannot know its names and accepts any.
+ */
+export function hostGuard(options: {
+  bindHost: string;
+  port: number;
+  publicUrl?: string;
+  allowedHosts?: readonly string[];
+}): (host: string | undefined) => boolean {
+  const { bindHost, port } = options;
+  const names = new Set<string>();
+  const add = (name: string) => {
+    names.add(`${name}:${port}`.toLowerCase());
+    if (port === 80) names.add(name.toLowerCase());
+  };
+  if (LOOPBACK_HOSTS.has(bindHost) || WILDCARD_HOSTS.has(bindHost)) {
+    for (const name of ['127.0.0.1', 'localhost', '[::1]']) add(name);
+  }
+  if (!WILDCARD_HOSTS.has(bindHost)) add(bindHost.includes(':') ? `[${bindHost}]` : bindHost);
+  const extra = [...(options.allowedHosts ?? [])];
+  if (options.publicUrl) extra.push(new URL(options.publicUrl).host);
+  for (const name of extra) names.add(name.toLowerCase());
+  const anyHost = WILDCARD_HOSTS.has(bindHost) && extra.length === 0;
+  return (host) => anyHost || (host !== undefined && names.has(host.toLowerCase()));
+}

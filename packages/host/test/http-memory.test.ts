@@ -1,0 +1,110 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHost, type Host } from '../src/host.js';
+import { type HttpServerHandle, serveHttp } from '../src/mcp/serve-http.js';
+import { type RecordingUpstream, startRecordingUpstream } from '../src/testing/recording-upstream.js';
+import { fixtureApp } from './support.js';
+
+let upstream: RecordingUpstream;
+let host: Host;
+let server: HttpServerHandle;
+
+beforeAll(async () => {
+  upstream = await startRecordingUpstream();
+  host = await createHost(
+    { plugins: ['toolhost-plugin-echo'], toolSets: { EchoApi: { baseUrl: upstream.url } } },
+    { configDir: fixtureApp, env: { ECHO_AUTH_TOKEN: 'static-token-x' } },
+  );
+  server = await serveHttp(host, { port: 0 });
+});
+afterAll(async () => {
+  await server.close();
+  await host.close();
+  await upstream.close();
+});
+
+async function session() {
+  const client = new Client({ name: 'memory', version: '0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
+  const calls = async (n: number) => {
+    // Eight at a time on the one session; the recording upstream keeps no requests.
+    const next = { i: 0 };
+    await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        while (next.i < n) {
+          next.i += 1;
+          const r = await client.callTool({ name: 'EchoApi_GetItem', arguments: { item_id: 'm' } });
+          if (r.isError) throw new Error(JSON.stringify(r));
+          upstream.reset();
+        }
+      }),
+    );
+  };
+  return { client, calls };
+}
+
+/** The per-request bookkeeping of the MCP SDK's transport (1.x private fields, read by this test only). */
+type SdkState = { _webStandardTransport: Record<string, Map<unknown, unknown>> };
+const perRequestMaps = ['_streamMapping', '_requestToStreamMapping', '_requestResponseMap'] as const;
+
+describe('memory over one HTTP session', () => {
+  it('keeps no per-request transport state once calls are answered', { timeout: 60_000 }, async () => {
+    const transports = new Set<SdkState>();
+    const proto = StreamableHTTPServerTransport.prototype;
+    const handleRequest = proto.handleRequest;
+    proto.handleRequest = function (this: StreamableHTTPServerTransport, ...args) {
+      transports.add(this as unknown as SdkState);
+      return handleRequest.apply(this, args);
+    };
+    try {
+      const { client, calls } = await session();
+      await calls(200);
+      expect(transports.size).toBe(1);
+      const state = [...transports][0]!._webStandardTransport;
+      for (const name of perRequestMaps) expect(state[name], name).toBeInstanceOf(Map);
+      // The host releases a POST's entry just after writing its answer, which the client may
+      // have read a moment before.
+      for (let i = 0; i < 50 && state._streamMapping!.size > 1; i += 1)
+        await new Promise((r) => setTimeout(r, 10));
+      // At most the session's standing GET stream; left to the SDK, JSON-response mode keeps
+      // one entry per call (typescript-sdk#2559), about 5 kB of heap each.
+      expect(state._streamMapping!.size).toBeLessThanOrEqual(1);
+      expect(state._requestToStreamMapping!.size).toBe(0);
+      expect(state._requestResponseMap!.size).toBe(0);
+      await client.close();
+    } finally {
+      proto.handleRequest = handleRequest;
+    }
+  });
+
+  // The figure in the README: TOOLHOST_MEMORY_CALLS=20000 (about a minute on 2 cores).
+  const figureCalls = Number(process.env.TOOLHOST_MEMORY_CALLS ?? 0);
+  it.runIf(figureCalls > 0)(
+    `keeps the heap after GC flat over ${figureCalls} calls`,
+    { timeout: 600_000 },
+    async () => {
+      // A full GC on demand, without starting the test process with --expose-gc.
+      setFlagsFromString('--expose-gc');
+      const gc = runInNewContext('gc') as () => void;
+      const heapAfterGc = () => {
+        gc();
+        gc();
+        return process.memoryUsage().heapUsed;
+      };
+      const { client, calls } = await session();
+      await calls(1000); // warm-up: code, pools and V8's heap sizing settle
+      const start = heapAfterGc();
+      await calls(figureCalls);
+      const growth = heapAfterGc() - start;
+      process.stderr.write(
+        `heap after GC: ${(start / 2 ** 20).toFixed(1)} MB after 1,000 calls, ${((start + growth) / 2 ** 20).toFixed(1)} MB after ${figureCalls + 1000} (growth ${(growth / 2 ** 20).toFixed(2)} MB)\n`,
+      );
+      expect(growth).toBeLessThan(4 * 2 ** 20);
+      await client.close();
+    },
+  );
+});

@@ -1,0 +1,61 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type SpawnedHost, spawnHost } from '../src/testing/spawn-host.js';
+import { Browser } from './browser.js';
+import { type FakeOAuthServer, fakeClient, startFakeOAuthServer } from './fake-oauth-server.js';
+import { fixtureApp } from './support.js';
+
+let oauth: FakeOAuthServer;
+const busy = createServer();
+let busyPort: number;
+beforeAll(async () => {
+  oauth = await startFakeOAuthServer();
+  await new Promise<void>((r) => busy.listen(0, '127.0.0.1', r));
+  busyPort = (busy.address() as AddressInfo).port;
+});
+afterAll(async () => {
+  await oauth.close();
+  await new Promise((r) => busy.close(r));
+});
+
+const errorOf = (r: unknown) =>
+  (r as { structuredContent: { error: { code: string; authorization?: { url: string } } } }).structuredContent
+    .error;
+
+describe('stdio hosts with OAuth', () => {
+  it('start when the callback port is taken (a second agent on the machine), on a free port', async () => {
+    const config = {
+      plugins: ['toolhost-plugin-echo'],
+      http: { port: busyPort },
+      auth: {
+        providers: {
+          'echo-auth': {
+            clientId: fakeClient.clientId,
+            authorizeUrl: oauth.authorizeUrl,
+            tokenUrl: oauth.tokenUrl,
+          },
+        },
+      },
+    };
+    const env = { ECHO_AUTH_CLIENT_SECRET: fakeClient.clientSecret };
+    const hosts: SpawnedHost[] = [];
+    try {
+      // Two hosts, as two agents would start them, both wanting the taken port.
+      for (let i = 0; i < 2; i += 1) hosts.push(await spawnHost(config, { env, cwd: fixtureApp }));
+      for (const h of hosts) {
+        const outcome = await h.client.callTool({ name: 'EchoApi_GetItem', arguments: { item_id: 'x' } });
+        const link = new URL(errorOf(outcome).authorization!.url);
+        expect(link.port).not.toBe(String(busyPort));
+        expect(h.stderr()).toMatch(/in use/);
+        expect(h.stderr()).toContain(`http://127.0.0.1:${link.port}/oauth/callback/echo-auth`);
+        // The link works: it sends the browser on to the authorization server.
+        const page = await new Browser().open(link, {}, (next) => next.origin === oauth.url);
+        expect(page.url.origin).toBe(oauth.url);
+      }
+      expect(new Set(hosts.map((h) => h.stderr().match(/127\.0\.0\.1:(\d+)\/oauth/)?.[1])).size).toBe(2);
+    } finally {
+      await Promise.all(hosts.map((h) => h.close()));
+    }
+  });
+});

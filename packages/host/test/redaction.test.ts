@@ -1,0 +1,116 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHost, type Host } from '../src/host.js';
+import { type HttpServerHandle, serveHttp } from '../src/mcp/serve-http.js';
+import { type RecordingUpstream, startRecordingUpstream } from '../src/testing/recording-upstream.js';
+import { hostCliPath } from '../src/testing/spawn-host.js';
+import { fixtureApp, inlinePlugin } from './support.js';
+
+const TOKEN = 'bearer-token-abc/def+ghi=42';
+const SECRET = 'basic-secret-0123456789';
+const BASIC = Buffer.from(`${SECRET}:`).toString('base64');
+const forms = [TOKEN, SECRET, BASIC, encodeURIComponent(TOKEN)];
+
+let upstream: RecordingUpstream;
+let host: Host;
+let server: HttpServerHandle;
+let client: Client;
+
+/** An upstream that echoes what it received, as some do in their error bodies. */
+const echoing =
+  (status: number, asText = false) =>
+  (req: { headers: Record<string, unknown>; rawPath: string }) =>
+    asText
+      ? { status, body: `rejected ${req.rawPath}; authorization was ${String(req.headers.authorization)}` }
+      : {
+          status,
+          body: {
+            message: 'echo',
+            headers: req.headers,
+            [String(req.headers.authorization)]: 'as a key too',
+            nested: [{ seen: `token=${encodeURIComponent(String(req.headers.authorization).slice(7))}` }],
+          },
+        };
+
+beforeAll(async () => {
+  upstream = await startRecordingUpstream();
+  host = await createHost(
+    { toolSets: { EchoBack: { baseUrl: upstream.url } } },
+    {
+      plugins: [
+        inlinePlugin('EchoBack', [
+          {
+            name: 'WithToken',
+            description: 'Bearer.',
+            method: 'GET',
+            path: '/token',
+            auth: { kind: 'provider', provider: 'echo-back-auth', scopes: [] },
+          },
+          {
+            name: 'WithBasic',
+            description: 'Basic.',
+            method: 'GET',
+            path: '/basic',
+            auth: { kind: 'secret', secret: 'ECHO_BASIC_KEY', scheme: 'basic-username' },
+          },
+        ]),
+      ],
+      env: { ECHO_BACK_AUTH_TOKEN: TOKEN, ECHO_BASIC_KEY: SECRET },
+    },
+  );
+  server = await serveHttp(host, { port: 0 });
+  client = new Client({ name: 'redaction', version: '0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
+});
+afterAll(async () => {
+  await client.close();
+  await server.close();
+  await host.close();
+  await upstream.close();
+});
+
+describe('credentials the host sent never come back in tool output', () => {
+  for (const status of [200, 400, 401, 429, 500]) {
+    for (const asText of [false, true]) {
+      it(`redacts them from a ${status} ${asText ? 'text' : 'JSON'} body over MCP`, async () => {
+        upstream.respond(echoing(status, asText));
+        for (const name of ['EchoBack_WithToken', 'EchoBack_WithBasic']) {
+          const result = JSON.stringify(await client.callTool({ name, arguments: {} }));
+          expect(upstream.requests.at(-1)!.headers.authorization).toMatch(/^(Bearer|Basic) /);
+          for (const form of forms) expect(result).not.toContain(form);
+          expect(result).toContain('[redacted]');
+        }
+      });
+    }
+  }
+});
+
+describe('toolhost call', () => {
+  it('prints no credential an upstream echoed', async () => {
+    const echo = await startRecordingUpstream(echoing(401));
+    const dir = mkdtempSync(join(tmpdir(), 'toolhost-redact-'));
+    const config = join(dir, 'config.json');
+    writeFileSync(
+      config,
+      JSON.stringify({ plugins: ['toolhost-plugin-echo'], toolSets: { EchoApi: { baseUrl: echo.url } } }),
+    );
+    const r = await promisify(execFile)(
+      process.execPath,
+      [hostCliPath(), '--config', config, 'call', 'EchoApi.GetItem', '--args', '{"item_id":"i1"}'],
+      { cwd: fixtureApp, env: { PATH: process.env.PATH, ECHO_AUTH_TOKEN: TOKEN } },
+    ).catch((e: { stdout: string; stderr: string }) => e);
+    await echo.close();
+    expect(echo.requests[0]!.headers.authorization).toBe(`Bearer ${TOKEN}`);
+    expect(JSON.parse(r.stdout)).toMatchObject({ ok: false, error: { code: 'upstream_error', status: 401 } });
+    for (const form of forms) {
+      expect(r.stdout).not.toContain(form);
+      expect(r.stderr).not.toContain(form);
+    }
+  });
+});
