@@ -149,3 +149,36 @@ describe('buildRequest', () => {
     );
   });
 });
+
+describe('numbers in the query', () => {
+  const list: ToolDeclaration = {
+    name: 'List',
+    description: 'List.',
+    method: 'GET',
+    path: '/rows',
+    auth: { kind: 'none' },
+    params: [
+      { name: 'limit', in: 'query', schema: { type: 'integer' }, description: '' },
+      { name: 'ids', in: 'query', schema: { type: 'array', items: { type: 'integer' } }, description: '' },
+    ],
+  };
+
+  it('are refused when they cannot be written exactly, naming the parameter', () => {
+    for (const args of [{ limit: 1e21 }, { ids: [1, 2 ** 53 + 2] }]) {
+      let error: unknown;
+      try {
+        buildRequest(list, target, args);
+      } catch (e) {
+        error = e;
+      }
+      expect(ToolError.isInstance(error) && error.info).toMatchObject({
+        code: 'invalid_argument',
+        parameter: Object.keys(args)[0],
+        message: expect.stringContaining('cannot be sent exactly'),
+      });
+    }
+    expect(buildRequest(list, target, { limit: 9007199254740991 }).url).toBe(
+      'https://api.test/rows?limit=9007199254740991',
+    );
+  });
+});

@@ -1,5 +1,5 @@
 import { type ParamDeclaration, type ToolDeclaration, ToolError } from '@toolhost/core';
-import { fillPath } from './encode-path.js';
+import { checkNumber, fillPath } from './encode-path.js';
 import { encodeQuery, type QueryPair, queryPairs } from './serialize-query.js';
 import type { Arguments } from './validate-arguments.js';
 
@@ -80,6 +80,13 @@ function checkLimits(decl: ToolDeclaration, body: unknown, serialized: string): 
   }
 }
 
+/** Numbers anywhere in a query value must be written exactly, as in paths. */
+function checkNumbers(param: string, value: unknown): void {
+  if (typeof value === 'number') checkNumber(param, value);
+  else if (Array.isArray(value)) for (const v of value) checkNumbers(param, v);
+  else if (value && typeof value === 'object') for (const v of Object.values(value)) checkNumbers(param, v);
+}
+
 /** What a declaration resolves against: its tool set's name, the server's base URL, the configured settings. */
 export interface RequestTarget {
   toolSet: string;
@@ -111,6 +118,7 @@ export function buildRequest(
         pathValues.set(apiName, { param: p.name, value });
         break;
       case 'query':
+        checkNumbers(p.name, value);
         if (p.sendEmptyArray && Array.isArray(value) && value.length === 0) query.push([apiName, '']);
         else if (p.style === 'prefixed') query.push(...queryPairs(p.keyPrefix ?? '', value, 'prefixed'));
         else query.push(...queryPairs(apiName, value, p.style));

@@ -1,11 +1,11 @@
 import { ToolError } from '@toolhost/core';
 
 /**
- * A number only goes into a path as the exact decimal it stands for: beyond 2^53 - 1 a JSON
+ * A number only goes into a URL (path or query) as the exact decimal it stands for: beyond 2^53 - 1 a JSON
  * number has already been rounded (the id would name another object), and from 1e21 up
  * (or below 1e-6) JavaScript writes exponent form (`1e+21`), which no API reads as an id.
  */
-function checkNumber(param: string, value: number): void {
+export function checkNumber(param: string, value: number): void {
   const text = String(value);
   if (
     !Number.isFinite(value) ||
