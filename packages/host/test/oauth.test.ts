@@ -377,7 +377,7 @@ describe('OAuth user authorization', () => {
       expect(logs).not.toContain(secret);
       expect(out).not.toContain(secret);
     }
-    expect(logs).toContain('authorization completed');
+    expect(logs).toMatch(/"provider":"echo-auth","user":"alice","msg":"authorization completed"/);
   });
 });
 

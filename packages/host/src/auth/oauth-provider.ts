@@ -94,6 +94,11 @@ export class OAuthAuthProvider implements AuthProvider {
     this.insecure = isLoopback(config.tokenUrl);
   }
 
+  /** The operator configured the redirect URI (it does not follow the server's address). */
+  get hasExplicitRedirectUri(): boolean {
+    return this.config.redirectUri !== undefined;
+  }
+
   /** Where the host's HTTP server listens, so the redirect URI can be derived. */
   setRedirectBase(base: string): void {
     this.redirectBase = base.replace(/\/+$/, '');

@@ -149,10 +149,10 @@ export function oauthRoutes(options: OAuthRoutesOptions) {
     res: ServerResponse,
   ): Promise<void> {
     try {
-      const { flow } = await provider.handleCallback(url.searchParams, (f) =>
+      const { flow, userId } = await provider.handleCallback(url.searchParams, (f) =>
         binding.isBound(req.headers.cookie, f),
       );
-      log?.info({ provider: provider.id }, 'authorization completed');
+      log?.info({ provider: provider.id, user: userId }, 'authorization completed');
       page(res, 200, 'Authorization complete', 'You can close this window and return to your agent.', {
         headers: { 'set-cookie': binding.clear(flow, options.secureCookies()) },
       });

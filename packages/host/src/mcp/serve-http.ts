@@ -104,6 +104,17 @@ export async function serveHttp(host: Host, options: HttpServeOptions = {}): Pro
       `Refusing to bind ${bindHost} without access tokens: set http.accessTokens (or TOOLHOST_ACCESS_TOKENS) so that only your users' clients can call tools.`,
     );
   }
+  // A wildcard bind has no address a browser can use: the redirect URI would read
+  // http://0.0.0.0:PORT/…, which the vendor rejects or the browser cannot reach.
+  const WILDCARD = new Set(['0.0.0.0', '::', '[::]']);
+  if (host.oauthProviders.length > 0 && WILDCARD.has(bindHost) && !options.publicUrl) {
+    const needing = host.oauthProviders.filter((p) => !p.hasExplicitRedirectUri).map((p) => p.id);
+    if (needing.length > 0) {
+      throw new Error(
+        `Refusing to serve OAuth on the wildcard address ${bindHost} without http.publicUrl: the redirect URI of ${needing.join(', ')} would name ${bindHost}. Set http.publicUrl to the URL users' browsers reach this host at (e.g. https://tools.example.com), or auth.providers.<id>.redirectUri.`,
+      );
+    }
+  }
   let base = '';
   let hostAllowed: (host: string | undefined) => boolean = () => false;
   const oauth = oauthRoutes({
@@ -265,13 +276,16 @@ export async function serveHttp(host: Host, options: HttpServeOptions = {}): Pro
         sessions.add(session);
         opened = session;
         track(res, session, requestIds, id);
-        log?.debug({ session: sid }, 'session opened');
+        log?.info({ session: sid, user: userId }, 'session opened');
       },
     });
     let opened: HttpSession | undefined;
     const server = createMcpServer(host, catalog, { ...options.serverInfo, userId });
     transport.onclose = () => {
-      if (transport.sessionId) sessions.remove(transport.sessionId);
+      if (transport.sessionId) {
+        sessions.remove(transport.sessionId);
+        log?.info({ session: transport.sessionId, user: userId }, 'session closed');
+      }
       if (opened) answerOpen(opened);
     };
     await server.connect(transport);

@@ -1,0 +1,64 @@
+import { Writable } from 'node:stream';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { describe, expect, it } from 'vitest';
+import { AccessTokens } from '../src/auth/access-tokens.js';
+import { createHost } from '../src/host.js';
+import { createLogger } from '../src/logger.js';
+import { serveHttp } from '../src/mcp/serve-http.js';
+import { fixtureApp } from './support.js';
+
+const oauthConfig = {
+  plugins: ['toolhost-plugin-echo'],
+  auth: {
+    providers: {
+      'echo-auth': {
+        clientId: 'client-1',
+        authorizeUrl: 'https://auth.invalid/authorize',
+        tokenUrl: 'https://auth.invalid/token',
+      },
+    },
+  },
+};
+
+function capture() {
+  let text = '';
+  const sink = new Writable({
+    write(chunk, _enc, done) {
+      text += chunk.toString();
+      done();
+    },
+  });
+  return { logger: createLogger('info', sink), lines: () => text };
+}
+
+describe('the HTTP host, as an operator reads it', () => {
+  it('refuses OAuth on a wildcard bind without a public URL, naming the setting', async () => {
+    const host = await createHost(oauthConfig, { configDir: fixtureApp, env: {} });
+    await expect(
+      serveHttp(host, {
+        host: '0.0.0.0',
+        port: 0,
+        accessTokens: new AccessTokens({ alice: 'alice-token-0123456789' }),
+      }),
+    ).rejects.toThrow(
+      /Refusing to serve OAuth on the wildcard address 0\.0\.0\.0 without http\.publicUrl: the redirect URI of echo-auth would name 0\.0\.0\.0/,
+    );
+    await host.close();
+  });
+
+  it('logs a line, with the user, when a session opens and when it closes', async () => {
+    const { logger, lines } = capture();
+    const host = await createHost({ plugins: ['toolhost-plugin-echo'] }, { configDir: fixtureApp, env: {} });
+    const server = await serveHttp(host, { port: 0, logger });
+    const transport = new StreamableHTTPClientTransport(new URL(server.url));
+    const client = new Client({ name: 'log-reader', version: '1.0.0' });
+    await client.connect(transport);
+    await transport.terminateSession();
+    await client.close();
+    await expect.poll(lines).toMatch(/"user":"default".*"msg":"session closed"/);
+    expect(lines()).toMatch(/"user":"default".*"msg":"session opened"/);
+    await server.close();
+    await host.close();
+  });
+});
