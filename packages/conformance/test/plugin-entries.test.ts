@@ -1,13 +1,14 @@
-import { CONTRACT_VERSION, type ToolPlugin } from '@toolhost/core';
+import { CONTRACT_VERSION, checkContractVersion, type ToolPlugin } from '@toolhost/core';
 import { describe, expect, it } from 'vitest';
 import { pluginPackages, registeredToolSets } from '../src/plugins.js';
 
 // Each plugin package as a host imports it: the built entry, its default export a plugin of
 // this contract, its named exports the factory, the tool set name and the declarations.
 describe.each(pluginPackages())('%s entry', (name) => {
-  it('exports a plugin of this contract as its default, and the factory that builds it', async () => {
+  it('exports a plugin this contract executes as its default, and the factory that builds it', async () => {
     const mod = (await import(name)) as Record<string, unknown> & { default: ToolPlugin };
-    expect(mod.default).toMatchObject({ name, contractVersion: CONTRACT_VERSION, toolSet: mod.TOOL_SET });
+    expect(mod.default).toMatchObject({ name, toolSet: mod.TOOL_SET });
+    expect(checkContractVersion(mod.default.contractVersion, CONTRACT_VERSION)).toEqual({ ok: true });
     const factory = Object.entries(mod).find(([k]) => /^create\w+Plugin$/.test(k))?.[1] as
       | ((o: object) => ToolPlugin)
       | undefined;

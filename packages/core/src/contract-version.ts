@@ -16,8 +16,9 @@
  * - 2.0: one meaning per field (`executeOnly`, `apiName`, `bodyPath`, `wholeBody`,
  *   `keyPrefix`, `apiValues`, `dependentRequired`), the tool set stamped by the plugin
  *   instead of each declaration, `traffic` for pacing, typed plugin settings.
+ * - 2.1: `revokeUrl` in a plugin's OAuth endpoints (optional; 2.0 plugins run unchanged).
  */
-export const CONTRACT_VERSION = '2.0';
+export const CONTRACT_VERSION = '2.1';
 
 export type ContractCheck = { ok: true } | { ok: false; reason: string };
 

@@ -34,7 +34,7 @@ export {
   type ToolPlugin,
   type ToolSetPluginDefinition,
 } from './plugin.js';
-export type { OAuthEndpoints, StoredToken, TokenStore } from './token-store.js';
+export type { OAuthEndpoints, StoredConnection, StoredToken, TokenStore } from './token-store.js';
 export {
   type AuthRequirement,
   type BehaviorHints,

@@ -8,6 +8,13 @@ export interface StoredToken {
   scopes: string[];
 }
 
+/** One user's stored authorization with one provider. */
+export interface StoredConnection {
+  providerId: string;
+  userId: string;
+  token: StoredToken;
+}
+
 /**
  * Where OAuth tokens live, keyed by provider id and user id. The host's default keeps them
  * in an encrypted file; a multi-instance deployment plugs a shared store (a database, a
@@ -17,6 +24,11 @@ export interface TokenStore {
   get(providerId: string, userId: string): Promise<StoredToken | undefined>;
   set(providerId: string, userId: string, token: StoredToken): Promise<void>;
   delete(providerId: string, userId: string): Promise<void>;
+  /**
+   * The stored authorizations, optionally of one user or provider, so that people can see
+   * and end their connections. Optional: a store without it cannot list connections.
+   */
+  list?(filter?: { userId?: string; providerId?: string }): Promise<StoredConnection[]>;
 }
 
 /** OAuth 2.0 endpoints of an auth provider, as a plugin declares them for its vendor. */
@@ -25,4 +37,10 @@ export interface OAuthEndpoints {
   tokenUrl: string;
   /** How the client authenticates at the token endpoint (default `post`). */
   clientAuth?: 'basic' | 'post';
+  /**
+   * The vendor's token revocation endpoint (RFC 7009: a form POST of `token`, with the client
+   * authenticating as at the token endpoint), where it offers one; a disconnected user's
+   * refresh token is revoked there, not only forgotten. Since contract 2.1.
+   */
+  revokeUrl?: string;
 }

@@ -12,6 +12,7 @@ import { PARAM_VOCABULARY, TOOL_SET_VOCABULARY, TOOL_VOCABULARY } from './vocabu
  */
 const RECORDED: Record<string, string> = {
   '2.0': '2b7761fc81e436e46646ee527fda74ba8437666bcf7dc957d49d610aa6058385',
+  '2.1': 'b57714250c1bc7dffffb0260f63808ae0075c1ffbdbe203a7785fd7aa5203845',
 };
 
 function canonical(value: unknown): string {

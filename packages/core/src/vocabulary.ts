@@ -197,6 +197,7 @@ export const TOOL_SET_VOCABULARY = {
           authorizeUrl: { type: 'string' },
           tokenUrl: { type: 'string' },
           clientAuth: { enum: ['basic', 'post'] },
+          revokeUrl: { type: 'string' },
         },
       },
     },

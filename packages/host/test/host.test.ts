@@ -59,14 +59,14 @@ describe('createHost (embedding API)', () => {
 
   it('refuses, when discovering installed plugins, one built for another contract', async () => {
     await expect(createHost({}, { configDir: fixtureApp, env: {} })).rejects.toThrow(
-      /Plugin toolhost-plugin-future@9\.0\.0 declares plugin contract 2\.1; this host executes contract 2\.0: .*upgrade the host/,
+      /Plugin toolhost-plugin-future@9\.0\.0 declares plugin contract 2\.2; this host executes contract 2\.1: .*upgrade the host/,
     );
   });
 
   it('refuses an incompatible plugin naming both contract versions', async () => {
     await expect(
       createHost({ plugins: ['toolhost-plugin-future'] }, { configDir: fixtureApp }),
-    ).rejects.toThrow(/plugin contract 2\.1; this host executes contract 2\.0/);
+    ).rejects.toThrow(/plugin contract 2\.2; this host executes contract 2\.1/);
   });
 
   it('explains a plugin that is not installed or not a plugin', async () => {

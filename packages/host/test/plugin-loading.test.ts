@@ -52,7 +52,7 @@ describe('the plugin contract at load', () => {
     const error = await createHost({}, { plugins: [plugin('2.9')], env: {} }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PluginLoadError);
     expect((error as Error).message).toBe(
-      "Plugin rows-plugin@3.1.4 declares plugin contract 2.9; this host executes contract 2.0: it was written for contract 2.9, newer than this host's 2.0; upgrade the host.",
+      "Plugin rows-plugin@3.1.4 declares plugin contract 2.9; this host executes contract 2.1: it was written for contract 2.9, newer than this host's 2.1; upgrade the host.",
     );
   });
 

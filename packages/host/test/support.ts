@@ -7,7 +7,7 @@ import { CONTRACT_VERSION, registerToolSet, type ToolDeclaration, type ToolPlugi
 import type { HostConfig } from '../src/config/host-config.js';
 import { hostCliPath } from '../src/testing/spawn-host.js';
 
-/** A directory whose node_modules holds fixture plugins (echo: compatible; future: contract 2.0). */
+/** A directory whose node_modules holds fixture plugins (echo: compatible; future: contract 2.2). */
 export const fixtureApp = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'app');
 
 /** A tool-set plugin written inline (against the contract alone), for tests that need their own tools. */

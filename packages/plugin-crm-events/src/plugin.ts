@@ -15,7 +15,7 @@ export const crmEventsTools = [...eventCompletionTools, ...eventDefinitionTools]
 export function createCrmEventsPlugin(options: PluginOptions = {}): ToolPlugin {
   return defineToolSetPlugin(
     {
-      contractVersion: '2.0',
+      contractVersion: '2.1',
       name: pkg.name,
       version: pkg.version,
       toolSet: TOOL_SET,

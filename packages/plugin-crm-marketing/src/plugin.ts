@@ -24,7 +24,7 @@ export const crmMarketingTools = [
 export function createCrmMarketingPlugin(options: PluginOptions = {}): ToolPlugin {
   return defineToolSetPlugin(
     {
-      contractVersion: '2.0',
+      contractVersion: '2.1',
       name: pkg.name,
       version: pkg.version,
       toolSet: TOOL_SET,

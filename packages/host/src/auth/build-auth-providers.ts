@@ -96,6 +96,7 @@ export function buildAuthProviders(input: AuthProvidersInput): AuthProvider[] {
           authorizeUrl,
           tokenUrl,
           clientAuth: settings.clientAuth ?? endpoints?.clientAuth,
+          revokeUrl: settings.revokeUrl ?? endpoints?.revokeUrl,
           redirectUri: settings.redirectUri,
           scopes: settings.scopes,
         },

@@ -2,7 +2,7 @@ import { createCipheriv, createDecipheriv, randomBytes, scryptSync } from 'node:
 import { mkdirSync, readFileSync } from 'node:fs';
 import { open, rename, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import type { StoredToken, TokenStore } from '@toolhost/core';
+import type { StoredConnection, StoredToken, TokenStore } from '@toolhost/core';
 
 const FORMAT = 'toolhost-tokens-v1';
 
@@ -136,6 +136,17 @@ export class EncryptedFileTokenStore implements TokenStore {
     const { [userId]: _gone, ...rest } = this.contents[providerId];
     this.contents[providerId] = rest;
     await this.persist();
+  }
+
+  async list(filter: { userId?: string; providerId?: string } = {}): Promise<StoredConnection[]> {
+    const out: StoredConnection[] = [];
+    for (const [providerId, users] of Object.entries(this.contents)) {
+      if (filter.providerId !== undefined && filter.providerId !== providerId) continue;
+      for (const [userId, token] of Object.entries(users)) {
+        if (filter.userId === undefined || filter.userId === userId) out.push({ providerId, userId, token });
+      }
+    }
+    return out;
   }
 
   /** Waits for pending writes (graceful shutdown). */

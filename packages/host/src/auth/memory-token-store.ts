@@ -1,4 +1,4 @@
-import type { StoredToken, TokenStore } from '@toolhost/core';
+import type { StoredConnection, StoredToken, TokenStore } from '@toolhost/core';
 
 /** Tokens in memory only: for tests and for hosts with no encryption key (lost on restart). */
 export class MemoryTokenStore implements TokenStore {
@@ -14,5 +14,16 @@ export class MemoryTokenStore implements TokenStore {
 
   async delete(providerId: string, userId: string): Promise<void> {
     this.tokens.delete(`${providerId}\u0000${userId}`);
+  }
+
+  async list(filter: { userId?: string; providerId?: string } = {}): Promise<StoredConnection[]> {
+    const out: StoredConnection[] = [];
+    for (const [key, token] of this.tokens) {
+      const [providerId, userId] = key.split('\u0000') as [string, string];
+      if (filter.userId !== undefined && filter.userId !== userId) continue;
+      if (filter.providerId !== undefined && filter.providerId !== providerId) continue;
+      out.push({ providerId, userId, token });
+    }
+    return out;
   }
 }

@@ -17,6 +17,8 @@ export interface OAuthProviderConfig {
   authorizeUrl: string;
   tokenUrl: string;
   clientAuth?: 'basic' | 'post';
+  /** The vendor's RFC 7009 revocation endpoint, where it has one. */
+  revokeUrl?: string;
   /** Explicit redirect URI; otherwise `<redirect base>/oauth/callback/<id>` once the HTTP server listens. */
   redirectUri?: string;
   /** Scopes asked for in every authorization, besides those a tool needs. */
@@ -82,6 +84,7 @@ export class OAuthAuthProvider implements AuthProvider {
       issuer: new URL(config.authorizeUrl).origin,
       authorization_endpoint: config.authorizeUrl,
       token_endpoint: config.tokenUrl,
+      ...(config.revokeUrl ? { revocation_endpoint: config.revokeUrl } : {}),
     };
     this.client = { client_id: config.clientId };
     this.clientAuth =
@@ -204,6 +207,42 @@ export class OAuthAuthProvider implements AuthProvider {
       url: start,
       message: `Authorization with '${this.id}' is required: open the URL, approve access, then call the tool again.`,
     };
+  }
+
+  /**
+   * Ends a user's connection: the refresh token (else the access token) is revoked at the
+   * vendor where it offers revocation, then the stored token is deleted, even when the vendor
+   * could not be reached, so the user's next call asks for authorization again.
+   */
+  async disconnect(userId: string): Promise<{ revokedAtVendor: boolean; existed: boolean }> {
+    const token = await this.store.get(this.id, userId);
+    if (!token) return { revokedAtVendor: false, existed: false };
+    let revokedAtVendor = false;
+    if (this.config.revokeUrl) {
+      try {
+        const response = await oauth.revocationRequest(
+          this.as,
+          this.client,
+          this.clientAuth,
+          token.refreshToken ?? token.accessToken,
+          {
+            ...this.options(),
+            additionalParameters: { token_type_hint: token.refreshToken ? 'refresh_token' : 'access_token' },
+          },
+        );
+        await oauth.processRevocationResponse(response);
+        revokedAtVendor = true;
+      } catch {
+        revokedAtVendor = false;
+      }
+    }
+    await this.store.delete(this.id, userId);
+    return { revokedAtVendor, existed: true };
+  }
+
+  /** Whether tokens can be revoked at the vendor (not only forgotten here). */
+  get revokesAtVendor(): boolean {
+    return this.config.revokeUrl !== undefined;
   }
 
   private options(): oauth.TokenEndpointRequestOptions {

@@ -24,6 +24,8 @@ export interface AuthProviderConfig {
   /** Override the plugin's default authorize and token endpoints. */
   authorizeUrl?: string;
   tokenUrl?: string;
+  /** The vendor's token revocation endpoint (RFC 7009); default the plugin's, where it declares one. */
+  revokeUrl?: string;
   clientAuth?: 'basic' | 'post';
   /** Scopes requested in every authorization, besides the ones a tool needs. */
   scopes?: string[];
@@ -95,6 +97,8 @@ export interface HostConfig {
      * env TOOLHOST_ACCESS_TOKENS="alice:<token>,bob:<token>"). Required to bind beyond loopback.
      */
     accessTokens?: Record<string, string>;
+    /** Users (by id) who see and end every user's connections at /connections; others see their own. */
+    operators?: string[];
     /**
      * Open MCP sessions per user (default 16; per user and client name without access
      * tokens) and in all (default 1000); at a cap the least recently used idle one is closed.

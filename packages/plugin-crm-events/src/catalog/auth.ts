@@ -8,6 +8,8 @@ export const HUBSPOT_OAUTH = {
   authorizeUrl: 'https://app.hubspot.com/oauth/authorize',
   tokenUrl: 'https://api.hubapi.com/oauth/v1/token',
   clientAuth: 'post',
+  // RFC 7009 revocation of the refresh token, with the client credentials in the form.
+  revokeUrl: 'https://api.hubapi.com/oauth/2026-03/token/revoke',
 } as const;
 
 /** Scopes as HubSpot lists them per endpoint family. */
