@@ -146,9 +146,18 @@ export const externalEventTools: ToolDeclaration[] = [
     ],
   },
   {
+    // The tool names come from a catalog that binds "search by external id" to the
+    // identifiers lookup (every app's events) and "find" to the search endpoint (the
+    // calling app's own events, `q` = the external event id).
     name: 'SearchMarketingEventsByExternalId',
-    // The search endpoint (q = the external event id) versus FindCrmMarketingEvents' identifiers
-    // lookup: "Search" names the search endpoint.
+    description: "Any app's events with an external event id.",
+    method: 'GET',
+    path: `${eventsBase}/{externalEventId}/identifiers`,
+    auth: eventsReadAuth,
+    params: [externalEventParam('external_event_id')],
+  },
+  {
+    name: 'FindCrmMarketingEvents',
     description: "Calling app's events matching an external event id.",
     method: 'GET',
     path: `${eventsBase}/events/search`,
@@ -163,14 +172,6 @@ export const externalEventTools: ToolDeclaration[] = [
         description: '',
       },
     ],
-  },
-  {
-    name: 'FindCrmMarketingEvents',
-    description: "Any app's events with an external event id.",
-    method: 'GET',
-    path: `${eventsBase}/{externalEventId}/identifiers`,
-    auth: eventsReadAuth,
-    params: [externalEventParam('external_event_id')],
   },
   {
     name: 'GetMarketingEventAssociatedLists',
