@@ -7,7 +7,6 @@ import {
   type Tool,
   UrlElicitationRequiredError,
 } from '@modelcontextprotocol/sdk/types.js';
-import { MODE_PARAM, REQUEST_BODY_PARAM } from '@toolhost/core';
 import type { Host, ToolInfo } from '../host.js';
 import { SERVER_INSTRUCTIONS } from './instructions.js';
 import { renderOutcome } from './render-outcome.js';
@@ -39,19 +38,12 @@ export function listedAnnotations(a: ToolInfo['annotations']): Tool['annotations
 
 /**
  * A tool's input schema as listed: without the top-level `additionalProperties: false` (the
- * host refuses unknown parameters itself, naming the accepted ones), and, in mode tools,
- * without the `request_body` description, which the server instructions give once for all of
- * them (as they explain `mode`). Every other parameter keeps its type, constraints and text.
+ * host refuses unknown parameters itself, naming the accepted ones). Every parameter keeps its
+ * type, constraints and text, `mode` and `request_body` included.
  */
 export function listedInputSchema(schema: Record<string, unknown>): Tool['inputSchema'] {
   const { additionalProperties, ...listed } = schema;
-  const out = (additionalProperties === false ? listed : { ...schema }) as Tool['inputSchema'];
-  const props = out.properties as Record<string, Record<string, unknown>> | undefined;
-  if (props?.[MODE_PARAM] && props[REQUEST_BODY_PARAM]?.description !== undefined) {
-    const { description: _said, ...body } = props[REQUEST_BODY_PARAM];
-    out.properties = { ...props, [REQUEST_BODY_PARAM]: body };
-  }
-  return out;
+  return (additionalProperties === false ? listed : { ...schema }) as Tool['inputSchema'];
 }
 
 /**
