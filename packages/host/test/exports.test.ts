@@ -17,6 +17,7 @@ describe('@toolhost/host entries', () => {
       'PluginLoadError',
       'SERVER_INSTRUCTIONS',
       'TokenStoreError',
+      'ToolIndex',
       'ToolNameMap',
       'assertCompatible',
       'createHost',
