@@ -43,6 +43,8 @@ describe('@toolhost/host entries', () => {
       'catalogSuite',
       'effectiveHints',
       'hostCliPath',
+      'responseOf',
+      'resultText',
       'spawnHost',
       'startRecordingUpstream',
     ]);
