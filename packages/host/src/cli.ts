@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { Command, InvalidArgumentError } from 'commander';
 import { AccessTokens } from './auth/access-tokens.js';
 import { findConfig } from './config/find-config.js';
+import type { HostConfig } from './config/host-config.js';
 import { createHost, type Host } from './host.js';
 import { createLogger } from './logger.js';
 
@@ -15,9 +16,22 @@ function port(value: string): number {
   return n;
 }
 
-async function openHost(configPath: string | undefined): Promise<Host> {
-  const { config, dir } = findConfig(configPath, process.env, process.cwd());
-  return createHost(config, { configDir: dir, logger: createLogger(config.logging?.level) });
+type McpCatalogMode = NonNullable<NonNullable<HostConfig['mcp']>['catalog']>;
+
+function catalogMode(value: string): McpCatalogMode {
+  if (value !== 'static' && value !== 'dynamic') throw new InvalidArgumentError('expected static or dynamic');
+  return value;
+}
+
+/** `catalog`: the --catalog flag, else TOOLHOST_CATALOG, else the config's `mcp.catalog`. */
+async function openHost(configPath: string | undefined, catalog?: string): Promise<Host> {
+  const found = findConfig(configPath, process.env, process.cwd());
+  const mode = catalog ?? process.env.TOOLHOST_CATALOG;
+  // A wrong value is refused by the config check, which names mcp.catalog.
+  const config = mode
+    ? { ...found.config, mcp: { ...found.config.mcp, catalog: mode as 'static' } }
+    : found.config;
+  return createHost(config, { configDir: found.dir, logger: createLogger(config.logging?.level) });
 }
 
 const program = new Command('toolhost')
@@ -35,8 +49,13 @@ program
   .option('--stdio', 'serve over stdio (default)')
   .option('--http [port]', 'serve Streamable HTTP on this port (default 3333)', port)
   .option('--host <address>', 'address to bind for --http (default 127.0.0.1)')
-  .action(async (opts: { stdio?: boolean; http?: number | true; host?: string }) => {
-    const host = await openHost(program.opts().config);
+  .option(
+    '--catalog <mode>',
+    'static: list every tool (default); dynamic: list search_tools, describe_tools and call_tool (default $TOOLHOST_CATALOG or mcp.catalog)',
+    catalogMode,
+  )
+  .action(async (opts: { stdio?: boolean; http?: number | true; host?: string; catalog?: string }) => {
+    const host = await openHost(program.opts().config, opts.catalog);
     const logger = createLogger(host.config.logging?.level);
     const serverInfo = { name: 'toolhost', version: pkg.version };
     const http = host.config.http ?? {};

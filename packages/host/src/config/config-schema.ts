@@ -90,6 +90,7 @@ export const hostConfigSchema = {
       additionalProperties: false,
       properties: {
         nameSeparator: { type: 'string', pattern: '^[A-Za-z0-9_.-]{1,3}$' },
+        catalog: { enum: ['static', 'dynamic'] },
         maxResultBytes: { type: 'integer', minimum: 4096 },
         resultTtlSeconds: { type: 'integer', minimum: 1 },
       },

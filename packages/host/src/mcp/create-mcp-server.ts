@@ -12,6 +12,14 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Host, ToolInfo } from '../host.js';
 import { HostServices, resolveService } from '../services.js';
+import {
+  CALL_TOOL,
+  DESCRIBE_TOOLS,
+  DiscoveryCatalog,
+  discoveryInstructions,
+  discoveryTools,
+  SEARCH_TOOLS,
+} from './discovery-tools.js';
 import { SERVER_INSTRUCTIONS } from './instructions.js';
 import { renderOutcome } from './render-outcome.js';
 import { DEFAULT_MAX_RESULT_BYTES, fitResult, type QueryParamName } from './result-budget.js';
@@ -55,7 +63,8 @@ export function listedInputSchema(schema: Record<string, unknown>): Tool['inputS
 /**
  * Prepares what every MCP server of this host shares (the tool list, the name map, the store
  * of results over the size budget), once, so that `tools/list` answers a prepared array and a
- * fresh Server per HTTP session costs only the object itself.
+ * fresh Server per HTTP session costs only the object itself. With `mcp.catalog: dynamic` the
+ * list is the three discovery tools instead of every tool.
  */
 export function prepareMcpCatalog(host: Host) {
   const tools = host.listTools();
@@ -70,10 +79,13 @@ export function prepareMcpCatalog(host: Host) {
       ...(annotations ? { annotations } : {}),
     };
   });
+  const toolSets = [...new Set(tools.map((t) => t.toolSet))];
+  const dynamic = mcp.catalog === 'dynamic';
   return {
     names,
-    listed: all,
-    instructions: SERVER_INSTRUCTIONS,
+    listed: dynamic ? discoveryTools(toolSets, tools.length) : all,
+    instructions: dynamic ? discoveryInstructions(toolSets, tools.length) : SERVER_INSTRUCTIONS,
+    discovery: dynamic ? new DiscoveryCatalog(host, names, all) : undefined,
     maxResultBytes: mcp.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES,
     results: new ResultStore({ ttlSeconds: mcp.resultTtlSeconds }),
     queryParams: new Map<string, QueryParamName[]>(),
@@ -128,12 +140,16 @@ export function createMcpServer(host: Host, catalog: McpCatalog, options: McpSer
     // Once the list is answered (the client's first step), load what calls need.
     if (!catalog.warmed) {
       catalog.warmed = true;
-      setImmediate(() => void host.warm());
+      setImmediate(() => {
+        catalog.discovery?.warm();
+        void host.warm();
+      });
     }
     return { tools: catalog.listed };
   });
 
-  // One path for every call of a tool: validation, errors, authorization, logging, size budget.
+  // One path for every call of a tool, direct or through call_tool: the same validation,
+  // errors, authorization, logging and size budget.
   async function callTool(canonical: string, args: unknown, signal: AbortSignal): Promise<CallToolResult> {
     const outcome = await host.callTool(canonical, args ?? {}, { userId: options.userId, signal });
     if (!outcome.ok && outcome.error.code === 'authorization_required' && outcome.error.authorization?.url) {
@@ -169,6 +185,21 @@ export function createMcpServer(host: Host, catalog: McpCatalog, options: McpSer
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { name, arguments: args = {} } = request.params;
+    const discovery = catalog.discovery;
+    if (discovery) {
+      if (name === SEARCH_TOOLS) return withinBudget(discovery.search(args), undefined, undefined, name);
+      if (name === DESCRIBE_TOOLS) {
+        const result = discovery.describe(args);
+        const first = result.content[0];
+        const value = first?.type === 'text' && !result.isError ? JSON.parse(first.text) : undefined;
+        return withinBudget(result, value, undefined, name);
+      }
+      if (name === CALL_TOOL) {
+        const canonical = typeof args.name === 'string' ? discovery.resolve(args.name) : undefined;
+        if (!canonical) throw unknownTool(args.name);
+        return callTool(canonical, args.arguments, extra.signal);
+      }
+    }
     const canonical = catalog.names.canonicalName(name);
     if (!canonical) throw unknownTool(name);
     return callTool(canonical, args, extra.signal);

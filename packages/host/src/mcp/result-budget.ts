@@ -36,7 +36,8 @@ const CURSOR_KEYS = new Set([
   'nextOffset',
   'startingAfter',
 ]);
-const PAGE_SIZE_KEYS = new Set(['limit', 'pageSize', 'page_size', 'maxRecords', 'count', 'per_page']);
+// API names of a page size, most specific first (Airtable's maxRecords bounds all pages, not one).
+const PAGE_SIZE_KEYS = ['pageSize', 'page_size', 'per_page', 'limit', 'count'];
 const MAX_SHAPE_KEYS = 40;
 
 const bytesOf = (text: string) => Buffer.byteLength(text);
@@ -92,7 +93,9 @@ function findCursor(value: unknown): { path: string; key: string; value: string 
 
 function nextPage(value: unknown, budget: ResultBudget) {
   const cursor = findCursor(value);
-  const pageSize = budget.queryParams.find((p) => PAGE_SIZE_KEYS.has(p.apiName));
+  const pageSize = PAGE_SIZE_KEYS.map((key) => budget.queryParams.find((p) => p.apiName === key)).find(
+    (p) => p !== undefined,
+  );
   const smaller = pageSize ? ` Passing a smaller ${pageSize.name} keeps each page within the budget.` : '';
   if (!cursor) return pageSize ? { how: smaller.trim() } : undefined;
   const param = budget.queryParams.find((p) => p.apiName === cursor.key || p.name === cursor.key);
