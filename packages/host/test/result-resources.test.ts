@@ -1,14 +1,9 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { responseOf } from '../src/testing/catalog-suite.js';
 import { type RecordingUpstream, startRecordingUpstream } from '../src/testing/recording-upstream.js';
-import { hostCliPath } from '../src/testing/spawn-host.js';
-import { fixtureApp } from './support.js';
+import { type HttpHost, spawnHttpHost } from './support.js';
 
 // A result over the size budget, over Streamable HTTP with two users: a summary within the
 // budget, and a resource link that only the caller can read back in full.
@@ -20,49 +15,32 @@ const bigBody = {
 };
 
 let upstream: RecordingUpstream;
-let child: ChildProcess;
-let url: string;
-let logs = '';
+let host: HttpHost;
 
 beforeAll(async () => {
   upstream = await startRecordingUpstream((req) =>
     req.path.endsWith('/big') ? { status: 200, body: bigBody } : { status: 200, body: { path: req.path } },
   );
-  const dir = mkdtempSync(join(tmpdir(), 'toolhost-results-'));
-  const config = join(dir, 'config.json');
-  writeFileSync(
-    config,
-    JSON.stringify({
+  host = await spawnHttpHost(
+    {
       plugins: ['toolhost-plugin-echo'],
       toolSets: { EchoApi: { baseUrl: upstream.url } },
       http: { accessTokens: TOKENS },
       mcp: { maxResultBytes: MAX, resultTtlSeconds: 600 },
-    }),
+    },
+    { ECHO_AUTH_TOKEN: 'tok-http' },
   );
-  child = spawn(process.execPath, [hostCliPath(), '--config', config, 'serve', '--http', '0'], {
-    cwd: fixtureApp,
-    env: { PATH: process.env.PATH, ECHO_AUTH_TOKEN: 'tok-http' },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  url = await new Promise<string>((resolve, reject) => {
-    child.stderr!.on('data', (c: Buffer) => {
-      logs += c.toString();
-      const m = /"url":"([^"]+)"/.exec(logs);
-      if (m) resolve(m[1]!);
-    });
-    child.once('exit', (code) => reject(new Error(`host exited ${code}: ${logs}`)));
-  });
 });
 
 afterAll(async () => {
-  child.kill('SIGTERM');
+  host.child.kill('SIGTERM');
   await upstream.close();
 });
 
 async function connect(token: string): Promise<Client> {
   const client = new Client({ name: 'results-test', version: '0.0.0' });
   await client.connect(
-    new StreamableHTTPClientTransport(new URL(url), {
+    new StreamableHTTPClientTransport(new URL(host.url), {
       requestInit: { headers: { authorization: `Bearer ${token}` } },
     }),
   );

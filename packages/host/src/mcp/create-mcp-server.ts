@@ -141,7 +141,7 @@ export function createMcpServer(host: Host, catalog: McpCatalog, options: McpSer
     if (!catalog.warmed) {
       catalog.warmed = true;
       setImmediate(() => {
-        catalog.discovery?.warm();
+        void catalog.discovery?.warm();
         void host.warm();
       });
     }
@@ -187,7 +187,8 @@ export function createMcpServer(host: Host, catalog: McpCatalog, options: McpSer
     const { name, arguments: args = {} } = request.params;
     const discovery = catalog.discovery;
     if (discovery) {
-      if (name === SEARCH_TOOLS) return withinBudget(discovery.search(args), undefined, undefined, name);
+      if (name === SEARCH_TOOLS)
+        return withinBudget(await discovery.search(args), undefined, undefined, name);
       if (name === DESCRIBE_TOOLS) {
         const result = discovery.describe(args);
         const first = result.content[0];

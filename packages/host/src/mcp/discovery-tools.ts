@@ -1,6 +1,6 @@
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Host } from '../host.js';
-import { ToolIndex } from '../search/tool-index.js';
+import type { ToolIndex } from '../search/tool-index.js';
 import { HostServices, resolveService } from '../services.js';
 import { renderOutcome } from './render-outcome.js';
 import type { ToolNameMap } from './tool-names.js';
@@ -102,7 +102,7 @@ function invalid(message: string, parameter: string): CallToolResult {
 
 /** What search_tools and describe_tools answer, over the host's (filtered) tools. */
 export class DiscoveryCatalog {
-  private index: ToolIndex | undefined;
+  private index: Promise<ToolIndex> | undefined;
   private readonly listed: ReadonlyMap<string, Tool>;
 
   /** `listed`: every exposed tool as the static catalog lists it (MCP names, listed schemas). */
@@ -114,9 +114,15 @@ export class DiscoveryCatalog {
     this.listed = new Map(listed.map((t) => [t.name, t]));
   }
 
-  /** Builds the index ahead of the first search (the server does so after the first tools/list). */
-  warm(): void {
-    this.index ??= new ToolIndex(this.host.listTools());
+  /**
+   * Loads the search library and builds the index, once: ahead of the first search (the
+   * server calls it after the first tools/list), never in the static catalog's start-up.
+   */
+  warm(): Promise<ToolIndex> {
+    this.index ??= import('../search/tool-index.js').then(
+      ({ ToolIndex }) => new ToolIndex(this.host.listTools()),
+    );
+    return this.index;
   }
 
   /** The canonical name of a tool named in either spelling (`Set.Tool` or `Set_Tool`), if exposed. */
@@ -124,7 +130,7 @@ export class DiscoveryCatalog {
     return this.names.canonicalName(name) ?? (this.host.getTool(name) ? name : undefined);
   }
 
-  search(args: Record<string, unknown>): CallToolResult {
+  async search(args: Record<string, unknown>): Promise<CallToolResult> {
     const { query, limit = 5, tool_set: toolSet } = args;
     if (typeof query !== 'string' || query.trim() === '')
       return invalid("Parameter 'query' is required: the task in plain words.", 'query');
@@ -132,8 +138,8 @@ export class DiscoveryCatalog {
       return invalid(`Parameter 'limit' must be an integer from 1 to ${MAX_LIMIT}.`, 'limit');
     if (toolSet !== undefined && typeof toolSet !== 'string')
       return invalid("Parameter 'tool_set' must be a tool set name.", 'tool_set');
-    this.warm();
-    const tools = this.index!.search(query, { limit, toolSet }).map((m) => ({
+    const index = await this.warm();
+    const tools = index.search(query, { limit, toolSet }).map((m) => ({
       name: this.names.mcpName(m.name),
       description: m.description,
       toolSet: m.toolSet,
