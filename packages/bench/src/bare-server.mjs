@@ -1,5 +1,6 @@
 // The floor: a bare MCP SDK server with one tool that makes the same axios call as the host's
-// tool and returns the body. No validation, no auth logic, no logging.
+// tool and returns the body once, as text. No validation, no auth logic, no logging. A second
+// tool, get_big {bytes}, fetches the large body of the result-size phase the same way.
 // Usage: node bare-server.mjs <upstream base URL> [--http PORT]
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
@@ -17,19 +18,22 @@ const tool = {
     properties: { limit: { type: 'integer', minimum: 1, description: 'Page size.' } },
   },
 };
+const bigTool = {
+  name: 'get_big',
+  description: 'Fetch a large JSON body.',
+  inputSchema: { type: 'object', properties: { bytes: { type: 'integer', minimum: 1 } } },
+};
 
 function createMcpServer() {
   const server = new Server({ name: 'bare', version: '0.0.0' }, { capabilities: { tools: {} } });
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [tool] }));
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [tool, bigTool] }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
-    const res = await axios.get(url, {
-      params: { limit: request.params.arguments?.limit },
+    const big = request.params.name === bigTool.name;
+    const res = await axios.get(big ? `${base}/big/bytes-${request.params.arguments?.bytes}` : url, {
+      params: big ? {} : { limit: request.params.arguments?.limit },
       headers: { accept: 'application/json', authorization: 'Bearer bench-token' },
     });
-    return {
-      content: [{ type: 'text', text: JSON.stringify(res.data) }],
-      structuredContent: { status: res.status, body: res.data },
-    };
+    return { content: [{ type: 'text', text: JSON.stringify(res.data) }] };
   });
   return server;
 }

@@ -1,19 +1,30 @@
-// pnpm bench [-- --quick] [--catalog-only] [--save-baseline]
+// pnpm bench [-- --quick] [--catalog-only] [--agents-only] [--save-baseline]
 //
 // Measures, in one run on one machine, against a loopback upstream with a fixed small answer:
 // per-call latency and server CPU of the host (stdio, Streamable HTTP, in-process embedding)
 // against a direct axios call, a bare MCP SDK server (the floor) and a generic
 // OpenAPI-to-MCP peer; cold start; resident memory; and the tools/list catalog's size in
-// bytes and o200k_base tokens. Prints tables and writes results/latest.json and latest.md.
+// bytes and o200k_base tokens; for agents, search_tools' accuracy and latency in the dynamic
+// catalog and the size of large answers (agents.mjs). Prints tables and writes
+// results/latest.json and latest.md.
 // Loopback only (127.0.0.1); stops by itself. Timing is reported, never asserted.
 //
 // This file holds the flags and the order of the phases; the parts live beside it:
 // processes.mjs (children, MCP connections), subjects.mjs (what is measured), rounds.mjs and
 // measure.mjs (how), catalog-cost.mjs, targets.mjs and report.mjs (what comes out).
+import { measureDiscovery, measureResultSize } from './agents.mjs';
 import { catalogCost } from './catalog-cost.mjs';
 import { load, median, processRssMb, round } from './measure.mjs';
 import { connectHttp, connectStdio } from './processes.mjs';
-import { catalogTable, machine, readCatalogBaseline, saveCatalogBaseline, writeResults } from './report.mjs';
+import {
+  agentsTables,
+  catalogTable,
+  machine,
+  readCatalogBaseline,
+  saveCatalogBaseline,
+  targetsTable,
+  writeResults,
+} from './report.mjs';
 import { callsMeasured, compare, countsFor, warmup } from './rounds.mjs';
 import {
   coldStartArgs,
@@ -23,11 +34,12 @@ import {
   servers,
   startUpstream,
 } from './subjects.mjs';
-import { targets } from './targets.mjs';
+import { agentTargets, targets } from './targets.mjs';
 
 const argv = process.argv.slice(2);
 const QUICK = argv.includes('--quick');
 const CATALOG_ONLY = argv.includes('--catalog-only');
+const AGENTS_ONLY = argv.includes('--agents-only');
 const SAVE_BASELINE = argv.includes('--save-baseline');
 const COUNTS = countsFor(QUICK);
 
@@ -74,6 +86,18 @@ async function main() {
     await full.close();
     upstream.close();
     console.log(catalogTable(result));
+    return;
+  }
+
+  log('agents: search_tools over serve --stdio --catalog dynamic');
+  result.discovery = await measureDiscovery(upstream.url, { quick: QUICK });
+  log('agents: answers to 100 KB and 1 MB bodies over stdio');
+  result.resultSize = await measureResultSize(upstream.url, { quick: QUICK });
+  if (AGENTS_ONLY) {
+    await full.close();
+    upstream.close();
+    result.targets = agentTargets(result);
+    console.log(`${targetsTable(result)}\n\n${catalogTable(result)}\n\n${agentsTables(result)}`);
     return;
   }
 

@@ -94,7 +94,15 @@ export async function connectStdio(args) {
     const list = await client.listTools();
     const startMs = performance.now() - started;
     log.close();
-    return { client, pid: transport.pid, startMs, list, close: () => client.close(), tail: log.tail };
+    return {
+      client,
+      transport,
+      pid: transport.pid,
+      startMs,
+      list,
+      close: () => client.close(),
+      tail: log.tail,
+    };
   } catch (e) {
     log.close();
     throw new Error(`${args[0]} failed to start over stdio: ${e.message}\n${log.tail()}`);

@@ -100,6 +100,63 @@ export function catalogTable(r) {
   return table(['tool set', 'tools', 'tokens before', 'tokens now', 'tokens/tool', 'bytes now'], rows);
 }
 
+/** The target rows: what, target, toolhost's figure, the floor's, and whether it is met. */
+export function targetsTable(r) {
+  return table(
+    ['what', 'target', 'toolhost', 'floor (bare SDK server)', 'met'],
+    r.targets.map((t) => [
+      t.what,
+      t.target,
+      t.measured,
+      t.floor,
+      t.met === undefined ? '–' : t.met ? 'yes' : 'NO',
+    ]),
+  );
+}
+
+/** search_tools accuracy and latency, the dynamic listing's cost, and answer sizes. */
+export function agentsTables(r) {
+  const out = [];
+  const d = r.discovery;
+  if (d) {
+    out.push(
+      table(
+        ['evaluation set', 'requests', 'tools covered', 'top-1', 'top-5'],
+        d.sets.map((s) => [s.file, s.requests, s.toolsCovered, `${s.top1}%`, `${s.top5}%`]),
+      ),
+    );
+    out.push('');
+    out.push(
+      table(
+        ['dynamic catalog (serve --stdio --catalog dynamic)', 'value'],
+        [
+          ['search_tools p50 / p99 over stdio', `${d.p50Ms} / ${d.p99Ms} ms (${d.searches} searches)`],
+          ['tools/list tokens (3 tools)', d.listing.tokens],
+          ['server instructions tokens', d.listing.instructionsTokens],
+          ['listing + instructions', d.listing.total],
+        ],
+      ),
+    );
+    out.push('');
+  }
+  if (r.resultSize) {
+    out.push(
+      table(
+        ['server', 'body bytes', 'answer bytes', 'answer / body', 'resources/read bytes', 'call p50'],
+        r.resultSize.map((x) => [
+          x.label,
+          x.bodyBytes,
+          x.answerBytes,
+          `${x.ratio}×`,
+          x.resourceReadBytes ?? '–',
+          `${x.p50Ms} ms`,
+        ]),
+      ),
+    );
+  }
+  return out.join('\n');
+}
+
 /** The whole result as markdown: targets, latency per transport, cold start, memory, catalog. */
 function markdown(r) {
   const m = r.machine;
@@ -110,18 +167,7 @@ function markdown(r) {
   out.push('');
   out.push('### Targets');
   out.push('');
-  out.push(
-    table(
-      ['what', 'target', 'toolhost', 'floor (bare SDK server)', 'met'],
-      r.targets.map((t) => [
-        t.what,
-        t.target,
-        t.measured,
-        t.floor,
-        t.met === undefined ? '–' : t.met ? 'yes' : 'NO',
-      ]),
-    ),
-  );
+  out.push(targetsTable(r));
   out.push('');
   out.push(
     'Overhead = the p50 (p99) latency of a call through the server minus that of a direct axios call to the same upstream from the bench process, measured in alternating rounds. Server CPU = user + system time of the server process (/proc/<pid>/stat) over the calls; for the embedding API, of the bench process itself.',
@@ -211,6 +257,10 @@ function markdown(r) {
   out.push('### Catalog cost (tools/list answer; tokens: o200k_base)');
   out.push('');
   out.push(catalogTable(r));
+  out.push('');
+  out.push('### Agents: search_tools in the dynamic catalog, and answer sizes (stdio)');
+  out.push('');
+  out.push(agentsTables(r));
   return out.join('\n');
 }
 

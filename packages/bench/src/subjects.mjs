@@ -38,28 +38,33 @@ export async function startUpstream() {
 
 // The host's options, the same in its config file and in the embedding API; without
 // `plugins` the host loads every installed plugin.
-function hostOptions(upstream, plugins) {
+// GridApi also points at the upstream (unpaced): its table listing fetches the large bodies.
+function hostOptions(upstream, plugins, mcp) {
   return {
     ...(plugins ? { plugins } : {}),
-    toolSets: { CrmEventsApi: { baseUrl: upstream } },
-    auth: { providers: { 'crm-auth-provider': { token: TOKEN } } },
+    toolSets: { CrmEventsApi: { baseUrl: upstream }, GridApi: { baseUrl: upstream, pacing: false } },
+    auth: { providers: { 'crm-auth-provider': { token: TOKEN }, 'grid-auth-provider': { token: TOKEN } } },
+    ...(mcp ? { mcp } : {}),
   };
 }
 
-function hostConfig(upstream, plugins) {
+function hostConfig(upstream, plugins, mcp) {
   const dir = mkdtempSync(join(SCRATCH_DIR, 'config-'));
   const file = join(dir, 'toolhost.config.json');
-  writeFileSync(file, JSON.stringify(hostOptions(upstream, plugins)));
+  writeFileSync(file, JSON.stringify(hostOptions(upstream, plugins, mcp)));
   return file;
 }
 
-const hostStdio = (upstream, plugins) => [
+/** The host over stdio with every (or the given) plugins, and `mcp` settings (catalog, budget). */
+export const hostStdio = (upstream, plugins, mcp) => [
   HOST_CLI,
   '--config',
-  hostConfig(upstream, plugins),
+  hostConfig(upstream, plugins, mcp),
   'serve',
   '--stdio',
 ];
+
+export const BARE_SERVER = BARE;
 
 function peerArgs(upstream) {
   return [

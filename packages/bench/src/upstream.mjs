@@ -1,6 +1,8 @@
-// The loopback upstream every measured path calls: one fixed small JSON answer, keep-alive,
-// nothing recorded (so it neither grows nor costs more over a long run). Prints its port.
+// The loopback upstream every measured path calls: one fixed small JSON answer (and, under
+// /big/bytes-<N>, a large one), keep-alive, nothing recorded (so it neither grows nor costs
+// more over a long run). Prints its port.
 import { createServer } from 'node:http';
+import { bigBody } from './big-body.mjs';
 
 const BODY = JSON.stringify({
   results: [{ name: 'pe1234_signup', label: 'Signup', objectTypeId: '0-1' }],
@@ -8,11 +10,26 @@ const BODY = JSON.stringify({
 });
 const HEADERS = { 'content-type': 'application/json', 'content-length': Buffer.byteLength(BODY) };
 
+// /big/bytes-<N>: a large body of about N bytes, built once per size, for the result-size phase.
+const big = new Map();
+function bigAnswer(bytes) {
+  if (!big.has(bytes)) {
+    const body = bigBody(bytes);
+    big.set(bytes, {
+      body,
+      headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+    });
+  }
+  return big.get(bytes);
+}
+
 const server = createServer((req, res) => {
   req.resume();
   req.on('end', () => {
-    res.writeHead(200, HEADERS);
-    res.end(BODY);
+    const m = /^\/big\/bytes-(\d+)/.exec(req.url ?? '');
+    const answer = m ? bigAnswer(Number(m[1])) : { body: BODY, headers: HEADERS };
+    res.writeHead(200, answer.headers);
+    res.end(answer.body);
   });
 });
 server.keepAliveTimeout = 60_000;

@@ -81,12 +81,12 @@ async function session(index: number, until: number): Promise<Result[]> {
         name: 'CrmEventsApi_SendEventData',
         arguments: { mode: 'execute', request_body: JSON.stringify(body) },
       });
-      const error = (r.structuredContent as { error?: { code: string } }).error;
+      const error = (r.structuredContent as { error?: { code: string } } | undefined)?.error;
       results.push({ kind: 'write', id, ok: !r.isError, code: error?.code });
     } else {
       const name = pick === 1 ? 'CrmEventsApi_ListEventTypes' : 'CrmEventsApi_DeleteCustomEventDefinition';
       const r = await client.callTool({ name, arguments: pick === 1 ? {} : { event_name: `e${n}` } });
-      const error = (r.structuredContent as { error?: { code: string } }).error;
+      const error = (r.structuredContent as { error?: { code: string } } | undefined)?.error;
       results.push({ kind: pick === 1 ? 'read' : 'delete', ok: !r.isError, code: error?.code });
     }
   }

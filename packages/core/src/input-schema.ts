@@ -7,19 +7,21 @@ export const TOOL_MODES = ['get_request_schema', 'execute'] as const;
 export type ToolMode = (typeof TOOL_MODES)[number];
 
 /**
- * The tool-facing JSON Schema of a declaration's arguments, as clients see it in the
- * catalog. The mode semantics are explained once in the server's instructions, so the
- * per-tool text stays short.
+ * What `mode` and `request_body` mean, said in every mode tool's schema: many clients drop the
+ * server instructions, and a deferred catalog shows a tool without them, so the listing
+ * itself must carry it. Kept short: it is paid once per mode tool.
  */
+export const MODE_DESCRIPTION =
+  'execute sends request_body; get_request_schema returns its schema, sends nothing';
+export const REQUEST_BODY_DESCRIPTION = 'JSON body as a string, for execute';
+
+/** The tool-facing JSON Schema of a declaration's arguments, as clients see it in the catalog. */
 export function buildInputSchema(decl: ToolDeclaration): JsonSchema {
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];
   if (isModeTool(decl)) {
-    properties[MODE_PARAM] = { type: 'string', enum: [...TOOL_MODES] };
-    properties[REQUEST_BODY_PARAM] = {
-      type: 'string',
-      description: 'JSON body as a string; for execute.',
-    };
+    properties[MODE_PARAM] = { type: 'string', enum: [...TOOL_MODES], description: MODE_DESCRIPTION };
+    properties[REQUEST_BODY_PARAM] = { type: 'string', description: REQUEST_BODY_DESCRIPTION };
     required.push(MODE_PARAM);
   }
   for (const p of decl.params ?? []) {

@@ -61,8 +61,14 @@ program
   .option('--stdio', 'serve over stdio (default)')
   .option('--http [port]', 'serve Streamable HTTP on this port (default 3333)', port)
   .option('--host <address>', 'address to bind for --http (default 127.0.0.1)')
-  .action(async (opts: { stdio?: boolean; http?: number | true; host?: string }) => {
-    const { host, logger } = await openHost(globalOptions());
+  .addOption(
+    new Option(
+      '--catalog <mode>',
+      'static: list every tool (default); dynamic: list search_tools, describe_tools and call_tool',
+    ).choices(['static', 'dynamic']),
+  )
+  .action(async (opts: { stdio?: boolean; http?: number | true; host?: string; catalog?: string }) => {
+    const { host, logger } = await openHost({ ...globalOptions(), catalog: opts.catalog });
     await serve(host, logger, opts, { name: 'toolhost', version: pkg.version });
   });
 

@@ -27,4 +27,5 @@ export { serveStdio } from './mcp/serve-stdio.js';
 export { ToolNameMap } from './mcp/tool-names.js';
 export { discoverPlugins, PLUGIN_KEYWORD, pluginSearchBases } from './plugins/discover-plugins.js';
 export { assertCompatible, importPlugins, PluginLoadError } from './plugins/load-plugins.js';
+export { ToolIndex, type ToolMatch, type ToolSearchOptions } from './search/tool-index.js';
 export { HostServices, registerService, resolveService } from './services.js';

@@ -90,6 +90,15 @@ describe('toolhost CLI', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/unknown key 'tools\.alow'/);
   });
+
+  it('refuses a catalog mode other than static or dynamic, from the flag or the environment', async () => {
+    const flag = await cli(['--config', configFile, 'serve', '--stdio', '--catalog', 'lazy']);
+    expect(flag.code).not.toBe(0);
+    expect(flag.stderr).toMatch(/--catalog.*Allowed choices are static, dynamic/);
+    const env = await cli(['--config', configFile, 'serve', '--stdio'], { TOOLHOST_CATALOG: 'lazy' });
+    expect(env.code).toBe(1);
+    expect(env.stderr).toMatch(/mcp\.catalog/);
+  });
 });
 
 describe('where the CLI finds plugins', () => {

@@ -17,6 +17,7 @@ describe('@toolhost/host entries', () => {
       'PluginLoadError',
       'SERVER_INSTRUCTIONS',
       'TokenStoreError',
+      'ToolIndex',
       'ToolNameMap',
       'assertCompatible',
       'createHost',
@@ -42,6 +43,8 @@ describe('@toolhost/host entries', () => {
       'catalogSuite',
       'effectiveHints',
       'hostCliPath',
+      'responseOf',
+      'resultText',
       'spawnHost',
       'startRecordingUpstream',
     ]);

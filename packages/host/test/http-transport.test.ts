@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { responseOf } from '../src/testing/catalog-suite.js';
 import { type RecordingUpstream, startRecordingUpstream } from '../src/testing/recording-upstream.js';
 import { hostCliPath } from '../src/testing/spawn-host.js';
 import { fixtureApp } from './support.js';
@@ -62,8 +63,8 @@ describe('Streamable HTTP transport', () => {
       a.callTool({ name: 'EchoApi_GetItem', arguments: { item_id: 'from-a' } }),
       b.callTool({ name: 'EchoApi_GetItem', arguments: { item_id: 'from-b' } }),
     ]);
-    expect(ra.structuredContent).toEqual({ status: 200, body: { path: '/items/from-a' } });
-    expect(rb.structuredContent).toEqual({ status: 200, body: { path: '/items/from-b' } });
+    expect(await responseOf(a, ra)).toEqual({ status: 200, body: { path: '/items/from-a' } });
+    expect(await responseOf(b, rb)).toEqual({ status: 200, body: { path: '/items/from-b' } });
     expect((await a.listTools()).tools.map((t) => t.name).sort()).toEqual([
       'EchoApi_CreateItem',
       'EchoApi_DeleteItem',

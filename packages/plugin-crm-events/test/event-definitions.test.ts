@@ -1,4 +1,4 @@
-import { catalogSuite, type RequestCase } from '@toolhost/host/testing';
+import { catalogSuite, type RequestCase, responseOf } from '@toolhost/host/testing';
 import { describe, expect, it } from 'vitest';
 import * as schemas from '../src/schemas/events.generated.js';
 import { suiteOptions } from './suite-options.js';
@@ -118,7 +118,7 @@ describe('CrmEventsApi custom event definitions and properties', () => {
     api.upstream.respond(() => ({ status: 204 }));
     const result = await call('DeleteCustomEventDefinition', { event_name: 'pe1_visit' });
     expect(result.isError).toBeFalsy();
-    expect(result.structuredContent).toEqual({ status: 204, body: null });
+    expect(await responseOf(api.host.client, result)).toEqual({ status: 204, body: null });
   });
 });
 

@@ -201,16 +201,16 @@ const cases: RequestCase[] = [
   },
   {
     tool: 'SearchMarketingEventsByExternalId',
+    args: { external_event_id: 'ext-9' },
+    method: 'GET',
+    path: `${BASE}/ext-9/identifiers`,
+  },
+  {
+    tool: 'FindCrmMarketingEvents',
     args: { external_event_id: 'ext 9&x' },
     method: 'GET',
     path: `${BASE}/events/search`,
     query: [['q', 'ext 9&x']],
-  },
-  {
-    tool: 'FindCrmMarketingEvents',
-    args: { external_event_id: 'ext-9' },
-    method: 'GET',
-    path: `${BASE}/ext-9/identifiers`,
   },
   {
     tool: 'GetMarketingEventAssociatedLists',
@@ -350,6 +350,7 @@ const required: Record<string, string[]> = {
     'marketing_event_id',
   ],
   SearchMarketingEventsByExternalId: ['external_event_id'],
+  FindCrmMarketingEvents: ['external_event_id'],
   LinkListToEvent: ['external_account_id', 'external_event_id', 'ils_list_id'],
   DisassociateMarketingEventList: ['external_account_id', 'list_id', 'marketing_event_id'],
   GetEventParticipationCounters: ['event_id', 'external_account_id'],
@@ -395,6 +396,7 @@ describe('CrmMarketingApi marketing events over MCP', () => {
         DeleteMarketingEvents: { destructiveHint: true },
         RemoveMarketingEvents: { destructiveHint: true },
         SearchMarketingEventsByExternalId: { readOnlyHint: true },
+        FindCrmMarketingEvents: { readOnlyHint: true },
         CreateMarketingEvent: { readOnlyHint: false },
       },
     },
@@ -564,5 +566,6 @@ describe('CrmMarketingApi marketing events bad input', () => {
       /'external_account_id' is required/,
     ],
     ['empty id', 'FetchEventDetails', { marketing_event_object_id: '' }, /'marketing_event_object_id'/],
+    ['empty search text', 'FindCrmMarketingEvents', { external_event_id: '' }, /'external_event_id'/],
   ]);
 });

@@ -1,4 +1,4 @@
-import { catalogSuite, type RequestCase } from '@toolhost/host/testing';
+import { catalogSuite, type RequestCase, resultText } from '@toolhost/host/testing';
 import { describe, expect, it } from 'vitest';
 import * as schemas from '../src/schemas/bases-schema.generated.js';
 
@@ -320,7 +320,7 @@ describe('GridApi bases, collaborators, interfaces, shares, schema and views ove
       grid_base_id: 42,
       request_body: '{not json',
     });
-    expect(result.structuredContent).toEqual({ schema: schemas.shareUpdateBody });
+    expect(JSON.parse(await resultText(api.host.client, result))).toEqual(schemas.shareUpdateBody);
     expect(api.upstream.requests).toHaveLength(0);
   });
 });

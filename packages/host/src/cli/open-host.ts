@@ -14,6 +14,7 @@ export interface GlobalOptions {
   allow?: string[];
   deny?: string[];
   logLevel?: string;
+  catalog?: string;
 }
 
 /**
@@ -32,6 +33,7 @@ export async function openHost(
     allow: options.allow,
     deny: options.deny,
     logLevel: options.logLevel,
+    catalog: options.catalog,
   };
   const config = applyOverrides(fileConfig, flags, overridesFromEnv(env));
   const logger = createLogger(config.logging?.level ?? 'info');

@@ -91,7 +91,12 @@ export const hostConfigSchema = {
     mcp: {
       type: 'object',
       additionalProperties: false,
-      properties: { nameSeparator: { type: 'string', pattern: '^[A-Za-z0-9_.-]{1,3}$' } },
+      properties: {
+        nameSeparator: { type: 'string', pattern: '^[A-Za-z0-9_.-]{1,3}$' },
+        catalog: { enum: ['static', 'dynamic'] },
+        maxResultBytes: { type: 'integer', minimum: 4096 },
+        resultTtlSeconds: { type: 'integer', minimum: 1 },
+      },
     },
     http: {
       type: 'object',

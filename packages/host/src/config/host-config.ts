@@ -80,6 +80,19 @@ export interface HostConfig {
   mcp?: {
     /** Separator between tool set and tool in MCP tool names (default `_`). */
     nameSeparator?: string;
+    /**
+     * `static` (default): tools/list lists every tool. `dynamic`: it lists `search_tools`,
+     * `describe_tools` and `call_tool`, for clients that cannot hold the whole catalog
+     * (env TOOLHOST_CATALOG, CLI `serve --catalog`).
+     */
+    catalog?: 'static' | 'dynamic';
+    /**
+     * Largest tool result text in bytes (default 80000, about 20,000 tokens). A larger result
+     * comes back as a summary with a resource link to the whole result.
+     */
+    maxResultBytes?: number;
+    /** How long such a whole result stays readable, in seconds (default 900). */
+    resultTtlSeconds?: number;
   };
   /** Streamable HTTP server. */
   http?: {

@@ -8,6 +8,8 @@ export interface ConfigOverrides {
   allow?: string[];
   deny?: string[];
   logLevel?: string;
+  /** `static` (every tool listed) or `dynamic` (search_tools, describe_tools, call_tool). */
+  catalog?: string;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -29,7 +31,7 @@ function flag(env: Readonly<Record<string, string | undefined>>, name: string): 
   throw new ConfigError(`${name} is '${value}'; use 1 or 0 (true or false).`);
 }
 
-/** The environment's overrides: TOOLHOST_TOOL_SETS, TOOLHOST_READ_ONLY, TOOLHOST_ALLOW, TOOLHOST_DENY, TOOLHOST_LOG_LEVEL. */
+/** The environment's overrides: TOOLHOST_TOOL_SETS, TOOLHOST_READ_ONLY, TOOLHOST_ALLOW, TOOLHOST_DENY, TOOLHOST_LOG_LEVEL, TOOLHOST_CATALOG. */
 export function overridesFromEnv(env: Readonly<Record<string, string | undefined>>): ConfigOverrides {
   const list = (name: string) => (env[name] ? commaList(env[name]!) : undefined);
   return {
@@ -38,6 +40,7 @@ export function overridesFromEnv(env: Readonly<Record<string, string | undefined
     allow: list('TOOLHOST_ALLOW'),
     deny: list('TOOLHOST_DENY'),
     logLevel: env.TOOLHOST_LOG_LEVEL || undefined,
+    catalog: env.TOOLHOST_CATALOG || undefined,
   };
 }
 
@@ -55,6 +58,9 @@ export function applyOverrides(config: HostConfig, ...layers: ConfigOverrides[])
   const deny = pick('deny');
   if (deny) tools.deny = deny;
   const out: HostConfig = { ...config, tools };
+  const catalog = pick('catalog');
+  // A wrong value is refused by the config check, which names mcp.catalog.
+  if (catalog) out.mcp = { ...config.mcp, catalog: catalog as 'static' };
   const level = pick('logLevel');
   if (level)
     out.logging = { ...config.logging, level: checkLogLevel(level, 'TOOLHOST_LOG_LEVEL or --log-level') };

@@ -1,16 +1,29 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CallToolRequestSchema,
+  type CallToolResult,
   ErrorCode,
+  ListResourcesRequestSchema,
   ListToolsRequestSchema,
   McpError,
+  ReadResourceRequestSchema,
   type Tool,
   UrlElicitationRequiredError,
 } from '@modelcontextprotocol/sdk/types.js';
-import { MODE_PARAM, REQUEST_BODY_PARAM } from '@toolhost/core';
 import type { Host, ToolInfo } from '../host.js';
+import { HostServices, resolveService } from '../services.js';
+import {
+  CALL_TOOL,
+  DESCRIBE_TOOLS,
+  DiscoveryCatalog,
+  discoveryInstructions,
+  discoveryTools,
+  SEARCH_TOOLS,
+} from './discovery-tools.js';
 import { SERVER_INSTRUCTIONS } from './instructions.js';
 import { renderOutcome } from './render-outcome.js';
+import { DEFAULT_MAX_RESULT_BYTES, fitResult, type QueryParamName } from './result-budget.js';
+import { ResultStore } from './result-store.js';
 import { ToolNameMap } from './tool-names.js';
 
 export interface McpServerOptions {
@@ -39,30 +52,25 @@ export function listedAnnotations(a: ToolInfo['annotations']): Tool['annotations
 
 /**
  * A tool's input schema as listed: without the top-level `additionalProperties: false` (the
- * host refuses unknown parameters itself, naming the accepted ones), and, in mode tools,
- * without the `request_body` description, which the server instructions give once for all of
- * them (as they explain `mode`). Every other parameter keeps its type, constraints and text.
+ * host refuses unknown parameters itself, naming the accepted ones). Every parameter keeps its
+ * type, constraints and text, `mode` and `request_body` included.
  */
 export function listedInputSchema(schema: Record<string, unknown>): Tool['inputSchema'] {
   const { additionalProperties, ...listed } = schema;
-  const out = (additionalProperties === false ? listed : { ...schema }) as Tool['inputSchema'];
-  const props = out.properties as Record<string, Record<string, unknown>> | undefined;
-  if (props?.[MODE_PARAM] && props[REQUEST_BODY_PARAM]?.description !== undefined) {
-    const { description: _said, ...body } = props[REQUEST_BODY_PARAM];
-    out.properties = { ...props, [REQUEST_BODY_PARAM]: body };
-  }
-  return out;
+  return (additionalProperties === false ? listed : { ...schema }) as Tool['inputSchema'];
 }
 
 /**
- * Prepares what every MCP server of this host shares (the tool list, the name map), once, so
- * that `tools/list` answers a prepared array and a fresh Server per HTTP session costs only
- * the object itself.
+ * Prepares what every MCP server of this host shares (the tool list, the name map, the store
+ * of results over the size budget), once, so that `tools/list` answers a prepared array and a
+ * fresh Server per HTTP session costs only the object itself. With `mcp.catalog: dynamic` the
+ * list is the three discovery tools instead of every tool.
  */
 export function prepareMcpCatalog(host: Host) {
   const tools = host.listTools();
-  const names = new ToolNameMap(tools, host.config.mcp?.nameSeparator ?? '_');
-  const listed: Tool[] = tools.map((t): Tool => {
+  const mcp = host.config.mcp ?? {};
+  const names = new ToolNameMap(tools, mcp.nameSeparator ?? '_');
+  const all: Tool[] = tools.map((t): Tool => {
     const annotations = listedAnnotations(t.annotations);
     return {
       name: names.mcpName(t.name),
@@ -71,7 +79,18 @@ export function prepareMcpCatalog(host: Host) {
       ...(annotations ? { annotations } : {}),
     };
   });
-  return { names, listed, warmed: false };
+  const toolSets = [...new Set(tools.map((t) => t.toolSet))];
+  const dynamic = mcp.catalog === 'dynamic';
+  return {
+    names,
+    listed: dynamic ? discoveryTools(toolSets, tools.length) : all,
+    instructions: dynamic ? discoveryInstructions(toolSets, tools.length) : SERVER_INSTRUCTIONS,
+    discovery: dynamic ? new DiscoveryCatalog(host, names, all) : undefined,
+    maxResultBytes: mcp.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES,
+    results: new ResultStore({ ttlSeconds: mcp.resultTtlSeconds }),
+    queryParams: new Map<string, QueryParamName[]>(),
+    warmed: false,
+  };
 }
 
 export type McpCatalog = ReturnType<typeof prepareMcpCatalog>;
@@ -118,24 +137,28 @@ function unprefixed<E extends McpError>(error: E): E {
 export function createMcpServer(host: Host, catalog: McpCatalog, options: McpServerOptions = {}): Server {
   const server = new Server(
     { name: options.name ?? 'toolhost', version: options.version ?? '0.0.0' },
-    { capabilities: { tools: { listChanged: false } }, instructions: SERVER_INSTRUCTIONS },
+    {
+      capabilities: { tools: { listChanged: false }, resources: { listChanged: false } },
+      instructions: catalog.instructions,
+    },
   );
+  const userId = options.userId ?? host.config.defaultUserId ?? 'default';
   server.setRequestHandler(ListToolsRequestSchema, async () => {
     // Once the list is answered (the client's first step), load what calls need.
     if (!catalog.warmed) {
       catalog.warmed = true;
-      setImmediate(() => void host.warm());
+      setImmediate(() => {
+        void catalog.discovery?.warm();
+        void host.warm();
+      });
     }
     return { tools: catalog.listed };
   });
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-    const canonical = catalog.names.canonicalName(request.params.name);
-    if (!canonical)
-      throw unprefixed(new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`));
-    const outcome = await host.callTool(canonical, request.params.arguments ?? {}, {
-      userId: options.userId,
-      signal: extra.signal,
-    });
+
+  // One path for every call of a tool, direct or through call_tool: the same validation,
+  // errors, authorization, logging and size budget.
+  async function callTool(canonical: string, args: unknown, signal: AbortSignal): Promise<CallToolResult> {
+    const outcome = await host.callTool(canonical, args ?? {}, { userId: options.userId, signal });
     if (!outcome.ok && outcome.error.code === 'authorization_required' && outcome.error.authorization?.url) {
       offerUrlElicitation(
         server,
@@ -145,7 +168,85 @@ export function createMcpServer(host: Host, catalog: McpCatalog, options: McpSer
         outcome.error.message,
       );
     }
-    return renderOutcome(outcome);
+    const value = outcome.ok ? (outcome.kind === 'schema' ? outcome.schema : outcome.body) : outcome.error;
+    const status = outcome.ok && outcome.kind === 'response' ? outcome.status : undefined;
+    return withinBudget(renderOutcome(outcome), value, status, canonical);
+  }
+
+  function withinBudget(result: CallToolResult, value: unknown, status: number | undefined, tool: string) {
+    return fitResult(result, value, status, {
+      maxBytes: catalog.maxResultBytes,
+      store: catalog.results,
+      userId,
+      tool,
+      mcpName: catalog.names.mcpName(tool),
+      queryParams: queryParamsOf(host, catalog, tool),
+    });
+  }
+
+  const unknownTool = (name: unknown) =>
+    unprefixed(
+      new McpError(
+        ErrorCode.InvalidParams,
+        `Unknown tool: ${typeof name === 'string' ? name : JSON.stringify(name)}`,
+      ),
+    );
+
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const { name, arguments: args = {} } = request.params;
+    const discovery = catalog.discovery;
+    if (discovery) {
+      if (name === SEARCH_TOOLS)
+        return withinBudget(await discovery.search(args), undefined, undefined, name);
+      if (name === DESCRIBE_TOOLS) {
+        const result = discovery.describe(args);
+        const first = result.content[0];
+        const value = first?.type === 'text' && !result.isError ? JSON.parse(first.text) : undefined;
+        return withinBudget(result, value, undefined, name);
+      }
+      if (name === CALL_TOOL) {
+        const canonical = typeof args.name === 'string' ? discovery.resolve(args.name) : undefined;
+        if (!canonical) throw unknownTool(args.name);
+        return callTool(canonical, args.arguments, extra.signal);
+      }
+    }
+    const canonical = catalog.names.canonicalName(name);
+    if (!canonical) throw unknownTool(name);
+    return callTool(canonical, args, extra.signal);
+  });
+
+  // Results over the size budget, each readable only by the user whose call produced it.
+  server.setRequestHandler(ListResourcesRequestSchema, async () => ({
+    resources: catalog.results.list(userId).map((r) => ({
+      uri: r.uri,
+      name: `${catalog.names.mcpName(r.tool)} result`,
+      mimeType: 'application/json',
+      size: r.bytes,
+    })),
+  }));
+  server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+    const stored = catalog.results.get(request.params.uri, userId);
+    if (!stored) {
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `Resource not found (results expire after ${catalog.results.ttlSeconds} s): ${request.params.uri}`,
+      );
+    }
+    return { contents: [{ uri: stored.uri, mimeType: 'application/json', text: stored.text }] };
   });
   return server;
+}
+
+/** The tool's query parameters by tool and API name, for the next-page hint of a summary. */
+function queryParamsOf(host: Host, catalog: McpCatalog, tool: string): QueryParamName[] {
+  let params = catalog.queryParams.get(tool);
+  if (!params) {
+    const declared =
+      resolveService(host.container, HostServices.registry).get(tool)?.declaration.params ?? [];
+    params = declared
+      .filter((p) => p.in === 'query' && !p.fromSetting)
+      .map((p) => ({ name: p.name, apiName: p.apiName ?? p.name }));
+    catalog.queryParams.set(tool, params);
+  }
+  return params;
 }

@@ -1,9 +1,14 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolOutcome } from '@toolhost/core';
 
+/** Where a response's HTTP status travels: beside the body, not in the text the model reads. */
+export const STATUS_META_KEY = 'toolhost/status';
+
 /**
- * One outcome, rendered for MCP: the upstream response as structured content and as text;
- * errors as `isError` results carrying the structured error, so an agent can act on its code.
+ * One outcome, rendered for MCP. The upstream body is sent once, as JSON text (no copy in
+ * `structuredContent`: the tools declare no output schema, and a second copy doubled every
+ * answer), with the HTTP status in `_meta`. Errors are `isError` results carrying the
+ * structured error too, so an agent or client can act on its code; they are small.
  */
 export function renderOutcome(outcome: ToolOutcome): CallToolResult {
   if (!outcome.ok) {
@@ -15,14 +20,8 @@ export function renderOutcome(outcome: ToolOutcome): CallToolResult {
     };
   }
   if (outcome.kind === 'schema') {
-    return {
-      content: [{ type: 'text', text: JSON.stringify(outcome.schema) }],
-      structuredContent: { schema: outcome.schema },
-    };
+    return { content: [{ type: 'text', text: JSON.stringify(outcome.schema) }] };
   }
   const text = outcome.body === null ? `HTTP ${outcome.status} (no content)` : JSON.stringify(outcome.body);
-  return {
-    content: [{ type: 'text', text }],
-    structuredContent: { status: outcome.status, body: outcome.body },
-  };
+  return { content: [{ type: 'text', text }], _meta: { [STATUS_META_KEY]: outcome.status } };
 }

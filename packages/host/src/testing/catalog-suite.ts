@@ -1,6 +1,7 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import type { ToolSetConfig } from '../config/host-config.js';
+import { STATUS_META_KEY } from '../mcp/render-outcome.js';
 import { type FakeResponse, type RecordingUpstream, startRecordingUpstream } from './recording-upstream.js';
 import { type SpawnedHost, spawnHost } from './spawn-host.js';
 
@@ -107,6 +108,36 @@ export interface ToolError {
 }
 
 type CallResult = Awaited<ReturnType<SpawnedHost['client']['callTool']>>;
+
+/** An upstream response as a tool result carries it: the body as JSON text, the status in `_meta`. */
+export interface ToolResponse {
+  status: number | undefined;
+  body: unknown;
+}
+
+/**
+ * The whole text of a tool result: its text content or, where the result was over the size
+ * budget, the linked resource read back as a client would.
+ */
+export async function resultText(client: SpawnedHost['client'], result: unknown): Promise<string> {
+  const content = (result as { content?: { type: string; text?: string; uri?: string }[] }).content ?? [];
+  const link = content.find((c) => c.type === 'resource_link');
+  if (link?.uri) {
+    const read = await client.readResource({ uri: link.uri });
+    const first = read.contents[0] as { text?: string } | undefined;
+    return first?.text ?? '';
+  }
+  return content.find((c) => c.type === 'text')?.text ?? '';
+}
+
+/** The upstream response a successful tool result carries (a 204 has body null). */
+export async function responseOf(client: SpawnedHost['client'], result: unknown): Promise<ToolResponse> {
+  const status = (result as { _meta?: Record<string, unknown> })._meta?.[STATUS_META_KEY] as
+    | number
+    | undefined;
+  const text = await resultText(client, result);
+  return { status, body: /^HTTP \d{3} \(no content\)$/.test(text) ? null : JSON.parse(text) };
+}
 
 export interface CatalogSuite<V extends string = never> {
   /** The recording upstream (available from `beforeAll` on). */
@@ -271,7 +302,10 @@ export function catalogSuite<V extends string = never>(options: CatalogSuiteOpti
       it.each(rows)(name, async (c) => {
         const result = await suite.call(c.tool, c.args);
         expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
-        expect(result.structuredContent).toEqual({ status: response.status ?? 200, body: response.body });
+        expect(await responseOf(current().host.client, result)).toEqual({
+          status: response.status ?? 200,
+          body: response.body,
+        });
         const { requests } = current().upstream;
         expect(requests).toHaveLength(1);
         const req = requests[0]!;
@@ -295,7 +329,7 @@ export function catalogSuite<V extends string = never>(options: CatalogSuiteOpti
         async (tool, schema) => {
           const result = await suite.call(tool, { mode: 'get_request_schema' }, on);
           expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
-          expect(result.structuredContent).toEqual({ schema });
+          expect(JSON.parse(await resultText(hostOf(on).client, result))).toEqual(schema);
           expect(current().upstream.requests).toHaveLength(0);
         },
       );

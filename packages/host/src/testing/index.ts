@@ -8,9 +8,12 @@ export {
   type ListedTools,
   type ListingExpectation,
   type RequestCase,
+  responseOf,
+  resultText,
   type ToolArgs,
   type ToolError,
   type ToolHints,
+  type ToolResponse,
   type ToolSetConfigOption,
 } from './catalog-suite.js';
 export {

@@ -5,7 +5,7 @@ import { hubspotUser } from './params.js';
 export const sequenceTools: ToolDeclaration[] = [
   {
     name: 'CheckContactEnrollmentStatus',
-    description: "Get a contact's sequence enrollment status.",
+    description: "HubSpot: a contact's sales sequence enrollment and its status.",
     method: 'GET',
     path: '/automation/v4/sequences/enrollments/contact/{contactId}',
     auth: sequencesReadAuth,
@@ -22,7 +22,7 @@ export const sequenceTools: ToolDeclaration[] = [
   },
   {
     name: 'GetUserSequences',
-    description: 'List the sequences of the configured HubSpot user.',
+    description: 'HubSpot: list all sales sequences of the configured user.',
     method: 'GET',
     path: '/automation/v4/sequences',
     auth: sequencesReadAuth,
@@ -30,7 +30,8 @@ export const sequenceTools: ToolDeclaration[] = [
   },
   {
     name: 'EnrollContactInSequence',
-    description: 'Enroll a contact in a sequence, sent from a HubSpot user email (or an alias of it).',
+    description:
+      "HubSpot: enroll a contact in a sales sequence, sent from a user's email address (or an alias of it).",
     method: 'POST',
     path: '/automation/v4/sequences/enrollments',
     auth: enrollmentsWriteAuth,
@@ -72,7 +73,7 @@ export const sequenceTools: ToolDeclaration[] = [
   },
   {
     name: 'GetSequenceDetails',
-    description: 'Get one sequence with its steps.',
+    description: 'HubSpot: get one sales sequence with its steps.',
     method: 'GET',
     path: '/automation/v4/sequences/{sequenceId}',
     auth: sequencesReadAuth,

@@ -10,7 +10,8 @@ import { automationAuth as auth } from './auth.js';
 export const workflowTools: ToolDeclaration[] = [
   {
     name: 'CompleteActionExecution',
-    description: 'Complete one blocked custom-action execution with its output fields.',
+    description:
+      'HubSpot workflows: complete one blocked custom action execution (callback) with its output fields, so the workflow resumes.',
     method: 'POST',
     path: '/automation/v4/actions/callbacks/{callbackId}/complete',
     auth,
@@ -28,7 +29,8 @@ export const workflowTools: ToolDeclaration[] = [
   },
   {
     name: 'CompleteBatchActionExecutions',
-    description: 'Complete several blocked custom-action executions (body: {inputs:[...]}).',
+    description:
+      'HubSpot workflows: complete several blocked custom action executions (callbacks) in one batch.',
     method: 'POST',
     path: '/automation/v4/actions/callbacks/complete',
     auth,
@@ -39,7 +41,7 @@ export const workflowTools: ToolDeclaration[] = [
     // The spec describes start/end dates, but the current API's after/before are paging
     // cursors: the values are passed through unchanged rather than forced into a date shape.
     description:
-      'List the email campaigns of workflows. start_date/end_date_filter are sent as after/before, which the current API treats as paging cursors.',
+      'HubSpot: list the email campaigns sent by automation workflows. start_date/end_date_filter are sent as after/before, which the current API treats as paging cursors.',
     method: 'GET',
     path: '/automation/v4/flows/email-campaigns',
     auth,
@@ -76,7 +78,8 @@ export const workflowTools: ToolDeclaration[] = [
   },
   {
     name: 'GetWorkflows',
-    description: 'Read several workflows by flow id (body: {inputs:[{flowId, type:"FLOW_ID"}]}).',
+    description:
+      'HubSpot: read several automation workflows (flows) with their actions, by flow id in one batch (body {inputs:[{flowId, type:"FLOW_ID"}]}).',
     method: 'POST',
     path: '/automation/v4/flows/batch/read',
     auth,
@@ -85,7 +88,7 @@ export const workflowTools: ToolDeclaration[] = [
   },
   {
     name: 'GetWorkflowIdMappings',
-    description: 'Map workflow ids between the legacy and current APIs, in a batch.',
+    description: 'HubSpot: map workflow ids between the legacy and current automation APIs, in a batch.',
     method: 'POST',
     path: '/automation/v4/workflow-id-mappings/batch/read',
     auth,

@@ -7,7 +7,7 @@ export const eventCompletionTools: ToolDeclaration[] = [
   {
     name: 'RetrieveEventCompletions',
     description:
-      'List event completions, filtered by CRM object, event type, instance ids, an event or unique object property, or time; paged by paging.next.after.',
+      'HubSpot: list occurrences (completions) of events by contacts, companies or other CRM records, filtered by record, event type, instance ids, a property or time; paged by paging.next.after.',
     method: 'GET',
     path: '/events/v3/events',
     auth: eventsReadAuth,
@@ -105,14 +105,14 @@ export const eventCompletionTools: ToolDeclaration[] = [
   },
   {
     name: 'ListEventTypes',
-    description: 'List the names of the visible event types.',
+    description: 'HubSpot: list the event type names whose occurrences can be queried.',
     method: 'GET',
     path: '/events/v3/events/event-types',
     auth: eventsReadAuth,
   },
   {
     name: 'SendBatchEvents',
-    description: 'Send several event completions in one request (body: {inputs:[...]}).',
+    description: 'HubSpot: send many custom behavioral event occurrences in one batch (body {inputs:[...]}).',
     method: 'POST',
     path: '/events/v3/send/batch',
     auth: sendAuth,
@@ -120,7 +120,8 @@ export const eventCompletionTools: ToolDeclaration[] = [
   },
   {
     name: 'SendEventData',
-    description: 'Send one event completion.',
+    description:
+      'HubSpot: send (track) one custom behavioral event occurrence for a contact or other CRM record.',
     method: 'POST',
     path: '/events/v3/send',
     auth: sendAuth,

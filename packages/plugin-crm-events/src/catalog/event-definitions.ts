@@ -12,7 +12,8 @@ const definitionPath = '/events/v3/event-definitions/{eventName}';
 export const eventDefinitionTools: ToolDeclaration[] = [
   {
     name: 'RetrieveCustomEventDefinitions',
-    description: 'List custom event definitions, optionally searched by name and with their properties.',
+    description:
+      'HubSpot: list all custom behavioral event definitions, filtered by name, optionally with their properties.',
     method: 'GET',
     path: '/events/v3/event-definitions',
     auth,
@@ -56,7 +57,7 @@ export const eventDefinitionTools: ToolDeclaration[] = [
   },
   {
     name: 'CreateCustomEventDefinition',
-    description: 'Create a custom event definition, with its properties.',
+    description: 'HubSpot: define a new custom behavioral event, with its properties.',
     method: 'POST',
     path: '/events/v3/event-definitions',
     auth,
@@ -64,7 +65,7 @@ export const eventDefinitionTools: ToolDeclaration[] = [
   },
   {
     name: 'FetchEventDefinitionByName',
-    description: 'Get one custom event definition by its internal name.',
+    description: 'HubSpot: get one custom event definition by its internal name.',
     method: 'GET',
     path: definitionPath,
     auth,
@@ -72,7 +73,7 @@ export const eventDefinitionTools: ToolDeclaration[] = [
   },
   {
     name: 'DeleteCustomEventDefinition',
-    description: 'Delete a custom event definition by its internal name.',
+    description: 'HubSpot: delete a custom event definition by its internal name.',
     method: 'DELETE',
     path: definitionPath,
     auth,
@@ -83,7 +84,7 @@ export const eventDefinitionTools: ToolDeclaration[] = [
     // HubSpot's PATCH body also knows propertyOrder and templates; the tool sets only what
     // the spec lists, and leaving propertyOrder out keeps the existing property order.
     description:
-      'Update the label and/or description of a custom event definition (other fields stay as they are).',
+      "HubSpot: change a custom event definition's label and/or description (other fields stay as they are).",
     method: 'PATCH',
     path: definitionPath,
     auth,
@@ -115,7 +116,7 @@ export const eventDefinitionTools: ToolDeclaration[] = [
   },
   {
     name: 'CreateEventProperty',
-    description: 'Add a property to a custom event definition.',
+    description: 'HubSpot: add a property to a custom behavioral event definition.',
     method: 'POST',
     path: `${definitionPath}/property`,
     auth,
@@ -133,7 +134,7 @@ export const eventDefinitionTools: ToolDeclaration[] = [
   },
   {
     name: 'DeleteCustomEventProperty',
-    description: 'Delete a property of a custom event definition.',
+    description: 'HubSpot: delete a property of a custom event definition.',
     method: 'DELETE',
     path: `${definitionPath}/property/{propertyName}`,
     auth,
@@ -158,7 +159,7 @@ export const eventDefinitionTools: ToolDeclaration[] = [
   },
   {
     name: 'UpdateEventProperty',
-    description: 'Update a property of a custom event definition (label, description, options).',
+    description: 'HubSpot: update a property of a custom event definition (label, description, options).',
     method: 'PATCH',
     path: `${definitionPath}/property/{propertyName}`,
     auth,

@@ -98,7 +98,7 @@ export const campaignTools: ToolDeclaration[] = [
   // Campaign spend and budget items.
   {
     name: 'GetCampaignSpendItem',
-    description: 'One spend item of a campaign.',
+    description: 'HubSpot campaigns: get one spend item (money spent) of a campaign.',
     method: 'GET',
     path: `${campaignPath}/spend/{spendId}`,
     auth: campaignsReadAuth,
@@ -106,7 +106,7 @@ export const campaignTools: ToolDeclaration[] = [
   },
   {
     name: 'UpdateCampaignSpend',
-    description: 'Replaces a whole spend item.',
+    description: 'HubSpot campaigns: replace a whole spend item (amount, name, order, description).',
     method: 'PUT',
     path: `${campaignPath}/spend/{spendId}`,
     auth: campaignsWriteAuth,
@@ -122,7 +122,7 @@ export const campaignTools: ToolDeclaration[] = [
   },
   {
     name: 'RemoveCampaignSpendItem',
-    description: 'Deletes one spend item.',
+    description: 'HubSpot campaigns: delete one spend item of a campaign.',
     method: 'DELETE',
     path: `${campaignPath}/spend/{spendId}`,
     auth: campaignsWriteAuth,
@@ -130,7 +130,7 @@ export const campaignTools: ToolDeclaration[] = [
   },
   {
     name: 'CreateCampaignSpend',
-    description: 'Adds a spend item.',
+    description: 'HubSpot campaigns: add a spend item (amount spent) to a campaign.',
     method: 'POST',
     path: `${campaignPath}/spend`,
     auth: campaignsWriteAuth,
@@ -145,7 +145,7 @@ export const campaignTools: ToolDeclaration[] = [
   },
   {
     name: 'GetCampaignBudget',
-    description: 'One budget item of a campaign.',
+    description: 'HubSpot campaigns: get one budget item of a campaign.',
     method: 'GET',
     path: `${campaignPath}/budget/{budgetId}`,
     auth: campaignsReadAuth,
@@ -153,7 +153,7 @@ export const campaignTools: ToolDeclaration[] = [
   },
   {
     name: 'UpdateCampaignBudget',
-    description: 'Replaces a whole budget item.',
+    description: 'HubSpot campaigns: replace a whole budget item (amount, name, order, description).',
     method: 'PUT',
     path: `${campaignPath}/budget/{budgetId}`,
     auth: campaignsWriteAuth,
@@ -169,7 +169,7 @@ export const campaignTools: ToolDeclaration[] = [
   },
   {
     name: 'DeleteCampaignBudgetItem',
-    description: 'Deletes one budget item.',
+    description: 'HubSpot campaigns: delete one budget item of a campaign.',
     method: 'DELETE',
     path: `${campaignPath}/budget/{budgetId}`,
     auth: campaignsWriteAuth,
@@ -177,7 +177,7 @@ export const campaignTools: ToolDeclaration[] = [
   },
   {
     name: 'AddCampaignBudgetItem',
-    description: 'Adds a budget item.',
+    description: 'HubSpot campaigns: add a budget item (planned amount) to a campaign.',
     method: 'POST',
     path: `${campaignPath}/budget`,
     auth: campaignsWriteAuth,
@@ -192,7 +192,7 @@ export const campaignTools: ToolDeclaration[] = [
   },
   {
     name: 'GetCampaignBudgetDetails',
-    description: 'Budget and spend totals with their items.',
+    description: "HubSpot campaigns: a campaign's budget and spend totals, with every budget and spend item.",
     method: 'GET',
     path: `${campaignPath}/budget/totals`,
     auth: campaignsReadAuth,
@@ -202,7 +202,7 @@ export const campaignTools: ToolDeclaration[] = [
   // Campaigns and assets.
   {
     name: 'GetMarketingCampaigns',
-    description: 'Lists campaigns.',
+    description: 'HubSpot: list all marketing campaigns, filtered by name, sorted and paged.',
     method: 'GET',
     path: base,
     auth: campaignsReadAuth,
@@ -226,7 +226,7 @@ export const campaignTools: ToolDeclaration[] = [
   },
   {
     name: 'CreateMarketingCampaign',
-    description: 'Body: {properties}.',
+    description: 'HubSpot: create a marketing campaign (body {properties}).',
     method: 'POST',
     path: base,
     auth: campaignsWriteAuth,
@@ -234,7 +234,7 @@ export const campaignTools: ToolDeclaration[] = [
   },
   {
     name: 'CreateMarketingCampaignBatch',
-    description: 'Body: {inputs:[{properties}]}.',
+    description: 'HubSpot: create several marketing campaigns in one batch (body {inputs:[{properties}]}).',
     method: 'POST',
     path: `${base}/batch/create`,
     auth: campaignsWriteAuth,
@@ -242,7 +242,8 @@ export const campaignTools: ToolDeclaration[] = [
   },
   {
     name: 'UpdateCampaignBatch',
-    description: 'Body: {inputs:[{id, properties}]}.',
+    description:
+      'HubSpot: update the properties of several campaigns in one batch (body {inputs:[{id, properties}]}).',
     method: 'POST',
     path: `${base}/batch/update`,
     auth: campaignsWriteAuth,
@@ -250,7 +251,7 @@ export const campaignTools: ToolDeclaration[] = [
   },
   {
     name: 'ArchiveCampaignsBatch',
-    description: 'Deletes campaigns; body: {inputs:[{id}]}.',
+    description: 'HubSpot: delete several campaigns in one batch (body {inputs:[{id}]}).',
     method: 'POST',
     path: `${base}/batch/archive`,
     auth: campaignsWriteAuth,
@@ -259,7 +260,8 @@ export const campaignTools: ToolDeclaration[] = [
   },
   {
     name: 'FetchMarketingCampaignBatches',
-    description: 'Body: {inputs:[{id}]}; asset metrics need both dates.',
+    description:
+      'HubSpot: read several campaigns by id in one batch (body {inputs:[{id}]}); asset metrics need both dates.',
     method: 'POST',
     path: `${base}/batch/read`,
     auth: campaignsReadAuth,
@@ -273,7 +275,7 @@ export const campaignTools: ToolDeclaration[] = [
   },
   {
     name: 'GetCampaignDetails',
-    description: 'With its assets; asset metrics need both dates.',
+    description: 'HubSpot: get one campaign with its properties and assets; asset metrics need both dates.',
     method: 'GET',
     path: campaignPath,
     auth: campaignsReadAuth,
@@ -286,7 +288,7 @@ export const campaignTools: ToolDeclaration[] = [
   },
   {
     name: 'DeleteMarketingCampaign',
-    description: 'Deletes one campaign.',
+    description: 'HubSpot: delete one marketing campaign.',
     method: 'DELETE',
     path: campaignPath,
     auth: campaignsWriteAuth,
@@ -294,7 +296,7 @@ export const campaignTools: ToolDeclaration[] = [
   },
   {
     name: 'UpdateCampaignProperties',
-    description: 'Patches campaign properties.',
+    description: "HubSpot: update a campaign's properties (name, dates, owner and others).",
     method: 'PATCH',
     path: campaignPath,
     auth: campaignsWriteAuth,
@@ -303,7 +305,7 @@ export const campaignTools: ToolDeclaration[] = [
   },
   {
     name: 'AssociateAssetWithCampaign',
-    description: 'Adds an asset to a campaign.',
+    description: 'HubSpot: add an asset (marketing email, landing page, blog post, form...) to a campaign.',
     method: 'PUT',
     path: `${campaignPath}/assets/{assetType}/{assetId}`,
     auth: campaignsWriteAuth,
@@ -311,7 +313,7 @@ export const campaignTools: ToolDeclaration[] = [
   },
   {
     name: 'DisassociateCampaignAsset',
-    description: 'Removes an asset from a campaign.',
+    description: 'HubSpot: remove an asset (marketing email, landing page...) from a campaign.',
     method: 'DELETE',
     path: `${campaignPath}/assets/{assetType}/{assetId}`,
     auth: campaignsWriteAuth,
@@ -319,7 +321,8 @@ export const campaignTools: ToolDeclaration[] = [
   },
   {
     name: 'ListCampaignAssets',
-    description: 'Assets of one type; metrics need a start date.',
+    description:
+      "HubSpot: list a campaign's assets of one type (emails, landing pages...); metrics need a start date.",
     method: 'GET',
     path: `${campaignPath}/assets/{assetType}`,
     auth: campaignsReadAuth,
@@ -347,7 +350,7 @@ export const campaignTools: ToolDeclaration[] = [
   },
   {
     name: 'GetCampaignAttributionMetrics',
-    description: 'Attribution metrics for a period.',
+    description: 'HubSpot campaign report: sessions, new contacts and influenced contacts over a period.',
     method: 'GET',
     path: `${campaignPath}/reports/metrics`,
     auth: campaignsReadAuth,
@@ -359,7 +362,8 @@ export const campaignTools: ToolDeclaration[] = [
   },
   {
     name: 'GetCampaignRevenueReport',
-    description: 'Attributed revenue for a period.',
+    description:
+      'HubSpot campaign report: attributed revenue, deals and ROI over a period, by attribution model.',
     method: 'GET',
     path: `${campaignPath}/reports/revenue`,
     auth: campaignsRevenueAuth,
@@ -387,7 +391,8 @@ export const campaignTools: ToolDeclaration[] = [
   },
   {
     name: 'FetchCampaignContactIds',
-    description: 'Ids of attributed contacts for a period.',
+    description:
+      'HubSpot campaign report: ids of the contacts a campaign attracted or influenced over a period.',
     method: 'GET',
     path: `${campaignPath}/reports/contacts/{contactType}`,
     auth: campaignsReadAuth,

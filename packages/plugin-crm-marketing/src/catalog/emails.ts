@@ -17,28 +17,31 @@ function emailIdParam(name: string, executeOnly?: ExecuteOnly): ParamDeclaration
 export const emailTools: ToolDeclaration[] = [
   {
     name: 'GetEmailStatistics',
-    description: 'Aggregate statistics over a time span.',
+    description:
+      'HubSpot marketing email statistics summed over a time span: sent, delivered, opens, clicks, bounces, unsubscribes and rates.',
     method: 'GET',
     path: '/marketing/v3/emails/statistics/list',
     auth,
   },
   {
     name: 'FetchEmailStatistics',
-    description: 'Statistics per time interval (histogram).',
+    description:
+      'HubSpot marketing email statistics per time interval (a histogram): opens, clicks, deliveries over time.',
     method: 'GET',
     path: '/marketing/v3/emails/statistics/histogram',
     auth,
   },
   {
     name: 'CrmMarketingEmailFilter',
-    description: 'Lists marketing emails.',
+    description:
+      'HubSpot: list all marketing emails (newsletters), filtered by dates, type or archived; paged.',
     method: 'GET',
     path: '/marketing/v3/emails',
     auth,
   },
   {
     name: 'CreateMarketingEmail',
-    description: 'Creates a marketing email.',
+    description: 'HubSpot: create a marketing email (newsletter).',
     method: 'POST',
     path: '/marketing/v3/emails',
     auth,
@@ -46,7 +49,7 @@ export const emailTools: ToolDeclaration[] = [
   },
   {
     name: 'GetMarketingEmailDetails',
-    description: 'One marketing email.',
+    description: 'HubSpot: get one marketing email (subject, content, settings).',
     method: 'GET',
     path: '/marketing/v3/emails/{emailId}',
     auth,
@@ -54,7 +57,7 @@ export const emailTools: ToolDeclaration[] = [
   },
   {
     name: 'UpdateMarketingEmailProperties',
-    description: 'Patches a marketing email.',
+    description: "HubSpot: update a marketing email's properties (subject, name, content).",
     method: 'PATCH',
     path: '/marketing/v3/emails/{emailId}',
     auth,
@@ -63,7 +66,7 @@ export const emailTools: ToolDeclaration[] = [
   },
   {
     name: 'DeleteMarketingEmail',
-    description: 'Deletes a marketing email.',
+    description: 'HubSpot: delete a marketing email.',
     method: 'DELETE',
     path: '/marketing/v3/emails/{emailId}',
     auth,
@@ -71,7 +74,7 @@ export const emailTools: ToolDeclaration[] = [
   },
   {
     name: 'PublishCrmEmail',
-    description: 'Publishes a marketing email.',
+    description: 'HubSpot: publish a marketing email: send it to its lists now, or schedule it.',
     method: 'POST',
     path: '/marketing/v3/emails/{emailId}/publish',
     auth: emailPublishAuth,
@@ -79,7 +82,7 @@ export const emailTools: ToolDeclaration[] = [
   },
   {
     name: 'UnpublishMarketingEmail',
-    description: 'Unpublishes a marketing email.',
+    description: 'HubSpot: unpublish a marketing email (cancel its scheduled send).',
     method: 'POST',
     path: '/marketing/v3/emails/{emailId}/unpublish',
     auth: emailPublishAuth,
@@ -87,7 +90,7 @@ export const emailTools: ToolDeclaration[] = [
   },
   {
     name: 'CloneCrmEmail',
-    description: 'Clones a marketing email.',
+    description: 'HubSpot: clone (copy) a marketing email under a new name.',
     method: 'POST',
     path: '/marketing/v3/emails/clone',
     auth,
@@ -119,7 +122,7 @@ export const emailTools: ToolDeclaration[] = [
   },
   {
     name: 'CreateAbTestEmailVariation',
-    description: 'Creates the A/B variation of an email.',
+    description: 'HubSpot: create the A/B test variation of a marketing email.',
     method: 'POST',
     path: '/marketing/v3/emails/ab-test/create-variation',
     auth,
@@ -146,7 +149,7 @@ export const emailTools: ToolDeclaration[] = [
   },
   {
     name: 'GetEmailAbTestVariation',
-    description: 'The A/B variation of an email.',
+    description: 'HubSpot: get the A/B test variation of a marketing email.',
     method: 'GET',
     path: '/marketing/v3/emails/{emailId}/ab-test/get-variation',
     auth,
@@ -154,7 +157,7 @@ export const emailTools: ToolDeclaration[] = [
   },
   {
     name: 'RetrieveEmailDraft',
-    description: 'Draft of a marketing email.',
+    description: 'HubSpot: get the draft (unpublished changes) of a marketing email.',
     method: 'GET',
     path: '/marketing/v3/emails/{emailId}/draft',
     auth,
@@ -162,7 +165,7 @@ export const emailTools: ToolDeclaration[] = [
   },
   {
     name: 'UpdateEmailDraft',
-    description: 'Creates or patches the draft of an email.',
+    description: 'HubSpot: create or update the draft of a marketing email, without publishing it.',
     method: 'PATCH',
     path: '/marketing/v3/emails/{emailId}/draft',
     auth,
@@ -171,7 +174,7 @@ export const emailTools: ToolDeclaration[] = [
   },
   {
     name: 'ResetEmailDraftToLive',
-    description: 'Discards draft changes.',
+    description: "HubSpot: discard a marketing email's draft changes, back to the live version.",
     method: 'POST',
     path: '/marketing/v3/emails/{emailId}/draft/reset',
     auth,
@@ -179,7 +182,7 @@ export const emailTools: ToolDeclaration[] = [
   },
   {
     name: 'GetEmailRevisions',
-    description: 'All revisions of an email.',
+    description: 'HubSpot: list the revisions (version history) of a marketing email.',
     method: 'GET',
     path: '/marketing/v3/emails/{emailId}/revisions',
     auth,
@@ -187,7 +190,7 @@ export const emailTools: ToolDeclaration[] = [
   },
   {
     name: 'GetMarketingEmailRevision',
-    description: 'One revision of an email.',
+    description: 'HubSpot: get one revision of a marketing email.',
     method: 'GET',
     path: '/marketing/v3/emails/{emailId}/revisions/{revisionId}',
     auth,
@@ -205,7 +208,7 @@ export const emailTools: ToolDeclaration[] = [
   },
   {
     name: 'RestoreEmailRevision',
-    description: 'Makes a revision the live version.',
+    description: 'HubSpot: restore a revision of a marketing email as its live version.',
     method: 'POST',
     path: '/marketing/v3/emails/{emailId}/revisions/{revisionId}/restore',
     auth,
@@ -223,7 +226,7 @@ export const emailTools: ToolDeclaration[] = [
   },
   {
     name: 'RestoreEmailRevisionToDraft',
-    description: 'Copies a revision into the draft.',
+    description: 'HubSpot: copy a revision of a marketing email into its draft.',
     method: 'POST',
     path: '/marketing/v3/emails/{emailId}/revisions/{revisionId}/restore-to-draft',
     auth,

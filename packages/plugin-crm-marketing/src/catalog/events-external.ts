@@ -67,7 +67,7 @@ const participations = `${eventsBase}/participations/{externalAccountId}/{extern
 export const externalEventTools: ToolDeclaration[] = [
   {
     name: 'GetMarketingEventDetails',
-    description: 'Marketing event by external ids.',
+    description: 'HubSpot: get a marketing event by external account and event ids.',
     method: 'GET',
     path: byIdentity,
     auth: eventsReadAuth,
@@ -77,7 +77,7 @@ export const externalEventTools: ToolDeclaration[] = [
     name: 'DeleteMarketingEvent',
     // The spec does not say which id marketing_event_id is here; the endpoint that takes an
     // external account id with it is DELETE /events/{externalEventId}.
-    description: 'Deletes an event by external ids.',
+    description: 'HubSpot: delete a marketing event by external account and event ids.',
     method: 'DELETE',
     path: byIdentity,
     auth: eventsWriteAuth,
@@ -85,7 +85,7 @@ export const externalEventTools: ToolDeclaration[] = [
   },
   {
     name: 'UpsertMarketingEvent',
-    description: 'Creates or replaces an event by external event id.',
+    description: 'HubSpot: create or replace a marketing event by external event id.',
     method: 'PUT',
     path: byIdentity,
     auth: eventsWriteAuth,
@@ -94,7 +94,7 @@ export const externalEventTools: ToolDeclaration[] = [
   },
   {
     name: 'UpsertMarketingEvents',
-    description: 'Creates or replaces several events by external ids.',
+    description: 'HubSpot: create or replace several marketing events by external ids in one batch.',
     method: 'POST',
     path: `${eventsBase}/events/upsert`,
     auth: eventsWriteAuth,
@@ -102,7 +102,7 @@ export const externalEventTools: ToolDeclaration[] = [
   },
   {
     name: 'UpdateMarketingEventDetails',
-    description: 'Patches an event by external ids.',
+    description: 'HubSpot: update a marketing event (name, times...) by external ids.',
     method: 'PATCH',
     path: byIdentity,
     auth: eventsWriteAuth,
@@ -111,7 +111,7 @@ export const externalEventTools: ToolDeclaration[] = [
   },
   {
     name: 'CancelMarketingEvent',
-    description: 'Marks an event (external ids) cancelled.',
+    description: 'HubSpot: mark a marketing event cancelled, by external ids.',
     method: 'POST',
     path: `${byIdentity}/cancel`,
     auth: eventsWriteAuth,
@@ -119,7 +119,7 @@ export const externalEventTools: ToolDeclaration[] = [
   },
   {
     name: 'MarkMarketingEventCompleted',
-    description: 'Marks an event (external ids) completed.',
+    description: 'HubSpot: mark a marketing event completed with its start and end times, by external ids.',
     method: 'POST',
     path: `${byIdentity}/complete`,
     auth: eventsWriteAuth,
@@ -146,10 +146,19 @@ export const externalEventTools: ToolDeclaration[] = [
     ],
   },
   {
+    // The tool names come from a catalog that binds "search by external id" to the
+    // identifiers lookup (every app's events) and "find" to the search endpoint (the
+    // calling app's own events, `q` = the external event id).
     name: 'SearchMarketingEventsByExternalId',
-    // The search endpoint (q = the external event id) versus FindCrmMarketingEvents' identifiers
-    // lookup: "Search" names the search endpoint.
-    description: "Calling app's events matching an external event id.",
+    description: 'HubSpot: the marketing events of every app in the portal that have this external event id.',
+    method: 'GET',
+    path: `${eventsBase}/{externalEventId}/identifiers`,
+    auth: eventsReadAuth,
+    params: [externalEventParam('external_event_id')],
+  },
+  {
+    name: 'FindCrmMarketingEvents',
+    description: "HubSpot: search the calling app's own marketing events by external event id.",
     method: 'GET',
     path: `${eventsBase}/events/search`,
     auth: eventsReadAuth,
@@ -165,16 +174,8 @@ export const externalEventTools: ToolDeclaration[] = [
     ],
   },
   {
-    name: 'FindCrmMarketingEvents',
-    description: "Any app's events with an external event id.",
-    method: 'GET',
-    path: `${eventsBase}/{externalEventId}/identifiers`,
-    auth: eventsReadAuth,
-    params: [externalEventParam('external_event_id')],
-  },
-  {
     name: 'GetMarketingEventAssociatedLists',
-    description: 'Contact lists linked to an event (external ids).',
+    description: 'HubSpot: contact lists linked to a marketing event, by external ids.',
     method: 'GET',
     path: associations,
     auth: eventsWriteAuth,
@@ -182,7 +183,7 @@ export const externalEventTools: ToolDeclaration[] = [
   },
   {
     name: 'LinkListToEvent',
-    description: 'Links a list to an event (external ids).',
+    description: 'HubSpot: link a contact list to a marketing event, by external ids.',
     method: 'PUT',
     path: `${associations}/{listId}`,
     auth: eventsWriteAuth,
@@ -190,7 +191,7 @@ export const externalEventTools: ToolDeclaration[] = [
   },
   {
     name: 'DisassociateMarketingEventList',
-    description: 'Unlinks a list from an event (external ids).',
+    description: 'HubSpot: unlink a contact list from a marketing event, by external ids.',
     method: 'DELETE',
     path: `${associations}/{listId}`,
     auth: eventsWriteAuth,
@@ -198,7 +199,8 @@ export const externalEventTools: ToolDeclaration[] = [
   },
   {
     name: 'GetMarketingEventParticipationBreakdown',
-    description: 'Participations of an event (external ids).',
+    description:
+      'HubSpot: participations per contact (registered, attended...) of a marketing event, by external ids.',
     method: 'GET',
     path: `${participations}/breakdown`,
     auth: eventsReadAuth,
@@ -217,7 +219,8 @@ export const externalEventTools: ToolDeclaration[] = [
   },
   {
     name: 'GetEventParticipationCounters',
-    description: 'Participation counts by state (external ids).',
+    description:
+      'HubSpot: counts of registered, attended, cancelled and no-shows of a marketing event, by external ids.',
     method: 'GET',
     path: participations,
     auth: eventsReadAuth,
@@ -227,7 +230,8 @@ export const externalEventTools: ToolDeclaration[] = [
     name: 'RecordMarketingEventAttendance',
     // Of the two attendance endpoints by external event id (externalAccountId optional, as the
     // spec's (xo)), this one pairs with RecordEventAttendance: create, contacts by CRM id (vid).
-    description: "Records contacts' state by contact id; external event id.",
+    description:
+      "HubSpot: record contacts' attendance state by contact id, for a marketing event by external id.",
     method: 'POST',
     path: `${eventsBase}/attendance/{externalEventId}/{subscriberState}/create`,
     auth: eventsWriteAuth,
@@ -241,7 +245,8 @@ export const externalEventTools: ToolDeclaration[] = [
   {
     name: 'RecordCrmSubscriberState',
     // The counterpart of RecordSubscriberState ("by email"): upsert, contacts by CRM id (vid).
-    description: "Upserts contacts' state by contact id; external ids.",
+    description:
+      "HubSpot: upsert contacts' subscriber state by contact id, for a marketing event by external ids.",
     method: 'POST',
     path: `${byIdentity}/{subscriberState}/upsert`,
     auth: eventsWriteAuth,
@@ -256,7 +261,7 @@ export const externalEventTools: ToolDeclaration[] = [
     name: 'RecordEventParticipationCrm',
     // The other attendance endpoint by external event id (externalAccountId optional, as the
     // spec's (xo)): email-create, contacts by email; it pairs with RegisterEventParticipation.
-    description: "Records contacts' state by email; external event id.",
+    description: "HubSpot: record contacts' attendance state by email, for a marketing event by external id.",
     method: 'POST',
     path: `${eventsBase}/attendance/{externalEventId}/{subscriberState}/email-create`,
     auth: eventsWriteAuth,
@@ -269,7 +274,8 @@ export const externalEventTools: ToolDeclaration[] = [
   },
   {
     name: 'RecordSubscriberState',
-    description: "Upserts contacts' state by email; external ids.",
+    description:
+      "HubSpot: upsert contacts' subscriber state by email, for a marketing event by external ids.",
     method: 'POST',
     path: `${byIdentity}/{subscriberState}/email-upsert`,
     auth: eventsWriteAuth,
@@ -285,7 +291,8 @@ export const externalEventTools: ToolDeclaration[] = [
 export const contactParticipationTools: ToolDeclaration[] = [
   {
     name: 'GetContactParticipationsBreakdown',
-    description: "A contact's marketing event participations.",
+    description:
+      "HubSpot: a contact's marketing event participations (webinars registered for, attended), by email or id.",
     method: 'GET',
     path: `${eventsBase}/participations/contacts/{contactIdentifier}/breakdown`,
     auth: eventsReadAuth,

@@ -51,7 +51,7 @@ const attendanceStateParam: ParamDeclaration = {
 export const internalEventTools: ToolDeclaration[] = [
   {
     name: 'FetchEventDetails',
-    description: 'Marketing event by internal id.',
+    description: 'HubSpot: get a marketing event (webinar, conference) by its internal object id.',
     method: 'GET',
     path: `${eventsBase}/{objectId}`,
     auth: eventsReadAuth,
@@ -59,7 +59,7 @@ export const internalEventTools: ToolDeclaration[] = [
   },
   {
     name: 'RemoveMarketingEvent',
-    description: 'Deletes an event by internal id.',
+    description: 'HubSpot: delete a marketing event by its internal object id.',
     method: 'DELETE',
     path: `${eventsBase}/{objectId}`,
     auth: eventsWriteAuth,
@@ -67,7 +67,7 @@ export const internalEventTools: ToolDeclaration[] = [
   },
   {
     name: 'ModifyEventInformation',
-    description: 'Patches an event by internal id.',
+    description: 'HubSpot: update a marketing event (name, dates...) by its internal object id.',
     method: 'PATCH',
     path: `${eventsBase}/{objectId}`,
     auth: eventsWriteAuth,
@@ -76,7 +76,7 @@ export const internalEventTools: ToolDeclaration[] = [
   },
   {
     name: 'GetMarketingEventLists',
-    description: 'Contact lists linked to an event (internal id).',
+    description: 'HubSpot: contact lists linked to a marketing event, by internal object id.',
     method: 'GET',
     path: `${eventsBase}/associations/{marketingEventId}/lists`,
     auth: eventsWriteAuth,
@@ -84,7 +84,8 @@ export const internalEventTools: ToolDeclaration[] = [
   },
   {
     name: 'GetMarketingEventParticipationsBreakdown',
-    description: 'Participations of an event (internal id).',
+    description:
+      'HubSpot: participations per contact (registered, attended...) of a marketing event, by internal object id.',
     method: 'GET',
     path: `${eventsBase}/participations/{marketingEventId}/breakdown`,
     auth: eventsReadAuth,
@@ -102,7 +103,8 @@ export const internalEventTools: ToolDeclaration[] = [
   },
   {
     name: 'GetMarketingEventParticipationCounters',
-    description: 'Participation counts by state (internal id).',
+    description:
+      'HubSpot: counts of registered, attended, cancelled and no-shows of a marketing event, by internal object id.',
     method: 'GET',
     path: `${eventsBase}/participations/{marketingEventId}`,
     auth: eventsReadAuth,
@@ -111,7 +113,8 @@ export const internalEventTools: ToolDeclaration[] = [
   {
     name: 'RegisterEventParticipation',
     // "logs participation by email address": the email-create endpoint, contacts by email.
-    description: "Records contacts' state by email; internal event id.",
+    description:
+      "HubSpot: record contacts' attendance state by email, for a marketing event by internal object id.",
     method: 'POST',
     path: `${eventsBase}/{objectId}/attendance/{subscriberState}/email-create`,
     auth: eventsWriteAuth,
@@ -122,7 +125,8 @@ export const internalEventTools: ToolDeclaration[] = [
     name: 'RecordEventAttendance',
     // The spec's counterpart of RegisterEventParticipation without "by email": the create
     // endpoint, contacts by their CRM id (vid).
-    description: "Records contacts' state by contact id; internal event id.",
+    description:
+      "HubSpot: record contacts' attendance state by contact id, for a marketing event by internal object id.",
     method: 'POST',
     path: `${eventsBase}/{objectId}/attendance/{subscriberState}/create`,
     auth: eventsWriteAuth,
@@ -131,7 +135,7 @@ export const internalEventTools: ToolDeclaration[] = [
   },
   {
     name: 'GetAllMarketingEvents',
-    description: 'Lists marketing events.',
+    description: 'HubSpot: list all marketing events (webinars, conferences), paged.',
     method: 'GET',
     path: eventsBase,
     auth: eventsReadAuth,
@@ -154,7 +158,7 @@ export const internalEventTools: ToolDeclaration[] = [
   },
   {
     name: 'UpdateMarketingEventsBatch',
-    description: 'Updates several events by internal id.',
+    description: 'HubSpot: update several marketing events by internal object id in one batch.',
     method: 'POST',
     path: `${eventsBase}/batch/update`,
     auth: eventsWriteAuth,
@@ -163,7 +167,7 @@ export const internalEventTools: ToolDeclaration[] = [
   {
     name: 'DeleteMarketingEvents',
     // "deletes by object ID": batch/archive takes {inputs:[{objectId}]}.
-    description: 'Deletes several events by internal id.',
+    description: 'HubSpot: delete several marketing events by internal object id in one batch.',
     method: 'POST',
     path: `${eventsBase}/batch/archive`,
     auth: eventsWriteAuth,
@@ -174,7 +178,7 @@ export const internalEventTools: ToolDeclaration[] = [
     name: 'RemoveMarketingEvents',
     // "deletes by IDs" is the other batch delete, events/delete, which names each event by
     // appId + externalAccountId + externalEventId.
-    description: 'Deletes several events by appId and external ids.',
+    description: 'HubSpot: delete several marketing events by app id and external event ids.',
     method: 'POST',
     path: `${eventsBase}/events/delete`,
     auth: eventsWriteAuth,
@@ -183,7 +187,7 @@ export const internalEventTools: ToolDeclaration[] = [
   },
   {
     name: 'AssociateListWithMarketingEvent',
-    description: 'Links a list to an event (internal id).',
+    description: 'HubSpot: link a contact list to a marketing event, by internal object id.',
     method: 'PUT',
     path: `${eventsBase}/associations/{marketingEventId}/lists/{listId}`,
     auth: eventsWriteAuth,
@@ -201,7 +205,7 @@ export const internalEventTools: ToolDeclaration[] = [
   },
   {
     name: 'DisassociateListFromMarketingEvent',
-    description: 'Unlinks a list from an event (internal id).',
+    description: 'HubSpot: unlink a contact list from a marketing event, by internal object id.',
     method: 'DELETE',
     path: `${eventsBase}/associations/{marketingEventId}/lists/{listId}`,
     auth: eventsWriteAuth,
@@ -219,7 +223,7 @@ export const internalEventTools: ToolDeclaration[] = [
   },
   {
     name: 'CreateMarketingEvent',
-    description: 'Creates a marketing event.',
+    description: "HubSpot: create a marketing event (webinar, conference) from your app's external ids.",
     method: 'POST',
     path: `${eventsBase}/events`,
     auth: eventsWriteAuth,

@@ -17,7 +17,7 @@ const formId = (name: string): ParamDeclaration => ({
 export const formTools: ToolDeclaration[] = [
   {
     name: 'GetFormById',
-    description: 'One form definition.',
+    description: 'HubSpot: get one form definition (fields, settings).',
     method: 'GET',
     path: formPath,
     auth,
@@ -34,7 +34,7 @@ export const formTools: ToolDeclaration[] = [
   },
   {
     name: 'UpdateCrmForm',
-    description: 'Replaces a whole form definition.',
+    description: 'HubSpot: replace a whole form definition.',
     method: 'PUT',
     path: formPath,
     auth,
@@ -43,7 +43,7 @@ export const formTools: ToolDeclaration[] = [
   },
   {
     name: 'UpdateCrmMarketingForm',
-    description: 'Patches a form; unsent parts stay as they are.',
+    description: 'HubSpot: update parts of a form; what is not sent stays as it is.',
     method: 'PATCH',
     path: formPath,
     auth,
@@ -52,7 +52,7 @@ export const formTools: ToolDeclaration[] = [
   },
   {
     name: 'ArchiveMarketingForm',
-    description: 'Archives a form.',
+    description: 'HubSpot: archive (delete) a form.',
     method: 'DELETE',
     path: formPath,
     auth,
@@ -60,7 +60,7 @@ export const formTools: ToolDeclaration[] = [
   },
   {
     name: 'ListCrmForms',
-    description: 'Lists forms.',
+    description: 'HubSpot: list all forms, by type, archived or not, paged.',
     method: 'GET',
     path: base,
     auth,
@@ -100,7 +100,7 @@ export const formTools: ToolDeclaration[] = [
   },
   {
     name: 'CreateMarketingForm',
-    description: 'Creates a form.',
+    description: 'HubSpot: create a form (signup, contact, lead capture).',
     method: 'POST',
     path: base,
     auth,

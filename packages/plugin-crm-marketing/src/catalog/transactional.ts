@@ -22,7 +22,7 @@ export const transactionalTools: ToolDeclaration[] = [
   // transactional email, answering with a send status to poll: SendTransactionalEmail.
   {
     name: 'SendMarketingEmail',
-    description: 'Published email template to one recipient.',
+    description: 'HubSpot: send a published marketing email to one recipient (single send).',
     method: 'POST',
     path: '/marketing/v4/email/single-send',
     auth: singleSendAuth,
@@ -30,7 +30,8 @@ export const transactionalTools: ToolDeclaration[] = [
   },
   {
     name: 'SendTransactionalEmail',
-    description: 'Queued; the answer has a status id to poll.',
+    description:
+      'HubSpot: send a transactional email (receipt, password reset) from a template; queued, the answer has a status id to poll.',
     method: 'POST',
     path: '/marketing/v3/transactional/single-email/send',
     auth,
@@ -38,7 +39,7 @@ export const transactionalTools: ToolDeclaration[] = [
   },
   {
     name: 'QuerySmtpTokens',
-    description: 'Lists SMTP API tokens.',
+    description: 'HubSpot transactional email: list all SMTP API tokens.',
     method: 'GET',
     path: '/marketing/v3/transactional/smtp-tokens',
     auth,
@@ -75,7 +76,7 @@ export const transactionalTools: ToolDeclaration[] = [
   },
   {
     name: 'CreateSmtpApiToken',
-    description: 'Creates an SMTP API token.',
+    description: 'HubSpot transactional email: create an SMTP API token (SMTP credentials).',
     method: 'POST',
     path: '/marketing/v3/transactional/smtp-tokens',
     auth,
@@ -101,7 +102,7 @@ export const transactionalTools: ToolDeclaration[] = [
   },
   {
     name: 'ResetPasswordForToken',
-    description: "Resets an SMTP API token's password.",
+    description: "HubSpot transactional email: reset (rotate) an SMTP API token's password.",
     method: 'POST',
     path: '/marketing/v3/transactional/smtp-tokens/{tokenId}/password-reset',
     auth,
@@ -109,7 +110,7 @@ export const transactionalTools: ToolDeclaration[] = [
   },
   {
     name: 'GetSmtpTokenById',
-    description: 'One SMTP API token.',
+    description: 'HubSpot transactional email: get one SMTP API token.',
     method: 'GET',
     path: '/marketing/v3/transactional/smtp-tokens/{tokenId}',
     auth,
@@ -117,7 +118,7 @@ export const transactionalTools: ToolDeclaration[] = [
   },
   {
     name: 'DeleteSmtpToken',
-    description: 'Deletes an SMTP API token.',
+    description: 'HubSpot transactional email: delete an SMTP API token.',
     method: 'DELETE',
     path: '/marketing/v3/transactional/smtp-tokens/{tokenId}',
     auth,

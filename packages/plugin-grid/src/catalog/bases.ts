@@ -31,7 +31,7 @@ const manageShares = gridAuth('workspacesAndBases.shares:manage');
 export const baseTools: ToolDeclaration[] = [
   {
     name: 'ListGridBases',
-    description: 'Bases the token can access.',
+    description: 'Airtable: list all bases (databases) the token can access, paged.',
     method: 'GET',
     path: '/meta/bases',
     auth: gridAuth('schema.bases:read'),
@@ -47,7 +47,7 @@ export const baseTools: ToolDeclaration[] = [
   },
   {
     name: 'CreateGridBase',
-    description: 'Create a base with tables and fields.',
+    description: 'Airtable: create a base in a workspace, with its tables and fields.',
     method: 'POST',
     path: '/meta/bases',
     auth: gridAuth('schema.bases:write'),
@@ -55,7 +55,7 @@ export const baseTools: ToolDeclaration[] = [
   },
   {
     name: 'DeleteGridBase',
-    description: 'Delete a base.',
+    description: 'Airtable: delete a base.',
     method: 'DELETE',
     path: '/meta/bases/{baseId}',
     auth: gridAuth('workspacesAndBases:manage'),
@@ -63,7 +63,7 @@ export const baseTools: ToolDeclaration[] = [
   },
   {
     name: 'GetBaseCollaborators',
-    description: 'A base with included collaborators, invites, interfaces.',
+    description: 'Airtable: a base with who has access: its collaborators, invites and interfaces.',
     method: 'GET',
     path: '/meta/bases/{baseId}',
     auth: gridAuth('schema.bases:read', 'workspacesAndBases:read'),
@@ -74,7 +74,7 @@ export const baseTools: ToolDeclaration[] = [
   },
   {
     name: 'ListBaseBlockInstallations',
-    description: 'Extension (block) installations.',
+    description: "Airtable: list a base's installed extensions (blocks).",
     method: 'GET',
     path: '/meta/bases/{baseId}/blockInstallations',
     auth: readBases,
@@ -82,7 +82,7 @@ export const baseTools: ToolDeclaration[] = [
   },
   {
     name: 'DeleteGridBlockInstallation',
-    description: 'Delete an extension installation (recoverable).',
+    description: 'Airtable: delete (uninstall) an extension from a base; recoverable.',
     method: 'DELETE',
     path: '/meta/bases/{baseId}/blockInstallations/{blockInstallationId}',
     auth: writeBases,
@@ -90,7 +90,7 @@ export const baseTools: ToolDeclaration[] = [
   },
   {
     name: 'ManageGridBlockInstallation',
-    description: 'Enable or disable an extension installation.',
+    description: 'Airtable: enable or disable an extension installed in a base.',
     method: 'PATCH',
     path: '/meta/bases/{baseId}/blockInstallations/{blockInstallationId}',
     auth: writeBases,
@@ -103,7 +103,7 @@ export const baseTools: ToolDeclaration[] = [
   },
   {
     name: 'AddBaseCollaborator',
-    description: 'Add users or groups with a permission level.',
+    description: 'Airtable: share a base: add users or groups as collaborators with a permission level.',
     method: 'POST',
     path: '/meta/bases/{baseId}/collaborators',
     auth: writeBases,
@@ -112,7 +112,7 @@ export const baseTools: ToolDeclaration[] = [
   },
   {
     name: 'RemoveBaseCollaborator',
-    description: 'Remove a user or group.',
+    description: "Airtable: remove a user's or group's access to a base.",
     method: 'DELETE',
     path: '/meta/bases/{baseId}/collaborators/{userOrGroupId}',
     auth: writeBases,
@@ -120,7 +120,8 @@ export const baseTools: ToolDeclaration[] = [
   },
   {
     name: 'UpdateCollaboratorPermission',
-    description: "Change a collaborator's permission level.",
+    description:
+      "Airtable: change a user's or group's permission level on a base (read, comment, edit, create).",
     method: 'PATCH',
     path: '/meta/bases/{baseId}/collaborators/{userOrGroupId}',
     auth: writeBases,
@@ -130,7 +131,7 @@ export const baseTools: ToolDeclaration[] = [
   },
   {
     name: 'GetInterfaceInfo',
-    description: 'An interface with included collaborators, invite links.',
+    description: 'Airtable: an interface of a base, with its collaborators and invite links.',
     method: 'GET',
     path: '/meta/bases/{baseId}/interfaces/{pageBundleId}',
     auth: readBases,
@@ -143,7 +144,7 @@ export const baseTools: ToolDeclaration[] = [
   },
   {
     name: 'AddCollaboratorToGridInterface',
-    description: 'Add users or groups with a permission level.',
+    description: 'Airtable: share an interface only: add users or groups with a permission level.',
     method: 'POST',
     path: '/meta/bases/{baseId}/interfaces/{pageBundleId}/collaborators',
     auth: writeBases,
@@ -155,7 +156,7 @@ export const baseTools: ToolDeclaration[] = [
   },
   {
     name: 'RemoveInterfaceCollaborator',
-    description: 'Remove a user or group.',
+    description: "Airtable: remove a user's or group's access to an interface.",
     method: 'DELETE',
     path: '/meta/bases/{baseId}/interfaces/{pageBundleId}/collaborators/{userOrGroupId}',
     auth: writeBases,
@@ -167,7 +168,7 @@ export const baseTools: ToolDeclaration[] = [
   },
   {
     name: 'UpdateCollaboratorPermissions',
-    description: "Change an interface-only collaborator's permission level.",
+    description: "Airtable: change an interface-only collaborator's permission level.",
     method: 'PATCH',
     path: '/meta/bases/{baseId}/interfaces/{pageBundleId}/collaborators/{userOrGroupId}',
     auth: writeBases,
@@ -181,7 +182,7 @@ export const baseTools: ToolDeclaration[] = [
   },
   {
     name: 'DeleteInterfaceInvite',
-    description: 'Delete a pending invite.',
+    description: 'Airtable: delete a pending invite to an interface.',
     method: 'DELETE',
     path: '/meta/bases/{baseId}/interfaces/{pageBundleId}/invites/{inviteId}',
     auth: writeBases,
@@ -193,7 +194,7 @@ export const baseTools: ToolDeclaration[] = [
   },
   {
     name: 'DeleteBaseInvite',
-    description: 'Delete a pending invite.',
+    description: 'Airtable: delete a pending invite to a base.',
     method: 'DELETE',
     path: '/meta/bases/{baseId}/invites/{inviteId}',
     auth: writeBases,
@@ -201,7 +202,7 @@ export const baseTools: ToolDeclaration[] = [
   },
   {
     name: 'ListBaseShares',
-    description: 'Share links of a base.',
+    description: "Airtable: list a base's share links (public shared views and bases).",
     method: 'GET',
     path: '/meta/bases/{baseId}/shares',
     auth: manageShares,
@@ -209,7 +210,7 @@ export const baseTools: ToolDeclaration[] = [
   },
   {
     name: 'DeleteGridShare',
-    description: 'Delete a share link permanently.',
+    description: "Airtable: delete a base's share link (cannot be undone).",
     method: 'DELETE',
     path: '/meta/bases/{baseId}/shares/{shareId}',
     auth: manageShares,
@@ -217,7 +218,7 @@ export const baseTools: ToolDeclaration[] = [
   },
   {
     name: 'ManageGridSharing',
-    description: 'Enable or disable a share link.',
+    description: "Airtable: enable or disable a base's share link.",
     method: 'PATCH',
     path: '/meta/bases/{baseId}/shares/{shareId}',
     auth: manageShares,

@@ -45,7 +45,7 @@ const userId = pathId('user_id', 'userId', idOf('usr'));
 export const enterpriseTools: ToolDeclaration[] = [
   {
     name: 'GetEnterpriseInfo',
-    description: 'An enterprise account.',
+    description: 'Airtable: an enterprise account (its users, workspaces, groups, domains).',
     method: 'GET',
     path: accounts,
     auth: accountRead,
@@ -61,7 +61,8 @@ export const enterpriseTools: ToolDeclaration[] = [
   },
   {
     name: 'GetAuditLogEvents',
-    description: 'Enterprise audit log events.',
+    description:
+      'Airtable enterprise audit log: list events (who did what, when), filtered by time, user, type and category.',
     method: 'GET',
     path: `${accounts}/auditLogEvents`,
     auth: auditLogsRead,
@@ -81,7 +82,7 @@ export const enterpriseTools: ToolDeclaration[] = [
   },
   {
     name: 'RetrieveAuditLogRequests',
-    description: 'Enterprise audit log requests.',
+    description: 'Airtable enterprise: list audit log export requests.',
     method: 'GET',
     path: `${accounts}/auditLogs`,
     auth: auditLogsRead,
@@ -93,7 +94,7 @@ export const enterpriseTools: ToolDeclaration[] = [
   },
   {
     name: 'CreateAuditLogRequest',
-    description: 'Request an audit log export for a time period.',
+    description: 'Airtable enterprise: request an audit log export for a time period.',
     method: 'POST',
     path: `${accounts}/auditLogs`,
     auth: auditLogsRead,
@@ -102,7 +103,7 @@ export const enterpriseTools: ToolDeclaration[] = [
   },
   {
     name: 'RetrieveAuditLog',
-    description: 'One audit log request and its status.',
+    description: 'Airtable enterprise: one audit log export request and its status.',
     method: 'GET',
     path: `${accounts}/auditLogs/{enterpriseAuditLogTaskId}`,
     auth: auditLogsRead,
@@ -110,7 +111,7 @@ export const enterpriseTools: ToolDeclaration[] = [
   },
   {
     name: 'GetGridChangeEvents',
-    description: 'Enterprise change events.',
+    description: 'Airtable enterprise: list change events (data changes in bases) over a time range.',
     method: 'GET',
     path: `${accounts}/changeEvents`,
     auth: gridAuth('enterprise.changeEvents:read'),
@@ -124,7 +125,7 @@ export const enterpriseTools: ToolDeclaration[] = [
   },
   {
     name: 'CreateDescendantEnterpriseAccount',
-    description: 'Create a descendant account under a root account.',
+    description: 'Airtable enterprise: create a descendant (child) account under a root account.',
     method: 'POST',
     path: `${accounts}/descendants`,
     auth: accountWrite,
@@ -133,7 +134,7 @@ export const enterpriseTools: ToolDeclaration[] = [
   },
   {
     name: 'GetEdiscoveryExportsStatus',
-    description: 'Enterprise eDiscovery exports.',
+    description: 'Airtable enterprise: list eDiscovery exports and their states.',
     method: 'GET',
     path: `${accounts}/exports`,
     auth: exportsManage,
@@ -151,7 +152,7 @@ export const enterpriseTools: ToolDeclaration[] = [
   },
   {
     name: 'CreateEdiscoveryExport',
-    description: 'Start an eDiscovery export of a base.',
+    description: 'Airtable enterprise: start an eDiscovery export of a base.',
     method: 'POST',
     path: `${accounts}/exports`,
     auth: exportsManage,
@@ -160,7 +161,7 @@ export const enterpriseTools: ToolDeclaration[] = [
   },
   {
     name: 'GetEdiscoveryExportStatus',
-    description: 'One eDiscovery export and its state.',
+    description: 'Airtable enterprise: one eDiscovery export and its state.',
     method: 'GET',
     path: `${accounts}/exports/{enterpriseTaskId}`,
     auth: exportsManage,
@@ -171,7 +172,8 @@ export const enterpriseTools: ToolDeclaration[] = [
     // Airtable's path holds the account the groups move from; the destination is the body's
     // targetEnterpriseAccountId. The spec names the only id parameter as the target, so the
     // name stays and the description says where each id goes.
-    description: 'Move user groups to another enterprise account; the id given is the source.',
+    description:
+      'Airtable enterprise: move user groups to another enterprise account; the id given is the source.',
     method: 'POST',
     path: `${accounts}/moveGroups`,
     auth: gridAuth('enterprise.groups:manage'),
@@ -189,7 +191,8 @@ export const enterpriseTools: ToolDeclaration[] = [
     name: 'MoveWorkspacesBetweenEnterpriseAccounts',
     // As for moveGroups: the path is the source account, the destination is in the body
     // (targetEnterpriseAccountId), although the spec calls enterprise_account_id the destination.
-    description: 'Move workspaces to another enterprise account; the id given is the source.',
+    description:
+      'Airtable enterprise: move workspaces to another enterprise account; the id given is the source.',
     method: 'POST',
     path: `${accounts}/moveWorkspaces`,
     auth: gridAuth('workspacesAndBases:manage'),
@@ -198,7 +201,7 @@ export const enterpriseTools: ToolDeclaration[] = [
   },
   {
     name: 'DeleteUsersByEmail',
-    description: 'Delete enterprise users by email.',
+    description: 'Airtable enterprise: delete users by email.',
     method: 'DELETE',
     path: `${accounts}/users`,
     auth: userWrite,
@@ -206,7 +209,7 @@ export const enterpriseTools: ToolDeclaration[] = [
   },
   {
     name: 'GetGridUserInfo',
-    description: 'Enterprise users by id or email.',
+    description: 'Airtable enterprise: look up users by ids or emails.',
     method: 'GET',
     path: `${accounts}/users`,
     auth: userRead,
@@ -219,7 +222,7 @@ export const enterpriseTools: ToolDeclaration[] = [
   },
   {
     name: 'BatchManageEnterpriseUsers',
-    description: 'Update several enterprise users.',
+    description: 'Airtable enterprise: update several users (state, email, name) at once.',
     method: 'PATCH',
     path: `${accounts}/users`,
     auth: userWrite,
@@ -228,7 +231,7 @@ export const enterpriseTools: ToolDeclaration[] = [
   },
   {
     name: 'BatchManageUserMembership',
-    description: 'Make users managed or unmanaged org members.',
+    description: 'Airtable enterprise: make users managed or unmanaged members of the organization.',
     method: 'POST',
     path: `${accounts}/users/claim`,
     auth: userWrite,
@@ -237,7 +240,7 @@ export const enterpriseTools: ToolDeclaration[] = [
   },
   {
     name: 'GrantAdminAccess',
-    description: 'Make users enterprise admins, by id or email.',
+    description: 'Airtable enterprise: make users admins, by user id or email.',
     method: 'POST',
     path: `${accounts}/users/grantAdminAccess`,
     auth: userWrite,
@@ -246,7 +249,7 @@ export const enterpriseTools: ToolDeclaration[] = [
   },
   {
     name: 'RevokeAdminAccess',
-    description: 'Revoke enterprise admin, by user id or email.',
+    description: "Airtable enterprise: revoke users' admin access, by user id or email.",
     method: 'POST',
     path: `${accounts}/users/revokeAdminAccess`,
     auth: userWrite,
@@ -256,7 +259,7 @@ export const enterpriseTools: ToolDeclaration[] = [
   },
   {
     name: 'DeleteEnterpriseUser',
-    description: 'Delete an enterprise user.',
+    description: 'Airtable enterprise: delete one user.',
     method: 'DELETE',
     path: `${accounts}/users/{userId}`,
     auth: userWrite,
@@ -264,7 +267,7 @@ export const enterpriseTools: ToolDeclaration[] = [
   },
   {
     name: 'GetUserInformation',
-    description: 'One enterprise user.',
+    description: 'Airtable enterprise: get one user with their collaborations.',
     method: 'GET',
     path: `${accounts}/users/{userId}`,
     auth: userRead,
@@ -272,7 +275,7 @@ export const enterpriseTools: ToolDeclaration[] = [
   },
   {
     name: 'ManageEnterpriseAccountUser',
-    description: "Update an enterprise user's email, name or state.",
+    description: "Airtable enterprise: update a user's email, name or state.",
     method: 'PATCH',
     path: `${accounts}/users/{userId}`,
     auth: userWrite,
@@ -312,7 +315,7 @@ export const enterpriseTools: ToolDeclaration[] = [
   },
   {
     name: 'LogoutEnterpriseUser',
-    description: 'Log an enterprise user out of all sessions.',
+    description: 'Airtable enterprise: log a user out of all sessions.',
     method: 'POST',
     path: `${accounts}/users/{userId}/logout`,
     auth: userWrite,
@@ -333,7 +336,8 @@ export const enterpriseTools: ToolDeclaration[] = [
   },
   {
     name: 'RemoveUserFromEnterprise',
-    description: 'Unshare from all enterprise assets; revokes admin.',
+    description:
+      'Airtable enterprise: offboard a user: unshare from all enterprise bases and workspaces; revokes admin.',
     method: 'POST',
     path: `${accounts}/users/{userId}/remove`,
     auth: userWrite,
@@ -343,7 +347,7 @@ export const enterpriseTools: ToolDeclaration[] = [
   },
   {
     name: 'GetUserGroupInfo',
-    description: 'Get a user group with its members.',
+    description: 'Airtable: get a user group with its members.',
     method: 'GET',
     path: '/meta/groups/{groupId}',
     auth: gridAuth('enterprise.groups:read'),
@@ -359,7 +363,7 @@ export const enterpriseTools: ToolDeclaration[] = [
   },
   {
     name: 'RetrieveUserIdAndScopes',
-    description: "Current user's id, scopes, email (if granted).",
+    description: "Airtable: who am I: the token's user id, scopes and email (if granted).",
     method: 'GET',
     path: '/meta/whoami',
     // Airtable needs no scope for whoami.

@@ -68,7 +68,7 @@ function dataTableId(executeOnly?: ExecuteOnly): ParamDeclaration {
 const recordTableTools: ToolDeclaration[] = [
   {
     name: 'UploadAttachmentToGrid',
-    description: "Base64 file into a record's attachment field.",
+    description: "Airtable: upload a file (base64) into a record's attachment field.",
     method: 'POST',
     path: '/{baseId}/{recordId}/{attachmentFieldIdOrName}/uploadAttachment',
     server: 'content',
@@ -82,7 +82,7 @@ const recordTableTools: ToolDeclaration[] = [
   },
   {
     name: 'DeleteMultipleRecords',
-    description: 'Delete several records by id.',
+    description: 'Airtable: delete several records (rows) of a table by id.',
     method: 'DELETE',
     path: '/{baseId}/{tableIdOrName}',
     auth: recordsWrite,
@@ -104,7 +104,8 @@ const recordTableTools: ToolDeclaration[] = [
     // The spec takes field names as one comma-separated string and the sort as JSON text; the
     // API wants repeated fields[] keys and sort[n][field] / sort[n][direction], so both are
     // decoded before the query is written.
-    description: 'Records of a table.',
+    description:
+      'Airtable: list records (rows) of a table, with filter formula, sort, view, fields and paging.',
     method: 'GET',
     path: '/{baseId}/{tableIdOrName}',
     auth: recordsRead,
@@ -203,7 +204,7 @@ const recordTableTools: ToolDeclaration[] = [
   },
   {
     name: 'UpdateGridRecords',
-    description: 'Update several records (only fields given); can upsert.',
+    description: 'Airtable: update several records (rows), only the fields given; can upsert.',
     method: 'PATCH',
     path: '/{baseId}/{tableIdOrName}',
     auth: recordsWrite,
@@ -212,7 +213,7 @@ const recordTableTools: ToolDeclaration[] = [
   },
   {
     name: 'CreateGridRecords',
-    description: 'One record (fields) or several (records).',
+    description: 'Airtable: create records (rows) in a table: one (fields) or several (records).',
     method: 'POST',
     path: '/{baseId}/{tableIdOrName}',
     auth: recordsWrite,
@@ -221,7 +222,7 @@ const recordTableTools: ToolDeclaration[] = [
   },
   {
     name: 'BulkUpdateGrid',
-    description: 'Replace several records (omitted fields cleared); can upsert.',
+    description: 'Airtable: replace several records (rows); omitted fields are cleared; can upsert.',
     method: 'PUT',
     path: '/{baseId}/{tableIdOrName}',
     auth: recordsWrite,
@@ -230,7 +231,7 @@ const recordTableTools: ToolDeclaration[] = [
   },
   {
     name: 'DeleteGridRecord',
-    description: 'Delete one record.',
+    description: 'Airtable: delete one record (row) from a table.',
     method: 'DELETE',
     path: '/{baseId}/{tableIdOrName}/{recordId}',
     auth: recordsWrite,
@@ -238,7 +239,7 @@ const recordTableTools: ToolDeclaration[] = [
   },
   {
     name: 'GridGetRecord',
-    description: 'One record by id.',
+    description: 'Airtable: get one record (row) of a table by id.',
     method: 'GET',
     path: '/{baseId}/{tableIdOrName}/{recordId}',
     auth: recordsRead,
@@ -258,7 +259,7 @@ const recordTableTools: ToolDeclaration[] = [
   },
   {
     name: 'UpdateGridRecord',
-    description: 'Update one record (only fields given).',
+    description: 'Airtable: update one record (row) of a table, only the fields given.',
     method: 'PATCH',
     path: '/{baseId}/{tableIdOrName}/{recordId}',
     auth: recordsWrite,
@@ -271,7 +272,7 @@ const recordTableTools: ToolDeclaration[] = [
   },
   {
     name: 'ModifyGridEntry',
-    description: "Replace one record's fields (omitted fields cleared).",
+    description: "Airtable: replace one record's (row's) fields; omitted fields are cleared.",
     method: 'PUT',
     path: '/{baseId}/{tableIdOrName}/{recordId}',
     auth: recordsWrite,
@@ -287,7 +288,7 @@ const recordTableTools: ToolDeclaration[] = [
 const commentTools: ToolDeclaration[] = [
   {
     name: 'GetRecordComments',
-    description: 'Comments on a record.',
+    description: 'Airtable: list the comments on a record (row).',
     method: 'GET',
     path: '/{baseId}/{tableIdOrName}/{recordId}/comments',
     auth: commentsRead,
@@ -307,7 +308,7 @@ const commentTools: ToolDeclaration[] = [
   },
   {
     name: 'AddRecordComment',
-    description: 'Comment, or reply via parentCommentId.',
+    description: 'Airtable: comment on a record (row), or reply via parentCommentId.',
     method: 'POST',
     path: '/{baseId}/{tableIdOrName}/{recordId}/comments',
     auth: commentsWrite,
@@ -320,7 +321,7 @@ const commentTools: ToolDeclaration[] = [
   },
   {
     name: 'DeleteCommentFromRecord',
-    description: 'Delete a record comment.',
+    description: 'Airtable: delete a comment on a record.',
     method: 'DELETE',
     path: '/{baseId}/{tableIdOrName}/{recordId}/comments/{rowCommentId}',
     auth: commentsWrite,
@@ -333,7 +334,7 @@ const commentTools: ToolDeclaration[] = [
   },
   {
     name: 'UpdateRecordComment',
-    description: "Edit a comment's text (own comments only).",
+    description: "Airtable: edit a comment's text on a record (own comments only).",
     method: 'PATCH',
     path: '/{baseId}/{tableIdOrName}/{recordId}/comments/{rowCommentId}',
     auth: commentsWrite,
@@ -350,7 +351,7 @@ const commentTools: ToolDeclaration[] = [
 const bulkTableTools: ToolDeclaration[] = [
   {
     name: 'DeleteRecordsByPrimaryKeys',
-    description: 'Delete enterprise bulk-table records by key.',
+    description: 'Airtable enterprise HyperDB table: delete records by primary key.',
     method: 'POST',
     path: '/{enterpriseAccountId}/{dataTableId}/deleteRecords',
     auth: bulkWrite,
@@ -360,7 +361,7 @@ const bulkTableTools: ToolDeclaration[] = [
   },
   {
     name: 'ReadBulkTableRecords',
-    description: 'Enterprise bulk-table records, by key or page.',
+    description: 'Airtable enterprise HyperDB table: read records by primary key or page.',
     method: 'POST',
     path: '/{enterpriseAccountId}/{dataTableId}/getRecords',
     auth: bulkRead,
@@ -401,7 +402,7 @@ const bulkTableTools: ToolDeclaration[] = [
   },
   {
     name: 'UpsertGridRecords',
-    description: 'Upsert enterprise bulk-table records by primary key.',
+    description: 'Airtable enterprise HyperDB table: upsert records by primary key.',
     method: 'PUT',
     path: '/{enterpriseAccountId}/{dataTableId}/upsertRecords',
     auth: bulkWrite,

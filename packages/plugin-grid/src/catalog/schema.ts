@@ -14,7 +14,7 @@ const readBases = gridAuth('workspacesAndBases:read');
 export const schemaTools: ToolDeclaration[] = [
   {
     name: 'GetGridBaseSchema',
-    description: 'Tables with their fields and views.',
+    description: "Airtable: list a base's tables with their fields (columns) and views: the base schema.",
     method: 'GET',
     path: '/meta/bases/{baseId}/tables',
     auth: readSchema,
@@ -22,7 +22,7 @@ export const schemaTools: ToolDeclaration[] = [
   },
   {
     name: 'CreateGridTable',
-    description: 'Create a table with its fields.',
+    description: 'Airtable: create a table in a base, with its fields.',
     method: 'POST',
     path: '/meta/bases/{baseId}/tables',
     auth: writeSchema,
@@ -31,7 +31,7 @@ export const schemaTools: ToolDeclaration[] = [
   },
   {
     name: 'UpdateGridTable',
-    description: "Set a table's name, description or date dependencies.",
+    description: 'Airtable: rename a table or change its description or date dependencies.',
     method: 'PATCH',
     path: '/meta/bases/{baseId}/tables/{tableIdOrName}',
     auth: writeSchema,
@@ -44,7 +44,7 @@ export const schemaTools: ToolDeclaration[] = [
   },
   {
     name: 'CreateGridField',
-    description: 'Create a field (column).',
+    description: 'Airtable: create a field (column) in a table.',
     method: 'POST',
     path: '/meta/bases/{baseId}/tables/{tableId}/fields',
     auth: writeSchema,
@@ -53,7 +53,7 @@ export const schemaTools: ToolDeclaration[] = [
   },
   {
     name: 'UpdateGridFieldDetails',
-    description: 'Rename a field and/or change its description.',
+    description: 'Airtable: rename a field (column) and/or change its description.',
     method: 'PATCH',
     path: '/meta/bases/{baseId}/tables/{tableId}/fields/{columnId}',
     auth: writeSchema,
@@ -83,7 +83,7 @@ export const schemaTools: ToolDeclaration[] = [
   },
   {
     name: 'ListGridBaseViews',
-    description: 'Views of a base.',
+    description: 'Airtable: list all views of a base.',
     method: 'GET',
     path: '/meta/bases/{baseId}/views',
     auth: readBases,
@@ -91,7 +91,7 @@ export const schemaTools: ToolDeclaration[] = [
   },
   {
     name: 'DeleteGridView',
-    description: 'Delete a view.',
+    description: 'Airtable: delete a view.',
     method: 'DELETE',
     path: '/meta/bases/{baseId}/views/{viewId}',
     auth: gridAuth('workspacesAndBases:write'),
@@ -99,7 +99,7 @@ export const schemaTools: ToolDeclaration[] = [
   },
   {
     name: 'GetGridViewMetadata',
-    description: 'Metadata of a view.',
+    description: "Airtable: a view's metadata (name, type, visible fields).",
     method: 'GET',
     path: '/meta/bases/{baseId}/views/{viewId}',
     auth: readBases,

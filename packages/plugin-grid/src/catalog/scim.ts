@@ -25,7 +25,7 @@ function userId(name: string, executeOnly?: ExecuteOnly): ParamDeclaration {
 export const scimTools: ToolDeclaration[] = [
   {
     name: 'ListScimGroups',
-    description: 'Enterprise SCIM groups.',
+    description: 'Airtable SCIM: list all enterprise groups, filterable.',
     method: 'GET',
     path: '/Groups',
     server,
@@ -49,7 +49,7 @@ export const scimTools: ToolDeclaration[] = [
   },
   {
     name: 'CreateScimGroup',
-    description: 'Create a SCIM group without members.',
+    description: 'Airtable SCIM: provision a group, without members.',
     method: 'POST',
     path: '/Groups',
     server,
@@ -58,7 +58,7 @@ export const scimTools: ToolDeclaration[] = [
   },
   {
     name: 'DeleteScimGroup',
-    description: 'Delete a SCIM group.',
+    description: 'Airtable SCIM: deprovision (delete) a group.',
     method: 'DELETE',
     path: '/Groups/{groupId}',
     server,
@@ -67,7 +67,7 @@ export const scimTools: ToolDeclaration[] = [
   },
   {
     name: 'FetchScimGroup',
-    description: 'One SCIM group with its members.',
+    description: 'Airtable SCIM: get one group with its members.',
     method: 'GET',
     path: '/Groups/{groupId}',
     server,
@@ -76,7 +76,7 @@ export const scimTools: ToolDeclaration[] = [
   },
   {
     name: 'UpdateGroupDetails',
-    description: 'SCIM patch of a group (name, members).',
+    description: 'Airtable SCIM: patch a group (rename, add or remove members).',
     method: 'PATCH',
     path: '/Groups/{groupId}',
     server,
@@ -86,7 +86,7 @@ export const scimTools: ToolDeclaration[] = [
   },
   {
     name: 'UpdateGroupAttributes',
-    description: 'Replace a SCIM group (name, members).',
+    description: 'Airtable SCIM: replace a group (name and whole member list).',
     method: 'PUT',
     path: '/Groups/{groupId}',
     server,
@@ -96,7 +96,7 @@ export const scimTools: ToolDeclaration[] = [
   },
   {
     name: 'ListScimUsers',
-    description: 'Enterprise SCIM users.',
+    description: 'Airtable SCIM: list all provisioned users, filterable (e.g. by userName).',
     method: 'GET',
     path: '/Users',
     server,
@@ -127,7 +127,7 @@ export const scimTools: ToolDeclaration[] = [
   },
   {
     name: 'CreateScimUser',
-    description: 'Provision a SCIM user.',
+    description: 'Airtable SCIM: provision a user.',
     method: 'POST',
     path: '/Users',
     server,
@@ -136,7 +136,8 @@ export const scimTools: ToolDeclaration[] = [
   },
   {
     name: 'DeleteScimUser',
-    description: "Not for the token's admin or a shared workspace's sole owner.",
+    description:
+      "Airtable SCIM: deprovision (delete) a user; not the token's admin or a shared workspace's sole owner.",
     method: 'DELETE',
     path: '/Users/{userId}',
     server,
@@ -145,7 +146,7 @@ export const scimTools: ToolDeclaration[] = [
   },
   {
     name: 'GetScimUser',
-    description: 'One SCIM user.',
+    description: 'Airtable SCIM: get one user.',
     method: 'GET',
     path: '/Users/{userId}',
     server,
@@ -154,7 +155,7 @@ export const scimTools: ToolDeclaration[] = [
   },
   {
     name: 'UpdateScimUserRecord',
-    description: 'SCIM patch of a user.',
+    description: 'Airtable SCIM: patch a user (e.g. deactivate, rename).',
     method: 'PATCH',
     path: '/Users/{userId}',
     server,
@@ -164,7 +165,7 @@ export const scimTools: ToolDeclaration[] = [
   },
   {
     name: 'UpdateUserAttributes',
-    description: "Replace a SCIM user's attributes.",
+    description: "Airtable SCIM: replace all of a user's attributes.",
     method: 'PUT',
     path: '/Users/{userId}',
     server,

@@ -13,7 +13,7 @@ function webhookId(executeOnly?: ExecuteOnly): ParamDeclaration {
 export const webhookTools: ToolDeclaration[] = [
   {
     name: 'ListWebhooksForBase',
-    description: 'Base webhooks with statuses.',
+    description: 'Airtable: list all webhooks of a base with their status and expiry.',
     method: 'GET',
     path: '/bases/{baseId}/webhooks',
     auth,
@@ -21,7 +21,7 @@ export const webhookTools: ToolDeclaration[] = [
   },
   {
     name: 'CreateGridWebhook',
-    description: 'Create a webhook on a base.',
+    description: 'Airtable: create a webhook that notifies a URL of changes in a base.',
     method: 'POST',
     path: '/bases/{baseId}/webhooks',
     auth,
@@ -30,7 +30,7 @@ export const webhookTools: ToolDeclaration[] = [
   },
   {
     name: 'DeleteGridWebhook',
-    description: 'Delete a webhook.',
+    description: 'Airtable: delete a webhook of a base.',
     method: 'DELETE',
     path: '/bases/{baseId}/webhooks/{webhookId}',
     auth,
@@ -38,7 +38,7 @@ export const webhookTools: ToolDeclaration[] = [
   },
   {
     name: 'ToggleWebhookNotifications',
-    description: 'Notification pings on/off (body {enable}).',
+    description: "Airtable: turn a webhook's notification pings on or off (body {enable}).",
     method: 'POST',
     path: '/bases/{baseId}/webhooks/{webhookId}/enableNotifications',
     auth,
@@ -47,7 +47,7 @@ export const webhookTools: ToolDeclaration[] = [
   },
   {
     name: 'ListWebhookPayloads',
-    description: 'Update messages of a webhook, from a cursor.',
+    description: "Airtable: list a webhook's change payloads (what changed), from a cursor.",
     method: 'GET',
     path: '/bases/{baseId}/webhooks/{webhookId}/payloads',
     // The facts list no scope for this endpoint; its sibling webhook endpoints need webhook:manage.
@@ -73,7 +73,7 @@ export const webhookTools: ToolDeclaration[] = [
   },
   {
     name: 'RefreshWebhookLifespan',
-    description: "Extend an active webhook's expiration.",
+    description: "Airtable: extend an active webhook's expiration so it keeps running.",
     method: 'POST',
     path: '/bases/{baseId}/webhooks/{webhookId}/refresh',
     auth,

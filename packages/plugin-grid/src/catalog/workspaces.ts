@@ -21,7 +21,7 @@ function workspaceId(name: string, executeOnly?: ExecuteOnly, description = idOf
 export const workspaceTools: ToolDeclaration[] = [
   {
     name: 'CreateGridWorkspace',
-    description: 'Create an enterprise workspace.',
+    description: 'Airtable: create a workspace in an enterprise account.',
     method: 'POST',
     path: '/meta/workspaces',
     auth: manageAuth,
@@ -29,7 +29,7 @@ export const workspaceTools: ToolDeclaration[] = [
   },
   {
     name: 'DeleteWorkspace',
-    description: 'Delete a workspace.',
+    description: 'Airtable: delete a workspace.',
     method: 'DELETE',
     path: '/meta/workspaces/{workspaceId}',
     auth: manageAuth,
@@ -37,7 +37,7 @@ export const workspaceTools: ToolDeclaration[] = [
   },
   {
     name: 'GetWorkspaceCollaborators',
-    description: 'A workspace, optionally with collaborators and invites.',
+    description: 'Airtable: a workspace with who has access: collaborators and invites.',
     method: 'GET',
     path: '/meta/workspaces/{workspaceId}',
     auth: readAuth,
@@ -54,7 +54,7 @@ export const workspaceTools: ToolDeclaration[] = [
   },
   {
     name: 'AddWorkspaceCollaborator',
-    description: 'Add users or groups with a permission level.',
+    description: 'Airtable: share a workspace: add users or groups with a permission level.',
     method: 'POST',
     path: '/meta/workspaces/{workspaceId}/collaborators',
     auth: writeAuth,
@@ -63,7 +63,7 @@ export const workspaceTools: ToolDeclaration[] = [
   },
   {
     name: 'RemoveWorkspaceCollaborator',
-    description: 'Remove a user or group.',
+    description: "Airtable: remove a user's or group's access to a workspace.",
     method: 'DELETE',
     path: '/meta/workspaces/{workspaceId}/collaborators/{userOrGroupId}',
     auth: writeAuth,
@@ -71,7 +71,7 @@ export const workspaceTools: ToolDeclaration[] = [
   },
   {
     name: 'UpdateWorkspaceCollaboratorPermission',
-    description: "Change a collaborator's permission level.",
+    description: "Airtable: change a collaborator's permission level on a workspace.",
     method: 'PATCH',
     path: '/meta/workspaces/{workspaceId}/collaborators/{userOrGroupId}',
     auth: writeAuth,
@@ -80,7 +80,7 @@ export const workspaceTools: ToolDeclaration[] = [
   },
   {
     name: 'DeleteWorkspaceInvite',
-    description: 'Delete a pending invite.',
+    description: 'Airtable: delete a pending invite to a workspace.',
     method: 'DELETE',
     path: '/meta/workspaces/{workspaceId}/invites/{inviteId}',
     auth: writeAuth,
@@ -90,7 +90,7 @@ export const workspaceTools: ToolDeclaration[] = [
     name: 'MoveGridBase',
     // The API's path names the workspace the base is in now; the destination is the body's
     // required targetWorkspaceId. The spec's only parameter therefore fills the path.
-    description: "Move a base to another workspace; target_workspace_id is the base's current one.",
+    description: "Airtable: move a base to another workspace; target_workspace_id is the base's current one.",
     method: 'POST',
     path: '/meta/workspaces/{workspaceId}/moveBase',
     auth: manageAuth,
@@ -99,7 +99,7 @@ export const workspaceTools: ToolDeclaration[] = [
   },
   {
     name: 'UpdateWorkspaceRestrictions',
-    description: 'Who may create invites and shares.',
+    description: 'Airtable: restrict who in a workspace may create invites and share links.',
     method: 'POST',
     path: '/meta/workspaces/{workspaceId}/updateRestrictions',
     auth: writeAuth,

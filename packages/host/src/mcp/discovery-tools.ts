@@ -1,0 +1,203 @@
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Host } from '../host.js';
+import type { ToolIndex } from '../search/tool-index.js';
+import { HostServices, resolveService } from '../services.js';
+import { renderOutcome } from './render-outcome.js';
+import type { ToolNameMap } from './tool-names.js';
+
+/** The three tools a dynamic catalog lists instead of every tool. */
+export const SEARCH_TOOLS = 'search_tools';
+export const DESCRIBE_TOOLS = 'describe_tools';
+export const CALL_TOOL = 'call_tool';
+export const DISCOVERY_TOOL_NAMES: readonly string[] = [SEARCH_TOOLS, DESCRIBE_TOOLS, CALL_TOOL];
+
+const MAX_LIMIT = 25;
+const MAX_DESCRIBE = 20;
+
+/** The three discovery tools as `tools/list` shows them; `toolSets` are the loaded sets. */
+export function discoveryTools(toolSets: readonly string[], toolCount: number): Tool[] {
+  return [
+    {
+      name: SEARCH_TOOLS,
+      description: `Find the tools for a task among this server's ${toolCount} tools. Say the task in plain words (what, on which object, in which product); best matches first. Then describe_tools for their parameters and call_tool to run one.`,
+      inputSchema: {
+        type: 'object',
+        properties: {
+          query: {
+            type: 'string',
+            minLength: 1,
+            description: 'The task, e.g. "list the rows of an Airtable table where Status is Done"',
+          },
+          limit: { type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: 5 },
+          tool_set: { type: 'string', enum: [...toolSets], description: 'Only tools of this tool set' },
+        },
+        required: ['query'],
+      },
+      outputSchema: {
+        type: 'object',
+        properties: {
+          tools: {
+            type: 'array',
+            items: {
+              type: 'object',
+              properties: {
+                name: { type: 'string' },
+                description: { type: 'string' },
+                toolSet: { type: 'string' },
+                readOnly: { type: 'boolean' },
+              },
+              required: ['name', 'description', 'toolSet', 'readOnly'],
+            },
+          },
+        },
+        required: ['tools'],
+      },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    {
+      name: DESCRIBE_TOOLS,
+      description:
+        "The input schemas of tools found with search_tools and, for tools with a mode parameter, their request body's schema.",
+      inputSchema: {
+        type: 'object',
+        properties: {
+          names: { type: 'array', items: { type: 'string' }, minItems: 1, maxItems: MAX_DESCRIBE },
+        },
+        required: ['names'],
+      },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    {
+      name: CALL_TOOL,
+      description:
+        'Call a tool by name with its arguments; the answer is what calling the tool directly returns.',
+      inputSchema: {
+        type: 'object',
+        properties: { name: { type: 'string' }, arguments: { type: 'object' } },
+        required: ['name'],
+      },
+    },
+  ];
+}
+
+/** The server instructions of a dynamic catalog: how to find and call the unlisted tools. */
+export function discoveryInstructions(toolSets: readonly string[], toolCount: number): string {
+  return [
+    `This server has ${toolCount} tools over SaaS APIs (tool sets ${toolSets.join(', ')}), each mirroring one HTTP endpoint.`,
+    'They are not listed: call search_tools with the task in plain words, describe_tools for the parameters of the ones you pick, then call_tool.',
+    'Tools with a `mode` parameter send a JSON body: mode "get_request_schema" returns its schema, mode "execute" sends `request_body` as a JSON string.',
+    'A result over the size budget comes back as a summary with a resource link to the whole result.',
+    'Errors come back with isError and a structured `error` {code, message, retryable}.',
+  ].join(' ');
+}
+
+// search_tools declares an output schema, which an error does not fit: its errors are text only.
+function invalid(message: string, parameter: string): CallToolResult {
+  const { structuredContent: _unfit, ...result } = renderOutcome({
+    ok: false,
+    error: { code: 'invalid_argument', message, retryable: false, parameter },
+  });
+  return result;
+}
+
+/** What search_tools and describe_tools answer, over the host's (filtered) tools. */
+export class DiscoveryCatalog {
+  private index: Promise<ToolIndex> | undefined;
+  private readonly listed: ReadonlyMap<string, Tool>;
+
+  /** `listed`: every exposed tool as the static catalog lists it (MCP names, listed schemas). */
+  constructor(
+    private readonly host: Host,
+    private readonly names: ToolNameMap,
+    listed: readonly Tool[],
+  ) {
+    this.listed = new Map(listed.map((t) => [t.name, t]));
+  }
+
+  /**
+   * Loads the search library and builds the index, once: ahead of the first search (the
+   * server calls it after the first tools/list), never in the static catalog's start-up.
+   */
+  warm(): Promise<ToolIndex> {
+    this.index ??= import('../search/tool-index.js').then(
+      ({ ToolIndex }) => new ToolIndex(this.host.listTools()),
+    );
+    return this.index;
+  }
+
+  /** The canonical name of a tool named in either spelling (`Set.Tool` or `Set_Tool`), if exposed. */
+  resolve(name: string): string | undefined {
+    return this.names.canonicalName(name) ?? (this.host.getTool(name) ? name : undefined);
+  }
+
+  async search(args: Record<string, unknown>): Promise<CallToolResult> {
+    const { query, limit = 5, tool_set: toolSet } = args;
+    if (typeof query !== 'string' || query.trim() === '')
+      return invalid("Parameter 'query' is required: the task in plain words.", 'query');
+    if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT)
+      return invalid(`Parameter 'limit' must be an integer from 1 to ${MAX_LIMIT}.`, 'limit');
+    if (toolSet !== undefined && typeof toolSet !== 'string')
+      return invalid("Parameter 'tool_set' must be a tool set name.", 'tool_set');
+    const index = await this.warm();
+    const tools = index.search(query, { limit, toolSet }).map((m) => ({
+      name: this.names.mcpName(m.name),
+      description: m.description,
+      toolSet: m.toolSet,
+      readOnly: m.readOnly,
+    }));
+    const structured = { tools };
+    return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
+  }
+
+  describe(args: Record<string, unknown>): CallToolResult {
+    const { names } = args;
+    if (
+      !Array.isArray(names) ||
+      names.length === 0 ||
+      names.length > MAX_DESCRIBE ||
+      !names.every((n) => typeof n === 'string')
+    )
+      return renderOutcome({
+        ok: false,
+        error: {
+          code: 'invalid_argument',
+          message: `Parameter 'names' must be a list of 1 to ${MAX_DESCRIBE} tool names.`,
+          retryable: false,
+          parameter: 'names',
+        },
+      });
+    const registry = resolveService(this.host.container, HostServices.registry);
+    const tools: Record<string, unknown>[] = [];
+    const unknown: string[] = [];
+    for (const name of names as string[]) {
+      const canonical = this.resolve(name);
+      const info = canonical ? this.host.getTool(canonical) : undefined;
+      if (!canonical || !info) {
+        unknown.push(name);
+        continue;
+      }
+      const body = registry.get(canonical)?.declaration.body;
+      tools.push({
+        name: this.names.mcpName(canonical),
+        toolSet: info.toolSet,
+        description: info.description,
+        readOnly: info.annotations.readOnlyHint,
+        inputSchema: this.listed.get(this.names.mcpName(canonical))?.inputSchema,
+        ...(body?.kind === 'mode' ? { requestBodySchema: body.schema } : {}),
+      });
+    }
+    if (tools.length === 0) {
+      return renderOutcome({
+        ok: false,
+        error: {
+          code: 'unknown_tool',
+          message: `No such tool: ${unknown.join(', ')}. Use search_tools to find tools by what they do.`,
+          retryable: false,
+        },
+      });
+    }
+    return {
+      content: [{ type: 'text', text: JSON.stringify(unknown.length > 0 ? { tools, unknown } : { tools }) }],
+    };
+  }
+}

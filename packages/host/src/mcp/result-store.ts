@@ -1,0 +1,94 @@
+import { randomUUID } from 'node:crypto';
+
+/** The scheme of the resources that hold results too large for a tool result. */
+export const RESULT_URI_PREFIX = 'toolhost://results/';
+
+export interface StoredResult {
+  uri: string;
+  /** The canonical name of the tool that produced it. */
+  tool: string;
+  /** The whole result text (the upstream body as JSON). */
+  text: string;
+  bytes: number;
+  expiresAt: number;
+}
+
+export interface ResultStoreOptions {
+  /** How long a result stays readable (default 900 s). */
+  ttlSeconds?: number;
+  /** The most bytes held in all; the oldest results go first (default 256 MiB). */
+  maxTotalBytes?: number;
+  /** The clock, for tests. */
+  now?: () => number;
+}
+
+/**
+ * Holds the full bodies that were too large to return, for `resources/read`. Each result is
+ * private to the user whose call produced it (its URI is also unguessable) and expires; memory
+ * is bounded by dropping the oldest results first.
+ */
+export class ResultStore {
+  private readonly entries = new Map<string, StoredResult & { userId: string }>();
+  private readonly ttlMs: number;
+  private readonly maxTotalBytes: number;
+  private readonly now: () => number;
+  private totalBytes = 0;
+
+  constructor(options: ResultStoreOptions = {}) {
+    this.ttlMs = (options.ttlSeconds ?? 900) * 1000;
+    this.maxTotalBytes = options.maxTotalBytes ?? 256 * 2 ** 20;
+    this.now = options.now ?? Date.now;
+  }
+
+  get ttlSeconds(): number {
+    return this.ttlMs / 1000;
+  }
+
+  /** Keeps `text` for `userId`; returns where and until when it can be read. */
+  put(userId: string, tool: string, text: string): StoredResult {
+    this.sweep();
+    const bytes = Buffer.byteLength(text);
+    const entry = {
+      uri: `${RESULT_URI_PREFIX}${randomUUID()}`,
+      tool,
+      text,
+      bytes,
+      expiresAt: this.now() + this.ttlMs,
+      userId,
+    };
+    this.entries.set(entry.uri, entry);
+    this.totalBytes += bytes;
+    // Maps iterate in insertion order: the first entries are the oldest.
+    for (const [uri, old] of this.entries) {
+      if (this.totalBytes <= this.maxTotalBytes || uri === entry.uri) break;
+      this.remove(uri, old.bytes);
+    }
+    return entry;
+  }
+
+  /** The result at `uri` if it belongs to `userId` and has not expired. */
+  get(uri: string, userId: string): StoredResult | undefined {
+    const entry = this.entries.get(uri);
+    if (!entry) return undefined;
+    if (entry.expiresAt <= this.now()) {
+      this.remove(uri, entry.bytes);
+      return undefined;
+    }
+    return entry.userId === userId ? entry : undefined;
+  }
+
+  /** The live results of one user, oldest first. */
+  list(userId: string): StoredResult[] {
+    this.sweep();
+    return [...this.entries.values()].filter((e) => e.userId === userId);
+  }
+
+  private sweep(): void {
+    const now = this.now();
+    for (const [uri, entry] of this.entries) if (entry.expiresAt <= now) this.remove(uri, entry.bytes);
+  }
+
+  private remove(uri: string, bytes: number): void {
+    if (this.entries.delete(uri)) this.totalBytes -= bytes;
+  }
+}

@@ -1,0 +1,238 @@
+import { stemmer } from 'stemmer';
+
+/**
+ * How words become search terms, the same for the catalog and for a query: split (camelCase
+ * names included), lowercased, common words dropped, the words users use mapped to the words
+ * the catalog uses, then stemmed. Mapping both sides to one term keeps BM25's statistics
+ * honest: a row and a record are one term, counted once.
+ */
+
+// Spellings that a split on punctuation would break apart or lose.
+const PHRASES: [RegExp, string][] = [
+  [/customer\.io/gi, ' customerio '],
+  [/\ba\/b\b/gi, ' abtest '],
+  [/\be-?mails?\b/gi, ' email '],
+  [/\bsign[ -]?ups?\b/gi, ' signup '],
+  [/\bhub ?spot\b/gi, ' hubspot '],
+  [/\bair ?table\b/gi, ' airtable '],
+  [/\bwho ?am ?i\b/gi, ' whoami '],
+  [/\bup ?sert/gi, ' upsert'],
+  [/\bset ?up\b/gi, ' create '],
+  [/\bhow many\b/gi, ' count '],
+  [/\bsign(ed)? ?out\b/gi, ' logout '],
+  [/\b(create|creating|insert|inserting) or (update|updating|replace|replacing)\b/gi, ' upsert '],
+  [/\bget(ting)? rid of\b/gi, ' delete '],
+  [/\bspin(ning)? up\b/gi, ' create '],
+  [/\b(turn|switch)(ing)? on\b/gi, ' enable '],
+  [/\b(turn|switch)(ing)? off\b/gi, ' disable '],
+  [/\bhow much\b/gi, ' total '],
+  [/\b(in one|in a single) (go|call|request|batch)\b|\bat once\b|\bin bulk\b/gi, ' batch '],
+  // An address in a request means a tool that takes people by email.
+  [/[\w.+-]+@[\w-]+(\.[\w-]+)+/g, ' email '],
+];
+
+/** Splits text into words: camelCase and digits apart, punctuation dropped. */
+export function tokenize(text: string): string[] {
+  let t = text;
+  for (const [pattern, replacement] of PHRASES) t = t.replace(pattern, replacement);
+  return t
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .split(/[^A-Za-z0-9]+/)
+    .filter((w) => w.length > 0);
+}
+
+// Words that say nothing about which tool is meant.
+const STOP_WORDS = new Set(
+  (
+    'a an the of to in on for from into onto at by with as and or but not no so if then than ' +
+    'is are was were be been being do does did done have has had can could should would will ' +
+    'shall may might must i me my mine we us our ours you your it its this that these those ' +
+    'there here what which who whom whose when where why how please want need let lets just ' +
+    'also some any each only via per like about using use api apis tool tools ' +
+    'call calls give gives show tell find know see them their they he she his her him ' +
+    'id ids up'
+  ).split(' '),
+);
+
+/**
+ * The words users say, mapped to the words the catalog says (several where one word stands for
+ * a phrase). Vendors, objects and verbs of the five tool sets; generic enough for any request,
+ * not a list of test phrases.
+ */
+const SYNONYMS: Record<string, string[]> = {
+  // Vendors and products
+  cio: ['customerio'],
+  cdp: ['customerio'],
+  segment: ['customerio'],
+  crm: ['hubspot'],
+  spreadsheet: ['airtable', 'table'],
+  spreadsheets: ['airtable', 'table'],
+  // Objects
+  row: ['record'],
+  rows: ['record'],
+  entry: ['record'],
+  entries: ['record'],
+  column: ['field'],
+  columns: ['field'],
+  cell: ['field'],
+  cells: ['field'],
+  database: ['base'],
+  databases: ['base'],
+  newsletter: ['marketing', 'email'],
+  newsletters: ['marketing', 'email'],
+  webinar: ['marketing', 'event', 'webinar'],
+  webinars: ['marketing', 'event', 'webinar'],
+  conference: ['marketing', 'event'],
+  attendee: ['participation'],
+  attendees: ['participation'],
+  participant: ['participation'],
+  participants: ['participation'],
+  registrant: ['participation'],
+  registrants: ['participation'],
+  lead: ['contact'],
+  leads: ['contact'],
+  customer: ['person'],
+  customers: ['person'],
+  people: ['person'],
+  visitor: ['person'],
+  extension: ['block'],
+  extensions: ['block'],
+  file: ['attachment'],
+  files: ['attachment'],
+  image: ['attachment'],
+  pdf: ['attachment'],
+  automation: ['workflow'],
+  automations: ['workflow'],
+  flow: ['workflow'],
+  flows: ['workflow'],
+  expense: ['spend'],
+  expenses: ['spend'],
+  cost: ['spend'],
+  costs: ['spend'],
+  stats: ['statistics'],
+  analytics: ['statistics'],
+  version: ['revision'],
+  versions: ['revision'],
+  history: ['revision', 'history'],
+  variant: ['variation'],
+  variants: ['variation'],
+  split: ['abtest'],
+  structure: ['schema'],
+  access: ['permission'],
+  role: ['permission'],
+  rights: ['permission'],
+  teammate: ['collaborator'],
+  teammates: ['collaborator'],
+  credential: ['token'],
+  credentials: ['token'],
+  org: ['enterprise'],
+  editor: ['permission'],
+  editors: ['permission'],
+  viewer: ['permission'],
+  commenter: ['permission'],
+  member: ['collaborator', 'member'],
+  members: ['collaborator', 'member'],
+  coworker: ['collaborator'],
+  coworkers: ['collaborator'],
+  colleague: ['collaborator'],
+  colleagues: ['collaborator'],
+  // Verbs and amounts
+  attach: ['link'],
+  associate: ['link'],
+  connect: ['link'],
+  tie: ['link'],
+  tied: ['link'],
+  linked: ['link'],
+  detach: ['unlink'],
+  disassociate: ['unlink'],
+  dissociate: ['unlink'],
+  sync: ['upsert'],
+  where: ['filter'],
+  whose: ['filter'],
+  matching: ['filter'],
+  fresh: ['create'],
+  retire: ['archive'],
+  all: ['list'],
+  every: ['list'],
+  new: ['create'],
+  pull: ['get'],
+  save: ['update'],
+  kick: ['delete'],
+  promote: ['grant'],
+  downgrade: ['update', 'permission'],
+  upgrade: ['update', 'permission'],
+  remove: ['delete'],
+  erase: ['delete'],
+  drop: ['delete'],
+  purge: ['delete'],
+  destroy: ['delete'],
+  add: ['create'],
+  insert: ['create'],
+  make: ['create'],
+  build: ['create'],
+  change: ['update'],
+  edit: ['update'],
+  modify: ['update'],
+  patch: ['update'],
+  rename: ['update', 'name'],
+  fetch: ['get'],
+  retrieve: ['get'],
+  read: ['get'],
+  lookup: ['get'],
+  look: ['get'],
+  several: ['batch'],
+  multiple: ['batch'],
+  many: ['batch'],
+  bulk: ['batch'],
+  bunch: ['batch'],
+  duplicate: ['clone'],
+  copy: ['clone'],
+  revoke: ['delete'],
+  unsubscribe: ['unsubscribed'],
+};
+
+// Past participles that describe a state ("emails created after May", "who deleted a base"),
+// kept apart from the verb so that they do not pull in the tools that create or delete.
+const PARTICIPLES = new Set(['created', 'deleted', 'updated', 'removed', 'added', 'changed', 'modified']);
+
+/** The search terms of one word (none for a common word). */
+export function processTerm(word: string): string[] {
+  const lower = word.toLowerCase();
+  if (STOP_WORDS.has(lower) || lower.length < 2) return [];
+  if (PARTICIPLES.has(lower)) return [lower];
+  return (SYNONYMS[lower] ?? [lower]).map((w) => stemmer(w));
+}
+
+// Words by which a request asks to look (a question, "show", "list") or to change something.
+const READ_WORDS = new Set(
+  (
+    'what which who whom whose how when where is are does do did has have show list get fetch ' +
+    'read retrieve view see display open check find search look lookup count total totals ' +
+    'details detail info information history status describe exist exists'
+  ).split(' '),
+);
+const WRITE_WORDS = new Set(
+  (
+    'create add insert make build new update change edit modify patch rename set delete remove ' +
+    'erase drop purge destroy send track publish unpublish enroll complete finish resume cancel ' +
+    'mark archive move transfer upload upsert replace overwrite clone duplicate copy restore ' +
+    'reset rotate grant revoke enable disable turn register link unlink attach detach associate ' +
+    'disassociate share unshare invite provision deprovision start extend refresh merge alias ' +
+    'identify assign fire sync put tell leave reply subscribe offboard ' +
+    'logout deactivate install uninstall schedule fix give take roll define'
+  ).split(' '),
+);
+
+/** Whether a request asks to look or to change something, when it says only one of the two. */
+export function queryIntent(query: string): 'read' | 'write' | undefined {
+  let read = false;
+  let write = false;
+  for (const word of tokenize(query)) {
+    const w = word.toLowerCase();
+    if (READ_WORDS.has(w)) read = true;
+    if (WRITE_WORDS.has(w)) write = true;
+  }
+  if (read === write) return undefined;
+  return read ? 'read' : 'write';
+}
