@@ -7,6 +7,7 @@ import { ENVIRONMENT_HELP } from './cli/environment-help.js';
 import { type GlobalOptions, openHost } from './cli/open-host.js';
 import { serve } from './cli/serve.js';
 import { commaList, LOG_LEVELS } from './config/overrides.js';
+import { disconnect, listConnections } from './connections.js';
 import { ToolNameMap } from './mcp/tool-names.js';
 
 const pkg = createRequire(import.meta.url)('../package.json') as { version: string };
@@ -140,6 +141,54 @@ program
     process.stdout.write(report.text);
     await host.close();
     process.exitCode = report.healthy ? 0 : 1;
+  });
+
+const connections = program
+  .command('connections')
+  .description("see and end users' OAuth connections (the stored tokens, never shown)");
+
+connections
+  .command('list')
+  .description('list the stored connections: user, provider, scopes, expiry')
+  .option('--user <id>', 'only this user')
+  .option('--provider <id>', 'only this auth provider')
+  .option('--json', 'print as JSON')
+  .action(async (opts: { user?: string; provider?: string; json?: boolean }) => {
+    const { host } = await openHost(globalOptions());
+    const rows = await listConnections(host, {
+      ...(opts.user ? { userId: opts.user } : {}),
+      ...(opts.provider ? { providerId: opts.provider } : {}),
+    });
+    if (opts.json) process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+    else {
+      for (const r of rows) {
+        const expiry = r.expiresAt ? `, access token expires ${new Date(r.expiresAt).toISOString()}` : '';
+        process.stdout.write(
+          `${r.userId}  ${r.providerId}  scopes: ${r.scopes.join(' ') || '(none)'}${expiry}\n`,
+        );
+      }
+      process.stdout.write(`${rows.length} connection${rows.length === 1 ? '' : 's'}\n`);
+    }
+    await host.close();
+  });
+
+connections
+  .command('revoke')
+  .description("end a user's connection: revoked at the vendor where it offers that, and deleted here")
+  .requiredOption('--user <id>', 'the user')
+  .requiredOption('--provider <id>', 'the auth provider, e.g. crm-auth-provider')
+  .action(async (opts: { user: string; provider: string }) => {
+    const { host } = await openHost(globalOptions());
+    const result = await disconnect(host, opts.user, opts.provider);
+    await host.close();
+    if (!result.existed) {
+      process.stdout.write(`${opts.user} has no connection with ${opts.provider}.\n`);
+      process.exitCode = 1;
+      return;
+    }
+    process.stdout.write(
+      `Disconnected ${opts.user} from ${opts.provider}${result.revokedAtVendor ? ' (revoked at the vendor)' : ' (the vendor was not told: it offers no revocation, or could not be reached)'}.\n`,
+    );
   });
 
 program.parseAsync().catch((e: unknown) => {

@@ -6,6 +6,10 @@ export interface FakeOAuthServer {
   url: string;
   authorizeUrl: string;
   tokenUrl: string;
+  /** RFC 7009 revocation endpoint. */
+  revokeUrl: string;
+  /** Revocation requests received: the token and its type hint. */
+  revocations: { token: string; token_type_hint?: string }[];
   /** Token requests received, by grant type. */
   grants: { grant_type: string; refresh_token?: string }[];
   /** Seconds until issued access tokens expire. */
@@ -32,12 +36,15 @@ export async function startFakeOAuthServer(): Promise<FakeOAuthServer> {
     url: '',
     authorizeUrl: '',
     tokenUrl: '',
+    revokeUrl: '',
+    revocations: [],
     grants: [],
     expiresIn: 3600,
     refuseRefresh: false,
     reset() {
       counter = 0;
       state.grants.length = 0;
+      state.revocations.length = 0;
       state.expiresIn = 3600;
       state.refuseRefresh = false;
     },
@@ -110,12 +117,29 @@ export async function startFakeOAuthServer(): Promise<FakeOAuthServer> {
       }
       return json(400, { error: 'unsupported_grant_type' });
     }
+    if (url.pathname === '/revoke' && req.method === 'POST') {
+      let text = '';
+      for await (const chunk of req) text += chunk;
+      const form = new URLSearchParams(text);
+      if (form.get('client_id') !== CLIENT_ID || form.get('client_secret') !== CLIENT_SECRET) {
+        return json(401, { error: 'invalid_client' });
+      }
+      const token = form.get('token') ?? '';
+      state.revocations.push({
+        token,
+        ...(form.get('token_type_hint') ? { token_type_hint: form.get('token_type_hint')! } : {}),
+      });
+      refreshTokens.delete(token);
+      res.writeHead(200);
+      return res.end();
+    }
     json(404, { error: 'not_found' });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   state.authorizeUrl = `${state.url}/authorize`;
   state.tokenUrl = `${state.url}/token`;
+  state.revokeUrl = `${state.url}/revoke`;
   state.close = async () => {
     server.closeAllConnections();
     await new Promise((r) => server.close(r));

@@ -23,9 +23,10 @@ export interface OAuthRoutesOptions {
 
 const FORM_LIMIT_BYTES = 8 * 1024;
 
-const esc = (v: string) => v.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+export const esc = (v: string) => v.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-function page(
+/** A small HTML page without script, never cached or framed. */
+export function page(
   res: ServerResponse,
   status: number,
   title: string,
@@ -45,7 +46,7 @@ function page(
   );
 }
 
-function redirect(res: ServerResponse, status: number, location: string, cookie?: string): void {
+export function redirect(res: ServerResponse, status: number, location: string, cookie?: string): void {
   res.writeHead(status, {
     location,
     'cache-control': 'no-store',
@@ -55,7 +56,8 @@ function redirect(res: ServerResponse, status: number, location: string, cookie?
   res.end();
 }
 
-function readForm(req: IncomingMessage): Promise<URLSearchParams | undefined> {
+/** A small urlencoded form body (undefined when over the limit). */
+export function readForm(req: IncomingMessage): Promise<URLSearchParams | undefined> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;

@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { isInitializeRequest, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { AccessTokens } from '../auth/access-tokens.js';
+import { connectionsPage } from '../auth/connections-page.js';
 import { oauthRoutes } from '../auth/oauth-routes.js';
 import type { Host } from '../host.js';
 import type { Logger } from '../logger.js';
@@ -124,6 +125,12 @@ export async function serveHttp(host: Host, options: HttpServeOptions = {}): Pro
     ownOrigins: (req) => [new URL(base).origin, `http://${req.headers.host}`],
     secureCookies: () => base.startsWith('https:'),
   });
+  const connections = connectionsPage({
+    host,
+    accessTokens,
+    ...(log ? { logger: log } : {}),
+    secureCookies: () => base.startsWith('https:'),
+  });
   /** POST exchanges whose answer is not yet written; shutdown waits for them. */
   const exchanges = new Set<ServerResponse>();
   let draining = false;
@@ -189,6 +196,7 @@ export async function serveHttp(host: Host, options: HttpServeOptions = {}): Pro
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (url.pathname === '/healthz' && req.method === 'GET') return health(req, res);
     if (await oauth.handle(req, res, url)) return;
+    if (await connections.handle(req, res, url)) return;
     if (url.pathname !== path || options.mcp === false) return jsonRpcError(res, 404, 'Not found');
     const origin = req.headers.origin;
     if (!originAllowed(origin, allowedOrigins)) {

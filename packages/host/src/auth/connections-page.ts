@@ -1,0 +1,148 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { disconnect, listConnections } from '../connections.js';
+import type { Host } from '../host.js';
+import type { Logger } from '../logger.js';
+import type { AccessTokens } from './access-tokens.js';
+import { esc, page, readForm, redirect } from './oauth-routes.js';
+
+export const CONNECTIONS_PATH = '/connections';
+const COOKIE = 'toolhost_connections';
+/** A signed-in page stays signed in for an hour. */
+const MAX_AGE_SECONDS = 3600;
+// Same-origin referrers, so that the page's own forms carry their Origin (with no-referrer,
+// browsers send `Origin: null`, which could not be told from a sandboxed foreign frame).
+const HEADERS = { 'referrer-policy': 'same-origin' };
+
+export interface ConnectionsPageOptions {
+  host: Host;
+  accessTokens: AccessTokens;
+  logger?: Logger;
+  /** Cookies get `Secure` when users reach the host over HTTPS. */
+  secureCookies: () => boolean;
+}
+
+/**
+ * `/connections`: the page where a person sees the providers they are connected to (scopes,
+ * expiry) and disconnects one. Browsers cannot send the MCP bearer token, so with access
+ * tokens the page asks for it once and keeps the user in a signed, HttpOnly, SameSite=Strict
+ * cookie; the operators (`http.operators`) see and end everyone's connections. Without access
+ * tokens (loopback, one trusted person) that person is the operator.
+ */
+export function connectionsPage(options: ConnectionsPageOptions) {
+  const { host, accessTokens } = options;
+  const key = randomBytes(32);
+  const operators = new Set(host.config.http?.operators ?? []);
+  const log = options.logger;
+
+  const sign = (user: string, expires: number) =>
+    createHmac('sha256', key).update(`${user}\n${expires}`).digest('base64url');
+
+  function cookieFor(user: string): string {
+    const expires = Math.floor(Date.now() / 1000) + MAX_AGE_SECONDS;
+    const value = `${Buffer.from(user).toString('base64url')}.${expires}.${sign(user, expires)}`;
+    return `${COOKIE}=${value}; Path=${CONNECTIONS_PATH}; Max-Age=${MAX_AGE_SECONDS}; HttpOnly; SameSite=Strict${options.secureCookies() ? '; Secure' : ''}`;
+  }
+
+  /** The signed-in user, from the cookie; without access tokens, the local person. */
+  function viewer(req: IncomingMessage): { user: string; operator: boolean } | undefined {
+    if (!accessTokens.enabled) return { user: host.config.defaultUserId ?? 'default', operator: true };
+    const raw = (req.headers.cookie ?? '')
+      .split(';')
+      .map((p) => p.trim())
+      .find((p) => p.startsWith(`${COOKIE}=`))
+      ?.slice(COOKIE.length + 1);
+    const [encoded, expiresText, mac] = (raw ?? '').split('.');
+    if (!encoded || !expiresText || !mac) return undefined;
+    const user = Buffer.from(encoded, 'base64url').toString('utf8');
+    const expires = Number(expiresText);
+    const expected = Buffer.from(sign(user, expires));
+    const presented = Buffer.from(mac);
+    if (presented.length !== expected.length || !timingSafeEqual(presented, expected)) return undefined;
+    if (!(expires > Date.now() / 1000)) return undefined;
+    return { user, operator: operators.has(user) };
+  }
+
+  function signIn(res: ServerResponse, status: number, text: string): void {
+    page(res, status, 'Connections', text, {
+      headers: HEADERS,
+      body: `<form method="post" action="${CONNECTIONS_PATH}/sign-in"><label>Access token <input type="password" name="access_token" autocomplete="off" required></label> <button type="submit">Sign in</button></form>`,
+    });
+  }
+
+  async function list(res: ServerResponse, who: { user: string; operator: boolean }): Promise<void> {
+    const rows = await listConnections(host, who.operator ? {} : { userId: who.user });
+    const cells = rows
+      .map((r) => {
+        const expiry = r.expiresAt ? new Date(r.expiresAt).toISOString() : 'does not expire';
+        return `<tr><td>${esc(r.userId)}</td><td>${esc(r.providerId)}</td><td>${esc(r.scopes.join(' '))}</td><td>${esc(expiry)}</td><td><form method="post" action="${CONNECTIONS_PATH}/disconnect"><input type="hidden" name="user" value="${esc(r.userId)}"><input type="hidden" name="provider" value="${esc(r.providerId)}"><button type="submit">Disconnect</button></form></td></tr>`;
+      })
+      .join('');
+    const table = rows.length
+      ? `<table><thead><tr><th>User</th><th>Provider</th><th>Scopes</th><th>Access token expires</th><th></th></tr></thead><tbody>${cells}</tbody></table>`
+      : '<p id="none">No connections.</p>';
+    page(
+      res,
+      200,
+      'Connections',
+      who.operator
+        ? `Signed in as ${who.user} (operator): every user's connections.`
+        : `Signed in as ${who.user}: your connections.`,
+      { body: table, headers: HEADERS },
+    );
+  }
+
+  /** Answers the request if it is one of the page's routes; false otherwise. */
+  async function handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean> {
+    if (url.pathname !== CONNECTIONS_PATH && !url.pathname.startsWith(`${CONNECTIONS_PATH}/`)) return false;
+    // Forms post from this page only: a cross-site form is refused even before SameSite applies.
+    if (req.method === 'POST' && req.headers.origin && !sameOrigin(req)) {
+      page(res, 403, 'Connections', 'This form may only be sent from the connections page.');
+      return true;
+    }
+    if (url.pathname === CONNECTIONS_PATH && req.method === 'GET') {
+      const who = viewer(req);
+      if (!who) signIn(res, 200, 'Sign in with your access token to see your connections.');
+      else await list(res, who);
+      return true;
+    }
+    if (url.pathname === `${CONNECTIONS_PATH}/sign-in` && req.method === 'POST') {
+      const form = await readForm(req);
+      const user = accessTokens.userFor(`Bearer ${form?.get('access_token') ?? ''}`);
+      if (!user) signIn(res, 401, 'That access token is not valid.');
+      else redirect(res, 303, CONNECTIONS_PATH, cookieFor(user));
+      return true;
+    }
+    if (url.pathname === `${CONNECTIONS_PATH}/disconnect` && req.method === 'POST') {
+      const who = viewer(req);
+      const form = await readForm(req);
+      const user = form?.get('user') ?? '';
+      const provider = form?.get('provider') ?? '';
+      if (!who) {
+        signIn(res, 401, 'Sign in with your access token first.');
+      } else if (user !== who.user && !who.operator) {
+        page(res, 403, 'Connections', "Only an operator can end another user's connections.");
+      } else {
+        const result = await disconnect(host, user, provider).catch(() => undefined);
+        log?.info(
+          { user, provider, by: who.user, revokedAtVendor: result?.revokedAtVendor ?? false },
+          'connection ended',
+        );
+        redirect(res, 303, CONNECTIONS_PATH);
+      }
+      return true;
+    }
+    page(res, 404, 'Not found', 'No such page.');
+    return true;
+  }
+
+  return { handle };
+}
+
+function sameOrigin(req: IncomingMessage): boolean {
+  try {
+    return new URL(req.headers.origin ?? '').host === req.headers.host;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,171 @@
+import { execFile, execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { type Browser, chromium } from 'playwright-core';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { AccessTokens } from '../src/auth/access-tokens.js';
+import { EncryptedFileTokenStore } from '../src/auth/encrypted-file-token-store.js';
+import { MemoryTokenStore } from '../src/auth/memory-token-store.js';
+import { createHost, type Host } from '../src/host.js';
+import { type HttpServerHandle, serveHttp } from '../src/mcp/serve-http.js';
+import { type RecordingUpstream, startRecordingUpstream } from '../src/testing/recording-upstream.js';
+import { hostCliPath } from '../src/testing/spawn-host.js';
+import { type FakeOAuthServer, fakeClient, startFakeOAuthServer } from './fake-oauth-server.js';
+import { fixtureApp } from './support.js';
+
+const ALICE = 'alice-access-token-0123456789';
+const BOB = 'bob-access-token-9876543210xx';
+const seed = (n: string) => ({
+  accessToken: `access-${n}`,
+  refreshToken: `refresh-${n}`,
+  expiresAt: Date.now() + 3_600_000,
+  scopes: ['items.read'],
+});
+
+/** Debian's Chromium (never a browser download): CI installs the package when missing. */
+function chromiumPath(): string {
+  const path =
+    process.env.CHROMIUM_PATH ??
+    execFileSync('sh', ['-c', 'command -v chromium || command -v chromium-browser || true'], {
+      encoding: 'utf8',
+    }).trim();
+  if (!path) throw new Error('Chromium is not installed: apt-get install chromium (or set CHROMIUM_PATH)');
+  return path;
+}
+
+let oauth: FakeOAuthServer;
+let upstream: RecordingUpstream;
+beforeAll(async () => {
+  oauth = await startFakeOAuthServer();
+  upstream = await startRecordingUpstream();
+});
+afterAll(async () => {
+  await oauth.close();
+  await upstream.close();
+});
+beforeEach(() => {
+  oauth.reset();
+  upstream.reset();
+});
+
+function config() {
+  return {
+    plugins: ['toolhost-plugin-echo'],
+    toolSets: { EchoApi: { baseUrl: upstream.url } },
+    auth: {
+      providers: {
+        'echo-auth': {
+          clientId: fakeClient.clientId,
+          authorizeUrl: oauth.authorizeUrl,
+          tokenUrl: oauth.tokenUrl,
+          revokeUrl: oauth.revokeUrl,
+        },
+      },
+    },
+  };
+}
+
+describe('the /connections page, in a real browser', () => {
+  let host: Host;
+  let server: HttpServerHandle;
+  let store: MemoryTokenStore;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    browser = await chromium.launch({ executablePath: chromiumPath(), args: ['--no-sandbox'] });
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  beforeEach(async () => {
+    store = new MemoryTokenStore();
+    await store.set('echo-auth', 'alice', seed('alice'));
+    await store.set('echo-auth', 'bob', seed('bob'));
+    host = await createHost(config(), {
+      configDir: fixtureApp,
+      env: { ECHO_AUTH_CLIENT_SECRET: fakeClient.clientSecret },
+      tokenStore: store,
+    });
+    server = await serveHttp(host, { port: 0, accessTokens: new AccessTokens({ alice: ALICE, bob: BOB }) });
+    return async () => {
+      await server.close();
+      await host.close();
+    };
+  });
+
+  it('signs a user in, lists only their connections, disconnects, and the next call asks to authorize', async () => {
+    expect(await host.callTool('EchoApi.GetItem', { item_id: '1' }, { userId: 'alice' })).toMatchObject({
+      ok: true,
+    });
+    const page = await browser.newPage();
+    await page.goto(`${new URL(server.url).origin}/connections`);
+    await page.fill('input[name=access_token]', ALICE);
+    await page.click('button[type=submit]');
+    await expect.poll(() => page.textContent('body')).toContain('Signed in as alice: your connections.');
+    const rows = page.locator('tbody tr');
+    expect(await rows.count()).toBe(1);
+    expect(await rows.first().textContent()).toContain('echo-auth');
+    expect(await rows.first().textContent()).toContain('items.read');
+    expect(await page.textContent('body')).not.toContain('bob');
+
+    await rows.first().locator('button', { hasText: 'Disconnect' }).click();
+    await expect.poll(() => page.textContent('body')).toContain('No connections.');
+    await page.close();
+
+    expect(await store.get('echo-auth', 'alice')).toBeUndefined();
+    expect(await store.get('echo-auth', 'bob')).toBeDefined();
+    expect(oauth.revocations).toEqual([{ token: 'refresh-alice', token_type_hint: 'refresh_token' }]);
+    const next = await host.callTool('EchoApi.GetItem', { item_id: '1' }, { userId: 'alice' });
+    expect(next).toMatchObject({ ok: false, error: { code: 'authorization_required' } });
+  });
+
+  it('refuses a wrong access token and a form posted from another site', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${new URL(server.url).origin}/connections`);
+    await page.fill('input[name=access_token]', 'not-a-token-of-anyone');
+    await page.click('button[type=submit]');
+    await expect.poll(() => page.textContent('body')).toContain('That access token is not valid.');
+    await page.close();
+    const forged = await fetch(`${new URL(server.url).origin}/connections/disconnect`, {
+      method: 'POST',
+      headers: { origin: 'https://evil.example', 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'user=bob&provider=echo-auth',
+    });
+    expect(forged.status).toBe(403);
+    expect(await store.get('echo-auth', 'bob')).toBeDefined();
+  });
+});
+
+describe('toolhost connections', () => {
+  it('lists and revokes connections kept in the encrypted token file', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'toolhost-connections-'));
+    const key = 'token-key-for-the-connections-test';
+    const file = EncryptedFileTokenStore.inDirectory(dataDir, key);
+    await file.set('echo-auth', 'carol', seed('carol'));
+    await file.flush();
+    const configFile = join(dataDir, 'toolhost.config.json');
+    writeFileSync(configFile, JSON.stringify({ ...config(), auth: { ...config().auth, dataDir } }));
+    const env = {
+      PATH: process.env.PATH ?? '',
+      TOOLHOST_TOKEN_KEY: key,
+      ECHO_AUTH_CLIENT_SECRET: fakeClient.clientSecret,
+    };
+    const cli = (args: string[]) =>
+      promisify(execFile)(process.execPath, [hostCliPath(), '--config', configFile, 'connections', ...args], {
+        env,
+        cwd: fixtureApp,
+      });
+
+    const listed = await cli(['list']);
+    expect(listed.stdout).toMatch(/^carol {2}echo-auth {2}scopes: items\.read, access token expires \d{4}-/m);
+    expect(listed.stdout).toContain('1 connection');
+    expect(listed.stdout).not.toContain('refresh-carol');
+
+    const revoked = await cli(['revoke', '--user', 'carol', '--provider', 'echo-auth']);
+    expect(revoked.stdout).toBe('Disconnected carol from echo-auth (revoked at the vendor).\n');
+    expect(oauth.revocations).toEqual([{ token: 'refresh-carol', token_type_hint: 'refresh_token' }]);
+    expect((await cli(['list'])).stdout).toContain('0 connections');
+  });
+});
