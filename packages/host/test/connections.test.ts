@@ -83,11 +83,14 @@ describe('the /connections page, in a real browser', () => {
     store = new MemoryTokenStore();
     await store.set('echo-auth', 'alice', seed('alice'));
     await store.set('echo-auth', 'bob', seed('bob'));
-    host = await createHost(config(), {
-      configDir: fixtureApp,
-      env: { ECHO_AUTH_CLIENT_SECRET: fakeClient.clientSecret },
-      tokenStore: store,
-    });
+    host = await createHost(
+      { ...config(), http: { operators: ['bob'] } },
+      {
+        configDir: fixtureApp,
+        env: { ECHO_AUTH_CLIENT_SECRET: fakeClient.clientSecret },
+        tokenStore: store,
+      },
+    );
     server = await serveHttp(host, { port: 0, accessTokens: new AccessTokens({ alice: ALICE, bob: BOB }) });
     return async () => {
       await server.close();
@@ -119,6 +122,19 @@ describe('the /connections page, in a real browser', () => {
     expect(oauth.revocations).toEqual([{ token: 'refresh-alice', token_type_hint: 'refresh_token' }]);
     const next = await host.callTool('EchoApi.GetItem', { item_id: '1' }, { userId: 'alice' });
     expect(next).toMatchObject({ ok: false, error: { code: 'authorization_required' } });
+  });
+
+  it("shows an operator every user's connections", async () => {
+    const page = await browser.newPage();
+    await page.goto(`${new URL(server.url).origin}/connections`);
+    await page.fill('input[name=access_token]', BOB);
+    await page.click('button[type=submit]');
+    await expect
+      .poll(() => page.textContent('body'))
+      .toContain("Signed in as bob (operator): every user's connections.");
+    const users = await page.locator('tbody tr td:first-child').allTextContents();
+    expect(users).toEqual(['alice', 'bob']);
+    await page.close();
   });
 
   it('refuses a wrong access token and a form posted from another site', async () => {
