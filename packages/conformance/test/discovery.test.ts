@@ -174,7 +174,7 @@ describe('serve --catalog dynamic', () => {
         name: 'call_tool',
         arguments: { name: 'GridApi_NoSuchTool', arguments: {} },
       }),
-    ).rejects.toThrow(/Unknown tool: GridApi_NoSuchTool/);
+    ).rejects.toThrow(/No tool named 'GridApi_NoSuchTool' is loaded/);
   });
 
   it('is also chosen by TOOLHOST_CATALOG, and static stays the default', async () => {
@@ -205,7 +205,7 @@ describe('serve --catalog dynamic', () => {
         name: 'call_tool',
         arguments: { name: 'GridApi_DeleteGridRecord', arguments: {} },
       }),
-    ).rejects.toThrow(/Unknown tool/);
+    ).rejects.toThrow(/The tool GridApi_DeleteGridRecord is loaded but hidden by this host's configuration/);
     expect(upstream.requests).toHaveLength(0);
   });
 });

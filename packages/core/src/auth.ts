@@ -24,7 +24,13 @@ export interface CredentialRequest {
 
 export type CredentialResult =
   | { kind: 'bearer'; token: string }
-  | { kind: 'authorization_required'; url?: string; message?: string };
+  | {
+      kind: 'authorization_required';
+      url?: string;
+      message?: string;
+      /** The pending authorization's id, by which its completion can be awaited (MCP URL elicitation). */
+      id?: string;
+    };
 
 /**
  * Resolves credentials for a user and the scopes a tool needs. Implementations: a static

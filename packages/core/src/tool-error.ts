@@ -27,7 +27,7 @@ export interface ToolErrorInfo {
   /** The tool parameter at fault, for invalid_argument. */
   parameter?: string;
   /** For authorization_required: where the user authorizes, and the scopes asked for. */
-  authorization?: { url?: string; provider: string; scopes: readonly string[] };
+  authorization?: { url?: string; provider: string; scopes: readonly string[]; id?: string };
   /** Seconds the upstream asked to wait, for rate limits. */
   retryAfterSeconds?: number;
 }

@@ -329,13 +329,18 @@ export class ToolEngine {
   private authorizationRequired(
     provider: string,
     scopes: readonly string[],
-    result: { url?: string; message?: string },
+    result: { url?: string; message?: string; id?: string },
   ): ToolError {
     return new ToolError({
       code: 'authorization_required',
       retryable: true,
       message: result.message ?? `Authorization with '${provider}' is required before this tool can be used.`,
-      authorization: { provider, scopes, ...(result.url ? { url: result.url } : {}) },
+      authorization: {
+        provider,
+        scopes,
+        ...(result.url ? { url: result.url } : {}),
+        ...(result.id ? { id: result.id } : {}),
+      },
     });
   }
 }

@@ -1,6 +1,7 @@
 import type { StoredConnection } from '@toolhost/core';
 import { OAuthAuthProvider } from './auth/oauth-provider.js';
 import type { Host } from './host.js';
+import { HostError, hasCode } from './host-error.js';
 import { HostServices, resolveService } from './services.js';
 
 /** A user's authorization with one provider, as a person sees it (never the token). */
@@ -14,7 +15,9 @@ export interface Connection {
   revokedAtVendorOnDisconnect: boolean;
 }
 
-export class ConnectionsError extends Error {
+export class ConnectionsError extends HostError {
+  readonly code = 'connections_unavailable' as const;
+  static override isInstance = hasCode<ConnectionsError>('connections_unavailable');
   override readonly name = 'ConnectionsError';
 }
 

@@ -14,6 +14,7 @@ export function unknownToolMessage(
   config: HostConfig,
   container: DependencyContainer,
   exposed: ReadonlySet<string>,
+  spelling: 'canonical' | 'mcp' = 'canonical',
 ): string {
   const separator = config.mcp?.nameSeparator ?? '_';
   const sets = container.isRegistered(TOOL_SET_TOKEN, true)
@@ -26,6 +27,7 @@ export function unknownToolMessage(
       readOnly: behaviorHints(t).readOnly,
     })),
   );
+  if (spelling === 'mcp') return mcpMessage(name, separator, config, all, exposed);
   // The same tool in the other spelling: `<ToolSet><sep><Tool>` for `<ToolSet>.<Tool>` or back.
   const respelled = all.find(
     (t) =>
@@ -45,6 +47,30 @@ export function unknownToolMessage(
   const close = [...exposed].filter(
     (n) => n.toLowerCase() === lower || n.toLowerCase().endsWith(`.${lower}`),
   );
+  const hint = close.length > 0 ? ` Did you mean ${close.map((n) => `'${n}'`).join(' or ')}?` : '';
+  return `No tool named '${name}' is loaded.${hint}`;
+}
+
+type Known = { name: string; toolSet: string; readOnly: boolean };
+
+/** The same answers for a name an MCP client sent, where `<ToolSet><sep><Tool>` is the right spelling. */
+function mcpMessage(
+  name: string,
+  separator: string,
+  config: HostConfig,
+  all: readonly Known[],
+  exposed: ReadonlySet<string>,
+): string {
+  const mcp = (canonical: string) => canonical.replace('.', separator);
+  const target = all.find((t) => t.name === name || mcp(t.name) === name);
+  if (target && !exposed.has(target.name)) {
+    return `The tool ${mcp(target.name)} is loaded but hidden by this host's configuration (${hiddenBy(config)(target) ?? 'filters'}).`;
+  }
+  if (target) return `No tool named '${name}': over MCP it is named '${mcp(target.name)}'.`;
+  const lower = name.toLowerCase();
+  const close = [...exposed]
+    .map(mcp)
+    .filter((n) => n.toLowerCase() === lower || n.toLowerCase().endsWith(`${separator}${lower}`));
   const hint = close.length > 0 ? ` Did you mean ${close.map((n) => `'${n}'`).join(' or ')}?` : '';
   return `No tool named '${name}' is loaded.${hint}`;
 }

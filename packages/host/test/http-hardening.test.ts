@@ -131,7 +131,7 @@ describe('JSON-RPC errors', () => {
     const client = new Client({ name: 'errors', version: '0' });
     await client.connect(new StreamableHTTPClientTransport(new URL(open.url)));
     const error = await client.callTool({ name: 'Nope', arguments: {} }).catch((e: Error) => e);
-    expect((error as Error).message).toBe('MCP error -32602: Unknown tool: Nope');
+    expect((error as Error).message).toBe("MCP error -32602: No tool named 'Nope' is loaded.");
     await client.close();
   });
 });

@@ -142,7 +142,14 @@ describe('OAuth user authorization', () => {
     expect(first.isError).toBe(true);
     const error = errorOf(first);
     expect(error.code).toBe('authorization_required');
-    expect(error.authorization).toMatchObject({ provider: 'echo-auth', scopes: ['items.read'] });
+    expect(error.authorization).toMatchObject({
+      provider: 'echo-auth',
+      scopes: ['items.read'],
+      id: expect.any(String),
+    });
+    // The flow's id travels in the error itself; the link names the same flow.
+    const { id } = error.authorization as { id?: string };
+    expect(new URL(error.authorization!.url).searchParams.get('flow')).toBe(id);
     // The link points at the host, which binds the browser before sending it on.
     const link = new URL(error.authorization!.url);
     expect(link.origin + link.pathname).toBe(`${new URL(server.url).origin}/oauth/start/echo-auth`);

@@ -7,7 +7,7 @@ const { call } = api;
 
 describe('CrmEventsApi unknown tools', () => {
   it('an unknown tool is a protocol error naming it', async () => {
-    await expect(call('NoSuchTool', {})).rejects.toThrow(/Unknown tool: CrmEventsApi_NoSuchTool/);
+    await expect(call('NoSuchTool', {})).rejects.toThrow(/No tool named 'CrmEventsApi_NoSuchTool' is loaded/);
     expect(api.upstream.requests).toHaveLength(0);
   });
 });

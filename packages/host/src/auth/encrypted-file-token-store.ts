@@ -3,13 +3,16 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { open, rename, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { StoredConnection, StoredToken, TokenStore } from '@toolhost/core';
+import { HostError, hasCode } from '../host-error.js';
 
 const FORMAT = 'toolhost-tokens-v1';
 
 type Envelope = { format: string; salt: string; iv: string; tag: string; data: string };
 type Contents = Record<string, Record<string, StoredToken>>;
 
-export class TokenStoreError extends Error {
+export class TokenStoreError extends HostError {
+  readonly code = 'token_store_invalid' as const;
+  static override isInstance = hasCode<TokenStoreError>('token_store_invalid');
   override readonly name = 'TokenStoreError';
 }
 

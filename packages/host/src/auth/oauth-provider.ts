@@ -8,6 +8,7 @@ import type {
 } from '@toolhost/core';
 import { ToolError } from '@toolhost/core';
 import * as oauth from 'oauth4webapi';
+import { HostError, hasCode } from '../host-error.js';
 import { PendingAuthorizations } from './pending-authorizations.js';
 
 export interface OAuthProviderConfig {
@@ -27,7 +28,9 @@ export interface OAuthProviderConfig {
   refreshSkewSeconds?: number;
 }
 
-export class OAuthCallbackError extends Error {
+export class OAuthCallbackError extends HostError {
+  readonly code = 'oauth_callback_failed' as const;
+  static override isInstance = hasCode<OAuthCallbackError>('oauth_callback_failed');
   override readonly name = 'OAuthCallbackError';
   /** The HTTP status the callback page answers with. */
   readonly status: number;
@@ -205,6 +208,7 @@ export class OAuthAuthProvider implements AuthProvider {
     return {
       kind: 'authorization_required',
       url: start,
+      id: flowId,
       message: `Authorization with '${this.id}' is required: open the URL, approve access, then call the tool again.`,
     };
   }

@@ -159,7 +159,7 @@ export function oauthRoutes(options: OAuthRoutesOptions) {
         headers: { 'set-cookie': binding.clear(flow, options.secureCookies()) },
       });
     } catch (e) {
-      const known = e instanceof OAuthCallbackError;
+      const known = OAuthCallbackError.isInstance(e);
       const message = known ? e.message : 'The authorization could not be completed.';
       log?.warn({ provider: provider.id, reason: message }, 'authorization failed');
       page(res, known ? e.status : 400, 'Authorization failed', message);

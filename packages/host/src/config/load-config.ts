@@ -2,13 +2,16 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, extname, resolve } from 'node:path';
 import type { Ajv } from 'ajv';
+import { HostError, hasCode } from '../host-error.js';
 import { hostConfigSchema } from './config-schema.js';
 import type { HostConfig } from './host-config.js';
 
 // yaml is loaded only for YAML files, and ajv's compiler only when no prebuilt validator exists.
 const require = createRequire(import.meta.url);
 
-export class ConfigError extends Error {
+export class ConfigError extends HostError {
+  readonly code = 'config_invalid' as const;
+  static override isInstance = hasCode<ConfigError>('config_invalid');
   override readonly name = 'ConfigError';
 }
 

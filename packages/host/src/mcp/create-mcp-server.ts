@@ -12,6 +12,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Host, ToolInfo } from '../host.js';
 import { HostServices, resolveService } from '../services.js';
+import { unknownToolMessage } from '../unknown-tool.js';
 import {
   CALL_TOOL,
   DESCRIBE_TOOLS,
@@ -103,12 +104,11 @@ export type McpCatalog = ReturnType<typeof prepareMcpCatalog>;
 function offerUrlElicitation(
   server: Server,
   host: Host,
-  providerId: string,
-  url: string,
+  authorization: { provider: string; url: string; id?: string },
   message: string,
 ): void {
   if (!server.getClientCapabilities()?.elicitation?.url) return;
-  const elicitationId = new URL(url).searchParams.get('flow');
+  const { provider: providerId, url, id: elicitationId } = authorization;
   const provider = host.oauthProviders.find((p) => p.id === providerId);
   if (!elicitationId || !provider) return;
   provider.whenAuthorized(elicitationId, () => {
@@ -163,8 +163,7 @@ export function createMcpServer(host: Host, catalog: McpCatalog, options: McpSer
       offerUrlElicitation(
         server,
         host,
-        outcome.error.authorization.provider,
-        outcome.error.authorization.url,
+        { ...outcome.error.authorization, url: outcome.error.authorization.url },
         outcome.error.message,
       );
     }
@@ -184,11 +183,20 @@ export function createMcpServer(host: Host, catalog: McpCatalog, options: McpSer
     });
   }
 
+  // The same words as the embedding API and the CLI: the right spelling, the key that hides
+  // the tool, or a close name.
+  const exposed = new Set(host.listTools().map((t) => t.name));
   const unknownTool = (name: unknown) =>
     unprefixed(
       new McpError(
         ErrorCode.InvalidParams,
-        `Unknown tool: ${typeof name === 'string' ? name : JSON.stringify(name)}`,
+        unknownToolMessage(
+          typeof name === 'string' ? name : JSON.stringify(name),
+          host.config,
+          host.container,
+          exposed,
+          'mcp',
+        ),
       ),
     );
 

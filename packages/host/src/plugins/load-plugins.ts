@@ -13,8 +13,11 @@ import { checkAgainstSchema, checkToolSet, describeDeclarationProblems } from '@
 import type { DependencyContainer } from 'tsyringe';
 import type { HostConfig } from '../config/host-config.js';
 import { ConfigError } from '../config/load-config.js';
+import { HostError, hasCode } from '../host-error.js';
 
-export class PluginLoadError extends Error {
+export class PluginLoadError extends HostError {
+  readonly code = 'plugin_load_failed' as const;
+  static override isInstance = hasCode<PluginLoadError>('plugin_load_failed');
   override readonly name = 'PluginLoadError';
 }
 
