@@ -11,6 +11,7 @@ import type { HttpSender, RegisteredTool } from '@toolhost/engine';
 import { type DependencyContainer, container as rootContainer } from 'tsyringe';
 import { ACTIVE_AUTH_PROVIDERS, registerDefaultServices } from './assemble-host.js';
 import { OAuthAuthProvider } from './auth/oauth-provider.js';
+import { CallLifecycle } from './call-lifecycle.js';
 import { checkConfigAgainstCatalog } from './config/check-against-catalog.js';
 import type { HostConfig } from './config/host-config.js';
 import { validateConfig } from './config/load-config.js';
@@ -104,6 +105,21 @@ function toInfo(tool: RegisteredTool): ToolInfo {
   };
 }
 
+/** The services the options hand over, in the host's container (where they win over defaults). */
+function registerGivenServices(
+  container: DependencyContainer,
+  config: HostConfig,
+  options: HostOptions,
+): void {
+  registerService(container, HostServices.config, config);
+  if (options.logger) registerService(container, HostServices.logger, options.logger);
+  if (options.httpSender) registerService(container, HostServices.httpSender, options.httpSender);
+  if (options.tokenStore) registerService(container, HostServices.tokenStore, options.tokenStore);
+  if (options.secrets) registerService(container, HostServices.secretSource, options.secrets);
+  for (const provider of options.authProviders ?? [])
+    registerService(container, HostServices.authProvider, provider);
+}
+
 /** Creates a host from a config object: loads plugins, composes its services in the container. */
 export async function createHost(rawConfig: HostConfig = {}, options: HostOptions = {}): Promise<Host> {
   const config = validateConfig(rawConfig);
@@ -115,13 +131,7 @@ export async function createHost(rawConfig: HostConfig = {}, options: HostOption
   const plugins = [...(options.plugins ?? []), ...(await importPlugins(names, bases))];
 
   const container = (options.container ?? rootContainer).createChildContainer();
-  registerService(container, HostServices.config, config);
-  if (options.logger) registerService(container, HostServices.logger, options.logger);
-  if (options.httpSender) registerService(container, HostServices.httpSender, options.httpSender);
-  if (options.tokenStore) registerService(container, HostServices.tokenStore, options.tokenStore);
-  if (options.secrets) registerService(container, HostServices.secretSource, options.secrets);
-  for (const provider of options.authProviders ?? [])
-    registerService(container, HostServices.authProvider, provider);
+  registerGivenServices(container, config, options);
   const toolSets = registerPlugins(container, plugins, config);
   checkConfigAgainstCatalog(config, toolSets);
   const { tokenStoreInUse } = registerDefaultServices(container, { config, env, configDir, toolSets });
@@ -135,9 +145,7 @@ export async function createHost(rawConfig: HostConfig = {}, options: HostOption
   const log = container.isRegistered(HostServices.logger, true)
     ? resolveService(container, HostServices.logger)
     : undefined;
-  const inFlight = new Set<{ controller: AbortController; done: Promise<void> }>();
-  let closing = false;
-  let callCounter = 0;
+  const calls = new CallLifecycle(engine, log);
 
   return {
     config,
@@ -159,63 +167,10 @@ export async function createHost(rawConfig: HostConfig = {}, options: HostOption
           },
         };
       }
-      if (closing) {
-        return {
-          ok: false,
-          error: { code: 'cancelled', message: 'The host is shutting down.', retryable: true },
-        };
-      }
-      // The call's own signal, aborted by the caller's (the MCP request's) or by close().
-      // A forwarding listener instead of AbortSignal.any: cheaper, and nothing outlives the call.
-      const controller = new AbortController();
-      const outer = callOptions.signal;
-      const forward = () => controller.abort(outer?.reason);
-      if (outer?.aborted) forward();
-      else outer?.addEventListener('abort', forward, { once: true });
-      const userId = callOptions.userId ?? defaultUser;
-      const started = log ? performance.now() : 0;
-      callCounter += 1;
-      const callId = callCounter;
-      const call = engine.call(name, args, { userId, signal: controller.signal } satisfies CallContext);
-      const entry = { controller, done: call.then(() => undefined) };
-      inFlight.add(entry);
-      try {
-        const outcome = await call;
-        if (log) {
-          const line: Record<string, unknown> = {
-            call: callId,
-            tool: name,
-            user: userId,
-            ms: Math.round((performance.now() - started) * 10) / 10,
-          };
-          if (outcome.ok) {
-            if (outcome.kind === 'response') line.status = outcome.status;
-            else line.mode = 'schema';
-          } else {
-            line.error = outcome.error.code;
-            if (outcome.error.status !== undefined) line.status = outcome.error.status;
-          }
-          log.info(line, 'tool call');
-        }
-        return outcome;
-      } finally {
-        outer?.removeEventListener('abort', forward);
-        inFlight.delete(entry);
-      }
+      return calls.run(name, args, callOptions.userId ?? defaultUser, callOptions.signal);
     },
     async close(graceMs = (config.shutdownGraceSeconds ?? 10) * 1000) {
-      closing = true;
-      const pending = [...inFlight];
-      if (pending.length > 0) {
-        let timer: NodeJS.Timeout | undefined;
-        const deadline = new Promise<void>((resolve) => {
-          timer = setTimeout(resolve, graceMs);
-        });
-        await Promise.race([Promise.all(pending.map((p) => p.done)), deadline]);
-        clearTimeout(timer);
-        for (const p of inFlight) p.controller.abort(new Error('host shutting down'));
-        await Promise.all([...inFlight].map((p) => p.done));
-      }
+      await calls.drain(graceMs);
       // Only a store that was built (or given) is flushed: resolving it here would create one.
       if (tokenStoreInUse()) {
         const store = resolveService(container, HostServices.tokenStore) as { flush?: () => Promise<void> };

@@ -1,0 +1,80 @@
+import type { CallContext, CallSignal, ToolOutcome } from '@toolhost/core';
+import type { ToolEngine } from '@toolhost/engine';
+import type { Logger } from './logger.js';
+
+/**
+ * The life of each call after assembly: its own abort signal (cancelled by the caller's or by
+ * shutdown), one log line with its outcome, and the in-flight set that shutdown waits for.
+ */
+export class CallLifecycle {
+  private readonly inFlight = new Set<{ controller: AbortController; done: Promise<void> }>();
+  private closing = false;
+  private counter = 0;
+
+  constructor(
+    private readonly engine: ToolEngine,
+    private readonly log: Logger | undefined,
+  ) {}
+
+  /** Runs one call of a known tool for a user. */
+  async run(name: string, args: unknown, userId: string, signal?: CallSignal): Promise<ToolOutcome> {
+    if (this.closing) {
+      return {
+        ok: false,
+        error: { code: 'cancelled', message: 'The host is shutting down.', retryable: true },
+      };
+    }
+    // The call's own signal, aborted by the caller's (the MCP request's) or by close().
+    // A forwarding listener instead of AbortSignal.any: cheaper, and nothing outlives the call.
+    const controller = new AbortController();
+    const forward = () => controller.abort(signal?.reason);
+    if (signal?.aborted) forward();
+    else signal?.addEventListener('abort', forward, { once: true });
+    const started = this.log ? performance.now() : 0;
+    this.counter += 1;
+    const callId = this.counter;
+    const call = this.engine.call(name, args, { userId, signal: controller.signal } satisfies CallContext);
+    const entry = { controller, done: call.then(() => undefined) };
+    this.inFlight.add(entry);
+    try {
+      const outcome = await call;
+      if (this.log) this.logCall(callId, name, userId, started, outcome);
+      return outcome;
+    } finally {
+      signal?.removeEventListener('abort', forward);
+      this.inFlight.delete(entry);
+    }
+  }
+
+  private logCall(callId: number, tool: string, user: string, started: number, outcome: ToolOutcome): void {
+    const line: Record<string, unknown> = {
+      call: callId,
+      tool,
+      user,
+      ms: Math.round((performance.now() - started) * 10) / 10,
+    };
+    if (outcome.ok) {
+      if (outcome.kind === 'response') line.status = outcome.status;
+      else line.mode = 'schema';
+    } else {
+      line.error = outcome.error.code;
+      if (outcome.error.status !== undefined) line.status = outcome.error.status;
+    }
+    this.log?.info(line, 'tool call');
+  }
+
+  /** Stops taking calls; in-flight ones get `graceMs` to finish, then are cancelled. */
+  async drain(graceMs: number): Promise<void> {
+    this.closing = true;
+    const pending = [...this.inFlight];
+    if (pending.length === 0) return;
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, graceMs);
+    });
+    await Promise.race([Promise.all(pending.map((p) => p.done)), deadline]);
+    clearTimeout(timer);
+    for (const p of this.inFlight) p.controller.abort(new Error('host shutting down'));
+    await Promise.all([...this.inFlight].map((p) => p.done));
+  }
+}
