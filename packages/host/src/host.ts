@@ -1,12 +1,5 @@
 import 'reflect-metadata';
-import type {
-  AuthProvider,
-  CallContext,
-  SecretSource,
-  TokenStore,
-  ToolOutcome,
-  ToolPlugin,
-} from '@toolhost/core';
+import type { AuthProvider, SecretSource, TokenStore, ToolOutcome, ToolPlugin } from '@toolhost/core';
 import type { HttpSender, RegisteredTool } from '@toolhost/engine';
 import { type DependencyContainer, container as rootContainer } from 'tsyringe';
 import { ACTIVE_AUTH_PROVIDERS, registerDefaultServices } from './assemble-host.js';

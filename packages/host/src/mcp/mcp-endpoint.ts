@@ -1,0 +1,240 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isInitializeRequest, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { AccessTokens } from '../auth/access-tokens.js';
+import type { Host } from '../host.js';
+import type { Logger } from '../logger.js';
+import { createMcpServer, type McpCatalog } from './create-mcp-server.js';
+import type { HttpSession, HttpSessions } from './http-sessions.js';
+import { sessionTransport } from './json-response-release.js';
+import {
+  BodyTooLarge,
+  type JsonRpcId,
+  jsonRpcError,
+  originAllowed,
+  readBody,
+  requestIdOf,
+} from './request-guards.js';
+
+/** JSON-RPC has no code for a cancelled request; -32800 is LSP's RequestCancelled. */
+const REQUEST_CANCELLED = -32800;
+
+const isRequest = (m: unknown): m is { id: JsonRpcId; method: string } =>
+  typeof m === 'object' && m !== null && 'method' in m && 'id' in m;
+
+/** The request ids a notifications/cancelled message (alone or in a batch) names. */
+function cancelledIds(body: unknown): JsonRpcId[] {
+  const out: JsonRpcId[] = [];
+  for (const m of Array.isArray(body) ? body : [body]) {
+    const msg = m as { method?: unknown; id?: unknown; params?: { requestId?: unknown } } | null;
+    const id = msg?.params?.requestId;
+    if (
+      msg?.method === 'notifications/cancelled' &&
+      msg.id === undefined &&
+      (typeof id === 'string' || typeof id === 'number')
+    )
+      out.push(id);
+  }
+  return out;
+}
+
+export interface McpEndpointOptions {
+  host: Host;
+  catalog: McpCatalog;
+  sessions: HttpSessions;
+  accessTokens: AccessTokens;
+  allowedOrigins: ReadonlySet<string>;
+  maxBodyBytes: number;
+  logger?: Logger;
+  serverInfo?: { name: string; version: string };
+  /** True once shutdown has begun: new requests are answered 503. */
+  draining: () => boolean;
+  /** POST exchanges whose answer is not yet written; shutdown waits for them. */
+  exchanges: Set<ServerResponse>;
+}
+
+/**
+ * The MCP path of the HTTP host: who is asking (checked before the body is read), the JSON-RPC
+ * message, then the session it belongs to or a new one. Each session has its own MCP server
+ * and transport, never shared between clients (sharing one leaked responses across clients,
+ * CVE-2026-25536).
+ */
+export class McpEndpoint {
+  constructor(private readonly o: McpEndpointOptions) {}
+
+  async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const origin = req.headers.origin;
+    if (!originAllowed(origin, this.o.allowedOrigins as Set<string>)) {
+      return jsonRpcError(res, 403, `Origin ${origin} is not allowed`);
+    }
+    const userId = this.authenticate(req, res);
+    if (userId === undefined) return;
+    const message = await this.readMessage(req, res);
+    if (!message) return;
+    const { parsed } = message;
+    const id = requestIdOf(parsed);
+    if (this.o.draining()) {
+      return jsonRpcError(res, 503, 'The server is shutting down', { id, headers: { connection: 'close' } });
+    }
+    const sessionId = req.headers['mcp-session-id'];
+    if (typeof sessionId === 'string') return this.toSession(req, res, sessionId, userId, parsed);
+    if (req.method !== 'POST' || !isInitializeRequest(parsed)) {
+      return jsonRpcError(res, 400, 'Bad request: no valid session id, and not an initialize request', {
+        id,
+      });
+    }
+    return this.openSession(req, res, userId, parsed);
+  }
+
+  /** Who is asking, before anything of the request is read; undefined when refused (answered). */
+  private authenticate(req: IncomingMessage, res: ServerResponse): string | undefined {
+    const { host, accessTokens } = this.o;
+    if (!accessTokens.enabled) return host.config.defaultUserId ?? 'default';
+    const user = accessTokens.userFor(req.headers.authorization);
+    if (user) return user;
+    req.resume();
+    jsonRpcError(res, 401, 'Unauthorized: send Authorization: Bearer <access token>', {
+      headers: { 'www-authenticate': 'Bearer' },
+    });
+    return undefined;
+  }
+
+  /** The POST body as JSON (nothing for a GET or DELETE); undefined when refused (answered). */
+  private async readMessage(
+    req: IncomingMessage,
+    res: ServerResponse,
+  ): Promise<{ parsed: unknown } | undefined> {
+    if (req.method !== 'POST') return { parsed: undefined };
+    let text: string;
+    try {
+      text = await readBody(req, this.o.maxBodyBytes);
+    } catch (e) {
+      const tooLarge = e instanceof BodyTooLarge;
+      jsonRpcError(res, tooLarge ? 413 : 400, tooLarge ? 'Request body too large' : 'Bad request');
+      return undefined;
+    }
+    try {
+      return { parsed: JSON.parse(text) };
+    } catch {
+      jsonRpcError(res, 400, 'Parse error: the body is not JSON', { code: -32700 });
+      return undefined;
+    }
+  }
+
+  /** A request of an open session, which belongs to the user who opened it. */
+  private async toSession(
+    req: IncomingMessage,
+    res: ServerResponse,
+    sessionId: string,
+    userId: string,
+    parsed: unknown,
+  ): Promise<void> {
+    const id = requestIdOf(parsed);
+    const session = this.o.sessions.get(sessionId);
+    if (!session) return jsonRpcError(res, 404, 'Session not found', { code: -32001, id });
+    // Another user's token cannot ride on a session.
+    if (session.userId !== userId)
+      return jsonRpcError(res, 403, 'This session belongs to another user', { id });
+    session.lastSeen = Date.now();
+    if (req.method === 'POST') this.track(res, session, requestIdsOf(parsed), id);
+    await session.transport.handleRequest(req, res, parsed);
+    if (req.method === 'POST') session.release?.();
+    const cancelled = cancelledIds(parsed);
+    if (cancelled.length > 0) await this.answerCancelled(session, cancelled);
+  }
+
+  /** An initialize request: a new session with its own MCP server, within the session caps. */
+  private async openSession(
+    req: IncomingMessage,
+    res: ServerResponse,
+    userId: string,
+    parsed: { params: { clientInfo: { name: string } } },
+  ): Promise<void> {
+    const { host, catalog, sessions, accessTokens } = this.o;
+    const log = this.o.logger;
+    const id = requestIdOf(parsed);
+    // Without access tokens every local client is the same user; the client's name is what
+    // tells them apart, so that one that never closes its sessions evicts only its own.
+    const owner = accessTokens.enabled ? userId : `${userId}\u0000${parsed.params.clientInfo.name}`;
+    const refused = sessions.admit(owner);
+    if (refused) return jsonRpcError(res, refused.status, refused.message, { id });
+    let opened: HttpSession | undefined;
+    // Answers are JSON bodies, with the SDK's per-request state released after each (see
+    // json-response-release.ts); SSE streams only where that release is not possible.
+    const { transport, release } = sessionTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (sid) => {
+        opened = {
+          id: sid,
+          transport,
+          server,
+          userId,
+          owner,
+          lastSeen: Date.now(),
+          pending: new Set(),
+          open: new Map(),
+          release,
+        };
+        sessions.add(opened);
+        this.track(res, opened, requestIdsOf(parsed), id);
+        log?.info({ session: sid, user: userId }, 'session opened');
+      },
+    });
+    const server = createMcpServer(host, catalog, { ...this.o.serverInfo, userId });
+    transport.onclose = () => {
+      if (transport.sessionId) {
+        sessions.remove(transport.sessionId);
+        log?.info({ session: transport.sessionId, user: userId }, 'session closed');
+      }
+      if (opened) this.answerOpen(opened);
+    };
+    await server.connect(transport);
+    await transport.handleRequest(req, res, parsed);
+    release?.();
+  }
+
+  /** Tracks a POST's exchange until its answer is written (or the client leaves). */
+  private track(res: ServerResponse, session: HttpSession, ids: JsonRpcId[], id: JsonRpcId | null): void {
+    this.o.exchanges.add(res);
+    session.open.set(res, id);
+    for (const requestId of ids) session.pending.add(requestId);
+    res.once('close', () => {
+      this.o.exchanges.delete(res);
+      session.open.delete(res);
+      session.lastSeen = Date.now();
+      for (const requestId of ids) session.pending.delete(requestId);
+    });
+  }
+
+  /**
+   * A session closed while requests were in progress (a DELETE, shutdown past its drain):
+   * the SDK leaves a JSON-mode POST unanswered for ever, so answer what is still open.
+   */
+  private answerOpen(session: HttpSession): void {
+    for (const [res, id] of session.open) {
+      jsonRpcError(res, 404, 'The session was closed before this request was answered', { code: -32001, id });
+    }
+  }
+
+  /**
+   * The SDK ends a cancelled request's handler without answering it (right for stdio, where
+   * nothing waits); over HTTP its POST would stay open until the client gave up. Answer it.
+   */
+  private async answerCancelled(session: HttpSession, ids: JsonRpcId[]): Promise<void> {
+    for (const id of ids) {
+      if (!session.pending.has(id)) continue;
+      const message: JSONRPCMessage = {
+        jsonrpc: '2.0',
+        id,
+        error: { code: REQUEST_CANCELLED, message: 'Request cancelled' },
+      };
+      // Fails harmlessly if the answer went out in the meantime.
+      await session.transport.send(message).catch(() => {});
+    }
+  }
+}
+
+/** The ids of the requests (not notifications) in a message or batch. */
+function requestIdsOf(parsed: unknown): JsonRpcId[] {
+  return (Array.isArray(parsed) ? parsed : [parsed]).filter(isRequest).map((m) => m.id);
+}
