@@ -257,6 +257,9 @@ export class ToolEngine {
   ): Promise<void> {
     const pacing = tool.toolSet.traffic?.pacing;
     if (!pacing) return;
+    // Pacing must be the last wait before a request leaves: requests released while the
+    // sender first loads its HTTP client (hundreds of ms) would otherwise leave together.
+    await this.warm();
     const keyParam = tool.declaration.params?.find((p) => (p.apiName ?? p.name) === pacing.key);
     const key = keyParam ? String(args[keyParam.name] ?? '') : '';
     let pacer = this.pacers.get(tool.toolSet.toolSet);
