@@ -7,7 +7,7 @@ import type {
   ToolOutcome,
   ToolPlugin,
 } from '@toolhost/core';
-import type { HttpSender, RegisteredTool } from '@toolhost/engine';
+import type { HttpSender, RegisteredTool, ToolEngine, ToolRegistry } from '@toolhost/engine';
 import { type DependencyContainer, container as rootContainer } from 'tsyringe';
 import { ACTIVE_AUTH_PROVIDERS, registerDefaultServices } from './assemble-host.js';
 import { OAuthAuthProvider } from './auth/oauth-provider.js';
@@ -18,6 +18,7 @@ import type { Logger } from './logger.js';
 import { discoverPlugins, pluginSearchBases, searchedDirectories } from './plugins/discover-plugins.js';
 import { importPlugins, registerPlugins } from './plugins/load-plugins.js';
 import { HostServices, registerService, resolveService } from './services.js';
+import { openSharedStore } from './store/shared-store.js';
 import { unknownToolMessage } from './unknown-tool.js';
 
 export interface HostOptions {
@@ -124,11 +125,28 @@ export async function createHost(rawConfig: HostConfig = {}, options: HostOption
     registerService(container, HostServices.authProvider, provider);
   const toolSets = registerPlugins(container, plugins, config);
   checkConfigAgainstCatalog(config, toolSets);
-  const { tokenStoreInUse } = registerDefaultServices(container, { config, env, configDir, toolSets });
+  // Opened before anything is built from it, so a host that cannot reach Redis never starts.
+  const shared = await openSharedStore(config, env, options.logger);
+  const { tokenStoreInUse } = registerDefaultServices(container, {
+    config,
+    env,
+    configDir,
+    toolSets,
+    shared,
+  });
 
-  const engine = resolveService(container, HostServices.engine);
-  const registry = resolveService(container, HostServices.registry);
-  const providers = resolveService(container, ACTIVE_AUTH_PROVIDERS);
+  let engine: ToolEngine;
+  let registry: ToolRegistry;
+  let providers: readonly AuthProvider[];
+  try {
+    engine = resolveService(container, HostServices.engine);
+    registry = resolveService(container, HostServices.registry);
+    providers = resolveService(container, ACTIVE_AUTH_PROVIDERS);
+  } catch (e) {
+    // Its connection would keep the process alive after a failed start.
+    await shared?.close();
+    throw e;
+  }
   const infos = new Map(registry.list().map((t) => [t.name, toInfo(t)]));
   const exposed = new Set(infos.keys());
   const defaultUser = config.defaultUserId ?? 'default';
@@ -223,6 +241,7 @@ export async function createHost(rawConfig: HostConfig = {}, options: HostOption
       }
       engine.close();
       await container.dispose();
+      await shared?.close();
     },
   };
 }
