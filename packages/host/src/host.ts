@@ -18,7 +18,7 @@ import type { Logger } from './logger.js';
 import { discoverPlugins, pluginSearchBases, searchedDirectories } from './plugins/discover-plugins.js';
 import { importPlugins, registerPlugins } from './plugins/load-plugins.js';
 import { HostServices, registerService, resolveService } from './services.js';
-import { openSharedStore } from './store/shared-store.js';
+import { sharedStoreUrl } from './store/redis-url.js';
 import { unknownToolMessage } from './unknown-tool.js';
 
 export interface HostOptions {
@@ -126,7 +126,10 @@ export async function createHost(rawConfig: HostConfig = {}, options: HostOption
   const toolSets = registerPlugins(container, plugins, config);
   checkConfigAgainstCatalog(config, toolSets);
   // Opened before anything is built from it, so a host that cannot reach Redis never starts.
-  const shared = await openSharedStore(config, env, options.logger);
+  // Loaded only when configured: a single host starts without the Redis client's weight.
+  const shared = sharedStoreUrl(config, env)
+    ? await (await import('./store/shared-store.js')).openSharedStore(config, env, options.logger)
+    : undefined;
   const { tokenStoreInUse } = registerDefaultServices(container, {
     config,
     env,

@@ -12,6 +12,9 @@ export interface RedisServer {
   stop(options?: { save?: boolean }): Promise<void>;
   /** Starts it again on the same port and directory (after `stop`). */
   start(): Promise<void>;
+  /** Freezes the process (SIGSTOP): connections stay open but nothing is answered. */
+  pause(): void;
+  resume(): void;
   /** Stops it and removes its directory. */
   close(): Promise<void>;
 }
@@ -102,6 +105,8 @@ export async function startRedisServer(): Promise<RedisServer> {
     port,
     stop,
     start,
+    pause: () => child?.kill('SIGSTOP'),
+    resume: () => child?.kill('SIGCONT'),
     async close() {
       await stop();
       rmSync(dir, { recursive: true, force: true });

@@ -310,4 +310,17 @@ describe('shared store (Redis): faults while serving', () => {
     expect(logs).not.toContain(token.accessToken);
     expect(logs).not.toContain(token.refreshToken);
   });
+
+  it('answers store_unavailable when Redis hangs, instead of hanging the call', async () => {
+    const a = await replica();
+    await authorizeAlice(a);
+    redis.pause();
+    try {
+      const hung = await getItem(a, 'i1');
+      expect(hung.ok ? undefined : hung.error).toMatchObject({ code: 'store_unavailable', retryable: true });
+    } finally {
+      redis.resume();
+    }
+    expect(errorCode(await getItem(a, 'i2'))).toBeUndefined();
+  }, 20_000);
 });

@@ -1,7 +1,6 @@
 import type { Host, ToolInfo } from '../host.js';
 import { type ToolSetReadiness, toolSetReadiness } from '../readiness.js';
-import { redactRedisUrl } from '../store/redis-client.js';
-import { sharedStoreUrl } from '../store/shared-store.js';
+import { redactRedisUrl, sharedStoreUrl } from '../store/redis-url.js';
 
 export interface DoctorReport {
   text: string;

@@ -1,18 +1,7 @@
 import { ToolError } from '@toolhost/core';
 import { Redis } from 'ioredis';
 import type { Logger } from '../logger.js';
-
-/** The Redis URL without credentials, for messages and logs (a password may sit in the URL). */
-export function redactRedisUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    u.username = '';
-    u.password = '';
-    return u.href;
-  } catch {
-    return '(an unparseable Redis URL)';
-  }
-}
+import { redactRedisUrl } from './redis-url.js';
 
 export class SharedStoreStartError extends Error {
   override readonly name = 'SharedStoreStartError';
@@ -40,6 +29,9 @@ export async function connectRedis(url: string, logger?: Logger, connectTimeoutM
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
     connectTimeout: connectTimeoutMs,
+    // A Redis that hangs (overloaded, paused) must not hang calls: they answer
+    // store_unavailable instead.
+    commandTimeout: 5000,
     // The first connection must not retry: start-up reports the failure instead.
     retryStrategy: () => null,
   });

@@ -5,6 +5,7 @@ import type { HostConfig } from '../config/host-config.js';
 import type { Logger } from '../logger.js';
 import { connectRedis, SharedStoreStartError } from './redis-client.js';
 import { RedisTokenStore } from './redis-token-store.js';
+import { sharedStoreUrl } from './redis-url.js';
 import { RedisRefreshLock } from './refresh-lock.js';
 import { sharedPacers } from './shared-pacer.js';
 
@@ -15,11 +16,6 @@ export interface SharedStore {
   readonly refreshLock: RefreshLock;
   readonly pacers: PacerFactory;
   close(): Promise<void>;
-}
-
-/** The Redis URL in effect: TOOLHOST_REDIS_URL, else the config's `store.redisUrl`. */
-export function sharedStoreUrl(config: HostConfig, env: Readonly<Record<string, string | undefined>>) {
-  return env.TOOLHOST_REDIS_URL || config.store?.redisUrl || undefined;
 }
 
 /**
