@@ -13,7 +13,7 @@ const HEADROOM = 1.1;
 const LATE_SHARE = 0.1;
 
 /**
- * A tool set's pacing shared by every replica: time is cut into slots of 1/rate seconds and a
+ * A tool set's pacing shared by every replica: time is cut into slots of 1.1/rate seconds, a
  * request reserves one slot of its pacing key in Redis (a one-point rate-limiter-flexible
  * counter per slot, so exactly one replica wins each), then starts at that slot's beginning.
  * Requests of a key are thus at least one slot apart across all replicas, in any window, not
