@@ -9,6 +9,8 @@ export type ToolErrorCode =
   | 'upstream_error'
   | 'upstream_rate_limited'
   | 'upstream_unavailable'
+  // The host's shared store (Redis) is unreachable; retry once it is back.
+  | 'store_unavailable'
   | 'response_too_large'
   | 'timeout'
   | 'cancelled'

@@ -232,6 +232,48 @@ describe('ToolEngine', () => {
     expect(JSON.stringify(out)).not.toContain('secret stuff');
   });
 
+  it('paces through the given pacer factory, keyed by the policy parameter, once the sender is loaded', async () => {
+    const order: string[] = [];
+    const made: [string, number][] = [];
+    const sender: HttpSender = {
+      warm: async () => {
+        order.push('warm');
+      },
+      send: async () => {
+        order.push('send');
+        return { status: 200, headers: {}, body: {} };
+      },
+    };
+    const e = new ToolEngine(
+      new ToolRegistry([
+        {
+          contractVersion: '2.0',
+          toolSet: 'T',
+          plugin: { name: 'p', version: '1' },
+          servers: { default: 'https://x.test' },
+          tools,
+          traffic: { pacing: { key: 'id', requestsPerSecond: 7 } },
+        },
+      ]),
+      {
+        authProviders: [new StaticTokenAuthProvider('p', 'tok')],
+        http: sender,
+        pacer: (toolSet, perSecond) => {
+          made.push([toolSet, perSecond]);
+          return {
+            wait: async (key) => {
+              order.push(`pace ${key}`);
+            },
+          };
+        },
+      },
+    );
+    await e.call('T.Get', { thing: 'a' }, ctx);
+    await e.call('T.Get', { thing: 'b' }, ctx);
+    expect(made).toEqual([['T', 7]]);
+    expect(order).toEqual(['warm', 'pace a', 'send', 'warm', 'pace b', 'send']);
+  });
+
   it('names an unknown tool', async () => {
     expect(await engine({}).call('T.Nope', {}, ctx)).toMatchObject({
       ok: false,

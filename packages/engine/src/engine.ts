@@ -12,7 +12,7 @@ import { buildRequest, type HttpRequestSpec } from './build-request.js';
 import { errorForResponse, retryAfterSeconds } from './classify-response.js';
 import { ConcurrencyLimit } from './concurrency-limit.js';
 import type { HttpResponse, HttpSender } from './http-sender.js';
-import { Pacer, sleep } from './pacer.js';
+import { Pacer, type PacerFactory, type RequestPacer, sleep } from './pacer.js';
 import { credentialForms, redact } from './redact.js';
 import type { RegisteredTool, ToolRegistry } from './registry.js';
 import { parseRequestBody, validateArguments } from './validate-arguments.js';
@@ -49,6 +49,8 @@ export interface EngineDependencies {
   authProviders: readonly AuthProvider[];
   secrets?: SecretSource;
   http: HttpSender;
+  /** Makes each tool set's pacer (default: the in-process `Pacer`). */
+  pacer?: PacerFactory;
 }
 
 type Credential = {
@@ -69,7 +71,7 @@ type Credential = {
  */
 export class ToolEngine {
   private readonly providers: Map<string, AuthProvider>;
-  private readonly pacers = new Map<string, Pacer>();
+  private readonly pacers = new Map<string, RequestPacer>();
   private readonly timeoutMs: number;
   private readonly maxResponseBytes: number;
   private readonly limit: ConcurrencyLimit;
@@ -255,11 +257,16 @@ export class ToolEngine {
   ): Promise<void> {
     const pacing = tool.toolSet.traffic?.pacing;
     if (!pacing) return;
+    // Pacing must be the last wait before a request leaves: requests released while the
+    // sender first loads its HTTP client (hundreds of ms) would otherwise leave together.
+    await this.warm();
     const keyParam = tool.declaration.params?.find((p) => (p.apiName ?? p.name) === pacing.key);
     const key = keyParam ? String(args[keyParam.name] ?? '') : '';
     let pacer = this.pacers.get(tool.toolSet.toolSet);
     if (!pacer) {
-      pacer = new Pacer(pacing.requestsPerSecond);
+      pacer = this.deps.pacer
+        ? this.deps.pacer(tool.toolSet.toolSet, pacing.requestsPerSecond)
+        : new Pacer(pacing.requestsPerSecond);
       this.pacers.set(tool.toolSet.toolSet, pacer);
     }
     await pacer.wait(key, signal);

@@ -28,6 +28,7 @@ describe('@toolhost/engine entries', () => {
       'parseRequestBody',
       'queryPairs',
       'retryAfterSeconds',
+      'sleep',
       'validateArguments',
     ]);
   });

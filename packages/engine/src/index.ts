@@ -12,5 +12,6 @@ export {
 } from './check-declarations.js';
 export { type EngineDependencies, type EngineOptions, ToolEngine } from './engine.js';
 export { AxiosHttpSender, type HttpResponse, type HttpSender, type SendOptions } from './http-sender.js';
+export type { PacerFactory, RequestPacer } from './pacer.js';
 export { RegisteredTool, ToolRegistry } from './registry.js';
 export { MapSecretSource, StaticTokenAuthProvider } from './static-auth.js';

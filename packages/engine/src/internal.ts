@@ -5,6 +5,6 @@
  */
 export { buildRequest, type RequestTarget } from './build-request.js';
 export { errorForResponse, retryAfterSeconds } from './classify-response.js';
-export { Pacer } from './pacer.js';
+export { Pacer, sleep } from './pacer.js';
 export { encodeQuery, type QueryPair, queryPairs } from './serialize-query.js';
 export { type Arguments, parseRequestBody, validateArguments } from './validate-arguments.js';

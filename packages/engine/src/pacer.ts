@@ -1,9 +1,22 @@
 import type { CallSignal } from '@toolhost/core';
+
+/** Spaces the requests that share a key; the engine waits on it before each upstream request. */
+export interface RequestPacer {
+  /** Resolves when a request for `key` may go (rejects with the signal's reason on abort). */
+  wait(key: string, signal?: CallSignal): Promise<void>;
+}
+
+/**
+ * Makes the pacer of one tool set, at its pacing policy's rate: the host passes one backed
+ * by a shared store so that replicas pace together.
+ */
+export type PacerFactory = (toolSet: string, requestsPerSecond: number) => RequestPacer;
+
 /**
  * Spaces requests that share a key (e.g. one Airtable base) to at most `perSecond` per
  * second, so that an agent's burst queues briefly instead of failing with 429.
  */
-export class Pacer {
+export class Pacer implements RequestPacer {
   private readonly next = new Map<string, number>();
 
   constructor(

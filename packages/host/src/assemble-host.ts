@@ -12,6 +12,8 @@ import type { HostConfig } from './config/host-config.js';
 import { resolveSecrets } from './config/resolve-secrets.js';
 import type { Logger } from './logger.js';
 import { HostServices, registerDefault, resolveService, resolveServices } from './services.js';
+import { sharedStoreUrl } from './store/redis-url.js';
+import type { SharedStore } from './store/shared-store.js';
 import { toolSelector } from './tool-selection.js';
 
 /** The auth providers in effect: the embedder's, then the host's own for the remaining ids. */
@@ -24,6 +26,8 @@ export interface AssemblyInput {
   configDir: string;
   /** The tool sets the plugins registered. */
   toolSets: readonly ToolSetDefinition[];
+  /** Redis shared by replicas, when configured: tokens, refresh lock, pacing. */
+  shared?: SharedStore;
 }
 
 function optionalLogger(c: DependencyContainer): Logger | undefined {
@@ -39,7 +43,7 @@ export function registerDefaultServices(
   container: DependencyContainer,
   input: AssemblyInput,
 ): { tokenStoreInUse: () => boolean } {
-  const { config, env, configDir, toolSets } = input;
+  const { config, env, configDir, toolSets, shared } = input;
   const providerIds = new Set<string>();
   const secretNames = new Set<string>();
   for (const set of toolSets) {
@@ -55,8 +59,11 @@ export function registerDefaultServices(
   };
 
   registerDefault(container, HostServices.httpSender, () => new AxiosHttpSender(env));
-  const tokenStoreInUse = registerDefault(container, HostServices.tokenStore, (c) =>
-    defaultTokenStore(config, env as NodeJS.ProcessEnv, configDir, optionalLogger(c)),
+  const tokenStoreInUse = registerDefault(
+    container,
+    HostServices.tokenStore,
+    (c) =>
+      shared?.tokenStore ?? defaultTokenStore(config, env as NodeJS.ProcessEnv, configDir, optionalLogger(c)),
   );
   registerDefault(
     container,
@@ -72,6 +79,7 @@ export function registerDefaultServices(
       custom: resolveServices(c, HostServices.authProvider),
       secrets: configuredSecrets(),
       tokenStore: () => resolveService(c, HostServices.tokenStore),
+      refreshLock: shared?.refreshLock,
     }),
   );
   registerDefault(container, HostServices.registry, () =>
@@ -96,9 +104,44 @@ export function registerDefaultServices(
         authProviders: resolveService(c, ACTIVE_AUTH_PROVIDERS),
         secrets: resolveService(c, HostServices.secretSource),
         http: resolveService(c, HostServices.httpSender),
+        ...(shared ? { pacer: shared.pacers } : {}),
       },
       options,
     );
   });
   return { tokenStoreInUse };
+}
+
+/**
+ * Opens the shared store when one is configured (before anything is built from it, so a host
+ * that cannot reach Redis never starts), registers the defaults, and resolves the services the
+ * host runs on. Redis's client loads only when configured.
+ */
+export async function composeServices(
+  container: DependencyContainer,
+  input: Omit<AssemblyInput, 'shared'> & { logger?: Logger },
+): Promise<{
+  engine: ToolEngine;
+  registry: ToolRegistry;
+  providers: readonly AuthProvider[];
+  tokenStoreInUse: () => boolean;
+  shared: SharedStore | undefined;
+}> {
+  const shared = sharedStoreUrl(input.config, input.env)
+    ? await (await import('./store/shared-store.js')).openSharedStore(input.config, input.env, input.logger)
+    : undefined;
+  const { tokenStoreInUse } = registerDefaultServices(container, { ...input, shared });
+  try {
+    return {
+      engine: resolveService(container, HostServices.engine),
+      registry: resolveService(container, HostServices.registry),
+      providers: resolveService(container, ACTIVE_AUTH_PROVIDERS),
+      tokenStoreInUse,
+      shared,
+    };
+  } catch (e) {
+    // Its connection would keep the process alive after a failed start.
+    await shared?.close();
+    throw e;
+  }
 }

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import type { AuthProvider, SecretSource, TokenStore, ToolOutcome, ToolPlugin } from '@toolhost/core';
 import type { HttpSender, RegisteredTool } from '@toolhost/engine';
 import { type DependencyContainer, container as rootContainer } from 'tsyringe';
-import { ACTIVE_AUTH_PROVIDERS, registerDefaultServices } from './assemble-host.js';
+import { composeServices } from './assemble-host.js';
 import { OAuthAuthProvider } from './auth/oauth-provider.js';
 import { CallLifecycle } from './call-lifecycle.js';
 import { checkConfigAgainstCatalog } from './config/check-against-catalog.js';
@@ -127,11 +127,13 @@ export async function createHost(rawConfig: HostConfig = {}, options: HostOption
   registerGivenServices(container, config, options);
   const toolSets = registerPlugins(container, plugins, config);
   checkConfigAgainstCatalog(config, toolSets);
-  const { tokenStoreInUse } = registerDefaultServices(container, { config, env, configDir, toolSets });
-
-  const engine = resolveService(container, HostServices.engine);
-  const registry = resolveService(container, HostServices.registry);
-  const providers = resolveService(container, ACTIVE_AUTH_PROVIDERS);
+  const { engine, registry, providers, tokenStoreInUse, shared } = await composeServices(container, {
+    config,
+    env,
+    configDir,
+    toolSets,
+    ...(options.logger ? { logger: options.logger } : {}),
+  });
   const infos = new Map(registry.list().map((t) => [t.name, toInfo(t)]));
   const exposed = new Set(infos.keys());
   const defaultUser = config.defaultUserId ?? 'default';
@@ -171,6 +173,7 @@ export async function createHost(rawConfig: HostConfig = {}, options: HostOption
       }
       engine.close();
       await container.dispose();
+      await shared?.close();
     },
   };
 }

@@ -16,6 +16,11 @@ export interface FakeOAuthServer {
   expiresIn: number;
   /** Answer every refresh with invalid_grant, as after the user revoked the app. */
   refuseRefresh: boolean;
+  /**
+   * Issues tokens as an authorization would, without the browser round trip (tests that start
+   * from an authorized user); the refresh token is as good as one from the token endpoint.
+   */
+  mint(scope: string): { access_token: string; refresh_token: string };
   /** Forgets grants and restarts token numbering (access-1, refresh-1-…). */
   reset(): void;
   close(): Promise<void>;
@@ -41,6 +46,7 @@ export async function startFakeOAuthServer(): Promise<FakeOAuthServer> {
     grants: [],
     expiresIn: 3600,
     refuseRefresh: false,
+    mint: (scope) => issue(scope),
     reset() {
       counter = 0;
       state.grants.length = 0;

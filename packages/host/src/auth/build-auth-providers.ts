@@ -7,7 +7,7 @@ import { tokenEnvName } from '../config/resolve-secrets.js';
 import type { Logger } from '../logger.js';
 import { EncryptedFileTokenStore } from './encrypted-file-token-store.js';
 import { MemoryTokenStore } from './memory-token-store.js';
-import { OAuthAuthProvider } from './oauth-provider.js';
+import { OAuthAuthProvider, type RefreshLock } from './oauth-provider.js';
 
 function envName(providerId: string, suffix: string): string {
   return `${providerId.toUpperCase().replace(/[^A-Z0-9]/g, '_')}_${suffix}`;
@@ -40,6 +40,8 @@ export interface AuthProvidersInput {
   custom: readonly AuthProvider[];
   secrets: Record<string, string | undefined>;
   tokenStore: () => TokenStore;
+  /** One refresh at a time across replicas (the shared store's lock), when there are replicas. */
+  refreshLock?: RefreshLock;
 }
 
 /**
@@ -101,6 +103,8 @@ export function buildAuthProviders(input: AuthProvidersInput): AuthProvider[] {
           scopes: settings.scopes,
         },
         store,
+        Date.now,
+        input.refreshLock,
       ),
     );
   }

@@ -1,9 +1,10 @@
-import { createCipheriv, createDecipheriv, randomBytes, scryptSync } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { open, rename, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { StoredConnection, StoredToken, TokenStore } from '@toolhost/core';
 import { HostError, hasCode } from '../host-error.js';
+import { TokenCipher } from './token-cipher.js';
 
 const FORMAT = 'toolhost-tokens-v1';
 
@@ -43,8 +44,7 @@ function parseEnvelope(text: string, file: string): Envelope {
 export class EncryptedFileTokenStore implements TokenStore {
   private contents: Contents = {};
   private writing: Promise<void> = Promise.resolve();
-  private readonly salt: Buffer;
-  private readonly key: Buffer;
+  private readonly cipher: TokenCipher;
 
   constructor(
     readonly file: string,
@@ -64,8 +64,7 @@ export class EncryptedFileTokenStore implements TokenStore {
     // Only a missing file starts an empty store: anything else that is not a store (`null`,
     // `[]`, a half-written file) would otherwise lose every token at the next write.
     if (text !== undefined) envelope = parseEnvelope(text, file);
-    this.salt = envelope ? Buffer.from(envelope.salt, 'base64') : randomBytes(16);
-    this.key = scryptSync(secret, this.salt, 32);
+    this.cipher = new TokenCipher(secret, envelope ? Buffer.from(envelope.salt, 'base64') : randomBytes(16));
     if (envelope) this.contents = this.decrypt(envelope);
   }
 
@@ -77,10 +76,7 @@ export class EncryptedFileTokenStore implements TokenStore {
     if (envelope.format !== FORMAT)
       throw new TokenStoreError(`Token file ${this.file} has an unknown format.`);
     try {
-      const decipher = createDecipheriv('aes-256-gcm', this.key, Buffer.from(envelope.iv, 'base64'));
-      decipher.setAuthTag(Buffer.from(envelope.tag, 'base64'));
-      const plain = Buffer.concat([decipher.update(Buffer.from(envelope.data, 'base64')), decipher.final()]);
-      const contents = JSON.parse(plain.toString('utf8')) as unknown;
+      const contents = this.cipher.open(envelope);
       if (!isRecord(contents) || !Object.values(contents).every(isRecord)) throw new Error('not a store');
       return contents as Contents;
     } catch {
@@ -91,16 +87,7 @@ export class EncryptedFileTokenStore implements TokenStore {
   }
 
   private encrypt(contents: Contents): Envelope {
-    const iv = randomBytes(12);
-    const cipher = createCipheriv('aes-256-gcm', this.key, iv);
-    const data = Buffer.concat([cipher.update(JSON.stringify(contents), 'utf8'), cipher.final()]);
-    return {
-      format: FORMAT,
-      salt: this.salt.toString('base64'),
-      iv: iv.toString('base64'),
-      tag: cipher.getAuthTag().toString('base64'),
-      data: data.toString('base64'),
-    };
+    return { format: FORMAT, salt: this.cipher.salt.toString('base64'), ...this.cipher.seal(contents) };
   }
 
   /** Writes are serialized: each persists the state as of its turn. */

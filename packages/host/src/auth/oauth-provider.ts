@@ -7,6 +7,7 @@ import type {
   TokenStore,
 } from '@toolhost/core';
 import { ToolError } from '@toolhost/core';
+import { sleep } from '@toolhost/engine/internal';
 import * as oauth from 'oauth4webapi';
 import { HostError, hasCode } from '../host-error.js';
 import { PendingAuthorizations } from './pending-authorizations.js';
@@ -26,6 +27,18 @@ export interface OAuthProviderConfig {
   scopes?: string[];
   /** Refresh this long before expiry (default 60 s). */
   refreshSkewSeconds?: number;
+}
+
+/**
+ * Mutual exclusion of token refreshes across host replicas (a Redis lock in the shared
+ * store). Rotating refresh tokens are single-use: two replicas refreshing at once would have
+ * one of them fail and, worse, treat the failure as a revoked grant.
+ */
+export interface RefreshLock {
+  /** How long a held lock lasts if its holder never releases it (a replica that died). */
+  readonly ttlMs: number;
+  /** The release function when acquired, undefined when another replica holds the lock. */
+  acquire(providerId: string, userId: string): Promise<(() => Promise<void>) | undefined>;
 }
 
 export class OAuthCallbackError extends HostError {
@@ -81,6 +94,7 @@ export class OAuthAuthProvider implements AuthProvider {
     private readonly config: OAuthProviderConfig,
     private readonly store: TokenStore,
     private readonly now: () => number = Date.now,
+    private readonly refreshLock?: RefreshLock,
   ) {
     this.id = config.id;
     this.as = {
@@ -344,10 +358,45 @@ export class OAuthAuthProvider implements AuthProvider {
   private refreshShared(userId: string, token: StoredToken): Promise<StoredToken | undefined> {
     let flight = this.refreshing.get(userId);
     if (!flight) {
-      flight = this.refresh(userId, token).finally(() => this.refreshing.delete(userId));
+      flight = this.refreshOnce(userId, token).finally(() => this.refreshing.delete(userId));
       this.refreshing.set(userId, flight);
     }
     return flight;
+  }
+
+  /**
+   * Refreshes under the shared lock when there is one. A replica that finds the lock held
+   * waits for the holder's token to appear in the store instead of refreshing itself; the
+   * holder re-reads the store first, since another replica may have refreshed since our read.
+   */
+  private async refreshOnce(userId: string, stale: StoredToken): Promise<StoredToken | undefined> {
+    const lock = this.refreshLock;
+    if (!lock) return this.refresh(userId, stale);
+    const deadline = Date.now() + lock.ttlMs + 5000;
+    for (;;) {
+      const release = await lock.acquire(this.id, userId);
+      if (release) {
+        try {
+          const current = await this.store.get(this.id, userId);
+          if (!current) return undefined;
+          if (current.accessToken !== stale.accessToken) return current;
+          return await this.refresh(userId, current);
+        } finally {
+          await release();
+        }
+      }
+      await sleep(50);
+      const current = await this.store.get(this.id, userId);
+      if (!current) return undefined;
+      if (current.accessToken !== stale.accessToken) return current;
+      if (Date.now() > deadline) {
+        throw new ToolError({
+          code: 'upstream_unavailable',
+          retryable: true,
+          message: `Another host replica is still refreshing the access token with '${this.id}'; try again.`,
+        });
+      }
+    }
   }
 
   private async refresh(userId: string, token: StoredToken): Promise<StoredToken | undefined> {
@@ -367,6 +416,10 @@ export class OAuthAuthProvider implements AuthProvider {
       res = await oauth.processRefreshTokenResponse(this.as, this.client, response);
     } catch (e) {
       if (e instanceof oauth.ResponseBodyError) {
+        // A refresh token already rotated elsewhere (a replica that refreshed without the
+        // shared lock) is not a revoked grant: keep the newer token that is stored now.
+        const current = await this.store.get(this.id, userId);
+        if (current && current.refreshToken !== token.refreshToken) return current;
         // Revoked or expired refresh token: the user must authorize again.
         await this.store.delete(this.id, userId);
         return undefined;

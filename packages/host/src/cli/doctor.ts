@@ -1,5 +1,6 @@
 import type { Host, ToolInfo } from '../host.js';
 import { type ToolSetReadiness, toolSetReadiness } from '../readiness.js';
+import { redactRedisUrl, sharedStoreUrl } from '../store/redis-url.js';
 
 export interface DoctorReport {
   text: string;
@@ -61,12 +62,16 @@ export async function doctorReport(
       lines.push(live.line);
     }
   }
+  // The host started, so a configured Redis answered and TOOLHOST_TOKEN_KEY is set.
+  const redisUrl = sharedStoreUrl(host.config, env);
   if (host.oauthProviders.length > 0) {
     lines.push(
       '',
-      env.TOOLHOST_TOKEN_KEY
-        ? 'OAuth tokens: kept encrypted on disk (TOOLHOST_TOKEN_KEY is set).'
-        : 'OAuth tokens: kept in memory only and lost at restart; set TOOLHOST_TOKEN_KEY (16+ characters) to keep them.',
+      redisUrl
+        ? `OAuth tokens: shared by replicas in Redis at ${redactRedisUrl(redisUrl)}, encrypted with TOOLHOST_TOKEN_KEY.`
+        : env.TOOLHOST_TOKEN_KEY
+          ? 'OAuth tokens: kept encrypted on disk (TOOLHOST_TOKEN_KEY is set).'
+          : 'OAuth tokens: kept in memory only and lost at restart; set TOOLHOST_TOKEN_KEY (16+ characters) to keep them.',
     );
   }
   lines.push('', healthy ? 'Everything is ready.' : 'Some tool sets cannot be called yet: see above.');

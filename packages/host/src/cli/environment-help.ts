@@ -12,6 +12,7 @@ Environment variables:
   TOOLHOST_LOG_FORMAT           json or pretty (default: pretty on a terminal, else JSON)
   TOOLHOST_TOKEN_KEY            16+ characters: keep OAuth tokens encrypted on disk
   TOOLHOST_DATA_DIR             where the encrypted token file lives (default .toolhost-data)
+  TOOLHOST_REDIS_URL            redis:// or rediss:// URL: share tokens and pacing among replicas
   TOOLHOST_ACCESS_TOKENS        user:token pairs for HTTP clients, comma-separated
   <PROVIDER>_TOKEN              a static token per auth provider, e.g. CRM_AUTH_PROVIDER_TOKEN,
                                 GRID_AUTH_PROVIDER_TOKEN

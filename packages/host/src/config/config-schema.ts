@@ -116,6 +116,11 @@ export const hostConfigSchema = {
         maxBodyBytes: { type: 'integer', minimum: 1024 },
       },
     },
+    store: {
+      type: 'object',
+      additionalProperties: false,
+      properties: { redisUrl: { type: 'string', pattern: '^rediss?://' } },
+    },
     defaultUserId: { type: 'string', minLength: 1 },
     shutdownGraceSeconds: { type: 'number', minimum: 0 },
     logging: {

@@ -121,6 +121,15 @@ export interface HostConfig {
     /** Sessions idle this long are closed (default 1800 s). */
     sessionIdleSeconds?: number;
   };
+  /** State shared by several host replicas behind a load balancer. */
+  store?: {
+    /**
+     * Redis (`redis://` or `rediss://` for TLS; env TOOLHOST_REDIS_URL wins) for OAuth tokens,
+     * the one-refresh-at-a-time lock and pacing. Needs TOOLHOST_TOKEN_KEY; unset, each host
+     * keeps its own (the embedded default).
+     */
+    redisUrl?: string;
+  };
   /** Seconds in-flight calls get to finish on shutdown before they are cancelled (default 10). */
   shutdownGraceSeconds?: number;
   /** User id for calls that name none (single-user setups). */

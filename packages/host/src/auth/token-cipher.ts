@@ -1,0 +1,43 @@
+import { createCipheriv, createDecipheriv, randomBytes, scryptSync } from 'node:crypto';
+
+/** One sealed value: AES-256-GCM's nonce, authentication tag and ciphertext, base64. */
+export interface Sealed {
+  iv: string;
+  tag: string;
+  data: string;
+}
+
+/**
+ * AES-256-GCM with a key derived (scrypt) from TOOLHOST_TOKEN_KEY and a stored salt: the one
+ * encryption of tokens at rest, whichever store keeps them (file or Redis).
+ */
+export class TokenCipher {
+  private readonly key: Buffer;
+
+  constructor(
+    secret: string,
+    readonly salt: Buffer = randomBytes(16),
+  ) {
+    if (secret.length < 16) throw new Error('The token encryption key must be at least 16 characters.');
+    this.key = scryptSync(secret, salt, 32);
+  }
+
+  seal(value: unknown): Sealed {
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', this.key, iv);
+    const data = Buffer.concat([cipher.update(JSON.stringify(value), 'utf8'), cipher.final()]);
+    return {
+      iv: iv.toString('base64'),
+      tag: cipher.getAuthTag().toString('base64'),
+      data: data.toString('base64'),
+    };
+  }
+
+  /** The parsed value; throws on a wrong key or altered data (GCM authenticates both). */
+  open(sealed: Sealed): unknown {
+    const decipher = createDecipheriv('aes-256-gcm', this.key, Buffer.from(sealed.iv, 'base64'));
+    decipher.setAuthTag(Buffer.from(sealed.tag, 'base64'));
+    const plain = Buffer.concat([decipher.update(Buffer.from(sealed.data, 'base64')), decipher.final()]);
+    return JSON.parse(plain.toString('utf8')) as unknown;
+  }
+}

@@ -1,0 +1,67 @@
+import type { StoredToken, TokenStore } from '@toolhost/core';
+import type { Redis } from 'ioredis';
+import { TokenStoreError } from '../auth/encrypted-file-token-store.js';
+import { type Sealed, TokenCipher } from '../auth/token-cipher.js';
+import { storeUnavailable } from './redis-client.js';
+
+const FORMAT = 'toolhost-token-v1';
+const SALT_KEY = 'toolhost:token-salt';
+
+export const tokenKey = (providerId: string, userId: string) =>
+  `toolhost:token:${encodeURIComponent(providerId)}:${encodeURIComponent(userId)}`;
+
+/** Runs a Redis command; an unreachable Redis becomes `store_unavailable`, never an empty answer. */
+export async function inRedis<T>(command: () => Promise<T>): Promise<T> {
+  try {
+    return await command();
+  } catch {
+    throw storeUnavailable();
+  }
+}
+
+/**
+ * Tokens shared by every replica, one Redis key per provider and user, each value sealed
+ * (AES-256-GCM) with TOOLHOST_TOKEN_KEY exactly as the file store seals its file. The salt
+ * is shared too (set once, by whichever replica starts first), so every replica derives the
+ * same key from the same secret.
+ */
+export class RedisTokenStore implements TokenStore {
+  private constructor(
+    private readonly redis: Redis,
+    private readonly cipher: TokenCipher,
+  ) {}
+
+  static async open(redis: Redis, secret: string): Promise<RedisTokenStore> {
+    if (secret.length < 16)
+      throw new TokenStoreError('The token encryption key must be at least 16 characters.');
+    const candidate = new TokenCipher(secret);
+    await redis.set(SALT_KEY, candidate.salt.toString('base64'), 'NX');
+    const salt = await redis.get(SALT_KEY);
+    if (!salt) throw new TokenStoreError('The shared token salt vanished from Redis while starting.');
+    return new RedisTokenStore(redis, new TokenCipher(secret, Buffer.from(salt, 'base64')));
+  }
+
+  async get(providerId: string, userId: string): Promise<StoredToken | undefined> {
+    const text = await inRedis(() => this.redis.get(tokenKey(providerId, userId)));
+    if (text === null) return undefined;
+    try {
+      const sealed = JSON.parse(text) as Sealed & { format?: string };
+      if (sealed.format !== FORMAT) throw new Error('unknown format');
+      return this.cipher.open(sealed) as StoredToken;
+    } catch {
+      // The key name only: the sealed value is useless without the key, but no token leaks.
+      throw new TokenStoreError(
+        `Cannot decrypt the token of '${providerId}' in Redis: wrong TOOLHOST_TOKEN_KEY, or the value was altered.`,
+      );
+    }
+  }
+
+  async set(providerId: string, userId: string, token: StoredToken): Promise<void> {
+    const value = JSON.stringify({ format: FORMAT, ...this.cipher.seal(token) });
+    await inRedis(() => this.redis.set(tokenKey(providerId, userId), value));
+  }
+
+  async delete(providerId: string, userId: string): Promise<void> {
+    await inRedis(() => this.redis.del(tokenKey(providerId, userId)));
+  }
+}

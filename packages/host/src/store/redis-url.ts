@@ -1,0 +1,21 @@
+import type { HostConfig } from '../config/host-config.js';
+
+/** The Redis URL in effect: TOOLHOST_REDIS_URL, else the config's `store.redisUrl`. */
+export function sharedStoreUrl(
+  config: HostConfig,
+  env: Readonly<Record<string, string | undefined>>,
+): string | undefined {
+  return env.TOOLHOST_REDIS_URL || config.store?.redisUrl || undefined;
+}
+
+/** The Redis URL without credentials, for messages and logs (a password may sit in the URL). */
+export function redactRedisUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    u.username = '';
+    u.password = '';
+    return u.href;
+  } catch {
+    return '(an unparseable Redis URL)';
+  }
+}

@@ -1,0 +1,55 @@
+import type { PacerFactory } from '@toolhost/engine';
+import type { Redis } from 'ioredis';
+import type { RefreshLock } from '../auth/oauth-provider.js';
+import type { HostConfig } from '../config/host-config.js';
+import type { Logger } from '../logger.js';
+import { connectRedis, SharedStoreStartError } from './redis-client.js';
+import { RedisTokenStore } from './redis-token-store.js';
+import { sharedStoreUrl } from './redis-url.js';
+import { RedisRefreshLock } from './refresh-lock.js';
+import { sharedPacers } from './shared-pacer.js';
+
+/** What replicas share through Redis: tokens, the refresh lock, pacing. */
+export interface SharedStore {
+  readonly redis: Redis;
+  readonly tokenStore: RedisTokenStore;
+  readonly refreshLock: RefreshLock;
+  readonly pacers: PacerFactory;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the shared store when one is configured, else undefined (the embedded defaults).
+ * Fails start-up rather than fall back: a replica with a store of its own would hand out
+ * authorization links and refresh tokens that the others never see.
+ */
+export async function openSharedStore(
+  config: HostConfig,
+  env: Readonly<Record<string, string | undefined>>,
+  logger?: Logger,
+): Promise<SharedStore | undefined> {
+  const url = sharedStoreUrl(config, env);
+  if (!url) return undefined;
+  const key = env.TOOLHOST_TOKEN_KEY;
+  if (!key) {
+    throw new SharedStoreStartError(
+      'A shared store (TOOLHOST_REDIS_URL / store.redisUrl) is configured but TOOLHOST_TOKEN_KEY is not: tokens in Redis are always encrypted; set the same key (16+ characters) on every replica.',
+    );
+  }
+  const redis = await connectRedis(url, logger);
+  try {
+    const tokenStore = await RedisTokenStore.open(redis, key);
+    return {
+      redis,
+      tokenStore,
+      refreshLock: new RedisRefreshLock(redis),
+      pacers: sharedPacers(redis, logger),
+      async close() {
+        await redis.quit().catch(() => redis.disconnect());
+      },
+    };
+  } catch (e) {
+    redis.disconnect();
+    throw e;
+  }
+}

@@ -1,0 +1,115 @@
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/** A real redis-server on a free loopback port, its files in a temporary directory. */
+export interface RedisServer {
+  url: string;
+  port: number;
+  /** Stops the server; `save` writes its data first, so that `start()` brings it back. */
+  stop(options?: { save?: boolean }): Promise<void>;
+  /** Starts it again on the same port and directory (after `stop`). */
+  start(): Promise<void>;
+  /** Freezes the process (SIGSTOP): connections stay open but nothing is answered. */
+  pause(): void;
+  resume(): void;
+  /** Stops it and removes its directory. */
+  close(): Promise<void>;
+}
+
+function redisServerBinary(): string {
+  try {
+    return execFileSync('sh', ['-c', 'command -v redis-server'], { encoding: 'utf8' }).trim();
+  } catch {
+    // A missing server must fail the suite, not skip it: the shared-store tests are the only
+    // proof that replicas agree, and CI installs the package (.ci/run).
+    throw new Error(
+      'redis-server is not on PATH: install it (apt-get update && apt-get install -y redis-server) to run the shared-store tests.',
+    );
+  }
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as { port: number };
+  await new Promise((r) => server.close(r));
+  return port;
+}
+
+async function answersPing(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = new Socket();
+    const done = (ok: boolean) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.once('error', () => done(false));
+    socket.once('data', (d) => done(d.toString().startsWith('+PONG')));
+    socket.connect(port, '127.0.0.1', () => socket.write('PING\r\n'));
+  });
+}
+
+/** Starts redis-server without persistence unless asked (`SHUTDOWN SAVE`), reachable on 127.0.0.1 only. */
+export async function startRedisServer(): Promise<RedisServer> {
+  const binary = redisServerBinary();
+  const dir = mkdtempSync(join(tmpdir(), 'toolhost-redis-'));
+  const port = await freePort();
+  let child: ChildProcess | undefined;
+  let output = '';
+
+  const start = async () => {
+    output = '';
+    const proc = spawn(
+      binary,
+      ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no'],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    child = proc;
+    proc.stdout!.on('data', (c: Buffer) => {
+      output += c.toString();
+    });
+    proc.stderr!.on('data', (c: Buffer) => {
+      output += c.toString();
+    });
+    const deadline = Date.now() + 10_000;
+    while (!(await answersPing(port))) {
+      if (proc.exitCode !== null || Date.now() > deadline)
+        throw new Error(`redis-server did not start on port ${port}: ${output}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  };
+
+  const stop = async (options: { save?: boolean } = {}) => {
+    const proc = child;
+    if (!proc || proc.exitCode !== null) return;
+    child = undefined;
+    const exited = new Promise((r) => proc.once('exit', r));
+    if (options.save) {
+      // SHUTDOWN SAVE writes dump.rdb in `dir`, which the next start loads.
+      await new Promise<void>((resolve) => {
+        const socket = new Socket();
+        socket.once('error', () => resolve());
+        socket.once('close', () => resolve());
+        socket.connect(port, '127.0.0.1', () => socket.write('SHUTDOWN SAVE\r\n'));
+      });
+    } else proc.kill('SIGTERM');
+    await exited;
+  };
+
+  await start();
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    port,
+    stop,
+    start,
+    pause: () => child?.kill('SIGSTOP'),
+    resume: () => child?.kill('SIGCONT'),
+    async close() {
+      await stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

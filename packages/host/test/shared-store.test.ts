@@ -1,0 +1,326 @@
+import { resolve } from 'node:path';
+import { Writable } from 'node:stream';
+import type { StoredToken, TokenStore, ToolOutcome } from '@toolhost/core';
+import { Redis } from 'ioredis';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { HostConfig } from '../src/config/host-config.js';
+import { createHost, type Host } from '../src/host.js';
+import { createLogger } from '../src/logger.js';
+import { HostServices, resolveService } from '../src/services.js';
+import { type RecordingUpstream, startRecordingUpstream } from '../src/testing/recording-upstream.js';
+import { type FakeOAuthServer, fakeClient, startFakeOAuthServer } from './fake-oauth-server.js';
+import { type RedisServer, startRedisServer } from './redis-server.js';
+import { fixtureApp, spawnHttpHost } from './support.js';
+
+const TOKEN_KEY = 'token-encryption-key-for-replicas';
+const repoRoot = resolve(fixtureApp, '../../../../..');
+
+let redis: RedisServer;
+let admin: Redis;
+let oauth: FakeOAuthServer;
+let upstream: RecordingUpstream;
+let logs: string;
+const hosts: Host[] = [];
+
+function echoConfig(tokenUrl = oauth.tokenUrl): HostConfig {
+  return {
+    plugins: ['toolhost-plugin-echo'],
+    toolSets: { EchoApi: { baseUrl: upstream.url } },
+    auth: {
+      providers: {
+        'echo-auth': {
+          clientId: fakeClient.clientId,
+          authorizeUrl: oauth.authorizeUrl,
+          tokenUrl,
+          redirectUri: 'http://127.0.0.1:9/oauth/callback/echo-auth',
+        },
+      },
+    },
+  };
+}
+
+function replicaEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return {
+    TOOLHOST_REDIS_URL: redis.url,
+    TOOLHOST_TOKEN_KEY: TOKEN_KEY,
+    ECHO_AUTH_CLIENT_SECRET: fakeClient.clientSecret,
+    ...extra,
+  };
+}
+
+/** One replica: its own container, engine and Redis connection, as a separate process has. */
+async function replica(config: HostConfig = echoConfig(), env = replicaEnv()): Promise<Host> {
+  const sink = new Writable({
+    write(chunk, _enc, done) {
+      logs += chunk.toString();
+      done();
+    },
+  });
+  const host = await createHost(config, { configDir: fixtureApp, env, logger: createLogger('debug', sink) });
+  hosts.push(host);
+  return host;
+}
+
+const storeOf = (host: Host): TokenStore => resolveService(host.container, HostServices.tokenStore);
+const getItem = (host: Host, id: string) =>
+  host.callTool('EchoApi.GetItem', { item_id: id }, { userId: 'alice' });
+const errorCode = (o: ToolOutcome) => (o.ok ? undefined : o.error.code);
+
+/** A token for alice as an authorization on some replica would have stored it. */
+async function authorizeAlice(host: Host, expiresAt = Date.now() + 3_600_000): Promise<StoredToken> {
+  const issued = oauth.mint('items.read');
+  const token = {
+    accessToken: issued.access_token,
+    refreshToken: issued.refresh_token,
+    expiresAt,
+    scopes: ['items.read'],
+  };
+  await storeOf(host).set('echo-auth', 'alice', token);
+  return token;
+}
+
+beforeAll(async () => {
+  redis = await startRedisServer();
+  admin = new Redis(redis.url, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  // The test's own client: the outage tests stop Redis under it too.
+  admin.on('error', () => {});
+  await admin.connect();
+  oauth = await startFakeOAuthServer();
+  upstream = await startRecordingUpstream();
+});
+afterAll(async () => {
+  admin.disconnect();
+  await redis.close();
+  await oauth.close();
+  await upstream.close();
+});
+beforeEach(async () => {
+  logs = '';
+  oauth.reset();
+  upstream.reset();
+  upstream.respond(() => ({ status: 200, body: { ok: true } }));
+  await admin.flushall();
+});
+afterEach(async () => {
+  await Promise.all(hosts.splice(0).map((h) => h.close()));
+});
+
+describe('shared store (Redis): start-up', () => {
+  it('refuses to start with Redis but without TOOLHOST_TOKEN_KEY', async () => {
+    await expect(
+      replica(echoConfig(), {
+        TOOLHOST_REDIS_URL: redis.url,
+        ECHO_AUTH_CLIENT_SECRET: fakeClient.clientSecret,
+      }),
+    ).rejects.toThrow(/TOOLHOST_TOKEN_KEY is not/);
+  });
+
+  it('refuses to start when Redis is unreachable, naming the URL without its password', async () => {
+    const dead = await startRedisServer();
+    await dead.close();
+    const url = `redis://admin:hunter2-redis-password@127.0.0.1:${dead.port}`;
+    const failure = replica(echoConfig(), replicaEnv({ TOOLHOST_REDIS_URL: url }));
+    await expect(failure).rejects.toThrow(`Cannot reach the shared store at redis://127.0.0.1:${dead.port}`);
+    await expect(failure).rejects.not.toThrow(/hunter2/);
+  });
+
+  it('makes the CLI exit with that message, and serve once Redis answers', async () => {
+    const dead = await startRedisServer();
+    await dead.close();
+    const env = {
+      TOOLHOST_TOKEN_KEY: TOKEN_KEY,
+      ECHO_AUTH_CLIENT_SECRET: fakeClient.clientSecret,
+      TOOLHOST_REDIS_URL: `redis://:hunter2-redis-password@127.0.0.1:${dead.port}`,
+    };
+    const failed = await spawnHttpHost(echoConfig(), env).then(
+      () => '',
+      (e: Error) => e.message,
+    );
+    expect(failed).toContain('host exited 1');
+    expect(failed).toContain(`Cannot reach the shared store at redis://127.0.0.1:${dead.port}`);
+    expect(failed).not.toContain('hunter2');
+
+    const served = await spawnHttpHost(echoConfig(), { ...env, TOOLHOST_REDIS_URL: redis.url });
+    try {
+      expect((await fetch(new URL('/healthz', served.url))).status).toBe(200);
+      expect(await admin.exists('toolhost:token-salt')).toBe(1);
+    } finally {
+      served.child.kill('SIGTERM');
+      expect(await served.exited).toBe(0);
+    }
+  });
+
+  it('takes the URL from the config key store.redisUrl too', async () => {
+    const env = replicaEnv();
+    delete env.TOOLHOST_REDIS_URL;
+    const a = await replica({ ...echoConfig(), store: { redisUrl: redis.url } }, env);
+    await authorizeAlice(a);
+    expect(await admin.exists('toolhost:token:echo-auth:alice')).toBe(1);
+  });
+});
+
+describe('shared store (Redis): tokens', () => {
+  it('keeps tokens encrypted at rest, readable by every replica with the same key', async () => {
+    const a = await replica();
+    const b = await replica();
+    const token = await authorizeAlice(a);
+    const raw = (await admin.get('toolhost:token:echo-auth:alice'))!;
+    expect(raw).toBeTruthy();
+    expect(raw).not.toContain(token.accessToken);
+    expect(raw).not.toContain(token.refreshToken);
+    expect(await storeOf(b).get('echo-auth', 'alice')).toEqual(token);
+
+    const outcomes = await Promise.all([getItem(a, 'i1'), getItem(b, 'i2')]);
+    expect(outcomes.map(errorCode)).toEqual([undefined, undefined]);
+    expect(upstream.requests.map((r) => r.headers.authorization)).toEqual([
+      `Bearer ${token.accessToken}`,
+      `Bearer ${token.accessToken}`,
+    ]);
+  });
+
+  it('refuses to read tokens sealed with another key', async () => {
+    const a = await replica();
+    await authorizeAlice(a);
+    // The shared salt stays; only the secret differs, as on a replica configured wrongly.
+    const b = await replica(
+      echoConfig(),
+      replicaEnv({ TOOLHOST_TOKEN_KEY: 'another-key-of-16-chars-or-more' }),
+    );
+    const outcome = await getItem(b, 'i1');
+    expect(errorCode(outcome)).toBe('internal_error');
+    expect(upstream.requests).toHaveLength(0);
+  });
+});
+
+describe('shared store (Redis): one refresh across replicas', () => {
+  it('refreshes an expired token once for 20 concurrent calls on two replicas', async () => {
+    const a = await replica();
+    const b = await replica();
+    const old = await authorizeAlice(a, Date.now() - 1000);
+    const outcomes = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => getItem(i % 2 === 0 ? a : b, `i${i}`)),
+    );
+    expect(outcomes.map(errorCode)).toEqual(Array(20).fill(undefined));
+    // Rotating refresh tokens: a second refresh with the old one would have been refused.
+    expect(oauth.grants).toEqual([{ grant_type: 'refresh_token', refresh_token: old.refreshToken }]);
+    const stored = (await storeOf(b).get('echo-auth', 'alice'))!;
+    expect(stored.accessToken).not.toBe(old.accessToken);
+    expect(stored.refreshToken).not.toBe(old.refreshToken);
+    expect(new Set(upstream.requests.map((r) => r.headers.authorization))).toEqual(
+      new Set([`Bearer ${stored.accessToken}`]),
+    );
+    expect(await admin.keys('toolhost:refresh-lock:*')).toEqual([]);
+  });
+
+  it('keeps the stored refresh token when a refresh fails half-way', async () => {
+    // A token endpoint that refuses connections: the refresh never gets an answer.
+    const closed = await startRecordingUpstream();
+    await closed.close();
+    const deadTokenUrl = `${closed.url}/token`;
+    const a = await replica(echoConfig(deadTokenUrl));
+    const old = await authorizeAlice(a, Date.now() - 1000);
+    const first = await getItem(a, 'i1');
+    expect(first.ok ? undefined : first.error).toMatchObject({
+      code: 'upstream_unavailable',
+      retryable: true,
+    });
+    expect(await storeOf(a).get('echo-auth', 'alice')).toEqual(old);
+    // The lock was released: the next call tries again at once rather than wait for its expiry.
+    expect(await admin.keys('toolhost:refresh-lock:*')).toEqual([]);
+    expect(errorCode(await getItem(a, 'i2'))).toBe('upstream_unavailable');
+    expect(upstream.requests).toHaveLength(0);
+  });
+});
+
+describe('shared store (Redis): pacing across replicas', () => {
+  const gridConfig: HostConfig = { toolSets: { GridApi: { baseUrl: '' } } };
+  const gridReplica = () =>
+    createHost(
+      { ...gridConfig, toolSets: { GridApi: { baseUrl: upstream.url } } },
+      {
+        configDir: repoRoot,
+        pluginPackages: ['@toolhost/plugin-grid'],
+        env: replicaEnv({ GRID_AUTH_PROVIDER_TOKEN: 'grid-static-token-for-tests' }),
+        logger: createLogger(
+          'debug',
+          new Writable({
+            write(chunk, _enc, done) {
+              logs += chunk.toString();
+              done();
+            },
+          }),
+        ),
+      },
+    ).then((h) => {
+      hosts.push(h);
+      return h;
+    });
+  const listRecords = (host: Host) =>
+    host.callTool('GridApi.ListGridRecords', { base_id: 'appAAAAAAAAAAAAAA', table_id_or_name: 'tbl1' });
+
+  it('lets no more than 5 requests a second reach one base from two replicas', async () => {
+    const arrivals: number[] = [];
+    upstream.respond(() => {
+      arrivals.push(performance.timeOrigin + performance.now());
+      return { status: 200, body: { records: [] } };
+    });
+    const a = await gridReplica();
+    const b = await gridReplica();
+    const outcomes = await Promise.all(Array.from({ length: 40 }, (_, i) => listRecords(i % 2 ? a : b)));
+    expect(outcomes.map(errorCode)).toEqual(Array(40).fill(undefined));
+    expect(arrivals).toHaveLength(40);
+    arrivals.sort((x, y) => x - y);
+    const busiest = Math.max(...arrivals.map((t) => arrivals.filter((u) => u >= t && u < t + 1000).length));
+    expect(busiest).toBeLessThanOrEqual(5);
+  }, 30_000);
+
+  it('paces per process, with one warning, while Redis is unreachable', async () => {
+    const a = await gridReplica();
+    await redis.stop();
+    try {
+      const outcomes = await Promise.all(Array.from({ length: 3 }, () => listRecords(a)));
+      expect(outcomes.map(errorCode)).toEqual([undefined, undefined, undefined]);
+      expect(logs.match(/pacing per process until it returns/g)).toHaveLength(1);
+    } finally {
+      await redis.start();
+    }
+  });
+});
+
+describe('shared store (Redis): faults while serving', () => {
+  it('answers store_unavailable while Redis is down, and recovers when it returns', async () => {
+    const a = await replica();
+    const token = await authorizeAlice(a);
+    expect(errorCode(await getItem(a, 'i1'))).toBeUndefined();
+
+    await redis.stop({ save: true });
+    const down = await getItem(a, 'i2');
+    expect(down.ok ? undefined : down.error).toMatchObject({ code: 'store_unavailable', retryable: true });
+    expect(JSON.stringify(down)).not.toContain(token.accessToken);
+
+    await redis.start();
+    const deadline = Date.now() + 10_000;
+    let back = await getItem(a, 'i3');
+    while (!back.ok && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 100));
+      back = await getItem(a, 'i3');
+    }
+    expect(errorCode(back)).toBeUndefined();
+    expect(upstream.requests.map((r) => r.path)).toEqual(['/items/i1', '/items/i3']);
+    expect(logs).not.toContain(token.accessToken);
+    expect(logs).not.toContain(token.refreshToken);
+  });
+
+  it('answers store_unavailable when Redis hangs, instead of hanging the call', async () => {
+    const a = await replica();
+    await authorizeAlice(a);
+    redis.pause();
+    try {
+      const hung = await getItem(a, 'i1');
+      expect(hung.ok ? undefined : hung.error).toMatchObject({ code: 'store_unavailable', retryable: true });
+    } finally {
+      redis.resume();
+    }
+    expect(errorCode(await getItem(a, 'i2'))).toBeUndefined();
+  }, 20_000);
+});
