@@ -4,6 +4,7 @@ import type { StoredToken, TokenStore, ToolOutcome } from '@toolhost/core';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { HostConfig } from '../src/config/host-config.js';
+import { disconnect, listConnections } from '../src/connections.js';
 import { createHost, type Host } from '../src/host.js';
 import { createLogger } from '../src/logger.js';
 import { HostServices, resolveService } from '../src/services.js';
@@ -176,6 +177,19 @@ describe('shared store (Redis): tokens', () => {
       `Bearer ${token.accessToken}`,
       `Bearer ${token.accessToken}`,
     ]);
+  });
+
+  it('lists and ends connections from any replica', async () => {
+    const a = await replica();
+    const b = await replica();
+    const token = await authorizeAlice(a);
+    const listed = await listConnections(b);
+    expect(listed).toEqual([
+      expect.objectContaining({ userId: 'alice', providerId: 'echo-auth', scopes: token.scopes }),
+    ]);
+    expect(await disconnect(b, 'alice', 'echo-auth')).toMatchObject({ existed: true });
+    expect(await storeOf(a).get('echo-auth', 'alice')).toBeUndefined();
+    expect(await listConnections(a)).toEqual([]);
   });
 
   it('refuses to read tokens sealed with another key', async () => {

@@ -1,4 +1,4 @@
-import type { StoredToken, TokenStore } from '@toolhost/core';
+import type { StoredConnection, StoredToken, TokenStore } from '@toolhost/core';
 import type { Redis } from 'ioredis';
 import { TokenStoreError } from '../auth/encrypted-file-token-store.js';
 import { type Sealed, TokenCipher } from '../auth/token-cipher.js';
@@ -63,5 +63,26 @@ export class RedisTokenStore implements TokenStore {
 
   async delete(providerId: string, userId: string): Promise<void> {
     await inRedis(() => this.redis.del(tokenKey(providerId, userId)));
+  }
+
+  /** Every stored connection (SCAN, not KEYS: a large store is walked without blocking Redis). */
+  async list(filter: { userId?: string; providerId?: string } = {}): Promise<StoredConnection[]> {
+    const pattern = `toolhost:token:${filter.providerId ? encodeURIComponent(filter.providerId) : '*'}:${filter.userId ? encodeURIComponent(filter.userId) : '*'}`;
+    const keys: string[] = [];
+    let cursor = '0';
+    do {
+      const [next, batch] = await inRedis(() => this.redis.scan(cursor, 'MATCH', pattern, 'COUNT', 500));
+      cursor = next;
+      keys.push(...batch);
+    } while (cursor !== '0');
+    const out: StoredConnection[] = [];
+    for (const key of keys) {
+      const [, , provider, user] = key.split(':');
+      const providerId = decodeURIComponent(provider ?? '');
+      const userId = decodeURIComponent(user ?? '');
+      const token = await this.get(providerId, userId);
+      if (token) out.push({ providerId, userId, token });
+    }
+    return out;
   }
 }
