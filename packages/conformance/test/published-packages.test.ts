@@ -25,6 +25,16 @@ const typescript = createRequire(join(root, 'package.json')).resolve('typescript
 let tarballs: Record<string, string>;
 let consumer: string;
 
+/** What tsc reports for the project in `dir` (empty when it compiles). */
+function typeErrors(dir: string): string {
+  try {
+    execFileSync(process.execPath, [typescript, '-p', dir], { encoding: 'utf8' });
+    return '';
+  } catch (e) {
+    return (e as { stdout: string }).stdout;
+  }
+}
+
 function unpack(tarball: string, into: string): void {
   mkdirSync(into, { recursive: true });
   execFileSync('tar', ['-xzf', tarball, '-C', into, '--strip-components=1']);
@@ -114,13 +124,7 @@ describe('published packages', () => {
         files: ['consumer.ts'],
       }),
     );
-    let output = '';
-    try {
-      execFileSync(process.execPath, [typescript, '-p', consumer], { encoding: 'utf8' });
-    } catch (e) {
-      output = (e as { stdout: string }).stdout;
-    }
-    expect(output).toBe('');
+    expect(typeErrors(consumer)).toBe('');
   });
 });
 
@@ -183,12 +187,6 @@ describe('a global install', () => {
         files: ['embed.ts'],
       }),
     );
-    let output = '';
-    try {
-      execFileSync(process.execPath, [typescript, '-p', lib], { encoding: 'utf8' });
-    } catch (e) {
-      output = (e as { stdout: string }).stdout;
-    }
-    expect(output).toBe('');
+    expect(typeErrors(lib)).toBe('');
   }, 240_000);
 });
