@@ -10,6 +10,7 @@ import {
   type Tool,
   UrlElicitationRequiredError,
 } from '@modelcontextprotocol/sdk/types.js';
+import { listedAnnotations, listedInputSchema } from '@toolhost/core';
 import type { Host, ToolInfo } from '../host.js';
 import { HostServices, resolveService } from '../services.js';
 import { unknownToolMessage } from '../unknown-tool.js';
@@ -35,33 +36,6 @@ export interface McpServerOptions {
 }
 
 /**
- * The behaviour hints that differ from MCP's defaults (read-only false, destructive true,
- * idempotent false, open-world true); `destructiveHint` and `idempotentHint` only for tools
- * that write, the only ones MCP defines them for. Absent hints read as the defaults, so the
- * meaning is unchanged and the catalog is shorter by a dozen tokens a tool.
- */
-export function listedAnnotations(a: ToolInfo['annotations']): Tool['annotations'] {
-  const out: NonNullable<Tool['annotations']> = {};
-  if (a.readOnlyHint) out.readOnlyHint = true;
-  else {
-    if (!a.destructiveHint) out.destructiveHint = false;
-    if (a.idempotentHint) out.idempotentHint = true;
-  }
-  if (!a.openWorldHint) out.openWorldHint = false;
-  return Object.keys(out).length > 0 ? out : undefined;
-}
-
-/**
- * A tool's input schema as listed: without the top-level `additionalProperties: false` (the
- * host refuses unknown parameters itself, naming the accepted ones). Every parameter keeps its
- * type, constraints and text, `mode` and `request_body` included.
- */
-export function listedInputSchema(schema: Record<string, unknown>): Tool['inputSchema'] {
-  const { additionalProperties, ...listed } = schema;
-  return (additionalProperties === false ? listed : { ...schema }) as Tool['inputSchema'];
-}
-
-/**
  * Prepares what every MCP server of this host shares (the tool list, the name map, the store
  * of results over the size budget), once, so that `tools/list` answers a prepared array and a
  * fresh Server per HTTP session costs only the object itself. With `mcp.catalog: dynamic` the
@@ -72,11 +46,16 @@ export function prepareMcpCatalog(host: Host) {
   const mcp = host.config.mcp ?? {};
   const names = new ToolNameMap(tools, mcp.nameSeparator ?? '_');
   const all: Tool[] = tools.map((t): Tool => {
-    const annotations = listedAnnotations(t.annotations);
+    const annotations = listedAnnotations({
+      readOnly: t.annotations.readOnlyHint,
+      destructive: t.annotations.destructiveHint,
+      idempotent: t.annotations.idempotentHint,
+      openWorld: t.annotations.openWorldHint,
+    });
     return {
       name: names.mcpName(t.name),
       description: t.description,
-      inputSchema: listedInputSchema(t.inputSchema),
+      inputSchema: listedInputSchema(t.inputSchema) as Tool['inputSchema'],
       ...(annotations ? { annotations } : {}),
     };
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { listedAnnotations } from './create-mcp-server.js';
+import { effectiveAnnotations, listedAnnotations, listedInputSchema } from './listing.js';
 
 const hints = (
   readOnlyHint: boolean,
@@ -7,10 +7,10 @@ const hints = (
   idempotentHint: boolean,
   openWorldHint = true,
 ) => ({
-  readOnlyHint,
-  destructiveHint,
-  idempotentHint,
-  openWorldHint,
+  readOnly: readOnlyHint,
+  destructive: destructiveHint,
+  idempotent: idempotentHint,
+  openWorld: openWorldHint,
 });
 
 describe('listedAnnotations', () => {
@@ -26,24 +26,32 @@ describe('listedAnnotations', () => {
   });
 
   it('means the same as the full hints when absent ones read as MCP defaults', () => {
-    const defaults = {
-      readOnlyHint: false,
-      destructiveHint: true,
-      idempotentHint: false,
-      openWorldHint: true,
-    };
     for (const ro of [false, true])
       for (const d of [false, true])
         for (const i of [false, true])
           for (const o of [false, true]) {
             const full = hints(ro, d, i, o);
-            const read = { ...defaults, ...listedAnnotations(full) };
-            expect(read.readOnlyHint).toBe(full.readOnlyHint);
-            expect(read.openWorldHint).toBe(full.openWorldHint);
-            if (!full.readOnlyHint) {
-              expect(read.destructiveHint).toBe(full.destructiveHint);
-              expect(read.idempotentHint).toBe(full.idempotentHint);
+            const read = effectiveAnnotations(listedAnnotations(full));
+            expect(read.readOnlyHint).toBe(full.readOnly);
+            expect(read.openWorldHint).toBe(full.openWorld);
+            if (!full.readOnly) {
+              expect(read.destructiveHint).toBe(full.destructive);
+              expect(read.idempotentHint).toBe(full.idempotent);
             }
           }
+  });
+});
+
+describe('listedInputSchema', () => {
+  it('drops only the top-level additionalProperties: false', () => {
+    const schema = {
+      type: 'object',
+      properties: { a: { type: 'object', additionalProperties: false } },
+      additionalProperties: false,
+    };
+    expect(listedInputSchema(schema)).toEqual({
+      type: 'object',
+      properties: { a: { type: 'object', additionalProperties: false } },
+    });
   });
 });
