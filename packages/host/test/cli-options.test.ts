@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RecordingUpstream, startRecordingUpstream } from '../src/testing/recording-upstream.js';
-import { hostCliPath } from '../src/testing/spawn-host.js';
+import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
+import { hostCliPath } from '../../testing/src/spawn-host.js';
 import { fixtureApp } from './support.js';
 
 const run = promisify(execFile);

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CONTRACT_VERSION, registerToolSet, type ToolDeclaration, type ToolPlugin } from '@toolhost/core';
+import { hostCliPath } from '../../testing/src/spawn-host.js';
 import type { HostConfig } from '../src/config/host-config.js';
-import { hostCliPath } from '../src/testing/spawn-host.js';
 
 /** A directory whose node_modules holds fixture plugins (echo: compatible; future: contract 2.2). */
 export const fixtureApp = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'app');

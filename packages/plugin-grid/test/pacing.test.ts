@@ -4,7 +4,7 @@ import {
   type SpawnedHost,
   spawnHost,
   startRecordingUpstream,
-} from '@toolhost/host/testing';
+} from '@toolhost/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
 // Airtable allows 5 requests per second per base; the plugin paces by the `baseId` parameter

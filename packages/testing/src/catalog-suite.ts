@@ -1,7 +1,6 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { STATUS_META_KEY, type ToolSetConfig } from '@toolhost/host';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
-import type { ToolSetConfig } from '../config/host-config.js';
-import { STATUS_META_KEY } from '../mcp/render-outcome.js';
 import { type FakeResponse, type RecordingUpstream, startRecordingUpstream } from './recording-upstream.js';
 import { type SpawnedHost, spawnHost } from './spawn-host.js';
 
