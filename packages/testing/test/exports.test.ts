@@ -6,6 +6,7 @@ describe('@toolhost/testing entry', () => {
     expect(Object.keys(testing).sort()).toEqual([
       'catalogSuite',
       'effectiveHints',
+      'executeArgs',
       'hostCliPath',
       'responseOf',
       'resultText',
