@@ -53,6 +53,10 @@ export async function startUpstream() {
   return { url: `http://127.0.0.1:${port}`, close: () => child.kill() };
 }
 
+// The plugin of each tool set the bench points at the upstream. The host refuses settings
+// for a tool set no loaded plugin provides, so a run with some plugins sets only theirs.
+const PLUGIN_OF = { CrmEventsApi: ONE_PLUGIN, GridApi: '@toolhost/plugin-grid' };
+
 // The host's options, the same in its config file and in the embedding API; without
 // `plugins` the host loads every installed plugin.
 // GridApi also points at the upstream (unpaced): its table listing fetches the large bodies.
@@ -63,9 +67,14 @@ export async function startUpstream() {
  * @returns {HostConfig}
  */
 function hostOptions(upstream, plugins, mcp) {
+  /** @type {Record<keyof typeof PLUGIN_OF, import('@toolhost/host').ToolSetConfig>} */
+  const toolSets = { CrmEventsApi: { baseUrl: upstream }, GridApi: { baseUrl: upstream, pacing: false } };
+  const loaded = (/** @type {keyof typeof PLUGIN_OF} */ set) => !plugins || plugins.includes(PLUGIN_OF[set]);
   return {
     ...(plugins ? { plugins } : {}),
-    toolSets: { CrmEventsApi: { baseUrl: upstream }, GridApi: { baseUrl: upstream, pacing: false } },
+    toolSets: Object.fromEntries(
+      Object.entries(toolSets).filter(([set]) => loaded(/** @type {keyof typeof PLUGIN_OF} */ (set))),
+    ),
     auth: { providers: { 'crm-auth-provider': { token: TOKEN }, 'grid-auth-provider': { token: TOKEN } } },
     ...(mcp ? { mcp } : {}),
   };
