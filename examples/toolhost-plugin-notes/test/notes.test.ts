@@ -1,4 +1,4 @@
-import { catalogSuite, type RequestCase } from '@toolhost/host/testing';
+import { catalogSuite, type RequestCase } from '@toolhost/testing';
 import { describe, expect, it } from 'vitest';
 import { createNoteBody } from '../src/schemas/notes.js';
 

@@ -12,9 +12,14 @@ import { connectStdio } from './processes.mjs';
 import { BARE_SERVER, hostStdio } from './subjects.mjs';
 
 const EVAL_DIR = join(dirname(dirname(fileURLToPath(import.meta.url))), 'eval');
-const mcpName = (canonical) => canonical.replace('.', '_');
+const mcpName = (/** @type {string} */ canonical) => canonical.replace('.', '_');
 
-/** The evaluation sets: the main one (tool-search-requests.json) first, then the held-out ones. */
+/** @typedef {{ request: string, tool: string }} EvalRequest One request in words, and the tool (`Set.Tool`) that serves it. */
+
+/**
+ * The evaluation sets: the main one (tool-search-requests.json) first, then the held-out ones.
+ * @returns {{ file: string, requests: EvalRequest[] }[]}
+ */
 function evaluationSets() {
   return readdirSync(EVAL_DIR)
     .filter((f) => f.startsWith('tool-search-') && f.endsWith('.json'))
@@ -24,25 +29,33 @@ function evaluationSets() {
     .map((file) => ({ file, requests: JSON.parse(readFileSync(join(EVAL_DIR, file), 'utf8')) }));
 }
 
-/** search_tools over `serve --stdio --catalog dynamic`: accuracy per set, latency, listing cost. */
+/**
+ * search_tools over `serve --stdio --catalog dynamic`: accuracy per set, latency, listing cost.
+ * @param {string} upstream
+ * @param {{ quick: boolean }} options
+ */
 export async function measureDiscovery(upstream, { quick }) {
   const args = [...hostStdio(upstream, undefined, undefined), '--catalog', 'dynamic'];
   const conn = await connectStdio(args);
   const listing = catalogCost(conn.list.tools, conn.client.getInstructions());
-  const search = async (query) => {
+  const search = async (/** @type {string} */ query) => {
     const t = performance.now();
     const r = await conn.client.callTool({ name: 'search_tools', arguments: { query, limit: 5 } });
     const ms = performance.now() - t;
-    return { ms, names: r.structuredContent.tools.map((x) => x.name) };
+    const found = /** @type {{ tools: { name: string }[] }} */ (r.structuredContent);
+    return { ms, names: found.tools.map((x) => x.name) };
   };
   const sets = evaluationSets();
+  const mainRequests = sets[0]?.requests ?? [];
   // Warm-up: the index is built after the first tools/list; the first searches JIT the code.
-  for (const { request } of sets[0].requests.slice(0, 50)) await search(request);
+  for (const { request } of mainRequests.slice(0, 50)) await search(request);
+  /** @type {number[]} */
   const latencies = [];
   const results = [];
   for (const { file, requests } of sets) {
     let top1 = 0;
     let top5 = 0;
+    /** @type {Set<string>} */
     const tools = new Set();
     for (const { request, tool } of requests) {
       tools.add(tool);
@@ -61,7 +74,7 @@ export async function measureDiscovery(upstream, { quick }) {
   }
   // More rounds of the main set for stable latency percentiles.
   for (let i = 0; i < (quick ? 1 : 3); i += 1)
-    for (const { request } of sets[0].requests) latencies.push((await search(request)).ms);
+    for (const { request } of mainRequests) latencies.push((await search(request)).ms);
   latencies.sort((a, b) => a - b);
   await conn.close();
   return {
@@ -79,7 +92,10 @@ export async function measureDiscovery(upstream, { quick }) {
   };
 }
 
-// Counts the bytes of every message the client receives, as the server serialized it.
+/**
+ * Counts the bytes of every message the client receives, as the server serialized it.
+ * @param {{ transport: import('@modelcontextprotocol/sdk/shared/transport.js').Transport }} conn
+ */
 function countBytes(conn) {
   const meter = { last: 0 };
   const receive = conn.transport.onmessage;
@@ -90,7 +106,11 @@ function countBytes(conn) {
   return meter;
 }
 
-/** The answer to one large body over stdio: bytes against the body's, and call time. */
+/**
+ * The answer to one large body over stdio: bytes against the body's, and call time.
+ * @param {string} upstream
+ * @param {{ quick: boolean }} options
+ */
 export async function measureResultSize(upstream, { quick }) {
   const sizes = [100_000, 1_000_000];
   const calls = quick ? 8 : 20;
@@ -119,16 +139,19 @@ export async function measureResultSize(upstream, { quick }) {
               arguments: { base_id: 'big', table_id_or_name: `bytes-${bytes}` },
             });
       for (let i = 0; i < 3; i += 1) await call();
+      /** @type {number[]} */
       const times = [];
       let answer = 0;
+      /** @type {number | undefined} */
       let resourceBytes;
       for (let i = 0; i < calls; i += 1) {
         const t = performance.now();
         const r = await call();
         times.push(performance.now() - t);
         answer = meter.last;
-        const link = r.content.find((c) => c.type === 'resource_link');
-        if (link && i === 0) {
+        const content = /** @type {{ type: string, uri?: string }[]} */ (r.content);
+        const link = content.find((c) => c.type === 'resource_link');
+        if (link?.uri && i === 0) {
           await conn.client.readResource({ uri: link.uri });
           resourceBytes = meter.last;
         }

@@ -42,6 +42,7 @@ if (flag === '--http') {
   const { StreamableHTTPServerTransport } = await import(
     '@modelcontextprotocol/sdk/server/streamableHttp.js'
   );
+  /** @type {Map<string, import('@modelcontextprotocol/sdk/server/streamableHttp.js').StreamableHTTPServerTransport>} */
   const sessions = new Map();
   const http = createServer(async (req, res) => {
     let parsed;
@@ -53,12 +54,17 @@ if (flag === '--http') {
     const id = req.headers['mcp-session-id'];
     let transport = typeof id === 'string' ? sessions.get(id) : undefined;
     if (!transport) {
-      transport = new StreamableHTTPServerTransport({
+      const created = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
-        onsessioninitialized: (sid) => sessions.set(sid, transport),
+        onsessioninitialized: (sid) => {
+          sessions.set(sid, created);
+        },
       });
-      transport.onclose = () => sessions.delete(transport.sessionId);
-      await createMcpServer().connect(transport);
+      created.onclose = () => {
+        if (created.sessionId !== undefined) sessions.delete(created.sessionId);
+      };
+      await createMcpServer().connect(created);
+      transport = created;
     }
     await transport.handleRequest(req, res, parsed);
   });

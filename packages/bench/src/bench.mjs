@@ -58,6 +58,7 @@ process.on('warning', (w) => {
 });
 
 const T0 = Date.now();
+/** @param {string} text */
 function log(text) {
   console.error(`bench [${((Date.now() - T0) / 1000).toFixed(1)} s]: ${text}`);
 }
@@ -66,6 +67,7 @@ async function main() {
   const started = Date.now();
   const upstream = await startUpstream();
   const S = servers(upstream.url);
+  /** @type {import('./bench-result.js').RunResult} */
   const result = {
     date: new Date().toISOString(),
     machine: machine(),
@@ -79,13 +81,14 @@ async function main() {
   log('catalog: host with every installed plugin over stdio');
   const full = await connectStdio(S.host.stdio);
   const instructions = full.client.getInstructions();
-  result.catalog = catalogCost(full.list.tools, instructions);
-  if (SAVE_BASELINE) saveCatalogBaseline(result.catalog);
+  const catalog = catalogCost(full.list.tools, instructions);
+  result.catalog = catalog;
+  if (SAVE_BASELINE) saveCatalogBaseline(catalog);
   result.catalogBaseline = readCatalogBaseline();
   if (CATALOG_ONLY) {
     await full.close();
     upstream.close();
-    console.log(catalogTable(result));
+    console.log(catalogTable({ ...result, catalog }));
     return;
   }
 
@@ -96,8 +99,11 @@ async function main() {
   if (AGENTS_ONLY) {
     await full.close();
     upstream.close();
-    result.targets = agentTargets(result);
-    console.log(`${targetsTable(result)}\n\n${catalogTable(result)}\n\n${agentsTables(result)}`);
+    const targets = agentTargets(result);
+    result.targets = targets;
+    console.log(
+      `${targetsTable({ targets })}\n\n${catalogTable({ ...result, catalog })}\n\n${agentsTables(result)}`,
+    );
     return;
   }
 
@@ -112,38 +118,53 @@ async function main() {
     bare: await connectStdio(S.bare.stdio),
     peer: await connectStdio(S.peer.stdio),
   };
-  const rss = { host: { start: processRssMb(full.pid) }, bare: { start: processRssMb(stdio.bare.pid) } };
-  const stdioSubjects = Object.entries(stdio).map(([key, conn]) => mcpSubject(key, conn, S[key].call));
+  const rssHostStart = processRssMb(full.pid);
+  const rssBareStart = processRssMb(stdio.bare.pid);
+  const hostStdioSubject = mcpSubject('host', stdio.host, S.host.call);
+  const stdioSubjects = [
+    hostStdioSubject,
+    mcpSubject('bare', stdio.bare, S.bare.call),
+    mcpSubject('peer', stdio.peer, S.peer.call),
+  ];
   for (const s of stdioSubjects) await warmup(s, COUNTS);
-  rss.host.warm = processRssMb(full.pid);
+  const rssHostWarm = processRssMb(full.pid);
   log('stdio: measuring');
-  result.stdio = await compare([direct, ...stdioSubjects], COUNTS);
+  const stdioPhases = await compare([direct, ...stdioSubjects], COUNTS);
   let hostCalls = COUNTS.warmup + callsMeasured(COUNTS);
   if (hostCalls < COUNTS.memoryCalls) {
     log(`stdio: host up to ${COUNTS.memoryCalls} calls for memory`);
-    await load(stdioSubjects[0].call, { total: COUNTS.memoryCalls - hostCalls, concurrency: 16 });
+    await load(hostStdioSubject.call, { total: COUNTS.memoryCalls - hostCalls, concurrency: 16 });
     hostCalls = COUNTS.memoryCalls;
   }
-  result.memory = {
+  /** @type {import('./bench-result.js').Memory} */
+  const memory = {
     host: {
-      rssAfterStartMb: rss.host.start,
-      rssAfterWarmupMb: rss.host.warm,
+      rssAfterStartMb: rssHostStart,
+      rssAfterWarmupMb: rssHostWarm,
       warmupCalls: COUNTS.warmup,
       rssAfterCallsMb: processRssMb(full.pid),
       calls: hostCalls,
     },
-    bare: { rssAfterStartMb: rss.bare.start, rssAfterCallsMb: processRssMb(stdio.bare.pid) },
+    bare: { rssAfterStartMb: rssBareStart, rssAfterCallsMb: processRssMb(stdio.bare.pid) },
   };
-  result.memory.host.growthMb = round(result.memory.host.rssAfterCallsMb - rss.host.warm, 1);
+  // An RSS not read (off Linux) makes the growth NaN, which round() reports as not measured.
+  memory.host.growthMb = round((memory.host.rssAfterCallsMb ?? Number.NaN) - (rssHostWarm ?? Number.NaN), 1);
   for (const conn of Object.values(stdio)) await conn.close();
 
   log('Streamable HTTP: starting the bare server, the host and the peer');
-  const http = {};
-  for (const key of ['bare', 'host', 'peer']) http[key] = await connectHttp(S[key].http);
-  const httpSubjects = Object.entries(http).map(([key, conn]) => mcpSubject(key, conn, S[key].call));
+  const http = {
+    bare: await connectHttp(S.bare.http),
+    host: await connectHttp(S.host.http),
+    peer: await connectHttp(S.peer.http),
+  };
+  const httpSubjects = [
+    mcpSubject('bare', http.bare, S.bare.call),
+    mcpSubject('host', http.host, S.host.call),
+    mcpSubject('peer', http.peer, S.peer.call),
+  ];
   for (const s of httpSubjects) await warmup(s, COUNTS);
   log('Streamable HTTP: measuring');
-  result.http = await compare([direct, ...httpSubjects], COUNTS);
+  const httpPhases = await compare([direct, ...httpSubjects], COUNTS);
   for (const conn of Object.values(http)) await conn.close();
 
   log('in-process embedding API');
@@ -158,36 +179,58 @@ async function main() {
   const heap1k = heapMb();
   await load(embedded.call, { total: 9000, concurrency: 16 });
   const heap10k = heapMb();
-  result.memory.embeddingHeap = globalThis.gc
-    ? { after1000CallsMb: heap1k, after10000CallsMb: heap10k, growthMb: round(heap10k - heap1k, 2) }
+  memory.embeddingHeap = globalThis.gc
+    ? {
+        after1000CallsMb: heap1k,
+        after10000CallsMb: heap10k,
+        growthMb: round((heap10k ?? Number.NaN) - (heap1k ?? Number.NaN), 2),
+      }
     : undefined;
-  result.embedding = await compare([direct, embedded], COUNTS);
-  for (const [i, p] of result.embedding.host.entries())
-    p.cpuUsOverDirect = p.cpuUsPerCall - result.embedding.direct[i].cpuUsPerCall;
+  /** @type {import('./bench-result.js').EmbeddingPhases} */
+  const embedding = await compare([direct, embedded], COUNTS);
+  for (const [i, p] of embedding.host.entries())
+    p.cpuUsOverDirect = (p.cpuUsPerCall ?? Number.NaN) - (embedding.direct[i]?.cpuUsPerCall ?? Number.NaN);
   await embedded.close();
 
   log('cold start: process start to first tools/list answer');
   const coldArgs = coldStartArgs(S, upstream.url);
-  const times = Object.fromEntries(Object.keys(coldArgs).map((k) => [k, []]));
+  /** @type {Record<keyof typeof coldArgs, number[]>} */
+  const times = { hostAllPlugins: [], hostOnePlugin: [], bare: [], peer: [] };
   for (let i = 0; i < COUNTS.cold; i += 1) {
-    for (const [key, args] of Object.entries(coldArgs)) {
-      const conn = await connectStdio(args);
+    for (const key of /** @type {(keyof typeof coldArgs)[]} */ (Object.keys(coldArgs))) {
+      const conn = await connectStdio(coldArgs[key]);
       times[key].push(conn.startMs);
       await conn.close();
     }
   }
-  result.coldStart = Object.fromEntries(
-    Object.entries(times).map(([k, t]) => [
-      k,
-      { medianMs: Math.round(median(t)), minMs: Math.round(Math.min(...t)), runs: t.length },
-    ]),
-  );
-  result.coldStart.hostAllPlugins.tools = result.catalog.tools;
+  const cold = (/** @type {number[]} */ t) => ({
+    medianMs: Math.round(median(t)),
+    minMs: Math.round(Math.min(...t)),
+    runs: t.length,
+  });
+  const coldStart = {
+    hostAllPlugins: { ...cold(times.hostAllPlugins), tools: catalog.tools },
+    hostOnePlugin: cold(times.hostOnePlugin),
+    bare: cold(times.bare),
+    peer: cold(times.peer),
+  };
   upstream.close();
 
-  result.targets = targets(result);
-  result.durationSeconds = Math.round((Date.now() - started) / 1000);
-  writeResults(result);
+  // The phases in the order results/latest.json has always listed them.
+  const measured = {
+    ...result,
+    catalog,
+    stdio: stdioPhases,
+    memory,
+    http: httpPhases,
+    embedding,
+    coldStart,
+  };
+  writeResults({
+    ...measured,
+    targets: targets(measured),
+    durationSeconds: Math.round((Date.now() - started) / 1000),
+  });
 }
 
 // Exiting ends every child (processes.mjs kills them on the process's 'exit').

@@ -1,6 +1,12 @@
 // A JSON body of about `bytes` bytes shaped like an Airtable record listing (records with
 // fields, and the next page's offset): the large answer the result-size measurements use.
+
+/**
+ * @param {number} bytes
+ * @returns {string}
+ */
 export function bigBody(bytes) {
+  /** @type {object[]} */
   const records = [];
   let size = 40;
   for (let i = 0; size < bytes; i += 1) {

@@ -3,6 +3,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 
+/** @type {number | undefined} */
 let clockTicks;
 function ticksPerSecond() {
   if (clockTicks === undefined) {
@@ -15,8 +16,14 @@ function ticksPerSecond() {
   return clockTicks;
 }
 
-/** User + system CPU time of a process (all its threads), in milliseconds; undefined off Linux. */
+/**
+ * User + system CPU time of a process (all its threads), in milliseconds; undefined off Linux
+ * or without a pid (a child that failed to spawn).
+ * @param {number | null | undefined} pid
+ * @returns {number | undefined}
+ */
 export function processCpuMs(pid) {
+  if (pid == null) return undefined;
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
@@ -27,8 +34,13 @@ export function processCpuMs(pid) {
   }
 }
 
-/** Resident set size of a process in MB; undefined off Linux. */
+/**
+ * Resident set size of a process in MB; undefined off Linux or without a pid.
+ * @param {number | null | undefined} pid
+ * @returns {number | undefined}
+ */
 export function processRssMb(pid) {
+  if (pid == null) return undefined;
   try {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
     const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1]);
@@ -38,18 +50,27 @@ export function processRssMb(pid) {
   }
 }
 
+/**
+ * @param {ArrayLike<number>} sorted ascending
+ * @param {number} p percent, 0-100
+ * @returns {number}
+ */
 export function percentile(sorted, p) {
   if (sorted.length === 0) return Number.NaN;
   const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
-  return sorted[i];
+  return /** @type {number} */ (sorted[i]);
 }
 
+/** @type {(n: number | undefined, digits?: number) => number | undefined} */
 export const round = (n, digits = 3) =>
   n === undefined || Number.isNaN(n) ? undefined : Math.round(n * 10 ** digits) / 10 ** digits;
 
 /**
  * Runs `total` calls with `concurrency` workers. `cpu()` returns the measured server's CPU
  * time in ms (or undefined). Returns the raw samples, to be merged with `summarize`.
+ * @param {() => Promise<unknown>} call
+ * @param {{ total: number, concurrency: number, cpu?: () => number | undefined }} options
+ * @returns {Promise<Samples>}
  */
 export async function load(call, { total, concurrency, cpu = () => undefined }) {
   const latencies = new Float64Array(total);
@@ -66,7 +87,7 @@ export async function load(call, { total, concurrency, cpu = () => undefined }) 
         await call();
       } catch (e) {
         failures += 1;
-        if (failures === 1) console.error(`  call failed: ${e?.message ?? e}`);
+        if (failures === 1) console.error(`  call failed: ${/** @type {Error} */ (e)?.message ?? e}`);
       }
       latencies[i] = performance.now() - t;
     }
@@ -82,10 +103,36 @@ export async function load(call, { total, concurrency, cpu = () => undefined }) 
   };
 }
 
-/** Merges the samples of several rounds into percentiles (ms), calls/s and CPU µs per call. */
+/**
+ * @typedef {object} Samples One round's raw measurements.
+ * @property {Float64Array} latencies per call, in ms
+ * @property {number} failures
+ * @property {number} wallMs
+ * @property {number | undefined} cpuMs the server's CPU time over the round
+ */
+
+/**
+ * @typedef {object} Summary
+ * @property {number} concurrency
+ * @property {number} calls
+ * @property {number} failures
+ * @property {number | undefined} p50 ms
+ * @property {number | undefined} p99 ms
+ * @property {number} callsPerSecond
+ * @property {number | undefined} cpuUsPerCall
+ */
+
+/**
+ * Merges the samples of several rounds into percentiles (ms), calls/s and CPU µs per call.
+ * @param {number} concurrency
+ * @param {readonly Samples[]} samples
+ * @returns {Summary}
+ */
 export function summarize(concurrency, samples) {
+  /** @type {number[]} */
   const all = [];
   let wallMs = 0;
+  /** @type {number | undefined} */
   let cpuMs = 0;
   let failures = 0;
   for (const s of samples) {
@@ -106,7 +153,12 @@ export function summarize(concurrency, samples) {
   };
 }
 
+/**
+ * @param {readonly number[]} values not empty
+ * @returns {number}
+ */
 export function median(values) {
   const s = [...values].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+  const at = (/** @type {number} */ i) => /** @type {number} */ (s[i]);
+  return s.length % 2 ? at((s.length - 1) / 2) : (at(s.length / 2 - 1) + at(s.length / 2)) / 2;
 }

@@ -17,9 +17,15 @@ const PKG_DIR = dirname(dirname(fileURLToPath(import.meta.url)));
 // One temporary folder for the servers' logs and configs, removed with the children on exit.
 export const SCRATCH_DIR = mkdtempSync(join(tmpdir(), 'toolhost-bench-logs-'));
 
+/** @type {Set<import('node:child_process').ChildProcess>} */
 const children = new Set();
 
-/** Registers a child so that it is killed when the bench ends; returns it. */
+/**
+ * Registers a child so that it is killed when the bench ends; returns it.
+ * @template {import('node:child_process').ChildProcess} C
+ * @param {C} child
+ * @returns {C}
+ */
 export function track(child) {
   children.add(child);
   child.once('exit', () => children.delete(child));
@@ -34,14 +40,15 @@ function killChildren() {
 }
 process.on('exit', killChildren);
 
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const sleep = (/** @type {number} */ ms) => new Promise((r) => setTimeout(r, ms));
 
+/** @returns {Promise<number>} */
 function freePort() {
   return new Promise((resolve, reject) => {
     const s = createServer();
     s.once('error', reject);
     s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
+      const { port } = /** @type {import('node:net').AddressInfo} */ (s.address());
       s.close(() => resolve(port));
     });
   });
@@ -77,6 +84,7 @@ const newClient = () => new Client({ name: 'toolhost-bench', version: '0.0.0' })
 /**
  * Starts `node args…` as an MCP server over stdio and connects to it. `startMs` is the time
  * from spawning to the first tools/list answer (the cold start).
+ * @param {string[]} args
  */
 export async function connectStdio(args) {
   const log = stderrFile();
@@ -105,13 +113,16 @@ export async function connectStdio(args) {
     };
   } catch (e) {
     log.close();
-    throw new Error(`${args[0]} failed to start over stdio: ${e.message}\n${log.tail()}`);
+    throw new Error(
+      `${args[0]} failed to start over stdio: ${/** @type {Error} */ (e).message}\n${log.tail()}`,
+    );
   }
 }
 
 /**
  * Starts `node argsFor(port)…` on a free port and connects over Streamable HTTP, retrying
  * until the server listens (15 s at most).
+ * @param {(port: number) => string[]} argsFor
  */
 export async function connectHttp(argsFor) {
   const port = await freePort();
@@ -140,7 +151,9 @@ export async function connectHttp(argsFor) {
       };
     } catch (e) {
       if (Date.now() > deadline || child.exitCode !== null)
-        throw new Error(`${argsFor(port)[0]} failed to start over HTTP: ${e.message}\n${tail()}`);
+        throw new Error(
+          `${argsFor(port)[0]} failed to start over HTTP: ${/** @type {Error} */ (e).message}\n${tail()}`,
+        );
       await sleep(50);
     }
   }

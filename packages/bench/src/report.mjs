@@ -9,16 +9,25 @@ import { at, CONCURRENCY } from './rounds.mjs';
 const RESULTS = join(dirname(dirname(fileURLToPath(import.meta.url))), 'results');
 const BASELINE_FILE = join(RESULTS, 'catalog-baseline.json');
 
+/** @typedef {import('./bench-result.js').BenchResult} BenchResult */
+/** @typedef {import('./bench-result.js').CatalogCost} CatalogCost */
+/** @typedef {string | number | undefined} Cell */
+
 /** A number with its unit, or a dash where it was not measured. */
+/** @type {(n: number | undefined, unit?: string) => string} */
 export const fmt = (n, unit = '') => (n === undefined || Number.isNaN(n) ? '–' : `${n}${unit}`);
 
-// A markdown table whose columns are padded, so that it reads as well on the console.
+/**
+ * A markdown table whose columns are padded, so that it reads as well on the console.
+ * @param {string[]} headers
+ * @param {Cell[][]} rows
+ */
 function table(headers, rows) {
   const cells = [headers, ...rows.map((r) => r.map((c) => (c === undefined ? '–' : String(c))))];
-  const widths = headers.map((_, i) => Math.max(...cells.map((r) => r[i].length)));
-  const line = (r) => `| ${r.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
+  const widths = headers.map((_, i) => Math.max(...cells.map((r) => r[i]?.length ?? 0)));
+  const line = (/** @type {string[]} */ r) => `| ${r.map((c, i) => c.padEnd(widths[i] ?? 0)).join(' | ')} |`;
   return [
-    line(cells[0]),
+    line(headers),
     `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`,
     ...cells.slice(1).map(line),
   ].join('\n');
@@ -39,16 +48,20 @@ export function machine() {
   };
 }
 
-// One row per concurrency and server, in the order the tables have always had.
+/**
+ * One row per concurrency and server, in the order the tables have always had.
+ * @param {import('./bench-result.js').TransportPhases} set
+ */
 function latencyRows(set) {
+  /** @type {Cell[][]} */
   const rows = [];
   for (const c of CONCURRENCY) {
-    for (const [key, label] of [
+    for (const [key, label] of /** @type {const} */ ([
       ['direct', 'direct axios (baseline)'],
       ['bare', 'bare SDK (floor)'],
       ['host', 'toolhost'],
       ['peer', 'peer (openapi-mcp-server)'],
-    ]) {
+    ])) {
       const p = set[key] && at(set[key], c);
       if (!p) continue;
       rows.push([
@@ -66,9 +79,13 @@ function latencyRows(set) {
   return rows;
 }
 
-/** The catalog's cost per tool set, beside the saved baseline where there is one. */
+/**
+ * The catalog's cost per tool set, beside the saved baseline where there is one.
+ * @param {import('./bench-result.js').CatalogResult} r
+ */
 export function catalogTable(r) {
   const before = new Map((r.catalogBaseline?.sets ?? []).map((s) => [s.toolSet, s]));
+  /** @type {Cell[][]} */
   const rows = r.catalog.sets.map((s) => {
     const b = before.get(s.toolSet);
     return [
@@ -100,7 +117,10 @@ export function catalogTable(r) {
   return table(['tool set', 'tools', 'tokens before', 'tokens now', 'tokens/tool', 'bytes now'], rows);
 }
 
-/** The target rows: what, target, toolhost's figure, the floor's, and whether it is met. */
+/**
+ * The target rows: what, target, toolhost's figure, the floor's, and whether it is met.
+ * @param {{ targets: import('./bench-result.js').TargetRow[] }} r
+ */
 export function targetsTable(r) {
   return table(
     ['what', 'target', 'toolhost', 'floor (bare SDK server)', 'met'],
@@ -114,8 +134,12 @@ export function targetsTable(r) {
   );
 }
 
-/** search_tools accuracy and latency, the dynamic listing's cost, and answer sizes. */
+/**
+ * search_tools accuracy and latency, the dynamic listing's cost, and answer sizes.
+ * @param {Pick<BenchResult, 'discovery' | 'resultSize'>} r
+ */
 export function agentsTables(r) {
+  /** @type {string[]} */
   const out = [];
   const d = r.discovery;
   if (d) {
@@ -157,9 +181,13 @@ export function agentsTables(r) {
   return out.join('\n');
 }
 
-/** The whole result as markdown: targets, latency per transport, cold start, memory, catalog. */
+/**
+ * The whole result as markdown: targets, latency per transport, cold start, memory, catalog.
+ * @param {BenchResult} r
+ */
 function markdown(r) {
   const m = r.machine;
+  /** @type {string[]} */
   const out = [];
   out.push(
     `Machine: ${m.cpus} × ${m.cpu}, ${m.memoryGb} GB, Node ${m.node}, Linux ${m.kernel}; ${r.date}${r.quick ? ' (--quick)' : ''}`,
@@ -209,12 +237,12 @@ function markdown(r) {
         const d = r.embedding.direct[i];
         return [
           p.concurrency,
-          `${d.p50} / ${d.p99}`,
+          `${d?.p50} / ${d?.p99}`,
           `${p.p50} / ${p.p99}`,
           p.overheadP50,
           p.overheadP99,
           p.callsPerSecond,
-          `${p.cpuUsPerCall} (${d.cpuUsPerCall})`,
+          `${p.cpuUsPerCall} (${d?.cpuUsPerCall})`,
           p.cpuUsOverDirect,
         ];
       }),
@@ -264,16 +292,23 @@ function markdown(r) {
   return out.join('\n');
 }
 
-/** Saves the catalog cost as the baseline later runs compare against (--save-baseline). */
+/**
+ * Saves the catalog cost as the baseline later runs compare against (--save-baseline).
+ * @param {CatalogCost} catalog
+ */
 export function saveCatalogBaseline(catalog) {
   writeFileSync(BASELINE_FILE, `${JSON.stringify(catalog, null, 2)}\n`);
 }
 
+/** @returns {CatalogCost | undefined} */
 export function readCatalogBaseline() {
   return existsSync(BASELINE_FILE) ? JSON.parse(readFileSync(BASELINE_FILE, 'utf8')) : undefined;
 }
 
-/** Writes results/latest.{json,md} (quick.* for --quick) and prints the markdown. */
+/**
+ * Writes results/latest.{json,md} (quick.* for --quick) and prints the markdown.
+ * @param {BenchResult} result
+ */
 export function writeResults(result) {
   const name = result.quick ? 'quick' : 'latest';
   mkdirSync(RESULTS, { recursive: true });

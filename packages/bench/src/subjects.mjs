@@ -24,30 +24,67 @@ const TOKEN = 'bench-token';
 // The plugin that serves the measured tool, for the one-plugin cold start and the embedding.
 const ONE_PLUGIN = '@toolhost/plugin-crm-events';
 
+/** @typedef {import('@toolhost/host').HostConfig} HostConfig */
+/** @typedef {HostConfig['mcp']} McpSettings */
+/** @typedef {import('./rounds.mjs').Subject} Subject */
+/**
+ * @typedef {object} Connection A connected MCP server (stdio or HTTP), as mcpSubject measures it.
+ * @property {import('@modelcontextprotocol/sdk/client/index.js').Client} client
+ * @property {{ tools: { name: string }[] }} list
+ * @property {number | null | undefined} pid
+ */
+/**
+ * @typedef {object} Server How one measured server starts and which call it is measured by.
+ * @property {string} label
+ * @property {string[]} stdio
+ * @property {(port: number) => string[]} http
+ * @property {{ name: string | undefined, arguments: Record<string, unknown> }} call
+ */
+
 /** Starts upstream.mjs in its own process, so that its work is not the bench's CPU time. */
 export async function startUpstream() {
   const child = track(
     spawn(process.execPath, [join(HERE, 'upstream.mjs')], { stdio: ['pipe', 'pipe', 'inherit'] }),
   );
   const port = await new Promise((resolve, reject) => {
-    child.stdout.once('data', (d) => resolve(Number(String(d).trim())));
+    child.stdout.once('data', (/** @type {Buffer} */ d) => resolve(Number(String(d).trim())));
     child.once('exit', () => reject(new Error('upstream exited')));
   });
   return { url: `http://127.0.0.1:${port}`, close: () => child.kill() };
 }
 
+// The plugin of each tool set the bench points at the upstream. The host refuses settings
+// for a tool set no loaded plugin provides, so a run with some plugins sets only theirs.
+const PLUGIN_OF = { CrmEventsApi: ONE_PLUGIN, GridApi: '@toolhost/plugin-grid' };
+
 // The host's options, the same in its config file and in the embedding API; without
 // `plugins` the host loads every installed plugin.
 // GridApi also points at the upstream (unpaced): its table listing fetches the large bodies.
+/**
+ * @param {string} upstream
+ * @param {string[]} [plugins]
+ * @param {McpSettings} [mcp]
+ * @returns {HostConfig}
+ */
 function hostOptions(upstream, plugins, mcp) {
+  /** @type {Record<keyof typeof PLUGIN_OF, import('@toolhost/host').ToolSetConfig>} */
+  const toolSets = { CrmEventsApi: { baseUrl: upstream }, GridApi: { baseUrl: upstream, pacing: false } };
+  const loaded = (/** @type {keyof typeof PLUGIN_OF} */ set) => !plugins || plugins.includes(PLUGIN_OF[set]);
   return {
     ...(plugins ? { plugins } : {}),
-    toolSets: { CrmEventsApi: { baseUrl: upstream }, GridApi: { baseUrl: upstream, pacing: false } },
+    toolSets: Object.fromEntries(
+      Object.entries(toolSets).filter(([set]) => loaded(/** @type {keyof typeof PLUGIN_OF} */ (set))),
+    ),
     auth: { providers: { 'crm-auth-provider': { token: TOKEN }, 'grid-auth-provider': { token: TOKEN } } },
     ...(mcp ? { mcp } : {}),
   };
 }
 
+/**
+ * @param {string} upstream
+ * @param {string[]} [plugins]
+ * @param {McpSettings} [mcp]
+ */
 function hostConfig(upstream, plugins, mcp) {
   const dir = mkdtempSync(join(SCRATCH_DIR, 'config-'));
   const file = join(dir, 'toolhost.config.json');
@@ -56,6 +93,7 @@ function hostConfig(upstream, plugins, mcp) {
 }
 
 /** The host over stdio with every (or the given) plugins, and `mcp` settings (catalog, budget). */
+/** @type {(upstream: string, plugins?: string[], mcp?: McpSettings) => string[]} */
 export const hostStdio = (upstream, plugins, mcp) => [
   HOST_CLI,
   '--config',
@@ -66,6 +104,7 @@ export const hostStdio = (upstream, plugins, mcp) => [
 
 export const BARE_SERVER = BARE;
 
+/** @param {string} upstream */
 function peerArgs(upstream) {
   return [
     PEER_CLI,
@@ -81,6 +120,10 @@ function peerArgs(upstream) {
 }
 
 /** The servers measured; each knows how to start over stdio or HTTP and which call to make. */
+/**
+ * @param {string} upstream
+ * @returns {{ bare: Server, host: Server, peer: Server }}
+ */
 export function servers(upstream) {
   return {
     bare: {
@@ -116,6 +159,10 @@ export function servers(upstream) {
 }
 
 /** The stdio arguments timed for cold start; the host both with every plugin and with one. */
+/**
+ * @param {ReturnType<typeof servers>} S
+ * @param {string} upstream
+ */
 export function coldStartArgs(S, upstream) {
   return {
     hostAllPlugins: S.host.stdio,
@@ -128,9 +175,16 @@ export function coldStartArgs(S, upstream) {
 /**
  * A measured subject ({key, call, cpu}) for a connected server. The peer names its tool after
  * the spec, so a call without a name takes the first listed tool.
+ * @template {string} K
+ * @param {K} key
+ * @param {Connection} conn
+ * @param {Server['call']} call
+ * @returns {Subject & { key: K }}
  */
 export function mcpSubject(key, conn, call) {
-  const params = { name: call.name ?? conn.list.tools[0].name, arguments: call.arguments };
+  const name = call.name ?? conn.list.tools[0]?.name;
+  if (name === undefined) throw new Error(`${key} lists no tool`);
+  const params = { name, arguments: call.arguments };
   return {
     key,
     cpu: () => processCpuMs(conn.pid),
@@ -148,6 +202,10 @@ const selfCpu = () => {
 };
 
 /** The baseline: the same GET the servers make, with axios from this process. */
+/**
+ * @param {string} upstream
+ * @returns {Subject & { key: 'direct' }}
+ */
 export function directSubject(upstream) {
   const directAxios = axios.create();
   const directUrl = `${upstream}/events/v3/event-definitions`;
@@ -164,11 +222,12 @@ export function directSubject(upstream) {
 }
 
 /** The host through its in-process embedding API (no transport), with the one plugin. */
+/** @param {string} upstream */
 export async function embeddedSubject(upstream) {
   const { createHost } = await import('@toolhost/host');
   const host = await createHost(hostOptions(upstream, [ONE_PLUGIN]));
   return {
-    key: 'host',
+    key: /** @type {const} */ ('host'),
     cpu: selfCpu,
     call: async () => {
       const outcome = await host.callTool('CrmEventsApi.RetrieveCustomEventDefinitions', {

@@ -4,26 +4,62 @@ import { round } from './measure.mjs';
 import { fmt } from './report.mjs';
 import { at } from './rounds.mjs';
 
-/** The target rows ({what, target, measured, floor, met}) of a finished result. */
-export function targets(r) {
+/** @typedef {import('./bench-result.js').TargetRow} TargetRow */
+/** @typedef {import('./bench-result.js').RunResult} RunResult */
+/** @typedef {import('./rounds.mjs').Phase} Phase */
+
+/**
+ * The rows of a targets table, and how one is added.
+ * @returns {[TargetRow[], (what: string, target: string, measured: string, floor: string, met: boolean | undefined) => void]}
+ */
+function targetRows() {
+  /** @type {TargetRow[]} */
   const rows = [];
-  const add = (what, target, measured, floor, met) => rows.push({ what, target, measured, floor, met });
-  // Overhead targets are at c=1, relative to the floor: `met(host, floor)` in ms.
+  return [rows, (what, target, measured, floor, met) => rows.push({ what, target, measured, floor, met })];
+}
+
+/**
+ * The summary at concurrency `c`; every finished run has one for each of CONCURRENCY.
+ * @param {readonly Phase[]} phases
+ * @param {number} c
+ */
+function phaseAt(phases, c) {
+  const p = at(phases, c);
+  if (!p) throw new Error(`no phase at concurrency ${c}`);
+  return p;
+}
+
+/**
+ * The target rows ({what, target, measured, floor, met}) of a finished result.
+ * @param {import('./bench-result.js').MeasuredResult} r
+ * @returns {TargetRow[]}
+ */
+export function targets(r) {
+  const [rows, add] = targetRows();
+  // Overhead targets are at c=1, relative to the floor: `met(host, floor)` in ms. A figure that
+  // could not be measured (undefined) compares as NaN, so the target reads as not met.
+  /**
+   * @param {string} what
+   * @param {string} target
+   * @param {import('./bench-result.js').TransportPhases} set
+   * @param {'overheadP50' | 'overheadP99'} field
+   * @param {(host: number, floor: number) => boolean} met
+   */
   const overhead = (what, target, set, field, met) => {
-    const host = at(set.host, 1)[field];
-    const floor = at(set.bare, 1)[field];
-    add(what, target, `${host} ms`, `${floor} ms`, met(host, floor));
+    const host = phaseAt(set.host, 1)[field];
+    const floor = phaseAt(set.bare, 1)[field];
+    add(what, target, `${host} ms`, `${floor} ms`, met(host ?? Number.NaN, floor ?? Number.NaN));
   };
   overhead('stdio p50 overhead (c=1)', '≤ floor + 0.1 ms', r.stdio, 'overheadP50', (h, b) => h <= b + 0.1);
   overhead('stdio p99 overhead (c=1)', '≤ floor + 1 ms', r.stdio, 'overheadP99', (h, b) => h <= b + 1);
   overhead('HTTP p50 overhead (c=1)', '≤ floor + 0.2 ms', r.http, 'overheadP50', (h, b) => h <= b + 0.2);
   overhead('HTTP p50 overhead (c=1), stretch', '< floor', r.http, 'overheadP50', (h, b) => h < b);
-  for (const [t, set] of [
+  for (const [t, set] of /** @type {const} */ ([
     ['stdio', r.stdio],
     ['HTTP', r.http],
-  ]) {
-    const host = at(set.host, 64).cpuUsPerCall;
-    const bare = at(set.bare, 64).cpuUsPerCall;
+  ])) {
+    const host = phaseAt(set.host, 64).cpuUsPerCall ?? Number.NaN;
+    const bare = phaseAt(set.bare, 64).cpuUsPerCall ?? Number.NaN;
     add(
       `${t} server CPU per call (c=64)`,
       '≤ floor',
@@ -44,7 +80,7 @@ export function targets(r) {
     '< 100 MB',
     `${r.memory.host.rssAfterStartMb} MB`,
     `${r.memory.bare.rssAfterStartMb} MB`,
-    r.memory.host.rssAfterStartMb < 100,
+    (r.memory.host.rssAfterStartMb ?? Number.NaN) < 100,
   );
   const heap = r.memory.embeddingHeap;
   if (heap)
@@ -53,13 +89,13 @@ export function targets(r) {
       '≈ 0 (≤ 1 MB)',
       `${heap.growthMb} MB`,
       '–',
-      heap.growthMb <= 1,
+      (heap.growthMb ?? Number.NaN) <= 1,
     );
   add(
     `RSS growth over stdio, ${r.memory.host.warmupCalls.toLocaleString('en')} → ${r.memory.host.calls.toLocaleString('en')} calls`,
     'reported',
     `${r.memory.host.growthMb} MB`,
-    `${round(r.memory.bare.rssAfterCallsMb - r.memory.bare.rssAfterStartMb, 1)} MB (start → end)`,
+    `${round((r.memory.bare.rssAfterCallsMb ?? Number.NaN) - (r.memory.bare.rssAfterStartMb ?? Number.NaN), 1)} MB (start → end)`,
     undefined,
   );
   const staticTokens = r.catalog.tokens + r.catalog.instructionsTokens;
@@ -73,21 +109,24 @@ export function targets(r) {
   return [...rows, ...agentTargets(r)];
 }
 
-/** The agent-facing targets: search_tools in the dynamic catalog, and answer sizes. */
+/**
+ * The agent-facing targets: search_tools in the dynamic catalog, and answer sizes.
+ * @param {Pick<RunResult, 'discovery' | 'resultSize'>} r
+ * @returns {TargetRow[]}
+ */
 export function agentTargets(r) {
-  const rows = [];
-  const add = (what, target, measured, floor, met) => rows.push({ what, target, measured, floor, met });
+  const [rows, add] = targetRows();
   const d = r.discovery;
-  if (d) {
-    const main = d.sets[0];
+  const main = d?.sets[0];
+  if (d && main) {
     add(
       `search_tools top-5 (${main.requests} requests, ${main.toolsCovered} tools)`,
       '≥ 95%',
       `${main.top5}%`,
       '–',
-      main.top5 >= 95,
+      (main.top5 ?? Number.NaN) >= 95,
     );
-    add(`search_tools top-1 (same set)`, '≥ 80%', `${main.top1}%`, '–', main.top1 >= 80);
+    add(`search_tools top-1 (same set)`, '≥ 80%', `${main.top1}%`, '–', (main.top1 ?? Number.NaN) >= 80);
     for (const held of d.sets.slice(1))
       add(
         `search_tools top-1 / top-5, held out (${held.file}, ${held.requests})`,
@@ -96,7 +135,7 @@ export function agentTargets(r) {
         '–',
         undefined,
       );
-    add('search_tools p50 latency over stdio', '≤ 2 ms', `${d.p50Ms} ms`, '–', d.p50Ms <= 2);
+    add('search_tools p50 latency over stdio', '≤ 2 ms', `${d.p50Ms} ms`, '–', (d.p50Ms ?? Number.NaN) <= 2);
     add(
       'dynamic tools/list + instructions tokens',
       '≤ 1,500',
@@ -106,13 +145,13 @@ export function agentTargets(r) {
     );
   }
   for (const row of (r.resultSize ?? []).filter((x) => x.server === 'hostOnce')) {
-    const bare = r.resultSize.find((x) => x.server === 'bare' && x.bodyBytes === row.bodyBytes);
+    const bare = r.resultSize?.find((x) => x.server === 'bare' && x.bodyBytes === row.bodyBytes);
     add(
       `answer / body bytes at ${Math.round(row.bodyBytes / 1000)} KB (body once)`,
       '≤ 1.15×',
       `${row.ratio}×`,
       bare ? `${bare.ratio}×` : '–',
-      row.ratio <= 1.15,
+      (row.ratio ?? Number.NaN) <= 1.15,
     );
   }
   for (const row of (r.resultSize ?? []).filter((x) => x.server === 'hostDefault'))

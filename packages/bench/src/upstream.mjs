@@ -11,16 +11,20 @@ const BODY = JSON.stringify({
 const HEADERS = { 'content-type': 'application/json', 'content-length': Buffer.byteLength(BODY) };
 
 // /big/bytes-<N>: a large body of about N bytes, built once per size, for the result-size phase.
+/** @type {Map<number, { body: string, headers: Record<string, string | number> }>} */
 const big = new Map();
+/** @param {number} bytes */
 function bigAnswer(bytes) {
-  if (!big.has(bytes)) {
+  let answer = big.get(bytes);
+  if (!answer) {
     const body = bigBody(bytes);
-    big.set(bytes, {
+    answer = {
       body,
       headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
-    });
+    };
+    big.set(bytes, answer);
   }
-  return big.get(bytes);
+  return answer;
 }
 
 const server = createServer((req, res) => {
@@ -34,7 +38,7 @@ const server = createServer((req, res) => {
 });
 server.keepAliveTimeout = 60_000;
 server.listen(0, '127.0.0.1', () => {
-  process.stdout.write(`${server.address().port}\n`);
+  process.stdout.write(`${/** @type {import('node:net').AddressInfo} */ (server.address()).port}\n`);
 });
 process.on('disconnect', () => process.exit(0));
 process.stdin.on('end', () => process.exit(0));

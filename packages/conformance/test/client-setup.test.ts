@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { type RecordingUpstream, startRecordingUpstream } from '@toolhost/host/testing';
+import { type RecordingUpstream, startRecordingUpstream } from '@toolhost/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // The README's client set-up, tried as the clients do it: each JSON block's command, arguments

@@ -5,7 +5,7 @@ import {
   type SpawnedHost,
   spawnHost,
   startRecordingUpstream,
-} from '@toolhost/host/testing';
+} from '@toolhost/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { pluginPackages } from '../src/plugins.js';
 

@@ -4,7 +4,7 @@ import {
   type SpawnedHost,
   spawnHost,
   startRecordingUpstream,
-} from '@toolhost/host/testing';
+} from '@toolhost/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HOSTILE_STRINGS, malformedCases, sampleValue } from '../src/hostile-arguments.js';
 import { pluginPackages, registryOf } from '../src/plugins.js';

@@ -5,7 +5,7 @@ import {
   type SpawnedHost,
   spawnHost,
   startRecordingUpstream,
-} from '@toolhost/host/testing';
+} from '@toolhost/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // An Airtable table listing of 2 MB of JSON, through the real host with its default budget.

@@ -1,5 +1,5 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { type SpawnedHost, spawnHost } from '@toolhost/host/testing';
+import { type SpawnedHost, spawnHost } from '@toolhost/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pluginPackages } from '../src/plugins.js';
 

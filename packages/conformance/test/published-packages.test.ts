@@ -18,6 +18,7 @@ const PUBLISHED = [
   'plugin-crm-events',
   'plugin-crm-marketing',
   'plugin-grid',
+  'testing',
 ];
 const PLUGINS = PUBLISHED.filter((p) => p.startsWith('plugin-'));
 const typescript = createRequire(join(root, 'package.json')).resolve('typescript/bin/tsc');

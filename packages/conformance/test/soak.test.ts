@@ -1,7 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { createHost, type Host, type HttpServerHandle, serveHttp } from '@toolhost/host';
-import { type RecordedRequest, type RecordingUpstream, startRecordingUpstream } from '@toolhost/host/testing';
+import { type RecordedRequest, type RecordingUpstream, startRecordingUpstream } from '@toolhost/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // Bounded in time and loopback only: 16 sessions for a few seconds against injected faults.

@@ -23,7 +23,7 @@ export { HostError, type HostErrorCode } from './host-error.js';
 export { createLogger, type Logger } from './logger.js';
 export { createMcpServer, type McpServerOptions, prepareMcpCatalog } from './mcp/create-mcp-server.js';
 export { SERVER_INSTRUCTIONS } from './mcp/instructions.js';
-export { renderOutcome } from './mcp/render-outcome.js';
+export { renderOutcome, STATUS_META_KEY } from './mcp/render-outcome.js';
 export { type HttpServeOptions, type HttpServerHandle, serveHttp } from './mcp/serve-http.js';
 export { serveStdio } from './mcp/serve-stdio.js';
 export { ToolNameMap } from './mcp/tool-names.js';

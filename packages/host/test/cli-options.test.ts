@@ -1,14 +1,12 @@
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RecordingUpstream, startRecordingUpstream } from '../src/testing/recording-upstream.js';
-import { hostCliPath } from '../src/testing/spawn-host.js';
-import { fixtureApp } from './support.js';
+import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
+import { hostCliPath } from '../../testing/src/spawn-host.js';
+import { cli, fixtureApp } from './support.js';
 
-const run = promisify(execFile);
 let upstream: RecordingUpstream;
 let configFile: string;
 
@@ -21,20 +19,6 @@ beforeAll(async () => {
   );
 });
 afterAll(() => upstream.close());
-
-function cli(args: string[], env: Record<string, string> = {}) {
-  return run(process.execPath, [hostCliPath(), ...args], {
-    cwd: fixtureApp,
-    env: { PATH: process.env.PATH, ...env },
-  }).then(
-    (r) => ({ code: 0, ...r }),
-    (e: { code: number; stdout: string; stderr: string }) => ({
-      code: e.code,
-      stdout: e.stdout,
-      stderr: e.stderr,
-    }),
-  );
-}
 
 const names = (stdout: string) =>
   stdout

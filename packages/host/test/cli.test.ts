@@ -5,9 +5,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RecordingUpstream, startRecordingUpstream } from '../src/testing/recording-upstream.js';
-import { hostCliPath } from '../src/testing/spawn-host.js';
-import { fixtureApp } from './support.js';
+import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
+import { cli, fixtureApp } from './support.js';
 
 const run = promisify(execFile);
 let upstream: RecordingUpstream;
@@ -24,20 +23,6 @@ beforeAll(async () => {
   );
 });
 afterAll(() => upstream.close());
-
-function cli(args: string[], env: Record<string, string> = {}, cwd = fixtureApp) {
-  return run(process.execPath, [hostCliPath(), ...args], {
-    cwd,
-    env: { PATH: process.env.PATH, ...env },
-  }).then(
-    (r) => ({ code: 0, ...r }),
-    (e: { code: number; stdout: string; stderr: string }) => ({
-      code: e.code,
-      stdout: e.stdout,
-      stderr: e.stderr,
-    }),
-  );
-}
 
 describe('toolhost CLI', () => {
   it('prints help naming its commands', async () => {

@@ -5,13 +5,13 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
+import { hostCliPath } from '../../testing/src/spawn-host.js';
 import { AccessTokens } from '../src/auth/access-tokens.js';
 import { EncryptedFileTokenStore } from '../src/auth/encrypted-file-token-store.js';
 import { MemoryTokenStore } from '../src/auth/memory-token-store.js';
 import { createHost, type Host } from '../src/host.js';
 import { type HttpServerHandle, serveHttp } from '../src/mcp/serve-http.js';
-import { type RecordingUpstream, startRecordingUpstream } from '../src/testing/recording-upstream.js';
-import { hostCliPath } from '../src/testing/spawn-host.js';
 import { type FakeOAuthServer, fakeClient, startFakeOAuthServer } from './fake-oauth-server.js';
 import { fixtureApp } from './support.js';
 

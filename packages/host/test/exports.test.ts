@@ -1,5 +1,4 @@
 import * as host from '@toolhost/host';
-import * as testing from '@toolhost/host/testing';
 import { describe, expect, it } from 'vitest';
 
 describe('@toolhost/host entries', () => {
@@ -18,6 +17,7 @@ describe('@toolhost/host entries', () => {
       'PLUGIN_KEYWORD',
       'PluginLoadError',
       'SERVER_INSTRUCTIONS',
+      'STATUS_META_KEY',
       'TokenStoreError',
       'ToolIndex',
       'ToolNameMap',
@@ -42,15 +42,6 @@ describe('@toolhost/host entries', () => {
       'serveStdio',
       'tokenEnvName',
       'validateConfig',
-    ]);
-    expect(Object.keys(testing).sort()).toEqual([
-      'catalogSuite',
-      'effectiveHints',
-      'hostCliPath',
-      'responseOf',
-      'resultText',
-      'spawnHost',
-      'startRecordingUpstream',
     ]);
   });
 });

@@ -1,7 +1,7 @@
 import { defineToolSetPlugin, type ToolPlugin } from '@toolhost/core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
 import { createHost } from '../src/host.js';
-import { type RecordingUpstream, startRecordingUpstream } from '../src/testing/recording-upstream.js';
 import { fixtureApp } from './support.js';
 
 let upstream: RecordingUpstream;

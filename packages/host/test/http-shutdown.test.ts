@@ -1,7 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type RecordingUpstream, startRecordingUpstream } from '../src/testing/recording-upstream.js';
+import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
 import { type HttpHostProcess, spawnHttpHost } from './support.js';
 
 let upstream: RecordingUpstream | undefined;

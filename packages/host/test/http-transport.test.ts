@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { responseOf } from '../src/testing/catalog-suite.js';
-import { type RecordingUpstream, startRecordingUpstream } from '../src/testing/recording-upstream.js';
-import { hostCliPath } from '../src/testing/spawn-host.js';
+import { responseOf } from '../../testing/src/catalog-suite.js';
+import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
+import { hostCliPath } from '../../testing/src/spawn-host.js';
 import { fixtureApp } from './support.js';
 
 let upstream: RecordingUpstream;

@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type SpawnedHost, spawnHost } from '../src/testing/spawn-host.js';
+import { type SpawnedHost, spawnHost } from '../../testing/src/spawn-host.js';
 import { Browser } from './browser.js';
 import { type FakeOAuthServer, fakeClient, startFakeOAuthServer } from './fake-oauth-server.js';
 import { fixtureApp } from './support.js';

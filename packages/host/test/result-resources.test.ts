@@ -1,8 +1,8 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { responseOf } from '../src/testing/catalog-suite.js';
-import { type RecordingUpstream, startRecordingUpstream } from '../src/testing/recording-upstream.js';
+import { responseOf } from '../../testing/src/catalog-suite.js';
+import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
 import { type HttpHostProcess, spawnHttpHost } from './support.js';
 
 // A result over the size budget, over Streamable HTTP with two users: a summary within the

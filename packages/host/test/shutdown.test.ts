@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
 import { createHost } from '../src/host.js';
-import { type RecordingUpstream, startRecordingUpstream } from '../src/testing/recording-upstream.js';
 import { fixtureApp } from './support.js';
 
 let upstream: RecordingUpstream;

@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { hostCliPath } from '../src/testing/spawn-host.js';
+import { hostCliPath } from '../../testing/src/spawn-host.js';
 import { fixtureApp } from './support.js';
 
 describe('stdio', () => {

@@ -1,11 +1,12 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { CONTRACT_VERSION, registerToolSet, type ToolDeclaration, type ToolPlugin } from '@toolhost/core';
+import { hostCliPath } from '../../testing/src/spawn-host.js';
 import type { HostConfig } from '../src/config/host-config.js';
-import { hostCliPath } from '../src/testing/spawn-host.js';
 
 /** A directory whose node_modules holds fixture plugins (echo: compatible; future: contract 2.2). */
 export const fixtureApp = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'app');
@@ -27,6 +28,26 @@ export function inlinePlugin(toolSet: string, tools: readonly ToolDeclaration[])
       });
     },
   };
+}
+
+/** What a finished CLI run printed, and its exit code. */
+export interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+const run = promisify(execFile);
+
+/** Runs the real CLI to completion with only PATH and `env` set; a failing exit is a result, not a throw. */
+export function cli(args: string[], env: Record<string, string> = {}, cwd = fixtureApp): Promise<CliRun> {
+  return run(process.execPath, [hostCliPath(), ...args], {
+    cwd,
+    env: { PATH: process.env.PATH, ...env },
+  }).then(
+    (r) => ({ code: 0, ...r }),
+    (e: CliRun) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
+  );
 }
 
 export interface HttpHostProcess {

@@ -1,4 +1,4 @@
-import type { CatalogSuiteOptions } from '@toolhost/host/testing';
+import type { CatalogSuiteOptions } from '@toolhost/testing';
 
 /** The static token the host sends as HubSpot's bearer token in every test. */
 export const TOKEN = 'hubspot-automation-token-77';

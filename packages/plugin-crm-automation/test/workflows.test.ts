@@ -1,4 +1,4 @@
-import { catalogSuite, type RequestCase } from '@toolhost/host/testing';
+import { catalogSuite, type RequestCase } from '@toolhost/testing';
 import { describe } from 'vitest';
 import * as schemas from '../src/schemas/automation.generated.js';
 import { suiteOptions } from './suite-options.js';

@@ -1,4 +1,4 @@
-import { catalogSuite, type RequestCase, responseOf } from '@toolhost/host/testing';
+import { catalogSuite, type RequestCase, responseOf } from '@toolhost/testing';
 import { describe, expect, it } from 'vitest';
 import * as schemas from '../src/schemas/events.generated.js';
 import { suiteOptions } from './suite-options.js';

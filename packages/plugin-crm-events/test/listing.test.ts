@@ -1,4 +1,4 @@
-import { catalogSuite } from '@toolhost/host/testing';
+import { catalogSuite } from '@toolhost/testing';
 import { describe, expect } from 'vitest';
 import { suiteOptions } from './suite-options.js';
 

@@ -1,4 +1,4 @@
-import { catalogSuite } from '@toolhost/host/testing';
+import { catalogSuite } from '@toolhost/testing';
 import { describe, expect, it } from 'vitest';
 import { suiteOptions, TOKEN } from './suite-options.js';
 

@@ -1,8 +1,8 @@
-import { catalogSuite, type RequestCase } from '@toolhost/host/testing';
+import { catalogSuite, type RequestCase } from '@toolhost/testing';
 import { describe, expect, it } from 'vitest';
 import * as schemas from '../src/schemas/campaigns.generated.js';
+import { suiteOptions } from './suite-options.js';
 
-const TOKEN = 'hubspot-marketing-campaigns-token-31';
 const G = 'c0ffee00-1234-4abc-8def-0123456789ab';
 const C = `/marketing/v3/campaigns/${G}`;
 
@@ -410,14 +410,7 @@ const requiredParams: Record<string, string[]> = {
   ...Object.fromEntries(Object.keys(modeSchemas).map((t) => [t, ['mode']])),
 };
 
-const api = catalogSuite({
-  plugin: '@toolhost/plugin-crm-marketing',
-  toolSet: 'CrmMarketingApi',
-  env: { CRM_AUTH_PROVIDER_TOKEN: TOKEN },
-  authorization: `Bearer ${TOKEN}`,
-  upstreamName: 'HubSpot',
-  response: { status: 200, body: { results: [] } },
-});
+const api = catalogSuite(suiteOptions);
 const { call, errorOf } = api;
 const today = () => new Date().toISOString().slice(0, 10);
 

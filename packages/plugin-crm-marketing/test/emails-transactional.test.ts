@@ -1,8 +1,7 @@
-import { catalogSuite, type RequestCase } from '@toolhost/host/testing';
+import { catalogSuite, type RequestCase } from '@toolhost/testing';
 import { describe, expect, it } from 'vitest';
 import * as schemas from '../src/schemas/emails.generated.js';
-
-const TOKEN = 'hubspot-marketing-emails-token-31';
+import { suiteOptions } from './suite-options.js';
 
 const email = { name: 'Spring launch', subject: 'Hello', language: 'en-us' };
 const send = { emailId: 4711, message: { to: 'ann@example.com', cc: ['bob@example.com'] } };
@@ -218,14 +217,7 @@ const requiredParams: Record<string, string[] | undefined> = {
   DeleteSmtpToken: ['smtp_token_id'],
 };
 
-const api = catalogSuite({
-  plugin: '@toolhost/plugin-crm-marketing',
-  toolSet: 'CrmMarketingApi',
-  env: { CRM_AUTH_PROVIDER_TOKEN: TOKEN },
-  authorization: `Bearer ${TOKEN}`,
-  upstreamName: 'HubSpot',
-  response: { status: 200, body: { results: [] } },
-});
+const api = catalogSuite(suiteOptions);
 const { call } = api;
 
 describe('CrmMarketingApi marketing emails, transactional email and SMTP tokens over MCP', () => {

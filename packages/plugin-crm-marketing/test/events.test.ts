@@ -1,9 +1,8 @@
-import { catalogSuite, type RequestCase } from '@toolhost/host/testing';
+import { catalogSuite, executeArgs, type RequestCase } from '@toolhost/testing';
 import { describe, expect, it } from 'vitest';
 import * as schemas from '../src/schemas/events.generated.js';
+import { suiteOptions } from './suite-options.js';
 
-const TOKEN = 'hubspot-marketing-events-token-31';
-const SET = 'CrmMarketingApi';
 const BASE = '/marketing/v3/marketing-events';
 
 const event = {
@@ -21,11 +20,6 @@ const byEmail = {
     { email: 'a@example.com', interactionDateTime: 1735689600000, properties: {}, contactProperties: {} },
   ],
 };
-const exec = (body: unknown, args: Record<string, unknown> = {}) => ({
-  mode: 'execute',
-  request_body: JSON.stringify(body),
-  ...args,
-});
 
 const cases: RequestCase[] = [
   // Marketing events by internal ID
@@ -43,7 +37,7 @@ const cases: RequestCase[] = [
   },
   {
     tool: 'ModifyEventInformation',
-    args: exec(patch, { event_internal_id: '4001' }),
+    args: executeArgs(patch, { event_internal_id: '4001' }),
     method: 'PATCH',
     path: `${BASE}/4001`,
     body: patch,
@@ -80,14 +74,14 @@ const cases: RequestCase[] = [
   },
   {
     tool: 'RegisterEventParticipation',
-    args: exec(byEmail, { marketing_event_id: '4001', attendance_state: 'register' }),
+    args: executeArgs(byEmail, { marketing_event_id: '4001', attendance_state: 'register' }),
     method: 'POST',
     path: `${BASE}/4001/attendance/register/email-create`,
     body: byEmail,
   },
   {
     tool: 'RecordEventAttendance',
-    args: exec(byVid, { marketing_event_id: '4001', attendance_state: 'attend' }),
+    args: executeArgs(byVid, { marketing_event_id: '4001', attendance_state: 'attend' }),
     method: 'POST',
     path: `${BASE}/4001/attendance/attend/create`,
     body: byVid,
@@ -104,21 +98,21 @@ const cases: RequestCase[] = [
   },
   {
     tool: 'UpdateMarketingEventsBatch',
-    args: exec({ inputs: [{ objectId: '4001', customProperties: [], eventName: 'X' }] }),
+    args: executeArgs({ inputs: [{ objectId: '4001', customProperties: [], eventName: 'X' }] }),
     method: 'POST',
     path: `${BASE}/batch/update`,
     body: { inputs: [{ objectId: '4001', customProperties: [], eventName: 'X' }] },
   },
   {
     tool: 'DeleteMarketingEvents',
-    args: exec({ inputs: [{ objectId: '4001' }] }),
+    args: executeArgs({ inputs: [{ objectId: '4001' }] }),
     method: 'POST',
     path: `${BASE}/batch/archive`,
     body: { inputs: [{ objectId: '4001' }] },
   },
   {
     tool: 'RemoveMarketingEvents',
-    args: exec({ inputs: [{ appId: 77, externalAccountId: 'acct-1', externalEventId: 'ext-9' }] }),
+    args: executeArgs({ inputs: [{ appId: 77, externalAccountId: 'acct-1', externalEventId: 'ext-9' }] }),
     method: 'POST',
     path: `${BASE}/events/delete`,
     body: { inputs: [{ appId: 77, externalAccountId: 'acct-1', externalEventId: 'ext-9' }] },
@@ -137,7 +131,7 @@ const cases: RequestCase[] = [
   },
   {
     tool: 'CreateMarketingEvent',
-    args: exec(event),
+    args: executeArgs(event),
     method: 'POST',
     path: `${BASE}/events`,
     body: event,
@@ -159,21 +153,21 @@ const cases: RequestCase[] = [
   },
   {
     tool: 'UpsertMarketingEvent',
-    args: exec(event, { external_event_id: 'ext-9' }),
+    args: executeArgs(event, { external_event_id: 'ext-9' }),
     method: 'PUT',
     path: `${BASE}/events/ext-9`,
     body: event,
   },
   {
     tool: 'UpsertMarketingEvents',
-    args: exec({ inputs: [event] }),
+    args: executeArgs({ inputs: [event] }),
     method: 'POST',
     path: `${BASE}/events/upsert`,
     body: { inputs: [event] },
   },
   {
     tool: 'UpdateMarketingEventDetails',
-    args: exec(patch, { external_account_id: 'acct-1', external_event_id: 'ext-9' }),
+    args: executeArgs(patch, { external_account_id: 'acct-1', external_event_id: 'ext-9' }),
     method: 'PATCH',
     path: `${BASE}/events/ext-9`,
     query: [['externalAccountId', 'acct-1']],
@@ -257,7 +251,7 @@ const cases: RequestCase[] = [
   },
   {
     tool: 'RecordMarketingEventAttendance',
-    args: exec(byVid, {
+    args: executeArgs(byVid, {
       external_event_id: 'ext-9',
       new_subscriber_state: 'cancel',
       external_account_id: 'acct-1',
@@ -269,7 +263,7 @@ const cases: RequestCase[] = [
   },
   {
     tool: 'RecordCrmSubscriberState',
-    args: exec(byVid, {
+    args: executeArgs(byVid, {
       external_account_id: 'acct-1',
       event_id_in_external_app: 'ext-9',
       subscriber_state: 'register',
@@ -282,14 +276,14 @@ const cases: RequestCase[] = [
   {
     tool: 'RecordEventParticipationCrm',
     // external_account_id is (xo): left out here, so no query at all.
-    args: exec(byEmail, { external_event_id: 'ext-9', subscriber_state: 'attend' }),
+    args: executeArgs(byEmail, { external_event_id: 'ext-9', subscriber_state: 'attend' }),
     method: 'POST',
     path: `${BASE}/attendance/ext-9/attend/email-create`,
     body: byEmail,
   },
   {
     tool: 'RecordSubscriberState',
-    args: exec(byEmail, {
+    args: executeArgs(byEmail, {
       external_account_id: 'acct-1',
       marketing_event_id: 'ext-9',
       subscriber_state: 'cancel',
@@ -359,14 +353,7 @@ const required: Record<string, string[]> = {
   CreateMarketingEvent: ['mode'],
 };
 
-const api = catalogSuite({
-  plugin: '@toolhost/plugin-crm-marketing',
-  toolSet: SET,
-  env: { CRM_AUTH_PROVIDER_TOKEN: TOKEN },
-  authorization: `Bearer ${TOKEN}`,
-  upstreamName: 'HubSpot',
-  response: { status: 200, body: { results: [] } },
-});
+const api = catalogSuite(suiteOptions);
 const { call, errorOf } = api;
 
 describe('CrmMarketingApi marketing events over MCP', () => {
@@ -491,25 +478,29 @@ describe('CrmMarketingApi marketing events bad input', () => {
     [
       'bad attendance_state',
       'RecordEventAttendance',
-      exec(byVid, { marketing_event_id: '4001', attendance_state: 'attended' }),
+      executeArgs(byVid, { marketing_event_id: '4001', attendance_state: 'attended' }),
       /'attendance_state' must be one of: "register", "attend", "cancel"/,
     ],
     [
       'bad subscriber_state',
       'RecordSubscriberState',
-      exec(byEmail, { external_account_id: 'a', marketing_event_id: 'e', subscriber_state: 'REGISTERED' }),
+      executeArgs(byEmail, {
+        external_account_id: 'a',
+        marketing_event_id: 'e',
+        subscriber_state: 'REGISTERED',
+      }),
       /'subscriber_state' must be one of/,
     ],
     [
       'missing (x) attendance_state',
       'RegisterEventParticipation',
-      exec(byEmail, { marketing_event_id: '4001' }),
+      executeArgs(byEmail, { marketing_event_id: '4001' }),
       /'attendance_state' is required when mode is execute/,
     ],
     [
       'missing (x) external_account_id',
       'RecordCrmSubscriberState',
-      exec(byVid, { event_id_in_external_app: 'e', subscriber_state: 'attend' }),
+      executeArgs(byVid, { event_id_in_external_app: 'e', subscriber_state: 'attend' }),
       /'external_account_id' is required when mode is execute/,
     ],
     [
@@ -527,19 +518,19 @@ describe('CrmMarketingApi marketing events bad input', () => {
     [
       'schema-violating body',
       'DeleteMarketingEvents',
-      exec({ inputs: [{ externalEventId: 'e' }] }),
+      executeArgs({ inputs: [{ externalEventId: 'e' }] }),
       /request_body\.inputs\[0\]\.objectId is required/,
     ],
     [
       'custom property without a value',
       'CreateMarketingEvent',
-      exec({ ...event, customProperties: [{ name: 'webinar_room' }] }),
+      executeArgs({ ...event, customProperties: [{ name: 'webinar_room' }] }),
       /request_body\.customProperties\[0\]\.value is required/,
     ],
     [
       'schema-violating attendance body',
       'RecordMarketingEventAttendance',
-      exec(
+      executeArgs(
         { inputs: [{ vid: 'x', interactionDateTime: 1, properties: {} }] },
         {
           external_event_id: 'e',

@@ -1,4 +1,4 @@
-import { type SpawnedHost, spawnHost } from '@toolhost/host/testing';
+import { type SpawnedHost, spawnHost } from '@toolhost/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 
 /** Every tool of the CrmMarketingApi specification, by name. */

@@ -1,8 +1,8 @@
-import { catalogSuite, type RequestCase, resultText } from '@toolhost/host/testing';
+import { catalogSuite, executeArgs, type RequestCase, resultText } from '@toolhost/testing';
 import { describe, expect, it } from 'vitest';
 import * as schemas from '../src/schemas/bases-schema.generated.js';
+import { suiteOptions } from './suite-options.js';
 
-const TOKEN = 'grid-bases-token-31';
 const APP = 'appBASE0000000001';
 const TBL = 'tblTABLE000000001';
 const FLD = 'fldFIELD000000001';
@@ -15,11 +15,6 @@ const newBase = { name: 'Ops', workspaceId: 'wspWORK000000001', tables: [{ name:
 const addUsers = { collaborators: [{ user: { id: USR }, permissionLevel: 'edit' }] };
 const addGroup = { collaborators: [{ group: { id: 'ugpGROUP00000001' }, permissionLevel: 'read' }] };
 const newField = { name: 'Done', type: 'checkbox', options: { color: 'greenBright', icon: 'check' } };
-const execute = (body: unknown, rest: Record<string, unknown> = {}) => ({
-  mode: 'execute',
-  request_body: JSON.stringify(body),
-  ...rest,
-});
 
 const cases: RequestCase[] = [
   {
@@ -31,7 +26,7 @@ const cases: RequestCase[] = [
   },
   {
     tool: 'CreateGridBase',
-    args: execute(newBase),
+    args: executeArgs(newBase),
     method: 'POST',
     path: '/meta/bases',
     body: newBase,
@@ -61,14 +56,17 @@ const cases: RequestCase[] = [
   },
   {
     tool: 'ManageGridBlockInstallation',
-    args: execute({ state: 'disabled' }, { grid_base_id: APP, block_installation_id: 'bliBLOCK00000001' }),
+    args: executeArgs(
+      { state: 'disabled' },
+      { grid_base_id: APP, block_installation_id: 'bliBLOCK00000001' },
+    ),
     method: 'PATCH',
     path: `/meta/bases/${APP}/blockInstallations/bliBLOCK00000001`,
     body: { state: 'disabled' },
   },
   {
     tool: 'AddBaseCollaborator',
-    args: execute(addGroup, { base_id: APP }),
+    args: executeArgs(addGroup, { base_id: APP }),
     method: 'POST',
     path: `/meta/bases/${APP}/collaborators`,
     body: addGroup,
@@ -81,7 +79,7 @@ const cases: RequestCase[] = [
   },
   {
     tool: 'UpdateCollaboratorPermission',
-    args: execute({ permissionLevel: 'comment' }, { base_identifier: APP, collaborator_id: USR }),
+    args: executeArgs({ permissionLevel: 'comment' }, { base_identifier: APP, collaborator_id: USR }),
     method: 'PATCH',
     path: `/meta/bases/${APP}/collaborators/${USR}`,
     body: { permissionLevel: 'comment' },
@@ -98,7 +96,7 @@ const cases: RequestCase[] = [
   },
   {
     tool: 'AddCollaboratorToGridInterface',
-    args: execute(addUsers, { grid_base_id: APP, page_bundle_id: PBD }),
+    args: executeArgs(addUsers, { grid_base_id: APP, page_bundle_id: PBD }),
     method: 'POST',
     path: `/meta/bases/${APP}/interfaces/${PBD}/collaborators`,
     body: addUsers,
@@ -111,7 +109,7 @@ const cases: RequestCase[] = [
   },
   {
     tool: 'UpdateCollaboratorPermissions',
-    args: execute(
+    args: executeArgs(
       { permissionLevel: 'read' },
       { base_identifier: APP, interface_page_bundle_id: PBD, collaborator_id: USR },
     ),
@@ -145,7 +143,7 @@ const cases: RequestCase[] = [
   },
   {
     tool: 'ManageGridSharing',
-    args: execute({ state: 'enabled' }, { grid_base_id: APP, share_identifier: 'shrSHARE01' }),
+    args: executeArgs({ state: 'enabled' }, { grid_base_id: APP, share_identifier: 'shrSHARE01' }),
     method: 'PATCH',
     path: `/meta/bases/${APP}/shares/shrSHARE01`,
     body: { state: 'enabled' },
@@ -159,21 +157,21 @@ const cases: RequestCase[] = [
   },
   {
     tool: 'CreateGridTable',
-    args: execute({ name: 'Tasks', description: 'Work items', fields }, { grid_base_id: APP }),
+    args: executeArgs({ name: 'Tasks', description: 'Work items', fields }, { grid_base_id: APP }),
     method: 'POST',
     path: `/meta/bases/${APP}/tables`,
     body: { name: 'Tasks', description: 'Work items', fields },
   },
   {
     tool: 'UpdateGridTable',
-    args: execute({ name: 'Done tasks' }, { grid_base_id: APP, table_id_or_name: 'Tasks / 2024' }),
+    args: executeArgs({ name: 'Done tasks' }, { grid_base_id: APP, table_id_or_name: 'Tasks / 2024' }),
     method: 'PATCH',
     path: `/meta/bases/${APP}/tables/Tasks / 2024`,
     body: { name: 'Done tasks' },
   },
   {
     tool: 'CreateGridField',
-    args: execute(newField, { grid_base_id: APP, table_id: TBL }),
+    args: executeArgs(newField, { grid_base_id: APP, table_id: TBL }),
     method: 'POST',
     path: `/meta/bases/${APP}/tables/${TBL}/fields`,
     body: newField,
@@ -280,11 +278,7 @@ const modeSchemas: Record<string, unknown> = {
 };
 
 const api = catalogSuite({
-  plugin: '@toolhost/plugin-grid',
-  toolSet: 'GridApi',
-  env: { GRID_AUTH_PROVIDER_TOKEN: TOKEN },
-  authorization: `Bearer ${TOKEN}`,
-  upstreamName: 'Airtable',
+  ...suiteOptions,
   response: { status: 200, body: { id: APP } },
 });
 const { call } = api;
@@ -367,7 +361,7 @@ describe('GridApi bases and schema bad input', () => {
     [
       'missing (x) share id in execute',
       'ManageGridSharing',
-      execute({ state: 'enabled' }, { grid_base_id: APP }),
+      executeArgs({ state: 'enabled' }, { grid_base_id: APP }),
       /'share_identifier' is required when mode is execute/,
       'share_identifier',
     ],
@@ -388,14 +382,14 @@ describe('GridApi bases and schema bad input', () => {
     [
       'schema-violating body',
       'ManageGridSharing',
-      execute({ state: 'on' }, { grid_base_id: APP, share_identifier: 'shrSHARE01' }),
+      executeArgs({ state: 'on' }, { grid_base_id: APP, share_identifier: 'shrSHARE01' }),
       /request_body\.state must be one of/,
       'request_body.state',
     ],
     [
       'body missing a required property',
       'CreateGridBase',
-      execute({ name: 'Ops', tables: [] }),
+      executeArgs({ name: 'Ops', tables: [] }),
       /request_body\.workspaceId is required/,
       'request_body.workspaceId',
     ],

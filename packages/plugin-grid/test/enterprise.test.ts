@@ -1,9 +1,9 @@
-import { catalogSuite, type RequestCase } from '@toolhost/host/testing';
+import { catalogSuite, type RequestCase } from '@toolhost/testing';
 import { describe, expect, it } from 'vitest';
 import { enterpriseTools } from '../src/catalog/enterprise.js';
 import * as schemas from '../src/schemas/enterprise.generated.js';
+import { suiteOptions } from './suite-options.js';
 
-const TOKEN = 'airtable-enterprise-token-31';
 const ENT = 'entUBq2RGdihxl3vU';
 const USR = 'usrL2PNC5o3H4lBEi';
 const base = `/meta/enterpriseAccounts/${ENT}`;
@@ -298,13 +298,7 @@ const required: Record<string, string[]> = {
   ...Object.fromEntries(Object.keys(modeSchemas).map((t) => [t, ['mode']])),
 };
 
-const api = catalogSuite({
-  plugin: '@toolhost/plugin-grid',
-  toolSet: 'GridApi',
-  env: { GRID_AUTH_PROVIDER_TOKEN: TOKEN },
-  authorization: `Bearer ${TOKEN}`,
-  upstreamName: 'Airtable',
-});
+const api = catalogSuite(suiteOptions);
 const { call } = api;
 
 describe('GridApi enterprise administration over MCP', () => {

@@ -4,15 +4,15 @@ import {
   type SpawnedHost,
   spawnHost,
   startRecordingUpstream,
-} from '@toolhost/host/testing';
+} from '@toolhost/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { TOKEN } from './suite-options.js';
 
 // Airtable allows 5 requests per second per base; the plugin paces by the `baseId` parameter
 // and, on 429, waits as asked (Retry-After) and retries once. These tests check that behaviour
 // from what the upstream saw: order and arrival times (lower bounds only, with wide margins, so
 // a slow machine can only make them pass more easily, never fail them).
 
-const TOKEN = 'grid-pacing-token-12';
 const TBL = 'tblK1l2M3n4O5p6Q7';
 const REC = 'recR1s2T3u4V5w6X7';
 

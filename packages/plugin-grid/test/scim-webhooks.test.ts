@@ -1,10 +1,10 @@
-import { catalogSuite, type RequestCase } from '@toolhost/host/testing';
+import { catalogSuite, type RequestCase } from '@toolhost/testing';
 import { describe, expect, it } from 'vitest';
 import { scimTools } from '../src/catalog/scim.js';
 import { webhookTools } from '../src/catalog/webhooks.js';
 import * as schemas from '../src/schemas/scim-webhooks.generated.js';
+import { suiteOptions } from './suite-options.js';
 
-const TOKEN = 'grid-scim-webhooks-token-31';
 const BASE = 'appA1b2C3d4E5f6G7';
 const HOOK = 'achZ9y8X7w6V5u4T3';
 const GROUP = 'ugpQ1w2E3r4T5y6U7';
@@ -194,12 +194,8 @@ const requiredParams: Record<string, string[]> = {
 };
 
 const api = catalogSuite({
-  plugin: '@toolhost/plugin-grid',
-  toolSet: 'GridApi',
+  ...suiteOptions,
   toolSetConfig: (url) => ({ baseUrls: { scim: `${url}/scim`, content: `${url}/content` } }),
-  env: { GRID_AUTH_PROVIDER_TOKEN: TOKEN },
-  authorization: `Bearer ${TOKEN}`,
-  upstreamName: 'Airtable',
 });
 const { call } = api;
 

@@ -1,10 +1,10 @@
-import { catalogSuite, type RequestCase } from '@toolhost/host/testing';
+import { catalogSuite, executeArgs, type RequestCase } from '@toolhost/testing';
 import { describe, expect, it } from 'vitest';
 import { recordTools } from '../src/catalog/records.js';
 import { workspaceTools } from '../src/catalog/workspaces.js';
 import * as schemas from '../src/schemas/workspaces-records.generated.js';
+import { suiteOptions } from './suite-options.js';
 
-const TOKEN = 'grid-workspaces-records-token-58';
 const WSP = 'wspA1b2C3d4E5f6G7';
 const WSP2 = 'wspZ9y8X7w6V5u4T3';
 const USR = 'usrM1n2B3v4C5x6Z7';
@@ -15,12 +15,6 @@ const REC = 'recR1s2T3u4V5w6X7';
 const COM = 'comC1d2E3f4G5h6I7';
 const ENT = 'entE1f2G3h4I5j6K7';
 const EDT = 'edtD1e2F3g4H5i6J7';
-
-const exec = (body: unknown, args: Record<string, unknown> = {}) => ({
-  mode: 'execute',
-  request_body: JSON.stringify(body),
-  ...args,
-});
 
 const newWorkspace = { enterpriseAccountId: ENT, name: 'Ops' };
 const collaborators = { collaborators: [{ user: { id: USR }, permissionLevel: 'edit' }] };
@@ -40,7 +34,7 @@ const cases: RequestCase[] = [
   // Workspaces
   {
     tool: 'CreateGridWorkspace',
-    args: exec(newWorkspace),
+    args: executeArgs(newWorkspace),
     method: 'POST',
     path: '/meta/workspaces',
     body: newWorkspace,
@@ -63,7 +57,7 @@ const cases: RequestCase[] = [
   },
   {
     tool: 'AddWorkspaceCollaborator',
-    args: exec(collaborators, { workspace_id: WSP }),
+    args: executeArgs(collaborators, { workspace_id: WSP }),
     method: 'POST',
     path: `/meta/workspaces/${WSP}/collaborators`,
     body: collaborators,
@@ -76,7 +70,7 @@ const cases: RequestCase[] = [
   },
   {
     tool: 'UpdateWorkspaceCollaboratorPermission',
-    args: exec(permission, { workspace_id: WSP, collaborator_id: USR }),
+    args: executeArgs(permission, { workspace_id: WSP, collaborator_id: USR }),
     method: 'PATCH',
     path: `/meta/workspaces/${WSP}/collaborators/${USR}`,
     body: permission,
@@ -89,7 +83,7 @@ const cases: RequestCase[] = [
   },
   {
     tool: 'MoveGridBase',
-    args: exec(move, { target_workspace_id: WSP }),
+    args: executeArgs(move, { target_workspace_id: WSP }),
     method: 'POST',
     path: `/meta/workspaces/${WSP}/moveBase`,
     body: move,
@@ -108,7 +102,11 @@ const cases: RequestCase[] = [
   // Records and comments
   {
     tool: 'UploadAttachmentToGrid',
-    args: exec(upload, { grid_base_id: BASE, grid_record_id: REC, attachment_field_id_or_name: 'Files' }),
+    args: executeArgs(upload, {
+      grid_base_id: BASE,
+      grid_record_id: REC,
+      attachment_field_id_or_name: 'Files',
+    }),
     method: 'POST',
     path: `/content/${BASE}/${REC}/Files/uploadAttachment`,
     body: upload,
@@ -163,21 +161,21 @@ const cases: RequestCase[] = [
   },
   {
     tool: 'UpdateGridRecords',
-    args: exec(records, { grid_base_id: BASE, grid_table_id_or_name: TBL }),
+    args: executeArgs(records, { grid_base_id: BASE, grid_table_id_or_name: TBL }),
     method: 'PATCH',
     path: `/${BASE}/${TBL}`,
     body: records,
   },
   {
     tool: 'CreateGridRecords',
-    args: exec(created, { base_id: BASE, table_id_or_name: TBL }),
+    args: executeArgs(created, { base_id: BASE, table_id_or_name: TBL }),
     method: 'POST',
     path: `/${BASE}/${TBL}`,
     body: created,
   },
   {
     tool: 'BulkUpdateGrid',
-    args: exec(upsert, { base_id: BASE, table_identifier: TBL }),
+    args: executeArgs(upsert, { base_id: BASE, table_identifier: TBL }),
     method: 'PUT',
     path: `/${BASE}/${TBL}`,
     body: upsert,
@@ -206,14 +204,14 @@ const cases: RequestCase[] = [
   },
   {
     tool: 'UpdateGridRecord',
-    args: exec(fields, { base_id: BASE, table_id_or_name: TBL, grid_record_id: REC }),
+    args: executeArgs(fields, { base_id: BASE, table_id_or_name: TBL, grid_record_id: REC }),
     method: 'PATCH',
     path: `/${BASE}/${TBL}/${REC}`,
     body: fields,
   },
   {
     tool: 'ModifyGridEntry',
-    args: exec(fields, { base_id: BASE, table_identifier: TBL, record_identifier: REC }),
+    args: executeArgs(fields, { base_id: BASE, table_identifier: TBL, record_identifier: REC }),
     method: 'PUT',
     path: `/${BASE}/${TBL}/${REC}`,
     body: fields,
@@ -236,7 +234,7 @@ const cases: RequestCase[] = [
   },
   {
     tool: 'AddRecordComment',
-    args: exec(reply, { base_identifier: BASE, table_identifier: TBL, record_identifier: REC }),
+    args: executeArgs(reply, { base_identifier: BASE, table_identifier: TBL, record_identifier: REC }),
     method: 'POST',
     path: `/${BASE}/${TBL}/${REC}/comments`,
     body: reply,
@@ -249,7 +247,12 @@ const cases: RequestCase[] = [
   },
   {
     tool: 'UpdateRecordComment',
-    args: exec(text, { base_identifier: BASE, table_id_or_name: TBL, record_id: REC, comment_id: COM }),
+    args: executeArgs(text, {
+      base_identifier: BASE,
+      table_id_or_name: TBL,
+      record_id: REC,
+      comment_id: COM,
+    }),
     method: 'PATCH',
     path: `/${BASE}/${TBL}/${REC}/comments/${COM}`,
     body: text,
@@ -257,7 +260,7 @@ const cases: RequestCase[] = [
   // Bulk-table records
   {
     tool: 'DeleteRecordsByPrimaryKeys',
-    args: exec(deleteKeys, { enterprise_account_id: ENT, data_table_id: EDT }),
+    args: executeArgs(deleteKeys, { enterprise_account_id: ENT, data_table_id: EDT }),
     method: 'POST',
     path: `/${ENT}/${EDT}/deleteRecords`,
     body: deleteKeys,
@@ -278,7 +281,7 @@ const cases: RequestCase[] = [
   },
   {
     tool: 'UpsertGridRecords',
-    args: exec(bulkUpsert, { enterprise_account_id: ENT, data_table_id: EDT }),
+    args: executeArgs(bulkUpsert, { enterprise_account_id: ENT, data_table_id: EDT }),
     method: 'PUT',
     path: `/${ENT}/${EDT}/upsertRecords`,
     body: bulkUpsert,
@@ -340,12 +343,8 @@ const scopes: Record<string, string> = {
 };
 
 const api = catalogSuite({
-  plugin: '@toolhost/plugin-grid',
-  toolSet: 'GridApi',
+  ...suiteOptions,
   toolSetConfig: (url) => ({ baseUrls: { content: `${url}/content` } }),
-  env: { GRID_AUTH_PROVIDER_TOKEN: TOKEN },
-  authorization: `Bearer ${TOKEN}`,
-  upstreamName: 'Airtable',
 });
 const { call } = api;
 
@@ -492,13 +491,13 @@ describe('GridApi workspaces and records bad input', () => {
     [
       'missing (x) comment id in execute',
       'UpdateRecordComment',
-      exec(text, { base_identifier: BASE, table_id_or_name: TBL, record_id: REC }),
+      executeArgs(text, { base_identifier: BASE, table_id_or_name: TBL, record_id: REC }),
       /'comment_id' is required when mode is execute/,
     ],
     [
       'missing (x) target workspace in execute',
       'MoveGridBase',
-      exec(move),
+      executeArgs(move),
       /'target_workspace_id' is required when mode is execute/,
     ],
     [
@@ -534,25 +533,25 @@ describe('GridApi workspaces and records bad input', () => {
     [
       'schema-violating records body',
       'UpdateGridRecords',
-      exec({ records: [{ id: REC }] }, { grid_base_id: BASE, grid_table_id_or_name: TBL }),
+      executeArgs({ records: [{ id: REC }] }, { grid_base_id: BASE, grid_table_id_or_name: TBL }),
       /request_body\.records\[0\]\.fields is required/,
     ],
     [
       'schema-violating permission level',
       'UpdateWorkspaceCollaboratorPermission',
-      exec({ permissionLevel: 'admin' }, { workspace_id: WSP, collaborator_id: USR }),
+      executeArgs({ permissionLevel: 'admin' }, { workspace_id: WSP, collaborator_id: USR }),
       /request_body\.permissionLevel must be one of/,
     ],
     [
       'empty primary key list',
       'DeleteRecordsByPrimaryKeys',
-      exec({ primaryKeysForDelete: [] }, { enterprise_account_id: ENT, data_table_id: EDT }),
+      executeArgs({ primaryKeysForDelete: [] }, { enterprise_account_id: ENT, data_table_id: EDT }),
       /request_body\.primaryKeysForDelete/,
     ],
     [
       'upload without the file',
       'UploadAttachmentToGrid',
-      exec(
+      executeArgs(
         { contentType: 'text/plain', filename: 'a.txt' },
         { grid_base_id: BASE, grid_record_id: REC, attachment_field_id_or_name: 'Files' },
       ),

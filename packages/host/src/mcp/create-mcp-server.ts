@@ -11,7 +11,7 @@ import {
   UrlElicitationRequiredError,
 } from '@modelcontextprotocol/sdk/types.js';
 import { listedAnnotations, listedInputSchema } from '@toolhost/core';
-import type { Host, ToolInfo } from '../host.js';
+import type { Host } from '../host.js';
 import { HostServices, resolveService } from '../services.js';
 import { unknownToolMessage } from '../unknown-tool.js';
 import {

@@ -16,6 +16,7 @@ export {
   type ToolResponse,
   type ToolSetConfigOption,
 } from './catalog-suite.js';
+export { executeArgs } from './execute-args.js';
 export {
   type FakeResponse,
   type RecordedRequest,

@@ -1,7 +1,7 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { effectiveAnnotations } from '@toolhost/core';
+import { STATUS_META_KEY, type ToolSetConfig } from '@toolhost/host';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
-import type { ToolSetConfig } from '../config/host-config.js';
-import { STATUS_META_KEY } from '../mcp/render-outcome.js';
 import { type FakeResponse, type RecordingUpstream, startRecordingUpstream } from './recording-upstream.js';
 import { type SpawnedHost, spawnHost } from './spawn-host.js';
 
@@ -175,14 +175,9 @@ export interface CatalogSuite<V extends string = never> {
   itRejectsBadInput(rows: readonly BadInput[], title?: string): void;
 }
 
-/** The effective value of each hint: an absent hint reads as MCP's default. */
+/** The effective value of each hint: an absent hint reads as MCP's default (the contract's own rule). */
 export function effectiveHints(annotations: ToolHints | undefined): Required<ToolHints> {
-  return {
-    readOnlyHint: annotations?.readOnlyHint ?? false,
-    destructiveHint: annotations?.destructiveHint ?? true,
-    idempotentHint: annotations?.idempotentHint ?? false,
-    openWorldHint: annotations?.openWorldHint ?? true,
-  };
+  return effectiveAnnotations(annotations);
 }
 
 function resolveToolSetConfig(option: ToolSetConfigOption | undefined, url: string): ToolSetConfig {

@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { HostConfig } from '../config/host-config.js';
+import type { HostConfig } from '@toolhost/host';
 
 export interface SpawnedHost {
   client: Client;
@@ -14,7 +14,7 @@ export interface SpawnedHost {
   close(): Promise<void>;
 }
 
-/** Path of the built CLI of this package. */
+/** Path of the built CLI of the `@toolhost/host` this kit depends on: the host a test spawns. */
 export function hostCliPath(): string {
   const pkgJson = createRequire(import.meta.url).resolve('@toolhost/host/package.json');
   return join(dirname(pkgJson), 'dist', 'cli.js');

@@ -1,0 +1,93 @@
+// The shape of results/latest.json, which bench.mjs fills in phase by phase and report.mjs and
+// targets.mjs read. Types only: the bench itself is plain JavaScript, type-checked (tsconfig.json).
+import type { measureDiscovery, measureResultSize } from './agents.mjs';
+import type { catalogCost } from './catalog-cost.mjs';
+import type { machine } from './report.mjs';
+import type { Counts, Phase } from './rounds.mjs';
+
+export type CatalogCost = ReturnType<typeof catalogCost>;
+export type Discovery = Awaited<ReturnType<typeof measureDiscovery>>;
+export type ResultSizeRow = Awaited<ReturnType<typeof measureResultSize>>[number];
+
+/** One server's summaries per concurrency, for every server measured over a transport. */
+export interface TransportPhases {
+  direct: Phase[];
+  bare: Phase[];
+  host: Phase[];
+  peer: Phase[];
+}
+
+export interface EmbeddingPhases {
+  direct: Phase[];
+  host: (Phase & { cpuUsOverDirect?: number })[];
+}
+
+export interface ColdStart {
+  medianMs: number;
+  minMs: number;
+  runs: number;
+}
+
+export interface Memory {
+  host: {
+    rssAfterStartMb: number | undefined;
+    rssAfterWarmupMb: number | undefined;
+    warmupCalls: number;
+    rssAfterCallsMb: number | undefined;
+    calls: number;
+    growthMb?: number | undefined;
+  };
+  bare: { rssAfterStartMb: number | undefined; rssAfterCallsMb: number | undefined };
+  embeddingHeap?:
+    | {
+        after1000CallsMb: number | undefined;
+        after10000CallsMb: number | undefined;
+        growthMb: number | undefined;
+      }
+    | undefined;
+}
+
+/** One row of the targets table; `met` undefined: reported, not a target. */
+export interface TargetRow {
+  what: string;
+  target: string;
+  measured: string;
+  floor: string;
+  met: boolean | undefined;
+}
+
+/** What every run records, whichever phases it runs (--catalog-only, --agents-only). */
+export interface RunResult {
+  date: string;
+  machine: ReturnType<typeof machine>;
+  quick: boolean;
+  counts: Counts;
+  upstream: string;
+  tokenizer: string;
+  catalog?: CatalogCost;
+  catalogBaseline?: CatalogCost | undefined;
+  discovery?: Discovery;
+  resultSize?: ResultSizeRow[];
+  stdio?: TransportPhases;
+  http?: TransportPhases;
+  embedding?: EmbeddingPhases;
+  memory?: Memory;
+  coldStart?: {
+    hostAllPlugins: ColdStart & { tools?: number };
+    hostOnePlugin: ColdStart;
+    bare: ColdStart;
+    peer: ColdStart;
+  };
+  targets?: TargetRow[];
+  durationSeconds?: number;
+}
+
+/** A run with every measuring phase done: what targets() reads. */
+export type MeasuredResult = RunResult &
+  Required<Pick<RunResult, 'catalog' | 'stdio' | 'http' | 'embedding' | 'memory' | 'coldStart'>>;
+
+/** A finished run, as writeResults() writes it. */
+export type BenchResult = MeasuredResult & Required<Pick<RunResult, 'targets' | 'durationSeconds'>>;
+
+/** The catalog table needs the catalog alone. */
+export type CatalogResult = Pick<RunResult, 'catalogBaseline'> & { catalog: CatalogCost };
