@@ -8,7 +8,7 @@ import { disconnect, listConnections } from '../src/connections.js';
 import { createHost, type Host } from '../src/host.js';
 import { createLogger } from '../src/logger.js';
 import { HostServices, resolveService } from '../src/services.js';
-import { type RecordingUpstream, startRecordingUpstream } from '../src/testing/recording-upstream.js';
+import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
 import { type FakeOAuthServer, fakeClient, startFakeOAuthServer } from './fake-oauth-server.js';
 import { type RedisServer, startRedisServer } from './redis-server.js';
 import { fixtureApp, spawnHttpHost } from './support.js';
