@@ -133,76 +133,98 @@ export function createMcpServer(host: Host, catalog: McpCatalog, options: McpSer
     }
     return { tools: catalog.listed };
   });
+  const calls = new ToolCalls(server, host, catalog, userId, options.userId);
+  server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
+    calls.answer(request.params, extra.signal),
+  );
+  serveResults(server, catalog, userId);
+  return server;
+}
 
-  // One path for every call of a tool, direct or through call_tool: the same validation,
-  // errors, authorization, logging and size budget.
-  async function callTool(canonical: string, args: unknown, signal: AbortSignal): Promise<CallToolResult> {
-    const outcome = await host.callTool(canonical, args ?? {}, { userId: options.userId, signal });
+/**
+ * `tools/call`: the discovery tools, and every tool by its MCP name, through one path (the
+ * same validation, errors, authorization, logging and size budget for a direct call and for
+ * `call_tool`).
+ */
+class ToolCalls {
+  private readonly exposed: ReadonlySet<string>;
+
+  constructor(
+    private readonly server: Server,
+    private readonly host: Host,
+    private readonly catalog: McpCatalog,
+    private readonly userId: string,
+    private readonly callerId: string | undefined,
+  ) {
+    this.exposed = new Set(host.listTools().map((t) => t.name));
+  }
+
+  async answer(
+    params: { name: string; arguments?: Record<string, unknown> },
+    signal: AbortSignal,
+  ): Promise<CallToolResult> {
+    const { name, arguments: args = {} } = params;
+    const discovery = this.catalog.discovery;
+    if (discovery) {
+      if (name === SEARCH_TOOLS)
+        return this.withinBudget(await discovery.search(args), undefined, undefined, name);
+      if (name === DESCRIBE_TOOLS) {
+        const result = discovery.describe(args);
+        const first = result.content[0];
+        const value = first?.type === 'text' && !result.isError ? JSON.parse(first.text) : undefined;
+        return this.withinBudget(result, value, undefined, name);
+      }
+      if (name === CALL_TOOL) {
+        const canonical = typeof args.name === 'string' ? discovery.resolve(args.name) : undefined;
+        if (!canonical) throw this.unknownTool(args.name);
+        return this.call(canonical, args.arguments, signal);
+      }
+    }
+    const canonical = this.catalog.names.canonicalName(name);
+    if (!canonical) throw this.unknownTool(name);
+    return this.call(canonical, args, signal);
+  }
+
+  private async call(canonical: string, args: unknown, signal: AbortSignal): Promise<CallToolResult> {
+    const outcome = await this.host.callTool(canonical, args ?? {}, { userId: this.callerId, signal });
     if (!outcome.ok && outcome.error.code === 'authorization_required' && outcome.error.authorization?.url) {
       offerUrlElicitation(
-        server,
-        host,
+        this.server,
+        this.host,
         { ...outcome.error.authorization, url: outcome.error.authorization.url },
         outcome.error.message,
       );
     }
     const value = outcome.ok ? (outcome.kind === 'schema' ? outcome.schema : outcome.body) : outcome.error;
     const status = outcome.ok && outcome.kind === 'response' ? outcome.status : undefined;
-    return withinBudget(renderOutcome(outcome), value, status, canonical);
+    return this.withinBudget(renderOutcome(outcome), value, status, canonical);
   }
 
-  function withinBudget(result: CallToolResult, value: unknown, status: number | undefined, tool: string) {
+  private withinBudget(result: CallToolResult, value: unknown, status: number | undefined, tool: string) {
     return fitResult(result, value, status, {
-      maxBytes: catalog.maxResultBytes,
-      store: catalog.results,
-      userId,
+      maxBytes: this.catalog.maxResultBytes,
+      store: this.catalog.results,
+      userId: this.userId,
       tool,
-      mcpName: catalog.names.mcpName(tool),
-      queryParams: queryParamsOf(host, catalog, tool),
+      mcpName: this.catalog.names.mcpName(tool),
+      queryParams: queryParamsOf(this.host, this.catalog, tool),
     });
   }
 
-  // The same words as the embedding API and the CLI: the right spelling, the key that hides
-  // the tool, or a close name.
-  const exposed = new Set(host.listTools().map((t) => t.name));
-  const unknownTool = (name: unknown) =>
-    unprefixed(
+  /** The same words as the embedding API and the CLI: the right spelling, the key that hides the tool, or a close name. */
+  private unknownTool(name: unknown): McpError {
+    const text = typeof name === 'string' ? name : JSON.stringify(name);
+    return unprefixed(
       new McpError(
         ErrorCode.InvalidParams,
-        unknownToolMessage(
-          typeof name === 'string' ? name : JSON.stringify(name),
-          host.config,
-          host.container,
-          exposed,
-          'mcp',
-        ),
+        unknownToolMessage(text, this.host.config, this.host.container, this.exposed, 'mcp'),
       ),
     );
+  }
+}
 
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-    const { name, arguments: args = {} } = request.params;
-    const discovery = catalog.discovery;
-    if (discovery) {
-      if (name === SEARCH_TOOLS)
-        return withinBudget(await discovery.search(args), undefined, undefined, name);
-      if (name === DESCRIBE_TOOLS) {
-        const result = discovery.describe(args);
-        const first = result.content[0];
-        const value = first?.type === 'text' && !result.isError ? JSON.parse(first.text) : undefined;
-        return withinBudget(result, value, undefined, name);
-      }
-      if (name === CALL_TOOL) {
-        const canonical = typeof args.name === 'string' ? discovery.resolve(args.name) : undefined;
-        if (!canonical) throw unknownTool(args.name);
-        return callTool(canonical, args.arguments, extra.signal);
-      }
-    }
-    const canonical = catalog.names.canonicalName(name);
-    if (!canonical) throw unknownTool(name);
-    return callTool(canonical, args, extra.signal);
-  });
-
-  // Results over the size budget, each readable only by the user whose call produced it.
+/** Results over the size budget, each readable only by the user whose call produced it. */
+function serveResults(server: Server, catalog: McpCatalog, userId: string): void {
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({
     resources: catalog.results.list(userId).map((r) => ({
       uri: r.uri,
@@ -221,7 +243,6 @@ export function createMcpServer(host: Host, catalog: McpCatalog, options: McpSer
     }
     return { contents: [{ uri: stored.uri, mimeType: 'application/json', text: stored.text }] };
   });
-  return server;
 }
 
 /** The tool's query parameters by tool and API name, for the next-page hint of a summary. */
