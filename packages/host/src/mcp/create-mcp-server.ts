@@ -69,6 +69,8 @@ export function prepareMcpCatalog(host: Host) {
     maxResultBytes: mcp.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES,
     results: new ResultStore({ ttlSeconds: mcp.resultTtlSeconds }),
     queryParams: new Map<string, QueryParamName[]>(),
+    /** The canonical names of the exposed tools, for explaining a name that is not one of them. */
+    exposed: new Set(tools.map((t) => t.name)) as ReadonlySet<string>,
     warmed: false,
   };
 }
@@ -147,17 +149,13 @@ export function createMcpServer(host: Host, catalog: McpCatalog, options: McpSer
  * `call_tool`).
  */
 class ToolCalls {
-  private readonly exposed: ReadonlySet<string>;
-
   constructor(
     private readonly server: Server,
     private readonly host: Host,
     private readonly catalog: McpCatalog,
     private readonly userId: string,
     private readonly callerId: string | undefined,
-  ) {
-    this.exposed = new Set(host.listTools().map((t) => t.name));
-  }
+  ) {}
 
   async answer(
     params: { name: string; arguments?: Record<string, unknown> },
@@ -217,7 +215,7 @@ class ToolCalls {
     return unprefixed(
       new McpError(
         ErrorCode.InvalidParams,
-        unknownToolMessage(text, this.host.config, this.host.container, this.exposed, 'mcp'),
+        unknownToolMessage(text, this.host.config, this.host.container, this.catalog.exposed, 'mcp'),
       ),
     );
   }
