@@ -6,20 +6,7 @@ import { AccessTokens } from '../src/auth/access-tokens.js';
 import { createHost } from '../src/host.js';
 import { createLogger } from '../src/logger.js';
 import { serveHttp } from '../src/mcp/serve-http.js';
-import { fixtureApp } from './support.js';
-
-const oauthConfig = {
-  plugins: ['toolhost-plugin-echo'],
-  auth: {
-    providers: {
-      'echo-auth': {
-        clientId: 'client-1',
-        authorizeUrl: 'https://auth.invalid/authorize',
-        tokenUrl: 'https://auth.invalid/token',
-      },
-    },
-  },
-};
+import { fixtureApp, echoOAuthConfig as oauthConfig } from './support.js';
 
 function capture() {
   let text = '';

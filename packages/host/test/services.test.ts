@@ -5,7 +5,7 @@ import { container as rootContainer } from 'tsyringe';
 import { describe, expect, it } from 'vitest';
 import { createHost } from '../src/host.js';
 import { HostServices, registerService, resolveService } from '../src/services.js';
-import { fixtureApp } from './support.js';
+import { fixtureApp, echoOAuthConfig as oauthConfig } from './support.js';
 
 /** A sender that answers from memory and keeps what it was asked to send. */
 class CapturingSender implements HttpSender {
@@ -27,19 +27,6 @@ class EmbedderTokenStore implements TokenStore {
   async set() {}
   async delete() {}
 }
-
-const oauthConfig = {
-  plugins: ['toolhost-plugin-echo'],
-  auth: {
-    providers: {
-      'echo-auth': {
-        clientId: 'client-1',
-        authorizeUrl: 'https://auth.invalid/authorize',
-        tokenUrl: 'https://auth.invalid/token',
-      },
-    },
-  },
-};
 
 describe('services through the container', () => {
   it('an embedder replaces the HTTP sender and the token store by registering them', async () => {

@@ -9,6 +9,20 @@ import { hostCliPath } from '../../testing/src/spawn-host.js';
 import type { HostConfig } from '../src/config/host-config.js';
 
 /** A directory whose node_modules holds fixture plugins (echo: compatible; future: contract 2.2). */
+/** The echo fixture plugin with an OAuth client whose endpoints are never reached. */
+export const echoOAuthConfig: HostConfig = {
+  plugins: ['toolhost-plugin-echo'],
+  auth: {
+    providers: {
+      'echo-auth': {
+        clientId: 'client-1',
+        authorizeUrl: 'https://auth.invalid/authorize',
+        tokenUrl: 'https://auth.invalid/token',
+      },
+    },
+  },
+};
+
 export const fixtureApp = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'app');
 
 /** A tool-set plugin written inline (against the contract alone), for tests that need their own tools. */
