@@ -11,6 +11,7 @@ import {
 import { buildRequest, type HttpRequestSpec } from './build-request.js';
 import { errorForResponse, retryAfterSeconds } from './classify-response.js';
 import { ConcurrencyLimit } from './concurrency-limit.js';
+import { ENGINE_DEFAULTS } from './engine-defaults.js';
 import type { HttpResponse, HttpSender } from './http-sender.js';
 import { Pacer, type PacerFactory, type RequestPacer, sleep } from './pacer.js';
 import { credentialForms, redact } from './redact.js';
@@ -89,12 +90,13 @@ export class ToolEngine {
     options: EngineOptions = {},
   ) {
     this.providers = new Map(deps.authProviders.map((p) => [p.id, p]));
-    this.timeoutMs = options.timeoutMs ?? 30_000;
-    this.maxResponseBytes = options.maxResponseBytes ?? 10 * 1024 * 1024;
-    this.limit = new ConcurrencyLimit(options.maxConcurrentRequests ?? 64);
-    this.perUpstreamLimit = options.maxConcurrentRequestsPerUpstream ?? 32;
-    this.retry = { maxAttempts: 3, baseDelayMs: 200, maxDelayMs: 4000, ...options.retry };
-    this.maxRateLimitWait = options.maxRateLimitWaitSeconds ?? 30;
+    this.timeoutMs = options.timeoutMs ?? ENGINE_DEFAULTS.timeoutMs;
+    this.maxResponseBytes = options.maxResponseBytes ?? ENGINE_DEFAULTS.maxResponseBytes;
+    this.limit = new ConcurrencyLimit(options.maxConcurrentRequests ?? ENGINE_DEFAULTS.maxConcurrentRequests);
+    this.perUpstreamLimit =
+      options.maxConcurrentRequestsPerUpstream ?? ENGINE_DEFAULTS.maxConcurrentRequestsPerUpstream;
+    this.retry = { ...ENGINE_DEFAULTS.retry, ...options.retry };
+    this.maxRateLimitWait = options.maxRateLimitWaitSeconds ?? ENGINE_DEFAULTS.maxRateLimitWaitSeconds;
     this.onUnexpectedError = options.onUnexpectedError;
   }
 

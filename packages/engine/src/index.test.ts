@@ -8,6 +8,7 @@ describe('@toolhost/engine entries', () => {
   it('exports exactly the engine API', () => {
     expect(Object.keys(engine).sort()).toEqual([
       'AxiosHttpSender',
+      'ENGINE_DEFAULTS',
       'MapSecretSource',
       'RegisteredTool',
       'StaticTokenAuthProvider',

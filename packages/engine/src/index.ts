@@ -11,6 +11,7 @@ export {
   describeDeclarationProblems,
 } from './check-declarations.js';
 export { type EngineDependencies, type EngineOptions, ToolEngine } from './engine.js';
+export { ENGINE_DEFAULTS } from './engine-defaults.js';
 export { AxiosHttpSender, type HttpResponse, type HttpSender, type SendOptions } from './http-sender.js';
 export type { PacerFactory, RequestPacer } from './pacer.js';
 export { RegisteredTool, ToolRegistry } from './registry.js';

@@ -6,7 +6,8 @@ import { composeServices } from './assemble-host.js';
 import { OAuthAuthProvider } from './auth/oauth-provider.js';
 import { CallLifecycle } from './call-lifecycle.js';
 import { checkConfigAgainstCatalog } from './config/check-against-catalog.js';
-import type { HostConfig } from './config/host-config.js';
+import { resolveConfig } from './config/config-defaults.js';
+import type { HostConfig, ResolvedHostConfig } from './config/host-config.js';
 import { validateConfig } from './config/load-config.js';
 import type { Logger } from './logger.js';
 import { discoverPlugins, pluginSearchBases, searchedDirectories } from './plugins/discover-plugins.js';
@@ -62,7 +63,8 @@ export interface CallOptions {
 
 /** The in-process host: list tools and call them, no transport involved. */
 export interface Host {
-  readonly config: HostConfig;
+  /** The config the host runs with: what it was given, with every default filled in. */
+  readonly config: ResolvedHostConfig;
   readonly plugins: readonly ToolPlugin[];
   /** The host's container: its services under `HostServices` tokens. */
   readonly container: DependencyContainer;
@@ -115,7 +117,7 @@ function registerGivenServices(
 
 /** Creates a host from a config object: loads plugins, composes its services in the container. */
 export async function createHost(rawConfig: HostConfig = {}, options: HostOptions = {}): Promise<Host> {
-  const config = validateConfig(rawConfig);
+  const config = resolveConfig(validateConfig(rawConfig));
   const env = options.env ?? process.env;
   const configDir = options.configDir ?? process.cwd();
   const bases = pluginSearchBases(options.configDir, process.cwd());
@@ -136,7 +138,7 @@ export async function createHost(rawConfig: HostConfig = {}, options: HostOption
   });
   const infos = new Map(registry.list().map((t) => [t.name, toInfo(t)]));
   const exposed = new Set(infos.keys());
-  const defaultUser = config.defaultUserId ?? 'default';
+  const defaultUser = config.defaultUserId;
   const log = container.isRegistered(HostServices.logger, true)
     ? resolveService(container, HostServices.logger)
     : undefined;
@@ -164,7 +166,7 @@ export async function createHost(rawConfig: HostConfig = {}, options: HostOption
       }
       return calls.run(name, args, callOptions.userId ?? defaultUser, callOptions.signal);
     },
-    async close(graceMs = (config.shutdownGraceSeconds ?? 10) * 1000) {
+    async close(graceMs = config.shutdownGraceSeconds * 1000) {
       await calls.drain(graceMs);
       // Only a store that was built (or given) is flushed: resolving it here would create one.
       if (tokenStoreInUse()) {

@@ -8,11 +8,14 @@ export {
   OAuthCallbackError,
   type OAuthProviderConfig,
 } from './auth/oauth-provider.js';
+export { CONFIG_DEFAULTS, resolveConfig } from './config/config-defaults.js';
+export { hostConfigSchema } from './config/config-schema.js';
 export { findConfig } from './config/find-config.js';
 export {
   type AuthProviderConfig,
   defineConfig,
   type HostConfig,
+  type ResolvedHostConfig,
   type ToolSetConfig,
 } from './config/host-config.js';
 export { ConfigError, loadConfigFile, validateConfig } from './config/load-config.js';

@@ -50,7 +50,7 @@ export async function toolSetReadiness(host: Host): Promise<ToolSetReadiness[]> 
   const providers = new Map(resolveService(container, ACTIVE_AUTH_PROVIDERS).map((p) => [p.id, p]));
   const secrets = resolveService(container, HostServices.secretSource);
   const exposed = new Set(host.listTools().map((t) => t.name));
-  const userId = host.config.defaultUserId ?? 'default';
+  const userId = host.config.defaultUserId;
   const out: ToolSetReadiness[] = [];
   for (const set of sets) {
     const tools = set.tools.filter((t) => exposed.has(`${set.toolSet}.${t.name}`));

@@ -1,5 +1,6 @@
 import { behaviorHints, TOOL_SET_TOKEN, type ToolSetDefinition } from '@toolhost/core';
 import type { DependencyContainer } from 'tsyringe';
+import { CONFIG_DEFAULTS } from './config/config-defaults.js';
 import type { HostConfig } from './config/host-config.js';
 import { hiddenBy } from './tool-selection.js';
 
@@ -16,7 +17,7 @@ export function unknownToolMessage(
   exposed: ReadonlySet<string>,
   spelling: 'canonical' | 'mcp' = 'canonical',
 ): string {
-  const separator = config.mcp?.nameSeparator ?? '_';
+  const separator = config.mcp?.nameSeparator ?? CONFIG_DEFAULTS.mcp.nameSeparator;
   const sets = container.isRegistered(TOOL_SET_TOKEN, true)
     ? container.resolveAll<ToolSetDefinition>(TOOL_SET_TOKEN)
     : [];

@@ -6,6 +6,7 @@ describe('@toolhost/host entries', () => {
     expect(Object.keys(host).sort()).toEqual([
       'AccessTokens',
       'CALLBACK_PATH_PREFIX',
+      'CONFIG_DEFAULTS',
       'ConfigError',
       'ConnectionsError',
       'EncryptedFileTokenStore',
@@ -30,6 +31,7 @@ describe('@toolhost/host entries', () => {
       'disconnect',
       'discoverPlugins',
       'findConfig',
+      'hostConfigSchema',
       'importPlugins',
       'listConnections',
       'loadConfigFile',
@@ -37,6 +39,7 @@ describe('@toolhost/host entries', () => {
       'prepareMcpCatalog',
       'registerService',
       'renderOutcome',
+      'resolveConfig',
       'resolveService',
       'serveHttp',
       'serveStdio',

@@ -1,6 +1,7 @@
 import { join, resolve } from 'node:path';
 import type { AuthProvider, OAuthEndpoints, TokenStore, ToolSetDefinition } from '@toolhost/core';
 import { StaticTokenAuthProvider } from '@toolhost/engine';
+import { CONFIG_DEFAULTS } from '../config/config-defaults.js';
 import type { HostConfig } from '../config/host-config.js';
 import { ConfigError } from '../config/load-config.js';
 import { tokenEnvName } from '../config/resolve-secrets.js';
@@ -27,7 +28,10 @@ export function defaultTokenStore(
     );
     return new MemoryTokenStore();
   }
-  const dataDir = resolve(configDir, env.TOOLHOST_DATA_DIR ?? config.auth?.dataDir ?? '.toolhost-data');
+  const dataDir = resolve(
+    configDir,
+    env.TOOLHOST_DATA_DIR ?? config.auth?.dataDir ?? CONFIG_DEFAULTS.auth.dataDir,
+  );
   return EncryptedFileTokenStore.inDirectory(join(dataDir), key);
 }
 

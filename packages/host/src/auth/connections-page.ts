@@ -46,7 +46,7 @@ export function connectionsPage(options: ConnectionsPageOptions) {
 
   /** The signed-in user, from the cookie; without access tokens, the local person. */
   function viewer(req: IncomingMessage): { user: string; operator: boolean } | undefined {
-    if (!accessTokens.enabled) return { user: host.config.defaultUserId ?? 'default', operator: true };
+    if (!accessTokens.enabled) return { user: host.config.defaultUserId, operator: true };
     const raw = (req.headers.cookie ?? '')
       .split(';')
       .map((p) => p.trim())

@@ -1,3 +1,4 @@
+import { CONFIG_DEFAULTS } from '../config/config-defaults.js';
 import { findConfig } from '../config/find-config.js';
 import { applyOverrides, type ConfigOverrides, commaList, overridesFromEnv } from '../config/overrides.js';
 import { emptyCatalogMessage } from '../empty-catalog.js';
@@ -36,7 +37,7 @@ export async function openHost(
     catalog: options.catalog,
   };
   const config = applyOverrides(fileConfig, flags, overridesFromEnv(env));
-  const logger = createLogger(config.logging?.level ?? 'info');
+  const logger = createLogger(config.logging?.level ?? CONFIG_DEFAULTS.logging.level);
   const host = await createHost(config, {
     ...(file ? { configDir: dir } : {}),
     pluginPackages: options.plugins ?? (env.TOOLHOST_PLUGINS ? commaList(env.TOOLHOST_PLUGINS) : undefined),

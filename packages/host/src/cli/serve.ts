@@ -28,7 +28,7 @@ export async function serve(
   opts: ServeOptions,
   serverInfo: { name: string; version: string },
 ): Promise<void> {
-  const http = host.config.http ?? {};
+  const http = host.config.http;
   const httpOptions = {
     host: opts.host ?? http.host,
     path: http.path,
@@ -51,7 +51,7 @@ export async function serve(
     const { serveHttp } = await import('../mcp/serve-http.js');
     const handle = await serveHttp(host, {
       ...httpOptions,
-      port: opts.http === true ? (http.port ?? 3333) : opts.http,
+      port: opts.http === true ? http.port : opts.http,
     });
     logger.info({ url: handle.url, tools: host.listTools().length }, 'listening');
     closers.push(handle.close);
@@ -61,7 +61,7 @@ export async function serve(
       // agent's host on this machine finds the port taken: it serves them on a free port
       // instead of failing to start, and says which redirect URI that needs.
       const { serveHttp } = await import('../mcp/serve-http.js');
-      const wanted = http.port ?? 3333;
+      const wanted = http.port;
       const pages = (port: number) => serveHttp(host, { ...httpOptions, port, mcp: false });
       const callbacks = await pages(wanted).catch((e: NodeJS.ErrnoException) => {
         if (e.code !== 'EADDRINUSE') throw e;

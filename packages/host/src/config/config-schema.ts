@@ -1,89 +1,252 @@
-const stringMap = { type: 'object', additionalProperties: { type: 'string' } } as const;
+import { ENGINE_DEFAULTS } from '@toolhost/engine';
 
-/** JSON Schema of HostConfig; validated at load so that a typo names its key. */
-export const hostConfigSchema = {
+/*
+ * The one source of the host's configuration: this schema validates config files and
+ * embedders' objects (naming the offending key), its `default`s fill what a config leaves out
+ * (config-defaults.ts), and scripts/generate-config-reference.mjs turns it into the TypeScript
+ * types (host-config.generated.ts) and the README's configuration reference, which CI checks
+ * are current. `x-env` and `x-flag` name the environment variable and CLI flag that set a key
+ * over the file; they are documentation (the validator ignores unknown keywords).
+ */
+
+const stringMap = { type: 'object', additionalProperties: { type: 'string' } } as const;
+const globs = { type: 'array', items: { type: 'string' } } as const;
+const names = { type: 'array', items: { type: 'string', minLength: 1 }, uniqueItems: true } as const;
+
+const toolSetConfig = {
+  title: 'ToolSetConfig',
+  description: 'Settings of one tool set, keyed by its name (e.g. `CrmEventsApi`).',
   type: 'object',
   additionalProperties: false,
   properties: {
-    $schema: { type: 'string' },
-    plugins: { type: 'array', items: { type: 'string', minLength: 1 }, uniqueItems: true },
+    enabled: { type: 'boolean', description: 'false hides every tool of the set.', default: true },
+    baseUrl: {
+      type: 'string',
+      format: 'uri',
+      description: "Base URL of the set's default server: a proxy, a regional endpoint, a test server.",
+    },
+    baseUrls: {
+      type: 'object',
+      additionalProperties: { type: 'string', format: 'uri' },
+      description: "Base URLs per server key (e.g. GridApi's `scim`, `content`).",
+    },
+    settings: {
+      type: 'object',
+      description:
+        "Plugin-specific settings, checked against the plugin's settings schema (e.g. CdpPipelinesApi `region`).",
+    },
+    pacing: {
+      description:
+        "Another request rate than the plugin's (e.g. GridApi's 5 per second per base), or false where something else paces.",
+      oneOf: [
+        { const: false },
+        {
+          type: 'object',
+          additionalProperties: false,
+          required: ['requestsPerSecond'],
+          properties: { requestsPerSecond: { type: 'number', exclusiveMinimum: 0 } },
+        },
+      ],
+    },
+  },
+} as const;
+
+const authProviderConfig = {
+  title: 'AuthProviderConfig',
+  description: 'One auth provider, keyed by its id (e.g. `crm-auth-provider`).',
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    token: {
+      type: 'string',
+      description: 'A static access token for every user (private-app token, personal access token).',
+      'x-env': '<PROVIDER_ID>_TOKEN',
+    },
+    clientId: {
+      type: 'string',
+      minLength: 1,
+      description: 'OAuth client id; enables the per-user authorization flow.',
+      'x-env': '<PROVIDER_ID>_CLIENT_ID',
+    },
+    clientSecret: {
+      type: 'string',
+      description: 'OAuth client secret (better from the environment or the secrets file).',
+      'x-env': '<PROVIDER_ID>_CLIENT_SECRET',
+    },
+    redirectUri: {
+      type: 'string',
+      format: 'uri',
+      description:
+        'Redirect URI registered with the vendor; by default `<http.publicUrl>/oauth/callback/<provider id>`.',
+    },
+    authorizeUrl: {
+      type: 'string',
+      format: 'uri',
+      description: "The vendor's authorization endpoint, where it differs from the plugin's.",
+    },
+    tokenUrl: {
+      type: 'string',
+      format: 'uri',
+      description: "The vendor's token endpoint, where it differs from the plugin's.",
+    },
+    revokeUrl: {
+      type: 'string',
+      format: 'uri',
+      description:
+        "The vendor's token revocation endpoint (RFC 7009); by default the plugin's, where it declares one.",
+    },
+    clientAuth: {
+      enum: ['basic', 'post'],
+      description:
+        "How the client authenticates at the token endpoint (HTTP Basic, or id and secret in the form body); by default the plugin's choice.",
+    },
+    scopes: {
+      type: 'array',
+      items: { type: 'string' },
+      description: 'Scopes requested in every authorization, besides the ones a tool needs.',
+    },
+  },
+} as const;
+
+export const hostConfigSchema = {
+  title: 'HostConfig',
+  description: "The host's configuration, as a file (JSON or YAML) or an object passed by an embedder.",
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    $schema: { type: 'string', description: 'Editor hint; ignored.' },
+    plugins: {
+      ...names,
+      description: 'Plugin packages (names or paths) to load. By default every installed toolhost plugin.',
+      'x-env': 'TOOLHOST_PLUGINS',
+      'x-flag': '--plugins',
+    },
     toolSets: {
       type: 'object',
-      additionalProperties: {
-        type: 'object',
-        additionalProperties: false,
-        properties: {
-          enabled: { type: 'boolean' },
-          baseUrl: { type: 'string', format: 'uri' },
-          baseUrls: { type: 'object', additionalProperties: { type: 'string', format: 'uri' } },
-          settings: { type: 'object' },
-          pacing: {
-            oneOf: [
-              { const: false },
-              {
-                type: 'object',
-                additionalProperties: false,
-                required: ['requestsPerSecond'],
-                properties: { requestsPerSecond: { type: 'number', exclusiveMinimum: 0 } },
-              },
-            ],
-          },
-        },
-      },
+      additionalProperties: toolSetConfig,
+      description: 'Per-tool-set settings, keyed by tool set name.',
     },
     tools: {
       type: 'object',
       additionalProperties: false,
+      description: 'Which tools are exposed.',
       properties: {
-        toolSets: { type: 'array', items: { type: 'string', minLength: 1 }, uniqueItems: true },
-        allow: { type: 'array', items: { type: 'string' } },
-        deny: { type: 'array', items: { type: 'string' } },
-        readOnly: { type: 'boolean' },
+        toolSets: {
+          ...names,
+          description: 'Expose only these tool sets; by default every loaded one.',
+          'x-env': 'TOOLHOST_TOOL_SETS',
+          'x-flag': '--tool-sets',
+        },
+        allow: {
+          ...globs,
+          description: 'Globs on canonical names (`CrmEventsApi.*`); by default every tool.',
+          'x-env': 'TOOLHOST_ALLOW',
+          'x-flag': '--allow',
+        },
+        deny: {
+          ...globs,
+          description: 'Globs on canonical names, applied after `allow`.',
+          'x-env': 'TOOLHOST_DENY',
+          'x-flag': '--deny',
+        },
+        readOnly: {
+          type: 'boolean',
+          description: 'Expose only tools that change nothing upstream.',
+          default: false,
+          'x-env': 'TOOLHOST_READ_ONLY',
+          'x-flag': '--read-only',
+        },
       },
     },
     auth: {
       type: 'object',
       additionalProperties: false,
+      description: 'Auth providers and where OAuth tokens are kept.',
       properties: {
-        dataDir: { type: 'string' },
+        dataDir: {
+          type: 'string',
+          description: 'Directory of the encrypted token file, relative to the config file.',
+          default: '.toolhost-data',
+          'x-env': 'TOOLHOST_DATA_DIR',
+        },
         providers: {
           type: 'object',
-          additionalProperties: {
-            type: 'object',
-            additionalProperties: false,
-            properties: {
-              token: { type: 'string' },
-              clientId: { type: 'string', minLength: 1 },
-              clientSecret: { type: 'string' },
-              redirectUri: { type: 'string', format: 'uri' },
-              authorizeUrl: { type: 'string', format: 'uri' },
-              tokenUrl: { type: 'string', format: 'uri' },
-              revokeUrl: { type: 'string', format: 'uri' },
-              clientAuth: { enum: ['basic', 'post'] },
-              scopes: { type: 'array', items: { type: 'string' } },
-            },
-          },
+          additionalProperties: authProviderConfig,
+          description: 'Auth providers by id (e.g. `crm-auth-provider`, `grid-auth-provider`).',
         },
       },
     },
-    secrets: stringMap,
-    secretsFile: { type: 'string' },
+    secrets: {
+      ...stringMap,
+      description: 'Named secrets such as `CDP_API_KEY`; an environment variable of the same name wins.',
+    },
+    secretsFile: {
+      type: 'string',
+      description: 'A JSON file of named secrets (`{"CDP_API_KEY": "..."}`), relative to the config file.',
+    },
     engine: {
       type: 'object',
       additionalProperties: false,
+      description: 'Limits on upstream requests.',
       properties: {
-        timeoutMs: { type: 'integer', minimum: 1 },
-        maxResponseBytes: { type: 'integer', minimum: 1024 },
-        maxConcurrentRequests: { type: 'integer', minimum: 1 },
-        maxConcurrentRequestsPerUpstream: { type: 'integer', minimum: 1 },
-        maxRateLimitWaitSeconds: { type: 'number', minimum: 0 },
+        timeoutMs: {
+          type: 'integer',
+          minimum: 1,
+          description:
+            'Per upstream request, in ms: the whole exchange, from sending to the last byte of the answer; a request also waits at most this long for a slot.',
+          default: ENGINE_DEFAULTS.timeoutMs,
+        },
+        maxResponseBytes: {
+          type: 'integer',
+          minimum: 1024,
+          description: 'Largest upstream response accepted, in bytes.',
+          default: ENGINE_DEFAULTS.maxResponseBytes,
+        },
+        maxConcurrentRequests: {
+          type: 'integer',
+          minimum: 1,
+          description: 'Upstream requests in flight at once across all tools; the rest queue.',
+          default: ENGINE_DEFAULTS.maxConcurrentRequests,
+        },
+        maxConcurrentRequestsPerUpstream: {
+          type: 'integer',
+          minimum: 1,
+          description:
+            'Upstream requests in flight at once to one upstream origin, so that a slow upstream cannot take every slot.',
+          default: ENGINE_DEFAULTS.maxConcurrentRequestsPerUpstream,
+        },
+        maxRateLimitWaitSeconds: {
+          type: 'number',
+          minimum: 0,
+          description:
+            'Longest Retry-After honoured for one retry after a 429; longer waits return the error.',
+          default: ENGINE_DEFAULTS.maxRateLimitWaitSeconds,
+        },
         retry: {
           type: 'object',
           additionalProperties: false,
+          description:
+            'Retries of network errors and 5xx, only where safe (idempotent tools, or a request that never left), with exponential backoff and full jitter.',
           properties: {
-            maxAttempts: { type: 'integer', minimum: 1, maximum: 10 },
-            baseDelayMs: { type: 'integer', minimum: 0 },
-            maxDelayMs: { type: 'integer', minimum: 0 },
+            maxAttempts: {
+              type: 'integer',
+              minimum: 1,
+              maximum: 10,
+              description: 'Attempts in all, the first included.',
+              default: ENGINE_DEFAULTS.retry.maxAttempts,
+            },
+            baseDelayMs: {
+              type: 'integer',
+              minimum: 0,
+              description: 'Backoff before the first retry, doubled for each further one.',
+              default: ENGINE_DEFAULTS.retry.baseDelayMs,
+            },
+            maxDelayMs: {
+              type: 'integer',
+              minimum: 0,
+              description: 'Longest backoff between two attempts.',
+              default: ENGINE_DEFAULTS.retry.maxDelayMs,
+            },
           },
         },
       },
@@ -91,42 +254,156 @@ export const hostConfigSchema = {
     mcp: {
       type: 'object',
       additionalProperties: false,
+      description: 'How tools are presented over MCP.',
       properties: {
-        nameSeparator: { type: 'string', pattern: '^[A-Za-z0-9_.-]{1,3}$' },
-        catalog: { enum: ['static', 'dynamic'] },
-        maxResultBytes: { type: 'integer', minimum: 4096 },
-        resultTtlSeconds: { type: 'integer', minimum: 1 },
+        nameSeparator: {
+          type: 'string',
+          pattern: '^[A-Za-z0-9_.-]{1,3}$',
+          description: 'Separator between tool set and tool in MCP tool names (`CrmEventsApi_SendEvent`).',
+          default: '_',
+        },
+        catalog: {
+          enum: ['static', 'dynamic'],
+          description:
+            '`static` lists every tool; `dynamic` lists `search_tools`, `describe_tools` and `call_tool`, for clients that cannot hold the whole catalog.',
+          default: 'static',
+          'x-env': 'TOOLHOST_CATALOG',
+          'x-flag': '--catalog',
+        },
+        maxResultBytes: {
+          type: 'integer',
+          minimum: 4096,
+          description:
+            'Largest tool result text in bytes (about 20,000 tokens by default); a larger result comes back as a summary with a resource link to the whole result.',
+          default: 80_000,
+        },
+        resultTtlSeconds: {
+          type: 'integer',
+          minimum: 1,
+          description: 'How long such a whole result stays readable, in seconds.',
+          default: 900,
+        },
       },
     },
     http: {
       type: 'object',
       additionalProperties: false,
+      description: 'The Streamable HTTP server (`serve --http`) and the OAuth pages.',
       properties: {
-        host: { type: 'string' },
-        port: { type: 'integer', minimum: 0, maximum: 65535 },
-        path: { type: 'string', pattern: '^/' },
-        publicUrl: { type: 'string', format: 'uri' },
-        accessTokens: { type: 'object', additionalProperties: { type: 'string', minLength: 16 } },
-        operators: { type: 'array', items: { type: 'string', minLength: 1 }, uniqueItems: true },
-        maxSessionsPerUser: { type: 'integer', minimum: 1 },
-        maxSessions: { type: 'integer', minimum: 1 },
-        sessionIdleSeconds: { type: 'integer', minimum: 1 },
-        allowedOrigins: { type: 'array', items: { type: 'string' } },
-        allowedHosts: { type: 'array', items: { type: 'string', minLength: 1 } },
-        maxBodyBytes: { type: 'integer', minimum: 1024 },
+        host: {
+          type: 'string',
+          description: 'Address to bind; binding beyond loopback needs access tokens.',
+          default: '127.0.0.1',
+        },
+        port: {
+          type: 'integer',
+          minimum: 0,
+          maximum: 65535,
+          description: 'Port to listen on (0: any free port).',
+          default: 3333,
+          'x-flag': '--http [port]',
+        },
+        path: {
+          type: 'string',
+          pattern: '^/',
+          description: 'Path of the MCP endpoint.',
+          default: '/mcp',
+        },
+        publicUrl: {
+          type: 'string',
+          format: 'uri',
+          description:
+            "The URL users' browsers reach this host at (OAuth redirects behind a proxy); required for OAuth on a wildcard bind.",
+        },
+        accessTokens: {
+          type: 'object',
+          additionalProperties: { type: 'string', minLength: 16 },
+          description:
+            'Bearer tokens the operator issues to MCP clients, by user id (`{"alice": "<token>"}`); required to bind beyond loopback.',
+          'x-env': 'TOOLHOST_ACCESS_TOKENS (alice:<token>,bob:<token>)',
+        },
+        operators: {
+          ...names,
+          description:
+            "Users (by id) who see and end every user's connections at /connections; others see their own.",
+        },
+        maxSessionsPerUser: {
+          type: 'integer',
+          minimum: 1,
+          description:
+            'Open MCP sessions per user (per user and client name without access tokens); at the cap the least recently used idle one is closed.',
+          default: 16,
+        },
+        maxSessions: {
+          type: 'integer',
+          minimum: 1,
+          description: 'Open MCP sessions in all; at the cap the least recently used idle one is closed.',
+          default: 1000,
+        },
+        sessionIdleSeconds: {
+          type: 'integer',
+          minimum: 1,
+          description: 'Sessions idle this long are closed.',
+          default: 1800,
+        },
+        allowedOrigins: {
+          type: 'array',
+          items: { type: 'string' },
+          description: 'Browser origins allowed to call the MCP endpoint, besides loopback ones.',
+        },
+        allowedHosts: {
+          type: 'array',
+          items: { type: 'string', minLength: 1 },
+          description:
+            "Host header values answered besides the bound address and publicUrl's host (e.g. `mcp.example.com`).",
+        },
+        maxBodyBytes: {
+          type: 'integer',
+          minimum: 1024,
+          description: 'Largest request body accepted, in bytes.',
+          default: 4 * 1024 * 1024,
+        },
       },
     },
     store: {
       type: 'object',
       additionalProperties: false,
-      properties: { redisUrl: { type: 'string', pattern: '^rediss?://' } },
+      description: 'State shared by several host replicas behind a load balancer.',
+      properties: {
+        redisUrl: {
+          type: 'string',
+          pattern: '^rediss?://',
+          description:
+            'Redis (`redis://`, or `rediss://` for TLS) for OAuth tokens, the one-refresh-at-a-time lock and pacing; needs TOOLHOST_TOKEN_KEY. Unset, each host keeps its own.',
+          'x-env': 'TOOLHOST_REDIS_URL',
+        },
+      },
     },
-    defaultUserId: { type: 'string', minLength: 1 },
-    shutdownGraceSeconds: { type: 'number', minimum: 0 },
+    defaultUserId: {
+      type: 'string',
+      minLength: 1,
+      description: 'User id for calls that name none (single-user setups, stdio).',
+      default: 'default',
+    },
+    shutdownGraceSeconds: {
+      type: 'number',
+      minimum: 0,
+      description: 'Seconds in-flight calls get to finish on shutdown before they are cancelled.',
+      default: 10,
+    },
     logging: {
       type: 'object',
       additionalProperties: false,
-      properties: { level: { enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] } },
+      description: 'Logs (JSON lines on stderr; pretty on a terminal).',
+      properties: {
+        level: {
+          enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
+          description: 'Least severe level written.',
+          default: 'info',
+          'x-env': 'TOOLHOST_LOG_LEVEL',
+          'x-flag': '--log-level',
+        },
+      },
     },
   },
 } as const;

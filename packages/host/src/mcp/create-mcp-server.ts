@@ -24,7 +24,7 @@ import {
 } from './discovery-tools.js';
 import { SERVER_INSTRUCTIONS } from './instructions.js';
 import { renderOutcome } from './render-outcome.js';
-import { DEFAULT_MAX_RESULT_BYTES, fitResult, type QueryParamName } from './result-budget.js';
+import { fitResult, type QueryParamName } from './result-budget.js';
 import { ResultStore } from './result-store.js';
 import { ToolNameMap } from './tool-names.js';
 
@@ -43,8 +43,8 @@ export interface McpServerOptions {
  */
 export function prepareMcpCatalog(host: Host) {
   const tools = host.listTools();
-  const mcp = host.config.mcp ?? {};
-  const names = new ToolNameMap(tools, mcp.nameSeparator ?? '_');
+  const mcp = host.config.mcp;
+  const names = new ToolNameMap(tools, mcp.nameSeparator);
   const all: Tool[] = tools.map((t): Tool => {
     const annotations = listedAnnotations({
       readOnly: t.annotations.readOnlyHint,
@@ -66,7 +66,7 @@ export function prepareMcpCatalog(host: Host) {
     listed: dynamic ? discoveryTools(toolSets, tools.length) : all,
     instructions: dynamic ? discoveryInstructions(toolSets, tools.length) : SERVER_INSTRUCTIONS,
     discovery: dynamic ? new DiscoveryCatalog(host, names, all) : undefined,
-    maxResultBytes: mcp.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES,
+    maxResultBytes: mcp.maxResultBytes,
     results: new ResultStore({ ttlSeconds: mcp.resultTtlSeconds }),
     queryParams: new Map<string, QueryParamName[]>(),
     /** The canonical names of the exposed tools, for explaining a name that is not one of them. */
@@ -123,7 +123,7 @@ export function createMcpServer(host: Host, catalog: McpCatalog, options: McpSer
       instructions: catalog.instructions,
     },
   );
-  const userId = options.userId ?? host.config.defaultUserId ?? 'default';
+  const userId = options.userId ?? host.config.defaultUserId;
   server.setRequestHandler(ListToolsRequestSchema, async () => {
     // Once the list is answered (the client's first step), load what calls need.
     if (!catalog.warmed) {

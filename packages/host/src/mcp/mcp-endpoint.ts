@@ -89,7 +89,7 @@ export class McpEndpoint {
   /** Who is asking, before anything of the request is read; undefined when refused (answered). */
   private authenticate(req: IncomingMessage, res: ServerResponse): string | undefined {
     const { host, accessTokens } = this.o;
-    if (!accessTokens.enabled) return host.config.defaultUserId ?? 'default';
+    if (!accessTokens.enabled) return host.config.defaultUserId;
     const user = accessTokens.userFor(req.headers.authorization);
     if (user) return user;
     req.resume();

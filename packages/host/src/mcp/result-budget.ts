@@ -1,9 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ResultStore } from './result-store.js';
 
-/** Default bound of a tool result's text: about 20,000 tokens, under what clients accept. */
-export const DEFAULT_MAX_RESULT_BYTES = 80_000;
-
 /** A query parameter of the tool, by the name the tool takes and the name the API uses. */
 export interface QueryParamName {
   name: string;

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { CONFIG_DEFAULTS } from '../config/config-defaults.js';
 
 /** The scheme of the resources that hold results too large for a tool result. */
 export const RESULT_URI_PREFIX = 'toolhost://results/';
@@ -35,7 +36,7 @@ export class ResultStore {
   private totalBytes = 0;
 
   constructor(options: ResultStoreOptions = {}) {
-    this.ttlMs = (options.ttlSeconds ?? 900) * 1000;
+    this.ttlMs = (options.ttlSeconds ?? CONFIG_DEFAULTS.mcp.resultTtlSeconds) * 1000;
     this.maxTotalBytes = options.maxTotalBytes ?? 256 * 2 ** 20;
     this.now = options.now ?? Date.now;
   }

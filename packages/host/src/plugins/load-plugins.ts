@@ -11,7 +11,7 @@ import {
 } from '@toolhost/core';
 import { checkAgainstSchema, checkToolSet, describeDeclarationProblems } from '@toolhost/engine';
 import type { DependencyContainer } from 'tsyringe';
-import type { HostConfig } from '../config/host-config.js';
+import { type HostConfig, pluginOptionsOf } from '../config/host-config.js';
 import { ConfigError } from '../config/load-config.js';
 import { HostError, hasCode } from '../host-error.js';
 
@@ -119,12 +119,7 @@ export function registerPlugins(
         container.register(token, provider);
       },
     };
-    plugin.register(recorder, {
-      ...(toolSetConfig?.baseUrl ? { baseUrl: toolSetConfig.baseUrl } : {}),
-      ...(toolSetConfig?.baseUrls ? { baseUrls: toolSetConfig.baseUrls } : {}),
-      ...(toolSetConfig?.settings ? { settings: toolSetConfig.settings } : {}),
-      ...(toolSetConfig?.pacing !== undefined ? { pacing: toolSetConfig.pacing } : {}),
-    });
+    plugin.register(recorder, pluginOptionsOf(toolSetConfig));
   }
   return registered;
 }

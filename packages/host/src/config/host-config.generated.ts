@@ -1,0 +1,665 @@
+// Generated from src/config/config-schema.ts by scripts/generate-config-reference.mjs; do not edit.
+/* eslint-disable */
+/**
+ * The host's configuration, as a file (JSON or YAML) or an object passed by an embedder.
+ */
+export interface HostConfig {
+  /**
+   * Editor hint; ignored.
+   */
+  $schema?: string;
+  /**
+   * Plugin packages (names or paths) to load. By default every installed toolhost plugin.
+   */
+  plugins?: string[];
+  /**
+   * Per-tool-set settings, keyed by tool set name.
+   */
+  toolSets?: {
+    [k: string]: ToolSetConfig;
+  };
+  /**
+   * Which tools are exposed.
+   */
+  tools?: {
+    /**
+     * Expose only these tool sets; by default every loaded one.
+     */
+    toolSets?: string[];
+    /**
+     * Globs on canonical names (`CrmEventsApi.*`); by default every tool.
+     */
+    allow?: string[];
+    /**
+     * Globs on canonical names, applied after `allow`.
+     */
+    deny?: string[];
+    /**
+     * Expose only tools that change nothing upstream.
+     *
+     * @default false
+     */
+    readOnly?: boolean;
+  };
+  /**
+   * Auth providers and where OAuth tokens are kept.
+   */
+  auth?: {
+    /**
+     * Directory of the encrypted token file, relative to the config file.
+     *
+     * @default ".toolhost-data"
+     */
+    dataDir?: string;
+    /**
+     * Auth providers by id (e.g. `crm-auth-provider`, `grid-auth-provider`).
+     */
+    providers?: {
+      [k: string]: AuthProviderConfig;
+    };
+  };
+  /**
+   * Named secrets such as `CDP_API_KEY`; an environment variable of the same name wins.
+   */
+  secrets?: {
+    [k: string]: string;
+  };
+  /**
+   * A JSON file of named secrets (`{"CDP_API_KEY": "..."}`), relative to the config file.
+   */
+  secretsFile?: string;
+  /**
+   * Limits on upstream requests.
+   */
+  engine?: {
+    /**
+     * Per upstream request, in ms: the whole exchange, from sending to the last byte of the answer; a request also waits at most this long for a slot.
+     *
+     * @default 30000
+     */
+    timeoutMs?: number;
+    /**
+     * Largest upstream response accepted, in bytes.
+     *
+     * @default 10485760
+     */
+    maxResponseBytes?: number;
+    /**
+     * Upstream requests in flight at once across all tools; the rest queue.
+     *
+     * @default 64
+     */
+    maxConcurrentRequests?: number;
+    /**
+     * Upstream requests in flight at once to one upstream origin, so that a slow upstream cannot take every slot.
+     *
+     * @default 32
+     */
+    maxConcurrentRequestsPerUpstream?: number;
+    /**
+     * Longest Retry-After honoured for one retry after a 429; longer waits return the error.
+     *
+     * @default 30
+     */
+    maxRateLimitWaitSeconds?: number;
+    /**
+     * Retries of network errors and 5xx, only where safe (idempotent tools, or a request that never left), with exponential backoff and full jitter.
+     */
+    retry?: {
+      /**
+       * Attempts in all, the first included.
+       *
+       * @default 3
+       */
+      maxAttempts?: number;
+      /**
+       * Backoff before the first retry, doubled for each further one.
+       *
+       * @default 200
+       */
+      baseDelayMs?: number;
+      /**
+       * Longest backoff between two attempts.
+       *
+       * @default 4000
+       */
+      maxDelayMs?: number;
+    };
+  };
+  /**
+   * How tools are presented over MCP.
+   */
+  mcp?: {
+    /**
+     * Separator between tool set and tool in MCP tool names (`CrmEventsApi_SendEvent`).
+     *
+     * @default "_"
+     */
+    nameSeparator?: string;
+    /**
+     * `static` lists every tool; `dynamic` lists `search_tools`, `describe_tools` and `call_tool`, for clients that cannot hold the whole catalog.
+     *
+     * @default "static"
+     */
+    catalog?: 'static' | 'dynamic';
+    /**
+     * Largest tool result text in bytes (about 20,000 tokens by default); a larger result comes back as a summary with a resource link to the whole result.
+     *
+     * @default 80000
+     */
+    maxResultBytes?: number;
+    /**
+     * How long such a whole result stays readable, in seconds.
+     *
+     * @default 900
+     */
+    resultTtlSeconds?: number;
+  };
+  /**
+   * The Streamable HTTP server (`serve --http`) and the OAuth pages.
+   */
+  http?: {
+    /**
+     * Address to bind; binding beyond loopback needs access tokens.
+     *
+     * @default "127.0.0.1"
+     */
+    host?: string;
+    /**
+     * Port to listen on (0: any free port).
+     *
+     * @default 3333
+     */
+    port?: number;
+    /**
+     * Path of the MCP endpoint.
+     *
+     * @default "/mcp"
+     */
+    path?: string;
+    /**
+     * The URL users' browsers reach this host at (OAuth redirects behind a proxy); required for OAuth on a wildcard bind.
+     */
+    publicUrl?: string;
+    /**
+     * Bearer tokens the operator issues to MCP clients, by user id (`{"alice": "<token>"}`); required to bind beyond loopback.
+     */
+    accessTokens?: {
+      [k: string]: string;
+    };
+    /**
+     * Users (by id) who see and end every user's connections at /connections; others see their own.
+     */
+    operators?: string[];
+    /**
+     * Open MCP sessions per user (per user and client name without access tokens); at the cap the least recently used idle one is closed.
+     *
+     * @default 16
+     */
+    maxSessionsPerUser?: number;
+    /**
+     * Open MCP sessions in all; at the cap the least recently used idle one is closed.
+     *
+     * @default 1000
+     */
+    maxSessions?: number;
+    /**
+     * Sessions idle this long are closed.
+     *
+     * @default 1800
+     */
+    sessionIdleSeconds?: number;
+    /**
+     * Browser origins allowed to call the MCP endpoint, besides loopback ones.
+     */
+    allowedOrigins?: string[];
+    /**
+     * Host header values answered besides the bound address and publicUrl's host (e.g. `mcp.example.com`).
+     */
+    allowedHosts?: string[];
+    /**
+     * Largest request body accepted, in bytes.
+     *
+     * @default 4194304
+     */
+    maxBodyBytes?: number;
+  };
+  /**
+   * State shared by several host replicas behind a load balancer.
+   */
+  store?: {
+    /**
+     * Redis (`redis://`, or `rediss://` for TLS) for OAuth tokens, the one-refresh-at-a-time lock and pacing; needs TOOLHOST_TOKEN_KEY. Unset, each host keeps its own.
+     */
+    redisUrl?: string;
+  };
+  /**
+   * User id for calls that name none (single-user setups, stdio).
+   *
+   * @default "default"
+   */
+  defaultUserId?: string;
+  /**
+   * Seconds in-flight calls get to finish on shutdown before they are cancelled.
+   *
+   * @default 10
+   */
+  shutdownGraceSeconds?: number;
+  /**
+   * Logs (JSON lines on stderr; pretty on a terminal).
+   */
+  logging?: {
+    /**
+     * Least severe level written.
+     *
+     * @default "info"
+     */
+    level?: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  };
+}
+/**
+ * Settings of one tool set, keyed by its name (e.g. `CrmEventsApi`).
+ */
+export interface ToolSetConfig {
+  /**
+   * false hides every tool of the set.
+   *
+   * @default true
+   */
+  enabled?: boolean;
+  /**
+   * Base URL of the set's default server: a proxy, a regional endpoint, a test server.
+   */
+  baseUrl?: string;
+  /**
+   * Base URLs per server key (e.g. GridApi's `scim`, `content`).
+   */
+  baseUrls?: {
+    [k: string]: string;
+  };
+  /**
+   * Plugin-specific settings, checked against the plugin's settings schema (e.g. CdpPipelinesApi `region`).
+   */
+  settings?: {};
+  /**
+   * Another request rate than the plugin's (e.g. GridApi's 5 per second per base), or false where something else paces.
+   */
+  pacing?:
+    | false
+    | {
+        requestsPerSecond: number;
+      };
+}
+/**
+ * One auth provider, keyed by its id (e.g. `crm-auth-provider`).
+ */
+export interface AuthProviderConfig {
+  /**
+   * A static access token for every user (private-app token, personal access token).
+   */
+  token?: string;
+  /**
+   * OAuth client id; enables the per-user authorization flow.
+   */
+  clientId?: string;
+  /**
+   * OAuth client secret (better from the environment or the secrets file).
+   */
+  clientSecret?: string;
+  /**
+   * Redirect URI registered with the vendor; by default `<http.publicUrl>/oauth/callback/<provider id>`.
+   */
+  redirectUri?: string;
+  /**
+   * The vendor's authorization endpoint, where it differs from the plugin's.
+   */
+  authorizeUrl?: string;
+  /**
+   * The vendor's token endpoint, where it differs from the plugin's.
+   */
+  tokenUrl?: string;
+  /**
+   * The vendor's token revocation endpoint (RFC 7009); by default the plugin's, where it declares one.
+   */
+  revokeUrl?: string;
+  /**
+   * How the client authenticates at the token endpoint (HTTP Basic, or id and secret in the form body); by default the plugin's choice.
+   */
+  clientAuth?: 'basic' | 'post';
+  /**
+   * Scopes requested in every authorization, besides the ones a tool needs.
+   */
+  scopes?: string[];
+}
+
+/**
+ * A configuration with its defaults filled in (`host.config`): every key that has a default is set.
+ */
+export interface ResolvedHostConfig {
+  /**
+   * Editor hint; ignored.
+   */
+  $schema?: string;
+  /**
+   * Plugin packages (names or paths) to load. By default every installed toolhost plugin.
+   */
+  plugins?: string[];
+  /**
+   * Per-tool-set settings, keyed by tool set name.
+   */
+  toolSets?: {
+    [k: string]: ResolvedToolSetConfig;
+  };
+  /**
+   * Which tools are exposed.
+   */
+  tools: {
+    /**
+     * Expose only these tool sets; by default every loaded one.
+     */
+    toolSets?: string[];
+    /**
+     * Globs on canonical names (`CrmEventsApi.*`); by default every tool.
+     */
+    allow?: string[];
+    /**
+     * Globs on canonical names, applied after `allow`.
+     */
+    deny?: string[];
+    /**
+     * Expose only tools that change nothing upstream.
+     *
+     * @default false
+     */
+    readOnly: boolean;
+  };
+  /**
+   * Auth providers and where OAuth tokens are kept.
+   */
+  auth: {
+    /**
+     * Directory of the encrypted token file, relative to the config file.
+     *
+     * @default ".toolhost-data"
+     */
+    dataDir: string;
+    /**
+     * Auth providers by id (e.g. `crm-auth-provider`, `grid-auth-provider`).
+     */
+    providers?: {
+      [k: string]: ResolvedAuthProviderConfig;
+    };
+  };
+  /**
+   * Named secrets such as `CDP_API_KEY`; an environment variable of the same name wins.
+   */
+  secrets?: {
+    [k: string]: string;
+  };
+  /**
+   * A JSON file of named secrets (`{"CDP_API_KEY": "..."}`), relative to the config file.
+   */
+  secretsFile?: string;
+  /**
+   * Limits on upstream requests.
+   */
+  engine: {
+    /**
+     * Per upstream request, in ms: the whole exchange, from sending to the last byte of the answer; a request also waits at most this long for a slot.
+     *
+     * @default 30000
+     */
+    timeoutMs: number;
+    /**
+     * Largest upstream response accepted, in bytes.
+     *
+     * @default 10485760
+     */
+    maxResponseBytes: number;
+    /**
+     * Upstream requests in flight at once across all tools; the rest queue.
+     *
+     * @default 64
+     */
+    maxConcurrentRequests: number;
+    /**
+     * Upstream requests in flight at once to one upstream origin, so that a slow upstream cannot take every slot.
+     *
+     * @default 32
+     */
+    maxConcurrentRequestsPerUpstream: number;
+    /**
+     * Longest Retry-After honoured for one retry after a 429; longer waits return the error.
+     *
+     * @default 30
+     */
+    maxRateLimitWaitSeconds: number;
+    /**
+     * Retries of network errors and 5xx, only where safe (idempotent tools, or a request that never left), with exponential backoff and full jitter.
+     */
+    retry: {
+      /**
+       * Attempts in all, the first included.
+       *
+       * @default 3
+       */
+      maxAttempts: number;
+      /**
+       * Backoff before the first retry, doubled for each further one.
+       *
+       * @default 200
+       */
+      baseDelayMs: number;
+      /**
+       * Longest backoff between two attempts.
+       *
+       * @default 4000
+       */
+      maxDelayMs: number;
+    };
+  };
+  /**
+   * How tools are presented over MCP.
+   */
+  mcp: {
+    /**
+     * Separator between tool set and tool in MCP tool names (`CrmEventsApi_SendEvent`).
+     *
+     * @default "_"
+     */
+    nameSeparator: string;
+    /**
+     * `static` lists every tool; `dynamic` lists `search_tools`, `describe_tools` and `call_tool`, for clients that cannot hold the whole catalog.
+     *
+     * @default "static"
+     */
+    catalog: 'static' | 'dynamic';
+    /**
+     * Largest tool result text in bytes (about 20,000 tokens by default); a larger result comes back as a summary with a resource link to the whole result.
+     *
+     * @default 80000
+     */
+    maxResultBytes: number;
+    /**
+     * How long such a whole result stays readable, in seconds.
+     *
+     * @default 900
+     */
+    resultTtlSeconds: number;
+  };
+  /**
+   * The Streamable HTTP server (`serve --http`) and the OAuth pages.
+   */
+  http: {
+    /**
+     * Address to bind; binding beyond loopback needs access tokens.
+     *
+     * @default "127.0.0.1"
+     */
+    host: string;
+    /**
+     * Port to listen on (0: any free port).
+     *
+     * @default 3333
+     */
+    port: number;
+    /**
+     * Path of the MCP endpoint.
+     *
+     * @default "/mcp"
+     */
+    path: string;
+    /**
+     * The URL users' browsers reach this host at (OAuth redirects behind a proxy); required for OAuth on a wildcard bind.
+     */
+    publicUrl?: string;
+    /**
+     * Bearer tokens the operator issues to MCP clients, by user id (`{"alice": "<token>"}`); required to bind beyond loopback.
+     */
+    accessTokens?: {
+      [k: string]: string;
+    };
+    /**
+     * Users (by id) who see and end every user's connections at /connections; others see their own.
+     */
+    operators?: string[];
+    /**
+     * Open MCP sessions per user (per user and client name without access tokens); at the cap the least recently used idle one is closed.
+     *
+     * @default 16
+     */
+    maxSessionsPerUser: number;
+    /**
+     * Open MCP sessions in all; at the cap the least recently used idle one is closed.
+     *
+     * @default 1000
+     */
+    maxSessions: number;
+    /**
+     * Sessions idle this long are closed.
+     *
+     * @default 1800
+     */
+    sessionIdleSeconds: number;
+    /**
+     * Browser origins allowed to call the MCP endpoint, besides loopback ones.
+     */
+    allowedOrigins?: string[];
+    /**
+     * Host header values answered besides the bound address and publicUrl's host (e.g. `mcp.example.com`).
+     */
+    allowedHosts?: string[];
+    /**
+     * Largest request body accepted, in bytes.
+     *
+     * @default 4194304
+     */
+    maxBodyBytes: number;
+  };
+  /**
+   * State shared by several host replicas behind a load balancer.
+   */
+  store?: {
+    /**
+     * Redis (`redis://`, or `rediss://` for TLS) for OAuth tokens, the one-refresh-at-a-time lock and pacing; needs TOOLHOST_TOKEN_KEY. Unset, each host keeps its own.
+     */
+    redisUrl?: string;
+  };
+  /**
+   * User id for calls that name none (single-user setups, stdio).
+   *
+   * @default "default"
+   */
+  defaultUserId: string;
+  /**
+   * Seconds in-flight calls get to finish on shutdown before they are cancelled.
+   *
+   * @default 10
+   */
+  shutdownGraceSeconds: number;
+  /**
+   * Logs (JSON lines on stderr; pretty on a terminal).
+   */
+  logging: {
+    /**
+     * Least severe level written.
+     *
+     * @default "info"
+     */
+    level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  };
+}
+/**
+ * Settings of one tool set, keyed by its name (e.g. `CrmEventsApi`).
+ */
+export interface ResolvedToolSetConfig {
+  /**
+   * false hides every tool of the set.
+   *
+   * @default true
+   */
+  enabled: boolean;
+  /**
+   * Base URL of the set's default server: a proxy, a regional endpoint, a test server.
+   */
+  baseUrl?: string;
+  /**
+   * Base URLs per server key (e.g. GridApi's `scim`, `content`).
+   */
+  baseUrls?: {
+    [k: string]: string;
+  };
+  /**
+   * Plugin-specific settings, checked against the plugin's settings schema (e.g. CdpPipelinesApi `region`).
+   */
+  settings?: {};
+  /**
+   * Another request rate than the plugin's (e.g. GridApi's 5 per second per base), or false where something else paces.
+   */
+  pacing?:
+    | false
+    | {
+        requestsPerSecond: number;
+      };
+}
+/**
+ * One auth provider, keyed by its id (e.g. `crm-auth-provider`).
+ */
+export interface ResolvedAuthProviderConfig {
+  /**
+   * A static access token for every user (private-app token, personal access token).
+   */
+  token?: string;
+  /**
+   * OAuth client id; enables the per-user authorization flow.
+   */
+  clientId?: string;
+  /**
+   * OAuth client secret (better from the environment or the secrets file).
+   */
+  clientSecret?: string;
+  /**
+   * Redirect URI registered with the vendor; by default `<http.publicUrl>/oauth/callback/<provider id>`.
+   */
+  redirectUri?: string;
+  /**
+   * The vendor's authorization endpoint, where it differs from the plugin's.
+   */
+  authorizeUrl?: string;
+  /**
+   * The vendor's token endpoint, where it differs from the plugin's.
+   */
+  tokenUrl?: string;
+  /**
+   * The vendor's token revocation endpoint (RFC 7009); by default the plugin's, where it declares one.
+   */
+  revokeUrl?: string;
+  /**
+   * How the client authenticates at the token endpoint (HTTP Basic, or id and secret in the form body); by default the plugin's choice.
+   */
+  clientAuth?: 'basic' | 'post';
+  /**
+   * Scopes requested in every authorization, besides the ones a tool needs.
+   */
+  scopes?: string[];
+}
