@@ -34,6 +34,49 @@ function optionalLogger(c: DependencyContainer): Logger | undefined {
   return c.isRegistered(HostServices.logger, true) ? resolveService(c, HostServices.logger) : undefined;
 }
 
+/** The auth providers and named secrets the loaded tools declare. */
+function declaredCredentials(toolSets: readonly ToolSetDefinition[]) {
+  const providerIds = new Set<string>();
+  const secretNames = new Set<string>();
+  for (const set of toolSets) {
+    for (const tool of set.tools) {
+      if (tool.auth.kind === 'provider') providerIds.add(tool.auth.provider);
+      if (tool.auth.kind === 'secret') secretNames.add(tool.auth.secret);
+    }
+  }
+  return { providerIds, secretNames };
+}
+
+/** The engine over the container's registry, providers, secrets and sender, with the config's limits. */
+function buildEngine(
+  c: DependencyContainer,
+  config: HostConfig,
+  shared: SharedStore | undefined,
+): ToolEngine {
+  const logger = optionalLogger(c);
+  const options: EngineOptions = {
+    ...config.engine,
+    onUnexpectedError: (error, tool) =>
+      logger?.error(
+        {
+          tool,
+          err: error instanceof Error ? { message: error.message, stack: error.stack } : String(error),
+        },
+        'unexpected failure',
+      ),
+  };
+  return new ToolEngine(
+    resolveService(c, HostServices.registry),
+    {
+      authProviders: resolveService(c, ACTIVE_AUTH_PROVIDERS),
+      secrets: resolveService(c, HostServices.secretSource),
+      http: resolveService(c, HostServices.httpSender),
+      ...(shared ? { pacer: shared.pacers } : {}),
+    },
+    options,
+  );
+}
+
 /**
  * Registers the host's default services, each built on first use and only where the
  * container (or the embedder's parent container) has none: HTTP sender, token store, secret
@@ -44,14 +87,7 @@ export function registerDefaultServices(
   input: AssemblyInput,
 ): { tokenStoreInUse: () => boolean } {
   const { config, env, configDir, toolSets, shared } = input;
-  const providerIds = new Set<string>();
-  const secretNames = new Set<string>();
-  for (const set of toolSets) {
-    for (const tool of set.tools) {
-      if (tool.auth.kind === 'provider') providerIds.add(tool.auth.provider);
-      if (tool.auth.kind === 'secret') secretNames.add(tool.auth.secret);
-    }
-  }
+  const { providerIds, secretNames } = declaredCredentials(toolSets);
   let secrets: Record<string, string | undefined> | undefined;
   const configuredSecrets = () => {
     secrets ??= resolveSecrets(config, secretNames, env as NodeJS.ProcessEnv, configDir);
@@ -85,30 +121,7 @@ export function registerDefaultServices(
   registerDefault(container, HostServices.registry, () =>
     new ToolRegistry(toolSets).filter(toolSelector(config)),
   );
-  registerDefault(container, HostServices.engine, (c) => {
-    const logger = optionalLogger(c);
-    const options: EngineOptions = {
-      ...config.engine,
-      onUnexpectedError: (error, tool) =>
-        logger?.error(
-          {
-            tool,
-            err: error instanceof Error ? { message: error.message, stack: error.stack } : String(error),
-          },
-          'unexpected failure',
-        ),
-    };
-    return new ToolEngine(
-      resolveService(c, HostServices.registry),
-      {
-        authProviders: resolveService(c, ACTIVE_AUTH_PROVIDERS),
-        secrets: resolveService(c, HostServices.secretSource),
-        http: resolveService(c, HostServices.httpSender),
-        ...(shared ? { pacer: shared.pacers } : {}),
-      },
-      options,
-    );
-  });
+  registerDefault(container, HostServices.engine, (c) => buildEngine(c, config, shared));
   return { tokenStoreInUse };
 }
 

@@ -1,7 +1,10 @@
 import { AccessTokens } from '../auth/access-tokens.js';
 import type { Host } from '../host.js';
 import type { Logger } from '../logger.js';
+import type { HttpServeOptions } from '../mcp/serve-http.js';
 import { toolSetReadiness } from '../readiness.js';
+
+type ServerInfo = { name: string; version: string };
 
 export interface ServeOptions {
   stdio?: boolean;
@@ -21,15 +24,14 @@ async function warnUnready(host: Host, logger: Logger): Promise<void> {
   }
 }
 
-/** Serves the host over stdio or Streamable HTTP until SIGINT or SIGTERM. */
-export async function serve(
-  host: Host,
-  logger: Logger,
-  opts: ServeOptions,
-  serverInfo: { name: string; version: string },
-): Promise<void> {
+// Type-only: the HTTP server's module itself loads only when it serves.
+type HttpOptions = HttpServeOptions;
+type Closer = () => Promise<void>;
+
+/** The HTTP server's options from the config, with the CLI's bind address over it. */
+function httpOptionsOf(host: Host, logger: Logger, opts: ServeOptions, serverInfo: ServerInfo): HttpOptions {
   const http = host.config.http;
-  const httpOptions = {
+  return {
     host: opts.host ?? http.host,
     path: http.path,
     publicUrl: http.publicUrl,
@@ -43,44 +45,69 @@ export async function serve(
     logger,
     serverInfo,
   };
+}
+
+async function serveOverHttp(
+  host: Host,
+  logger: Logger,
+  options: HttpOptions,
+  port: number,
+): Promise<Closer> {
+  const { serveHttp } = await import('../mcp/serve-http.js');
+  const handle = await serveHttp(host, { ...options, port });
+  logger.info({ url: handle.url, tools: host.listTools().length }, 'listening');
+  return handle.close;
+}
+
+/**
+ * Over stdio there is no HTTP server, yet browsers must reach the OAuth pages. A second
+ * agent's host on this machine finds the port taken: it serves them on a free port instead of
+ * failing to start, and says which redirect URI that needs.
+ */
+async function serveOAuthPages(host: Host, logger: Logger, options: HttpOptions): Promise<Closer> {
+  const { serveHttp } = await import('../mcp/serve-http.js');
+  const wanted = host.config.http.port;
+  const pages = (port: number) => serveHttp(host, { ...options, port, mcp: false });
+  const callbacks = await pages(wanted).catch((e: NodeJS.ErrnoException) => {
+    if (e.code !== 'EADDRINUSE') throw e;
+    return pages(0);
+  });
+  const redirectUris = Object.fromEntries(host.oauthProviders.map((p) => [p.id, p.redirectUri]));
+  if (callbacks.port !== wanted) {
+    logger.warn(
+      { port: wanted, url: callbacks.url, redirectUris },
+      `port ${wanted} is in use (another host?): OAuth pages are served on port ${callbacks.port}; the authorization server must accept these redirect URIs (any loopback port, RFC 8252), or give each host its own http.port`,
+    );
+  }
+  logger.info({ url: callbacks.url, redirectUris }, 'serving OAuth pages');
+  return callbacks.close;
+}
+
+async function serveOverStdio(host: Host, logger: Logger, serverInfo: ServerInfo): Promise<Closer> {
+  const { serveStdio } = await import('../mcp/serve-stdio.js');
+  const handle = await serveStdio(host, { ...serverInfo, logger });
+  logger.info({ tools: host.listTools().length }, 'serving on stdio');
+  return handle.close;
+}
+
+/** Serves the host over stdio or Streamable HTTP until SIGINT or SIGTERM. */
+export async function serve(
+  host: Host,
+  logger: Logger,
+  opts: ServeOptions,
+  serverInfo: ServerInfo,
+): Promise<void> {
+  const httpOptions = httpOptionsOf(host, logger, opts, serverInfo);
   await warnUnready(host, logger);
-  const closers: (() => Promise<void>)[] = [];
+  const closers: Closer[] = [];
   // Each transport's modules load only when it is used (the Streamable HTTP server's cost
   // stays off the stdio start-up path, and the other way round).
   if (opts.http !== undefined && !opts.stdio) {
-    const { serveHttp } = await import('../mcp/serve-http.js');
-    const handle = await serveHttp(host, {
-      ...httpOptions,
-      port: opts.http === true ? http.port : opts.http,
-    });
-    logger.info({ url: handle.url, tools: host.listTools().length }, 'listening');
-    closers.push(handle.close);
+    const port = opts.http === true ? host.config.http.port : opts.http;
+    closers.push(await serveOverHttp(host, logger, httpOptions, port));
   } else {
-    if (host.oauthProviders.length > 0) {
-      // Over stdio there is no HTTP server, yet browsers must reach the OAuth pages. A second
-      // agent's host on this machine finds the port taken: it serves them on a free port
-      // instead of failing to start, and says which redirect URI that needs.
-      const { serveHttp } = await import('../mcp/serve-http.js');
-      const wanted = http.port;
-      const pages = (port: number) => serveHttp(host, { ...httpOptions, port, mcp: false });
-      const callbacks = await pages(wanted).catch((e: NodeJS.ErrnoException) => {
-        if (e.code !== 'EADDRINUSE') throw e;
-        return pages(0);
-      });
-      const redirectUris = Object.fromEntries(host.oauthProviders.map((p) => [p.id, p.redirectUri]));
-      if (callbacks.port !== wanted) {
-        logger.warn(
-          { port: wanted, url: callbacks.url, redirectUris },
-          `port ${wanted} is in use (another host?): OAuth pages are served on port ${callbacks.port}; the authorization server must accept these redirect URIs (any loopback port, RFC 8252), or give each host its own http.port`,
-        );
-      }
-      logger.info({ url: callbacks.url, redirectUris }, 'serving OAuth pages');
-      closers.push(callbacks.close);
-    }
-    const { serveStdio } = await import('../mcp/serve-stdio.js');
-    const handle = await serveStdio(host, { ...serverInfo, logger });
-    logger.info({ tools: host.listTools().length }, 'serving on stdio');
-    closers.push(handle.close);
+    if (host.oauthProviders.length > 0) closers.push(await serveOAuthPages(host, logger, httpOptions));
+    closers.push(await serveOverStdio(host, logger, serverInfo));
   }
   // In-flight calls finish (or are cancelled at the grace deadline) before transports close.
   const stop = async () => {

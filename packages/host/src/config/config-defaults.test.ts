@@ -11,7 +11,12 @@ describe('resolveConfig', () => {
       maxResultBytes: 80_000,
       resultTtlSeconds: 900,
     });
-    expect(resolved.http).toMatchObject({ host: '127.0.0.1', port: 3333, path: '/mcp', sessionIdleSeconds: 1800 });
+    expect(resolved.http).toMatchObject({
+      host: '127.0.0.1',
+      port: 3333,
+      path: '/mcp',
+      sessionIdleSeconds: 1800,
+    });
     expect(resolved.engine.retry).toEqual({ maxAttempts: 3, baseDelayMs: 200, maxDelayMs: 4000 });
     expect(resolved.defaultUserId).toBe('default');
     // Keys without a default stay absent rather than becoming empty values.
