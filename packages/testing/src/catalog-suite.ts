@@ -2,7 +2,12 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { effectiveAnnotations } from '@toolhost/core';
 import { STATUS_META_KEY, type ToolSetConfig } from '@toolhost/host';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
-import { type FakeResponse, type RecordingUpstream, startRecordingUpstream } from './recording-upstream.js';
+import {
+  type FakeResponse,
+  type RecordedRequest,
+  type RecordingUpstream,
+  startRecordingUpstream,
+} from './recording-upstream.js';
 import { type SpawnedHost, spawnHost } from './spawn-host.js';
 
 /** Arguments of one tool call. */
@@ -186,18 +191,13 @@ function resolveToolSetConfig(option: ToolSetConfigOption | undefined, url: stri
 }
 
 /**
- * The shared scaffolding of a plugin's catalog tests: starts a recording upstream and the real
- * host CLI against it (`beforeAll`), closes both (`afterAll`), clears the recorded requests and
- * sets the answer before every test (`beforeEach`), and defines the standard tests: the
- * listing, the exact request per tool, `get_request_schema`, and bad input that never reaches
- * the upstream. Call it at the top of a test file; use the `it…` methods inside `describe`s.
+ * Starts the recording upstream and the hosts (`beforeAll`), closes them (`afterAll`), and
+ * resets the recorded requests and the answer before every test.
  */
-export function catalogSuite<V extends string = never>(options: CatalogSuiteOptions<V>): CatalogSuite<V> {
-  const response: FakeResponse = options.response ?? { status: 200, body: { ok: true } };
+function startSuiteHosts<V extends string>(options: CatalogSuiteOptions<V>, response: FakeResponse) {
   let upstream: RecordingUpstream | undefined;
   let main: SpawnedHost | undefined;
   const variants = new Map<V, SpawnedHost>();
-
   const start = (url: string, variant: HostVariant = {}) =>
     spawnHost(
       {
@@ -208,6 +208,10 @@ export function catalogSuite<V extends string = never>(options: CatalogSuiteOpti
       },
       { env: variant.env ?? options.env ?? {} },
     );
+  const current = () => {
+    if (!upstream || !main) throw new Error('catalogSuite: the host is not started yet (use it in tests)');
+    return { upstream, host: main };
+  };
 
   beforeAll(async () => {
     upstream = await startRecordingUpstream();
@@ -226,10 +230,73 @@ export function catalogSuite<V extends string = never>(options: CatalogSuiteOpti
     current().upstream.respond(() => response);
   });
 
-  function current() {
-    if (!upstream || !main) throw new Error('catalogSuite: the host is not started yet (use it in tests)');
-    return { upstream, host: main };
+  return {
+    current,
+    variant(name: V): SpawnedHost {
+      const h = variants.get(name);
+      if (!h) throw new Error(`catalogSuite: no started variant '${name}'`);
+      return h;
+    },
+  };
+}
+
+/** `tools/list` as the expectation describes it: names, required and listed parameters, schemas, hints. */
+function expectListing(
+  listed: ListedTools,
+  expected: ListingExpectation,
+  toolName: (tool: string) => string,
+) {
+  if (expected.exactly) {
+    expect(listed.tools.map((t) => t.name).sort()).toEqual(expected.exactly.map(toolName).sort());
   }
+  for (const tool of expected.includes ?? []) listed.get(tool);
+  for (const [tool, names] of Object.entries(expected.required ?? {})) {
+    const required = listed.get(tool).inputSchema.required;
+    if (names === undefined) expect(required, tool).toBeUndefined();
+    else expect(required ?? [], tool).toEqual(names);
+  }
+  for (const [tool, names] of Object.entries(expected.properties ?? {})) {
+    expect(Object.keys(listed.get(tool).inputSchema.properties ?? {}), tool).toEqual(names);
+  }
+  for (const [tool, fragment] of Object.entries(expected.propertySchemas ?? {})) {
+    expect(listed.get(tool).inputSchema.properties ?? {}, tool).toMatchObject(fragment);
+  }
+  for (const [tool, hints] of Object.entries(expected.hints ?? {})) {
+    expect(effectiveHints(listed.get(tool).annotations), tool).toMatchObject(hints);
+  }
+}
+
+/** Exactly one request, with the case's method, path, query and body and the suite's headers. */
+function expectExactRequest(
+  requests: readonly RecordedRequest[],
+  c: RequestCase,
+  options: Pick<CatalogSuiteOptions<string>, 'authorization' | 'headers'>,
+) {
+  expect(requests).toHaveLength(1);
+  const req = requests[0]!;
+  expect(req.method).toBe(c.method);
+  expect(req.path).toBe(c.path);
+  if (c.rawPath !== undefined) expect(req.rawPath).toBe(c.rawPath);
+  expect(req.query).toEqual(c.query ?? []);
+  expect(req.headers.authorization).toBe(options.authorization);
+  for (const [header, value] of Object.entries(options.headers ?? {})) {
+    if (value === undefined) expect(req.headers).not.toHaveProperty(header);
+    else expect(req.headers[header], header).toBe(value);
+  }
+  expect(req.body).toEqual(c.body);
+  if (c.body !== undefined) expect(req.headers['content-type']).toBe('application/json');
+}
+
+/**
+ * The shared scaffolding of a plugin's catalog tests: starts a recording upstream and the real
+ * host CLI against it (`beforeAll`), closes both (`afterAll`), clears the recorded requests and
+ * sets the answer before every test (`beforeEach`), and defines the standard tests: the
+ * listing, the exact request per tool, `get_request_schema`, and bad input that never reaches
+ * the upstream. Call it at the top of a test file; use the `it…` methods inside `describe`s.
+ */
+export function catalogSuite<V extends string = never>(options: CatalogSuiteOptions<V>): CatalogSuite<V> {
+  const response: FakeResponse = options.response ?? { status: 200, body: { ok: true } };
+  const { current, variant } = startSuiteHosts(options, response);
 
   const toolName = (tool: string) => `${options.toolSet}_${tool}`;
   const hostOf = (on?: V) => (on === undefined ? current().host : suite.variant(on));
@@ -241,11 +308,7 @@ export function catalogSuite<V extends string = never>(options: CatalogSuiteOpti
     get host() {
       return current().host;
     },
-    variant(name) {
-      const h = variants.get(name);
-      if (!h) throw new Error(`catalogSuite: no started variant '${name}'`);
-      return h;
-    },
+    variant,
     toolName,
     call: (tool, args, on) => hostOf(on).client.callTool({ name: toolName(tool), arguments: args }),
     errorOf: (result) => (result as { structuredContent: { error: ToolError } }).structuredContent.error,
@@ -266,24 +329,7 @@ export function catalogSuite<V extends string = never>(options: CatalogSuiteOpti
     itListsTools(title, expected, more) {
       it(title, async () => {
         const listed = await suite.listTools();
-        if (expected.exactly) {
-          expect(listed.tools.map((t) => t.name).sort()).toEqual(expected.exactly.map(toolName).sort());
-        }
-        for (const tool of expected.includes ?? []) listed.get(tool);
-        for (const [tool, names] of Object.entries(expected.required ?? {})) {
-          const required = listed.get(tool).inputSchema.required;
-          if (names === undefined) expect(required, tool).toBeUndefined();
-          else expect(required ?? [], tool).toEqual(names);
-        }
-        for (const [tool, names] of Object.entries(expected.properties ?? {})) {
-          expect(Object.keys(listed.get(tool).inputSchema.properties ?? {}), tool).toEqual(names);
-        }
-        for (const [tool, fragment] of Object.entries(expected.propertySchemas ?? {})) {
-          expect(listed.get(tool).inputSchema.properties ?? {}, tool).toMatchObject(fragment);
-        }
-        for (const [tool, hints] of Object.entries(expected.hints ?? {})) {
-          expect(effectiveHints(listed.get(tool).annotations), tool).toMatchObject(hints);
-        }
+        expectListing(listed, expected, toolName);
         await more?.(listed);
       });
     },
@@ -301,20 +347,7 @@ export function catalogSuite<V extends string = never>(options: CatalogSuiteOpti
           status: response.status ?? 200,
           body: response.body,
         });
-        const { requests } = current().upstream;
-        expect(requests).toHaveLength(1);
-        const req = requests[0]!;
-        expect(req.method).toBe(c.method);
-        expect(req.path).toBe(c.path);
-        if (c.rawPath !== undefined) expect(req.rawPath).toBe(c.rawPath);
-        expect(req.query).toEqual(c.query ?? []);
-        expect(req.headers.authorization).toBe(options.authorization);
-        for (const [header, value] of Object.entries(options.headers ?? {})) {
-          if (value === undefined) expect(req.headers).not.toHaveProperty(header);
-          else expect(req.headers[header], header).toBe(value);
-        }
-        expect(req.body).toEqual(c.body);
-        if (c.body !== undefined) expect(req.headers['content-type']).toBe('application/json');
+        expectExactRequest(current().upstream.requests, c, options);
       });
     },
 
