@@ -107,6 +107,26 @@ function nextPage(value: unknown, budget: ResultBudget) {
 }
 
 /**
+ * The body's main array, as its length and as many first items as keep the summary within
+ * `maxSummaryBytes` (half the budget: room for the rest of the answer).
+ */
+function addFirstItems(summary: Record<string, unknown>, value: unknown, maxSummaryBytes: number): void {
+  const array = mainArray(value);
+  if (!array) return;
+  const shown: unknown[] = [];
+  summary.items = { path: array.path || '(the body)', total: array.items.length, shown: 0, first: shown };
+  let size = bytesOf(JSON.stringify(summary));
+  for (const item of array.items) {
+    const itemBytes = bytesOf(JSON.stringify(item)) + 1;
+    if (size + itemBytes > maxSummaryBytes) break;
+    shown.push(item);
+    size += itemBytes;
+  }
+  (summary.items as { shown: number }).shown = shown.length;
+  if (shown.length === 0 && array.items.length > 0) summary.itemShape = shapeOf(array.items[0]);
+}
+
+/**
  * Keeps a tool result within `budget.maxBytes` of text (and of structured content). A larger
  * result is kept whole in the result store, private to the caller, and answered with a
  * summary within the budget (status, size, top-level shape, the first items, the next page's
@@ -141,21 +161,7 @@ export function fitResult(
   };
   const page = nextPage(value, budget);
   if (page) summary.nextPage = page;
-  const array = mainArray(value);
-  if (array) {
-    const shown: unknown[] = [];
-    summary.items = { path: array.path || '(the body)', total: array.items.length, shown: 0, first: shown };
-    // Items are added while the summary stays within half the budget: room for the rest.
-    let size = bytesOf(JSON.stringify(summary));
-    for (const item of array.items) {
-      const itemBytes = bytesOf(JSON.stringify(item)) + 1;
-      if (size + itemBytes > budget.maxBytes / 2) break;
-      shown.push(item);
-      size += itemBytes;
-    }
-    (summary.items as { shown: number }).shown = shown.length;
-    if (shown.length === 0 && array.items.length > 0) summary.itemShape = shapeOf(array.items[0]);
-  }
+  addFirstItems(summary, value, budget.maxBytes / 2);
   let summaryText = JSON.stringify(summary);
   if (bytesOf(summaryText) > budget.maxBytes) {
     // A shape or cursor of extreme size: keep only what is certain to fit.
