@@ -21,7 +21,9 @@ export class RedisChannels {
   }
 
   static async open(redis: Redis, logger?: Logger): Promise<RedisChannels> {
-    const subscriber = redis.duplicate();
+    // Queued commands here are only ioredis's own re-subscription after a reconnect, which
+    // must wait for the connection rather than fail unhandled.
+    const subscriber = redis.duplicate({ enableOfflineQueue: true });
     // Its outages are the main connection's too, which logs them.
     subscriber.on('error', () => {});
     await subscriber.connect();
