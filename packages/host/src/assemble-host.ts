@@ -11,13 +11,21 @@ import { buildAuthProviders, defaultTokenStore } from './auth/build-auth-provide
 import type { HostConfig } from './config/host-config.js';
 import { resolveSecrets } from './config/resolve-secrets.js';
 import type { Logger } from './logger.js';
-import { HostServices, registerDefault, resolveService, resolveServices } from './services.js';
+import {
+  HostServices,
+  registerDefault,
+  registerService,
+  resolveService,
+  resolveServices,
+} from './services.js';
 import { sharedStoreUrl } from './store/redis-url.js';
 import type { SharedStore } from './store/shared-store.js';
 import { toolSelector } from './tool-selection.js';
 
 /** The auth providers in effect: the embedder's, then the host's own for the remaining ids. */
 export const ACTIVE_AUTH_PROVIDERS = serviceToken<readonly AuthProvider[]>('host.active-auth-providers');
+/** Redis shared by replicas, registered only when configured (the HTTP server shares sessions through it). */
+export const SHARED_STORE = serviceToken<SharedStore>('host.shared-store');
 
 export interface AssemblyInput {
   config: HostConfig;
@@ -116,6 +124,7 @@ export function registerDefaultServices(
       secrets: configuredSecrets(),
       tokenStore: () => resolveService(c, HostServices.tokenStore),
       refreshLock: shared?.refreshLock,
+      ...(shared ? { flows: shared.flows } : {}),
     }),
   );
   registerDefault(container, HostServices.registry, () =>
@@ -144,6 +153,7 @@ export async function composeServices(
     ? await (await import('./store/shared-store.js')).openSharedStore(input.config, input.env, input.logger)
     : undefined;
   const { tokenStoreInUse } = registerDefaultServices(container, { ...input, shared });
+  if (shared) registerService(container, SHARED_STORE, shared);
   try {
     return {
       engine: resolveService(container, HostServices.engine),

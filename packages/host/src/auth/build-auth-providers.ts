@@ -8,7 +8,7 @@ import { tokenEnvName } from '../config/resolve-secrets.js';
 import type { Logger } from '../logger.js';
 import { EncryptedFileTokenStore } from './encrypted-file-token-store.js';
 import { MemoryTokenStore } from './memory-token-store.js';
-import { OAuthAuthProvider, type RefreshLock } from './oauth-provider.js';
+import { type AuthorizationFlows, OAuthAuthProvider, type RefreshLock } from './oauth-provider.js';
 
 function envName(providerId: string, suffix: string): string {
   return `${providerId.toUpperCase().replace(/[^A-Z0-9]/g, '_')}_${suffix}`;
@@ -46,6 +46,8 @@ export interface AuthProvidersInput {
   tokenStore: () => TokenStore;
   /** One refresh at a time across replicas (the shared store's lock), when there are replicas. */
   refreshLock?: RefreshLock;
+  /** Pending flows and their completion shared by replicas (Redis), per provider id. */
+  flows?: (providerId: string) => AuthorizationFlows;
 }
 
 /**
@@ -109,6 +111,7 @@ export function buildAuthProviders(input: AuthProvidersInput): AuthProvider[] {
         store,
         Date.now,
         input.refreshLock,
+        input.flows?.(id),
       ),
     );
   }

@@ -4,7 +4,7 @@ import { disconnect, listConnections } from '../connections.js';
 import type { Host } from '../host.js';
 import type { Logger } from '../logger.js';
 import type { AccessTokens } from './access-tokens.js';
-import { esc, page, readForm, redirect } from './oauth-routes.js';
+import { esc, page, readForm, redirect } from './html-pages.js';
 
 export const CONNECTIONS_PATH = '/connections';
 const COOKIE = 'toolhost_connections';
@@ -20,6 +20,16 @@ export interface ConnectionsPageOptions {
   logger?: Logger;
   /** Cookies get `Secure` when users reach the host over HTTPS. */
   secureCookies: () => boolean;
+  /**
+   * The key that signs the sign-in cookie: the same on every replica when they share a store
+   * (signed in on one, recognised on all), else one per process.
+   */
+  signingKey?: Buffer;
+}
+
+interface Viewer {
+  user: string;
+  operator: boolean;
 }
 
 /**
@@ -30,48 +40,72 @@ export interface ConnectionsPageOptions {
  * tokens (loopback, one trusted person) that person is the operator.
  */
 export function connectionsPage(options: ConnectionsPageOptions) {
-  const { host, accessTokens } = options;
-  const key = randomBytes(32);
-  const operators = new Set(host.config.http?.operators ?? []);
-  const log = options.logger;
+  const routes = new ConnectionsRoutes(options);
+  return { handle: routes.handle.bind(routes) };
+}
 
-  const sign = (user: string, expires: number) =>
-    createHmac('sha256', key).update(`${user}\n${expires}`).digest('base64url');
+class ConnectionsRoutes {
+  private readonly cookies: SignInCookie;
+  private readonly operators: Set<string>;
 
-  function cookieFor(user: string): string {
-    const expires = Math.floor(Date.now() / 1000) + MAX_AGE_SECONDS;
-    const value = `${Buffer.from(user).toString('base64url')}.${expires}.${sign(user, expires)}`;
-    return `${COOKIE}=${value}; Path=${CONNECTIONS_PATH}; Max-Age=${MAX_AGE_SECONDS}; HttpOnly; SameSite=Strict${options.secureCookies() ? '; Secure' : ''}`;
+  constructor(private readonly o: ConnectionsPageOptions) {
+    this.cookies = new SignInCookie(o.signingKey ?? randomBytes(32));
+    this.operators = new Set(o.host.config.http?.operators ?? []);
+  }
+
+  /** Answers the request if it is one of the page's routes; false otherwise. */
+  async handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean> {
+    if (url.pathname !== CONNECTIONS_PATH && !url.pathname.startsWith(`${CONNECTIONS_PATH}/`)) return false;
+    // Forms post from this page only: a cross-site form is refused even before SameSite applies.
+    if (req.method === 'POST' && req.headers.origin && !sameOrigin(req)) {
+      page(res, 403, 'Connections', 'This form may only be sent from the connections page.');
+    } else if (url.pathname === CONNECTIONS_PATH && req.method === 'GET') {
+      const who = this.viewer(req);
+      if (!who) signIn(res, 200, 'Sign in with your access token to see your connections.');
+      else await this.list(res, who);
+    } else if (url.pathname === `${CONNECTIONS_PATH}/sign-in` && req.method === 'POST') {
+      await this.signIn(req, res);
+    } else if (url.pathname === `${CONNECTIONS_PATH}/disconnect` && req.method === 'POST') {
+      await this.disconnect(req, res);
+    } else {
+      page(res, 404, 'Not found', 'No such page.');
+    }
+    return true;
   }
 
   /** The signed-in user, from the cookie; without access tokens, the local person. */
-  function viewer(req: IncomingMessage): { user: string; operator: boolean } | undefined {
+  private viewer(req: IncomingMessage): Viewer | undefined {
+    const { host, accessTokens } = this.o;
     if (!accessTokens.enabled) return { user: host.config.defaultUserId, operator: true };
-    const raw = (req.headers.cookie ?? '')
-      .split(';')
-      .map((p) => p.trim())
-      .find((p) => p.startsWith(`${COOKIE}=`))
-      ?.slice(COOKIE.length + 1);
-    const [encoded, expiresText, mac] = (raw ?? '').split('.');
-    if (!encoded || !expiresText || !mac) return undefined;
-    const user = Buffer.from(encoded, 'base64url').toString('utf8');
-    const expires = Number(expiresText);
-    const expected = Buffer.from(sign(user, expires));
-    const presented = Buffer.from(mac);
-    if (presented.length !== expected.length || !timingSafeEqual(presented, expected)) return undefined;
-    if (!(expires > Date.now() / 1000)) return undefined;
-    return { user, operator: operators.has(user) };
+    const user = this.cookies.user(req.headers.cookie);
+    return user === undefined ? undefined : { user, operator: this.operators.has(user) };
   }
 
-  function signIn(res: ServerResponse, status: number, text: string): void {
-    page(res, status, 'Connections', text, {
-      headers: HEADERS,
-      body: `<form method="post" action="${CONNECTIONS_PATH}/sign-in"><label>Access token <input type="password" name="access_token" autocomplete="off" required></label> <button type="submit">Sign in</button></form>`,
-    });
+  private async signIn(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const form = await readForm(req);
+    const user = this.o.accessTokens.userFor(`Bearer ${form?.get('access_token') ?? ''}`);
+    if (!user) signIn(res, 401, 'That access token is not valid.');
+    else redirect(res, 303, CONNECTIONS_PATH, this.cookies.issue(user, this.o.secureCookies()));
   }
 
-  async function list(res: ServerResponse, who: { user: string; operator: boolean }): Promise<void> {
-    const rows = await listConnections(host, who.operator ? {} : { userId: who.user });
+  private async disconnect(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const who = this.viewer(req);
+    const form = await readForm(req);
+    const user = form?.get('user') ?? '';
+    const provider = form?.get('provider') ?? '';
+    if (!who) return signIn(res, 401, 'Sign in with your access token first.');
+    if (user !== who.user && !who.operator)
+      return page(res, 403, 'Connections', "Only an operator can end another user's connections.");
+    const result = await disconnect(this.o.host, user, provider).catch(() => undefined);
+    this.o.logger?.info(
+      { user, provider, by: who.user, revokedAtVendor: result?.revokedAtVendor ?? false },
+      'connection ended',
+    );
+    redirect(res, 303, CONNECTIONS_PATH);
+  }
+
+  private async list(res: ServerResponse, who: Viewer): Promise<void> {
+    const rows = await listConnections(this.o.host, who.operator ? {} : { userId: who.user });
     const cells = rows
       .map((r) => {
         const expiry = r.expiresAt ? new Date(r.expiresAt).toISOString() : 'does not expire';
@@ -91,52 +125,45 @@ export function connectionsPage(options: ConnectionsPageOptions) {
       { body: table, headers: HEADERS },
     );
   }
+}
 
-  /** Answers the request if it is one of the page's routes; false otherwise. */
-  async function handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean> {
-    if (url.pathname !== CONNECTIONS_PATH && !url.pathname.startsWith(`${CONNECTIONS_PATH}/`)) return false;
-    // Forms post from this page only: a cross-site form is refused even before SameSite applies.
-    if (req.method === 'POST' && req.headers.origin && !sameOrigin(req)) {
-      page(res, 403, 'Connections', 'This form may only be sent from the connections page.');
-      return true;
-    }
-    if (url.pathname === CONNECTIONS_PATH && req.method === 'GET') {
-      const who = viewer(req);
-      if (!who) signIn(res, 200, 'Sign in with your access token to see your connections.');
-      else await list(res, who);
-      return true;
-    }
-    if (url.pathname === `${CONNECTIONS_PATH}/sign-in` && req.method === 'POST') {
-      const form = await readForm(req);
-      const user = accessTokens.userFor(`Bearer ${form?.get('access_token') ?? ''}`);
-      if (!user) signIn(res, 401, 'That access token is not valid.');
-      else redirect(res, 303, CONNECTIONS_PATH, cookieFor(user));
-      return true;
-    }
-    if (url.pathname === `${CONNECTIONS_PATH}/disconnect` && req.method === 'POST') {
-      const who = viewer(req);
-      const form = await readForm(req);
-      const user = form?.get('user') ?? '';
-      const provider = form?.get('provider') ?? '';
-      if (!who) {
-        signIn(res, 401, 'Sign in with your access token first.');
-      } else if (user !== who.user && !who.operator) {
-        page(res, 403, 'Connections', "Only an operator can end another user's connections.");
-      } else {
-        const result = await disconnect(host, user, provider).catch(() => undefined);
-        log?.info(
-          { user, provider, by: who.user, revokedAtVendor: result?.revokedAtVendor ?? false },
-          'connection ended',
-        );
-        redirect(res, 303, CONNECTIONS_PATH);
-      }
-      return true;
-    }
-    page(res, 404, 'Not found', 'No such page.');
-    return true;
+/** The signed sign-in cookie: the user and an expiry, with an HMAC over both. */
+class SignInCookie {
+  constructor(private readonly key: Buffer) {}
+
+  private sign(user: string, expires: number): string {
+    return createHmac('sha256', this.key).update(`${user}\n${expires}`).digest('base64url');
   }
 
-  return { handle };
+  issue(user: string, secure: boolean): string {
+    const expires = Math.floor(Date.now() / 1000) + MAX_AGE_SECONDS;
+    const value = `${Buffer.from(user).toString('base64url')}.${expires}.${this.sign(user, expires)}`;
+    return `${COOKIE}=${value}; Path=${CONNECTIONS_PATH}; Max-Age=${MAX_AGE_SECONDS}; HttpOnly; SameSite=Strict${secure ? '; Secure' : ''}`;
+  }
+
+  /** The user a valid, unexpired cookie names; undefined otherwise. */
+  user(cookieHeader: string | undefined): string | undefined {
+    const raw = (cookieHeader ?? '')
+      .split(';')
+      .map((p) => p.trim())
+      .find((p) => p.startsWith(`${COOKIE}=`))
+      ?.slice(COOKIE.length + 1);
+    const [encoded, expiresText, mac] = (raw ?? '').split('.');
+    if (!encoded || !expiresText || !mac) return undefined;
+    const user = Buffer.from(encoded, 'base64url').toString('utf8');
+    const expires = Number(expiresText);
+    const expected = Buffer.from(this.sign(user, expires));
+    const presented = Buffer.from(mac);
+    if (presented.length !== expected.length || !timingSafeEqual(presented, expected)) return undefined;
+    return expires > Date.now() / 1000 ? user : undefined;
+  }
+}
+
+function signIn(res: ServerResponse, status: number, text: string): void {
+  page(res, status, 'Connections', text, {
+    headers: HEADERS,
+    body: `<form method="post" action="${CONNECTIONS_PATH}/sign-in"><label>Access token <input type="password" name="access_token" autocomplete="off" required></label> <button type="submit">Sign in</button></form>`,
+  });
 }
 
 function sameOrigin(req: IncomingMessage): boolean {

@@ -10,7 +10,8 @@ import { ToolError } from '@toolhost/core';
 import { sleep } from '@toolhost/engine/internal';
 import * as oauth from 'oauth4webapi';
 import { HostError, hasCode } from '../host-error.js';
-import { PendingAuthorizations } from './pending-authorizations.js';
+import { type AuthorizationSignals, MemoryAuthorizationSignals } from './authorization-signals.js';
+import { type PendingAuthorizationStore, PendingAuthorizations } from './pending-authorizations.js';
 
 export interface OAuthProviderConfig {
   id: string;
@@ -39,6 +40,12 @@ export interface RefreshLock {
   readonly ttlMs: number;
   /** The release function when acquired, undefined when another replica holds the lock. */
   acquire(providerId: string, userId: string): Promise<(() => Promise<void>) | undefined>;
+}
+
+/** Where a provider's flows wait and how their completion is told: one process, or Redis. */
+export interface AuthorizationFlows {
+  pending: PendingAuthorizationStore;
+  signals: AuthorizationSignals;
 }
 
 export class OAuthCallbackError extends HostError {
@@ -84,7 +91,8 @@ export class OAuthAuthProvider implements AuthProvider {
   private readonly as: oauth.AuthorizationServer;
   private readonly client: oauth.Client;
   private readonly clientAuth: oauth.ClientAuth;
-  private readonly pending = new PendingAuthorizations();
+  private readonly pending: PendingAuthorizationStore;
+  private readonly signals: AuthorizationSignals;
   private readonly refreshing = new Map<string, Promise<StoredToken | undefined>>();
   private readonly events = new EventEmitter();
   private redirectBase?: string;
@@ -95,8 +103,11 @@ export class OAuthAuthProvider implements AuthProvider {
     private readonly store: TokenStore,
     private readonly now: () => number = Date.now,
     private readonly refreshLock?: RefreshLock,
+    flows?: AuthorizationFlows,
   ) {
     this.id = config.id;
+    this.pending = flows?.pending ?? new PendingAuthorizations();
+    this.signals = flows?.signals ?? new MemoryAuthorizationSignals();
     this.as = {
       issuer: new URL(config.authorizeUrl).origin,
       authorization_endpoint: config.authorizeUrl,
@@ -151,12 +162,11 @@ export class OAuthAuthProvider implements AuthProvider {
   }
 
   /**
-   * Calls `callback` once if this flow completes. The waiter is kept with the pending flow,
-   * so it goes when the flow does (completed, expired or pushed out), however many calls ask.
+   * Calls `callback` once if this flow completes, whichever replica its callback reaches. The
+   * waiter expires with the flow, and a flow has one waiter however many calls ask.
    */
   whenAuthorized(flowId: string, callback: () => void): void {
-    const found = this.pending.byFlow(flowId);
-    if (found) found.entry.onAuthorized = callback;
+    this.signals.whenAuthorized(flowId, callback);
   }
 
   /** Called with the user id, state and flow id when a user completes authorization. */
@@ -212,7 +222,7 @@ export class OAuthAuthProvider implements AuthProvider {
     url.searchParams.set('code_challenge_method', 'S256');
     const flowId = oauth.generateRandomState();
     const start = `${this.pagesBase}${START_PATH_PREFIX}${encodeURIComponent(this.id)}?flow=${flowId}`;
-    this.pending.add(state, {
+    await this.pending.add(state, {
       userId: request.userId,
       codeVerifier,
       scopes,
@@ -285,8 +295,8 @@ export class OAuthAuthProvider implements AuthProvider {
   }
 
   /** The pending flow a start link names, or undefined when unknown or expired. */
-  pendingFlow(flowId: string): PendingFlow | undefined {
-    const found = this.pending.byFlow(flowId);
+  async pendingFlow(flowId: string): Promise<PendingFlow | undefined> {
+    const found = await this.pending.byFlow(flowId);
     if (!found) return undefined;
     const { state, entry } = found;
     return {
@@ -300,9 +310,8 @@ export class OAuthAuthProvider implements AuthProvider {
   }
 
   /** Records that a browser has been bound to the flow (a link opens in one browser only). */
-  markOpened(flowId: string): void {
-    const found = this.pending.byFlow(flowId);
-    if (found) found.entry.opened = true;
+  async markOpened(flowId: string): Promise<void> {
+    await this.pending.markOpened(flowId);
   }
 
   /**
@@ -315,8 +324,8 @@ export class OAuthAuthProvider implements AuthProvider {
     isBound: (flow: PendingFlow) => boolean,
   ): Promise<{ userId: string; flow: PendingFlow }> {
     const state = params.get('state') ?? '';
-    const entry = this.pending.get(state);
-    const flow = entry && this.pendingFlow(entry.flowId);
+    const entry = await this.pending.get(state);
+    const flow = entry && (await this.pendingFlow(entry.flowId));
     if (!flow)
       throw new OAuthCallbackError('Unknown or expired authorization state; start again from the tool call.');
     if (!isBound(flow)) {
@@ -325,7 +334,10 @@ export class OAuthAuthProvider implements AuthProvider {
         403,
       );
     }
-    const pending = this.pending.take(state)!;
+    const pending = await this.pending.take(state);
+    // Another replica (or a second tab) completed it between our read and our take.
+    if (!pending)
+      throw new OAuthCallbackError('Unknown or expired authorization state; start again from the tool call.');
     let callbackParams: URLSearchParams;
     try {
       callbackParams = oauth.validateAuthResponse(this.as, this.client, params, state);
@@ -350,7 +362,9 @@ export class OAuthAuthProvider implements AuthProvider {
       throw new OAuthCallbackError(`The authorization code could not be exchanged (${detail}).`);
     }
     await this.store.set(this.id, pending.userId, this.toStored(res, pending.scopes));
-    pending.onAuthorized?.();
+    // The token is stored already: a lost notice costs the waiting client nothing but the
+    // prompt, since its next call succeeds.
+    await this.signals.authorized(flow.flowId).catch(() => {});
     this.events.emit('authorized', { userId: pending.userId, state, flowId: flow.flowId });
     return { userId: pending.userId, flow };
   }

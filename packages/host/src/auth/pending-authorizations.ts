@@ -11,12 +11,38 @@ export interface PendingAuthorization {
   authorizeUrl: string;
   /** Set once a browser has been bound to the flow. */
   opened: boolean;
-  /** Told when the flow completes; lives and goes with the flow. */
-  onAuthorized?: () => void;
   expiresAt: number;
 }
 
 export type NewAuthorization = Omit<PendingAuthorization, 'expiresAt' | 'opened'>;
+
+/** How long a pending authorization (and the browser cookie bound to it) lives. */
+export const PENDING_TTL_MS = 10 * 60_000;
+/** Pending flows per user and provider; the oldest makes room for the newest. */
+export const MAX_PENDING_PER_USER = 32;
+
+/**
+ * Where authorization requests wait for their callback, keyed by `state` and found by flow
+ * id: this process's memory, or Redis shared by replicas (store/redis-pending-authorizations.ts),
+ * where the link handed out by one replica may be opened, and its callback land, on any other.
+ * Answers may be immediate (memory) or not (Redis); callers await them either way.
+ */
+export interface PendingAuthorizationStore {
+  add(state: string, entry: NewAuthorization): void | Promise<void>;
+  /** The unexpired entry for `state`, left in place. */
+  get(state: string): PendingAuthorization | undefined | Promise<PendingAuthorization | undefined>;
+  /** The unexpired entry a flow id names, with its state. */
+  byFlow(
+    flowId: string,
+  ):
+    | { state: string; entry: PendingAuthorization }
+    | undefined
+    | Promise<{ state: string; entry: PendingAuthorization } | undefined>;
+  /** Records that a browser has been bound to the flow. */
+  markOpened(flowId: string): void | Promise<void>;
+  /** Removes and returns the entry for `state`, once: a second take finds nothing. */
+  take(state: string): PendingAuthorization | undefined | Promise<PendingAuthorization | undefined>;
+}
 
 /**
  * Authorization requests awaiting their callback, keyed by `state` (and found by flow id).
@@ -25,16 +51,16 @@ export type NewAuthorization = Omit<PendingAuthorization, 'expiresAt' | 'opened'
  * newest), so that one user's calls cannot push out everyone else's pending flows; the
  * host-wide cap only backs that up.
  */
-export class PendingAuthorizations {
+export class PendingAuthorizations implements PendingAuthorizationStore {
   private readonly pending = new Map<string, PendingAuthorization>();
   private readonly flows = new Map<string, string>();
   private readonly byUser = new Map<string, Set<string>>();
 
   constructor(
-    private readonly ttlMs = 10 * 60_000,
+    private readonly ttlMs = PENDING_TTL_MS,
     private readonly max = 10_000,
     private readonly now: () => number = Date.now,
-    private readonly maxPerUser = 32,
+    private readonly maxPerUser = MAX_PENDING_PER_USER,
   ) {}
 
   add(state: string, entry: NewAuthorization): void {
@@ -64,6 +90,11 @@ export class PendingAuthorizations {
     const state = this.flows.get(flowId);
     const entry = state === undefined ? undefined : this.get(state);
     return entry ? { state: state!, entry } : undefined;
+  }
+
+  markOpened(flowId: string): void {
+    const found = this.byFlow(flowId);
+    if (found) found.entry.opened = true;
   }
 
   /** Removes and returns the entry for `state` if it exists and has not expired. */

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes, scryptSync } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, randomBytes, scryptSync } from 'node:crypto';
 
 /** One sealed value: AES-256-GCM's nonce, authentication tag and ciphertext, base64. */
 export interface Sealed {
@@ -20,6 +20,14 @@ export class TokenCipher {
   ) {
     if (secret.length < 16) throw new Error('The token encryption key must be at least 16 characters.');
     this.key = scryptSync(secret, salt, 32);
+  }
+
+  /**
+   * A key for another purpose (signing cookies), derived from this one: the same on every
+   * replica that shares the secret and salt, and telling nothing about the cipher's key.
+   */
+  derive(purpose: string): Buffer {
+    return createHmac('sha256', this.key).update(`toolhost:${purpose}`).digest();
   }
 
   seal(value: unknown): Sealed {

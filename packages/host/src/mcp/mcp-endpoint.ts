@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { AccessTokens } from '../auth/access-tokens.js';
 import type { Host } from '../host.js';
@@ -15,6 +16,8 @@ import {
   readBody,
   requestIdOf,
 } from './request-guards.js';
+import { replayInitialize } from './session-replay.js';
+import type { SessionRecord, SharedSessions } from './shared-sessions.js';
 
 /** JSON-RPC has no code for a cancelled request; -32800 is LSP's RequestCancelled. */
 const REQUEST_CANCELLED = -32800;
@@ -51,6 +54,8 @@ export interface McpEndpointOptions {
   draining: () => boolean;
   /** POST exchanges whose answer is not yet written; shutdown waits for them. */
   exchanges: Set<ServerResponse>;
+  /** Sessions shared by replicas (Redis), so that any replica serves any session. */
+  shared?: SharedSessions;
 }
 
 /**
@@ -60,6 +65,9 @@ export interface McpEndpointOptions {
  * CVE-2026-25536).
  */
 export class McpEndpoint {
+  /** Sessions being rebuilt from the shared store, so that concurrent requests rebuild one. */
+  private readonly restoring = new Map<string, Promise<HttpSession | Refusal | undefined>>();
+
   constructor(private readonly o: McpEndpointOptions) {}
 
   async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -130,15 +138,19 @@ export class McpEndpoint {
     parsed: unknown,
   ): Promise<void> {
     const id = requestIdOf(parsed);
-    const session = this.o.sessions.get(sessionId);
-    if (!session) return jsonRpcError(res, 404, 'Session not found', { code: -32001, id });
+    const found = this.o.sessions.get(sessionId) ?? (await this.restore(sessionId, userId, req));
+    if (!found) return jsonRpcError(res, 404, 'Session not found', { code: -32001, id });
+    if ('status' in found) return jsonRpcError(res, found.status, found.message, { id });
+    const session = found;
     // Another user's token cannot ride on a session.
     if (session.userId !== userId)
       return jsonRpcError(res, 403, 'This session belongs to another user', { id });
     session.lastSeen = Date.now();
+    this.o.shared?.touch(sessionId);
     if (req.method === 'POST') this.track(res, session, requestIdsOf(parsed), id);
     await session.transport.handleRequest(req, res, parsed);
     if (req.method === 'POST') session.release?.();
+    if (req.method === 'DELETE') await this.o.shared?.remove(sessionId);
     const cancelled = cancelledIds(parsed);
     if (cancelled.length > 0) await this.answerCancelled(session, cancelled);
   }
@@ -150,19 +162,48 @@ export class McpEndpoint {
     userId: string,
     parsed: { params: { clientInfo: { name: string } } },
   ): Promise<void> {
-    const { host, catalog, sessions, accessTokens } = this.o;
-    const log = this.o.logger;
+    const { sessions, accessTokens, shared } = this.o;
     const id = requestIdOf(parsed);
     // Without access tokens every local client is the same user; the client's name is what
     // tells them apart, so that one that never closes its sessions evicts only its own.
     const owner = accessTokens.enabled ? userId : `${userId}\u0000${parsed.params.clientInfo.name}`;
     const refused = sessions.admit(owner);
     if (refused) return jsonRpcError(res, refused.status, refused.message, { id });
+    const sessionId = randomUUID();
+    // Recorded before the client learns the id, so that its next request may go to any replica.
+    const recorded = await shared?.save(sessionId, { userId, owner, initialize: parsed }).then(
+      () => true,
+      () => false,
+    );
+    if (recorded === false) {
+      return jsonRpcError(res, 503, 'The shared session store (Redis) is unreachable; try again shortly', {
+        id,
+      });
+    }
+    const { transport, release } = await this.startSession(sessionId, userId, owner, (opened) =>
+      this.track(res, opened, requestIdsOf(parsed), id),
+    );
+    await transport.handleRequest(req, res, parsed);
+    release?.();
+  }
+
+  /**
+   * A session's transport and MCP server; the session is added to the open ones once the
+   * transport has accepted its initialize request (`onOpened` is then told).
+   */
+  private async startSession(
+    sessionId: string,
+    userId: string,
+    owner: string,
+    onOpened: (session: HttpSession) => void,
+  ): Promise<{ transport: StreamableHTTPServerTransport; release?: () => void }> {
+    const { host, catalog, sessions } = this.o;
+    const log = this.o.logger;
     let opened: HttpSession | undefined;
     // Answers are JSON bodies, with the SDK's per-request state released after each (see
     // json-response-release.ts); SSE streams only where that release is not possible.
     const { transport, release } = sessionTransport({
-      sessionIdGenerator: () => randomUUID(),
+      sessionIdGenerator: () => sessionId,
       onsessioninitialized: (sid) => {
         opened = {
           id: sid,
@@ -176,7 +217,7 @@ export class McpEndpoint {
           release,
         };
         sessions.add(opened);
-        this.track(res, opened, requestIdsOf(parsed), id);
+        onOpened(opened);
         log?.info({ session: sid, user: userId }, 'session opened');
       },
     });
@@ -189,8 +230,68 @@ export class McpEndpoint {
       if (opened) this.answerOpen(opened);
     };
     await server.connect(transport);
-    await transport.handleRequest(req, res, parsed);
+    return { transport, ...(release ? { release } : {}) };
+  }
+
+  /**
+   * A session this replica does not hold: another replica opened it (or this one closed its
+   * copy when idle). Rebuilt from its record in the shared store; undefined when unknown.
+   */
+  private restore(
+    sessionId: string,
+    userId: string,
+    req: IncomingMessage,
+  ): Promise<HttpSession | Refusal | undefined> {
+    const shared = this.o.shared;
+    if (!shared) return Promise.resolve(undefined);
+    let flight = this.restoring.get(sessionId);
+    if (!flight) {
+      flight = this.rebuild(shared, sessionId, userId, req).finally(() => this.restoring.delete(sessionId));
+      this.restoring.set(sessionId, flight);
+    }
+    return flight;
+  }
+
+  private async rebuild(
+    shared: SharedSessions,
+    sessionId: string,
+    userId: string,
+    req: IncomingMessage,
+  ): Promise<HttpSession | Refusal | undefined> {
+    let record: SessionRecord | undefined;
+    try {
+      record = await shared.find(sessionId);
+    } catch {
+      return { status: 503, message: 'The shared session store (Redis) is unreachable; try again shortly' };
+    }
+    if (!record) return undefined;
+    // Checked before anything is built: another user's token cannot even wake a session.
+    if (record.userId !== userId) return { status: 403, message: 'This session belongs to another user' };
+    const refused = this.o.sessions.admit(record.owner);
+    if (refused) return refused;
+    const { transport, release } = await this.startSession(sessionId, record.userId, record.owner, () => {});
+    const header = req.headers['mcp-protocol-version'];
+    const version =
+      typeof header === 'string'
+        ? header
+        : ((record.initialize as { params?: { protocolVersion?: string } }).params?.protocolVersion ?? '');
+    const ready = await replayInitialize(
+      transport,
+      record.initialize,
+      version,
+      req.headers.host ?? 'localhost',
+    );
     release?.();
+    const session = this.o.sessions.get(sessionId);
+    if (ready && session) {
+      this.o.logger?.info(
+        { session: sessionId, user: record.userId },
+        'session resumed from the shared store',
+      );
+      return session;
+    }
+    await transport.close().catch(() => {});
+    return undefined;
   }
 
   /** Tracks a POST's exchange until its answer is written (or the client leaves). */
@@ -233,6 +334,9 @@ export class McpEndpoint {
     }
   }
 }
+
+/** A request refused with an HTTP status (a cap reached, the shared store away). */
+type Refusal = { status: number; message: string };
 
 /** The ids of the requests (not notifications) in a message or batch. */
 function requestIdsOf(parsed: unknown): JsonRpcId[] {

@@ -1,14 +1,18 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { SHARED_STORE } from '../assemble-host.js';
 import { AccessTokens } from '../auth/access-tokens.js';
 import { connectionsPage } from '../auth/connections-page.js';
 import { oauthRoutes } from '../auth/oauth-routes.js';
 import type { Host } from '../host.js';
 import type { Logger } from '../logger.js';
-import { prepareMcpCatalog } from './create-mcp-server.js';
+import { resolveService } from '../services.js';
+import type { SharedStore } from '../store/shared-store.js';
+import { type McpCatalog, prepareMcpCatalog } from './create-mcp-server.js';
 import { HttpSessions } from './http-sessions.js';
 import { McpEndpoint } from './mcp-endpoint.js';
 import { hostGuard, jsonRpcError, LOOPBACK_HOSTS } from './request-guards.js';
+import { SharedSessions } from './shared-sessions.js';
 
 export interface HttpServeOptions {
   host?: string;
@@ -47,76 +51,62 @@ export interface HttpServerHandle {
   close(): Promise<void>;
 }
 
+/** Answers a request if it is its route (true), else leaves it to the next (false). */
+export type RouteHandler = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+) => boolean | Promise<boolean>;
+
+/** What the routes of one HTTP server share. */
+interface ServerState {
+  host: Host;
+  options: HttpServeOptions;
+  catalog: McpCatalog;
+  sessions: HttpSessions;
+  accessTokens: AccessTokens;
+  shared?: SharedStore;
+  /** The URL browsers reach this server at, known once it listens. */
+  base: () => string;
+  draining: () => boolean;
+  /** POST exchanges whose answer is not yet written; shutdown waits for them. */
+  exchanges: Set<ServerResponse>;
+}
+
 /**
  * Streamable HTTP: a fresh MCP server and transport per session, never shared between
- * clients (sharing one leaked responses across clients, CVE-2026-25536).
+ * clients (sharing one leaked responses across clients, CVE-2026-25536). With a shared store
+ * (Redis), sessions are recorded there, and any replica serves any of them.
  */
 export async function serveHttp(host: Host, options: HttpServeOptions = {}): Promise<HttpServerHandle> {
-  const catalog = prepareMcpCatalog(host);
-  const path = options.path ?? '/mcp';
-  const maxBody = options.maxBodyBytes ?? 4 * 1024 * 1024;
-  const allowedOrigins = new Set(options.allowedOrigins ?? []);
-  const log = options.logger;
-  const sessions = new HttpSessions(
-    {
-      maxPerOwner: options.maxSessionsPerUser ?? 16,
-      max: options.maxSessions ?? 1000,
-      idleMs: (options.sessionIdleSeconds ?? 1800) * 1000,
-    },
-    log,
-  );
   const accessTokens = options.accessTokens ?? new AccessTokens({});
   const bindHost = options.host ?? '127.0.0.1';
   refuseUnsafeBind(host, bindHost, accessTokens, options.publicUrl);
   let base = '';
-  let hostAllowed: (host: string | undefined) => boolean = () => false;
-  const secureCookies = () => base.startsWith('https:');
-  const oauth = oauthRoutes({
-    providers: host.oauthProviders,
-    accessTokens,
-    logger: log,
-    ownOrigins: (req) => [new URL(base).origin, `http://${req.headers.host}`],
-    secureCookies,
-  });
-  const connections = connectionsPage({ host, accessTokens, ...(log ? { logger: log } : {}), secureCookies });
-  /** POST exchanges whose answer is not yet written; shutdown waits for them. */
-  const exchanges = new Set<ServerResponse>();
   let draining = false;
-  const mcp = new McpEndpoint({
+  const state: ServerState = {
     host,
-    catalog,
-    sessions,
+    options,
+    catalog: prepareMcpCatalog(host),
+    sessions: openSessions(options),
     accessTokens,
-    allowedOrigins,
-    maxBodyBytes: maxBody,
-    ...(log ? { logger: log } : {}),
-    ...(options.serverInfo ? { serverInfo: options.serverInfo } : {}),
+    shared: sharedStoreOf(host),
+    base: () => base,
     draining: () => draining,
-    exchanges,
-  });
-
-  const health = (req: IncomingMessage, res: ServerResponse) =>
-    answerHealth(req, res, { accessTokens, draining, tools: catalog.listed.length, sessions: sessions.size });
-
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    exchanges: new Set(),
+  };
+  const routes = await serverRoutes(state);
+  let hostAllowed: (host: string | undefined) => boolean = () => false;
+  const httpServer = createServer((req, res) => {
     if (!hostAllowed(req.headers.host)) {
       return jsonRpcError(res, 403, `Host ${req.headers.host ?? '(none)'} is not allowed`);
     }
-    const url = new URL(req.url ?? '/', 'http://localhost');
-    if (url.pathname === '/healthz' && req.method === 'GET') return health(req, res);
-    if (await oauth.handle(req, res, url)) return;
-    if (await connections.handle(req, res, url)) return;
-    if (url.pathname !== path || options.mcp === false) return jsonRpcError(res, 404, 'Not found');
-    return mcp.handle(req, res);
-  }
-
-  const httpServer = createServer((req, res) => {
-    handle(req, res).catch((e: unknown) => {
-      log?.error({ err: (e as Error).message }, 'request failed');
+    dispatch(routes, req, res).catch((e: unknown) => {
+      options.logger?.error({ err: (e as Error).message }, 'request failed');
       jsonRpcError(res, 500, 'Internal error', { code: -32603 });
     });
   });
-  await listen(httpServer, options.port ?? 0, bindHost, sessions);
+  await listen(httpServer, options.port ?? 0, bindHost, state.sessions);
   const { port } = httpServer.address() as AddressInfo;
   hostAllowed = hostGuard({
     bindHost,
@@ -128,13 +118,106 @@ export async function serveHttp(host: Host, options: HttpServeOptions = {}): Pro
   base = options.publicUrl ?? `http://${shownHost}:${port}`;
   for (const provider of host.oauthProviders) provider.setRedirectBase(base);
   return {
-    url: `http://${shownHost}:${port}${path}`,
+    url: `http://${shownHost}:${port}${options.path ?? '/mcp'}`,
     port,
     async close() {
       draining = true;
-      await drainAndClose(httpServer, exchanges, sessions, options.drainSeconds ?? 5);
+      await drainAndClose(httpServer, state.exchanges, state.sessions, options.drainSeconds ?? 5);
     },
   };
+}
+
+/** The open sessions of this server, within the configured caps. */
+function openSessions(options: HttpServeOptions): HttpSessions {
+  return new HttpSessions(
+    {
+      maxPerOwner: options.maxSessionsPerUser ?? 16,
+      max: options.maxSessions ?? 1000,
+      idleMs: (options.sessionIdleSeconds ?? 1800) * 1000,
+    },
+    options.logger,
+  );
+}
+
+function sharedStoreOf(host: Host): SharedStore | undefined {
+  return host.container.isRegistered(SHARED_STORE, true)
+    ? resolveService(host.container, SHARED_STORE)
+    : undefined;
+}
+
+/**
+ * The server's routes, tried in order: health, the OAuth pages, the connections page, then
+ * MCP (last: it answers 404 for any other path).
+ */
+async function serverRoutes(state: ServerState): Promise<RouteHandler[]> {
+  const { host, options, accessTokens, shared } = state;
+  const log = options.logger;
+  const secureCookies = () => state.base().startsWith('https:');
+  const oauth = oauthRoutes({
+    providers: host.oauthProviders,
+    accessTokens,
+    ...(log ? { logger: log } : {}),
+    ownOrigins: (req) => [new URL(state.base()).origin, `http://${req.headers.host}`],
+    secureCookies,
+    ...(shared ? { bindingKey: shared.signingKey('oauth-flow-binding') } : {}),
+  });
+  const connections = connectionsPage({
+    host,
+    accessTokens,
+    ...(log ? { logger: log } : {}),
+    secureCookies,
+    ...(shared ? { signingKey: shared.signingKey('connections-cookie') } : {}),
+  });
+  const mcp = await mcpRoute(state);
+  return [
+    (req, res, url) => url.pathname === '/healthz' && req.method === 'GET' && answerHealth(req, res, state),
+    oauth.handle,
+    connections.handle,
+    mcp,
+  ];
+}
+
+/** The MCP path (Streamable HTTP); every other path that reaches it is answered 404. */
+async function mcpRoute(state: ServerState): Promise<RouteHandler> {
+  const { host, options, shared } = state;
+  const path = options.path ?? '/mcp';
+  const idleMs = (options.sessionIdleSeconds ?? 1800) * 1000;
+  const sharedSessions = shared ? new SharedSessions(shared.redis, shared.channels, idleMs) : undefined;
+  // A session its client ended on another replica ends here too.
+  await sharedSessions?.onClosed(
+    (id) =>
+      void state.sessions
+        .get(id)
+        ?.server.close()
+        .catch(() => {}),
+  );
+  const mcp = new McpEndpoint({
+    host,
+    catalog: state.catalog,
+    sessions: state.sessions,
+    accessTokens: state.accessTokens,
+    allowedOrigins: new Set(options.allowedOrigins ?? []),
+    maxBodyBytes: options.maxBodyBytes ?? 4 * 1024 * 1024,
+    ...(options.logger ? { logger: options.logger } : {}),
+    ...(options.serverInfo ? { serverInfo: options.serverInfo } : {}),
+    draining: state.draining,
+    exchanges: state.exchanges,
+    ...(sharedSessions ? { shared: sharedSessions } : {}),
+  });
+  return async (req, res, url) => {
+    if (url.pathname !== path || options.mcp === false) jsonRpcError(res, 404, 'Not found');
+    else await mcp.handle(req, res);
+    return true;
+  };
+}
+
+async function dispatch(
+  routes: readonly RouteHandler[],
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
+  const url = new URL(req.url ?? '/', 'http://localhost');
+  for (const route of routes) if (await route(req, res, url)) return;
 }
 
 /** Refuses the binds that would expose tools or OAuth where they must not be. */
@@ -163,18 +246,17 @@ function refuseUnsafeBind(
 const WILDCARD_HOSTS = new Set(['0.0.0.0', '::', '[::]']);
 
 /** `GET /healthz`: the figures for token holders (or on loopback), only the status for anyone else. */
-function answerHealth(
-  req: IncomingMessage,
-  res: ServerResponse,
-  state: { accessTokens: AccessTokens; draining: boolean; tools: number; sessions: number },
-): void {
+function answerHealth(req: IncomingMessage, res: ServerResponse, state: ServerState): true {
   // Without access tokens only loopback clients reach the host; with them, the figures are
   // for holders of a token, and anyone else (a load balancer) learns only that it is up.
-  const { accessTokens, draining } = state;
+  const { accessTokens } = state;
+  const draining = state.draining();
   const details = !accessTokens.enabled || accessTokens.userFor(req.headers.authorization) !== undefined;
   const status = draining ? 'stopping' : 'ok';
   res.writeHead(draining ? 503 : 200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
-  res.end(JSON.stringify(details ? { status, tools: state.tools, sessions: state.sessions } : { status }));
+  const figures = { tools: state.catalog.listed.length, sessions: state.sessions.size };
+  res.end(JSON.stringify(details ? { status, ...figures } : { status }));
+  return true;
 }
 
 /** Stops taking connections, waits (bounded) for answers being written, then closes everything. */

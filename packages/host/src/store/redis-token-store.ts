@@ -19,6 +19,17 @@ export async function inRedis<T>(command: () => Promise<T>): Promise<T> {
   }
 }
 
+/** The cipher every replica derives from the same secret and the salt shared in Redis. */
+export async function openSharedCipher(redis: Redis, secret: string): Promise<TokenCipher> {
+  if (secret.length < 16)
+    throw new TokenStoreError('The token encryption key must be at least 16 characters.');
+  const candidate = new TokenCipher(secret);
+  await redis.set(SALT_KEY, candidate.salt.toString('base64'), 'NX');
+  const salt = await redis.get(SALT_KEY);
+  if (!salt) throw new TokenStoreError('The shared token salt vanished from Redis while starting.');
+  return new TokenCipher(secret, Buffer.from(salt, 'base64'));
+}
+
 /**
  * Tokens shared by every replica, one Redis key per provider and user, each value sealed
  * (AES-256-GCM) with TOOLHOST_TOKEN_KEY exactly as the file store seals its file. The salt
@@ -26,19 +37,13 @@ export async function inRedis<T>(command: () => Promise<T>): Promise<T> {
  * same key from the same secret.
  */
 export class RedisTokenStore implements TokenStore {
-  private constructor(
+  constructor(
     private readonly redis: Redis,
     private readonly cipher: TokenCipher,
   ) {}
 
   static async open(redis: Redis, secret: string): Promise<RedisTokenStore> {
-    if (secret.length < 16)
-      throw new TokenStoreError('The token encryption key must be at least 16 characters.');
-    const candidate = new TokenCipher(secret);
-    await redis.set(SALT_KEY, candidate.salt.toString('base64'), 'NX');
-    const salt = await redis.get(SALT_KEY);
-    if (!salt) throw new TokenStoreError('The shared token salt vanished from Redis while starting.');
-    return new RedisTokenStore(redis, new TokenCipher(secret, Buffer.from(salt, 'base64')));
+    return new RedisTokenStore(redis, await openSharedCipher(redis, secret));
   }
 
   async get(providerId: string, userId: string): Promise<StoredToken | undefined> {

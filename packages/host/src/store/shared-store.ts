@@ -1,20 +1,31 @@
 import type { PacerFactory } from '@toolhost/engine';
 import type { Redis } from 'ioredis';
-import type { RefreshLock } from '../auth/oauth-provider.js';
+import type { AuthorizationFlows, RefreshLock } from '../auth/oauth-provider.js';
 import type { HostConfig } from '../config/host-config.js';
 import type { Logger } from '../logger.js';
+import { RedisAuthorizationSignals } from './redis-authorization-signals.js';
+import { RedisChannels } from './redis-channels.js';
 import { connectRedis, SharedStoreStartError } from './redis-client.js';
-import { RedisTokenStore } from './redis-token-store.js';
+import { RedisPendingAuthorizations } from './redis-pending-authorizations.js';
+import { openSharedCipher, RedisTokenStore } from './redis-token-store.js';
 import { sharedStoreUrl } from './redis-url.js';
 import { RedisRefreshLock } from './refresh-lock.js';
 import { sharedPacers } from './shared-pacer.js';
 
-/** What replicas share through Redis: tokens, the refresh lock, pacing. */
+/**
+ * What replicas share through Redis: tokens, the refresh lock, pacing, pending
+ * authorizations and their completion, the keys that sign cookies, and pub/sub.
+ */
 export interface SharedStore {
   readonly redis: Redis;
   readonly tokenStore: RedisTokenStore;
   readonly refreshLock: RefreshLock;
   readonly pacers: PacerFactory;
+  readonly channels: RedisChannels;
+  /** A provider's pending flows, and their completion told to whichever replica waits. */
+  flows(providerId: string): AuthorizationFlows;
+  /** A key for signing cookies, the same on every replica (derived from TOOLHOST_TOKEN_KEY). */
+  signingKey(purpose: string): Buffer;
   close(): Promise<void>;
 }
 
@@ -37,18 +48,30 @@ export async function openSharedStore(
     );
   }
   const redis = await connectRedis(url, logger);
+  let channels: RedisChannels | undefined;
   try {
-    const tokenStore = await RedisTokenStore.open(redis, key);
+    const cipher = await openSharedCipher(redis, key);
+    channels = await RedisChannels.open(redis, logger);
+    const signals = await RedisAuthorizationSignals.open(channels);
+    const opened = channels;
     return {
       redis,
-      tokenStore,
+      tokenStore: new RedisTokenStore(redis, cipher),
       refreshLock: new RedisRefreshLock(redis),
       pacers: sharedPacers(redis, logger),
+      channels,
+      flows: (providerId) => ({
+        pending: new RedisPendingAuthorizations(redis, cipher, providerId),
+        signals,
+      }),
+      signingKey: (purpose) => cipher.derive(purpose),
       async close() {
+        await opened.close();
         await redis.quit().catch(() => redis.disconnect());
       },
     };
   } catch (e) {
+    await channels?.close();
     redis.disconnect();
     throw e;
   }

@@ -1,0 +1,77 @@
+import type { Redis } from 'ioredis';
+import type { RedisChannels } from '../store/redis-channels.js';
+import { inRedis } from '../store/redis-token-store.js';
+
+const CLOSED_CHANNEL = 'toolhost:session:closed';
+
+/** What any replica needs to serve a session another one opened. */
+export interface SessionRecord {
+  /** The user whose access token opened it: only their token may use it. */
+  userId: string;
+  /** Whose session cap it counts against (the user, or the user and client name). */
+  owner: string;
+  /** The client's initialize request, replayed to rebuild the session's MCP server. */
+  initialize: unknown;
+}
+
+/**
+ * MCP sessions shared by replicas through Redis, so that a client's requests may land on any
+ * replica: one key per session id holding its record, expiring after the idle lifetime
+ * unless used (each use, by any replica, extends it). A session ended by its client (HTTP
+ * DELETE) is removed and its end published, so that every replica drops its copy.
+ */
+export class SharedSessions {
+  /** When each session's expiry was last extended by this replica. */
+  private readonly touched = new Map<string, number>();
+
+  constructor(
+    private readonly redis: Redis,
+    private readonly channels: RedisChannels,
+    private readonly idleMs: number,
+  ) {}
+
+  private key = (id: string) => `toolhost:session:${id}`;
+
+  save(id: string, record: SessionRecord): Promise<void> {
+    this.touched.set(id, Date.now());
+    return inRedis(async () => {
+      await this.redis.set(this.key(id), JSON.stringify(record), 'PX', this.idleMs);
+    });
+  }
+
+  /** The session's record, or undefined when it never existed, expired or was ended. */
+  async find(id: string): Promise<SessionRecord | undefined> {
+    const text = await inRedis(() => this.redis.get(this.key(id)));
+    return text === null ? undefined : (JSON.parse(text) as SessionRecord);
+  }
+
+  /**
+   * Extends the session's life after a use. At most once per tenth of the idle lifetime per
+   * replica (a Redis write per request would cost every call a round trip for nothing); a
+   * failure is left to the next use.
+   */
+  touch(id: string): void {
+    const now = Date.now();
+    if (now - (this.touched.get(id) ?? 0) < this.idleMs / 10) return;
+    this.touched.set(id, now);
+    if (this.touched.size > 10_000) {
+      for (const [k, at] of this.touched) if (now - at > this.idleMs) this.touched.delete(k);
+    }
+    this.redis.pexpire(this.key(id), this.idleMs).catch(() => {});
+  }
+
+  /** Ends the session everywhere: its record goes, and every replica is told. */
+  async remove(id: string): Promise<void> {
+    this.touched.delete(id);
+    await this.redis.del(this.key(id)).catch(() => {});
+    await this.channels.publish(CLOSED_CHANNEL, id).catch(() => {});
+  }
+
+  /** Calls `handler` with the id of every session ended on any replica. */
+  onClosed(handler: (id: string) => void): Promise<void> {
+    return this.channels.listen(CLOSED_CHANNEL, (id) => {
+      this.touched.delete(id);
+      handler(id);
+    });
+  }
+}

@@ -1,0 +1,34 @@
+import { type AuthorizationSignals, LocalWaiters } from '../auth/authorization-signals.js';
+import type { RedisChannels } from './redis-channels.js';
+
+const CHANNEL = 'toolhost:oauth:authorized';
+
+/**
+ * Completions told across replicas: the replica whose callback completed a flow publishes its
+ * flow id, and the replica where a session waits for it (the one that answered the tool call)
+ * tells its client. Redis unreachable: the replica that completed the flow tells its own
+ * waiters; the others' clients succeed when they call again.
+ */
+export class RedisAuthorizationSignals implements AuthorizationSignals {
+  private readonly waiters = new LocalWaiters();
+
+  private constructor(private readonly channels: RedisChannels) {}
+
+  static async open(channels: RedisChannels): Promise<RedisAuthorizationSignals> {
+    const signals = new RedisAuthorizationSignals(channels);
+    await channels.listen(CHANNEL, (flowId) => signals.waiters.fire(flowId));
+    return signals;
+  }
+
+  whenAuthorized(flowId: string, callback: () => void): void {
+    this.waiters.add(flowId, callback);
+  }
+
+  async authorized(flowId: string): Promise<void> {
+    try {
+      await this.channels.publish(CHANNEL, flowId);
+    } catch {
+      this.waiters.fire(flowId);
+    }
+  }
+}

@@ -1,0 +1,52 @@
+import type { Redis } from 'ioredis';
+import type { Logger } from '../logger.js';
+
+/**
+ * Redis pub/sub for what replicas tell each other (a completed authorization, a closed
+ * session). A subscribed connection can do nothing else, so this holds a second connection,
+ * made like the first (same URL, options and reconnection); ioredis subscribes again by
+ * itself after a reconnect. Messages published while a replica is disconnected are lost to
+ * it: every user of this has a fallback (the next call succeeds, the session record in Redis).
+ */
+export class RedisChannels {
+  private readonly handlers = new Map<string, Set<(message: string) => void>>();
+
+  private constructor(
+    private readonly redis: Redis,
+    private readonly subscriber: Redis,
+  ) {
+    subscriber.on('message', (channel: string, message: string) => {
+      for (const handler of this.handlers.get(channel) ?? []) handler(message);
+    });
+  }
+
+  static async open(redis: Redis, logger?: Logger): Promise<RedisChannels> {
+    // Queued commands here are only ioredis's own re-subscription after a reconnect, which
+    // must wait for the connection rather than fail unhandled.
+    const subscriber = redis.duplicate({ enableOfflineQueue: true });
+    // Its outages are the main connection's too, which logs them.
+    subscriber.on('error', () => {});
+    await subscriber.connect();
+    logger?.debug('shared store (Redis): subscriber connected');
+    return new RedisChannels(redis, subscriber);
+  }
+
+  /** Calls `handler` with every message published on `channel` (by any replica, this one too). */
+  async listen(channel: string, handler: (message: string) => void): Promise<void> {
+    let set = this.handlers.get(channel);
+    if (!set) {
+      set = new Set();
+      this.handlers.set(channel, set);
+      await this.subscriber.subscribe(channel);
+    }
+    set.add(handler);
+  }
+
+  async publish(channel: string, message: string): Promise<void> {
+    await this.redis.publish(channel, message);
+  }
+
+  async close(): Promise<void> {
+    await this.subscriber.quit().catch(() => this.subscriber.disconnect());
+  }
+}

@@ -1,0 +1,116 @@
+import type { Redis } from 'ioredis';
+import {
+  MAX_PENDING_PER_USER,
+  type NewAuthorization,
+  PENDING_TTL_MS,
+  type PendingAuthorization,
+  type PendingAuthorizationStore,
+} from '../auth/pending-authorizations.js';
+import type { Sealed, TokenCipher } from '../auth/token-cipher.js';
+import { inRedis } from './redis-token-store.js';
+
+/** What is sealed under a flow's key: everything of the flow but whether it was opened. */
+interface StoredFlow extends Omit<PendingAuthorization, 'opened'> {
+  state: string;
+}
+
+/**
+ * Pending authorizations of one provider in Redis, shared by replicas: the link one replica
+ * hands out may be opened, and its callback land, on any other. Per flow: its entry (sealed
+ * with the token cipher, as the PKCE code verifier must not sit in Redis in clear), the state
+ * naming it, and whether a browser opened it, all expiring with the flow (PX). Each user's
+ * flows sit in a sorted set by expiry, so that the per-user cap holds across replicas (their
+ * oldest flow makes room for their newest). A state is taken once: GET and DEL in one
+ * MULTI, so two callbacks racing on two replicas cannot both get the code verifier.
+ */
+export class RedisPendingAuthorizations implements PendingAuthorizationStore {
+  private readonly prefix: string;
+
+  constructor(
+    private readonly redis: Redis,
+    private readonly cipher: TokenCipher,
+    providerId: string,
+    private readonly ttlMs = PENDING_TTL_MS,
+    private readonly maxPerUser = MAX_PENDING_PER_USER,
+  ) {
+    this.prefix = `toolhost:oauth:${encodeURIComponent(providerId)}`;
+  }
+
+  private flowKey = (flowId: string) => `${this.prefix}:flow:${flowId}`;
+  private stateKey = (state: string) => `${this.prefix}:state:${state}`;
+  private openedKey = (flowId: string) => `${this.prefix}:opened:${flowId}`;
+  private userKey = (userId: string) => `${this.prefix}:user:${encodeURIComponent(userId)}`;
+
+  async add(state: string, entry: NewAuthorization): Promise<void> {
+    const now = Date.now();
+    const stored: StoredFlow = { ...entry, state, expiresAt: now + this.ttlMs };
+    const users = this.userKey(entry.userId);
+    await inRedis(async () => {
+      await this.redis.zremrangebyscore(users, '-inf', now);
+      const count = await this.redis.zcard(users);
+      if (count >= this.maxPerUser) {
+        const oldest = await this.redis.zpopmin(users, count - this.maxPerUser + 1);
+        // zpopmin answers member, score, member, score…
+        for (let i = 0; i < oldest.length; i += 2) await this.drop(oldest[i]!);
+      }
+      await this.redis
+        .multi()
+        .set(this.flowKey(entry.flowId), JSON.stringify(this.cipher.seal(stored)), 'PX', this.ttlMs)
+        .set(this.stateKey(state), entry.flowId, 'PX', this.ttlMs)
+        .zadd(users, stored.expiresAt, entry.flowId)
+        .pexpire(users, this.ttlMs)
+        .exec();
+    });
+  }
+
+  async get(state: string): Promise<PendingAuthorization | undefined> {
+    const flowId = await inRedis(() => this.redis.get(this.stateKey(state)));
+    return flowId === null ? undefined : (await this.byFlow(flowId))?.entry;
+  }
+
+  async byFlow(flowId: string): Promise<{ state: string; entry: PendingAuthorization } | undefined> {
+    const [sealed, opened] = await inRedis(() =>
+      this.redis.mget(this.flowKey(flowId), this.openedKey(flowId)),
+    );
+    const flow = this.open(sealed ?? null);
+    if (!flow || flow.expiresAt <= Date.now()) return undefined;
+    const { state, ...entry } = flow;
+    return { state, entry: { ...entry, opened: opened !== null } };
+  }
+
+  async markOpened(flowId: string): Promise<void> {
+    await inRedis(() => this.redis.set(this.openedKey(flowId), '1', 'PX', this.ttlMs));
+  }
+
+  async take(state: string): Promise<PendingAuthorization | undefined> {
+    const taken = await inRedis(() =>
+      this.redis.multi().get(this.stateKey(state)).del(this.stateKey(state)).exec(),
+    );
+    const flowId = taken?.[0]?.[1];
+    if (typeof flowId !== 'string') return undefined;
+    const found = await this.byFlow(flowId);
+    await inRedis(() => this.drop(flowId, found?.entry.userId));
+    return found?.entry;
+  }
+
+  /** Removes a flow's keys (its state key with it, when the flow can still be read). */
+  private async drop(flowId: string, userId?: string): Promise<void> {
+    const flow = this.open(await this.redis.get(this.flowKey(flowId)));
+    const keys = [this.flowKey(flowId), this.openedKey(flowId)];
+    if (flow) keys.push(this.stateKey(flow.state));
+    await this.redis.del(...keys);
+    const owner = userId ?? flow?.userId;
+    if (owner !== undefined) await this.redis.zrem(this.userKey(owner), flowId);
+  }
+
+  /** The flow a sealed value holds; undefined when absent or not readable with this key. */
+  private open(text: string | null): StoredFlow | undefined {
+    if (text === null) return undefined;
+    try {
+      return this.cipher.open(JSON.parse(text) as Sealed) as StoredFlow;
+    } catch {
+      // Sealed with another TOOLHOST_TOKEN_KEY (a misconfigured replica): not a flow we can finish.
+      return undefined;
+    }
+  }
+}

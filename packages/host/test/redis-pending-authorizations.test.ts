@@ -1,0 +1,80 @@
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { RedisPendingAuthorizations } from '../src/store/redis-pending-authorizations.js';
+import { openSharedCipher } from '../src/store/redis-token-store.js';
+import { type RedisServer, startRedisServer } from './redis-server.js';
+
+const KEY = 'token-encryption-key-for-replicas';
+let redis: RedisServer;
+let a: Redis;
+let b: Redis;
+
+const entry = (userId: string, flowId: string) => ({
+  userId,
+  flowId,
+  codeVerifier: `verifier-${flowId}-never-in-clear`,
+  scopes: ['items.read'],
+  authorizeUrl: 'https://as.example/authorize',
+});
+
+/** One provider's pending flows as two replicas see them, each with its own connection. */
+async function replicas(ttlMs?: number) {
+  const [ca, cb] = [await openSharedCipher(a, KEY), await openSharedCipher(b, KEY)];
+  return [
+    new RedisPendingAuthorizations(a, ca, 'echo-auth', ttlMs),
+    new RedisPendingAuthorizations(b, cb, 'echo-auth', ttlMs),
+  ] as const;
+}
+
+beforeAll(async () => {
+  redis = await startRedisServer();
+  a = new Redis(redis.url);
+  b = new Redis(redis.url);
+});
+afterAll(async () => {
+  a.disconnect();
+  b.disconnect();
+  await redis.close();
+});
+beforeEach(async () => {
+  await a.flushall();
+});
+
+describe('pending authorizations in Redis', () => {
+  it('lets any replica find, open and take a flow, once, with the verifier sealed', async () => {
+    const [one, two] = await replicas();
+    await one.add('state-1', entry('alice', 'flow-1'));
+    for (const key of await a.keys('toolhost:oauth:*'))
+      if ((await a.type(key)) === 'string') expect(await a.get(key)).not.toContain('never-in-clear');
+    expect((await two.byFlow('flow-1'))?.state).toBe('state-1');
+    expect((await two.get('state-1'))?.opened).toBe(false);
+    await two.markOpened('flow-1');
+    expect((await one.byFlow('flow-1'))?.entry.opened).toBe(true);
+    const taken = await Promise.all([one.take('state-1'), two.take('state-1')]);
+    expect(taken.filter(Boolean).map((t) => t!.codeVerifier)).toEqual(['verifier-flow-1-never-in-clear']);
+    expect(await one.byFlow('flow-1')).toBeUndefined();
+    expect(await a.keys('toolhost:oauth:*')).toEqual([]);
+  });
+
+  it('caps flows per user across replicas, so one user cannot push out everyone else’s', async () => {
+    const [one, two] = await replicas();
+    await one.add('bob-state', entry('bob', 'bob-flow'));
+    for (let i = 0; i < 40; i += 1)
+      await (i % 2 ? one : two).add(`alice-${i}`, entry('alice', `alice-flow-${i}`));
+    expect((await two.get('bob-state'))?.userId).toBe('bob');
+    // Alice's oldest flows made room for her newest 32.
+    expect(await one.get('alice-7')).toBeUndefined();
+    expect((await one.get('alice-8'))?.userId).toBe('alice');
+    expect((await two.get('alice-39'))?.userId).toBe('alice');
+    expect(await a.zcard('toolhost:oauth:echo-auth:user:alice')).toBe(32);
+  });
+
+  it('expires flows with Redis (PX)', async () => {
+    const [one] = await replicas(200);
+    await one.add('s1', entry('u', 'f1'));
+    expect(await a.pttl('toolhost:oauth:echo-auth:flow:f1')).toBeGreaterThan(0);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await one.get('s1')).toBeUndefined();
+    expect(await a.exists('toolhost:oauth:echo-auth:flow:f1', 'toolhost:oauth:echo-auth:state:s1')).toBe(0);
+  });
+});

@@ -1,0 +1,320 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import {
+  type CallToolResult,
+  ElicitationCompleteNotificationSchema,
+  McpError,
+} from '@modelcontextprotocol/sdk/types.js';
+import { Redis } from 'ioredis';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
+import type { HostConfig } from '../src/config/host-config.js';
+import { RedisTokenStore } from '../src/store/redis-token-store.js';
+import { type Balancer, startBalancer } from './balancer.js';
+import { Browser, formOf } from './browser.js';
+import { type FakeOAuthServer, fakeClient, startFakeOAuthServer } from './fake-oauth-server.js';
+import { type RedisServer, startRedisServer } from './redis-server.js';
+import { type HttpHostProcess, spawnHttpHost } from './support.js';
+
+const TOKEN_KEY = 'token-encryption-key-for-replicas';
+const ALICE = 'alice-access-token-0123456789';
+const BOB = 'bob-access-token-9876543210xx';
+
+let redis: RedisServer;
+let admin: Redis;
+let oauth: FakeOAuthServer;
+let upstream: RecordingUpstream;
+let balancer: Balancer;
+const replicas: HttpHostProcess[] = [];
+const clients: Client[] = [];
+
+/** Replicas behind the balancer: links and redirect URIs name the balancer, as behind a real one. */
+function replicaConfig(): HostConfig {
+  return {
+    plugins: ['toolhost-plugin-echo'],
+    toolSets: { EchoApi: { baseUrl: upstream.url } },
+    http: { publicUrl: balancer.url },
+    auth: {
+      providers: {
+        'echo-auth': {
+          clientId: fakeClient.clientId,
+          authorizeUrl: oauth.authorizeUrl,
+          tokenUrl: oauth.tokenUrl,
+        },
+      },
+    },
+  };
+}
+
+/** Two replicas sharing Redis, each a real `toolhost serve --http` process; A first. */
+async function startReplicas(): Promise<[HttpHostProcess, HttpHostProcess]> {
+  const env = {
+    TOOLHOST_REDIS_URL: redis.url,
+    TOOLHOST_TOKEN_KEY: TOKEN_KEY,
+    TOOLHOST_ACCESS_TOKENS: `alice:${ALICE},bob:${BOB}`,
+    ECHO_AUTH_CLIENT_SECRET: fakeClient.clientSecret,
+  };
+  const started = await Promise.all([
+    spawnHttpHost(replicaConfig(), env),
+    spawnHttpHost(replicaConfig(), env),
+  ]);
+  replicas.push(...started);
+  balancer.targets = started.map((r) => new URL(r.url).origin);
+  return started as [HttpHostProcess, HttpHostProcess];
+}
+
+const origin = (r: HttpHostProcess) => new URL(r.url).origin;
+
+async function connect(
+  url: string,
+  token = ALICE,
+  capabilities: Record<string, unknown> = {},
+): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
+  const client = new Client({ name: 'replica-test', version: '0.0.0' }, { capabilities });
+  const transport = new StreamableHTTPClientTransport(new URL(url), {
+    requestInit: { headers: { authorization: `Bearer ${token}` } },
+  });
+  await client.connect(transport);
+  clients.push(client);
+  return { client, transport };
+}
+
+const getItem = (c: Client, id = 'i1') =>
+  c.callTool({ name: 'EchoApi_GetItem', arguments: { item_id: id } }) as Promise<CallToolResult>;
+
+const isCallback = (next: URL) => next.pathname.startsWith('/oauth/callback/');
+
+/** Opens the link, confirms with the user's access token, consents, and stops at the callback. */
+async function startFlow(browser: Browser, url: string, token: string): Promise<URL> {
+  let page = await browser.open(url, {}, isCallback);
+  if (page.status === 200) {
+    const form = formOf(page);
+    page = await browser.submit(form.action, { ...form.fields, access_token: token }, isCallback);
+  }
+  if (!isCallback(page.url)) throw new Error(`flow did not reach the callback: ${page.status} ${page.text}`);
+  return page.url;
+}
+
+/** A raw MCP POST to a replica, for what the SDK client would not send. */
+function post(url: string, token: string, session: string, body: unknown): Promise<Response> {
+  return fetch(url, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${token}`,
+      'mcp-session-id': session,
+      'mcp-protocol-version': '2025-06-18',
+      accept: 'application/json, text/event-stream',
+      'content-type': 'application/json',
+    },
+    body: JSON.stringify(body),
+  });
+}
+
+beforeAll(async () => {
+  redis = await startRedisServer();
+  admin = new Redis(redis.url, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  await admin.connect();
+  oauth = await startFakeOAuthServer();
+  upstream = await startRecordingUpstream();
+  balancer = await startBalancer();
+});
+afterAll(async () => {
+  admin.disconnect();
+  await balancer.close();
+  await redis.close();
+  await oauth.close();
+  await upstream.close();
+});
+beforeEach(async () => {
+  oauth.reset();
+  upstream.reset();
+  upstream.respond(() => ({ status: 200, body: { ok: true } }));
+  balancer.forwarded.length = 0;
+  balancer.pick = undefined;
+  await admin.flushall();
+});
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((c) => c.close().catch(() => {})));
+  for (const r of replicas.splice(0)) {
+    r.child.kill('SIGTERM');
+    await r.exited;
+  }
+});
+
+describe('replicas: authorization across replicas', () => {
+  it('completes on replica B a flow that replica A handed out; both then use the token', async () => {
+    const [a, b] = await startReplicas();
+    const onA = await connect(a.url);
+    const first = await getItem(onA.client);
+    expect(first.isError).toBe(true);
+    const error = (first.structuredContent as { error: { code: string; authorization: { url: string } } })
+      .error;
+    expect(error.code).toBe('authorization_required');
+    const link = new URL(error.authorization.url);
+    expect(link.origin).toBe(balancer.url);
+
+    // The link opens on A (which binds the browser), the callback lands on B; the code
+    // verifier never sits in Redis in clear.
+    balancer.pick = (req) => (req.url?.startsWith('/oauth/start/') ? origin(a) : origin(b));
+    const keys = await admin.keys('toolhost:oauth:*');
+    expect(keys.length).toBeGreaterThan(0);
+    for (const key of keys.filter((k) => k.includes(':flow:'))) {
+      const raw = (await admin.get(key))!;
+      expect(raw).not.toContain(link.searchParams.get('flow'));
+      expect(raw).not.toMatch(/codeVerifier|code_verifier|authorizeUrl/);
+    }
+    const browser = new Browser();
+    const callback = await startFlow(browser, link.href, ALICE);
+    const done = await browser.open(callback);
+    expect(done.status).toBe(200);
+    expect(done.text).toContain('Authorization complete');
+    expect(balancer.forwarded.map((f) => [f.path.split('?')[0], f.target])).toEqual([
+      ['/oauth/start/echo-auth', origin(a)],
+      ['/oauth/start/echo-auth', origin(a)],
+      ['/oauth/callback/echo-auth', origin(b)],
+    ]);
+
+    const onB = await connect(b.url);
+    expect((await getItem(onA.client, 'on-a')).isError).toBeFalsy();
+    expect((await getItem(onB.client, 'on-b')).isError).toBeFalsy();
+    expect(upstream.requests.map((r) => r.headers.authorization)).toEqual([
+      'Bearer access-1',
+      'Bearer access-1',
+    ]);
+    // The flow was taken once: its keys are gone.
+    expect(await admin.keys('toolhost:oauth:*:flow:*')).toEqual([]);
+  }, 60_000);
+
+  it('tells a client waiting on replica A (URL elicitation) when the callback landed on replica B', async () => {
+    const [a, b] = await startReplicas();
+    const { client } = await connect(a.url, ALICE, { elicitation: { url: {} } });
+    const completed = new Promise<string>((resolve) =>
+      client.setNotificationHandler(ElicitationCompleteNotificationSchema, (n) =>
+        resolve(n.params.elicitationId),
+      ),
+    );
+    const error = await getItem(client).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(McpError);
+    expect((error as McpError).code).toBe(-32042);
+    const elicitation = (
+      (error as McpError).data as { elicitations: { url: string; elicitationId: string }[] }
+    ).elicitations[0]!;
+
+    balancer.pick = () => origin(b);
+    const browser = new Browser();
+    expect((await browser.open(await startFlow(browser, elicitation.url, ALICE))).status).toBe(200);
+    expect(await completed).toBe(elicitation.elicitationId);
+    expect((await getItem(client)).isError).toBeFalsy();
+  }, 60_000);
+
+  it('refuses, on B, a callback from a browser that A never bound to the flow', async () => {
+    const [a, b] = await startReplicas();
+    const first = await getItem((await connect(a.url)).client);
+    const link = (first.structuredContent as { error: { authorization: { url: string } } }).error
+      .authorization.url;
+    balancer.pick = () => origin(b);
+    const callback = await startFlow(new Browser(), link, ALICE);
+    const stranger = await new Browser().open(callback);
+    expect(stranger.status).toBe(403);
+    expect(upstream.requests).toHaveLength(0);
+  }, 60_000);
+});
+
+describe('replicas: any replica serves any session', () => {
+  it('serves one session whose requests alternate between two replicas, for its user only', async () => {
+    const [a, b] = await startReplicas();
+    const { client, transport } = await connect(`${balancer.url}/mcp`);
+    const store = await RedisTokenStore.open(admin, TOKEN_KEY);
+    const issued = oauth.mint('items.read');
+    await store.set('echo-auth', 'alice', {
+      accessToken: issued.access_token,
+      refreshToken: issued.refresh_token,
+      expiresAt: Date.now() + 3_600_000,
+      scopes: ['items.read'],
+    });
+    expect((await client.listTools()).tools.map((t) => t.name)).toContain('EchoApi_GetItem');
+    for (let i = 0; i < 4; i += 1) expect((await getItem(client, `i${i}`)).isError).toBeFalsy();
+    expect((await client.listTools()).tools.length).toBeGreaterThan(0);
+
+    const session = transport.sessionId!;
+    const posts = balancer.forwarded.filter((f) => f.method === 'POST');
+    expect(posts[0]!.session).toBeUndefined(); // initialize
+    expect(posts.slice(1).every((f) => f.session === session)).toBe(true);
+    expect(new Set(posts.map((f) => f.target))).toEqual(new Set([origin(a), origin(b)]));
+    expect(posts.every((f) => f.status === 200 || f.status === 202)).toBe(true);
+    expect(upstream.requests.map((r) => r.headers.authorization)).toEqual(
+      Array(4).fill(`Bearer ${issued.access_token}`),
+    );
+    expect(b.logs() + a.logs()).toContain('session resumed from the shared store');
+
+    // Another user's token cannot ride on the session, on whichever replica.
+    const ping = { jsonrpc: '2.0', id: 7, method: 'ping' };
+    expect((await post(a.url, BOB, session, ping)).status).toBe(403);
+    expect((await post(b.url, BOB, session, ping)).status).toBe(403);
+    expect((await post(b.url, ALICE, session, ping)).status).toBe(200);
+    expect((await post(b.url, ALICE, 'no-such-session', ping)).status).toBe(404);
+
+    // Ended on one replica (DELETE), ended on all.
+    await transport.terminateSession();
+    expect((await post(a.url, ALICE, session, ping)).status).toBe(404);
+    expect((await post(b.url, ALICE, session, ping)).status).toBe(404);
+  }, 60_000);
+
+  it('keeps serving when replica A stops in the middle of a load: B answers everything, no token lost', async () => {
+    const [a, b] = await startReplicas();
+    const store = await RedisTokenStore.open(admin, TOKEN_KEY);
+    const issued = oauth.mint('items.read');
+    // Expired: the first calls refresh it, once for both replicas.
+    await store.set('echo-auth', 'alice', {
+      accessToken: issued.access_token,
+      refreshToken: issued.refresh_token,
+      expiresAt: Date.now() - 1000,
+      scopes: ['items.read'],
+    });
+    const { client } = await connect(`${balancer.url}/mcp`);
+    let done = 0;
+    let retries = 0;
+    /** A call as a client behind a load balancer makes it: a failed exchange is tried again. */
+    const call = async (i: number) => {
+      for (let attempt = 0; ; attempt += 1) {
+        try {
+          const result = await getItem(client, `i${i}`);
+          if (!result.isError) return result;
+          if (attempt >= 4) return result;
+        } catch (e) {
+          if (attempt >= 4) throw e;
+        }
+        retries += 1;
+      }
+    };
+    const results: CallToolResult[] = [];
+    const worker = async (w: number) => {
+      for (let i = w; i < 40; i += 4) {
+        results.push(await call(i));
+        done += 1;
+        if (done === 20) a.child.kill('SIGKILL');
+      }
+    };
+    await Promise.all([0, 1, 2, 3].map(worker));
+    expect(results).toHaveLength(40);
+    expect(results.filter((r) => r.isError)).toEqual([]);
+    await a.exited;
+    expect(balancer.targets).toEqual([origin(b)]);
+    const after = balancer.forwarded.slice(-10);
+    expect(after.every((f) => f.target === origin(b))).toBe(true);
+
+    const stored = (await store.get('echo-auth', 'alice'))!;
+    expect(oauth.grants).toEqual([{ grant_type: 'refresh_token', refresh_token: issued.refresh_token }]);
+    expect(stored.accessToken).not.toBe(issued.access_token);
+    expect(stored.expiresAt).toBeGreaterThan(Date.now());
+    expect(new Set(upstream.requests.map((r) => r.headers.authorization))).toEqual(
+      new Set([`Bearer ${stored.accessToken}`]),
+    );
+    // The refreshed token still refreshes: nothing half-written.
+    expect(stored.refreshToken).toBeTruthy();
+    expect(retries).toBeLessThan(40);
+  }, 90_000);
+});
