@@ -28,19 +28,10 @@ async function warnUnready(host: Host, logger: Logger): Promise<void> {
 type HttpOptions = HttpServeOptions;
 type Closer = () => Promise<void>;
 
-/** The HTTP server's options from the config, with the CLI's bind address over it. */
+/** What the CLI adds to the HTTP server's settings, which it takes from `host.config.http` itself. */
 function httpOptionsOf(host: Host, logger: Logger, opts: ServeOptions, serverInfo: ServerInfo): HttpOptions {
-  const http = host.config.http;
   return {
-    host: opts.host ?? http.host,
-    path: http.path,
-    publicUrl: http.publicUrl,
-    allowedOrigins: http.allowedOrigins,
-    allowedHosts: http.allowedHosts,
-    maxBodyBytes: http.maxBodyBytes,
-    maxSessionsPerUser: http.maxSessionsPerUser,
-    maxSessions: http.maxSessions,
-    sessionIdleSeconds: http.sessionIdleSeconds,
+    ...(opts.host ? { host: opts.host } : {}),
     accessTokens: AccessTokens.fromConfig(host.config, process.env),
     logger,
     serverInfo,

@@ -14,6 +14,10 @@ import { McpEndpoint } from './mcp-endpoint.js';
 import { hostGuard, jsonRpcError, LOOPBACK_HOSTS } from './request-guards.js';
 import { SharedSessions } from './shared-sessions.js';
 
+/**
+ * The HTTP server's options. What is left out comes from the host's config (`http.*`, with its
+ * defaults), except the port (default: any free one) and the access tokens (default: none).
+ */
 export interface HttpServeOptions {
   host?: string;
   port?: number;
@@ -31,10 +35,10 @@ export interface HttpServeOptions {
   publicUrl?: string;
   /** false: serve only OAuth pages and health (the stdio mode's companion server). */
   mcp?: boolean;
-  /** Open sessions per user (default 16; per user and client without access tokens) and in all (default 1000). */
+  /** Open sessions per user (per user and client without access tokens) and in all. */
   maxSessionsPerUser?: number;
   maxSessions?: number;
-  /** Idle sessions are closed after this long (default 1800 s). */
+  /** Idle sessions are closed after this long. */
   sessionIdleSeconds?: number;
   /** How long close() waits for answers still being written (default 5 s). */
   drainSeconds?: number;
@@ -61,7 +65,7 @@ export type RouteHandler = (
 /** What the routes of one HTTP server share. */
 interface ServerState {
   host: Host;
-  options: HttpServeOptions;
+  options: HttpSettings;
   catalog: McpCatalog;
   sessions: HttpSessions;
   accessTokens: AccessTokens;
@@ -73,14 +77,34 @@ interface ServerState {
   exchanges: Set<ServerResponse>;
 }
 
+/** The options given, with the host's config (`http.*`, defaults filled in) for what they leave out. */
+type HttpSettings = ReturnType<typeof settingsOf>;
+
+function settingsOf(host: Host, options: HttpServeOptions) {
+  const http = host.config.http;
+  return {
+    ...options,
+    host: options.host ?? http.host,
+    path: options.path ?? http.path,
+    publicUrl: options.publicUrl ?? http.publicUrl,
+    allowedOrigins: options.allowedOrigins ?? http.allowedOrigins,
+    allowedHosts: options.allowedHosts ?? http.allowedHosts,
+    maxBodyBytes: options.maxBodyBytes ?? http.maxBodyBytes,
+    maxSessionsPerUser: options.maxSessionsPerUser ?? http.maxSessionsPerUser,
+    maxSessions: options.maxSessions ?? http.maxSessions,
+    sessionIdleSeconds: options.sessionIdleSeconds ?? http.sessionIdleSeconds,
+  };
+}
+
 /**
  * Streamable HTTP: a fresh MCP server and transport per session, never shared between
  * clients (sharing one leaked responses across clients, CVE-2026-25536). With a shared store
  * (Redis), sessions are recorded there, and any replica serves any of them.
  */
-export async function serveHttp(host: Host, options: HttpServeOptions = {}): Promise<HttpServerHandle> {
+export async function serveHttp(host: Host, given: HttpServeOptions = {}): Promise<HttpServerHandle> {
+  const options = settingsOf(host, given);
   const accessTokens = options.accessTokens ?? new AccessTokens({});
-  const bindHost = options.host ?? '127.0.0.1';
+  const bindHost = options.host;
   refuseUnsafeBind(host, bindHost, accessTokens, options.publicUrl);
   let base = '';
   let draining = false;
@@ -118,7 +142,7 @@ export async function serveHttp(host: Host, options: HttpServeOptions = {}): Pro
   base = options.publicUrl ?? `http://${shownHost}:${port}`;
   for (const provider of host.oauthProviders) provider.setRedirectBase(base);
   return {
-    url: `http://${shownHost}:${port}${options.path ?? '/mcp'}`,
+    url: `http://${shownHost}:${port}${options.path}`,
     port,
     async close() {
       draining = true;
@@ -128,12 +152,12 @@ export async function serveHttp(host: Host, options: HttpServeOptions = {}): Pro
 }
 
 /** The open sessions of this server, within the configured caps. */
-function openSessions(options: HttpServeOptions): HttpSessions {
+function openSessions(options: HttpSettings): HttpSessions {
   return new HttpSessions(
     {
-      maxPerOwner: options.maxSessionsPerUser ?? 16,
-      max: options.maxSessions ?? 1000,
-      idleMs: (options.sessionIdleSeconds ?? 1800) * 1000,
+      maxPerOwner: options.maxSessionsPerUser,
+      max: options.maxSessions,
+      idleMs: options.sessionIdleSeconds * 1000,
     },
     options.logger,
   );
@@ -180,8 +204,8 @@ async function serverRoutes(state: ServerState): Promise<RouteHandler[]> {
 /** The MCP path (Streamable HTTP); every other path that reaches it is answered 404. */
 async function mcpRoute(state: ServerState): Promise<RouteHandler> {
   const { host, options, shared } = state;
-  const path = options.path ?? '/mcp';
-  const idleMs = (options.sessionIdleSeconds ?? 1800) * 1000;
+  const path = options.path;
+  const idleMs = options.sessionIdleSeconds * 1000;
   const sharedSessions = shared ? new SharedSessions(shared.redis, shared.channels, idleMs) : undefined;
   // A session its client ended on another replica ends here too.
   await sharedSessions?.onClosed(
@@ -197,7 +221,7 @@ async function mcpRoute(state: ServerState): Promise<RouteHandler> {
     sessions: state.sessions,
     accessTokens: state.accessTokens,
     allowedOrigins: new Set(options.allowedOrigins ?? []),
-    maxBodyBytes: options.maxBodyBytes ?? 4 * 1024 * 1024,
+    maxBodyBytes: options.maxBodyBytes,
     ...(options.logger ? { logger: options.logger } : {}),
     ...(options.serverInfo ? { serverInfo: options.serverInfo } : {}),
     draining: state.draining,
