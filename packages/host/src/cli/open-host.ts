@@ -11,6 +11,7 @@ export interface GlobalOptions {
   allowEmpty?: boolean;
   toolSets?: string[];
   readOnly?: boolean;
+  confirmWrites?: boolean;
   allow?: string[];
   deny?: string[];
   logLevel?: string;
@@ -30,6 +31,7 @@ export async function openHost(
   const flags: ConfigOverrides = {
     toolSets: options.toolSets,
     readOnly: options.readOnly,
+    confirmWrites: options.confirmWrites,
     allow: options.allow,
     deny: options.deny,
     logLevel: options.logLevel,

@@ -39,6 +39,9 @@ export const hostConfigSchema = {
         allow: { type: 'array', items: { type: 'string' } },
         deny: { type: 'array', items: { type: 'string' } },
         readOnly: { type: 'boolean' },
+        confirmWrites: { type: 'boolean' },
+        previewTtlSeconds: { type: 'integer', minimum: 1, maximum: 86400 },
+        idempotencyTtlSeconds: { type: 'integer', minimum: 1, maximum: 2592000 },
       },
     },
     auth: {

@@ -47,6 +47,15 @@ export interface HostConfig {
     deny?: string[];
     /** Expose only tools that change nothing upstream. */
     readOnly?: boolean;
+    /**
+     * Ask the person (MCP form elicitation) before any tool that is not read-only sends, showing
+     * the exact request (env TOOLHOST_CONFIRM_WRITES, flag --confirm-writes; default false).
+     */
+    confirmWrites?: boolean;
+    /** How long a write preview can be applied, in seconds (default 600). */
+    previewTtlSeconds?: number;
+    /** How long an idempotency key answers its stored outcome, in seconds (default 86400). */
+    idempotencyTtlSeconds?: number;
   };
   /** Auth providers by id (e.g. `crm-auth-provider`, `grid-auth-provider`). */
   auth?: {

@@ -148,7 +148,7 @@ export class McpEndpoint {
     req: IncomingMessage,
     res: ServerResponse,
     userId: string,
-    parsed: { params: { clientInfo: { name: string } } },
+    parsed: { params: { clientInfo: { name: string }; capabilities?: { elicitation?: unknown } } },
   ): Promise<void> {
     const { host, catalog, sessions, accessTokens } = this.o;
     const log = this.o.logger;
@@ -161,25 +161,29 @@ export class McpEndpoint {
     let opened: HttpSession | undefined;
     // Answers are JSON bodies, with the SDK's per-request state released after each (see
     // json-response-release.ts); SSE streams only where that release is not possible.
-    const { transport, release } = sessionTransport({
-      sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (sid) => {
-        opened = {
-          id: sid,
-          transport,
-          server,
-          userId,
-          owner,
-          lastSeen: Date.now(),
-          pending: new Set(),
-          open: new Map(),
-          release,
-        };
-        sessions.add(opened);
-        this.track(res, opened, requestIdsOf(parsed), id);
-        log?.info({ session: sid, user: userId }, 'session opened');
+    const asksPerson = Boolean(host.config.tools?.confirmWrites && parsed.params.capabilities?.elicitation);
+    const { transport, release } = sessionTransport(
+      {
+        sessionIdGenerator: () => randomUUID(),
+        onsessioninitialized: (sid) => {
+          opened = {
+            id: sid,
+            transport,
+            server,
+            userId,
+            owner,
+            lastSeen: Date.now(),
+            pending: new Set(),
+            open: new Map(),
+            release,
+          };
+          sessions.add(opened);
+          this.track(res, opened, requestIdsOf(parsed), id);
+          log?.info({ session: sid, user: userId }, 'session opened');
+        },
       },
-    });
+      { stream: asksPerson },
+    );
     const server = createMcpServer(host, catalog, { ...this.o.serverInfo, userId });
     transport.onclose = () => {
       if (transport.sessionId) {

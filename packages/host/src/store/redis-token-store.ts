@@ -28,7 +28,8 @@ export async function inRedis<T>(command: () => Promise<T>): Promise<T> {
 export class RedisTokenStore implements TokenStore {
   private constructor(
     private readonly redis: Redis,
-    private readonly cipher: TokenCipher,
+    /** Also seals the write-safety records kept beside the tokens. */
+    readonly cipher: TokenCipher,
   ) {}
 
   static async open(redis: Redis, secret: string): Promise<RedisTokenStore> {

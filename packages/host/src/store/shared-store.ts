@@ -3,18 +3,21 @@ import type { Redis } from 'ioredis';
 import type { RefreshLock } from '../auth/oauth-provider.js';
 import type { HostConfig } from '../config/host-config.js';
 import type { Logger } from '../logger.js';
+import type { ExpiringRecords } from '../writes/expiring-records.js';
 import { connectRedis, SharedStoreStartError } from './redis-client.js';
+import { RedisRecords } from './redis-records.js';
 import { RedisTokenStore } from './redis-token-store.js';
 import { sharedStoreUrl } from './redis-url.js';
 import { RedisRefreshLock } from './refresh-lock.js';
 import { sharedPacers } from './shared-pacer.js';
 
-/** What replicas share through Redis: tokens, the refresh lock, pacing. */
+/** What replicas share through Redis: tokens, the refresh lock, pacing, write previews and idempotency keys. */
 export interface SharedStore {
   readonly redis: Redis;
   readonly tokenStore: RedisTokenStore;
   readonly refreshLock: RefreshLock;
   readonly pacers: PacerFactory;
+  readonly writeRecords: ExpiringRecords;
   close(): Promise<void>;
 }
 
@@ -44,6 +47,7 @@ export async function openSharedStore(
       tokenStore,
       refreshLock: new RedisRefreshLock(redis),
       pacers: sharedPacers(redis, logger),
+      writeRecords: new RedisRecords(redis),
       async close() {
         await redis.quit().catch(() => redis.disconnect());
       },
