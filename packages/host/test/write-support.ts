@@ -1,6 +1,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolDeclaration } from '@toolhost/core';
 import type { HostConfig } from '../src/config/host-config.js';
 import { createHost, type Host } from '../src/host.js';
@@ -48,7 +48,7 @@ export function writeHost(
 /** An MCP client on an in-process server of `host`, as a user, with the given capabilities. */
 export async function mcpClient(
   host: Host,
-  options: { userId?: string; capabilities?: ConstructorParameters<typeof Client>[1] } = {},
+  options: { userId?: string; capabilities?: ClientCapabilities } = {},
 ): Promise<Client> {
   const server = createMcpServer(
     host,
@@ -56,7 +56,10 @@ export async function mcpClient(
     options.userId ? { userId: options.userId } : {},
   );
   const [a, b] = InMemoryTransport.createLinkedPair();
-  const client = new Client({ name: 'writes-test', version: '0.0.0' }, options.capabilities);
+  const client = new Client(
+    { name: 'writes-test', version: '0.0.0' },
+    options.capabilities ? { capabilities: options.capabilities } : {},
+  );
   await server.connect(a);
   await client.connect(b);
   return client;
