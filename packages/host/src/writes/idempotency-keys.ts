@@ -60,7 +60,8 @@ export class IdempotencyKeys {
     private readonly codec: RecordCodec,
     private readonly options: IdempotencyOptions,
   ) {
-    this.claimTtlMs = options.claimTtlMs ?? 5 * 60_000;
+    // Longer than a person's confirmation (10 min) plus the engine's timeouts and retries.
+    this.claimTtlMs = options.claimTtlMs ?? 15 * 60_000;
     this.pollMs = options.pollMs ?? 100;
   }
 
