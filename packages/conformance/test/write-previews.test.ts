@@ -38,8 +38,10 @@ beforeAll(async () => {
     .list()
     .filter((t) => !t.hints.readOnly)
     .map((t) => ({ ...t.declaration, toolSet: t.toolSet.toolSet }));
-  const toolSets: Record<string, { baseUrl: string; baseUrls: Record<string, string>; settings?: object }> =
-    {};
+  const toolSets: Record<
+    string,
+    { baseUrl: string; baseUrls: Record<string, string>; settings?: Record<string, unknown> }
+  > = {};
   for (const t of registry.list()) {
     const servers = Object.fromEntries(Object.keys(t.toolSet.servers).map((k) => [k, upstream.url]));
     toolSets[t.toolSet.toolSet] = { baseUrl: upstream.url, baseUrls: servers };

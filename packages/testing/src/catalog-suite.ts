@@ -192,6 +192,14 @@ function resolveToolSetConfig(option: ToolSetConfigOption | undefined, url: stri
  * listing, the exact request per tool, `get_request_schema`, and bad input that never reaches
  * the upstream. Call it at the top of a test file; use the `it…` methods inside `describe`s.
  */
+/** The host's own tools listed beside every plugin's whenever a tool can write (write previews). */
+export const HOST_WRITE_TOOLS: readonly string[] = ['preview_tool_call', 'apply_preview'];
+
+/** A listing without the host's own tools: the plugin's tools alone. */
+export function pluginToolsOf<T extends { name: string }>(tools: readonly T[]): T[] {
+  return tools.filter((t) => !HOST_WRITE_TOOLS.includes(t.name));
+}
+
 export function catalogSuite<V extends string = never>(options: CatalogSuiteOptions<V>): CatalogSuite<V> {
   const response: FakeResponse = options.response ?? { status: 200, body: { ok: true } };
   let upstream: RecordingUpstream | undefined;
@@ -251,7 +259,7 @@ export function catalogSuite<V extends string = never>(options: CatalogSuiteOpti
     errorOf: (result) => (result as { structuredContent: { error: ToolError } }).structuredContent.error,
 
     async listTools() {
-      const { tools } = await current().host.client.listTools();
+      const tools = pluginToolsOf((await current().host.client.listTools()).tools);
       const byName = new Map(tools.map((t) => [t.name, t]));
       return {
         tools,
