@@ -57,7 +57,7 @@ export class WriteSafety {
 
   /** A direct call of a write tool. */
   call(name: string, args: unknown, o: WriteCallOptions): Promise<ToolOutcome> {
-    return this.keyed(o, callFingerprint(name, args), () =>
+    return this.keyed(o, () => callFingerprint(name, args), () =>
       this.calls.within(name, o.userId, o.signal, async (context) => {
         if (!this.confirmWrites) return this.calls.callOnce(name, args, context);
         const prepared = this.engine.prepare(name, args);
@@ -80,7 +80,7 @@ export class WriteSafety {
 
   /** Sends a previewed request, once; what a direct call would answer. */
   apply(previewId: string, o: WriteCallOptions): Promise<ToolOutcome> {
-    return this.keyed(o, callFingerprint('apply_preview', previewId), async () => {
+    return this.keyed(o, () => callFingerprint('apply_preview', previewId), async () => {
       const claimed = await this.previews.claim(o.userId, previewId);
       if ('refused' in claimed) return notSent(claimed.refused);
       const result = await this.sendClaimed(claimed, o);
@@ -127,12 +127,13 @@ export class WriteSafety {
 
   private async keyed(
     o: WriteCallOptions,
-    fingerprint: string,
+    // Computed only for a call with a key: most calls have none.
+    fingerprint: () => string,
     attempt: () => Promise<DispatchResult>,
   ): Promise<ToolOutcome> {
     try {
       if (!o.idempotencyKey) return (await attempt()).outcome;
-      return await this.keys.run(o.userId, o.idempotencyKey, fingerprint, attempt, o.signal);
+      return await this.keys.run(o.userId, o.idempotencyKey, fingerprint(), attempt, o.signal);
     } catch (e) {
       return asOutcome(e);
     }
