@@ -57,13 +57,16 @@ export class WriteSafety {
 
   /** A direct call of a write tool. */
   call(name: string, args: unknown, o: WriteCallOptions): Promise<ToolOutcome> {
-    return this.keyed(o, () => callFingerprint(name, args), () =>
-      this.calls.within(name, o.userId, o.signal, async (context) => {
-        if (!this.confirmWrites) return this.calls.callOnce(name, args, context);
-        const prepared = this.engine.prepare(name, args);
-        if (prepared.kind === 'outcome') return notSent(prepared.outcome);
-        return this.confirmThenSend(prepared.request, o, context.signal, true);
-      }),
+    return this.keyed(
+      o,
+      () => callFingerprint(name, args),
+      () =>
+        this.calls.within(name, o.userId, o.signal, async (context) => {
+          if (!this.confirmWrites) return this.calls.callOnce(name, args, context);
+          const prepared = this.engine.prepare(name, args);
+          if (prepared.kind === 'outcome') return notSent(prepared.outcome);
+          return this.confirmThenSend(prepared.request, o, context.signal, true);
+        }),
     );
   }
 
@@ -80,14 +83,18 @@ export class WriteSafety {
 
   /** Sends a previewed request, once; what a direct call would answer. */
   apply(previewId: string, o: WriteCallOptions): Promise<ToolOutcome> {
-    return this.keyed(o, () => callFingerprint('apply_preview', previewId), async () => {
-      const claimed = await this.previews.claim(o.userId, previewId);
-      if ('refused' in claimed) return notSent(claimed.refused);
-      const result = await this.sendClaimed(claimed, o);
-      // Nothing left (a missing credential, a declined confirmation): it can be applied again.
-      if (!result.reachedUpstream) await claimed.release();
-      return result;
-    });
+    return this.keyed(
+      o,
+      () => callFingerprint('apply_preview', previewId),
+      async () => {
+        const claimed = await this.previews.claim(o.userId, previewId);
+        if ('refused' in claimed) return notSent(claimed.refused);
+        const result = await this.sendClaimed(claimed, o);
+        // Nothing left (a missing credential, a declined confirmation): it can be applied again.
+        if (!result.reachedUpstream) await claimed.release();
+        return result;
+      },
+    );
   }
 
   private sendClaimed(claimed: ClaimedPreview, o: WriteCallOptions): Promise<DispatchResult> {
