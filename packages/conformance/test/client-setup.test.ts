@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { type RecordingUpstream, startRecordingUpstream } from '@toolhost/testing';
+import { pluginToolsOf, type RecordingUpstream, startRecordingUpstream } from '@toolhost/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // The README's client set-up, tried as the clients do it: each JSON block's command, arguments
@@ -54,7 +54,7 @@ describe('the README client configurations', () => {
         expect(tools.every((t) => t.annotations?.readOnlyHint)).toBe(true);
       const only = entry.args[entry.args.indexOf('--tool-sets') + 1];
       if (entry.args.includes('--tool-sets'))
-        expect(tools.every((t) => t.name.startsWith(`${only}_`))).toBe(true);
+        expect(pluginToolsOf(tools).every((t) => t.name.startsWith(`${only}_`))).toBe(true);
     },
   );
 });

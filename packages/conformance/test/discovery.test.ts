@@ -59,7 +59,13 @@ async function search(host: SpawnedHost, args: Record<string, unknown>) {
 describe('serve --catalog dynamic', () => {
   it('lists search_tools, describe_tools and call_tool, and says how to use them', async () => {
     const { tools } = await dynamic.client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(['search_tools', 'describe_tools', 'call_tool']);
+    expect(tools.map((t) => t.name)).toEqual([
+      'search_tools',
+      'describe_tools',
+      'call_tool',
+      'preview_tool_call',
+      'apply_preview',
+    ]);
     for (const t of tools) expect(t.description!.length).toBeGreaterThan(40);
     expect(tools[0]!.inputSchema.required).toEqual(['query']);
     expect(dynamic.client.getInstructions()).toMatch(/search_tools.*describe_tools.*call_tool/s);
@@ -183,6 +189,8 @@ describe('serve --catalog dynamic', () => {
       'search_tools',
       'describe_tools',
       'call_tool',
+      'preview_tool_call',
+      'apply_preview',
     ]);
     await byEnv.close();
     expect(staticTools.map((t) => t.name)).not.toContain('search_tools');

@@ -59,6 +59,6 @@ export {
   type ToolSetDefinition,
   type TrafficPolicy,
 } from './tool-declaration.js';
-export { ToolError, type ToolErrorCode, type ToolErrorInfo } from './tool-error.js';
+export { type RequestPreview, ToolError, type ToolErrorCode, type ToolErrorInfo } from './tool-error.js';
 export type { ToolOutcome } from './tool-outcome.js';
 export { PARAM_VOCABULARY, TOOL_SET_VOCABULARY, TOOL_VOCABULARY } from './vocabulary.js';

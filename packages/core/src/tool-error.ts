@@ -14,7 +14,24 @@ export type ToolErrorCode =
   | 'response_too_large'
   | 'timeout'
   | 'cancelled'
+  // Write safety (the host's previews, confirmations and idempotency keys): nothing was sent.
+  | 'preview_not_found'
+  | 'preview_used'
+  | 'preview_expired'
+  | 'confirmation_required'
+  | 'idempotency_conflict'
   | 'internal_error';
+
+/** A request as it would be sent, shown before sending: every credential redacted. */
+export interface RequestPreview {
+  /** Applying it (the host's `apply_preview`) sends exactly this request, once. */
+  preview_id: string;
+  /** The canonical tool name. */
+  tool: string;
+  request: { method: string; url: string; headers: Record<string, string>; body?: unknown };
+  /** ISO 8601; after it the preview can no longer be applied. */
+  expires_at: string;
+}
 
 /** The plain-data shape of a tool error, as it crosses package and process boundaries. */
 export interface ToolErrorInfo {
@@ -32,6 +49,8 @@ export interface ToolErrorInfo {
   authorization?: { url?: string; provider: string; scopes: readonly string[]; id?: string };
   /** Seconds the upstream asked to wait, for rate limits. */
   retryAfterSeconds?: number;
+  /** For confirmation_required: the request waiting for a person's agreement. */
+  preview?: RequestPreview;
 }
 
 const MARKER = Symbol.for('toolhost.core.tool-error');

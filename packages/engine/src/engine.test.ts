@@ -369,3 +369,62 @@ describe('ToolEngine', () => {
     });
   });
 });
+
+describe('ToolEngine.prepare and dispatch', () => {
+  const post = { mode: 'execute', target: 'a', request_body: '{"a":1}' };
+
+  it('prepares without sending or asking for a credential, and dispatch sends that request with it', async () => {
+    const sender = new FakeSender();
+    const e = engine({ sender, secrets: { API_KEY: 'k1' } });
+    const prepared = e.prepare('T.Send', post);
+    expect(prepared.kind).toBe('request');
+    if (prepared.kind !== 'request') return;
+    expect(sender.requests).toHaveLength(0);
+    expect(prepared.request.credentialHeader).toBe('authorization');
+    expect(prepared.request.http.headers).not.toHaveProperty('authorization');
+    const sent = await e.dispatch(prepared.request, ctx);
+    expect(sent).toMatchObject({ outcome: { ok: true, status: 200 }, reachedUpstream: true });
+    const { authorization, ...headers } = sender.requests[0]!.headers;
+    expect(authorization).toBe(`Basic ${Buffer.from('k1:').toString('base64')}`);
+    expect({ ...sender.requests[0], headers }).toEqual(prepared.request.http);
+    // The prepared request is left as it was: it can be shown again without the credential.
+    expect(prepared.request.http.headers).not.toHaveProperty('authorization');
+  });
+
+  it('answers a schema request or an invalid call as an outcome, with no request', () => {
+    const e = engine({});
+    expect(e.prepare('T.Send', { mode: 'get_request_schema' })).toMatchObject({
+      kind: 'outcome',
+      outcome: { ok: true, kind: 'schema' },
+    });
+    expect(e.prepare('T.Send', { mode: 'execute', target: 'a', request_body: '{"a":"x"}' })).toMatchObject({
+      kind: 'outcome',
+      outcome: { ok: false, error: { code: 'invalid_argument' } },
+    });
+    expect(e.prepare('T.Nope', {})).toMatchObject({ outcome: { error: { code: 'unknown_tool' } } });
+  });
+
+  it('tells that a request without its credential never reached the upstream', async () => {
+    const sender = new FakeSender();
+    const e = engine({ sender });
+    const prepared = e.prepare('T.Send', post);
+    if (prepared.kind !== 'request') throw new Error('not prepared');
+    const sent = await e.dispatch(prepared.request, ctx);
+    expect(sent).toMatchObject({
+      outcome: { ok: false, error: { code: 'missing_secret' } },
+      reachedUpstream: false,
+    });
+    expect(sender.requests).toHaveLength(0);
+  });
+
+  it('tells that an upstream error may have reached the upstream', async () => {
+    const sender = new FakeSender([{ status: 500, headers: {}, body: { error: 'x' } }]);
+    const e = engine({ sender, secrets: { API_KEY: 'k1' } });
+    const prepared = e.prepare('T.Send', post);
+    if (prepared.kind !== 'request') throw new Error('not prepared');
+    expect(await e.dispatch(prepared.request, ctx)).toMatchObject({
+      outcome: { ok: false, error: { code: 'upstream_error' } },
+      reachedUpstream: true,
+    });
+  });
+});

@@ -54,6 +54,41 @@ export interface EngineDependencies {
   pacer?: PacerFactory;
 }
 
+/** A request ready to send: built and validated, without its credential; plain data (it may be stored). */
+export interface PreparedRequest {
+  /** The canonical tool name. */
+  tool: string;
+  /** The validated (and decoded) arguments, for pacing keys and retries. */
+  args: Record<string, unknown>;
+  /** The request as it will leave, minus the credential header. */
+  http: HttpRequestSpec;
+  /** The header the credential is sent in, when the tool needs one. */
+  credentialHeader?: string;
+}
+
+/** What `prepare` answers: the request, or the call's outcome already (a schema, an error). */
+export type PrepareResult =
+  | { kind: 'request'; request: PreparedRequest }
+  | { kind: 'outcome'; outcome: ToolOutcome };
+
+export interface DispatchResult {
+  outcome: ToolOutcome;
+  /** False only where the request certainly never reached the upstream. */
+  reachedUpstream: boolean;
+}
+
+function unknownTool(name: string): ToolOutcome {
+  return {
+    ok: false,
+    error: { code: 'unknown_tool', message: `No tool named '${name}' is loaded.`, retryable: false },
+  };
+}
+
+/** The header a tool's credential travels in: every auth kind sends `authorization`. */
+function credentialHeaderOf(auth: AuthRequirement): string | undefined {
+  return auth.kind === 'none' ? undefined : 'authorization';
+}
+
 type Credential = {
   header: string;
   value: string;
@@ -111,59 +146,104 @@ export class ToolEngine {
   }
 
   async call(name: string, args: unknown, context: CallContext): Promise<ToolOutcome> {
+    const prepared = this.prepare(name, args);
+    if (prepared.kind === 'outcome') return prepared.outcome;
+    return (await this.dispatch(prepared.request, context)).outcome;
+  }
+
+  /**
+   * Everything a call does before it sends, and nothing after: the tool found, its arguments
+   * validated, the request built. The request carries no credential (that is attached when it
+   * is sent, so a token refreshed in between still works); the answer is data a host can
+   * show, keep and send later with `dispatch`. A schema request or an invalid call is its
+   * outcome already.
+   */
+  prepare(name: string, rawArgs: unknown): PrepareResult {
     const tool = this.registry.get(name);
-    if (!tool) {
-      return {
-        ok: false,
-        error: { code: 'unknown_tool', message: `No tool named '${name}' is loaded.`, retryable: false },
-      };
-    }
+    if (!tool) return { kind: 'outcome', outcome: unknownTool(name) };
     try {
-      return await this.execute(tool, args, context);
-    } catch (e) {
-      if (ToolError.isInstance(e)) return { ok: false, error: e.info };
-      if (context.signal?.aborted) {
-        return {
-          ok: false,
-          error: { code: 'cancelled', message: 'The call was cancelled.', retryable: true },
-        };
+      const decl = tool.declaration;
+      const { mode, args } = validateArguments(decl, tool.inputSchema, rawArgs);
+      if (decl.body?.kind === 'mode' && mode === 'get_request_schema') {
+        return { kind: 'outcome', outcome: { ok: true, kind: 'schema', schema: decl.body.schema } };
       }
-      this.onUnexpectedError?.(e, name);
+      const body =
+        decl.body?.kind === 'mode' ? parseRequestBody(args.request_body, decl.body.schema) : undefined;
+      const http = buildRequest(
+        decl,
+        { toolSet: tool.toolSet.toolSet, baseUrl: tool.baseUrl, settings: tool.toolSet.settingValues },
+        args,
+        body,
+      );
+      const credentialHeader = credentialHeaderOf(decl.auth);
       return {
-        ok: false,
-        error: {
-          code: 'internal_error',
-          message: `The call of ${name} failed unexpectedly.`,
-          retryable: false,
-        },
+        kind: 'request',
+        request: { tool: name, args, http, ...(credentialHeader ? { credentialHeader } : {}) },
       };
+    } catch (e) {
+      return { kind: 'outcome', outcome: this.failure(e, name, undefined) };
     }
   }
 
-  private async execute(tool: RegisteredTool, rawArgs: unknown, context: CallContext): Promise<ToolOutcome> {
-    const decl = tool.declaration;
-    const { mode, args } = validateArguments(decl, tool.inputSchema, rawArgs);
-    if (decl.body?.kind === 'mode' && mode === 'get_request_schema') {
-      return { ok: true, kind: 'schema', schema: decl.body.schema };
+  /**
+   * Sends a prepared request (with the credential its tool needs) and answers its outcome,
+   * and whether the request may have reached the upstream: false only where it certainly did
+   * not (no credential, no slot, refused connection), which a host needs to know before it
+   * lets the same write be sent again.
+   */
+  async dispatch(prepared: PreparedRequest, context: CallContext): Promise<DispatchResult> {
+    const tool = this.registry.get(prepared.tool);
+    const attempt = { reached: false };
+    if (!tool) return { outcome: unknownTool(prepared.tool), reachedUpstream: false };
+    try {
+      return {
+        outcome: await this.execute(tool, prepared, context, attempt),
+        reachedUpstream: attempt.reached,
+      };
+    } catch (e) {
+      return { outcome: this.failure(e, prepared.tool, context), reachedUpstream: attempt.reached };
     }
-    const body =
-      decl.body?.kind === 'mode' ? parseRequestBody(args.request_body, decl.body.schema) : undefined;
-    const request = buildRequest(
-      decl,
-      { toolSet: tool.toolSet.toolSet, baseUrl: tool.baseUrl, settings: tool.toolSet.settingValues },
-      args,
-      body,
-    );
+  }
+
+  private failure(e: unknown, name: string, context: CallContext | undefined): ToolOutcome & { ok: false } {
+    if (ToolError.isInstance(e)) return { ok: false, error: e.info };
+    if (context?.signal?.aborted) {
+      return {
+        ok: false,
+        error: { code: 'cancelled', message: 'The call was cancelled.', retryable: true },
+      };
+    }
+    this.onUnexpectedError?.(e, name);
+    return {
+      ok: false,
+      error: {
+        code: 'internal_error',
+        message: `The call of ${name} failed unexpectedly.`,
+        retryable: false,
+      },
+    };
+  }
+
+  private async execute(
+    tool: RegisteredTool,
+    prepared: PreparedRequest,
+    context: CallContext,
+    attempt: { reached: boolean },
+  ): Promise<ToolOutcome> {
+    const decl = tool.declaration;
+    const { args } = prepared;
+    // A copy: the prepared request stays what was previewed, without the credential.
+    const request: HttpRequestSpec = { ...prepared.http, headers: { ...prepared.http.headers } };
     const credential = await this.credentials(decl.auth, context);
     if (credential) request.headers[credential.header] = credential.value;
 
-    let res = await this.sendWithRetries(tool, request, args, context);
+    let res = await this.sendWithRetries(tool, request, args, context, attempt);
     if (res.status === 401 && credential?.provider?.onUnauthorized && credential.request) {
       const renewed = await credential.provider.onUnauthorized(credential.request, credential.token ?? '');
       if (renewed?.kind === 'bearer') {
         request.headers[credential.header] = `Bearer ${renewed.token}`;
         credential.sent.push(renewed.token);
-        res = await this.sendWithRetries(tool, request, args, context);
+        res = await this.sendWithRetries(tool, request, args, context, attempt);
       } else if (renewed?.kind === 'authorization_required') {
         throw this.authorizationRequired(credential.provider.id, credential.request.scopes, renewed);
       }
@@ -186,6 +266,7 @@ export class ToolEngine {
     request: HttpRequestSpec,
     args: Record<string, unknown>,
     context: CallContext,
+    sent: { reached: boolean },
   ): Promise<HttpResponse> {
     const idempotent = tool.hints.idempotent;
     const rateLimit = tool.toolSet.traffic?.retryOnRateLimit;
@@ -194,7 +275,7 @@ export class ToolEngine {
       await this.pace(tool, args, context.signal);
       let res: HttpResponse;
       try {
-        res = await this.sendInSlot(tool, request, context);
+        res = await this.sendInSlot(tool, request, context, sent);
       } catch (e) {
         const retry =
           ToolError.isInstance(e) &&
@@ -227,7 +308,12 @@ export class ToolEngine {
    * most `timeoutMs` for both. Waiting for the upstream's own slot first means calls queued
    * behind a slow upstream hold none of the slots other upstreams need.
    */
-  private sendInSlot(tool: RegisteredTool, request: HttpRequestSpec, context: CallContext) {
+  private sendInSlot(
+    tool: RegisteredTool,
+    request: HttpRequestSpec,
+    context: CallContext,
+    attempt: { reached: boolean },
+  ) {
     let origin = this.origins.get(tool.baseUrl);
     if (origin === undefined) {
       origin = new URL(tool.baseUrl).origin;
@@ -241,7 +327,11 @@ export class ToolEngine {
     const deadline = Date.now() + this.timeoutMs;
     return upstream.run(
       () =>
-        this.limit.run(() => this.send(request, context), context.signal, Math.max(0, deadline - Date.now())),
+        this.limit.run(
+          () => this.send(request, context, attempt),
+          context.signal,
+          Math.max(0, deadline - Date.now()),
+        ),
       context.signal,
       this.timeoutMs,
     );
@@ -274,12 +364,25 @@ export class ToolEngine {
     await pacer.wait(key, signal);
   }
 
-  private send(request: HttpRequestSpec, context: CallContext): Promise<HttpResponse> {
-    return this.deps.http.send(request, {
-      signal: context.signal,
-      timeoutMs: this.timeoutMs,
-      maxResponseBytes: this.maxResponseBytes,
-    });
+  private async send(
+    request: HttpRequestSpec,
+    context: CallContext,
+    attempt: { reached: boolean },
+  ): Promise<HttpResponse> {
+    let res: HttpResponse;
+    try {
+      res = await this.deps.http.send(request, {
+        signal: context.signal,
+        timeoutMs: this.timeoutMs,
+        maxResponseBytes: this.maxResponseBytes,
+      });
+    } catch (e) {
+      // Once set it stays set: one attempt that may have arrived is enough.
+      if (!(ToolError.isInstance(e) && e.requestNotSent)) attempt.reached = true;
+      throw e;
+    }
+    attempt.reached = true;
+    return res;
   }
 
   private async credentials(auth: AuthRequirement, context: CallContext): Promise<Credential | undefined> {

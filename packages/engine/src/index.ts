@@ -10,7 +10,14 @@ export {
   type DeclarationProblem,
   describeDeclarationProblems,
 } from './check-declarations.js';
-export { type EngineDependencies, type EngineOptions, ToolEngine } from './engine.js';
+export {
+  type DispatchResult,
+  type EngineDependencies,
+  type EngineOptions,
+  type PreparedRequest,
+  type PrepareResult,
+  ToolEngine,
+} from './engine.js';
 export { ENGINE_DEFAULTS } from './engine-defaults.js';
 export { AxiosHttpSender, type HttpResponse, type HttpSender, type SendOptions } from './http-sender.js';
 export type { PacerFactory, RequestPacer } from './pacer.js';

@@ -1,5 +1,5 @@
 import type { CallContext, CallSignal, ToolOutcome } from '@toolhost/core';
-import type { ToolEngine } from '@toolhost/engine';
+import type { DispatchResult, ToolEngine } from '@toolhost/engine';
 import type { Logger } from './logger.js';
 
 /**
@@ -18,10 +18,35 @@ export class CallLifecycle {
 
   /** Runs one call of a known tool for a user. */
   async run(name: string, args: unknown, userId: string, signal?: CallSignal): Promise<ToolOutcome> {
+    return (await this.within(name, userId, signal, (context) => this.callOnce(name, args, context))).outcome;
+  }
+
+  /** Prepares and sends one call, telling whether it may have reached the upstream. */
+  callOnce(name: string, args: unknown, context: CallContext): Promise<DispatchResult> {
+    const prepared = this.engine.prepare(name, args);
+    if (prepared.kind === 'outcome')
+      return Promise.resolve({ outcome: prepared.outcome, reachedUpstream: false });
+    return this.engine.dispatch(prepared.request, context);
+  }
+
+  /**
+   * Runs `step` as one call of `name` for a user: with its own signal, in the in-flight set,
+   * logged once. Write safety runs its preview, confirmation and send through here, so that a
+   * person's pending confirmation is cancelled by shutdown like any call.
+   */
+  async within(
+    name: string,
+    userId: string,
+    signal: CallSignal | undefined,
+    step: (context: CallContext & { signal: AbortSignal }) => Promise<DispatchResult>,
+  ): Promise<DispatchResult> {
     if (this.closing) {
       return {
-        ok: false,
-        error: { code: 'cancelled', message: 'The host is shutting down.', retryable: true },
+        outcome: {
+          ok: false,
+          error: { code: 'cancelled', message: 'The host is shutting down.', retryable: true },
+        },
+        reachedUpstream: false,
       };
     }
     // The call's own signal, aborted by the caller's (the MCP request's) or by close().
@@ -33,13 +58,19 @@ export class CallLifecycle {
     const started = this.log ? performance.now() : 0;
     this.counter += 1;
     const callId = this.counter;
-    const call = this.engine.call(name, args, { userId, signal: controller.signal } satisfies CallContext);
-    const entry = { controller, done: call.then(() => undefined) };
+    const call = step({ userId, signal: controller.signal });
+    const entry = {
+      controller,
+      done: call.then(
+        () => undefined,
+        () => undefined,
+      ),
+    };
     this.inFlight.add(entry);
     try {
-      const outcome = await call;
-      if (this.log) this.logCall(callId, name, userId, started, outcome);
-      return outcome;
+      const result = await call;
+      if (this.log) this.logCall(callId, name, userId, started, result.outcome);
+      return result;
     } finally {
       signal?.removeEventListener('abort', forward);
       this.inFlight.delete(entry);

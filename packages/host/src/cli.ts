@@ -44,6 +44,7 @@ const program = new Command('toolhost')
   .option('--allow-empty', 'start even when no tool is loaded (otherwise an error)')
   .option('--tool-sets <names>', 'expose only these tool sets (comma-separated)', commaList)
   .option('--read-only', 'expose only tools that change nothing upstream')
+  .option('--confirm-writes', 'ask the person before any tool that changes data sends its request')
   .option(
     '--allow <globs>',
     'expose only tools matching these globs, e.g. "GridApi.List*" (repeatable)',

@@ -14,6 +14,7 @@ import { discoverPlugins, pluginSearchBases, searchedDirectories } from './plugi
 import { importPlugins, registerPlugins } from './plugins/load-plugins.js';
 import { HostServices, registerService, resolveService } from './services.js';
 import { unknownToolMessage } from './unknown-tool.js';
+import { type ConfirmWrite, createWriteSafety, type PreviewOutcome } from './writes/write-safety.js';
 
 export interface HostOptions {
   /** Plugin objects to register directly, in addition to (or instead of) packages named in config. */
@@ -59,6 +60,17 @@ export interface CallOptions {
   /** Whose credentials to use; default the config's defaultUserId, else `default`. */
   userId?: string;
   signal?: AbortSignal;
+  /**
+   * Sends a write at most once per user and key: the same key with the same arguments within
+   * tools.idempotencyTtlSeconds answers the first outcome; with other arguments,
+   * `idempotency_conflict`. Ignored by read-only tools.
+   */
+  idempotencyKey?: string;
+  /**
+   * How to ask the person before a write is sent, with tools.confirmWrites (the MCP server
+   * passes form elicitation). Without it such a write answers `confirmation_required`.
+   */
+  confirm?: ConfirmWrite;
 }
 
 /** The in-process host: list tools and call them, no transport involved. */
@@ -75,6 +87,17 @@ export interface Host {
   listTools(): ToolInfo[];
   getTool(name: string): ToolInfo | undefined;
   callTool(name: string, args: unknown, options?: CallOptions): Promise<ToolOutcome>;
+  /**
+   * Validates a call exactly as `callTool` does and answers the request it would send
+   * (credentials redacted), sending nothing; `applyPreview` sends it.
+   */
+  previewToolCall(
+    name: string,
+    args: unknown,
+    options?: Pick<CallOptions, 'userId'>,
+  ): Promise<PreviewOutcome>;
+  /** Sends a previewed request once (`preview_used` after, `preview_expired` too late); what a direct call answers. */
+  applyPreview(previewId: string, options?: CallOptions): Promise<ToolOutcome>;
   /**
    * Loads what the first call needs (the HTTP client), which start-up leaves out so that the
    * tool list is served sooner. Transports call it once the tool list has been answered;
@@ -143,6 +166,15 @@ export async function createHost(rawConfig: HostConfig = {}, options: HostOption
     ? resolveService(container, HostServices.logger)
     : undefined;
   const calls = new CallLifecycle(engine, log);
+  const writes = createWriteSafety({ config, calls, engine, shared });
+  const unknown = (name: string): ToolOutcome => ({
+    ok: false,
+    error: {
+      code: 'unknown_tool',
+      message: unknownToolMessage(name, config, container, exposed),
+      retryable: false,
+    },
+  });
 
   return {
     config,
@@ -154,17 +186,19 @@ export async function createHost(rawConfig: HostConfig = {}, options: HostOption
     getTool: (name) => infos.get(name),
     warm: () => engine.warm(),
     async callTool(name, args, callOptions = {}) {
-      if (!infos.has(name)) {
-        return {
-          ok: false,
-          error: {
-            code: 'unknown_tool',
-            message: unknownToolMessage(name, config, container, exposed),
-            retryable: false,
-          },
-        };
-      }
-      return calls.run(name, args, callOptions.userId ?? defaultUser, callOptions.signal);
+      const info = infos.get(name);
+      if (!info) return unknown(name);
+      const userId = callOptions.userId ?? defaultUser;
+      // Read-only tools change nothing: never held for confirmation, keys ignored.
+      if (info.annotations.readOnlyHint) return calls.run(name, args, userId, callOptions.signal);
+      return writes.call(name, args, { ...callOptions, userId });
+    },
+    async previewToolCall(name, args, previewOptions = {}) {
+      if (!infos.has(name)) return unknown(name);
+      return writes.preview(name, args, previewOptions.userId ?? defaultUser);
+    },
+    applyPreview(previewId, callOptions = {}) {
+      return writes.apply(previewId, { ...callOptions, userId: callOptions.userId ?? defaultUser });
     },
     async close(graceMs = config.shutdownGraceSeconds * 1000) {
       await calls.drain(graceMs);

@@ -34,3 +34,4 @@ export { discoverPlugins, PLUGIN_KEYWORD, pluginSearchBases } from './plugins/di
 export { assertCompatible, importPlugins, PluginLoadError } from './plugins/load-plugins.js';
 export { ToolIndex, type ToolMatch, type ToolSearchOptions } from './search/tool-index.js';
 export { HostServices, registerService, resolveService } from './services.js';
+export type { ConfirmWrite, PreviewOutcome } from './writes/write-safety.js';

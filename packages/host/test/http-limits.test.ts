@@ -51,8 +51,8 @@ describe('HTTP surface limits', () => {
     await a.listTools(); // b is now the least recently used
     const c = await connect(server.url, 'user-one-token-123456');
     await expect(b.listTools()).rejects.toThrow(/Session not found|404/);
-    expect((await a.listTools()).tools).toHaveLength(3);
-    expect((await c.listTools()).tools).toHaveLength(3);
+    expect((await a.listTools()).tools).toHaveLength(5); // three tools, and the two write-preview tools
+    expect((await c.listTools()).tools).toHaveLength(5); // three tools, and the two write-preview tools
     await Promise.all([a, b, c].map((x) => x.close()));
     await server.close();
   });
@@ -89,9 +89,9 @@ describe('HTTP surface limits', () => {
     const agent = await named('agent');
     const leaky: Client[] = [];
     for (let i = 0; i < 5; i += 1) leaky.push(await named('conformance'));
-    expect((await agent.listTools()).tools).toHaveLength(3);
+    expect((await agent.listTools()).tools).toHaveLength(5); // three tools, and the two write-preview tools
     await expect(leaky[0]!.listTools()).rejects.toThrow(/Session not found|404/);
-    expect((await leaky[4]!.listTools()).tools).toHaveLength(3);
+    expect((await leaky[4]!.listTools()).tools).toHaveLength(5); // three tools, and the two write-preview tools
     await Promise.all([agent, ...leaky].map((x) => x.close()));
     await server.close();
   });

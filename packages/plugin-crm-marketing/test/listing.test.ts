@@ -1,4 +1,4 @@
-import { type SpawnedHost, spawnHost } from '@toolhost/testing';
+import { pluginToolsOf, type SpawnedHost, spawnHost } from '@toolhost/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 
 /** Every tool of the CrmMarketingApi specification, by name. */
@@ -102,7 +102,7 @@ beforeAll(async () => {
 afterAll(() => host?.close());
 
 it('an MCP client sees exactly the 90 tools of the specification, each with an object schema', async () => {
-  const { tools } = await host.client.listTools();
+  const tools = pluginToolsOf((await host.client.listTools()).tools);
   expect(SPEC_TOOLS).toHaveLength(90);
   expect(tools.map((t) => t.name).sort()).toEqual(SPEC_TOOLS.map((n) => `CrmMarketingApi_${n}`).sort());
   for (const t of tools) {

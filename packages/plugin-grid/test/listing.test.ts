@@ -1,4 +1,4 @@
-import { type SpawnedHost, spawnHost } from '@toolhost/testing';
+import { pluginToolsOf, type SpawnedHost, spawnHost } from '@toolhost/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 
 /** Every tool of the GridApi specification, by name. */
@@ -108,7 +108,7 @@ beforeAll(async () => {
 afterAll(() => host?.close());
 
 it('an MCP client sees exactly the 96 tools of the specification, each with an object schema', async () => {
-  const { tools } = await host.client.listTools();
+  const tools = pluginToolsOf((await host.client.listTools()).tools);
   expect(SPEC_TOOLS).toHaveLength(96);
   expect(tools.map((t) => t.name).sort()).toEqual(SPEC_TOOLS.map((n) => `GridApi_${n}`).sort());
   for (const t of tools) {

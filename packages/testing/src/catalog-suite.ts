@@ -190,6 +190,14 @@ function resolveToolSetConfig(option: ToolSetConfigOption | undefined, url: stri
   return { baseUrl: url, ...rest };
 }
 
+/** The host's own tools listed beside every plugin's whenever a tool can write (write previews). */
+export const HOST_WRITE_TOOLS: readonly string[] = ['preview_tool_call', 'apply_preview'];
+
+/** A listing without the host's own tools: the plugin's tools alone. */
+export function pluginToolsOf<T extends { name: string }>(tools: readonly T[]): T[] {
+  return tools.filter((t) => !HOST_WRITE_TOOLS.includes(t.name));
+}
+
 /**
  * Starts the recording upstream and the hosts (`beforeAll`), closes them (`afterAll`), and
  * resets the recorded requests and the answer before every test.
@@ -314,7 +322,7 @@ export function catalogSuite<V extends string = never>(options: CatalogSuiteOpti
     errorOf: (result) => (result as { structuredContent: { error: ToolError } }).structuredContent.error,
 
     async listTools() {
-      const { tools } = await current().host.client.listTools();
+      const tools = pluginToolsOf((await current().host.client.listTools()).tools);
       const byName = new Map(tools.map((t) => [t.name, t]));
       return {
         tools,

@@ -4,10 +4,12 @@ import { describe, expect, it } from 'vitest';
 describe('@toolhost/testing entry', () => {
   it('exports exactly the public API', () => {
     expect(Object.keys(testing).sort()).toEqual([
+      'HOST_WRITE_TOOLS',
       'catalogSuite',
       'effectiveHints',
       'executeArgs',
       'hostCliPath',
+      'pluginToolsOf',
       'responseOf',
       'resultText',
       'spawnHost',

@@ -6,6 +6,7 @@ Environment variables:
   TOOLHOST_ALLOW_EMPTY=1        start with no tool (as --allow-empty)
   TOOLHOST_TOOL_SETS            expose only these tool sets, comma-separated (as --tool-sets)
   TOOLHOST_READ_ONLY=1          expose only tools that change nothing (as --read-only)
+  TOOLHOST_CONFIRM_WRITES=1     ask the person before every write (as --confirm-writes)
   TOOLHOST_ALLOW, TOOLHOST_DENY tool-name globs, comma-separated (as --allow, --deny)
   TOOLHOST_CATALOG              static (every tool listed) or dynamic (search_tools, …), as --catalog
   TOOLHOST_LOG_LEVEL            fatal, error, warn, info (default), debug, trace or silent

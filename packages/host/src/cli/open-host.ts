@@ -12,6 +12,7 @@ export interface GlobalOptions {
   allowEmpty?: boolean;
   toolSets?: string[];
   readOnly?: boolean;
+  confirmWrites?: boolean;
   allow?: string[];
   deny?: string[];
   logLevel?: string;
@@ -31,6 +32,7 @@ export async function openHost(
   const flags: ConfigOverrides = {
     toolSets: options.toolSets,
     readOnly: options.readOnly,
+    confirmWrites: options.confirmWrites,
     allow: options.allow,
     deny: options.deny,
     logLevel: options.logLevel,

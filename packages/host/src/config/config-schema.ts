@@ -156,6 +156,29 @@ export const hostConfigSchema = {
           'x-env': 'TOOLHOST_READ_ONLY',
           'x-flag': '--read-only',
         },
+        confirmWrites: {
+          type: 'boolean',
+          description:
+            'Ask the person (MCP form elicitation, showing the exact request) before any tool that is not read-only sends; a client that cannot be asked gets `confirmation_required` with a preview to apply.',
+          default: false,
+          'x-env': 'TOOLHOST_CONFIRM_WRITES',
+          'x-flag': '--confirm-writes',
+        },
+        previewTtlSeconds: {
+          type: 'integer',
+          minimum: 1,
+          maximum: 86400,
+          description: 'How long a write preview (`preview_tool_call`) can be applied, in seconds.',
+          default: 600,
+        },
+        idempotencyTtlSeconds: {
+          type: 'integer',
+          minimum: 1,
+          maximum: 2592000,
+          description:
+            'How long an idempotency key answers its first outcome instead of sending again, in seconds.',
+          default: 86400,
+        },
       },
     },
     auth: {

@@ -40,6 +40,24 @@ export interface HostConfig {
      * @default false
      */
     readOnly?: boolean;
+    /**
+     * Ask the person (MCP form elicitation, showing the exact request) before any tool that is not read-only sends; a client that cannot be asked gets `confirmation_required` with a preview to apply.
+     *
+     * @default false
+     */
+    confirmWrites?: boolean;
+    /**
+     * How long a write preview (`preview_tool_call`) can be applied, in seconds.
+     *
+     * @default 600
+     */
+    previewTtlSeconds?: number;
+    /**
+     * How long an idempotency key answers its first outcome instead of sending again, in seconds.
+     *
+     * @default 86400
+     */
+    idempotencyTtlSeconds?: number;
   };
   /**
    * Auth providers and where OAuth tokens are kept.
@@ -372,6 +390,24 @@ export interface ResolvedHostConfig {
      * @default false
      */
     readOnly: boolean;
+    /**
+     * Ask the person (MCP form elicitation, showing the exact request) before any tool that is not read-only sends; a client that cannot be asked gets `confirmation_required` with a preview to apply.
+     *
+     * @default false
+     */
+    confirmWrites: boolean;
+    /**
+     * How long a write preview (`preview_tool_call`) can be applied, in seconds.
+     *
+     * @default 600
+     */
+    previewTtlSeconds: number;
+    /**
+     * How long an idempotency key answers its first outcome instead of sending again, in seconds.
+     *
+     * @default 86400
+     */
+    idempotencyTtlSeconds: number;
   };
   /**
    * Auth providers and where OAuth tokens are kept.

@@ -5,6 +5,8 @@ import { ConfigError } from './load-config.js';
 export interface ConfigOverrides {
   toolSets?: string[];
   readOnly?: boolean;
+  /** Ask the person before every write (tools.confirmWrites). */
+  confirmWrites?: boolean;
   allow?: string[];
   deny?: string[];
   logLevel?: string;
@@ -31,12 +33,13 @@ function flag(env: Readonly<Record<string, string | undefined>>, name: string): 
   throw new ConfigError(`${name} is '${value}'; use 1 or 0 (true or false).`);
 }
 
-/** The environment's overrides: TOOLHOST_TOOL_SETS, TOOLHOST_READ_ONLY, TOOLHOST_ALLOW, TOOLHOST_DENY, TOOLHOST_LOG_LEVEL, TOOLHOST_CATALOG. */
+/** The environment's overrides: TOOLHOST_TOOL_SETS, TOOLHOST_READ_ONLY, TOOLHOST_CONFIRM_WRITES, TOOLHOST_ALLOW, TOOLHOST_DENY, TOOLHOST_LOG_LEVEL, TOOLHOST_CATALOG. */
 export function overridesFromEnv(env: Readonly<Record<string, string | undefined>>): ConfigOverrides {
   const list = (name: string) => (env[name] ? commaList(env[name]!) : undefined);
   return {
     toolSets: list('TOOLHOST_TOOL_SETS'),
     readOnly: flag(env, 'TOOLHOST_READ_ONLY'),
+    confirmWrites: flag(env, 'TOOLHOST_CONFIRM_WRITES'),
     allow: list('TOOLHOST_ALLOW'),
     deny: list('TOOLHOST_DENY'),
     logLevel: env.TOOLHOST_LOG_LEVEL || undefined,
@@ -53,6 +56,8 @@ export function applyOverrides(config: HostConfig, ...layers: ConfigOverrides[])
   if (toolSets) tools.toolSets = toolSets;
   const readOnly = pick('readOnly');
   if (readOnly !== undefined) tools.readOnly = readOnly;
+  const confirmWrites = pick('confirmWrites');
+  if (confirmWrites !== undefined) tools.confirmWrites = confirmWrites;
   const allow = pick('allow');
   if (allow) tools.allow = allow;
   const deny = pick('deny');

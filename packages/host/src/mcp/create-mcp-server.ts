@@ -7,19 +7,24 @@ import {
   ListToolsRequestSchema,
   McpError,
   ReadResourceRequestSchema,
+  type RequestId,
   type Tool,
   UrlElicitationRequiredError,
 } from '@modelcontextprotocol/sdk/types.js';
-import { listedAnnotations, listedInputSchema } from '@toolhost/core';
-import type { Host } from '../host.js';
+import { listedAnnotations, listedInputSchema, type ToolOutcome } from '@toolhost/core';
+import type { CallOptions, Host } from '../host.js';
 import { HostServices, resolveService } from '../services.js';
 import { unknownToolMessage } from '../unknown-tool.js';
+import { elicitationConfirm } from './confirm-elicitation.js';
 import {
+  APPLY_PREVIEW,
   CALL_TOOL,
   DESCRIBE_TOOLS,
   DiscoveryCatalog,
   discoveryInstructions,
   discoveryTools,
+  PREVIEW_TOOL_CALL,
+  previewTools,
   SEARCH_TOOLS,
 } from './discovery-tools.js';
 import { SERVER_INSTRUCTIONS } from './instructions.js';
@@ -27,6 +32,13 @@ import { renderOutcome } from './render-outcome.js';
 import { fitResult, type QueryParamName } from './result-budget.js';
 import { ResultStore } from './result-store.js';
 import { ToolNameMap } from './tool-names.js';
+
+/** Where a direct `tools/call` carries its idempotency key. */
+export const IDEMPOTENCY_META_KEY = 'toolhost/idempotencyKey';
+
+function invalid(parameter: string, message: string): ToolOutcome {
+  return { ok: false, error: { code: 'invalid_argument', message, retryable: false, parameter } };
+}
 
 export interface McpServerOptions {
   name?: string;
@@ -61,9 +73,15 @@ export function prepareMcpCatalog(host: Host) {
   });
   const toolSets = [...new Set(tools.map((t) => t.toolSet))];
   const dynamic = mcp.catalog === 'dynamic';
+  const writable = tools.some((t) => !t.annotations.readOnlyHint);
   return {
     names,
-    listed: dynamic ? discoveryTools(toolSets, tools.length) : all,
+    listed: [
+      ...(dynamic ? discoveryTools(toolSets, tools.length) : all),
+      ...(writable ? previewTools() : []),
+    ],
+    /** Whether preview_tool_call and apply_preview are served (some tool can write). */
+    previews: writable,
     instructions: dynamic ? discoveryInstructions(toolSets, tools.length) : SERVER_INSTRUCTIONS,
     discovery: dynamic ? new DiscoveryCatalog(host, names, all) : undefined,
     maxResultBytes: mcp.maxResultBytes,
@@ -136,9 +154,7 @@ export function createMcpServer(host: Host, catalog: McpCatalog, options: McpSer
     return { tools: catalog.listed };
   });
   const calls = new ToolCalls(server, host, catalog, userId, options.userId);
-  server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
-    calls.answer(request.params, extra.signal),
-  );
+  server.setRequestHandler(CallToolRequestSchema, (request, extra) => calls.answer(request.params, extra));
   serveResults(server, catalog, userId);
   return server;
 }
@@ -158,10 +174,20 @@ class ToolCalls {
   ) {}
 
   async answer(
-    params: { name: string; arguments?: Record<string, unknown> },
-    signal: AbortSignal,
+    params: { name: string; arguments?: Record<string, unknown>; _meta?: Record<string, unknown> },
+    extra: { signal: AbortSignal; requestId: RequestId },
   ): Promise<CallToolResult> {
     const { name, arguments: args = {} } = params;
+    if (this.catalog.previews && name === PREVIEW_TOOL_CALL) return this.preview(args);
+    if (this.catalog.previews && name === APPLY_PREVIEW) {
+      if (typeof args.preview_id !== 'string' || args.preview_id === '')
+        return renderOutcome(
+          invalid('preview_id', "Parameter 'preview_id' is required: the id preview_tool_call answered."),
+        );
+      return this.answerKeyed(args.idempotency_key, 'idempotency_key', extra, (options) =>
+        this.host.applyPreview(args.preview_id as string, options),
+      );
+    }
     const discovery = this.catalog.discovery;
     if (discovery) {
       if (name === SEARCH_TOOLS)
@@ -173,18 +199,82 @@ class ToolCalls {
         return this.withinBudget(result, value, undefined, name);
       }
       if (name === CALL_TOOL) {
-        const canonical = typeof args.name === 'string' ? discovery.resolve(args.name) : undefined;
+        const canonical = this.resolve(args.name);
         if (!canonical) throw this.unknownTool(args.name);
-        return this.call(canonical, args.arguments, signal);
+        return this.call(canonical, args.arguments, extra, args.idempotency_key, 'idempotency_key');
       }
     }
     const canonical = this.catalog.names.canonicalName(name);
     if (!canonical) throw this.unknownTool(name);
-    return this.call(canonical, args, signal);
+    return this.call(
+      canonical,
+      args,
+      extra,
+      params._meta?.[IDEMPOTENCY_META_KEY],
+      `_meta.${IDEMPOTENCY_META_KEY}`,
+    );
   }
 
-  private async call(canonical: string, args: unknown, signal: AbortSignal): Promise<CallToolResult> {
-    const outcome = await this.host.callTool(canonical, args ?? {}, { userId: this.callerId, signal });
+  /** A tool named in either spelling (`Set.Tool` or `Set_Tool`), if exposed. */
+  private resolve(name: unknown): string | undefined {
+    if (typeof name !== 'string') return undefined;
+    return this.catalog.names.canonicalName(name) ?? (this.host.getTool(name) ? name : undefined);
+  }
+
+  private async preview(args: Record<string, unknown>): Promise<CallToolResult> {
+    const canonical = this.resolve(args.name);
+    if (!canonical) throw this.unknownTool(args.name);
+    const outcome = await this.host.previewToolCall(canonical, args.arguments ?? {}, {
+      userId: this.callerId,
+    });
+    if (outcome.ok && outcome.kind === 'preview') {
+      const result: CallToolResult = { content: [{ type: 'text', text: JSON.stringify(outcome.preview) }] };
+      return this.withinBudget(result, outcome.preview, undefined, PREVIEW_TOOL_CALL);
+    }
+    return this.rendered(outcome, canonical);
+  }
+
+  private call(
+    canonical: string,
+    args: unknown,
+    extra: { signal: AbortSignal; requestId: RequestId },
+    key: unknown,
+    keyParameter: string,
+  ): Promise<CallToolResult> {
+    return this.answerKeyed(
+      key,
+      keyParameter,
+      extra,
+      (options) => this.host.callTool(canonical, args ?? {}, options),
+      canonical,
+    );
+  }
+
+  /** Runs a call with the caller's idempotency key (checked) and the way to ask the person. */
+  private async answerKeyed(
+    key: unknown,
+    keyParameter: string,
+    extra: { signal: AbortSignal; requestId: RequestId },
+    run: (options: CallOptions) => Promise<ToolOutcome>,
+    tool = APPLY_PREVIEW,
+  ): Promise<CallToolResult> {
+    if (key !== undefined && (typeof key !== 'string' || key === '' || key.length > 255))
+      return renderOutcome(
+        invalid(keyParameter, `'${keyParameter}' must be a string of 1 to 255 characters.`),
+      );
+    const confirm = this.host.config.tools?.confirmWrites
+      ? elicitationConfirm(this.server, extra.requestId)
+      : undefined;
+    const outcome = await run({
+      userId: this.callerId,
+      signal: extra.signal,
+      ...(key !== undefined ? { idempotencyKey: key as string } : {}),
+      ...(confirm ? { confirm } : {}),
+    });
+    return this.rendered(outcome, tool);
+  }
+
+  private rendered(outcome: ToolOutcome, tool: string): CallToolResult {
     if (!outcome.ok && outcome.error.code === 'authorization_required' && outcome.error.authorization?.url) {
       offerUrlElicitation(
         this.server,
@@ -195,7 +285,7 @@ class ToolCalls {
     }
     const value = outcome.ok ? (outcome.kind === 'schema' ? outcome.schema : outcome.body) : outcome.error;
     const status = outcome.ok && outcome.kind === 'response' ? outcome.status : undefined;
-    return this.withinBudget(renderOutcome(outcome), value, status, canonical);
+    return this.withinBudget(renderOutcome(outcome), value, status, tool);
   }
 
   private withinBudget(result: CallToolResult, value: unknown, status: number | undefined, tool: string) {

@@ -73,9 +73,59 @@ export function discoveryTools(toolSets: readonly string[], toolCount: number): 
         'Call a tool by name with its arguments; the answer is what calling the tool directly returns.',
       inputSchema: {
         type: 'object',
-        properties: { name: { type: 'string' }, arguments: { type: 'object' } },
+        properties: {
+          name: { type: 'string' },
+          arguments: { type: 'object' },
+          idempotency_key: IDEMPOTENCY_KEY_SCHEMA,
+        },
         required: ['name'],
       },
+    },
+  ];
+}
+
+/** Write previews: listed in both catalogs whenever a listed tool can write. */
+export const PREVIEW_TOOL_CALL = 'preview_tool_call';
+export const APPLY_PREVIEW = 'apply_preview';
+
+const IDEMPOTENCY_KEY_SCHEMA = {
+  type: 'string',
+  minLength: 1,
+  maxLength: 255,
+  description:
+    'Optional. A key of your choosing (e.g. a UUID) per intended write: calling again with the same key and arguments answers the first outcome and sends nothing.',
+};
+
+/** `preview_tool_call` and `apply_preview` as `tools/list` shows them. */
+export function previewTools(): Tool[] {
+  return [
+    {
+      name: PREVIEW_TOOL_CALL,
+      description:
+        'Check a tool call and see the exact HTTP request it would send (method, URL, headers with credentials redacted, body) without sending anything. Answers a preview_id to send that request with apply_preview.',
+      inputSchema: {
+        type: 'object',
+        properties: {
+          name: { type: 'string', description: 'The tool to call' },
+          arguments: { type: 'object', description: 'Its arguments, as for calling it directly' },
+        },
+        required: ['name'],
+      },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    {
+      name: APPLY_PREVIEW,
+      description:
+        'Send the request of a preview from preview_tool_call, exactly as shown, once; the answer is what calling the tool directly returns.',
+      inputSchema: {
+        type: 'object',
+        properties: {
+          preview_id: { type: 'string', minLength: 1 },
+          idempotency_key: IDEMPOTENCY_KEY_SCHEMA,
+        },
+        required: ['preview_id'],
+      },
+      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
     },
   ];
 }

@@ -34,11 +34,20 @@ export function jsonResponseRelease(transport: StreamableHTTPServerTransport): (
   };
 }
 
-/** A session's transport: JSON answers with the release above where it works, else SSE. */
-export function sessionTransport(options: StreamableHTTPServerTransportOptions): {
+/**
+ * A session's transport: JSON answers with the release above where it works, else SSE. A
+ * session that must put requests of its own inside a call's answer (the confirmation of a
+ * write, asked with elicitation) needs SSE: in JSON mode the SDK drops them.
+ */
+export function sessionTransport(
+  options: StreamableHTTPServerTransportOptions,
+  needs: { stream?: boolean } = {},
+): {
   transport: StreamableHTTPServerTransport;
   release?: () => void;
 } {
+  if (needs.stream)
+    return { transport: new StreamableHTTPServerTransport({ ...options, enableJsonResponse: false }) };
   const json = new StreamableHTTPServerTransport({ ...options, enableJsonResponse: true });
   const release = jsonResponseRelease(json);
   if (release) return { transport: json, release };

@@ -160,7 +160,7 @@ export class McpEndpoint {
     req: IncomingMessage,
     res: ServerResponse,
     userId: string,
-    parsed: { params: { clientInfo: { name: string } } },
+    parsed: { params: { clientInfo: { name: string }; capabilities?: { elicitation?: unknown } } },
   ): Promise<void> {
     const { sessions, accessTokens, shared } = this.o;
     const id = requestIdOf(parsed);
@@ -180,11 +180,24 @@ export class McpEndpoint {
         id,
       });
     }
-    const { transport, release } = await this.startSession(sessionId, userId, owner, (opened) =>
-      this.track(res, opened, requestIdsOf(parsed), id),
+    const { transport, release } = await this.startSession(
+      sessionId,
+      userId,
+      owner,
+      this.asksPerson(parsed),
+      (opened) => this.track(res, opened, requestIdsOf(parsed), id),
     );
     await transport.handleRequest(req, res, parsed);
     release?.();
+  }
+
+  /**
+   * Whether calls of this session may ask the person (form elicitation to confirm a write):
+   * the SDK drops such requests from JSON answers, so those sessions answer in SSE streams.
+   */
+  private asksPerson(initialize: unknown): boolean {
+    const params = (initialize as { params?: { capabilities?: { elicitation?: unknown } } }).params;
+    return Boolean(this.o.host.config.tools.confirmWrites && params?.capabilities?.elicitation);
   }
 
   /**
@@ -195,6 +208,7 @@ export class McpEndpoint {
     sessionId: string,
     userId: string,
     owner: string,
+    asksPerson: boolean,
     onOpened: (session: HttpSession) => void,
   ): Promise<{ transport: StreamableHTTPServerTransport; release?: () => void }> {
     const { host, catalog, sessions } = this.o;
@@ -202,25 +216,28 @@ export class McpEndpoint {
     let opened: HttpSession | undefined;
     // Answers are JSON bodies, with the SDK's per-request state released after each (see
     // json-response-release.ts); SSE streams only where that release is not possible.
-    const { transport, release } = sessionTransport({
-      sessionIdGenerator: () => sessionId,
-      onsessioninitialized: (sid) => {
-        opened = {
-          id: sid,
-          transport,
-          server,
-          userId,
-          owner,
-          lastSeen: Date.now(),
-          pending: new Set(),
-          open: new Map(),
-          release,
-        };
-        sessions.add(opened);
-        onOpened(opened);
-        log?.info({ session: sid, user: userId }, 'session opened');
+    const { transport, release } = sessionTransport(
+      {
+        sessionIdGenerator: () => sessionId,
+        onsessioninitialized: (sid) => {
+          opened = {
+            id: sid,
+            transport,
+            server,
+            userId,
+            owner,
+            lastSeen: Date.now(),
+            pending: new Set(),
+            open: new Map(),
+            release,
+          };
+          sessions.add(opened);
+          onOpened(opened);
+          log?.info({ session: sid, user: userId }, 'session opened');
+        },
       },
-    });
+      { stream: asksPerson },
+    );
     const server = createMcpServer(host, catalog, { ...this.o.serverInfo, userId });
     transport.onclose = () => {
       if (transport.sessionId) {
@@ -269,7 +286,13 @@ export class McpEndpoint {
     if (record.userId !== userId) return { status: 403, message: 'This session belongs to another user' };
     const refused = this.o.sessions.admit(record.owner);
     if (refused) return refused;
-    const { transport, release } = await this.startSession(sessionId, record.userId, record.owner, () => {});
+    const { transport, release } = await this.startSession(
+      sessionId,
+      record.userId,
+      record.owner,
+      this.asksPerson(record.initialize),
+      () => {},
+    );
     const header = req.headers['mcp-protocol-version'];
     const version =
       typeof header === 'string'

@@ -39,7 +39,8 @@ export async function openSharedCipher(redis: Redis, secret: string): Promise<To
 export class RedisTokenStore implements TokenStore {
   constructor(
     private readonly redis: Redis,
-    private readonly cipher: TokenCipher,
+    /** Also seals the write-safety records kept beside the tokens. */
+    readonly cipher: TokenCipher,
   ) {}
 
   static async open(redis: Redis, secret: string): Promise<RedisTokenStore> {

@@ -3,10 +3,12 @@ import type { Redis } from 'ioredis';
 import type { AuthorizationFlows, RefreshLock } from '../auth/oauth-provider.js';
 import type { HostConfig } from '../config/host-config.js';
 import type { Logger } from '../logger.js';
+import type { ExpiringRecords } from '../writes/expiring-records.js';
 import { RedisAuthorizationSignals } from './redis-authorization-signals.js';
 import { RedisChannels } from './redis-channels.js';
 import { connectRedis, SharedStoreStartError } from './redis-client.js';
 import { RedisPendingAuthorizations } from './redis-pending-authorizations.js';
+import { RedisRecords } from './redis-records.js';
 import { openSharedCipher, RedisTokenStore } from './redis-token-store.js';
 import { sharedStoreUrl } from './redis-url.js';
 import { RedisRefreshLock } from './refresh-lock.js';
@@ -14,7 +16,8 @@ import { sharedPacers } from './shared-pacer.js';
 
 /**
  * What replicas share through Redis: tokens, the refresh lock, pacing, pending
- * authorizations and their completion, the keys that sign cookies, and pub/sub.
+ * authorizations and their completion, the keys that sign cookies, pub/sub, and write
+ * previews and idempotency keys.
  */
 export interface SharedStore {
   readonly redis: Redis;
@@ -26,6 +29,7 @@ export interface SharedStore {
   flows(providerId: string): AuthorizationFlows;
   /** A key for signing cookies, the same on every replica (derived from TOOLHOST_TOKEN_KEY). */
   signingKey(purpose: string): Buffer;
+  readonly writeRecords: ExpiringRecords;
   close(): Promise<void>;
 }
 
@@ -65,6 +69,7 @@ export async function openSharedStore(
         signals,
       }),
       signingKey: (purpose) => cipher.derive(purpose),
+      writeRecords: new RedisRecords(redis),
       async close() {
         await opened.close();
         await redis.quit().catch(() => redis.disconnect());

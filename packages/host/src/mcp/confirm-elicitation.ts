@@ -1,0 +1,51 @@
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { RequestId } from '@modelcontextprotocol/sdk/types.js';
+import type { ConfirmWrite } from '../writes/write-safety.js';
+
+/** A person reads and decides; the SDK's 60 s default would cancel them mid-thought. */
+const CONFIRM_TIMEOUT_MS = 10 * 60_000;
+
+/** The request as the person reads it: method and URL, headers, then the body. */
+export function confirmationMessage(write: Parameters<ConfirmWrite>[0]): string {
+  const { method, url, headers, body } = write.request;
+  const lines = [
+    `${write.tool} wants to send this request. Send it?`,
+    '',
+    `${method} ${url}`,
+    ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+  ];
+  if (body !== undefined) lines.push('', typeof body === 'string' ? body : JSON.stringify(body, null, 2));
+  return lines.join('\n');
+}
+
+/**
+ * Confirmation through MCP form elicitation, where the client declared it (an empty
+ * `elicitation` capability means form, which the SDK already normalises). Only an accepted form
+ * with `send` ticked sends; a decline, a dismissal, an error or no answer sends nothing.
+ * `relatedRequestId` puts the question on the stream of the tools/call it belongs to (over
+ * Streamable HTTP, the POST's SSE stream).
+ */
+export function elicitationConfirm(server: Server, requestId: RequestId): ConfirmWrite | undefined {
+  if (!server.getClientCapabilities()?.elicitation?.form) return undefined;
+  return async (write, signal) => {
+    try {
+      const answer = await server.elicitInput(
+        {
+          mode: 'form',
+          message: confirmationMessage(write),
+          requestedSchema: {
+            type: 'object',
+            properties: {
+              send: { type: 'boolean', title: 'Send this request', default: false },
+            },
+            required: ['send'],
+          },
+        },
+        { signal, relatedRequestId: requestId, timeout: CONFIRM_TIMEOUT_MS },
+      );
+      return answer.action === 'accept' && answer.content?.send === true;
+    } catch {
+      return false;
+    }
+  };
+}

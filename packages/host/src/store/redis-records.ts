@@ -1,0 +1,35 @@
+import type { Redis } from 'ioredis';
+import type { ExpiringRecords } from '../writes/expiring-records.js';
+import { inRedis } from './redis-token-store.js';
+
+// Deletes the key only if it still holds the caller's value: a claim whose holder was too
+// slow (the claim expired and another replica took it) must not free the next holder's.
+const REMOVE_IF =
+  "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end";
+
+/**
+ * Write-safety records shared by every replica: a preview made on one is applied on another,
+ * and an idempotency key claimed on one holds on all (SET NX PX is the claim).
+ */
+export class RedisRecords implements ExpiringRecords {
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix = 'toolhost:writes:',
+  ) {}
+
+  async add(key: string, value: string, ttlMs: number): Promise<boolean> {
+    return (await inRedis(() => this.redis.set(this.prefix + key, value, 'PX', ttlMs, 'NX'))) === 'OK';
+  }
+
+  async get(key: string): Promise<string | undefined> {
+    return (await inRedis(() => this.redis.get(this.prefix + key))) ?? undefined;
+  }
+
+  async put(key: string, value: string, ttlMs: number): Promise<void> {
+    await inRedis(() => this.redis.set(this.prefix + key, value, 'PX', ttlMs));
+  }
+
+  async removeIf(key: string, value: string): Promise<void> {
+    await inRedis(() => this.redis.eval(REMOVE_IF, 1, this.prefix + key, value));
+  }
+}

@@ -1,0 +1,69 @@
+/**
+ * The small key-value store write safety needs (previews, idempotency keys): values that
+ * expire, and a claim that exactly one caller wins. One implementation per place tokens live:
+ * memory, the encrypted file, Redis (shared by replicas).
+ */
+export interface ExpiringRecords {
+  /** Stores `value` unless `key` holds one; true when this call stored it (the claim is won). */
+  add(key: string, value: string, ttlMs: number): Promise<boolean>;
+  get(key: string): Promise<string | undefined>;
+  put(key: string, value: string, ttlMs: number): Promise<void>;
+  /** Deletes `key` if it still holds `value` (a claim released only by its holder). */
+  removeIf(key: string, value: string): Promise<void>;
+  /** Writes anything pending (the file store); the others have nothing to flush. */
+  flush?(): Promise<void>;
+}
+
+type Entry = { value: string; expires: number };
+
+/** Sweeps at most once a minute: expired entries are also skipped on read, so this only bounds memory. */
+const SWEEP_MS = 60_000;
+
+/** The default: one process, lost on restart. */
+export class MemoryRecords implements ExpiringRecords {
+  protected readonly entries = new Map<string, Entry>();
+  private swept = Date.now();
+
+  async add(key: string, value: string, ttlMs: number): Promise<boolean> {
+    if (this.live(key) !== undefined) return false;
+    this.set(key, value, ttlMs);
+    return true;
+  }
+
+  async get(key: string): Promise<string | undefined> {
+    return this.live(key)?.value;
+  }
+
+  async put(key: string, value: string, ttlMs: number): Promise<void> {
+    this.set(key, value, ttlMs);
+  }
+
+  async removeIf(key: string, value: string): Promise<void> {
+    if (this.live(key)?.value === value) {
+      this.entries.delete(key);
+      this.changed();
+    }
+  }
+
+  protected set(key: string, value: string, ttlMs: number): void {
+    const now = Date.now();
+    if (now - this.swept > SWEEP_MS) {
+      this.swept = now;
+      for (const [k, e] of this.entries) if (e.expires <= now) this.entries.delete(k);
+    }
+    this.entries.set(key, { value, expires: now + ttlMs });
+    this.changed();
+  }
+
+  /** Told after every change (the file store writes then). */
+  protected changed(): void {}
+
+  private live(key: string): Entry | undefined {
+    const entry = this.entries.get(key);
+    if (entry && entry.expires <= Date.now()) {
+      this.entries.delete(key);
+      return undefined;
+    }
+    return entry;
+  }
+}

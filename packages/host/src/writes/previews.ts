@@ -1,0 +1,98 @@
+import { randomBytes } from 'node:crypto';
+import type { RequestPreview, ToolOutcome } from '@toolhost/core';
+import type { PreparedRequest } from '@toolhost/engine';
+import type { ExpiringRecords } from './expiring-records.js';
+import type { RecordCodec } from './record-codec.js';
+
+export const REDACTED = '[redacted]';
+
+interface PreviewRecord {
+  userId: string;
+  prepared: PreparedRequest;
+  preview: RequestPreview;
+}
+
+/** A preview claimed for its one send; `release` gives it back when nothing was sent. */
+export interface ClaimedPreview {
+  prepared: PreparedRequest;
+  preview: RequestPreview;
+  release(): Promise<void>;
+}
+
+function failure(code: 'preview_not_found' | 'preview_used' | 'preview_expired', message: string) {
+  return { ok: false, error: { code, message, retryable: false } } satisfies ToolOutcome;
+}
+
+/** The request as a person or agent reads it: the credential's header shown, its value never. */
+export function describeRequest(prepared: PreparedRequest): RequestPreview['request'] {
+  const { method, url, headers, body } = prepared.http;
+  const shown = {
+    ...headers,
+    ...(prepared.credentialHeader ? { [prepared.credentialHeader]: REDACTED } : {}),
+  };
+  let parsed: unknown = body;
+  if (body !== undefined && /json/i.test(headers['content-type'] ?? '')) {
+    try {
+      parsed = JSON.parse(body);
+    } catch {
+      // Shown as sent.
+    }
+  }
+  return { method, url, headers: shown, ...(body !== undefined ? { body: parsed } : {}) };
+}
+
+/**
+ * Previewed requests, each sendable once by the user who made it until it expires. Kept for
+ * twice their life, so that a late apply is told `preview_expired` rather than not found.
+ */
+export class Previews {
+  constructor(
+    private readonly records: ExpiringRecords,
+    private readonly codec: RecordCodec,
+    readonly ttlMs: number,
+  ) {}
+
+  async create(userId: string, prepared: PreparedRequest): Promise<RequestPreview> {
+    const id = `pv_${randomBytes(16).toString('base64url')}`;
+    const preview: RequestPreview = {
+      preview_id: id,
+      tool: prepared.tool,
+      request: describeRequest(prepared),
+      expires_at: new Date(Date.now() + this.ttlMs).toISOString(),
+    };
+    const record: PreviewRecord = { userId, prepared, preview };
+    await this.records.put(`preview:${id}`, this.codec.encode(record), 2 * this.ttlMs);
+    return preview;
+  }
+
+  /** The preview for its one send, or why it cannot be sent (another user's is not found). */
+  async claim(userId: string, id: string): Promise<ClaimedPreview | { refused: ToolOutcome }> {
+    const text = await this.records.get(`preview:${id}`);
+    const record = text === undefined ? undefined : (this.codec.decode(text) as PreviewRecord);
+    if (!record || record.userId !== userId)
+      return {
+        refused: failure('preview_not_found', `No preview '${id}' (previews last ${this.ttlMs / 1000} s).`),
+      };
+    if (Date.parse(record.preview.expires_at) <= Date.now())
+      return {
+        refused: failure(
+          'preview_expired',
+          `Preview '${id}' expired at ${record.preview.expires_at}; preview the call again.`,
+        ),
+      };
+    const holder = randomBytes(8).toString('hex');
+    const key = `preview-sent:${id}`;
+    if (!(await this.records.add(key, holder, 2 * this.ttlMs)))
+      return {
+        refused: failure(
+          'preview_used',
+          `Preview '${id}' was applied already; its request is not sent again.`,
+        ),
+      };
+    return {
+      prepared: record.prepared,
+      preview: record.preview,
+      release: () => this.records.removeIf(key, holder),
+    };
+  }
+}

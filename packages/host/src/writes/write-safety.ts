@@ -1,0 +1,171 @@
+import { type RequestPreview, ToolError, type ToolOutcome } from '@toolhost/core';
+import type { DispatchResult, PreparedRequest, ToolEngine } from '@toolhost/engine';
+import type { CallLifecycle } from '../call-lifecycle.js';
+import type { ResolvedHostConfig } from '../config/host-config.js';
+import type { SharedStore } from '../store/shared-store.js';
+import { type ExpiringRecords, MemoryRecords } from './expiring-records.js';
+import { callFingerprint, IdempotencyKeys } from './idempotency-keys.js';
+import { type ClaimedPreview, describeRequest, Previews } from './previews.js';
+import { plainRecords, type RecordCodec, sealedRecords } from './record-codec.js';
+
+/**
+ * Asks the person whether this request may be sent (MCP form elicitation over a session);
+ * true only on an explicit yes.
+ */
+export type ConfirmWrite = (
+  write: { tool: string; request: RequestPreview['request'] },
+  signal: AbortSignal,
+) => Promise<boolean>;
+
+export interface WriteCallOptions {
+  userId: string;
+  signal?: AbortSignal;
+  /** Sends at most once per user and key; the same key again answers the first outcome. */
+  idempotencyKey?: string;
+  /** How to ask the person, where the client can be asked (tools.confirmWrites). */
+  confirm?: ConfirmWrite;
+}
+
+/** What a preview answers: the request that would be sent, or the outcome already (a schema, an error). */
+export type PreviewOutcome = { ok: true; kind: 'preview'; preview: RequestPreview } | ToolOutcome;
+
+const notSent = (outcome: ToolOutcome): DispatchResult => ({ outcome, reachedUpstream: false });
+
+function cancelled(message: string): ToolOutcome {
+  return { ok: false, error: { code: 'cancelled', message, retryable: false } };
+}
+
+/** A store that failed (ToolError) or a wait that was cancelled, as the caller's outcome. */
+function asOutcome(e: unknown): ToolOutcome {
+  if (ToolError.isInstance(e)) return { ok: false, error: e.info };
+  if (e instanceof Error && e.name === 'AbortError') return cancelled('The call was cancelled.');
+  throw e;
+}
+
+/**
+ * The write safety of every tool that is not read-only: previews sent later exactly as shown,
+ * confirmation by a person before sending, idempotency keys. Read-only tools never come here.
+ */
+export class WriteSafety {
+  constructor(
+    private readonly calls: CallLifecycle,
+    private readonly engine: ToolEngine,
+    private readonly previews: Previews,
+    private readonly keys: IdempotencyKeys,
+    readonly confirmWrites: boolean,
+  ) {}
+
+  /** A direct call of a write tool. */
+  call(name: string, args: unknown, o: WriteCallOptions): Promise<ToolOutcome> {
+    return this.keyed(
+      o,
+      () => callFingerprint(name, args),
+      () =>
+        this.calls.within(name, o.userId, o.signal, async (context) => {
+          if (!this.confirmWrites) return this.calls.callOnce(name, args, context);
+          const prepared = this.engine.prepare(name, args);
+          if (prepared.kind === 'outcome') return notSent(prepared.outcome);
+          return this.confirmThenSend(prepared.request, o, context.signal, true);
+        }),
+    );
+  }
+
+  /** The request a call would send, validated as the call would be, and kept for `apply`. */
+  async preview(name: string, args: unknown, userId: string): Promise<PreviewOutcome> {
+    const prepared = this.engine.prepare(name, args);
+    if (prepared.kind === 'outcome') return prepared.outcome;
+    try {
+      return { ok: true, kind: 'preview', preview: await this.previews.create(userId, prepared.request) };
+    } catch (e) {
+      return asOutcome(e);
+    }
+  }
+
+  /** Sends a previewed request, once; what a direct call would answer. */
+  apply(previewId: string, o: WriteCallOptions): Promise<ToolOutcome> {
+    return this.keyed(
+      o,
+      () => callFingerprint('apply_preview', previewId),
+      async () => {
+        const claimed = await this.previews.claim(o.userId, previewId);
+        if ('refused' in claimed) return notSent(claimed.refused);
+        const result = await this.sendClaimed(claimed, o);
+        // Nothing left (a missing credential, a declined confirmation): it can be applied again.
+        if (!result.reachedUpstream) await claimed.release();
+        return result;
+      },
+    );
+  }
+
+  private sendClaimed(claimed: ClaimedPreview, o: WriteCallOptions): Promise<DispatchResult> {
+    return this.calls.within(claimed.prepared.tool, o.userId, o.signal, (context) =>
+      this.confirmThenSend(claimed.prepared, o, context.signal, false),
+    );
+  }
+
+  /**
+   * Asks the person where the client can be asked. A client that cannot gets the preview
+   * instead (`confirmation_required`), to apply once the person agrees; applying it is then
+   * the agreement, so an apply is held only where the client can ask.
+   */
+  private async confirmThenSend(
+    prepared: PreparedRequest,
+    o: WriteCallOptions,
+    signal: AbortSignal,
+    direct: boolean,
+  ): Promise<DispatchResult> {
+    if (this.confirmWrites && o.confirm) {
+      const agreed = await o.confirm({ tool: prepared.tool, request: describeRequest(prepared) }, signal);
+      if (!agreed) return notSent(cancelled('The person declined this request; nothing was sent.'));
+    } else if (this.confirmWrites && direct) {
+      const preview = await this.previews.create(o.userId, prepared);
+      return notSent({
+        ok: false,
+        error: {
+          code: 'confirmation_required',
+          message: `This host asks a person before any write, and this client cannot ask: show the request to the person and, if they agree, call apply_preview with preview_id ${preview.preview_id}.`,
+          retryable: false,
+          preview,
+        },
+      });
+    }
+    return this.engine.dispatch(prepared, { userId: o.userId, signal });
+  }
+
+  private async keyed(
+    o: WriteCallOptions,
+    // Computed only for a call with a key: most calls have none.
+    fingerprint: () => string,
+    attempt: () => Promise<DispatchResult>,
+  ): Promise<ToolOutcome> {
+    try {
+      if (!o.idempotencyKey) return (await attempt()).outcome;
+      return await this.keys.run(o.userId, o.idempotencyKey, fingerprint(), attempt, o.signal);
+    } catch (e) {
+      return asOutcome(e);
+    }
+  }
+}
+
+/** Where previews and idempotency keys live: Redis when replicas share a store, else memory. */
+function writeRecords(shared: SharedStore | undefined): { records: ExpiringRecords; codec: RecordCodec } {
+  if (shared) return { records: shared.writeRecords, codec: sealedRecords(shared.tokenStore.cipher) };
+  return { records: new MemoryRecords(), codec: plainRecords };
+}
+
+export function createWriteSafety(input: {
+  config: ResolvedHostConfig;
+  calls: CallLifecycle;
+  engine: ToolEngine;
+  shared: SharedStore | undefined;
+}): WriteSafety {
+  const { tools } = input.config;
+  const { records, codec } = writeRecords(input.shared);
+  return new WriteSafety(
+    input.calls,
+    input.engine,
+    new Previews(records, codec, tools.previewTtlSeconds * 1000),
+    new IdempotencyKeys(records, codec, { ttlMs: tools.idempotencyTtlSeconds * 1000 }),
+    tools.confirmWrites,
+  );
+}

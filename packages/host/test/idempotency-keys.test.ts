@@ -1,0 +1,157 @@
+import type { RequestPreview, ToolOutcome } from '@toolhost/core';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
+import type { Host } from '../src/host.js';
+import { type RedisServer, startRedisServer } from './redis-server.js';
+import { mcpClient, textOf, writeHost } from './write-support.js';
+
+let upstream: RecordingUpstream;
+let host: Host;
+let served = 0;
+beforeAll(async () => {
+  // Each answer numbered, so that a stored outcome is told apart from a second request's.
+  upstream = await startRecordingUpstream(() => ({ status: 200, body: { n: ++served }, delayMs: 50 }));
+  host = await writeHost(upstream.url);
+});
+afterAll(async () => {
+  await host.close();
+  await upstream.close();
+});
+beforeEach(() => upstream.reset());
+
+const update = (title = 'T') => ({ id: 'thing-1', title });
+const code = (o: ToolOutcome) => (o.ok ? undefined : o.error.code);
+
+describe('idempotency keys (embedding API)', () => {
+  it('sends once for two calls with one key, and both get the same outcome', async () => {
+    const first = await host.callTool('WriteApi.UpdateThing', update(), { idempotencyKey: 'k-two' });
+    const second = await host.callTool('WriteApi.UpdateThing', update(), { idempotencyKey: 'k-two' });
+    expect(first.ok).toBe(true);
+    expect(second).toEqual(first);
+    expect(upstream.requests).toHaveLength(1);
+  });
+
+  it('answers idempotency_conflict for the same key with other arguments, and sends nothing', async () => {
+    await host.callTool('WriteApi.UpdateThing', update('A'), { idempotencyKey: 'k-conflict' });
+    upstream.reset();
+    const other = await host.callTool('WriteApi.UpdateThing', update('B'), { idempotencyKey: 'k-conflict' });
+    expect(code(other)).toBe('idempotency_conflict');
+    expect(upstream.requests).toHaveLength(0);
+  });
+
+  it('makes one upstream request for 20 concurrent calls with one key, all with its outcome', async () => {
+    const outcomes = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        host.callTool('WriteApi.UpdateThing', update(), { idempotencyKey: 'k-20' }),
+      ),
+    );
+    expect(upstream.requests).toHaveLength(1);
+    for (const o of outcomes) expect(o).toEqual(outcomes[0]);
+  });
+
+  it('keeps keys per user, and frees a key whose call never reached the upstream', async () => {
+    await host.callTool('WriteApi.UpdateThing', update(), { idempotencyKey: 'k-user', userId: 'alice' });
+    await host.callTool('WriteApi.UpdateThing', update(), { idempotencyKey: 'k-user', userId: 'bob' });
+    expect(upstream.requests).toHaveLength(2);
+    upstream.reset();
+    const invalid = await host.callTool('WriteApi.UpdateThing', { id: 'x' }, { idempotencyKey: 'k-free' });
+    expect(code(invalid)).toBe('invalid_argument');
+    const valid = await host.callTool('WriteApi.UpdateThing', update(), { idempotencyKey: 'k-free' });
+    expect(valid.ok).toBe(true);
+    expect(upstream.requests).toHaveLength(1);
+  });
+
+  it('ignores a key on a read-only tool: reads change nothing', async () => {
+    await host.callTool('WriteApi.ListThings', {}, { idempotencyKey: 'k-read' });
+    await host.callTool('WriteApi.ListThings', {}, { idempotencyKey: 'k-read' });
+    expect(upstream.requests).toHaveLength(2);
+  });
+});
+
+describe('idempotency keys over MCP', () => {
+  it('takes the key from _meta on tools/call, and as idempotency_key on call_tool and apply_preview', async () => {
+    const client = await mcpClient(host);
+    const meta = { 'toolhost/idempotencyKey': 'k-mcp' };
+    const a = await client.callTool({ name: 'WriteApi_UpdateThing', arguments: update(), _meta: meta });
+    const b = await client.callTool({ name: 'WriteApi_UpdateThing', arguments: update(), _meta: meta });
+    expect(b.content).toEqual(a.content);
+    expect(upstream.requests).toHaveLength(1);
+    const wrongKey = await client.callTool({
+      name: 'WriteApi_UpdateThing',
+      arguments: update(),
+      _meta: { 'toolhost/idempotencyKey': 7 },
+    });
+    expect(textOf(wrongKey)).toMatchObject({
+      error: { code: 'invalid_argument', parameter: '_meta.toolhost/idempotencyKey' },
+    });
+
+    const dynamic = await writeHost(upstream.url, { mcp: { catalog: 'dynamic' } });
+    const discovery = await mcpClient(dynamic);
+    upstream.reset();
+    const call = {
+      name: 'call_tool',
+      arguments: { name: 'WriteApi_UpdateThing', arguments: update(), idempotency_key: 'k-ct' },
+    };
+    const c = await discovery.callTool(call);
+    expect((await discovery.callTool(call)).content).toEqual(c.content);
+    expect(upstream.requests).toHaveLength(1);
+
+    upstream.reset();
+    const preview = textOf(
+      await discovery.callTool({
+        name: 'preview_tool_call',
+        arguments: { name: 'WriteApi_UpdateThing', arguments: update() },
+      }),
+    ) as RequestPreview;
+    const apply = {
+      name: 'apply_preview',
+      arguments: { preview_id: preview.preview_id, idempotency_key: 'k-apply' },
+    };
+    const first = await discovery.callTool(apply);
+    // With its key, applying again answers the first outcome rather than preview_used.
+    expect((await discovery.callTool(apply)).content).toEqual(first.content);
+    expect(upstream.requests).toHaveLength(1);
+    await dynamic.close();
+  });
+});
+
+describe('idempotency keys across replicas (Redis)', () => {
+  let redis: RedisServer;
+  const replicas: Host[] = [];
+  beforeAll(async () => {
+    redis = await startRedisServer();
+    const env = { TOOLHOST_REDIS_URL: redis.url, TOOLHOST_TOKEN_KEY: 'token-encryption-key-for-replicas' };
+    for (let i = 0; i < 2; i += 1) replicas.push(await writeHost(upstream.url, {}, env));
+  });
+  afterAll(async () => {
+    await Promise.all(replicas.map((r) => r.close()));
+    await redis?.close();
+  });
+
+  it('sends once for one key on two replicas, in turn and at once', async () => {
+    const [one, two] = replicas as [Host, Host];
+    const first = await one.callTool('WriteApi.UpdateThing', update(), { idempotencyKey: 'r-turn' });
+    const second = await two.callTool('WriteApi.UpdateThing', update(), { idempotencyKey: 'r-turn' });
+    expect(second).toEqual(first);
+    expect(upstream.requests).toHaveLength(1);
+    upstream.reset();
+    const together = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        (i % 2 ? one : two).callTool('WriteApi.UpdateThing', update(), { idempotencyKey: 'r-once' }),
+      ),
+    );
+    expect(upstream.requests).toHaveLength(1);
+    for (const o of together) expect(o).toEqual(together[0]);
+    expect(code(await two.callTool('WriteApi.UpdateThing', update('X'), { idempotencyKey: 'r-once' }))).toBe(
+      'idempotency_conflict',
+    );
+  });
+
+  it('applies a preview made on one replica on the other, once', async () => {
+    const [one, two] = replicas as [Host, Host];
+    const made = (await one.previewToolCall('WriteApi.UpdateThing', update())) as { preview: RequestPreview };
+    expect((await two.applyPreview(made.preview.preview_id)).ok).toBe(true);
+    expect(code(await one.applyPreview(made.preview.preview_id))).toBe('preview_used');
+    expect(upstream.requests).toHaveLength(1);
+  });
+});

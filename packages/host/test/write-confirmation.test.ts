@@ -1,0 +1,140 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ElicitRequestSchema, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import type { RequestPreview } from '@toolhost/core';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
+import { hostCliPath } from '../../testing/src/spawn-host.js';
+import type { Host } from '../src/host.js';
+import { fixtureApp, spawnHttpHost } from './support.js';
+import { mcpClient, textOf, WRITE_KEY, writeHost } from './write-support.js';
+
+let upstream: RecordingUpstream;
+let host: Host;
+beforeAll(async () => {
+  upstream = await startRecordingUpstream();
+  host = await writeHost(upstream.url, { tools: { confirmWrites: true } });
+});
+afterAll(async () => {
+  await host.close();
+  await upstream.close();
+});
+beforeEach(() => upstream.reset());
+
+const update = { id: 'thing-1', notify: false, title: 'Renamed' };
+const formCapabilities = { elicitation: { form: {} } };
+const formClient = { capabilities: formCapabilities };
+
+/** Answers every elicitation as told, keeping the messages the person was shown. */
+function person(client: Client, answer: ElicitResult): string[] {
+  const shown: string[] = [];
+  client.setRequestHandler(ElicitRequestSchema, async (request) => {
+    shown.push((request.params as { message: string }).message);
+    return answer;
+  });
+  return shown;
+}
+
+describe('confirmation by a person (tools.confirmWrites)', () => {
+  it('shows the exact request, credential redacted, and sends it only once the person agrees', async () => {
+    const client = await mcpClient(host, { capabilities: formCapabilities });
+    const shown = person(client, { action: 'accept', content: { send: true } });
+    const result = await client.callTool({ name: 'WriteApi_UpdateThing', arguments: update });
+    expect(result.isError).toBeFalsy();
+    expect(upstream.requests).toHaveLength(1);
+    expect(shown).toHaveLength(1);
+    expect(shown[0]).toContain(`PATCH ${upstream.url}/things/thing-1?notify=false`);
+    expect(shown[0]).toContain('authorization: [redacted]');
+    expect(shown[0]).toContain('"title": "Renamed"');
+    expect(shown[0]).not.toContain(WRITE_KEY);
+  });
+
+  it('answers cancelled and sends nothing when the person declines (or does not tick send)', async () => {
+    for (const answer of [
+      { action: 'decline' },
+      { action: 'accept', content: { send: false } },
+    ] as ElicitResult[]) {
+      const client = await mcpClient(host, { capabilities: formCapabilities });
+      person(client, answer);
+      const result = await client.callTool({ name: 'WriteApi_UpdateThing', arguments: update });
+      expect(textOf(result)).toMatchObject({ error: { code: 'cancelled' } });
+    }
+    expect(upstream.requests).toHaveLength(0);
+  });
+
+  it('never holds a read-only tool', async () => {
+    const client = await mcpClient(host, { capabilities: formCapabilities });
+    const shown = person(client, { action: 'decline' });
+    const result = await client.callTool({ name: 'WriteApi_ListThings', arguments: {} });
+    expect(result.isError).toBeFalsy();
+    expect(shown).toHaveLength(0);
+    expect(upstream.requests).toHaveLength(1);
+  });
+
+  it('gives a client without elicitation the preview, to apply once the person agrees', async () => {
+    const client = await mcpClient(host);
+    const held = textOf(await client.callTool({ name: 'WriteApi_UpdateThing', arguments: update })) as {
+      error: { code: string; preview: RequestPreview };
+    };
+    expect(held.error.code).toBe('confirmation_required');
+    expect(held.error.preview.request).toMatchObject({
+      method: 'PATCH',
+      headers: { authorization: '[redacted]' },
+    });
+    expect(upstream.requests).toHaveLength(0);
+    const applied = await client.callTool({
+      name: 'apply_preview',
+      arguments: { preview_id: held.error.preview.preview_id },
+    });
+    expect(applied.isError).toBeFalsy();
+    expect(upstream.requests).toHaveLength(1);
+  });
+});
+
+describe('confirmation over the transports', () => {
+  const config = () => ({
+    plugins: ['toolhost-plugin-echo'],
+    toolSets: { EchoApi: { baseUrl: upstream.url } },
+    tools: { confirmWrites: true },
+  });
+  const create = { mode: 'execute', request_body: JSON.stringify({ name: 'n' }) };
+
+  it('asks over stdio (--confirm-writes), and a decline sends nothing', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'toolhost-confirm-'));
+    const file = join(dir, 'toolhost.config.json');
+    writeFileSync(file, JSON.stringify({ ...config(), tools: {} }));
+    const client = new Client({ name: 'confirm-stdio', version: '0' }, formClient);
+    const shown = person(client, { action: 'decline' });
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [hostCliPath(), '--config', file, '--confirm-writes', 'serve', '--stdio'],
+        env: { PATH: process.env.PATH ?? '', ECHO_KEY: 'echo-key-0123456789' },
+        cwd: fixtureApp,
+      }),
+    );
+    const result = await client.callTool({ name: 'EchoApi_CreateItem', arguments: create });
+    expect(textOf(result)).toMatchObject({ error: { code: 'cancelled' } });
+    expect(shown[0]).toContain(`POST ${upstream.url}/items`);
+    expect(upstream.requests).toHaveLength(0);
+    await client.close();
+  });
+
+  it('asks over Streamable HTTP, on the call’s own stream, and sends once agreed', async () => {
+    const served = await spawnHttpHost(config(), { ECHO_KEY: 'echo-key-0123456789' });
+    const client = new Client({ name: 'confirm-http', version: '0' }, formClient);
+    const shown = person(client, { action: 'accept', content: { send: true } });
+    await client.connect(new StreamableHTTPClientTransport(new URL(served.url)));
+    const result = await client.callTool({ name: 'EchoApi_CreateItem', arguments: create });
+    expect(result.isError).toBeFalsy();
+    expect(shown).toHaveLength(1);
+    expect(upstream.requests).toHaveLength(1);
+    await client.close();
+    served.child.kill('SIGTERM');
+    await served.exited;
+  });
+});
