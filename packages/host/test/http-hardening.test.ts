@@ -106,7 +106,7 @@ describe('/healthz and the OAuth pages', () => {
     const full = await fetch(new URL('/healthz', guarded.url), {
       headers: { authorization: `Bearer ${TOKEN}` },
     });
-    expect(await full.json()).toMatchObject({ status: 'ok', tools: 3 });
+    expect(await full.json()).toMatchObject({ status: 'ok', tools: 5 });
   });
 
   it('answers a malformed callback path with 400, logging no error', async () => {

@@ -69,6 +69,9 @@ describe('Streamable HTTP transport', () => {
       'EchoApi_CreateItem',
       'EchoApi_DeleteItem',
       'EchoApi_GetItem',
+      // The host's own write-preview tools, listed since two of the tools write.
+      'apply_preview',
+      'preview_tool_call',
     ]);
     expect(a.getInstructions()).toMatch(/get_request_schema/);
     await Promise.all([a.close(), b.close()]);
@@ -104,7 +107,7 @@ describe('Streamable HTTP transport', () => {
 
   it('has a health endpoint', async () => {
     const res = await fetch(new URL('/healthz', url));
-    expect(await res.json()).toMatchObject({ status: 'ok', tools: 3 });
+    expect(await res.json()).toMatchObject({ status: 'ok', tools: 5 });
   });
 
   it('keeps the token out of its logs', () => {
