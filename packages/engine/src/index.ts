@@ -10,7 +10,13 @@ export {
   type DeclarationProblem,
   describeDeclarationProblems,
 } from './check-declarations.js';
-export { type EngineDependencies, type EngineOptions, ToolEngine } from './engine.js';
+export {
+  type EngineDependencies,
+  type EngineObserver,
+  type EngineOptions,
+  type RateLimitWaitKind,
+  ToolEngine,
+} from './engine.js';
 export { AxiosHttpSender, type HttpResponse, type HttpSender, type SendOptions } from './http-sender.js';
 export type { PacerFactory, RequestPacer } from './pacer.js';
 export { RegisteredTool, ToolRegistry } from './registry.js';
