@@ -299,8 +299,8 @@ describe('ToolEngine', () => {
         http: sender,
         // A pacer that says it held the first request back 40 ms.
         pacer: () => {
-          let first = true;
-          return { wait: async () => (first ? ((first = false), 40) : 0) };
+          const waits = [40, 0];
+          return { wait: async () => waits.shift() ?? 0 };
         },
       },
       {
