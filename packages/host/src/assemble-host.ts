@@ -1,6 +1,7 @@
 import { type AuthProvider, type SecretSource, serviceToken, type ToolSetDefinition } from '@toolhost/core';
 import {
   AxiosHttpSender,
+  type EngineObserver,
   type EngineOptions,
   MapSecretSource,
   ToolEngine,
@@ -28,6 +29,8 @@ export interface AssemblyInput {
   toolSets: readonly ToolSetDefinition[];
   /** Redis shared by replicas, when configured: tokens, refresh lock, pacing. */
   shared?: SharedStore;
+  /** Told what happens inside calls (traces and metrics). */
+  observer?: EngineObserver;
 }
 
 function optionalLogger(c: DependencyContainer): Logger | undefined {
@@ -89,6 +92,7 @@ export function registerDefaultServices(
     const logger = optionalLogger(c);
     const options: EngineOptions = {
       ...config.engine,
+      ...(input.observer ? { observer: input.observer } : {}),
       onUnexpectedError: (error, tool) =>
         logger?.error(
           {

@@ -5,6 +5,7 @@ import { connectionsPage } from '../auth/connections-page.js';
 import { oauthRoutes } from '../auth/oauth-routes.js';
 import type { Host } from '../host.js';
 import type { Logger } from '../logger.js';
+import { metricsRoute } from '../observability/metrics-route.js';
 import { prepareMcpCatalog } from './create-mcp-server.js';
 import { HttpSessions } from './http-sessions.js';
 import { McpEndpoint } from './mcp-endpoint.js';
@@ -78,6 +79,7 @@ export async function serveHttp(host: Host, options: HttpServeOptions = {}): Pro
     ownOrigins: (req) => [new URL(base).origin, `http://${req.headers.host}`],
     secureCookies,
   });
+  const metrics = metricsRoute({ host, accessTokens });
   const connections = connectionsPage({ host, accessTokens, ...(log ? { logger: log } : {}), secureCookies });
   /** POST exchanges whose answer is not yet written; shutdown waits for them. */
   const exchanges = new Set<ServerResponse>();
@@ -105,6 +107,7 @@ export async function serveHttp(host: Host, options: HttpServeOptions = {}): Pro
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (url.pathname === '/healthz' && req.method === 'GET') return health(req, res);
     if (await oauth.handle(req, res, url)) return;
+    if (await metrics.handle(req, res, url)) return;
     if (await connections.handle(req, res, url)) return;
     if (url.pathname !== path || options.mcp === false) return jsonRpcError(res, 404, 'Not found');
     return mcp.handle(req, res);
