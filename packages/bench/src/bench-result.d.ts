@@ -4,6 +4,8 @@ import type { measureDiscovery, measureResultSize } from './agents.mjs';
 import type { catalogCost } from './catalog-cost.mjs';
 import type { machine } from './report.mjs';
 import type { Counts, Phase } from './rounds.mjs';
+import type { measureSessionChurn } from './session-churn.mjs';
+import type { measureStoreCost } from './store-cost.mjs';
 
 export type CatalogCost = ReturnType<typeof catalogCost>;
 export type Discovery = Awaited<ReturnType<typeof measureDiscovery>>;
@@ -53,6 +55,8 @@ export interface TargetRow {
   target: string;
   measured: string;
   floor: string;
+  /** The peer's figure, where it has one (absent in results written before it was added). */
+  peer?: string;
   met: boolean | undefined;
 }
 
@@ -72,6 +76,10 @@ export interface RunResult {
   http?: TransportPhases;
   embedding?: EmbeddingPhases;
   memory?: Memory;
+  /** Token store cost: the same call with its OAuth token in the file store and in Redis. */
+  storeCost?: Awaited<ReturnType<typeof measureStoreCost>>;
+  /** Memory while many HTTP sessions are opened and dropped. */
+  sessionChurn?: Awaited<ReturnType<typeof measureSessionChurn>>;
   coldStart?: {
     hostAllPlugins: ColdStart & { tools?: number };
     hostOnePlugin: ColdStart;

@@ -26,6 +26,8 @@ import {
   writeResults,
 } from './report.mjs';
 import { callsMeasured, compare, countsFor, warmup } from './rounds.mjs';
+import { measureSessionChurn } from './session-churn.mjs';
+import { measureStoreCost } from './store-cost.mjs';
 import {
   coldStartArgs,
   directSubject,
@@ -192,6 +194,12 @@ async function main() {
     p.cpuUsOverDirect = (p.cpuUsPerCall ?? Number.NaN) - (embedding.direct[i]?.cpuUsPerCall ?? Number.NaN);
   await embedded.close();
 
+  log('token store: the same OAuth call with its token in the encrypted file and in Redis');
+  const storeCost = await measureStoreCost(upstream.url, { calls: COUNTS.storeCalls, rounds: COUNTS.rounds });
+  if (!storeCost) log('token store: redis-server is not installed, phase skipped');
+  log(`HTTP sessions: ${COUNTS.sessions} opened and dropped, memory at start, middle and end`);
+  const sessionChurn = await measureSessionChurn(upstream.url, { sessions: COUNTS.sessions });
+
   log('cold start: process start to first tools/list answer');
   const coldArgs = coldStartArgs(S, upstream.url);
   /** @type {Record<keyof typeof coldArgs, number[]>} */
@@ -224,6 +232,8 @@ async function main() {
     memory,
     http: httpPhases,
     embedding,
+    ...(storeCost ? { storeCost } : {}),
+    sessionChurn,
     coldStart,
   };
   writeResults({

@@ -123,12 +123,13 @@ export function catalogTable(r) {
  */
 export function targetsTable(r) {
   return table(
-    ['what', 'target', 'toolhost', 'floor (bare SDK server)', 'met'],
+    ['what', 'target', 'toolhost', 'floor (bare SDK server)', 'peer (openapi-mcp-server)', 'met'],
     r.targets.map((t) => [
       t.what,
       t.target,
       t.measured,
       t.floor,
+      t.peer ?? '–',
       t.met === undefined ? '–' : t.met ? 'yes' : 'NO',
     ]),
   );
@@ -249,6 +250,29 @@ function markdown(r) {
     ),
   );
   out.push('');
+  if (r.storeCost || r.sessionChurn) {
+    out.push('### Token store and HTTP session churn (in process)');
+    out.push('');
+    /** @type {(string | number | undefined)[][]} */
+    const rows = [];
+    const st = r.storeCost;
+    if (st)
+      for (const [label, p] of /** @type {const} */ ([
+        ['OAuth call, token in the encrypted file store', st.file],
+        ['OAuth call, token in Redis (RedisTokenStore)', st.redis],
+      ]))
+        rows.push([label, `p50 ${p.p50} ms / p99 ${p.p99} ms (${p.calls} calls, c=1)`]);
+    const ch = r.sessionChurn;
+    if (ch)
+      for (const [label, m] of /** @type {const} */ ([
+        ['sessions: start (after 200)', ch.start],
+        [`sessions: after ${Math.floor(ch.sessions / 2)} more`, ch.middle],
+        [`sessions: after ${ch.sessions} more (${ch.failures} failed)`, ch.end],
+      ]))
+        rows.push([label, `heap after GC ${m.heapMb} MB, RSS ${m.rssMb} MB`]);
+    out.push(table(['what', 'measured'], rows));
+    out.push('');
+  }
   out.push('### Cold start (process start → first tools/list answer, stdio) and memory');
   out.push('');
   const c = r.coldStart;

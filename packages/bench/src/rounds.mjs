@@ -19,8 +19,28 @@ export const CONCURRENCY = [1, 16, 64];
 /** @param {boolean} quick */
 export function countsFor(quick) {
   return quick
-    ? { warmup: 1000, c1: 400, c16: 640, c64: 640, rounds: 4, cold: 3, memoryCalls: 10_000 }
-    : { warmup: 1000, c1: 2400, c16: 3200, c64: 3200, rounds: 8, cold: 9, memoryCalls: 10_000 };
+    ? {
+        warmup: 1000,
+        c1: 400,
+        c16: 640,
+        c64: 640,
+        rounds: 4,
+        cold: 3,
+        memoryCalls: 10_000,
+        storeCalls: 800,
+        sessions: 400,
+      }
+    : {
+        warmup: 1000,
+        c1: 2400,
+        c16: 3200,
+        c64: 3200,
+        rounds: 8,
+        cold: 9,
+        memoryCalls: 10_000,
+        storeCalls: 2400,
+        sessions: 2000,
+      };
 }
 
 /** The summary of one concurrency in a subject's list of summaries. */

@@ -10,12 +10,16 @@ import { at } from './rounds.mjs';
 
 /**
  * The rows of a targets table, and how one is added.
- * @returns {[TargetRow[], (what: string, target: string, measured: string, floor: string, met: boolean | undefined) => void]}
+ * @returns {[TargetRow[], (what: string, target: string, measured: string, floor: string, met: boolean | undefined, peer?: string) => void]}
  */
 function targetRows() {
   /** @type {TargetRow[]} */
   const rows = [];
-  return [rows, (what, target, measured, floor, met) => rows.push({ what, target, measured, floor, met })];
+  return [
+    rows,
+    (what, target, measured, floor, met, peer = '–') =>
+      rows.push({ what, target, measured, floor, peer, met }),
+  ];
 }
 
 /**
@@ -48,24 +52,52 @@ export function targets(r) {
   const overhead = (what, target, set, field, met) => {
     const host = phaseAt(set.host, 1)[field];
     const floor = phaseAt(set.bare, 1)[field];
-    add(what, target, `${host} ms`, `${floor} ms`, met(host ?? Number.NaN, floor ?? Number.NaN));
+    const peer = phaseAt(set.peer, 1)[field];
+    add(
+      what,
+      target,
+      `${host} ms`,
+      `${floor} ms`,
+      met(host ?? Number.NaN, floor ?? Number.NaN),
+      `${peer} ms`,
+    );
   };
   overhead('stdio p50 overhead (c=1)', '≤ floor + 0.1 ms', r.stdio, 'overheadP50', (h, b) => h <= b + 0.1);
   overhead('stdio p99 overhead (c=1)', '≤ floor + 1 ms', r.stdio, 'overheadP99', (h, b) => h <= b + 1);
   overhead('HTTP p50 overhead (c=1)', '≤ floor + 0.2 ms', r.http, 'overheadP50', (h, b) => h <= b + 0.2);
   overhead('HTTP p50 overhead (c=1), stretch', '< floor', r.http, 'overheadP50', (h, b) => h < b);
+  const httpPeer = phaseAt(r.http.peer, 1).overheadP50 ?? Number.NaN;
+  const httpHost = phaseAt(r.http.host, 1).overheadP50 ?? Number.NaN;
+  add(
+    'HTTP p50 overhead (c=1), against the peer',
+    '≤ peer',
+    `${httpHost} ms`,
+    '–',
+    httpHost <= httpPeer,
+    `${httpPeer} ms`,
+  );
   for (const [t, set] of /** @type {const} */ ([
     ['stdio', r.stdio],
     ['HTTP', r.http],
   ])) {
     const host = phaseAt(set.host, 64).cpuUsPerCall ?? Number.NaN;
     const bare = phaseAt(set.bare, 64).cpuUsPerCall ?? Number.NaN;
+    const peer = phaseAt(set.peer, 64).cpuUsPerCall ?? Number.NaN;
     add(
       `${t} server CPU per call (c=64)`,
       '≤ floor',
-      `${fmt(host, ' µs')}`,
-      `${fmt(bare, ' µs')}`,
+      fmt(host, ' µs'),
+      fmt(bare, ' µs'),
       host <= bare,
+      fmt(peer, ' µs'),
+    );
+    add(
+      `${t} server CPU per call (c=64), against the peer`,
+      '≤ peer',
+      fmt(host, ' µs'),
+      '–',
+      host <= peer,
+      fmt(peer, ' µs'),
     );
   }
   add(
@@ -98,6 +130,23 @@ export function targets(r) {
     `${round((r.memory.bare.rssAfterCallsMb ?? Number.NaN) - (r.memory.bare.rssAfterStartMb ?? Number.NaN), 1)} MB (start → end)`,
     undefined,
   );
+  if (r.storeCost)
+    add(
+      'Redis token store: call p50 over the file store (c=1, in process)',
+      '≤ +0.3 ms',
+      `+${r.storeCost.p50DeltaMs} ms (${r.storeCost.redis.p50} vs ${r.storeCost.file.p50} ms)`,
+      '–',
+      (r.storeCost.p50DeltaMs ?? Number.NaN) <= 0.3,
+    );
+  const churn = r.sessionChurn;
+  if (churn)
+    add(
+      `heap after GC, ${churn.sessions.toLocaleString('en')} HTTP sessions opened and dropped`,
+      'flat (≤ 2 MB growth)',
+      `${churn.start.heapMb} → ${churn.middle.heapMb} → ${churn.end.heapMb} MB`,
+      '–',
+      (churn.heapGrowthMb ?? Number.NaN) <= 2 && churn.failures === 0,
+    );
   const staticTokens = r.catalog.tokens + r.catalog.instructionsTokens;
   add(
     `static catalog tokens (${r.catalog.tools} tools + instructions)`,

@@ -274,6 +274,54 @@ describe('ToolEngine', () => {
     expect(order).toEqual(['warm', 'pace a', 'send', 'warm', 'pace b', 'send']);
   });
 
+  it('reports each upstream answer and each rate-limit wait to the observer, with the call context', async () => {
+    const sender = new FakeSender([
+      { status: 429, headers: { 'retry-after': '0' }, body: null },
+      { status: 201, headers: {}, body: {} },
+    ]);
+    const reports: unknown[] = [];
+    const e = new ToolEngine(
+      new ToolRegistry([
+        {
+          contractVersion: '2.0',
+          toolSet: 'T',
+          plugin: { name: 'p', version: '1' },
+          servers: { default: 'https://x.test' },
+          tools,
+          traffic: {
+            pacing: { key: 'id', requestsPerSecond: 5 },
+            retryOnRateLimit: { defaultWaitSeconds: 1, maxWaitSeconds: 1 },
+          },
+        },
+      ]),
+      {
+        authProviders: [new StaticTokenAuthProvider('p', 'tok')],
+        http: sender,
+        // A pacer that says it held the first request back 40 ms.
+        pacer: () => {
+          const waits = [40, 0];
+          return { wait: async () => waits.shift() ?? 0 };
+        },
+      },
+      {
+        observer: {
+          upstreamResponse: (context, tool, status, ms) =>
+            reports.push(['upstream', context, tool.name, status, typeof ms === 'number' && ms >= 0]),
+          rateLimitWait: (context, tool, kind, ms) => reports.push(['wait', context, tool.name, kind, ms]),
+        },
+      },
+    );
+    const context = { userId: 'u1' };
+    const out = await e.call('T.Get', { thing: 'a' }, context);
+    expect(out).toMatchObject({ ok: true, status: 201 });
+    expect(reports).toEqual([
+      ['wait', context, 'T.Get', 'pacing', 40],
+      ['upstream', context, 'T.Get', 429, true],
+      ['wait', context, 'T.Get', 'retry_after', 0],
+      ['upstream', context, 'T.Get', 201, true],
+    ]);
+  });
+
   it('names an unknown tool', async () => {
     expect(await engine({}).call('T.Nope', {}, ctx)).toMatchObject({
       ok: false,

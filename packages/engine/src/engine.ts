@@ -42,7 +42,26 @@ export interface EngineOptions {
   maxRateLimitWaitSeconds?: number;
   /** Told about failures that are bugs (returned to callers only as `internal_error`), for logging. */
   onUnexpectedError?: (error: unknown, tool: string) => void;
+  /** Told what happens inside a call (upstream answers, rate-limit waits), for traces and metrics. */
+  observer?: EngineObserver;
 }
+
+/**
+ * What the engine reports about a call while it runs. Each hook receives the call's own
+ * `CallContext` object, so a host can tie the reports to the call it started (a span, a log
+ * line) without the engine knowing about any telemetry library.
+ */
+export interface EngineObserver {
+  /** An upstream answered one attempt (every attempt of a retried call is reported). */
+  upstreamResponse?(context: CallContext, tool: RegisteredTool, status: number, durationMs: number): void;
+  /**
+   * A request waited before leaving: for its pacing slot (`pacing`), or for the wait an
+   * upstream asked for with a 429 (`retry_after`).
+   */
+  rateLimitWait?(context: CallContext, tool: RegisteredTool, kind: RateLimitWaitKind, waitMs: number): void;
+}
+
+export type RateLimitWaitKind = 'pacing' | 'retry_after';
 
 const RETRYABLE_STATUS = new Set([500, 502, 503, 504]);
 
@@ -118,6 +137,7 @@ export class ToolEngine {
   private readonly retry: { maxAttempts: number; baseDelayMs: number; maxDelayMs: number };
   private readonly maxRateLimitWait: number;
   private readonly onUnexpectedError?: (error: unknown, tool: string) => void;
+  private readonly observer?: EngineObserver;
 
   constructor(
     readonly registry: ToolRegistry,
@@ -133,6 +153,7 @@ export class ToolEngine {
     this.retry = { ...ENGINE_DEFAULTS.retry, ...options.retry };
     this.maxRateLimitWait = options.maxRateLimitWaitSeconds ?? ENGINE_DEFAULTS.maxRateLimitWaitSeconds;
     this.onUnexpectedError = options.onUnexpectedError;
+    this.observer = options.observer;
   }
 
   /** Loads the sender's HTTP client ahead of the first call; never fails (a failure shows on that call). */
@@ -272,7 +293,7 @@ export class ToolEngine {
     const rateLimit = tool.toolSet.traffic?.retryOnRateLimit;
     let rateLimitRetried = false;
     for (let attempt = 1; ; attempt += 1) {
-      await this.pace(tool, args, context.signal);
+      await this.pace(tool, args, context);
       let res: HttpResponse;
       try {
         res = await this.sendInSlot(tool, request, context, sent);
@@ -291,6 +312,7 @@ export class ToolEngine {
         const max = Math.min(this.maxRateLimitWait, rateLimit?.maxWaitSeconds ?? this.maxRateLimitWait);
         if (wait !== undefined && wait <= max) {
           rateLimitRetried = true;
+          this.observer?.rateLimitWait?.(context, tool, 'retry_after', wait * 1000);
           await sleep(wait * 1000, context.signal);
           continue;
         }
@@ -328,7 +350,10 @@ export class ToolEngine {
     return upstream.run(
       () =>
         this.limit.run(
-          () => this.send(request, context, attempt),
+          () =>
+            this.observer?.upstreamResponse
+              ? this.sendObserved(tool, request, context, attempt)
+              : this.send(request, context, attempt),
           context.signal,
           Math.max(0, deadline - Date.now()),
         ),
@@ -345,7 +370,7 @@ export class ToolEngine {
   private async pace(
     tool: RegisteredTool,
     args: Record<string, unknown>,
-    signal?: CallSignal,
+    context: CallContext,
   ): Promise<void> {
     const pacing = tool.toolSet.traffic?.pacing;
     if (!pacing) return;
@@ -361,7 +386,20 @@ export class ToolEngine {
         : new Pacer(pacing.requestsPerSecond);
       this.pacers.set(tool.toolSet.toolSet, pacer);
     }
-    await pacer.wait(key, signal);
+    const waited = await pacer.wait(key, context.signal);
+    if (waited && waited > 0) this.observer?.rateLimitWait?.(context, tool, 'pacing', waited);
+  }
+
+  private async sendObserved(
+    tool: RegisteredTool,
+    request: HttpRequestSpec,
+    context: CallContext,
+    attempt: { reached: boolean },
+  ): Promise<HttpResponse> {
+    const started = performance.now();
+    const res = await this.send(request, context, attempt);
+    this.observer?.upstreamResponse?.(context, tool, res.status, performance.now() - started);
+    return res;
   }
 
   private async send(

@@ -13,9 +13,11 @@ export {
 export {
   type DispatchResult,
   type EngineDependencies,
+  type EngineObserver,
   type EngineOptions,
   type PreparedRequest,
   type PrepareResult,
+  type RateLimitWaitKind,
   ToolEngine,
 } from './engine.js';
 export { ENGINE_DEFAULTS } from './engine-defaults.js';

@@ -2,8 +2,12 @@ import type { CallSignal } from '@toolhost/core';
 
 /** Spaces the requests that share a key; the engine waits on it before each upstream request. */
 export interface RequestPacer {
-  /** Resolves when a request for `key` may go (rejects with the signal's reason on abort). */
-  wait(key: string, signal?: CallSignal): Promise<void>;
+  /**
+   * Resolves when a request for `key` may go (rejects with the signal's reason on abort), with
+   * the milliseconds it held the request back where the pacer knows them (for metrics).
+   */
+  // biome-ignore lint/suspicious/noConfusingVoidType: pacers written before the wait was reported resolve with nothing, and stay valid.
+  wait(key: string, signal?: CallSignal): Promise<number | void>;
 }
 
 /**
@@ -24,8 +28,8 @@ export class Pacer implements RequestPacer {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Resolves when a request for `key` may go; reserves its slot at once. */
-  async wait(key: string, signal?: CallSignal): Promise<void> {
+  /** Resolves when a request for `key` may go, with how long it waited; reserves its slot at once. */
+  async wait(key: string, signal?: CallSignal): Promise<number> {
     const interval = 1000 / this.perSecond;
     const now = this.now();
     const slot = Math.max(now, this.next.get(key) ?? 0);
@@ -34,6 +38,7 @@ export class Pacer implements RequestPacer {
     if (delay > 0) await sleep(delay, signal);
     // Forget idle keys so the map does not grow with every base ever used.
     if (this.next.size > 1000) for (const [k, t] of this.next) if (t < now) this.next.delete(k);
+    return Math.max(0, delay);
   }
 }
 

@@ -1,6 +1,7 @@
 import { type AuthProvider, type SecretSource, serviceToken, type ToolSetDefinition } from '@toolhost/core';
 import {
   AxiosHttpSender,
+  type EngineObserver,
   type EngineOptions,
   MapSecretSource,
   ToolEngine,
@@ -36,6 +37,8 @@ export interface AssemblyInput {
   toolSets: readonly ToolSetDefinition[];
   /** Redis shared by replicas, when configured: tokens, refresh lock, pacing. */
   shared?: SharedStore;
+  /** Told what happens inside calls (traces and metrics). */
+  observer?: EngineObserver;
 }
 
 function optionalLogger(c: DependencyContainer): Logger | undefined {
@@ -58,12 +61,13 @@ function declaredCredentials(toolSets: readonly ToolSetDefinition[]) {
 /** The engine over the container's registry, providers, secrets and sender, with the config's limits. */
 function buildEngine(
   c: DependencyContainer,
-  config: HostConfig,
+  input: Pick<AssemblyInput, 'config' | 'observer'>,
   shared: SharedStore | undefined,
 ): ToolEngine {
   const logger = optionalLogger(c);
   const options: EngineOptions = {
-    ...config.engine,
+    ...input.config.engine,
+    ...(input.observer ? { observer: input.observer } : {}),
     onUnexpectedError: (error, tool) =>
       logger?.error(
         {
@@ -130,7 +134,7 @@ export function registerDefaultServices(
   registerDefault(container, HostServices.registry, () =>
     new ToolRegistry(toolSets).filter(toolSelector(config)),
   );
-  registerDefault(container, HostServices.engine, (c) => buildEngine(c, config, shared));
+  registerDefault(container, HostServices.engine, (c) => buildEngine(c, input, shared));
   return { tokenStoreInUse };
 }
 

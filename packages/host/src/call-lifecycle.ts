@@ -1,10 +1,12 @@
 import type { CallContext, CallSignal, ToolOutcome } from '@toolhost/core';
 import type { DispatchResult, ToolEngine } from '@toolhost/engine';
 import type { Logger } from './logger.js';
+import type { HostTelemetry } from './observability/host-telemetry.js';
 
 /**
  * The life of each call after assembly: its own abort signal (cancelled by the caller's or by
- * shutdown), one log line with its outcome, and the in-flight set that shutdown waits for.
+ * shutdown), its span and counts, one log line with its outcome, and the in-flight set that
+ * shutdown waits for.
  */
 export class CallLifecycle {
   private readonly inFlight = new Set<{ controller: AbortController; done: Promise<void> }>();
@@ -14,6 +16,7 @@ export class CallLifecycle {
   constructor(
     private readonly engine: ToolEngine,
     private readonly log: Logger | undefined,
+    private readonly telemetry: HostTelemetry,
   ) {}
 
   /** Runs one call of a known tool for a user. */
@@ -55,10 +58,14 @@ export class CallLifecycle {
     const forward = () => controller.abort(signal?.reason);
     if (signal?.aborted) forward();
     else signal?.addEventListener('abort', forward, { once: true });
-    const started = this.log ? performance.now() : 0;
+    const instruments = this.telemetry.loaded ?? (await this.telemetry.load());
+    const started = performance.now();
     this.counter += 1;
     const callId = this.counter;
-    const call = step({ userId, signal: controller.signal });
+    const context = { userId, signal: controller.signal };
+    const toolSet = this.engine.registry.get(name)?.toolSet.toolSet ?? '';
+    const trace = instruments.startCall(name, toolSet, userId, context);
+    const call = trace.run(() => step(context));
     const entry = {
       controller,
       done: call.then(
@@ -69,6 +76,7 @@ export class CallLifecycle {
     this.inFlight.add(entry);
     try {
       const result = await call;
+      trace.end(result.outcome, performance.now() - started);
       if (this.log) this.logCall(callId, name, userId, started, result.outcome);
       return result;
     } finally {

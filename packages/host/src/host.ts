@@ -10,6 +10,7 @@ import { resolveConfig } from './config/config-defaults.js';
 import type { HostConfig, ResolvedHostConfig } from './config/host-config.js';
 import { validateConfig } from './config/load-config.js';
 import type { Logger } from './logger.js';
+import { HostTelemetry } from './observability/host-telemetry.js';
 import { discoverPlugins, pluginSearchBases, searchedDirectories } from './plugins/discover-plugins.js';
 import { importPlugins, registerPlugins } from './plugins/load-plugins.js';
 import { HostServices, registerService, resolveService } from './services.js';
@@ -104,6 +105,11 @@ export interface Host {
    * without it the first call loads it.
    */
   warm(): Promise<void>;
+  /**
+   * The host's counters (calls, errors by code, token refreshes, rate-limit waits) in
+   * Prometheus text format, as `GET /metrics` serves them.
+   */
+  metrics(): Promise<string>;
   /** Stops taking calls, lets in-flight ones finish within `graceMs` (then cancels them), flushes token writes. */
   close(graceMs?: number): Promise<void>;
 }
@@ -152,11 +158,13 @@ export async function createHost(rawConfig: HostConfig = {}, options: HostOption
   registerGivenServices(container, config, options);
   const toolSets = registerPlugins(container, plugins, config);
   checkConfigAgainstCatalog(config, toolSets);
+  const telemetry = new HostTelemetry();
   const { engine, registry, providers, tokenStoreInUse, shared } = await composeServices(container, {
     config,
     env,
     configDir,
     toolSets,
+    observer: telemetry.observer,
     ...(options.logger ? { logger: options.logger } : {}),
   });
   const infos = new Map(registry.list().map((t) => [t.name, toInfo(t)]));
@@ -165,8 +173,10 @@ export async function createHost(rawConfig: HostConfig = {}, options: HostOption
   const log = container.isRegistered(HostServices.logger, true)
     ? resolveService(container, HostServices.logger)
     : undefined;
-  const calls = new CallLifecycle(engine, log);
+  const calls = new CallLifecycle(engine, log, telemetry);
   const writes = createWriteSafety({ config, calls, engine, shared });
+  const oauthProviders = providers.filter((p): p is OAuthAuthProvider => p instanceof OAuthAuthProvider);
+  for (const p of oauthProviders) p.onRefreshed(({ outcome }) => telemetry.tokenRefresh(p.id, outcome));
   const unknown = (name: string): ToolOutcome => ({
     ok: false,
     error: {
@@ -181,10 +191,13 @@ export async function createHost(rawConfig: HostConfig = {}, options: HostOption
     plugins,
     container,
     pluginSearch: { directories: searchedDirectories(bases), discovered: explicit === undefined },
-    oauthProviders: providers.filter((p): p is OAuthAuthProvider => p instanceof OAuthAuthProvider),
+    oauthProviders,
     listTools: () => [...infos.values()],
     getTool: (name) => infos.get(name),
-    warm: () => engine.warm(),
+    warm: async () => {
+      await Promise.all([engine.warm(), telemetry.load()]);
+    },
+    metrics: () => telemetry.metricsText(),
     async callTool(name, args, callOptions = {}) {
       const info = infos.get(name);
       if (!info) return unknown(name);

@@ -48,6 +48,8 @@ export interface AuthorizationFlows {
   signals: AuthorizationSignals;
 }
 
+export type RefreshOutcome = 'ok' | 'reauthorize' | 'failed';
+
 export class OAuthCallbackError extends HostError {
   readonly code = 'oauth_callback_failed' as const;
   static override isInstance = hasCode<OAuthCallbackError>('oauth_callback_failed');
@@ -173,6 +175,15 @@ export class OAuthAuthProvider implements AuthProvider {
   onAuthorized(listener: (event: { userId: string; state: string; flowId: string }) => void): () => void {
     this.events.on('authorized', listener);
     return () => this.events.off('authorized', listener);
+  }
+
+  /**
+   * Called after each refresh this host attempts: `ok`, `reauthorize` (the grant is gone, the
+   * user must authorize again) or `failed` (the token endpoint could not be reached).
+   */
+  onRefreshed(listener: (event: { outcome: RefreshOutcome }) => void): () => void {
+    this.events.on('refreshed', listener);
+    return () => this.events.off('refreshed', listener);
   }
 
   async getCredentials(request: CredentialRequest): Promise<CredentialResult> {
@@ -416,6 +427,7 @@ export class OAuthAuthProvider implements AuthProvider {
   private async refresh(userId: string, token: StoredToken): Promise<StoredToken | undefined> {
     if (!token.refreshToken) {
       await this.store.delete(this.id, userId);
+      this.refreshed('reauthorize');
       return undefined;
     }
     let res: oauth.TokenEndpointResponse;
@@ -436,8 +448,10 @@ export class OAuthAuthProvider implements AuthProvider {
         if (current && current.refreshToken !== token.refreshToken) return current;
         // Revoked or expired refresh token: the user must authorize again.
         await this.store.delete(this.id, userId);
+        this.refreshed('reauthorize');
         return undefined;
       }
+      this.refreshed('failed');
       throw new ToolError({
         code: 'upstream_unavailable',
         retryable: true,
@@ -446,6 +460,11 @@ export class OAuthAuthProvider implements AuthProvider {
     }
     const next = this.toStored(res, token.scopes, token);
     await this.store.set(this.id, userId, next);
+    this.refreshed('ok');
     return next;
+  }
+
+  private refreshed(outcome: RefreshOutcome): void {
+    this.events.emit('refreshed', { outcome });
   }
 }

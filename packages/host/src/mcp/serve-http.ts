@@ -6,6 +6,7 @@ import { connectionsPage } from '../auth/connections-page.js';
 import { oauthRoutes } from '../auth/oauth-routes.js';
 import type { Host } from '../host.js';
 import type { Logger } from '../logger.js';
+import { metricsRoute } from '../observability/metrics-route.js';
 import { resolveService } from '../services.js';
 import type { SharedStore } from '../store/shared-store.js';
 import { type McpCatalog, prepareMcpCatalog } from './create-mcp-server.js';
@@ -170,7 +171,7 @@ function sharedStoreOf(host: Host): SharedStore | undefined {
 }
 
 /**
- * The server's routes, tried in order: health, the OAuth pages, the connections page, then
+ * The server's routes, tried in order: health, the OAuth pages, metrics, the connections page, then
  * MCP (last: it answers 404 for any other path).
  */
 async function serverRoutes(state: ServerState): Promise<RouteHandler[]> {
@@ -196,6 +197,7 @@ async function serverRoutes(state: ServerState): Promise<RouteHandler[]> {
   return [
     (req, res, url) => url.pathname === '/healthz' && req.method === 'GET' && answerHealth(req, res, state),
     oauth.handle,
+    metricsRoute({ host, accessTokens }).handle,
     connections.handle,
     mcp,
   ];

@@ -47,21 +47,26 @@ export class SharedPacer implements RequestPacer {
     });
   }
 
-  async wait(key: string, signal?: CallSignal): Promise<void> {
+  /** Resolves when the request may go, with how long it was held back (ms). */
+  async wait(key: string, signal?: CallSignal): Promise<number> {
+    let waited = 0;
     for (;;) {
       if (signal?.aborted) throw signal.reason;
       let slot: number;
       try {
         slot = await this.reserve(key);
       } catch (e) {
-        return this.waitLocally(key, e, signal);
+        return waited + (await this.waitLocally(key, e, signal));
       }
       const start = slot * this.slotMs;
       const delay = start - Date.now();
-      if (delay > 0) await sleep(delay, signal);
+      if (delay > 0) {
+        await sleep(delay, signal);
+        waited += delay;
+      }
       // A timer that fired late (a busy event loop) would send this request into the time of
       // the next slots, bunched with theirs: it takes a fresh slot instead.
-      if (Date.now() - start <= this.lateMs) return;
+      if (Date.now() - start <= this.lateMs) return waited;
     }
   }
 
@@ -91,7 +96,7 @@ export class SharedPacer implements RequestPacer {
     return slot;
   }
 
-  private waitLocally(key: string, error: unknown, signal?: CallSignal): Promise<void> {
+  private waitLocally(key: string, error: unknown, signal?: CallSignal): Promise<number> {
     if (!this.degraded) {
       this.degraded = true;
       this.logger?.warn(

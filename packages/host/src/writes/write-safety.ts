@@ -1,4 +1,4 @@
-import { type RequestPreview, ToolError, type ToolOutcome } from '@toolhost/core';
+import { type CallContext, type RequestPreview, ToolError, type ToolOutcome } from '@toolhost/core';
 import type { DispatchResult, PreparedRequest, ToolEngine } from '@toolhost/engine';
 import type { CallLifecycle } from '../call-lifecycle.js';
 import type { ResolvedHostConfig } from '../config/host-config.js';
@@ -65,7 +65,7 @@ export class WriteSafety {
           if (!this.confirmWrites) return this.calls.callOnce(name, args, context);
           const prepared = this.engine.prepare(name, args);
           if (prepared.kind === 'outcome') return notSent(prepared.outcome);
-          return this.confirmThenSend(prepared.request, o, context.signal, true);
+          return this.confirmThenSend(prepared.request, o, context, true);
         }),
     );
   }
@@ -99,7 +99,7 @@ export class WriteSafety {
 
   private sendClaimed(claimed: ClaimedPreview, o: WriteCallOptions): Promise<DispatchResult> {
     return this.calls.within(claimed.prepared.tool, o.userId, o.signal, (context) =>
-      this.confirmThenSend(claimed.prepared, o, context.signal, false),
+      this.confirmThenSend(claimed.prepared, o, context, false),
     );
   }
 
@@ -111,11 +111,15 @@ export class WriteSafety {
   private async confirmThenSend(
     prepared: PreparedRequest,
     o: WriteCallOptions,
-    signal: AbortSignal,
+    // The call's own context, passed on as it is: observers match the send to the call by it.
+    context: CallContext & { signal: AbortSignal },
     direct: boolean,
   ): Promise<DispatchResult> {
     if (this.confirmWrites && o.confirm) {
-      const agreed = await o.confirm({ tool: prepared.tool, request: describeRequest(prepared) }, signal);
+      const agreed = await o.confirm(
+        { tool: prepared.tool, request: describeRequest(prepared) },
+        context.signal,
+      );
       if (!agreed) return notSent(cancelled('The person declined this request; nothing was sent.'));
     } else if (this.confirmWrites && direct) {
       const preview = await this.previews.create(o.userId, prepared);
@@ -129,7 +133,7 @@ export class WriteSafety {
         },
       });
     }
-    return this.engine.dispatch(prepared, { userId: o.userId, signal });
+    return this.engine.dispatch(prepared, context);
   }
 
   private async keyed(

@@ -1,0 +1,84 @@
+// Memory while clients open and drop many Streamable HTTP sessions: the host served in this
+// process (so that its heap can be read after a full GC), each client initializing, making
+// one call and then either ending its session (DELETE) or abandoning it (never heard from
+// again: the session cap closes the least recently used). Heap after GC and RSS are read at
+// the start, halfway and at the end; flat figures mean nothing is kept per dropped session.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { round } from './measure.mjs';
+
+/** Heap used after two full collections, and RSS, in MB (undefined without --expose-gc). */
+function memory() {
+  globalThis.gc?.();
+  globalThis.gc?.();
+  const m = process.memoryUsage();
+  return {
+    heapMb: globalThis.gc ? round(m.heapUsed / 2 ** 20, 2) : undefined,
+    rssMb: round(m.rss / 2 ** 20, 1),
+  };
+}
+
+/**
+ * @param {string} upstream
+ * @param {{ sessions: number }} counts
+ */
+export async function measureSessionChurn(upstream, counts) {
+  const { createHost, serveHttp } = await import('@toolhost/host');
+  const host = await createHost({
+    plugins: ['@toolhost/plugin-crm-events'],
+    toolSets: { CrmEventsApi: { baseUrl: upstream } },
+    auth: { providers: { 'crm-auth-provider': { token: 'bench-token' } } },
+  });
+  const server = await serveHttp(host, { port: 0 });
+  const url = new URL(server.url);
+  let failures = 0;
+  /** @param {number} i */
+  const session = async (i) => {
+    const transport = new StreamableHTTPClientTransport(url);
+    // Four client programs: without access tokens each keeps at most 16 sessions (the
+    // per-client cap), so abandoned ones are closed by the cap rather than kept 30 minutes.
+    const client = new Client({ name: `churn-${i % 4}`, version: '0.0.0' });
+    try {
+      await client.connect(transport);
+      const r = await client.callTool({
+        name: 'CrmEventsApi_RetrieveCustomEventDefinitions',
+        arguments: { results_per_page_limit: 10 },
+      });
+      if (r.isError) failures += 1;
+      // Half end their session as the protocol asks; the other half just go away.
+      if (i % 2 === 0) await transport.terminateSession();
+    } catch {
+      failures += 1;
+    } finally {
+      await client.close().catch(() => {});
+    }
+  };
+  /** @param {number} from @param {number} to */
+  const churn = async (from, to) => {
+    let next = from;
+    const worker = async () => {
+      for (let i = next++; i < to; i = next++) await session(i);
+    };
+    await Promise.all(Array.from({ length: 8 }, worker));
+  };
+  // A first batch loads what calls need and fills the per-client caps with abandoned
+  // sessions, so that the start figure is neither the cost of loading nor of the cap.
+  const first = 200;
+  await churn(0, first);
+  const start = memory();
+  const half = Math.floor(counts.sessions / 2);
+  await churn(first, first + half);
+  const middle = memory();
+  await churn(first + half, first + counts.sessions);
+  const end = memory();
+  await host.close();
+  await server.close();
+  return {
+    sessions: counts.sessions,
+    failures,
+    start,
+    middle,
+    end,
+    heapGrowthMb: round((end.heapMb ?? Number.NaN) - (start.heapMb ?? Number.NaN), 2),
+  };
+}

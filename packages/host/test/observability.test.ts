@@ -1,0 +1,290 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { metrics, trace } from '@opentelemetry/api';
+import { MeterProvider, MetricReader } from '@opentelemetry/sdk-metrics';
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  type ReadableSpan,
+  SimpleSpanProcessor,
+} from '@opentelemetry/sdk-trace-base';
+import { CONTRACT_VERSION, registerToolSet, type ToolPlugin } from '@toolhost/core';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
+import { AccessTokens } from '../src/auth/access-tokens.js';
+import type { HostConfig } from '../src/config/host-config.js';
+import { createHost, type Host } from '../src/host.js';
+import { type HttpServerHandle, serveHttp } from '../src/mcp/serve-http.js';
+import { hashUserId } from '../src/observability/hash-user-id.js';
+import { HostServices, resolveService } from '../src/services.js';
+import { type FakeOAuthServer, fakeClient, startFakeOAuthServer } from './fake-oauth-server.js';
+import { fixtureApp } from './support.js';
+
+/** Collects on demand, as a test needs (the SDK's readers otherwise export on a timer). */
+class OnDemandReader extends MetricReader {
+  protected async onShutdown(): Promise<void> {}
+  protected async onForceFlush(): Promise<void> {}
+}
+
+const USER = 'alice@example.com';
+const ACCESS_TOKEN = 'access-token-for-alice-0123456789';
+const spans = new InMemorySpanExporter();
+const reader = new OnDemandReader();
+let upstream: RecordingUpstream;
+let oauth: FakeOAuthServer;
+let host: Host;
+
+/** A tool set with pacing and a 429 retry, so that both kinds of rate-limit wait happen. */
+const pacedPlugin: ToolPlugin = {
+  contractVersion: CONTRACT_VERSION,
+  name: 'inline-paced',
+  version: '0.0.0',
+  toolSet: 'Paced',
+  register(container, options = {}) {
+    registerToolSet(container, {
+      contractVersion: CONTRACT_VERSION,
+      toolSet: 'Paced',
+      plugin: { name: 'inline-paced', version: '0.0.0' },
+      servers: { default: options.baseUrl ?? 'https://paced.invalid' },
+      traffic: {
+        pacing: { key: 'base', requestsPerSecond: 20 },
+        retryOnRateLimit: { defaultWaitSeconds: 0, maxWaitSeconds: 1 },
+      },
+      tools: [
+        {
+          name: 'Ping',
+          description: 'Pings a base.',
+          method: 'GET',
+          path: '/paced/{base}',
+          auth: { kind: 'none' },
+          hints: { readOnly: true },
+          params: [
+            { name: 'base', in: 'path', required: true, schema: { type: 'string' }, description: 'Base.' },
+          ],
+        },
+      ],
+    });
+  },
+};
+
+beforeAll(async () => {
+  // The operator's SDK, registered before the host's first call as an operator's start-up would.
+  const tracerProvider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spans)] });
+  trace.setGlobalTracerProvider(tracerProvider);
+  metrics.setGlobalMeterProvider(new MeterProvider({ readers: [reader] }));
+  let pings = 0;
+  upstream = await startRecordingUpstream((req) => {
+    if (req.path.startsWith('/items/missing')) return { status: 404, body: { error: 'no such item' } };
+    if (req.path.startsWith('/paced/')) {
+      pings += 1;
+      if (pings === 1) return { status: 429, headers: { 'retry-after': '0' }, body: null };
+    }
+    return { status: 200, body: { path: req.path, auth: req.headers.authorization } };
+  });
+  oauth = await startFakeOAuthServer();
+  const config: HostConfig = {
+    plugins: ['toolhost-plugin-echo'],
+    toolSets: { EchoApi: { baseUrl: upstream.url }, Paced: { baseUrl: upstream.url } },
+    auth: {
+      providers: {
+        'echo-auth': {
+          clientId: fakeClient.clientId,
+          authorizeUrl: oauth.authorizeUrl,
+          tokenUrl: oauth.tokenUrl,
+          redirectUri: 'http://127.0.0.1:9/oauth/callback/echo-auth',
+        },
+      },
+    },
+  };
+  host = await createHost(config, {
+    configDir: fixtureApp,
+    plugins: [pacedPlugin],
+    env: { ECHO_AUTH_CLIENT_SECRET: fakeClient.clientSecret },
+  });
+});
+
+afterAll(async () => {
+  await host.close();
+  await upstream.close();
+  await oauth.close();
+});
+
+beforeEach(() => spans.reset());
+
+/** Stores a token for the user as a completed authorization would; expired ones need a refresh. */
+async function authorize(expiresAt = Date.now() + 3_600_000): Promise<string> {
+  const issued = oauth.mint('items.read');
+  await resolveService(host.container, HostServices.tokenStore).set('echo-auth', USER, {
+    accessToken: issued.access_token,
+    refreshToken: issued.refresh_token,
+    expiresAt,
+    scopes: ['items.read'],
+  });
+  return issued.access_token;
+}
+
+const attributesOf = (span: ReadableSpan) => span.attributes;
+
+async function counter(name: string): Promise<{ attributes: Record<string, unknown>; value: number }[]> {
+  const { resourceMetrics } = await reader.collect();
+  const metric = resourceMetrics.scopeMetrics
+    .flatMap((s) => s.metrics)
+    .find((m) => m.descriptor.name === name);
+  return (metric?.dataPoints ?? []).map((p) => ({
+    attributes: p.attributes,
+    value: p.value as number,
+  }));
+}
+
+describe('traces', () => {
+  it('records a span per call with the tool, the tool set, the upstream status and a hashed user', async () => {
+    const token = await authorize();
+    const out = await host.callTool('EchoApi.GetItem', { item_id: 'a1' }, { userId: USER });
+    expect(out.ok).toBe(true);
+    const [span, ...others] = spans.getFinishedSpans();
+    expect(others).toHaveLength(0);
+    expect(span!.name).toBe('execute_tool EchoApi.GetItem');
+    expect(attributesOf(span!)).toMatchObject({
+      'toolhost.tool': 'EchoApi.GetItem',
+      'toolhost.tool_set': 'EchoApi',
+      'toolhost.outcome': 'ok',
+      'http.response.status_code': 200,
+      'toolhost.upstream.attempts': 1,
+      'enduser.id': hashUserId(USER),
+    });
+    expect(attributesOf(span!)['toolhost.upstream.duration_ms']).toBeTypeOf('number');
+    expect(span!.status.code).not.toBe(2);
+    // Neither the user id nor the upstream token leaves in a span.
+    const text = JSON.stringify({ attributes: span!.attributes, events: span!.events, name: span!.name });
+    expect(text).not.toContain(USER);
+    expect(text).not.toContain(token);
+  });
+
+  it('marks a failed call as an error with its code and the upstream status', async () => {
+    await authorize();
+    const out = await host.callTool('EchoApi.GetItem', { item_id: 'missing' }, { userId: USER });
+    expect(out).toMatchObject({ ok: false, error: { code: 'upstream_error' } });
+    const [span] = spans.getFinishedSpans();
+    expect(span!.status).toMatchObject({ code: 2, message: 'upstream_error' });
+    expect(attributesOf(span!)).toMatchObject({
+      'toolhost.outcome': 'error',
+      'toolhost.error_code': 'upstream_error',
+      'error.type': 'upstream_error',
+      'http.response.status_code': 404,
+    });
+  });
+
+  it('records a span for a call refused before any request, without upstream attributes', async () => {
+    const out = await host.callTool('EchoApi.GetItem', {}, { userId: USER });
+    expect(out).toMatchObject({ ok: false, error: { code: 'invalid_argument' } });
+    const [span] = spans.getFinishedSpans();
+    expect(attributesOf(span!)).toMatchObject({ 'toolhost.error_code': 'invalid_argument' });
+    expect(attributesOf(span!)['toolhost.upstream.attempts']).toBeUndefined();
+  });
+});
+
+describe('metrics', () => {
+  it('counts calls by outcome and errors by code', async () => {
+    await authorize();
+    const before = await counter('toolhost.tool.calls');
+    const okBefore =
+      before.find(
+        (p) =>
+          p.attributes['toolhost.tool'] === 'EchoApi.GetItem' && p.attributes['toolhost.outcome'] === 'ok',
+      )?.value ?? 0;
+    await host.callTool('EchoApi.GetItem', { item_id: 'b1' }, { userId: USER });
+    await host.callTool('EchoApi.GetItem', { item_id: 'b2' }, { userId: USER });
+    await host.callTool('EchoApi.GetItem', { item_id: 'missing' }, { userId: USER });
+    const calls = await counter('toolhost.tool.calls');
+    expect(
+      calls.find(
+        (p) =>
+          p.attributes['toolhost.tool'] === 'EchoApi.GetItem' && p.attributes['toolhost.outcome'] === 'ok',
+      )?.value,
+    ).toBe(okBefore + 2);
+    const errors = await counter('toolhost.tool.errors');
+    expect(
+      errors.find((p) => p.attributes['toolhost.error_code'] === 'upstream_error')?.value,
+    ).toBeGreaterThan(0);
+  });
+
+  it('counts token refreshes', async () => {
+    await authorize(Date.now() - 1000);
+    const out = await host.callTool('EchoApi.GetItem', { item_id: 'c1' }, { userId: USER });
+    expect(out.ok).toBe(true);
+    const refreshes = await counter('toolhost.token.refreshes');
+    expect(refreshes).toContainEqual({
+      attributes: { 'toolhost.auth.provider': 'echo-auth', 'toolhost.outcome': 'ok' },
+      value: 1,
+    });
+  });
+
+  it('counts rate-limit waits: the retry after a 429, and pacing slots', async () => {
+    const outs = await Promise.all([
+      host.callTool('Paced.Ping', { base: 'b' }),
+      host.callTool('Paced.Ping', { base: 'b' }),
+    ]);
+    expect(outs.every((o) => o.ok)).toBe(true);
+    const waits = await counter('toolhost.rate_limit.waits');
+    const kinds = Object.fromEntries(waits.map((p) => [p.attributes['toolhost.rate_limit.kind'], p.value]));
+    expect(kinds.retry_after).toBe(1);
+    // Two requests 50 ms apart at most for one base: at least the second one waited its slot.
+    expect(kinds.pacing).toBeGreaterThanOrEqual(1);
+    const [span] = spans.getFinishedSpans().filter((s) => s.attributes['toolhost.upstream.attempts'] === 2);
+    expect(span!.attributes['http.response.status_code']).toBe(200);
+  });
+});
+
+describe('GET /metrics', () => {
+  let server: HttpServerHandle;
+  let base: string;
+
+  beforeAll(async () => {
+    server = await serveHttp(host, { port: 0, accessTokens: new AccessTokens({ [USER]: ACCESS_TOKEN }) });
+    base = new URL(server.url).origin;
+  });
+
+  afterAll(async () => {
+    await server.close();
+  });
+
+  it('refuses a scraper without an access token', async () => {
+    const bare = await fetch(`${base}/metrics`);
+    expect(bare.status).toBe(401);
+    expect(bare.headers.get('www-authenticate')).toBe('Bearer');
+    const wrong = await fetch(`${base}/metrics`, {
+      headers: { authorization: 'Bearer not-a-token-0123456789' },
+    });
+    expect(wrong.status).toBe(401);
+  });
+
+  it('serves the counters in Prometheus text format after calls over MCP, with no secret in it', async () => {
+    const upstreamToken = await authorize();
+    const client = new Client({ name: 'metrics-test', version: '0.0.0' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(server.url), {
+        requestInit: { headers: { authorization: `Bearer ${ACCESS_TOKEN}` } },
+      }),
+    );
+    for (const id of ['m1', 'm2', 'missing'])
+      await client.callTool({ name: 'EchoApi_GetItem', arguments: { item_id: id } });
+    await client.close();
+
+    const res = await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${ACCESS_TOKEN}` } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('text/plain; version=0.0.4');
+    const text = await res.text();
+    const okCalls =
+      /^toolhost_tool_calls_total\{tool_set="EchoApi",tool="EchoApi.GetItem",outcome="ok"\} (\d+)$/m.exec(
+        text,
+      );
+    expect(Number(okCalls?.[1])).toBeGreaterThanOrEqual(2);
+    expect(text).toMatch(/^toolhost_tool_errors_total\{tool_set="EchoApi",code="upstream_error"\} \d+$/m);
+    expect(text).toMatch(/^toolhost_token_refreshes_total\{provider="echo-auth",outcome="ok"\} 1$/m);
+    expect(text).toMatch(/^toolhost_rate_limit_waits_total\{tool_set="Paced",kind="retry_after"\} 1$/m);
+    expect(text).toContain('# TYPE toolhost_tool_call_duration_seconds histogram');
+    for (const secret of [ACCESS_TOKEN, upstreamToken, USER, fakeClient.clientSecret])
+      expect(text).not.toContain(secret);
+    expect(await host.metrics()).toContain('toolhost_tool_calls_total');
+  });
+});
