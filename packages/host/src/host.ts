@@ -144,39 +144,69 @@ function registerGivenServices(
     registerService(container, HostServices.authProvider, provider);
 }
 
-/** Creates a host from a config object: loads plugins, composes its services in the container. */
-export async function createHost(rawConfig: HostConfig = {}, options: HostOptions = {}): Promise<Host> {
-  const config = resolveConfig(validateConfig(rawConfig));
-  const env = options.env ?? process.env;
-  const configDir = options.configDir ?? process.cwd();
+/** The plugins to serve: those given, then the packages named (or, with none named, discovered). */
+async function loadPlugins(config: ResolvedHostConfig, options: HostOptions) {
   const bases = pluginSearchBases(options.configDir, process.cwd());
   const explicit = options.pluginPackages ?? config.plugins;
   const names = explicit ?? (options.plugins?.length ? [] : discoverPlugins(bases));
   const plugins = [...(options.plugins ?? []), ...(await importPlugins(names, bases))];
+  return {
+    plugins,
+    pluginSearch: { directories: searchedDirectories(bases), discovered: explicit === undefined },
+  };
+}
 
+/** The host's services, composed in a child of the embedder's container. */
+async function assemble(config: ResolvedHostConfig, options: HostOptions, plugins: readonly ToolPlugin[]) {
   const container = (options.container ?? rootContainer).createChildContainer();
   registerGivenServices(container, config, options);
   const toolSets = registerPlugins(container, plugins, config);
   checkConfigAgainstCatalog(config, toolSets);
   const telemetry = new HostTelemetry();
-  const { engine, registry, providers, tokenStoreInUse, shared } = await composeServices(container, {
+  const services = await composeServices(container, {
     config,
-    env,
-    configDir,
+    env: options.env ?? process.env,
+    configDir: options.configDir ?? process.cwd(),
     toolSets,
     observer: telemetry.observer,
     ...(options.logger ? { logger: options.logger } : {}),
   });
-  const infos = new Map(registry.list().map((t) => [t.name, toInfo(t)]));
-  const exposed = new Set(infos.keys());
-  const defaultUser = config.defaultUserId;
   const log = container.isRegistered(HostServices.logger, true)
     ? resolveService(container, HostServices.logger)
     : undefined;
-  const calls = new CallLifecycle(engine, log, telemetry);
-  const writes = createWriteSafety({ config, calls, engine, shared });
-  const oauthProviders = providers.filter((p): p is OAuthAuthProvider => p instanceof OAuthAuthProvider);
+  const calls = new CallLifecycle(services.engine, log, telemetry);
+  const writes = createWriteSafety({ config, calls, engine: services.engine, shared: services.shared });
+  const oauthProviders = services.providers.filter(
+    (p): p is OAuthAuthProvider => p instanceof OAuthAuthProvider,
+  );
   for (const p of oauthProviders) p.onRefreshed(({ outcome }) => telemetry.tokenRefresh(p.id, outcome));
+  return { container, telemetry, calls, writes, oauthProviders, ...services };
+}
+
+type Assembled = Awaited<ReturnType<typeof assemble>>;
+
+/** Stops taking calls, lets in-flight ones finish, flushes token writes, releases connections. */
+async function closeHost(parts: Assembled, graceMs: number): Promise<void> {
+  await parts.calls.drain(graceMs);
+  // Only a store that was built (or given) is flushed: resolving it here would create one.
+  if (parts.tokenStoreInUse()) {
+    const store = resolveService(parts.container, HostServices.tokenStore) as { flush?: () => Promise<void> };
+    await store.flush?.();
+  }
+  parts.engine.close();
+  await parts.container.dispose();
+  await parts.shared?.close();
+}
+
+/** Creates a host from a config object: loads plugins, composes its services in the container. */
+export async function createHost(rawConfig: HostConfig = {}, options: HostOptions = {}): Promise<Host> {
+  const config = resolveConfig(validateConfig(rawConfig));
+  const { plugins, pluginSearch } = await loadPlugins(config, options);
+  const parts = await assemble(config, options, plugins);
+  const { container, calls, writes, telemetry } = parts;
+  const infos = new Map(parts.registry.list().map((t) => [t.name, toInfo(t)]));
+  const exposed = new Set(infos.keys());
+  const defaultUser = config.defaultUserId;
   const unknown = (name: string): ToolOutcome => ({
     ok: false,
     error: {
@@ -190,12 +220,12 @@ export async function createHost(rawConfig: HostConfig = {}, options: HostOption
     config,
     plugins,
     container,
-    pluginSearch: { directories: searchedDirectories(bases), discovered: explicit === undefined },
-    oauthProviders,
+    pluginSearch,
+    oauthProviders: parts.oauthProviders,
     listTools: () => [...infos.values()],
     getTool: (name) => infos.get(name),
     warm: async () => {
-      await Promise.all([engine.warm(), telemetry.load()]);
+      await Promise.all([parts.engine.warm(), telemetry.load()]);
     },
     metrics: () => telemetry.metricsText(),
     async callTool(name, args, callOptions = {}) {
@@ -213,16 +243,6 @@ export async function createHost(rawConfig: HostConfig = {}, options: HostOption
     applyPreview(previewId, callOptions = {}) {
       return writes.apply(previewId, { ...callOptions, userId: callOptions.userId ?? defaultUser });
     },
-    async close(graceMs = config.shutdownGraceSeconds * 1000) {
-      await calls.drain(graceMs);
-      // Only a store that was built (or given) is flushed: resolving it here would create one.
-      if (tokenStoreInUse()) {
-        const store = resolveService(container, HostServices.tokenStore) as { flush?: () => Promise<void> };
-        await store.flush?.();
-      }
-      engine.close();
-      await container.dispose();
-      await shared?.close();
-    },
+    close: (graceMs = config.shutdownGraceSeconds * 1000) => closeHost(parts, graceMs),
   };
 }

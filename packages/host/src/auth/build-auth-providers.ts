@@ -50,6 +50,45 @@ export interface AuthProvidersInput {
   flows?: (providerId: string) => AuthorizationFlows;
 }
 
+/** The OAuth flow for a provider id: the config's endpoints over the plugin's, the secret from wherever it is set. */
+function oauthProvider(
+  input: AuthProvidersInput,
+  id: string,
+  clientId: string,
+  endpoints: OAuthEndpoints | undefined,
+  store: TokenStore,
+): OAuthAuthProvider {
+  const { env } = input;
+  const settings = input.config.auth?.providers?.[id] ?? {};
+  const authorizeUrl = settings.authorizeUrl ?? endpoints?.authorizeUrl;
+  const tokenUrl = settings.tokenUrl ?? endpoints?.tokenUrl;
+  if (!authorizeUrl || !tokenUrl) {
+    throw new ConfigError(
+      `auth.providers.${id}: no OAuth endpoints are known; set authorizeUrl and tokenUrl.`,
+    );
+  }
+  return new OAuthAuthProvider(
+    {
+      id,
+      clientId,
+      clientSecret:
+        env[envName(id, 'CLIENT_SECRET')] ||
+        settings.clientSecret ||
+        input.secrets[envName(id, 'CLIENT_SECRET')],
+      authorizeUrl,
+      tokenUrl,
+      clientAuth: settings.clientAuth ?? endpoints?.clientAuth,
+      revokeUrl: settings.revokeUrl ?? endpoints?.revokeUrl,
+      redirectUri: settings.redirectUri,
+      scopes: settings.scopes,
+    },
+    store,
+    Date.now,
+    input.refreshLock,
+    input.flows?.(id),
+  );
+}
+
 /**
  * One provider per id: the embedder's own, else a static token (config or `<ID>_TOKEN`), else
  * the OAuth flow when a client id is configured, else a static provider that explains setup.
@@ -83,37 +122,8 @@ export function buildAuthProviders(input: AuthProvidersInput): AuthProvider[] {
       );
       continue;
     }
-    const endpoints = defaults.get(id);
-    const authorizeUrl = settings.authorizeUrl ?? endpoints?.authorizeUrl;
-    const tokenUrl = settings.tokenUrl ?? endpoints?.tokenUrl;
-    if (!authorizeUrl || !tokenUrl) {
-      throw new ConfigError(
-        `auth.providers.${id}: no OAuth endpoints are known; set authorizeUrl and tokenUrl.`,
-      );
-    }
     store ??= input.tokenStore();
-    providers.push(
-      new OAuthAuthProvider(
-        {
-          id,
-          clientId,
-          clientSecret:
-            env[envName(id, 'CLIENT_SECRET')] ||
-            settings.clientSecret ||
-            input.secrets[envName(id, 'CLIENT_SECRET')],
-          authorizeUrl,
-          tokenUrl,
-          clientAuth: settings.clientAuth ?? endpoints?.clientAuth,
-          revokeUrl: settings.revokeUrl ?? endpoints?.revokeUrl,
-          redirectUri: settings.redirectUri,
-          scopes: settings.scopes,
-        },
-        store,
-        Date.now,
-        input.refreshLock,
-        input.flows?.(id),
-      ),
-    );
+    providers.push(oauthProvider(input, id, clientId, defaults.get(id), store));
   }
   return providers;
 }

@@ -14,46 +14,51 @@ export const DISCOVERY_TOOL_NAMES: readonly string[] = [SEARCH_TOOLS, DESCRIBE_T
 const MAX_LIMIT = 25;
 const MAX_DESCRIBE = 20;
 
+/** `search_tools`: its enum names the loaded tool sets. */
+function searchToolsTool(toolSets: readonly string[], toolCount: number): Tool {
+  return {
+    name: SEARCH_TOOLS,
+    description: `Find the tools for a task among this server's ${toolCount} tools. Say the task in plain words (what, on which object, in which product); best matches first. Then describe_tools for their parameters and call_tool to run one.`,
+    inputSchema: {
+      type: 'object',
+      properties: {
+        query: {
+          type: 'string',
+          minLength: 1,
+          description: 'The task, e.g. "list the rows of an Airtable table where Status is Done"',
+        },
+        limit: { type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: 5 },
+        tool_set: { type: 'string', enum: [...toolSets], description: 'Only tools of this tool set' },
+      },
+      required: ['query'],
+    },
+    outputSchema: {
+      type: 'object',
+      properties: {
+        tools: {
+          type: 'array',
+          items: {
+            type: 'object',
+            properties: {
+              name: { type: 'string' },
+              description: { type: 'string' },
+              toolSet: { type: 'string' },
+              readOnly: { type: 'boolean' },
+            },
+            required: ['name', 'description', 'toolSet', 'readOnly'],
+          },
+        },
+      },
+      required: ['tools'],
+    },
+    annotations: { readOnlyHint: true, openWorldHint: false },
+  };
+}
+
 /** The three discovery tools as `tools/list` shows them; `toolSets` are the loaded sets. */
 export function discoveryTools(toolSets: readonly string[], toolCount: number): Tool[] {
   return [
-    {
-      name: SEARCH_TOOLS,
-      description: `Find the tools for a task among this server's ${toolCount} tools. Say the task in plain words (what, on which object, in which product); best matches first. Then describe_tools for their parameters and call_tool to run one.`,
-      inputSchema: {
-        type: 'object',
-        properties: {
-          query: {
-            type: 'string',
-            minLength: 1,
-            description: 'The task, e.g. "list the rows of an Airtable table where Status is Done"',
-          },
-          limit: { type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: 5 },
-          tool_set: { type: 'string', enum: [...toolSets], description: 'Only tools of this tool set' },
-        },
-        required: ['query'],
-      },
-      outputSchema: {
-        type: 'object',
-        properties: {
-          tools: {
-            type: 'array',
-            items: {
-              type: 'object',
-              properties: {
-                name: { type: 'string' },
-                description: { type: 'string' },
-                toolSet: { type: 'string' },
-                readOnly: { type: 'boolean' },
-              },
-              required: ['name', 'description', 'toolSet', 'readOnly'],
-            },
-          },
-        },
-        required: ['tools'],
-      },
-      annotations: { readOnlyHint: true, openWorldHint: false },
-    },
+    searchToolsTool(toolSets, toolCount),
     {
       name: DESCRIBE_TOOLS,
       description:

@@ -1,8 +1,6 @@
 import {
   type Attributes,
   metrics,
-  type Counter as OtelCounter,
-  type Histogram as OtelHistogram,
   context as otelContext,
   type Span,
   SpanKind,
@@ -55,93 +53,10 @@ export class CallInstruments {
   readonly registry = new Registry();
   private readonly tracer = trace.getTracer(SCOPE);
   private readonly records = new WeakMap<CallContext, CallRecord>();
-  private readonly prom;
-  private readonly otel: {
-    calls: OtelCounter;
-    errors: OtelCounter;
-    duration: OtelHistogram;
-    upstream: OtelHistogram;
-    waits: OtelCounter;
-    waitSeconds: OtelCounter;
-    refreshes: OtelCounter;
-  };
+  private readonly prom = prometheusInstruments(this.registry);
+  private readonly otel = otelInstruments();
   /** Label children per tool, so a call does not hash its label values again. */
   private readonly perTool = new Map<string, ToolChildren>();
-
-  constructor() {
-    const registers = [this.registry];
-    this.prom = {
-      calls: new Counter({
-        name: 'toolhost_tool_calls_total',
-        help: 'Tool calls answered, by tool set, tool and outcome (ok or error).',
-        labelNames: ['tool_set', 'tool', 'outcome'],
-        registers,
-      }),
-      errors: new Counter({
-        name: 'toolhost_tool_errors_total',
-        help: 'Tool calls that failed, by tool set and error code.',
-        labelNames: ['tool_set', 'code'],
-        registers,
-      }),
-      duration: new Histogram({
-        name: 'toolhost_tool_call_duration_seconds',
-        help: 'Time from a call reaching the host to its outcome, by tool set.',
-        labelNames: ['tool_set'],
-        buckets: SECONDS_BUCKETS,
-        registers,
-      }),
-      upstream: new Histogram({
-        name: 'toolhost_upstream_request_duration_seconds',
-        help: 'Time an upstream took to answer one request (each attempt), by tool set.',
-        labelNames: ['tool_set'],
-        buckets: SECONDS_BUCKETS,
-        registers,
-      }),
-      waits: new Counter({
-        name: 'toolhost_rate_limit_waits_total',
-        help: 'Requests held back by rate limits: kind "pacing" (the tool set\'s pacing) or "retry_after" (an upstream\'s 429).',
-        labelNames: ['tool_set', 'kind'],
-        registers,
-      }),
-      waitSeconds: new Counter({
-        name: 'toolhost_rate_limit_wait_seconds_total',
-        help: 'Time requests spent held back by rate limits, by tool set and kind.',
-        labelNames: ['tool_set', 'kind'],
-        registers,
-      }),
-      refreshes: new Counter({
-        name: 'toolhost_token_refreshes_total',
-        help: 'OAuth access-token refreshes, by provider and outcome (ok, reauthorize, failed).',
-        labelNames: ['provider', 'outcome'],
-        registers,
-      }),
-    };
-    const meter = metrics.getMeter(SCOPE);
-    this.otel = {
-      calls: meter.createCounter('toolhost.tool.calls', { description: 'Tool calls answered.' }),
-      errors: meter.createCounter('toolhost.tool.errors', {
-        description: 'Tool calls that failed, by error code.',
-      }),
-      duration: meter.createHistogram('toolhost.tool.call.duration', {
-        unit: 's',
-        description: 'Tool call duration.',
-      }),
-      upstream: meter.createHistogram('toolhost.upstream.request.duration', {
-        unit: 's',
-        description: 'Upstream request duration, per attempt.',
-      }),
-      waits: meter.createCounter('toolhost.rate_limit.waits', {
-        description: 'Requests held back by rate limits.',
-      }),
-      waitSeconds: meter.createCounter('toolhost.rate_limit.wait.duration', {
-        unit: 's',
-        description: 'Time requests spent held back by rate limits.',
-      }),
-      refreshes: meter.createCounter('toolhost.token.refreshes', {
-        description: 'OAuth access-token refreshes.',
-      }),
-    };
-  }
 
   /** Opens the call's span; the engine's reports about `call` land on it. */
   startCall(tool: string, toolSet: string, userId: string, call: CallContext): CallTrace {
@@ -247,4 +162,84 @@ export class CallInstruments {
     this.prom.refreshes.labels(provider, outcome).inc();
     this.otel.refreshes.add(1, { 'toolhost.auth.provider': provider, 'toolhost.outcome': outcome });
   }
+}
+
+/** The Prometheus side of each instrument, in the host's own registry (served at /metrics). */
+function prometheusInstruments(registry: Registry) {
+  const registers = [registry];
+  return {
+    calls: new Counter({
+      name: 'toolhost_tool_calls_total',
+      help: 'Tool calls answered, by tool set, tool and outcome (ok or error).',
+      labelNames: ['tool_set', 'tool', 'outcome'],
+      registers,
+    }),
+    errors: new Counter({
+      name: 'toolhost_tool_errors_total',
+      help: 'Tool calls that failed, by tool set and error code.',
+      labelNames: ['tool_set', 'code'],
+      registers,
+    }),
+    duration: new Histogram({
+      name: 'toolhost_tool_call_duration_seconds',
+      help: 'Time from a call reaching the host to its outcome, by tool set.',
+      labelNames: ['tool_set'],
+      buckets: SECONDS_BUCKETS,
+      registers,
+    }),
+    upstream: new Histogram({
+      name: 'toolhost_upstream_request_duration_seconds',
+      help: 'Time an upstream took to answer one request (each attempt), by tool set.',
+      labelNames: ['tool_set'],
+      buckets: SECONDS_BUCKETS,
+      registers,
+    }),
+    waits: new Counter({
+      name: 'toolhost_rate_limit_waits_total',
+      help: 'Requests held back by rate limits: kind "pacing" (the tool set\'s pacing) or "retry_after" (an upstream\'s 429).',
+      labelNames: ['tool_set', 'kind'],
+      registers,
+    }),
+    waitSeconds: new Counter({
+      name: 'toolhost_rate_limit_wait_seconds_total',
+      help: 'Time requests spent held back by rate limits, by tool set and kind.',
+      labelNames: ['tool_set', 'kind'],
+      registers,
+    }),
+    refreshes: new Counter({
+      name: 'toolhost_token_refreshes_total',
+      help: 'OAuth access-token refreshes, by provider and outcome (ok, reauthorize, failed).',
+      labelNames: ['provider', 'outcome'],
+      registers,
+    }),
+  };
+}
+
+/** The OpenTelemetry side of each instrument: no-ops unless the operator installs an SDK. */
+function otelInstruments() {
+  const meter = metrics.getMeter(SCOPE);
+  return {
+    calls: meter.createCounter('toolhost.tool.calls', { description: 'Tool calls answered.' }),
+    errors: meter.createCounter('toolhost.tool.errors', {
+      description: 'Tool calls that failed, by error code.',
+    }),
+    duration: meter.createHistogram('toolhost.tool.call.duration', {
+      unit: 's',
+      description: 'Tool call duration.',
+    }),
+    upstream: meter.createHistogram('toolhost.upstream.request.duration', {
+      unit: 's',
+      description: 'Upstream request duration, per attempt.',
+    }),
+    waits: meter.createCounter('toolhost.rate_limit.waits', {
+      description: 'Requests held back by rate limits.',
+    }),
+    waitSeconds: meter.createCounter('toolhost.rate_limit.wait.duration', {
+      unit: 's',
+      description: 'Time requests spent held back by rate limits.',
+    }),
+    refreshes: meter.createCounter('toolhost.token.refreshes', {
+      description: 'OAuth access-token refreshes.',
+    }),
+  };
 }
