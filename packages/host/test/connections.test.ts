@@ -12,7 +12,12 @@ import { EncryptedFileTokenStore } from '../src/auth/encrypted-file-token-store.
 import { MemoryTokenStore } from '../src/auth/memory-token-store.js';
 import { createHost, type Host } from '../src/host.js';
 import { type HttpServerHandle, serveHttp } from '../src/mcp/serve-http.js';
-import { type FakeOAuthServer, fakeClient, startFakeOAuthServer } from './fake-oauth-server.js';
+import {
+  echoAuthProviders,
+  type FakeOAuthServer,
+  fakeClient,
+  startFakeOAuthServer,
+} from './fake-oauth-server.js';
 import { fixtureApp } from './support.js';
 
 const ALICE = 'alice-access-token-0123456789';
@@ -55,14 +60,7 @@ function config() {
     plugins: ['toolhost-plugin-echo'],
     toolSets: { EchoApi: { baseUrl: upstream.url } },
     auth: {
-      providers: {
-        'echo-auth': {
-          clientId: fakeClient.clientId,
-          authorizeUrl: oauth.authorizeUrl,
-          tokenUrl: oauth.tokenUrl,
-          revokeUrl: oauth.revokeUrl,
-        },
-      },
+      providers: echoAuthProviders(oauth, { revokeUrl: oauth.revokeUrl }),
     },
   };
 }

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { AuthProviderConfig } from '../src/config/host-config.js';
 
 export interface FakeOAuthServer {
   url: string;
@@ -154,3 +155,15 @@ export async function startFakeOAuthServer(): Promise<FakeOAuthServer> {
 }
 
 export const fakeClient = { clientId: CLIENT_ID, clientSecret: CLIENT_SECRET };
+
+/** The echo fixture's `echo-auth` provider, pointed at this fake server (plus any other settings). */
+export function echoAuthProviders(oauth: FakeOAuthServer, extra: Partial<AuthProviderConfig> = {}) {
+  return {
+    'echo-auth': {
+      clientId: fakeClient.clientId,
+      authorizeUrl: oauth.authorizeUrl,
+      tokenUrl: oauth.tokenUrl,
+      ...extra,
+    },
+  };
+}

@@ -3,7 +3,12 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SpawnedHost, spawnHost } from '../../testing/src/spawn-host.js';
 import { Browser } from './browser.js';
-import { type FakeOAuthServer, fakeClient, startFakeOAuthServer } from './fake-oauth-server.js';
+import {
+  echoAuthProviders,
+  type FakeOAuthServer,
+  fakeClient,
+  startFakeOAuthServer,
+} from './fake-oauth-server.js';
 import { fixtureApp } from './support.js';
 
 let oauth: FakeOAuthServer;
@@ -29,13 +34,7 @@ describe('stdio hosts with OAuth', () => {
       plugins: ['toolhost-plugin-echo'],
       http: { port: busyPort },
       auth: {
-        providers: {
-          'echo-auth': {
-            clientId: fakeClient.clientId,
-            authorizeUrl: oauth.authorizeUrl,
-            tokenUrl: oauth.tokenUrl,
-          },
-        },
+        providers: echoAuthProviders(oauth),
       },
     };
     const env = { ECHO_AUTH_CLIENT_SECRET: fakeClient.clientSecret };

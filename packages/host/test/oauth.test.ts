@@ -13,7 +13,12 @@ import { createHost, type Host } from '../src/host.js';
 import { createLogger } from '../src/logger.js';
 import { type HttpServerHandle, serveHttp } from '../src/mcp/serve-http.js';
 import { Browser, formOf } from './browser.js';
-import { type FakeOAuthServer, fakeClient, startFakeOAuthServer } from './fake-oauth-server.js';
+import {
+  echoAuthProviders,
+  type FakeOAuthServer,
+  fakeClient,
+  startFakeOAuthServer,
+} from './fake-oauth-server.js';
 import { fixtureApp } from './support.js';
 
 const ALICE = 'alice-access-token-0123456789';
@@ -34,13 +39,7 @@ function config(): HostConfig {
     toolSets: { EchoApi: { baseUrl: upstream.url } },
     auth: {
       dataDir,
-      providers: {
-        'echo-auth': {
-          clientId: fakeClient.clientId,
-          authorizeUrl: oauth.authorizeUrl,
-          tokenUrl: oauth.tokenUrl,
-        },
-      },
+      providers: echoAuthProviders(oauth),
     },
   };
 }

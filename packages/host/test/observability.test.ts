@@ -17,7 +17,12 @@ import { createHost, type Host } from '../src/host.js';
 import { type HttpServerHandle, serveHttp } from '../src/mcp/serve-http.js';
 import { hashUserId } from '../src/observability/hash-user-id.js';
 import { HostServices, resolveService } from '../src/services.js';
-import { type FakeOAuthServer, fakeClient, startFakeOAuthServer } from './fake-oauth-server.js';
+import {
+  echoAuthProviders,
+  type FakeOAuthServer,
+  fakeClient,
+  startFakeOAuthServer,
+} from './fake-oauth-server.js';
 import { fixtureApp } from './support.js';
 
 /** Collects on demand, as a test needs (the SDK's readers otherwise export on a timer). */
@@ -86,14 +91,7 @@ beforeAll(async () => {
     plugins: ['toolhost-plugin-echo'],
     toolSets: { EchoApi: { baseUrl: upstream.url }, Paced: { baseUrl: upstream.url } },
     auth: {
-      providers: {
-        'echo-auth': {
-          clientId: fakeClient.clientId,
-          authorizeUrl: oauth.authorizeUrl,
-          tokenUrl: oauth.tokenUrl,
-          redirectUri: 'http://127.0.0.1:9/oauth/callback/echo-auth',
-        },
-      },
+      providers: echoAuthProviders(oauth, { redirectUri: 'http://127.0.0.1:9/oauth/callback/echo-auth' }),
     },
   };
   host = await createHost(config, {

@@ -12,7 +12,12 @@ import type { HostConfig } from '../src/config/host-config.js';
 import { RedisTokenStore } from '../src/store/redis-token-store.js';
 import { type Balancer, startBalancer } from './balancer.js';
 import { Browser, formOf } from './browser.js';
-import { type FakeOAuthServer, fakeClient, startFakeOAuthServer } from './fake-oauth-server.js';
+import {
+  echoAuthProviders,
+  type FakeOAuthServer,
+  fakeClient,
+  startFakeOAuthServer,
+} from './fake-oauth-server.js';
 import { type RedisServer, startRedisServer } from './redis-server.js';
 import { type HttpHostProcess, spawnHttpHost } from './support.js';
 
@@ -35,13 +40,7 @@ function replicaConfig(): HostConfig {
     toolSets: { EchoApi: { baseUrl: upstream.url } },
     http: { publicUrl: balancer.url },
     auth: {
-      providers: {
-        'echo-auth': {
-          clientId: fakeClient.clientId,
-          authorizeUrl: oauth.authorizeUrl,
-          tokenUrl: oauth.tokenUrl,
-        },
-      },
+      providers: echoAuthProviders(oauth),
     },
   };
 }
