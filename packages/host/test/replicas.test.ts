@@ -6,7 +6,7 @@ import {
   McpError,
 } from '@modelcontextprotocol/sdk/types.js';
 import { Redis } from 'ioredis';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
 import type { HostConfig } from '../src/config/host-config.js';
 import { RedisTokenStore } from '../src/store/redis-token-store.js';
@@ -207,6 +207,37 @@ describe('replicas: authorization across replicas', () => {
     expect((await browser.open(await startFlow(browser, elicitation.url, ALICE))).status).toBe(200);
     expect(await completed).toBe(elicitation.elicitationId);
     expect((await getItem(client)).isError).toBeFalsy();
+  }, 60_000);
+
+  it("delivers the completion notice through the replica holding the client's event stream", async () => {
+    const [a, b] = await startReplicas();
+    // The client's POSTs (initialize, the call) land on A, its GET event stream on B.
+    balancer.pick = (req) => (req.method === 'GET' ? origin(b) : origin(a));
+    const { client } = await connect(`${balancer.url}/mcp`, ALICE, { elicitation: { url: {} } });
+    const completed = new Promise<string>((resolve) =>
+      client.setNotificationHandler(ElicitationCompleteNotificationSchema, (n) =>
+        resolve(n.params.elicitationId),
+      ),
+    );
+    await vi.waitFor(() =>
+      expect(balancer.forwarded.some((f) => f.method === 'GET' && f.target === origin(b))).toBe(true),
+    );
+    const error = await getItem(client).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect((error as McpError).code).toBe(-32042);
+    const elicitation = (
+      (error as McpError).data as { elicitations: { url: string; elicitationId: string }[] }
+    ).elicitations[0]!;
+    expect(balancer.forwarded.filter((f) => f.method === 'POST').every((f) => f.target === origin(a))).toBe(
+      true,
+    );
+
+    balancer.pick = () => origin(b);
+    const browser = new Browser();
+    expect((await browser.open(await startFlow(browser, elicitation.url, ALICE))).status).toBe(200);
+    expect(await completed).toBe(elicitation.elicitationId);
   }, 60_000);
 
   it('refuses, on B, a callback from a browser that A never bound to the flow', async () => {

@@ -45,6 +45,11 @@ export interface McpServerOptions {
   version?: string;
   /** The user calls on this server are made for (per HTTP session). */
   userId?: string;
+  /**
+   * Sends the completion notice of a URL elicitation. By default this server sends it; with
+   * replicas it goes to whichever replica holds the client's event stream.
+   */
+  notifyCompletion?: (elicitationId: string) => void;
 }
 
 /**
@@ -105,17 +110,21 @@ function offerUrlElicitation(
   host: Host,
   authorization: { provider: string; url: string; id?: string },
   message: string,
+  notifyCompletion: (elicitationId: string) => void,
 ): void {
   if (!server.getClientCapabilities()?.elicitation?.url) return;
   const { provider: providerId, url, id: elicitationId } = authorization;
   const provider = host.oauthProviders.find((p) => p.id === providerId);
   if (!elicitationId || !provider) return;
-  provider.whenAuthorized(elicitationId, () => {
-    server
-      .createElicitationCompletionNotifier(elicitationId)()
-      .catch(() => {});
-  });
+  provider.whenAuthorized(elicitationId, () => notifyCompletion(elicitationId));
   throw unprefixed(new UrlElicitationRequiredError([{ mode: 'url', message, url, elicitationId }], message));
+}
+
+/** Tells this server's client that the user completed a URL elicitation (dropped if it has gone). */
+export async function sendCompletionNotice(server: Server, elicitationId: string): Promise<void> {
+  await server
+    .createElicitationCompletionNotifier(elicitationId)()
+    .catch(() => {});
 }
 
 /**
@@ -153,7 +162,9 @@ export function createMcpServer(host: Host, catalog: McpCatalog, options: McpSer
     }
     return { tools: catalog.listed };
   });
-  const calls = new ToolCalls(server, host, catalog, userId, options.userId);
+  const notifyCompletion =
+    options.notifyCompletion ?? ((id: string) => void sendCompletionNotice(server, id));
+  const calls = new ToolCalls(server, host, catalog, userId, options.userId, notifyCompletion);
   server.setRequestHandler(CallToolRequestSchema, (request, extra) => calls.answer(request.params, extra));
   serveResults(server, catalog, userId);
   return server;
@@ -171,6 +182,7 @@ class ToolCalls {
     private readonly catalog: McpCatalog,
     private readonly userId: string,
     private readonly callerId: string | undefined,
+    private readonly notifyCompletion: (elicitationId: string) => void,
   ) {}
 
   async answer(
@@ -281,6 +293,7 @@ class ToolCalls {
         this.host,
         { ...outcome.error.authorization, url: outcome.error.authorization.url },
         outcome.error.message,
+        this.notifyCompletion,
       );
     }
     const value = outcome.ok ? (outcome.kind === 'schema' ? outcome.schema : outcome.body) : outcome.error;

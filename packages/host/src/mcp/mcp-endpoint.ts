@@ -148,9 +148,11 @@ export class McpEndpoint {
     session.lastSeen = Date.now();
     this.o.shared?.touch(sessionId);
     if (req.method === 'POST') this.track(res, session, requestIdsOf(parsed), id);
+    // Ended everywhere before the client hears it is ended: its next request, on any
+    // replica, must not find the session.
+    if (req.method === 'DELETE') await this.o.shared?.remove(sessionId);
     await session.transport.handleRequest(req, res, parsed);
     if (req.method === 'POST') session.release?.();
-    if (req.method === 'DELETE') await this.o.shared?.remove(sessionId);
     const cancelled = cancelledIds(parsed);
     if (cancelled.length > 0) await this.answerCancelled(session, cancelled);
   }
@@ -238,7 +240,17 @@ export class McpEndpoint {
       },
       { stream: asksPerson },
     );
-    const server = createMcpServer(host, catalog, { ...this.o.serverInfo, userId });
+    const shared = this.o.shared;
+    const server = createMcpServer(host, catalog, {
+      ...this.o.serverInfo,
+      userId,
+      ...(shared
+        ? {
+            notifyCompletion: (elicitationId: string) =>
+              void shared.notifyCompletion(sessionId, elicitationId),
+          }
+        : {}),
+    });
     transport.onclose = () => {
       if (transport.sessionId) {
         sessions.remove(transport.sessionId);

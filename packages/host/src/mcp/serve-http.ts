@@ -9,7 +9,7 @@ import type { Logger } from '../logger.js';
 import { metricsRoute } from '../observability/metrics-route.js';
 import { resolveService } from '../services.js';
 import type { SharedStore } from '../store/shared-store.js';
-import { type McpCatalog, prepareMcpCatalog } from './create-mcp-server.js';
+import { type McpCatalog, prepareMcpCatalog, sendCompletionNotice } from './create-mcp-server.js';
 import { HttpSessions } from './http-sessions.js';
 import { McpEndpoint } from './mcp-endpoint.js';
 import { hostGuard, jsonRpcError, LOOPBACK_HOSTS } from './request-guards.js';
@@ -217,6 +217,11 @@ async function mcpRoute(state: ServerState): Promise<RouteHandler> {
         ?.server.close()
         .catch(() => {}),
   );
+  // A completion notice for a session whose event stream is open here, from any replica.
+  await sharedSessions?.onCompletion((id, elicitationId) => {
+    const session = state.sessions.get(id);
+    if (session) void sendCompletionNotice(session.server, elicitationId);
+  });
   const mcp = new McpEndpoint({
     host,
     catalog: state.catalog,

@@ -3,6 +3,7 @@ import type { RedisChannels } from '../store/redis-channels.js';
 import { inRedis } from '../store/redis-token-store.js';
 
 const CLOSED_CHANNEL = 'toolhost:session:closed';
+const COMPLETION_CHANNEL = 'toolhost:session:elicitation-complete';
 
 /** What any replica needs to serve a session another one opened. */
 export interface SessionRecord {
@@ -72,6 +73,22 @@ export class SharedSessions {
     return this.channels.listen(CLOSED_CHANNEL, (id) => {
       this.touched.delete(id);
       handler(id);
+    });
+  }
+
+  /**
+   * Tells every replica that a URL elicitation of the session completed: the one holding the
+   * client's event stream (GET) delivers the notice, whichever replica answered the call.
+   */
+  async notifyCompletion(id: string, elicitationId: string): Promise<void> {
+    await this.channels.publish(COMPLETION_CHANNEL, JSON.stringify({ id, elicitationId })).catch(() => {});
+  }
+
+  /** Calls `handler` for every completion notice published for a session, by any replica. */
+  onCompletion(handler: (id: string, elicitationId: string) => void): Promise<void> {
+    return this.channels.listen(COMPLETION_CHANNEL, (text) => {
+      const { id, elicitationId } = JSON.parse(text) as { id: string; elicitationId: string };
+      handler(id, elicitationId);
     });
   }
 }
