@@ -3,6 +3,7 @@ import type { AuthProvider, SecretSource, TokenStore, ToolOutcome, ToolPlugin } 
 import type { HttpSender, RegisteredTool } from '@toolhost/engine';
 import { type DependencyContainer, container as rootContainer } from 'tsyringe';
 import { composeServices } from './assemble-host.js';
+import { encryptedDataDir } from './auth/build-auth-providers.js';
 import { OAuthAuthProvider } from './auth/oauth-provider.js';
 import { CallLifecycle } from './call-lifecycle.js';
 import { checkConfigAgainstCatalog } from './config/check-against-catalog.js';
@@ -110,7 +111,7 @@ export interface Host {
    * Prometheus text format, as `GET /metrics` serves them.
    */
   metrics(): Promise<string>;
-  /** Stops taking calls, lets in-flight ones finish within `graceMs` (then cancels them), flushes token writes. */
+  /** Stops taking calls, lets in-flight ones finish within `graceMs` (then cancels them), flushes token and write-record writes. */
   close(graceMs?: number): Promise<void>;
 }
 
@@ -159,6 +160,9 @@ export async function createHost(rawConfig: HostConfig = {}, options: HostOption
   const toolSets = registerPlugins(container, plugins, config);
   checkConfigAgainstCatalog(config, toolSets);
   const telemetry = new HostTelemetry();
+  // Write-safety records go where the host's own token file goes, not beside an embedder's store.
+  const ownTokenFile =
+    !container.isRegistered(HostServices.tokenStore, true) && encryptedDataDir(config, env, configDir);
   const { engine, registry, providers, tokenStoreInUse, shared } = await composeServices(container, {
     config,
     env,
@@ -174,7 +178,13 @@ export async function createHost(rawConfig: HostConfig = {}, options: HostOption
     ? resolveService(container, HostServices.logger)
     : undefined;
   const calls = new CallLifecycle(engine, log, telemetry);
-  const writes = createWriteSafety({ config, calls, engine, shared });
+  const writes = createWriteSafety({
+    config,
+    calls,
+    engine,
+    shared,
+    file: !shared && ownTokenFile ? ownTokenFile : undefined,
+  });
   const oauthProviders = providers.filter((p): p is OAuthAuthProvider => p instanceof OAuthAuthProvider);
   for (const p of oauthProviders) p.onRefreshed(({ outcome }) => telemetry.tokenRefresh(p.id, outcome));
   const unknown = (name: string): ToolOutcome => ({
@@ -220,6 +230,7 @@ export async function createHost(rawConfig: HostConfig = {}, options: HostOption
         const store = resolveService(container, HostServices.tokenStore) as { flush?: () => Promise<void> };
         await store.flush?.();
       }
+      await writes.flush();
       engine.close();
       await container.dispose();
       await shared?.close();
