@@ -183,9 +183,9 @@ describe('idempotency keys and previews across a restart (encrypted file)', () =
       idempotencyKey: 'k-restart',
     });
     expect(again).toEqual(first);
-    expect(code(await after.callTool('WriteApi.UpdateThing', update('other'), { idempotencyKey: 'k-restart' }))).toBe(
-      'idempotency_conflict',
-    );
+    expect(
+      code(await after.callTool('WriteApi.UpdateThing', update('other'), { idempotencyKey: 'k-restart' })),
+    ).toBe('idempotency_conflict');
     expect(upstream.requests).toHaveLength(1);
     await after.close();
   });
@@ -193,8 +193,12 @@ describe('idempotency keys and previews across a restart (encrypted file)', () =
   it('applies a preview made before the restart once, and keeps an applied one used', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'toolhost-restart-'));
     const before = await writeHost(upstream.url, {}, onDisk(dataDir));
-    const kept = (await before.previewToolCall('WriteApi.UpdateThing', update())) as { preview: RequestPreview };
-    const used = (await before.previewToolCall('WriteApi.UpdateThing', update())) as { preview: RequestPreview };
+    const kept = (await before.previewToolCall('WriteApi.UpdateThing', update())) as {
+      preview: RequestPreview;
+    };
+    const used = (await before.previewToolCall('WriteApi.UpdateThing', update())) as {
+      preview: RequestPreview;
+    };
     expect((await before.applyPreview(used.preview.preview_id)).ok).toBe(true);
     await before.close();
 
