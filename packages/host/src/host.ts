@@ -3,6 +3,7 @@ import type { AuthProvider, SecretSource, TokenStore, ToolOutcome, ToolPlugin } 
 import type { HttpSender, RegisteredTool } from '@toolhost/engine';
 import { type DependencyContainer, container as rootContainer } from 'tsyringe';
 import { composeServices } from './assemble-host.js';
+import { encryptedDataDir } from './auth/build-auth-providers.js';
 import { OAuthAuthProvider } from './auth/oauth-provider.js';
 import { CallLifecycle } from './call-lifecycle.js';
 import { checkConfigAgainstCatalog } from './config/check-against-catalog.js';
@@ -110,7 +111,7 @@ export interface Host {
    * Prometheus text format, as `GET /metrics` serves them.
    */
   metrics(): Promise<string>;
-  /** Stops taking calls, lets in-flight ones finish within `graceMs` (then cancels them), flushes token writes. */
+  /** Stops taking calls, lets in-flight ones finish within `graceMs` (then cancels them), flushes token and write-record writes. */
   close(graceMs?: number): Promise<void>;
 }
 
@@ -163,10 +164,15 @@ async function assemble(config: ResolvedHostConfig, options: HostOptions, plugin
   const toolSets = registerPlugins(container, plugins, config);
   checkConfigAgainstCatalog(config, toolSets);
   const telemetry = new HostTelemetry();
+  const env = options.env ?? process.env;
+  const configDir = options.configDir ?? process.cwd();
+  // Write-safety records go where the host's own token file goes, not beside an embedder's store.
+  const ownTokenFile =
+    !container.isRegistered(HostServices.tokenStore, true) && encryptedDataDir(config, env, configDir);
   const services = await composeServices(container, {
     config,
-    env: options.env ?? process.env,
-    configDir: options.configDir ?? process.cwd(),
+    env,
+    configDir,
     toolSets,
     observer: telemetry.observer,
     ...(options.logger ? { logger: options.logger } : {}),
@@ -175,7 +181,13 @@ async function assemble(config: ResolvedHostConfig, options: HostOptions, plugin
     ? resolveService(container, HostServices.logger)
     : undefined;
   const calls = new CallLifecycle(services.engine, log, telemetry);
-  const writes = createWriteSafety({ config, calls, engine: services.engine, shared: services.shared });
+  const writes = createWriteSafety({
+    config,
+    calls,
+    engine: services.engine,
+    shared: services.shared,
+    file: !services.shared && ownTokenFile ? ownTokenFile : undefined,
+  });
   const oauthProviders = services.providers.filter(
     (p): p is OAuthAuthProvider => p instanceof OAuthAuthProvider,
   );
@@ -185,7 +197,7 @@ async function assemble(config: ResolvedHostConfig, options: HostOptions, plugin
 
 type Assembled = Awaited<ReturnType<typeof assemble>>;
 
-/** Stops taking calls, lets in-flight ones finish, flushes token writes, releases connections. */
+/** Stops taking calls, lets in-flight ones finish, flushes token and record writes, releases connections. */
 async function closeHost(parts: Assembled, graceMs: number): Promise<void> {
   await parts.calls.drain(graceMs);
   // Only a store that was built (or given) is flushed: resolving it here would create one.
@@ -193,6 +205,7 @@ async function closeHost(parts: Assembled, graceMs: number): Promise<void> {
     const store = resolveService(parts.container, HostServices.tokenStore) as { flush?: () => Promise<void> };
     await store.flush?.();
   }
+  await parts.writes.flush();
   parts.engine.close();
   await parts.container.dispose();
   await parts.shared?.close();

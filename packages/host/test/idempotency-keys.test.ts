@@ -1,9 +1,14 @@
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { RequestPreview, ToolOutcome } from '@toolhost/core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
-import type { Host } from '../src/host.js';
+import { MemoryTokenStore } from '../src/auth/memory-token-store.js';
+import { createHost, type Host } from '../src/host.js';
 import { type RedisServer, startRedisServer } from './redis-server.js';
-import { mcpClient, textOf, writeHost } from './write-support.js';
+import { inlinePlugin } from './support.js';
+import { mcpClient, textOf, WRITE_KEY, writeHost, writeTools } from './write-support.js';
 
 let upstream: RecordingUpstream;
 let host: Host;
@@ -153,5 +158,74 @@ describe('idempotency keys across replicas (Redis)', () => {
     expect((await two.applyPreview(made.preview.preview_id)).ok).toBe(true);
     expect(code(await one.applyPreview(made.preview.preview_id))).toBe('preview_used');
     expect(upstream.requests).toHaveLength(1);
+  });
+});
+
+describe('idempotency keys and previews across a restart (encrypted file)', () => {
+  const TOKEN_KEY = 'token-encryption-key-for-restarts';
+  const onDisk = (dataDir: string) => ({ TOOLHOST_TOKEN_KEY: TOKEN_KEY, TOOLHOST_DATA_DIR: dataDir });
+
+  it('answers a key used before the restart with its stored outcome, sending nothing', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'toolhost-restart-'));
+    const before = await writeHost(upstream.url, {}, onDisk(dataDir));
+    const first = await before.callTool('WriteApi.UpdateThing', update('restart-title'), {
+      idempotencyKey: 'k-restart',
+    });
+    expect(first.ok).toBe(true);
+    await before.close();
+
+    const file = join(dataDir, 'write-records.enc.json');
+    const sealed = readFileSync(file, 'utf8');
+    for (const plain of ['restart-title', 'thing-1', WRITE_KEY]) expect(sealed).not.toContain(plain);
+
+    const after = await writeHost(upstream.url, {}, onDisk(dataDir));
+    const again = await after.callTool('WriteApi.UpdateThing', update('restart-title'), {
+      idempotencyKey: 'k-restart',
+    });
+    expect(again).toEqual(first);
+    expect(
+      code(await after.callTool('WriteApi.UpdateThing', update('other'), { idempotencyKey: 'k-restart' })),
+    ).toBe('idempotency_conflict');
+    expect(upstream.requests).toHaveLength(1);
+    await after.close();
+  });
+
+  it('applies a preview made before the restart once, and keeps an applied one used', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'toolhost-restart-'));
+    const before = await writeHost(upstream.url, {}, onDisk(dataDir));
+    const kept = (await before.previewToolCall('WriteApi.UpdateThing', update())) as {
+      preview: RequestPreview;
+    };
+    const used = (await before.previewToolCall('WriteApi.UpdateThing', update())) as {
+      preview: RequestPreview;
+    };
+    expect((await before.applyPreview(used.preview.preview_id)).ok).toBe(true);
+    await before.close();
+
+    const after = await writeHost(upstream.url, {}, onDisk(dataDir));
+    expect(code(await after.applyPreview(used.preview.preview_id))).toBe('preview_used');
+    expect((await after.applyPreview(kept.preview.preview_id)).ok).toBe(true);
+    expect(code(await after.applyPreview(kept.preview.preview_id))).toBe('preview_used');
+    expect(upstream.requests).toHaveLength(2);
+    await after.close();
+  });
+
+  it("keeps records in memory beside an embedder's own token store, and without TOOLHOST_TOKEN_KEY", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'toolhost-restart-'));
+    const given = await createHost(
+      { toolSets: { WriteApi: { baseUrl: upstream.url } } },
+      {
+        plugins: [inlinePlugin('WriteApi', writeTools)],
+        env: { WRITE_KEY, ...onDisk(dataDir) },
+        tokenStore: new MemoryTokenStore(),
+      },
+    );
+    await given.callTool('WriteApi.UpdateThing', update(), { idempotencyKey: 'k-given' });
+    await given.close();
+    const keyless = await writeHost(upstream.url, {}, { TOOLHOST_DATA_DIR: dataDir });
+    await keyless.callTool('WriteApi.UpdateThing', update(), { idempotencyKey: 'k-keyless' });
+    await keyless.close();
+    expect(readdirSync(dataDir)).toEqual([]);
+    expect(upstream.requests).toHaveLength(2);
   });
 });

@@ -1,4 +1,4 @@
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { AuthProvider, OAuthEndpoints, TokenStore, ToolSetDefinition } from '@toolhost/core';
 import { StaticTokenAuthProvider } from '@toolhost/engine';
 import { CONFIG_DEFAULTS } from '../config/config-defaults.js';
@@ -14,6 +14,24 @@ function envName(providerId: string, suffix: string): string {
   return `${providerId.toUpperCase().replace(/[^A-Z0-9]/g, '_')}_${suffix}`;
 }
 
+/**
+ * Where the host keeps its own encrypted files (tokens, write-safety records): the data
+ * directory and the key, when TOOLHOST_TOKEN_KEY is set; else undefined (memory).
+ */
+export function encryptedDataDir(
+  config: HostConfig,
+  env: NodeJS.ProcessEnv,
+  configDir: string,
+): { dataDir: string; key: string } | undefined {
+  const key = env.TOOLHOST_TOKEN_KEY;
+  if (!key) return undefined;
+  const dataDir = resolve(
+    configDir,
+    env.TOOLHOST_DATA_DIR ?? config.auth?.dataDir ?? CONFIG_DEFAULTS.auth.dataDir,
+  );
+  return { dataDir, key };
+}
+
 /** The default token store: encrypted file when TOOLHOST_TOKEN_KEY is set, else memory (with a warning). */
 export function defaultTokenStore(
   config: HostConfig,
@@ -21,18 +39,14 @@ export function defaultTokenStore(
   configDir: string,
   logger?: Logger,
 ): TokenStore {
-  const key = env.TOOLHOST_TOKEN_KEY;
-  if (!key) {
+  const place = encryptedDataDir(config, env, configDir);
+  if (!place) {
     logger?.warn(
       'TOOLHOST_TOKEN_KEY is not set: OAuth tokens are kept in memory and lost when the host stops',
     );
     return new MemoryTokenStore();
   }
-  const dataDir = resolve(
-    configDir,
-    env.TOOLHOST_DATA_DIR ?? config.auth?.dataDir ?? CONFIG_DEFAULTS.auth.dataDir,
-  );
-  return EncryptedFileTokenStore.inDirectory(join(dataDir), key);
+  return EncryptedFileTokenStore.inDirectory(place.dataDir, place.key);
 }
 
 export interface AuthProvidersInput {

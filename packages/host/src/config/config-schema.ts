@@ -188,7 +188,8 @@ export const hostConfigSchema = {
       properties: {
         dataDir: {
           type: 'string',
-          description: 'Directory of the encrypted token file, relative to the config file.',
+          description:
+            'Directory of the encrypted token file and write-safety records (with TOOLHOST_TOKEN_KEY), relative to the config file.',
           default: '.toolhost-data',
           'x-env': 'TOOLHOST_DATA_DIR',
         },

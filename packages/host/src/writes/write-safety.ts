@@ -4,6 +4,7 @@ import type { CallLifecycle } from '../call-lifecycle.js';
 import type { ResolvedHostConfig } from '../config/host-config.js';
 import type { SharedStore } from '../store/shared-store.js';
 import { type ExpiringRecords, MemoryRecords } from './expiring-records.js';
+import { FileRecords } from './file-records.js';
 import { callFingerprint, IdempotencyKeys } from './idempotency-keys.js';
 import { type ClaimedPreview, describeRequest, Previews } from './previews.js';
 import { plainRecords, type RecordCodec, sealedRecords } from './record-codec.js';
@@ -48,12 +49,18 @@ function asOutcome(e: unknown): ToolOutcome {
  */
 export class WriteSafety {
   constructor(
+    private readonly records: ExpiringRecords,
     private readonly calls: CallLifecycle,
     private readonly engine: ToolEngine,
     private readonly previews: Previews,
     private readonly keys: IdempotencyKeys,
     readonly confirmWrites: boolean,
   ) {}
+
+  /** Waits for records still being written (the file store), at shutdown. */
+  async flush(): Promise<void> {
+    await this.records.flush?.();
+  }
 
   /** A direct call of a write tool. */
   call(name: string, args: unknown, o: WriteCallOptions): Promise<ToolOutcome> {
@@ -151,9 +158,17 @@ export class WriteSafety {
   }
 }
 
-/** Where previews and idempotency keys live: Redis when replicas share a store, else memory. */
-function writeRecords(shared: SharedStore | undefined): { records: ExpiringRecords; codec: RecordCodec } {
+/**
+ * Where previews and idempotency keys live, as tokens do: Redis when replicas share a store,
+ * a sealed file beside the token file when the host keeps tokens there, else memory.
+ */
+function writeRecords(
+  shared: SharedStore | undefined,
+  file: { dataDir: string; key: string } | undefined,
+): { records: ExpiringRecords; codec: RecordCodec } {
   if (shared) return { records: shared.writeRecords, codec: sealedRecords(shared.tokenStore.cipher) };
+  // The whole file is sealed: each record needs no sealing of its own.
+  if (file) return { records: FileRecords.inDirectory(file.dataDir, file.key), codec: plainRecords };
   return { records: new MemoryRecords(), codec: plainRecords };
 }
 
@@ -162,10 +177,13 @@ export function createWriteSafety(input: {
   calls: CallLifecycle;
   engine: ToolEngine;
   shared: SharedStore | undefined;
+  /** The host's own encrypted files (TOOLHOST_TOKEN_KEY, no shared store, no embedder's token store). */
+  file?: { dataDir: string; key: string } | undefined;
 }): WriteSafety {
   const { tools } = input.config;
-  const { records, codec } = writeRecords(input.shared);
+  const { records, codec } = writeRecords(input.shared, input.file);
   return new WriteSafety(
+    records,
     input.calls,
     input.engine,
     new Previews(records, codec, tools.previewTtlSeconds * 1000),

@@ -1,0 +1,136 @@
+import { join } from 'node:path';
+import { ToolError } from '@toolhost/core';
+import { isRecord, SealedFile } from '../auth/sealed-file.js';
+import { MemoryRecords } from './expiring-records.js';
+
+const FORMAT = 'toolhost-write-records-v1';
+
+/** On disk: each key's value and when it expires (ms since the epoch). */
+type Contents = Record<string, [value: string, expires: number]>;
+
+const isContents = (v: unknown): v is Contents =>
+  isRecord(v) &&
+  Object.values(v).every(
+    (e) => Array.isArray(e) && e.length === 2 && typeof e[0] === 'string' && typeof e[1] === 'number',
+  );
+
+export interface FileRecordsLimits {
+  /** Most records kept; a new one beyond is refused (an evicted claim or outcome would let a write go twice). */
+  maxRecords?: number;
+  /** Most characters of keys and values kept (outcomes hold upstream answers, up to the engine's response cap). */
+  maxChars?: number;
+}
+
+function unavailable(message: string): ToolError {
+  return new ToolError({ code: 'store_unavailable', retryable: true, message });
+}
+
+/**
+ * Write-safety records (previews, idempotency keys) beside the encrypted token file, sealed
+ * with the same TOOLHOST_TOKEN_KEY, so that a restart keeps them: the same key then still
+ * answers its stored outcome. Memory holds the live state (claims stay atomic in the process);
+ * each change returns once a write holding it is on disk, and changes made while a write runs
+ * share the next one.
+ */
+export class FileRecords extends MemoryRecords {
+  private readonly sealed: SealedFile;
+  private readonly maxRecords: number;
+  private readonly maxChars: number;
+  private changes = 0;
+  private saved: Promise<void> = Promise.resolve();
+
+  constructor(file: string, secret: string, limits: FileRecordsLimits = {}) {
+    super();
+    this.maxRecords = limits.maxRecords ?? 10_000;
+    this.maxChars = limits.maxChars ?? 64 * 1024 * 1024;
+    this.sealed = new SealedFile({
+      file,
+      secret,
+      format: FORMAT,
+      label: 'Write-records file',
+      kind: 'write-records store',
+      contents: () => this.snapshot(),
+    });
+    const stored = this.sealed.read(isContents) as Contents | undefined;
+    const now = Date.now();
+    for (const [key, [value, expires]] of Object.entries(stored ?? {}))
+      if (expires > now) this.entries.set(key, { value, expires });
+  }
+
+  static inDirectory(dataDir: string, secret: string, limits?: FileRecordsLimits): FileRecords {
+    return new FileRecords(join(dataDir, 'write-records.enc.json'), secret, limits);
+  }
+
+  get file(): string {
+    return this.sealed.file;
+  }
+
+  override async add(key: string, value: string, ttlMs: number): Promise<boolean> {
+    try {
+      return await this.durably(() => super.add(key, value, ttlMs));
+    } catch (e) {
+      // A claim the file does not hold is given back: its caller was told it failed.
+      if (this.entries.get(key)?.value === value) this.entries.delete(key);
+      throw e;
+    }
+  }
+
+  override put(key: string, value: string, ttlMs: number): Promise<void> {
+    return this.durably(() => super.put(key, value, ttlMs));
+  }
+
+  override removeIf(key: string, value: string): Promise<void> {
+    return this.durably(() => super.removeIf(key, value));
+  }
+
+  flush(): Promise<void> {
+    return this.sealed.flush();
+  }
+
+  protected override set(key: string, value: string, ttlMs: number): void {
+    if (!this.entries.has(key)) this.makeRoom(key.length + value.length);
+    super.set(key, value, ttlMs);
+  }
+
+  protected override changed(): void {
+    this.changes += 1;
+    this.saved = this.sealed.save();
+    // Awaited by the change's caller; this only keeps a failure from being reported unhandled.
+    this.saved.catch(() => {});
+  }
+
+  /** Runs a change and waits until the file holds it. */
+  private async durably<T>(change: () => Promise<T>): Promise<T> {
+    const before = this.changes;
+    const result = await change();
+    if (this.changes === before) return result;
+    try {
+      await this.saved;
+    } catch {
+      throw unavailable(`Cannot write the write-records file ${this.sealed.file}; try again shortly.`);
+    }
+    return result;
+  }
+
+  /** Drops expired records, then refuses a new one when the file is at its bounds. */
+  private makeRoom(chars: number): void {
+    const now = Date.now();
+    let total = chars;
+    for (const [k, e] of this.entries) {
+      if (e.expires <= now) this.entries.delete(k);
+      else total += k.length + e.value.length;
+    }
+    if (this.entries.size >= this.maxRecords || total > this.maxChars)
+      throw unavailable(
+        `The write-records file ${this.sealed.file} is full (${this.entries.size} previews and idempotency keys); try again once some expire.`,
+      );
+  }
+
+  /** What is written: the records that have not expired. */
+  private snapshot(): Contents {
+    const now = Date.now();
+    const out: Contents = {};
+    for (const [key, e] of this.entries) if (e.expires > now) out[key] = [e.value, e.expires];
+    return out;
+  }
+}
