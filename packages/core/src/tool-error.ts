@@ -9,7 +9,7 @@ export type ToolErrorCode =
   | 'upstream_error'
   | 'upstream_rate_limited'
   | 'upstream_unavailable'
-  // The host's shared store (Redis) is unreachable; retry once it is back.
+  // Where the host keeps state (Redis, or its encrypted file) cannot be used right now; retry later.
   | 'store_unavailable'
   | 'response_too_large'
   | 'timeout'

@@ -64,7 +64,7 @@ export interface HostConfig {
    */
   auth?: {
     /**
-     * Directory of the encrypted token file, relative to the config file.
+     * Directory of the encrypted token file and write-safety records (with TOOLHOST_TOKEN_KEY), relative to the config file.
      *
      * @default ".toolhost-data"
      */
@@ -414,7 +414,7 @@ export interface ResolvedHostConfig {
    */
   auth: {
     /**
-     * Directory of the encrypted token file, relative to the config file.
+     * Directory of the encrypted token file and write-safety records (with TOOLHOST_TOKEN_KEY), relative to the config file.
      *
      * @default ".toolhost-data"
      */
