@@ -3,6 +3,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import {
   type CallToolResult,
   ElicitationCompleteNotificationSchema,
+  ElicitRequestSchema,
   McpError,
 } from '@modelcontextprotocol/sdk/types.js';
 import { Redis } from 'ioredis';
@@ -46,7 +47,7 @@ function replicaConfig(): HostConfig {
 }
 
 /** Two replicas sharing Redis, each a real `toolhost serve --http` process; A first. */
-async function startReplicas(): Promise<[HttpHostProcess, HttpHostProcess]> {
+async function startReplicas(extra: Partial<HostConfig> = {}): Promise<[HttpHostProcess, HttpHostProcess]> {
   const env = {
     TOOLHOST_REDIS_URL: redis.url,
     TOOLHOST_TOKEN_KEY: TOKEN_KEY,
@@ -54,8 +55,8 @@ async function startReplicas(): Promise<[HttpHostProcess, HttpHostProcess]> {
     ECHO_AUTH_CLIENT_SECRET: fakeClient.clientSecret,
   };
   const started = await Promise.all([
-    spawnHttpHost(replicaConfig(), env),
-    spawnHttpHost(replicaConfig(), env),
+    spawnHttpHost({ ...replicaConfig(), ...extra }, env),
+    spawnHttpHost({ ...replicaConfig(), ...extra }, env),
   ]);
   replicas.push(...started);
   balancer.targets = started.map((r) => new URL(r.url).origin);
@@ -254,6 +255,35 @@ describe('replicas: authorization across replicas', () => {
 });
 
 describe('replicas: any replica serves any session', () => {
+  it("hands the person's confirmation to the replica that asked, wherever it lands", async () => {
+    const [a, b] = await startReplicas({ tools: { confirmWrites: true } });
+    const store = await RedisTokenStore.open(admin, TOKEN_KEY);
+    const issued = oauth.mint('items.write');
+    await store.set('echo-auth', 'alice', {
+      accessToken: issued.access_token,
+      refreshToken: issued.refresh_token,
+      expiresAt: Date.now() + 3_600_000,
+      scopes: ['items.write'],
+    });
+    // Everything goes to A until the person answers; the answer goes to B.
+    let answered = false;
+    balancer.pick = (req) => (answered && req.method === 'POST' ? origin(b) : origin(a));
+    const { client } = await connect(`${balancer.url}/mcp`, ALICE, { elicitation: { form: {} } });
+    const shown: string[] = [];
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      shown.push((request.params as { message: string }).message);
+      answered = true;
+      return { action: 'accept', content: { send: true } };
+    });
+    const result = await client.callTool({ name: 'EchoApi_DeleteItem', arguments: { item_id: 'i9' } });
+    expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
+    expect(shown).toHaveLength(1);
+    const answer = balancer.forwarded.filter((f) => f.method === 'POST').at(-1)!;
+    expect(answer.target).toBe(origin(b));
+    expect(upstream.requests).toHaveLength(1);
+    expect(upstream.requests[0]).toMatchObject({ method: 'DELETE', path: '/items/i9' });
+  }, 60_000);
+
   it('serves one session whose requests alternate between two replicas, for its user only', async () => {
     const [a, b] = await startReplicas();
     const { client, transport } = await connect(`${balancer.url}/mcp`);

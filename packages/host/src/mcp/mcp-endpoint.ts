@@ -148,6 +148,19 @@ export class McpEndpoint {
     session.lastSeen = Date.now();
     this.o.shared?.touch(sessionId);
     if (req.method === 'POST') this.track(res, session, requestIdsOf(parsed), id);
+    const shared = this.o.shared;
+    if (shared && req.method === 'POST' && onlyAnswers(parsed)) {
+      // Only the replica that sent the request knows its id: every one holding the session
+      // gets the answer (the others' MCP servers ignore an id they never sent).
+      const relayed = await shared.relayAnswers(sessionId, [parsed].flat()).then(
+        () => true,
+        () => false,
+      );
+      if (!relayed)
+        return jsonRpcError(res, 503, 'The shared session store (Redis) is unreachable; try again shortly');
+      res.writeHead(202).end();
+      return;
+    }
     // Ended everywhere before the client hears it is ended: its next request, on any
     // replica, must not find the session.
     if (req.method === 'DELETE') await this.o.shared?.remove(sessionId);
@@ -376,4 +389,20 @@ type Refusal = { status: number; message: string };
 /** The ids of the requests (not notifications) in a message or batch. */
 function requestIdsOf(parsed: unknown): JsonRpcId[] {
   return (Array.isArray(parsed) ? parsed : [parsed]).filter(isRequest).map((m) => m.id);
+}
+
+/** Whether a POST carries only JSON-RPC responses (answers to the server's requests). */
+function onlyAnswers(parsed: unknown): boolean {
+  const messages = [parsed].flat() as Record<string, unknown>[];
+  return (
+    messages.length > 0 &&
+    messages.every(
+      (m) =>
+        typeof m === 'object' &&
+        m !== null &&
+        !('method' in m) &&
+        'id' in m &&
+        ('result' in m || 'error' in m),
+    )
+  );
 }

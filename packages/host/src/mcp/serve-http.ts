@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { SHARED_STORE } from '../assemble-host.js';
 import { AccessTokens } from '../auth/access-tokens.js';
 import { connectionsPage } from '../auth/connections-page.js';
@@ -217,6 +218,11 @@ async function mcpRoute(state: ServerState): Promise<RouteHandler> {
         ?.server.close()
         .catch(() => {}),
   );
+  // The client's answers to a request this replica sent, wherever they landed.
+  await sharedSessions?.onAnswers((id, messages) => {
+    const transport = state.sessions.get(id)?.transport;
+    for (const message of messages) transport?.onmessage?.(message as JSONRPCMessage);
+  });
   // A completion notice for a session whose event stream is open here, from any replica.
   await sharedSessions?.onCompletion((id, elicitationId) => {
     const session = state.sessions.get(id);

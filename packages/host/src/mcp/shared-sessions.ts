@@ -4,6 +4,7 @@ import { inRedis } from '../store/redis-token-store.js';
 
 const CLOSED_CHANNEL = 'toolhost:session:closed';
 const COMPLETION_CHANNEL = 'toolhost:session:elicitation-complete';
+const ANSWERS_CHANNEL = 'toolhost:session:client-answers';
 
 /** What any replica needs to serve a session another one opened. */
 export interface SessionRecord {
@@ -89,6 +90,22 @@ export class SharedSessions {
     return this.channels.listen(COMPLETION_CHANNEL, (text) => {
       const { id, elicitationId } = JSON.parse(text) as { id: string; elicitationId: string };
       handler(id, elicitationId);
+    });
+  }
+
+  /**
+   * Hands the client's answers (JSON-RPC responses, such as a person's confirmation) to every
+   * replica holding the session: the one that asked is waiting for them, wherever they landed.
+   */
+  async relayAnswers(id: string, messages: unknown[]): Promise<void> {
+    await inRedis(() => this.channels.publish(ANSWERS_CHANNEL, JSON.stringify({ id, messages })));
+  }
+
+  /** Calls `handler` with the client answers relayed for a session, by any replica. */
+  onAnswers(handler: (id: string, messages: unknown[]) => void): Promise<void> {
+    return this.channels.listen(ANSWERS_CHANNEL, (text) => {
+      const { id, messages } = JSON.parse(text) as { id: string; messages: unknown[] };
+      handler(id, messages);
     });
   }
 }
