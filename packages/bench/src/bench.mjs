@@ -29,7 +29,6 @@ import {
 import { callsMeasured, compare, countsFor, warmup } from './rounds.mjs';
 import { measureSessionChurn } from './session-churn.mjs';
 import { measureStoreCost } from './store-cost.mjs';
-import { transportOnly } from './transport-only.mjs';
 import {
   coldStartArgs,
   directSubject,
@@ -39,6 +38,7 @@ import {
   startUpstream,
 } from './subjects.mjs';
 import { agentTargets, targets } from './targets.mjs';
+import { transportOnly } from './transport-only.mjs';
 
 const argv = process.argv.slice(2);
 const QUICK = argv.includes('--quick');
