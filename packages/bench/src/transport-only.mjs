@@ -11,6 +11,19 @@ import { directSubject, mcpSubject, servers } from './subjects.mjs';
 
 /** @typedef {import('./rounds.mjs').Counts} Counts */
 
+/** Waits (10 s at most) until the process `pid` has gone. */
+/** @param {number | null | undefined} pid */
+async function exited(pid) {
+  for (let i = 0; pid != null && i < 200; i += 1) {
+    try {
+      process.kill(pid, 0);
+    } catch {
+      return;
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 const FOCUSED = [1, 64];
 
 /**
@@ -55,6 +68,8 @@ export async function transportOnly(upstream, counts, { profileDir, log }) {
   log('Streamable HTTP: measuring');
   const httpPhases = await compare([direct, ...httpSubjects], counts, FOCUSED);
   for (const conn of Object.values(http)) await conn.close();
+  // A profile is written when the host has shut down, which may take it a moment.
+  if (profileDir) await exited(http.host.pid);
 
   return transportTables({ stdio: stdioPhases, http: httpPhases });
 }
