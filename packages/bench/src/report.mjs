@@ -276,11 +276,11 @@ function markdown(r) {
     const ch = r.sessionChurn;
     if (ch)
       for (const [label, m] of /** @type {const} */ ([
-        ['sessions: start (after 200)', ch.start],
+        [`sessions: start (after ${ch.warmupSessions})`, ch.start],
         [`sessions: after ${Math.floor(ch.sessions / 2)} more`, ch.middle],
         [`sessions: after ${ch.sessions} more (${ch.failures} failed)`, ch.end],
       ]))
-        rows.push([label, `heap after GC ${m.heapMb} MB, RSS ${m.rssMb} MB`]);
+        rows.push([label, `heap after GC ${m.heapMb} MB (objects ${m.objectsMb} MB), RSS ${m.rssMb} MB`]);
     out.push(table(['what', 'measured'], rows));
     out.push('');
   }

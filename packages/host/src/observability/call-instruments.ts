@@ -67,6 +67,8 @@ export class CallInstruments {
   };
   /** Label children per tool, so a call does not hash its label values again. */
   private readonly perTool = new Map<string, ToolChildren>();
+  /** The upstream-duration child per tool set, for the same reason. */
+  private readonly perToolSet = new Map<string, HistogramChild>();
 
   constructor() {
     const registers = [this.registry];
@@ -221,7 +223,12 @@ export class CallInstruments {
   }
 
   upstreamResponse(call: CallContext, toolSet: string, status: number, durationMs: number): void {
-    this.prom.upstream.labels(toolSet).observe(durationMs / 1000);
+    let upstream = this.perToolSet.get(toolSet);
+    if (!upstream) {
+      upstream = this.prom.upstream.labels(toolSet);
+      this.perToolSet.set(toolSet, upstream);
+    }
+    upstream.observe(durationMs / 1000);
     this.otel.upstream.record(durationMs / 1000, {
       'toolhost.tool_set': toolSet,
       'http.response.status_code': status,
