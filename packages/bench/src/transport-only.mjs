@@ -1,8 +1,8 @@
 // `pnpm bench --transport-only [--profile DIR]`: the per-call rounds alone, over stdio and
 // Streamable HTTP at c=1 and c=64, for toolhost, the floor and the peer; a few minutes'
 // focused measurement while working on the host's per-call cost, printed, not saved.
-// With --profile, the host runs under `node --cpu-prof` and writes its profiles to DIR when
-// it is stopped (one for stdio, one for HTTP).
+// With --profile, the three servers run under `node --cpu-prof` and write their profiles to
+// DIR when they are stopped (one per server and transport, named by process id).
 import { resolve } from 'node:path';
 import { connectHttp, connectStdio } from './processes.mjs';
 import { transportTables } from './report.mjs';
@@ -40,8 +40,8 @@ export async function transportOnly(upstream, counts, { profileDir, log }) {
   log('stdio: starting the three servers');
   const stdio = {
     host: await connectStdio([...prof, ...S.host.stdio]),
-    bare: await connectStdio(S.bare.stdio),
-    peer: await connectStdio(S.peer.stdio),
+    bare: await connectStdio([...prof, ...S.bare.stdio]),
+    peer: await connectStdio([...prof, ...S.peer.stdio]),
   };
   const stdioSubjects = [
     mcpSubject('bare', stdio.bare, S.bare.call),
@@ -55,9 +55,9 @@ export async function transportOnly(upstream, counts, { profileDir, log }) {
 
   log('Streamable HTTP: starting the three servers');
   const http = {
-    bare: await connectHttp(S.bare.http),
+    bare: await connectHttp((port) => [...prof, ...S.bare.http(port)]),
     host: await connectHttp((port) => [...prof, ...S.host.http(port)]),
-    peer: await connectHttp(S.peer.http),
+    peer: await connectHttp((port) => [...prof, ...S.peer.http(port)]),
   };
   const httpSubjects = [
     mcpSubject('bare', http.bare, S.bare.call),
@@ -68,8 +68,8 @@ export async function transportOnly(upstream, counts, { profileDir, log }) {
   log('Streamable HTTP: measuring');
   const httpPhases = await compare([direct, ...httpSubjects], counts, FOCUSED);
   for (const conn of Object.values(http)) await conn.close();
-  // A profile is written when the host has shut down, which may take it a moment.
-  if (profileDir) await exited(http.host.pid);
+  // A profile is written when the server has shut down, which may take it a moment.
+  if (profileDir) for (const conn of Object.values(http)) await exited(conn.pid);
 
   return transportTables({ stdio: stdioPhases, http: httpPhases });
 }
