@@ -27,7 +27,14 @@ export class BatchedStdioServerTransport extends StdioServerTransport {
     return super.send(message);
   }
 
+  /** Writes what is held before closing: the host exits right after, with answers of in-flight calls perhaps still corked. */
+  override async close(): Promise<void> {
+    this.uncork();
+    await super.close();
+  }
+
   private readonly uncork = () => {
+    if (!this.corked) return;
     this.corked = false;
     this.out.uncork();
   };
