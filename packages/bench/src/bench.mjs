@@ -1,4 +1,5 @@
 // pnpm bench [-- --quick] [--catalog-only] [--agents-only] [--save-baseline]
+//            [--transport-only [--profile DIR]]
 //
 // Measures, in one run on one machine, against a loopback upstream with a fixed small answer:
 // per-call latency and server CPU of the host (stdio, Streamable HTTP, in-process embedding)
@@ -37,12 +38,15 @@ import {
   startUpstream,
 } from './subjects.mjs';
 import { agentTargets, targets } from './targets.mjs';
+import { transportOnly } from './transport-only.mjs';
 
 const argv = process.argv.slice(2);
 const QUICK = argv.includes('--quick');
 const CATALOG_ONLY = argv.includes('--catalog-only');
 const AGENTS_ONLY = argv.includes('--agents-only');
 const SAVE_BASELINE = argv.includes('--save-baseline');
+const TRANSPORT_ONLY = argv.includes('--transport-only');
+const PROFILE_DIR = argv.includes('--profile') ? argv[argv.indexOf('--profile') + 1] : undefined;
 const COUNTS = countsFor(QUICK);
 
 // A hung server must not hold the bench forever; children are killed on exit (processes.mjs).
@@ -68,6 +72,11 @@ function log(text) {
 async function main() {
   const started = Date.now();
   const upstream = await startUpstream();
+  if (TRANSPORT_ONLY) {
+    console.log(await transportOnly(upstream.url, COUNTS, { profileDir: PROFILE_DIR, log }));
+    upstream.close();
+    return;
+  }
   const S = servers(upstream.url);
   /** @type {import('./bench-result.js').RunResult} */
   const result = {

@@ -79,6 +79,33 @@ function latencyRows(set) {
   return rows;
 }
 
+const LATENCY_HEADERS = [
+  'conc.',
+  'server',
+  'p50 ms',
+  'p99 ms',
+  'overhead p50',
+  'overhead p99',
+  'calls/s',
+  'server CPU µs/call',
+];
+
+/**
+ * The stdio and Streamable HTTP tables (of the full run, or of `--transport-only`).
+ * @param {{ stdio: import('./bench-result.js').TransportPhases, http: import('./bench-result.js').TransportPhases }} r
+ */
+export function transportTables(r) {
+  return [
+    '### stdio',
+    '',
+    table(LATENCY_HEADERS, latencyRows(r.stdio)),
+    '',
+    '### Streamable HTTP',
+    '',
+    table(LATENCY_HEADERS, latencyRows(r.http)),
+  ].join('\n');
+}
+
 /**
  * The catalog's cost per tool set, beside the saved baseline where there is one.
  * @param {import('./bench-result.js').CatalogResult} r
@@ -202,23 +229,7 @@ function markdown(r) {
     'Overhead = the p50 (p99) latency of a call through the server minus that of a direct axios call to the same upstream from the bench process, measured in alternating rounds. Server CPU = user + system time of the server process (/proc/<pid>/stat) over the calls; for the embedding API, of the bench process itself.',
   );
   out.push('');
-  const headers = [
-    'conc.',
-    'server',
-    'p50 ms',
-    'p99 ms',
-    'overhead p50',
-    'overhead p99',
-    'calls/s',
-    'server CPU µs/call',
-  ];
-  out.push('### stdio');
-  out.push('');
-  out.push(table(headers, latencyRows(r.stdio)));
-  out.push('');
-  out.push('### Streamable HTTP');
-  out.push('');
-  out.push(table(headers, latencyRows(r.http)));
+  out.push(transportTables(r));
   out.push('');
   out.push('### In-process embedding API (no transport)');
   out.push('');
@@ -265,11 +276,11 @@ function markdown(r) {
     const ch = r.sessionChurn;
     if (ch)
       for (const [label, m] of /** @type {const} */ ([
-        ['sessions: start (after 200)', ch.start],
+        [`sessions: start (after ${ch.warmupSessions})`, ch.start],
         [`sessions: after ${Math.floor(ch.sessions / 2)} more`, ch.middle],
         [`sessions: after ${ch.sessions} more (${ch.failures} failed)`, ch.end],
       ]))
-        rows.push([label, `heap after GC ${m.heapMb} MB, RSS ${m.rssMb} MB`]);
+        rows.push([label, `heap after GC ${m.heapMb} MB (objects ${m.objectsMb} MB), RSS ${m.rssMb} MB`]);
     out.push(table(['what', 'measured'], rows));
     out.push('');
   }

@@ -66,19 +66,21 @@ export function callsMeasured(counts) {
 }
 
 /**
- * Measures the subjects (each {key, call, cpu}) at every concurrency, alternating between
- * them round by round; overheads are against the subject keyed `direct` of the same run.
+ * Measures the subjects (each {key, call, cpu}) at every concurrency (or the given ones),
+ * alternating between them round by round; overheads are against the subject keyed `direct`
+ * of the same run.
  * @template {string} K
  * @param {readonly (Subject & { key: K })[]} subjects
  * @param {Counts} counts
+ * @param {readonly number[]} [concurrencies]
  * @returns {Promise<Record<K, Phase[]>>}
  */
-export async function compare(subjects, counts) {
+export async function compare(subjects, counts, concurrencies = CONCURRENCY) {
   /** @type {Record<string, Phase[]>} */
   const out = Object.fromEntries(subjects.map((s) => [s.key, []]));
   /** @type {(key: string) => Phase[]} */
   const of = (key) => /** @type {Phase[]} */ (out[key]);
-  for (const c of CONCURRENCY) {
+  for (const c of concurrencies) {
     /** @type {Record<string, import('./measure.mjs').Samples[]>} */
     const samples = Object.fromEntries(subjects.map((s) => [s.key, []]));
     for (let r = 0; r < counts.rounds; r += 1) {

@@ -1,6 +1,8 @@
 import { createRequire } from 'node:module';
 import pino, { type Logger } from 'pino';
 
+type SonicBoom = ReturnType<typeof pino.destination>;
+
 export type { Logger };
 
 const require = createRequire(import.meta.url);
@@ -23,7 +25,38 @@ function defaultDestination(): pino.DestinationStream {
   }
   // Asynchronous, so a log line adds no system call to a tool call's path; pino flushes what
   // is pending when the process exits.
-  return pino.destination({ fd: 2, sync: false });
+  return turnBatched(pino.destination({ fd: 2, sync: false, minLength: BATCH_BYTES }));
+}
+
+/** Lines held back at most one turn of the event loop, up to this many bytes. */
+const BATCH_BYTES = 8 * 1024;
+
+/**
+ * Writes the lines of one turn of the event loop together: under concurrent calls, one write
+ * for the turn's lines instead of one per call (each a write on libuv's thread pool). The
+ * destination holds lines up to its `minLength`; a flush at the end of the turn sends them,
+ * so a line is never held longer than that turn.
+ */
+function turnBatched(destination: SonicBoom): pino.DestinationStream {
+  let scheduled = false;
+  const flush = () => {
+    scheduled = false;
+    try {
+      destination.flush();
+    } catch {
+      // Ended (at exit, after pino's own final flush): nothing left to write.
+    }
+  };
+  return {
+    write(line: string) {
+      destination.write(line);
+      if (!scheduled) {
+        scheduled = true;
+        setImmediate(flush);
+      }
+    },
+    flush: (cb?: (err?: Error) => void) => destination.flush(cb),
+  } as pino.DestinationStream;
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { Readable, Writable } from 'node:stream';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Host } from '../host.js';
 import type { Logger } from '../logger.js';
+import { BatchedStdioServerTransport } from './batched-stdio-transport.js';
 import { createMcpServer, type McpServerOptions, prepareMcpCatalog } from './create-mcp-server.js';
 import { idOfOversized, LineLimit, MAX_STDIO_MESSAGE_BYTES } from './stdio-line-limit.js';
 
@@ -35,7 +35,7 @@ export async function serveStdio(
   const server = createMcpServer(host, prepareMcpCatalog(host), options);
   // Lines reach the SDK's reader whole and within the limit, so its own (smaller) guard,
   // which would close the transport, never trips.
-  const transport = new StdioServerTransport(lines, stdout, { maxBufferSize: limit + 1 });
+  const transport = new BatchedStdioServerTransport(lines, stdout, { maxBufferSize: limit + 1 });
   server.onerror = (e) => log?.warn({ err: e.message }, 'stdio message refused');
   await server.connect(transport);
   return { close: () => server.close() };

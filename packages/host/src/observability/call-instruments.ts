@@ -57,6 +57,8 @@ export class CallInstruments {
   private readonly otel = otelInstruments();
   /** Label children per tool, so a call does not hash its label values again. */
   private readonly perTool = new Map<string, ToolChildren>();
+  /** The upstream-duration child per tool set, for the same reason. */
+  private readonly perToolSet = new Map<string, HistogramChild>();
 
   /** Opens the call's span; the engine's reports about `call` land on it. */
   startCall(tool: string, toolSet: string, userId: string, call: CallContext): CallTrace {
@@ -136,7 +138,12 @@ export class CallInstruments {
   }
 
   upstreamResponse(call: CallContext, toolSet: string, status: number, durationMs: number): void {
-    this.prom.upstream.labels(toolSet).observe(durationMs / 1000);
+    let upstream = this.perToolSet.get(toolSet);
+    if (!upstream) {
+      upstream = this.prom.upstream.labels(toolSet);
+      this.perToolSet.set(toolSet, upstream);
+    }
+    upstream.observe(durationMs / 1000);
     this.otel.upstream.record(durationMs / 1000, {
       'toolhost.tool_set': toolSet,
       'http.response.status_code': status,
