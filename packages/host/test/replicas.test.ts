@@ -63,6 +63,19 @@ async function startReplicas(extra: Partial<HostConfig> = {}): Promise<[HttpHost
   return started as [HttpHostProcess, HttpHostProcess];
 }
 
+/** A valid token of Alice's for `scope`, in Redis as a replica would have stored it. */
+async function storeAliceToken(scope: string): Promise<string> {
+  const store = await RedisTokenStore.open(admin, TOKEN_KEY);
+  const issued = oauth.mint(scope);
+  await store.set('echo-auth', 'alice', {
+    accessToken: issued.access_token,
+    refreshToken: issued.refresh_token,
+    expiresAt: Date.now() + 3_600_000,
+    scopes: [scope],
+  });
+  return issued.access_token;
+}
+
 const origin = (r: HttpHostProcess) => new URL(r.url).origin;
 
 async function connect(
@@ -257,14 +270,7 @@ describe('replicas: authorization across replicas', () => {
 describe('replicas: any replica serves any session', () => {
   it("hands the person's confirmation to the replica that asked, wherever it lands", async () => {
     const [a, b] = await startReplicas({ tools: { confirmWrites: true } });
-    const store = await RedisTokenStore.open(admin, TOKEN_KEY);
-    const issued = oauth.mint('items.write');
-    await store.set('echo-auth', 'alice', {
-      accessToken: issued.access_token,
-      refreshToken: issued.refresh_token,
-      expiresAt: Date.now() + 3_600_000,
-      scopes: ['items.write'],
-    });
+    await storeAliceToken('items.write');
     // Everything goes to A until the person answers; the answer goes to B.
     let answered = false;
     balancer.pick = (req) => (answered && req.method === 'POST' ? origin(b) : origin(a));
@@ -287,14 +293,7 @@ describe('replicas: any replica serves any session', () => {
   it('serves one session whose requests alternate between two replicas, for its user only', async () => {
     const [a, b] = await startReplicas();
     const { client, transport } = await connect(`${balancer.url}/mcp`);
-    const store = await RedisTokenStore.open(admin, TOKEN_KEY);
-    const issued = oauth.mint('items.read');
-    await store.set('echo-auth', 'alice', {
-      accessToken: issued.access_token,
-      refreshToken: issued.refresh_token,
-      expiresAt: Date.now() + 3_600_000,
-      scopes: ['items.read'],
-    });
+    const accessToken = await storeAliceToken('items.read');
     expect((await client.listTools()).tools.map((t) => t.name)).toContain('EchoApi_GetItem');
     for (let i = 0; i < 4; i += 1) expect((await getItem(client, `i${i}`)).isError).toBeFalsy();
     expect((await client.listTools()).tools.length).toBeGreaterThan(0);
@@ -306,7 +305,7 @@ describe('replicas: any replica serves any session', () => {
     expect(new Set(posts.map((f) => f.target))).toEqual(new Set([origin(a), origin(b)]));
     expect(posts.every((f) => f.status === 200 || f.status === 202)).toBe(true);
     expect(upstream.requests.map((r) => r.headers.authorization)).toEqual(
-      Array(4).fill(`Bearer ${issued.access_token}`),
+      Array(4).fill(`Bearer ${accessToken}`),
     );
     expect(b.logs() + a.logs()).toContain('session resumed from the shared store');
 
