@@ -8,8 +8,9 @@ import {
 } from '@toolhost/core';
 import { describe, expect, it, vi } from 'vitest';
 import type { HttpRequestSpec } from './build-request.js';
-import { ToolEngine } from './engine.js';
+import { type EngineOptions, ToolEngine } from './engine.js';
 import type { HttpResponse, HttpSender } from './http-sender.js';
+import type { PacerFactory } from './pacer.js';
 import { ToolRegistry } from './registry.js';
 import { MapSecretSource, StaticTokenAuthProvider } from './static-auth.js';
 
@@ -77,6 +78,8 @@ function engine(opts: {
   providers?: AuthProvider[];
   secrets?: Record<string, string>;
   traffic?: TrafficPolicy;
+  pacer?: PacerFactory;
+  options?: EngineOptions;
 }) {
   const set: ToolSetDefinition = {
     contractVersion: '2.0',
@@ -86,11 +89,16 @@ function engine(opts: {
     tools,
     traffic: opts.traffic,
   };
-  return new ToolEngine(new ToolRegistry([set]), {
-    authProviders: opts.providers ?? [new StaticTokenAuthProvider('p', 'tok')],
-    secrets: new MapSecretSource(opts.secrets ?? {}),
-    http: opts.sender ?? new FakeSender(),
-  });
+  return new ToolEngine(
+    new ToolRegistry([set]),
+    {
+      authProviders: opts.providers ?? [new StaticTokenAuthProvider('p', 'tok')],
+      secrets: new MapSecretSource(opts.secrets ?? {}),
+      http: opts.sender ?? new FakeSender(),
+      ...(opts.pacer ? { pacer: opts.pacer } : {}),
+    },
+    opts.options,
+  );
 }
 
 const ctx = { userId: 'u1' };
@@ -213,19 +221,10 @@ describe('ToolEngine', () => {
       },
     };
     const seen: unknown[] = [];
-    const e = new ToolEngine(
-      new ToolRegistry([
-        {
-          contractVersion: '2.0',
-          toolSet: 'T',
-          plugin: { name: 'p', version: '1' },
-          servers: { default: 'https://x.test' },
-          tools,
-        },
-      ]),
-      { authProviders: [new StaticTokenAuthProvider('p', 'tok')], http: sender },
-      { onUnexpectedError: (err, tool) => seen.push([(err as Error).message, tool]) },
-    );
+    const e = engine({
+      sender,
+      options: { onUnexpectedError: (err, tool) => seen.push([(err as Error).message, tool]) },
+    });
     const out = await e.call('T.Get', { thing: 'x' }, ctx);
     expect(out).toMatchObject({ ok: false, error: { code: 'internal_error' } });
     expect(seen).toEqual([['secret stuff tok', 'T.Get']]);
@@ -244,30 +243,18 @@ describe('ToolEngine', () => {
         return { status: 200, headers: {}, body: {} };
       },
     };
-    const e = new ToolEngine(
-      new ToolRegistry([
-        {
-          contractVersion: '2.0',
-          toolSet: 'T',
-          plugin: { name: 'p', version: '1' },
-          servers: { default: 'https://x.test' },
-          tools,
-          traffic: { pacing: { key: 'id', requestsPerSecond: 7 } },
-        },
-      ]),
-      {
-        authProviders: [new StaticTokenAuthProvider('p', 'tok')],
-        http: sender,
-        pacer: (toolSet, perSecond) => {
-          made.push([toolSet, perSecond]);
-          return {
-            wait: async (key) => {
-              order.push(`pace ${key}`);
-            },
-          };
-        },
+    const e = engine({
+      sender,
+      traffic: { pacing: { key: 'id', requestsPerSecond: 7 } },
+      pacer: (toolSet, perSecond) => {
+        made.push([toolSet, perSecond]);
+        return {
+          wait: async (key) => {
+            order.push(`pace ${key}`);
+          },
+        };
       },
-    );
+    });
     await e.call('T.Get', { thing: 'a' }, ctx);
     await e.call('T.Get', { thing: 'b' }, ctx);
     expect(made).toEqual([['T', 7]]);
@@ -280,37 +267,25 @@ describe('ToolEngine', () => {
       { status: 201, headers: {}, body: {} },
     ]);
     const reports: unknown[] = [];
-    const e = new ToolEngine(
-      new ToolRegistry([
-        {
-          contractVersion: '2.0',
-          toolSet: 'T',
-          plugin: { name: 'p', version: '1' },
-          servers: { default: 'https://x.test' },
-          tools,
-          traffic: {
-            pacing: { key: 'id', requestsPerSecond: 5 },
-            retryOnRateLimit: { defaultWaitSeconds: 1, maxWaitSeconds: 1 },
-          },
-        },
-      ]),
-      {
-        authProviders: [new StaticTokenAuthProvider('p', 'tok')],
-        http: sender,
-        // A pacer that says it held the first request back 40 ms.
-        pacer: () => {
-          const waits = [40, 0];
-          return { wait: async () => waits.shift() ?? 0 };
-        },
+    const e = engine({
+      sender,
+      traffic: {
+        pacing: { key: 'id', requestsPerSecond: 5 },
+        retryOnRateLimit: { defaultWaitSeconds: 1, maxWaitSeconds: 1 },
       },
-      {
+      // A pacer that says it held the first request back 40 ms.
+      pacer: () => {
+        const waits = [40, 0];
+        return { wait: async () => waits.shift() ?? 0 };
+      },
+      options: {
         observer: {
           upstreamResponse: (context, tool, status, ms) =>
             reports.push(['upstream', context, tool.name, status, typeof ms === 'number' && ms >= 0]),
           rateLimitWait: (context, tool, kind, ms) => reports.push(['wait', context, tool.name, kind, ms]),
         },
       },
-    );
+    });
     const context = { userId: 'u1' };
     const out = await e.call('T.Get', { thing: 'a' }, context);
     expect(out).toMatchObject({ ok: true, status: 201 });
@@ -331,24 +306,7 @@ describe('ToolEngine', () => {
 
   describe('retries only where safe', () => {
     const fast = { retry: { baseDelayMs: 1, maxDelayMs: 2 } };
-    const build = (sender: HttpSender) =>
-      new ToolEngine(
-        new ToolRegistry([
-          {
-            contractVersion: '2.0',
-            toolSet: 'T',
-            plugin: { name: 'p', version: '1' },
-            servers: { default: 'https://x.test' },
-            tools,
-          },
-        ]),
-        {
-          authProviders: [new StaticTokenAuthProvider('p', 'tok')],
-          secrets: new MapSecretSource({ API_KEY: 'k' }),
-          http: sender,
-        },
-        fast,
-      );
+    const build = (sender: HttpSender) => engine({ sender, secrets: { API_KEY: 'k' }, options: fast });
     const post = { mode: 'execute', target: 'a', request_body: '{"a":1}' };
 
     it('retries a 5xx of an idempotent GET up to the attempt limit', async () => {
