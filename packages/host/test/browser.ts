@@ -90,3 +90,20 @@ export function formOf(page: Page): { action: URL; fields: Record<string, string
     fields[m[1]!] = (m[2] ?? '').replace(/&#(\d+);/g, (_c, n: string) => String.fromCharCode(Number(n)));
   return { action: new URL(form[1]!.replace(/&amp;/g, '&'), page.url), fields };
 }
+
+const isCallback = (next: URL) => next.pathname.startsWith('/oauth/callback/');
+
+/**
+ * Opens an authorization link in `browser` as its user would: confirms with the user's access
+ * token where the host asks for it, consents at the authorization server, and stops at the
+ * redirect back to the host; returns that callback URL.
+ */
+export async function startFlow(browser: Browser, url: string, token: string): Promise<URL> {
+  let page = await browser.open(url, {}, isCallback);
+  if (page.status === 200) {
+    const form = formOf(page);
+    page = await browser.submit(form.action, { ...form.fields, access_token: token }, isCallback);
+  }
+  if (!isCallback(page.url)) throw new Error(`flow did not reach the callback: ${page.status} ${page.text}`);
+  return page.url;
+}

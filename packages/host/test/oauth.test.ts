@@ -12,7 +12,7 @@ import type { HostConfig } from '../src/config/host-config.js';
 import { createHost, type Host } from '../src/host.js';
 import { createLogger } from '../src/logger.js';
 import { type HttpServerHandle, serveHttp } from '../src/mcp/serve-http.js';
-import { Browser, formOf } from './browser.js';
+import { Browser, formOf, startFlow } from './browser.js';
 import {
   echoAuthProviders,
   type FakeOAuthServer,
@@ -85,23 +85,6 @@ type ErrorInfo = {
 const errorOf = (r: unknown) =>
   ((r as { structuredContent: unknown }).structuredContent as { error: ErrorInfo }).error;
 const getItem = (c: Client, id = 'i1') => c.callTool({ name: 'EchoApi_GetItem', arguments: { item_id: id } });
-
-const isCallback = (next: URL) => next.pathname.startsWith('/oauth/callback/');
-
-/**
- * Opens an authorization link in `browser` as its user would: confirms with the user's access
- * token where the host asks for it, consents at the authorization server, and stops at the
- * redirect back to the host; returns that callback URL.
- */
-async function startFlow(browser: Browser, url: string, token: string): Promise<URL> {
-  let page = await browser.open(url, {}, isCallback);
-  if (page.status === 200) {
-    const form = formOf(page);
-    page = await browser.submit(form.action, { ...form.fields, access_token: token }, isCallback);
-  }
-  if (!isCallback(page.url)) throw new Error(`flow did not reach the callback: ${page.status} ${page.text}`);
-  return page.url;
-}
 
 async function authorize(client: Client, token = ALICE): Promise<void> {
   const first = await getItem(client);

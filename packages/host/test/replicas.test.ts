@@ -12,7 +12,7 @@ import { type RecordingUpstream, startRecordingUpstream } from '../../testing/sr
 import type { HostConfig } from '../src/config/host-config.js';
 import { RedisTokenStore } from '../src/store/redis-token-store.js';
 import { type Balancer, startBalancer } from './balancer.js';
-import { Browser, formOf } from './browser.js';
+import { Browser, startFlow } from './browser.js';
 import {
   echoAuthProviders,
   type FakeOAuthServer,
@@ -94,19 +94,6 @@ async function connect(
 
 const getItem = (c: Client, id = 'i1') =>
   c.callTool({ name: 'EchoApi_GetItem', arguments: { item_id: id } }) as Promise<CallToolResult>;
-
-const isCallback = (next: URL) => next.pathname.startsWith('/oauth/callback/');
-
-/** Opens the link, confirms with the user's access token, consents, and stops at the callback. */
-async function startFlow(browser: Browser, url: string, token: string): Promise<URL> {
-  let page = await browser.open(url, {}, isCallback);
-  if (page.status === 200) {
-    const form = formOf(page);
-    page = await browser.submit(form.action, { ...form.fields, access_token: token }, isCallback);
-  }
-  if (!isCallback(page.url)) throw new Error(`flow did not reach the callback: ${page.status} ${page.text}`);
-  return page.url;
-}
 
 /** A raw MCP POST to a replica, for what the SDK client would not send. */
 function post(url: string, token: string, session: string, body: unknown): Promise<Response> {
