@@ -5,18 +5,11 @@ import { emptyCatalogMessage } from '../empty-catalog.js';
 import { createHost, type Host } from '../host.js';
 import { createLogger, type Logger } from '../logger.js';
 
-/** The options every command takes (set before or after the command's name). */
-export interface GlobalOptions {
+/** The options every command takes (set before or after the command's name): the config overrides, and where to start. */
+export interface GlobalOptions extends ConfigOverrides {
   config?: string;
   plugins?: string[];
   allowEmpty?: boolean;
-  toolSets?: string[];
-  readOnly?: boolean;
-  confirmWrites?: boolean;
-  allow?: string[];
-  deny?: string[];
-  logLevel?: string;
-  catalog?: string;
 }
 
 /**
@@ -29,15 +22,7 @@ export async function openHost(
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<{ host: Host; logger: Logger; configFile?: string }> {
   const { config: fileConfig, dir, file } = findConfig(options.config, env, process.cwd());
-  const flags: ConfigOverrides = {
-    toolSets: options.toolSets,
-    readOnly: options.readOnly,
-    confirmWrites: options.confirmWrites,
-    allow: options.allow,
-    deny: options.deny,
-    logLevel: options.logLevel,
-    catalog: options.catalog,
-  };
+  const { config: _file, plugins: _plugins, allowEmpty: _allowEmpty, ...flags } = options;
   const config = applyOverrides(fileConfig, flags, overridesFromEnv(env));
   const logger = createLogger(config.logging?.level ?? CONFIG_DEFAULTS.logging.level);
   const host = await createHost(config, {
