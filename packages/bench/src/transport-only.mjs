@@ -37,21 +37,31 @@ export async function transportOnly(upstream, counts, { profileDir, log }) {
   const direct = directSubject(upstream);
   await warmup(direct, counts);
 
+  /**
+   * Warms up and measures the three servers over one transport, alternating with the direct
+   * call, then closes them.
+   * @param {string} label
+   * @param {Record<'bare' | 'host' | 'peer', import('./subjects.mjs').Connection & { close(): Promise<void> }>} conns
+   */
+  const measure = async (label, conns) => {
+    const subjects = [
+      mcpSubject('bare', conns.bare, S.bare.call),
+      mcpSubject('host', conns.host, S.host.call),
+      mcpSubject('peer', conns.peer, S.peer.call),
+    ];
+    for (const s of subjects) await warmup(s, counts);
+    log(`${label}: measuring`);
+    const phases = await compare([direct, ...subjects], counts, FOCUSED);
+    for (const conn of Object.values(conns)) await conn.close();
+    return phases;
+  };
+
   log('stdio: starting the three servers');
-  const stdio = {
+  const stdioPhases = await measure('stdio', {
     host: await connectStdio([...prof, ...S.host.stdio]),
     bare: await connectStdio([...prof, ...S.bare.stdio]),
     peer: await connectStdio([...prof, ...S.peer.stdio]),
-  };
-  const stdioSubjects = [
-    mcpSubject('bare', stdio.bare, S.bare.call),
-    mcpSubject('host', stdio.host, S.host.call),
-    mcpSubject('peer', stdio.peer, S.peer.call),
-  ];
-  for (const s of stdioSubjects) await warmup(s, counts);
-  log('stdio: measuring');
-  const stdioPhases = await compare([direct, ...stdioSubjects], counts, FOCUSED);
-  for (const conn of Object.values(stdio)) await conn.close();
+  });
 
   log('Streamable HTTP: starting the three servers');
   const http = {
@@ -59,15 +69,7 @@ export async function transportOnly(upstream, counts, { profileDir, log }) {
     host: await connectHttp((port) => [...prof, ...S.host.http(port)]),
     peer: await connectHttp((port) => [...prof, ...S.peer.http(port)]),
   };
-  const httpSubjects = [
-    mcpSubject('bare', http.bare, S.bare.call),
-    mcpSubject('host', http.host, S.host.call),
-    mcpSubject('peer', http.peer, S.peer.call),
-  ];
-  for (const s of httpSubjects) await warmup(s, counts);
-  log('Streamable HTTP: measuring');
-  const httpPhases = await compare([direct, ...httpSubjects], counts, FOCUSED);
-  for (const conn of Object.values(http)) await conn.close();
+  const httpPhases = await measure('Streamable HTTP', http);
   // A profile is written when the server has shut down, which may take it a moment.
   if (profileDir) for (const conn of Object.values(http)) await exited(conn.pid);
 
