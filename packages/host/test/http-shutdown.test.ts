@@ -2,6 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
+import type { HostConfig } from '../src/config/host-config.js';
 import { type HttpHostProcess, spawnHttpHost } from './support.js';
 
 let upstream: RecordingUpstream | undefined;
@@ -39,17 +40,22 @@ async function until(check: () => boolean): Promise<void> {
   for (let i = 0; i < 500 && !check(); i += 1) await new Promise((r) => setTimeout(r, 20));
 }
 
+/** The echo fixture over HTTP, with room for all fifty calls at the upstream at once. */
+const echoHost = (baseUrl: string, extra: HostConfig = {}) =>
+  spawnHttpHost(
+    {
+      plugins: ['toolhost-plugin-echo'],
+      toolSets: { EchoApi: { baseUrl } },
+      engine: { maxConcurrentRequestsPerUpstream: 64 },
+      ...extra,
+    },
+    { ECHO_AUTH_TOKEN: 'tok' },
+  );
+
 describe('HTTP shutdown', () => {
   it('answers every call in flight on SIGTERM', async () => {
     upstream = await startRecordingUpstream(() => ({ status: 200, body: { ok: true }, delayMs: 600 }));
-    hostProcess = await spawnHttpHost(
-      {
-        plugins: ['toolhost-plugin-echo'],
-        toolSets: { EchoApi: { baseUrl: upstream.url } },
-        engine: { maxConcurrentRequestsPerUpstream: 64 },
-      },
-      { ECHO_AUTH_TOKEN: 'tok' },
-    );
+    hostProcess = await echoHost(upstream.url);
     const calls = await fiftyCalls(hostProcess.url);
     // All 50 at the upstream: in flight, not merely sent (calls arriving after SIGTERM are refused).
     await until(() => upstream!.requests.length === 50);
@@ -61,15 +67,7 @@ describe('HTTP shutdown', () => {
 
   it('answers cancelled for calls still running at the end of the grace period', async () => {
     upstream = await startRecordingUpstream(() => new Promise(() => {}));
-    hostProcess = await spawnHttpHost(
-      {
-        plugins: ['toolhost-plugin-echo'],
-        toolSets: { EchoApi: { baseUrl: upstream.url } },
-        shutdownGraceSeconds: 1,
-        engine: { maxConcurrentRequestsPerUpstream: 64 },
-      },
-      { ECHO_AUTH_TOKEN: 'tok' },
-    );
+    hostProcess = await echoHost(upstream.url, { shutdownGraceSeconds: 1 });
     const calls = await fiftyCalls(hostProcess.url);
     await until(() => upstream!.requests.length === 50);
     hostProcess.child.kill('SIGTERM');
