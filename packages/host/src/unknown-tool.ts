@@ -1,7 +1,6 @@
 import { behaviorHints, TOOL_SET_TOKEN, type ToolSetDefinition } from '@toolhost/core';
 import type { DependencyContainer } from 'tsyringe';
-import { CONFIG_DEFAULTS } from './config/config-defaults.js';
-import type { HostConfig } from './config/host-config.js';
+import type { ResolvedHostConfig } from './config/host-config.js';
 import { hiddenBy } from './tool-selection.js';
 
 /**
@@ -12,12 +11,12 @@ import { hiddenBy } from './tool-selection.js';
  */
 export function unknownToolMessage(
   name: string,
-  config: HostConfig,
+  config: ResolvedHostConfig,
   container: DependencyContainer,
   exposed: ReadonlySet<string>,
   spelling: 'canonical' | 'mcp' = 'canonical',
 ): string {
-  const separator = config.mcp?.nameSeparator ?? CONFIG_DEFAULTS.mcp.nameSeparator;
+  const separator = config.mcp.nameSeparator;
   const sets = container.isRegistered(TOOL_SET_TOKEN, true)
     ? container.resolveAll<ToolSetDefinition>(TOOL_SET_TOKEN)
     : [];
@@ -58,7 +57,7 @@ type Known = { name: string; toolSet: string; readOnly: boolean };
 function mcpMessage(
   name: string,
   separator: string,
-  config: HostConfig,
+  config: ResolvedHostConfig,
   all: readonly Known[],
   exposed: ReadonlySet<string>,
 ): string {
