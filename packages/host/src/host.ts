@@ -167,8 +167,10 @@ async function assemble(config: ResolvedHostConfig, options: HostOptions, plugin
   const env = options.env ?? process.env;
   const configDir = options.configDir ?? process.cwd();
   // Write-safety records go where the host's own token file goes, not beside an embedder's store.
-  const ownTokenFile =
-    !container.isRegistered(HostServices.tokenStore, true) && encryptedDataDir(config, env, configDir);
+  // (A shared store, when configured, takes precedence in createWriteSafety.)
+  const ownTokenFile = container.isRegistered(HostServices.tokenStore, true)
+    ? undefined
+    : encryptedDataDir(config, env, configDir);
   const services = await composeServices(container, {
     config,
     env,
@@ -186,7 +188,7 @@ async function assemble(config: ResolvedHostConfig, options: HostOptions, plugin
     calls,
     engine: services.engine,
     shared: services.shared,
-    file: !services.shared && ownTokenFile ? ownTokenFile : undefined,
+    file: ownTokenFile,
   });
   const oauthProviders = services.providers.filter(
     (p): p is OAuthAuthProvider => p instanceof OAuthAuthProvider,
