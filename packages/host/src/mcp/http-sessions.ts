@@ -1,23 +1,18 @@
 import type { ServerResponse } from 'node:http';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Logger } from '../logger.js';
-import type { JsonRpcId } from './request-guards.js';
+import type { SessionTransport } from './session-transport.js';
 
 export interface HttpSession {
   id: string;
-  transport: StreamableHTTPServerTransport;
+  transport: SessionTransport;
   server: Server;
   userId: string;
   /** Whose cap the session counts against: the user, or the user and client name. */
   owner: string;
   lastSeen: number;
-  /** Requests of this session whose HTTP exchange is still open. */
-  pending: Set<JsonRpcId>;
-  /** Open POST exchanges, with the request id each answers (an open GET stream does not make a session busy). */
-  open: Map<ServerResponse, JsonRpcId | null>;
-  /** Releases the transport's per-request state once a POST is answered (JSON answers). */
-  release?: () => void;
+  /** Open POST exchanges (an open GET stream does not make a session busy). */
+  open: Set<ServerResponse>;
 }
 
 export interface SessionLimits {

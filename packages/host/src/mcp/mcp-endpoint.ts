@@ -1,45 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { AccessTokens } from '../auth/access-tokens.js';
 import type { Host } from '../host.js';
 import type { Logger } from '../logger.js';
 import { createMcpServer, type McpCatalog } from './create-mcp-server.js';
 import type { HttpSession, HttpSessions } from './http-sessions.js';
-import { sessionTransport } from './json-response-release.js';
-import {
-  BodyTooLarge,
-  type JsonRpcId,
-  jsonRpcError,
-  originAllowed,
-  readBody,
-  requestIdOf,
-} from './request-guards.js';
-import { replayInitialize } from './session-replay.js';
+import { isInitialize, onlyAnswers } from './jsonrpc-messages.js';
+import { BodyTooLarge, jsonRpcError, originAllowed, readBody, requestIdOf } from './request-guards.js';
+import { SessionTransport } from './session-transport.js';
 import type { SessionRecord, SharedSessions } from './shared-sessions.js';
-
-/** JSON-RPC has no code for a cancelled request; -32800 is LSP's RequestCancelled. */
-const REQUEST_CANCELLED = -32800;
-
-const isRequest = (m: unknown): m is { id: JsonRpcId; method: string } =>
-  typeof m === 'object' && m !== null && 'method' in m && 'id' in m;
-
-/** The request ids a notifications/cancelled message (alone or in a batch) names. */
-function cancelledIds(body: unknown): JsonRpcId[] {
-  const out: JsonRpcId[] = [];
-  for (const m of Array.isArray(body) ? body : [body]) {
-    const msg = m as { method?: unknown; id?: unknown; params?: { requestId?: unknown } } | null;
-    const id = msg?.params?.requestId;
-    if (
-      msg?.method === 'notifications/cancelled' &&
-      msg.id === undefined &&
-      (typeof id === 'string' || typeof id === 'number')
-    )
-      out.push(id);
-  }
-  return out;
-}
 
 export interface McpEndpointOptions {
   host: Host;
@@ -86,7 +55,7 @@ export class McpEndpoint {
     }
     const sessionId = req.headers['mcp-session-id'];
     if (typeof sessionId === 'string') return this.toSession(req, res, sessionId, userId, parsed);
-    if (req.method !== 'POST' || !isInitializeRequest(parsed)) {
+    if (req.method !== 'POST' || !isInitialize(parsed)) {
       return jsonRpcError(res, 400, 'Bad request: no valid session id, and not an initialize request', {
         id,
       });
@@ -138,7 +107,7 @@ export class McpEndpoint {
     parsed: unknown,
   ): Promise<void> {
     const id = requestIdOf(parsed);
-    const found = this.o.sessions.get(sessionId) ?? (await this.restore(sessionId, userId, req));
+    const found = this.o.sessions.get(sessionId) ?? (await this.restore(sessionId, userId));
     if (!found) return jsonRpcError(res, 404, 'Session not found', { code: -32001, id });
     if ('status' in found) return jsonRpcError(res, found.status, found.message, { id });
     const session = found;
@@ -147,7 +116,7 @@ export class McpEndpoint {
       return jsonRpcError(res, 403, 'This session belongs to another user', { id });
     session.lastSeen = Date.now();
     this.o.shared?.touch(sessionId);
-    if (req.method === 'POST') this.track(res, session, requestIdsOf(parsed), id);
+    if (req.method === 'POST') this.track(res, session);
     const shared = this.o.shared;
     if (shared && req.method === 'POST' && onlyAnswers(parsed)) {
       // Only the replica that sent the request knows its id: every one holding the session
@@ -165,9 +134,6 @@ export class McpEndpoint {
     // replica, must not find the session.
     if (req.method === 'DELETE') await this.o.shared?.remove(sessionId);
     await session.transport.handleRequest(req, res, parsed);
-    if (req.method === 'POST') session.release?.();
-    const cancelled = cancelledIds(parsed);
-    if (cancelled.length > 0) await this.answerCancelled(session, cancelled);
   }
 
   /** An initialize request: a new session with its own MCP server, within the session caps. */
@@ -175,13 +141,14 @@ export class McpEndpoint {
     req: IncomingMessage,
     res: ServerResponse,
     userId: string,
-    parsed: { params: { clientInfo: { name: string }; capabilities?: { elicitation?: unknown } } },
+    parsed: unknown,
   ): Promise<void> {
     const { sessions, accessTokens, shared } = this.o;
     const id = requestIdOf(parsed);
+    const clientName = (parsed as { params?: { clientInfo?: { name?: unknown } } }).params?.clientInfo?.name;
     // Without access tokens every local client is the same user; the client's name is what
     // tells them apart, so that one that never closes its sessions evicts only its own.
-    const owner = accessTokens.enabled ? userId : `${userId}\u0000${parsed.params.clientInfo.name}`;
+    const owner = accessTokens.enabled ? userId : `${userId}\u0000${String(clientName)}`;
     const refused = sessions.admit(owner);
     if (refused) return jsonRpcError(res, refused.status, refused.message, { id });
     const sessionId = randomUUID();
@@ -195,65 +162,26 @@ export class McpEndpoint {
         id,
       });
     }
-    const { transport, release } = await this.startSession(
-      sessionId,
-      userId,
-      owner,
-      this.asksPerson(parsed),
-      (opened) => this.track(res, opened, requestIdsOf(parsed), id),
-    );
-    await transport.handleRequest(req, res, parsed);
-    release?.();
+    const session = await this.startSession(sessionId, userId, owner, () => {
+      sessions.add(session);
+      this.track(res, session);
+      this.o.logger?.info({ session: sessionId, user: userId }, 'session opened');
+    });
+    await session.transport.handleRequest(req, res, parsed);
   }
 
   /**
-   * Whether calls of this session may ask the person (form elicitation to confirm a write):
-   * the SDK drops such requests from JSON answers, so those sessions answer in SSE streams.
-   */
-  private asksPerson(initialize: unknown): boolean {
-    const params = (initialize as { params?: { capabilities?: { elicitation?: unknown } } }).params;
-    return Boolean(this.o.host.config.tools.confirmWrites && params?.capabilities?.elicitation);
-  }
-
-  /**
-   * A session's transport and MCP server; the session is added to the open ones once the
-   * transport has accepted its initialize request (`onOpened` is then told).
+   * A session's transport and MCP server, connected; `onInitialized` is told once the
+   * transport has accepted the client's initialize request.
    */
   private async startSession(
     sessionId: string,
     userId: string,
     owner: string,
-    asksPerson: boolean,
-    onOpened: (session: HttpSession) => void,
-  ): Promise<{ transport: StreamableHTTPServerTransport; release?: () => void }> {
-    const { host, catalog, sessions } = this.o;
-    const log = this.o.logger;
-    let opened: HttpSession | undefined;
-    // Answers are JSON bodies, with the SDK's per-request state released after each (see
-    // json-response-release.ts); SSE streams only where that release is not possible.
-    const { transport, release } = sessionTransport(
-      {
-        sessionIdGenerator: () => sessionId,
-        onsessioninitialized: (sid) => {
-          opened = {
-            id: sid,
-            transport,
-            server,
-            userId,
-            owner,
-            lastSeen: Date.now(),
-            pending: new Set(),
-            open: new Map(),
-            release,
-          };
-          sessions.add(opened);
-          onOpened(opened);
-          log?.info({ session: sid, user: userId }, 'session opened');
-        },
-      },
-      { stream: asksPerson },
-    );
-    const shared = this.o.shared;
+    onInitialized: () => void,
+  ): Promise<HttpSession> {
+    const { host, catalog, sessions, shared } = this.o;
+    const transport = new SessionTransport({ sessionId, onInitialized });
     const server = createMcpServer(host, catalog, {
       ...this.o.serverInfo,
       userId,
@@ -264,31 +192,34 @@ export class McpEndpoint {
           }
         : {}),
     });
+    const session: HttpSession = {
+      id: sessionId,
+      transport,
+      server,
+      userId,
+      owner,
+      lastSeen: Date.now(),
+      open: new Set(),
+    };
     transport.onclose = () => {
-      if (transport.sessionId) {
-        sessions.remove(transport.sessionId);
-        log?.info({ session: transport.sessionId, user: userId }, 'session closed');
-      }
-      if (opened) this.answerOpen(opened);
+      if (sessions.get(sessionId) !== session) return;
+      sessions.remove(sessionId);
+      this.o.logger?.info({ session: sessionId, user: userId }, 'session closed');
     };
     await server.connect(transport);
-    return { transport, ...(release ? { release } : {}) };
+    return session;
   }
 
   /**
    * A session this replica does not hold: another replica opened it (or this one closed its
    * copy when idle). Rebuilt from its record in the shared store; undefined when unknown.
    */
-  private restore(
-    sessionId: string,
-    userId: string,
-    req: IncomingMessage,
-  ): Promise<HttpSession | Refusal | undefined> {
+  private restore(sessionId: string, userId: string): Promise<HttpSession | Refusal | undefined> {
     const shared = this.o.shared;
     if (!shared) return Promise.resolve(undefined);
     let flight = this.restoring.get(sessionId);
     if (!flight) {
-      flight = this.rebuild(shared, sessionId, userId, req).finally(() => this.restoring.delete(sessionId));
+      flight = this.rebuild(shared, sessionId, userId).finally(() => this.restoring.delete(sessionId));
       this.restoring.set(sessionId, flight);
     }
     return flight;
@@ -298,7 +229,6 @@ export class McpEndpoint {
     shared: SharedSessions,
     sessionId: string,
     userId: string,
-    req: IncomingMessage,
   ): Promise<HttpSession | Refusal | undefined> {
     let record: SessionRecord | undefined;
     try {
@@ -311,98 +241,29 @@ export class McpEndpoint {
     if (record.userId !== userId) return { status: 403, message: 'This session belongs to another user' };
     const refused = this.o.sessions.admit(record.owner);
     if (refused) return refused;
-    const { transport, release } = await this.startSession(
-      sessionId,
-      record.userId,
-      record.owner,
-      this.asksPerson(record.initialize),
-      () => {},
-    );
-    const header = req.headers['mcp-protocol-version'];
-    const version =
-      typeof header === 'string'
-        ? header
-        : ((record.initialize as { params?: { protocolVersion?: string } }).params?.protocolVersion ?? '');
-    const ready = await replayInitialize(
-      transport,
-      record.initialize,
-      version,
-      req.headers.host ?? 'localhost',
-    );
-    release?.();
-    const session = this.o.sessions.get(sessionId);
-    if (ready && session) {
-      this.o.logger?.info(
-        { session: sessionId, user: record.userId },
-        'session resumed from the shared store',
-      );
-      return session;
+    const session = await this.startSession(sessionId, record.userId, record.owner, () => {});
+    // The client's own handshake, replayed: the server learns its capabilities and version
+    // through the same path as when the session was opened.
+    if (!(await session.transport.resume(record.initialize))) {
+      await session.server.close().catch(() => {});
+      return undefined;
     }
-    await transport.close().catch(() => {});
-    return undefined;
+    this.o.sessions.add(session);
+    this.o.logger?.info({ session: sessionId, user: record.userId }, 'session resumed from the shared store');
+    return session;
   }
 
   /** Tracks a POST's exchange until its answer is written (or the client leaves). */
-  private track(res: ServerResponse, session: HttpSession, ids: JsonRpcId[], id: JsonRpcId | null): void {
+  private track(res: ServerResponse, session: HttpSession): void {
     this.o.exchanges.add(res);
-    session.open.set(res, id);
-    for (const requestId of ids) session.pending.add(requestId);
+    session.open.add(res);
     res.once('close', () => {
       this.o.exchanges.delete(res);
       session.open.delete(res);
       session.lastSeen = Date.now();
-      for (const requestId of ids) session.pending.delete(requestId);
     });
-  }
-
-  /**
-   * A session closed while requests were in progress (a DELETE, shutdown past its drain):
-   * the SDK leaves a JSON-mode POST unanswered for ever, so answer what is still open.
-   */
-  private answerOpen(session: HttpSession): void {
-    for (const [res, id] of session.open) {
-      jsonRpcError(res, 404, 'The session was closed before this request was answered', { code: -32001, id });
-    }
-  }
-
-  /**
-   * The SDK ends a cancelled request's handler without answering it (right for stdio, where
-   * nothing waits); over HTTP its POST would stay open until the client gave up. Answer it.
-   */
-  private async answerCancelled(session: HttpSession, ids: JsonRpcId[]): Promise<void> {
-    for (const id of ids) {
-      if (!session.pending.has(id)) continue;
-      const message: JSONRPCMessage = {
-        jsonrpc: '2.0',
-        id,
-        error: { code: REQUEST_CANCELLED, message: 'Request cancelled' },
-      };
-      // Fails harmlessly if the answer went out in the meantime.
-      await session.transport.send(message).catch(() => {});
-    }
   }
 }
 
 /** A request refused with an HTTP status (a cap reached, the shared store away). */
 type Refusal = { status: number; message: string };
-
-/** The ids of the requests (not notifications) in a message or batch. */
-function requestIdsOf(parsed: unknown): JsonRpcId[] {
-  return (Array.isArray(parsed) ? parsed : [parsed]).filter(isRequest).map((m) => m.id);
-}
-
-/** Whether a POST carries only JSON-RPC responses (answers to the server's requests). */
-function onlyAnswers(parsed: unknown): boolean {
-  const messages = [parsed].flat() as Record<string, unknown>[];
-  return (
-    messages.length > 0 &&
-    messages.every(
-      (m) =>
-        typeof m === 'object' &&
-        m !== null &&
-        !('method' in m) &&
-        'id' in m &&
-        ('result' in m || 'error' in m),
-    )
-  );
-}

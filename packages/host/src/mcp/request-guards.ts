@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { JsonRpcId } from './jsonrpc-messages.js';
 
-export type JsonRpcId = string | number;
+export type { JsonRpcId };
 
 export class BodyTooLarge extends Error {}
 

@@ -1,0 +1,253 @@
+import { createServer, type Server as HttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CallToolRequestSchema,
+  ElicitRequestSchema,
+  type JSONRPCMessage,
+  ListToolsRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { readBody } from './request-guards.js';
+import { SessionTransport } from './session-transport.js';
+
+const SESSION = 'session-1';
+const VERSION = '2025-06-18';
+
+/** One session's transport behind a loopback HTTP server, with an MCP server whose tools exercise it. */
+async function start() {
+  const seen: JSONRPCMessage[] = [];
+  const transport = new SessionTransport({ sessionId: SESSION });
+  const server = new Server({ name: 't', version: '0' }, { capabilities: { tools: {} } });
+  let release: () => void = () => {};
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [] }));
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const name = request.params.name;
+    if (name === 'ask') {
+      const answer = await server.elicitInput(
+        { mode: 'form', message: 'Go?', requestedSchema: { type: 'object', properties: {} } },
+        { relatedRequestId: extra.requestId },
+      );
+      return { content: [{ type: 'text', text: answer.action }] };
+    }
+    if (name === 'wait')
+      await new Promise<void>((resolve) => {
+        release = resolve;
+        extra.signal.addEventListener('abort', () => resolve());
+      });
+    return { content: [{ type: 'text', text: name }] };
+  });
+  await server.connect(transport);
+  const onmessage = transport.onmessage!;
+  transport.onmessage = (m, extra) => {
+    seen.push(m);
+    onmessage(m, extra);
+  };
+  const http: HttpServer = createServer(async (req, res) => {
+    const text = req.method === 'POST' ? await readBody(req, 1e6) : '';
+    await transport.handleRequest(req, res, text ? JSON.parse(text) : undefined);
+  });
+  await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`;
+  const stop = async () => {
+    await server.close();
+    http.closeAllConnections();
+    await new Promise((r) => http.close(r));
+  };
+  return { transport, server, url, seen, stop, release: () => release() };
+}
+
+let open: Awaited<ReturnType<typeof start>> | undefined;
+afterEach(async () => {
+  await open?.stop();
+  open = undefined;
+});
+
+const HEADERS = { accept: 'application/json, text/event-stream', 'content-type': 'application/json' };
+const initialize = {
+  jsonrpc: '2.0',
+  id: 0,
+  method: 'initialize',
+  params: { protocolVersion: VERSION, capabilities: {}, clientInfo: { name: 'c', version: '0' } },
+};
+const call = (id: number | string, name: string) => ({
+  jsonrpc: '2.0',
+  id,
+  method: 'tools/call',
+  params: { name, arguments: {} },
+});
+
+function post(body: unknown, headers: Record<string, string> = {}) {
+  return fetch(open!.url, {
+    method: 'POST',
+    headers: { ...HEADERS, 'mcp-session-id': SESSION, 'mcp-protocol-version': VERSION, ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+}
+
+/** A session past its handshake. */
+async function ready() {
+  open = await start();
+  expect((await post(initialize)).status).toBe(200);
+  expect((await post({ jsonrpc: '2.0', method: 'notifications/initialized' })).status).toBe(202);
+  open.seen.length = 0;
+}
+
+describe('SessionTransport', () => {
+  it('answers a request with one JSON body that names the session', async () => {
+    open = await start();
+    const res = await post(initialize, { 'mcp-session-id': '' });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/json');
+    expect(res.headers.get('mcp-session-id')).toBe(SESSION);
+    expect(await res.json()).toMatchObject({ id: 0, result: { serverInfo: { name: 't' } } });
+  });
+
+  it('answers a batch with an array in the order of its requests, and notifications alone with 202', async () => {
+    await ready();
+    const res = await post([call('b', 'second'), call('a', 'first')]);
+    const answers = (await res.json()) as { id: string; result: { content: { text: string }[] } }[];
+    expect(answers.map((a) => [a.id, a.result.content[0]!.text])).toEqual([
+      ['b', 'second'],
+      ['a', 'first'],
+    ]);
+    const note = await post({ jsonrpc: '2.0', method: 'notifications/roots/list_changed' });
+    expect(note.status).toBe(202);
+    expect(await note.text()).toBe('');
+    expect(open!.transport.openRequests).toBe(0);
+  });
+
+  it('refuses what the protocol does not allow, before the server sees it', async () => {
+    open = await start();
+    const refusals: [Promise<Response>, number, number?][] = [
+      [post(call(1, 'x')), 400], // before initialize
+      [post(initialize, { accept: 'application/json' }), 406],
+      [post(initialize, { 'content-type': 'text/plain' }), 415],
+      [post([]), 400, -32600],
+      [post({ id: 1, method: 'tools/list' }), 400, -32600], // no jsonrpc member
+      [post(Array.from({ length: 101 }, (_, i) => call(i, 'x'))), 400, -32600],
+      [fetch(open.url, { method: 'PUT', headers: HEADERS }), 405],
+    ];
+    for (const [res, status, code] of refusals) {
+      const r = await res;
+      expect(r.status).toBe(status);
+      if (code) expect(((await r.json()) as { error: { code: number } }).error.code).toBe(code);
+    }
+    expect(open.seen).toEqual([]);
+  });
+
+  it('refuses a second initialize, an unknown protocol version, a reused request id and another session id', async () => {
+    await ready();
+    expect((await post(initialize)).status).toBe(400);
+    expect((await post(call(1, 'x'), { 'mcp-protocol-version': '1999-01-01' })).status).toBe(400);
+    expect((await post(call(1, 'x'), { 'mcp-session-id': 'other' })).status).toBe(404);
+    const waiting = post(call(7, 'wait'));
+    while (open!.transport.openRequests === 0) await new Promise((r) => setTimeout(r, 5));
+    expect((await post(call(7, 'x'))).status).toBe(400);
+    open!.release();
+    expect(await (await waiting).json()).toMatchObject({ id: 7, result: {} });
+  });
+
+  it('turns an answer into an event stream when the server asks the client something first', async () => {
+    open = await start();
+    const client = new Client({ name: 'c', version: '0' }, { capabilities: { elicitation: { form: {} } } });
+    client.setRequestHandler(ElicitRequestSchema, async () => ({ action: 'accept', content: {} }));
+    await client.connect(new StreamableHTTPClientTransport(new URL(open.url)));
+    const result = await client.callTool({ name: 'ask', arguments: {} });
+    expect(result.content).toEqual([{ type: 'text', text: 'accept' }]);
+    await client.close();
+
+    const raw = await start();
+    await open.stop();
+    open = raw;
+    await post({ ...initialize, params: { ...initialize.params, capabilities: { elicitation: {} } } });
+    const res = await post(call(3, 'ask'));
+    expect(res.headers.get('content-type')).toBe('text/event-stream');
+    const events = eventsOf(res);
+    const question = (await events.next()) as { method: string; id: number };
+    expect(question.method).toBe('elicitation/create');
+    // The person's answer comes in a POST of its own; the call's answer then ends the stream.
+    expect((await post({ jsonrpc: '2.0', id: question.id, result: { action: 'decline' } })).status).toBe(202);
+    expect(await events.next()).toMatchObject({ id: 3, result: { content: [{ text: 'decline' }] } });
+    expect(await events.next()).toBeUndefined();
+  });
+
+  it('sends messages of no request on the GET stream, one per session', async () => {
+    await ready();
+    const get = () =>
+      fetch(open!.url, {
+        headers: { accept: 'text/event-stream', 'mcp-session-id': SESSION, 'mcp-protocol-version': VERSION },
+      });
+    const stream = await get();
+    expect(stream.status).toBe(200);
+    expect((await get()).status).toBe(409);
+    await open!.server.sendToolListChanged();
+    const events = eventsOf(stream);
+    expect(await events.next()).toEqual({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' });
+    await events.cancel();
+  });
+
+  it('answers a cancelled request, and every open request when the session ends', async () => {
+    await ready();
+    const cancelled = post(call(5, 'wait'));
+    while (open!.transport.openRequests === 0) await new Promise((r) => setTimeout(r, 5));
+    await post({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 5 } });
+    expect(await (await cancelled).json()).toMatchObject({ id: 5, error: { code: -32800 } });
+
+    const left = post(call(6, 'wait'));
+    while (open!.transport.openRequests === 0) await new Promise((r) => setTimeout(r, 5));
+    let closed = false;
+    const onclose = open!.transport.onclose;
+    open!.transport.onclose = () => {
+      closed = true;
+      onclose?.();
+    };
+    const del = await fetch(open!.url, {
+      method: 'DELETE',
+      headers: { 'mcp-session-id': SESSION, 'mcp-protocol-version': VERSION },
+    });
+    expect(del.status).toBe(200);
+    expect(closed).toBe(true);
+    const answer = await left;
+    expect(answer.status).toBe(404);
+    expect(await answer.json()).toMatchObject({ id: 6, error: { code: -32001 } });
+    expect((await post(call(8, 'x'))).status).toBe(404);
+  });
+
+  it('rebuilds a session from its client initialize request, answering nothing over HTTP', async () => {
+    open = await start();
+    expect(await open.transport.resume(initialize)).toBe(true);
+    expect(open.server.getClientVersion()).toEqual({ name: 'c', version: '0' });
+    expect(await (await post(call(1, 'again'))).json()).toMatchObject({ id: 1, result: {} });
+    expect(await open.transport.resume(initialize)).toBe(false);
+  });
+});
+
+/** The messages of an event-stream response, one at a time (undefined once it has ended). */
+function eventsOf(res: Response) {
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  return {
+    async next(): Promise<unknown> {
+      for (;;) {
+        const end = text.indexOf('\n\n');
+        if (end >= 0) {
+          const data = text
+            .slice(0, end)
+            .split('\n')
+            .find((l) => l.startsWith('data: '));
+          text = text.slice(end + 2);
+          if (data) return JSON.parse(data.slice(6));
+          continue;
+        }
+        const { value, done } = await reader.read();
+        if (done) return undefined;
+        text += decoder.decode(value, { stream: true });
+      }
+    },
+    cancel: () => reader.cancel(),
+  };
+}

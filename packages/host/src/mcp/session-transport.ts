@@ -1,0 +1,339 @@
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  type JSONRPCMessage,
+  type MessageExtraInfo,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from '@modelcontextprotocol/sdk/types.js';
+import {
+  cancelledRequestOf,
+  isAnswer,
+  isInitialize,
+  isMessage,
+  isRequest,
+  type JsonRpcId,
+} from './jsonrpc-messages.js';
+import { jsonRpcError } from './request-guards.js';
+
+/** The SDK's bound on a batch, kept so that a client sees the same limit from any MCP server. */
+const MAX_BATCH = 100;
+/** A comment line on idle event streams, so that proxies do not time them out. */
+const KEEP_ALIVE_MS = 15_000;
+/** JSON-RPC has no code for a cancelled request; -32800 is LSP's RequestCancelled. */
+const REQUEST_CANCELLED = -32800;
+const SESSION_GONE = -32001;
+
+const SSE_HEADERS = {
+  'content-type': 'text/event-stream',
+  'cache-control': 'no-cache, no-transform',
+  'x-accel-buffering': 'no',
+};
+
+/** Where the answers to one POST's requests go. */
+interface Pending {
+  /** A message for the client ahead of the answers (a question to the person, progress). */
+  push(message: JSONRPCMessage): void;
+  /** One request's answer; the exchange ends once every request of the POST has one. */
+  answer(id: JsonRpcId, message: JSONRPCMessage): void;
+  /** The session closed first: every request still unanswered is told so. */
+  abandon(): void;
+}
+
+function writeEvent(res: ServerResponse, message: JSONRPCMessage): void {
+  res.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
+}
+
+function keepAlive(res: ServerResponse): NodeJS.Timeout {
+  const timer = setInterval(() => res.write(': keepalive\n\n'), KEEP_ALIVE_MS);
+  timer.unref();
+  return timer;
+}
+
+/**
+ * One POST that carries requests. Answered with one JSON body (an array for a batch) unless
+ * the server has something to send before the answers, such as the confirmation question of
+ * a write: then the response becomes an event stream, with that message and the answers as
+ * events. The client accepts both (it must send `Accept: application/json, text/event-stream`),
+ * so calls cost a stream only when they need one.
+ */
+class HttpExchange implements Pending {
+  private readonly answers = new Map<JsonRpcId, JSONRPCMessage>();
+  private streaming = false;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly ids: readonly JsonRpcId[],
+    private readonly batch: boolean,
+    private readonly res: ServerResponse,
+    private readonly sessionId: string,
+  ) {
+    res.once('close', () => clearInterval(this.timer));
+  }
+
+  push(message: JSONRPCMessage): void {
+    this.stream();
+    writeEvent(this.res, message);
+  }
+
+  answer(id: JsonRpcId, message: JSONRPCMessage): void {
+    this.answers.set(id, message);
+    if (this.streaming) writeEvent(this.res, message);
+    if (this.answers.size < this.ids.length) return;
+    if (this.streaming) return void this.res.end();
+    if (this.res.headersSent) return;
+    this.res.writeHead(200, { 'content-type': 'application/json', 'mcp-session-id': this.sessionId });
+    this.res.end(JSON.stringify(this.batch ? this.ids.map((i) => this.answers.get(i)) : message));
+  }
+
+  abandon(): void {
+    const message = 'The session was closed before this request was answered';
+    const open = this.ids.filter((id) => !this.answers.has(id));
+    if (!this.streaming) {
+      jsonRpcError(this.res, 404, message, { code: SESSION_GONE, id: open[0] ?? null });
+      return;
+    }
+    for (const id of open) writeEvent(this.res, errorAnswer(id, SESSION_GONE, message));
+    this.res.end();
+  }
+
+  private stream(): void {
+    if (this.streaming || this.res.headersSent) return;
+    this.streaming = true;
+    this.res.writeHead(200, { ...SSE_HEADERS, 'mcp-session-id': this.sessionId });
+    for (const answer of this.answers.values()) writeEvent(this.res, answer);
+    this.timer = keepAlive(this.res);
+  }
+}
+
+function errorAnswer(id: JsonRpcId, code: number, message: string): JSONRPCMessage {
+  return { jsonrpc: '2.0', id, error: { code, message } };
+}
+
+export interface SessionTransportOptions {
+  sessionId: string;
+  /** Told when the client's initialize request is accepted (before the server sees it). */
+  onInitialized?: (sessionId: string) => void;
+}
+
+/**
+ * The server side of one Streamable HTTP session, on Node's `http` objects.
+ *
+ * Written here rather than using the SDK's StreamableHTTPServerTransport, which (in 1.x)
+ * turns every Node request into a web `Request` and its answer back from a web `Response`,
+ * parses each message with zod, and, in its JSON-response mode, keeps an entry per call for
+ * the life of the session (typescript-sdk#2559). Those cost about a third of the host's CPU
+ * per call over HTTP. This one answers the same protocol (MCP 2025-03-26 and later): POST
+ * with JSON or event-stream answers, the GET event stream for messages of no request, DELETE
+ * to end the session, the same status codes for refused requests; it also answers a request
+ * the client cancelled (the SDK leaves its POST open), and every request still open when the
+ * session closes. No event store: like the SDK without one, streams are not resumable.
+ */
+export class SessionTransport implements Transport {
+  readonly sessionId: string;
+  onmessage?: (message: JSONRPCMessage, extra?: MessageExtraInfo) => void;
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+
+  private readonly pending = new Map<JsonRpcId, Pending>();
+  private standalone: ServerResponse | undefined;
+  private initialized = false;
+  private closed = false;
+  private readonly onInitialized: ((sessionId: string) => void) | undefined;
+
+  constructor(options: SessionTransportOptions) {
+    this.sessionId = options.sessionId;
+    this.onInitialized = options.onInitialized;
+  }
+
+  async start(): Promise<void> {}
+
+  /** Requests whose answer this session still owes (open POSTs). */
+  get openRequests(): number {
+    return this.pending.size;
+  }
+
+  /** One HTTP request of this session; `parsed` is the POST body, already read and parsed. */
+  async handleRequest(req: IncomingMessage, res: ServerResponse, parsed?: unknown): Promise<void> {
+    if (this.closed) return jsonRpcError(res, 404, 'Session not found', { code: SESSION_GONE });
+    switch (req.method) {
+      case 'POST':
+        return this.post(req, res, parsed);
+      case 'GET':
+        return this.openStream(req, res);
+      case 'DELETE':
+        if (!this.sessionChecked(req, res)) return;
+        await this.close();
+        res.writeHead(200).end();
+        return;
+      default:
+        jsonRpcError(res, 405, 'Method not allowed', { headers: { allow: 'GET, POST, DELETE' } });
+    }
+  }
+
+  /**
+   * Rebuilds a session another replica opened: the client's initialize request reaches the
+   * server as it once did there (its answer was given then, so it goes nowhere), then its
+   * `initialized` notification. True when the server accepted it.
+   */
+  async resume(initialize: unknown): Promise<boolean> {
+    if (this.initialized || !isInitialize(initialize) || !isRequest(initialize)) return false;
+    this.initialized = true;
+    const answer = await new Promise<JSONRPCMessage>((resolve) => {
+      this.pending.set(initialize.id, {
+        push: () => {},
+        answer: (_id, message) => resolve(message),
+        abandon: () => resolve(errorAnswer(initialize.id, SESSION_GONE, 'closed')),
+      });
+      this.onmessage?.(initialize as JSONRPCMessage);
+    });
+    if (!('result' in answer)) return false;
+    this.onmessage?.({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    return true;
+  }
+
+  async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    if (isAnswer(message)) {
+      // No entry: the client left, or a cancelled request was already answered.
+      const pending = this.pending.get(message.id);
+      this.pending.delete(message.id);
+      pending?.answer(message.id, message);
+      return;
+    }
+    const related = options?.relatedRequestId;
+    const pending = related === undefined ? undefined : this.pending.get(related);
+    if (pending) pending.push(message);
+    else if (this.standalone) writeEvent(this.standalone, message);
+    // Otherwise there is nowhere to deliver it; with no event store, the SDK drops it too.
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    const open = new Set(this.pending.values());
+    this.pending.clear();
+    for (const pending of open) pending.abandon();
+    this.standalone?.end();
+    this.standalone = undefined;
+    this.onclose?.();
+  }
+
+  private post(req: IncomingMessage, res: ServerResponse, parsed: unknown): void {
+    const accept = req.headers.accept ?? '';
+    if (!accept.includes('application/json') || !accept.includes('text/event-stream')) {
+      notAcceptable(res, 'both application/json and text/event-stream');
+      return;
+    }
+    if (!isJsonContentType(req.headers['content-type'])) {
+      jsonRpcError(res, 415, 'Unsupported Media Type: Content-Type must be application/json');
+      return;
+    }
+    const messages = Array.isArray(parsed) ? parsed : [parsed];
+    if (messages.length === 0 || messages.length > MAX_BATCH || !messages.every(isMessage)) {
+      const why =
+        messages.length > MAX_BATCH
+          ? `a batch holds at most ${MAX_BATCH} messages`
+          : 'the body is not a JSON-RPC 2.0 message or a non-empty batch of them';
+      jsonRpcError(res, 400, `Invalid Request: ${why}`, { code: -32600 });
+      return;
+    }
+    if (!this.accepted(req, res, messages)) return;
+    const ids = messages.filter(isRequest).map((m) => m.id);
+    const reused = ids.find((id) => this.pending.has(id));
+    if (reused !== undefined || new Set(ids).size < ids.length) {
+      jsonRpcError(res, 400, `Invalid Request: request id ${reused ?? ids[0]} is already in use`, {
+        code: -32600,
+      });
+      return;
+    }
+    const extra: MessageExtraInfo = { requestInfo: { headers: req.headers as IncomingHttpHeaders } };
+    if (ids.length === 0) {
+      res.writeHead(202).end();
+      for (const m of messages) this.deliver(m, extra);
+      return;
+    }
+    const exchange = new HttpExchange(ids, Array.isArray(parsed), res, this.sessionId);
+    for (const id of ids) this.pending.set(id, exchange);
+    // The client left before its answers: they are dropped when they come.
+    res.once('close', () => {
+      for (const id of ids) if (this.pending.get(id) === exchange) this.pending.delete(id);
+    });
+    for (const m of messages) this.deliver(m, extra);
+  }
+
+  /** Whether the POST's messages may go to the server now: the handshake, or a request of an initialized session. */
+  private accepted(req: IncomingMessage, res: ServerResponse, messages: unknown[]): boolean {
+    if (!messages.some(isInitialize)) return this.sessionChecked(req, res);
+    if (this.initialized) {
+      jsonRpcError(res, 400, 'Invalid Request: the session is already initialized', { code: -32600 });
+      return false;
+    }
+    if (messages.length > 1) {
+      jsonRpcError(res, 400, 'Invalid Request: initialize must be sent alone', { code: -32600 });
+      return false;
+    }
+    this.initialized = true;
+    this.onInitialized?.(this.sessionId);
+    return true;
+  }
+
+  /** The checks of every request after the handshake: initialized, this session, a known protocol version. */
+  private sessionChecked(req: IncomingMessage, res: ServerResponse): boolean {
+    if (!this.initialized) {
+      jsonRpcError(res, 400, 'Bad Request: the session is not initialized');
+      return false;
+    }
+    if (req.headers['mcp-session-id'] !== this.sessionId) {
+      jsonRpcError(res, 404, 'Session not found', { code: SESSION_GONE });
+      return false;
+    }
+    const version = req.headers['mcp-protocol-version'];
+    if (version !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(String(version))) {
+      jsonRpcError(
+        res,
+        400,
+        `Bad Request: unsupported protocol version ${version} (supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`,
+      );
+      return false;
+    }
+    return true;
+  }
+
+  private deliver(message: JSONRPCMessage, extra: MessageExtraInfo): void {
+    this.onmessage?.(message, extra);
+    // The server ends a cancelled request's handler without answering it (right for stdio,
+    // where nothing waits); here its POST would stay open until the client gave up.
+    const cancelled = cancelledRequestOf(message);
+    if (cancelled !== undefined && this.pending.has(cancelled))
+      void this.send(errorAnswer(cancelled, REQUEST_CANCELLED, 'Request cancelled'));
+  }
+
+  /** GET: the session's event stream, for messages that belong to no request. */
+  private openStream(req: IncomingMessage, res: ServerResponse): void {
+    if (!(req.headers.accept ?? '').includes('text/event-stream')) {
+      notAcceptable(res, 'text/event-stream');
+      return;
+    }
+    if (!this.sessionChecked(req, res)) return;
+    if (this.standalone) {
+      jsonRpcError(res, 409, 'Conflict: this session already has an event stream open');
+      return;
+    }
+    res.writeHead(200, { ...SSE_HEADERS, 'mcp-session-id': this.sessionId });
+    res.flushHeaders();
+    this.standalone = res;
+    const timer = keepAlive(res);
+    res.once('close', () => {
+      clearInterval(timer);
+      if (this.standalone === res) this.standalone = undefined;
+    });
+  }
+}
+
+function notAcceptable(res: ServerResponse, what: string): void {
+  jsonRpcError(res, 406, `Not Acceptable: the client must accept ${what}`);
+}
+
+/** `application/json`, with parameters (charset) allowed, as a parsed media type rather than a substring. */
+function isJsonContentType(header: string | undefined): boolean {
+  return header?.split(';', 1)[0]?.trim().toLowerCase() === 'application/json';
+}
