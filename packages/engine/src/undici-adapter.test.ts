@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, createServer as createNetServer, type Socket } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import axios, { AxiosError, type AxiosInstance } from 'axios';
 import { Agent } from 'undici';
@@ -164,6 +164,26 @@ describe('createUndiciAdapter', () => {
     const e = await rejection(p);
     expect(axios.isCancel(e)).toBe(true);
     expect(e.code).toBe('ERR_CANCELED');
+  });
+
+  it('settles on abort while the connection is still being opened', async () => {
+    // A TLS handshake that never answers; undici alone would wait out its connect timeout.
+    const accepted: Socket[] = [];
+    const silent = createNetServer((socket) => void accepted.push(socket));
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+    const patient = new Agent({ connect: { timeout: 600_000 } });
+    try {
+      const ac = new AbortController();
+      const p = axios
+        .create({ adapter: createUndiciAdapter(patient) })
+        .get(`https://127.0.0.1:${(silent.address() as AddressInfo).port}/x`, { signal: ac.signal });
+      setTimeout(() => ac.abort(), 50);
+      expect((await rejection(p)).code).toBe('ERR_CANCELED');
+    } finally {
+      for (const socket of accepted) socket.destroy();
+      await patient.destroy();
+      await new Promise((r) => silent.close(r));
+    }
   });
 
   it('keeps connections alive: sequential requests do not each open one', async () => {

@@ -23,7 +23,23 @@ import type { Dispatcher } from 'undici';
  * through `signal` instead), `auth`, upload/download progress, `maxRate` and streamed bodies.
  */
 export function createUndiciAdapter(dispatcher: Dispatcher): AxiosAdapter {
-  return (config) => send(dispatcher, config);
+  return (config) => settleOnAbort(send(dispatcher, config), config);
+}
+
+/**
+ * undici takes no notice of an abort until the connection is open: a connect or proxy tunnel
+ * that hangs runs on to its own timeout (10 s or more), past the caller's deadline. So the
+ * adapter settles as soon as the signal aborts, and undici drops the request when it can.
+ */
+function settleOnAbort(sending: Promise<AxiosResponse>, config: InternalAxiosRequestConfig) {
+  const signal = config.signal as AbortSignal | undefined;
+  if (!signal) return sending;
+  return new Promise<AxiosResponse>((resolve, reject) => {
+    const onAbort = () => reject(new CanceledError(undefined, config));
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+    sending.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }
 
 async function send(dispatcher: Dispatcher, config: InternalAxiosRequestConfig): Promise<AxiosResponse> {
