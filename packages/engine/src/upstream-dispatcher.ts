@@ -43,7 +43,8 @@ class ProxyConnectionError extends Error {
  * The pool that asks the proxy for tunnels. undici 7 retries a CONNECT the proxy hung up on
  * at once and forever, and the request never settles, even when aborted (nodejs/undici#3897;
  * fixed in undici 8.6, which needs Node 22). The hang-up is reported as the failure it is
- * instead, with the code undici 8 gives it.
+ * instead, with the code undici 8 gives it; so is a proxy that does not answer the CONNECT
+ * within the time a connection may take to open (undici's 10 s), rather than its 300 s.
  */
 class TunnelPool extends Pool {
   override connect(options: Dispatcher.ConnectOptions): Promise<Dispatcher.ConnectData>;
@@ -56,10 +57,9 @@ class TunnelPool extends Pool {
     callback?: (err: Error | null, data: Dispatcher.ConnectData) => void,
   ): Promise<Dispatcher.ConnectData> | undefined {
     const connecting = super.connect(options).catch((e: unknown) => {
-      if ((e as { code?: unknown } | null)?.code !== 'UND_ERR_SOCKET') throw e;
-      throw new ProxyConnectionError('The proxy closed the connection while opening the tunnel.', {
-        cause: e,
-      });
+      const code = (e as { code?: unknown } | null)?.code;
+      if (code !== 'UND_ERR_SOCKET' && code !== 'UND_ERR_HEADERS_TIMEOUT') throw e;
+      throw new ProxyConnectionError('The proxy did not open the tunnel.', { cause: e });
     });
     if (!callback) return connecting;
     connecting.then(
@@ -84,7 +84,7 @@ export function createUpstreamDispatcher(env: Env, options: Agent.Options): Upst
     // Plain-HTTP requests go to the proxy as absolute-form requests, as axios sent them; some
     // proxies refuse CONNECT to port 80. https requests are tunnelled either way.
     proxyTunnel: false,
-    clientFactory: (origin, opts) => new TunnelPool(origin, opts),
+    clientFactory: (origin, opts) => new TunnelPool(origin, { ...opts, headersTimeout: 10_000 }),
     httpProxy: proxies.http ?? '',
     httpsProxy: proxies.https ?? '',
     noProxy: proxies.noProxy,
