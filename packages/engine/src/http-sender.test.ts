@@ -1,7 +1,7 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import { ToolError } from '@toolhost/core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AxiosHttpSender } from './http-sender.js';
 
 let server: Server;
@@ -81,6 +81,15 @@ describe('AxiosHttpSender', () => {
     expect(e.message).not.toContain('s3cr3t');
   });
 
+  it('marks a refused connection as a request that was not sent', async () => {
+    const e = await failure(
+      sender.send({ method: 'POST', url: 'http://127.0.0.1:1/p', headers: {}, body: '{}' }, opts),
+    );
+    expect(e.info).toMatchObject({ code: 'upstream_unavailable', retryable: true });
+    expect(e.message).toContain('ECONNREFUSED');
+    expect(e.requestNotSent).toBe(true);
+  });
+
   it('aborts when the caller cancels', async () => {
     const ac = new AbortController();
     const p = sender.send(
@@ -89,5 +98,69 @@ describe('AxiosHttpSender', () => {
     );
     setTimeout(() => ac.abort(), 20);
     expect((await failure(p)).info.code).toBe('cancelled');
+  });
+});
+
+describe('AxiosHttpSender behind a proxy from the environment', () => {
+  let proxy: Server;
+  let proxyUrl: string;
+  /** What reached the proxy: absolute-form request lines and CONNECT targets. */
+  let reached: string[];
+
+  beforeAll(async () => {
+    proxy = createServer((req, res) => {
+      reached.push(`${req.method} ${req.url}`);
+      res.end('via the proxy');
+    });
+    proxy.on('connect', (req: IncomingMessage, socket: Socket) => {
+      reached.push(`CONNECT ${req.url}`);
+      socket.destroy();
+    });
+    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+    proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+  });
+
+  beforeEach(() => {
+    reached = [];
+  });
+
+  afterAll(async () => {
+    proxy.closeAllConnections();
+    await new Promise((r) => proxy.close(r));
+  });
+
+  async function sendWith(env: Record<string, string>, url: string) {
+    const viaEnv = new AxiosHttpSender(env);
+    try {
+      return await viaEnv.send({ method: 'GET', url, headers: {} }, opts);
+    } finally {
+      viaEnv.close();
+    }
+  }
+
+  it('sends plain HTTP requests to HTTP_PROXY in absolute form', async () => {
+    const res = await sendWith({ HTTP_PROXY: proxyUrl }, `${base}/text?a=1`);
+    expect(res.body).toBe('via the proxy');
+    expect(reached).toEqual([`GET ${base}/text?a=1`]);
+  });
+
+  it('goes direct to the hosts NO_PROXY names', async () => {
+    const res = await sendWith({ HTTP_PROXY: proxyUrl, NO_PROXY: '127.0.0.1' }, `${base}/text`);
+    expect(res.body).toBe('plain words');
+    expect(reached).toEqual([]);
+  });
+
+  it('does not send https requests through a proxy named for http only', async () => {
+    const e = await failure(sendWith({ http_proxy: proxyUrl }, 'https://127.0.0.1:1/x'));
+    expect(e.message).toContain('ECONNREFUSED');
+    expect(reached).toEqual([]);
+  });
+
+  it('tunnels https requests through HTTPS_PROXY, and fails once when the proxy hangs up', async () => {
+    // This proxy closes every CONNECT: undici 7 alone would retry it forever.
+    const e = await failure(sendWith({ HTTPS_PROXY: proxyUrl }, 'https://127.0.0.1:1/x'));
+    expect(e.info.code).toBe('upstream_unavailable');
+    expect(e.requestNotSent).toBe(true);
+    expect(reached).toEqual(['CONNECT 127.0.0.1:1']);
   });
 });

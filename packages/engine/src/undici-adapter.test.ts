@@ -1,0 +1,203 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { type AddressInfo, createServer as createNetServer, type Socket } from 'node:net';
+import { gzipSync } from 'node:zlib';
+import axios, { AxiosError, type AxiosInstance } from 'axios';
+import { Agent } from 'undici';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createUndiciAdapter } from './undici-adapter.js';
+
+interface Seen {
+  method: string;
+  url: string;
+  headers: IncomingMessage['headers'];
+  body: string;
+  /** The client's end of the connection the request came on. */
+  port: number | undefined;
+}
+
+let server: Server;
+let base: string;
+let seen: Seen[];
+/** Settles when the server has seen the endless answer's connection go away. */
+let endlessClosed: Promise<void>;
+const agent = new Agent({ connections: 64, headersTimeout: 0, bodyTimeout: 0 });
+let client: AxiosInstance;
+
+function endless(res: ServerResponse): void {
+  endlessClosed = new Promise((resolve) => res.once('close', resolve));
+  res.writeHead(200, { 'content-type': 'text/plain' });
+  const chunk = 'x'.repeat(1024);
+  // Writes for as long as the client reads: only the client going away ends it.
+  const write = () => {
+    while (!res.destroyed && res.write(chunk));
+    if (!res.destroyed) res.once('drain', write);
+  };
+  write();
+}
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    let body = '';
+    req.setEncoding('utf8');
+    req.on('data', (c: string) => {
+      body += c;
+    });
+    req.on('end', () => {
+      seen.push({
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        body,
+        port: req.socket.remotePort,
+      });
+      if (req.url === '/endless') return endless(res);
+      if (req.url === '/gzip') {
+        res.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'gzip' });
+        return void res.end(gzipSync('unpacked words'));
+      }
+      if (req.url === '/cookies') {
+        res.setHeader('set-cookie', ['a=1', 'b=2']);
+        res.setHeader('x-many', ['one', 'two']);
+        return void res.end();
+      }
+      if (req.url === '/missing') {
+        res.writeHead(404);
+        return void res.end('no such thing');
+      }
+      res.end('ok');
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  client = axios.create({
+    adapter: createUndiciAdapter(agent),
+    validateStatus: null,
+    responseType: 'text',
+    transformResponse: [(data: unknown) => data],
+  });
+});
+
+beforeEach(() => {
+  seen = [];
+});
+
+afterAll(async () => {
+  await agent.destroy();
+  server.closeAllConnections();
+  await new Promise((r) => server.close(r));
+});
+
+async function rejection(p: Promise<unknown>): Promise<AxiosError> {
+  const e = await p.then(
+    () => undefined,
+    (err: unknown) => err,
+  );
+  expect(e).toBeInstanceOf(AxiosError);
+  return e as AxiosError;
+}
+
+describe('createUndiciAdapter', () => {
+  it('puts the config params in the path, after the query the URL already has', async () => {
+    await client.get(`${base}/search?fixed=1`, { params: { q: 'a b', n: 2 } });
+    expect(seen[0]?.url).toBe('/search?fixed=1&q=a+b&n=2');
+  });
+
+  it('sends the body and content type as given, with axios default headers', async () => {
+    const res = await client.post(`${base}/things`, '<a>é</a>', {
+      headers: { 'content-type': 'application/xml' },
+    });
+    expect(res.status).toBe(200);
+    expect(seen[0]).toMatchObject({
+      method: 'POST',
+      body: '<a>é</a>',
+      headers: {
+        'content-type': 'application/xml',
+        'content-length': String(Buffer.byteLength('<a>é</a>')),
+        'user-agent': `axios/${axios.VERSION}`,
+        'accept-encoding': 'gzip, deflate, br',
+      },
+    });
+  });
+
+  it('drops from header values the bytes a header line cannot carry', async () => {
+    await client.get(`${base}/h`, { headers: { 'x-note': ' one\r\nx-injected: 1 ☃ ' } });
+    expect(seen[0]?.headers['x-note']).toBe('onex-injected: 1');
+    expect(seen[0]?.headers['x-injected']).toBeUndefined();
+  });
+
+  it('decompresses gzip bodies and drops content-encoding', async () => {
+    const res = await client.get(`${base}/gzip`);
+    expect(res.data).toBe('unpacked words');
+    expect(res.headers['content-encoding']).toBeUndefined();
+  });
+
+  it('joins repeated response headers as Node did, keeping set-cookie a list', async () => {
+    const res = await client.get(`${base}/cookies`);
+    expect(res.headers['set-cookie']).toEqual(['a=1', 'b=2']);
+    expect(res.headers['x-many']).toBe('one, two');
+  });
+
+  it('leaves the status to validateStatus', async () => {
+    expect((await client.get(`${base}/missing`)).data).toBe('no such thing');
+    const e = await rejection(client.get(`${base}/missing`, { validateStatus: (s) => s < 400 }));
+    expect(e.code).toBe('ERR_BAD_REQUEST');
+    expect(e.response?.status).toBe(404);
+  });
+
+  it('stops reading past maxContentLength and closes the connection', async () => {
+    const e = await rejection(client.get(`${base}/endless`, { maxContentLength: 10_000 }));
+    expect(e.code).toBe('ERR_BAD_RESPONSE');
+    expect(e.message).toMatch(/maxContentLength/);
+    // The server writes until its client goes away: this settles only if the adapter hung up.
+    await endlessClosed;
+  });
+
+  it('keeps the network error code of a refused connection', async () => {
+    const e = await rejection(client.get('http://127.0.0.1:1/x'));
+    expect(e.code).toBe('ECONNREFUSED');
+  });
+
+  it('reports an aborted signal as a cancellation', async () => {
+    const ac = new AbortController();
+    const p = client.get(`${base}/endless`, { signal: ac.signal });
+    ac.abort(new Error('not wanted any more'));
+    const e = await rejection(p);
+    expect(axios.isCancel(e)).toBe(true);
+    expect(e.code).toBe('ERR_CANCELED');
+  });
+
+  it('settles on abort while the connection is still being opened', async () => {
+    // A TLS handshake that never answers; undici alone would wait out its connect timeout.
+    const accepted: Socket[] = [];
+    const silent = createNetServer((socket) => void accepted.push(socket));
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+    const patient = new Agent({ connect: { timeout: 600_000 } });
+    try {
+      const ac = new AbortController();
+      const p = axios
+        .create({ adapter: createUndiciAdapter(patient) })
+        .get(`https://127.0.0.1:${(silent.address() as AddressInfo).port}/x`, { signal: ac.signal });
+      setTimeout(() => ac.abort(), 50);
+      expect((await rejection(p)).code).toBe('ERR_CANCELED');
+    } finally {
+      for (const socket of accepted) socket.destroy();
+      await patient.destroy();
+      await new Promise((r) => silent.close(r));
+    }
+  });
+
+  it('keeps connections alive: sequential requests do not each open one', async () => {
+    // A pool of its own: the shared one may hold connections from the other cases.
+    const fresh = new Agent({ connections: 64 });
+    const own = axios.create({ adapter: createUndiciAdapter(fresh) });
+    try {
+      for (let i = 0; i < 10; i += 1) await own.get(`${base}/n${i}`);
+    } finally {
+      await fresh.close();
+    }
+    expect(seen).toHaveLength(10);
+    // undici hands a connection back to its pool a tick after the answer has been read, so a
+    // request sent at once may open a second one; from then on the two are reused.
+    expect(new Set(seen.map((s) => s.port)).size).toBeLessThanOrEqual(2);
+  });
+});
