@@ -9,6 +9,8 @@ import { disconnect, listConnections } from '../src/connections.js';
 import { createHost, type Host } from '../src/host.js';
 import { createLogger } from '../src/logger.js';
 import { HostServices, resolveService } from '../src/services.js';
+import { RedisChannels } from '../src/store/redis-channels.js';
+import { openSharedCipher, RedisTokenStore } from '../src/store/redis-token-store.js';
 import { type FakeOAuthServer, fakeClient, startFakeOAuthServer } from './fake-oauth-server.js';
 import { type RedisServer, startRedisServer } from './redis-server.js';
 import { fixtureApp, spawnHttpHost } from './support.js';
@@ -177,6 +179,41 @@ describe('shared store (Redis): tokens', () => {
       `Bearer ${token.accessToken}`,
       `Bearer ${token.accessToken}`,
     ]);
+  });
+
+  it("drops a replica's copy of a token as soon as another replica changes it", async () => {
+    const channels = await RedisChannels.open(admin);
+    try {
+      // Copies that would live an hour: only the change message can make a read see the new token.
+      const watching = new RedisTokenStore(
+        admin,
+        await openSharedCipher(admin, TOKEN_KEY),
+        channels,
+        3_600_000,
+      );
+      await watching.listenForChanges();
+      const writer = await RedisTokenStore.open(admin, TOKEN_KEY);
+      const first = { accessToken: 'first-token', scopes: ['items.read'] };
+      const second = { accessToken: 'second-token', scopes: ['items.read'] };
+      await writer.set('echo-auth', 'alice', first);
+      expect((await watching.recent('echo-auth', 'alice'))?.accessToken).toBe('first-token');
+      await writer.set('echo-auth', 'alice', second);
+      const deadline = Date.now() + 10_000;
+      let seen = await watching.recent('echo-auth', 'alice');
+      while (seen?.accessToken !== 'second-token' && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 10));
+        seen = await watching.recent('echo-auth', 'alice');
+      }
+      expect(seen?.accessToken).toBe('second-token');
+      await writer.delete('echo-auth', 'alice');
+      while (seen !== undefined && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 10));
+        seen = await watching.recent('echo-auth', 'alice');
+      }
+      expect(seen).toBeUndefined();
+    } finally {
+      await channels.close();
+    }
   });
 
   it('lists and ends connections from any replica', async () => {

@@ -187,7 +187,11 @@ export class OAuthAuthProvider implements AuthProvider {
   }
 
   async getCredentials(request: CredentialRequest): Promise<CredentialResult> {
-    let token = await this.store.get(this.id, request.userId);
+    // A copy read a moment ago is enough here: a stale one is expired or rejected, and the
+    // refresh that follows reads the store itself, under the lock.
+    let token = await (hasRecentReads(this.store)
+      ? this.store.recent(this.id, request.userId)
+      : this.store.get(this.id, request.userId));
     if (!token || !this.grants(token, request.scopes)) return this.authorizationRequired(request, token);
     if (
       token.expiresAt !== undefined &&
@@ -467,4 +471,13 @@ export class OAuthAuthProvider implements AuthProvider {
   private refreshed(outcome: RefreshOutcome): void {
     this.events.emit('refreshed', { outcome });
   }
+}
+
+/** A store that can answer a call's read from a copy it made a moment ago (the Redis store). */
+interface RecentReads {
+  recent(providerId: string, userId: string): Promise<StoredToken | undefined>;
+}
+
+function hasRecentReads(store: TokenStore): store is TokenStore & RecentReads {
+  return typeof (store as Partial<RecentReads>).recent === 'function';
 }

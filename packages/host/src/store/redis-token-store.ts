@@ -2,10 +2,14 @@ import type { StoredConnection, StoredToken, TokenStore } from '@toolhost/core';
 import type { Redis } from 'ioredis';
 import { TokenStoreError } from '../auth/encrypted-file-token-store.js';
 import { type Sealed, TokenCipher } from '../auth/token-cipher.js';
+import { RecentTokens } from './recent-tokens.js';
+import type { RedisChannels } from './redis-channels.js';
 import { storeUnavailable } from './redis-client.js';
 
 const FORMAT = 'toolhost-token-v1';
 const SALT_KEY = 'toolhost:token-salt';
+/** Where replicas announce a changed token (the message is its key), so that copies are dropped. */
+const CHANGED_CHANNEL = 'toolhost:token-changed';
 
 export const tokenKey = (providerId: string, userId: string) =>
   `toolhost:token:${encodeURIComponent(providerId)}:${encodeURIComponent(userId)}`;
@@ -37,14 +41,37 @@ export async function openSharedCipher(redis: Redis, secret: string): Promise<To
  * same key from the same secret.
  */
 export class RedisTokenStore implements TokenStore {
+  private readonly recentTokens: RecentTokens;
+
   constructor(
     private readonly redis: Redis,
     /** Also seals the write-safety records kept beside the tokens. */
     readonly cipher: TokenCipher,
-  ) {}
+    /** Where changes are heard; without it, every read goes to Redis. */
+    private readonly channels?: RedisChannels,
+    recentMs?: number,
+  ) {
+    this.recentTokens = new RecentTokens(recentMs);
+  }
 
-  static async open(redis: Redis, secret: string): Promise<RedisTokenStore> {
-    return new RedisTokenStore(redis, await openSharedCipher(redis, secret));
+  static async open(redis: Redis, secret: string, channels?: RedisChannels): Promise<RedisTokenStore> {
+    const store = new RedisTokenStore(redis, await openSharedCipher(redis, secret), channels);
+    await store.listenForChanges();
+    return store;
+  }
+
+  /** Drops this replica's copy of a token whenever any replica changes it. */
+  async listenForChanges(): Promise<void> {
+    await this.channels?.listen(CHANGED_CHANNEL, (key) => this.recentTokens.changed(key));
+  }
+
+  /**
+   * The token as read by this replica in the last moment (see RecentTokens), else from Redis:
+   * for the reads of each call, never for a refresh.
+   */
+  recent(providerId: string, userId: string): Promise<StoredToken | undefined> {
+    if (!this.channels) return this.get(providerId, userId);
+    return this.recentTokens.read(tokenKey(providerId, userId), () => this.get(providerId, userId));
   }
 
   async get(providerId: string, userId: string): Promise<StoredToken | undefined> {
@@ -64,11 +91,25 @@ export class RedisTokenStore implements TokenStore {
 
   async set(providerId: string, userId: string, token: StoredToken): Promise<void> {
     const value = JSON.stringify({ format: FORMAT, ...this.cipher.seal(token) });
-    await inRedis(() => this.redis.set(tokenKey(providerId, userId), value));
+    await this.change(tokenKey(providerId, userId), () =>
+      this.redis.set(tokenKey(providerId, userId), value),
+    );
   }
 
   async delete(providerId: string, userId: string): Promise<void> {
-    await inRedis(() => this.redis.del(tokenKey(providerId, userId)));
+    await this.change(tokenKey(providerId, userId), () => this.redis.del(tokenKey(providerId, userId)));
+  }
+
+  private async change(key: string, command: () => Promise<unknown>): Promise<void> {
+    this.recentTokens.changed(key);
+    try {
+      await inRedis(command);
+    } finally {
+      this.recentTokens.changed(key);
+      // Published by every writer, listening or not (a CLI, an operator's script through
+      // this class). Lost, it costs the other replicas only their copy's short life.
+      await this.redis.publish(CHANGED_CHANNEL, key).catch(() => {});
+    }
   }
 
   /** Every stored connection (SCAN, not KEYS: a large store is walked without blocking Redis). */

@@ -57,10 +57,12 @@ export async function openSharedStore(
     const cipher = await openSharedCipher(redis, key);
     channels = await RedisChannels.open(redis, logger);
     const signals = await RedisAuthorizationSignals.open(channels);
+    const tokenStore = new RedisTokenStore(redis, cipher, channels);
+    await tokenStore.listenForChanges();
     const opened = channels;
     return {
       redis,
-      tokenStore: new RedisTokenStore(redis, cipher),
+      tokenStore,
       refreshLock: new RedisRefreshLock(redis),
       pacers: sharedPacers(redis, logger),
       channels,
