@@ -99,7 +99,9 @@ export class CallLifecycle {
       line.error = outcome.error.code;
       if (outcome.error.status !== undefined) line.status = outcome.error.status;
     }
-    this.log?.info(line, 'tool call');
+    // Written once the answer is on its way: formatting the line (redaction paths included)
+    // is then not part of the call's latency.
+    setImmediate(() => this.log?.info(line, 'tool call'));
   }
 
   /** Stops taking calls; in-flight ones get `graceMs` to finish, then are cancelled. */
