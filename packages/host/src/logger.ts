@@ -23,19 +23,25 @@ function defaultDestination(): pino.DestinationStream {
       ignore: 'pid,hostname',
     });
   }
-  // Asynchronous, so a log line adds no system call to a tool call's path; pino flushes what
-  // is pending when the process exits.
-  return turnBatched(pino.destination({ fd: 2, sync: false, minLength: BATCH_BYTES }));
+  // Written with one plain write() per turn of the event loop, from this thread. Asynchronous
+  // writes went through libuv's thread pool: a hand-off to a worker and a wake-up back for
+  // every turn, which cost a call at low concurrency more CPU than the write itself (a few
+  // hundred µs against a few). stderr is written synchronously by Node itself on Linux too.
+  stderrLines ??= turnBatched(pino.destination({ fd: 2, sync: true, minLength: BATCH_BYTES }));
+  return stderrLines;
 }
+
+/** One batched destination on stderr for every logger of the process, flushed at exit. */
+let stderrLines: pino.DestinationStream | undefined;
 
 /** Lines held back at most one turn of the event loop, up to this many bytes. */
 const BATCH_BYTES = 8 * 1024;
 
 /**
  * Writes the lines of one turn of the event loop together: under concurrent calls, one write
- * for the turn's lines instead of one per call (each a write on libuv's thread pool). The
- * destination holds lines up to its `minLength`; a flush at the end of the turn sends them,
- * so a line is never held longer than that turn.
+ * for the turn's lines instead of one per call. The destination holds lines up to its
+ * `minLength`; a flush at the end of the turn sends them, so a line is never held longer
+ * than that turn.
  */
 function turnBatched(destination: SonicBoom): pino.DestinationStream {
   let scheduled = false;
@@ -47,6 +53,9 @@ function turnBatched(destination: SonicBoom): pino.DestinationStream {
       // Ended (at exit, after pino's own final flush): nothing left to write.
     }
   };
+  // pino flushes only asynchronous destinations at exit itself; lines of the last turn would
+  // otherwise stay held.
+  process.once('exit', flush);
   return {
     write(line: string) {
       destination.write(line);
