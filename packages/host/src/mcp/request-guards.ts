@@ -45,14 +45,17 @@ export function jsonRpcError(
   options: { code?: number; id?: JsonRpcId | null; headers?: Record<string, string> } = {},
 ): void {
   if (res.headersSent) return;
-  res.writeHead(status, { 'content-type': 'application/json', ...options.headers });
-  res.end(
-    JSON.stringify({
-      jsonrpc: '2.0',
-      error: { code: options.code ?? -32000, message },
-      id: options.id ?? null,
-    }),
-  );
+  const body = JSON.stringify({
+    jsonrpc: '2.0',
+    error: { code: options.code ?? -32000, message },
+    id: options.id ?? null,
+  });
+  res.writeHead(status, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(body),
+    ...options.headers,
+  });
+  res.end(body);
 }
 
 const LOOPBACK_ORIGIN = /^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/;

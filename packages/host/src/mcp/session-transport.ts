@@ -81,8 +81,15 @@ class HttpExchange implements Pending {
     if (this.answers.size < this.ids.length) return;
     if (this.streaming) return void this.res.end();
     if (this.res.headersSent) return;
-    this.res.writeHead(200, { 'content-type': 'application/json', 'mcp-session-id': this.sessionId });
-    this.res.end(JSON.stringify(this.batch ? this.ids.map((i) => this.answers.get(i)) : message));
+    const body = JSON.stringify(this.batch ? this.ids.map((i) => this.answers.get(i)) : message);
+    // With its length known, Node sends headers and body in one plain write; without it,
+    // writeHead commits to chunked encoding and the client must undo the framing.
+    this.res.writeHead(200, {
+      'content-type': 'application/json',
+      'content-length': Buffer.byteLength(body),
+      'mcp-session-id': this.sessionId,
+    });
+    this.res.end(body);
   }
 
   abandon(): void {
