@@ -25,3 +25,27 @@ export function registeredToolSets(plugin: ToolPlugin): ToolSetDefinition[] {
 export function registryOf(plugins: readonly ToolPlugin[]): ToolRegistry {
   return new ToolRegistry(plugins.flatMap(registeredToolSets));
 }
+
+/** The registry of every plugin package this suite covers, each imported as the host imports it. */
+export async function allPluginsRegistry(): Promise<ToolRegistry> {
+  const plugins: ToolPlugin[] = [];
+  for (const name of pluginPackages()) plugins.push((await import(name)).default as ToolPlugin);
+  return registryOf(plugins);
+}
+
+/**
+ * Tool-set settings that point every tool set of `registry`, and each of its servers, at
+ * `url`, with `extra` settings for each.
+ */
+export function toolSetsAt<E extends object = object>(
+  registry: ToolRegistry,
+  url: string,
+  extra?: E,
+): Record<string, { baseUrl: string; baseUrls: Record<string, string> } & E> {
+  const toolSets: Record<string, { baseUrl: string; baseUrls: Record<string, string> } & E> = {};
+  for (const t of registry.list()) {
+    const servers = Object.fromEntries(Object.keys(t.toolSet.servers).map((k) => [k, url]));
+    toolSets[t.toolSet.toolSet] = { baseUrl: url, baseUrls: servers, ...(extra as E) };
+  }
+  return toolSets;
+}

@@ -1,4 +1,4 @@
-import { REQUEST_BODY_PARAM, type ToolDeclaration, type ToolPlugin } from '@toolhost/core';
+import { REQUEST_BODY_PARAM, type ToolDeclaration } from '@toolhost/core';
 import {
   type RecordingUpstream,
   type SpawnedHost,
@@ -7,7 +7,7 @@ import {
 } from '@toolhost/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HOSTILE_STRINGS, malformedCases, sampleValue } from '../src/hostile-arguments.js';
-import { pluginPackages, registryOf } from '../src/plugins.js';
+import { allPluginsRegistry, pluginPackages, toolSetsAt } from '../src/plugins.js';
 
 const packages = pluginPackages();
 let upstream: RecordingUpstream;
@@ -21,16 +21,10 @@ const ALLOWED_CODES = new Set(['invalid_argument', 'payload_too_large', 'configu
 
 beforeAll(async () => {
   upstream = await startRecordingUpstream(() => ({ status: 200, body: { ok: true } }));
-  const toolSets: Record<string, { baseUrl: string; baseUrls: Record<string, string>; pacing: false }> = {};
-  const plugins: ToolPlugin[] = [];
-  for (const name of packages) plugins.push((await import(name)).default as ToolPlugin);
-  const registry = registryOf(plugins);
+  const registry = await allPluginsRegistry();
   declarations = registry.list().map((t) => ({ ...t.declaration, toolSet: t.toolSet.toolSet }));
-  for (const t of registry.list()) {
-    const servers = Object.fromEntries(Object.keys(t.toolSet.servers).map((k) => [k, upstream.url]));
-    // Thousands of calls share a few sample base ids: vendor pacing would only slow the suite.
-    toolSets[t.toolSet.toolSet] = { baseUrl: upstream.url, baseUrls: servers, pacing: false };
-  }
+  // Thousands of calls share a few sample base ids: vendor pacing would only slow the suite.
+  const toolSets = toolSetsAt(registry, upstream.url, { pacing: false as const });
   const secrets = {
     CDP_API_KEY: 'fuzz-key',
     CRM_AUTH_PROVIDER_TOKEN: 'fuzz-token',

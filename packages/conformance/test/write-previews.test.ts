@@ -3,7 +3,6 @@ import {
   REQUEST_BODY_PARAM,
   type RequestPreview,
   type ToolDeclaration,
-  type ToolPlugin,
 } from '@toolhost/core';
 import {
   type RecordingUpstream,
@@ -13,7 +12,7 @@ import {
 } from '@toolhost/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sampleValue } from '../src/hostile-arguments.js';
-import { pluginPackages, registryOf } from '../src/plugins.js';
+import { allPluginsRegistry, pluginPackages, toolSetsAt } from '../src/plugins.js';
 
 // Every write tool of every plugin, previewed with minimal valid arguments and a credential
 // configured: the preview shows the credential's header redacted, and nothing is sent.
@@ -31,21 +30,13 @@ let writes: (ToolDeclaration & { toolSet: string })[];
 
 beforeAll(async () => {
   upstream = await startRecordingUpstream(() => ({ status: 200, body: { ok: true } }));
-  const plugins: ToolPlugin[] = [];
-  for (const name of packages) plugins.push((await import(name)).default as ToolPlugin);
-  const registry = registryOf(plugins);
+  const registry = await allPluginsRegistry();
   writes = registry
     .list()
     .filter((t) => !t.hints.readOnly)
     .map((t) => ({ ...t.declaration, toolSet: t.toolSet.toolSet }));
-  const toolSets: Record<
-    string,
-    { baseUrl: string; baseUrls: Record<string, string>; settings?: Record<string, unknown> }
-  > = {};
-  for (const t of registry.list()) {
-    const servers = Object.fromEntries(Object.keys(t.toolSet.servers).map((k) => [k, upstream.url]));
-    toolSets[t.toolSet.toolSet] = { baseUrl: upstream.url, baseUrls: servers };
-  }
+  const toolSets: Record<string, { baseUrl: string; baseUrls: Record<string, string>; settings?: object }> =
+    toolSetsAt(registry, upstream.url);
   // The sequence tools act as a configured HubSpot user.
   toolSets.CrmAutomationApi!.settings = { userId: '42' };
   host = await spawnHost({ plugins: packages, toolSets }, { env: SECRETS });

@@ -19,10 +19,8 @@ import {
   fakeClient,
   startFakeOAuthServer,
 } from './fake-oauth-server.js';
-import { fixtureApp } from './support.js';
+import { ALICE_ACCESS_TOKEN as ALICE, BOB_ACCESS_TOKEN as BOB, fixtureApp } from './support.js';
 
-const ALICE = 'alice-access-token-0123456789';
-const BOB = 'bob-access-token-9876543210xx';
 const TOKEN_KEY = 'token-encryption-key-for-tests';
 
 let oauth: FakeOAuthServer;

@@ -20,11 +20,14 @@ import {
   startFakeOAuthServer,
 } from './fake-oauth-server.js';
 import { type RedisServer, startRedisServer } from './redis-server.js';
-import { type HttpHostProcess, spawnHttpHost } from './support.js';
+import {
+  ALICE_ACCESS_TOKEN as ALICE,
+  BOB_ACCESS_TOKEN as BOB,
+  type HttpHostProcess,
+  spawnHttpHost,
+} from './support.js';
 
 const TOKEN_KEY = 'token-encryption-key-for-replicas';
-const ALICE = 'alice-access-token-0123456789';
-const BOB = 'bob-access-token-9876543210xx';
 
 let redis: RedisServer;
 let admin: Redis;

@@ -25,6 +25,10 @@ export const echoOAuthConfig: HostConfig = {
 
 export const fixtureApp = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'app');
 
+/** The operator-issued access tokens (`http.accessTokens`) of the two test users. */
+export const ALICE_ACCESS_TOKEN = 'alice-access-token-0123456789';
+export const BOB_ACCESS_TOKEN = 'bob-access-token-9876543210xx';
+
 /** A tool-set plugin written inline (against the contract alone), for tests that need their own tools. */
 export function inlinePlugin(toolSet: string, tools: readonly ToolDeclaration[]): ToolPlugin {
   return {
