@@ -34,7 +34,7 @@ export function isMessage(m: unknown): m is JSONRPCMessage {
 }
 
 /** Whether a message is the `initialize` request. */
-export function isInitialize(m: unknown): boolean {
+export function isInitialize(m: unknown): m is { jsonrpc: '2.0'; id: JsonRpcId; method: 'initialize' } {
   return isRequest(m) && m.method === 'initialize';
 }
 

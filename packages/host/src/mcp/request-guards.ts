@@ -45,15 +45,29 @@ export function jsonRpcError(
   options: { code?: number; id?: JsonRpcId | null; headers?: Record<string, string> } = {},
 ): void {
   if (res.headersSent) return;
-  const body = JSON.stringify({
-    jsonrpc: '2.0',
-    error: { code: options.code ?? -32000, message },
-    id: options.id ?? null,
-  });
+  writeJson(
+    res,
+    status,
+    { jsonrpc: '2.0', error: { code: options.code ?? -32000, message }, id: options.id ?? null },
+    options.headers,
+  );
+}
+
+/**
+ * One JSON answer. With its length known, Node sends headers and body in one plain write;
+ * without it, writeHead commits to chunked encoding and the client must undo the framing.
+ */
+export function writeJson(
+  res: ServerResponse,
+  status: number,
+  value: unknown,
+  headers: Record<string, string> = {},
+): void {
+  const body = JSON.stringify(value);
   res.writeHead(status, {
     'content-type': 'application/json',
     'content-length': Buffer.byteLength(body),
-    ...options.headers,
+    ...headers,
   });
   res.end(body);
 }

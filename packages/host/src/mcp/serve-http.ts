@@ -13,7 +13,7 @@ import type { SharedStore } from '../store/shared-store.js';
 import { type McpCatalog, prepareMcpCatalog, sendCompletionNotice } from './create-mcp-server.js';
 import { HttpSessions } from './http-sessions.js';
 import { McpEndpoint } from './mcp-endpoint.js';
-import { hostGuard, jsonRpcError, LOOPBACK_HOSTS } from './request-guards.js';
+import { hostGuard, jsonRpcError, LOOPBACK_HOSTS, writeJson } from './request-guards.js';
 import { SharedSessions } from './shared-sessions.js';
 
 /**
@@ -290,9 +290,10 @@ function answerHealth(req: IncomingMessage, res: ServerResponse, state: ServerSt
   const draining = state.draining();
   const details = !accessTokens.enabled || accessTokens.userFor(req.headers.authorization) !== undefined;
   const status = draining ? 'stopping' : 'ok';
-  res.writeHead(draining ? 503 : 200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
   const figures = { tools: state.catalog.listed.length, sessions: state.sessions.size };
-  res.end(JSON.stringify(details ? { status, ...figures } : { status }));
+  writeJson(res, draining ? 503 : 200, details ? { status, ...figures } : { status }, {
+    'cache-control': 'no-store',
+  });
   return true;
 }
 

@@ -10,10 +10,10 @@ import {
   isAnswer,
   isInitialize,
   isMessage,
-  isRequest,
   type JsonRpcId,
+  requestIdsOf,
 } from './jsonrpc-messages.js';
-import { jsonRpcError } from './request-guards.js';
+import { jsonRpcError, writeJson } from './request-guards.js';
 
 /** The SDK's bound on a batch, kept so that a client sees the same limit from any MCP server. */
 const MAX_BATCH = 100;
@@ -81,15 +81,9 @@ class HttpExchange implements Pending {
     if (this.answers.size < this.ids.length) return;
     if (this.streaming) return void this.res.end();
     if (this.res.headersSent) return;
-    const body = JSON.stringify(this.batch ? this.ids.map((i) => this.answers.get(i)) : message);
-    // With its length known, Node sends headers and body in one plain write; without it,
-    // writeHead commits to chunked encoding and the client must undo the framing.
-    this.res.writeHead(200, {
-      'content-type': 'application/json',
-      'content-length': Buffer.byteLength(body),
+    writeJson(this.res, 200, this.batch ? this.ids.map((i) => this.answers.get(i)) : message, {
       'mcp-session-id': this.sessionId,
     });
-    this.res.end(body);
   }
 
   abandon(): void {
@@ -183,7 +177,7 @@ export class SessionTransport implements Transport {
    * `initialized` notification. True when the server accepted it.
    */
   async resume(initialize: unknown): Promise<boolean> {
-    if (this.initialized || !isInitialize(initialize) || !isRequest(initialize)) return false;
+    if (this.initialized || !isInitialize(initialize)) return false;
     this.initialized = true;
     const answer = await new Promise<JSONRPCMessage>((resolve) => {
       this.pending.set(initialize.id, {
@@ -244,7 +238,7 @@ export class SessionTransport implements Transport {
       return;
     }
     if (!this.accepted(req, res, messages)) return;
-    const ids = messages.filter(isRequest).map((m) => m.id);
+    const ids = requestIdsOf(parsed);
     const reused = ids.find((id) => this.pending.has(id));
     if (reused !== undefined || new Set(ids).size < ids.length) {
       jsonRpcError(res, 400, `Invalid Request: request id ${reused ?? ids[0]} is already in use`, {

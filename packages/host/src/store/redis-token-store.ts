@@ -54,10 +54,9 @@ export class RedisTokenStore implements TokenStore {
     this.recentTokens = new RecentTokens(recentMs);
   }
 
-  static async open(redis: Redis, secret: string, channels?: RedisChannels): Promise<RedisTokenStore> {
-    const store = new RedisTokenStore(redis, await openSharedCipher(redis, secret), channels);
-    await store.listenForChanges();
-    return store;
+  /** A store of its own cipher that hears no changes (every read goes to Redis): for tools and tests. */
+  static async open(redis: Redis, secret: string): Promise<RedisTokenStore> {
+    return new RedisTokenStore(redis, await openSharedCipher(redis, secret));
   }
 
   /** Drops this replica's copy of a token whenever any replica changes it. */
