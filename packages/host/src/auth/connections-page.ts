@@ -4,6 +4,7 @@ import { disconnect, listConnections } from '../connections.js';
 import type { Host } from '../host.js';
 import type { Logger } from '../logger.js';
 import type { AccessTokens } from './access-tokens.js';
+import { cookieValue } from './cookies.js';
 import { esc, page, readForm, redirect } from './html-pages.js';
 
 export const CONNECTIONS_PATH = '/connections';
@@ -143,11 +144,7 @@ class SignInCookie {
 
   /** The user a valid, unexpired cookie names; undefined otherwise. */
   user(cookieHeader: string | undefined): string | undefined {
-    const raw = (cookieHeader ?? '')
-      .split(';')
-      .map((p) => p.trim())
-      .find((p) => p.startsWith(`${COOKIE}=`))
-      ?.slice(COOKIE.length + 1);
+    const raw = cookieValue(cookieHeader, COOKIE);
     const [encoded, expiresText, mac] = (raw ?? '').split('.');
     if (!encoded || !expiresText || !mac) return undefined;
     const user = Buffer.from(encoded, 'base64url').toString('utf8');

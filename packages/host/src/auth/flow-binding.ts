@@ -1,4 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { cookieValue } from './cookies.js';
 
 /** What a browser is bound to: one flow of one provider, for one user. */
 export interface BoundFlow {
@@ -40,13 +41,9 @@ export class FlowBinding {
 
   /** Whether the request's Cookie header carries this flow's binding. */
   isBound(cookieHeader: string | undefined, flow: BoundFlow): boolean {
-    const name = `${COOKIE_PREFIX}${flow.flowId}=`;
-    const pair = (cookieHeader ?? '')
-      .split(';')
-      .map((p) => p.trim())
-      .find((p) => p.startsWith(name));
-    if (!pair) return false;
-    const presented = Buffer.from(pair.slice(name.length), 'base64url');
+    const value = cookieValue(cookieHeader, `${COOKIE_PREFIX}${flow.flowId}`);
+    if (value === undefined) return false;
+    const presented = Buffer.from(value, 'base64url');
     const expected = this.mac(flow);
     return presented.length === expected.length && timingSafeEqual(presented, expected);
   }
