@@ -23,7 +23,17 @@ export interface CredentialRequest {
 }
 
 export type CredentialResult =
-  | { kind: 'bearer'; token: string }
+  | {
+      kind: 'bearer';
+      token: string;
+      /**
+       * Which vendor-side connection the token acts for, stable across refreshes and never
+       * secret: calls with the same connection share the vendor's per-account limits (pacing
+       * `per: 'connection'`). Default: the user id (each user's own authorization). A token
+       * that every user shares says so with one value for all.
+       */
+      connection?: string;
+    }
   | {
       kind: 'authorization_required';
       url?: string;

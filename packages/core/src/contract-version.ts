@@ -17,8 +17,10 @@
  *   `keyPrefix`, `apiValues`, `dependentRequired`), the tool set stamped by the plugin
  *   instead of each declaration, `traffic` for pacing, typed plugin settings.
  * - 2.1: `revokeUrl` in a plugin's OAuth endpoints (optional; 2.0 plugins run unchanged).
+ * - 2.2: pacing per connection (`traffic.pacing.per: 'connection'`) beside pacing per
+ *   parameter value; 2.0 and 2.1 plugins run unchanged.
  */
-export const CONTRACT_VERSION = '2.1';
+export const CONTRACT_VERSION = '2.2';
 
 export type ContractCheck = { ok: true } | { ok: false; reason: string };
 

@@ -51,6 +51,7 @@ export {
   type ExecuteOnly,
   type HttpMethod,
   isModeTool,
+  type PacingPolicy,
   type ParamDeclaration,
   type ParamLocation,
   type QueryStyle,

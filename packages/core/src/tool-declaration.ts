@@ -138,14 +138,23 @@ export function isModeTool(decl: Pick<ToolDeclaration, 'body'>): boolean {
   return decl.body?.kind === 'mode';
 }
 
+/**
+ * What one pacing bucket is, and its rate.
+ * - `key`: the API-side name of the path or query parameter whose value identifies the bucket
+ *   (an Airtable base: its limit is per base); tools without that parameter share one bucket
+ *   per tool set.
+ * - `per: 'connection'`: the credential a call is sent with (`CredentialResult.connection`:
+ *   by default one per user and auth provider; one for a token every user shares), for limits
+ *   the vendor counts per installed app and account (HubSpot's burst limit). Added in 2.2.
+ */
+export type PacingPolicy =
+  | { key: string; requestsPerSecond: number }
+  | { per: 'connection'; requestsPerSecond: number };
+
 /** How a tool set's traffic is shaped to stay within the vendor's limits. */
 export interface TrafficPolicy {
-  /**
-   * Pace requests per key (e.g. an Airtable base) so that bursts stay under a vendor limit.
-   * `key` is the API-side name of the path or query parameter whose value identifies the
-   * bucket; tools without that parameter share one bucket per tool set.
-   */
-  pacing?: { key: string; requestsPerSecond: number };
+  /** Evenly spaced requests per bucket, so that bursts stay under a vendor limit. */
+  pacing?: PacingPolicy;
   /**
    * On HTTP 429, wait as the upstream asks (Retry-After, else `defaultWaitSeconds`) and retry
    * once, if the wait is at most `maxWaitSeconds`.

@@ -171,10 +171,20 @@ export const TOOL_SET_VOCABULARY = {
       additionalProperties: false,
       properties: {
         pacing: {
-          type: 'object',
-          additionalProperties: false,
-          required: ['key', 'requestsPerSecond'],
-          properties: { key: { type: 'string' }, requestsPerSecond: positive },
+          oneOf: [
+            {
+              type: 'object',
+              additionalProperties: false,
+              required: ['key', 'requestsPerSecond'],
+              properties: { key: { type: 'string' }, requestsPerSecond: positive },
+            },
+            {
+              type: 'object',
+              additionalProperties: false,
+              required: ['per', 'requestsPerSecond'],
+              properties: { per: { const: 'connection' }, requestsPerSecond: positive },
+            },
+          ],
         },
         retryOnRateLimit: {
           type: 'object',

@@ -1,4 +1,4 @@
-import { defineToolSetPlugin, type ToolPlugin } from '@toolhost/core';
+import { CONTRACT_VERSION, defineToolSetPlugin, type ToolPlugin } from '@toolhost/core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
 import { createHost } from '../src/host.js';
@@ -59,14 +59,16 @@ describe('createHost (embedding API)', () => {
 
   it('refuses, when discovering installed plugins, one built for another contract', async () => {
     await expect(createHost({}, { configDir: fixtureApp, env: {} })).rejects.toThrow(
-      /Plugin toolhost-plugin-future@9\.0\.0 declares plugin contract 2\.2; this host executes contract 2\.1: .*upgrade the host/,
+      new RegExp(
+        `Plugin toolhost-plugin-future@9\\.0\\.0 declares plugin contract 2\\.99; this host executes contract ${CONTRACT_VERSION}: .*upgrade the host`,
+      ),
     );
   });
 
   it('refuses an incompatible plugin naming both contract versions', async () => {
     await expect(
       createHost({ plugins: ['toolhost-plugin-future'] }, { configDir: fixtureApp }),
-    ).rejects.toThrow(/plugin contract 2\.2; this host executes contract 2\.1/);
+    ).rejects.toThrow(`plugin contract 2.99; this host executes contract ${CONTRACT_VERSION}`);
   });
 
   it('explains a plugin that is not installed or not a plugin', async () => {

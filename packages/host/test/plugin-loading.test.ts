@@ -49,10 +49,10 @@ describe('the plugin contract at load', () => {
   });
 
   it('refuses a plugin written for a newer contract, naming the plugin, its contract and the host’s', async () => {
-    const error = await createHost({}, { plugins: [plugin('2.9')], env: {} }).catch((e: unknown) => e);
+    const error = await createHost({}, { plugins: [plugin('2.99')], env: {} }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PluginLoadError);
     expect((error as Error).message).toBe(
-      "Plugin rows-plugin@3.1.4 declares plugin contract 2.9; this host executes contract 2.1: it was written for contract 2.9, newer than this host's 2.1; upgrade the host.",
+      `Plugin rows-plugin@3.1.4 declares plugin contract 2.99; this host executes contract ${CONTRACT_VERSION}: it was written for contract 2.99, newer than this host's ${CONTRACT_VERSION}; upgrade the host.`,
     );
   });
 
