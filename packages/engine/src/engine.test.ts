@@ -261,6 +261,47 @@ describe('ToolEngine', () => {
     expect(order).toEqual(['warm', 'pace a', 'send', 'warm', 'pace b', 'send']);
   });
 
+  it('paces per connection: per user by default, one bucket for a shared token or an account the provider names', async () => {
+    const keys: string[] = [];
+    const made: string[] = [];
+    const pacer: PacerFactory = (name) => {
+      made.push(name);
+      return {
+        wait: async (key) => {
+          keys.push(key);
+          return 0;
+        },
+      };
+    };
+    const traffic: TrafficPolicy = { pacing: { per: 'connection', requestsPerSecond: 9 } };
+    const perUser: AuthProvider = {
+      id: 'p',
+      getCredentials: async (r) => ({ kind: 'bearer', token: `token-of-${r.userId}` }),
+    };
+    const oneAccount: AuthProvider = {
+      id: 'p',
+      getCredentials: async (r) => ({ kind: 'bearer', token: `token-of-${r.userId}`, connection: 'acct-9' }),
+    };
+    for (const providers of [[perUser], [new StaticTokenAuthProvider('p', 'tok')], [oneAccount]]) {
+      const e = engine({ providers, traffic, pacer });
+      await e.call('T.Get', { thing: 'a' }, { userId: 'u1' });
+      await e.call('T.Get', { thing: 'b' }, { userId: 'u2' });
+    }
+    expect(keys).toEqual(['p:u1', 'p:u2', 'p:static', 'p:static', 'p:acct-9', 'p:acct-9']);
+    // Not the tool set's pacer: every tool set paced per connection at this rate shares it.
+    expect(made).toEqual(['connection@9', 'connection@9', 'connection@9']);
+
+    // A secret's calls share one bucket per value, named without the secret.
+    const e = engine({ secrets: { API_KEY: 'k-123-secret' }, traffic, pacer });
+    keys.length = 0;
+    await e.call('T.Send', { mode: 'execute', target: 'x', request_body: '{"a":1}' }, { userId: 'u1' });
+    await e.call('T.Send', { mode: 'execute', target: 'y', request_body: '{"a":1}' }, { userId: 'u2' });
+    expect(keys).toHaveLength(2);
+    expect(keys[0]).toBe(keys[1]);
+    expect(keys[0]).toMatch(/^secret:API_KEY:/);
+    expect(keys[0]).not.toContain('k-123-secret');
+  });
+
   it('reports each upstream answer and each rate-limit wait to the observer, with the call context', async () => {
     const sender = new FakeSender([
       { status: 429, headers: { 'retry-after': '0' }, body: null },

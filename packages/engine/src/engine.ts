@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import {
   type AuthProvider,
   type AuthRequirement,
@@ -117,6 +118,8 @@ type Credential = {
   token?: string;
   provider?: AuthProvider;
   request?: CredentialRequest;
+  /** The vendor-side connection it acts for: the pacing bucket of `per: 'connection'` pacing. */
+  connection: string;
 };
 
 /**
@@ -258,13 +261,14 @@ export class ToolEngine {
     const credential = await this.credentials(decl.auth, context);
     if (credential) request.headers[credential.header] = credential.value;
 
-    let res = await this.sendWithRetries(tool, request, args, context, attempt);
+    const pacingKey = this.pacingKey(tool, args, credential);
+    let res = await this.sendWithRetries(tool, request, pacingKey, context, attempt);
     if (res.status === 401 && credential?.provider?.onUnauthorized && credential.request) {
       const renewed = await credential.provider.onUnauthorized(credential.request, credential.token ?? '');
       if (renewed?.kind === 'bearer') {
         request.headers[credential.header] = `Bearer ${renewed.token}`;
         credential.sent.push(renewed.token);
-        res = await this.sendWithRetries(tool, request, args, context, attempt);
+        res = await this.sendWithRetries(tool, request, pacingKey, context, attempt);
       } else if (renewed?.kind === 'authorization_required') {
         throw this.authorizationRequired(credential.provider.id, credential.request.scopes, renewed);
       }
@@ -285,7 +289,7 @@ export class ToolEngine {
   private async sendWithRetries(
     tool: RegisteredTool,
     request: HttpRequestSpec,
-    args: Record<string, unknown>,
+    pacingKey: string,
     context: CallContext,
     sent: { reached: boolean },
   ): Promise<HttpResponse> {
@@ -293,7 +297,7 @@ export class ToolEngine {
     const rateLimit = tool.toolSet.traffic?.retryOnRateLimit;
     let rateLimitRetried = false;
     for (let attempt = 1; ; attempt += 1) {
-      await this.pace(tool, args, context);
+      await this.pace(tool, pacingKey, context);
       let res: HttpResponse;
       try {
         res = await this.sendInSlot(tool, request, context, sent);
@@ -367,24 +371,38 @@ export class ToolEngine {
     return sleep(Math.random() * cap, signal);
   }
 
-  private async pace(
+  /**
+   * The bucket a call is paced in: the value of the tool set's pacing parameter (tools
+   * without it share one bucket), or the connection its credential acts for.
+   */
+  private pacingKey(
     tool: RegisteredTool,
     args: Record<string, unknown>,
-    context: CallContext,
-  ): Promise<void> {
+    credential: Credential | undefined,
+  ): string {
+    const pacing = tool.toolSet.traffic?.pacing;
+    if (!pacing) return '';
+    if ('per' in pacing) return credential?.connection ?? '';
+    const keyParam = tool.declaration.params?.find((p) => (p.apiName ?? p.name) === pacing.key);
+    return keyParam ? String(args[keyParam.name] ?? '') : '';
+  }
+
+  private async pace(tool: RegisteredTool, key: string, context: CallContext): Promise<void> {
     const pacing = tool.toolSet.traffic?.pacing;
     if (!pacing) return;
     // Pacing must be the last wait before a request leaves: requests released while the
     // sender first loads its HTTP client (hundreds of ms) would otherwise leave together.
     await this.warm();
-    const keyParam = tool.declaration.params?.find((p) => (p.apiName ?? p.name) === pacing.key);
-    const key = keyParam ? String(args[keyParam.name] ?? '') : '';
-    let pacer = this.pacers.get(tool.toolSet.toolSet);
+    // A connection's limit is the vendor account's, whichever tool set calls it (HubSpot's
+    // three tool sets share one app's limit per account): tool sets paced per connection at
+    // the same rate share one pacer, whose keys name the auth provider.
+    const name = 'per' in pacing ? `connection@${pacing.requestsPerSecond}` : tool.toolSet.toolSet;
+    let pacer = this.pacers.get(name);
     if (!pacer) {
       pacer = this.deps.pacer
-        ? this.deps.pacer(tool.toolSet.toolSet, pacing.requestsPerSecond)
+        ? this.deps.pacer(name, pacing.requestsPerSecond)
         : new Pacer(pacing.requestsPerSecond);
-      this.pacers.set(tool.toolSet.toolSet, pacer);
+      this.pacers.set(name, pacer);
     }
     const waited = await pacer.wait(key, context.signal);
     if (waited && waited > 0) this.observer?.rateLimitWait?.(context, tool, 'pacing', waited);
@@ -437,14 +455,17 @@ export class ToolEngine {
             message: `This tool needs the secret ${auth.secret}, which is not set: ${how}.`,
           });
         }
+        // A secret names no user: calls sent with the same value act for the same account.
+        const connection = `secret:${auth.secret}:${fingerprint(value)}`;
         if (auth.scheme === 'bearer')
-          return { header: 'authorization', value: `Bearer ${value}`, sent: [value] };
+          return { header: 'authorization', value: `Bearer ${value}`, sent: [value], connection };
         const basic = Buffer.from(`${value}:`).toString('base64');
         // The base64 of `secret:` carries the secret too, in padded and unpadded form.
         return {
           header: 'authorization',
           value: `Basic ${basic}`,
           sent: [value, basic, basic.replace(/=+$/, '')],
+          connection,
         };
       }
       case 'provider': {
@@ -471,6 +492,7 @@ export class ToolEngine {
           token: result.token,
           provider,
           request,
+          connection: `${provider.id}:${result.connection ?? context.userId}`,
         };
       }
     }
@@ -493,4 +515,9 @@ export class ToolEngine {
       },
     });
   }
+}
+
+/** A short, one-way name for a secret value, so that a pacing key never carries the secret. */
+function fingerprint(value: string): string {
+  return createHash('sha256').update(value).digest('base64url').slice(0, 16);
 }

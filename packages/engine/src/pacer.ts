@@ -11,10 +11,11 @@ export interface RequestPacer {
 }
 
 /**
- * Makes the pacer of one tool set, at its pacing policy's rate: the host passes one backed
- * by a shared store so that replicas pace together.
+ * Makes a pacer at a pacing policy's rate: the host passes one backed by a shared store so
+ * that replicas pace together. `name` is the tool set's for pacing per parameter value, and
+ * `connection@<rate>` for pacing per connection (shared by the tool sets paced that way).
  */
-export type PacerFactory = (toolSet: string, requestsPerSecond: number) => RequestPacer;
+export type PacerFactory = (name: string, requestsPerSecond: number) => RequestPacer;
 
 /**
  * Spaces requests that share a key (e.g. one Airtable base) to at most `perSecond` per

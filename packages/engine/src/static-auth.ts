@@ -23,7 +23,8 @@ export class StaticTokenAuthProvider implements AuthProvider {
 
   async getCredentials(_request: CredentialRequest): Promise<CredentialResult> {
     if (!this.token) return { kind: 'authorization_required', message: `No access token: ${this.hint}.` };
-    return { kind: 'bearer', token: this.token };
+    // Every user sends the same token: one connection, whose limits they all share.
+    return { kind: 'bearer', token: this.token, connection: 'static' };
   }
 }
 
