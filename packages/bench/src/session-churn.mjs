@@ -39,7 +39,7 @@ export async function measureSessionChurn(upstream, counts) {
   const { createHost, serveHttp } = await import('@toolhost/host');
   const host = await createHost({
     plugins: ['@toolhost/plugin-crm-events'],
-    toolSets: { CrmEventsApi: { baseUrl: upstream } },
+    toolSets: { CrmEventsApi: { baseUrl: upstream, pacing: false } },
     auth: { providers: { 'crm-auth-provider': { token: 'bench-token' } } },
   });
   const server = await serveHttp(host, { port: 0 });

@@ -22,7 +22,7 @@ async function oauthHost(upstream, env) {
   const host = await createHost(
     {
       plugins: ['@toolhost/plugin-crm-events'],
-      toolSets: { CrmEventsApi: { baseUrl: upstream } },
+      toolSets: { CrmEventsApi: { baseUrl: upstream, pacing: false } },
       auth: {
         providers: {
           [PROVIDER]: {

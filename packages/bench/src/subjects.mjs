@@ -59,7 +59,9 @@ const PLUGIN_OF = { CrmEventsApi: ONE_PLUGIN, GridApi: '@toolhost/plugin-grid' }
 
 // The host's options, the same in its config file and in the embedding API; without
 // `plugins` the host loads every installed plugin.
-// GridApi also points at the upstream (unpaced): its table listing fetches the large bodies.
+// Both run unpaced: the bench measures the host's own cost, not the vendors' rate limits
+// (HubSpot's 9 a second per connection would hold every round back). GridApi points at the
+// upstream too: its table listing fetches the large bodies.
 /**
  * @param {string} upstream
  * @param {string[]} [plugins]
@@ -68,7 +70,10 @@ const PLUGIN_OF = { CrmEventsApi: ONE_PLUGIN, GridApi: '@toolhost/plugin-grid' }
  */
 function hostOptions(upstream, plugins, mcp) {
   /** @type {Record<keyof typeof PLUGIN_OF, import('@toolhost/host').ToolSetConfig>} */
-  const toolSets = { CrmEventsApi: { baseUrl: upstream }, GridApi: { baseUrl: upstream, pacing: false } };
+  const toolSets = {
+    CrmEventsApi: { baseUrl: upstream, pacing: false },
+    GridApi: { baseUrl: upstream, pacing: false },
+  };
   const loaded = (/** @type {keyof typeof PLUGIN_OF} */ set) => !plugins || plugins.includes(PLUGIN_OF[set]);
   return {
     ...(plugins ? { plugins } : {}),

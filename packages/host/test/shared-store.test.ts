@@ -325,6 +325,41 @@ describe('shared store (Redis): pacing across replicas', () => {
     expect(busiest).toBeLessThanOrEqual(5);
   }, 30_000);
 
+  it('holds one HubSpot account to its burst limit across replicas and HubSpot tool sets', async () => {
+    const arrivals: number[] = [];
+    upstream.respond(() => {
+      arrivals.push(performance.timeOrigin + performance.now());
+      return { status: 200, body: { results: [] } };
+    });
+    const hubspotReplica = async () => {
+      const host = await createHost(
+        { toolSets: { CrmEventsApi: { baseUrl: upstream.url }, CrmMarketingApi: { baseUrl: upstream.url } } },
+        {
+          configDir: repoRoot,
+          pluginPackages: ['@toolhost/plugin-crm-events', '@toolhost/plugin-crm-marketing'],
+          env: replicaEnv({ CRM_AUTH_PROVIDER_TOKEN: 'hubspot-private-app-token-for-tests' }),
+        },
+      );
+      hosts.push(host);
+      return host;
+    };
+    const a = await hubspotReplica();
+    const b = await hubspotReplica();
+    // Two users of one private-app token: one HubSpot account, one budget.
+    const call = (i: number) =>
+      (i % 2 ? a : b).callTool(
+        i % 3 ? 'CrmEventsApi.RetrieveCustomEventDefinitions' : 'CrmMarketingApi.GetMarketingCampaigns',
+        {},
+        { userId: i % 4 < 2 ? 'alice' : 'bob' },
+      );
+    const outcomes = await Promise.all(Array.from({ length: 30 }, (_, i) => call(i)));
+    expect(outcomes.map(errorCode)).toEqual(Array(30).fill(undefined));
+    expect(arrivals).toHaveLength(30);
+    arrivals.sort((x, y) => x - y);
+    const busiest = Math.max(...arrivals.map((t) => arrivals.filter((u) => u >= t && u < t + 1000).length));
+    expect(busiest).toBeLessThanOrEqual(9);
+  }, 30_000);
+
   it('paces per process, with one warning, while Redis is unreachable', async () => {
     const a = await gridReplica();
     await redis.stop();

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { defineToolSetPlugin, type PluginOptions, type ToolPlugin } from '@toolhost/core';
-import { CRM_AUTH_PROVIDER, HUBSPOT_OAUTH } from './catalog/auth.js';
+import { CRM_AUTH_PROVIDER, HUBSPOT_OAUTH, HUBSPOT_TRAFFIC } from './catalog/auth.js';
 import { automationSettingsSchema } from './catalog/params.js';
 import { sequenceTools } from './catalog/sequences.js';
 import { workflowTools } from './catalog/workflows.js';
@@ -16,13 +16,14 @@ export const crmAutomationTools = [...workflowTools, ...sequenceTools];
 export function createCrmAutomationPlugin(options: PluginOptions = {}): ToolPlugin {
   return defineToolSetPlugin(
     {
-      contractVersion: '2.1',
+      contractVersion: '2.2',
       name: pkg.name,
       version: pkg.version,
       toolSet: TOOL_SET,
       servers: { default: DEFAULT_BASE_URL },
       tools: crmAutomationTools,
       oauth: { [CRM_AUTH_PROVIDER]: HUBSPOT_OAUTH },
+      traffic: HUBSPOT_TRAFFIC,
       settingsSchema: automationSettingsSchema,
     },
     options,

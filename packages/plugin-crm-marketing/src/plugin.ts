@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { defineToolSetPlugin, type PluginOptions, type ToolPlugin } from '@toolhost/core';
-import { CRM_AUTH_PROVIDER, HUBSPOT_OAUTH } from './catalog/auth.js';
+import { CRM_AUTH_PROVIDER, HUBSPOT_OAUTH, HUBSPOT_TRAFFIC } from './catalog/auth.js';
 import { campaignTools } from './catalog/campaigns.js';
 import { emailTools } from './catalog/emails.js';
 import { eventTools } from './catalog/events.js';
@@ -24,13 +24,14 @@ export const crmMarketingTools = [
 export function createCrmMarketingPlugin(options: PluginOptions = {}): ToolPlugin {
   return defineToolSetPlugin(
     {
-      contractVersion: '2.1',
+      contractVersion: '2.2',
       name: pkg.name,
       version: pkg.version,
       toolSet: TOOL_SET,
       servers: { default: DEFAULT_BASE_URL },
       tools: crmMarketingTools,
       oauth: { [CRM_AUTH_PROVIDER]: HUBSPOT_OAUTH },
+      traffic: HUBSPOT_TRAFFIC,
       settingsSchema: { type: 'object', additionalProperties: false, properties: {} },
     },
     options,

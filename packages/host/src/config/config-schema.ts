@@ -37,7 +37,7 @@ const toolSetConfig = {
     },
     pacing: {
       description:
-        "Another request rate than the plugin's (e.g. GridApi's 5 per second per base), or false where something else paces.",
+        "Another request rate than the plugin's (GridApi: 5 a second per base; each HubSpot tool set: 9 a second per connection, shared by the three), or false where something else paces.",
       oneOf: [
         { const: false },
         {

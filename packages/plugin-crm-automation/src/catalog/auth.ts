@@ -1,4 +1,4 @@
-import { type AuthRequirement, providerAuth } from '@toolhost/core';
+import { type AuthRequirement, providerAuth, type TrafficPolicy } from '@toolhost/core';
 
 /** The auth provider every HubSpot tool authorizes through. */
 export const CRM_AUTH_PROVIDER = 'crm-auth-provider';
@@ -11,6 +11,16 @@ export const HUBSPOT_OAUTH = {
   // RFC 7009 revocation of the refresh token, with the client credentials in the form.
   revokeUrl: 'https://api.hubapi.com/oauth/2026-03/token/revoke',
 } as const;
+
+/**
+ * HubSpot's burst limit counts requests per app and HubSpot account over 10 seconds: 110 for
+ * an OAuth (public) app, 100 for a private app on a Free or Starter account, more on higher
+ * tiers. Nine a second, evenly spaced, stays under the lowest of them in any 10-second
+ * window, and is shared by every HubSpot tool set sending with the same connection (the
+ * host's pacing per connection). Operators on a higher tier can raise it
+ * (`toolSets.<set>.pacing`), alike for the three HubSpot tool sets.
+ */
+export const HUBSPOT_TRAFFIC: TrafficPolicy = { pacing: { per: 'connection', requestsPerSecond: 9 } };
 
 export const automationAuth: AuthRequirement = providerAuth(CRM_AUTH_PROVIDER, 'automation');
 export const sequencesReadAuth: AuthRequirement = providerAuth(
