@@ -74,16 +74,17 @@ export class AxiosHttpSender implements HttpSender {
       // An Axios of its own rather than axios.create(): create() merges in every global
       // default (a header bucket per method, xsrf names, timeouts the adapter never reads),
       // and axios merges them all again into each request's config, a fifth of a call's
-      // time in the sender when the host is otherwise idle. These are the defaults the
-      // pipeline and the adapter use, with axios's own request transform and Accept header.
+      // time in the sender when the host is otherwise idle. What is left is what the pipeline
+      // and the adapter read, and axios's Accept header. No request transform: buildRequest
+      // serializes every body to JSON text, which axios's default transform would only parse
+      // again to hand back unchanged.
       this.client = new axios.Axios({
         adapter: createUndiciAdapter(this.upstream.dispatcher),
         validateStatus: null,
         responseType: 'text',
-        transformRequest: axios.defaults.transformRequest,
+        transformRequest: [],
         transformResponse: [(data: unknown) => data],
         transitional: { silentJSONParsing: true, forcedJSONParsing: false, clarifyTimeoutError: true },
-        env: axios.defaults.env,
         // Typed as AxiosHeaders, but axios's own defaults hold a plain object here too.
         headers: {
           common: { Accept: 'application/json, text/plain, */*' },
