@@ -172,8 +172,9 @@ function sharedStoreOf(host: Host): SharedStore | undefined {
 }
 
 /**
- * The server's routes, tried in order: health, the OAuth pages, metrics, the connections page, then
- * MCP (last: it answers 404 for any other path).
+ * The server's routes, tried in order: MCP when the path is its own (every tool call comes
+ * this way, and need not try the pages first), health, the OAuth pages, metrics, the
+ * connections page, then MCP again for any other path (it answers 404).
  */
 async function serverRoutes(state: ServerState): Promise<RouteHandler[]> {
   const { host, options, accessTokens, shared } = state;
@@ -196,6 +197,7 @@ async function serverRoutes(state: ServerState): Promise<RouteHandler[]> {
   });
   const mcp = await mcpRoute(state);
   return [
+    (req, res, url) => url.pathname === options.path && mcp(req, res, url),
     (req, res, url) => url.pathname === '/healthz' && req.method === 'GET' && answerHealth(req, res, state),
     oauth.handle,
     metricsRoute({ host, accessTokens }).handle,
