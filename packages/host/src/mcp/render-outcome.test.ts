@@ -15,7 +15,7 @@ const outcomes: [string, ToolOutcome][] = [
     'an error',
     {
       ok: false,
-      error: { code: 'invalid_arguments', message: "'limit' must be an integer", retryable: false },
+      error: { code: 'invalid_argument', message: "'limit' must be an integer", retryable: false },
     },
   ],
 ];
