@@ -455,18 +455,14 @@ export class ToolEngine {
             message: `This tool needs the secret ${auth.secret}, which is not set: ${how}.`,
           });
         }
-        // A secret names no user: calls sent with the same value act for the same account.
-        const connection = `secret:${auth.secret}:${fingerprint(value)}`;
-        if (auth.scheme === 'bearer')
-          return { header: 'authorization', value: `Bearer ${value}`, sent: [value], connection };
+        if (auth.scheme === 'bearer') return secretCredential(auth.secret, value, `Bearer ${value}`, [value]);
         const basic = Buffer.from(`${value}:`).toString('base64');
         // The base64 of `secret:` carries the secret too, in padded and unpadded form.
-        return {
-          header: 'authorization',
-          value: `Basic ${basic}`,
-          sent: [value, basic, basic.replace(/=+$/, '')],
-          connection,
-        };
+        return secretCredential(auth.secret, value, `Basic ${basic}`, [
+          value,
+          basic,
+          basic.replace(/=+$/, ''),
+        ]);
       }
       case 'provider': {
         const provider = this.providers.get(auth.provider);
@@ -515,6 +511,22 @@ export class ToolEngine {
       },
     });
   }
+}
+
+/**
+ * A secret's credential. A secret names no user: calls sent with the same value act for the
+ * same account, whose connection is named only when a pacing policy asks for it (a hash on
+ * every call would be wasted otherwise).
+ */
+function secretCredential(secret: string, value: string, headerValue: string, sent: string[]): Credential {
+  return {
+    header: 'authorization',
+    value: headerValue,
+    sent,
+    get connection() {
+      return `secret:${secret}:${fingerprint(value)}`;
+    },
+  };
 }
 
 /** A short, one-way name for a secret value, so that a pacing key never carries the secret. */
