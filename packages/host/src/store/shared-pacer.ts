@@ -13,7 +13,8 @@ const HEADROOM = 1.1;
 const LATE_SHARE = 0.1;
 
 /**
- * A tool set's pacing shared by every replica: time is cut into slots of 1.1/rate seconds, a
+ * One pacer shared by every replica (a tool set's, or the per-connection one of the tool sets
+ * paced per connection; `name` says which): time is cut into slots of 1.1/rate seconds, a
  * request reserves one slot of its pacing key in Redis (a one-point rate-limiter-flexible
  * counter per slot, so exactly one replica wins each), then starts at that slot's beginning.
  * Requests of a key are thus at least one slot apart across all replicas, in any window, not
@@ -32,7 +33,7 @@ export class SharedPacer implements RequestPacer {
 
   constructor(
     redis: Redis,
-    private readonly toolSet: string,
+    private readonly name: string,
     private readonly requestsPerSecond: number,
     private readonly logger?: Logger,
   ) {
@@ -40,7 +41,7 @@ export class SharedPacer implements RequestPacer {
     this.lateMs = this.slotMs * LATE_SHARE;
     this.limiter = new RateLimiterRedis({
       storeClient: redis,
-      keyPrefix: `toolhost:pace:${encodeURIComponent(toolSet)}`,
+      keyPrefix: `toolhost:pace:${encodeURIComponent(name)}`,
       points: 1,
       duration: 1,
       rejectIfRedisNotReady: true,
@@ -86,7 +87,7 @@ export class SharedPacer implements RequestPacer {
     }
     if (this.degraded) {
       this.degraded = false;
-      this.logger?.info({ toolSet: this.toolSet }, 'pacing shared through Redis again');
+      this.logger?.info({ pacer: this.name }, 'pacing shared through Redis again');
     }
     this.nextSlot.set(key, slot + 1);
     if (this.nextSlot.size > 1000) {
@@ -101,7 +102,7 @@ export class SharedPacer implements RequestPacer {
       this.degraded = true;
       this.logger?.warn(
         {
-          toolSet: this.toolSet,
+          pacer: this.name,
           err: error instanceof Error ? error.message : String(error),
         },
         'Redis unreachable: pacing per process until it returns (replicas together may exceed the rate)',
@@ -114,5 +115,5 @@ export class SharedPacer implements RequestPacer {
 
 /** The engine's pacer factory for a host with a shared store. */
 export function sharedPacers(redis: Redis, logger?: Logger): PacerFactory {
-  return (toolSet, requestsPerSecond) => new SharedPacer(redis, toolSet, requestsPerSecond, logger);
+  return (name, requestsPerSecond) => new SharedPacer(redis, name, requestsPerSecond, logger);
 }
