@@ -172,9 +172,9 @@ function sharedStoreOf(host: Host): SharedStore | undefined {
 }
 
 /**
- * The server's routes, tried in order: MCP when the path is its own (every tool call comes
- * this way, and need not try the pages first), health, the OAuth pages, metrics, the
- * connections page, then MCP again for any other path (it answers 404).
+ * The server's routes, tried in order: MCP on its path (first: every tool call comes this way,
+ * and need not try the pages), health, the OAuth pages, metrics, the connections page, then
+ * 404 for any other path.
  */
 async function serverRoutes(state: ServerState): Promise<RouteHandler[]> {
   const { host, options, accessTokens, shared } = state;
@@ -195,21 +195,23 @@ async function serverRoutes(state: ServerState): Promise<RouteHandler[]> {
     secureCookies,
     ...(shared ? { signingKey: shared.signingKey('connections-cookie') } : {}),
   });
-  const mcp = await mcpRoute(state);
+  const mcp = options.mcp === false ? undefined : await mcpRoute(state);
   return [
-    (req, res, url) => url.pathname === options.path && mcp(req, res, url),
+    (req, res, url) => url.pathname === options.path && mcp !== undefined && mcp(req, res, url),
     (req, res, url) => url.pathname === '/healthz' && req.method === 'GET' && answerHealth(req, res, state),
     oauth.handle,
     metricsRoute({ host, accessTokens }).handle,
     connections.handle,
-    mcp,
+    (_req, res) => {
+      jsonRpcError(res, 404, 'Not found');
+      return true;
+    },
   ];
 }
 
-/** The MCP path (Streamable HTTP); every other path that reaches it is answered 404. */
+/** The MCP path (Streamable HTTP), with the replicas' shared sessions where there are some. */
 async function mcpRoute(state: ServerState): Promise<RouteHandler> {
   const { host, options, shared } = state;
-  const path = options.path;
   const idleMs = options.sessionIdleSeconds * 1000;
   const sharedSessions = shared ? new SharedSessions(shared.redis, shared.channels, idleMs) : undefined;
   // A session its client ended on another replica ends here too.
@@ -243,9 +245,8 @@ async function mcpRoute(state: ServerState): Promise<RouteHandler> {
     exchanges: state.exchanges,
     ...(sharedSessions ? { shared: sharedSessions } : {}),
   });
-  return async (req, res, url) => {
-    if (url.pathname !== path || options.mcp === false) jsonRpcError(res, 404, 'Not found');
-    else await mcp.handle(req, res);
+  return async (req, res) => {
+    await mcp.handle(req, res);
     return true;
   };
 }
