@@ -14,9 +14,14 @@ let upstream: RecordingUpstream;
 let child: ChildProcess;
 let url: string;
 let logs = '';
+/** Requests for item `held` wait for this before the upstream answers them. */
+let held: Promise<void> = Promise.resolve();
 
 beforeAll(async () => {
-  upstream = await startRecordingUpstream((req) => ({ status: 200, body: { path: req.path } }));
+  upstream = await startRecordingUpstream(async (req) => {
+    if (req.path === '/items/held') await held;
+    return { status: 200, body: { path: req.path } };
+  });
   const dir = mkdtempSync(join(tmpdir(), 'toolhost-http-'));
   const config = join(dir, 'config.json');
   writeFileSync(
@@ -103,6 +108,42 @@ describe('Streamable HTTP transport', () => {
       });
     expect((await post({ 'mcp-session-id': 'nope' })).status).toBe(404);
     expect((await post({})).status).toBe(400);
+  });
+
+  it("sends the headers of a tool call's answer while the upstream is still answering", async () => {
+    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    const post = (body: unknown, session?: string) =>
+      fetch(url, {
+        method: 'POST',
+        headers: { ...headers, ...(session ? { 'mcp-session-id': session } : {}) },
+        body: JSON.stringify(body),
+      });
+    const init = await post({
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
+    });
+    const session = init.headers.get('mcp-session-id')!;
+    await init.json();
+    expect((await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, session)).status).toBe(202);
+
+    let release = () => {};
+    held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const call = { name: 'EchoApi_GetItem', arguments: { item_id: 'held' } };
+    const res = await post({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: call }, session);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/json');
+    expect(res.headers.get('mcp-session-id')).toBe(session);
+    // The headers came while the upstream held the call (they were sent before it was asked).
+    while (!upstream.requests.some((r) => r.path === '/items/held'))
+      await new Promise((r) => setTimeout(r, 5));
+    release();
+    const answer = (await res.json()) as { id: number; result: { content: { text: string }[] } };
+    expect(answer.id).toBe(1);
+    expect(answer.result.content[0]!.text).toContain('/items/held');
   });
 
   it('has a health endpoint', async () => {

@@ -128,10 +128,19 @@ describe('confirmation over the transports', () => {
     const served = await spawnHttpHost(config(), { ECHO_KEY: 'echo-key-0123456789' });
     const client = new Client({ name: 'confirm-http', version: '0' }, formClient);
     const shown = person(client, { action: 'accept', content: { send: true } });
-    await client.connect(new StreamableHTTPClientTransport(new URL(served.url)));
+    // The form of each tools/call POST's answer: the question must come on that POST's stream.
+    const answeredAs: (string | null)[] = [];
+    const fetchNoting: typeof fetch = async (input, init) => {
+      const res = await fetch(input, init);
+      if (typeof init?.body === 'string' && init.body.includes('"tools/call"'))
+        answeredAs.push(res.headers.get('content-type'));
+      return res;
+    };
+    await client.connect(new StreamableHTTPClientTransport(new URL(served.url), { fetch: fetchNoting }));
     const result = await client.callTool({ name: 'EchoApi_CreateItem', arguments: create });
     expect(result.isError).toBeFalsy();
     expect(shown).toHaveLength(1);
+    expect(answeredAs).toEqual(['text/event-stream']);
     expect(upstream.requests).toHaveLength(1);
     await client.close();
     served.child.kill('SIGTERM');

@@ -19,14 +19,35 @@ export function confirmationMessage(write: Parameters<ConfirmWrite>[0]): string 
 }
 
 /**
- * Confirmation through MCP form elicitation, where the client declared it (an empty
- * `elicitation` capability means form, which the SDK already normalises). Only an accepted form
+ * Whether this server's tool calls may ask their client something before answering: writes
+ * are confirmed (`tools.confirmWrites`) and the client declared form elicitation (an empty
+ * `elicitation` capability means form, which the SDK already normalises). The one place that
+ * decides, since the HTTP transport commits an answer's form on it (see answersDirectly).
+ */
+export function asksBeforeAnswering(server: Server, confirmWrites: boolean | undefined): boolean {
+  return !!confirmWrites && !!server.getClientCapabilities()?.elicitation?.form;
+}
+
+/**
+ * Whether the server sends its client nothing about this request before the answer, and the
+ * answer may take a while: a tool call, from a server that asks nothing first.
+ */
+export function answersDirectly(
+  server: Server,
+  confirmWrites: boolean | undefined,
+  request: { method: string },
+): boolean {
+  return request.method === 'tools/call' && !asksBeforeAnswering(server, confirmWrites);
+}
+
+/**
+ * Confirmation through MCP form elicitation, for a client that can be asked (see
+ * asksBeforeAnswering). Only an accepted form
  * with `send` ticked sends; a decline, a dismissal, an error or no answer sends nothing.
  * `relatedRequestId` puts the question on the stream of the tools/call it belongs to (over
  * Streamable HTTP, the POST's SSE stream).
  */
-export function elicitationConfirm(server: Server, requestId: RequestId): ConfirmWrite | undefined {
-  if (!server.getClientCapabilities()?.elicitation?.form) return undefined;
+export function elicitationConfirm(server: Server, requestId: RequestId): ConfirmWrite {
   return async (write, signal) => {
     try {
       const answer = await server.elicitInput(

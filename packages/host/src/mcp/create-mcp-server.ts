@@ -16,7 +16,7 @@ import { listedAnnotations, listedInputSchema, type ToolOutcome } from '@toolhos
 import type { CallOptions, Host } from '../host.js';
 import { HostServices, resolveService } from '../services.js';
 import { unknownToolMessage } from '../unknown-tool.js';
-import { elicitationConfirm } from './confirm-elicitation.js';
+import { asksBeforeAnswering, elicitationConfirm } from './confirm-elicitation.js';
 import {
   APPLY_PREVIEW,
   CALL_TOOL,
@@ -284,7 +284,7 @@ class ToolCalls {
       return renderOutcome(
         invalid(keyParameter, `'${keyParameter}' must be a string of 1 to 255 characters.`),
       );
-    const confirm = this.host.config.tools?.confirmWrites
+    const confirm = asksBeforeAnswering(this.server, this.host.config.tools?.confirmWrites)
       ? elicitationConfirm(this.server, extra.requestId)
       : undefined;
     const outcome = await run({

@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AccessTokens } from '../auth/access-tokens.js';
 import type { Host } from '../host.js';
 import type { Logger } from '../logger.js';
+import { answersDirectly } from './confirm-elicitation.js';
 import { createMcpServer, type McpCatalog } from './create-mcp-server.js';
 import type { HttpSession, HttpSessions } from './http-sessions.js';
 import { isInitialize, onlyAnswers } from './jsonrpc-messages.js';
@@ -181,7 +182,11 @@ export class McpEndpoint {
     onInitialized: () => void,
   ): Promise<HttpSession> {
     const { host, catalog, sessions, shared } = this.o;
-    const transport = new SessionTransport({ sessionId, onInitialized });
+    const transport = new SessionTransport({
+      sessionId,
+      onInitialized,
+      answersDirectly: (request) => answersDirectly(server, host.config.tools?.confirmWrites, request),
+    });
     const server = createMcpServer(host, catalog, {
       ...this.o.serverInfo,
       userId,

@@ -19,20 +19,23 @@ const VERSION = '2025-06-18';
 /** One session's transport behind a loopback HTTP server, with an MCP server whose tools exercise it. */
 async function start() {
   const seen: JSONRPCMessage[] = [];
-  const transport = new SessionTransport({ sessionId: SESSION });
+  const transport = new SessionTransport({
+    sessionId: SESSION,
+    answersDirectly: (request) => String(request.params?.name).startsWith('direct'),
+  });
   const server = new Server({ name: 't', version: '0' }, { capabilities: { tools: {} } });
   let release: () => void = () => {};
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [] }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const name = request.params.name;
-    if (name === 'ask') {
+    if (name === 'ask' || name === 'direct-ask') {
       const answer = await server.elicitInput(
         { mode: 'form', message: 'Go?', requestedSchema: { type: 'object', properties: {} } },
         { relatedRequestId: extra.requestId },
       );
       return { content: [{ type: 'text', text: answer.action }] };
     }
-    if (name === 'wait')
+    if (name === 'wait' || name === 'direct')
       await new Promise<void>((resolve) => {
         release = resolve;
         extra.signal.addEventListener('abort', () => resolve());
@@ -172,6 +175,43 @@ describe('SessionTransport', () => {
     expect((await post({ jsonrpc: '2.0', id: question.id, result: { action: 'decline' } })).status).toBe(202);
     expect(await events.next()).toMatchObject({ id: 3, result: { content: [{ text: 'decline' }] } });
     expect(await events.next()).toBeUndefined();
+  });
+
+  it('sends the headers of a direct answer while the call runs, and the answer as the body', async () => {
+    await ready();
+    const res = await post(call(9, 'direct'));
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/json');
+    expect(res.headers.get('mcp-session-id')).toBe(SESSION);
+    expect(open!.transport.openRequests).toBe(1);
+    open!.release();
+    expect(await res.json()).toEqual({
+      jsonrpc: '2.0',
+      id: 9,
+      result: { content: [{ type: 'text', text: 'direct' }] },
+    });
+
+    // The session ends first: its headers are out, so the error comes as the body.
+    const left = await post(call(10, 'direct'));
+    await open!.transport.close();
+    expect(left.status).toBe(200);
+    expect(await left.json()).toMatchObject({ id: 10, error: { code: -32001 } });
+  });
+
+  it('sends a question of a direct answer on the GET stream, the only place left for it', async () => {
+    open = await start();
+    await post({ ...initialize, params: { ...initialize.params, capabilities: { elicitation: {} } } });
+    const stream = await fetch(open!.url, {
+      headers: { accept: 'text/event-stream', 'mcp-session-id': SESSION, 'mcp-protocol-version': VERSION },
+    });
+    const events = eventsOf(stream);
+    const res = await post(call(11, 'direct-ask'));
+    expect(res.headers.get('content-type')).toBe('application/json');
+    const question = (await events.next()) as { method: string; id: number };
+    expect(question.method).toBe('elicitation/create');
+    expect((await post({ jsonrpc: '2.0', id: question.id, result: { action: 'decline' } })).status).toBe(202);
+    expect(await res.json()).toMatchObject({ id: 11, result: { content: [{ text: 'decline' }] } });
+    await events.cancel();
   });
 
   it('sends messages of no request on the GET stream, one per session', async () => {

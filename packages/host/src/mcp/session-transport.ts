@@ -2,6 +2,7 @@ import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   type JSONRPCMessage,
+  type JSONRPCRequest,
   type MessageExtraInfo,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from '@modelcontextprotocol/sdk/types.js';
@@ -10,6 +11,7 @@ import {
   isAnswer,
   isInitialize,
   isMessage,
+  isRequest,
   type JsonRpcId,
   requestIdsOf,
 } from './jsonrpc-messages.js';
@@ -31,8 +33,8 @@ const SSE_HEADERS = {
 
 /** Where the answers to one POST's requests go. */
 interface Pending {
-  /** A message for the client ahead of the answers (a question to the person, progress). */
-  push(message: JSONRPCMessage): void;
+  /** A message for the client ahead of the answers (a question to the person, progress); false when it can no longer go here. */
+  push(message: JSONRPCMessage): boolean;
   /** One request's answer; the exchange ends once every request of the POST has one. */
   answer(id: JsonRpcId, message: JSONRPCMessage): void;
   /** The session closed first: every request still unanswered is told so. */
@@ -58,7 +60,8 @@ function keepAlive(res: ServerResponse): NodeJS.Timeout {
  */
 class HttpExchange implements Pending {
   private readonly answers = new Map<JsonRpcId, JSONRPCMessage>();
-  private streaming = false;
+  /** The response's form once its headers are out: events, or one JSON body sent later. */
+  private form: 'undecided' | 'events' | 'json' = 'undecided';
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
@@ -70,16 +73,35 @@ class HttpExchange implements Pending {
     res.once('close', () => clearInterval(this.timer));
   }
 
-  push(message: JSONRPCMessage): void {
+  push(message: JSONRPCMessage): boolean {
+    if (this.form === 'json') return false;
     this.stream();
     writeEvent(this.res, message);
+    return true;
+  }
+
+  /**
+   * The server will send nothing for this request before its answer, which may take a while
+   * (a tool call waits on the token store, a pacer, the upstream): the headers of its JSON
+   * answer go now, so that the client takes in the response while the call runs rather than
+   * after. Should the server send something for it all the same, that goes on the session's
+   * GET stream (see `send`). The status is 200 whatever
+   * the call's outcome, as for every JSON-RPC answer; the body follows, chunked, with the
+   * answer. Not for a batch, whose other requests might still ask the client something.
+   */
+  answerDirectly(): void {
+    if (this.form !== 'undecided' || this.batch || this.res.headersSent) return;
+    this.form = 'json';
+    this.res.writeHead(200, { 'content-type': 'application/json', 'mcp-session-id': this.sessionId });
+    this.res.flushHeaders();
   }
 
   answer(id: JsonRpcId, message: JSONRPCMessage): void {
     this.answers.set(id, message);
-    if (this.streaming) writeEvent(this.res, message);
+    if (this.form === 'events') writeEvent(this.res, message);
     if (this.answers.size < this.ids.length) return;
-    if (this.streaming) return void this.res.end();
+    if (this.form === 'events') return void this.res.end();
+    if (this.form === 'json') return void this.res.end(JSON.stringify(message));
     if (this.res.headersSent) return;
     writeJson(this.res, 200, this.batch ? this.ids.map((i) => this.answers.get(i)) : message, {
       'mcp-session-id': this.sessionId,
@@ -89,7 +111,10 @@ class HttpExchange implements Pending {
   abandon(): void {
     const message = 'The session was closed before this request was answered';
     const open = this.ids.filter((id) => !this.answers.has(id));
-    if (!this.streaming) {
+    // A single request, unanswered: its headers went already, so the error is the body.
+    if (this.form === 'json')
+      return void this.res.end(JSON.stringify(errorAnswer(this.ids[0]!, SESSION_GONE, message)));
+    if (this.form === 'undecided') {
       jsonRpcError(this.res, 404, message, { code: SESSION_GONE, id: open[0] ?? null });
       return;
     }
@@ -98,8 +123,8 @@ class HttpExchange implements Pending {
   }
 
   private stream(): void {
-    if (this.streaming || this.res.headersSent) return;
-    this.streaming = true;
+    if (this.form !== 'undecided' || this.res.headersSent) return;
+    this.form = 'events';
     this.res.writeHead(200, { ...SSE_HEADERS, 'mcp-session-id': this.sessionId });
     for (const answer of this.answers.values()) writeEvent(this.res, answer);
     this.timer = keepAlive(this.res);
@@ -114,6 +139,12 @@ export interface SessionTransportOptions {
   sessionId: string;
   /** Told when the client's initialize request is accepted (before the server sees it). */
   onInitialized?: (sessionId: string) => void;
+  /**
+   * Whether the server will send the client nothing about this request before its answer,
+   * which may take a while (a tool call waiting on its upstream). The headers of such a
+   * request's JSON answer go as soon as it arrives: see HttpExchange.answerDirectly.
+   */
+  answersDirectly?: (request: JSONRPCRequest) => boolean;
 }
 
 /**
@@ -140,10 +171,12 @@ export class SessionTransport implements Transport {
   private initialized = false;
   private closed = false;
   private readonly onInitialized: ((sessionId: string) => void) | undefined;
+  private readonly answersDirectly: (request: JSONRPCRequest) => boolean;
 
   constructor(options: SessionTransportOptions) {
     this.sessionId = options.sessionId;
     this.onInitialized = options.onInitialized;
+    this.answersDirectly = options.answersDirectly ?? (() => false);
   }
 
   async start(): Promise<void> {}
@@ -181,7 +214,7 @@ export class SessionTransport implements Transport {
     this.initialized = true;
     const answer = await new Promise<JSONRPCMessage>((resolve) => {
       this.pending.set(initialize.id, {
-        push: () => {},
+        push: () => true,
         answer: (_id, message) => resolve(message),
         abandon: () => resolve(errorAnswer(initialize.id, SESSION_GONE, 'closed')),
       });
@@ -202,8 +235,10 @@ export class SessionTransport implements Transport {
     }
     const related = options?.relatedRequestId;
     const pending = related === undefined ? undefined : this.pending.get(related);
-    if (pending) pending.push(message);
-    else if (this.standalone) writeEvent(this.standalone, message);
+    // A request whose JSON answer is under way can take nothing more: its message goes on the
+    // GET stream, as one of no request would.
+    if (pending?.push(message)) return;
+    if (this.standalone) writeEvent(this.standalone, message);
     // Otherwise there is nowhere to deliver it; with no event store, the SDK drops it too.
   }
 
@@ -258,6 +293,7 @@ export class SessionTransport implements Transport {
     res.once('close', () => {
       for (const id of ids) if (this.pending.get(id) === exchange) this.pending.delete(id);
     });
+    if (isRequest(parsed) && this.answersDirectly(parsed as JSONRPCRequest)) exchange.answerDirectly();
     for (const m of messages) this.deliver(m, extra);
   }
 
