@@ -35,6 +35,17 @@ function endless(res: ServerResponse): void {
   write();
 }
 
+/** Settles when the server has seen the trickling answer's connection go away. */
+let trickleClosed: Promise<void>;
+
+/** An answer that never ends, a byte at a time: it never idles long enough for an idle timeout. */
+function trickle(res: ServerResponse): void {
+  trickleClosed = new Promise((resolve) => res.once('close', resolve));
+  res.writeHead(200, { 'content-type': 'text/plain' });
+  const timer = setInterval(() => res.write('x'), 20);
+  res.once('close', () => clearInterval(timer));
+}
+
 beforeAll(async () => {
   server = createServer((req, res) => {
     let body = '';
@@ -51,6 +62,7 @@ beforeAll(async () => {
         port: req.socket.remotePort,
       });
       if (req.url === '/endless') return endless(res);
+      if (req.url === '/trickle') return trickle(res);
       if (req.url === '/gzip') {
         res.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'gzip' });
         return void res.end(gzipSync('unpacked words'));
@@ -150,6 +162,18 @@ describe('createUndiciAdapter', () => {
     expect(e.message).toMatch(/maxContentLength/);
     // The server writes until its client goes away: this settles only if the adapter hung up.
     await endlessClosed;
+  });
+
+  it('bounds the whole exchange by timeout, however the answer trickles in, and hangs up', async () => {
+    const e = await rejection(client.get(`${base}/trickle`, { timeout: 200 }));
+    expect(e.code).toBe('ECONNABORTED');
+    expect(e.message).toBe('timeout of 200ms exceeded');
+    await trickleClosed;
+    const clarified = await rejection(
+      client.get(`${base}/trickle`, { timeout: 100, transitional: { clarifyTimeoutError: true } }),
+    );
+    expect(clarified.code).toBe('ETIMEDOUT');
+    await trickleClosed;
   });
 
   it('keeps the network error code of a refused connection', async () => {
