@@ -75,16 +75,16 @@ export class AxiosHttpSender implements HttpSender {
       // default (a header bucket per method, xsrf names, timeouts the adapter never reads),
       // and axios merges them all again into each request's config, a fifth of a call's
       // time in the sender when the host is otherwise idle. What is left is what the pipeline
-      // and the adapter read, and axios's Accept header. No request transform: buildRequest
-      // serializes every body to JSON text, which axios's default transform would only parse
-      // again to hand back unchanged.
+      // and the adapter read, and axios's Accept header. No transforms: buildRequest
+      // serializes every body to JSON text, which axios's default request transform would
+      // only parse again to hand back unchanged, and the sender parses answers itself (so no
+      // `transitional` JSON options either, which axios would validate on every request).
       this.client = new axios.Axios({
         adapter: createUndiciAdapter(this.upstream.dispatcher),
         validateStatus: null,
         responseType: 'text',
         transformRequest: [],
-        transformResponse: [(data: unknown) => data],
-        transitional: { silentJSONParsing: true, forcedJSONParsing: false, clarifyTimeoutError: true },
+        transformResponse: [],
         // Typed as AxiosHeaders, but axios's own defaults hold a plain object here too.
         headers: {
           common: { Accept: 'application/json, text/plain, */*' },

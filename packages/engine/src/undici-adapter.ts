@@ -3,7 +3,7 @@ import { constants, createBrotliDecompress, createUnzip } from 'node:zlib';
 import axios, {
   type AxiosAdapter,
   AxiosError,
-  type AxiosHeaders,
+  AxiosHeaders,
   type AxiosResponse,
   CanceledError,
   type InternalAxiosRequestConfig,
@@ -105,18 +105,20 @@ class Exchange implements Dispatcher.DispatchHandler {
     headers: Record<string, string | string[] | undefined>,
     statusText?: string,
   ): void {
-    const response: AxiosResponse<string> = {
+    // AxiosHeaders, as axios's own adapters give: axios then keeps this object rather than
+    // copying a plain one into a new AxiosHeaders twice.
+    const response: AxiosResponse<string> & { headers: AxiosHeaders } = {
       data: '',
       status,
       statusText: statusText ?? '',
-      headers: responseHeaders(headers),
+      headers: new AxiosHeaders(responseHeaders(headers)),
       config: this.config,
     };
     this.response = response;
     const bodiless = this.method === 'HEAD' || status === 204 || status === 304;
-    const decompressor = decompressorFor(bodiless ? undefined : response.headers['content-encoding']);
+    const decompressor = decompressorFor(bodiless ? undefined : response.headers.get('content-encoding'));
     if (!decompressor) return;
-    delete response.headers['content-encoding'];
+    response.headers.delete('content-encoding');
     this.decompressor = decompressor;
     decompressor.on('data', (chunk: Buffer) => this.take(chunk));
     decompressor.once('error', (e) => this.fail(toAxiosError(e, this.config, response)));
