@@ -78,8 +78,9 @@ class Exchange implements Dispatcher.DispatchHandler {
   private readonly signal: AbortSignal | undefined;
   private readonly timer: NodeJS.Timeout | undefined;
   private readonly onAbort = () => {
-    this.controller?.abort(new CanceledError(undefined, this.config));
-    this.fail(new CanceledError(undefined, this.config));
+    const cancelled = new CanceledError(undefined, this.config);
+    this.controller?.abort(cancelled);
+    this.fail(cancelled);
   };
 
   constructor(

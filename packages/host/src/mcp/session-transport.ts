@@ -33,7 +33,10 @@ const SSE_HEADERS = {
 
 /** Where the answers to one POST's requests go. */
 interface Pending {
-  /** A message for the client ahead of the answers (a question to the person, progress); false when it can no longer go here. */
+  /**
+   * A message for the client ahead of the answers (a question to the person, progress);
+   * false when it can no longer go here (the headers of a JSON answer are out).
+   */
   push(message: JSONRPCMessage): boolean;
   /** One request's answer; the exchange ends once every request of the POST has one. */
   answer(id: JsonRpcId, message: JSONRPCMessage): void;
@@ -85,9 +88,9 @@ class HttpExchange implements Pending {
    * (a tool call waits on the token store, a pacer, the upstream): the headers of its JSON
    * answer go now, so that the client takes in the response while the call runs rather than
    * after. Should the server send something for it all the same, that goes on the session's
-   * GET stream (see `send`). The status is 200 whatever
-   * the call's outcome, as for every JSON-RPC answer; the body follows, chunked, with the
-   * answer. Not for a batch, whose other requests might still ask the client something.
+   * GET stream (see `send`). The status is 200 whatever the call's outcome, as for every
+   * JSON-RPC answer; the body follows, chunked, with the answer. Not for a batch, whose other
+   * requests might still ask the client something.
    */
   answerDirectly(): void {
     if (this.form !== 'undecided' || this.batch || this.res.headersSent) return;
