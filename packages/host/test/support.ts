@@ -5,10 +5,10 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { CONTRACT_VERSION, registerToolSet, type ToolDeclaration, type ToolPlugin } from '@toolhost/core';
+import { afterAll } from 'vitest';
 import { hostCliPath } from '../../testing/src/spawn-host.js';
 import type { HostConfig } from '../src/config/host-config.js';
 
-/** A directory whose node_modules holds fixture plugins (echo: compatible; future: contract 2.2). */
 /** The echo fixture plugin with an OAuth client whose endpoints are never reached. */
 export const echoOAuthConfig: HostConfig = {
   plugins: ['toolhost-plugin-echo'],
@@ -23,7 +23,21 @@ export const echoOAuthConfig: HostConfig = {
   },
 };
 
+/**
+ * A directory whose node_modules holds fixture plugins (echo: compatible; future: a contract
+ * newer than the host's; not-a-plugin: a package that declares none).
+ */
 export const fixtureApp = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'app');
+
+/**
+ * Hosts spawned by this test file and still running. A test that fails before it stops its
+ * host would otherwise leave it serving after the run; they are stopped once the file's tests
+ * are done (a hook registered while the file is collected belongs to its root suite).
+ */
+const running = new Set<ChildProcess>();
+afterAll(() => {
+  for (const child of running) child.kill('SIGKILL');
+});
 
 /** The operator-issued access tokens (`http.accessTokens`) of the two test users. */
 export const ALICE_ACCESS_TOKEN = 'alice-access-token-0123456789';
@@ -94,8 +108,14 @@ export async function spawnHttpHost(
       stdio: ['ignore', 'ignore', 'pipe'],
     },
   );
+  running.add(child);
   let logs = '';
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => {
+      running.delete(child);
+      resolve(code);
+    }),
+  );
   const url = await new Promise<string>((resolve, reject) => {
     child.stderr!.on('data', (c: Buffer) => {
       logs += c.toString();
