@@ -133,6 +133,7 @@ class Exchange implements Dispatcher.DispatchHandler {
   }
 
   onResponseEnd(): void {
+    if (this.settled) return;
     if (this.decompressor) this.decompressor.end();
     else this.finish();
   }

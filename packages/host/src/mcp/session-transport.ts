@@ -67,13 +67,27 @@ class HttpExchange implements Pending {
   private form: 'undecided' | 'events' | 'json' = 'undecided';
   private timer: NodeJS.Timeout | undefined;
 
+  /**
+   * `direct`: the POST is one request for which the server will send nothing before its
+   * answer, which may take a while (a tool call waits on the token store, a pacer, the
+   * upstream). The headers of its JSON answer then go at once, so that the client takes in
+   * the response while the call runs rather than after. Should the server send something for
+   * it all the same, that goes on the session's GET stream (see `send`). The status is 200
+   * whatever the call's outcome, as for every JSON-RPC answer; the body follows, chunked, with
+   * the answer.
+   */
   constructor(
     private readonly ids: readonly JsonRpcId[],
     private readonly batch: boolean,
     private readonly res: ServerResponse,
     private readonly sessionId: string,
+    direct: boolean,
   ) {
     res.once('close', () => clearInterval(this.timer));
+    if (!direct) return;
+    this.form = 'json';
+    res.writeHead(200, { 'content-type': 'application/json', 'mcp-session-id': sessionId });
+    res.flushHeaders();
   }
 
   push(message: JSONRPCMessage): boolean {
@@ -81,22 +95,6 @@ class HttpExchange implements Pending {
     this.stream();
     writeEvent(this.res, message);
     return true;
-  }
-
-  /**
-   * The server will send nothing for this request before its answer, which may take a while
-   * (a tool call waits on the token store, a pacer, the upstream): the headers of its JSON
-   * answer go now, so that the client takes in the response while the call runs rather than
-   * after. Should the server send something for it all the same, that goes on the session's
-   * GET stream (see `send`). The status is 200 whatever the call's outcome, as for every
-   * JSON-RPC answer; the body follows, chunked, with the answer. Not for a batch, whose other
-   * requests might still ask the client something.
-   */
-  answerDirectly(): void {
-    if (this.form !== 'undecided' || this.batch || this.res.headersSent) return;
-    this.form = 'json';
-    this.res.writeHead(200, { 'content-type': 'application/json', 'mcp-session-id': this.sessionId });
-    this.res.flushHeaders();
   }
 
   answer(id: JsonRpcId, message: JSONRPCMessage): void {
@@ -145,7 +143,7 @@ export interface SessionTransportOptions {
   /**
    * Whether the server will send the client nothing about this request before its answer,
    * which may take a while (a tool call waiting on its upstream). The headers of such a
-   * request's JSON answer go as soon as it arrives: see HttpExchange.answerDirectly.
+   * request's JSON answer go as soon as it arrives (see HttpExchange's `direct`).
    */
   answersDirectly?: (request: JSONRPCRequest) => boolean;
 }
@@ -290,13 +288,15 @@ export class SessionTransport implements Transport {
       for (const m of messages) this.deliver(m, extra);
       return;
     }
-    const exchange = new HttpExchange(ids, Array.isArray(parsed), res, this.sessionId);
+    // Only a POST of one request can be answered directly: a batch's other requests might
+    // still ask the client something.
+    const direct = isRequest(parsed) && this.answersDirectly(parsed as JSONRPCRequest);
+    const exchange = new HttpExchange(ids, Array.isArray(parsed), res, this.sessionId, direct);
     for (const id of ids) this.pending.set(id, exchange);
     // The client left before its answers: they are dropped when they come.
     res.once('close', () => {
       for (const id of ids) if (this.pending.get(id) === exchange) this.pending.delete(id);
     });
-    if (isRequest(parsed) && this.answersDirectly(parsed as JSONRPCRequest)) exchange.answerDirectly();
     for (const m of messages) this.deliver(m, extra);
   }
 
