@@ -16,7 +16,9 @@ export { bodyParam, headerParam, pathParam, providerAuth, queryParam, secretAuth
 export { CONTRACT_VERSION, type ContractCheck, checkContractVersion } from './contract-version.js';
 export {
   buildInputSchema,
+  describeTool,
   MODE_PARAM,
+  parameterRules,
   REQUEST_BODY_PARAM,
   TOOL_MODES,
   type ToolMode,

@@ -15,7 +15,15 @@ export const MODE_DESCRIPTION =
   'execute sends request_body; get_request_schema returns its schema, sends nothing';
 export const REQUEST_BODY_DESCRIPTION = 'JSON body as a string, for execute';
 
-/** The tool-facing JSON Schema of a declaration's arguments, as clients see it in the catalog. */
+/**
+ * The tool-facing JSON Schema of a declaration's arguments, as clients see it in the catalog.
+ *
+ * Rules across parameters (`requiresAnyOf`, `dependentRequired`) are not in it: the model APIs
+ * agents run on refuse `anyOf`/`oneOf`/`allOf` at the top of a tool's schema (Anthropic answers
+ * every request that lists such a tool with 400), and `dependencies` is outside the subsets
+ * OpenAI and Gemini accept. The engine checks those rules itself, and `parameterRules` says them
+ * in the tool's description.
+ */
 export function buildInputSchema(decl: ToolDeclaration): JsonSchema {
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];
@@ -34,9 +42,21 @@ export function buildInputSchema(decl: ToolDeclaration): JsonSchema {
   }
   const schema: JsonSchema = { type: 'object', properties, additionalProperties: false };
   if (required.length > 0) schema.required = required;
-  if (decl.dependentRequired) schema.dependencies = decl.dependentRequired;
-  const anyOf = (decl.requiresAnyOf ?? []).map((group) => ({ anyOf: group.map((n) => ({ required: [n] })) }));
-  if (anyOf.length === 1) Object.assign(schema, anyOf[0]);
-  else if (anyOf.length > 1) schema.allOf = anyOf;
   return schema;
+}
+
+/** The cross-parameter rules of a declaration in words, one sentence each, for its description. */
+export function parameterRules(decl: ToolDeclaration): string[] {
+  const quoted = (names: readonly string[]) => names.map((n) => `'${n}'`).join(', ');
+  const rules = (decl.requiresAnyOf ?? []).map((group) => `Give at least one of ${quoted(group)}.`);
+  for (const [name, needed] of Object.entries(decl.dependentRequired ?? {})) {
+    rules.push(`'${name}' needs ${quoted(needed)} as well.`);
+  }
+  return rules;
+}
+
+/** A declaration's description with its cross-parameter rules appended, as a catalog lists it. */
+export function describeTool(decl: ToolDeclaration): string {
+  const rules = parameterRules(decl);
+  return rules.length === 0 ? decl.description : `${decl.description} ${rules.join(' ')}`;
 }

@@ -1,4 +1,4 @@
-import { buildInputSchema, type ToolDeclaration, ToolError } from '@toolhost/core';
+import { buildInputSchema, describeTool, type ToolDeclaration, ToolError } from '@toolhost/core';
 import { describe, expect, it } from 'vitest';
 import { buildRequest } from './build-request.js';
 import { checkToolSet } from './check-declarations.js';
@@ -88,6 +88,37 @@ describe('decoded string parameters', () => {
   });
 });
 
+describe('parameters that need another', () => {
+  const complete: ToolDeclaration = {
+    name: 'CompleteEvent',
+    description: 'Complete an event.',
+    method: 'POST',
+    path: '/events',
+    auth: { kind: 'none' },
+    body: { kind: 'fields' },
+    dependentRequired: { object_id: ['object_type'] },
+    params: [
+      { name: 'object_id', in: 'body', schema: { type: 'string' }, description: '' },
+      { name: 'object_type', in: 'body', schema: { type: 'string' }, description: '' },
+    ],
+  };
+  const schema = buildInputSchema(complete);
+
+  it('says the rule in the description and keeps it out of the schema', () => {
+    expect(schema).not.toHaveProperty('dependencies');
+    expect(describeTool(complete)).toBe("Complete an event. 'object_id' needs 'object_type' as well.");
+  });
+
+  it('refuses the one without the other, naming the missing parameter', () => {
+    const e = errorOf(() => validateArguments(complete, schema, { object_id: '1' }));
+    expect(e.info).toMatchObject({ code: 'invalid_argument', parameter: 'object_type' });
+    expect(e.message).toBe("Parameter 'object_type' is required when 'object_id' is given.");
+    expect(validateArguments(complete, schema, { object_type: 'contact' }).args).toEqual({
+      object_type: 'contact',
+    });
+  });
+});
+
 describe('at least one of a group', () => {
   const rename: ToolDeclaration = {
     name: 'UpdateField',
@@ -104,8 +135,11 @@ describe('at least one of a group', () => {
   };
   const schema = buildInputSchema(rename);
 
-  it('shows the rule in the input schema, and no empty descriptions', () => {
-    expect(schema.anyOf).toEqual([{ required: ['name'] }, { required: ['description'] }]);
+  it('says the rule in the description, not at the top of the schema, and no empty descriptions', () => {
+    expect(Object.keys(schema).sort()).toEqual(['additionalProperties', 'properties', 'type']);
+    expect(describeTool({ ...rename, description: 'Rename a field.' })).toBe(
+      "Rename a field. Give at least one of 'name', 'description'.",
+    );
     expect(schema.properties?.name).toEqual({ type: 'string' });
   });
 

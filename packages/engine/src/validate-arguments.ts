@@ -41,13 +41,21 @@ export function validateArguments(
     args = Object.fromEntries(Object.entries(args).filter(([k]) => !executeOnly.has(k)));
   }
 
-  // Checked ahead of the schema, whose anyOf would only report each alternative as missing.
+  // Rules across parameters are not in the listed schema (model APIs refuse them there), so
+  // they are checked here, ahead of the schema.
   for (const group of decl.requiresAnyOf ?? []) {
     if (group.every((name) => args[name] === undefined)) {
       throw ToolError.invalidArgument(
         group[0]!,
         `Give at least one of the parameters ${group.map((n) => `'${n}'`).join(', ')}.`,
       );
+    }
+  }
+  for (const [name, needed] of Object.entries(decl.dependentRequired ?? {})) {
+    if (args[name] === undefined) continue;
+    const missing = needed.find((n) => args[n] === undefined);
+    if (missing !== undefined) {
+      throw ToolError.invalidArgument(missing, `Parameter '${missing}' is required when '${name}' is given.`);
     }
   }
 

@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import type { AuthProvider, SecretSource, TokenStore, ToolOutcome, ToolPlugin } from '@toolhost/core';
+import { describeTool } from '@toolhost/core';
 import type { HttpSender, RegisteredTool } from '@toolhost/engine';
 import { type DependencyContainer, container as rootContainer } from 'tsyringe';
 import { composeServices } from './assemble-host.js';
@@ -119,7 +120,7 @@ function toInfo(tool: RegisteredTool): ToolInfo {
   return {
     name: tool.name,
     toolSet: tool.toolSet.toolSet,
-    description: tool.declaration.description,
+    description: describeTool(tool.declaration),
     inputSchema: tool.inputSchema,
     annotations: {
       readOnlyHint: tool.hints.readOnly,

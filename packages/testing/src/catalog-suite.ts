@@ -254,6 +254,7 @@ function expectListing(
   expected: ListingExpectation,
   toolName: (tool: string) => string,
 ) {
+  expectTopLevelObjects(listed.tools);
   if (expected.exactly) {
     expect(listed.tools.map((t) => t.name).sort()).toEqual(expected.exactly.map(toolName).sort());
   }
@@ -271,6 +272,21 @@ function expectListing(
   }
   for (const [tool, hints] of Object.entries(expected.hints ?? {})) {
     expect(effectiveHints(listed.get(tool).annotations), tool).toMatchObject(hints);
+  }
+}
+
+/**
+ * Every input schema is a plain object schema at the top: the model APIs agents run on refuse a
+ * tool list in which any tool's schema combines alternatives there (Anthropic: "input_schema
+ * does not support oneOf, allOf, or anyOf at the top level").
+ */
+function expectTopLevelObjects(tools: readonly Tool[]) {
+  for (const t of tools) {
+    const schema = t.inputSchema as Record<string, unknown>;
+    expect(schema.type, t.name).toBe('object');
+    for (const keyword of ['anyOf', 'oneOf', 'allOf', 'not', 'enum', 'dependencies', 'if']) {
+      expect(schema, `${t.name} has no top-level ${keyword}`).not.toHaveProperty(keyword);
+    }
   }
 }
 
