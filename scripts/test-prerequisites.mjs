@@ -10,7 +10,12 @@ import { existsSync } from 'node:fs';
 
 /** What the tests need: a program on PATH (any of the names), and the package that brings it. */
 const NEEDS = [
-  { names: ['redis-server'], apt: 'redis-server', brew: ['redis'], for: 'the shared-store and replica tests' },
+  {
+    names: ['redis-server'],
+    apt: 'redis-server',
+    brew: ['redis'],
+    for: 'the shared-store and replica tests',
+  },
   { names: ['redis-sentinel'], apt: 'redis-sentinel', brew: ['redis'], for: 'the Redis Sentinel tests' },
   {
     names: ['chromium', 'chromium-browser'],
@@ -67,6 +72,7 @@ function installer() {
 
 const missing = NEEDS.filter((n) => !present(n));
 if (missing.length > 0) {
+  // biome-ignore lint/suspicious/noUndeclaredEnvVars: read before turbo runs, by this script alone.
   const install = process.env.TOOLHOST_TEST_NO_INSTALL === '1' ? undefined : installer();
   if (!install) {
     console.error('The tests need programs this machine lacks:');
