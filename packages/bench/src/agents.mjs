@@ -1,17 +1,17 @@
 // What agents get from the host: how well search_tools finds the right tool in the dynamic
-// catalog (top-1 and top-5 over the evaluation sets in ../eval, and its latency over stdio),
+// catalog (first the everyday set's untouched test part and k-fold figures, then the older
+// evaluation sets in ../eval, and its latency over stdio),
 // what the dynamic listing costs, and how large a tool's answer is against its body at 100 KB
 // and 1 MB (the host sending the body once, its default budget, and the bare SDK server).
 import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { bigBody } from './big-body.mjs';
 import { catalogCost } from './catalog-cost.mjs';
 import { median, percentile, round } from './measure.mjs';
 import { connectStdio } from './processes.mjs';
+import { EVAL_DIR, EVERYDAY_FILE, kFold, loadRequests, partOf, scoreRankings } from './search-eval.mjs';
 import { BARE_SERVER, hostStdio } from './subjects.mjs';
 
-const EVAL_DIR = join(dirname(dirname(fileURLToPath(import.meta.url))), 'eval');
 const mcpName = (/** @type {string} */ canonical) => canonical.replace('.', '_');
 
 /** @typedef {{ request: string, tool: string }} EvalRequest One request in words, and the tool (`Set.Tool`) that serves it. */
@@ -51,6 +51,28 @@ export async function measureDiscovery(upstream, { quick }) {
   for (const { request } of mainRequests.slice(0, 50)) await search(request);
   /** @type {number[]} */
   const latencies = [];
+  // The everyday set, scored per part: `test` was never looked at while tuning the ranking.
+  const everyday = loadRequests(EVERYDAY_FILE);
+  /** @type {string[][]} */
+  const ranked = [];
+  for (const { request } of everyday) {
+    const { ms, names } = await search(request);
+    latencies.push(ms);
+    ranked.push(names.map((n) => n.replace('_', '.')));
+  }
+  const part = (/** @type {'tune' | 'test'} */ p) => {
+    const idx = everyday.map((r, i) => (partOf(r.request) === p ? i : -1)).filter((i) => i >= 0);
+    return scoreRankings(
+      idx.map((i) => /** @type {import('./search-eval.mjs').EvalRequest} */ (everyday[i])),
+      idx.map((i) => ranked[i] ?? []),
+    );
+  };
+  const everydayResult = {
+    file: EVERYDAY_FILE,
+    test: part('test'),
+    tune: part('tune'),
+    kFold: kFold(everyday, ranked),
+  };
   const results = [];
   for (const { file, requests } of sets) {
     let top1 = 0;
@@ -79,6 +101,7 @@ export async function measureDiscovery(upstream, { quick }) {
   await conn.close();
   return {
     catalogTools: conn.list.tools.length,
+    everyday: everydayResult,
     sets: results,
     searches: latencies.length,
     p50Ms: round(percentile(latencies, 50)),

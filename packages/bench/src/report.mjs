@@ -170,6 +170,33 @@ export function agentsTables(r) {
   /** @type {string[]} */
   const out = [];
   const d = r.discovery;
+  if (d?.everyday) {
+    const e = d.everyday;
+    const row = (
+      /** @type {string} */ label,
+      /** @type {{ requests: number, toolsCovered: number, top1?: number, top3?: number, top5?: number, mrr5?: number }} */ f,
+    ) => [label, f.requests, f.toolsCovered, `${f.top1}%`, `${f.top3}%`, `${f.top5}%`, f.mrr5];
+    out.push(
+      table(
+        [`${e.file}`, 'requests', 'tools covered', 'top-1', 'top-3', 'top-5', 'MRR@5'],
+        [
+          row('**test part** (never used for tuning)', e.test),
+          ...Object.entries(e.test.toolSets).map(([set, f]) => row(`test part, ${set}`, f)),
+          [
+            `${e.kFold.folds}-fold, mean (lowest fold)`,
+            e.test.requests + e.tune.requests,
+            '–',
+            `${e.kFold.mean.top1}% (${e.kFold.min.top1}%)`,
+            `${e.kFold.mean.top3}% (${e.kFold.min.top3}%)`,
+            `${e.kFold.mean.top5}% (${e.kFold.min.top5}%)`,
+            `${e.kFold.mean.mrr5} (${e.kFold.min.mrr5})`,
+          ],
+          row('tuning part', e.tune),
+        ],
+      ),
+    );
+    out.push('');
+  }
   if (d) {
     out.push(
       table(

@@ -167,6 +167,13 @@ export function agentTargets(r) {
   const [rows, add] = targetRows();
   const d = r.discovery;
   const main = d?.sets[0];
+  const test = d?.everyday?.test;
+  if (test) {
+    const label = `search_tools, everyday test part (${test.requests} requests)`;
+    add(`${label}: top-1`, '≥ 85%', `${test.top1}%`, '–', (test.top1 ?? Number.NaN) >= 85);
+    add(`${label}: top-5`, '≥ 97%', `${test.top5}%`, '–', (test.top5 ?? Number.NaN) >= 97);
+    add(`${label}: MRR@5`, '≥ 0.90', `${test.mrr5}`, '–', (test.mrr5 ?? Number.NaN) >= 0.9);
+  }
   if (d && main) {
     add(
       `search_tools top-5 (${main.requests} requests, ${main.toolsCovered} tools)`,

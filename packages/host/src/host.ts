@@ -57,6 +57,19 @@ export interface ToolInfo {
     idempotentHint: boolean;
     openWorldHint: boolean;
   };
+  /**
+   * The HTTP endpoint the tool mirrors: method, path template and the input parameters that
+   * fill its `{placeholders}`, in path order. Search reads the operation and object from it.
+   */
+  endpoint?: ToolEndpoint;
+}
+
+export interface ToolEndpoint {
+  method: string;
+  /** Path template, e.g. `/meta/bases/{baseId}/tables`. */
+  path: string;
+  /** Input parameter names of the path placeholders, in the order they appear in the path. */
+  pathParams: string[];
 }
 
 export interface CallOptions {
@@ -128,7 +141,17 @@ function toInfo(tool: RegisteredTool): ToolInfo {
       idempotentHint: tool.hints.idempotent,
       openWorldHint: tool.hints.openWorld,
     },
+    endpoint: endpointOf(tool.declaration),
   };
+}
+
+function endpointOf(decl: RegisteredTool['declaration']): ToolEndpoint {
+  const at = (p: { name: string; apiName?: string }) => decl.path.indexOf(`{${p.apiName ?? p.name}}`);
+  const pathParams = (decl.params ?? [])
+    .filter((p) => p.in === 'path' && at(p) >= 0)
+    .sort((a, b) => at(a) - at(b))
+    .map((p) => p.name);
+  return { method: decl.method, path: decl.path, pathParams };
 }
 
 /** The services the options hand over, in the host's container (where they win over defaults). */

@@ -21,7 +21,14 @@ export {
 export { ConfigError, loadConfigFile, validateConfig } from './config/load-config.js';
 export { tokenEnvName } from './config/resolve-secrets.js';
 export { type Connection, ConnectionsError, disconnect, listConnections } from './connections.js';
-export { type CallOptions, createHost, type Host, type HostOptions, type ToolInfo } from './host.js';
+export {
+  type CallOptions,
+  createHost,
+  type Host,
+  type HostOptions,
+  type ToolEndpoint,
+  type ToolInfo,
+} from './host.js';
 export { HostError, type HostErrorCode } from './host-error.js';
 export { createLogger, type Logger } from './logger.js';
 export { createMcpServer, type McpServerOptions, prepareMcpCatalog } from './mcp/create-mcp-server.js';

@@ -2,6 +2,7 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Host } from '../host.js';
 import type { ToolIndex } from '../search/tool-index.js';
 import { HostServices, resolveService } from '../services.js';
+import { exampleCall } from './example-call.js';
 import { renderOutcome } from './render-outcome.js';
 import type { ToolNameMap } from './tool-names.js';
 
@@ -44,6 +45,10 @@ function searchToolsTool(toolSets: readonly string[], toolCount: number): Tool {
               description: { type: 'string' },
               toolSet: { type: 'string' },
               readOnly: { type: 'boolean' },
+              differs: {
+                type: 'string',
+                description: 'How it differs from the tool it is most easily taken for',
+              },
             },
             required: ['name', 'description', 'toolSet', 'readOnly'],
           },
@@ -62,7 +67,7 @@ export function discoveryTools(toolSets: readonly string[], toolCount: number): 
     {
       name: DESCRIBE_TOOLS,
       description:
-        "The input schemas of tools found with search_tools and, for tools with a mode parameter, their request body's schema.",
+        "The input schemas of tools found with search_tools, an example call_tool call of each and, for tools with a mode parameter, their request body's schema.",
       inputSchema: {
         type: 'object',
         properties: {
@@ -199,6 +204,7 @@ export class DiscoveryCatalog {
       description: m.description,
       toolSet: m.toolSet,
       readOnly: m.readOnly,
+      ...(m.differs ? { differs: m.differs } : {}),
     }));
     const structured = { tools };
     return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
@@ -232,13 +238,16 @@ export class DiscoveryCatalog {
         continue;
       }
       const body = registry.get(canonical)?.declaration.body;
+      const inputSchema = this.listed.get(this.names.mcpName(canonical))?.inputSchema;
+      const bodySchema = body?.kind === 'mode' ? (body.schema as Record<string, unknown>) : undefined;
       tools.push({
         name: this.names.mcpName(canonical),
         toolSet: info.toolSet,
         description: info.description,
         readOnly: info.annotations.readOnlyHint,
-        inputSchema: this.listed.get(this.names.mcpName(canonical))?.inputSchema,
-        ...(body?.kind === 'mode' ? { requestBodySchema: body.schema } : {}),
+        inputSchema,
+        ...(bodySchema ? { requestBodySchema: bodySchema } : {}),
+        example: exampleCall(this.names.mcpName(canonical), inputSchema, bodySchema),
       });
     }
     if (tools.length === 0) {

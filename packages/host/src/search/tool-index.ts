@@ -1,6 +1,16 @@
 import MiniSearch from 'minisearch';
 import type { ToolInfo } from '../host.js';
-import { processTerm, queryIntent, tokenize } from './search-terms.js';
+import { type RequestIntent, requestIntent } from './request-intent.js';
+import { processTerm, tokenize } from './search-terms.js';
+import { siblingNotes } from './sibling-note.js';
+import {
+  type IdShape,
+  namespaceSegments,
+  type Operation,
+  paramShapes,
+  type ToolShape,
+  toolShape,
+} from './tool-shape.js';
 
 /** One tool found by a search, best first. */
 export interface ToolMatch {
@@ -9,8 +19,10 @@ export interface ToolMatch {
   toolSet: string;
   description: string;
   readOnly: boolean;
-  /** BM25 relevance; comparable only within one search. */
+  /** Relevance; comparable only within one search. */
   score: number;
+  /** How it differs from the tool it is most easily taken for, in one line. */
+  differs?: string;
 }
 
 export interface ToolSearchOptions {
@@ -32,9 +44,6 @@ interface IndexedTool {
 // A description says what a tool does in users' words; a name says it in the API's. Parameter
 // names tell apart tools that differ in what they are given (an email versus a contact id).
 const BOOST = { name: 1.5, description: 2, params: 0.2 };
-// A request that only asks to look favours tools that change nothing, and the other way round:
-// "show the comments on a record" means listing them, not editing one.
-const INTENT_BOOST = 2;
 const GENERIC_PARAMS = new Set(['mode', 'request_body']);
 
 /**
@@ -45,9 +54,25 @@ const GENERIC_PARAMS = new Set(['mode', 'request_body']);
 export class ToolIndex {
   private readonly tools: readonly ToolInfo[];
   private readonly index: MiniSearch<IndexedTool>;
+  private readonly shapes: readonly ToolShape[];
+  private readonly prefixes: string[];
+  /** The object an identifier shape names, from the parameters that take it (`rec` → record). */
+  private readonly idObjects: Map<IdShape, string>;
+  private readonly notes: Map<string, string>;
 
   constructor(tools: readonly ToolInfo[]) {
     this.tools = tools;
+    const namespaces = namespaceSegments(tools);
+    this.shapes = tools.map((t) => toolShape(t, namespaces));
+    this.prefixes = [
+      ...new Set(
+        this.shapes.flatMap((s) =>
+          [...s.ids.keys()].filter((k) => k.startsWith('prefix:')).map((k) => k.slice(7)),
+        ),
+      ),
+    ];
+    this.idObjects = idObjects(tools);
+    this.notes = siblingNotes(tools, this.shapes);
     this.index = new MiniSearch<IndexedTool>({
       fields: ['name', 'description', 'params'],
       tokenize,
@@ -75,15 +100,25 @@ export class ToolIndex {
   search(query: string, options: ToolSearchOptions = {}): ToolMatch[] {
     const limit = options.limit ?? 5;
     const set = options.toolSet?.toLowerCase();
-    const intent = queryIntent(query);
-    const results = this.index.search(query, {
-      filter: set ? (r) => this.tools[r.id]!.toolSet.toLowerCase() === set : undefined,
-      boostDocument: intent
-        ? (id) =>
-            this.tools[id as number]!.annotations.readOnlyHint === (intent === 'read') ? INTENT_BOOST : 1
-        : undefined,
+    const intent = requestIntent(query, this.prefixes);
+    const inSet = (id: number) => !set || this.tools[id]!.toolSet.toLowerCase() === set;
+    // An id stands for its object: "show recA1b…" asks about a record.
+    const objects = [...intent.ids].map((k) => (k === 'email' ? '' : (this.idObjects.get(k) ?? '')));
+    const found = this.index.search([intent.text, ...objects].join(' '), {
+      filter: (r) => inSet(r.id as number),
     });
-    return results.slice(0, limit).map((r) => {
+    const text = new Map<number, number>(found.map((r) => [r.id as number, r.score]));
+    // A tool that takes the request's identifier is a candidate even without a shared word.
+    if (intent.ids.size > 0)
+      this.shapes.forEach((shape, id) => {
+        if (!text.has(id) && inSet(id) && [...intent.ids].some((k) => shape.ids.has(k))) text.set(id, 0);
+      });
+    const best = found[0]?.score ?? 0;
+    if (text.size === 0 || (best === 0 && intent.ids.size === 0)) return [];
+    const ranked = [...text]
+      .map(([id, score]) => ({ id, score: relevance(score / (best || 1), this.shapes[id]!, intent) }))
+      .sort((a, b) => b.score - a.score);
+    return ranked.slice(0, limit).map((r) => {
       const tool = this.tools[r.id]!;
       return {
         name: tool.name,
@@ -91,7 +126,69 @@ export class ToolIndex {
         description: tool.description,
         readOnly: tool.annotations.readOnlyHint,
         score: r.score,
+        ...(this.notes.has(tool.name) ? { differs: this.notes.get(tool.name) } : {}),
       };
     });
   }
+}
+
+const ID_WORDS = new Set(['id', 'ids', 'identifier', 'uuid', 'guid', 'key', 'or', 'name']);
+
+/** Per identifier shape, the word most parameters taking it are named by (`user_id` → user). */
+function idObjects(tools: readonly ToolInfo[]): Map<IdShape, string> {
+  const counts = new Map<IdShape, Map<string, number>>();
+  const setWords = new Set(tools.flatMap((t) => tokenize(t.toolSet).map((w) => w.toLowerCase())));
+  for (const t of tools)
+    for (const [name, schema] of Object.entries(
+      (t.inputSchema.properties as Record<string, Record<string, unknown>> | undefined) ?? {},
+    ))
+      for (const shape of paramShapes(name, schema)) {
+        const byWord = counts.get(shape) ?? new Map<string, number>();
+        counts.set(shape, byWord);
+        for (const w of tokenize(name).map((x) => x.toLowerCase()))
+          if (!ID_WORDS.has(w) && !setWords.has(w) && w !== 'grid') byWord.set(w, (byWord.get(w) ?? 0) + 1);
+      }
+  const objects = new Map<IdShape, string>();
+  for (const [shape, byWord] of counts) {
+    const best = [...byWord].sort((a, b) => b[1] - a[1])[0];
+    if (best) objects.set(shape, best[0]);
+  }
+  return objects;
+}
+
+// How well each operation serves each asked-for one (rows: asked; 1 = exactly, 0 = not at all).
+const OPERATION_FIT: Record<NonNullable<RequestIntent['op']>, Partial<Record<Operation, number>>> = {
+  list: { list: 1, search: 0.6, get: 0.4 },
+  get: { get: 1, list: 0.6, search: 0.6 },
+  count: { get: 0.8, list: 0.8, search: 0.5 },
+  read: { get: 0.85, list: 0.85, search: 0.7 },
+  link: { link: 1, create: 0.5, update: 0.4, replace: 0.3, action: 0.3 },
+  search: { search: 1, list: 0.8, get: 0.6 },
+  create: { create: 1, upsert: 0.7, send: 0.5, link: 0.5, action: 0.3, update: 0.3 },
+  update: { update: 1, replace: 0.6, upsert: 0.6, action: 0.4, create: 0.2 },
+  replace: { replace: 1, update: 0.6, upsert: 0.7 },
+  upsert: { upsert: 1, create: 0.6, replace: 0.6, update: 0.6 },
+  delete: { delete: 1, action: 0.3 },
+  action: { action: 1, update: 0.5 },
+  send: { send: 1, create: 0.5, action: 0.5, upsert: 0.3 },
+};
+const W = { op: 0.45, action: 0.35, head: 0.3, ids: 0.4, several: 0.15, named: 0.1 };
+
+/** The request's fit with one tool: its text score (0..1) plus what the shapes agree on. */
+function relevance(text: number, shape: ToolShape, intent: RequestIntent): number {
+  let score = text;
+  if (intent.op) score += W.op * (OPERATION_FIT[intent.op][shape.op] ?? 0);
+  if (shape.actionWord && intent.stems.has(shape.actionWord)) score += W.action;
+  if (shape.head.length > 0) {
+    const hits = shape.head.filter((t) => intent.stems.has(t)).length;
+    score += W.head * (hits > 0 ? 0.5 + (0.5 * hits) / shape.head.length : 0);
+  }
+  // Each identifier in the request counts: "remove usr… from base app…" fits a tool that takes
+  // the user as its object and the base as a parent better than one about the base alone.
+  let idFit = 0;
+  for (const k of intent.ids) idFit += shape.ids.get(k) ?? 0;
+  if (intent.ids.size > 0) score += (W.ids * idFit) / intent.ids.size;
+  if (shape.batch === intent.several) score += W.several;
+  if (intent.named && shape.item && intent.op !== 'list' && intent.op !== 'create') score += W.named;
+  return score;
 }

@@ -1,0 +1,119 @@
+import { stemmer } from 'stemmer';
+import { processTerm, tokenize } from './search-terms.js';
+import type { IdShape, Operation } from './tool-shape.js';
+
+/**
+ * What a request asks for, apart from the words it shares with descriptions: the operation
+ * (from its verbs and question forms), whether it means several items, the identifiers it
+ * carries by shape (an Airtable `rec…` id, a UUID, an email address) and its object terms.
+ */
+export interface RequestIntent {
+  /** The operation asked for, when a verb or question form says one. */
+  op?: Operation | 'count' | 'read';
+  /** Stems of every word, verbs included, to compare with a tool's action verb. */
+  stems: Set<string>;
+  /** The request says several items (a batch, a number of them, a list of ids). */
+  several: boolean;
+  /** Identifier shapes found in the request. */
+  ids: Set<IdShape>;
+  /** Some token looks like an identifier (digits in it): one object is named. */
+  named: boolean;
+  /** The request with identifiers taken out: what the full-text index is asked. */
+  text: string;
+}
+
+// The verbs users say for each operation, in everyday words; the first one in a request wins.
+const VERBS: Record<string, Operation> = {};
+function verbs(op: Operation, list: string): void {
+  for (const w of list.split(' ')) VERBS[w] = op;
+}
+verbs('list', 'list lists listing enumerate browse all every');
+verbs('get', 'get show open read view fetch retrieve see display check inspect details detail describe pull');
+verbs('search', 'search find lookup filter query');
+verbs('create', 'create add new make build define provision insert draft plan log register start setup spin');
+verbs(
+  'update',
+  'update change edit modify rename set tweak fix correct adjust deactivate suspend downgrade upgrade',
+);
+verbs('replace', 'replace overwrite');
+verbs('upsert', 'upsert sync');
+verbs(
+  'delete',
+  'delete remove drop erase purge destroy uninstall deprovision archive unlink detach kick discard',
+);
+verbs('send', 'send track fire push report record notify emit');
+verbs('link', 'link attach associate connect tie');
+
+// Phrases whose verb alone says something else: "take X off", "turn X back on", "make X an owner".
+const PHRASES: [RegExp, Operation][] = [
+  [/\btake\b.{0,40}\b(out|off|away)\b/i, 'delete'],
+  [/\bturn\b.{0,40}\b(on|off)\b/i, 'action'],
+  [/\bmake\s+\S+\s+(an?|the)\s+\w+$|\bmake\s+\S+\s+(an?|the)\s+\w+\s+(of|on|in|for)\b/i, 'update'],
+];
+// A request put as a question asks to read ("which users are provisioned", "is my export ready").
+const QUESTION =
+  /^\s*(what|which|who|whom|whose|is|are|was|were|does|do|did|has|have|when|where|how)\b(?!\s+(do|can|should)\s+i\b)/i;
+
+// Question forms that ask for a list ("what campaigns do we have", "which bases exist").
+const LIST_QUESTION =
+  /\b(what|which)\b[^?]*\b(do|does|did|have|has)\s+(i|we|you|they|it|our|my)\b[^?]*\b(have|got|own|exist)\b|\b(what|which)\b[^?]*\b(exist|are there|are set up|are installed|are in)\b|\b(we|i)\s+(have|own|got)\b/i;
+const COUNT = /\bhow many\b|\bnumber of\b|\bcounts?\b|\bhow much\b/i;
+const SEVERAL =
+  /\b(several|multiple|many|bulk|batch|bunch|at once|in one (go|call|request|batch)|in a batch|these (two|three|four|five|\w+s)|a few)\b|\b([2-9]|\d\d+) [a-z][a-z -]*s\b/i;
+const UUID = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi;
+const EMAIL = /[\w.+-]+@[\w-]+(\.[\w-]+)+/g;
+// Two or more ids in a row ("101, 102 and 103"; "recA… and recB…").
+const ID_LIST = /\b\w*\d\w*\b\s*(,|\band\b)\s*\w*\d\w*\b/;
+
+/**
+ * Reads a request. `prefixes` are the id prefixes the catalog's parameters declare (`rec`,
+ * `app`…): a word made of one of them and 10 or more letters and digits is such an id.
+ */
+export function requestIntent(request: string, prefixes: readonly string[]): RequestIntent {
+  const ids = new Set<IdShape>();
+  let text = request;
+  if (text.match(UUID)) ids.add('uuid');
+  text = text.replace(UUID, ' ');
+  if (text.match(EMAIL)) ids.add('email');
+  text = text.replace(EMAIL, ' ');
+  if (prefixes.length > 0) {
+    const prefixed = new RegExp(`\\b(${prefixes.join('|')})(?=[A-Za-z0-9]*[A-Z0-9])[A-Za-z0-9]{10,}\\b`, 'g');
+    for (const m of text.matchAll(prefixed)) ids.add(`prefix:${m[1]}`);
+    text = text.replace(prefixed, ' ');
+  }
+  const words = tokenize(text).map((w) => w.toLowerCase());
+  let op: RequestIntent['op'];
+  const phrase = PHRASES.find(([pattern]) => pattern.test(request));
+  if (LIST_QUESTION.test(request)) op = 'list';
+  else if (COUNT.test(request)) op = 'count';
+  else if (QUESTION.test(request)) op = 'read';
+  else if (phrase) op = phrase[1];
+  else
+    for (const w of words) {
+      const found = VERBS[w];
+      if (found) {
+        op = found;
+        break;
+      }
+    }
+  const stems = new Set(words.flatMap((w) => [w, stemmer(w), ...processTerm(w)]));
+  return {
+    ...(op ? { op } : {}),
+    stems,
+    several:
+      SEVERAL.test(request) ||
+      ID_LIST.test(request) ||
+      (ids.size > 0 && /\band\b/.test(request) && countIds(request) > 1),
+    ids,
+    named: ids.size > 0 || /\b[\w-]*\d[\w-]*\b/.test(text),
+    text,
+  };
+}
+
+function countIds(request: string): number {
+  return (
+    (request.match(UUID)?.length ?? 0) +
+    (request.match(EMAIL)?.length ?? 0) +
+    (request.match(/\b[a-z]{3}[A-Z0-9][A-Za-z0-9]{9,}\b/g)?.length ?? 0)
+  );
+}

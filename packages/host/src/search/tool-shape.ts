@@ -1,0 +1,256 @@
+import { stemmer } from 'stemmer';
+import type { ToolInfo } from '../host.js';
+import { processTerm, tokenize } from './search-terms.js';
+
+/**
+ * What a tool does, read from its declaration rather than from a word list per tool: the
+ * operation (from the HTTP method, the hints and the path's shape), the object it acts on
+ * (the path's trailing resource, else the description's object) and the identifiers it takes
+ * (from its parameters' id prefixes, formats and names).
+ */
+
+/** The operations a request can ask for and a tool can perform. */
+export type Operation =
+  | 'list'
+  | 'get'
+  | 'search'
+  | 'create'
+  | 'update'
+  | 'replace'
+  | 'upsert'
+  | 'delete'
+  | 'send'
+  | 'link'
+  | 'action';
+
+/** An identifier shape a request can carry and a parameter can take. */
+export type IdShape = `prefix:${string}` | 'uuid' | 'email';
+
+export interface ToolShape {
+  op: Operation;
+  /** For `action` tools, the verb of the path's last segment (stemmed), e.g. `cancel`. */
+  actionWord?: string;
+  /** That verb as written, e.g. `cancel`. */
+  actionVerb?: string;
+  /** Acts on several items in one call (a batch path or a description saying so). */
+  batch: boolean;
+  /** The path ends in an item's placeholder: the tool acts on one identified object. */
+  item: boolean;
+  /** The object acted on, as search terms (e.g. `properti` for an event's property). */
+  head: string[];
+  /** The object's parents in the path, as search terms (e.g. `event`, `definit`). */
+  parents: string[];
+  /** The object in words, for people: `property`, `event definition`, `record`. */
+  object: string;
+  /** The path's placeholders' parameters, in order; the last names the object on item paths. */
+  pathParams: string[];
+  /** The path with placeholders as `{}`: tools whose paths extend another's act on its children. */
+  route: string;
+  /** How closely each identifier shape it takes names its object: 1 the object, 0.5 a parent. */
+  ids: Map<IdShape, number>;
+}
+
+// English verbs that, as a path's last segment (`/cancel`, `/batch/archive`, `/moveBase`),
+// make the endpoint an action on what precedes it; mapped to the operation they perform.
+const SEGMENT_VERBS: Record<string, Operation> = {
+  read: 'get',
+  get: 'get',
+  search: 'search',
+  find: 'search',
+  create: 'create',
+  add: 'create',
+  update: 'update',
+  upsert: 'upsert',
+  delete: 'delete',
+  archive: 'delete',
+  remove: 'delete',
+  send: 'send',
+  track: 'send',
+  identify: 'send',
+  page: 'send',
+  screen: 'send',
+  group: 'send',
+  alias: 'send',
+  batch: 'send',
+};
+// Verbs of actions that are neither a read nor a plain create, update or delete.
+const ACTION_VERBS = new Set(
+  (
+    'cancel complete publish unpublish restore reset refresh logout clone claim grant revoke move ' +
+    'enable disable upload attach detach merge rotate schedule'
+  ).split(' '),
+);
+// Segments that say "this API's version", never an object.
+const VERSION = /^v\d+$/i;
+// Descriptions that say the tool acts on several items at once.
+const SEVERAL = /\b(several|many|batch|bulk|in one batch|at once)\b/i;
+const DETERMINERS = new Set('a an the one all every several its their each'.split(' '));
+// Words after which a description's object ends ("delete a property OF a definition").
+const OBJECT_ENDS = new Set('of in from to by with for into on as and or'.split(' '));
+
+/** A PUT of one item under another that sends nothing but their ids: an association. */
+function linksItems(tool: ToolInfo): boolean {
+  const pathParams = tool.endpoint?.pathParams ?? [];
+  const properties = Object.keys((tool.inputSchema.properties as Record<string, unknown> | undefined) ?? {});
+  const required = (tool.inputSchema.required as string[] | undefined) ?? [];
+  return (
+    pathParams.length >= 2 && required.every((p) => pathParams.includes(p)) && !properties.includes('mode')
+  );
+}
+
+const UPSERT = /create or (replace|update)|upsert/i;
+// A GET's description says whether it lists or reads one when its path cannot (`/{base}/{table}`
+// lists a table's records; `/emails/{id}/draft` reads one draft).
+const READ_VERBS: Record<string, Operation> = { list: 'list', get: 'get', read: 'get', search: 'search' };
+
+function describedRead(description: string): Operation | undefined {
+  const first = words(description.slice(description.indexOf(':') + 1))[0];
+  return first ? READ_VERBS[first] : undefined;
+}
+
+/** Stemmed search terms of a path segment or phrase (`event-definitions` → event, definit). */
+function terms(text: string): string[] {
+  return tokenize(text).flatMap((w) => processTerm(w));
+}
+
+function words(text: string): string[] {
+  return tokenize(text).map((w) => w.toLowerCase());
+}
+
+/** The object of a description's first clause: "HubSpot: delete a property of …" → property. */
+function describedObject(description: string): string[] {
+  const clause = description.slice(description.indexOf(':') + 1).split(/[,;.:]/)[0] ?? '';
+  const ws = words(clause.replace(/\([^)]*\)/g, ' '));
+  let i = 0;
+  // Skip the verb(s) and determiners before the object.
+  while (i < ws.length && (DETERMINERS.has(ws[i]!) || i === 0)) i += 1;
+  const object: string[] = [];
+  for (; i < ws.length && !OBJECT_ENDS.has(ws[i]!); i += 1) if (!DETERMINERS.has(ws[i]!)) object.push(ws[i]!);
+  return object;
+}
+
+/** A path segment in words, singular: `event-definitions` → `event definition`. */
+function singular(segment: string): string {
+  return words(segment)
+    .map((w) => w.replace(/ies$/, 'y').replace(/([^su])s$/, '$1'))
+    .join(' ');
+}
+
+/** Identifier shapes a parameter's schema says it takes: an id prefix (`rec…`), a UUID, an email. */
+export function paramShapes(name: string, schema: Record<string, unknown>): IdShape[] {
+  const shapes: IdShape[] = [];
+  const text = `${typeof schema.description === 'string' ? schema.description : ''}`;
+  for (const m of text.matchAll(/\b([a-z]{3})…/g)) shapes.push(`prefix:${m[1]}`);
+  if (schema.format === 'uuid') shapes.push('uuid');
+  if (schema.format === 'email' || /email/i.test(name) || /\bemail\b/i.test(text)) shapes.push('email');
+  const items = schema.items as Record<string, unknown> | undefined;
+  if (items && typeof items === 'object' && shapes.length === 0)
+    return paramShapes(name, { ...items, description: text });
+  return shapes;
+}
+
+/**
+ * The shape of one tool. `namespaces` are path segments shared by most tools of its tool
+ * set (`meta`, `marketing`): a prefix of the API, not an object.
+ */
+export function toolShape(tool: ToolInfo, namespaces: ReadonlySet<string>): ToolShape {
+  const method = tool.endpoint?.method.toUpperCase() ?? (tool.annotations.readOnlyHint ? 'GET' : 'POST');
+  const segments = (tool.endpoint?.path ?? '').split('/').filter((s) => s.length > 0);
+  const isParam = (s: string) => s.startsWith('{');
+  const last = segments.at(-1) ?? '';
+  const item = isParam(last);
+  let op: Operation | undefined;
+  let actionWord: string | undefined;
+  let actionVerb: string | undefined;
+  let trailing = segments.length;
+  if (!item && last) {
+    // `/batch/archive`, `/email-create`, `/moveBase`, `/restore-to-draft`: the verb leads.
+    const verb = words(last).find((w) => SEGMENT_VERBS[w] !== undefined || ACTION_VERBS.has(w));
+    if (verb && (segments.length > 1 || SEGMENT_VERBS[verb] !== undefined)) {
+      op = SEGMENT_VERBS[verb] ?? 'action';
+      if (op === 'action') {
+        actionWord = stemmer(verb);
+        actionVerb = verb;
+      }
+      trailing = segments.length - 1;
+      if (segments[trailing - 1] === 'batch') trailing -= 1;
+    }
+  }
+  if (op === undefined) {
+    if (method === 'GET') op = describedRead(tool.description) ?? (item ? 'get' : 'list');
+    else if (method === 'DELETE') op = 'delete';
+    else if (method === 'PATCH') op = 'update';
+    else if (method === 'PUT')
+      op = UPSERT.test(tool.description) ? 'upsert' : linksItems(tool) ? 'link' : 'replace';
+    else op = tool.annotations.readOnlyHint ? 'get' : UPSERT.test(tool.description) ? 'upsert' : 'create';
+  }
+
+  // The object: the run of literal segments that ends the path (before an action verb), or
+  // the placeholder's name for paths of placeholders only; its parents are the rest.
+  const versionAt = segments.findLastIndex((s) => VERSION.test(s));
+  const prefix = versionAt >= 0 ? versionAt + 1 : namespaces.has(segments[0] ?? '') ? 1 : 0;
+  const objectSegments: string[] = [];
+  let i = trailing - 1;
+  while (i >= prefix && isParam(segments[i]!)) i -= 1;
+  for (; i >= prefix && !isParam(segments[i]!); i -= 1) objectSegments.unshift(segments[i]!);
+  const described = describedObject(tool.description);
+  const head = new Set(objectSegments.flatMap(terms));
+  for (const t of described.flatMap((w) => processTerm(w))) head.add(t);
+  const parents = new Set(
+    segments
+      .slice(prefix, Math.max(prefix, i + 1))
+      .map((s) => (isParam(s) ? s.slice(1, -1).replace(/(Id|Guid|IdOrName|Identifier|Name)$/g, '') : s))
+      .flatMap(terms),
+  );
+  for (const h of head) parents.delete(h);
+
+  const properties =
+    (tool.inputSchema.properties as Record<string, Record<string, unknown>> | undefined) ?? {};
+  const pathParams = tool.endpoint?.pathParams ?? [];
+  const ids = new Map<IdShape, number>();
+  for (const [name, schema] of Object.entries(properties)) {
+    const position = pathParams.indexOf(name);
+    // The last placeholder of an item path is the object itself; earlier ones are parents.
+    const weight =
+      position >= 0 && position === pathParams.length - 1 && item ? 1 : position >= 0 ? 0.5 : 0.4;
+    for (const shape of paramShapes(name, schema)) ids.set(shape, Math.max(ids.get(shape) ?? 0, weight));
+  }
+  // `/email-create`, `/email-upsert`: the path says the people are given by email.
+  if (!item && /email-/.test(last)) ids.set('email', 1);
+
+  return {
+    op,
+    ...(actionWord ? { actionWord, actionVerb } : {}),
+    // "batch" in the path, "several" in the description, or a plural object to change
+    // ("delete records by primary key"): several items per call.
+    batch:
+      segments.includes('batch') ||
+      SEVERAL.test(tool.description) ||
+      (op !== 'list' && op !== 'search' && /^[a-z]+[^su']s'?$/.test(described[0] ?? '')),
+    item,
+    head: [...head],
+    parents: [...parents],
+    object: singular(
+      objectSegments.length > 0 ? objectSegments.join(' ') : described.slice(0, 2).join(' ') || 'item',
+    ),
+    pathParams,
+    route: segments.map((x) => (isParam(x) ? '{}' : x)).join('/'),
+    ids,
+  };
+}
+
+/** First path segments shared by more than a third of a tool set's tools: API prefixes (`meta`). */
+export function namespaceSegments(tools: readonly ToolInfo[]): Set<string> {
+  const bySet = new Map<string, ToolInfo[]>();
+  for (const t of tools) bySet.set(t.toolSet, [...(bySet.get(t.toolSet) ?? []), t]);
+  const namespaces = new Set<string>();
+  for (const group of bySet.values()) {
+    const counts = new Map<string, number>();
+    for (const t of group) {
+      const s = (t.endpoint?.path ?? '').split('/').filter((x) => x.length > 0)[0];
+      if (s && !s.startsWith('{')) counts.set(s, (counts.get(s) ?? 0) + 1);
+    }
+    for (const [s, n] of counts) if (group.length >= 6 && n > group.length / 3) namespaces.add(s);
+  }
+  return namespaces;
+}
