@@ -33,15 +33,16 @@ verbs('search', 'search find lookup filter query');
 verbs('create', 'create add new make build define provision insert draft plan log register start setup spin');
 verbs(
   'update',
-  'update change edit modify rename set tweak fix correct adjust deactivate suspend downgrade upgrade',
+  'update change edit modify rename set tweak fix correct adjust deactivate suspend downgrade upgrade ' +
+    'move enable disable restore reset refresh',
 );
 verbs('replace', 'replace overwrite');
 verbs('upsert', 'upsert sync');
 verbs(
   'delete',
-  'delete remove drop erase purge destroy uninstall deprovision archive unlink detach kick discard',
+  'delete remove drop erase purge destroy uninstall deprovision archive unlink detach kick discard revoke',
 );
-verbs('send', 'send track fire push report record notify emit');
+verbs('send', 'send track fire push report record notify emit publish');
 verbs('link', 'link attach associate connect tie');
 
 // Phrases whose verb alone says something else: "take X off", "turn X back on", "make X an owner".
@@ -69,6 +70,23 @@ const ID_LIST = /\b\w*\d\w*\b\s*(,|\band\b)\s*\w*\d\w*\b/;
  * Reads a request. `prefixes` are the id prefixes the catalog's parameters declare (`rec`,
  * `app`…): a word made of one of them and 10 or more letters and digits is such an id.
  */
+const prefixPatterns = new Map<string, RegExp>();
+/** Ids made of one of `prefixes` and 10 or more letters and digits, some not lower-case. */
+function prefixedIds(prefixes: readonly string[]): RegExp {
+  const key = prefixes.join('|');
+  let pattern = prefixPatterns.get(key);
+  if (!pattern) {
+    pattern = new RegExp(`\\b(${key})(?=[A-Za-z0-9]*[A-Z0-9])[A-Za-z0-9]{10,}\\b`, 'g');
+    prefixPatterns.set(key, pattern);
+  }
+  return pattern;
+}
+
+/** The operation a verb stands for, if it is one users say. */
+export function verbOperation(verb: string): Operation | undefined {
+  return VERBS[verb];
+}
+
 export function requestIntent(request: string, prefixes: readonly string[]): RequestIntent {
   const ids = new Set<IdShape>();
   let text = request;
@@ -77,7 +95,7 @@ export function requestIntent(request: string, prefixes: readonly string[]): Req
   if (text.match(EMAIL)) ids.add('email');
   text = text.replace(EMAIL, ' ');
   if (prefixes.length > 0) {
-    const prefixed = new RegExp(`\\b(${prefixes.join('|')})(?=[A-Za-z0-9]*[A-Z0-9])[A-Za-z0-9]{10,}\\b`, 'g');
+    const prefixed = prefixedIds(prefixes);
     for (const m of text.matchAll(prefixed)) ids.add(`prefix:${m[1]}`);
     text = text.replace(prefixed, ' ');
   }

@@ -1,6 +1,6 @@
 import MiniSearch from 'minisearch';
 import type { ToolInfo } from '../host.js';
-import { type RequestIntent, requestIntent } from './request-intent.js';
+import { type RequestIntent, requestIntent, verbOperation } from './request-intent.js';
 import { processTerm, tokenize } from './search-terms.js';
 import { siblingNotes } from './sibling-note.js';
 import {
@@ -172,12 +172,18 @@ const OPERATION_FIT: Record<NonNullable<RequestIntent['op']>, Partial<Record<Ope
   action: { action: 1, update: 0.5 },
   send: { send: 1, create: 0.5, action: 0.5, upsert: 0.3 },
 };
-const W = { op: 0.45, action: 0.35, head: 0.3, ids: 0.4, several: 0.15, named: 0.1 };
+const W = { vendor: 0.15, op: 0.45, action: 0.35, head: 0.3, ids: 0.4, several: 0.15, named: 0.1 };
 
 /** The request's fit with one tool: its text score (0..1) plus what the shapes agree on. */
 function relevance(text: number, shape: ToolShape, intent: RequestIntent): number {
   let score = text;
-  if (intent.op) score += W.op * (OPERATION_FIT[intent.op][shape.op] ?? 0);
+  if (shape.vendor && intent.stems.has(shape.vendor)) score += W.vendor;
+  if (intent.op) {
+    // An action's verb also says what kind of change it is: revoking deletes, granting creates.
+    const kind = shape.actionVerb ? verbOperation(shape.actionVerb) : undefined;
+    const fits = OPERATION_FIT[intent.op];
+    score += W.op * Math.max(fits[shape.op] ?? 0, kind ? (fits[kind] ?? 0) : 0);
+  }
   if (shape.actionWord && intent.stems.has(shape.actionWord)) score += W.action;
   if (shape.head.length > 0) {
     const hits = shape.head.filter((t) => intent.stems.has(t)).length;
@@ -188,7 +194,9 @@ function relevance(text: number, shape: ToolShape, intent: RequestIntent): numbe
   let idFit = 0;
   for (const k of intent.ids) idFit += shape.ids.get(k) ?? 0;
   if (intent.ids.size > 0) score += (W.ids * idFit) / intent.ids.size;
-  if (shape.batch === intent.several) score += W.several;
+  // Reading several is what a list does anyway; changing several needs a batch tool.
+  const reads = shape.op === 'list' || shape.op === 'search';
+  if (shape.batch === intent.several || (intent.several && reads)) score += W.several;
   if (intent.named && shape.item && intent.op !== 'list' && intent.op !== 'create') score += W.named;
   return score;
 }

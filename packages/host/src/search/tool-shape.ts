@@ -40,6 +40,8 @@ export interface ToolShape {
   head: string[];
   /** The object's parents in the path, as search terms (e.g. `event`, `definit`). */
   parents: string[];
+  /** The product a description names first (`HubSpot: …` → hubspot), as a search term. */
+  vendor?: string;
   /** The object in words, for people: `property`, `event definition`, `record`. */
   object: string;
   /** The path's placeholders' parameters, in order; the last names the object on item paths. */
@@ -127,6 +129,13 @@ function describedObject(description: string): string[] {
   const object: string[] = [];
   for (; i < ws.length && !OBJECT_ENDS.has(ws[i]!); i += 1) if (!DETERMINERS.has(ws[i]!)) object.push(ws[i]!);
   return object;
+}
+
+function vendorOf(description: string): { vendor?: string } {
+  const colon = description.indexOf(':');
+  const first = colon > 0 ? tokenize(description.slice(0, colon))[0] : undefined;
+  const vendor = first ? processTerm(first)[0] : undefined;
+  return vendor ? { vendor } : {};
 }
 
 /** A path segment in words, singular: `event-definitions` → `event definition`. */
@@ -230,6 +239,7 @@ export function toolShape(tool: ToolInfo, namespaces: ReadonlySet<string>): Tool
     item,
     head: [...head],
     parents: [...parents],
+    ...vendorOf(tool.description),
     object: singular(
       objectSegments.length > 0 ? objectSegments.join(' ') : described.slice(0, 2).join(' ') || 'item',
     ),
