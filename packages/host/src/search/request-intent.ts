@@ -12,6 +12,11 @@ export interface RequestIntent {
   op?: Operation | 'count' | 'read';
   /** Stems of every word, verbs included, to compare with a tool's action verb. */
   stems: Set<string>;
+  /**
+   * Stems of the words after a preposition ("remove Bob FROM the base", "a property OF the
+   * definition"): the object's parent, not the object acted on.
+   */
+  parentStems: Set<string>;
   /** The request says several items (a batch, a number of them, a list of ids). */
   several: boolean;
   /** Identifier shapes found in the request. */
@@ -34,16 +39,30 @@ verbs('create', 'create add new make build define provision insert draft plan lo
 verbs(
   'update',
   'update change edit modify rename set tweak fix correct adjust deactivate suspend downgrade upgrade ' +
-    'move enable disable restore reset refresh',
+    'move enable disable restore reset refresh mark',
 );
 verbs('replace', 'replace overwrite');
 verbs('upsert', 'upsert sync');
 verbs(
   'delete',
-  'delete remove drop erase purge destroy uninstall deprovision archive unlink detach kick discard revoke',
+  'delete remove drop erase purge destroy uninstall deprovision archive unlink detach kick discard revoke ' +
+    'kill',
 );
 verbs('send', 'send track fire push report record notify emit publish');
 verbs('link', 'link attach associate connect tie');
+
+// Words that are nouns as often as verbs (an audit log, an email draft, a report): verbs only
+// where a sentence or clause starts.
+const NOUN_VERBS = new Set(
+  'log record report draft plan set start register schedule list view check find request export mark'.split(
+    ' ',
+  ),
+);
+const CLAUSE_START = new Set('please then and to can could would you i we let me must should'.split(' '));
+// Words after which the rest names where the object is, not the object itself.
+const PARENT_MARKERS = new Set('from of in on into to off within inside under for at'.split(' '));
+// Tokens with digits joined by `_` or `-` (`pe123_video_watched`, `wb-31`) are names, not words.
+const NAME_TOKEN = /\b(?=[\w-]*\d)(?=[\w-]*[_-])[\w-]+\b/g;
 
 // Phrases whose verb alone says something else: "take X off", "turn X back on", "make X an owner".
 const PHRASES: [RegExp, Operation][] = [
@@ -60,7 +79,7 @@ const LIST_QUESTION =
   /\b(what|which)\b[^?]*\b(do|does|did|have|has)\s+(i|we|you|they|it|our|my)\b[^?]*\b(have|got|own|exist)\b|\b(what|which)\b[^?]*\b(exist|are there|are set up|are installed|are in)\b|\b(we|i)\s+(have|own|got)\b/i;
 const COUNT = /\bhow many\b|\bnumber of\b|\bcounts?\b|\bhow much\b/i;
 const SEVERAL =
-  /\b(several|multiple|many|bulk|batch|bunch|at once|in one (go|call|request|batch)|in a batch|these (two|three|four|five|\w+s)|a few)\b|\b([2-9]|\d\d+) [a-z][a-z -]*s\b/i;
+  /\b(several|multiple|many|both|together|bulk|batch|bunch|at once|in one (go|call|request|batch)|in a batch|these (two|three|four|five|\w+s)|a few)\b|\b([2-9]|\d\d+) [a-z][a-z -]*s\b/i;
 const UUID = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi;
 const EMAIL = /[\w.+-]+@[\w-]+(\.[\w-]+)+/g;
 // Two or more ids in a row ("101, 102 and 103"; "recA… and recB…").
@@ -99,6 +118,8 @@ export function requestIntent(request: string, prefixes: readonly string[]): Req
     for (const m of text.matchAll(prefixed)) ids.add(`prefix:${m[1]}`);
     text = text.replace(prefixed, ' ');
   }
+  const named = ids.size > 0 || /\b[\w-]*\d[\w-]*\b/.test(text);
+  text = text.replace(NAME_TOKEN, ' ');
   const words = tokenize(text).map((w) => w.toLowerCase());
   let op: RequestIntent['op'];
   const phrase = PHRASES.find(([pattern]) => pattern.test(request));
@@ -107,23 +128,37 @@ export function requestIntent(request: string, prefixes: readonly string[]): Req
   else if (QUESTION.test(request)) op = 'read';
   else if (phrase) op = phrase[1];
   else
-    for (const w of words) {
+    for (const [i, w] of words.entries()) {
       const found = VERBS[w];
-      if (found) {
+      if (found && (!NOUN_VERBS.has(w) || i === 0 || CLAUSE_START.has(words[i - 1]!))) {
         op = found;
         break;
       }
     }
-  const stems = new Set(words.flatMap((w) => [w, stemmer(w), ...processTerm(w)]));
+  // A question that names no verb ("budget item 9 amount?") reads.
+  if (op === undefined && request.trim().endsWith('?')) op = 'read';
+  const termsOf = (w: string) => [w, stemmer(w), ...processTerm(w)];
+  const stems = new Set(words.flatMap(termsOf));
+  const marker = words.findIndex((w, i) => i > 0 && PARENT_MARKERS.has(w));
+  const before = new Set(marker > 0 ? words.slice(0, marker).flatMap(termsOf) : []);
+  const parentStems = new Set(
+    marker > 0
+      ? words
+          .slice(marker + 1)
+          .flatMap(termsOf)
+          .filter((t) => !before.has(t))
+      : [],
+  );
   return {
     ...(op ? { op } : {}),
     stems,
+    parentStems,
     several:
       SEVERAL.test(request) ||
       ID_LIST.test(request) ||
       (ids.size > 0 && /\band\b/.test(request) && countIds(request) > 1),
     ids,
-    named: ids.size > 0 || /\b[\w-]*\d[\w-]*\b/.test(text),
+    named,
     text,
   };
 }

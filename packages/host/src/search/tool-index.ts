@@ -172,7 +172,16 @@ const OPERATION_FIT: Record<NonNullable<RequestIntent['op']>, Partial<Record<Ope
   action: { action: 1, update: 0.5 },
   send: { send: 1, create: 0.5, action: 0.5, upsert: 0.3 },
 };
-const W = { vendor: 0.15, op: 0.45, action: 0.35, head: 0.3, ids: 0.4, several: 0.15, named: 0.1 };
+const W = {
+  parentHit: 0.4,
+  vendor: 0.15,
+  op: 0.45,
+  action: 0.35,
+  head: 0.3,
+  ids: 0.4,
+  several: 0.15,
+  named: 0.1,
+};
 
 /** The request's fit with one tool: its text score (0..1) plus what the shapes agree on. */
 function relevance(text: number, shape: ToolShape, intent: RequestIntent): number {
@@ -186,8 +195,11 @@ function relevance(text: number, shape: ToolShape, intent: RequestIntent): numbe
   }
   if (shape.actionWord && intent.stems.has(shape.actionWord)) score += W.action;
   if (shape.head.length > 0) {
-    const hits = shape.head.filter((t) => intent.stems.has(t)).length;
-    score += W.head * (hits > 0 ? 0.5 + (0.5 * hits) / shape.head.length : 0);
+    // A word of the object counts in full; one only in the parent's part ("from the base")
+    // counts less: "remove Bob from the base" is not about deleting the base.
+    let hits = 0;
+    for (const t of shape.head) if (intent.stems.has(t)) hits += intent.parentStems.has(t) ? W.parentHit : 1;
+    score += W.head * (hits > 0 ? 0.5 * Math.min(1, hits) + (0.5 * hits) / shape.head.length : 0);
   }
   // Each identifier in the request counts: "remove usr… from base app…" fits a tool that takes
   // the user as its object and the base as a parent better than one about the base alone.

@@ -106,6 +106,15 @@ describe('requestIntent', () => {
     expect(requestIntent('take the trade show line out of the budget', []).op).toBe('delete');
     expect(requestIntent('rename the Leads table', []).op).toBe('update');
     expect(requestIntent('how many people came to the webinar', []).op).toBe('count');
+    // "log" names the object here; the verb is "list".
+    expect(requestIntent('audit log export requests list', []).op).toBe('list');
+  });
+
+  it('tells the object from its parent: the words after "from", "of", "in"… name the parent', () => {
+    const intent = requestIntent('remove Bob from the Sales base', []);
+    expect(intent.op).toBe('delete');
+    expect(intent.parentStems.has(processTerm('base')[0]!)).toBe(true);
+    expect(intent.parentStems.has('bob')).toBe(false);
   });
 
   it('finds identifiers by shape and leaves them out of the words to match', () => {
