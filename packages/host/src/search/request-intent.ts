@@ -52,7 +52,7 @@ verbs('send', 'send track fire push report record notify emit publish');
 verbs('link', 'link attach associate connect tie');
 
 // Words that are nouns as often as verbs (an audit log, an email draft, a report): verbs only
-// where a sentence or clause starts.
+// where a sentence or clause starts, or at the end of a terse request ("audit log exports list").
 const NOUN_VERBS = new Set(
   'log record report draft plan set start register schedule list view check find request export mark'.split(
     ' ',
@@ -130,7 +130,10 @@ export function requestIntent(request: string, prefixes: readonly string[]): Req
   else
     for (const [i, w] of words.entries()) {
       const found = VERBS[w];
-      if (found && (!NOUN_VERBS.has(w) || i === 0 || CLAUSE_START.has(words[i - 1]!))) {
+      if (
+        found &&
+        (!NOUN_VERBS.has(w) || i === 0 || i === words.length - 1 || CLAUSE_START.has(words[i - 1]!))
+      ) {
         op = found;
         break;
       }
