@@ -1,7 +1,6 @@
 import { request as httpRequest } from 'node:http';
 import { Writable } from 'node:stream';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
 import { AccessTokens } from '../src/auth/access-tokens.js';
@@ -127,11 +126,31 @@ describe('JSON-RPC errors', () => {
     expect(await res.json()).toMatchObject({ id: 42, error: { message: 'Session not found' } });
   });
 
-  it('say "MCP error" once', async () => {
+  it('carry the bare text on the wire, so that a client says "MCP error" at most once', async () => {
+    const opened = await fetch(open.url, { method: 'POST', headers: mcpHeaders, body: initialize() });
+    const session = { ...mcpHeaders, 'mcp-session-id': opened.headers.get('mcp-session-id') ?? '' };
+    await opened.text();
+    const ask = async (id: number, method: string, params: unknown) =>
+      (
+        await messagesOf(
+          await fetch(open.url, {
+            method: 'POST',
+            headers: session,
+            body: JSON.stringify({ jsonrpc: '2.0', id, method, params }),
+          }),
+        )
+      )[0]?.error as { code: number; message: string };
+    const unknownTool = await ask(2, 'tools/call', { name: 'Nope', arguments: {} });
+    expect(unknownTool).toEqual({ code: -32602, message: "No tool named 'Nope' is loaded." });
+    const unknownResource = await ask(3, 'resources/read', { uri: 'toolhost://results/nope' });
+    expect(unknownResource.code).toBe(-32602);
+    expect(unknownResource.message).toMatch(/^Resource not found/);
+    // The SDK's client writes the code into the message once, from the bare text.
     const client = new Client({ name: 'errors', version: '0' });
     await client.connect(new StreamableHTTPClientTransport(new URL(open.url)));
     const error = await client.callTool({ name: 'Nope', arguments: {} }).catch((e: Error) => e);
-    expect((error as Error).message).toBe("MCP error -32602: No tool named 'Nope' is loaded.");
+    expect((error as Error).message.match(/MCP error/g)?.length ?? 0).toBeLessThanOrEqual(1);
+    expect((error as { code?: number }).code).toBe(-32602);
     await client.close();
   });
 });

@@ -2,9 +2,7 @@ import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ElicitationCompleteNotificationSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { Client, ProtocolError, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
 import { AccessTokens } from '../src/auth/access-tokens.js';
@@ -321,7 +319,7 @@ describe('OAuth user authorization', () => {
   it('uses URL elicitation when the client supports it, and says when authorization completed', async () => {
     const alice = await connect(ALICE, { elicitation: { url: {} } });
     const completed = new Promise<string>((resolve) =>
-      alice.setNotificationHandler(ElicitationCompleteNotificationSchema, (n) =>
+      alice.setNotificationHandler('notifications/elicitation/complete', (n) =>
         resolve(n.params.elicitationId),
       ),
     );
@@ -331,10 +329,10 @@ describe('OAuth user authorization', () => {
     } catch (e) {
       error = e;
     }
-    expect(error).toBeInstanceOf(McpError);
-    expect((error as McpError).code).toBe(-32042);
+    expect(error).toBeInstanceOf(ProtocolError);
+    expect((error as ProtocolError).code).toBe(-32042);
     const elicitation = (
-      (error as McpError).data as { elicitations: { url: string; elicitationId: string }[] }
+      (error as ProtocolError).data as { elicitations: { url: string; elicitationId: string }[] }
     ).elicitations[0]!;
     const browser = new Browser();
     await browser.open(await startFlow(browser, elicitation.url, ALICE));
@@ -348,7 +346,7 @@ describe('OAuth user authorization', () => {
     process.on('warning', onWarning);
     try {
       const alice = await connect(ALICE, { elicitation: { url: {} } });
-      for (let i = 0; i < 20; i += 1) await expect(getItem(alice)).rejects.toThrow(/-32042/);
+      for (let i = 0; i < 20; i += 1) await expect(getItem(alice)).rejects.toMatchObject({ code: -32042 });
       await new Promise((r) => setImmediate(r));
     } finally {
       process.off('warning', onWarning);

@@ -1,11 +1,9 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
   type CallToolResult,
-  ElicitationCompleteNotificationSchema,
-  ElicitRequestSchema,
-  McpError,
-} from '@modelcontextprotocol/sdk/types.js';
+  Client,
+  ProtocolError,
+  StreamableHTTPClientTransport,
+} from '@modelcontextprotocol/client';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
@@ -192,7 +190,7 @@ describe('replicas: authorization across replicas', () => {
     const [a, b] = await startReplicas();
     const { client } = await connect(a.url, ALICE, { elicitation: { url: {} } });
     const completed = new Promise<string>((resolve) =>
-      client.setNotificationHandler(ElicitationCompleteNotificationSchema, (n) =>
+      client.setNotificationHandler('notifications/elicitation/complete', (n) =>
         resolve(n.params.elicitationId),
       ),
     );
@@ -200,10 +198,10 @@ describe('replicas: authorization across replicas', () => {
       () => undefined,
       (e: unknown) => e,
     );
-    expect(error).toBeInstanceOf(McpError);
-    expect((error as McpError).code).toBe(-32042);
+    expect(error).toBeInstanceOf(ProtocolError);
+    expect((error as ProtocolError).code).toBe(-32042);
     const elicitation = (
-      (error as McpError).data as { elicitations: { url: string; elicitationId: string }[] }
+      (error as ProtocolError).data as { elicitations: { url: string; elicitationId: string }[] }
     ).elicitations[0]!;
 
     balancer.pick = () => origin(b);
@@ -219,7 +217,7 @@ describe('replicas: authorization across replicas', () => {
     balancer.pick = (req) => (req.method === 'GET' ? origin(b) : origin(a));
     const { client } = await connect(`${balancer.url}/mcp`, ALICE, { elicitation: { url: {} } });
     const completed = new Promise<string>((resolve) =>
-      client.setNotificationHandler(ElicitationCompleteNotificationSchema, (n) =>
+      client.setNotificationHandler('notifications/elicitation/complete', (n) =>
         resolve(n.params.elicitationId),
       ),
     );
@@ -230,9 +228,9 @@ describe('replicas: authorization across replicas', () => {
       () => undefined,
       (e: unknown) => e,
     );
-    expect((error as McpError).code).toBe(-32042);
+    expect((error as ProtocolError).code).toBe(-32042);
     const elicitation = (
-      (error as McpError).data as { elicitations: { url: string; elicitationId: string }[] }
+      (error as ProtocolError).data as { elicitations: { url: string; elicitationId: string }[] }
     ).elicitations[0]!;
     expect(balancer.forwarded.filter((f) => f.method === 'POST').every((f) => f.target === origin(a))).toBe(
       true,
@@ -266,7 +264,7 @@ describe('replicas: any replica serves any session', () => {
     balancer.pick = (req) => (answered && req.method === 'POST' ? origin(b) : origin(a));
     const { client } = await connect(`${balancer.url}/mcp`, ALICE, { elicitation: { form: {} } });
     const shown: string[] = [];
-    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+    client.setRequestHandler('elicitation/create', async (request) => {
       shown.push((request.params as { message: string }).message);
       answered = true;
       return { action: 'accept', content: { send: true } };

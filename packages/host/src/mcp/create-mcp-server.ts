@@ -1,17 +1,3 @@
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { Protocol } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import {
-  CallToolRequestSchema,
-  type CallToolResult,
-  ErrorCode,
-  ListResourcesRequestSchema,
-  ListToolsRequestSchema,
-  McpError,
-  ReadResourceRequestSchema,
-  type RequestId,
-  type Tool,
-  UrlElicitationRequiredError,
-} from '@modelcontextprotocol/sdk/types.js';
 import { listedAnnotations, listedInputSchema, type ToolOutcome } from '@toolhost/core';
 import type { CallOptions, Host } from '../host.js';
 import { HostServices, resolveService } from '../services.js';
@@ -32,6 +18,15 @@ import { SERVER_INSTRUCTIONS } from './instructions.js';
 import { renderOutcome } from './render-outcome.js';
 import { fitResult, type QueryParamName } from './result-budget.js';
 import { ResultStore } from './result-store.js';
+import {
+  type CallToolResult,
+  ProtocolError,
+  ProtocolErrorCode,
+  type RequestId,
+  Server,
+  type Tool,
+  UrlElicitationRequiredError,
+} from './sdk.js';
 import { ToolNameMap } from './tool-names.js';
 
 /** Where a direct `tools/call` carries its idempotency key. */
@@ -118,7 +113,7 @@ function offerUrlElicitation(
   const provider = host.oauthProviders.find((p) => p.id === providerId);
   if (!elicitationId || !provider) return;
   provider.whenAuthorized(elicitationId, () => notifyCompletion(elicitationId));
-  throw unprefixed(new UrlElicitationRequiredError([{ mode: 'url', message, url, elicitationId }], message));
+  throw new UrlElicitationRequiredError([{ mode: 'url', message, url, elicitationId }], message);
 }
 
 /** Tells this server's client that the user completed a URL elicitation (dropped if it has gone). */
@@ -126,16 +121,6 @@ export async function sendCompletionNotice(server: Server, elicitationId: string
   await server
     .createElicitationCompletionNotifier(elicitationId)()
     .catch(() => {});
-}
-
-/**
- * McpError writes "MCP error <code>: " into its message, which the SDK then sends as the
- * JSON-RPC message, and a client's McpError prefixes it again ("MCP error -32602: MCP error
- * -32602: …"). The wire message is the bare text; the code travels in its own field.
- */
-function unprefixed<E extends McpError>(error: E): E {
-  error.message = error.message.replace(/^MCP error -?\d+: /, '');
-  return error;
 }
 
 /**
@@ -152,7 +137,7 @@ export function createMcpServer(host: Host, catalog: McpCatalog, options: McpSer
     },
   );
   const userId = options.userId ?? host.config.defaultUserId;
-  server.setRequestHandler(ListToolsRequestSchema, async () => {
+  server.setRequestHandler('tools/list', async () => {
     // Once the list is answered (the client's first step), load what calls need.
     if (!catalog.warmed) {
       catalog.warmed = true;
@@ -166,15 +151,8 @@ export function createMcpServer(host: Host, catalog: McpCatalog, options: McpSer
   const notifyCompletion =
     options.notifyCompletion ?? ((id: string) => void sendCompletionNotice(server, id));
   const calls = new ToolCalls(server, host, catalog, userId, options.userId, notifyCompletion);
-  // Registered as the protocol layer registers any request rather than through Server's
-  // override, which for tools/call parses each request a second time and each result against
-  // CallToolResultSchema, with zod: about 60 µs of a call's millisecond when the host is
-  // otherwise idle. The protocol layer has parsed the request already (with the same schema),
-  // and results are renderOutcome's, checked against CallToolResultSchema in
-  // render-outcome.test.ts and by every SDK client in the host's tests. Server's capability
-  // check still runs: it is a method of the server that registration calls.
-  Protocol.prototype.setRequestHandler.call(server, CallToolRequestSchema, (request, extra) =>
-    calls.answer(request.params, extra),
+  server.setRequestHandler('tools/call', (request, ctx) =>
+    calls.answer(request.params, { signal: ctx.mcpReq.signal, requestId: ctx.mcpReq.id }),
   );
   serveResults(server, catalog, userId);
   return server;
@@ -323,20 +301,18 @@ class ToolCalls {
   }
 
   /** The same words as the embedding API and the CLI: the right spelling, the key that hides the tool, or a close name. */
-  private unknownTool(name: unknown): McpError {
+  private unknownTool(name: unknown): ProtocolError {
     const text = typeof name === 'string' ? name : JSON.stringify(name);
-    return unprefixed(
-      new McpError(
-        ErrorCode.InvalidParams,
-        unknownToolMessage(text, this.host.config, this.host.container, this.catalog.exposed, 'mcp'),
-      ),
+    return new ProtocolError(
+      ProtocolErrorCode.InvalidParams,
+      unknownToolMessage(text, this.host.config, this.host.container, this.catalog.exposed, 'mcp'),
     );
   }
 }
 
 /** Results over the size budget, each readable only by the user whose call produced it. */
 function serveResults(server: Server, catalog: McpCatalog, userId: string): void {
-  server.setRequestHandler(ListResourcesRequestSchema, async () => ({
+  server.setRequestHandler('resources/list', async () => ({
     resources: catalog.results.list(userId).map((r) => ({
       uri: r.uri,
       name: `${catalog.names.mcpName(r.tool)} result`,
@@ -344,11 +320,11 @@ function serveResults(server: Server, catalog: McpCatalog, userId: string): void
       size: r.bytes,
     })),
   }));
-  server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+  server.setRequestHandler('resources/read', async (request) => {
     const stored = catalog.results.get(request.params.uri, userId);
     if (!stored) {
-      throw new McpError(
-        ErrorCode.InvalidParams,
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
         `Resource not found (results expire after ${catalog.results.ttlSeconds} s): ${request.params.uri}`,
       );
     }

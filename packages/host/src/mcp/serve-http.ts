@@ -1,6 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { SHARED_STORE } from '../assemble-host.js';
 import { AccessTokens } from '../auth/access-tokens.js';
 import { connectionsPage } from '../auth/connections-page.js';
@@ -14,6 +13,7 @@ import { type McpCatalog, prepareMcpCatalog, sendCompletionNotice } from './crea
 import { HttpSessions } from './http-sessions.js';
 import { McpEndpoint } from './mcp-endpoint.js';
 import { hostGuard, jsonRpcError, LOOPBACK_HOSTS, writeJson } from './request-guards.js';
+import type { JSONRPCMessage } from './sdk.js';
 import { SharedSessions } from './shared-sessions.js';
 
 /**

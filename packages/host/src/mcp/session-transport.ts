@@ -1,11 +1,4 @@
-import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
-import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
-import {
-  type JSONRPCMessage,
-  type JSONRPCRequest,
-  type MessageExtraInfo,
-  SUPPORTED_PROTOCOL_VERSIONS,
-} from '@modelcontextprotocol/sdk/types.js';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   cancelledRequestOf,
   isAnswer,
@@ -16,6 +9,14 @@ import {
   requestIdsOf,
 } from './jsonrpc-messages.js';
 import { jsonRpcError, writeJson } from './request-guards.js';
+import {
+  type JSONRPCMessage,
+  type JSONRPCRequest,
+  type MessageExtraInfo,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  type Transport,
+  type TransportSendOptions,
+} from './sdk.js';
 
 /** The SDK's bound on a batch, kept so that a client sees the same limit from any MCP server. */
 const MAX_BATCH = 100;
@@ -282,10 +283,9 @@ export class SessionTransport implements Transport {
       });
       return;
     }
-    const extra: MessageExtraInfo = { requestInfo: { headers: req.headers as IncomingHttpHeaders } };
     if (ids.length === 0) {
       res.writeHead(202).end();
-      for (const m of messages) this.deliver(m, extra);
+      for (const m of messages) this.deliver(m);
       return;
     }
     // Only a POST of one request can be answered directly: a batch's other requests might
@@ -297,7 +297,7 @@ export class SessionTransport implements Transport {
     res.once('close', () => {
       for (const id of ids) if (this.pending.get(id) === exchange) this.pending.delete(id);
     });
-    for (const m of messages) this.deliver(m, extra);
+    for (const m of messages) this.deliver(m);
   }
 
   /** Whether the POST's messages may go to the server now: the handshake, or a request of an initialized session. */
@@ -338,8 +338,8 @@ export class SessionTransport implements Transport {
     return true;
   }
 
-  private deliver(message: JSONRPCMessage, extra: MessageExtraInfo): void {
-    this.onmessage?.(message, extra);
+  private deliver(message: JSONRPCMessage): void {
+    this.onmessage?.(message);
     // The server ends a cancelled request's handler without answering it (right for stdio,
     // where nothing waits); here its POST would stay open until the client gave up.
     const cancelled = cancelledRequestOf(message);
