@@ -310,6 +310,26 @@ describe('replicas: any replica serves any session', () => {
     expect((await post(b.url, ALICE, session, ping)).status).toBe(404);
   }, 60_000);
 
+  it('answers 2026-07-28 requests on either replica with no session record in Redis', async () => {
+    const [a, b] = await startReplicas();
+    await storeAliceToken('items.read');
+    const keysBefore = (await admin.keys('toolhost:session:*')).length;
+    const client = new Client({ name: 'modern', version: '0' }, { versionNegotiation: { mode: 'auto' } });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${balancer.url}/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${ALICE}` } },
+      }),
+    );
+    clients.push(client);
+    expect(client.getProtocolEra()).toBe('modern');
+    for (let i = 0; i < 4; i += 1) expect((await getItem(client, `m${i}`)).isError).toBeFalsy();
+    const posts = balancer.forwarded.filter((f) => f.method === 'POST');
+    expect(new Set(posts.map((f) => f.target))).toEqual(new Set([origin(a), origin(b)]));
+    expect(posts.every((f) => f.session === undefined && f.status === 200)).toBe(true);
+    expect((await admin.keys('toolhost:session:*')).length).toBe(keysBefore);
+    expect(upstream.requests.length).toBe(4);
+  }, 60_000);
+
   it('keeps serving when replica A stops in the middle of a load: B answers everything, no token lost', async () => {
     const [a, b] = await startReplicas();
     const store = await RedisTokenStore.open(admin, TOKEN_KEY);

@@ -1,5 +1,5 @@
 import type { ConfirmWrite } from '../writes/write-safety.js';
-import type { RequestId, Server } from './sdk.js';
+import { type RequestId, type Server, servesStatelessEra } from './sdk.js';
 
 /** A person reads and decides; the SDK's 60 s default would cancel them mid-thought. */
 const CONFIRM_TIMEOUT_MS = 10 * 60_000;
@@ -24,7 +24,9 @@ export function confirmationMessage(write: Parameters<ConfirmWrite>[0]): string 
  * decides, since the HTTP transport commits an answer's form on it (see answersDirectly).
  */
 export function asksBeforeAnswering(server: Server, confirmWrites: boolean | undefined): boolean {
-  return !!confirmWrites && !!server.getClientCapabilities()?.elicitation?.form;
+  // 2026-07-28 has no server-to-client requests: a write there is previewed to apply instead.
+  if (!confirmWrites || servesStatelessEra(server)) return false;
+  return !!server.getClientCapabilities()?.elicitation?.form;
 }
 
 /**

@@ -24,6 +24,7 @@ import {
   ProtocolErrorCode,
   type RequestId,
   Server,
+  servesStatelessEra,
   type Tool,
   UrlElicitationRequiredError,
 } from './sdk.js';
@@ -108,7 +109,8 @@ function offerUrlElicitation(
   message: string,
   notifyCompletion: (elicitationId: string) => void,
 ): void {
-  if (!server.getClientCapabilities()?.elicitation?.url) return;
+  // 2026-07-28 has no -32042: the structured result carries the URL there.
+  if (servesStatelessEra(server) || !server.getClientCapabilities()?.elicitation?.url) return;
   const { provider: providerId, url, id: elicitationId } = authorization;
   const provider = host.oauthProviders.find((p) => p.id === providerId);
   if (!elicitationId || !provider) return;
