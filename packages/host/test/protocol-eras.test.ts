@@ -91,6 +91,22 @@ describe('MCP 2026-07-28 beside the session era on one endpoint', () => {
     expect(upstream.requests.at(-1)?.path).toBe('/items/m1');
   });
 
+  it('gives cache hints: the tool list for anyone a while, a caller\'s stored results private', async () => {
+    const tools = (await modern('tools/list')).body.result;
+    expect(tools).toMatchObject({ ttlMs: 300_000, cacheScope: 'public' });
+    const resources = (await modern('resources/list')).body.result;
+    expect(resources).toMatchObject({ ttlMs: 0, cacheScope: 'private' });
+    const templates = (await modern('resources/templates/list')).body.result;
+    expect(templates).toMatchObject({ resourceTemplates: [], cacheScope: 'public' });
+    // The session era's answers carry none of them.
+    const v1 = new V1Client({ name: 'v1', version: '0' });
+    await v1.connect(new V1HttpTransport(new URL(server.url)));
+    const legacy = await v1.listTools();
+    expect(legacy).not.toHaveProperty('ttlMs');
+    expect(legacy).not.toHaveProperty('resultType');
+    await v1.close();
+  });
+
   it('refuses an unknown tool with -32602 and bad arguments with an isError result', async () => {
     const unknown = await modern('tools/call', { name: 'Nope', arguments: {} });
     expect(unknown.body.error.code).toBe(-32602);

@@ -19,6 +19,8 @@ import { renderOutcome } from './render-outcome.js';
 import { fitResult, type QueryParamName } from './result-budget.js';
 import { ResultStore } from './result-store.js';
 import {
+  type CacheableMethod,
+  type CacheHint,
   type CallToolResult,
   ProtocolError,
   ProtocolErrorCode,
@@ -92,6 +94,26 @@ export function prepareMcpCatalog(host: Host) {
     /** The canonical names of the exposed tools, for explaining a name that is not one of them. */
     exposed: new Set(tools.map((t) => t.name)) as ReadonlySet<string>,
     warmed: false,
+    cacheHints: cacheHintsFor(mcp.resultTtlSeconds),
+  };
+}
+
+/** How long a client may keep what does not change while the host runs: the tool list. */
+const LIST_TTL_MS = 5 * 60_000;
+
+/**
+ * The cache hints of MCP 2026-07-28 (`ttlMs`, `cacheScope`) for each listing and read. The tool
+ * list is the same for every caller until the host restarts with another configuration, so any
+ * cache may keep it a while; the results a caller's calls stored are theirs alone (`private`),
+ * their list changes with every large call, and a stored result never changes before it expires.
+ */
+function cacheHintsFor(resultTtlSeconds: number): Partial<Record<CacheableMethod, CacheHint>> {
+  return {
+    'server/discover': { ttlMs: LIST_TTL_MS, cacheScope: 'public' },
+    'tools/list': { ttlMs: LIST_TTL_MS, cacheScope: 'public' },
+    'resources/templates/list': { ttlMs: LIST_TTL_MS, cacheScope: 'public' },
+    'resources/list': { ttlMs: 0, cacheScope: 'private' },
+    'resources/read': { ttlMs: Math.min(60_000, resultTtlSeconds * 1000), cacheScope: 'private' },
   };
 }
 
@@ -136,6 +158,7 @@ export function createMcpServer(host: Host, catalog: McpCatalog, options: McpSer
     {
       capabilities: { tools: { listChanged: false }, resources: { listChanged: false } },
       instructions: catalog.instructions,
+      cacheHints: catalog.cacheHints,
     },
   );
   const userId = options.userId ?? host.config.defaultUserId;
@@ -322,6 +345,8 @@ function serveResults(server: Server, catalog: McpCatalog, userId: string): void
       size: r.bytes,
     })),
   }));
+  // No templates: a stored result is read by the URI its summary gave.
+  server.setRequestHandler('resources/templates/list', async () => ({ resourceTemplates: [] }));
   server.setRequestHandler('resources/read', async (request) => {
     const stored = catalog.results.get(request.params.uri, userId);
     if (!stored) {

@@ -4,6 +4,7 @@
  * revision changes this file and the code that uses what changed, not every import.
  */
 export {
+  type CacheHint,
   type CallToolResult,
   classifyInboundRequest,
   createMcpHandler,
@@ -23,6 +24,11 @@ export {
   UrlElicitationRequiredError,
 } from '@modelcontextprotocol/server';
 export { StdioServerTransport, serveStdio } from '@modelcontextprotocol/server/stdio';
+
+/** The operations whose 2026-07-28 results carry cache hints (`ServerOptions.cacheHints`). */
+export type CacheableMethod = keyof NonNullable<
+  import('@modelcontextprotocol/server').ServerOptions['cacheHints']
+>;
 
 import type { Server as SdkServer } from '@modelcontextprotocol/server';
 
