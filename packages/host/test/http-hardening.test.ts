@@ -116,6 +116,15 @@ describe('/healthz and the OAuth pages', () => {
 });
 
 describe('JSON-RPC errors', () => {
+  it('answer PUT and PATCH on the MCP path 405, naming the methods it takes', async () => {
+    for (const method of ['PUT', 'PATCH']) {
+      const res = await fetch(open.url, { method, headers: mcpHeaders, body: initialize() });
+      expect(res.status).toBe(405);
+      expect(res.headers.get('allow')).toBe('GET, POST, DELETE');
+      expect(await res.json()).toMatchObject({ error: { message: 'Method not allowed' } });
+    }
+  });
+
   it('carry the request id when it is known', async () => {
     const res = await fetch(open.url, {
       method: 'POST',
@@ -145,6 +154,7 @@ describe('JSON-RPC errors', () => {
     const unknownResource = await ask(3, 'resources/read', { uri: 'toolhost://results/nope' });
     expect(unknownResource.code).toBe(-32602);
     expect(unknownResource.message).toMatch(/^Resource not found/);
+    expect((unknownResource as { data?: unknown }).data).toEqual({ uri: 'toolhost://results/nope' });
     // The SDK's client writes the code into the message once, from the bare text.
     const client = new Client({ name: 'errors', version: '0' });
     await client.connect(new StreamableHTTPClientTransport(new URL(open.url)));

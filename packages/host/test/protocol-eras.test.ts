@@ -91,7 +91,7 @@ describe('MCP 2026-07-28 beside the session era on one endpoint', () => {
     expect(upstream.requests.at(-1)?.path).toBe('/items/m1');
   });
 
-  it('gives cache hints: the tool list for anyone a while, a caller\'s stored results private', async () => {
+  it("gives cache hints: the tool list for anyone a while, a caller's stored results private", async () => {
     const tools = (await modern('tools/list')).body.result;
     expect(tools).toMatchObject({ ttlMs: 300_000, cacheScope: 'public' });
     const resources = (await modern('resources/list')).body.result;

@@ -25,6 +25,7 @@ import {
   ProtocolError,
   ProtocolErrorCode,
   type RequestId,
+  ResourceNotFoundError,
   Server,
   servesStatelessEra,
   type Tool,
@@ -350,8 +351,9 @@ function serveResults(server: Server, catalog: McpCatalog, userId: string): void
   server.setRequestHandler('resources/read', async (request) => {
     const stored = catalog.results.get(request.params.uri, userId);
     if (!stored) {
-      throw new ProtocolError(
-        ProtocolErrorCode.InvalidParams,
+      // -32602 with the URI in `data`, as 2026-07-28 asks (SEP-2164), on every era.
+      throw new ResourceNotFoundError(
+        request.params.uri,
         `Resource not found (results expire after ${catalog.results.ttlSeconds} s): ${request.params.uri}`,
       );
     }

@@ -15,6 +15,7 @@ export {
   ProtocolError,
   ProtocolErrorCode,
   type RequestId,
+  ResourceNotFoundError,
   Server,
   type ServerContext,
   SUPPORTED_PROTOCOL_VERSIONS,

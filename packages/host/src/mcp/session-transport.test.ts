@@ -134,6 +134,27 @@ describe('SessionTransport', () => {
     expect(open.seen).toEqual([]);
   });
 
+  it('names the refused request in a refusal of the transport, when it is known', async () => {
+    await ready();
+    const refusals: [Promise<Response>, number, number?][] = [
+      [post(call(11, 'x'), { accept: 'application/json' }), 406],
+      [post(call(12, 'x'), { 'content-type': 'text/plain' }), 415],
+      [post(call(13, 'x'), { 'mcp-protocol-version': '1999-01-01' }), 400, -32022],
+      [post(call(14, 'x'), { 'mcp-session-id': 'other' }), 404, -32001],
+    ];
+    for (const [i, [res, status, code]] of refusals.entries()) {
+      const r = await res;
+      expect(r.status).toBe(status);
+      const body = (await r.json()) as {
+        id: unknown;
+        error: { code: number; data?: { supported: string[] } };
+      };
+      expect(body.id).toBe(11 + i);
+      if (code) expect(body.error.code).toBe(code);
+      if (code === -32022) expect(body.error.data?.supported).toContain('2025-11-25');
+    }
+  });
+
   it('refuses a second initialize, an unknown protocol version, a reused request id and another session id', async () => {
     await ready();
     expect((await post(initialize)).status).toBe(400);

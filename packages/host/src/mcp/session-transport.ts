@@ -8,7 +8,7 @@ import {
   type JsonRpcId,
   requestIdsOf,
 } from './jsonrpc-messages.js';
-import { jsonRpcError, writeJson } from './request-guards.js';
+import { jsonRpcError, requestIdOf, writeJson } from './request-guards.js';
 import {
   type JSONRPCMessage,
   type JSONRPCRequest,
@@ -25,6 +25,8 @@ const KEEP_ALIVE_MS = 15_000;
 /** JSON-RPC has no code for a cancelled request; -32800 is LSP's RequestCancelled. */
 const REQUEST_CANCELLED = -32800;
 const SESSION_GONE = -32001;
+/** The code MCP gives an unsupported protocol version (with the supported ones in `data`). */
+const UNSUPPORTED_VERSION = -32022;
 
 const SSE_HEADERS = {
   'content-type': 'text/event-stream',
@@ -256,13 +258,15 @@ export class SessionTransport implements Transport {
   }
 
   private post(req: IncomingMessage, res: ServerResponse, parsed: unknown): void {
+    // A refusal names the request it refuses, so that the client can tell which call failed.
+    const id = requestIdOf(parsed);
     const accept = req.headers.accept ?? '';
     if (!accept.includes('application/json') || !accept.includes('text/event-stream')) {
-      notAcceptable(res, 'both application/json and text/event-stream');
+      notAcceptable(res, 'both application/json and text/event-stream', id);
       return;
     }
     if (!isJsonContentType(req.headers['content-type'])) {
-      jsonRpcError(res, 415, 'Unsupported Media Type: Content-Type must be application/json');
+      jsonRpcError(res, 415, 'Unsupported Media Type: Content-Type must be application/json', { id });
       return;
     }
     const messages = Array.isArray(parsed) ? parsed : [parsed];
@@ -274,7 +278,7 @@ export class SessionTransport implements Transport {
       jsonRpcError(res, 400, `Invalid Request: ${why}`, { code: -32600 });
       return;
     }
-    if (!this.accepted(req, res, messages)) return;
+    if (!this.accepted(req, res, messages, id)) return;
     const ids = requestIdsOf(parsed);
     const reused = ids.find((id) => this.pending.has(id));
     if (reused !== undefined || new Set(ids).size < ids.length) {
@@ -301,10 +305,15 @@ export class SessionTransport implements Transport {
   }
 
   /** Whether the POST's messages may go to the server now: the handshake, or a request of an initialized session. */
-  private accepted(req: IncomingMessage, res: ServerResponse, messages: unknown[]): boolean {
-    if (!messages.some(isInitialize)) return this.sessionChecked(req, res);
+  private accepted(
+    req: IncomingMessage,
+    res: ServerResponse,
+    messages: unknown[],
+    id: JsonRpcId | null,
+  ): boolean {
+    if (!messages.some(isInitialize)) return this.sessionChecked(req, res, id);
     if (this.initialized) {
-      jsonRpcError(res, 400, 'Invalid Request: the session is already initialized', { code: -32600 });
+      jsonRpcError(res, 400, 'Invalid Request: the session is already initialized', { code: -32600, id });
       return false;
     }
     if (messages.length > 1) {
@@ -317,13 +326,13 @@ export class SessionTransport implements Transport {
   }
 
   /** The checks of every request after the handshake: initialized, this session, a known protocol version. */
-  private sessionChecked(req: IncomingMessage, res: ServerResponse): boolean {
+  private sessionChecked(req: IncomingMessage, res: ServerResponse, id: JsonRpcId | null = null): boolean {
     if (!this.initialized) {
-      jsonRpcError(res, 400, 'Bad Request: the session is not initialized');
+      jsonRpcError(res, 400, 'Bad Request: the session is not initialized', { id });
       return false;
     }
     if (req.headers['mcp-session-id'] !== this.sessionId) {
-      jsonRpcError(res, 404, 'Session not found', { code: SESSION_GONE });
+      jsonRpcError(res, 404, 'Session not found', { code: SESSION_GONE, id });
       return false;
     }
     const version = req.headers['mcp-protocol-version'];
@@ -332,6 +341,11 @@ export class SessionTransport implements Transport {
         res,
         400,
         `Bad Request: unsupported protocol version ${version} (supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`,
+        {
+          code: UNSUPPORTED_VERSION,
+          id,
+          data: { supported: SUPPORTED_PROTOCOL_VERSIONS, requested: version },
+        },
       );
       return false;
     }
@@ -369,8 +383,8 @@ export class SessionTransport implements Transport {
   }
 }
 
-function notAcceptable(res: ServerResponse, what: string): void {
-  jsonRpcError(res, 406, `Not Acceptable: the client must accept ${what}`);
+function notAcceptable(res: ServerResponse, what: string, id: JsonRpcId | null = null): void {
+  jsonRpcError(res, 406, `Not Acceptable: the client must accept ${what}`, { id });
 }
 
 /** `application/json`, with parameters (charset) allowed, as a parsed media type rather than a substring. */
