@@ -29,6 +29,33 @@ export function asksBeforeAnswering(server: Server, confirmWrites: boolean | und
   return !!server.getClientCapabilities()?.elicitation?.form;
 }
 
+/** The key of the person's answer among a 2026-07-28 retry's `inputResponses`. */
+export const CONFIRM_INPUT = 'confirm';
+
+/**
+ * Whether this server's tool calls ask with `input_required` (MCP 2026-07-28, which has no
+ * server-to-client requests): writes are confirmed and this request's client declared form
+ * elicitation (an empty `elicitation` capability means form). A client that did not gets the
+ * preview to apply instead, as on the session era.
+ */
+export function asksWithInputRequired(server: Server, confirmWrites: boolean | undefined): boolean {
+  if (!confirmWrites || !servesStatelessEra(server)) return false;
+  const elicitation = server.getClientCapabilities()?.elicitation;
+  return !!elicitation && (!!elicitation.form || Object.keys(elicitation).length === 0);
+}
+
+/** The question of a confirmation: the request as the person reads it, and a box to tick. */
+export function confirmationForm(write: Parameters<ConfirmWrite>[0]) {
+  return {
+    message: confirmationMessage(write),
+    requestedSchema: {
+      type: 'object' as const,
+      properties: { send: { type: 'boolean' as const, title: 'Send this request', default: false } },
+      required: ['send'],
+    },
+  };
+}
+
 /**
  * Whether the server sends its client nothing about this request before the answer, and the
  * answer may take a while: a tool call, from a server that asks nothing first.
@@ -52,17 +79,7 @@ export function elicitationConfirm(server: Server, requestId: RequestId): Confir
   return async (write, signal) => {
     try {
       const answer = await server.elicitInput(
-        {
-          mode: 'form',
-          message: confirmationMessage(write),
-          requestedSchema: {
-            type: 'object',
-            properties: {
-              send: { type: 'boolean', title: 'Send this request', default: false },
-            },
-            required: ['send'],
-          },
-        },
+        { mode: 'form', ...confirmationForm(write) },
         { signal, relatedRequestId: requestId, timeout: CONFIRM_TIMEOUT_MS },
       );
       return answer.action === 'accept' && answer.content?.send === true;

@@ -1,8 +1,19 @@
+import { randomBytes } from 'node:crypto';
 import { listedAnnotations, listedInputSchema, type ToolOutcome } from '@toolhost/core';
+import { SHARED_STORE } from '../assemble-host.js';
 import type { CallOptions, Host } from '../host.js';
 import { HostServices, resolveService } from '../services.js';
 import { unknownToolMessage } from '../unknown-tool.js';
-import { asksBeforeAnswering, elicitationConfirm } from './confirm-elicitation.js';
+import { MemoryRecords } from '../writes/expiring-records.js';
+import type { ConfirmWrite } from '../writes/write-safety.js';
+import {
+  asksBeforeAnswering,
+  asksWithInputRequired,
+  CONFIRM_INPUT,
+  confirmationForm,
+  elicitationConfirm,
+} from './confirm-elicitation.js';
+import { type ConfirmationPayload, ConfirmationStates, callDigest } from './confirmation-state.js';
 import {
   APPLY_PREVIEW,
   CALL_TOOL,
@@ -22,11 +33,14 @@ import {
   type CacheableMethod,
   type CacheHint,
   type CallToolResult,
+  type InputRequiredResult,
+  inputRequired,
+  inputResponse,
   ProtocolError,
   ProtocolErrorCode,
-  type RequestId,
   ResourceNotFoundError,
   Server,
+  type ServerContext,
   servesStatelessEra,
   type Tool,
   UrlElicitationRequiredError,
@@ -96,7 +110,22 @@ export function prepareMcpCatalog(host: Host) {
     exposed: new Set(tools.map((t) => t.name)) as ReadonlySet<string>,
     warmed: false,
     cacheHints: cacheHintsFor(mcp.resultTtlSeconds),
+    confirmations: confirmationStatesOf(host),
   };
+}
+
+/**
+ * Where 2026-07-28 confirmations are signed and spent: with replicas, a key every one derives
+ * from TOOLHOST_TOKEN_KEY and the records they share (Redis), so any replica takes the answer
+ * to a question another asked; alone, a key of this process and its memory.
+ */
+function confirmationStatesOf(host: Host): ConfirmationStates {
+  const shared = host.container.isRegistered(SHARED_STORE, true)
+    ? resolveService(host.container, SHARED_STORE)
+    : undefined;
+  return shared
+    ? new ConfirmationStates(shared.signingKey('mcp-request-state'), shared.writeRecords)
+    : new ConfirmationStates(randomBytes(32), new MemoryRecords());
 }
 
 /** How long a client may keep what does not change while the host runs: the tool list. */
@@ -160,6 +189,8 @@ export function createMcpServer(host: Host, catalog: McpCatalog, options: McpSer
       capabilities: { tools: { listChanged: false }, resources: { listChanged: false } },
       instructions: catalog.instructions,
       cacheHints: catalog.cacheHints,
+      // Checked before any handler runs: a state that fails is -32602, and never reaches one.
+      requestState: { verify: (state, ctx) => catalog.confirmations.codec.verify(state, ctx) },
     },
   );
   const userId = options.userId ?? host.config.defaultUserId;
@@ -177,9 +208,7 @@ export function createMcpServer(host: Host, catalog: McpCatalog, options: McpSer
   const notifyCompletion =
     options.notifyCompletion ?? ((id: string) => void sendCompletionNotice(server, id));
   const calls = new ToolCalls(server, host, catalog, userId, options.userId, notifyCompletion);
-  server.setRequestHandler('tools/call', (request, ctx) =>
-    calls.answer(request.params, { signal: ctx.mcpReq.signal, requestId: ctx.mcpReq.id }),
-  );
+  server.setRequestHandler('tools/call', (request, ctx) => calls.answer(request.params, ctx));
   serveResults(server, catalog, userId);
   return server;
 }
@@ -201,8 +230,8 @@ class ToolCalls {
 
   async answer(
     params: { name: string; arguments?: Record<string, unknown>; _meta?: Record<string, unknown> },
-    extra: { signal: AbortSignal; requestId: RequestId },
-  ): Promise<CallToolResult> {
+    ctx: ServerContext,
+  ): Promise<CallToolResult | InputRequiredResult> {
     const { name, arguments: args = {} } = params;
     if (this.catalog.previews && name === PREVIEW_TOOL_CALL) return this.preview(args);
     if (this.catalog.previews && name === APPLY_PREVIEW) {
@@ -210,8 +239,13 @@ class ToolCalls {
         return renderOutcome(
           invalid('preview_id', "Parameter 'preview_id' is required: the id preview_tool_call answered."),
         );
-      return this.answerKeyed(args.idempotency_key, 'idempotency_key', extra, (options) =>
-        this.host.applyPreview(args.preview_id as string, options),
+      return this.answerKeyed(
+        args.idempotency_key,
+        'idempotency_key',
+        ctx,
+        (options) => this.host.applyPreview(args.preview_id as string, options),
+        APPLY_PREVIEW,
+        () => callDigest(APPLY_PREVIEW, args.preview_id, args.idempotency_key),
       );
     }
     const discovery = this.catalog.discovery;
@@ -227,7 +261,7 @@ class ToolCalls {
       if (name === CALL_TOOL) {
         const canonical = this.resolve(args.name);
         if (!canonical) throw this.unknownTool(args.name);
-        return this.call(canonical, args.arguments, extra, args.idempotency_key, 'idempotency_key');
+        return this.call(canonical, args.arguments, ctx, args.idempotency_key, 'idempotency_key');
       }
     }
     const canonical = this.catalog.names.canonicalName(name);
@@ -235,7 +269,7 @@ class ToolCalls {
     return this.call(
       canonical,
       args,
-      extra,
+      ctx,
       params._meta?.[IDEMPOTENCY_META_KEY],
       `_meta.${IDEMPOTENCY_META_KEY}`,
     );
@@ -263,16 +297,17 @@ class ToolCalls {
   private call(
     canonical: string,
     args: unknown,
-    extra: { signal: AbortSignal; requestId: RequestId },
+    ctx: ServerContext,
     key: unknown,
     keyParameter: string,
-  ): Promise<CallToolResult> {
+  ): Promise<CallToolResult | InputRequiredResult> {
     return this.answerKeyed(
       key,
       keyParameter,
-      extra,
+      ctx,
       (options) => this.host.callTool(canonical, args ?? {}, options),
       canonical,
+      () => callDigest(canonical, args, key),
     );
   }
 
@@ -280,24 +315,64 @@ class ToolCalls {
   private async answerKeyed(
     key: unknown,
     keyParameter: string,
-    extra: { signal: AbortSignal; requestId: RequestId },
+    ctx: ServerContext,
     run: (options: CallOptions) => Promise<ToolOutcome>,
-    tool = APPLY_PREVIEW,
-  ): Promise<CallToolResult> {
+    tool: string,
+    digest: () => string,
+  ): Promise<CallToolResult | InputRequiredResult> {
     if (key !== undefined && (typeof key !== 'string' || key === '' || key.length > 255))
       return renderOutcome(
         invalid(keyParameter, `'${keyParameter}' must be a string of 1 to 255 characters.`),
       );
-    const confirm = asksBeforeAnswering(this.server, this.host.config.tools?.confirmWrites)
-      ? elicitationConfirm(this.server, extra.requestId)
-      : undefined;
-    const outcome = await run({
+    const options: CallOptions = {
       userId: this.callerId,
-      signal: extra.signal,
+      signal: ctx.mcpReq.signal,
       ...(key !== undefined ? { idempotencyKey: key as string } : {}),
-      ...(confirm ? { confirm } : {}),
+    };
+    if (asksWithInputRequired(this.server, this.host.config.tools?.confirmWrites))
+      return this.confirmedByRoundTrip(ctx, options, run, tool, digest());
+    if (asksBeforeAnswering(this.server, this.host.config.tools?.confirmWrites))
+      options.confirm = elicitationConfirm(this.server, ctx.mcpReq.id);
+    return this.rendered(await run(options), tool);
+  }
+
+  /**
+   * A write confirmed on MCP 2026-07-28, where the server cannot ask mid-call: the first request
+   * stops before sending (nothing goes upstream) and answers `input_required` with the question
+   * and a signed `requestState`; the client asks the person and sends the call again with the
+   * answer and the state, which must be this user's, for this very call, unexpired and unused.
+   */
+  private async confirmedByRoundTrip(
+    ctx: ServerContext,
+    options: CallOptions,
+    run: (options: CallOptions) => Promise<ToolOutcome>,
+    tool: string,
+    digest: string,
+  ): Promise<CallToolResult | InputRequiredResult> {
+    const states = this.catalog.confirmations;
+    const state = ctx.mcpReq.requestState<ConfirmationPayload>();
+    if (state !== undefined) {
+      const refused = await states.redeem(state, this.userId, tool, digest);
+      if (refused) throw new ProtocolError(ProtocolErrorCode.InvalidParams, refused);
+      const answer = inputResponse(ctx.mcpReq.inputResponses, CONFIRM_INPUT);
+      const agreed = answer.kind === 'elicit' && answer.action === 'accept' && answer.content?.send === true;
+      return this.rendered(await run({ ...options, confirm: async () => agreed }), tool);
+    }
+    let asked: Parameters<ConfirmWrite>[0] | undefined;
+    const outcome = await run({
+      ...options,
+      confirm: async (write) => {
+        asked = write;
+        return false;
+      },
     });
-    return this.rendered(outcome, tool);
+    if (!asked) return this.rendered(outcome, tool);
+    return inputRequired({
+      inputRequests: {
+        [CONFIRM_INPUT]: inputRequired.elicit({ mode: 'form', ...confirmationForm(asked) }),
+      },
+      requestState: await states.mint(ctx, this.userId, tool, digest),
+    });
   }
 
   private rendered(outcome: ToolOutcome, tool: string): CallToolResult {
