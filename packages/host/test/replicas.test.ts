@@ -278,6 +278,34 @@ describe('replicas: any replica serves any session', () => {
     expect(upstream.requests[0]).toMatchObject({ method: 'DELETE', path: '/items/i9' });
   }, 60_000);
 
+  it('takes on replica B the answer to a 2026-07-28 confirmation replica A asked', async () => {
+    const [a, b] = await startReplicas({ tools: { confirmWrites: true } });
+    await storeAliceToken('items.write');
+    let answered = false;
+    balancer.pick = () => (answered ? origin(b) : origin(a));
+    const client = new Client(
+      { name: 'modern', version: '0' },
+      { versionNegotiation: { mode: 'auto' }, capabilities: { elicitation: { form: {} } } },
+    );
+    client.setRequestHandler('elicitation/create', async () => {
+      answered = true;
+      return { action: 'accept', content: { send: true } };
+    });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${balancer.url}/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${ALICE}` } },
+      }),
+    );
+    clients.push(client);
+    const result = await client.callTool({ name: 'EchoApi_DeleteItem', arguments: { item_id: 'm9' } });
+    expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
+    const calls = balancer.forwarded.filter((f) => f.method === 'POST').slice(-2);
+    expect(calls.map((f) => f.target)).toEqual([origin(a), origin(b)]);
+    expect(upstream.requests).toHaveLength(1);
+    expect(upstream.requests[0]).toMatchObject({ method: 'DELETE', path: '/items/m9' });
+    expect(await admin.keys('toolhost:session:*')).toEqual([]);
+  }, 60_000);
+
   it('serves one session whose requests alternate between two replicas, for its user only', async () => {
     const [a, b] = await startReplicas();
     const { client, transport } = await connect(`${balancer.url}/mcp`);
