@@ -340,6 +340,42 @@ describe('OAuth user authorization', () => {
     expect((await getItem(alice)).isError).toBeFalsy();
   });
 
+  it('asks for sign-in with input_required on 2026-07-28, and the retry after it succeeds', async () => {
+    const client = new Client(
+      { name: 'modern', version: '0' },
+      { versionNegotiation: { mode: 'auto' }, capabilities: { elicitation: { url: {} } } },
+    );
+    const asked: string[] = [];
+    client.setRequestHandler('elicitation/create', async (request) => {
+      const { mode, url } = request.params as { mode: string; url: string };
+      asked.push(mode);
+      const browser = new Browser();
+      expect((await browser.open(await startFlow(browser, url, ALICE))).status).toBe(200);
+      return { action: 'accept' };
+    });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(server.url), {
+        requestInit: { headers: { authorization: `Bearer ${ALICE}` } },
+      }),
+    );
+    clients.push(client);
+    expect(client.getProtocolEra()).toBe('modern');
+    const result = await getItem(client);
+    expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
+    expect(asked).toEqual(['url']);
+    expect(upstream.requests).toHaveLength(1);
+    // A client that cannot open a URL gets the structured error with the link, as before.
+    const plain = new Client({ name: 'plain', version: '0' }, { versionNegotiation: { mode: 'auto' } });
+    await plain.connect(
+      new StreamableHTTPClientTransport(new URL(server.url), {
+        requestInit: { headers: { authorization: `Bearer ${BOB}` } },
+      }),
+    );
+    clients.push(plain);
+    const refused = await getItem(plain);
+    expect(errorOf(refused).code).toBe('authorization_required');
+  });
+
   it('asks again and again without piling up listeners (no MaxListenersExceededWarning)', async () => {
     const warnings: string[] = [];
     const onWarning = (w: Error) => warnings.push(w.name);

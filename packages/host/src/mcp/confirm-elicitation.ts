@@ -31,6 +31,8 @@ export function asksBeforeAnswering(server: Server, confirmWrites: boolean | und
 
 /** The key of the person's answer among a 2026-07-28 retry's `inputResponses`. */
 export const CONFIRM_INPUT = 'confirm';
+/** The key of a sign-in (URL elicitation) among a 2026-07-28 retry's `inputResponses`. */
+export const SIGNIN_INPUT = 'signin';
 
 /**
  * Whether this server's tool calls ask with `input_required` (MCP 2026-07-28, which has no

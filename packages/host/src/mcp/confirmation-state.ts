@@ -3,8 +3,12 @@ import stringify from 'safe-stable-stringify';
 import type { ExpiringRecords } from '../writes/expiring-records.js';
 import { createRequestStateCodec, type RequestStateCodec, type ServerContext } from './sdk.js';
 
-/** What a confirmation's `requestState` binds: the user, the tool, the call's arguments, once. */
+/**
+ * What a round trip's `requestState` binds: the user, the tool, the call's arguments, once.
+ * `k` says what the client was asked: the person's confirmation of a write, or a sign-in.
+ */
 export interface ConfirmationPayload {
+  k: 'confirm' | 'signin';
   /** The user the question was put for. */
   u: string;
   /** The canonical tool (or apply_preview). */
@@ -43,8 +47,15 @@ export class ConfirmationStates {
   }
 
   /** The state to send with the question about this call. */
-  mint(ctx: ServerContext, userId: string, tool: string, digest: string): Promise<string> {
-    return this.codec.mint({ u: userId, t: tool, d: digest, n: randomBytes(16).toString('base64url') }, ctx);
+  mint(
+    ctx: ServerContext,
+    kind: ConfirmationPayload['k'],
+    userId: string,
+    tool: string,
+    digest: string,
+  ): Promise<string> {
+    const nonce = randomBytes(16).toString('base64url');
+    return this.codec.mint({ k: kind, u: userId, t: tool, d: digest, n: nonce }, ctx);
   }
 
   /**

@@ -12,6 +12,7 @@ import {
   CONFIRM_INPUT,
   confirmationForm,
   elicitationConfirm,
+  SIGNIN_INPUT,
 } from './confirm-elicitation.js';
 import { type ConfirmationPayload, ConfirmationStates, callDigest } from './confirmation-state.js';
 import {
@@ -329,20 +330,20 @@ class ToolCalls {
       signal: ctx.mcpReq.signal,
       ...(key !== undefined ? { idempotencyKey: key as string } : {}),
     };
-    if (asksWithInputRequired(this.server, this.host.config.tools?.confirmWrites))
-      return this.confirmedByRoundTrip(ctx, options, run, tool, digest());
+    if (servesStatelessEra(this.server)) return this.answerByRoundTrips(ctx, options, run, tool, digest());
     if (asksBeforeAnswering(this.server, this.host.config.tools?.confirmWrites))
       options.confirm = elicitationConfirm(this.server, ctx.mcpReq.id);
     return this.rendered(await run(options), tool);
   }
 
   /**
-   * A write confirmed on MCP 2026-07-28, where the server cannot ask mid-call: the first request
-   * stops before sending (nothing goes upstream) and answers `input_required` with the question
-   * and a signed `requestState`; the client asks the person and sends the call again with the
-   * answer and the state, which must be this user's, for this very call, unexpired and unused.
+   * A call on MCP 2026-07-28, where the server cannot ask its client mid-call. What it must ask
+   * first (the person's confirmation of a write, a sign-in to the upstream) ends the request,
+   * with nothing sent upstream, in `input_required`: the question and a signed `requestState`.
+   * The client asks, then sends the call again with the answer and the state, which must be
+   * this user's, for this very call, unexpired and unused.
    */
-  private async confirmedByRoundTrip(
+  private async answerByRoundTrips(
     ctx: ServerContext,
     options: CallOptions,
     run: (options: CallOptions) => Promise<ToolOutcome>,
@@ -354,25 +355,39 @@ class ToolCalls {
     if (state !== undefined) {
       const refused = await states.redeem(state, this.userId, tool, digest);
       if (refused) throw new ProtocolError(ProtocolErrorCode.InvalidParams, refused);
-      const answer = inputResponse(ctx.mcpReq.inputResponses, CONFIRM_INPUT);
-      const agreed = answer.kind === 'elicit' && answer.action === 'accept' && answer.content?.send === true;
-      return this.rendered(await run({ ...options, confirm: async () => agreed }), tool);
     }
     let asked: Parameters<ConfirmWrite>[0] | undefined;
-    const outcome = await run({
-      ...options,
-      confirm: async (write) => {
+    if (state?.k === 'confirm') {
+      const answer = inputResponse(ctx.mcpReq.inputResponses, CONFIRM_INPUT);
+      const agreed = answer.kind === 'elicit' && answer.action === 'accept' && answer.content?.send === true;
+      options.confirm = async () => agreed;
+    } else if (asksWithInputRequired(this.server, this.host.config.tools?.confirmWrites)) {
+      options.confirm = async (write) => {
         asked = write;
         return false;
-      },
-    });
-    if (!asked) return this.rendered(outcome, tool);
-    return inputRequired({
-      inputRequests: {
-        [CONFIRM_INPUT]: inputRequired.elicit({ mode: 'form', ...confirmationForm(asked) }),
-      },
-      requestState: await states.mint(ctx, this.userId, tool, digest),
-    });
+      };
+    }
+    const outcome = await run(options);
+    if (asked) {
+      return inputRequired({
+        inputRequests: {
+          [CONFIRM_INPUT]: inputRequired.elicit({ mode: 'form', ...confirmationForm(asked) }),
+        },
+        requestState: await states.mint(ctx, 'confirm', this.userId, tool, digest),
+      });
+    }
+    const url =
+      !outcome.ok && outcome.error.code === 'authorization_required' && outcome.error.authorization?.url;
+    // A person who would not sign in is not asked again and again: the structured error it is.
+    const signin = state?.k === 'signin' ? inputResponse(ctx.mcpReq.inputResponses, SIGNIN_INPUT) : undefined;
+    const declined = signin !== undefined && (signin.kind !== 'elicit' || signin.action !== 'accept');
+    if (url && !outcome.ok && !declined && this.server.getClientCapabilities()?.elicitation?.url) {
+      return inputRequired({
+        inputRequests: { [SIGNIN_INPUT]: inputRequired.elicitUrl({ message: outcome.error.message, url }) },
+        requestState: await states.mint(ctx, 'signin', this.userId, tool, digest),
+      });
+    }
+    return this.rendered(outcome, tool);
   }
 
   private rendered(outcome: ToolOutcome, tool: string): CallToolResult {
