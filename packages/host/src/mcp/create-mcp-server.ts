@@ -6,6 +6,7 @@ import { HostServices, resolveService } from '../services.js';
 import { unknownToolMessage } from '../unknown-tool.js';
 import { MemoryRecords } from '../writes/expiring-records.js';
 import type { ConfirmWrite } from '../writes/write-safety.js';
+import { withCallerTrace } from './caller-trace.js';
 import {
   asksBeforeAnswering,
   asksWithInputRequired,
@@ -209,7 +210,9 @@ export function createMcpServer(host: Host, catalog: McpCatalog, options: McpSer
   const notifyCompletion =
     options.notifyCompletion ?? ((id: string) => void sendCompletionNotice(server, id));
   const calls = new ToolCalls(server, host, catalog, userId, options.userId, notifyCompletion);
-  server.setRequestHandler('tools/call', (request, ctx) => calls.answer(request.params, ctx));
+  server.setRequestHandler('tools/call', (request, ctx) =>
+    withCallerTrace(ctx.mcpReq._meta ?? request.params._meta, () => calls.answer(request.params, ctx)),
+  );
   serveResults(server, catalog, userId);
   return server;
 }
