@@ -1,9 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { listedAnnotations, listedInputSchema, type ToolOutcome } from '@toolhost/core';
-import { SHARED_STORE } from '../assemble-host.js';
 import type { CallOptions, Host } from '../host.js';
-import { HostServices, resolveService } from '../services.js';
-import { unknownToolMessage } from '../unknown-tool.js';
 import { MemoryRecords } from '../writes/expiring-records.js';
 import type { ConfirmWrite } from '../writes/write-safety.js';
 import { withCallerTrace } from './caller-trace.js';
@@ -107,7 +104,7 @@ export function prepareMcpCatalog(host: Host) {
     discovery: dynamic ? new DiscoveryCatalog(host, names, all) : undefined,
     maxResultBytes: mcp.maxResultBytes,
     results: new ResultStore({ ttlSeconds: mcp.resultTtlSeconds }),
-    queryParams: new Map<string, QueryParamName[]>(),
+    queryParams: new Map<string, readonly QueryParamName[]>(),
     /** The canonical names of the exposed tools, for explaining a name that is not one of them. */
     exposed: new Set(tools.map((t) => t.name)) as ReadonlySet<string>,
     warmed: false,
@@ -122,9 +119,7 @@ export function prepareMcpCatalog(host: Host) {
  * to a question another asked; alone, a key of this process and its memory.
  */
 function confirmationStatesOf(host: Host): ConfirmationStates {
-  const shared = host.container.isRegistered(SHARED_STORE, true)
-    ? resolveService(host.container, SHARED_STORE)
-    : undefined;
+  const shared = host.serving.sharedStore;
   return shared
     ? new ConfirmationStates(shared.signingKey('mcp-request-state'), shared.writeRecords)
     : new ConfirmationStates(randomBytes(32), new MemoryRecords());
@@ -424,7 +419,7 @@ class ToolCalls {
     const text = typeof name === 'string' ? name : JSON.stringify(name);
     return new ProtocolError(
       ProtocolErrorCode.InvalidParams,
-      unknownToolMessage(text, this.host.config, this.host.container, this.catalog.exposed, 'mcp'),
+      this.host.serving.explainUnknownTool(text, this.catalog.exposed, 'mcp'),
     );
   }
 }
@@ -455,14 +450,10 @@ function serveResults(server: Server, catalog: McpCatalog, userId: string): void
 }
 
 /** The tool's query parameters by tool and API name, for the next-page hint of a summary. */
-function queryParamsOf(host: Host, catalog: McpCatalog, tool: string): QueryParamName[] {
+function queryParamsOf(host: Host, catalog: McpCatalog, tool: string): readonly QueryParamName[] {
   let params = catalog.queryParams.get(tool);
   if (!params) {
-    const declared =
-      resolveService(host.container, HostServices.registry).get(tool)?.declaration.params ?? [];
-    params = declared
-      .filter((p) => p.in === 'query' && !p.fromSetting)
-      .map((p) => ({ name: p.name, apiName: p.apiName ?? p.name }));
+    params = host.serving.queryParameters(tool);
     catalog.queryParams.set(tool, params);
   }
   return params;

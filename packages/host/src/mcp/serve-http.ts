@@ -1,13 +1,11 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { SHARED_STORE } from '../assemble-host.js';
 import { AccessTokens } from '../auth/access-tokens.js';
 import { connectionsPage } from '../auth/connections-page.js';
 import { oauthRoutes } from '../auth/oauth-routes.js';
 import type { Host } from '../host.js';
 import type { Logger } from '../logger.js';
 import { metricsRoute } from '../observability/metrics-route.js';
-import { resolveService } from '../services.js';
 import type { SharedStore } from '../store/shared-store.js';
 import {
   createMcpServer,
@@ -172,9 +170,7 @@ function openSessions(options: HttpSettings): HttpSessions {
 }
 
 function sharedStoreOf(host: Host): SharedStore | undefined {
-  return host.container.isRegistered(SHARED_STORE, true)
-    ? resolveService(host.container, SHARED_STORE)
-    : undefined;
+  return host.serving.sharedStore;
 }
 
 /**
