@@ -3,7 +3,7 @@ import type { AuthProvider, SecretSource, TokenStore, ToolOutcome, ToolPlugin } 
 import { describeTool } from '@toolhost/core';
 import type { HttpSender, RegisteredTool } from '@toolhost/engine';
 import { type DependencyContainer, container as rootContainer } from 'tsyringe';
-import { composeServices } from './assemble-host.js';
+import { composeServices, SHARED_STORE } from './assemble-host.js';
 import { encryptedDataDir } from './auth/build-auth-providers.js';
 import { OAuthAuthProvider } from './auth/oauth-provider.js';
 import { CallLifecycle } from './call-lifecycle.js';
@@ -16,6 +16,7 @@ import { HostTelemetry } from './observability/host-telemetry.js';
 import { discoverPlugins, pluginSearchBases, searchedDirectories } from './plugins/discover-plugins.js';
 import { importPlugins, registerPlugins } from './plugins/load-plugins.js';
 import { HostServices, registerService, resolveService } from './services.js';
+import type { ServingSupport } from './serving-support.js';
 import { unknownToolMessage } from './unknown-tool.js';
 import { type ConfirmWrite, createWriteSafety, type PreviewOutcome } from './writes/write-safety.js';
 
@@ -100,6 +101,8 @@ export interface Host {
   readonly pluginSearch: { readonly directories: readonly string[]; readonly discovered: boolean };
   /** Providers running the OAuth flow; the HTTP server routes their callbacks. */
   readonly oauthProviders: readonly OAuthAuthProvider[];
+  /** What the transports need beyond listing and calling, so that they never reach into the container. */
+  readonly serving: ServingSupport;
   listTools(): ToolInfo[];
   getTool(name: string): ToolInfo | undefined;
   callTool(name: string, args: unknown, options?: CallOptions): Promise<ToolOutcome>;
@@ -237,6 +240,26 @@ async function closeHost(parts: Assembled, graceMs: number): Promise<void> {
   await parts.shared?.close();
 }
 
+/** The transports' view of the host's services, resolved here so that they never need the container. */
+function servingSupport(
+  container: DependencyContainer,
+  config: ResolvedHostConfig,
+  registry: { get(name: string): RegisteredTool | undefined },
+): ServingSupport {
+  const sharedStore = container.isRegistered(SHARED_STORE, true)
+    ? resolveService(container, SHARED_STORE)
+    : undefined;
+  return {
+    sharedStore,
+    queryParameters: (tool) =>
+      (registry.get(tool)?.declaration.params ?? [])
+        .filter((p) => p.in === 'query' && !p.fromSetting)
+        .map((p) => ({ name: p.name, apiName: p.apiName ?? p.name })),
+    explainUnknownTool: (name, exposed, spelling) =>
+      unknownToolMessage(name, config, container, exposed, spelling),
+  };
+}
+
 /** Creates a host from a config object: loads plugins, composes its services in the container. */
 export async function createHost(rawConfig: HostConfig = {}, options: HostOptions = {}): Promise<Host> {
   const config = resolveConfig(validateConfig(rawConfig));
@@ -261,6 +284,7 @@ export async function createHost(rawConfig: HostConfig = {}, options: HostOption
     container,
     pluginSearch,
     oauthProviders: parts.oauthProviders,
+    serving: servingSupport(container, config, parts.registry),
     listTools: () => [...infos.values()],
     getTool: (name) => infos.get(name),
     warm: async () => {

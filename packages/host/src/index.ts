@@ -41,4 +41,5 @@ export { discoverPlugins, PLUGIN_KEYWORD, pluginSearchBases } from './plugins/di
 export { assertCompatible, importPlugins, PluginLoadError } from './plugins/load-plugins.js';
 export { ToolIndex, type ToolMatch, type ToolSearchOptions } from './search/tool-index.js';
 export { HostServices, registerService, resolveService } from './services.js';
+export type { QueryParameterName, ServingSupport } from './serving-support.js';
 export type { ConfirmWrite, PreviewOutcome } from './writes/write-safety.js';

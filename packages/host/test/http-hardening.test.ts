@@ -1,7 +1,6 @@
 import { request as httpRequest } from 'node:http';
 import { Writable } from 'node:stream';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
 import { AccessTokens } from '../src/auth/access-tokens.js';
@@ -117,6 +116,15 @@ describe('/healthz and the OAuth pages', () => {
 });
 
 describe('JSON-RPC errors', () => {
+  it('answer PUT and PATCH on the MCP path 405, naming the methods it takes', async () => {
+    for (const method of ['PUT', 'PATCH']) {
+      const res = await fetch(open.url, { method, headers: mcpHeaders, body: initialize() });
+      expect(res.status).toBe(405);
+      expect(res.headers.get('allow')).toBe('GET, POST, DELETE');
+      expect(await res.json()).toMatchObject({ error: { message: 'Method not allowed' } });
+    }
+  });
+
   it('carry the request id when it is known', async () => {
     const res = await fetch(open.url, {
       method: 'POST',
@@ -127,11 +135,32 @@ describe('JSON-RPC errors', () => {
     expect(await res.json()).toMatchObject({ id: 42, error: { message: 'Session not found' } });
   });
 
-  it('say "MCP error" once', async () => {
+  it('carry the bare text on the wire, so that a client says "MCP error" at most once', async () => {
+    const opened = await fetch(open.url, { method: 'POST', headers: mcpHeaders, body: initialize() });
+    const session = { ...mcpHeaders, 'mcp-session-id': opened.headers.get('mcp-session-id') ?? '' };
+    await opened.text();
+    const ask = async (id: number, method: string, params: unknown) =>
+      (
+        await messagesOf(
+          await fetch(open.url, {
+            method: 'POST',
+            headers: session,
+            body: JSON.stringify({ jsonrpc: '2.0', id, method, params }),
+          }),
+        )
+      )[0]?.error as { code: number; message: string };
+    const unknownTool = await ask(2, 'tools/call', { name: 'Nope', arguments: {} });
+    expect(unknownTool).toEqual({ code: -32602, message: "No tool named 'Nope' is loaded." });
+    const unknownResource = await ask(3, 'resources/read', { uri: 'toolhost://results/nope' });
+    expect(unknownResource.code).toBe(-32602);
+    expect(unknownResource.message).toMatch(/^Resource not found/);
+    expect((unknownResource as { data?: unknown }).data).toEqual({ uri: 'toolhost://results/nope' });
+    // The SDK's client writes the code into the message once, from the bare text.
     const client = new Client({ name: 'errors', version: '0' });
     await client.connect(new StreamableHTTPClientTransport(new URL(open.url)));
     const error = await client.callTool({ name: 'Nope', arguments: {} }).catch((e: Error) => e);
-    expect((error as Error).message).toBe("MCP error -32602: No tool named 'Nope' is loaded.");
+    expect((error as Error).message.match(/MCP error/g)?.length ?? 0).toBeLessThanOrEqual(1);
+    expect((error as { code?: number }).code).toBe(-32602);
     await client.close();
   });
 });

@@ -1,5 +1,4 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
 import { AccessTokens } from '../src/auth/access-tokens.js';
@@ -127,9 +126,12 @@ describe('HTTP surface limits', () => {
     const server = await serveHttp(host, { port: 0 });
     const client = await connect(server.url);
     const ac = new AbortController();
-    const call = client.callTool({ name: 'EchoApi_GetItem', arguments: { item_id: 'slow' } }, undefined, {
-      signal: ac.signal,
-    });
+    const call = client.callTool(
+      { name: 'EchoApi_GetItem', arguments: { item_id: 'slow' } },
+      {
+        signal: ac.signal,
+      },
+    );
     // The first call also loads the HTTP client (kept off start-up), so wait for the request.
     for (let i = 0; i < 500 && upstream.requests.length === 0; i += 1) {
       await new Promise((r) => setTimeout(r, 20));

@@ -1,5 +1,4 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
 import type { HostConfig } from '../src/config/host-config.js';
@@ -24,9 +23,12 @@ async function fiftyCalls(url: string) {
   const calls = clients.flatMap((client) =>
     Array.from({ length: 10 }, (_, i) =>
       client
-        .callTool({ name: 'EchoApi_GetItem', arguments: { item_id: `i${i}` } }, undefined, {
-          timeout: 15_000,
-        })
+        .callTool(
+          { name: 'EchoApi_GetItem', arguments: { item_id: `i${i}` } },
+          {
+            timeout: 15_000,
+          },
+        )
         .then(
           (r) => (r.isError ? (r.structuredContent as { error: { code: string } }).error.code : 'ok'),
           (e: Error) => `failed: ${e.message}`,

@@ -2,9 +2,7 @@ import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ElicitationCompleteNotificationSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { Client, ProtocolError, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
 import { AccessTokens } from '../src/auth/access-tokens.js';
@@ -321,7 +319,7 @@ describe('OAuth user authorization', () => {
   it('uses URL elicitation when the client supports it, and says when authorization completed', async () => {
     const alice = await connect(ALICE, { elicitation: { url: {} } });
     const completed = new Promise<string>((resolve) =>
-      alice.setNotificationHandler(ElicitationCompleteNotificationSchema, (n) =>
+      alice.setNotificationHandler('notifications/elicitation/complete', (n) =>
         resolve(n.params.elicitationId),
       ),
     );
@@ -331,15 +329,51 @@ describe('OAuth user authorization', () => {
     } catch (e) {
       error = e;
     }
-    expect(error).toBeInstanceOf(McpError);
-    expect((error as McpError).code).toBe(-32042);
+    expect(error).toBeInstanceOf(ProtocolError);
+    expect((error as ProtocolError).code).toBe(-32042);
     const elicitation = (
-      (error as McpError).data as { elicitations: { url: string; elicitationId: string }[] }
+      (error as ProtocolError).data as { elicitations: { url: string; elicitationId: string }[] }
     ).elicitations[0]!;
     const browser = new Browser();
     await browser.open(await startFlow(browser, elicitation.url, ALICE));
     expect(await completed).toBe(elicitation.elicitationId);
     expect((await getItem(alice)).isError).toBeFalsy();
+  });
+
+  it('asks for sign-in with input_required on 2026-07-28, and the retry after it succeeds', async () => {
+    const client = new Client(
+      { name: 'modern', version: '0' },
+      { versionNegotiation: { mode: 'auto' }, capabilities: { elicitation: { url: {} } } },
+    );
+    const asked: string[] = [];
+    client.setRequestHandler('elicitation/create', async (request) => {
+      const { mode, url } = request.params as { mode: string; url: string };
+      asked.push(mode);
+      const browser = new Browser();
+      expect((await browser.open(await startFlow(browser, url, ALICE))).status).toBe(200);
+      return { action: 'accept' };
+    });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(server.url), {
+        requestInit: { headers: { authorization: `Bearer ${ALICE}` } },
+      }),
+    );
+    clients.push(client);
+    expect(client.getProtocolEra()).toBe('modern');
+    const result = await getItem(client);
+    expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
+    expect(asked).toEqual(['url']);
+    expect(upstream.requests).toHaveLength(1);
+    // A client that cannot open a URL gets the structured error with the link, as before.
+    const plain = new Client({ name: 'plain', version: '0' }, { versionNegotiation: { mode: 'auto' } });
+    await plain.connect(
+      new StreamableHTTPClientTransport(new URL(server.url), {
+        requestInit: { headers: { authorization: `Bearer ${BOB}` } },
+      }),
+    );
+    clients.push(plain);
+    const refused = await getItem(plain);
+    expect(errorOf(refused).code).toBe('authorization_required');
   });
 
   it('asks again and again without piling up listeners (no MaxListenersExceededWarning)', async () => {
@@ -348,7 +382,7 @@ describe('OAuth user authorization', () => {
     process.on('warning', onWarning);
     try {
       const alice = await connect(ALICE, { elicitation: { url: {} } });
-      for (let i = 0; i < 20; i += 1) await expect(getItem(alice)).rejects.toThrow(/-32042/);
+      for (let i = 0; i < 20; i += 1) await expect(getItem(alice)).rejects.toMatchObject({ code: -32042 });
       await new Promise((r) => setImmediate(r));
     } finally {
       process.off('warning', onWarning);

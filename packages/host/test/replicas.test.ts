@@ -1,11 +1,9 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
   type CallToolResult,
-  ElicitationCompleteNotificationSchema,
-  ElicitRequestSchema,
-  McpError,
-} from '@modelcontextprotocol/sdk/types.js';
+  Client,
+  ProtocolError,
+  StreamableHTTPClientTransport,
+} from '@modelcontextprotocol/client';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
@@ -192,7 +190,7 @@ describe('replicas: authorization across replicas', () => {
     const [a, b] = await startReplicas();
     const { client } = await connect(a.url, ALICE, { elicitation: { url: {} } });
     const completed = new Promise<string>((resolve) =>
-      client.setNotificationHandler(ElicitationCompleteNotificationSchema, (n) =>
+      client.setNotificationHandler('notifications/elicitation/complete', (n) =>
         resolve(n.params.elicitationId),
       ),
     );
@@ -200,10 +198,10 @@ describe('replicas: authorization across replicas', () => {
       () => undefined,
       (e: unknown) => e,
     );
-    expect(error).toBeInstanceOf(McpError);
-    expect((error as McpError).code).toBe(-32042);
+    expect(error).toBeInstanceOf(ProtocolError);
+    expect((error as ProtocolError).code).toBe(-32042);
     const elicitation = (
-      (error as McpError).data as { elicitations: { url: string; elicitationId: string }[] }
+      (error as ProtocolError).data as { elicitations: { url: string; elicitationId: string }[] }
     ).elicitations[0]!;
 
     balancer.pick = () => origin(b);
@@ -219,7 +217,7 @@ describe('replicas: authorization across replicas', () => {
     balancer.pick = (req) => (req.method === 'GET' ? origin(b) : origin(a));
     const { client } = await connect(`${balancer.url}/mcp`, ALICE, { elicitation: { url: {} } });
     const completed = new Promise<string>((resolve) =>
-      client.setNotificationHandler(ElicitationCompleteNotificationSchema, (n) =>
+      client.setNotificationHandler('notifications/elicitation/complete', (n) =>
         resolve(n.params.elicitationId),
       ),
     );
@@ -230,9 +228,9 @@ describe('replicas: authorization across replicas', () => {
       () => undefined,
       (e: unknown) => e,
     );
-    expect((error as McpError).code).toBe(-32042);
+    expect((error as ProtocolError).code).toBe(-32042);
     const elicitation = (
-      (error as McpError).data as { elicitations: { url: string; elicitationId: string }[] }
+      (error as ProtocolError).data as { elicitations: { url: string; elicitationId: string }[] }
     ).elicitations[0]!;
     expect(balancer.forwarded.filter((f) => f.method === 'POST').every((f) => f.target === origin(a))).toBe(
       true,
@@ -266,7 +264,7 @@ describe('replicas: any replica serves any session', () => {
     balancer.pick = (req) => (answered && req.method === 'POST' ? origin(b) : origin(a));
     const { client } = await connect(`${balancer.url}/mcp`, ALICE, { elicitation: { form: {} } });
     const shown: string[] = [];
-    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+    client.setRequestHandler('elicitation/create', async (request) => {
       shown.push((request.params as { message: string }).message);
       answered = true;
       return { action: 'accept', content: { send: true } };
@@ -278,6 +276,34 @@ describe('replicas: any replica serves any session', () => {
     expect(answer.target).toBe(origin(b));
     expect(upstream.requests).toHaveLength(1);
     expect(upstream.requests[0]).toMatchObject({ method: 'DELETE', path: '/items/i9' });
+  }, 60_000);
+
+  it('takes on replica B the answer to a 2026-07-28 confirmation replica A asked', async () => {
+    const [a, b] = await startReplicas({ tools: { confirmWrites: true } });
+    await storeAliceToken('items.write');
+    let answered = false;
+    balancer.pick = () => (answered ? origin(b) : origin(a));
+    const client = new Client(
+      { name: 'modern', version: '0' },
+      { versionNegotiation: { mode: 'auto' }, capabilities: { elicitation: { form: {} } } },
+    );
+    client.setRequestHandler('elicitation/create', async () => {
+      answered = true;
+      return { action: 'accept', content: { send: true } };
+    });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${balancer.url}/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${ALICE}` } },
+      }),
+    );
+    clients.push(client);
+    const result = await client.callTool({ name: 'EchoApi_DeleteItem', arguments: { item_id: 'm9' } });
+    expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
+    const calls = balancer.forwarded.filter((f) => f.method === 'POST').slice(-2);
+    expect(calls.map((f) => f.target)).toEqual([origin(a), origin(b)]);
+    expect(upstream.requests).toHaveLength(1);
+    expect(upstream.requests[0]).toMatchObject({ method: 'DELETE', path: '/items/m9' });
+    expect(await admin.keys('toolhost:session:*')).toEqual([]);
   }, 60_000);
 
   it('serves one session whose requests alternate between two replicas, for its user only', async () => {
@@ -310,6 +336,26 @@ describe('replicas: any replica serves any session', () => {
     await transport.terminateSession();
     expect((await post(a.url, ALICE, session, ping)).status).toBe(404);
     expect((await post(b.url, ALICE, session, ping)).status).toBe(404);
+  }, 60_000);
+
+  it('answers 2026-07-28 requests on either replica with no session record in Redis', async () => {
+    const [a, b] = await startReplicas();
+    await storeAliceToken('items.read');
+    const keysBefore = (await admin.keys('toolhost:session:*')).length;
+    const client = new Client({ name: 'modern', version: '0' }, { versionNegotiation: { mode: 'auto' } });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${balancer.url}/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${ALICE}` } },
+      }),
+    );
+    clients.push(client);
+    expect(client.getProtocolEra()).toBe('modern');
+    for (let i = 0; i < 4; i += 1) expect((await getItem(client, `m${i}`)).isError).toBeFalsy();
+    const posts = balancer.forwarded.filter((f) => f.method === 'POST');
+    expect(new Set(posts.map((f) => f.target))).toEqual(new Set([origin(a), origin(b)]));
+    expect(posts.every((f) => f.session === undefined && f.status === 200)).toBe(true);
+    expect((await admin.keys('toolhost:session:*')).length).toBe(keysBefore);
+    expect(upstream.requests.length).toBe(4);
   }, 60_000);
 
   it('keeps serving when replica A stops in the middle of a load: B answers everything, no token lost', async () => {

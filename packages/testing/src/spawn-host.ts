@@ -3,8 +3,8 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import type { HostConfig } from '@toolhost/host';
 
 export interface SpawnedHost {
@@ -26,7 +26,16 @@ export function hostCliPath(): string {
  */
 export async function spawnHost(
   config: HostConfig,
-  options: { env?: Record<string, string>; cwd?: string; args?: string[] } = {},
+  options: {
+    env?: Record<string, string>;
+    cwd?: string;
+    args?: string[];
+    /**
+     * `legacy` (default): the client opens with `initialize` (MCP 2025-11-25). `auto`: it asks
+     * for MCP 2026-07-28 first (`server/discover`) and falls back, as current clients do.
+     */
+    protocol?: 'legacy' | 'auto';
+  } = {},
 ): Promise<SpawnedHost> {
   const dir = mkdtempSync(join(tmpdir(), 'toolhost-test-'));
   const file = join(dir, 'toolhost.config.json');
@@ -42,7 +51,10 @@ export async function spawnHost(
   (transport.stderr as Readable | null)?.on('data', (c: Buffer) => {
     stderr += c.toString('utf8');
   });
-  const client = new Client({ name: 'toolhost-test', version: '0.0.0' });
+  const client = new Client(
+    { name: 'toolhost-test', version: '0.0.0' },
+    options.protocol === 'auto' ? { versionNegotiation: { mode: 'auto' } } : {},
+  );
   try {
     await client.connect(transport);
   } catch (e) {

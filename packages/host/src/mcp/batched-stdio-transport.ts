@@ -1,6 +1,5 @@
 import type { Readable, Writable } from 'node:stream';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { type JSONRPCMessage, StdioServerTransport } from './sdk.js';
 
 /**
  * The SDK's stdio transport, with the answers of one turn of the event loop written together.

@@ -1,6 +1,5 @@
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { ConfirmWrite } from '../writes/write-safety.js';
+import { type RequestId, type Server, servesStatelessEra } from './sdk.js';
 
 /** A person reads and decides; the SDK's 60 s default would cancel them mid-thought. */
 const CONFIRM_TIMEOUT_MS = 10 * 60_000;
@@ -25,7 +24,38 @@ export function confirmationMessage(write: Parameters<ConfirmWrite>[0]): string 
  * decides, since the HTTP transport commits an answer's form on it (see answersDirectly).
  */
 export function asksBeforeAnswering(server: Server, confirmWrites: boolean | undefined): boolean {
-  return !!confirmWrites && !!server.getClientCapabilities()?.elicitation?.form;
+  // 2026-07-28 has no server-to-client requests: a write there is previewed to apply instead.
+  if (!confirmWrites || servesStatelessEra(server)) return false;
+  return !!server.getClientCapabilities()?.elicitation?.form;
+}
+
+/** The key of the person's answer among a 2026-07-28 retry's `inputResponses`. */
+export const CONFIRM_INPUT = 'confirm';
+/** The key of a sign-in (URL elicitation) among a 2026-07-28 retry's `inputResponses`. */
+export const SIGNIN_INPUT = 'signin';
+
+/**
+ * Whether this server's tool calls ask with `input_required` (MCP 2026-07-28, which has no
+ * server-to-client requests): writes are confirmed and this request's client declared form
+ * elicitation (an empty `elicitation` capability means form). A client that did not gets the
+ * preview to apply instead, as on the session era.
+ */
+export function asksWithInputRequired(server: Server, confirmWrites: boolean | undefined): boolean {
+  if (!confirmWrites || !servesStatelessEra(server)) return false;
+  const elicitation = server.getClientCapabilities()?.elicitation;
+  return !!elicitation && (!!elicitation.form || Object.keys(elicitation).length === 0);
+}
+
+/** The question of a confirmation: the request as the person reads it, and a box to tick. */
+export function confirmationForm(write: Parameters<ConfirmWrite>[0]) {
+  return {
+    message: confirmationMessage(write),
+    requestedSchema: {
+      type: 'object' as const,
+      properties: { send: { type: 'boolean' as const, title: 'Send this request', default: false } },
+      required: ['send'],
+    },
+  };
 }
 
 /**
@@ -51,17 +81,7 @@ export function elicitationConfirm(server: Server, requestId: RequestId): Confir
   return async (write, signal) => {
     try {
       const answer = await server.elicitInput(
-        {
-          mode: 'form',
-          message: confirmationMessage(write),
-          requestedSchema: {
-            type: 'object',
-            properties: {
-              send: { type: 'boolean', title: 'Send this request', default: false },
-            },
-            required: ['send'],
-          },
-        },
+        { mode: 'form', ...confirmationForm(write) },
         { signal, relatedRequestId: requestId, timeout: CONFIRM_TIMEOUT_MS },
       );
       return answer.action === 'accept' && answer.content?.send === true;

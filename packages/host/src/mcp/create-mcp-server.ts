@@ -1,22 +1,18 @@
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { Protocol } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import {
-  CallToolRequestSchema,
-  type CallToolResult,
-  ErrorCode,
-  ListResourcesRequestSchema,
-  ListToolsRequestSchema,
-  McpError,
-  ReadResourceRequestSchema,
-  type RequestId,
-  type Tool,
-  UrlElicitationRequiredError,
-} from '@modelcontextprotocol/sdk/types.js';
+import { randomBytes } from 'node:crypto';
 import { listedAnnotations, listedInputSchema, type ToolOutcome } from '@toolhost/core';
 import type { CallOptions, Host } from '../host.js';
-import { HostServices, resolveService } from '../services.js';
-import { unknownToolMessage } from '../unknown-tool.js';
-import { asksBeforeAnswering, elicitationConfirm } from './confirm-elicitation.js';
+import { MemoryRecords } from '../writes/expiring-records.js';
+import type { ConfirmWrite } from '../writes/write-safety.js';
+import { withCallerTrace } from './caller-trace.js';
+import {
+  asksBeforeAnswering,
+  asksWithInputRequired,
+  CONFIRM_INPUT,
+  confirmationForm,
+  elicitationConfirm,
+  SIGNIN_INPUT,
+} from './confirm-elicitation.js';
+import { type ConfirmationPayload, ConfirmationStates, callDigest } from './confirmation-state.js';
 import {
   APPLY_PREVIEW,
   CALL_TOOL,
@@ -32,6 +28,22 @@ import { SERVER_INSTRUCTIONS } from './instructions.js';
 import { renderOutcome } from './render-outcome.js';
 import { fitResult, type QueryParamName } from './result-budget.js';
 import { ResultStore } from './result-store.js';
+import {
+  type CacheableMethod,
+  type CacheHint,
+  type CallToolResult,
+  type InputRequiredResult,
+  inputRequired,
+  inputResponse,
+  ProtocolError,
+  ProtocolErrorCode,
+  ResourceNotFoundError,
+  Server,
+  type ServerContext,
+  servesStatelessEra,
+  type Tool,
+  UrlElicitationRequiredError,
+} from './sdk.js';
 import { ToolNameMap } from './tool-names.js';
 
 /** Where a direct `tools/call` carries its idempotency key. */
@@ -92,10 +104,43 @@ export function prepareMcpCatalog(host: Host) {
     discovery: dynamic ? new DiscoveryCatalog(host, names, all) : undefined,
     maxResultBytes: mcp.maxResultBytes,
     results: new ResultStore({ ttlSeconds: mcp.resultTtlSeconds }),
-    queryParams: new Map<string, QueryParamName[]>(),
+    queryParams: new Map<string, readonly QueryParamName[]>(),
     /** The canonical names of the exposed tools, for explaining a name that is not one of them. */
     exposed: new Set(tools.map((t) => t.name)) as ReadonlySet<string>,
     warmed: false,
+    cacheHints: cacheHintsFor(mcp.resultTtlSeconds),
+    confirmations: confirmationStatesOf(host),
+  };
+}
+
+/**
+ * Where 2026-07-28 confirmations are signed and spent: with replicas, a key every one derives
+ * from TOOLHOST_TOKEN_KEY and the records they share (Redis), so any replica takes the answer
+ * to a question another asked; alone, a key of this process and its memory.
+ */
+function confirmationStatesOf(host: Host): ConfirmationStates {
+  const shared = host.serving.sharedStore;
+  return shared
+    ? new ConfirmationStates(shared.signingKey('mcp-request-state'), shared.writeRecords)
+    : new ConfirmationStates(randomBytes(32), new MemoryRecords());
+}
+
+/** How long a client may keep what does not change while the host runs: the tool list. */
+const LIST_TTL_MS = 5 * 60_000;
+
+/**
+ * The cache hints of MCP 2026-07-28 (`ttlMs`, `cacheScope`) for each listing and read. The tool
+ * list is the same for every caller until the host restarts with another configuration, so any
+ * cache may keep it a while; the results a caller's calls stored are theirs alone (`private`),
+ * their list changes with every large call, and a stored result never changes before it expires.
+ */
+function cacheHintsFor(resultTtlSeconds: number): Partial<Record<CacheableMethod, CacheHint>> {
+  return {
+    'server/discover': { ttlMs: LIST_TTL_MS, cacheScope: 'public' },
+    'tools/list': { ttlMs: LIST_TTL_MS, cacheScope: 'public' },
+    'resources/templates/list': { ttlMs: LIST_TTL_MS, cacheScope: 'public' },
+    'resources/list': { ttlMs: 0, cacheScope: 'private' },
+    'resources/read': { ttlMs: Math.min(60_000, resultTtlSeconds * 1000), cacheScope: 'private' },
   };
 }
 
@@ -113,12 +158,13 @@ function offerUrlElicitation(
   message: string,
   notifyCompletion: (elicitationId: string) => void,
 ): void {
-  if (!server.getClientCapabilities()?.elicitation?.url) return;
+  // 2026-07-28 has no -32042: the structured result carries the URL there.
+  if (servesStatelessEra(server) || !server.getClientCapabilities()?.elicitation?.url) return;
   const { provider: providerId, url, id: elicitationId } = authorization;
   const provider = host.oauthProviders.find((p) => p.id === providerId);
   if (!elicitationId || !provider) return;
   provider.whenAuthorized(elicitationId, () => notifyCompletion(elicitationId));
-  throw unprefixed(new UrlElicitationRequiredError([{ mode: 'url', message, url, elicitationId }], message));
+  throw new UrlElicitationRequiredError([{ mode: 'url', message, url, elicitationId }], message);
 }
 
 /** Tells this server's client that the user completed a URL elicitation (dropped if it has gone). */
@@ -126,16 +172,6 @@ export async function sendCompletionNotice(server: Server, elicitationId: string
   await server
     .createElicitationCompletionNotifier(elicitationId)()
     .catch(() => {});
-}
-
-/**
- * McpError writes "MCP error <code>: " into its message, which the SDK then sends as the
- * JSON-RPC message, and a client's McpError prefixes it again ("MCP error -32602: MCP error
- * -32602: …"). The wire message is the bare text; the code travels in its own field.
- */
-function unprefixed<E extends McpError>(error: E): E {
-  error.message = error.message.replace(/^MCP error -?\d+: /, '');
-  return error;
 }
 
 /**
@@ -149,10 +185,13 @@ export function createMcpServer(host: Host, catalog: McpCatalog, options: McpSer
     {
       capabilities: { tools: { listChanged: false }, resources: { listChanged: false } },
       instructions: catalog.instructions,
+      cacheHints: catalog.cacheHints,
+      // Checked before any handler runs: a state that fails is -32602, and never reaches one.
+      requestState: { verify: (state, ctx) => catalog.confirmations.codec.verify(state, ctx) },
     },
   );
   const userId = options.userId ?? host.config.defaultUserId;
-  server.setRequestHandler(ListToolsRequestSchema, async () => {
+  server.setRequestHandler('tools/list', async () => {
     // Once the list is answered (the client's first step), load what calls need.
     if (!catalog.warmed) {
       catalog.warmed = true;
@@ -166,15 +205,8 @@ export function createMcpServer(host: Host, catalog: McpCatalog, options: McpSer
   const notifyCompletion =
     options.notifyCompletion ?? ((id: string) => void sendCompletionNotice(server, id));
   const calls = new ToolCalls(server, host, catalog, userId, options.userId, notifyCompletion);
-  // Registered as the protocol layer registers any request rather than through Server's
-  // override, which for tools/call parses each request a second time and each result against
-  // CallToolResultSchema, with zod: about 60 µs of a call's millisecond when the host is
-  // otherwise idle. The protocol layer has parsed the request already (with the same schema),
-  // and results are renderOutcome's, checked against CallToolResultSchema in
-  // render-outcome.test.ts and by every SDK client in the host's tests. Server's capability
-  // check still runs: it is a method of the server that registration calls.
-  Protocol.prototype.setRequestHandler.call(server, CallToolRequestSchema, (request, extra) =>
-    calls.answer(request.params, extra),
+  server.setRequestHandler('tools/call', (request, ctx) =>
+    withCallerTrace(ctx.mcpReq._meta ?? request.params._meta, () => calls.answer(request.params, ctx)),
   );
   serveResults(server, catalog, userId);
   return server;
@@ -197,8 +229,8 @@ class ToolCalls {
 
   async answer(
     params: { name: string; arguments?: Record<string, unknown>; _meta?: Record<string, unknown> },
-    extra: { signal: AbortSignal; requestId: RequestId },
-  ): Promise<CallToolResult> {
+    ctx: ServerContext,
+  ): Promise<CallToolResult | InputRequiredResult> {
     const { name, arguments: args = {} } = params;
     if (this.catalog.previews && name === PREVIEW_TOOL_CALL) return this.preview(args);
     if (this.catalog.previews && name === APPLY_PREVIEW) {
@@ -206,8 +238,13 @@ class ToolCalls {
         return renderOutcome(
           invalid('preview_id', "Parameter 'preview_id' is required: the id preview_tool_call answered."),
         );
-      return this.answerKeyed(args.idempotency_key, 'idempotency_key', extra, (options) =>
-        this.host.applyPreview(args.preview_id as string, options),
+      return this.answerKeyed(
+        args.idempotency_key,
+        'idempotency_key',
+        ctx,
+        (options) => this.host.applyPreview(args.preview_id as string, options),
+        APPLY_PREVIEW,
+        () => callDigest(APPLY_PREVIEW, args.preview_id, args.idempotency_key),
       );
     }
     const discovery = this.catalog.discovery;
@@ -223,7 +260,7 @@ class ToolCalls {
       if (name === CALL_TOOL) {
         const canonical = this.resolve(args.name);
         if (!canonical) throw this.unknownTool(args.name);
-        return this.call(canonical, args.arguments, extra, args.idempotency_key, 'idempotency_key');
+        return this.call(canonical, args.arguments, ctx, args.idempotency_key, 'idempotency_key');
       }
     }
     const canonical = this.catalog.names.canonicalName(name);
@@ -231,7 +268,7 @@ class ToolCalls {
     return this.call(
       canonical,
       args,
-      extra,
+      ctx,
       params._meta?.[IDEMPOTENCY_META_KEY],
       `_meta.${IDEMPOTENCY_META_KEY}`,
     );
@@ -259,16 +296,17 @@ class ToolCalls {
   private call(
     canonical: string,
     args: unknown,
-    extra: { signal: AbortSignal; requestId: RequestId },
+    ctx: ServerContext,
     key: unknown,
     keyParameter: string,
-  ): Promise<CallToolResult> {
+  ): Promise<CallToolResult | InputRequiredResult> {
     return this.answerKeyed(
       key,
       keyParameter,
-      extra,
+      ctx,
       (options) => this.host.callTool(canonical, args ?? {}, options),
       canonical,
+      () => callDigest(canonical, args, key),
     );
   }
 
@@ -276,23 +314,77 @@ class ToolCalls {
   private async answerKeyed(
     key: unknown,
     keyParameter: string,
-    extra: { signal: AbortSignal; requestId: RequestId },
+    ctx: ServerContext,
     run: (options: CallOptions) => Promise<ToolOutcome>,
-    tool = APPLY_PREVIEW,
-  ): Promise<CallToolResult> {
+    tool: string,
+    digest: () => string,
+  ): Promise<CallToolResult | InputRequiredResult> {
     if (key !== undefined && (typeof key !== 'string' || key === '' || key.length > 255))
       return renderOutcome(
         invalid(keyParameter, `'${keyParameter}' must be a string of 1 to 255 characters.`),
       );
-    const confirm = asksBeforeAnswering(this.server, this.host.config.tools?.confirmWrites)
-      ? elicitationConfirm(this.server, extra.requestId)
-      : undefined;
-    const outcome = await run({
+    const options: CallOptions = {
       userId: this.callerId,
-      signal: extra.signal,
+      signal: ctx.mcpReq.signal,
       ...(key !== undefined ? { idempotencyKey: key as string } : {}),
-      ...(confirm ? { confirm } : {}),
-    });
+    };
+    if (servesStatelessEra(this.server)) return this.answerByRoundTrips(ctx, options, run, tool, digest());
+    if (asksBeforeAnswering(this.server, this.host.config.tools?.confirmWrites))
+      options.confirm = elicitationConfirm(this.server, ctx.mcpReq.id);
+    return this.rendered(await run(options), tool);
+  }
+
+  /**
+   * A call on MCP 2026-07-28, where the server cannot ask its client mid-call. What it must ask
+   * first (the person's confirmation of a write, a sign-in to the upstream) ends the request,
+   * with nothing sent upstream, in `input_required`: the question and a signed `requestState`.
+   * The client asks, then sends the call again with the answer and the state, which must be
+   * this user's, for this very call, unexpired and unused.
+   */
+  private async answerByRoundTrips(
+    ctx: ServerContext,
+    options: CallOptions,
+    run: (options: CallOptions) => Promise<ToolOutcome>,
+    tool: string,
+    digest: string,
+  ): Promise<CallToolResult | InputRequiredResult> {
+    const states = this.catalog.confirmations;
+    const state = ctx.mcpReq.requestState<ConfirmationPayload>();
+    if (state !== undefined) {
+      const refused = await states.redeem(state, this.userId, tool, digest);
+      if (refused) throw new ProtocolError(ProtocolErrorCode.InvalidParams, refused);
+    }
+    let asked: Parameters<ConfirmWrite>[0] | undefined;
+    if (state?.k === 'confirm') {
+      const answer = inputResponse(ctx.mcpReq.inputResponses, CONFIRM_INPUT);
+      const agreed = answer.kind === 'elicit' && answer.action === 'accept' && answer.content?.send === true;
+      options.confirm = async () => agreed;
+    } else if (asksWithInputRequired(this.server, this.host.config.tools?.confirmWrites)) {
+      options.confirm = async (write) => {
+        asked = write;
+        return false;
+      };
+    }
+    const outcome = await run(options);
+    if (asked) {
+      return inputRequired({
+        inputRequests: {
+          [CONFIRM_INPUT]: inputRequired.elicit({ mode: 'form', ...confirmationForm(asked) }),
+        },
+        requestState: await states.mint(ctx, 'confirm', this.userId, tool, digest),
+      });
+    }
+    const url =
+      !outcome.ok && outcome.error.code === 'authorization_required' && outcome.error.authorization?.url;
+    // A person who would not sign in is not asked again and again: the structured error it is.
+    const signin = state?.k === 'signin' ? inputResponse(ctx.mcpReq.inputResponses, SIGNIN_INPUT) : undefined;
+    const declined = signin !== undefined && (signin.kind !== 'elicit' || signin.action !== 'accept');
+    if (url && !outcome.ok && !declined && this.server.getClientCapabilities()?.elicitation?.url) {
+      return inputRequired({
+        inputRequests: { [SIGNIN_INPUT]: inputRequired.elicitUrl({ message: outcome.error.message, url }) },
+        requestState: await states.mint(ctx, 'signin', this.userId, tool, digest),
+      });
+    }
     return this.rendered(outcome, tool);
   }
 
@@ -323,20 +415,18 @@ class ToolCalls {
   }
 
   /** The same words as the embedding API and the CLI: the right spelling, the key that hides the tool, or a close name. */
-  private unknownTool(name: unknown): McpError {
+  private unknownTool(name: unknown): ProtocolError {
     const text = typeof name === 'string' ? name : JSON.stringify(name);
-    return unprefixed(
-      new McpError(
-        ErrorCode.InvalidParams,
-        unknownToolMessage(text, this.host.config, this.host.container, this.catalog.exposed, 'mcp'),
-      ),
+    return new ProtocolError(
+      ProtocolErrorCode.InvalidParams,
+      this.host.serving.explainUnknownTool(text, this.catalog.exposed, 'mcp'),
     );
   }
 }
 
 /** Results over the size budget, each readable only by the user whose call produced it. */
 function serveResults(server: Server, catalog: McpCatalog, userId: string): void {
-  server.setRequestHandler(ListResourcesRequestSchema, async () => ({
+  server.setRequestHandler('resources/list', async () => ({
     resources: catalog.results.list(userId).map((r) => ({
       uri: r.uri,
       name: `${catalog.names.mcpName(r.tool)} result`,
@@ -344,11 +434,14 @@ function serveResults(server: Server, catalog: McpCatalog, userId: string): void
       size: r.bytes,
     })),
   }));
-  server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+  // No templates: a stored result is read by the URI its summary gave.
+  server.setRequestHandler('resources/templates/list', async () => ({ resourceTemplates: [] }));
+  server.setRequestHandler('resources/read', async (request) => {
     const stored = catalog.results.get(request.params.uri, userId);
     if (!stored) {
-      throw new McpError(
-        ErrorCode.InvalidParams,
+      // -32602 with the URI in `data`, as 2026-07-28 asks (SEP-2164), on every era.
+      throw new ResourceNotFoundError(
+        request.params.uri,
         `Resource not found (results expire after ${catalog.results.ttlSeconds} s): ${request.params.uri}`,
       );
     }
@@ -357,14 +450,10 @@ function serveResults(server: Server, catalog: McpCatalog, userId: string): void
 }
 
 /** The tool's query parameters by tool and API name, for the next-page hint of a summary. */
-function queryParamsOf(host: Host, catalog: McpCatalog, tool: string): QueryParamName[] {
+function queryParamsOf(host: Host, catalog: McpCatalog, tool: string): readonly QueryParamName[] {
   let params = catalog.queryParams.get(tool);
   if (!params) {
-    const declared =
-      resolveService(host.container, HostServices.registry).get(tool)?.declaration.params ?? [];
-    params = declared
-      .filter((p) => p.in === 'query' && !p.fromSetting)
-      .map((p) => ({ name: p.name, apiName: p.apiName ?? p.name }));
+    params = host.serving.queryParameters(tool);
     catalog.queryParams.set(tool, params);
   }
   return params;

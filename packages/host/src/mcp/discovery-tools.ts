@@ -1,9 +1,9 @@
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Host } from '../host.js';
 import type { ToolIndex } from '../search/tool-index.js';
 import { HostServices, resolveService } from '../services.js';
 import { exampleCall } from './example-call.js';
 import { renderOutcome } from './render-outcome.js';
+import type { CallToolResult, Tool } from './sdk.js';
 import type { ToolNameMap } from './tool-names.js';
 
 /** The three tools a dynamic catalog lists instead of every tool. */

@@ -10,6 +10,7 @@ import { isInitialize, onlyAnswers } from './jsonrpc-messages.js';
 import { BodyTooLarge, jsonRpcError, originAllowed, readBody, requestIdOf } from './request-guards.js';
 import { SessionTransport } from './session-transport.js';
 import type { SessionRecord, SharedSessions } from './shared-sessions.js';
+import { isSessionEra, type StatelessRequests } from './stateless-requests.js';
 
 export interface McpEndpointOptions {
   host: Host;
@@ -26,13 +27,16 @@ export interface McpEndpointOptions {
   exchanges: Set<ServerResponse>;
   /** Sessions shared by replicas (Redis), so that any replica serves any session. */
   shared?: SharedSessions;
+  /** MCP 2026-07-28 requests, each served on its own (no session). */
+  stateless: StatelessRequests;
 }
 
 /**
  * The MCP path of the HTTP host: who is asking (checked before the body is read), the JSON-RPC
- * message, then the session it belongs to or a new one. Each session has its own MCP server
- * and transport, never shared between clients (sharing one leaked responses across clients,
- * CVE-2026-25536).
+ * message, then its era. A 2026-07-28 request is answered on its own, by a server made for it;
+ * a request of the session era goes to the session it belongs to, or opens one. Each session
+ * has its own MCP server and transport, never shared between clients (sharing one leaked
+ * responses across clients, CVE-2026-25536).
  */
 export class McpEndpoint {
   /** Sessions being rebuilt from the shared store, so that concurrent requests rebuild one. */
@@ -41,6 +45,10 @@ export class McpEndpoint {
   constructor(private readonly o: McpEndpointOptions) {}
 
   async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (!ENDPOINT_METHODS.has(req.method ?? '')) {
+      req.resume();
+      return jsonRpcError(res, 405, 'Method not allowed', { headers: { allow: 'GET, POST, DELETE' } });
+    }
     const origin = req.headers.origin;
     if (!originAllowed(origin, this.o.allowedOrigins as Set<string>)) {
       return jsonRpcError(res, 403, `Origin ${origin} is not allowed`);
@@ -53,6 +61,11 @@ export class McpEndpoint {
     const id = requestIdOf(parsed);
     if (this.o.draining()) {
       return jsonRpcError(res, 503, 'The server is shutting down', { id, headers: { connection: 'close' } });
+    }
+    if (req.method === 'POST' && !isSessionEra(req, parsed)) {
+      this.o.exchanges.add(res);
+      res.once('close', () => this.o.exchanges.delete(res));
+      return this.o.stateless.handle(req, res, parsed, userId);
     }
     const sessionId = req.headers['mcp-session-id'];
     if (typeof sessionId === 'string') return this.toSession(req, res, sessionId, userId, parsed);
@@ -269,6 +282,9 @@ export class McpEndpoint {
     });
   }
 }
+
+/** The HTTP methods of the MCP endpoint (Streamable HTTP); any other is answered 405. */
+const ENDPOINT_METHODS = new Set(['GET', 'POST', 'DELETE']);
 
 /** A request refused with an HTTP status (a cap reached, the shared store away). */
 type Refusal = { status: number; message: string };

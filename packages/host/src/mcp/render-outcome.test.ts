@@ -1,4 +1,4 @@
-import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolResultSchema } from '@modelcontextprotocol/core';
 import type { ToolOutcome } from '@toolhost/core';
 import { describe, expect, it } from 'vitest';
 import { renderOutcome } from './render-outcome.js';

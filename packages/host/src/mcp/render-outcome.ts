@@ -1,5 +1,5 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolOutcome } from '@toolhost/core';
+import type { CallToolResult } from './sdk.js';
 
 /** Where a response's HTTP status travels: beside the body, not in the text the model reads. */
 export const STATUS_META_KEY = 'toolhost/status';

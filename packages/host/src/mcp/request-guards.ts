@@ -48,15 +48,11 @@ export function jsonRpcError(
   res: ServerResponse,
   status: number,
   message: string,
-  options: { code?: number; id?: JsonRpcId | null; headers?: Record<string, string> } = {},
+  options: { code?: number; id?: JsonRpcId | null; headers?: Record<string, string>; data?: unknown } = {},
 ): void {
   if (res.headersSent) return;
-  writeJson(
-    res,
-    status,
-    { jsonrpc: '2.0', error: { code: options.code ?? -32000, message }, id: options.id ?? null },
-    options.headers,
-  );
+  const error = { code: options.code ?? -32000, message, ...(options.data ? { data: options.data } : {}) };
+  writeJson(res, status, { jsonrpc: '2.0', error, id: options.id ?? null }, options.headers);
 }
 
 /**

@@ -1,7 +1,7 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { fitResult, type ResultBudget } from './result-budget.js';
 import { ResultStore } from './result-store.js';
+import type { CallToolResult } from './sdk.js';
 
 const budget = (maxBytes: number, store = new ResultStore()): ResultBudget => ({
   maxBytes,

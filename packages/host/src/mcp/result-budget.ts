@@ -1,5 +1,5 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ResultStore } from './result-store.js';
+import type { CallToolResult } from './sdk.js';
 
 /** A query parameter of the tool, by the name the tool takes and the name the API uses. */
 export interface QueryParamName {

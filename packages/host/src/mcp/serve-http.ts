@@ -1,20 +1,24 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { SHARED_STORE } from '../assemble-host.js';
 import { AccessTokens } from '../auth/access-tokens.js';
 import { connectionsPage } from '../auth/connections-page.js';
 import { oauthRoutes } from '../auth/oauth-routes.js';
 import type { Host } from '../host.js';
 import type { Logger } from '../logger.js';
 import { metricsRoute } from '../observability/metrics-route.js';
-import { resolveService } from '../services.js';
 import type { SharedStore } from '../store/shared-store.js';
-import { type McpCatalog, prepareMcpCatalog, sendCompletionNotice } from './create-mcp-server.js';
+import {
+  createMcpServer,
+  type McpCatalog,
+  prepareMcpCatalog,
+  sendCompletionNotice,
+} from './create-mcp-server.js';
 import { HttpSessions } from './http-sessions.js';
 import { McpEndpoint } from './mcp-endpoint.js';
 import { hostGuard, jsonRpcError, LOOPBACK_HOSTS, writeJson } from './request-guards.js';
+import type { JSONRPCMessage } from './sdk.js';
 import { SharedSessions } from './shared-sessions.js';
+import { StatelessRequests } from './stateless-requests.js';
 
 /**
  * The HTTP server's options. What is left out comes from the host's config (`http.*`, with its
@@ -166,9 +170,7 @@ function openSessions(options: HttpSettings): HttpSessions {
 }
 
 function sharedStoreOf(host: Host): SharedStore | undefined {
-  return host.container.isRegistered(SHARED_STORE, true)
-    ? resolveService(host.container, SHARED_STORE)
-    : undefined;
+  return host.serving.sharedStore;
 }
 
 /**
@@ -244,6 +246,13 @@ async function mcpRoute(state: ServerState): Promise<RouteHandler> {
     draining: state.draining,
     exchanges: state.exchanges,
     ...(sharedSessions ? { shared: sharedSessions } : {}),
+    stateless: new StatelessRequests({
+      createServer: (userId) => createMcpServer(host, state.catalog, { ...options.serverInfo, userId }),
+      maxBodyBytes: options.maxBodyBytes,
+      ...(options.logger
+        ? { onerror: (e: Error) => options.logger?.debug({ err: e.message }, 'MCP request refused') }
+        : {}),
+    }),
   });
   return async (req, res) => {
     await mcp.handle(req, res);

@@ -3,6 +3,7 @@ import type { Host } from '../host.js';
 import type { Logger } from '../logger.js';
 import { BatchedStdioServerTransport } from './batched-stdio-transport.js';
 import { createMcpServer, type McpServerOptions, prepareMcpCatalog } from './create-mcp-server.js';
+import { serveStdio as serveBothEras } from './sdk.js';
 import { idOfOversized, LineLimit, MAX_STDIO_MESSAGE_BYTES } from './stdio-line-limit.js';
 
 export interface StdioServeOptions extends McpServerOptions {
@@ -11,7 +12,11 @@ export interface StdioServeOptions extends McpServerOptions {
   maxMessageBytes?: number;
 }
 
-/** Serves the host over stdio (one client: the process that spawned us). */
+/**
+ * Serves the host over stdio (one client: the process that spawned us), in the era the client
+ * opens with: `initialize` (MCP 2025-11-25 and earlier) or a 2026-07-28 request, `server/discover`
+ * first. The SDK's entry decides the era and pins one server for the connection.
+ */
 export async function serveStdio(
   host: Host,
   options: StdioServeOptions = {},
@@ -32,11 +37,17 @@ export async function serveStdio(
     );
   });
   stdin.pipe(lines);
-  const server = createMcpServer(host, prepareMcpCatalog(host), options);
+  const catalog = prepareMcpCatalog(host);
   // Lines reach the SDK's reader whole and within the limit, so its own (smaller) guard,
   // which would close the transport, never trips.
   const transport = new BatchedStdioServerTransport(lines, stdout, { maxBufferSize: limit + 1 });
-  server.onerror = (e) => log?.warn({ err: e.message }, 'stdio message refused');
-  await server.connect(transport);
-  return { close: () => server.close() };
+  const served = serveBothEras(
+    () => {
+      const server = createMcpServer(host, catalog, options);
+      server.onerror = (e) => log?.warn({ err: e.message }, 'stdio message refused');
+      return server;
+    },
+    { transport, onerror: (e) => log?.warn({ err: e.message }, 'stdio message refused') },
+  );
+  return { close: () => served.close() };
 }

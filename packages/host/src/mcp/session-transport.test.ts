@@ -1,14 +1,7 @@
 import { createServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import {
-  CallToolRequestSchema,
-  ElicitRequestSchema,
-  type JSONRPCMessage,
-  ListToolsRequestSchema,
-} from '@modelcontextprotocol/sdk/types.js';
+import { Client, type JSONRPCMessage, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Server } from '@modelcontextprotocol/server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readBody } from './request-guards.js';
 import { SessionTransport } from './session-transport.js';
@@ -25,20 +18,20 @@ async function start() {
   });
   const server = new Server({ name: 't', version: '0' }, { capabilities: { tools: {} } });
   let release: () => void = () => {};
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [] }));
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+  server.setRequestHandler('tools/list', async () => ({ tools: [] }));
+  server.setRequestHandler('tools/call', async (request, ctx) => {
     const name = request.params.name;
     if (name === 'ask' || name === 'direct-ask') {
       const answer = await server.elicitInput(
         { mode: 'form', message: 'Go?', requestedSchema: { type: 'object', properties: {} } },
-        { relatedRequestId: extra.requestId },
+        { relatedRequestId: ctx.mcpReq.id },
       );
       return { content: [{ type: 'text', text: answer.action }] };
     }
     if (name === 'wait' || name === 'direct')
       await new Promise<void>((resolve) => {
         release = resolve;
-        extra.signal.addEventListener('abort', () => resolve());
+        ctx.mcpReq.signal.addEventListener('abort', () => resolve());
       });
     return { content: [{ type: 'text', text: name }] };
   });
@@ -141,6 +134,27 @@ describe('SessionTransport', () => {
     expect(open.seen).toEqual([]);
   });
 
+  it('names the refused request in a refusal of the transport, when it is known', async () => {
+    await ready();
+    const refusals: [Promise<Response>, number, number?][] = [
+      [post(call(11, 'x'), { accept: 'application/json' }), 406],
+      [post(call(12, 'x'), { 'content-type': 'text/plain' }), 415],
+      [post(call(13, 'x'), { 'mcp-protocol-version': '1999-01-01' }), 400, -32022],
+      [post(call(14, 'x'), { 'mcp-session-id': 'other' }), 404, -32001],
+    ];
+    for (const [i, [res, status, code]] of refusals.entries()) {
+      const r = await res;
+      expect(r.status).toBe(status);
+      const body = (await r.json()) as {
+        id: unknown;
+        error: { code: number; data?: { supported: string[] } };
+      };
+      expect(body.id).toBe(11 + i);
+      if (code) expect(body.error.code).toBe(code);
+      if (code === -32022) expect(body.error.data?.supported).toContain('2025-11-25');
+    }
+  });
+
   it('refuses a second initialize, an unknown protocol version, a reused request id and another session id', async () => {
     await ready();
     expect((await post(initialize)).status).toBe(400);
@@ -156,7 +170,7 @@ describe('SessionTransport', () => {
   it('turns an answer into an event stream when the server asks the client something first', async () => {
     open = await start();
     const client = new Client({ name: 'c', version: '0' }, { capabilities: { elicitation: { form: {} } } });
-    client.setRequestHandler(ElicitRequestSchema, async () => ({ action: 'accept', content: {} }));
+    client.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: {} }));
     await client.connect(new StreamableHTTPClientTransport(new URL(open.url)));
     const result = await client.callTool({ name: 'ask', arguments: {} });
     expect(result.content).toEqual([{ type: 'text', text: 'accept' }]);

@@ -1,11 +1,4 @@
-import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
-import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
-import {
-  type JSONRPCMessage,
-  type JSONRPCRequest,
-  type MessageExtraInfo,
-  SUPPORTED_PROTOCOL_VERSIONS,
-} from '@modelcontextprotocol/sdk/types.js';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   cancelledRequestOf,
   isAnswer,
@@ -15,7 +8,15 @@ import {
   type JsonRpcId,
   requestIdsOf,
 } from './jsonrpc-messages.js';
-import { jsonRpcError, writeJson } from './request-guards.js';
+import { jsonRpcError, requestIdOf, writeJson } from './request-guards.js';
+import {
+  type JSONRPCMessage,
+  type JSONRPCRequest,
+  type MessageExtraInfo,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  type Transport,
+  type TransportSendOptions,
+} from './sdk.js';
 
 /** The SDK's bound on a batch, kept so that a client sees the same limit from any MCP server. */
 const MAX_BATCH = 100;
@@ -24,6 +25,8 @@ const KEEP_ALIVE_MS = 15_000;
 /** JSON-RPC has no code for a cancelled request; -32800 is LSP's RequestCancelled. */
 const REQUEST_CANCELLED = -32800;
 const SESSION_GONE = -32001;
+/** The code MCP gives an unsupported protocol version (with the supported ones in `data`). */
+const UNSUPPORTED_VERSION = -32022;
 
 const SSE_HEADERS = {
   'content-type': 'text/event-stream',
@@ -255,13 +258,15 @@ export class SessionTransport implements Transport {
   }
 
   private post(req: IncomingMessage, res: ServerResponse, parsed: unknown): void {
+    // A refusal names the request it refuses, so that the client can tell which call failed.
+    const id = requestIdOf(parsed);
     const accept = req.headers.accept ?? '';
     if (!accept.includes('application/json') || !accept.includes('text/event-stream')) {
-      notAcceptable(res, 'both application/json and text/event-stream');
+      notAcceptable(res, 'both application/json and text/event-stream', id);
       return;
     }
     if (!isJsonContentType(req.headers['content-type'])) {
-      jsonRpcError(res, 415, 'Unsupported Media Type: Content-Type must be application/json');
+      jsonRpcError(res, 415, 'Unsupported Media Type: Content-Type must be application/json', { id });
       return;
     }
     const messages = Array.isArray(parsed) ? parsed : [parsed];
@@ -273,7 +278,7 @@ export class SessionTransport implements Transport {
       jsonRpcError(res, 400, `Invalid Request: ${why}`, { code: -32600 });
       return;
     }
-    if (!this.accepted(req, res, messages)) return;
+    if (!this.accepted(req, res, messages, id)) return;
     const ids = requestIdsOf(parsed);
     const reused = ids.find((id) => this.pending.has(id));
     if (reused !== undefined || new Set(ids).size < ids.length) {
@@ -282,10 +287,9 @@ export class SessionTransport implements Transport {
       });
       return;
     }
-    const extra: MessageExtraInfo = { requestInfo: { headers: req.headers as IncomingHttpHeaders } };
     if (ids.length === 0) {
       res.writeHead(202).end();
-      for (const m of messages) this.deliver(m, extra);
+      for (const m of messages) this.deliver(m);
       return;
     }
     // Only a POST of one request can be answered directly: a batch's other requests might
@@ -297,14 +301,19 @@ export class SessionTransport implements Transport {
     res.once('close', () => {
       for (const id of ids) if (this.pending.get(id) === exchange) this.pending.delete(id);
     });
-    for (const m of messages) this.deliver(m, extra);
+    for (const m of messages) this.deliver(m);
   }
 
   /** Whether the POST's messages may go to the server now: the handshake, or a request of an initialized session. */
-  private accepted(req: IncomingMessage, res: ServerResponse, messages: unknown[]): boolean {
-    if (!messages.some(isInitialize)) return this.sessionChecked(req, res);
+  private accepted(
+    req: IncomingMessage,
+    res: ServerResponse,
+    messages: unknown[],
+    id: JsonRpcId | null,
+  ): boolean {
+    if (!messages.some(isInitialize)) return this.sessionChecked(req, res, id);
     if (this.initialized) {
-      jsonRpcError(res, 400, 'Invalid Request: the session is already initialized', { code: -32600 });
+      jsonRpcError(res, 400, 'Invalid Request: the session is already initialized', { code: -32600, id });
       return false;
     }
     if (messages.length > 1) {
@@ -317,13 +326,13 @@ export class SessionTransport implements Transport {
   }
 
   /** The checks of every request after the handshake: initialized, this session, a known protocol version. */
-  private sessionChecked(req: IncomingMessage, res: ServerResponse): boolean {
+  private sessionChecked(req: IncomingMessage, res: ServerResponse, id: JsonRpcId | null = null): boolean {
     if (!this.initialized) {
-      jsonRpcError(res, 400, 'Bad Request: the session is not initialized');
+      jsonRpcError(res, 400, 'Bad Request: the session is not initialized', { id });
       return false;
     }
     if (req.headers['mcp-session-id'] !== this.sessionId) {
-      jsonRpcError(res, 404, 'Session not found', { code: SESSION_GONE });
+      jsonRpcError(res, 404, 'Session not found', { code: SESSION_GONE, id });
       return false;
     }
     const version = req.headers['mcp-protocol-version'];
@@ -332,14 +341,19 @@ export class SessionTransport implements Transport {
         res,
         400,
         `Bad Request: unsupported protocol version ${version} (supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`,
+        {
+          code: UNSUPPORTED_VERSION,
+          id,
+          data: { supported: SUPPORTED_PROTOCOL_VERSIONS, requested: version },
+        },
       );
       return false;
     }
     return true;
   }
 
-  private deliver(message: JSONRPCMessage, extra: MessageExtraInfo): void {
-    this.onmessage?.(message, extra);
+  private deliver(message: JSONRPCMessage): void {
+    this.onmessage?.(message);
     // The server ends a cancelled request's handler without answering it (right for stdio,
     // where nothing waits); here its POST would stay open until the client gave up.
     const cancelled = cancelledRequestOf(message);
@@ -369,8 +383,8 @@ export class SessionTransport implements Transport {
   }
 }
 
-function notAcceptable(res: ServerResponse, what: string): void {
-  jsonRpcError(res, 406, `Not Acceptable: the client must accept ${what}`);
+function notAcceptable(res: ServerResponse, what: string, id: JsonRpcId | null = null): void {
+  jsonRpcError(res, 406, `Not Acceptable: the client must accept ${what}`, { id });
 }
 
 /** `application/json`, with parameters (charset) allowed, as a parsed media type rather than a substring. */

@@ -1,0 +1,83 @@
+import { createHash, randomBytes } from 'node:crypto';
+import stringify from 'safe-stable-stringify';
+import type { ExpiringRecords } from '../writes/expiring-records.js';
+import { createRequestStateCodec, type RequestStateCodec, type ServerContext } from './sdk.js';
+
+/**
+ * What a round trip's `requestState` binds: the user, the tool, the call's arguments, once.
+ * `k` says what the client was asked: the person's confirmation of a write, or a sign-in.
+ */
+export interface ConfirmationPayload {
+  k: 'confirm' | 'signin';
+  /** The user the question was put for. */
+  u: string;
+  /** The canonical tool (or apply_preview). */
+  t: string;
+  /** A digest of the arguments and idempotency key, so that the answer sends only that call. */
+  d: string;
+  /** Spent on the first answer, so that the same state cannot send the call twice. */
+  n: string;
+}
+
+/** As long as a person has to decide, as on the session era (the question's timeout there). */
+const STATE_TTL_SECONDS = 10 * 60;
+
+/** The user a request is made for: set by the endpoint (access tokens), the same on stdio. */
+const userOf = (ctx: ServerContext): string => ctx.http?.authInfo?.clientId ?? '';
+
+/**
+ * The `requestState` of a confirmation asked with `input_required` (MCP 2026-07-28, where the
+ * server cannot ask mid-call): HMAC-signed with a key every replica derives alike, expiring,
+ * bound to the user (in the MAC, through the SDK's codec) and to the exact call, and spent on
+ * its first use. The signing is the SDK's own codec; the spending uses the host's expiring
+ * records (Redis when replicas share a store), the one thing written, and only per answer.
+ */
+export class ConfirmationStates {
+  readonly codec: RequestStateCodec<ConfirmationPayload>;
+
+  constructor(
+    key: Uint8Array,
+    private readonly spent: ExpiringRecords,
+  ) {
+    this.codec = createRequestStateCodec<ConfirmationPayload>({
+      key,
+      ttlSeconds: STATE_TTL_SECONDS,
+      bind: userOf,
+    });
+  }
+
+  /** The state to send with the question about this call. */
+  mint(
+    ctx: ServerContext,
+    kind: ConfirmationPayload['k'],
+    userId: string,
+    tool: string,
+    digest: string,
+  ): Promise<string> {
+    const nonce = randomBytes(16).toString('base64url');
+    return this.codec.mint({ k: kind, u: userId, t: tool, d: digest, n: nonce }, ctx);
+  }
+
+  /**
+   * Why an answered state cannot confirm this call (another call's, another user's, or spent),
+   * or undefined when it confirms it: then it is spent.
+   */
+  async redeem(
+    state: ConfirmationPayload,
+    userId: string,
+    tool: string,
+    digest: string,
+  ): Promise<string | undefined> {
+    if (state.u !== userId || state.t !== tool || state.d !== digest)
+      return 'The requestState was issued for another call; call the tool again to be asked anew.';
+    const first = await this.spent.add(`mcp-confirmation:${state.n}`, '1', STATE_TTL_SECONDS * 1000);
+    return first ? undefined : 'This confirmation was already used; call the tool again to be asked anew.';
+  }
+}
+
+/** The digest a confirmation binds: the tool, its arguments (key order aside) and the idempotency key. */
+export function callDigest(tool: string, args: unknown, idempotencyKey: unknown): string {
+  return createHash('sha256')
+    .update(stringify([tool, args ?? {}, idempotencyKey ?? null]) ?? '')
+    .digest('base64url');
+}

@@ -1,0 +1,51 @@
+/**
+ * The one module of the host that imports the MCP SDK (the v2 line, `@modelcontextprotocol/server`).
+ * Everything else of the host takes the SDK's names from here, so that the next SDK or protocol
+ * revision changes this file and the code that uses what changed, not every import.
+ */
+export {
+  type CacheHint,
+  type CallToolResult,
+  classifyInboundRequest,
+  createMcpHandler,
+  createRequestStateCodec,
+  type InputRequiredResult,
+  inputRequired,
+  inputResponse,
+  type JSONRPCMessage,
+  type JSONRPCRequest,
+  type McpHttpHandler,
+  type MessageExtraInfo,
+  ProtocolError,
+  ProtocolErrorCode,
+  type RequestId,
+  type RequestStateCodec,
+  ResourceNotFoundError,
+  Server,
+  type ServerContext,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  type Tool,
+  type Transport,
+  type TransportSendOptions,
+  UrlElicitationRequiredError,
+} from '@modelcontextprotocol/server';
+export { StdioServerTransport, serveStdio } from '@modelcontextprotocol/server/stdio';
+
+/** The operations whose 2026-07-28 results carry cache hints (`ServerOptions.cacheHints`). */
+export type CacheableMethod = keyof NonNullable<
+  import('@modelcontextprotocol/server').ServerOptions['cacheHints']
+>;
+
+import type { Server as SdkServer } from '@modelcontextprotocol/server';
+
+/** The first protocol revision without sessions (requests stand alone; no server-to-client requests). */
+export const FIRST_STATELESS_VERSION = '2026-07-28';
+
+/**
+ * Whether a server answers the 2026-07-28 era (or later), where it cannot send its client a
+ * request (an elicitation) mid-call. Revisions are ISO dates, so they compare as strings.
+ */
+export function servesStatelessEra(server: SdkServer): boolean {
+  const version = server.getNegotiatedProtocolVersion();
+  return version !== undefined && version >= FIRST_STATELESS_VERSION;
+}

@@ -1,0 +1,116 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Readable } from 'node:stream';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import { classifyInboundRequest, createMcpHandler, type McpHttpHandler, type Server } from './sdk.js';
+
+/** The user a stateless request is made for, carried to the per-request server's factory. */
+interface CallerInfo {
+  userId: string;
+}
+
+export interface StatelessRequestsOptions {
+  /** A fresh MCP server for one request, for `userId`. */
+  createServer: (userId: string) => Server;
+  maxBodyBytes: number;
+  onerror?: (error: Error) => void;
+}
+
+/** The first value of a header, as the classification reads it. */
+function header(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/**
+ * Whether a request belongs to the session era (MCP 2025-11-25 and earlier: `initialize`, then
+ * requests of the session) rather than to 2026-07-28, where every request stands alone and
+ * carries the protocol version in its `_meta`. The SDK's own classification, on the body the
+ * endpoint has already parsed, so that a session request pays for no web `Request`.
+ */
+export function isSessionEra(req: IncomingMessage, parsed: unknown): boolean {
+  return (
+    classifyInboundRequest({
+      httpMethod: req.method ?? 'GET',
+      body: parsed,
+      protocolVersionHeader: header(req, 'mcp-protocol-version'),
+      mcpMethodHeader: header(req, 'mcp-method'),
+      mcpNameHeader: header(req, 'mcp-name'),
+    }).kind === 'legacy'
+  );
+}
+
+/**
+ * MCP 2026-07-28 over HTTP: every request answered by a server made for it alone, from the
+ * prepared catalog, with no session looked up or recorded, so any replica answers any request.
+ * The SDK's entry checks what this revision asks of a request (the `_meta` envelope, the
+ * `MCP-Protocol-Version`, `Mcp-Method` and `Mcp-Name` headers against the body, a version it
+ * serves, else -32022 naming the supported ones) and shapes the answer; this class carries a
+ * Node request to it and its answer back.
+ */
+export class StatelessRequests {
+  private readonly handler: McpHttpHandler;
+
+  constructor(options: StatelessRequestsOptions) {
+    this.handler = createMcpHandler(
+      (ctx) => options.createServer((ctx.authInfo?.extra as CallerInfo | undefined)?.userId ?? ''),
+      {
+        legacy: 'reject',
+        maxRequestBodySize: options.maxBodyBytes,
+        ...(options.onerror ? { onerror: options.onerror } : {}),
+      },
+    );
+  }
+
+  async handle(req: IncomingMessage, res: ServerResponse, parsed: unknown, userId: string): Promise<void> {
+    // The client leaving cancels the request (2026-07-28 cancels by closing the stream).
+    const left = new AbortController();
+    res.once('close', () => {
+      if (!res.writableFinished) left.abort();
+    });
+    const request = new Request(`http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`, {
+      method: req.method ?? 'POST',
+      headers: webHeaders(req),
+      signal: left.signal,
+    });
+    const caller: CallerInfo = { userId };
+    const response = await this.handler.fetch(request, {
+      parsedBody: parsed,
+      // Who is asking was settled by the endpoint (access tokens); the token itself stays there.
+      authInfo: { token: '', clientId: userId, scopes: [], extra: { ...caller } },
+    });
+    await writeResponse(res, response);
+  }
+
+  close(): Promise<void> {
+    return this.handler.close();
+  }
+}
+
+function webHeaders(req: IncomingMessage): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined) continue;
+    for (const v of [value].flat()) headers.append(name, v);
+  }
+  return headers;
+}
+
+/** Writes a web `Response` (a JSON body or an event stream) to Node's response. */
+async function writeResponse(res: ServerResponse, response: Response): Promise<void> {
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  res.writeHead(response.status, headers);
+  if (!response.body) return void res.end();
+  // Event streams go out as they are written (flushed per chunk); a JSON body is one chunk.
+  res.flushHeaders();
+  const body = Readable.fromWeb(response.body as WebReadableStream<Uint8Array>);
+  res.once('close', () => body.destroy());
+  try {
+    for await (const chunk of body) res.write(chunk);
+  } catch {
+    // The client left mid-stream: nothing more to write.
+  }
+  res.end();
+}

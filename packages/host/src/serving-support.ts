@@ -1,0 +1,20 @@
+import type { SharedStore } from './store/shared-store.js';
+
+/** A tool's query parameter, by its name in the tool and in the upstream API. */
+export interface QueryParameterName {
+  name: string;
+  apiName: string;
+}
+
+/**
+ * What the transports (HTTP, stdio) need of the host beyond listing and calling tools, so that
+ * they take it from here and never from the host's container. Types only: the host fills it.
+ */
+export interface ServingSupport {
+  /** The store replicas share (Redis), when configured: sessions, confirmations, signing keys. */
+  readonly sharedStore: SharedStore | undefined;
+  /** A tool's query parameters that a caller sets (not those filled from settings), for next-page hints. */
+  queryParameters(tool: string): readonly QueryParameterName[];
+  /** Why `name` is not a tool one can call here: the right spelling, the key that hides it, or a close name. */
+  explainUnknownTool(name: string, exposed: ReadonlySet<string>, spelling: 'canonical' | 'mcp'): string;
+}
