@@ -251,6 +251,9 @@ function servingSupport(
     : undefined;
   return {
     sharedStore,
+    logger: container.isRegistered(HostServices.logger, true)
+      ? resolveService(container, HostServices.logger)
+      : undefined,
     queryParameters: (tool) =>
       (registry.get(tool)?.declaration.params ?? [])
         .filter((p) => p.in === 'query' && !p.fromSetting)

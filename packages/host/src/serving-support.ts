@@ -1,3 +1,4 @@
+import type { Logger } from './logger.js';
 import type { SharedStore } from './store/shared-store.js';
 
 /** A tool's query parameter, by its name in the tool and in the upstream API. */
@@ -11,6 +12,8 @@ export interface QueryParameterName {
  * they take it from here and never from the host's container. Types only: the host fills it.
  */
 export interface ServingSupport {
+  /** Where a transport tells what went wrong inside the host (never its caller). */
+  readonly logger: Logger | undefined;
   /** The store replicas share (Redis), when configured: sessions, confirmations, signing keys. */
   readonly sharedStore: SharedStore | undefined;
   /** A tool's query parameters that a caller sets (not those filled from settings), for next-page hints. */

@@ -24,6 +24,7 @@ import {
   previewTools,
   SEARCH_TOOLS,
 } from './discovery-tools.js';
+import { checkHostToolArguments } from './host-tool-arguments.js';
 import { SERVER_INSTRUCTIONS } from './instructions.js';
 import { renderOutcome } from './render-outcome.js';
 import { fitResult, type QueryParamName } from './result-budget.js';
@@ -92,12 +93,15 @@ export function prepareMcpCatalog(host: Host) {
   const toolSets = [...new Set(tools.map((t) => t.toolSet))];
   const dynamic = mcp.catalog === 'dynamic';
   const writable = tools.some((t) => !t.annotations.readOnlyHint);
+  const own = [
+    ...(dynamic ? discoveryTools(toolSets, tools.length) : []),
+    ...(writable ? previewTools() : []),
+  ];
   return {
     names,
-    listed: [
-      ...(dynamic ? discoveryTools(toolSets, tools.length) : all),
-      ...(writable ? previewTools() : []),
-    ],
+    listed: [...(dynamic ? [] : all), ...own],
+    /** The host's own tools served here (discovery, previews), by name, for checking their arguments. */
+    hostTools: new Map(own.map((t) => [t.name, t])) as ReadonlyMap<string, Tool>,
     /** Whether preview_tool_call and apply_preview are served (some tool can write). */
     previews: writable,
     instructions: dynamic ? discoveryInstructions(toolSets, tools.length) : SERVER_INSTRUCTIONS,
@@ -212,6 +216,14 @@ export function createMcpServer(host: Host, catalog: McpCatalog, options: McpSer
   return server;
 }
 
+type CallParams = { name: string; arguments?: Record<string, unknown>; _meta?: Record<string, unknown> };
+
+/** A name as a log line or message may show it: the caller's text, of any length. */
+function shortName(name: unknown): string {
+  const text = typeof name === 'string' ? name : (JSON.stringify(name) ?? String(name));
+  return text.length > 100 ? `${text.slice(0, 100)}…` : text;
+}
+
 /**
  * `tools/call`: the discovery tools, and every tool by its MCP name, through one path (the
  * same validation, errors, authorization, logging and size budget for a direct call and for
@@ -227,11 +239,42 @@ class ToolCalls {
     private readonly notifyCompletion: (elicitationId: string) => void,
   ) {}
 
-  async answer(
-    params: { name: string; arguments?: Record<string, unknown>; _meta?: Record<string, unknown> },
-    ctx: ServerContext,
-  ): Promise<CallToolResult | InputRequiredResult> {
+  /**
+   * Answers one call. A failure that is not the protocol's own (an unknown tool, an
+   * elicitation) is a bug: logged, and answered `internal_error` without its details.
+   */
+  async answer(params: CallParams, ctx: ServerContext): Promise<CallToolResult | InputRequiredResult> {
+    try {
+      return await this.dispatch(params, ctx);
+    } catch (e) {
+      if (e instanceof ProtocolError) throw e;
+      this.host.serving.logger?.error(
+        { tool: shortName(params.name), err: e instanceof Error ? (e.stack ?? e.message) : String(e) },
+        'tool call failed',
+      );
+      const { structuredContent, ...result } = renderOutcome({
+        ok: false,
+        error: {
+          code: 'internal_error',
+          message: 'The host failed to answer this call; the details are in its log.',
+          retryable: false,
+        },
+      });
+      // search_tools declares an output schema, which an error's structured content does not fit.
+      return params.name === SEARCH_TOOLS ? result : { ...result, structuredContent };
+    }
+  }
+
+  private async dispatch(params: CallParams, ctx: ServerContext): Promise<CallToolResult | InputRequiredResult> {
     const { name, arguments: args = {} } = params;
+    const own = this.catalog.hostTools.get(name);
+    if (own) {
+      const refused = checkHostToolArguments(own, args);
+      if (refused) {
+        const { structuredContent, ...result } = renderOutcome(refused);
+        return name === SEARCH_TOOLS ? result : { ...result, structuredContent };
+      }
+    }
     if (this.catalog.previews && name === PREVIEW_TOOL_CALL) return this.preview(args);
     if (this.catalog.previews && name === APPLY_PREVIEW) {
       if (typeof args.preview_id !== 'string' || args.preview_id === '')
@@ -416,10 +459,9 @@ class ToolCalls {
 
   /** The same words as the embedding API and the CLI: the right spelling, the key that hides the tool, or a close name. */
   private unknownTool(name: unknown): ProtocolError {
-    const text = typeof name === 'string' ? name : JSON.stringify(name);
     return new ProtocolError(
       ProtocolErrorCode.InvalidParams,
-      this.host.serving.explainUnknownTool(text, this.catalog.exposed, 'mcp'),
+      this.host.serving.explainUnknownTool(shortName(name), this.catalog.exposed, 'mcp'),
     );
   }
 }

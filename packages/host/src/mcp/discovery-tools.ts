@@ -2,6 +2,7 @@ import type { Host } from '../host.js';
 import type { ToolIndex } from '../search/tool-index.js';
 import { HostServices, resolveService } from '../services.js';
 import { exampleCall } from './example-call.js';
+import { HOST_TOOL_LIMITS } from './host-tool-arguments.js';
 import { renderOutcome } from './render-outcome.js';
 import type { CallToolResult, Tool } from './sdk.js';
 import type { ToolNameMap } from './tool-names.js';
@@ -26,12 +27,14 @@ function searchToolsTool(toolSets: readonly string[], toolCount: number): Tool {
         query: {
           type: 'string',
           minLength: 1,
+          maxLength: HOST_TOOL_LIMITS.queryLength,
           description: 'The task, e.g. "list the rows of an Airtable table where Status is Done"',
         },
         limit: { type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: 5 },
         tool_set: { type: 'string', enum: [...toolSets], description: 'Only tools of this tool set' },
       },
       required: ['query'],
+      additionalProperties: false,
     },
     outputSchema: {
       type: 'object',
@@ -71,9 +74,15 @@ export function discoveryTools(toolSets: readonly string[], toolCount: number): 
       inputSchema: {
         type: 'object',
         properties: {
-          names: { type: 'array', items: { type: 'string' }, minItems: 1, maxItems: MAX_DESCRIBE },
+          names: {
+            type: 'array',
+            items: TOOL_NAME_SCHEMA,
+            minItems: 1,
+            maxItems: MAX_DESCRIBE,
+          },
         },
         required: ['names'],
+        additionalProperties: false,
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
@@ -84,11 +93,12 @@ export function discoveryTools(toolSets: readonly string[], toolCount: number): 
       inputSchema: {
         type: 'object',
         properties: {
-          name: { type: 'string' },
+          name: TOOL_NAME_SCHEMA,
           arguments: { type: 'object' },
           idempotency_key: IDEMPOTENCY_KEY_SCHEMA,
         },
         required: ['name'],
+        additionalProperties: false,
       },
     },
   ];
@@ -97,6 +107,8 @@ export function discoveryTools(toolSets: readonly string[], toolCount: number): 
 /** Write previews: listed in both catalogs whenever a listed tool can write. */
 export const PREVIEW_TOOL_CALL = 'preview_tool_call';
 export const APPLY_PREVIEW = 'apply_preview';
+
+const TOOL_NAME_SCHEMA = { type: 'string', minLength: 1, maxLength: HOST_TOOL_LIMITS.nameLength };
 
 const IDEMPOTENCY_KEY_SCHEMA = {
   type: 'string',
@@ -116,10 +128,11 @@ export function previewTools(): Tool[] {
       inputSchema: {
         type: 'object',
         properties: {
-          name: { type: 'string', description: 'The tool to call' },
+          name: { ...TOOL_NAME_SCHEMA, description: 'The tool to call' },
           arguments: { type: 'object', description: 'Its arguments, as for calling it directly' },
         },
         required: ['name'],
+        additionalProperties: false,
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
@@ -130,10 +143,11 @@ export function previewTools(): Tool[] {
       inputSchema: {
         type: 'object',
         properties: {
-          preview_id: { type: 'string', minLength: 1 },
+          preview_id: { type: 'string', minLength: 1, maxLength: HOST_TOOL_LIMITS.previewIdLength },
           idempotency_key: IDEMPOTENCY_KEY_SCHEMA,
         },
         required: ['preview_id'],
+        additionalProperties: false,
       },
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
     },

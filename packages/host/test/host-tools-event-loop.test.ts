@@ -1,0 +1,145 @@
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
+import { type HttpHostProcess, spawnHttpHost } from './support.js';
+
+// A request of the largest size each host tool accepts (by its listed schema, else the body
+// limit) must not hold the host's event loop: meanwhile another client's /healthz and plugin
+// tool call are answered within a second, which only a blocked event loop misses.
+const packages = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const PLUGINS = [
+  'plugin-grid',
+  'plugin-crm-events',
+  'plugin-crm-marketing',
+  'plugin-crm-automation',
+  'plugin-cdp-pipelines',
+];
+const BODY_LIMIT = 4 * 1024 * 1024;
+// The words of real requests, which the search matches against many terms (its costly case).
+const WORDS =
+  'list records airtable table status done contact email marketing event workflow pipeline segment customer person update delete create batch archive'.split(
+    ' ',
+  );
+
+let upstream: RecordingUpstream;
+let served: HttpHostProcess;
+let heavy: Client;
+let probe: Client;
+let tools: Tool[];
+
+async function connect(url: string): Promise<Client> {
+  const client = new Client({ name: 'event-loop', version: '0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  return client;
+}
+
+beforeAll(async () => {
+  upstream = await startRecordingUpstream(() => ({ status: 200, body: { bases: [] } }));
+  served = await spawnHttpHost(
+    {
+      plugins: PLUGINS.map((p) => join(packages, p)),
+      mcp: { catalog: 'dynamic' },
+      toolSets: { GridApi: { baseUrl: upstream.url, pacing: false } },
+    },
+    { GRID_AUTH_PROVIDER_TOKEN: 'grid-token-0123456789' },
+  );
+  heavy = await connect(served.url);
+  probe = await connect(served.url);
+  ({ tools } = await heavy.listTools());
+}, 60_000);
+afterAll(async () => {
+  await heavy?.close();
+  await probe?.close();
+  served?.child.kill();
+  await upstream?.close();
+});
+
+type Bounded = { maxLength?: number; maxItems?: number; items?: Bounded };
+const schemaOf = (tool: string, property: string) =>
+  tools.find((t) => t.name === tool)?.inputSchema.properties?.[property] as Bounded | undefined;
+
+/** The largest string a property accepts: its maxLength, else what fits in the body limit. */
+function longest(tool: string, property: string, fill: (n: number) => string): string {
+  return fill(schemaOf(tool, property)?.maxLength ?? BODY_LIMIT - 4096);
+}
+
+/** The longest list of the longest strings a property accepts, within the body limit. */
+function longestList(tool: string, property: string): string[] {
+  const schema = schemaOf(tool, property);
+  const items = schema?.maxItems ?? 1000;
+  const each = Math.min(
+    schema?.items?.maxLength ?? Number.POSITIVE_INFINITY,
+    Math.floor((BODY_LIMIT - 4096) / items) - 8,
+  );
+  return Array.from({ length: items }, (_, i) => `${i}${padding(each - String(i).length)}`);
+}
+
+const words = (n: number) => {
+  let text = '';
+  for (let i = 0; text.length < n; i += 1) text += `${WORDS[i % WORDS.length]}${i % 7} `;
+  return text.slice(0, n);
+};
+const padding = (n: number) => 'y'.repeat(n);
+
+/** Calls a plugin tool and /healthz every 100 ms until `done`; the slowest answer of each, in ms. */
+async function probeWhile(done: Promise<unknown>): Promise<{ health: number; call: number; rounds: number }> {
+  let finished = false;
+  void done.finally(() => {
+    finished = true;
+  });
+  const slowest = { health: 0, call: 0, rounds: 0 };
+  const health = new URL('/healthz', served.url);
+  while (!finished) {
+    const started = performance.now();
+    const [h, c] = await Promise.all([
+      fetch(health).then(async (r) => {
+        await r.text();
+        return performance.now() - started;
+      }),
+      probe
+        .callTool({ name: 'call_tool', arguments: { name: 'GridApi_ListGridBases', arguments: {} } })
+        .then(() => performance.now() - started),
+    ]);
+    slowest.health = Math.max(slowest.health, h);
+    slowest.call = Math.max(slowest.call, c);
+    slowest.rounds += 1;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return slowest;
+}
+
+describe('the largest request to each host tool', () => {
+  const requests: [string, () => Record<string, unknown>][] = [
+    ['search_tools', () => ({ query: longest('search_tools', 'query', words), limit: 25 })],
+    ['describe_tools', () => ({ names: longestList('describe_tools', 'names') })],
+    [
+      'call_tool',
+      () => ({ name: 'GridApi_ListGridBases', arguments: { pagination_offset: padding(BODY_LIMIT - 4096) } }),
+    ],
+    [
+      'preview_tool_call',
+      () => ({ name: 'GridApi_DeleteGridBase', arguments: { base_id: padding(BODY_LIMIT - 4096) } }),
+    ],
+    ['apply_preview', () => ({ preview_id: longest('apply_preview', 'preview_id', padding) })],
+  ];
+  for (const [tool, args] of requests) {
+    it(`${tool}: /healthz and another client's call are answered meanwhile`, async () => {
+      // Several at once, so that the probe runs while they are being worked on.
+      const calls = Promise.all(
+        Array.from({ length: 4 }, () =>
+          heavy.callTool({ name: tool, arguments: args() }, undefined, { timeout: 120_000 }),
+        ),
+      );
+      const slowest = await probeWhile(calls);
+      const results = await calls;
+      for (const r of results) expect(r.content).toBeDefined();
+      expect(slowest.rounds).toBeGreaterThan(0);
+      expect(slowest.health, 'slowest /healthz, ms').toBeLessThan(1000);
+      expect(slowest.call, "slowest other client's call, ms").toBeLessThan(1000);
+    }, 120_000);
+  }
+});
