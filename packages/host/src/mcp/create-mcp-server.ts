@@ -292,8 +292,13 @@ class ToolCalls {
     }
     const discovery = this.catalog.discovery;
     if (discovery) {
-      if (name === SEARCH_TOOLS)
-        return this.withinBudget(await discovery.search(args), undefined, undefined, name);
+      if (name === SEARCH_TOOLS) {
+        const fitted = this.withinBudget(await discovery.search(args), undefined, undefined, name);
+        if (fitted.content.length === 1) return fitted;
+        // A summary: its structured content does not fit the output schema (a list of tools).
+        const { structuredContent: _unfit, ...summary } = fitted;
+        return summary;
+      }
       if (name === DESCRIBE_TOOLS) {
         const result = discovery.describe(args);
         const first = result.content[0];

@@ -1,5 +1,6 @@
 import type { ResultStore } from './result-store.js';
 import type { CallToolResult } from './sdk.js';
+import { actionableFields } from './summary-fields.js';
 
 /** A query parameter of the tool, by the name the tool takes and the name the API uses. */
 export interface QueryParamName {
@@ -159,14 +160,21 @@ export function fitResult(
     note: `The result is ${textBytes} bytes, over this server's ${budget.maxBytes}-byte budget: this is a summary. The whole result is the linked resource ${stored.uri} (read it with resources/read) until ${new Date(stored.expiresAt).toISOString()}.`,
     shape: shapeOf(value),
   };
+  // What the agent acts on (an id, an error's code, a cursor) with its value, not its type.
+  const fields = actionableFields(value, budget.maxBytes / 8);
+  if (Object.keys(fields).length > 0) summary.fields = fields;
   const page = nextPage(value, budget);
   if (page) summary.nextPage = page;
   addFirstItems(summary, value, budget.maxBytes / 2);
   let summaryText = JSON.stringify(summary);
   if (bytesOf(summaryText) > budget.maxBytes) {
     // A shape or cursor of extreme size: keep only what is certain to fit.
-    summaryText = JSON.stringify({ truncated: true, status, bytes: textBytes, note: summary.note });
+    summaryText = JSON.stringify({ truncated: true, status, bytes: textBytes, note: summary.note, fields });
   }
+  const cursor =
+    page && 'cursor' in page && bytesOf(JSON.stringify(page)) <= budget.maxBytes / 8
+      ? { nextPage: page }
+      : {};
   return {
     content: [
       { type: 'text', text: summaryText },
@@ -179,6 +187,11 @@ export function fitResult(
         description: `The whole result of ${budget.mcpName}, readable by the caller until ${new Date(stored.expiresAt).toISOString()}.`,
       },
     ],
+    // The same fields for clients that act on structured content: an error's as `error`, as
+    // in an error within the budget.
+    structuredContent: result.isError
+      ? { error: fields, truncated: true, resource: stored.uri }
+      : { ...fields, truncated: true, resource: stored.uri, ...cursor },
     ...(result._meta ? { _meta: result._meta } : {}),
     ...(result.isError ? { isError: true } : {}),
   };
