@@ -5,6 +5,23 @@ import { ConfigError } from '../config/load-config.js';
 const digest = (value: string) => createHash('sha256').update(value).digest();
 
 /**
+ * One token given to two users would be answered as one of them (the last): the other's calls
+ * would run with the wrong user's credentials. The message names the users, never the token.
+ */
+function refuseSharedTokens(tokens: Record<string, string>): void {
+  const owners = new Map<string, string>();
+  for (const [userId, token] of Object.entries(tokens)) {
+    const owner = owners.get(token);
+    if (owner !== undefined) {
+      throw new ConfigError(
+        `Access tokens: users '${owner}' and '${userId}' have the same token (http.accessTokens, TOOLHOST_ACCESS_TOKENS); give each user a token of their own.`,
+      );
+    }
+    owners.set(token, userId);
+  }
+}
+
+/**
  * Bearer tokens the operator issues to MCP clients, each mapped to the user id whose
  * upstream credentials its calls use. Compared by digest in constant time.
  */
@@ -12,12 +29,13 @@ export class AccessTokens {
   private readonly entries: { digest: Buffer; userId: string }[];
 
   constructor(tokens: Record<string, string>) {
+    refuseSharedTokens(tokens);
     this.entries = Object.entries(tokens).map(([userId, token]) => ({ userId, digest: digest(token) }));
   }
 
   /** From config `http.accessTokens`, with env TOOLHOST_ACCESS_TOKENS ("user:token,user:token") added. */
   static fromConfig(config: HostConfig, env: NodeJS.ProcessEnv): AccessTokens {
-    const tokens: Record<string, string> = { ...config.http?.accessTokens };
+    const fromEnv: Record<string, string> = {};
     for (const pair of (env.TOOLHOST_ACCESS_TOKENS ?? '').split(',').filter((p) => p.trim())) {
       const at = pair.indexOf(':');
       const userId = pair.slice(0, at).trim();
@@ -27,9 +45,17 @@ export class AccessTokens {
           'TOOLHOST_ACCESS_TOKENS must be "user:token" pairs separated by commas, tokens of 16+ characters.',
         );
       }
-      tokens[userId] = token;
+      // A second token for the same user would silently replace the first: its client would
+      // be refused with no word of why.
+      if (Object.hasOwn(fromEnv, userId)) {
+        throw new ConfigError(
+          `TOOLHOST_ACCESS_TOKENS names user '${userId}' twice: give each user one token.`,
+        );
+      }
+      fromEnv[userId] = token;
     }
-    return new AccessTokens(tokens);
+    // The environment's token of a user replaces the file's, as the environment wins elsewhere.
+    return new AccessTokens({ ...config.http?.accessTokens, ...fromEnv });
   }
 
   get enabled(): boolean {

@@ -44,7 +44,7 @@ const toolSetConfig = {
           type: 'object',
           additionalProperties: false,
           required: ['requestsPerSecond'],
-          properties: { requestsPerSecond: { type: 'number', exclusiveMinimum: 0 } },
+          properties: { requestsPerSecond: { type: 'number', exclusiveMinimum: 0, maximum: 10_000 } },
         },
       ],
     },
@@ -216,6 +216,7 @@ export const hostConfigSchema = {
         timeoutMs: {
           type: 'integer',
           minimum: 1,
+          maximum: 3_600_000,
           description:
             'Per upstream request, in ms: the whole exchange, from sending to the last byte of the answer; a request also waits at most this long for a slot.',
           default: ENGINE_DEFAULTS.timeoutMs,
@@ -223,18 +224,21 @@ export const hostConfigSchema = {
         maxResponseBytes: {
           type: 'integer',
           minimum: 1024,
+          maximum: 1024 * 1024 * 1024,
           description: 'Largest upstream response accepted, in bytes.',
           default: ENGINE_DEFAULTS.maxResponseBytes,
         },
         maxConcurrentRequests: {
           type: 'integer',
           minimum: 1,
+          maximum: 10_000,
           description: 'Upstream requests in flight at once across all tools; the rest queue.',
           default: ENGINE_DEFAULTS.maxConcurrentRequests,
         },
         maxConcurrentRequestsPerUpstream: {
           type: 'integer',
           minimum: 1,
+          maximum: 10_000,
           description:
             'Upstream requests in flight at once to one upstream origin, so that a slow upstream cannot take every slot.',
           default: ENGINE_DEFAULTS.maxConcurrentRequestsPerUpstream,
@@ -242,6 +246,7 @@ export const hostConfigSchema = {
         maxRateLimitWaitSeconds: {
           type: 'number',
           minimum: 0,
+          maximum: 3600,
           description:
             'Longest Retry-After honoured for one retry after a 429; longer waits return the error.',
           default: ENGINE_DEFAULTS.maxRateLimitWaitSeconds,
@@ -262,12 +267,14 @@ export const hostConfigSchema = {
             baseDelayMs: {
               type: 'integer',
               minimum: 0,
+              maximum: 60_000,
               description: 'Backoff before the first retry, doubled for each further one.',
               default: ENGINE_DEFAULTS.retry.baseDelayMs,
             },
             maxDelayMs: {
               type: 'integer',
               minimum: 0,
+              maximum: 600_000,
               description: 'Longest backoff between two attempts.',
               default: ENGINE_DEFAULTS.retry.maxDelayMs,
             },
@@ -297,6 +304,7 @@ export const hostConfigSchema = {
         maxResultBytes: {
           type: 'integer',
           minimum: 4096,
+          maximum: 64 * 1024 * 1024,
           description:
             'Largest tool result text in bytes (about 20,000 tokens by default); a larger result comes back as a summary with a resource link to the whole result.',
           default: 80_000,
@@ -304,6 +312,7 @@ export const hostConfigSchema = {
         resultTtlSeconds: {
           type: 'integer',
           minimum: 1,
+          maximum: 86_400,
           description: 'How long such a whole result stays readable, in seconds.',
           default: 900,
         },
@@ -354,6 +363,7 @@ export const hostConfigSchema = {
         maxSessionsPerUser: {
           type: 'integer',
           minimum: 1,
+          maximum: 10_000,
           description:
             'Open MCP sessions per user (per user and client name without access tokens); at the cap the least recently used idle one is closed.',
           default: 16,
@@ -361,12 +371,14 @@ export const hostConfigSchema = {
         maxSessions: {
           type: 'integer',
           minimum: 1,
+          maximum: 1_000_000,
           description: 'Open MCP sessions in all; at the cap the least recently used idle one is closed.',
           default: 1000,
         },
         sessionIdleSeconds: {
           type: 'integer',
           minimum: 1,
+          maximum: 604_800,
           description: 'Sessions idle this long are closed.',
           default: 1800,
         },
@@ -384,6 +396,7 @@ export const hostConfigSchema = {
         maxBodyBytes: {
           type: 'integer',
           minimum: 1024,
+          maximum: 256 * 1024 * 1024,
           description: 'Largest request body accepted, in bytes.',
           default: 4 * 1024 * 1024,
         },
@@ -412,6 +425,7 @@ export const hostConfigSchema = {
     shutdownGraceSeconds: {
       type: 'number',
       minimum: 0,
+      maximum: 3600,
       description: 'Seconds in-flight calls get to finish on shutdown before they are cancelled.',
       default: 10,
     },
