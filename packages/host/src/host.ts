@@ -12,6 +12,7 @@ import { resolveConfig } from './config/config-defaults.js';
 import type { HostConfig, ResolvedHostConfig } from './config/host-config.js';
 import { validateConfig } from './config/load-config.js';
 import type { Logger } from './logger.js';
+import { telemetryKey } from './observability/hash-user-id.js';
 import { HostTelemetry } from './observability/host-telemetry.js';
 import { discoverPlugins, pluginSearchBases, searchedDirectories } from './plugins/discover-plugins.js';
 import { importPlugins, registerPlugins } from './plugins/load-plugins.js';
@@ -190,8 +191,8 @@ async function assemble(config: ResolvedHostConfig, options: HostOptions, plugin
   registerGivenServices(container, config, options);
   const toolSets = registerPlugins(container, plugins, config);
   checkConfigAgainstCatalog(config, toolSets);
-  const telemetry = new HostTelemetry();
   const env = options.env ?? process.env;
+  const telemetry = new HostTelemetry(telemetryKey(config.telemetry?.userIdKey, env));
   const configDir = options.configDir ?? process.cwd();
   // Write-safety records go where the host's own token file goes, not beside an embedder's store.
   // (A shared store, when configured, takes precedence in createWriteSafety.)

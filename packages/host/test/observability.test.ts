@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { metrics, trace } from '@opentelemetry/api';
 import { MeterProvider, MetricReader } from '@opentelemetry/sdk-metrics';
@@ -14,7 +15,7 @@ import { AccessTokens } from '../src/auth/access-tokens.js';
 import type { HostConfig } from '../src/config/host-config.js';
 import { createHost, type Host } from '../src/host.js';
 import { type HttpServerHandle, serveHttp } from '../src/mcp/serve-http.js';
-import { hashUserId } from '../src/observability/hash-user-id.js';
+import { hashUserId, telemetryKey } from '../src/observability/hash-user-id.js';
 import { HostServices, resolveService } from '../src/services.js';
 import {
   echoAuthProviders,
@@ -32,6 +33,10 @@ class OnDemandReader extends MetricReader {
 
 const USER = 'alice@example.com';
 const ACCESS_TOKEN = 'access-token-for-alice-0123456789';
+/** A user who is not an operator. */
+const BOB_TOKEN = 'access-token-for-bob-0123456789xx';
+const METRICS_TOKEN = 'metrics-scraper-token-0123456789';
+const TELEMETRY_KEY = 'telemetry-key-0123456789abcdef';
 const spans = new InMemorySpanExporter();
 const reader = new OnDemandReader();
 let upstream: RecordingUpstream;
@@ -92,11 +97,12 @@ beforeAll(async () => {
     auth: {
       providers: echoAuthProviders(oauth, { redirectUri: 'http://127.0.0.1:9/oauth/callback/echo-auth' }),
     },
+    http: { operators: [USER] },
   };
   host = await createHost(config, {
     configDir: fixtureApp,
     plugins: [pacedPlugin],
-    env: { ECHO_AUTH_CLIENT_SECRET: fakeClient.clientSecret },
+    env: { ECHO_AUTH_CLIENT_SECRET: fakeClient.clientSecret, TOOLHOST_TELEMETRY_KEY: TELEMETRY_KEY },
   });
 });
 
@@ -147,8 +153,12 @@ describe('traces', () => {
       'toolhost.outcome': 'ok',
       'http.response.status_code': 200,
       'toolhost.upstream.attempts': 1,
-      'enduser.id': hashUserId(USER),
+      'enduser.id': hashUserId(USER, Buffer.from(TELEMETRY_KEY)),
     });
+    // Keyed: not the plain hash of the id, which anyone could compute from a guessed address.
+    expect(attributesOf(span!)['enduser.id']).not.toBe(
+      createHash('sha256').update(USER).digest('hex').slice(0, 16),
+    );
     expect(attributesOf(span!)['toolhost.upstream.duration_ms']).toBeTypeOf('number');
     expect(span!.status.code).not.toBe(2);
     // Neither the user id nor the upstream token leaves in a span.
@@ -237,7 +247,11 @@ describe('GET /metrics', () => {
   let base: string;
 
   beforeAll(async () => {
-    server = await serveHttp(host, { port: 0, accessTokens: new AccessTokens({ [USER]: ACCESS_TOKEN }) });
+    server = await serveHttp(host, {
+      port: 0,
+      accessTokens: new AccessTokens({ [USER]: ACCESS_TOKEN, bob: BOB_TOKEN }),
+      metricsToken: METRICS_TOKEN,
+    });
     base = new URL(server.url).origin;
   });
 
@@ -253,6 +267,15 @@ describe('GET /metrics', () => {
       headers: { authorization: 'Bearer not-a-token-0123456789' },
     });
     expect(wrong.status).toBe(401);
+  });
+
+  it("refuses a user's access token unless the user is an operator; takes the metrics token", async () => {
+    const bob = await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${BOB_TOKEN}` } });
+    expect(bob.status).toBe(403);
+    expect(await bob.text()).toMatch(/for operators/);
+    const scraper = await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+    expect(scraper.status).toBe(200);
+    expect(await scraper.text()).toContain('toolhost_tool_calls_total');
   });
 
   it('serves the counters in Prometheus text format after calls over MCP, with no secret in it', async () => {
@@ -283,5 +306,25 @@ describe('GET /metrics', () => {
     for (const secret of [ACCESS_TOKEN, upstreamToken, USER, fakeClient.clientSecret])
       expect(text).not.toContain(secret);
     expect(await host.metrics()).toContain('toolhost_tool_calls_total');
+  });
+});
+
+describe('the key of telemetry user ids', () => {
+  it('is derived from TOOLHOST_TOKEN_KEY: the same on every replica, not the key itself', () => {
+    const env = { TOOLHOST_TOKEN_KEY: 'token-key-0123456789abcdef' };
+    const key = telemetryKey(undefined, env);
+    expect(key.equals(telemetryKey(undefined, { ...env }))).toBe(true);
+    expect(key.toString('utf8')).not.toContain(env.TOOLHOST_TOKEN_KEY);
+    expect(hashUserId(USER, key)).not.toBe(
+      hashUserId(USER, telemetryKey(undefined, { TOOLHOST_TOKEN_KEY: 'another-key-0123456789' })),
+    );
+  });
+
+  it('is the configured one where set (the environment first), else random per process', () => {
+    expect(telemetryKey('from-config-0123456789', {}).toString()).toBe('from-config-0123456789');
+    expect(
+      telemetryKey('from-config-0123456789', { TOOLHOST_TELEMETRY_KEY: 'from-env-0123456789ab' }).toString(),
+    ).toBe('from-env-0123456789ab');
+    expect(telemetryKey(undefined, {}).equals(telemetryKey(undefined, {}))).toBe(false);
   });
 });

@@ -1,4 +1,5 @@
 import { AccessTokens } from '../auth/access-tokens.js';
+import { ConfigError } from '../config/load-config.js';
 import type { Host } from '../host.js';
 import type { Logger } from '../logger.js';
 import type { HttpServeOptions } from '../mcp/serve-http.js';
@@ -33,9 +34,18 @@ function httpOptionsOf(host: Host, logger: Logger, opts: ServeOptions, serverInf
   return {
     ...(opts.host ? { host: opts.host } : {}),
     accessTokens: AccessTokens.fromConfig(host.config, process.env),
+    ...metricsTokenFromEnv(process.env),
     logger,
     serverInfo,
   };
+}
+
+/** TOOLHOST_METRICS_TOKEN, held to the rule of the config's `http.metricsToken`. */
+function metricsTokenFromEnv(env: NodeJS.ProcessEnv): { metricsToken?: string } {
+  const token = env.TOOLHOST_METRICS_TOKEN?.trim();
+  if (!token) return {};
+  if (token.length < 16) throw new ConfigError('TOOLHOST_METRICS_TOKEN must be 16 characters or more.');
+  return { metricsToken: token };
 }
 
 async function serveOverHttp(

@@ -393,6 +393,13 @@ export const hostConfigSchema = {
           description:
             "Host header values answered besides the bound address and publicUrl's host (e.g. `mcp.example.com`).",
         },
+        metricsToken: {
+          type: 'string',
+          minLength: 16,
+          description:
+            'A bearer token of its own for `GET /metrics` (a Prometheus scraper), besides the access tokens of `http.operators`; no other user may read the metrics.',
+          'x-env': 'TOOLHOST_METRICS_TOKEN',
+        },
         maxBodyBytes: {
           type: 'integer',
           minimum: 1024,
@@ -428,6 +435,20 @@ export const hostConfigSchema = {
       maximum: 3600,
       description: 'Seconds in-flight calls get to finish on shutdown before they are cancelled.',
       default: 10,
+    },
+    telemetry: {
+      type: 'object',
+      additionalProperties: false,
+      description: 'Traces and metrics.',
+      properties: {
+        userIdKey: {
+          type: 'string',
+          minLength: 16,
+          description:
+            'The secret user ids in traces are hashed under (HMAC-SHA256); by default derived from TOOLHOST_TOKEN_KEY, else random per process.',
+          'x-env': 'TOOLHOST_TELEMETRY_KEY',
+        },
+      },
     },
     logging: {
       type: 'object',

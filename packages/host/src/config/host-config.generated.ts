@@ -236,6 +236,10 @@ export interface HostConfig {
      */
     allowedHosts?: string[];
     /**
+     * A bearer token of its own for `GET /metrics` (a Prometheus scraper), besides the access tokens of `http.operators`; no other user may read the metrics.
+     */
+    metricsToken?: string;
+    /**
      * Largest request body accepted, in bytes.
      *
      * @default 4194304
@@ -263,6 +267,15 @@ export interface HostConfig {
    * @default 10
    */
   shutdownGraceSeconds?: number;
+  /**
+   * Traces and metrics.
+   */
+  telemetry?: {
+    /**
+     * The secret user ids in traces are hashed under (HMAC-SHA256); by default derived from TOOLHOST_TOKEN_KEY, else random per process.
+     */
+    userIdKey?: string;
+  };
   /**
    * Logs (JSON lines on stderr; pretty on a terminal).
    */
@@ -586,6 +599,10 @@ export interface ResolvedHostConfig {
      */
     allowedHosts?: string[];
     /**
+     * A bearer token of its own for `GET /metrics` (a Prometheus scraper), besides the access tokens of `http.operators`; no other user may read the metrics.
+     */
+    metricsToken?: string;
+    /**
      * Largest request body accepted, in bytes.
      *
      * @default 4194304
@@ -613,6 +630,15 @@ export interface ResolvedHostConfig {
    * @default 10
    */
   shutdownGraceSeconds: number;
+  /**
+   * Traces and metrics.
+   */
+  telemetry?: {
+    /**
+     * The secret user ids in traces are hashed under (HMAC-SHA256); by default derived from TOOLHOST_TOKEN_KEY, else random per process.
+     */
+    userIdKey?: string;
+  };
   /**
    * Logs (JSON lines on stderr; pretty on a terminal).
    */

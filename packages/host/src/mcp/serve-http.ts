@@ -37,6 +37,8 @@ export interface HttpServeOptions {
   serverInfo?: { name: string; version: string };
   /** Operator-issued bearer tokens mapped to user ids; required to bind beyond loopback. */
   accessTokens?: AccessTokens;
+  /** A bearer token of its own for `/metrics` (default `http.metricsToken`). */
+  metricsToken?: string;
   /** The URL browsers reach this server at, for OAuth redirect URIs (default: the bound address). */
   publicUrl?: string;
   /** false: serve only OAuth pages and health (the stdio mode's companion server). */
@@ -202,7 +204,8 @@ async function serverRoutes(state: ServerState): Promise<RouteHandler[]> {
     (req, res, url) => url.pathname === options.path && mcp !== undefined && mcp(req, res, url),
     (req, res, url) => url.pathname === '/healthz' && req.method === 'GET' && answerHealth(req, res, state),
     oauth.handle,
-    metricsRoute({ host, accessTokens }).handle,
+    metricsRoute({ host, accessTokens, metricsToken: options.metricsToken ?? host.config.http.metricsToken })
+      .handle,
     connections.handle,
     (_req, res) => {
       jsonRpcError(res, 404, 'Not found');

@@ -60,6 +60,9 @@ export class CallInstruments {
   /** The upstream-duration child per tool set, for the same reason. */
   private readonly perToolSet = new Map<string, HistogramChild>();
 
+  /** `userIdKey`: the secret that user ids are hashed under (see hash-user-id.ts). */
+  constructor(private readonly userIdKey: Buffer) {}
+
   /** Opens the call's span; the engine's reports about `call` land on it. */
   startCall(tool: string, toolSet: string, userId: string, call: CallContext): CallTrace {
     const span = this.tracer.startSpan(`execute_tool ${tool}`, { kind: SpanKind.INTERNAL });
@@ -69,7 +72,7 @@ export class CallInstruments {
         'gen_ai.tool.name': tool,
         'toolhost.tool': tool,
         'toolhost.tool_set': toolSet,
-        'enduser.id': hashUserId(userId),
+        'enduser.id': hashUserId(userId, this.userIdKey),
       });
       this.records.set(call, { span, upstreamMs: 0, attempts: 0, waitMs: 0 });
     }

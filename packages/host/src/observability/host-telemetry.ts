@@ -14,6 +14,9 @@ export class HostTelemetry {
   private instruments?: CallInstruments;
   private loading?: Promise<CallInstruments>;
 
+  /** `userIdKey`: the secret that user ids in traces are hashed under. */
+  constructor(private readonly userIdKey: Buffer) {}
+
   /** The instruments, once loaded (synchronous for every call after the first). */
   get loaded(): CallInstruments | undefined {
     return this.instruments;
@@ -21,7 +24,7 @@ export class HostTelemetry {
 
   load(): Promise<CallInstruments> {
     this.loading ??= import('./call-instruments.js').then(({ CallInstruments }) => {
-      this.instruments = new CallInstruments();
+      this.instruments = new CallInstruments(this.userIdKey);
       return this.instruments;
     });
     return this.loading;
