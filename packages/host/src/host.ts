@@ -12,6 +12,7 @@ import { resolveConfig } from './config/config-defaults.js';
 import type { HostConfig, ResolvedHostConfig } from './config/host-config.js';
 import { validateConfig } from './config/load-config.js';
 import type { Logger } from './logger.js';
+import { AUDIT_LOG, openAuditLog } from './observability/audit-log.js';
 import { telemetryKey } from './observability/hash-user-id.js';
 import { HostTelemetry } from './observability/host-telemetry.js';
 import { discoverPlugins, pluginSearchBases, searchedDirectories } from './plugins/discover-plugins.js';
@@ -207,6 +208,8 @@ async function assemble(config: ResolvedHostConfig, options: HostOptions, plugin
     observer: telemetry.observer,
     ...(options.logger ? { logger: options.logger } : {}),
   });
+  const audit = openAuditLog(config.audit, env, configDir);
+  if (audit) registerService(container, AUDIT_LOG, audit);
   const log = container.isRegistered(HostServices.logger, true)
     ? resolveService(container, HostServices.logger)
     : undefined;
@@ -222,7 +225,7 @@ async function assemble(config: ResolvedHostConfig, options: HostOptions, plugin
     (p): p is OAuthAuthProvider => p instanceof OAuthAuthProvider,
   );
   for (const p of oauthProviders) p.onRefreshed(({ outcome }) => telemetry.tokenRefresh(p.id, outcome));
-  return { container, telemetry, calls, writes, oauthProviders, ...services };
+  return { container, telemetry, calls, writes, oauthProviders, audit, ...services };
 }
 
 type Assembled = Awaited<ReturnType<typeof assemble>>;
@@ -236,6 +239,7 @@ async function closeHost(parts: Assembled, graceMs: number): Promise<void> {
     await store.flush?.();
   }
   await parts.writes.flush();
+  parts.audit?.flush();
   parts.engine.close();
   await parts.container.dispose();
   await parts.shared?.close();
@@ -255,6 +259,7 @@ function servingSupport(
     logger: container.isRegistered(HostServices.logger, true)
       ? resolveService(container, HostServices.logger)
       : undefined,
+    auditLog: container.isRegistered(AUDIT_LOG, true) ? resolveService(container, AUDIT_LOG) : undefined,
     queryParameters: (tool) =>
       (registry.get(tool)?.declaration.params ?? [])
         .filter((p) => p.in === 'query' && !p.fromSetting)

@@ -1,4 +1,5 @@
 import type { Logger } from './logger.js';
+import type { AuditLog } from './observability/audit-log.js';
 import type { SharedStore } from './store/shared-store.js';
 
 /** A tool's query parameter, by its name in the tool and in the upstream API. */
@@ -14,6 +15,8 @@ export interface QueryParameterName {
 export interface ServingSupport {
   /** Where a transport tells what went wrong inside the host (never its caller). */
   readonly logger: Logger | undefined;
+  /** The operator's audit log (`audit.log`), when turned on. */
+  readonly auditLog: AuditLog | undefined;
   /** The store replicas share (Redis), when configured: sessions, confirmations, signing keys. */
   readonly sharedStore: SharedStore | undefined;
   /** A tool's query parameters that a caller sets (not those filled from settings), for next-page hints. */

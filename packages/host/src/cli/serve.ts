@@ -85,6 +85,12 @@ async function serveOAuthPages(host: Host, logger: Logger, options: HttpOptions)
 }
 
 async function serveOverStdio(host: Host, logger: Logger, serverInfo: ServerInfo): Promise<Closer> {
+  // Over stdio, standard output is the MCP channel: an audit line there would break it.
+  if ((process.env.TOOLHOST_AUDIT_LOG?.trim() || host.config.audit?.log) === 'stdout') {
+    throw new ConfigError(
+      'The audit log cannot go to stdout with the stdio transport (stdout carries MCP): set audit.log (TOOLHOST_AUDIT_LOG) to a file, or serve --http.',
+    );
+  }
   const { serveStdio } = await import('../mcp/serve-stdio.js');
   const handle = await serveStdio(host, { ...serverInfo, logger });
   logger.info({ tools: host.listTools().length }, 'serving on stdio');

@@ -436,6 +436,26 @@ export const hostConfigSchema = {
       description: 'Seconds in-flight calls get to finish on shutdown before they are cancelled.',
       default: 10,
     },
+    audit: {
+      type: 'object',
+      additionalProperties: false,
+      description:
+        'An audit log: one JSON line per tool call and per refused request (time, replica, user, client, tool, outcome, upstream status), apart from the diagnostic logs.',
+      properties: {
+        log: {
+          type: 'string',
+          minLength: 1,
+          description:
+            '`stdout` (not with the stdio transport), or a file appended to, relative to the config file. Unset: no audit log.',
+          'x-env': 'TOOLHOST_AUDIT_LOG',
+        },
+        includeArguments: {
+          type: 'boolean',
+          description: "Also write each call's arguments, which may hold personal data.",
+          default: false,
+        },
+      },
+    },
     telemetry: {
       type: 'object',
       additionalProperties: false,

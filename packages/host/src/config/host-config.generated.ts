@@ -268,6 +268,21 @@ export interface HostConfig {
    */
   shutdownGraceSeconds?: number;
   /**
+   * An audit log: one JSON line per tool call and per refused request (time, replica, user, client, tool, outcome, upstream status), apart from the diagnostic logs.
+   */
+  audit?: {
+    /**
+     * `stdout` (not with the stdio transport), or a file appended to, relative to the config file. Unset: no audit log.
+     */
+    log?: string;
+    /**
+     * Also write each call's arguments, which may hold personal data.
+     *
+     * @default false
+     */
+    includeArguments?: boolean;
+  };
+  /**
    * Traces and metrics.
    */
   telemetry?: {
@@ -630,6 +645,21 @@ export interface ResolvedHostConfig {
    * @default 10
    */
   shutdownGraceSeconds: number;
+  /**
+   * An audit log: one JSON line per tool call and per refused request (time, replica, user, client, tool, outcome, upstream status), apart from the diagnostic logs.
+   */
+  audit: {
+    /**
+     * `stdout` (not with the stdio transport), or a file appended to, relative to the config file. Unset: no audit log.
+     */
+    log?: string;
+    /**
+     * Also write each call's arguments, which may hold personal data.
+     *
+     * @default false
+     */
+    includeArguments: boolean;
+  };
   /**
    * Traces and metrics.
    */

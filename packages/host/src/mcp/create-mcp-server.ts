@@ -26,7 +26,7 @@ import {
 } from './discovery-tools.js';
 import { checkHostToolArguments } from './host-tool-arguments.js';
 import { SERVER_INSTRUCTIONS } from './instructions.js';
-import { renderOutcome } from './render-outcome.js';
+import { renderOutcome, STATUS_META_KEY } from './render-outcome.js';
 import { fitResult, type QueryParamName } from './result-budget.js';
 import { ResultStore } from './result-store.js';
 import {
@@ -102,6 +102,8 @@ export function prepareMcpCatalog(host: Host) {
     listed: [...(dynamic ? [] : all), ...own],
     /** The host's own tools served here (discovery, previews), by name, for checking their arguments. */
     hostTools: new Map(own.map((t) => [t.name, t])) as ReadonlyMap<string, Tool>,
+    /** The operator's audit log, if turned on. */
+    audit: host.serving.auditLog,
     /** Whether preview_tool_call and apply_preview are served (some tool can write). */
     previews: writable,
     instructions: dynamic ? discoveryInstructions(toolSets, tools.length) : SERVER_INSTRUCTIONS,
@@ -216,12 +218,57 @@ export function createMcpServer(host: Host, catalog: McpCatalog, options: McpSer
   return server;
 }
 
+/** What the audit line of a call needs beyond its answer. */
+interface CallAudit {
+  /** The plugin tool run (for `call_tool`, the one it names). */
+  tool?: string;
+  /** The tool a `preview_tool_call` previewed. */
+  target?: string;
+  /** The person declined the write. */
+  declined?: boolean;
+}
+
+/** A result's outcome for the audit log: `ok` or its error's code, and the upstream status. */
+function auditedOutcome(result: CallToolResult | InputRequiredResult): { outcome: string; status?: number } {
+  // 2026-07-28: the call ended to ask the client first (a confirmation, a sign-in).
+  if (!('content' in result)) return { outcome: 'input_required' };
+  const status = result._meta?.[STATUS_META_KEY];
+  if (!result.isError) return { outcome: 'ok', ...(typeof status === 'number' ? { status } : {}) };
+  let error = (result.structuredContent as { error?: { code?: unknown; status?: unknown } } | undefined)
+    ?.error;
+  if (!error) {
+    // search_tools' errors carry it in their text only.
+    const first = result.content[0];
+    try {
+      error = first?.type === 'text' ? (JSON.parse(first.text) as { error?: typeof error }).error : undefined;
+    } catch {
+      error = undefined;
+    }
+  }
+  return {
+    outcome: typeof error?.code === 'string' ? error.code : 'error',
+    ...(typeof error?.status === 'number' ? { status: error.status } : {}),
+  };
+}
+
 type CallParams = { name: string; arguments?: Record<string, unknown>; _meta?: Record<string, unknown> };
 
 /** A name as a log line or message may show it: the caller's text, of any length. */
 function shortName(name: unknown): string {
   const text = typeof name === 'string' ? name : (JSON.stringify(name) ?? String(name));
   return text.length > 100 ? `${text.slice(0, 100)}…` : text;
+}
+
+/**
+ * The person's confirmation, noting a decline for the audit log: the caller's outcome is
+ * `cancelled`, as for a cancelled call, and the audit log tells the two apart.
+ */
+function noteDeclined(confirm: ConfirmWrite, audit: CallAudit): ConfirmWrite {
+  return async (write, signal) => {
+    const agreed = await confirm(write, signal);
+    if (!agreed) audit.declined = true;
+    return agreed;
+  };
 }
 
 /**
@@ -244,10 +291,17 @@ class ToolCalls {
    * elicitation) is a bug: logged, and answered `internal_error` without its details.
    */
   async answer(params: CallParams, ctx: ServerContext): Promise<CallToolResult | InputRequiredResult> {
+    const audit: CallAudit = {};
     try {
-      return await this.dispatch(params, ctx);
+      const result = await this.dispatch(params, ctx, audit);
+      this.audited(params, audit, result);
+      return result;
     } catch (e) {
-      if (e instanceof ProtocolError) throw e;
+      if (e instanceof ProtocolError) {
+        const code = e instanceof UrlElicitationRequiredError ? 'authorization_required' : 'unknown_tool';
+        this.audited(params, audit, undefined, code);
+        throw e;
+      }
       this.host.serving.logger?.error(
         { tool: shortName(params.name), err: e instanceof Error ? (e.stack ?? e.message) : String(e) },
         'tool call failed',
@@ -260,12 +314,40 @@ class ToolCalls {
           retryable: false,
         },
       });
+      this.audited(params, audit, undefined, 'internal_error');
       // search_tools declares an output schema, which an error's structured content does not fit.
       return params.name === SEARCH_TOOLS ? result : { ...result, structuredContent };
     }
   }
 
-  private async dispatch(params: CallParams, ctx: ServerContext): Promise<CallToolResult | InputRequiredResult> {
+  /** The call's line in the operator's audit log, if there is one. */
+  private audited(
+    params: CallParams,
+    audit: CallAudit,
+    result?: CallToolResult | InputRequiredResult,
+    code?: string,
+  ): void {
+    const log = this.catalog.audit;
+    if (!log) return;
+    const answered = result ? auditedOutcome(result) : { outcome: code ?? 'internal_error' };
+    const client = this.server.getClientVersion()?.name;
+    log.record({
+      event: 'tool_call',
+      user: this.userId,
+      ...(client ? { client } : {}),
+      tool: audit.tool ?? shortName(params.name),
+      ...(audit.target ? { target: audit.target } : {}),
+      ...answered,
+      ...(audit.declined ? { outcome: 'confirmation_declined' } : {}),
+      ...(log.includeArguments ? { arguments: params.arguments ?? {} } : {}),
+    });
+  }
+
+  private async dispatch(
+    params: CallParams,
+    ctx: ServerContext,
+    audit: CallAudit,
+  ): Promise<CallToolResult | InputRequiredResult> {
     const { name, arguments: args = {} } = params;
     const own = this.catalog.hostTools.get(name);
     if (own) {
@@ -275,7 +357,7 @@ class ToolCalls {
         return name === SEARCH_TOOLS ? result : { ...result, structuredContent };
       }
     }
-    if (this.catalog.previews && name === PREVIEW_TOOL_CALL) return this.preview(args);
+    if (this.catalog.previews && name === PREVIEW_TOOL_CALL) return this.preview(args, audit);
     if (this.catalog.previews && name === APPLY_PREVIEW) {
       if (typeof args.preview_id !== 'string' || args.preview_id === '')
         return renderOutcome(
@@ -285,6 +367,7 @@ class ToolCalls {
         args.idempotency_key,
         'idempotency_key',
         ctx,
+        audit,
         (options) => this.host.applyPreview(args.preview_id as string, options),
         APPLY_PREVIEW,
         () => callDigest(APPLY_PREVIEW, args.preview_id, args.idempotency_key),
@@ -308,15 +391,18 @@ class ToolCalls {
       if (name === CALL_TOOL) {
         const canonical = this.resolve(args.name);
         if (!canonical) throw this.unknownTool(args.name);
-        return this.call(canonical, args.arguments, ctx, args.idempotency_key, 'idempotency_key');
+        audit.tool = canonical;
+        return this.call(canonical, args.arguments, ctx, audit, args.idempotency_key, 'idempotency_key');
       }
     }
     const canonical = this.catalog.names.canonicalName(name);
     if (!canonical) throw this.unknownTool(name);
+    audit.tool = canonical;
     return this.call(
       canonical,
       args,
       ctx,
+      audit,
       params._meta?.[IDEMPOTENCY_META_KEY],
       `_meta.${IDEMPOTENCY_META_KEY}`,
     );
@@ -328,9 +414,10 @@ class ToolCalls {
     return this.catalog.names.canonicalName(name) ?? (this.host.getTool(name) ? name : undefined);
   }
 
-  private async preview(args: Record<string, unknown>): Promise<CallToolResult> {
+  private async preview(args: Record<string, unknown>, audit: CallAudit): Promise<CallToolResult> {
     const canonical = this.resolve(args.name);
     if (!canonical) throw this.unknownTool(args.name);
+    audit.target = canonical;
     const outcome = await this.host.previewToolCall(canonical, args.arguments ?? {}, {
       userId: this.callerId,
     });
@@ -345,6 +432,7 @@ class ToolCalls {
     canonical: string,
     args: unknown,
     ctx: ServerContext,
+    audit: CallAudit,
     key: unknown,
     keyParameter: string,
   ): Promise<CallToolResult | InputRequiredResult> {
@@ -352,6 +440,7 @@ class ToolCalls {
       key,
       keyParameter,
       ctx,
+      audit,
       (options) => this.host.callTool(canonical, args ?? {}, options),
       canonical,
       () => callDigest(canonical, args, key),
@@ -363,6 +452,7 @@ class ToolCalls {
     key: unknown,
     keyParameter: string,
     ctx: ServerContext,
+    audit: CallAudit,
     run: (options: CallOptions) => Promise<ToolOutcome>,
     tool: string,
     digest: () => string,
@@ -376,9 +466,10 @@ class ToolCalls {
       signal: ctx.mcpReq.signal,
       ...(key !== undefined ? { idempotencyKey: key as string } : {}),
     };
-    if (servesStatelessEra(this.server)) return this.answerByRoundTrips(ctx, options, run, tool, digest());
+    if (servesStatelessEra(this.server))
+      return this.answerByRoundTrips(ctx, options, audit, run, tool, digest());
     if (asksBeforeAnswering(this.server, this.host.config.tools?.confirmWrites))
-      options.confirm = elicitationConfirm(this.server, ctx.mcpReq.id);
+      options.confirm = noteDeclined(elicitationConfirm(this.server, ctx.mcpReq.id), audit);
     return this.rendered(await run(options), tool);
   }
 
@@ -392,6 +483,7 @@ class ToolCalls {
   private async answerByRoundTrips(
     ctx: ServerContext,
     options: CallOptions,
+    audit: CallAudit,
     run: (options: CallOptions) => Promise<ToolOutcome>,
     tool: string,
     digest: string,
@@ -406,7 +498,7 @@ class ToolCalls {
     if (state?.k === 'confirm') {
       const answer = inputResponse(ctx.mcpReq.inputResponses, CONFIRM_INPUT);
       const agreed = answer.kind === 'elicit' && answer.action === 'accept' && answer.content?.send === true;
-      options.confirm = async () => agreed;
+      options.confirm = noteDeclined(async () => agreed, audit);
     } else if (asksWithInputRequired(this.server, this.host.config.tools?.confirmWrites)) {
       options.confirm = async (write) => {
         asked = write;

@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AccessTokens } from '../auth/access-tokens.js';
 import type { Host } from '../host.js';
 import type { Logger } from '../logger.js';
+import type { AuditEntry } from '../observability/audit-log.js';
 import { answersDirectly } from './confirm-elicitation.js';
 import { createMcpServer, type McpCatalog } from './create-mcp-server.js';
 import type { HttpSession, HttpSessions } from './http-sessions.js';
@@ -84,6 +85,7 @@ export class McpEndpoint {
     const user = accessTokens.userFor(req.headers.authorization);
     if (user) return user;
     req.resume();
+    this.o.catalog.audit?.record({ event: 'refusal', outcome: 'unauthenticated' });
     jsonRpcError(res, 401, 'Unauthorized: send Authorization: Bearer <access token>', {
       headers: { 'www-authenticate': 'Bearer' },
     });
@@ -123,11 +125,16 @@ export class McpEndpoint {
     const id = requestIdOf(parsed);
     const found = this.o.sessions.get(sessionId) ?? (await this.restore(sessionId, userId));
     if (!found) return jsonRpcError(res, 404, 'Session not found', { code: -32001, id });
-    if ('status' in found) return jsonRpcError(res, found.status, found.message, { id });
+    if ('status' in found) {
+      if (found.status === 403) this.o.catalog.audit?.record(otherUsersSession(userId));
+      return jsonRpcError(res, found.status, found.message, { id });
+    }
     const session = found;
     // Another user's token cannot ride on a session.
-    if (session.userId !== userId)
+    if (session.userId !== userId) {
+      this.o.catalog.audit?.record(otherUsersSession(userId));
       return jsonRpcError(res, 403, 'This session belongs to another user', { id });
+    }
     session.lastSeen = Date.now();
     this.o.shared?.touch(sessionId);
     if (req.method === 'POST') this.track(res, session);
@@ -164,7 +171,15 @@ export class McpEndpoint {
     // tells them apart, so that one that never closes its sessions evicts only its own.
     const owner = accessTokens.enabled ? userId : `${userId}\u0000${String(clientName)}`;
     const refused = sessions.admit(owner);
-    if (refused) return jsonRpcError(res, refused.status, refused.message, { id });
+    if (refused) {
+      this.o.catalog.audit?.record({
+        event: 'refusal',
+        outcome: 'too_many_sessions',
+        user: userId,
+        ...(typeof clientName === 'string' ? { client: clientName } : {}),
+      });
+      return jsonRpcError(res, refused.status, refused.message, { id });
+    }
     const sessionId = randomUUID();
     // Recorded before the client learns the id, so that its next request may go to any replica.
     const recorded = await shared?.save(sessionId, { userId, owner, initialize: parsed }).then(
@@ -285,6 +300,13 @@ export class McpEndpoint {
 
 /** The HTTP methods of the MCP endpoint (Streamable HTTP); any other is answered 405. */
 const ENDPOINT_METHODS = new Set(['GET', 'POST', 'DELETE']);
+
+/** The audit line of a request that came with another user's session. */
+const otherUsersSession = (user: string): AuditEntry => ({
+  event: 'refusal',
+  outcome: 'another_users_session',
+  user,
+});
 
 /** A request refused with an HTTP status (a cap reached, the shared store away). */
 type Refusal = { status: number; message: string };
