@@ -21,6 +21,11 @@ export class ConnectionsError extends HostError {
   override readonly name = 'ConnectionsError';
 }
 
+/** Whether `providerId` is an OAuth provider of this host (one whose connections can be ended). */
+export function isOAuthProvider(host: Host, providerId: string): boolean {
+  return host.oauthProviders.some((p) => p.id === providerId && p instanceof OAuthAuthProvider);
+}
+
 function oauthProvider(host: Host, providerId: string): OAuthAuthProvider {
   const provider = host.oauthProviders.find((p) => p.id === providerId);
   if (!(provider instanceof OAuthAuthProvider)) {
@@ -62,6 +67,6 @@ export async function disconnect(
   host: Host,
   userId: string,
   providerId: string,
-): Promise<{ existed: boolean; revokedAtVendor: boolean }> {
+): Promise<{ existed: boolean; revokedAtVendor: boolean; vendorFailure?: string }> {
   return oauthProvider(host, providerId).disconnect(userId);
 }

@@ -135,6 +135,60 @@ describe('the /connections page, in a real browser', () => {
     await page.close();
   });
 
+  it('tells the person when revoking at the vendor failed: the grant may still be alive there', async () => {
+    oauth.revokeFailure = 503;
+    const page = await browser.newPage();
+    await page.goto(`${new URL(server.url).origin}/connections`);
+    await page.fill('input[name=access_token]', ALICE);
+    await page.click('button[type=submit]');
+    await expect.poll(() => page.textContent('body')).toContain('Signed in as alice: your connections.');
+    await page.locator('tbody tr').first().locator('button', { hasText: 'Disconnect' }).click();
+    await expect
+      .poll(() => page.textContent('#notice').catch(() => ''))
+      .toContain(
+        'Disconnected alice from echo-auth here, but revoking the grant at the vendor failed (its revocation endpoint answered HTTP 503): the grant may still be alive there.',
+      );
+    expect(await page.getAttribute('#notice', 'role')).toBe('alert');
+    expect(await page.textContent('body')).toContain('No connections.');
+    await page.close();
+    expect(await store.get('echo-auth', 'alice')).toBeUndefined();
+    expect(oauth.revocations).toEqual([]);
+  });
+
+  it('says the grant was revoked at the vendor when it was', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${new URL(server.url).origin}/connections`);
+    await page.fill('input[name=access_token]', ALICE);
+    await page.click('button[type=submit]');
+    await page.locator('tbody tr').first().locator('button', { hasText: 'Disconnect' }).click();
+    await expect
+      .poll(() => page.textContent('#notice').catch(() => ''))
+      .toContain('the grant was revoked at the vendor and the tokens deleted here');
+    await page.close();
+  });
+
+  it('refuses an unknown provider, naming it, and ends nothing', async () => {
+    const origin = new URL(server.url).origin;
+    const signedIn = await fetch(`${origin}/connections/sign-in`, {
+      method: 'POST',
+      headers: { origin, 'content-type': 'application/x-www-form-urlencoded' },
+      body: `access_token=${BOB}`,
+      redirect: 'manual',
+    });
+    const cookie = signedIn.headers.get('set-cookie')!.split(';')[0]!;
+    const res = await fetch(`${origin}/connections/disconnect`, {
+      method: 'POST',
+      headers: { origin, cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'user=alice&provider=nope-auth',
+      redirect: 'manual',
+    });
+    expect(res.status).toBe(400);
+    expect(await res.text()).toContain(
+      'No OAuth provider &#39;nope-auth&#39; is configured here (providers: echo-auth).',
+    );
+    expect(await store.get('echo-auth', 'alice')).toBeDefined();
+  });
+
   it('refuses a wrong access token and a form posted from another site', async () => {
     const page = await browser.newPage();
     await page.goto(`${new URL(server.url).origin}/connections`);

@@ -17,6 +17,8 @@ export interface FakeOAuthServer {
   expiresIn: number;
   /** Answer every refresh with invalid_grant, as after the user revoked the app. */
   refuseRefresh: boolean;
+  /** Answer revocations with this status instead of revoking (a vendor failing: 503). */
+  revokeFailure?: number;
   /**
    * Issues tokens as an authorization would, without the browser round trip (tests that start
    * from an authorized user); the refresh token is as good as one from the token endpoint.
@@ -54,6 +56,7 @@ export async function startFakeOAuthServer(): Promise<FakeOAuthServer> {
       state.revocations.length = 0;
       state.expiresIn = 3600;
       state.refuseRefresh = false;
+      delete state.revokeFailure;
     },
     close: async () => {},
   };
@@ -125,6 +128,11 @@ export async function startFakeOAuthServer(): Promise<FakeOAuthServer> {
       return json(400, { error: 'unsupported_grant_type' });
     }
     if (url.pathname === '/revoke' && req.method === 'POST') {
+      if (state.revokeFailure !== undefined) {
+        req.resume();
+        res.writeHead(state.revokeFailure, { 'content-type': 'text/html' });
+        return res.end('<h1>Service Unavailable</h1>');
+      }
       let text = '';
       for await (const chunk of req) text += chunk;
       const form = new URLSearchParams(text);

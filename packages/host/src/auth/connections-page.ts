@@ -1,6 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { disconnect, listConnections } from '../connections.js';
+import { disconnect, isOAuthProvider, listConnections } from '../connections.js';
 import type { Host } from '../host.js';
 import type { Logger } from '../logger.js';
 import type { AccessTokens } from './access-tokens.js';
@@ -97,15 +97,58 @@ class ConnectionsRoutes {
     if (!who) return signIn(res, 401, 'Sign in with your access token first.');
     if (user !== who.user && !who.operator)
       return page(res, 403, 'Connections', "Only an operator can end another user's connections.");
-    const result = await disconnect(this.o.host, user, provider).catch(() => undefined);
+    if (!isOAuthProvider(this.o.host, provider)) {
+      const known = this.o.host.oauthProviders.map((p) => p.id).join(', ') || 'none';
+      return page(
+        res,
+        400,
+        'Connections',
+        `No OAuth provider '${provider}' is configured here (providers: ${known}).`,
+        {
+          headers: HEADERS,
+          body: BACK,
+        },
+      );
+    }
+    let result: Awaited<ReturnType<typeof disconnect>>;
+    try {
+      result = await disconnect(this.o.host, user, provider);
+    } catch (e) {
+      this.o.logger?.error(
+        { user, provider, by: who.user, err: (e as Error).message },
+        'connection not ended',
+      );
+      return page(
+        res,
+        500,
+        'Connections',
+        `The connection of ${user} with ${provider} could not be ended; try again.`,
+        {
+          headers: HEADERS,
+          body: BACK,
+        },
+      );
+    }
     this.o.logger?.info(
-      { user, provider, by: who.user, revokedAtVendor: result?.revokedAtVendor ?? false },
+      {
+        user,
+        provider,
+        by: who.user,
+        revokedAtVendor: result.revokedAtVendor,
+        ...(result.vendorFailure ? { vendorFailure: result.vendorFailure } : {}),
+      },
       'connection ended',
     );
-    redirect(res, 303, CONNECTIONS_PATH);
+    // Answered here rather than redirected: what happened at the vendor is what the person
+    // must read, above the list.
+    await this.list(res, who, { ok: !result.vendorFailure, text: outcomeText(user, provider, result) });
   }
 
-  private async list(res: ServerResponse, who: Viewer): Promise<void> {
+  private async list(
+    res: ServerResponse,
+    who: Viewer,
+    notice?: { ok: boolean; text: string },
+  ): Promise<void> {
     const rows = await listConnections(this.o.host, who.operator ? {} : { userId: who.user });
     const cells = rows
       .map((r) => {
@@ -123,9 +166,28 @@ class ConnectionsRoutes {
       who.operator
         ? `Signed in as ${who.user} (operator): every user's connections.`
         : `Signed in as ${who.user}: your connections.`,
-      { body: table, headers: HEADERS },
+      {
+        body: `${notice ? `<p id="notice" role="${notice.ok ? 'status' : 'alert'}">${esc(notice.text)}</p>` : ''}${table}`,
+        headers: HEADERS,
+      },
     );
   }
+}
+
+const BACK = `<p><a href="${CONNECTIONS_PATH}">Back to the connections</a></p>`;
+
+/** What ending a connection did, here and at the vendor, as the person should read it. */
+function outcomeText(
+  user: string,
+  provider: string,
+  result: { existed: boolean; revokedAtVendor: boolean; vendorFailure?: string },
+): string {
+  if (!result.existed) return `${user} had no connection with ${provider} (already ended).`;
+  if (result.revokedAtVendor)
+    return `Disconnected ${user} from ${provider}: the grant was revoked at the vendor and the tokens deleted here.`;
+  if (result.vendorFailure)
+    return `Disconnected ${user} from ${provider} here, but revoking the grant at the vendor failed (${result.vendorFailure}): the grant may still be alive there. To end it, remove this app's access in the account's settings at the vendor.`;
+  return `Disconnected ${user} from ${provider}: the tokens are deleted here. ${provider} offers no revocation, so the grant stays at the vendor until it expires or is removed in the account's settings there.`;
 }
 
 /** The signed sign-in cookie: the user and an expiry, with an HMAC over both. */

@@ -257,11 +257,16 @@ export class OAuthAuthProvider implements AuthProvider {
    * vendor where it offers revocation, then the stored token is deleted, even when the vendor
    * could not be reached, so the user's next call asks for authorization again.
    */
-  async disconnect(userId: string): Promise<{ revokedAtVendor: boolean; existed: boolean }> {
+  async disconnect(
+    userId: string,
+  ): Promise<{ revokedAtVendor: boolean; existed: boolean; vendorFailure?: string }> {
     const token = await this.store.get(this.id, userId);
     if (!token) return { revokedAtVendor: false, existed: false };
     let revokedAtVendor = false;
+    // What went wrong at the vendor, in words for the person (the grant may still be alive there).
+    let vendorFailure: string | undefined;
     if (this.config.revokeUrl) {
+      let status: number | undefined;
       try {
         const response = await oauth.revocationRequest(
           this.as,
@@ -273,14 +278,19 @@ export class OAuthAuthProvider implements AuthProvider {
             additionalParameters: { token_type_hint: token.refreshToken ? 'refresh_token' : 'access_token' },
           },
         );
+        status = response.status;
         await oauth.processRevocationResponse(response);
         revokedAtVendor = true;
-      } catch {
+      } catch (e) {
         revokedAtVendor = false;
+        vendorFailure =
+          status === undefined
+            ? `its revocation endpoint could not be reached (${(e as Error).message})`
+            : `its revocation endpoint answered HTTP ${status}`;
       }
     }
     await this.store.delete(this.id, userId);
-    return { revokedAtVendor, existed: true };
+    return { revokedAtVendor, existed: true, ...(vendorFailure ? { vendorFailure } : {}) };
   }
 
   /** Whether tokens can be revoked at the vendor (not only forgotten here). */
