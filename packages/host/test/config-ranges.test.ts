@@ -78,7 +78,9 @@ describe('access tokens', () => {
   });
 
   it('stops `serve --http` at start with the message', async () => {
-    const run = await cli(['--plugins', 'toolhost-plugin-echo', 'serve', '--http', '0'], { TOOLHOST_ACCESS_TOKENS: `alice:${A},bob:${A}` });
+    const run = await cli(['--plugins', 'toolhost-plugin-echo', 'serve', '--http', '0'], {
+      TOOLHOST_ACCESS_TOKENS: `alice:${A},bob:${A}`,
+    });
     expect(run.code).not.toBe(0);
     expect(run.stderr).toMatch(/users 'alice' and 'bob' have the same token/);
     expect(run.stderr).not.toContain(A);
