@@ -28,6 +28,7 @@ const WORDS =
 let upstream: RecordingUpstream;
 let served: HttpHostProcess;
 let heavy: Client;
+let heavyTransport: StreamableHTTPClientTransport;
 let probe: Client;
 let tools: Tool[];
 
@@ -47,9 +48,15 @@ beforeAll(async () => {
     },
     { GRID_AUTH_PROVIDER_TOKEN: 'grid-token-0123456789' },
   );
-  heavy = await connect(served.url);
+  heavy = new Client({ name: 'event-loop-heavy', version: '0' });
+  heavyTransport = new StreamableHTTPClientTransport(new URL(served.url));
+  await heavy.connect(heavyTransport);
   probe = await connect(served.url);
   ({ tools } = await heavy.listTools());
+  // What a host loads once, at its first search and its first call (the index, the HTTP
+  // client, the metrics), is not what this measures.
+  await heavy.callTool({ name: 'search_tools', arguments: { query: 'list bases' } });
+  await probe.callTool({ name: 'call_tool', arguments: { name: 'GridApi_ListGridBases', arguments: {} } });
 }, 60_000);
 afterAll(async () => {
   await heavy?.close();
@@ -112,13 +119,34 @@ async function probeWhile(done: Promise<unknown>): Promise<{ health: number; cal
   return slowest;
 }
 
+/**
+ * Sends one tools/call on the heavy client's session as raw JSON, serialized once: the SDK
+ * client would validate and serialize megabytes per request in this process, whose event loop
+ * also times the probes.
+ */
+function rawCall(body: string): Promise<{ status: number; text: string }> {
+  return fetch(served.url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-session-id': heavyTransport.sessionId!,
+      'mcp-protocol-version': heavyTransport.protocolVersion ?? '2025-06-18',
+    },
+    body,
+  }).then(async (r) => ({ status: r.status, text: await r.text() }));
+}
+
 describe('the largest request to each host tool', () => {
   const requests: [string, () => Record<string, unknown>][] = [
     ['search_tools', () => ({ query: longest('search_tools', 'query', words), limit: 25 })],
     ['describe_tools', () => ({ names: longestList('describe_tools', 'names') })],
     [
       'call_tool',
-      () => ({ name: 'GridApi_ListGridBases', arguments: { pagination_offset: padding(BODY_LIMIT - 4096) } }),
+      () => ({
+        name: 'GridApi_ListGridBases',
+        arguments: { pagination_offset: 'itr1', padding: padding(BODY_LIMIT - 4096) },
+      }),
     ],
     [
       'preview_tool_call',
@@ -128,15 +156,24 @@ describe('the largest request to each host tool', () => {
   ];
   for (const [tool, args] of requests) {
     it(`${tool}: /healthz and another client's call are answered meanwhile`, async () => {
-      // Several at once, so that the probe runs while they are being worked on.
-      const calls = Promise.all(
-        Array.from({ length: 4 }, () =>
-          heavy.callTool({ name: tool, arguments: args() }, undefined, { timeout: 120_000 }),
-        ),
-      );
+      const params = JSON.stringify({ name: tool, arguments: args() });
+      let id = 0;
+      // Each request its own id: a session refuses one still in use.
+      const call = () => {
+        id += 1;
+        return rawCall(`{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":${params}}`);
+      };
+      // Two at once, then two more, so that the probe runs while they are being worked on.
+      const calls = (async () => {
+        const answers = [];
+        for (let round = 0; round < 2; round += 1) answers.push(...(await Promise.all([call(), call()])));
+        return answers;
+      })();
       const slowest = await probeWhile(calls);
-      const results = await calls;
-      for (const r of results) expect(r.content).toBeDefined();
+      for (const answer of await calls) {
+        expect(answer.status, answer.text.slice(0, 300)).toBe(200);
+        expect(answer.text).toContain('"result"');
+      }
       expect(slowest.rounds).toBeGreaterThan(0);
       expect(slowest.health, 'slowest /healthz, ms').toBeLessThan(1000);
       expect(slowest.call, "slowest other client's call, ms").toBeLessThan(1000);
