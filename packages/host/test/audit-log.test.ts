@@ -200,6 +200,34 @@ describe('the audit log', () => {
     await client.close();
   });
 
+  it('has a line for a session refused at the cap, every session being busy', async () => {
+    const capped = await serveHttp(host, {
+      port: 0,
+      maxSessionsPerUser: 1,
+      accessTokens: new AccessTokens({ alice: ALICE }),
+    });
+    upstream.respond(() => ({ status: 200, body: {}, delayMs: 1500 }));
+    const first = new Client({ name: 'audit-client', version: '1.0.0' });
+    const headers = { authorization: `Bearer ${ALICE}` };
+    await first.connect(new StreamableHTTPClientTransport(new URL(capped.url), { requestInit: { headers } }));
+    const busy = first.callTool({ name: 'WriteApi_GetThing', arguments: { id: 'slow' } });
+    for (let i = 0; i < 100 && upstream.requests.length === 0; i += 1)
+      await new Promise((r) => setTimeout(r, 20));
+    const second = new Client({ name: 'second-client', version: '1.0.0' });
+    await expect(
+      second.connect(new StreamableHTTPClientTransport(new URL(capped.url), { requestInit: { headers } })),
+    ).rejects.toThrow(/Too many open sessions/);
+    expect(last()).toMatchObject({
+      event: 'refusal',
+      outcome: 'too_many_sessions',
+      user: 'alice',
+      client: 'second-client',
+    });
+    await busy;
+    await first.close();
+    await capped.close();
+  });
+
   it("writes the call's arguments only when the operator asks", async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'toolhost-audit-')), 'audit.jsonl');
     const asked = await createHost(
