@@ -2,9 +2,8 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { type CallToolResult, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/client';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { ToolDeclaration } from '@toolhost/core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
@@ -58,7 +57,7 @@ async function connect(
     { name: 'audit-client', version: '1.0.0' },
     elicit ? { capabilities: { elicitation: { form: {} } } } : {},
   );
-  if (elicit) client.setRequestHandler(ElicitRequestSchema, async () => ({ action: elicit }));
+  if (elicit) client.setRequestHandler('elicitation/create', async () => ({ action: elicit }));
   const transport = new StreamableHTTPClientTransport(new URL(server.url), {
     requestInit: { headers: { authorization: `Bearer ${token}` } },
   });

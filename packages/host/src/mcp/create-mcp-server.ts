@@ -231,14 +231,15 @@ interface CallAudit {
 /** A result's outcome for the audit log: `ok` or its error's code, and the upstream status. */
 function auditedOutcome(result: CallToolResult | InputRequiredResult): { outcome: string; status?: number } {
   // 2026-07-28: the call ended to ask the client first (a confirmation, a sign-in).
-  if (!('content' in result)) return { outcome: 'input_required' };
-  const status = result._meta?.[STATUS_META_KEY];
-  if (!result.isError) return { outcome: 'ok', ...(typeof status === 'number' ? { status } : {}) };
-  let error = (result.structuredContent as { error?: { code?: unknown; status?: unknown } } | undefined)
+  if (!Array.isArray((result as { content?: unknown }).content)) return { outcome: 'input_required' };
+  const called = result as CallToolResult;
+  const status = called._meta?.[STATUS_META_KEY];
+  if (!called.isError) return { outcome: 'ok', ...(typeof status === 'number' ? { status } : {}) };
+  let error = (called.structuredContent as { error?: { code?: unknown; status?: unknown } } | undefined)
     ?.error;
   if (!error) {
     // search_tools' errors carry it in their text only.
-    const first = result.content[0];
+    const first = called.content[0];
     try {
       error = first?.type === 'text' ? (JSON.parse(first.text) as { error?: typeof error }).error : undefined;
     } catch {

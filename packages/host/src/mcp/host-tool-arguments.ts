@@ -1,6 +1,6 @@
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { JsonSchema, ToolOutcome } from '@toolhost/core';
 import { checkAgainstSchema } from '@toolhost/engine';
+import type { Tool } from './sdk.js';
 
 /**
  * The bounds of the host's own tools' arguments. Every one is bounded so that no request can

@@ -1,8 +1,8 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { renderOutcome } from './render-outcome.js';
 import { fitResult, type ResultBudget } from './result-budget.js';
 import { ResultStore } from './result-store.js';
+import type { CallToolResult } from './sdk.js';
 
 // A summary over the budget keeps, with their values, the fields an agent acts on next.
 const budget = (maxBytes: number): ResultBudget => ({
