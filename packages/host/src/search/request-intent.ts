@@ -25,6 +25,19 @@ export interface RequestIntent {
   named: boolean;
   /** The request with identifiers taken out: what the full-text index is asked. */
   text: string;
+  /** No verb or question form says the operation: a bare noun phrase, read as a look-up. */
+  implicit: boolean;
+  /**
+   * Whose identifier the request names an object by: one the caller's own system assigned
+   * ("external", "our app's id", a name-like token such as `wb-31`) or the service's own
+   * ("internal", "object id", a bare number).
+   */
+  idKind?: 'internal' | 'external';
+  /** Stems of words that a determiner makes adjectives ("the PUBLISHED email"): states, not verbs. */
+  adjectives: Set<string>;
+  /** Stems of nouns the request puts in the plural ("comments", "rows"), apart from those in the singular. */
+  plural: Set<string>;
+  singular: Set<string>;
 }
 
 // The verbs users say for each operation, in everyday words; the first one in a request wins.
@@ -35,7 +48,11 @@ function verbs(op: Operation, list: string): void {
 verbs('list', 'list lists listing enumerate browse all every');
 verbs('get', 'get show open read view fetch retrieve see display check inspect details detail describe pull');
 verbs('search', 'search find lookup filter query');
-verbs('create', 'create add new make build define provision insert draft plan log register start setup spin');
+verbs(
+  'create',
+  'create add new make build define provision insert draft plan log register start setup spin request give ' +
+    'grant share invite put',
+);
 verbs(
   'update',
   'update change edit modify rename set tweak fix correct adjust deactivate suspend downgrade upgrade ' +
@@ -54,13 +71,15 @@ verbs('link', 'link attach associate connect tie');
 // Words that are nouns as often as verbs (an audit log, an email draft, a report): verbs only
 // where a sentence or clause starts, or at the end of a terse request ("audit log exports list").
 const NOUN_VERBS = new Set(
-  'log record report draft plan set start register schedule list view check find request export mark'.split(
+  'log record report draft plan set start register schedule list view check find request export mark share'.split(
     ' ',
   ),
 );
 const CLAUSE_START = new Set('please then and to can could would you i we let me must should'.split(' '));
 // Words after which the rest names where the object is, not the object itself.
 const PARENT_MARKERS = new Set('from of in on into to off within inside under for at'.split(' '));
+/** A word that names something: not common, not an operation's verb. */
+const content = (w: string) => processTerm(w).length > 0 && VERBS[w] === undefined;
 // Tokens with digits joined by `_` or `-` (`pe123_video_watched`, `wb-31`) are names, not words.
 const NAME_TOKEN = /\b(?=[\w-]*\d)(?=[\w-]*[_-])[\w-]+\b/g;
 
@@ -69,7 +88,20 @@ const PHRASES: [RegExp, Operation][] = [
   [/\btake\b.{0,40}\b(out|off|away)\b/i, 'delete'],
   [/\bturn\b.{0,40}\b(on|off)\b/i, 'action'],
   [/\bmake\s+\S+\s+(an?|the)\s+\w+$|\bmake\s+\S+\s+(an?|the)\s+\w+\s+(of|on|in|for)\b/i, 'update'],
+  // "give me the workflows" asks to read, "give Ann access" to grant.
+  [/^\W*(please\s+)?give\s+(me|us)\b/i, 'get'],
 ];
+// After "make", a determiner or a number starts a new thing ("make a new form"); anything else
+// is an existing object given a new state ("make usr… read only").
+const MAKE_NEW = new Set('a an new one another some two three several'.split(' '));
+// Words by which a request says whose id it names an object by.
+const EXTERNAL =
+  /\bexternal\b|\b(our|my|your|their)\s+(own\s+)?(app|platform|integration|system)('?s)?\s+(own\s+)?(id|ids|event|events)\b|\bour (own )?ids?\b|\bapp'?s (own )?ids?\b/i;
+const INTERNAL = /\binternal\b|\bobject ids?\b|\bobject \d+|\b\w+'s (own )?(object )?id\b(?<!app's id)/i;
+// A bare number of several digits is an id the service assigned; a token of letters and digits
+// joined by `-` or `_` (`wb-31`) is a name some other system gave.
+const BARE_NUMBER = /(?<![\w-])\d{3,}(?![\w-])/;
+const ADJECTIVE = /\b(the|a|an|our|my|this|that|its|their|your|every|all)\s+(\w+ed)\b/gi;
 // A request put as a question asks to read ("which users are provisioned", "is my export ready").
 const QUESTION =
   /^\s*(what|which|who|whom|whose|is|are|was|were|does|do|did|has|have|when|where|how)\b(?!\s+(do|can|should)\s+i\b)/i;
@@ -106,7 +138,8 @@ export function verbOperation(verb: string): Operation | undefined {
   return VERBS[verb];
 }
 
-export function requestIntent(request: string, prefixes: readonly string[]): RequestIntent {
+/** The identifier shapes in `request`, and the request without them. */
+function idsIn(request: string, prefixes: readonly string[]): { ids: Set<IdShape>; text: string } {
   const ids = new Set<IdShape>();
   let text = request;
   if (text.match(UUID)) ids.add('uuid');
@@ -118,10 +151,24 @@ export function requestIntent(request: string, prefixes: readonly string[]): Req
     for (const m of text.matchAll(prefixed)) ids.add(`prefix:${m[1]}`);
     text = text.replace(prefixed, ' ');
   }
-  const named = ids.size > 0 || /\b[\w-]*\d[\w-]*\b/.test(text);
-  text = text.replace(NAME_TOKEN, ' ');
-  const words = tokenize(text).map((w) => w.toLowerCase());
+  return { ids, text };
+}
+
+export function requestIntent(request: string, prefixes: readonly string[]): RequestIntent {
+  const { ids, text: withoutIds } = idsIn(request, prefixes);
+  const named = ids.size > 0 || /\b[\w-]*\d[\w-]*\b/.test(withoutIds);
+  const nameToken = NAME_TOKEN.test(withoutIds);
+  NAME_TOKEN.lastIndex = 0;
+  const text = withoutIds.replace(NAME_TOKEN, ' ');
+  // A clause starts after punctuation too ("Budget tab: edit…", "HubSpot: record that…").
+  const starts = new Set<number>();
+  const words: string[] = [];
+  for (const clause of text.split(/[:;.!?()]|,\s|\s[-–—>]+\s/)) {
+    starts.add(words.length);
+    words.push(...tokenize(clause).map((w) => w.toLowerCase()));
+  }
   let op: RequestIntent['op'];
+  let verbAt = -1;
   const phrase = PHRASES.find(([pattern]) => pattern.test(request));
   if (LIST_QUESTION.test(request)) op = 'list';
   else if (COUNT.test(request)) op = 'count';
@@ -132,17 +179,53 @@ export function requestIntent(request: string, prefixes: readonly string[]): Req
       const found = VERBS[w];
       if (
         found &&
-        (!NOUN_VERBS.has(w) || i === 0 || i === words.length - 1 || CLAUSE_START.has(words[i - 1]!))
+        (!NOUN_VERBS.has(w) ||
+          starts.has(i) ||
+          CLAUSE_START.has(words[i - 1]!) ||
+          // Last of a terse request after a noun ("audit log export requests list"); not after
+          // an id or a determiner ("email 4242 draft", "comments on the record") nor before an id.
+          (i === words.length - 1 &&
+            content(words[i - 1] ?? '') &&
+            new RegExp(`(^|\\s)[A-Za-z][\\w']*\\s+${w}\\W*$`, 'i').test(request)))
       ) {
-        op = found;
+        op = w === 'make' && words[i + 1] && !MAKE_NEW.has(words[i + 1]!) ? 'update' : found;
+        verbAt = i;
         break;
       }
     }
-  // A question that names no verb ("budget item 9 amount?") reads.
-  if (op === undefined && request.trim().endsWith('?')) op = 'read';
+  // "show rows of …" asks for several: a read verb with a plural object reads a list as well as one.
+  if (op === 'get' && verbAt >= 0) {
+    const object = words.slice(verbAt + 1).find(content);
+    if (object && /[^su]s$/.test(object) && stemmer(object) !== object) op = 'read';
+  }
+  // A question that names no verb ("budget item 9 amount?") reads, and so, less surely, does a
+  // bare noun phrase ("email 4242 draft").
+  const implicit = op === undefined && !request.trim().endsWith('?');
+  if (op === undefined) op = 'read';
   const termsOf = (w: string) => [w, stemmer(w), ...processTerm(w)];
   const stems = new Set(words.flatMap(termsOf));
-  const marker = words.findIndex((w, i) => i > 0 && PARENT_MARKERS.has(w));
+  // The parent part starts at the first marker after a word naming the object ("what is IN
+  // budget item 5 OF campaign …": the budget item is the object, the campaign its parent).
+  const marker = words.findIndex((w, i) => PARENT_MARKERS.has(w) && words.slice(0, i).some(content));
+  const adjectives = new Set([...request.matchAll(ADJECTIVE)].flatMap((m) => termsOf(m[2]!.toLowerCase())));
+  const plural = new Set<string>();
+  const singular = new Set<string>();
+  for (const [i, w] of words.entries()) {
+    if (i === verbAt) continue;
+    const t = processTerm(w)[0];
+    if (!t) continue;
+    if (/[^su]s$/.test(w) && stemmer(w) !== w) plural.add(t);
+    else singular.add(t);
+  }
+  const idKind = EXTERNAL.test(request)
+    ? 'external'
+    : INTERNAL.test(request)
+      ? 'internal'
+      : nameToken
+        ? 'external'
+        : BARE_NUMBER.test(withoutIds)
+          ? 'internal'
+          : undefined;
   const before = new Set(marker > 0 ? words.slice(0, marker).flatMap(termsOf) : []);
   const parentStems = new Set(
     marker > 0
@@ -154,6 +237,11 @@ export function requestIntent(request: string, prefixes: readonly string[]): Req
   );
   return {
     ...(op ? { op } : {}),
+    implicit,
+    ...(idKind ? { idKind } : {}),
+    adjectives,
+    plural,
+    singular,
     stems,
     parentStems,
     several:

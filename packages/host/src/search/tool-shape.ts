@@ -50,6 +50,16 @@ export interface ToolShape {
   route: string;
   /** How closely each identifier shape it takes names its object: 1 the object, 0.5 a parent. */
   ids: Map<IdShape, number>;
+  /**
+   * Whose id names the object, where the declaration says: the caller's own (`{externalEventId}`,
+   * "External event id.") or the service's (`{objectId}`, "Internal event id.").
+   */
+  idKind?: 'internal' | 'external';
+  /**
+   * Tools with the same key do one thing to one object and differ only in whose id they take
+   * it by (internal or external), by email or not, one or a batch. Only tools with an id kind.
+   */
+  twinKey?: string;
 }
 
 // English verbs that, as a path's last segment (`/cancel`, `/batch/archive`, `/moveBase`),
@@ -151,7 +161,10 @@ export function paramShapes(name: string, schema: Record<string, unknown>): IdSh
   const text = `${typeof schema.description === 'string' ? schema.description : ''}`;
   for (const m of text.matchAll(/\b([a-z]{3})…/g)) shapes.push(`prefix:${m[1]}`);
   if (schema.format === 'uuid') shapes.push('uuid');
-  if (schema.format === 'email' || /email/i.test(name) || /\bemail\b/i.test(text)) shapes.push('email');
+  // `email_id`, `crm_email_id` name an email message by its id; `sender_email` is an address.
+  const emailObject = /(id|ids|identifier|name|language)$/i.test(name) || /\bemail id\b/i.test(text);
+  if (schema.format === 'email' || (!emailObject && (/email/i.test(name) || /\bemail\b/i.test(text))))
+    shapes.push('email');
   const items = schema.items as Record<string, unknown> | undefined;
   if (items && typeof items === 'object' && shapes.length === 0)
     return paramShapes(name, { ...items, description: text });
@@ -208,24 +221,51 @@ export function toolShape(tool: ToolInfo, namespaces: ReadonlySet<string>): Tool
   const parents = new Set(
     segments
       .slice(prefix, Math.max(prefix, i + 1))
-      .map((s) => (isParam(s) ? s.slice(1, -1).replace(/(Id|Guid|IdOrName|Identifier|Name)$/g, '') : s))
+      .map((s) => (isParam(s) ? placeholderWords(s) : s))
       .flatMap(terms),
   );
   for (const h of head) parents.delete(h);
+  // Twins: the same operation on the same object under the same literal path, told apart only
+  // by how the object is identified (internal or external id, by email, one or a batch).
+  const where = segments
+    .slice(prefix, Math.max(prefix, i + 1))
+    .filter((s) => !isParam(s))
+    .flatMap(terms)
+    .filter((t) => !head.has(t));
+  const objectWords = new Set(
+    singular(objectSegments.length > 0 ? objectSegments.join(' ') : described.slice(0, 2).join(' ')).split(
+      ' ',
+    ),
+  );
+  // Placeholders that take a value rather than an id (`{subscriberState}`) are part of what is done.
+  const values = segments.filter((s) => isParam(s) && placeholderWords(s) === s.slice(1, -1)).sort();
+  const twinKey = [
+    tool.toolSet,
+    op,
+    actionVerb ?? '',
+    [...objectWords].sort().join(' '),
+    [...new Set(where)].sort().join(' '),
+    values.join(' '),
+  ].join('|');
 
   const properties =
     (tool.inputSchema.properties as Record<string, Record<string, unknown>> | undefined) ?? {};
   const pathParams = tool.endpoint?.pathParams ?? [];
   const ids = new Map<IdShape, number>();
+  // The last placeholder of an item path is the object itself; earlier ones are parents. On a
+  // path of placeholders only, it is the object only if the description names it so:
+  // `/{base}/{table}` lists records, its table being where they are.
+  const lastName = terms(placeholderWords(segments.at(-1) ?? ''));
+  const isObject = item && (objectSegments.length > 0 || lastName.some((t) => head.has(t)));
   for (const [name, schema] of Object.entries(properties)) {
     const position = pathParams.indexOf(name);
-    // The last placeholder of an item path is the object itself; earlier ones are parents.
     const weight =
-      position >= 0 && position === pathParams.length - 1 && item ? 1 : position >= 0 ? 0.5 : 0.4;
+      position >= 0 && position === pathParams.length - 1 && isObject ? 1 : position >= 0 ? 0.5 : 0.4;
     for (const shape of paramShapes(name, schema)) ids.set(shape, Math.max(ids.get(shape) ?? 0, weight));
   }
   // `/email-create`, `/email-upsert`: the path says the people are given by email.
   if (!item && /email-/.test(last)) ids.set('email', 1);
+  const idKind = idKindOf(tool, segments, properties);
 
   return {
     op,
@@ -246,7 +286,34 @@ export function toolShape(tool: ToolInfo, namespaces: ReadonlySet<string>): Tool
     pathParams,
     route: segments.map((x) => (isParam(x) ? '{}' : x)).join('/'),
     ids,
+    ...(idKind ? { idKind } : {}),
+    ...(idKind ? { twinKey } : {}),
   };
+}
+
+/**
+ * Whose id the tool takes its object by, from its placeholders' names, its parameters'
+ * descriptions, then its own description ("by external event ids", "by its internal object id").
+ */
+function idKindOf(
+  tool: ToolInfo,
+  segments: readonly string[],
+  properties: Record<string, Record<string, unknown>>,
+): 'internal' | 'external' | undefined {
+  const placeholders = segments.filter((s) => s.startsWith('{')).join(' ');
+  const params = Object.values(properties)
+    .map((p) => (typeof p.description === 'string' ? p.description : ''))
+    .join(' ');
+  for (const text of [placeholders, params, tool.description]) {
+    if (/external/i.test(text)) return 'external';
+    if (/internal|\{objectId\}/i.test(text)) return 'internal';
+  }
+  return undefined;
+}
+
+/** A placeholder's name without its id suffix: `{tableIdOrName}` → `table`. */
+function placeholderWords(segment: string): string {
+  return segment.replace(/^\{|\}$/g, '').replace(/(Id|Guid|IdOrName|Identifier|Name)$/g, '');
 }
 
 /** First path segments shared by more than a third of a tool set's tools: API prefixes (`meta`). */
