@@ -63,7 +63,13 @@ function identifiedBy(shape: ToolShape): string {
 }
 
 /** How `tool` differs from `sibling`, in a few words. */
-function contrast(shape: ToolShape, sibling: ToolShape, siblingName: string): string {
+function contrast(
+  tool: ToolInfo,
+  shape: ToolShape,
+  siblingTool: ToolInfo,
+  sibling: ToolShape,
+  siblingName: string,
+): string {
   const vs = ` (${siblingName})`;
   if (shape.op !== sibling.op || (shape.op === 'action' && shape.actionVerb !== sibling.actionVerb))
     return `${does(shape)}, where ${siblingName} ${does(sibling)}`;
@@ -79,7 +85,24 @@ function contrast(shape: ToolShape, sibling: ToolShape, siblingName: string): st
       ? `by ${identifiedBy(shape)}, not by ${identifiedBy(sibling) || 'ids in the body'}${vs}`
       : `by ids in the body, not by ${identifiedBy(sibling)}${vs}`;
   if (!same) return `the ${shape.object}, not the ${sibling.object}${vs}`;
+  // Nothing in the shapes tells them apart (`/identify` and `/group` on a person): their
+  // descriptions' first clauses do.
+  const mine = firstClause(tool.description);
+  const theirs = firstClause(siblingTool.description);
+  if (mine && theirs && mine !== theirs) return `${mine}, not ${theirs}${vs}`;
   return `at ${shape.route.replace(/\{\}/g, '…')}, not ${sibling.route.replace(/\{\}/g, '…')}${vs}`;
+}
+
+/** What a description says the tool does, without the vendor, asides and details. */
+function firstClause(description: string): string {
+  return (
+    description
+      .slice(description.indexOf(':') + 1)
+      .replace(/,?\s*\b(e\.g|i\.e)\.[^.;:]*/g, '')
+      .split(/[.;:]/)[0] ?? ''
+  )
+    .replace(/\s*\([^)]*\)/g, '')
+    .trim();
 }
 
 /** The note of every tool, by canonical name; none for a tool alone in its tool set. */
@@ -107,7 +130,8 @@ export function siblingNotes(tools: readonly ToolInfo[], shapes: readonly ToolSh
         best = j;
       }
     });
-    if (best >= 0) notes.set(tool.name, contrast(shape, shapes[best]!, shortName(tools[best]!)));
+    if (best >= 0)
+      notes.set(tool.name, contrast(tool, shape, tools[best]!, shapes[best]!, shortName(tools[best]!)));
   });
   return notes;
 }

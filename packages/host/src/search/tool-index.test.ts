@@ -84,3 +84,148 @@ describe('ToolIndex', () => {
     expect(index.search('what is this')).toEqual([]);
   });
 });
+
+function endpoint(
+  name: string,
+  method: string,
+  path: string,
+  description: string,
+  params: Record<string, string> = {},
+): ToolInfo {
+  const pathParams = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+  return {
+    name: `DemoApi.${name}`,
+    toolSet: 'DemoApi',
+    description,
+    inputSchema: {
+      type: 'object',
+      properties: Object.fromEntries(
+        [...new Set([...pathParams, ...Object.keys(params)])].map((p) => [
+          p,
+          { type: 'string', ...(params[p] ? { description: params[p] } : {}) },
+        ]),
+      ),
+      required: pathParams,
+    },
+    annotations: {
+      readOnlyHint: method === 'GET',
+      destructiveHint: method === 'DELETE',
+      idempotentHint: false,
+      openWorldHint: true,
+    },
+    endpoint: { method, path, pathParams },
+  };
+}
+
+describe('ToolIndex on declared endpoints', () => {
+  const shaped = new ToolIndex([
+    endpoint(
+      'GetEventById',
+      'GET',
+      '/v3/marketing-events/{objectId}',
+      'Demo: get a marketing event (webinar, conference) with its details by its internal object id.',
+      { objectId: 'Internal event id.' },
+    ),
+    endpoint(
+      'GetEventByExternalId',
+      'GET',
+      '/v3/marketing-events/events/{externalEventId}',
+      'Demo: get a marketing event by external event id.',
+    ),
+    endpoint('DeleteBase', 'DELETE', '/meta/bases/{baseId}', 'Demo: delete a base.', { baseId: 'app…' }),
+    endpoint(
+      'RemoveBaseCollaborator',
+      'DELETE',
+      '/meta/bases/{baseId}/collaborators/{userOrGroupId}',
+      "Demo: remove a user's access to a base.",
+      { baseId: 'app…', userOrGroupId: 'usr…' },
+    ),
+    endpoint(
+      'UpdateBaseCollaborator',
+      'PATCH',
+      '/meta/bases/{baseId}/collaborators/{userOrGroupId}',
+      "Demo: change a user's or group's permission level on a base (read, comment, edit, create).",
+      { baseId: 'app…', userOrGroupId: 'usr…' },
+    ),
+    endpoint(
+      'UpdateInterfaceCollaborator',
+      'PATCH',
+      '/meta/bases/{baseId}/interfaces/{pageBundleId}/collaborators/{userOrGroupId}',
+      "Demo: change an interface-only collaborator's permission level.",
+      { baseId: 'app…', pageBundleId: 'pbd…', userOrGroupId: 'usr…' },
+    ),
+    endpoint('GetRecord', 'GET', '/{baseId}/{tableId}/{recordId}', 'Demo: get one record of a table.', {
+      recordId: 'rec…',
+    }),
+    endpoint(
+      'ListComments',
+      'GET',
+      '/{baseId}/{tableId}/{recordId}/comments',
+      'Demo: list comments on a record.',
+      {
+        recordId: 'rec…',
+      },
+    ),
+    endpoint('AddComment', 'POST', '/{baseId}/{tableId}/{recordId}/comments', 'Demo: comment on a record.', {
+      recordId: 'rec…',
+    }),
+    endpoint(
+      'ReadTableRecords',
+      'POST',
+      '/{accountId}/{dataTableId}/getRecords',
+      'Demo HyperDB table: read records by primary key.',
+    ),
+    endpoint(
+      'PublishEmail',
+      'POST',
+      '/v3/emails/{emailId}/publish',
+      'Demo: publish a marketing email: send it to its lists now.',
+    ),
+    endpoint(
+      'SendEmail',
+      'POST',
+      '/v4/email/single-send',
+      'Demo: send a published marketing email to one recipient.',
+      { to: 'Recipient email address.' },
+    ),
+  ]);
+  const first = (query: string) => shaped.search(query)[0]?.name;
+
+  it("tells twins apart by whose id the request names the object by, not by their descriptions' words", () => {
+    expect(first('show webinar 52001')).toBe('DemoApi.GetEventById');
+    expect(first('show webinar wb-31')).toBe('DemoApi.GetEventByExternalId');
+    expect(first("show the webinar by our app's own id")).toBe('DemoApi.GetEventByExternalId');
+  });
+
+  it('prefers the tool nested under fewer objects the request does not name', () => {
+    expect(first('base collaborator permission change')).toBe('DemoApi.UpdateBaseCollaborator');
+    expect(first('interface collaborator permission change')).toBe('DemoApi.UpdateInterfaceCollaborator');
+  });
+
+  it("says how twins differ by their descriptions' first clauses when their shapes cannot", () => {
+    const cdp = new ToolIndex([
+      endpoint('Identify', 'POST', '/identify', 'Demo: identify a person (userId) and set their traits.'),
+      endpoint(
+        'Group',
+        'POST',
+        '/group',
+        'Demo: add a person to a group, e.g. a company, and set its traits.',
+      ),
+    ]);
+    expect(cdp.search('identify a person')[0]?.differs).toBe(
+      'identify a person and set their traits, not add a person to a group (Group)',
+    );
+  });
+
+  it('reads a bare noun phrase as a look-up of several when its object is plural', () => {
+    expect(first('comments on record recA1s2D3f4G5h6J7')).toBe('DemoApi.ListComments');
+  });
+
+  it('finds catalog words written in mixed case as users type them', () => {
+    expect(first('hyperdb records')).toBe('DemoApi.ReadTableRecords');
+  });
+
+  it('does not take "the published email" for a request to publish, nor an email id for an address', () => {
+    expect(first('send the published email to ann@example.com')).toBe('DemoApi.SendEmail');
+  });
+});

@@ -75,9 +75,12 @@ export class ToolIndex {
     this.notes = siblingNotes(tools, this.shapes);
     this.index = new MiniSearch<IndexedTool>({
       fields: ['name', 'description', 'params'],
-      tokenize,
+      // Catalog words written in mixed case (`HyperDB`, `eDiscovery`) are also indexed whole, as
+      // users type them ("hyperdb"); a request is split the same way as before.
+      tokenize: (text) => [...tokenize(text), ...compounds(text)],
       processTerm,
       searchOptions: {
+        tokenize,
         boost: BOOST,
         // Typos in longer words still find their term; the weight keeps exact words first.
         fuzzy: (term) => (term.length > 5 ? 0.15 : false),
@@ -113,6 +116,7 @@ export class ToolIndex {
       this.shapes.forEach((shape, id) => {
         if (!text.has(id) && inSet(id) && [...intent.ids].some((k) => shape.ids.has(k))) text.set(id, 0);
       });
+    sameTextForTwins(text, this.shapes);
     const best = found[0]?.score ?? 0;
     if (text.size === 0 || (best === 0 && intent.ids.size === 0)) return [];
     const ranked = [...text]
@@ -130,6 +134,28 @@ export class ToolIndex {
       };
     });
   }
+}
+
+/**
+ * Gives each tool the best text score of its twins (see `ToolShape.twinKey`): their
+ * descriptions differ only in how they identify the object, which the shapes weigh (whose id,
+ * by email, one or a batch), so the wording of one or the other must not decide between them.
+ */
+function sameTextForTwins(text: Map<number, number>, shapes: readonly ToolShape[]): void {
+  const best = new Map<string, number>();
+  for (const [id, score] of text) {
+    const key = shapes[id]!.twinKey;
+    if (key) best.set(key, Math.max(best.get(key) ?? 0, score));
+  }
+  for (const [id, score] of text) {
+    const key = shapes[id]!.twinKey;
+    if (key) text.set(id, best.get(key) ?? score);
+  }
+}
+
+/** Mixed-case words of a description, whole and lower-cased: `HyperDB` → hyperdb. */
+function compounds(text: string): string[] {
+  return [...text.matchAll(/\b[A-Za-z]*[a-z][A-Z][A-Za-z]*\b/g)].map((m) => m[0].toLowerCase());
 }
 
 const ID_WORDS = new Set(['id', 'ids', 'identifier', 'uuid', 'guid', 'key', 'or', 'name']);
@@ -174,6 +200,10 @@ const OPERATION_FIT: Record<NonNullable<RequestIntent['op']>, Partial<Record<Ope
 };
 const W = {
   parentHit: 0.4,
+  implicit: 0.5,
+  idKind: 0.2,
+  number: 0.1,
+  deep: 0.04,
   vendor: 0.15,
   op: 0.45,
   action: 0.35,
@@ -191,9 +221,12 @@ function relevance(text: number, shape: ToolShape, intent: RequestIntent): numbe
     // An action's verb also says what kind of change it is: revoking deletes, granting creates.
     const kind = shape.actionVerb ? verbOperation(shape.actionVerb) : undefined;
     const fits = OPERATION_FIT[intent.op];
-    score += W.op * Math.max(fits[shape.op] ?? 0, kind ? (fits[kind] ?? 0) : 0);
+    score +=
+      W.op * (intent.implicit ? W.implicit : 1) * Math.max(fits[shape.op] ?? 0, kind ? (fits[kind] ?? 0) : 0);
   }
-  if (shape.actionWord && intent.stems.has(shape.actionWord)) score += W.action;
+  // "the published email" names a state of the email, not the publishing.
+  if (shape.actionWord && intent.stems.has(shape.actionWord) && !intent.adjectives.has(shape.actionWord))
+    score += W.action;
   if (shape.head.length > 0) {
     // A word of the object counts in full; one only in the parent's part ("from the base")
     // counts less: "remove Bob from the base" is not about deleting the base.
@@ -210,5 +243,18 @@ function relevance(text: number, shape: ToolShape, intent: RequestIntent): numbe
   const reads = shape.op === 'list' || shape.op === 'search';
   if (shape.batch === intent.several || (intent.several && reads)) score += W.several;
   if (intent.named && shape.item && intent.op !== 'list' && intent.op !== 'create') score += W.named;
+  if (shape.idKind && intent.idKind) score += shape.idKind === intent.idKind ? W.idKind : 0;
+  // A tool nested under objects the request never names ("an interface's collaborator" when
+  // only a base was said) is less likely than its sibling nested under fewer.
+  const unsaid = shape.parents.filter((p) => !intent.stems.has(p)).length;
+  score -= W.deep * Math.min(3, unsaid);
+  // Asked to look without a verb that says list or one: "comments on record …" wants several,
+  // "email 4242 draft" one.
+  if (intent.op === 'read' || intent.op === 'get' || intent.op === 'list') {
+    const many = shape.head.some((t) => intent.plural.has(t));
+    const one = shape.head.some((t) => intent.singular.has(t) && !intent.plural.has(t));
+    if ((shape.op === 'list' || shape.op === 'search') && many) score += W.number;
+    else if (shape.item && shape.op === 'get' && one && !many) score += W.number;
+  }
   return score;
 }
