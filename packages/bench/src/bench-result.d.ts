@@ -15,7 +15,10 @@ export type ResultSizeRow = Awaited<ReturnType<typeof measureResultSize>>[number
 export interface TransportPhases {
   direct: Phase[];
   bare: Phase[];
+  /** The host answering the session era (`initialize`, MCP 2025-11-25), as the floor and the peer do. */
   host: Phase[];
+  /** The host answering MCP 2026-07-28 (no session; the v2 client). */
+  hostStateless?: Phase[];
   peer: Phase[];
 }
 

@@ -126,6 +126,7 @@ async function main() {
   log('stdio: starting the bare server and the peer');
   const stdio = {
     host: full,
+    hostStateless: await connectStdio(S.host.stdio, 'stateless'),
     bare: await connectStdio(S.bare.stdio),
     peer: await connectStdio(S.peer.stdio),
   };
@@ -134,6 +135,7 @@ async function main() {
   const hostStdioSubject = mcpSubject('host', stdio.host, S.host.call);
   const stdioSubjects = [
     hostStdioSubject,
+    mcpSubject('hostStateless', stdio.hostStateless, S.host.call),
     mcpSubject('bare', stdio.bare, S.bare.call),
     mcpSubject('peer', stdio.peer, S.peer.call),
   ];
@@ -162,15 +164,17 @@ async function main() {
   memory.host.growthMb = round((memory.host.rssAfterCallsMb ?? Number.NaN) - (rssHostWarm ?? Number.NaN), 1);
   for (const conn of Object.values(stdio)) await conn.close();
 
-  log('Streamable HTTP: starting the bare server, the host and the peer');
+  log('Streamable HTTP: starting the bare server, the host (in each era) and the peer');
   const http = {
     bare: await connectHttp(S.bare.http),
     host: await connectHttp(S.host.http),
+    hostStateless: await connectHttp(S.host.http, 'stateless'),
     peer: await connectHttp(S.peer.http),
   };
   const httpSubjects = [
     mcpSubject('bare', http.bare, S.bare.call),
     mcpSubject('host', http.host, S.host.call),
+    mcpSubject('hostStateless', http.hostStateless, S.host.call),
     mcpSubject('peer', http.peer, S.peer.call),
   ];
   for (const s of httpSubjects) await warmup(s, COUNTS);

@@ -7,6 +7,11 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import {
+  Client as ModernClient,
+  StreamableHTTPClientTransport as ModernHttpTransport,
+} from '@modelcontextprotocol/client';
+import { StdioClientTransport as ModernStdioTransport } from '@modelcontextprotocol/client/stdio';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -79,26 +84,50 @@ function stderrFile() {
   };
 }
 
-const newClient = () => new Client({ name: 'toolhost-bench', version: '0.0.0' });
+/**
+ * Which protocol era a connection speaks. `session`: the SDK's v1 client, opening with
+ * `initialize` (MCP 2025-11-25 and earlier), as the floor and the peer are measured.
+ * `stateless`: the v2 client negotiating MCP 2026-07-28 (`server/discover`, then requests that
+ * each stand alone); a server that does not serve that era fails the connection.
+ * @typedef {'session' | 'stateless'} Era
+ */
+
+const CLIENT_INFO = { name: 'toolhost-bench', version: '0.0.0' };
+
+/** @param {Era} era */
+function clientFor(era) {
+  return era === 'stateless'
+    ? new ModernClient(CLIENT_INFO, { versionNegotiation: { mode: 'auto' } })
+    : new Client(CLIENT_INFO);
+}
+
+/**
+ * Refuses a v2 client that fell back to the session era: its figures would not be the new era's.
+ * @param {Era} era
+ * @param {Client | ModernClient} client
+ */
+function checkEra(era, client) {
+  if (era === 'stateless' && /** @type {ModernClient} */ (client).getProtocolEra() !== 'modern')
+    throw new Error('the server did not answer MCP 2026-07-28 (the client fell back to initialize)');
+}
 
 /**
  * Starts `node args…` as an MCP server over stdio and connects to it. `startMs` is the time
  * from spawning to the first tools/list answer (the cold start).
  * @param {string[]} args
+ * @param {Era} [era]
  */
-export async function connectStdio(args) {
+export async function connectStdio(args, era = 'session') {
   const log = stderrFile();
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args,
-    env: env(),
-    cwd: PKG_DIR,
-    stderr: log.fd,
-  });
-  const client = newClient();
+  const params = { command: process.execPath, args, env: env(), cwd: PKG_DIR, stderr: log.fd };
+  const transport =
+    era === 'stateless' ? new ModernStdioTransport(params) : new StdioClientTransport(params);
+  const client = clientFor(era);
   const started = performance.now();
   try {
-    await client.connect(transport);
+    // biome-ignore lint/suspicious/noExplicitAny: each client connects its own line's transport
+    await client.connect(/** @type {any} */ (transport));
+    checkEra(era, client);
     const list = await client.listTools();
     const startMs = performance.now() - started;
     log.close();
@@ -123,8 +152,9 @@ export async function connectStdio(args) {
  * Starts `node argsFor(port)…` on a free port and connects over Streamable HTTP, retrying
  * until the server listens (15 s at most).
  * @param {(port: number) => string[]} argsFor
+ * @param {Era} [era]
  */
-export async function connectHttp(argsFor) {
+export async function connectHttp(argsFor, era = 'session') {
   const port = await freePort();
   const log = stderrFile();
   const child = track(
@@ -135,9 +165,13 @@ export async function connectHttp(argsFor) {
   const url = new URL(`http://127.0.0.1:${port}/mcp`);
   const deadline = Date.now() + 15_000;
   for (;;) {
-    const client = newClient();
+    const client = clientFor(era);
     try {
-      await client.connect(new StreamableHTTPClientTransport(url));
+      await client.connect(
+        // biome-ignore lint/suspicious/noExplicitAny: each client connects its own line's transport
+        /** @type {any} */ (era === 'stateless' ? new ModernHttpTransport(url) : new StreamableHTTPClientTransport(url)),
+      );
+      checkEra(era, client);
       const list = await client.listTools();
       return {
         client,

@@ -59,7 +59,8 @@ function latencyRows(set) {
     for (const [key, label] of /** @type {const} */ ([
       ['direct', 'direct axios (baseline)'],
       ['bare', 'bare SDK (floor)'],
-      ['host', 'toolhost'],
+      ['host', 'toolhost (session era)'],
+      ['hostStateless', 'toolhost (2026-07-28)'],
       ['peer', 'peer (openapi-mcp-server)'],
     ])) {
       const p = set[key] && at(set[key], c);

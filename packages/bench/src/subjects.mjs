@@ -29,7 +29,7 @@ const ONE_PLUGIN = '@toolhost/plugin-crm-events';
 /** @typedef {import('./rounds.mjs').Subject} Subject */
 /**
  * @typedef {object} Connection A connected MCP server (stdio or HTTP), as mcpSubject measures it.
- * @property {import('@modelcontextprotocol/sdk/client/index.js').Client} client
+ * @property {import('@modelcontextprotocol/sdk/client/index.js').Client | import('@modelcontextprotocol/client').Client} client
  * @property {{ tools: { name: string }[] }} list
  * @property {number | null | undefined} pid
  */

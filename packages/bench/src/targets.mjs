@@ -100,6 +100,7 @@ export function targets(r) {
       fmt(peer, ' µs'),
     );
   }
+  for (const row of eraTargets(r)) rows.push(row);
   add(
     `cold start, all plugins (${r.coldStart.hostAllPlugins.tools} tools)`,
     '< 450 ms',
@@ -218,5 +219,44 @@ export function agentTargets(r) {
       '–',
       row.answerBytes <= 82_000,
     );
+  return rows;
+}
+
+/**
+ * Server CPU per call (c=64) of the host answering MCP 2026-07-28, beside the same host
+ * answering the session era and beside the peer, in the same run: over HTTP the new era must
+ * cost no more than the old one or the peer; over stdio no more than the peer. Rows only for
+ * the transports where the new era was measured.
+ * @param {{ stdio?: import('./bench-result.js').TransportPhases, http?: import('./bench-result.js').TransportPhases }} r
+ * @returns {TargetRow[]}
+ */
+export function eraTargets(r) {
+  const [rows, add] = targetRows();
+  for (const [t, set] of /** @type {const} */ ([
+    ['stdio', r.stdio],
+    ['HTTP', r.http],
+  ])) {
+    if (!set?.hostStateless) continue;
+    const modern = phaseAt(set.hostStateless, 64).cpuUsPerCall ?? Number.NaN;
+    const session = phaseAt(set.host, 64).cpuUsPerCall ?? Number.NaN;
+    const peer = phaseAt(set.peer, 64).cpuUsPerCall ?? Number.NaN;
+    if (t === 'HTTP')
+      add(
+        `${t} server CPU per call (c=64), 2026-07-28 against the session era (${fmt(session, ' µs')})`,
+        '≤ session era',
+        fmt(modern, ' µs'),
+        '–',
+        modern <= session,
+        fmt(peer, ' µs'),
+      );
+    add(
+      `${t} server CPU per call (c=64), 2026-07-28 against the peer`,
+      '≤ peer',
+      fmt(modern, ' µs'),
+      '–',
+      modern <= peer,
+      fmt(peer, ' µs'),
+    );
+  }
   return rows;
 }

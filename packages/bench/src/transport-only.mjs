@@ -1,13 +1,14 @@
 // `pnpm bench --transport-only [--profile DIR]`: the per-call rounds alone, over stdio and
-// Streamable HTTP at c=1 and c=64, for toolhost, the floor and the peer; a few minutes'
+// Streamable HTTP at c=1 and c=64, for toolhost (in each protocol era), the floor and the peer; a few minutes'
 // focused measurement while working on the host's per-call cost, printed, not saved.
 // With --profile, the three servers run under `node --cpu-prof` and write their profiles to
 // DIR when they are stopped (one per server and transport, named by process id).
 import { resolve } from 'node:path';
 import { connectHttp, connectStdio } from './processes.mjs';
-import { transportTables } from './report.mjs';
+import { targetsTable, transportTables } from './report.mjs';
 import { compare, warmup } from './rounds.mjs';
 import { directSubject, mcpSubject, servers } from './subjects.mjs';
+import { eraTargets } from './targets.mjs';
 
 /** @typedef {import('./rounds.mjs').Counts} Counts */
 
@@ -38,15 +39,16 @@ export async function transportOnly(upstream, counts, { profileDir, log }) {
   await warmup(direct, counts);
 
   /**
-   * Warms up and measures the three servers over one transport, alternating with the direct
+   * Warms up and measures the servers over one transport, alternating with the direct
    * call, then closes them.
    * @param {string} label
-   * @param {Record<'bare' | 'host' | 'peer', import('./subjects.mjs').Connection & { close(): Promise<void> }>} conns
+   * @param {Record<'bare' | 'host' | 'hostStateless' | 'peer', import('./subjects.mjs').Connection & { close(): Promise<void> }>} conns
    */
   const measure = async (label, conns) => {
     const subjects = [
       mcpSubject('bare', conns.bare, S.bare.call),
       mcpSubject('host', conns.host, S.host.call),
+      mcpSubject('hostStateless', conns.hostStateless, S.host.call),
       mcpSubject('peer', conns.peer, S.peer.call),
     ];
     for (const s of subjects) await warmup(s, counts);
@@ -56,22 +58,25 @@ export async function transportOnly(upstream, counts, { profileDir, log }) {
     return phases;
   };
 
-  log('stdio: starting the three servers');
+  log('stdio: starting the servers');
   const stdioPhases = await measure('stdio', {
     host: await connectStdio([...prof, ...S.host.stdio]),
+    hostStateless: await connectStdio([...prof, ...S.host.stdio], 'stateless'),
     bare: await connectStdio([...prof, ...S.bare.stdio]),
     peer: await connectStdio([...prof, ...S.peer.stdio]),
   });
 
-  log('Streamable HTTP: starting the three servers');
+  log('Streamable HTTP: starting the servers');
   const http = {
     bare: await connectHttp((port) => [...prof, ...S.bare.http(port)]),
     host: await connectHttp((port) => [...prof, ...S.host.http(port)]),
+    hostStateless: await connectHttp((port) => [...prof, ...S.host.http(port)], 'stateless'),
     peer: await connectHttp((port) => [...prof, ...S.peer.http(port)]),
   };
   const httpPhases = await measure('Streamable HTTP', http);
   // A profile is written when the server has shut down, which may take it a moment.
   if (profileDir) for (const conn of Object.values(http)) await exited(conn.pid);
 
-  return transportTables({ stdio: stdioPhases, http: httpPhases });
+  const phases = { stdio: stdioPhases, http: httpPhases };
+  return `${transportTables(phases)}\n\n${targetsTable({ targets: eraTargets(phases) })}`;
 }

@@ -56,6 +56,7 @@ async function modern(
     body: JSON.stringify({ jsonrpc: '2.0', id, method, params: { ...params, _meta: envelope } }),
   });
   const text = await res.text();
+  const length = res.headers.get('content-length');
   // biome-ignore lint/suspicious/noExplicitAny: a JSON-RPC answer read by hand, checked field by field below
   const body: any = (res.headers.get('content-type') ?? '').includes('text/event-stream')
     ? JSON.parse(
@@ -66,13 +67,16 @@ async function modern(
           .slice(5),
       )
     : JSON.parse(text);
-  return { status: res.status, headers: res.headers, body };
+  return { status: res.status, headers: res.headers, body, length, bytes: Buffer.byteLength(text) };
 }
 
 describe('MCP 2026-07-28 beside the session era on one endpoint', () => {
   it('answers server/discover with the versions it serves, and no session', async () => {
-    const { status, headers, body } = await modern('server/discover');
+    const { status, headers, body, length, bytes } = await modern('server/discover');
     expect(status).toBe(200);
+    // A JSON answer is written whole, with its length, not streamed in chunks.
+    expect(headers.get('content-type')).toContain('application/json');
+    expect(length).toBe(String(bytes));
     expect(headers.get('mcp-session-id')).toBeNull();
     expect(body.result.supportedVersions).toContain(MODERN);
     expect(body.result.resultType).toBe('complete');

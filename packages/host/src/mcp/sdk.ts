@@ -16,6 +16,7 @@ export {
   type JSONRPCRequest,
   type McpHttpHandler,
   type MessageExtraInfo,
+  PROTOCOL_VERSION_META_KEY,
   ProtocolError,
   ProtocolErrorCode,
   type RequestId,

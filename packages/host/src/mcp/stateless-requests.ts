@@ -1,7 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
-import { classifyInboundRequest, createMcpHandler, type McpHttpHandler, type Server } from './sdk.js';
+import {
+  classifyInboundRequest,
+  createMcpHandler,
+  type McpHttpHandler,
+  PROTOCOL_VERSION_META_KEY,
+  type Server,
+} from './sdk.js';
 
 /** The user a stateless request is made for, carried to the per-request server's factory. */
 interface CallerInfo {
@@ -28,6 +34,7 @@ function header(req: IncomingMessage, name: string): string | undefined {
  * endpoint has already parsed, so that a session request pays for no web `Request`.
  */
 export function isSessionEra(req: IncomingMessage, parsed: unknown): boolean {
+  if (claimsStatelessEra(parsed)) return false;
   return (
     classifyInboundRequest({
       httpMethod: req.method ?? 'GET',
@@ -37,6 +44,22 @@ export function isSessionEra(req: IncomingMessage, parsed: unknown): boolean {
       mcpNameHeader: header(req, 'mcp-name'),
     }).kind === 'legacy'
   );
+}
+
+/**
+ * A single request (not `initialize`, not a response) whose `_meta` names a protocol version:
+ * the SDK's classification never routes it to the session era (it serves it as 2026-07-28 or
+ * refuses it), and it classifies it again on that path, so the first classification is skipped.
+ */
+function claimsStatelessEra(parsed: unknown): boolean {
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return false;
+  const message = parsed as Record<string, unknown>;
+  if (typeof message.method !== 'string' || message.method === 'initialize') return false;
+  if ('result' in message || 'error' in message) return false;
+  const params = message.params;
+  if (typeof params !== 'object' || params === null || Array.isArray(params)) return false;
+  const meta = (params as Record<string, unknown>)._meta;
+  return typeof meta === 'object' && meta !== null && !Array.isArray(meta) && PROTOCOL_VERSION_META_KEY in meta;
 }
 
 /**
@@ -101,9 +124,16 @@ async function writeResponse(res: ServerResponse, response: Response): Promise<v
   response.headers.forEach((value, name) => {
     headers[name] = value;
   });
+  if (!response.body) return void res.writeHead(response.status, headers).end();
+  if (!(headers['content-type'] ?? '').startsWith('text/event-stream')) {
+    // A JSON answer (most requests): read whole and written with its headers in one write,
+    // which costs a fraction of piping the web stream and flushing the headers on their own.
+    const body = Buffer.from(await response.arrayBuffer());
+    headers['content-length'] = String(body.length);
+    return void res.writeHead(response.status, headers).end(body);
+  }
   res.writeHead(response.status, headers);
-  if (!response.body) return void res.end();
-  // Event streams go out as they are written (flushed per chunk); a JSON body is one chunk.
+  // Event streams go out as they are written: headers first, then each event as it comes.
   res.flushHeaders();
   const body = Readable.fromWeb(response.body as WebReadableStream<Uint8Array>);
   res.once('close', () => body.destroy());
