@@ -338,6 +338,28 @@ describe('ToolEngine', () => {
     ]);
   });
 
+  it('reports each retry of a 5xx to the observer before its backoff, with the attempt it makes', async () => {
+    const sender = new FakeSender([
+      { status: 503, headers: {}, body: null },
+      { status: 502, headers: {}, body: null },
+      { status: 200, headers: {}, body: {} },
+    ]);
+    const retries: unknown[] = [];
+    const e = engine({
+      sender,
+      options: {
+        retry: { maxAttempts: 3, baseDelayMs: 1, maxDelayMs: 2 },
+        observer: { retry: (context, tool, retry) => retries.push([context, tool.name, retry]) },
+      },
+    });
+    const context = { userId: 'u1' };
+    expect(await e.call('T.Get', { thing: 'a' }, context)).toMatchObject({ ok: true, status: 200 });
+    expect(retries).toEqual([
+      [context, 'T.Get', { attempt: 2, maxAttempts: 3, delayMs: expect.any(Number), status: 503 }],
+      [context, 'T.Get', { attempt: 3, maxAttempts: 3, delayMs: expect.any(Number), status: 502 }],
+    ]);
+  });
+
   it('names an unknown tool', async () => {
     expect(await engine({}).call('T.Nope', {}, ctx)).toMatchObject({
       ok: false,

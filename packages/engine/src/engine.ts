@@ -3,7 +3,6 @@ import {
   type AuthProvider,
   type AuthRequirement,
   type CallContext,
-  type CallSignal,
   type CredentialRequest,
   type SecretSource,
   ToolError,
@@ -60,9 +59,25 @@ export interface EngineObserver {
    * upstream asked for with a 429 (`retry_after`).
    */
   rateLimitWait?(context: CallContext, tool: RegisteredTool, kind: RateLimitWaitKind, waitMs: number): void;
+  /**
+   * An attempt failed in a way that is retried (a network error, a 5xx): attempt `attempt`
+   * leaves after `delayMs` of backoff. `status` is the upstream's answer, absent when none came.
+   */
+  retry?(context: CallContext, tool: RegisteredTool, retry: UpstreamRetry): void;
 }
 
 export type RateLimitWaitKind = 'pacing' | 'retry_after';
+
+/** A retry about to be made, as `EngineObserver.retry` is told of it. */
+export interface UpstreamRetry {
+  /** The attempt about to be made (2 for the first retry). */
+  attempt: number;
+  /** Attempts in all, the first included. */
+  maxAttempts: number;
+  delayMs: number;
+  /** The failed attempt's status; absent when it got no answer. */
+  status?: number;
+}
 
 const RETRYABLE_STATUS = new Set([500, 502, 503, 504]);
 
@@ -308,7 +323,7 @@ export class ToolEngine {
           (idempotent || e.requestNotSent) &&
           attempt < this.retry.maxAttempts;
         if (!retry) throw e;
-        await this.backoff(attempt, context.signal);
+        await this.backoff(tool, context, attempt);
         continue;
       }
       if (res.status === 429 && !rateLimitRetried) {
@@ -322,7 +337,7 @@ export class ToolEngine {
         }
       }
       if (RETRYABLE_STATUS.has(res.status) && idempotent && attempt < this.retry.maxAttempts) {
-        await this.backoff(attempt, context.signal);
+        await this.backoff(tool, context, attempt, res.status);
         continue;
       }
       return res;
@@ -366,9 +381,21 @@ export class ToolEngine {
     );
   }
 
-  private backoff(attempt: number, signal?: CallSignal): Promise<void> {
+  private backoff(
+    tool: RegisteredTool,
+    context: CallContext,
+    attempt: number,
+    status?: number,
+  ): Promise<void> {
     const cap = Math.min(this.retry.maxDelayMs, this.retry.baseDelayMs * 2 ** (attempt - 1));
-    return sleep(Math.random() * cap, signal);
+    const delayMs = Math.random() * cap;
+    this.observer?.retry?.(context, tool, {
+      attempt: attempt + 1,
+      maxAttempts: this.retry.maxAttempts,
+      delayMs,
+      ...(status !== undefined ? { status } : {}),
+    });
+    return sleep(delayMs, context.signal);
   }
 
   /**

@@ -19,6 +19,7 @@ export {
   type PrepareResult,
   type RateLimitWaitKind,
   ToolEngine,
+  type UpstreamRetry,
 } from './engine.js';
 export { ENGINE_DEFAULTS } from './engine-defaults.js';
 export { AxiosHttpSender, type HttpResponse, type HttpSender, type SendOptions } from './http-sender.js';
