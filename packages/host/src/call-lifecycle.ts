@@ -1,5 +1,6 @@
 import type { CallContext, CallSignal, ToolOutcome } from '@toolhost/core';
 import type { DispatchResult, ToolEngine } from '@toolhost/engine';
+import type { CallReports } from './call-reports.js';
 import type { Logger } from './logger.js';
 import type { HostTelemetry } from './observability/host-telemetry.js';
 
@@ -17,6 +18,7 @@ export class CallLifecycle {
     private readonly engine: ToolEngine,
     private readonly log: Logger | undefined,
     private readonly telemetry: HostTelemetry,
+    private readonly reports?: CallReports,
   ) {}
 
   /** Runs one call of a known tool for a user. */
@@ -63,6 +65,7 @@ export class CallLifecycle {
     this.counter += 1;
     const callId = this.counter;
     const context = { userId, signal: controller.signal };
+    this.reports?.bind(context);
     const toolSet = this.engine.registry.get(name)?.toolSet.toolSet ?? '';
     const trace = instruments.startCall(name, toolSet, userId, context);
     const call = trace.run(() => step(context));

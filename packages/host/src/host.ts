@@ -7,6 +7,7 @@ import { composeServices, SHARED_STORE } from './assemble-host.js';
 import { encryptedDataDir } from './auth/build-auth-providers.js';
 import { OAuthAuthProvider } from './auth/oauth-provider.js';
 import { CallLifecycle } from './call-lifecycle.js';
+import { allObservers, type CallReportListener, CallReports } from './call-reports.js';
 import { checkConfigAgainstCatalog } from './config/check-against-catalog.js';
 import { resolveConfig } from './config/config-defaults.js';
 import type { HostConfig, ResolvedHostConfig } from './config/host-config.js';
@@ -90,6 +91,12 @@ export interface CallOptions {
    * passes form elicitation). Without it such a write answers `confirmation_required`.
    */
   confirm?: ConfirmWrite;
+  /**
+   * Told, while the call runs, of each wait and retry on its way to the upstream (its pacing,
+   * a 429's wait, a retried 5xx or network error); the MCP server sends them on as log
+   * notifications of the request.
+   */
+  onReport?: CallReportListener;
 }
 
 /** The in-process host: list tools and call them, no transport involved. */
@@ -194,6 +201,7 @@ async function assemble(config: ResolvedHostConfig, options: HostOptions, plugin
   checkConfigAgainstCatalog(config, toolSets);
   const env = options.env ?? process.env;
   const telemetry = new HostTelemetry(telemetryKey(config.telemetry?.userIdKey, env));
+  const reports = new CallReports();
   const configDir = options.configDir ?? process.cwd();
   // Write-safety records go where the host's own token file goes, not beside an embedder's store.
   // (A shared store, when configured, takes precedence in createWriteSafety.)
@@ -205,7 +213,7 @@ async function assemble(config: ResolvedHostConfig, options: HostOptions, plugin
     env,
     configDir,
     toolSets,
-    observer: telemetry.observer,
+    observer: allObservers(telemetry.observer, reports.observer),
     ...(options.logger ? { logger: options.logger } : {}),
   });
   const audit = openAuditLog(config.audit, env, configDir);
@@ -213,7 +221,7 @@ async function assemble(config: ResolvedHostConfig, options: HostOptions, plugin
   const log = container.isRegistered(HostServices.logger, true)
     ? resolveService(container, HostServices.logger)
     : undefined;
-  const calls = new CallLifecycle(services.engine, log, telemetry);
+  const calls = new CallLifecycle(services.engine, log, telemetry, reports);
   const writes = createWriteSafety({
     config,
     calls,
@@ -225,7 +233,7 @@ async function assemble(config: ResolvedHostConfig, options: HostOptions, plugin
     (p): p is OAuthAuthProvider => p instanceof OAuthAuthProvider,
   );
   for (const p of oauthProviders) p.onRefreshed(({ outcome }) => telemetry.tokenRefresh(p.id, outcome));
-  return { container, telemetry, calls, writes, oauthProviders, audit, ...services };
+  return { container, telemetry, reports, calls, writes, oauthProviders, audit, ...services };
 }
 
 type Assembled = Awaited<ReturnType<typeof assemble>>;
@@ -274,7 +282,7 @@ export async function createHost(rawConfig: HostConfig = {}, options: HostOption
   const config = resolveConfig(validateConfig(rawConfig));
   const { plugins, pluginSearch } = await loadPlugins(config, options);
   const parts = await assemble(config, options, plugins);
-  const { container, calls, writes, telemetry } = parts;
+  const { container, calls, writes, telemetry, reports } = parts;
   const infos = new Map(parts.registry.list().map((t) => [t.name, toInfo(t)]));
   const exposed = new Set(infos.keys());
   const defaultUser = config.defaultUserId;
@@ -304,16 +312,21 @@ export async function createHost(rawConfig: HostConfig = {}, options: HostOption
       const info = infos.get(name);
       if (!info) return unknown(name);
       const userId = callOptions.userId ?? defaultUser;
-      // Read-only tools change nothing: never held for confirmation, keys ignored.
-      if (info.annotations.readOnlyHint) return calls.run(name, args, userId, callOptions.signal);
-      return writes.call(name, args, { ...callOptions, userId });
+      return reports.within(callOptions.onReport, () =>
+        // Read-only tools change nothing: never held for confirmation, keys ignored.
+        info.annotations.readOnlyHint
+          ? calls.run(name, args, userId, callOptions.signal)
+          : writes.call(name, args, { ...callOptions, userId }),
+      );
     },
     async previewToolCall(name, args, previewOptions = {}) {
       if (!infos.has(name)) return unknown(name);
       return writes.preview(name, args, previewOptions.userId ?? defaultUser);
     },
     applyPreview(previewId, callOptions = {}) {
-      return writes.apply(previewId, { ...callOptions, userId: callOptions.userId ?? defaultUser });
+      return reports.within(callOptions.onReport, () =>
+        writes.apply(previewId, { ...callOptions, userId: callOptions.userId ?? defaultUser }),
+      );
     },
     close: (graceMs = config.shutdownGraceSeconds * 1000) => closeHost(parts, graceMs),
   };

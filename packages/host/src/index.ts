@@ -8,6 +8,7 @@ export {
   OAuthCallbackError,
   type OAuthProviderConfig,
 } from './auth/oauth-provider.js';
+export type { CallReport, CallReportListener } from './call-reports.js';
 export { CONFIG_DEFAULTS, resolveConfig } from './config/config-defaults.js';
 export { hostConfigSchema } from './config/config-schema.js';
 export { findConfig } from './config/find-config.js';

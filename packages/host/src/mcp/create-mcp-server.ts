@@ -180,6 +180,9 @@ export async function sendCompletionNotice(server: Server, elicitationId: string
     .catch(() => {});
 }
 
+/** The `logger` of the host's log notifications. */
+const LOGGER_NAME = 'toolhost';
+
 /**
  * A low-level MCP server over the host. Tools are registered with their raw JSON Schemas
  * through the request handlers: the high-level `tool()` helper expects zod and drops plain
@@ -189,7 +192,10 @@ export function createMcpServer(host: Host, catalog: McpCatalog, options: McpSer
   const server = new Server(
     { name: options.name ?? 'toolhost', version: options.version ?? '0.0.0' },
     {
-      capabilities: { tools: { listChanged: false }, resources: { listChanged: false } },
+      // `logging`: a call's waits and retries go to the client as log notifications of the
+      // request, at or above the level it asked for (`logging/setLevel` on a session, the
+      // per-request `_meta` level on 2026-07-28, where none is sent without one).
+      capabilities: { tools: { listChanged: false }, resources: { listChanged: false }, logging: {} },
       instructions: catalog.instructions,
       cacheHints: catalog.cacheHints,
       // Checked before any handler runs: a state that fails is -32602, and never reaches one.
@@ -465,6 +471,7 @@ class ToolCalls {
     const options: CallOptions = {
       userId: this.callerId,
       signal: ctx.mcpReq.signal,
+      onReport: ({ level, ...data }) => void ctx.mcpReq.log(level, data, LOGGER_NAME).catch(() => {}),
       ...(key !== undefined ? { idempotencyKey: key as string } : {}),
     };
     if (servesStatelessEra(this.server))
