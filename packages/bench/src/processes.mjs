@@ -120,12 +120,10 @@ function checkEra(era, client) {
 export async function connectStdio(args, era = 'session') {
   const log = stderrFile();
   const params = { command: process.execPath, args, env: env(), cwd: PKG_DIR, stderr: log.fd };
-  const transport =
-    era === 'stateless' ? new ModernStdioTransport(params) : new StdioClientTransport(params);
+  const transport = era === 'stateless' ? new ModernStdioTransport(params) : new StdioClientTransport(params);
   const client = clientFor(era);
   const started = performance.now();
   try {
-    // biome-ignore lint/suspicious/noExplicitAny: each client connects its own line's transport
     await client.connect(/** @type {any} */ (transport));
     checkEra(era, client);
     const list = await client.listTools();
@@ -168,8 +166,9 @@ export async function connectHttp(argsFor, era = 'session') {
     const client = clientFor(era);
     try {
       await client.connect(
-        // biome-ignore lint/suspicious/noExplicitAny: each client connects its own line's transport
-        /** @type {any} */ (era === 'stateless' ? new ModernHttpTransport(url) : new StreamableHTTPClientTransport(url)),
+        /** @type {any} */ (
+          era === 'stateless' ? new ModernHttpTransport(url) : new StreamableHTTPClientTransport(url)
+        ),
       );
       checkEra(era, client);
       const list = await client.listTools();

@@ -174,6 +174,47 @@ describe('MCP 2026-07-28 beside the session era on one endpoint', () => {
     await v1.close();
   });
 
+  it('ends the call when the client closes the response, as 2026-07-28 cancels', async () => {
+    let release = () => {};
+    upstream.respond(
+      () =>
+        new Promise((resolve) => {
+          release = () => resolve({ status: 200, body: {} });
+        }),
+    );
+    const cancelled = async () =>
+      /toolhost_tool_errors_total\{tool_set="EchoApi",code="cancelled"\} 1$/m.test(await host.metrics());
+    try {
+      expect(await cancelled()).toBe(false);
+      const before = upstream.requests.length;
+      const leaving = new AbortController();
+      const call = fetch(server.url, {
+        method: 'POST',
+        signal: leaving.signal,
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': MODERN,
+          'mcp-method': 'tools/call',
+          'mcp-name': 'EchoApi_GetItem',
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 'leaving',
+          method: 'tools/call',
+          params: { name: 'EchoApi_GetItem', arguments: { item_id: 'slow' }, _meta: envelope },
+        }),
+      }).catch(() => undefined);
+      await expect.poll(() => upstream.requests.length, { timeout: 5000 }).toBe(before + 1);
+      leaving.abort();
+      await call;
+      await expect.poll(cancelled, { timeout: 5000 }).toBe(true);
+    } finally {
+      release();
+      upstream.respond(async (req) => ({ status: 200, body: { path: req.path } }));
+    }
+  });
+
   it('keeps no session for 2026-07-28 requests (health counts only session-era ones)', async () => {
     const health = async () =>
       ((await (await fetch(new URL('/healthz', server.url))).json()) as { sessions: number }).sessions;

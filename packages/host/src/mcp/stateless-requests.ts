@@ -59,7 +59,9 @@ function claimsStatelessEra(parsed: unknown): boolean {
   const params = message.params;
   if (typeof params !== 'object' || params === null || Array.isArray(params)) return false;
   const meta = (params as Record<string, unknown>)._meta;
-  return typeof meta === 'object' && meta !== null && !Array.isArray(meta) && PROTOCOL_VERSION_META_KEY in meta;
+  return (
+    typeof meta === 'object' && meta !== null && !Array.isArray(meta) && PROTOCOL_VERSION_META_KEY in meta
+  );
 }
 
 /**
@@ -93,8 +95,11 @@ export class StatelessRequests {
     const request = new Request(`http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`, {
       method: req.method ?? 'POST',
       headers: webHeaders(req),
-      signal: left.signal,
     });
+    // The SDK reads the request's `signal` to end the exchange. Given as an option, undici would
+    // make a signal of its own that follows this one (weak references, a finalization registry:
+    // about half the cost of the whole Request), for a request that is never fetched.
+    Object.defineProperty(request, 'signal', { value: left.signal });
     const caller: CallerInfo = { userId };
     const response = await this.handler.fetch(request, {
       parsedBody: parsed,
@@ -109,7 +114,17 @@ export class StatelessRequests {
   }
 }
 
-function webHeaders(req: IncomingMessage): Headers {
+/** The request's headers for a web `Request`: as Node joined them, repeated ones as a list. */
+function webHeaders(req: IncomingMessage): Record<string, string> | Headers {
+  const headers = req.headers;
+  for (const name in headers) {
+    // Only `set-cookie` comes as a list, and a client has no reason to send it: the slow path.
+    if (typeof headers[name] !== 'string') return listedHeaders(req);
+  }
+  return headers as Record<string, string>;
+}
+
+function listedHeaders(req: IncomingMessage): Headers {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined) continue;
