@@ -124,6 +124,7 @@ export async function connectStdio(args, era = 'session') {
   const client = clientFor(era);
   const started = performance.now();
   try {
+    // Each client takes its own SDK line's transport; the union type cannot say which.
     await client.connect(/** @type {any} */ (transport));
     checkEra(era, client);
     const list = await client.listTools();
@@ -166,6 +167,7 @@ export async function connectHttp(argsFor, era = 'session') {
     const client = clientFor(era);
     try {
       await client.connect(
+        // Each client takes its own SDK line's transport; the union type cannot say which.
         /** @type {any} */ (
           era === 'stateless' ? new ModernHttpTransport(url) : new StreamableHTTPClientTransport(url)
         ),
