@@ -20,9 +20,10 @@ beforeAll(async () => {
 afterAll(() => upstream.close());
 
 /** The answer's text, parsed: the upstream's body, as the host passes it on. */
-function bodyOf(result: { content?: unknown; isError?: unknown }): unknown {
-  expect(result.isError).toBeFalsy();
-  const [first] = result.content as { type: string; text: string }[];
+function bodyOf(result: object): unknown {
+  const { content, isError } = result as { content?: { type: string; text: string }[]; isError?: boolean };
+  expect(isError).toBeFalsy();
+  const [first] = content ?? [];
   return JSON.parse(first!.text);
 }
 
