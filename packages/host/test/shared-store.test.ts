@@ -4,6 +4,8 @@ import type { StoredToken, TokenStore, ToolOutcome } from '@toolhost/core';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
+import { SHARED_STORE } from '../src/assemble-host.js';
+import { doctorReport } from '../src/cli/doctor.js';
 import type { HostConfig } from '../src/config/host-config.js';
 import { disconnect, listConnections } from '../src/connections.js';
 import { createHost, type Host } from '../src/host.js';
@@ -240,6 +242,88 @@ describe('shared store (Redis): tokens', () => {
     const outcome = await getItem(b, 'i1');
     expect(errorCode(outcome)).toBe('internal_error');
     expect(upstream.requests).toHaveLength(0);
+  });
+});
+
+describe('shared store (Redis): encryption that cannot split', () => {
+  const SALT = 'toolhost:token-salt';
+  const token = (name: string) => ({ accessToken: `${name}-access`, scopes: ['items.read'] });
+  const sharedOf = (host: Host) => resolveService(host.container, SHARED_STORE);
+
+  it('keeps every token readable everywhere after Redis is emptied and a new replica writes its salt first', async () => {
+    const a = await replica();
+    const b = await replica();
+    await admin.flushall();
+    // C starts while the salt is missing, and writes one of its own.
+    const c = await replica();
+    await storeOf(a).set('echo-auth', 'alice', token('alice'));
+    await storeOf(c).set('echo-auth', 'bob', token('bob'));
+    for (const host of [a, b, c]) {
+      expect(await storeOf(host).get('echo-auth', 'alice')).toEqual(token('alice'));
+      expect(await storeOf(host).get('echo-auth', 'bob')).toEqual(token('bob'));
+    }
+    // Cookies signed on one replica are accepted on the others.
+    expect(sharedOf(a).signingKey('oauth-flow-binding')).toEqual(
+      sharedOf(c).signingKey('oauth-flow-binding'),
+    );
+    expect(logs).toContain('shared token salt changed in Redis');
+  });
+
+  it('writes the salt back at the next read of a running replica, and a new replica then uses it', async () => {
+    const a = await replica();
+    const before = await admin.get(SALT);
+    await storeOf(a).set('echo-auth', 'alice', token('alice'));
+    await admin.flushall();
+    expect(await storeOf(a).get('echo-auth', 'alice')).toBeUndefined();
+    expect(await admin.get(SALT)).toBe(before);
+    expect(logs).toContain('shared token salt was missing from Redis');
+    const c = await replica();
+    await storeOf(c).set('echo-auth', 'bob', token('bob'));
+    expect(await storeOf(a).get('echo-auth', 'bob')).toEqual(token('bob'));
+  });
+
+  it('opens values sealed under an older salt, and doctor says what it found', async () => {
+    const a = await replica();
+    await storeOf(a).set('echo-auth', 'alice', token('alice'));
+    await admin.set(SALT, Buffer.alloc(16, 7).toString('base64'));
+    const b = await replica();
+    await storeOf(b).set('echo-auth', 'bob', token('bob'));
+    expect(await storeOf(a).get('echo-auth', 'bob')).toEqual(token('bob'));
+    expect(await storeOf(b).get('echo-auth', 'alice')).toEqual(token('alice'));
+    const report = await doctorReport(a, { env: replicaEnv() });
+    expect(report.text).toContain(
+      'Tokens in Redis: 2, all open with this TOOLHOST_TOKEN_KEY (sealed under 2 salts)',
+    );
+    expect(report.text).toContain('Shared token salt: in Redis, the same as this host uses.');
+  });
+
+  it('refuses a salt in Redis that toolhost did not write, naming the key', async () => {
+    const a = await replica();
+    await admin.set(SALT, 'not-a-salt');
+    await expect(storeOf(a).get('echo-auth', 'alice')).rejects.toThrow(
+      /shared token salt in Redis \(toolhost:token-salt\) is not a 16-byte base64 value/,
+    );
+    const report = await doctorReport(a, { env: replicaEnv() });
+    expect(report.healthy).toBe(false);
+  });
+
+  it("does not open a value copied under another user's key", async () => {
+    const a = await replica();
+    await authorizeAlice(a);
+    await admin.set('toolhost:token:echo-auth:bob', (await admin.get('toolhost:token:echo-auth:alice'))!);
+    const outcome = await a.callTool('EchoApi.GetItem', { item_id: 'i1' }, { userId: 'bob' });
+    expect(errorCode(outcome)).toBe('internal_error');
+    expect(upstream.requests).toHaveLength(0);
+    const report = await doctorReport(a, { env: replicaEnv() });
+    expect(report.text).toContain('1 of 2 do NOT open with this TOOLHOST_TOKEN_KEY');
+  });
+
+  it("lists only the connections of a user whose id contains '*'", async () => {
+    const a = await replica();
+    await storeOf(a).set('echo-auth', 'alice', token('alice'));
+    await storeOf(a).set('echo-auth', '*', token('star'));
+    expect((await storeOf(a).list({ userId: '*' })).map((c) => c.userId)).toEqual(['*']);
+    expect((await storeOf(a).list({ userId: 'a*' })).map((c) => c.userId)).toEqual([]);
   });
 });
 

@@ -30,9 +30,14 @@ export class TokenCipher {
     return createHmac('sha256', this.key).update(`toolhost:${purpose}`).digest();
   }
 
-  seal(value: unknown): Sealed {
+  /**
+   * `boundTo` (GCM's additional data) ties the value to where it is kept: the same bytes
+   * copied under another key (another user's) no longer open there.
+   */
+  seal(value: unknown, boundTo?: string): Sealed {
     const iv = randomBytes(12);
     const cipher = createCipheriv('aes-256-gcm', this.key, iv);
+    if (boundTo !== undefined) cipher.setAAD(Buffer.from(boundTo, 'utf8'));
     const data = Buffer.concat([cipher.update(JSON.stringify(value), 'utf8'), cipher.final()]);
     return {
       iv: iv.toString('base64'),
@@ -41,9 +46,10 @@ export class TokenCipher {
     };
   }
 
-  /** The parsed value; throws on a wrong key or altered data (GCM authenticates both). */
-  open(sealed: Sealed): unknown {
+  /** The parsed value; throws on a wrong key, altered data or another `boundTo` (GCM authenticates all three). */
+  open(sealed: Sealed, boundTo?: string): unknown {
     const decipher = createDecipheriv('aes-256-gcm', this.key, Buffer.from(sealed.iv, 'base64'));
+    if (boundTo !== undefined) decipher.setAAD(Buffer.from(boundTo, 'utf8'));
     decipher.setAuthTag(Buffer.from(sealed.tag, 'base64'));
     const plain = Buffer.concat([decipher.update(Buffer.from(sealed.data, 'base64')), decipher.final()]);
     return JSON.parse(plain.toString('utf8')) as unknown;

@@ -1,6 +1,40 @@
+import { SHARED_STORE } from '../assemble-host.js';
 import type { Host, ToolInfo } from '../host.js';
 import { type ToolSetReadiness, toolSetReadiness } from '../readiness.js';
+import { resolveService } from '../services.js';
 import { redactRedisUrl, sharedStoreUrl } from '../store/redis-url.js';
+import type { SaltAgreement } from '../store/shared-cipher.js';
+
+const SALT_LINES: Record<SaltAgreement, string> = {
+  agreed: 'Shared token salt: in Redis, the same as this host uses.',
+  'written-back':
+    'Shared token salt: WAS MISSING from Redis (emptied, flushed or evicted); written back. Give Redis persistence and maxmemory-policy noeviction.',
+  adopted:
+    'Shared token salt: CHANGED in Redis since this host started (Redis lost its data); adopted. Values sealed before still open.',
+};
+
+/** Whether this host agrees with Redis on the salt tokens are sealed with; undefined without Redis. */
+async function saltLine(host: Host): Promise<{ line: string; ok: boolean } | undefined> {
+  if (!host.container.isRegistered(SHARED_STORE, true)) return undefined;
+  try {
+    const shared = resolveService(host.container, SHARED_STORE);
+    const agreement = await shared.cipher.agree();
+    const audit = await shared.tokenStore.audit();
+    const tokens =
+      audit.unreadable > 0
+        ? `Tokens in Redis: ${audit.unreadable} of ${audit.tokens} do NOT open with this TOOLHOST_TOKEN_KEY (sealed with another key, or altered).`
+        : `Tokens in Redis: ${audit.tokens}, all open with this TOOLHOST_TOKEN_KEY (sealed under ${audit.salts} salt${audit.salts === 1 ? '' : 's'}).`;
+    return {
+      line: `${SALT_LINES[agreement]}\n${tokens}`,
+      ok: agreement === 'agreed' && audit.unreadable === 0,
+    };
+  } catch (e) {
+    return {
+      line: `Shared token salt: cannot check: ${e instanceof Error ? e.message : String(e)}`,
+      ok: false,
+    };
+  }
+}
 
 export interface DoctorReport {
   text: string;
@@ -74,6 +108,11 @@ export async function doctorReport(
           : 'OAuth tokens: kept in memory only and lost at restart; set TOOLHOST_TOKEN_KEY (16+ characters) to keep them.',
     );
   }
-  lines.push('', healthy ? 'Everything is ready.' : 'Some tool sets cannot be called yet: see above.');
+  const salt = await saltLine(host);
+  if (salt) {
+    healthy &&= salt.ok;
+    lines.push('', salt.line);
+  }
+  lines.push('', healthy ? 'Everything is ready.' : 'Some checks failed: see above.');
   return { text: `${lines.join('\n')}\n`, healthy };
 }

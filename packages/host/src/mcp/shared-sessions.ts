@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { RedisChannels } from '../store/redis-channels.js';
-import { inRedis } from '../store/redis-token-store.js';
+import { inRedis } from '../store/redis-client.js';
 
 const CLOSED_CHANNEL = 'toolhost:session:closed';
 const COMPLETION_CHANNEL = 'toolhost:session:elicitation-complete';

@@ -16,6 +16,15 @@ export function storeUnavailable(): ToolError {
   });
 }
 
+/** Runs a Redis command; an unreachable Redis becomes `store_unavailable`, never an empty answer. */
+export async function inRedis<T>(command: () => Promise<T>): Promise<T> {
+  try {
+    return await command();
+  } catch {
+    throw storeUnavailable();
+  }
+}
+
 /**
  * Connects to Redis (redis:// or rediss:// for TLS) and waits until it answers, so that a
  * host that cannot reach its shared store refuses to start rather than serve without it.

@@ -6,8 +6,8 @@ import {
   type PendingAuthorization,
   type PendingAuthorizationStore,
 } from '../auth/pending-authorizations.js';
-import type { Sealed, TokenCipher } from '../auth/token-cipher.js';
-import { inRedis } from './redis-token-store.js';
+import { inRedis } from './redis-client.js';
+import type { SaltedSealed, SharedCipher } from './shared-cipher.js';
 
 /** What is sealed under a flow's key: everything of the flow but whether it was opened. */
 interface StoredFlow extends Omit<PendingAuthorization, 'opened'> {
@@ -28,7 +28,7 @@ export class RedisPendingAuthorizations implements PendingAuthorizationStore {
 
   constructor(
     private readonly redis: Redis,
-    private readonly cipher: TokenCipher,
+    private readonly cipher: SharedCipher,
     providerId: string,
     private readonly ttlMs = PENDING_TTL_MS,
     private readonly maxPerUser = MAX_PENDING_PER_USER,
@@ -45,6 +45,7 @@ export class RedisPendingAuthorizations implements PendingAuthorizationStore {
     const now = Date.now();
     const stored: StoredFlow = { ...entry, state, expiresAt: now + this.ttlMs };
     const users = this.userKey(entry.userId);
+    await this.cipher.agree();
     await inRedis(async () => {
       await this.redis.zremrangebyscore(users, '-inf', now);
       const count = await this.redis.zcard(users);
@@ -55,7 +56,12 @@ export class RedisPendingAuthorizations implements PendingAuthorizationStore {
       }
       await this.redis
         .multi()
-        .set(this.flowKey(entry.flowId), JSON.stringify(this.cipher.seal(stored)), 'PX', this.ttlMs)
+        .set(
+          this.flowKey(entry.flowId),
+          JSON.stringify(this.cipher.seal(stored, this.flowKey(entry.flowId))),
+          'PX',
+          this.ttlMs,
+        )
         .set(this.stateKey(state), entry.flowId, 'PX', this.ttlMs)
         .zadd(users, stored.expiresAt, entry.flowId)
         .pexpire(users, this.ttlMs)
@@ -69,10 +75,11 @@ export class RedisPendingAuthorizations implements PendingAuthorizationStore {
   }
 
   async byFlow(flowId: string): Promise<{ state: string; entry: PendingAuthorization } | undefined> {
+    await this.cipher.agree();
     const [sealed, opened] = await inRedis(() =>
       this.redis.mget(this.flowKey(flowId), this.openedKey(flowId)),
     );
-    const flow = this.open(sealed ?? null);
+    const flow = this.open(flowId, sealed ?? null);
     if (!flow || flow.expiresAt <= Date.now()) return undefined;
     const { state, ...entry } = flow;
     return { state, entry: { ...entry, opened: opened !== null } };
@@ -95,7 +102,7 @@ export class RedisPendingAuthorizations implements PendingAuthorizationStore {
 
   /** Removes a flow's keys (its state key with it, when the flow can still be read). */
   private async drop(flowId: string, userId?: string): Promise<void> {
-    const flow = this.open(await this.redis.get(this.flowKey(flowId)));
+    const flow = this.open(flowId, await this.redis.get(this.flowKey(flowId)));
     const keys = [this.flowKey(flowId), this.openedKey(flowId)];
     if (flow) keys.push(this.stateKey(flow.state));
     await this.redis.del(...keys);
@@ -104,10 +111,10 @@ export class RedisPendingAuthorizations implements PendingAuthorizationStore {
   }
 
   /** The flow a sealed value holds; undefined when absent or not readable with this key. */
-  private open(text: string | null): StoredFlow | undefined {
+  private open(flowId: string, text: string | null): StoredFlow | undefined {
     if (text === null) return undefined;
     try {
-      return this.cipher.open(JSON.parse(text) as Sealed) as StoredFlow;
+      return this.cipher.open(JSON.parse(text) as SaltedSealed, this.flowKey(flowId)) as StoredFlow;
     } catch {
       // Sealed with another TOOLHOST_TOKEN_KEY (a misconfigured replica): not a flow we can finish.
       return undefined;

@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { ExpiringRecords } from '../writes/expiring-records.js';
-import { inRedis } from './redis-token-store.js';
+import { inRedis } from './redis-client.js';
 
 // Deletes the key only if it still holds the caller's value: a claim whose holder was too
 // slow (the claim expired and another replica took it) must not free the next holder's.
@@ -15,6 +15,8 @@ export class RedisRecords implements ExpiringRecords {
   constructor(
     private readonly redis: Redis,
     private readonly prefix = 'toolhost:writes:',
+    /** Run beside every read: the shared salt is checked before a sealed record is opened. */
+    private readonly beforeRead: () => Promise<unknown> = async () => {},
   ) {}
 
   async add(key: string, value: string, ttlMs: number): Promise<boolean> {
@@ -22,7 +24,11 @@ export class RedisRecords implements ExpiringRecords {
   }
 
   async get(key: string): Promise<string | undefined> {
-    return (await inRedis(() => this.redis.get(this.prefix + key))) ?? undefined;
+    const [, value] = await Promise.all([
+      this.beforeRead(),
+      inRedis(() => this.redis.get(this.prefix + key)),
+    ]);
+    return value ?? undefined;
   }
 
   async put(key: string, value: string, ttlMs: number): Promise<void> {

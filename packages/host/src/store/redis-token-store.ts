@@ -1,44 +1,29 @@
 import type { StoredConnection, StoredToken, TokenStore } from '@toolhost/core';
 import type { Redis } from 'ioredis';
 import { TokenStoreError } from '../auth/encrypted-file-token-store.js';
-import { type Sealed, TokenCipher } from '../auth/token-cipher.js';
 import { RecentTokens } from './recent-tokens.js';
 import type { RedisChannels } from './redis-channels.js';
-import { storeUnavailable } from './redis-client.js';
+import { inRedis } from './redis-client.js';
+import { type SaltedSealed, SharedCipher } from './shared-cipher.js';
+
+export { inRedis };
 
 const FORMAT = 'toolhost-token-v1';
-const SALT_KEY = 'toolhost:token-salt';
 /** Where replicas announce a changed token (the message is its key), so that copies are dropped. */
 const CHANGED_CHANNEL = 'toolhost:token-changed';
 
 export const tokenKey = (providerId: string, userId: string) =>
   `toolhost:token:${encodeURIComponent(providerId)}:${encodeURIComponent(userId)}`;
 
-/** Runs a Redis command; an unreachable Redis becomes `store_unavailable`, never an empty answer. */
-export async function inRedis<T>(command: () => Promise<T>): Promise<T> {
-  try {
-    return await command();
-  } catch {
-    throw storeUnavailable();
-  }
-}
-
 /** The cipher every replica derives from the same secret and the salt shared in Redis. */
-export async function openSharedCipher(redis: Redis, secret: string): Promise<TokenCipher> {
-  if (secret.length < 16)
-    throw new TokenStoreError('The token encryption key must be at least 16 characters.');
-  const candidate = new TokenCipher(secret);
-  await redis.set(SALT_KEY, candidate.salt.toString('base64'), 'NX');
-  const salt = await redis.get(SALT_KEY);
-  if (!salt) throw new TokenStoreError('The shared token salt vanished from Redis while starting.');
-  return new TokenCipher(secret, Buffer.from(salt, 'base64'));
+export function openSharedCipher(redis: Redis, secret: string): Promise<SharedCipher> {
+  return SharedCipher.open(redis, secret);
 }
 
 /**
  * Tokens shared by every replica, one Redis key per provider and user, each value sealed
- * (AES-256-GCM) with TOOLHOST_TOKEN_KEY exactly as the file store seals its file. The salt
- * is shared too (set once, by whichever replica starts first), so every replica derives the
- * same key from the same secret.
+ * (AES-256-GCM) with TOOLHOST_TOKEN_KEY exactly as the file store seals its file, and bound
+ * to its key. The salt is shared and checked at every read (see SharedCipher).
  */
 export class RedisTokenStore implements TokenStore {
   private readonly recentTokens: RecentTokens;
@@ -46,7 +31,7 @@ export class RedisTokenStore implements TokenStore {
   constructor(
     private readonly redis: Redis,
     /** Also seals the write-safety records kept beside the tokens. */
-    readonly cipher: TokenCipher,
+    readonly cipher: SharedCipher,
     /** Where changes are heard; without it, every read goes to Redis. */
     private readonly channels?: RedisChannels,
     recentMs?: number,
@@ -74,22 +59,25 @@ export class RedisTokenStore implements TokenStore {
   }
 
   async get(providerId: string, userId: string): Promise<StoredToken | undefined> {
-    const text = await inRedis(() => this.redis.get(tokenKey(providerId, userId)));
+    const key = tokenKey(providerId, userId);
+    const [, text] = await Promise.all([this.cipher.agree(), inRedis(() => this.redis.get(key))]);
     if (text === null) return undefined;
     try {
-      const sealed = JSON.parse(text) as Sealed & { format?: string };
+      const sealed = JSON.parse(text) as SaltedSealed & { format?: string };
       if (sealed.format !== FORMAT) throw new Error('unknown format');
-      return this.cipher.open(sealed) as StoredToken;
+      return this.cipher.open(sealed, key) as StoredToken;
     } catch {
       // The key name only: the sealed value is useless without the key, but no token leaks.
       throw new TokenStoreError(
-        `Cannot decrypt the token of '${providerId}' in Redis: wrong TOOLHOST_TOKEN_KEY, or the value was altered.`,
+        `Cannot decrypt the token of '${providerId}' in Redis: sealed with another TOOLHOST_TOKEN_KEY, altered, or copied from another key.`,
       );
     }
   }
 
   async set(providerId: string, userId: string, token: StoredToken): Promise<void> {
-    const value = JSON.stringify({ format: FORMAT, ...this.cipher.seal(token) });
+    const key = tokenKey(providerId, userId);
+    await this.cipher.agree();
+    const value = JSON.stringify({ format: FORMAT, ...this.cipher.seal(token, key) });
     await this.change(tokenKey(providerId, userId), () =>
       this.redis.set(tokenKey(providerId, userId), value),
     );
@@ -113,7 +101,40 @@ export class RedisTokenStore implements TokenStore {
 
   /** Every stored connection (SCAN, not KEYS: a large store is walked without blocking Redis). */
   async list(filter: { userId?: string; providerId?: string } = {}): Promise<StoredConnection[]> {
-    const pattern = `toolhost:token:${filter.providerId ? encodeURIComponent(filter.providerId) : '*'}:${filter.userId ? encodeURIComponent(filter.userId) : '*'}`;
+    const part = (id: string | undefined) => (id === undefined ? '*' : globEscape(encodeURIComponent(id)));
+    const keys = await this.scan(`toolhost:token:${part(filter.providerId)}:${part(filter.userId)}`);
+    const out: StoredConnection[] = [];
+    for (const key of keys) {
+      const { providerId, userId } = parseTokenKey(key);
+      const token = await this.get(providerId, userId);
+      if (token) out.push({ providerId, userId, token });
+    }
+    return out;
+  }
+
+  /**
+   * Whether this replica's TOOLHOST_TOKEN_KEY opens the tokens in Redis (up to `limit`), and
+   * under how many salts they were sealed: for `doctor`.
+   */
+  async audit(limit = 1000): Promise<{ tokens: number; unreadable: number; salts: number }> {
+    const keys = (await this.scan('toolhost:token:*:*')).slice(0, limit);
+    const salts = new Set<string>();
+    let unreadable = 0;
+    for (const key of keys) {
+      const { providerId, userId } = parseTokenKey(key);
+      const text = await inRedis(() => this.redis.get(key));
+      if (text === null) continue;
+      try {
+        salts.add((JSON.parse(text) as SaltedSealed).salt ?? this.cipher.salt);
+        await this.get(providerId, userId);
+      } catch {
+        unreadable++;
+      }
+    }
+    return { tokens: keys.length, unreadable, salts: salts.size };
+  }
+
+  private async scan(pattern: string): Promise<string[]> {
     const keys: string[] = [];
     let cursor = '0';
     do {
@@ -121,14 +142,19 @@ export class RedisTokenStore implements TokenStore {
       cursor = next;
       keys.push(...batch);
     } while (cursor !== '0');
-    const out: StoredConnection[] = [];
-    for (const key of keys) {
-      const [, , provider, user] = key.split(':');
-      const providerId = decodeURIComponent(provider ?? '');
-      const userId = decodeURIComponent(user ?? '');
-      const token = await this.get(providerId, userId);
-      if (token) out.push({ providerId, userId, token });
-    }
-    return out;
+    return keys;
   }
+}
+
+function parseTokenKey(key: string): { providerId: string; userId: string } {
+  const [, , provider, user] = key.split(':');
+  return { providerId: decodeURIComponent(provider ?? ''), userId: decodeURIComponent(user ?? '') };
+}
+
+/**
+ * A literal for a SCAN MATCH pattern: `*` survives encodeURIComponent, and unescaped it would
+ * list other users' keys (a user id `*` would match everyone).
+ */
+export function globEscape(text: string): string {
+  return text.replace(/[*?[\]\\]/g, '\\$&');
 }

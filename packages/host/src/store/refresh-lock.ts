@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { RefreshLock } from '../auth/oauth-provider.js';
-import { inRedis } from './redis-token-store.js';
+import { inRedis } from './redis-client.js';
 
 // Deletes the lock only if it still holds our value: a holder whose lock expired must not
 // release the next holder's. https://redis.io/docs/latest/commands/set/ (the locking pattern)

@@ -9,9 +9,10 @@ import { RedisChannels } from './redis-channels.js';
 import { connectRedis, SharedStoreStartError } from './redis-client.js';
 import { RedisPendingAuthorizations } from './redis-pending-authorizations.js';
 import { RedisRecords } from './redis-records.js';
-import { openSharedCipher, RedisTokenStore } from './redis-token-store.js';
+import { RedisTokenStore } from './redis-token-store.js';
 import { sharedStoreUrl } from './redis-url.js';
 import { RedisRefreshLock } from './refresh-lock.js';
+import { SharedCipher } from './shared-cipher.js';
 import { sharedPacers } from './shared-pacer.js';
 
 /**
@@ -22,6 +23,8 @@ import { sharedPacers } from './shared-pacer.js';
 export interface SharedStore {
   readonly redis: Redis;
   readonly tokenStore: RedisTokenStore;
+  /** Tokens' and records' encryption, its salt checked against Redis's at every read. */
+  readonly cipher: SharedCipher;
   readonly refreshLock: RefreshLock;
   readonly pacers: PacerFactory;
   readonly channels: RedisChannels;
@@ -54,7 +57,7 @@ export async function openSharedStore(
   const redis = await connectRedis(url, logger);
   let channels: RedisChannels | undefined;
   try {
-    const cipher = await openSharedCipher(redis, key);
+    const cipher = await SharedCipher.open(redis, key, logger ? { logger } : {});
     channels = await RedisChannels.open(redis, logger);
     const signals = await RedisAuthorizationSignals.open(channels);
     const tokenStore = new RedisTokenStore(redis, cipher, channels);
@@ -63,6 +66,7 @@ export async function openSharedStore(
     return {
       redis,
       tokenStore,
+      cipher,
       refreshLock: new RedisRefreshLock(redis),
       pacers: sharedPacers(redis, logger),
       channels,
@@ -71,7 +75,7 @@ export async function openSharedStore(
         signals,
       }),
       signingKey: (purpose) => cipher.derive(purpose),
-      writeRecords: new RedisRecords(redis),
+      writeRecords: new RedisRecords(redis, undefined, () => cipher.agree()),
       async close() {
         await opened.close();
         await redis.quit().catch(() => redis.disconnect());

@@ -122,7 +122,11 @@ export class IdempotencyKeys {
     if (result.reachedUpstream) {
       const stored: StoredOutcome = { fingerprint, outcome: result.outcome };
       try {
-        await this.records.put(`idempotency:${id}`, this.codec.encode(stored), this.options.ttlMs);
+        await this.records.put(
+          `idempotency:${id}`,
+          this.codec.encode(stored, `idempotency:${id}`),
+          this.options.ttlMs,
+        );
       } catch {
         // The store is away: the caller still gets the real outcome, and the claim is left
         // to expire, so that retries meanwhile wait rather than send the write again.
@@ -144,6 +148,6 @@ export class IdempotencyKeys {
 
   private async stored(id: string): Promise<StoredOutcome | undefined> {
     const text = await this.records.get(`idempotency:${id}`);
-    return text === undefined ? undefined : (this.codec.decode(text) as StoredOutcome);
+    return text === undefined ? undefined : (this.codec.decode(text, `idempotency:${id}`) as StoredOutcome);
   }
 }

@@ -61,14 +61,15 @@ export class Previews {
       expires_at: new Date(Date.now() + this.ttlMs).toISOString(),
     };
     const record: PreviewRecord = { userId, prepared, preview };
-    await this.records.put(`preview:${id}`, this.codec.encode(record), 2 * this.ttlMs);
+    await this.records.put(`preview:${id}`, this.codec.encode(record, `preview:${id}`), 2 * this.ttlMs);
     return preview;
   }
 
   /** The preview for its one send, or why it cannot be sent (another user's is not found). */
   async claim(userId: string, id: string): Promise<ClaimedPreview | { refused: ToolOutcome }> {
     const text = await this.records.get(`preview:${id}`);
-    const record = text === undefined ? undefined : (this.codec.decode(text) as PreviewRecord);
+    const record =
+      text === undefined ? undefined : (this.codec.decode(text, `preview:${id}`) as PreviewRecord);
     if (!record || record.userId !== userId)
       return {
         refused: failure('preview_not_found', `No preview '${id}' (previews last ${this.ttlMs / 1000} s).`),

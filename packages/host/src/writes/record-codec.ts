@@ -1,9 +1,10 @@
-import type { TokenCipher } from '../auth/token-cipher.js';
+import type { SharedCipher } from '../store/shared-cipher.js';
 
 /** How a record (a preview, a stored outcome) is written into an `ExpiringRecords` value. */
 export interface RecordCodec {
-  encode(value: unknown): string;
-  decode(text: string): unknown;
+  /** `key` is the record's name: a sealed record opens only under it. */
+  encode(value: unknown, key: string): string;
+  decode(text: string, key: string): unknown;
 }
 
 /** In memory nothing leaves the process: JSON as it is. */
@@ -16,9 +17,9 @@ export const plainRecords: RecordCodec = {
  * Sealed with the tokens' key where records leave the process (Redis): they hold request
  * bodies and upstream answers, which are the users' data.
  */
-export function sealedRecords(cipher: TokenCipher): RecordCodec {
+export function sealedRecords(cipher: SharedCipher): RecordCodec {
   return {
-    encode: (value) => JSON.stringify(cipher.seal(value)),
-    decode: (text) => cipher.open(JSON.parse(text)),
+    encode: (value, key) => JSON.stringify(cipher.seal(value, key)),
+    decode: (text, key) => cipher.open(JSON.parse(text), key),
   };
 }
