@@ -20,6 +20,11 @@ export type ToolErrorCode =
   | 'preview_expired'
   | 'confirmation_required'
   | 'idempotency_conflict'
+  // The same key's call is still running elsewhere: nothing was sent; call again shortly.
+  | 'idempotency_in_progress'
+  // The same key's call stopped before its outcome was stored: it may have reached the
+  // upstream; nothing was sent now, and this key never sends again.
+  | 'idempotency_outcome_unknown'
   | 'internal_error';
 
 /** A request as it would be sent, shown before sending: every credential redacted. */

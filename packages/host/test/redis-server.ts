@@ -47,13 +47,14 @@ async function answersPing(port: number): Promise<boolean> {
       resolve(ok);
     };
     socket.once('error', () => done(false));
-    socket.once('data', (d) => done(d.toString().startsWith('+PONG')));
+    // A server with a password answers -NOAUTH: up all the same.
+    socket.once('data', (d) => done(/^(\+PONG|-NOAUTH)/.test(d.toString())));
     socket.connect(port, '127.0.0.1', () => socket.write('PING\r\n'));
   });
 }
 
 /** Starts redis-server without persistence unless asked (`SHUTDOWN SAVE`), reachable on 127.0.0.1 only. */
-export async function startRedisServer(): Promise<RedisServer> {
+export async function startRedisServer(extraArgs: string[] = []): Promise<RedisServer> {
   const binary = redisServerBinary();
   const dir = mkdtempSync(join(tmpdir(), 'toolhost-redis-'));
   const port = await freePort();
@@ -64,7 +65,19 @@ export async function startRedisServer(): Promise<RedisServer> {
     output = '';
     const proc = spawn(
       binary,
-      ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no'],
+      [
+        '--port',
+        String(port),
+        '--bind',
+        '127.0.0.1',
+        '--dir',
+        dir,
+        '--save',
+        '',
+        '--appendonly',
+        'no',
+        ...extraArgs,
+      ],
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
     child = proc;

@@ -1,5 +1,7 @@
 import { resolve } from 'node:path';
 import { Writable } from 'node:stream';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { StoredToken, TokenStore, ToolOutcome } from '@toolhost/core';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -15,7 +17,7 @@ import { RedisChannels } from '../src/store/redis-channels.js';
 import { openSharedCipher, RedisTokenStore } from '../src/store/redis-token-store.js';
 import { type FakeOAuthServer, fakeClient, startFakeOAuthServer } from './fake-oauth-server.js';
 import { type RedisServer, startRedisServer } from './redis-server.js';
-import { fixtureApp, spawnHttpHost } from './support.js';
+import { ALICE_ACCESS_TOKEN, fixtureApp, spawnHttpHost } from './support.js';
 
 const TOKEN_KEY = 'token-encryption-key-for-replicas';
 const repoRoot = resolve(fixtureApp, '../../../../..');
@@ -127,6 +129,50 @@ describe('shared store (Redis): start-up', () => {
     const failure = replica(echoConfig(), replicaEnv({ TOOLHOST_REDIS_URL: url }));
     await expect(failure).rejects.toThrow(`Cannot reach the shared store at redis://127.0.0.1:${dead.port}`);
     await expect(failure).rejects.not.toThrow(/hunter2/);
+  });
+
+  it('names the cause when Redis refuses the connection, the password, or TLS', async () => {
+    const dead = await startRedisServer();
+    await dead.close();
+    await expect(
+      replica(echoConfig(), replicaEnv({ TOOLHOST_REDIS_URL: `redis://127.0.0.1:${dead.port}` })),
+    ).rejects.toThrow(/connection refused/);
+    const locked = await startRedisServer(['--requirepass', 'the-right-redis-password']);
+    try {
+      const wrong = replica(
+        echoConfig(),
+        replicaEnv({ TOOLHOST_REDIS_URL: `redis://:the-wrong-password@127.0.0.1:${locked.port}` }),
+      );
+      await expect(wrong).rejects.toThrow(/Redis refused the credentials/);
+      await expect(wrong).rejects.not.toThrow(/the-wrong-password/);
+      await expect(
+        replica(echoConfig(), replicaEnv({ TOOLHOST_REDIS_URL: `redis://127.0.0.1:${locked.port}` })),
+      ).rejects.toThrow(/Redis refused the credentials/);
+    } finally {
+      await locked.close();
+    }
+    // A plain Redis reached with rediss:// never answers the TLS handshake.
+    await expect(
+      replica(
+        { ...echoConfig(), store: { connectTimeoutMs: 500 } },
+        replicaEnv({ TOOLHOST_REDIS_URL: `rediss://127.0.0.1:${redis.port}` }),
+      ),
+    ).rejects.toThrow(/TLS handshake/);
+  });
+
+  it('puts store.keyPrefix before every key it writes and finds them again', async () => {
+    const config = { ...echoConfig(), store: { keyPrefix: 'staging:' } };
+    const a = await replica(config);
+    const b = await replica(config);
+    const token = await authorizeAlice(a);
+    expect(await admin.exists('staging:toolhost:token:echo-auth:alice')).toBe(1);
+    expect(await admin.exists('staging:toolhost:token-salt')).toBe(1);
+    expect(await admin.keys('toolhost:*')).toEqual([]);
+    expect(await storeOf(b).get('echo-auth', 'alice')).toEqual(token);
+    expect((await listConnections(b)).map((c) => c.userId)).toEqual(['alice']);
+    // Another deployment on the same Redis sees none of it.
+    const other = await replica();
+    expect(await listConnections(other)).toEqual([]);
   });
 
   it('makes the CLI exit with that message, and serve once Redis answers', async () => {
@@ -495,4 +541,95 @@ describe('shared store (Redis): faults while serving', () => {
     }
     expect(errorCode(await getItem(a, 'i2'))).toBeUndefined();
   }, 20_000);
+});
+
+describe('shared store (Redis): idempotency claims end with their owner', () => {
+  const ECHO_KEY = 'echo-static-key-for-claims';
+  const CREATE_ARGS = { mode: 'execute', request_body: JSON.stringify({ name: 'n1' }) };
+  const writeConfig = (): HostConfig => ({ ...echoConfig(), tools: { idempotencyClaimSeconds: 2 } });
+  const create = (host: Host, key: string) =>
+    host.callTool('EchoApi.CreateItem', CREATE_ARGS, { userId: 'alice', idempotencyKey: key });
+
+  it('tells a retry on another replica, within seconds, that a killed replica may have sent the write; never sends it again', async () => {
+    let release: () => void = () => {};
+    upstream.respond(
+      () => new Promise((resolve) => (release = () => resolve({ status: 201, body: { id: 'x' } }))),
+    );
+    const a = await spawnHttpHost(writeConfig(), {
+      ...(replicaEnv({ ECHO_KEY, TOOLHOST_ACCESS_TOKENS: `alice:${ALICE_ACCESS_TOKEN}` }) as Record<
+        string,
+        string
+      >),
+    });
+    try {
+      const client = new Client({ name: 'claims-test', version: '0.0.0' });
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(a.url), {
+          requestInit: { headers: { authorization: `Bearer ${ALICE_ACCESS_TOKEN}` } },
+        }),
+      );
+      const sent = client
+        .callTool({
+          name: 'EchoApi_CreateItem',
+          arguments: CREATE_ARGS,
+          _meta: { 'toolhost/idempotencyKey': 'killed-mid-write' },
+        })
+        .catch(() => undefined);
+      while (upstream.requests.length === 0) await new Promise((r) => setTimeout(r, 10));
+      a.child.kill('SIGKILL');
+      await a.exited;
+      await sent;
+      const b = await replica(writeConfig(), replicaEnv({ ECHO_KEY }));
+      const started = Date.now();
+      const retried = await create(b, 'killed-mid-write');
+      expect(errorCode(retried)).toBe('idempotency_outcome_unknown');
+      expect(Date.now() - started).toBeLessThan(5000);
+      expect(upstream.requests).toHaveLength(1);
+      // And again later: the key never sends.
+      expect(errorCode(await create(b, 'killed-mid-write'))).toBe('idempotency_outcome_unknown');
+      expect(upstream.requests).toHaveLength(1);
+    } finally {
+      release();
+      a.child.kill('SIGKILL');
+    }
+  }, 30_000);
+
+  it('stores the outcome once Redis is back after a blip between sending and storing; the retry gets it, nothing sent twice', async () => {
+    const a = await replica(writeConfig(), replicaEnv({ ECHO_KEY }));
+    const b = await replica(writeConfig(), replicaEnv({ ECHO_KEY }));
+    upstream.respond(async () => {
+      // Redis goes away while the write is at the upstream (its claim and attempt saved).
+      await redis.stop({ save: true });
+      return { status: 201, body: { id: 'made-once' } };
+    });
+    const first = await create(a, 'blip');
+    expect(first).toMatchObject({ ok: true, body: { id: 'made-once' } });
+    await redis.start();
+    upstream.respond(() => ({ status: 201, body: { id: 'made-twice' } }));
+    let retried = await create(b, 'blip');
+    const deadline = Date.now() + 15_000;
+    while (!retried.ok && Date.now() < deadline) {
+      expect(['store_unavailable', 'idempotency_in_progress']).toContain(errorCode(retried));
+      await new Promise((r) => setTimeout(r, 200));
+      retried = await create(b, 'blip');
+    }
+    expect(retried).toEqual(first);
+    expect(upstream.requests).toHaveLength(1);
+  }, 30_000);
+
+  it('answers idempotency_in_progress, sending nothing, while the key runs on a live replica past the wait', async () => {
+    const config = { ...echoConfig(), tools: { idempotencyClaimSeconds: 2, idempotencyWaitSeconds: 1 } };
+    const a = await replica(config, replicaEnv({ ECHO_KEY }));
+    const b = await replica(config, replicaEnv({ ECHO_KEY }));
+    upstream.respond(() => ({ status: 201, body: { id: 'slow' }, delayMs: 5000 }));
+    const first = create(a, 'slow');
+    while (upstream.requests.length === 0) await new Promise((r) => setTimeout(r, 10));
+    // Held past two claim lifetimes: the lease is renewed while the call runs.
+    await new Promise((r) => setTimeout(r, 3000));
+    const second = await create(b, 'slow');
+    expect(second).toMatchObject({ ok: false, error: { code: 'idempotency_in_progress', retryable: true } });
+    expect(await first).toMatchObject({ ok: true });
+    expect(await create(b, 'slow')).toEqual(await first);
+    expect(upstream.requests).toHaveLength(1);
+  }, 30_000);
 });

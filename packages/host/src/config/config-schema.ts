@@ -179,6 +179,22 @@ export const hostConfigSchema = {
             'How long an idempotency key answers its first outcome instead of sending again, in seconds.',
           default: 86400,
         },
+        idempotencyClaimSeconds: {
+          type: 'integer',
+          minimum: 1,
+          maximum: 600,
+          description:
+            "With Redis: how long an idempotency key's claim outlives a replica that stopped renewing it (it renews every third of this while its call runs), in seconds. A retry then answers `idempotency_outcome_unknown` instead of waiting.",
+          default: 10,
+        },
+        idempotencyWaitSeconds: {
+          type: 'integer',
+          minimum: 0,
+          maximum: 600,
+          description:
+            'How long a call waits for the same key still running elsewhere before answering `idempotency_in_progress` (retryable), in seconds.',
+          default: 10,
+        },
       },
     },
     auth: {
@@ -197,6 +213,30 @@ export const hostConfigSchema = {
           type: 'object',
           additionalProperties: authProviderConfig,
           description: 'Auth providers by id (e.g. `crm-auth-provider`, `grid-auth-provider`).',
+        },
+        tokenRequestTimeoutSeconds: {
+          type: 'integer',
+          minimum: 1,
+          maximum: 120,
+          description:
+            "Deadline of each request to a provider's token and revocation endpoints (code exchange, refresh, revocation), in seconds; kept below `refreshLockSeconds`.",
+          default: 10,
+        },
+        refreshLockSeconds: {
+          type: 'integer',
+          minimum: 5,
+          maximum: 600,
+          description:
+            'With Redis: how long the one-refresh-at-a-time lock outlives a replica that stopped extending it (extended while its refresh runs), in seconds.',
+          default: 30,
+        },
+        refreshSkewSeconds: {
+          type: 'integer',
+          minimum: 0,
+          maximum: 3600,
+          description:
+            "Refresh an access token this long before it expires, in seconds (a provider's own `refreshSkewSeconds` wins).",
+          default: 60,
         },
       },
     },
@@ -420,6 +460,28 @@ export const hostConfigSchema = {
           description:
             'Redis (`redis://`, or `rediss://` for TLS) for OAuth tokens, the one-refresh-at-a-time lock and pacing; needs TOOLHOST_TOKEN_KEY. Unset, each host keeps its own.',
           'x-env': 'TOOLHOST_REDIS_URL',
+        },
+        connectTimeoutMs: {
+          type: 'integer',
+          minimum: 100,
+          maximum: 60000,
+          description: 'How long connecting to Redis may take (at start and on each reconnect), in ms.',
+          default: 5000,
+        },
+        commandTimeoutMs: {
+          type: 'integer',
+          minimum: 50,
+          maximum: 60000,
+          description:
+            'How long one Redis command may take before the call answers `store_unavailable`, in ms.',
+          default: 5000,
+        },
+        keyPrefix: {
+          type: 'string',
+          pattern: '^[A-Za-z0-9_.:-]{0,64}$',
+          description:
+            'Put before every Redis key and channel (e.g. `staging:`), so that several deployments can share one Redis; the same on every replica of one.',
+          default: '',
         },
       },
     },

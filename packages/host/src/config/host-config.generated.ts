@@ -58,6 +58,18 @@ export interface HostConfig {
      * @default 86400
      */
     idempotencyTtlSeconds?: number;
+    /**
+     * With Redis: how long an idempotency key's claim outlives a replica that stopped renewing it (it renews every third of this while its call runs), in seconds. A retry then answers `idempotency_outcome_unknown` instead of waiting.
+     *
+     * @default 10
+     */
+    idempotencyClaimSeconds?: number;
+    /**
+     * How long a call waits for the same key still running elsewhere before answering `idempotency_in_progress` (retryable), in seconds.
+     *
+     * @default 10
+     */
+    idempotencyWaitSeconds?: number;
   };
   /**
    * Auth providers and where OAuth tokens are kept.
@@ -75,6 +87,24 @@ export interface HostConfig {
     providers?: {
       [k: string]: AuthProviderConfig;
     };
+    /**
+     * Deadline of each request to a provider's token and revocation endpoints (code exchange, refresh, revocation), in seconds; kept below `refreshLockSeconds`.
+     *
+     * @default 10
+     */
+    tokenRequestTimeoutSeconds?: number;
+    /**
+     * With Redis: how long the one-refresh-at-a-time lock outlives a replica that stopped extending it (extended while its refresh runs), in seconds.
+     *
+     * @default 30
+     */
+    refreshLockSeconds?: number;
+    /**
+     * Refresh an access token this long before it expires, in seconds (a provider's own `refreshSkewSeconds` wins).
+     *
+     * @default 60
+     */
+    refreshSkewSeconds?: number;
   };
   /**
    * Named secrets such as `CDP_API_KEY`; an environment variable of the same name wins.
@@ -254,6 +284,24 @@ export interface HostConfig {
      * Redis (`redis://`, or `rediss://` for TLS) for OAuth tokens, the one-refresh-at-a-time lock and pacing; needs TOOLHOST_TOKEN_KEY. Unset, each host keeps its own.
      */
     redisUrl?: string;
+    /**
+     * How long connecting to Redis may take (at start and on each reconnect), in ms.
+     *
+     * @default 5000
+     */
+    connectTimeoutMs?: number;
+    /**
+     * How long one Redis command may take before the call answers `store_unavailable`, in ms.
+     *
+     * @default 5000
+     */
+    commandTimeoutMs?: number;
+    /**
+     * Put before every Redis key and channel (e.g. `staging:`), so that several deployments can share one Redis; the same on every replica of one.
+     *
+     * @default ""
+     */
+    keyPrefix?: string;
   };
   /**
    * User id for calls that name none (single-user setups, stdio).
@@ -436,6 +484,18 @@ export interface ResolvedHostConfig {
      * @default 86400
      */
     idempotencyTtlSeconds: number;
+    /**
+     * With Redis: how long an idempotency key's claim outlives a replica that stopped renewing it (it renews every third of this while its call runs), in seconds. A retry then answers `idempotency_outcome_unknown` instead of waiting.
+     *
+     * @default 10
+     */
+    idempotencyClaimSeconds: number;
+    /**
+     * How long a call waits for the same key still running elsewhere before answering `idempotency_in_progress` (retryable), in seconds.
+     *
+     * @default 10
+     */
+    idempotencyWaitSeconds: number;
   };
   /**
    * Auth providers and where OAuth tokens are kept.
@@ -453,6 +513,24 @@ export interface ResolvedHostConfig {
     providers?: {
       [k: string]: ResolvedAuthProviderConfig;
     };
+    /**
+     * Deadline of each request to a provider's token and revocation endpoints (code exchange, refresh, revocation), in seconds; kept below `refreshLockSeconds`.
+     *
+     * @default 10
+     */
+    tokenRequestTimeoutSeconds: number;
+    /**
+     * With Redis: how long the one-refresh-at-a-time lock outlives a replica that stopped extending it (extended while its refresh runs), in seconds.
+     *
+     * @default 30
+     */
+    refreshLockSeconds: number;
+    /**
+     * Refresh an access token this long before it expires, in seconds (a provider's own `refreshSkewSeconds` wins).
+     *
+     * @default 60
+     */
+    refreshSkewSeconds: number;
   };
   /**
    * Named secrets such as `CDP_API_KEY`; an environment variable of the same name wins.
@@ -627,11 +705,29 @@ export interface ResolvedHostConfig {
   /**
    * State shared by several host replicas behind a load balancer.
    */
-  store?: {
+  store: {
     /**
      * Redis (`redis://`, or `rediss://` for TLS) for OAuth tokens, the one-refresh-at-a-time lock and pacing; needs TOOLHOST_TOKEN_KEY. Unset, each host keeps its own.
      */
     redisUrl?: string;
+    /**
+     * How long connecting to Redis may take (at start and on each reconnect), in ms.
+     *
+     * @default 5000
+     */
+    connectTimeoutMs: number;
+    /**
+     * How long one Redis command may take before the call answers `store_unavailable`, in ms.
+     *
+     * @default 5000
+     */
+    commandTimeoutMs: number;
+    /**
+     * Put before every Redis key and channel (e.g. `staging:`), so that several deployments can share one Redis; the same on every replica of one.
+     *
+     * @default ""
+     */
+    keyPrefix: string;
   };
   /**
    * User id for calls that name none (single-user setups, stdio).

@@ -10,11 +10,14 @@ import type { Logger } from '../logger.js';
  */
 export class RedisChannels {
   private readonly handlers = new Map<string, Set<(message: string) => void>>();
+  /** ioredis puts `store.keyPrefix` before keys only: channels get it here. */
+  private readonly prefix: string;
 
   private constructor(
     private readonly redis: Redis,
     private readonly subscriber: Redis,
   ) {
+    this.prefix = redis.options.keyPrefix ?? '';
     subscriber.on('message', (channel: string, message: string) => {
       for (const handler of this.handlers.get(channel) ?? []) handler(message);
     });
@@ -33,17 +36,18 @@ export class RedisChannels {
 
   /** Calls `handler` with every message published on `channel` (by any replica, this one too). */
   async listen(channel: string, handler: (message: string) => void): Promise<void> {
-    let set = this.handlers.get(channel);
+    const named = this.prefix + channel;
+    let set = this.handlers.get(named);
     if (!set) {
       set = new Set();
-      this.handlers.set(channel, set);
-      await this.subscriber.subscribe(channel);
+      this.handlers.set(named, set);
+      await this.subscriber.subscribe(named);
     }
     set.add(handler);
   }
 
   async publish(channel: string, message: string): Promise<void> {
-    await this.redis.publish(channel, message);
+    await this.redis.publish(this.prefix + channel, message);
   }
 
   async close(): Promise<void> {

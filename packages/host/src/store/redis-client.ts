@@ -25,27 +25,65 @@ export async function inRedis<T>(command: () => Promise<T>): Promise<T> {
   }
 }
 
+export interface RedisOptions {
+  /** How long connecting may take, at start and on each reconnect. */
+  connectTimeoutMs?: number;
+  /** How long one command may take before the call answers `store_unavailable`. */
+  commandTimeoutMs?: number;
+  /** Put before every key (ioredis adds it to keys; channels and SCAN patterns add it themselves). */
+  keyPrefix?: string;
+}
+
+/**
+ * What went wrong at the first connection, in an operator's words: ioredis reports most of
+ * these as "Connection is closed." once it gives up, and the cause is only in its `error` events.
+ */
+export function describeConnectFailure(errors: readonly Error[], last: unknown, tls = false): string {
+  const all = [...errors, ...(last instanceof Error ? [last] : [])];
+  const text = all.map((e) => `${(e as NodeJS.ErrnoException).code ?? ''} ${e.message}`).join(' | ');
+  if (/WRONGPASS|invalid username-password|NOAUTH|NOPERM/i.test(text))
+    return 'Redis refused the credentials (wrong password or user in the URL, or none given where one is required)';
+  if (/ECONNREFUSED/.test(text)) return 'connection refused (is Redis running, on this host and port?)';
+  if (/ENOTFOUND|EAI_AGAIN/.test(text)) return 'host name not found';
+  if (/certificate|CERT_|SSL|TLS|EPROTO|wrong version number|handshake/i.test(text))
+    return `TLS failed (${all.at(-1)?.message ?? 'handshake'}): use rediss:// only where Redis serves TLS, and check its certificate`;
+  if (/ETIMEDOUT|timed? ?out/i.test(text))
+    return tls
+      ? 'connection timed out during the TLS handshake (is this Redis serving TLS? use redis:// where it does not)'
+      : 'connection timed out';
+  if (/ECONNRESET|Connection is closed/i.test(text))
+    return 'Redis closed the connection (a TLS server reached with redis://, or a proxy that refused it?)';
+  return all.at(-1)?.message ?? 'unknown error';
+}
+
 /**
  * Connects to Redis (redis:// or rediss:// for TLS) and waits until it answers, so that a
  * host that cannot reach its shared store refuses to start rather than serve without it.
  * Commands issued while the connection is down fail at once instead of queueing: a call then
  * answers `store_unavailable` quickly, and the client keeps reconnecting in the background.
  */
-export async function connectRedis(url: string, logger?: Logger, connectTimeoutMs = 5000): Promise<Redis> {
+export async function connectRedis(url: string, logger?: Logger, options: RedisOptions = {}): Promise<Redis> {
   const shown = redactRedisUrl(url);
   const client = new Redis(url, {
     lazyConnect: true,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
-    connectTimeout: connectTimeoutMs,
+    connectTimeout: options.connectTimeoutMs ?? 5000,
     // A Redis that hangs (overloaded, paused) must not hang calls: they answer
     // store_unavailable instead.
-    commandTimeout: 5000,
+    commandTimeout: options.commandTimeoutMs ?? 5000,
+    ...(options.keyPrefix ? { keyPrefix: options.keyPrefix } : {}),
     // The first connection must not retry: start-up reports the failure instead.
     retryStrategy: () => null,
   });
   let lastError: string | undefined;
+  const startErrors: Error[] = [];
+  let started = false;
   client.on('error', (e: Error) => {
+    if (!started) {
+      startErrors.push(e);
+      return;
+    }
     // One line per outage, not per reconnect attempt.
     if (lastError === e.message) return;
     lastError = e.message;
@@ -61,9 +99,10 @@ export async function connectRedis(url: string, logger?: Logger, connectTimeoutM
   } catch (e) {
     client.disconnect();
     throw new SharedStoreStartError(
-      `Cannot reach the shared store at ${shown}: ${e instanceof Error ? e.message : String(e)}. Start Redis, or unset TOOLHOST_REDIS_URL / store.redisUrl to run a single host with its own store.`,
+      `Cannot reach the shared store at ${shown}: ${describeConnectFailure(startErrors, e, url.startsWith('rediss:'))}. Start Redis, or unset TOOLHOST_REDIS_URL / store.redisUrl to run a single host with its own store.`,
     );
   }
+  started = true;
   // Once serving, reconnect for as long as it takes, backing off up to 2 s between attempts.
   client.options.retryStrategy = (attempt: number) => Math.min(attempt * 100, 2000);
   return client;

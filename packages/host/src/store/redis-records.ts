@@ -7,6 +7,10 @@ import { inRedis } from './redis-client.js';
 const REMOVE_IF =
   "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end";
 
+// Extends the key's life only if it still holds the caller's value (a renewed lease).
+const RENEW_IF =
+  "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end";
+
 /**
  * Write-safety records shared by every replica: a preview made on one is applied on another,
  * and an idempotency key claimed on one holds on all (SET NX PX is the claim).
@@ -33,6 +37,10 @@ export class RedisRecords implements ExpiringRecords {
 
   async put(key: string, value: string, ttlMs: number): Promise<void> {
     await inRedis(() => this.redis.set(this.prefix + key, value, 'PX', ttlMs));
+  }
+
+  async renewIf(key: string, value: string, ttlMs: number): Promise<boolean> {
+    return (await inRedis(() => this.redis.eval(RENEW_IF, 1, this.prefix + key, value, ttlMs))) === 1;
   }
 
   async removeIf(key: string, value: string): Promise<void> {

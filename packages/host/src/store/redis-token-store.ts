@@ -95,7 +95,7 @@ export class RedisTokenStore implements TokenStore {
       this.recentTokens.changed(key);
       // Published by every writer, listening or not (a CLI, an operator's script through
       // this class). Lost, it costs the other replicas only their copy's short life.
-      await this.redis.publish(CHANGED_CHANNEL, key).catch(() => {});
+      await this.redis.publish((this.redis.options.keyPrefix ?? '') + CHANGED_CHANNEL, key).catch(() => {});
     }
   }
 
@@ -134,13 +134,17 @@ export class RedisTokenStore implements TokenStore {
     return { tokens: keys.length, unreadable, salts: salts.size };
   }
 
+  /** Keys matching `pattern`, as this client names them (SCAN ignores ioredis's key prefix both ways). */
   private async scan(pattern: string): Promise<string[]> {
+    const prefix = this.redis.options.keyPrefix ?? '';
     const keys: string[] = [];
     let cursor = '0';
     do {
-      const [next, batch] = await inRedis(() => this.redis.scan(cursor, 'MATCH', pattern, 'COUNT', 500));
+      const [next, batch] = await inRedis(() =>
+        this.redis.scan(cursor, 'MATCH', globEscape(prefix) + pattern, 'COUNT', 500),
+      );
       cursor = next;
-      keys.push(...batch);
+      for (const key of batch) keys.push(key.slice(prefix.length));
     } while (cursor !== '0');
     return keys;
   }

@@ -54,7 +54,11 @@ export async function openSharedStore(
       'A shared store (TOOLHOST_REDIS_URL / store.redisUrl) is configured but TOOLHOST_TOKEN_KEY is not: tokens in Redis are always encrypted; set the same key (16+ characters) on every replica.',
     );
   }
-  const redis = await connectRedis(url, logger);
+  const redis = await connectRedis(url, logger, {
+    connectTimeoutMs: config.store?.connectTimeoutMs,
+    commandTimeoutMs: config.store?.commandTimeoutMs,
+    keyPrefix: config.store?.keyPrefix,
+  });
   let channels: RedisChannels | undefined;
   try {
     const cipher = await SharedCipher.open(redis, key, logger ? { logger } : {});

@@ -10,6 +10,12 @@ export interface ExpiringRecords {
   put(key: string, value: string, ttlMs: number): Promise<void>;
   /** Deletes `key` if it still holds `value` (a claim released only by its holder). */
   removeIf(key: string, value: string): Promise<void>;
+  /**
+   * Extends `key`'s life if it still holds `value`; false when it does not (expired, taken).
+   * Only stores other processes share implement it: their claims are leases their holder
+   * renews while alive, so that a holder that dies frees them within seconds.
+   */
+  renewIf?(key: string, value: string, ttlMs: number): Promise<boolean>;
   /** Writes anything pending (the file store); the others have nothing to flush. */
   flush?(): Promise<void>;
 }

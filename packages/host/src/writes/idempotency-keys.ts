@@ -31,38 +31,86 @@ function conflict(): ToolOutcome {
   };
 }
 
+function inProgress(waitedMs: number): ToolOutcome {
+  return {
+    ok: false,
+    error: {
+      code: 'idempotency_in_progress',
+      message: `A call with this idempotency key is still running (on this host or another replica; waited ${Math.round(waitedMs / 1000)} s). Nothing was sent now: call again with the same key shortly to get its outcome.`,
+      retryable: true,
+      retryAfterSeconds: 2,
+      parameter: 'idempotency_key',
+    },
+  };
+}
+
+function outcomeUnknown(): ToolOutcome {
+  return {
+    ok: false,
+    error: {
+      code: 'idempotency_outcome_unknown',
+      message:
+        'The call that used this idempotency key stopped before its outcome was stored (its host or replica stopped, or lost its store): its request may have reached the upstream. Nothing was sent now. Check upstream whether the change was made; to send it again, use a new idempotency key.',
+      retryable: false,
+      parameter: 'idempotency_key',
+    },
+  };
+}
+
+/** This process: in a store no other process shares, a claim of another boot is a dead process's. */
+const BOOT = randomBytes(6).toString('hex');
+
 export interface IdempotencyOptions {
   /** How long a key answers its stored outcome. */
   ttlMs: number;
   /**
-   * How long a claim holds while its request is in flight: a replica that dies mid-call frees
-   * its keys after this (its request may have reached the upstream; that is the one window in
-   * which a retry can send twice).
+   * How long a claim lasts unrenewed where processes share the store (Redis): its holder renews
+   * it every third of this while its call runs, so a holder that dies (or loses Redis) frees
+   * it within this time.
    */
+  claimLeaseMs?: number;
+  /** How long a claim lasts in a store of this process alone (memory, its file): no renewal needed. */
   claimTtlMs?: number;
-  /** How often a caller on another replica looks whether the key's request has finished. */
+  /** How long a caller waits for the same key's call elsewhere before being told `idempotency_in_progress`. */
+  waitMs?: number;
+  /** How often such a caller looks whether that call has finished. */
   pollMs?: number;
+  /** How long a holder keeps trying to store an outcome (or free its key) when the store refused. */
+  finishRetryMs?: number;
 }
+
+type Known = { kind: 'outcome'; outcome: ToolOutcome } | { kind: 'running' } | { kind: 'free' };
 
 /**
  * Idempotency keys, per user: the first call with a key sends; while it runs, the others with
- * the same key wait for it (in this process on its promise, on other replicas by polling the
- * shared claim); afterwards they get its stored outcome. Outcomes whose request certainly
- * never reached the upstream are not stored: the key is free again.
+ * the same key wait for it (in this process on its promise, elsewhere by polling the shared
+ * claim, for a while); afterwards they get its stored outcome. Outcomes whose request
+ * certainly never reached the upstream are not stored: the key is free again.
+ *
+ * Three records per key: the claim (a lease its holder renews), the attempt (written before
+ * sending, kept for the key's life) and the outcome. A claim gone while its attempt remains
+ * means its holder stopped mid-call: the request may have left, so the key answers
+ * `idempotency_outcome_unknown` and never sends again.
  */
 export class IdempotencyKeys {
   private readonly local = new Map<string, { fingerprint: string; outcome: Promise<ToolOutcome> }>();
-  private readonly claimTtlMs: number;
+  private readonly claimMs: number;
+  private readonly leased: boolean;
+  private readonly waitMs: number;
   private readonly pollMs: number;
+  private readonly finishRetryMs: number;
 
   constructor(
     private readonly records: ExpiringRecords,
     private readonly codec: RecordCodec,
     private readonly options: IdempotencyOptions,
   ) {
-    // Longer than a person's confirmation (10 min) plus the engine's timeouts and retries.
-    this.claimTtlMs = options.claimTtlMs ?? 15 * 60_000;
+    this.leased = records.renewIf !== undefined;
+    // Unleased: longer than a person's confirmation (10 min) plus the engine's timeouts and retries.
+    this.claimMs = this.leased ? (options.claimLeaseMs ?? 10_000) : (options.claimTtlMs ?? 15 * 60_000);
+    this.waitMs = options.waitMs ?? 10_000;
     this.pollMs = options.pollMs ?? 100;
+    this.finishRetryMs = options.finishRetryMs ?? 60_000;
   }
 
   async run(
@@ -90,60 +138,154 @@ export class IdempotencyKeys {
     send: () => Promise<DispatchResult>,
     signal?: AbortSignal,
   ): Promise<ToolOutcome> {
-    const claimKey = `idempotency-claim:${id}`;
+    const keys = { claim: `idempotency-claim:${id}`, attempt: `idempotency-attempt:${id}` };
+    const started = Date.now();
     for (;;) {
-      const stored = await this.stored(id);
-      if (stored) return stored.fingerprint === fingerprint ? stored.outcome : conflict();
-      const marker = `${fingerprint} ${randomBytes(8).toString('hex')}`;
-      if (await this.records.add(claimKey, marker, this.claimTtlMs)) {
-        return this.sendClaimed(id, claimKey, marker, fingerprint, send);
+      const known = await this.known(id, keys, fingerprint);
+      if (known.kind === 'outcome') return known.outcome;
+      if (known.kind === 'running') {
+        if (Date.now() - started >= this.waitMs) return inProgress(Date.now() - started);
+        await sleep(this.pollMs, undefined, { signal });
+        continue;
       }
-      const held = await this.records.get(claimKey);
-      if (held === undefined) continue;
-      if (held.split(' ')[0] !== fingerprint) return conflict();
-      await this.awaitOther(id, claimKey, signal);
+      const marker = `${fingerprint} ${BOOT} ${randomBytes(8).toString('hex')}`;
+      if (!(await this.records.add(keys.claim, marker, this.claimMs))) continue;
+      // A call that finished between the look and the claim stored its outcome before it let go.
+      const stored = await this.stored(id).catch(async (e) => {
+        await this.records.removeIf(keys.claim, marker).catch(() => {});
+        throw e;
+      });
+      if (stored) {
+        await this.records.removeIf(keys.claim, marker).catch(() => {});
+        return stored.fingerprint === fingerprint ? stored.outcome : conflict();
+      }
+      return this.sendClaimed(id, keys, marker, fingerprint, send);
     }
+  }
+
+  /**
+   * What the store says of a key. Read in the order the holder writes (claim, attempt,
+   * outcome) reversed, so that an attempt seen without its claim means the holder stopped.
+   */
+  private async known(
+    id: string,
+    keys: { claim: string; attempt: string },
+    fingerprint: string,
+  ): Promise<Known> {
+    const answer = (s: StoredOutcome): Known => ({
+      kind: 'outcome',
+      outcome: s.fingerprint === fingerprint ? s.outcome : conflict(),
+    });
+    const stored = await this.stored(id);
+    if (stored) return answer(stored);
+    const attempt = await this.records.get(keys.attempt);
+    const held = await this.records.get(keys.claim);
+    if (held !== undefined) {
+      if (held.split(' ')[0] !== fingerprint) return { kind: 'outcome', outcome: conflict() };
+      if (this.holderAlive(held)) return { kind: 'running' };
+      // A previous run of this process held it (memory or its own file): it is gone.
+      await this.records.removeIf(keys.claim, held);
+    }
+    if (attempt === undefined) return { kind: 'free' };
+    // The holder stores its outcome before dropping its attempt: look once more.
+    const late = await this.stored(id);
+    if (late) return answer(late);
+    if (attempt.split(' ')[0] !== fingerprint) return { kind: 'outcome', outcome: conflict() };
+    return { kind: 'outcome', outcome: outcomeUnknown() };
+  }
+
+  private holderAlive(marker: string): boolean {
+    // A shared store's claim lives only while its holder renews it.
+    return this.leased || marker.split(' ')[1] === BOOT;
   }
 
   private async sendClaimed(
     id: string,
-    claimKey: string,
+    keys: { claim: string; attempt: string },
     marker: string,
     fingerprint: string,
     send: () => Promise<DispatchResult>,
   ): Promise<ToolOutcome> {
+    const lease = this.renewWhileRunning(keys.claim, marker);
+    const release = [
+      () => this.records.removeIf(keys.attempt, marker),
+      () => this.records.removeIf(keys.claim, marker),
+    ];
     let result: DispatchResult;
     try {
+      await this.records.put(keys.attempt, marker, this.options.ttlMs);
       result = await send();
     } catch (e) {
-      await this.records.removeIf(claimKey, marker).catch(() => {});
+      await this.finish(release, lease);
       throw e;
     }
-    if (result.reachedUpstream) {
-      const stored: StoredOutcome = { fingerprint, outcome: result.outcome };
-      try {
-        await this.records.put(
-          `idempotency:${id}`,
-          this.codec.encode(stored, `idempotency:${id}`),
-          this.options.ttlMs,
-        );
-      } catch {
-        // The store is away: the caller still gets the real outcome, and the claim is left
-        // to expire, so that retries meanwhile wait rather than send the write again.
-        return result.outcome;
-      }
-    }
-    await this.records.removeIf(claimKey, marker).catch(() => {});
+    const steps = result.reachedUpstream
+      ? [
+          () =>
+            this.records.put(
+              `idempotency:${id}`,
+              this.codec.encode({ fingerprint, outcome: result.outcome }, `idempotency:${id}`),
+              this.options.ttlMs,
+            ),
+          ...release,
+        ]
+      : release;
+    await this.finish(steps, lease);
     return result.outcome;
   }
 
-  /** Until the call holding the key elsewhere has stored its outcome or given the key back. */
-  private async awaitOther(id: string, claimKey: string, signal?: AbortSignal): Promise<void> {
-    for (;;) {
-      if (await this.stored(id)) return;
-      if ((await this.records.get(claimKey)) === undefined) return;
-      await sleep(this.pollMs, undefined, { signal });
+  /**
+   * Runs the store steps that end a call, in order. A store that refuses (Redis away) leaves
+   * the rest to be retried in the background while the claim is still renewed, so that a
+   * retry meanwhile waits (or is told `idempotency_in_progress`) and later gets the stored
+   * outcome: the caller has its outcome already, and nothing is sent twice.
+   */
+  private async finish(steps: (() => Promise<unknown>)[], lease: { stop(): void }): Promise<void> {
+    try {
+      while (steps.length > 0) {
+        await steps[0]!();
+        steps.shift();
+      }
+      lease.stop();
+      return;
+    } catch {
+      // Retried below.
     }
+    const deadline = Date.now() + this.finishRetryMs;
+    const retry = (async () => {
+      while (steps.length > 0 && Date.now() < deadline) {
+        await sleep(Math.min(500, this.pollMs * 5));
+        try {
+          await steps[0]!();
+          steps.shift();
+        } catch {
+          // Still away.
+        }
+      }
+      lease.stop();
+    })();
+    this.pending.add(retry);
+    void retry.finally(() => this.pending.delete(retry));
+  }
+
+  /** Store steps still running in the background (awaited by `drain`). */
+  private readonly pending = new Set<Promise<void>>();
+
+  /** Waits for outcomes still being stored (at shutdown, and in tests). */
+  async drain(): Promise<void> {
+    await Promise.all([...this.pending]);
+  }
+
+  private renewWhileRunning(claimKey: string, marker: string): { stop(): void } {
+    const renewIf = this.records.renewIf?.bind(this.records);
+    if (!renewIf) return { stop() {} };
+    const timer = setInterval(() => {
+      // A renewal that fails (Redis away) lets the lease end: the attempt record then keeps
+      // any retry from sending again.
+      renewIf(claimKey, marker, this.claimMs).catch(() => {});
+    }, this.claimMs / 3);
+    timer.unref();
+    return { stop: () => clearInterval(timer) };
   }
 
   private async stored(id: string): Promise<StoredOutcome | undefined> {

@@ -59,6 +59,7 @@ export class WriteSafety {
 
   /** Waits for records still being written (the file store), at shutdown. */
   async flush(): Promise<void> {
+    await this.keys.drain();
     await this.records.flush?.();
   }
 
@@ -187,7 +188,11 @@ export function createWriteSafety(input: {
     input.calls,
     input.engine,
     new Previews(records, codec, tools.previewTtlSeconds * 1000),
-    new IdempotencyKeys(records, codec, { ttlMs: tools.idempotencyTtlSeconds * 1000 }),
+    new IdempotencyKeys(records, codec, {
+      ttlMs: tools.idempotencyTtlSeconds * 1000,
+      claimLeaseMs: tools.idempotencyClaimSeconds * 1000,
+      waitMs: tools.idempotencyWaitSeconds * 1000,
+    }),
     tools.confirmWrites,
   );
 }
