@@ -240,7 +240,14 @@ type Assembled = Awaited<ReturnType<typeof assemble>>;
 
 /** Stops taking calls, lets in-flight ones finish, flushes token and record writes, releases connections. */
 async function closeHost(parts: Assembled, graceMs: number): Promise<void> {
+  // Once the grace is over, calls are cancelled; the token requests they may wait on (a
+  // stalled token endpoint) are cancelled with them, or stopping would wait on those.
+  const cancel = setTimeout(() => {
+    for (const p of parts.oauthProviders) void p.close();
+  }, graceMs);
   await parts.calls.drain(graceMs);
+  clearTimeout(cancel);
+  await Promise.all(parts.oauthProviders.map((p) => p.close()));
   // Only a store that was built (or given) is flushed: resolving it here would create one.
   if (parts.tokenStoreInUse()) {
     const store = resolveService(parts.container, HostServices.tokenStore) as { flush?: () => Promise<void> };

@@ -20,6 +20,11 @@ export interface FakeOAuthServer {
   /** Answer revocations with this status instead of revoking (a vendor failing: 503). */
   revokeFailure?: number;
   /**
+   * Awaited after a token or revocation request is recorded (with its grant type, or
+   * `revoke`) and before it is answered: a stall (a promise that never settles), or a fault.
+   */
+  beforeAnswer?: ((grant: string) => Promise<void>) | undefined;
+  /**
    * Issues tokens as an authorization would, without the browser round trip (tests that start
    * from an authorized user); the refresh token is as good as one from the token endpoint.
    */
@@ -57,6 +62,7 @@ export async function startFakeOAuthServer(): Promise<FakeOAuthServer> {
       state.expiresIn = 3600;
       state.refuseRefresh = false;
       delete state.revokeFailure;
+      state.beforeAnswer = undefined;
     },
     close: async () => {},
   };
@@ -106,6 +112,7 @@ export async function startFakeOAuthServer(): Promise<FakeOAuthServer> {
         grant_type: grant,
         ...(form.get('refresh_token') ? { refresh_token: form.get('refresh_token')! } : {}),
       });
+      await state.beforeAnswer?.(grant);
       if (form.get('client_id') !== CLIENT_ID || form.get('client_secret') !== CLIENT_SECRET) {
         return json(401, { error: 'invalid_client' });
       }
@@ -136,6 +143,7 @@ export async function startFakeOAuthServer(): Promise<FakeOAuthServer> {
       let text = '';
       for await (const chunk of req) text += chunk;
       const form = new URLSearchParams(text);
+      await state.beforeAnswer?.('revoke');
       if (form.get('client_id') !== CLIENT_ID || form.get('client_secret') !== CLIENT_SECRET) {
         return json(401, { error: 'invalid_client' });
       }

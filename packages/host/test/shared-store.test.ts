@@ -413,6 +413,125 @@ describe('shared store (Redis): one refresh across replicas', () => {
   });
 });
 
+describe('shared store (Redis): deadlines on token requests', () => {
+  const stallTokenEndpoint = () => {
+    oauth.beforeAnswer = () => new Promise(() => {});
+  };
+  const quick = (): HostConfig => ({
+    ...echoConfig(),
+    auth: { ...echoConfig().auth, tokenRequestTimeoutSeconds: 1 },
+  });
+
+  it('ends a stalled refresh at its deadline; the other replicas give up too, and the refresh token is sent once', async () => {
+    stallTokenEndpoint();
+    const a = await replica(quick());
+    const b = await replica(quick());
+    await authorizeAlice(a, Date.now() - 1000);
+    const started = Date.now();
+    const outcomes = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => getItem(i % 2 === 0 ? a : b, `i${i}`)),
+    );
+    expect(outcomes.map(errorCode)).toEqual(Array(10).fill('upstream_unavailable'));
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(oauth.grants).toHaveLength(1);
+    expect(upstream.requests).toHaveLength(0);
+    // A moment later a call tries again (the previous request is over by then).
+    oauth.beforeAnswer = undefined;
+    await new Promise((r) => setTimeout(r, 2100));
+    expect(errorCode(await getItem(b, 'later'))).toBe(undefined);
+  }, 20_000);
+
+  it('keeps a rotated token the store refused, uses it, and writes it once Redis is back; no second refresh', async () => {
+    const a = await replica();
+    const b = await replica();
+    const old = await authorizeAlice(a, Date.now() - 1000);
+    oauth.beforeAnswer = async (grant) => {
+      if (grant === 'refresh_token') await redis.stop({ save: true });
+    };
+    const first = await getItem(a, 'i1');
+    expect(errorCode(first)).toBe(undefined);
+    const rotated = upstream.requests[0]!.headers.authorization;
+    expect(rotated).not.toBe(`Bearer ${old.accessToken}`);
+    oauth.beforeAnswer = undefined;
+    await redis.start();
+    const deadline = Date.now() + 10_000;
+    let stored = await storeOf(b)
+      .get('echo-auth', 'alice')
+      .catch(() => undefined);
+    while (stored?.accessToken !== rotated.slice('Bearer '.length) && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 100));
+      stored = await storeOf(b)
+        .get('echo-auth', 'alice')
+        .catch(() => undefined);
+    }
+    expect(`Bearer ${stored?.accessToken}`).toBe(rotated);
+    expect(errorCode(await getItem(b, 'i2'))).toBe(undefined);
+    expect(oauth.grants).toHaveLength(1);
+    expect(upstream.requests.map((r) => r.headers.authorization)).toEqual([rotated, rotated]);
+  }, 30_000);
+
+  it('answers Disconnect within the deadline when the revocation endpoint stalls, and forgets the token', async () => {
+    stallTokenEndpoint();
+    const config = quick();
+    config.auth!.providers!['echo-auth']!.revokeUrl = oauth.revokeUrl;
+    const a = await replica(config);
+    await authorizeAlice(a);
+    const started = Date.now();
+    expect(await disconnect(a, 'alice', 'echo-auth')).toMatchObject({
+      existed: true,
+      revokedAtVendor: false,
+    });
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(await storeOf(a).get('echo-auth', 'alice')).toBeUndefined();
+  });
+
+  it('refuses a token request deadline as long as the refresh lock', async () => {
+    await expect(
+      replica({ ...echoConfig(), auth: { ...echoConfig().auth, tokenRequestTimeoutSeconds: 30 } }),
+    ).rejects.toThrow(
+      'auth.tokenRequestTimeoutSeconds (30) must be shorter than auth.refreshLockSeconds (30)',
+    );
+  });
+
+  it('stops on SIGTERM while a token request stalls', async () => {
+    stallTokenEndpoint();
+    const child = await spawnHttpHost(
+      {
+        ...echoConfig(),
+        auth: { ...echoConfig().auth, tokenRequestTimeoutSeconds: 60, refreshLockSeconds: 120 },
+        shutdownGraceSeconds: 1,
+      },
+      replicaEnv({ TOOLHOST_ACCESS_TOKENS: `alice:${ALICE_ACCESS_TOKEN}` }) as Record<string, string>,
+    );
+    try {
+      const issued = oauth.mint('items.read');
+      await (await RedisTokenStore.open(admin, TOKEN_KEY)).set('echo-auth', 'alice', {
+        accessToken: issued.access_token,
+        refreshToken: issued.refresh_token,
+        expiresAt: Date.now() - 1000,
+        scopes: ['items.read'],
+      });
+      const client = new Client({ name: 'sigterm-test', version: '0.0.0' });
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(child.url), {
+          requestInit: { headers: { authorization: `Bearer ${ALICE_ACCESS_TOKEN}` } },
+        }),
+      );
+      const call = client
+        .callTool({ name: 'EchoApi_GetItem', arguments: { item_id: 'i1' } })
+        .catch(() => undefined);
+      while (oauth.grants.length === 0) await new Promise((r) => setTimeout(r, 20));
+      const stopping = Date.now();
+      child.child.kill('SIGTERM');
+      await child.exited;
+      expect(Date.now() - stopping).toBeLessThan(5000);
+      await call;
+    } finally {
+      child.child.kill('SIGKILL');
+    }
+  }, 30_000);
+});
+
 describe('shared store (Redis): pacing across replicas', () => {
   const gridConfig: HostConfig = { toolSets: { GridApi: { baseUrl: '' } } };
   const gridReplica = () =>

@@ -95,6 +95,8 @@ function oauthProvider(
       revokeUrl: settings.revokeUrl ?? endpoints?.revokeUrl,
       redirectUri: settings.redirectUri,
       scopes: settings.scopes,
+      refreshSkewSeconds: input.config.auth?.refreshSkewSeconds,
+      tokenRequestTimeoutMs: (input.config.auth?.tokenRequestTimeoutSeconds ?? 10) * 1000,
     },
     store,
     Date.now,
@@ -109,6 +111,14 @@ function oauthProvider(
  */
 export function buildAuthProviders(input: AuthProvidersInput): AuthProvider[] {
   const { config, env } = input;
+  const timeout = config.auth?.tokenRequestTimeoutSeconds ?? 10;
+  const lock = input.refreshLock ? input.refreshLock.ttlMs / 1000 : Number.POSITIVE_INFINITY;
+  // A token request that outlived the lock would let another replica send the same
+  // single-use refresh token.
+  if (timeout >= lock)
+    throw new ConfigError(
+      `auth.tokenRequestTimeoutSeconds (${timeout}) must be shorter than auth.refreshLockSeconds (${lock}).`,
+    );
   const custom = new Map(input.custom.map((p) => [p.id, p]));
   const defaults = new Map<string, OAuthEndpoints>();
   for (const set of input.toolSets)

@@ -28,6 +28,11 @@ export interface OAuthProviderConfig {
   scopes?: string[];
   /** Refresh this long before expiry (default 60 s). */
   refreshSkewSeconds?: number;
+  /**
+   * Deadline of each request to the token and revocation endpoints (default 10 s): shorter
+   * than the refresh lock, so that a stalled refresh ends before another replica may refresh.
+   */
+  tokenRequestTimeoutMs?: number;
 }
 
 /**
@@ -38,8 +43,18 @@ export interface OAuthProviderConfig {
 export interface RefreshLock {
   /** How long a held lock lasts if its holder never releases it (a replica that died). */
   readonly ttlMs: number;
-  /** The release function when acquired, undefined when another replica holds the lock. */
-  acquire(providerId: string, userId: string): Promise<(() => Promise<void>) | undefined>;
+  /**
+   * The release function when acquired (the lock is kept alive until then), undefined when
+   * another replica holds the lock. Released with `failed`, the lock is held a moment longer
+   * and marked so: the replicas waiting on it give up instead of sending the refresh token
+   * the failed request may have used.
+   */
+  acquire(
+    providerId: string,
+    userId: string,
+  ): Promise<((outcome?: { failed?: boolean }) => Promise<void>) | undefined>;
+  /** Whether the last holder's refresh failed a moment ago (see `acquire`). */
+  recentlyFailed?(providerId: string, userId: string): Promise<boolean>;
 }
 
 /** Where a provider's flows wait and how their completion is told: one process, or Redis. */
@@ -99,6 +114,11 @@ export class OAuthAuthProvider implements AuthProvider {
   private readonly events = new EventEmitter();
   private redirectBase?: string;
   private readonly insecure: boolean;
+  /** Rotated tokens the store refused (kept, used, and written again until it takes them). */
+  private readonly unsaved = new Map<string, StoredToken>();
+  /** Aborts every token and revocation request still running (the host is stopping). */
+  private readonly stopping = new AbortController();
+  private readonly saving = new Set<Promise<void>>();
 
   constructor(
     private readonly config: OAuthProviderConfig,
@@ -189,9 +209,11 @@ export class OAuthAuthProvider implements AuthProvider {
   async getCredentials(request: CredentialRequest): Promise<CredentialResult> {
     // A copy read a moment ago is enough here: a stale one is expired or rejected, and the
     // refresh that follows reads the store itself, under the lock.
-    let token = await (hasRecentReads(this.store)
-      ? this.store.recent(this.id, request.userId)
-      : this.store.get(this.id, request.userId));
+    let token =
+      this.unsaved.get(request.userId) ??
+      (await (hasRecentReads(this.store)
+        ? this.store.recent(this.id, request.userId)
+        : this.store.get(this.id, request.userId)));
     if (!token || !this.grants(token, request.scopes)) return this.authorizationRequired(request, token);
     if (
       token.expiresAt !== undefined &&
@@ -204,7 +226,7 @@ export class OAuthAuthProvider implements AuthProvider {
   }
 
   async onUnauthorized(request: CredentialRequest, rejected: string): Promise<CredentialResult | undefined> {
-    let token = await this.store.get(this.id, request.userId);
+    let token = this.unsaved.get(request.userId) ?? (await this.store.get(this.id, request.userId));
     if (!token) return this.authorizationRequired(request, undefined);
     // Another call may have refreshed already: use its token rather than refreshing again.
     if (token.accessToken === rejected) token = await this.refreshShared(request.userId, token);
@@ -299,7 +321,20 @@ export class OAuthAuthProvider implements AuthProvider {
   }
 
   private options(): oauth.TokenEndpointRequestOptions {
-    return this.insecure ? { [oauth.allowInsecureRequests]: true } : {};
+    const signal = AbortSignal.any([
+      AbortSignal.timeout(this.config.tokenRequestTimeoutMs ?? 10_000),
+      this.stopping.signal,
+    ]);
+    return { signal, ...(this.insecure ? { [oauth.allowInsecureRequests]: true } : {}) };
+  }
+
+  /**
+   * Stops: token requests still running are aborted (their callers get an error at once), and
+   * rotated tokens still waiting for the store get one last try.
+   */
+  async close(): Promise<void> {
+    this.stopping.abort(new Error('host stopping'));
+    await Promise.all([...this.saving]);
   }
 
   private toStored(
@@ -410,24 +445,43 @@ export class OAuthAuthProvider implements AuthProvider {
    */
   private async refreshOnce(userId: string, stale: StoredToken): Promise<StoredToken | undefined> {
     const lock = this.refreshLock;
-    if (!lock) return this.refresh(userId, stale);
+    if (!lock) return this.refresh(userId, stale, () => {});
     const deadline = Date.now() + lock.ttlMs + 5000;
+    const gaveUp = () =>
+      new ToolError({
+        code: 'upstream_unavailable',
+        retryable: true,
+        message: `Refreshing the access token with '${this.id}' failed on another host replica a moment ago; try again.`,
+      });
     for (;;) {
       const release = await lock.acquire(this.id, userId);
       if (release) {
+        let failed = false;
+        let handedOff = false;
         try {
           const current = await this.store.get(this.id, userId);
           if (!current) return undefined;
           if (current.accessToken !== stale.accessToken) return current;
-          return await this.refresh(userId, current);
+          return await this.refresh(userId, current, (saved) => {
+            // The lock stays held (and alive) until the rotated token is stored: no replica
+            // refreshes meanwhile with the refresh token just used.
+            handedOff = true;
+            void saved.finally(() => release());
+          });
+        } catch (e) {
+          // Only a request that may have reached the vendor makes its refresh token suspect.
+          failed = ToolError.isInstance(e) && e.code === 'upstream_unavailable' && !e.requestNotSent;
+          throw e;
         } finally {
-          await release();
+          if (!handedOff) await release({ failed });
         }
       }
       await sleep(50);
-      const current = await this.store.get(this.id, userId);
+      const current = this.unsaved.get(userId) ?? (await this.store.get(this.id, userId));
       if (!current) return undefined;
       if (current.accessToken !== stale.accessToken) return current;
+      // Its refresh token may have reached the vendor in the failed request: not sent again now.
+      if (await lock.recentlyFailed?.(this.id, userId)) throw gaveUp();
       if (Date.now() > deadline) {
         throw new ToolError({
           code: 'upstream_unavailable',
@@ -438,7 +492,16 @@ export class OAuthAuthProvider implements AuthProvider {
     }
   }
 
-  private async refresh(userId: string, token: StoredToken): Promise<StoredToken | undefined> {
+  /**
+   * One refresh request. A rotated token the store refuses is never dropped: it is kept here,
+   * used by this replica's calls, and written again until the store takes it; `unsaved` is
+   * told, with the promise of that write.
+   */
+  private async refresh(
+    userId: string,
+    token: StoredToken,
+    unsaved: (saved: Promise<void>) => void,
+  ): Promise<StoredToken | undefined> {
     if (!token.refreshToken) {
       await this.store.delete(this.id, userId);
       this.refreshed('reauthorize');
@@ -466,21 +529,55 @@ export class OAuthAuthProvider implements AuthProvider {
         return undefined;
       }
       this.refreshed('failed');
-      throw new ToolError({
-        code: 'upstream_unavailable',
-        retryable: true,
-        message: `Refreshing the access token with '${this.id}' failed; try again.`,
-      });
+      throw new ToolError(
+        {
+          code: 'upstream_unavailable',
+          retryable: true,
+          message: `Refreshing the access token with '${this.id}' failed (the token endpoint did not answer in time, or could not be reached); try again.`,
+        },
+        { requestNotSent: neverSent(e) },
+      );
     }
     const next = this.toStored(res, token.scopes, token);
-    await this.store.set(this.id, userId, next);
+    try {
+      await this.store.set(this.id, userId, next);
+    } catch {
+      this.unsaved.set(userId, next);
+      unsaved(this.saveLater(userId, next));
+    }
     this.refreshed('ok');
     return next;
+  }
+
+  /** Writes a rotated token the store refused, every half second until it takes it or the host stops. */
+  private saveLater(userId: string, token: StoredToken): Promise<void> {
+    const saved = (async () => {
+      for (;;) {
+        const last = this.stopping.signal.aborted;
+        try {
+          await this.store.set(this.id, userId, token);
+          break;
+        } catch {
+          if (last) break;
+          await sleep(500);
+        }
+      }
+      if (this.unsaved.get(userId) === token) this.unsaved.delete(userId);
+    })();
+    this.saving.add(saved);
+    void saved.finally(() => this.saving.delete(saved));
+    return saved;
   }
 
   private refreshed(outcome: RefreshOutcome): void {
     this.events.emit('refreshed', { outcome });
   }
+}
+
+/** Whether a failed token request certainly never reached the vendor (refused, name not found). */
+function neverSent(e: unknown): boolean {
+  const code = (e as { cause?: { code?: string } } | undefined)?.cause?.code;
+  return code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN';
 }
 
 /** A store that can answer a call's read from a copy it made a moment ago (the Redis store). */

@@ -234,8 +234,7 @@ export const hostConfigSchema = {
           type: 'integer',
           minimum: 0,
           maximum: 3600,
-          description:
-            "Refresh an access token this long before it expires, in seconds (a provider's own `refreshSkewSeconds` wins).",
+          description: 'Refresh an access token this long before it expires, in seconds.',
           default: 60,
         },
       },

@@ -7,25 +7,54 @@ import { inRedis } from './redis-client.js';
 // release the next holder's. https://redis.io/docs/latest/commands/set/ (the locking pattern)
 const RELEASE =
   "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end";
+// Extends the lock only while it is still ours.
+const EXTEND =
+  "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end";
+// Turns our lock into the mark of a failed refresh, held a moment longer.
+const MARK_FAILED =
+  "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('set', KEYS[1], 'failed', 'PX', ARGV[2]) else return 0 end";
 
 /**
- * One token refresh per provider and user across replicas: SET NX with an expiry, so that a
- * replica that dies mid-refresh frees the lock by itself after `ttlMs`.
+ * One token refresh per provider and user across replicas: SET NX with an expiry, extended
+ * every third of it while its holder works (a refresh, then writing the rotated token until
+ * the store takes it), so that it outlives any token request (each has a shorter deadline)
+ * and a replica that dies mid-refresh frees it within `ttlMs`. A failed refresh leaves the
+ * lock marked `failed` for `failedMs`: waiting replicas give up rather than send the refresh
+ * token the failed request may have used.
  */
 export class RedisRefreshLock implements RefreshLock {
   constructor(
     private readonly redis: Redis,
     readonly ttlMs = 30_000,
+    private readonly failedMs = 2_000,
   ) {}
 
-  async acquire(providerId: string, userId: string): Promise<(() => Promise<void>) | undefined> {
-    const key = `toolhost:refresh-lock:${encodeURIComponent(providerId)}:${encodeURIComponent(userId)}`;
+  private key(providerId: string, userId: string): string {
+    return `toolhost:refresh-lock:${encodeURIComponent(providerId)}:${encodeURIComponent(userId)}`;
+  }
+
+  async acquire(
+    providerId: string,
+    userId: string,
+  ): Promise<((outcome?: { failed?: boolean }) => Promise<void>) | undefined> {
+    const key = this.key(providerId, userId);
     const value = randomBytes(16).toString('hex');
     const got = await inRedis(() => this.redis.set(key, value, 'PX', this.ttlMs, 'NX'));
     if (got !== 'OK') return undefined;
-    return async () => {
+    const alive = setInterval(() => {
+      // One that fails (Redis away) is retried at the next tick; the lock outlives two misses.
+      this.redis.eval(EXTEND, 1, key, value, this.ttlMs).catch(() => {});
+    }, this.ttlMs / 3);
+    alive.unref();
+    return async (outcome = {}) => {
+      clearInterval(alive);
       // A release that fails (Redis away) leaves the lock to expire: waiters then go on.
-      await this.redis.eval(RELEASE, 1, key, value).catch(() => {});
+      if (outcome.failed) await this.redis.eval(MARK_FAILED, 1, key, value, this.failedMs).catch(() => {});
+      else await this.redis.eval(RELEASE, 1, key, value).catch(() => {});
     };
+  }
+
+  async recentlyFailed(providerId: string, userId: string): Promise<boolean> {
+    return (await inRedis(() => this.redis.get(this.key(providerId, userId)))) === 'failed';
   }
 }

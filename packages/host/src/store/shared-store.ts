@@ -71,7 +71,7 @@ export async function openSharedStore(
       redis,
       tokenStore,
       cipher,
-      refreshLock: new RedisRefreshLock(redis),
+      refreshLock: new RedisRefreshLock(redis, (config.auth?.refreshLockSeconds ?? 30) * 1000),
       pacers: sharedPacers(redis, logger),
       channels,
       flows: (providerId) => ({
