@@ -2,32 +2,55 @@ import type { CallSignal } from '@toolhost/core';
 import type { PacerFactory, RequestPacer } from '@toolhost/engine';
 import { Pacer, sleep } from '@toolhost/engine/internal';
 import type { Redis } from 'ioredis';
-import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Logger } from '../logger.js';
 
-// Slots are 10 % longer than 1/rate: timers, event loops and the network bunch requests by
-// tens of milliseconds on a busy host, and the vendor counts them at its end. Exceeding the
-// rate costs far more than 10 %: Airtable answers 429 and asks for a 30 s wait.
+// Requests are spaced 10 % more than 1/rate: timers, event loops and the network bunch
+// requests by tens of milliseconds on a busy host, and the vendor counts them at its end.
+// Exceeding the rate costs far more than 10 %: Airtable answers 429 and asks for a 30 s wait.
 const HEADROOM = 1.1;
-/** How late (as a share of a slot) a request may start in its slot before it takes another. */
+/** How late (as a share of the spacing) a request may start before it takes a new turn. */
 const LATE_SHARE = 0.1;
 
 /**
+ * The next turn of a key, in Redis's clock (so replicas' clocks need not agree): the later of
+ * now and the previous turn plus the spacing; answers how long to wait for it, in ms (0 when
+ * the key was idle). A script of our own rather than a rate-limiter-flexible limiter: those
+ * count points per window (a request then waits for a window's boundary, or a window's
+ * points go at once), where pacing needs each request one spacing after the previous one.
+ */
+const NEXT_TURN = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + tonumber(t[2]) / 1000
+local spacing = tonumber(ARGV[1])
+local last = tonumber(redis.call('GET', KEYS[1]) or '0')
+local at = math.max(now, last + spacing)
+redis.call('SET', KEYS[1], tostring(at), 'PX', math.ceil(at - now + spacing) + 1000)
+return tostring(at - now)`;
+
+type PacingClient = Redis & { toolhostNextTurn(key: string, spacingMs: number): Promise<string> };
+
+function pacingClient(redis: Redis): PacingClient {
+  const client = redis as PacingClient;
+  // Defined once per connection; ioredis sends it by its hash (EVALSHA) after the first use.
+  if (typeof client.toolhostNextTurn !== 'function')
+    redis.defineCommand('toolhostNextTurn', { numberOfKeys: 1, lua: NEXT_TURN });
+  return client;
+}
+
+/**
  * One pacer shared by every replica (a tool set's, or the per-connection one of the tool sets
- * paced per connection; `name` says which): time is cut into slots of 1.1/rate seconds, a
- * request reserves one slot of its pacing key in Redis (a one-point rate-limiter-flexible
- * counter per slot, so exactly one replica wins each), then starts at that slot's beginning.
- * Requests of a key are thus at least one slot apart across all replicas, in any window, not
- * only within fixed one-second windows. Replicas' clocks must agree (NTP) for slots to line up.
+ * paced per connection; `name` says which): each request takes the next turn of its pacing
+ * key in Redis (one round trip) and goes at that turn, 1.1/rate seconds after the previous
+ * one of any replica. A request to an idle key goes at once. Since a late start shortens only
+ * the gap after it, any `rate` consecutive gaps still span more than a second: no window of
+ * one second sees more than `rate` requests.
  *
  * Redis unreachable: the request is paced by this process alone, with one warning per outage.
  */
 export class SharedPacer implements RequestPacer {
-  private readonly limiter: RateLimiterRedis;
-  private readonly slotMs: number;
+  private readonly redis: PacingClient;
+  private readonly spacingMs: number;
   private readonly lateMs: number;
-  /** The next slot worth trying per key: slots before it are taken already. */
-  private readonly nextSlot = new Map<string, number>();
   private local?: Pacer;
   private degraded = false;
 
@@ -37,15 +60,9 @@ export class SharedPacer implements RequestPacer {
     private readonly requestsPerSecond: number,
     private readonly logger?: Logger,
   ) {
-    this.slotMs = (1000 / requestsPerSecond) * HEADROOM;
-    this.lateMs = this.slotMs * LATE_SHARE;
-    this.limiter = new RateLimiterRedis({
-      storeClient: redis,
-      keyPrefix: `toolhost:pace:${encodeURIComponent(name)}`,
-      points: 1,
-      duration: 1,
-      rejectIfRedisNotReady: true,
-    });
+    this.redis = pacingClient(redis);
+    this.spacingMs = (1000 / requestsPerSecond) * HEADROOM;
+    this.lateMs = this.spacingMs * LATE_SHARE;
   }
 
   /** Resolves when the request may go, with how long it was held back (ms). */
@@ -53,48 +70,34 @@ export class SharedPacer implements RequestPacer {
     let waited = 0;
     for (;;) {
       if (signal?.aborted) throw signal.reason;
-      let slot: number;
+      let delay: number;
       try {
-        slot = await this.reserve(key);
+        delay = await this.nextTurn(key);
       } catch (e) {
         return waited + (await this.waitLocally(key, e, signal));
       }
-      const start = slot * this.slotMs;
-      const delay = start - Date.now();
-      if (delay > 0) {
-        await sleep(delay, signal);
-        waited += delay;
-      }
-      // A timer that fired late (a busy event loop) would send this request into the time of
-      // the next slots, bunched with theirs: it takes a fresh slot instead.
-      if (Date.now() - start <= this.lateMs) return waited;
+      if (delay <= 0) return waited;
+      const due = Date.now() + delay;
+      await sleep(delay, signal);
+      waited += delay;
+      // A timer that fired late (a busy event loop) would bunch this request with the next
+      // turn's: it takes a fresh turn instead.
+      if (Date.now() - due <= this.lateMs) return waited;
     }
   }
 
-  /** Takes the first free slot of `key` that starts now or later (one Redis round trip per slot tried). */
-  private async reserve(key: string): Promise<number> {
-    let slot = Math.max(Math.ceil(Date.now() / this.slotMs), this.nextSlot.get(key) ?? 0);
-    for (;;) {
-      const ahead = slot * this.slotMs - Date.now();
-      try {
-        // The slot's counter lives until the slot is past, so no replica can take it again.
-        await this.limiter.consume(`${key}:${slot}`, 1, { customDuration: Math.ceil(ahead / 1000) + 2 });
-        break;
-      } catch (e) {
-        if (!(e instanceof RateLimiterRes)) throw e;
-        slot += 1;
-      }
-    }
+  private async nextTurn(key: string): Promise<number> {
+    const delay = Number(
+      await this.redis.toolhostNextTurn(
+        `toolhost:pace:${encodeURIComponent(this.name)}:${key}`,
+        this.spacingMs,
+      ),
+    );
     if (this.degraded) {
       this.degraded = false;
       this.logger?.info({ pacer: this.name }, 'pacing shared through Redis again');
     }
-    this.nextSlot.set(key, slot + 1);
-    if (this.nextSlot.size > 1000) {
-      const now = Date.now() / this.slotMs;
-      for (const [k, s] of this.nextSlot) if (s < now) this.nextSlot.delete(k);
-    }
-    return slot;
+    return delay;
   }
 
   private waitLocally(key: string, error: unknown, signal?: CallSignal): Promise<number> {
