@@ -1,5 +1,5 @@
 // pnpm bench [-- --quick] [--catalog-only] [--agents-only] [--save-baseline]
-//            [--transport-only [--profile DIR]]
+//            [--transport-only [--profile DIR]] [--store-only]
 //
 // Measures, in one run on one machine, against a loopback upstream with a fixed small answer:
 // per-call latency and server CPU of the host (stdio, Streamable HTTP, in-process embedding)
@@ -46,6 +46,7 @@ const CATALOG_ONLY = argv.includes('--catalog-only');
 const AGENTS_ONLY = argv.includes('--agents-only');
 const SAVE_BASELINE = argv.includes('--save-baseline');
 const TRANSPORT_ONLY = argv.includes('--transport-only');
+const STORE_ONLY = argv.includes('--store-only');
 const PROFILE_DIR = argv.includes('--profile') ? argv[argv.indexOf('--profile') + 1] : undefined;
 const COUNTS = countsFor(QUICK);
 
@@ -74,6 +75,18 @@ async function main() {
   const upstream = await startUpstream();
   if (TRANSPORT_ONLY) {
     console.log(await transportOnly(upstream.url, COUNTS, { profileDir: PROFILE_DIR, log }));
+    upstream.close();
+    return;
+  }
+  if (STORE_ONLY) {
+    log('token store and pacer: the same OAuth call, file store against Redis, then idle paced calls');
+    console.log(
+      JSON.stringify(
+        await measureStoreCost(upstream.url, { calls: COUNTS.storeCalls, rounds: COUNTS.rounds }),
+        null,
+        2,
+      ),
+    );
     upstream.close();
     return;
   }

@@ -299,6 +299,13 @@ function markdown(r) {
       for (const [label, p] of /** @type {const} */ ([
         ['OAuth call, token in the encrypted file store', st.file],
         ['OAuth call, token in Redis (RedisTokenStore)', st.redis],
+        ...(st.idlePaced
+          ? /** @type {const} */ ([
+              ['idle paced call, file store (in-process pacer)', st.idlePaced.file],
+              ['idle paced call, Redis store (shared pacer)', st.idlePaced.redis],
+              ['idle unpaced call, Redis store', st.idlePaced.unpaced],
+            ])
+          : []),
       ]))
         rows.push([label, `p50 ${p.p50} ms / p99 ${p.p99} ms (${p.calls} calls, c=1)`]);
     const ch = r.sessionChurn;

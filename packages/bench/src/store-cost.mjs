@@ -2,6 +2,9 @@
 // OAuth token, through an embedded host whose token store is the encrypted file
 // (TOOLHOST_TOKEN_KEY) and one whose store is Redis (TOOLHOST_REDIS_URL), in alternating
 // rounds at concurrency 1. The token endpoint is never reached: the token is fresh.
+// Then the idle call with pacing on (the tool set's default, HubSpot's 9 a second per
+// connection): each call comes after its bucket went idle, through the file store's
+// in-process pacer and through the shared pacer in Redis; a pacer should add nothing there.
 import { mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { load, round, summarize } from './measure.mjs';
@@ -16,13 +19,14 @@ const USER = 'bench-user';
  * An embedded host with an OAuth provider for the tool and a stored token for USER.
  * @param {string} upstream
  * @param {Record<string, string>} env
+ * @param {boolean} [pacing] the tool set's default pacing (else none)
  */
-async function oauthHost(upstream, env) {
+async function oauthHost(upstream, env, pacing = false) {
   const { createHost, HostServices, resolveService } = await import('@toolhost/host');
   const host = await createHost(
     {
       plugins: ['@toolhost/plugin-crm-events'],
-      toolSets: { CrmEventsApi: { baseUrl: upstream, pacing: false } },
+      toolSets: { CrmEventsApi: { baseUrl: upstream, ...(pacing ? {} : { pacing: false }) } },
       auth: {
         providers: {
           [PROVIDER]: {
@@ -53,6 +57,32 @@ async function oauthHost(upstream, env) {
   };
 }
 
+/** Longer than the paced tool set's spacing (1.1/9 s): every call finds its bucket idle. */
+const IDLE_GAP_MS = 150;
+
+/**
+ * Calls one at a time, each after an idle gap (not timed).
+ * @param {() => Promise<void>} call
+ * @param {number} total
+ */
+async function idleCalls(call, total) {
+  const latencies = new Float64Array(total);
+  let failures = 0;
+  const started = performance.now();
+  for (let i = 0; i < total; i += 1) {
+    await new Promise((r) => setTimeout(r, IDLE_GAP_MS));
+    const t = performance.now();
+    try {
+      await call();
+    } catch (e) {
+      failures += 1;
+      if (failures === 1) console.error(`  call failed: ${/** @type {Error} */ (e)?.message ?? e}`);
+    }
+    latencies[i] = performance.now() - t;
+  }
+  return { latencies, failures, wallMs: performance.now() - started, cpuMs: undefined };
+}
+
 /**
  * @param {string} upstream
  * @param {{ calls: number, rounds: number }} counts
@@ -62,6 +92,12 @@ export async function measureStoreCost(upstream, counts) {
   if (!redis) return undefined;
   const file = await oauthHost(upstream, { TOOLHOST_DATA_DIR: mkdtempSync(join(SCRATCH_DIR, 'tokens-')) });
   const shared = await oauthHost(upstream, { TOOLHOST_REDIS_URL: redis.url });
+  const filePaced = await oauthHost(
+    upstream,
+    { TOOLHOST_DATA_DIR: mkdtempSync(join(SCRATCH_DIR, 'tokens-')) },
+    true,
+  );
+  const sharedPaced = await oauthHost(upstream, { TOOLHOST_REDIS_URL: redis.url }, true);
   try {
     /** @type {{ file: import('./measure.mjs').Samples[], redis: import('./measure.mjs').Samples[] }} */
     const samples = { file: [], redis: [] };
@@ -73,14 +109,38 @@ export async function measureStoreCost(upstream, counts) {
     }
     const fileStore = summarize(1, samples.file);
     const redisStore = summarize(1, samples.redis);
+    /** @type {{ file: import('./measure.mjs').Samples[], redis: import('./measure.mjs').Samples[], unpaced: import('./measure.mjs').Samples[] }} */
+    const idle = { file: [], redis: [], unpaced: [] };
+    const idlePerRound = Math.max(5, Math.ceil(Math.min(counts.calls, 200) / counts.rounds / 4));
+    for (let r = 0; r < counts.rounds; r += 1) {
+      idle.file.push(await idleCalls(filePaced.call, idlePerRound));
+      idle.redis.push(await idleCalls(sharedPaced.call, idlePerRound));
+      idle.unpaced.push(await idleCalls(shared.call, idlePerRound));
+    }
+    const idleFile = summarize(1, idle.file);
+    const idleRedis = summarize(1, idle.redis);
+    // An idle call is slower than one in a steady stream whatever paces it (caches, timers):
+    // the pacer's cost is measured against the same idle call without pacing.
+    const idleUnpaced = summarize(1, idle.unpaced);
     return {
       file: fileStore,
       redis: redisStore,
       p50DeltaMs: round((redisStore.p50 ?? Number.NaN) - (fileStore.p50 ?? Number.NaN)),
+      idlePaced: {
+        file: idleFile,
+        redis: idleRedis,
+        unpaced: idleUnpaced,
+        /** What the shared pacer adds to an idle call: over the same idle call unpaced (Redis store). */
+        pacerP50DeltaMs: round((idleRedis.p50 ?? Number.NaN) - (idleUnpaced.p50 ?? Number.NaN)),
+        /** The idle paced call with Redis over the one with the file store. */
+        p50DeltaMs: round((idleRedis.p50 ?? Number.NaN) - (idleFile.p50 ?? Number.NaN)),
+      },
     };
   } finally {
     await file.close();
     await shared.close();
+    await filePaced.close();
+    await sharedPaced.close();
     redis.close();
   }
 }

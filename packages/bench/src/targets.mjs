@@ -139,6 +139,14 @@ export function targets(r) {
       '–',
       (r.storeCost.p50DeltaMs ?? Number.NaN) <= 0.3,
     );
+  if (r.storeCost?.idlePaced)
+    add(
+      'Shared pacer: idle call p50 over the same idle call unpaced (Redis store, c=1, in process)',
+      '≤ +1 ms',
+      `+${r.storeCost.idlePaced.pacerP50DeltaMs} ms (${r.storeCost.idlePaced.redis.p50} vs ${r.storeCost.idlePaced.unpaced.p50} ms; file store paced ${r.storeCost.idlePaced.file.p50} ms)`,
+      '–',
+      (r.storeCost.idlePaced.pacerP50DeltaMs ?? Number.NaN) <= 1,
+    );
   const churn = r.sessionChurn;
   if (churn)
     add(
