@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { hostname } from 'node:os';
 import pino, { type Logger } from 'pino';
 
 type SonicBoom = ReturnType<typeof pino.destination>;
@@ -69,17 +70,27 @@ function turnBatched(destination: SonicBoom): pino.DestinationStream {
 }
 
 /**
+ * Which replica a log line comes from: TOOLHOST_REPLICA_ID (e.g. the pod's name), else this
+ * machine's name and process id.
+ */
+export function replicaId(env: Readonly<Record<string, string | undefined>> = process.env): string {
+  return env.TOOLHOST_REPLICA_ID || `${hostname()}:${process.pid}`;
+}
+
+/**
  * Structured logs on stderr (stdout belongs to the stdio transport). Credentials never reach a
  * log call, and the redaction paths catch them should a header object slip in.
  */
 export function createLogger(
   level: string = process.env.TOOLHOST_LOG_LEVEL ?? 'info',
   destination: pino.DestinationStream = defaultDestination(),
+  /** Fields of every line (the replica's id, where several share a store). */
+  fields?: Record<string, unknown>,
 ): Logger {
   return pino(
     {
       level,
-      base: undefined,
+      base: fields ?? undefined,
       redact: {
         paths: [
           'authorization',

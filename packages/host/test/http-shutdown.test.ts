@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
@@ -76,5 +77,63 @@ describe('HTTP shutdown', () => {
     const outcomes = await Promise.all(calls);
     expect(outcomes.filter((o) => o !== 'cancelled')).toEqual([]);
     expect(await hostProcess.exited).toBe(0);
+  });
+
+  it('answers 503 on /healthz and /readyz from the moment of SIGTERM, while its calls finish; /livez stays 200', async () => {
+    upstream = await startRecordingUpstream(() => ({ status: 200, body: { ok: true }, delayMs: 2000 }));
+    hostProcess = await echoHost(upstream.url);
+    const base = new URL(hostProcess.url).origin;
+    const probe = async (path: string) => (await fetch(`${base}${path}`)).status;
+    expect([await probe('/healthz'), await probe('/readyz'), await probe('/livez')]).toEqual([200, 200, 200]);
+    const calls = await fiftyCalls(hostProcess.url);
+    await until(() => upstream!.requests.length === 50);
+    const told = Date.now();
+    hostProcess.child.kill('SIGTERM');
+    let health = 200;
+    while (health === 200 && Date.now() - told < 1500) health = await probe('/healthz');
+    expect(health).toBe(503);
+    // Well before the calls in flight (2 s at the upstream) are answered.
+    expect(Date.now() - told).toBeLessThan(1000);
+    expect(await probe('/readyz')).toBe(503);
+    expect(await probe('/livez')).toBe(200);
+    const outcomes = await Promise.all(calls);
+    expect(outcomes.filter((o) => o !== 'ok')).toEqual([]);
+    expect(await hostProcess.exited).toBe(0);
+  });
+
+  it("answers a balancer's probe by the replica's address with --host 0.0.0.0 and http.publicUrl, and nothing else", async () => {
+    upstream = await startRecordingUpstream();
+    hostProcess = await spawnHttpHost(
+      {
+        plugins: ['toolhost-plugin-echo'],
+        toolSets: { EchoApi: { baseUrl: upstream.url } },
+        http: { host: '0.0.0.0', publicUrl: 'https://tools.example.com' },
+      },
+      { ECHO_AUTH_TOKEN: 'tok', TOOLHOST_ACCESS_TOKENS: 'alice:alice-access-token-0123456789' },
+    );
+    const port = new URL(hostProcess.url).port;
+    const asBalancer = (path: string) =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        // fetch cannot set Host: a raw request names the replica's address as a balancer does.
+        const req = httpRequest(
+          { host: '127.0.0.1', port, path, headers: { host: `10.0.0.5:${port}` } },
+          (res) => {
+            let body = '';
+            res.on('data', (c: Buffer) => {
+              body += c.toString();
+            });
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+          },
+        );
+        req.on('error', reject);
+        req.end();
+      });
+    for (const path of ['/healthz', '/readyz', '/livez']) {
+      const answer = await asBalancer(path);
+      expect(answer.status).toBe(200);
+      expect(JSON.parse(answer.body)).toEqual({ status: path === '/readyz' ? 'ready' : 'ok' });
+    }
+    expect((await asBalancer('/mcp')).status).toBe(403);
+    expect((await asBalancer('/connections')).status).toBe(403);
   });
 });

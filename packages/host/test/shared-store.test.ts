@@ -752,3 +752,46 @@ describe('shared store (Redis): idempotency claims end with their owner', () => 
     expect(upstream.requests).toHaveLength(1);
   }, 30_000);
 });
+
+describe('shared store (Redis): what an operator sees', () => {
+  it('answers /readyz 503 while Redis is unreachable (/healthz and /livez 200), and names the replica in every log line', async () => {
+    const child = await spawnHttpHost(echoConfig(), {
+      ...(replicaEnv({ TOOLHOST_REPLICA_ID: 'replica-a7' }) as Record<string, string>),
+      TOOLHOST_LOG_FORMAT: 'json',
+    });
+    const base = new URL(child.url).origin;
+    const probe = async (path: string) => {
+      const r = await fetch(`${base}${path}`);
+      return [r.status, ((await r.json()) as { status: string }).status] as const;
+    };
+    try {
+      expect(await probe('/readyz')).toEqual([200, 'ready']);
+      await redis.stop({ save: true });
+      let ready = await probe('/readyz');
+      for (let i = 0; i < 100 && ready[0] === 200; i += 1) {
+        await new Promise((r) => setTimeout(r, 20));
+        ready = await probe('/readyz');
+      }
+      expect(ready).toEqual([503, 'store_unavailable']);
+      expect(await probe('/healthz')).toEqual([200, 'ok']);
+      expect(await probe('/livez')).toEqual([200, 'ok']);
+      await redis.start();
+      for (let i = 0; i < 200 && ready[0] !== 200; i += 1) {
+        await new Promise((r) => setTimeout(r, 25));
+        ready = await probe('/readyz');
+      }
+      expect(ready).toEqual([200, 'ready']);
+    } finally {
+      child.child.kill('SIGTERM');
+      await child.exited;
+    }
+    const lines = child
+      .logs()
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as { replica?: string; msg: string });
+    expect(lines.length).toBeGreaterThan(2);
+    for (const line of lines) expect(line.replica).toBe('replica-a7');
+    expect(lines.map((l) => l.msg)).toContain('shutting down');
+  }, 30_000);
+});

@@ -3,7 +3,8 @@ import { findConfig } from '../config/find-config.js';
 import { applyOverrides, type ConfigOverrides, commaList, overridesFromEnv } from '../config/overrides.js';
 import { emptyCatalogMessage } from '../empty-catalog.js';
 import { createHost, type Host } from '../host.js';
-import { createLogger, type Logger } from '../logger.js';
+import { createLogger, type Logger, replicaId } from '../logger.js';
+import { sharedStoreUrl } from '../store/redis-url.js';
 
 /** The options every command takes (set before or after the command's name): the config overrides, and where to start. */
 export interface GlobalOptions extends ConfigOverrides {
@@ -24,7 +25,12 @@ export async function openHost(
   const { config: fileConfig, dir, file } = findConfig(options.config, env, process.cwd());
   const { config: _file, plugins: _plugins, allowEmpty: _allowEmpty, ...flags } = options;
   const config = applyOverrides(fileConfig, flags, overridesFromEnv(env));
-  const logger = createLogger(config.logging?.level ?? CONFIG_DEFAULTS.logging.level);
+  // Replicas sharing a store write to one log collector: each line says which one wrote it.
+  const logger = createLogger(
+    config.logging?.level ?? CONFIG_DEFAULTS.logging.level,
+    undefined,
+    sharedStoreUrl(config, env) ? { replica: replicaId(env) } : undefined,
+  );
   const host = await createHost(config, {
     ...(file ? { configDir: dir } : {}),
     pluginPackages: options.plugins ?? (env.TOOLHOST_PLUGINS ? commaList(env.TOOLHOST_PLUGINS) : undefined),

@@ -27,7 +27,8 @@ async function warnUnready(host: Host, logger: Logger): Promise<void> {
 
 // Type-only: the HTTP server's module itself loads only when it serves.
 type HttpOptions = HttpServeOptions;
-type Closer = () => Promise<void>;
+/** A transport being served: closed at the end, told first when stopping starts (HTTP). */
+type Closer = { close: () => Promise<void>; beginStopping?: () => void };
 
 /** What the CLI adds to the HTTP server's settings, which it takes from `host.config.http` itself. */
 function httpOptionsOf(host: Host, logger: Logger, opts: ServeOptions, serverInfo: ServerInfo): HttpOptions {
@@ -57,7 +58,7 @@ async function serveOverHttp(
   const { serveHttp } = await import('../mcp/serve-http.js');
   const handle = await serveHttp(host, { ...options, port });
   logger.info({ url: handle.url, tools: host.listTools().length }, 'listening');
-  return handle.close;
+  return handle;
 }
 
 /**
@@ -81,7 +82,7 @@ async function serveOAuthPages(host: Host, logger: Logger, options: HttpOptions)
     );
   }
   logger.info({ url: callbacks.url, redirectUris }, 'serving OAuth pages');
-  return callbacks.close;
+  return callbacks;
 }
 
 async function serveOverStdio(host: Host, logger: Logger, serverInfo: ServerInfo): Promise<Closer> {
@@ -94,7 +95,7 @@ async function serveOverStdio(host: Host, logger: Logger, serverInfo: ServerInfo
   const { serveStdio } = await import('../mcp/serve-stdio.js');
   const handle = await serveStdio(host, { ...serverInfo, logger });
   logger.info({ tools: host.listTools().length }, 'serving on stdio');
-  return handle.close;
+  return { close: handle.close };
 }
 
 /** Serves the host over stdio or Streamable HTTP until SIGINT or SIGTERM. */
@@ -119,8 +120,10 @@ export async function serve(
   // In-flight calls finish (or are cancelled at the grace deadline) before transports close.
   const stop = async () => {
     logger.info('shutting down');
+    // Balancers see 503 from this moment, not once the calls in progress have finished.
+    for (const c of closers) c.beginStopping?.();
     await host.close().catch(() => {});
-    for (const close of closers) await close().catch(() => {});
+    for (const c of closers) await c.close().catch(() => {});
     process.exit(0);
   };
   process.once('SIGINT', stop);

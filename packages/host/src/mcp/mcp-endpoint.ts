@@ -60,7 +60,8 @@ export class McpEndpoint {
     if (!message) return;
     const { parsed } = message;
     const id = requestIdOf(parsed);
-    if (this.o.draining()) {
+    // Answers to the server's own requests (a confirmation) serve calls already running.
+    if (this.o.draining() && !onlyAnswers(parsed)) {
       return jsonRpcError(res, 503, 'The server is shutting down', { id, headers: { connection: 'close' } });
     }
     if (req.method === 'POST' && !isSessionEra(req, parsed)) {

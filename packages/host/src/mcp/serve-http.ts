@@ -61,6 +61,11 @@ export interface HttpServerHandle {
    * then closes sessions and connections.
    */
   close(): Promise<void>;
+  /**
+   * Tells balancers at once that this server is stopping (SIGTERM): `/healthz` and `/readyz`
+   * answer 503 and new MCP requests are refused (503), while calls in progress finish.
+   */
+  beginStopping(): void;
 }
 
 /** Answers a request if it is its route (true), else leaves it to the next (false). */
@@ -116,6 +121,7 @@ export async function serveHttp(host: Host, given: HttpServeOptions = {}): Promi
   refuseUnsafeBind(host, bindHost, accessTokens, options.publicUrl);
   let base = '';
   let draining = false;
+  let stopping = false;
   const state: ServerState = {
     host,
     options,
@@ -124,13 +130,17 @@ export async function serveHttp(host: Host, given: HttpServeOptions = {}): Promi
     accessTokens,
     shared: sharedStoreOf(host),
     base: () => base,
-    draining: () => draining,
+    draining: () => draining || stopping,
     exchanges: new Set(),
   };
   const routes = await serverRoutes(state);
   let hostAllowed: (host: string | undefined) => boolean = () => false;
   const httpServer = createServer((req, res) => {
-    if (!hostAllowed(req.headers.host)) {
+    const trustedHost = hostAllowed(req.headers.host);
+    // A balancer's probes name the replica's own address: answered whatever the Host, with
+    // the status alone where the Host is not one of ours.
+    if (answerProbe(req, res, state, trustedHost)) return;
+    if (!trustedHost) {
       return jsonRpcError(res, 403, `Host ${req.headers.host ?? '(none)'} is not allowed`);
     }
     dispatch(routes, req, res).catch((e: unknown) => {
@@ -152,6 +162,9 @@ export async function serveHttp(host: Host, given: HttpServeOptions = {}): Promi
   return {
     url: `http://${shownHost}:${port}${options.path}`,
     port,
+    beginStopping() {
+      stopping = true;
+    },
     async close() {
       draining = true;
       await drainAndClose(httpServer, state.exchanges, state.sessions, options.drainSeconds ?? 5);
@@ -202,7 +215,6 @@ async function serverRoutes(state: ServerState): Promise<RouteHandler[]> {
   const mcp = options.mcp === false ? undefined : await mcpRoute(state);
   return [
     (req, res, url) => url.pathname === options.path && mcp !== undefined && mcp(req, res, url),
-    (req, res, url) => url.pathname === '/healthz' && req.method === 'GET' && answerHealth(req, res, state),
     oauth.handle,
     metricsRoute({ host, accessTokens, metricsToken: options.metricsToken ?? host.config.http.metricsToken })
       .handle,
@@ -297,16 +309,39 @@ function refuseUnsafeBind(
 
 const WILDCARD_HOSTS = new Set(['0.0.0.0', '::', '[::]']);
 
-/** `GET /healthz`: the figures for token holders (or on loopback), only the status for anyone else. */
-function answerHealth(req: IncomingMessage, res: ServerResponse, state: ServerState): true {
-  // Without access tokens only loopback clients reach the host; with them, the figures are
-  // for holders of a token, and anyone else (a load balancer) learns only that it is up.
+/**
+ * The probes: `GET /livez` (the process serves: 200 even while stopping, so that it is not
+ * killed before its calls finish), `GET /readyz` (send it traffic: 503 from SIGTERM, and while
+ * the shared store is unreachable) and `GET /healthz` (503 from SIGTERM; 200 through a Redis
+ * outage, which every replica shares). Figures only for token holders (or on loopback), and
+ * only where the Host is one of ours. False for any other request.
+ */
+function answerProbe(
+  req: IncomingMessage,
+  res: ServerResponse,
+  state: ServerState,
+  trustedHost: boolean,
+): boolean {
+  if (req.method !== 'GET' || !req.url?.startsWith('/')) return false;
+  const path = req.url.split('?')[0];
+  if (path !== '/healthz' && path !== '/livez' && path !== '/readyz') return false;
   const { accessTokens } = state;
-  const draining = state.draining();
-  const details = !accessTokens.enabled || accessTokens.userFor(req.headers.authorization) !== undefined;
-  const status = draining ? 'stopping' : 'ok';
-  const figures = { tools: state.catalog.listed.length, sessions: state.sessions.size };
-  writeJson(res, draining ? 503 : 200, details ? { status, ...figures } : { status }, {
+  const stopping = state.draining();
+  const storeDown = state.shared !== undefined && state.shared.redis.status !== 'ready';
+  const details =
+    trustedHost && (!accessTokens.enabled || accessTokens.userFor(req.headers.authorization) !== undefined);
+  let status: string;
+  let ok: boolean;
+  if (path === '/livez') [status, ok] = ['ok', true];
+  else if (stopping) [status, ok] = ['stopping', false];
+  else if (path === '/readyz' && storeDown) [status, ok] = ['store_unavailable', false];
+  else [status, ok] = [path === '/readyz' ? 'ready' : 'ok', true];
+  const figures = {
+    tools: state.catalog.listed.length,
+    sessions: state.sessions.size,
+    ...(state.shared ? { store: storeDown ? 'unreachable' : 'ok' } : {}),
+  };
+  writeJson(res, ok ? 200 : 503, details ? { status, ...figures } : { status }, {
     'cache-control': 'no-store',
   });
   return true;
