@@ -3,6 +3,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
@@ -18,7 +20,7 @@ import {
   fakeClient,
   startFakeOAuthServer,
 } from './fake-oauth-server.js';
-import { fixtureApp } from './support.js';
+import { fixtureApp, spawnHttpHost } from './support.js';
 
 const ALICE = 'alice-access-token-0123456789';
 const BOB = 'bob-access-token-9876543210xx';
@@ -236,4 +238,76 @@ describe('toolhost connections', () => {
     expect(oauth.revocations).toEqual([{ token: 'refresh-carol', token_type_hint: 'refresh_token' }]);
     expect((await cli(['list'])).stdout).toContain('0 connections');
   });
+});
+
+describe('the token file with more than one writer', () => {
+  it('makes a CLI revoke take effect at the next call of a running host, which then keeps it revoked', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'toolhost-two-writers-'));
+    const key = 'token-key-for-the-two-writers-test';
+    const seeded = EncryptedFileTokenStore.inDirectory(dataDir, key);
+    await seeded.set('echo-auth', 'alice', seed('alice'));
+    const bobs = oauth.mint('items.read');
+    await seeded.set('echo-auth', 'bob', {
+      accessToken: bobs.access_token,
+      refreshToken: bobs.refresh_token,
+      expiresAt: Date.now() - 1000,
+      scopes: ['items.read'],
+    });
+    await seeded.flush();
+    const hostConfig = { ...config(), auth: { ...config().auth, dataDir } };
+    const configFile = join(dataDir, 'toolhost.config.json');
+    writeFileSync(configFile, JSON.stringify(hostConfig));
+    const env = {
+      TOOLHOST_TOKEN_KEY: key,
+      ECHO_AUTH_CLIENT_SECRET: fakeClient.clientSecret,
+      TOOLHOST_ACCESS_TOKENS: `alice:${ALICE},bob:${BOB}`,
+    };
+    const served = await spawnHttpHost(hostConfig, env);
+    try {
+      const call = async (token: string, id: string) => {
+        const client = new Client({ name: 'two-writers', version: '0' });
+        await client.connect(
+          new StreamableHTTPClientTransport(new URL(served.url), {
+            requestInit: { headers: { authorization: `Bearer ${token}` } },
+          }),
+        );
+        const result = (await client.callTool({ name: 'EchoApi_GetItem', arguments: { item_id: id } })) as {
+          isError?: boolean;
+          structuredContent?: { error?: { code: string } };
+        };
+        await client.close();
+        return result.isError ? result.structuredContent?.error?.code : 'ok';
+      };
+      expect(await call(ALICE, 'a1')).toBe('ok');
+      await promisify(execFile)(
+        process.execPath,
+        [
+          hostCliPath(),
+          '--config',
+          configFile,
+          'connections',
+          'revoke',
+          '--user',
+          'alice',
+          '--provider',
+          'echo-auth',
+        ],
+        { env: { PATH: process.env.PATH ?? '', ...env }, cwd: fixtureApp },
+      );
+      expect(await call(ALICE, 'a2')).toBe('authorization_required');
+      // The host writes the file (bob's refresh): alice stays revoked.
+      expect(await call(BOB, 'b1')).toBe('ok');
+      expect(oauth.grants.map((g) => g.grant_type)).toEqual(['refresh_token']);
+      const after = EncryptedFileTokenStore.inDirectory(dataDir, key);
+      expect(await after.get('echo-auth', 'alice')).toBeUndefined();
+      expect((await after.get('echo-auth', 'bob'))?.accessToken).not.toBe(bobs.access_token);
+      expect(upstream.requests.map((r) => r.headers.authorization)).toEqual([
+        'Bearer access-alice',
+        `Bearer ${(await after.get('echo-auth', 'bob'))?.accessToken}`,
+      ]);
+    } finally {
+      served.child.kill('SIGTERM');
+      await served.exited;
+    }
+  }, 30_000);
 });

@@ -1,5 +1,7 @@
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { StoredConnection, StoredToken, TokenStore } from '@toolhost/core';
+import { FileLock } from './file-lock.js';
 import { isRecord, SealedFile, TokenStoreError } from './sealed-file.js';
 
 export { TokenStoreError };
@@ -8,14 +10,33 @@ const FORMAT = 'toolhost-tokens-v1';
 
 type Contents = Record<string, Record<string, StoredToken>>;
 
+/** What tells a file rewritten by another process apart from the one last read or written. */
+type Version = string | undefined;
+
+function versionOf(file: string): Version {
+  try {
+    const s = statSync(file);
+    return `${s.ino}:${s.size}:${s.mtimeMs}`;
+  } catch {
+    return undefined;
+  }
+}
+
+const isContents = (v: unknown) => isRecord(v) && Object.values(v).every(isRecord);
+
 /**
  * The embedded default: every token in one sealed file (AES-256-GCM with a key derived from a
  * secret in the environment, written atomically, owner-only), so a crash mid-write leaves the
- * previous file intact.
+ * previous file intact. Other processes may write it too (`toolhost connections revoke` while a
+ * host serves, two hosts on one data directory): every read first checks whether the file
+ * changed since (one stat) and reads it again if so, and every change is made under a lock
+ * file on the file as it is then, so that no process undoes another's change.
  */
 export class EncryptedFileTokenStore implements TokenStore {
   private contents: Contents = {};
   private readonly sealed: SealedFile;
+  private readonly lock: FileLock;
+  private version: Version;
 
   constructor(file: string, secret: string) {
     this.sealed = new SealedFile({
@@ -26,8 +47,27 @@ export class EncryptedFileTokenStore implements TokenStore {
       kind: 'token store',
       contents: () => this.contents,
     });
-    const stored = this.sealed.read((v) => isRecord(v) && Object.values(v).every(isRecord));
-    if (stored !== undefined) this.contents = stored as Contents;
+    this.lock = new FileLock(`${file}.lock`);
+    this.reload();
+  }
+
+  /** Reads the file again if another process changed it since this one last saw it. */
+  private reload(): void {
+    const version = versionOf(this.sealed.file);
+    if (version !== undefined && version === this.version) return;
+    const stored = this.sealed.read(isContents);
+    this.contents = (stored as Contents | undefined) ?? {};
+    this.version = version;
+  }
+
+  /** A change made on the file as it is now, under the lock, and written before the lock goes. */
+  private change(apply: () => boolean): Promise<void> {
+    return this.lock.run(async () => {
+      this.reload();
+      if (!apply()) return;
+      await this.sealed.save();
+      this.version = versionOf(this.sealed.file);
+    });
   }
 
   get file(): string {
@@ -39,22 +79,28 @@ export class EncryptedFileTokenStore implements TokenStore {
   }
 
   async get(providerId: string, userId: string): Promise<StoredToken | undefined> {
+    this.reload();
     return this.contents[providerId]?.[userId];
   }
 
-  async set(providerId: string, userId: string, token: StoredToken): Promise<void> {
-    this.contents[providerId] = { ...this.contents[providerId], [userId]: token };
-    await this.sealed.save();
+  set(providerId: string, userId: string, token: StoredToken): Promise<void> {
+    return this.change(() => {
+      this.contents[providerId] = { ...this.contents[providerId], [userId]: token };
+      return true;
+    });
   }
 
-  async delete(providerId: string, userId: string): Promise<void> {
-    if (!this.contents[providerId]?.[userId]) return;
-    const { [userId]: _gone, ...rest } = this.contents[providerId];
-    this.contents[providerId] = rest;
-    await this.sealed.save();
+  delete(providerId: string, userId: string): Promise<void> {
+    return this.change(() => {
+      if (!this.contents[providerId]?.[userId]) return false;
+      const { [userId]: _gone, ...rest } = this.contents[providerId];
+      this.contents[providerId] = rest;
+      return true;
+    });
   }
 
   async list(filter: { userId?: string; providerId?: string } = {}): Promise<StoredConnection[]> {
+    this.reload();
     const out: StoredConnection[] = [];
     for (const [providerId, users] of Object.entries(this.contents)) {
       if (filter.providerId !== undefined && filter.providerId !== providerId) continue;

@@ -67,7 +67,9 @@ export class SealedFile {
     const envelope = this.parseEnvelope(text);
     if (envelope.format !== this.options.format)
       throw new TokenStoreError(`${this.options.label} ${this.file} has an unknown format.`);
-    this.cipher = new TokenCipher(this.options.secret, Buffer.from(envelope.salt, 'base64'));
+    // scrypt costs ~0.1 s: a file read again (another process wrote it) keeps its salt.
+    if (this.cipher?.salt.toString('base64') !== envelope.salt)
+      this.cipher = new TokenCipher(this.options.secret, Buffer.from(envelope.salt, 'base64'));
     try {
       const value = this.cipher.open(envelope);
       if (!isContents(value)) throw new Error('not such a file');
