@@ -38,6 +38,8 @@ describe('FileRecords', () => {
     for (const plain of ['secret-invoice-text', 'holder-1', 'claim', 'outcome'])
       expect(text).not.toContain(plain);
     expect(opened(dir).outcome?.[0]).toBe('{"body":"secret-invoice-text"}');
+    // A host that stops gives the file up.
+    await records.flush();
 
     const reopened = FileRecords.inDirectory(dir, KEY);
     expect(await reopened.add('claim', 'holder-2', HOUR)).toBe(false);
@@ -45,6 +47,7 @@ describe('FileRecords', () => {
     expect(await reopened.get('outcome')).toBe('{"body":"secret-invoice-text"}');
     expect(await reopened.get('gone')).toBe('value');
     expect(await reopened.get('removed')).toBeUndefined();
+    await reopened.flush();
     expect(readdirSync(dir)).toEqual(['write-records.enc.json']);
   });
 
@@ -142,6 +145,22 @@ describe('FileRecords', () => {
     expect(ToolError.isInstance(failed) && failed.info.code).toBe('store_unavailable');
     expect((failed as Error).message).toContain('Cannot write the write-records file');
     expect(await records.get('claim')).toBeUndefined();
+    // Its failed write is reported again; the file is given up all the same.
+    await records.flush().catch(() => {});
     expect(readdirSync(dir)).toEqual(['write-records.enc.json']);
+  });
+
+  it('refuses a second writer on the same file, naming it, until the first gives it up', async () => {
+    const dir = dataDir();
+    const first = FileRecords.inDirectory(dir, KEY);
+    const second = FileRecords.inDirectory(dir, KEY);
+    await first.put('k', 'v', HOUR);
+    const refused = await second.put('k2', 'v2', HOUR).catch((e: unknown) => e);
+    expect(ToolError.isInstance(refused) && refused.info.code).toBe('store_unavailable');
+    expect((refused as Error).message).toContain(`is in use by another toolhost (process ${process.pid})`);
+    expect(await FileRecords.inDirectory(dir, KEY).get('k')).toBe('v');
+    await first.flush();
+    await second.put('k2', 'v2', HOUR);
+    expect(await FileRecords.inDirectory(dir, KEY).get('k2')).toBe('v2');
   });
 });

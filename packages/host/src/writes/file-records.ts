@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+import { readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ToolError } from '@toolhost/core';
 import { isRecord, SealedFile } from '../auth/sealed-file.js';
@@ -25,6 +27,15 @@ function unavailable(message: string): ToolError {
   return new ToolError({ code: 'store_unavailable', retryable: true, message });
 }
 
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 /**
  * Write-safety records (previews, idempotency keys) beside the encrypted token file, sealed
  * with the same TOOLHOST_TOKEN_KEY, so that a restart keeps them: the same key then still
@@ -38,6 +49,9 @@ export class FileRecords extends MemoryRecords {
   private readonly maxChars: number;
   private changes = 0;
   private saved: Promise<void> = Promise.resolve();
+  /** This store's claim on the file, `<pid> <random>`, once it has changed anything. */
+  private readonly owner = `${process.pid} ${randomBytes(6).toString('hex')}`;
+  private owned = false;
 
   constructor(file: string, secret: string, limits: FileRecordsLimits = {}) {
     super();
@@ -65,7 +79,32 @@ export class FileRecords extends MemoryRecords {
     return this.sealed.file;
   }
 
+  /**
+   * The file has one writer: each keeps every record in memory and writes them all, so a
+   * second host on the same data directory would erase the first one's idempotency keys. The
+   * first store to change anything owns the file (an owner file beside it, with its pid) until
+   * it is closed or its process dies; another is refused, saying so.
+   */
+  private own(): void {
+    if (this.owned) return;
+    const path = `${this.sealed.file}.owner`;
+    let holder: string | undefined;
+    try {
+      holder = readFileSync(path, 'utf8').trim();
+    } catch {
+      holder = undefined;
+    }
+    const pid = Number(holder?.split(' ')[0]);
+    if (holder && holder !== this.owner && Number.isInteger(pid) && alive(pid))
+      throw unavailable(
+        `The write-records file ${this.sealed.file} is in use by another toolhost (process ${pid}): two hosts on one data directory would erase each other's idempotency keys and previews. Give each host its own TOOLHOST_DATA_DIR, or share them through Redis (TOOLHOST_REDIS_URL). Nothing was sent.`,
+      );
+    writeFileSync(path, this.owner, { mode: 0o600 });
+    this.owned = true;
+  }
+
   override async add(key: string, value: string, ttlMs: number): Promise<boolean> {
+    this.own();
     try {
       return await this.durably(() => super.add(key, value, ttlMs));
     } catch (e) {
@@ -75,16 +114,34 @@ export class FileRecords extends MemoryRecords {
     }
   }
 
-  override put(key: string, value: string, ttlMs: number): Promise<void> {
+  override async put(key: string, value: string, ttlMs: number): Promise<void> {
+    this.own();
     return this.durably(() => super.put(key, value, ttlMs));
   }
 
-  override removeIf(key: string, value: string): Promise<void> {
+  override async removeIf(key: string, value: string): Promise<void> {
+    this.own();
     return this.durably(() => super.removeIf(key, value));
   }
 
-  flush(): Promise<void> {
-    return this.sealed.flush();
+  /** Writes what is pending and gives the file up (the host is stopping). */
+  async flush(): Promise<void> {
+    try {
+      await this.sealed.flush();
+    } finally {
+      this.disown();
+    }
+  }
+
+  private disown(): void {
+    if (!this.owned) return;
+    this.owned = false;
+    try {
+      if (readFileSync(`${this.sealed.file}.owner`, 'utf8').trim() === this.owner)
+        unlinkSync(`${this.sealed.file}.owner`);
+    } catch {
+      // Gone already.
+    }
   }
 
   protected override set(key: string, value: string, ttlMs: number): void {
