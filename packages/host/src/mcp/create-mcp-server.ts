@@ -1,6 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { listedAnnotations, listedInputSchema, type ToolOutcome } from '@toolhost/core';
+import { SHARED_STORE } from '../assemble-host.js';
 import type { CallOptions, Host } from '../host.js';
+import { HostServices, resolveService } from '../services.js';
+import { RedisResults } from '../store/redis-results.js';
 import { MemoryRecords } from '../writes/expiring-records.js';
 import type { ConfirmWrite } from '../writes/write-safety.js';
 import { withCallerTrace } from './caller-trace.js';
@@ -28,7 +31,7 @@ import { checkHostToolArguments } from './host-tool-arguments.js';
 import { SERVER_INSTRUCTIONS } from './instructions.js';
 import { renderOutcome, STATUS_META_KEY } from './render-outcome.js';
 import { fitResult, type QueryParamName } from './result-budget.js';
-import { ResultStore } from './result-store.js';
+import { ResultStore, type ResultStoreOptions } from './result-store.js';
 import {
   type CacheableMethod,
   type CacheHint,
@@ -109,7 +112,7 @@ export function prepareMcpCatalog(host: Host) {
     instructions: dynamic ? discoveryInstructions(toolSets, tools.length) : SERVER_INSTRUCTIONS,
     discovery: dynamic ? new DiscoveryCatalog(host, names, all) : undefined,
     maxResultBytes: mcp.maxResultBytes,
-    results: new ResultStore({ ttlSeconds: mcp.resultTtlSeconds }),
+    results: new ResultStore({ ttlSeconds: mcp.resultTtlSeconds, ...sharedResults(host) }),
     queryParams: new Map<string, readonly QueryParamName[]>(),
     /** The canonical names of the exposed tools, for explaining a name that is not one of them. */
     exposed: new Set(tools.map((t) => t.name)) as ReadonlySet<string>,
@@ -151,6 +154,25 @@ function cacheHintsFor(resultTtlSeconds: number): Partial<Record<CacheableMethod
 }
 
 export type McpCatalog = ReturnType<typeof prepareMcpCatalog>;
+
+const logger = (host: Host) =>
+  host.container.isRegistered(HostServices.logger, true)
+    ? resolveService(host.container, HostServices.logger)
+    : undefined;
+
+/** With replicas sharing Redis, large results are shared too: any replica serves their links. */
+function sharedResults(host: Host): Pick<ResultStoreOptions, 'shared' | 'onShareFailed'> {
+  if (!host.container.isRegistered(SHARED_STORE, true)) return {};
+  const shared = resolveService(host.container, SHARED_STORE);
+  return {
+    shared: new RedisResults(shared.redis, shared.cipher),
+    onShareFailed: (e) =>
+      logger(host)?.warn(
+        { err: e instanceof Error ? e.message : String(e) },
+        'large result not shared with the other replicas (Redis unreachable): readable on this one only',
+      ),
+  };
+}
 
 /**
  * Where the client supports URL elicitation (MCP 2025-11-25), authorization is asked for with
@@ -574,7 +596,7 @@ class ToolCalls {
 /** Results over the size budget, each readable only by the user whose call produced it. */
 function serveResults(server: Server, catalog: McpCatalog, userId: string): void {
   server.setRequestHandler('resources/list', async () => ({
-    resources: catalog.results.list(userId).map((r) => ({
+    resources: (await catalog.results.listAll(userId)).map((r) => ({
       uri: r.uri,
       name: `${catalog.names.mcpName(r.tool)} result`,
       mimeType: 'application/json',
@@ -584,7 +606,7 @@ function serveResults(server: Server, catalog: McpCatalog, userId: string): void
   // No templates: a stored result is read by the URI its summary gave.
   server.setRequestHandler('resources/templates/list', async () => ({ resourceTemplates: [] }));
   server.setRequestHandler('resources/read', async (request) => {
-    const stored = catalog.results.get(request.params.uri, userId);
+    const stored = await catalog.results.read(request.params.uri, userId);
     if (!stored) {
       // -32602 with the URI in `data`, as 2026-07-28 asks (SEP-2164), on every era.
       throw new ResourceNotFoundError(

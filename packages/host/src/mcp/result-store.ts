@@ -21,6 +21,17 @@ export interface ResultStoreOptions {
   maxTotalBytes?: number;
   /** The clock, for tests. */
   now?: () => number;
+  /** Where replicas share results (Redis): each is written there too, and read there when not here. */
+  shared?: SharedResults;
+  /** Told when a result could not be shared (it stays readable on this replica). */
+  onShareFailed?: (error: unknown) => void;
+}
+
+/** Results shared by replicas (store/redis-results.ts). */
+export interface SharedResults {
+  put(result: StoredResult & { userId: string }): Promise<void>;
+  get(uri: string, userId: string): Promise<StoredResult | undefined>;
+  list(userId: string): Promise<Omit<StoredResult, 'text'>[]>;
 }
 
 /**
@@ -39,7 +50,12 @@ export class ResultStore {
     this.ttlMs = (options.ttlSeconds ?? CONFIG_DEFAULTS.mcp.resultTtlSeconds) * 1000;
     this.maxTotalBytes = options.maxTotalBytes ?? 256 * 2 ** 20;
     this.now = options.now ?? Date.now;
+    this.shared = options.shared;
+    this.onShareFailed = options.onShareFailed;
   }
+
+  private readonly shared: SharedResults | undefined;
+  private readonly onShareFailed: ((error: unknown) => void) | undefined;
 
   get ttlSeconds(): number {
     return this.ttlMs / 1000;
@@ -59,6 +75,7 @@ export class ResultStore {
     };
     this.entries.set(entry.uri, entry);
     this.totalBytes += bytes;
+    this.shared?.put(entry).catch((e: unknown) => this.onShareFailed?.(e));
     // Maps iterate in insertion order: the first entries are the oldest.
     for (const [uri, old] of this.entries) {
       if (this.totalBytes <= this.maxTotalBytes || uri === entry.uri) break;
@@ -76,6 +93,20 @@ export class ResultStore {
       return undefined;
     }
     return entry.userId === userId ? entry : undefined;
+  }
+
+  /** The result at `uri` for `userId`, here or, with replicas, wherever it was made. */
+  async read(uri: string, userId: string): Promise<StoredResult | undefined> {
+    return this.get(uri, userId) ?? (await this.shared?.get(uri, userId).catch(() => undefined));
+  }
+
+  /** The live results of one user, on every replica where they are shared. */
+  async listAll(userId: string): Promise<Omit<StoredResult, 'text'>[]> {
+    const here = this.list(userId);
+    const shared = await this.shared?.list(userId).catch(() => undefined);
+    if (!shared) return here;
+    const seen = new Set(here.map((r) => r.uri));
+    return [...here, ...shared.filter((r) => !seen.has(r.uri))];
   }
 
   /** The live results of one user, oldest first. */
