@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,6 +7,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
 import { MemoryTokenStore } from '../src/auth/memory-token-store.js';
 import { createHost, type Host } from '../src/host.js';
+import { FileRecords } from '../src/writes/file-records.js';
+import { callFingerprint } from '../src/writes/idempotency-keys.js';
 import { type RedisServer, startRedisServer } from './redis-server.js';
 import { inlinePlugin } from './support.js';
 import { mcpClient, textOf, WRITE_KEY, writeHost, writeTools } from './write-support.js';
@@ -187,6 +190,24 @@ describe('idempotency keys and previews across a restart (encrypted file)', () =
       code(await after.callTool('WriteApi.UpdateThing', update('other'), { idempotencyKey: 'k-restart' })),
     ).toBe('idempotency_conflict');
     expect(upstream.requests).toHaveLength(1);
+    await after.close();
+  });
+
+  it('answers idempotency_outcome_unknown at once for a key whose host stopped mid-call, sending nothing', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'toolhost-restart-'));
+    // What a host killed while sending leaves in its file: the claim and the attempt, no outcome.
+    const left = FileRecords.inDirectory(dataDir, TOKEN_KEY);
+    const id = createHash('sha256').update('default\u0000k-killed').digest('base64url');
+    const marker = `${callFingerprint('WriteApi.UpdateThing', update())} a-previous-run 0123`;
+    await left.add(`idempotency-claim:${id}`, marker, 15 * 60_000);
+    await left.put(`idempotency-attempt:${id}`, marker, 60_000);
+    await left.flush();
+    const after = await writeHost(upstream.url, {}, onDisk(dataDir));
+    const started = Date.now();
+    const retried = await after.callTool('WriteApi.UpdateThing', update(), { idempotencyKey: 'k-killed' });
+    expect(code(retried)).toBe('idempotency_outcome_unknown');
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(upstream.requests).toHaveLength(0);
     await after.close();
   });
 
