@@ -15,7 +15,7 @@ import { validateConfig } from './config/load-config.js';
 import type { Logger } from './logger.js';
 import { AUDIT_LOG, openAuditLog } from './observability/audit-log.js';
 import { telemetryKey } from './observability/hash-user-id.js';
-import { HostTelemetry } from './observability/host-telemetry.js';
+import { HOST_TELEMETRY, HostTelemetry } from './observability/host-telemetry.js';
 import { discoverPlugins, pluginSearchBases, searchedDirectories } from './plugins/discover-plugins.js';
 import { importPlugins, registerPlugins } from './plugins/load-plugins.js';
 import { HostServices, registerService, resolveService } from './services.js';
@@ -202,6 +202,7 @@ async function assemble(config: ResolvedHostConfig, options: HostOptions, plugin
   const env = options.env ?? process.env;
   const telemetry = new HostTelemetry(telemetryKey(config.telemetry?.userIdKey, env));
   const reports = new CallReports();
+  registerService(container, HOST_TELEMETRY, telemetry);
   const configDir = options.configDir ?? process.cwd();
   // Write-safety records go where the host's own token file goes, not beside an embedder's store.
   // (A shared store, when configured, takes precedence in createWriteSafety.)
@@ -228,11 +229,29 @@ async function assemble(config: ResolvedHostConfig, options: HostOptions, plugin
     engine: services.engine,
     shared: services.shared,
     file: ownTokenFile,
+    onClaimWaited: (ms) => telemetry.waited('idempotency_claim', ms),
   });
   const oauthProviders = services.providers.filter(
     (p): p is OAuthAuthProvider => p instanceof OAuthAuthProvider,
   );
-  for (const p of oauthProviders) p.onRefreshed(({ outcome }) => telemetry.tokenRefresh(p.id, outcome));
+  for (const p of oauthProviders) {
+    p.onRefreshed(({ outcome }) => telemetry.tokenRefresh(p.id, outcome));
+    p.onLockWaited((ms) => telemetry.waited('refresh_lock', ms));
+  }
+  const { shared } = services;
+  if (shared) {
+    telemetry.gauge({
+      name: 'toolhost_shared_store_up',
+      help: 'Whether this replica reaches the shared store (Redis): 1 or 0.',
+      read: () => (shared.redis.status === 'ready' ? 1 : 0),
+    });
+    telemetry.gauge({
+      name: 'toolhost_pacing_degraded',
+      help: 'Per pacer, 1 while it paces per process because Redis is unreachable (replicas together may exceed the rate).',
+      label: 'pacer',
+      read: () => shared.degradedPacing(),
+    });
+  }
   return { container, telemetry, reports, calls, writes, oauthProviders, audit, ...services };
 }
 

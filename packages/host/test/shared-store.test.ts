@@ -391,6 +391,11 @@ describe('shared store (Redis): one refresh across replicas', () => {
       new Set([`Bearer ${stored.accessToken}`]),
     );
     expect(await admin.keys('toolhost:refresh-lock:*')).toEqual([]);
+    // The calls that waited for the other replica's refresh are counted.
+    const waits = [await a.metrics(), await b.metrics()].map((m) =>
+      Number(/toolhost_shared_wait_seconds_count\{kind="refresh_lock"\} (\d+)/.exec(m)?.[1] ?? 0),
+    );
+    expect(waits[0]! + waits[1]!).toBeGreaterThan(0);
   });
 
   it('keeps the stored refresh token when a refresh fails half-way', async () => {
@@ -618,6 +623,9 @@ describe('shared store (Redis): pacing across replicas', () => {
       const outcomes = await Promise.all(Array.from({ length: 3 }, () => listRecords(a)));
       expect(outcomes.map(errorCode)).toEqual([undefined, undefined, undefined]);
       expect(logs.match(/pacing per process until it returns/g)).toHaveLength(1);
+      const metrics = await a.metrics();
+      expect(metrics).toContain('toolhost_pacing_degraded{pacer="GridApi"} 1');
+      expect(metrics).toContain('toolhost_shared_store_up 0');
     } finally {
       await redis.start();
     }
@@ -766,6 +774,13 @@ describe('shared store (Redis): what an operator sees', () => {
     };
     try {
       expect(await probe('/readyz')).toEqual([200, 'ready']);
+      const metrics = await (await fetch(`${base}/metrics`)).text();
+      for (const line of [
+        'toolhost_shared_store_up 1',
+        'toolhost_http_sessions 0',
+        'process_cpu_user_seconds_total',
+      ])
+        expect(metrics).toContain(line);
       await redis.stop({ save: true });
       let ready = await probe('/readyz');
       for (let i = 0; i < 100 && ready[0] === 200; i += 1) {

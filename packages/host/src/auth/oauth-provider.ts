@@ -206,6 +206,12 @@ export class OAuthAuthProvider implements AuthProvider {
     return () => this.events.off('refreshed', listener);
   }
 
+  /** Called with how long a call waited for another replica's refresh (the shared lock). */
+  onLockWaited(listener: (ms: number) => void): () => void {
+    this.events.on('lockWaited', listener);
+    return () => this.events.off('lockWaited', listener);
+  }
+
   async getCredentials(request: CredentialRequest): Promise<CredentialResult> {
     // A copy read a moment ago is enough here: a stale one is expired or rejected, and the
     // refresh that follows reads the store itself, under the lock.
@@ -446,7 +452,25 @@ export class OAuthAuthProvider implements AuthProvider {
   private async refreshOnce(userId: string, stale: StoredToken): Promise<StoredToken | undefined> {
     const lock = this.refreshLock;
     if (!lock) return this.refresh(userId, stale, () => {});
-    const deadline = Date.now() + lock.ttlMs + 5000;
+    const started = Date.now();
+    const deadline = started + lock.ttlMs + 5000;
+    let waited = false;
+    try {
+      return await this.refreshUnderLock(userId, stale, lock, deadline, () => {
+        waited = true;
+      });
+    } finally {
+      if (waited) this.events.emit('lockWaited', Date.now() - started);
+    }
+  }
+
+  private async refreshUnderLock(
+    userId: string,
+    stale: StoredToken,
+    lock: RefreshLock,
+    deadline: number,
+    waiting: () => void,
+  ): Promise<StoredToken | undefined> {
     const gaveUp = () =>
       new ToolError({
         code: 'upstream_unavailable',
@@ -476,6 +500,7 @@ export class OAuthAuthProvider implements AuthProvider {
           if (!handedOff) await release({ failed });
         }
       }
+      waiting();
       await sleep(50);
       const current = this.unsaved.get(userId) ?? (await this.store.get(this.id, userId));
       if (!current) return undefined;

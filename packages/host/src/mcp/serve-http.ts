@@ -5,6 +5,7 @@ import { connectionsPage } from '../auth/connections-page.js';
 import { oauthRoutes } from '../auth/oauth-routes.js';
 import type { Host } from '../host.js';
 import type { Logger } from '../logger.js';
+import { HOST_TELEMETRY } from '../observability/host-telemetry.js';
 import { metricsRoute } from '../observability/metrics-route.js';
 import type { SharedStore } from '../store/shared-store.js';
 import {
@@ -133,6 +134,12 @@ export async function serveHttp(host: Host, given: HttpServeOptions = {}): Promi
     draining: () => draining || stopping,
     exchanges: new Set(),
   };
+  if (options.mcp !== false && host.container.isRegistered(HOST_TELEMETRY, true))
+    resolveService(host.container, HOST_TELEMETRY).gauge({
+      name: 'toolhost_http_sessions',
+      help: 'Open MCP sessions held by this replica.',
+      read: () => state.sessions.size,
+    });
   const routes = await serverRoutes(state);
   let hostAllowed: (host: string | undefined) => boolean = () => false;
   const httpServer = createServer((req, res) => {

@@ -1,5 +1,10 @@
+import { serviceToken } from '@toolhost/core';
 import type { EngineObserver } from '@toolhost/engine';
 import type { CallInstruments } from './call-instruments.js';
+import type { GaugeSource, StateGauges, WaitKind } from './state-gauges.js';
+
+/** The host's telemetry, for parts built beside the host (the HTTP server's session gauge). */
+export const HOST_TELEMETRY = serviceToken<HostTelemetry>('host.telemetry');
 
 /** The content type of `HostTelemetry.metricsText()` (Prometheus text exposition 0.0.4). */
 export const PROMETHEUS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
@@ -23,11 +28,31 @@ export class HostTelemetry {
   }
 
   load(): Promise<CallInstruments> {
-    this.loading ??= import('./call-instruments.js').then(({ CallInstruments }) => {
-      this.instruments = new CallInstruments(this.userIdKey);
-      return this.instruments;
-    });
+    this.loading ??= Promise.all([import('./call-instruments.js'), import('./state-gauges.js')]).then(
+      ([{ CallInstruments }, { StateGauges }]) => {
+        const instruments = new CallInstruments(this.userIdKey);
+        this.gauges = new StateGauges(instruments.registry);
+        for (const source of this.sources) this.gauges.add(source);
+        this.instruments = instruments;
+        return instruments;
+      },
+    );
     return this.loading;
+  }
+
+  private gauges?: StateGauges;
+  private readonly sources: GaugeSource[] = [];
+
+  /** A state shown as a gauge on `/metrics`, read at each scrape. */
+  gauge(source: GaugeSource): void {
+    this.sources.push(source);
+    this.gauges?.add(source);
+  }
+
+  /** A call waited `ms` on state shared by replicas. */
+  waited(kind: WaitKind, ms: number): void {
+    if (this.gauges) this.gauges.waited(kind, ms);
+    else void this.load().then(() => this.gauges?.waited(kind, ms));
   }
 
   /** What the engine reports, passed on to the instruments. */

@@ -52,7 +52,8 @@ export class SharedPacer implements RequestPacer {
   private readonly spacingMs: number;
   private readonly lateMs: number;
   private local?: Pacer;
-  private degraded = false;
+  /** Pacing per process (Redis unreachable): replicas together may exceed the rate. */
+  degraded = false;
 
   constructor(
     redis: Redis,
@@ -116,7 +117,16 @@ export class SharedPacer implements RequestPacer {
   }
 }
 
-/** The engine's pacer factory for a host with a shared store. */
-export function sharedPacers(redis: Redis, logger?: Logger): PacerFactory {
-  return (name, requestsPerSecond) => new SharedPacer(redis, name, requestsPerSecond, logger);
+/** The engine's pacer factory for a host with a shared store, and the pacers it made (for gauges). */
+export function sharedPacers(
+  redis: Redis,
+  logger?: Logger,
+): { factory: PacerFactory; made: ReadonlyMap<string, SharedPacer> } {
+  const made = new Map<string, SharedPacer>();
+  const factory: PacerFactory = (name, requestsPerSecond) => {
+    const pacer = new SharedPacer(redis, name, requestsPerSecond, logger);
+    made.set(name, pacer);
+    return pacer;
+  };
+  return { factory, made };
 }

@@ -27,6 +27,8 @@ export interface SharedStore {
   readonly cipher: SharedCipher;
   readonly refreshLock: RefreshLock;
   readonly pacers: PacerFactory;
+  /** Per pacer, 1 while it paces per process because Redis is unreachable. */
+  degradedPacing(): Record<string, number>;
   readonly channels: RedisChannels;
   /** A provider's pending flows, and their completion told to whichever replica waits. */
   flows(providerId: string): AuthorizationFlows;
@@ -67,12 +69,15 @@ export async function openSharedStore(
     const tokenStore = new RedisTokenStore(redis, cipher, channels);
     await tokenStore.listenForChanges();
     const opened = channels;
+    const pacing = sharedPacers(redis, logger);
     return {
       redis,
       tokenStore,
       cipher,
       refreshLock: new RedisRefreshLock(redis, (config.auth?.refreshLockSeconds ?? 30) * 1000),
-      pacers: sharedPacers(redis, logger),
+      pacers: pacing.factory,
+      degradedPacing: () =>
+        Object.fromEntries([...pacing.made].map(([name, pacer]) => [name, pacer.degraded ? 1 : 0])),
       channels,
       flows: (providerId) => ({
         pending: new RedisPendingAuthorizations(redis, cipher, providerId),

@@ -77,6 +77,8 @@ export interface IdempotencyOptions {
   pollMs?: number;
   /** How long a holder keeps trying to store an outcome (or free its key) when the store refused. */
   finishRetryMs?: number;
+  /** Told how long a call waited on its key held elsewhere (for a gauge). */
+  onWaited?: (ms: number) => void;
 }
 
 type Known = { kind: 'outcome'; outcome: ToolOutcome } | { kind: 'running' } | { kind: 'free' };
@@ -140,16 +142,23 @@ export class IdempotencyKeys {
   ): Promise<ToolOutcome> {
     const keys = { claim: `idempotency-claim:${id}`, attempt: `idempotency-attempt:${id}` };
     const started = Date.now();
+    let waited = false;
+    const done = <T>(value: T): T => {
+      if (waited) this.options.onWaited?.(Date.now() - started);
+      return value;
+    };
     for (;;) {
       const known = await this.known(id, keys, fingerprint);
-      if (known.kind === 'outcome') return known.outcome;
+      if (known.kind === 'outcome') return done(known.outcome);
       if (known.kind === 'running') {
-        if (Date.now() - started >= this.waitMs) return inProgress(Date.now() - started);
+        waited = true;
+        if (Date.now() - started >= this.waitMs) return done(inProgress(Date.now() - started));
         await sleep(this.pollMs, undefined, { signal });
         continue;
       }
       const marker = `${fingerprint} ${BOOT} ${randomBytes(8).toString('hex')}`;
       if (!(await this.records.add(keys.claim, marker, this.claimMs))) continue;
+      done(undefined);
       // A call that finished between the look and the claim stored its outcome before it let go.
       const stored = await this.stored(id).catch(async (e) => {
         await this.records.removeIf(keys.claim, marker).catch(() => {});

@@ -180,6 +180,8 @@ export function createWriteSafety(input: {
   shared: SharedStore | undefined;
   /** The host's own encrypted files (TOOLHOST_TOKEN_KEY, no shared store, no embedder's token store). */
   file?: { dataDir: string; key: string } | undefined;
+  /** Told how long a call waited on its idempotency key held elsewhere. */
+  onClaimWaited?: (ms: number) => void;
 }): WriteSafety {
   const { tools } = input.config;
   const { records, codec } = writeRecords(input.shared, input.file);
@@ -192,6 +194,7 @@ export function createWriteSafety(input: {
       ttlMs: tools.idempotencyTtlSeconds * 1000,
       claimLeaseMs: tools.idempotencyClaimSeconds * 1000,
       waitMs: tools.idempotencyWaitSeconds * 1000,
+      ...(input.onClaimWaited ? { onWaited: input.onClaimWaited } : {}),
     }),
     tools.confirmWrites,
   );
