@@ -20,7 +20,12 @@ describe('resolveConfig', () => {
     expect(resolved.engine.retry).toEqual({ maxAttempts: 3, baseDelayMs: 200, maxDelayMs: 4000 });
     expect(resolved.defaultUserId).toBe('default');
     // Keys without a default stay absent rather than becoming empty values.
-    expect(resolved.store).toEqual({ connectTimeoutMs: 5000, commandTimeoutMs: 5000, keyPrefix: '' });
+    expect(resolved.store).toEqual({
+      connectTimeoutMs: 5000,
+      commandTimeoutMs: 5000,
+      keyPrefix: '',
+      sentinelName: 'mymaster',
+    });
     expect(resolved.http).not.toHaveProperty('publicUrl');
     expect(resolved).toEqual(CONFIG_DEFAULTS);
   });

@@ -475,6 +475,19 @@ export const hostConfigSchema = {
             'How long one Redis command may take before the call answers `store_unavailable`, in ms.',
           default: 5000,
         },
+        sentinels: {
+          type: 'array',
+          items: { type: 'string', pattern: '^[^\\s:]+:[0-9]{1,5}$' },
+          minItems: 1,
+          description:
+            'Redis Sentinel: `host:port` of each Sentinel. The host asks them for the master of `sentinelName` and follows failovers; `redisUrl` then gives only the credentials, database and TLS.',
+        },
+        sentinelName: {
+          type: 'string',
+          minLength: 1,
+          description: 'With `sentinels`: the name of the master group the Sentinels monitor.',
+          default: 'mymaster',
+        },
         keyPrefix: {
           type: 'string',
           pattern: '^[A-Za-z0-9_.:-]{0,64}$',

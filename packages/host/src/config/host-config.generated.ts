@@ -100,7 +100,7 @@ export interface HostConfig {
      */
     refreshLockSeconds?: number;
     /**
-     * Refresh an access token this long before it expires, in seconds (a provider's own `refreshSkewSeconds` wins).
+     * Refresh an access token this long before it expires, in seconds.
      *
      * @default 60
      */
@@ -296,6 +296,18 @@ export interface HostConfig {
      * @default 5000
      */
     commandTimeoutMs?: number;
+    /**
+     * Redis Sentinel: `host:port` of each Sentinel. The host asks them for the master of `sentinelName` and follows failovers; `redisUrl` then gives only the credentials, database and TLS.
+     *
+     * @minItems 1
+     */
+    sentinels?: [string, ...string[]];
+    /**
+     * With `sentinels`: the name of the master group the Sentinels monitor.
+     *
+     * @default "mymaster"
+     */
+    sentinelName?: string;
     /**
      * Put before every Redis key and channel (e.g. `staging:`), so that several deployments can share one Redis; the same on every replica of one.
      *
@@ -526,7 +538,7 @@ export interface ResolvedHostConfig {
      */
     refreshLockSeconds: number;
     /**
-     * Refresh an access token this long before it expires, in seconds (a provider's own `refreshSkewSeconds` wins).
+     * Refresh an access token this long before it expires, in seconds.
      *
      * @default 60
      */
@@ -722,6 +734,18 @@ export interface ResolvedHostConfig {
      * @default 5000
      */
     commandTimeoutMs: number;
+    /**
+     * Redis Sentinel: `host:port` of each Sentinel. The host asks them for the master of `sentinelName` and follows failovers; `redisUrl` then gives only the credentials, database and TLS.
+     *
+     * @minItems 1
+     */
+    sentinels?: [string, ...string[]];
+    /**
+     * With `sentinels`: the name of the master group the Sentinels monitor.
+     *
+     * @default "mymaster"
+     */
+    sentinelName: string;
     /**
      * Put before every Redis key and channel (e.g. `staging:`), so that several deployments can share one Redis; the same on every replica of one.
      *

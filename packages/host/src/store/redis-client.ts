@@ -1,5 +1,5 @@
 import { ToolError } from '@toolhost/core';
-import { Redis } from 'ioredis';
+import { Redis, type RedisOptions as RedisClientOptions } from 'ioredis';
 import type { Logger } from '../logger.js';
 import { redactRedisUrl } from './redis-url.js';
 
@@ -32,6 +32,29 @@ export interface RedisOptions {
   commandTimeoutMs?: number;
   /** Put before every key (ioredis adds it to keys; channels and SCAN patterns add it themselves). */
   keyPrefix?: string;
+  /** Redis Sentinel: `host:port` of each Sentinel; the URL then gives credentials, database and TLS. */
+  sentinels?: readonly string[];
+  /** With `sentinels`: the master group's name. */
+  sentinelName?: string;
+}
+
+/** Where to connect: the URL itself, or the master Sentinels name (with the URL's credentials). */
+function connectionOf(url: string, options: RedisOptions): [string] | [RedisClientOptions] {
+  if (!options.sentinels?.length) return [url];
+  const u = new URL(url);
+  return [
+    {
+      sentinels: options.sentinels.map((node) => {
+        const at = node.lastIndexOf(':');
+        return { host: node.slice(0, at), port: Number(node.slice(at + 1)) };
+      }),
+      name: options.sentinelName ?? 'mymaster',
+      ...(u.username ? { username: decodeURIComponent(u.username) } : {}),
+      ...(u.password ? { password: decodeURIComponent(u.password) } : {}),
+      ...(u.pathname.length > 1 ? { db: Number(u.pathname.slice(1)) } : {}),
+      ...(u.protocol === 'rediss:' ? { tls: {}, enableTLSForSentinelMode: true } : {}),
+    },
+  ];
 }
 
 /**
@@ -64,7 +87,8 @@ export function describeConnectFailure(errors: readonly Error[], last: unknown, 
  */
 export async function connectRedis(url: string, logger?: Logger, options: RedisOptions = {}): Promise<Redis> {
   const shown = redactRedisUrl(url);
-  const client = new Redis(url, {
+  const [target] = connectionOf(url, options);
+  const settings: RedisClientOptions = {
     lazyConnect: true,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
@@ -75,7 +99,10 @@ export async function connectRedis(url: string, logger?: Logger, options: RedisO
     ...(options.keyPrefix ? { keyPrefix: options.keyPrefix } : {}),
     // The first connection must not retry: start-up reports the failure instead.
     retryStrategy: () => null,
-  });
+    sentinelRetryStrategy: () => null,
+  };
+  const client =
+    typeof target === 'string' ? new Redis(target, settings) : new Redis({ ...target, ...settings });
   let lastError: string | undefined;
   const startErrors: Error[] = [];
   let started = false;
@@ -98,12 +125,16 @@ export async function connectRedis(url: string, logger?: Logger, options: RedisO
     await client.ping();
   } catch (e) {
     client.disconnect();
+    const where = options.sentinels?.length
+      ? `${shown} (master '${options.sentinelName ?? 'mymaster'}' of the Sentinels ${options.sentinels.join(', ')})`
+      : shown;
     throw new SharedStoreStartError(
-      `Cannot reach the shared store at ${shown}: ${describeConnectFailure(startErrors, e, url.startsWith('rediss:'))}. Start Redis, or unset TOOLHOST_REDIS_URL / store.redisUrl to run a single host with its own store.`,
+      `Cannot reach the shared store at ${where}: ${describeConnectFailure(startErrors, e, url.startsWith('rediss:'))}. Start Redis, or unset TOOLHOST_REDIS_URL / store.redisUrl to run a single host with its own store.`,
     );
   }
   started = true;
   // Once serving, reconnect for as long as it takes, backing off up to 2 s between attempts.
   client.options.retryStrategy = (attempt: number) => Math.min(attempt * 100, 2000);
+  client.options.sentinelRetryStrategy = (attempt: number) => Math.min(attempt * 100, 2000);
   return client;
 }

@@ -60,6 +60,8 @@ export async function openSharedStore(
     connectTimeoutMs: config.store?.connectTimeoutMs,
     commandTimeoutMs: config.store?.commandTimeoutMs,
     keyPrefix: config.store?.keyPrefix,
+    sentinels: config.store?.sentinels,
+    sentinelName: config.store?.sentinelName,
   });
   let channels: RedisChannels | undefined;
   try {

@@ -1,0 +1,144 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TokenStore, ToolOutcome } from '@toolhost/core';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
+import { createHost, type Host } from '../src/host.js';
+import { HostServices, resolveService } from '../src/services.js';
+import { type RedisServer, startRedisServer } from './redis-server.js';
+import { fixtureApp } from './support.js';
+
+// A master, its replica and one Sentinel, all real processes: the host finds the master
+// through the Sentinel and follows the failover when the master dies.
+let master: RedisServer;
+let replica: RedisServer;
+let sentinel: ChildProcess;
+let sentinelPort: number;
+let sentinelDir: string;
+let upstream: RecordingUpstream;
+let host: Host;
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as { port: number };
+  await new Promise((r) => server.close(r));
+  return port;
+}
+
+const pings = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const socket = new Socket();
+    socket.once('error', () => resolve(false));
+    socket.once('data', (d) => {
+      socket.destroy();
+      resolve(d.toString().startsWith('+PONG'));
+    });
+    socket.connect(port, '127.0.0.1', () => socket.write('PING\r\n'));
+  });
+
+async function startSentinel(masterPort: number): Promise<void> {
+  sentinelPort = await freePort();
+  sentinelDir = mkdtempSync(join(tmpdir(), 'toolhost-sentinel-'));
+  const conf = join(sentinelDir, 'sentinel.conf');
+  writeFileSync(
+    conf,
+    [
+      `port ${sentinelPort}`,
+      'bind 127.0.0.1',
+      `dir ${sentinelDir}`,
+      `sentinel monitor mymaster 127.0.0.1 ${masterPort} 1`,
+      'sentinel down-after-milliseconds mymaster 500',
+      'sentinel failover-timeout mymaster 3000',
+    ].join('\n'),
+  );
+  sentinel = spawn('redis-sentinel', [conf], { stdio: 'ignore' });
+  for (let i = 0; i < 250 && !(await pings(sentinelPort)); i += 1)
+    await new Promise((r) => setTimeout(r, 20));
+}
+
+const tokenStore = (h: Host) => resolveService(h.container, HostServices.tokenStore) as TokenStore;
+const code = (o: ToolOutcome) => (o.ok ? undefined : o.error.code);
+const CREATE = { mode: 'execute', request_body: JSON.stringify({ name: 'n1' }) };
+
+beforeAll(async () => {
+  master = await startRedisServer();
+  replica = await startRedisServer(['--replicaof', '127.0.0.1', String(master.port)]);
+  await startSentinel(master.port);
+  upstream = await startRecordingUpstream(() => ({ status: 201, body: { id: 'made' } }));
+  host = await createHost(
+    {
+      plugins: ['toolhost-plugin-echo'],
+      toolSets: { EchoApi: { baseUrl: upstream.url } },
+      auth: {
+        providers: {
+          'echo-auth': {
+            clientId: 'client-123',
+            authorizeUrl: 'http://127.0.0.1:9/authorize',
+            tokenUrl: 'http://127.0.0.1:9/token',
+            redirectUri: 'http://127.0.0.1:9/oauth/callback/echo-auth',
+          },
+        },
+      },
+      // The URL's address is not used: the Sentinel names the master.
+      store: { redisUrl: 'redis://unused.invalid:6379', sentinels: [`127.0.0.1:${sentinelPort}`] },
+    },
+    {
+      configDir: fixtureApp,
+      env: { TOOLHOST_TOKEN_KEY: 'token-encryption-key-for-sentinel', ECHO_KEY: 'echo-static-key' },
+    },
+  );
+}, 30_000);
+
+afterAll(async () => {
+  await host?.close();
+  sentinel?.kill('SIGKILL');
+  await replica?.close();
+  await master?.close();
+  await upstream?.close();
+  if (sentinelDir) rmSync(sentinelDir, { recursive: true, force: true });
+});
+
+describe('shared store through Redis Sentinel', () => {
+  it('finds the master through the Sentinel, and keeps tokens and idempotency keys across a failover', async () => {
+    const token = { accessToken: 'sentinel-access', scopes: ['items.read'] };
+    await tokenStore(host).set('echo-auth', 'alice', token);
+    const first = await host.callTool('EchoApi.CreateItem', CREATE, {
+      userId: 'alice',
+      idempotencyKey: 'k1',
+    });
+    expect(first.ok).toBe(true);
+    const direct = new Redis(master.url);
+    expect(await direct.exists('toolhost:token:echo-auth:alice')).toBe(1);
+    // Replicated before the master dies.
+    await direct.wait(1, 2000);
+    direct.disconnect();
+
+    await master.stop();
+    const deadline = Date.now() + 20_000;
+    let read = await tokenStore(host)
+      .get('echo-auth', 'alice')
+      .catch(() => undefined);
+    while (read === undefined && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 200));
+      read = await tokenStore(host)
+        .get('echo-auth', 'alice')
+        .catch(() => undefined);
+    }
+    expect(read).toEqual(token);
+    const promoted = new Redis(replica.url);
+    expect((await promoted.info('replication')).includes('role:master')).toBe(true);
+    promoted.disconnect();
+    const again = await host.callTool('EchoApi.CreateItem', CREATE, {
+      userId: 'alice',
+      idempotencyKey: 'k1',
+    });
+    expect(code(again)).toBe(undefined);
+    expect(again).toEqual(first);
+    expect(upstream.requests).toHaveLength(1);
+  }, 40_000);
+});
