@@ -33,4 +33,14 @@ describe('ResultStore', () => {
     expect(store.get(first.uri, 'alice')).toBeUndefined();
     expect(store.get(second.uri, 'alice')?.text).toBe('123456');
   });
+
+  it("drops a user's own oldest results when that user is over their bound, never another's", () => {
+    const store = new ResultStore({ maxTotalBytes: 100, maxUserBytes: 10 });
+    const bobs = store.put('bob', 'T.T', '123456');
+    const first = store.put('alice', 'T.T', '123456');
+    const second = store.put('alice', 'T.T', '123456');
+    expect(store.get(first.uri, 'alice')).toBeUndefined();
+    expect(store.get(second.uri, 'alice')?.text).toBe('123456');
+    expect(store.get(bobs.uri, 'bob')?.text).toBe('123456');
+  });
 });

@@ -19,6 +19,11 @@ export interface ResultStoreOptions {
   ttlSeconds?: number;
   /** The most bytes held in all; the oldest results go first (default 256 MiB). */
   maxTotalBytes?: number;
+  /**
+   * The most bytes held for one user (default a quarter of the total): beyond, that user's
+   * own oldest results go, so that one user's results never push out the others'.
+   */
+  maxUserBytes?: number;
   /** The clock, for tests. */
   now?: () => number;
   /** Where replicas share results (Redis): each is written there too, and read there when not here. */
@@ -43,12 +48,15 @@ export class ResultStore {
   private readonly entries = new Map<string, StoredResult & { userId: string }>();
   private readonly ttlMs: number;
   private readonly maxTotalBytes: number;
+  private readonly maxUserBytes: number;
   private readonly now: () => number;
   private totalBytes = 0;
+  private readonly userBytes = new Map<string, number>();
 
   constructor(options: ResultStoreOptions = {}) {
     this.ttlMs = (options.ttlSeconds ?? CONFIG_DEFAULTS.mcp.resultTtlSeconds) * 1000;
     this.maxTotalBytes = options.maxTotalBytes ?? 256 * 2 ** 20;
+    this.maxUserBytes = options.maxUserBytes ?? this.maxTotalBytes / 4;
     this.now = options.now ?? Date.now;
     this.shared = options.shared;
     this.onShareFailed = options.onShareFailed;
@@ -75,6 +83,12 @@ export class ResultStore {
     };
     this.entries.set(entry.uri, entry);
     this.totalBytes += bytes;
+    this.userBytes.set(userId, (this.userBytes.get(userId) ?? 0) + bytes);
+    // The user's own oldest first, then anyone's (Maps iterate oldest first).
+    for (const [uri, old] of this.entries) {
+      if ((this.userBytes.get(userId) ?? 0) <= this.maxUserBytes || uri === entry.uri) break;
+      if (old.userId === userId) this.remove(uri, old.bytes);
+    }
     this.shared?.put(entry).catch((e: unknown) => this.onShareFailed?.(e));
     // Maps iterate in insertion order: the first entries are the oldest.
     for (const [uri, old] of this.entries) {
@@ -121,6 +135,11 @@ export class ResultStore {
   }
 
   private remove(uri: string, bytes: number): void {
-    if (this.entries.delete(uri)) this.totalBytes -= bytes;
+    const entry = this.entries.get(uri);
+    if (!entry || !this.entries.delete(uri)) return;
+    this.totalBytes -= bytes;
+    const left = (this.userBytes.get(entry.userId) ?? 0) - bytes;
+    if (left > 0) this.userBytes.set(entry.userId, left);
+    else this.userBytes.delete(entry.userId);
   }
 }

@@ -20,15 +20,52 @@ export interface ExpiringRecords {
   flush?(): Promise<void>;
 }
 
+import { ToolError } from '@toolhost/core';
+
 type Entry = { value: string; expires: number };
+
+export interface RecordLimits {
+  /** Most records kept; a new one beyond is refused (an evicted claim or outcome would let a write go twice). */
+  maxRecords?: number;
+  /** Most characters of keys and values kept (outcomes hold upstream answers, up to the engine's response cap). */
+  maxChars?: number;
+}
 
 /** Sweeps at most once a minute: expired entries are also skipped on read, so this only bounds memory. */
 const SWEEP_MS = 60_000;
 
-/** The default: one process, lost on restart. */
+/** The default: one process, lost on restart; bounded, as the file is. */
 export class MemoryRecords implements ExpiringRecords {
   protected readonly entries = new Map<string, Entry>();
   private swept = Date.now();
+  private readonly maxRecords: number;
+  private readonly maxChars: number;
+
+  constructor(limits: RecordLimits = {}) {
+    this.maxRecords = limits.maxRecords ?? 10_000;
+    this.maxChars = limits.maxChars ?? 64 * 1024 * 1024;
+  }
+
+  /** What the refusal says is full. */
+  protected get where(): string {
+    return 'The in-memory store of write-safety records (no TOOLHOST_TOKEN_KEY)';
+  }
+
+  /** Drops expired records, then refuses a new one when the records are at their bounds. */
+  private makeRoom(chars: number): void {
+    const now = Date.now();
+    let total = chars;
+    for (const [k, e] of this.entries) {
+      if (e.expires <= now) this.entries.delete(k);
+      else total += k.length + e.value.length;
+    }
+    if (this.entries.size >= this.maxRecords || total > this.maxChars)
+      throw new ToolError({
+        code: 'store_unavailable',
+        retryable: true,
+        message: `${this.where} is full (${this.entries.size} previews and idempotency keys, at most ${this.maxRecords}); try again once some expire. Nothing was sent.`,
+      });
+  }
 
   async add(key: string, value: string, ttlMs: number): Promise<boolean> {
     if (this.live(key) !== undefined) return false;
@@ -52,6 +89,7 @@ export class MemoryRecords implements ExpiringRecords {
   }
 
   protected set(key: string, value: string, ttlMs: number): void {
+    if (!this.entries.has(key)) this.makeRoom(key.length + value.length);
     const now = Date.now();
     if (now - this.swept > SWEEP_MS) {
       this.swept = now;

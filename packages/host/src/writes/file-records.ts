@@ -3,7 +3,7 @@ import { readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ToolError } from '@toolhost/core';
 import { isRecord, SealedFile } from '../auth/sealed-file.js';
-import { MemoryRecords } from './expiring-records.js';
+import { MemoryRecords, type RecordLimits } from './expiring-records.js';
 
 const FORMAT = 'toolhost-write-records-v1';
 
@@ -16,12 +16,7 @@ const isContents = (v: unknown): v is Contents =>
     (e) => Array.isArray(e) && e.length === 2 && typeof e[0] === 'string' && typeof e[1] === 'number',
   );
 
-export interface FileRecordsLimits {
-  /** Most records kept; a new one beyond is refused (an evicted claim or outcome would let a write go twice). */
-  maxRecords?: number;
-  /** Most characters of keys and values kept (outcomes hold upstream answers, up to the engine's response cap). */
-  maxChars?: number;
-}
+export type FileRecordsLimits = RecordLimits;
 
 function unavailable(message: string): ToolError {
   return new ToolError({ code: 'store_unavailable', retryable: true, message });
@@ -45,8 +40,6 @@ function alive(pid: number): boolean {
  */
 export class FileRecords extends MemoryRecords {
   private readonly sealed: SealedFile;
-  private readonly maxRecords: number;
-  private readonly maxChars: number;
   private changes = 0;
   private saved: Promise<void> = Promise.resolve();
   /** This store's claim on the file, `<pid> <random>`, once it has changed anything. */
@@ -54,9 +47,7 @@ export class FileRecords extends MemoryRecords {
   private owned = false;
 
   constructor(file: string, secret: string, limits: FileRecordsLimits = {}) {
-    super();
-    this.maxRecords = limits.maxRecords ?? 10_000;
-    this.maxChars = limits.maxChars ?? 64 * 1024 * 1024;
+    super(limits);
     this.sealed = new SealedFile({
       file,
       secret,
@@ -144,9 +135,8 @@ export class FileRecords extends MemoryRecords {
     }
   }
 
-  protected override set(key: string, value: string, ttlMs: number): void {
-    if (!this.entries.has(key)) this.makeRoom(key.length + value.length);
-    super.set(key, value, ttlMs);
+  protected override get where(): string {
+    return `The write-records file ${this.sealed.file}`;
   }
 
   protected override changed(): void {
@@ -167,20 +157,6 @@ export class FileRecords extends MemoryRecords {
       throw unavailable(`Cannot write the write-records file ${this.sealed.file}; try again shortly.`);
     }
     return result;
-  }
-
-  /** Drops expired records, then refuses a new one when the file is at its bounds. */
-  private makeRoom(chars: number): void {
-    const now = Date.now();
-    let total = chars;
-    for (const [k, e] of this.entries) {
-      if (e.expires <= now) this.entries.delete(k);
-      else total += k.length + e.value.length;
-    }
-    if (this.entries.size >= this.maxRecords || total > this.maxChars)
-      throw unavailable(
-        `The write-records file ${this.sealed.file} is full (${this.entries.size} previews and idempotency keys); try again once some expire.`,
-      );
   }
 
   /** What is written: the records that have not expired. */

@@ -4,7 +4,23 @@ import type { ToolOutcome } from '@toolhost/core';
 import type { DispatchResult } from '@toolhost/engine';
 import stringify from 'safe-stable-stringify';
 import type { ExpiringRecords } from './expiring-records.js';
+import { PerUserBudget } from './per-user-budget.js';
 import type { RecordCodec } from './record-codec.js';
+
+/** Keys one user may have answering stored outcomes on one host (or replica). */
+export const MAX_KEYS_PER_USER = 1000;
+
+function tooManyKeys(max: number, ttlMs: number): ToolOutcome {
+  return {
+    ok: false,
+    error: {
+      code: 'store_unavailable',
+      message: `You have ${max} idempotency keys holding outcomes, the most one user may have on this host (each is kept ${ttlMs / 1000} s): send without a key, or later. Nothing was sent.`,
+      retryable: true,
+      parameter: 'idempotency_key',
+    },
+  };
+}
 
 /** What a key is checked against: the tool and its arguments, whatever their key order. */
 export function callFingerprint(tool: string, args: unknown): string {
@@ -79,6 +95,8 @@ export interface IdempotencyOptions {
   finishRetryMs?: number;
   /** Told how long a call waited on its key held elsewhere (for a gauge). */
   onWaited?: (ms: number) => void;
+  /** Keys with stored outcomes per user (default MAX_KEYS_PER_USER). */
+  maxPerUser?: number;
 }
 
 type Known = { kind: 'outcome'; outcome: ToolOutcome } | { kind: 'running' } | { kind: 'free' };
@@ -101,6 +119,7 @@ export class IdempotencyKeys {
   private readonly waitMs: number;
   private readonly pollMs: number;
   private readonly finishRetryMs: number;
+  private readonly perUser: PerUserBudget;
 
   constructor(
     private readonly records: ExpiringRecords,
@@ -113,6 +132,7 @@ export class IdempotencyKeys {
     this.waitMs = options.waitMs ?? 10_000;
     this.pollMs = options.pollMs ?? 100;
     this.finishRetryMs = options.finishRetryMs ?? 60_000;
+    this.perUser = new PerUserBudget(options.maxPerUser ?? MAX_KEYS_PER_USER);
   }
 
   async run(
@@ -125,7 +145,7 @@ export class IdempotencyKeys {
     const id = createHash('sha256').update(`${userId}\u0000${key}`).digest('base64url');
     const running = this.local.get(id);
     if (running) return running.fingerprint === fingerprint ? running.outcome : conflict();
-    const entry = { fingerprint, outcome: this.settle(id, fingerprint, send, signal) };
+    const entry = { fingerprint, outcome: this.settle(userId, id, fingerprint, send, signal) };
     this.local.set(id, entry);
     try {
       return await entry.outcome;
@@ -135,6 +155,7 @@ export class IdempotencyKeys {
   }
 
   private async settle(
+    userId: string,
     id: string,
     fingerprint: string,
     send: () => Promise<DispatchResult>,
@@ -168,7 +189,16 @@ export class IdempotencyKeys {
         await this.records.removeIf(keys.claim, marker).catch(() => {});
         return stored.fingerprint === fingerprint ? stored.outcome : conflict();
       }
-      return this.sendClaimed(id, keys, marker, fingerprint, send);
+      if (!this.perUser.take(userId, this.options.ttlMs)) {
+        await this.records.removeIf(keys.claim, marker).catch(() => {});
+        return tooManyKeys(this.perUser.max, this.options.ttlMs);
+      }
+      const sent = await this.sendClaimed(id, keys, marker, fingerprint, send).catch((e: unknown) => {
+        this.perUser.giveBack(userId);
+        throw e;
+      });
+      if (!sent.stored) this.perUser.giveBack(userId);
+      return sent.outcome;
     }
   }
 
@@ -214,7 +244,7 @@ export class IdempotencyKeys {
     marker: string,
     fingerprint: string,
     send: () => Promise<DispatchResult>,
-  ): Promise<ToolOutcome> {
+  ): Promise<{ outcome: ToolOutcome; stored: boolean }> {
     const lease = this.renewWhileRunning(keys.claim, marker);
     const release = [
       () => this.records.removeIf(keys.attempt, marker),
@@ -240,7 +270,7 @@ export class IdempotencyKeys {
         ]
       : release;
     await this.finish(steps, lease);
-    return result.outcome;
+    return { outcome: result.outcome, stored: result.reachedUpstream };
   }
 
   /**

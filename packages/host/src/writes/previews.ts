@@ -1,8 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import type { RequestPreview, ToolOutcome } from '@toolhost/core';
+import { type RequestPreview, ToolError, type ToolOutcome } from '@toolhost/core';
 import type { PreparedRequest } from '@toolhost/engine';
 import type { ExpiringRecords } from './expiring-records.js';
+import { PerUserBudget } from './per-user-budget.js';
 import type { RecordCodec } from './record-codec.js';
+
+/** Previews one user may have waiting on one host (or replica). */
+export const MAX_PREVIEWS_PER_USER = 100;
 
 export const REDACTED = '[redacted]';
 
@@ -46,13 +50,24 @@ export function describeRequest(prepared: PreparedRequest): RequestPreview['requ
  * twice their life, so that a late apply is told `preview_expired` rather than not found.
  */
 export class Previews {
+  private readonly perUser: PerUserBudget;
+
   constructor(
     private readonly records: ExpiringRecords,
     private readonly codec: RecordCodec,
     readonly ttlMs: number,
-  ) {}
+    maxPerUser = MAX_PREVIEWS_PER_USER,
+  ) {
+    this.perUser = new PerUserBudget(maxPerUser);
+  }
 
   async create(userId: string, prepared: PreparedRequest): Promise<RequestPreview> {
+    if (!this.perUser.take(userId, 2 * this.ttlMs))
+      throw new ToolError({
+        code: 'store_unavailable',
+        retryable: true,
+        message: `You have ${this.perUser.max} previews kept, the most one user may have on this host: apply the ones you need, or wait for them to expire (each is kept ${(2 * this.ttlMs) / 1000} s). Nothing was sent.`,
+      });
     const id = `pv_${randomBytes(16).toString('base64url')}`;
     const preview: RequestPreview = {
       preview_id: id,
@@ -61,7 +76,12 @@ export class Previews {
       expires_at: new Date(Date.now() + this.ttlMs).toISOString(),
     };
     const record: PreviewRecord = { userId, prepared, preview };
-    await this.records.put(`preview:${id}`, this.codec.encode(record, `preview:${id}`), 2 * this.ttlMs);
+    try {
+      await this.records.put(`preview:${id}`, this.codec.encode(record, `preview:${id}`), 2 * this.ttlMs);
+    } catch (e) {
+      this.perUser.giveBack(userId);
+      throw e;
+    }
     return preview;
   }
 
