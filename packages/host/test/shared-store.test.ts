@@ -790,6 +790,8 @@ describe('shared store (Redis): what an operator sees', () => {
       expect(ready).toEqual([503, 'store_unavailable']);
       expect(await probe('/healthz')).toEqual([200, 'ok']);
       expect(await probe('/livez')).toEqual([200, 'ok']);
+      for (let i = 0; i < 100 && !child.logs().includes('shared store (Redis) unreachable'); i += 1)
+        await new Promise((r) => setTimeout(r, 20));
       await redis.start();
       for (let i = 0; i < 200 && ready[0] !== 200; i += 1) {
         await new Promise((r) => setTimeout(r, 25));
@@ -808,6 +810,7 @@ describe('shared store (Redis): what an operator sees', () => {
     expect(lines.length).toBeGreaterThan(2);
     for (const line of lines) expect(line.replica).toBe('replica-a7');
     expect(lines.map((l) => l.msg)).toContain('shutting down');
+    expect(lines.map((l) => l.msg)).toContain('shared store (Redis) unreachable');
   }, 30_000);
 });
 
