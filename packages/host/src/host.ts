@@ -15,7 +15,7 @@ import { validateConfig } from './config/load-config.js';
 import type { Logger } from './logger.js';
 import { AUDIT_LOG, openAuditLog } from './observability/audit-log.js';
 import { telemetryKey } from './observability/hash-user-id.js';
-import { HOST_TELEMETRY, HostTelemetry } from './observability/host-telemetry.js';
+import { HostTelemetry } from './observability/host-telemetry.js';
 import { discoverPlugins, pluginSearchBases, searchedDirectories } from './plugins/discover-plugins.js';
 import { importPlugins, registerPlugins } from './plugins/load-plugins.js';
 import { HostServices, registerService, resolveService } from './services.js';
@@ -202,7 +202,6 @@ async function assemble(config: ResolvedHostConfig, options: HostOptions, plugin
   const env = options.env ?? process.env;
   const telemetry = new HostTelemetry(telemetryKey(config.telemetry?.userIdKey, env));
   const reports = new CallReports();
-  registerService(container, HOST_TELEMETRY, telemetry);
   const configDir = options.configDir ?? process.cwd();
   // Write-safety records go where the host's own token file goes, not beside an embedder's store.
   // (A shared store, when configured, takes precedence in createWriteSafety.)
@@ -284,6 +283,7 @@ function servingSupport(
   container: DependencyContainer,
   config: ResolvedHostConfig,
   registry: { get(name: string): RegisteredTool | undefined },
+  telemetry: HostTelemetry,
 ): ServingSupport {
   const sharedStore = container.isRegistered(SHARED_STORE, true)
     ? resolveService(container, SHARED_STORE)
@@ -300,6 +300,7 @@ function servingSupport(
         .map((p) => ({ name: p.name, apiName: p.apiName ?? p.name })),
     explainUnknownTool: (name, exposed, spelling) =>
       unknownToolMessage(name, config, container, exposed, spelling),
+    gauge: (source) => telemetry.gauge(source),
   };
 }
 
@@ -327,7 +328,7 @@ export async function createHost(rawConfig: HostConfig = {}, options: HostOption
     container,
     pluginSearch,
     oauthProviders: parts.oauthProviders,
-    serving: servingSupport(container, config, parts.registry),
+    serving: servingSupport(container, config, parts.registry, telemetry),
     listTools: () => [...infos.values()],
     getTool: (name) => infos.get(name),
     warm: async () => {

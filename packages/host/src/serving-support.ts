@@ -1,5 +1,6 @@
 import type { Logger } from './logger.js';
 import type { AuditLog } from './observability/audit-log.js';
+import type { GaugeSource } from './observability/state-gauges.js';
 import type { SharedStore } from './store/shared-store.js';
 
 /** A tool's query parameter, by its name in the tool and in the upstream API. */
@@ -23,4 +24,6 @@ export interface ServingSupport {
   queryParameters(tool: string): readonly QueryParameterName[];
   /** Why `name` is not a tool one can call here: the right spelling, the key that hides it, or a close name. */
   explainUnknownTool(name: string, exposed: ReadonlySet<string>, spelling: 'canonical' | 'mcp'): string;
+  /** Shows a state of the transport on `/metrics` (the sessions it holds), read at each scrape. */
+  gauge(source: GaugeSource): void;
 }

@@ -1,9 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { listedAnnotations, listedInputSchema, type ToolOutcome } from '@toolhost/core';
-import { SHARED_STORE } from '../assemble-host.js';
 import type { CallOptions, Host } from '../host.js';
-import { HostServices, resolveService } from '../services.js';
-import { RedisResults } from '../store/redis-results.js';
 import { MemoryRecords } from '../writes/expiring-records.js';
 import type { ConfirmWrite } from '../writes/write-safety.js';
 import { withCallerTrace } from './caller-trace.js';
@@ -155,23 +152,10 @@ function cacheHintsFor(resultTtlSeconds: number): Partial<Record<CacheableMethod
 
 export type McpCatalog = ReturnType<typeof prepareMcpCatalog>;
 
-const logger = (host: Host) =>
-  host.container.isRegistered(HostServices.logger, true)
-    ? resolveService(host.container, HostServices.logger)
-    : undefined;
-
 /** With replicas sharing Redis, large results are shared too: any replica serves their links. */
 function sharedResults(host: Host): Pick<ResultStoreOptions, 'shared' | 'onShareFailed'> {
-  if (!host.container.isRegistered(SHARED_STORE, true)) return {};
-  const shared = resolveService(host.container, SHARED_STORE);
-  return {
-    shared: new RedisResults(shared.redis, shared.cipher),
-    onShareFailed: (e) =>
-      logger(host)?.warn(
-        { err: e instanceof Error ? e.message : String(e) },
-        'large result not shared with the other replicas (Redis unreachable): readable on this one only',
-      ),
-  };
+  const results = host.serving.sharedStore?.results;
+  return results ? { shared: results, onShareFailed: (e) => results.shareFailed(e) } : {};
 }
 
 /**

@@ -5,7 +5,6 @@ import { connectionsPage } from '../auth/connections-page.js';
 import { oauthRoutes } from '../auth/oauth-routes.js';
 import type { Host } from '../host.js';
 import type { Logger } from '../logger.js';
-import { HOST_TELEMETRY } from '../observability/host-telemetry.js';
 import { metricsRoute } from '../observability/metrics-route.js';
 import type { SharedStore } from '../store/shared-store.js';
 import {
@@ -134,8 +133,8 @@ export async function serveHttp(host: Host, given: HttpServeOptions = {}): Promi
     draining: () => draining || stopping,
     exchanges: new Set(),
   };
-  if (options.mcp !== false && host.container.isRegistered(HOST_TELEMETRY, true))
-    resolveService(host.container, HOST_TELEMETRY).gauge({
+  if (options.mcp !== false)
+    host.serving.gauge({
       name: 'toolhost_http_sessions',
       help: 'Open MCP sessions held by this replica.',
       read: () => state.sessions.size,

@@ -1,10 +1,6 @@
-import { serviceToken } from '@toolhost/core';
 import type { EngineObserver } from '@toolhost/engine';
 import type { CallInstruments } from './call-instruments.js';
 import type { GaugeSource, StateGauges, WaitKind } from './state-gauges.js';
-
-/** The host's telemetry, for parts built beside the host (the HTTP server's session gauge). */
-export const HOST_TELEMETRY = serviceToken<HostTelemetry>('host.telemetry');
 
 /** The content type of `HostTelemetry.metricsText()` (Prometheus text exposition 0.0.4). */
 export const PROMETHEUS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';

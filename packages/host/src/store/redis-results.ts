@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
+import type { Logger } from '../logger.js';
 import type { StoredResult } from '../mcp/result-store.js';
 import { inRedis } from './redis-client.js';
 import type { SaltedSealed, SharedCipher } from './shared-cipher.js';
@@ -19,7 +20,16 @@ export class RedisResults {
   constructor(
     private readonly redis: Redis,
     private readonly cipher: SharedCipher,
+    private readonly logger?: Logger,
   ) {}
+
+  /** Told when a result could not be shared: it stays readable on the replica that made it. */
+  shareFailed(error: unknown): void {
+    this.logger?.warn(
+      { err: error instanceof Error ? error.message : String(error) },
+      'large result not shared with the other replicas (Redis unreachable): readable on this one only',
+    );
+  }
 
   private key = (id: string) => `toolhost:result:${id}`;
   private userKey = (userId: string) => `toolhost:results:user:${encodeURIComponent(userId)}`;

@@ -9,6 +9,7 @@ import { RedisChannels } from './redis-channels.js';
 import { connectRedis, SharedStoreStartError } from './redis-client.js';
 import { RedisPendingAuthorizations } from './redis-pending-authorizations.js';
 import { RedisRecords } from './redis-records.js';
+import { RedisResults } from './redis-results.js';
 import { RedisTokenStore } from './redis-token-store.js';
 import { sharedStoreUrl } from './redis-url.js';
 import { RedisRefreshLock } from './refresh-lock.js';
@@ -35,6 +36,8 @@ export interface SharedStore {
   /** A key for signing cookies, the same on every replica (derived from TOOLHOST_TOKEN_KEY). */
   signingKey(purpose: string): Buffer;
   readonly writeRecords: ExpiringRecords;
+  /** Results too large for a tool result, readable on every replica by their owner. */
+  readonly results: RedisResults;
   close(): Promise<void>;
 }
 
@@ -87,6 +90,7 @@ export async function openSharedStore(
       }),
       signingKey: (purpose) => cipher.derive(purpose),
       writeRecords: new RedisRecords(redis, undefined, () => cipher.agree()),
+      results: new RedisResults(redis, cipher, logger),
       async close() {
         await opened.close();
         await redis.quit().catch(() => redis.disconnect());
