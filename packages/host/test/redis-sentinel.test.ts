@@ -68,6 +68,11 @@ const CREATE = { mode: 'execute', request_body: JSON.stringify({ name: 'n1' }) }
 beforeAll(async () => {
   master = await startRedisServer();
   replica = await startRedisServer(['--replicaof', '127.0.0.1', String(master.port)]);
+  // The replica connects and syncs within a second or two: a failover before that loses data.
+  const watching = new Redis(replica.url);
+  for (let i = 0; i < 100 && !(await watching.info('replication')).includes('master_link_status:up'); i += 1)
+    await new Promise((r) => setTimeout(r, 100));
+  watching.disconnect();
   await startSentinel(master.port);
   upstream = await startRecordingUpstream(() => ({ status: 201, body: { id: 'made' } }));
   host = await createHost(
@@ -115,7 +120,7 @@ describe('shared store through Redis Sentinel', () => {
     const direct = new Redis(master.url);
     expect(await direct.exists('toolhost:token:echo-auth:alice')).toBe(1);
     // Replicated before the master dies.
-    await direct.wait(1, 2000);
+    expect(await direct.wait(1, 5000)).toBe(1);
     direct.disconnect();
 
     await master.stop();
