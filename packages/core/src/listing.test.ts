@@ -54,4 +54,9 @@ describe('listedInputSchema', () => {
       properties: { a: { type: 'object', additionalProperties: false } },
     });
   });
+
+  it('keeps it for a tool without parameters, which strict mode would otherwise read as open', () => {
+    const schema = { type: 'object', properties: {}, additionalProperties: false };
+    expect(listedInputSchema(schema)).toEqual(schema);
+  });
 });

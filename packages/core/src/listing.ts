@@ -43,8 +43,13 @@ export function effectiveAnnotations(listed: ListedAnnotations | undefined): Ann
  * A tool's input schema as listed: without the top-level `additionalProperties: false` (the
  * host refuses unknown parameters itself, naming the accepted ones). Every parameter keeps its
  * type, constraints and text, `mode` and `request_body` included.
+ *
+ * A tool without parameters keeps it: OpenAI's strict mode (as the Agents SDK converts) reads
+ * an object that declares no property and does not close as "any object", which it cannot
+ * express, and lists the tool non-strict.
  */
 export function listedInputSchema(inputSchema: JsonSchema): JsonSchema {
   const { additionalProperties, ...listed } = inputSchema;
-  return additionalProperties === false ? listed : { ...inputSchema };
+  const parameterless = Object.keys((inputSchema.properties ?? {}) as object).length === 0;
+  return additionalProperties === false && !parameterless ? listed : { ...inputSchema };
 }
