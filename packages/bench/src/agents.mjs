@@ -5,6 +5,7 @@
 // and 1 MB (the host sending the body once, its default budget, and the bare SDK server).
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { mcpToolName } from '@toolhost/host';
 import { bigBody } from './big-body.mjs';
 import { catalogCost } from './catalog-cost.mjs';
 import { median, percentile, round } from './measure.mjs';
@@ -12,7 +13,7 @@ import { connectStdio } from './processes.mjs';
 import { EVAL_DIR, EVERYDAY_FILE, kFold, loadRequests, partOf, scoreRankings } from './search-eval.mjs';
 import { BARE_SERVER, hostStdio } from './subjects.mjs';
 
-const mcpName = (/** @type {string} */ canonical) => canonical.replace('.', '_');
+const mcpName = (/** @type {string} */ canonical) => mcpToolName(canonical);
 
 /** @typedef {{ request: string, tool: string }} EvalRequest One request in words, and the tool (`Set.Tool`) that serves it. */
 

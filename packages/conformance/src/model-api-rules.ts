@@ -133,3 +133,16 @@ function checkGeminiSchema(schema: Schema, at: string, problems: string[]): void
     checkGeminiSchema(child, `${at}.anyOf[${i}]`, problems);
   }
 }
+
+/**
+ * What common clients put before a tool's name when they hand it to a model, with the server
+ * named `toolhost`: Claude Code `mcp__toolhost__`, VS Code `mcp_toolhost_`. The prefixed name
+ * must still pass the APIs' 64 characters.
+ */
+export const CLIENT_NAME_PREFIXES = { 'Claude Code': 'mcp__toolhost__', 'VS Code': 'mcp_toolhost_' } as const;
+
+/** The prefixed names that the model APIs would refuse. */
+export const prefixedNameRules: RuleCheck = (tool) =>
+  Object.entries(CLIENT_NAME_PREFIXES)
+    .filter(([, prefix]) => !FUNCTION_NAME.test(`${prefix}${tool.name}`))
+    .map(([client, prefix]) => `${client} names it ${prefix}${tool.name}, over 64 characters`);

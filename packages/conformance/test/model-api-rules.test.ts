@@ -2,7 +2,12 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { type MCPServer, mcpToFunctionTool } from '@openai/agents-core';
 import { spawnHost } from '@toolhost/testing';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { anthropicToolRules, geminiFunctionRules, openAiFunctionRules } from '../src/model-api-rules.js';
+import {
+  anthropicToolRules,
+  geminiFunctionRules,
+  openAiFunctionRules,
+  prefixedNameRules,
+} from '../src/model-api-rules.js';
 import { pluginPackages } from '../src/plugins.js';
 
 // Every input schema the host lists, for every plugin and the host's own tools, in both catalog
@@ -49,6 +54,7 @@ describe.each(['static', 'dynamic'] as const)('the %s catalog', (catalog) => {
     ['Anthropic tool', anthropicToolRules],
     ['OpenAI function', openAiFunctionRules],
     ['Gemini function declaration', geminiFunctionRules],
+    ['64-character name, with the prefix clients add,', prefixedNameRules],
   ])('meets the %s rules with every schema', (_api, rules) => {
     const refused = catalogs[catalog]
       .map((tool) => ({ tool: tool.name, problems: rules(tool) }))

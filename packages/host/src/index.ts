@@ -37,7 +37,7 @@ export { SERVER_INSTRUCTIONS } from './mcp/instructions.js';
 export { renderOutcome, STATUS_META_KEY } from './mcp/render-outcome.js';
 export { type HttpServeOptions, type HttpServerHandle, serveHttp } from './mcp/serve-http.js';
 export { serveStdio } from './mcp/serve-stdio.js';
-export { ToolNameMap } from './mcp/tool-names.js';
+export { MAX_MCP_NAME, mcpToolName, ToolNameMap } from './mcp/tool-names.js';
 export { discoverPlugins, PLUGIN_KEYWORD, pluginSearchBases } from './plugins/discover-plugins.js';
 export { assertCompatible, importPlugins, PluginLoadError } from './plugins/load-plugins.js';
 export { ToolIndex, type ToolMatch, type ToolSearchOptions } from './search/tool-index.js';

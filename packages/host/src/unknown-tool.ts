@@ -1,6 +1,7 @@
 import { behaviorHints, TOOL_SET_TOKEN, type ToolSetDefinition } from '@toolhost/core';
 import type { DependencyContainer } from 'tsyringe';
 import type { ResolvedHostConfig } from './config/host-config.js';
+import { mcpToolName } from './mcp/tool-names.js';
 import { hiddenBy } from './tool-selection.js';
 
 /**
@@ -31,7 +32,7 @@ export function unknownToolMessage(
   // The same tool in the other spelling: `<ToolSet><sep><Tool>` for `<ToolSet>.<Tool>` or back.
   const respelled = all.find(
     (t) =>
-      t.name !== name && (t.name.replace('.', separator) === name || t.name === name.replace(separator, '.')),
+      t.name !== name && (mcpToolName(t.name, separator) === name || t.name === name.replace(separator, '.')),
   );
   const target = all.find((t) => t.name === name) ?? respelled;
   if (target && !exposed.has(target.name)) {
@@ -61,7 +62,7 @@ function mcpMessage(
   all: readonly Known[],
   exposed: ReadonlySet<string>,
 ): string {
-  const mcp = (canonical: string) => canonical.replace('.', separator);
+  const mcp = (canonical: string) => mcpToolName(canonical, separator);
   const target = all.find((t) => t.name === name || mcp(t.name) === name);
   if (target && !exposed.has(target.name)) {
     return `The tool ${mcp(target.name)} is loaded but hidden by this host's configuration (${hiddenBy(config)(target) ?? 'filters'}).`;

@@ -1,3 +1,4 @@
+import { mcpToolName } from '@toolhost/host';
 import { pluginToolsOf, type SpawnedHost, spawnHost } from '@toolhost/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 
@@ -104,9 +105,22 @@ afterAll(() => host?.close());
 it('an MCP client sees exactly the 90 tools of the specification, each with an object schema', async () => {
   const tools = pluginToolsOf((await host.client.listTools()).tools);
   expect(SPEC_TOOLS).toHaveLength(90);
-  expect(tools.map((t) => t.name).sort()).toEqual(SPEC_TOOLS.map((n) => `CrmMarketingApi_${n}`).sort());
+  expect(tools.map((t) => t.name).sort()).toEqual(
+    SPEC_TOOLS.map((n) => mcpToolName(`CrmMarketingApi.${n}`)).sort(),
+  );
   for (const t of tools) {
     expect(t.inputSchema.type).toBe('object');
     expect(t.description, t.name).toBeTruthy();
   }
+});
+
+it('lists the four names too long for the prefix clients add with the tool set as CMA', async () => {
+  const names = pluginToolsOf((await host.client.listTools()).tools).map((t) => t.name);
+  expect(names.filter((n) => n.startsWith('CMA_')).sort()).toEqual([
+    'CMA_DisassociateListFromMarketingEvent',
+    'CMA_GetMarketingEventParticipationBreakdown',
+    'CMA_GetMarketingEventParticipationCounters',
+    'CMA_GetMarketingEventParticipationsBreakdown',
+  ]);
+  for (const name of names) expect(`mcp__toolhost__${name}`.length, name).toBeLessThanOrEqual(64);
 });

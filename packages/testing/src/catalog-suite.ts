@@ -1,6 +1,6 @@
 import type { Tool } from '@modelcontextprotocol/client';
 import { effectiveAnnotations } from '@toolhost/core';
-import { STATUS_META_KEY, type ToolSetConfig } from '@toolhost/host';
+import { mcpToolName, STATUS_META_KEY, type ToolSetConfig } from '@toolhost/host';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import {
   type FakeResponse,
@@ -322,7 +322,7 @@ export function catalogSuite<V extends string = never>(options: CatalogSuiteOpti
   const response: FakeResponse = options.response ?? { status: 200, body: { ok: true } };
   const { current, variant } = startSuiteHosts(options, response);
 
-  const toolName = (tool: string) => `${options.toolSet}_${tool}`;
+  const toolName = (tool: string) => mcpToolName(`${options.toolSet}.${tool}`);
   const hostOf = (on?: V) => (on === undefined ? current().host : suite.variant(on));
 
   const suite: CatalogSuite<V> = {
