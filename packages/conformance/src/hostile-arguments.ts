@@ -134,9 +134,14 @@ export function malformedCases(inputSchema: JsonSchema): FuzzCase[] {
       label: 'request_body JSON of the wrong shape',
       args: { ...execute, request_body: '[1, "two", null]' },
     });
+    // An object is a body too (models send one as often as its text); a number is neither.
     cases.push({
-      label: 'request_body not a string',
-      args: { ...execute, request_body: { already: 'an object' } },
+      label: 'request_body neither JSON text nor an object',
+      args: { ...execute, request_body: 42 },
+    });
+    cases.push({
+      label: 'request_body an object of the wrong shape',
+      args: { ...execute, request_body: [1, 'two', null] },
     });
   }
   return cases;

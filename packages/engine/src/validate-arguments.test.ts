@@ -229,3 +229,51 @@ describe('errors that take one round trip', () => {
     expect(e.message).not.toContain('groupId');
   });
 });
+
+describe('request_body as a string or as the JSON itself', () => {
+  const send: ToolDeclaration = {
+    name: 'Send',
+    description: 'Send.',
+    method: 'POST',
+    path: '/events',
+    auth: { kind: 'none' },
+    body: {
+      kind: 'mode',
+      schema: {
+        type: 'object',
+        properties: { name: { type: 'string' }, tags: { type: 'array', items: { type: 'string' } } },
+        required: ['name'],
+        additionalProperties: false,
+      },
+    },
+  };
+  const schema = buildInputSchema(send);
+  const body = { name: 'signup', tags: ['a'] };
+
+  it('takes an object as it takes its JSON text, and the listed schema still says string', () => {
+    const asText = validateArguments(send, schema, { mode: 'execute', request_body: JSON.stringify(body) });
+    const asObject = validateArguments(send, schema, { mode: 'execute', request_body: body });
+    expect(parseRequestBody(asObject.args.request_body, modeSchema(send))).toEqual(body);
+    expect(parseRequestBody(asText.args.request_body, modeSchema(send))).toEqual(body);
+    expect(schema.properties?.request_body).toMatchObject({ type: 'string' });
+  });
+
+  it('checks an object against the body schema with the same words as its text', () => {
+    const bad = { name: 1, extra: true };
+    const fromText = errorOf(() => parseRequestBody(JSON.stringify(bad), modeSchema(send)));
+    const fromObject = errorOf(() => parseRequestBody(bad, modeSchema(send)));
+    expect(fromObject.message).toBe(fromText.message);
+    expect(fromObject.info.parameter).toBe(fromText.info.parameter);
+  });
+
+  it('still refuses a value that is neither, naming request_body', () => {
+    for (const value of [42, true]) {
+      const e = errorOf(() => {
+        const { args } = validateArguments(send, schema, { mode: 'execute', request_body: value });
+        parseRequestBody(args.request_body, modeSchema(send));
+      });
+      expect(e.info.parameter).toBe('request_body');
+      expect(e.message).toMatch(/request_body/);
+    }
+  });
+});

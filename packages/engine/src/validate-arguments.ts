@@ -59,6 +59,11 @@ export function validateArguments(
     }
   }
 
+  // Models often send request_body as the JSON itself rather than as its text. It is taken as
+  // given and checked against the body schema like parsed text (parseRequestBody); the schema
+  // keeps `type: string`, since a union with an open object is outside OpenAI's strict mode.
+  const structuredBody = isModeTool(decl) ? structured(args[REQUEST_BODY_PARAM]) : undefined;
+  if (structuredBody !== undefined) delete args[REQUEST_BODY_PARAM];
   const validate = compileSchema(inputSchema);
   if (!validate(args)) {
     const problems = describeValidationErrors(validate.errors ?? []);
@@ -73,6 +78,8 @@ export function validateArguments(
       .join(' ');
     throw ToolError.invalidArgument(first?.at ?? 'arguments', text);
   }
+
+  if (structuredBody !== undefined) args[REQUEST_BODY_PARAM] = structuredBody;
 
   for (const p of decl.params ?? []) {
     if (p.decode && typeof args[p.name] === 'string')
@@ -131,22 +138,32 @@ function decodeParameter(
   return value;
 }
 
-/** Parses and validates a mode tool's request_body; errors name the JSON path at fault. */
+/** A JSON object or array given as itself, not as text. */
+function structured(value: unknown): object | undefined {
+  return typeof value === 'object' && value !== null ? value : undefined;
+}
+
+/**
+ * Parses and validates a mode tool's request_body, given as JSON text or as the JSON object
+ * (or array) itself; errors name the JSON path at fault.
+ */
 export function parseRequestBody(raw: unknown, schema: JsonSchema): unknown {
-  if (typeof raw !== 'string') {
-    throw ToolError.invalidArgument(
-      REQUEST_BODY_PARAM,
-      `Parameter '${REQUEST_BODY_PARAM}' must be a JSON string.`,
-    );
-  }
-  let body: unknown;
-  try {
-    body = JSON.parse(raw);
-  } catch (e) {
-    throw ToolError.invalidArgument(
-      REQUEST_BODY_PARAM,
-      `Parameter '${REQUEST_BODY_PARAM}' is not valid JSON: ${(e as Error).message}.`,
-    );
+  let body: unknown = structured(raw);
+  if (body === undefined) {
+    if (typeof raw !== 'string') {
+      throw ToolError.invalidArgument(
+        REQUEST_BODY_PARAM,
+        `Parameter '${REQUEST_BODY_PARAM}' must be a JSON string or a JSON object.`,
+      );
+    }
+    try {
+      body = JSON.parse(raw);
+    } catch (e) {
+      throw ToolError.invalidArgument(
+        REQUEST_BODY_PARAM,
+        `Parameter '${REQUEST_BODY_PARAM}' is not valid JSON: ${(e as Error).message}.`,
+      );
+    }
   }
   const validate = compileSchema(schema);
   if (!validate(body)) {
