@@ -552,7 +552,10 @@ class ToolCalls {
         this.notifyCompletion,
       );
     }
-    const value = outcome.ok ? (outcome.kind === 'schema' ? outcome.schema : outcome.body) : outcome.error;
+    // A request schema cut to a summary is of no use to build a body from: it is sent whole
+    // (compacted by renderOutcome; the README states its largest size).
+    if (outcome.ok && outcome.kind === 'schema') return renderOutcome(outcome);
+    const value = outcome.ok ? outcome.body : outcome.error;
     const status = outcome.ok && outcome.kind === 'response' ? outcome.status : undefined;
     return this.withinBudget(renderOutcome(outcome), value, status, tool);
   }

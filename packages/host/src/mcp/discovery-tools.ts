@@ -1,6 +1,7 @@
 import type { Host } from '../host.js';
 import type { ToolIndex } from '../search/tool-index.js';
 import { HostServices, resolveService } from '../services.js';
+import { compactSchema } from './compact-schema.js';
 import { exampleCall } from './example-call.js';
 import { HOST_TOOL_LIMITS } from './host-tool-arguments.js';
 import { renderOutcome } from './render-outcome.js';
@@ -260,7 +261,7 @@ export class DiscoveryCatalog {
         description: info.description,
         readOnly: info.annotations.readOnlyHint,
         inputSchema,
-        ...(bodySchema ? { requestBodySchema: bodySchema } : {}),
+        ...(bodySchema ? { requestBodySchema: compactSchema(bodySchema) } : {}),
         example: exampleCall(this.names.mcpName(canonical), inputSchema, bodySchema),
       });
     }

@@ -1,4 +1,5 @@
-import type { ToolOutcome } from '@toolhost/core';
+import type { JsonSchema, ToolOutcome } from '@toolhost/core';
+import { compactSchema } from './compact-schema.js';
 import type { CallToolResult } from './sdk.js';
 
 /** Where a response's HTTP status travels: beside the body, not in the text the model reads. */
@@ -20,8 +21,24 @@ export function renderOutcome(outcome: ToolOutcome): CallToolResult {
     };
   }
   if (outcome.kind === 'schema') {
-    return { content: [{ type: 'text', text: JSON.stringify(outcome.schema) }] };
+    return { content: [{ type: 'text', text: schemaText(outcome.schema) }] };
   }
   const text = outcome.body === null ? `HTTP ${outcome.status} (no content)` : JSON.stringify(outcome.body);
   return { content: [{ type: 'text', text }], _meta: { [STATUS_META_KEY]: outcome.status } };
 }
+
+// A tool's body schema is the same object on every call: compacted and written once.
+const schemaTexts = new WeakMap<object, string>();
+
+/** A request-body schema as a result's text: compacted, so that every one arrives whole. */
+function schemaText(schema: unknown): string {
+  if (!isObject(schema)) return JSON.stringify(schema);
+  let text = schemaTexts.get(schema);
+  if (text === undefined) {
+    text = JSON.stringify(compactSchema(schema as JsonSchema));
+    schemaTexts.set(schema, text);
+  }
+  return text;
+}
+
+const isObject = (v: unknown): v is object => typeof v === 'object' && v !== null;
