@@ -9,10 +9,26 @@ export interface CallSignal {
   removeEventListener(type: 'abort', listener: () => void): void;
 }
 
+/**
+ * Why a call waits before its request leaves: for its pacing slot, for the time an upstream
+ * asked for with a 429 (Retry-After), or for its access token's refresh (another call's, or
+ * another replica's, under the refresh lock).
+ */
+export type CallWaitReason = 'pacing' | 'retry_after' | 'token_refresh';
+
+/**
+ * Told when a call begins a wait, with its length in milliseconds where known; the function
+ * it returns, if any, is called when the wait ends. A host reports long waits to the client
+ * (MCP progress) and in its log.
+ */
+export type CallWaitListener = (reason: CallWaitReason, ms: number | undefined) => (() => void) | undefined;
+
 /** Who a call is made for. Auth providers key tokens by this user id. */
 export interface CallContext {
   userId: string;
   signal?: CallSignal;
+  /** Told of each wait the call goes through (see {@link CallWaitListener}). */
+  onWait?: CallWaitListener;
 }
 
 export interface CredentialRequest {
@@ -20,6 +36,8 @@ export interface CredentialRequest {
   /** Scopes the endpoint accepts; any one suffices where the vendor lists alternatives. */
   scopes: readonly string[];
   signal?: CallSignal;
+  /** Told when the provider makes the call wait (a token refresh), as `CallContext.onWait`. */
+  onWait?: CallWaitListener;
 }
 
 export type CredentialResult =

@@ -7,6 +7,8 @@ export type {
   AuthProvider,
   CallContext,
   CallSignal,
+  CallWaitListener,
+  CallWaitReason,
   CredentialRequest,
   CredentialResult,
   SecretSource,

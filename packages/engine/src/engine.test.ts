@@ -360,6 +360,34 @@ describe('ToolEngine', () => {
     ]);
   });
 
+  it("tells the call's wait listener of each wait as it starts and as it ends", async () => {
+    const sender = new FakeSender([
+      { status: 429, headers: { 'retry-after': '0' }, body: null },
+      { status: 200, headers: {}, body: {} },
+    ]);
+    const e = engine({
+      sender,
+      traffic: {
+        pacing: { key: 'id', requestsPerSecond: 5 },
+        retryOnRateLimit: { defaultWaitSeconds: 1, maxWaitSeconds: 1 },
+      },
+    });
+    const events: string[] = [];
+    const onWait = (reason: string, ms: number | undefined) => {
+      events.push(`start ${reason} ${ms}`);
+      return () => events.push(`end ${reason}`);
+    };
+    expect(await e.call('T.Get', { thing: 'a' }, { userId: 'u1', onWait })).toMatchObject({ ok: true });
+    expect(events).toEqual([
+      'start pacing undefined',
+      'end pacing',
+      'start retry_after 0',
+      'end retry_after',
+      'start pacing undefined',
+      'end pacing',
+    ]);
+  });
+
   it('names an unknown tool', async () => {
     expect(await engine({}).call('T.Nope', {}, ctx)).toMatchObject({
       ok: false,

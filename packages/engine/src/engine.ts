@@ -332,7 +332,12 @@ export class ToolEngine {
         if (wait !== undefined && wait <= max) {
           rateLimitRetried = true;
           this.observer?.rateLimitWait?.(context, tool, 'retry_after', wait * 1000);
-          await sleep(wait * 1000, context.signal);
+          const waited = context.onWait?.('retry_after', wait * 1000);
+          try {
+            await sleep(wait * 1000, context.signal);
+          } finally {
+            waited?.();
+          }
           continue;
         }
       }
@@ -431,7 +436,14 @@ export class ToolEngine {
         : new Pacer(pacing.requestsPerSecond);
       this.pacers.set(name, pacer);
     }
-    const waited = await pacer.wait(key, context.signal);
+    // How long is known only once the slot comes: the listener hears of the wait as it starts.
+    const ended = context.onWait?.('pacing', undefined);
+    let waited: number | void;
+    try {
+      waited = await pacer.wait(key, context.signal);
+    } finally {
+      ended?.();
+    }
     if (waited && waited > 0) this.observer?.rateLimitWait?.(context, tool, 'pacing', waited);
   }
 
@@ -504,6 +516,7 @@ export class ToolEngine {
           userId: context.userId,
           scopes: auth.scopes,
           signal: context.signal,
+          ...(context.onWait ? { onWait: context.onWait } : {}),
         };
         const result = await provider.getCredentials(request);
         if (result.kind === 'authorization_required')

@@ -1,6 +1,7 @@
-import type { CallContext, CallSignal, ToolOutcome } from '@toolhost/core';
+import type { CallContext, CallSignal, CallWaitListener, ToolOutcome } from '@toolhost/core';
 import type { DispatchResult, ToolEngine } from '@toolhost/engine';
 import type { CallReports } from './call-reports.js';
+import { callWaitListener } from './call-waits.js';
 import type { Logger } from './logger.js';
 import type { HostTelemetry } from './observability/host-telemetry.js';
 
@@ -21,9 +22,16 @@ export class CallLifecycle {
     private readonly reports?: CallReports,
   ) {}
 
-  /** Runs one call of a known tool for a user. */
-  async run(name: string, args: unknown, userId: string, signal?: CallSignal): Promise<ToolOutcome> {
-    return (await this.within(name, userId, signal, (context) => this.callOnce(name, args, context))).outcome;
+  /** Runs one call of a known tool for a user; `onWait` hears of the waits it goes through. */
+  async run(
+    name: string,
+    args: unknown,
+    userId: string,
+    signal?: CallSignal,
+    onWait?: CallWaitListener,
+  ): Promise<ToolOutcome> {
+    return (await this.within(name, userId, signal, (context) => this.callOnce(name, args, context), onWait))
+      .outcome;
   }
 
   /** Prepares and sends one call, telling whether it may have reached the upstream. */
@@ -44,6 +52,7 @@ export class CallLifecycle {
     userId: string,
     signal: CallSignal | undefined,
     step: (context: CallContext & { signal: AbortSignal }) => Promise<DispatchResult>,
+    onWait?: CallWaitListener,
   ): Promise<DispatchResult> {
     if (this.closing) {
       return {
@@ -64,7 +73,10 @@ export class CallLifecycle {
     const started = performance.now();
     this.counter += 1;
     const callId = this.counter;
-    const context = { userId, signal: controller.signal };
+    const waits = callWaitListener(this.log, { id: callId, tool: name }, onWait);
+    const context: CallContext & { signal: AbortSignal } = waits
+      ? { userId, signal: controller.signal, onWait: waits }
+      : { userId, signal: controller.signal };
     this.reports?.bind(context);
     const toolSet = this.engine.registry.get(name)?.toolSet.toolSet ?? '';
     const trace = instruments.startCall(name, toolSet, userId, context);

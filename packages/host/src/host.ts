@@ -1,5 +1,12 @@
 import 'reflect-metadata';
-import type { AuthProvider, SecretSource, TokenStore, ToolOutcome, ToolPlugin } from '@toolhost/core';
+import type {
+  AuthProvider,
+  CallWaitListener,
+  SecretSource,
+  TokenStore,
+  ToolOutcome,
+  ToolPlugin,
+} from '@toolhost/core';
 import { describeTool } from '@toolhost/core';
 import type { HttpSender, RegisteredTool } from '@toolhost/engine';
 import { type DependencyContainer, container as rootContainer } from 'tsyringe';
@@ -97,6 +104,11 @@ export interface CallOptions {
    * notifications of the request.
    */
   onReport?: CallReportListener;
+  /**
+   * Hears of each wait the call goes through (pacing, a 429's Retry-After, a token refresh),
+   * as it starts; the MCP server turns long ones into progress notifications.
+   */
+  onWait?: CallWaitListener;
 }
 
 /** The in-process host: list tools and call them, no transport involved. */
@@ -342,7 +354,7 @@ export async function createHost(rawConfig: HostConfig = {}, options: HostOption
       return reports.within(callOptions.onReport, () =>
         // Read-only tools change nothing: never held for confirmation, keys ignored.
         info.annotations.readOnlyHint
-          ? calls.run(name, args, userId, callOptions.signal)
+          ? calls.run(name, args, userId, callOptions.signal, callOptions.onWait)
           : writes.call(name, args, { ...callOptions, userId }),
       );
     },

@@ -225,7 +225,12 @@ export class OAuthAuthProvider implements AuthProvider {
       token.expiresAt !== undefined &&
       token.expiresAt - (this.config.refreshSkewSeconds ?? 60) * 1000 <= this.now()
     ) {
-      token = await this.refreshShared(request.userId, token);
+      const waited = request.onWait?.('token_refresh', undefined);
+      try {
+        token = await this.refreshShared(request.userId, token);
+      } finally {
+        waited?.();
+      }
       if (!token) return this.authorizationRequired(request, undefined);
     }
     return { kind: 'bearer', token: token.accessToken };

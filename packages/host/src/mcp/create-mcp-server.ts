@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { listedAnnotations, listedInputSchema, type ToolOutcome } from '@toolhost/core';
+import { type CallWaitListener, listedAnnotations, listedInputSchema, type ToolOutcome } from '@toolhost/core';
 import type { CallOptions, Host } from '../host.js';
 import { MemoryRecords } from '../writes/expiring-records.js';
 import type { ConfirmWrite } from '../writes/write-safety.js';
@@ -46,6 +46,14 @@ import {
   UrlElicitationRequiredError,
 } from './sdk.js';
 import { ToolNameMap } from './tool-names.js';
+import { progressOnWait } from './wait-progress.js';
+
+/** A call's long waits as progress notifications, when its request carried a progress token. */
+function progressListener(ctx: ServerContext): CallWaitListener | undefined {
+  const token = ctx.mcpReq._meta?.progressToken;
+  if (typeof token !== 'string' && typeof token !== 'number') return undefined;
+  return progressOnWait(token, (notification) => ctx.mcpReq.notify(notification));
+}
 
 /** Where a direct `tools/call` carries its idempotency key. */
 export const IDEMPOTENCY_META_KEY = 'toolhost/idempotencyKey';
@@ -474,10 +482,12 @@ class ToolCalls {
       return renderOutcome(
         invalid(keyParameter, `'${keyParameter}' must be a string of 1 to 255 characters.`),
       );
+    const onWait = progressListener(ctx);
     const options: CallOptions = {
       userId: this.callerId,
       signal: ctx.mcpReq.signal,
       onReport: ({ level, ...data }) => void ctx.mcpReq.log(level, data, LOGGER_NAME).catch(() => {}),
+      ...(onWait ? { onWait } : {}),
       ...(key !== undefined ? { idempotencyKey: key as string } : {}),
     };
     if (servesStatelessEra(this.server))

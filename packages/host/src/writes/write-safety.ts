@@ -1,4 +1,10 @@
-import { type CallContext, type RequestPreview, ToolError, type ToolOutcome } from '@toolhost/core';
+import {
+  type CallContext,
+  type CallWaitListener,
+  type RequestPreview,
+  ToolError,
+  type ToolOutcome,
+} from '@toolhost/core';
 import type { DispatchResult, PreparedRequest, ToolEngine } from '@toolhost/engine';
 import type { CallLifecycle } from '../call-lifecycle.js';
 import type { ResolvedHostConfig } from '../config/host-config.js';
@@ -25,6 +31,8 @@ export interface WriteCallOptions {
   idempotencyKey?: string;
   /** How to ask the person, where the client can be asked (tools.confirmWrites). */
   confirm?: ConfirmWrite;
+  /** Hears of the waits the call goes through (MCP progress). */
+  onWait?: CallWaitListener;
 }
 
 /** What a preview answers: the request that would be sent, or the outcome already (a schema, an error). */
@@ -69,12 +77,18 @@ export class WriteSafety {
       o,
       () => callFingerprint(name, args),
       () =>
-        this.calls.within(name, o.userId, o.signal, async (context) => {
-          if (!this.confirmWrites) return this.calls.callOnce(name, args, context);
-          const prepared = this.engine.prepare(name, args);
-          if (prepared.kind === 'outcome') return notSent(prepared.outcome);
-          return this.confirmThenSend(prepared.request, o, context, true);
-        }),
+        this.calls.within(
+          name,
+          o.userId,
+          o.signal,
+          async (context) => {
+            if (!this.confirmWrites) return this.calls.callOnce(name, args, context);
+            const prepared = this.engine.prepare(name, args);
+            if (prepared.kind === 'outcome') return notSent(prepared.outcome);
+            return this.confirmThenSend(prepared.request, o, context, true);
+          },
+          o.onWait,
+        ),
     );
   }
 
@@ -106,8 +120,12 @@ export class WriteSafety {
   }
 
   private sendClaimed(claimed: ClaimedPreview, o: WriteCallOptions): Promise<DispatchResult> {
-    return this.calls.within(claimed.prepared.tool, o.userId, o.signal, (context) =>
-      this.confirmThenSend(claimed.prepared, o, context, false),
+    return this.calls.within(
+      claimed.prepared.tool,
+      o.userId,
+      o.signal,
+      (context) => this.confirmThenSend(claimed.prepared, o, context, false),
+      o.onWait,
     );
   }
 
