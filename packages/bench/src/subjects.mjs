@@ -81,7 +81,9 @@ function hostOptions(upstream, plugins, mcp) {
       Object.entries(toolSets).filter(([set]) => loaded(/** @type {keyof typeof PLUGIN_OF} */ (set))),
     ),
     auth: { providers: { 'crm-auth-provider': { token: TOKEN }, 'grid-auth-provider': { token: TOKEN } } },
-    ...(mcp ? { mcp } : {}),
+    // The static catalog unless a subject says otherwise: `auto` would list the dynamic one
+    // with every plugin, and the bench compares listings and calls as the static catalog has them.
+    mcp: { catalog: 'static', ...mcp },
   };
 }
 

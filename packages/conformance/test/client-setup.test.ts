@@ -70,6 +70,8 @@ describe('the MCP Inspector command line', () => {
         '-e',
         'CRM_AUTH_PROVIDER_TOKEN=inspector-token-1',
         '-e',
+        'TOOLHOST_CATALOG=static',
+        '-e',
         `TOOLHOST_CONFIG=${config}`,
         '-e',
         `PATH=${PATH}`,

@@ -36,7 +36,7 @@ beforeAll(async () => {
     }),
     { env: TOKENS },
   );
-  const plain = await spawnHost(config(upstream.url), { env: TOKENS });
+  const plain = await spawnHost(config(upstream.url, { mcp: { catalog: 'static' } }), { env: TOKENS });
   ({ tools: staticTools } = await plain.client.listTools());
   await plain.close();
 });
@@ -183,7 +183,7 @@ describe('serve --catalog dynamic', () => {
     ).rejects.toThrow(/No tool named 'GridApi_NoSuchTool' is loaded/);
   });
 
-  it('is also chosen by TOOLHOST_CATALOG, and static stays the default', async () => {
+  it('is also chosen by TOOLHOST_CATALOG, and static lists every tool when asked for', async () => {
     const byEnv = await spawnHost(config(upstream.url), { env: { ...TOKENS, TOOLHOST_CATALOG: 'dynamic' } });
     expect((await byEnv.client.listTools()).tools.map((t) => t.name)).toEqual([
       'search_tools',

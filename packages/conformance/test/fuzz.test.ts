@@ -30,7 +30,7 @@ beforeAll(async () => {
     CRM_AUTH_PROVIDER_TOKEN: 'fuzz-token',
     GRID_AUTH_PROVIDER_TOKEN: 'fuzz-token',
   };
-  host = await spawnHost({ plugins: packages, toolSets }, { env: secrets });
+  host = await spawnHost({ plugins: packages, toolSets, mcp: { catalog: 'static' } }, { env: secrets });
 });
 
 afterAll(async () => {

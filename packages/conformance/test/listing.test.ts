@@ -9,7 +9,8 @@ let host: SpawnedHost;
 let tools: Tool[];
 
 beforeAll(async () => {
-  host = await spawnHost({ plugins: pluginPackages() }, { env: {} });
+  // The static catalog explicitly: with all five plugins `auto` would list the dynamic one.
+  host = await spawnHost({ plugins: pluginPackages(), mcp: { catalog: 'static' } }, { env: {} });
   ({ tools } = await host.client.listTools());
 });
 afterAll(() => host?.close());

@@ -27,7 +27,7 @@ let spawned: SpawnedHost;
 let embedded: Host;
 beforeAll(async () => {
   // The default result budget (80,000 bytes), as every client gets it.
-  spawned = await spawnHost({ plugins: pluginPackages() }, { env: {} });
+  spawned = await spawnHost({ plugins: pluginPackages(), mcp: { catalog: 'static' } }, { env: {} });
   embedded = await createHost({ plugins: pluginPackages() }, { env: {} });
 });
 afterAll(async () => {

@@ -39,7 +39,7 @@ beforeAll(async () => {
     toolSetsAt(registry, upstream.url);
   // The sequence tools act as a configured HubSpot user.
   toolSets.CrmAutomationApi!.settings = { userId: '42' };
-  host = await spawnHost({ plugins: packages, toolSets }, { env: SECRETS });
+  host = await spawnHost({ plugins: packages, toolSets, mcp: { catalog: 'static' } }, { env: SECRETS });
 });
 
 afterAll(async () => {

@@ -66,8 +66,8 @@ program
   .addOption(
     new Option(
       '--catalog <mode>',
-      'static: list every tool (default); dynamic: list search_tools, describe_tools and call_tool',
-    ).choices(['static', 'dynamic']),
+      'auto: static up to 100 tools, dynamic above (default); static: list every tool; dynamic: list search_tools, describe_tools and call_tool',
+    ).choices(['auto', 'static', 'dynamic']),
   )
   .action(async (opts: { stdio?: boolean; http?: number | true; host?: string; catalog?: string }) => {
     const { host, logger } = await openHost({ ...globalOptions(), catalog: opts.catalog });

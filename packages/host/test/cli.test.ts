@@ -76,10 +76,10 @@ describe('toolhost CLI', () => {
     expect(r.stderr).toMatch(/unknown key 'tools\.alow'/);
   });
 
-  it('refuses a catalog mode other than static or dynamic, from the flag or the environment', async () => {
+  it('refuses a catalog mode other than auto, static or dynamic, from the flag or the environment', async () => {
     const flag = await cli(['--config', configFile, 'serve', '--stdio', '--catalog', 'lazy']);
     expect(flag.code).not.toBe(0);
-    expect(flag.stderr).toMatch(/--catalog.*Allowed choices are static, dynamic/);
+    expect(flag.stderr).toMatch(/--catalog.*Allowed choices are auto, static, dynamic/);
     const env = await cli(['--config', configFile, 'serve', '--stdio'], { TOOLHOST_CATALOG: 'lazy' });
     expect(env.code).toBe(1);
     expect(env.stderr).toMatch(/mcp\.catalog/);

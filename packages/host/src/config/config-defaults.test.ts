@@ -7,7 +7,7 @@ describe('resolveConfig', () => {
     const resolved = resolveConfig({});
     expect(resolved.mcp).toEqual({
       nameSeparator: '_',
-      catalog: 'static',
+      catalog: 'auto',
       maxResultBytes: 80_000,
       resultTtlSeconds: 900,
     });
@@ -39,7 +39,7 @@ describe('resolveConfig', () => {
     const copy = structuredClone(given);
     const resolved = resolveConfig(given);
     expect(resolved.mcp.nameSeparator).toBe('.');
-    expect(resolved.mcp.catalog).toBe('static');
+    expect(resolved.mcp.catalog).toBe('auto');
     expect(resolved.engine.retry).toEqual({ maxAttempts: 5, baseDelayMs: 200, maxDelayMs: 4000 });
     expect(resolved.toolSets?.GridApi).toEqual({ pacing: false, enabled: true });
     expect(given).toEqual(copy);

@@ -333,10 +333,10 @@ export const hostConfigSchema = {
           default: '_',
         },
         catalog: {
-          enum: ['static', 'dynamic'],
+          enum: ['auto', 'static', 'dynamic'],
           description:
-            '`static` lists every tool; `dynamic` lists `search_tools`, `describe_tools` and `call_tool`, for clients that cannot hold the whole catalog.',
-          default: 'static',
+            "`static` lists every tool; `dynamic` lists `search_tools`, `describe_tools` and `call_tool`, for clients that cannot hold the whole catalog; `auto` is `static` up to 100 listed tools and `dynamic` above (OpenAI and VS Code take at most 128 tools per request, shared with the client's own).",
+          default: 'auto',
           'x-env': 'TOOLHOST_CATALOG',
           'x-flag': '--catalog',
         },

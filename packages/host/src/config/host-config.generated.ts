@@ -185,11 +185,11 @@ export interface HostConfig {
      */
     nameSeparator?: string;
     /**
-     * `static` lists every tool; `dynamic` lists `search_tools`, `describe_tools` and `call_tool`, for clients that cannot hold the whole catalog.
+     * `static` lists every tool; `dynamic` lists `search_tools`, `describe_tools` and `call_tool`, for clients that cannot hold the whole catalog; `auto` is `static` up to 100 listed tools and `dynamic` above (OpenAI and VS Code take at most 128 tools per request, shared with the client's own).
      *
-     * @default "static"
+     * @default "auto"
      */
-    catalog?: 'static' | 'dynamic';
+    catalog?: 'auto' | 'static' | 'dynamic';
     /**
      * Largest tool result text in bytes (about 20,000 tokens by default); a larger result comes back as a summary with a resource link to the whole result.
      *
@@ -623,11 +623,11 @@ export interface ResolvedHostConfig {
      */
     nameSeparator: string;
     /**
-     * `static` lists every tool; `dynamic` lists `search_tools`, `describe_tools` and `call_tool`, for clients that cannot hold the whole catalog.
+     * `static` lists every tool; `dynamic` lists `search_tools`, `describe_tools` and `call_tool`, for clients that cannot hold the whole catalog; `auto` is `static` up to 100 listed tools and `dynamic` above (OpenAI and VS Code take at most 128 tools per request, shared with the client's own).
      *
-     * @default "static"
+     * @default "auto"
      */
-    catalog: 'static' | 'dynamic';
+    catalog: 'auto' | 'static' | 'dynamic';
     /**
      * Largest tool result text in bytes (about 20,000 tokens by default); a larger result comes back as a summary with a resource link to the whole result.
      *

@@ -14,18 +14,16 @@ import {
 } from './confirm-elicitation.js';
 import { type ConfirmationPayload, ConfirmationStates, callDigest } from './confirmation-state.js';
 import {
-  APPLY_PREVIEW,
-  CALL_TOOL,
-  DESCRIBE_TOOLS,
-  DiscoveryCatalog,
-  discoveryInstructions,
-  discoveryTools,
-  PREVIEW_TOOL_CALL,
-  previewTools,
-  SEARCH_TOOLS,
-} from './discovery-tools.js';
+  type CatalogView,
+  CatalogViews,
+  type Narrowing,
+  narrowingOf,
+  READONLY_HEADER,
+  TOOLS_HEADER,
+  TOOLSETS_HEADER,
+} from './catalog-views.js';
+import { APPLY_PREVIEW, CALL_TOOL, DESCRIBE_TOOLS, PREVIEW_TOOL_CALL, SEARCH_TOOLS } from './discovery-tools.js';
 import { checkHostToolArguments } from './host-tool-arguments.js';
-import { SERVER_INSTRUCTIONS } from './instructions.js';
 import { renderOutcome, STATUS_META_KEY } from './render-outcome.js';
 import { fitResult, type QueryParamName } from './result-budget.js';
 import { ResultStore, type ResultStoreOptions } from './result-store.js';
@@ -72,6 +70,8 @@ export interface McpServerOptions {
    * replicas it goes to whichever replica holds the client's event stream.
    */
   notifyCompletion?: (elicitationId: string) => void;
+  /** What the session's initialize request narrowed the catalog to: its instructions fit that view. */
+  narrowing?: Narrowing;
 }
 
 /**
@@ -84,43 +84,40 @@ export function prepareMcpCatalog(host: Host) {
   const tools = host.listTools();
   const mcp = host.config.mcp;
   const names = new ToolNameMap(tools, mcp.nameSeparator);
-  const all: Tool[] = tools.map((t): Tool => {
+  const all = new Map<string, Tool>();
+  for (const t of tools) {
     const annotations = listedAnnotations({
       readOnly: t.annotations.readOnlyHint,
       destructive: t.annotations.destructiveHint,
       idempotent: t.annotations.idempotentHint,
       openWorld: t.annotations.openWorldHint,
     });
-    return {
+    all.set(t.name, {
       name: names.mcpName(t.name),
       description: t.description,
       inputSchema: listedInputSchema(t.inputSchema) as Tool['inputSchema'],
       ...(annotations ? { annotations } : {}),
-    };
-  });
-  const toolSets = [...new Set(tools.map((t) => t.toolSet))];
-  const dynamic = mcp.catalog === 'dynamic';
-  const writable = tools.some((t) => !t.annotations.readOnlyHint);
-  const own = [
-    ...(dynamic ? discoveryTools(toolSets, tools.length) : []),
-    ...(writable ? previewTools() : []),
-  ];
+    });
+  }
+  const views = new CatalogViews(host, names, all);
+  const whole = views.whole;
   return {
     names,
-    listed: [...(dynamic ? [] : all), ...own],
+    views,
+    listed: whole.listed,
     /** The host's own tools served here (discovery, previews), by name, for checking their arguments. */
-    hostTools: new Map(own.map((t) => [t.name, t])) as ReadonlyMap<string, Tool>,
+    hostTools: whole.hostTools,
     /** The operator's audit log, if turned on. */
     audit: host.serving.auditLog,
     /** Whether preview_tool_call and apply_preview are served (some tool can write). */
-    previews: writable,
-    instructions: dynamic ? discoveryInstructions(toolSets, tools.length) : SERVER_INSTRUCTIONS,
-    discovery: dynamic ? new DiscoveryCatalog(host, names, all) : undefined,
+    previews: whole.previews,
+    instructions: whole.instructions,
+    discovery: whole.discovery,
     maxResultBytes: mcp.maxResultBytes,
     results: new ResultStore({ ttlSeconds: mcp.resultTtlSeconds, ...sharedResults(host) }),
     queryParams: new Map<string, readonly QueryParamName[]>(),
     /** The canonical names of the exposed tools, for explaining a name that is not one of them. */
-    exposed: new Set(tools.map((t) => t.name)) as ReadonlySet<string>,
+    exposed: whole.exposed,
     warmed: false,
     cacheHints: cacheHintsFor(mcp.resultTtlSeconds),
     confirmations: confirmationStatesOf(host),
@@ -164,6 +161,11 @@ export type McpCatalog = ReturnType<typeof prepareMcpCatalog>;
 function sharedResults(host: Host): Pick<ResultStoreOptions, 'shared' | 'onShareFailed'> {
   const results = host.serving.sharedStore?.results;
   return results ? { shared: results, onShareFailed: (e) => results.shareFailed(e) } : {};
+}
+
+/** The catalog view a request sees: narrowed by its HTTP headers, if it sent any. */
+function viewFor(catalog: McpCatalog, ctx: { http?: { req?: Request } }): CatalogView {
+  return catalog.views.view(narrowingOf(ctx.http?.req?.headers));
 }
 
 /**
@@ -210,23 +212,24 @@ export function createMcpServer(host: Host, catalog: McpCatalog, options: McpSer
       // request, at or above the level it asked for (`logging/setLevel` on a session, the
       // per-request `_meta` level on 2026-07-28, where none is sent without one).
       capabilities: { tools: { listChanged: false }, resources: { listChanged: false }, logging: {} },
-      instructions: catalog.instructions,
+      instructions: catalog.views.view(options.narrowing).instructions,
       cacheHints: catalog.cacheHints,
       // Checked before any handler runs: a state that fails is -32602, and never reaches one.
       requestState: { verify: (state, ctx) => catalog.confirmations.codec.verify(state, ctx) },
     },
   );
   const userId = options.userId ?? host.config.defaultUserId;
-  server.setRequestHandler('tools/list', async () => {
+  server.setRequestHandler('tools/list', async (_request, ctx) => {
+    const view = viewFor(catalog, ctx);
     // Once the list is answered (the client's first step), load what calls need.
     if (!catalog.warmed) {
       catalog.warmed = true;
       setImmediate(() => {
-        void catalog.discovery?.warm();
+        void view.discovery?.warm();
         void host.warm();
       });
     }
-    return { tools: catalog.listed };
+    return { tools: view.listed };
   });
   const notifyCompletion =
     options.notifyCompletion ?? ((id: string) => void sendCompletionNotice(server, id));
@@ -370,7 +373,8 @@ class ToolCalls {
     audit: CallAudit,
   ): Promise<CallToolResult | InputRequiredResult> {
     const { name, arguments: args = {} } = params;
-    const own = this.catalog.hostTools.get(name);
+    const view = viewFor(this.catalog, ctx);
+    const own = view.hostTools.get(name);
     if (own) {
       const refused = checkHostToolArguments(own, args);
       if (refused) {
@@ -378,8 +382,8 @@ class ToolCalls {
         return name === SEARCH_TOOLS ? result : { ...result, structuredContent };
       }
     }
-    if (this.catalog.previews && name === PREVIEW_TOOL_CALL) return this.preview(args, audit);
-    if (this.catalog.previews && name === APPLY_PREVIEW) {
+    if (view.previews && name === PREVIEW_TOOL_CALL) return this.preview(args, audit, view);
+    if (view.previews && name === APPLY_PREVIEW) {
       if (typeof args.preview_id !== 'string' || args.preview_id === '')
         return renderOutcome(
           invalid('preview_id', "Parameter 'preview_id' is required: the id preview_tool_call answered."),
@@ -394,7 +398,7 @@ class ToolCalls {
         () => callDigest(APPLY_PREVIEW, args.preview_id, args.idempotency_key),
       );
     }
-    const discovery = this.catalog.discovery;
+    const discovery = view.discovery;
     if (discovery) {
       if (name === SEARCH_TOOLS) {
         const fitted = this.withinBudget(await discovery.search(args), undefined, undefined, name);
@@ -410,14 +414,14 @@ class ToolCalls {
         return this.withinBudget(result, value, undefined, name);
       }
       if (name === CALL_TOOL) {
-        const canonical = this.resolve(args.name);
-        if (!canonical) throw this.unknownTool(args.name);
+        const canonical = this.resolve(args.name, view);
+        if (!canonical) throw this.unknownTool(args.name, view);
         audit.tool = canonical;
         return this.call(canonical, args.arguments, ctx, audit, args.idempotency_key, 'idempotency_key');
       }
     }
     const canonical = this.catalog.names.canonicalName(name);
-    if (!canonical) throw this.unknownTool(name);
+    if (!canonical || !view.exposed.has(canonical)) throw this.unknownTool(name, view);
     audit.tool = canonical;
     return this.call(
       canonical,
@@ -429,15 +433,20 @@ class ToolCalls {
     );
   }
 
-  /** A tool named in either spelling (`Set.Tool` or `Set_Tool`), if exposed. */
-  private resolve(name: unknown): string | undefined {
+  /** A tool named in either spelling (`Set.Tool` or `Set_Tool`), if exposed (in the request's view). */
+  private resolve(name: unknown, view: CatalogView): string | undefined {
     if (typeof name !== 'string') return undefined;
-    return this.catalog.names.canonicalName(name) ?? (this.host.getTool(name) ? name : undefined);
+    const canonical = this.catalog.names.canonicalName(name) ?? (this.host.getTool(name) ? name : undefined);
+    return canonical !== undefined && view.exposed.has(canonical) ? canonical : undefined;
   }
 
-  private async preview(args: Record<string, unknown>, audit: CallAudit): Promise<CallToolResult> {
-    const canonical = this.resolve(args.name);
-    if (!canonical) throw this.unknownTool(args.name);
+  private async preview(
+    args: Record<string, unknown>,
+    audit: CallAudit,
+    view: CatalogView,
+  ): Promise<CallToolResult> {
+    const canonical = this.resolve(args.name, view);
+    if (!canonical) throw this.unknownTool(args.name, view);
     audit.target = canonical;
     const outcome = await this.host.previewToolCall(canonical, args.arguments ?? {}, {
       userId: this.callerId,
@@ -582,11 +591,13 @@ class ToolCalls {
   }
 
   /** The same words as the embedding API and the CLI: the right spelling, the key that hides the tool, or a close name. */
-  private unknownTool(name: unknown): ProtocolError {
-    return new ProtocolError(
-      ProtocolErrorCode.InvalidParams,
-      this.host.serving.explainUnknownTool(shortName(name), this.catalog.exposed, 'mcp'),
-    );
+  private unknownTool(name: unknown, view: CatalogView): ProtocolError {
+    const canonical = typeof name === 'string' ? this.catalog.names.canonicalName(name) : undefined;
+    const message =
+      canonical !== undefined && this.catalog.exposed.has(canonical) && !view.exposed.has(canonical)
+        ? `The tool ${shortName(name)} is left out by this request's ${TOOLSETS_HEADER} / ${TOOLS_HEADER} / ${READONLY_HEADER} headers.`
+        : this.host.serving.explainUnknownTool(shortName(name), this.catalog.exposed, 'mcp');
+    return new ProtocolError(ProtocolErrorCode.InvalidParams, message);
   }
 }
 

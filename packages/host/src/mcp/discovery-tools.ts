@@ -1,4 +1,4 @@
-import type { Host } from '../host.js';
+import type { Host, ToolInfo } from '../host.js';
 import type { ToolIndex } from '../search/tool-index.js';
 import { HostServices, resolveService } from '../services.js';
 import { compactSchema } from './compact-schema.js';
@@ -180,11 +180,16 @@ export class DiscoveryCatalog {
   private index: Promise<ToolIndex> | undefined;
   private readonly listed: ReadonlyMap<string, Tool>;
 
-  /** `listed`: every exposed tool as the static catalog lists it (MCP names, listed schemas). */
+  /**
+   * `listed`: every exposed tool as the static catalog lists it (MCP names, listed schemas);
+   * `tools`: the tools searched and described (default all the host's; fewer for a request
+   * that narrowed its catalog).
+   */
   constructor(
     private readonly host: Host,
     private readonly names: ToolNameMap,
     listed: readonly Tool[],
+    private readonly tools: readonly ToolInfo[] = host.listTools(),
   ) {
     this.listed = new Map(listed.map((t) => [t.name, t]));
   }
@@ -194,15 +199,14 @@ export class DiscoveryCatalog {
    * server calls it after the first tools/list), never in the static catalog's start-up.
    */
   warm(): Promise<ToolIndex> {
-    this.index ??= import('../search/tool-index.js').then(
-      ({ ToolIndex }) => new ToolIndex(this.host.listTools()),
-    );
+    this.index ??= import('../search/tool-index.js').then(({ ToolIndex }) => new ToolIndex(this.tools));
     return this.index;
   }
 
   /** The canonical name of a tool named in either spelling (`Set.Tool` or `Set_Tool`), if exposed. */
   resolve(name: string): string | undefined {
-    return this.names.canonicalName(name) ?? (this.host.getTool(name) ? name : undefined);
+    const canonical = this.names.canonicalName(name) ?? (this.host.getTool(name) ? name : undefined);
+    return canonical !== undefined && this.listed.has(this.names.mcpName(canonical)) ? canonical : undefined;
   }
 
   async search(args: Record<string, unknown>): Promise<CallToolResult> {

@@ -4,6 +4,7 @@ import type { AccessTokens } from '../auth/access-tokens.js';
 import type { Host } from '../host.js';
 import type { Logger } from '../logger.js';
 import type { AuditEntry } from '../observability/audit-log.js';
+import { type Narrowing, narrowingOf } from './catalog-views.js';
 import { answersDirectly } from './confirm-elicitation.js';
 import { createMcpServer, type McpCatalog } from './create-mcp-server.js';
 import type { HttpSession, HttpSessions } from './http-sessions.js';
@@ -192,11 +193,17 @@ export class McpEndpoint {
         id,
       });
     }
-    const session = await this.startSession(sessionId, userId, owner, () => {
-      sessions.add(session);
-      this.track(res, session);
-      this.o.logger?.info({ session: sessionId, user: userId }, 'session opened');
-    });
+    const session = await this.startSession(
+      sessionId,
+      userId,
+      owner,
+      () => {
+        sessions.add(session);
+        this.track(res, session);
+        this.o.logger?.info({ session: sessionId, user: userId }, 'session opened');
+      },
+      narrowingOf(req.headers),
+    );
     await session.transport.handleRequest(req, res, parsed);
   }
 
@@ -209,6 +216,7 @@ export class McpEndpoint {
     userId: string,
     owner: string,
     onInitialized: () => void,
+    narrowing?: Narrowing,
   ): Promise<HttpSession> {
     const { host, catalog, sessions, shared } = this.o;
     const transport = new SessionTransport({
@@ -217,6 +225,7 @@ export class McpEndpoint {
       answersDirectly: (request) => answersDirectly(server, host.config.tools?.confirmWrites, request),
     });
     const server = createMcpServer(host, catalog, {
+      ...(narrowing ? { narrowing } : {}),
       ...this.o.serverInfo,
       userId,
       ...(shared

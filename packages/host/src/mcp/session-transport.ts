@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { narrowingRequest } from './catalog-views.js';
 import {
   cancelledRequestOf,
   isAnswer,
@@ -287,9 +288,11 @@ export class SessionTransport implements Transport {
       });
       return;
     }
+    // The catalog narrowing headers (X-MCP-Toolsets …) travel with the messages to the handlers.
+    const extra = narrowingRequest(req.headers);
     if (ids.length === 0) {
       res.writeHead(202).end();
-      for (const m of messages) this.deliver(m);
+      for (const m of messages) this.deliver(m, extra);
       return;
     }
     // Only a POST of one request can be answered directly: a batch's other requests might
@@ -301,7 +304,7 @@ export class SessionTransport implements Transport {
     res.once('close', () => {
       for (const id of ids) if (this.pending.get(id) === exchange) this.pending.delete(id);
     });
-    for (const m of messages) this.deliver(m);
+    for (const m of messages) this.deliver(m, extra);
   }
 
   /** Whether the POST's messages may go to the server now: the handshake, or a request of an initialized session. */
@@ -352,8 +355,8 @@ export class SessionTransport implements Transport {
     return true;
   }
 
-  private deliver(message: JSONRPCMessage): void {
-    this.onmessage?.(message);
+  private deliver(message: JSONRPCMessage, extra?: MessageExtraInfo): void {
+    this.onmessage?.(message, extra);
     // The server ends a cancelled request's handler without answering it (right for stdio,
     // where nothing waits); here its POST would stay open until the client gave up.
     const cancelled = cancelledRequestOf(message);

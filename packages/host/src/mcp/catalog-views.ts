@@ -1,0 +1,150 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Tool } from './sdk.js';
+import type { Host, ToolInfo } from '../host.js';
+import { DiscoveryCatalog, discoveryInstructions, discoveryTools, previewTools } from './discovery-tools.js';
+import { SERVER_INSTRUCTIONS } from './instructions.js';
+import type { ToolNameMap } from './tool-names.js';
+
+/**
+ * The most tools `--catalog auto` lists as they are; above it, the dynamic catalog. OpenAI's
+ * API and VS Code take at most 128 tools per request, and the client's own tools and other
+ * servers' share them: 100 leaves 28 for those. Every tool set alone fits (GridApi is 96 with
+ * the two preview tools: 98); all five together (216) do not.
+ */
+export const AUTO_CATALOG_MAX_TOOLS = 100;
+
+/** Headers by which an HTTP client narrows what it sees, per request, within what the host exposes. */
+export const TOOLSETS_HEADER = 'x-mcp-toolsets';
+export const TOOLS_HEADER = 'x-mcp-tools';
+export const READONLY_HEADER = 'x-mcp-readonly';
+
+/** What a request narrowed the catalog to: any of the three, all applying together. */
+export interface Narrowing {
+  toolSets?: ReadonlySet<string>;
+  tools?: ReadonlySet<string>;
+  readOnly?: boolean;
+}
+
+/** One catalog as one client sees it: the listing, the instructions and what may be called. */
+export interface CatalogView {
+  listed: Tool[];
+  instructions: string;
+  /** Set when this view is the dynamic catalog. */
+  discovery: DiscoveryCatalog | undefined;
+  /** Whether preview_tool_call and apply_preview are served (some tool can write). */
+  previews: boolean;
+  /** The host's own tools served in this view (discovery, previews), by name, for checking their arguments. */
+  hostTools: ReadonlyMap<string, Tool>;
+  /** The canonical names of the tools in this view. */
+  exposed: ReadonlySet<string>;
+}
+
+const list = (value: string | string[] | null | undefined) =>
+  (Array.isArray(value) ? value.join(',') : (value ?? ''))
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+
+/** Request headers as Node or the Fetch API holds them. */
+export type RequestHeaders = IncomingHttpHeaders | { get(name: string): string | null };
+
+const NARROWING_HEADERS = [TOOLSETS_HEADER, TOOLS_HEADER, READONLY_HEADER] as const;
+
+function headerOf(headers: RequestHeaders, name: string): string | string[] | undefined {
+  if (typeof headers.get === 'function') return (headers as { get(n: string): string | null }).get(name) ?? undefined;
+  return (headers as IncomingHttpHeaders)[name];
+}
+
+/** The narrowing an HTTP request's headers ask for; undefined when they ask for none. */
+export function narrowingOf(headers: RequestHeaders | undefined): Narrowing | undefined {
+  if (!headers) return undefined;
+  const [toolSets, tools, readOnly] = NARROWING_HEADERS.map((h) => headerOf(headers, h));
+  if (toolSets === undefined && tools === undefined && readOnly === undefined) return undefined;
+  const narrowing: Narrowing = {};
+  if (toolSets !== undefined) narrowing.toolSets = new Set(list(toolSets));
+  if (tools !== undefined) narrowing.tools = new Set(list(tools));
+  if (readOnly !== undefined) narrowing.readOnly = /^(1|true|yes)$/i.test(list(readOnly)[0] ?? '');
+  return narrowing;
+}
+
+/**
+ * What a session transport passes with a POST's messages so that the server's handlers see its
+ * narrowing headers (`ctx.http.req`): only those headers, and nothing at all (no object, no
+ * cost) for the requests that send none.
+ */
+export function narrowingRequest(headers: IncomingHttpHeaders): { request: Request } | undefined {
+  const picked: [string, string][] = [];
+  for (const name of NARROWING_HEADERS) {
+    const value = headers[name];
+    if (value !== undefined) picked.push([name, Array.isArray(value) ? value.join(',') : value]);
+  }
+  return picked.length === 0 ? undefined : { request: new Request('http://toolhost.invalid/mcp', { headers: picked }) };
+}
+
+/** A key that is the same for the same narrowing, however spelled. */
+export function narrowingKey(n: Narrowing): string {
+  return JSON.stringify([
+    [...(n.toolSets ?? ['*'])].sort(),
+    [...(n.tools ?? ['*'])].sort(),
+    n.readOnly === true,
+  ]);
+}
+
+/**
+ * Builds the views of one host's catalog: the whole one, and, on demand, the narrowed ones
+ * HTTP requests ask for (kept, a few at most: clients send the same headers every time).
+ */
+export class CatalogViews {
+  readonly whole: CatalogView;
+  private readonly narrowed = new Map<string, CatalogView>();
+
+  constructor(
+    private readonly host: Host,
+    private readonly names: ToolNameMap,
+    private readonly listedTools: ReadonlyMap<string, Tool>,
+  ) {
+    this.whole = this.build(host.listTools());
+  }
+
+  /** The view for a request's narrowing (the whole one without). Narrowing never adds a tool. */
+  view(narrowing: Narrowing | undefined): CatalogView {
+    if (!narrowing) return this.whole;
+    const key = narrowingKey(narrowing);
+    let view = this.narrowed.get(key);
+    if (!view) {
+      const tools = this.host
+        .listTools()
+        .filter(
+          (t) =>
+            (!narrowing.toolSets || narrowing.toolSets.has(t.toolSet)) &&
+            (!narrowing.tools ||
+              narrowing.tools.has(t.name) ||
+              narrowing.tools.has(this.names.mcpName(t.name))) &&
+            (!narrowing.readOnly || t.annotations.readOnlyHint),
+        );
+      view = this.build(tools);
+      // Bounded: distinct narrowings come from configured clients, but headers are the caller's.
+      if (this.narrowed.size >= 64) this.narrowed.delete(this.narrowed.keys().next().value as string);
+      this.narrowed.set(key, view);
+    }
+    return view;
+  }
+
+  private build(tools: readonly ToolInfo[]): CatalogView {
+    const mode = this.host.config.mcp.catalog;
+    const writable = tools.some((t) => !t.annotations.readOnlyHint);
+    const listedCount = tools.length + (writable ? 2 : 0);
+    const dynamic = mode === 'dynamic' || (mode === 'auto' && listedCount > AUTO_CATALOG_MAX_TOOLS);
+    const toolSets = [...new Set(tools.map((t) => t.toolSet))];
+    const all = tools.map((t) => this.listedTools.get(t.name)!);
+    const own = [...(dynamic ? discoveryTools(toolSets, tools.length) : []), ...(writable ? previewTools() : [])];
+    return {
+      listed: [...(dynamic ? [] : all), ...own],
+      hostTools: new Map(own.map((t) => [t.name, t])),
+      instructions: dynamic ? discoveryInstructions(toolSets, tools.length) : SERVER_INSTRUCTIONS,
+      discovery: dynamic ? new DiscoveryCatalog(this.host, this.names, all, tools) : undefined,
+      previews: writable,
+      exposed: new Set(tools.map((t) => t.name)),
+    };
+  }
+}
