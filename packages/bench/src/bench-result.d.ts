@@ -31,6 +31,8 @@ export interface ColdStart {
   medianMs: number;
   minMs: number;
   runs: number;
+  /** Median resident memory right after the first tools/list answer (Linux), MB. */
+  rssMb?: number;
 }
 
 export interface Memory {
@@ -85,6 +87,8 @@ export interface RunResult {
   sessionChurn?: Awaited<ReturnType<typeof measureSessionChurn>>;
   coldStart?: {
     hostAllPlugins: ColdStart & { tools?: number };
+    /** All plugins with the default catalog (`auto`: the dynamic one above 100 tools). */
+    hostDefault?: ColdStart;
     hostOnePlugin: ColdStart;
     bare: ColdStart;
     peer: ColdStart;

@@ -229,24 +229,32 @@ async function main() {
   log('cold start: process start to first tools/list answer');
   const coldArgs = coldStartArgs(S, upstream.url);
   /** @type {Record<keyof typeof coldArgs, number[]>} */
-  const times = { hostAllPlugins: [], hostOnePlugin: [], bare: [], peer: [] };
+  const times = { hostAllPlugins: [], hostDefault: [], hostOnePlugin: [], bare: [], peer: [] };
+  // Resident memory of each freshly started server, read right after its first answer: the
+  // same moment for the host, the bare SDK server and the peer, in the same run.
+  /** @type {Record<keyof typeof coldArgs, number[]>} */
+  const rss = { hostAllPlugins: [], hostDefault: [], hostOnePlugin: [], bare: [], peer: [] };
   for (let i = 0; i < COUNTS.cold; i += 1) {
     for (const key of /** @type {(keyof typeof coldArgs)[]} */ (Object.keys(coldArgs))) {
       const conn = await connectStdio(coldArgs[key]);
       times[key].push(conn.startMs);
+      const mb = processRssMb(conn.pid);
+      if (mb !== undefined) rss[key].push(mb);
       await conn.close();
     }
   }
-  const cold = (/** @type {number[]} */ t) => ({
-    medianMs: Math.round(median(t)),
-    minMs: Math.round(Math.min(...t)),
-    runs: t.length,
+  const cold = (/** @type {keyof typeof coldArgs} */ key) => ({
+    medianMs: Math.round(median(times[key])),
+    minMs: Math.round(Math.min(...times[key])),
+    runs: times[key].length,
+    ...(rss[key].length > 0 ? { rssMb: round(median(rss[key]), 1) } : {}),
   });
   const coldStart = {
-    hostAllPlugins: { ...cold(times.hostAllPlugins), tools: catalog.tools },
-    hostOnePlugin: cold(times.hostOnePlugin),
-    bare: cold(times.bare),
-    peer: cold(times.peer),
+    hostAllPlugins: { ...cold('hostAllPlugins'), tools: catalog.tools },
+    hostDefault: cold('hostDefault'),
+    hostOnePlugin: cold('hostOnePlugin'),
+    bare: cold('bare'),
+    peer: cold('peer'),
   };
   upstream.close();
 

@@ -324,7 +324,7 @@ function markdown(r) {
   const c = r.coldStart;
   out.push(
     table(
-      ['server', 'cold start median', 'min', 'RSS after start', 'RSS after calls'],
+      ['server', 'cold start median', 'min', 'RSS after start', 'RSS after calls', 'RSS at first answer'],
       [
         [
           `toolhost, all plugins (${c.hostAllPlugins.tools} tools)`,
@@ -332,13 +332,27 @@ function markdown(r) {
           `${c.hostAllPlugins.minMs} ms`,
           `${r.memory.host.rssAfterStartMb} MB`,
           `${r.memory.host.rssAfterCallsMb} MB after ${r.memory.host.calls.toLocaleString('en')} calls (${r.memory.host.rssAfterWarmupMb} MB after ${r.memory.host.warmupCalls.toLocaleString('en')})`,
+          rssOf(c.hostAllPlugins),
         ],
+        ...(c.hostDefault
+          ? [
+              [
+                'toolhost, all plugins, default catalog (auto: dynamic)',
+                `${c.hostDefault.medianMs} ms`,
+                `${c.hostDefault.minMs} ms`,
+                '',
+                '',
+                rssOf(c.hostDefault),
+              ],
+            ]
+          : []),
         [
           'toolhost, one plugin (CrmEventsApi)',
           `${c.hostOnePlugin.medianMs} ms`,
           `${c.hostOnePlugin.minMs} ms`,
           '',
           '',
+          rssOf(c.hostOnePlugin),
         ],
         [
           'bare SDK server, one tool',
@@ -346,8 +360,9 @@ function markdown(r) {
           `${c.bare.minMs} ms`,
           `${r.memory.bare.rssAfterStartMb} MB`,
           `${r.memory.bare.rssAfterCallsMb} MB`,
+          rssOf(c.bare),
         ],
-        ['peer, one tool', `${c.peer.medianMs} ms`, `${c.peer.minMs} ms`, '', ''],
+        ['peer, one tool', `${c.peer.medianMs} ms`, `${c.peer.minMs} ms`, '', '', rssOf(c.peer)],
       ],
     ),
   );
@@ -387,4 +402,9 @@ export function writeResults(result) {
   writeFileSync(join(RESULTS, `${name}.md`), `${md}\n`);
   console.log(`\n${md}\n`);
   console.log(`wrote ${join('packages/bench/results', `${name}.json`)} (${result.durationSeconds} s)`);
+}
+
+/** A cold start's resident memory at its first answer, where it was read. */
+function rssOf(/** @type {{ rssMb?: number }} */ c) {
+  return c.rssMb === undefined ? '–' : `${c.rssMb} MB`;
 }

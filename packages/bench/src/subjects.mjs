@@ -173,6 +173,7 @@ export function servers(upstream) {
 export function coldStartArgs(S, upstream) {
   return {
     hostAllPlugins: S.host.stdio,
+    hostDefault: hostStdio(upstream, undefined, { catalog: 'auto' }),
     hostOnePlugin: hostStdio(upstream, [ONE_PLUGIN]),
     bare: S.bare.stdio,
     peer: S.peer.stdio,

@@ -108,6 +108,24 @@ export function targets(r) {
     `${r.coldStart.bare.medianMs} ms`,
     r.coldStart.hostAllPlugins.medianMs < 450,
   );
+  const c = r.coldStart;
+  add(
+    'cold start, all plugins, against the bare SDK server (same run)',
+    '≤ bare + 100 ms',
+    `${c.hostAllPlugins.medianMs} ms`,
+    `${c.bare.medianMs} ms`,
+    c.hostAllPlugins.medianMs <= c.bare.medianMs + 100,
+    `${c.peer.medianMs} ms`,
+  );
+  if (c.hostAllPlugins.rssMb !== undefined && c.bare.rssMb !== undefined)
+    add(
+      'RSS right after the first tools/list, all plugins, against the bare SDK server',
+      '≤ bare + 15 MB',
+      `${c.hostAllPlugins.rssMb} MB`,
+      `${c.bare.rssMb} MB`,
+      c.hostAllPlugins.rssMb <= c.bare.rssMb + 15,
+      c.peer.rssMb === undefined ? '–' : `${c.peer.rssMb} MB`,
+    );
   add(
     'RSS after start, all plugins',
     '< 100 MB',

@@ -5,6 +5,11 @@ import { callWaitListener } from './call-waits.js';
 import type { Logger } from './logger.js';
 import type { HostTelemetry } from './observability/host-telemetry.js';
 
+/** The instruments of a host whose traces and metrics nobody reads: nothing recorded. */
+const UNTRACED = {
+  startCall: () => ({ run: <T>(fn: () => T): T => fn(), end: () => {} }),
+};
+
 /**
  * The life of each call after assembly: its own abort signal (cancelled by the caller's or by
  * shutdown), its span and counts, one log line with its outcome, and the in-flight set that
@@ -69,7 +74,8 @@ export class CallLifecycle {
     const forward = () => controller.abort(signal?.reason);
     if (signal?.aborted) forward();
     else signal?.addEventListener('abort', forward, { once: true });
-    const instruments = this.telemetry.loaded ?? (await this.telemetry.load());
+    const instruments =
+      this.telemetry.loaded ?? (this.telemetry.wanted ? await this.telemetry.load() : UNTRACED);
     const started = performance.now();
     this.counter += 1;
     const callId = this.counter;

@@ -344,7 +344,7 @@ export async function createHost(rawConfig: HostConfig = {}, options: HostOption
     listTools: () => [...infos.values()],
     getTool: (name) => infos.get(name),
     warm: async () => {
-      await Promise.all([parts.engine.warm(), telemetry.load()]);
+      await Promise.all([parts.engine.warm(), telemetry.wanted ? telemetry.load() : undefined]);
     },
     metrics: () => telemetry.metricsText(),
     async callTool(name, args, callOptions = {}) {

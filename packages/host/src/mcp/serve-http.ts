@@ -139,6 +139,8 @@ export async function serveHttp(host: Host, given: HttpServeOptions = {}): Promi
       help: 'Open MCP sessions held by this replica.',
       read: () => state.sessions.size,
     });
+  // /metrics reads the counters: they count from the start (and their modules load now).
+  await host.metrics();
   const routes = await serverRoutes(state);
   let hostAllowed: (host: string | undefined) => boolean = () => false;
   const httpServer = createServer((req, res) => {

@@ -5,11 +5,15 @@ import type { GaugeSource, StateGauges, WaitKind } from './state-gauges.js';
 /** The content type of `HostTelemetry.metricsText()` (Prometheus text exposition 0.0.4). */
 export const PROMETHEUS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
 
+/** Where `@opentelemetry/api` (1.x) keeps what an SDK registers: present once one is set up. */
+const OTEL_GLOBAL = Symbol.for('opentelemetry.js.api.1');
+
 /**
  * The host's traces and metrics. The instruments (prom-client and the OpenTelemetry API,
- * together about 100 ms of module loading) load with the HTTP client, when the host warms or
- * at the first call, so that a host that only lists tools never pays for them. Everything
- * worth counting happens inside a call, after they have loaded.
+ * together about 100 ms of module loading) load only when something reads them: an
+ * OpenTelemetry SDK set up in the process, `/metrics` (the HTTP server asks for them as it
+ * starts), or `host.metrics()`. A stdio host for a desktop client, which has none of these,
+ * never loads them. Once wanted they load when the host warms or at the first call after.
  */
 export class HostTelemetry {
   private instruments?: CallInstruments;
@@ -21,6 +25,11 @@ export class HostTelemetry {
   /** The instruments, once loaded (synchronous for every call after the first). */
   get loaded(): CallInstruments | undefined {
     return this.instruments;
+  }
+
+  /** Whether anything reads traces or metrics: only then are the instruments worth loading. */
+  get wanted(): boolean {
+    return this.loading !== undefined || OTEL_GLOBAL in globalThis;
   }
 
   load(): Promise<CallInstruments> {
@@ -60,7 +69,7 @@ export class HostTelemetry {
   };
 
   tokenRefresh(provider: string, outcome: 'ok' | 'reauthorize' | 'failed'): void {
-    void this.load().then((i) => i.tokenRefresh(provider, outcome));
+    if (this.wanted) void this.load().then((i) => i.tokenRefresh(provider, outcome));
   }
 
   /** The counters in Prometheus text format. */

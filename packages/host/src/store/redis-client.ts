@@ -1,5 +1,5 @@
 import { ToolError } from '@toolhost/core';
-import { Redis, type RedisOptions as RedisClientOptions } from 'ioredis';
+import type { Redis, RedisOptions as RedisClientOptions } from 'ioredis';
 import type { Logger } from '../logger.js';
 import { redactRedisUrl } from './redis-url.js';
 
@@ -87,6 +87,8 @@ export function describeConnectFailure(errors: readonly Error[], last: unknown, 
  */
 export async function connectRedis(url: string, logger?: Logger, options: RedisOptions = {}): Promise<Redis> {
   const shown = redactRedisUrl(url);
+  // Loaded here, when a shared store is configured: a host without one never pays for it.
+  const { Redis } = await import('ioredis');
   const [target] = connectionOf(url, options);
   const settings: RedisClientOptions = {
     lazyConnect: true,
