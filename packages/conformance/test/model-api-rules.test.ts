@@ -65,7 +65,8 @@ describe.each(['static', 'dynamic'] as const)('the %s catalog', (catalog) => {
   it("converts to OpenAI strict mode with the Agents SDK's own converter, but for open objects", () => {
     const nonStrict: { tool: string; openObjects: string[] }[] = [];
     for (const tool of catalogs[catalog]) {
-      const converted = mcpToFunctionTool(tool, server, true);
+      // The SDK's MCPTool type wants fields it fills in itself when absent (it does so here).
+      const converted = mcpToFunctionTool(tool as Parameters<typeof mcpToFunctionTool>[0], server, true);
       if (!converted.strict) nonStrict.push({ tool: tool.name, openObjects: openObjectParameters(tool) });
     }
     // A tool is non-strict only for a parameter strict mode cannot express.
