@@ -438,9 +438,9 @@ export class ToolEngine {
     }
     // How long is known only once the slot comes: the listener hears of the wait as it starts.
     const ended = context.onWait?.('pacing', undefined);
-    let waited: number | void;
+    let waited: number | undefined;
     try {
-      waited = await pacer.wait(key, context.signal);
+      waited = (await pacer.wait(key, context.signal)) ?? undefined;
     } finally {
       ended?.();
     }

@@ -4,7 +4,7 @@ import { compactSchema } from './compact-schema.js';
 type Node = Record<string, unknown>;
 
 /** The schema with every local `$ref` replaced by what it points at, and `$defs` gone. */
-export function expandReferences(schema: Node): Node {
+function expandReferences(schema: Node): Node {
   const defs = (schema.$defs ?? {}) as Record<string, Node>;
   const expand = (v: unknown): unknown => {
     if (Array.isArray(v)) return v.map(expand);
