@@ -1,4 +1,4 @@
-import { createHost, type Host, mcpToolName } from '@toolhost/host';
+import { createHost, expandSchemaReferences, type Host, mcpToolName } from '@toolhost/host';
 import { type SpawnedHost, spawnHost } from '@toolhost/testing';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -8,20 +8,7 @@ import { pluginPackages } from '../src/plugins.js';
 const MAX_SCHEMA_BYTES = 28_000;
 
 type Node = Record<string, unknown>;
-
-/** A compacted schema with every `$ref` into its `$defs` replaced by what it points at. */
-function expandReferences(schema: Node): Node {
-  const defs = (schema.$defs ?? {}) as Record<string, Node>;
-  const expand = (v: unknown): unknown => {
-    if (Array.isArray(v)) return v.map(expand);
-    if (typeof v !== 'object' || v === null) return v;
-    const ref = (v as Node).$ref;
-    if (typeof ref === 'string' && ref.startsWith('#/$defs/')) return expand(defs[ref.slice(8)]);
-    return Object.fromEntries(Object.entries(v as Node).map(([k, c]) => [k, expand(c)]));
-  };
-  const { $defs: _defs, ...rest } = schema;
-  return expand(rest) as Node;
-}
+const expandReferences = (schema: Node) => expandSchemaReferences(schema) as Node;
 
 let spawned: SpawnedHost;
 let embedded: Host;

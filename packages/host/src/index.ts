@@ -32,6 +32,7 @@ export {
 } from './host.js';
 export { HostError, type HostErrorCode } from './host-error.js';
 export { createLogger, type Logger } from './logger.js';
+export { compactSchema, expandSchemaReferences } from './mcp/compact-schema.js';
 export { createMcpServer, type McpServerOptions, prepareMcpCatalog } from './mcp/create-mcp-server.js';
 export { SERVER_INSTRUCTIONS } from './mcp/instructions.js';
 export { renderOutcome, STATUS_META_KEY } from './mcp/render-outcome.js';

@@ -1,21 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { compactSchema } from './compact-schema.js';
+import { compactSchema, expandSchemaReferences } from './compact-schema.js';
 
 type Node = Record<string, unknown>;
-
-/** The schema with every local `$ref` replaced by what it points at, and `$defs` gone. */
-function expandReferences(schema: Node): Node {
-  const defs = (schema.$defs ?? {}) as Record<string, Node>;
-  const expand = (v: unknown): unknown => {
-    if (Array.isArray(v)) return v.map(expand);
-    if (typeof v !== 'object' || v === null) return v;
-    const ref = (v as Node).$ref;
-    if (typeof ref === 'string' && ref.startsWith('#/$defs/')) return expand(defs[ref.slice(8)]);
-    return Object.fromEntries(Object.entries(v as Node).map(([k, c]) => [k, expand(c)]));
-  };
-  const { $defs: _defs, ...rest } = schema;
-  return expand(rest) as Node;
-}
+const expandReferences = (schema: Node) => expandSchemaReferences(schema) as Node;
 
 const field = (n: number) => ({
   type: 'object',

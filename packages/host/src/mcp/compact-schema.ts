@@ -88,10 +88,38 @@ export function compactSchema(schema: JsonSchema): JsonSchema {
   return compacted as JsonSchema;
 }
 
+/** Request schemas longer than this (about 2,000 tokens) are compacted; shorter ones stay plain. */
+export const COMPACT_ABOVE_BYTES = 8000;
+
+/** The schema as a result carries it: as it is up to {@link COMPACT_ABOVE_BYTES}, compacted above. */
+export function compactLargeSchema(schema: JsonSchema): JsonSchema {
+  return JSON.stringify(schema).length > COMPACT_ABOVE_BYTES ? compactSchema(schema) : schema;
+}
+
 function uniqueName(base: string, taken: Record<string, unknown>): string {
   const clean = base.replace(/[^A-Za-z0-9_]/g, '_') || 'schema';
   if (!(clean in taken)) return clean;
   let i = 2;
   while (`${clean}${i}` in taken) i++;
   return `${clean}${i}`;
+}
+
+/**
+ * The inverse of {@link compactSchema}: every `$ref` into the schema's `$defs` replaced by what
+ * it points at, and `$defs` gone. For a reader that wants the schema written out in full.
+ */
+export function expandSchemaReferences(schema: JsonSchema): JsonSchema {
+  const root = schema as Node;
+  const defs = root.$defs;
+  if (!isNode(defs)) return schema;
+  const expand = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(expand);
+    if (!isNode(v)) return v;
+    const ref = v.$ref;
+    if (typeof ref === 'string' && ref.startsWith('#/$defs/') && Object.keys(v).length === 1)
+      return expand(defs[ref.slice('#/$defs/'.length)]);
+    return Object.fromEntries(Object.entries(v).map(([k, c]) => [k, expand(c)]));
+  };
+  const { $defs: _defs, ...rest } = root;
+  return expand(rest) as JsonSchema;
 }

@@ -1,7 +1,7 @@
 import type { Host, ToolInfo } from '../host.js';
 import type { ToolIndex } from '../search/tool-index.js';
 import { HostServices, resolveService } from '../services.js';
-import { compactSchema } from './compact-schema.js';
+import { compactLargeSchema } from './compact-schema.js';
 import { exampleCall } from './example-call.js';
 import { HOST_TOOL_LIMITS } from './host-tool-arguments.js';
 import { renderOutcome } from './render-outcome.js';
@@ -265,7 +265,7 @@ export class DiscoveryCatalog {
         description: info.description,
         readOnly: info.annotations.readOnlyHint,
         inputSchema,
-        ...(bodySchema ? { requestBodySchema: compactSchema(bodySchema) } : {}),
+        ...(bodySchema ? { requestBodySchema: compactLargeSchema(bodySchema) } : {}),
         example: exampleCall(this.names.mcpName(canonical), inputSchema, bodySchema),
       });
     }

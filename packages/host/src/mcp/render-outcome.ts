@@ -1,5 +1,5 @@
 import type { JsonSchema, ToolOutcome } from '@toolhost/core';
-import { compactSchema } from './compact-schema.js';
+import { compactLargeSchema } from './compact-schema.js';
 import type { CallToolResult } from './sdk.js';
 
 /** Where a response's HTTP status travels: beside the body, not in the text the model reads. */
@@ -30,12 +30,12 @@ export function renderOutcome(outcome: ToolOutcome): CallToolResult {
 // A tool's body schema is the same object on every call: compacted and written once.
 const schemaTexts = new WeakMap<object, string>();
 
-/** A request-body schema as a result's text: compacted, so that every one arrives whole. */
+/** A request-body schema as a result's text: large ones compacted, so that every one arrives whole. */
 function schemaText(schema: unknown): string {
   if (!isObject(schema)) return JSON.stringify(schema);
   let text = schemaTexts.get(schema);
   if (text === undefined) {
-    text = JSON.stringify(compactSchema(schema as JsonSchema));
+    text = JSON.stringify(compactLargeSchema(schema as JsonSchema));
     schemaTexts.set(schema, text);
   }
   return text;
