@@ -51,4 +51,4 @@ export function compileSchema(schema: object): ValidateFunction {
   return validate;
 }
 
-export type { ErrorObject };
+export type { ErrorObject, ValidateFunction };

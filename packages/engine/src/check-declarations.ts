@@ -1,5 +1,6 @@
+import { createRequire } from 'node:module';
 import { TOOL_SET_VOCABULARY, type ToolDeclaration, type ToolSetDefinition } from '@toolhost/core';
-import { compileSchema, type ErrorObject } from './ajv-instance.js';
+import { compileSchema, type ErrorObject, type ValidateFunction } from './ajv-instance.js';
 
 /** One thing wrong with a tool set's declarations: which tool, which field, what. */
 export interface DeclarationProblem {
@@ -111,6 +112,24 @@ function checkTool(
       if (!seen.has(n)) problem('dependentRequired', `names unknown parameter ${n}`);
 }
 
+const require = createRequire(import.meta.url);
+let vocabulary: ValidateFunction | undefined;
+
+/**
+ * The vocabulary's validator: the one ajv generated at build time
+ * (scripts/compile-vocabulary-validator.mjs), else compiled now (running from source).
+ */
+function vocabularyValidator(): ValidateFunction {
+  if (!vocabulary) {
+    try {
+      vocabulary = require('./tool-set-vocabulary.generated.cjs') as ValidateFunction;
+    } catch {
+      vocabulary = compileSchema(TOOL_SET_VOCABULARY);
+    }
+  }
+  return vocabulary;
+}
+
 /**
  * Checks a registered tool set against this core's declaration vocabulary and the rules the
  * engine relies on (every placeholder filled, fields used where they mean something). The
@@ -118,7 +137,7 @@ function checkTool(
  * tool and field instead of failing a user's call later.
  */
 export function checkToolSet(set: ToolSetDefinition): DeclarationProblem[] {
-  const validate = compileSchema(TOOL_SET_VOCABULARY);
+  const validate = vocabularyValidator();
   if (!validate(set)) {
     const problems = (validate.errors ?? [])
       .map((e) => vocabularyProblem(set, e))
