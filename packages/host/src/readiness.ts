@@ -78,5 +78,7 @@ export async function toolSetReadiness(host: Host): Promise<ToolSetReadiness[]> 
       checks,
     });
   }
-  return out.sort((a, b) => a.toolSet.localeCompare(b.toolSet));
+  // Code-point order, not localeCompare: tool set names are ASCII identifiers, and the first
+  // localeCompare of a process loads ICU's collation, about 100 ms of every serve start.
+  return out.sort((a, b) => (a.toolSet < b.toolSet ? -1 : a.toolSet > b.toolSet ? 1 : 0));
 }
