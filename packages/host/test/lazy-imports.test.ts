@@ -54,7 +54,7 @@ describe('optional subsystems load only when configured', () => {
       { cwd: fixtureApp },
     );
     const loaded = recorder.loaded();
-    expect(loaded).toContain('@modelcontextprotocol/sdk');
+    expect(loaded).toContain('@modelcontextprotocol/server');
     expect(loaded.filter((p) => OPTIONAL.includes(p))).toEqual([]);
   });
 

@@ -1,4 +1,10 @@
-import { context, propagation } from '@opentelemetry/api';
+import { createRequire } from 'node:module';
+import { otelRegistered } from '../observability/host-telemetry.js';
+
+// Loaded only once an OpenTelemetry SDK is set up: a host without one (a desktop client's
+// stdio host) never loads the API for this.
+const require = createRequire(import.meta.url);
+let api: typeof import('@opentelemetry/api') | undefined;
 
 /**
  * Runs `fn` in the caller's trace when the request's `_meta` carries a W3C `traceparent` (and
@@ -8,7 +14,10 @@ import { context, propagation } from '@opentelemetry/api';
  */
 export function withCallerTrace<T>(meta: Record<string, unknown> | undefined, fn: () => T): T {
   const traceparent = meta?.traceparent;
-  if (typeof traceparent !== 'string') return fn();
+  // Without an SDK there is no propagator to read it and no span to parent.
+  if (typeof traceparent !== 'string' || !otelRegistered()) return fn();
+  api ??= require('@opentelemetry/api') as typeof import('@opentelemetry/api');
+  const { context, propagation } = api;
   const tracestate = meta?.tracestate;
   const carrier = typeof tracestate === 'string' ? { traceparent, tracestate } : { traceparent };
   return context.with(propagation.extract(context.active(), carrier), fn);

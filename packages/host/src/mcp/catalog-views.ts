@@ -1,8 +1,8 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import type { Tool } from './sdk.js';
 import type { Host, ToolInfo } from '../host.js';
 import { DiscoveryCatalog, discoveryInstructions, discoveryTools, previewTools } from './discovery-tools.js';
 import { SERVER_INSTRUCTIONS } from './instructions.js';
+import type { Tool } from './sdk.js';
 import type { ToolNameMap } from './tool-names.js';
 
 /**
@@ -51,7 +51,8 @@ export type RequestHeaders = IncomingHttpHeaders | { get(name: string): string |
 const NARROWING_HEADERS = [TOOLSETS_HEADER, TOOLS_HEADER, READONLY_HEADER] as const;
 
 function headerOf(headers: RequestHeaders, name: string): string | string[] | undefined {
-  if (typeof headers.get === 'function') return (headers as { get(n: string): string | null }).get(name) ?? undefined;
+  if (typeof headers.get === 'function')
+    return (headers as { get(n: string): string | null }).get(name) ?? undefined;
   return (headers as IncomingHttpHeaders)[name];
 }
 
@@ -78,7 +79,9 @@ export function narrowingRequest(headers: IncomingHttpHeaders): { request: Reque
     const value = headers[name];
     if (value !== undefined) picked.push([name, Array.isArray(value) ? value.join(',') : value]);
   }
-  return picked.length === 0 ? undefined : { request: new Request('http://toolhost.invalid/mcp', { headers: picked }) };
+  return picked.length === 0
+    ? undefined
+    : { request: new Request('http://toolhost.invalid/mcp', { headers: picked }) };
 }
 
 /** A key that is the same for the same narrowing, however spelled. */

@@ -8,6 +8,11 @@ export const PROMETHEUS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8
 /** Where `@opentelemetry/api` (1.x) keeps what an SDK registers: present once one is set up. */
 const OTEL_GLOBAL = Symbol.for('opentelemetry.js.api.1');
 
+/** Whether an OpenTelemetry SDK (or anything using the API) is set up in this process. */
+export function otelRegistered(): boolean {
+  return OTEL_GLOBAL in globalThis;
+}
+
 /**
  * The host's traces and metrics. The instruments (prom-client and the OpenTelemetry API,
  * together about 100 ms of module loading) load only when something reads them: an
@@ -29,7 +34,7 @@ export class HostTelemetry {
 
   /** Whether anything reads traces or metrics: only then are the instruments worth loading. */
   get wanted(): boolean {
-    return this.loading !== undefined || OTEL_GLOBAL in globalThis;
+    return this.loading !== undefined || otelRegistered();
   }
 
   load(): Promise<CallInstruments> {
