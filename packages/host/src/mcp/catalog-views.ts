@@ -140,7 +140,10 @@ export class CatalogViews {
     const dynamic = mode === 'dynamic' || (mode === 'auto' && listedCount > AUTO_CATALOG_MAX_TOOLS);
     const toolSets = [...new Set(tools.map((t) => t.toolSet))];
     const all = tools.map((t) => this.listedTools.get(t.name)!);
-    const own = [...(dynamic ? discoveryTools(toolSets, tools.length) : []), ...(writable ? previewTools() : [])];
+    const own = [
+      ...(dynamic ? discoveryTools(toolSets, tools.length) : []),
+      ...(writable ? previewTools() : []),
+    ];
     return {
       listed: [...(dynamic ? [] : all), ...own],
       hostTools: new Map(own.map((t) => [t.name, t])),

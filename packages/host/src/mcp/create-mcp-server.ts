@@ -1,9 +1,23 @@
 import { randomBytes } from 'node:crypto';
-import { type CallWaitListener, listedAnnotations, listedInputSchema, type ToolOutcome } from '@toolhost/core';
+import {
+  type CallWaitListener,
+  listedAnnotations,
+  listedInputSchema,
+  type ToolOutcome,
+} from '@toolhost/core';
 import type { CallOptions, Host } from '../host.js';
 import { MemoryRecords } from '../writes/expiring-records.js';
 import type { ConfirmWrite } from '../writes/write-safety.js';
 import { withCallerTrace } from './caller-trace.js';
+import {
+  type CatalogView,
+  CatalogViews,
+  type Narrowing,
+  narrowingOf,
+  READONLY_HEADER,
+  TOOLS_HEADER,
+  TOOLSETS_HEADER,
+} from './catalog-views.js';
 import {
   asksBeforeAnswering,
   asksWithInputRequired,
@@ -14,15 +28,12 @@ import {
 } from './confirm-elicitation.js';
 import { type ConfirmationPayload, ConfirmationStates, callDigest } from './confirmation-state.js';
 import {
-  type CatalogView,
-  CatalogViews,
-  type Narrowing,
-  narrowingOf,
-  READONLY_HEADER,
-  TOOLS_HEADER,
-  TOOLSETS_HEADER,
-} from './catalog-views.js';
-import { APPLY_PREVIEW, CALL_TOOL, DESCRIBE_TOOLS, PREVIEW_TOOL_CALL, SEARCH_TOOLS } from './discovery-tools.js';
+  APPLY_PREVIEW,
+  CALL_TOOL,
+  DESCRIBE_TOOLS,
+  PREVIEW_TOOL_CALL,
+  SEARCH_TOOLS,
+} from './discovery-tools.js';
 import { checkHostToolArguments } from './host-tool-arguments.js';
 import { renderOutcome, STATUS_META_KEY } from './render-outcome.js';
 import { fitResult, type QueryParamName } from './result-budget.js';
