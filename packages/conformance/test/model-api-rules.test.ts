@@ -1,4 +1,4 @@
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/client';
 import { type MCPServer, mcpToFunctionTool } from '@openai/agents-core';
 import { spawnHost } from '@toolhost/testing';
 import { beforeAll, describe, expect, it } from 'vitest';
