@@ -10,7 +10,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // opens every connection with `initialize`) and the v2 line, which asks for MCP 2026-07-28
 // first. Both must list and call the host's tools over stdio, as they do over HTTP.
 const TOOL = 'CrmEventsApi_ListEventTypes';
-const config = (upstream: string) => ({ toolSets: { CrmEventsApi: { baseUrl: upstream } } });
+// The static catalog, as the test lists the tool: with every plugin installed `auto` would list
+// the dynamic one.
+const config = (upstream: string) => ({
+  toolSets: { CrmEventsApi: { baseUrl: upstream } },
+  mcp: { catalog: 'static' as const },
+});
 const env = { CRM_AUTH_PROVIDER_TOKEN: 'generations-token-1' };
 
 let upstream: RecordingUpstream;
