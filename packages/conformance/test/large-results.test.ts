@@ -41,7 +41,12 @@ describe('a 2 MB upstream answer', () => {
   it('comes back as a summary within the budget whose resource link reads back the whole body', async () => {
     const result = await host.client.callTool({ name: 'GridApi_ListGridRecords', arguments: args });
     expect(result.isError).toBeFalsy();
-    expect(result.structuredContent).toBeUndefined();
+    // What an agent needs to act without reading the resource: the next page's cursor.
+    expect(result.structuredContent).toMatchObject({
+      truncated: true,
+      resource: (result.content as { uri?: string }[])[1]?.uri,
+      nextPage: { cursor: body.offset },
+    });
     const content = result.content as { type: string; text?: string; uri?: string; size?: number }[];
     expect(content.map((c) => c.type)).toEqual(['text', 'resource_link']);
     expect(Buffer.byteLength(content[0]!.text!)).toBeLessThanOrEqual(DEFAULT_BUDGET);

@@ -39,7 +39,11 @@ beforeAll(async () => {
     toolSetsAt(registry, upstream.url);
   // The sequence tools act as a configured HubSpot user.
   toolSets.CrmAutomationApi!.settings = { userId: '42' };
-  host = await spawnHost({ plugins: packages, toolSets, mcp: { catalog: 'static' } }, { env: SECRETS });
+  // One user previews every write tool here, more than the default per-user bound allows.
+  host = await spawnHost(
+    { plugins: packages, toolSets, mcp: { catalog: 'static' }, tools: { previewsPerUser: 1000 } },
+    { env: SECRETS },
+  );
 });
 
 afterAll(async () => {

@@ -171,6 +171,22 @@ export const hostConfigSchema = {
           description: 'How long a write preview (`preview_tool_call`) can be applied, in seconds.',
           default: 600,
         },
+        previewsPerUser: {
+          type: 'integer',
+          minimum: 1,
+          maximum: 100000,
+          description:
+            'How many unexpired write previews one user may hold on a host (or replica); one more is refused, naming this setting.',
+          default: 100,
+        },
+        idempotencyKeysPerUser: {
+          type: 'integer',
+          minimum: 1,
+          maximum: 1000000,
+          description:
+            'How many idempotency keys holding outcomes one user may have on a host (or replica); one more is refused, naming this setting.',
+          default: 1000,
+        },
         idempotencyTtlSeconds: {
           type: 'integer',
           minimum: 1,

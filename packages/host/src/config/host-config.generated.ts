@@ -53,6 +53,18 @@ export interface HostConfig {
      */
     previewTtlSeconds?: number;
     /**
+     * How many unexpired write previews one user may hold on a host (or replica); one more is refused, naming this setting.
+     *
+     * @default 100
+     */
+    previewsPerUser?: number;
+    /**
+     * How many idempotency keys holding outcomes one user may have on a host (or replica); one more is refused, naming this setting.
+     *
+     * @default 1000
+     */
+    idempotencyKeysPerUser?: number;
+    /**
      * How long an idempotency key answers its first outcome instead of sending again, in seconds.
      *
      * @default 86400
@@ -490,6 +502,18 @@ export interface ResolvedHostConfig {
      * @default 600
      */
     previewTtlSeconds: number;
+    /**
+     * How many unexpired write previews one user may hold on a host (or replica); one more is refused, naming this setting.
+     *
+     * @default 100
+     */
+    previewsPerUser: number;
+    /**
+     * How many idempotency keys holding outcomes one user may have on a host (or replica); one more is refused, naming this setting.
+     *
+     * @default 1000
+     */
+    idempotencyKeysPerUser: number;
     /**
      * How long an idempotency key answers its first outcome instead of sending again, in seconds.
      *

@@ -15,7 +15,7 @@ function tooManyKeys(max: number, ttlMs: number): ToolOutcome {
     ok: false,
     error: {
       code: 'store_unavailable',
-      message: `You have ${max} idempotency keys holding outcomes, the most one user may have on this host (each is kept ${ttlMs / 1000} s): send without a key, or later. Nothing was sent.`,
+      message: `You have ${max} idempotency keys holding outcomes, the most one user may have on this host (tools.idempotencyKeysPerUser; each is kept ${ttlMs / 1000} s): send without a key, or later. Nothing was sent.`,
       retryable: true,
       parameter: 'idempotency_key',
     },

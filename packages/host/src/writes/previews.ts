@@ -66,7 +66,7 @@ export class Previews {
       throw new ToolError({
         code: 'store_unavailable',
         retryable: true,
-        message: `You have ${this.perUser.max} previews kept, the most one user may have on this host: apply the ones you need, or wait for them to expire (each is kept ${(2 * this.ttlMs) / 1000} s). Nothing was sent.`,
+        message: `You have ${this.perUser.max} previews kept, the most one user may have on this host (tools.previewsPerUser): apply the ones you need, or wait for them to expire (each is kept ${(2 * this.ttlMs) / 1000} s). Nothing was sent.`,
       });
     const id = `pv_${randomBytes(16).toString('base64url')}`;
     const preview: RequestPreview = {

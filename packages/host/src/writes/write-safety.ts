@@ -207,9 +207,10 @@ export function createWriteSafety(input: {
     records,
     input.calls,
     input.engine,
-    new Previews(records, codec, tools.previewTtlSeconds * 1000),
+    new Previews(records, codec, tools.previewTtlSeconds * 1000, tools.previewsPerUser),
     new IdempotencyKeys(records, codec, {
       ttlMs: tools.idempotencyTtlSeconds * 1000,
+      maxPerUser: tools.idempotencyKeysPerUser,
       claimLeaseMs: tools.idempotencyClaimSeconds * 1000,
       waitMs: tools.idempotencyWaitSeconds * 1000,
       ...(input.onClaimWaited ? { onWaited: input.onClaimWaited } : {}),
