@@ -1,51 +1,40 @@
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1HttpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { CONTRACT_VERSION, registerToolSet, type ToolPlugin } from '@toolhost/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
 import { createHost, type Host } from '../src/host.js';
 import { type HttpServerHandle, serveHttp } from '../src/mcp/serve-http.js';
+import { inlinePlugin } from './support.js';
 
 // A call's waits and retries reach the client as log notifications of its request, at or above
 // the level the client asked for: per request in `_meta` on 2026-07-28, per session with
 // `logging/setLevel` before it. Each item whose id ends in `-flaky` answers 503 once, so its
 // call is retried, and the retry waits for the tool set's pacing (4 a second).
-const pacedPlugin: ToolPlugin = {
-  contractVersion: CONTRACT_VERSION,
-  name: 'inline-paced',
-  version: '0.0.0',
-  toolSet: 'Paced',
-  register(container, options = {}) {
-    registerToolSet(container, {
-      contractVersion: CONTRACT_VERSION,
-      toolSet: 'Paced',
-      plugin: { name: 'inline-paced', version: '0.0.0' },
-      servers: { default: options.baseUrl ?? 'https://paced.invalid' },
-      traffic: { pacing: { per: 'connection', requestsPerSecond: 4 } },
-      tools: [
+const pacedPlugin = inlinePlugin(
+  'Paced',
+  [
+    {
+      name: 'GetItem',
+      description: 'Gets an item.',
+      method: 'GET',
+      path: '/items/{item}',
+      auth: { kind: 'none' },
+      hints: { readOnly: true },
+      params: [
         {
-          name: 'GetItem',
-          description: 'Gets an item.',
-          method: 'GET',
-          path: '/items/{item}',
-          auth: { kind: 'none' },
-          hints: { readOnly: true },
-          params: [
-            {
-              name: 'item_id',
-              in: 'path',
-              apiName: 'item',
-              required: true,
-              schema: { type: 'string' },
-              description: 'Item.',
-            },
-          ],
+          name: 'item_id',
+          in: 'path',
+          apiName: 'item',
+          required: true,
+          schema: { type: 'string' },
+          description: 'Item.',
         },
       ],
-    });
-  },
-};
+    },
+  ],
+  { pacing: { per: 'connection', requestsPerSecond: 4 } },
+);
 const MODERN = '2026-07-28';
 let upstream: RecordingUpstream;
 let host: Host;

@@ -8,7 +8,6 @@ import {
   type ReadableSpan,
   SimpleSpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
-import { CONTRACT_VERSION, registerToolSet, type ToolPlugin } from '@toolhost/core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
 import { AccessTokens } from '../src/auth/access-tokens.js';
@@ -23,7 +22,7 @@ import {
   fakeClient,
   startFakeOAuthServer,
 } from './fake-oauth-server.js';
-import { fixtureApp } from './support.js';
+import { fixtureApp, inlinePlugin } from './support.js';
 
 /** Collects on demand, as a test needs (the SDK's readers otherwise export on a timer). */
 class OnDemandReader extends MetricReader {
@@ -44,37 +43,26 @@ let oauth: FakeOAuthServer;
 let host: Host;
 
 /** A tool set with pacing and a 429 retry, so that both kinds of rate-limit wait happen. */
-const pacedPlugin: ToolPlugin = {
-  contractVersion: CONTRACT_VERSION,
-  name: 'inline-paced',
-  version: '0.0.0',
-  toolSet: 'Paced',
-  register(container, options = {}) {
-    registerToolSet(container, {
-      contractVersion: CONTRACT_VERSION,
-      toolSet: 'Paced',
-      plugin: { name: 'inline-paced', version: '0.0.0' },
-      servers: { default: options.baseUrl ?? 'https://paced.invalid' },
-      traffic: {
-        pacing: { key: 'base', requestsPerSecond: 20 },
-        retryOnRateLimit: { defaultWaitSeconds: 0, maxWaitSeconds: 1 },
-      },
-      tools: [
-        {
-          name: 'Ping',
-          description: 'Pings a base.',
-          method: 'GET',
-          path: '/paced/{base}',
-          auth: { kind: 'none' },
-          hints: { readOnly: true },
-          params: [
-            { name: 'base', in: 'path', required: true, schema: { type: 'string' }, description: 'Base.' },
-          ],
-        },
+const pacedPlugin = inlinePlugin(
+  'Paced',
+  [
+    {
+      name: 'Ping',
+      description: 'Pings a base.',
+      method: 'GET',
+      path: '/paced/{base}',
+      auth: { kind: 'none' },
+      hints: { readOnly: true },
+      params: [
+        { name: 'base', in: 'path', required: true, schema: { type: 'string' }, description: 'Base.' },
       ],
-    });
+    },
+  ],
+  {
+    pacing: { key: 'base', requestsPerSecond: 20 },
+    retryOnRateLimit: { defaultWaitSeconds: 0, maxWaitSeconds: 1 },
   },
-};
+);
 
 beforeAll(async () => {
   // The operator's SDK, registered before the host's first call as an operator's start-up would.

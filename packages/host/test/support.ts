@@ -4,7 +4,13 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { CONTRACT_VERSION, registerToolSet, type ToolDeclaration, type ToolPlugin } from '@toolhost/core';
+import {
+  CONTRACT_VERSION,
+  registerToolSet,
+  type ToolDeclaration,
+  type ToolPlugin,
+  type TrafficPolicy,
+} from '@toolhost/core';
 import { afterAll } from 'vitest';
 import { hostCliPath } from '../../testing/src/spawn-host.js';
 import type { HostConfig } from '../src/config/host-config.js';
@@ -43,8 +49,15 @@ afterAll(() => {
 export const ALICE_ACCESS_TOKEN = 'alice-access-token-0123456789';
 export const BOB_ACCESS_TOKEN = 'bob-access-token-9876543210xx';
 
-/** A tool-set plugin written inline (against the contract alone), for tests that need their own tools. */
-export function inlinePlugin(toolSet: string, tools: readonly ToolDeclaration[]): ToolPlugin {
+/**
+ * A tool-set plugin written inline (against the contract alone), for tests that need their own
+ * tools, with the traffic policy (pacing, retries) a test sets.
+ */
+export function inlinePlugin(
+  toolSet: string,
+  tools: readonly ToolDeclaration[],
+  traffic?: TrafficPolicy,
+): ToolPlugin {
   return {
     contractVersion: CONTRACT_VERSION,
     name: `inline-${toolSet.toLowerCase()}`,
@@ -56,6 +69,7 @@ export function inlinePlugin(toolSet: string, tools: readonly ToolDeclaration[])
         toolSet,
         plugin: { name: `inline-${toolSet.toLowerCase()}`, version: '0.0.0' },
         servers: { default: options.baseUrl ?? 'https://inline.invalid' },
+        ...(traffic ? { traffic } : {}),
         tools,
       });
     },

@@ -2,41 +2,29 @@ import { Writable } from 'node:stream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { CallToolResultSchema, type Progress } from '@modelcontextprotocol/sdk/types.js';
-import { CONTRACT_VERSION, registerToolSet, type ToolPlugin } from '@toolhost/core';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
 import { createHost, type Host } from '../src/host.js';
 import { createLogger } from '../src/logger.js';
 import { createMcpServer, prepareMcpCatalog } from '../src/mcp/create-mcp-server.js';
-import { fixtureApp } from './support.js';
+import { fixtureApp, inlinePlugin } from './support.js';
 
 // A call that waits (here the 2 s an upstream's 429 asked for) tells the client it is alive
 // and why, when the client asked for progress, and says so in the log in any case.
-const limited: ToolPlugin = {
-  contractVersion: CONTRACT_VERSION,
-  name: 'inline-limited',
-  version: '0.0.0',
-  toolSet: 'Limited',
-  register(container, options = {}) {
-    registerToolSet(container, {
-      contractVersion: CONTRACT_VERSION,
-      toolSet: 'Limited',
-      plugin: { name: 'inline-limited', version: '0.0.0' },
-      servers: { default: options.baseUrl ?? 'https://limited.invalid' },
-      traffic: { retryOnRateLimit: { defaultWaitSeconds: 1, maxWaitSeconds: 5 } },
-      tools: [
-        {
-          name: 'Get',
-          description: 'Gets a thing.',
-          method: 'GET',
-          path: '/things',
-          auth: { kind: 'none' },
-          hints: { readOnly: true },
-        },
-      ],
-    });
-  },
-};
+const limited = inlinePlugin(
+  'Limited',
+  [
+    {
+      name: 'Get',
+      description: 'Gets a thing.',
+      method: 'GET',
+      path: '/things',
+      auth: { kind: 'none' },
+      hints: { readOnly: true },
+    },
+  ],
+  { retryOnRateLimit: { defaultWaitSeconds: 1, maxWaitSeconds: 5 } },
+);
 
 let upstream: RecordingUpstream;
 let host: Host;

@@ -3,7 +3,8 @@ import { open, unlink } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { TokenStoreError } from './sealed-file.js';
 
-function alive(pid: number): boolean {
+/** Whether a process of that pid still runs here (EPERM: it runs, as another user). */
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -54,7 +55,7 @@ export class FileLock {
         if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
       }
       const holder = this.holder();
-      if (holder === undefined || !alive(holder.pid) || Date.now() - holder.since > this.staleMs) {
+      if (holder === undefined || !processAlive(holder.pid) || Date.now() - holder.since > this.staleMs) {
         await unlink(this.path).catch(() => {});
         continue;
       }

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ToolError } from '@toolhost/core';
+import { processAlive } from '../auth/file-lock.js';
 import { isRecord, SealedFile } from '../auth/sealed-file.js';
 import { MemoryRecords, type RecordLimits } from './expiring-records.js';
 
@@ -20,15 +21,6 @@ export type FileRecordsLimits = RecordLimits;
 
 function unavailable(message: string): ToolError {
   return new ToolError({ code: 'store_unavailable', retryable: true, message });
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /**
@@ -86,7 +78,7 @@ export class FileRecords extends MemoryRecords {
       holder = undefined;
     }
     const pid = Number(holder?.split(' ')[0]);
-    if (holder && holder !== this.owner && Number.isInteger(pid) && alive(pid))
+    if (holder && holder !== this.owner && Number.isInteger(pid) && processAlive(pid))
       throw unavailable(
         `The write-records file ${this.sealed.file} is in use by another toolhost (process ${pid}): two hosts on one data directory would erase each other's idempotency keys and previews. Give each host its own TOOLHOST_DATA_DIR, or share them through Redis (TOOLHOST_REDIS_URL). Nothing was sent.`,
       );
