@@ -66,15 +66,15 @@ describe('pending authorizations in Redis', () => {
     expect(await one.get('alice-7')).toBeUndefined();
     expect((await one.get('alice-8'))?.userId).toBe('alice');
     expect((await two.get('alice-39'))?.userId).toBe('alice');
-    expect(await a.zcard('toolhost:oauth:echo-auth:user:alice')).toBe(32);
+    expect(await a.zcard('toolhost:oauth:{echo-auth}:user:alice')).toBe(32);
   });
 
   it('expires flows with Redis (PX)', async () => {
     const [one] = await replicas(200);
     await one.add('s1', entry('u', 'f1'));
-    expect(await a.pttl('toolhost:oauth:echo-auth:flow:f1')).toBeGreaterThan(0);
+    expect(await a.pttl('toolhost:oauth:{echo-auth}:flow:f1')).toBeGreaterThan(0);
     await new Promise((r) => setTimeout(r, 300));
     expect(await one.get('s1')).toBeUndefined();
-    expect(await a.exists('toolhost:oauth:echo-auth:flow:f1', 'toolhost:oauth:echo-auth:state:s1')).toBe(0);
+    expect(await a.exists('toolhost:oauth:{echo-auth}:flow:f1', 'toolhost:oauth:{echo-auth}:state:s1')).toBe(0);
   });
 });

@@ -126,3 +126,46 @@ export async function startRedisServer(extraArgs: string[] = []): Promise<RedisS
     },
   };
 }
+
+/** A real Redis Cluster: masters on free loopback ports, every slot assigned, no replicas. */
+export interface RedisCluster {
+  nodes: RedisServer[];
+  /** `host:port` of each node, as `store.cluster` takes them. */
+  seeds: string[];
+  close(): Promise<void>;
+}
+
+/** Starts `count` cluster-enabled redis-servers and joins them with `redis-cli --cluster create`. */
+export async function startRedisCluster(count = 3): Promise<RedisCluster> {
+  // nodes.conf is relative to the server's --dir, its own temporary directory.
+  const nodes = await Promise.all(
+    Array.from({ length: count }, () =>
+      startRedisServer(['--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf']),
+    ),
+  );
+  const seeds = nodes.map((n) => `127.0.0.1:${n.port}`);
+  const close = async () => {
+    await Promise.all(nodes.map((n) => n.close()));
+  };
+  try {
+    execFileSync('redis-cli', ['--cluster', 'create', ...seeds, '--cluster-replicas', '0', '--cluster-yes'], {
+      stdio: 'pipe',
+    });
+    // Every node must agree that all slots are served before clients start.
+    const deadline = Date.now() + 15_000;
+    for (const node of nodes) {
+      while (
+        !execFileSync('redis-cli', ['-p', String(node.port), 'cluster', 'info'], { encoding: 'utf8' }).includes(
+          'cluster_state:ok',
+        )
+      ) {
+        if (Date.now() > deadline) throw new Error(`Redis Cluster on ${seeds.join(', ')} did not become ready`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    }
+  } catch (e) {
+    await close();
+    throw e;
+  }
+  return { nodes, seeds, close };
+}

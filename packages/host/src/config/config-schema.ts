@@ -504,6 +504,13 @@ export const hostConfigSchema = {
           description: 'With `sentinels`: the name of the master group the Sentinels monitor.',
           default: 'mymaster',
         },
+        cluster: {
+          type: 'array',
+          items: { type: 'string', pattern: '^[^\\s:]+:[0-9]{1,5}$' },
+          minItems: 1,
+          description:
+            'Redis Cluster: `host:port` of some of its nodes (the host learns the rest from them and follows resharding and failovers); `redisUrl` then gives only the credentials and TLS (database 0). Not with `sentinels`.',
+        },
         keyPrefix: {
           type: 'string',
           pattern: '^[A-Za-z0-9_.:-]{0,64}$',

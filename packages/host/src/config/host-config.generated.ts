@@ -321,6 +321,12 @@ export interface HostConfig {
      */
     sentinelName?: string;
     /**
+     * Redis Cluster: `host:port` of some of its nodes (the host learns the rest from them and follows resharding and failovers); `redisUrl` then gives only the credentials and TLS (database 0). Not with `sentinels`.
+     *
+     * @minItems 1
+     */
+    cluster?: [string, ...string[]];
+    /**
      * Put before every Redis key and channel (e.g. `staging:`), so that several deployments can share one Redis; the same on every replica of one.
      *
      * @default ""
@@ -770,6 +776,12 @@ export interface ResolvedHostConfig {
      * @default "mymaster"
      */
     sentinelName: string;
+    /**
+     * Redis Cluster: `host:port` of some of its nodes (the host learns the rest from them and follows resharding and failovers); `redisUrl` then gives only the credentials and TLS (database 0). Not with `sentinels`.
+     *
+     * @minItems 1
+     */
+    cluster?: [string, ...string[]];
     /**
      * Put before every Redis key and channel (e.g. `staging:`), so that several deployments can share one Redis; the same on every replica of one.
      *

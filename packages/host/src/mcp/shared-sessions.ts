@@ -1,6 +1,5 @@
-import type { Redis } from 'ioredis';
 import type { RedisChannels } from '../store/redis-channels.js';
-import { inRedis } from '../store/redis-client.js';
+import { inRedis, type SharedRedis } from '../store/redis-client.js';
 
 const CLOSED_CHANNEL = 'toolhost:session:closed';
 const COMPLETION_CHANNEL = 'toolhost:session:elicitation-complete';
@@ -27,7 +26,7 @@ export class SharedSessions {
   private readonly touched = new Map<string, number>();
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: SharedRedis,
     private readonly channels: RedisChannels,
     private readonly idleMs: number,
   ) {}

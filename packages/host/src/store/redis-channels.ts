@@ -1,4 +1,5 @@
-import type { Redis } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
+import type { SharedRedis } from './redis-client.js';
 import type { Logger } from '../logger.js';
 
 /**
@@ -14,8 +15,8 @@ export class RedisChannels {
   private readonly prefix: string;
 
   private constructor(
-    private readonly redis: Redis,
-    private readonly subscriber: Redis,
+    private readonly redis: SharedRedis,
+    private readonly subscriber: SharedRedis,
   ) {
     this.prefix = redis.options.keyPrefix ?? '';
     subscriber.on('message', (channel: string, message: string) => {
@@ -23,10 +24,12 @@ export class RedisChannels {
     });
   }
 
-  static async open(redis: Redis, logger?: Logger): Promise<RedisChannels> {
+  static async open(redis: SharedRedis, logger?: Logger): Promise<RedisChannels> {
     // Queued commands here are only ioredis's own re-subscription after a reconnect, which
     // must wait for the connection rather than fail unhandled.
-    const subscriber = redis.duplicate({ enableOfflineQueue: true });
+    const subscriber: SharedRedis = redis.isCluster
+      ? (redis as Cluster).duplicate([], { enableOfflineQueue: true })
+      : (redis as Redis).duplicate({ enableOfflineQueue: true });
     // Its outages are the main connection's too, which logs them.
     subscriber.on('error', () => {});
     await subscriber.connect();

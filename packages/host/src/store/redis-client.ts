@@ -1,7 +1,19 @@
 import { ToolError } from '@toolhost/core';
-import type { Redis, RedisOptions as RedisClientOptions } from 'ioredis';
+import type { Cluster, ClusterOptions, Redis, RedisOptions as RedisClientOptions } from 'ioredis';
 import type { Logger } from '../logger.js';
 import { redactRedisUrl } from './redis-url.js';
+
+/**
+ * A connection to the shared store: one Redis (standalone, or the master Sentinel names), or a
+ * Redis Cluster. Both take the same commands; a cluster needs the keys of one command, MULTI or
+ * script in one hash slot (the stores tag them), and a SCAN of every master (see `mastersOf`).
+ */
+export type SharedRedis = Redis | Cluster;
+
+/** The connections that hold keys: every master of a cluster, else the one connection. */
+export function mastersOf(redis: SharedRedis): Redis[] {
+  return redis.isCluster ? (redis as Cluster).nodes('master') : [redis as Redis];
+}
 
 export class SharedStoreStartError extends Error {
   override readonly name = 'SharedStoreStartError';
@@ -36,6 +48,28 @@ export interface RedisOptions {
   sentinels?: readonly string[];
   /** With `sentinels`: the master group's name. */
   sentinelName?: string;
+  /** Redis Cluster: `host:port` of some of its nodes; the URL then gives credentials and TLS. */
+  cluster?: readonly string[];
+}
+
+const hostPort = (node: string) => {
+  const at = node.lastIndexOf(':');
+  return { host: node.slice(0, at), port: Number(node.slice(at + 1)) };
+};
+
+/** The URL's credentials and TLS, for the connections to a cluster's nodes. */
+function clusterNodeOptions(url: string): NonNullable<ClusterOptions['redisOptions']> {
+  const u = new URL(url);
+  // A cluster has database 0 only: a URL naming another would silently share keys with it.
+  if (u.pathname.length > 1 && u.pathname !== '/0')
+    throw new SharedStoreStartError(
+      `store.cluster is set but the Redis URL names database ${u.pathname.slice(1)}: a Redis Cluster has database 0 only; remove it from the URL.`,
+    );
+  return {
+    ...(u.username ? { username: decodeURIComponent(u.username) } : {}),
+    ...(u.password ? { password: decodeURIComponent(u.password) } : {}),
+    ...(u.protocol === 'rediss:' ? { tls: {} } : {}),
+  };
 }
 
 /** Where to connect: the URL itself, or the master Sentinels name (with the URL's credentials). */
@@ -44,10 +78,7 @@ function connectionOf(url: string, options: RedisOptions): [string] | [RedisClie
   const u = new URL(url);
   return [
     {
-      sentinels: options.sentinels.map((node) => {
-        const at = node.lastIndexOf(':');
-        return { host: node.slice(0, at), port: Number(node.slice(at + 1)) };
-      }),
+      sentinels: options.sentinels.map(hostPort),
       name: options.sentinelName ?? 'mymaster',
       ...(u.username ? { username: decodeURIComponent(u.username) } : {}),
       ...(u.password ? { password: decodeURIComponent(u.password) } : {}),
@@ -85,10 +116,18 @@ export function describeConnectFailure(errors: readonly Error[], last: unknown, 
  * Commands issued while the connection is down fail at once instead of queueing: a call then
  * answers `store_unavailable` quickly, and the client keeps reconnecting in the background.
  */
-export async function connectRedis(url: string, logger?: Logger, options: RedisOptions = {}): Promise<Redis> {
+export async function connectRedis(
+  url: string,
+  logger?: Logger,
+  options: RedisOptions = {},
+): Promise<SharedRedis> {
   const shown = redactRedisUrl(url);
+  if (options.cluster?.length && options.sentinels?.length)
+    throw new SharedStoreStartError(
+      'store.cluster and store.sentinels are both set: a shared store is either a Redis Cluster or found through Sentinels; keep one.',
+    );
   // Loaded here, when a shared store is configured: a host without one never pays for it.
-  const { Redis } = await import('ioredis');
+  const { Redis, Cluster } = await import('ioredis');
   const [target] = connectionOf(url, options);
   const settings: RedisClientOptions = {
     lazyConnect: true,
@@ -103,8 +142,23 @@ export async function connectRedis(url: string, logger?: Logger, options: RedisO
     retryStrategy: () => null,
     sentinelRetryStrategy: () => null,
   };
-  const client =
-    typeof target === 'string' ? new Redis(target, settings) : new Redis({ ...target, ...settings });
+  const client: SharedRedis = options.cluster?.length
+    ? new Cluster(options.cluster.map(hostPort), {
+        lazyConnect: true,
+        enableOfflineQueue: false,
+        ...(options.keyPrefix ? { keyPrefix: options.keyPrefix } : {}),
+        // Each node's connection: the URL's credentials and TLS, the same timeouts.
+        redisOptions: {
+          ...clusterNodeOptions(url),
+          maxRetriesPerRequest: 1,
+          connectTimeout: settings.connectTimeout,
+          commandTimeout: settings.commandTimeout,
+        },
+        clusterRetryStrategy: () => null,
+      })
+    : typeof target === 'string'
+      ? new Redis(target, settings)
+      : new Redis({ ...target, ...settings });
   let lastError: string | undefined;
   const startErrors: Error[] = [];
   let started = false;
@@ -129,14 +183,20 @@ export async function connectRedis(url: string, logger?: Logger, options: RedisO
     client.disconnect();
     const where = options.sentinels?.length
       ? `${shown} (master '${options.sentinelName ?? 'mymaster'}' of the Sentinels ${options.sentinels.join(', ')})`
-      : shown;
+      : options.cluster?.length
+        ? `the Redis Cluster of ${options.cluster.join(', ')}`
+        : shown;
     throw new SharedStoreStartError(
       `Cannot reach the shared store at ${where}: ${describeConnectFailure(startErrors, e, url.startsWith('rediss:'))}. Start Redis, or unset TOOLHOST_REDIS_URL / store.redisUrl to run a single host with its own store.`,
     );
   }
   started = true;
   // Once serving, reconnect for as long as it takes, backing off up to 2 s between attempts.
-  client.options.retryStrategy = (attempt: number) => Math.min(attempt * 100, 2000);
-  client.options.sentinelRetryStrategy = (attempt: number) => Math.min(attempt * 100, 2000);
+  const backOff = (attempt: number) => Math.min(attempt * 100, 2000);
+  if (client.isCluster) (client as Cluster).options.clusterRetryStrategy = backOff;
+  else {
+    (client as Redis).options.retryStrategy = backOff;
+    (client as Redis).options.sentinelRetryStrategy = backOff;
+  }
   return client;
 }

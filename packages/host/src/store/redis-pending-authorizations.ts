@@ -1,4 +1,3 @@
-import type { Redis } from 'ioredis';
 import {
   MAX_PENDING_PER_USER,
   type NewAuthorization,
@@ -6,7 +5,7 @@ import {
   type PendingAuthorization,
   type PendingAuthorizationStore,
 } from '../auth/pending-authorizations.js';
-import { inRedis } from './redis-client.js';
+import { inRedis, type SharedRedis } from './redis-client.js';
 import type { SaltedSealed, SharedCipher } from './shared-cipher.js';
 
 /** What is sealed under a flow's key: everything of the flow but whether it was opened. */
@@ -27,13 +26,16 @@ export class RedisPendingAuthorizations implements PendingAuthorizationStore {
   private readonly prefix: string;
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: SharedRedis,
     private readonly cipher: SharedCipher,
     providerId: string,
     private readonly ttlMs = PENDING_TTL_MS,
     private readonly maxPerUser = MAX_PENDING_PER_USER,
   ) {
-    this.prefix = `toolhost:oauth:${encodeURIComponent(providerId)}`;
+    // One hash tag per provider (`{…}`): a flow's keys are written in one MULTI and removed in
+    // one DEL, and the state, flow and user keys share only the provider, so a Redis Cluster
+    // keeps each provider's pending flows in one slot (few and short-lived: no hot spot).
+    this.prefix = `toolhost:oauth:{${encodeURIComponent(providerId)}}`;
   }
 
   private flowKey = (flowId: string) => `${this.prefix}:flow:${flowId}`;

@@ -1,6 +1,5 @@
-import type { Redis } from 'ioredis';
 import type { ExpiringRecords } from '../writes/expiring-records.js';
-import { inRedis } from './redis-client.js';
+import { inRedis, type SharedRedis } from './redis-client.js';
 
 // Deletes the key only if it still holds the caller's value: a claim whose holder was too
 // slow (the claim expired and another replica took it) must not free the next holder's.
@@ -17,7 +16,7 @@ const RENEW_IF =
  */
 export class RedisRecords implements ExpiringRecords {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: SharedRedis,
     private readonly prefix = 'toolhost:writes:',
     /** Run beside every read: the shared salt is checked before a sealed record is opened. */
     private readonly beforeRead: () => Promise<unknown> = async () => {},

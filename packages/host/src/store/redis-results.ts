@@ -1,8 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Redis } from 'ioredis';
 import type { Logger } from '../logger.js';
 import type { StoredResult } from '../mcp/result-store.js';
-import { inRedis } from './redis-client.js';
+import { inRedis, type SharedRedis } from './redis-client.js';
 import type { SaltedSealed, SharedCipher } from './shared-cipher.js';
 
 type OwnedResult = StoredResult & { userId: string };
@@ -18,7 +17,7 @@ const ID = /^toolhost:\/\/results\/([0-9a-f-]{36})$/;
  */
 export class RedisResults {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: SharedRedis,
     private readonly cipher: SharedCipher,
     private readonly logger?: Logger,
   ) {}
@@ -31,19 +30,22 @@ export class RedisResults {
     );
   }
 
-  private key = (id: string) => `toolhost:result:${id}`;
-  private userKey = (userId: string) => `toolhost:results:user:${encodeURIComponent(userId)}`;
+  // A result and its owner's list are written in one MULTI: both carry the owner as hash tag
+  // (`{…}`), so a Redis Cluster keeps them in one slot. The reader names the owner anyway.
+  private key = (id: string, userId: string) => `toolhost:result:{${encodeURIComponent(userId)}}:${id}`;
+  private userKey = (userId: string) => `toolhost:results:{${encodeURIComponent(userId)}}`;
 
   async put(result: OwnedResult): Promise<void> {
     const id = ID.exec(result.uri)?.[1];
     if (!id) return;
     const ttlMs = Math.max(1, result.expiresAt - Date.now());
+    const key = this.key(id, result.userId);
     const listed = JSON.stringify({ uri: result.uri, tool: result.tool, bytes: result.bytes });
     await this.cipher.agree();
     await inRedis(() =>
       this.redis
         .multi()
-        .set(this.key(id), JSON.stringify(this.cipher.seal(result, this.key(id))), 'PX', ttlMs)
+        .set(key, JSON.stringify(this.cipher.seal(result, key)), 'PX', ttlMs)
         .zremrangebyscore(this.userKey(result.userId), '-inf', Date.now())
         .zadd(this.userKey(result.userId), result.expiresAt, listed)
         .pexpire(this.userKey(result.userId), ttlMs)
@@ -60,9 +62,9 @@ export class RedisResults {
     if (!id) return undefined;
     const deadline = Date.now() + patienceMs;
     for (;;) {
-      const text = await inRedis(() => this.redis.get(this.key(id)));
+      const text = await inRedis(() => this.redis.get(this.key(id, userId)));
       if (text !== null) {
-        const result = this.cipher.open(JSON.parse(text) as SaltedSealed, this.key(id)) as OwnedResult;
+        const result = this.cipher.open(JSON.parse(text) as SaltedSealed, this.key(id, userId)) as OwnedResult;
         if (result.userId !== userId || result.expiresAt <= Date.now()) return undefined;
         const { userId: _owner, ...shown } = result;
         return shown;

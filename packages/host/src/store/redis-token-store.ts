@@ -1,9 +1,8 @@
 import type { StoredConnection, StoredToken, TokenStore } from '@toolhost/core';
-import type { Redis } from 'ioredis';
 import { TokenStoreError } from '../auth/encrypted-file-token-store.js';
 import { RecentTokens } from './recent-tokens.js';
 import type { RedisChannels } from './redis-channels.js';
-import { inRedis } from './redis-client.js';
+import { inRedis, mastersOf, type SharedRedis } from './redis-client.js';
 import { type SaltedSealed, SharedCipher } from './shared-cipher.js';
 
 export { inRedis };
@@ -16,7 +15,7 @@ export const tokenKey = (providerId: string, userId: string) =>
   `toolhost:token:${encodeURIComponent(providerId)}:${encodeURIComponent(userId)}`;
 
 /** The cipher every replica derives from the same secret and the salt shared in Redis. */
-export function openSharedCipher(redis: Redis, secret: string): Promise<SharedCipher> {
+export function openSharedCipher(redis: SharedRedis, secret: string): Promise<SharedCipher> {
   return SharedCipher.open(redis, secret);
 }
 
@@ -29,7 +28,7 @@ export class RedisTokenStore implements TokenStore {
   private readonly recentTokens: RecentTokens;
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: SharedRedis,
     /** Also seals the write-safety records kept beside the tokens. */
     readonly cipher: SharedCipher,
     /** Where changes are heard; without it, every read goes to Redis. */
@@ -40,7 +39,7 @@ export class RedisTokenStore implements TokenStore {
   }
 
   /** A store of its own cipher that hears no changes (every read goes to Redis): for tools and tests. */
-  static async open(redis: Redis, secret: string): Promise<RedisTokenStore> {
+  static async open(redis: SharedRedis, secret: string): Promise<RedisTokenStore> {
     return new RedisTokenStore(redis, await openSharedCipher(redis, secret));
   }
 
@@ -134,18 +133,23 @@ export class RedisTokenStore implements TokenStore {
     return { tokens: keys.length, unreadable, salts: salts.size };
   }
 
-  /** Keys matching `pattern`, as this client names them (SCAN ignores ioredis's key prefix both ways). */
+  /**
+   * Keys matching `pattern`, as this client names them (SCAN ignores ioredis's key prefix both
+   * ways). A cluster's keys are spread over its masters, each scanned in turn.
+   */
   private async scan(pattern: string): Promise<string[]> {
     const prefix = this.redis.options.keyPrefix ?? '';
     const keys: string[] = [];
-    let cursor = '0';
-    do {
-      const [next, batch] = await inRedis(() =>
-        this.redis.scan(cursor, 'MATCH', globEscape(prefix) + pattern, 'COUNT', 500),
-      );
-      cursor = next;
-      for (const key of batch) keys.push(key.slice(prefix.length));
-    } while (cursor !== '0');
+    for (const node of mastersOf(this.redis)) {
+      let cursor = '0';
+      do {
+        const [next, batch] = await inRedis(() =>
+          node.scan(cursor, 'MATCH', globEscape(prefix) + pattern, 'COUNT', 500),
+        );
+        cursor = next;
+        for (const key of batch) keys.push(key.slice(prefix.length));
+      } while (cursor !== '0');
+    }
     return keys;
   }
 }

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type { Redis } from 'ioredis';
 import type { RefreshLock } from '../auth/oauth-provider.js';
-import { inRedis } from './redis-client.js';
+import { inRedis, type SharedRedis } from './redis-client.js';
 
 // Deletes the lock only if it still holds our value: a holder whose lock expired must not
 // release the next holder's. https://redis.io/docs/latest/commands/set/ (the locking pattern)
@@ -24,7 +23,7 @@ const MARK_FAILED =
  */
 export class RedisRefreshLock implements RefreshLock {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: SharedRedis,
     readonly ttlMs = 30_000,
     private readonly failedMs = 2_000,
   ) {}

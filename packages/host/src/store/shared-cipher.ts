@@ -1,8 +1,7 @@
-import type { Redis } from 'ioredis';
 import { TokenStoreError } from '../auth/encrypted-file-token-store.js';
 import { type Sealed, TokenCipher } from '../auth/token-cipher.js';
 import type { Logger } from '../logger.js';
-import { inRedis } from './redis-client.js';
+import { inRedis, type SharedRedis } from './redis-client.js';
 
 /** A sealed value that names the salt its key was derived with (absent: written before it did). */
 export interface SaltedSealed extends Sealed {
@@ -42,7 +41,7 @@ export class SharedCipher {
   private checking: Promise<SaltAgreement> | undefined;
 
   private constructor(
-    private readonly redis: Redis,
+    private readonly redis: SharedRedis,
     private readonly secret: string,
     salt: Buffer,
     private readonly saltKey: string,
@@ -53,7 +52,7 @@ export class SharedCipher {
   }
 
   static async open(
-    redis: Redis,
+    redis: SharedRedis,
     secret: string,
     options: { saltKey?: string; logger?: Logger } = {},
   ): Promise<SharedCipher> {

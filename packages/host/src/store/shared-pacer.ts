@@ -1,7 +1,7 @@
+import type { SharedRedis } from './redis-client.js';
 import type { CallSignal } from '@toolhost/core';
 import type { PacerFactory, RequestPacer } from '@toolhost/engine';
 import { Pacer, sleep } from '@toolhost/engine/internal';
-import type { Redis } from 'ioredis';
 import type { Logger } from '../logger.js';
 
 // Requests are spaced 10 % more than 1/rate: timers, event loops and the network bunch
@@ -27,9 +27,9 @@ local at = math.max(now, last + spacing)
 redis.call('SET', KEYS[1], tostring(at), 'PX', math.ceil(at - now + spacing) + 1000)
 return tostring(at - now)`;
 
-type PacingClient = Redis & { toolhostNextTurn(key: string, spacingMs: number): Promise<string> };
+type PacingClient = SharedRedis & { toolhostNextTurn(key: string, spacingMs: number): Promise<string> };
 
-function pacingClient(redis: Redis): PacingClient {
+function pacingClient(redis: SharedRedis): PacingClient {
   const client = redis as PacingClient;
   // Defined once per connection; ioredis sends it by its hash (EVALSHA) after the first use.
   if (typeof client.toolhostNextTurn !== 'function')
@@ -56,7 +56,7 @@ export class SharedPacer implements RequestPacer {
   degraded = false;
 
   constructor(
-    redis: Redis,
+    redis: SharedRedis,
     private readonly name: string,
     private readonly requestsPerSecond: number,
     private readonly logger?: Logger,
@@ -119,7 +119,7 @@ export class SharedPacer implements RequestPacer {
 
 /** The engine's pacer factory for a host with a shared store, and the pacers it made (for gauges). */
 export function sharedPacers(
-  redis: Redis,
+  redis: SharedRedis,
   logger?: Logger,
 ): { factory: PacerFactory; made: ReadonlyMap<string, SharedPacer> } {
   const made = new Map<string, SharedPacer>();

@@ -1,12 +1,11 @@
 import type { PacerFactory } from '@toolhost/engine';
-import type { Redis } from 'ioredis';
 import type { AuthorizationFlows, RefreshLock } from '../auth/oauth-provider.js';
 import type { HostConfig } from '../config/host-config.js';
 import type { Logger } from '../logger.js';
 import type { ExpiringRecords } from '../writes/expiring-records.js';
 import { RedisAuthorizationSignals } from './redis-authorization-signals.js';
 import { RedisChannels } from './redis-channels.js';
-import { connectRedis, SharedStoreStartError } from './redis-client.js';
+import { connectRedis, type SharedRedis, SharedStoreStartError } from './redis-client.js';
 import { RedisPendingAuthorizations } from './redis-pending-authorizations.js';
 import { RedisRecords } from './redis-records.js';
 import { RedisResults } from './redis-results.js';
@@ -22,7 +21,7 @@ import { sharedPacers } from './shared-pacer.js';
  * previews and idempotency keys.
  */
 export interface SharedStore {
-  readonly redis: Redis;
+  readonly redis: SharedRedis;
   readonly tokenStore: RedisTokenStore;
   /** Tokens' and records' encryption, its salt checked against Redis's at every read. */
   readonly cipher: SharedCipher;
@@ -65,6 +64,7 @@ export async function openSharedStore(
     keyPrefix: config.store?.keyPrefix,
     sentinels: config.store?.sentinels,
     sentinelName: config.store?.sentinelName,
+    cluster: config.store?.cluster,
   });
   let channels: RedisChannels | undefined;
   try {

@@ -1,0 +1,272 @@
+import { resolve } from 'node:path';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { StoredToken, TokenStore, ToolOutcome } from '@toolhost/core';
+import { Cluster } from 'ioredis';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
+import { SHARED_STORE } from '../src/assemble-host.js';
+import type { HostConfig } from '../src/config/host-config.js';
+import { listConnections } from '../src/connections.js';
+import { createHost, type Host } from '../src/host.js';
+import { HostServices, resolveService } from '../src/services.js';
+import { type FakeOAuthServer, fakeClient, startFakeOAuthServer } from './fake-oauth-server.js';
+import { type RedisCluster, startRedisCluster } from './redis-server.js';
+import { fixtureApp, spawnHttpHost } from './support.js';
+
+// The shared-store scenarios through a real three-master Redis Cluster: every command, MULTI
+// and script must keep its keys in one hash slot (else Redis answers CROSSSLOT), and listing
+// must walk every master.
+const TOKEN_KEY = 'token-encryption-key-for-the-cluster';
+const repoRoot = resolve(fixtureApp, '../../../../..');
+
+let cluster: RedisCluster;
+let admin: Cluster;
+let oauth: FakeOAuthServer;
+let upstream: RecordingUpstream;
+const hosts: Host[] = [];
+
+const storeSection = () => ({ cluster: cluster.seeds });
+
+function echoConfig(extra: Partial<HostConfig> = {}): HostConfig {
+  return {
+    plugins: ['toolhost-plugin-echo'],
+    toolSets: { EchoApi: { baseUrl: upstream.url } },
+    auth: {
+      providers: {
+        'echo-auth': {
+          clientId: fakeClient.clientId,
+          authorizeUrl: oauth.authorizeUrl,
+          tokenUrl: oauth.tokenUrl,
+          redirectUri: 'http://127.0.0.1:9/oauth/callback/echo-auth',
+        },
+      },
+    },
+    store: storeSection(),
+    ...extra,
+  };
+}
+
+function replicaEnv(extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    // Credentials and TLS only: the nodes come from store.cluster.
+    TOOLHOST_REDIS_URL: 'redis://127.0.0.1:1',
+    TOOLHOST_TOKEN_KEY: TOKEN_KEY,
+    ECHO_AUTH_CLIENT_SECRET: fakeClient.clientSecret,
+    ECHO_KEY: 'echo-static-key-for-the-cluster',
+    ...extra,
+  };
+}
+
+async function replica(config: HostConfig = echoConfig(), env = replicaEnv()): Promise<Host> {
+  const host = await createHost(config, { configDir: fixtureApp, env });
+  hosts.push(host);
+  return host;
+}
+
+const storeOf = (host: Host): TokenStore => resolveService(host.container, HostServices.tokenStore);
+const sharedOf = (host: Host) => resolveService(host.container, SHARED_STORE)!;
+const getItem = (host: Host, id: string, userId = 'alice') =>
+  host.callTool('EchoApi.GetItem', { item_id: id }, { userId });
+const errorCode = (o: ToolOutcome) => (o.ok ? undefined : o.error.code);
+
+/** Keys matching `pattern` on each master, in the order of `admin.nodes('master')`. */
+const keysPerMaster = (pattern: string) => Promise.all(admin.nodes('master').map((n) => n.keys(pattern)));
+
+async function authorize(host: Host, userId: string, expiresAt = Date.now() + 3_600_000): Promise<StoredToken> {
+  const issued = oauth.mint('items.read');
+  const token = {
+    accessToken: issued.access_token,
+    refreshToken: issued.refresh_token,
+    expiresAt,
+    scopes: ['items.read'],
+  };
+  await storeOf(host).set('echo-auth', userId, token);
+  return token;
+}
+
+beforeAll(async () => {
+  cluster = await startRedisCluster(3);
+  admin = new Cluster(cluster.seeds.map((s) => ({ host: '127.0.0.1', port: Number(s.split(':')[1]) })));
+  oauth = await startFakeOAuthServer();
+  upstream = await startRecordingUpstream();
+}, 30_000);
+afterAll(async () => {
+  admin?.disconnect();
+  await cluster?.close();
+  await oauth?.close();
+  await upstream?.close();
+});
+beforeEach(async () => {
+  oauth.reset();
+  upstream.reset();
+  upstream.respond(() => ({ status: 200, body: { ok: true } }));
+  await Promise.all(admin.nodes('master').map((n) => n.flushall()));
+});
+afterEach(async () => {
+  await Promise.all(hosts.splice(0).map((h) => h.close()));
+});
+
+describe('shared store (Redis Cluster): start-up', () => {
+  it('refuses store.cluster with store.sentinels, or with a database in the URL', async () => {
+    await expect(
+      replica(echoConfig({ store: { cluster: cluster.seeds, sentinels: ['127.0.0.1:26379'] } })),
+    ).rejects.toThrow(/store.cluster and store.sentinels are both set/);
+    await expect(replica(echoConfig(), replicaEnv({ TOOLHOST_REDIS_URL: 'redis://127.0.0.1:1/3' }))).rejects.toThrow(
+      /database 3: a Redis Cluster has database 0 only/,
+    );
+  });
+});
+
+describe('shared store (Redis Cluster): tokens', () => {
+  it('reads on one replica the tokens another stored, and lists them from every master', async () => {
+    const a = await replica();
+    const b = await replica();
+    const users = Array.from({ length: 12 }, (_, i) => `user-${i}`);
+    const tokens = await Promise.all(users.map((u) => authorize(a, u)));
+    for (const [i, u] of users.entries()) expect(await storeOf(b).get('echo-auth', u)).toEqual(tokens[i]);
+    // The tokens spread over the masters: a SCAN of one node would miss some.
+    const spread = await keysPerMaster('toolhost:token:*');
+    expect(spread.filter((keys) => keys.length > 0).length).toBeGreaterThan(1);
+    const listed = await listConnections(b);
+    expect(listed.map((c) => c.userId).sort()).toEqual([...users].sort());
+
+    const outcomes = await Promise.all([getItem(a, 'i1', 'user-3'), getItem(b, 'i2', 'user-3')]);
+    expect(outcomes.map(errorCode)).toEqual([undefined, undefined]);
+    expect(upstream.requests.map((r) => r.headers.authorization)).toEqual([
+      `Bearer ${tokens[3]!.accessToken}`,
+      `Bearer ${tokens[3]!.accessToken}`,
+    ]);
+  });
+
+  it('refreshes an expired token once for 20 concurrent calls on two replicas', async () => {
+    const a = await replica();
+    const b = await replica();
+    const old = await authorize(a, 'alice', Date.now() - 1000);
+    const outcomes = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => getItem(i % 2 === 0 ? a : b, `i${i}`)),
+    );
+    expect(outcomes.map(errorCode)).toEqual(Array(20).fill(undefined));
+    expect(oauth.grants).toEqual([{ grant_type: 'refresh_token', refresh_token: old.refreshToken }]);
+    const stored = (await storeOf(b).get('echo-auth', 'alice'))!;
+    expect(stored.refreshToken).not.toBe(old.refreshToken);
+    expect(new Set(upstream.requests.map((r) => r.headers.authorization))).toEqual(
+      new Set([`Bearer ${stored.accessToken}`]),
+    );
+    expect((await keysPerMaster('toolhost:refresh-lock:*')).flat()).toEqual([]);
+  });
+});
+
+describe('shared store (Redis Cluster): writes and authorizations', () => {
+  it('honours an idempotency key across replicas: the retry on B gets the outcome A stored', async () => {
+    const a = await replica();
+    const b = await replica();
+    upstream.respond(() => ({ status: 201, body: { id: 'made-once' } }));
+    const args = { mode: 'execute', request_body: JSON.stringify({ name: 'n1' }) };
+    const first = await a.callTool('EchoApi.CreateItem', args, { userId: 'alice', idempotencyKey: 'k1' });
+    expect(first).toMatchObject({ ok: true, body: { id: 'made-once' } });
+    const again = await b.callTool('EchoApi.CreateItem', args, { userId: 'alice', idempotencyKey: 'k1' });
+    expect(again).toEqual(first);
+    expect(upstream.requests).toHaveLength(1);
+  });
+
+  it('completes on replica B a pending authorization replica A started, once, its keys in one slot', async () => {
+    const a = await replica();
+    const b = await replica();
+    const onA = sharedOf(a).flows('echo-auth').pending;
+    const onB = sharedOf(b).flows('echo-auth').pending;
+    await onA.add('state-1', {
+      userId: 'alice',
+      flowId: 'flow-1',
+      codeVerifier: 'verifier-never-in-clear',
+      scopes: ['items.read'],
+      authorizeUrl: oauth.authorizeUrl,
+    });
+    expect((await onB.byFlow('flow-1'))?.state).toBe('state-1');
+    await onB.markOpened('flow-1');
+    expect((await onA.get('state-1'))?.opened).toBe(true);
+    const taken = await Promise.all([onA.take('state-1'), onB.take('state-1')]);
+    expect(taken.filter(Boolean).map((t) => t!.codeVerifier)).toEqual(['verifier-never-in-clear']);
+    expect((await keysPerMaster('toolhost:oauth:*')).flat()).toEqual([]);
+  });
+
+  it("serves a large result's resource_link from the other replica, to its owner only", async () => {
+    const TOKENS = { alice: 'alice-token-0123456789', bob: 'bob-token-0123456789ab' };
+    const big = { items: Array.from({ length: 2000 }, (_, i) => ({ id: `item-${i}`, secret: `s-${i}` })) };
+    upstream.respond(() => ({ status: 200, body: big }));
+    const config: HostConfig = {
+      plugins: ['toolhost-plugin-echo'],
+      toolSets: { EchoApi: { baseUrl: upstream.url } },
+      http: { accessTokens: TOKENS },
+      mcp: { maxResultBytes: 6000 },
+      store: storeSection(),
+    };
+    const env = replicaEnv({ ECHO_AUTH_TOKEN: 'tok' });
+    const [a, b] = await Promise.all([spawnHttpHost(config, env), spawnHttpHost(config, env)]);
+    const clients: Client[] = [];
+    const connect = async (url: string, token: string) => {
+      const client = new Client({ name: 'results-cluster', version: '0' });
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(url), {
+          requestInit: { headers: { authorization: `Bearer ${token}` } },
+        }),
+      );
+      clients.push(client);
+      return client;
+    };
+    try {
+      const onA = await connect(a.url, TOKENS.alice);
+      const result = await onA.callTool({ name: 'EchoApi_GetItem', arguments: { item_id: 'big' } });
+      const uri = (result.content as { type: string; uri?: string }[]).find(
+        (c) => c.type === 'resource_link',
+      )!.uri!;
+      const onB = await connect(b.url, TOKENS.alice);
+      const read = await onB.readResource({ uri });
+      expect(JSON.parse((read.contents[0] as { text: string }).text)).toEqual(big);
+      expect((await onB.listResources()).resources.map((r) => r.uri)).toContain(uri);
+      const bobOnB = await connect(b.url, TOKENS.bob);
+      await expect(bobOnB.readResource({ uri })).rejects.toThrow(/Resource not found/);
+    } finally {
+      await Promise.all(clients.map((c) => c.close().catch(() => {})));
+      for (const r of [a, b]) {
+        r.child.kill('SIGTERM');
+        await r.exited;
+      }
+    }
+  }, 30_000);
+});
+
+describe('shared store (Redis Cluster): pacing', () => {
+  it('lets no more than 5 requests a second reach one base from two replicas', async () => {
+    const arrivals: number[] = [];
+    upstream.respond(() => {
+      arrivals.push(performance.timeOrigin + performance.now());
+      return { status: 200, body: { records: [] } };
+    });
+    const gridReplica = async () => {
+      const host = await createHost(
+        { toolSets: { GridApi: { baseUrl: upstream.url } }, store: storeSection() },
+        {
+          configDir: repoRoot,
+          pluginPackages: ['@toolhost/plugin-grid'],
+          env: replicaEnv({ GRID_AUTH_PROVIDER_TOKEN: 'grid-static-token-for-tests' }),
+        },
+      );
+      hosts.push(host);
+      return host;
+    };
+    const a = await gridReplica();
+    const b = await gridReplica();
+    const outcomes = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        (i % 2 ? a : b).callTool('GridApi.ListGridRecords', {
+          base_id: 'appAAAAAAAAAAAAAA',
+          table_id_or_name: 'tbl1',
+        }),
+      ),
+    );
+    expect(outcomes.map(errorCode)).toEqual(Array(40).fill(undefined));
+    const sorted = arrivals.sort((x, y) => x - y);
+    const busiest = Math.max(...sorted.map((t) => sorted.filter((u) => u >= t && u < t + 1000).length));
+    expect(busiest).toBeLessThanOrEqual(5);
+  }, 30_000);
+});
