@@ -72,7 +72,11 @@ const errorCode = (o: ToolOutcome) => (o.ok ? undefined : o.error.code);
 /** Keys matching `pattern` on each master, in the order of `admin.nodes('master')`. */
 const keysPerMaster = (pattern: string) => Promise.all(admin.nodes('master').map((n) => n.keys(pattern)));
 
-async function authorize(host: Host, userId: string, expiresAt = Date.now() + 3_600_000): Promise<StoredToken> {
+async function authorize(
+  host: Host,
+  userId: string,
+  expiresAt = Date.now() + 3_600_000,
+): Promise<StoredToken> {
   const issued = oauth.mint('items.read');
   const token = {
     accessToken: issued.access_token,
@@ -111,9 +115,9 @@ describe('shared store (Redis Cluster): start-up', () => {
     await expect(
       replica(echoConfig({ store: { cluster: cluster.seeds, sentinels: ['127.0.0.1:26379'] } })),
     ).rejects.toThrow(/store.cluster and store.sentinels are both set/);
-    await expect(replica(echoConfig(), replicaEnv({ TOOLHOST_REDIS_URL: 'redis://127.0.0.1:1/3' }))).rejects.toThrow(
-      /database 3: a Redis Cluster has database 0 only/,
-    );
+    await expect(
+      replica(echoConfig(), replicaEnv({ TOOLHOST_REDIS_URL: 'redis://127.0.0.1:1/3' })),
+    ).rejects.toThrow(/database 3: a Redis Cluster has database 0 only/);
   });
 });
 

@@ -75,6 +75,8 @@ describe('pending authorizations in Redis', () => {
     expect(await a.pttl('toolhost:oauth:{echo-auth}:flow:f1')).toBeGreaterThan(0);
     await new Promise((r) => setTimeout(r, 300));
     expect(await one.get('s1')).toBeUndefined();
-    expect(await a.exists('toolhost:oauth:{echo-auth}:flow:f1', 'toolhost:oauth:{echo-auth}:state:s1')).toBe(0);
+    expect(await a.exists('toolhost:oauth:{echo-auth}:flow:f1', 'toolhost:oauth:{echo-auth}:state:s1')).toBe(
+      0,
+    );
   });
 });

@@ -155,11 +155,12 @@ export async function startRedisCluster(count = 3): Promise<RedisCluster> {
     const deadline = Date.now() + 15_000;
     for (const node of nodes) {
       while (
-        !execFileSync('redis-cli', ['-p', String(node.port), 'cluster', 'info'], { encoding: 'utf8' }).includes(
-          'cluster_state:ok',
-        )
+        !execFileSync('redis-cli', ['-p', String(node.port), 'cluster', 'info'], {
+          encoding: 'utf8',
+        }).includes('cluster_state:ok')
       ) {
-        if (Date.now() > deadline) throw new Error(`Redis Cluster on ${seeds.join(', ')} did not become ready`);
+        if (Date.now() > deadline)
+          throw new Error(`Redis Cluster on ${seeds.join(', ')} did not become ready`);
         await new Promise((r) => setTimeout(r, 50));
       }
     }

@@ -1,6 +1,6 @@
 import type { Cluster, Redis } from 'ioredis';
-import type { SharedRedis } from './redis-client.js';
 import type { Logger } from '../logger.js';
+import type { SharedRedis } from './redis-client.js';
 
 /**
  * Redis pub/sub for what replicas tell each other (a completed authorization, a closed

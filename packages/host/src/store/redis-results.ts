@@ -64,7 +64,10 @@ export class RedisResults {
     for (;;) {
       const text = await inRedis(() => this.redis.get(this.key(id, userId)));
       if (text !== null) {
-        const result = this.cipher.open(JSON.parse(text) as SaltedSealed, this.key(id, userId)) as OwnedResult;
+        const result = this.cipher.open(
+          JSON.parse(text) as SaltedSealed,
+          this.key(id, userId),
+        ) as OwnedResult;
         if (result.userId !== userId || result.expiresAt <= Date.now()) return undefined;
         const { userId: _owner, ...shown } = result;
         return shown;

@@ -1,8 +1,8 @@
-import type { SharedRedis } from './redis-client.js';
 import type { CallSignal } from '@toolhost/core';
 import type { PacerFactory, RequestPacer } from '@toolhost/engine';
 import { Pacer, sleep } from '@toolhost/engine/internal';
 import type { Logger } from '../logger.js';
+import type { SharedRedis } from './redis-client.js';
 
 // Requests are spaced 10 % more than 1/rate: timers, event loops and the network bunch
 // requests by tens of milliseconds on a busy host, and the vendor counts them at its end.
