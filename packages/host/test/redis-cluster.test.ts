@@ -5,10 +5,13 @@ import { Cluster } from 'ioredis';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
 import { SHARED_STORE } from '../src/assemble-host.js';
+import { doctorReport } from '../src/cli/doctor.js';
 import type { HostConfig } from '../src/config/host-config.js';
 import { listConnections } from '../src/connections.js';
 import { createHost, type Host } from '../src/host.js';
 import { HostServices, resolveService } from '../src/services.js';
+import { RedisChannels } from '../src/store/redis-channels.js';
+import { openSharedCipher, RedisTokenStore } from '../src/store/redis-token-store.js';
 import { type FakeOAuthServer, fakeClient, startFakeOAuthServer } from './fake-oauth-server.js';
 import { type RedisCluster, startRedisCluster } from './redis-server.js';
 import { fixtureApp, spawnHttpHost } from './support.js';
@@ -111,7 +114,7 @@ afterEach(async () => {
 });
 
 describe('shared store (Redis Cluster): start-up', () => {
-  it('refuses store.cluster with store.sentinels, or with a database in the URL', async () => {
+  it('refuses store.cluster with store.sentinels, no node answering, or a database in the URL', async () => {
     await expect(
       replica(echoConfig({ store: { cluster: cluster.seeds, sentinels: ['127.0.0.1:26379'] } })),
     ).rejects.toThrow(/store.cluster and store.sentinels are both set/);
@@ -122,6 +125,33 @@ describe('shared store (Redis Cluster): start-up', () => {
 });
 
 describe('shared store (Redis Cluster): tokens', () => {
+  it("drops a replica's copy of a token when another changes it (pub/sub across the nodes)", async () => {
+    const channels = await RedisChannels.open(admin);
+    try {
+      // A copy that would live an hour: only the change message can make a read see the new token.
+      const watching = new RedisTokenStore(
+        admin,
+        await openSharedCipher(admin, TOKEN_KEY),
+        channels,
+        3_600_000,
+      );
+      await watching.listenForChanges();
+      const writer = await RedisTokenStore.open(admin, TOKEN_KEY);
+      await writer.set('echo-auth', 'alice', { accessToken: 'first-token', scopes: [] });
+      expect((await watching.recent('echo-auth', 'alice'))?.accessToken).toBe('first-token');
+      await writer.set('echo-auth', 'alice', { accessToken: 'second-token', scopes: [] });
+      const deadline = Date.now() + 10_000;
+      let seen = await watching.recent('echo-auth', 'alice');
+      while (seen?.accessToken !== 'second-token' && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 10));
+        seen = await watching.recent('echo-auth', 'alice');
+      }
+      expect(seen?.accessToken).toBe('second-token');
+    } finally {
+      await channels.close();
+    }
+  });
+
   it('reads on one replica the tokens another stored, and lists them from every master', async () => {
     const a = await replica();
     const b = await replica();
@@ -133,6 +163,9 @@ describe('shared store (Redis Cluster): tokens', () => {
     expect(spread.filter((keys) => keys.length > 0).length).toBeGreaterThan(1);
     const listed = await listConnections(b);
     expect(listed.map((c) => c.userId).sort()).toEqual([...users].sort());
+    const { text } = await doctorReport(b, { env: replicaEnv() });
+    expect(text).toContain(`in the Redis Cluster of ${cluster.seeds.join(', ')}`);
+    expect(text).toContain('Tokens in Redis: 12, all open with this TOOLHOST_TOKEN_KEY');
 
     const outcomes = await Promise.all([getItem(a, 'i1', 'user-3'), getItem(b, 'i2', 'user-3')]);
     expect(outcomes.map(errorCode)).toEqual([undefined, undefined]);

@@ -2,7 +2,7 @@ import { SHARED_STORE } from '../assemble-host.js';
 import type { Host, ToolInfo } from '../host.js';
 import { type ToolSetReadiness, toolSetReadiness } from '../readiness.js';
 import { resolveService } from '../services.js';
-import { redactRedisUrl, sharedStoreUrl } from '../store/redis-url.js';
+import { describeSharedStore, sharedStoreUrl } from '../store/redis-url.js';
 import type { SaltAgreement } from '../store/shared-cipher.js';
 
 const SALT_LINES: Record<SaltAgreement, string> = {
@@ -102,7 +102,7 @@ export async function doctorReport(
     lines.push(
       '',
       redisUrl
-        ? `OAuth tokens: shared by replicas in Redis at ${redactRedisUrl(redisUrl)}, encrypted with TOOLHOST_TOKEN_KEY.`
+        ? `OAuth tokens: shared by replicas in ${describeSharedStore(redisUrl, host.config.store)}, encrypted with TOOLHOST_TOKEN_KEY.`
         : env.TOOLHOST_TOKEN_KEY
           ? 'OAuth tokens: kept encrypted on disk (TOOLHOST_TOKEN_KEY is set).'
           : 'OAuth tokens: kept in memory only and lost at restart; set TOOLHOST_TOKEN_KEY (16+ characters) to keep them.',

@@ -28,8 +28,8 @@ export class RedisChannels {
     // Queued commands here are only ioredis's own re-subscription after a reconnect, which
     // must wait for the connection rather than fail unhandled.
     const subscriber: SharedRedis = redis.isCluster
-      ? (redis as Cluster).duplicate([], { enableOfflineQueue: true })
-      : (redis as Redis).duplicate({ enableOfflineQueue: true });
+      ? (redis as Cluster).duplicate([], { enableOfflineQueue: true, lazyConnect: true })
+      : (redis as Redis).duplicate({ enableOfflineQueue: true, lazyConnect: true });
     // Its outages are the main connection's too, which logs them.
     subscriber.on('error', () => {});
     await subscriber.connect();

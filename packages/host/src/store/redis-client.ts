@@ -92,7 +92,12 @@ function connectionOf(url: string, options: RedisOptions): [string] | [RedisClie
  * What went wrong at the first connection, in an operator's words: ioredis reports most of
  * these as "Connection is closed." once it gives up, and the cause is only in its `error` events.
  */
-export function describeConnectFailure(errors: readonly Error[], last: unknown, tls = false): string {
+export function describeConnectFailure(
+  errors: readonly Error[],
+  last: unknown,
+  tls = false,
+  cluster = false,
+): string {
   const all = [...errors, ...(last instanceof Error ? [last] : [])];
   const text = all.map((e) => `${(e as NodeJS.ErrnoException).code ?? ''} ${e.message}`).join(' | ');
   if (/WRONGPASS|invalid username-password|NOAUTH|NOPERM/i.test(text))
@@ -105,6 +110,9 @@ export function describeConnectFailure(errors: readonly Error[], last: unknown, 
     return tls
       ? 'connection timed out during the TLS handshake (is this Redis serving TLS? use redis:// where it does not)'
       : 'connection timed out';
+  // A cluster's nodes hide the socket's error: all that is left is that none answered.
+  if (cluster && /Connection is closed|None of startup nodes/i.test(text))
+    return 'no node answered (are they running on these hosts and ports, with cluster-enabled yes, and reachable from here?)';
   if (/ECONNRESET|Connection is closed/i.test(text))
     return 'Redis closed the connection (a TLS server reached with redis://, or a proxy that refused it?)';
   return all.at(-1)?.message ?? 'unknown error';
@@ -172,6 +180,11 @@ export async function connectRedis(
     lastError = e.message;
     logger?.warn({ redis: shown, err: e.message }, 'shared store (Redis) unreachable');
   });
+  // A cluster reports each node's failure (the cause: refused, wrong password, TLS) as a
+  // `node error`, and at the end only that no node answered.
+  client.on('node error', (e: Error) => {
+    if (!started) startErrors.push(e);
+  });
   client.on('ready', () => {
     if (lastError !== undefined) logger?.info({ redis: shown }, 'shared store (Redis) reachable again');
     lastError = undefined;
@@ -187,7 +200,7 @@ export async function connectRedis(
         ? `the Redis Cluster of ${options.cluster.join(', ')}`
         : shown;
     throw new SharedStoreStartError(
-      `Cannot reach the shared store at ${where}: ${describeConnectFailure(startErrors, e, url.startsWith('rediss:'))}. Start Redis, or unset TOOLHOST_REDIS_URL / store.redisUrl to run a single host with its own store.`,
+      `Cannot reach the shared store at ${where}: ${describeConnectFailure(startErrors, e, url.startsWith('rediss:'), Boolean(options.cluster?.length))}. Start Redis, or unset TOOLHOST_REDIS_URL / store.redisUrl to run a single host with its own store.`,
     );
   }
   started = true;
