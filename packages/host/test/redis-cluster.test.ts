@@ -114,6 +114,15 @@ afterEach(async () => {
 });
 
 describe('shared store (Redis Cluster): start-up', () => {
+  it('shares the store with store.cluster alone, no Redis URL given', async () => {
+    const { TOOLHOST_REDIS_URL: _url, ...env } = replicaEnv();
+    const a = await replica(echoConfig(), env);
+    const b = await replica(echoConfig(), env);
+    const token = await authorize(a, 'alice');
+    expect(await storeOf(b).get('echo-auth', 'alice')).toEqual(token);
+    expect(sharedOf(b).redis.isCluster).toBe(true);
+  });
+
   it('refuses store.cluster with store.sentinels, no node answering, or a database in the URL', async () => {
     await expect(
       replica(echoConfig({ store: { cluster: cluster.seeds, sentinels: ['127.0.0.1:26379'] } })),

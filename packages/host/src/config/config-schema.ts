@@ -509,7 +509,7 @@ export const hostConfigSchema = {
           items: { type: 'string', pattern: '^[^\\s:]+:[0-9]{1,5}$' },
           minItems: 1,
           description:
-            'Redis Cluster: `host:port` of some of its nodes (the host learns the rest from them and follows resharding and failovers); `redisUrl` then gives only the credentials and TLS (database 0). Not with `sentinels`.',
+            'Redis Cluster: `host:port` of some of its nodes (the host learns the rest from them and follows resharding and failovers); `redisUrl` (optional then) gives only the credentials and TLS (database 0). Not with `sentinels`.',
         },
         keyPrefix: {
           type: 'string',

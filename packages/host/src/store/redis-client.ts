@@ -200,7 +200,7 @@ export async function connectRedis(
         ? `the Redis Cluster of ${options.cluster.join(', ')}`
         : shown;
     throw new SharedStoreStartError(
-      `Cannot reach the shared store at ${where}: ${describeConnectFailure(startErrors, e, url.startsWith('rediss:'), Boolean(options.cluster?.length))}. Start Redis, or unset TOOLHOST_REDIS_URL / store.redisUrl to run a single host with its own store.`,
+      `Cannot reach the shared store at ${where}: ${describeConnectFailure(startErrors, e, url.startsWith('rediss:'), Boolean(options.cluster?.length))}. Start Redis, or unset TOOLHOST_REDIS_URL / store.redisUrl${options.cluster?.length ? ' / store.cluster' : ''} to run a single host with its own store.`,
     );
   }
   started = true;

@@ -55,7 +55,7 @@ export async function openSharedStore(
   const key = env.TOOLHOST_TOKEN_KEY;
   if (!key) {
     throw new SharedStoreStartError(
-      'A shared store (TOOLHOST_REDIS_URL / store.redisUrl) is configured but TOOLHOST_TOKEN_KEY is not: tokens in Redis are always encrypted; set the same key (16+ characters) on every replica.',
+      'A shared store (TOOLHOST_REDIS_URL / store.redisUrl / store.cluster) is configured but TOOLHOST_TOKEN_KEY is not: tokens in Redis are always encrypted; set the same key (16+ characters) on every replica.',
     );
   }
   const redis = await connectRedis(url, logger, {
