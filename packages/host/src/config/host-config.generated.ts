@@ -321,7 +321,7 @@ export interface HostConfig {
      */
     sentinelName?: string;
     /**
-     * Redis Cluster: `host:port` of some of its nodes (the host learns the rest from them and follows resharding and failovers); `redisUrl` then gives only the credentials and TLS (database 0). Not with `sentinels`.
+     * Redis Cluster: `host:port` of some of its nodes (the host learns the rest from them and follows resharding and failovers); `redisUrl` (optional then) gives only the credentials and TLS (database 0). Not with `sentinels`.
      *
      * @minItems 1
      */
@@ -777,7 +777,7 @@ export interface ResolvedHostConfig {
      */
     sentinelName: string;
     /**
-     * Redis Cluster: `host:port` of some of its nodes (the host learns the rest from them and follows resharding and failovers); `redisUrl` then gives only the credentials and TLS (database 0). Not with `sentinels`.
+     * Redis Cluster: `host:port` of some of its nodes (the host learns the rest from them and follows resharding and failovers); `redisUrl` (optional then) gives only the credentials and TLS (database 0). Not with `sentinels`.
      *
      * @minItems 1
      */
