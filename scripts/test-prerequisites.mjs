@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // Brings the system programs the tests drive, so that `pnpm test` passes on a bare machine:
-// real redis-server and redis-sentinel processes (shared store, replicas) and Chromium (the
-// /connections page). They are not npm packages: the system's own package manager installs
-// them (never a browser download). Runs before the test tasks in the root `test` script.
+// real redis-server and redis-sentinel processes (shared store, replicas; redis-cli joins a
+// Cluster) and Chromium (the /connections page). They are not npm packages: the system's own
+// package manager installs them (never a browser download). Runs before the test tasks in the root `test` script.
 //
 // TOOLHOST_TEST_NO_INSTALL=1 only checks, and fails with what to install.
 import { spawnSync } from 'node:child_process';
@@ -17,6 +17,12 @@ const NEEDS = [
     for: 'the shared-store and replica tests',
   },
   { names: ['redis-sentinel'], apt: 'redis-sentinel', brew: ['redis'], for: 'the Redis Sentinel tests' },
+  {
+    names: ['redis-cli'],
+    apt: 'redis-tools',
+    brew: ['redis'],
+    for: 'the Redis Cluster tests (cluster create)',
+  },
   {
     names: ['chromium', 'chromium-browser'],
     env: 'CHROMIUM_PATH',

@@ -131,7 +131,7 @@ export async function startRedisServer(extraArgs: string[] = []): Promise<RedisS
 export interface RedisCluster {
   nodes: RedisServer[];
   /** `host:port` of each node, as `store.cluster` takes them. */
-  seeds: string[];
+  seeds: [string, ...string[]];
   close(): Promise<void>;
 }
 
@@ -143,7 +143,7 @@ export async function startRedisCluster(count = 3): Promise<RedisCluster> {
       startRedisServer(['--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf']),
     ),
   );
-  const seeds = nodes.map((n) => `127.0.0.1:${n.port}`);
+  const seeds = nodes.map((n) => `127.0.0.1:${n.port}`) as [string, ...string[]];
   const close = async () => {
     await Promise.all(nodes.map((n) => n.close()));
   };
