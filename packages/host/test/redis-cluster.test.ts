@@ -281,6 +281,42 @@ describe('shared store (Redis Cluster): writes and authorizations', () => {
   }, 30_000);
 });
 
+describe('shared store (Redis Cluster): faults', () => {
+  it('answers store_unavailable while the master holding the token is down, and recovers when it returns', async () => {
+    const a = await replica();
+    const token = await authorize(a, 'alice');
+    expect(errorCode(await getItem(a, 'i1'))).toBeUndefined();
+    // The master serving the key's slot; the others answer MOVED.
+    const owners = await Promise.all(
+      admin.nodes('master').map((n) =>
+        n.exists('toolhost:token:echo-auth:alice').then(
+          (has) => (has ? n.options.port : 0),
+          () => 0,
+        ),
+      ),
+    );
+    const holderPort = owners.find((p) => p)!;
+    const holder = cluster.nodes.find((n) => n.port === holderPort)!;
+    await holder.stop({ save: true });
+    const started = Date.now();
+    const down = await getItem(a, 'i2');
+    expect(down.ok ? undefined : down.error).toMatchObject({ code: 'store_unavailable', retryable: true });
+    expect(Date.now() - started).toBeLessThan(8000);
+    await holder.start();
+    const deadline = Date.now() + 20_000;
+    let back = await getItem(a, 'i3');
+    while (!back.ok && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 200));
+      back = await getItem(a, 'i3');
+    }
+    expect(errorCode(back)).toBeUndefined();
+    expect(upstream.requests.map((r) => r.headers.authorization)).toEqual([
+      `Bearer ${token.accessToken}`,
+      `Bearer ${token.accessToken}`,
+    ]);
+  }, 40_000);
+});
+
 describe('shared store (Redis Cluster): pacing', () => {
   it('lets no more than 5 requests a second reach one base from two replicas', async () => {
     const arrivals: number[] = [];
