@@ -180,8 +180,8 @@ export async function connectRedis(
     lastError = e.message;
     logger?.warn({ redis: shown, err: e.message }, 'shared store (Redis) unreachable');
   });
-  // A cluster reports each node's failure (the cause: refused, wrong password, TLS) as a
-  // `node error`, and at the end only that no node answered.
+  // A cluster reports a node's refusal (a wrong password) as a `node error`, and at the end
+  // only that no node answered.
   client.on('node error', (e: Error) => {
     if (!started) startErrors.push(e);
   });
