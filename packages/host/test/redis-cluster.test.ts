@@ -13,7 +13,7 @@ import { HostServices, resolveService } from '../src/services.js';
 import { RedisChannels } from '../src/store/redis-channels.js';
 import { openSharedCipher, RedisTokenStore } from '../src/store/redis-token-store.js';
 import { type FakeOAuthServer, fakeClient, startFakeOAuthServer } from './fake-oauth-server.js';
-import { type RedisCluster, startRedisCluster } from './redis-server.js';
+import { type RedisCluster, startRedisCluster, startRedisServer } from './redis-server.js';
 import { fixtureApp, spawnHttpHost } from './support.js';
 
 // The shared-store scenarios through a real three-master Redis Cluster: every command, MULTI
@@ -123,10 +123,28 @@ describe('shared store (Redis Cluster): start-up', () => {
     expect(sharedOf(b).redis.isCluster).toBe(true);
   });
 
-  it('refuses store.cluster with store.sentinels, no node answering, or a database in the URL', async () => {
+  it('refuses store.cluster with store.sentinels, no node answering, a wrong password, or a database in the URL', async () => {
     await expect(
       replica(echoConfig({ store: { cluster: cluster.seeds, sentinels: ['127.0.0.1:26379'] } })),
     ).rejects.toThrow(/store.cluster and store.sentinels are both set/);
+    const locked = await startRedisServer([
+      '--cluster-enabled',
+      'yes',
+      '--cluster-config-file',
+      'nodes.conf',
+      '--requirepass',
+      'the-right-cluster-password',
+    ]);
+    try {
+      const failure = replica(
+        echoConfig({ store: { cluster: [`127.0.0.1:${locked.port}`] } }),
+        replicaEnv({ TOOLHOST_REDIS_URL: 'redis://:a-wrong-cluster-password@127.0.0.1:1' }),
+      );
+      await expect(failure).rejects.toThrow(/Redis refused the credentials/);
+      await expect(failure).rejects.not.toThrow(/a-wrong-cluster-password/);
+    } finally {
+      await locked.close();
+    }
     await expect(
       replica(echoConfig(), replicaEnv({ TOOLHOST_REDIS_URL: 'redis://127.0.0.1:1/3' })),
     ).rejects.toThrow(/database 3: a Redis Cluster has database 0 only/);
