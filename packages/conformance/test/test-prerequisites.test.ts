@@ -30,8 +30,9 @@ describe('the test prerequisites', () => {
     expect(run.status).toBe(1);
     expect(run.stderr).toContain('redis-server (Debian package redis-server)');
     expect(run.stderr).toContain('redis-sentinel (Debian package redis-sentinel)');
+    expect(run.stderr).toContain('redis-cli (Debian package redis-tools)');
     expect(run.stderr).toContain('chromium (Debian package chromium)');
-    expect(run.stderr).toContain('apt-get install redis-server redis-sentinel chromium');
+    expect(run.stderr).toContain('apt-get install redis-server redis-sentinel redis-tools chromium');
   });
 
   it('takes CHROMIUM_PATH for Chromium', () => {
@@ -49,7 +50,7 @@ describe('the test prerequisites', () => {
       `#!/bin/sh
 echo "$@" >> ${log}
 if [ "$1" = install ]; then
-  for p in redis-server redis-sentinel chromium; do printf '#!/bin/sh\\n' > ${dir}/$p; /bin/chmod +x ${dir}/$p; done
+  for p in redis-server redis-sentinel redis-cli chromium; do printf '#!/bin/sh\\n' > ${dir}/$p; /bin/chmod +x ${dir}/$p; done
 fi
 `,
     );
@@ -59,13 +60,13 @@ fi
     expect(run.status).toBe(0);
     expect(readFileSync(log, 'utf8').trim().split('\n')).toEqual([
       'update -qq',
-      'install -y -qq redis-server redis-sentinel chromium',
+      'install -y -qq redis-server redis-sentinel redis-tools chromium',
     ]);
   });
 
   it('does nothing when everything is there', () => {
     const dir = barePath();
-    for (const p of ['redis-server', 'redis-sentinel', 'chromium']) {
+    for (const p of ['redis-server', 'redis-sentinel', 'redis-cli', 'chromium']) {
       writeFileSync(join(dir, p), '#!/bin/sh\n');
       chmodSync(join(dir, p), 0o755);
     }
