@@ -161,7 +161,9 @@ describe('plugins resolved as Node resolves an import', () => {
   it('shows the real resolution error for an installed package that cannot be imported', async () => {
     const r = await cli(['--plugins', 'toolhost-plugin-broken-exports', 'list']);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain("Plugin package 'toolhost-plugin-broken-exports' is installed but cannot be imported");
+    expect(r.stderr).toContain(
+      "Plugin package 'toolhost-plugin-broken-exports' is installed but cannot be imported",
+    );
     expect(r.stderr).toMatch(/No "exports" main defined in .*toolhost-plugin-broken-exports/);
     expect(r.stderr).not.toContain('not installed where the host looks');
   });
