@@ -58,7 +58,7 @@ describe('flags and environment variables over the config file', () => {
     const wrong = await cli(['--config', configFile, 'list'], { TOOLHOST_TOOL_SETS: 'EchoAPI' });
     expect(wrong.code).toBe(1);
     expect(wrong.stderr).toContain(
-      "tools.toolSets: 'EchoAPI' is not a loaded tool set (loaded: EchoApi). Did you mean EchoApi?",
+      "tools.toolSets (--tool-sets, TOOLHOST_TOOL_SETS): 'EchoAPI' is not a loaded tool set (loaded: EchoApi). Did you mean EchoApi?",
     );
   });
 
@@ -146,6 +146,14 @@ describe('commands a new user reaches for', () => {
     expect(ready.stdout).toContain('Everything is ready.');
     expect(ready.stdout).not.toContain('tok-doctor-secret');
     expect(ready.stdout).not.toContain('key-doctor-secret');
+  });
+
+  it('--tool-sets with a vendor name suggests its tool sets', async () => {
+    const r = await cli(['--plugins', '@toolhost/plugin-grid', '--tool-sets', 'Airtable', 'list']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(
+      "'Airtable' is not a loaded tool set (loaded: GridApi). Airtable is a vendor: did you mean GridApi?",
+    );
   });
 
   it('list piped into a reader that stops early ends quietly', async () => {
