@@ -1,7 +1,7 @@
 import type { ToolSetDefinition } from '@toolhost/core';
 import picomatch from 'picomatch';
-import type { HostConfig } from './host-config.js';
 import { didYouMean } from './did-you-mean.js';
+import type { HostConfig } from './host-config.js';
 import { ConfigError } from './load-config.js';
 
 /** `Airtable` → [GridApi]: the tool sets of each vendor, by the name people call it. */
