@@ -60,8 +60,12 @@ const globalOptions = () => program.opts<GlobalOptions>();
 program
   .command('serve')
   .description('serve the loaded tools over MCP (stdio by default)')
-  .option('--stdio', 'serve over stdio (default)')
-  .option('--http [port]', 'serve Streamable HTTP on this port (default 3333)', port)
+  .addOption(new Option('--stdio', 'serve over stdio (default)').conflicts('http'))
+  .option(
+    '--http [port]',
+    'serve Streamable HTTP on this port (default $TOOLHOST_PORT, http.port or 3333)',
+    port,
+  )
   .option('--host <address>', 'address to bind for --http (default 127.0.0.1)')
   .addOption(
     new Option(

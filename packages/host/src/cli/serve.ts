@@ -56,9 +56,18 @@ async function serveOverHttp(
   port: number,
 ): Promise<Closer> {
   const { serveHttp } = await import('../mcp/serve-http.js');
-  const handle = await serveHttp(host, { ...options, port });
+  const handle = await serveHttp(host, { ...options, port }).catch((e: NodeJS.ErrnoException) => {
+    throw e.code === 'EADDRINUSE' ? portInUse(port, options.host ?? host.config.http.host) : e;
+  });
   logger.info({ url: handle.url, tools: host.listTools().length }, 'listening');
   return handle;
+}
+
+/** What to do about a taken port, instead of the raw EADDRINUSE. */
+function portInUse(port: number, bindHost: string): Error {
+  return new Error(
+    `Port ${port} on ${bindHost} is in use (another toolhost, or another server): stop that server, or choose another port with --http <port>, TOOLHOST_PORT or http.port (0: any free port).`,
+  );
 }
 
 /**

@@ -389,6 +389,7 @@ export const hostConfigSchema = {
           maximum: 65535,
           description: 'Port to listen on (0: any free port).',
           default: 3333,
+          'x-env': 'TOOLHOST_PORT',
           'x-flag': '--http [port]',
         },
         path: {
