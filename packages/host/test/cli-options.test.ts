@@ -187,11 +187,73 @@ describe('commands a new user reaches for', () => {
     await expect.poll(() => stderr, { timeout: 10_000 }).toContain('serving on stdio');
     child.kill('SIGTERM');
     await new Promise((resolve) => child.on('close', resolve));
-    expect(stderr).toContain('tool set cannot be called yet');
+    expect(stderr).toContain('cannot call EchoApi yet');
     expect(stderr).toContain('secret ECHO_KEY');
     expect(stderr).not.toContain('auth provider echo-auth');
     // A person's format: a level word and the message, not a JSON object per line.
-    expect(stderr).toMatch(/WARN.*tool set cannot be called yet/);
+    expect(stderr).toMatch(/WARN.*cannot call EchoApi yet/);
     expect(stderr.trimStart().startsWith('{')).toBe(false);
+  });
+
+  it('warns once about a credential several tool sets share, naming them all', async () => {
+    const child = spawn(
+      process.execPath,
+      [
+        hostCliPath(),
+        '--plugins',
+        '@toolhost/plugin-crm-events,@toolhost/plugin-crm-marketing',
+        'serve',
+        '--stdio',
+      ],
+      {
+        cwd: fixtureApp,
+        env: { PATH: process.env.PATH, TOOLHOST_LOG_FORMAT: 'json' },
+        stdio: ['pipe', 'pipe', 'pipe'],
+      },
+    );
+    let stderr = '';
+    child.stderr.on('data', (c: Buffer) => {
+      stderr += c.toString();
+    });
+    await expect.poll(() => stderr, { timeout: 10_000 }).toContain('serving on stdio');
+    child.kill('SIGTERM');
+    await new Promise((resolve) => child.on('close', resolve));
+    const warnings = stderr
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { level: number; msg: string; toolSets?: string[] })
+      .filter((l) => l.level === 40);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatchObject({
+      msg: 'cannot call CrmEventsApi, CrmMarketingApi yet',
+      toolSets: ['CrmEventsApi', 'CrmMarketingApi'],
+    });
+  });
+
+  it('logs a call as one line on a terminal, and a failed one as a warning', async () => {
+    upstream.respond(() => ({ status: 500, body: { message: 'down' } }));
+    const failed = await cli(
+      ['--config', configFile, 'call', 'EchoApi.GetItem', '--args', '{"item_id":"i1"}'],
+      { ECHO_AUTH_TOKEN: 't', TOOLHOST_LOG_FORMAT: 'pretty' },
+    );
+    upstream.respond(() => ({ status: 200, body: { ok: true } }));
+    const ok = await cli(['--config', configFile, 'call', 'EchoApi.GetItem', '--args', '{"item_id":"i1"}'], {
+      ECHO_AUTH_TOKEN: 't',
+      TOOLHOST_LOG_FORMAT: 'pretty',
+    });
+    const plain = (text: string) => text.replace(/\u001b\[[0-9;]*m/g, '');
+    const failedLines = plain(failed.stderr)
+      .split('\n')
+      .filter((l) => l.includes('tool call'));
+    expect(failedLines).toHaveLength(1);
+    expect(failedLines[0]).toMatch(
+      /WARN.*tool call failed.*"tool":"EchoApi.GetItem".*"error":"upstream_error"/,
+    );
+    const okLines = plain(ok.stderr)
+      .split('\n')
+      .filter((l) => l.includes('tool call'));
+    expect(okLines).toHaveLength(1);
+    expect(okLines[0]).toMatch(/INFO.*tool call.*"tool":"EchoApi.GetItem".*"status":200/);
+    expect(plain(ok.stderr)).not.toMatch(/^\s+tool:/m);
   });
 });

@@ -13,16 +13,22 @@ export interface ServeOptions {
   host?: string;
 }
 
-/** One warning per tool set that cannot be called yet, so a person sees it at start, not at the first call. */
+/**
+ * One warning per thing missing, naming the tool sets it stops, so a person sees it at start,
+ * not at the first call, and once: the three HubSpot sets share one auth provider, whose
+ * missing token is one thing to set, not three.
+ */
 async function warnUnready(host: Host, logger: Logger): Promise<void> {
+  const stopped = new Map<string, string[]>();
   for (const set of await toolSetReadiness(host)) {
-    const missing = set.checks.filter((c) => !c.ok);
-    if (missing.length === 0) continue;
-    logger.warn(
-      { toolSet: set.toolSet, missing: missing.map((c) => `${c.what}: ${c.detail}`) },
-      'tool set cannot be called yet',
-    );
+    for (const c of set.checks) {
+      if (c.ok) continue;
+      const what = `${c.what}: ${c.detail}`;
+      stopped.set(what, [...(stopped.get(what) ?? []), set.toolSet]);
+    }
   }
+  for (const [missing, toolSets] of stopped)
+    logger.warn({ toolSets, missing }, `cannot call ${toolSets.join(', ')} yet`);
 }
 
 // Type-only: the HTTP server's module itself loads only when it serves.
