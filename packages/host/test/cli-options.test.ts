@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
 import { hostCliPath } from '../../testing/src/spawn-host.js';
@@ -241,7 +242,7 @@ describe('commands a new user reaches for', () => {
       ECHO_AUTH_TOKEN: 't',
       TOOLHOST_LOG_FORMAT: 'pretty',
     });
-    const plain = (text: string) => text.replace(/\u001b\[[0-9;]*m/g, '');
+    const plain = stripVTControlCharacters;
     const failedLines = plain(failed.stderr)
       .split('\n')
       .filter((l) => l.includes('tool call'));
