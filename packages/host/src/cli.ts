@@ -148,6 +148,21 @@ program
     process.exitCode = report.healthy ? 0 : 1;
   });
 
+program
+  .command('new-plugin')
+  .description('write a new plugin package that builds, loads in the host and passes its catalog tests')
+  .argument('<dir>', 'directory to create (new or empty), e.g. toolhost-plugin-widgets')
+  .option('--name <package>', 'package name (default toolhost-plugin-<dir name>)')
+  .option('--tool-set <name>', 'tool-set name (default from the package name, e.g. WidgetsApi)')
+  .option('--vendor <name>', 'the vendor as people name it, e.g. "Widgets Inc."')
+  .action(async (dir: string, opts: { name?: string; toolSet?: string; vendor?: string }) => {
+    const { newPlugin } = await import('./cli/new-plugin.js');
+    const made = newPlugin(dir, opts);
+    process.stdout.write(
+      `Wrote ${made.name} (${made.toolSet}) in ${made.dir}:\n${made.files.map((f) => `  ${f}`).join('\n')}\nNext: cd ${dir} && npm install && npm test\n`,
+    );
+  });
+
 const connections = program
   .command('connections')
   .description("see and end users' OAuth connections (the stored tokens, never shown)");
