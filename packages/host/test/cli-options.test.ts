@@ -133,7 +133,7 @@ describe('commands a new user reaches for', () => {
     const missing = await cli(['--config', configFile, 'doctor']);
     expect(missing.code).toBe(1);
     expect(missing.stdout).toContain(`Config: ${configFile}`);
-    expect(missing.stdout).toContain('toolhost-plugin-echo@1.2.3: EchoApi (contract 2.0)');
+    expect(missing.stdout).toContain('toolhost-plugin-echo@1.2.3: EchoApi (contract 2.3)');
     expect(missing.stdout).toContain('EchoApi (3 tools): NOT READY');
     expect(missing.stdout).toContain('missing: auth provider echo-auth: set ECHO_AUTH_TOKEN');
     expect(missing.stdout).toContain('missing: secret ECHO_KEY: set ECHO_KEY in');

@@ -159,7 +159,11 @@ describe('plugins resolved as Node resolves an import', () => {
   });
 
   it('shows the real resolution error for an installed package that cannot be imported', async () => {
-    const r = await cli(['--plugins', 'toolhost-plugin-broken-exports', 'list']);
+    const r = await cli(
+      ['--plugins', 'toolhost-plugin-broken-exports', 'list'],
+      {},
+      join(fixtureApp, '..', 'broken-app'),
+    );
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(
       "Plugin package 'toolhost-plugin-broken-exports' is installed but cannot be imported",
