@@ -17,6 +17,7 @@ import { esc, page, readForm, redirect } from './html-pages.js';
 import { type ProviderService, providerServices } from './provider-services.js';
 
 export { CONNECTIONS_PATH };
+
 const COOKIE = 'toolhost_connections';
 /** A signed-in page stays signed in for an hour. */
 const MAX_AGE_SECONDS = 3600;
@@ -107,7 +108,10 @@ class ConnectionsRoutes {
   /** `GET /connections/disconnect?user=…&provider=…`: asks before ending a connection. */
   private askToDisconnect(req: IncomingMessage, res: ServerResponse, url: URL): void {
     const who = this.viewer(req);
-    if (!who) return signIn(res, 401, 'Sign in with your access token first.');
+    if (!who) {
+      signIn(res, 401, 'Sign in with your access token first.');
+      return;
+    }
     const user = url.searchParams.get('user') ?? '';
     const provider = url.searchParams.get('provider') ?? '';
     const service = this.services().get(provider)?.name ?? provider;
