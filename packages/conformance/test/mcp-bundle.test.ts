@@ -42,7 +42,7 @@ beforeAll(() => {
 /** `${__dirname}` and `${user_config.<key>}` replaced as Claude Desktop replaces them. */
 function substitute(value: string, userConfig: Record<string, string>): string {
   return value
-    .replaceAll('${__dirname}', unpacked)
+    .replace(/\$\{__dirname\}/g, unpacked)
     .replace(/\$\{user_config\.([a-z_]+)\}/g, (_m, key: string) => userConfig[key] ?? '');
 }
 
