@@ -141,7 +141,11 @@ program
   .description('check the config, the plugins and each tool set’s credentials (values are never shown)')
   .option('--live', 'also make one read-only call per ready tool set')
   .action(async (opts: { live?: boolean }) => {
-    const { host, configFile } = await openHost({ ...globalOptions(), allowEmpty: true });
+    const { host, configFile } = await openHost({
+      ...globalOptions(),
+      allowEmpty: true,
+      unloadablePlugins: 'skip',
+    });
     const report = await doctorReport(host, { configFile, live: opts.live });
     process.stdout.write(report.text);
     await host.close();

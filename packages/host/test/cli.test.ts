@@ -172,6 +172,19 @@ describe('plugins resolved as Node resolves an import', () => {
     expect(r.stderr).not.toContain('not installed where the host looks');
   });
 
+  it('lets doctor report on the other plugins when an installed one cannot be imported', async () => {
+    const brokenApp = join(fixtureApp, '..', 'broken-app');
+    const r = await cli(['doctor'], {}, brokenApp);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toMatch(
+      /toolhost-plugin-broken-exports: CANNOT BE LOADED: Plugin package 'toolhost-plugin-broken-exports' is installed but cannot be imported .*No "exports" main defined/,
+    );
+    expect(r.stdout).toContain('GridApi (96 tools)');
+    // Commands that serve or call still refuse to start without it.
+    expect((await cli(['list'], {}, brokenApp)).code).toBe(1);
+  });
+
   it('loads a plugin folder named by path through its own exports map', async () => {
     const r = await cli(['--plugins', './node_modules/toolhost-plugin-esm-only', 'list'], {}, esmApp);
     expect(r.code).toBe(0);

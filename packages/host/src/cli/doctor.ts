@@ -85,6 +85,11 @@ export async function doctorReport(
   );
   for (const p of host.plugins)
     lines.push(`  ${p.name}@${p.version}: ${p.toolSet} (contract ${p.contractVersion})`);
+  // A package that cannot be imported stops every other command: name it, and go on.
+  for (const u of host.pluginSearch.unloadable) {
+    healthy = false;
+    lines.push(`  ${u.name}: CANNOT BE LOADED: ${u.reason}`);
+  }
   lines.push('', 'Tool sets:');
   const sets = await toolSetReadiness(host);
   // Nothing to serve is no healthy state: every client would see an empty tool list.

@@ -93,7 +93,7 @@ async function serveOAuthPages(host: Host, logger: Logger, options: HttpOptions)
   if (callbacks.port !== wanted) {
     logger.warn(
       { port: wanted, url: callbacks.url, redirectUris },
-      `port ${wanted} is in use (another host?): OAuth pages are served on port ${callbacks.port}; the authorization server must accept these redirect URIs (any loopback port, RFC 8252), or give each host its own http.port`,
+      `port ${wanted} is in use (another host?): OAuth pages are served on port ${callbacks.port}; the authorization server must accept these redirect URIs (any loopback port, RFC 8252), or give each host its own port (TOOLHOST_PORT or http.port)`,
     );
   }
   logger.info({ url: callbacks.url, redirectUris }, 'serving OAuth pages');

@@ -105,26 +105,38 @@ function resolvePath(name: string, dir: string): string {
 export async function importPlugins(
   names: readonly string[],
   bases: readonly string[],
+  /** Given: a plugin that cannot be imported is handed to it and left out, instead of failing the load. */
+  onUnloadable?: (name: string, error: PluginLoadError) => void,
 ): Promise<ToolPlugin[]> {
   const plugins: ToolPlugin[] = [];
   for (const name of names) {
-    const file = resolvePackage(name, bases);
-    let mod: Record<string, unknown>;
     try {
-      mod = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+      plugins.push(await importPlugin(name, bases));
     } catch (e) {
-      throw new PluginLoadError(`Plugin package '${name}' failed to load: ${(e as Error).message}`);
+      if (!onUnloadable || !PluginLoadError.isInstance(e)) throw e;
+      onUnloadable(name, e);
     }
-    const plugin = [mod.default, mod.plugin].find(isPlugin);
-    if (!plugin) {
-      throw new PluginLoadError(
-        `Package '${name}' does not export a toolhost plugin (a default export with contractVersion, name, version, toolSet and register).`,
-      );
-    }
-    assertCompatible(plugin);
-    plugins.push(plugin);
   }
   return plugins;
+}
+
+/** One plugin package, imported and checked to speak a contract this host executes. */
+async function importPlugin(name: string, bases: readonly string[]): Promise<ToolPlugin> {
+  const file = resolvePackage(name, bases);
+  let mod: Record<string, unknown>;
+  try {
+    mod = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+  } catch (e) {
+    throw new PluginLoadError(`Plugin package '${name}' failed to load: ${(e as Error).message}`);
+  }
+  const plugin = [mod.default, mod.plugin].find(isPlugin);
+  if (!plugin) {
+    throw new PluginLoadError(
+      `Package '${name}' does not export a toolhost plugin (a default export with contractVersion, name, version, toolSet and register).`,
+    );
+  }
+  assertCompatible(plugin);
+  return plugin;
 }
 
 /**
