@@ -193,7 +193,8 @@ describe('the /connections page, in a real browser', () => {
     await page.fill('input[name=access_token]', ALICE);
     await page.click('button[type=submit]');
     await expect.poll(() => page.textContent('body')).toContain('Signed in as alice: your connections.');
-    await page.locator('tbody tr').first().locator('button', { hasText: 'Disconnect' }).click();
+    await page.locator('tbody tr').first().getByRole('link', { name: 'Disconnect' }).click();
+    await page.getByRole('button', { name: 'Yes, disconnect' }).click();
     await expect
       .poll(() => page.textContent('#notice').catch(() => ''))
       .toContain(
@@ -211,7 +212,8 @@ describe('the /connections page, in a real browser', () => {
     await page.goto(`${new URL(server.url).origin}/connections`);
     await page.fill('input[name=access_token]', ALICE);
     await page.click('button[type=submit]');
-    await page.locator('tbody tr').first().locator('button', { hasText: 'Disconnect' }).click();
+    await page.locator('tbody tr').first().getByRole('link', { name: 'Disconnect' }).click();
+    await page.getByRole('button', { name: 'Yes, disconnect' }).click();
     await expect
       .poll(() => page.textContent('#notice').catch(() => ''))
       .toContain('the grant was revoked at the vendor and the tokens deleted here');
