@@ -188,11 +188,11 @@ describe('commands a new user reaches for', () => {
     await expect.poll(() => stderr, { timeout: 10_000 }).toContain('serving on stdio');
     child.kill('SIGTERM');
     await new Promise((resolve) => child.on('close', resolve));
-    expect(stderr).toContain('cannot call EchoApi yet');
+    expect(stderr).toContain('secret ECHO_KEY missing for EchoApi');
     expect(stderr).toContain('secret ECHO_KEY');
     expect(stderr).not.toContain('auth provider echo-auth');
     // A person's format: a level word and the message, not a JSON object per line.
-    expect(stderr).toMatch(/WARN.*cannot call EchoApi yet/);
+    expect(stderr).toMatch(/WARN.*secret ECHO_KEY missing for EchoApi/);
     expect(stderr.trimStart().startsWith('{')).toBe(false);
   });
 
@@ -226,7 +226,7 @@ describe('commands a new user reaches for', () => {
       .filter((l) => l.level === 40);
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatchObject({
-      msg: 'cannot call CrmEventsApi, CrmMarketingApi yet',
+      msg: 'auth provider crm-auth-provider missing for CrmEventsApi, CrmMarketingApi',
       toolSets: ['CrmEventsApi', 'CrmMarketingApi'],
     });
   });

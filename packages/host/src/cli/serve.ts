@@ -19,16 +19,20 @@ export interface ServeOptions {
  * missing token is one thing to set, not three.
  */
 async function warnUnready(host: Host, logger: Logger): Promise<void> {
-  const stopped = new Map<string, string[]>();
+  const stopped = new Map<string, { what: string; detail: string; toolSets: string[] }>();
   for (const set of await toolSetReadiness(host)) {
     for (const c of set.checks) {
       if (c.ok) continue;
-      const what = `${c.what}: ${c.detail}`;
-      stopped.set(what, [...(stopped.get(what) ?? []), set.toolSet]);
+      const key = `${c.what}: ${c.detail}`;
+      const entry = stopped.get(key) ?? { what: c.what, detail: c.detail, toolSets: [] };
+      entry.toolSets.push(set.toolSet);
+      stopped.set(key, entry);
     }
   }
-  for (const [missing, toolSets] of stopped)
-    logger.warn({ toolSets, missing }, `cannot call ${toolSets.join(', ')} yet`);
+  // "setting userId missing for CrmAutomationApi": a missing setting stops some of a set's
+  // tools, a missing credential all of them; the detail says which.
+  for (const { what, detail, toolSets } of stopped.values())
+    logger.warn({ toolSets, missing: `${what}: ${detail}` }, `${what} missing for ${toolSets.join(', ')}`);
 }
 
 // Type-only: the HTTP server's module itself loads only when it serves.
