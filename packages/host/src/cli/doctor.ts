@@ -5,6 +5,7 @@ import { type ToolSetReadiness, toolSetReadiness } from '../readiness.js';
 import { resolveService } from '../services.js';
 import { redactRedisUrl, sharedStoreUrl } from '../store/redis-url.js';
 import type { SaltAgreement } from '../store/shared-cipher.js';
+import { cheapestRead, registeredToolSets } from './cheapest-read.js';
 
 const SALT_LINES: Record<SaltAgreement, string> = {
   agreed: 'Shared token salt: in Redis, the same as this host uses.',
@@ -36,7 +37,6 @@ async function saltLine(host: Host): Promise<{ line: string; ok: boolean } | und
     };
   }
 }
-import { cheapestRead, registeredToolSets } from './cheapest-read.js';
 
 export interface DoctorReport {
   text: string;
