@@ -75,6 +75,12 @@ describe('published packages', () => {
       const files = filesUnder(dir);
       expect(files, pkg).toContain('dist/index.js');
       expect(files, pkg).toContain('dist/index.d.ts');
+      // What a user of a published package reads first, and the terms they may use it under.
+      expect(files, pkg).toContain('README.md');
+      expect(readFileSync(join(dir, 'LICENSE'), 'utf8'), pkg).toMatch(
+        /^MIT License\n\nCopyright \(c\) \d{4} toolhost contributors\n/,
+      );
+      expect(JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).license, pkg).toBe('MIT');
       expect(
         files.filter((f) => /\.test\./.test(f)),
         pkg,

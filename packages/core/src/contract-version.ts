@@ -19,8 +19,10 @@
  * - 2.1: `revokeUrl` in a plugin's OAuth endpoints (optional; 2.0 plugins run unchanged).
  * - 2.2: pacing per connection (`traffic.pacing.per: 'connection'`) beside pacing per
  *   parameter value; 2.0 and 2.1 plugins run unchanged.
+ * - 2.3: `vendor`, the name people call the API's vendor by (`Airtable`), so the host can
+ *   answer in those words; optional, earlier 2.x plugins run unchanged.
  */
-export const CONTRACT_VERSION = '2.2';
+export const CONTRACT_VERSION = '2.3';
 
 export type ContractCheck = { ok: true } | { ok: false; reason: string };
 

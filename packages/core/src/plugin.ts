@@ -67,6 +67,8 @@ export interface ToolSetPluginDefinition {
   name: string;
   version: string;
   toolSet: string;
+  /** The vendor as people name it (`Airtable`): contract 2.3. */
+  vendor?: string;
   /** Default base URL per server key; `default` is required. */
   servers: Readonly<Record<string, string>>;
   tools: readonly ToolDeclaration[];
@@ -106,6 +108,7 @@ export function defineToolSetPlugin(def: ToolSetPluginDefinition, bound: PluginO
       registerToolSet(container, {
         contractVersion: def.contractVersion,
         toolSet: def.toolSet,
+        ...(def.vendor ? { vendor: def.vendor } : {}),
         plugin: { name: def.name, version: def.version },
         servers,
         tools: def.tools,

@@ -167,6 +167,11 @@ export interface ToolSetDefinition {
   /** The contract version the plugin was written against (a literal in the plugin's own code). */
   contractVersion: string;
   toolSet: string;
+  /**
+   * The vendor whose API the set calls, as people name it (`Airtable`, `HubSpot`, `Customer.io`):
+   * shown to people instead of tool-set and provider ids, and matched when they type it.
+   */
+  vendor?: string;
   /** Package name and version of the plugin that registered it. */
   plugin: { name: string; version: string };
   /** Base URL per server key; `default` is required. */

@@ -14,6 +14,7 @@ const RECORDED: Record<string, string> = {
   '2.0': '2b7761fc81e436e46646ee527fda74ba8437666bcf7dc957d49d610aa6058385',
   '2.1': 'b57714250c1bc7dffffb0260f63808ae0075c1ffbdbe203a7785fd7aa5203845',
   '2.2': 'b4201377ea89744baf2a8318b34b73ec0226617305241b2cc5870c3cab6610d4',
+  '2.3': 'c85b5b7250e62986929a02b826950a91e3d5b9a31560434f9924b75804e1abab',
 };
 
 function canonical(value: unknown): string {
@@ -64,6 +65,7 @@ const toolKeys: Record<keyof ToolDeclaration, true> = {
 const toolSetKeys: Record<keyof ToolSetDefinition, true> = {
   contractVersion: true,
   toolSet: true,
+  vendor: true,
   plugin: true,
   servers: true,
   tools: true,

@@ -158,6 +158,7 @@ export const TOOL_SET_VOCABULARY = {
   properties: {
     contractVersion: { type: 'string', pattern: '^\\d+\\.\\d+$' },
     toolSet: { type: 'string', pattern: '^[A-Za-z][A-Za-z0-9]*$' },
+    vendor: { type: 'string', minLength: 1 },
     plugin: {
       type: 'object',
       additionalProperties: false,

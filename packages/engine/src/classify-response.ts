@@ -20,8 +20,21 @@ export function retryAfterSeconds(headers: Record<string, string>, now = Date.no
   return Number.isNaN(date) ? undefined : Math.max(0, (date - now) / 1000);
 }
 
+/**
+ * What a 401 or 403 means, naming the credential that was sent (`credential`: "the token of
+ * auth provider crm-auth-provider", "the secret CDP_API_KEY"), so a person knows what to replace
+ * rather than reading a bare status.
+ */
+function authMeaning(status: number, credential: string | undefined): string {
+  const what = credential ?? 'the credential sent';
+  if (status === 401) return `: the upstream rejected ${what} (wrong, expired or revoked)`;
+  if (status === 403)
+    return `: the upstream accepted ${what} but refused this request (a missing scope or permission)`;
+  return '';
+}
+
 /** Turns a non-2xx upstream response into the structured tool error of its kind. */
-export function errorForResponse(res: HttpResponse): ToolError {
+export function errorForResponse(res: HttpResponse, credential?: string): ToolError {
   const upstream = boundedBody(res.body);
   if (res.status === 429) {
     const after = retryAfterSeconds(res.headers);
@@ -40,6 +53,6 @@ export function errorForResponse(res: HttpResponse): ToolError {
     status: res.status,
     upstream,
     retryable,
-    message: `The upstream answered HTTP ${res.status}.`,
+    message: `The upstream answered HTTP ${res.status}${authMeaning(res.status, credential)}.`,
   });
 }

@@ -171,8 +171,33 @@ describe('ToolEngine', () => {
       error: {
         code: 'authorization_required',
         authorization: { provider: 'p', scopes: ['s.read'], url: 'https://auth.example.test/authorize?x=1' },
+        // Calling again unchanged cannot succeed until a person authorizes.
+        retryable: false,
       },
     });
+  });
+
+  it('says which credential the upstream rejected on a 401, and what a 403 means', async () => {
+    const sender = new FakeSender([
+      { status: 401, headers: {}, body: null },
+      { status: 403, headers: {}, body: null },
+    ]);
+    const e = engine({ sender, secrets: { API_KEY: 'k1' } });
+    const rejected = await e.call('T.Send', { mode: 'execute', target: 'a', request_body: '{"a":1}' }, ctx);
+    expect(rejected).toMatchObject({
+      ok: false,
+      error: {
+        code: 'upstream_error',
+        status: 401,
+        retryable: false,
+        message:
+          'The upstream answered HTTP 401: the upstream rejected the secret API_KEY (wrong, expired or revoked).',
+      },
+    });
+    const refused = await e.call('T.Get', { thing: 'x' }, ctx);
+    expect(refused.ok ? '' : refused.error.message).toBe(
+      'The upstream answered HTTP 403: the upstream accepted the token of auth provider p but refused this request (a missing scope or permission).',
+    );
   });
 
   it('retries once with a renewed credential after a 401', async () => {

@@ -293,7 +293,7 @@ export class ToolEngine {
     if (credential) res = { ...res, body: redact(res.body, credentialForms(credential.sent)) };
     if (res.status >= 200 && res.status < 300)
       return { ok: true, kind: 'response', status: res.status, body: res.body };
-    throw errorForResponse(res);
+    throw errorForResponse(res, credential ? credentialName(decl.auth) : undefined);
   }
 
   /**
@@ -541,7 +541,8 @@ export class ToolEngine {
   ): ToolError {
     return new ToolError({
       code: 'authorization_required',
-      retryable: true,
+      // Calling again unchanged fails the same way until a person authorizes: not retryable.
+      retryable: false,
       message: result.message ?? `Authorization with '${provider}' is required before this tool can be used.`,
       authorization: {
         provider,
@@ -572,4 +573,11 @@ function secretCredential(secret: string, value: string, headerValue: string, se
 /** A short, one-way name for a secret value, so that a pacing key never carries the secret. */
 function fingerprint(value: string): string {
   return createHash('sha256').update(value).digest('base64url').slice(0, 16);
+}
+
+/** The credential a declaration sends, as an error names it (never its value). */
+function credentialName(auth: AuthRequirement): string | undefined {
+  if (auth.kind === 'provider') return `the token of auth provider ${auth.provider}`;
+  if (auth.kind === 'secret') return `the secret ${auth.secret}`;
+  return undefined;
 }

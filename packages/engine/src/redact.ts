@@ -1,6 +1,14 @@
 const REDACTED = '[redacted]';
 
 /**
+ * Credentials shorter than this are not looked for in answers. A one-letter key would turn
+ * `ok` into `o[redacted]` and every word that holds the letter, garbling answers while hiding
+ * nothing: no vendor issues a key or token this short, and 8 characters do not turn up in
+ * ordinary text by chance.
+ */
+export const MIN_REDACTED_LENGTH = 8;
+
+/**
  * The forms in which a credential the host sent can come back from an upstream that echoes
  * requests: as sent, percent-encoded (echoed URLs and forms), and with `/` escaped (some JSON
  * encoders write `\/`, which a text body keeps). Longest first, so that no shorter form
@@ -9,8 +17,7 @@ const REDACTED = '[redacted]';
 export function credentialForms(values: Iterable<string>): string[] {
   const forms = new Set<string>();
   for (const value of values) {
-    // Even a very short secret is redacted: mangled output is better than a leaked credential.
-    if (!value) continue;
+    if (value.length < MIN_REDACTED_LENGTH) continue;
     forms.add(value);
     forms.add(encodeURIComponent(value));
     if (value.includes('/')) forms.add(value.replaceAll('/', '\\/'));

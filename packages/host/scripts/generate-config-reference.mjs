@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Turns the config schema (src/config/config-schema.ts, read from the build) into what must
 // never drift from it: the TypeScript types (src/config/host-config.generated.ts) and the
-// configuration reference in the repository's README. Run after a change to the schema:
+// configuration reference (docs/configuration.md). Run after a change to the schema:
 //   pnpm --filter @toolhost/host build && pnpm config:generate
 // `--check` (run by CI through `pnpm config:check`) fails when either output is stale.
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -9,7 +9,7 @@ import { compile } from 'json-schema-to-typescript';
 import { hostConfigSchema } from '../dist/config/config-schema.js';
 
 const typesFile = new URL('../src/config/host-config.generated.ts', import.meta.url);
-const readmeFile = new URL('../../../README.md', import.meta.url);
+const readmeFile = new URL('../../../docs/configuration.md', import.meta.url);
 const START = '<!-- config-reference:start (generated from the config schema: pnpm config:generate) -->';
 const END = '<!-- config-reference:end -->';
 
@@ -127,7 +127,7 @@ function reference() {
 function withReference(readme) {
   const start = readme.indexOf(START);
   const end = readme.indexOf(END);
-  if (start < 0 || end < 0) throw new Error(`README.md lacks the markers ${START} … ${END}`);
+  if (start < 0 || end < 0) throw new Error(`docs/configuration.md lacks the markers ${START} … ${END}`);
   return readme.slice(0, start) + reference() + readme.slice(end + END.length);
 }
 
@@ -144,7 +144,7 @@ if (check) {
     );
     process.exit(1);
   }
-  console.log('Config types and README reference match the schema.');
+  console.log('Config types and the configuration reference match the schema.');
 } else {
   for (const [file, text] of stale) writeFileSync(file, text);
   console.log(stale.length ? `Wrote ${stale.map(([f]) => f.pathname).join(', ')}` : 'Up to date.');

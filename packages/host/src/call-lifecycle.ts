@@ -121,8 +121,11 @@ export class CallLifecycle {
       if (outcome.error.status !== undefined) line.status = outcome.error.status;
     }
     // Written once the answer is on its way: formatting the line (redaction paths included)
-    // is then not part of the call's latency.
-    setImmediate(() => this.log?.info(line, 'tool call'));
+    // is then not part of the call's latency. A failed call is a warning: it is what a person
+    // reading the log at the default level looks for.
+    setImmediate(() =>
+      outcome.ok ? this.log?.info(line, 'tool call') : this.log?.warn(line, 'tool call failed'),
+    );
   }
 
   /** Stops taking calls; in-flight ones get `graceMs` to finish, then are cancelled. */

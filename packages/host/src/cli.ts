@@ -60,8 +60,12 @@ const globalOptions = () => program.opts<GlobalOptions>();
 program
   .command('serve')
   .description('serve the loaded tools over MCP (stdio by default)')
-  .option('--stdio', 'serve over stdio (default)')
-  .option('--http [port]', 'serve Streamable HTTP on this port (default 3333)', port)
+  .addOption(new Option('--stdio', 'serve over stdio (default)').conflicts('http'))
+  .option(
+    '--http [port]',
+    'serve Streamable HTTP on this port (default $TOOLHOST_PORT, http.port or 3333)',
+    port,
+  )
   .option('--host <address>', 'address to bind for --http (default 127.0.0.1)')
   .addOption(
     new Option(
@@ -137,11 +141,30 @@ program
   .description('check the config, the plugins and each tool set’s credentials (values are never shown)')
   .option('--live', 'also make one read-only call per ready tool set')
   .action(async (opts: { live?: boolean }) => {
-    const { host, configFile } = await openHost({ ...globalOptions(), allowEmpty: true });
+    const { host, configFile } = await openHost({
+      ...globalOptions(),
+      allowEmpty: true,
+      unloadablePlugins: 'skip',
+    });
     const report = await doctorReport(host, { configFile, live: opts.live });
     process.stdout.write(report.text);
     await host.close();
     process.exitCode = report.healthy ? 0 : 1;
+  });
+
+program
+  .command('new-plugin')
+  .description('write a new plugin package that builds, loads in the host and passes its catalog tests')
+  .argument('<dir>', 'directory to create (new or empty), e.g. toolhost-plugin-widgets')
+  .option('--name <package>', 'package name (default toolhost-plugin-<dir name>)')
+  .option('--tool-set <name>', 'tool-set name (default from the package name, e.g. WidgetsApi)')
+  .option('--vendor <name>', 'the vendor as people name it, e.g. "Widgets Inc."')
+  .action(async (dir: string, opts: { name?: string; toolSet?: string; vendor?: string }) => {
+    const { newPlugin } = await import('./cli/new-plugin.js');
+    const made = newPlugin(dir, opts);
+    process.stdout.write(
+      `Wrote ${made.name} (${made.toolSet}) in ${made.dir}:\n${made.files.map((f) => `  ${f}`).join('\n')}\nNext: cd ${dir} && npm install && npm test\n`,
+    );
   });
 
 const connections = program

@@ -36,6 +36,12 @@ export interface HostOptions {
   /** Plugin packages (names or paths) to load instead of the config's `plugins` and discovery. */
   pluginPackages?: string[];
   /**
+   * `skip`: a plugin package that cannot be imported is left out and listed in
+   * `pluginSearch.unloadable`, so that diagnostics (`doctor`) still report on the others.
+   * Default `refuse`: the host does not start.
+   */
+  unloadablePlugins?: 'refuse' | 'skip';
+  /**
    * The embedder's tsyringe container: services registered in it under `HostServices` tokens
    * replace the host's defaults (the host works in a child container of it).
    */
@@ -119,7 +125,12 @@ export interface Host {
   /** The host's container: its services under `HostServices` tokens. */
   readonly container: DependencyContainer;
   /** Where plugins were looked for: the node_modules directories read (for messages when none is found). */
-  readonly pluginSearch: { readonly directories: readonly string[]; readonly discovered: boolean };
+  readonly pluginSearch: {
+    readonly directories: readonly string[];
+    readonly discovered: boolean;
+    /** Packages left out because they cannot be imported (with `unloadablePlugins: 'skip'`), and why. */
+    readonly unloadable: readonly { readonly name: string; readonly reason: string }[];
+  };
   /** Providers running the OAuth flow; the HTTP server routes their callbacks. */
   readonly oauthProviders: readonly OAuthAuthProvider[];
   /** What the transports need beyond listing and calling, so that they never reach into the container. */
@@ -198,10 +209,15 @@ async function loadPlugins(config: ResolvedHostConfig, options: HostOptions) {
   const bases = pluginSearchBases(options.configDir, process.cwd());
   const explicit = options.pluginPackages ?? config.plugins;
   const names = explicit ?? (options.plugins?.length ? [] : discoverPlugins(bases));
-  const plugins = [...(options.plugins ?? []), ...(await importPlugins(names, bases))];
+  const unloadable: { name: string; reason: string }[] = [];
+  const skip =
+    options.unloadablePlugins === 'skip'
+      ? (name: string, e: Error) => unloadable.push({ name, reason: e.message })
+      : undefined;
+  const plugins = [...(options.plugins ?? []), ...(await importPlugins(names, bases, skip))];
   return {
     plugins,
-    pluginSearch: { directories: searchedDirectories(bases), discovered: explicit === undefined },
+    pluginSearch: { directories: searchedDirectories(bases), discovered: explicit === undefined, unloadable },
   };
 }
 

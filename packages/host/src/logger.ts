@@ -22,6 +22,10 @@ function defaultDestination(): pino.DestinationStream {
       colorize: true,
       translateTime: 'SYS:HH:MM:ss.l',
       ignore: 'pid,hostname',
+      // One line per event (a tool call is one line, not one per field) for a person reading.
+      singleLine: true,
+      // A call's `error` is its code, a word: inline, not printed as an error object below.
+      errorLikeObjectKeys: ['err'],
     });
   }
   // Written with one plain write() per turn of the event loop, from this thread. Asynchronous

@@ -5,9 +5,9 @@ import { OAuthAuthProvider } from './auth/oauth-provider.js';
 import type { Host } from './host.js';
 import { HostServices, resolveService } from './services.js';
 
-/** One credential a tool set needs, and whether it is there. */
+/** One credential or setting a tool set needs, and whether it is there. */
 export interface CredentialCheck {
-  /** `auth provider crm-auth-provider` or `secret CDP_API_KEY`. */
+  /** `auth provider crm-auth-provider`, `secret CDP_API_KEY` or `setting userId`. */
   what: string;
   ok: boolean;
   /** How it is provided, or what to set (never a value). */
@@ -39,8 +39,36 @@ function providerCheck(id: string, provider: AuthProvider | undefined): Credenti
 }
 
 /**
+ * One check per plugin setting that exposed tools fill a required parameter from, naming the
+ * tools that fail while it is not configured (CrmAutomationApi's sequence tools without
+ * `settings.userId`): the rest of the set works, so the person sees exactly what does not.
+ */
+function settingChecks(set: ToolSetDefinition, tools: ToolSetDefinition['tools']): CredentialCheck[] {
+  const needing = new Map<string, string[]>();
+  for (const tool of tools) {
+    for (const p of tool.params ?? []) {
+      if (!p.fromSetting || !p.required) continue;
+      const value = set.settingValues?.[p.fromSetting];
+      const names = needing.get(p.fromSetting) ?? [];
+      if (value === undefined || value === '') names.push(`${set.toolSet}.${tool.name}`);
+      needing.set(p.fromSetting, names);
+    }
+  }
+  return [...needing].map(([setting, failing]) => {
+    const key = `toolSets.${set.toolSet}.settings.${setting}`;
+    return failing.length === 0
+      ? { what: `setting ${setting}`, ok: true, detail: 'set' }
+      : {
+          what: `setting ${setting}`,
+          ok: false,
+          detail: `set ${key}; without it ${failing.length} tool${failing.length === 1 ? '' : 's'} fail: ${failing.join(', ')}`,
+        };
+  });
+}
+
+/**
  * Whether each loaded tool set can be called yet, and why not: the auth providers and secrets
- * its exposed tools need. Reads configuration only; nothing is sent.
+ * and plugin settings its exposed tools need. Reads configuration only; nothing is sent.
  */
 export async function toolSetReadiness(host: Host): Promise<ToolSetReadiness[]> {
   const container = host.container;
@@ -70,6 +98,7 @@ export async function toolSetReadiness(host: Host): Promise<ToolSetReadiness[]> 
         });
       }
     }
+    checks.push(...settingChecks(set, tools));
     out.push({
       toolSet: set.toolSet,
       plugin: set.plugin,

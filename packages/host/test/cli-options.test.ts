@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
 import { hostCliPath } from '../../testing/src/spawn-host.js';
@@ -58,7 +59,7 @@ describe('flags and environment variables over the config file', () => {
     const wrong = await cli(['--config', configFile, 'list'], { TOOLHOST_TOOL_SETS: 'EchoAPI' });
     expect(wrong.code).toBe(1);
     expect(wrong.stderr).toContain(
-      "tools.toolSets: 'EchoAPI' is not a loaded tool set (loaded: EchoApi). Did you mean EchoApi?",
+      "tools.toolSets (--tool-sets, TOOLHOST_TOOL_SETS): 'EchoAPI' is not a loaded tool set (loaded: EchoApi). Did you mean EchoApi?",
     );
   });
 
@@ -132,7 +133,7 @@ describe('commands a new user reaches for', () => {
     const missing = await cli(['--config', configFile, 'doctor']);
     expect(missing.code).toBe(1);
     expect(missing.stdout).toContain(`Config: ${configFile}`);
-    expect(missing.stdout).toContain('toolhost-plugin-echo@1.2.3: EchoApi (contract 2.0)');
+    expect(missing.stdout).toContain('toolhost-plugin-echo@1.2.3: EchoApi (contract 2.3)');
     expect(missing.stdout).toContain('EchoApi (3 tools): NOT READY');
     expect(missing.stdout).toContain('missing: auth provider echo-auth: set ECHO_AUTH_TOKEN');
     expect(missing.stdout).toContain('missing: secret ECHO_KEY: set ECHO_KEY in');
@@ -146,6 +147,14 @@ describe('commands a new user reaches for', () => {
     expect(ready.stdout).toContain('Everything is ready.');
     expect(ready.stdout).not.toContain('tok-doctor-secret');
     expect(ready.stdout).not.toContain('key-doctor-secret');
+  });
+
+  it('--tool-sets with a vendor name suggests its tool sets', async () => {
+    const r = await cli(['--plugins', '@toolhost/plugin-grid', '--tool-sets', 'Airtable', 'list']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(
+      "'Airtable' is not a loaded tool set (loaded: GridApi). Airtable is a vendor: did you mean GridApi?",
+    );
   });
 
   it('list piped into a reader that stops early ends quietly', async () => {
@@ -179,11 +188,73 @@ describe('commands a new user reaches for', () => {
     await expect.poll(() => stderr, { timeout: 10_000 }).toContain('serving on stdio');
     child.kill('SIGTERM');
     await new Promise((resolve) => child.on('close', resolve));
-    expect(stderr).toContain('tool set cannot be called yet');
+    expect(stderr).toContain('secret ECHO_KEY missing for EchoApi');
     expect(stderr).toContain('secret ECHO_KEY');
     expect(stderr).not.toContain('auth provider echo-auth');
     // A person's format: a level word and the message, not a JSON object per line.
-    expect(stderr).toMatch(/WARN.*tool set cannot be called yet/);
+    expect(stderr).toMatch(/WARN.*secret ECHO_KEY missing for EchoApi/);
     expect(stderr.trimStart().startsWith('{')).toBe(false);
+  });
+
+  it('warns once about a credential several tool sets share, naming them all', async () => {
+    const child = spawn(
+      process.execPath,
+      [
+        hostCliPath(),
+        '--plugins',
+        '@toolhost/plugin-crm-events,@toolhost/plugin-crm-marketing',
+        'serve',
+        '--stdio',
+      ],
+      {
+        cwd: fixtureApp,
+        env: { PATH: process.env.PATH, TOOLHOST_LOG_FORMAT: 'json' },
+        stdio: ['pipe', 'pipe', 'pipe'],
+      },
+    );
+    let stderr = '';
+    child.stderr.on('data', (c: Buffer) => {
+      stderr += c.toString();
+    });
+    await expect.poll(() => stderr, { timeout: 10_000 }).toContain('serving on stdio');
+    child.kill('SIGTERM');
+    await new Promise((resolve) => child.on('close', resolve));
+    const warnings = stderr
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { level: number; msg: string; toolSets?: string[] })
+      .filter((l) => l.level === 40);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatchObject({
+      msg: 'auth provider crm-auth-provider missing for CrmEventsApi, CrmMarketingApi',
+      toolSets: ['CrmEventsApi', 'CrmMarketingApi'],
+    });
+  });
+
+  it('logs a call as one line on a terminal, and a failed one as a warning', async () => {
+    upstream.respond(() => ({ status: 500, body: { message: 'down' } }));
+    const failed = await cli(
+      ['--config', configFile, 'call', 'EchoApi.GetItem', '--args', '{"item_id":"i1"}'],
+      { ECHO_AUTH_TOKEN: 't', TOOLHOST_LOG_FORMAT: 'pretty' },
+    );
+    upstream.respond(() => ({ status: 200, body: { ok: true } }));
+    const ok = await cli(['--config', configFile, 'call', 'EchoApi.GetItem', '--args', '{"item_id":"i1"}'], {
+      ECHO_AUTH_TOKEN: 't',
+      TOOLHOST_LOG_FORMAT: 'pretty',
+    });
+    const plain = stripVTControlCharacters;
+    const failedLines = plain(failed.stderr)
+      .split('\n')
+      .filter((l) => l.includes('tool call'));
+    expect(failedLines).toHaveLength(1);
+    expect(failedLines[0]).toMatch(
+      /WARN.*tool call failed.*"tool":"EchoApi.GetItem".*"error":"upstream_error"/,
+    );
+    const okLines = plain(ok.stderr)
+      .split('\n')
+      .filter((l) => l.includes('tool call'));
+    expect(okLines).toHaveLength(1);
+    expect(okLines[0]).toMatch(/INFO.*tool call.*"tool":"EchoApi.GetItem".*"status":200/);
+    expect(plain(ok.stderr)).not.toMatch(/^\s+tool:/m);
   });
 });

@@ -140,6 +140,58 @@ describe('where the CLI finds plugins', () => {
   });
 });
 
+describe('plugins resolved as Node resolves an import', () => {
+  const esmApp = join(fixtureApp, '..', 'esm-app');
+
+  it('discovers and loads a plugin whose exports map has only types and import conditions', async () => {
+    const list = await cli(['list'], {}, esmApp);
+    expect(list.code).toBe(0);
+    expect(list.stdout).toContain('EsmApi.ListThings (read-only)');
+    expect(list.stdout).toContain('CrmEventsApi.ListEventTypes (read-only)');
+  });
+
+  it('lets doctor report it like any other plugin', async () => {
+    const r = await cli(['--plugins', 'toolhost-plugin-esm-only', 'doctor'], {}, esmApp);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toContain('toolhost-plugin-esm-only@0.4.0: EsmApi (contract 2.0)');
+    expect(r.stdout).toContain('EsmApi (1 tools): ready');
+    expect(r.code).toBe(0);
+  });
+
+  it('shows the real resolution error for an installed package that cannot be imported', async () => {
+    const r = await cli(
+      ['--plugins', 'toolhost-plugin-broken-exports', 'list'],
+      {},
+      join(fixtureApp, '..', 'broken-app'),
+    );
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(
+      "Plugin package 'toolhost-plugin-broken-exports' is installed but cannot be imported",
+    );
+    expect(r.stderr).toMatch(/No "exports" main defined in .*toolhost-plugin-broken-exports/);
+    expect(r.stderr).not.toContain('not installed where the host looks');
+  });
+
+  it('lets doctor report on the other plugins when an installed one cannot be imported', async () => {
+    const brokenApp = join(fixtureApp, '..', 'broken-app');
+    const r = await cli(['doctor'], {}, brokenApp);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toMatch(
+      /toolhost-plugin-broken-exports: CANNOT BE LOADED: Plugin package 'toolhost-plugin-broken-exports' is installed but cannot be imported .*No "exports" main defined/,
+    );
+    expect(r.stdout).toContain('GridApi (96 tools)');
+    // Commands that serve or call still refuse to start without it.
+    expect((await cli(['list'], {}, brokenApp)).code).toBe(1);
+  });
+
+  it('loads a plugin folder named by path through its own exports map', async () => {
+    const r = await cli(['--plugins', './node_modules/toolhost-plugin-esm-only', 'list'], {}, esmApp);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^1 tools$/m);
+  });
+});
+
 describe('the toolhost command', () => {
   it('is linked by the install itself, before any build, and runs the built CLI', async () => {
     // bin/toolhost.js is committed, so the package manager links it at install time; in this

@@ -20,6 +20,28 @@ describe('config validation', () => {
     );
   });
 
+  it('suggests the key meant, whatever the case or a slip, at any depth', () => {
+    expect(() => validateConfig({ toolsets: {} })).toThrow(
+      "unknown key 'toolsets' (did you mean 'toolSets'?)",
+    );
+    expect(() => validateConfig({ toolSets: { GridApi: { baseURL: 'http://127.0.0.1:1' } } })).toThrow(
+      "unknown key 'toolSets.GridApi.baseURL' (did you mean 'toolSets.GridApi.baseUrl'?)",
+    );
+    expect(() => validateConfig({ auth: { providers: { p: { clientID: 'c' } } } })).toThrow(
+      "(did you mean 'auth.providers.p.clientId'?)",
+    );
+    expect(() => validateConfig({ nonsense: 1 })).toThrow(/unknown key 'nonsense'$/);
+  });
+
+  it('lists the accepted values of an enum and names the environment variable that sets the key', () => {
+    expect(() => validateConfig({ mcp: { catalog: 'lazy' } })).toThrow(
+      `'mcp.catalog' is "lazy"; expected one of "auto", "static", "dynamic"; set in the config file or with TOOLHOST_CATALOG`,
+    );
+    expect(() => validateConfig({ logging: { level: 'loud' } })).toThrow(
+      /expected one of "fatal", "error", "warn", "info", "debug", "trace", "silent"; set in the config file or with TOOLHOST_LOG_LEVEL/,
+    );
+  });
+
   it('names a key of the wrong type', () => {
     expect(() => validateConfig({ tools: { readOnly: 'yes' } })).toThrow(/'tools\.readOnly' must be boolean/);
   });

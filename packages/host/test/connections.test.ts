@@ -108,11 +108,18 @@ describe('the /connections page, in a real browser', () => {
     await expect.poll(() => page.textContent('body')).toContain('Signed in as alice: your connections.');
     const rows = page.locator('tbody tr');
     expect(await rows.count()).toBe(1);
-    expect(await rows.first().textContent()).toContain('echo-auth');
+    expect(await rows.first().textContent()).toContain('Echo Inc. (echo-auth)');
     expect(await rows.first().textContent()).toContain('items.read');
     expect(await page.textContent('body')).not.toContain('bob');
 
-    await rows.first().locator('button', { hasText: 'Disconnect' }).click();
+    // Disconnecting asks first; cancelling keeps the connection.
+    await rows.first().getByRole('link', { name: 'Disconnect' }).click();
+    await expect.poll(() => page.textContent('h1')).toBe('Disconnect Echo Inc.?');
+    await page.getByRole('link', { name: 'Cancel' }).click();
+    await expect.poll(() => page.locator('tbody tr').count()).toBe(1);
+    expect(await store.get('echo-auth', 'alice')).toBeDefined();
+    await page.locator('tbody tr').first().getByRole('link', { name: 'Disconnect' }).click();
+    await page.getByRole('button', { name: 'Yes, disconnect' }).click();
     await expect.poll(() => page.textContent('body')).toContain('No connections.');
     await page.close();
 
@@ -121,6 +128,49 @@ describe('the /connections page, in a real browser', () => {
     expect(oauth.revocations).toEqual([{ token: 'refresh-alice', token_type_hint: 'refresh_token' }]);
     const next = await host.callTool('EchoApi.GetItem', { item_id: '1' }, { userId: 'alice' });
     expect(next).toMatchObject({ ok: false, error: { code: 'authorization_required' } });
+  });
+
+  it('shows when the access token expires in the reader’s own time zone', async () => {
+    const expiresAt = Date.UTC(2031, 0, 15, 22, 30);
+    await store.set('echo-auth', 'alice', { ...seed('alice'), expiresAt });
+    const context = await browser.newContext({ timezoneId: 'Asia/Tokyo', locale: 'en-GB' });
+    const page = await context.newPage();
+    await page.goto(`${new URL(server.url).origin}/connections`);
+    await page.fill('input[name=access_token]', ALICE);
+    await page.click('button[type=submit]');
+    const time = page.locator('tbody tr time');
+    // 22:30 UTC is 07:30 the next day in Tokyo.
+    await expect.poll(() => time.textContent()).toMatch(/^16 Jan 2031, 07:30 \(in \d+ years\)$/);
+    expect(await time.getAttribute('title')).toBe('2031-01-15 22:30 UTC');
+    await context.close();
+  });
+
+  it('connects a service from the page, and signs out', async () => {
+    await store.delete('echo-auth', 'alice');
+    const page = await browser.newPage();
+    await page.goto(`${new URL(server.url).origin}/connections`);
+    await page.fill('input[name=access_token]', ALICE);
+    await page.click('button[type=submit]');
+    await expect.poll(() => page.textContent('body')).toContain('No connections.');
+    await page.getByRole('link', { name: 'Connect Echo Inc.' }).click();
+    // The host asks whose authorization this is, then the authorization server consents and
+    // sends the browser back to the host, which keeps the token for alice.
+    await page.fill('input[name=access_token]', ALICE);
+    await page.click('button[type=submit]');
+    await expect.poll(() => page.textContent('h1')).toBe('Authorization complete');
+    // Every tool of the service works afterwards: the scope of each was asked for.
+    expect((await store.get('echo-auth', 'alice'))?.scopes).toEqual(['items.read', 'items.write']);
+    await page.goto(`${new URL(server.url).origin}/connections`);
+    expect(await page.locator('tbody tr').first().textContent()).toContain('Echo Inc. (echo-auth)');
+    expect(await host.callTool('EchoApi.GetItem', { item_id: '1' }, { userId: 'alice' })).toMatchObject({
+      ok: true,
+    });
+
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await expect.poll(() => page.textContent('body')).toContain('Sign in with your access token');
+    await page.goto(`${new URL(server.url).origin}/connections`);
+    expect(await page.textContent('body')).toContain('Sign in with your access token');
+    await page.close();
   });
 
   it("shows an operator every user's connections", async () => {
@@ -143,7 +193,8 @@ describe('the /connections page, in a real browser', () => {
     await page.fill('input[name=access_token]', ALICE);
     await page.click('button[type=submit]');
     await expect.poll(() => page.textContent('body')).toContain('Signed in as alice: your connections.');
-    await page.locator('tbody tr').first().locator('button', { hasText: 'Disconnect' }).click();
+    await page.locator('tbody tr').first().getByRole('link', { name: 'Disconnect' }).click();
+    await page.getByRole('button', { name: 'Yes, disconnect' }).click();
     await expect
       .poll(() => page.textContent('#notice').catch(() => ''))
       .toContain(
@@ -161,7 +212,8 @@ describe('the /connections page, in a real browser', () => {
     await page.goto(`${new URL(server.url).origin}/connections`);
     await page.fill('input[name=access_token]', ALICE);
     await page.click('button[type=submit]');
-    await page.locator('tbody tr').first().locator('button', { hasText: 'Disconnect' }).click();
+    await page.locator('tbody tr').first().getByRole('link', { name: 'Disconnect' }).click();
+    await page.getByRole('button', { name: 'Yes, disconnect' }).click();
     await expect
       .poll(() => page.textContent('#notice').catch(() => ''))
       .toContain('the grant was revoked at the vendor and the tokens deleted here');

@@ -105,7 +105,7 @@ describe('/healthz and the OAuth pages', () => {
     const full = await fetch(new URL('/healthz', guarded.url), {
       headers: { authorization: `Bearer ${TOKEN}` },
     });
-    expect(await full.json()).toMatchObject({ status: 'ok', tools: 5 });
+    expect(await full.json()).toMatchObject({ status: 'ok', tools: 3 });
   });
 
   it('answers a malformed callback path with 400, logging no error', async () => {

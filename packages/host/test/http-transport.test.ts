@@ -147,7 +147,7 @@ describe('Streamable HTTP transport', () => {
 
   it('has a health endpoint', async () => {
     const res = await fetch(new URL('/healthz', url));
-    expect(await res.json()).toMatchObject({ status: 'ok', tools: 5 });
+    expect(await res.json()).toMatchObject({ status: 'ok', tools: 3 });
   });
 
   it('keeps the token out of its logs', () => {

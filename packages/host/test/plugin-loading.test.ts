@@ -132,6 +132,52 @@ describe('settings that would do nothing', () => {
     );
   });
 
+  it('an auth provider or a secret no loaded tool uses is refused, with the likely one', async () => {
+    const withCredentials = defineToolSetPlugin({
+      contractVersion: '2.3',
+      name: 'rows-plugin',
+      version: '3.1.4',
+      toolSet: 'RowsApi',
+      servers: { default: 'https://rows.invalid' },
+      tools: [
+        { ...getRow, auth: { kind: 'provider', provider: 'rows-auth-provider', scopes: [] } },
+        {
+          ...getRow,
+          name: 'GetRowByKey',
+          auth: { kind: 'secret', secret: 'ROWS_API_KEY', scheme: 'bearer' },
+        },
+      ],
+    });
+    const error = await createHost(
+      { auth: { providers: { 'rows-auth': { token: 't' } } }, secrets: { ROWS_API_KY: 'k' } },
+      { plugins: [withCredentials], env: {} },
+    ).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as Error).message).toBe(
+      'auth.providers.rows-auth: no loaded tool uses an auth provider of that id (used: rows-auth-provider). Did you mean rows-auth-provider? secrets.ROWS_API_KY: no loaded tool uses a secret of that name (used: ROWS_API_KEY). Did you mean ROWS_API_KEY?',
+    );
+  });
+
+  it("a vendor's name given for a tool set suggests the vendor's tool sets", async () => {
+    const vendorPlugin = (toolSet: string) =>
+      defineToolSetPlugin({
+        contractVersion: '2.3',
+        name: `${toolSet}-plugin`,
+        version: '1.0.0',
+        toolSet,
+        vendor: 'Rowbase',
+        servers: { default: 'https://rows.invalid' },
+        tools: [getRow],
+      });
+    const plugins = [vendorPlugin('RowsApi'), vendorPlugin('SheetsApi')];
+    await expect(createHost({ tools: { toolSets: ['rowbase'] } }, { plugins, env: {} })).rejects.toThrow(
+      "tools.toolSets (--tool-sets, TOOLHOST_TOOL_SETS): 'rowbase' is not a loaded tool set (loaded: RowsApi, SheetsApi). rowbase is a vendor: did you mean RowsApi or SheetsApi?",
+    );
+    await expect(createHost({ toolSets: { Rowbase: {} } }, { plugins, env: {} })).rejects.toThrow(
+      'Rowbase is a vendor: did you mean RowsApi or SheetsApi?',
+    );
+  });
+
   it('an allow or deny glob that matches no tool is an error naming the key', async () => {
     const error = await createHost(
       { tools: { allow: ['RowsApi.*', 'RowApi.*'], deny: ['*.Nothing'] } },

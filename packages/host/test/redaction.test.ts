@@ -90,6 +90,40 @@ describe('credentials the host sent never come back in tool output', () => {
   }
 });
 
+describe('only credentials of a safe length are looked for', () => {
+  it('leaves an answer alone when the secret is shorter than 8 characters (`ok` stays `ok`)', async () => {
+    const shortKey = await createHost(
+      { toolSets: { EchoBack: { baseUrl: upstream.url } } },
+      {
+        plugins: [
+          inlinePlugin('EchoBack', [
+            {
+              name: 'WithBasic',
+              description: 'Basic.',
+              method: 'GET',
+              path: '/basic',
+              auth: { kind: 'secret', secret: 'ECHO_BASIC_KEY', scheme: 'basic-username' },
+            },
+          ]),
+        ],
+        env: { ECHO_BASIC_KEY: 'k' },
+      },
+    );
+    upstream.respond(() => ({ status: 200, body: { ok: true, note: 'kept as it was' } }));
+    const outcome = await shortKey.callTool('EchoBack.WithBasic', {});
+    await shortKey.close();
+    expect(upstream.requests.at(-1)!.headers.authorization).toBe(
+      `Basic ${Buffer.from('k:').toString('base64')}`,
+    );
+    expect(outcome).toEqual({
+      ok: true,
+      kind: 'response',
+      status: 200,
+      body: { ok: true, note: 'kept as it was' },
+    });
+  });
+});
+
 describe('toolhost call', () => {
   it('prints no credential an upstream echoed', async () => {
     const echo = await startRecordingUpstream(echoing(401));

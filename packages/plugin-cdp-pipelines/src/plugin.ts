@@ -13,10 +13,11 @@ export const cdpPipelinesTools = trackingTools;
 export function createCdpPipelinesPlugin(options: PluginOptions = {}): ToolPlugin {
   return defineToolSetPlugin(
     {
-      contractVersion: '2.0',
+      contractVersion: '2.3',
       name: pkg.name,
       version: pkg.version,
       toolSet: TOOL_SET,
+      vendor: 'Customer.io',
       servers: { default: REGION_BASE_URLS.us },
       tools: cdpPipelinesTools,
       settingsSchema: cdpSettingsSchema,

@@ -16,10 +16,11 @@ export const crmAutomationTools = [...workflowTools, ...sequenceTools];
 export function createCrmAutomationPlugin(options: PluginOptions = {}): ToolPlugin {
   return defineToolSetPlugin(
     {
-      contractVersion: '2.2',
+      contractVersion: '2.3',
       name: pkg.name,
       version: pkg.version,
       toolSet: TOOL_SET,
+      vendor: 'HubSpot',
       servers: { default: DEFAULT_BASE_URL },
       tools: crmAutomationTools,
       oauth: { [CRM_AUTH_PROVIDER]: HUBSPOT_OAUTH },

@@ -15,10 +15,11 @@ export const crmEventsTools = [...eventCompletionTools, ...eventDefinitionTools]
 export function createCrmEventsPlugin(options: PluginOptions = {}): ToolPlugin {
   return defineToolSetPlugin(
     {
-      contractVersion: '2.2',
+      contractVersion: '2.3',
       name: pkg.name,
       version: pkg.version,
       toolSet: TOOL_SET,
+      vendor: 'HubSpot',
       servers: { default: DEFAULT_BASE_URL },
       tools: crmEventsTools,
       oauth: { [CRM_AUTH_PROVIDER]: HUBSPOT_OAUTH },

@@ -24,10 +24,11 @@ export const crmMarketingTools = [
 export function createCrmMarketingPlugin(options: PluginOptions = {}): ToolPlugin {
   return defineToolSetPlugin(
     {
-      contractVersion: '2.2',
+      contractVersion: '2.3',
       name: pkg.name,
       version: pkg.version,
       toolSet: TOOL_SET,
+      vendor: 'HubSpot',
       servers: { default: DEFAULT_BASE_URL },
       tools: crmMarketingTools,
       oauth: { [CRM_AUTH_PROVIDER]: HUBSPOT_OAUTH },

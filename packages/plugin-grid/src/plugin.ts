@@ -34,10 +34,11 @@ export const gridTools = [
 export function createGridPlugin(options: PluginOptions = {}): ToolPlugin {
   return defineToolSetPlugin(
     {
-      contractVersion: '2.0',
+      contractVersion: '2.3',
       name: pkg.name,
       version: pkg.version,
       toolSet: TOOL_SET,
+      vendor: 'Airtable',
       servers: DEFAULT_SERVERS,
       tools: gridTools,
       oauth: { [GRID_AUTH_PROVIDER]: AIRTABLE_OAUTH },

@@ -4,16 +4,26 @@ import { disconnect, isOAuthProvider, listConnections } from '../connections.js'
 import type { Host } from '../host.js';
 import type { Logger } from '../logger.js';
 import type { AccessTokens } from './access-tokens.js';
+import {
+  CONNECTIONS_CSP,
+  CONNECTIONS_PATH,
+  confirmDisconnect,
+  connectionsTable,
+  connectLinks,
+  SIGN_OUT_FORM,
+} from './connections-view.js';
 import { cookieValue } from './cookies.js';
 import { esc, page, readForm, redirect } from './html-pages.js';
+import { type ProviderService, providerServices } from './provider-services.js';
 
-export const CONNECTIONS_PATH = '/connections';
+export { CONNECTIONS_PATH };
+
 const COOKIE = 'toolhost_connections';
 /** A signed-in page stays signed in for an hour. */
 const MAX_AGE_SECONDS = 3600;
 // Same-origin referrers, so that the page's own forms carry their Origin (with no-referrer,
 // browsers send `Origin: null`, which could not be told from a sandboxed foreign frame).
-const HEADERS = { 'referrer-policy': 'same-origin' };
+const HEADERS = { 'referrer-policy': 'same-origin', 'content-security-policy': CONNECTIONS_CSP };
 
 export interface ConnectionsPageOptions {
   host: Host;
@@ -68,6 +78,12 @@ class ConnectionsRoutes {
       await this.signIn(req, res);
     } else if (url.pathname === `${CONNECTIONS_PATH}/disconnect` && req.method === 'POST') {
       await this.disconnect(req, res);
+    } else if (url.pathname === `${CONNECTIONS_PATH}/disconnect` && req.method === 'GET') {
+      this.askToDisconnect(req, res, url);
+    } else if (url.pathname === `${CONNECTIONS_PATH}/connect` && req.method === 'GET') {
+      await this.connect(req, res, url);
+    } else if (url.pathname === `${CONNECTIONS_PATH}/sign-out` && req.method === 'POST') {
+      redirect(res, 303, CONNECTIONS_PATH, this.cookies.clear(this.o.secureCookies()));
     } else {
       page(res, 404, 'Not found', 'No such page.');
     }
@@ -80,6 +96,51 @@ class ConnectionsRoutes {
     if (!accessTokens.enabled) return { user: host.config.defaultUserId, operator: true };
     const user = this.cookies.user(req.headers.cookie);
     return user === undefined ? undefined : { user, operator: this.operators.has(user) };
+  }
+
+  private services(): Map<string, ProviderService> {
+    this.serviceNames ??= providerServices(this.o.host);
+    return this.serviceNames;
+  }
+
+  private serviceNames?: Map<string, ProviderService>;
+
+  /** `GET /connections/disconnect?user=…&provider=…`: asks before ending a connection. */
+  private askToDisconnect(req: IncomingMessage, res: ServerResponse, url: URL): void {
+    const who = this.viewer(req);
+    if (!who) {
+      signIn(res, 401, 'Sign in with your access token first.');
+      return;
+    }
+    const user = url.searchParams.get('user') ?? '';
+    const provider = url.searchParams.get('provider') ?? '';
+    const service = this.services().get(provider)?.name ?? provider;
+    page(res, 200, `Disconnect ${service}?`, `Disconnect ${user} from ${service}?`, {
+      headers: HEADERS,
+      body: confirmDisconnect(user, provider, service, user === who.user),
+    });
+  }
+
+  /** `GET /connections/connect?provider=…`: starts an authorization for the signed-in user. */
+  private async connect(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+    const who = this.viewer(req);
+    if (!who) return signIn(res, 401, 'Sign in with your access token first.');
+    const id = url.searchParams.get('provider') ?? '';
+    const provider = this.o.host.oauthProviders.find((p) => p.id === id);
+    if (!provider) {
+      const known = this.o.host.oauthProviders.map((p) => p.id).join(', ') || 'none';
+      return page(
+        res,
+        400,
+        'Connections',
+        `No OAuth provider '${id}' is configured here (providers: ${known}).`,
+        {
+          headers: HEADERS,
+        },
+      );
+    }
+    const flow = await provider.startAuthorization(who.user, this.services().get(id)?.scopes ?? []);
+    redirect(res, 303, flow.url);
   }
 
   private async signIn(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -150,15 +211,8 @@ class ConnectionsRoutes {
     notice?: { ok: boolean; text: string },
   ): Promise<void> {
     const rows = await listConnections(this.o.host, who.operator ? {} : { userId: who.user });
-    const cells = rows
-      .map((r) => {
-        const expiry = r.expiresAt ? new Date(r.expiresAt).toISOString() : 'does not expire';
-        return `<tr><td>${esc(r.userId)}</td><td>${esc(r.providerId)}</td><td>${esc(r.scopes.join(' '))}</td><td>${esc(expiry)}</td><td><form method="post" action="${CONNECTIONS_PATH}/disconnect"><input type="hidden" name="user" value="${esc(r.userId)}"><input type="hidden" name="provider" value="${esc(r.providerId)}"><button type="submit">Disconnect</button></form></td></tr>`;
-      })
-      .join('');
-    const table = rows.length
-      ? `<table><thead><tr><th>User</th><th>Provider</th><th>Scopes</th><th>Access token expires</th><th></th></tr></thead><tbody>${cells}</tbody></table>`
-      : '<p id="none">No connections.</p>';
+    const table = connectionsTable(rows, this.services(), who.operator);
+    const signOut = this.o.accessTokens.enabled ? SIGN_OUT_FORM : '';
     page(
       res,
       200,
@@ -167,7 +221,7 @@ class ConnectionsRoutes {
         ? `Signed in as ${who.user} (operator): every user's connections.`
         : `Signed in as ${who.user}: your connections.`,
       {
-        body: `${notice ? `<p id="notice" role="${notice.ok ? 'status' : 'alert'}">${esc(notice.text)}</p>` : ''}${table}`,
+        body: `${signOut}${notice ? `<p id="notice" role="${notice.ok ? 'status' : 'alert'}">${esc(notice.text)}</p>` : ''}${table}${connectLinks(this.services())}`,
         headers: HEADERS,
       },
     );
@@ -202,6 +256,11 @@ class SignInCookie {
     const expires = Math.floor(Date.now() / 1000) + MAX_AGE_SECONDS;
     const value = `${Buffer.from(user).toString('base64url')}.${expires}.${this.sign(user, expires)}`;
     return `${COOKIE}=${value}; Path=${CONNECTIONS_PATH}; Max-Age=${MAX_AGE_SECONDS}; HttpOnly; SameSite=Strict${secure ? '; Secure' : ''}`;
+  }
+
+  /** A cookie that ends the sign-in. */
+  clear(secure: boolean): string {
+    return `${COOKIE}=; Path=${CONNECTIONS_PATH}; Max-Age=0; HttpOnly; SameSite=Strict${secure ? '; Secure' : ''}`;
   }
 
   /** The user a valid, unexpired cookie names; undefined otherwise. */

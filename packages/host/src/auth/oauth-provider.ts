@@ -254,12 +254,40 @@ export class OAuthAuthProvider implements AuthProvider {
     request: CredentialRequest,
     token: StoredToken | undefined,
   ): Promise<CredentialResult> {
-    const state = oauth.generateRandomState();
-    const codeVerifier = oauth.generateRandomCodeVerifier();
     const wanted = new Set([...(this.config.scopes ?? []), ...(token?.scopes ?? [])]);
     if (request.scopes.length > 0 && !request.scopes.some((s) => wanted.has(s)))
       wanted.add(request.scopes[0]!);
-    const scopes = [...wanted];
+    const { url, flowId } = await this.beginFlow(request.userId, [...wanted]);
+    return {
+      kind: 'authorization_required',
+      url,
+      id: flowId,
+      message: `Authorization with '${this.id}' is required: open the URL, approve access, then call the tool again.`,
+    };
+  }
+
+  /**
+   * Starts an authorization a person asked for (the connections page's Connect), asking for
+   * the configured scopes and `scopes` (one per tool that uses this provider, so that every
+   * tool works afterwards): the host's start link for the flow.
+   */
+  async startAuthorization(
+    userId: string,
+    scopes: readonly string[],
+  ): Promise<{ url: string; flowId: string }> {
+    const current = await this.store.get(this.id, userId);
+    return this.beginFlow(userId, [
+      ...new Set([...(this.config.scopes ?? []), ...(current?.scopes ?? []), ...scopes]),
+    ]);
+  }
+
+  /** Records a pending flow for `userId` asking for `scopes`: its start link on the host, and its id. */
+  private async beginFlow(
+    userId: string,
+    scopes: readonly string[],
+  ): Promise<{ url: string; flowId: string }> {
+    const state = oauth.generateRandomState();
+    const codeVerifier = oauth.generateRandomCodeVerifier();
     const url = new URL(this.config.authorizeUrl);
     url.searchParams.set('client_id', this.config.clientId);
     url.searchParams.set('redirect_uri', this.redirectUri);
@@ -271,18 +299,13 @@ export class OAuthAuthProvider implements AuthProvider {
     const flowId = oauth.generateRandomState();
     const start = `${this.pagesBase}${START_PATH_PREFIX}${encodeURIComponent(this.id)}?flow=${flowId}`;
     await this.pending.add(state, {
-      userId: request.userId,
+      userId,
       codeVerifier,
-      scopes,
+      scopes: [...scopes],
       flowId,
       authorizeUrl: url.href,
     });
-    return {
-      kind: 'authorization_required',
-      url: start,
-      id: flowId,
-      message: `Authorization with '${this.id}' is required: open the URL, approve access, then call the tool again.`,
-    };
+    return { url: start, flowId };
   }
 
   /**

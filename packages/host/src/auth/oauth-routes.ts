@@ -209,6 +209,13 @@ function confirmationPage(provider: OAuthAuthProvider, flow: PendingFlow, res: S
     'To continue, enter the access token your agent uses with this host (it proves that this authorization is yours).',
     {
       body: `<form method="post" action="${esc(encodeURIComponent(provider.id))}"><input type="hidden" name="flow" value="${esc(flow.flowId)}"><label>Access token <input type="password" name="access_token" autocomplete="off" required></label> <button type="submit">Continue</button></form>`,
+      headers: {
+        // A real browser sends \`Origin: null\` from a no-referrer page, which the origin check
+        // refuses; and the form's answer redirects to the authorization server, which
+        // form-action must allow.
+        'referrer-policy': 'same-origin',
+        'content-security-policy': `default-src 'none'; form-action 'self' ${new URL(flow.authorizeUrl).origin}; frame-ancestors 'none'`,
+      },
     },
   );
 }

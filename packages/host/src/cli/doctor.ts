@@ -1,9 +1,11 @@
 import { SHARED_STORE } from '../assemble-host.js';
-import type { Host, ToolInfo } from '../host.js';
+import { emptyCatalogMessage } from '../empty-catalog.js';
+import type { Host } from '../host.js';
 import { type ToolSetReadiness, toolSetReadiness } from '../readiness.js';
 import { resolveService } from '../services.js';
 import { describeSharedStore, sharedStoreUrl } from '../store/redis-url.js';
 import type { SaltAgreement } from '../store/shared-cipher.js';
+import { cheapestRead, registeredToolSets } from './cheapest-read.js';
 
 const SALT_LINES: Record<SaltAgreement, string> = {
   agreed: 'Shared token salt: in Redis, the same as this host uses.',
@@ -38,28 +40,27 @@ async function saltLine(host: Host): Promise<{ line: string; ok: boolean } | und
 
 export interface DoctorReport {
   text: string;
-  /** Every loaded tool set can be called (and, with --live, answered). */
+  /** Some tool is served, and every loaded tool set can be called (and, with --live, answered). */
   healthy: boolean;
 }
 
-/** A read-only tool of the set that needs no argument, to try with --live. */
-function probeTool(host: Host, toolSet: string): ToolInfo | undefined {
-  return host
-    .listTools()
-    .filter((t) => t.toolSet === toolSet && t.annotations.readOnlyHint)
-    .find((t) => ((t.inputSchema as { required?: string[] }).required ?? []).length === 0);
-}
-
+/** One call of the set's cheapest read, through the base URL the configuration gives it. */
 async function liveLine(host: Host, set: ToolSetReadiness): Promise<{ line: string; ok: boolean }> {
-  const tool = probeTool(host, set.toolSet);
-  if (!tool) return { line: '    live: no read-only tool without arguments to try', ok: true };
-  const outcome = await host.callTool(tool.name, {});
+  const definition = registeredToolSets(host).get(set.toolSet);
+  const probe = definition && cheapestRead(host, definition);
+  if (!probe) {
+    return {
+      line: '    live: not checked: the set has no read-only tool that needs no argument (its credentials are tried by the first real call)',
+      ok: true,
+    };
+  }
+  const outcome = await host.callTool(probe.tool, {});
   if (outcome.ok) {
     const status = outcome.kind === 'response' ? `HTTP ${outcome.status}` : 'schema';
-    return { line: `    live: ${tool.name} answered ${status}`, ok: true };
+    return { line: `    live: ${probe.tool} (${probe.request}) answered ${status}`, ok: true };
   }
   return {
-    line: `    live: ${tool.name} failed: ${outcome.error.code}: ${outcome.error.message}`,
+    line: `    live: ${probe.tool} (${probe.request}) failed: ${outcome.error.code}: ${outcome.error.message}`,
     ok: false,
   };
 }
@@ -84,8 +85,18 @@ export async function doctorReport(
   );
   for (const p of host.plugins)
     lines.push(`  ${p.name}@${p.version}: ${p.toolSet} (contract ${p.contractVersion})`);
+  // A package that cannot be imported stops every other command: name it, and go on.
+  for (const u of host.pluginSearch.unloadable) {
+    healthy = false;
+    lines.push(`  ${u.name}: CANNOT BE LOADED: ${u.reason}`);
+  }
   lines.push('', 'Tool sets:');
   const sets = await toolSetReadiness(host);
+  // Nothing to serve is no healthy state: every client would see an empty tool list.
+  if (host.listTools().length === 0) {
+    healthy = false;
+    lines.push(`  none. ${emptyCatalogMessage(host)}`);
+  }
   for (const set of sets) {
     healthy &&= set.ready;
     lines.push(`  ${set.toolSet} (${set.tools} tools): ${set.ready ? 'ready' : 'NOT READY'}`);
@@ -113,6 +124,13 @@ export async function doctorReport(
     healthy &&= salt.ok;
     lines.push('', salt.line);
   }
-  lines.push('', healthy ? 'Everything is ready.' : 'Some checks failed: see above.');
+  lines.push(
+    '',
+    healthy
+      ? 'Everything is ready.'
+      : host.listTools().length === 0
+        ? 'No tool can be served: see above.'
+        : 'Some checks failed: see above.',
+  );
   return { text: `${lines.join('\n')}\n`, healthy };
 }

@@ -9,6 +9,7 @@ Environment variables:
   TOOLHOST_CONFIRM_WRITES=1     ask the person before every write (as --confirm-writes)
   TOOLHOST_ALLOW, TOOLHOST_DENY tool-name globs, comma-separated (as --allow, --deny)
   TOOLHOST_CATALOG              auto, static (every tool listed) or dynamic (search_tools, …), as --catalog
+  TOOLHOST_PORT                 port for serve --http without a number, and for the OAuth pages (default 3333)
   TOOLHOST_LOG_LEVEL            fatal, error, warn, info (default), debug, trace or silent
   TOOLHOST_LOG_FORMAT           json or pretty (default: pretty on a terminal, else JSON)
   TOOLHOST_TOKEN_KEY            16+ characters: keep OAuth tokens encrypted on disk

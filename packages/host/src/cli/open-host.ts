@@ -11,6 +11,8 @@ export interface GlobalOptions extends ConfigOverrides {
   config?: string;
   plugins?: string[];
   allowEmpty?: boolean;
+  /** Leave out plugin packages that cannot be imported (doctor reports them) instead of failing. */
+  unloadablePlugins?: 'refuse' | 'skip';
 }
 
 /**
@@ -23,7 +25,7 @@ export async function openHost(
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<{ host: Host; logger: Logger; configFile?: string }> {
   const { config: fileConfig, dir, file } = findConfig(options.config, env, process.cwd());
-  const { config: _file, plugins: _plugins, allowEmpty: _allowEmpty, ...flags } = options;
+  const { config: _file, plugins: _plugins, allowEmpty: _allowEmpty, unloadablePlugins, ...flags } = options;
   const config = applyOverrides(fileConfig, flags, overridesFromEnv(env));
   // Replicas sharing a store write to one log collector: each line says which one wrote it.
   const logger = createLogger(
@@ -35,6 +37,7 @@ export async function openHost(
     ...(file ? { configDir: dir } : {}),
     pluginPackages: options.plugins ?? (env.TOOLHOST_PLUGINS ? commaList(env.TOOLHOST_PLUGINS) : undefined),
     logger,
+    ...(unloadablePlugins ? { unloadablePlugins } : {}),
   });
   const allowEmpty = options.allowEmpty || env.TOOLHOST_ALLOW_EMPTY === '1';
   if (host.listTools().length === 0 && !allowEmpty) {

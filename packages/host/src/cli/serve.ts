@@ -13,16 +13,26 @@ export interface ServeOptions {
   host?: string;
 }
 
-/** One warning per tool set that cannot be called yet, so a person sees it at start, not at the first call. */
+/**
+ * One warning per thing missing, naming the tool sets it stops, so a person sees it at start,
+ * not at the first call, and once: the three HubSpot sets share one auth provider, whose
+ * missing token is one thing to set, not three.
+ */
 async function warnUnready(host: Host, logger: Logger): Promise<void> {
+  const stopped = new Map<string, { what: string; detail: string; toolSets: string[] }>();
   for (const set of await toolSetReadiness(host)) {
-    const missing = set.checks.filter((c) => !c.ok);
-    if (missing.length === 0) continue;
-    logger.warn(
-      { toolSet: set.toolSet, missing: missing.map((c) => `${c.what}: ${c.detail}`) },
-      'tool set cannot be called yet',
-    );
+    for (const c of set.checks) {
+      if (c.ok) continue;
+      const key = `${c.what}: ${c.detail}`;
+      const entry = stopped.get(key) ?? { what: c.what, detail: c.detail, toolSets: [] };
+      entry.toolSets.push(set.toolSet);
+      stopped.set(key, entry);
+    }
   }
+  // "setting userId missing for CrmAutomationApi": a missing setting stops some of a set's
+  // tools, a missing credential all of them; the detail says which.
+  for (const { what, detail, toolSets } of stopped.values())
+    logger.warn({ toolSets, missing: `${what}: ${detail}` }, `${what} missing for ${toolSets.join(', ')}`);
 }
 
 // Type-only: the HTTP server's module itself loads only when it serves.
@@ -56,9 +66,18 @@ async function serveOverHttp(
   port: number,
 ): Promise<Closer> {
   const { serveHttp } = await import('../mcp/serve-http.js');
-  const handle = await serveHttp(host, { ...options, port });
+  const handle = await serveHttp(host, { ...options, port }).catch((e: NodeJS.ErrnoException) => {
+    throw e.code === 'EADDRINUSE' ? portInUse(port, options.host ?? host.config.http.host) : e;
+  });
   logger.info({ url: handle.url, tools: host.listTools().length }, 'listening');
   return handle;
+}
+
+/** What to do about a taken port, instead of the raw EADDRINUSE. */
+function portInUse(port: number, bindHost: string): Error {
+  return new Error(
+    `Port ${port} on ${bindHost} is in use (another toolhost, or another server): stop that server, or choose another port with --http <port>, TOOLHOST_PORT or http.port (0: any free port).`,
+  );
 }
 
 /**
@@ -78,7 +97,7 @@ async function serveOAuthPages(host: Host, logger: Logger, options: HttpOptions)
   if (callbacks.port !== wanted) {
     logger.warn(
       { port: wanted, url: callbacks.url, redirectUris },
-      `port ${wanted} is in use (another host?): OAuth pages are served on port ${callbacks.port}; the authorization server must accept these redirect URIs (any loopback port, RFC 8252), or give each host its own http.port`,
+      `port ${wanted} is in use (another host?): OAuth pages are served on port ${callbacks.port}; the authorization server must accept these redirect URIs (any loopback port, RFC 8252), or give each host its own port (TOOLHOST_PORT or http.port)`,
     );
   }
   logger.info({ url: callbacks.url, redirectUris }, 'serving OAuth pages');

@@ -1,49 +1,87 @@
 import type { ToolSetDefinition } from '@toolhost/core';
 import picomatch from 'picomatch';
+import { didYouMean } from './did-you-mean.js';
 import type { HostConfig } from './host-config.js';
 import { ConfigError } from './load-config.js';
 
-/** Edit distance, for "did you mean": a misspelled tool set is usually one or two letters off. */
-function distance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i += 1) {
-    let diagonal = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j += 1) {
-      const above = row[j]!;
-      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
-      diagonal = above;
-    }
+/** `Airtable` → [GridApi]: the tool sets of each vendor, by the name people call it. */
+function setsByVendor(toolSets: readonly ToolSetDefinition[]): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const s of toolSets) {
+    if (!s.vendor) continue;
+    const key = s.vendor.toLowerCase();
+    out.set(key, [...(out.get(key) ?? []), s.toolSet].sort());
   }
-  return row[b.length]!;
+  return out;
 }
 
-function suggestion(name: string, known: readonly string[]): string {
-  const best = known
-    .map((k) => ({ k, d: distance(name.toLowerCase(), k.toLowerCase()) }))
-    .sort((x, y) => x.d - y.d)[0];
-  return best && best.d <= Math.max(2, Math.floor(name.length / 4)) ? ` Did you mean ${best.k}?` : '';
+/** A suggestion for a mistyped tool set: the vendor's own sets when a vendor is named, else the nearest name. */
+function toolSetSuggestion(name: string, toolSets: readonly ToolSetDefinition[]): string {
+  const vendorSets = setsByVendor(toolSets).get(name.toLowerCase());
+  if (vendorSets) {
+    const list =
+      vendorSets.length === 1
+        ? vendorSets[0]
+        : `${vendorSets.slice(0, -1).join(', ')} or ${vendorSets.at(-1)}`;
+    return ` ${name} is a vendor: did you mean ${list}?`;
+  }
+  return didYouMean(
+    name,
+    toolSets.map((s) => s.toolSet),
+  );
+}
+
+/** The auth providers and named secrets the loaded declarations use. */
+function declaredCredentials(toolSets: readonly ToolSetDefinition[]) {
+  const providers = new Set<string>();
+  const secrets = new Set<string>();
+  for (const set of toolSets) {
+    for (const id of Object.keys(set.oauth ?? {})) providers.add(id);
+    for (const { auth } of set.tools) {
+      if (auth.kind === 'provider') providers.add(auth.provider);
+      else if (auth.kind === 'secret') secrets.add(auth.secret);
+    }
+  }
+  return { providers: [...providers].sort(), secrets: [...secrets].sort() };
 }
 
 /**
  * Settings that would silently do nothing are errors: a `toolSets` key no loaded plugin
  * provides (a misspelled name whose `baseUrl` would never apply, so calls go to the real
- * API), and an allow or deny glob that matches no tool. Each names the key and what is known.
+ * API), an auth provider or a secret no loaded tool uses (a misspelled `CDP_API_KY` leaves
+ * the real one unset), and an allow or deny glob that matches no tool. Each names the key and
+ * what is known.
  */
 export function checkConfigAgainstCatalog(config: HostConfig, toolSets: readonly ToolSetDefinition[]): void {
   const known = toolSets.map((s) => s.toolSet).sort();
+  const loaded = `loaded: ${known.join(', ') || 'none'}`;
   const problems: string[] = [];
   for (const name of Object.keys(config.toolSets ?? {})) {
     if (!known.includes(name)) {
       problems.push(
-        `toolSets.${name}: no loaded plugin provides a tool set of that name (loaded: ${known.join(', ') || 'none'}).${suggestion(name, known)}`,
+        `toolSets.${name}: no loaded plugin provides a tool set of that name (${loaded}).${toolSetSuggestion(name, toolSets)}`,
       );
     }
   }
   for (const name of config.tools?.toolSets ?? []) {
     if (!known.includes(name)) {
       problems.push(
-        `tools.toolSets: '${name}' is not a loaded tool set (loaded: ${known.join(', ') || 'none'}).${suggestion(name, known)}`,
+        `tools.toolSets (--tool-sets, TOOLHOST_TOOL_SETS): '${name}' is not a loaded tool set (${loaded}).${toolSetSuggestion(name, toolSets)}`,
+      );
+    }
+  }
+  const used = declaredCredentials(toolSets);
+  for (const id of Object.keys(config.auth?.providers ?? {})) {
+    if (!used.providers.includes(id)) {
+      problems.push(
+        `auth.providers.${id}: no loaded tool uses an auth provider of that id (used: ${used.providers.join(', ') || 'none'}).${didYouMean(id, used.providers)}`,
+      );
+    }
+  }
+  for (const name of Object.keys(config.secrets ?? {})) {
+    if (!used.secrets.includes(name)) {
+      problems.push(
+        `secrets.${name}: no loaded tool uses a secret of that name (used: ${used.secrets.join(', ') || 'none'}).${didYouMean(name, used.secrets)}`,
       );
     }
   }

@@ -4,7 +4,7 @@ import { ENGINE_DEFAULTS } from '@toolhost/engine';
  * The one source of the host's configuration: this schema validates config files and
  * embedders' objects (naming the offending key), its `default`s fill what a config leaves out
  * (config-defaults.ts), and scripts/generate-config-reference.mjs turns it into the TypeScript
- * types (host-config.generated.ts) and the README's configuration reference, which CI checks
+ * types (host-config.generated.ts) and the configuration reference (docs/configuration.md), which CI checks
  * are current. `x-env` and `x-flag` name the environment variable and CLI flag that set a key
  * over the file; they are documentation (the validator ignores unknown keywords).
  */
@@ -389,6 +389,7 @@ export const hostConfigSchema = {
           maximum: 65535,
           description: 'Port to listen on (0: any free port).',
           default: 3333,
+          'x-env': 'TOOLHOST_PORT',
           'x-flag': '--http [port]',
         },
         path: {

@@ -4,6 +4,7 @@ import { dirname, extname, resolve } from 'node:path';
 import type { Ajv } from 'ajv';
 import { HostError, hasCode } from '../host-error.js';
 import { hostConfigSchema } from './config-schema.js';
+import { describeConfigProblem } from './describe-config-problem.js';
 import type { HostConfig } from './host-config.js';
 
 // yaml is loaded only for YAML files, and ajv's compiler only when no prebuilt validator exists.
@@ -39,14 +40,7 @@ function configValidator(): Validator {
 export function validateConfig(config: unknown, source = 'config'): HostConfig {
   validator ??= configValidator();
   if (!validator(config)) {
-    const problems = (validator.errors ?? []).map((e) => {
-      const key = e.instancePath.slice(1).replace(/\//g, '.');
-      if (e.keyword === 'additionalProperties') {
-        const extra = (e.params as { additionalProperty: string }).additionalProperty;
-        return `unknown key '${key ? `${key}.` : ''}${extra}'`;
-      }
-      return `'${key || '(root)'}' ${e.message}`;
-    });
+    const problems = (validator.errors ?? []).map((e) => describeConfigProblem(e, hostConfigSchema, config));
     throw new ConfigError(`Invalid ${source}: ${problems.join('; ')}`);
   }
   return config as HostConfig;

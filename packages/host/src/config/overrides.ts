@@ -12,6 +12,8 @@ export interface ConfigOverrides {
   logLevel?: string;
   /** `static` (every tool listed) or `dynamic` (search_tools, describe_tools, call_tool). */
   catalog?: string;
+  /** http.port: where `serve --http` (without a number) and the OAuth pages listen. */
+  port?: number;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -33,7 +35,15 @@ function flag(env: Readonly<Record<string, string | undefined>>, name: string): 
   throw new ConfigError(`${name} is '${value}'; use 1 or 0 (true or false).`);
 }
 
-/** The environment's overrides: TOOLHOST_TOOL_SETS, TOOLHOST_READ_ONLY, TOOLHOST_CONFIRM_WRITES, TOOLHOST_ALLOW, TOOLHOST_DENY, TOOLHOST_LOG_LEVEL, TOOLHOST_CATALOG. */
+function portNumber(env: Readonly<Record<string, string | undefined>>, name: string): number | undefined {
+  const value = env[name];
+  if (value === undefined || value === '') return undefined;
+  const n = Number(value);
+  if (/^\d+$/.test(value) && n <= 65535) return n;
+  throw new ConfigError(`${name} is '${value}'; expected a port number 0-65535 (0: any free port).`);
+}
+
+/** The environment's overrides: TOOLHOST_TOOL_SETS, TOOLHOST_READ_ONLY, TOOLHOST_CONFIRM_WRITES, TOOLHOST_ALLOW, TOOLHOST_DENY, TOOLHOST_LOG_LEVEL, TOOLHOST_CATALOG, TOOLHOST_PORT. */
 export function overridesFromEnv(env: Readonly<Record<string, string | undefined>>): ConfigOverrides {
   const list = (name: string) => (env[name] ? commaList(env[name]!) : undefined);
   return {
@@ -44,6 +54,7 @@ export function overridesFromEnv(env: Readonly<Record<string, string | undefined
     deny: list('TOOLHOST_DENY'),
     logLevel: env.TOOLHOST_LOG_LEVEL || undefined,
     catalog: env.TOOLHOST_CATALOG || undefined,
+    port: portNumber(env, 'TOOLHOST_PORT'),
   };
 }
 
@@ -66,6 +77,8 @@ export function applyOverrides(config: HostConfig, ...layers: ConfigOverrides[])
   const catalog = pick('catalog');
   // A wrong value is refused by the config check, which names mcp.catalog.
   if (catalog) out.mcp = { ...config.mcp, catalog: catalog as 'static' };
+  const port = pick('port');
+  if (port !== undefined) out.http = { ...config.http, port };
   const level = pick('logLevel');
   if (level)
     out.logging = { ...config.logging, level: checkLogLevel(level, 'TOOLHOST_LOG_LEVEL or --log-level') };

@@ -13,6 +13,7 @@ import {
   prepareMcpCatalog,
   sendCompletionNotice,
 } from './create-mcp-server.js';
+import { answerHome } from './home-page.js';
 import { HttpSessions } from './http-sessions.js';
 import { McpEndpoint } from './mcp-endpoint.js';
 import { hostGuard, jsonRpcError, LOOPBACK_HOSTS, writeJson } from './request-guards.js';
@@ -198,8 +199,8 @@ function sharedStoreOf(host: Host): SharedStore | undefined {
 
 /**
  * The server's routes, tried in order: MCP on its path (first: every tool call comes this way,
- * and need not try the pages), health, the OAuth pages, metrics, the connections page, then
- * 404 for any other path.
+ * and need not try the pages), health, the home page, the OAuth pages, metrics, the
+ * connections page, then 404 for any other path.
  */
 async function serverRoutes(state: ServerState): Promise<RouteHandler[]> {
   const { host, options, accessTokens, shared } = state;
@@ -223,6 +224,16 @@ async function serverRoutes(state: ServerState): Promise<RouteHandler[]> {
   const mcp = options.mcp === false ? undefined : await mcpRoute(state);
   return [
     (req, res, url) => url.pathname === options.path && mcp !== undefined && mcp(req, res, url),
+    (req, res, url) =>
+      url.pathname === '/' &&
+      req.method === 'GET' &&
+      answerHome(res, {
+        host,
+        base: state.base(),
+        mcpPath: mcp ? options.path : undefined,
+        ...(options.serverInfo ? { serverInfo: options.serverInfo } : {}),
+        showFigures: !accessTokens.enabled,
+      }),
     oauth.handle,
     metricsRoute({ host, accessTokens, metricsToken: options.metricsToken ?? host.config.http.metricsToken })
       .handle,
@@ -344,8 +355,10 @@ function answerProbe(
   else if (stopping) [status, ok] = ['stopping', false];
   else if (path === '/readyz' && storeDown) [status, ok] = ['store_unavailable', false];
   else [status, ok] = [path === '/readyz' ? 'ready' : 'ok', true];
+  // The tools as the start log and `toolhost list` count them (the MCP list adds the host's
+  // own helpers, such as the write-preview tools, and in dynamic mode lists only those).
   const figures = {
-    tools: state.catalog.listed.length,
+    tools: state.host.listTools().length,
     sessions: state.sessions.size,
     ...(state.shared ? { store: storeDown ? 'unreachable' : 'ok' } : {}),
   };

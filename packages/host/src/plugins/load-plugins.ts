@@ -1,6 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { isAbsolute, join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
   CONTRACT_VERSION,
   checkContractVersion,
@@ -10,6 +11,7 @@ import {
   type ToolSetDefinition,
 } from '@toolhost/core';
 import { checkAgainstSchema, checkToolSet, describeDeclarationProblems } from '@toolhost/engine';
+import { resolve as resolveImport } from 'import-meta-resolve';
 import type { DependencyContainer } from 'tsyringe';
 import { type HostConfig, pluginOptionsOf } from '../config/host-config.js';
 import { ConfigError } from '../config/load-config.js';
@@ -47,50 +49,94 @@ function isPath(name: string): boolean {
   return isAbsolute(name) || name.startsWith('./') || name.startsWith('../');
 }
 
-/** Resolves a package from the first directory that has it (config's, the working directory, the host's own). */
+/** A URL inside `dir` for a resolution to start from (the resolver takes a module, not a folder). */
+function parentIn(dir: string): string {
+  return pathToFileURL(join(dir, 'noop.js')).href;
+}
+
+/** "The package is not there at all", as opposed to a package that is there and fails to resolve. */
+function isMissingPackage(e: unknown, name: string): boolean {
+  const error = e as NodeJS.ErrnoException;
+  return error.code === 'ERR_MODULE_NOT_FOUND' && error.message.startsWith(`Cannot find package '${name}'`);
+}
+
+/**
+ * Resolves a plugin's entry file as Node resolves `import` of it: the `exports` map under the
+ * `node` and `import` conditions (an ESM-only package has no `require` entry, so CommonJS
+ * `require.resolve` never finds it). Node's own `import.meta.resolve` takes no parent directory
+ * before Node 22 without a flag, hence the well-kept ponyfill of it.
+ */
 function resolvePackage(name: string, bases: readonly string[]): string {
-  if (isPath(name)) {
-    const dir = resolve(bases[0] ?? process.cwd(), name);
-    try {
-      return createRequire(join(dir, 'noop.js')).resolve(dir);
-    } catch {
-      throw new PluginLoadError(`Plugin path '${name}' (${dir}) is not a package with a main entry.`);
-    }
-  }
+  if (isPath(name)) return resolvePath(name, resolve(bases[0] ?? process.cwd(), name));
   for (const base of bases) {
     try {
-      return createRequire(join(base, 'noop.js')).resolve(name);
-    } catch {}
+      return fileURLToPath(resolveImport(name, parentIn(base)));
+    } catch (e) {
+      if (isMissingPackage(e, name)) continue;
+      throw new PluginLoadError(
+        `Plugin package '${name}' is installed but cannot be imported (resolved from ${base}): ${(e as Error).message}`,
+      );
+    }
   }
   throw new PluginLoadError(
     `Plugin package '${name}' is not installed where the host looks (from ${bases.join(', ')}). Install it beside the host (\`npm install -g ${name}\` for a global host) or in your project (\`npm install ${name}\`).`,
   );
 }
 
+/** A plugin folder: its own `exports` map (as a self-reference by its name), else its `main` file. */
+function resolvePath(name: string, dir: string): string {
+  let pkg: { name?: string; exports?: unknown };
+  try {
+    pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as typeof pkg;
+  } catch (e) {
+    throw new PluginLoadError(
+      `Plugin path '${name}' (${dir}) is not a package: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'it has no package.json' : (e as Error).message}.`,
+    );
+  }
+  try {
+    if (pkg.exports !== undefined && pkg.name) return fileURLToPath(resolveImport(pkg.name, parentIn(dir)));
+    return createRequire(join(dir, 'noop.js')).resolve(dir);
+  } catch (e) {
+    throw new PluginLoadError(`Plugin path '${name}' (${dir}) cannot be imported: ${(e as Error).message}`);
+  }
+}
+
 /** Imports plugin packages by name (or path) and checks that each speaks a contract this host executes. */
 export async function importPlugins(
   names: readonly string[],
   bases: readonly string[],
+  /** Given: a plugin that cannot be imported is handed to it and left out, instead of failing the load. */
+  onUnloadable?: (name: string, error: PluginLoadError) => void,
 ): Promise<ToolPlugin[]> {
   const plugins: ToolPlugin[] = [];
   for (const name of names) {
-    const file = resolvePackage(name, bases);
-    let mod: Record<string, unknown>;
     try {
-      mod = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+      plugins.push(await importPlugin(name, bases));
     } catch (e) {
-      throw new PluginLoadError(`Plugin package '${name}' failed to load: ${(e as Error).message}`);
+      if (!onUnloadable || !PluginLoadError.isInstance(e)) throw e;
+      onUnloadable(name, e);
     }
-    const plugin = [mod.default, mod.plugin].find(isPlugin);
-    if (!plugin) {
-      throw new PluginLoadError(
-        `Package '${name}' does not export a toolhost plugin (a default export with contractVersion, name, version, toolSet and register).`,
-      );
-    }
-    assertCompatible(plugin);
-    plugins.push(plugin);
   }
   return plugins;
+}
+
+/** One plugin package, imported and checked to speak a contract this host executes. */
+async function importPlugin(name: string, bases: readonly string[]): Promise<ToolPlugin> {
+  const file = resolvePackage(name, bases);
+  let mod: Record<string, unknown>;
+  try {
+    mod = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+  } catch (e) {
+    throw new PluginLoadError(`Plugin package '${name}' failed to load: ${(e as Error).message}`);
+  }
+  const plugin = [mod.default, mod.plugin].find(isPlugin);
+  if (!plugin) {
+    throw new PluginLoadError(
+      `Package '${name}' does not export a toolhost plugin (a default export with contractVersion, name, version, toolSet and register).`,
+    );
+  }
+  assertCompatible(plugin);
+  return plugin;
 }
 
 /**

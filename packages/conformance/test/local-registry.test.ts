@@ -1,0 +1,158 @@
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { npm, packWorkspace, root } from './pack-workspace.js';
+
+// Every package published to a registry on loopback (Verdaccio), then installed from it as
+// users install MCP servers: `npm i -g` and `npx`, in empty directories. Only the @toolhost
+// scope is served by the local registry; third-party dependencies come from npm's own.
+const PUBLISHED = [
+  'core',
+  'engine',
+  'host',
+  'testing',
+  'plugin-cdp-pipelines',
+  'plugin-crm-automation',
+  'plugin-crm-events',
+  'plugin-crm-marketing',
+  'plugin-grid',
+];
+
+let registry: ChildProcess | undefined;
+let registryUrl: string;
+let npmrc: string;
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function startVerdaccio(): Promise<string> {
+  const dir = mkdtempSync(join(tmpdir(), 'toolhost-registry-'));
+  const config = join(dir, 'config.yaml');
+  writeFileSync(
+    config,
+    [
+      `storage: ${join(dir, 'storage')}`,
+      'auth:',
+      `  htpasswd: { file: ${join(dir, 'htpasswd')}, max_users: 10 }`,
+      'uplinks: {}',
+      'packages:',
+      "  '**': { access: $all, publish: $authenticated }",
+      'log: { type: stdout, format: pretty, level: error }',
+    ].join('\n'),
+  );
+  const port = await freePort();
+  const bin = join(import.meta.dirname, '..', 'node_modules', '.bin', 'verdaccio');
+  registry = spawn(bin, ['--config', config, '--listen', `127.0.0.1:${port}`], { stdio: 'ignore' });
+  const url = `http://127.0.0.1:${port}/`;
+  for (let i = 0; i < 300; i += 1) {
+    const up = await fetch(new URL('-/ping', url)).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (up) return url;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('Verdaccio did not start');
+}
+
+/** A user of the local registry (npm adduser's request), and the token it answers. */
+async function addUser(url: string): Promise<string> {
+  const res = await fetch(new URL('-/user/org.couchdb.user:publisher', url), {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'publisher', password: 'publisher-password-1' }),
+  });
+  const body = (await res.json()) as { token?: string };
+  if (!body.token) throw new Error(`no token from the registry: ${res.status} ${JSON.stringify(body)}`);
+  return body.token;
+}
+
+beforeAll(async () => {
+  const tarballs = packWorkspace(PUBLISHED);
+  registryUrl = await startVerdaccio();
+  const token = await addUser(registryUrl);
+  npmrc = join(mkdtempSync(join(tmpdir(), 'toolhost-npmrc-')), '.npmrc');
+  const host = new URL(registryUrl).host;
+  writeFileSync(npmrc, `@toolhost:registry=${registryUrl}\n//${host}/:_authToken=${token}\n`);
+  for (const pkg of PUBLISHED) {
+    npm(
+      ['publish', tarballs[pkg]!, '--registry', registryUrl, '--userconfig', npmrc, '--loglevel=error'],
+      tmpdir(),
+    );
+  }
+}, 300_000);
+afterAll(() => {
+  registry?.kill();
+});
+
+const listIn = (dir: string, command: string, args: string[]) =>
+  execFileSync(command, args, {
+    cwd: dir,
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? dir, npm_config_userconfig: npmrc },
+  });
+
+describe('installed from a registry', () => {
+  it('every package is published there, at its version', () => {
+    for (const pkg of PUBLISHED) {
+      const { name, version } = JSON.parse(
+        readFileSync(join(root, 'packages', pkg, 'package.json'), 'utf8'),
+      ) as {
+        name: string;
+        version: string;
+      };
+      const published = npm(['view', name, 'version', '--userconfig', npmrc], tmpdir()).trim();
+      expect(published, name).toBe(version);
+    }
+  });
+
+  it('npm i -g in an empty directory, then the tools listed from another', () => {
+    const prefix = mkdtempSync(join(tmpdir(), 'toolhost-global-'));
+    npm(
+      [
+        'install',
+        '--global',
+        '--prefix',
+        prefix,
+        '--prefer-offline',
+        '--userconfig',
+        npmrc,
+        '--loglevel=error',
+        '@toolhost/host',
+        '@toolhost/plugin-crm-events',
+      ],
+      mkdtempSync(join(tmpdir(), 'toolhost-empty-')),
+    );
+    const listed = listIn(
+      mkdtempSync(join(tmpdir(), 'toolhost-anywhere-')),
+      join(prefix, 'bin', 'toolhost'),
+      ['list'],
+    );
+    expect(listed).toContain('CrmEventsApi.ListEventTypes (read-only)');
+    expect(listed).toMatch(/^12 tools$/m);
+  }, 240_000);
+
+  it('npx, as an MCP client entry runs it, from an empty directory', () => {
+    const listed = listIn(mkdtempSync(join(tmpdir(), 'toolhost-npx-')), 'npx', [
+      '-y',
+      '--prefer-offline',
+      '-p',
+      '@toolhost/host',
+      '-p',
+      '@toolhost/plugin-grid',
+      'toolhost',
+      'list',
+    ]);
+    expect(listed).toContain('GridApi.');
+    expect(listed).toMatch(/^96 tools$/m);
+  }, 240_000);
+});

@@ -1,0 +1,68 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { npm, packWorkspace, root } from './pack-workspace.js';
+
+// `toolhost new-plugin` as a plugin author runs it: the package it writes is installed with
+// this workspace's packages (packed as published), then built, tested and loaded on its own.
+const hostCli = join(root, 'packages', 'host', 'dist', 'cli.js');
+let plugin: string;
+/** package.json as written, before the install names the tarballs in it. */
+let written: Record<string, unknown>;
+
+beforeAll(() => {
+  const tarballs = packWorkspace(['core', 'engine', 'host', 'testing']);
+  plugin = join(mkdtempSync(join(tmpdir(), 'toolhost-author-')), 'toolhost-plugin-widgets');
+  execFileSync(process.execPath, [hostCli, 'new-plugin', plugin, '--vendor', 'Widgets Inc.'], {
+    encoding: 'utf8',
+  });
+  written = JSON.parse(readFileSync(join(plugin, 'package.json'), 'utf8')) as Record<string, unknown>;
+  npm(['install', '--prefer-offline', '--loglevel=error', ...Object.values(tarballs)], plugin);
+}, 300_000);
+
+describe('a plugin written by toolhost new-plugin', () => {
+  it('is named and shaped for discovery, with an import-only exports map and an installable peer range', () => {
+    const pkg = written;
+    expect(pkg).toMatchObject({
+      name: 'toolhost-plugin-widgets',
+      type: 'module',
+      keywords: ['toolhost-plugin'],
+      exports: { '.': { types: './dist/index.d.ts', import: './dist/index.js' } },
+    });
+    const core = JSON.parse(readFileSync(join(root, 'packages', 'core', 'package.json'), 'utf8')) as {
+      version: string;
+    };
+    expect((pkg.peerDependencies as Record<string, string>)['@toolhost/core']).toBe(`^${core.version}`);
+  });
+
+  it('type-checks, builds, and passes its catalog tests in its own directory', () => {
+    npm(['run', 'typecheck'], plugin);
+    const out = npm(['test'], plugin);
+    expect(stripVTControlCharacters(out)).toMatch(/Tests\s+6 passed/);
+  }, 120_000);
+
+  it('loads in the host by its name, from its own directory', () => {
+    const listed = execFileSync(
+      join(plugin, 'node_modules', '.bin', 'toolhost'),
+      ['--plugins', 'toolhost-plugin-widgets', 'list'],
+      { cwd: plugin, encoding: 'utf8', env: { PATH: process.env.PATH ?? '' } },
+    );
+    expect(listed).toContain('WidgetsApi.ListItems (read-only)');
+    expect(listed).toMatch(/^3 tools$/m);
+  }, 60_000);
+
+  it('refuses to write over a directory that is not empty', () => {
+    const r = (() => {
+      try {
+        execFileSync(process.execPath, [hostCli, 'new-plugin', plugin], { encoding: 'utf8', stdio: 'pipe' });
+        return '';
+      } catch (e) {
+        return (e as { stderr: string }).stderr;
+      }
+    })();
+    expect(r).toContain('is not empty');
+  });
+});

@@ -1,0 +1,23 @@
+import { distance } from 'fastest-levenshtein';
+
+/**
+ * The known name closest to what a person typed, when it is close enough to be a slip: case
+ * ignored (`toolsets`, `baseURL`), then a letter or two off, or a quarter of a long name, or
+ * the start of a known name (`grid-auth` for `grid-auth-provider`).
+ */
+export function closest(name: string, known: Iterable<string>): string | undefined {
+  const typed = name.toLowerCase();
+  let best: { k: string; d: number } | undefined;
+  for (const k of known) {
+    if (typed.length >= 3 && k.toLowerCase().startsWith(typed)) return k;
+    const d = distance(typed, k.toLowerCase());
+    if (!best || d < best.d) best = { k, d };
+  }
+  return best && best.d <= Math.max(2, Math.floor(name.length / 4)) ? best.k : undefined;
+}
+
+/** ` Did you mean X?`, or nothing when no known name is close. */
+export function didYouMean(name: string, known: Iterable<string>, quote = ''): string {
+  const match = closest(name, known);
+  return match ? ` Did you mean ${quote}${match}${quote}?` : '';
+}

@@ -1,0 +1,87 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
+import { cli } from './support.js';
+
+let upstream: RecordingUpstream;
+beforeAll(async () => {
+  upstream = await startRecordingUpstream();
+});
+beforeEach(() => {
+  upstream.reset();
+  upstream.respond(() => ({ status: 200, body: { id: 'usr1' } }));
+});
+afterAll(() => upstream.close());
+
+function configFile(config: object): string {
+  const file = join(mkdtempSync(join(tmpdir(), 'toolhost-doctor-')), 'config.json');
+  writeFileSync(file, JSON.stringify(config));
+  return file;
+}
+
+describe('doctor --live', () => {
+  it("checks GridApi with Airtable's whoami, through the configured base URL", async () => {
+    const file = configFile({
+      plugins: ['@toolhost/plugin-grid'],
+      toolSets: { GridApi: { baseUrl: upstream.url } },
+    });
+    const r = await cli(['--config', file, 'doctor', '--live'], { GRID_AUTH_PROVIDER_TOKEN: 'pat-doctor' });
+    expect(r.stdout).toContain(
+      `live: GridApi.RetrieveUserIdAndScopes (GET ${upstream.url}/meta/whoami) answered HTTP 200`,
+    );
+    expect(r.code).toBe(0);
+    expect(upstream.requests.map((q) => `${q.method} ${q.path}`)).toEqual(['GET /meta/whoami']);
+    expect(upstream.requests[0]!.headers.authorization).toBe('Bearer pat-doctor');
+    expect(r.stdout).not.toContain('pat-doctor');
+  });
+
+  it('says the token was rejected when the upstream answers 401, and fails', async () => {
+    upstream.respond(() => ({ status: 401, body: { error: { type: 'AUTHENTICATION_REQUIRED' } } }));
+    const file = configFile({
+      plugins: ['@toolhost/plugin-grid'],
+      toolSets: { GridApi: { baseUrl: upstream.url } },
+    });
+    const r = await cli(['--config', file, 'doctor', '--live'], { GRID_AUTH_PROVIDER_TOKEN: 'pat-doctor' });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain(
+      'failed: upstream_error: The upstream answered HTTP 401: the upstream rejected the token of auth provider grid-auth-provider (wrong, expired or revoked).',
+    );
+  });
+
+  it('checks each HubSpot set with a read that needs no argument on the configured base URL', async () => {
+    const file = configFile({
+      plugins: ['@toolhost/plugin-crm-events', '@toolhost/plugin-crm-automation'],
+      toolSets: {
+        CrmEventsApi: { baseUrl: upstream.url },
+        CrmAutomationApi: { baseUrl: upstream.url, settings: { userId: '42' } },
+      },
+    });
+    const r = await cli(['--config', file, 'doctor', '--live'], { CRM_AUTH_PROVIDER_TOKEN: 'hs-doctor' });
+    expect(r.code).toBe(0);
+    expect(upstream.requests).toHaveLength(2);
+    for (const q of upstream.requests) expect(q.method).toBe('GET');
+    expect(r.stdout.match(/answered HTTP 200/g)).toHaveLength(2);
+  });
+});
+
+describe('doctor names what is missing', () => {
+  it('names the CrmAutomationApi tools that fail without settings.userId', async () => {
+    const r = await cli(['--plugins', '@toolhost/plugin-crm-automation', 'doctor'], {
+      CRM_AUTH_PROVIDER_TOKEN: 'hs-doctor',
+    });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('CrmAutomationApi (9 tools): NOT READY');
+    expect(r.stdout).toContain(
+      'missing: setting userId: set toolSets.CrmAutomationApi.settings.userId; without it 3 tools fail: CrmAutomationApi.GetUserSequences, CrmAutomationApi.EnrollContactInSequence, CrmAutomationApi.GetSequenceDetails',
+    );
+  });
+
+  it('fails when no plugin is installed or named', async () => {
+    const r = await cli(['--config', configFile({ plugins: [] }), 'doctor']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('The configuration names no plugin to load.');
+    expect(r.stdout).not.toContain('Everything is ready.');
+  });
+});
