@@ -3,12 +3,12 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFil
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { packWorkspace, root } from './pack-workspace.js';
 
 // The packages as consumers get them: packed with pnpm (workspace ranges written out), then
 // unpacked into a project that has nothing else installed.
-const root = fileURLToPath(new URL('../../../', import.meta.url));
 const PUBLISHED = [
   'core',
   'engine',
@@ -48,15 +48,7 @@ function filesUnder(dir: string): string[] {
 }
 
 beforeAll(() => {
-  const packs = mkdtempSync(join(tmpdir(), 'toolhost-packs-'));
-  tarballs = {};
-  for (const pkg of PUBLISHED) {
-    const out = execFileSync('pnpm', ['pack', '--pack-destination', packs], {
-      cwd: join(root, 'packages', pkg),
-      encoding: 'utf8',
-    });
-    tarballs[pkg] = out.trim().split('\n').at(-1)!;
-  }
+  tarballs = packWorkspace(PUBLISHED);
   // A consumer with the contract and the plugins only: no ajv, axios, tsyringe or @types/node.
   consumer = mkdtempSync(join(tmpdir(), 'toolhost-consumer-'));
   writeFileSync(
