@@ -1,5 +1,4 @@
 import { resolve } from 'node:path';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { StoredToken, TokenStore, ToolOutcome } from '@toolhost/core';
 import { Cluster } from 'ioredis';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -14,7 +13,8 @@ import { RedisChannels } from '../src/store/redis-channels.js';
 import { openSharedCipher, RedisTokenStore } from '../src/store/redis-token-store.js';
 import { type FakeOAuthServer, fakeClient, startFakeOAuthServer } from './fake-oauth-server.js';
 import { type RedisCluster, startRedisCluster, startRedisServer } from './redis-server.js';
-import { fixtureApp, spawnHttpHost } from './support.js';
+import { largeResultOnOtherReplica } from './replica-scenarios.js';
+import { fixtureApp } from './support.js';
 
 // The shared-store scenarios through a real three-master Redis Cluster: every command, MULTI
 // and script must keep its keys in one hash slot (else Redis answers CROSSSLOT), and listing
@@ -254,48 +254,7 @@ describe('shared store (Redis Cluster): writes and authorizations', () => {
   });
 
   it("serves a large result's resource_link from the other replica, to its owner only", async () => {
-    const TOKENS = { alice: 'alice-token-0123456789', bob: 'bob-token-0123456789ab' };
-    const big = { items: Array.from({ length: 2000 }, (_, i) => ({ id: `item-${i}`, secret: `s-${i}` })) };
-    upstream.respond(() => ({ status: 200, body: big }));
-    const config: HostConfig = {
-      plugins: ['toolhost-plugin-echo'],
-      toolSets: { EchoApi: { baseUrl: upstream.url } },
-      http: { accessTokens: TOKENS },
-      mcp: { maxResultBytes: 6000 },
-      store: storeSection(),
-    };
-    const env = replicaEnv({ ECHO_AUTH_TOKEN: 'tok' });
-    const [a, b] = await Promise.all([spawnHttpHost(config, env), spawnHttpHost(config, env)]);
-    const clients: Client[] = [];
-    const connect = async (url: string, token: string) => {
-      const client = new Client({ name: 'results-cluster', version: '0' });
-      await client.connect(
-        new StreamableHTTPClientTransport(new URL(url), {
-          requestInit: { headers: { authorization: `Bearer ${token}` } },
-        }),
-      );
-      clients.push(client);
-      return client;
-    };
-    try {
-      const onA = await connect(a.url, TOKENS.alice);
-      const result = await onA.callTool({ name: 'EchoApi_GetItem', arguments: { item_id: 'big' } });
-      const uri = (result.content as { type: string; uri?: string }[]).find(
-        (c) => c.type === 'resource_link',
-      )!.uri!;
-      const onB = await connect(b.url, TOKENS.alice);
-      const read = await onB.readResource({ uri });
-      expect(JSON.parse((read.contents[0] as { text: string }).text)).toEqual(big);
-      expect((await onB.listResources()).resources.map((r) => r.uri)).toContain(uri);
-      const bobOnB = await connect(b.url, TOKENS.bob);
-      await expect(bobOnB.readResource({ uri })).rejects.toThrow(/Resource not found/);
-    } finally {
-      await Promise.all(clients.map((c) => c.close().catch(() => {})));
-      for (const r of [a, b]) {
-        r.child.kill('SIGTERM');
-        await r.exited;
-      }
-    }
+    await largeResultOnOtherReplica({ upstream, env: replicaEnv(), store: storeSection() });
   }, 30_000);
 });
 

@@ -16,6 +16,7 @@ import { RedisChannels } from '../src/store/redis-channels.js';
 import { openSharedCipher, RedisTokenStore } from '../src/store/redis-token-store.js';
 import { type FakeOAuthServer, fakeClient, startFakeOAuthServer } from './fake-oauth-server.js';
 import { type RedisServer, startRedisServer } from './redis-server.js';
+import { largeResultOnOtherReplica } from './replica-scenarios.js';
 import { ALICE_ACCESS_TOKEN, fixtureApp, spawnHttpHost } from './support.js';
 
 const TOKEN_KEY = 'token-encryption-key-for-replicas';
@@ -815,49 +816,8 @@ describe('shared store (Redis): what an operator sees', () => {
 
 describe('shared store (Redis): large results', () => {
   it("serves a large result's resource_link from any replica, to its owner only, sealed in Redis", async () => {
-    const TOKENS = { alice: 'alice-token-0123456789', bob: 'bob-token-0123456789ab' };
-    const big = { items: Array.from({ length: 2000 }, (_, i) => ({ id: `item-${i}`, secret: `s-${i}` })) };
-    upstream.respond(() => ({ status: 200, body: big }));
-    const config: HostConfig = {
-      plugins: ['toolhost-plugin-echo'],
-      toolSets: { EchoApi: { baseUrl: upstream.url } },
-      http: { accessTokens: TOKENS },
-      mcp: { maxResultBytes: 6000 },
-    };
-    const env = replicaEnv({ ECHO_AUTH_TOKEN: 'tok' }) as Record<string, string>;
-    const [a, b] = await Promise.all([spawnHttpHost(config, env), spawnHttpHost(config, env)]);
-    const clients: Client[] = [];
-    const connect = async (url: string, token: string) => {
-      const client = new Client({ name: 'results-replicas', version: '0' });
-      await client.connect(
-        new StreamableHTTPClientTransport(new URL(url), {
-          requestInit: { headers: { authorization: `Bearer ${token}` } },
-        }),
-      );
-      clients.push(client);
-      return client;
-    };
-    try {
-      const onA = await connect(a.url, TOKENS.alice);
-      const result = await onA.callTool({ name: 'EchoApi_GetItem', arguments: { item_id: 'big' } });
-      const uri = (result.content as { type: string; uri?: string }[]).find(
-        (c) => c.type === 'resource_link',
-      )!.uri!;
-      const onB = await connect(b.url, TOKENS.alice);
-      const read = await onB.readResource({ uri });
-      expect(JSON.parse((read.contents[0] as { text: string }).text)).toEqual(big);
-      expect((await onB.listResources()).resources.map((r) => r.uri)).toContain(uri);
-      const bobOnB = await connect(b.url, TOKENS.bob);
-      await expect(bobOnB.readResource({ uri })).rejects.toThrow(/Resource not found/);
-      expect((await bobOnB.listResources()).resources).toEqual([]);
-      for (const key of await admin.keys('toolhost:result*'))
-        if ((await admin.type(key)) === 'string') expect(await admin.get(key)).not.toContain('s-1');
-    } finally {
-      await Promise.all(clients.map((c) => c.close().catch(() => {})));
-      for (const r of [a, b]) {
-        r.child.kill('SIGTERM');
-        await r.exited;
-      }
-    }
+    await largeResultOnOtherReplica({ upstream, env: replicaEnv() as Record<string, string> });
+    for (const key of await admin.keys('toolhost:result*'))
+      if ((await admin.type(key)) === 'string') expect(await admin.get(key)).not.toContain('s-1');
   }, 30_000);
 });
