@@ -56,6 +56,8 @@ export async function startUpstream() {
 // The plugin of each tool set the bench points at the upstream. The host refuses settings
 // for a tool set no loaded plugin provides, so a run with some plugins sets only theirs.
 const PLUGIN_OF = { CrmEventsApi: ONE_PLUGIN, GridApi: '@toolhost/plugin-grid' };
+/** The auth provider each of those tool sets calls with. */
+const PROVIDER_OF = { CrmEventsApi: 'crm-auth-provider', GridApi: 'grid-auth-provider' };
 
 // The host's options, the same in its config file and in the embedding API; without
 // `plugins` the host loads every installed plugin.
@@ -80,7 +82,14 @@ function hostOptions(upstream, plugins, mcp) {
     toolSets: Object.fromEntries(
       Object.entries(toolSets).filter(([set]) => loaded(/** @type {keyof typeof PLUGIN_OF} */ (set))),
     ),
-    auth: { providers: { 'crm-auth-provider': { token: TOKEN }, 'grid-auth-provider': { token: TOKEN } } },
+    // Only the providers a loaded plugin uses: the host refuses a provider no tool uses.
+    auth: {
+      providers: Object.fromEntries(
+        Object.entries(PROVIDER_OF)
+          .filter(([set]) => loaded(/** @type {keyof typeof PLUGIN_OF} */ (set)))
+          .map(([, provider]) => [provider, { token: TOKEN }]),
+      ),
+    },
     // The static catalog unless a subject says otherwise: `auto` would list the dynamic one
     // with every plugin, and the bench compares listings and calls as the static catalog has them.
     mcp: { catalog: 'static', ...mcp },
