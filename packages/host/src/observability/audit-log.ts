@@ -1,8 +1,8 @@
-import { hostname } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { serviceToken } from '@toolhost/core';
 import pino from 'pino';
 import { ConfigError } from '../config/load-config.js';
+import { replicaId } from '../logger.js';
 
 /** Where the host's container holds the audit log, when the operator turned it on. */
 export const AUDIT_LOG = serviceToken<AuditLog>('host.audit-log');
@@ -28,11 +28,6 @@ export interface AuditEntry {
   status?: number;
   /** The call's arguments, only with `audit.includeArguments`. */
   arguments?: unknown;
-}
-
-/** Which host process wrote a line: the machine's name and the process id. */
-export function replicaId(): string {
-  return `${hostname()}:${process.pid}`;
 }
 
 type Destination = ReturnType<typeof pino.destination>;
