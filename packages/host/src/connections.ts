@@ -1,8 +1,7 @@
-import type { StoredConnection } from '@toolhost/core';
+import type { StoredConnection, TokenStore } from '@toolhost/core';
 import { OAuthAuthProvider } from './auth/oauth-provider.js';
 import type { Host } from './host.js';
 import { HostError, hasCode } from './host-error.js';
-import { HostServices, resolveService } from './services.js';
 
 /** A user's authorization with one provider, as a person sees it (never the token). */
 export interface Connection {
@@ -21,52 +20,77 @@ export class ConnectionsError extends HostError {
   override readonly name = 'ConnectionsError';
 }
 
-/** Whether `providerId` is an OAuth provider of this host (one whose connections can be ended). */
-export function isOAuthProvider(host: Host, providerId: string): boolean {
-  return host.oauthProviders.some((p) => p.id === providerId && p instanceof OAuthAuthProvider);
+/** What disconnecting did: whether there was a connection, and whether the vendor revoked it. */
+export interface DisconnectResult {
+  existed: boolean;
+  revokedAtVendor: boolean;
+  vendorFailure?: string;
 }
 
-function oauthProvider(host: Host, providerId: string): OAuthAuthProvider {
-  const provider = host.oauthProviders.find((p) => p.id === providerId);
-  if (!(provider instanceof OAuthAuthProvider)) {
-    const known = host.oauthProviders.map((p) => p.id).join(', ') || 'none';
-    throw new ConnectionsError(
-      `No OAuth provider '${providerId}' is configured (OAuth providers: ${known}).`,
-    );
-  }
-  return provider;
+/** The users' connections with the host's OAuth providers: what `/connections` and the CLI show and end. */
+export interface Connections {
+  /** Whether `providerId` is an OAuth provider of this host (one whose connections can be ended). */
+  isOAuthProvider(providerId: string): boolean;
+  /** The stored authorizations, of one user or provider when given. */
+  list(filter?: { userId?: string; providerId?: string }): Promise<Connection[]>;
+  /**
+   * Ends a user's connection with a provider: revoked at the vendor where it can be, and the
+   * stored tokens deleted, so the user's next call asks them to authorize again.
+   */
+  disconnect(userId: string, providerId: string): Promise<DisconnectResult>;
+}
+
+/** Connections over the host's OAuth providers and its token store (read only when asked). */
+export function hostConnections(
+  providers: readonly OAuthAuthProvider[],
+  tokenStore: () => TokenStore,
+): Connections {
+  const oauthProvider = (providerId: string): OAuthAuthProvider => {
+    const provider = providers.find((p) => p.id === providerId);
+    if (!(provider instanceof OAuthAuthProvider)) {
+      const known = providers.map((p) => p.id).join(', ') || 'none';
+      throw new ConnectionsError(
+        `No OAuth provider '${providerId}' is configured (OAuth providers: ${known}).`,
+      );
+    }
+    return provider;
+  };
+  return {
+    isOAuthProvider: (providerId) =>
+      providers.some((p) => p.id === providerId && p instanceof OAuthAuthProvider),
+    async list(filter = {}) {
+      if (providers.length === 0) return [];
+      const store = tokenStore();
+      if (!store.list) throw new ConnectionsError('The token store in use cannot list its connections.');
+      const oauth = new Map(providers.map((p) => [p.id, p]));
+      const rows: StoredConnection[] = await store.list(filter);
+      return rows
+        .filter((r) => oauth.has(r.providerId))
+        .map((r) => ({
+          userId: r.userId,
+          providerId: r.providerId,
+          scopes: r.token.scopes,
+          ...(r.token.expiresAt !== undefined ? { expiresAt: r.token.expiresAt } : {}),
+          revokedAtVendorOnDisconnect: oauth.get(r.providerId)!.revokesAtVendor,
+        }))
+        .sort((a, b) => a.userId.localeCompare(b.userId) || a.providerId.localeCompare(b.providerId));
+    },
+    disconnect: (userId, providerId) => oauthProvider(providerId).disconnect(userId),
+  };
 }
 
 /** The stored authorizations, of one user or provider when given. */
-export async function listConnections(
+export function listConnections(
   host: Host,
   filter: { userId?: string; providerId?: string } = {},
 ): Promise<Connection[]> {
-  if (host.oauthProviders.length === 0) return [];
-  const store = resolveService(host.container, HostServices.tokenStore);
-  if (!store.list) throw new ConnectionsError('The token store in use cannot list its connections.');
-  const oauth = new Map(host.oauthProviders.map((p) => [p.id, p]));
-  const rows: StoredConnection[] = await store.list(filter);
-  return rows
-    .filter((r) => oauth.has(r.providerId))
-    .map((r) => ({
-      userId: r.userId,
-      providerId: r.providerId,
-      scopes: r.token.scopes,
-      ...(r.token.expiresAt !== undefined ? { expiresAt: r.token.expiresAt } : {}),
-      revokedAtVendorOnDisconnect: oauth.get(r.providerId)!.revokesAtVendor,
-    }))
-    .sort((a, b) => a.userId.localeCompare(b.userId) || a.providerId.localeCompare(b.providerId));
+  return host.serving.connections.list(filter);
 }
 
 /**
  * Ends a user's connection with a provider: revoked at the vendor where it can be, and the
  * stored tokens deleted, so the user's next call asks them to authorize again.
  */
-export async function disconnect(
-  host: Host,
-  userId: string,
-  providerId: string,
-): Promise<{ existed: boolean; revokedAtVendor: boolean; vendorFailure?: string }> {
-  return oauthProvider(host, providerId).disconnect(userId);
+export function disconnect(host: Host, userId: string, providerId: string): Promise<DisconnectResult> {
+  return host.serving.connections.disconnect(userId, providerId);
 }

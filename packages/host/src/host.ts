@@ -7,10 +7,10 @@ import type {
   ToolOutcome,
   ToolPlugin,
 } from '@toolhost/core';
-import { describeTool } from '@toolhost/core';
+import { describeTool, TOOL_SET_TOKEN, type ToolSetDefinition } from '@toolhost/core';
 import type { HttpSender, RegisteredTool } from '@toolhost/engine';
 import { type DependencyContainer, container as rootContainer } from 'tsyringe';
-import { composeServices, SHARED_STORE } from './assemble-host.js';
+import { ACTIVE_AUTH_PROVIDERS, composeServices, SHARED_STORE } from './assemble-host.js';
 import { encryptedDataDir } from './auth/build-auth-providers.js';
 import { OAuthAuthProvider } from './auth/oauth-provider.js';
 import { CallLifecycle } from './call-lifecycle.js';
@@ -19,12 +19,14 @@ import { checkConfigAgainstCatalog } from './config/check-against-catalog.js';
 import { resolveConfig } from './config/config-defaults.js';
 import type { HostConfig, ResolvedHostConfig } from './config/host-config.js';
 import { validateConfig } from './config/load-config.js';
+import { hostConnections } from './connections.js';
 import type { Logger } from './logger.js';
 import { AUDIT_LOG, openAuditLog } from './observability/audit-log.js';
 import { telemetryKey } from './observability/hash-user-id.js';
 import { HostTelemetry } from './observability/host-telemetry.js';
 import { discoverPlugins, pluginSearchBases, searchedDirectories } from './plugins/discover-plugins.js';
 import { importPlugins, registerPlugins } from './plugins/load-plugins.js';
+import { toolSetReadiness } from './readiness.js';
 import { HostServices, registerService, resolveService } from './services.js';
 import type { ServingSupport } from './serving-support.js';
 import { unknownToolMessage } from './unknown-tool.js';
@@ -312,6 +314,8 @@ function servingSupport(
   config: ResolvedHostConfig,
   registry: { get(name: string): RegisteredTool | undefined },
   telemetry: HostTelemetry,
+  exposed: ReadonlySet<string>,
+  oauthProviders: readonly OAuthAuthProvider[],
 ): ServingSupport {
   const sharedStore = container.isRegistered(SHARED_STORE, true)
     ? resolveService(container, SHARED_STORE)
@@ -328,6 +332,21 @@ function servingSupport(
         .map((p) => ({ name: p.name, apiName: p.apiName ?? p.name })),
     explainUnknownTool: (name, exposed, spelling) =>
       unknownToolMessage(name, config, container, exposed, spelling),
+    requestBodySchema: (tool) => {
+      const body = registry.get(tool)?.declaration.body;
+      return body?.kind === 'mode' ? body.schema : undefined;
+    },
+    readiness: () =>
+      toolSetReadiness({
+        sets: container.isRegistered(TOOL_SET_TOKEN, true)
+          ? container.resolveAll<ToolSetDefinition>(TOOL_SET_TOKEN)
+          : [],
+        providers: resolveService(container, ACTIVE_AUTH_PROVIDERS),
+        secrets: resolveService(container, HostServices.secretSource),
+        exposed,
+        userId: config.defaultUserId,
+      }),
+    connections: hostConnections(oauthProviders, () => resolveService(container, HostServices.tokenStore)),
     gauge: (source) => telemetry.gauge(source),
   };
 }
@@ -356,7 +375,7 @@ export async function createHost(rawConfig: HostConfig = {}, options: HostOption
     container,
     pluginSearch,
     oauthProviders: parts.oauthProviders,
-    serving: servingSupport(container, config, parts.registry, telemetry),
+    serving: servingSupport(container, config, parts.registry, telemetry, exposed, parts.oauthProviders),
     listTools: () => [...infos.values()],
     getTool: (name) => infos.get(name),
     warm: async () => {

@@ -21,7 +21,14 @@ export {
 } from './config/host-config.js';
 export { ConfigError, loadConfigFile, validateConfig } from './config/load-config.js';
 export { tokenEnvName } from './config/resolve-secrets.js';
-export { type Connection, ConnectionsError, disconnect, listConnections } from './connections.js';
+export {
+  type Connection,
+  type Connections,
+  ConnectionsError,
+  type DisconnectResult,
+  disconnect,
+  listConnections,
+} from './connections.js';
 export {
   type CallOptions,
   createHost,
@@ -31,17 +38,17 @@ export {
   type ToolInfo,
 } from './host.js';
 export { HostError, type HostErrorCode } from './host-error.js';
+export { type HttpServeOptions, type HttpServerHandle, serveHttp } from './http/serve-http.js';
 export { createLogger, type Logger } from './logger.js';
 export { compactSchema, expandSchemaReferences } from './mcp/compact-schema.js';
 export { createMcpServer, type McpServerOptions, prepareMcpCatalog } from './mcp/create-mcp-server.js';
 export { SERVER_INSTRUCTIONS } from './mcp/instructions.js';
 export { renderOutcome, STATUS_META_KEY } from './mcp/render-outcome.js';
-export { type HttpServeOptions, type HttpServerHandle, serveHttp } from './mcp/serve-http.js';
-export { serveStdio } from './mcp/serve-stdio.js';
 export { MAX_MCP_NAME, mcpToolName, ToolNameMap } from './mcp/tool-names.js';
 export { discoverPlugins, PLUGIN_KEYWORD, pluginSearchBases } from './plugins/discover-plugins.js';
 export { assertCompatible, importPlugins, PluginLoadError } from './plugins/load-plugins.js';
 export { ToolIndex, type ToolMatch, type ToolSearchOptions } from './search/tool-index.js';
 export { HostServices, registerService, resolveService } from './services.js';
 export type { QueryParameterName, ServingSupport } from './serving-support.js';
+export { serveStdio } from './stdio/serve-stdio.js';
 export type { ConfirmWrite, PreviewOutcome } from './writes/write-safety.js';

@@ -1,9 +1,6 @@
-import { type AuthProvider, TOOL_SET_TOKEN, type ToolSetDefinition } from '@toolhost/core';
+import type { AuthProvider, SecretSource, ToolSetDefinition } from '@toolhost/core';
 import { StaticTokenAuthProvider } from '@toolhost/engine';
-import { ACTIVE_AUTH_PROVIDERS } from './assemble-host.js';
 import { OAuthAuthProvider } from './auth/oauth-provider.js';
-import type { Host } from './host.js';
-import { HostServices, resolveService } from './services.js';
 
 /** One credential or setting a tool set needs, and whether it is there. */
 export interface CredentialCheck {
@@ -66,19 +63,24 @@ function settingChecks(set: ToolSetDefinition, tools: ToolSetDefinition['tools']
   });
 }
 
+/** What readiness is judged from: the host's loaded sets and services, handed over by the host. */
+export interface ReadinessInputs {
+  sets: readonly ToolSetDefinition[];
+  providers: readonly AuthProvider[];
+  secrets: SecretSource;
+  /** Canonical names of the tools the configuration exposes. */
+  exposed: ReadonlySet<string>;
+  /** Whose secrets are looked up (the host's default user). */
+  userId: string;
+}
+
 /**
  * Whether each loaded tool set can be called yet, and why not: the auth providers and secrets
  * and plugin settings its exposed tools need. Reads configuration only; nothing is sent.
  */
-export async function toolSetReadiness(host: Host): Promise<ToolSetReadiness[]> {
-  const container = host.container;
-  const sets = container.isRegistered(TOOL_SET_TOKEN, true)
-    ? container.resolveAll<ToolSetDefinition>(TOOL_SET_TOKEN)
-    : [];
-  const providers = new Map(resolveService(container, ACTIVE_AUTH_PROVIDERS).map((p) => [p.id, p]));
-  const secrets = resolveService(container, HostServices.secretSource);
-  const exposed = new Set(host.listTools().map((t) => t.name));
-  const userId = host.config.defaultUserId;
+export async function toolSetReadiness(inputs: ReadinessInputs): Promise<ToolSetReadiness[]> {
+  const { sets, secrets, exposed, userId } = inputs;
+  const providers = new Map(inputs.providers.map((p) => [p.id, p]));
   const out: ToolSetReadiness[] = [];
   for (const set of sets) {
     const tools = set.tools.filter((t) => exposed.has(`${set.toolSet}.${t.name}`));

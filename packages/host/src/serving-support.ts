@@ -1,6 +1,9 @@
+import type { JsonSchema } from '@toolhost/core';
+import type { Connections } from './connections.js';
 import type { Logger } from './logger.js';
 import type { AuditLog } from './observability/audit-log.js';
 import type { GaugeSource } from './observability/state-gauges.js';
+import type { ToolSetReadiness } from './readiness.js';
 import type { SharedStore } from './store/shared-store.js';
 
 /** A tool's query parameter, by its name in the tool and in the upstream API. */
@@ -24,6 +27,12 @@ export interface ServingSupport {
   queryParameters(tool: string): readonly QueryParameterName[];
   /** Why `name` is not a tool one can call here: the right spelling, the key that hides it, or a close name. */
   explainUnknownTool(name: string, exposed: ReadonlySet<string>, spelling: 'canonical' | 'mcp'): string;
+  /** A mode tool's request-body schema (`get_request_schema` answers it); undefined for other tools. */
+  requestBodySchema(tool: string): JsonSchema | undefined;
+  /** Whether each loaded tool set can be called yet, and what is missing (read from configuration; nothing sent). */
+  readiness(): Promise<ToolSetReadiness[]>;
+  /** The users' OAuth connections: listed and ended by `/connections`. */
+  readonly connections: Connections;
   /** Shows a state of the transport on `/metrics` (the sessions it holds), read at each scrape. */
   gauge(source: GaugeSource): void;
 }

@@ -10,7 +10,7 @@ import { type RecordingUpstream, startRecordingUpstream } from '../../testing/sr
 import { hostCliPath } from '../../testing/src/spawn-host.js';
 import { AccessTokens } from '../src/auth/access-tokens.js';
 import { createHost, type Host } from '../src/host.js';
-import { type HttpServerHandle, serveHttp } from '../src/mcp/serve-http.js';
+import { type HttpServerHandle, serveHttp } from '../src/http/serve-http.js';
 import { cli, fixtureApp, inlinePlugin } from './support.js';
 import { mcpClient, WRITE_KEY, writeTools } from './write-support.js';
 

@@ -4,7 +4,7 @@ import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/type
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
 import { createHost, type Host } from '../src/host.js';
-import { type HttpServerHandle, serveHttp } from '../src/mcp/serve-http.js';
+import { type HttpServerHandle, serveHttp } from '../src/http/serve-http.js';
 import { inlinePlugin } from './support.js';
 
 // A call's waits and retries reach the client as log notifications of its request, at or above

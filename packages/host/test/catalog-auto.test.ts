@@ -5,9 +5,9 @@ import type { ToolDeclaration } from '@toolhost/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HostConfig } from '../src/config/host-config.js';
 import { createHost, type Host } from '../src/host.js';
+import { type HttpServerHandle, serveHttp } from '../src/http/serve-http.js';
 import { AUTO_CATALOG_MAX_TOOLS } from '../src/mcp/catalog-views.js';
 import { createMcpServer, prepareMcpCatalog } from '../src/mcp/create-mcp-server.js';
-import { type HttpServerHandle, serveHttp } from '../src/mcp/serve-http.js';
 import { fixtureApp, inlinePlugin } from './support.js';
 
 const read = (name: string): ToolDeclaration => ({

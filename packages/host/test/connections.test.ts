@@ -12,7 +12,7 @@ import { AccessTokens } from '../src/auth/access-tokens.js';
 import { EncryptedFileTokenStore } from '../src/auth/encrypted-file-token-store.js';
 import { MemoryTokenStore } from '../src/auth/memory-token-store.js';
 import { createHost, type Host } from '../src/host.js';
-import { type HttpServerHandle, serveHttp } from '../src/mcp/serve-http.js';
+import { type HttpServerHandle, serveHttp } from '../src/http/serve-http.js';
 import {
   echoAuthProviders,
   type FakeOAuthServer,

@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
 import { AccessTokens } from '../src/auth/access-tokens.js';
 import { createHost, type Host } from '../src/host.js';
+import { type HttpServerHandle, serveHttp } from '../src/http/serve-http.js';
 import { createLogger } from '../src/logger.js';
-import { type HttpServerHandle, serveHttp } from '../src/mcp/serve-http.js';
 import { fixtureApp } from './support.js';
 
 const TOKEN = 'user-one-token-123456';

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
 import { AccessTokens } from '../src/auth/access-tokens.js';
 import { createHost, type Host } from '../src/host.js';
-import { serveHttp } from '../src/mcp/serve-http.js';
+import { serveHttp } from '../src/http/serve-http.js';
 import { fixtureApp } from './support.js';
 
 let upstream: RecordingUpstream;

@@ -3,8 +3,8 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { describe, expect, it } from 'vitest';
 import { AccessTokens } from '../src/auth/access-tokens.js';
 import { createHost } from '../src/host.js';
+import { serveHttp } from '../src/http/serve-http.js';
 import { createLogger } from '../src/logger.js';
-import { serveHttp } from '../src/mcp/serve-http.js';
 import { fixtureApp, echoOAuthConfig as oauthConfig } from './support.js';
 
 function capture() {

@@ -4,8 +4,8 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
 import { createHost, type Host } from '../src/host.js';
-import { type HttpServerHandle, serveHttp } from '../src/mcp/serve-http.js';
-import { SessionTransport } from '../src/mcp/session-transport.js';
+import { type HttpServerHandle, serveHttp } from '../src/http/serve-http.js';
+import { SessionTransport } from '../src/http/session-transport.js';
 import { fixtureApp } from './support.js';
 
 let upstream: RecordingUpstream;

@@ -8,8 +8,8 @@ import { type RecordingUpstream, startRecordingUpstream } from '../../testing/sr
 import { AccessTokens } from '../src/auth/access-tokens.js';
 import type { HostConfig } from '../src/config/host-config.js';
 import { createHost, type Host } from '../src/host.js';
+import { type HttpServerHandle, serveHttp } from '../src/http/serve-http.js';
 import { createLogger } from '../src/logger.js';
-import { type HttpServerHandle, serveHttp } from '../src/mcp/serve-http.js';
 import { Browser, formOf, startFlow } from './browser.js';
 import {
   echoAuthProviders,

@@ -13,7 +13,7 @@ import { type RecordingUpstream, startRecordingUpstream } from '../../testing/sr
 import { AccessTokens } from '../src/auth/access-tokens.js';
 import type { HostConfig } from '../src/config/host-config.js';
 import { createHost, type Host } from '../src/host.js';
-import { type HttpServerHandle, serveHttp } from '../src/mcp/serve-http.js';
+import { type HttpServerHandle, serveHttp } from '../src/http/serve-http.js';
 import { hashUserId, telemetryKey } from '../src/observability/hash-user-id.js';
 import { HostServices, resolveService } from '../src/services.js';
 import {

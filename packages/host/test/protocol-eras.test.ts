@@ -6,7 +6,7 @@ import { responseOf } from '../../testing/src/catalog-suite.js';
 import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
 import { spawnHost } from '../../testing/src/spawn-host.js';
 import { createHost, type Host } from '../src/host.js';
-import { type HttpServerHandle, serveHttp } from '../src/mcp/serve-http.js';
+import { type HttpServerHandle, serveHttp } from '../src/http/serve-http.js';
 import { fixtureApp } from './support.js';
 
 const MODERN = '2026-07-28';

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
 import { hostCliPath } from '../../testing/src/spawn-host.js';
 import { createHost, type Host } from '../src/host.js';
-import { type HttpServerHandle, serveHttp } from '../src/mcp/serve-http.js';
+import { type HttpServerHandle, serveHttp } from '../src/http/serve-http.js';
 import { fixtureApp, inlinePlugin } from './support.js';
 
 const TOKEN = 'bearer-token-abc/def+ghi=42';

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
 import { AccessTokens } from '../src/auth/access-tokens.js';
 import type { Host } from '../src/host.js';
-import { type HttpServerHandle, serveHttp } from '../src/mcp/serve-http.js';
+import { type HttpServerHandle, serveHttp } from '../src/http/serve-http.js';
 import { writeHost } from './write-support.js';
 
 // Write confirmation on MCP 2026-07-28, which has no server-to-client requests: the call answers

@@ -1,7 +1,7 @@
 import { SHARED_STORE } from '../assemble-host.js';
 import { emptyCatalogMessage } from '../empty-catalog.js';
 import type { Host } from '../host.js';
-import { type ToolSetReadiness, toolSetReadiness } from '../readiness.js';
+import type { ToolSetReadiness } from '../readiness.js';
 import { resolveService } from '../services.js';
 import { describeSharedStore, sharedStoreUrl } from '../store/redis-url.js';
 import type { SaltAgreement } from '../store/shared-cipher.js';
@@ -91,7 +91,7 @@ export async function doctorReport(
     lines.push(`  ${u.name}: CANNOT BE LOADED: ${u.reason}`);
   }
   lines.push('', 'Tool sets:');
-  const sets = await toolSetReadiness(host);
+  const sets = await host.serving.readiness();
   // Nothing to serve is no healthy state: every client would see an empty tool list.
   if (host.listTools().length === 0) {
     healthy = false;

@@ -1,9 +1,8 @@
 import { AccessTokens } from '../auth/access-tokens.js';
 import { ConfigError } from '../config/load-config.js';
 import type { Host } from '../host.js';
+import type { HttpServeOptions } from '../http/serve-http.js';
 import type { Logger } from '../logger.js';
-import type { HttpServeOptions } from '../mcp/serve-http.js';
-import { toolSetReadiness } from '../readiness.js';
 
 type ServerInfo = { name: string; version: string };
 
@@ -20,7 +19,7 @@ export interface ServeOptions {
  */
 async function warnUnready(host: Host, logger: Logger): Promise<void> {
   const stopped = new Map<string, { what: string; detail: string; toolSets: string[] }>();
-  for (const set of await toolSetReadiness(host)) {
+  for (const set of await host.serving.readiness()) {
     for (const c of set.checks) {
       if (c.ok) continue;
       const key = `${c.what}: ${c.detail}`;
@@ -65,7 +64,7 @@ async function serveOverHttp(
   options: HttpOptions,
   port: number,
 ): Promise<Closer> {
-  const { serveHttp } = await import('../mcp/serve-http.js');
+  const { serveHttp } = await import('../http/serve-http.js');
   const handle = await serveHttp(host, { ...options, port }).catch((e: NodeJS.ErrnoException) => {
     throw e.code === 'EADDRINUSE' ? portInUse(port, options.host ?? host.config.http.host) : e;
   });
@@ -86,7 +85,7 @@ function portInUse(port: number, bindHost: string): Error {
  * failing to start, and says which redirect URI that needs.
  */
 async function serveOAuthPages(host: Host, logger: Logger, options: HttpOptions): Promise<Closer> {
-  const { serveHttp } = await import('../mcp/serve-http.js');
+  const { serveHttp } = await import('../http/serve-http.js');
   const wanted = host.config.http.port;
   const pages = (port: number) => serveHttp(host, { ...options, port, mcp: false });
   const callbacks = await pages(wanted).catch((e: NodeJS.ErrnoException) => {
@@ -111,7 +110,7 @@ async function serveOverStdio(host: Host, logger: Logger, serverInfo: ServerInfo
       'The audit log cannot go to stdout with the stdio transport (stdout carries MCP): set audit.log (TOOLHOST_AUDIT_LOG) to a file, or serve --http.',
     );
   }
-  const { serveStdio } = await import('../mcp/serve-stdio.js');
+  const { serveStdio } = await import('../stdio/serve-stdio.js');
   const handle = await serveStdio(host, { ...serverInfo, logger });
   logger.info({ tools: host.listTools().length }, 'serving on stdio');
   return { close: handle.close };

@@ -1,6 +1,5 @@
 import type { Host, ToolInfo } from '../host.js';
 import type { ToolIndex } from '../search/tool-index.js';
-import { HostServices, resolveService } from '../services.js';
 import { compactLargeSchema } from './compact-schema.js';
 import { exampleCall } from './example-call.js';
 import { HOST_TOOL_LIMITS } from './host-tool-arguments.js';
@@ -246,7 +245,6 @@ export class DiscoveryCatalog {
           parameter: 'names',
         },
       });
-    const registry = resolveService(this.host.container, HostServices.registry);
     const tools: Record<string, unknown>[] = [];
     const unknown: string[] = [];
     for (const name of names as string[]) {
@@ -256,9 +254,10 @@ export class DiscoveryCatalog {
         unknown.push(name);
         continue;
       }
-      const body = registry.get(canonical)?.declaration.body;
       const inputSchema = this.listed.get(this.names.mcpName(canonical))?.inputSchema;
-      const bodySchema = body?.kind === 'mode' ? (body.schema as Record<string, unknown>) : undefined;
+      const bodySchema = this.host.serving.requestBodySchema(canonical) as
+        | Record<string, unknown>
+        | undefined;
       tools.push({
         name: this.names.mcpName(canonical),
         toolSet: info.toolSet,

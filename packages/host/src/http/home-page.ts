@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
-import { esc, page } from '../auth/html-pages.js';
 import type { Host } from '../host.js';
+import { esc, page } from './html-pages.js';
 
 export interface HomePageInput {
   host: Host;

@@ -1,9 +1,9 @@
 import type { Readable, Writable } from 'node:stream';
 import type { Host } from '../host.js';
 import type { Logger } from '../logger.js';
+import { createMcpServer, type McpServerOptions, prepareMcpCatalog } from '../mcp/create-mcp-server.js';
+import { serveStdio as serveBothEras } from '../mcp/sdk.js';
 import { BatchedStdioServerTransport } from './batched-stdio-transport.js';
-import { createMcpServer, type McpServerOptions, prepareMcpCatalog } from './create-mcp-server.js';
-import { serveStdio as serveBothEras } from './sdk.js';
 import { idOfOversized, LineLimit, MAX_STDIO_MESSAGE_BYTES } from './stdio-line-limit.js';
 
 export interface StdioServeOptions extends McpServerOptions {

@@ -1,9 +1,10 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { disconnect, isOAuthProvider, listConnections } from '../connections.js';
+import type { AccessTokens } from '../auth/access-tokens.js';
+import { type ProviderService, providerServices } from '../auth/provider-services.js';
+import type { DisconnectResult } from '../connections.js';
 import type { Host } from '../host.js';
 import type { Logger } from '../logger.js';
-import type { AccessTokens } from './access-tokens.js';
 import {
   CONNECTIONS_CSP,
   CONNECTIONS_PATH,
@@ -14,7 +15,6 @@ import {
 } from './connections-view.js';
 import { cookieValue } from './cookies.js';
 import { esc, page, readForm, redirect } from './html-pages.js';
-import { type ProviderService, providerServices } from './provider-services.js';
 
 export { CONNECTIONS_PATH };
 
@@ -158,7 +158,7 @@ class ConnectionsRoutes {
     if (!who) return signIn(res, 401, 'Sign in with your access token first.');
     if (user !== who.user && !who.operator)
       return page(res, 403, 'Connections', "Only an operator can end another user's connections.");
-    if (!isOAuthProvider(this.o.host, provider)) {
+    if (!this.o.host.serving.connections.isOAuthProvider(provider)) {
       const known = this.o.host.oauthProviders.map((p) => p.id).join(', ') || 'none';
       return page(
         res,
@@ -171,9 +171,9 @@ class ConnectionsRoutes {
         },
       );
     }
-    let result: Awaited<ReturnType<typeof disconnect>>;
+    let result: DisconnectResult;
     try {
-      result = await disconnect(this.o.host, user, provider);
+      result = await this.o.host.serving.connections.disconnect(user, provider);
     } catch (e) {
       this.o.logger?.error(
         { user, provider, by: who.user, err: (e as Error).message },
@@ -210,7 +210,7 @@ class ConnectionsRoutes {
     who: Viewer,
     notice?: { ok: boolean; text: string },
   ): Promise<void> {
-    const rows = await listConnections(this.o.host, who.operator ? {} : { userId: who.user });
+    const rows = await this.o.host.serving.connections.list(who.operator ? {} : { userId: who.user });
     const table = connectionsTable(rows, this.services(), who.operator);
     const signOut = this.o.accessTokens.enabled ? SIGN_OUT_FORM : '';
     page(

@@ -1,16 +1,16 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ToolError } from '@toolhost/core';
-import type { Logger } from '../logger.js';
-import type { AccessTokens } from './access-tokens.js';
-import { FlowBinding } from './flow-binding.js';
-import { esc, page, readForm, redirect } from './html-pages.js';
+import type { AccessTokens } from '../auth/access-tokens.js';
 import {
   CALLBACK_PATH_PREFIX,
   type OAuthAuthProvider,
   OAuthCallbackError,
   type PendingFlow,
   START_PATH_PREFIX,
-} from './oauth-provider.js';
+} from '../auth/oauth-provider.js';
+import type { Logger } from '../logger.js';
+import { FlowBinding } from './flow-binding.js';
+import { esc, page, readForm, redirect } from './html-pages.js';
 
 export interface OAuthRoutesOptions {
   providers: readonly OAuthAuthProvider[];

@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { Logger } from '../logger.js';
-import type { Server } from './sdk.js';
+import type { Server } from '../mcp/sdk.js';
 import type { SessionTransport } from './session-transport.js';
 
 export interface HttpSession {

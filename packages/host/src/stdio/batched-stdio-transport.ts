@@ -1,5 +1,5 @@
 import type { Readable, Writable } from 'node:stream';
-import { type JSONRPCMessage, StdioServerTransport } from './sdk.js';
+import { type JSONRPCMessage, StdioServerTransport } from '../mcp/sdk.js';
 
 /**
  * The SDK's stdio transport, with the answers of one turn of the event loop written together.

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { JsonRpcId } from './jsonrpc-messages.js';
+import type { JsonRpcId } from '../mcp/jsonrpc-messages.js';
 
 export type { JsonRpcId };
 

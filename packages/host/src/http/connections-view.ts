@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
+import type { ProviderService } from '../auth/provider-services.js';
 import type { Connection } from '../connections.js';
 import { esc } from './html-pages.js';
-import type { ProviderService } from './provider-services.js';
 
 export const CONNECTIONS_PATH = '/connections';
 

@@ -1,7 +1,7 @@
 import { PassThrough, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import type { JSONRPCMessage } from '../mcp/sdk.js';
 import { BatchedStdioServerTransport } from './batched-stdio-transport.js';
-import type { JSONRPCMessage } from './sdk.js';
 
 /** A stdout that records each system-call-sized write: one entry per `_write` or `_writev`. */
 function recordingStdout() {

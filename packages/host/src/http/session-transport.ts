@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { narrowingRequest } from './catalog-views.js';
+import { narrowingRequest } from '../mcp/catalog-views.js';
 import {
   cancelledRequestOf,
   isAnswer,
@@ -8,8 +8,7 @@ import {
   isRequest,
   type JsonRpcId,
   requestIdsOf,
-} from './jsonrpc-messages.js';
-import { jsonRpcError, requestIdOf, writeJson } from './request-guards.js';
+} from '../mcp/jsonrpc-messages.js';
 import {
   type JSONRPCMessage,
   type JSONRPCRequest,
@@ -17,7 +16,8 @@ import {
   SUPPORTED_PROTOCOL_VERSIONS,
   type Transport,
   type TransportSendOptions,
-} from './sdk.js';
+} from '../mcp/sdk.js';
+import { jsonRpcError, requestIdOf, writeJson } from './request-guards.js';
 
 /** The SDK's bound on a batch, kept so that a client sees the same limit from any MCP server. */
 const MAX_BATCH = 100;

@@ -7,7 +7,7 @@ import {
   type McpHttpHandler,
   PROTOCOL_VERSION_META_KEY,
   type Server,
-} from './sdk.js';
+} from '../mcp/sdk.js';
 
 /** The user a stateless request is made for, carried to the per-request server's factory. */
 interface CallerInfo {

@@ -1,23 +1,23 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AccessTokens } from '../auth/access-tokens.js';
-import { connectionsPage } from '../auth/connections-page.js';
-import { oauthRoutes } from '../auth/oauth-routes.js';
 import type { Host } from '../host.js';
 import type { Logger } from '../logger.js';
-import { metricsRoute } from '../observability/metrics-route.js';
-import type { SharedStore } from '../store/shared-store.js';
 import {
   createMcpServer,
   type McpCatalog,
   prepareMcpCatalog,
   sendCompletionNotice,
-} from './create-mcp-server.js';
+} from '../mcp/create-mcp-server.js';
+import type { JSONRPCMessage } from '../mcp/sdk.js';
+import type { SharedStore } from '../store/shared-store.js';
+import { connectionsPage } from './connections-page.js';
 import { answerHome } from './home-page.js';
 import { HttpSessions } from './http-sessions.js';
 import { McpEndpoint } from './mcp-endpoint.js';
+import { metricsRoute } from './metrics-route.js';
+import { oauthRoutes } from './oauth-routes.js';
 import { hostGuard, jsonRpcError, LOOPBACK_HOSTS, writeJson } from './request-guards.js';
-import type { JSONRPCMessage } from './sdk.js';
 import { SharedSessions } from './shared-sessions.js';
 import { StatelessRequests } from './stateless-requests.js';
 
