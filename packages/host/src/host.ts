@@ -1,26 +1,19 @@
 import 'reflect-metadata';
-import type {
-  AuthProvider,
-  CallWaitListener,
-  SecretSource,
-  TokenStore,
-  ToolOutcome,
-  ToolPlugin,
-} from '@toolhost/core';
+import type { ToolOutcome, ToolPlugin } from '@toolhost/core';
 import { describeTool, TOOL_SET_TOKEN, type ToolSetDefinition } from '@toolhost/core';
-import type { HttpSender, RegisteredTool } from '@toolhost/engine';
+import type { RegisteredTool } from '@toolhost/engine';
 import { type DependencyContainer, container as rootContainer } from 'tsyringe';
 import { ACTIVE_AUTH_PROVIDERS, composeServices, SHARED_STORE } from './assemble-host.js';
 import { encryptedDataDir } from './auth/build-auth-providers.js';
 import { OAuthAuthProvider } from './auth/oauth-provider.js';
 import { CallLifecycle } from './call-lifecycle.js';
-import { allObservers, type CallReportListener, CallReports } from './call-reports.js';
+import { allObservers, CallReports } from './call-reports.js';
 import { checkConfigAgainstCatalog } from './config/check-against-catalog.js';
 import { resolveConfig } from './config/config-defaults.js';
 import type { HostConfig, ResolvedHostConfig } from './config/host-config.js';
 import { validateConfig } from './config/load-config.js';
 import { hostConnections } from './connections.js';
-import type { Logger } from './logger.js';
+import type { Host, HostOptions, ToolEndpoint, ToolInfo } from './host-api.js';
 import { AUDIT_LOG, openAuditLog } from './observability/audit-log.js';
 import { telemetryKey } from './observability/hash-user-id.js';
 import { HostTelemetry } from './observability/host-telemetry.js';
@@ -28,143 +21,12 @@ import { discoverPlugins, pluginSearchBases, searchedDirectories } from './plugi
 import { importPlugins, registerPlugins } from './plugins/load-plugins.js';
 import { toolSetReadiness } from './readiness.js';
 import { HostServices, registerService, resolveService } from './services.js';
+
+export type { CallOptions, Host, HostOptions, ToolEndpoint, ToolInfo } from './host-api.js';
+
 import type { ServingSupport } from './serving-support.js';
 import { unknownToolMessage } from './unknown-tool.js';
-import { type ConfirmWrite, createWriteSafety, type PreviewOutcome } from './writes/write-safety.js';
-
-export interface HostOptions {
-  /** Plugin objects to register directly, in addition to (or instead of) packages named in config. */
-  plugins?: ToolPlugin[];
-  /** Plugin packages (names or paths) to load instead of the config's `plugins` and discovery. */
-  pluginPackages?: string[];
-  /**
-   * `skip`: a plugin package that cannot be imported is left out and listed in
-   * `pluginSearch.unloadable`, so that diagnostics (`doctor`) still report on the others.
-   * Default `refuse`: the host does not start.
-   */
-  unloadablePlugins?: 'refuse' | 'skip';
-  /**
-   * The embedder's tsyringe container: services registered in it under `HostServices` tokens
-   * replace the host's defaults (the host works in a child container of it).
-   */
-  container?: DependencyContainer;
-  /** Auth providers that replace the static-token stand-ins for their ids. */
-  authProviders?: AuthProvider[];
-  /** A secret source that replaces the config/environment one. */
-  secrets?: SecretSource;
-  /** Replaces the axios sender (tests, custom transports). */
-  httpSender?: HttpSender;
-  /** The config file's directory: relative paths in the config start there, and plugins are looked for beside it. */
-  configDir?: string;
-  /** Environment for overrides (default process.env). */
-  env?: NodeJS.ProcessEnv;
-  /** Where OAuth tokens are kept (default: encrypted file with TOOLHOST_TOKEN_KEY, else memory). */
-  tokenStore?: TokenStore;
-  logger?: Logger;
-}
-
-/** A tool as an embedder or transport sees it. */
-export interface ToolInfo {
-  /** Canonical name `<ToolSet>.<ToolName>`. */
-  name: string;
-  toolSet: string;
-  description: string;
-  inputSchema: Record<string, unknown>;
-  annotations: {
-    readOnlyHint: boolean;
-    destructiveHint: boolean;
-    idempotentHint: boolean;
-    openWorldHint: boolean;
-  };
-  /**
-   * The HTTP endpoint the tool mirrors: method, path template and the input parameters that
-   * fill its `{placeholders}`, in path order. Search reads the operation and object from it.
-   */
-  endpoint?: ToolEndpoint;
-}
-
-export interface ToolEndpoint {
-  method: string;
-  /** Path template, e.g. `/meta/bases/{baseId}/tables`. */
-  path: string;
-  /** Input parameter names of the path placeholders, in the order they appear in the path. */
-  pathParams: string[];
-}
-
-export interface CallOptions {
-  /** Whose credentials to use; default the config's defaultUserId, else `default`. */
-  userId?: string;
-  signal?: AbortSignal;
-  /**
-   * Sends a write at most once per user and key: the same key with the same arguments within
-   * tools.idempotencyTtlSeconds answers the first outcome; with other arguments,
-   * `idempotency_conflict`. Ignored by read-only tools.
-   */
-  idempotencyKey?: string;
-  /**
-   * How to ask the person before a write is sent, with tools.confirmWrites (the MCP server
-   * passes form elicitation). Without it such a write answers `confirmation_required`.
-   */
-  confirm?: ConfirmWrite;
-  /**
-   * Told, while the call runs, of each wait and retry on its way to the upstream (its pacing,
-   * a 429's wait, a retried 5xx or network error); the MCP server sends them on as log
-   * notifications of the request.
-   */
-  onReport?: CallReportListener;
-  /**
-   * Hears of each wait the call goes through (pacing, a 429's Retry-After, a token refresh),
-   * as it starts; the MCP server turns long ones into progress notifications.
-   */
-  onWait?: CallWaitListener;
-}
-
-/** The in-process host: list tools and call them, no transport involved. */
-export interface Host {
-  /** The config the host runs with: what it was given, with every default filled in. */
-  readonly config: ResolvedHostConfig;
-  readonly plugins: readonly ToolPlugin[];
-  /** The host's container: its services under `HostServices` tokens. */
-  readonly container: DependencyContainer;
-  /** Where plugins were looked for: the node_modules directories read (for messages when none is found). */
-  readonly pluginSearch: {
-    readonly directories: readonly string[];
-    readonly discovered: boolean;
-    /** Packages left out because they cannot be imported (with `unloadablePlugins: 'skip'`), and why. */
-    readonly unloadable: readonly { readonly name: string; readonly reason: string }[];
-  };
-  /** Providers running the OAuth flow; the HTTP server routes their callbacks. */
-  readonly oauthProviders: readonly OAuthAuthProvider[];
-  /** What the transports need beyond listing and calling, so that they never reach into the container. */
-  readonly serving: ServingSupport;
-  listTools(): ToolInfo[];
-  getTool(name: string): ToolInfo | undefined;
-  callTool(name: string, args: unknown, options?: CallOptions): Promise<ToolOutcome>;
-  /**
-   * Validates a call exactly as `callTool` does and answers the request it would send
-   * (credentials redacted), sending nothing; `applyPreview` sends it.
-   */
-  previewToolCall(
-    name: string,
-    args: unknown,
-    options?: Pick<CallOptions, 'userId'>,
-  ): Promise<PreviewOutcome>;
-  /** Sends a previewed request once (`preview_used` after, `preview_expired` too late); what a direct call answers. */
-  applyPreview(previewId: string, options?: CallOptions): Promise<ToolOutcome>;
-  /**
-   * Loads what the first call needs (the HTTP client), which start-up leaves out so that the
-   * tool list is served sooner. Transports call it once the tool list has been answered;
-   * without it the first call loads it.
-   */
-  warm(): Promise<void>;
-  /**
-   * The host's counters (calls, errors by code, token refreshes, rate-limit waits) in
-   * Prometheus text format, as `GET /metrics` serves them.
-   */
-  metrics(): Promise<string>;
-  /** Stops taking calls, lets in-flight ones finish within `graceMs` (then cancels them), flushes token and write-record writes. */
-  close(graceMs?: number): Promise<void>;
-}
+import { createWriteSafety } from './writes/write-safety.js';
 
 function toInfo(tool: RegisteredTool): ToolInfo {
   return {

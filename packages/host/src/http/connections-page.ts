@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AccessTokens } from '../auth/access-tokens.js';
 import { type ProviderService, providerServices } from '../auth/provider-services.js';
 import type { DisconnectResult } from '../connections.js';
-import type { Host } from '../host.js';
+import type { Host } from '../host-api.js';
 import type { Logger } from '../logger.js';
 import {
   CONNECTIONS_CSP,

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import type { Host } from '../host.js';
+import type { Host } from '../host-api.js';
 import { esc, page } from './html-pages.js';
 
 export interface HomePageInput {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AccessTokens } from '../auth/access-tokens.js';
-import type { Host } from '../host.js';
+import type { Host } from '../host-api.js';
 import type { Logger } from '../logger.js';
 import { type Narrowing, narrowingOf } from '../mcp/catalog-views.js';
 import { answersDirectly } from '../mcp/confirm-elicitation.js';

@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AccessTokens } from '../auth/access-tokens.js';
-import type { Host } from '../host.js';
+import type { Host } from '../host-api.js';
 import { PROMETHEUS_CONTENT_TYPE } from '../observability/host-telemetry.js';
 
 export const METRICS_PATH = '/metrics';

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AccessTokens } from '../auth/access-tokens.js';
-import type { Host } from '../host.js';
+import type { Host } from '../host-api.js';
 import type { Logger } from '../logger.js';
 import {
   createMcpServer,

@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import type { Host, ToolInfo } from '../host.js';
+import type { Host, ToolInfo } from '../host-api.js';
 import { DiscoveryCatalog, discoveryInstructions, discoveryTools, previewTools } from './discovery-tools.js';
 import { SERVER_INSTRUCTIONS } from './instructions.js';
 import type { Tool } from './sdk.js';

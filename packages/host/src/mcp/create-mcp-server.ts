@@ -5,7 +5,7 @@ import {
   listedInputSchema,
   type ToolOutcome,
 } from '@toolhost/core';
-import type { CallOptions, Host } from '../host.js';
+import type { CallOptions, Host } from '../host-api.js';
 import { MemoryRecords } from '../writes/expiring-records.js';
 import type { ConfirmWrite } from '../writes/write-safety.js';
 import { withCallerTrace } from './caller-trace.js';

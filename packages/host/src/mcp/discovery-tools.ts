@@ -1,4 +1,4 @@
-import type { Host, ToolInfo } from '../host.js';
+import type { Host, ToolInfo } from '../host-api.js';
 import type { ToolIndex } from '../search/tool-index.js';
 import { compactLargeSchema } from './compact-schema.js';
 import { exampleCall } from './example-call.js';

@@ -1,5 +1,5 @@
 import type { Readable, Writable } from 'node:stream';
-import type { Host } from '../host.js';
+import type { Host } from '../host-api.js';
 import type { Logger } from '../logger.js';
 import { createMcpServer, type McpServerOptions, prepareMcpCatalog } from '../mcp/create-mcp-server.js';
 import { serveStdio as serveBothEras } from '../mcp/sdk.js';

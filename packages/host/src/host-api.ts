@@ -1,0 +1,153 @@
+// The host's API as types only: what an embedder and the transports (http/, stdio/, mcp/) see
+// of a host. `createHost` (host.ts) fills it; the transports import nothing else of it, so that
+// the serving layers stay apart from how the host composes its services.
+import type {
+  AuthProvider,
+  CallWaitListener,
+  SecretSource,
+  TokenStore,
+  ToolOutcome,
+  ToolPlugin,
+} from '@toolhost/core';
+import type { HttpSender } from '@toolhost/engine';
+import type { DependencyContainer } from 'tsyringe';
+import type { OAuthAuthProvider } from './auth/oauth-provider.js';
+import type { CallReportListener } from './call-reports.js';
+import type { ResolvedHostConfig } from './config/host-config.js';
+import type { Logger } from './logger.js';
+import type { ServingSupport } from './serving-support.js';
+import type { ConfirmWrite, PreviewOutcome } from './writes/write-safety.js';
+
+export interface HostOptions {
+  /** Plugin objects to register directly, in addition to (or instead of) packages named in config. */
+  plugins?: ToolPlugin[];
+  /** Plugin packages (names or paths) to load instead of the config's `plugins` and discovery. */
+  pluginPackages?: string[];
+  /**
+   * `skip`: a plugin package that cannot be imported is left out and listed in
+   * `pluginSearch.unloadable`, so that diagnostics (`doctor`) still report on the others.
+   * Default `refuse`: the host does not start.
+   */
+  unloadablePlugins?: 'refuse' | 'skip';
+  /**
+   * The embedder's tsyringe container: services registered in it under `HostServices` tokens
+   * replace the host's defaults (the host works in a child container of it).
+   */
+  container?: DependencyContainer;
+  /** Auth providers that replace the static-token stand-ins for their ids. */
+  authProviders?: AuthProvider[];
+  /** A secret source that replaces the config/environment one. */
+  secrets?: SecretSource;
+  /** Replaces the axios sender (tests, custom transports). */
+  httpSender?: HttpSender;
+  /** The config file's directory: relative paths in the config start there, and plugins are looked for beside it. */
+  configDir?: string;
+  /** Environment for overrides (default process.env). */
+  env?: NodeJS.ProcessEnv;
+  /** Where OAuth tokens are kept (default: encrypted file with TOOLHOST_TOKEN_KEY, else memory). */
+  tokenStore?: TokenStore;
+  logger?: Logger;
+}
+
+/** A tool as an embedder or transport sees it. */
+export interface ToolInfo {
+  /** Canonical name `<ToolSet>.<ToolName>`. */
+  name: string;
+  toolSet: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+  annotations: {
+    readOnlyHint: boolean;
+    destructiveHint: boolean;
+    idempotentHint: boolean;
+    openWorldHint: boolean;
+  };
+  /**
+   * The HTTP endpoint the tool mirrors: method, path template and the input parameters that
+   * fill its `{placeholders}`, in path order. Search reads the operation and object from it.
+   */
+  endpoint?: ToolEndpoint;
+}
+
+export interface ToolEndpoint {
+  method: string;
+  /** Path template, e.g. `/meta/bases/{baseId}/tables`. */
+  path: string;
+  /** Input parameter names of the path placeholders, in the order they appear in the path. */
+  pathParams: string[];
+}
+
+export interface CallOptions {
+  /** Whose credentials to use; default the config's defaultUserId, else `default`. */
+  userId?: string;
+  signal?: AbortSignal;
+  /**
+   * Sends a write at most once per user and key: the same key with the same arguments within
+   * tools.idempotencyTtlSeconds answers the first outcome; with other arguments,
+   * `idempotency_conflict`. Ignored by read-only tools.
+   */
+  idempotencyKey?: string;
+  /**
+   * How to ask the person before a write is sent, with tools.confirmWrites (the MCP server
+   * passes form elicitation). Without it such a write answers `confirmation_required`.
+   */
+  confirm?: ConfirmWrite;
+  /**
+   * Told, while the call runs, of each wait and retry on its way to the upstream (its pacing,
+   * a 429's wait, a retried 5xx or network error); the MCP server sends them on as log
+   * notifications of the request.
+   */
+  onReport?: CallReportListener;
+  /**
+   * Hears of each wait the call goes through (pacing, a 429's Retry-After, a token refresh),
+   * as it starts; the MCP server turns long ones into progress notifications.
+   */
+  onWait?: CallWaitListener;
+}
+
+/** The in-process host: list tools and call them, no transport involved. */
+export interface Host {
+  /** The config the host runs with: what it was given, with every default filled in. */
+  readonly config: ResolvedHostConfig;
+  readonly plugins: readonly ToolPlugin[];
+  /** The host's container: its services under `HostServices` tokens. */
+  readonly container: DependencyContainer;
+  /** Where plugins were looked for: the node_modules directories read (for messages when none is found). */
+  readonly pluginSearch: {
+    readonly directories: readonly string[];
+    readonly discovered: boolean;
+    /** Packages left out because they cannot be imported (with `unloadablePlugins: 'skip'`), and why. */
+    readonly unloadable: readonly { readonly name: string; readonly reason: string }[];
+  };
+  /** Providers running the OAuth flow; the HTTP server routes their callbacks. */
+  readonly oauthProviders: readonly OAuthAuthProvider[];
+  /** What the transports need beyond listing and calling, so that they never reach into the container. */
+  readonly serving: ServingSupport;
+  listTools(): ToolInfo[];
+  getTool(name: string): ToolInfo | undefined;
+  callTool(name: string, args: unknown, options?: CallOptions): Promise<ToolOutcome>;
+  /**
+   * Validates a call exactly as `callTool` does and answers the request it would send
+   * (credentials redacted), sending nothing; `applyPreview` sends it.
+   */
+  previewToolCall(
+    name: string,
+    args: unknown,
+    options?: Pick<CallOptions, 'userId'>,
+  ): Promise<PreviewOutcome>;
+  /** Sends a previewed request once (`preview_used` after, `preview_expired` too late); what a direct call answers. */
+  applyPreview(previewId: string, options?: CallOptions): Promise<ToolOutcome>;
+  /**
+   * Loads what the first call needs (the HTTP client), which start-up leaves out so that the
+   * tool list is served sooner. Transports call it once the tool list has been answered;
+   * without it the first call loads it.
+   */
+  warm(): Promise<void>;
+  /**
+   * The host's counters (calls, errors by code, token refreshes, rate-limit waits) in
+   * Prometheus text format, as `GET /metrics` serves them.
+   */
+  metrics(): Promise<string>;
+  /** Stops taking calls, lets in-flight ones finish within `graceMs` (then cancels them), flushes token and write-record writes. */
+  close(graceMs?: number): Promise<void>;
+}
