@@ -2,11 +2,11 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { ToolError } from '@toolhost/core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { AxiosHttpSender } from './http-sender.js';
+import { AxiosHttpSender, UndiciHttpSender } from './http-sender.js';
 
 let server: Server;
 let base: string;
-const sender = new AxiosHttpSender();
+const sender = new UndiciHttpSender();
 
 beforeAll(async () => {
   server = createServer((req, res) => {
@@ -43,7 +43,11 @@ async function failure(p: Promise<unknown>): Promise<ToolError> {
   return e as ToolError;
 }
 
-describe('AxiosHttpSender', () => {
+describe('UndiciHttpSender', () => {
+  it('is still exported as AxiosHttpSender, deprecated, for one release', () => {
+    expect(AxiosHttpSender).toBe(UndiciHttpSender);
+  });
+
   it('returns status and parsed JSON', async () => {
     const res = await sender.send({ method: 'POST', url: `${base}/x?a=1`, headers: {}, body: '{}' }, opts);
     expect(res).toMatchObject({ status: 201, body: { method: 'POST', url: '/x?a=1' } });
@@ -101,7 +105,7 @@ describe('AxiosHttpSender', () => {
   });
 });
 
-describe('AxiosHttpSender behind a proxy from the environment', () => {
+describe('UndiciHttpSender behind a proxy from the environment', () => {
   let proxy: Server;
   let proxyUrl: string;
   /** What reached the proxy: absolute-form request lines and CONNECT targets. */
@@ -130,7 +134,7 @@ describe('AxiosHttpSender behind a proxy from the environment', () => {
   });
 
   async function sendWith(env: Record<string, string>, url: string) {
-    const viaEnv = new AxiosHttpSender(env);
+    const viaEnv = new UndiciHttpSender(env);
     try {
       return await viaEnv.send({ method: 'GET', url, headers: {} }, opts);
     } finally {

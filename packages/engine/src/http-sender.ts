@@ -41,18 +41,18 @@ function parseBody(text: string, contentType: string | undefined): unknown {
 type Env = Readonly<Record<string, string | undefined>>;
 
 /**
- * The axios-based sender: keep-alive pools per upstream, no redirects (a redirect could carry
- * credentials to another host), every status returned rather than thrown.
+ * The engine's sender, over undici: keep-alive pools per upstream, no redirects (a redirect
+ * could carry credentials to another host), every status returned rather than thrown.
  *
- * axios stays the client (config, headers, params, errors), but sends through undici (an
- * adapter over one undici Agent) rather than its own http adapter: on the bench machine a
+ * axios builds each request (config, headers, params, errors) and an adapter hands it to one
+ * undici Agent, which sends it, rather than axios's own http adapter: on the bench machine a
  * request cost about 450 µs of CPU through axios's http adapter and about 270 µs through
  * undici (most of the rest is axios's own pipeline), the largest single cost of a tool call.
  *
  * axios, undici and the pools are loaded on the first request, so a host that only lists
  * tools never pays for them. Proxy variables are read from `env` once, at that point.
  */
-export class AxiosHttpSender implements HttpSender {
+export class UndiciHttpSender implements HttpSender {
   private client?: Axios;
   private loading?: Promise<Axios>;
   private upstream?: UpstreamDispatcher;
@@ -198,3 +198,11 @@ function translateError(e: unknown, options: SendOptions): ToolError {
     retryable: false,
   });
 }
+
+/**
+ * @deprecated Renamed `UndiciHttpSender` (it sends through undici; axios only builds the
+ * request). This name is removed in the next minor release.
+ */
+export const AxiosHttpSender = UndiciHttpSender;
+/** @deprecated Renamed `UndiciHttpSender`. */
+export type AxiosHttpSender = UndiciHttpSender;

@@ -14,6 +14,7 @@ describe('@toolhost/engine entries', () => {
       'StaticTokenAuthProvider',
       'ToolEngine',
       'ToolRegistry',
+      'UndiciHttpSender',
       'checkAgainstSchema',
       'checkToolSet',
       'describeDeclarationProblems',

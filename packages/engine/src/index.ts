@@ -1,6 +1,6 @@
 /**
  * `@toolhost/engine`: the one engine that executes tool declarations (validation, request
- * building, credentials, retries, pacing, the axios sender), and the checks a host runs on
+ * building, credentials, retries, pacing, the undici sender), and the checks a host runs on
  * the plugins it loads. Plugins never import it; hosts do.
  */
 export type { HttpRequestSpec } from './build-request.js';
@@ -22,7 +22,13 @@ export {
   type UpstreamRetry,
 } from './engine.js';
 export { ENGINE_DEFAULTS } from './engine-defaults.js';
-export { AxiosHttpSender, type HttpResponse, type HttpSender, type SendOptions } from './http-sender.js';
+export {
+  AxiosHttpSender,
+  type HttpResponse,
+  type HttpSender,
+  type SendOptions,
+  UndiciHttpSender,
+} from './http-sender.js';
 export type { PacerFactory, RequestPacer } from './pacer.js';
 export { RegisteredTool, ToolRegistry } from './registry.js';
 export { MapSecretSource, StaticTokenAuthProvider } from './static-auth.js';

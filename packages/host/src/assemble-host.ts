@@ -1,11 +1,11 @@
 import { type AuthProvider, type SecretSource, serviceToken, type ToolSetDefinition } from '@toolhost/core';
 import {
-  AxiosHttpSender,
   type EngineObserver,
   type EngineOptions,
   MapSecretSource,
   ToolEngine,
   ToolRegistry,
+  UndiciHttpSender,
 } from '@toolhost/engine';
 import type { DependencyContainer } from 'tsyringe';
 import { buildAuthProviders, defaultTokenStore } from './auth/build-auth-providers.js';
@@ -106,7 +106,7 @@ export function registerDefaultServices(
     return secrets;
   };
 
-  registerDefault(container, HostServices.httpSender, () => new AxiosHttpSender(env));
+  registerDefault(container, HostServices.httpSender, () => new UndiciHttpSender(env));
   const tokenStoreInUse = registerDefault(
     container,
     HostServices.tokenStore,

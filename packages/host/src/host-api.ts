@@ -38,7 +38,7 @@ export interface HostOptions {
   authProviders?: AuthProvider[];
   /** A secret source that replaces the config/environment one. */
   secrets?: SecretSource;
-  /** Replaces the axios sender (tests, custom transports). */
+  /** Replaces the undici sender (tests, custom transports). */
   httpSender?: HttpSender;
   /** The config file's directory: relative paths in the config start there, and plugins are looked for beside it. */
   configDir?: string;
