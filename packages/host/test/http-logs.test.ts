@@ -23,7 +23,7 @@ describe('the HTTP host, as an operator reads it', () => {
     const host = await createHost(oauthConfig, { configDir: fixtureApp, env: {} });
     await expect(
       serveHttp(host, {
-        host: '0.0.0.0',
+        bindAddress: '0.0.0.0',
         port: 0,
         accessTokens: new AccessTokens({ alice: 'alice-token-0123456789' }),
       }),

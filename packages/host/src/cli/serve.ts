@@ -42,7 +42,7 @@ type Closer = { close: () => Promise<void>; beginStopping?: () => void };
 /** What the CLI adds to the HTTP server's settings, which it takes from `host.config.http` itself. */
 function httpOptionsOf(host: Host, logger: Logger, opts: ServeOptions, serverInfo: ServerInfo): HttpOptions {
   return {
-    ...(opts.host ? { host: opts.host } : {}),
+    ...(opts.host ? { bindAddress: opts.host } : {}),
     accessTokens: AccessTokens.fromConfig(host.config, process.env),
     ...metricsTokenFromEnv(process.env),
     logger,
@@ -66,7 +66,7 @@ async function serveOverHttp(
 ): Promise<Closer> {
   const { serveHttp } = await import('../http/serve-http.js');
   const handle = await serveHttp(host, { ...options, port }).catch((e: NodeJS.ErrnoException) => {
-    throw e.code === 'EADDRINUSE' ? portInUse(port, options.host ?? host.config.http.host) : e;
+    throw e.code === 'EADDRINUSE' ? portInUse(port, options.bindAddress ?? host.config.http.host) : e;
   });
   logger.info({ url: handle.url, tools: host.listTools().length }, 'listening');
   return handle;

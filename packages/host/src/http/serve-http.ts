@@ -26,6 +26,13 @@ import { StatelessRequests } from './stateless-requests.js';
  * defaults), except the port (default: any free one) and the access tokens (default: none).
  */
 export interface HttpServeOptions {
+  /** The address to listen on (default `http.host`, loopback); `0.0.0.0` or `::` for every interface. */
+  bindAddress?: string;
+  /**
+   * @deprecated Renamed `bindAddress`: beside `serveHttp`'s first parameter, the host, this
+   * name read as another host. Still honoured (with a deprecation warning) until the next
+   * minor release; `bindAddress` wins where both are given.
+   */
   host?: string;
   port?: number;
   path?: string;
@@ -94,11 +101,13 @@ interface ServerState {
 /** The options given, with the host's config (`http.*`, defaults filled in) for what they leave out. */
 type HttpSettings = ReturnType<typeof settingsOf>;
 
-function settingsOf(host: Host, options: HttpServeOptions) {
+function settingsOf(host: Host, given: HttpServeOptions) {
   const http = host.config.http;
+  const { host: deprecatedBindAddress, ...options } = given;
+  if (deprecatedBindAddress !== undefined) warnDeprecatedHostOption();
   return {
     ...options,
-    host: options.host ?? http.host,
+    bindAddress: options.bindAddress ?? deprecatedBindAddress ?? http.host,
     path: options.path ?? http.path,
     publicUrl: options.publicUrl ?? http.publicUrl,
     allowedOrigins: options.allowedOrigins ?? http.allowedOrigins,
@@ -110,6 +119,21 @@ function settingsOf(host: Host, options: HttpServeOptions) {
   };
 }
 
+let warnedHostOption = false;
+
+/** Once per process, as Node warns of its own deprecated APIs. */
+function warnDeprecatedHostOption(): void {
+  if (warnedHostOption) return;
+  warnedHostOption = true;
+  process.emitWarning(
+    "serveHttp's `host` option is renamed `bindAddress`; `host` is removed in the next minor release.",
+    {
+      type: 'DeprecationWarning',
+      code: 'TOOLHOST_SERVE_HTTP_HOST',
+    },
+  );
+}
+
 /**
  * Streamable HTTP: a fresh MCP server and transport per session, never shared between
  * clients (sharing one leaked responses across clients, CVE-2026-25536). With a shared store
@@ -118,7 +142,7 @@ function settingsOf(host: Host, options: HttpServeOptions) {
 export async function serveHttp(host: Host, given: HttpServeOptions = {}): Promise<HttpServerHandle> {
   const options = settingsOf(host, given);
   const accessTokens = options.accessTokens ?? new AccessTokens({});
-  const bindHost = options.host;
+  const bindHost = options.bindAddress;
   refuseUnsafeBind(host, bindHost, accessTokens, options.publicUrl);
   let base = '';
   let draining = false;
