@@ -1,5 +1,5 @@
 import type { Tool } from '@modelcontextprotocol/client';
-import { effectiveAnnotations } from '@toolhost/core';
+import { effectiveAnnotations, type ToolErrorInfo } from '@toolhost/core';
 import { expandSchemaReferences, mcpToolName, STATUS_META_KEY, type ToolSetConfig } from '@toolhost/host';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import {
@@ -104,14 +104,6 @@ export interface CatalogSuiteOptions<V extends string = never> {
   variants?: Record<V, HostVariant>;
 }
 
-/** What a failed call carries in `structuredContent.error`. */
-export interface ToolError {
-  code: string;
-  message: string;
-  parameter?: string;
-  [key: string]: unknown;
-}
-
 type CallResult = Awaited<ReturnType<SpawnedHost['client']['callTool']>>;
 
 /** An upstream response as a tool result carries it: the body as JSON text, the status in `_meta`. */
@@ -156,7 +148,7 @@ export interface CatalogSuite<V extends string = never> {
   /** Calls a tool (named without the prefix) on the main host or on a variant. */
   call(tool: string, args: ToolArgs, on?: V): Promise<CallResult>;
   /** The `structuredContent.error` of a failed call. */
-  errorOf(result: unknown): ToolError;
+  errorOf(result: unknown): ToolErrorInfo;
   /** Lists the tools of the main host. */
   listTools(): Promise<ListedTools>;
   /** A test that checks `tools/list` against `expected`, then runs `more` on the listing. */
@@ -335,7 +327,7 @@ export function catalogSuite<V extends string = never>(options: CatalogSuiteOpti
     variant,
     toolName,
     call: (tool, args, on) => hostOf(on).client.callTool({ name: toolName(tool), arguments: args }),
-    errorOf: (result) => (result as { structuredContent: { error: ToolError } }).structuredContent.error,
+    errorOf: (result) => (result as { structuredContent: { error: ToolErrorInfo } }).structuredContent.error,
 
     async listTools() {
       const tools = pluginToolsOf((await current().host.client.listTools()).tools);

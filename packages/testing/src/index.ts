@@ -1,3 +1,5 @@
+// What a failed call carries in `structuredContent.error`: core's shape of a tool error, as is.
+export type { ToolErrorInfo } from '@toolhost/core';
 export {
   type BadInput,
   type CatalogSuite,
@@ -13,7 +15,6 @@ export {
   responseOf,
   resultText,
   type ToolArgs,
-  type ToolError,
   type ToolHints,
   type ToolResponse,
   type ToolSetConfigOption,
