@@ -60,6 +60,13 @@ export type CredentialResult =
       id?: string;
     };
 
+/** Whether a provider is set up to supply credentials, in words for the operator (never a secret). */
+export interface AuthProviderSetup {
+  ok: boolean;
+  /** How it is provided (`static token configured`), or what to set. */
+  detail: string;
+}
+
 /**
  * Resolves credentials for a user and the scopes a tool needs. Implementations: a static
  * token, an OAuth user-authorization flow with a token store, or the embedder's own.
@@ -72,6 +79,12 @@ export interface AuthProvider {
    * it can refresh once. Returns a new credential to retry with, or nothing.
    */
   onUnauthorized?(request: CredentialRequest, rejected: string): Promise<CredentialResult | undefined>;
+  /**
+   * Whether the provider is set up (a static token is configured, an OAuth client is), for a
+   * host's set-up checks, read from configuration with nothing sent. Without it a host takes
+   * the provider as set up by whoever supplied it.
+   */
+  setup?(): AuthProviderSetup;
 }
 
 /** Named secrets such as `CDP_API_KEY`. */

@@ -5,6 +5,7 @@
  */
 export type {
   AuthProvider,
+  AuthProviderSetup,
   CallContext,
   CallSignal,
   CallWaitListener,

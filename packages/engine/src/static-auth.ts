@@ -1,4 +1,10 @@
-import type { AuthProvider, CredentialRequest, CredentialResult, SecretSource } from '@toolhost/core';
+import type {
+  AuthProvider,
+  AuthProviderSetup,
+  CredentialRequest,
+  CredentialResult,
+  SecretSource,
+} from '@toolhost/core';
 
 /**
  * Single-user stand-in: one access token per provider (a HubSpot private-app token, an
@@ -19,6 +25,10 @@ export class StaticTokenAuthProvider implements AuthProvider {
   /** What to do when no token is configured. */
   get setupHint(): string {
     return this.hint;
+  }
+
+  setup(): AuthProviderSetup {
+    return this.token ? { ok: true, detail: 'static token configured' } : { ok: false, detail: this.hint };
   }
 
   async getCredentials(_request: CredentialRequest): Promise<CredentialResult> {

@@ -1,5 +1,5 @@
 import type { StoredConnection, TokenStore } from '@toolhost/core';
-import { OAuthAuthProvider } from './auth/oauth-provider.js';
+import type { RevokeResult, SignInProvider } from './auth/browser-sign-in.js';
 import type { Host } from './host.js';
 import { HostError, hasCode } from './host-error.js';
 
@@ -21,11 +21,7 @@ export class ConnectionsError extends HostError {
 }
 
 /** What disconnecting did: whether there was a connection, and whether the vendor revoked it. */
-export interface DisconnectResult {
-  existed: boolean;
-  revokedAtVendor: boolean;
-  vendorFailure?: string;
-}
+export type DisconnectResult = RevokeResult;
 
 /** The users' connections with the host's OAuth providers: what `/connections` and the CLI show and end. */
 export interface Connections {
@@ -40,14 +36,14 @@ export interface Connections {
   disconnect(userId: string, providerId: string): Promise<DisconnectResult>;
 }
 
-/** Connections over the host's OAuth providers and its token store (read only when asked). */
+/** Connections over the providers users sign in with in their browser and the token store (read only when asked). */
 export function hostConnections(
-  providers: readonly OAuthAuthProvider[],
+  providers: readonly SignInProvider[],
   tokenStore: () => TokenStore,
 ): Connections {
-  const oauthProvider = (providerId: string): OAuthAuthProvider => {
+  const oauthProvider = (providerId: string): SignInProvider => {
     const provider = providers.find((p) => p.id === providerId);
-    if (!(provider instanceof OAuthAuthProvider)) {
+    if (!provider) {
       const known = providers.map((p) => p.id).join(', ') || 'none';
       throw new ConnectionsError(
         `No OAuth provider '${providerId}' is configured (OAuth providers: ${known}).`,
@@ -56,8 +52,7 @@ export function hostConnections(
     return provider;
   };
   return {
-    isOAuthProvider: (providerId) =>
-      providers.some((p) => p.id === providerId && p instanceof OAuthAuthProvider),
+    isOAuthProvider: (providerId) => providers.some((p) => p.id === providerId),
     async list(filter = {}) {
       if (providers.length === 0) return [];
       const store = tokenStore();
@@ -71,11 +66,11 @@ export function hostConnections(
           providerId: r.providerId,
           scopes: r.token.scopes,
           ...(r.token.expiresAt !== undefined ? { expiresAt: r.token.expiresAt } : {}),
-          revokedAtVendorOnDisconnect: oauth.get(r.providerId)!.revokesAtVendor,
+          revokedAtVendorOnDisconnect: oauth.get(r.providerId)!.signIn.revokesAtVendor,
         }))
         .sort((a, b) => a.userId.localeCompare(b.userId) || a.providerId.localeCompare(b.providerId));
     },
-    disconnect: (userId, providerId) => oauthProvider(providerId).disconnect(userId),
+    disconnect: (userId, providerId) => oauthProvider(providerId).signIn.revoke(userId),
   };
 }
 

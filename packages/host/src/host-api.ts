@@ -11,7 +11,7 @@ import type {
 } from '@toolhost/core';
 import type { HttpSender } from '@toolhost/engine';
 import type { DependencyContainer } from 'tsyringe';
-import type { OAuthAuthProvider } from './auth/oauth-provider.js';
+import type { SignInProvider } from './auth/browser-sign-in.js';
 import type { CallReportListener } from './call-reports.js';
 import type { ResolvedHostConfig } from './config/host-config.js';
 import type { Logger } from './logger.js';
@@ -119,8 +119,8 @@ export interface Host {
     /** Packages left out because they cannot be imported (with `unloadablePlugins: 'skip'`), and why. */
     readonly unloadable: readonly { readonly name: string; readonly reason: string }[];
   };
-  /** Providers running the OAuth flow; the HTTP server routes their callbacks. */
-  readonly oauthProviders: readonly OAuthAuthProvider[];
+  /** Providers whose users sign in in their browser (OAuth); the HTTP server routes their start and callback pages. */
+  readonly oauthProviders: readonly SignInProvider[];
   /** What the transports need beyond listing and calling, so that they never reach into the container. */
   readonly serving: ServingSupport;
   listTools(): ToolInfo[];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { OAuthCallbackError } from './auth/oauth-provider.js';
+import { OAuthCallbackError } from './auth/browser-sign-in.js';
 import { ConfigError } from './config/load-config.js';
 import { HostError } from './host-error.js';
 import { PluginLoadError } from './plugins/load-plugins.js';

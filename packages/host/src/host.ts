@@ -4,8 +4,9 @@ import { describeTool, TOOL_SET_TOKEN, type ToolSetDefinition } from '@toolhost/
 import type { RegisteredTool } from '@toolhost/engine';
 import { type DependencyContainer, container as rootContainer } from 'tsyringe';
 import { ACTIVE_AUTH_PROVIDERS, composeServices, SHARED_STORE } from './assemble-host.js';
+import { hasBrowserSignIn, type SignInProvider } from './auth/browser-sign-in.js';
 import { encryptedDataDir } from './auth/build-auth-providers.js';
-import { OAuthAuthProvider } from './auth/oauth-provider.js';
+import { isRefreshingProvider } from './auth/oauth-provider.js';
 import { CallLifecycle } from './call-lifecycle.js';
 import { allObservers, CallReports } from './call-reports.js';
 import { checkConfigAgainstCatalog } from './config/check-against-catalog.js';
@@ -122,10 +123,10 @@ async function assemble(config: ResolvedHostConfig, options: HostOptions, plugin
     file: ownTokenFile,
     onClaimWaited: (ms) => telemetry.waited('idempotency_claim', ms),
   });
-  const oauthProviders = services.providers.filter(
-    (p): p is OAuthAuthProvider => p instanceof OAuthAuthProvider,
-  );
-  for (const p of oauthProviders) {
+  // Told apart by what they can do, not their class: an embedder's provider may do either.
+  const oauthProviders = services.providers.filter(hasBrowserSignIn);
+  const refreshing = services.providers.filter(isRefreshingProvider);
+  for (const p of refreshing) {
     p.onRefreshed(({ outcome }) => telemetry.tokenRefresh(p.id, outcome));
     p.onLockWaited((ms) => telemetry.waited('refresh_lock', ms));
   }
@@ -143,7 +144,7 @@ async function assemble(config: ResolvedHostConfig, options: HostOptions, plugin
       read: () => shared.degradedPacing(),
     });
   }
-  return { container, telemetry, reports, calls, writes, oauthProviders, audit, ...services };
+  return { container, telemetry, reports, calls, writes, oauthProviders, refreshing, audit, ...services };
 }
 
 type Assembled = Awaited<ReturnType<typeof assemble>>;
@@ -153,11 +154,11 @@ async function closeHost(parts: Assembled, graceMs: number): Promise<void> {
   // Once the grace is over, calls are cancelled; the token requests they may wait on (a
   // stalled token endpoint) are cancelled with them, or stopping would wait on those.
   const cancel = setTimeout(() => {
-    for (const p of parts.oauthProviders) void p.close();
+    for (const p of parts.refreshing) void p.close();
   }, graceMs);
   await parts.calls.drain(graceMs);
   clearTimeout(cancel);
-  await Promise.all(parts.oauthProviders.map((p) => p.close()));
+  await Promise.all(parts.refreshing.map((p) => p.close()));
   // Only a store that was built (or given) is flushed: resolving it here would create one.
   if (parts.tokenStoreInUse()) {
     const store = resolveService(parts.container, HostServices.tokenStore) as { flush?: () => Promise<void> };
@@ -177,7 +178,7 @@ function servingSupport(
   registry: { get(name: string): RegisteredTool | undefined },
   telemetry: HostTelemetry,
   exposed: ReadonlySet<string>,
-  oauthProviders: readonly OAuthAuthProvider[],
+  oauthProviders: readonly SignInProvider[],
 ): ServingSupport {
   const sharedStore = container.isRegistered(SHARED_STORE, true)
     ? resolveService(container, SHARED_STORE)

@@ -1,13 +1,16 @@
 export { AccessTokens } from './auth/access-tokens.js';
+export {
+  type BrowserSignIn,
+  CALLBACK_PATH_PREFIX,
+  OAuthCallbackError,
+  type PendingFlow,
+  type RevokeResult,
+  type SignInProvider,
+} from './auth/browser-sign-in.js';
 export { defaultTokenStore } from './auth/build-auth-providers.js';
 export { EncryptedFileTokenStore, TokenStoreError } from './auth/encrypted-file-token-store.js';
 export { MemoryTokenStore } from './auth/memory-token-store.js';
-export {
-  CALLBACK_PATH_PREFIX,
-  OAuthAuthProvider,
-  OAuthCallbackError,
-  type OAuthProviderConfig,
-} from './auth/oauth-provider.js';
+export { OAuthAuthProvider, type OAuthProviderConfig } from './auth/oauth-provider.js';
 export type { CallReport, CallReportListener } from './call-reports.js';
 export { CONFIG_DEFAULTS, resolveConfig } from './config/config-defaults.js';
 export { hostConfigSchema } from './config/config-schema.js';

@@ -1,6 +1,4 @@
 import type { AuthProvider, SecretSource, ToolSetDefinition } from '@toolhost/core';
-import { StaticTokenAuthProvider } from '@toolhost/engine';
-import { OAuthAuthProvider } from './auth/oauth-provider.js';
 
 /** One credential or setting a tool set needs, and whether it is there. */
 export interface CredentialCheck {
@@ -24,15 +22,10 @@ export interface ToolSetReadiness {
 function providerCheck(id: string, provider: AuthProvider | undefined): CredentialCheck {
   const what = `auth provider ${id}`;
   if (!provider) return { what, ok: false, detail: 'no provider is configured' };
-  if (provider instanceof OAuthAuthProvider) {
-    return { what, ok: true, detail: 'OAuth client configured: each user authorizes on first use' };
-  }
-  if (provider instanceof StaticTokenAuthProvider) {
-    return provider.configured
-      ? { what, ok: true, detail: 'static token configured' }
-      : { what, ok: false, detail: provider.setupHint };
-  }
-  return { what, ok: true, detail: 'provided by the embedding runtime' };
+  // Each provider says whether it is set up (a static token, an OAuth client); one that does
+  // not say was set up by the embedder who supplied it.
+  const setup = provider.setup?.() ?? { ok: true, detail: 'provided by the embedding runtime' };
+  return { what, ...setup };
 }
 
 /**

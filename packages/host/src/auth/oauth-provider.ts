@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type {
   AuthProvider,
+  AuthProviderSetup,
   CredentialRequest,
   CredentialResult,
   StoredToken,
@@ -9,31 +10,19 @@ import type {
 import { ToolError } from '@toolhost/core';
 import { sleep } from '@toolhost/engine/internal';
 import * as oauth from 'oauth4webapi';
-import { HostError, hasCode } from '../host-error.js';
+import { AuthorizationServer, type OAuthProviderConfig } from './authorization-server.js';
 import { type AuthorizationSignals, MemoryAuthorizationSignals } from './authorization-signals.js';
+import type { SignInProvider } from './browser-sign-in.js';
+import { OAuthSignIn } from './oauth-sign-in.js';
 import { type PendingAuthorizationStore, PendingAuthorizations } from './pending-authorizations.js';
 
-export interface OAuthProviderConfig {
-  id: string;
-  clientId: string;
-  clientSecret?: string;
-  authorizeUrl: string;
-  tokenUrl: string;
-  clientAuth?: 'basic' | 'post';
-  /** The vendor's RFC 7009 revocation endpoint, where it has one. */
-  revokeUrl?: string;
-  /** Explicit redirect URI; otherwise `<redirect base>/oauth/callback/<id>` once the HTTP server listens. */
-  redirectUri?: string;
-  /** Scopes asked for in every authorization, besides those a tool needs. */
-  scopes?: string[];
-  /** Refresh this long before expiry (default 60 s). */
-  refreshSkewSeconds?: number;
-  /**
-   * Deadline of each request to the token and revocation endpoints (default 10 s): shorter
-   * than the refresh lock, so that a stalled refresh ends before another replica may refresh.
-   */
-  tokenRequestTimeoutMs?: number;
-}
+export type { OAuthProviderConfig } from './authorization-server.js';
+export {
+  CALLBACK_PATH_PREFIX,
+  OAuthCallbackError,
+  type PendingFlow,
+  START_PATH_PREFIX,
+} from './browser-sign-in.js';
 
 /**
  * Mutual exclusion of token refreshes across host replicas (a Redis lock in the shared
@@ -65,59 +54,48 @@ export interface AuthorizationFlows {
 
 export type RefreshOutcome = 'ok' | 'reauthorize' | 'failed';
 
-export class OAuthCallbackError extends HostError {
-  readonly code = 'oauth_callback_failed' as const;
-  static override isInstance = hasCode<OAuthCallbackError>('oauth_callback_failed');
-  override readonly name = 'OAuthCallbackError';
-  /** The HTTP status the callback page answers with. */
-  readonly status: number;
-
-  constructor(message: string, status = 400) {
-    super(message);
-    this.status = status;
-  }
+/**
+ * What the host hears of an auth provider's token refreshes (its metrics), and how it stops
+ * the requests the provider has running.
+ */
+export interface RefreshingProvider extends AuthProvider {
+  /**
+   * Called after each refresh this host attempts: `ok`, `reauthorize` (the grant is gone, the
+   * user must authorize again) or `failed` (the token endpoint could not be reached).
+   */
+  onRefreshed(listener: (event: { outcome: RefreshOutcome }) => void): () => void;
+  /** Called with how long a call waited for another replica's refresh (the shared lock). */
+  onLockWaited(listener: (ms: number) => void): () => void;
+  /** Stops: token requests still running are aborted, rotated tokens not yet stored get one last try. */
+  close(): Promise<void>;
 }
 
-export const CALLBACK_PATH_PREFIX = '/oauth/callback/';
-/** Where the link handed to the user points: the host binds the browser, then redirects on. */
-export const START_PATH_PREFIX = '/oauth/start/';
-
-/** A pending flow as the host's start step sees it. */
-export interface PendingFlow {
-  provider: string;
-  flowId: string;
-  state: string;
-  userId: string;
-  authorizeUrl: string;
-  /** Whether a browser has been bound to it already. */
-  opened: boolean;
-}
-
-function isLoopback(url: string): boolean {
-  const { hostname } = new URL(url);
-  return hostname === '127.0.0.1' || hostname === 'localhost' || hostname === '[::1]';
+/** Whether `provider` refreshes tokens (and so reports refreshes and has requests to stop), whatever its class. */
+export function isRefreshingProvider(provider: AuthProvider): provider is RefreshingProvider {
+  const p = provider as Partial<RefreshingProvider>;
+  return (
+    typeof p.onRefreshed === 'function' &&
+    typeof p.onLockWaited === 'function' &&
+    typeof p.close === 'function'
+  );
 }
 
 /**
- * OAuth 2.0 user authorization (authorization code with PKCE and state) for one provider id:
- * a token per user, refreshed before expiry and once on a 401, with one refresh shared by
- * concurrent calls. A user without a usable token gets "authorization required" with the URL.
+ * The credential side of OAuth 2.0 user authorization for one provider id: a token per user
+ * from the token store, refreshed before expiry and once on a 401, with one refresh shared by
+ * concurrent calls (and, with replicas, under the shared refresh lock). A user without a usable
+ * token gets "authorization required" with a link into `signIn`, the browser side, which
+ * writes the token this side reads.
  */
-export class OAuthAuthProvider implements AuthProvider {
+export class OAuthAuthProvider implements RefreshingProvider, SignInProvider {
   readonly id: string;
-  private readonly as: oauth.AuthorizationServer;
-  private readonly client: oauth.Client;
-  private readonly clientAuth: oauth.ClientAuth;
-  private readonly pending: PendingAuthorizationStore;
-  private readonly signals: AuthorizationSignals;
+  /** The browser flow by which users authorize (and disconnect). */
+  readonly signIn: OAuthSignIn;
+  private readonly server: AuthorizationServer;
   private readonly refreshing = new Map<string, Promise<StoredToken | undefined>>();
   private readonly events = new EventEmitter();
-  private redirectBase?: string;
-  private readonly insecure: boolean;
   /** Rotated tokens the store refused (kept, used, and written again until it takes them). */
   private readonly unsaved = new Map<string, StoredToken>();
-  /** Aborts every token and revocation request still running (the host is stopping). */
-  private readonly stopping = new AbortController();
   private readonly saving = new Set<Promise<void>>();
 
   constructor(
@@ -128,85 +106,25 @@ export class OAuthAuthProvider implements AuthProvider {
     flows?: AuthorizationFlows,
   ) {
     this.id = config.id;
-    this.pending = flows?.pending ?? new PendingAuthorizations();
-    this.signals = flows?.signals ?? new MemoryAuthorizationSignals();
-    this.as = {
-      issuer: new URL(config.authorizeUrl).origin,
-      authorization_endpoint: config.authorizeUrl,
-      token_endpoint: config.tokenUrl,
-      ...(config.revokeUrl ? { revocation_endpoint: config.revokeUrl } : {}),
-    };
-    this.client = { client_id: config.clientId };
-    this.clientAuth =
-      config.clientSecret === undefined
-        ? oauth.None()
-        : config.clientAuth === 'basic'
-          ? oauth.ClientSecretBasic(config.clientSecret)
-          : oauth.ClientSecretPost(config.clientSecret);
-    // Plain HTTP only for loopback token endpoints (tests, local proxies).
-    this.insecure = isLoopback(config.tokenUrl);
+    this.server = new AuthorizationServer(config, now);
+    this.signIn = new OAuthSignIn(
+      config,
+      store,
+      this.server,
+      flows?.pending ?? new PendingAuthorizations(),
+      flows?.signals ?? new MemoryAuthorizationSignals(),
+    );
   }
 
-  /** The operator configured the redirect URI (it does not follow the server's address). */
-  get hasExplicitRedirectUri(): boolean {
-    return this.config.redirectUri !== undefined;
+  setup(): AuthProviderSetup {
+    return { ok: true, detail: 'OAuth client configured: each user authorizes on first use' };
   }
 
-  /** Where the host's HTTP server listens, so the redirect URI can be derived. */
-  setRedirectBase(base: string): void {
-    this.redirectBase = base.replace(/\/+$/, '');
-  }
-
-  get redirectUri(): string {
-    if (this.config.redirectUri) return this.config.redirectUri;
-    if (!this.redirectBase) {
-      throw new ToolError({
-        code: 'configuration_error',
-        retryable: false,
-        message: `Auth provider '${this.id}' has no redirect URI: set auth.providers.${this.id}.redirectUri or serve the host over HTTP.`,
-      });
-    }
-    return `${this.redirectBase}${CALLBACK_PATH_PREFIX}${encodeURIComponent(this.id)}`;
-  }
-
-  /**
-   * The base URL of the host's own OAuth pages (start and callback): where the HTTP server
-   * listens, else the origin and path before `/oauth/callback/` of a configured redirect URI.
-   */
-  private get pagesBase(): string {
-    if (this.redirectBase) return this.redirectBase;
-    const explicit = this.config.redirectUri;
-    if (explicit) {
-      const at = explicit.indexOf(CALLBACK_PATH_PREFIX);
-      return at >= 0 ? explicit.slice(0, at) : new URL(explicit).origin;
-    }
-    return this.redirectUri; // throws the configuration error that explains what to set
-  }
-
-  /**
-   * Calls `callback` once if this flow completes, whichever replica its callback reaches. The
-   * waiter expires with the flow, and a flow has one waiter however many calls ask.
-   */
-  whenAuthorized(flowId: string, callback: () => void): void {
-    this.signals.whenAuthorized(flowId, callback);
-  }
-
-  /** Called with the user id, state and flow id when a user completes authorization. */
-  onAuthorized(listener: (event: { userId: string; state: string; flowId: string }) => void): () => void {
-    this.events.on('authorized', listener);
-    return () => this.events.off('authorized', listener);
-  }
-
-  /**
-   * Called after each refresh this host attempts: `ok`, `reauthorize` (the grant is gone, the
-   * user must authorize again) or `failed` (the token endpoint could not be reached).
-   */
   onRefreshed(listener: (event: { outcome: RefreshOutcome }) => void): () => void {
     this.events.on('refreshed', listener);
     return () => this.events.off('refreshed', listener);
   }
 
-  /** Called with how long a call waited for another replica's refresh (the shared lock). */
   onLockWaited(listener: (ms: number) => void): () => void {
     this.events.on('lockWaited', listener);
     return () => this.events.off('lockWaited', listener);
@@ -250,6 +168,7 @@ export class OAuthAuthProvider implements AuthProvider {
     return scopes.length === 0 || scopes.some((s) => token.scopes.includes(s));
   }
 
+  /** A sign-in for the scopes configured and granted so far, and one the call needs where none of those is. */
   private async authorizationRequired(
     request: CredentialRequest,
     token: StoredToken | undefined,
@@ -257,7 +176,7 @@ export class OAuthAuthProvider implements AuthProvider {
     const wanted = new Set([...(this.config.scopes ?? []), ...(token?.scopes ?? [])]);
     if (request.scopes.length > 0 && !request.scopes.some((s) => wanted.has(s)))
       wanted.add(request.scopes[0]!);
-    const { url, flowId } = await this.beginFlow(request.userId, [...wanted]);
+    const { url, flowId } = await this.signIn.begin(request.userId, [...wanted]);
     return {
       kind: 'authorization_required',
       url,
@@ -266,201 +185,9 @@ export class OAuthAuthProvider implements AuthProvider {
     };
   }
 
-  /**
-   * Starts an authorization a person asked for (the connections page's Connect), asking for
-   * the configured scopes and `scopes` (one per tool that uses this provider, so that every
-   * tool works afterwards): the host's start link for the flow.
-   */
-  async startAuthorization(
-    userId: string,
-    scopes: readonly string[],
-  ): Promise<{ url: string; flowId: string }> {
-    const current = await this.store.get(this.id, userId);
-    return this.beginFlow(userId, [
-      ...new Set([...(this.config.scopes ?? []), ...(current?.scopes ?? []), ...scopes]),
-    ]);
-  }
-
-  /** Records a pending flow for `userId` asking for `scopes`: its start link on the host, and its id. */
-  private async beginFlow(
-    userId: string,
-    scopes: readonly string[],
-  ): Promise<{ url: string; flowId: string }> {
-    const state = oauth.generateRandomState();
-    const codeVerifier = oauth.generateRandomCodeVerifier();
-    const url = new URL(this.config.authorizeUrl);
-    url.searchParams.set('client_id', this.config.clientId);
-    url.searchParams.set('redirect_uri', this.redirectUri);
-    url.searchParams.set('response_type', 'code');
-    if (scopes.length > 0) url.searchParams.set('scope', scopes.join(' '));
-    url.searchParams.set('state', state);
-    url.searchParams.set('code_challenge', await oauth.calculatePKCECodeChallenge(codeVerifier));
-    url.searchParams.set('code_challenge_method', 'S256');
-    const flowId = oauth.generateRandomState();
-    const start = `${this.pagesBase}${START_PATH_PREFIX}${encodeURIComponent(this.id)}?flow=${flowId}`;
-    await this.pending.add(state, {
-      userId,
-      codeVerifier,
-      scopes: [...scopes],
-      flowId,
-      authorizeUrl: url.href,
-    });
-    return { url: start, flowId };
-  }
-
-  /**
-   * Ends a user's connection: the refresh token (else the access token) is revoked at the
-   * vendor where it offers revocation, then the stored token is deleted, even when the vendor
-   * could not be reached, so the user's next call asks for authorization again.
-   */
-  async disconnect(
-    userId: string,
-  ): Promise<{ revokedAtVendor: boolean; existed: boolean; vendorFailure?: string }> {
-    const token = await this.store.get(this.id, userId);
-    if (!token) return { revokedAtVendor: false, existed: false };
-    let revokedAtVendor = false;
-    // What went wrong at the vendor, in words for the person (the grant may still be alive there).
-    let vendorFailure: string | undefined;
-    if (this.config.revokeUrl) {
-      let status: number | undefined;
-      try {
-        const response = await oauth.revocationRequest(
-          this.as,
-          this.client,
-          this.clientAuth,
-          token.refreshToken ?? token.accessToken,
-          {
-            ...this.options(),
-            additionalParameters: { token_type_hint: token.refreshToken ? 'refresh_token' : 'access_token' },
-          },
-        );
-        status = response.status;
-        await oauth.processRevocationResponse(response);
-        revokedAtVendor = true;
-      } catch (e) {
-        revokedAtVendor = false;
-        vendorFailure =
-          status === undefined
-            ? `its revocation endpoint could not be reached (${(e as Error).message})`
-            : `its revocation endpoint answered HTTP ${status}`;
-      }
-    }
-    await this.store.delete(this.id, userId);
-    return { revokedAtVendor, existed: true, ...(vendorFailure ? { vendorFailure } : {}) };
-  }
-
-  /** Whether tokens can be revoked at the vendor (not only forgotten here). */
-  get revokesAtVendor(): boolean {
-    return this.config.revokeUrl !== undefined;
-  }
-
-  private options(): oauth.TokenEndpointRequestOptions {
-    const signal = AbortSignal.any([
-      AbortSignal.timeout(this.config.tokenRequestTimeoutMs ?? 10_000),
-      this.stopping.signal,
-    ]);
-    return { signal, ...(this.insecure ? { [oauth.allowInsecureRequests]: true } : {}) };
-  }
-
-  /**
-   * Stops: token requests still running are aborted (their callers get an error at once), and
-   * rotated tokens still waiting for the store get one last try.
-   */
   async close(): Promise<void> {
-    this.stopping.abort(new Error('host stopping'));
+    this.server.stop();
     await Promise.all([...this.saving]);
-  }
-
-  private toStored(
-    res: oauth.TokenEndpointResponse,
-    fallbackScopes: string[],
-    previous?: StoredToken,
-  ): StoredToken {
-    return {
-      accessToken: res.access_token,
-      ...(res.refresh_token
-        ? { refreshToken: res.refresh_token }
-        : previous?.refreshToken
-          ? { refreshToken: previous.refreshToken }
-          : {}),
-      ...(res.expires_in !== undefined ? { expiresAt: this.now() + res.expires_in * 1000 } : {}),
-      scopes: res.scope ? res.scope.split(/[\s,]+/).filter(Boolean) : fallbackScopes,
-    };
-  }
-
-  /** The pending flow a start link names, or undefined when unknown or expired. */
-  async pendingFlow(flowId: string): Promise<PendingFlow | undefined> {
-    const found = await this.pending.byFlow(flowId);
-    if (!found) return undefined;
-    const { state, entry } = found;
-    return {
-      provider: this.id,
-      flowId,
-      state,
-      userId: entry.userId,
-      authorizeUrl: entry.authorizeUrl,
-      opened: entry.opened,
-    };
-  }
-
-  /** Records that a browser has been bound to the flow (a link opens in one browser only). */
-  async markOpened(flowId: string): Promise<void> {
-    await this.pending.markOpened(flowId);
-  }
-
-  /**
-   * Completes a flow from the authorization server's redirect, if `isBound` confirms that the
-   * request comes from the browser bound to the flow; a refused request leaves the flow
-   * pending for that browser.
-   */
-  async handleCallback(
-    params: URLSearchParams,
-    isBound: (flow: PendingFlow) => boolean,
-  ): Promise<{ userId: string; flow: PendingFlow }> {
-    const state = params.get('state') ?? '';
-    const entry = await this.pending.get(state);
-    const flow = entry && (await this.pendingFlow(entry.flowId));
-    if (!flow)
-      throw new OAuthCallbackError('Unknown or expired authorization state; start again from the tool call.');
-    if (!isBound(flow)) {
-      throw new OAuthCallbackError(
-        'This authorization was started in another browser; finish it there, or call the tool again for a new link.',
-        403,
-      );
-    }
-    const pending = await this.pending.take(state);
-    // Another replica (or a second tab) completed it between our read and our take.
-    if (!pending)
-      throw new OAuthCallbackError('Unknown or expired authorization state; start again from the tool call.');
-    let callbackParams: URLSearchParams;
-    try {
-      callbackParams = oauth.validateAuthResponse(this.as, this.client, params, state);
-    } catch (e) {
-      const detail = e instanceof oauth.AuthorizationResponseError ? e.error : 'invalid response';
-      throw new OAuthCallbackError(`Authorization was not granted (${detail}).`);
-    }
-    let res: oauth.TokenEndpointResponse;
-    try {
-      const response = await oauth.authorizationCodeGrantRequest(
-        this.as,
-        this.client,
-        this.clientAuth,
-        callbackParams,
-        this.redirectUri,
-        pending.codeVerifier,
-        this.options(),
-      );
-      res = await oauth.processAuthorizationCodeResponse(this.as, this.client, response);
-    } catch (e) {
-      const detail = e instanceof oauth.ResponseBodyError ? e.error : 'token endpoint failed';
-      throw new OAuthCallbackError(`The authorization code could not be exchanged (${detail}).`);
-    }
-    await this.store.set(this.id, pending.userId, this.toStored(res, pending.scopes));
-    // The token is stored already: a lost notice costs the waiting client nothing but the
-    // prompt, since its next call succeeds.
-    await this.signals.authorized(flow.flowId).catch(() => {});
-    this.events.emit('authorized', { userId: pending.userId, state, flowId: flow.flowId });
-    return { userId: pending.userId, flow };
   }
 
   private refreshShared(userId: string, token: StoredToken): Promise<StoredToken | undefined> {
@@ -562,14 +289,15 @@ export class OAuthAuthProvider implements AuthProvider {
     }
     let res: oauth.TokenEndpointResponse;
     try {
+      const { as, client, clientAuth } = this.server;
       const response = await oauth.refreshTokenGrantRequest(
-        this.as,
-        this.client,
-        this.clientAuth,
+        as,
+        client,
+        clientAuth,
         token.refreshToken,
-        this.options(),
+        this.server.options(),
       );
-      res = await oauth.processRefreshTokenResponse(this.as, this.client, response);
+      res = await oauth.processRefreshTokenResponse(as, client, response);
     } catch (e) {
       if (e instanceof oauth.ResponseBodyError) {
         // A refresh token already rotated elsewhere (a replica that refreshed without the
@@ -591,7 +319,7 @@ export class OAuthAuthProvider implements AuthProvider {
         { requestNotSent: neverSent(e) },
       );
     }
-    const next = this.toStored(res, token.scopes, token);
+    const next = this.server.toStored(res, token.scopes, token);
     try {
       await this.store.set(this.id, userId, next);
     } catch {
@@ -606,7 +334,7 @@ export class OAuthAuthProvider implements AuthProvider {
   private saveLater(userId: string, token: StoredToken): Promise<void> {
     const saved = (async () => {
       for (;;) {
-        const last = this.stopping.signal.aborted;
+        const last = this.server.stopped;
         try {
           await this.store.set(this.id, userId, token);
           break;

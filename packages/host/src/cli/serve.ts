@@ -92,7 +92,7 @@ async function serveOAuthPages(host: Host, logger: Logger, options: HttpOptions)
     if (e.code !== 'EADDRINUSE') throw e;
     return pages(0);
   });
-  const redirectUris = Object.fromEntries(host.oauthProviders.map((p) => [p.id, p.redirectUri]));
+  const redirectUris = Object.fromEntries(host.oauthProviders.map((p) => [p.id, p.signIn.redirectUri]));
   if (callbacks.port !== wanted) {
     logger.warn(
       { port: wanted, url: callbacks.url, redirectUris },

@@ -139,7 +139,7 @@ class ConnectionsRoutes {
         },
       );
     }
-    const flow = await provider.startAuthorization(who.user, this.services().get(id)?.scopes ?? []);
+    const flow = await provider.signIn.start(who.user, this.services().get(id)?.scopes ?? []);
     redirect(res, 303, flow.url);
   }
 

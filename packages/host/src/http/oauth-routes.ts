@@ -3,17 +3,17 @@ import { ToolError } from '@toolhost/core';
 import type { AccessTokens } from '../auth/access-tokens.js';
 import {
   CALLBACK_PATH_PREFIX,
-  type OAuthAuthProvider,
   OAuthCallbackError,
   type PendingFlow,
+  type SignInProvider,
   START_PATH_PREFIX,
-} from '../auth/oauth-provider.js';
+} from '../auth/browser-sign-in.js';
 import type { Logger } from '../logger.js';
 import { FlowBinding } from './flow-binding.js';
 import { esc, page, readForm, redirect } from './html-pages.js';
 
 export interface OAuthRoutesOptions {
-  providers: readonly OAuthAuthProvider[];
+  providers: readonly SignInProvider[];
   /** With access tokens, a browser is bound to a flow only after its user confirms with theirs. */
   accessTokens: AccessTokens;
   logger?: Logger;
@@ -29,7 +29,7 @@ export interface OAuthRoutesOptions {
 }
 
 /** Which route and provider a path names; a page already answered when it names none usable. */
-type Route = { kind: 'start' | 'callback'; provider: OAuthAuthProvider };
+type Route = { kind: 'start' | 'callback'; provider: SignInProvider };
 
 /**
  * The browser side of OAuth: `/oauth/start/<provider>?flow=…` (the link handed to the user)
@@ -44,7 +44,7 @@ export function oauthRoutes(options: OAuthRoutesOptions) {
 }
 
 class OAuthRoutes {
-  private readonly providers: Map<string, OAuthAuthProvider>;
+  private readonly providers: Map<string, SignInProvider>;
   private readonly binding: FlowBinding;
 
   constructor(private readonly o: OAuthRoutesOptions) {
@@ -102,12 +102,12 @@ class OAuthRoutes {
 
   /** `GET /oauth/start/<provider>?flow=…`: the link the user was handed. */
   private async openLink(
-    provider: OAuthAuthProvider,
+    provider: SignInProvider,
     url: URL,
     req: IncomingMessage,
     res: ServerResponse,
   ): Promise<void> {
-    const flow = await provider.pendingFlow(url.searchParams.get('flow') ?? '');
+    const flow = await provider.signIn.pendingFlow(url.searchParams.get('flow') ?? '');
     if (!flow) return expired(res);
     // The same browser coming back (a reload, a second try) goes on without asking again.
     if (this.binding.isBound(req.headers.cookie, flow)) return redirect(res, 302, flow.authorizeUrl);
@@ -125,21 +125,17 @@ class OAuthRoutes {
 
   /** Binds this browser to the flow and sends it on to the authorization server. */
   private async bind(
-    provider: OAuthAuthProvider,
+    provider: SignInProvider,
     flow: PendingFlow,
     res: ServerResponse,
     status: number,
   ): Promise<void> {
-    await provider.markOpened(flow.flowId);
+    await provider.signIn.markOpened(flow.flowId);
     redirect(res, status, flow.authorizeUrl, this.binding.cookie(flow, this.o.secureCookies()));
   }
 
   /** `POST /oauth/start/<provider>`: the user confirms with their access token that the flow is theirs. */
-  private async confirm(
-    provider: OAuthAuthProvider,
-    req: IncomingMessage,
-    res: ServerResponse,
-  ): Promise<void> {
+  private async confirm(provider: SignInProvider, req: IncomingMessage, res: ServerResponse): Promise<void> {
     // A form posted from another site could bind the victim's browser to the attacker's flow.
     const origin = req.headers.origin;
     if (
@@ -149,7 +145,7 @@ class OAuthRoutes {
       return page(res, 403, 'Not allowed', 'This confirmation must be sent from the host’s own page.');
     }
     const form = await readForm(req);
-    const flow = form && (await provider.pendingFlow(form.get('flow') ?? ''));
+    const flow = form && (await provider.signIn.pendingFlow(form.get('flow') ?? ''));
     if (!form || !flow) return expired(res);
     const user = this.o.accessTokens.userForToken(form.get('access_token') ?? '');
     if (user !== flow.userId) {
@@ -166,14 +162,14 @@ class OAuthRoutes {
 
   /** `GET /oauth/callback/<provider>`: the authorization server sends the browser back. */
   private async callback(
-    provider: OAuthAuthProvider,
+    provider: SignInProvider,
     url: URL,
     req: IncomingMessage,
     res: ServerResponse,
   ): Promise<void> {
     const log = this.o.logger;
     try {
-      const { flow, userId } = await provider.handleCallback(url.searchParams, (f) =>
+      const { flow, userId } = await provider.signIn.complete(url.searchParams, (f) =>
         this.binding.isBound(req.headers.cookie, f),
       );
       log?.info({ provider: provider.id, user: userId }, 'authorization completed');
@@ -201,7 +197,7 @@ function expired(res: ServerResponse): void {
   );
 }
 
-function confirmationPage(provider: OAuthAuthProvider, flow: PendingFlow, res: ServerResponse): void {
+function confirmationPage(provider: SignInProvider, flow: PendingFlow, res: ServerResponse): void {
   page(
     res,
     200,

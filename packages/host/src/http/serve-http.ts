@@ -191,7 +191,7 @@ export async function serveHttp(host: Host, given: HttpServeOptions = {}): Promi
   });
   const shownHost = bindHost.includes(':') ? `[${bindHost}]` : bindHost;
   base = options.publicUrl ?? `http://${shownHost}:${port}`;
-  for (const provider of host.oauthProviders) provider.setRedirectBase(base);
+  for (const provider of host.oauthProviders) provider.signIn.setRedirectBase(base);
   return {
     url: `http://${shownHost}:${port}${options.path}`,
     port,
@@ -342,7 +342,7 @@ function refuseUnsafeBind(
   // A wildcard bind has no address a browser can use: the redirect URI would read
   // http://0.0.0.0:PORT/…, which the vendor rejects or the browser cannot reach.
   if (host.oauthProviders.length === 0 || !WILDCARD_HOSTS.has(bindHost) || publicUrl) return;
-  const needing = host.oauthProviders.filter((p) => !p.hasExplicitRedirectUri).map((p) => p.id);
+  const needing = host.oauthProviders.filter((p) => !p.signIn.hasExplicitRedirectUri).map((p) => p.id);
   if (needing.length > 0) {
     throw new Error(
       `Refusing to serve OAuth on the wildcard address ${bindHost} without http.publicUrl: the redirect URI of ${needing.join(', ')} would name ${bindHost}. Set http.publicUrl to the URL users' browsers reach this host at (e.g. https://tools.example.com), or auth.providers.<id>.redirectUri.`,

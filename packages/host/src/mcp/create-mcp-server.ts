@@ -196,7 +196,7 @@ function offerUrlElicitation(
   const { provider: providerId, url, id: elicitationId } = authorization;
   const provider = host.oauthProviders.find((p) => p.id === providerId);
   if (!elicitationId || !provider) return;
-  provider.whenAuthorized(elicitationId, () => notifyCompletion(elicitationId));
+  provider.signIn.whenAuthorized(elicitationId, () => notifyCompletion(elicitationId));
   throw new UrlElicitationRequiredError([{ mode: 'url', message, url, elicitationId }], message);
 }
 
