@@ -10,7 +10,7 @@ import { MemoryTokenStore } from '../src/auth/memory-token-store.js';
 import { disconnect, listConnections } from '../src/connections.js';
 import { createHost, type Host } from '../src/host.js';
 import { type HttpServerHandle, serveHttp } from '../src/http/serve-http.js';
-import { fixtureApp } from './support.js';
+import { echoOAuthConfig, fixtureApp } from './support.js';
 
 /**
  * An embedder's own provider, of no class the host knows: a company single sign-on that
@@ -107,5 +107,16 @@ describe("an embedder's auth provider, told apart by what it can do rather than 
     await host.close();
     host = undefined;
     expect(seen).toEqual(['revoke alice', `base ${origin}`, 'opened flow-1', 'close']);
+  });
+
+  it("serves the host's own OAuth provider the same way, by its sign-in and set-up answer", async () => {
+    host = await createHost(echoOAuthConfig, { configDir: fixtureApp, env: {} });
+    expect(host.oauthProviders.map((p) => p.id)).toEqual(['echo-auth']);
+    const [echo] = await host.serving.readiness();
+    expect(echo?.checks).toContainEqual({
+      what: 'auth provider echo-auth',
+      ok: true,
+      detail: 'OAuth client configured: each user authorizes on first use',
+    });
   });
 });
