@@ -17,12 +17,6 @@ import { OAuthSignIn } from './oauth-sign-in.js';
 import { type PendingAuthorizationStore, PendingAuthorizations } from './pending-authorizations.js';
 
 export type { OAuthProviderConfig } from './authorization-server.js';
-export {
-  CALLBACK_PATH_PREFIX,
-  OAuthCallbackError,
-  type PendingFlow,
-  START_PATH_PREFIX,
-} from './browser-sign-in.js';
 
 /**
  * Mutual exclusion of token refreshes across host replicas (a Redis lock in the shared
