@@ -11,17 +11,34 @@ export interface CallSignal {
 
 /**
  * Why a call waits before its request leaves: for its pacing slot, for the time an upstream
- * asked for with a 429 (Retry-After), or for its access token's refresh (another call's, or
- * another replica's, under the refresh lock).
+ * asked for with a 429 (Retry-After), for the backoff before retrying a failed attempt (a
+ * network error, a 5xx), or for its access token's refresh (another call's, or another
+ * replica's, under the refresh lock).
  */
-export type CallWaitReason = 'pacing' | 'retry_after' | 'token_refresh';
+export type CallWaitReason = 'pacing' | 'retry_after' | 'retry' | 'token_refresh';
+
+/** What a `retry` wait comes before: the attempt about to be made and why the last one failed. */
+export interface CallWaitRetry {
+  /** The attempt about to be made (2 for the first retry). */
+  attempt: number;
+  /** Attempts in all, the first included. */
+  maxAttempts: number;
+  /** The failed attempt's status; absent when it got no answer. */
+  status?: number;
+}
 
 /**
- * Told when a call begins a wait, with its length in milliseconds where known; the function
- * it returns, if any, is called when the wait ends. A host reports long waits to the client
- * (MCP progress) and in its log.
+ * Told when a call begins a wait, with its length in milliseconds where known (and, for a
+ * `retry`, the attempt it comes before); the function it returns, if any, is called when the
+ * wait ends, with how long the wait held the call where the waiter knows better than a clock
+ * around it (a pacer that let the request go at once says 0). A host tells long waits to the
+ * client (MCP progress and log notifications) and writes them in its log.
  */
-export type CallWaitListener = (reason: CallWaitReason, ms: number | undefined) => (() => void) | undefined;
+export type CallWaitListener = (
+  reason: CallWaitReason,
+  ms: number | undefined,
+  retry?: CallWaitRetry,
+) => ((waitedMs?: number) => void) | undefined;
 
 /** Who a call is made for. Auth providers key tokens by this user id. */
 export interface CallContext {

@@ -10,6 +10,7 @@ export type {
   CallSignal,
   CallWaitListener,
   CallWaitReason,
+  CallWaitRetry,
   CredentialRequest,
   CredentialResult,
   SecretSource,

@@ -1,5 +1,6 @@
 import {
   type AuthProvider,
+  type CallWaitListener,
   type CredentialResult,
   type ToolDeclaration,
   ToolError,
@@ -400,16 +401,35 @@ describe('ToolEngine', () => {
     const events: string[] = [];
     const onWait = (reason: string, ms: number | undefined) => {
       events.push(`start ${reason} ${ms}`);
+      return (waited?: number) => events.push(`end ${reason} ${typeof waited}`);
+    };
+    expect(await e.call('T.Get', { thing: 'a' }, { userId: 'u1', onWait })).toMatchObject({ ok: true });
+    // A pacing wait ends with the pacer's own figure; the others are timed by the listener.
+    expect(events).toEqual([
+      'start pacing undefined',
+      'end pacing number',
+      'start retry_after 0',
+      'end retry_after undefined',
+      'start pacing undefined',
+      'end pacing number',
+    ]);
+  });
+
+  it("tells the call's wait listener of each retry's backoff, with the attempt it comes before", async () => {
+    const sender = new FakeSender([
+      { status: 503, headers: {}, body: null },
+      { status: 200, headers: {}, body: {} },
+    ]);
+    const e = engine({ sender, options: { retry: { maxAttempts: 3, baseDelayMs: 1, maxDelayMs: 2 } } });
+    const events: unknown[] = [];
+    const onWait: CallWaitListener = (reason, ms, retry) => {
+      events.push([reason, ms, retry]);
       return () => events.push(`end ${reason}`);
     };
     expect(await e.call('T.Get', { thing: 'a' }, { userId: 'u1', onWait })).toMatchObject({ ok: true });
     expect(events).toEqual([
-      'start pacing undefined',
-      'end pacing',
-      'start retry_after 0',
-      'end retry_after',
-      'start pacing undefined',
-      'end pacing',
+      ['retry', expect.any(Number), { attempt: 2, maxAttempts: 3, status: 503 }],
+      'end retry',
     ]);
   });
 

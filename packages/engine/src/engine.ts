@@ -386,7 +386,7 @@ export class ToolEngine {
     );
   }
 
-  private backoff(
+  private async backoff(
     tool: RegisteredTool,
     context: CallContext,
     attempt: number,
@@ -394,13 +394,18 @@ export class ToolEngine {
   ): Promise<void> {
     const cap = Math.min(this.retry.maxDelayMs, this.retry.baseDelayMs * 2 ** (attempt - 1));
     const delayMs = Math.random() * cap;
-    this.observer?.retry?.(context, tool, {
+    const retry = {
       attempt: attempt + 1,
       maxAttempts: this.retry.maxAttempts,
-      delayMs,
       ...(status !== undefined ? { status } : {}),
-    });
-    return sleep(delayMs, context.signal);
+    };
+    this.observer?.retry?.(context, tool, { ...retry, delayMs });
+    const waited = context.onWait?.('retry', delayMs, retry);
+    try {
+      await sleep(delayMs, context.signal);
+    } finally {
+      waited?.();
+    }
   }
 
   /**
@@ -442,7 +447,9 @@ export class ToolEngine {
     try {
       waited = (await pacer.wait(key, context.signal)) ?? undefined;
     } finally {
-      ended?.();
+      // The pacer's own figure where it has one: a slot given at once is no wait, however
+      // long the round trip to a shared pacer took.
+      ended?.(waited);
     }
     if (waited && waited > 0) this.observer?.rateLimitWait?.(context, tool, 'pacing', waited);
   }
