@@ -10,7 +10,8 @@ import { inlinePlugin } from './support.js';
 // A call's waits and retries reach the client as log notifications of its request, at or above
 // the level the client asked for: per request in `_meta` on 2026-07-28, per session with
 // `logging/setLevel` before it. Each item whose id ends in `-flaky` answers 503 once, so its
-// call is retried, and the retry waits for the tool set's pacing (4 a second).
+// call is retried, and the retry waits for the tool set's pacing (2 a second: slow enough that
+// the first attempt and its backoff end before the retry's slot, even on a busy machine).
 const pacedPlugin = inlinePlugin(
   'Paced',
   [
@@ -33,7 +34,7 @@ const pacedPlugin = inlinePlugin(
       ],
     },
   ],
-  { pacing: { per: 'connection', requestsPerSecond: 4 } },
+  { pacing: { per: 'connection', requestsPerSecond: 2 } },
 );
 const MODERN = '2026-07-28';
 let upstream: RecordingUpstream;
