@@ -13,7 +13,7 @@ export interface AiSdkToolsOptions {
   userId?: string;
   /** Only these tools, by canonical (`Set.Tool`) or listed (`Set_Tool`) name; default all. */
   only?: readonly string[];
-  /** Hears of long waits (429 Retry-After, pacing, a token refresh), as `callTool` does. */
+  /** Hears of each wait of a call (a 429's Retry-After, pacing, a retry's backoff, a token refresh), as `callTool` does. */
   onWait?: CallOptions['onWait'];
 }
 

@@ -1,7 +1,6 @@
-import type { CallContext, CallSignal, CallWaitListener, ToolOutcome } from '@toolhost/core';
+import type { CallContext, CallSignal, ToolOutcome } from '@toolhost/core';
 import type { DispatchResult, ToolEngine } from '@toolhost/engine';
-import type { CallReports } from './call-reports.js';
-import { callWaitListener } from './call-waits.js';
+import { type CallWaitObserver, callWaitListener } from './call-waits.js';
 import type { Logger } from './logger.js';
 import type { HostTelemetry } from './observability/host-telemetry.js';
 
@@ -24,7 +23,6 @@ export class CallLifecycle {
     private readonly engine: ToolEngine,
     private readonly log: Logger | undefined,
     private readonly telemetry: HostTelemetry,
-    private readonly reports?: CallReports,
   ) {}
 
   /** Runs one call of a known tool for a user; `onWait` hears of the waits it goes through. */
@@ -33,7 +31,7 @@ export class CallLifecycle {
     args: unknown,
     userId: string,
     signal?: CallSignal,
-    onWait?: CallWaitListener,
+    onWait?: CallWaitObserver,
   ): Promise<ToolOutcome> {
     return (await this.within(name, userId, signal, (context) => this.callOnce(name, args, context), onWait))
       .outcome;
@@ -57,7 +55,7 @@ export class CallLifecycle {
     userId: string,
     signal: CallSignal | undefined,
     step: (context: CallContext & { signal: AbortSignal }) => Promise<DispatchResult>,
-    onWait?: CallWaitListener,
+    onWait?: CallWaitObserver,
   ): Promise<DispatchResult> {
     if (this.closing) {
       return {
@@ -79,12 +77,11 @@ export class CallLifecycle {
     const started = performance.now();
     this.counter += 1;
     const callId = this.counter;
-    const waits = callWaitListener(this.log, { id: callId, tool: name }, onWait);
+    const toolSet = this.engine.registry.get(name)?.toolSet.toolSet ?? '';
+    const waits = callWaitListener(this.log, { id: callId, tool: name, toolSet }, onWait);
     const context: CallContext & { signal: AbortSignal } = waits
       ? { userId, signal: controller.signal, onWait: waits }
       : { userId, signal: controller.signal };
-    this.reports?.bind(context);
-    const toolSet = this.engine.registry.get(name)?.toolSet.toolSet ?? '';
     const trace = instruments.startCall(name, toolSet, userId, context);
     const call = trace.run(() => step(context));
     const entry = {

@@ -1,18 +1,11 @@
 // The host's API as types only: what an embedder and the transports (http/, stdio/, mcp/) see
 // of a host. `createHost` (host.ts) fills it; the transports import nothing else of it, so that
 // the serving layers stay apart from how the host composes its services.
-import type {
-  AuthProvider,
-  CallWaitListener,
-  SecretSource,
-  TokenStore,
-  ToolOutcome,
-  ToolPlugin,
-} from '@toolhost/core';
+import type { AuthProvider, SecretSource, TokenStore, ToolOutcome, ToolPlugin } from '@toolhost/core';
 import type { HttpSender } from '@toolhost/engine';
 import type { DependencyContainer } from 'tsyringe';
 import type { SignInProvider } from './auth/browser-sign-in.js';
-import type { CallReportListener } from './call-reports.js';
+import type { CallWaitObserver } from './call-waits.js';
 import type { ResolvedHostConfig } from './config/host-config.js';
 import type { Logger } from './logger.js';
 import type { ServingSupport } from './serving-support.js';
@@ -93,16 +86,12 @@ export interface CallOptions {
    */
   confirm?: ConfirmWrite;
   /**
-   * Told, while the call runs, of each wait and retry on its way to the upstream (its pacing,
-   * a 429's wait, a retried 5xx or network error); the MCP server sends them on as log
-   * notifications of the request.
+   * Hears of each wait the call goes through on its way to the upstream (pacing, a 429's
+   * Retry-After, the backoff before retrying a 5xx or network error, a token refresh) as it
+   * starts, and how long it held the call as it ends; the MCP server sends them on as progress
+   * and log notifications of the request.
    */
-  onReport?: CallReportListener;
-  /**
-   * Hears of each wait the call goes through (pacing, a 429's Retry-After, a token refresh),
-   * as it starts; the MCP server turns long ones into progress notifications.
-   */
-  onWait?: CallWaitListener;
+  onWait?: CallWaitObserver;
 }
 
 /** The in-process host: list tools and call them, no transport involved. */

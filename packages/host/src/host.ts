@@ -8,7 +8,6 @@ import { hasBrowserSignIn, type SignInProvider } from './auth/browser-sign-in.js
 import { encryptedDataDir } from './auth/build-auth-providers.js';
 import { isRefreshingProvider } from './auth/oauth-provider.js';
 import { CallLifecycle } from './call-lifecycle.js';
-import { allObservers, CallReports } from './call-reports.js';
 import { checkConfigAgainstCatalog } from './config/check-against-catalog.js';
 import { resolveConfig } from './config/config-defaults.js';
 import type { HostConfig, ResolvedHostConfig } from './config/host-config.js';
@@ -94,7 +93,6 @@ async function assemble(config: ResolvedHostConfig, options: HostOptions, plugin
   checkConfigAgainstCatalog(config, toolSets);
   const env = options.env ?? process.env;
   const telemetry = new HostTelemetry(telemetryKey(config.telemetry?.userIdKey, env));
-  const reports = new CallReports();
   const configDir = options.configDir ?? process.cwd();
   // Write-safety records go where the host's own token file goes, not beside an embedder's store.
   // (A shared store, when configured, takes precedence in createWriteSafety.)
@@ -106,7 +104,7 @@ async function assemble(config: ResolvedHostConfig, options: HostOptions, plugin
     env,
     configDir,
     toolSets,
-    observer: allObservers(telemetry.observer, reports.observer),
+    observer: telemetry.observer,
     ...(options.logger ? { logger: options.logger } : {}),
   });
   const audit = openAuditLog(config.audit, env, configDir);
@@ -114,7 +112,7 @@ async function assemble(config: ResolvedHostConfig, options: HostOptions, plugin
   const log = container.isRegistered(HostServices.logger, true)
     ? resolveService(container, HostServices.logger)
     : undefined;
-  const calls = new CallLifecycle(services.engine, log, telemetry, reports);
+  const calls = new CallLifecycle(services.engine, log, telemetry);
   const writes = createWriteSafety({
     config,
     calls,
@@ -144,7 +142,7 @@ async function assemble(config: ResolvedHostConfig, options: HostOptions, plugin
       read: () => shared.degradedPacing(),
     });
   }
-  return { container, telemetry, reports, calls, writes, oauthProviders, refreshing, audit, ...services };
+  return { container, telemetry, calls, writes, oauthProviders, refreshing, audit, ...services };
 }
 
 type Assembled = Awaited<ReturnType<typeof assemble>>;
@@ -219,7 +217,7 @@ export async function createHost(rawConfig: HostConfig = {}, options: HostOption
   const config = resolveConfig(validateConfig(rawConfig));
   const { plugins, pluginSearch } = await loadPlugins(config, options);
   const parts = await assemble(config, options, plugins);
-  const { container, calls, writes, telemetry, reports } = parts;
+  const { container, calls, writes, telemetry } = parts;
   const infos = new Map(parts.registry.list().map((t) => [t.name, toInfo(t)]));
   const exposed = new Set(infos.keys());
   const defaultUser = config.defaultUserId;
@@ -249,21 +247,17 @@ export async function createHost(rawConfig: HostConfig = {}, options: HostOption
       const info = infos.get(name);
       if (!info) return unknown(name);
       const userId = callOptions.userId ?? defaultUser;
-      return reports.within(callOptions.onReport, () =>
-        // Read-only tools change nothing: never held for confirmation, keys ignored.
-        info.annotations.readOnlyHint
-          ? calls.run(name, args, userId, callOptions.signal, callOptions.onWait)
-          : writes.call(name, args, { ...callOptions, userId }),
-      );
+      // Read-only tools change nothing: never held for confirmation, keys ignored.
+      return info.annotations.readOnlyHint
+        ? calls.run(name, args, userId, callOptions.signal, callOptions.onWait)
+        : writes.call(name, args, { ...callOptions, userId });
     },
     async previewToolCall(name, args, previewOptions = {}) {
       if (!infos.has(name)) return unknown(name);
       return writes.preview(name, args, previewOptions.userId ?? defaultUser);
     },
     applyPreview(previewId, callOptions = {}) {
-      return reports.within(callOptions.onReport, () =>
-        writes.apply(previewId, { ...callOptions, userId: callOptions.userId ?? defaultUser }),
-      );
+      return writes.apply(previewId, { ...callOptions, userId: callOptions.userId ?? defaultUser });
     },
     close: (graceMs = config.shutdownGraceSeconds * 1000) => closeHost(parts, graceMs),
   };

@@ -11,7 +11,7 @@ export { defaultTokenStore } from './auth/build-auth-providers.js';
 export { EncryptedFileTokenStore, TokenStoreError } from './auth/encrypted-file-token-store.js';
 export { MemoryTokenStore } from './auth/memory-token-store.js';
 export { OAuthAuthProvider, type OAuthProviderConfig } from './auth/oauth-provider.js';
-export type { CallReport, CallReportListener } from './call-reports.js';
+export type { CallWait, CallWaitObserver } from './call-waits.js';
 export { CONFIG_DEFAULTS, resolveConfig } from './config/config-defaults.js';
 export { hostConfigSchema } from './config/config-schema.js';
 export { findConfig } from './config/find-config.js';

@@ -89,7 +89,7 @@ it('logs the wait without sending progress to a client that sent no progress tok
   };
   const result = await client.callTool({ name: 'Limited_Get', arguments: {} });
   expect(result.isError).toBeFalsy();
-  // Log notifications of the wait may come (call reports); progress needs the client's token.
+  // A log notification of the wait may come; progress needs the client's token.
   expect(notified.filter((n) => (n as { method?: string }).method === 'notifications/progress')).toEqual([]);
   expect(logText).toContain('call waited');
 });

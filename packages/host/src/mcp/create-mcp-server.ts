@@ -1,10 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import {
-  type CallWaitListener,
-  listedAnnotations,
-  listedInputSchema,
-  type ToolOutcome,
-} from '@toolhost/core';
+import { listedAnnotations, listedInputSchema, type ToolOutcome } from '@toolhost/core';
 import type { CallOptions, Host } from '../host-api.js';
 import { MemoryRecords } from '../writes/expiring-records.js';
 import type { ConfirmWrite } from '../writes/write-safety.js';
@@ -55,14 +50,7 @@ import {
   UrlElicitationRequiredError,
 } from './sdk.js';
 import { ToolNameMap } from './tool-names.js';
-import { progressOnWait } from './wait-progress.js';
-
-/** A call's long waits as progress notifications, when its request carried a progress token. */
-function progressListener(ctx: ServerContext): CallWaitListener | undefined {
-  const token = ctx.mcpReq._meta?.progressToken;
-  if (typeof token !== 'string' && typeof token !== 'number') return undefined;
-  return progressOnWait(token, (notification) => ctx.mcpReq.notify(notification));
-}
+import { waitNotificationsOf } from './wait-notifications.js';
 
 /** Where a direct `tools/call` carries its idempotency key. */
 export const IDEMPOTENCY_META_KEY = 'toolhost/idempotencyKey';
@@ -206,9 +194,6 @@ export async function sendCompletionNotice(server: Server, elicitationId: string
     .createElicitationCompletionNotifier(elicitationId)()
     .catch(() => {});
 }
-
-/** The `logger` of the host's log notifications. */
-const LOGGER_NAME = 'toolhost';
 
 /**
  * A low-level MCP server over the host. Tools are registered with their raw JSON Schemas
@@ -502,12 +487,10 @@ class ToolCalls {
       return renderOutcome(
         invalid(keyParameter, `'${keyParameter}' must be a string of 1 to 255 characters.`),
       );
-    const onWait = progressListener(ctx);
     const options: CallOptions = {
       userId: this.callerId,
       signal: ctx.mcpReq.signal,
-      onReport: ({ level, ...data }) => void ctx.mcpReq.log(level, data, LOGGER_NAME).catch(() => {}),
-      ...(onWait ? { onWait } : {}),
+      onWait: waitNotificationsOf(ctx),
       ...(key !== undefined ? { idempotencyKey: key as string } : {}),
     };
     if (servesStatelessEra(this.server))

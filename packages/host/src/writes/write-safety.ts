@@ -1,12 +1,7 @@
-import {
-  type CallContext,
-  type CallWaitListener,
-  type RequestPreview,
-  ToolError,
-  type ToolOutcome,
-} from '@toolhost/core';
+import { type CallContext, type RequestPreview, ToolError, type ToolOutcome } from '@toolhost/core';
 import type { DispatchResult, PreparedRequest, ToolEngine } from '@toolhost/engine';
 import type { CallLifecycle } from '../call-lifecycle.js';
+import type { CallWaitObserver } from '../call-waits.js';
 import type { ResolvedHostConfig } from '../config/host-config.js';
 import type { SharedStore } from '../store/shared-store.js';
 import { type ExpiringRecords, MemoryRecords } from './expiring-records.js';
@@ -31,8 +26,8 @@ export interface WriteCallOptions {
   idempotencyKey?: string;
   /** How to ask the person, where the client can be asked (tools.confirmWrites). */
   confirm?: ConfirmWrite;
-  /** Hears of the waits the call goes through (MCP progress). */
-  onWait?: CallWaitListener;
+  /** Hears of the waits the call goes through (MCP progress and log notifications). */
+  onWait?: CallWaitObserver;
 }
 
 /** What a preview answers: the request that would be sent, or the outcome already (a schema, an error). */
