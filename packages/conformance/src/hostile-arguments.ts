@@ -1,53 +1,9 @@
 import type { JsonSchema } from '@toolhost/core';
+import { sampleValue } from '@toolhost/engine/internal';
 
 export interface FuzzCase {
   label: string;
   args: unknown;
-}
-
-/** A value that satisfies a simple schema, for filling the parameters a case is not about. */
-export function sampleValue(schema: JsonSchema): unknown {
-  if (schema.enum) return schema.enum[0];
-  if (schema.const !== undefined) return schema.const;
-  if (schema.default !== undefined) return schema.default;
-  for (const key of ['anyOf', 'oneOf'] as const) {
-    const options = schema[key] as JsonSchema[] | undefined;
-    if (options?.[0]) return sampleValue(options[0]);
-  }
-  const parts = schema.allOf as JsonSchema[] | undefined;
-  if (parts) return Object.assign({}, ...parts.map((p) => sampleValue(p) as object));
-  const type = Array.isArray(schema.type)
-    ? schema.type[0]
-    : (schema.type ?? (schema.properties ? 'object' : 'string'));
-  switch (type) {
-    case 'integer':
-    case 'number':
-      return typeof schema.minimum === 'number' ? schema.minimum : 1;
-    case 'boolean':
-      return true;
-    case 'array':
-      return [sampleValue(schema.items ?? { type: 'string' })];
-    case 'object': {
-      const out: Record<string, unknown> = schema.minProperties ? { key: 'value' } : {};
-      for (const name of schema.required ?? []) out[name] = sampleValue(schema.properties?.[name] ?? {});
-      return out;
-    }
-    default:
-      switch (schema.format) {
-        case 'date':
-          return '2024-01-31';
-        case 'date-time':
-          return '2024-01-31T12:00:00Z';
-        case 'uuid':
-          return '123e4567-e89b-12d3-a456-426614174000';
-        case 'email':
-          return 'someone@example.com';
-        case 'uri':
-          return 'https://example.com/x';
-        default:
-          return 'x'.repeat(Math.max(1, schema.minLength ?? 1));
-      }
-  }
 }
 
 /** Values of the wrong type for a schema. */
@@ -107,7 +63,7 @@ export function malformedCases(inputSchema: JsonSchema): FuzzCase[] {
       .map(([name]) => name),
   ];
   const valid: Record<string, unknown> = Object.fromEntries(
-    required.map((name) => [name, sampleValue(props[name] ?? {})]),
+    required.map((name) => [name, sampleValue(props[name] ?? {}, name)]),
   );
   // Mode tools are fuzzed in execute, where every parameter counts.
   if (props.mode) valid.mode = 'execute';

@@ -1,4 +1,5 @@
 import { REQUEST_BODY_PARAM, type ToolDeclaration } from '@toolhost/core';
+import { sampleValue } from '@toolhost/engine/internal';
 import {
   type RecordingUpstream,
   type SpawnedHost,
@@ -6,7 +7,7 @@ import {
   startRecordingUpstream,
 } from '@toolhost/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HOSTILE_STRINGS, malformedCases, sampleValue } from '../src/hostile-arguments.js';
+import { HOSTILE_STRINGS, malformedCases } from '../src/hostile-arguments.js';
 import { allPluginsRegistry, pluginPackages, toolSetsAt } from '../src/plugins.js';
 
 const packages = pluginPackages();
@@ -84,10 +85,10 @@ describe('hostile path values never change the target', () => {
       if (pathParams.length === 0) continue;
       const base: Record<string, unknown> = {};
       for (const p of decl.params ?? [])
-        if (p.required || p.executeOnly === 'required') base[p.name] = sampleValue(p.schema);
+        if (p.required || p.executeOnly === 'required') base[p.name] = sampleValue(p.schema, p.name);
       if (decl.body?.kind === 'mode') {
         base.mode = 'execute';
-        base[REQUEST_BODY_PARAM] = JSON.stringify(sampleValue(decl.body.schema));
+        base[REQUEST_BODY_PARAM] = JSON.stringify(sampleValue(decl.body.schema, 'body'));
       }
       const template = decl.path.split('/');
       for (const param of pathParams) {

@@ -4,6 +4,7 @@ import {
   type RequestPreview,
   type ToolDeclaration,
 } from '@toolhost/core';
+import { sampleValue } from '@toolhost/engine/internal';
 import {
   type RecordingUpstream,
   type SpawnedHost,
@@ -11,7 +12,6 @@ import {
   startRecordingUpstream,
 } from '@toolhost/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sampleValue } from '../src/hostile-arguments.js';
 import { allPluginsRegistry, pluginPackages, toolSetsAt } from '../src/plugins.js';
 
 // Every write tool of every plugin, previewed with minimal valid arguments and a credential
@@ -52,8 +52,8 @@ afterAll(async () => {
 });
 
 /** A value for a parameter; the one pattern the catalog uses (numeric ids) is met too. */
-function sample(schema: JsonSchema): unknown {
-  return schema.pattern === '^[0-9]+$' ? '1' : sampleValue(schema);
+function sample(schema: JsonSchema, name: string): unknown {
+  return schema.pattern === '^[0-9]+$' ? '1' : sampleValue(schema, name);
 }
 
 /** The arguments a call needs and nothing more: required parameters (one of each required group), and a mode tool's body. */
@@ -62,10 +62,10 @@ function minimalArgs(decl: ToolDeclaration): Record<string, unknown> {
   const needed = new Set(decl.requiresAnyOf?.map((group) => group[0]));
   for (const p of decl.params ?? [])
     if (!p.fromSetting && (p.required || p.executeOnly === 'required' || needed.has(p.name)))
-      args[p.name] = sample(p.schema);
+      args[p.name] = sample(p.schema, p.name);
   if (decl.body?.kind === 'mode') {
     args.mode = 'execute';
-    args[REQUEST_BODY_PARAM] = JSON.stringify(sampleValue(decl.body.schema));
+    args[REQUEST_BODY_PARAM] = JSON.stringify(sampleValue(decl.body.schema, 'body'));
   }
   return args;
 }

@@ -30,6 +30,7 @@ describe('@toolhost/engine entries', () => {
       'parseRequestBody',
       'queryPairs',
       'retryAfterSeconds',
+      'sampleValue',
       'sleep',
       'validateArguments',
     ]);

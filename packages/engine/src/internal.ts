@@ -6,5 +6,6 @@
 export { buildRequest, type RequestTarget } from './build-request.js';
 export { errorForResponse, retryAfterSeconds } from './classify-response.js';
 export { Pacer, sleep } from './pacer.js';
+export { sampleValue } from './sample-value.js';
 export { encodeQuery, type QueryPair, queryPairs } from './serialize-query.js';
 export { type Arguments, parseRequestBody, validateArguments } from './validate-arguments.js';
