@@ -12,7 +12,9 @@ describe('Pacer', () => {
     const pacer = new Pacer(5);
     const started = performance.now();
     expect(await pacer.wait('idle')).toBe(0);
-    expect(performance.now() - started).toBeLessThan(5);
+    // A slot at 5 per second is 200 ms away: well under that means it did not wait for one
+    // (a tighter bound only measures how busy the machine running the tests is).
+    expect(performance.now() - started).toBeLessThan(100);
   });
 
   it('never lets more than the rate through in any second, with late timers', async () => {
