@@ -13,7 +13,7 @@ import { RedisChannels } from '../src/store/redis-channels.js';
 import { openSharedCipher, RedisTokenStore } from '../src/store/redis-token-store.js';
 import { type FakeOAuthServer, fakeClient, startFakeOAuthServer } from './fake-oauth-server.js';
 import { type RedisCluster, startRedisCluster, startRedisServer } from './redis-server.js';
-import { largeResultOnOtherReplica } from './replica-scenarios.js';
+import { largeResultOnOtherReplica, perUserBoundsAcrossReplicas } from './replica-scenarios.js';
 import { fixtureApp } from './support.js';
 
 // The shared-store scenarios through a real three-master Redis Cluster: every command, MULTI

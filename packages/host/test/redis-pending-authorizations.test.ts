@@ -69,6 +69,16 @@ describe('pending authorizations in Redis', () => {
     expect(await a.zcard('toolhost:oauth:{echo-auth}:user:alice')).toBe(32);
   });
 
+  it('holds the cap when two replicas add one user’s flows at once', async () => {
+    const [one, two] = await replicas();
+    await Promise.all(
+      Array.from({ length: 60 }, (_, i) => (i % 2 ? one : two).add(`s-${i}`, entry('alice', `f-${i}`))),
+    );
+    expect(await a.zcard('toolhost:oauth:{echo-auth}:user:alice')).toBe(32);
+    expect(await a.keys('toolhost:oauth:{echo-auth}:flow:*')).toHaveLength(32);
+    expect(await a.keys('toolhost:oauth:{echo-auth}:state:*')).toHaveLength(32);
+  });
+
   it('expires flows with Redis (PX)', async () => {
     const [one] = await replicas(200);
     await one.add('s1', entry('u', 'f1'));

@@ -1,8 +1,12 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { ToolOutcome } from '@toolhost/core';
 import { expect } from 'vitest';
 import type { RecordingUpstream } from '../../testing/src/recording-upstream.js';
 import type { HostConfig } from '../src/config/host-config.js';
+import type { Host } from '../src/host.js';
 import { spawnHttpHost } from './support.js';
+import { writeHost } from './write-support.js';
 
 // Scenarios that must hold on every shared-store deployment (standalone Redis, Sentinel,
 // Cluster): each suite runs them against its own store.
@@ -59,5 +63,65 @@ export async function largeResultOnOtherReplica(input: {
       r.child.kill('SIGTERM');
       await r.exited;
     }
+  }
+}
+
+const errorOf = (o: ToolOutcome | { ok: boolean }) =>
+  'error' in o ? (o.error as { code: string; message: string }) : undefined;
+
+/**
+ * A user's previews and idempotency keys are bounded across the replicas, not per replica:
+ * filled half on each, the next is refused on either, naming the setting; another user goes
+ * on; once the user's records expire, their places are free again.
+ */
+export async function perUserBoundsAcrossReplicas(input: {
+  upstream: RecordingUpstream;
+  env: Record<string, string>;
+  store?: HostConfig['store'];
+}): Promise<void> {
+  input.upstream.respond(() => ({ status: 200, body: { ok: true } }));
+  const config: HostConfig = {
+    tools: { previewsPerUser: 4, previewTtlSeconds: 1, idempotencyKeysPerUser: 4, idempotencyTtlSeconds: 2 },
+    ...(input.store ? { store: input.store } : {}),
+  };
+  const replicas: Host[] = [];
+  try {
+    replicas.push(await writeHost(input.upstream.url, config, input.env));
+    replicas.push(await writeHost(input.upstream.url, config, input.env));
+    const [a, b] = replicas as [Host, Host];
+    const update = { id: 'thing-1', title: 'T' };
+    const preview = (host: Host, userId: string) =>
+      host.previewToolCall('WriteApi.UpdateThing', update, { userId });
+    const keyed = (host: Host, userId: string, key: string) =>
+      host.callTool('WriteApi.UpdateThing', update, { userId, idempotencyKey: key });
+
+    // Both replicas at once: the bound holds however the user's calls interleave.
+    const made = await Promise.all([0, 1, 2, 3, 4, 5].map((i) => preview(i % 2 ? a : b, 'alice')));
+    expect(made.filter((o) => o.ok)).toHaveLength(4);
+    for (const host of [a, b]) {
+      const refused = errorOf(await preview(host, 'alice'));
+      expect(refused?.code).toBe('store_unavailable');
+      expect(refused?.message).toContain('tools.previewsPerUser');
+      expect(refused?.message).toContain('across the replicas');
+    }
+    expect((await preview(b, 'bob')).ok).toBe(true);
+
+    const sent = await Promise.all([0, 1, 2, 3, 4, 5].map((i) => keyed(i % 2 ? a : b, 'alice', `k-${i}`)));
+    expect(sent.filter((o) => o.ok)).toHaveLength(4);
+    for (const host of [a, b]) {
+      const refused = errorOf(await keyed(host, 'alice', 'k-more'));
+      expect(refused?.code).toBe('store_unavailable');
+      expect(refused?.message).toContain('tools.idempotencyKeysPerUser');
+    }
+    // The refused ones were not sent; another user's key goes.
+    expect(input.upstream.requests).toHaveLength(4);
+    expect((await keyed(a, 'bob', 'k-0')).ok).toBe(true);
+
+    // Previews are kept twice their life (2 s), keys theirs (2 s): then their places are free.
+    await sleep(2300);
+    expect((await preview(a, 'alice')).ok).toBe(true);
+    expect((await keyed(b, 'alice', 'k-after')).ok).toBe(true);
+  } finally {
+    await Promise.all(replicas.map((h) => h.close()));
   }
 }

@@ -16,7 +16,7 @@ import { RedisChannels } from '../src/store/redis-channels.js';
 import { openSharedCipher, RedisTokenStore } from '../src/store/redis-token-store.js';
 import { type FakeOAuthServer, fakeClient, startFakeOAuthServer } from './fake-oauth-server.js';
 import { type RedisServer, startRedisServer } from './redis-server.js';
-import { largeResultOnOtherReplica } from './replica-scenarios.js';
+import { largeResultOnOtherReplica, perUserBoundsAcrossReplicas } from './replica-scenarios.js';
 import { ALICE_ACCESS_TOKEN, fixtureApp, spawnHttpHost } from './support.js';
 
 const TOKEN_KEY = 'token-encryption-key-for-replicas';
@@ -820,4 +820,10 @@ describe('shared store (Redis): large results', () => {
     for (const key of await admin.keys('toolhost:result*'))
       if ((await admin.type(key)) === 'string') expect(await admin.get(key)).not.toContain('s-1');
   }, 30_000);
+});
+
+describe('shared store (Redis): per-user bounds across replicas', () => {
+  it("bounds a user's previews and idempotency keys across the replicas, naming the setting; expiries free places", async () => {
+    await perUserBoundsAcrossReplicas({ upstream, env: replicaEnv() as Record<string, string> });
+  });
 });

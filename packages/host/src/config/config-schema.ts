@@ -176,7 +176,7 @@ export const hostConfigSchema = {
           minimum: 1,
           maximum: 100000,
           description:
-            'How many unexpired write previews one user may hold on a host (or replica); one more is refused, naming this setting.',
+            'How many unexpired write previews one user may hold on a host, or across all replicas sharing a Redis store; one more is refused, naming this setting.',
           default: 100,
         },
         idempotencyKeysPerUser: {
@@ -184,7 +184,7 @@ export const hostConfigSchema = {
           minimum: 1,
           maximum: 1000000,
           description:
-            'How many idempotency keys holding outcomes one user may have on a host (or replica); one more is refused, naming this setting.',
+            'How many idempotency keys holding outcomes one user may have on a host, or across all replicas sharing a Redis store; one more is refused, naming this setting.',
           default: 1000,
         },
         idempotencyTtlSeconds: {

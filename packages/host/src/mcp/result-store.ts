@@ -34,7 +34,8 @@ export interface ResultStoreOptions {
 
 /** Results shared by replicas (store/redis-results.ts). */
 export interface SharedResults {
-  put(result: StoredResult & { userId: string }): Promise<void>;
+  /** Keeps `result`; the owner's oldest beyond `maxUserBytes` across the replicas go. */
+  put(result: StoredResult & { userId: string }, maxUserBytes: number): Promise<void>;
   get(uri: string, userId: string): Promise<StoredResult | undefined>;
   list(userId: string): Promise<Omit<StoredResult, 'text'>[]>;
 }
@@ -89,7 +90,7 @@ export class ResultStore {
       if ((this.userBytes.get(userId) ?? 0) <= this.maxUserBytes || uri === entry.uri) break;
       if (old.userId === userId) this.remove(uri, old.bytes);
     }
-    this.shared?.put(entry).catch((e: unknown) => this.onShareFailed?.(e));
+    this.shared?.put(entry, this.maxUserBytes).catch((e: unknown) => this.onShareFailed?.(e));
     // Maps iterate in insertion order: the first entries are the oldest.
     for (const [uri, old] of this.entries) {
       if (this.totalBytes <= this.maxTotalBytes || uri === entry.uri) break;

@@ -8,6 +8,20 @@ import {
 import { inRedis, type SharedRedis } from './redis-client.js';
 import type { SaltedSealed, SharedCipher } from './shared-cipher.js';
 
+// Drops the user's expired flows, adds the new one, and pops their oldest beyond the bound,
+// answering the popped flow ids (whose keys the caller removes).
+const MAKE_ROOM = `
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
+redis.call('ZADD', KEYS[1], ARGV[2], ARGV[3])
+redis.call('PEXPIRE', KEYS[1], ARGV[5])
+local over = redis.call('ZCARD', KEYS[1]) - tonumber(ARGV[4])
+if over <= 0 then return {} end
+local popped = redis.call('ZPOPMIN', KEYS[1], over)
+local ids = {}
+for i = 1, #popped, 2 do ids[#ids + 1] = popped[i] end
+return ids
+`;
+
 /** What is sealed under a flow's key: everything of the flow but whether it was opened. */
 interface StoredFlow extends Omit<PendingAuthorization, 'opened'> {
   state: string;
@@ -49,13 +63,19 @@ export class RedisPendingAuthorizations implements PendingAuthorizationStore {
     const users = this.userKey(entry.userId);
     await this.cipher.agree();
     await inRedis(async () => {
-      await this.redis.zremrangebyscore(users, '-inf', now);
-      const count = await this.redis.zcard(users);
-      if (count >= this.maxPerUser) {
-        const oldest = await this.redis.zpopmin(users, count - this.maxPerUser + 1);
-        // zpopmin answers member, score, member, score…
-        for (let i = 0; i < oldest.length; i += 2) await this.drop(oldest[i]!);
-      }
+      // The flow's place is taken, and the user's oldest beyond the bound given up, in one
+      // script: two replicas adding a user's flows at once cannot leave more than the bound.
+      const evicted = (await this.redis.eval(
+        MAKE_ROOM,
+        1,
+        users,
+        now,
+        stored.expiresAt,
+        entry.flowId,
+        this.maxPerUser,
+        this.ttlMs,
+      )) as string[];
+      for (const flowId of evicted) await this.drop(flowId);
       await this.redis
         .multi()
         .set(
@@ -65,9 +85,10 @@ export class RedisPendingAuthorizations implements PendingAuthorizationStore {
           this.ttlMs,
         )
         .set(this.stateKey(state), entry.flowId, 'PX', this.ttlMs)
-        .zadd(users, stored.expiresAt, entry.flowId)
-        .pexpire(users, this.ttlMs)
         .exec();
+      // Another replica may have given this flow's place up before its keys were written,
+      // finding nothing to remove: they are removed here instead.
+      if ((await this.redis.zscore(users, entry.flowId)) === null) await this.drop(entry.flowId);
     });
   }
 

@@ -9,6 +9,32 @@ type OwnedResult = StoredResult & { userId: string };
 /** A result's id in its URI (toolhost://results/<uuid>); anything else is no result of ours. */
 const ID = /^toolhost:\/\/results\/([0-9a-f-]{36})$/;
 
+// Stores a result and lists it under its owner, then drops the owner's oldest results while
+// theirs add up to more than ARGV[7] bytes (-1: no bound); the newest always stays. The
+// dropped results' keys are the stored one's with another id (same owner, same slot).
+const PUT = `
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[3])
+redis.call('ZADD', KEYS[2], ARGV[4], ARGV[5])
+if redis.call('PTTL', KEYS[2]) < tonumber(ARGV[2]) then redis.call('PEXPIRE', KEYS[2], ARGV[2]) end
+local max = tonumber(ARGV[7])
+if max < 0 then return 0 end
+local listed = redis.call('ZRANGE', KEYS[2], 0, -1)
+local total = 0
+for _, m in ipairs(listed) do total = total + cjson.decode(m).bytes end
+local base = string.sub(KEYS[1], 1, #KEYS[1] - #ARGV[6])
+local dropped = 0
+for _, m in ipairs(listed) do
+  if total <= max or m == ARGV[5] then break end
+  local entry = cjson.decode(m)
+  redis.call('DEL', base .. string.match(entry.uri, '([^/]+)$'))
+  redis.call('ZREM', KEYS[2], m)
+  total = total - entry.bytes
+  dropped = dropped + 1
+end
+return dropped
+`;
+
 /**
  * Results too large for a tool result, shared by replicas: the `resource_link` one replica
  * hands out is read on any other, by its owner only. Each is a Redis key expiring with the
@@ -30,12 +56,16 @@ export class RedisResults {
     );
   }
 
-  // A result and its owner's list are written in one MULTI: both carry the owner as hash tag
+  // A result and its owner's list are written in one script: both carry the owner as hash tag
   // (`{…}`), so a Redis Cluster keeps them in one slot. The reader names the owner anyway.
   private key = (id: string, userId: string) => `toolhost:result:{${encodeURIComponent(userId)}}:${id}`;
   private userKey = (userId: string) => `toolhost:results:{${encodeURIComponent(userId)}}`;
 
-  async put(result: OwnedResult): Promise<void> {
+  /**
+   * Shares `result`; the owner's oldest results beyond `maxUserBytes` (theirs on every replica)
+   * are dropped, so that one user's results cannot take Redis's memory from the others'.
+   */
+  async put(result: OwnedResult, maxUserBytes = Number.POSITIVE_INFINITY): Promise<void> {
     const id = ID.exec(result.uri)?.[1];
     if (!id) return;
     const ttlMs = Math.max(1, result.expiresAt - Date.now());
@@ -43,13 +73,19 @@ export class RedisResults {
     const listed = JSON.stringify({ uri: result.uri, tool: result.tool, bytes: result.bytes });
     await this.cipher.agree();
     await inRedis(() =>
-      this.redis
-        .multi()
-        .set(key, JSON.stringify(this.cipher.seal(result, key)), 'PX', ttlMs)
-        .zremrangebyscore(this.userKey(result.userId), '-inf', Date.now())
-        .zadd(this.userKey(result.userId), result.expiresAt, listed)
-        .pexpire(this.userKey(result.userId), ttlMs)
-        .exec(),
+      this.redis.eval(
+        PUT,
+        2,
+        key,
+        this.userKey(result.userId),
+        JSON.stringify(this.cipher.seal(result, key)),
+        ttlMs,
+        Date.now(),
+        result.expiresAt,
+        listed,
+        id,
+        Number.isFinite(maxUserBytes) ? maxUserBytes : -1,
+      ),
     );
   }
 

@@ -3,10 +3,12 @@ import type { AuthorizationFlows, RefreshLock } from '../auth/oauth-provider.js'
 import type { HostConfig } from '../config/host-config.js';
 import type { Logger } from '../logger.js';
 import type { ExpiringRecords } from '../writes/expiring-records.js';
+import type { PerUserPlaces } from '../writes/per-user-budget.js';
 import { RedisAuthorizationSignals } from './redis-authorization-signals.js';
 import { RedisChannels } from './redis-channels.js';
 import { connectRedis, type SharedRedis, SharedStoreStartError } from './redis-client.js';
 import { RedisPendingAuthorizations } from './redis-pending-authorizations.js';
+import { RedisPlaces } from './redis-places.js';
 import { RedisRecords } from './redis-records.js';
 import { RedisResults } from './redis-results.js';
 import { RedisTokenStore } from './redis-token-store.js';
@@ -35,6 +37,8 @@ export interface SharedStore {
   /** A key for signing cookies, the same on every replica (derived from TOOLHOST_TOKEN_KEY). */
   signingKey(purpose: string): Buffer;
   readonly writeRecords: ExpiringRecords;
+  /** Each user's previews and idempotency keys, counted across the replicas for their bounds. */
+  readonly places: PerUserPlaces;
   /** Results too large for a tool result, readable on every replica by their owner. */
   readonly results: RedisResults;
   close(): Promise<void>;
@@ -90,6 +94,7 @@ export async function openSharedStore(
       }),
       signingKey: (purpose) => cipher.derive(purpose),
       writeRecords: new RedisRecords(redis, undefined, () => cipher.agree()),
+      places: new RedisPlaces(redis),
       results: new RedisResults(redis, cipher, logger),
       async close() {
         await opened.close();

@@ -4,18 +4,18 @@ import type { ToolOutcome } from '@toolhost/core';
 import type { DispatchResult } from '@toolhost/engine';
 import stringify from 'safe-stable-stringify';
 import type { ExpiringRecords } from './expiring-records.js';
-import { PerUserBudget } from './per-user-budget.js';
+import { type PerUserPlaces, ProcessPlaces } from './per-user-budget.js';
 import type { RecordCodec } from './record-codec.js';
 
-/** Keys one user may have answering stored outcomes on one host (or replica). */
+/** Keys one user may have answering stored outcomes on one host (or on all replicas sharing a store). */
 export const MAX_KEYS_PER_USER = 1000;
 
-function tooManyKeys(max: number, ttlMs: number): ToolOutcome {
+function tooManyKeys(max: number, scope: string, ttlMs: number): ToolOutcome {
   return {
     ok: false,
     error: {
       code: 'store_unavailable',
-      message: `You have ${max} idempotency keys holding outcomes, the most one user may have on this host (tools.idempotencyKeysPerUser; each is kept ${ttlMs / 1000} s): send without a key, or later. Nothing was sent.`,
+      message: `You have ${max} idempotency keys holding outcomes, the most one user may have ${scope} (tools.idempotencyKeysPerUser; each is kept ${ttlMs / 1000} s): send without a key, or later. Nothing was sent.`,
       retryable: true,
       parameter: 'idempotency_key',
     },
@@ -97,6 +97,8 @@ export interface IdempotencyOptions {
   onWaited?: (ms: number) => void;
   /** Keys with stored outcomes per user (default MAX_KEYS_PER_USER). */
   maxPerUser?: number;
+  /** Where each user's keys are counted (default: by this process). */
+  places?: PerUserPlaces;
 }
 
 type Known = { kind: 'outcome'; outcome: ToolOutcome } | { kind: 'running' } | { kind: 'free' };
@@ -119,7 +121,8 @@ export class IdempotencyKeys {
   private readonly waitMs: number;
   private readonly pollMs: number;
   private readonly finishRetryMs: number;
-  private readonly perUser: PerUserBudget;
+  private readonly places: PerUserPlaces;
+  private readonly maxPerUser: number;
 
   constructor(
     private readonly records: ExpiringRecords,
@@ -132,7 +135,8 @@ export class IdempotencyKeys {
     this.waitMs = options.waitMs ?? 10_000;
     this.pollMs = options.pollMs ?? 100;
     this.finishRetryMs = options.finishRetryMs ?? 60_000;
-    this.perUser = new PerUserBudget(options.maxPerUser ?? MAX_KEYS_PER_USER);
+    this.places = options.places ?? new ProcessPlaces();
+    this.maxPerUser = options.maxPerUser ?? MAX_KEYS_PER_USER;
   }
 
   async run(
@@ -189,15 +193,22 @@ export class IdempotencyKeys {
         await this.records.removeIf(keys.claim, marker).catch(() => {});
         return stored.fingerprint === fingerprint ? stored.outcome : conflict();
       }
-      if (!this.perUser.take(userId, this.options.ttlMs)) {
+      const placed = await this.places
+        .take('idempotency', userId, id, this.maxPerUser, this.options.ttlMs)
+        .catch(async (e) => {
+          await this.records.removeIf(keys.claim, marker).catch(() => {});
+          throw e;
+        });
+      if (!placed) {
         await this.records.removeIf(keys.claim, marker).catch(() => {});
-        return tooManyKeys(this.perUser.max, this.options.ttlMs);
+        return tooManyKeys(this.maxPerUser, this.places.scope, this.options.ttlMs);
       }
-      const sent = await this.sendClaimed(id, keys, marker, fingerprint, send).catch((e: unknown) => {
-        this.perUser.giveBack(userId);
+      const giveBack = () => this.places.giveBack('idempotency', userId, id).catch(() => {});
+      const sent = await this.sendClaimed(id, keys, marker, fingerprint, send).catch(async (e: unknown) => {
+        await giveBack();
         throw e;
       });
-      if (!sent.stored) this.perUser.giveBack(userId);
+      if (!sent.stored) await giveBack();
       return sent.outcome;
     }
   }

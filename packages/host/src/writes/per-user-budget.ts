@@ -1,31 +1,47 @@
 /**
- * A bound per user on records that expire (previews, stored idempotency outcomes), counted
- * by this process: one user filling the host's records (memory, the file, Redis) cannot crowd
- * out the others. With replicas each counts what it wrote itself.
+ * A bound per user on records that expire (previews, stored idempotency outcomes): one user
+ * filling the host's records (memory, the file, Redis) cannot crowd out the others. Each
+ * record takes a place named by its id among its user's places of one kind.
  */
-export class PerUserBudget {
-  /** Per user, when each of their live records expires. */
-  private readonly users = new Map<string, number[]>();
+export interface PerUserPlaces {
+  /**
+   * Takes place `id` among `userId`'s `kind` until `ttlMs` from now; false when the user has
+   * `max` live places of that kind already. Taking a place held already renews it.
+   */
+  take(kind: string, userId: string, id: string, max: number, ttlMs: number): Promise<boolean>;
+  /** Gives place `id` back (its record was not kept after all). */
+  giveBack(kind: string, userId: string, id: string): Promise<void>;
+  /** Where the bound holds, for the refusal: "on this host", "across the replicas". */
+  readonly scope: string;
+}
 
-  constructor(readonly max: number) {}
+/**
+ * The places counted by this process: the bound of one host (memory, the host's own file).
+ * Replicas count theirs in the shared store instead (store/redis-places.ts).
+ */
+export class ProcessPlaces implements PerUserPlaces {
+  /** Per kind and user, when each of their live places expires. */
+  private readonly users = new Map<string, Map<string, number>>();
+  readonly scope = 'on this host';
 
-  /** Takes a place for `userId` for `ttlMs`; false when the user has `max` live ones already. */
-  take(userId: string, ttlMs: number): boolean {
+  async take(kind: string, userId: string, id: string, max: number, ttlMs: number): Promise<boolean> {
     const now = Date.now();
-    const live = (this.users.get(userId) ?? []).filter((t) => t > now);
-    if (live.length >= this.max) {
-      this.users.set(userId, live);
+    const slot = `${kind}\u0000${userId}`;
+    const places = this.users.get(slot) ?? new Map<string, number>();
+    for (const [placeId, expires] of places) if (expires <= now) places.delete(placeId);
+    if (!places.has(id) && places.size >= max) {
+      this.users.set(slot, places);
       return false;
     }
-    live.push(now + ttlMs);
-    this.users.set(userId, live);
+    places.set(id, now + ttlMs);
+    this.users.set(slot, places);
     if (this.users.size > 10_000)
-      for (const [user, times] of this.users) if (times.every((t) => t <= now)) this.users.delete(user);
+      for (const [key, held] of this.users)
+        if ([...held.values()].every((t) => t <= now)) this.users.delete(key);
     return true;
   }
 
-  /** Gives back the place taken last (its record was not kept after all). */
-  giveBack(userId: string): void {
-    this.users.get(userId)?.pop();
+  async giveBack(kind: string, userId: string, id: string): Promise<void> {
+    this.users.get(`${kind}\u0000${userId}`)?.delete(id);
   }
 }

@@ -2,10 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { type RequestPreview, ToolError, type ToolOutcome } from '@toolhost/core';
 import type { PreparedRequest } from '@toolhost/engine';
 import type { ExpiringRecords } from './expiring-records.js';
-import { PerUserBudget } from './per-user-budget.js';
+import { type PerUserPlaces, ProcessPlaces } from './per-user-budget.js';
 import type { RecordCodec } from './record-codec.js';
 
-/** Previews one user may have waiting on one host (or replica). */
+/** Previews one user may have waiting on one host (or on all replicas sharing a store). */
 export const MAX_PREVIEWS_PER_USER = 100;
 
 export const REDACTED = '[redacted]';
@@ -50,25 +50,23 @@ export function describeRequest(prepared: PreparedRequest): RequestPreview['requ
  * twice their life, so that a late apply is told `preview_expired` rather than not found.
  */
 export class Previews {
-  private readonly perUser: PerUserBudget;
-
   constructor(
     private readonly records: ExpiringRecords,
     private readonly codec: RecordCodec,
     readonly ttlMs: number,
-    maxPerUser = MAX_PREVIEWS_PER_USER,
-  ) {
-    this.perUser = new PerUserBudget(maxPerUser);
-  }
+    private readonly maxPerUser = MAX_PREVIEWS_PER_USER,
+    /** Where each user's previews are counted: the shared store's places with replicas. */
+    private readonly places: PerUserPlaces = new ProcessPlaces(),
+  ) {}
 
   async create(userId: string, prepared: PreparedRequest): Promise<RequestPreview> {
-    if (!this.perUser.take(userId, 2 * this.ttlMs))
+    const id = `pv_${randomBytes(16).toString('base64url')}`;
+    if (!(await this.places.take('previews', userId, id, this.maxPerUser, 2 * this.ttlMs)))
       throw new ToolError({
         code: 'store_unavailable',
         retryable: true,
-        message: `You have ${this.perUser.max} previews kept, the most one user may have on this host (tools.previewsPerUser): apply the ones you need, or wait for them to expire (each is kept ${(2 * this.ttlMs) / 1000} s). Nothing was sent.`,
+        message: `You have ${this.maxPerUser} previews kept, the most one user may have ${this.places.scope} (tools.previewsPerUser): apply the ones you need, or wait for them to expire (each is kept ${(2 * this.ttlMs) / 1000} s). Nothing was sent.`,
       });
-    const id = `pv_${randomBytes(16).toString('base64url')}`;
     const preview: RequestPreview = {
       preview_id: id,
       tool: prepared.tool,
@@ -79,7 +77,7 @@ export class Previews {
     try {
       await this.records.put(`preview:${id}`, this.codec.encode(record, `preview:${id}`), 2 * this.ttlMs);
     } catch (e) {
-      this.perUser.giveBack(userId);
+      await this.places.giveBack('previews', userId, id).catch(() => {});
       throw e;
     }
     return preview;

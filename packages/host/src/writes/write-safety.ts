@@ -7,6 +7,7 @@ import type { SharedStore } from '../store/shared-store.js';
 import { type ExpiringRecords, MemoryRecords } from './expiring-records.js';
 import { FileRecords } from './file-records.js';
 import { callFingerprint, IdempotencyKeys } from './idempotency-keys.js';
+import { ProcessPlaces } from './per-user-budget.js';
 import { type ClaimedPreview, describeRequest, Previews } from './previews.js';
 import { plainRecords, type RecordCodec, sealedRecords } from './record-codec.js';
 
@@ -198,14 +199,17 @@ export function createWriteSafety(input: {
 }): WriteSafety {
   const { tools } = input.config;
   const { records, codec } = writeRecords(input.shared, input.file);
+  // One count per user for every process that shares the records: replicas count in Redis.
+  const places = input.shared?.places ?? new ProcessPlaces();
   return new WriteSafety(
     records,
     input.calls,
     input.engine,
-    new Previews(records, codec, tools.previewTtlSeconds * 1000, tools.previewsPerUser),
+    new Previews(records, codec, tools.previewTtlSeconds * 1000, tools.previewsPerUser, places),
     new IdempotencyKeys(records, codec, {
       ttlMs: tools.idempotencyTtlSeconds * 1000,
       maxPerUser: tools.idempotencyKeysPerUser,
+      places,
       claimLeaseMs: tools.idempotencyClaimSeconds * 1000,
       waitMs: tools.idempotencyWaitSeconds * 1000,
       ...(input.onClaimWaited ? { onWaited: input.onClaimWaited } : {}),
