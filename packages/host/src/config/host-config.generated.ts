@@ -53,13 +53,13 @@ export interface HostConfig {
      */
     previewTtlSeconds?: number;
     /**
-     * How many unexpired write previews one user may hold on a host (or replica); one more is refused, naming this setting.
+     * How many unexpired write previews one user may hold on a host, or across all replicas sharing a Redis store; one more is refused, naming this setting.
      *
      * @default 100
      */
     previewsPerUser?: number;
     /**
-     * How many idempotency keys holding outcomes one user may have on a host (or replica); one more is refused, naming this setting.
+     * How many idempotency keys holding outcomes one user may have on a host, or across all replicas sharing a Redis store; one more is refused, naming this setting.
      *
      * @default 1000
      */
@@ -509,13 +509,13 @@ export interface ResolvedHostConfig {
      */
     previewTtlSeconds: number;
     /**
-     * How many unexpired write previews one user may hold on a host (or replica); one more is refused, naming this setting.
+     * How many unexpired write previews one user may hold on a host, or across all replicas sharing a Redis store; one more is refused, naming this setting.
      *
      * @default 100
      */
     previewsPerUser: number;
     /**
-     * How many idempotency keys holding outcomes one user may have on a host (or replica); one more is refused, naming this setting.
+     * How many idempotency keys holding outcomes one user may have on a host, or across all replicas sharing a Redis store; one more is refused, naming this setting.
      *
      * @default 1000
      */
