@@ -177,7 +177,7 @@ describe('idempotency keys and previews across a restart (encrypted file)', () =
     expect(first.ok).toBe(true);
     await before.close();
 
-    const file = join(dataDir, 'write-records.enc.json');
+    const file = join(dataDir, 'write-records.enc.jsonl');
     const sealed = readFileSync(file, 'utf8');
     for (const plain of ['restart-title', 'thing-1', WRITE_KEY]) expect(sealed).not.toContain(plain);
 

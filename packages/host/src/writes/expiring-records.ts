@@ -84,7 +84,7 @@ export class MemoryRecords implements ExpiringRecords {
   async removeIf(key: string, value: string): Promise<void> {
     if (this.live(key)?.value === value) {
       this.entries.delete(key);
-      this.changed();
+      this.changed(key);
     }
   }
 
@@ -96,11 +96,11 @@ export class MemoryRecords implements ExpiringRecords {
       for (const [k, e] of this.entries) if (e.expires <= now) this.entries.delete(k);
     }
     this.entries.set(key, { value, expires: now + ttlMs });
-    this.changed();
+    this.changed(key);
   }
 
-  /** Told after every change (the file store writes then). */
-  protected changed(): void {}
+  /** Told after every change of `key` (the file store writes it then). */
+  protected changed(_key: string): void {}
 
   private live(key: string): Entry | undefined {
     const entry = this.entries.get(key);

@@ -1,24 +1,44 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ToolError } from '@toolhost/core';
 import { describe, expect, it, vi } from 'vitest';
-import { TokenStoreError } from '../auth/sealed-file.js';
+import { SealedFile, TokenStoreError } from '../auth/sealed-file.js';
 import { TokenCipher } from '../auth/token-cipher.js';
 import { FileRecords } from './file-records.js';
+import { JOURNAL_FORMAT } from './record-journal.js';
 
 const KEY = 'a-long-enough-test-key';
 const HOUR = 3_600_000;
 
 const dataDir = () => mkdtempSync(join(tmpdir(), 'write-records-'));
 
-/** The file's records, opened with the key as the store does (what is really on disk). */
+const FILE = 'write-records.enc.jsonl';
+
+/** The file's records, each line opened with the key (what is really on disk). */
 function opened(dir: string): Record<string, [string, number]> {
-  const envelope = JSON.parse(readFileSync(join(dir, 'write-records.enc.json'), 'utf8'));
-  return new TokenCipher(KEY, Buffer.from(envelope.salt, 'base64')).open(envelope) as Record<
-    string,
-    [string, number]
-  >;
+  const [header, ...lines] = readFileSync(join(dir, FILE), 'utf8').trimEnd().split('\n');
+  const cipher = new TokenCipher(KEY, Buffer.from(JSON.parse(header!).salt, 'base64'));
+  const out: Record<string, [string, number]> = {};
+  for (const line of lines) {
+    const [key, value, expires] = cipher.open(JSON.parse(line), JOURNAL_FORMAT) as [
+      string,
+      string | null,
+      number,
+    ];
+    if (value === null) delete out[key];
+    else out[key] = [value, expires];
+  }
+  return out;
 }
 
 describe('FileRecords', () => {
@@ -32,7 +52,7 @@ describe('FileRecords', () => {
     await records.put('removed', 'mine', HOUR);
     await records.removeIf('removed', 'mine');
 
-    const file = join(dir, 'write-records.enc.json');
+    const file = join(dir, FILE);
     expect(statSync(file).mode & 0o777).toBe(0o600);
     const text = readFileSync(file, 'utf8');
     for (const plain of ['secret-invoice-text', 'holder-1', 'claim', 'outcome'])
@@ -48,10 +68,10 @@ describe('FileRecords', () => {
     expect(await reopened.get('gone')).toBe('value');
     expect(await reopened.get('removed')).toBeUndefined();
     await reopened.flush();
-    expect(readdirSync(dir)).toEqual(['write-records.enc.json']);
+    expect(readdirSync(dir)).toEqual([FILE]);
   });
 
-  it('drops expired records on load and leaves them out of the next write', async () => {
+  it('drops expired records on load', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     try {
       const dir = dataDir();
@@ -64,7 +84,7 @@ describe('FileRecords', () => {
       expect(await reopened.get('long')).toBe('kept');
 
       await records.put('later', 'y', 3 * HOUR);
-      expect(Object.keys(opened(dir))).toEqual(['long', 'later']);
+      expect(await FileRecords.inDirectory(dir, KEY).get('later')).toBe('y');
     } finally {
       vi.useRealTimers();
     }
@@ -87,17 +107,25 @@ describe('FileRecords', () => {
     expect(() => FileRecords.inDirectory(dir, 'another-long-key-xx')).toThrow(
       /Cannot decrypt write-records file .*wrong key, or the file was altered/,
     );
-    const file = join(dir, 'write-records.enc.json');
-    const envelope = JSON.parse(readFileSync(file, 'utf8'));
-    envelope.data = Buffer.from('tampered').toString('base64');
-    writeFileSync(file, JSON.stringify(envelope));
+    const file = join(dir, FILE);
+    const [header, line] = readFileSync(file, 'utf8').split('\n');
+    const sealed = JSON.parse(line!);
+    sealed.data = Buffer.from('tampered').toString('base64');
+    writeFileSync(file, `${header}\n${JSON.stringify(sealed)}\n`);
     expect(() => FileRecords.inDirectory(dir, KEY)).toThrow(TokenStoreError);
   });
 
   it('refuses a file that is not a write-records store, naming it and leaving it as it is', () => {
-    for (const text of ['null', '[]', '{}', 'half-writ', '{"format":"toolhost-write-records-v1","salt":1}']) {
+    for (const text of [
+      'null\n',
+      '[]\n',
+      '{}\n',
+      'half-writ\n',
+      '{"format":"toolhost-write-records-v2","salt":1}\n',
+      '',
+    ]) {
       const dir = dataDir();
-      const file = join(dir, 'write-records.enc.json');
+      const file = join(dir, FILE);
       writeFileSync(file, text);
       let error: unknown;
       try {
@@ -115,9 +143,7 @@ describe('FileRecords', () => {
     const dir = dataDir();
     await FileRecords.inDirectory(dir, KEY).put('k', 'v', HOUR);
     const { EncryptedFileTokenStore } = await import('../auth/encrypted-file-token-store.js');
-    expect(() => new EncryptedFileTokenStore(join(dir, 'write-records.enc.json'), KEY)).toThrow(
-      /unknown format/,
-    );
+    expect(() => new EncryptedFileTokenStore(join(dir, FILE), KEY)).toThrow(/not JSON/);
   });
 
   it('refuses a new record beyond its bounds, as a retryable tool error, and keeps the others', async () => {
@@ -140,14 +166,14 @@ describe('FileRecords', () => {
     const dir = dataDir();
     const records = FileRecords.inDirectory(dir, KEY);
     // A directory where the file goes: the rename that completes each write fails.
-    mkdirSync(join(dir, 'write-records.enc.json'));
+    mkdirSync(join(dir, FILE));
     const failed = await records.add('claim', 'mine', HOUR).catch((e: unknown) => e);
     expect(ToolError.isInstance(failed) && failed.info.code).toBe('store_unavailable');
     expect((failed as Error).message).toContain('Cannot write the write-records file');
     expect(await records.get('claim')).toBeUndefined();
     // Its failed write is reported again; the file is given up all the same.
     await records.flush().catch(() => {});
-    expect(readdirSync(dir)).toEqual(['write-records.enc.json']);
+    expect(readdirSync(dir)).toEqual([FILE]);
   });
 
   it('refuses a second writer on the same file, naming it, until the first gives it up', async () => {
@@ -162,5 +188,92 @@ describe('FileRecords', () => {
     await first.flush();
     await second.put('k2', 'v2', HOUR);
     expect(await FileRecords.inDirectory(dir, KEY).get('k2')).toBe('v2');
+  });
+});
+
+describe('FileRecords journal', () => {
+  it('moves a whole-file store of earlier versions into the journal on first open, keeping its records', async () => {
+    const dir = dataDir();
+    const legacy = join(dir, 'write-records.enc.json');
+    const contents = { outcome: ['{"n":1}', Date.now() + HOUR], gone: ['old', Date.now() - 1] };
+    await new SealedFile({
+      file: legacy,
+      secret: KEY,
+      format: 'toolhost-write-records-v1',
+      label: 'Write-records file',
+      kind: 'write-records store',
+      contents: () => contents,
+    }).save();
+    const records = FileRecords.inDirectory(dir, KEY);
+    expect(await records.get('outcome')).toBe('{"n":1}');
+    expect(await records.add('outcome', 'other', HOUR)).toBe(false);
+    await records.put('new', 'v', HOUR);
+    await records.flush();
+    expect(readdirSync(dir)).toEqual([FILE]);
+    expect(Object.keys(opened(dir))).toEqual(['outcome', 'new']);
+    const reopened = FileRecords.inDirectory(dir, KEY);
+    expect(await reopened.get('outcome')).toBe('{"n":1}');
+    expect(await reopened.get('new')).toBe('v');
+  });
+
+  it('writes one change as one short append however full the file is', async () => {
+    const dir = dataDir();
+    const records = FileRecords.inDirectory(dir, KEY, { maxRecords: 3000 });
+    const value = 'o'.repeat(2000);
+    await Promise.all(Array.from({ length: 2999 }, (_, i) => records.put(`k${i}`, value, HOUR)));
+    const file = join(dir, FILE);
+    const before = readFileSync(file);
+    const inode = statSync(file).ino;
+    expect(before.length).toBeGreaterThan(2999 * 2000);
+    // The last place, then one more change of a record (an outcome replacing a claim).
+    await records.put('last', value, HOUR);
+    await records.put('k0', value, HOUR);
+    // The same file, its bytes untouched, two lines longer.
+    const after = readFileSync(file);
+    expect(statSync(file).ino).toBe(inode);
+    expect(after.subarray(0, before.length).equals(before)).toBe(true);
+    expect(after.length - before.length).toBeGreaterThan(0);
+    expect(after.length - before.length).toBeLessThan(2 * 3000);
+    expect(await FileRecords.inDirectory(dir, KEY).get('last')).toBe(value);
+  });
+
+  it('compacts once most lines are dead, keeping every record and the changes made meanwhile', async () => {
+    const dir = dataDir();
+    const records = FileRecords.inDirectory(dir, KEY, { compactAfter: 50 });
+    for (let i = 0; i < 10; i += 1) await records.put(`kept-${i}`, `v${i}`, HOUR);
+    for (let round = 0; round < 30; round += 1)
+      await Promise.all(Array.from({ length: 5 }, (_, i) => records.put(`hot-${i}`, `r${round}`, HOUR)));
+    // A burst while a compaction may run: each change is still on disk when it settles.
+    await Promise.all(Array.from({ length: 40 }, (_, i) => records.put(`late-${i}`, `l${i}`, HOUR)));
+    await records.flush();
+    expect(records.journalLines).toBeLessThan(120);
+    const lines = readFileSync(join(dir, FILE), 'utf8').trimEnd().split('\n').length - 1;
+    expect(lines).toBeLessThan(120);
+    const reopened = FileRecords.inDirectory(dir, KEY);
+    for (let i = 0; i < 10; i += 1) expect(await reopened.get(`kept-${i}`)).toBe(`v${i}`);
+    for (let i = 0; i < 5; i += 1) expect(await reopened.get(`hot-${i}`)).toBe('r29');
+    for (let i = 0; i < 40; i += 1) expect(await reopened.get(`late-${i}`)).toBe(`l${i}`);
+    expect(readdirSync(dir)).toEqual([FILE]);
+  });
+
+  it('ignores a last line cut short by a crash, and appends after the lines before it', async () => {
+    const dir = dataDir();
+    const records = FileRecords.inDirectory(dir, KEY);
+    await records.put('a', '1', HOUR);
+    await records.put('b', '2', HOUR);
+    await records.flush();
+    const file = join(dir, FILE);
+    // The last append torn half-way: its line has no end.
+    truncateSync(file, statSync(file).size - 30);
+    const reopened = FileRecords.inDirectory(dir, KEY);
+    expect(await reopened.get('a')).toBe('1');
+    expect(await reopened.get('b')).toBeUndefined();
+    await reopened.put('c', '3', HOUR);
+    await reopened.flush();
+    const again = FileRecords.inDirectory(dir, KEY);
+    expect([await again.get('a'), await again.get('b'), await again.get('c')]).toEqual(['1', undefined, '3']);
+    // A line damaged before the last is not a crash: refused, as an altered file.
+    appendFileSync(file, 'not-a-sealed-line\n{"iv":"x"}');
+    expect(() => FileRecords.inDirectory(dir, KEY)).toThrow(/wrong key, or the file was altered/);
   });
 });

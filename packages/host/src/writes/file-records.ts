@@ -1,23 +1,28 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync, unlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { ToolError } from '@toolhost/core';
 import { processAlive } from '../auth/file-lock.js';
-import { isRecord, SealedFile } from '../auth/sealed-file.js';
+import { isRecord, SealedFile, TokenStoreError } from '../auth/sealed-file.js';
 import { MemoryRecords, type RecordLimits } from './expiring-records.js';
+import { type JournalEntry, RecordJournal } from './record-journal.js';
 
-const FORMAT = 'toolhost-write-records-v1';
+/** The whole-file store of earlier versions, moved into the journal on first open. */
+const LEGACY_FORMAT = 'toolhost-write-records-v1';
 
-/** On disk: each key's value and when it expires (ms since the epoch). */
-type Contents = Record<string, [value: string, expires: number]>;
+/** On disk in the whole-file store: each key's value and when it expires (ms since the epoch). */
+type LegacyContents = Record<string, [value: string, expires: number]>;
 
-const isContents = (v: unknown): v is Contents =>
+const isLegacyContents = (v: unknown): v is LegacyContents =>
   isRecord(v) &&
   Object.values(v).every(
     (e) => Array.isArray(e) && e.length === 2 && typeof e[0] === 'string' && typeof e[1] === 'number',
   );
 
-export type FileRecordsLimits = RecordLimits;
+export interface FileRecordsLimits extends RecordLimits {
+  /** Compacts the journal once it has more lines than this and twice as many as live records. */
+  compactAfter?: number;
+}
 
 function unavailable(message: string): ToolError {
   return new ToolError({ code: 'store_unavailable', retryable: true, message });
@@ -27,39 +32,76 @@ function unavailable(message: string): ToolError {
  * Write-safety records (previews, idempotency keys) beside the encrypted token file, sealed
  * with the same TOOLHOST_TOKEN_KEY, so that a restart keeps them: the same key then still
  * answers its stored outcome. Memory holds the live state (claims stay atomic in the process);
- * each change returns once a write holding it is on disk, and changes made while a write runs
- * share the next one.
+ * each change is appended to a journal (record-journal.ts) and returns once it is on disk, so
+ * a change costs its own line whatever the number of records.
  */
 export class FileRecords extends MemoryRecords {
-  private readonly sealed: SealedFile;
+  private readonly journal: RecordJournal;
+  /** The whole-file store of earlier versions, if one is there still. */
+  private readonly legacy: string | undefined;
   private changes = 0;
   private saved: Promise<void> = Promise.resolve();
   /** This store's claim on the file, `<pid> <random>`, once it has changed anything. */
   private readonly owner = `${process.pid} ${randomBytes(6).toString('hex')}`;
   private owned = false;
 
-  constructor(file: string, secret: string, limits: FileRecordsLimits = {}) {
+  constructor(
+    file: string,
+    private readonly secret: string,
+    limits: FileRecordsLimits = {},
+    legacyFile?: string,
+  ) {
     super(limits);
-    this.sealed = new SealedFile({
-      file,
+    if (secret.length < 16)
+      throw new TokenStoreError('The token encryption key must be at least 16 characters.');
+    mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+    this.journal = new RecordJournal(file, secret, 'Write-records file', limits.compactAfter);
+    this.legacy = legacyFile && existsSync(legacyFile) ? legacyFile : undefined;
+    this.load(secret);
+  }
+
+  /**
+   * Reads the journal, or the whole-file store it replaces when there is no journal yet;
+   * true when there is a journal.
+   */
+  private load(secret: string): boolean {
+    const now = Date.now();
+    this.entries.clear();
+    const journal = this.journal.read();
+    if (journal) {
+      for (const [key, e] of journal) if (e.expires > now) this.entries.set(key, e);
+      return true;
+    }
+    if (!this.legacy) return false;
+    const stored = new SealedFile({
+      file: this.legacy,
       secret,
-      format: FORMAT,
+      format: LEGACY_FORMAT,
       label: 'Write-records file',
       kind: 'write-records store',
-      contents: () => this.snapshot(),
-    });
-    const stored = this.sealed.read(isContents) as Contents | undefined;
-    const now = Date.now();
+      contents: () => ({}),
+    }).read(isLegacyContents) as LegacyContents | undefined;
     for (const [key, [value, expires]] of Object.entries(stored ?? {}))
       if (expires > now) this.entries.set(key, { value, expires });
+    return false;
   }
 
   static inDirectory(dataDir: string, secret: string, limits?: FileRecordsLimits): FileRecords {
-    return new FileRecords(join(dataDir, 'write-records.enc.json'), secret, limits);
+    return new FileRecords(
+      join(dataDir, 'write-records.enc.jsonl'),
+      secret,
+      limits,
+      join(dataDir, 'write-records.enc.json'),
+    );
   }
 
   get file(): string {
-    return this.sealed.file;
+    return this.journal.file;
+  }
+
+  /** Change lines in the journal (live or dead), for tests and gauges. */
+  get journalLines(): number {
+    return this.journal.lineCount;
   }
 
   /**
@@ -70,20 +112,32 @@ export class FileRecords extends MemoryRecords {
    */
   private own(): void {
     if (this.owned) return;
-    const path = `${this.sealed.file}.owner`;
-    let holder: string | undefined;
-    try {
-      holder = readFileSync(path, 'utf8').trim();
-    } catch {
-      holder = undefined;
+    const path = `${this.journal.file}.owner`;
+    for (const claimed of this.legacy ? [path, `${this.legacy}.owner`] : [path]) {
+      let holder: string | undefined;
+      try {
+        holder = readFileSync(claimed, 'utf8').trim();
+      } catch {
+        holder = undefined;
+      }
+      const pid = Number(holder?.split(' ')[0]);
+      if (holder && holder !== this.owner && Number.isInteger(pid) && processAlive(pid))
+        throw unavailable(
+          `The write-records file ${this.journal.file} is in use by another toolhost (process ${pid}): two hosts on one data directory would erase each other's idempotency keys and previews. Give each host its own TOOLHOST_DATA_DIR, or share them through Redis (TOOLHOST_REDIS_URL). Nothing was sent.`,
+        );
     }
-    const pid = Number(holder?.split(' ')[0]);
-    if (holder && holder !== this.owner && Number.isInteger(pid) && processAlive(pid))
-      throw unavailable(
-        `The write-records file ${this.sealed.file} is in use by another toolhost (process ${pid}): two hosts on one data directory would erase each other's idempotency keys and previews. Give each host its own TOOLHOST_DATA_DIR, or share them through Redis (TOOLHOST_REDIS_URL). Nothing was sent.`,
-      );
     writeFileSync(path, this.owner, { mode: 0o600 });
     this.owned = true;
+    try {
+      // What the previous writer left is what this one appends to.
+      if (!this.load(this.secret)) this.journal.create(this.liveEntries());
+      // Moved into the journal (now, or by a writer stopped before it removed it).
+      if (this.legacy && existsSync(this.legacy)) unlinkSync(this.legacy);
+    } catch (e) {
+      this.disown();
+      const why = e instanceof TokenStoreError ? ` (${e.message})` : '';
+      throw unavailable(`Cannot write the write-records file ${this.journal.file}${why}; try again shortly.`);
+    }
   }
 
   override async add(key: string, value: string, ttlMs: number): Promise<boolean> {
@@ -110,7 +164,7 @@ export class FileRecords extends MemoryRecords {
   /** Writes what is pending and gives the file up (the host is stopping). */
   async flush(): Promise<void> {
     try {
-      await this.sealed.flush();
+      await this.journal.flush();
     } finally {
       this.disown();
     }
@@ -120,20 +174,25 @@ export class FileRecords extends MemoryRecords {
     if (!this.owned) return;
     this.owned = false;
     try {
-      if (readFileSync(`${this.sealed.file}.owner`, 'utf8').trim() === this.owner)
-        unlinkSync(`${this.sealed.file}.owner`);
+      if (readFileSync(`${this.journal.file}.owner`, 'utf8').trim() === this.owner)
+        unlinkSync(`${this.journal.file}.owner`);
     } catch {
       // Gone already.
     }
   }
 
   protected override get where(): string {
-    return `The write-records file ${this.sealed.file}`;
+    return `The write-records file ${this.journal.file}`;
   }
 
-  protected override changed(): void {
+  protected override changed(key: string): void {
     this.changes += 1;
-    this.saved = this.sealed.save();
+    const entry = this.entries.get(key);
+    this.saved = this.journal.append(
+      entry ? [key, entry.value, entry.expires] : [key, null, 0],
+      () => this.liveEntries(),
+      this.entries.size,
+    );
     // Awaited by the change's caller; this only keeps a failure from being reported unhandled.
     this.saved.catch(() => {});
   }
@@ -146,16 +205,14 @@ export class FileRecords extends MemoryRecords {
     try {
       await this.saved;
     } catch {
-      throw unavailable(`Cannot write the write-records file ${this.sealed.file}; try again shortly.`);
+      throw unavailable(`Cannot write the write-records file ${this.journal.file}; try again shortly.`);
     }
     return result;
   }
 
-  /** What is written: the records that have not expired. */
-  private snapshot(): Contents {
+  /** The records that have not expired, as journal entries (a compaction writes them). */
+  private *liveEntries(): Iterable<JournalEntry> {
     const now = Date.now();
-    const out: Contents = {};
-    for (const [key, e] of this.entries) if (e.expires > now) out[key] = [e.value, e.expires];
-    return out;
+    for (const [key, e] of this.entries) if (e.expires > now) yield [key, e.value, e.expires];
   }
 }
