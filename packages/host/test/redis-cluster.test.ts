@@ -6,21 +6,29 @@ import { type RecordingUpstream, startRecordingUpstream } from '../../testing/sr
 import { SHARED_STORE } from '../src/assemble-host.js';
 import { doctorReport } from '../src/cli/doctor.js';
 import type { HostConfig } from '../src/config/host-config.js';
-import { listConnections } from '../src/connections.js';
 import { createHost, type Host } from '../src/host.js';
 import { HostServices, resolveService } from '../src/services.js';
-import { RedisChannels } from '../src/store/redis-channels.js';
-import { openSharedCipher, RedisTokenStore } from '../src/store/redis-token-store.js';
 import { type FakeOAuthServer, fakeClient, startFakeOAuthServer } from './fake-oauth-server.js';
 import { type RedisCluster, startRedisCluster, startRedisServer } from './redis-server.js';
-import { largeResultOnOtherReplica, perUserBoundsAcrossReplicas } from './replica-scenarios.js';
+import {
+  browserAuthorizationAcrossReplicas,
+  idempotencyKeyAcrossReplicas,
+  largeResultOnOtherReplica,
+  oneRefreshAcrossReplicas,
+  pacingAcrossReplicas,
+  pendingAuthorizationAcrossReplicas,
+  perUserBoundsAcrossReplicas,
+  type StoreUnderTest,
+  tokenChangeReachesEveryReplica,
+  tokensOnEveryReplica,
+} from './replica-scenarios.js';
 import { fixtureApp } from './support.js';
 
 // The shared-store scenarios through a real three-master Redis Cluster: every command, MULTI
 // and script must keep its keys in one hash slot (else Redis answers CROSSSLOT), and listing
 // must walk every master.
 const TOKEN_KEY = 'token-encryption-key-for-the-cluster';
-const repoRoot = resolve(fixtureApp, '../../../../..');
+const _repoRoot = resolve(fixtureApp, '../../../../..');
 
 let cluster: RedisCluster;
 let admin: Cluster;
@@ -65,6 +73,17 @@ async function replica(config: HostConfig = echoConfig(), env = replicaEnv()): P
   hosts.push(host);
   return host;
 }
+
+/** This suite's store for the scenarios every deployment runs. */
+const suite = (): StoreUnderTest => ({
+  upstream,
+  oauth,
+  tokenKey: TOKEN_KEY,
+  env: replicaEnv(),
+  store: storeSection(),
+  admin,
+  keys: async (pattern) => (await keysPerMaster(pattern)).flat(),
+});
 
 const storeOf = (host: Host): TokenStore => resolveService(host.container, HostServices.tokenStore);
 const sharedOf = (host: Host) => resolveService(host.container, SHARED_STORE)!;
@@ -153,109 +172,51 @@ describe('shared store (Redis Cluster): start-up', () => {
 
 describe('shared store (Redis Cluster): tokens', () => {
   it("drops a replica's copy of a token when another changes it (pub/sub across the nodes)", async () => {
-    const channels = await RedisChannels.open(admin);
-    try {
-      // A copy that would live an hour: only the change message can make a read see the new token.
-      const watching = new RedisTokenStore(
-        admin,
-        await openSharedCipher(admin, TOKEN_KEY),
-        channels,
-        3_600_000,
-      );
-      await watching.listenForChanges();
-      const writer = await RedisTokenStore.open(admin, TOKEN_KEY);
-      await writer.set('echo-auth', 'alice', { accessToken: 'first-token', scopes: [] });
-      expect((await watching.recent('echo-auth', 'alice'))?.accessToken).toBe('first-token');
-      await writer.set('echo-auth', 'alice', { accessToken: 'second-token', scopes: [] });
-      const deadline = Date.now() + 10_000;
-      let seen = await watching.recent('echo-auth', 'alice');
-      while (seen?.accessToken !== 'second-token' && Date.now() < deadline) {
-        await new Promise((r) => setTimeout(r, 10));
-        seen = await watching.recent('echo-auth', 'alice');
-      }
-      expect(seen?.accessToken).toBe('second-token');
-    } finally {
-      await channels.close();
-    }
+    await tokenChangeReachesEveryReplica(suite());
   });
 
-  it('reads on one replica the tokens another stored, and lists them from every master', async () => {
+  it('keeps tokens sealed in the cluster, read, used, listed and ended from every replica', async () => {
+    await tokensOnEveryReplica(suite());
+  });
+
+  it('spreads tokens over the masters, and doctor counts them all', async () => {
     const a = await replica();
     const b = await replica();
     const users = Array.from({ length: 12 }, (_, i) => `user-${i}`);
-    const tokens = await Promise.all(users.map((u) => authorize(a, u)));
-    for (const [i, u] of users.entries()) expect(await storeOf(b).get('echo-auth', u)).toEqual(tokens[i]);
+    await Promise.all(users.map((u) => authorize(a, u)));
     // The tokens spread over the masters: a SCAN of one node would miss some.
     const spread = await keysPerMaster('toolhost:token:*');
     expect(spread.filter((keys) => keys.length > 0).length).toBeGreaterThan(1);
-    const listed = await listConnections(b);
-    expect(listed.map((c) => c.userId).sort()).toEqual([...users].sort());
     const { text } = await doctorReport(b, { env: replicaEnv() });
     expect(text).toContain(`in the Redis Cluster of ${cluster.seeds.join(', ')}`);
     expect(text).toContain('Tokens in Redis: 12, all open with this TOOLHOST_TOKEN_KEY');
-
-    const outcomes = await Promise.all([getItem(a, 'i1', 'user-3'), getItem(b, 'i2', 'user-3')]);
-    expect(outcomes.map(errorCode)).toEqual([undefined, undefined]);
-    expect(upstream.requests.map((r) => r.headers.authorization)).toEqual([
-      `Bearer ${tokens[3]!.accessToken}`,
-      `Bearer ${tokens[3]!.accessToken}`,
-    ]);
   });
 
   it('refreshes an expired token once for 20 concurrent calls on two replicas', async () => {
-    const a = await replica();
-    const b = await replica();
-    const old = await authorize(a, 'alice', Date.now() - 1000);
-    const outcomes = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => getItem(i % 2 === 0 ? a : b, `i${i}`)),
-    );
-    expect(outcomes.map(errorCode)).toEqual(Array(20).fill(undefined));
-    expect(oauth.grants).toEqual([{ grant_type: 'refresh_token', refresh_token: old.refreshToken }]);
-    const stored = (await storeOf(b).get('echo-auth', 'alice'))!;
-    expect(stored.refreshToken).not.toBe(old.refreshToken);
-    expect(new Set(upstream.requests.map((r) => r.headers.authorization))).toEqual(
-      new Set([`Bearer ${stored.accessToken}`]),
-    );
-    expect((await keysPerMaster('toolhost:refresh-lock:*')).flat()).toEqual([]);
+    await oneRefreshAcrossReplicas(suite());
   });
 });
 
 describe('shared store (Redis Cluster): writes and authorizations', () => {
   it('honours an idempotency key across replicas: the retry on B gets the outcome A stored', async () => {
-    const a = await replica();
-    const b = await replica();
-    upstream.respond(() => ({ status: 201, body: { id: 'made-once' } }));
-    const args = { mode: 'execute', request_body: JSON.stringify({ name: 'n1' }) };
-    const first = await a.callTool('EchoApi.CreateItem', args, { userId: 'alice', idempotencyKey: 'k1' });
-    expect(first).toMatchObject({ ok: true, body: { id: 'made-once' } });
-    const again = await b.callTool('EchoApi.CreateItem', args, { userId: 'alice', idempotencyKey: 'k1' });
-    expect(again).toEqual(first);
-    expect(upstream.requests).toHaveLength(1);
+    await idempotencyKeyAcrossReplicas(suite());
   });
 
   it('completes on replica B a pending authorization replica A started, once, its keys in one slot', async () => {
-    const a = await replica();
-    const b = await replica();
-    const onA = sharedOf(a).flows('echo-auth').pending;
-    const onB = sharedOf(b).flows('echo-auth').pending;
-    await onA.add('state-1', {
-      userId: 'alice',
-      flowId: 'flow-1',
-      codeVerifier: 'verifier-never-in-clear',
-      scopes: ['items.read'],
-      authorizeUrl: oauth.authorizeUrl,
-    });
-    expect((await onB.byFlow('flow-1'))?.state).toBe('state-1');
-    await onB.markOpened('flow-1');
-    expect((await onA.get('state-1'))?.opened).toBe(true);
-    const taken = await Promise.all([onA.take('state-1'), onB.take('state-1')]);
-    expect(taken.filter(Boolean).map((t) => t!.codeVerifier)).toEqual(['verifier-never-in-clear']);
-    expect((await keysPerMaster('toolhost:oauth:*')).flat()).toEqual([]);
+    await pendingAuthorizationAcrossReplicas(suite());
   });
 
+  it('completes in a browser, on replica B behind a balancer, the authorization replica A handed out', async () => {
+    await browserAuthorizationAcrossReplicas(suite());
+  }, 60_000);
+
   it("serves a large result's resource_link from the other replica, to its owner only", async () => {
-    await largeResultOnOtherReplica({ upstream, env: replicaEnv(), store: storeSection() });
+    await largeResultOnOtherReplica(suite());
   }, 30_000);
+
+  it("bounds a user's previews and idempotency keys across the replicas (one slot per user)", async () => {
+    await perUserBoundsAcrossReplicas(suite());
+  });
 });
 
 describe('shared store (Redis Cluster): faults', () => {
@@ -296,36 +257,6 @@ describe('shared store (Redis Cluster): faults', () => {
 
 describe('shared store (Redis Cluster): pacing', () => {
   it('lets no more than 5 requests a second reach one base from two replicas', async () => {
-    const arrivals: number[] = [];
-    upstream.respond(() => {
-      arrivals.push(performance.timeOrigin + performance.now());
-      return { status: 200, body: { records: [] } };
-    });
-    const gridReplica = async () => {
-      const host = await createHost(
-        { toolSets: { GridApi: { baseUrl: upstream.url } }, store: storeSection() },
-        {
-          configDir: repoRoot,
-          pluginPackages: ['@toolhost/plugin-grid'],
-          env: replicaEnv({ GRID_AUTH_PROVIDER_TOKEN: 'grid-static-token-for-tests' }),
-        },
-      );
-      hosts.push(host);
-      return host;
-    };
-    const a = await gridReplica();
-    const b = await gridReplica();
-    const outcomes = await Promise.all(
-      Array.from({ length: 40 }, (_, i) =>
-        (i % 2 ? a : b).callTool('GridApi.ListGridRecords', {
-          base_id: 'appAAAAAAAAAAAAAA',
-          table_id_or_name: 'tbl1',
-        }),
-      ),
-    );
-    expect(outcomes.map(errorCode)).toEqual(Array(40).fill(undefined));
-    const sorted = arrivals.sort((x, y) => x - y);
-    const busiest = Math.max(...sorted.map((t) => sorted.filter((u) => u >= t && u < t + 1000).length));
-    expect(busiest).toBeLessThanOrEqual(5);
+    await pacingAcrossReplicas(suite());
   }, 30_000);
 });

@@ -1,15 +1,351 @@
+import { resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import type { ToolOutcome } from '@toolhost/core';
+import { type CallToolResult, Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { StoredToken, TokenStore, ToolOutcome } from '@toolhost/core';
 import { expect } from 'vitest';
 import type { RecordingUpstream } from '../../testing/src/recording-upstream.js';
+import { SHARED_STORE } from '../src/assemble-host.js';
 import type { HostConfig } from '../src/config/host-config.js';
-import type { Host } from '../src/host.js';
-import { spawnHttpHost } from './support.js';
+import { disconnect, listConnections } from '../src/connections.js';
+import { createHost, type Host } from '../src/host.js';
+import { HostServices, resolveService } from '../src/services.js';
+import { RedisChannels } from '../src/store/redis-channels.js';
+import type { SharedRedis } from '../src/store/redis-client.js';
+import { openSharedCipher, RedisTokenStore } from '../src/store/redis-token-store.js';
+import { type Balancer, startBalancer } from './balancer.js';
+import { Browser, startFlow } from './browser.js';
+import { echoAuthProviders, type FakeOAuthServer, fakeClient } from './fake-oauth-server.js';
+import {
+  ALICE_ACCESS_TOKEN,
+  BOB_ACCESS_TOKEN,
+  fixtureApp,
+  type HttpHostProcess,
+  spawnHttpHost,
+} from './support.js';
 import { writeHost } from './write-support.js';
 
 // Scenarios that must hold on every shared-store deployment (standalone Redis, Sentinel,
-// Cluster): each suite runs them against its own store.
+// Cluster): each suite runs them against its own store, written once here.
+
+/** What a suite gives the scenarios: its store, and the fakes around it. */
+export interface StoreUnderTest {
+  upstream: RecordingUpstream;
+  oauth: FakeOAuthServer;
+  /** TOOLHOST_TOKEN_KEY of the replicas. */
+  tokenKey: string;
+  /** The replicas' environment (the store's URL and key, where the suite sets them there). */
+  env: Record<string, string>;
+  /** The config's store section, where the suite sets the store there. */
+  store?: HostConfig['store'];
+  /** A connection of the test's own to the store. */
+  admin: SharedRedis;
+  /** The keys matching `pattern`, on every master. */
+  keys(pattern: string): Promise<string[]>;
+}
+
+const repoRoot = resolve(fixtureApp, '../../../../..');
+const storeOf = (host: Host): TokenStore => resolveService(host.container, HostServices.tokenStore);
+const errorCode = (o: ToolOutcome) => (o.ok ? undefined : o.error.code);
+const getItem = (host: Host, id: string, userId = 'alice') =>
+  host.callTool('EchoApi.GetItem', { item_id: id }, { userId });
+
+function echoConfig(s: StoreUnderTest): HostConfig {
+  return {
+    plugins: ['toolhost-plugin-echo'],
+    toolSets: { EchoApi: { baseUrl: s.upstream.url } },
+    auth: {
+      providers: echoAuthProviders(s.oauth, { redirectUri: 'http://127.0.0.1:9/oauth/callback/echo-auth' }),
+    },
+    ...(s.store ? { store: s.store } : {}),
+  };
+}
+
+function replicaEnv(s: StoreUnderTest): Record<string, string> {
+  return {
+    ECHO_AUTH_CLIENT_SECRET: fakeClient.clientSecret,
+    ECHO_KEY: 'echo-static-key-for-replicas',
+    ...s.env,
+  };
+}
+
+/** Runs `scenario` with `count` in-process replicas (each its own container and connection), closed after. */
+async function withReplicas<T>(
+  count: number,
+  open: () => Promise<Host>,
+  scenario: (replicas: Host[]) => Promise<T>,
+): Promise<T> {
+  const replicas: Host[] = [];
+  try {
+    for (let i = 0; i < count; i += 1) replicas.push(await open());
+    return await scenario(replicas);
+  } finally {
+    await Promise.all(replicas.map((h) => h.close()));
+  }
+}
+
+const echoReplicas = <T>(s: StoreUnderTest, scenario: (replicas: Host[]) => Promise<T>) =>
+  withReplicas(2, () => createHost(echoConfig(s), { configDir: fixtureApp, env: replicaEnv(s) }), scenario);
+
+/** A token for `userId` as an authorization on some replica would have stored it. */
+async function authorize(s: StoreUnderTest, host: Host, userId: string, expiresAt = Date.now() + 3_600_000) {
+  const issued = s.oauth.mint('items.read');
+  const token: StoredToken = {
+    accessToken: issued.access_token,
+    refreshToken: issued.refresh_token,
+    expiresAt,
+    scopes: ['items.read'],
+  };
+  await storeOf(host).set('echo-auth', userId, token);
+  return token;
+}
+
+/**
+ * Tokens one replica stored are sealed in the store, read and used by the other, listed and
+ * ended from either (listing walks every master of a cluster).
+ */
+export async function tokensOnEveryReplica(s: StoreUnderTest): Promise<void> {
+  await echoReplicas(s, async ([a, b]) => {
+    const users = Array.from({ length: 12 }, (_, i) => `user-${i}`);
+    const tokens = await Promise.all(users.map((u) => authorize(s, a!, u)));
+    for (const key of await s.keys('toolhost:token:*')) {
+      const raw = (await s.admin.get(key)) ?? '';
+      for (const t of tokens) expect(raw).not.toContain(t.accessToken);
+    }
+    for (const [i, u] of users.entries()) expect(await storeOf(b!).get('echo-auth', u)).toEqual(tokens[i]);
+    const listed = await listConnections(b!);
+    expect(listed.map((c) => c.userId).sort()).toEqual([...users].sort());
+
+    const outcomes = await Promise.all([getItem(a!, 'i1', 'user-3'), getItem(b!, 'i2', 'user-3')]);
+    expect(outcomes.map(errorCode)).toEqual([undefined, undefined]);
+    expect(s.upstream.requests.map((r) => r.headers.authorization)).toEqual([
+      `Bearer ${tokens[3]!.accessToken}`,
+      `Bearer ${tokens[3]!.accessToken}`,
+    ]);
+    expect(await disconnect(b!, 'user-3', 'echo-auth')).toMatchObject({ existed: true });
+    expect(await storeOf(a!).get('echo-auth', 'user-3')).toBeUndefined();
+    expect(await listConnections(a!)).toHaveLength(11);
+  });
+}
+
+/** A replica's copy of a token (kept an hour) is dropped as soon as another changes or deletes it. */
+export async function tokenChangeReachesEveryReplica(s: StoreUnderTest): Promise<void> {
+  const channels = await RedisChannels.open(s.admin);
+  try {
+    const watching = new RedisTokenStore(
+      s.admin,
+      await openSharedCipher(s.admin, s.tokenKey),
+      channels,
+      3_600_000,
+    );
+    await watching.listenForChanges();
+    const writer = await RedisTokenStore.open(s.admin, s.tokenKey);
+    const until = async (want: string | undefined) => {
+      const deadline = Date.now() + 10_000;
+      let seen = await watching.recent('echo-auth', 'alice');
+      while (seen?.accessToken !== want && Date.now() < deadline) {
+        await sleep(10);
+        seen = await watching.recent('echo-auth', 'alice');
+      }
+      return seen?.accessToken;
+    };
+    await writer.set('echo-auth', 'alice', { accessToken: 'first-token', scopes: ['items.read'] });
+    expect(await until('first-token')).toBe('first-token');
+    await writer.set('echo-auth', 'alice', { accessToken: 'second-token', scopes: ['items.read'] });
+    expect(await until('second-token')).toBe('second-token');
+    await writer.delete('echo-auth', 'alice');
+    expect(await until(undefined)).toBeUndefined();
+  } finally {
+    await channels.close();
+  }
+}
+
+/** 20 concurrent calls on two replicas with an expired token: one refresh, its lock gone after. */
+export async function oneRefreshAcrossReplicas(s: StoreUnderTest): Promise<void> {
+  await echoReplicas(s, async ([a, b]) => {
+    const old = await authorize(s, a!, 'alice', Date.now() - 1000);
+    const outcomes = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => getItem(i % 2 === 0 ? a! : b!, `i${i}`)),
+    );
+    expect(outcomes.map(errorCode)).toEqual(Array(20).fill(undefined));
+    // Rotating refresh tokens: a second refresh with the old one would have been refused.
+    expect(s.oauth.grants).toEqual([{ grant_type: 'refresh_token', refresh_token: old.refreshToken }]);
+    const stored = (await storeOf(b!).get('echo-auth', 'alice'))!;
+    expect(stored.accessToken).not.toBe(old.accessToken);
+    expect(stored.refreshToken).not.toBe(old.refreshToken);
+    expect(new Set(s.upstream.requests.map((r) => r.headers.authorization))).toEqual(
+      new Set([`Bearer ${stored.accessToken}`]),
+    );
+    expect(await s.keys('toolhost:refresh-lock:*')).toEqual([]);
+    // The calls that waited for the other replica's refresh are counted.
+    const waits = [await a!.metrics(), await b!.metrics()].map((m) =>
+      Number(/toolhost_shared_wait_seconds_count\{kind="refresh_lock"\} (\d+)/.exec(m)?.[1] ?? 0),
+    );
+    expect(waits[0]! + waits[1]!).toBeGreaterThan(0);
+  });
+}
+
+/** A keyed write sent on A is answered on B from the stored outcome, sent once. */
+export async function idempotencyKeyAcrossReplicas(s: StoreUnderTest): Promise<void> {
+  s.upstream.respond(() => ({ status: 201, body: { id: 'made-once' } }));
+  await echoReplicas(s, async ([a, b]) => {
+    const args = { mode: 'execute', request_body: JSON.stringify({ name: 'n1' }) };
+    const first = await a!.callTool('EchoApi.CreateItem', args, { userId: 'alice', idempotencyKey: 'k1' });
+    expect(first).toMatchObject({ ok: true, body: { id: 'made-once' } });
+    const again = await b!.callTool('EchoApi.CreateItem', args, { userId: 'alice', idempotencyKey: 'k1' });
+    expect(again).toEqual(first);
+    const together = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        (i % 2 ? a! : b!).callTool('EchoApi.CreateItem', args, { userId: 'alice', idempotencyKey: 'k2' }),
+      ),
+    );
+    for (const o of together) expect(o).toEqual(together[0]);
+    expect(s.upstream.requests).toHaveLength(2);
+  });
+}
+
+/** A pending authorization started on A is found, opened and taken (once) on B; its keys go with it. */
+export async function pendingAuthorizationAcrossReplicas(s: StoreUnderTest): Promise<void> {
+  await echoReplicas(s, async ([a, b]) => {
+    const sharedOf = (host: Host) => resolveService(host.container, SHARED_STORE)!;
+    const onA = sharedOf(a!).flows('echo-auth').pending;
+    const onB = sharedOf(b!).flows('echo-auth').pending;
+    await onA.add('state-1', {
+      userId: 'alice',
+      flowId: 'flow-1',
+      codeVerifier: 'verifier-never-in-clear',
+      scopes: ['items.read'],
+      authorizeUrl: s.oauth.authorizeUrl,
+    });
+    for (const key of await s.keys('toolhost:oauth:*'))
+      if ((await s.admin.type(key)) === 'string')
+        expect(await s.admin.get(key)).not.toContain('verifier-never-in-clear');
+    expect((await onB.byFlow('flow-1'))?.state).toBe('state-1');
+    await onB.markOpened('flow-1');
+    expect((await onA.get('state-1'))?.opened).toBe(true);
+    const taken = await Promise.all([onA.take('state-1'), onB.take('state-1')]);
+    expect(taken.filter(Boolean).map((t) => t!.codeVerifier)).toEqual(['verifier-never-in-clear']);
+    expect(await s.keys('toolhost:oauth:*')).toEqual([]);
+  });
+}
+
+/** Two replicas together send no more than 5 requests a second to one base. */
+export async function pacingAcrossReplicas(s: StoreUnderTest): Promise<void> {
+  const arrivals: number[] = [];
+  s.upstream.respond(() => {
+    arrivals.push(performance.timeOrigin + performance.now());
+    return { status: 200, body: { records: [] } };
+  });
+  const open = () =>
+    createHost(
+      { toolSets: { GridApi: { baseUrl: s.upstream.url } }, ...(s.store ? { store: s.store } : {}) },
+      {
+        configDir: repoRoot,
+        pluginPackages: ['@toolhost/plugin-grid'],
+        env: { ...replicaEnv(s), GRID_AUTH_PROVIDER_TOKEN: 'grid-static-token-for-tests' },
+      },
+    );
+  await withReplicas(2, open, async ([a, b]) => {
+    const outcomes = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        (i % 2 ? a! : b!).callTool('GridApi.ListGridRecords', {
+          base_id: 'appAAAAAAAAAAAAAA',
+          table_id_or_name: 'tbl1',
+        }),
+      ),
+    );
+    expect(outcomes.map(errorCode)).toEqual(Array(40).fill(undefined));
+    expect(arrivals).toHaveLength(40);
+    const sorted = [...arrivals].sort((x, y) => x - y);
+    const busiest = Math.max(...sorted.map((t) => sorted.filter((u) => u >= t && u < t + 1000).length));
+    expect(busiest).toBeLessThanOrEqual(5);
+  });
+}
+
+/**
+ * Two `toolhost serve --http` replicas behind a balancer: the authorization link one hands out
+ * opens on A (which binds the browser) and its callback lands on B; both then use the token,
+ * and the flow's keys are gone. The code verifier never sits in the store in clear.
+ */
+export async function browserAuthorizationAcrossReplicas(s: StoreUnderTest): Promise<void> {
+  const balancer: Balancer = await startBalancer();
+  const replicas: HttpHostProcess[] = [];
+  const clients: Client[] = [];
+  const origin = (r: HttpHostProcess) => new URL(r.url).origin;
+  const connect = async (url: string) => {
+    const client = new Client({ name: 'replica-browser', version: '0.0.0' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(url), {
+        requestInit: { headers: { authorization: `Bearer ${ALICE_ACCESS_TOKEN}` } },
+      }),
+    );
+    clients.push(client);
+    return client;
+  };
+  const getItemOver = (c: Client, id: string) =>
+    c.callTool({ name: 'EchoApi_GetItem', arguments: { item_id: id } }) as Promise<CallToolResult>;
+  try {
+    const config: HostConfig = {
+      plugins: ['toolhost-plugin-echo'],
+      toolSets: { EchoApi: { baseUrl: s.upstream.url } },
+      // Links and redirect URIs name the balancer, as behind a real one.
+      http: { publicUrl: balancer.url },
+      auth: { providers: echoAuthProviders(s.oauth) },
+      ...(s.store ? { store: s.store } : {}),
+    };
+    const env = {
+      ...replicaEnv(s),
+      TOOLHOST_ACCESS_TOKENS: `alice:${ALICE_ACCESS_TOKEN},bob:${BOB_ACCESS_TOKEN}`,
+    };
+    replicas.push(...(await Promise.all([spawnHttpHost(config, env), spawnHttpHost(config, env)])));
+    const [a, b] = replicas as [HttpHostProcess, HttpHostProcess];
+    balancer.targets = replicas.map(origin);
+
+    const onA = await connect(a.url);
+    const first = await getItemOver(onA, 'i1');
+    expect(first.isError).toBe(true);
+    const error = (first.structuredContent as { error: { code: string; authorization: { url: string } } })
+      .error;
+    expect(error.code).toBe('authorization_required');
+    const link = new URL(error.authorization.url);
+    expect(link.origin).toBe(balancer.url);
+
+    balancer.pick = (req) => (req.url?.startsWith('/oauth/start/') ? origin(a) : origin(b));
+    const flowKeys = (await s.keys('toolhost:oauth:*')).filter((k) => k.includes(':flow:'));
+    expect(flowKeys.length).toBeGreaterThan(0);
+    for (const key of flowKeys) {
+      const raw = (await s.admin.get(key))!;
+      expect(raw).not.toContain(link.searchParams.get('flow'));
+      expect(raw).not.toMatch(/codeVerifier|code_verifier|authorizeUrl/);
+    }
+    const browser = new Browser();
+    const callback = await startFlow(browser, link.href, ALICE_ACCESS_TOKEN);
+    const done = await browser.open(callback);
+    expect(done.status).toBe(200);
+    expect(done.text).toContain('Authorization complete');
+    expect(balancer.forwarded.map((f) => [f.path.split('?')[0], f.target])).toEqual([
+      ['/oauth/start/echo-auth', origin(a)],
+      ['/oauth/start/echo-auth', origin(a)],
+      ['/oauth/callback/echo-auth', origin(b)],
+    ]);
+
+    const onB = await connect(b.url);
+    expect((await getItemOver(onA, 'on-a')).isError).toBeFalsy();
+    expect((await getItemOver(onB, 'on-b')).isError).toBeFalsy();
+    expect(s.upstream.requests.map((r) => r.headers.authorization)).toEqual([
+      'Bearer access-1',
+      'Bearer access-1',
+    ]);
+    // The flow was taken once: its keys are gone.
+    expect((await s.keys('toolhost:oauth:*')).filter((k) => k.includes(':flow:'))).toEqual([]);
+  } finally {
+    await Promise.all(clients.map((c) => c.close().catch(() => {})));
+    for (const r of replicas) {
+      r.child.kill('SIGTERM');
+      await r.exited;
+    }
+    await balancer.close();
+  }
+}
 
 /**
  * A result over the budget, made on one HTTP replica, is read and listed through its

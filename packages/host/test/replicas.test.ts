@@ -18,6 +18,7 @@ import {
   startFakeOAuthServer,
 } from './fake-oauth-server.js';
 import { type RedisServer, startRedisServer } from './redis-server.js';
+import { browserAuthorizationAcrossReplicas } from './replica-scenarios.js';
 import {
   ALICE_ACCESS_TOKEN as ALICE,
   BOB_ACCESS_TOKEN as BOB,
@@ -144,46 +145,14 @@ afterEach(async () => {
 
 describe('replicas: authorization across replicas', () => {
   it('completes on replica B a flow that replica A handed out; both then use the token', async () => {
-    const [a, b] = await startReplicas();
-    const onA = await connect(a.url);
-    const first = await getItem(onA.client);
-    expect(first.isError).toBe(true);
-    const error = (first.structuredContent as { error: { code: string; authorization: { url: string } } })
-      .error;
-    expect(error.code).toBe('authorization_required');
-    const link = new URL(error.authorization.url);
-    expect(link.origin).toBe(balancer.url);
-
-    // The link opens on A (which binds the browser), the callback lands on B; the code
-    // verifier never sits in Redis in clear.
-    balancer.pick = (req) => (req.url?.startsWith('/oauth/start/') ? origin(a) : origin(b));
-    const keys = await admin.keys('toolhost:oauth:*');
-    expect(keys.length).toBeGreaterThan(0);
-    for (const key of keys.filter((k) => k.includes(':flow:'))) {
-      const raw = (await admin.get(key))!;
-      expect(raw).not.toContain(link.searchParams.get('flow'));
-      expect(raw).not.toMatch(/codeVerifier|code_verifier|authorizeUrl/);
-    }
-    const browser = new Browser();
-    const callback = await startFlow(browser, link.href, ALICE);
-    const done = await browser.open(callback);
-    expect(done.status).toBe(200);
-    expect(done.text).toContain('Authorization complete');
-    expect(balancer.forwarded.map((f) => [f.path.split('?')[0], f.target])).toEqual([
-      ['/oauth/start/echo-auth', origin(a)],
-      ['/oauth/start/echo-auth', origin(a)],
-      ['/oauth/callback/echo-auth', origin(b)],
-    ]);
-
-    const onB = await connect(b.url);
-    expect((await getItem(onA.client, 'on-a')).isError).toBeFalsy();
-    expect((await getItem(onB.client, 'on-b')).isError).toBeFalsy();
-    expect(upstream.requests.map((r) => r.headers.authorization)).toEqual([
-      'Bearer access-1',
-      'Bearer access-1',
-    ]);
-    // The flow was taken once: its keys are gone.
-    expect(await admin.keys('toolhost:oauth:*:flow:*')).toEqual([]);
+    await browserAuthorizationAcrossReplicas({
+      upstream,
+      oauth,
+      tokenKey: TOKEN_KEY,
+      env: { TOOLHOST_REDIS_URL: redis.url, TOOLHOST_TOKEN_KEY: TOKEN_KEY },
+      admin,
+      keys: (pattern) => admin.keys(pattern),
+    });
   }, 60_000);
 
   it('tells a client waiting on replica A (URL elicitation) when the callback landed on replica B', async () => {

@@ -12,11 +12,20 @@ import { disconnect, listConnections } from '../src/connections.js';
 import { createHost, type Host } from '../src/host.js';
 import { createLogger } from '../src/logger.js';
 import { HostServices, resolveService } from '../src/services.js';
-import { RedisChannels } from '../src/store/redis-channels.js';
-import { openSharedCipher, RedisTokenStore } from '../src/store/redis-token-store.js';
+import { RedisTokenStore } from '../src/store/redis-token-store.js';
 import { type FakeOAuthServer, fakeClient, startFakeOAuthServer } from './fake-oauth-server.js';
 import { type RedisServer, startRedisServer } from './redis-server.js';
-import { largeResultOnOtherReplica, perUserBoundsAcrossReplicas } from './replica-scenarios.js';
+import {
+  idempotencyKeyAcrossReplicas,
+  largeResultOnOtherReplica,
+  oneRefreshAcrossReplicas,
+  pacingAcrossReplicas,
+  pendingAuthorizationAcrossReplicas,
+  perUserBoundsAcrossReplicas,
+  type StoreUnderTest,
+  tokenChangeReachesEveryReplica,
+  tokensOnEveryReplica,
+} from './replica-scenarios.js';
 import { ALICE_ACCESS_TOKEN, fixtureApp, spawnHttpHost } from './support.js';
 
 const TOKEN_KEY = 'token-encryption-key-for-replicas';
@@ -67,6 +76,16 @@ async function replica(config: HostConfig = echoConfig(), env = replicaEnv()): P
   hosts.push(host);
   return host;
 }
+
+/** This suite's store for the scenarios every deployment runs. */
+const suite = (): StoreUnderTest => ({
+  upstream,
+  oauth,
+  tokenKey: TOKEN_KEY,
+  env: { TOOLHOST_REDIS_URL: redis.url, TOOLHOST_TOKEN_KEY: TOKEN_KEY },
+  admin,
+  keys: (pattern) => admin.keys(pattern),
+});
 
 const storeOf = (host: Host): TokenStore => resolveService(host.container, HostServices.tokenStore);
 const getItem = (host: Host, id: string) =>
@@ -211,70 +230,12 @@ describe('shared store (Redis): start-up', () => {
 });
 
 describe('shared store (Redis): tokens', () => {
-  it('keeps tokens encrypted at rest, readable by every replica with the same key', async () => {
-    const a = await replica();
-    const b = await replica();
-    const token = await authorizeAlice(a);
-    const raw = (await admin.get('toolhost:token:echo-auth:alice'))!;
-    expect(raw).toBeTruthy();
-    expect(raw).not.toContain(token.accessToken);
-    expect(raw).not.toContain(token.refreshToken);
-    expect(await storeOf(b).get('echo-auth', 'alice')).toEqual(token);
-
-    const outcomes = await Promise.all([getItem(a, 'i1'), getItem(b, 'i2')]);
-    expect(outcomes.map(errorCode)).toEqual([undefined, undefined]);
-    expect(upstream.requests.map((r) => r.headers.authorization)).toEqual([
-      `Bearer ${token.accessToken}`,
-      `Bearer ${token.accessToken}`,
-    ]);
+  it('keeps tokens sealed in Redis, read, used, listed and ended from every replica', async () => {
+    await tokensOnEveryReplica(suite());
   });
 
   it("drops a replica's copy of a token as soon as another replica changes it", async () => {
-    const channels = await RedisChannels.open(admin);
-    try {
-      // Copies that would live an hour: only the change message can make a read see the new token.
-      const watching = new RedisTokenStore(
-        admin,
-        await openSharedCipher(admin, TOKEN_KEY),
-        channels,
-        3_600_000,
-      );
-      await watching.listenForChanges();
-      const writer = await RedisTokenStore.open(admin, TOKEN_KEY);
-      const first = { accessToken: 'first-token', scopes: ['items.read'] };
-      const second = { accessToken: 'second-token', scopes: ['items.read'] };
-      await writer.set('echo-auth', 'alice', first);
-      expect((await watching.recent('echo-auth', 'alice'))?.accessToken).toBe('first-token');
-      await writer.set('echo-auth', 'alice', second);
-      const deadline = Date.now() + 10_000;
-      let seen = await watching.recent('echo-auth', 'alice');
-      while (seen?.accessToken !== 'second-token' && Date.now() < deadline) {
-        await new Promise((r) => setTimeout(r, 10));
-        seen = await watching.recent('echo-auth', 'alice');
-      }
-      expect(seen?.accessToken).toBe('second-token');
-      await writer.delete('echo-auth', 'alice');
-      while (seen !== undefined && Date.now() < deadline) {
-        await new Promise((r) => setTimeout(r, 10));
-        seen = await watching.recent('echo-auth', 'alice');
-      }
-      expect(seen).toBeUndefined();
-    } finally {
-      await channels.close();
-    }
-  });
-
-  it('lists and ends connections from any replica', async () => {
-    const a = await replica();
-    const b = await replica();
-    const token = await authorizeAlice(a);
-    const listed = await listConnections(b);
-    expect(listed).toEqual([
-      expect.objectContaining({ userId: 'alice', providerId: 'echo-auth', scopes: token.scopes }),
-    ]);
-    expect(await disconnect(b, 'alice', 'echo-auth')).toMatchObject({ existed: true });
-    expect(await storeOf(a).get('echo-auth', 'alice')).toBeUndefined();
-    expect(await listConnections(a)).toEqual([]);
+    await tokenChangeReachesEveryReplica(suite());
   });
 
   it('refuses to read tokens sealed with another key', async () => {
@@ -375,27 +336,7 @@ describe('shared store (Redis): encryption that cannot split', () => {
 
 describe('shared store (Redis): one refresh across replicas', () => {
   it('refreshes an expired token once for 20 concurrent calls on two replicas', async () => {
-    const a = await replica();
-    const b = await replica();
-    const old = await authorizeAlice(a, Date.now() - 1000);
-    const outcomes = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => getItem(i % 2 === 0 ? a : b, `i${i}`)),
-    );
-    expect(outcomes.map(errorCode)).toEqual(Array(20).fill(undefined));
-    // Rotating refresh tokens: a second refresh with the old one would have been refused.
-    expect(oauth.grants).toEqual([{ grant_type: 'refresh_token', refresh_token: old.refreshToken }]);
-    const stored = (await storeOf(b).get('echo-auth', 'alice'))!;
-    expect(stored.accessToken).not.toBe(old.accessToken);
-    expect(stored.refreshToken).not.toBe(old.refreshToken);
-    expect(new Set(upstream.requests.map((r) => r.headers.authorization))).toEqual(
-      new Set([`Bearer ${stored.accessToken}`]),
-    );
-    expect(await admin.keys('toolhost:refresh-lock:*')).toEqual([]);
-    // The calls that waited for the other replica's refresh are counted.
-    const waits = [await a.metrics(), await b.metrics()].map((m) =>
-      Number(/toolhost_shared_wait_seconds_count\{kind="refresh_lock"\} (\d+)/.exec(m)?.[1] ?? 0),
-    );
-    expect(waits[0]! + waits[1]!).toBeGreaterThan(0);
+    await oneRefreshAcrossReplicas(suite());
   });
 
   it('keeps the stored refresh token when a refresh fails half-way', async () => {
@@ -578,13 +519,7 @@ describe('shared store (Redis): pacing across replicas', () => {
   };
 
   it('lets no more than 5 requests a second reach one base from two replicas', async () => {
-    const arrivals = recordArrivals({ records: [] });
-    const a = await gridReplica();
-    const b = await gridReplica();
-    const outcomes = await Promise.all(Array.from({ length: 40 }, (_, i) => listRecords(i % 2 ? a : b)));
-    expect(outcomes.map(errorCode)).toEqual(Array(40).fill(undefined));
-    expect(arrivals).toHaveLength(40);
-    expect(busiestSecond(arrivals)).toBeLessThanOrEqual(5);
+    await pacingAcrossReplicas(suite());
   }, 30_000);
 
   it('holds one HubSpot account to its burst limit across replicas and HubSpot tool sets', async () => {
@@ -816,7 +751,7 @@ describe('shared store (Redis): what an operator sees', () => {
 
 describe('shared store (Redis): large results', () => {
   it("serves a large result's resource_link from any replica, to its owner only, sealed in Redis", async () => {
-    await largeResultOnOtherReplica({ upstream, env: replicaEnv() as Record<string, string> });
+    await largeResultOnOtherReplica(suite());
     for (const key of await admin.keys('toolhost:result*'))
       if ((await admin.type(key)) === 'string') expect(await admin.get(key)).not.toContain('s-1');
   }, 30_000);
@@ -824,6 +759,16 @@ describe('shared store (Redis): large results', () => {
 
 describe('shared store (Redis): per-user bounds across replicas', () => {
   it("bounds a user's previews and idempotency keys across the replicas, naming the setting; expiries free places", async () => {
-    await perUserBoundsAcrossReplicas({ upstream, env: replicaEnv() as Record<string, string> });
+    await perUserBoundsAcrossReplicas(suite());
+  });
+});
+
+describe('shared store (Redis): writes and authorizations across replicas', () => {
+  it('honours an idempotency key across replicas: the retry on B gets the outcome A stored', async () => {
+    await idempotencyKeyAcrossReplicas(suite());
+  });
+
+  it('completes on replica B a pending authorization replica A started, once', async () => {
+    await pendingAuthorizationAcrossReplicas(suite());
   });
 });
