@@ -5,11 +5,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TokenStore, ToolOutcome } from '@toolhost/core';
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
 import { createHost, type Host } from '../src/host.js';
 import { HostServices, resolveService } from '../src/services.js';
+import { type FakeOAuthServer, startFakeOAuthServer } from './fake-oauth-server.js';
 import { type RedisServer, startRedisServer } from './redis-server.js';
+import {
+  idempotencyKeyAcrossReplicas,
+  oneRefreshAcrossReplicas,
+  perUserBoundsAcrossReplicas,
+  type StoreUnderTest,
+} from './replica-scenarios.js';
 import { fixtureApp } from './support.js';
 
 // A master, its replica and one Sentinel, all real processes: the host finds the master
@@ -21,6 +28,8 @@ let sentinelPort: number;
 let sentinelDir: string;
 let upstream: RecordingUpstream;
 let host: Host;
+let oauth: FakeOAuthServer;
+let admin: Redis;
 
 async function freePort(): Promise<number> {
   const server = createServer();
@@ -75,6 +84,10 @@ beforeAll(async () => {
   watching.disconnect();
   await startSentinel(master.port);
   upstream = await startRecordingUpstream(() => ({ status: 201, body: { id: 'made' } }));
+  oauth = await startFakeOAuthServer();
+  admin = new Redis(master.url);
+  // The failover below stops the master under it.
+  admin.on('error', () => {});
   host = await createHost(
     {
       plugins: ['toolhost-plugin-echo'],
@@ -101,11 +114,48 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await host?.close();
+  admin?.disconnect();
+  await oauth?.close();
   sentinel?.kill('SIGKILL');
   await replica?.close();
   await master?.close();
   await upstream?.close();
   if (sentinelDir) rmSync(sentinelDir, { recursive: true, force: true });
+});
+
+beforeEach(() => {
+  upstream.reset();
+  oauth.reset();
+  upstream.respond(() => ({ status: 201, body: { id: 'made' } }));
+});
+
+/** The scenarios every deployment runs, through the Sentinel (before its failover below). */
+const suite = (): StoreUnderTest => ({
+  upstream,
+  oauth,
+  tokenKey: 'token-encryption-key-for-sentinel',
+  env: { TOOLHOST_TOKEN_KEY: 'token-encryption-key-for-sentinel' },
+  store: { redisUrl: 'redis://unused.invalid:6379', sentinels: [`127.0.0.1:${sentinelPort}`] },
+  admin,
+  keys: (pattern) => admin.keys(pattern),
+});
+
+describe('shared store through Redis Sentinel: replicas', () => {
+  beforeEach(async () => {
+    await admin.flushall();
+  });
+
+  it('honours an idempotency key across replicas', async () => {
+    await idempotencyKeyAcrossReplicas(suite());
+  });
+
+  it('refreshes an expired token once for 20 concurrent calls on two replicas', async () => {
+    await oneRefreshAcrossReplicas(suite());
+  });
+
+  it("bounds a user's previews and idempotency keys across the replicas", async () => {
+    await perUserBoundsAcrossReplicas(suite());
+  });
 });
 
 describe('shared store through Redis Sentinel', () => {
