@@ -31,12 +31,35 @@ export interface RecordLimits {
   maxChars?: number;
 }
 
+/** Records by key, with the characters of their keys and values kept up to date. */
+class SizedEntries extends Map<string, Entry> {
+  chars = 0;
+
+  override set(key: string, entry: Entry): this {
+    const old = super.get(key);
+    if (old) this.chars -= key.length + old.value.length;
+    this.chars += key.length + entry.value.length;
+    return super.set(key, entry);
+  }
+
+  override delete(key: string): boolean {
+    const old = super.get(key);
+    if (old) this.chars -= key.length + old.value.length;
+    return super.delete(key);
+  }
+
+  override clear(): void {
+    this.chars = 0;
+    super.clear();
+  }
+}
+
 /** Sweeps at most once a minute: expired entries are also skipped on read, so this only bounds memory. */
 const SWEEP_MS = 60_000;
 
 /** The default: one process, lost on restart; bounded, as the file is. */
 export class MemoryRecords implements ExpiringRecords {
-  protected readonly entries = new Map<string, Entry>();
+  protected readonly entries = new SizedEntries();
   private swept = Date.now();
   private readonly maxRecords: number;
   private readonly maxChars: number;
@@ -51,15 +74,16 @@ export class MemoryRecords implements ExpiringRecords {
     return 'The in-memory store of write-safety records (no TOOLHOST_TOKEN_KEY)';
   }
 
-  /** Drops expired records, then refuses a new one when the records are at their bounds. */
+  /**
+   * Refuses a new record when the records are at their bounds, expired ones dropped first. The
+   * sizes are kept as records change: a change costs the same however many records there are.
+   */
   private makeRoom(chars: number): void {
+    const fits = () => this.entries.size < this.maxRecords && this.entries.chars + chars <= this.maxChars;
+    if (fits()) return;
     const now = Date.now();
-    let total = chars;
-    for (const [k, e] of this.entries) {
-      if (e.expires <= now) this.entries.delete(k);
-      else total += k.length + e.value.length;
-    }
-    if (this.entries.size >= this.maxRecords || total > this.maxChars)
+    for (const [k, e] of this.entries) if (e.expires <= now) this.entries.delete(k);
+    if (!fits())
       throw new ToolError({
         code: 'store_unavailable',
         retryable: true,

@@ -268,8 +268,11 @@ describe('FileRecords journal', () => {
     const reopened = FileRecords.inDirectory(dir, KEY);
     expect(await reopened.get('a')).toBe('1');
     expect(await reopened.get('b')).toBeUndefined();
+    // And a compaction it was running: its temp file goes when the next writer takes the file.
+    writeFileSync(join(dir, `${FILE}.99999.0badc0de.tmp`), 'half a compaction');
     await reopened.put('c', '3', HOUR);
     await reopened.flush();
+    expect(readdirSync(dir)).toEqual([FILE]);
     const again = FileRecords.inDirectory(dir, KEY);
     expect([await again.get('a'), await again.get('b'), await again.get('c')]).toEqual(['1', undefined, '3']);
     // A line damaged before the last is not a crash: refused, as an altered file.

@@ -130,6 +130,7 @@ export class FileRecords extends MemoryRecords {
     this.owned = true;
     try {
       // What the previous writer left is what this one appends to.
+      this.journal.removeLeftovers();
       if (!this.load(this.secret)) this.journal.create(this.liveEntries());
       // Moved into the journal (now, or by a writer stopped before it removed it).
       if (this.legacy && existsSync(this.legacy)) unlinkSync(this.legacy);

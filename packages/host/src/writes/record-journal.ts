@@ -1,6 +1,17 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  fsyncSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import { type FileHandle, open, rename, unlink } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { isRecord, TokenStoreError } from '../auth/sealed-file.js';
 import { type Sealed, TokenCipher } from '../auth/token-cipher.js';
 
@@ -283,9 +294,12 @@ export class RecordJournal {
         // Exclusive: no append runs now. Lines made since the snapshot follow it.
         this.tail = undefined;
         const text = tail.length > 0 ? `${tail.join('\n')}\n` : '';
-        if (text) await into.write(text);
-        await into.sync();
-        await into.close();
+        try {
+          if (text) await into.write(text);
+          await into.sync();
+        } finally {
+          await into.close();
+        }
         await rename(temp, this.file);
         await this.closeHandle();
         this.goodBytes = bytes + Buffer.byteLength(text);
@@ -303,6 +317,14 @@ export class RecordJournal {
       await handle?.close().catch(() => {});
       await unlink(temp).catch(() => {});
     }
+  }
+
+  /** Removes temp files a writer stopped mid-compaction left (only the file's one writer calls it). */
+  removeLeftovers(): void {
+    const dir = dirname(this.file);
+    const prefix = `${basename(this.file)}.`;
+    for (const name of readdirSync(dir))
+      if (name.startsWith(prefix) && name.endsWith('.tmp')) rmSync(join(dir, name), { force: true });
   }
 
   private tempName(): string {
