@@ -12,6 +12,8 @@ import { type FakeOAuthServer, fakeClient, startFakeOAuthServer } from './fake-o
 import { type RedisCluster, startRedisCluster, startRedisServer } from './redis-server.js';
 import {
   browserAuthorizationAcrossReplicas,
+  confirmationAcrossReplicas,
+  elicitationCompletionAcrossReplicas,
   idempotencyKeyAcrossReplicas,
   largeResultOnOtherReplica,
   oneRefreshAcrossReplicas,
@@ -19,6 +21,7 @@ import {
   pendingAuthorizationAcrossReplicas,
   perUserBoundsAcrossReplicas,
   type StoreUnderTest,
+  sessionAcrossReplicas,
   tokenChangeReachesEveryReplica,
   tokensOnEveryReplica,
 } from './replica-scenarios.js';
@@ -208,6 +211,18 @@ describe('shared store (Redis Cluster): writes and authorizations', () => {
 
   it('completes in a browser, on replica B behind a balancer, the authorization replica A handed out', async () => {
     await browserAuthorizationAcrossReplicas(suite());
+  }, 60_000);
+
+  it('tells a client waiting on replica A (URL elicitation) when the callback landed on replica B', async () => {
+    await elicitationCompletionAcrossReplicas(suite());
+  }, 60_000);
+
+  it("hands the person's confirmation to the replica that asked, wherever it lands", async () => {
+    await confirmationAcrossReplicas(suite());
+  }, 60_000);
+
+  it('serves one session whose requests alternate between two replicas, for its user only', async () => {
+    await sessionAcrossReplicas(suite());
   }, 60_000);
 
   it("serves a large result's resource_link from the other replica, to its owner only", async () => {

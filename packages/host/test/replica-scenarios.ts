@@ -1,6 +1,11 @@
 import { resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type CallToolResult, Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import {
+  type CallToolResult,
+  Client,
+  ProtocolError,
+  StreamableHTTPClientTransport,
+} from '@modelcontextprotocol/client';
 import type { StoredToken, TokenStore, ToolOutcome } from '@toolhost/core';
 import { expect } from 'vitest';
 import type { RecordingUpstream } from '../../testing/src/recording-upstream.js';
@@ -261,28 +266,28 @@ export async function pacingAcrossReplicas(s: StoreUnderTest): Promise<void> {
   });
 }
 
-/**
- * Two `toolhost serve --http` replicas behind a balancer: the authorization link one hands out
- * opens on A (which binds the browser) and its callback lands on B; both then use the token,
- * and the flow's keys are gone. The code verifier never sits in the store in clear.
- */
-export async function browserAuthorizationAcrossReplicas(s: StoreUnderTest): Promise<void> {
-  const balancer: Balancer = await startBalancer();
+/** Two `toolhost serve --http` replicas sharing the store, behind a loopback balancer. */
+interface Fleet {
+  a: HttpHostProcess;
+  b: HttpHostProcess;
+  balancer: Balancer;
+  origin(r: HttpHostProcess): string;
+  /** An MCP client (of Alice, unless another token is given), closed with the fleet. */
+  connect(
+    url: string,
+    options?: { token?: string; capabilities?: Record<string, unknown> },
+  ): Promise<{ client: Client; transport: StreamableHTTPClientTransport }>;
+}
+
+/** Runs `scenario` against a fleet whose config is the echo tool set's plus `extra`; stops it after. */
+async function withFleet(
+  s: StoreUnderTest,
+  extra: Partial<HostConfig>,
+  scenario: (fleet: Fleet) => Promise<void>,
+): Promise<void> {
+  const balancer = await startBalancer();
   const replicas: HttpHostProcess[] = [];
   const clients: Client[] = [];
-  const origin = (r: HttpHostProcess) => new URL(r.url).origin;
-  const connect = async (url: string) => {
-    const client = new Client({ name: 'replica-browser', version: '0.0.0' });
-    await client.connect(
-      new StreamableHTTPClientTransport(new URL(url), {
-        requestInit: { headers: { authorization: `Bearer ${ALICE_ACCESS_TOKEN}` } },
-      }),
-    );
-    clients.push(client);
-    return client;
-  };
-  const getItemOver = (c: Client, id: string) =>
-    c.callTool({ name: 'EchoApi_GetItem', arguments: { item_id: id } }) as Promise<CallToolResult>;
   try {
     const config: HostConfig = {
       plugins: ['toolhost-plugin-echo'],
@@ -291,16 +296,67 @@ export async function browserAuthorizationAcrossReplicas(s: StoreUnderTest): Pro
       http: { publicUrl: balancer.url },
       auth: { providers: echoAuthProviders(s.oauth) },
       ...(s.store ? { store: s.store } : {}),
+      ...extra,
     };
     const env = {
       ...replicaEnv(s),
       TOOLHOST_ACCESS_TOKENS: `alice:${ALICE_ACCESS_TOKEN},bob:${BOB_ACCESS_TOKEN}`,
     };
     replicas.push(...(await Promise.all([spawnHttpHost(config, env), spawnHttpHost(config, env)])));
-    const [a, b] = replicas as [HttpHostProcess, HttpHostProcess];
+    const origin = (r: HttpHostProcess) => new URL(r.url).origin;
     balancer.targets = replicas.map(origin);
+    await scenario({
+      a: replicas[0]!,
+      b: replicas[1]!,
+      balancer,
+      origin,
+      async connect(url, options = {}) {
+        const client = new Client(
+          { name: 'replica-scenario', version: '0.0.0' },
+          { capabilities: options.capabilities ?? {} },
+        );
+        const transport = new StreamableHTTPClientTransport(new URL(url), {
+          requestInit: { headers: { authorization: `Bearer ${options.token ?? ALICE_ACCESS_TOKEN}` } },
+        });
+        await client.connect(transport);
+        clients.push(client);
+        return { client, transport };
+      },
+    });
+  } finally {
+    await Promise.all(clients.map((c) => c.close().catch(() => {})));
+    for (const r of replicas) {
+      r.child.kill('SIGTERM');
+      await r.exited;
+    }
+    await balancer.close();
+  }
+}
 
-    const onA = await connect(a.url);
+const getItemOver = (c: Client, id = 'i1') =>
+  c.callTool({ name: 'EchoApi_GetItem', arguments: { item_id: id } }) as Promise<CallToolResult>;
+
+/** A valid token of Alice's for `scope`, in the store as a replica would have stored it. */
+async function storeAliceToken(s: StoreUnderTest, scope: string): Promise<string> {
+  const store = await RedisTokenStore.open(s.admin, s.tokenKey);
+  const issued = s.oauth.mint(scope);
+  await store.set('echo-auth', 'alice', {
+    accessToken: issued.access_token,
+    refreshToken: issued.refresh_token,
+    expiresAt: Date.now() + 3_600_000,
+    scopes: [scope],
+  });
+  return issued.access_token;
+}
+
+/**
+ * The authorization link one replica hands out opens on A (which binds the browser) and its
+ * callback lands on B; both then use the token, and the flow's keys are gone. The code
+ * verifier never sits in the store in clear.
+ */
+export async function browserAuthorizationAcrossReplicas(s: StoreUnderTest): Promise<void> {
+  await withFleet(s, {}, async ({ a, b, balancer, origin, connect }) => {
+    const onA = (await connect(a.url)).client;
     const first = await getItemOver(onA, 'i1');
     expect(first.isError).toBe(true);
     const error = (first.structuredContent as { error: { code: string; authorization: { url: string } } })
@@ -328,7 +384,7 @@ export async function browserAuthorizationAcrossReplicas(s: StoreUnderTest): Pro
       ['/oauth/callback/echo-auth', origin(b)],
     ]);
 
-    const onB = await connect(b.url);
+    const onB = (await connect(b.url)).client;
     expect((await getItemOver(onA, 'on-a')).isError).toBeFalsy();
     expect((await getItemOver(onB, 'on-b')).isError).toBeFalsy();
     expect(s.upstream.requests.map((r) => r.headers.authorization)).toEqual([
@@ -337,14 +393,112 @@ export async function browserAuthorizationAcrossReplicas(s: StoreUnderTest): Pro
     ]);
     // The flow was taken once: its keys are gone.
     expect((await s.keys('toolhost:oauth:*')).filter((k) => k.includes(':flow:'))).toEqual([]);
-  } finally {
-    await Promise.all(clients.map((c) => c.close().catch(() => {})));
-    for (const r of replicas) {
-      r.child.kill('SIGTERM');
-      await r.exited;
-    }
-    await balancer.close();
-  }
+  });
+}
+
+/** A client told on A to authorize by URL elicitation is notified when the callback lands on B. */
+export async function elicitationCompletionAcrossReplicas(s: StoreUnderTest): Promise<void> {
+  await withFleet(s, {}, async ({ a, b, balancer, origin, connect }) => {
+    const { client } = await connect(a.url, { capabilities: { elicitation: { url: {} } } });
+    const completed = new Promise<string>((resolve) =>
+      client.setNotificationHandler('notifications/elicitation/complete', (n) =>
+        resolve(n.params.elicitationId),
+      ),
+    );
+    const error = await getItemOver(client).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(ProtocolError);
+    expect((error as ProtocolError).code).toBe(-32042);
+    const elicitation = (
+      (error as ProtocolError).data as { elicitations: { url: string; elicitationId: string }[] }
+    ).elicitations[0]!;
+
+    balancer.pick = () => origin(b);
+    const browser = new Browser();
+    expect((await browser.open(await startFlow(browser, elicitation.url, ALICE_ACCESS_TOKEN))).status).toBe(
+      200,
+    );
+    expect(await completed).toBe(elicitation.elicitationId);
+    expect((await getItemOver(client)).isError).toBeFalsy();
+  });
+}
+
+/** The person's answer to a confirmation A asked for lands on B, and is handed to A: sent once. */
+export async function confirmationAcrossReplicas(s: StoreUnderTest): Promise<void> {
+  await withFleet(s, { tools: { confirmWrites: true } }, async ({ a, b, balancer, origin, connect }) => {
+    await storeAliceToken(s, 'items.write');
+    // Everything goes to A until the person answers; the answer goes to B.
+    let answered = false;
+    balancer.pick = (req) => (answered && req.method === 'POST' ? origin(b) : origin(a));
+    const { client } = await connect(`${balancer.url}/mcp`, { capabilities: { elicitation: { form: {} } } });
+    const shown: string[] = [];
+    client.setRequestHandler('elicitation/create', async (request) => {
+      shown.push((request.params as { message: string }).message);
+      answered = true;
+      return { action: 'accept', content: { send: true } };
+    });
+    const result = await client.callTool({ name: 'EchoApi_DeleteItem', arguments: { item_id: 'i9' } });
+    expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
+    expect(shown).toHaveLength(1);
+    const answer = balancer.forwarded.filter((f) => f.method === 'POST').at(-1)!;
+    expect(answer.target).toBe(origin(b));
+    expect(s.upstream.requests).toHaveLength(1);
+    expect(s.upstream.requests[0]).toMatchObject({ method: 'DELETE', path: '/items/i9' });
+  });
+}
+
+/** A raw MCP POST to a replica, for what the SDK client would not send. */
+function post(url: string, token: string, session: string, body: unknown): Promise<Response> {
+  return fetch(url, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${token}`,
+      'mcp-session-id': session,
+      'mcp-protocol-version': '2025-06-18',
+      accept: 'application/json, text/event-stream',
+      'content-type': 'application/json',
+    },
+    body: JSON.stringify(body),
+  });
+}
+
+/**
+ * One session whose requests alternate between the replicas (round robin) is served on both,
+ * for its user only, and ended on both by one DELETE.
+ */
+export async function sessionAcrossReplicas(s: StoreUnderTest): Promise<void> {
+  await withFleet(s, {}, async ({ a, b, balancer, origin, connect }) => {
+    const { client, transport } = await connect(`${balancer.url}/mcp`);
+    const accessToken = await storeAliceToken(s, 'items.read');
+    expect((await client.listTools()).tools.map((t) => t.name)).toContain('EchoApi_GetItem');
+    for (let i = 0; i < 4; i += 1) expect((await getItemOver(client, `i${i}`)).isError).toBeFalsy();
+    expect((await client.listTools()).tools.length).toBeGreaterThan(0);
+
+    const session = transport.sessionId!;
+    const posts = balancer.forwarded.filter((f) => f.method === 'POST');
+    expect(posts[0]!.session).toBeUndefined(); // initialize
+    expect(posts.slice(1).every((f) => f.session === session)).toBe(true);
+    expect(new Set(posts.map((f) => f.target))).toEqual(new Set([origin(a), origin(b)]));
+    expect(posts.every((f) => f.status === 200 || f.status === 202)).toBe(true);
+    expect(s.upstream.requests.map((r) => r.headers.authorization)).toEqual(
+      Array(4).fill(`Bearer ${accessToken}`),
+    );
+    expect(b.logs() + a.logs()).toContain('session resumed from the shared store');
+
+    // Another user's token cannot ride on the session, on whichever replica.
+    const ping = { jsonrpc: '2.0', id: 7, method: 'ping' };
+    expect((await post(a.url, BOB_ACCESS_TOKEN, session, ping)).status).toBe(403);
+    expect((await post(b.url, BOB_ACCESS_TOKEN, session, ping)).status).toBe(403);
+    expect((await post(b.url, ALICE_ACCESS_TOKEN, session, ping)).status).toBe(200);
+    expect((await post(b.url, ALICE_ACCESS_TOKEN, 'no-such-session', ping)).status).toBe(404);
+
+    // Ended on one replica (DELETE), ended on all.
+    await transport.terminateSession();
+    expect((await post(a.url, ALICE_ACCESS_TOKEN, session, ping)).status).toBe(404);
+    expect((await post(b.url, ALICE_ACCESS_TOKEN, session, ping)).status).toBe(404);
+  });
 }
 
 /**

@@ -1,7 +1,7 @@
 import {
   type CallToolResult,
   Client,
-  ProtocolError,
+  type ProtocolError,
   StreamableHTTPClientTransport,
 } from '@modelcontextprotocol/client';
 import { Redis } from 'ioredis';
@@ -18,7 +18,13 @@ import {
   startFakeOAuthServer,
 } from './fake-oauth-server.js';
 import { type RedisServer, startRedisServer } from './redis-server.js';
-import { browserAuthorizationAcrossReplicas } from './replica-scenarios.js';
+import {
+  browserAuthorizationAcrossReplicas,
+  confirmationAcrossReplicas,
+  elicitationCompletionAcrossReplicas,
+  type StoreUnderTest,
+  sessionAcrossReplicas,
+} from './replica-scenarios.js';
 import {
   ALICE_ACCESS_TOKEN as ALICE,
   BOB_ACCESS_TOKEN as BOB,
@@ -80,6 +86,16 @@ async function storeAliceToken(scope: string): Promise<string> {
 
 const origin = (r: HttpHostProcess) => new URL(r.url).origin;
 
+/** This suite's store for the scenarios every deployment runs (they start replicas of their own). */
+const suite = (): StoreUnderTest => ({
+  upstream,
+  oauth,
+  tokenKey: TOKEN_KEY,
+  env: { TOOLHOST_REDIS_URL: redis.url, TOOLHOST_TOKEN_KEY: TOKEN_KEY },
+  admin,
+  keys: (pattern) => admin.keys(pattern),
+});
+
 async function connect(
   url: string,
   token = ALICE,
@@ -98,7 +114,7 @@ const getItem = (c: Client, id = 'i1') =>
   c.callTool({ name: 'EchoApi_GetItem', arguments: { item_id: id } }) as Promise<CallToolResult>;
 
 /** A raw MCP POST to a replica, for what the SDK client would not send. */
-function post(url: string, token: string, session: string, body: unknown): Promise<Response> {
+function _post(url: string, token: string, session: string, body: unknown): Promise<Response> {
   return fetch(url, {
     method: 'POST',
     headers: {
@@ -145,39 +161,11 @@ afterEach(async () => {
 
 describe('replicas: authorization across replicas', () => {
   it('completes on replica B a flow that replica A handed out; both then use the token', async () => {
-    await browserAuthorizationAcrossReplicas({
-      upstream,
-      oauth,
-      tokenKey: TOKEN_KEY,
-      env: { TOOLHOST_REDIS_URL: redis.url, TOOLHOST_TOKEN_KEY: TOKEN_KEY },
-      admin,
-      keys: (pattern) => admin.keys(pattern),
-    });
+    await browserAuthorizationAcrossReplicas(suite());
   }, 60_000);
 
   it('tells a client waiting on replica A (URL elicitation) when the callback landed on replica B', async () => {
-    const [a, b] = await startReplicas();
-    const { client } = await connect(a.url, ALICE, { elicitation: { url: {} } });
-    const completed = new Promise<string>((resolve) =>
-      client.setNotificationHandler('notifications/elicitation/complete', (n) =>
-        resolve(n.params.elicitationId),
-      ),
-    );
-    const error = await getItem(client).then(
-      () => undefined,
-      (e: unknown) => e,
-    );
-    expect(error).toBeInstanceOf(ProtocolError);
-    expect((error as ProtocolError).code).toBe(-32042);
-    const elicitation = (
-      (error as ProtocolError).data as { elicitations: { url: string; elicitationId: string }[] }
-    ).elicitations[0]!;
-
-    balancer.pick = () => origin(b);
-    const browser = new Browser();
-    expect((await browser.open(await startFlow(browser, elicitation.url, ALICE))).status).toBe(200);
-    expect(await completed).toBe(elicitation.elicitationId);
-    expect((await getItem(client)).isError).toBeFalsy();
+    await elicitationCompletionAcrossReplicas(suite());
   }, 60_000);
 
   it("delivers the completion notice through the replica holding the client's event stream", async () => {
@@ -226,25 +214,7 @@ describe('replicas: authorization across replicas', () => {
 
 describe('replicas: any replica serves any session', () => {
   it("hands the person's confirmation to the replica that asked, wherever it lands", async () => {
-    const [a, b] = await startReplicas({ tools: { confirmWrites: true } });
-    await storeAliceToken('items.write');
-    // Everything goes to A until the person answers; the answer goes to B.
-    let answered = false;
-    balancer.pick = (req) => (answered && req.method === 'POST' ? origin(b) : origin(a));
-    const { client } = await connect(`${balancer.url}/mcp`, ALICE, { elicitation: { form: {} } });
-    const shown: string[] = [];
-    client.setRequestHandler('elicitation/create', async (request) => {
-      shown.push((request.params as { message: string }).message);
-      answered = true;
-      return { action: 'accept', content: { send: true } };
-    });
-    const result = await client.callTool({ name: 'EchoApi_DeleteItem', arguments: { item_id: 'i9' } });
-    expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
-    expect(shown).toHaveLength(1);
-    const answer = balancer.forwarded.filter((f) => f.method === 'POST').at(-1)!;
-    expect(answer.target).toBe(origin(b));
-    expect(upstream.requests).toHaveLength(1);
-    expect(upstream.requests[0]).toMatchObject({ method: 'DELETE', path: '/items/i9' });
+    await confirmationAcrossReplicas(suite());
   }, 60_000);
 
   it('takes on replica B the answer to a 2026-07-28 confirmation replica A asked', async () => {
@@ -276,35 +246,7 @@ describe('replicas: any replica serves any session', () => {
   }, 60_000);
 
   it('serves one session whose requests alternate between two replicas, for its user only', async () => {
-    const [a, b] = await startReplicas();
-    const { client, transport } = await connect(`${balancer.url}/mcp`);
-    const accessToken = await storeAliceToken('items.read');
-    expect((await client.listTools()).tools.map((t) => t.name)).toContain('EchoApi_GetItem');
-    for (let i = 0; i < 4; i += 1) expect((await getItem(client, `i${i}`)).isError).toBeFalsy();
-    expect((await client.listTools()).tools.length).toBeGreaterThan(0);
-
-    const session = transport.sessionId!;
-    const posts = balancer.forwarded.filter((f) => f.method === 'POST');
-    expect(posts[0]!.session).toBeUndefined(); // initialize
-    expect(posts.slice(1).every((f) => f.session === session)).toBe(true);
-    expect(new Set(posts.map((f) => f.target))).toEqual(new Set([origin(a), origin(b)]));
-    expect(posts.every((f) => f.status === 200 || f.status === 202)).toBe(true);
-    expect(upstream.requests.map((r) => r.headers.authorization)).toEqual(
-      Array(4).fill(`Bearer ${accessToken}`),
-    );
-    expect(b.logs() + a.logs()).toContain('session resumed from the shared store');
-
-    // Another user's token cannot ride on the session, on whichever replica.
-    const ping = { jsonrpc: '2.0', id: 7, method: 'ping' };
-    expect((await post(a.url, BOB, session, ping)).status).toBe(403);
-    expect((await post(b.url, BOB, session, ping)).status).toBe(403);
-    expect((await post(b.url, ALICE, session, ping)).status).toBe(200);
-    expect((await post(b.url, ALICE, 'no-such-session', ping)).status).toBe(404);
-
-    // Ended on one replica (DELETE), ended on all.
-    await transport.terminateSession();
-    expect((await post(a.url, ALICE, session, ping)).status).toBe(404);
-    expect((await post(b.url, ALICE, session, ping)).status).toBe(404);
+    await sessionAcrossReplicas(suite());
   }, 60_000);
 
   it('answers 2026-07-28 requests on either replica with no session record in Redis', async () => {
