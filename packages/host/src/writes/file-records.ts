@@ -129,9 +129,11 @@ export class FileRecords extends MemoryRecords {
     writeFileSync(path, this.owner, { mode: 0o600 });
     this.owned = true;
     try {
-      // What the previous writer left is what this one appends to.
       this.journal.removeLeftovers();
-      if (!this.load(this.secret)) this.journal.create(this.liveEntries());
+      // What the previous writer left is what this one appends to: read again unless the file
+      // is as this store read it (reading a full file costs a moment of the event loop).
+      if (!(this.journal.exists && this.journal.unchangedSinceRead()) && !this.load(this.secret))
+        this.journal.create(this.liveEntries());
       // Moved into the journal (now, or by a writer stopped before it removed it).
       if (this.legacy && existsSync(this.legacy)) unlinkSync(this.legacy);
     } catch (e) {

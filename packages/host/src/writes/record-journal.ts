@@ -7,6 +7,7 @@ import {
   readFileSync,
   renameSync,
   rmSync,
+  statSync,
   unlinkSync,
   writeSync,
 } from 'node:fs';
@@ -72,6 +73,28 @@ export class RecordJournal {
     private readonly compactAfter = 1000,
   ) {}
 
+  /** The file as `read` found it (inode, size, mtime), to tell whether another wrote it since. */
+  private readStamp: string | undefined;
+
+  /** Whether the file was there when read, or has been created since. */
+  get exists(): boolean {
+    return this.readStamp !== undefined;
+  }
+
+  /** Whether the file is as `read` left it (no other writer since): it need not be read again. */
+  unchangedSinceRead(): boolean {
+    return this.readStamp !== undefined && this.readStamp === this.stamp();
+  }
+
+  private stamp(): string | undefined {
+    try {
+      const st = statSync(this.file);
+      return `${st.ino} ${st.size} ${st.mtimeMs}`;
+    } catch {
+      return undefined;
+    }
+  }
+
   /** Change lines written since the file was opened or compacted (tests and gauges). */
   get lineCount(): number {
     return this.lines;
@@ -86,9 +109,13 @@ export class RecordJournal {
     try {
       text = readFileSync(this.file, 'utf8');
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') {
+        this.readStamp = undefined;
+        return undefined;
+      }
       throw new TokenStoreError(`Cannot read ${this.label.toLowerCase()} ${this.file}.`);
     }
+    const stamp = this.stamp();
     const whole = text.lastIndexOf('\n') + 1;
     const lines = text.slice(0, whole).split('\n');
     lines.pop();
@@ -102,6 +129,7 @@ export class RecordJournal {
     }
     this.goodBytes = Buffer.byteLength(text.slice(0, whole));
     this.lines = changes.length;
+    this.readStamp = stamp;
     return entries;
   }
 
@@ -197,6 +225,7 @@ export class RecordJournal {
       throw e;
     }
     this.lines = count;
+    this.readStamp = this.stamp();
   }
 
   /**
