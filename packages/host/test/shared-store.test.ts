@@ -181,11 +181,17 @@ describe('shared store (Redis): start-up', () => {
 
   it('puts store.keyPrefix before every key it writes and finds them again', async () => {
     const config = { ...echoConfig(), store: { keyPrefix: 'staging:' } };
-    const a = await replica(config);
+    const a = await replica(config, replicaEnv({ ECHO_KEY: 'echo-static-key-for-prefix' }));
     const b = await replica(config);
     const token = await authorizeAlice(a);
     expect(await admin.exists('staging:toolhost:token:echo-auth:alice')).toBe(1);
     expect(await admin.exists('staging:toolhost:token-salt')).toBe(1);
+    // A keyed write's records and its user's place among their bounded keys, prefixed too.
+    const create = { mode: 'execute', request_body: JSON.stringify({ name: 'n1' }) };
+    expect(
+      (await a.callTool('EchoApi.CreateItem', create, { userId: 'alice', idempotencyKey: 'k1' })).ok,
+    ).toBe(true);
+    expect(await admin.exists('staging:toolhost:places:{alice}:idempotency')).toBe(1);
     expect(await admin.keys('toolhost:*')).toEqual([]);
     expect(await storeOf(b).get('echo-auth', 'alice')).toEqual(token);
     expect((await listConnections(b)).map((c) => c.userId)).toEqual(['alice']);
