@@ -9,7 +9,6 @@ import { MemoryTokenStore } from '../src/auth/memory-token-store.js';
 import { createHost, type Host } from '../src/host.js';
 import { FileRecords } from '../src/writes/file-records.js';
 import { callFingerprint } from '../src/writes/idempotency-keys.js';
-import { type RedisServer, startRedisServer } from './redis-server.js';
 import { inlinePlugin } from './support.js';
 import { mcpClient, textOf, WRITE_KEY, writeHost, writeTools } from './write-support.js';
 
@@ -123,46 +122,8 @@ describe('idempotency keys over MCP', () => {
   });
 });
 
-describe('idempotency keys across replicas (Redis)', () => {
-  let redis: RedisServer;
-  const replicas: Host[] = [];
-  beforeAll(async () => {
-    redis = await startRedisServer();
-    const env = { TOOLHOST_REDIS_URL: redis.url, TOOLHOST_TOKEN_KEY: 'token-encryption-key-for-replicas' };
-    for (let i = 0; i < 2; i += 1) replicas.push(await writeHost(upstream.url, {}, env));
-  });
-  afterAll(async () => {
-    await Promise.all(replicas.map((r) => r.close()));
-    await redis?.close();
-  });
-
-  it('sends once for one key on two replicas, in turn and at once', async () => {
-    const [one, two] = replicas as [Host, Host];
-    const first = await one.callTool('WriteApi.UpdateThing', update(), { idempotencyKey: 'r-turn' });
-    const second = await two.callTool('WriteApi.UpdateThing', update(), { idempotencyKey: 'r-turn' });
-    expect(second).toEqual(first);
-    expect(upstream.requests).toHaveLength(1);
-    upstream.reset();
-    const together = await Promise.all(
-      Array.from({ length: 10 }, (_, i) =>
-        (i % 2 ? one : two).callTool('WriteApi.UpdateThing', update(), { idempotencyKey: 'r-once' }),
-      ),
-    );
-    expect(upstream.requests).toHaveLength(1);
-    for (const o of together) expect(o).toEqual(together[0]);
-    expect(code(await two.callTool('WriteApi.UpdateThing', update('X'), { idempotencyKey: 'r-once' }))).toBe(
-      'idempotency_conflict',
-    );
-  });
-
-  it('applies a preview made on one replica on the other, once', async () => {
-    const [one, two] = replicas as [Host, Host];
-    const made = (await one.previewToolCall('WriteApi.UpdateThing', update())) as { preview: RequestPreview };
-    expect((await two.applyPreview(made.preview.preview_id)).ok).toBe(true);
-    expect(code(await one.applyPreview(made.preview.preview_id))).toBe('preview_used');
-    expect(upstream.requests).toHaveLength(1);
-  });
-});
+// Across replicas sharing Redis: test/replica-scenarios.ts (writesAcrossReplicas), run by the
+// standalone, Sentinel and Cluster suites.
 
 describe('idempotency keys and previews across a restart (encrypted file)', () => {
   const TOKEN_KEY = 'token-encryption-key-for-restarts';

@@ -14,7 +14,6 @@ import {
   browserAuthorizationAcrossReplicas,
   confirmationAcrossReplicas,
   elicitationCompletionAcrossReplicas,
-  idempotencyKeyAcrossReplicas,
   largeResultOnOtherReplica,
   oneRefreshAcrossReplicas,
   pacingAcrossReplicas,
@@ -24,6 +23,7 @@ import {
   sessionAcrossReplicas,
   tokenChangeReachesEveryReplica,
   tokensOnEveryReplica,
+  writesAcrossReplicas,
 } from './replica-scenarios.js';
 import { fixtureApp } from './support.js';
 
@@ -201,8 +201,8 @@ describe('shared store (Redis Cluster): tokens', () => {
 });
 
 describe('shared store (Redis Cluster): writes and authorizations', () => {
-  it('honours an idempotency key across replicas: the retry on B gets the outcome A stored', async () => {
-    await idempotencyKeyAcrossReplicas(suite());
+  it('honours idempotency keys and previews across replicas: sent once, answered on either', async () => {
+    await writesAcrossReplicas(suite());
   });
 
   it('completes on replica B a pending authorization replica A started, once, its keys in one slot', async () => {

@@ -12,10 +12,10 @@ import { HostServices, resolveService } from '../src/services.js';
 import { type FakeOAuthServer, startFakeOAuthServer } from './fake-oauth-server.js';
 import { type RedisServer, startRedisServer } from './redis-server.js';
 import {
-  idempotencyKeyAcrossReplicas,
   oneRefreshAcrossReplicas,
   perUserBoundsAcrossReplicas,
   type StoreUnderTest,
+  writesAcrossReplicas,
 } from './replica-scenarios.js';
 import { fixtureApp } from './support.js';
 
@@ -145,8 +145,8 @@ describe('shared store through Redis Sentinel: replicas', () => {
     await admin.flushall();
   });
 
-  it('honours an idempotency key across replicas', async () => {
-    await idempotencyKeyAcrossReplicas(suite());
+  it('honours idempotency keys and previews across replicas: sent once, answered on either', async () => {
+    await writesAcrossReplicas(suite());
   });
 
   it('refreshes an expired token once for 20 concurrent calls on two replicas', async () => {

@@ -189,22 +189,35 @@ export async function oneRefreshAcrossReplicas(s: StoreUnderTest): Promise<void>
   });
 }
 
-/** A keyed write sent on A is answered on B from the stored outcome, sent once. */
-export async function idempotencyKeyAcrossReplicas(s: StoreUnderTest): Promise<void> {
-  s.upstream.respond(() => ({ status: 201, body: { id: 'made-once' } }));
-  await echoReplicas(s, async ([a, b]) => {
-    const args = { mode: 'execute', request_body: JSON.stringify({ name: 'n1' }) };
-    const first = await a!.callTool('EchoApi.CreateItem', args, { userId: 'alice', idempotencyKey: 'k1' });
-    expect(first).toMatchObject({ ok: true, body: { id: 'made-once' } });
-    const again = await b!.callTool('EchoApi.CreateItem', args, { userId: 'alice', idempotencyKey: 'k1' });
-    expect(again).toEqual(first);
+/**
+ * A keyed write sent on A is answered on B from its stored outcome, in turn and at once, sent
+ * once; other arguments under the key conflict; a preview made on A is applied on B, once.
+ */
+export async function writesAcrossReplicas(s: StoreUnderTest): Promise<void> {
+  // Each answer numbered, so that a stored outcome is told apart from a second request's.
+  let served = 0;
+  s.upstream.respond(() => ({ status: 200, body: { n: ++served } }));
+  const open = () => writeHost(s.upstream.url, s.store ? { store: s.store } : {}, s.env);
+  await withReplicas(2, open, async ([one, two]) => {
+    const update = (title = 'T') => ({ id: 'thing-1', title });
+    const keyed = (host: Host, key: string, title?: string) =>
+      host.callTool('WriteApi.UpdateThing', update(title), { idempotencyKey: key });
+    const first = await keyed(one!, 'r-turn');
+    expect(first.ok).toBe(true);
+    expect(await keyed(two!, 'r-turn')).toEqual(first);
+    expect(s.upstream.requests).toHaveLength(1);
     const together = await Promise.all(
-      Array.from({ length: 10 }, (_, i) =>
-        (i % 2 ? a! : b!).callTool('EchoApi.CreateItem', args, { userId: 'alice', idempotencyKey: 'k2' }),
-      ),
+      Array.from({ length: 10 }, (_, i) => keyed(i % 2 ? one! : two!, 'r-once')),
     );
     for (const o of together) expect(o).toEqual(together[0]);
     expect(s.upstream.requests).toHaveLength(2);
+    expect(errorCode(await keyed(two!, 'r-once', 'X'))).toBe('idempotency_conflict');
+
+    const made = await one!.previewToolCall('WriteApi.UpdateThing', update());
+    if (!made.ok || made.kind !== 'preview') throw new Error(`no preview: ${JSON.stringify(made)}`);
+    expect((await two!.applyPreview(made.preview.preview_id)).ok).toBe(true);
+    expect(errorCode(await one!.applyPreview(made.preview.preview_id))).toBe('preview_used');
+    expect(s.upstream.requests).toHaveLength(3);
   });
 }
 

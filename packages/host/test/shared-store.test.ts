@@ -16,7 +16,6 @@ import { RedisTokenStore } from '../src/store/redis-token-store.js';
 import { type FakeOAuthServer, fakeClient, startFakeOAuthServer } from './fake-oauth-server.js';
 import { type RedisServer, startRedisServer } from './redis-server.js';
 import {
-  idempotencyKeyAcrossReplicas,
   largeResultOnOtherReplica,
   oneRefreshAcrossReplicas,
   pacingAcrossReplicas,
@@ -25,6 +24,7 @@ import {
   type StoreUnderTest,
   tokenChangeReachesEveryReplica,
   tokensOnEveryReplica,
+  writesAcrossReplicas,
 } from './replica-scenarios.js';
 import { ALICE_ACCESS_TOKEN, fixtureApp, spawnHttpHost } from './support.js';
 
@@ -770,8 +770,8 @@ describe('shared store (Redis): per-user bounds across replicas', () => {
 });
 
 describe('shared store (Redis): writes and authorizations across replicas', () => {
-  it('honours an idempotency key across replicas: the retry on B gets the outcome A stored', async () => {
-    await idempotencyKeyAcrossReplicas(suite());
+  it('honours idempotency keys and previews across replicas: sent once, answered on either', async () => {
+    await writesAcrossReplicas(suite());
   });
 
   it('completes on replica B a pending authorization replica A started, once', async () => {
