@@ -280,3 +280,32 @@ describe('FileRecords journal', () => {
     expect(() => FileRecords.inDirectory(dir, KEY)).toThrow(/wrong key, or the file was altered/);
   });
 });
+
+describe('FileRecords per-user places', () => {
+  it("keeps each user's places across a restart, so the bound still holds; another user's are apart", async () => {
+    const dir = dataDir();
+    const records = FileRecords.inDirectory(dir, KEY);
+    const taken = await Promise.all(
+      ['p1', 'p2', 'p3', 'p4'].map((id) => records.take('previews', 'alice', id, 3, HOUR)),
+    );
+    expect(taken.filter(Boolean)).toHaveLength(3);
+    await records.giveBack('previews', 'alice', 'p1');
+    expect(await records.take('previews', 'alice', 'p5', 3, HOUR)).toBe(true);
+    await records.flush();
+
+    const restarted = FileRecords.inDirectory(dir, KEY);
+    expect(await restarted.take('previews', 'alice', 'p6', 3, HOUR)).toBe(false);
+    expect(await restarted.take('idempotency', 'alice', 'k1', 3, HOUR)).toBe(true);
+    expect(await restarted.take('previews', 'bob', 'p1', 3, HOUR)).toBe(true);
+    await restarted.flush();
+  });
+
+  it('frees a place when it expires', async () => {
+    const records = FileRecords.inDirectory(dataDir(), KEY);
+    expect(await records.take('previews', 'alice', 'p1', 1, 50)).toBe(true);
+    expect(await records.take('previews', 'alice', 'p2', 1, 50)).toBe(false);
+    await new Promise((r) => setTimeout(r, 80));
+    expect(await records.take('previews', 'alice', 'p3', 1, 50)).toBe(true);
+    await records.flush();
+  });
+});

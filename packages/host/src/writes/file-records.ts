@@ -5,6 +5,7 @@ import { ToolError } from '@toolhost/core';
 import { processAlive } from '../auth/file-lock.js';
 import { isRecord, SealedFile, TokenStoreError } from '../auth/sealed-file.js';
 import { MemoryRecords, type RecordLimits } from './expiring-records.js';
+import type { PerUserPlaces } from './per-user-budget.js';
 import { type JournalEntry, RecordJournal } from './record-journal.js';
 
 /** The whole-file store of earlier versions, moved into the journal on first open. */
@@ -35,7 +36,12 @@ function unavailable(message: string): ToolError {
  * each change is appended to a journal (record-journal.ts) and returns once it is on disk, so
  * a change costs its own line whatever the number of records.
  */
-export class FileRecords extends MemoryRecords {
+/** A user's place among their records of one kind, kept as a record of its own. */
+const PLACE = 'place:';
+const placeKey = (kind: string, userId: string, id: string) =>
+  `${PLACE}${JSON.stringify([kind, userId, id])}`;
+
+export class FileRecords extends MemoryRecords implements PerUserPlaces {
   private readonly journal: RecordJournal;
   /** The whole-file store of earlier versions, if one is there still. */
   private readonly legacy: string | undefined;
@@ -44,6 +50,9 @@ export class FileRecords extends MemoryRecords {
   /** This store's claim on the file, `<pid> <random>`, once it has changed anything. */
   private readonly owner = `${process.pid} ${randomBytes(6).toString('hex')}`;
   private owned = false;
+  /** Per kind and user, their places (id → expiry), rebuilt from the file on load. */
+  private readonly places = new Map<string, Map<string, number>>();
+  readonly scope = 'on this host';
 
   constructor(
     file: string,
@@ -65,6 +74,17 @@ export class FileRecords extends MemoryRecords {
    * true when there is a journal.
    */
   private load(secret: string): boolean {
+    const loaded = this.loadEntries(secret);
+    this.places.clear();
+    for (const [key, e] of this.entries) {
+      if (!key.startsWith(PLACE)) continue;
+      const [kind, userId, id] = JSON.parse(key.slice(PLACE.length)) as [string, string, string];
+      this.placesOf(kind, userId).set(id, e.expires);
+    }
+    return loaded;
+  }
+
+  private loadEntries(secret: string): boolean {
     const now = Date.now();
     this.entries.clear();
     const journal = this.journal.read();
@@ -84,6 +104,43 @@ export class FileRecords extends MemoryRecords {
     for (const [key, [value, expires]] of Object.entries(stored ?? {}))
       if (expires > now) this.entries.set(key, { value, expires });
     return false;
+  }
+
+  private placesOf(kind: string, userId: string): Map<string, number> {
+    const slot = `${kind}\u0000${userId}`;
+    let held = this.places.get(slot);
+    if (!held) {
+      held = new Map();
+      this.places.set(slot, held);
+    }
+    return held;
+  }
+
+  /**
+   * Each user's places are records in the file too: a host that restarts still knows how many
+   * previews and keys each user holds, and does not let them hold their bound again on top.
+   */
+  async take(kind: string, userId: string, id: string, max: number, ttlMs: number): Promise<boolean> {
+    // Taking the file may read it again, which rebuilds the places: first, then count.
+    this.own();
+    const held = this.placesOf(kind, userId);
+    const now = Date.now();
+    for (const [placeId, expires] of held) if (expires <= now) held.delete(placeId);
+    if (!held.has(id) && held.size >= max) return false;
+    // Taken before the write: two calls at once cannot both take the last place.
+    held.set(id, now + ttlMs);
+    try {
+      await this.put(placeKey(kind, userId, id), '', ttlMs);
+    } catch (e) {
+      held.delete(id);
+      throw e;
+    }
+    return true;
+  }
+
+  async giveBack(kind: string, userId: string, id: string): Promise<void> {
+    this.placesOf(kind, userId).delete(id);
+    await this.removeIf(placeKey(kind, userId, id), '');
   }
 
   static inDirectory(dataDir: string, secret: string, limits?: FileRecordsLimits): FileRecords {

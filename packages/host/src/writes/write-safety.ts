@@ -199,8 +199,9 @@ export function createWriteSafety(input: {
 }): WriteSafety {
   const { tools } = input.config;
   const { records, codec } = writeRecords(input.shared, input.file);
-  // One count per user for every process that shares the records: replicas count in Redis.
-  const places = input.shared?.places ?? new ProcessPlaces();
+  // Each user's places are counted where their records are: in Redis across replicas, in the
+  // file (so that a restart keeps the count), else by this process.
+  const places = input.shared?.places ?? (records instanceof FileRecords ? records : new ProcessPlaces());
   return new WriteSafety(
     records,
     input.calls,
