@@ -29,6 +29,11 @@ function unavailable(message: string): ToolError {
   return new ToolError({ code: 'store_unavailable', retryable: true, message });
 }
 
+/** A user's place among their records of one kind, kept as a record of its own. */
+const PLACE = 'place:';
+const placeKey = (kind: string, userId: string, id: string) =>
+  `${PLACE}${JSON.stringify([kind, userId, id])}`;
+
 /**
  * Write-safety records (previews, idempotency keys) beside the encrypted token file, sealed
  * with the same TOOLHOST_TOKEN_KEY, so that a restart keeps them: the same key then still
@@ -36,11 +41,6 @@ function unavailable(message: string): ToolError {
  * each change is appended to a journal (record-journal.ts) and returns once it is on disk, so
  * a change costs its own line whatever the number of records.
  */
-/** A user's place among their records of one kind, kept as a record of its own. */
-const PLACE = 'place:';
-const placeKey = (kind: string, userId: string, id: string) =>
-  `${PLACE}${JSON.stringify([kind, userId, id])}`;
-
 export class FileRecords extends MemoryRecords implements PerUserPlaces {
   private readonly journal: RecordJournal;
   /** The whole-file store of earlier versions, if one is there still. */
