@@ -35,6 +35,11 @@ export interface HostOptions {
   httpSender?: HttpSender;
   /** The config file's directory: relative paths in the config start there, and plugins are looked for beside it. */
   configDir?: string;
+  /**
+   * More directories to discover and resolve plugins from (each with its parents'
+   * node_modules), after the config's, the working directory and the host package's own.
+   */
+  pluginDirs?: string[];
   /** Environment for overrides (default process.env). */
   env?: NodeJS.ProcessEnv;
   /** Where OAuth tokens are kept (default: encrypted file with TOOLHOST_TOKEN_KEY, else memory). */

@@ -70,7 +70,7 @@ function registerGivenServices(
 
 /** The plugins to serve: those given, then the packages named (or, with none named, discovered). */
 async function loadPlugins(config: ResolvedHostConfig, options: HostOptions) {
-  const bases = pluginSearchBases(options.configDir, process.cwd());
+  const bases = pluginSearchBases(options.configDir, process.cwd(), options.pluginDirs);
   const explicit = options.pluginPackages ?? config.plugins;
   const names = explicit ?? (options.plugins?.length ? [] : discoverPlugins(bases));
   const unloadable: { name: string; reason: string }[] = [];

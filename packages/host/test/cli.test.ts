@@ -1,11 +1,12 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
+import { hostCliPath } from '../../testing/src/spawn-host.js';
 import { cli, fixtureApp } from './support.js';
 
 const run = promisify(execFile);
@@ -189,6 +190,32 @@ describe('plugins resolved as Node resolves an import', () => {
     const r = await cli(['--plugins', './node_modules/toolhost-plugin-esm-only', 'list'], {}, esmApp);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^1 tools$/m);
+  });
+});
+
+describe('plugins installed beside the command that was run', () => {
+  it("finds a distribution's plugins beside its own bin, reached through a link, from any directory", async () => {
+    // A distribution as pnpm lays it out: its bin and its plugins in one folder the host's
+    // package does not sit in, and the command on the PATH a link to its bin.
+    const dist = mkdtempSync(join(tmpdir(), 'toolhost-distribution-'));
+    mkdirSync(join(dist, 'bin'));
+    mkdirSync(join(dist, 'node_modules'));
+    symlinkSync(
+      join(fixtureApp, '..', 'esm-app', 'node_modules', 'toolhost-plugin-esm-only'),
+      join(dist, 'node_modules', 'toolhost-plugin-esm-only'),
+    );
+    writeFileSync(
+      join(dist, 'bin', 'run.js'),
+      `await import(${JSON.stringify(pathToFileURL(hostCliPath()).href)});\n`,
+    );
+    const links = mkdtempSync(join(tmpdir(), 'toolhost-links-'));
+    symlinkSync(join(dist, 'bin', 'run.js'), join(links, 'toolhost.mjs'));
+    const elsewhere = mkdtempSync(join(tmpdir(), 'toolhost-anywhere-'));
+    const { stdout } = await run(process.execPath, [join(links, 'toolhost.mjs'), 'list'], {
+      cwd: elsewhere,
+      env: { PATH: process.env.PATH },
+    });
+    expect(stdout).toContain('EsmApi.ListThings (read-only)');
   });
 });
 

@@ -4,6 +4,7 @@ import { applyOverrides, type ConfigOverrides, commaList, overridesFromEnv } fro
 import { emptyCatalogMessage } from '../empty-catalog.js';
 import { createHost, type Host } from '../host.js';
 import { createLogger, type Logger, replicaId } from '../logger.js';
+import { commandDirectory } from '../plugins/discover-plugins.js';
 import { sharedStoreUrl } from '../store/redis-url.js';
 
 /** The options every command takes (set before or after the command's name): the config overrides, and where to start. */
@@ -35,6 +36,8 @@ export async function openHost(
   );
   const host = await createHost(config, {
     ...(file ? { configDir: dir } : {}),
+    // Plugins installed with the package whose command this is (a distribution's), too.
+    pluginDirs: [commandDirectory()].filter((d) => d !== undefined),
     pluginPackages: options.plugins ?? (env.TOOLHOST_PLUGINS ? commaList(env.TOOLHOST_PLUGINS) : undefined),
     logger,
     ...(unloadablePlugins ? { unloadablePlugins } : {}),

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -42,10 +42,31 @@ export const HOST_PACKAGE_DIR = fileURLToPath(new URL('../..', import.meta.url))
 
 /**
  * Where the host looks for plugins, in order: beside the config file, in the working
- * directory, and beside the host package itself, each with its parents' node_modules.
+ * directory, beside the host package itself, then in the directories given, each with its
+ * parents' node_modules.
  */
-export function pluginSearchBases(configDir: string | undefined, cwd: string): string[] {
-  return [...new Set([...(configDir ? [configDir] : []), cwd, HOST_PACKAGE_DIR])];
+export function pluginSearchBases(
+  configDir: string | undefined,
+  cwd: string,
+  more: readonly string[] = [],
+): string[] {
+  return [...new Set([...(configDir ? [configDir] : []), cwd, HOST_PACKAGE_DIR, ...more])];
+}
+
+/**
+ * The real directory of the script that was run (`process.argv[1]`), or nothing when there is
+ * none. A distribution that depends on the host and on plugins (the `toolhost` package) runs
+ * the host's command from its own bin: its plugins are installed beside it, which is not
+ * beside the host under a package manager that does not hoist (pnpm), so the CLI looks there
+ * too. The real path, since package managers link bins and packages.
+ */
+export function commandDirectory(script: string | undefined = process.argv[1]): string | undefined {
+  if (!script) return undefined;
+  try {
+    return dirname(realpathSync(script));
+  } catch {
+    return undefined;
+  }
 }
 
 /** The node_modules directories discovery reads from those bases (for messages that say where it looked). */
