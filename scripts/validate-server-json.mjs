@@ -1,28 +1,56 @@
 #!/usr/bin/env node
-// Validates server.json against the MCP Registry's own schema, the one its `$schema` names
-// (fetched from the registry's CDN: the release workflow runs this where the network is
-// there), or a schema file given as the argument.
-//   node scripts/validate-server-json.mjs [schema.json]
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+// Checks server.json as the official MCP Registry will when it is published: against the
+// registry's schema (the vendored copy of the version its `$schema` names) and the registry's
+// rules beyond the schema (scripts/mcp-registry.mjs), with the npm packages it lists as this
+// workspace will publish them and the GitHub owner of the root package.json's repository.
+// With --compare-live it also fetches the schema from its URL (the release workflow, where the
+// network is there) and fails when the vendored copy differs from it.
+//   node scripts/validate-server-json.mjs [--compare-live]
+import { isDeepStrictEqual } from 'node:util';
+import { registryProblems, schemaProblems, VENDORED_SCHEMA_PATH, vendoredSchema } from './mcp-registry.mjs';
 
-const require = createRequire(new URL('../packages/host/package.json', import.meta.url));
-const server = JSON.parse(readFileSync('server.json', 'utf8'));
-const schema = process.argv[2]
-  ? JSON.parse(readFileSync(process.argv[2], 'utf8'))
-  : await fetch(server.$schema).then((r) => {
-      if (!r.ok) throw new Error(`${server.$schema} answered HTTP ${r.status}`);
-      return r.json();
-    });
-// The schema's own draft decides the validator: 2020-12 needs ajv's 2020 build.
-const draft2020 = String(schema.$schema ?? '').includes('2020-12');
-const { default: Ajv } = draft2020 ? require('ajv/dist/2020') : require('ajv');
-const addFormats = require('ajv-formats');
-const ajv = new Ajv({ allErrors: true, strict: false });
-(addFormats.default ?? addFormats)(ajv);
-const validate = ajv.compile(schema);
-if (!validate(server)) {
-  for (const e of validate.errors ?? []) console.error(`server.json${e.instancePath || ''}: ${e.message}`);
+const root = fileURLToPath(new URL('..', import.meta.url));
+const readJson = (file) => JSON.parse(readFileSync(join(root, file), 'utf8'));
+const server = readJson('server.json');
+const schema = vendoredSchema();
+const problems = [];
+
+if (schema.$id !== server.$schema)
+  problems.push(
+    `server.json's $schema is ${server.$schema}, but the vendored schema (${VENDORED_SCHEMA_PATH}) is ${schema.$id}: vendor that version (see the NOTICE beside it)`,
+  );
+if (process.argv.includes('--compare-live')) {
+  const response = await fetch(schema.$id);
+  if (!response.ok) throw new Error(`${schema.$id} answered HTTP ${response.status}`);
+  const live = await response.json();
+  if (!isDeepStrictEqual(live, schema))
+    problems.push(
+      `the schema published at ${schema.$id} differs from the vendored copy: replace ${VENDORED_SCHEMA_PATH} with it and review the changes`,
+    );
+  problems.push(...schemaProblems(server, live).map((p) => `${p} (live schema)`));
+}
+
+const published = new Map();
+for (const dir of readdirSync(join(root, 'packages'))) {
+  try {
+    const pkg = readJson(`packages/${dir}/package.json`);
+    if (!pkg.private) published.set(pkg.name, pkg);
+  } catch {}
+}
+const repository = readJson('package.json').repository;
+const githubOwner = /github\.com[/:]([^/]+)\//.exec(
+  typeof repository === 'string' ? repository : (repository?.url ?? ''),
+)?.[1];
+problems.push(
+  ...schemaProblems(server, schema),
+  ...registryProblems(server, { npmPackage: (name) => published.get(name), githubOwner }),
+);
+
+if (problems.length > 0) {
+  for (const problem of problems) console.error(problem);
   process.exit(1);
 }
-console.log(`server.json is valid against ${process.argv[2] ?? server.$schema}.`);
+console.log(`server.json is valid against ${schema.$id} and the registry's rules.`);

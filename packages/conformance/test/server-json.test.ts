@@ -1,34 +1,155 @@
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { registryProblems, schemaProblems, vendoredSchema } from '../../../scripts/mcp-registry.mjs';
 import { root } from './pack-workspace.js';
 
-const read = (file: string) => JSON.parse(readFileSync(join(root, file), 'utf8'));
+// server.json as the official MCP Registry checks it: its schema (the vendored copy of the
+// version `$schema` names; the release workflow compares it with the live one) and its rules
+// beyond the schema. Everything that names the server derives from the root package.json's
+// `repository`.
+type PackageJson = {
+  name: string;
+  version: string;
+  private?: boolean;
+  mcpName?: string;
+  repository?: unknown;
+};
+type Server = {
+  $schema: string;
+  name: string;
+  description: string;
+  version: string;
+  repository: { url: string; source: string; subfolder?: string };
+  packages: { registryType: string; identifier: string; version: string; transport: { type: string } }[];
+} & Record<string, unknown>;
+
+const read = <T>(file: string, dir = root): T => JSON.parse(readFileSync(join(dir, file), 'utf8')) as T;
+const server = read<Server>('server.json');
+const schema = vendoredSchema();
+const packageDirs = readdirSync(join(root, 'packages')).map((d) => `packages/${d}`);
+const published = new Map(
+  packageDirs
+    .map((dir) => [dir, read<PackageJson>(`${dir}/package.json`)] as const)
+    .filter(([, pkg]) => !pkg.private)
+    .map(([dir, pkg]) => [pkg.name, { ...pkg, dir }]),
+);
+const rootRepository = (read<PackageJson>('package.json').repository as { url: string }).url;
+const [, owner, repo] = /^git\+https:\/\/github\.com\/([^/]+)\/([^/]+)\.git$/.exec(rootRepository) ?? [];
+const check = (candidate: Server) => [
+  ...schemaProblems(candidate, schema),
+  ...registryProblems(candidate, { npmPackage: (name) => published.get(name), githubOwner: owner }),
+];
+/** server.json with the value at a dotted path replaced (removed when undefined). */
+function changed(path: string, value: unknown): Server {
+  const copy = structuredClone(server);
+  const keys = path.split('.');
+  const parent = keys
+    .slice(0, -1)
+    .reduce<Record<string, unknown>>((o, k) => o[k] as Record<string, unknown>, copy);
+  if (value === undefined) delete parent[keys.at(-1)!];
+  else parent[keys.at(-1)!] = value;
+  return copy;
+}
 
 describe('server.json for the MCP Registry', () => {
-  const server = read('server.json') as {
-    name: string;
-    description: string;
-    version: string;
-    packages: { registryType: string; identifier: string; version: string; transport: { type: string } }[];
-  };
-  const host = read('packages/host/package.json') as { name: string; version: string; mcpName: string };
-
-  it('names the server as the host package’s mcpName, which the registry checks against npm', () => {
-    expect(server.name).toMatch(/^io\.github\.[A-Za-z0-9-]+\/[A-Za-z0-9._-]+$/);
-    expect(host.mcpName).toBe(server.name);
+  it('names the vendored schema, the registry’s own at its published version', () => {
+    expect(schema.$id).toBe(server.$schema);
+    expect(server.$schema).toMatch(
+      /^https:\/\/static\.modelcontextprotocol\.io\/schemas\/\d{4}-\d{2}-\d{2}\/server\.schema\.json$/,
+    );
   });
 
-  it('points at the host package at its version, over stdio, with a description within the limit', () => {
-    expect(server.version).toBe(host.version);
-    expect(server.packages).toEqual([
-      expect.objectContaining({
-        registryType: 'npm',
-        identifier: host.name,
-        version: host.version,
-        transport: { type: 'stdio' },
+  it('passes the schema and the registry’s rules', () => {
+    expect(check(server)).toEqual([]);
+  });
+
+  it.each<[string, string, unknown, RegExp]>([
+    ['a description over 100 characters', 'description', 'x'.repeat(101), /description/],
+    ['a name without its namespace', 'name', 'toolhost', /name/],
+    ['the reserved version "latest"', 'packages.0.version', 'latest', /packages\/0\/version/],
+    ['a package without a transport', 'packages.0.transport', undefined, /transport/],
+    ['a version range', 'version', '^1.2.3', /version range/],
+    ['a name that ends in a dot', 'name', 'io.github.toolhost/toolhost.', /name/],
+    ['another account’s GitHub namespace', 'name', 'io.github.someone-else/toolhost', /granted only/],
+    ['an npm mirror', 'packages.0.registryBaseUrl', 'https://registry.npmmirror.com', /registryBaseUrl/],
+    ['a package this repository does not publish', 'packages.0.identifier', 'toolhost-else', /no package/],
+    ['a package version that is not the package’s', 'packages.0.version', '9.9.9', /is at/],
+    ['metadata the registry drops', '_meta', { 'com.example/mine': {} }, /_meta/],
+    [
+      'a repository URL that is not GitHub’s',
+      'repository.url',
+      'https://example.com/toolhost',
+      /repository\/url/,
+    ],
+  ])('is refused with %s', (_what, path, value, where) => {
+    const problems = check(changed(path, value));
+    expect(problems.join('\n')).toMatch(where);
+  });
+});
+
+describe('the server’s name, derived from the root package.json’s repository', () => {
+  it('is io.github.<owner>/<repo> of that repository, which server.json also names', () => {
+    expect(owner).toBeTruthy();
+    expect(server.name).toBe(`io.github.${owner}/${repo}`);
+    expect(server.repository).toEqual({
+      url: `https://github.com/${owner}/${repo}`,
+      source: 'github',
+      subfolder: 'packages/toolhost',
+    });
+  });
+
+  it('is every package.json’s mcpName, and each package server.json lists has it, at its version', () => {
+    const named = packageDirs
+      .map((dir) => read<PackageJson>(`${dir}/package.json`))
+      .filter((pkg) => pkg.mcpName !== undefined);
+    expect(named.map((p) => p.name)).toEqual(['toolhost']);
+    for (const pkg of named) expect(pkg.mcpName, pkg.name).toBe(server.name);
+    for (const entry of server.packages) {
+      const pkg = published.get(entry.identifier);
+      expect(pkg?.mcpName, entry.identifier).toBe(server.name);
+      expect(entry.version).toBe(pkg?.version);
+    }
+    expect(server.version).toBe(published.get('toolhost')!.version);
+  });
+
+  it('is the repository every published package names, with its folder (npm’s provenance checks it)', () => {
+    for (const [name, pkg] of published)
+      expect(pkg.repository, name).toEqual({ type: 'git', url: rootRepository, directory: pkg.dir });
+  });
+
+  it('follows a fork’s repository everywhere once the sync script has run', () => {
+    const fork = mkdtempSync(join(tmpdir(), 'toolhost-fork-'));
+    cpSync(join(root, 'server.json'), join(fork, 'server.json'));
+    const rootPkg = read<PackageJson>('package.json');
+    writeFileSync(
+      join(fork, 'package.json'),
+      JSON.stringify({
+        ...rootPkg,
+        repository: { type: 'git', url: 'git+https://github.com/acme-labs/crm-tools.git' },
       }),
-    ]);
-    expect(server.description.length).toBeLessThanOrEqual(100);
+    );
+    for (const dir of packageDirs) cpSync(join(root, dir, 'package.json'), join(fork, dir, 'package.json'));
+    const sync = join(root, 'scripts', 'sync-server-json.mjs');
+    expect(() => execFileSync(process.execPath, [sync, '--check', fork], { stdio: 'pipe' })).toThrow(
+      /server\.json/,
+    );
+    execFileSync(process.execPath, [sync, fork]);
+    const forked = read<Server>('server.json', fork);
+    expect(forked.name).toBe('io.github.acme-labs/crm-tools');
+    expect(forked.repository.url).toBe('https://github.com/acme-labs/crm-tools');
+    expect(read<PackageJson>('packages/toolhost/package.json', fork).mcpName).toBe(forked.name);
+    expect(read<PackageJson>('packages/plugin-grid/package.json', fork).repository).toEqual({
+      type: 'git',
+      url: 'git+https://github.com/acme-labs/crm-tools.git',
+      directory: 'packages/plugin-grid',
+    });
+    execFileSync(process.execPath, [sync, '--check', fork]);
+  });
+
+  it('is in sync in this repository (the check CI can run)', () => {
+    execFileSync(process.execPath, [join(root, 'scripts', 'sync-server-json.mjs'), '--check', root]);
   });
 });

@@ -1,0 +1,11 @@
+export declare const VENDORED_SCHEMA_PATH: string;
+export declare function vendoredSchema(): Record<string, unknown>;
+export declare function schemaProblems(server: unknown, schema: Record<string, unknown>): string[];
+export interface PublishedPackage {
+  version: string;
+  mcpName?: string;
+}
+export declare function registryProblems(
+  server: Record<string, unknown>,
+  options?: { npmPackage?: (name: string) => PublishedPackage | undefined; githubOwner?: string },
+): string[];
