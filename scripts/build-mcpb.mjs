@@ -1,10 +1,11 @@
 #!/usr/bin/env node
-// Builds the MCP Bundle (.mcpb) for Claude Desktop: the host and the five plugins installed
-// with npm into a staging folder beside packaging/mcpb's manifest and entry, the manifest's
-// version set to the host's, validated and packed with the official @anthropic-ai/mcpb tool.
+// Builds the MCP Bundle (.mcpb) for Claude Desktop: the `@toolhost/server` distribution (the host and
+// the five plugins) installed with npm into a staging folder beside packaging/mcpb's manifest
+// and entry, the manifest's version set to the distribution's, validated and packed with the
+// official @anthropic-ai/mcpb tool.
 //   node scripts/build-mcpb.mjs <output.mcpb> [package specs…]
-// Package specs default to the published @toolhost packages at the host's version; tests pass
-// tarballs of the workspace instead.
+// Package specs default to the published distribution at its version; tests pass tarballs of
+// the workspace instead.
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -18,16 +19,8 @@ if (!output) {
   process.stderr.write('usage: node scripts/build-mcpb.mjs <output.mcpb> [package specs…]\n');
   process.exit(2);
 }
-const version = JSON.parse(readFileSync(join(root, 'packages/host/package.json'), 'utf8')).version;
-const PACKAGES = [
-  'host',
-  'plugin-crm-events',
-  'plugin-crm-automation',
-  'plugin-crm-marketing',
-  'plugin-grid',
-  'plugin-cdp-pipelines',
-];
-const specs = given.length > 0 ? given : PACKAGES.map((p) => `@toolhost/${p}@${version}`);
+const { name, version } = JSON.parse(readFileSync(join(root, 'packages/server/package.json'), 'utf8'));
+const specs = given.length > 0 ? given : [`${name}@${version}`];
 
 const stage = mkdtempSync(join(tmpdir(), 'toolhost-mcpb-'));
 cpSync(join(root, 'packaging/mcpb'), stage, { recursive: true });

@@ -3,7 +3,7 @@
 // truth, the root package.json's `repository` (a GitHub repository):
 // - server.json's `name` is `io.github.<owner>/<repo>`, the namespace the registry grants to
 //   whoever proves, with GitHub, to be <owner>; its `repository` is that repository, and its npm
-//   package and version are the distribution's (packages/toolhost), which run after
+//   package and version are the distribution's (packages/server), which run after
 //   `changeset version` keeps current;
 // - every package.json with an `mcpName` names that server (the registry checks the published
 //   package's `mcpName` against server.json's name);
@@ -18,7 +18,7 @@ import { join, resolve } from 'node:path';
 const args = process.argv.slice(2);
 const check = args.includes('--check');
 const root = resolve(args.find((a) => a !== '--check') ?? '.');
-const DISTRIBUTION = 'packages/toolhost';
+const DISTRIBUTION = 'packages/server';
 
 const readJson = (file) => JSON.parse(readFileSync(join(root, file), 'utf8'));
 const stale = [];

@@ -19,6 +19,7 @@ const PUBLISHED = [
   'plugin-crm-events',
   'plugin-crm-marketing',
   'plugin-grid',
+  'server',
 ];
 
 let registry: ChildProcess | undefined;
@@ -139,6 +140,48 @@ describe('installed from a registry', () => {
     );
     expect(listed).toContain('CrmEventsApi.ListEventTypes (read-only)');
     expect(listed).toMatch(/^12 tools$/m);
+  }, 240_000);
+
+  it('npx -y @toolhost/server, as the registry entry runs it, serves all five tool sets from an empty directory', () => {
+    const listed = listIn(mkdtempSync(join(tmpdir(), 'toolhost-npx-server-')), 'npx', [
+      '-y',
+      '--prefer-offline',
+      '@toolhost/server',
+      'list',
+    ]);
+    for (const toolSet of [
+      'CrmEventsApi',
+      'CrmAutomationApi',
+      'CrmMarketingApi',
+      'GridApi',
+      'CdpPipelinesApi',
+    ])
+      expect(listed).toContain(`${toolSet}.`);
+    expect(listed).toMatch(/^214 tools$/m);
+  }, 240_000);
+
+  it('npm i -g @toolhost/server in an empty directory, then all 214 tools listed from another', () => {
+    const prefix = mkdtempSync(join(tmpdir(), 'toolhost-global-server-'));
+    npm(
+      [
+        'install',
+        '--global',
+        '--prefix',
+        prefix,
+        '--prefer-offline',
+        '--userconfig',
+        npmrc,
+        '--loglevel=error',
+        '@toolhost/server',
+      ],
+      mkdtempSync(join(tmpdir(), 'toolhost-empty-')),
+    );
+    const listed = listIn(
+      mkdtempSync(join(tmpdir(), 'toolhost-anywhere-')),
+      join(prefix, 'bin', 'toolhost'),
+      ['list'],
+    );
+    expect(listed).toMatch(/^214 tools$/m);
   }, 240_000);
 
   it('npx, as an MCP client entry runs it, from an empty directory', () => {

@@ -29,6 +29,7 @@ beforeAll(() => {
     'plugin-crm-events',
     'plugin-crm-marketing',
     'plugin-grid',
+    'server',
   ]);
   const out = join(mkdtempSync(join(tmpdir(), 'toolhost-bundle-')), 'toolhost.mcpb');
   execFileSync(process.execPath, [join(root, 'scripts/build-mcpb.mjs'), out, ...Object.values(tarballs)], {
@@ -47,11 +48,11 @@ function substitute(value: string, userConfig: Record<string, string>): string {
 }
 
 describe('the MCP Bundle', () => {
-  it('carries a manifest the official tool validates, at the host’s version', () => {
-    const host = JSON.parse(readFileSync(join(root, 'packages/host/package.json'), 'utf8')) as {
+  it('carries a manifest the official tool validates, at the distribution’s version', () => {
+    const distribution = JSON.parse(readFileSync(join(root, 'packages/server/package.json'), 'utf8')) as {
       version: string;
     };
-    expect(manifest.version).toBe(host.version);
+    expect(manifest.version).toBe(distribution.version);
     const out = execFileSync(process.execPath, [mcpb, 'validate', join(unpacked, 'manifest.json')], {
       encoding: 'utf8',
     });

@@ -85,6 +85,23 @@ describe('published packages', () => {
     }
   });
 
+  it('the @toolhost/server distribution ships its command and depends on the host and every plugin, at their versions', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'toolhost-unpacked-server-'));
+    unpack(packWorkspace(['server']).server!, dir);
+    expect(filesUnder(dir).sort()).toEqual(['LICENSE', 'README.md', 'bin/toolhost.js', 'package.json']);
+    const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as {
+      bin: Record<string, string>;
+      dependencies: Record<string, string>;
+    };
+    expect(pkg.bin).toEqual({ toolhost: './bin/toolhost.js' });
+    const versionOf = (p: string) =>
+      (JSON.parse(readFileSync(join(root, 'packages', p, 'package.json'), 'utf8')) as { version: string })
+        .version;
+    expect(pkg.dependencies).toEqual(
+      Object.fromEntries(['core', 'host', ...PLUGINS].map((p) => [`@toolhost/${p}`, `^${versionOf(p)}`])),
+    );
+  });
+
   it('plugins load with the contract alone: no engine dependency is installed', async () => {
     for (const pkg of PLUGINS) {
       const entry = join(consumer, 'node_modules', '@toolhost', pkg, 'dist', 'index.js');

@@ -75,7 +75,12 @@ describe('server.json for the MCP Registry', () => {
     ['a name that ends in a dot', 'name', 'io.github.toolhost/toolhost.', /name/],
     ['another account’s GitHub namespace', 'name', 'io.github.someone-else/toolhost', /granted only/],
     ['an npm mirror', 'packages.0.registryBaseUrl', 'https://registry.npmmirror.com', /registryBaseUrl/],
-    ['a package this repository does not publish', 'packages.0.identifier', 'toolhost-else', /no package/],
+    [
+      'a package this repository does not publish',
+      'packages.0.identifier',
+      '@toolhost/server-else',
+      /no package/,
+    ],
     ['a package version that is not the package’s', 'packages.0.version', '9.9.9', /is at/],
     ['metadata the registry drops', '_meta', { 'com.example/mine': {} }, /_meta/],
     [
@@ -97,7 +102,7 @@ describe('the server’s name, derived from the root package.json’s repository
     expect(server.repository).toEqual({
       url: `https://github.com/${owner}/${repo}`,
       source: 'github',
-      subfolder: 'packages/toolhost',
+      subfolder: 'packages/server',
     });
   });
 
@@ -105,14 +110,14 @@ describe('the server’s name, derived from the root package.json’s repository
     const named = packageDirs
       .map((dir) => read<PackageJson>(`${dir}/package.json`))
       .filter((pkg) => pkg.mcpName !== undefined);
-    expect(named.map((p) => p.name)).toEqual(['toolhost']);
+    expect(named.map((p) => p.name)).toEqual(['@toolhost/server']);
     for (const pkg of named) expect(pkg.mcpName, pkg.name).toBe(server.name);
     for (const entry of server.packages) {
       const pkg = published.get(entry.identifier);
       expect(pkg?.mcpName, entry.identifier).toBe(server.name);
       expect(entry.version).toBe(pkg?.version);
     }
-    expect(server.version).toBe(published.get('toolhost')!.version);
+    expect(server.version).toBe(published.get('@toolhost/server')!.version);
   });
 
   it('is the repository every published package names, with its folder (npm’s provenance checks it)', () => {
@@ -140,7 +145,7 @@ describe('the server’s name, derived from the root package.json’s repository
     const forked = read<Server>('server.json', fork);
     expect(forked.name).toBe('io.github.acme-labs/crm-tools');
     expect(forked.repository.url).toBe('https://github.com/acme-labs/crm-tools');
-    expect(read<PackageJson>('packages/toolhost/package.json', fork).mcpName).toBe(forked.name);
+    expect(read<PackageJson>('packages/server/package.json', fork).mcpName).toBe(forked.name);
     expect(read<PackageJson>('packages/plugin-grid/package.json', fork).repository).toEqual({
       type: 'git',
       url: 'git+https://github.com/acme-labs/crm-tools.git',

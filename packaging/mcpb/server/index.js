@@ -1,3 +1,3 @@
-// The bundle's entry: the host's command, installed with the five plugins in the bundle's
-// node_modules, where the host discovers them.
-import '../node_modules/@toolhost/host/bin/toolhost.js';
+// The bundle's entry: the `@toolhost/server` distribution's command, installed with the host and the
+// five plugins in the bundle's node_modules, where the host discovers them.
+import '../node_modules/@toolhost/server/bin/toolhost.js';
