@@ -18,6 +18,11 @@ const section = readme.slice(readme.indexOf('## Connecting clients'), readme.ind
 const blocks = [...section.matchAll(/```json\n([\s\S]*?)```/g)].map((m) => JSON.parse(m[1]!) as ClientConfig);
 // `toolhost` on the PATH, as after a global install: the link this repository's install makes.
 const PATH = [join(root, 'node_modules', '.bin'), process.env.PATH].join(delimiter);
+// The entries run `npx -y @toolhost/server …`: npx installs the distribution, then runs its
+// command with the rest of the arguments. Here that command is the workspace's distribution, as
+// npx runs it once installed (installing it from a registry is local-registry.test.ts's).
+const NPX_PACKAGE = ['-y', '@toolhost/server'];
+const distributionCommand = join(root, 'packages', 'server', 'bin', 'toolhost.js');
 
 type ServerEntry = { command: string; args: string[]; env?: Record<string, string>; type?: string };
 type ClientConfig = { mcpServers?: Record<string, ServerEntry>; servers?: Record<string, ServerEntry> };
@@ -37,10 +42,11 @@ describe('the README client configurations', () => {
     'block %i starts a host that lists its tools',
     async (_i, block) => {
       const entry = (block.mcpServers ?? block.servers)!.toolhost!;
-      expect(entry.command).toBe('toolhost');
+      expect(entry.command).toBe('npx');
+      expect(entry.args.slice(0, 2)).toEqual(NPX_PACKAGE);
       const transport = new StdioClientTransport({
-        command: entry.command,
-        args: entry.args,
+        command: process.execPath,
+        args: [distributionCommand, ...entry.args.slice(2)],
         env: { ...entry.env, PATH },
         cwd: mkdtempSync(join(tmpdir(), 'toolhost-client-')),
         stderr: 'ignore',
@@ -75,7 +81,8 @@ describe('the MCP Inspector command line', () => {
         `TOOLHOST_CONFIG=${config}`,
         '-e',
         `PATH=${PATH}`,
-        'toolhost',
+        process.execPath,
+        distributionCommand,
         'serve',
         '--stdio',
         '--method',
