@@ -1,5 +1,5 @@
 import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const PLUGIN_KEYWORD = 'toolhost-plugin';
@@ -54,19 +54,22 @@ export function pluginSearchBases(
 }
 
 /**
- * The real directory of the script that was run (`process.argv[1]`), or nothing when there is
- * none. A distribution that depends on the host and on plugins (the `toolhost` package) runs
- * the host's command from its own bin: its plugins are installed beside it, which is not
- * beside the host under a package manager that does not hoist (pnpm), so the CLI looks there
- * too. The real path, since package managers link bins and packages.
+ * The real directory of the script that was run (`process.argv[1]`), when it is not the host's
+ * own command (whose plugins are found beside the host package already). A distribution that
+ * depends on the host and on plugins (`@toolhost/server`) runs the host's command from its own
+ * bin: its plugins are installed beside it, which is not beside the host under a package
+ * manager that does not hoist (pnpm), so the CLI looks there too. The real path, since package
+ * managers link bins and packages.
  */
 export function commandDirectory(script: string | undefined = process.argv[1]): string | undefined {
   if (!script) return undefined;
+  let dir: string;
   try {
-    return dirname(realpathSync(script));
+    dir = dirname(realpathSync(script));
   } catch {
     return undefined;
   }
+  return `${dir}${sep}`.startsWith(`${realpathSync(HOST_PACKAGE_DIR)}${sep}`) ? undefined : dir;
 }
 
 /** The node_modules directories discovery reads from those bases (for messages that say where it looked). */
