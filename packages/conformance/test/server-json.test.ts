@@ -2,6 +2,9 @@ import { execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { pluginToolsOf } from '@toolhost/testing';
 import { describe, expect, it } from 'vitest';
 import { registryProblems, schemaProblems, vendoredSchema } from '../../../scripts/mcp-registry.mjs';
 import { root } from './pack-workspace.js';
@@ -23,7 +26,15 @@ type Server = {
   description: string;
   version: string;
   repository: { url: string; source: string; subfolder?: string };
-  packages: { registryType: string; identifier: string; version: string; transport: { type: string } }[];
+  packages: {
+    registryType: string;
+    identifier: string;
+    version: string;
+    transport: { type: string };
+    runtimeHint?: string;
+    packageArguments?: { type: 'positional' | 'named'; value?: string; name?: string }[];
+    environmentVariables?: { name: string }[];
+  }[];
 } & Record<string, unknown>;
 
 const read = <T>(file: string, dir = root): T => JSON.parse(readFileSync(join(dir, file), 'utf8')) as T;
@@ -92,6 +103,42 @@ describe('server.json for the MCP Registry', () => {
   ])('is refused with %s', (_what, path, value, where) => {
     const problems = check(changed(path, value));
     expect(problems.join('\n')).toMatch(where);
+  });
+});
+
+describe('the package entry, run as a client of the registry runs it', () => {
+  const [entry] = server.packages;
+  // `npx -y <identifier>@<version> <package arguments>`: npx installs the distribution and runs
+  // its command, which here is the workspace's (installing it from a registry is
+  // local-registry.test.ts's).
+  const distributionCommand = join(root, 'packages', 'server', 'bin', 'toolhost.js');
+  const args = (entry?.packageArguments ?? []).flatMap((a) =>
+    a.type === 'positional' ? [a.value!] : [a.name!, ...(a.value ? [a.value] : [])],
+  );
+
+  it('starts the host over stdio, honouring the environment variables it names', async () => {
+    expect(entry?.runtimeHint).toBe('npx');
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [distributionCommand, ...args],
+      env: { PATH: process.env.PATH ?? '', TOOLHOST_TOOL_SETS: 'GridApi', TOOLHOST_READ_ONLY: '1' },
+      cwd: mkdtempSync(join(tmpdir(), 'toolhost-registry-client-')),
+      stderr: 'ignore',
+    });
+    const client = new Client({ name: 'registry-client', version: '1.0.0' });
+    await client.connect(transport);
+    try {
+      const tools = pluginToolsOf((await client.listTools()).tools);
+      expect(tools.length).toBeGreaterThan(0);
+      expect(tools.every((t) => t.name.startsWith('GridApi_') && t.annotations?.readOnlyHint)).toBe(true);
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
+
+  it('names only environment variables the host reads', () => {
+    const help = execFileSync(process.execPath, [distributionCommand, '--help'], { encoding: 'utf8' });
+    for (const { name } of entry?.environmentVariables ?? []) expect(help, name).toContain(name);
   });
 });
 
