@@ -7,8 +7,8 @@ import { fileURLToPath } from 'node:url';
 // rules beyond the schema (scripts/mcp-registry.mjs), with the npm packages it lists as this
 // workspace will publish them and the GitHub owner of the root package.json's repository.
 // With --compare-live it also fetches the schema from its URL (the release workflow, where the
-// network is there) and fails when the vendored copy differs from it.
-//   node scripts/validate-server-json.mjs [--compare-live]
+// network is there), or from the URL given, and fails when the vendored copy differs from it.
+//   node scripts/validate-server-json.mjs [--compare-live[=URL]]
 import { isDeepStrictEqual } from 'node:util';
 import { registryProblems, schemaProblems, VENDORED_SCHEMA_PATH, vendoredSchema } from './mcp-registry.mjs';
 
@@ -22,13 +22,15 @@ if (schema.$id !== server.$schema)
   problems.push(
     `server.json's $schema is ${server.$schema}, but the vendored schema (${VENDORED_SCHEMA_PATH}) is ${schema.$id}: vendor that version (see the NOTICE beside it)`,
   );
-if (process.argv.includes('--compare-live')) {
-  const response = await fetch(schema.$id);
-  if (!response.ok) throw new Error(`${schema.$id} answered HTTP ${response.status}`);
+const compare = process.argv.find((a) => a === '--compare-live' || a.startsWith('--compare-live='));
+if (compare) {
+  const url = compare.includes('=') ? compare.slice(compare.indexOf('=') + 1) : schema.$id;
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`${url} answered HTTP ${response.status}`);
   const live = await response.json();
   if (!isDeepStrictEqual(live, schema))
     problems.push(
-      `the schema published at ${schema.$id} differs from the vendored copy: replace ${VENDORED_SCHEMA_PATH} with it and review the changes`,
+      `the schema published at ${url} differs from the vendored copy: replace ${VENDORED_SCHEMA_PATH} with it and review the changes`,
     );
   problems.push(...schemaProblems(server, live).map((p) => `${p} (live schema)`));
 }

@@ -1,7 +1,10 @@
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { pluginToolsOf } from '@toolhost/testing';
@@ -37,6 +40,7 @@ type Server = {
   }[];
 } & Record<string, unknown>;
 
+const run = promisify(execFile);
 const read = <T>(file: string, dir = root): T => JSON.parse(readFileSync(join(dir, file), 'utf8')) as T;
 const server = read<Server>('server.json');
 const schema = vendoredSchema();
@@ -103,6 +107,42 @@ describe('server.json for the MCP Registry', () => {
   ])('is refused with %s', (_what, path, value, where) => {
     const problems = check(changed(path, value));
     expect(problems.join('\n')).toMatch(where);
+  });
+});
+
+describe('the release workflow’s comparison with the live schema', () => {
+  /** Runs the release workflow's check against a schema served on loopback; its exit code and stderr. */
+  async function compareWith(served: unknown): Promise<{ code: number; stderr: string }> {
+    const listener = createServer((_req, res) => {
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify(served));
+    });
+    await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
+    const { port } = listener.address() as AddressInfo;
+    try {
+      const { stderr } = await run(process.execPath, [
+        join(root, 'scripts', 'validate-server-json.mjs'),
+        `--compare-live=http://127.0.0.1:${port}/server.schema.json`,
+      ]);
+      return { code: 0, stderr };
+    } catch (e) {
+      return { code: (e as { code: number }).code, stderr: (e as { stderr: string }).stderr };
+    } finally {
+      listener.close();
+    }
+  }
+
+  it('passes while the published schema is the vendored one', async () => {
+    expect(await compareWith(schema)).toEqual({ code: 0, stderr: '' });
+  });
+
+  it('stops the release when the published schema has changed', async () => {
+    const drifted = structuredClone(schema) as { definitions: Record<string, { required?: string[] }> };
+    drifted.definitions.ServerDetail!.required!.push('title');
+    const outcome = await compareWith(drifted);
+    expect(outcome.code).toBe(1);
+    expect(outcome.stderr).toContain('differs from the vendored copy');
+    expect(outcome.stderr).toContain("must have required property 'title'");
   });
 });
 
