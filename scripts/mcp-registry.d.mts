@@ -9,3 +9,5 @@ export declare function registryProblems(
   server: Record<string, unknown>,
   options?: { npmPackage?: (name: string) => PublishedPackage | undefined; githubOwner?: string },
 ): string[];
+/** Owner and repository name of a package.json `repository` on GitHub, in any form npm accepts; throws otherwise. */
+export declare function githubRepository(repository: unknown): { owner: string; repo: string };

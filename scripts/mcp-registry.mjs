@@ -146,3 +146,19 @@ export function registryProblems(server, { npmPackage, githubOwner } = {}) {
   });
   return problems;
 }
+
+/** owner and repository name of a package.json `repository` on GitHub, in any form npm accepts. */
+export function githubRepository(repository) {
+  const url = typeof repository === 'string' ? repository : repository?.url;
+  const match =
+    /^(?:github:)?([A-Za-z0-9-]+)\/([A-Za-z0-9._-]+?)(?:\.git)?$/.exec(url ?? '') ??
+    /^(?:git\+)?(?:https|ssh|git):\/\/(?:git@)?(?:www\.)?github\.com\/([A-Za-z0-9-]+)\/([A-Za-z0-9._-]+?)(?:\.git)?\/?$/.exec(
+      url ?? '',
+    );
+  if (!match) {
+    throw new Error(
+      `package.json: "repository" must be a GitHub repository (e.g. "git+https://github.com/<owner>/<repo>.git"); found ${JSON.stringify(repository)}`,
+    );
+  }
+  return { owner: match[1], repo: match[2] };
+}

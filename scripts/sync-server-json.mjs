@@ -14,6 +14,7 @@
 //   node scripts/sync-server-json.mjs [--check] [workspace-dir]
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { githubRepository } from './mcp-registry.mjs';
 
 const args = process.argv.slice(2);
 const check = args.includes('--check');
@@ -35,22 +36,6 @@ function withKey(obj, key, value, after) {
   const entries = Object.entries(obj);
   const at = entries.findIndex(([k]) => k === after) + 1 || entries.length;
   return Object.fromEntries([...entries.slice(0, at), [key, value], ...entries.slice(at)]);
-}
-
-/** owner and repository name of a package.json `repository` on GitHub, in any form npm accepts. */
-function githubRepository(repository) {
-  const url = typeof repository === 'string' ? repository : repository?.url;
-  const match =
-    /^(?:github:)?([A-Za-z0-9-]+)\/([A-Za-z0-9._-]+?)(?:\.git)?$/.exec(url ?? '') ??
-    /^(?:git\+)?(?:https|ssh|git):\/\/(?:git@)?(?:www\.)?github\.com\/([A-Za-z0-9-]+)\/([A-Za-z0-9._-]+?)(?:\.git)?\/?$/.exec(
-      url ?? '',
-    );
-  if (!match) {
-    throw new Error(
-      `package.json: "repository" must be a GitHub repository (e.g. "git+https://github.com/<owner>/<repo>.git"); found ${JSON.stringify(repository)}`,
-    );
-  }
-  return { owner: match[1], repo: match[2] };
 }
 
 const { owner, repo } = githubRepository(readJson('package.json').repository);

@@ -1,7 +1,4 @@
 #!/usr/bin/env node
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 // Checks server.json as the official MCP Registry will when it is published: against the
 // registry's schema (the vendored copy of the version its `$schema` names) and the registry's
 // rules beyond the schema (scripts/mcp-registry.mjs), with the npm packages it lists as this
@@ -9,8 +6,17 @@ import { fileURLToPath } from 'node:url';
 // With --compare-live it also fetches the schema from its URL (the release workflow, where the
 // network is there), or from the URL given, and fails when the vendored copy differs from it.
 //   node scripts/validate-server-json.mjs [--compare-live[=URL]]
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
-import { registryProblems, schemaProblems, VENDORED_SCHEMA_PATH, vendoredSchema } from './mcp-registry.mjs';
+import {
+  githubRepository,
+  registryProblems,
+  schemaProblems,
+  VENDORED_SCHEMA_PATH,
+  vendoredSchema,
+} from './mcp-registry.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const readJson = (file) => JSON.parse(readFileSync(join(root, file), 'utf8'));
@@ -42,10 +48,7 @@ for (const dir of readdirSync(join(root, 'packages'))) {
     if (!pkg.private) published.set(pkg.name, pkg);
   } catch {}
 }
-const repository = readJson('package.json').repository;
-const githubOwner = /github\.com[/:]([^/]+)\//.exec(
-  typeof repository === 'string' ? repository : (repository?.url ?? ''),
-)?.[1];
+const { owner: githubOwner } = githubRepository(readJson('package.json').repository);
 problems.push(
   ...schemaProblems(server, schema),
   ...registryProblems(server, { npmPackage: (name) => published.get(name), githubOwner }),
