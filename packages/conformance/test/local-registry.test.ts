@@ -1,5 +1,5 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -95,11 +95,31 @@ afterAll(() => {
   registry?.kill();
 });
 
+/**
+ * An npm cache of this run's own: npx keeps what it installed under the cache's `_npx`, keyed by
+ * the package names, and would run a previous run's install of the same versions (built from
+ * older sources). The downloaded packages (`_cacache`) are shared with the user's cache, which
+ * is safe to share, so nothing is fetched twice.
+ */
+function runCache(): string {
+  const userCache = execFileSync('npm', ['config', 'get', 'cache'], { encoding: 'utf8' }).trim();
+  mkdirSync(join(userCache, '_cacache'), { recursive: true });
+  const cache = mkdtempSync(join(tmpdir(), 'toolhost-npm-cache-'));
+  symlinkSync(join(userCache, '_cacache'), join(cache, '_cacache'));
+  return cache;
+}
+const npmCache = runCache();
+
 const listIn = (dir: string, command: string, args: string[]) =>
   execFileSync(command, args, {
     cwd: dir,
     encoding: 'utf8',
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? dir, npm_config_userconfig: npmrc },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? dir,
+      npm_config_userconfig: npmrc,
+      npm_config_cache: npmCache,
+    },
   });
 
 describe('installed from a registry', () => {
