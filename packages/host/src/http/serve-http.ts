@@ -9,7 +9,7 @@ import {
   prepareMcpCatalog,
   sendCompletionNotice,
 } from '../mcp/create-mcp-server.js';
-import type { JSONRPCMessage } from '../mcp/sdk.js';
+import { FIRST_STATELESS_VERSION, type JSONRPCMessage, SUPPORTED_PROTOCOL_VERSIONS } from '../mcp/sdk.js';
 import type { SharedStore } from '../store/shared-store.js';
 import { connectionsPage } from './connections-page.js';
 import { answerHome } from './home-page.js';
@@ -306,6 +306,15 @@ async function mcpRoute(state: ServerState): Promise<RouteHandler> {
     ...(sharedSessions ? { shared: sharedSessions } : {}),
     stateless: new StatelessRequests({
       createServer: (userId) => createMcpServer(host, state.catalog, { ...options.serverInfo, userId }),
+      createReusedServer: () => {
+        const server = createMcpServer(host, state.catalog, {
+          ...options.serverInfo,
+          userPerRequest: true,
+          supportedProtocolVersions: [...SUPPORTED_PROTOCOL_VERSIONS, FIRST_STATELESS_VERSION],
+        });
+        server.onerror = (e: Error) => options.logger?.debug({ err: e.message }, 'MCP request refused');
+        return server;
+      },
       maxBodyBytes: options.maxBodyBytes,
       ...(options.logger
         ? { onerror: (e: Error) => options.logger?.debug({ err: e.message }, 'MCP request refused') }

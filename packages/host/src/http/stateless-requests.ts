@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import { narrowingRequest } from '../mcp/catalog-views.js';
 import {
   classifyInboundRequest,
   createMcpHandler,
@@ -8,6 +9,7 @@ import {
   PROTOCOL_VERSION_META_KEY,
   type Server,
 } from '../mcp/sdk.js';
+import { ReusedServers, reusableRequest } from './reused-servers.js';
 
 /** The user a stateless request is made for, carried to the per-request server's factory. */
 interface CallerInfo {
@@ -17,6 +19,11 @@ interface CallerInfo {
 export interface StatelessRequestsOptions {
   /** A fresh MCP server for one request, for `userId`. */
   createServer: (userId: string) => Server;
+  /**
+   * An MCP server for any user's requests (createMcpServer's `userPerRequest`), accepting
+   * 2026-07-28: reused across the requests most sent (see ReusedServers).
+   */
+  createReusedServer?: () => Server;
   maxBodyBytes: number;
   onerror?: (error: Error) => void;
 }
@@ -74,8 +81,10 @@ function claimsStatelessEra(parsed: unknown): boolean {
  */
 export class StatelessRequests {
   private readonly handler: McpHttpHandler;
+  private readonly reused: ReusedServers | undefined;
 
   constructor(options: StatelessRequestsOptions) {
+    this.reused = options.createReusedServer ? new ReusedServers(options.createReusedServer) : undefined;
     this.handler = createMcpHandler(
       (ctx) => options.createServer((ctx.authInfo?.extra as CallerInfo | undefined)?.userId ?? ''),
       {
@@ -87,6 +96,14 @@ export class StatelessRequests {
   }
 
   async handle(req: IncomingMessage, res: ServerResponse, parsed: unknown, userId: string): Promise<void> {
+    const reusable = this.reused && reusableRequest(req, parsed);
+    if (this.reused && reusable) {
+      return this.reused.serve(res, reusable, {
+        ...narrowingRequest(req.headers),
+        authInfo: callerAuth(userId),
+        classification: { era: 'modern', revision: reusable.revision },
+      });
+    }
     // The client leaving cancels the request (2026-07-28 cancels by closing the stream).
     const left = new AbortController();
     res.once('close', () => {
@@ -100,18 +117,19 @@ export class StatelessRequests {
     // make a signal of its own that follows this one (weak references, a finalization registry:
     // about half the cost of the whole Request), for a request that is never fetched.
     Object.defineProperty(request, 'signal', { value: left.signal });
-    const caller: CallerInfo = { userId };
-    const response = await this.handler.fetch(request, {
-      parsedBody: parsed,
-      // Who is asking was settled by the endpoint (access tokens); the token itself stays there.
-      authInfo: { token: '', clientId: userId, scopes: [], extra: { ...caller } },
-    });
+    const response = await this.handler.fetch(request, { parsedBody: parsed, authInfo: callerAuth(userId) });
     await writeResponse(res, response);
   }
 
-  close(): Promise<void> {
-    return this.handler.close();
+  async close(): Promise<void> {
+    await Promise.all([this.handler.close(), this.reused?.close()]);
   }
+}
+
+/** Who is asking, as the endpoint settled it (access tokens); the token itself stays there. */
+function callerAuth(userId: string) {
+  const caller: CallerInfo = { userId };
+  return { token: '', clientId: userId, scopes: [], extra: { ...caller } };
 }
 
 /** The request's headers for a web `Request`: as Node joined them, repeated ones as a list. */

@@ -1,5 +1,6 @@
 import type { ConfirmWrite } from '../writes/write-safety.js';
-import { type RequestId, type Server, servesStatelessEra } from './sdk.js';
+import { clientCapabilitiesOf } from './client-identity.js';
+import { type RequestId, type Server, type ServerContext, servesStatelessEra } from './sdk.js';
 
 /** A person reads and decides; the SDK's 60 s default would cancel them mid-thought. */
 const CONFIRM_TIMEOUT_MS = 10 * 60_000;
@@ -40,9 +41,13 @@ export const SIGNIN_INPUT = 'signin';
  * elicitation (an empty `elicitation` capability means form). A client that did not gets the
  * preview to apply instead, as on the session era.
  */
-export function asksWithInputRequired(server: Server, confirmWrites: boolean | undefined): boolean {
+export function asksWithInputRequired(
+  server: Server,
+  ctx: ServerContext,
+  confirmWrites: boolean | undefined,
+): boolean {
   if (!confirmWrites || !servesStatelessEra(server)) return false;
-  const elicitation = server.getClientCapabilities()?.elicitation;
+  const elicitation = clientCapabilitiesOf(server, ctx)?.elicitation;
   return !!elicitation && (!!elicitation.form || Object.keys(elicitation).length === 0);
 }
 

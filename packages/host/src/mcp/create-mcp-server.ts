@@ -13,6 +13,7 @@ import {
   TOOLS_HEADER,
   TOOLSETS_HEADER,
 } from './catalog-views.js';
+import { clientCapabilitiesOf, clientNameOf } from './client-identity.js';
 import {
   asksBeforeAnswering,
   asksWithInputRequired,
@@ -71,6 +72,14 @@ export interface McpServerOptions {
   notifyCompletion?: (elicitationId: string) => void;
   /** What the session's initialize request narrowed the catalog to: its instructions fit that view. */
   narrowing?: Narrowing;
+  /**
+   * Serves the requests of many users, each standing alone (MCP 2026-07-28 over HTTP, one server
+   * reused across requests): a request's user is the one the endpoint authenticated for it
+   * (`ctx.http.authInfo`), not `userId`.
+   */
+  userPerRequest?: boolean;
+  /** Protocol revisions the server accepts besides the SDK's defaults (2026-07-28 for a reused stateless server). */
+  supportedProtocolVersions?: string[];
 }
 
 /**
@@ -212,9 +221,17 @@ export function createMcpServer(host: Host, catalog: McpCatalog, options: McpSer
       cacheHints: catalog.cacheHints,
       // Checked before any handler runs: a state that fails is -32602, and never reaches one.
       requestState: { verify: (state, ctx) => catalog.confirmations.codec.verify(state, ctx) },
+      ...(options.supportedProtocolVersions
+        ? { supportedProtocolVersions: options.supportedProtocolVersions }
+        : {}),
     },
   );
-  const userId = options.userId ?? host.config.defaultUserId;
+  const userOf = options.userPerRequest
+    ? requestUser
+    : (() => {
+        const userId = options.userId ?? host.config.defaultUserId;
+        return () => userId;
+      })();
   server.setRequestHandler('tools/list', async (_request, ctx) => {
     const view = viewFor(catalog, ctx);
     // Once the list is answered (the client's first step), load what calls need.
@@ -229,12 +246,24 @@ export function createMcpServer(host: Host, catalog: McpCatalog, options: McpSer
   });
   const notifyCompletion =
     options.notifyCompletion ?? ((id: string) => void sendCompletionNotice(server, id));
-  const calls = new ToolCalls(server, host, catalog, userId, options.userId, notifyCompletion);
-  server.setRequestHandler('tools/call', (request, ctx) =>
-    withCallerTrace(ctx.mcpReq._meta ?? request.params._meta, () => calls.answer(request.params, ctx)),
-  );
-  serveResults(server, catalog, userId);
+  // One ToolCalls for a server of one user; one per call (a few fields) where each request names its own.
+  const calls = options.userPerRequest
+    ? undefined
+    : new ToolCalls(server, host, catalog, userOf(), options.userId, notifyCompletion);
+  server.setRequestHandler('tools/call', (request, ctx) => {
+    const answering =
+      calls ?? new ToolCalls(server, host, catalog, userOf(ctx), userOf(ctx), notifyCompletion);
+    return withCallerTrace(ctx.mcpReq._meta ?? request.params._meta, () =>
+      answering.answer(request.params, ctx),
+    );
+  });
+  serveResults(server, catalog, userOf);
   return server;
+}
+
+/** The user the endpoint authenticated a request for (access tokens, or the default user). */
+function requestUser(ctx?: ServerContext): string {
+  return ctx?.http?.authInfo?.clientId ?? '';
 }
 
 /** What the audit line of a call needs beyond its answer. */
@@ -314,12 +343,12 @@ class ToolCalls {
     const audit: CallAudit = {};
     try {
       const result = await this.dispatch(params, ctx, audit);
-      this.audited(params, audit, result);
+      this.audited(params, ctx, audit, result);
       return result;
     } catch (e) {
       if (e instanceof ProtocolError) {
         const code = e instanceof UrlElicitationRequiredError ? 'authorization_required' : 'unknown_tool';
-        this.audited(params, audit, undefined, code);
+        this.audited(params, ctx, audit, undefined, code);
         throw e;
       }
       this.host.serving.logger?.error(
@@ -334,7 +363,7 @@ class ToolCalls {
           retryable: false,
         },
       });
-      this.audited(params, audit, undefined, 'internal_error');
+      this.audited(params, ctx, audit, undefined, 'internal_error');
       // search_tools declares an output schema, which an error's structured content does not fit.
       return params.name === SEARCH_TOOLS ? result : { ...result, structuredContent };
     }
@@ -343,6 +372,7 @@ class ToolCalls {
   /** The call's line in the operator's audit log, if there is one. */
   private audited(
     params: CallParams,
+    ctx: ServerContext,
     audit: CallAudit,
     result?: CallToolResult | InputRequiredResult,
     code?: string,
@@ -350,7 +380,7 @@ class ToolCalls {
     const log = this.catalog.audit;
     if (!log) return;
     const answered = result ? auditedOutcome(result) : { outcome: code ?? 'internal_error' };
-    const client = this.server.getClientVersion()?.name;
+    const client = clientNameOf(this.server, ctx);
     log.record({
       event: 'tool_call',
       user: this.userId,
@@ -494,7 +524,7 @@ class ToolCalls {
       ...(key !== undefined ? { idempotencyKey: key as string } : {}),
     };
     if (servesStatelessEra(this.server))
-      return this.answerByRoundTrips(ctx, options, audit, run, tool, digest());
+      return this.answerByRoundTrips(ctx, options, audit, run, tool, digest);
     if (asksBeforeAnswering(this.server, this.host.config.tools?.confirmWrites))
       options.confirm = noteDeclined(elicitationConfirm(this.server, ctx.mcpReq.id), audit);
     return this.rendered(await run(options), tool);
@@ -513,12 +543,13 @@ class ToolCalls {
     audit: CallAudit,
     run: (options: CallOptions) => Promise<ToolOutcome>,
     tool: string,
-    digest: string,
+    /** Computed only where a state is redeemed or minted: most calls need none. */
+    digest: () => string,
   ): Promise<CallToolResult | InputRequiredResult> {
     const states = this.catalog.confirmations;
     const state = ctx.mcpReq.requestState<ConfirmationPayload>();
     if (state !== undefined) {
-      const refused = await states.redeem(state, this.userId, tool, digest);
+      const refused = await states.redeem(state, this.userId, tool, digest());
       if (refused) throw new ProtocolError(ProtocolErrorCode.InvalidParams, refused);
     }
     let asked: Parameters<ConfirmWrite>[0] | undefined;
@@ -526,7 +557,7 @@ class ToolCalls {
       const answer = inputResponse(ctx.mcpReq.inputResponses, CONFIRM_INPUT);
       const agreed = answer.kind === 'elicit' && answer.action === 'accept' && answer.content?.send === true;
       options.confirm = noteDeclined(async () => agreed, audit);
-    } else if (asksWithInputRequired(this.server, this.host.config.tools?.confirmWrites)) {
+    } else if (asksWithInputRequired(this.server, ctx, this.host.config.tools?.confirmWrites)) {
       options.confirm = async (write) => {
         asked = write;
         return false;
@@ -538,7 +569,7 @@ class ToolCalls {
         inputRequests: {
           [CONFIRM_INPUT]: inputRequired.elicit({ mode: 'form', ...confirmationForm(asked) }),
         },
-        requestState: await states.mint(ctx, 'confirm', this.userId, tool, digest),
+        requestState: await states.mint(ctx, 'confirm', this.userId, tool, digest()),
       });
     }
     const url =
@@ -546,10 +577,10 @@ class ToolCalls {
     // A person who would not sign in is not asked again and again: the structured error it is.
     const signin = state?.k === 'signin' ? inputResponse(ctx.mcpReq.inputResponses, SIGNIN_INPUT) : undefined;
     const declined = signin !== undefined && (signin.kind !== 'elicit' || signin.action !== 'accept');
-    if (url && !outcome.ok && !declined && this.server.getClientCapabilities()?.elicitation?.url) {
+    if (url && !outcome.ok && !declined && clientCapabilitiesOf(this.server, ctx)?.elicitation?.url) {
       return inputRequired({
         inputRequests: { [SIGNIN_INPUT]: inputRequired.elicitUrl({ message: outcome.error.message, url }) },
-        requestState: await states.mint(ctx, 'signin', this.userId, tool, digest),
+        requestState: await states.mint(ctx, 'signin', this.userId, tool, digest()),
       });
     }
     return this.rendered(outcome, tool);
@@ -596,9 +627,9 @@ class ToolCalls {
 }
 
 /** Results over the size budget, each readable only by the user whose call produced it. */
-function serveResults(server: Server, catalog: McpCatalog, userId: string): void {
-  server.setRequestHandler('resources/list', async () => ({
-    resources: (await catalog.results.listAll(userId)).map((r) => ({
+function serveResults(server: Server, catalog: McpCatalog, userOf: (ctx: ServerContext) => string): void {
+  server.setRequestHandler('resources/list', async (_request, ctx) => ({
+    resources: (await catalog.results.listAll(userOf(ctx))).map((r) => ({
       uri: r.uri,
       name: `${catalog.names.mcpName(r.tool)} result`,
       mimeType: 'application/json',
@@ -607,8 +638,8 @@ function serveResults(server: Server, catalog: McpCatalog, userId: string): void
   }));
   // No templates: a stored result is read by the URI its summary gave.
   server.setRequestHandler('resources/templates/list', async () => ({ resourceTemplates: [] }));
-  server.setRequestHandler('resources/read', async (request) => {
-    const stored = await catalog.results.read(request.params.uri, userId);
+  server.setRequestHandler('resources/read', async (request, ctx) => {
+    const stored = await catalog.results.read(request.params.uri, userOf(ctx));
     if (!stored) {
       // -32602 with the URI in `data`, as 2026-07-28 asks (SEP-2164), on every era.
       throw new ResourceNotFoundError(
