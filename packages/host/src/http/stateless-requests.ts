@@ -72,12 +72,13 @@ function claimsStatelessEra(parsed: unknown): boolean {
 }
 
 /**
- * MCP 2026-07-28 over HTTP: every request answered by a server made for it alone, from the
- * prepared catalog, with no session looked up or recorded, so any replica answers any request.
- * The SDK's entry checks what this revision asks of a request (the `_meta` envelope, the
- * `MCP-Protocol-Version`, `Mcp-Method` and `Mcp-Name` headers against the body, a version it
- * serves, else -32022 naming the supported ones) and shapes the answer; this class carries a
- * Node request to it and its answer back.
+ * MCP 2026-07-28 over HTTP: every request answered on its own, from the prepared catalog, with
+ * no session looked up or recorded, so any replica answers any request. The calls and listings
+ * clients repeat, well formed, go to servers reused from request to request (ReusedServers);
+ * every other request to the SDK's entry, a server made for it alone: the entry checks what this
+ * revision asks of a request (the `_meta` envelope, the `MCP-Protocol-Version`, `Mcp-Method` and
+ * `Mcp-Name` headers against the body, a version it serves, else -32022 naming the supported
+ * ones) and shapes the answer; this class carries a Node request to it and its answer back.
  */
 export class StatelessRequests {
   private readonly handler: McpHttpHandler;

@@ -1,0 +1,219 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { createServer, type Server as NodeServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ToolDeclaration } from '@toolhost/core';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
+import { AccessTokens } from '../src/auth/access-tokens.js';
+import { createHost, type Host } from '../src/host.js';
+import { ReusedServers, reusableRequest } from '../src/http/reused-servers.js';
+import { type HttpServerHandle, serveHttp } from '../src/http/serve-http.js';
+import { createMcpServer, prepareMcpCatalog } from '../src/mcp/create-mcp-server.js';
+import { FIRST_STATELESS_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '../src/mcp/sdk.js';
+import { inlinePlugin } from './support.js';
+
+// MCP 2026-07-28 requests over HTTP are answered by MCP servers reused from request to request
+// (one request at a time each), not by a server built per request: whoever asks, each request
+// is still answered in its own user's and client's name, and a client leaving still cancels.
+const ALICE = 'alice-reuse-token-0123456789';
+const BOB = 'bob-reuse-token-0123456789xxx';
+const KEY = 'reuse-key';
+
+const tools: ToolDeclaration[] = [
+  {
+    name: 'GetThing',
+    description: 'Get a thing.',
+    method: 'GET',
+    path: '/things/{id}',
+    auth: { kind: 'secret', secret: 'REUSE_KEY', scheme: 'bearer' },
+    params: [
+      { name: 'id', in: 'path', required: true, schema: { type: 'string' }, description: 'Thing id.' },
+    ],
+  },
+];
+
+let upstream: RecordingUpstream;
+let host: Host;
+let server: HttpServerHandle;
+let auditFile: string;
+
+beforeAll(async () => {
+  upstream = await startRecordingUpstream();
+  auditFile = join(mkdtempSync(join(tmpdir(), 'toolhost-reuse-')), 'audit.jsonl');
+  host = await createHost(
+    { toolSets: { ThingApi: { baseUrl: upstream.url } }, audit: { log: auditFile } },
+    { plugins: [inlinePlugin('ThingApi', tools)], env: { REUSE_KEY: KEY } },
+  );
+  server = await serveHttp(host, { port: 0, accessTokens: new AccessTokens({ alice: ALICE, bob: BOB }) });
+});
+afterAll(async () => {
+  await server?.close();
+  await host?.close();
+  await upstream?.close();
+});
+beforeEach(() => {
+  upstream.reset();
+  upstream.respond((req) => ({
+    status: 200,
+    body: { path: req.path },
+    ...(req.path.endsWith('/slow') ? { delayMs: 3000 } : {}),
+    ...(req.path.includes('/wait-') ? { delayMs: 300 } : {}),
+  }));
+});
+
+const auditLines = () =>
+  readFileSync(auditFile, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+
+/** A 2026-07-28 tools/call by hand, as a v2 client sends it, for `token`'s user and `client`. */
+function call(
+  url: string,
+  id: string,
+  options: { token?: string; client?: string; signal?: AbortSignal } = {},
+) {
+  const name = 'ThingApi_GetThing';
+  return fetch(url, {
+    method: 'POST',
+    ...(options.signal ? { signal: options.signal } : {}),
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': FIRST_STATELESS_VERSION,
+      'mcp-method': 'tools/call',
+      'mcp-name': name,
+      ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id,
+      method: 'tools/call',
+      params: {
+        name,
+        arguments: { id },
+        _meta: {
+          'io.modelcontextprotocol/protocolVersion': FIRST_STATELESS_VERSION,
+          'io.modelcontextprotocol/clientInfo': { name: options.client ?? 'raw', version: '0' },
+          'io.modelcontextprotocol/clientCapabilities': {},
+        },
+      },
+    }),
+  });
+}
+
+describe('2026-07-28 requests on reused servers', () => {
+  it("answers two users' interleaved calls each in its own user's and client's name", async () => {
+    const callers = [
+      { token: ALICE, user: 'alice', client: 'alice-client' },
+      { token: BOB, user: 'bob', client: 'bob-client' },
+    ];
+    const before = auditLines().length;
+    // Several rounds of concurrent calls: servers freed by one round answer the other user next.
+    for (let round = 0; round < 3; round += 1) {
+      const answers = await Promise.all(
+        Array.from({ length: 6 }, (_, i) => {
+          const caller = callers[i % 2]!;
+          return call(server.url, `${caller.user}-${round}-${i}`, caller).then(async (res) => ({
+            caller,
+            status: res.status,
+            body: (await res.json()) as { result: { content: { text: string }[] } },
+          }));
+        }),
+      );
+      for (const a of answers) {
+        expect(a.status).toBe(200);
+        expect(JSON.parse(a.body.result.content[0]!.text).path).toMatch(
+          new RegExp(`/things/${a.caller.user}-`),
+        );
+      }
+    }
+    const lines = auditLines().slice(before);
+    expect(lines).toHaveLength(18);
+    for (const line of lines) {
+      expect(line).toMatchObject({ event: 'tool_call', tool: 'ThingApi.GetThing', outcome: 'ok' });
+      expect(line.client).toBe(`${line.user}-client`);
+    }
+  });
+
+  it('cancels the call of a client that leaves, and answers the next request', async () => {
+    const leaving = new AbortController();
+    const slow = call(server.url, 'slow', { token: ALICE, signal: leaving.signal }).catch((e: Error) => e);
+    await expect.poll(() => upstream.requests.length).toBe(1);
+    leaving.abort();
+    expect(await slow).toBeInstanceOf(Error);
+    // The upstream request is given up, not waited for.
+    await expect.poll(() => upstream.requests[0]?.aborted, { timeout: 2000 }).toBe(true);
+    const next = await call(server.url, 'next', { token: ALICE });
+    expect(next.status).toBe(200);
+  });
+});
+
+describe('ReusedServers', () => {
+  let node: NodeServer;
+  let url: string;
+  let built = 0;
+  let reused: ReusedServers;
+
+  beforeAll(async () => {
+    const catalog = prepareMcpCatalog(host);
+    reused = new ReusedServers(() => {
+      built += 1;
+      return createMcpServer(host, catalog, {
+        userPerRequest: true,
+        supportedProtocolVersions: [...SUPPORTED_PROTOCOL_VERSIONS, FIRST_STATELESS_VERSION],
+      });
+    });
+    node = createServer(async (req, res) => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of req) chunks.push(chunk as Buffer);
+      const request = reusableRequest(req, JSON.parse(Buffer.concat(chunks).toString('utf8')));
+      if (!request) return void res.writeHead(400).end('not reusable');
+      const authInfo = { token: '', clientId: 'carol', scopes: [] };
+      await reused.serve(res, request, {
+        authInfo,
+        classification: { era: 'modern', revision: request.revision },
+      });
+    });
+    await new Promise<void>((resolve) => node.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(node.address() as AddressInfo).port}/`;
+  });
+  afterAll(async () => {
+    await reused.close();
+    await new Promise((resolve) => node.close(resolve));
+  });
+
+  it('serves one request after another with one server, and concurrent ones with one each', async () => {
+    built = 0;
+    for (const id of ['a', 'b', 'c']) expect((await call(url, id)).status).toBe(200);
+    expect(built).toBe(1);
+    // Answered slowly enough upstream to be in flight together.
+    const concurrent = await Promise.all(['wait-d', 'wait-e', 'wait-f'].map((id) => call(url, id)));
+    expect(concurrent.map((r) => r.status)).toEqual([200, 200, 200]);
+    expect(built).toBe(3);
+  });
+
+  it('leaves to the SDK what it would not pass on as it is: a missing Mcp-Name, another method', async () => {
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'mcp-protocol-version': FIRST_STATELESS_VERSION,
+        'mcp-method': 'tools/call',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: {
+          name: 'ThingApi_GetThing',
+          arguments: { id: 'x' },
+          _meta: { 'io.modelcontextprotocol/protocolVersion': FIRST_STATELESS_VERSION },
+        },
+      }),
+    });
+    expect(await res.text()).toBe('not reusable');
+  });
+});
