@@ -123,6 +123,31 @@ describe('confirmation over the transports', () => {
     await client.close();
   });
 
+  it('asks over stdio on MCP 2026-07-28 too (input_required), from the capabilities the request declares', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'toolhost-confirm-'));
+    const file = join(dir, 'toolhost.config.json');
+    writeFileSync(file, JSON.stringify(config()));
+    const client = new Client(
+      { name: 'confirm-stdio-modern', version: '0' },
+      { ...formClient, versionNegotiation: { mode: 'auto' } },
+    );
+    const shown = person(client, { action: 'decline' });
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [hostCliPath(), '--config', file, 'serve', '--stdio'],
+        env: { PATH: process.env.PATH ?? '', ECHO_KEY: 'echo-key-0123456789' },
+        cwd: fixtureApp,
+      }),
+    );
+    expect(client.getProtocolEra()).toBe('modern');
+    const result = await client.callTool({ name: 'EchoApi_CreateItem', arguments: create });
+    expect(textOf(result)).toMatchObject({ error: { code: 'cancelled' } });
+    expect(shown[0]).toContain(`POST ${upstream.url}/items`);
+    expect(upstream.requests).toHaveLength(0);
+    await client.close();
+  });
+
   it('asks over Streamable HTTP, on the call’s own stream, and sends once agreed', async () => {
     const served = await spawnHttpHost(config(), { ECHO_KEY: 'echo-key-0123456789' });
     const client = new Client({ name: 'confirm-http', version: '0' }, formClient);
