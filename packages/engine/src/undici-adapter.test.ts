@@ -219,9 +219,12 @@ describe('createUndiciAdapter', () => {
     } finally {
       await fresh.close();
     }
-    expect(seen).toHaveLength(10);
+    // Only this case's requests: an earlier case's retried or abandoned request may still reach
+    // the server while this one runs on a loaded machine.
+    const mine = seen.filter((s) => /^\/n\d$/.test(s.url));
+    expect(mine).toHaveLength(10);
     // undici hands a connection back to its pool a tick after the answer has been read, so a
     // request sent at once may open a second one; from then on the two are reused.
-    expect(new Set(seen.map((s) => s.port)).size).toBeLessThanOrEqual(2);
+    expect(new Set(mine.map((s) => s.port)).size).toBeLessThanOrEqual(2);
   });
 });
