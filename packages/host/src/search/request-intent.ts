@@ -13,6 +13,11 @@ export interface RequestIntent {
   /** Stems of every word, verbs included, to compare with a tool's action verb. */
   stems: Set<string>;
   /**
+   * Search terms of the word read as the request's verb ("INVITE someone", "LOG a visit"): what
+   * is done, which the operation already weighs, not the object it is done to.
+   */
+  verbTerms: Set<string>;
+  /**
    * Stems of the words after a preposition ("remove Bob FROM the base", "a property OF the
    * definition"): the object's parent, not the object acted on.
    */
@@ -50,13 +55,13 @@ verbs('get', 'get show open read view fetch retrieve see display check inspect d
 verbs('search', 'search find lookup filter query');
 verbs(
   'create',
-  'create add new make build define provision insert draft plan log register start setup spin request give ' +
-    'grant share invite put',
+  'create add new make build define provision insert draft plan register start setup spin request give ' +
+    'grant share invite put post submit append enroll enrol subscribe onboard comment reply upload',
 );
 verbs(
   'update',
   'update change edit modify rename set tweak fix correct adjust deactivate suspend downgrade upgrade ' +
-    'move enable disable restore reset refresh mark',
+    'move enable disable restore revert rollback undo reset refresh mark assign',
 );
 verbs('replace', 'replace overwrite');
 verbs('upsert', 'upsert sync');
@@ -65,16 +70,20 @@ verbs(
   'delete remove drop erase purge destroy uninstall deprovision archive unlink detach kick discard revoke ' +
     'kill',
 );
-verbs('send', 'send track fire push report record notify emit publish');
+verbs('send', 'send track fire push report record log notify emit publish tell');
 verbs('link', 'link attach associate connect tie');
 
 // Words that are nouns as often as verbs (an audit log, an email draft, a report): verbs only
 // where a sentence or clause starts, or at the end of a terse request ("audit log exports list").
 const NOUN_VERBS = new Set(
-  'log record report draft plan set start register schedule list view check find request export mark share'.split(
-    ' ',
-  ),
+  (
+    'log record report draft plan set start register schedule list view check find request export mark share ' +
+    'post comment reply upload'
+  ).split(' '),
 );
+// What a word that is also a noun means as a verb, in the catalog's words: "log a page visit"
+// tracks it, it is not about logs; "post a comment" adds one, it is not about blog posts.
+const VERB_SENSE: Record<string, string> = { log: 'track', post: 'add', draft: 'create' };
 const CLAUSE_START = new Set('please then and to can could would you i we let me must should'.split(' '));
 // Words after which the rest names where the object is, not the object itself.
 const PARENT_MARKERS = new Set('from of in on into to off within inside under for at'.split(' '));
@@ -194,10 +203,24 @@ export function requestIntent(request: string, prefixes: readonly string[]): Req
       }
     }
   // "show rows of …" asks for several: a read verb with a plural object reads a list as well as one.
-  if (op === 'get' && verbAt >= 0) {
-    const object = words.slice(verbAt + 1).find(content);
-    if (object && /[^su]s$/.test(object) && stemmer(object) !== object) op = 'read';
-  }
+  // The verb's object: its first word that names something ("fetch all ROWS", "remove a RECORD
+  // from …"), unless a preposition comes first ("remove from the Projects table").
+  const after = verbAt >= 0 ? words.slice(verbAt + 1) : [];
+  const objectAt = after.findIndex(
+    (w) =>
+      PARENT_MARKERS.has(w) || (processTerm(w).length > 0 && (VERBS[w] === undefined || NOUN_VERBS.has(w))),
+  );
+  const object = objectAt >= 0 && !PARENT_MARKERS.has(after[objectAt]!) ? after[objectAt] : undefined;
+  const pluralObject = object !== undefined && /[^su]s$/.test(object) && stemmer(object) !== object;
+  if (op === 'get' && pluralObject) op = 'read';
+  const verb = verbAt >= 0 ? words[verbAt]! : undefined;
+  const verbTerms = new Set(
+    verb && !words.some((w, i) => i !== verbAt && w === verb)
+      ? [verb, stemmer(verb), ...processTerm(verb)]
+      : [],
+  );
+  const sense = verb ? VERB_SENSE[verb] : undefined;
+  const searched = sense ? text.replace(new RegExp(`\\b${verb}\\b`, 'i'), sense) : text;
   // A question that names no verb ("budget item 9 amount?") reads, and so, less surely, does a
   // bare noun phrase ("email 4242 draft").
   const implicit = op === undefined && !request.trim().endsWith('?');
@@ -243,14 +266,17 @@ export function requestIntent(request: string, prefixes: readonly string[]): Req
     plural,
     singular,
     stems,
+    verbTerms,
     parentStems,
     several:
       SEVERAL.test(request) ||
+      // "remove rows …", "update the contacts": changing a plural object changes several.
+      (pluralObject && (op === 'delete' || op === 'update' || op === 'replace')) ||
       ID_LIST.test(request) ||
       (ids.size > 0 && /\band\b/.test(request) && countIds(request) > 1),
     ids,
     named,
-    text,
+    text: searched,
   };
 }
 

@@ -73,7 +73,7 @@ describe('tool search over the five real catalogs', () => {
     expect(sets.size).toBe(new Set(host.listTools().map((t) => t.toolSet)).size);
   });
 
-  for (const set of ['dev', 'holdout'] as const)
+  for (const set of (process.env.SEARCH_EVAL_SETS?.split(',') ?? ['dev', 'holdout']) as Case['set'][])
     it(`ranks a right tool first, or in the top three, for the ${set} requests`, () => {
       const { top1, top3, misses } = score(set);
       console.info(`search ${set}: top-1 ${(100 * top1).toFixed(1)}%, top-3 ${(100 * top3).toFixed(1)}%`);

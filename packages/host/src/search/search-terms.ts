@@ -20,6 +20,9 @@ const PHRASES: [RegExp, string][] = [
   [/\bset ?up\b/gi, ' create '],
   [/\bhow many\b/gi, ' count '],
   [/\bsign(ed)? ?out\b/gi, ' logout '],
+  // Being signed in is about who one is, not about logs ("who am I logged in as").
+  [/\b(logged|signed) ?in\b/gi, ' identified '],
+  [/\broll(s|ed|ing)? ?back\b/gi, ' revert '],
   [/\b(create|creating|insert|inserting) or (update|updating|replace|replacing)\b/gi, ' upsert '],
   [/\bget(ting)? rid of\b/gi, ' delete '],
   [/\bspin(ning)? up\b/gi, ' create '],
@@ -81,8 +84,8 @@ const SYNONYMS: Record<string, string[]> = {
   databases: ['base'],
   newsletter: ['marketing', 'email'],
   newsletters: ['marketing', 'email'],
-  webinar: ['marketing', 'event', 'webinar'],
-  webinars: ['marketing', 'event', 'webinar'],
+  webinar: ['marketing', 'event'],
+  webinars: ['marketing', 'event'],
   conference: ['marketing', 'event'],
   attendee: ['participation'],
   attendees: ['participation'],
@@ -93,6 +96,8 @@ const SYNONYMS: Record<string, string[]> = {
   lead: ['contact'],
   leads: ['contact'],
   customer: ['person'],
+  someone: ['user'],
+  somebody: ['user'],
   customers: ['person'],
   people: ['person'],
   visitor: ['person'],
@@ -112,6 +117,9 @@ const SYNONYMS: Record<string, string[]> = {
   costs: ['spend'],
   stats: ['statistics'],
   analytics: ['statistics'],
+  visit: ['view'],
+  visits: ['view'],
+  visited: ['view'],
   version: ['revision'],
   versions: ['revision'],
   history: ['revision', 'history'],
@@ -186,6 +194,9 @@ const SYNONYMS: Record<string, string[]> = {
   many: ['batch'],
   bulk: ['batch'],
   bunch: ['batch'],
+  revert: ['restore'],
+  rollback: ['restore'],
+  undo: ['restore', 'discard'],
   duplicate: ['clone'],
   copy: ['clone'],
   revoke: ['delete'],
@@ -196,12 +207,24 @@ const SYNONYMS: Record<string, string[]> = {
 // kept apart from the verb so that they do not pull in the tools that create or delete.
 const PARTICIPLES = new Set(['created', 'deleted', 'updated', 'removed', 'added', 'changed', 'modified']);
 
+// One who is acted on, named after the act (an attendee attends, an invitee is invited): the
+// stemmer keeps `attende` apart from `attend`, so the act's stem is added. Long words only, so
+// that `coffee` or `degree` are left alone.
+const AGENT_NOUN = /^([a-z]{4,})ees?$/;
+
 /** The search terms of one word (none for a common word). */
 export function processTerm(word: string): string[] {
   const lower = word.toLowerCase();
   if (STOP_WORDS.has(lower) || lower.length < 2) return [];
   if (PARTICIPLES.has(lower)) return [lower];
-  return (SYNONYMS[lower] ?? [lower]).map((w) => stemmer(w));
+  const terms = (SYNONYMS[lower] ?? [lower]).map((w) => stemmer(w));
+  const agent = AGENT_NOUN.exec(lower)?.[1];
+  return agent && lower.length >= 7 ? [...terms, stemmer(agent)] : terms;
+}
+
+/** Words the vocabulary maps, for telling a misspelt word from one it knows. */
+export function knownWords(): string[] {
+  return Object.keys(SYNONYMS);
 }
 
 // Words by which a request asks to look (a question, "show", "list") or to change something.

@@ -1,7 +1,7 @@
 import MiniSearch from 'minisearch';
 import type { ToolInfo } from '../host.js';
 import { type RequestIntent, requestIntent, verbOperation } from './request-intent.js';
-import { processTerm, tokenize } from './search-terms.js';
+import { knownWords, processTerm, tokenize } from './search-terms.js';
 import { siblingNotes } from './sibling-note.js';
 import {
   type IdShape,
@@ -59,6 +59,10 @@ export class ToolIndex {
   /** The object an identifier shape names, from the parameters that take it (`rec` → record). */
   private readonly idObjects: Map<IdShape, string>;
   private readonly notes: Map<string, string>;
+  /** Per tool, whether it is the only one of its tool set that reads its object (no list of them). */
+  private readonly onlyReader: boolean[];
+  /** Every word of the catalog and of the vocabulary, lower-cased: what a misspelt word is corrected to. */
+  private readonly words: Set<string>;
 
   constructor(tools: readonly ToolInfo[]) {
     this.tools = tools;
@@ -73,6 +77,26 @@ export class ToolIndex {
     ];
     this.idObjects = idObjects(tools);
     this.notes = siblingNotes(tools, this.shapes);
+    this.onlyReader = this.shapes.map(
+      (shape, id) =>
+        shape.op === 'get' &&
+        !this.shapes.some(
+          (other, j) =>
+            (other.op === 'list' || other.op === 'search') &&
+            tools[j]!.toolSet === tools[id]!.toolSet &&
+            other.noun.some((t) => shape.noun.includes(t)),
+        ),
+    );
+    this.words = new Set([
+      ...knownWords(),
+      ...tools.flatMap((t) =>
+        [
+          t.name,
+          t.description,
+          ...Object.keys((t.inputSchema.properties as object | undefined) ?? {}),
+        ].flatMap((text) => tokenize(text).map((w) => w.toLowerCase())),
+      ),
+    ]);
     this.index = new MiniSearch<IndexedTool>({
       fields: ['name', 'description', 'params'],
       // Catalog words written in mixed case (`HyperDB`, `eDiscovery`) are also indexed whole, as
@@ -103,12 +127,15 @@ export class ToolIndex {
   search(query: string, options: ToolSearchOptions = {}): ToolMatch[] {
     const limit = options.limit ?? 5;
     const set = options.toolSet?.toLowerCase();
-    const intent = requestIntent(query, this.prefixes);
+    const intent = requestIntent(correctSpelling(query, this.words), this.prefixes);
     const inSet = (id: number) => !set || this.tools[id]!.toolSet.toLowerCase() === set;
     // An id stands for its object: "show recA1b…" asks about a record.
     const objects = [...intent.ids].map((k) => (k === 'email' ? '' : (this.idObjects.get(k) ?? '')));
     const found = this.index.search([intent.text, ...objects].join(' '), {
       filter: (r) => inSet(r.id as number),
+      // The verb's operation is weighed by the shapes; as a word it would favour every tool
+      // whose description says "list" or "create" over the one about the object asked for.
+      boostTerm: (term) => (GENERIC_OPS.has(intent.op) && intent.verbTerms.has(term) ? VERB_TERM_WEIGHT : 1),
     });
     const text = new Map<number, number>(found.map((r) => [r.id as number, r.score]));
     // A tool that takes the request's identifier is a candidate even without a shared word.
@@ -120,7 +147,10 @@ export class ToolIndex {
     const best = found[0]?.score ?? 0;
     if (text.size === 0 || (best === 0 && intent.ids.size === 0)) return [];
     const ranked = [...text]
-      .map(([id, score]) => ({ id, score: relevance(score / (best || 1), this.shapes[id]!, intent) }))
+      .map(([id, score]) => ({
+        id,
+        score: relevance(score / (best || 1), this.shapes[id]!, intent, this.onlyReader[id]!),
+      }))
       .sort((a, b) => b.score - a.score);
     return ranked.slice(0, limit).map((r) => {
       const tool = this.tools[r.id]!;
@@ -151,6 +181,46 @@ function sameTextForTwins(text: Map<number, number>, shapes: readonly ToolShape[
     const key = shapes[id]!.twinKey;
     if (key) text.set(id, best.get(key) ?? score);
   }
+}
+
+const VERB_TERM_WEIGHT = 0.25;
+// Operations whose verbs (list, add, remove…) most descriptions start with; a rarer one
+// ("upsert", "publish") tells tools apart as a word too.
+const GENERIC_OPS = new Set<RequestIntent['op']>([
+  'list',
+  'get',
+  'read',
+  'search',
+  'create',
+  'update',
+  'delete',
+]);
+
+/**
+ * The request with misspelt words corrected to a catalog word one edit away (a letter missing,
+ * extra, wrong, or two swapped: "recrods", "tabel", "webhok"), each added beside the word as
+ * written. Norvig's corrector over the catalog's own words: a few hundred set look-ups for an
+ * unknown word, none for a known one, and no dictionary to ship.
+ */
+function correctSpelling(query: string, words: ReadonlySet<string>): string {
+  return query.replace(/\b[a-z]{4,}\b/gi, (word) => {
+    const w = word.toLowerCase();
+    if (words.has(w) || processTerm(w).length === 0) return word;
+    const fix = edits(w).find((e) => words.has(e));
+    return fix ? `${word} ${fix}` : word;
+  });
+}
+
+const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
+/** Words one edit from `w`, the likeliest typos first: swapped, then missing, extra, wrong letters. */
+function edits(w: string): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < w.length - 1; i += 1) out.push(w.slice(0, i) + w[i + 1] + w[i] + w.slice(i + 2));
+  for (let i = 0; i <= w.length; i += 1) for (const c of LETTERS) out.push(w.slice(0, i) + c + w.slice(i));
+  for (let i = 0; i < w.length; i += 1) out.push(w.slice(0, i) + w.slice(i + 1));
+  for (let i = 0; i < w.length; i += 1)
+    for (const c of LETTERS) if (c !== w[i]) out.push(w.slice(0, i) + c + w.slice(i + 1));
+  return out;
 }
 
 /** Mixed-case words of a description, whole and lower-cased: `HyperDB` → hyperdb. */
@@ -211,18 +281,35 @@ const W = {
   ids: 0.4,
   several: 0.15,
   named: 0.1,
+  byEmail: 0.05,
+  noun: 0.15,
+  parentOp: 0.5,
 };
 
 /** The request's fit with one tool: its text score (0..1) plus what the shapes agree on. */
-function relevance(text: number, shape: ToolShape, intent: RequestIntent): number {
+function relevance(text: number, shape: ToolShape, intent: RequestIntent, onlyReader: boolean): number {
   let score = text;
   if (shape.vendor && intent.stems.has(shape.vendor)) score += W.vendor;
   if (intent.op) {
     // An action's verb also says what kind of change it is: revoking deletes, granting creates.
     const kind = shape.actionVerb ? verbOperation(shape.actionVerb) : undefined;
     const fits = OPERATION_FIT[intent.op];
-    score +=
-      W.op * (intent.implicit ? W.implicit : 1) * Math.max(fits[shape.op] ?? 0, kind ? (fits[kind] ?? 0) : 0);
+    const fit = Math.max(
+      fits[shape.op] ?? 0,
+      kind ? (fits[kind] ?? 0) : 0,
+      // Setting contacts' state ("mark them attended") changes them, whatever the path says.
+      shape.setsState ? (fits.update ?? 0) : 0,
+      // With no list of its objects, the tool that reads them is how to list them.
+      onlyReader ? (fits.list ?? 0) : 0,
+    );
+    // "add members TO a group", "remove Bob FROM the base": the change is to the object, not
+    // to its parent; a tool that creates or deletes the parent fits less.
+    const parentOnly =
+      shape.noun.length > 0 &&
+      shape.noun.every((t) => intent.parentStems.has(t) || !intent.stems.has(t)) &&
+      shape.noun.some((t) => intent.parentStems.has(t));
+    const ofParent = parentOnly && (shape.op === 'create' || shape.op === 'delete') ? W.parentOp : 1;
+    score += W.op * (intent.implicit ? W.implicit : 1) * fit * ofParent;
   }
   // "the published email" names a state of the email, not the publishing.
   if (shape.actionWord && intent.stems.has(shape.actionWord) && !intent.adjectives.has(shape.actionWord))
@@ -231,9 +318,15 @@ function relevance(text: number, shape: ToolShape, intent: RequestIntent): numbe
     // A word of the object counts in full; one only in the parent's part ("from the base")
     // counts less: "remove Bob from the base" is not about deleting the base.
     let hits = 0;
-    for (const t of shape.head) if (intent.stems.has(t)) hits += intent.parentStems.has(t) ? W.parentHit : 1;
+    for (const t of shape.head)
+      if (intent.stems.has(t) && !intent.verbTerms.has(t))
+        hits += intent.parentStems.has(t) ? W.parentHit : 1;
     score += W.head * (hits > 0 ? 0.5 * Math.min(1, hits) + (0.5 * hits) / shape.head.length : 0);
   }
+  // The object's own noun said outside the parent's part: "list workflows" is about workflows,
+  // not about the email campaigns found under them.
+  if (shape.noun.some((t) => intent.stems.has(t) && !intent.parentStems.has(t) && !intent.verbTerms.has(t)))
+    score += W.noun;
   // Each identifier in the request counts: "remove usr… from base app…" fits a tool that takes
   // the user as its object and the base as a parent better than one about the base alone.
   let idFit = 0;
@@ -244,6 +337,9 @@ function relevance(text: number, shape: ToolShape, intent: RequestIntent): numbe
   if (shape.batch === intent.several || (intent.several && reads)) score += W.several;
   if (intent.named && shape.item && intent.op !== 'list' && intent.op !== 'create') score += W.named;
   if (shape.idKind && intent.idKind) score += shape.idKind === intent.idKind ? W.idKind : 0;
+  // A tool that takes people by email address is for a request that has or says one.
+  if (shape.ids.get('email') === 1 && !intent.ids.has('email') && !intent.stems.has('email'))
+    score -= W.byEmail;
   // A tool nested under objects the request never names ("an interface's collaborator" when
   // only a base was said) is less likely than its sibling nested under fewer.
   const unsaid = shape.parents.filter((p) => !intent.stems.has(p)).length;

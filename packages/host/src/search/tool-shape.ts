@@ -38,6 +38,13 @@ export interface ToolShape {
   item: boolean;
   /** The object acted on, as search terms (e.g. `properti` for an event's property). */
   head: string[];
+  /**
+   * The object's own noun, as search terms: the last segment naming it (`email-campaigns` of
+   * `/flows/email-campaigns` → email, campaign), else the description's object.
+   */
+  noun: string[];
+  /** A path placeholder takes a state to set (`{subscriberState}`): it sets the objects' state. */
+  setsState: boolean;
   /** The object's parents in the path, as search terms (e.g. `event`, `definit`). */
   parents: string[];
   /** The product a description names first (`HubSpot: …` → hubspot), as a search term. */
@@ -137,7 +144,11 @@ function describedObject(description: string): string[] {
   // Skip the verb(s) and determiners before the object.
   while (i < ws.length && (DETERMINERS.has(ws[i]!) || i === 0)) i += 1;
   const object: string[] = [];
-  for (; i < ws.length && !OBJECT_ENDS.has(ws[i]!); i += 1) if (!DETERMINERS.has(ws[i]!)) object.push(ws[i]!);
+  for (; i < ws.length && !OBJECT_ENDS.has(ws[i]!); i += 1) {
+    // A determiner after the object starts a clause about it ("all bases THE token can access").
+    if (DETERMINERS.has(ws[i]!) && object.length > 0) break;
+    if (!DETERMINERS.has(ws[i]!)) object.push(ws[i]!);
+  }
   return object;
 }
 
@@ -278,6 +289,9 @@ export function toolShape(tool: ToolInfo, namespaces: ReadonlySet<string>): Tool
       (op !== 'list' && op !== 'search' && /^[a-z]+[^su']s'?$/.test(described[0] ?? '')),
     item,
     head: [...head],
+    noun:
+      objectSegments.length > 0 ? terms(objectSegments.at(-1)!) : described.flatMap((w) => processTerm(w)),
+    setsState: values.length > 0,
     parents: [...parents],
     ...vendorOf(tool.description),
     object: singular(
