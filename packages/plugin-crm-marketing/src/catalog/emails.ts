@@ -174,7 +174,7 @@ export const emailTools: ToolDeclaration[] = [
   },
   {
     name: 'ResetEmailDraftToLive',
-    description: "HubSpot: discard a marketing email's draft changes, back to the live version.",
+    description: "HubSpot: discard (undo) a marketing email's draft changes, back to the live version.",
     method: 'POST',
     path: '/marketing/v3/emails/{emailId}/draft/reset',
     auth,

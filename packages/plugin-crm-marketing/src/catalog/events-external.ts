@@ -231,7 +231,7 @@ export const externalEventTools: ToolDeclaration[] = [
     // Of the two attendance endpoints by external event id (externalAccountId optional, as the
     // spec's (xo)), this one pairs with RecordEventAttendance: create, contacts by CRM id (vid).
     description:
-      "HubSpot: record contacts' attendance state by contact id, for a marketing event by external id.",
+      "HubSpot: record contacts' attendance state (registered, attended or cancelled) by contact id, for a marketing event by external id.",
     method: 'POST',
     path: `${eventsBase}/attendance/{externalEventId}/{subscriberState}/create`,
     auth: eventsWriteAuth,
@@ -246,7 +246,7 @@ export const externalEventTools: ToolDeclaration[] = [
     name: 'RecordCrmSubscriberState',
     // The counterpart of RecordSubscriberState ("by email"): upsert, contacts by CRM id (vid).
     description:
-      "HubSpot: upsert contacts' subscriber state by contact id, for a marketing event by external ids.",
+      "HubSpot: upsert contacts' subscriber state (registered, attended or cancelled) by contact id, for a marketing event by external ids.",
     method: 'POST',
     path: `${byIdentity}/{subscriberState}/upsert`,
     auth: eventsWriteAuth,
@@ -261,7 +261,8 @@ export const externalEventTools: ToolDeclaration[] = [
     name: 'RecordEventParticipationCrm',
     // The other attendance endpoint by external event id (externalAccountId optional, as the
     // spec's (xo)): email-create, contacts by email; it pairs with RegisterEventParticipation.
-    description: "HubSpot: record contacts' attendance state by email, for a marketing event by external id.",
+    description:
+      "HubSpot: record contacts' attendance state (registered, attended or cancelled) by email, for a marketing event by external id.",
     method: 'POST',
     path: `${eventsBase}/attendance/{externalEventId}/{subscriberState}/email-create`,
     auth: eventsWriteAuth,
@@ -275,7 +276,7 @@ export const externalEventTools: ToolDeclaration[] = [
   {
     name: 'RecordSubscriberState',
     description:
-      "HubSpot: upsert contacts' subscriber state by email, for a marketing event by external ids.",
+      "HubSpot: upsert contacts' subscriber state (registered, attended or cancelled) by email, for a marketing event by external ids.",
     method: 'POST',
     path: `${byIdentity}/{subscriberState}/email-upsert`,
     auth: eventsWriteAuth,

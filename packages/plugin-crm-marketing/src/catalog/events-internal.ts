@@ -114,7 +114,7 @@ export const internalEventTools: ToolDeclaration[] = [
     name: 'RegisterEventParticipation',
     // "logs participation by email address": the email-create endpoint, contacts by email.
     description:
-      "HubSpot: record contacts' attendance state by email, for a marketing event by internal object id.",
+      "HubSpot: record contacts' attendance state (registered, attended or cancelled) by email, for a marketing event by internal object id.",
     method: 'POST',
     path: `${eventsBase}/{objectId}/attendance/{subscriberState}/email-create`,
     auth: eventsWriteAuth,
@@ -126,7 +126,7 @@ export const internalEventTools: ToolDeclaration[] = [
     // The spec's counterpart of RegisterEventParticipation without "by email": the create
     // endpoint, contacts by their CRM id (vid).
     description:
-      "HubSpot: record contacts' attendance state by contact id, for a marketing event by internal object id.",
+      "HubSpot: record contacts' attendance state (registered, attended or cancelled) by contact id, for a marketing event by internal object id.",
     method: 'POST',
     path: `${eventsBase}/{objectId}/attendance/{subscriberState}/create`,
     auth: eventsWriteAuth,
