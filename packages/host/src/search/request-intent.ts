@@ -96,7 +96,11 @@ const NAME_TOKEN = /\b(?=[\w-]*\d)(?=[\w-]*[_-])[\w-]+\b/g;
 const PHRASES: [RegExp, Operation][] = [
   [/\btake\b.{0,40}\b(out|off|away)\b/i, 'delete'],
   [/\bturn\b.{0,40}\b(on|off)\b/i, 'action'],
-  [/\bmake\s+\S+\s+(an?|the)\s+\w+$|\bmake\s+\S+\s+(an?|the)\s+\w+\s+(of|on|in|for)\b/i, 'update'],
+  // "make bob an admin", "make a workspace collaborator an owner of …"; not "make a copy of it".
+  [
+    /\bmake\s+((?!(of|on|in|for|to|from|with)\b)\S+\s+){1,3}(an?|the)\s+\w+(\s+(of|on|in|for)\b.*)?$/i,
+    'update',
+  ],
   // "give me the workflows" asks to read, "give Ann access" to grant.
   [/^\W*(please\s+)?give\s+(me|us)\b/i, 'get'],
 ];
@@ -106,14 +110,16 @@ const MAKE_NEW = new Set('a an new one another some two three several'.split(' '
 // Words by which a request says whose id it names an object by.
 const EXTERNAL =
   /\bexternal\b|\b(our|my|your|their)\s+(own\s+)?(app|platform|integration|system)('?s)?\s+(own\s+)?(id|ids|event|events)\b|\bour (own )?ids?\b|\bapp'?s (own )?ids?\b/i;
-const INTERNAL = /\binternal\b|\bobject ids?\b|\bobject \d+|\b\w+'s (own )?(object )?id\b(?<!app's id)/i;
+const INTERNAL =
+  /\binternal\b|\bobject ids?\b|\bobject \d+|\b\w+'s (own )?(object )?id\b(?<!app's id)|\bits (own |\w+ )?id\b/i;
 // A bare number of several digits is an id the service assigned; a token of letters and digits
 // joined by `-` or `_` (`wb-31`) is a name some other system gave.
 const BARE_NUMBER = /(?<![\w-])\d{3,}(?![\w-])/;
 const ADJECTIVE = /\b(the|a|an|our|my|this|that|its|their|your|every|all)\s+(\w+ed)\b/gi;
 // A request put as a question asks to read ("which users are provisioned", "is my export ready").
+// Not a question about how to do something: "how do I …", "is there a way to …", "is it possible to …".
 const QUESTION =
-  /^\s*(what|which|who|whom|whose|is|are|was|were|does|do|did|has|have|when|where|how)\b(?!\s+(do|can|should)\s+i\b)/i;
+  /^\s*(what|which|who|whom|whose|is|are|was|were|does|do|did|has|have|when|where|how)\b(?!\s+(do|can|should|would|could)\s+(i|we|you)\b)(?!\s+there\s+(a|an|any|some)\s+(way|tool|call|endpoint|api)\b)(?!\s+it\s+possible\b)/i;
 
 // Question forms that ask for a list ("what campaigns do we have", "which bases exist").
 const LIST_QUESTION =
@@ -165,14 +171,20 @@ function idsIn(request: string, prefixes: readonly string[]): { ids: Set<IdShape
 
 export function requestIntent(request: string, prefixes: readonly string[]): RequestIntent {
   const { ids, text: withoutIds } = idsIn(request, prefixes);
-  const named = ids.size > 0 || /\b[\w-]*\d[\w-]*\b/.test(withoutIds);
+  // An id, or "this base": one object the caller has in mind.
+  const demonstrated = /\bthis\s+([a-z]+)/i.exec(withoutIds)?.[1];
+  const named =
+    ids.size > 0 ||
+    /\b[\w-]*\d[\w-]*\b/.test(withoutIds) ||
+    (demonstrated !== undefined && content(demonstrated.toLowerCase()));
   const nameToken = NAME_TOKEN.test(withoutIds);
   NAME_TOKEN.lastIndex = 0;
   const text = withoutIds.replace(NAME_TOKEN, ' ');
-  // A clause starts after punctuation too ("Budget tab: edit…", "HubSpot: record that…").
+  // A clause starts after punctuation too ("Budget tab: edit…", "HubSpot: record that…"), not
+  // at a dot inside a name ("customer.io").
   const starts = new Set<number>();
   const words: string[] = [];
-  for (const clause of text.split(/[:;.!?()]|,\s|\s[-–—>]+\s/)) {
+  for (const clause of text.split(/[:;!?()]|\.(?!\w)|,\s|\s[-–—>]+\s/)) {
     starts.add(words.length);
     words.push(...tokenize(clause).map((w) => w.toLowerCase()));
   }

@@ -9,7 +9,7 @@ import { stemmer } from 'stemmer';
 
 // Spellings that a split on punctuation would break apart or lose.
 const PHRASES: [RegExp, string][] = [
-  [/customer\.io/gi, ' customerio '],
+  [/\bcustomer[ .-]?io\b/gi, ' customerio '],
   [/\ba\/b\b/gi, ' abtest '],
   [/\be-?mails?\b/gi, ' email '],
   [/\bsign[ -]?ups?\b/gi, ' signup '],
@@ -71,6 +71,8 @@ const SYNONYMS: Record<string, string[]> = {
   crm: ['hubspot'],
   spreadsheet: ['airtable', 'table'],
   spreadsheets: ['airtable', 'table'],
+  sheet: ['airtable', 'table'],
+  sheets: ['airtable', 'table'],
   // Objects
   row: ['record'],
   rows: ['record'],
@@ -96,6 +98,8 @@ const SYNONYMS: Record<string, string[]> = {
   lead: ['contact'],
   leads: ['contact'],
   customer: ['person'],
+  user: ['user', 'person'],
+  users: ['user', 'person'],
   someone: ['user'],
   somebody: ['user'],
   customers: ['person'],
@@ -138,6 +142,7 @@ const SYNONYMS: Record<string, string[]> = {
   editor: ['permission'],
   editors: ['permission'],
   viewer: ['permission'],
+  owner: ['permission', 'owner'],
   commenter: ['permission'],
   member: ['collaborator', 'member'],
   members: ['collaborator', 'member'],

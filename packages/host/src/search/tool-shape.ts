@@ -138,18 +138,27 @@ function words(text: string): string[] {
 
 /** The object of a description's first clause: "HubSpot: delete a property of …" → property. */
 function describedObject(description: string): string[] {
-  const clause = description.slice(description.indexOf(':') + 1).split(/[,;.:]/)[0] ?? '';
-  const ws = words(clause.replace(/\([^)]*\)/g, ' '));
+  // Asides go first: "alias (merge, link) an anonymous id" has its object after the comma.
+  const clause =
+    description
+      .slice(description.indexOf(':') + 1)
+      .replace(/\([^)]*\)/g, ' ')
+      .split(/[,;.:]/)[0] ?? '';
+  const ws = words(clause);
   let i = 0;
   // Skip the verb(s) and determiners before the object.
   while (i < ws.length && (DETERMINERS.has(ws[i]!) || i === 0)) i += 1;
   const object: string[] = [];
+  // "a campaign's assets": the campaign owns the object; it stands for it only when nothing
+  // else is said ("a user's or group's access").
+  const owners: string[] = [];
   for (; i < ws.length && !OBJECT_ENDS.has(ws[i]!); i += 1) {
     // A determiner after the object starts a clause about it ("all bases THE token can access").
     if (DETERMINERS.has(ws[i]!) && object.length > 0) break;
-    if (!DETERMINERS.has(ws[i]!)) object.push(ws[i]!);
+    if (ws[i + 1] === 's') owners.push(ws[i]!);
+    else if (ws[i] !== 's' && !DETERMINERS.has(ws[i]!)) object.push(ws[i]!);
   }
-  return object;
+  return object.length > 0 ? object : owners;
 }
 
 function vendorOf(description: string): { vendor?: string } {

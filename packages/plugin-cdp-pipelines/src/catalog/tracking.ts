@@ -69,7 +69,7 @@ export const trackingTools: ToolDeclaration[] = [
   tool(
     'AliasUserIdentity',
     '/alias',
-    "Customer.io: alias (merge, link) an anonymous visitor's or previous id into an identified userId, e.g. after signup or login.",
+    "Customer.io: alias (merge) an anonymous visitor's or previous id into an identified userId, e.g. after signup or login.",
     aliasBody,
     strict('enable_strict_validation', 'True'),
   ),
