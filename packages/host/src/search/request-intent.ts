@@ -70,7 +70,7 @@ verbs(
   'delete remove drop erase purge destroy uninstall deprovision archive unlink detach kick discard revoke ' +
     'kill',
 );
-verbs('send', 'send track fire push report record log notify emit publish tell');
+verbs('send', 'send track fire push report record log note notify emit publish tell');
 verbs('link', 'link attach associate connect tie');
 
 // Words that are nouns as often as verbs (an audit log, an email draft, a report): verbs only
@@ -78,12 +78,12 @@ verbs('link', 'link attach associate connect tie');
 const NOUN_VERBS = new Set(
   (
     'log record report draft plan set start register schedule list view check find request export mark share ' +
-    'post comment reply upload'
+    'post comment reply upload note'
   ).split(' '),
 );
 // What a word that is also a noun means as a verb, in the catalog's words: "log a page visit"
 // tracks it, it is not about logs; "post a comment" adds one, it is not about blog posts.
-const VERB_SENSE: Record<string, string> = { log: 'track', post: 'add', draft: 'create' };
+const VERB_SENSE: Record<string, string> = { log: 'track', note: 'track', post: 'add', draft: 'create' };
 const CLAUSE_START = new Set('please then and to can could would you i we let me must should'.split(' '));
 // Words after which the rest names where the object is, not the object itself.
 const PARENT_MARKERS = new Set('from of in on into to off within inside under for at'.split(' '));

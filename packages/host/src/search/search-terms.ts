@@ -23,6 +23,8 @@ const PHRASES: [RegExp, string][] = [
   // Being signed in is about who one is, not about logs ("who am I logged in as").
   [/\b(logged|signed) ?in\b/gi, ' identified '],
   [/\broll(s|ed|ing)? ?back\b/gi, ' revert '],
+  // "record that a customer placed an order", "log that user 5 signed up": something happened.
+  [/\b(record|log|note)\s+that\b/gi, ' $1 an event that '],
   [/\b(create|creating|insert|inserting) or (update|updating|replace|replacing)\b/gi, ' upsert '],
   [/\bget(ting)? rid of\b/gi, ' delete '],
   [/\bspin(ning)? up\b/gi, ' create '],

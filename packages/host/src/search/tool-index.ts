@@ -198,17 +198,20 @@ const GENERIC_OPS = new Set<RequestIntent['op']>([
 
 /**
  * The request with misspelt words corrected to a catalog word one edit away (a letter missing,
- * extra, wrong, or two swapped: "recrods", "tabel", "webhok"), each added beside the word as
- * written. Norvig's corrector over the catalog's own words: a few hundred set look-ups for an
- * unknown word, none for a known one, and no dictionary to ship.
+ * extra, wrong, or two swapped: "recrods", "tabel", "webhok"), added at its end so that the
+ * words as written keep their phrases ("roll back"). Norvig's corrector over the catalog's own
+ * words: a few hundred set look-ups for an unknown word, none for a known one, no dictionary.
+ * Words of five letters or more only: a shorter one is as likely a word the catalog lacks.
  */
 function correctSpelling(query: string, words: ReadonlySet<string>): string {
-  return query.replace(/\b[a-z]{4,}\b/gi, (word) => {
+  const fixes: string[] = [];
+  for (const [word] of query.matchAll(/\b[a-z]{5,}\b/gi)) {
     const w = word.toLowerCase();
-    if (words.has(w) || processTerm(w).length === 0) return word;
+    if (words.has(w) || processTerm(w).length === 0) continue;
     const fix = edits(w).find((e) => words.has(e));
-    return fix ? `${word} ${fix}` : word;
-  });
+    if (fix) fixes.push(fix);
+  }
+  return fixes.length > 0 ? `${query} ${fixes.join(' ')}` : query;
 }
 
 const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
