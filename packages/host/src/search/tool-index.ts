@@ -287,12 +287,16 @@ const W = {
   byEmail: 0.05,
   noun: 0.15,
   parentOp: 0.5,
+  area: 0.1,
 };
 
 /** The request's fit with one tool: its text score (0..1) plus what the shapes agree on. */
 function relevance(text: number, shape: ToolShape, intent: RequestIntent, onlyReader: boolean): number {
   let score = text;
   if (shape.vendor && intent.stems.has(shape.vendor)) score += W.vendor;
+  // A tool of a part of the product the request never names (SCIM, enterprise, HyperDB) is less
+  // likely than one of the product at large.
+  if (shape.area && !shape.area.some((t) => intent.stems.has(t))) score -= W.area;
   if (intent.op) {
     // An action's verb also says what kind of change it is: revoking deletes, granting creates.
     const kind = shape.actionVerb ? verbOperation(shape.actionVerb) : undefined;

@@ -49,6 +49,8 @@ export interface ToolShape {
   parents: string[];
   /** The product a description names first (`HubSpot: …` → hubspot), as a search term. */
   vendor?: string;
+  /** The part of the product it names next (`Airtable SCIM: …` → scim), as search terms. */
+  area?: string[];
   /** The object in words, for people: `property`, `event definition`, `record`. */
   object: string;
   /** The path's placeholders' parameters, in order; the last names the object on item paths. */
@@ -161,11 +163,14 @@ function describedObject(description: string): string[] {
   return object.length > 0 ? object : owners;
 }
 
-function vendorOf(description: string): { vendor?: string } {
+function vendorOf(description: string): { vendor?: string; area?: string[] } {
   const colon = description.indexOf(':');
-  const first = colon > 0 ? tokenize(description.slice(0, colon))[0] : undefined;
-  const vendor = first ? processTerm(first)[0] : undefined;
-  return vendor ? { vendor } : {};
+  const prefix = colon > 0 ? tokenize(description.slice(0, colon)) : [];
+  const vendor = prefix[0] ? processTerm(prefix[0])[0] : undefined;
+  // "Airtable enterprise HyperDB table:", "HubSpot transactional email:": a part of the product
+  // named before the colon; a longer run is a sentence, not a name.
+  const area = prefix.length >= 2 && prefix.length <= 4 ? processTerm(prefix[1]!) : [];
+  return { ...(vendor ? { vendor } : {}), ...(area.length > 0 ? { area } : {}) };
 }
 
 /** A path segment in words, singular: `event-definitions` → `event definition`. */

@@ -14,7 +14,8 @@ const readBases = gridAuth('workspacesAndBases:read');
 export const schemaTools: ToolDeclaration[] = [
   {
     name: 'GetGridBaseSchema',
-    description: "Airtable: list a base's tables with their fields (columns) and views: the base schema.",
+    description:
+      "Airtable: list a base's tables with their fields (columns: names, types, options) and views: the base schema.",
     method: 'GET',
     path: '/meta/bases/{baseId}/tables',
     auth: readSchema,
