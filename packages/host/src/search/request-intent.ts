@@ -30,6 +30,8 @@ export interface RequestIntent {
   named: boolean;
   /** The request with identifiers taken out: what the full-text index is asked. */
   text: string;
+  /** The request is a question about what is there ("which users …?", "is my export ready"). */
+  asked: boolean;
   /** No verb or question form says the operation: a bare noun phrase, read as a look-up. */
   implicit: boolean;
   /**
@@ -56,7 +58,7 @@ verbs('search', 'search find lookup filter query');
 verbs(
   'create',
   'create add new make build define provision insert draft plan register start setup spin request give ' +
-    'grant share invite put post submit append enroll enrol subscribe onboard comment reply upload',
+    'grant share invite put post submit append enroll enrol subscribe onboard comment reply upload export',
 );
 verbs(
   'update',
@@ -68,7 +70,7 @@ verbs('upsert', 'upsert sync');
 verbs(
   'delete',
   'delete remove drop erase purge destroy uninstall deprovision archive unlink detach kick discard revoke ' +
-    'kill',
+    'kill nuke wipe trash scrap zap',
 );
 verbs('send', 'send track fire push report record log note notify emit publish tell');
 verbs('link', 'link attach associate connect tie');
@@ -214,6 +216,7 @@ export function requestIntent(request: string, prefixes: readonly string[]): Req
         break;
       }
     }
+  const asked = LIST_QUESTION.test(request) || COUNT.test(request) || QUESTION.test(request);
   // "show rows of …" asks for several: a read verb with a plural object reads a list as well as one.
   // The verb's object: its first word that names something ("fetch all ROWS", "remove a RECORD
   // from …"), unless a preposition comes first ("remove from the Projects table").
@@ -273,6 +276,7 @@ export function requestIntent(request: string, prefixes: readonly string[]): Req
   return {
     ...(op ? { op } : {}),
     implicit,
+    asked,
     ...(idKind ? { idKind } : {}),
     adjectives,
     plural,

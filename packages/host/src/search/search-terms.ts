@@ -9,6 +9,10 @@ import { stemmer } from 'stemmer';
 
 // Spellings that a split on punctuation would break apart or lose.
 const PHRASES: [RegExp, string][] = [
+  // Chat shorthand and contractions: "whats in …", "can u show", "pls delete".
+  [/\bwhat'?s\b/gi, ' what is '],
+  [/\b(u|ya)\b/gi, ' you '],
+  [/\b(pls|plz|pl[sz]e)\b/gi, ' please '],
   [/\bcustomer[ .-]?io\b/gi, ' customerio '],
   [/\ba\/b\b/gi, ' abtest '],
   [/\be-?mails?\b/gi, ' email '],
@@ -182,6 +186,10 @@ const SYNONYMS: Record<string, string[]> = {
   drop: ['delete'],
   purge: ['delete'],
   destroy: ['delete'],
+  nuke: ['delete'],
+  wipe: ['delete'],
+  trash: ['delete'],
+  scrap: ['delete'],
   add: ['create'],
   insert: ['create'],
   make: ['create'],

@@ -184,6 +184,7 @@ function sameTextForTwins(text: Map<number, number>, shapes: readonly ToolShape[
 }
 
 const VERB_TERM_WEIGHT = 0.25;
+const READS = new Set<Operation>(['list', 'get', 'search']);
 // Operations whose verbs (list, add, remove…) most descriptions start with; a rarer one
 // ("upsert", "publish") tells tools apart as a word too.
 const GENERIC_OPS = new Set<RequestIntent['op']>([
@@ -288,6 +289,7 @@ const W = {
   noun: 0.15,
   parentOp: 0.5,
   area: 0.1,
+  asked: 0.2,
 };
 
 /** The request's fit with one tool: its text score (0..1) plus what the shapes agree on. */
@@ -317,6 +319,9 @@ function relevance(text: number, shape: ToolShape, intent: RequestIntent, onlyRe
       shape.noun.some((t) => intent.parentStems.has(t));
     const ofParent = parentOnly && (shape.op === 'create' || shape.op === 'delete') ? W.parentOp : 1;
     score += W.op * (intent.implicit ? W.implicit : 1) * fit * ofParent;
+    // A question ("which users have admin rights?") asks to look: a tool that changes fits less
+    // than one that reads, whatever words they share.
+    if (intent.asked && !READS.has(shape.op)) score -= W.asked;
   }
   // "the published email" names a state of the email, not the publishing.
   if (shape.actionWord && intent.stems.has(shape.actionWord) && !intent.adjectives.has(shape.actionWord))
