@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ToolInfo } from '../host.js';
+import { requestIntent } from './request-intent.js';
 import { processTerm, queryIntent, tokenize } from './search-terms.js';
 import { ToolIndex } from './tool-index.js';
 
@@ -227,5 +228,185 @@ describe('ToolIndex on declared endpoints', () => {
 
   it('does not take "the published email" for a request to publish, nor an email id for an address', () => {
     expect(first('send the published email to ann@example.com')).toBe('DemoApi.SendEmail');
+  });
+});
+
+/** An endpoint that only reads though it is a POST (a batch read by ids). */
+function reading(tool: ToolInfo): ToolInfo {
+  return { ...tool, annotations: { ...tool.annotations, readOnlyHint: true, destructiveHint: false } };
+}
+
+describe('ToolIndex on requests in agents’ own words', () => {
+  const demo = new ToolIndex([
+    endpoint(
+      'ListComments',
+      'GET',
+      '/{baseId}/{tableId}/{recordId}/comments',
+      'Demo: list the comments on a record.',
+    ),
+    endpoint('AddComment', 'POST', '/{baseId}/{tableId}/{recordId}/comments', 'Demo: comment on a record.'),
+    endpoint(
+      'DeleteRecord',
+      'DELETE',
+      '/{baseId}/{tableId}/{recordId}',
+      'Demo: delete one record of a table.',
+    ),
+    endpoint(
+      'DeleteRecords',
+      'DELETE',
+      '/{baseId}/{tableId}',
+      'Demo: delete several records of a table by id.',
+    ),
+    endpoint(
+      'ListRevisions',
+      'GET',
+      '/v3/emails/{emailId}/revisions',
+      'Demo: list the revisions of an email.',
+    ),
+    endpoint(
+      'GetRevision',
+      'GET',
+      '/v3/emails/{emailId}/revisions/{revisionId}',
+      'Demo: get one revision of an email.',
+    ),
+    endpoint(
+      'RestoreRevision',
+      'POST',
+      '/v3/emails/{emailId}/revisions/{revisionId}/restore',
+      'Demo: restore a revision of an email as its live version.',
+    ),
+    endpoint('ListWebhooks', 'GET', '/bases/{baseId}/webhooks', 'Demo: list the webhooks of a base.'),
+    endpoint(
+      'DeleteWebhook',
+      'DELETE',
+      '/bases/{baseId}/webhooks/{webhookId}',
+      'Demo: delete a webhook of a base.',
+    ),
+    endpoint(
+      'DeleteWorkspaceInvite',
+      'DELETE',
+      '/workspaces/{workspaceId}/invites/{inviteId}',
+      'Demo: delete a pending invite to a workspace.',
+    ),
+    endpoint(
+      'AddWorkspaceCollaborator',
+      'POST',
+      '/workspaces/{workspaceId}/collaborators',
+      'Demo: share a workspace: add users with a permission level.',
+    ),
+    endpoint(
+      'ListAuditEvents',
+      'GET',
+      '/audit/{accountId}/auditLogEvents',
+      'Demo: list audit log events (who did what).',
+    ),
+    endpoint('WhoAmI', 'GET', '/meta/whoami', "Demo: who am I: the token's user id and scopes."),
+    endpoint('ListUsers', 'GET', '/users', 'Demo: list users.'),
+    endpoint('ListScimUsers', 'GET', '/scim/Users', 'Demo SCIM: list provisioned users.'),
+    endpoint('GrantAdmin', 'POST', '/users/grantAdminAccess', 'Demo: make users admins.'),
+    endpoint('ListAdmins', 'GET', '/admins', 'Demo: list the admin users.'),
+    endpoint('GetBaseAccess', 'GET', '/meta/bases/{baseId}', 'Demo: one base and who has access to it.'),
+    endpoint('ListBases', 'GET', '/meta/bases', 'Demo: list all bases the token can access.'),
+  ]);
+  const first = (query: string) => demo.search(query)[0]?.name;
+
+  it('reads post, revert and other verbs by the operation they stand for', () => {
+    expect(first('post a comment on a record')).toBe('DemoApi.AddComment');
+    expect(first('revert an email to a previous version')).toBe('DemoApi.RestoreRevision');
+    expect(first('roll back the email to an older version')).toBe('DemoApi.RestoreRevision');
+  });
+
+  it('does not take the verb for the object: inviting someone is not about invites', () => {
+    expect(first('invite someone to a workspace')).toBe('DemoApi.AddWorkspaceCollaborator');
+  });
+
+  it('reads "log" followed by an object as tracking, and being logged in as who one is', () => {
+    const logs = new ToolIndex([
+      endpoint('Page', 'POST', '/page', 'Demo: record (track) a website page view.'),
+      endpoint('WhoAmI', 'GET', '/meta/whoami', "Demo: who am I: the token's user id and scopes."),
+      endpoint('ListAuditEvents', 'GET', '/audit/{accountId}/auditLogEvents', 'Demo: list audit log events.'),
+      endpoint('GetAuditLog', 'GET', '/audit/{accountId}/auditLogs/{taskId}', 'Demo: one audit log export.'),
+    ]);
+    const names = (query: string) => logs.search(query).map((m) => m.name);
+    expect(names('log a page visit for analytics')).toEqual(['DemoApi.Page']);
+    expect(names('who am I logged in as')).toEqual(['DemoApi.WhoAmI']);
+  });
+
+  it('corrects a misspelt word to a catalog word one edit away, and keeps phrases whole', () => {
+    expect(first('delte the webhok')).toBe('DemoApi.DeleteWebhook');
+  });
+
+  it('reads "is there a way to …" as the doing, and a question as looking', () => {
+    expect(requestIntent('is there a way to delete a webhook?', []).op).toBe('delete');
+    expect(requestIntent('how can we add a column', []).op).toBe('create');
+    const admins = demo.search('which users have admin access?').map((m) => m.name);
+    expect(admins[0]).toBe('DemoApi.ListAdmins');
+    expect(admins.indexOf('DemoApi.GrantAdmin')).toBeGreaterThan(admins.indexOf('DemoApi.ListUsers'));
+  });
+
+  it('changes several when the object to change is plural, one when it is singular', () => {
+    expect(first('remove rows from the table')).toBe('DemoApi.DeleteRecords');
+    expect(first('remove a record from the Projects table')).toBe('DemoApi.DeleteRecord');
+  });
+
+  it('prefers the product at large to a part of it the request does not name', () => {
+    // The SCIM one's shorter description scores its text higher.
+    const users = new ToolIndex([
+      endpoint('ListScimUsers', 'GET', '/scim/Users', 'Demo SCIM: list users.'),
+      endpoint('ListUsers', 'GET', '/users', 'Demo: list users, paged, with their names and emails.'),
+    ]);
+    expect(users.search('list users')[0]?.name).toBe('DemoApi.ListUsers');
+    expect(users.search('list scim users')[0]?.name).toBe('DemoApi.ListScimUsers');
+  });
+
+  it('reads "this base" as one base the caller has in mind', () => {
+    expect(requestIntent('who has access to this base', []).named).toBe(true);
+    expect(requestIntent('who has access to bases', []).named).toBe(false);
+    expect(first('who has access to this base')).toBe('DemoApi.GetBaseAccess');
+  });
+  it('ranks the tool that reads an object for a list request when nothing lists it', () => {
+    const flows = new ToolIndex([
+      reading(
+        endpoint(
+          'ReadFlows',
+          'POST',
+          '/v4/flows/batch/read',
+          'Demo: read several workflows by id in one batch.',
+        ),
+      ),
+      endpoint(
+        'ListFlowCampaigns',
+        'GET',
+        '/v4/flows/email-campaigns',
+        'Demo: list the email campaigns sent by workflows.',
+      ),
+      endpoint('ListSequences', 'GET', '/v4/sequences', 'Demo: list all sales sequences.'),
+    ]);
+    expect(flows.search('list all workflows')[0]?.name).toBe('DemoApi.ReadFlows');
+  });
+
+  it('takes marking contacts with a state as a change, by the tool that sets the state', () => {
+    const events = new ToolIndex([
+      endpoint(
+        'RecordAttendance',
+        'POST',
+        '/events/{eventId}/attendance/{subscriberState}/create',
+        "Demo: record contacts' attendance state (registered, attended or cancelled) for an event.",
+      ),
+      endpoint(
+        'ParticipationBreakdown',
+        'GET',
+        '/events/participations/{eventId}/breakdown',
+        'Demo: participations per contact (registered, attended…) of an event.',
+      ),
+    ]);
+    expect(events.search('mark attendees of an event as attended')[0]?.name).toBe('DemoApi.RecordAttendance');
+  });
+});
+
+describe('search terms of agents’ words', () => {
+  it('gives an agent noun the stem of its act: attendees attend', () => {
+    expect(processTerm('attendees')).toContain(processTerm('attend')[0]);
+    expect(processTerm('coffee')).toEqual(processTerm('coffee').slice(0, 1));
   });
 });

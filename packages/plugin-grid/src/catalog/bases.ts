@@ -63,8 +63,7 @@ export const baseTools: ToolDeclaration[] = [
   },
   {
     name: 'GetBaseCollaborators',
-    description:
-      'Airtable: one base and who has access to it: its collaborators, invites and interfaces.',
+    description: 'Airtable: one base and who has access to it: its collaborators, invites and interfaces.',
     method: 'GET',
     path: '/meta/bases/{baseId}',
     auth: gridAuth('schema.bases:read', 'workspacesAndBases:read'),
