@@ -80,7 +80,7 @@ verbs('link', 'link attach associate connect tie');
 const NOUN_VERBS = new Set(
   (
     'log record report draft plan set start register schedule list view check find request export mark share ' +
-    'post comment reply upload note'
+    'post comment reply upload note invite'
   ).split(' '),
 );
 // What a word that is also a noun means as a verb, in the catalog's words: "log a page visit"

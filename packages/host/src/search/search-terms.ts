@@ -104,8 +104,6 @@ const SYNONYMS: Record<string, string[]> = {
   lead: ['contact'],
   leads: ['contact'],
   customer: ['person'],
-  user: ['user', 'person'],
-  users: ['user', 'person'],
   someone: ['user'],
   somebody: ['user'],
   customers: ['person'],

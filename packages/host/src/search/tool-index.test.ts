@@ -375,10 +375,10 @@ describe('ToolIndex on requests in agents’ own words', () => {
         ),
       ),
       endpoint(
-        'ListFlowCampaigns',
+        'FlowEmailCampaigns',
         'GET',
         '/v4/flows/email-campaigns',
-        'Demo: list the email campaigns sent by workflows.',
+        'Demo: the email campaigns sent by workflows.',
       ),
       endpoint('ListSequences', 'GET', '/v4/sequences', 'Demo: list all sales sequences.'),
     ]);

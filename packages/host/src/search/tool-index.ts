@@ -133,16 +133,11 @@ export class ToolIndex {
     const objects = [...intent.ids].map((k) => (k === 'email' ? '' : (this.idObjects.get(k) ?? '')));
     const found = this.index.search([intent.text, ...objects].join(' '), {
       filter: (r) => inSet(r.id as number),
-      // The verb's operation is weighed by the shapes. As a word (which MiniSearch also counts
-      // as one more term matched) a verb of looking would favour every tool whose description
-      // says "list" or "get" over the one about the object asked for, so it is left out; a verb
-      // of change still tells "update the row" from "add a row" by the tools' names, a little.
-      ...(READ_OPS.has(intent.op)
-        ? { processTerm: (term: string) => processTerm(term).filter((t) => !intent.verbTerms.has(t)) }
-        : {
-            boostTerm: (term: string) =>
-              CHANGE_OPS.has(intent.op) && intent.verbTerms.has(term) ? CHANGE_VERB_WEIGHT : 1,
-          }),
+      // The verb's operation is weighed by the shapes; as a word it would favour every tool
+      // whose description says "list" or "add" over the one about the object asked for. It
+      // still counts a little: "update the row" is told from "add a row" by the tools' names.
+      boostTerm: (term: string) =>
+        GENERIC_OPS.has(intent.op) && intent.verbTerms.has(term) ? VERB_WEIGHT : 1,
     });
     const text = new Map<number, number>(found.map((r) => [r.id as number, r.score]));
     // A tool that takes the request's identifier is a candidate even without a shared word.
@@ -193,9 +188,16 @@ function sameTextForTwins(text: Map<number, number>, shapes: readonly ToolShape[
 const READS = new Set<Operation>(['list', 'get', 'search']);
 // Operations said by verbs most descriptions start with (list, get; add, update, remove); a
 // rarer one ("upsert", "publish") tells tools apart as a word too.
-const READ_OPS = new Set<RequestIntent['op']>(['list', 'get', 'read', 'search']);
-const CHANGE_OPS = new Set<RequestIntent['op']>(['create', 'update', 'delete']);
-const CHANGE_VERB_WEIGHT = 0.25;
+const GENERIC_OPS = new Set<RequestIntent['op']>([
+  'list',
+  'get',
+  'read',
+  'search',
+  'create',
+  'update',
+  'delete',
+]);
+const VERB_WEIGHT = 0.25;
 
 /**
  * The request with misspelt words corrected to a catalog word one edit away (a letter missing,

@@ -49,7 +49,7 @@ export const scimTools: ToolDeclaration[] = [
   },
   {
     name: 'CreateScimGroup',
-    description: 'Airtable SCIM: provision a new group, which starts empty.',
+    description: 'Airtable SCIM: provision a group, without members.',
     method: 'POST',
     path: '/Groups',
     server,
