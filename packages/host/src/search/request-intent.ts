@@ -58,12 +58,12 @@ verbs('search', 'search find lookup filter query');
 verbs(
   'create',
   'create add new make build define provision insert draft plan register start setup spin request give ' +
-    'grant share invite put post submit append enroll enrol subscribe onboard comment reply upload export',
+    'grant share invite put post submit append enroll enrol subscribe onboard comment reply upload export write',
 );
 verbs(
   'update',
   'update change edit modify rename set tweak fix correct adjust deactivate suspend downgrade upgrade ' +
-    'move enable disable restore revert rollback undo reset refresh mark assign',
+    'move enable disable restore revert rollback undo reset refresh mark assign save',
 );
 verbs('replace', 'replace overwrite');
 verbs('upsert', 'upsert sync');
@@ -103,6 +103,8 @@ const PHRASES: [RegExp, Operation][] = [
     /\bmake\s+((?!(of|on|in|for|to|from|with)\b)\S+\s+){1,3}(an?|the)\s+\w+(\s+(of|on|in|for)\b.*)?$/i,
     'update',
   ],
+  // "… shouldn't be part of campaign 5 anymore", "Ann is no longer an admin": taking away.
+  [/\b(shouldn'?t|should not|must not|mustn'?t|no longer)\s+(be|have|get)\b|\banymore\b/i, 'delete'],
   // "give me the workflows" asks to read, "give Ann access" to grant.
   [/^\W*(please\s+)?give\s+(me|us)\b/i, 'get'],
 ];

@@ -29,7 +29,10 @@ const PHRASES: [RegExp, string][] = [
   [/\broll(s|ed|ing)? ?back\b/gi, ' revert '],
   // "record that a customer placed an order", "log that user 5 signed up": something happened.
   [/\b(record|log|note)\s+that\b/gi, ' $1 an event that '],
-  [/\b(create|creating|insert|inserting) or (update|updating|replace|replacing)\b/gi, ' upsert '],
+  [
+    /\b(create|creating|insert|inserting|add|adding) or (update|updating|replace|replacing|overwrite|overwriting)\b/gi,
+    ' upsert ',
+  ],
   [/\bget(ting)? rid of\b/gi, ' delete '],
   [/\bspin(ning)? up\b/gi, ' create '],
   [/\b(turn|switch)(ing)? on\b/gi, ' enable '],

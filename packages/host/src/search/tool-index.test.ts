@@ -316,6 +316,14 @@ describe('ToolIndex on requests in agents’ own words', () => {
     expect(first('roll back the email to an older version')).toBe('DemoApi.RestoreRevision');
   });
 
+  it('reads what is no longer wanted as taking away, and write, save and create-or-overwrite by their operations', () => {
+    expect(requestIntent("blog post 777 shouldn't be part of campaign 9 anymore", []).op).toBe('delete');
+    expect(requestIntent('ann@x.com should no longer be an admin', []).op).toBe('delete');
+    expect(requestIntent("write the comment 'checked' on record 5", []).op).toBe('create');
+    expect(requestIntent('save the changes to the draft', []).op).toBe('update');
+    expect(requestIntent('create or overwrite the event with external id wb-200', []).op).toBe('upsert');
+  });
+
   it('does not take the verb for the object: inviting someone is not about invites', () => {
     expect(first('invite someone to a workspace')).toBe('DemoApi.AddWorkspaceCollaborator');
   });
