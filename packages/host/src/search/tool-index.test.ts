@@ -357,6 +357,27 @@ describe('ToolIndex on requests in agents’ own words', () => {
     expect(first('remove a record from the Projects table')).toBe('DemoApi.DeleteRecord');
   });
 
+  it('sends several ids named in a request to the tool that takes several', () => {
+    const records = new ToolIndex([
+      endpoint(
+        'DeleteRecord',
+        'DELETE',
+        '/{baseId}/{tableId}/{recordId}',
+        'Demo: delete one record of a table.',
+        {
+          recordId: 'rec…',
+        },
+      ),
+      endpoint('DeleteRecords', 'DELETE', '/{baseId}/{tableId}', 'Demo: delete records of a table by id.', {
+        records: 'Record ids, rec…',
+      }),
+    ]);
+    expect(records.search('delete recA1s2D3f4G5h6J7 and recZ9x8C7v6B5n4M3')[0]?.name).toBe(
+      'DemoApi.DeleteRecords',
+    );
+    expect(records.search('delete recA1s2D3f4G5h6J7')[0]?.name).toBe('DemoApi.DeleteRecord');
+  });
+
   it('prefers the product at large to a part of it the request does not name', () => {
     // The SCIM one's shorter description scores its text higher.
     const users = new ToolIndex([

@@ -349,6 +349,8 @@ function relevance(text: number, shape: ToolShape, intent: RequestIntent, onlyRe
   // Reading several is what a list does anyway; changing several needs a batch tool.
   const reads = shape.op === 'list' || shape.op === 'search';
   if (shape.batch === intent.several || (intent.several && reads)) score += W.several;
+  // Several ids named ("delete rec… and rec…") cannot go to a tool that takes one in its path.
+  else if (intent.several && intent.ids.size > 0 && shape.item && !shape.batch) score -= W.several;
   if (intent.named && shape.item && intent.op !== 'list' && intent.op !== 'create') score += W.named;
   if (shape.idKind && intent.idKind) score += shape.idKind === intent.idKind ? W.idKind : 0;
   // A tool that takes people by email address is for a request that has or says one.
