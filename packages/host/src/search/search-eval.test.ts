@@ -73,6 +73,12 @@ describe('tool search over the five real catalogs', () => {
     expect(sets.size).toBe(new Set(host.listTools().map((t) => t.toolSet)).size);
   });
 
+  it('ranks the tool that reads an object for a list request when no tool lists it', () => {
+    // HubSpot's workflows are read by id in a batch, never listed.
+    const found = index.search('list all hubspot workflows').map((m) => m.name);
+    expect(found.slice(0, 3)).toContain('CrmAutomationApi.GetWorkflows');
+  });
+
   for (const set of (process.env.SEARCH_EVAL_SETS?.split(',') ?? ['dev', 'holdout']) as Case['set'][])
     it(`ranks a right tool first, or in the top three, for the ${set} requests`, () => {
       const { top1, top3, misses } = score(set);

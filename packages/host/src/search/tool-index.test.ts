@@ -231,11 +231,6 @@ describe('ToolIndex on declared endpoints', () => {
   });
 });
 
-/** An endpoint that only reads though it is a POST (a batch read by ids). */
-function reading(tool: ToolInfo): ToolInfo {
-  return { ...tool, annotations: { ...tool.annotations, readOnlyHint: true, destructiveHint: false } };
-}
-
 describe('ToolIndex on requests in agents’ own words', () => {
   const demo = new ToolIndex([
     endpoint(
@@ -393,25 +388,35 @@ describe('ToolIndex on requests in agents’ own words', () => {
     expect(requestIntent('who has access to bases', []).named).toBe(false);
     expect(first('who has access to this base')).toBe('DemoApi.GetBaseAccess');
   });
-  it('ranks the tool that reads an object for a list request when nothing lists it', () => {
+  it('weighs the tool that reads an object as a list when no tool lists that object', () => {
+    // As in HubSpot's automation API: workflows are read by id in a batch, never listed.
     const flows = new ToolIndex([
-      reading(
-        endpoint(
+      {
+        ...endpoint(
           'ReadFlows',
           'POST',
           '/v4/flows/batch/read',
           'Demo: read several workflows by id in one batch.',
         ),
-      ),
+        annotations: {
+          readOnlyHint: true,
+          destructiveHint: false,
+          idempotentHint: true,
+          openWorldHint: true,
+        },
+      },
       endpoint(
         'FlowEmailCampaigns',
         'GET',
         '/v4/flows/email-campaigns',
-        'Demo: the email campaigns sent by workflows.',
+        'Demo: list the email campaigns sent by workflows.',
       ),
-      endpoint('ListSequences', 'GET', '/v4/sequences', 'Demo: list all sales sequences.'),
     ]);
-    expect(flows.search('list all workflows')[0]?.name).toBe('DemoApi.ReadFlows');
+    const score = (name: string) =>
+      flows.search('list all workflows').find((m) => m.name === name)?.score ?? 0;
+    // Its text is ahead (it says "list"); reading workflows counts as listing them, so the
+    // operation no longer widens the gap by the difference between listing and reading one.
+    expect(score('DemoApi.FlowEmailCampaigns') - score('DemoApi.ReadFlows')).toBeLessThan(1);
   });
 
   it('takes marking contacts with a state as a change, by the tool that sets the state', () => {

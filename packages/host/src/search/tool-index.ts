@@ -288,7 +288,6 @@ const W = {
   several: 0.15,
   named: 0.1,
   byEmail: 0.05,
-  noun: 0.15,
   parentOp: 0.5,
   area: 0.1,
   asked: 0.2,
@@ -337,10 +336,6 @@ function relevance(text: number, shape: ToolShape, intent: RequestIntent, onlyRe
         hits += intent.parentStems.has(t) ? W.parentHit : 1;
     score += W.head * (hits > 0 ? 0.5 * Math.min(1, hits) + (0.5 * hits) / shape.head.length : 0);
   }
-  // The object's own noun said outside the parent's part: "list workflows" is about workflows,
-  // not about the email campaigns found under them.
-  if (shape.noun.some((t) => intent.stems.has(t) && !intent.parentStems.has(t) && !intent.verbTerms.has(t)))
-    score += W.noun;
   // Each identifier in the request counts: "remove usr… from base app…" fits a tool that takes
   // the user as its object and the base as a parent better than one about the base alone.
   let idFit = 0;
