@@ -24,11 +24,12 @@ const cases = JSON.parse(
   readFileSync(new URL('./test-support/search-requests.json', import.meta.url), 'utf8'),
 ) as Case[];
 
-// A little under what the search reaches (see the changeset): a ranking change that loses
-// more than a couple of requests fails here.
+// A little under what the search reaches (dev 97.6% / 100%, holdout 89.0% / 96.3%): a ranking
+// change that loses more than a few requests fails here. `SEARCH_EVAL_SETS=dev` scores one part,
+// `SEARCH_EVAL_MISSES=dev` prints its misses (never the held-out part's while tuning).
 const FLOOR = {
-  dev: { top1: 0.85, top3: 0.95 },
-  holdout: { top1: 0.8, top3: 0.93 },
+  dev: { top1: 0.95, top3: 0.98 },
+  holdout: { top1: 0.86, top3: 0.94 },
 };
 
 let host: Host;
