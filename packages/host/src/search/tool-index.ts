@@ -3,6 +3,7 @@ import type { ToolInfo } from '../host.js';
 import { type RequestIntent, requestIntent, verbOperation } from './request-intent.js';
 import { knownWords, processTerm, tokenize } from './search-terms.js';
 import { siblingNotes } from './sibling-note.js';
+import { SpellingFixer } from './spelling.js';
 import {
   type IdShape,
   namespaceSegments,
@@ -61,8 +62,8 @@ export class ToolIndex {
   private readonly notes: Map<string, string>;
   /** Per tool, whether it is the only one of its tool set that reads its object (no list of them). */
   private readonly onlyReader: boolean[];
-  /** Every word of the catalog and of the vocabulary, lower-cased: what a misspelt word is corrected to. */
-  private readonly words: Set<string>;
+  /** Corrects misspelt words to words of the catalog and of the vocabulary. */
+  private readonly spelling: SpellingFixer;
 
   constructor(tools: readonly ToolInfo[]) {
     this.tools = tools;
@@ -87,7 +88,7 @@ export class ToolIndex {
             other.noun.some((t) => shape.noun.includes(t)),
         ),
     );
-    this.words = new Set([
+    this.spelling = new SpellingFixer([
       ...knownWords(),
       ...tools.flatMap((t) =>
         [
@@ -127,7 +128,7 @@ export class ToolIndex {
   search(query: string, options: ToolSearchOptions = {}): ToolMatch[] {
     const limit = options.limit ?? 5;
     const set = options.toolSet?.toLowerCase();
-    const intent = requestIntent(correctSpelling(query, this.words), this.prefixes);
+    const intent = requestIntent(this.spelling.correct(query), this.prefixes);
     const inSet = (id: number) => !set || this.tools[id]!.toolSet.toLowerCase() === set;
     // An id stands for its object: "show recA1b…" asks about a record.
     const objects = [...intent.ids].map((k) => (k === 'email' ? '' : (this.idObjects.get(k) ?? '')));
@@ -198,36 +199,6 @@ const GENERIC_OPS = new Set<RequestIntent['op']>([
   'delete',
 ]);
 const VERB_WEIGHT = 0.25;
-
-/**
- * The request with misspelt words corrected to a catalog word one edit away (a letter missing,
- * extra, wrong, or two swapped: "recrods", "tabel", "webhok"), added at its end so that the
- * words as written keep their phrases ("roll back"). Norvig's corrector over the catalog's own
- * words: a few hundred set look-ups for an unknown word, none for a known one, no dictionary.
- * Words of five letters or more only: a shorter one is as likely a word the catalog lacks.
- */
-function correctSpelling(query: string, words: ReadonlySet<string>): string {
-  const fixes: string[] = [];
-  for (const [word] of query.matchAll(/\b[a-z]{5,}\b/gi)) {
-    const w = word.toLowerCase();
-    if (words.has(w) || processTerm(w).length === 0) continue;
-    const fix = edits(w).find((e) => words.has(e));
-    if (fix) fixes.push(fix);
-  }
-  return fixes.length > 0 ? `${query} ${fixes.join(' ')}` : query;
-}
-
-const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
-/** Words one edit from `w`, the likeliest typos first: swapped, then missing, extra, wrong letters. */
-function edits(w: string): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < w.length - 1; i += 1) out.push(w.slice(0, i) + w[i + 1] + w[i] + w.slice(i + 2));
-  for (let i = 0; i <= w.length; i += 1) for (const c of LETTERS) out.push(w.slice(0, i) + c + w.slice(i));
-  for (let i = 0; i < w.length; i += 1) out.push(w.slice(0, i) + w.slice(i + 1));
-  for (let i = 0; i < w.length; i += 1)
-    for (const c of LETTERS) if (c !== w[i]) out.push(w.slice(0, i) + c + w.slice(i + 1));
-  return out;
-}
 
 /** Mixed-case words of a description, whole and lower-cased: `HyperDB` → hyperdb. */
 function compounds(text: string): string[] {

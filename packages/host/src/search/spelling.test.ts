@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { SpellingFixer } from './spelling.js';
+
+describe('SpellingFixer', () => {
+  const fixer = new SpellingFixer([
+    'delete',
+    'webhook',
+    'records',
+    'table',
+    'label',
+    'record',
+    'roll',
+    'poll',
+  ]);
+
+  it('corrects a letter missing, extra, wrong or two swapped, adding the fix at the end', () => {
+    expect(fixer.correct('delte the webhok')).toBe('delte the webhok delete webhook');
+    expect(fixer.correct('fetch recrods from a tabel')).toBe('fetch recrods from a tabel records table');
+    expect(fixer.correct('webhhook')).toBe('webhhook webhook');
+    expect(fixer.correct('recird')).toBe('recird record');
+  });
+
+  it('leaves known words, common words and short words alone', () => {
+    expect(fixer.correct('delete the table')).toBe('delete the table');
+    expect(fixer.correct('roll back these')).toBe('roll back these');
+    expect(fixer.correct('globex')).toBe('globex');
+  });
+});
