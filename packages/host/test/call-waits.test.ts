@@ -140,6 +140,24 @@ describe('a 429 wait on a session (initialize, logging/setLevel)', () => {
       await client.close();
     }
   });
+
+  it('logs the wait without sending progress to a client that sent no progress token', async () => {
+    const client = new V1Client({ name: 'waits', version: '0' });
+    const notified: { method?: string }[] = [];
+    client.fallbackNotificationHandler = async (n) => {
+      notified.push(n);
+    };
+    await client.connect(new V1HttpTransport(new URL(server.url)));
+    try {
+      const result = await client.callTool({ name: 'Limited_Get', arguments: {} });
+      expect(result.isError).toBeFalsy();
+      // Progress needs the client's token; the log line is written in any case.
+      expect(notified.filter((n) => n.method === 'notifications/progress')).toEqual([]);
+      await expectOneLogLine();
+    } finally {
+      await client.close();
+    }
+  });
 });
 
 /** A 2026-07-28 tools/call by hand, asking for progress and for log notifications at `debug`; every message answered. */
