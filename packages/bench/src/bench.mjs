@@ -1,5 +1,5 @@
 // pnpm bench [-- --quick] [--catalog-only] [--agents-only] [--save-baseline]
-//            [--transport-only [--profile DIR]] [--store-only]
+//            [--transport-only [--profile DIR]] [--store-only] [--cold-only [--runs N]]
 //
 // Measures, in one run on one machine, against a loopback upstream with a fixed small answer:
 // per-call latency and server CPU of the host (stdio, Streamable HTTP, in-process embedding)
@@ -15,11 +15,13 @@
 // measure.mjs (how), catalog-cost.mjs, targets.mjs and report.mjs (what comes out).
 import { measureDiscovery, measureResultSize } from './agents.mjs';
 import { catalogCost } from './catalog-cost.mjs';
-import { load, median, processRssMb, round } from './measure.mjs';
+import { measureColdStart } from './cold-start.mjs';
+import { load, processRssMb, round } from './measure.mjs';
 import { connectHttp, connectStdio } from './processes.mjs';
 import {
   agentsTables,
   catalogTable,
+  coldStartTable,
   machine,
   readCatalogBaseline,
   saveCatalogBaseline,
@@ -47,8 +49,10 @@ const AGENTS_ONLY = argv.includes('--agents-only');
 const SAVE_BASELINE = argv.includes('--save-baseline');
 const TRANSPORT_ONLY = argv.includes('--transport-only');
 const STORE_ONLY = argv.includes('--store-only');
+const COLD_ONLY = argv.includes('--cold-only');
 const PROFILE_DIR = argv.includes('--profile') ? argv[argv.indexOf('--profile') + 1] : undefined;
-const COUNTS = countsFor(QUICK);
+const RUNS = argv.includes('--runs') ? Number(argv[argv.indexOf('--runs') + 1]) : undefined;
+const COUNTS = { ...countsFor(QUICK), ...(RUNS ? { cold: RUNS } : {}) };
 
 // A hung server must not hold the bench forever; children are killed on exit (processes.mjs).
 const HARD_LIMIT_MS = (QUICK ? 4 : 12) * 60_000;
@@ -91,6 +95,13 @@ async function main() {
     return;
   }
   const S = servers(upstream.url);
+  if (COLD_ONLY) {
+    log(`cold start only: ${COUNTS.cold} starts per server, process start to first tools/list answer`);
+    const coldStart = await measureColdStart(coldStartArgs(S, upstream.url), COUNTS.cold);
+    upstream.close();
+    console.log(coldStartTable(coldStart));
+    return;
+  }
   /** @type {import('./bench-result.js').RunResult} */
   const result = {
     date: new Date().toISOString(),
@@ -227,35 +238,8 @@ async function main() {
   const sessionChurn = await measureSessionChurn(upstream.url, { sessions: COUNTS.sessions });
 
   log('cold start: process start to first tools/list answer');
-  const coldArgs = coldStartArgs(S, upstream.url);
-  /** @type {Record<keyof typeof coldArgs, number[]>} */
-  const times = { hostAllPlugins: [], hostDefault: [], hostOnePlugin: [], bare: [], peer: [] };
-  // Resident memory of each freshly started server, read right after its first answer: the
-  // same moment for the host, the bare SDK server and the peer, in the same run.
-  /** @type {Record<keyof typeof coldArgs, number[]>} */
-  const rss = { hostAllPlugins: [], hostDefault: [], hostOnePlugin: [], bare: [], peer: [] };
-  for (let i = 0; i < COUNTS.cold; i += 1) {
-    for (const key of /** @type {(keyof typeof coldArgs)[]} */ (Object.keys(coldArgs))) {
-      const conn = await connectStdio(coldArgs[key]);
-      times[key].push(conn.startMs);
-      const mb = processRssMb(conn.pid);
-      if (mb !== undefined) rss[key].push(mb);
-      await conn.close();
-    }
-  }
-  const cold = (/** @type {keyof typeof coldArgs} */ key) => ({
-    medianMs: Math.round(median(times[key])),
-    minMs: Math.round(Math.min(...times[key])),
-    runs: times[key].length,
-    ...(rss[key].length > 0 ? { rssMb: round(median(rss[key]), 1) } : {}),
-  });
-  const coldStart = {
-    hostAllPlugins: { ...cold('hostAllPlugins'), tools: catalog.tools },
-    hostDefault: cold('hostDefault'),
-    hostOnePlugin: cold('hostOnePlugin'),
-    bare: cold('bare'),
-    peer: cold('peer'),
-  };
+  const { hostAllPlugins, ...others } = await measureColdStart(coldStartArgs(S, upstream.url), COUNTS.cold);
+  const coldStart = { hostAllPlugins: { ...hostAllPlugins, tools: catalog.tools }, ...others };
   upstream.close();
 
   // The phases in the order results/latest.json has always listed them.

@@ -22,7 +22,7 @@ export const fmt = (n, unit = '') => (n === undefined || Number.isNaN(n) ? '–'
  * @param {string[]} headers
  * @param {Cell[][]} rows
  */
-function table(headers, rows) {
+export function table(headers, rows) {
   const cells = [headers, ...rows.map((r) => r.map((c) => (c === undefined ? '–' : String(c))))];
   const widths = headers.map((_, i) => Math.max(...cells.map((r) => r[i]?.length ?? 0)));
   const line = (/** @type {string[]} */ r) => `| ${r.map((c, i) => c.padEnd(widths[i] ?? 0)).join(' | ')} |`;
@@ -376,6 +376,32 @@ function markdown(r) {
   out.push(agentsTables(r));
   return out.join('\n');
 }
+
+/**
+ * The cold-start rows alone (--cold-only): each server against the bare SDK server of the
+ * same run, which is what the start-up targets compare.
+ * @param {Record<string, { medianMs: number, minMs: number, runs: number, rssMb?: number, tools: number }>} c
+ */
+export function coldStartTable(c) {
+  const bare = c.bare;
+  const delta = (/** @type {number | undefined} */ a, /** @type {number | undefined} */ b, unit = '') =>
+    a === undefined || b === undefined ? '–' : `${a - b >= 0 ? '+' : ''}${round1(a - b)}${unit}`;
+  return table(
+    ['server', 'tools', 'runs', 'cold start median', 'min', 'vs bare', 'RSS at first answer', 'vs bare'],
+    Object.entries(c).map(([key, v]) => [
+      key,
+      v.tools,
+      v.runs,
+      `${v.medianMs} ms`,
+      `${v.minMs} ms`,
+      delta(v.medianMs, bare?.medianMs, ' ms'),
+      rssOf(v),
+      delta(v.rssMb, bare?.rssMb, ' MB'),
+    ]),
+  );
+}
+
+const round1 = (/** @type {number} */ n) => Math.round(n * 10) / 10;
 
 /**
  * Saves the catalog cost as the baseline later runs compare against (--save-baseline).
