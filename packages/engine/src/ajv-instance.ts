@@ -1,15 +1,19 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import formatsPlugin from 'ajv-formats';
+import { createRequire } from 'node:module';
+import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 
-// ajv-formats is CommonJS with `exports.default`; under NodeNext the default import is the
-// module object in the type system, and either shape at run time depending on the loader.
-const addFormats = ((formatsPlugin as unknown as { default?: unknown }).default ?? formatsPlugin) as (
-  ajv: Ajv,
-) => Ajv;
+// ajv's compiler (some sixty modules) is required on the first schema compiled, not when the
+// engine is imported: start-up checks declarations with validators generated at build time,
+// and a tool's argument validator is compiled at its first call, so a host answering its
+// first tools/list never loads it. Both packages are CommonJS, hence require().
+const require = createRequire(import.meta.url);
 
 const INT32 = 2 ** 31;
 
 function createAjv(): Ajv {
+  const { Ajv } = require('ajv') as typeof import('ajv');
+  // ajv-formats is CommonJS with `exports.default`.
+  const formats = require('ajv-formats') as { default?: unknown };
+  const addFormats = (formats.default ?? formats) as (ajv: Ajv) => Ajv;
   const ajv = new Ajv({
     allErrors: true,
     // Vendor schemas carry OpenAPI keywords (`nullable`, `readOnly`, `example`, `x-*`) and
