@@ -1,6 +1,5 @@
 #!/usr/bin/env node
 import { createRequire } from 'node:module';
-import { Command, InvalidArgumentError, Option } from 'commander';
 import { describeTool } from './cli/describe-tool.js';
 import { doctorReport } from './cli/doctor.js';
 import { ENVIRONMENT_HELP } from './cli/environment-help.js';
@@ -10,7 +9,10 @@ import { commaList, LOG_LEVELS } from './config/overrides.js';
 import { disconnect, listConnections } from './connections.js';
 import { ToolNameMap } from './mcp/tool-names.js';
 
-const pkg = createRequire(import.meta.url)('../package.json') as { version: string };
+const require = createRequire(import.meta.url);
+const pkg = require('../package.json') as { version: string };
+// Required, not imported: see docs/performance.md, "CommonJS packages at start".
+const { Command, InvalidArgumentError, Option } = require('commander') as typeof import('commander');
 
 // Output piped into `head` and the like closes early: that ends the command, it is no error.
 process.stdout.on('error', (e: NodeJS.ErrnoException) => {

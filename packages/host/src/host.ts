@@ -1,8 +1,8 @@
-import 'reflect-metadata';
+import { createRequire } from 'node:module';
 import type { ToolOutcome, ToolPlugin } from '@toolhost/core';
 import { describeTool, TOOL_SET_TOKEN, type ToolSetDefinition } from '@toolhost/core';
 import type { RegisteredTool } from '@toolhost/engine';
-import { type DependencyContainer, container as rootContainer } from 'tsyringe';
+import type { DependencyContainer } from 'tsyringe';
 import { ACTIVE_AUTH_PROVIDERS, composeServices, SHARED_STORE } from './assemble-host.js';
 import { hasBrowserSignIn, type SignInProvider } from './auth/browser-sign-in.js';
 import { encryptedDataDir } from './auth/build-auth-providers.js';
@@ -27,6 +27,12 @@ export type { CallOptions, Host, HostOptions, ToolEndpoint, ToolInfo } from './h
 import type { ServingSupport } from './serving-support.js';
 import { unknownToolMessage } from './unknown-tool.js';
 import { createWriteSafety } from './writes/write-safety.js';
+
+const require = createRequire(import.meta.url);
+// Required, not imported: see docs/performance.md, "CommonJS packages at start". tsyringe needs
+// the Reflect metadata polyfill loaded first.
+require('reflect-metadata');
+const { container: rootContainer } = require('tsyringe') as typeof import('tsyringe');
 
 function toInfo(tool: RegisteredTool): ToolInfo {
   return {

@@ -1,22 +1,25 @@
 import { createRequire } from 'node:module';
 import { hostname } from 'node:os';
-import pino, { type Logger } from 'pino';
-
-type SonicBoom = ReturnType<typeof pino.destination>;
+import type Pino from 'pino';
+import type { Logger } from 'pino';
 
 export type { Logger };
 
 const require = createRequire(import.meta.url);
+// Required, not imported: see docs/performance.md, "CommonJS packages at start".
+const pino = require('pino') as typeof Pino;
+
+type SonicBoom = ReturnType<typeof pino.destination>;
 
 /**
  * Where log lines go: readable, coloured lines in local time when stderr is a terminal (a
  * person is reading); JSON lines otherwise (a log collector is). TOOLHOST_LOG_FORMAT=json or
  * pretty decides instead. pino-pretty loads only when used.
  */
-function defaultDestination(): pino.DestinationStream {
+function defaultDestination(): Pino.DestinationStream {
   const format = process.env.TOOLHOST_LOG_FORMAT;
   if (format === 'pretty' || (format !== 'json' && process.stderr.isTTY)) {
-    const pretty = require('pino-pretty') as (options: object) => pino.DestinationStream;
+    const pretty = require('pino-pretty') as (options: object) => Pino.DestinationStream;
     return pretty({
       destination: 2,
       colorize: true,
@@ -37,7 +40,7 @@ function defaultDestination(): pino.DestinationStream {
 }
 
 /** One batched destination on stderr for every logger of the process, flushed at exit. */
-let stderrLines: pino.DestinationStream | undefined;
+let stderrLines: Pino.DestinationStream | undefined;
 
 /** Lines held back at most one turn of the event loop, up to this many bytes. */
 const BATCH_BYTES = 8 * 1024;
@@ -48,7 +51,7 @@ const BATCH_BYTES = 8 * 1024;
  * `minLength`; a flush at the end of the turn sends them, so a line is never held longer
  * than that turn.
  */
-function turnBatched(destination: SonicBoom): pino.DestinationStream {
+function turnBatched(destination: SonicBoom): Pino.DestinationStream {
   let scheduled = false;
   const flush = () => {
     scheduled = false;
@@ -70,7 +73,7 @@ function turnBatched(destination: SonicBoom): pino.DestinationStream {
       }
     },
     flush: (cb?: (err?: Error) => void) => destination.flush(cb),
-  } as pino.DestinationStream;
+  } as Pino.DestinationStream;
 }
 
 /**
@@ -87,7 +90,7 @@ export function replicaId(env: Readonly<Record<string, string | undefined>> = pr
  */
 export function createLogger(
   level: string = process.env.TOOLHOST_LOG_LEVEL ?? 'info',
-  destination: pino.DestinationStream = defaultDestination(),
+  destination: Pino.DestinationStream = defaultDestination(),
   /** Fields of every line (the replica's id, where several share a store). */
   fields?: Record<string, unknown>,
 ): Logger {

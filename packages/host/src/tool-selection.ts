@@ -1,6 +1,12 @@
+import { createRequire } from 'node:module';
 import type { RegisteredTool } from '@toolhost/engine';
-import picomatch from 'picomatch';
+import type Picomatch from 'picomatch';
 import type { HostConfig } from './config/host-config.js';
+
+const require = createRequire(import.meta.url);
+// Loaded when a glob is configured, and required, not imported: see docs/performance.md,
+// "CommonJS packages at start".
+const picomatch = (glob: string | string[]) => (require('picomatch') as typeof Picomatch)(glob);
 
 /** What the filters look at: the canonical name, the tool set and whether the tool only reads. */
 export interface SelectableTool {

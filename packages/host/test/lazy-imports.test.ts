@@ -13,8 +13,16 @@ import { fixtureApp } from './support.js';
 // host does not use must not load. These packages load only when configured.
 const OPTIONAL = ['ioredis', 'prom-client', 'rate-limiter-flexible', 'yaml', '@opentelemetry/api'];
 
-/** A module hook that writes, at exit, the packages every import resolved to. */
-function loadRecorder(): { args: string[]; loaded: () => string[] } {
+/**
+ * A module hook that writes, at exit, the packages every import and require resolved to, the
+ * files, and the CommonJS files loaded through the ES module loader (by `import`).
+ */
+function loadRecorder(): {
+  args: string[];
+  loaded: () => string[];
+  files: () => string[];
+  importedCommonJs: () => string[];
+} {
   const dir = mkdtempSync(join(tmpdir(), 'toolhost-loads-'));
   const out = join(dir, 'loaded.json');
   const hook = join(dir, 'hook.mjs');
@@ -25,11 +33,17 @@ import { writeFileSync } from 'node:fs';
 import { MessageChannel } from 'node:worker_threads';
 const { port1, port2 } = new MessageChannel();
 const seen = new Set();
+const files = new Set();
+const importedCommonJs = new Set();
 const record = (url) => {
+  files.add(String(url));
   const m = String(url).match(/node_modules\\/(?:\\.pnpm\\/[^/]+\\/node_modules\\/)?((?:@[^/]+\\/)?[^/]+)/);
   if (m) seen.add(m[1]);
 };
-port1.on('message', record);
+port1.on('message', ({ url, format }) => {
+  record(url);
+  if (format === 'commonjs') importedCommonJs.add(url);
+});
 port1.unref();
 // require() calls (CommonJS, and createRequire in ES modules) do not pass the resolve hook.
 const resolveFilename = Module._resolveFilename;
@@ -38,11 +52,22 @@ Module._resolveFilename = function (...args) {
   record(file);
   return file;
 };
-register('data:text/javascript,' + encodeURIComponent('let port; export function initialize(d) { port = d.port } export async function resolve(s, c, n) { const r = await n(s, c); port.postMessage(r.url); return r }'), import.meta.url, { data: { port: port2 }, transferList: [port2] });
-process.on('exit', () => writeFileSync(${JSON.stringify(out)}, JSON.stringify([...seen])));
+register('data:text/javascript,' + encodeURIComponent('let port; export function initialize(d) { port = d.port } export async function load(u, c, n) { const r = await n(u, c); port.postMessage({ url: u, format: r.format }); return r }'), import.meta.url, { data: { port: port2 }, transferList: [port2] });
+process.on('exit', () => writeFileSync(${JSON.stringify(out)}, JSON.stringify({ packages: [...seen], files: [...files], importedCommonJs: [...importedCommonJs] })));
 `,
   );
-  return { args: ['--import', hook], loaded: () => JSON.parse(readFileSync(out, 'utf8')) as string[] };
+  const read = () =>
+    JSON.parse(readFileSync(out, 'utf8')) as {
+      packages: string[];
+      files: string[];
+      importedCommonJs: string[];
+    };
+  return {
+    args: ['--import', hook],
+    loaded: () => read().packages,
+    files: () => read().files,
+    importedCommonJs: () => read().importedCommonJs.filter((url) => url.includes('/node_modules/')),
+  };
 }
 
 describe('optional subsystems load only when configured', () => {
@@ -75,6 +100,9 @@ describe('optional subsystems load only when configured', () => {
     await client.close();
     await new Promise((r) => setTimeout(r, 200));
     expect(recorder.loaded().filter((p) => OPTIONAL.includes(p))).toEqual([]);
+    // Declarations are checked with a validator generated at build time; argument validators
+    // are compiled at a tool's first call.
+    expect(recorder.files().filter(isAjvCompiler)).toEqual([]);
   });
 
   it('loads yaml for a YAML config, which shows the recorder sees a package load', async () => {
@@ -90,5 +118,58 @@ describe('optional subsystems load only when configured', () => {
       },
     );
     expect(recorder.loaded()).toContain('yaml');
+  });
+});
+
+/** A file of ajv's schema compiler (its generated validators need only ajv's small runtime). */
+const isAjvCompiler = (file: string) => /\/ajv\/dist\/(ajv|core|compile\/)/.test(file);
+
+describe('start-up path', () => {
+  // Node imports a CommonJS package by lexing its files for their export names; on Node 20
+  // that made importing tsyringe, pino and commander two to three times the cost of
+  // require(), so the host requires the CommonJS packages it loads at start.
+  it('importing @toolhost/host and `toolhost list` import no CommonJS package', async () => {
+    const imported = loadRecorder();
+    await promisify(execFile)(
+      process.execPath,
+      [...imported.args, '--input-type=module', '-e', "await import('@toolhost/host');"],
+      { cwd: fixtureApp },
+    );
+    expect(imported.loaded()).toContain('tsyringe');
+    expect(imported.importedCommonJs()).toEqual([]);
+    const listed = loadRecorder();
+    const config = join(mkdtempSync(join(tmpdir(), 'toolhost-json-')), 'toolhost.config.json');
+    writeFileSync(config, JSON.stringify({ plugins: ['toolhost-plugin-echo'] }));
+    await promisify(execFile)(process.execPath, [...listed.args, hostCliPath(), '--config', config, 'list'], {
+      cwd: fixtureApp,
+      env: { PATH: process.env.PATH ?? '' },
+    });
+    expect(listed.loaded()).toEqual(expect.arrayContaining(['commander', 'pino', 'tsyringe']));
+    expect(listed.importedCommonJs()).toEqual([]);
+  });
+
+  it("compiles a tool's argument validator at its first call, which still names the bad argument", async () => {
+    const recorder = loadRecorder();
+    const config = join(mkdtempSync(join(tmpdir(), 'toolhost-json-')), 'toolhost.config.json');
+    writeFileSync(config, JSON.stringify({ plugins: ['toolhost-plugin-echo'] }));
+    const run = await promisify(execFile)(
+      process.execPath,
+      [
+        ...recorder.args,
+        hostCliPath(),
+        '--config',
+        config,
+        'call',
+        'EchoApi.GetItem',
+        '--args',
+        '{"item_id":5}',
+      ],
+      { cwd: fixtureApp, env: { PATH: process.env.PATH ?? '' } },
+    ).catch((e: { stdout: string }) => e);
+    const outcome = JSON.parse(run.stdout) as { ok: boolean; error: { code: string; message: string } };
+    expect(outcome.ok).toBe(false);
+    expect(outcome.error.code).toBe('invalid_argument');
+    expect(outcome.error.message).toContain('item_id');
+    expect(recorder.files().filter(isAjvCompiler).length).toBeGreaterThan(0);
   });
 });

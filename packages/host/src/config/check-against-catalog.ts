@@ -1,8 +1,14 @@
+import { createRequire } from 'node:module';
 import type { ToolSetDefinition } from '@toolhost/core';
-import picomatch from 'picomatch';
+import type Picomatch from 'picomatch';
 import { didYouMean } from './did-you-mean.js';
 import type { HostConfig } from './host-config.js';
 import { ConfigError } from './load-config.js';
+
+const require = createRequire(import.meta.url);
+// Loaded when a glob is configured, and required, not imported: see docs/performance.md,
+// "CommonJS packages at start".
+const picomatch = (glob: string | string[]) => (require('picomatch') as typeof Picomatch)(glob);
 
 /** `Airtable` → [GridApi]: the tool sets of each vendor, by the name people call it. */
 function setsByVendor(toolSets: readonly ToolSetDefinition[]): Map<string, string[]> {

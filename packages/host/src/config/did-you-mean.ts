@@ -1,4 +1,8 @@
-import { distance } from 'fastest-levenshtein';
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+// Required, not imported: see docs/performance.md, "CommonJS packages at start".
+const { distance } = require('fastest-levenshtein') as typeof import('fastest-levenshtein');
 
 /**
  * The known name closest to what a person typed, when it is close enough to be a slip: case

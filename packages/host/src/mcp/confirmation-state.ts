@@ -1,7 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
-import stringify from 'safe-stable-stringify';
+import { createRequire } from 'node:module';
 import type { ExpiringRecords } from '../writes/expiring-records.js';
 import { createRequestStateCodec, type RequestStateCodec, type ServerContext } from './sdk.js';
+
+const require = createRequire(import.meta.url);
+// Required, not imported: see docs/performance.md, "CommonJS packages at start".
+const { stringify } = require('safe-stable-stringify') as typeof import('safe-stable-stringify');
 
 /**
  * What a round trip's `requestState` binds: the user, the tool, the call's arguments, once.

@@ -1,8 +1,13 @@
+import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { serviceToken } from '@toolhost/core';
-import pino from 'pino';
+import type Pino from 'pino';
 import { ConfigError } from '../config/load-config.js';
 import { replicaId } from '../logger.js';
+
+const require = createRequire(import.meta.url);
+// Required, not imported: see docs/performance.md, "CommonJS packages at start".
+const pino = require('pino') as typeof Pino;
 
 /** Where the host's container holds the audit log, when the operator turned it on. */
 export const AUDIT_LOG = serviceToken<AuditLog>('host.audit-log');

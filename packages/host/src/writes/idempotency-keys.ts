@@ -1,11 +1,15 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { createRequire } from 'node:module';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ToolOutcome } from '@toolhost/core';
 import type { DispatchResult } from '@toolhost/engine';
-import stringify from 'safe-stable-stringify';
 import type { ExpiringRecords } from './expiring-records.js';
 import { type PerUserPlaces, ProcessPlaces } from './per-user-budget.js';
 import type { RecordCodec } from './record-codec.js';
+
+const require = createRequire(import.meta.url);
+// Required, not imported: see docs/performance.md, "CommonJS packages at start".
+const { stringify } = require('safe-stable-stringify') as typeof import('safe-stable-stringify');
 
 /** Keys one user may have answering stored outcomes on one host (or on all replicas sharing a store). */
 export const MAX_KEYS_PER_USER = 1000;
