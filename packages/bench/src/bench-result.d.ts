@@ -33,6 +33,13 @@ export interface ColdStart {
   runs: number;
   /** Median resident memory right after the first tools/list answer (Linux), MB. */
   rssMb?: number;
+  /** Median CPU time the server used up to its first answer (Linux, 10 ms ticks), ms. */
+  cpuMs?: number;
+  /**
+   * Median over runs of this server's start minus the bare SDK server's in the same run: pairs
+   * taken seconds apart, so load on a shared machine falls on both.
+   */
+  overBarePairedMs?: number;
 }
 
 export interface Memory {

@@ -1,49 +1,52 @@
 // Cold start: each server spawned fresh over stdio, timed from spawn to its first tools/list
-// answer, and its resident memory read right then. Servers take turns run by run, so that
-// background load on the machine falls on every server alike.
-import { median, processRssMb, round } from './measure.mjs';
+// answer, with its resident memory and the CPU time it used read right then. Servers take
+// turns run by run, so that background load on the machine falls on every server alike, and
+// each run's start is also taken against the bare SDK server's of the same run (paired).
+import { median, processCpuMs, processRssMb, round } from './measure.mjs';
 import { connectStdio } from './processes.mjs';
+
+/** @typedef {import('./bench-result.js').ColdStart & { tools: number }} ColdStartRow */
 
 /**
  * @template {string} K
- * @param {Record<K, string[]>} args each server's stdio arguments
+ * @param {Record<K, string[]>} args each server's stdio arguments; the one keyed `bare` is the floor
  * @param {number} runs starts per server
- * @returns {Promise<Record<K, { medianMs: number, minMs: number, runs: number, rssMb?: number, tools: number }>>}
+ * @returns {Promise<Record<K, ColdStartRow>>}
  */
 export async function measureColdStart(args, runs) {
   const keys = /** @type {K[]} */ (Object.keys(args));
-  /** @type {Record<string, number[]>} */
-  const times = Object.fromEntries(keys.map((k) => [k, []]));
-  /** @type {Record<string, number[]>} */
-  const rss = Object.fromEntries(keys.map((k) => [k, []]));
-  /** @type {Record<string, number>} */
-  const tools = {};
+  /** @type {Record<string, { ms: number[], rss: number[], cpu: number[], tools: number }>} */
+  const seen = Object.fromEntries(keys.map((k) => [k, { ms: [], rss: [], cpu: [], tools: 0 }]));
+  const of = (/** @type {string} */ key) => /** @type {(typeof seen)[string]} */ (seen[key]);
   for (let i = 0; i < runs; i += 1) {
     for (const key of keys) {
       const conn = await connectStdio(args[key]);
-      times[key]?.push(conn.startMs);
-      tools[key] = conn.list.tools.length;
+      const s = of(key);
+      s.ms.push(conn.startMs);
+      s.tools = conn.list.tools.length;
       const mb = processRssMb(conn.pid);
-      if (mb !== undefined) rss[key]?.push(mb);
+      if (mb !== undefined) s.rss.push(mb);
+      const cpu = processCpuMs(conn.pid);
+      if (cpu !== undefined) s.cpu.push(cpu);
       await conn.close();
     }
   }
-  return /** @type {Record<K, any>} */ (
-    Object.fromEntries(
-      keys.map((key) => {
-        const t = times[key] ?? [];
-        const m = rss[key] ?? [];
-        return [
-          key,
-          {
-            medianMs: Math.round(median(t)),
-            minMs: Math.round(Math.min(...t)),
-            runs: t.length,
-            ...(m.length > 0 ? { rssMb: round(median(m), 1) } : {}),
-            tools: tools[key] ?? 0,
-          },
-        ];
-      }),
-    )
-  );
+  const bare = seen.bare?.ms;
+  /** @type {Record<string, ColdStartRow>} */
+  const out = {};
+  for (const key of keys) {
+    const { ms, rss, cpu, tools } = of(key);
+    out[key] = {
+      medianMs: Math.round(median(ms)),
+      minMs: Math.round(Math.min(...ms)),
+      runs: ms.length,
+      ...(rss.length > 0 ? { rssMb: round(median(rss), 1) } : {}),
+      ...(cpu.length > 0 ? { cpuMs: Math.round(median(cpu)) } : {}),
+      ...(bare
+        ? { overBarePairedMs: Math.round(median(ms.map((m, i) => m - (bare[i] ?? Number.NaN)))) }
+        : {}),
+      tools,
+    };
+  }
+  return /** @type {Record<K, ColdStartRow>} */ (out);
 }

@@ -379,15 +379,28 @@ function markdown(r) {
 
 /**
  * The cold-start rows alone (--cold-only): each server against the bare SDK server of the
- * same run, which is what the start-up targets compare.
- * @param {Record<string, { medianMs: number, minMs: number, runs: number, rssMb?: number, tools: number }>} c
+ * same run, which is what the start-up targets compare; `paired` is the median of each run's
+ * difference, steadier than the difference of medians on a busy machine.
+ * @param {Record<string, import('./bench-result.js').ColdStart & { tools: number }>} c
  */
 export function coldStartTable(c) {
   const bare = c.bare;
   const delta = (/** @type {number | undefined} */ a, /** @type {number | undefined} */ b, unit = '') =>
     a === undefined || b === undefined ? '–' : `${a - b >= 0 ? '+' : ''}${round1(a - b)}${unit}`;
+  const signed = (/** @type {number | undefined} */ n) => delta(n, 0, ' ms');
   return table(
-    ['server', 'tools', 'runs', 'cold start median', 'min', 'vs bare', 'RSS at first answer', 'vs bare'],
+    [
+      'server',
+      'tools',
+      'runs',
+      'cold start median',
+      'min',
+      'vs bare',
+      'vs bare, paired',
+      'CPU to first answer',
+      'RSS at first answer',
+      'vs bare',
+    ],
     Object.entries(c).map(([key, v]) => [
       key,
       v.tools,
@@ -395,6 +408,8 @@ export function coldStartTable(c) {
       `${v.medianMs} ms`,
       `${v.minMs} ms`,
       delta(v.medianMs, bare?.medianMs, ' ms'),
+      signed(v.overBarePairedMs),
+      fmt(v.cpuMs, ' ms'),
       rssOf(v),
       delta(v.rssMb, bare?.rssMb, ' MB'),
     ]),
