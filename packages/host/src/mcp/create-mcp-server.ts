@@ -234,13 +234,15 @@ export function createMcpServer(host: Host, catalog: McpCatalog, options: McpSer
       })();
   server.setRequestHandler('tools/list', async (_request, ctx) => {
     const view = viewFor(catalog, ctx);
-    // Once the list is answered (the client's first step), load what calls need.
+    // Once the list is answered (the client's first step), load what calls need. A timer, not
+    // setImmediate: the stdio transport writes this turn's answers in a setImmediate queued
+    // after this one, and loading first (synchronous on Node 22) held the answer back.
     if (!catalog.warmed) {
       catalog.warmed = true;
-      setImmediate(() => {
+      setTimeout(() => {
         void view.discovery?.warm();
         void host.warm();
-      });
+      }, 0);
     }
     return { tools: view.listed };
   });
