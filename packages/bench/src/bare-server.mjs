@@ -1,14 +1,22 @@
 // The floor: a bare MCP SDK server with one tool that makes the same axios call as the host's
 // tool and returns the body once, as text. No validation, no auth logic, no logging. A second
 // tool, get_big {bytes}, fetches the large body of the result-size phase the same way.
-// Usage: node bare-server.mjs <upstream base URL> [--http PORT]
+// Usage: node bare-server.mjs <upstream base URL> [--http PORT] [--list FILE]
+// --list FILE: tools/list answers with the tools in FILE (a JSON array) as well, so that a cold
+// start can be timed with another server's catalog: the cost of listing those tools, on both
+// sides of the pipe, without that server's own start-up.
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import axios from 'axios';
 
-const [base, flag, portArg] = process.argv.slice(2);
+const argv = process.argv.slice(2);
+const [base, flag, portArg] = argv;
+const listFile = argv.includes('--list') ? argv[argv.indexOf('--list') + 1] : undefined;
+/** @type {object[]} */
+const listedToo = listFile ? JSON.parse(readFileSync(listFile, 'utf8')) : [];
 const url = `${base}/events/v3/event-definitions`;
 const tool = {
   name: 'list_event_definitions',
@@ -26,7 +34,9 @@ const bigTool = {
 
 function createMcpServer() {
   const server = new Server({ name: 'bare', version: '0.0.0' }, { capabilities: { tools: {} } });
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [tool, bigTool] }));
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: [tool, bigTool, ...listedToo],
+  }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const big = request.params.name === bigTool.name;
     const res = await axios.get(big ? `${base}/big/bytes-${request.params.arguments?.bytes}` : url, {

@@ -98,6 +98,8 @@ export interface RunResult {
     hostDefault?: ColdStart;
     hostOnePlugin: ColdStart;
     bare: ColdStart;
+    /** The bare server listing the host's tools as well: what the catalog's size costs a start. */
+    bareHostCatalog?: ColdStart;
     peer: ColdStart;
   };
   targets?: TargetRow[];

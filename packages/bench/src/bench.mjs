@@ -97,7 +97,9 @@ async function main() {
   const S = servers(upstream.url);
   if (COLD_ONLY) {
     log(`cold start only: ${COUNTS.cold} starts per server, process start to first tools/list answer`);
-    const coldStart = await measureColdStart(coldStartArgs(S, upstream.url), COUNTS.cold);
+    const listed = await connectStdio(S.host.stdio);
+    await listed.close();
+    const coldStart = await measureColdStart(coldStartArgs(S, upstream.url, listed.list.tools), COUNTS.cold);
     upstream.close();
     console.log(coldStartTable(coldStart));
     return;
@@ -238,7 +240,10 @@ async function main() {
   const sessionChurn = await measureSessionChurn(upstream.url, { sessions: COUNTS.sessions });
 
   log('cold start: process start to first tools/list answer');
-  const { hostAllPlugins, ...others } = await measureColdStart(coldStartArgs(S, upstream.url), COUNTS.cold);
+  const { hostAllPlugins, ...others } = await measureColdStart(
+    coldStartArgs(S, upstream.url, full.list.tools),
+    COUNTS.cold,
+  );
   const coldStart = { hostAllPlugins: { ...hostAllPlugins, tools: catalog.tools }, ...others };
   upstream.close();
 

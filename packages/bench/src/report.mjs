@@ -362,6 +362,18 @@ function markdown(r) {
           `${r.memory.bare.rssAfterCallsMb} MB`,
           rssOf(c.bare),
         ],
+        ...(c.bareHostCatalog
+          ? [
+              [
+                `bare SDK server listing the host's ${c.hostAllPlugins.tools} tools`,
+                `${c.bareHostCatalog.medianMs} ms`,
+                `${c.bareHostCatalog.minMs} ms`,
+                '',
+                '',
+                rssOf(c.bareHostCatalog),
+              ],
+            ]
+          : []),
         ['peer, one tool', `${c.peer.medianMs} ms`, `${c.peer.minMs} ms`, '', '', rssOf(c.peer)],
       ],
     ),

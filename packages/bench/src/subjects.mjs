@@ -174,19 +174,29 @@ export function servers(upstream) {
   };
 }
 
-/** The stdio arguments timed for cold start; the host both with every plugin and with one. */
 /**
+ * The stdio arguments timed for cold start; the host both with every plugin and with one, and
+ * the bare server listing the host's tools (all plugins) too: the catalog's own cost.
  * @param {ReturnType<typeof servers>} S
  * @param {string} upstream
+ * @param {{ name: string }[]} hostTools
  */
-export function coldStartArgs(S, upstream) {
+export function coldStartArgs(S, upstream, hostTools) {
   return {
     hostAllPlugins: S.host.stdio,
     hostDefault: hostStdio(upstream, undefined, { catalog: 'auto' }),
     hostOnePlugin: hostStdio(upstream, [ONE_PLUGIN]),
     bare: S.bare.stdio,
+    bareHostCatalog: [...S.bare.stdio, '--list', toolsFile(hostTools)],
     peer: S.peer.stdio,
   };
+}
+
+/** @param {{ name: string }[]} tools */
+function toolsFile(tools) {
+  const file = join(mkdtempSync(join(SCRATCH_DIR, 'tools-')), 'tools.json');
+  writeFileSync(file, JSON.stringify(tools));
+  return file;
 }
 
 /**
