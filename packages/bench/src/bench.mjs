@@ -55,7 +55,7 @@ const RUNS = argv.includes('--runs') ? Number(argv[argv.indexOf('--runs') + 1]) 
 const COUNTS = { ...countsFor(QUICK), ...(RUNS ? { cold: RUNS } : {}) };
 
 // A hung server must not hold the bench forever; children are killed on exit (processes.mjs).
-const HARD_LIMIT_MS = (QUICK ? 4 : 12) * 60_000;
+const HARD_LIMIT_MS = (QUICK ? 6 : 12) * 60_000;
 setTimeout(() => {
   console.error(`bench: exceeded ${HARD_LIMIT_MS / 60000} minutes, stopping`);
   process.exit(2);
