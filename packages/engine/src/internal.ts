@@ -1,11 +1,9 @@
 /**
- * `@toolhost/engine/internal`: the engine's building blocks, for the host's own packages and
- * tools around them (request previews, conformance suites). No compatibility promise: these
- * change with the engine, without a contract version.
+ * `@toolhost/engine/internal`: what the host and the conformance suite take from the engine
+ * beyond its API: the in-process pacer the shared (Redis) pacer falls back to, the abortable
+ * sleep both wait with, and the sample value of a schema (example calls, generated arguments).
+ * No compatibility promise: these change with the engine, without a contract version. Nothing
+ * else is exported here: what no other package uses stays private.
  */
-export { buildRequest, type RequestTarget } from './build-request.js';
-export { errorForResponse, retryAfterSeconds } from './classify-response.js';
 export { Pacer, sleep } from './pacer.js';
 export { sampleValue } from './sample-value.js';
-export { encodeQuery, type QueryPair, queryPairs } from './serialize-query.js';
-export { type Arguments, parseRequestBody, validateArguments } from './validate-arguments.js';
