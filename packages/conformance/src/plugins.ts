@@ -44,8 +44,8 @@ export function toolSetsAt<E extends object = object>(
 ): Record<string, { baseUrl: string; baseUrls: Record<string, string> } & E> {
   const toolSets: Record<string, { baseUrl: string; baseUrls: Record<string, string> } & E> = {};
   for (const t of registry.list()) {
-    const servers = Object.fromEntries(Object.keys(t.toolSet.servers).map((k) => [k, url]));
-    toolSets[t.toolSet.toolSet] = { baseUrl: url, baseUrls: servers, ...(extra as E) };
+    const servers = Object.fromEntries(Object.keys(t.toolSetDefinition.servers).map((k) => [k, url]));
+    toolSets[t.toolSet] = { baseUrl: url, baseUrls: servers, ...(extra as E) };
   }
   return toolSets;
 }

@@ -23,7 +23,7 @@ const ALLOWED_CODES = new Set(['invalid_argument', 'payload_too_large', 'configu
 beforeAll(async () => {
   upstream = await startRecordingUpstream(() => ({ status: 200, body: { ok: true } }));
   const registry = await allPluginsRegistry();
-  declarations = registry.list().map((t) => ({ ...t.declaration, toolSet: t.toolSet.toolSet }));
+  declarations = registry.list().map((t) => ({ ...t.declaration, toolSet: t.toolSet }));
   // Thousands of calls share a few sample base ids: vendor pacing would only slow the suite.
   const toolSets = toolSetsAt(registry, upstream.url, { pacing: false as const });
   const secrets = {

@@ -34,7 +34,7 @@ beforeAll(async () => {
   writes = registry
     .list()
     .filter((t) => !t.hints.readOnly)
-    .map((t) => ({ ...t.declaration, toolSet: t.toolSet.toolSet }));
+    .map((t) => ({ ...t.declaration, toolSet: t.toolSet }));
   const toolSets: Record<string, { baseUrl: string; baseUrls: Record<string, string>; settings?: object }> =
     toolSetsAt(registry, upstream.url);
   // The sequence tools act as a configured HubSpot user.

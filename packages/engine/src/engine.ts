@@ -210,7 +210,7 @@ export class ToolEngine {
         decl.body?.kind === 'mode' ? parseRequestBody(args.request_body, decl.body.schema) : undefined;
       const http = buildRequest(
         decl,
-        { toolSet: tool.toolSet.toolSet, baseUrl: tool.baseUrl, settings: tool.toolSet.settingValues },
+        { toolSet: tool.toolSet, baseUrl: tool.baseUrl, settings: tool.toolSetDefinition.settingValues },
         args,
         body,
       );
@@ -309,7 +309,7 @@ export class ToolEngine {
     sent: { reached: boolean },
   ): Promise<HttpResponse> {
     const idempotent = tool.hints.idempotent;
-    const rateLimit = tool.toolSet.traffic?.retryOnRateLimit;
+    const rateLimit = tool.toolSetDefinition.traffic?.retryOnRateLimit;
     let rateLimitRetried = false;
     for (let attempt = 1; ; attempt += 1) {
       await this.pace(tool, pacingKey, context);
@@ -417,7 +417,7 @@ export class ToolEngine {
     args: Record<string, unknown>,
     credential: Credential | undefined,
   ): string {
-    const pacing = tool.toolSet.traffic?.pacing;
+    const pacing = tool.toolSetDefinition.traffic?.pacing;
     if (!pacing) return '';
     if ('per' in pacing) return credential?.connection ?? '';
     const keyParam = tool.declaration.params?.find((p) => (p.apiName ?? p.name) === pacing.key);
@@ -425,7 +425,7 @@ export class ToolEngine {
   }
 
   private async pace(tool: RegisteredTool, key: string, context: CallContext): Promise<void> {
-    const pacing = tool.toolSet.traffic?.pacing;
+    const pacing = tool.toolSetDefinition.traffic?.pacing;
     if (!pacing) return;
     // Pacing must be the last wait before a request leaves: requests released while the
     // sender first loads its HTTP client (hundreds of ms) would otherwise leave together.
@@ -433,7 +433,7 @@ export class ToolEngine {
     // A connection's limit is the vendor account's, whichever tool set calls it (HubSpot's
     // three tool sets share one app's limit per account): tool sets paced per connection at
     // the same rate share one pacer, whose keys name the auth provider.
-    const name = 'per' in pacing ? `connection@${pacing.requestsPerSecond}` : tool.toolSet.toolSet;
+    const name = 'per' in pacing ? `connection@${pacing.requestsPerSecond}` : tool.toolSet;
     let pacer = this.pacers.get(name);
     if (!pacer) {
       pacer = this.deps.pacer

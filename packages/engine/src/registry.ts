@@ -11,14 +11,18 @@ import {
 /** A declaration bound to its tool set's resolved servers, with derived facts computed once. */
 export class RegisteredTool {
   readonly name: string;
+  /** The name of the tool's set (`GridApi`), as in `toolSets.<set>` and before the dot of `name`. */
+  readonly toolSet: string;
   readonly hints: BehaviorHints;
   private schema?: JsonSchema;
 
   constructor(
     readonly declaration: ToolDeclaration,
-    readonly toolSet: ToolSetDefinition,
+    /** The definition the tool's plugin registered: servers, traffic policy, settings. */
+    readonly toolSetDefinition: ToolSetDefinition,
   ) {
-    this.name = qualifiedName(toolSet.toolSet, declaration);
+    this.toolSet = toolSetDefinition.toolSet;
+    this.name = qualifiedName(this.toolSet, declaration);
     this.hints = behaviorHints(declaration);
   }
 
@@ -28,7 +32,7 @@ export class RegisteredTool {
   }
 
   get baseUrl(): string {
-    return this.toolSet.servers[this.declaration.server ?? 'default']!;
+    return this.toolSetDefinition.servers[this.declaration.server ?? 'default']!;
   }
 }
 

@@ -77,7 +77,7 @@ export class CallLifecycle {
     const started = performance.now();
     this.counter += 1;
     const callId = this.counter;
-    const toolSet = this.engine.registry.get(name)?.toolSet.toolSet ?? '';
+    const toolSet = this.engine.registry.get(name)?.toolSet ?? '';
     const waits = callWaitListener(this.log, { id: callId, tool: name, toolSet }, onWait);
     const context: CallContext & { signal: AbortSignal } = waits
       ? { userId, signal: controller.signal, onWait: waits }

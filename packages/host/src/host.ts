@@ -37,7 +37,7 @@ const { container: rootContainer } = require('tsyringe') as typeof import('tsyri
 function toInfo(tool: RegisteredTool): ToolInfo {
   return {
     name: tool.name,
-    toolSet: tool.toolSet.toolSet,
+    toolSet: tool.toolSet,
     description: describeTool(tool.declaration),
     inputSchema: tool.inputSchema,
     annotations: {

@@ -38,5 +38,5 @@ export function hiddenBy(config: HostConfig): (tool: SelectableTool) => string |
 export function toolSelector(config: HostConfig): (tool: RegisteredTool) => boolean {
   const hidden = hiddenBy(config);
   return (tool) =>
-    hidden({ name: tool.name, toolSet: tool.toolSet.toolSet, readOnly: tool.hints.readOnly }) === undefined;
+    hidden({ name: tool.name, toolSet: tool.toolSet, readOnly: tool.hints.readOnly }) === undefined;
 }

@@ -68,9 +68,8 @@ export class HostTelemetry {
   /** What the engine reports, passed on to the instruments. */
   readonly observer: EngineObserver = {
     upstreamResponse: (call, tool, status, ms) =>
-      this.instruments?.upstreamResponse(call, tool.toolSet.toolSet, status, ms),
-    rateLimitWait: (call, tool, kind, ms) =>
-      this.instruments?.rateLimitWait(call, tool.toolSet.toolSet, kind, ms),
+      this.instruments?.upstreamResponse(call, tool.toolSet, status, ms),
+    rateLimitWait: (call, tool, kind, ms) => this.instruments?.rateLimitWait(call, tool.toolSet, kind, ms),
   };
 
   tokenRefresh(provider: string, outcome: 'ok' | 'reauthorize' | 'failed'): void {
