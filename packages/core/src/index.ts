@@ -29,13 +29,6 @@ export {
 } from './input-schema.js';
 export type { JsonSchema } from './json-schema.js';
 export {
-  type AnnotationValues,
-  effectiveAnnotations,
-  type ListedAnnotations,
-  listedAnnotations,
-  listedInputSchema,
-} from './listing.js';
-export {
   type ContractVersionLiteral,
   defineToolSetPlugin,
   type PluginContainer,

@@ -23,6 +23,12 @@ export const REQUEST_BODY_DESCRIPTION = 'JSON body as a string, for execute';
  * every request that lists such a tool with 400), and `dependencies` is outside the subsets
  * OpenAI and Gemini accept. The engine checks those rules itself, and `parameterRules` says them
  * in the tool's description.
+ *
+ * The object is left open: the engine refuses an unknown parameter itself, naming the accepted
+ * ones, and `additionalProperties: false` on every tool would be paid in every listing. A tool
+ * without parameters closes it: OpenAI's strict mode (as the Agents SDK converts) reads an object
+ * that declares no property and does not close as "any object", which it cannot express, and
+ * lists the tool non-strict.
  */
 export function buildInputSchema(decl: ToolDeclaration): JsonSchema {
   const properties: Record<string, JsonSchema> = {};
@@ -40,8 +46,9 @@ export function buildInputSchema(decl: ToolDeclaration): JsonSchema {
     properties[p.name] = description ? { ...p.schema, description } : { ...p.schema };
     if (p.required) required.push(p.name);
   }
-  const schema: JsonSchema = { type: 'object', properties, additionalProperties: false };
+  const schema: JsonSchema = { type: 'object', properties };
   if (required.length > 0) schema.required = required;
+  if (Object.keys(properties).length === 0) schema.additionalProperties = false;
   return schema;
 }
 

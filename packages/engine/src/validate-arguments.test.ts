@@ -55,6 +55,15 @@ function errorOf(fn: () => unknown): ToolError {
   throw new Error('expected a ToolError');
 }
 
+describe('unknown parameters', () => {
+  it('are refused, naming the accepted ones, though the listed schema leaves the object open', () => {
+    expect(buildInputSchema(list).additionalProperties).toBeUndefined();
+    const e = errorOf(() => prepare({ sort_ordr: '[]' }));
+    expect(e.info).toMatchObject({ code: 'invalid_argument', parameter: 'sort_ordr' });
+    expect(e.message).toBe("Unknown parameter 'sort_ordr' (accepted: sort_order, fields).");
+  });
+});
+
 describe('decoded string parameters', () => {
   it('keeps the spec string type in the input schema', () => {
     expect(buildInputSchema(list).properties?.sort_order).toMatchObject({ type: 'string' });
@@ -136,7 +145,7 @@ describe('at least one of a group', () => {
   const schema = buildInputSchema(rename);
 
   it('says the rule in the description, not at the top of the schema, and no empty descriptions', () => {
-    expect(Object.keys(schema).sort()).toEqual(['additionalProperties', 'properties', 'type']);
+    expect(Object.keys(schema).sort()).toEqual(['properties', 'type']);
     expect(describeTool({ ...rename, description: 'Rename a field.' })).toBe(
       "Rename a field. Give at least one of 'name', 'description'.",
     );

@@ -13,6 +13,23 @@ import { describeValidationErrors } from './describe-validation-errors.js';
 
 export type Arguments = Record<string, unknown>;
 
+// Each tool's listed schema, closed: the same object on every call, so compiled once.
+const closedSchemas = new WeakMap<JsonSchema, JsonSchema>();
+
+/**
+ * The listed schema with unknown parameters refused. The listing leaves the object open (see
+ * `buildInputSchema`); a call must still name only parameters the tool has, so that a
+ * misspelled one is an error naming the accepted ones rather than silently ignored.
+ */
+function closed(inputSchema: JsonSchema): JsonSchema {
+  let schema = closedSchemas.get(inputSchema);
+  if (!schema) {
+    schema = { ...inputSchema, additionalProperties: false };
+    closedSchemas.set(inputSchema, schema);
+  }
+  return schema;
+}
+
 export interface ValidatedArguments {
   mode: ToolMode | undefined;
   args: Arguments;
@@ -64,7 +81,7 @@ export function validateArguments(
   // keeps `type: string`, since a union with an open object is outside OpenAI's strict mode.
   const structuredBody = isModeTool(decl) ? structured(args[REQUEST_BODY_PARAM]) : undefined;
   if (structuredBody !== undefined) delete args[REQUEST_BODY_PARAM];
-  const validate = compileSchema(inputSchema);
+  const validate = compileSchema(closed(inputSchema));
   if (!validate(args)) {
     const problems = describeValidationErrors(validate.errors ?? []);
     const first = problems[0];
