@@ -3,7 +3,6 @@
  * transport between the agent and the tools. `ai` is an optional peer dependency, loaded only
  * by this entry (`@toolhost/host/ai-sdk`).
  */
-import { listedInputSchema } from '@toolhost/core';
 import { type JSONSchema7, jsonSchema, type ToolSet, tool } from 'ai';
 import type { CallOptions, Host } from './host.js';
 import { mcpToolName } from './mcp/tool-names.js';
@@ -33,7 +32,7 @@ export function tools(host: Host, options: AiSdkToolsOptions = {}): ToolSet {
     if (only && !only.has(info.name) && !only.has(name)) continue;
     set[name] = tool({
       description: info.description,
-      inputSchema: jsonSchema<Record<string, unknown>>(listedInputSchema(info.inputSchema) as JSONSchema7),
+      inputSchema: jsonSchema<Record<string, unknown>>(info.inputSchema as JSONSchema7),
       execute: async (args, { abortSignal }) => {
         const outcome = await host.callTool(info.name, args, {
           ...(options.userId ? { userId: options.userId } : {}),

@@ -90,9 +90,7 @@ program
     if (opts.json) process.stdout.write(`${JSON.stringify(tools, null, 2)}\n`);
     else {
       for (const t of tools)
-        process.stdout.write(
-          `${t.name}${t.annotations.readOnlyHint ? ' (read-only)' : ''}\n  ${t.description}\n`,
-        );
+        process.stdout.write(`${t.name}${t.hints.readOnly ? ' (read-only)' : ''}\n  ${t.description}\n`);
       process.stdout.write(`${tools.length} tools\n`);
     }
     await host.close();

@@ -1,7 +1,15 @@
 // The host's API as types only: what an embedder and the transports (http/, stdio/, mcp/) see
 // of a host. `createHost` (host.ts) fills it; the transports import nothing else of it, so that
 // the serving layers stay apart from how the host composes its services.
-import type { AuthProvider, SecretSource, TokenStore, ToolOutcome, ToolPlugin } from '@toolhost/core';
+import type {
+  AuthProvider,
+  BehaviorHints,
+  JsonSchema,
+  SecretSource,
+  TokenStore,
+  ToolOutcome,
+  ToolPlugin,
+} from '@toolhost/core';
 import type { HttpSender } from '@toolhost/engine';
 import type { DependencyContainer } from 'tsyringe';
 import type { SignInProvider } from './auth/browser-sign-in.js';
@@ -47,19 +55,20 @@ export interface HostOptions {
   logger?: Logger;
 }
 
-/** A tool as an embedder or transport sees it. */
+/**
+ * A tool as an embedder or transport sees it, described once when the host is created: the MCP
+ * listing, search, the discovery tools, the AI SDK adapter and the CLI all read these objects.
+ */
 export interface ToolInfo {
   /** Canonical name `<ToolSet>.<ToolName>`. */
   name: string;
   toolSet: string;
+  /** What it does, with the rules across its parameters in words. */
   description: string;
-  inputSchema: Record<string, unknown>;
-  annotations: {
-    readOnlyHint: boolean;
-    destructiveHint: boolean;
-    idempotentHint: boolean;
-    openWorldHint: boolean;
-  };
+  /** The JSON Schema of its arguments, as listed (`buildInputSchema`). */
+  inputSchema: JsonSchema;
+  /** Whether it only reads, may destroy data, can be repeated, reaches outside the host. */
+  hints: BehaviorHints;
   /**
    * The HTTP endpoint the tool mirrors: method, path template and the input parameters that
    * fill its `{placeholders}`, in path order. Search reads the operation and object from it.

@@ -40,12 +40,7 @@ function toInfo(tool: RegisteredTool): ToolInfo {
     toolSet: tool.toolSet,
     description: describeTool(tool.declaration),
     inputSchema: tool.inputSchema,
-    annotations: {
-      readOnlyHint: tool.hints.readOnly,
-      destructiveHint: tool.hints.destructive,
-      idempotentHint: tool.hints.idempotent,
-      openWorldHint: tool.hints.openWorld,
-    },
+    hints: tool.hints,
     endpoint: endpointOf(tool.declaration),
   };
 }
@@ -254,7 +249,7 @@ export async function createHost(rawConfig: HostConfig = {}, options: HostOption
       if (!info) return unknown(name);
       const userId = callOptions.userId ?? defaultUser;
       // Read-only tools change nothing: never held for confirmation, keys ignored.
-      return info.annotations.readOnlyHint
+      return info.hints.readOnly
         ? calls.run(name, args, userId, callOptions.signal, callOptions.onWait)
         : writes.call(name, args, { ...callOptions, userId });
     },

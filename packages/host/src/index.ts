@@ -46,6 +46,7 @@ export { createLogger, type Logger } from './logger.js';
 export { compactSchema, expandSchemaReferences } from './mcp/compact-schema.js';
 export { createMcpServer, type McpServerOptions, prepareMcpCatalog } from './mcp/create-mcp-server.js';
 export { SERVER_INSTRUCTIONS } from './mcp/instructions.js';
+export { effectiveAnnotations, type ListedAnnotations } from './mcp/listing.js';
 export { renderOutcome, STATUS_META_KEY } from './mcp/render-outcome.js';
 export { MAX_MCP_NAME, mcpToolName, ToolNameMap } from './mcp/tool-names.js';
 export { discoverPlugins, PLUGIN_KEYWORD, pluginSearchBases } from './plugins/discover-plugins.js';

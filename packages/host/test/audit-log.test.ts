@@ -240,6 +240,28 @@ describe('the audit log', () => {
     await client.close();
     await asked.close();
   });
+
+  it('has the code of a search_tools error, which its result carries as text only', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'toolhost-audit-')), 'audit.jsonl');
+    const dynamic = await createHost(
+      {
+        toolSets: { WriteApi: { baseUrl: upstream.url } },
+        mcp: { catalog: 'dynamic' },
+        audit: { log: file },
+      },
+      { plugins: [inlinePlugin('WriteApi', tools)], env: { WRITE_KEY } },
+    );
+    const client = await mcpClient(dynamic);
+    // Refused by the search itself, then by the schema search_tools lists.
+    for (const args of [{ query: ' ' }, { query: 'things', limit: 0 }]) {
+      const result = (await client.callTool({ name: 'search_tools', arguments: args })) as CallToolResult;
+      expect(result.isError).toBe(true);
+      expect(result.structuredContent).toBeUndefined();
+      expect(last(file)).toMatchObject({ tool: 'search_tools', outcome: 'invalid_argument' });
+    }
+    await client.close();
+    await dynamic.close();
+  });
 });
 
 describe('the audit log on standard output', () => {

@@ -32,6 +32,7 @@ describe('@toolhost/host entries', () => {
       'defineConfig',
       'disconnect',
       'discoverPlugins',
+      'effectiveAnnotations',
       'expandSchemaReferences',
       'findConfig',
       'hostConfigSchema',

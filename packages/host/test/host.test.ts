@@ -138,11 +138,11 @@ describe('createHost (embedding API)', () => {
       { toolSets: { InlineApi: { baseUrl: upstream.url } } },
       { plugins: [inline], configDir: fixtureApp },
     );
-    expect(host.getTool('InlineApi.ReadBatch')!.annotations).toEqual({
-      readOnlyHint: true,
-      destructiveHint: false,
-      idempotentHint: true,
-      openWorldHint: true,
+    expect(host.getTool('InlineApi.ReadBatch')!.hints).toEqual({
+      readOnly: true,
+      destructive: false,
+      idempotent: true,
+      openWorld: true,
     });
     await host.callTool('InlineApi.ReadBatch', { ids: ['1', '2'] });
     expect(upstream.requests[0]).toMatchObject({

@@ -1,6 +1,12 @@
 import type { Tool } from '@modelcontextprotocol/client';
-import { effectiveAnnotations, type ToolErrorInfo } from '@toolhost/core';
-import { expandSchemaReferences, mcpToolName, STATUS_META_KEY, type ToolSetConfig } from '@toolhost/host';
+import type { ToolErrorInfo } from '@toolhost/core';
+import {
+  effectiveAnnotations,
+  expandSchemaReferences,
+  mcpToolName,
+  STATUS_META_KEY,
+  type ToolSetConfig,
+} from '@toolhost/host';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import {
   type FakeResponse,
@@ -172,7 +178,7 @@ export interface CatalogSuite<V extends string = never> {
   itRejectsBadInput(rows: readonly BadInput[], title?: string): void;
 }
 
-/** The effective value of each hint: an absent hint reads as MCP's default (the contract's own rule). */
+/** The effective value of each hint: an absent hint reads as MCP's default (the host's own rule). */
 export function effectiveHints(annotations: ToolHints | undefined): Required<ToolHints> {
   return effectiveAnnotations(annotations);
 }

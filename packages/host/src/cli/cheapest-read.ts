@@ -28,7 +28,7 @@ export function cheapestRead(host: Host, set: ToolSetDefinition): ProbeChoice | 
   const settings = set.settingValues ?? {};
   const candidates = set.tools.filter((decl) => {
     const info = host.getTool(`${set.toolSet}.${decl.name}`);
-    if (!info?.annotations.readOnlyHint) return false;
+    if (!info?.hints.readOnly) return false;
     if ((decl.server ?? 'default') !== 'default') return false;
     if (((info.inputSchema as { required?: string[] }).required ?? []).length > 0) return false;
     // A parameter filled from a setting that is not configured would fail before sending.

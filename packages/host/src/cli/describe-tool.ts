@@ -23,7 +23,7 @@ export function describeTool(tool: ToolInfo, mcpName: string, requestBodySchema?
   const lines = [
     `${tool.name}  (over MCP: ${mcpName})`,
     `  ${tool.description}`,
-    `  ${tool.annotations.readOnlyHint ? 'read-only' : tool.annotations.destructiveHint ? 'writes; may destroy data' : 'writes'}`,
+    `  ${tool.hints.readOnly ? 'read-only' : tool.hints.destructive ? 'writes; may destroy data' : 'writes'}`,
     '',
     'Parameters:',
   ];

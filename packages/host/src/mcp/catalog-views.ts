@@ -2,6 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { Host, ToolInfo } from '../host-api.js';
 import { DiscoveryCatalog, discoveryInstructions, discoveryTools, previewTools } from './discovery-tools.js';
 import { SERVER_INSTRUCTIONS } from './instructions.js';
+import { listedTool } from './listing.js';
 import type { Tool } from './sdk.js';
 import type { ToolNameMap } from './tool-names.js';
 
@@ -100,13 +101,16 @@ export function narrowingKey(n: Narrowing): string {
 export class CatalogViews {
   readonly whole: CatalogView;
   private readonly narrowed = new Map<string, CatalogView>();
+  /** Every tool as `tools/list` shows it, by canonical name: made once, shared by every view. */
+  private readonly listedTools: ReadonlyMap<string, Tool>;
 
   constructor(
     private readonly host: Host,
     private readonly names: ToolNameMap,
-    private readonly listedTools: ReadonlyMap<string, Tool>,
   ) {
-    this.whole = this.build(host.listTools());
+    const tools = host.listTools();
+    this.listedTools = new Map(tools.map((t) => [t.name, listedTool(t, names.mcpName(t.name))]));
+    this.whole = this.build(tools);
   }
 
   /** The view for a request's narrowing (the whole one without). Narrowing never adds a tool. */
@@ -123,7 +127,7 @@ export class CatalogViews {
             (!narrowing.tools ||
               narrowing.tools.has(t.name) ||
               narrowing.tools.has(this.names.mcpName(t.name))) &&
-            (!narrowing.readOnly || t.annotations.readOnlyHint),
+            (!narrowing.readOnly || t.hints.readOnly),
         );
       view = this.build(tools);
       // Bounded: distinct narrowings come from configured clients, but headers are the caller's.
@@ -135,7 +139,7 @@ export class CatalogViews {
 
   private build(tools: readonly ToolInfo[]): CatalogView {
     const mode = this.host.config.mcp.catalog;
-    const writable = tools.some((t) => !t.annotations.readOnlyHint);
+    const writable = tools.some((t) => !t.hints.readOnly);
     const listedCount = tools.length + (writable ? 2 : 0);
     const dynamic = mode === 'dynamic' || (mode === 'auto' && listedCount > AUTO_CATALOG_MAX_TOOLS);
     const toolSets = [...new Set(tools.map((t) => t.toolSet))];
@@ -148,7 +152,7 @@ export class CatalogViews {
       listed: [...(dynamic ? [] : all), ...own],
       hostTools: new Map(own.map((t) => [t.name, t])),
       instructions: dynamic ? discoveryInstructions(toolSets, tools.length) : SERVER_INSTRUCTIONS,
-      discovery: dynamic ? new DiscoveryCatalog(this.host, this.names, all, tools) : undefined,
+      discovery: dynamic ? new DiscoveryCatalog(this.host, this.names, tools) : undefined,
       previews: writable,
       exposed: new Set(tools.map((t) => t.name)),
     };

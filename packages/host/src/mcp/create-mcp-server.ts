@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { listedAnnotations, listedInputSchema, type ToolOutcome } from '@toolhost/core';
+import type { ToolErrorInfo, ToolOutcome } from '@toolhost/core';
 import type { CallOptions, Host } from '../host-api.js';
 import { MemoryRecords } from '../writes/expiring-records.js';
 import type { ConfirmWrite } from '../writes/write-safety.js';
@@ -47,7 +47,6 @@ import {
   Server,
   type ServerContext,
   servesStatelessEra,
-  type Tool,
   UrlElicitationRequiredError,
 } from './sdk.js';
 import { ToolNameMap } from './tool-names.js';
@@ -89,25 +88,9 @@ export interface McpServerOptions {
  * list is the three discovery tools instead of every tool.
  */
 export function prepareMcpCatalog(host: Host) {
-  const tools = host.listTools();
   const mcp = host.config.mcp;
-  const names = new ToolNameMap(tools, mcp.nameSeparator);
-  const all = new Map<string, Tool>();
-  for (const t of tools) {
-    const annotations = listedAnnotations({
-      readOnly: t.annotations.readOnlyHint,
-      destructive: t.annotations.destructiveHint,
-      idempotent: t.annotations.idempotentHint,
-      openWorld: t.annotations.openWorldHint,
-    });
-    all.set(t.name, {
-      name: names.mcpName(t.name),
-      description: t.description,
-      inputSchema: listedInputSchema(t.inputSchema) as Tool['inputSchema'],
-      ...(annotations ? { annotations } : {}),
-    });
-  }
-  const views = new CatalogViews(host, names, all);
+  const names = new ToolNameMap(host.listTools(), mcp.nameSeparator);
+  const views = new CatalogViews(host, names);
   const whole = views.whole;
   return {
     names,
@@ -276,26 +259,23 @@ interface CallAudit {
   target?: string;
   /** The person declined the write. */
   declined?: boolean;
+  /** The error of a result that carries it as text only (search_tools: see its output schema). */
+  error?: ToolErrorInfo;
 }
 
 /** A result's outcome for the audit log: `ok` or its error's code, and the upstream status. */
-function auditedOutcome(result: CallToolResult | InputRequiredResult): { outcome: string; status?: number } {
+function auditedOutcome(
+  result: CallToolResult | InputRequiredResult,
+  audit: CallAudit,
+): { outcome: string; status?: number } {
   // 2026-07-28: the call ended to ask the client first (a confirmation, a sign-in).
   if (!Array.isArray((result as { content?: unknown }).content)) return { outcome: 'input_required' };
   const called = result as CallToolResult;
   const status = called._meta?.[STATUS_META_KEY];
   if (!called.isError) return { outcome: 'ok', ...(typeof status === 'number' ? { status } : {}) };
-  let error = (called.structuredContent as { error?: { code?: unknown; status?: unknown } } | undefined)
-    ?.error;
-  if (!error) {
-    // search_tools' errors carry it in their text only.
-    const first = called.content[0];
-    try {
-      error = first?.type === 'text' ? (JSON.parse(first.text) as { error?: typeof error }).error : undefined;
-    } catch {
-      error = undefined;
-    }
-  }
+  const error =
+    audit.error ??
+    (called.structuredContent as { error?: { code?: unknown; status?: unknown } } | undefined)?.error;
   return {
     outcome: typeof error?.code === 'string' ? error.code : 'error',
     ...(typeof error?.status === 'number' ? { status: error.status } : {}),
@@ -381,7 +361,7 @@ class ToolCalls {
   ): void {
     const log = this.catalog.audit;
     if (!log) return;
-    const answered = result ? auditedOutcome(result) : { outcome: code ?? 'internal_error' };
+    const answered = result ? auditedOutcome(result, audit) : { outcome: code ?? 'internal_error' };
     const client = clientNameOf(this.server, ctx);
     log.record({
       event: 'tool_call',
@@ -405,9 +385,11 @@ class ToolCalls {
     const own = view.hostTools.get(name);
     if (own) {
       const refused = checkHostToolArguments(own, args);
-      if (refused) {
+      if (refused && !refused.ok) {
         const { structuredContent, ...result } = renderOutcome(refused);
-        return name === SEARCH_TOOLS ? result : { ...result, structuredContent };
+        if (name !== SEARCH_TOOLS) return { ...result, structuredContent };
+        audit.error = refused.error;
+        return result;
       }
     }
     if (view.previews && name === PREVIEW_TOOL_CALL) return this.preview(args, audit, view);
@@ -429,17 +411,17 @@ class ToolCalls {
     const discovery = view.discovery;
     if (discovery) {
       if (name === SEARCH_TOOLS) {
-        const fitted = this.withinBudget(await discovery.search(args), undefined, undefined, name);
+        const answer = await discovery.search(args);
+        if (!answer.ok) audit.error = answer.error;
+        const fitted = this.withinBudget(answer.result, undefined, undefined, name);
         if (fitted.content.length === 1) return fitted;
         // A summary: its structured content does not fit the output schema (a list of tools).
         const { structuredContent: _unfit, ...summary } = fitted;
         return summary;
       }
       if (name === DESCRIBE_TOOLS) {
-        const result = discovery.describe(args);
-        const first = result.content[0];
-        const value = first?.type === 'text' && !result.isError ? JSON.parse(first.text) : undefined;
-        return this.withinBudget(result, value, undefined, name);
+        const answer = discovery.describe(args);
+        return this.withinBudget(answer.result, answer.ok ? answer.value : undefined, undefined, name);
       }
       if (name === CALL_TOOL) {
         const canonical = this.resolve(args.name, view);

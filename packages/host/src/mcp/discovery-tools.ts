@@ -1,3 +1,4 @@
+import type { ToolErrorInfo } from '@toolhost/core';
 import type { Host, ToolInfo } from '../host-api.js';
 import type { ToolIndex } from '../search/tool-index.js';
 import { compactLargeSchema } from './compact-schema.js';
@@ -165,32 +166,40 @@ export function discoveryInstructions(toolSets: readonly string[], toolCount: nu
   ].join(' ');
 }
 
+/**
+ * What search_tools or describe_tools answered: the result as sent, and what its text says as a
+ * value (the answer, or the error), so that nothing reads the text back.
+ */
+export type DiscoveryAnswer =
+  | { ok: true; result: CallToolResult; value: unknown }
+  | { ok: false; result: CallToolResult; error: ToolErrorInfo };
+
+function failed(error: ToolErrorInfo): DiscoveryAnswer {
+  return { ok: false, result: renderOutcome({ ok: false, error }), error };
+}
+
 // search_tools declares an output schema, which an error does not fit: its errors are text only.
-function invalid(message: string, parameter: string): CallToolResult {
-  const { structuredContent: _unfit, ...result } = renderOutcome({
-    ok: false,
-    error: { code: 'invalid_argument', message, retryable: false, parameter },
-  });
-  return result;
+function invalidSearch(message: string, parameter: string): DiscoveryAnswer {
+  const error = { code: 'invalid_argument' as const, message, retryable: false, parameter };
+  const { structuredContent: _unfit, ...result } = renderOutcome({ ok: false, error });
+  return { ok: false, result, error };
 }
 
 /** What search_tools and describe_tools answer, over the host's (filtered) tools. */
 export class DiscoveryCatalog {
   private index: Promise<ToolIndex> | undefined;
-  private readonly listed: ReadonlyMap<string, Tool>;
+  private readonly exposed: ReadonlyMap<string, ToolInfo>;
 
   /**
-   * `listed`: every exposed tool as the static catalog lists it (MCP names, listed schemas);
-   * `tools`: the tools searched and described (default all the host's; fewer for a request
-   * that narrowed its catalog).
+   * `tools`: the tools searched and described, as the host describes them (default all the
+   * host's; fewer for a request that narrowed its catalog).
    */
   constructor(
     private readonly host: Host,
     private readonly names: ToolNameMap,
-    listed: readonly Tool[],
     private readonly tools: readonly ToolInfo[] = host.listTools(),
   ) {
-    this.listed = new Map(listed.map((t) => [t.name, t]));
+    this.exposed = new Map(tools.map((t) => [t.name, t]));
   }
 
   /**
@@ -204,18 +213,18 @@ export class DiscoveryCatalog {
 
   /** The canonical name of a tool named in either spelling (`Set.Tool` or `Set_Tool`), if exposed. */
   resolve(name: string): string | undefined {
-    const canonical = this.names.canonicalName(name) ?? (this.host.getTool(name) ? name : undefined);
-    return canonical !== undefined && this.listed.has(this.names.mcpName(canonical)) ? canonical : undefined;
+    const canonical = this.names.canonicalName(name) ?? name;
+    return this.exposed.has(canonical) ? canonical : undefined;
   }
 
-  async search(args: Record<string, unknown>): Promise<CallToolResult> {
+  async search(args: Record<string, unknown>): Promise<DiscoveryAnswer> {
     const { query, limit = 5, tool_set: toolSet } = args;
     if (typeof query !== 'string' || query.trim() === '')
-      return invalid("Parameter 'query' is required: the task in plain words.", 'query');
+      return invalidSearch("Parameter 'query' is required: the task in plain words.", 'query');
     if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT)
-      return invalid(`Parameter 'limit' must be an integer from 1 to ${MAX_LIMIT}.`, 'limit');
+      return invalidSearch(`Parameter 'limit' must be an integer from 1 to ${MAX_LIMIT}.`, 'limit');
     if (toolSet !== undefined && typeof toolSet !== 'string')
-      return invalid("Parameter 'tool_set' must be a tool set name.", 'tool_set');
+      return invalidSearch("Parameter 'tool_set' must be a tool set name.", 'tool_set');
     const index = await this.warm();
     const tools = index.search(query, { limit, toolSet }).map((m) => ({
       name: this.names.mcpName(m.name),
@@ -224,11 +233,15 @@ export class DiscoveryCatalog {
       readOnly: m.readOnly,
       ...(m.differs ? { differs: m.differs } : {}),
     }));
-    const structured = { tools };
-    return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
+    const value = { tools };
+    return {
+      ok: true,
+      result: { content: [{ type: 'text', text: JSON.stringify(value) }], structuredContent: value },
+      value,
+    };
   }
 
-  describe(args: Record<string, unknown>): CallToolResult {
+  describe(args: Record<string, unknown>): DiscoveryAnswer {
     const { names } = args;
     if (
       !Array.isArray(names) ||
@@ -236,50 +249,43 @@ export class DiscoveryCatalog {
       names.length > MAX_DESCRIBE ||
       !names.every((n) => typeof n === 'string')
     )
-      return renderOutcome({
-        ok: false,
-        error: {
-          code: 'invalid_argument',
-          message: `Parameter 'names' must be a list of 1 to ${MAX_DESCRIBE} tool names.`,
-          retryable: false,
-          parameter: 'names',
-        },
+      return failed({
+        code: 'invalid_argument',
+        message: `Parameter 'names' must be a list of 1 to ${MAX_DESCRIBE} tool names.`,
+        retryable: false,
+        parameter: 'names',
       });
     const tools: Record<string, unknown>[] = [];
     const unknown: string[] = [];
     for (const name of names as string[]) {
       const canonical = this.resolve(name);
-      const info = canonical ? this.host.getTool(canonical) : undefined;
+      const info = canonical ? this.exposed.get(canonical) : undefined;
       if (!canonical || !info) {
         unknown.push(name);
         continue;
       }
-      const inputSchema = this.listed.get(this.names.mcpName(canonical))?.inputSchema;
       const bodySchema = this.host.serving.requestBodySchema(canonical) as
         | Record<string, unknown>
         | undefined;
+      const mcpName = this.names.mcpName(canonical);
       tools.push({
-        name: this.names.mcpName(canonical),
+        name: mcpName,
         toolSet: info.toolSet,
         description: info.description,
-        readOnly: info.annotations.readOnlyHint,
-        inputSchema,
+        readOnly: info.hints.readOnly,
+        inputSchema: info.inputSchema,
         ...(bodySchema ? { requestBodySchema: compactLargeSchema(bodySchema) } : {}),
-        example: exampleCall(this.names.mcpName(canonical), inputSchema, bodySchema),
+        example: exampleCall(mcpName, info.inputSchema, bodySchema),
       });
     }
     if (tools.length === 0) {
-      return renderOutcome({
-        ok: false,
-        error: {
-          code: 'unknown_tool',
-          message: `No such tool: ${unknown.join(', ')}. Use search_tools to find tools by what they do.`,
-          retryable: false,
-        },
+      return failed({
+        code: 'unknown_tool',
+        message: `No such tool: ${unknown.join(', ')}. Use search_tools to find tools by what they do.`,
+        retryable: false,
       });
     }
-    return {
-      content: [{ type: 'text', text: JSON.stringify(unknown.length > 0 ? { tools, unknown } : { tools }) }],
-    };
+    const value = unknown.length > 0 ? { tools, unknown } : { tools };
+    return { ok: true, result: { content: [{ type: 'text', text: JSON.stringify(value) }] }, value };
   }
 }

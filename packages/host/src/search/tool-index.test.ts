@@ -13,12 +13,7 @@ function tool(name: string, description: string, readOnly: boolean, params: stri
       type: 'object',
       properties: Object.fromEntries(params.map((p) => [p, { type: 'string' }])),
     },
-    annotations: {
-      readOnlyHint: readOnly,
-      destructiveHint: !readOnly,
-      idempotentHint: false,
-      openWorldHint: true,
-    },
+    hints: { readOnly, destructive: !readOnly, idempotent: false, openWorld: true },
   };
 }
 
@@ -108,11 +103,11 @@ function endpoint(
       ),
       required: pathParams,
     },
-    annotations: {
-      readOnlyHint: method === 'GET',
-      destructiveHint: method === 'DELETE',
-      idempotentHint: false,
-      openWorldHint: true,
+    hints: {
+      readOnly: method === 'GET',
+      destructive: method === 'DELETE',
+      idempotent: false,
+      openWorld: true,
     },
     endpoint: { method, path, pathParams },
   };
@@ -398,12 +393,7 @@ describe('ToolIndex on requests in agents’ own words', () => {
           '/v4/flows/batch/read',
           'Demo: read several workflows by id in one batch.',
         ),
-        annotations: {
-          readOnlyHint: true,
-          destructiveHint: false,
-          idempotentHint: true,
-          openWorldHint: true,
-        },
+        hints: { readOnly: true, destructive: false, idempotent: true, openWorld: true },
       },
       endpoint(
         'FlowEmailCampaigns',

@@ -161,7 +161,7 @@ export class ToolIndex {
         name: tool.name,
         toolSet: tool.toolSet,
         description: tool.description,
-        readOnly: tool.annotations.readOnlyHint,
+        readOnly: tool.hints.readOnly,
         score: r.score,
         ...(this.notes.has(tool.name) ? { differs: this.notes.get(tool.name) } : {}),
       };

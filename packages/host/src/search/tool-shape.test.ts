@@ -17,12 +17,7 @@ function tool(
     toolSet: 'DemoApi',
     description,
     inputSchema: { type: 'object', properties: params, required: pathParams },
-    annotations: {
-      readOnlyHint: readOnly,
-      destructiveHint: false,
-      idempotentHint: false,
-      openWorldHint: true,
-    },
+    hints: { readOnly, destructive: false, idempotent: false, openWorld: true },
     endpoint: { method, path, pathParams },
   };
 }

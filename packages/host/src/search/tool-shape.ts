@@ -201,7 +201,7 @@ export function paramShapes(name: string, schema: Record<string, unknown>): IdSh
  * set (`meta`, `marketing`): a prefix of the API, not an object.
  */
 export function toolShape(tool: ToolInfo, namespaces: ReadonlySet<string>): ToolShape {
-  const method = tool.endpoint?.method.toUpperCase() ?? (tool.annotations.readOnlyHint ? 'GET' : 'POST');
+  const method = tool.endpoint?.method.toUpperCase() ?? (tool.hints.readOnly ? 'GET' : 'POST');
   const segments = (tool.endpoint?.path ?? '').split('/').filter((s) => s.length > 0);
   const isParam = (s: string) => s.startsWith('{');
   const last = segments.at(-1) ?? '';
@@ -229,7 +229,7 @@ export function toolShape(tool: ToolInfo, namespaces: ReadonlySet<string>): Tool
     else if (method === 'PATCH') op = 'update';
     else if (method === 'PUT')
       op = UPSERT.test(tool.description) ? 'upsert' : linksItems(tool) ? 'link' : 'replace';
-    else op = tool.annotations.readOnlyHint ? 'get' : UPSERT.test(tool.description) ? 'upsert' : 'create';
+    else op = tool.hints.readOnly ? 'get' : UPSERT.test(tool.description) ? 'upsert' : 'create';
   }
 
   // The object: the run of literal segments that ends the path (before an action verb), or
