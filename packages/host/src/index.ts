@@ -44,7 +44,7 @@ export { HostError, type HostErrorCode } from './host-error.js';
 export { type HttpServeOptions, type HttpServerHandle, serveHttp } from './http/serve-http.js';
 export { createLogger, type Logger } from './logger.js';
 export { compactSchema, expandSchemaReferences } from './mcp/compact-schema.js';
-export { createMcpServer, type McpServerOptions, prepareMcpCatalog } from './mcp/create-mcp-server.js';
+export { createMcpServer, type McpServerOptions, prepareMcpServingState } from './mcp/create-mcp-server.js';
 export { SERVER_INSTRUCTIONS } from './mcp/instructions.js';
 export { effectiveAnnotations, type ListedAnnotations } from './mcp/listing.js';
 export { renderOutcome, STATUS_META_KEY } from './mcp/render-outcome.js';

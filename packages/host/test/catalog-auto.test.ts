@@ -7,7 +7,7 @@ import type { HostConfig } from '../src/config/host-config.js';
 import { createHost, type Host } from '../src/host.js';
 import { type HttpServerHandle, serveHttp } from '../src/http/serve-http.js';
 import { AUTO_CATALOG_MAX_TOOLS } from '../src/mcp/catalog-views.js';
-import { createMcpServer, prepareMcpCatalog } from '../src/mcp/create-mcp-server.js';
+import { createMcpServer, prepareMcpServingState } from '../src/mcp/create-mcp-server.js';
 import { fixtureApp, inlinePlugin } from './support.js';
 
 const read = (name: string): ToolDeclaration => ({
@@ -39,7 +39,7 @@ async function hostWith(plugins: (typeof small)[], config: HostConfig = {}): Pro
 }
 
 async function listedNames(host: Host): Promise<string[]> {
-  const server = createMcpServer(host, prepareMcpCatalog(host));
+  const server = createMcpServer(host, prepareMcpServingState(host));
   const [a, b] = InMemoryTransport.createLinkedPair();
   const client = new Client({ name: 'auto-test', version: '0.0.0' });
   await server.connect(a);

@@ -41,7 +41,7 @@ describe('@toolhost/host entries', () => {
       'loadConfigFile',
       'mcpToolName',
       'pluginSearchBases',
-      'prepareMcpCatalog',
+      'prepareMcpServingState',
       'registerService',
       'renderOutcome',
       'resolveConfig',

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
 import { createHost, type Host } from '../src/host.js';
 import { createLogger } from '../src/logger.js';
-import { createMcpServer, prepareMcpCatalog } from '../src/mcp/create-mcp-server.js';
+import { createMcpServer, prepareMcpServingState } from '../src/mcp/create-mcp-server.js';
 import { inlinePlugin } from './support.js';
 import { WRITE_KEY, writeTools } from './write-support.js';
 
@@ -17,7 +17,7 @@ let client: Client;
 let logged = '';
 
 async function connect(h: Host): Promise<Client> {
-  const server = createMcpServer(h, prepareMcpCatalog(h));
+  const server = createMcpServer(h, prepareMcpServingState(h));
   const [a, b] = InMemoryTransport.createLinkedPair();
   const c = new Client({ name: 'host-tool-arguments', version: '0' });
   await server.connect(a);

@@ -10,7 +10,7 @@ import { AccessTokens } from '../src/auth/access-tokens.js';
 import { createHost, type Host } from '../src/host.js';
 import { ReusedServers, reusableRequest } from '../src/http/reused-servers.js';
 import { type HttpServerHandle, serveHttp } from '../src/http/serve-http.js';
-import { createMcpServer, prepareMcpCatalog } from '../src/mcp/create-mcp-server.js';
+import { createMcpServer, prepareMcpServingState } from '../src/mcp/create-mcp-server.js';
 import { FIRST_STATELESS_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '../src/mcp/sdk.js';
 import { inlinePlugin } from './support.js';
 
@@ -158,10 +158,10 @@ describe('ReusedServers', () => {
   let reused: ReusedServers;
 
   beforeAll(async () => {
-    const catalog = prepareMcpCatalog(host);
+    const mcpState = prepareMcpServingState(host);
     reused = new ReusedServers(() => {
       built += 1;
-      return createMcpServer(host, catalog, {
+      return createMcpServer(host, mcpState, {
         userPerRequest: true,
         supportedProtocolVersions: [...SUPPORTED_PROTOCOL_VERSIONS, FIRST_STATELESS_VERSION],
       });

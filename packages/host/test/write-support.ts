@@ -3,7 +3,7 @@ import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 import type { ToolDeclaration } from '@toolhost/core';
 import type { HostConfig } from '../src/config/host-config.js';
 import { createHost, type Host } from '../src/host.js';
-import { createMcpServer, prepareMcpCatalog } from '../src/mcp/create-mcp-server.js';
+import { createMcpServer, prepareMcpServingState } from '../src/mcp/create-mcp-server.js';
 import { inlinePlugin } from './support.js';
 
 /** A write with everything a request can carry: path, query, header-free body, a secret. */
@@ -51,7 +51,7 @@ export async function mcpClient(
 ): Promise<Client> {
   const server = createMcpServer(
     host,
-    prepareMcpCatalog(host),
+    prepareMcpServingState(host),
     options.userId ? { userId: options.userId } : {},
   );
   const [a, b] = InMemoryTransport.createLinkedPair();

@@ -5,7 +5,7 @@ import type { Host } from '../host-api.js';
 import type { Logger } from '../logger.js';
 import { type Narrowing, narrowingOf } from '../mcp/catalog-views.js';
 import { answersDirectly } from '../mcp/confirm-elicitation.js';
-import { createMcpServer, type McpCatalog } from '../mcp/create-mcp-server.js';
+import { createMcpServer, type McpServingState } from '../mcp/create-mcp-server.js';
 import { isInitialize, onlyAnswers } from '../mcp/jsonrpc-messages.js';
 import type { AuditEntry } from '../observability/audit-log.js';
 import type { HttpSession, HttpSessions } from './http-sessions.js';
@@ -16,7 +16,7 @@ import { isSessionEra, type StatelessRequests } from './stateless-requests.js';
 
 export interface McpEndpointOptions {
   host: Host;
-  catalog: McpCatalog;
+  mcpState: McpServingState;
   sessions: HttpSessions;
   accessTokens: AccessTokens;
   allowedOrigins: ReadonlySet<string>;
@@ -87,7 +87,7 @@ export class McpEndpoint {
     const user = accessTokens.userFor(req.headers.authorization);
     if (user) return user;
     req.resume();
-    this.o.catalog.audit?.record({ event: 'refusal', outcome: 'unauthenticated' });
+    this.o.mcpState.audit?.record({ event: 'refusal', outcome: 'unauthenticated' });
     jsonRpcError(res, 401, 'Unauthorized: send Authorization: Bearer <access token>', {
       headers: { 'www-authenticate': 'Bearer' },
     });
@@ -128,13 +128,13 @@ export class McpEndpoint {
     const found = this.o.sessions.get(sessionId) ?? (await this.restore(sessionId, userId));
     if (!found) return jsonRpcError(res, 404, 'Session not found', { code: -32001, id });
     if ('status' in found) {
-      if (found.status === 403) this.o.catalog.audit?.record(otherUsersSession(userId));
+      if (found.status === 403) this.o.mcpState.audit?.record(otherUsersSession(userId));
       return jsonRpcError(res, found.status, found.message, { id });
     }
     const session = found;
     // Another user's token cannot ride on a session.
     if (session.userId !== userId) {
-      this.o.catalog.audit?.record(otherUsersSession(userId));
+      this.o.mcpState.audit?.record(otherUsersSession(userId));
       return jsonRpcError(res, 403, 'This session belongs to another user', { id });
     }
     session.lastSeen = Date.now();
@@ -174,7 +174,7 @@ export class McpEndpoint {
     const owner = accessTokens.enabled ? userId : `${userId}\u0000${String(clientName)}`;
     const refused = sessions.admit(owner);
     if (refused) {
-      this.o.catalog.audit?.record({
+      this.o.mcpState.audit?.record({
         event: 'refusal',
         outcome: 'too_many_sessions',
         user: userId,
@@ -218,13 +218,13 @@ export class McpEndpoint {
     onInitialized: () => void,
     narrowing?: Narrowing,
   ): Promise<HttpSession> {
-    const { host, catalog, sessions, shared } = this.o;
+    const { host, mcpState, sessions, shared } = this.o;
     const transport = new SessionTransport({
       sessionId,
       onInitialized,
       answersDirectly: (request) => answersDirectly(server, host.config.tools?.confirmWrites, request),
     });
-    const server = createMcpServer(host, catalog, {
+    const server = createMcpServer(host, mcpState, {
       ...(narrowing ? { narrowing } : {}),
       ...this.o.serverInfo,
       userId,

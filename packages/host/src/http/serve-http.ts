@@ -5,8 +5,8 @@ import type { Host } from '../host-api.js';
 import type { Logger } from '../logger.js';
 import {
   createMcpServer,
-  type McpCatalog,
-  prepareMcpCatalog,
+  type McpServingState,
+  prepareMcpServingState,
   sendCompletionNotice,
 } from '../mcp/create-mcp-server.js';
 import { FIRST_STATELESS_VERSION, type JSONRPCMessage, SUPPORTED_PROTOCOL_VERSIONS } from '../mcp/sdk.js';
@@ -87,7 +87,7 @@ export type RouteHandler = (
 interface ServerState {
   host: Host;
   options: HttpSettings;
-  catalog: McpCatalog;
+  mcpState: McpServingState;
   sessions: HttpSessions;
   accessTokens: AccessTokens;
   shared?: SharedStore;
@@ -150,7 +150,7 @@ export async function serveHttp(host: Host, given: HttpServeOptions = {}): Promi
   const state: ServerState = {
     host,
     options,
-    catalog: prepareMcpCatalog(host),
+    mcpState: prepareMcpServingState(host),
     sessions: openSessions(options),
     accessTokens,
     shared: sharedStoreOf(host),
@@ -294,7 +294,7 @@ async function mcpRoute(state: ServerState): Promise<RouteHandler> {
   });
   const mcp = new McpEndpoint({
     host,
-    catalog: state.catalog,
+    mcpState: state.mcpState,
     sessions: state.sessions,
     accessTokens: state.accessTokens,
     allowedOrigins: new Set(options.allowedOrigins ?? []),
@@ -305,9 +305,9 @@ async function mcpRoute(state: ServerState): Promise<RouteHandler> {
     exchanges: state.exchanges,
     ...(sharedSessions ? { shared: sharedSessions } : {}),
     stateless: new StatelessRequests({
-      createServer: (userId) => createMcpServer(host, state.catalog, { ...options.serverInfo, userId }),
+      createServer: (userId) => createMcpServer(host, state.mcpState, { ...options.serverInfo, userId }),
       createReusedServer: () => {
-        const server = createMcpServer(host, state.catalog, {
+        const server = createMcpServer(host, state.mcpState, {
           ...options.serverInfo,
           userPerRequest: true,
           supportedProtocolVersions: [...SUPPORTED_PROTOCOL_VERSIONS, FIRST_STATELESS_VERSION],

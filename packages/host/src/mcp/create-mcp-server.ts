@@ -82,12 +82,13 @@ export interface McpServerOptions {
 }
 
 /**
- * Prepares what every MCP server of this host shares (the tool list, the name map, the store
- * of results over the size budget), once, so that `tools/list` answers a prepared array and a
+ * Prepares the state every MCP server of this host shares (the catalog views with their tool
+ * lists, the name map, the store of results over the size budget, the confirmation keys, the
+ * audit log), once, so that `tools/list` answers a prepared array and a
  * fresh Server per HTTP session costs only the object itself. With `mcp.catalog: dynamic` the
  * list is the three discovery tools instead of every tool.
  */
-export function prepareMcpCatalog(host: Host) {
+export function prepareMcpServingState(host: Host) {
   const mcp = host.config.mcp;
   const names = new ToolNameMap(host.listTools(), mcp.nameSeparator);
   const views = new CatalogViews(host, names);
@@ -146,7 +147,8 @@ function cacheHintsFor(resultTtlSeconds: number): Partial<Record<CacheableMethod
   };
 }
 
-export type McpCatalog = ReturnType<typeof prepareMcpCatalog>;
+/** What every MCP server of a host shares, sessions and single requests alike: see `prepareMcpServingState`. */
+export type McpServingState = ReturnType<typeof prepareMcpServingState>;
 
 /** With replicas sharing Redis, large results are shared too: any replica serves their links. */
 function sharedResults(host: Host): Pick<ResultStoreOptions, 'shared' | 'onShareFailed'> {
@@ -155,8 +157,8 @@ function sharedResults(host: Host): Pick<ResultStoreOptions, 'shared' | 'onShare
 }
 
 /** The catalog view a request sees: narrowed by its HTTP headers, if it sent any. */
-function viewFor(catalog: McpCatalog, ctx: { http?: { req?: Request } }): CatalogView {
-  return catalog.views.view(narrowingOf(ctx.http?.req?.headers));
+function viewFor(mcpState: McpServingState, ctx: { http?: { req?: Request } }): CatalogView {
+  return mcpState.views.view(narrowingOf(ctx.http?.req?.headers));
 }
 
 /**
@@ -192,7 +194,11 @@ export async function sendCompletionNotice(server: Server, elicitationId: string
  * through the request handlers: the high-level `tool()` helper expects zod and drops plain
  * JSON Schema.
  */
-export function createMcpServer(host: Host, catalog: McpCatalog, options: McpServerOptions = {}): Server {
+export function createMcpServer(
+  host: Host,
+  mcpState: McpServingState,
+  options: McpServerOptions = {},
+): Server {
   const server = new Server(
     { name: options.name ?? 'toolhost', version: options.version ?? '0.0.0' },
     {
@@ -200,10 +206,10 @@ export function createMcpServer(host: Host, catalog: McpCatalog, options: McpSer
       // request, at or above the level it asked for (`logging/setLevel` on a session, the
       // per-request `_meta` level on 2026-07-28, where none is sent without one).
       capabilities: { tools: { listChanged: false }, resources: { listChanged: false }, logging: {} },
-      instructions: catalog.views.view(options.narrowing).instructions,
-      cacheHints: catalog.cacheHints,
+      instructions: mcpState.views.view(options.narrowing).instructions,
+      cacheHints: mcpState.cacheHints,
       // Checked before any handler runs: a state that fails is -32602, and never reaches one.
-      requestState: { verify: (state, ctx) => catalog.confirmations.codec.verify(state, ctx) },
+      requestState: { verify: (state, ctx) => mcpState.confirmations.codec.verify(state, ctx) },
       ...(options.supportedProtocolVersions
         ? { supportedProtocolVersions: options.supportedProtocolVersions }
         : {}),
@@ -216,12 +222,12 @@ export function createMcpServer(host: Host, catalog: McpCatalog, options: McpSer
         return () => userId;
       })();
   server.setRequestHandler('tools/list', async (_request, ctx) => {
-    const view = viewFor(catalog, ctx);
+    const view = viewFor(mcpState, ctx);
     // Once the list is answered (the client's first step), load what calls need. A timer, not
     // setImmediate: the stdio transport writes this turn's answers in a setImmediate queued
     // after this one, and loading first (synchronous on Node 22) held the answer back.
-    if (!catalog.warmed) {
-      catalog.warmed = true;
+    if (!mcpState.warmed) {
+      mcpState.warmed = true;
       setTimeout(() => {
         void view.discovery?.warm();
         void host.warm();
@@ -234,15 +240,15 @@ export function createMcpServer(host: Host, catalog: McpCatalog, options: McpSer
   // One ToolCalls for a server of one user; one per call (a few fields) where each request names its own.
   const calls = options.userPerRequest
     ? undefined
-    : new ToolCalls(server, host, catalog, userOf(), options.userId, notifyCompletion);
+    : new ToolCalls(server, host, mcpState, userOf(), options.userId, notifyCompletion);
   server.setRequestHandler('tools/call', (request, ctx) => {
     const answering =
-      calls ?? new ToolCalls(server, host, catalog, userOf(ctx), userOf(ctx), notifyCompletion);
+      calls ?? new ToolCalls(server, host, mcpState, userOf(ctx), userOf(ctx), notifyCompletion);
     return withCallerTrace(ctx.mcpReq._meta ?? request.params._meta, () =>
       answering.answer(request.params, ctx),
     );
   });
-  serveResults(server, catalog, userOf);
+  serveResults(server, mcpState, userOf);
   return server;
 }
 
@@ -311,7 +317,7 @@ class ToolCalls {
   constructor(
     private readonly server: Server,
     private readonly host: Host,
-    private readonly catalog: McpCatalog,
+    private readonly mcpState: McpServingState,
     private readonly userId: string,
     private readonly callerId: string | undefined,
     private readonly notifyCompletion: (elicitationId: string) => void,
@@ -359,7 +365,7 @@ class ToolCalls {
     result?: CallToolResult | InputRequiredResult,
     code?: string,
   ): void {
-    const log = this.catalog.audit;
+    const log = this.mcpState.audit;
     if (!log) return;
     const answered = result ? auditedOutcome(result, audit) : { outcome: code ?? 'internal_error' };
     const client = clientNameOf(this.server, ctx);
@@ -381,7 +387,7 @@ class ToolCalls {
     audit: CallAudit,
   ): Promise<CallToolResult | InputRequiredResult> {
     const { name, arguments: args = {} } = params;
-    const view = viewFor(this.catalog, ctx);
+    const view = viewFor(this.mcpState, ctx);
     const own = view.hostTools.get(name);
     if (own) {
       const refused = checkHostToolArguments(own, args);
@@ -430,7 +436,7 @@ class ToolCalls {
         return this.call(canonical, args.arguments, ctx, audit, args.idempotency_key, 'idempotency_key');
       }
     }
-    const canonical = this.catalog.names.canonicalName(name);
+    const canonical = this.mcpState.names.canonicalName(name);
     if (!canonical || !view.exposed.has(canonical)) throw this.unknownTool(name, view);
     audit.tool = canonical;
     return this.call(
@@ -446,7 +452,7 @@ class ToolCalls {
   /** A tool named in either spelling (`Set.Tool` or `Set_Tool`), if exposed (in the request's view). */
   private resolve(name: unknown, view: CatalogView): string | undefined {
     if (typeof name !== 'string') return undefined;
-    const canonical = this.catalog.names.canonicalName(name) ?? (this.host.getTool(name) ? name : undefined);
+    const canonical = this.mcpState.names.canonicalName(name) ?? (this.host.getTool(name) ? name : undefined);
     return canonical !== undefined && view.exposed.has(canonical) ? canonical : undefined;
   }
 
@@ -530,7 +536,7 @@ class ToolCalls {
     /** Computed only where a state is redeemed or minted: most calls need none. */
     digest: () => string,
   ): Promise<CallToolResult | InputRequiredResult> {
-    const states = this.catalog.confirmations;
+    const states = this.mcpState.confirmations;
     const state = ctx.mcpReq.requestState<ConfirmationPayload>();
     if (state !== undefined) {
       const refused = await states.redeem(state, this.userId, tool, digest());
@@ -590,32 +596,36 @@ class ToolCalls {
 
   private withinBudget(result: CallToolResult, value: unknown, status: number | undefined, tool: string) {
     return fitResult(result, value, status, {
-      maxBytes: this.catalog.maxResultBytes,
-      store: this.catalog.results,
+      maxBytes: this.mcpState.maxResultBytes,
+      store: this.mcpState.results,
       userId: this.userId,
       tool,
-      mcpName: this.catalog.names.mcpName(tool),
-      queryParams: queryParamsOf(this.host, this.catalog, tool),
+      mcpName: this.mcpState.names.mcpName(tool),
+      queryParams: queryParamsOf(this.host, this.mcpState, tool),
     });
   }
 
   /** The same words as the embedding API and the CLI: the right spelling, the key that hides the tool, or a close name. */
   private unknownTool(name: unknown, view: CatalogView): ProtocolError {
-    const canonical = typeof name === 'string' ? this.catalog.names.canonicalName(name) : undefined;
+    const canonical = typeof name === 'string' ? this.mcpState.names.canonicalName(name) : undefined;
     const message =
-      canonical !== undefined && this.catalog.exposed.has(canonical) && !view.exposed.has(canonical)
+      canonical !== undefined && this.mcpState.exposed.has(canonical) && !view.exposed.has(canonical)
         ? `The tool ${shortName(name)} is left out by this request's ${TOOLSETS_HEADER} / ${TOOLS_HEADER} / ${READONLY_HEADER} headers.`
-        : this.host.serving.explainUnknownTool(shortName(name), this.catalog.exposed, 'mcp');
+        : this.host.serving.explainUnknownTool(shortName(name), this.mcpState.exposed, 'mcp');
     return new ProtocolError(ProtocolErrorCode.InvalidParams, message);
   }
 }
 
 /** Results over the size budget, each readable only by the user whose call produced it. */
-function serveResults(server: Server, catalog: McpCatalog, userOf: (ctx: ServerContext) => string): void {
+function serveResults(
+  server: Server,
+  mcpState: McpServingState,
+  userOf: (ctx: ServerContext) => string,
+): void {
   server.setRequestHandler('resources/list', async (_request, ctx) => ({
-    resources: (await catalog.results.listAll(userOf(ctx))).map((r) => ({
+    resources: (await mcpState.results.listAll(userOf(ctx))).map((r) => ({
       uri: r.uri,
-      name: `${catalog.names.mcpName(r.tool)} result`,
+      name: `${mcpState.names.mcpName(r.tool)} result`,
       mimeType: 'application/json',
       size: r.bytes,
     })),
@@ -623,12 +633,12 @@ function serveResults(server: Server, catalog: McpCatalog, userOf: (ctx: ServerC
   // No templates: a stored result is read by the URI its summary gave.
   server.setRequestHandler('resources/templates/list', async () => ({ resourceTemplates: [] }));
   server.setRequestHandler('resources/read', async (request, ctx) => {
-    const stored = await catalog.results.read(request.params.uri, userOf(ctx));
+    const stored = await mcpState.results.read(request.params.uri, userOf(ctx));
     if (!stored) {
       // -32602 with the URI in `data`, as 2026-07-28 asks (SEP-2164), on every era.
       throw new ResourceNotFoundError(
         request.params.uri,
-        `Resource not found (results expire after ${catalog.results.ttlSeconds} s): ${request.params.uri}`,
+        `Resource not found (results expire after ${mcpState.results.ttlSeconds} s): ${request.params.uri}`,
       );
     }
     return { contents: [{ uri: stored.uri, mimeType: 'application/json', text: stored.text }] };
@@ -636,11 +646,11 @@ function serveResults(server: Server, catalog: McpCatalog, userOf: (ctx: ServerC
 }
 
 /** The tool's query parameters by tool and API name, for the next-page hint of a summary. */
-function queryParamsOf(host: Host, catalog: McpCatalog, tool: string): readonly QueryParamName[] {
-  let params = catalog.queryParams.get(tool);
+function queryParamsOf(host: Host, mcpState: McpServingState, tool: string): readonly QueryParamName[] {
+  let params = mcpState.queryParams.get(tool);
   if (!params) {
     params = host.serving.queryParameters(tool);
-    catalog.queryParams.set(tool, params);
+    mcpState.queryParams.set(tool, params);
   }
   return params;
 }

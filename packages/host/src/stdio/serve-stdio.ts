@@ -1,7 +1,7 @@
 import type { Readable, Writable } from 'node:stream';
 import type { Host } from '../host-api.js';
 import type { Logger } from '../logger.js';
-import { createMcpServer, type McpServerOptions, prepareMcpCatalog } from '../mcp/create-mcp-server.js';
+import { createMcpServer, type McpServerOptions, prepareMcpServingState } from '../mcp/create-mcp-server.js';
 import { serveStdio as serveBothEras } from '../mcp/sdk.js';
 import { BatchedStdioServerTransport } from './batched-stdio-transport.js';
 import { idOfOversized, LineLimit, MAX_STDIO_MESSAGE_BYTES } from './stdio-line-limit.js';
@@ -37,13 +37,13 @@ export async function serveStdio(
     );
   });
   stdin.pipe(lines);
-  const catalog = prepareMcpCatalog(host);
+  const mcpState = prepareMcpServingState(host);
   // Lines reach the SDK's reader whole and within the limit, so its own (smaller) guard,
   // which would close the transport, never trips.
   const transport = new BatchedStdioServerTransport(lines, stdout, { maxBufferSize: limit + 1 });
   const served = serveBothEras(
     () => {
-      const server = createMcpServer(host, catalog, options);
+      const server = createMcpServer(host, mcpState, options);
       server.onerror = (e) => log?.warn({ err: e.message }, 'stdio message refused');
       return server;
     },
