@@ -109,9 +109,7 @@ program
       program.error(`toolhost: ${outcome.ok ? `no tool named '${name}'` : outcome.error.message}`);
     }
     const names = new ToolNameMap(host.listTools(), host.config.mcp.nameSeparator);
-    const isMode = 'mode' in ((tool!.inputSchema as { properties?: object }).properties ?? {});
-    const schema = isMode ? await host.callTool(tool!.name, { mode: 'get_request_schema' }) : undefined;
-    const body = schema?.ok && schema.kind === 'schema' ? schema.schema : undefined;
+    const body = host.serving.requestBodySchema(tool!.name);
     process.stdout.write(describeTool(tool!, names.mcpName(tool!.name), body));
     await host.close();
   });
