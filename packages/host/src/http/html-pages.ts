@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { BodyTooLarge, readBody } from './request-guards.js';
 
 /** The host's own small HTML pages (OAuth start and callback, connections): their common parts. */
 
@@ -38,21 +39,11 @@ export function redirect(res: ServerResponse, status: number, location: string, 
 }
 
 /** A small urlencoded form body (undefined when over the limit). */
-export function readForm(req: IncomingMessage): Promise<URLSearchParams | undefined> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > FORM_LIMIT_BYTES) {
-        req.removeAllListeners('data');
-        req.resume();
-        resolve(undefined);
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('end', () => resolve(new URLSearchParams(Buffer.concat(chunks).toString('utf8'))));
-    req.on('error', reject);
-  });
+export async function readForm(req: IncomingMessage): Promise<URLSearchParams | undefined> {
+  try {
+    return new URLSearchParams(await readBody(req, FORM_LIMIT_BYTES));
+  } catch (e) {
+    if (e instanceof BodyTooLarge) return undefined;
+    throw e;
+  }
 }

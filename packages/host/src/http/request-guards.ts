@@ -5,6 +5,12 @@ export type { JsonRpcId };
 
 export class BodyTooLarge extends Error {}
 
+/** The first value of a request header (Node gives a list for a repeated one). */
+export function firstHeader(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
 /** The request body as text, refused past `limit` bytes (announced or received). */
 export function readBody(req: IncomingMessage, limit: number): Promise<string> {
   if (Number(req.headers['content-length'] ?? 0) > limit) {

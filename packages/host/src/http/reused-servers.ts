@@ -12,6 +12,7 @@ import {
   type Server,
   type TransportSendOptions,
 } from '../mcp/sdk.js';
+import { firstHeader } from './request-guards.js';
 
 /**
  * The requests a reused server answers: the ones every client sends again and again. Anything
@@ -33,12 +34,6 @@ const ENCODED_NAME_PREFIX = '=?base64?';
 /** A header value without the spaces and tabs around it (RFC 9110's optional whitespace), as the SDK reads it. */
 const stripSpaces = (value: string) => value.replace(/^[ \t]+|[ \t]+$/g, '');
 
-/** The first value of a header. */
-function header(req: IncomingMessage, name: string): string | undefined {
-  const value = req.headers[name];
-  return Array.isArray(value) ? value[0] : value;
-}
-
 /** A 2026-07-28 request a reused server may answer, with the revision its envelope names. */
 export interface ReusableRequest {
   message: JSONRPCRequest;
@@ -58,10 +53,10 @@ export function reusableRequest(req: IncomingMessage, parsed: unknown): Reusable
     return undefined;
   const method = (parsed as { method?: unknown }).method;
   if (typeof method !== 'string' || !REUSED_METHODS.has(method)) return undefined;
-  const contentType = header(req, 'content-type');
-  const protocolVersionHeader = header(req, 'mcp-protocol-version');
-  const mcpMethodHeader = header(req, 'mcp-method');
-  const mcpNameHeader = header(req, 'mcp-name');
+  const contentType = firstHeader(req, 'content-type');
+  const protocolVersionHeader = firstHeader(req, 'mcp-protocol-version');
+  const mcpMethodHeader = firstHeader(req, 'mcp-method');
+  const mcpNameHeader = firstHeader(req, 'mcp-name');
   if (!isJsonContentType(contentType ?? null) || !protocolVersionHeader || !mcpMethodHeader) return undefined;
   const route = classifyInboundRequest({
     httpMethod: 'POST',

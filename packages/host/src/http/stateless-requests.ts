@@ -9,6 +9,7 @@ import {
   PROTOCOL_VERSION_META_KEY,
   type Server,
 } from '../mcp/sdk.js';
+import { firstHeader } from './request-guards.js';
 import { ReusedServers, reusableRequest } from './reused-servers.js';
 
 /** The user a stateless request is made for, carried to the per-request server's factory. */
@@ -28,12 +29,6 @@ export interface StatelessRequestsOptions {
   onerror?: (error: Error) => void;
 }
 
-/** The first value of a header, as the classification reads it. */
-function header(req: IncomingMessage, name: string): string | undefined {
-  const value = req.headers[name];
-  return Array.isArray(value) ? value[0] : value;
-}
-
 /**
  * Whether a request belongs to the session era (MCP 2025-11-25 and earlier: `initialize`, then
  * requests of the session) rather than to 2026-07-28, where every request stands alone and
@@ -46,9 +41,9 @@ export function isSessionEra(req: IncomingMessage, parsed: unknown): boolean {
     classifyInboundRequest({
       httpMethod: req.method ?? 'GET',
       body: parsed,
-      protocolVersionHeader: header(req, 'mcp-protocol-version'),
-      mcpMethodHeader: header(req, 'mcp-method'),
-      mcpNameHeader: header(req, 'mcp-name'),
+      protocolVersionHeader: firstHeader(req, 'mcp-protocol-version'),
+      mcpMethodHeader: firstHeader(req, 'mcp-method'),
+      mcpNameHeader: firstHeader(req, 'mcp-name'),
     }).kind === 'legacy'
   );
 }
