@@ -1,4 +1,3 @@
-import { resolve } from 'node:path';
 import type { StoredToken, TokenStore, ToolOutcome } from '@toolhost/core';
 import { Cluster } from 'ioredis';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -31,7 +30,6 @@ import { fixtureApp } from './support.js';
 // and script must keep its keys in one hash slot (else Redis answers CROSSSLOT), and listing
 // must walk every master.
 const TOKEN_KEY = 'token-encryption-key-for-the-cluster';
-const _repoRoot = resolve(fixtureApp, '../../../../..');
 
 let cluster: RedisCluster;
 let admin: Cluster;
