@@ -6,7 +6,8 @@ import type { HostConfig } from './config/host-config.js';
 const require = createRequire(import.meta.url);
 // Loaded when a glob is configured, and required, not imported: see docs/performance.md,
 // "CommonJS packages at start".
-const picomatch = (glob: string | string[]) => (require('picomatch') as typeof Picomatch)(glob);
+/** A matcher for canonical tool names: true for a name any of the globs matches. */
+export const globMatcher = (glob: string | string[]) => (require('picomatch') as typeof Picomatch)(glob);
 
 /** What the filters look at: the canonical name, the tool set and whether the tool only reads. */
 export interface SelectableTool {
@@ -20,8 +21,8 @@ export interface SelectableTool {
  * set disabled or not chosen, not allowed, denied, or not read-only on a read-only host.
  */
 export function hiddenBy(config: HostConfig): (tool: SelectableTool) => string | undefined {
-  const allow = config.tools?.allow?.length ? picomatch(config.tools.allow) : () => true;
-  const deny = config.tools?.deny?.length ? picomatch(config.tools.deny) : () => false;
+  const allow = config.tools?.allow?.length ? globMatcher(config.tools.allow) : () => true;
+  const deny = config.tools?.deny?.length ? globMatcher(config.tools.deny) : () => false;
   const readOnly = config.tools?.readOnly === true;
   const sets = config.tools?.toolSets ? new Set(config.tools.toolSets) : undefined;
   return (tool) => {

@@ -1,14 +1,8 @@
-import { createRequire } from 'node:module';
 import type { ToolSetDefinition } from '@toolhost/core';
-import type Picomatch from 'picomatch';
+import { globMatcher } from '../tool-selection.js';
 import { didYouMean } from './did-you-mean.js';
 import type { HostConfig } from './host-config.js';
 import { ConfigError } from './load-config.js';
-
-const require = createRequire(import.meta.url);
-// Loaded when a glob is configured, and required, not imported: see docs/performance.md,
-// "CommonJS packages at start".
-const picomatch = (glob: string | string[]) => (require('picomatch') as typeof Picomatch)(glob);
 
 /** `Airtable` → [GridApi]: the tool sets of each vendor, by the name people call it. */
 function setsByVendor(toolSets: readonly ToolSetDefinition[]): Map<string, string[]> {
@@ -94,7 +88,7 @@ export function checkConfigAgainstCatalog(config: HostConfig, toolSets: readonly
   const names = toolSets.flatMap((s) => s.tools.map((t) => `${s.toolSet}.${t.name}`));
   for (const key of ['allow', 'deny'] as const) {
     (config.tools?.[key] ?? []).forEach((glob, i) => {
-      const matches = picomatch(glob);
+      const matches = globMatcher(glob);
       if (!names.some((n) => matches(n))) {
         problems.push(
           `tools.${key}[${i}]: '${glob}' matches no tool; tools are named <ToolSet>.<Tool> (tool sets: ${known.join(', ') || 'none'}).`,
