@@ -66,13 +66,14 @@ export const round = (n, digits = 3) =>
   n === undefined || Number.isNaN(n) ? undefined : Math.round(n * 10 ** digits) / 10 ** digits;
 
 /**
- * Runs `total` calls with `concurrency` workers. `cpu()` returns the measured server's CPU
- * time in ms (or undefined). Returns the raw samples, to be merged with `summarize`.
+ * Runs `total` calls with `concurrency` workers, each worker resting `gapMs` (not timed)
+ * before each of its calls. `cpu()` returns the measured server's CPU time in ms (or
+ * undefined). Returns the raw samples, to be merged with `summarize`.
  * @param {() => Promise<unknown>} call
- * @param {{ total: number, concurrency: number, cpu?: () => number | undefined }} options
+ * @param {{ total: number, concurrency: number, gapMs?: number, cpu?: () => number | undefined }} options
  * @returns {Promise<Samples>}
  */
-export async function load(call, { total, concurrency, cpu = () => undefined }) {
+export async function load(call, { total, concurrency, gapMs = 0, cpu = () => undefined }) {
   const latencies = new Float64Array(total);
   let next = 0;
   let failures = 0;
@@ -82,6 +83,7 @@ export async function load(call, { total, concurrency, cpu = () => undefined }) 
     for (;;) {
       const i = next++;
       if (i >= total) return;
+      if (gapMs > 0) await new Promise((r) => setTimeout(r, gapMs));
       const t = performance.now();
       try {
         await call();

@@ -65,23 +65,7 @@ const IDLE_GAP_MS = 150;
  * @param {() => Promise<void>} call
  * @param {number} total
  */
-async function idleCalls(call, total) {
-  const latencies = new Float64Array(total);
-  let failures = 0;
-  const started = performance.now();
-  for (let i = 0; i < total; i += 1) {
-    await new Promise((r) => setTimeout(r, IDLE_GAP_MS));
-    const t = performance.now();
-    try {
-      await call();
-    } catch (e) {
-      failures += 1;
-      if (failures === 1) console.error(`  call failed: ${/** @type {Error} */ (e)?.message ?? e}`);
-    }
-    latencies[i] = performance.now() - t;
-  }
-  return { latencies, failures, wallMs: performance.now() - started, cpuMs: undefined };
-}
+const idleCalls = (call, total) => load(call, { total, concurrency: 1, gapMs: IDLE_GAP_MS });
 
 /**
  * @param {string} upstream
