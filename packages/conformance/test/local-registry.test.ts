@@ -4,23 +4,12 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { npm, packWorkspace, root } from './pack-workspace.js';
+import { npm, packWorkspace, publishedPackages, root } from './pack-workspace.js';
 
 // Every package published to a registry on loopback (Verdaccio), then installed from it as
 // users install MCP servers: `npm i -g` and `npx`, in empty directories. Only the @toolhost
 // scope is served by the local registry; third-party dependencies come from npm's own.
-const PUBLISHED = [
-  'core',
-  'engine',
-  'host',
-  'testing',
-  'plugin-cdp-pipelines',
-  'plugin-crm-automation',
-  'plugin-crm-events',
-  'plugin-crm-marketing',
-  'plugin-grid',
-  'server',
-];
+const PUBLISHED = publishedPackages();
 
 let registry: ChildProcess | undefined;
 let registryUrl: string;

@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { packWorkspace, root } from './pack-workspace.js';
+import { packWorkspace, publishedPackages, root } from './pack-workspace.js';
 
 // The package's command (its exports map names only the library): dist/cli/cli.js beside dist/index.js.
 const mcpb = join(dirname(createRequire(import.meta.url).resolve('@anthropic-ai/mcpb')), 'cli', 'cli.js');
@@ -20,17 +20,7 @@ let unpacked: string;
 let manifest: Manifest;
 
 beforeAll(() => {
-  const tarballs = packWorkspace([
-    'core',
-    'engine',
-    'host',
-    'plugin-cdp-pipelines',
-    'plugin-crm-automation',
-    'plugin-crm-events',
-    'plugin-crm-marketing',
-    'plugin-grid',
-    'server',
-  ]);
+  const tarballs = packWorkspace(publishedPackages().filter((p) => p !== 'testing'));
   const out = join(mkdtempSync(join(tmpdir(), 'toolhost-bundle-')), 'toolhost.mcpb');
   execFileSync(process.execPath, [join(root, 'scripts/build-mcpb.mjs'), out, ...Object.values(tarballs)], {
     stdio: ['ignore', 'ignore', 'inherit'],

@@ -1,11 +1,25 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The repository's root. */
 export const root = fileURLToPath(new URL('../../../', import.meta.url));
+
+/** The directory names under packages/ of every package the release publishes (not `private`). */
+export function publishedPackages(): string[] {
+  return readdirSync(join(root, 'packages'))
+    .filter((dir) => {
+      try {
+        const pkg = JSON.parse(readFileSync(join(root, 'packages', dir, 'package.json'), 'utf8'));
+        return pkg.private !== true;
+      } catch {
+        return false;
+      }
+    })
+    .sort();
+}
 
 /**
  * Packs workspace packages as consumers get them (pnpm writes the workspace ranges out), by

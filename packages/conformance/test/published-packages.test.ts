@@ -5,21 +5,12 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { packWorkspace, root } from './pack-workspace.js';
+import { packWorkspace, publishedPackages, root } from './pack-workspace.js';
 
 // The packages as consumers get them: packed with pnpm (workspace ranges written out), then
 // unpacked into a project that has nothing else installed.
-const PUBLISHED = [
-  'core',
-  'engine',
-  'host',
-  'plugin-cdp-pipelines',
-  'plugin-crm-automation',
-  'plugin-crm-events',
-  'plugin-crm-marketing',
-  'plugin-grid',
-  'testing',
-];
+// The library packages; @toolhost/server, a command with dependencies only, is checked on its own below.
+const PUBLISHED = publishedPackages().filter((p) => p !== 'server');
 const PLUGINS = PUBLISHED.filter((p) => p.startsWith('plugin-'));
 const typescript = createRequire(join(root, 'package.json')).resolve('typescript/bin/tsc');
 
