@@ -113,21 +113,6 @@ async function connect(
 const getItem = (c: Client, id = 'i1') =>
   c.callTool({ name: 'EchoApi_GetItem', arguments: { item_id: id } }) as Promise<CallToolResult>;
 
-/** A raw MCP POST to a replica, for what the SDK client would not send. */
-function _post(url: string, token: string, session: string, body: unknown): Promise<Response> {
-  return fetch(url, {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${token}`,
-      'mcp-session-id': session,
-      'mcp-protocol-version': '2025-06-18',
-      accept: 'application/json, text/event-stream',
-      'content-type': 'application/json',
-    },
-    body: JSON.stringify(body),
-  });
-}
-
 beforeAll(async () => {
   redis = await startRedisServer();
   admin = new Redis(redis.url, { lazyConnect: true, maxRetriesPerRequest: 1 });
