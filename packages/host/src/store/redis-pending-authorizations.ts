@@ -123,12 +123,21 @@ export class RedisPendingAuthorizations implements PendingAuthorizationStore {
     return found?.entry;
   }
 
-  /** Removes a flow's keys (its state key with it, when the flow can still be read). */
+  /**
+   * Removes a flow's keys (its state key with it, when the flow can still be read). A flow
+   * whose entry is not there is left alone: it has expired, or its replica is about to write it
+   * (another replica gave its place up first), and that replica removes it once written, state
+   * key included. Deleting it here could land just after that write and leave the state key,
+   * which only the entry names, behind.
+   */
   private async drop(flowId: string, userId?: string): Promise<void> {
-    const flow = this.open(flowId, await this.redis.get(this.flowKey(flowId)));
-    const keys = [this.flowKey(flowId), this.openedKey(flowId)];
-    if (flow) keys.push(this.stateKey(flow.state));
-    await this.redis.del(...keys);
+    const text = await this.redis.get(this.flowKey(flowId));
+    const flow = this.open(flowId, text);
+    if (text !== null) {
+      const keys = [this.flowKey(flowId), this.openedKey(flowId)];
+      if (flow) keys.push(this.stateKey(flow.state));
+      await this.redis.del(...keys);
+    }
     const owner = userId ?? flow?.userId;
     if (owner !== undefined) await this.redis.zrem(this.userKey(owner), flowId);
   }
