@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { REUSED_METHODS, REUSED_REVISIONS } from '../mcp/reused-requests.js';
 import {
   classifyInboundRequest,
-  FIRST_STATELESS_VERSION,
   isJsonContentType,
   type JSONRPCMessage,
   type JSONRPCRequest,
@@ -13,17 +13,6 @@ import {
   type TransportSendOptions,
 } from '../mcp/sdk.js';
 import { firstHeader } from './request-guards.js';
-
-/**
- * The requests a reused server answers: the ones every client sends again and again. Anything
- * else on 2026-07-28 (`server/discover`, reads of stored results, notifications, anything the
- * SDK's entry refuses) takes the SDK's own per-request entry, rarely enough that its cost does
- * not matter, and so every rejection keeps the SDK's exact words and statuses.
- */
-const REUSED_METHODS: ReadonlySet<string> = new Set(['tools/call', 'tools/list']);
-
-/** The revisions reused servers are bound to; a later one takes the SDK's entry until listed here. */
-const REUSED_REVISIONS: readonly string[] = [FIRST_STATELESS_VERSION];
 
 /** Idle servers kept for the next requests; beyond it (a burst), a server is closed once it has answered. */
 const MAX_IDLE = 256;

@@ -9,7 +9,8 @@ import {
   prepareMcpServingState,
   sendCompletionNotice,
 } from '../mcp/create-mcp-server.js';
-import { FIRST_STATELESS_VERSION, type JSONRPCMessage, SUPPORTED_PROTOCOL_VERSIONS } from '../mcp/sdk.js';
+import { REUSED_SERVER_VERSIONS } from '../mcp/reused-requests.js';
+import type { JSONRPCMessage } from '../mcp/sdk.js';
 import type { SharedStore } from '../store/shared-store.js';
 import { connectionsPage } from './connections-page.js';
 import { answerHome } from './home-page.js';
@@ -310,7 +311,7 @@ async function mcpRoute(state: ServerState): Promise<RouteHandler> {
         const server = createMcpServer(host, state.mcpState, {
           ...options.serverInfo,
           userPerRequest: true,
-          supportedProtocolVersions: [...SUPPORTED_PROTOCOL_VERSIONS, FIRST_STATELESS_VERSION],
+          supportedProtocolVersions: REUSED_SERVER_VERSIONS,
         });
         server.onerror = (e: Error) => options.logger?.debug({ err: e.message }, 'MCP request refused');
         return server;

@@ -35,7 +35,7 @@ export {
   type TransportSendOptions,
   UrlElicitationRequiredError,
 } from '@modelcontextprotocol/server';
-export { StdioServerTransport, serveStdio } from '@modelcontextprotocol/server/stdio';
+export { serveStdio } from '@modelcontextprotocol/server/stdio';
 
 /** The operations whose 2026-07-28 results carry cache hints (`ServerOptions.cacheHints`). */
 export type CacheableMethod = keyof NonNullable<

@@ -1,8 +1,52 @@
 import { PassThrough, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { inlinePlugin } from '../../test/support.js';
+import { startRecordingUpstream } from '../../../testing/src/recording-upstream.js';
+import { fixtureApp, inlinePlugin } from '../../test/support.js';
 import { createHost } from '../host.js';
 import { serveStdio } from './serve-stdio.js';
+
+/** A JSON-RPC message read back from stdout, checked field by field. */
+interface Answer {
+  id?: string | number | null;
+  method?: string;
+  params?: Record<string, unknown>;
+  result?: Record<string, unknown> & { _meta?: Record<string, unknown> };
+  error?: { code: number; message: string; data?: unknown };
+}
+
+/** The host served over in-memory stdio: what a client writes, and the messages it reads back. */
+async function stdioPair(host: Awaited<ReturnType<typeof createHost>>) {
+  const stdin = new PassThrough();
+  const lines: Answer[] = [];
+  let partial = '';
+  const stdout = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      partial += chunk.toString();
+      const whole = partial.split('\n');
+      partial = whole.pop() ?? '';
+      for (const line of whole) if (line) lines.push(JSON.parse(line) as Answer);
+      done();
+    },
+  });
+  const served = await serveStdio(host, {}, stdin, stdout);
+  return {
+    send: (message: object) => stdin.write(`${JSON.stringify(message)}\n`),
+    raw: (text: string) => stdin.write(text),
+    answers: lines,
+    answer: async (id: string | number | null) => {
+      await expect.poll(() => lines.find((m) => m.id === id), { timeout: 5000 }).toBeDefined();
+      return lines.find((m) => m.id === id) as Answer;
+    },
+    close: () => served.close(),
+  };
+}
+
+const MODERN = '2026-07-28';
+const envelope = {
+  'io.modelcontextprotocol/protocolVersion': MODERN,
+  'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '0' },
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
 
 const getItem = {
   name: 'GetItem',
@@ -57,5 +101,105 @@ describe('serveStdio', () => {
     expect(listed[1]?.result?.tools).toHaveLength(1);
     await served.close();
     await host.close();
+  });
+
+  it('serves 2026-07-28 after its opening: concurrent calls, a cancelled one, and the entry’s own refusals', async () => {
+    let release = () => {};
+    const upstream = await startRecordingUpstream(async (req) =>
+      req.path === '/items/slow'
+        ? new Promise((resolve) => {
+            release = () => resolve({ status: 200, body: {} });
+          })
+        : { status: 200, body: { path: req.path } },
+    );
+    const host = await createHost(
+      { plugins: ['toolhost-plugin-echo'], toolSets: { EchoApi: { baseUrl: upstream.url } } },
+      { configDir: fixtureApp, env: { ECHO_AUTH_TOKEN: 'static-token-x' } },
+    );
+    // Read once before any call, so that calls are counted (metrics load when first read).
+    await host.metrics();
+    const io = await stdioPair(host);
+    const call = (id: number | string, args: Record<string, unknown>, name = 'EchoApi_GetItem') =>
+      io.send({
+        jsonrpc: '2.0',
+        id,
+        method: 'tools/call',
+        params: { name, arguments: args, _meta: envelope },
+      });
+    try {
+      io.send({ jsonrpc: '2.0', id: 'discover', method: 'server/discover', params: { _meta: envelope } });
+      expect((await io.answer('discover')).result?.supportedVersions).toContain(MODERN);
+      io.send({ jsonrpc: '2.0', id: 'list', method: 'tools/list', params: { _meta: envelope } });
+      const listed = (await io.answer('list')).result;
+      expect((listed?.tools as { name: string }[]).map((t) => t.name)).toContain('EchoApi_GetItem');
+      expect(listed?.resultType).toBe('complete');
+
+      // Concurrent calls, each answered under its own id with its own upstream answer.
+      for (let i = 0; i < 6; i += 1) call(i, { item_id: `c${i}` });
+      for (let i = 0; i < 6; i += 1) {
+        const { result } = await io.answer(i);
+        expect(result?.resultType).toBe('complete');
+        expect(result?._meta?.['io.modelcontextprotocol/serverInfo']).toMatchObject({ name: 'toolhost' });
+        expect(result?._meta?.['toolhost/status']).toBe(200);
+        expect(result?.content).toEqual([{ type: 'text', text: JSON.stringify({ path: `/items/c${i}` }) }]);
+      }
+      // Bad arguments are the call's error; an unknown tool is the protocol's.
+      call('bad', { item_id: 5 });
+      expect((await io.answer('bad')).result?.isError).toBe(true);
+      call('unknown', {}, 'EchoApi_Nope');
+      expect((await io.answer('unknown')).error?.code).toBe(-32602);
+
+      // A cancelled call ends (its upstream request aborted) and is not answered.
+      const cancelled = async () =>
+        /toolhost_tool_errors_total\{tool_set="EchoApi",code="cancelled"\} 1$/m.test(await host.metrics());
+      const before = upstream.requests.length;
+      call('slow', { item_id: 'slow' });
+      await expect.poll(() => upstream.requests.length, { timeout: 5000 }).toBe(before + 1);
+      io.send({
+        jsonrpc: '2.0',
+        method: 'notifications/cancelled',
+        params: { requestId: 'slow', _meta: envelope },
+      });
+      await expect.poll(cancelled, { timeout: 5000 }).toBe(true);
+      call('after', { item_id: 'after' });
+      await io.answer('after');
+      expect(io.answers.find((m) => m.id === 'slow')).toBeUndefined();
+
+      // The connection is 2026-07-28 now: a late initialize gets the SDK entry's refusal.
+      io.send({
+        jsonrpc: '2.0',
+        id: 'init',
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '0' } },
+      });
+      expect((await io.answer('init')).error?.code).toBeLessThan(0);
+      // A line that is not JSON is answered with JSON-RPC's parse error, and serving goes on.
+      io.raw('{"jsonrpc":"2.0","id":"torn",\n');
+      expect((await io.answer(null)).error?.code).toBe(-32700);
+      call('last', { item_id: 'last' });
+      expect((await io.answer('last')).result?._meta?.['toolhost/status']).toBe(200);
+    } finally {
+      release();
+      await io.close();
+      await host.close();
+      await upstream.close();
+    }
+  });
+
+  it('answers a bad envelope as the SDK entry does, then serves the corrected request', async () => {
+    const host = await createHost({}, { plugins: [inlinePlugin('ItemApi', [getItem])] });
+    const io = await stdioPair(host);
+    try {
+      const malformed = { ...envelope, 'io.modelcontextprotocol/clientCapabilities': 'none' };
+      io.send({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: malformed } });
+      expect((await io.answer(1)).error?.code).toBe(-32602);
+      io.send({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: { _meta: envelope } });
+      expect((await io.answer(2)).result?.tools).toHaveLength(1);
+      io.send({ jsonrpc: '2.0', id: 3, method: 'tools/list', params: { _meta: envelope } });
+      expect((await io.answer(3)).result?.tools).toHaveLength(1);
+    } finally {
+      await io.close();
+      await host.close();
+    }
   });
 });

@@ -2,9 +2,17 @@ import type { Readable, Writable } from 'node:stream';
 import type { Host } from '../host-api.js';
 import type { Logger } from '../logger.js';
 import { createMcpServer, type McpServerOptions, prepareMcpServingState } from '../mcp/create-mcp-server.js';
-import { serveStdio as serveBothEras } from '../mcp/sdk.js';
-import { BatchedStdioServerTransport } from './batched-stdio-transport.js';
+import { REUSED_REVISIONS, REUSED_SERVER_VERSIONS } from '../mcp/reused-requests.js';
+import {
+  classifyInboundRequest,
+  type JSONRPCMessage,
+  PROTOCOL_VERSION_META_KEY,
+  type Server,
+  serveStdio as serveBothEras,
+} from '../mcp/sdk.js';
+import { RepeatedRequests } from './repeated-requests.js';
 import { idOfOversized, LineLimit, MAX_STDIO_MESSAGE_BYTES } from './stdio-line-limit.js';
+import { StdioWire } from './stdio-wire.js';
 
 export interface StdioServeOptions extends McpServerOptions {
   logger?: Logger;
@@ -12,10 +20,54 @@ export interface StdioServeOptions extends McpServerOptions {
   maxMessageBytes?: number;
 }
 
+type Message = Record<string, unknown>;
+
+/** The `_meta` of a message's params, if it is an object. */
+function metaOf(message: Message): Record<string, unknown> | undefined {
+  const params = message.params;
+  if (typeof params !== 'object' || params === null) return undefined;
+  const meta = (params as { _meta?: unknown })._meta;
+  return typeof meta === 'object' && meta !== null ? (meta as Record<string, unknown>) : undefined;
+}
+
+/**
+ * A request or notification that names no protocol version in its `_meta`: the session era's
+ * (MCP 2025-11-25 and earlier) by the SDK's rules, `initialize` or anything else.
+ */
+function claimsNoRevision(message: Message): boolean {
+  if (typeof message.method !== 'string' || 'result' in message || 'error' in message) return false;
+  const meta = metaOf(message);
+  return meta === undefined || !(PROTOCOL_VERSION_META_KEY in meta);
+}
+
+/**
+ * The era the SDK's entry pins a connection to on this message, by the SDK's own
+ * classification of a body (the one its HTTP entry uses; on stdio the body is all there is):
+ * `modern` for a request of a revision reused servers serve other than `server/discover`
+ * (which only probes), `legacy` for a session-era request or notification.
+ */
+function pinnedBy(message: Message): 'modern' | 'legacy' | undefined {
+  if (typeof message.method !== 'string') return undefined;
+  const route = classifyInboundRequest({ httpMethod: 'POST', body: message });
+  if (route.kind === 'legacy') return 'legacy';
+  if (route.kind !== 'modern' || route.messageKind !== 'request' || message.method === 'server/discover')
+    return undefined;
+  const revision = route.classification.revision;
+  return revision !== undefined && REUSED_REVISIONS.includes(revision) ? 'modern' : undefined;
+}
+
 /**
  * Serves the host over stdio (one client: the process that spawned us), in the era the client
  * opens with: `initialize` (MCP 2025-11-25 and earlier) or a 2026-07-28 request, `server/discover`
- * first. The SDK's entry decides the era and pins one server for the connection.
+ * first.
+ *
+ * - A client opening with a session-era message gets one server connected to the pipe, which
+ *   serves the whole connection: what the SDK's entry does for that era, without its entry in
+ *   the way of each message.
+ * - Any other opening goes to the SDK's entry, which decides the era (a probe, a fallback, the
+ *   errors of a bad envelope) and serves it; once it has pinned 2026-07-28, the requests a
+ *   client repeats go straight to a server of the connection bound to that revision
+ *   (RepeatedRequests).
  */
 export async function serveStdio(
   host: Host,
@@ -24,30 +76,81 @@ export async function serveStdio(
   stdout: Writable = process.stdout,
 ): Promise<{ close(): Promise<void> }> {
   const log = options.logger;
+  const onerror = (e: Error) => log?.warn({ err: e.message }, 'stdio message refused');
   const limit = options.maxMessageBytes ?? MAX_STDIO_MESSAGE_BYTES;
+  const mcpState = prepareMcpServingState(host);
+  const newServer = (extra: McpServerOptions = {}): Server => {
+    const server = createMcpServer(host, mcpState, { ...options, ...extra });
+    server.onerror = onerror;
+    return server;
+  };
+
+  let route: (message: JSONRPCMessage) => void;
+  let close: () => Promise<void>;
   const lines = new LineLimit(limit, ({ head, tail, bytes }) => {
     const id = idOfOversized(head, tail);
     log?.warn({ bytes, id }, 'message too large');
-    stdout.write(
-      `${JSON.stringify({
-        jsonrpc: '2.0',
-        id,
-        error: { code: -32600, message: `Message larger than ${limit} bytes (${bytes}); it was discarded.` },
-      })}\n`,
-    );
+    void wire.write({
+      jsonrpc: '2.0',
+      id,
+      error: { code: -32600, message: `Message larger than ${limit} bytes (${bytes}); it was discarded.` },
+    });
   });
+  const wire = new StdioWire(lines, stdout, (message) => route(message));
+  wire.onerror = onerror;
+
+  /** The session era: one server on the pipe for the whole connection. */
+  const serveSession = (first: JSONRPCMessage) => {
+    const server = newServer();
+    // The server reports the wire's errors itself (its own onerror): not told twice.
+    wire.onerror = undefined;
+    const waiting = [first];
+    route = (message) => waiting.push(message);
+    server.connect(wire).then(() => {
+      route = (message) => wire.deliver(message);
+      for (const message of waiting) wire.deliver(message);
+    }, onerror);
+    close = async () => {
+      await server.close().catch(() => {});
+      await wire.close();
+    };
+  };
+
+  /** Any other opening: the SDK's entry, with the repeated 2026-07-28 requests taken off it once it pins that era. */
+  const serveThroughEntry = (first: JSONRPCMessage) => {
+    let pinned: 'modern' | 'legacy' | undefined;
+    let repeated: RepeatedRequests | undefined;
+    const served = serveBothEras(() => newServer(), { transport: wire, onerror });
+    route = (message) => {
+      if (repeated?.take(message)) return;
+      // Until the entry has pinned an era, each message is looked at for the one that pins it.
+      if (pinned === undefined && typeof message === 'object' && message !== null) {
+        pinned = pinnedBy(message as unknown as Message);
+        if (pinned === 'modern') {
+          const revision = REUSED_REVISIONS[0] as string;
+          repeated = new RepeatedRequests(
+            newServer({ supportedProtocolVersions: REUSED_SERVER_VERSIONS }),
+            revision,
+            wire,
+            onerror,
+          );
+        }
+      }
+      wire.deliver(message);
+    };
+    close = async () => {
+      await repeated?.close();
+      await served.close();
+    };
+    route(first);
+  };
+
+  route = (first) => {
+    const opening = typeof first === 'object' && first !== null ? (first as unknown as Message) : undefined;
+    if (opening && claimsNoRevision(opening)) serveSession(first);
+    else serveThroughEntry(first);
+  };
+  close = () => wire.close();
   stdin.pipe(lines);
-  const mcpState = prepareMcpServingState(host);
-  // Lines reach the SDK's reader whole and within the limit, so its own (smaller) guard,
-  // which would close the transport, never trips.
-  const transport = new BatchedStdioServerTransport(lines, stdout, { maxBufferSize: limit + 1 });
-  const served = serveBothEras(
-    () => {
-      const server = createMcpServer(host, mcpState, options);
-      server.onerror = (e) => log?.warn({ err: e.message }, 'stdio message refused');
-      return server;
-    },
-    { transport, onerror: (e) => log?.warn({ err: e.message }, 'stdio message refused') },
-  );
-  return { close: () => served.close() };
+  return { close: () => close() };
 }

@@ -1,0 +1,84 @@
+import { PassThrough, Writable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import type { JSONRPCMessage } from '../mcp/sdk.js';
+import { StdioWire } from './stdio-wire.js';
+
+/** A stdout that records each system-call-sized write: one entry per `_write` or `_writev`. */
+function recordingStdout() {
+  const writes: string[][] = [];
+  const out = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      writes.push([chunk.toString()]);
+      done();
+    },
+    writev(chunks, done) {
+      writes.push(chunks.map((c) => String(c.chunk)));
+      done();
+    },
+  });
+  return { out, writes };
+}
+
+const answer = (id: number): JSONRPCMessage => ({ jsonrpc: '2.0', id, result: {} });
+
+describe('StdioWire', () => {
+  it('writes the answers of one turn together, in order, and the next turn apart', async () => {
+    const { out, writes } = recordingStdout();
+    const transport = new StdioWire(new PassThrough(), out, () => {});
+    await Promise.all([transport.send(answer(1)), transport.send(answer(2)), transport.send(answer(3))]);
+    await new Promise((r) => setImmediate(r));
+    await transport.send(answer(4));
+    await new Promise((r) => setImmediate(r));
+    expect(writes.map((w) => w.map((line) => (JSON.parse(line) as { id: number }).id))).toEqual([
+      [1, 2, 3],
+      [4],
+    ]);
+  });
+
+  it('writes what it holds when closed, before the turn ends', async () => {
+    const { out, writes } = recordingStdout();
+    const transport = new StdioWire(new PassThrough(), out, () => {});
+    await transport.send(answer(7));
+    expect(writes).toEqual([]);
+    await transport.close();
+    expect(writes.flat()).toEqual([`${JSON.stringify(answer(7))}\n`]);
+  });
+
+  it('hands each line to the route parsed, and answers a line that is not JSON with a parse error', async () => {
+    const { out, writes } = recordingStdout();
+    const lines = new PassThrough();
+    const routed: unknown[] = [];
+    const errors: string[] = [];
+    const wire = new StdioWire(lines, out, (m) => routed.push(m));
+    wire.onerror = (e) => errors.push(e.message);
+    lines.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' })}\n`);
+    lines.write('{"jsonrpc": "2.0", "id": 2, "method": \n');
+    lines.write('\n');
+    lines.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\r\n`);
+    await new Promise((r) => setImmediate(r));
+    await new Promise((r) => setImmediate(r));
+    expect(routed).toEqual([
+      { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+    ]);
+    expect(writes.flat().map((line) => JSON.parse(line))).toEqual([
+      { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: the line is not JSON.' } },
+    ]);
+    expect(errors).toEqual([expect.stringMatching(/not JSON/)]);
+  });
+
+  it('closes when stdin ends, and refuses to send after', async () => {
+    const { out } = recordingStdout();
+    const lines = new PassThrough();
+    const wire = new StdioWire(lines, out, () => {});
+    let closed = 0;
+    wire.onclose = () => {
+      closed += 1;
+    };
+    lines.end();
+    lines.resume();
+    await new Promise((r) => setImmediate(r));
+    expect(closed).toBe(1);
+    await expect(wire.send(answer(1))).rejects.toThrow(/closed/);
+  });
+});

@@ -1,0 +1,119 @@
+import type { Readable, Writable } from 'node:stream';
+import type { JSONRPCMessage, Transport } from '../mcp/sdk.js';
+
+/** JSON-RPC's error for a line that is not JSON: its id cannot be known, so it is null. */
+const PARSE_ERROR = -32700;
+
+/**
+ * The host's end of the stdio pipe: one JSON-RPC message per line in, one per line out, the
+ * answers of one turn of the event loop written together.
+ *
+ * The host's own rather than the SDK's `StdioServerTransport` because the stdio entry reads
+ * every message before any server does, to choose which one serves it (see serve-stdio.ts):
+ * each line is parsed once, here, and handed to `route`; a server connected to this wire gets
+ * it through `onmessage`. Lines are only parsed, not checked against the JSON-RPC schema: the
+ * SDK's protocol layer checks every message it is given before acting on it (the SDK's reader
+ * checked each one a second time, a cost per message and nothing more).
+ *
+ * Writes: a pipe on stdout is written synchronously, one system call per write. Under
+ * concurrent calls many answers are ready in one turn of the loop; stdout is corked at the
+ * first and uncorked once the turn's I/O callbacks have run (setImmediate), so they go out in
+ * one `writev`. Nothing waits longer than that turn.
+ */
+export class StdioWire implements Transport {
+  onmessage?: Transport['onmessage'];
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+
+  private corked = false;
+  private closed = false;
+
+  constructor(
+    /** stdin split into whole lines (LineLimit), each within the size limit. */
+    private readonly lines: Readable,
+    private readonly stdout: Writable,
+    /** Where each message read goes; the entry calls `deliver` for those a connected server takes. */
+    private readonly route: (message: JSONRPCMessage) => void,
+  ) {
+    lines.on('data', this.onLine);
+    lines.on('error', this.onReadError);
+    lines.on('end', this.onEnd);
+    lines.on('close', this.onEnd);
+    stdout.on('error', this.onWriteError);
+  }
+
+  /** Reading began when the wire was made: the entry looks at the first message before any server exists. */
+  async start(): Promise<void> {}
+
+  /** Hands a message to the server connected to this wire. */
+  deliver(message: JSONRPCMessage): void {
+    this.onmessage?.(message);
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    if (this.closed) return Promise.reject(new Error('The stdio connection is closed'));
+    return this.write(message);
+  }
+
+  /** Writes a message whatever server (if any) it comes from: the entry's own errors too. */
+  write(message: JSONRPCMessage | object): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    if (!this.corked) {
+      this.corked = true;
+      this.stdout.cork();
+      setImmediate(this.uncork);
+    }
+    if (this.stdout.write(`${JSON.stringify(message)}\n`)) return Promise.resolve();
+    // The reader is slower than the answers: the sender waits, as with the SDK's transport.
+    return new Promise((resolve) => this.stdout.once('drain', resolve));
+  }
+
+  /** Writes what is held and stops reading; the host exits once nothing else keeps it. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.uncork();
+    this.closed = true;
+    this.lines.off('data', this.onLine);
+    this.lines.off('error', this.onReadError);
+    this.lines.off('end', this.onEnd);
+    this.lines.off('close', this.onEnd);
+    if (this.lines.listenerCount('data') === 0) this.lines.pause();
+    // A write failing after this (the client gone) has nobody left to tell.
+    this.stdout.off('error', this.onWriteError);
+    this.stdout.on('error', () => {});
+    this.onclose?.();
+  }
+
+  private readonly onLine = (line: Buffer) => {
+    const text = line.toString('utf8').trim();
+    if (text === '') return;
+    let message: JSONRPCMessage;
+    try {
+      message = JSON.parse(text) as JSONRPCMessage;
+    } catch (e) {
+      this.onerror?.(new Error(`A line on stdin is not JSON: ${(e as Error).message}`));
+      void this.write({
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: PARSE_ERROR, message: 'Parse error: the line is not JSON.' },
+      });
+      return;
+    }
+    this.route(message);
+  };
+
+  private readonly uncork = () => {
+    if (!this.corked) return;
+    this.corked = false;
+    this.stdout.uncork();
+  };
+
+  private readonly onReadError = (error: Error) => this.onerror?.(error);
+
+  private readonly onWriteError = (error: Error) => {
+    this.onerror?.(error);
+    void this.close();
+  };
+
+  private readonly onEnd = () => void this.close();
+}
