@@ -40,4 +40,27 @@ describe('createLogger', () => {
       req: { headers: { authorization: '[redacted]' } },
     });
   });
+
+  it('redacts credentials nested deeper, in any case, and among an error’s own properties', () => {
+    const { logger, lines } = capture('info');
+    const failure = Object.assign(new Error('upstream refused'), {
+      config: { url: 'https://api.example/x', headers: { Authorization: 'Bearer d' } },
+    });
+    const fields = { call: 1, a: { b: { c: { access_token: 'e' } } }, list: [{ Token: 'f' }] };
+    logger.warn({ ...fields, err: failure }, 'y');
+    const text = JSON.stringify(lines());
+    for (const secret of ['Bearer d', '"e"', '"f"']) expect(text).not.toContain(secret);
+    expect(lines()[0]).toMatchObject({
+      call: 1,
+      a: { b: { c: { access_token: '[redacted]' } } },
+      list: [{ Token: '[redacted]' }],
+      err: {
+        message: 'upstream refused',
+        config: { url: 'https://api.example/x', headers: { Authorization: '[redacted]' } },
+      },
+    });
+    // What was logged is not changed.
+    expect(fields.a.b.c.access_token).toBe('e');
+    expect(failure.config.headers.Authorization).toBe('Bearer d');
+  });
 });

@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import { hostname } from 'node:os';
 import type Pino from 'pino';
 import type { Logger } from 'pino';
+import { redactCredentials } from './log-redaction.js';
 
 export type { Logger };
 
@@ -86,7 +87,7 @@ export function replicaId(env: Readonly<Record<string, string | undefined>> = pr
 
 /**
  * Structured logs on stderr (stdout belongs to the stdio transport). Credentials never reach a
- * log call, and the redaction paths catch them should a header object slip in.
+ * log call, and redaction catches them should a header object slip in (log-redaction.ts).
  */
 export function createLogger(
   level: string = process.env.TOOLHOST_LOG_LEVEL ?? 'info',
@@ -98,22 +99,9 @@ export function createLogger(
     {
       level,
       base: fields ?? undefined,
-      redact: {
-        paths: [
-          'authorization',
-          'token',
-          'secret',
-          'accessToken',
-          'refreshToken',
-          '*.authorization',
-          '*.headers.authorization',
-          '*.token',
-          '*.secret',
-          '*.accessToken',
-          '*.refreshToken',
-        ],
-        censor: '[redacted]',
-      },
+      formatters: { log: (fields) => redactCredentials(fields) as Record<string, unknown> },
+      // An error's own properties (an HTTP client's error carries the request's headers).
+      serializers: { err: (e: Error) => redactCredentials(pino.stdSerializers.err(e)) },
     },
     destination,
   );
