@@ -34,4 +34,51 @@ describe('ConcurrencyLimit', () => {
     await first;
     expect(await limit.run(async () => 'free')).toBe('free');
   });
+
+  it('fails a task that waited longer than it may, in order, and the rest run once slots free', async () => {
+    const limit = new ConcurrencyLimit(1);
+    let release!: () => void;
+    const first = limit.run(() => new Promise<void>((r) => (release = r)));
+    const started = Date.now();
+    const early = limit.run(async () => 'early', undefined, 30);
+    const patient = limit.run(async () => 'patient', undefined, 5000);
+    const late = limit.run(async () => 'late', undefined, 60);
+    await expect(early).rejects.toThrow(
+      /No upstream request slot became free within 30 ms \(1 requests in flight\)/,
+    );
+    await expect(late).rejects.toThrow(/within 60 ms/);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(55);
+    expect(limit.pending).toBe(1);
+    release();
+    await first;
+    expect(await patient).toBe('patient');
+    expect(limit.pending).toBe(0);
+  });
+
+  it('keeps no timer once nobody waits, so the process can exit', async () => {
+    const limit = new ConcurrencyLimit(1);
+    let release!: () => void;
+    const first = limit.run(() => new Promise<void>((r) => (release = r)));
+    const second = limit.run(async () => 'second', undefined, 60_000);
+    const handles = () =>
+      (process as unknown as { getActiveResourcesInfo(): string[] }).getActiveResourcesInfo();
+    const timers = () => handles().filter((h) => h === 'Timeout').length;
+    const waiting = timers();
+    release();
+    await first;
+    expect(await second).toBe('second');
+    expect(timers()).toBe(waiting - 1);
+  });
+
+  it('rejects at once a task whose signal has already aborted, taking no slot', async () => {
+    const limit = new ConcurrencyLimit(1);
+    let release!: () => void;
+    const first = limit.run(() => new Promise<void>((r) => (release = r)));
+    const ac = new AbortController();
+    ac.abort(new Error('gone'));
+    await expect(limit.run(async () => 'never', ac.signal, 1000)).rejects.toThrow('gone');
+    expect(limit.pending).toBe(0);
+    release();
+    await first;
+  });
 });
