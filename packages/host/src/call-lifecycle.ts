@@ -5,9 +5,8 @@ import type { Logger } from './logger.js';
 import type { HostTelemetry } from './observability/host-telemetry.js';
 
 /** The instruments of a host whose traces and metrics nobody reads: nothing recorded. */
-const UNTRACED = {
-  startCall: () => ({ run: <T>(fn: () => T): T => fn(), end: () => {} }),
-};
+const NO_TRACE = { run: <T>(fn: () => T): T => fn(), end: () => {} };
+const UNTRACED = { startCall: () => NO_TRACE };
 
 /**
  * The life of each call after assembly: its own abort signal (cancelled by the caller's or by
@@ -15,7 +14,7 @@ const UNTRACED = {
  * shutdown waits for.
  */
 export class CallLifecycle {
-  private readonly inFlight = new Set<{ controller: AbortController; done: Promise<void> }>();
+  private readonly inFlight = new Set<{ controller: AbortController; call: Promise<unknown> }>();
   private closing = false;
   private counter = 0;
 
@@ -84,13 +83,7 @@ export class CallLifecycle {
       : { userId, signal: controller.signal };
     const trace = instruments.startCall(name, toolSet, userId, context);
     const call = trace.run(() => step(context));
-    const entry = {
-      controller,
-      done: call.then(
-        () => undefined,
-        () => undefined,
-      ),
-    };
+    const entry = { controller, call };
     this.inFlight.add(entry);
     try {
       const result = await call;
@@ -117,13 +110,24 @@ export class CallLifecycle {
       line.error = outcome.error.code;
       if (outcome.error.status !== undefined) line.status = outcome.error.status;
     }
-    // Written once the answer is on its way: formatting the line (redaction paths included)
-    // is then not part of the call's latency. A failed call is a warning: it is what a person
-    // reading the log at the default level looks for.
-    setImmediate(() =>
-      outcome.ok ? this.log?.info(line, 'tool call') : this.log?.warn(line, 'tool call failed'),
-    );
+    // Written once the answer is on its way: formatting the line is then not part of the
+    // call's latency. The lines of one turn of the event loop go out together, after it.
+    this.unlogged.push({ line, ok: outcome.ok });
+    if (this.unlogged.length === 1) setImmediate(this.writeLogLines);
   }
+
+  /** Lines of calls that ended this turn, written at its end (one timer for all of them). */
+  private unlogged: { line: Record<string, unknown>; ok: boolean }[] = [];
+
+  // A failed call is a warning: it is what a person reading the log at the default level looks for.
+  private readonly writeLogLines = () => {
+    const lines = this.unlogged;
+    this.unlogged = [];
+    for (const { line, ok } of lines) {
+      if (ok) this.log?.info(line, 'tool call');
+      else this.log?.warn(line, 'tool call failed');
+    }
+  };
 
   /** Stops taking calls; in-flight ones get `graceMs` to finish, then are cancelled. */
   async drain(graceMs: number): Promise<void> {
@@ -134,9 +138,9 @@ export class CallLifecycle {
     const deadline = new Promise<void>((resolve) => {
       timer = setTimeout(resolve, graceMs);
     });
-    await Promise.race([Promise.all(pending.map((p) => p.done)), deadline]);
+    await Promise.race([Promise.allSettled(pending.map((p) => p.call)), deadline]);
     clearTimeout(timer);
     for (const p of this.inFlight) p.controller.abort(new Error('host shutting down'));
-    await Promise.all([...this.inFlight].map((p) => p.done));
+    await Promise.allSettled([...this.inFlight].map((p) => p.call));
   }
 }

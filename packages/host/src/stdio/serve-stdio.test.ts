@@ -131,7 +131,7 @@ describe('serveStdio', () => {
       expect((await io.answer('discover')).result?.supportedVersions).toContain(MODERN);
       io.send({ jsonrpc: '2.0', id: 'list', method: 'tools/list', params: { _meta: envelope } });
       const listed = (await io.answer('list')).result;
-      expect((listed?.tools as { name: string }[]).map((t) => t.name)).toContain('EchoApi_GetItem');
+      expect(((listed?.tools ?? []) as { name: string }[]).map((t) => t.name)).toContain('EchoApi_GetItem');
       expect(listed?.resultType).toBe('complete');
 
       // Concurrent calls, each answered under its own id with its own upstream answer.

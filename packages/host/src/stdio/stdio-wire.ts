@@ -4,6 +4,8 @@ import type { JSONRPCMessage, Transport } from '../mcp/sdk.js';
 /** JSON-RPC's error for a line that is not JSON: its id cannot be known, so it is null. */
 const PARSE_ERROR = -32700;
 
+const NOT_BLANK = /\S/;
+
 /**
  * The host's end of the stdio pipe: one JSON-RPC message per line in, one per line out, the
  * answers of one turn of the event loop written together.
@@ -85,8 +87,9 @@ export class StdioWire implements Transport {
   }
 
   private readonly onLine = (line: Buffer) => {
-    const text = line.toString('utf8').trim();
-    if (text === '') return;
+    // JSON.parse takes the line's newline (and a \r before it) as the whitespace it is.
+    const text = line.toString('utf8');
+    if (!NOT_BLANK.test(text)) return;
     let message: JSONRPCMessage;
     try {
       message = JSON.parse(text) as JSONRPCMessage;
