@@ -569,4 +569,79 @@ describe('ToolEngine.prepare and dispatch', () => {
       reachedUpstream: true,
     });
   });
+
+  describe('slots per upstream', () => {
+    /** A sender that holds every request until released, counting how many are in flight per host. */
+    class HoldingSender implements HttpSender {
+      inFlight = new Map<string, number>();
+      peak = new Map<string, number>();
+      private held: (() => void)[] = [];
+      async send(request: HttpRequestSpec): Promise<HttpResponse> {
+        const host = new URL(request.url).host;
+        const now = (this.inFlight.get(host) ?? 0) + 1;
+        this.inFlight.set(host, now);
+        this.peak.set(host, Math.max(now, this.peak.get(host) ?? 0));
+        await new Promise<void>((r) => this.held.push(r));
+        this.inFlight.set(host, (this.inFlight.get(host) ?? 1) - 1);
+        return { status: 200, headers: {}, body: {} };
+      }
+      releaseAll() {
+        const held = this.held;
+        this.held = [];
+        for (const r of held) r();
+      }
+    }
+    const get: ToolDeclaration = {
+      name: 'Get',
+      description: 'get',
+      method: 'GET',
+      path: '/things',
+      auth: { kind: 'none' },
+      params: [],
+    };
+    const set = (toolSet: string, server: string): ToolSetDefinition => ({
+      contractVersion: '2.0',
+      toolSet,
+      plugin: { name: toolSet, version: '1' },
+      servers: { default: server },
+      tools: [get],
+    });
+    async function peaks(sets: ToolSetDefinition[], calls: string[], options?: EngineOptions) {
+      const sender = new HoldingSender();
+      const e = new ToolEngine(new ToolRegistry(sets), { authProviders: [], http: sender }, options);
+      const running = calls.map((name) => e.call(name, {}, ctx));
+      // Every call that can be in flight is, once the queue has settled.
+      for (let i = 0; i < 20; i += 1) await new Promise((r) => setImmediate(r));
+      const peak = Object.fromEntries(sender.peak);
+      while (sender.inFlight.size > 0 && [...sender.inFlight.values()].some((n) => n > 0)) {
+        sender.releaseAll();
+        await new Promise((r) => setImmediate(r));
+      }
+      sender.releaseAll();
+      await Promise.all(running);
+      return peak;
+    }
+
+    it('lets one upstream use every slot when all tools reach it', async () => {
+      const calls = Array.from({ length: 80 }, (_, i) => (i % 2 ? 'A.Get' : 'B.Get'));
+      // Two tool sets, one upstream: the host's 64 slots, not a share.
+      expect(await peaks([set('A', 'https://one.test/v1'), set('B', 'https://one.test/v2')], calls)).toEqual({
+        'one.test': 64,
+      });
+    });
+
+    it('keeps a share for the others when tools reach several upstreams', async () => {
+      const calls = Array.from({ length: 80 }, () => 'A.Get');
+      expect(await peaks([set('A', 'https://one.test'), set('B', 'https://two.test')], calls)).toEqual({
+        'one.test': 32,
+      });
+    });
+
+    it('keeps to the number set, whatever the upstreams', async () => {
+      const calls = Array.from({ length: 20 }, () => 'A.Get');
+      expect(
+        await peaks([set('A', 'https://one.test')], calls, { maxConcurrentRequestsPerUpstream: 5 }),
+      ).toEqual({ 'one.test': 5 });
+    });
+  });
 });

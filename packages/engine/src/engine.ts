@@ -29,8 +29,10 @@ export interface EngineOptions {
   /** Upstream requests in flight at once across all tools (default 64, the sockets kept per upstream); the rest queue. */
   maxConcurrentRequests?: number;
   /**
-   * Upstream requests in flight at once to one upstream (scheme, host and port; default 32),
-   * so that one slow upstream cannot take every slot from the others.
+   * Upstream requests in flight at once to one upstream (scheme, host and port), so that one
+   * slow upstream cannot take every slot from the others. Default: 32 where the tools reach
+   * more than one upstream; where they all reach one, `maxConcurrentRequests` (there is no
+   * other upstream to keep slots for).
    */
   maxConcurrentRequestsPerUpstream?: number;
   /**
@@ -151,7 +153,8 @@ export class ToolEngine {
   /** Slots per upstream origin, and the origin of each base URL (parsed once). */
   private readonly perUpstream = new Map<string, ConcurrencyLimit>();
   private readonly origins = new Map<string, string>();
-  private readonly perUpstreamLimit: number;
+  /** Slots per upstream, as set; otherwise decided from the registry at the first send. */
+  private perUpstreamLimit: number | undefined;
   private readonly retry: { maxAttempts: number; baseDelayMs: number; maxDelayMs: number };
   private readonly maxRateLimitWait: number;
   private readonly onUnexpectedError?: (error: unknown, tool: string) => void;
@@ -166,8 +169,7 @@ export class ToolEngine {
     this.timeoutMs = options.timeoutMs ?? ENGINE_DEFAULTS.timeoutMs;
     this.maxResponseBytes = options.maxResponseBytes ?? ENGINE_DEFAULTS.maxResponseBytes;
     this.limit = new ConcurrencyLimit(options.maxConcurrentRequests ?? ENGINE_DEFAULTS.maxConcurrentRequests);
-    this.perUpstreamLimit =
-      options.maxConcurrentRequestsPerUpstream ?? ENGINE_DEFAULTS.maxConcurrentRequestsPerUpstream;
+    this.perUpstreamLimit = options.maxConcurrentRequestsPerUpstream;
     this.retry = { ...ENGINE_DEFAULTS.retry, ...options.retry };
     this.maxRateLimitWait = options.maxRateLimitWaitSeconds ?? ENGINE_DEFAULTS.maxRateLimitWaitSeconds;
     this.onUnexpectedError = options.onUnexpectedError;
@@ -367,6 +369,7 @@ export class ToolEngine {
     }
     let upstream = this.perUpstream.get(origin);
     if (!upstream) {
+      this.perUpstreamLimit ??= this.defaultPerUpstreamLimit();
       upstream = new ConcurrencyLimit(this.perUpstreamLimit);
       this.perUpstream.set(origin, upstream);
     }
@@ -384,6 +387,25 @@ export class ToolEngine {
       context.signal,
       this.timeoutMs,
     );
+  }
+
+  /**
+   * The slots one upstream may hold when none are set: a share of the host's (32 by default)
+   * keeps the rest for the other upstreams, so that calls piling up behind a slow one leave
+   * them free; where every tool reaches the same upstream there are no others to keep slots
+   * for, and a share would only leave half of the host's slots unused under load.
+   */
+  private defaultPerUpstreamLimit(): number {
+    const origins = new Set<string>();
+    for (const tool of this.registry.list()) {
+      try {
+        origins.add(new URL(tool.baseUrl).origin);
+      } catch {
+        // A base URL that does not parse fails its own calls; it is no upstream of its own.
+      }
+      if (origins.size > 1) return ENGINE_DEFAULTS.maxConcurrentRequestsPerUpstream;
+    }
+    return this.limit.limit;
   }
 
   private async backoff(

@@ -294,9 +294,7 @@ export const hostConfigSchema = {
           type: 'integer',
           minimum: 1,
           maximum: 10_000,
-          description:
-            'Upstream requests in flight at once to one upstream origin, so that a slow upstream cannot take every slot.',
-          default: ENGINE_DEFAULTS.maxConcurrentRequestsPerUpstream,
+          description: `Upstream requests in flight at once to one upstream origin, so that a slow upstream cannot take every slot. Unset: ${ENGINE_DEFAULTS.maxConcurrentRequestsPerUpstream} where the tool sets reach more than one origin, and maxConcurrentRequests where they all reach one (no other upstream to keep slots for).`,
         },
         maxRateLimitWaitSeconds: {
           type: 'number',

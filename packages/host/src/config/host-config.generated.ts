@@ -151,9 +151,7 @@ export interface HostConfig {
      */
     maxConcurrentRequests?: number;
     /**
-     * Upstream requests in flight at once to one upstream origin, so that a slow upstream cannot take every slot.
-     *
-     * @default 32
+     * Upstream requests in flight at once to one upstream origin, so that a slow upstream cannot take every slot. Unset: 32 where the tool sets reach more than one origin, and maxConcurrentRequests where they all reach one (no other upstream to keep slots for).
      */
     maxConcurrentRequestsPerUpstream?: number;
     /**
@@ -607,11 +605,9 @@ export interface ResolvedHostConfig {
      */
     maxConcurrentRequests: number;
     /**
-     * Upstream requests in flight at once to one upstream origin, so that a slow upstream cannot take every slot.
-     *
-     * @default 32
+     * Upstream requests in flight at once to one upstream origin, so that a slow upstream cannot take every slot. Unset: 32 where the tool sets reach more than one origin, and maxConcurrentRequests where they all reach one (no other upstream to keep slots for).
      */
-    maxConcurrentRequestsPerUpstream: number;
+    maxConcurrentRequestsPerUpstream?: number;
     /**
      * Longest Retry-After honoured for one retry after a 429; longer waits return the error.
      *
