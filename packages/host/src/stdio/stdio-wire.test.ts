@@ -22,17 +22,22 @@ function recordingStdout() {
 const answer = (id: number): JSONRPCMessage => ({ jsonrpc: '2.0', id, result: {} });
 
 describe('StdioWire', () => {
-  it('writes the answers of one turn together, in order, and the next turn apart', async () => {
+  it('writes the answers of one turn in one write, in order, and the next turn apart', async () => {
     const { out, writes } = recordingStdout();
     const transport = new StdioWire(new PassThrough(), out, () => {});
     await Promise.all([transport.send(answer(1)), transport.send(answer(2)), transport.send(answer(3))]);
     await new Promise((r) => setImmediate(r));
     await transport.send(answer(4));
     await new Promise((r) => setImmediate(r));
-    expect(writes.map((w) => w.map((line) => (JSON.parse(line) as { id: number }).id))).toEqual([
-      [1, 2, 3],
-      [4],
-    ]);
+    // One write per turn, of the turn's lines joined.
+    expect(writes.map((w) => w.length)).toEqual([1, 1]);
+    const ids = (write: string[]) =>
+      write
+        .join('')
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => (JSON.parse(line) as { id: number }).id);
+    expect(writes.map(ids)).toEqual([[1, 2, 3], [4]]);
   });
 
   it('writes what it holds when closed, before the turn ends', async () => {
@@ -80,5 +85,30 @@ describe('StdioWire', () => {
     await new Promise((r) => setImmediate(r));
     expect(closed).toBe(1);
     await expect(wire.send(answer(1))).rejects.toThrow(/closed/);
+  });
+
+  it('makes senders wait while stdout is over its mark, until it drains', async () => {
+    let finish: (() => void) | undefined;
+    const out = new Writable({
+      highWaterMark: 16,
+      write(_chunk, _encoding, done) {
+        finish = done;
+      },
+    });
+    const wire = new StdioWire(new PassThrough(), out, () => {});
+    await wire.send(answer(1));
+    await new Promise((r) => setImmediate(r));
+    // The first turn's write is over the mark and not yet done: the next sender waits for it.
+    let sent = false;
+    const second = wire.send(answer(2)).then(() => {
+      sent = true;
+    });
+    await new Promise((r) => setImmediate(r));
+    expect(sent).toBe(false);
+    finish?.();
+    await new Promise((r) => setImmediate(r));
+    finish?.();
+    await second;
+    expect(sent).toBe(true);
   });
 });

@@ -18,16 +18,20 @@ const NOT_BLANK = /\S/;
  * checked each one a second time, a cost per message and nothing more).
  *
  * Writes: a pipe on stdout is written synchronously, one system call per write. Under
- * concurrent calls many answers are ready in one turn of the loop; stdout is corked at the
- * first and uncorked once the turn's I/O callbacks have run (setImmediate), so they go out in
- * one `writev`. Nothing waits longer than that turn.
+ * concurrent calls many answers are ready in one turn of the loop; they are joined as they
+ * come and written as one string once the turn's I/O callbacks have run (setImmediate): one
+ * write of one buffer, which cost less than corking stdout and handing Node a `writev` of a
+ * string per answer. Nothing waits longer than that turn.
  */
 export class StdioWire implements Transport {
   onmessage?: Transport['onmessage'];
   onclose?: () => void;
   onerror?: (error: Error) => void;
 
-  private corked = false;
+  /** The lines of this turn not yet written, joined; undefined when none are held. */
+  private held: string | undefined;
+  /** Set while stdout's buffer is over its mark: senders wait for it to drain. */
+  private drained: Promise<void> | undefined;
   private closed = false;
 
   constructor(
@@ -60,20 +64,19 @@ export class StdioWire implements Transport {
   /** Writes a message whatever server (if any) it comes from: the entry's own errors too. */
   write(message: JSONRPCMessage | object): Promise<void> {
     if (this.closed) return Promise.resolve();
-    if (!this.corked) {
-      this.corked = true;
-      this.stdout.cork();
-      setImmediate(this.uncork);
-    }
-    if (this.stdout.write(`${JSON.stringify(message)}\n`)) return Promise.resolve();
-    // The reader is slower than the answers: the sender waits, as with the SDK's transport.
-    return new Promise((resolve) => this.stdout.once('drain', resolve));
+    const line = `${JSON.stringify(message)}\n`;
+    if (this.held === undefined) {
+      this.held = line;
+      setImmediate(this.flush);
+    } else this.held += line;
+    // The reader is slower than the answers: senders wait, as with the SDK's transport.
+    return this.drained ?? Promise.resolve();
   }
 
   /** Writes what is held and stops reading; the host exits once nothing else keeps it. */
   async close(): Promise<void> {
     if (this.closed) return;
-    this.uncork();
+    this.flush();
     this.closed = true;
     this.lines.off('data', this.onLine);
     this.lines.off('error', this.onReadError);
@@ -105,10 +108,17 @@ export class StdioWire implements Transport {
     this.route(message);
   };
 
-  private readonly uncork = () => {
-    if (!this.corked) return;
-    this.corked = false;
-    this.stdout.uncork();
+  private readonly flush = () => {
+    const text = this.held;
+    if (text === undefined) return;
+    this.held = undefined;
+    if (this.stdout.write(text) || this.drained) return;
+    this.drained = new Promise((resolve) =>
+      this.stdout.once('drain', () => {
+        this.drained = undefined;
+        resolve();
+      }),
+    );
   };
 
   private readonly onReadError = (error: Error) => this.onerror?.(error);
