@@ -11,7 +11,11 @@ import { createHost, type Host } from '../src/host.js';
 import { ReusedServers, reusableRequest } from '../src/http/reused-servers.js';
 import { type HttpServerHandle, serveHttp } from '../src/http/serve-http.js';
 import { createMcpServer, prepareMcpServingState } from '../src/mcp/create-mcp-server.js';
-import { FIRST_STATELESS_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '../src/mcp/sdk.js';
+import {
+  classifyInboundRequest,
+  FIRST_STATELESS_VERSION,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from '../src/mcp/sdk.js';
 import { inlinePlugin } from './support.js';
 
 // MCP 2026-07-28 requests over HTTP are answered by MCP servers reused from request to request
@@ -103,6 +107,81 @@ function call(
     }),
   });
 }
+
+describe('which requests a reused server takes', () => {
+  const headers = {
+    'content-type': 'application/json',
+    'mcp-protocol-version': FIRST_STATELESS_VERSION,
+    'mcp-method': 'tools/call',
+    'mcp-name': 'ThingApi_GetThing',
+  };
+  const req = { method: 'POST', headers } as unknown as import('node:http').IncomingMessage;
+  const envelope = {
+    'io.modelcontextprotocol/protocolVersion': FIRST_STATELESS_VERSION,
+    'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '0' },
+    'io.modelcontextprotocol/clientCapabilities': {},
+  };
+  const message = (change: (m: Record<string, unknown>) => void = () => {}) => {
+    const m: Record<string, unknown> = {
+      jsonrpc: '2.0',
+      id: 7,
+      method: 'tools/call',
+      params: { name: 'ThingApi_GetThing', arguments: { id: 'x' }, _meta: { ...envelope } },
+    };
+    change(m);
+    return m;
+  };
+  /** What the SDK's classification alone says of the message (a revision, or nothing). */
+  const sdkSays = (m: unknown) => {
+    const route = classifyInboundRequest({
+      httpMethod: 'POST',
+      body: m,
+      protocolVersionHeader: headers['mcp-protocol-version'],
+      mcpMethodHeader: headers['mcp-method'],
+    });
+    return route.kind === 'modern' && route.messageKind === 'request'
+      ? route.classification.revision
+      : undefined;
+  };
+  const meta = (m: Record<string, unknown>) => (m.params as { _meta: Record<string, unknown> })._meta;
+
+  it("agrees with the SDK's classification for requests sharing an envelope already seen", () => {
+    // The envelope's verdict is remembered from here on.
+    expect(reusableRequest(req, message())?.revision).toBe(FIRST_STATELESS_VERSION);
+    const variants: Record<string, unknown>[] = [
+      message((m) => (m.id = 'text-id')),
+      message(
+        (m) => ((m.params as Record<string, unknown>).arguments = { id: 'other', extra: [1, { a: null }] }),
+      ),
+      message((m) => (meta(m).traceparent = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01')),
+      message((m) => (meta(m).progressToken = 'p-1')),
+      message((m) => (m.id = null)),
+      message((m) => (m.id = 1.5)),
+      message((m) => (m.jsonrpc = '1.0')),
+      message((m) => (m.result = {})),
+      message((m) => (meta(m).progressToken = { not: 'a token' })),
+      message((m) => (meta(m)['io.modelcontextprotocol/logLevel'] = 'loudest')),
+      message((m) => (meta(m)['io.modelcontextprotocol/clientCapabilities'] = 'none')),
+      message((m) => delete meta(m)['io.modelcontextprotocol/clientInfo']),
+      message((m) => (m.params = [])),
+      message((m) => delete (m.params as Record<string, unknown>)._meta),
+    ];
+    for (const variant of variants) {
+      const expected = sdkSays(variant);
+      // Asked twice: the second answer may come from what the first remembered.
+      expect(reusableRequest(req, variant)?.revision, JSON.stringify(variant)).toBe(expected);
+      expect(reusableRequest(req, variant)?.revision, JSON.stringify(variant)).toBe(expected);
+    }
+    // The first four are ordinary requests, and so is one without the client's info (optional
+    // in the envelope); the SDK's entry refuses the rest.
+    expect(variants.map((v) => sdkSays(v) !== undefined)).toEqual([
+      ...[true, true, true, true],
+      ...[false, false, false, false, false, false, false],
+      true,
+      ...[false, false],
+    ]);
+  });
+});
 
 describe('2026-07-28 requests on reused servers', () => {
   it("answers two users' interleaved calls each in its own user's and client's name", async () => {

@@ -47,22 +47,79 @@ export function reusableRequest(req: IncomingMessage, parsed: unknown): Reusable
   const mcpMethodHeader = firstHeader(req, 'mcp-method');
   const mcpNameHeader = firstHeader(req, 'mcp-name');
   if (!isJsonContentType(contentType ?? null) || !protocolVersionHeader || !mcpMethodHeader) return undefined;
-  const route = classifyInboundRequest({
-    httpMethod: 'POST',
-    body: parsed,
+  const revision = classifiedRevision(
+    parsed as Record<string, unknown>,
     protocolVersionHeader,
     mcpMethodHeader,
-    ...(mcpNameHeader !== undefined ? { mcpNameHeader } : {}),
-  });
-  if (route.kind !== 'modern' || route.messageKind !== 'request') return undefined;
-  const revision = route.classification.revision;
+  );
   if (revision === undefined || !REUSED_REVISIONS.includes(revision)) return undefined;
   if (method === 'tools/call') {
-    const name = (route.message.params as { name?: unknown } | undefined)?.name;
+    const name = ((parsed as { params?: unknown }).params as { name?: unknown } | undefined)?.name;
     const named = mcpNameHeader === undefined ? undefined : stripSpaces(mcpNameHeader);
     if (typeof name !== 'string' || named !== name || named.startsWith(ENCODED_NAME_PREFIX)) return undefined;
   }
-  return { message: route.message as JSONRPCRequest, revision };
+  return { message: parsed as JSONRPCRequest, revision };
+}
+
+/** The SDK's verdicts by what they depend on (see classifiedRevision), at most this many kept. */
+const MAX_VERDICTS = 256;
+const verdicts = new Map<string, string | null>();
+
+/** The `_meta` keys MCP reserves (the envelope, a task's relation): its classification reads them all. */
+const RESERVED_META_PREFIX = 'io.modelcontextprotocol/';
+
+const isRequestId = (id: unknown) => typeof id === 'string' || Number.isSafeInteger(id);
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * The revision the SDK's classification gives a modern request, undefined for anything else.
+ *
+ * The classification checks the message's shape with zod three times (is it a result, an
+ * error, a request) and the envelope once more, about 4% of a 2026-07-28 request's CPU, and a
+ * client sends the same envelope with every request. So a request of a plain shape (JSON-RPC
+ * 2.0, an id, a params object whose `_meta` holds no progress token of an odd type, and no
+ * `result` or `error`: shapes the SDK's schemas accept whatever the payload) has its verdict
+ * looked up by what the verdict depends on beyond that shape: the method, the two headers and
+ * the reserved `_meta` keys. Only the first request of each such combination is classified;
+ * any other shape is classified every time, as before.
+ */
+function classifiedRevision(
+  message: Record<string, unknown>,
+  protocolVersionHeader: string,
+  mcpMethodHeader: string,
+): string | undefined {
+  const key = verdictKey(message, protocolVersionHeader, mcpMethodHeader);
+  const known = key === undefined ? undefined : verdicts.get(key);
+  if (known !== undefined) return known ?? undefined;
+  const route = classifyInboundRequest({
+    httpMethod: 'POST',
+    body: message,
+    protocolVersionHeader,
+    mcpMethodHeader,
+  });
+  const revision =
+    route.kind === 'modern' && route.messageKind === 'request' ? route.classification.revision : undefined;
+  if (key !== undefined) {
+    if (verdicts.size >= MAX_VERDICTS) verdicts.clear();
+    verdicts.set(key, revision ?? null);
+  }
+  return revision;
+}
+
+/** What a plain-shaped request's verdict depends on; undefined for a request of any other shape. */
+function verdictKey(message: Record<string, unknown>, versionHeader: string, methodHeader: string) {
+  if (message.jsonrpc !== '2.0' || !isRequestId(message.id) || 'result' in message || 'error' in message)
+    return undefined;
+  const params = message.params;
+  if (!isPlainObject(params)) return undefined;
+  const meta = params._meta;
+  if (!isPlainObject(meta)) return undefined;
+  const token = meta.progressToken;
+  if (token !== undefined && !isRequestId(token)) return undefined;
+  const reserved: unknown[] = [];
+  for (const [k, v] of Object.entries(meta)) if (k.startsWith(RESERVED_META_PREFIX)) reserved.push(k, v);
+  return JSON.stringify([message.method, versionHeader, methodHeader, reserved]);
 }
 
 /** One HTTP exchange a reused server is answering. */
