@@ -58,11 +58,12 @@ class RevisionBoundTransport extends PerRequestHTTPServerTransport {
  * answered by one server of the connection, bound to the revision the SDK's entry pinned,
  * rather than through that entry.
  *
- * The SDK's entry hands each message of a pinned connection to its server through a queue,
- * a pump and a channel that check its shape four more times (a tenth of a call's CPU over
- * stdio, a quarter more than a session's call); its server answers a `tools/call` exactly as
- * this one does: both are the host's servers, bound to the same revision, and every request of
- * that revision stands alone (its client, capabilities and log level come in its own `_meta`).
+ * The SDK's entry hands each message of a pinned connection to its server through a queue, a
+ * pump and a channel that check its shape with zod several times more (on the bench, a new-era
+ * call over stdio cost a fifth more CPU than a session-era one). Its server answers a
+ * `tools/call` exactly as this one does: both are the host's servers, bound to the same
+ * revision, and every request of that revision stands alone (its client, capabilities and log
+ * level come in its own `_meta`).
  * Everything else (`server/discover`, subscriptions, stored results, a late `initialize`)
  * still goes through the entry, which answers it in the SDK's own words.
  */

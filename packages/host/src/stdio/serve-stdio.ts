@@ -46,14 +46,16 @@ function claimsNoRevision(message: Message): boolean {
  * `modern` for a request of a revision reused servers serve other than `server/discover`
  * (which only probes), `legacy` for a session-era request or notification.
  */
-function pinnedBy(message: Message): 'modern' | 'legacy' | undefined {
+function pinnedBy(message: Message): { era: 'legacy' } | { era: 'modern'; revision: string } | undefined {
   if (typeof message.method !== 'string') return undefined;
   const route = classifyInboundRequest({ httpMethod: 'POST', body: message });
-  if (route.kind === 'legacy') return 'legacy';
+  if (route.kind === 'legacy') return { era: 'legacy' };
   if (route.kind !== 'modern' || route.messageKind !== 'request' || message.method === 'server/discover')
     return undefined;
   const revision = route.classification.revision;
-  return revision !== undefined && REUSED_REVISIONS.includes(revision) ? 'modern' : undefined;
+  return revision !== undefined && REUSED_REVISIONS.includes(revision)
+    ? { era: 'modern', revision }
+    : undefined;
 }
 
 /**
@@ -118,7 +120,7 @@ export async function serveStdio(
 
   /** Any other opening: the SDK's entry, with the repeated 2026-07-28 requests taken off it once it pins that era. */
   const serveThroughEntry = (first: JSONRPCMessage) => {
-    let pinned: 'modern' | 'legacy' | undefined;
+    let pinned: ReturnType<typeof pinnedBy>;
     let repeated: RepeatedRequests | undefined;
     const served = serveBothEras(() => newServer(), { transport: wire, onerror });
     route = (message) => {
@@ -126,11 +128,10 @@ export async function serveStdio(
       // Until the entry has pinned an era, each message is looked at for the one that pins it.
       if (pinned === undefined && typeof message === 'object' && message !== null) {
         pinned = pinnedBy(message as unknown as Message);
-        if (pinned === 'modern') {
-          const revision = REUSED_REVISIONS[0] as string;
+        if (pinned?.era === 'modern') {
           repeated = new RepeatedRequests(
             newServer({ supportedProtocolVersions: REUSED_SERVER_VERSIONS }),
-            revision,
+            pinned.revision,
             wire,
             onerror,
           );
