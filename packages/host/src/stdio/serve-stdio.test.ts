@@ -37,6 +37,7 @@ async function stdioPair(host: Awaited<ReturnType<typeof createHost>>) {
       await expect.poll(() => lines.find((m) => m.id === id), { timeout: 5000 }).toBeDefined();
       return lines.find((m) => m.id === id) as Answer;
     },
+    end: () => stdin.end(),
     close: () => served.close(),
   };
 }
@@ -202,4 +203,61 @@ describe('serveStdio', () => {
       await host.close();
     }
   });
+
+  it.each(['session', 'modern'] as const)(
+    'aborts a call still running when stdin ends (%s era), as the SDK entry does',
+    async (era) => {
+      let release = () => {};
+      const upstream = await startRecordingUpstream(
+        async () =>
+          new Promise((resolve) => {
+            release = () => resolve({ status: 200, body: {} });
+          }),
+      );
+      const host = await createHost(
+        { plugins: ['toolhost-plugin-echo'], toolSets: { EchoApi: { baseUrl: upstream.url } } },
+        { configDir: fixtureApp, env: { ECHO_AUTH_TOKEN: 'static-token-x' } },
+      );
+      await host.metrics();
+      const io = await stdioPair(host);
+      try {
+        const meta = era === 'modern' ? { _meta: envelope } : {};
+        if (era === 'session')
+          io.send({
+            jsonrpc: '2.0',
+            id: 'init',
+            method: 'initialize',
+            params: {
+              protocolVersion: '2025-06-18',
+              capabilities: {},
+              clientInfo: { name: 't', version: '0' },
+            },
+          });
+        io.send({ jsonrpc: '2.0', id: 'list', method: 'tools/list', params: meta });
+        await io.answer('list');
+        io.send({
+          jsonrpc: '2.0',
+          id: 'slow',
+          method: 'tools/call',
+          params: { name: 'EchoApi_GetItem', arguments: { item_id: 'slow' }, ...meta },
+        });
+        await expect.poll(() => upstream.requests.length, { timeout: 5000 }).toBe(1);
+        io.end();
+        await expect
+          .poll(
+            async () =>
+              /toolhost_tool_errors_total\{tool_set="EchoApi",code="cancelled"\} 1$/m.test(
+                await host.metrics(),
+              ),
+            { timeout: 5000 },
+          )
+          .toBe(true);
+      } finally {
+        release();
+        await io.close();
+        await host.close();
+        await upstream.close();
+      }
+    },
+  );
 });

@@ -123,6 +123,12 @@ export async function serveStdio(
     let pinned: ReturnType<typeof pinnedBy>;
     let repeated: RepeatedRequests | undefined;
     const served = serveBothEras(() => newServer(), { transport: wire, onerror });
+    // stdin ended: the entry closes its server, aborting what it was answering; so is this one.
+    const entryClosed = wire.onclose;
+    wire.onclose = () => {
+      void repeated?.close();
+      entryClosed?.();
+    };
     route = (message) => {
       if (repeated?.take(message)) return;
       // Until the entry has pinned an era, each message is looked at for the one that pins it.
