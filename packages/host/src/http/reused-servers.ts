@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isObject } from '../mcp/jsonrpc-messages.js';
 import { REUSED_METHODS, REUSED_REVISIONS } from '../mcp/reused-requests.js';
 import {
   classifyInboundRequest,
@@ -68,9 +69,9 @@ const verdicts = new Map<string, string | null>();
 /** The `_meta` keys MCP reserves (the envelope, a task's relation): its classification reads them all. */
 const RESERVED_META_PREFIX = 'io.modelcontextprotocol/';
 
+// Narrower than JSON-RPC's ids (jsonrpc-messages' isId takes any number): the SDK's schemas
+// take whole numbers only, and a request this does not vouch for is classified every time.
 const isRequestId = (id: unknown) => typeof id === 'string' || Number.isSafeInteger(id);
-const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * The revision the SDK's classification gives a modern request, undefined for anything else.
@@ -112,9 +113,9 @@ function verdictKey(message: Record<string, unknown>, versionHeader: string, met
   if (message.jsonrpc !== '2.0' || !isRequestId(message.id) || 'result' in message || 'error' in message)
     return undefined;
   const params = message.params;
-  if (!isPlainObject(params)) return undefined;
+  if (!isObject(params)) return undefined;
   const meta = params._meta;
-  if (!isPlainObject(meta)) return undefined;
+  if (!isObject(meta)) return undefined;
   const token = meta.progressToken;
   if (token !== undefined && !isRequestId(token)) return undefined;
   const reserved: unknown[] = [];

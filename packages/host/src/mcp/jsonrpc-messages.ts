@@ -11,7 +11,8 @@ export type JsonRpcId = string | number;
 const isId = (v: unknown): v is JsonRpcId =>
   typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v));
 
-const isObject = (v: unknown): v is Record<string, unknown> =>
+/** A JSON object (not an array, not null). */
+export const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** A request: a method and an id. */

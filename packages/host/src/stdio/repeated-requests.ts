@@ -1,3 +1,4 @@
+import { isRequest } from '../mcp/jsonrpc-messages.js';
 import { REUSED_METHODS } from '../mcp/reused-requests.js';
 import {
   type JSONRPCMessage,
@@ -6,11 +7,6 @@ import {
   type Server,
 } from '../mcp/sdk.js';
 import type { StdioWire } from './stdio-wire.js';
-
-type Message = Record<string, unknown>;
-
-const isRequest = (m: Message): boolean =>
-  typeof m.method === 'string' && (typeof m.id === 'string' || typeof m.id === 'number');
 
 /**
  * The stdio connection of a server bound to a 2026-07-28 revision. It is the SDK's
@@ -95,12 +91,11 @@ export class RepeatedRequests {
    * cancellation of a request it is answering (2026-07-28 over stdio cancels by notification).
    */
   take(message: JSONRPCMessage): boolean {
-    const m = message as unknown as Message;
-    if (isRequest(m)) {
-      if (!REUSED_METHODS.has(m.method as string)) return false;
-      this.inFlight.add(m.id as RequestId);
-    } else if (m.method === 'notifications/cancelled') {
-      const id = (m.params as { requestId?: RequestId } | undefined)?.requestId;
+    if (isRequest(message)) {
+      if (!REUSED_METHODS.has(message.method)) return false;
+      this.inFlight.add(message.id);
+    } else if ((message as { method?: unknown }).method === 'notifications/cancelled') {
+      const id = (message as { params?: { requestId?: RequestId } }).params?.requestId;
       if (id === undefined || !this.inFlight.has(id)) return false;
     } else {
       return false;

@@ -2,6 +2,7 @@ import type { Readable, Writable } from 'node:stream';
 import type { Host } from '../host-api.js';
 import type { Logger } from '../logger.js';
 import { createMcpServer, type McpServerOptions, prepareMcpServingState } from '../mcp/create-mcp-server.js';
+import { isObject } from '../mcp/jsonrpc-messages.js';
 import { REUSED_REVISIONS, REUSED_SERVER_VERSIONS } from '../mcp/reused-requests.js';
 import {
   classifyInboundRequest,
@@ -24,10 +25,8 @@ type Message = Record<string, unknown>;
 
 /** The `_meta` of a message's params, if it is an object. */
 function metaOf(message: Message): Record<string, unknown> | undefined {
-  const params = message.params;
-  if (typeof params !== 'object' || params === null) return undefined;
-  const meta = (params as { _meta?: unknown })._meta;
-  return typeof meta === 'object' && meta !== null ? (meta as Record<string, unknown>) : undefined;
+  const meta = isObject(message.params) ? message.params._meta : undefined;
+  return isObject(meta) ? meta : undefined;
 }
 
 /**
