@@ -362,11 +362,7 @@ export class ToolEngine {
     context: CallContext,
     attempt: { reached: boolean },
   ) {
-    let origin = this.origins.get(tool.baseUrl);
-    if (origin === undefined) {
-      origin = new URL(tool.baseUrl).origin;
-      this.origins.set(tool.baseUrl, origin);
-    }
+    const origin = this.originOf(tool.baseUrl);
     let upstream = this.perUpstream.get(origin);
     if (!upstream) {
       this.perUpstreamLimit ??= this.defaultPerUpstreamLimit();
@@ -389,6 +385,16 @@ export class ToolEngine {
     );
   }
 
+  /** A base URL's origin (scheme, host, port), parsed once per base URL; throws if it is no URL. */
+  private originOf(baseUrl: string): string {
+    let origin = this.origins.get(baseUrl);
+    if (origin === undefined) {
+      origin = new URL(baseUrl).origin;
+      this.origins.set(baseUrl, origin);
+    }
+    return origin;
+  }
+
   /**
    * The slots one upstream may hold when none are set: a share of the host's (32 by default)
    * keeps the rest for the other upstreams, so that calls piling up behind a slow one leave
@@ -399,7 +405,7 @@ export class ToolEngine {
     const origins = new Set<string>();
     for (const tool of this.registry.list()) {
       try {
-        origins.add(new URL(tool.baseUrl).origin);
+        origins.add(this.originOf(tool.baseUrl));
       } catch {
         // A base URL that does not parse fails its own calls; it is no upstream of its own.
       }
