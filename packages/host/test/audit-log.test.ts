@@ -11,7 +11,7 @@ import { hostCliPath } from '../../testing/src/spawn-host.js';
 import { AccessTokens } from '../src/auth/access-tokens.js';
 import { createHost, type Host } from '../src/host.js';
 import { type HttpServerHandle, serveHttp } from '../src/http/serve-http.js';
-import { cli, fixtureApp, inlinePlugin } from './support.js';
+import { cli, fixtureApp, inlinePlugin, jsonLines } from './support.js';
 import { mcpClient, WRITE_KEY, writeTools } from './write-support.js';
 
 // The operator's audit log: one JSON line per tool call and per refused request, with who,
@@ -41,12 +41,7 @@ let host: Host;
 let server: HttpServerHandle;
 let auditFile: string;
 
-function auditLines(file = auditFile): Record<string, unknown>[] {
-  return readFileSync(file, 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
-}
+const auditLines = (file = auditFile) => jsonLines(file);
 const last = (file?: string) => auditLines(file).at(-1)!;
 
 async function connect(

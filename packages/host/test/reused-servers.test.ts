@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { createServer, type Server as NodeServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -16,7 +16,7 @@ import {
   FIRST_STATELESS_VERSION,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from '../src/mcp/sdk.js';
-import { inlinePlugin } from './support.js';
+import { inlinePlugin, jsonLines } from './support.js';
 
 // MCP 2026-07-28 requests over HTTP are answered by MCP servers reused from request to request
 // (one request at a time each), not by a server built per request: whoever asks, each request
@@ -67,11 +67,7 @@ beforeEach(() => {
   }));
 });
 
-const auditLines = () =>
-  readFileSync(auditFile, 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
+const auditLines = () => jsonLines(auditFile);
 
 /** A 2026-07-28 tools/call by hand, as a v2 client sends it, for `token`'s user and `client`. */
 function call(

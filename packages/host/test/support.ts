@@ -1,5 +1,5 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,6 +14,14 @@ import {
 import { afterAll } from 'vitest';
 import { hostCliPath } from '../../testing/src/spawn-host.js';
 import type { HostConfig } from '../src/config/host-config.js';
+
+/** The lines of a JSON-lines file (an audit log), parsed. */
+export function jsonLines(file: string): Record<string, unknown>[] {
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+}
 
 /** The echo fixture plugin with an OAuth client whose endpoints are never reached. */
 export const echoOAuthConfig: HostConfig = {
