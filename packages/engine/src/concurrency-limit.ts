@@ -74,16 +74,20 @@ export class ConcurrencyLimit {
       this.active -= 1;
       return;
     }
-    next.signal?.removeEventListener('abort', next.onAbort as () => void);
-    // The timer would otherwise hold the process up to its deadline with nobody waiting.
-    if (this.waiting.length === 0 && this.timer) this.disarm();
+    this.forget(next);
     next.go();
   }
 
   private leave(waiter: Waiter): void {
     const i = this.waiting.indexOf(waiter);
     if (i >= 0) this.waiting.splice(i, 1);
+    this.forget(waiter);
+  }
+
+  /** A waiter out of the queue: its abort no longer listened to, and with nobody left waiting, no timer. */
+  private forget(waiter: Waiter): void {
     waiter.signal?.removeEventListener('abort', waiter.onAbort as () => void);
+    // The timer would otherwise hold the process up to its deadline with nobody waiting.
     if (this.waiting.length === 0 && this.timer) this.disarm();
   }
 
