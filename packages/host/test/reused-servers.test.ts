@@ -18,9 +18,10 @@ import {
 } from '../src/mcp/sdk.js';
 import { inlinePlugin, jsonLines } from './support.js';
 
-// MCP 2026-07-28 requests over HTTP are answered by MCP servers reused from request to request
-// (one request at a time each), not by a server built per request: whoever asks, each request
-// is still answered in its own user's and client's name, and a client leaving still cancels.
+// MCP 2026-07-28 requests over HTTP are answered by one MCP server per revision, reused from
+// request to request and answering many at once, not by a server built per request: whoever
+// asks, each request is still answered in its own user's and client's name, under its own id,
+// and a client leaving still cancels its request and no other.
 const ALICE = 'alice-reuse-token-0123456789';
 const BOB = 'bob-reuse-token-0123456789xxx';
 const KEY = 'reuse-key';
@@ -73,7 +74,7 @@ const auditLines = () => jsonLines(auditFile);
 function call(
   url: string,
   id: string,
-  options: { token?: string; client?: string; signal?: AbortSignal } = {},
+  options: { token?: string; client?: string; signal?: AbortSignal; rpcId?: string | number } = {},
 ) {
   const name = 'ThingApi_GetThing';
   return fetch(url, {
@@ -89,7 +90,7 @@ function call(
     },
     body: JSON.stringify({
       jsonrpc: '2.0',
-      id,
+      id: options.rpcId ?? id,
       method: 'tools/call',
       params: {
         name,
@@ -260,14 +261,44 @@ describe('ReusedServers', () => {
     await new Promise((resolve) => node.close(resolve));
   });
 
-  it('serves one request after another with one server, and concurrent ones with one each', async () => {
+  it('serves one request after another, and concurrent ones, with one server', async () => {
     built = 0;
     for (const id of ['a', 'b', 'c']) expect((await call(url, id)).status).toBe(200);
-    expect(built).toBe(1);
     // Answered slowly enough upstream to be in flight together.
     const concurrent = await Promise.all(['wait-d', 'wait-e', 'wait-f'].map((id) => call(url, id)));
     expect(concurrent.map((r) => r.status)).toEqual([200, 200, 200]);
-    expect(built).toBe(3);
+    expect(built).toBe(1);
+  });
+
+  it('answers concurrent requests that carry the same id each with its own answer, under that id', async () => {
+    // Two clients, each numbering its requests from 1.
+    const answers = await Promise.all(
+      ['wait-g', 'wait-h'].map(async (id) => {
+        const res = await call(url, id, { rpcId: 1 });
+        return { id, body: (await res.json()) as { id: unknown; result: { content: { text: string }[] } } };
+      }),
+    );
+    for (const { id, body } of answers) {
+      expect(body.id).toBe(1);
+      expect(JSON.parse(body.result.content[0]!.text).path).toBe(`/things/${id}`);
+    }
+  });
+
+  it('cancels the request of a client that leaves, and answers the other in flight with the same id', async () => {
+    const leaving = new AbortController();
+    const slow = call(url, 'slow', { rpcId: 5, signal: leaving.signal }).catch((e: Error) => e);
+    await expect.poll(() => upstream.requests.length).toBe(1);
+    const staying = call(url, 'wait-i', { rpcId: 5 });
+    await expect.poll(() => upstream.requests.length).toBe(2);
+    leaving.abort();
+    expect(await slow).toBeInstanceOf(Error);
+    await expect.poll(() => upstream.requests[0]?.aborted, { timeout: 2000 }).toBe(true);
+    const stayed = await staying;
+    expect(stayed.status).toBe(200);
+    const body = (await stayed.json()) as { id: unknown; result: { content: { text: string }[] } };
+    expect(body.id).toBe(5);
+    expect(JSON.parse(body.result.content[0]!.text).path).toBe('/things/wait-i');
+    expect(upstream.requests[1]?.aborted).toBeFalsy();
   });
 
   it('leaves to the SDK what it would not pass on as it is: a missing Mcp-Name, another method', async () => {

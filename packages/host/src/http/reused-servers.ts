@@ -15,9 +15,6 @@ import {
 } from '../mcp/sdk.js';
 import { firstHeader } from './request-guards.js';
 
-/** Idle servers kept for the next requests; beyond it (a burst), a server is closed once it has answered. */
-const MAX_IDLE = 256;
-
 /** `Mcp-Name` values the SDK decodes (base64 of a non-ASCII name) rather than compares as they are. */
 const ENCODED_NAME_PREFIX = '=?base64?';
 
@@ -125,14 +122,15 @@ function verdictKey(message: Record<string, unknown>, versionHeader: string, met
 
 /** One HTTP exchange a reused server is answering. */
 interface Exchange {
+  /** The id the client gave its request, restored on the answer. */
   id: RequestId;
   res: ServerResponse;
   /** True while the request is being handed to the server: an error then is the SDK's gate, not a handler's. */
   dispatching: boolean;
   /** Set once a message other than the answer went out: the answer is then the stream's last event. */
   stream?: { keepAlive: NodeJS.Timeout | undefined };
-  /** Told once the answer is written (true: the server may serve another) or the exchange is abandoned. */
-  ended: (reusable: boolean) => void;
+  /** Told once the answer is written or the exchange is given up. */
+  ended: () => void;
 }
 
 /**
@@ -160,31 +158,59 @@ const STREAM_HEADERS = {
 };
 
 /**
- * A server's connection that carries one HTTP exchange at a time, for as long as the server is
- * reused. It is the SDK's per-request transport by kind (connecting a server to one binds the
- * server to the revision it names: the SDK's public way to serve 2026-07-28), and writes to
- * Node's response itself, the answer as one JSON body, or as an event stream once a message
- * related to the request (a progress or log notification) goes out before it: the shapes and
- * statuses the SDK's per-request transport gives, without a web `Request`, `Response` or stream.
+ * A server's connection that carries every 2026-07-28 exchange of one revision, concurrently.
+ * It is the SDK's per-request transport by kind (connecting a server to one binds the server to
+ * the revision it names: the SDK's public way to serve 2026-07-28), and writes to Node's
+ * response itself, the answer as one JSON body, or as an event stream once a message related to
+ * the request (a progress or log notification) goes out before it: the shapes and statuses the
+ * SDK's per-request transport gives, without a web `Request`, `Response` or stream.
+ *
+ * Clients number their requests each on their own, so two exchanges may carry the same id: each
+ * is handed to the server under an id of this connection's (the server keeps a request's
+ * handler, its abort and its notifications by id), and answered under the client's.
  */
 class ExchangeTransport extends PerRequestHTTPServerTransport {
-  private exchange: Exchange | undefined;
+  private readonly exchanges = new Map<number, Exchange>();
+  private lastId = 0;
 
-  constructor(revision: string) {
+  constructor(private readonly revision: string) {
     super({ classification: { era: 'modern', revision } });
   }
 
   override async start(): Promise<void> {}
 
-  /** Hands the request to the server; its answer comes back through send. */
-  serve(exchange: Exchange, message: JSONRPCRequest, extra: MessageExtraInfo): void {
-    this.exchange = exchange;
+  /** Hands the request to the server under an id of this connection's, returned; the answer comes back through send. */
+  serve(exchange: Exchange, message: JSONRPCRequest, extra: MessageExtraInfo): number {
+    this.lastId += 1;
+    const id = this.lastId;
+    this.exchanges.set(id, exchange);
     exchange.dispatching = true;
     try {
-      this.onmessage?.(message, extra);
+      this.onmessage?.({ ...message, id }, extra);
     } finally {
       exchange.dispatching = false;
     }
+    return id;
+  }
+
+  /**
+   * The client left before its answer: the exchange ends (as the SDK's entry ends one closed
+   * early) and its request's handler is aborted the way a cancellation aborts one, by the
+   * server's own handling of `notifications/cancelled`; the other requests go on.
+   */
+  abandon(id: number): void {
+    const exchange = this.exchanges.get(id);
+    if (!exchange) return;
+    this.exchanges.delete(id);
+    endEarly(exchange);
+    this.onmessage?.(
+      {
+        jsonrpc: '2.0',
+        method: 'notifications/cancelled',
+        params: { requestId: id, reason: 'The client closed the request.' },
+      },
+      { classification: { era: 'modern', revision: this.revision } },
+    );
   }
 
   override handleMessage(): Promise<Response> {
@@ -193,39 +219,43 @@ class ExchangeTransport extends PerRequestHTTPServerTransport {
 
   // The server's own messages, well formed by construction: told apart by shape, not re-validated.
   override async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
-    const exchange = this.exchange;
-    if (!exchange) return;
     if ('id' in message && ('result' in message || 'error' in message)) {
-      if (message.id !== exchange.id) return;
-      this.exchange = undefined;
-      answer(exchange, message);
-      exchange.ended(true);
+      const id = message.id;
+      const exchange = typeof id === 'number' ? this.exchanges.get(id) : undefined;
+      if (!exchange) return;
+      this.exchanges.delete(id as number);
+      answer(exchange, { ...message, id: exchange.id });
+      exchange.ended();
       return;
     }
     // 2026-07-28 has no server-to-client requests; a notification goes on its request's stream.
-    if (options?.relatedRequestId !== exchange.id || 'id' in message) return;
+    const related = options?.relatedRequestId;
+    const exchange = typeof related === 'number' ? this.exchanges.get(related) : undefined;
+    if (!exchange || 'id' in message) return;
     streamEvent(exchange, message);
   }
 
   override writeCommentFrame(comment: string): void {
-    const exchange = this.exchange;
-    if (exchange?.stream) exchange.res.write(`: ${comment.split('\n').join('\n: ')}\n\n`);
+    for (const exchange of this.exchanges.values())
+      if (exchange.stream) exchange.res.write(`: ${comment.split('\n').join('\n: ')}\n\n`);
   }
 
-  /** The client left (or the host is closing): the request's handler is aborted, the server not reused. */
+  /** The host is closing: every exchange still open ends, and the server aborts their handlers. */
   override async close(): Promise<void> {
-    const exchange = this.exchange;
-    this.exchange = undefined;
-    if (exchange) {
-      clearInterval(exchange.stream?.keepAlive);
-      // As the SDK's entry answers an exchange closed before its answer: 499, or the stream ended.
-      const { res } = exchange;
-      if (!res.headersSent) res.writeHead(499).end();
-      else if (!res.writableEnded) res.end();
-      exchange.ended(false);
-    }
+    const open = [...this.exchanges.values()];
+    this.exchanges.clear();
+    for (const exchange of open) endEarly(exchange);
     this.onclose?.();
   }
+}
+
+/** An exchange given up before its answer: 499 if nothing was written yet, else its stream ended. */
+function endEarly(exchange: Exchange): void {
+  clearInterval(exchange.stream?.keepAlive);
+  const { res } = exchange;
+  if (!res.headersSent) res.writeHead(499).end();
+  else if (!res.writableEnded) res.end();
+  exchange.ended();
 }
 
 /** The answer: the last event of an open stream, else one JSON body with the gate's status if any. */
@@ -270,16 +300,15 @@ interface Connected {
 }
 
 /**
- * MCP servers reused across 2026-07-28 requests, one request at a time each: a request takes an
- * idle server (or a new one) and gives it back once answered. Every request of this revision
- * stands alone, so one server serves any user's (each request names its user in `authInfo`, its
- * client in its envelope; see createMcpServer's `userPerRequest`); nothing is kept per request.
- * The SDK's entry builds a server, a transport, a web `Request` and `Response` per request,
- * which is most of a call's serving cost: the one reason this exists.
+ * The MCP servers that answer 2026-07-28 requests: one per revision, connected on its first
+ * request and answering any number at once, as one server answers a stdio connection. Every
+ * request of this revision stands alone, so one server serves any user's (each request names
+ * its user in `authInfo`, its client in its envelope; see createMcpServer's `userPerRequest`);
+ * nothing is kept per request. The SDK's entry builds a server, a transport, a web `Request` and
+ * `Response` per request, which is most of a call's serving cost: the one reason this exists.
  */
 export class ReusedServers {
-  private readonly idle = new Map<string, Connected[]>();
-  private readonly busy = new Set<Connected>();
+  private readonly servers = new Map<string, Promise<Connected>>();
   private closed = false;
 
   constructor(
@@ -289,48 +318,49 @@ export class ReusedServers {
 
   /** Answers the request on `res`; resolves once the answer is written or the client has left. */
   async serve(res: ServerResponse, request: ReusableRequest, extra: MessageExtraInfo): Promise<void> {
-    const connected = this.idle.get(request.revision)?.pop() ?? (await this.connect(request.revision));
-    this.busy.add(connected);
+    const { transport } = await this.serverFor(request.revision);
     await new Promise<void>((resolve) => {
-      const exchange: Exchange = {
-        id: request.message.id,
-        res,
-        dispatching: false,
-        ended: (reusable) => {
-          this.busy.delete(connected);
-          this.release(connected, request.revision, reusable);
-          resolve();
-        },
-      };
+      const exchange: Exchange = { id: request.message.id, res, dispatching: false, ended: resolve };
+      const id = transport.serve(exchange, request.message, extra);
       // The client leaving cancels the request (2026-07-28 cancels by closing the stream).
       res.once('close', () => {
-        if (!res.writableFinished) void connected.transport.close();
+        if (!res.writableFinished) transport.abandon(id);
       });
-      connected.transport.serve(exchange, request.message, extra);
     });
   }
 
   async close(): Promise<void> {
     this.closed = true;
-    const all = [...this.busy, ...[...this.idle.values()].flat()];
-    this.idle.clear();
-    await Promise.all(all.map((c) => c.server.close().catch(() => {})));
+    const all = [...this.servers.values()];
+    this.servers.clear();
+    await Promise.all(all.map((connected) => connected.then(({ server }) => server.close()).catch(() => {})));
+  }
+
+  private serverFor(revision: string): Promise<Connected> {
+    let connected = this.servers.get(revision);
+    if (!connected) {
+      const connecting = this.connect(revision);
+      // A server that failed to connect is not kept: the next request tries again.
+      connecting.catch(() => {
+        if (this.servers.get(revision) === connecting) this.servers.delete(revision);
+      });
+      if (!this.closed) this.servers.set(revision, connecting);
+      connected = connecting;
+    }
+    return connected;
   }
 
   private async connect(revision: string): Promise<Connected> {
     const server = this.createServer();
     const transport = new ExchangeTransport(revision);
     await server.connect(transport);
+    // Closed other than by close() (a failure of its own): the next request connects another.
+    const own = this.servers.get(revision);
+    const closed = transport.onclose;
+    transport.onclose = () => {
+      if (this.servers.get(revision) === own) this.servers.delete(revision);
+      closed?.();
+    };
     return { server, transport };
-  }
-
-  private release(connected: Connected, revision: string, reusable: boolean): void {
-    let idle = this.idle.get(revision);
-    if (!idle) {
-      idle = [];
-      this.idle.set(revision, idle);
-    }
-    if (reusable && !this.closed && idle.length < MAX_IDLE) idle.push(connected);
-    else if (reusable) void connected.server.close().catch(() => {});
   }
 }
