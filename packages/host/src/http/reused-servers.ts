@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { isObject } from '../mcp/jsonrpc-messages.js';
+import { metaOf } from '../mcp/jsonrpc-messages.js';
 import { REUSED_METHODS, REUSED_REVISIONS } from '../mcp/reused-requests.js';
 import {
   classifyInboundRequest,
@@ -109,10 +109,8 @@ function classifiedRevision(
 function verdictKey(message: Record<string, unknown>, versionHeader: string, methodHeader: string) {
   if (message.jsonrpc !== '2.0' || !isRequestId(message.id) || 'result' in message || 'error' in message)
     return undefined;
-  const params = message.params;
-  if (!isObject(params)) return undefined;
-  const meta = params._meta;
-  if (!isObject(meta)) return undefined;
+  const meta = metaOf(message);
+  if (!meta) return undefined;
   const token = meta.progressToken;
   if (token !== undefined && !isRequestId(token)) return undefined;
   const reserved: unknown[] = [];

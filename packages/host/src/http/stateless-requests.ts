@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { narrowingRequest } from '../mcp/catalog-views.js';
+import { isObject, metaOf } from '../mcp/jsonrpc-messages.js';
 import {
   classifyInboundRequest,
   createMcpHandler,
@@ -54,16 +55,11 @@ export function isSessionEra(req: IncomingMessage, parsed: unknown): boolean {
  * refuses it), and it classifies it again on that path, so the first classification is skipped.
  */
 function claimsStatelessEra(parsed: unknown): boolean {
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return false;
-  const message = parsed as Record<string, unknown>;
-  if (typeof message.method !== 'string' || message.method === 'initialize') return false;
-  if ('result' in message || 'error' in message) return false;
-  const params = message.params;
-  if (typeof params !== 'object' || params === null || Array.isArray(params)) return false;
-  const meta = (params as Record<string, unknown>)._meta;
-  return (
-    typeof meta === 'object' && meta !== null && !Array.isArray(meta) && PROTOCOL_VERSION_META_KEY in meta
-  );
+  if (!isObject(parsed)) return false;
+  if (typeof parsed.method !== 'string' || parsed.method === 'initialize') return false;
+  if ('result' in parsed || 'error' in parsed) return false;
+  const meta = metaOf(parsed);
+  return meta !== undefined && PROTOCOL_VERSION_META_KEY in meta;
 }
 
 /**

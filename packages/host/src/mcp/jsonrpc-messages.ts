@@ -15,6 +15,12 @@ const isId = (v: unknown): v is JsonRpcId =>
 export const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/** The `_meta` of a message's params, where both are objects. */
+export function metaOf(m: Record<string, unknown>): Record<string, unknown> | undefined {
+  const meta = isObject(m.params) ? m.params._meta : undefined;
+  return isObject(meta) ? meta : undefined;
+}
+
 /** A request: a method and an id. */
 export function isRequest(m: unknown): m is { jsonrpc: '2.0'; id: JsonRpcId; method: string } {
   return isObject(m) && typeof m.method === 'string' && isId(m.id);

@@ -1,4 +1,4 @@
-import { isRequest } from '../mcp/jsonrpc-messages.js';
+import { cancelledRequestOf, isRequest } from '../mcp/jsonrpc-messages.js';
 import { REUSED_METHODS } from '../mcp/reused-requests.js';
 import {
   type JSONRPCMessage,
@@ -94,11 +94,9 @@ export class RepeatedRequests {
     if (isRequest(message)) {
       if (!REUSED_METHODS.has(message.method)) return false;
       this.inFlight.add(message.id);
-    } else if ((message as { method?: unknown }).method === 'notifications/cancelled') {
-      const id = (message as { params?: { requestId?: RequestId } }).params?.requestId;
-      if (id === undefined || !this.inFlight.has(id)) return false;
     } else {
-      return false;
+      const cancelled = cancelledRequestOf(message);
+      if (cancelled === undefined || !this.inFlight.has(cancelled)) return false;
     }
     if (this.waiting) this.waiting.push(message);
     else this.transport.deliver(message);

@@ -2,7 +2,7 @@ import type { Readable, Writable } from 'node:stream';
 import type { Host } from '../host-api.js';
 import type { Logger } from '../logger.js';
 import { createMcpServer, type McpServerOptions, prepareMcpServingState } from '../mcp/create-mcp-server.js';
-import { isObject } from '../mcp/jsonrpc-messages.js';
+import { isObject, metaOf } from '../mcp/jsonrpc-messages.js';
 import { REUSED_REVISIONS, REUSED_SERVER_VERSIONS } from '../mcp/reused-requests.js';
 import {
   classifyInboundRequest,
@@ -22,12 +22,6 @@ export interface StdioServeOptions extends McpServerOptions {
 }
 
 type Message = Record<string, unknown>;
-
-/** The `_meta` of a message's params, if it is an object. */
-function metaOf(message: Message): Record<string, unknown> | undefined {
-  const meta = isObject(message.params) ? message.params._meta : undefined;
-  return isObject(meta) ? meta : undefined;
-}
 
 /**
  * A request or notification that names no protocol version in its `_meta`: the session era's
@@ -131,8 +125,8 @@ export async function serveStdio(
     route = (message) => {
       if (repeated?.take(message)) return;
       // Until the entry has pinned an era, each message is looked at for the one that pins it.
-      if (pinned === undefined && typeof message === 'object' && message !== null) {
-        pinned = pinnedBy(message as unknown as Message);
+      if (pinned === undefined && isObject(message)) {
+        pinned = pinnedBy(message);
         if (pinned?.era === 'modern') {
           repeated = new RepeatedRequests(
             newServer({ supportedProtocolVersions: REUSED_SERVER_VERSIONS }),
@@ -152,8 +146,7 @@ export async function serveStdio(
   };
 
   route = (first) => {
-    const opening = typeof first === 'object' && first !== null ? (first as unknown as Message) : undefined;
-    if (opening && claimsNoRevision(opening)) serveSession(first);
+    if (isObject(first) && claimsNoRevision(first)) serveSession(first);
     else serveThroughEntry(first);
   };
   close = () => wire.close();
