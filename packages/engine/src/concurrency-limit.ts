@@ -16,10 +16,11 @@ interface Waiter {
  * given `maxWaitMs`, until that long has passed (a `timeout` error: a queue that never moves
  * must not hold a call for ever).
  *
- * Under load (the host's per-upstream limit is half its global one, so a client sending 64
- * calls to one vendor keeps 32 waiting), every other call waits: the wait holds a promise, an
- * abort listener and a place in the queue, and one timer serves the whole queue (armed for
- * the earliest deadline) rather than a timer set and cleared per waiting call.
+ * Under load many calls wait (where the tools reach several upstreams, the host's
+ * per-upstream limit is half its global one, so a client sending 64 calls to one vendor keeps
+ * 32 waiting): a wait holds a promise, an abort listener and a place in the queue, and one
+ * timer serves the whole queue (armed for the earliest deadline) rather than a timer set and
+ * cleared per waiting call.
  */
 export class ConcurrencyLimit {
   private active = 0;

@@ -11,11 +11,8 @@ import { createHost, type Host } from '../src/host.js';
 import { ReusedServers, reusableRequest } from '../src/http/reused-servers.js';
 import { type HttpServerHandle, serveHttp } from '../src/http/serve-http.js';
 import { createMcpServer, prepareMcpServingState } from '../src/mcp/create-mcp-server.js';
-import {
-  classifyInboundRequest,
-  FIRST_STATELESS_VERSION,
-  SUPPORTED_PROTOCOL_VERSIONS,
-} from '../src/mcp/sdk.js';
+import { REUSED_SERVER_VERSIONS } from '../src/mcp/reused-requests.js';
+import { classifyInboundRequest, FIRST_STATELESS_VERSION } from '../src/mcp/sdk.js';
 import { inlinePlugin, jsonLines } from './support.js';
 
 // MCP 2026-07-28 requests over HTTP are answered by one MCP server per revision, reused from
@@ -239,7 +236,7 @@ describe('ReusedServers', () => {
       built += 1;
       return createMcpServer(host, mcpState, {
         userPerRequest: true,
-        supportedProtocolVersions: [...SUPPORTED_PROTOCOL_VERSIONS, FIRST_STATELESS_VERSION],
+        supportedProtocolVersions: REUSED_SERVER_VERSIONS,
       });
     });
     node = createServer(async (req, res) => {
