@@ -8,9 +8,9 @@ const digest = (value: string) => createHash('sha256').update(value).digest();
  * One token given to two users would be answered as one of them (the last): the other's calls
  * would run with the wrong user's credentials. The message names the users, never the token.
  */
-function refuseSharedTokens(tokens: Record<string, string>): void {
+function refuseSharedTokens(tokens: ReadonlyMap<string, string>): void {
   const owners = new Map<string, string>();
-  for (const [userId, token] of Object.entries(tokens)) {
+  for (const [userId, token] of tokens) {
     const owner = owners.get(token);
     if (owner !== undefined) {
       throw new ConfigError(
@@ -28,14 +28,19 @@ function refuseSharedTokens(tokens: Record<string, string>): void {
 export class AccessTokens {
   private readonly entries: { digest: Buffer; userId: string }[];
 
-  constructor(tokens: Record<string, string>) {
-    refuseSharedTokens(tokens);
-    this.entries = Object.entries(tokens).map(([userId, token]) => ({ userId, digest: digest(token) }));
+  /**
+   * By user id. A Map, or a record's own entries: a user named `__proto__` or `constructor` is
+   * a user like any other, never a key that sets or reads an object's prototype.
+   */
+  constructor(tokens: Record<string, string> | ReadonlyMap<string, string>) {
+    const byUser = tokens instanceof Map ? tokens : new Map(Object.entries(tokens));
+    refuseSharedTokens(byUser);
+    this.entries = [...byUser].map(([userId, token]) => ({ userId, digest: digest(token) }));
   }
 
   /** From config `http.accessTokens`, with env TOOLHOST_ACCESS_TOKENS ("user:token,user:token") added. */
   static fromConfig(config: HostConfig, env: NodeJS.ProcessEnv): AccessTokens {
-    const fromEnv: Record<string, string> = {};
+    const fromEnv = new Map<string, string>();
     for (const pair of (env.TOOLHOST_ACCESS_TOKENS ?? '').split(',').filter((p) => p.trim())) {
       const at = pair.indexOf(':');
       const userId = pair.slice(0, at).trim();
@@ -47,15 +52,15 @@ export class AccessTokens {
       }
       // A second token for the same user would silently replace the first: its client would
       // be refused with no word of why.
-      if (Object.hasOwn(fromEnv, userId)) {
+      if (fromEnv.has(userId)) {
         throw new ConfigError(
           `TOOLHOST_ACCESS_TOKENS names user '${userId}' twice: give each user one token.`,
         );
       }
-      fromEnv[userId] = token;
+      fromEnv.set(userId, token);
     }
     // The environment's token of a user replaces the file's, as the environment wins elsewhere.
-    return new AccessTokens({ ...config.http?.accessTokens, ...fromEnv });
+    return new AccessTokens(new Map([...Object.entries(config.http?.accessTokens ?? {}), ...fromEnv]));
   }
 
   get enabled(): boolean {

@@ -68,3 +68,23 @@ describe('EncryptedFileTokenStore', () => {
     for (let i = 0; i < 20; i += 1) expect(await reopened.get('p', `u${i}`)).toEqual(token);
   });
 });
+
+describe('EncryptedFileTokenStore user names', () => {
+  it('keeps users named like Object.prototype members as ordinary users, across a reopen', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tokens-'));
+    const store = EncryptedFileTokenStore.inDirectory(dir, KEY);
+    const names = ['__proto__', 'constructor', 'toString', 'hasOwnProperty'];
+    // Nobody stored yet: no inherited member is taken for a token.
+    for (const name of names) expect(await store.get('p', name)).toBeUndefined();
+    for (const [i, name] of names.entries()) await store.set('p', name, { ...token, accessToken: `at-${i}` });
+    const reopened = EncryptedFileTokenStore.inDirectory(dir, KEY);
+    for (const [i, name] of names.entries())
+      expect(await reopened.get('p', name)).toEqual({ ...token, accessToken: `at-${i}` });
+    expect((await reopened.list({ providerId: 'p' })).map((c) => c.userId).sort()).toEqual([...names].sort());
+    await reopened.delete('p', '__proto__');
+    await reopened.delete('p', 'constructor');
+    expect(await reopened.get('p', '__proto__')).toBeUndefined();
+    expect(await reopened.get('p', 'constructor')).toBeUndefined();
+    expect(await reopened.get('p', 'toString')).toEqual({ ...token, accessToken: 'at-2' });
+  });
+});

@@ -24,6 +24,20 @@ function versionOf(file: string): Version {
 
 const isContents = (v: unknown) => isRecord(v) && Object.values(v).every(isRecord);
 
+/** One provider's tokens by user (own keys only). */
+function tokenMap(contents: Contents, providerId: string): Record<string, StoredToken> {
+  return Object.hasOwn(contents, providerId) ? contents[providerId]! : {};
+}
+
+/**
+ * A user's token where the file has one: own keys only, so that a user named `constructor` or
+ * `toString` is not answered with what every object inherits.
+ */
+function tokenOf(contents: Contents, providerId: string, userId: string): StoredToken | undefined {
+  const users = tokenMap(contents, providerId);
+  return Object.hasOwn(users, userId) ? users[userId] : undefined;
+}
+
 /**
  * The embedded default: every token in one sealed file (AES-256-GCM with a key derived from a
  * secret in the environment, written atomically, owner-only), so a crash mid-write leaves the
@@ -80,20 +94,28 @@ export class EncryptedFileTokenStore implements TokenStore {
 
   async get(providerId: string, userId: string): Promise<StoredToken | undefined> {
     this.reload();
-    return this.contents[providerId]?.[userId];
+    return tokenOf(this.contents, providerId, userId);
   }
 
   set(providerId: string, userId: string, token: StoredToken): Promise<void> {
     return this.change(() => {
-      this.contents[providerId] = { ...this.contents[providerId], [userId]: token };
+      // Defined, not assigned: assigning `__proto__` would set the prototype, not a user.
+      const users = { ...tokenMap(this.contents, providerId) };
+      Object.defineProperty(users, userId, {
+        value: token,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+      this.contents[providerId] = users;
       return true;
     });
   }
 
   delete(providerId: string, userId: string): Promise<void> {
     return this.change(() => {
-      if (!this.contents[providerId]?.[userId]) return false;
-      const { [userId]: _gone, ...rest } = this.contents[providerId];
+      if (!tokenOf(this.contents, providerId, userId)) return false;
+      const { [userId]: _gone, ...rest } = tokenMap(this.contents, providerId);
       this.contents[providerId] = rest;
       return true;
     });
