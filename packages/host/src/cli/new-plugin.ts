@@ -56,6 +56,7 @@ export function newPlugin(directory: string, options: NewPluginOptions = {}): Ne
       `--tool-set '${toolSet}' must start with a capital letter and hold only letters and digits.`,
     );
   const vendor = options.vendor ?? toolSet.replace(/Api$/, '');
+  refuseUnprintable(vendor);
   const secret = `${toolSet
     .replace(/Api$/, '')
     .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
@@ -66,6 +67,17 @@ export function newPlugin(directory: string, options: NewPluginOptions = {}): Ne
     writeFileSync(join(dir, file), text);
   }
   return { dir, name, toolSet, files: Object.keys(files) };
+}
+
+/**
+ * The vendor's name goes into a description, a README line and a string in generated code:
+ * one line of printable text (quotes and backslashes are fine: it is written escaped).
+ */
+function refuseUnprintable(vendor: string): void {
+  if (vendor.trim() === '' || vendor.length > 100 || /[\p{Cc}\p{Cs}\u2028\u2029]/u.test(vendor))
+    throw new Error(
+      `--vendor ${JSON.stringify(vendor.slice(0, 100))} must be one line of printable text, 1-100 characters (e.g. "Widgets Inc.").`,
+    );
 }
 
 interface Names {
@@ -199,7 +211,7 @@ export const plugin: ToolPlugin = defineToolSetPlugin({
   name: pkg.name,
   version: pkg.version,
   toolSet: '${toolSet}',
-  vendor: '${vendor.replace(/'/g, "\\'")}',
+  vendor: ${JSON.stringify(vendor)},
   // Operators point this elsewhere with toolSets.${toolSet}.baseUrl (the tests do).
   servers: { default: 'https://api.example.com/v1' },
   tools,

@@ -1,0 +1,62 @@
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, symlinkSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import type { ToolPlugin } from '@toolhost/core';
+import { describe, expect, it } from 'vitest';
+import { cli } from './support.js';
+
+const run = promisify(execFile);
+const require = createRequire(import.meta.url);
+
+/**
+ * The written package compiled where it stands, against this workspace's core and Node types
+ * linked in as an install would put them (no registry: the conformance suite installs it).
+ */
+async function compile(dir: string): Promise<void> {
+  mkdirSync(join(dir, 'node_modules', '@toolhost'), { recursive: true });
+  mkdirSync(join(dir, 'node_modules', '@types'), { recursive: true });
+  symlinkSync(
+    dirname(require.resolve('@toolhost/core/package.json')),
+    join(dir, 'node_modules', '@toolhost', 'core'),
+  );
+  symlinkSync(
+    dirname(require.resolve('@types/node/package.json')),
+    join(dir, 'node_modules', '@types', 'node'),
+  );
+  await run(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json'], {
+    cwd: dir,
+  });
+}
+
+describe('toolhost new-plugin --vendor', () => {
+  it('writes any printable vendor name as data: the project compiles and the plugin names it exactly', async () => {
+    const vendor = `Acme \\'; (globalThis as any).injected = true; // "\${x}" Ünïcode`;
+    const dir = join(mkdtempSync(join(tmpdir(), 'toolhost-new-plugin-')), 'toolhost-plugin-acme');
+    const made = await cli(['new-plugin', dir, '--vendor', vendor]);
+    expect(made.code, made.stderr).toBe(0);
+    await compile(dir);
+    const built = (await import(pathToFileURL(join(dir, 'dist', 'plugin.js')).href)) as {
+      plugin: ToolPlugin;
+    };
+    expect((globalThis as { injected?: boolean }).injected).toBeUndefined();
+    // The tool set as the host receives it when it loads the plugin.
+    const registered: { vendor?: string }[] = [];
+    built.plugin.register({ register: (_token, provider) => registered.push(provider.useValue as never) });
+    expect(registered.map((set) => set.vendor)).toEqual([vendor]);
+    const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { description: string };
+    expect(pkg.description).toContain(vendor);
+  }, 60_000);
+
+  it('refuses a vendor name that is not one line of printable text, writing nothing', async () => {
+    for (const vendor of ['Acme\nInc', 'Acme\u2028Inc', ' ', 'x'.repeat(101)]) {
+      const dir = join(mkdtempSync(join(tmpdir(), 'toolhost-new-plugin-')), 'toolhost-plugin-acme');
+      const made = await cli(['new-plugin', dir, '--vendor', vendor]);
+      expect(made.code).not.toBe(0);
+      expect(made.stderr).toMatch(/--vendor [\s\S]* must be one line of printable text/);
+    }
+  });
+});
