@@ -9,10 +9,10 @@ import { createMcpServer, type McpServingState } from '../mcp/create-mcp-server.
 import { isInitialize, onlyAnswers } from '../mcp/jsonrpc-messages.js';
 import type { AuditEntry } from '../observability/audit-log.js';
 import type { HttpSession, HttpSessions } from './http-sessions.js';
+import { isLegacyHttpRequest, type ModernRequests } from './modern-requests.js';
 import { BodyTooLarge, jsonRpcError, originAllowed, readBody, requestIdOf } from './request-guards.js';
 import { SessionTransport } from './session-transport.js';
 import type { SessionRecord, SharedSessions } from './shared-sessions.js';
-import { isSessionEra, type StatelessRequests } from './stateless-requests.js';
 
 export interface McpEndpointOptions {
   host: Host;
@@ -30,7 +30,7 @@ export interface McpEndpointOptions {
   /** Sessions shared by replicas (Redis), so that any replica serves any session. */
   shared?: SharedSessions;
   /** MCP 2026-07-28 requests, each served on its own (no session). */
-  stateless: StatelessRequests;
+  modern: ModernRequests;
 }
 
 /**
@@ -65,10 +65,10 @@ export class McpEndpoint {
     if (this.o.draining() && !onlyAnswers(parsed)) {
       return jsonRpcError(res, 503, 'The server is shutting down', { id, headers: { connection: 'close' } });
     }
-    if (req.method === 'POST' && !isSessionEra(req, parsed)) {
+    if (req.method === 'POST' && !isLegacyHttpRequest(req, parsed)) {
       this.o.exchanges.add(res);
       res.once('close', () => this.o.exchanges.delete(res));
-      return this.o.stateless.handle(req, res, parsed, userId);
+      return this.o.modern.handle(req, res, parsed, userId);
     }
     const sessionId = req.headers['mcp-session-id'];
     if (typeof sessionId === 'string') return this.toSession(req, res, sessionId, userId, parsed);

@@ -9,7 +9,7 @@ import {
   prepareMcpServingState,
   sendCompletionNotice,
 } from '../mcp/create-mcp-server.js';
-import { REUSED_SERVER_VERSIONS } from '../mcp/reused-requests.js';
+import { REVISION_SERVER_VERSIONS } from '../mcp/protocol-eras.js';
 import type { JSONRPCMessage } from '../mcp/sdk.js';
 import type { SharedStore } from '../store/shared-store.js';
 import { connectionsPage } from './connections-page.js';
@@ -17,10 +17,10 @@ import { answerHome } from './home-page.js';
 import { HttpSessions } from './http-sessions.js';
 import { McpEndpoint } from './mcp-endpoint.js';
 import { metricsRoute } from './metrics-route.js';
+import { ModernRequests } from './modern-requests.js';
 import { oauthRoutes } from './oauth-routes.js';
 import { hostGuard, jsonRpcError, LOOPBACK_HOSTS, writeJson } from './request-guards.js';
 import { SharedSessions } from './shared-sessions.js';
-import { StatelessRequests } from './stateless-requests.js';
 
 /**
  * The HTTP server's options. What is left out comes from the host's config (`http.*`, with its
@@ -305,13 +305,13 @@ async function mcpRoute(state: ServerState): Promise<RouteHandler> {
     draining: state.draining,
     exchanges: state.exchanges,
     ...(sharedSessions ? { shared: sharedSessions } : {}),
-    stateless: new StatelessRequests({
+    modern: new ModernRequests({
       createServer: (userId) => createMcpServer(host, state.mcpState, { ...options.serverInfo, userId }),
-      createReusedServer: () => {
+      createRevisionServer: () => {
         const server = createMcpServer(host, state.mcpState, {
           ...options.serverInfo,
           userPerRequest: true,
-          supportedProtocolVersions: REUSED_SERVER_VERSIONS,
+          supportedProtocolVersions: REVISION_SERVER_VERSIONS,
         });
         server.onerror = (e: Error) => options.logger?.debug({ err: e.message }, 'MCP request refused');
         return server;

@@ -1,6 +1,7 @@
 import type { ConfirmWrite } from '../writes/write-safety.js';
 import { clientCapabilitiesOf } from './client-identity.js';
-import { type RequestId, type Server, type ServerContext, servesStatelessEra } from './sdk.js';
+import { servesModernEra } from './protocol-eras.js';
+import type { RequestId, Server, ServerContext } from './sdk.js';
 
 /** A person reads and decides; the SDK's 60 s default would cancel them mid-thought. */
 const CONFIRM_TIMEOUT_MS = 10 * 60_000;
@@ -26,7 +27,7 @@ export function confirmationMessage(write: Parameters<ConfirmWrite>[0]): string 
  */
 export function asksBeforeAnswering(server: Server, confirmWrites: boolean | undefined): boolean {
   // 2026-07-28 has no server-to-client requests: a write there is previewed to apply instead.
-  if (!confirmWrites || servesStatelessEra(server)) return false;
+  if (!confirmWrites || servesModernEra(server)) return false;
   return !!server.getClientCapabilities()?.elicitation?.form;
 }
 
@@ -46,7 +47,7 @@ export function asksWithInputRequired(
   ctx: ServerContext,
   confirmWrites: boolean | undefined,
 ): boolean {
-  if (!confirmWrites || !servesStatelessEra(server)) return false;
+  if (!confirmWrites || !servesModernEra(server)) return false;
   const elicitation = clientCapabilitiesOf(server, ctx)?.elicitation;
   return !!elicitation && (!!elicitation.form || Object.keys(elicitation).length === 0);
 }

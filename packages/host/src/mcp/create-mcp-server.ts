@@ -31,6 +31,7 @@ import {
   SEARCH_TOOLS,
 } from './discovery-tools.js';
 import { checkHostToolArguments } from './host-tool-arguments.js';
+import { servesModernEra } from './protocol-eras.js';
 import { renderOutcome, STATUS_META_KEY } from './render-outcome.js';
 import { fitResult, type QueryParamName } from './result-budget.js';
 import { ResultStore, type ResultStoreOptions } from './result-store.js';
@@ -46,7 +47,6 @@ import {
   ResourceNotFoundError,
   Server,
   type ServerContext,
-  servesStatelessEra,
   UrlElicitationRequiredError,
 } from './sdk.js';
 import { ToolNameMap } from './tool-names.js';
@@ -77,7 +77,7 @@ export interface McpServerOptions {
    * (`ctx.http.authInfo`), not `userId`.
    */
   userPerRequest?: boolean;
-  /** Protocol revisions the server accepts besides the SDK's defaults (2026-07-28 for a reused stateless server). */
+  /** Protocol revisions the server accepts besides the SDK's defaults (2026-07-28 for a revision server). */
   supportedProtocolVersions?: string[];
 }
 
@@ -174,7 +174,7 @@ function offerUrlElicitation(
   notifyCompletion: (elicitationId: string) => void,
 ): void {
   // 2026-07-28 has no -32042: the structured result carries the URL there.
-  if (servesStatelessEra(server) || !server.getClientCapabilities()?.elicitation?.url) return;
+  if (servesModernEra(server) || !server.getClientCapabilities()?.elicitation?.url) return;
   const { provider: providerId, url, id: elicitationId } = authorization;
   const provider = host.oauthProviders.find((p) => p.id === providerId);
   if (!elicitationId || !provider) return;
@@ -513,8 +513,7 @@ class ToolCalls {
       onWait: waitNotificationsOf(ctx),
       ...(key !== undefined ? { idempotencyKey: key as string } : {}),
     };
-    if (servesStatelessEra(this.server))
-      return this.answerByRoundTrips(ctx, options, audit, run, tool, digest);
+    if (servesModernEra(this.server)) return this.answerByRoundTrips(ctx, options, audit, run, tool, digest);
     if (asksBeforeAnswering(this.server, this.host.config.tools?.confirmWrites))
       options.confirm = noteDeclined(elicitationConfirm(this.server, ctx.mcpReq.id), audit);
     return this.rendered(await run(options), tool);

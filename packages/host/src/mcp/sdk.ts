@@ -41,17 +41,3 @@ export { serveStdio } from '@modelcontextprotocol/server/stdio';
 export type CacheableMethod = keyof NonNullable<
   import('@modelcontextprotocol/server').ServerOptions['cacheHints']
 >;
-
-import type { Server as SdkServer } from '@modelcontextprotocol/server';
-
-/** The first protocol revision without sessions (requests stand alone; no server-to-client requests). */
-export const FIRST_STATELESS_VERSION = '2026-07-28';
-
-/**
- * Whether a server answers the 2026-07-28 era (or later), where it cannot send its client a
- * request (an elicitation) mid-call. Revisions are ISO dates, so they compare as strings.
- */
-export function servesStatelessEra(server: SdkServer): boolean {
-  const version = server.getNegotiatedProtocolVersion();
-  return version !== undefined && version >= FIRST_STATELESS_VERSION;
-}

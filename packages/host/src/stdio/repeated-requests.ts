@@ -1,5 +1,5 @@
 import { cancelledRequestOf, isRequest } from '../mcp/jsonrpc-messages.js';
-import { REUSED_METHODS } from '../mcp/reused-requests.js';
+import { REVISION_SERVER_METHODS } from '../mcp/protocol-eras.js';
 import {
   type JSONRPCMessage,
   PerRequestHTTPServerTransport,
@@ -12,7 +12,7 @@ import type { StdioWire } from './stdio-wire.js';
  * The stdio connection of a server bound to a 2026-07-28 revision. It is the SDK's
  * per-request transport by kind only: connecting a server to one binds the server to the
  * revision it names, the SDK's public way to serve 2026-07-28 outside its own entries (the
- * HTTP endpoint's reused servers are bound the same way). It carries every request of the
+ * HTTP endpoint's revision servers are bound the same way). It carries every request of the
  * connection it is given, writing the server's messages to the wire as they are.
  */
 class RevisionBoundTransport extends PerRequestHTTPServerTransport {
@@ -92,7 +92,7 @@ export class RepeatedRequests {
    */
   take(message: JSONRPCMessage): boolean {
     if (isRequest(message)) {
-      if (!REUSED_METHODS.has(message.method)) return false;
+      if (!REVISION_SERVER_METHODS.has(message.method)) return false;
       this.inFlight.add(message.id);
     } else {
       const cancelled = cancelledRequestOf(message);

@@ -2,15 +2,13 @@ import type { Readable, Writable } from 'node:stream';
 import type { Host } from '../host-api.js';
 import type { Logger } from '../logger.js';
 import { createMcpServer, type McpServerOptions, prepareMcpServingState } from '../mcp/create-mcp-server.js';
-import { isObject, metaOf } from '../mcp/jsonrpc-messages.js';
-import { REUSED_REVISIONS, REUSED_SERVER_VERSIONS } from '../mcp/reused-requests.js';
 import {
-  classifyInboundRequest,
-  type JSONRPCMessage,
-  PROTOCOL_VERSION_META_KEY,
-  type Server,
-  serveStdio as serveBothEras,
-} from '../mcp/sdk.js';
+  eraPinnedBy,
+  opensLegacyConnection,
+  type PinnedEra,
+  REVISION_SERVER_VERSIONS,
+} from '../mcp/protocol-eras.js';
+import { type JSONRPCMessage, type Server, serveStdio as serveBothEras } from '../mcp/sdk.js';
 import { RepeatedRequests } from './repeated-requests.js';
 import { idOfOversized, LineLimit, MAX_STDIO_MESSAGE_BYTES } from './stdio-line-limit.js';
 import { StdioWire } from './stdio-wire.js';
@@ -19,36 +17,6 @@ export interface StdioServeOptions extends McpServerOptions {
   logger?: Logger;
   /** Largest JSON-RPC message accepted (default 10 MiB); larger ones are answered with an error. */
   maxMessageBytes?: number;
-}
-
-type Message = Record<string, unknown>;
-
-/**
- * A request or notification that names no protocol version in its `_meta`: the session era's
- * (MCP 2025-11-25 and earlier) by the SDK's rules, `initialize` or anything else.
- */
-function claimsNoRevision(message: Message): boolean {
-  if (typeof message.method !== 'string' || 'result' in message || 'error' in message) return false;
-  const meta = metaOf(message);
-  return meta === undefined || !(PROTOCOL_VERSION_META_KEY in meta);
-}
-
-/**
- * The era the SDK's entry pins a connection to on this message, by the SDK's own
- * classification of a body (the one its HTTP entry uses; on stdio the body is all there is):
- * `modern` for a request of a revision reused servers serve other than `server/discover`
- * (which only probes), `legacy` for a session-era request or notification.
- */
-function pinnedBy(message: Message): { era: 'legacy' } | { era: 'modern'; revision: string } | undefined {
-  if (typeof message.method !== 'string') return undefined;
-  const route = classifyInboundRequest({ httpMethod: 'POST', body: message });
-  if (route.kind === 'legacy') return { era: 'legacy' };
-  if (route.kind !== 'modern' || route.messageKind !== 'request' || message.method === 'server/discover')
-    return undefined;
-  const revision = route.classification.revision;
-  return revision !== undefined && REUSED_REVISIONS.includes(revision)
-    ? { era: 'modern', revision }
-    : undefined;
 }
 
 /**
@@ -113,7 +81,7 @@ export async function serveStdio(
 
   /** Any other opening: the SDK's entry, with the repeated 2026-07-28 requests taken off it once it pins that era. */
   const serveThroughEntry = (first: JSONRPCMessage) => {
-    let pinned: ReturnType<typeof pinnedBy>;
+    let pinned: PinnedEra | undefined;
     let repeated: RepeatedRequests | undefined;
     const served = serveBothEras(() => newServer(), { transport: wire, onerror });
     // stdin ended: the entry closes its server, aborting what it was answering; so is this one.
@@ -125,11 +93,11 @@ export async function serveStdio(
     route = (message) => {
       if (repeated?.take(message)) return;
       // Until the entry has pinned an era, each message is looked at for the one that pins it.
-      if (pinned === undefined && isObject(message)) {
-        pinned = pinnedBy(message);
+      if (pinned === undefined) {
+        pinned = eraPinnedBy(message);
         if (pinned?.era === 'modern') {
           repeated = new RepeatedRequests(
-            newServer({ supportedProtocolVersions: REUSED_SERVER_VERSIONS }),
+            newServer({ supportedProtocolVersions: REVISION_SERVER_VERSIONS }),
             pinned.revision,
             wire,
             onerror,
@@ -146,7 +114,7 @@ export async function serveStdio(
   };
 
   route = (first) => {
-    if (isObject(first) && claimsNoRevision(first)) serveSession(first);
+    if (opensLegacyConnection(first)) serveSession(first);
     else serveThroughEntry(first);
   };
   close = () => wire.close();

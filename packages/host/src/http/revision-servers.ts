@@ -1,8 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { metaOf } from '../mcp/jsonrpc-messages.js';
-import { REUSED_METHODS, REUSED_REVISIONS } from '../mcp/reused-requests.js';
 import {
-  classifyInboundRequest,
+  modernRevisionOf,
+  REVISION_SERVER_METHODS,
+  REVISION_SERVER_REVISIONS,
+} from '../mcp/protocol-eras.js';
+import {
   isJsonContentType,
   type JSONRPCMessage,
   type JSONRPCRequest,
@@ -21,36 +23,36 @@ const ENCODED_NAME_PREFIX = '=?base64?';
 /** A header value without the spaces and tabs around it (RFC 9110's optional whitespace), as the SDK reads it. */
 const stripSpaces = (value: string) => value.replace(/^[ \t]+|[ \t]+$/g, '');
 
-/** A 2026-07-28 request a reused server may answer, with the revision its envelope names. */
-export interface ReusableRequest {
+/** A 2026-07-28 request a revision server may answer, with the revision its envelope names. */
+export interface RevisionRequest {
   message: JSONRPCRequest;
   revision: string;
 }
 
 /**
  * The request, when it is one the SDK's entry would pass to its handler as it is: a single
- * JSON-RPC request of a method in REUSED_METHODS, a JSON body, a valid `_meta` envelope naming a
+ * JSON-RPC request of a method in REVISION_SERVER_METHODS, a JSON body, a valid `_meta` envelope naming a
  * revision served here, and the `MCP-Protocol-Version`, `Mcp-Method` (and for `tools/call`,
  * `Mcp-Name`) headers present and agreeing with the body. The classification is the SDK's own;
  * only the headers' presence, which the SDK's entry checks after it, is checked here, strictly:
  * whatever this does not accept goes to the entry, which answers it as it always did.
  */
-export function reusableRequest(req: IncomingMessage, parsed: unknown): ReusableRequest | undefined {
+export function revisionRequest(req: IncomingMessage, parsed: unknown): RevisionRequest | undefined {
   if (req.method !== 'POST' || typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
     return undefined;
   const method = (parsed as { method?: unknown }).method;
-  if (typeof method !== 'string' || !REUSED_METHODS.has(method)) return undefined;
+  if (typeof method !== 'string' || !REVISION_SERVER_METHODS.has(method)) return undefined;
   const contentType = firstHeader(req, 'content-type');
   const protocolVersionHeader = firstHeader(req, 'mcp-protocol-version');
   const mcpMethodHeader = firstHeader(req, 'mcp-method');
   const mcpNameHeader = firstHeader(req, 'mcp-name');
   if (!isJsonContentType(contentType ?? null) || !protocolVersionHeader || !mcpMethodHeader) return undefined;
-  const revision = classifiedRevision(
+  const revision = modernRevisionOf(
     parsed as Record<string, unknown>,
     protocolVersionHeader,
     mcpMethodHeader,
   );
-  if (revision === undefined || !REUSED_REVISIONS.includes(revision)) return undefined;
+  if (revision === undefined || !REVISION_SERVER_REVISIONS.includes(revision)) return undefined;
   if (method === 'tools/call') {
     const name = ((parsed as { params?: unknown }).params as { name?: unknown } | undefined)?.name;
     const named = mcpNameHeader === undefined ? undefined : stripSpaces(mcpNameHeader);
@@ -59,66 +61,7 @@ export function reusableRequest(req: IncomingMessage, parsed: unknown): Reusable
   return { message: parsed as JSONRPCRequest, revision };
 }
 
-/** The SDK's verdicts by what they depend on (see classifiedRevision), at most this many kept. */
-const MAX_VERDICTS = 256;
-const verdicts = new Map<string, string | null>();
-
-/** The `_meta` keys MCP reserves (the envelope, a task's relation): its classification reads them all. */
-const RESERVED_META_PREFIX = 'io.modelcontextprotocol/';
-
-// Narrower than JSON-RPC's ids (jsonrpc-messages' isId takes any number): the SDK's schemas
-// take whole numbers only, and a request this does not vouch for is classified every time.
-const isRequestId = (id: unknown) => typeof id === 'string' || Number.isSafeInteger(id);
-
-/**
- * The revision the SDK's classification gives a modern request, undefined for anything else.
- *
- * The classification checks the message's shape with zod three times (is it a result, an
- * error, a request) and the envelope once more, about 4% of a 2026-07-28 request's CPU, and a
- * client sends the same envelope with every request. So a request of a plain shape (JSON-RPC
- * 2.0, an id, a params object whose `_meta` holds no progress token of an odd type, and no
- * `result` or `error`: shapes the SDK's schemas accept whatever the payload) has its verdict
- * looked up by what the verdict depends on beyond that shape: the method, the two headers and
- * the reserved `_meta` keys. Only the first request of each such combination is classified;
- * any other shape is classified every time, as before.
- */
-function classifiedRevision(
-  message: Record<string, unknown>,
-  protocolVersionHeader: string,
-  mcpMethodHeader: string,
-): string | undefined {
-  const key = verdictKey(message, protocolVersionHeader, mcpMethodHeader);
-  const known = key === undefined ? undefined : verdicts.get(key);
-  if (known !== undefined) return known ?? undefined;
-  const route = classifyInboundRequest({
-    httpMethod: 'POST',
-    body: message,
-    protocolVersionHeader,
-    mcpMethodHeader,
-  });
-  const revision =
-    route.kind === 'modern' && route.messageKind === 'request' ? route.classification.revision : undefined;
-  if (key !== undefined) {
-    if (verdicts.size >= MAX_VERDICTS) verdicts.clear();
-    verdicts.set(key, revision ?? null);
-  }
-  return revision;
-}
-
-/** What a plain-shaped request's verdict depends on; undefined for a request of any other shape. */
-function verdictKey(message: Record<string, unknown>, versionHeader: string, methodHeader: string) {
-  if (message.jsonrpc !== '2.0' || !isRequestId(message.id) || 'result' in message || 'error' in message)
-    return undefined;
-  const meta = metaOf(message);
-  if (!meta) return undefined;
-  const token = meta.progressToken;
-  if (token !== undefined && !isRequestId(token)) return undefined;
-  const reserved: unknown[] = [];
-  for (const [k, v] of Object.entries(meta)) if (k.startsWith(RESERVED_META_PREFIX)) reserved.push(k, v);
-  return JSON.stringify([message.method, versionHeader, methodHeader, reserved]);
-}
-
-/** One HTTP exchange a reused server is answering. */
+/** One HTTP exchange a revision server is answering. */
 interface Exchange {
   /** The id the client gave its request, restored on the answer. */
   id: RequestId;
@@ -212,7 +155,7 @@ class ExchangeTransport extends PerRequestHTTPServerTransport {
   }
 
   override handleMessage(): Promise<Response> {
-    return Promise.reject(new Error('A reused server is given its requests with serve()'));
+    return Promise.reject(new Error('A revision server is given its requests with serve()'));
   }
 
   // The server's own messages, well formed by construction: told apart by shape, not re-validated.
@@ -305,7 +248,7 @@ interface Connected {
  * nothing is kept per request. The SDK's entry builds a server, a transport, a web `Request` and
  * `Response` per request, which is most of a call's serving cost: the one reason this exists.
  */
-export class ReusedServers {
+export class RevisionServers {
   private readonly servers = new Map<string, Promise<Connected>>();
   private closed = false;
 
@@ -315,7 +258,7 @@ export class ReusedServers {
   ) {}
 
   /** Answers the request on `res`; resolves once the answer is written or the client has left. */
-  async serve(res: ServerResponse, request: ReusableRequest, extra: MessageExtraInfo): Promise<void> {
+  async serve(res: ServerResponse, request: RevisionRequest, extra: MessageExtraInfo): Promise<void> {
     const { transport } = await this.serverFor(request.revision);
     await new Promise<void>((resolve) => {
       const exchange: Exchange = { id: request.message.id, res, dispatching: false, ended: resolve };

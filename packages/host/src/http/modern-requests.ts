@@ -2,81 +2,56 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { narrowingRequest } from '../mcp/catalog-views.js';
-import { isObject, metaOf } from '../mcp/jsonrpc-messages.js';
-import {
-  classifyInboundRequest,
-  createMcpHandler,
-  type McpHttpHandler,
-  PROTOCOL_VERSION_META_KEY,
-  type Server,
-} from '../mcp/sdk.js';
+import { isLegacyRequest } from '../mcp/protocol-eras.js';
+import { createMcpHandler, type McpHttpHandler, type Server } from '../mcp/sdk.js';
 import { firstHeader } from './request-guards.js';
-import { ReusedServers, reusableRequest } from './reused-servers.js';
+import { RevisionServers, revisionRequest } from './revision-servers.js';
 
-/** The user a stateless request is made for, carried to the per-request server's factory. */
+/** The user a modern request is made for, carried to the per-request server's factory. */
 interface CallerInfo {
   userId: string;
 }
 
-export interface StatelessRequestsOptions {
+export interface ModernRequestsOptions {
   /** A fresh MCP server for one request, for `userId`. */
   createServer: (userId: string) => Server;
   /**
    * An MCP server for any user's requests (createMcpServer's `userPerRequest`), accepting
-   * 2026-07-28: reused across the requests most sent (see ReusedServers).
+   * 2026-07-28: reused across the requests most sent (see RevisionServers).
    */
-  createReusedServer?: () => Server;
+  createRevisionServer?: () => Server;
   maxBodyBytes: number;
   onerror?: (error: Error) => void;
 }
 
-/**
- * Whether a request belongs to the session era (MCP 2025-11-25 and earlier: `initialize`, then
- * requests of the session) rather than to 2026-07-28, where every request stands alone and
- * carries the protocol version in its `_meta`. The SDK's own classification, on the body the
- * endpoint has already parsed, so that a session request pays for no web `Request`.
- */
-export function isSessionEra(req: IncomingMessage, parsed: unknown): boolean {
-  if (claimsStatelessEra(parsed)) return false;
-  return (
-    classifyInboundRequest({
-      httpMethod: req.method ?? 'GET',
-      body: parsed,
-      protocolVersionHeader: firstHeader(req, 'mcp-protocol-version'),
-      mcpMethodHeader: firstHeader(req, 'mcp-method'),
-      mcpNameHeader: firstHeader(req, 'mcp-name'),
-    }).kind === 'legacy'
-  );
-}
-
-/**
- * A single request (not `initialize`, not a response) whose `_meta` names a protocol version:
- * the SDK's classification never routes it to the session era (it serves it as 2026-07-28 or
- * refuses it), and it classifies it again on that path, so the first classification is skipped.
- */
-function claimsStatelessEra(parsed: unknown): boolean {
-  if (!isObject(parsed)) return false;
-  if (typeof parsed.method !== 'string' || parsed.method === 'initialize') return false;
-  if ('result' in parsed || 'error' in parsed) return false;
-  const meta = metaOf(parsed);
-  return meta !== undefined && PROTOCOL_VERSION_META_KEY in meta;
+/** Whether an HTTP request belongs to the legacy era (see mcp/protocol-eras.ts). */
+export function isLegacyHttpRequest(req: IncomingMessage, parsed: unknown): boolean {
+  return isLegacyRequest({
+    httpMethod: req.method ?? 'GET',
+    body: parsed,
+    protocolVersionHeader: firstHeader(req, 'mcp-protocol-version'),
+    mcpMethodHeader: firstHeader(req, 'mcp-method'),
+    mcpNameHeader: firstHeader(req, 'mcp-name'),
+  });
 }
 
 /**
  * MCP 2026-07-28 over HTTP: every request answered on its own, from the prepared catalog, with
  * no session looked up or recorded, so any replica answers any request. The calls and listings
- * clients repeat, well formed, go to servers reused from request to request (ReusedServers);
+ * clients repeat, well formed, go to the revision servers, reused from request to request (RevisionServers);
  * every other request to the SDK's entry, a server made for it alone: the entry checks what this
  * revision asks of a request (the `_meta` envelope, the `MCP-Protocol-Version`, `Mcp-Method` and
  * `Mcp-Name` headers against the body, a version it serves, else -32022 naming the supported
  * ones) and shapes the answer; this class carries a Node request to it and its answer back.
  */
-export class StatelessRequests {
+export class ModernRequests {
   private readonly handler: McpHttpHandler;
-  private readonly reused: ReusedServers | undefined;
+  private readonly revisionServers: RevisionServers | undefined;
 
-  constructor(options: StatelessRequestsOptions) {
-    this.reused = options.createReusedServer ? new ReusedServers(options.createReusedServer) : undefined;
+  constructor(options: ModernRequestsOptions) {
+    this.revisionServers = options.createRevisionServer
+      ? new RevisionServers(options.createRevisionServer)
+      : undefined;
     this.handler = createMcpHandler(
       (ctx) => options.createServer((ctx.authInfo?.extra as CallerInfo | undefined)?.userId ?? ''),
       {
@@ -88,12 +63,12 @@ export class StatelessRequests {
   }
 
   async handle(req: IncomingMessage, res: ServerResponse, parsed: unknown, userId: string): Promise<void> {
-    const reusable = this.reused && reusableRequest(req, parsed);
-    if (this.reused && reusable) {
-      return this.reused.serve(res, reusable, {
+    const served = this.revisionServers && revisionRequest(req, parsed);
+    if (this.revisionServers && served) {
+      return this.revisionServers.serve(res, served, {
         ...narrowingRequest(req.headers),
         authInfo: callerAuth(userId),
-        classification: { era: 'modern', revision: reusable.revision },
+        classification: { era: 'modern', revision: served.revision },
       });
     }
     // The client leaving cancels the request (2026-07-28 cancels by closing the stream).
@@ -114,7 +89,7 @@ export class StatelessRequests {
   }
 
   async close(): Promise<void> {
-    await Promise.all([this.handler.close(), this.reused?.close()]);
+    await Promise.all([this.handler.close(), this.revisionServers?.close()]);
   }
 }
 

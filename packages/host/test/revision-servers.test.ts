@@ -8,11 +8,11 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
 import { AccessTokens } from '../src/auth/access-tokens.js';
 import { createHost, type Host } from '../src/host.js';
-import { ReusedServers, reusableRequest } from '../src/http/reused-servers.js';
+import { RevisionServers, revisionRequest } from '../src/http/revision-servers.js';
 import { type HttpServerHandle, serveHttp } from '../src/http/serve-http.js';
 import { createMcpServer, prepareMcpServingState } from '../src/mcp/create-mcp-server.js';
-import { REUSED_SERVER_VERSIONS } from '../src/mcp/reused-requests.js';
-import { classifyInboundRequest, FIRST_STATELESS_VERSION } from '../src/mcp/sdk.js';
+import { FIRST_MODERN_REVISION, REVISION_SERVER_VERSIONS } from '../src/mcp/protocol-eras.js';
+import { classifyInboundRequest } from '../src/mcp/sdk.js';
 import { inlinePlugin, jsonLines } from './support.js';
 
 // MCP 2026-07-28 requests over HTTP are answered by one MCP server per revision, reused from
@@ -80,7 +80,7 @@ function call(
     headers: {
       'content-type': 'application/json',
       accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': FIRST_STATELESS_VERSION,
+      'mcp-protocol-version': FIRST_MODERN_REVISION,
       'mcp-method': 'tools/call',
       'mcp-name': name,
       ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
@@ -93,7 +93,7 @@ function call(
         name,
         arguments: { id },
         _meta: {
-          'io.modelcontextprotocol/protocolVersion': FIRST_STATELESS_VERSION,
+          'io.modelcontextprotocol/protocolVersion': FIRST_MODERN_REVISION,
           'io.modelcontextprotocol/clientInfo': { name: options.client ?? 'raw', version: '0' },
           'io.modelcontextprotocol/clientCapabilities': {},
         },
@@ -105,13 +105,13 @@ function call(
 describe('which requests a reused server takes', () => {
   const headers = {
     'content-type': 'application/json',
-    'mcp-protocol-version': FIRST_STATELESS_VERSION,
+    'mcp-protocol-version': FIRST_MODERN_REVISION,
     'mcp-method': 'tools/call',
     'mcp-name': 'ThingApi_GetThing',
   };
   const req = { method: 'POST', headers } as unknown as import('node:http').IncomingMessage;
   const envelope = {
-    'io.modelcontextprotocol/protocolVersion': FIRST_STATELESS_VERSION,
+    'io.modelcontextprotocol/protocolVersion': FIRST_MODERN_REVISION,
     'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '0' },
     'io.modelcontextprotocol/clientCapabilities': {},
   };
@@ -141,7 +141,7 @@ describe('which requests a reused server takes', () => {
 
   it("agrees with the SDK's classification for requests sharing an envelope already seen", () => {
     // The envelope's verdict is remembered from here on.
-    expect(reusableRequest(req, message())?.revision).toBe(FIRST_STATELESS_VERSION);
+    expect(revisionRequest(req, message())?.revision).toBe(FIRST_MODERN_REVISION);
     const variants: Record<string, unknown>[] = [
       message((m) => (m.id = 'text-id')),
       message(
@@ -163,8 +163,8 @@ describe('which requests a reused server takes', () => {
     for (const variant of variants) {
       const expected = sdkSays(variant);
       // Asked twice: the second answer may come from what the first remembered.
-      expect(reusableRequest(req, variant)?.revision, JSON.stringify(variant)).toBe(expected);
-      expect(reusableRequest(req, variant)?.revision, JSON.stringify(variant)).toBe(expected);
+      expect(revisionRequest(req, variant)?.revision, JSON.stringify(variant)).toBe(expected);
+      expect(revisionRequest(req, variant)?.revision, JSON.stringify(variant)).toBe(expected);
     }
     // The first four are ordinary requests, and so is one without the client's info (optional
     // in the envelope); the SDK's entry refuses the rest.
@@ -224,25 +224,25 @@ describe('2026-07-28 requests on reused servers', () => {
   });
 });
 
-describe('ReusedServers', () => {
+describe('RevisionServers', () => {
   let node: NodeServer;
   let url: string;
   let built = 0;
-  let reused: ReusedServers;
+  let reused: RevisionServers;
 
   beforeAll(async () => {
     const mcpState = prepareMcpServingState(host);
-    reused = new ReusedServers(() => {
+    reused = new RevisionServers(() => {
       built += 1;
       return createMcpServer(host, mcpState, {
         userPerRequest: true,
-        supportedProtocolVersions: REUSED_SERVER_VERSIONS,
+        supportedProtocolVersions: REVISION_SERVER_VERSIONS,
       });
     });
     node = createServer(async (req, res) => {
       const chunks: Buffer[] = [];
       for await (const chunk of req) chunks.push(chunk as Buffer);
-      const request = reusableRequest(req, JSON.parse(Buffer.concat(chunks).toString('utf8')));
+      const request = revisionRequest(req, JSON.parse(Buffer.concat(chunks).toString('utf8')));
       if (!request) return void res.writeHead(400).end('not reusable');
       const authInfo = { token: '', clientId: 'carol', scopes: [] };
       await reused.serve(res, request, {
@@ -303,7 +303,7 @@ describe('ReusedServers', () => {
       method: 'POST',
       headers: {
         'content-type': 'application/json',
-        'mcp-protocol-version': FIRST_STATELESS_VERSION,
+        'mcp-protocol-version': FIRST_MODERN_REVISION,
         'mcp-method': 'tools/call',
       },
       body: JSON.stringify({
@@ -313,7 +313,7 @@ describe('ReusedServers', () => {
         params: {
           name: 'ThingApi_GetThing',
           arguments: { id: 'x' },
-          _meta: { 'io.modelcontextprotocol/protocolVersion': FIRST_STATELESS_VERSION },
+          _meta: { 'io.modelcontextprotocol/protocolVersion': FIRST_MODERN_REVISION },
         },
       }),
     });
