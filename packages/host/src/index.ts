@@ -9,6 +9,25 @@ export {
 } from './auth/browser-sign-in.js';
 export { defaultTokenStore } from './auth/build-auth-providers.js';
 export { EncryptedFileTokenStore, TokenStoreError } from './auth/encrypted-file-token-store.js';
+export { CachedVerifier } from './auth/front-door/cached-verifier.js';
+export {
+  HOST_SCOPES,
+  type HostScope,
+  SCOPE_DESCRIPTIONS,
+  scopeForToolCall,
+  TOOLS_READ,
+  TOOLS_WRITE,
+} from './auth/front-door/scopes.js';
+export {
+  type JwtRules,
+  JwtVerifier,
+  localKeySetVerifier,
+  remoteJwksVerifier,
+  type TokenRejection,
+  type TokenVerifier,
+  type Verification,
+  type VerifiedToken,
+} from './auth/front-door/token-verifier.js';
 export { MemoryTokenStore } from './auth/memory-token-store.js';
 export { OAuthAuthProvider, type OAuthProviderConfig } from './auth/oauth-provider.js';
 export type { CallWait, CallWaitObserver } from './call-waits.js';
