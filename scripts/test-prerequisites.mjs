@@ -2,11 +2,17 @@
 // Brings the system programs the tests drive, so that `pnpm test` passes on a bare machine:
 // real redis-server and redis-sentinel processes (shared store, replicas; redis-cli joins a
 // Cluster) and Chromium (the /connections page). They are not npm packages: the system's own
-// package manager installs them (never a browser download). Runs before the test tasks in the root `test` script.
+// package manager installs them (never a browser download). Runs before the test tasks in the
+// root `test` script.
 //
-// TOOLHOST_TEST_NO_INSTALL=1 only checks, and fails with what to install.
+// Installing system packages changes the machine, so it happens only with consent: asked on a
+// terminal, or given in advance with TOOLHOST_TEST_INSTALL=1 (or CI=true, a CI machine being
+// there to be changed). TOOLHOST_TEST_INSTALL=0 (or TOOLHOST_TEST_NO_INSTALL=1) only checks.
+// Without consent it names what to install and stops. The exact command is printed before it
+// runs; sudo is used only after consent, and never merely because it would not ask a password.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { createInterface } from 'node:readline/promises';
 
 /** What the tests need: a program on PATH (any of the names), and the package that brings it. */
 const NEEDS = [
@@ -32,22 +38,35 @@ const NEEDS = [
   },
 ];
 
+// biome-ignore-start lint/suspicious/noUndeclaredEnvVars: read before turbo runs, by this script alone.
+const env = process.env;
+const truthy = (v) => ['1', 'true', 'yes'].includes((v ?? '').toLowerCase());
+const falsy = (v) => ['0', 'false', 'no'].includes((v ?? '').toLowerCase());
+/** 'yes' (consent given), 'no' (never install), or 'ask'. */
+const consent =
+  falsy(env.TOOLHOST_TEST_INSTALL) || truthy(env.TOOLHOST_TEST_NO_INSTALL)
+    ? 'no'
+    : truthy(env.TOOLHOST_TEST_INSTALL) || truthy(env.CI)
+      ? 'yes'
+      : 'ask';
+// biome-ignore-end lint/suspicious/noUndeclaredEnvVars: read before turbo runs, by this script alone.
+
 function onPath(name) {
   return spawnSync('sh', ['-c', `command -v ${name}`], { stdio: 'ignore' }).status === 0;
 }
 
 function present(need) {
-  if (need.env && process.env[need.env] && existsSync(process.env[need.env])) return true;
+  if (need.env && env[need.env] && existsSync(env[need.env])) return true;
   return need.names.some(onPath);
 }
 
-/** Runs an install step; its chatter is shown only when it fails. */
-function run(command, args) {
+/** Runs an install step; its chatter is shown only when it fails. sudo may ask on a terminal. */
+function run([command, ...args]) {
   console.log(`test prerequisites: ${[command, ...args].join(' ')}`);
   const done = spawnSync(command, args, {
     encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    stdio: ['inherit', 'pipe', 'pipe'],
+    env: { ...env, DEBIAN_FRONTEND: 'noninteractive' },
     maxBuffer: 64 * 1024 * 1024,
   });
   if (done.status !== 0) {
@@ -57,38 +76,63 @@ function run(command, args) {
   }
 }
 
-/** The command that installs system packages here, as this user may run it; undefined: none. */
-function installer() {
+/**
+ * The commands that would install `missing` here, or undefined where this machine has no
+ * package manager this script knows. apt-get without Recommends: only the programs and what
+ * they cannot run without (no desktop services, no other default browser).
+ */
+function installCommands(missing, interactive) {
   const root = process.getuid?.() === 0;
-  const sudo = !root && onPath('sudo') && spawnSync('sudo', ['-n', 'true'], { stdio: 'ignore' }).status === 0;
-  if (onPath('apt-get') && (root || sudo)) {
-    const as = (args) => (root ? ['apt-get', args] : ['sudo', ['apt-get', ...args]]);
-    return (missing) => {
-      run(...as(['update', '-qq']));
-      run(...as(['install', '-y', '-qq', ...new Set(missing.map((n) => n.apt))]));
-    };
+  if (onPath('apt-get') && (root || onPath('sudo'))) {
+    // Not on a terminal, sudo must fail rather than wait for a password nobody can type.
+    const as = (args) =>
+      root ? ['apt-get', ...args] : ['sudo', ...(interactive ? [] : ['-n']), 'apt-get', ...args];
+    return [
+      as(['update', '-qq']),
+      as(['install', '-y', '-qq', '--no-install-recommends', ...new Set(missing.map((n) => n.apt))]),
+    ];
   }
   if (onPath('brew')) {
-    return (missing) => {
-      for (const n of missing) run('brew', ['install', ...n.brew]);
-    };
+    const formulas = new Map(missing.map((n) => [n.brew.join(' '), n.brew]));
+    return [...formulas.values()].map((f) => ['brew', 'install', ...f]);
   }
   return undefined;
 }
 
+function explain(missing) {
+  console.error('The tests need programs this machine lacks:');
+  for (const n of missing) console.error(`  ${n.names[0]} (Debian package ${n.apt}), for ${n.for}`);
+}
+
+async function ask(commands) {
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    console.error('test prerequisites: these commands would install them:');
+    for (const c of commands) console.error(`  ${c.join(' ')}`);
+    const answer = await rl.question('Run them now? [y/N] ');
+    return /^y(es)?$/i.test(answer.trim());
+  } finally {
+    rl.close();
+  }
+}
+
 const missing = NEEDS.filter((n) => !present(n));
 if (missing.length > 0) {
-  // biome-ignore lint/suspicious/noUndeclaredEnvVars: read before turbo runs, by this script alone.
-  const install = process.env.TOOLHOST_TEST_NO_INSTALL === '1' ? undefined : installer();
-  if (!install) {
-    console.error('The tests need programs this machine lacks:');
-    for (const n of missing) console.error(`  ${n.names[0]} (Debian package ${n.apt}), for ${n.for}`);
+  const interactive = consent === 'ask' && Boolean(process.stdin.isTTY && process.stderr.isTTY);
+  const commands = consent === 'no' ? undefined : installCommands(missing, interactive);
+  const agreed = commands && (consent === 'yes' || (interactive && (await ask(commands))));
+  if (!agreed) {
+    explain(missing);
+    const apt = [...new Set(missing.map((n) => n.apt))].join(' ');
     console.error(
-      `Install them (e.g. apt-get install ${[...new Set(missing.map((n) => n.apt))].join(' ')}) and run the tests again.`,
+      `Install them (e.g. apt-get install --no-install-recommends ${apt}) and run the tests again` +
+        (commands && consent !== 'no'
+          ? ', or let the tests install them: TOOLHOST_TEST_INSTALL=1 pnpm test.'
+          : '.'),
     );
     process.exit(1);
   }
-  install(missing);
+  for (const command of commands) run(command);
   const still = missing.filter((n) => !present(n));
   if (still.length > 0) {
     console.error(`Still missing after installing: ${still.map((n) => n.names[0]).join(', ')}`);
