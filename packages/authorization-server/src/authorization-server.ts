@@ -1,0 +1,193 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { type AccessTokenVerification, verifyAccessToken } from './access-tokens.js';
+import { BrowserFlow } from './browser-flow.js';
+import { ClientResolver } from './clients.js';
+import { type Context, issuerIsLoopback, PATHS } from './context.js';
+import { Grants } from './grants.js';
+import { BadRequest, OPEN_CORS, sendJson, sendOAuthError } from './http-util.js';
+import type { AuthorizationServerOptions } from './options.js';
+import { sendErrorPage } from './pages.js';
+import { registerClient } from './registration.js';
+import { answerRevocation } from './revocation.js';
+import { keySetOf, loadSigningKey, SIGNING_ALGORITHM, type SigningKey } from './signing-keys.js';
+import { answerToken } from './token-endpoint.js';
+
+export interface AuthorizationServer {
+  /** Answers the server's paths (metadata, endpoints, pages); false for any other path. */
+  handle(req: IncomingMessage, res: ServerResponse, url?: URL): Promise<boolean>;
+  /** RFC 8414 metadata, as served. */
+  metadata(): Record<string, unknown>;
+  /** The public keys access tokens are signed with (the JWKS). */
+  keySet(): Promise<{ keys: Record<string, unknown>[] }>;
+  /**
+   * Checks an access token issued here for one of the resources: signature, issuer, audience,
+   * expiry, and that its grant was not revoked (answers cached for a few seconds).
+   */
+  verify(token: string): Promise<AccessTokenVerification>;
+  readonly issuer: string;
+}
+
+const GRANT_CACHE_MS = 5_000;
+
+/** The host's own OAuth 2.1 authorization server for MCP clients. */
+export async function createAuthorizationServer(
+  options: AuthorizationServerOptions,
+): Promise<AuthorizationServer> {
+  const store = options.store;
+  const issuer = () =>
+    (typeof options.issuer === 'function' ? options.issuer() : options.issuer).replace(/\/$/, '');
+  const resources = () => (typeof options.resources === 'function' ? options.resources() : options.resources);
+  const loopback = () => issuerIsLoopback(issuer());
+  const ctx: Context = {
+    options,
+    store,
+    clients: new ClientResolver({
+      store,
+      metadataDocuments: options.clientIdMetadataDocuments !== false,
+      fetchLimits: {
+        get allowLoopback() {
+          return loopback();
+        },
+        timeoutMs: options.metadataFetch?.timeoutMs ?? 5_000,
+        maxBytes: options.metadataFetch?.maxBytes ?? 10 * 1024,
+        ...(options.metadataFetch?.ca ? { ca: options.metadataFetch.ca } : {}),
+      },
+      defaultCacheSeconds: 300,
+    }),
+    grants: new Grants(store, {
+      codeSeconds: 60,
+      refreshSeconds: options.refreshTokenSeconds ?? 30 * 86_400,
+    }),
+    issuer,
+    resources,
+    endpoint: (path) => `${issuer()}${path}`,
+    loopback,
+    scopeNames: () => options.scopes.map((s) => s.name),
+    emit: (event) => options.onEvent?.(event),
+  };
+  let signing: Promise<SigningKey> | undefined;
+  const key = () => {
+    signing ??= loadSigningKey(store, options.sealKey);
+    signing.catch(() => {
+      signing = undefined;
+    });
+    return signing;
+  };
+  await key();
+  const flow = new BrowserFlow(ctx);
+  const registration = options.dynamicRegistration !== false;
+  const liveGrants = new Map<string, { alive: boolean; until: number }>();
+  const grantAlive = async (grantId: string) => {
+    const cached = liveGrants.get(grantId);
+    if (cached && cached.until > Date.now()) return cached.alive;
+    const alive = (await ctx.grants.grant(grantId)) !== undefined;
+    if (liveGrants.size > 10_000) liveGrants.clear();
+    liveGrants.set(grantId, { alive, until: Date.now() + GRANT_CACHE_MS });
+    return alive;
+  };
+  const verify = async (token: string) =>
+    verifyAccessToken(token, await key(), { issuer: issuer(), audiences: resources() }, grantAlive);
+
+  const metadata = () => ({
+    issuer: issuer(),
+    authorization_endpoint: ctx.endpoint(PATHS.authorize),
+    token_endpoint: ctx.endpoint(PATHS.token),
+    ...(registration ? { registration_endpoint: ctx.endpoint(PATHS.register) } : {}),
+    revocation_endpoint: ctx.endpoint(PATHS.revoke),
+    jwks_uri: ctx.endpoint(PATHS.jwks),
+    scopes_supported: ctx.scopeNames(),
+    response_types_supported: ['code'],
+    response_modes_supported: ['query'],
+    grant_types_supported: ['authorization_code', 'refresh_token'],
+    code_challenge_methods_supported: ['S256'],
+    token_endpoint_auth_methods_supported: ['none', 'client_secret_basic', 'client_secret_post'],
+    revocation_endpoint_auth_methods_supported: ['none', 'client_secret_basic', 'client_secret_post'],
+    client_id_metadata_document_supported: options.clientIdMetadataDocuments !== false,
+    authorization_response_iss_parameter_supported: true,
+    access_token_signing_alg_values_supported: [SIGNING_ALGORITHM],
+  });
+
+  /** The path under the issuer: the issuer's own path (behind a proxy) taken off where present. */
+  const localPath = (pathname: string) => {
+    const base = new URL(issuer()).pathname.replace(/\/$/, '');
+    if (pathname === `${PATHS.metadata}${base}`) return PATHS.metadata;
+    return base && pathname.startsWith(`${base}/`) ? pathname.slice(base.length) : pathname;
+  };
+
+  const endpoints: Record<string, (req: IncomingMessage, res: ServerResponse) => Promise<void>> = {
+    [PATHS.token]: (req, res) => answerToken(req, res, ctx, key),
+    [PATHS.revoke]: (req, res) =>
+      answerRevocation(req, res, ctx, async (token) => {
+        const checked = await verify(token);
+        return checked.ok ? checked.token.grantId : undefined;
+      }),
+    ...(registration
+      ? {
+          [PATHS.register]: async (req: IncomingMessage, res: ServerResponse) => {
+            const answer = await registerClient(req, store, {
+              perAddress: options.registration?.perAddress ?? 20,
+              total: options.registration?.total ?? 500,
+              windowSeconds: options.registration?.windowSeconds ?? 3600,
+              clientSeconds: (options.registration?.clientDays ?? 90) * 86_400,
+            });
+            ctx.emit({ type: 'client_registered', clientId: String(answer.client_id) });
+            sendJson(res, 201, answer, OPEN_CORS);
+          },
+        }
+      : {}),
+  };
+
+  async function handle(req: IncomingMessage, res: ServerResponse, given?: URL): Promise<boolean> {
+    const url = given ?? new URL(req.url ?? '/', 'http://localhost');
+    const path = localPath(url.pathname);
+    const get = req.method === 'GET' || req.method === 'HEAD';
+    if (path === PATHS.metadata || path === PATHS.jwks || path in endpoints) {
+      if (req.method === 'OPTIONS') {
+        res.writeHead(204, OPEN_CORS);
+        res.end();
+        return true;
+      }
+      if (path === PATHS.metadata && get) {
+        sendJson(res, 200, metadata(), { ...OPEN_CORS, 'cache-control': 'public, max-age=300' });
+        return true;
+      }
+      if (path === PATHS.jwks && get) {
+        sendJson(res, 200, keySetOf(await key()), { ...OPEN_CORS, 'cache-control': 'public, max-age=300' });
+        return true;
+      }
+      const endpoint = endpoints[path];
+      if (!endpoint || req.method !== 'POST') {
+        sendOAuthError(res, 405, 'invalid_request', `${req.method} is not allowed here`, {
+          allow: endpoint ? 'POST, OPTIONS' : 'GET, OPTIONS',
+          ...OPEN_CORS,
+        });
+        return true;
+      }
+      try {
+        await endpoint(req, res);
+      } catch (e) {
+        if (!(e instanceof BadRequest)) throw e;
+        ctx.emit({ type: 'refused', error: e.error, reason: e.message });
+        sendOAuthError(res, e.status, e.error, e.message, { ...OPEN_CORS, ...e.headers });
+      }
+      return true;
+    }
+    try {
+      return await flow.handle(req, res, url, path);
+    } catch (e) {
+      if (!(e instanceof BadRequest)) throw e;
+      sendErrorPage(res, e.status, e.message);
+      return true;
+    }
+  }
+
+  return {
+    handle,
+    metadata,
+    keySet: async () => keySetOf(await key()) as { keys: Record<string, unknown>[] },
+    verify,
+    get issuer() {
+      return issuer();
+    },
+  };
+}

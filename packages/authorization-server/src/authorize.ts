@@ -1,0 +1,114 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { type Client, ClientError } from './clients.js';
+import type { Context } from './context.js';
+import { singleParameters } from './http-util.js';
+import { sendErrorPage } from './pages.js';
+import { type PendingRequest, PendingRequests } from './pending-requests.js';
+import { redirectUriMatches } from './redirect-uris.js';
+
+/** An error told to the client at its redirect URI, with `state` and `iss` (RFC 9207). */
+export function redirectWithError(
+  res: ServerResponse,
+  ctx: Context,
+  target: { redirectUri: string; state?: string | undefined },
+  error: string,
+  description: string,
+): void {
+  const url = new URL(target.redirectUri);
+  url.searchParams.set('error', error);
+  url.searchParams.set('error_description', description);
+  if (target.state !== undefined) url.searchParams.set('state', target.state);
+  url.searchParams.set('iss', ctx.issuer());
+  res.writeHead(303, { location: url.href, 'cache-control': 'no-store' });
+  res.end();
+}
+
+/** The resource a request names, compared as URLs; the default where it names none. */
+export function resourceOf(ctx: Context, asked: string | undefined): string | undefined {
+  const resources = ctx.resources();
+  if (asked === undefined || asked === '') return resources[0];
+  let normal: string;
+  try {
+    normal = new URL(asked).href;
+  } catch {
+    return undefined;
+  }
+  return resources.find((r) => r === asked || new URL(r).href === normal);
+}
+
+/** The scopes a request asks for, or undefined when one is unknown here. */
+export function scopesOf(ctx: Context, asked: string | undefined): string[] | undefined {
+  const known = ctx.scopeNames();
+  if (asked === undefined || asked.trim() === '') return [...(ctx.options.defaultScopes ?? known)];
+  const scopes = [...new Set(asked.split(' ').filter(Boolean))];
+  return scopes.every((s) => known.includes(s)) ? scopes : undefined;
+}
+
+/**
+ * The authorization endpoint. The client and its redirect URI are checked first, and while
+ * either is in doubt nothing is sent to the redirect URI (an open redirector would send the
+ * browser wherever an attacker names); the rest of the request's errors go to the client.
+ */
+export async function startAuthorization(
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  ctx: Context,
+  browserOf: (req: IncomingMessage, res: ServerResponse) => string,
+): Promise<PendingRequest | undefined> {
+  let params: Map<string, string>;
+  try {
+    params = singleParameters(url.searchParams);
+  } catch (e) {
+    sendErrorPage(res, 400, (e as Error).message);
+    return undefined;
+  }
+  const clientId = params.get('client_id');
+  if (!clientId) {
+    sendErrorPage(res, 400, 'The request names no client (client_id).');
+    return undefined;
+  }
+  let client: Client;
+  try {
+    client = await ctx.clients.resolve(clientId);
+  } catch (e) {
+    ctx.emit({ type: 'refused', clientId, error: 'invalid_client', reason: (e as Error).message });
+    sendErrorPage(res, 400, e instanceof ClientError ? e.message : 'This client cannot be used.');
+    return undefined;
+  }
+  const redirectUri =
+    params.get('redirect_uri') ?? (client.redirectUris.length === 1 ? client.redirectUris[0] : undefined);
+  if (!redirectUri || !redirectUriMatches(redirectUri, client.redirectUris)) {
+    ctx.emit({ type: 'refused', clientId, error: 'invalid_request', reason: 'redirect_uri not registered' });
+    sendErrorPage(res, 400, 'The redirect URI is not one this client registered.');
+    return undefined;
+  }
+  const state = params.get('state');
+  const target = { redirectUri, state };
+  const refuse = (error: string, description: string) => {
+    ctx.emit({ type: 'refused', clientId, error, reason: description });
+    redirectWithError(res, ctx, target, error, description);
+    return undefined;
+  };
+  if (params.get('response_type') !== 'code')
+    return refuse('unsupported_response_type', 'Only response_type=code is supported');
+  const challenge = params.get('code_challenge');
+  if (!challenge) return refuse('invalid_request', 'PKCE is required: send code_challenge');
+  if (params.get('code_challenge_method') !== 'S256')
+    return refuse('invalid_request', 'code_challenge_method must be S256');
+  if (!/^[A-Za-z0-9_-]{43}$/.test(challenge))
+    return refuse('invalid_request', 'code_challenge must be a base64url SHA-256 (43 characters)');
+  const scopes = scopesOf(ctx, params.get('scope'));
+  if (!scopes) return refuse('invalid_scope', `Scopes known here: ${ctx.scopeNames().join(', ')}`);
+  const resource = resourceOf(ctx, params.get('resource'));
+  if (!resource) return refuse('invalid_target', 'The resource is not one this server issues tokens for');
+  return new PendingRequests(ctx.store).open({
+    clientId,
+    redirectUri,
+    ...(state !== undefined ? { state } : {}),
+    codeChallenge: challenge,
+    scopes,
+    resource,
+    browser: browserOf(req, res),
+  });
+}

@@ -1,0 +1,280 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { redirectWithError, startAuthorization } from './authorize.js';
+import { BrowserSessions, requireSameOrigin, requireToken } from './browser-session.js';
+import { type Client, isMetadataDocumentId } from './clients.js';
+import { type Context, PATHS } from './context.js';
+import { BadRequest, callerAddress, readForm, redirect } from './http-util.js';
+import { escapeHtml, hiddenFields, sendErrorPage, sendPage } from './pages.js';
+import { type PendingRequest, PendingRequests } from './pending-requests.js';
+import { isLoopbackHost } from './redirect-uris.js';
+import { UpstreamSignInFlow } from './upstream-sign-in.js';
+
+const FAILED_SIGN_INS = 10;
+const FAILED_SIGN_IN_WINDOW = 300;
+
+/**
+ * The pages a person sees: the authorization endpoint sends the browser to sign in (unless
+ * it is signed in), then to the consent page; consent issues the code at the redirect URI.
+ * Every form is bound to the browser that started the request and to a token of its own,
+ * and refused when posted from another site.
+ */
+export class BrowserFlow {
+  private readonly sessions: BrowserSessions;
+  private readonly requests: PendingRequests;
+  private readonly upstream?: UpstreamSignInFlow;
+
+  constructor(private readonly ctx: Context) {
+    this.sessions = new BrowserSessions(ctx.store, () => ctx.issuer().startsWith('https:'));
+    this.requests = new PendingRequests(ctx.store);
+    const upstream = ctx.options.signIn.upstream;
+    if (upstream)
+      this.upstream = new UpstreamSignInFlow(upstream, ctx.store, () => ctx.endpoint(PATHS.upstreamCallback));
+  }
+
+  /** Answers the flow's paths; false for any other. */
+  async handle(req: IncomingMessage, res: ServerResponse, url: URL, path: string): Promise<boolean> {
+    const get = req.method === 'GET' || req.method === 'HEAD';
+    if (path === PATHS.authorize && get) await this.authorize(req, res, url);
+    else if (path === PATHS.signIn && get) await this.showSignIn(req, res, url);
+    else if (path === PATHS.signIn && req.method === 'POST') await this.signInWithToken(req, res);
+    else if (path === PATHS.upstream && get) await this.startUpstream(req, res, url);
+    else if (path === PATHS.upstreamCallback && get) await this.finishUpstream(req, res, url);
+    else if (path === PATHS.consent && get) await this.showConsent(req, res, url);
+    else if (path === PATHS.consent && req.method === 'POST') await this.answerConsent(req, res);
+    else return false;
+    return true;
+  }
+
+  private async authorize(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+    const request = await startAuthorization(req, res, url, this.ctx, (q, s) =>
+      this.sessions.browserOf(q, s),
+    );
+    if (!request) return;
+    const local = this.localUser();
+    if (!(await this.sessions.signedIn(request.browser)) && local !== undefined) {
+      // The person at this machine: signed in by reaching it, as the local mode has it.
+      const moved = await this.requests.rebind(request, await this.sessions.signIn(res, local));
+      this.ctx.emit({ type: 'sign_in', subject: local, clientId: request.clientId });
+      return redirect(res, this.pageUrl(PATHS.consent, moved));
+    }
+    const signedIn = await this.sessions.signedIn(request.browser);
+    redirect(res, this.pageUrl(signedIn ? PATHS.consent : PATHS.signIn, request));
+  }
+
+  private localUser(): string | undefined {
+    const user = this.ctx.options.signIn.localUser;
+    return user !== undefined && this.ctx.loopback() ? user : undefined;
+  }
+
+  private pageUrl(path: string, request: PendingRequest): string {
+    return `${this.ctx.endpoint(path)}?request=${encodeURIComponent(request.id)}`;
+  }
+
+  /** The pending request of this page, if this browser started it; else an error page is sent. */
+  private async requestFor(
+    req: IncomingMessage,
+    res: ServerResponse,
+    id: string | null | undefined,
+  ): Promise<PendingRequest | undefined> {
+    const request = await this.requests.get(id);
+    if (!request || request.browser !== this.sessions.knownBrowser(req)) {
+      sendErrorPage(res, 400, 'This authorization request has expired or belongs to another browser.');
+      return undefined;
+    }
+    return request;
+  }
+
+  private async showSignIn(
+    req: IncomingMessage,
+    res: ServerResponse,
+    url: URL,
+    notice?: string,
+  ): Promise<void> {
+    const request = await this.requestFor(req, res, url.searchParams.get('request'));
+    if (!request) return;
+    this.signInPage(res, request, notice);
+  }
+
+  private signInPage(res: ServerResponse, request: PendingRequest, notice?: string, status = 200): void {
+    const parts = ['<h1>Sign in to continue</h1>'];
+    if (notice) parts.push(`<p class="warn">${escapeHtml(notice)}</p>`);
+    if (this.upstream)
+      parts.push(
+        `<p><a class="button" href="${escapeHtml(this.pageUrl(PATHS.upstream, request))}">Sign in with ${escapeHtml(this.upstream.name)}</a></p>`,
+      );
+    if (this.ctx.options.signIn.accessToken)
+      parts.push(
+        `<form method="post" action="${escapeHtml(this.ctx.endpoint(PATHS.signIn))}">${hiddenFields({ request: request.id, csrf: request.csrf })}<p><label for="token">Or your access token for this server</label></p><p><input type="password" id="token" name="access_token" autocomplete="off" required></p><p><button class="primary" type="submit">Sign in</button></p></form>`,
+      );
+    if (!this.upstream && !this.ctx.options.signIn.accessToken)
+      parts.push('<p>No way to sign in is configured on this server; ask its operator.</p>');
+    sendPage(res, status, 'Sign in', parts.join(''));
+  }
+
+  private async signInWithToken(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const check = this.ctx.options.signIn.accessToken;
+    const form = await this.checkedForm(req, res);
+    if (!form) return;
+    const { request, fields } = form;
+    if (!check) throw new BadRequest(404, 'invalid_request', 'Access token sign-in is not enabled');
+    const address = callerAddress(req);
+    if (
+      (await this.ctx.store.increment(`sign-in-failures:${address}`, FAILED_SIGN_IN_WINDOW)) > FAILED_SIGN_INS
+    ) {
+      this.ctx.emit({ type: 'sign_in_refused', clientId: request.clientId, reason: 'too many attempts' });
+      return this.signInPage(res, request, 'Too many attempts; wait a few minutes.', 429);
+    }
+    const subject = check(fields.get('access_token') ?? '');
+    if (subject === undefined) {
+      this.ctx.emit({ type: 'sign_in_refused', clientId: request.clientId, reason: 'unknown access token' });
+      return this.signInPage(res, request, 'That access token is not valid here.', 401);
+    }
+    // Only failures count against the address: undo this attempt's count.
+    await this.ctx.store.delete(`sign-in-failures:${address}`);
+    await this.signedIn(res, request, subject);
+  }
+
+  private async signedIn(res: ServerResponse, request: PendingRequest, subject: string): Promise<void> {
+    const moved = await this.requests.rebind(request, await this.sessions.signIn(res, subject));
+    this.ctx.emit({ type: 'sign_in', subject, clientId: request.clientId });
+    redirect(res, this.pageUrl(PATHS.consent, moved));
+  }
+
+  private async startUpstream(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+    const request = await this.requestFor(req, res, url.searchParams.get('request'));
+    if (!request) return;
+    if (!this.upstream) return sendErrorPage(res, 404, 'Signing in with a provider is not configured.');
+    try {
+      redirect(res, await this.upstream.start(request.id, request.browser));
+    } catch {
+      this.signInPage(res, request, 'The sign-in provider cannot be reached now; try again shortly.', 502);
+    }
+  }
+
+  private async finishUpstream(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+    if (!this.upstream) return sendErrorPage(res, 404, 'Signing in with a provider is not configured.');
+    const browser = this.sessions.knownBrowser(req);
+    const outcome = await this.upstream.finish(url, browser);
+    const request = outcome.requestId ? await this.requests.get(outcome.requestId) : undefined;
+    if ('error' in outcome) {
+      this.ctx.emit({
+        type: 'sign_in_refused',
+        ...(request ? { clientId: request.clientId } : {}),
+        reason: outcome.error,
+      });
+      if (request && request.browser === browser) return this.signInPage(res, request, outcome.error, 403);
+      return sendErrorPage(res, 400, outcome.error);
+    }
+    if (!request || request.browser !== browser)
+      return sendErrorPage(
+        res,
+        400,
+        'This authorization request has expired; start again from the application.',
+      );
+    await this.signedIn(res, request, outcome.subject);
+  }
+
+  private async showConsent(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+    const request = await this.requestFor(req, res, url.searchParams.get('request'));
+    if (!request) return;
+    const subject = await this.sessions.signedIn(request.browser);
+    if (!subject) return redirect(res, this.pageUrl(PATHS.signIn, request));
+    let client: Client;
+    try {
+      client = await this.ctx.clients.resolve(request.clientId);
+    } catch {
+      return sendErrorPage(res, 400, 'This client can no longer be used.');
+    }
+    sendPage(res, 200, 'Allow access?', this.consentBody(request, client, subject));
+  }
+
+  private consentBody(request: PendingRequest, client: Client, subject: string): string {
+    const document = isMetadataDocumentId(client.clientId);
+    const from = document ? new URL(client.clientId).host : undefined;
+    const verified = this.trusted(client.clientId);
+    const name = client.clientName ?? from ?? 'An application';
+    const badge = verified ? '' : '<span class="badge">unverified</span>';
+    const origin = document
+      ? `<p class="muted">Its identity is published at <b>${escapeHtml(from!)}</b>${verified ? '' : '; the name is what that page says, not checked by this server'}.</p>`
+      : '<p class="muted">It registered itself with this server; its name is what it said, not checked.</p>';
+    const target = new URL(request.redirectUri);
+    const targetHost = target.host || target.protocol;
+    const elsewhere =
+      document && target.hostname !== new URL(client.clientId).hostname && !isLoopbackHost(target.hostname)
+        ? `<p class="warn">It will receive your answer at ${escapeHtml(targetHost)}, not at ${escapeHtml(from!)}.</p>`
+        : `<p class="muted">Your answer goes to ${escapeHtml(targetHost)}.</p>`;
+    const descriptions = new Map(this.ctx.options.scopes.map((s) => [s.name, s.description]));
+    const scopes = request.scopes
+      .map((s) => `<li><b>${escapeHtml(s)}</b>: ${escapeHtml(descriptions.get(s) ?? s)}</li>`)
+      .join('');
+    return `<h1><span class="who">${escapeHtml(name)}</span>${badge} wants to use your tools</h1>${origin}
+<p>Signed in as <b>${escapeHtml(subject)}</b>. If you allow it, it may:</p><ul>${scopes}</ul>${elsewhere}
+<p class="muted">For ${escapeHtml(request.resource)}</p>
+<form method="post" action="${escapeHtml(this.ctx.endpoint(PATHS.consent))}">${hiddenFields({ request: request.id, csrf: request.csrf })}<button class="primary" type="submit" name="decision" value="allow">Allow</button><button type="submit" name="decision" value="deny">Deny</button></form>`;
+  }
+
+  private trusted(clientId: string): boolean {
+    const trusted = this.ctx.options.trustedClients ?? [];
+    if (trusted.includes(clientId)) return true;
+    return isMetadataDocumentId(clientId) && trusted.includes(new URL(clientId).host);
+  }
+
+  private async answerConsent(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const form = await this.checkedForm(req, res);
+    if (!form) return;
+    const { request, fields } = form;
+    const subject = await this.sessions.signedIn(request.browser);
+    if (!subject) return redirect(res, this.pageUrl(PATHS.signIn, request));
+    // Taken: a consent is answered once, a second post finds nothing.
+    if ((await this.requests.take(request.id)) === undefined)
+      return sendErrorPage(res, 400, 'This authorization request was already answered.');
+    if (fields.get('decision') !== 'allow') {
+      this.ctx.emit({ type: 'consent_denied', clientId: request.clientId, subject });
+      return redirectWithError(res, this.ctx, request, 'access_denied', 'The person denied access');
+    }
+    const code = await this.ctx.grants.issueCode({
+      clientId: request.clientId,
+      redirectUri: request.redirectUri,
+      codeChallenge: request.codeChallenge,
+      subject,
+      scopes: request.scopes,
+      resource: request.resource,
+    });
+    this.ctx.emit({ type: 'consent', clientId: request.clientId, subject });
+    const target = new URL(request.redirectUri);
+    target.searchParams.set('code', code);
+    if (request.state !== undefined) target.searchParams.set('state', request.state);
+    target.searchParams.set('iss', this.ctx.issuer());
+    redirect(res, target.href);
+  }
+
+  /**
+   * A posted form of a pending request: same origin, the browser that started the request,
+   * its anti-forgery token. Answers 403 otherwise and changes nothing.
+   */
+  private async checkedForm(
+    req: IncomingMessage,
+    res: ServerResponse,
+  ): Promise<{ request: PendingRequest; fields: Map<string, string> } | undefined> {
+    try {
+      requireSameOrigin(req, this.ctx.issuer());
+      const fields = await readForm(req, 16 * 1024);
+      const request = await this.requests.get(fields.get('request'));
+      if (!request)
+        throw new BadRequest(400, 'invalid_request', 'This authorization request has expired; start again.');
+      if (request.browser !== this.sessions.knownBrowser(req))
+        throw new BadRequest(
+          403,
+          'access_denied',
+          'This form was not posted by the browser that started the request.',
+        );
+      requireToken(fields.get('csrf'), request.csrf);
+      return { request, fields };
+    } catch (e) {
+      if (!(e instanceof BadRequest)) throw e;
+      this.ctx.emit({ type: 'refused', error: e.error, reason: e.message });
+      sendErrorPage(res, e.status, e.message);
+      return undefined;
+    }
+  }
+}

@@ -1,0 +1,52 @@
+import type { IncomingMessage } from 'node:http';
+import { type Client, ClientError } from './clients.js';
+import type { Context } from './context.js';
+import { BadRequest } from './http-util.js';
+import { sameSecret } from './secrets.js';
+
+/**
+ * The client calling the token or revocation endpoint: a public client by its client_id, a
+ * confidential one by its secret (HTTP Basic or in the form). Refused with `invalid_client`.
+ */
+export async function authenticateClient(
+  req: IncomingMessage,
+  form: Map<string, string>,
+  ctx: Context,
+): Promise<Client> {
+  const basic = /^Basic\s+(.+)$/i.exec(String(req.headers.authorization ?? ''))?.[1];
+  let clientId = form.get('client_id');
+  let secret = form.get('client_secret');
+  const challenge: Record<string, string> = basic ? { 'www-authenticate': 'Basic realm="token"' } : {};
+  if (basic) {
+    const decoded = Buffer.from(basic, 'base64').toString('utf8');
+    const colon = decoded.indexOf(':');
+    if (colon < 0) throw new BadRequest(401, 'invalid_client', 'Malformed Basic credentials', challenge);
+    const basicId = decodeURIComponent(decoded.slice(0, colon).replace(/\+/g, ' '));
+    if (clientId !== undefined && clientId !== basicId)
+      throw new BadRequest(400, 'invalid_request', 'client_id differs from the Basic credentials');
+    if (secret !== undefined)
+      throw new BadRequest(400, 'invalid_request', 'Use one client authentication method');
+    clientId = basicId;
+    secret = decodeURIComponent(decoded.slice(colon + 1).replace(/\+/g, ' '));
+  }
+  if (!clientId) throw new BadRequest(401, 'invalid_client', 'The request names no client', challenge);
+  let client: Client;
+  try {
+    client = await ctx.clients.resolve(clientId);
+  } catch (e) {
+    throw new BadRequest(
+      401,
+      'invalid_client',
+      e instanceof ClientError ? e.message : 'Unknown client',
+      challenge,
+    );
+  }
+  if (client.tokenEndpointAuthMethod === 'none') {
+    if (secret !== undefined)
+      throw new BadRequest(401, 'invalid_client', 'This public client has no secret', challenge);
+    return client;
+  }
+  if (secret === undefined || !client.secretHash || !sameSecret(secret, client.secretHash))
+    throw new BadRequest(401, 'invalid_client', 'The client secret is wrong or missing', challenge);
+  return client;
+}

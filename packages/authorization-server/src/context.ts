@@ -1,0 +1,38 @@
+import type { ClientResolver } from './clients.js';
+import type { Grants } from './grants.js';
+import type { AuthorizationEvent, AuthorizationServerOptions } from './options.js';
+import { isLoopbackHost } from './redirect-uris.js';
+import type { StateStore } from './state-store.js';
+
+/** The endpoints' paths under the issuer. */
+export const PATHS = {
+  metadata: '/.well-known/oauth-authorization-server',
+  authorize: '/auth/authorize',
+  signIn: '/auth/sign-in',
+  upstream: '/auth/upstream',
+  upstreamCallback: '/auth/upstream/callback',
+  consent: '/auth/consent',
+  token: '/auth/token',
+  register: '/auth/register',
+  revoke: '/auth/revoke',
+  jwks: '/auth/jwks',
+} as const;
+
+/** What the endpoints share. */
+export interface Context {
+  options: AuthorizationServerOptions;
+  store: StateStore;
+  clients: ClientResolver;
+  grants: Grants;
+  issuer(): string;
+  resources(): readonly string[];
+  endpoint(path: string): string;
+  /** Whether the issuer is on this machine (http allowed, the local user honoured). */
+  loopback(): boolean;
+  scopeNames(): string[];
+  emit(event: AuthorizationEvent): void;
+}
+
+export function issuerIsLoopback(issuer: string): boolean {
+  return isLoopbackHost(new URL(issuer).hostname);
+}

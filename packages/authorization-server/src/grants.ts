@@ -1,0 +1,135 @@
+import { randomUUID } from 'node:crypto';
+import { hashOf, newSecret } from './secrets.js';
+import type { StateStore } from './state-store.js';
+
+/** What a person consented to: this client may act as this user, with these scopes, at this resource. */
+export interface Grant {
+  id: string;
+  clientId: string;
+  subject: string;
+  scopes: string[];
+  resource: string;
+  /** The refresh token now valid for this grant (its hash). */
+  refreshHash?: string;
+  createdAt: number;
+}
+
+/** An authorization code as issued, kept under its hash until redeemed or expired. */
+export interface CodeRecord {
+  clientId: string;
+  redirectUri: string;
+  codeChallenge: string;
+  subject: string;
+  scopes: string[];
+  resource: string;
+}
+
+interface RefreshRecord {
+  grantId: string;
+}
+
+export interface GrantLifetimes {
+  codeSeconds: number;
+  refreshSeconds: number;
+}
+
+/**
+ * Codes, grants and refresh tokens, each secret kept only as its hash. A code and a refresh
+ * token are taken from the store (read and deleted at once), so of two redemptions, even on
+ * two replicas, one wins; the other finds the secret marked used, which revokes the grant
+ * (a leaked code or refresh token is then worth nothing to either party).
+ */
+export class Grants {
+  constructor(
+    private readonly store: StateStore,
+    private readonly lifetimes: GrantLifetimes,
+  ) {}
+
+  async issueCode(record: CodeRecord): Promise<string> {
+    const code = newSecret();
+    await this.store.set(`code:${hashOf(code)}`, JSON.stringify(record), this.lifetimes.codeSeconds);
+    return code;
+  }
+
+  /**
+   * Redeems a code once: its record, or undefined (unknown, expired or already used; a second
+   * use revokes the grant the first one made).
+   */
+  async redeemCode(code: string): Promise<CodeRecord | undefined> {
+    const hash = hashOf(code);
+    const saved = await this.store.take(`code:${hash}`);
+    if (saved !== undefined) return JSON.parse(saved) as CodeRecord;
+    const grantId = await this.store.get(`code-used:${hash}`);
+    if (grantId !== undefined) await this.revoke(grantId);
+    return undefined;
+  }
+
+  /** Starts a grant from a redeemed code; its first refresh token. */
+  async start(code: string, record: CodeRecord): Promise<{ grant: Grant; refreshToken: string }> {
+    const grant: Grant = {
+      id: randomUUID(),
+      clientId: record.clientId,
+      subject: record.subject,
+      scopes: record.scopes,
+      resource: record.resource,
+      createdAt: Date.now(),
+    };
+    // Kept while the code could still be replayed, so that a replay finds the grant to revoke.
+    await this.store.set(`code-used:${hashOf(code)}`, grant.id, this.lifetimes.codeSeconds * 10);
+    const refreshToken = await this.rotate(grant);
+    return { grant, refreshToken };
+  }
+
+  async grant(id: string): Promise<Grant | undefined> {
+    const saved = await this.store.get(`grant:${id}`);
+    return saved === undefined ? undefined : (JSON.parse(saved) as Grant);
+  }
+
+  /**
+   * Exchanges a refresh token for its grant, the token then spent. A token already spent
+   * means it leaked (or the client lost a response): the grant is revoked, as OAuth 2.1
+   * asks of rotating refresh tokens.
+   */
+  async redeemRefresh(refreshToken: string): Promise<Grant | undefined> {
+    const hash = hashOf(refreshToken);
+    const saved = await this.store.take(`refresh:${hash}`);
+    if (saved === undefined) {
+      const spentFor = await this.store.get(`refresh-used:${hash}`);
+      if (spentFor !== undefined) await this.revoke(spentFor);
+      return undefined;
+    }
+    const { grantId } = JSON.parse(saved) as RefreshRecord;
+    await this.store.set(`refresh-used:${hash}`, grantId, this.lifetimes.refreshSeconds);
+    const grant = await this.grant(grantId);
+    return grant?.refreshHash === hash ? grant : undefined;
+  }
+
+  /** A new refresh token for the grant, which now names only it. */
+  async rotate(grant: Grant): Promise<string> {
+    const refreshToken = newSecret();
+    const hash = hashOf(refreshToken);
+    const updated: Grant = { ...grant, refreshHash: hash };
+    const ttl = this.lifetimes.refreshSeconds;
+    await this.store.set(`grant:${grant.id}`, JSON.stringify(updated), ttl);
+    await this.store.set(
+      `refresh:${hash}`,
+      JSON.stringify({ grantId: grant.id } satisfies RefreshRecord),
+      ttl,
+    );
+    return refreshToken;
+  }
+
+  /** The grant a refresh token belongs to, without spending it (revocation). */
+  async grantOfRefresh(refreshToken: string): Promise<Grant | undefined> {
+    const saved = await this.store.get(`refresh:${hashOf(refreshToken)}`);
+    if (saved === undefined) return undefined;
+    return this.grant((JSON.parse(saved) as RefreshRecord).grantId);
+  }
+
+  /** Ends a grant: its refresh token, and the access tokens issued under it, stop working. */
+  async revoke(grantId: string): Promise<void> {
+    const grant = await this.grant(grantId);
+    await this.store.delete(`grant:${grantId}`);
+    if (grant?.refreshHash) await this.store.delete(`refresh:${grant.refreshHash}`);
+  }
+}

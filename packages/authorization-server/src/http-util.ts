@@ -1,0 +1,103 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+export class BadRequest extends Error {
+  constructor(
+    readonly status: number,
+    readonly error: string,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+/** The request body as text, refused past `limit` bytes. */
+export function readBody(req: IncomingMessage, limit: number): Promise<string> {
+  if (Number(req.headers['content-length'] ?? 0) > limit) {
+    req.resume();
+    return Promise.reject(new BadRequest(413, 'invalid_request', `The body is larger than ${limit} bytes`));
+  }
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        req.removeAllListeners('data');
+        req.resume();
+        reject(new BadRequest(413, 'invalid_request', `The body is larger than ${limit} bytes`));
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+/** A form body (application/x-www-form-urlencoded), each parameter at most once (RFC 6749 §3.1). */
+export async function readForm(req: IncomingMessage, limit = 64 * 1024): Promise<Map<string, string>> {
+  const type = String(req.headers['content-type'] ?? '');
+  if (!/^application\/x-www-form-urlencoded\b/i.test(type)) {
+    req.resume();
+    throw new BadRequest(400, 'invalid_request', 'The body must be application/x-www-form-urlencoded');
+  }
+  return singleParameters(new URLSearchParams(await readBody(req, limit)));
+}
+
+/** Parameters that appear once each; a repeated one is refused, as OAuth asks. */
+export function singleParameters(params: URLSearchParams): Map<string, string> {
+  const map = new Map<string, string>();
+  for (const [name, value] of params) {
+    if (map.has(name)) throw new BadRequest(400, 'invalid_request', `The parameter ${name} is repeated`);
+    map.set(name, value);
+  }
+  return map;
+}
+
+const NO_STORE = { 'cache-control': 'no-store', pragma: 'no-cache' };
+
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  value: unknown,
+  headers: Record<string, string> = {},
+): void {
+  const body = JSON.stringify(value);
+  res.writeHead(status, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(body),
+    ...NO_STORE,
+    ...headers,
+  });
+  res.end(body);
+}
+
+/** An OAuth error answer (RFC 6749 §5.2). */
+export function sendOAuthError(
+  res: ServerResponse,
+  status: number,
+  error: string,
+  description: string,
+  headers: Record<string, string> = {},
+): void {
+  sendJson(res, status, { error, error_description: description }, headers);
+}
+
+export function redirect(res: ServerResponse, location: string, headers: Record<string, string> = {}): void {
+  res.writeHead(303, { location, ...NO_STORE, ...headers });
+  res.end();
+}
+
+/** Browsers and other origins may read these (metadata, token, registration): no cookies involved. */
+export const OPEN_CORS = {
+  'access-control-allow-origin': '*',
+  'access-control-allow-headers': 'authorization, content-type, mcp-protocol-version',
+  'access-control-allow-methods': 'GET, POST, OPTIONS',
+  'access-control-max-age': '600',
+};
+
+/** The caller's address, for bounds per caller (the socket's: a proxy's header is not trusted). */
+export function callerAddress(req: IncomingMessage): string {
+  return req.socket.remoteAddress ?? 'unknown';
+}

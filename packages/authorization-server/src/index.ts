@@ -1,0 +1,12 @@
+export type { AccessTokenVerification, VerifiedAccessToken } from './access-tokens.js';
+export { type AuthorizationServer, createAuthorizationServer } from './authorization-server.js';
+export { FileStateStore } from './file-state-store.js';
+export type {
+  AuthorizationEvent,
+  AuthorizationServerOptions,
+  ScopeDescription,
+  SignInMethods,
+  UpstreamSignIn,
+} from './options.js';
+export { type RedisCommands, RedisStateStore } from './redis-state-store.js';
+export { MemoryStateStore, type StateStore } from './state-store.js';

@@ -1,0 +1,82 @@
+import type { StateStore } from './state-store.js';
+
+/** A scope the server grants, with the words its consent page shows for it. */
+export interface ScopeDescription {
+  name: string;
+  description: string;
+}
+
+/** Signing in through the team's OpenID provider ("Sign in with …"). */
+export interface UpstreamSignIn {
+  /** The provider's issuer; its discovery document is read from it. */
+  issuer: string;
+  clientId: string;
+  clientSecret?: string;
+  /** The name on the button (default: the issuer's host). */
+  name?: string;
+  /** Scopes asked of the provider (default `openid email profile`). */
+  scopes?: string[];
+  /** The ID token claim that becomes the user id (default `email`, which must be verified). */
+  userClaim?: string;
+  /** Only these users (by the claim's value) may sign in; default anyone the provider signs in. */
+  allowedUsers?: string[];
+  /** Only users whose email is at one of these domains may sign in. */
+  allowedDomains?: string[];
+}
+
+export interface SignInMethods {
+  /** The team's OpenID provider. */
+  upstream?: UpstreamSignIn;
+  /** The user id of a per-user access token the person pastes (the host's access tokens). */
+  accessToken?: (token: string) => string | undefined;
+  /**
+   * One user for whoever reaches the server: honoured only while the issuer is a loopback URL
+   * (the person at this machine), as the host's local mode is today.
+   */
+  localUser?: string;
+}
+
+export interface AuthorizationServerOptions {
+  /** The issuer: the URL the server is reached at (read per request: it may follow the port). */
+  issuer: string | (() => string);
+  /** The resources (RFC 8707) tokens are issued for: the MCP endpoint's URL. The first is the default. */
+  resources: readonly string[] | (() => readonly string[]);
+  scopes: readonly ScopeDescription[];
+  /** Scopes granted when a client asks for none (default: every scope). */
+  defaultScopes?: readonly string[];
+  signIn: SignInMethods;
+  store: StateStore;
+  /** Encrypts the signing key at rest (32 bytes, the same on every replica). */
+  sealKey?: Buffer;
+  /** Dynamic client registration (RFC 7591); default true. */
+  dynamicRegistration?: boolean;
+  /** Client id metadata documents; default true. */
+  clientIdMetadataDocuments?: boolean;
+  /** Client ids (URLs) or their hosts whose names the consent page shows as verified. */
+  trustedClients?: readonly string[];
+  accessTokenSeconds?: number;
+  refreshTokenSeconds?: number;
+  registration?: { perAddress?: number; total?: number; windowSeconds?: number; clientDays?: number };
+  metadataFetch?: { timeoutMs?: number; maxBytes?: number; ca?: string[] };
+  /** Records sign-in, consent, token issue, refresh, revocation and refusals (the audit log). */
+  onEvent?: (event: AuthorizationEvent) => void;
+}
+
+export interface AuthorizationEvent {
+  type:
+    | 'sign_in'
+    | 'sign_in_refused'
+    | 'consent'
+    | 'consent_denied'
+    | 'token_issued'
+    | 'token_refreshed'
+    | 'token_revoked'
+    | 'grant_revoked'
+    | 'client_registered'
+    | 'refused';
+  clientId?: string;
+  subject?: string;
+  /** Why, for refusals: an OAuth error code and its description (never a secret). */
+  error?: string;
+  reason?: string;
+}

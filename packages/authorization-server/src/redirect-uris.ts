@@ -1,0 +1,59 @@
+const LOOPBACK_NAMES = new Set(['127.0.0.1', '[::1]', 'localhost']);
+
+export function isLoopbackHost(hostname: string): boolean {
+  return LOOPBACK_NAMES.has(hostname) || /^127(\.\d{1,3}){3}$/.test(hostname);
+}
+
+/**
+ * Why a redirect URI cannot be registered, or undefined when it can: https anywhere, http only
+ * to this machine (RFC 8252 §7.3), a private-use scheme of a native app (`com.example.app:`,
+ * §7.1); never a fragment, and never a scheme a browser would run (`javascript:`, `data:`).
+ */
+export function redirectUriProblem(value: unknown): string | undefined {
+  if (typeof value !== 'string' || value.length === 0 || value.length > 2000) return 'is not a URI';
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return 'is not an absolute URI';
+  }
+  if (url.hash || value.includes('#')) return 'has a fragment';
+  const scheme = url.protocol.slice(0, -1);
+  if (scheme === 'https') return url.hostname ? undefined : 'names no host';
+  if (scheme === 'http')
+    return isLoopbackHost(url.hostname) ? undefined : 'uses http to a host other than loopback';
+  if (['javascript', 'data', 'vbscript', 'file', 'blob', 'about', 'ws', 'wss'].includes(scheme))
+    return `uses the ${scheme}: scheme`;
+  // A native app's private-use scheme: reverse domain form, as RFC 8252 §7.1 asks.
+  return /^[a-z][a-z0-9+.-]*$/.test(scheme) ? undefined : 'has an invalid scheme';
+}
+
+/**
+ * Whether a redirect URI asked for is one registered: compared exactly (RFC 9700 §4.1.3),
+ * except that a loopback http URI may name any port (RFC 8252 §7.3: a native app listens on
+ * whichever port is free when it asks).
+ */
+export function redirectUriMatches(asked: string, registered: readonly string[]): boolean {
+  if (registered.includes(asked)) return true;
+  let url: URL;
+  try {
+    url = new URL(asked);
+  } catch {
+    return false;
+  }
+  if (url.protocol !== 'http:' || !isLoopbackHost(url.hostname)) return false;
+  return registered.some((candidate) => {
+    let known: URL;
+    try {
+      known = new URL(candidate);
+    } catch {
+      return false;
+    }
+    return (
+      known.protocol === 'http:' &&
+      known.hostname === url.hostname &&
+      known.pathname === url.pathname &&
+      known.search === url.search
+    );
+  });
+}

@@ -1,0 +1,54 @@
+import type { StateStore } from './state-store.js';
+
+/**
+ * The commands this store sends, as an ioredis client (standalone, Sentinel or Cluster) offers
+ * them: any client with `call` serves, and its key prefix applies.
+ */
+export interface RedisCommands {
+  call(command: string, ...args: (string | number)[]): Promise<unknown>;
+}
+
+/** A counter whose window starts at its first count, in one step. */
+const INCREMENT = `local n = redis.call('INCR', KEYS[1])
+if n == 1 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end
+return n`;
+
+/**
+ * The store shared by replicas: GETDEL makes a code or refresh token redeemable once across
+ * the fleet, and every replica reads the same grants and signing keys.
+ */
+export class RedisStateStore implements StateStore {
+  constructor(
+    private readonly redis: RedisCommands,
+    private readonly prefix = 'toolhost:as:',
+  ) {}
+
+  async get(key: string): Promise<string | undefined> {
+    const value = await this.redis.call('GET', this.prefix + key);
+    return typeof value === 'string' ? value : undefined;
+  }
+
+  async set(key: string, value: string, ttlSeconds?: number): Promise<void> {
+    if (ttlSeconds === undefined) await this.redis.call('SET', this.prefix + key, value);
+    else await this.redis.call('SET', this.prefix + key, value, 'EX', Math.max(1, Math.ceil(ttlSeconds)));
+  }
+
+  async setIfAbsent(key: string, value: string, ttlSeconds?: number): Promise<boolean> {
+    const args: (string | number)[] = [this.prefix + key, value];
+    if (ttlSeconds !== undefined) args.push('EX', Math.max(1, Math.ceil(ttlSeconds)));
+    return (await this.redis.call('SET', ...args, 'NX')) === 'OK';
+  }
+
+  async take(key: string): Promise<string | undefined> {
+    const value = await this.redis.call('GETDEL', this.prefix + key);
+    return typeof value === 'string' ? value : undefined;
+  }
+
+  async delete(key: string): Promise<void> {
+    await this.redis.call('DEL', this.prefix + key);
+  }
+
+  async increment(key: string, windowSeconds: number): Promise<number> {
+    return Number(await this.redis.call('EVAL', INCREMENT, 1, this.prefix + key, Math.ceil(windowSeconds)));
+  }
+}

@@ -1,0 +1,103 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import { type Client, displayFieldsOf, redirectUrisOf } from './clients.js';
+import { BadRequest, callerAddress, readBody } from './http-util.js';
+import { hashOf, newSecret } from './secrets.js';
+import type { StateStore } from './state-store.js';
+
+export interface RegistrationLimits {
+  /** Registrations accepted from one address per window. */
+  perAddress: number;
+  /** Registrations accepted in all per window. */
+  total: number;
+  windowSeconds: number;
+  /** How long a registered client is kept without being used (seconds). */
+  clientSeconds: number;
+}
+
+const AUTH_METHODS = ['none', 'client_secret_basic', 'client_secret_post'] as const;
+
+/**
+ * Dynamic client registration (RFC 7591): a public client (PKCE) or one with a secret, whose
+ * redirect URIs pass the same rules as a metadata document's. Bounded per caller and in all,
+ * so that a flood fills neither the store nor the consent page's list of clients.
+ */
+export async function registerClient(
+  req: IncomingMessage,
+  store: StateStore,
+  limits: RegistrationLimits,
+): Promise<Record<string, unknown>> {
+  const address = callerAddress(req);
+  const window = limits.windowSeconds;
+  const retry = { 'retry-after': String(window) };
+  // Counted before the body is read: a flood costs one counter each, not a parse.
+  if ((await store.increment(`register-count:${address}`, window)) > limits.perAddress)
+    throw new BadRequest(
+      429,
+      'too_many_requests',
+      'Too many registrations from this address; try later',
+      retry,
+    );
+  if ((await store.increment('register-count:*', window)) > limits.total)
+    throw new BadRequest(429, 'too_many_requests', 'Too many registrations; try later', retry);
+  if (!/^application\/json\b/i.test(String(req.headers['content-type'] ?? ''))) {
+    req.resume();
+    throw new BadRequest(400, 'invalid_client_metadata', 'The registration must be application/json');
+  }
+  let metadata: Record<string, unknown>;
+  try {
+    metadata = JSON.parse(await readBody(req, 16 * 1024)) as Record<string, unknown>;
+  } catch (e) {
+    if (e instanceof BadRequest) throw e;
+    throw new BadRequest(400, 'invalid_client_metadata', 'The registration is not valid JSON');
+  }
+  if (metadata === null || typeof metadata !== 'object' || Array.isArray(metadata))
+    throw new BadRequest(400, 'invalid_client_metadata', 'The registration must be a JSON object');
+  let redirectUris: string[];
+  try {
+    redirectUris = redirectUrisOf(metadata.redirect_uris);
+  } catch (e) {
+    throw new BadRequest(400, 'invalid_redirect_uri', `The registration ${(e as Error).message}`);
+  }
+  const method = metadata.token_endpoint_auth_method ?? 'client_secret_basic';
+  if (!(AUTH_METHODS as readonly unknown[]).includes(method))
+    throw new BadRequest(
+      400,
+      'invalid_client_metadata',
+      `token_endpoint_auth_method must be one of ${AUTH_METHODS.join(', ')}`,
+    );
+  const grantTypes = (metadata.grant_types as unknown[] | undefined) ?? ['authorization_code'];
+  if (
+    !Array.isArray(grantTypes) ||
+    grantTypes.some((g) => g !== 'authorization_code' && g !== 'refresh_token')
+  )
+    throw new BadRequest(
+      400,
+      'invalid_client_metadata',
+      'grant_types may hold authorization_code and refresh_token',
+    );
+  const responseTypes = (metadata.response_types as unknown[] | undefined) ?? ['code'];
+  if (!Array.isArray(responseTypes) || responseTypes.some((r) => r !== 'code'))
+    throw new BadRequest(400, 'invalid_client_metadata', 'response_types may hold only code');
+  const secret = method === 'none' ? undefined : newSecret();
+  const client: Client = {
+    clientId: randomUUID(),
+    redirectUris,
+    tokenEndpointAuthMethod: method as Client['tokenEndpointAuthMethod'],
+    source: 'registration',
+    ...displayFieldsOf(metadata),
+    ...(secret ? { secretHash: hashOf(secret) } : {}),
+  };
+  await store.set(`client:${client.clientId}`, JSON.stringify(client), limits.clientSeconds);
+  return {
+    client_id: client.clientId,
+    client_id_issued_at: Math.floor(Date.now() / 1000),
+    ...(secret ? { client_secret: secret, client_secret_expires_at: 0 } : {}),
+    redirect_uris: redirectUris,
+    token_endpoint_auth_method: method,
+    grant_types: grantTypes,
+    response_types: responseTypes,
+    ...(client.clientName ? { client_name: client.clientName } : {}),
+    ...(client.clientUri ? { client_uri: client.clientUri } : {}),
+  };
+}

@@ -1,0 +1,92 @@
+/**
+ * Where the authorization server keeps its codes, clients, grants, sessions and keys: short
+ * string records under keys, each with an expiry. `take` reads and deletes in one step, so
+ * that a code or refresh token is redeemed once however many replicas race for it.
+ */
+export interface StateStore {
+  get(key: string): Promise<string | undefined>;
+  /** Writes the record, to expire after `ttlSeconds` (none: kept until deleted). */
+  set(key: string, value: string, ttlSeconds?: number): Promise<void>;
+  /** Writes the record only where there is none; true when written. */
+  setIfAbsent(key: string, value: string, ttlSeconds?: number): Promise<boolean>;
+  /** Reads and deletes the record at once: of several callers, one gets it. */
+  take(key: string): Promise<string | undefined>;
+  delete(key: string): Promise<void>;
+  /** Adds one to a counter that starts its `windowSeconds` window at its first count. */
+  increment(key: string, windowSeconds: number): Promise<number>;
+  close?(): Promise<void>;
+}
+
+interface Entry {
+  value: string;
+  /** Milliseconds since the epoch; absent: no expiry. */
+  expiresAt?: number;
+}
+
+/**
+ * A store in this process's memory: one replica, lost at restart. Every operation completes
+ * without yielding, so `take` is atomic within the process.
+ */
+export class MemoryStateStore implements StateStore {
+  protected readonly entries = new Map<string, Entry>();
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  protected live(key: string): Entry | undefined {
+    const entry = this.entries.get(key);
+    if (entry?.expiresAt !== undefined && entry.expiresAt <= this.now()) {
+      this.entries.delete(key);
+      return undefined;
+    }
+    return entry;
+  }
+
+  protected changed(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  private entry(value: string, ttlSeconds?: number): Entry {
+    return ttlSeconds === undefined ? { value } : { value, expiresAt: this.now() + ttlSeconds * 1000 };
+  }
+
+  async get(key: string): Promise<string | undefined> {
+    return this.live(key)?.value;
+  }
+
+  async set(key: string, value: string, ttlSeconds?: number): Promise<void> {
+    this.entries.set(key, this.entry(value, ttlSeconds));
+    await this.changed();
+  }
+
+  async setIfAbsent(key: string, value: string, ttlSeconds?: number): Promise<boolean> {
+    if (this.live(key)) return false;
+    this.entries.set(key, this.entry(value, ttlSeconds));
+    await this.changed();
+    return true;
+  }
+
+  async take(key: string): Promise<string | undefined> {
+    const entry = this.live(key);
+    if (!entry) return undefined;
+    this.entries.delete(key);
+    await this.changed();
+    return entry.value;
+  }
+
+  async delete(key: string): Promise<void> {
+    if (this.entries.delete(key)) await this.changed();
+  }
+
+  async increment(key: string, windowSeconds: number): Promise<number> {
+    const entry = this.live(key);
+    const count = entry ? Number(entry.value) + 1 : 1;
+    this.entries.set(key, entry ? { ...entry, value: String(count) } : this.entry('1', windowSeconds));
+    // Counters are not worth a write to disk each: they bound a burst, not a lifetime.
+    return count;
+  }
+
+  /** Drops expired records (the file store writes fewer of them). */
+  protected sweep(): void {
+    for (const key of [...this.entries.keys()]) this.live(key);
+  }
+}

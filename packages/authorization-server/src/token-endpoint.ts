@@ -1,0 +1,98 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { signAccessToken } from './access-tokens.js';
+import { resourceOf } from './authorize.js';
+import { authenticateClient } from './client-authentication.js';
+import type { Context } from './context.js';
+import type { Grant } from './grants.js';
+import { BadRequest, OPEN_CORS, readForm, sendJson } from './http-util.js';
+import { s256 } from './secrets.js';
+import type { SigningKey } from './signing-keys.js';
+
+/** The token endpoint: authorization code (PKCE S256) and refresh token grants. */
+export async function answerToken(
+  req: IncomingMessage,
+  res: ServerResponse,
+  ctx: Context,
+  key: () => Promise<SigningKey>,
+): Promise<void> {
+  const form = await readForm(req);
+  const client = await authenticateClient(req, form, ctx);
+  const grantType = form.get('grant_type');
+  const lifetime = ctx.options.accessTokenSeconds ?? 600;
+  const issue = async (grant: Grant, scopes: readonly string[], refreshToken: string) => {
+    const accessToken = await signAccessToken(await key(), ctx.issuer(), grant, scopes, lifetime);
+    sendJson(
+      res,
+      200,
+      {
+        access_token: accessToken,
+        token_type: 'Bearer',
+        expires_in: lifetime,
+        refresh_token: refreshToken,
+        scope: scopes.join(' '),
+      },
+      OPEN_CORS,
+    );
+  };
+  if (grantType === 'authorization_code') {
+    const code = form.get('code');
+    const verifier = form.get('code_verifier');
+    if (!code) throw new BadRequest(400, 'invalid_request', 'code is required');
+    if (!verifier) throw new BadRequest(400, 'invalid_request', 'code_verifier is required (PKCE)');
+    // Taken before any check: a code is spent by its first presentation, right or wrong.
+    const record = await ctx.grants.redeemCode(code);
+    if (!record) throw new BadRequest(400, 'invalid_grant', 'The code is unknown, expired or already used');
+    if (record.clientId !== client.clientId)
+      throw new BadRequest(400, 'invalid_grant', 'The code was issued to another client');
+    const redirectUri = form.get('redirect_uri');
+    // The redirect URI of the authorization request, exactly (PKCE binds the rest).
+    if ((redirectUri ?? record.redirectUri) !== record.redirectUri)
+      throw new BadRequest(400, 'invalid_grant', 'redirect_uri differs from the authorization request');
+    if (!/^[A-Za-z0-9._~-]{43,128}$/.test(verifier) || s256(verifier) !== record.codeChallenge)
+      throw new BadRequest(400, 'invalid_grant', 'code_verifier does not match the code challenge');
+    const resource = form.get('resource');
+    if (resource !== undefined && resourceOf(ctx, resource) !== record.resource)
+      throw new BadRequest(400, 'invalid_target', 'The resource differs from the authorization request');
+    const { grant, refreshToken } = await ctx.grants.start(code, record);
+    ctx.emit({ type: 'token_issued', clientId: client.clientId, subject: grant.subject });
+    return issue(grant, grant.scopes, refreshToken);
+  }
+  if (grantType === 'refresh_token') {
+    const refreshToken = form.get('refresh_token');
+    if (!refreshToken) throw new BadRequest(400, 'invalid_request', 'refresh_token is required');
+    const grant = await ctx.grants.redeemRefresh(refreshToken);
+    if (!grant) {
+      ctx.emit({
+        type: 'refused',
+        clientId: client.clientId,
+        error: 'invalid_grant',
+        reason: 'refresh token spent, revoked or unknown',
+      });
+      throw new BadRequest(
+        400,
+        'invalid_grant',
+        'The refresh token is unknown, expired, revoked or already used',
+      );
+    }
+    if (grant.clientId !== client.clientId) {
+      // Another client holding this grant's refresh token: it leaked.
+      await ctx.grants.revoke(grant.id);
+      throw new BadRequest(400, 'invalid_grant', 'The refresh token was issued to another client');
+    }
+    const resource = form.get('resource');
+    if (resource !== undefined && resourceOf(ctx, resource) !== grant.resource)
+      throw new BadRequest(400, 'invalid_target', 'The resource differs from the grant');
+    const asked = form.get('scope');
+    const scopes = asked ? [...new Set(asked.split(' ').filter(Boolean))] : grant.scopes;
+    if (scopes.some((s) => !grant.scopes.includes(s)))
+      throw new BadRequest(400, 'invalid_scope', 'A refresh may ask for the granted scopes or fewer');
+    const next = await ctx.grants.rotate(grant);
+    ctx.emit({ type: 'token_refreshed', clientId: client.clientId, subject: grant.subject });
+    return issue(grant, scopes, next);
+  }
+  throw new BadRequest(
+    400,
+    'unsupported_grant_type',
+    'grant_type must be authorization_code or refresh_token',
+  );
+}
