@@ -45,10 +45,10 @@ const INSTALL = 'install -y -qq --no-install-recommends redis-server redis-senti
 
 function runScript(path: string, env: Record<string, string> = {}, options: { asUser?: number } = {}) {
   const command = [process.execPath, script];
-  const [file, ...args] =
+  const [file, ...args]: string[] =
     options.asUser === undefined
       ? command
-      : [SETPRIV, `--reuid=${options.asUser}`, `--regid=${options.asUser}`, '--clear-groups', ...command];
+      : [SETPRIV!, `--reuid=${options.asUser}`, `--regid=${options.asUser}`, '--clear-groups', ...command];
   return spawnSync(file!, args, { encoding: 'utf8', env: { PATH: path, HOME: tmpdir(), ...env } });
 }
 
@@ -95,7 +95,8 @@ describe('the test prerequisites', () => {
   it.skipIf(!asRoot)(
     'installs with apt-get, without Recommends, given TOOLHOST_TEST_INSTALL=1 or CI=true',
     () => {
-      for (const consent of [{ TOOLHOST_TEST_INSTALL: '1' }, { CI: 'true' }]) {
+      const consents: Record<string, string>[] = [{ TOOLHOST_TEST_INSTALL: '1' }, { CI: 'true' }];
+      for (const consent of consents) {
         const dir = barePath();
         const log = fakeAptGet(dir);
         const run = runScript(dir, consent);
@@ -143,7 +144,7 @@ describe('the test prerequisites', () => {
       expect(logged(sudo)).toEqual([]);
       const agreed = runScript(dir, { TOOLHOST_TEST_INSTALL: '1' }, { asUser: 65534 });
       expect(agreed.stdout).toContain(`sudo -n apt-get ${INSTALL}`);
-    expect(logged(sudo)).toEqual(['-n apt-get update -qq', `-n apt-get ${INSTALL}`]);
+      expect(logged(sudo)).toEqual(['-n apt-get update -qq', `-n apt-get ${INSTALL}`]);
     },
   );
 
