@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Host, ToolInfo } from '../host-api.js';
+import { CATALOG_MODES, type CatalogMode, catalogModeFor } from './client-catalog.js';
 import { DiscoveryCatalog, discoveryInstructions, discoveryTools, previewTools } from './discovery-tools.js';
 import { SERVER_INSTRUCTIONS } from './instructions.js';
 import { listedTool } from './listing.js';
@@ -18,12 +19,15 @@ export const AUTO_CATALOG_MAX_TOOLS = 100;
 export const TOOLSETS_HEADER = 'x-mcp-toolsets';
 export const TOOLS_HEADER = 'x-mcp-tools';
 export const READONLY_HEADER = 'x-mcp-readonly';
+/** The catalog form a client asks for (`static`, `dynamic` or `auto`), over the operator's and the client rules. */
+export const CATALOG_HEADER = 'x-mcp-catalog';
 
-/** What a request narrowed the catalog to: any of the three, all applying together. */
+/** What a request narrowed the catalog to: any of the three, all applying together, and the form it asked for. */
 export interface Narrowing {
   toolSets?: ReadonlySet<string>;
   tools?: ReadonlySet<string>;
   readOnly?: boolean;
+  catalog?: CatalogMode;
 }
 
 /** One catalog as one client sees it: the listing, the instructions and what may be called. */
@@ -49,7 +53,7 @@ const list = (value: string | string[] | null | undefined) =>
 /** Request headers as Node or the Fetch API holds them. */
 export type RequestHeaders = IncomingHttpHeaders | { get(name: string): string | null };
 
-const NARROWING_HEADERS = [TOOLSETS_HEADER, TOOLS_HEADER, READONLY_HEADER] as const;
+const NARROWING_HEADERS = [TOOLSETS_HEADER, TOOLS_HEADER, READONLY_HEADER, CATALOG_HEADER] as const;
 
 function headerOf(headers: RequestHeaders, name: string): string | string[] | undefined {
   if (typeof headers.get === 'function')
@@ -60,12 +64,16 @@ function headerOf(headers: RequestHeaders, name: string): string | string[] | un
 /** The narrowing an HTTP request's headers ask for; undefined when they ask for none. */
 export function narrowingOf(headers: RequestHeaders | undefined): Narrowing | undefined {
   if (!headers) return undefined;
-  const [toolSets, tools, readOnly] = NARROWING_HEADERS.map((h) => headerOf(headers, h));
-  if (toolSets === undefined && tools === undefined && readOnly === undefined) return undefined;
+  const [toolSets, tools, readOnly, catalog] = NARROWING_HEADERS.map((h) => headerOf(headers, h));
+  // An unknown catalog form is no request for one: the host's choice stands.
+  const mode = CATALOG_MODES.find((m) => m === list(catalog)[0]?.toLowerCase());
+  if (toolSets === undefined && tools === undefined && readOnly === undefined && mode === undefined)
+    return undefined;
   const narrowing: Narrowing = {};
   if (toolSets !== undefined) narrowing.toolSets = new Set(list(toolSets));
   if (tools !== undefined) narrowing.tools = new Set(list(tools));
   if (readOnly !== undefined) narrowing.readOnly = /^(1|true|yes)$/i.test(list(readOnly)[0] ?? '');
+  if (mode !== undefined) narrowing.catalog = mode;
   return narrowing;
 }
 
@@ -91,6 +99,7 @@ export function narrowingKey(n: Narrowing): string {
     [...(n.toolSets ?? ['*'])].sort(),
     [...(n.tools ?? ['*'])].sort(),
     n.readOnly === true,
+    n.catalog ?? '',
   ]);
 }
 
@@ -110,26 +119,31 @@ export class CatalogViews {
   ) {
     const tools = host.listTools();
     this.listedTools = new Map(tools.map((t) => [t.name, listedTool(t, names.mcpName(t.name))]));
-    this.whole = this.build(tools);
+    this.whole = this.build(tools, host.config.mcp.catalog);
   }
 
-  /** The view for a request's narrowing (the whole one without). Narrowing never adds a tool. */
-  view(narrowing: Narrowing | undefined): CatalogView {
-    if (!narrowing) return this.whole;
-    const key = narrowingKey(narrowing);
+  /**
+   * The view for a request's narrowing (the whole one without) and its client (`clientInfo.name`:
+   * a client that defers tools itself gets the static listing from `auto`). Narrowing never adds
+   * a tool.
+   */
+  view(narrowing: Narrowing | undefined, clientName?: string): CatalogView {
+    const configured = this.host.config.mcp.catalog;
+    const mode = catalogModeFor(configured, narrowing?.catalog, clientName);
+    if (!narrowing && mode === configured) return this.whole;
+    const key = narrowingKey({ ...narrowing, catalog: mode });
     let view = this.narrowed.get(key);
     if (!view) {
+      const n: Narrowing = narrowing ?? {};
       const tools = this.host
         .listTools()
         .filter(
           (t) =>
-            (!narrowing.toolSets || narrowing.toolSets.has(t.toolSet)) &&
-            (!narrowing.tools ||
-              narrowing.tools.has(t.name) ||
-              narrowing.tools.has(this.names.mcpName(t.name))) &&
-            (!narrowing.readOnly || t.hints.readOnly),
+            (!n.toolSets || n.toolSets.has(t.toolSet)) &&
+            (!n.tools || n.tools.has(t.name) || n.tools.has(this.names.mcpName(t.name))) &&
+            (!n.readOnly || t.hints.readOnly),
         );
-      view = this.build(tools);
+      view = this.build(tools, mode);
       // Bounded: distinct narrowings come from configured clients, but headers are the caller's.
       if (this.narrowed.size >= 64) this.narrowed.delete(this.narrowed.keys().next().value as string);
       this.narrowed.set(key, view);
@@ -137,8 +151,7 @@ export class CatalogViews {
     return view;
   }
 
-  private build(tools: readonly ToolInfo[]): CatalogView {
-    const mode = this.host.config.mcp.catalog;
+  private build(tools: readonly ToolInfo[], mode: CatalogMode): CatalogView {
     const writable = tools.some((t) => !t.hints.readOnly);
     const listedCount = tools.length + (writable ? 2 : 0);
     const dynamic = mode === 'dynamic' || (mode === 'auto' && listedCount > AUTO_CATALOG_MAX_TOOLS);
@@ -146,7 +159,7 @@ export class CatalogViews {
     const all = tools.map((t) => this.listedTools.get(t.name)!);
     const own = [
       ...(dynamic ? discoveryTools(toolSets, tools.length) : []),
-      ...(writable ? previewTools() : []),
+      ...(writable ? previewTools(dynamic) : []),
     ];
     return {
       listed: [...(dynamic ? [] : all), ...own],

@@ -42,6 +42,7 @@ import {
   type InputRequiredResult,
   inputRequired,
   inputResponse,
+  instructionsAtInitialize,
   ProtocolError,
   ProtocolErrorCode,
   ResourceNotFoundError,
@@ -156,9 +157,9 @@ function sharedResults(host: Host): Pick<ResultStoreOptions, 'shared' | 'onShare
   return results ? { shared: results, onShareFailed: (e) => results.shareFailed(e) } : {};
 }
 
-/** The catalog view a request sees: narrowed by its HTTP headers, if it sent any. */
-function viewFor(mcpState: McpServingState, ctx: { http?: { req?: Request } }): CatalogView {
-  return mcpState.views.view(narrowingOf(ctx.http?.req?.headers));
+/** The catalog view a request sees: narrowed by its HTTP headers, if it sent any, and fit to its client. */
+function viewFor(mcpState: McpServingState, ctx: ServerContext, server: Server): CatalogView {
+  return mcpState.views.view(narrowingOf(ctx.http?.req?.headers), clientNameOf(server, ctx));
 }
 
 /**
@@ -221,8 +222,13 @@ export function createMcpServer(
         const userId = options.userId ?? host.config.defaultUserId;
         return () => userId;
       })();
+  instructionsAtInitialize(
+    server,
+    (client, ctx) =>
+      mcpState.views.view(narrowingOf(ctx.http?.req?.headers) ?? options.narrowing, client).instructions,
+  );
   server.setRequestHandler('tools/list', async (_request, ctx) => {
-    const view = viewFor(mcpState, ctx);
+    const view = viewFor(mcpState, ctx, server);
     // Once the list is answered (the client's first step), load what calls need. A timer, not
     // setImmediate: the stdio transport writes this turn's answers in a setImmediate queued
     // after this one, and loading first (synchronous on Node 22) held the answer back.
@@ -387,7 +393,7 @@ class ToolCalls {
     audit: CallAudit,
   ): Promise<CallToolResult | InputRequiredResult> {
     const { name, arguments: args = {} } = params;
-    const view = viewFor(this.mcpState, ctx);
+    const view = viewFor(this.mcpState, ctx, this.server);
     const own = view.hostTools.get(name);
     if (own) {
       const refused = checkHostToolArguments(own, args);

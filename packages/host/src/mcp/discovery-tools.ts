@@ -1,6 +1,7 @@
 import type { ToolErrorInfo } from '@toolhost/core';
 import type { Host, ToolInfo } from '../host-api.js';
 import type { ToolIndex } from '../search/tool-index.js';
+import { alwaysLoaded } from './client-catalog.js';
 import { compactLargeSchema } from './compact-schema.js';
 import { exampleCall } from './example-call.js';
 import { HOST_TOOL_LIMITS } from './host-tool-arguments.js';
@@ -64,9 +65,13 @@ function searchToolsTool(toolSets: readonly string[], toolCount: number): Tool {
   };
 }
 
-/** The three discovery tools as `tools/list` shows them; `toolSets` are the loaded sets. */
+/**
+ * The three discovery tools as `tools/list` shows them; `toolSets` are the loaded sets. Each
+ * stays loaded in clients that defer tools (`anthropic/alwaysLoad`): they are the only way to
+ * the others.
+ */
 export function discoveryTools(toolSets: readonly string[], toolCount: number): Tool[] {
-  return [
+  const tools: Tool[] = [
     searchToolsTool(toolSets, toolCount),
     {
       name: DESCRIBE_TOOLS,
@@ -103,6 +108,7 @@ export function discoveryTools(toolSets: readonly string[], toolCount: number): 
       },
     },
   ];
+  return tools.map(alwaysLoaded);
 }
 
 /** Write previews: listed in both catalogs whenever a listed tool can write. */
@@ -119,9 +125,13 @@ const IDEMPOTENCY_KEY_SCHEMA = {
     'Optional. A key of your choosing (e.g. a UUID) per intended write: calling again with the same key and arguments answers the first outcome and sends nothing.',
 };
 
-/** `preview_tool_call` and `apply_preview` as `tools/list` shows them. */
-export function previewTools(): Tool[] {
-  return [
+/**
+ * `preview_tool_call` and `apply_preview` as `tools/list` shows them; kept loaded beside the
+ * discovery tools in the dynamic catalog (`alwaysLoad`), and deferrable like any tool in the
+ * static listing.
+ */
+export function previewTools(alwaysLoad = false): Tool[] {
+  const tools: Tool[] = [
     {
       name: PREVIEW_TOOL_CALL,
       description:
@@ -153,13 +163,14 @@ export function previewTools(): Tool[] {
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
     },
   ];
+  return alwaysLoad ? tools.map(alwaysLoaded) : tools;
 }
 
 /** The server instructions of a dynamic catalog: how to find and call the unlisted tools. */
 export function discoveryInstructions(toolSets: readonly string[], toolCount: number): string {
   return [
     `This server has ${toolCount} tools over SaaS APIs (tool sets ${toolSets.join(', ')}), each mirroring one HTTP endpoint.`,
-    'They are not listed: call search_tools with the task in plain words, describe_tools for the parameters of the ones you pick, then call_tool.',
+    'Unless your client lists them itself, find them with search_tools (the task in plain words), read the parameters of the ones you pick with describe_tools, then run one with call_tool.',
     'Tools with a `mode` parameter send a JSON body: mode "get_request_schema" returns its schema, mode "execute" sends `request_body` as a JSON string.',
     'A result over the size budget comes back as a summary with a resource link to the whole result.',
     'Errors come back with isError and a structured `error` {code, message, retryable}.',

@@ -41,3 +41,23 @@ export { serveStdio } from '@modelcontextprotocol/server/stdio';
 export type CacheableMethod = keyof NonNullable<
   import('@modelcontextprotocol/server').ServerOptions['cacheHints']
 >;
+import type { InitializeResult, Server as SdkServer, ServerContext } from '@modelcontextprotocol/server';
+
+/**
+ * Answers `initialize` with instructions chosen for the client it names, where the SDK takes
+ * one text when the server is built, before any client has said who it is. Only `initialize`:
+ * on 2026-07-28 the SDK's entry installs its own `server/discover` on the servers it runs.
+ */
+export function instructionsAtInitialize(
+  server: SdkServer,
+  instructionsFor: (clientName: string | undefined, ctx: ServerContext) => string,
+): void {
+  // The SDK's own answer (version negotiation, capabilities, identity), with our instructions.
+  const sdk = server as unknown as {
+    _oninitialize(request: unknown): Promise<InitializeResult>;
+  };
+  server.setRequestHandler('initialize', async (request, ctx) => ({
+    ...(await sdk._oninitialize(request)),
+    instructions: instructionsFor(request.params.clientInfo?.name, ctx),
+  }));
+}
