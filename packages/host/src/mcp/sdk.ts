@@ -41,6 +41,7 @@ export { serveStdio } from '@modelcontextprotocol/server/stdio';
 export type CacheableMethod = keyof NonNullable<
   import('@modelcontextprotocol/server').ServerOptions['cacheHints']
 >;
+
 import type { InitializeResult, Server as SdkServer, ServerContext } from '@modelcontextprotocol/server';
 
 /**
