@@ -117,19 +117,28 @@ export async function spawnHttpHost(
   config: HostConfig,
   env: Record<string, string> = {},
   nodeArgs: string[] = [],
+  /** A command the host runs under (`unshare --pid --fork …`: the host as a namespace's PID 1). */
+  under: string[] = [],
 ): Promise<HttpHostProcess> {
   const dir = mkdtempSync(join(tmpdir(), 'toolhost-http-'));
   const file = join(dir, 'config.json');
   writeFileSync(file, JSON.stringify(config));
-  const child = spawn(
+  const [command, ...args] = [
+    ...under,
     process.execPath,
-    [...nodeArgs, hostCliPath(), '--config', file, 'serve', '--http', '0'],
-    {
-      cwd: fixtureApp,
-      env: { PATH: process.env.PATH ?? '', ...env },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    },
-  );
+    ...nodeArgs,
+    hostCliPath(),
+    '--config',
+    file,
+    'serve',
+    '--http',
+    '0',
+  ];
+  const child = spawn(command!, args, {
+    cwd: fixtureApp,
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   running.add(child);
   let logs = '';
   const exited = new Promise<number | null>((resolve) =>

@@ -1,10 +1,9 @@
-import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, unlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { ToolError } from '@toolhost/core';
-import { processAlive } from '../auth/file-lock.js';
 import { isRecord, SealedFile, TokenStoreError } from '../auth/sealed-file.js';
 import { MemoryRecords, type RecordLimits } from './expiring-records.js';
+import { FileOwner } from './file-owner.js';
 import type { PerUserPlaces } from './per-user-budget.js';
 import { type JournalEntry, RecordJournal } from './record-journal.js';
 
@@ -47,9 +46,10 @@ export class FileRecords extends MemoryRecords implements PerUserPlaces {
   private readonly legacy: string | undefined;
   private changes = 0;
   private saved: Promise<void> = Promise.resolve();
-  /** This store's claim on the file, `<pid> <random>`, once it has changed anything. */
-  private readonly owner = `${process.pid} ${randomBytes(6).toString('hex')}`;
+  /** This store's claim on the file, made once it changes anything. */
+  private readonly owner: FileOwner;
   private owned = false;
+  private owning: Promise<void> | undefined;
   /** Per kind and user, their places (id → expiry), rebuilt from the file on load. */
   private readonly places = new Map<string, Map<string, number>>();
   readonly scope = 'on this host';
@@ -65,6 +65,7 @@ export class FileRecords extends MemoryRecords implements PerUserPlaces {
       throw new TokenStoreError('The token encryption key must be at least 16 characters.');
     mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
     this.journal = new RecordJournal(file, secret, 'Write-records file', limits.compactAfter);
+    this.owner = new FileOwner(`${file}.owner`);
     this.legacy = legacyFile && existsSync(legacyFile) ? legacyFile : undefined;
     this.load(secret);
   }
@@ -122,7 +123,7 @@ export class FileRecords extends MemoryRecords implements PerUserPlaces {
    */
   async take(kind: string, userId: string, id: string, max: number, ttlMs: number): Promise<boolean> {
     // Taking the file may read it again, which rebuilds the places: first, then count.
-    this.own();
+    await this.own();
     const held = this.placesOf(kind, userId);
     const now = Date.now();
     for (const [placeId, expires] of held) if (expires <= now) held.delete(placeId);
@@ -164,26 +165,26 @@ export class FileRecords extends MemoryRecords implements PerUserPlaces {
   /**
    * The file has one writer: each keeps every record in memory and writes them all, so a
    * second host on the same data directory would erase the first one's idempotency keys. The
-   * first store to change anything owns the file (an owner file beside it, with its pid) until
-   * it is closed or its process dies; another is refused, saying so.
+   * first store to change anything owns the file (see FileOwner: an owner file beside it, and
+   * a socket that proves its process alive) until it is closed or its process dies; another is
+   * refused, saying so.
    */
-  private own(): void {
-    if (this.owned) return;
-    const path = `${this.journal.file}.owner`;
-    for (const claimed of this.legacy ? [path, `${this.legacy}.owner`] : [path]) {
-      let holder: string | undefined;
-      try {
-        holder = readFileSync(claimed, 'utf8').trim();
-      } catch {
-        holder = undefined;
-      }
-      const pid = Number(holder?.split(' ')[0]);
-      if (holder && holder !== this.owner && Number.isInteger(pid) && processAlive(pid))
-        throw unavailable(
-          `The write-records file ${this.journal.file} is in use by another toolhost (process ${pid}): two hosts on one data directory would erase each other's idempotency keys and previews. Give each host its own TOOLHOST_DATA_DIR, or share them through Redis (TOOLHOST_REDIS_URL). Nothing was sent.`,
-        );
-    }
-    writeFileSync(path, this.owner, { mode: 0o600 });
+  private own(): Promise<void> {
+    if (this.owned) return Promise.resolve();
+    this.owning ??= this.claim().finally(() => {
+      this.owning = undefined;
+    });
+    return this.owning;
+  }
+
+  private async claim(): Promise<void> {
+    const claimed = await this.owner.claim(this.legacy ? [`${this.legacy}.owner`] : []).catch(() => {
+      throw unavailable(`Cannot claim the write-records file ${this.journal.file}; try again shortly.`);
+    });
+    if (!claimed.held)
+      throw unavailable(
+        `The write-records file ${this.journal.file} is in use by another toolhost (process ${claimed.pid}): two hosts on one data directory would erase each other's idempotency keys and previews. Give each host its own TOOLHOST_DATA_DIR, or share them through Redis (TOOLHOST_REDIS_URL). Nothing was sent.`,
+      );
     this.owned = true;
     try {
       this.journal.removeLeftovers();
@@ -201,7 +202,7 @@ export class FileRecords extends MemoryRecords implements PerUserPlaces {
   }
 
   override async add(key: string, value: string, ttlMs: number): Promise<boolean> {
-    this.own();
+    await this.own();
     try {
       return await this.durably(() => super.add(key, value, ttlMs));
     } catch (e) {
@@ -212,12 +213,12 @@ export class FileRecords extends MemoryRecords implements PerUserPlaces {
   }
 
   override async put(key: string, value: string, ttlMs: number): Promise<void> {
-    this.own();
+    await this.own();
     return this.durably(() => super.put(key, value, ttlMs));
   }
 
   override async removeIf(key: string, value: string): Promise<void> {
-    this.own();
+    await this.own();
     return this.durably(() => super.removeIf(key, value));
   }
 
@@ -233,12 +234,7 @@ export class FileRecords extends MemoryRecords implements PerUserPlaces {
   private disown(): void {
     if (!this.owned) return;
     this.owned = false;
-    try {
-      if (readFileSync(`${this.journal.file}.owner`, 'utf8').trim() === this.owner)
-        unlinkSync(`${this.journal.file}.owner`);
-    } catch {
-      // Gone already.
-    }
+    this.owner.release();
   }
 
   protected override get where(): string {

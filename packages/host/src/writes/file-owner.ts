@@ -1,0 +1,133 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { createConnection, createServer, type Server } from 'node:net';
+import { FileLock, processAlive } from '../auth/file-lock.js';
+
+/** The longest socket path Linux and macOS take (sun_path, less its terminating NUL). */
+const MAX_SOCKET_PATH = 103;
+
+/** Owners held by this process, so that one of this process is known alive without asking. */
+const heldHere = new Set<string>();
+
+/** Answers whether something listens on the Unix socket at `path` (its owner is alive). */
+function listening(path: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = createConnection(path);
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    // ENOENT (never made, or removed), ECONNREFUSED (its process is gone): nobody.
+    socket.once('error', () => resolve(false));
+  });
+}
+
+/**
+ * The one process that may write a file, named in an owner file beside it (`<pid> <random>`)
+ * and proven alive by a Unix socket it listens on beside it. A pid alone cannot tell: a host
+ * restarted as a container's PID 1 finds pid 1 alive again (itself), and a pid seen from
+ * another PID namespace (a second container on the same volume) names nothing here. The socket
+ * is the kernel's own answer: connecting succeeds while its process lives, in any namespace on
+ * this machine, and is refused the moment it dies. Where the socket's path would be too long,
+ * the pid is all there is: one naming this process is a dead run's (a restart as the same pid)
+ * unless this process holds it now.
+ */
+export class FileOwner {
+  private readonly token = `${process.pid} ${randomBytes(6).toString('hex')}`;
+  private server: Server | undefined;
+  private socket: string | undefined;
+  private readonly lock: FileLock;
+
+  constructor(
+    /** The owner file; the socket and the claim's lock go beside it. */
+    readonly path: string,
+  ) {
+    const socket = `${path}.sock`;
+    this.socket = Buffer.byteLength(socket) <= MAX_SOCKET_PATH ? socket : undefined;
+    this.lock = new FileLock(`${path}.lock`);
+  }
+
+  /**
+   * Claims the file, or answers the pid of the live owner that holds it (the claim is then
+   * not made). Claims are made one at a time across processes (a lock file), so two hosts
+   * starting together cannot both find the file free.
+   */
+  /** What the owner file holds: `<pid> <random>`, and ` pid` where no socket proves it alive. */
+  get id(): string {
+    return this.socket ? this.token : `${this.token} pid`;
+  }
+
+  claim(others: readonly string[] = []): Promise<{ held: true } | { held: false; pid: number }> {
+    return this.lock.run(async () => {
+      for (const owner of [this.path, ...others]) {
+        const holder = readHolder(owner);
+        if (holder && holder !== this.id && (await this.alive(holder, owner)))
+          return { held: false as const, pid: Number(holder.split(' ')[0]) };
+      }
+      await this.listen();
+      writeFileSync(this.path, this.id, { mode: 0o600 });
+      heldHere.add(this.id);
+      return { held: true as const };
+    });
+  }
+
+  /** Gives the file up: the owner file and socket go, if still ours. */
+  release(): void {
+    heldHere.delete(this.id);
+    this.server?.close();
+    this.server = undefined;
+    if (readHolder(this.path) !== this.id) return;
+    for (const file of [this.path, ...(this.socket ? [this.socket] : [])]) {
+      try {
+        unlinkSync(file);
+      } catch {
+        // Gone already.
+      }
+    }
+  }
+
+  private async alive(holder: string, ownerFile: string): Promise<boolean> {
+    if (heldHere.has(holder)) return true;
+    const [first, , how] = holder.split(' ');
+    const pid = Number(first);
+    if (!Number.isInteger(pid) || pid <= 0) return false;
+    // Earlier versions wrote `<pid> <random>` with no socket: the pid is all there is then too.
+    if (how !== 'pid' && (await listening(`${ownerFile}.sock`))) return true;
+    if (how !== 'pid' && existsSync(`${ownerFile}.sock`)) return false;
+    // No socket to ask: this process's own pid is a previous run's (not held here, above).
+    return pid !== process.pid && processAlive(pid);
+  }
+
+  private async listen(): Promise<void> {
+    if (this.server || !this.socket) return;
+    const path = this.socket;
+    // Left by an owner that died (nobody answered on it above).
+    try {
+      unlinkSync(path);
+    } catch {
+      // None.
+    }
+    const server = createServer((connection) => connection.destroy());
+    try {
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(path, () => resolve());
+      });
+    } catch {
+      // A file system without sockets: the owner file then says that its pid is all there is.
+      this.socket = undefined;
+      return;
+    }
+    // Never what keeps the process running.
+    server.unref();
+    this.server = server;
+  }
+}
+
+function readHolder(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8').trim() || undefined;
+  } catch {
+    return undefined;
+  }
+}
