@@ -4,23 +4,27 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { npm, packWorkspace, root } from './pack-workspace.js';
+import { npm, root } from './pack-workspace.js';
 
-// `toolhost new-plugin` as a plugin author runs it: the package it writes is installed with
-// this workspace's packages (packed as published), then built, tested and loaded on its own.
+// `toolhost new-plugin --from-clone` as a plugin author runs it before a release: the package it
+// writes installs this workspace's packages (packed as published), then builds, tests and loads on its own.
 const hostCli = join(root, 'packages', 'host', 'dist', 'cli.js');
 let plugin: string;
 /** package.json as written, before the install names the tarballs in it. */
 let written: Record<string, unknown>;
 
 beforeAll(() => {
-  const tarballs = packWorkspace(['core', 'engine', 'host', 'testing']);
+  // Before a release, as docs/writing-a-plugin.md says: the clone's packages, packed into the plugin.
   plugin = join(mkdtempSync(join(tmpdir(), 'toolhost-author-')), 'toolhost-plugin-widgets');
-  execFileSync(process.execPath, [hostCli, 'new-plugin', plugin, '--vendor', 'Widgets Inc.'], {
-    encoding: 'utf8',
-  });
+  execFileSync(
+    process.execPath,
+    [hostCli, 'new-plugin', plugin, '--vendor', 'Widgets Inc.', '--from-clone'],
+    {
+      encoding: 'utf8',
+    },
+  );
   written = JSON.parse(readFileSync(join(plugin, 'package.json'), 'utf8')) as Record<string, unknown>;
-  npm(['install', '--prefer-offline', '--loglevel=error', ...Object.values(tarballs)], plugin);
+  npm(['install', '--prefer-offline', '--loglevel=error'], plugin);
 }, 300_000);
 
 describe('a plugin written by toolhost new-plugin', () => {
@@ -36,6 +40,11 @@ describe('a plugin written by toolhost new-plugin', () => {
       version: string;
     };
     expect((pkg.peerDependencies as Record<string, string>)['@toolhost/core']).toBe(`^${core.version}`);
+    expect(pkg.devDependencies).toMatchObject({
+      '@toolhost/core': `file:toolhost-packs/toolhost-core-${core.version}.tgz`,
+      '@toolhost/host': expect.stringMatching(/^file:toolhost-packs\/toolhost-host-.*\.tgz$/),
+      '@toolhost/testing': expect.stringMatching(/^file:toolhost-packs\/toolhost-testing-.*\.tgz$/),
+    });
   });
 
   it('type-checks, builds, and passes its catalog tests in its own directory', () => {

@@ -27,7 +27,7 @@ function effectiveValue(
     throw new ToolError({
       code: 'configuration_error',
       retryable: false,
-      message: `${target.toolSet}.${decl.name} needs the setting toolSets.${target.toolSet}.settings.${p.fromSetting}, which is not configured.`,
+      message: `${target.toolSet}.${decl.name} needs the setting ${p.fromSetting}, which is not configured: ${target.settingHint?.(target.toolSet, p.fromSetting) ?? `set toolSets.${target.toolSet}.settings.${p.fromSetting}`}.`,
     });
   }
   if (value === undefined && p.dynamicDefault === 'today') value = today();
@@ -92,6 +92,8 @@ export interface RequestTarget {
   toolSet: string;
   baseUrl: string;
   settings?: Readonly<Record<string, unknown>>;
+  /** What to do to configure a missing setting (default: set its config key). */
+  settingHint?: (toolSet: string, setting: string) => string;
 }
 
 /**

@@ -46,6 +46,8 @@ export interface EngineOptions {
   onUnexpectedError?: (error: unknown, tool: string) => void;
   /** Told what happens inside a call (upstream answers, rate-limit waits), for traces and metrics. */
   observer?: EngineObserver;
+  /** What an operator does to give a tool set a setting it lacks (default: the config key). */
+  settingHint?: (toolSet: string, setting: string) => string;
 }
 
 /**
@@ -159,6 +161,7 @@ export class ToolEngine {
   private readonly maxRateLimitWait: number;
   private readonly onUnexpectedError?: (error: unknown, tool: string) => void;
   private readonly observer?: EngineObserver;
+  private readonly settingHint?: (toolSet: string, setting: string) => string;
 
   constructor(
     readonly registry: ToolRegistry,
@@ -174,6 +177,7 @@ export class ToolEngine {
     this.maxRateLimitWait = options.maxRateLimitWaitSeconds ?? ENGINE_DEFAULTS.maxRateLimitWaitSeconds;
     this.onUnexpectedError = options.onUnexpectedError;
     this.observer = options.observer;
+    this.settingHint = options.settingHint;
   }
 
   /** Loads the sender's HTTP client ahead of the first call; never fails (a failure shows on that call). */
@@ -212,7 +216,12 @@ export class ToolEngine {
         decl.body?.kind === 'mode' ? parseRequestBody(args.request_body, decl.body.schema) : undefined;
       const http = buildRequest(
         decl,
-        { toolSet: tool.toolSet, baseUrl: tool.baseUrl, settings: tool.toolSetDefinition.settingValues },
+        {
+          toolSet: tool.toolSet,
+          baseUrl: tool.baseUrl,
+          settings: tool.toolSetDefinition.settingValues,
+          ...(this.settingHint ? { settingHint: this.settingHint } : {}),
+        },
         args,
         body,
       );

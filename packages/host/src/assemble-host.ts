@@ -9,8 +9,10 @@ import {
 } from '@toolhost/engine';
 import type { DependencyContainer } from 'tsyringe';
 import { buildAuthProviders, defaultTokenStore } from './auth/build-auth-providers.js';
+import { bundleFields, howToSet } from './config/bundle-environment.js';
 import type { HostConfig } from './config/host-config.js';
 import { resolveSecrets } from './config/resolve-secrets.js';
+import { settingHint } from './config/settings-from-env.js';
 import type { Logger } from './logger.js';
 import {
   HostServices,
@@ -61,12 +63,14 @@ function declaredCredentials(toolSets: readonly ToolSetDefinition[]) {
 /** The engine over the container's registry, providers, secrets and sender, with the config's limits. */
 function buildEngine(
   c: DependencyContainer,
-  input: Pick<AssemblyInput, 'config' | 'observer'>,
+  input: Pick<AssemblyInput, 'config' | 'observer' | 'env'>,
   shared: SharedStore | undefined,
 ): ToolEngine {
   const logger = optionalLogger(c);
+  const fields = bundleFields(input.env);
   const options: EngineOptions = {
     ...input.config.engine,
+    settingHint: (toolSet, setting) => settingHint(toolSet, setting, fields),
     ...(input.observer ? { observer: input.observer } : {}),
     onUnexpectedError: (error, tool) =>
       logger?.error(
@@ -87,6 +91,20 @@ function buildEngine(
     },
     options,
   );
+}
+
+/** The configured secrets, explained as the bundle's fields when the host runs from an MCP Bundle. */
+function configuredSecretSource(
+  values: Record<string, string | undefined>,
+  env: Readonly<Record<string, string | undefined>>,
+): SecretSource {
+  const source = new MapSecretSource(values);
+  const fields = bundleFields(env);
+  if (fields.size === 0) return source;
+  return {
+    getSecret: (name) => source.getSecret(name),
+    describe: (name) => (fields.has(name) ? howToSet(name, fields) : source.describe(name)),
+  };
 }
 
 /**
@@ -116,7 +134,7 @@ export function registerDefaultServices(
   registerDefault(
     container,
     HostServices.secretSource,
-    (): SecretSource => new MapSecretSource(configuredSecrets()),
+    (): SecretSource => configuredSecretSource(configuredSecrets(), env),
   );
   registerDefault(container, ACTIVE_AUTH_PROVIDERS, (c) =>
     buildAuthProviders({

@@ -157,13 +157,19 @@ program
   .option('--name <package>', 'package name (default toolhost-plugin-<dir name>)')
   .option('--tool-set <name>', 'tool-set name (default from the package name, e.g. WidgetsApi)')
   .option('--vendor <name>', 'the vendor as people name it, e.g. "Widgets Inc."')
-  .action(async (dir: string, opts: { name?: string; toolSet?: string; vendor?: string }) => {
-    const { newPlugin } = await import('./cli/new-plugin.js');
-    const made = newPlugin(dir, opts);
-    process.stdout.write(
-      `Wrote ${made.name} (${made.toolSet}) in ${made.dir}:\n${made.files.map((f) => `  ${f}`).join('\n')}\nNext: cd ${dir} && npm install && npm test\n`,
-    );
-  });
+  .option(
+    '--from-clone',
+    'install the host, core and test kit packed from this toolhost clone, not npm (before a release)',
+  )
+  .action(
+    async (dir: string, opts: { name?: string; toolSet?: string; vendor?: string; fromClone?: boolean }) => {
+      const { newPlugin } = await import('./cli/new-plugin.js');
+      const made = newPlugin(dir, opts);
+      process.stdout.write(
+        `Wrote ${made.name} (${made.toolSet}) in ${made.dir}:\n${made.files.map((f) => `  ${f}`).join('\n')}\nNext: cd ${dir} && npm install && npm test\n`,
+      );
+    },
+  );
 
 const connections = program
   .command('connections')

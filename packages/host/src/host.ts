@@ -8,10 +8,12 @@ import { hasBrowserSignIn, type SignInProvider } from './auth/browser-sign-in.js
 import { encryptedDataDir } from './auth/build-auth-providers.js';
 import { isRefreshingProvider } from './auth/oauth-provider.js';
 import { CallLifecycle } from './call-lifecycle.js';
+import { bundleFields } from './config/bundle-environment.js';
 import { checkConfigAgainstCatalog } from './config/check-against-catalog.js';
 import { resolveConfig } from './config/config-defaults.js';
 import type { HostConfig, ResolvedHostConfig } from './config/host-config.js';
 import { validateConfig } from './config/load-config.js';
+import { applySettingsFromEnv, settingHint } from './config/settings-from-env.js';
 import { hostConnections } from './connections.js';
 import type { Host, HostOptions, ToolEndpoint, ToolInfo } from './host-api.js';
 import { AUDIT_LOG, openAuditLog } from './observability/audit-log.js';
@@ -87,12 +89,17 @@ async function loadPlugins(config: ResolvedHostConfig, options: HostOptions) {
 }
 
 /** The host's services, composed in a child of the embedder's container. */
-async function assemble(config: ResolvedHostConfig, options: HostOptions, plugins: readonly ToolPlugin[]) {
+async function assemble(
+  fileConfig: ResolvedHostConfig,
+  options: HostOptions,
+  plugins: readonly ToolPlugin[],
+) {
+  const env = options.env ?? process.env;
+  const config = applySettingsFromEnv(fileConfig, plugins, env);
   const container = (options.container ?? rootContainer).createChildContainer();
   registerGivenServices(container, config, options);
   const toolSets = registerPlugins(container, plugins, config);
   checkConfigAgainstCatalog(config, toolSets);
-  const env = options.env ?? process.env;
   const telemetry = new HostTelemetry(telemetryKey(config.telemetry?.userIdKey, env));
   const configDir = options.configDir ?? process.cwd();
   // Write-safety records go where the host's own token file goes, not beside an embedder's store.
@@ -178,6 +185,7 @@ function servingSupport(
   telemetry: HostTelemetry,
   exposed: ReadonlySet<string>,
   oauthProviders: readonly SignInProvider[],
+  settingHintOf: (toolSet: string, setting: string) => string,
 ): ServingSupport {
   const sharedStore = container.isRegistered(SHARED_STORE, true)
     ? resolveService(container, SHARED_STORE)
@@ -207,6 +215,7 @@ function servingSupport(
         secrets: resolveService(container, HostServices.secretSource),
         exposed,
         userId: config.defaultUserId,
+        settingHint: settingHintOf,
       }),
     connections: hostConnections(oauthProviders, () => resolveService(container, HostServices.tokenStore)),
     gauge: (source) => telemetry.gauge(source),
@@ -222,6 +231,7 @@ export async function createHost(rawConfig: HostConfig = {}, options: HostOption
   const infos = new Map(parts.registry.list().map((t) => [t.name, toInfo(t)]));
   const exposed = new Set(infos.keys());
   const defaultUser = config.defaultUserId;
+  const fields = bundleFields(options.env ?? process.env);
   const unknown = (name: string): ToolOutcome => ({
     ok: false,
     error: {
@@ -237,7 +247,15 @@ export async function createHost(rawConfig: HostConfig = {}, options: HostOption
     container,
     pluginSearch,
     oauthProviders: parts.oauthProviders,
-    serving: servingSupport(container, config, parts.registry, telemetry, exposed, parts.oauthProviders),
+    serving: servingSupport(
+      container,
+      config,
+      parts.registry,
+      telemetry,
+      exposed,
+      parts.oauthProviders,
+      (t, s) => settingHint(t, s, fields),
+    ),
     listTools: () => [...infos.values()],
     getTool: (name) => infos.get(name),
     warm: async () => {

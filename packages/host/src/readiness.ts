@@ -33,7 +33,11 @@ function providerCheck(id: string, provider: AuthProvider | undefined): Credenti
  * tools that fail while it is not configured (CrmAutomationApi's sequence tools without
  * `settings.userId`): the rest of the set works, so the person sees exactly what does not.
  */
-function settingChecks(set: ToolSetDefinition, tools: ToolSetDefinition['tools']): CredentialCheck[] {
+function settingChecks(
+  set: ToolSetDefinition,
+  tools: ToolSetDefinition['tools'],
+  hint: (toolSet: string, setting: string) => string,
+): CredentialCheck[] {
   const needing = new Map<string, string[]>();
   for (const tool of tools) {
     for (const p of tool.params ?? []) {
@@ -45,13 +49,12 @@ function settingChecks(set: ToolSetDefinition, tools: ToolSetDefinition['tools']
     }
   }
   return [...needing].map(([setting, failing]) => {
-    const key = `toolSets.${set.toolSet}.settings.${setting}`;
     return failing.length === 0
       ? { what: `setting ${setting}`, ok: true, detail: 'set' }
       : {
           what: `setting ${setting}`,
           ok: false,
-          detail: `set ${key}; without it ${failing.length} tool${failing.length === 1 ? '' : 's'} fail: ${failing.join(', ')}`,
+          detail: `${hint(set.toolSet, setting)}; without it ${failing.length} tool${failing.length === 1 ? '' : 's'} fail: ${failing.join(', ')}`,
         };
   });
 }
@@ -65,6 +68,8 @@ export interface ReadinessInputs {
   exposed: ReadonlySet<string>;
   /** Whose secrets are looked up (the host's default user). */
   userId: string;
+  /** What to do to give a tool set a missing setting. */
+  settingHint: (toolSet: string, setting: string) => string;
 }
 
 /**
@@ -93,7 +98,7 @@ export async function toolSetReadiness(inputs: ReadinessInputs): Promise<ToolSet
         });
       }
     }
-    checks.push(...settingChecks(set, tools));
+    checks.push(...settingChecks(set, tools, inputs.settingHint));
     out.push({
       toolSet: set.toolSet,
       plugin: set.plugin,

@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: MCP Bundle templates, written literally
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -74,7 +75,28 @@ describe('doctor names what is missing', () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toContain('CrmAutomationApi (9 tools): NOT READY');
     expect(r.stdout).toContain(
-      'missing: setting userId: set toolSets.CrmAutomationApi.settings.userId; without it 3 tools fail: CrmAutomationApi.GetUserSequences, CrmAutomationApi.EnrollContactInSequence, CrmAutomationApi.GetSequenceDetails',
+      'missing: setting userId: set toolSets.CrmAutomationApi.settings.userId (or CRM_AUTOMATION_API_USER_ID); without it 3 tools fail: CrmAutomationApi.GetUserSequences, CrmAutomationApi.EnrollContactInSequence, CrmAutomationApi.GetSequenceDetails',
+    );
+  });
+
+  it('takes settings.userId from CRM_AUTOMATION_API_USER_ID, as the MCP Bundle sets it', async () => {
+    const r = await cli(['--plugins', '@toolhost/plugin-crm-automation', 'doctor'], {
+      CRM_AUTH_PROVIDER_TOKEN: 'hs-doctor',
+      CRM_AUTOMATION_API_USER_ID: '4321',
+    });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('CrmAutomationApi (9 tools): ready');
+  });
+
+  it('takes an unfilled ${…} placeholder for unset, not for a token', async () => {
+    const r = await cli(['--plugins', '@toolhost/plugin-crm-automation', 'doctor'], {
+      CRM_AUTH_PROVIDER_TOKEN: '${user_config.hubspot_token}',
+      CRM_AUTOMATION_API_USER_ID: '4321',
+    });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('CrmAutomationApi (9 tools): NOT READY');
+    expect(r.stderr).toContain(
+      'CRM_AUTH_PROVIDER_TOKEN is the unfilled placeholder ${user_config.hubspot_token}',
     );
   });
 

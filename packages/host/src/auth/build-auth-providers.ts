@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import type { AuthProvider, OAuthEndpoints, TokenStore, ToolSetDefinition } from '@toolhost/core';
 import { StaticTokenAuthProvider } from '@toolhost/engine';
+import { bundleFields, howToSet } from '../config/bundle-environment.js';
 import { CONFIG_DEFAULTS } from '../config/config-defaults.js';
 import type { HostConfig } from '../config/host-config.js';
 import { ConfigError } from '../config/load-config.js';
@@ -120,6 +121,7 @@ export function buildAuthProviders(input: AuthProvidersInput): AuthProvider[] {
       `auth.tokenRequestTimeoutSeconds (${timeout}) must be shorter than auth.refreshLockSeconds (${lock}).`,
     );
   const custom = new Map(input.custom.map((p) => [p.id, p]));
+  const fields = bundleFields(env);
   const defaults = new Map<string, OAuthEndpoints>();
   for (const set of input.toolSets)
     for (const [id, ep] of Object.entries(set.oauth ?? {})) defaults.set(id, ep);
@@ -141,7 +143,9 @@ export function buildAuthProviders(input: AuthProvidersInput): AuthProvider[] {
         new StaticTokenAuthProvider(
           id,
           token,
-          `set ${tokenEnvName(id)} (a static token), or configure OAuth with auth.providers.${id}.clientId`,
+          fields.has(tokenEnvName(id))
+            ? howToSet(tokenEnvName(id), fields)
+            : `set ${tokenEnvName(id)} (a static token), or configure OAuth with auth.providers.${id}.clientId`,
         ),
       );
       continue;

@@ -1,6 +1,8 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { CONTRACT_VERSION } from '@toolhost/core';
 
 export interface NewPluginOptions {
@@ -10,6 +12,12 @@ export interface NewPluginOptions {
   toolSet?: string;
   /** The vendor as people name it (`Widgets Inc.`); default the tool set without `Api`. */
   vendor?: string;
+  /**
+   * Install the host, core and testing kit from the toolhost clone this command runs from
+   * (packed with `pnpm pack` into the new package's toolhost-packs/), not from npm: before a
+   * release, or to build against unreleased changes.
+   */
+  fromClone?: boolean;
 }
 
 export interface NewPlugin {
@@ -61,12 +69,14 @@ export function newPlugin(directory: string, options: NewPluginOptions = {}): Ne
     .replace(/Api$/, '')
     .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
     .toUpperCase()}_API_KEY`;
-  const files = templates({ name, toolSet, vendor, secret });
+  const packs = options.fromClone ? packClone(join(dir, 'toolhost-packs')) : undefined;
+  const files = templates({ name, toolSet, vendor, secret }, packs);
   for (const [file, text] of Object.entries(files)) {
     mkdirSync(dirname(join(dir, file)), { recursive: true });
     writeFileSync(join(dir, file), text);
   }
-  return { dir, name, toolSet, files: Object.keys(files) };
+  const packed = Object.values(packs ?? {}).map((f) => f.replace(/^file:/, ''));
+  return { dir, name, toolSet, files: [...Object.keys(files), ...packed] };
 }
 
 /**
@@ -91,7 +101,40 @@ function json(value: unknown): string {
   return `${JSON.stringify(value, null, 2)}\n`;
 }
 
-function templates({ name, toolSet, vendor, secret }: Names): Record<string, string> {
+/** The clone this command runs from: the directory above packages/host with the pnpm workspace. */
+function cloneRoot(): string {
+  const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
+  if (!existsSync(join(root, 'pnpm-workspace.yaml')) || !existsSync(join(root, 'packages', 'core')))
+    throw new Error(
+      '--from-clone works from a clone of toolhost: run its command, node <clone>/packages/host/dist/cli.js new-plugin …',
+    );
+  return root;
+}
+
+/** The clone's packages a plugin needs, packed as npm would get them: package name → `file:` spec. */
+function packClone(into: string): Record<string, string> {
+  const root = cloneRoot();
+  mkdirSync(into, { recursive: true });
+  const out: Record<string, string> = {};
+  // The engine too: the host depends on it at the clone's version, which npm may not have.
+  for (const pkg of ['core', 'engine', 'host', 'testing']) {
+    const file = execFileSync('pnpm', ['pack', '--pack-destination', into], {
+      cwd: join(root, 'packages', pkg),
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+    })
+      .trim()
+      .split('\n')
+      .at(-1)!;
+    out[`@toolhost/${pkg}`] = `file:toolhost-packs/${basename(file)}`;
+  }
+  return out;
+}
+
+function templates(
+  { name, toolSet, vendor, secret }: Names,
+  packs?: Record<string, string>,
+): Record<string, string> {
   const core = `^${installedVersion('@toolhost/core')}`;
   const contract = CONTRACT_VERSION;
   return {
@@ -109,7 +152,7 @@ function templates({ name, toolSet, vendor, secret }: Names): Record<string, str
         './package.json': './package.json',
       },
       files: ['dist'],
-      engines: { node: '>=20.19' },
+      engines: { node: '>=22' },
       scripts: {
         build: 'tsc -p tsconfig.build.json',
         typecheck: 'tsc -p tsconfig.json --noEmit',
@@ -121,7 +164,8 @@ function templates({ name, toolSet, vendor, secret }: Names): Record<string, str
         '@toolhost/core': core,
         '@toolhost/host': 'latest',
         '@toolhost/testing': 'latest',
-        '@types/node': '^20.19.0',
+        ...packs,
+        '@types/node': '^22.0.0',
         typescript: '~5.9.3',
         vitest: '^4.1.0',
       },

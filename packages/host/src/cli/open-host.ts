@@ -1,3 +1,4 @@
+import { withoutPlaceholders } from '../config/bundle-environment.js';
 import { CONFIG_DEFAULTS } from '../config/config-defaults.js';
 import { findConfig } from '../config/find-config.js';
 import { applyOverrides, type ConfigOverrides, commaList, overridesFromEnv } from '../config/overrides.js';
@@ -23,8 +24,9 @@ export interface GlobalOptions extends ConfigOverrides {
  */
 export async function openHost(
   options: GlobalOptions,
-  env: NodeJS.ProcessEnv = process.env,
+  given: NodeJS.ProcessEnv = process.env,
 ): Promise<{ host: Host; logger: Logger; configFile?: string }> {
+  const { env, warnings } = withoutPlaceholders(given);
   const { config: fileConfig, dir, file } = findConfig(options.config, env, process.cwd());
   const { config: _file, plugins: _plugins, allowEmpty: _allowEmpty, unloadablePlugins, ...flags } = options;
   const config = applyOverrides(fileConfig, flags, overridesFromEnv(env));
@@ -34,7 +36,9 @@ export async function openHost(
     undefined,
     sharedStoreUrl(config, env) ? { replica: replicaId(env) } : undefined,
   );
+  for (const warning of warnings) logger.warn(warning);
   const host = await createHost(config, {
+    env,
     ...(file ? { configDir: dir } : {}),
     // Plugins installed with the package whose command this is (a distribution's), too.
     pluginDirs: [commandDirectory()].filter((d) => d !== undefined),
