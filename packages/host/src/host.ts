@@ -150,7 +150,18 @@ async function assemble(
       read: () => shared.degradedPacing(),
     });
   }
-  return { container, telemetry, calls, writes, oauthProviders, refreshing, audit, ...services };
+  return {
+    container,
+    telemetry,
+    calls,
+    writes,
+    oauthProviders,
+    refreshing,
+    audit,
+    env,
+    ownTokenFile,
+    ...services,
+  };
 }
 
 type Assembled = Awaited<ReturnType<typeof assemble>>;
@@ -186,7 +197,7 @@ function servingSupport(
   exposed: ReadonlySet<string>,
   oauthProviders: readonly SignInProvider[],
   settingHintOf: (toolSet: string, setting: string) => string,
-): ServingSupport {
+): Omit<ServingSupport, 'env' | 'dataDir'> {
   const sharedStore = container.isRegistered(SHARED_STORE, true)
     ? resolveService(container, SHARED_STORE)
     : undefined;
@@ -247,15 +258,13 @@ export async function createHost(rawConfig: HostConfig = {}, options: HostOption
     container,
     pluginSearch,
     oauthProviders: parts.oauthProviders,
-    serving: servingSupport(
-      container,
-      config,
-      parts.registry,
-      telemetry,
-      exposed,
-      parts.oauthProviders,
-      (t, s) => settingHint(t, s, fields),
-    ),
+    serving: {
+      ...servingSupport(container, config, parts.registry, telemetry, exposed, parts.oauthProviders, (t, s) =>
+        settingHint(t, s, fields),
+      ),
+      env: parts.env,
+      dataDir: parts.ownTokenFile,
+    },
     listTools: () => [...infos.values()],
     getTool: (name) => infos.get(name),
     warm: async () => {

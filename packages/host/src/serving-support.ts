@@ -35,4 +35,8 @@ export interface ServingSupport {
   readonly connections: Connections;
   /** Shows a state of the transport on `/metrics` (the sessions it holds), read at each scrape. */
   gauge(source: GaugeSource): void;
+  /** The host's environment (the options' `env`, default process.env), for settings read at serve time. */
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** The host's own encrypted data directory and key (TOOLHOST_TOKEN_KEY), when it keeps files. */
+  readonly dataDir: { dataDir: string; key: string } | undefined;
 }

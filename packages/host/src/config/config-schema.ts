@@ -409,6 +409,116 @@ export const hostConfigSchema = {
             'Bearer tokens the operator issues to MCP clients, by user id (`{"alice": "<token>"}`); required to bind beyond loopback.',
           'x-env': 'TOOLHOST_ACCESS_TOKENS (alice:<token>,bob:<token>)',
         },
+        authorization: {
+          type: 'object',
+          additionalProperties: false,
+          description:
+            'How MCP clients sign in at the MCP endpoint (the MCP authorization spec), besides `http.accessTokens`.',
+          properties: {
+            mode: {
+              enum: ['host', 'issuer'],
+              description:
+                "`host`: the host's own authorization server (`http.authorization.server`) issues the tokens; `issuer`: your identity provider does.",
+            },
+            server: {
+              type: 'object',
+              additionalProperties: false,
+              description:
+                "The host's own authorization server (mode `host`): its issuer is `http.publicUrl` (or the bound address).",
+              properties: {
+                signIn: {
+                  type: 'object',
+                  additionalProperties: false,
+                  description: 'How a person signs in before consenting.',
+                  properties: {
+                    accessTokens: {
+                      type: 'boolean',
+                      description:
+                        'People may sign in with their access token from `http.accessTokens` (default true).',
+                    },
+                    localUser: {
+                      type: 'string',
+                      minLength: 1,
+                      description:
+                        'On a loopback host only: whoever reaches it is this user (single-user local mode), and only consents.',
+                    },
+                    oidc: {
+                      type: 'object',
+                      additionalProperties: false,
+                      required: ['issuer', 'clientId'],
+                      description:
+                        "Sign in with the team's OpenID provider (Google, Microsoft Entra ID, Okta, Keycloak…).",
+                      properties: {
+                        issuer: { type: 'string', format: 'uri', description: "The provider's issuer URL." },
+                        clientId: {
+                          type: 'string',
+                          minLength: 1,
+                          description: 'The client id the provider gave this host.',
+                        },
+                        clientSecret: {
+                          type: 'string',
+                          minLength: 1,
+                          description: 'Its client secret.',
+                          'x-env': 'TOOLHOST_SIGN_IN_CLIENT_SECRET',
+                        },
+                        name: {
+                          type: 'string',
+                          minLength: 1,
+                          description: 'The name on the "Sign in with" button.',
+                        },
+                        userClaim: {
+                          type: 'string',
+                          minLength: 1,
+                          description:
+                            "The ID token claim that is the user's id (default `email`, which must be verified; or `sub`, …).",
+                        },
+                        allowedDomains: {
+                          type: 'array',
+                          items: { type: 'string', minLength: 1 },
+                          description:
+                            'Only people whose verified email is at one of these domains may sign in.',
+                        },
+                        allowedUsers: {
+                          type: 'array',
+                          items: { type: 'string', minLength: 1 },
+                          description: 'Only these users (by the claim) may sign in.',
+                        },
+                      },
+                    },
+                  },
+                },
+                dynamicRegistration: {
+                  type: 'boolean',
+                  description:
+                    'Clients may register themselves (RFC 7591), bounded per address and in all (default true).',
+                },
+                clientIdMetadataDocuments: {
+                  type: 'boolean',
+                  description:
+                    'Clients may be named by the https URL of their metadata document (default true).',
+                },
+                trustedClients: {
+                  type: 'array',
+                  items: { type: 'string', minLength: 1 },
+                  description:
+                    'Client ids (URLs) or their hosts whose names the consent page shows as verified (e.g. `claude.ai`).',
+                },
+                accessTokenSeconds: {
+                  type: 'integer',
+                  minimum: 60,
+                  maximum: 86_400,
+                  description: 'Lifetime of an access token (default 600).',
+                },
+                refreshTokenDays: {
+                  type: 'integer',
+                  minimum: 1,
+                  maximum: 365,
+                  description: 'A grant unused this long ends; each refresh starts it again (default 30).',
+                },
+              },
+            },
+          },
+        },
         operators: {
           ...names,
           description:

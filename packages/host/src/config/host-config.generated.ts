@@ -246,6 +246,86 @@ export interface HostConfig {
       [k: string]: string;
     };
     /**
+     * How MCP clients sign in at the MCP endpoint (the MCP authorization spec), besides `http.accessTokens`.
+     */
+    authorization?: {
+      /**
+       * `host`: the host's own authorization server (`http.authorization.server`) issues the tokens; `issuer`: your identity provider does.
+       */
+      mode?: 'host' | 'issuer';
+      /**
+       * The host's own authorization server (mode `host`): its issuer is `http.publicUrl` (or the bound address).
+       */
+      server?: {
+        /**
+         * How a person signs in before consenting.
+         */
+        signIn?: {
+          /**
+           * People may sign in with their access token from `http.accessTokens` (default true).
+           */
+          accessTokens?: boolean;
+          /**
+           * On a loopback host only: whoever reaches it is this user (single-user local mode), and only consents.
+           */
+          localUser?: string;
+          /**
+           * Sign in with the team's OpenID provider (Google, Microsoft Entra ID, Okta, Keycloak…).
+           */
+          oidc?: {
+            /**
+             * The provider's issuer URL.
+             */
+            issuer: string;
+            /**
+             * The client id the provider gave this host.
+             */
+            clientId: string;
+            /**
+             * Its client secret.
+             */
+            clientSecret?: string;
+            /**
+             * The name on the "Sign in with" button.
+             */
+            name?: string;
+            /**
+             * The ID token claim that is the user's id (default `email`, which must be verified; or `sub`, …).
+             */
+            userClaim?: string;
+            /**
+             * Only people whose verified email is at one of these domains may sign in.
+             */
+            allowedDomains?: string[];
+            /**
+             * Only these users (by the claim) may sign in.
+             */
+            allowedUsers?: string[];
+          };
+        };
+        /**
+         * Clients may register themselves (RFC 7591), bounded per address and in all (default true).
+         */
+        dynamicRegistration?: boolean;
+        /**
+         * Clients may be named by the https URL of their metadata document (default true).
+         */
+        clientIdMetadataDocuments?: boolean;
+        /**
+         * Client ids (URLs) or their hosts whose names the consent page shows as verified (e.g. `claude.ai`).
+         */
+        trustedClients?: string[];
+        /**
+         * Lifetime of an access token (default 600).
+         */
+        accessTokenSeconds?: number;
+        /**
+         * A grant unused this long ends; each refresh starts it again (default 30).
+         */
+        refreshTokenDays?: number;
+      };
+    };
+    /**
      * Users (by id) who see and end every user's connections at /connections; others see their own.
      */
     operators?: string[];
@@ -698,6 +778,86 @@ export interface ResolvedHostConfig {
      */
     accessTokens?: {
       [k: string]: string;
+    };
+    /**
+     * How MCP clients sign in at the MCP endpoint (the MCP authorization spec), besides `http.accessTokens`.
+     */
+    authorization?: {
+      /**
+       * `host`: the host's own authorization server (`http.authorization.server`) issues the tokens; `issuer`: your identity provider does.
+       */
+      mode?: 'host' | 'issuer';
+      /**
+       * The host's own authorization server (mode `host`): its issuer is `http.publicUrl` (or the bound address).
+       */
+      server?: {
+        /**
+         * How a person signs in before consenting.
+         */
+        signIn?: {
+          /**
+           * People may sign in with their access token from `http.accessTokens` (default true).
+           */
+          accessTokens?: boolean;
+          /**
+           * On a loopback host only: whoever reaches it is this user (single-user local mode), and only consents.
+           */
+          localUser?: string;
+          /**
+           * Sign in with the team's OpenID provider (Google, Microsoft Entra ID, Okta, Keycloak…).
+           */
+          oidc?: {
+            /**
+             * The provider's issuer URL.
+             */
+            issuer: string;
+            /**
+             * The client id the provider gave this host.
+             */
+            clientId: string;
+            /**
+             * Its client secret.
+             */
+            clientSecret?: string;
+            /**
+             * The name on the "Sign in with" button.
+             */
+            name?: string;
+            /**
+             * The ID token claim that is the user's id (default `email`, which must be verified; or `sub`, …).
+             */
+            userClaim?: string;
+            /**
+             * Only people whose verified email is at one of these domains may sign in.
+             */
+            allowedDomains?: string[];
+            /**
+             * Only these users (by the claim) may sign in.
+             */
+            allowedUsers?: string[];
+          };
+        };
+        /**
+         * Clients may register themselves (RFC 7591), bounded per address and in all (default true).
+         */
+        dynamicRegistration?: boolean;
+        /**
+         * Clients may be named by the https URL of their metadata document (default true).
+         */
+        clientIdMetadataDocuments?: boolean;
+        /**
+         * Client ids (URLs) or their hosts whose names the consent page shows as verified (e.g. `claude.ai`).
+         */
+        trustedClients?: string[];
+        /**
+         * Lifetime of an access token (default 600).
+         */
+        accessTokenSeconds?: number;
+        /**
+         * A grant unused this long ends; each refresh starts it again (default 30).
+         */
+        refreshTokenDays?: number;
+      };
     };
     /**
      * Users (by id) who see and end every user's connections at /connections; others see their own.

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AccessTokens } from '../auth/access-tokens.js';
+import type { OwnAuthorizationServer } from '../auth/own-authorization-server.js';
 import type { Host } from '../host-api.js';
 import type { Logger } from '../logger.js';
 import {
@@ -97,6 +98,8 @@ interface ServerState {
   draining: () => boolean;
   /** POST exchanges whose answer is not yet written; shutdown waits for them. */
   exchanges: Set<ServerResponse>;
+  /** The host's own authorization server, when configured: the MCP endpoint honours its tokens. */
+  ownAuthorizationServer?: OwnAuthorizationServer;
 }
 
 /** The options given, with the host's config (`http.*`, defaults filled in) for what they leave out. */
@@ -247,8 +250,10 @@ async function serverRoutes(state: ServerState): Promise<RouteHandler[]> {
     ...(shared ? { signingKey: shared.signingKey('connections-cookie') } : {}),
   });
   const mcp = options.mcp === false ? undefined : await mcpRoute(state);
+  const ownServer = mcp ? await ownAuthorizationServer(state) : undefined;
   return [
     (req, res, url) => url.pathname === options.path && mcp !== undefined && mcp(req, res, url),
+    ...(ownServer ? [ownServer] : []),
     (req, res, url) =>
       url.pathname === '/' &&
       req.method === 'GET' &&
@@ -268,6 +273,23 @@ async function serverRoutes(state: ServerState): Promise<RouteHandler[]> {
       return true;
     },
   ];
+}
+
+/**
+ * The host's own authorization server, when `http.authorization.mode` is `host`: its module is
+ * loaded only then, and its issuer follows the URL this server is reached at.
+ */
+async function ownAuthorizationServer(state: ServerState): Promise<RouteHandler | undefined> {
+  if (state.host.config.http.authorization?.mode !== 'host') return undefined;
+  const { openOwnAuthorizationServer } = await import('../auth/own-authorization-server.js');
+  const own = await openOwnAuthorizationServer(state.host, {
+    base: state.base,
+    mcpPath: state.options.path,
+    accessTokens: state.accessTokens,
+    ...(state.options.logger ? { logger: state.options.logger } : {}),
+  });
+  state.ownAuthorizationServer = own;
+  return (req, res, url) => own.handle(req, res, url);
 }
 
 /** The MCP path (Streamable HTTP), with the replicas' shared sessions where there are some. */

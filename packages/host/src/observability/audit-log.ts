@@ -12,9 +12,13 @@ const pino = require('pino') as typeof Pino;
 /** Where the host's container holds the audit log, when the operator turned it on. */
 export const AUDIT_LOG = serviceToken<AuditLog>('host.audit-log');
 
-/** What an audit line records: a tool call, or a request refused before any call. */
+/**
+ * What an audit line records: a tool call, a request refused before any call, or a step of
+ * the host's own authorization server (sign-in, consent, token issue, refresh, revocation,
+ * refusal; its outcome names which).
+ */
 export interface AuditEntry {
-  event: 'tool_call' | 'refusal';
+  event: 'tool_call' | 'refusal' | 'authorization';
   /** The user the request was made as; absent when unknown (unauthenticated). */
   user?: string;
   /** The client's name (`clientInfo.name`), when known. */

@@ -1,0 +1,103 @@
+import { createHash } from 'node:crypto';
+import { join } from 'node:path';
+import type { AuthorizationEvent, AuthorizationServer, StateStore } from '@toolhost/authorization-server';
+import type { Host } from '../host-api.js';
+import type { Logger } from '../logger.js';
+import type { AccessTokens } from './access-tokens.js';
+import { HOST_SCOPES, SCOPE_DESCRIPTIONS } from './front-door/scopes.js';
+import type { TokenVerifier } from './front-door/token-verifier.js';
+
+/** The host's own authorization server as the HTTP server mounts it, and its tokens' check. */
+export interface OwnAuthorizationServer {
+  /** Answers the server's paths (metadata, endpoints, sign-in and consent pages); false for others. */
+  handle(
+    req: Parameters<AuthorizationServer['handle']>[0],
+    res: Parameters<AuthorizationServer['handle']>[1],
+    url: URL,
+  ): Promise<boolean>;
+  /** Checks its access tokens for the MCP endpoint: signature, issuer, audience, expiry, revocation. */
+  readonly verifier: TokenVerifier;
+  /** Its issuer identifier (the URL the host is reached at). */
+  issuer(): string;
+}
+
+/**
+ * Opens the host's own authorization server (`http.authorization.mode` = `host`). Its package
+ * is imported here, only when configured. Its state goes where the host keeps the rest: Redis
+ * for replicas (codes redeemed once across the fleet, the signing key shared), else a file in
+ * the encrypted data directory, else memory (grants lost at restart).
+ */
+export async function openOwnAuthorizationServer(
+  host: Host,
+  options: { base: () => string; mcpPath: string; accessTokens: AccessTokens; logger?: Logger },
+): Promise<OwnAuthorizationServer> {
+  const settings = host.config.http.authorization?.server ?? {};
+  const signIn = settings.signIn ?? {};
+  const { env, sharedStore, dataDir, auditLog } = host.serving;
+  const as = await import('@toolhost/authorization-server');
+  let store: StateStore;
+  let sealKey: Buffer | undefined;
+  if (sharedStore) {
+    store = new as.RedisStateStore(sharedStore.redis);
+    sealKey = sharedStore.signingKey('authorization-server-signing-key');
+  } else if (dataDir) {
+    store = new as.FileStateStore(join(dataDir.dataDir, 'authorization-server.json'));
+    sealKey = createHash('sha256').update(`toolhost authorization server\0${dataDir.key}`).digest();
+  } else {
+    options.logger?.warn(
+      'TOOLHOST_TOKEN_KEY is not set: the authorization server keeps its grants in memory, and clients sign in again after a restart',
+    );
+    store = new as.MemoryStateStore();
+  }
+  const oidc = signIn.oidc;
+  const clientSecret = env.TOOLHOST_SIGN_IN_CLIENT_SECRET ?? oidc?.clientSecret;
+  const server = await as.createAuthorizationServer({
+    issuer: options.base,
+    resources: () => [`${options.base()}${options.mcpPath}`],
+    scopes: HOST_SCOPES.map((name) => ({ name, description: SCOPE_DESCRIPTIONS[name] })),
+    store,
+    ...(sealKey ? { sealKey } : {}),
+    signIn: {
+      ...(signIn.accessTokens !== false && options.accessTokens.enabled
+        ? { accessToken: (token: string) => options.accessTokens.userForToken(token) }
+        : {}),
+      ...(signIn.localUser ? { localUser: signIn.localUser } : {}),
+      ...(oidc
+        ? {
+            upstream: {
+              issuer: oidc.issuer,
+              clientId: oidc.clientId,
+              ...(clientSecret ? { clientSecret } : {}),
+              ...(oidc.name ? { name: oidc.name } : {}),
+              ...(oidc.userClaim ? { userClaim: oidc.userClaim } : {}),
+              ...(oidc.allowedDomains ? { allowedDomains: oidc.allowedDomains } : {}),
+              ...(oidc.allowedUsers ? { allowedUsers: oidc.allowedUsers } : {}),
+            },
+          }
+        : {}),
+    },
+    dynamicRegistration: settings.dynamicRegistration !== false,
+    clientIdMetadataDocuments: settings.clientIdMetadataDocuments !== false,
+    ...(settings.trustedClients ? { trustedClients: settings.trustedClients } : {}),
+    accessTokenSeconds: settings.accessTokenSeconds ?? 600,
+    refreshTokenSeconds: (settings.refreshTokenDays ?? 30) * 86_400,
+    onEvent: (event: AuthorizationEvent) => {
+      auditLog?.record({
+        event: 'authorization',
+        ...(event.subject ? { user: event.subject } : {}),
+        ...(event.clientId ? { client: event.clientId } : {}),
+        outcome: event.error ? `${event.type}:${event.error}` : event.type,
+      });
+      if (event.error)
+        options.logger?.debug(
+          { event: event.type, error: event.error, reason: event.reason },
+          'authorization refused',
+        );
+    },
+  });
+  return {
+    handle: (req, res, url) => server.handle(req, res, url),
+    verifier: { verify: (token) => server.verify(token) },
+    issuer: () => server.issuer,
+  };
+}

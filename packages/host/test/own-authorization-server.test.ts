@@ -1,0 +1,156 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createRemoteJWKSet, jwtVerify } from 'jose';
+import { afterEach, describe, expect, it } from 'vitest';
+import { AccessTokens } from '../src/auth/access-tokens.js';
+import { createHost, type Host } from '../src/host.js';
+import { type HttpServerHandle, serveHttp } from '../src/http/serve-http.js';
+import { ALICE_ACCESS_TOKEN, fixtureApp } from './support.js';
+
+const REDIRECT = 'http://127.0.0.1:9/callback';
+const running: { host: Host; server: HttpServerHandle }[] = [];
+afterEach(async () => {
+  for (const { host, server } of running.splice(0)) {
+    await server.close();
+    await host.close();
+  }
+});
+
+async function start(authorization: object | undefined, env: Record<string, string> = {}) {
+  const host = await createHost(
+    { plugins: ['toolhost-plugin-echo'], ...(authorization ? { http: { authorization } } : {}) },
+    { configDir: fixtureApp, env },
+  );
+  const server = await serveHttp(host, {
+    port: 0,
+    accessTokens: new AccessTokens({ alice: ALICE_ACCESS_TOKEN }),
+  });
+  running.push({ host, server });
+  return { host, server, origin: new URL(server.url).origin };
+}
+
+/** Cookie-keeping requests without following redirects, as the browser steps need. */
+function browser() {
+  const jar = new Map<string, string>();
+  return async (url: string, init: RequestInit = {}) => {
+    const headers = new Headers(init.headers);
+    if (jar.size) headers.set('cookie', [...jar].map(([k, v]) => `${k}=${v}`).join('; '));
+    const res = await fetch(url, { ...init, headers, redirect: 'manual' });
+    for (const c of res.headers.getSetCookie()) {
+      const [name, value] = c.split(';')[0]!.split('=');
+      jar.set(name!, value!);
+    }
+    return res;
+  };
+}
+
+const fields = (html: string) =>
+  Object.fromEntries(
+    [...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)].map((m) => [m[1], m[2]]),
+  );
+
+/** Registers a client, signs alice in with her access token, consents; the tokens. */
+async function signInAndConsent(origin: string) {
+  const registered = await fetch(`${origin}/auth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      redirect_uris: [REDIRECT],
+      token_endpoint_auth_method: 'none',
+      client_name: 'Host test',
+    }),
+  });
+  const { client_id } = (await registered.json()) as { client_id: string };
+  const verifier = randomBytes(32).toString('base64url');
+  const go = browser();
+  const post = (path: string, body: Record<string, string>) =>
+    go(`${origin}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin },
+      body: new URLSearchParams(body).toString(),
+    });
+  const authorize = await go(
+    `${origin}/auth/authorize?${new URLSearchParams({ response_type: 'code', client_id, redirect_uri: REDIRECT, code_challenge: createHash('sha256').update(verifier).digest('base64url'), code_challenge_method: 'S256', state: 'st' })}`,
+  );
+  const signInPage = await (await go(authorize.headers.get('location')!)).text();
+  const signedIn = await post('/auth/sign-in', { ...fields(signInPage), access_token: ALICE_ACCESS_TOKEN });
+  const consentPage = await (await go(signedIn.headers.get('location')!)).text();
+  expect(consentPage, consentPage.slice(-600)).toContain('Host test');
+  const consented = await post('/auth/consent', { ...fields(consentPage), decision: 'allow' });
+  const landed = new URL(consented.headers.get('location')!);
+  expect(landed.searchParams.get('iss')).toBe(origin);
+  const token = await fetch(`${origin}/auth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({
+      grant_type: 'authorization_code',
+      code: landed.searchParams.get('code')!,
+      code_verifier: verifier,
+      client_id,
+      redirect_uri: REDIRECT,
+    }).toString(),
+  });
+  expect(token.status).toBe(200);
+  return (await token.json()) as { access_token: string; refresh_token: string };
+}
+
+describe("the host's own authorization server", () => {
+  it('is not served unless configured', async () => {
+    const { origin } = await start(undefined);
+    expect((await fetch(`${origin}/.well-known/oauth-authorization-server`)).status).toBe(404);
+    expect((await fetch(`${origin}/auth/authorize`)).status).toBe(404);
+  });
+
+  it('serves its metadata under the URL the host listens at, and issues tokens for the MCP endpoint as the user', async () => {
+    const { server, origin } = await start({ mode: 'host' });
+    const metadata = (await (
+      await fetch(`${origin}/.well-known/oauth-authorization-server`)
+    ).json()) as Record<string, string>;
+    expect(metadata.issuer).toBe(origin);
+    expect(metadata.token_endpoint).toBe(`${origin}/auth/token`);
+    const tokens = await signInAndConsent(origin);
+    const { payload } = await jwtVerify(
+      tokens.access_token,
+      createRemoteJWKSet(new URL(metadata.jwks_uri!)),
+      {
+        issuer: origin,
+        audience: server.url,
+      },
+    );
+    expect(payload.sub).toBe('alice');
+  });
+
+  it('keeps its signing key and grants in the data directory, sealed, across a restart', async () => {
+    const env = {
+      TOOLHOST_TOKEN_KEY: 'a-test-token-key-0123456789',
+      TOOLHOST_DATA_DIR: mkdtempSync(join(tmpdir(), 'toolhost-as-')),
+    };
+    const first = await start({ mode: 'host' }, env);
+    const tokens = await signInAndConsent(first.origin);
+    const { host, server } = running.pop()!;
+    await server.close();
+    await host.close();
+    const second = await start({ mode: 'host' }, env);
+    const refreshed = await fetch(`${second.origin}/auth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'refresh_token',
+        refresh_token: tokens.refresh_token,
+        client_id: (
+          JSON.parse(Buffer.from(tokens.access_token.split('.')[1]!, 'base64url').toString()) as {
+            client_id: string;
+          }
+        ).client_id,
+      }).toString(),
+    });
+    // The grant survived; the port (and so the issuer) changed, which a client sees as a new server.
+    expect(refreshed.status).toBe(200);
+    const { readFileSync } = await import('node:fs');
+    const saved = readFileSync(join(env.TOOLHOST_DATA_DIR, 'authorization-server.json'), 'utf8');
+    expect(saved).toContain('sealed:');
+    expect(saved).not.toContain(tokens.refresh_token);
+  });
+});
