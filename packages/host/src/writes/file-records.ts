@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, unlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { ToolError } from '@toolhost/core';
 import { isRecord, SealedFile, TokenStoreError } from '../auth/sealed-file.js';
-import { MemoryRecords, type RecordLimits } from './expiring-records.js';
+import { MemoryRecords, type RecordLimits, type RecordOwner } from './expiring-records.js';
 import { FileOwner } from './file-owner.js';
 import type { PerUserPlaces } from './per-user-budget.js';
 import { type JournalEntry, RecordJournal } from './record-journal.js';
@@ -201,10 +201,10 @@ export class FileRecords extends MemoryRecords implements PerUserPlaces {
     }
   }
 
-  override async add(key: string, value: string, ttlMs: number): Promise<boolean> {
+  override async add(key: string, value: string, ttlMs: number, owner?: RecordOwner): Promise<boolean> {
     await this.own();
     try {
-      return await this.durably(() => super.add(key, value, ttlMs));
+      return await this.durably(() => super.add(key, value, ttlMs, owner));
     } catch (e) {
       // A claim the file does not hold is given back: its caller was told it failed.
       if (this.entries.get(key)?.value === value) this.entries.delete(key);
@@ -212,9 +212,9 @@ export class FileRecords extends MemoryRecords implements PerUserPlaces {
     }
   }
 
-  override async put(key: string, value: string, ttlMs: number): Promise<void> {
+  override async put(key: string, value: string, ttlMs: number, owner?: RecordOwner): Promise<void> {
     await this.own();
-    return this.durably(() => super.put(key, value, ttlMs));
+    return this.durably(() => super.put(key, value, ttlMs, owner));
   }
 
   override async removeIf(key: string, value: string): Promise<void> {

@@ -186,7 +186,7 @@ export class IdempotencyKeys {
         continue;
       }
       const marker = `${fingerprint} ${BOOT} ${randomBytes(8).toString('hex')}`;
-      if (!(await this.records.add(keys.claim, marker, this.claimMs))) continue;
+      if (!(await this.records.add(keys.claim, marker, this.claimMs, { userId }))) continue;
       done(undefined);
       // A call that finished between the look and the claim stored its outcome before it let go.
       const stored = await this.stored(id).catch(async (e) => {
@@ -208,10 +208,12 @@ export class IdempotencyKeys {
         return tooManyKeys(this.maxPerUser, this.places.scope, this.options.ttlMs);
       }
       const giveBack = () => this.places.giveBack('idempotency', userId, id).catch(() => {});
-      const sent = await this.sendClaimed(id, keys, marker, fingerprint, send).catch(async (e: unknown) => {
-        await giveBack();
-        throw e;
-      });
+      const sent = await this.sendClaimed(userId, id, keys, marker, fingerprint, send).catch(
+        async (e: unknown) => {
+          await giveBack();
+          throw e;
+        },
+      );
       if (!sent.stored) await giveBack();
       return sent.outcome;
     }
@@ -254,6 +256,7 @@ export class IdempotencyKeys {
   }
 
   private async sendClaimed(
+    userId: string,
     id: string,
     keys: { claim: string; attempt: string },
     marker: string,
@@ -267,7 +270,7 @@ export class IdempotencyKeys {
     ];
     let result: DispatchResult;
     try {
-      await this.records.put(keys.attempt, marker, this.options.ttlMs);
+      await this.records.put(keys.attempt, marker, this.options.ttlMs, { userId, afterSend: true });
       result = await send();
     } catch (e) {
       await this.finish(release, lease);
@@ -280,6 +283,7 @@ export class IdempotencyKeys {
               `idempotency:${id}`,
               this.codec.encode({ fingerprint, outcome: result.outcome }, `idempotency:${id}`),
               this.options.ttlMs,
+              { userId, afterSend: true },
             ),
           ...release,
         ]

@@ -1,3 +1,4 @@
+import { ToolError } from '@toolhost/core';
 import type { PreparedRequest } from '@toolhost/engine';
 import { describe, expect, it } from 'vitest';
 import { MemoryRecords } from './expiring-records.js';
@@ -53,5 +54,59 @@ describe('per-user bounds on write-safety records', () => {
     );
     await records.put('a', 'replaced', 60_000);
     expect(await records.get('a')).toBe('replaced');
+  });
+});
+
+describe("one user's share of a store's bounds", () => {
+  const big = (n: number) =>
+    ({
+      ...prepared,
+      http: { ...prepared.http, body: JSON.stringify({ note: 'x'.repeat(n) }) },
+    }) as unknown as PreparedRequest;
+
+  it("keeps room for alice's preview when bob's large previews reach his share, within his preview bound", async () => {
+    // 1 MiB of records; bob's previews of 60 KB each, well within his 100 previews.
+    const records = new MemoryRecords({ maxChars: 1024 * 1024 });
+    const previews = new Previews(records, plainRecords, 60_000, 100);
+    let made = 0;
+    let refusal: unknown;
+    for (; made < 100; made += 1) {
+      refusal = await previews.create('bob', big(60_000)).catch((e: unknown) => e);
+      if (refusal instanceof Error) break;
+    }
+    expect(made).toBeGreaterThan(0);
+    expect(made).toBeLessThan(100);
+    expect(ToolError.isInstance(refusal) && refusal.info).toMatchObject({
+      code: 'store_unavailable',
+      retryable: true,
+    });
+    expect((refusal as Error).message).toMatch(/the most one user may of the in-memory store .*\(a quarter/);
+    // Alice, and others after her, still get theirs.
+    for (const user of ['alice', 'carol', 'dave'])
+      await expect(previews.create(user, big(60_000))).resolves.toMatchObject({
+        tool: 'WriteApi.UpdateThing',
+      });
+  });
+
+  it("bounds a user's idempotency keys by the same share, keeping every outcome once sent", async () => {
+    const records = new MemoryRecords({ maxRecords: 8 });
+    const keys = new IdempotencyKeys(records, plainRecords, { ttlMs: 60_000 });
+    let sent = 0;
+    const send = async () => {
+      sent += 1;
+      return {
+        outcome: { ok: true, kind: 'response', status: 200, body: {} } as never,
+        reachedUpstream: true,
+      };
+    };
+    expect((await keys.run('bob', 'k1', 'fp', send)).ok).toBe(true);
+    expect((await keys.run('bob', 'k2', 'fp', send)).ok).toBe(true);
+    // Each outcome is kept once sent; a third claim would make three of eight records bob's.
+    await expect(keys.run('bob', 'k3', 'fp', send)).rejects.toThrow(/the most one user may/);
+    expect(sent).toBe(2);
+    expect((await keys.run('alice', 'k1', 'fp', send)).ok).toBe(true);
+    // What bob's keys answered is still there.
+    expect((await keys.run('bob', 'k1', 'fp', send)).ok).toBe(true);
+    expect(sent).toBe(3);
   });
 });

@@ -75,7 +75,9 @@ export class Previews {
     };
     const record: PreviewRecord = { userId, prepared, preview };
     try {
-      await this.records.put(`preview:${id}`, this.codec.encode(record, `preview:${id}`), 2 * this.ttlMs);
+      await this.records.put(`preview:${id}`, this.codec.encode(record, `preview:${id}`), 2 * this.ttlMs, {
+        userId,
+      });
     } catch (e) {
       await this.places.giveBack('previews', userId, id).catch(() => {});
       throw e;
@@ -101,7 +103,7 @@ export class Previews {
       };
     const holder = randomBytes(8).toString('hex');
     const key = `preview-sent:${id}`;
-    if (!(await this.records.add(key, holder, 2 * this.ttlMs)))
+    if (!(await this.records.add(key, holder, 2 * this.ttlMs, { userId, afterSend: true })))
       return {
         refused: failure(
           'preview_used',
