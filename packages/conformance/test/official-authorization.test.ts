@@ -1,0 +1,151 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { hostCliPath } from '@toolhost/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+// The official conformance suite's authorization-server command against the host's own
+// authorization server, started from the docs' quick try (examples/front-door, nothing else
+// set), both scenarios: the metadata endpoint, and the authorization code grant, whose
+// browser step (consent, as the local user) this test plays while the suite waits at its
+// loopback callback.
+const require = createRequire(import.meta.url);
+/** The suite reads files with `fs.globSync` (Node 22); the npm `node` package brings one. */
+const node22 = join(dirname(require.resolve('node22/package.json')), 'bin', 'node');
+const suiteCli = join(
+  dirname(require.resolve('@modelcontextprotocol/conformance/package.json')),
+  'dist',
+  'index.js',
+);
+
+const config = join(
+  dirname(fileURLToPath(import.meta.url)),
+  '..',
+  '..',
+  '..',
+  'examples',
+  'front-door',
+  'toolhost.config.json',
+);
+
+let child: ChildProcess;
+let mcpUrl: string;
+let issuer: string;
+
+beforeAll(async () => {
+  child = spawn(process.execPath, [hostCliPath(), '--config', config, 'serve', '--http', '0'], {
+    env: { PATH: process.env.PATH ?? '' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let logs = '';
+  mcpUrl = await new Promise<string>((resolve, reject) => {
+    child.stderr!.on('data', (c: Buffer) => {
+      logs += c.toString();
+      const m = /"url":"([^"]+)"/.exec(logs);
+      if (m) resolve(m[1]!);
+    });
+    child.once('exit', (code) => reject(new Error(`host exited ${code}: ${logs}`)));
+  });
+  issuer = new URL(mcpUrl).origin;
+});
+afterAll(() => {
+  child?.kill('SIGTERM');
+});
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** The browser at the consent page: opens the authorization URL, keeps the cookie, allows. */
+async function consent(authorizationUrl: string): Promise<void> {
+  const cookies = new Map<string, string>();
+  const go = async (url: string, init: RequestInit = {}) => {
+    const headers = new Headers(init.headers);
+    if (cookies.size) headers.set('cookie', [...cookies].map(([k, v]) => `${k}=${v}`).join('; '));
+    const res = await fetch(url, { ...init, headers, redirect: 'manual' });
+    for (const line of res.headers.getSetCookie()) {
+      const [name, value] = line.split(';')[0]!.split('=');
+      cookies.set(name!, value!);
+    }
+    return res;
+  };
+  const authorized = await go(authorizationUrl);
+  expect(authorized.status).toBe(303);
+  const page = await (await go(new URL(authorized.headers.get('location')!, issuer).href)).text();
+  const action = /<form[^>]*action="([^"]*)"/.exec(page)?.[1];
+  if (!action) throw new Error(`no consent form: ${page.slice(0, 500)}`);
+  const fields = Object.fromEntries(
+    [...page.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)].map((m) => [m[1]!, m[2]!]),
+  );
+  const allowed = await go(action.replace(/&amp;/g, '&'), {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: issuer },
+    body: new URLSearchParams({ ...fields, decision: 'allow' }).toString(),
+  });
+  expect(allowed.status).toBe(303);
+  // The redirect to the suite's callback, which records the authorization response.
+  await fetch(allowed.headers.get('location')!);
+}
+
+describe('the official conformance suite against the host authorization server', () => {
+  it('passes the metadata and the authorization code grant scenarios', async () => {
+    const port = await freePort();
+    const registered = await fetch(`${issuer}/auth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        redirect_uris: [`http://127.0.0.1:${port}/callback`],
+        token_endpoint_auth_method: 'none',
+        client_name: 'MCP conformance suite',
+      }),
+    });
+    expect(registered.status).toBe(201);
+    const { client_id } = (await registered.json()) as { client_id: string };
+    const out = mkdtempSync(join(tmpdir(), 'toolhost-official-as-results-'));
+    const suite = spawn(
+      node22,
+      [
+        suiteCli,
+        'authorization',
+        '--url',
+        issuer,
+        '--client-id',
+        client_id,
+        '--resource',
+        mcpUrl,
+        '-p',
+        String(port),
+        '-o',
+        out,
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let output = '';
+    let browserStep: Promise<void> | undefined;
+    suite.stderr!.on('data', (c: Buffer) => {
+      output += c.toString();
+    });
+    suite.stdout!.on('data', (c: Buffer) => {
+      output += c.toString();
+      const link = /^(http:\/\/\S+\/auth\/authorize\?\S+)$/m.exec(output)?.[1];
+      if (link && !browserStep) browserStep = consent(link);
+    });
+    const code = await new Promise<number | null>((resolve) => suite.once('exit', resolve));
+    await browserStep;
+    expect(browserStep, output).toBeDefined();
+    expect(output, output).toMatch(/✓ authorization-server-metadata-endpoint: 2 passed, 0 failed/);
+    expect(output, output).toMatch(/✓ authorization-code-grant: 1 passed, 0 failed/);
+    expect(output, output).toMatch(/Total: 3 passed, 0 failed/);
+    expect(code, output).toBe(0);
+  });
+});
