@@ -1,4 +1,3 @@
-import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,9 +6,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { AccessTokens } from '../src/auth/access-tokens.js';
 import { createHost, type Host } from '../src/host.js';
 import { type HttpServerHandle, serveHttp } from '../src/http/serve-http.js';
+import { consentWithAccessToken, redeemCode, registerPublicClient } from './own-authorization-flow.js';
 import { ALICE_ACCESS_TOKEN, fixtureApp } from './support.js';
 
-const REDIRECT = 'http://127.0.0.1:9/callback';
 const running: { host: Host; server: HttpServerHandle }[] = [];
 afterEach(async () => {
   for (const { host, server } of running.splice(0)) {
@@ -31,67 +30,13 @@ async function start(authorization: object | undefined, env: Record<string, stri
   return { host, server, origin: new URL(server.url).origin };
 }
 
-/** Cookie-keeping requests without following redirects, as the browser steps need. */
-function browser() {
-  const jar = new Map<string, string>();
-  return async (url: string, init: RequestInit = {}) => {
-    const headers = new Headers(init.headers);
-    if (jar.size) headers.set('cookie', [...jar].map(([k, v]) => `${k}=${v}`).join('; '));
-    const res = await fetch(url, { ...init, headers, redirect: 'manual' });
-    for (const c of res.headers.getSetCookie()) {
-      const [name, value] = c.split(';')[0]!.split('=');
-      jar.set(name!, value!);
-    }
-    return res;
-  };
-}
-
-const fields = (html: string) =>
-  Object.fromEntries(
-    [...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)].map((m) => [m[1], m[2]]),
-  );
-
 /** Registers a client, signs alice in with her access token, consents; the tokens. */
 async function signInAndConsent(origin: string) {
-  const registered = await fetch(`${origin}/auth/register`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      redirect_uris: [REDIRECT],
-      token_endpoint_auth_method: 'none',
-      client_name: 'Host test',
-    }),
-  });
-  const { client_id } = (await registered.json()) as { client_id: string };
-  const verifier = randomBytes(32).toString('base64url');
-  const go = browser();
-  const post = (path: string, body: Record<string, string>) =>
-    go(`${origin}${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', origin },
-      body: new URLSearchParams(body).toString(),
-    });
-  const authorize = await go(
-    `${origin}/auth/authorize?${new URLSearchParams({ response_type: 'code', client_id, redirect_uri: REDIRECT, code_challenge: createHash('sha256').update(verifier).digest('base64url'), code_challenge_method: 'S256', state: 'st' })}`,
-  );
-  const signInPage = await (await go(authorize.headers.get('location')!)).text();
-  const signedIn = await post('/auth/sign-in', { ...fields(signInPage), access_token: ALICE_ACCESS_TOKEN });
-  const consentPage = await (await go(signedIn.headers.get('location')!)).text();
-  expect(consentPage, consentPage.slice(-600)).toContain('Host test');
-  const consented = await post('/auth/consent', { ...fields(consentPage), decision: 'allow' });
-  const landed = new URL(consented.headers.get('location')!);
+  const clientId = await registerPublicClient(origin);
+  const { landed, verifier, page } = await consentWithAccessToken(origin, clientId, ALICE_ACCESS_TOKEN);
+  expect(page).toContain('Host test');
   expect(landed.searchParams.get('iss')).toBe(origin);
-  const token = await fetch(`${origin}/auth/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({
-      grant_type: 'authorization_code',
-      code: landed.searchParams.get('code')!,
-      code_verifier: verifier,
-      client_id,
-      redirect_uri: REDIRECT,
-    }).toString(),
-  });
+  const token = await redeemCode(origin, clientId, landed, verifier);
   expect(token.status).toBe(200);
   return (await token.json()) as { access_token: string; refresh_token: string };
 }
