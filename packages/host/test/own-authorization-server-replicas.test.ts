@@ -1,4 +1,4 @@
-import { createLocalJWKSet, jwtVerify } from 'jose';
+import { createLocalJWKSet, type JSONWebKeySet, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HostConfig } from '../src/config/host-config.js';
 import { type Balancer, startBalancer } from './balancer.js';
@@ -98,7 +98,7 @@ describe("the host's own authorization server on two replicas", () => {
     // The token verifies with the key set either replica publishes.
     for (const replica of [0, 1] as const) {
       on(replica);
-      const jwks = await (await fetch(`${balancer.url}/auth/jwks`)).json();
+      const jwks = (await (await fetch(`${balancer.url}/auth/jwks`)).json()) as JSONWebKeySet;
       const { payload } = await jwtVerify(tokens.access_token, createLocalJWKSet(jwks), {
         issuer: balancer.url,
         audience: `${balancer.url}/mcp`,
