@@ -1,3 +1,4 @@
+export { ToolIndex, type ToolMatch, type ToolSearchOptions } from '@toolhost/search';
 export { AccessTokens } from './auth/access-tokens.js';
 export {
   type BrowserSignIn,
@@ -70,7 +71,6 @@ export { renderOutcome, STATUS_META_KEY } from './mcp/render-outcome.js';
 export { MAX_MCP_NAME, mcpToolName, ToolNameMap } from './mcp/tool-names.js';
 export { discoverPlugins, PLUGIN_KEYWORD, pluginSearchBases } from './plugins/discover-plugins.js';
 export { assertCompatible, importPlugins, PluginLoadError } from './plugins/load-plugins.js';
-export { ToolIndex, type ToolMatch, type ToolSearchOptions } from './search/tool-index.js';
 export { HostServices, registerService, resolveService } from './services.js';
 export type { QueryParameterName, ServingSupport } from './serving-support.js';
 export { serveStdio } from './stdio/serve-stdio.js';

@@ -116,8 +116,8 @@ function packClone(into: string): Record<string, string> {
   const root = cloneRoot();
   mkdirSync(into, { recursive: true });
   const out: Record<string, string> = {};
-  // The engine too: the host depends on it at the clone's version, which npm may not have.
-  for (const pkg of ['core', 'engine', 'host', 'testing']) {
+  // The engine and search too: the host depends on them at the clone's versions, which npm may not have.
+  for (const pkg of ['core', 'engine', 'search', 'host', 'testing']) {
     const file = execFileSync('pnpm', ['pack', '--pack-destination', into], {
       cwd: join(root, 'packages', pkg),
       encoding: 'utf8',

@@ -1,6 +1,6 @@
 import type { ToolErrorInfo } from '@toolhost/core';
+import type { ToolIndex } from '@toolhost/search';
 import type { Host, ToolInfo } from '../host-api.js';
-import type { ToolIndex } from '../search/tool-index.js';
 import { alwaysLoaded } from './client-catalog.js';
 import { compactLargeSchema } from './compact-schema.js';
 import { exampleCall } from './example-call.js';
@@ -218,7 +218,7 @@ export class DiscoveryCatalog {
    * server calls it after the first tools/list), never in the static catalog's start-up.
    */
   warm(): Promise<ToolIndex> {
-    this.index ??= import('../search/tool-index.js').then(({ ToolIndex }) => new ToolIndex(this.tools));
+    this.index ??= import('@toolhost/search').then(({ ToolIndex }) => new ToolIndex(this.tools));
     return this.index;
   }
 

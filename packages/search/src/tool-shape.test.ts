@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { ToolInfo } from '../host.js';
 import { requestIntent } from './request-intent.js';
 import { processTerm } from './search-terms.js';
+import type { SearchableTool } from './searchable-tool.js';
 import { toolShape } from './tool-shape.js';
 
 function tool(
@@ -10,18 +10,18 @@ function tool(
   description: string,
   params: Record<string, Record<string, unknown>> = {},
   readOnly = method === 'GET',
-): ToolInfo {
+): SearchableTool {
   const pathParams = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
   return {
     name: 'DemoApi.Tool',
     toolSet: 'DemoApi',
     description,
     inputSchema: { type: 'object', properties: params, required: pathParams },
-    hints: { readOnly, destructive: false, idempotent: false, openWorld: true },
+    hints: { readOnly },
     endpoint: { method, path, pathParams },
   };
 }
-const shape = (t: ToolInfo) => toolShape(t, new Set());
+const shape = (t: SearchableTool) => toolShape(t, new Set());
 const term = (w: string) => processTerm(w)[0];
 
 describe('toolShape', () => {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { ToolInfo } from '../host.js';
 import { requestIntent } from './request-intent.js';
 import { processTerm, queryIntent, tokenize } from './search-terms.js';
+import type { SearchableTool } from './searchable-tool.js';
 import { ToolIndex } from './tool-index.js';
 
-function tool(name: string, description: string, readOnly: boolean, params: string[] = []): ToolInfo {
+function tool(name: string, description: string, readOnly: boolean, params: string[] = []): SearchableTool {
   return {
     name,
     toolSet: name.split('.')[0]!,
@@ -13,7 +13,7 @@ function tool(name: string, description: string, readOnly: boolean, params: stri
       type: 'object',
       properties: Object.fromEntries(params.map((p) => [p, { type: 'string' }])),
     },
-    hints: { readOnly, destructive: !readOnly, idempotent: false, openWorld: true },
+    hints: { readOnly },
   };
 }
 
@@ -87,7 +87,7 @@ function endpoint(
   path: string,
   description: string,
   params: Record<string, string> = {},
-): ToolInfo {
+): SearchableTool {
   const pathParams = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
   return {
     name: `DemoApi.${name}`,
@@ -103,12 +103,7 @@ function endpoint(
       ),
       required: pathParams,
     },
-    hints: {
-      readOnly: method === 'GET',
-      destructive: method === 'DELETE',
-      idempotent: false,
-      openWorld: true,
-    },
+    hints: { readOnly: method === 'GET' },
     endpoint: { method, path, pathParams },
   };
 }
@@ -393,7 +388,7 @@ describe('ToolIndex on requests in agents’ own words', () => {
           '/v4/flows/batch/read',
           'Demo: read several workflows by id in one batch.',
         ),
-        hints: { readOnly: true, destructive: false, idempotent: true, openWorld: true },
+        hints: { readOnly: true },
       },
       endpoint(
         'FlowEmailCampaigns',

@@ -1,4 +1,4 @@
-import type { ToolInfo } from '../host.js';
+import type { SearchableTool } from './searchable-tool.js';
 import type { Operation, ToolShape } from './tool-shape.js';
 
 /**
@@ -40,7 +40,7 @@ function sameObject(a: string, b: string): boolean {
 }
 const related = (a: ToolShape, b: ToolShape) =>
   a.route.startsWith(`${b.route}/`) || b.route.startsWith(`${a.route}/`);
-const shortName = (tool: ToolInfo) => tool.name.slice(tool.toolSet.length + 1);
+const shortName = (tool: SearchableTool) => tool.name.slice(tool.toolSet.length + 1);
 
 function overlap(a: readonly string[], b: readonly string[]): number {
   if (a.length === 0 || b.length === 0) return 0;
@@ -64,9 +64,9 @@ function identifiedBy(shape: ToolShape): string {
 
 /** How `tool` differs from `sibling`, in a few words. */
 function contrast(
-  tool: ToolInfo,
+  tool: SearchableTool,
   shape: ToolShape,
-  siblingTool: ToolInfo,
+  siblingTool: SearchableTool,
   sibling: ToolShape,
   siblingName: string,
 ): string {
@@ -106,7 +106,10 @@ function firstClause(description: string): string {
 }
 
 /** The note of every tool, by canonical name; none for a tool alone in its tool set. */
-export function siblingNotes(tools: readonly ToolInfo[], shapes: readonly ToolShape[]): Map<string, string> {
+export function siblingNotes(
+  tools: readonly SearchableTool[],
+  shapes: readonly ToolShape[],
+): Map<string, string> {
   const notes = new Map<string, string>();
   tools.forEach((tool, i) => {
     const shape = shapes[i]!;

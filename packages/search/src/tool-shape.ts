@@ -1,6 +1,6 @@
 import { stemmer } from 'stemmer';
-import type { ToolInfo } from '../host.js';
 import { processTerm, tokenize } from './search-terms.js';
+import type { SearchableTool } from './searchable-tool.js';
 
 /**
  * What a tool does, read from its declaration rather than from a word list per tool: the
@@ -54,7 +54,7 @@ export interface ToolShape {
   /** The object in words, for people: `property`, `event definition`, `record`. */
   object: string;
   /** The path's placeholders' parameters, in order; the last names the object on item paths. */
-  pathParams: string[];
+  pathParams: readonly string[];
   /** The path with placeholders as `{}`: tools whose paths extend another's act on its children. */
   route: string;
   /** How closely each identifier shape it takes names its object: 1 the object, 0.5 a parent. */
@@ -110,7 +110,7 @@ const DETERMINERS = new Set('a an the one all every several its their each'.spli
 const OBJECT_ENDS = new Set('of in from to by with for into on as and or'.split(' '));
 
 /** A PUT of one item under another that sends nothing but their ids: an association. */
-function linksItems(tool: ToolInfo): boolean {
+function linksItems(tool: SearchableTool): boolean {
   const pathParams = tool.endpoint?.pathParams ?? [];
   const properties = Object.keys((tool.inputSchema.properties as Record<string, unknown> | undefined) ?? {});
   const required = (tool.inputSchema.required as string[] | undefined) ?? [];
@@ -200,7 +200,7 @@ export function paramShapes(name: string, schema: Record<string, unknown>): IdSh
  * The shape of one tool. `namespaces` are path segments shared by most tools of its tool
  * set (`meta`, `marketing`): a prefix of the API, not an object.
  */
-export function toolShape(tool: ToolInfo, namespaces: ReadonlySet<string>): ToolShape {
+export function toolShape(tool: SearchableTool, namespaces: ReadonlySet<string>): ToolShape {
   const method = tool.endpoint?.method.toUpperCase() ?? (tool.hints.readOnly ? 'GET' : 'POST');
   const segments = (tool.endpoint?.path ?? '').split('/').filter((s) => s.length > 0);
   const isParam = (s: string) => s.startsWith('{');
@@ -324,7 +324,7 @@ export function toolShape(tool: ToolInfo, namespaces: ReadonlySet<string>): Tool
  * descriptions, then its own description ("by external event ids", "by its internal object id").
  */
 function idKindOf(
-  tool: ToolInfo,
+  tool: SearchableTool,
   segments: readonly string[],
   properties: Record<string, Record<string, unknown>>,
 ): 'internal' | 'external' | undefined {
@@ -345,8 +345,8 @@ function placeholderWords(segment: string): string {
 }
 
 /** First path segments shared by more than a third of a tool set's tools: API prefixes (`meta`). */
-export function namespaceSegments(tools: readonly ToolInfo[]): Set<string> {
-  const bySet = new Map<string, ToolInfo[]>();
+export function namespaceSegments(tools: readonly SearchableTool[]): Set<string> {
+  const bySet = new Map<string, SearchableTool[]>();
   for (const t of tools) bySet.set(t.toolSet, [...(bySet.get(t.toolSet) ?? []), t]);
   const namespaces = new Set<string>();
   for (const group of bySet.values()) {

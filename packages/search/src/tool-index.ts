@@ -1,7 +1,7 @@
 import MiniSearch from 'minisearch';
-import type { ToolInfo } from '../host.js';
 import { type RequestIntent, requestIntent, verbOperation } from './request-intent.js';
 import { knownWords, processTerm, tokenize } from './search-terms.js';
+import type { SearchableTool } from './searchable-tool.js';
 import { siblingNotes } from './sibling-note.js';
 import { SpellingFixer } from './spelling.js';
 import {
@@ -53,7 +53,7 @@ const GENERIC_PARAMS = new Set(['mode', 'request_body']);
  * hundred microseconds for a couple of hundred tools.
  */
 export class ToolIndex {
-  private readonly tools: readonly ToolInfo[];
+  private readonly tools: readonly SearchableTool[];
   private readonly index: MiniSearch<IndexedTool>;
   private readonly shapes: readonly ToolShape[];
   private readonly prefixes: string[];
@@ -65,7 +65,7 @@ export class ToolIndex {
   /** Corrects misspelt words to words of the catalog and of the vocabulary. */
   private readonly spelling: SpellingFixer;
 
-  constructor(tools: readonly ToolInfo[]) {
+  constructor(tools: readonly SearchableTool[]) {
     this.tools = tools;
     const namespaces = namespaceSegments(tools);
     this.shapes = tools.map((t) => toolShape(t, namespaces));
@@ -208,7 +208,7 @@ function compounds(text: string): string[] {
 const ID_WORDS = new Set(['id', 'ids', 'identifier', 'uuid', 'guid', 'key', 'or', 'name']);
 
 /** Per identifier shape, the word most parameters taking it are named by (`user_id` → user). */
-function idObjects(tools: readonly ToolInfo[]): Map<IdShape, string> {
+function idObjects(tools: readonly SearchableTool[]): Map<IdShape, string> {
   const counts = new Map<IdShape, Map<string, number>>();
   const setWords = new Set(tools.flatMap((t) => tokenize(t.toolSet).map((w) => w.toLowerCase())));
   for (const t of tools)
