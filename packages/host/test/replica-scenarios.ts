@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
   type CallToolResult,
@@ -246,7 +247,15 @@ export async function pendingAuthorizationAcrossReplicas(s: StoreUnderTest): Pro
   });
 }
 
-/** Two replicas together send no more than 5 requests a second to one base. */
+/**
+ * Two replicas together send no more than 5 requests a second to one base. The pacer promises
+ * at most 5 departures in any 1.1 s (the 0.1 s is the vendor's margin for the network). The
+ * upstream here stamps an arrival when its handler runs, on the event loop the replicas share
+ * with it: a stall of that loop puts up to its length between a departure and its stamp, so the
+ * stamps are counted in windows of 1.1 s less the worst stall measured during the run (1 s
+ * or more whenever the loop never stalled more than 0.1 s). The margin is the measurement's,
+ * not the promise's.
+ */
 export async function pacingAcrossReplicas(s: StoreUnderTest): Promise<void> {
   const arrivals: number[] = [];
   s.upstream.respond(() => {
@@ -263,6 +272,8 @@ export async function pacingAcrossReplicas(s: StoreUnderTest): Promise<void> {
       },
     );
   await withReplicas(2, open, async ([a, b]) => {
+    const stalls = monitorEventLoopDelay({ resolution: 5 });
+    stalls.enable();
     const outcomes = await Promise.all(
       Array.from({ length: 40 }, (_, i) =>
         (i % 2 ? a! : b!).callTool('GridApi.ListGridRecords', {
@@ -271,11 +282,17 @@ export async function pacingAcrossReplicas(s: StoreUnderTest): Promise<void> {
         }),
       ),
     );
+    stalls.disable();
     expect(outcomes.map(errorCode)).toEqual(Array(40).fill(undefined));
     expect(arrivals).toHaveLength(40);
+    const worstStallMs = stalls.max / 1e6;
+    const windowMs = Math.min(1000, 1100 - worstStallMs);
     const sorted = [...arrivals].sort((x, y) => x - y);
-    const busiest = Math.max(...sorted.map((t) => sorted.filter((u) => u >= t && u < t + 1000).length));
-    expect(busiest).toBeLessThanOrEqual(5);
+    const busiest = Math.max(...sorted.map((t) => sorted.filter((u) => u >= t && u < t + windowMs).length));
+    expect(
+      busiest,
+      `in ${Math.round(windowMs)} ms (the loop stalled up to ${Math.round(worstStallMs)} ms)`,
+    ).toBeLessThanOrEqual(5);
   });
 }
 
