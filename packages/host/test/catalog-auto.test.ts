@@ -7,7 +7,8 @@ import type { HostConfig } from '../src/config/host-config.js';
 import { createHost, type Host } from '../src/host.js';
 import { type HttpServerHandle, serveHttp } from '../src/http/serve-http.js';
 import { AUTO_CATALOG_MAX_TOOLS } from '../src/mcp/catalog-views.js';
-import { createMcpServer, prepareMcpServingState } from '../src/mcp/create-mcp-server.js';
+import { createMcpServer } from '../src/mcp/create-mcp-server.js';
+import { prepareMcpServingState } from '../src/mcp/serving-state.js';
 import { fixtureApp, inlinePlugin } from './support.js';
 
 const read = (name: string): ToolDeclaration => ({

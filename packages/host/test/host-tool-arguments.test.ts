@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
 import { createHost, type Host } from '../src/host.js';
 import { createLogger } from '../src/logger.js';
-import { createMcpServer, prepareMcpServingState } from '../src/mcp/create-mcp-server.js';
+import { createMcpServer } from '../src/mcp/create-mcp-server.js';
+import { prepareMcpServingState } from '../src/mcp/serving-state.js';
 import { inlinePlugin } from './support.js';
 import { WRITE_KEY, writeTools } from './write-support.js';
 

@@ -8,11 +8,13 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
 import { AccessTokens } from '../src/auth/access-tokens.js';
 import { createHost, type Host } from '../src/host.js';
-import { RevisionServers, revisionRequest } from '../src/http/revision-servers.js';
+import { answerByRevisionServer, revisionRequest } from '../src/http/revision-exchange.js';
 import { type HttpServerHandle, serveHttp } from '../src/http/serve-http.js';
-import { createMcpServer, prepareMcpServingState } from '../src/mcp/create-mcp-server.js';
+import { createMcpServer } from '../src/mcp/create-mcp-server.js';
 import { FIRST_MODERN_REVISION, REVISION_SERVER_VERSIONS } from '../src/mcp/protocol-eras.js';
+import { RevisionServers } from '../src/mcp/revision-servers.js';
 import { classifyInboundRequest } from '../src/mcp/sdk.js';
+import { prepareMcpServingState } from '../src/mcp/serving-state.js';
 import { inlinePlugin, jsonLines } from './support.js';
 
 // MCP 2026-07-28 requests over HTTP are answered by one MCP server per revision, reused from
@@ -245,7 +247,7 @@ describe('RevisionServers', () => {
       const request = revisionRequest(req, JSON.parse(Buffer.concat(chunks).toString('utf8')));
       if (!request) return void res.writeHead(400).end('not reusable');
       const authInfo = { token: '', clientId: 'carol', scopes: [] };
-      await reused.serve(res, request, {
+      await answerByRevisionServer(reused, res, request, {
         authInfo,
         classification: { era: 'modern', revision: request.revision },
       });

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
-import { IDEMPOTENCY_META_KEY } from '../src/mcp/create-mcp-server.js';
+import { IDEMPOTENCY_META_KEY } from '../src/mcp/tool-calls.js';
 import { FileRecords } from '../src/writes/file-records.js';
 import { type HttpHostProcess, spawnHttpHost } from './support.js';
 

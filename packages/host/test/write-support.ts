@@ -3,7 +3,8 @@ import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 import type { ToolDeclaration } from '@toolhost/core';
 import type { HostConfig } from '../src/config/host-config.js';
 import { createHost, type Host } from '../src/host.js';
-import { createMcpServer, prepareMcpServingState } from '../src/mcp/create-mcp-server.js';
+import { createMcpServer } from '../src/mcp/create-mcp-server.js';
+import { prepareMcpServingState } from '../src/mcp/serving-state.js';
 import { inlinePlugin } from './support.js';
 
 /** A write with everything a request can carry: path, query, header-free body, a secret. */

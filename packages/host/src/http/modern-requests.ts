@@ -3,9 +3,11 @@ import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { narrowingRequest } from '../mcp/catalog-views.js';
 import { isLegacyRequest } from '../mcp/protocol-eras.js';
+import { RevisionServers } from '../mcp/revision-servers.js';
 import { createMcpHandler, type McpHttpHandler, type Server } from '../mcp/sdk.js';
+import { onClientLeft } from './event-stream.js';
 import { firstHeader } from './request-guards.js';
-import { RevisionServers, revisionRequest } from './revision-servers.js';
+import { answerByRevisionServer, revisionRequest } from './revision-exchange.js';
 
 /** The user a modern request is made for, carried to the per-request server's factory. */
 interface CallerInfo {
@@ -65,7 +67,7 @@ export class ModernRequests {
   async handle(req: IncomingMessage, res: ServerResponse, parsed: unknown, userId: string): Promise<void> {
     const served = this.revisionServers && revisionRequest(req, parsed);
     if (this.revisionServers && served) {
-      return this.revisionServers.serve(res, served, {
+      return answerByRevisionServer(this.revisionServers, res, served, {
         ...narrowingRequest(req.headers),
         authInfo: callerAuth(userId),
         classification: { era: 'modern', revision: served.revision },
@@ -73,9 +75,7 @@ export class ModernRequests {
     }
     // The client leaving cancels the request (2026-07-28 cancels by closing the stream).
     const left = new AbortController();
-    res.once('close', () => {
-      if (!res.writableFinished) left.abort();
-    });
+    onClientLeft(res, () => left.abort());
     const request = new Request(`http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`, {
       method: req.method ?? 'POST',
       headers: webHeaders(req),
@@ -136,7 +136,7 @@ async function writeResponse(res: ServerResponse, response: Response): Promise<v
   // Event streams go out as they are written: headers first, then each event as it comes.
   res.flushHeaders();
   const body = Readable.fromWeb(response.body as WebReadableStream<Uint8Array>);
-  res.once('close', () => body.destroy());
+  onClientLeft(res, () => body.destroy());
   try {
     for await (const chunk of body) res.write(chunk);
   } catch {

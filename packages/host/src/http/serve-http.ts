@@ -4,14 +4,11 @@ import { AccessTokens } from '../auth/access-tokens.js';
 import type { OwnAuthorizationServer } from '../auth/own-authorization-server.js';
 import type { Host } from '../host-api.js';
 import type { Logger } from '../logger.js';
-import {
-  createMcpServer,
-  type McpServingState,
-  prepareMcpServingState,
-  sendCompletionNotice,
-} from '../mcp/create-mcp-server.js';
+import { createMcpServer } from '../mcp/create-mcp-server.js';
 import { REVISION_SERVER_VERSIONS } from '../mcp/protocol-eras.js';
 import type { JSONRPCMessage } from '../mcp/sdk.js';
+import { type McpServingState, prepareMcpServingState } from '../mcp/serving-state.js';
+import { sendCompletionNotice } from '../mcp/tool-calls.js';
 import type { SharedStore } from '../store/shared-store.js';
 import { connectionsPage } from './connections-page.js';
 import { answerHome } from './home-page.js';

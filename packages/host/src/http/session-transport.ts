@@ -17,23 +17,16 @@ import {
   type Transport,
   type TransportSendOptions,
 } from '../mcp/sdk.js';
+import { EventStream, onClientLeft } from './event-stream.js';
 import { jsonRpcError, requestIdOf, writeJson } from './request-guards.js';
 
 /** The SDK's bound on a batch, kept so that a client sees the same limit from any MCP server. */
 const MAX_BATCH = 100;
-/** A comment line on idle event streams, so that proxies do not time them out. */
-const KEEP_ALIVE_MS = 15_000;
 /** JSON-RPC has no code for a cancelled request; -32800 is LSP's RequestCancelled. */
 const REQUEST_CANCELLED = -32800;
 const SESSION_GONE = -32001;
 /** The code MCP gives an unsupported protocol version (with the supported ones in `data`). */
 const UNSUPPORTED_VERSION = -32022;
-
-const SSE_HEADERS = {
-  'content-type': 'text/event-stream',
-  'cache-control': 'no-cache, no-transform',
-  'x-accel-buffering': 'no',
-};
 
 /** Where the answers to one POST's requests go. */
 interface Pending {
@@ -48,16 +41,6 @@ interface Pending {
   abandon(): void;
 }
 
-function writeEvent(res: ServerResponse, message: JSONRPCMessage): void {
-  res.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
-}
-
-function keepAlive(res: ServerResponse): NodeJS.Timeout {
-  const timer = setInterval(() => res.write(': keepalive\n\n'), KEEP_ALIVE_MS);
-  timer.unref();
-  return timer;
-}
-
 /**
  * One POST that carries requests. Answered with one JSON body (an array for a batch) unless
  * the server has something to send before the answers, such as the confirmation question of
@@ -69,7 +52,7 @@ class HttpExchange implements Pending {
   private readonly answers = new Map<JsonRpcId, JSONRPCMessage>();
   /** The response's form once its headers are out: events, or one JSON body sent later. */
   private form: 'undecided' | 'events' | 'json' = 'undecided';
-  private timer: NodeJS.Timeout | undefined;
+  private events: EventStream | undefined;
 
   /**
    * `direct`: the POST is one request for which the server will send nothing before its
@@ -87,7 +70,6 @@ class HttpExchange implements Pending {
     private readonly sessionId: string,
     direct: boolean,
   ) {
-    res.once('close', () => clearInterval(this.timer));
     if (!direct) return;
     this.form = 'json';
     res.writeHead(200, { 'content-type': 'application/json', 'mcp-session-id': sessionId });
@@ -96,16 +78,15 @@ class HttpExchange implements Pending {
 
   push(message: JSONRPCMessage): boolean {
     if (this.form === 'json') return false;
-    this.stream();
-    writeEvent(this.res, message);
+    this.stream()?.write(message);
     return true;
   }
 
   answer(id: JsonRpcId, message: JSONRPCMessage): void {
     this.answers.set(id, message);
-    if (this.form === 'events') writeEvent(this.res, message);
+    this.events?.write(message);
     if (this.answers.size < this.ids.length) return;
-    if (this.form === 'events') return void this.res.end();
+    if (this.events) return void this.events.end();
     if (this.form === 'json') return void this.res.end(JSON.stringify(message));
     if (this.res.headersSent) return;
     writeJson(this.res, 200, this.batch ? this.ids.map((i) => this.answers.get(i)) : message, {
@@ -123,16 +104,17 @@ class HttpExchange implements Pending {
       jsonRpcError(this.res, 404, message, { code: SESSION_GONE, id: open[0] ?? null });
       return;
     }
-    for (const id of open) writeEvent(this.res, errorAnswer(id, SESSION_GONE, message));
-    this.res.end();
+    for (const id of open) this.events?.write(errorAnswer(id, SESSION_GONE, message));
+    this.events?.end();
   }
 
-  private stream(): void {
-    if (this.form !== 'undecided' || this.res.headersSent) return;
+  /** The event stream the answers go on, opened on the first message ahead of them. */
+  private stream(): EventStream | undefined {
+    if (this.form !== 'undecided' || this.res.headersSent) return this.events;
     this.form = 'events';
-    this.res.writeHead(200, { ...SSE_HEADERS, 'mcp-session-id': this.sessionId });
-    for (const answer of this.answers.values()) writeEvent(this.res, answer);
-    this.timer = keepAlive(this.res);
+    this.events = new EventStream(this.res, { 'mcp-session-id': this.sessionId });
+    for (const answer of this.answers.values()) this.events.write(answer);
+    return this.events;
   }
 }
 
@@ -172,7 +154,7 @@ export class SessionTransport implements Transport {
   onerror?: (error: Error) => void;
 
   private readonly pending = new Map<JsonRpcId, Pending>();
-  private standalone: ServerResponse | undefined;
+  private standalone: EventStream | undefined;
   private initialized = false;
   private closed = false;
   private readonly onInitialized: ((sessionId: string) => void) | undefined;
@@ -243,7 +225,7 @@ export class SessionTransport implements Transport {
     // A request whose JSON answer is under way can take nothing more: its message goes on the
     // GET stream, as one of no request would.
     if (pending?.push(message)) return;
-    if (this.standalone) writeEvent(this.standalone, message);
+    this.standalone?.write(message);
     // Otherwise there is nowhere to deliver it; with no event store, the SDK drops it too.
   }
 
@@ -301,7 +283,7 @@ export class SessionTransport implements Transport {
     const exchange = new HttpExchange(ids, Array.isArray(parsed), res, this.sessionId, direct);
     for (const id of ids) this.pending.set(id, exchange);
     // The client left before its answers: they are dropped when they come.
-    res.once('close', () => {
+    onClientLeft(res, () => {
       for (const id of ids) if (this.pending.get(id) === exchange) this.pending.delete(id);
     });
     for (const m of messages) this.deliver(m, extra);
@@ -375,13 +357,10 @@ export class SessionTransport implements Transport {
       jsonRpcError(res, 409, 'Conflict: this session already has an event stream open');
       return;
     }
-    res.writeHead(200, { ...SSE_HEADERS, 'mcp-session-id': this.sessionId });
-    res.flushHeaders();
-    this.standalone = res;
-    const timer = keepAlive(res);
-    res.once('close', () => {
-      clearInterval(timer);
-      if (this.standalone === res) this.standalone = undefined;
+    const stream = new EventStream(res, { 'mcp-session-id': this.sessionId });
+    this.standalone = stream;
+    onClientLeft(res, () => {
+      if (this.standalone === stream) this.standalone = undefined;
     });
   }
 }

@@ -1,7 +1,7 @@
 import type { Readable, Writable } from 'node:stream';
 import type { Host } from '../host-api.js';
 import type { Logger } from '../logger.js';
-import { createMcpServer, type McpServerOptions, prepareMcpServingState } from '../mcp/create-mcp-server.js';
+import { createMcpServer, type McpServerOptions } from '../mcp/create-mcp-server.js';
 import {
   eraPinnedBy,
   opensLegacyConnection,
@@ -9,7 +9,8 @@ import {
   REVISION_SERVER_VERSIONS,
 } from '../mcp/protocol-eras.js';
 import { type JSONRPCMessage, type Server, serveStdio as serveBothEras } from '../mcp/sdk.js';
-import { RepeatedRequests } from './repeated-requests.js';
+import { prepareMcpServingState } from '../mcp/serving-state.js';
+import { RevisionRequests } from './revision-requests.js';
 import { idOfOversized, LineLimit, MAX_STDIO_MESSAGE_BYTES } from './stdio-line-limit.js';
 import { StdioWire } from './stdio-wire.js';
 
@@ -30,7 +31,7 @@ export interface StdioServeOptions extends McpServerOptions {
  * - Any other opening goes to the SDK's entry, which decides the era (a probe, a fallback, the
  *   errors of a bad envelope) and serves it; once it has pinned 2026-07-28, the requests a
  *   client repeats go straight to a server of the connection bound to that revision
- *   (RepeatedRequests).
+ *   (RevisionRequests).
  */
 export async function serveStdio(
   host: Host,
@@ -82,7 +83,7 @@ export async function serveStdio(
   /** Any other opening: the SDK's entry, with the repeated 2026-07-28 requests taken off it once it pins that era. */
   const serveThroughEntry = (first: JSONRPCMessage) => {
     let pinned: PinnedEra | undefined;
-    let repeated: RepeatedRequests | undefined;
+    let repeated: RevisionRequests | undefined;
     const served = serveBothEras(() => newServer(), { transport: wire, onerror });
     // stdin ended: the entry closes its server, aborting what it was answering; so is this one.
     const entryClosed = wire.onclose;
@@ -96,7 +97,7 @@ export async function serveStdio(
       if (pinned === undefined) {
         pinned = eraPinnedBy(message);
         if (pinned?.era === 'modern') {
-          repeated = new RepeatedRequests(
+          repeated = new RevisionRequests(
             newServer({ supportedProtocolVersions: REVISION_SERVER_VERSIONS }),
             pinned.revision,
             wire,
