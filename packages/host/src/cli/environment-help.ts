@@ -16,6 +16,12 @@ Environment variables:
   TOOLHOST_DATA_DIR             where the encrypted token file lives (default .toolhost-data)
   TOOLHOST_REDIS_URL            redis:// or rediss:// URL: share tokens and pacing among replicas
   TOOLHOST_ACCESS_TOKENS        user:token pairs for HTTP clients, comma-separated
+  TOOLHOST_AUTH_ISSUER          your identity provider's issuer URL: MCP clients sign in with OAuth
+                                (http.authorization.issuer)
+  TOOLHOST_AUTH_AUDIENCE        the token audiences that mean this host, comma-separated
+                                (default: the MCP endpoint's public URL)
+  TOOLHOST_AUTH_SUBJECT_CLAIM   the token claim that names the user (default sub)
+  TOOLHOST_AUTH_INTROSPECTION_SECRET  the client secret for RFC 7662 introspection (opaque tokens)
   <PROVIDER>_TOKEN              a static token per auth provider, e.g. CRM_AUTH_PROVIDER_TOKEN,
                                 GRID_AUTH_PROVIDER_TOKEN
   <PROVIDER>_CLIENT_ID          an OAuth client per auth provider (and <PROVIDER>_CLIENT_SECRET)

@@ -1,4 +1,5 @@
 import { AccessTokens } from '../auth/access-tokens.js';
+import { frontDoorFromConfig } from '../auth/front-door/front-door-config.js';
 import { ConfigError } from '../config/load-config.js';
 import type { Host } from '../host.js';
 import type { HttpServeOptions } from '../http/serve-http.js';
@@ -44,10 +45,17 @@ function httpOptionsOf(host: Host, logger: Logger, opts: ServeOptions, serverInf
   return {
     ...(opts.host ? { bindAddress: opts.host } : {}),
     accessTokens: AccessTokens.fromConfig(host.config, process.env),
+    ...frontDoorOf(host),
     ...metricsTokenFromEnv(process.env),
     logger,
     serverInfo,
   };
+}
+
+/** The OAuth front door of `http.authorization` with TOOLHOST_AUTH_* over it, where configured. */
+function frontDoorOf(host: Host): Pick<HttpOptions, 'frontDoor'> {
+  const frontDoor = frontDoorFromConfig(host.config, process.env);
+  return frontDoor ? { frontDoor } : {};
 }
 
 /** TOOLHOST_METRICS_TOKEN, held to the rule of the config's `http.metricsToken`. */

@@ -413,7 +413,7 @@ export const hostConfigSchema = {
           type: 'object',
           additionalProperties: false,
           description:
-            'How MCP clients sign in at the MCP endpoint (the MCP authorization spec), besides `http.accessTokens`.',
+            'How MCP clients sign in at the MCP endpoint (the MCP authorization spec), besides `http.accessTokens`: the endpoint is an OAuth 2.1 protected resource whose resource is its public URL (`http.publicUrl` + `http.path`).',
           properties: {
             mode: {
               enum: ['host', 'issuer'],
@@ -516,6 +516,107 @@ export const hostConfigSchema = {
                   description: 'A grant unused this long ends; each refresh starts it again (default 30).',
                 },
               },
+            },
+            issuer: {
+              type: 'string',
+              format: 'uri',
+              description:
+                "Mode `issuer` (the default where this is set): your identity provider's issuer URL, exactly as its tokens' `iss` (e.g. `https://login.example.com/realms/team`); its metadata names its keys.",
+              'x-env': 'TOOLHOST_AUTH_ISSUER',
+            },
+            authorizationServers: {
+              type: 'array',
+              items: { type: 'string', format: 'uri' },
+              minItems: 1,
+              description:
+                'The authorization servers the resource metadata names for clients to sign in at; by default the issuer.',
+            },
+            audience: {
+              type: 'array',
+              items: { type: 'string', minLength: 1 },
+              minItems: 1,
+              description:
+                "The `aud` values that mean this resource (RFC 8707); by default the MCP endpoint's public URL. Entra ID: the API's Application ID URI or client id.",
+              'x-env': 'TOOLHOST_AUTH_AUDIENCE (comma-separated)',
+            },
+            jwksUri: {
+              type: 'string',
+              format: 'uri',
+              description: "The issuer's JWKS, where its metadata does not name it (or to use another).",
+            },
+            algorithms: {
+              type: 'array',
+              items: {
+                enum: [
+                  'RS256',
+                  'RS384',
+                  'RS512',
+                  'PS256',
+                  'PS384',
+                  'PS512',
+                  'ES256',
+                  'ES384',
+                  'ES512',
+                  'EdDSA',
+                  'Ed25519',
+                ],
+              },
+              minItems: 1,
+              uniqueItems: true,
+              description:
+                'Signing algorithms accepted for JWT access tokens (never `none` or HMAC); by default all of these.',
+            },
+            subjectClaim: {
+              type: 'string',
+              minLength: 1,
+              description:
+                'The token claim that names the user (the user id of every call: upstream connections, previews, idempotency keys, bounds, the audit log); e.g. `email`, `preferred_username`, `oid`.',
+              default: 'sub',
+              'x-env': 'TOOLHOST_AUTH_SUBJECT_CLAIM',
+            },
+            introspection: {
+              type: 'object',
+              additionalProperties: false,
+              required: ['clientId'],
+              description:
+                "Opaque access tokens: checked at the issuer's RFC 7662 introspection endpoint, as this client, instead of as JWTs.",
+              properties: {
+                endpoint: {
+                  type: 'string',
+                  format: 'uri',
+                  description:
+                    "The introspection endpoint; by default the issuer's metadata's `introspection_endpoint`.",
+                },
+                clientId: {
+                  type: 'string',
+                  minLength: 1,
+                  description: "The resource's client id at the issuer.",
+                },
+                clientSecret: {
+                  type: 'string',
+                  minLength: 1,
+                  description: "The client's secret (better from the environment).",
+                  'x-env': 'TOOLHOST_AUTH_INTROSPECTION_SECRET',
+                },
+              },
+            },
+            scopes: {
+              type: 'object',
+              additionalProperties: false,
+              description:
+                "The host's scopes as your identity provider names them (`tools:read` allows reading tools, `tools:write` also writing ones). A token's scope matches the whole name or its last segment after `/` (Entra ID's `scp`).",
+              properties: {
+                read: { type: 'string', minLength: 1, default: 'tools:read' },
+                write: { type: 'string', minLength: 1, default: 'tools:write' },
+              },
+            },
+            cacheSeconds: {
+              type: 'integer',
+              minimum: 0,
+              maximum: 3600,
+              description:
+                'How long a validated token is reused without checking it again (never past its expiry); 0 checks every request.',
+              default: 60,
             },
           },
         },

@@ -246,7 +246,7 @@ export interface HostConfig {
       [k: string]: string;
     };
     /**
-     * How MCP clients sign in at the MCP endpoint (the MCP authorization spec), besides `http.accessTokens`.
+     * How MCP clients sign in at the MCP endpoint (the MCP authorization spec), besides `http.accessTokens`: the endpoint is an OAuth 2.1 protected resource whose resource is its public URL (`http.publicUrl` + `http.path`).
      */
     authorization?: {
       /**
@@ -324,6 +324,95 @@ export interface HostConfig {
          */
         refreshTokenDays?: number;
       };
+      /**
+       * Mode `issuer` (the default where this is set): your identity provider's issuer URL, exactly as its tokens' `iss` (e.g. `https://login.example.com/realms/team`); its metadata names its keys.
+       */
+      issuer?: string;
+      /**
+       * The authorization servers the resource metadata names for clients to sign in at; by default the issuer.
+       *
+       * @minItems 1
+       */
+      authorizationServers?: [string, ...string[]];
+      /**
+       * The `aud` values that mean this resource (RFC 8707); by default the MCP endpoint's public URL. Entra ID: the API's Application ID URI or client id.
+       *
+       * @minItems 1
+       */
+      audience?: [string, ...string[]];
+      /**
+       * The issuer's JWKS, where its metadata does not name it (or to use another).
+       */
+      jwksUri?: string;
+      /**
+       * Signing algorithms accepted for JWT access tokens (never `none` or HMAC); by default all of these.
+       *
+       * @minItems 1
+       */
+      algorithms?: [
+        (
+          | 'RS256'
+          | 'RS384'
+          | 'RS512'
+          | 'PS256'
+          | 'PS384'
+          | 'PS512'
+          | 'ES256'
+          | 'ES384'
+          | 'ES512'
+          | 'EdDSA'
+          | 'Ed25519'
+        ),
+        ...(
+          | 'RS256'
+          | 'RS384'
+          | 'RS512'
+          | 'PS256'
+          | 'PS384'
+          | 'PS512'
+          | 'ES256'
+          | 'ES384'
+          | 'ES512'
+          | 'EdDSA'
+          | 'Ed25519'
+        )[]
+      ];
+      /**
+       * The token claim that names the user (the user id of every call: upstream connections, previews, idempotency keys, bounds, the audit log); e.g. `email`, `preferred_username`, `oid`.
+       *
+       * @default "sub"
+       */
+      subjectClaim?: string;
+      /**
+       * Opaque access tokens: checked at the issuer's RFC 7662 introspection endpoint, as this client, instead of as JWTs.
+       */
+      introspection?: {
+        /**
+         * The introspection endpoint; by default the issuer's metadata's `introspection_endpoint`.
+         */
+        endpoint?: string;
+        /**
+         * The resource's client id at the issuer.
+         */
+        clientId: string;
+        /**
+         * The client's secret (better from the environment).
+         */
+        clientSecret?: string;
+      };
+      /**
+       * The host's scopes as your identity provider names them (`tools:read` allows reading tools, `tools:write` also writing ones). A token's scope matches the whole name or its last segment after `/` (Entra ID's `scp`).
+       */
+      scopes?: {
+        read?: string;
+        write?: string;
+      };
+      /**
+       * How long a validated token is reused without checking it again (never past its expiry); 0 checks every request.
+       *
+       * @default 60
+       */
+      cacheSeconds?: number;
     };
     /**
      * Users (by id) who see and end every user's connections at /connections; others see their own.
@@ -780,9 +869,9 @@ export interface ResolvedHostConfig {
       [k: string]: string;
     };
     /**
-     * How MCP clients sign in at the MCP endpoint (the MCP authorization spec), besides `http.accessTokens`.
+     * How MCP clients sign in at the MCP endpoint (the MCP authorization spec), besides `http.accessTokens`: the endpoint is an OAuth 2.1 protected resource whose resource is its public URL (`http.publicUrl` + `http.path`).
      */
-    authorization?: {
+    authorization: {
       /**
        * `host`: the host's own authorization server (`http.authorization.server`) issues the tokens; `issuer`: your identity provider does.
        */
@@ -858,6 +947,95 @@ export interface ResolvedHostConfig {
          */
         refreshTokenDays?: number;
       };
+      /**
+       * Mode `issuer` (the default where this is set): your identity provider's issuer URL, exactly as its tokens' `iss` (e.g. `https://login.example.com/realms/team`); its metadata names its keys.
+       */
+      issuer?: string;
+      /**
+       * The authorization servers the resource metadata names for clients to sign in at; by default the issuer.
+       *
+       * @minItems 1
+       */
+      authorizationServers?: [string, ...string[]];
+      /**
+       * The `aud` values that mean this resource (RFC 8707); by default the MCP endpoint's public URL. Entra ID: the API's Application ID URI or client id.
+       *
+       * @minItems 1
+       */
+      audience?: [string, ...string[]];
+      /**
+       * The issuer's JWKS, where its metadata does not name it (or to use another).
+       */
+      jwksUri?: string;
+      /**
+       * Signing algorithms accepted for JWT access tokens (never `none` or HMAC); by default all of these.
+       *
+       * @minItems 1
+       */
+      algorithms?: [
+        (
+          | 'RS256'
+          | 'RS384'
+          | 'RS512'
+          | 'PS256'
+          | 'PS384'
+          | 'PS512'
+          | 'ES256'
+          | 'ES384'
+          | 'ES512'
+          | 'EdDSA'
+          | 'Ed25519'
+        ),
+        ...(
+          | 'RS256'
+          | 'RS384'
+          | 'RS512'
+          | 'PS256'
+          | 'PS384'
+          | 'PS512'
+          | 'ES256'
+          | 'ES384'
+          | 'ES512'
+          | 'EdDSA'
+          | 'Ed25519'
+        )[]
+      ];
+      /**
+       * The token claim that names the user (the user id of every call: upstream connections, previews, idempotency keys, bounds, the audit log); e.g. `email`, `preferred_username`, `oid`.
+       *
+       * @default "sub"
+       */
+      subjectClaim: string;
+      /**
+       * Opaque access tokens: checked at the issuer's RFC 7662 introspection endpoint, as this client, instead of as JWTs.
+       */
+      introspection?: {
+        /**
+         * The introspection endpoint; by default the issuer's metadata's `introspection_endpoint`.
+         */
+        endpoint?: string;
+        /**
+         * The resource's client id at the issuer.
+         */
+        clientId: string;
+        /**
+         * The client's secret (better from the environment).
+         */
+        clientSecret?: string;
+      };
+      /**
+       * The host's scopes as your identity provider names them (`tools:read` allows reading tools, `tools:write` also writing ones). A token's scope matches the whole name or its last segment after `/` (Entra ID's `scp`).
+       */
+      scopes: {
+        read: string;
+        write: string;
+      };
+      /**
+       * How long a validated token is reused without checking it again (never past its expiry); 0 checks every request.
+       *
+       * @default 60
+       */
+      cacheSeconds: number;
     };
     /**
      * Users (by id) who see and end every user's connections at /connections; others see their own.

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AccessTokens } from '../auth/access-tokens.js';
+import { scopeForMessage, type ToolLookup } from '../auth/front-door/call-scope.js';
+import type { Caller, DoorRefusal, FrontDoor } from '../auth/front-door/front-door.js';
 import type { Host } from '../host-api.js';
 import type { Logger } from '../logger.js';
 import { type Narrowing, narrowingOf } from '../mcp/catalog-views.js';
@@ -11,7 +13,14 @@ import type { McpServingState } from '../mcp/serving-state.js';
 import type { AuditEntry } from '../observability/audit-log.js';
 import type { HttpSession, HttpSessions } from './http-sessions.js';
 import { isLegacyHttpRequest, type ModernRequests } from './modern-requests.js';
-import { BodyTooLarge, jsonRpcError, originAllowed, readBody, requestIdOf } from './request-guards.js';
+import {
+  BodyTooLarge,
+  type JsonRpcId,
+  jsonRpcError,
+  originAllowed,
+  readBody,
+  requestIdOf,
+} from './request-guards.js';
 import { SessionTransport } from './session-transport.js';
 import type { SessionRecord, SharedSessions } from './shared-sessions.js';
 
@@ -32,6 +41,10 @@ export interface McpEndpointOptions {
   shared?: SharedSessions;
   /** MCP 2026-07-28 requests, each served on its own (no session). */
   modern: ModernRequests;
+  /** The OAuth front door, once the server listens (its resource URL follows the port). */
+  frontDoor?: () => FrontDoor | undefined;
+  /** A plugin tool by the name a client calls it, for the scope a call needs. */
+  toolLookup?: ToolLookup;
 }
 
 /**
@@ -56,12 +69,14 @@ export class McpEndpoint {
     if (!originAllowed(origin, this.o.allowedOrigins as Set<string>)) {
       return jsonRpcError(res, 403, `Origin ${origin} is not allowed`);
     }
-    const userId = this.authenticate(req, res);
-    if (userId === undefined) return;
+    const caller = await this.authenticate(req, res);
+    if (caller === undefined) return;
+    const userId = caller.userId;
     const message = await this.readMessage(req, res);
     if (!message) return;
     const { parsed } = message;
     const id = requestIdOf(parsed);
+    if ('scopes' in caller && this.refusedForScope(res, caller, parsed)) return;
     // Answers to the server's own requests (a confirmation) serve calls already running.
     if (this.o.draining() && !onlyAnswers(parsed)) {
       return jsonRpcError(res, 503, 'The server is shutting down', { id, headers: { connection: 'close' } });
@@ -82,17 +97,49 @@ export class McpEndpoint {
   }
 
   /** Who is asking, before anything of the request is read; undefined when refused (answered). */
-  private authenticate(req: IncomingMessage, res: ServerResponse): string | undefined {
+  private async authenticate(
+    req: IncomingMessage,
+    res: ServerResponse,
+  ): Promise<Caller | { userId: string } | undefined> {
     const { host, accessTokens } = this.o;
-    if (!accessTokens.enabled) return host.config.defaultUserId;
+    const door = this.o.frontDoor?.();
+    if (door) {
+      const admitted = await door.admit(req.headers.authorization, accessTokens);
+      if ('userId' in admitted) return admitted;
+      req.resume();
+      this.refuse(res, admitted);
+      return undefined;
+    }
+    if (!accessTokens.enabled) return { userId: host.config.defaultUserId };
     const user = accessTokens.userFor(req.headers.authorization);
-    if (user) return user;
+    if (user) return { userId: user };
     req.resume();
     this.o.mcpState.audit?.record({ event: 'refusal', outcome: 'unauthenticated' });
     jsonRpcError(res, 401, 'Unauthorized: send Authorization: Bearer <access token>', {
       headers: { 'www-authenticate': 'Bearer' },
     });
     return undefined;
+  }
+
+  /** True when the token lacks the scope the message needs (answered 403, for step-up). */
+  private refusedForScope(res: ServerResponse, caller: Caller, parsed: unknown): boolean {
+    const door = this.o.frontDoor?.();
+    const lookup = this.o.toolLookup;
+    if (!door || !lookup) return false;
+    const refusal = door.checkScope(caller, scopeForMessage(parsed, lookup));
+    if (!refusal) return false;
+    this.refuse(res, refusal, requestIdOf(parsed));
+    return true;
+  }
+
+  /** A request refused at the front door: its challenge, and a line in the audit log. */
+  private refuse(res: ServerResponse, refusal: DoorRefusal, id: JsonRpcId | null = null): void {
+    this.o.mcpState.audit?.record({
+      event: 'refusal',
+      outcome: refusal.outcome,
+      ...(refusal.user ? { user: refusal.user } : {}),
+    });
+    jsonRpcError(res, refusal.status, refusal.message, { headers: refusal.headers, id });
   }
 
   /** The POST body as JSON (nothing for a GET or DELETE); undefined when refused (answered). */
@@ -172,7 +219,8 @@ export class McpEndpoint {
     const clientName = (parsed as { params?: { clientInfo?: { name?: unknown } } }).params?.clientInfo?.name;
     // Without access tokens every local client is the same user; the client's name is what
     // tells them apart, so that one that never closes its sessions evicts only its own.
-    const owner = accessTokens.enabled ? userId : `${userId}\u0000${String(clientName)}`;
+    const owner =
+      accessTokens.enabled || this.o.frontDoor?.() ? userId : `${userId}\u0000${String(clientName)}`;
     const refused = sessions.admit(owner);
     if (refused) {
       this.o.mcpState.audit?.record({

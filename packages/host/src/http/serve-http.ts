@@ -1,6 +1,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AccessTokens } from '../auth/access-tokens.js';
+import { FrontDoor, type FrontDoorSettings } from '../auth/front-door/front-door.js';
+import { frontDoorFromConfig } from '../auth/front-door/front-door-config.js';
+import { toolLookupOf } from '../auth/front-door/tool-lookup.js';
 import type { OwnAuthorizationServer } from '../auth/own-authorization-server.js';
 import type { Host } from '../host-api.js';
 import type { Logger } from '../logger.js';
@@ -44,6 +47,12 @@ export interface HttpServeOptions {
   serverInfo?: { name: string; version: string };
   /** Operator-issued bearer tokens mapped to user ids; required to bind beyond loopback. */
   accessTokens?: AccessTokens;
+  /**
+   * The MCP endpoint as an OAuth protected resource: who issues its tokens and how they are
+   * checked (default: from `http.authorization`; the host's own authorization server hands in
+   * its own). Static access tokens keep working beside it.
+   */
+  frontDoor?: FrontDoorSettings;
   /** A bearer token of its own for `/metrics` (default `http.metricsToken`). */
   metricsToken?: string;
   /** The URL browsers reach this server at, for OAuth redirect URIs (default: the bound address). */
@@ -89,6 +98,8 @@ interface ServerState {
   mcpState: McpServingState;
   sessions: HttpSessions;
   accessTokens: AccessTokens;
+  /** The OAuth front door, once the server listens (its resource URL follows the port). */
+  frontDoor: () => FrontDoor | undefined;
   shared?: SharedStore;
   /** The URL browsers reach this server at, known once it listens. */
   base: () => string;
@@ -143,9 +154,12 @@ function warnDeprecatedHostOption(): void {
 export async function serveHttp(host: Host, given: HttpServeOptions = {}): Promise<HttpServerHandle> {
   const options = settingsOf(host, given);
   const accessTokens = options.accessTokens ?? new AccessTokens({});
+  const doorSettings = options.frontDoor ?? frontDoorFromConfig(host.config, {});
   const bindHost = options.bindAddress;
-  refuseUnsafeBind(host, bindHost, accessTokens, options.publicUrl);
+  const oauth = doorSettings !== undefined || host.config.http.authorization?.mode === 'host';
+  refuseUnsafeBind(host, bindHost, accessTokens, options.publicUrl, oauth);
   let base = '';
+  let frontDoor: FrontDoor | undefined;
   let draining = false;
   let stopping = false;
   const state: ServerState = {
@@ -154,6 +168,7 @@ export async function serveHttp(host: Host, given: HttpServeOptions = {}): Promi
     mcpState: prepareMcpServingState(host),
     sessions: openSessions(options),
     accessTokens,
+    frontDoor: () => frontDoor,
     shared: sharedStoreOf(host),
     base: () => base,
     draining: () => draining || stopping,
@@ -193,6 +208,8 @@ export async function serveHttp(host: Host, given: HttpServeOptions = {}): Promi
   const shownHost = bindHost.includes(':') ? `[${bindHost}]` : bindHost;
   base = options.publicUrl ?? `http://${shownHost}:${port}`;
   for (const provider of host.oauthProviders) provider.signIn.setRedirectBase(base);
+  const door = doorSettings ?? ownServerDoor(state.ownAuthorizationServer);
+  if (door) frontDoor = new FrontDoor(door, `${base.replace(/\/$/, '')}${options.path}`);
   return {
     url: `http://${shownHost}:${port}${options.path}`,
     port,
@@ -251,6 +268,7 @@ async function serverRoutes(state: ServerState): Promise<RouteHandler[]> {
   return [
     (req, res, url) => url.pathname === options.path && mcp !== undefined && mcp(req, res, url),
     ...(ownServer ? [ownServer] : []),
+    (req, res, url) => answerResourceMetadata(state.frontDoor(), req, res, url),
     (req, res, url) =>
       url.pathname === '/' &&
       req.method === 'GET' &&
@@ -317,6 +335,8 @@ async function mcpRoute(state: ServerState): Promise<RouteHandler> {
     mcpState: state.mcpState,
     sessions: state.sessions,
     accessTokens: state.accessTokens,
+    frontDoor: state.frontDoor,
+    toolLookup: toolLookupOf(host, state.mcpState.names),
     allowedOrigins: new Set(options.allowedOrigins ?? []),
     maxBodyBytes: options.maxBodyBytes,
     ...(options.logger ? { logger: options.logger } : {}),
@@ -356,16 +376,39 @@ async function dispatch(
   for (const route of routes) if (await route(req, res, url)) return;
 }
 
+/** The front door of the host's own authorization server: its in-process token check, no HTTP round trip. */
+function ownServerDoor(own: OwnAuthorizationServer | undefined): FrontDoorSettings | undefined {
+  if (!own) return undefined;
+  return { authorizationServers: [own.issuer()], verifier: () => own.verifier };
+}
+
+/** `GET /.well-known/oauth-protected-resource[/mcp]` (RFC 9728), where the front door is configured. */
+function answerResourceMetadata(
+  door: FrontDoor | undefined,
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+): boolean {
+  if (!door?.servesMetadataAt(url.pathname)) return false;
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    jsonRpcError(res, 405, 'Method not allowed', { headers: { allow: 'GET, HEAD' } });
+    return true;
+  }
+  door.answerMetadata(res);
+  return true;
+}
+
 /** Refuses the binds that would expose tools or OAuth where they must not be. */
 function refuseUnsafeBind(
   host: Host,
   bindHost: string,
   accessTokens: AccessTokens,
-  publicUrl?: string,
+  publicUrl: string | undefined,
+  oauth: boolean,
 ): void {
-  if (!LOOPBACK_HOSTS.has(bindHost) && !accessTokens.enabled) {
+  if (!LOOPBACK_HOSTS.has(bindHost) && !accessTokens.enabled && !oauth) {
     throw new Error(
-      `Refusing to bind ${bindHost} without access tokens: set http.accessTokens (or TOOLHOST_ACCESS_TOKENS) so that only your users' clients can call tools.`,
+      `Refusing to bind ${bindHost} without access tokens: set http.authorization (an identity provider's issuer, TOOLHOST_AUTH_ISSUER) or http.accessTokens (TOOLHOST_ACCESS_TOKENS) so that only your users' clients can call tools.`,
     );
   }
   // A wildcard bind has no address a browser can use: the redirect URI would read

@@ -1,0 +1,308 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  Client,
+  type OAuthClientProvider,
+  StreamableHTTPClientTransport,
+  UnauthorizedError,
+} from '@modelcontextprotocol/client';
+import { UnsecuredJWT } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
+import { AccessTokens } from '../src/auth/access-tokens.js';
+import type { Host } from '../src/host.js';
+import { type HttpServerHandle, serveHttp } from '../src/http/serve-http.js';
+import { Browser, formOf } from './browser.js';
+import { jsonLines } from './support.js';
+import { startTeamIdp, type TeamIdp } from './team-idp.js';
+import { writeHost } from './write-support.js';
+
+// The MCP endpoint as an OAuth protected resource of a team's identity provider (oidc-provider,
+// started here): a client that only speaks the MCP authorization spec discovers the resource's
+// metadata, registers at the IdP, has its person sign in, and calls tools as that person; a
+// token for anything else is refused with the spec's challenge and nothing reaches upstream.
+const OPERATOR_TOKEN = 'headless-agent-token-0123456789';
+const OTHER_RESOURCE = 'https://other.example.test/mcp';
+
+let idp: TeamIdp;
+let upstream: RecordingUpstream;
+let host: Host;
+let server: HttpServerHandle;
+let auditFile: string;
+
+beforeAll(async () => {
+  idp = await startTeamIdp({ resources: [OTHER_RESOURCE] });
+  upstream = await startRecordingUpstream();
+  auditFile = join(mkdtempSync(join(tmpdir(), 'toolhost-front-door-')), 'audit.jsonl');
+  host = await writeHost(upstream.url, {
+    http: { authorization: { issuer: idp.issuer } },
+    audit: { log: auditFile },
+  });
+  server = await serveHttp(host, {
+    port: 0,
+    accessTokens: new AccessTokens({ robot: OPERATOR_TOKEN }),
+  });
+  idp.allowResource(server.url);
+});
+afterAll(async () => {
+  await server?.close();
+  await host?.close();
+  await upstream?.close();
+  await idp?.close();
+});
+
+const metadataUrl = () => `${new URL(server.url).origin}/.well-known/oauth-protected-resource/mcp`;
+
+/** A client's OAuth state, as a desktop client keeps it, and the authorization URL it was sent to. */
+class TestClientProvider implements OAuthClientProvider {
+  authorizationUrl: URL | undefined;
+  private info: Parameters<NonNullable<OAuthClientProvider['saveClientInformation']>>[0] | undefined;
+  private saved: Parameters<OAuthClientProvider['saveTokens']>[0] | undefined;
+  private verifier = '';
+  private discovery: unknown;
+
+  constructor(private readonly resourceOverride?: string) {}
+
+  get redirectUrl() {
+    return 'http://127.0.0.1:1/callback';
+  }
+  get clientMetadata() {
+    return {
+      client_name: 'Front door test client',
+      redirect_uris: [this.redirectUrl],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+      application_type: 'native',
+    };
+  }
+  clientInformation() {
+    return this.info;
+  }
+  saveClientInformation(info: NonNullable<typeof this.info>) {
+    this.info = info;
+  }
+  tokens() {
+    return this.saved;
+  }
+  saveTokens(tokens: NonNullable<typeof this.saved>) {
+    this.saved = tokens;
+  }
+  redirectToAuthorization(url: URL) {
+    this.authorizationUrl = url;
+  }
+  saveCodeVerifier(v: string) {
+    this.verifier = v;
+  }
+  codeVerifier() {
+    return this.verifier;
+  }
+  saveDiscoveryState(state: unknown) {
+    this.discovery = state;
+  }
+  discoveryState() {
+    return this.discovery as never;
+  }
+  async validateResourceURL(serverUrl: string | URL, resource?: string): Promise<URL | undefined> {
+    if (this.resourceOverride) return new URL(this.resourceOverride);
+    return new URL(resource ?? serverUrl);
+  }
+}
+
+/** The person's browser on the IdP's pages: signs in as `login`, consents, returns the callback's query. */
+async function signInAt(authorizationUrl: URL, login: string): Promise<URLSearchParams> {
+  const browser = new Browser();
+  const isCallback = (next: URL) => next.href.startsWith('http://127.0.0.1:1/callback');
+  let page = await browser.open(authorizationUrl, {}, isCallback);
+  for (let step = 0; step < 3 && !isCallback(page.url); step++) {
+    const { action, fields } = formOf(page);
+    page = await browser.submit(action, { ...fields, login, password: 'any' }, isCallback);
+  }
+  expect(isCallback(page.url)).toBe(true);
+  return page.url.searchParams;
+}
+
+/** Connects a client with only an OAuth provider (no header), signing its person in when asked. */
+async function connectAs(
+  login: string,
+  era: 'legacy' | 'modern',
+  provider = new TestClientProvider(),
+): Promise<Client> {
+  const make = () =>
+    new Client(
+      { name: 'front-door-client', version: '1.0.0' },
+      era === 'modern' ? { versionNegotiation: { mode: 'auto' } } : {},
+    );
+  const first = make();
+  const transport = new StreamableHTTPClientTransport(new URL(server.url), { authProvider: provider });
+  await expect(first.connect(transport)).rejects.toBeInstanceOf(UnauthorizedError);
+  expect(provider.authorizationUrl).toBeDefined();
+  const callback = await signInAt(provider.authorizationUrl!, login);
+  await transport.finishAuth(callback);
+  const client = make();
+  await client.connect(new StreamableHTTPClientTransport(new URL(server.url), { authProvider: provider }));
+  expect(client.getProtocolEra()).toBe(era);
+  return client;
+}
+
+const mcpPost = (authorization: string | undefined, body: unknown) =>
+  fetch(server.url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2025-11-25',
+      ...(authorization ? { authorization } : {}),
+    },
+    body: JSON.stringify(body),
+  });
+
+const initialize = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
+};
+
+describe('the protected resource', () => {
+  it('publishes its RFC 9728 metadata naming the issuer, at the root and the path form', async () => {
+    for (const url of [metadataUrl(), `${new URL(server.url).origin}/.well-known/oauth-protected-resource`]) {
+      const res = await fetch(url);
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({
+        resource: server.url,
+        authorization_servers: [idp.issuer],
+        scopes_supported: ['tools:read', 'tools:write'],
+        bearer_methods_supported: ['header'],
+      });
+    }
+  });
+
+  it('answers a request without a token 401 with the challenge pointing at the metadata', async () => {
+    const res = await mcpPost(undefined, initialize);
+    expect(res.status).toBe(401);
+    expect(res.headers.get('www-authenticate')).toBe(
+      `Bearer resource_metadata="${metadataUrl()}", scope="tools:read tools:write"`,
+    );
+  });
+});
+
+describe('a client that speaks only the MCP authorization spec', () => {
+  it.each(['legacy', 'modern'] as const)(
+    'registers at the IdP, signs its person in and calls tools as that person (%s era)',
+    async (era) => {
+      const login = `carol-${era}`;
+      const client = await connectAs(login, era);
+      const before = upstream.requests.length;
+      const result = await client.callTool({ name: 'WriteApi_ListThings', arguments: {} });
+      expect(result.isError).toBeFalsy();
+      expect(upstream.requests.slice(before)).toHaveLength(1);
+      expect(upstream.requests.at(-1)).toMatchObject({ method: 'GET', path: '/things' });
+      await client.close();
+      const calls = jsonLines(auditFile).filter((l) => l.event === 'tool_call' && l.user === login);
+      expect(calls.at(-1)).toMatchObject({ tool: 'WriteApi.ListThings', outcome: 'ok' });
+    },
+  );
+
+  it('is refused cleanly when its token is for another resource, and nothing is sent', async () => {
+    const provider = new TestClientProvider(OTHER_RESOURCE);
+    const first = new Client({ name: 'wrong-resource', version: '1.0.0' });
+    const transport = new StreamableHTTPClientTransport(new URL(server.url), { authProvider: provider });
+    await expect(first.connect(transport)).rejects.toBeInstanceOf(UnauthorizedError);
+    const callback = await signInAt(provider.authorizationUrl!, 'dave');
+    await transport.finishAuth(callback);
+    const token = (await provider.tokens())!.access_token;
+    const before = upstream.requests.length;
+    const res = await mcpPost(`Bearer ${token}`, initialize);
+    expect(res.status).toBe(401);
+    expect(res.headers.get('www-authenticate')).toMatch(
+      /^Bearer error="invalid_token", error_description="[^"]*another resource/,
+    );
+    const again = new Client({ name: 'wrong-resource', version: '1.0.0' });
+    await expect(
+      again.connect(new StreamableHTTPClientTransport(new URL(server.url), { authProvider: provider })),
+    ).rejects.toThrow();
+    expect(upstream.requests.length).toBe(before);
+    expect(jsonLines(auditFile).some((l) => l.outcome === 'invalid_token')).toBe(true);
+  });
+});
+
+describe('tokens that are not good here', () => {
+  const now = () => Math.floor(Date.now() / 1000);
+  const call = {
+    jsonrpc: '2.0',
+    id: 2,
+    method: 'tools/call',
+    params: { name: 'WriteApi_ListThings', arguments: {} },
+  };
+
+  it.each([
+    ['another audience', () => idp.sign({ sub: 'eve', aud: OTHER_RESOURCE }), 'another resource'],
+    [
+      'another issuer',
+      () => idp.sign({ sub: 'eve', aud: server.url, iss: 'https://evil.example.test' }),
+      'another issuer',
+    ],
+    ['an expired token', () => idp.sign({ sub: 'eve', aud: server.url, exp: now() - 600 }), 'expired'],
+    [
+      'a token not valid yet',
+      () => idp.sign({ sub: 'eve', aud: server.url, nbf: now() + 600 }),
+      'not valid yet',
+    ],
+    [
+      'a key not in the JWKS',
+      () => idp.sign({ sub: 'eve', aud: server.url }, { kid: 'not-a-team-key' }),
+      'not among',
+    ],
+    [
+      'alg: none',
+      async () =>
+        new UnsecuredJWT({ sub: 'eve', scope: 'tools:write' })
+          .setIssuer(idp.issuer)
+          .setAudience(server.url)
+          .setExpirationTime(now() + 300)
+          .encode(),
+      'signing algorithm is not accepted',
+    ],
+  ])('refuses %s with 401 invalid_token, and sends nothing', async (_what, make, reason) => {
+    const before = upstream.requests.length;
+    const res = await mcpPost(`Bearer ${await make()}`, call);
+    expect(res.status).toBe(401);
+    const challenge = res.headers.get('www-authenticate') ?? '';
+    expect(challenge).toMatch(/^Bearer error="invalid_token"/);
+    expect(challenge).toContain(reason);
+    expect(challenge).toContain(`resource_metadata="${metadataUrl()}"`);
+    expect(upstream.requests.length).toBe(before);
+  });
+
+  it('answers a read-only token 403 insufficient_scope for a write tool, and sends nothing', async () => {
+    const token = await idp.sign({ sub: 'frank', aud: server.url, scope: 'tools:read' });
+    const before = upstream.requests.length;
+    const write = {
+      jsonrpc: '2.0',
+      id: 3,
+      method: 'tools/call',
+      params: { name: 'WriteApi_UpdateThing', arguments: { id: '1', title: 'x' } },
+    };
+    const res = await mcpPost(`Bearer ${token}`, write);
+    expect(res.status).toBe(403);
+    expect(res.headers.get('www-authenticate')).toContain('error="insufficient_scope"');
+    expect(res.headers.get('www-authenticate')).toContain('scope="tools:write"');
+    expect(upstream.requests.length).toBe(before);
+    const line = jsonLines(auditFile).at(-1);
+    expect(line).toMatchObject({ event: 'refusal', outcome: 'insufficient_scope', user: 'frank' });
+  });
+
+  it('still honours the operator static token of a headless agent beside OAuth', async () => {
+    const client = new Client({ name: 'robot', version: '1.0.0' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(server.url), {
+        requestInit: { headers: { authorization: `Bearer ${OPERATOR_TOKEN}` } },
+      }),
+    );
+    const result = await client.callTool({ name: 'WriteApi_ListThings', arguments: {} });
+    expect(result.isError).toBeFalsy();
+    await client.close();
+  });
+});
