@@ -1,5 +1,12 @@
-import { createServer, type IncomingMessage, request, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import {
+  Agent,
+  type ClientRequest,
+  createServer,
+  type IncomingMessage,
+  request,
+  type ServerResponse,
+} from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 
 /** One request as the balancer forwarded it. */
 export interface Forwarded {
@@ -8,6 +15,19 @@ export interface Forwarded {
   path: string;
   session?: string;
   status: number;
+  /** Sent on an upstream connection the balancer held from an earlier request. */
+  reused?: boolean;
+}
+
+/**
+ * Pooling, as AWS ALB, nginx (`keepalive`), GCP and Envoy do: upstream connections are kept
+ * for `idleSeconds` after a request and reused. A target that closes one sooner races the
+ * balancer's next request on it, which a balancer answers 502: `closedByTarget` counts those
+ * closes (each a 502 waiting for an unlucky moment), with how long each had been idle.
+ */
+export interface Pool {
+  idleSeconds: number;
+  closedByTarget: { target: string; idleMs: number }[];
 }
 
 /**
@@ -22,6 +42,8 @@ export interface Balancer {
   /** Chooses the target for a request (by path, say); undefined: round robin. */
   pick?: (req: IncomingMessage) => string | undefined;
   forwarded: Forwarded[];
+  /** Set when started with `{ pool }`. */
+  pool?: Pool;
   close(): Promise<void>;
 }
 
@@ -32,24 +54,80 @@ async function bodyOf(req: IncomingMessage): Promise<Buffer> {
 }
 
 /** Sends the request to `target`; rejects with the error code when the target cannot be reached. */
-function forward(target: string, req: IncomingMessage, body: Buffer, res: ServerResponse): Promise<number> {
+function forward(
+  target: string,
+  req: IncomingMessage,
+  body: Buffer,
+  res: ServerResponse,
+  pooling?: Pooling,
+): Promise<{ status: number; reused: boolean }> {
   return new Promise((resolve, reject) => {
-    const out = request(new URL(req.url ?? '/', target), { method: req.method, headers: req.headers });
+    // Pooled: the client's own Connection header is not the balancer's to its upstream.
+    const { connection: _hop, ...headers } = req.headers;
+    const out = request(new URL(req.url ?? '/', target), {
+      method: req.method,
+      headers: pooling ? headers : req.headers,
+      ...(pooling ? { agent: pooling.agent } : {}),
+    });
+    pooling?.taken(out);
     out.once('error', (e: NodeJS.ErrnoException) => reject(e));
     out.once('response', (answer) => {
       res.writeHead(answer.statusCode ?? 502, answer.headers);
       answer.pipe(res);
       answer.once('error', () => res.destroy());
-      resolve(answer.statusCode ?? 502);
+      resolve({ status: answer.statusCode ?? 502, reused: out.reusedSocket });
     });
     res.once('close', () => out.destroy());
     out.end(body);
   });
 }
 
-export async function startBalancer(): Promise<Balancer> {
+/**
+ * A keep-alive agent that holds idle upstream connections `idleSeconds` and notes each one its
+ * target closed first while it sat idle.
+ */
+function pooling(pool: Pool): Pooling {
+  const agent = new Agent({ keepAlive: true });
+  // Its own hold, as a balancer's: not shortened to the target's `Keep-Alive: timeout` hint,
+  // which Node's agent would follow and balancers do not.
+  agent.keepSocketAlive = (socket: Socket) => {
+    socket.setKeepAlive(true, 1000);
+    socket.unref();
+    socket.setTimeout(pool.idleSeconds * 1000);
+    return true;
+  };
+  const idleSince = new WeakMap<Socket, number>();
+  const watched = new WeakSet<Socket>();
+  agent.on('free', (socket: Socket, options: { host: string; port: number }) => {
+    idleSince.set(socket, Date.now());
+    if (watched.has(socket)) return;
+    watched.add(socket);
+    // Idle for the balancer's whole hold: the balancer lets it go, not the target.
+    socket.on('timeout', () => idleSince.delete(socket));
+    socket.once('close', () => {
+      const since = idleSince.get(socket);
+      if (since !== undefined)
+        pool.closedByTarget.push({
+          target: `http://${options.host}:${options.port}`,
+          idleMs: Date.now() - since,
+        });
+    });
+  });
+  // A socket taken from the pool for a request is busy, not idle.
+  return { agent, taken: (req) => req.once('socket', (s) => idleSince.delete(s)) };
+}
+
+interface Pooling {
+  agent: Agent;
+  /** Marks the connection a request is given as busy. */
+  taken(req: ClientRequest): void;
+}
+
+export async function startBalancer(options: { pool?: { idleSeconds: number } } = {}): Promise<Balancer> {
   let turn = 0;
   const state: Balancer = { url: '', targets: [], forwarded: [], close: async () => {} };
+  if (options.pool) state.pool = { ...options.pool, closedByTarget: [] };
+  const pooled = state.pool ? pooling(state.pool) : undefined;
   const server = createServer(async (req, res) => {
     const body = await bodyOf(req);
     while (state.targets.length > 0) {
@@ -57,13 +135,14 @@ export async function startBalancer(): Promise<Balancer> {
       const target =
         picked && state.targets.includes(picked) ? picked : state.targets[turn++ % state.targets.length]!;
       try {
-        const status = await forward(target, req, body, res);
+        const { status, reused } = await forward(target, req, body, res, pooled);
         const session = req.headers['mcp-session-id'];
         state.forwarded.push({
           target,
           method: req.method ?? '',
           path: req.url ?? '',
           status,
+          ...(pooled ? { reused } : {}),
           ...(typeof session === 'string' ? { session } : {}),
         });
         return;
@@ -79,6 +158,7 @@ export async function startBalancer(): Promise<Balancer> {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   state.close = async () => {
+    pooled?.agent.destroy();
     server.closeAllConnections();
     await new Promise((r) => server.close(r));
   };

@@ -38,7 +38,10 @@ async function warnUnready(host: Host, logger: Logger): Promise<void> {
 // Type-only: the HTTP server's module itself loads only when it serves.
 type HttpOptions = HttpServeOptions;
 /** A transport being served: closed at the end, told first when stopping starts (HTTP). */
-type Closer = { close: () => Promise<void>; beginStopping?: () => void };
+type Closer = {
+  close: () => Promise<void>;
+  beginStopping?: (options?: { drainDelaySeconds?: number }) => Promise<void>;
+};
 
 /** What the CLI adds to the HTTP server's settings, which it takes from `host.config.http` itself. */
 function httpOptionsOf(host: Host, logger: Logger, opts: ServeOptions, serverInfo: ServerInfo): HttpOptions {
@@ -144,10 +147,13 @@ export async function serve(
     closers.push(await serveOverStdio(host, logger, serverInfo));
   }
   // In-flight calls finish (or are cancelled at the grace deadline) before transports close.
-  const stop = async () => {
-    logger.info('shutting down');
-    // Balancers see 503 from this moment, not once the calls in progress have finished.
-    for (const c of closers) c.beginStopping?.();
+  const stop = async (signal: NodeJS.Signals) => {
+    logger.info({ signal }, 'shutting down');
+    // Balancers see 503 from this moment, not once the calls in progress have finished. On
+    // SIGTERM (an orchestrator's) requests are still served for the drain delay, while the
+    // balancers notice; Ctrl-C (SIGINT) is a person who wants it stopped now.
+    const drain = signal === 'SIGTERM' ? {} : { drainDelaySeconds: 0 };
+    await Promise.all(closers.map((c) => c.beginStopping?.(drain)));
     await host.close().catch(() => {});
     for (const c of closers) await c.close().catch(() => {});
     process.exit(0);

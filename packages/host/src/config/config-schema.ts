@@ -672,6 +672,29 @@ export const hostConfigSchema = {
           description: 'Largest request body accepted, in bytes.',
           default: 4 * 1024 * 1024,
         },
+        keepAliveSeconds: {
+          type: 'integer',
+          minimum: 1,
+          maximum: 86_400,
+          description:
+            "How long an idle connection is kept open for the client's next request, in seconds. Above the idle timeout of a balancer that pools connections to the host (AWS ALB and nginx: 60 s; GCP: 600 s), else the balancer reuses a connection the host is closing and answers 502 (docs/replicas.md).",
+          default: 75,
+        },
+        headersTimeoutSeconds: {
+          type: 'integer',
+          minimum: 1,
+          maximum: 86_500,
+          description:
+            "How long a request's headers may take to arrive, in seconds; above `keepAliveSeconds`. Unset: `keepAliveSeconds` + 5.",
+        },
+        drainDelaySeconds: {
+          type: 'number',
+          minimum: 0,
+          maximum: 3600,
+          description:
+            'On SIGTERM, how long `/readyz` and `/healthz` answer 503 while requests are still served, so that a balancer stops sending before the host refuses (a Kubernetes pre-stop delay; docs/replicas.md), in seconds. Then calls in progress finish (`shutdownGraceSeconds`) and new ones are refused.',
+          default: 0,
+        },
       },
     },
     store: {

@@ -454,6 +454,22 @@ export interface HostConfig {
      * @default 4194304
      */
     maxBodyBytes?: number;
+    /**
+     * How long an idle connection is kept open for the client's next request, in seconds. Above the idle timeout of a balancer that pools connections to the host (AWS ALB and nginx: 60 s; GCP: 600 s), else the balancer reuses a connection the host is closing and answers 502 (docs/replicas.md).
+     *
+     * @default 75
+     */
+    keepAliveSeconds?: number;
+    /**
+     * How long a request's headers may take to arrive, in seconds; above `keepAliveSeconds`. Unset: `keepAliveSeconds` + 5.
+     */
+    headersTimeoutSeconds?: number;
+    /**
+     * On SIGTERM, how long `/readyz` and `/healthz` answer 503 while requests are still served, so that a balancer stops sending before the host refuses (a Kubernetes pre-stop delay; docs/replicas.md), in seconds. Then calls in progress finish (`shutdownGraceSeconds`) and new ones are refused.
+     *
+     * @default 0
+     */
+    drainDelaySeconds?: number;
   };
   /**
    * State shared by several host replicas behind a load balancer.
@@ -1077,6 +1093,22 @@ export interface ResolvedHostConfig {
      * @default 4194304
      */
     maxBodyBytes: number;
+    /**
+     * How long an idle connection is kept open for the client's next request, in seconds. Above the idle timeout of a balancer that pools connections to the host (AWS ALB and nginx: 60 s; GCP: 600 s), else the balancer reuses a connection the host is closing and answers 502 (docs/replicas.md).
+     *
+     * @default 75
+     */
+    keepAliveSeconds: number;
+    /**
+     * How long a request's headers may take to arrive, in seconds; above `keepAliveSeconds`. Unset: `keepAliveSeconds` + 5.
+     */
+    headersTimeoutSeconds?: number;
+    /**
+     * On SIGTERM, how long `/readyz` and `/healthz` answer 503 while requests are still served, so that a balancer stops sending before the host refuses (a Kubernetes pre-stop delay; docs/replicas.md), in seconds. Then calls in progress finish (`shutdownGraceSeconds`) and new ones are refused.
+     *
+     * @default 0
+     */
+    drainDelaySeconds: number;
   };
   /**
    * State shared by several host replicas behind a load balancer.

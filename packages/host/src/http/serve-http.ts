@@ -17,7 +17,7 @@ import { connectionsPage } from './connections-page.js';
 import { answerHome } from './home-page.js';
 import { HttpSessions } from './http-sessions.js';
 import { McpEndpoint } from './mcp-endpoint.js';
-import { metricsRoute } from './metrics-route.js';
+import { METRICS_PATH, metricsRoute } from './metrics-route.js';
 import { ModernRequests } from './modern-requests.js';
 import { oauthRoutes } from './oauth-routes.js';
 import { hostGuard, jsonRpcError, LOOPBACK_HOSTS, writeJson } from './request-guards.js';
@@ -66,6 +66,12 @@ export interface HttpServeOptions {
   sessionIdleSeconds?: number;
   /** How long close() waits for answers still being written (default 5 s). */
   drainSeconds?: number;
+  /** Idle connections are kept this long (default `http.keepAliveSeconds`). */
+  keepAliveSeconds?: number;
+  /** A request's headers may take this long (default `http.headersTimeoutSeconds`, else keep-alive + 5 s). */
+  headersTimeoutSeconds?: number;
+  /** How long `beginStopping()` keeps serving after the probes turn 503 (default `http.drainDelaySeconds`). */
+  drainDelaySeconds?: number;
 }
 
 export interface HttpServerHandle {
@@ -79,9 +85,11 @@ export interface HttpServerHandle {
   close(): Promise<void>;
   /**
    * Tells balancers at once that this server is stopping (SIGTERM): `/healthz` and `/readyz`
-   * answer 503 and new MCP requests are refused (503), while calls in progress finish.
+   * answer 503 from now. Requests are still served for the drain delay (`drainDelaySeconds`,
+   * or the option's), while balancers notice; then new MCP requests are refused (503) while
+   * calls in progress finish. Resolves when the delay is over.
    */
-  beginStopping(): void;
+  beginStopping(options?: { drainDelaySeconds?: number }): Promise<void>;
 }
 
 /** Answers a request if it is its route (true), else leaves it to the next (false). */
@@ -104,6 +112,8 @@ interface ServerState {
   /** The URL browsers reach this server at, known once it listens. */
   base: () => string;
   draining: () => boolean;
+  /** SIGTERM came (or close()): the probes answer 503, requests may still be served. */
+  stopping: () => boolean;
   /** POST exchanges whose answer is not yet written; shutdown waits for them. */
   exchanges: Set<ServerResponse>;
   /** The host's own authorization server, when configured: the MCP endpoint honours its tokens. */
@@ -128,7 +138,40 @@ function settingsOf(host: Host, given: HttpServeOptions) {
     maxSessionsPerUser: options.maxSessionsPerUser ?? http.maxSessionsPerUser,
     maxSessions: options.maxSessions ?? http.maxSessions,
     sessionIdleSeconds: options.sessionIdleSeconds ?? http.sessionIdleSeconds,
+    drainDelaySeconds: options.drainDelaySeconds ?? http.drainDelaySeconds,
+    metricsToken: options.metricsToken ?? http.metricsToken,
+    ...connectionTimeouts(options, http),
   };
+}
+
+/**
+ * Keep-alive above a pooling balancer's idle timeout, so that the balancer, not the host, closes
+ * idle connections (else it may send on one the host is closing: a 502). Headers may take
+ * longer than that: where they did not, Node could end a reused connection's next request
+ * on the idle time alone.
+ */
+function connectionTimeouts(
+  options: Pick<HttpServeOptions, 'keepAliveSeconds' | 'headersTimeoutSeconds'>,
+  http: { keepAliveSeconds: number; headersTimeoutSeconds?: number },
+) {
+  const keepAliveSeconds = options.keepAliveSeconds ?? http.keepAliveSeconds;
+  const headersTimeoutSeconds =
+    options.headersTimeoutSeconds ?? http.headersTimeoutSeconds ?? keepAliveSeconds + 5;
+  if (headersTimeoutSeconds <= keepAliveSeconds)
+    throw new Error(
+      `http.headersTimeoutSeconds (${headersTimeoutSeconds}) must be above http.keepAliveSeconds (${keepAliveSeconds}); leave it unset for keep-alive + 5 s.`,
+    );
+  return { keepAliveSeconds, headersTimeoutSeconds };
+}
+
+/** Applies the connection timeouts: Node requires the whole request's deadline to be no shorter. */
+function applyConnectionTimeouts(
+  server: Server,
+  { keepAliveSeconds, headersTimeoutSeconds }: ReturnType<typeof connectionTimeouts>,
+): void {
+  server.keepAliveTimeout = keepAliveSeconds * 1000;
+  server.headersTimeout = headersTimeoutSeconds * 1000;
+  server.requestTimeout = Math.max(server.requestTimeout, server.headersTimeout);
 }
 
 let warnedHostOption = false;
@@ -161,7 +204,9 @@ export async function serveHttp(host: Host, given: HttpServeOptions = {}): Promi
   let base = '';
   let frontDoor: FrontDoor | undefined;
   let draining = false;
+  /** SIGTERM came: the probes say so at once, requests are served until `refusing`. */
   let stopping = false;
+  let refusing = false;
   const state: ServerState = {
     host,
     options,
@@ -171,7 +216,8 @@ export async function serveHttp(host: Host, given: HttpServeOptions = {}): Promi
     frontDoor: () => frontDoor,
     shared: sharedStoreOf(host),
     base: () => base,
-    draining: () => draining || stopping,
+    draining: () => draining || refusing,
+    stopping: () => draining || stopping,
     exchanges: new Set(),
   };
   if (options.mcp !== false)
@@ -189,7 +235,7 @@ export async function serveHttp(host: Host, given: HttpServeOptions = {}): Promi
     // A balancer's probes name the replica's own address: answered whatever the Host, with
     // the status alone where the Host is not one of ours.
     if (answerProbe(req, res, state, trustedHost)) return;
-    if (!trustedHost) {
+    if (!trustedHost && !scrapeByAddress(req, state)) {
       return jsonRpcError(res, 403, `Host ${req.headers.host ?? '(none)'} is not allowed`);
     }
     dispatch(routes, req, res).catch((e: unknown) => {
@@ -197,6 +243,7 @@ export async function serveHttp(host: Host, given: HttpServeOptions = {}): Promi
       jsonRpcError(res, 500, 'Internal error', { code: -32603 });
     });
   });
+  applyConnectionTimeouts(httpServer, options);
   await listen(httpServer, options.port ?? 0, bindHost, state.sessions);
   const { port } = httpServer.address() as AddressInfo;
   hostAllowed = hostGuard({
@@ -213,8 +260,10 @@ export async function serveHttp(host: Host, given: HttpServeOptions = {}): Promi
   return {
     url: `http://${shownHost}:${port}${options.path}`,
     port,
-    beginStopping() {
+    async beginStopping({ drainDelaySeconds = options.drainDelaySeconds } = {}) {
       stopping = true;
+      if (drainDelaySeconds > 0) await new Promise((r) => setTimeout(r, drainDelaySeconds * 1000));
+      refusing = true;
     },
     async close() {
       draining = true;
@@ -280,8 +329,7 @@ async function serverRoutes(state: ServerState): Promise<RouteHandler[]> {
         showFigures: !accessTokens.enabled,
       }),
     oauth.handle,
-    metricsRoute({ host, accessTokens, metricsToken: options.metricsToken ?? host.config.http.metricsToken })
-      .handle,
+    metricsRoute({ host, accessTokens, metricsToken: options.metricsToken }).handle,
     connections.handle,
     (_req, res) => {
       jsonRpcError(res, 404, 'Not found');
@@ -441,7 +489,7 @@ function answerProbe(
   const path = req.url.split('?')[0];
   if (path !== '/healthz' && path !== '/livez' && path !== '/readyz') return false;
   const { accessTokens } = state;
-  const stopping = state.draining();
+  const stopping = state.stopping();
   const storeDown = state.shared !== undefined && state.shared.redis.status !== 'ready';
   const details =
     trustedHost && (!accessTokens.enabled || accessTokens.userFor(req.headers.authorization) !== undefined);
@@ -462,6 +510,17 @@ function answerProbe(
     'cache-control': 'no-store',
   });
   return true;
+}
+
+/**
+ * A scraper per replica (Prometheus' Kubernetes discovery) names the pod's own address, which
+ * no Host guard can know. `/metrics` alone is answered whatever the Host, and only where it
+ * needs a bearer token (access tokens or the metrics token): a DNS-rebinding page cannot send
+ * one, so the guard it stands for holds. Everything else (MCP, OAuth, /connections) keeps it.
+ */
+function scrapeByAddress(req: IncomingMessage, state: ServerState): boolean {
+  const protectedMetrics = state.accessTokens.enabled || state.options.metricsToken !== undefined;
+  return protectedMetrics && req.url?.split('?')[0] === METRICS_PATH;
 }
 
 /** Stops taking connections, waits (bounded) for answers being written, then closes everything. */

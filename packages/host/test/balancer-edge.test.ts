@@ -1,0 +1,187 @@
+import { request as httpRequest } from 'node:http';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
+import type { HostConfig } from '../src/config/host-config.js';
+import { type Balancer, startBalancer } from './balancer.js';
+import { type HttpHostProcess, spawnHttpHost } from './support.js';
+
+// The host behind what runs in front of replicas: a balancer that pools connections, an
+// orchestrator's SIGTERM, a scraper that addresses each pod by its own address.
+
+const ALICE = 'alice-access-token-0123456789';
+const METRICS_TOKEN = 'metrics-token-0123456789';
+let upstream: RecordingUpstream | undefined;
+let hostProcess: HttpHostProcess | undefined;
+let balancer: Balancer | undefined;
+afterEach(async () => {
+  hostProcess?.child.kill('SIGKILL');
+  await hostProcess?.exited;
+  await balancer?.close();
+  await upstream?.close();
+  [hostProcess, balancer, upstream] = [undefined, undefined, undefined];
+});
+
+const echoHost = async (extra: HostConfig = {}) => {
+  upstream = await startRecordingUpstream();
+  return spawnHttpHost(
+    { plugins: ['toolhost-plugin-echo'], toolSets: { EchoApi: { baseUrl: upstream.url } }, ...extra },
+    { ECHO_AUTH_TOKEN: 'tok' },
+  );
+};
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function connect(url: string): Promise<Client> {
+  const client = new Client({ name: 'edge', version: '0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  return client;
+}
+
+describe('behind a balancer that pools connections', () => {
+  it('keeps an idle connection past Node’s 5 s default, so the balancer, not the host, lets it go', async () => {
+    hostProcess = await echoHost();
+    balancer = await startBalancer({ pool: { idleSeconds: 60 } });
+    const origin = new URL(hostProcess.url).origin;
+    balancer.targets = [origin];
+    expect((await fetch(`${balancer.url}/healthz`)).status).toBe(200);
+    // Idle longer than Node's default keep-alive (5 s, closed near 6 s), well inside the
+    // balancer's 60 s: a host that closes first races the balancer's next request (a 502).
+    await sleep(7000);
+    expect((await fetch(`${balancer.url}/healthz`)).status).toBe(200);
+    expect(balancer.pool!.closedByTarget).toEqual([]);
+    expect(balancer.forwarded.map((f) => f.reused)).toEqual([false, true]);
+  }, 30_000);
+
+  it('keeps idle connections as long as http.keepAliveSeconds says, and closes them then', async () => {
+    hostProcess = await echoHost({ http: { keepAliveSeconds: 1 } });
+    balancer = await startBalancer({ pool: { idleSeconds: 60 } });
+    balancer.targets = [new URL(hostProcess.url).origin];
+    expect((await fetch(`${balancer.url}/healthz`)).status).toBe(200);
+    await sleep(2500);
+    expect(balancer.pool!.closedByTarget).toHaveLength(1);
+    expect(balancer.pool!.closedByTarget[0]!.idleMs).toBeGreaterThanOrEqual(900);
+  }, 30_000);
+
+  it('refuses a headers timeout not above the keep-alive, naming both settings', async () => {
+    await expect(echoHost({ http: { keepAliveSeconds: 90, headersTimeoutSeconds: 60 } })).rejects.toThrow(
+      /http\.headersTimeoutSeconds \(60\) must be above http\.keepAliveSeconds \(90\)/,
+    );
+  });
+});
+
+describe('the drain delay (http.drainDelaySeconds) after SIGTERM', () => {
+  it('answers /readyz 503 at once while still serving MCP requests for the delay, then stops', async () => {
+    hostProcess = await echoHost({ http: { drainDelaySeconds: 5 } });
+    const base = new URL(hostProcess.url).origin;
+    const before = await connect(hostProcess.url);
+    const told = Date.now();
+    hostProcess.child.kill('SIGTERM');
+    let ready = 200;
+    while (ready === 200 && Date.now() - told < 1500) ready = (await fetch(`${base}/readyz`)).status;
+    expect(ready).toBe(503);
+    expect((await fetch(`${base}/healthz`)).status).toBe(503);
+    // Requests that reach it before the balancer noticed: a session opened now, and a call on
+    // one opened before, both answered.
+    const during = await connect(hostProcess.url);
+    const calls = await Promise.all(
+      [before, during].map((c) => c.callTool({ name: 'EchoApi_GetItem', arguments: { item_id: 'i1' } })),
+    );
+    expect(calls.map((c) => c.isError ?? false)).toEqual([false, false]);
+    // Still inside the delay: without one, both were refused (503) from the SIGTERM.
+    expect(Date.now() - told).toBeLessThan(5000);
+    expect(await hostProcess.exited).toBe(0);
+    // It waited the delay before it stopped.
+    expect(Date.now() - told).toBeGreaterThanOrEqual(5000);
+    await Promise.all([before, during].map((c) => c.close().catch(() => {})));
+  }, 30_000);
+
+  it('stops at once on SIGINT (a person at a terminal), whatever the delay', async () => {
+    hostProcess = await echoHost({ http: { drainDelaySeconds: 30 } });
+    const told = Date.now();
+    hostProcess.child.kill('SIGINT');
+    expect(await hostProcess.exited).toBe(0);
+    expect(Date.now() - told).toBeLessThan(10_000);
+  }, 30_000);
+});
+
+/** A request with `host` as its Host header, as a scraper addressing the pod sends. */
+function asAddressed(url: string, host: string, authorization?: string) {
+  const { port, pathname } = new URL(url);
+  return new Promise<number>((resolve, reject) => {
+    const req = httpRequest(
+      {
+        host: '127.0.0.1',
+        port,
+        path: pathname,
+        method: pathname === '/mcp' ? 'POST' : 'GET',
+        headers: {
+          host,
+          ...(authorization ? { authorization } : {}),
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
+      },
+      (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      },
+    );
+    req.on('error', reject);
+    req.end(
+      pathname === '/mcp'
+        ? JSON.stringify({
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'initialize',
+            params: {
+              protocolVersion: '2025-06-18',
+              capabilities: {},
+              clientInfo: { name: 'x', version: '0' },
+            },
+          })
+        : undefined,
+    );
+  });
+}
+
+describe('scraping /metrics per replica (--host 0.0.0.0 with http.publicUrl)', () => {
+  it("answers /metrics by the pod's own address with the metrics token, and keeps /mcp behind the Host guard", async () => {
+    upstream = await startRecordingUpstream();
+    hostProcess = await spawnHttpHost(
+      {
+        plugins: ['toolhost-plugin-echo'],
+        toolSets: { EchoApi: { baseUrl: upstream.url } },
+        http: { host: '0.0.0.0', publicUrl: 'https://tools.example.com' },
+      },
+      {
+        ECHO_AUTH_TOKEN: 'tok',
+        TOOLHOST_ACCESS_TOKENS: `alice:${ALICE}`,
+        TOOLHOST_METRICS_TOKEN: METRICS_TOKEN,
+      },
+    );
+    const origin = new URL(hostProcess.url).origin;
+    const pod = `10.0.0.5:${new URL(origin).port}`;
+    expect(await asAddressed(`${origin}/metrics`, pod, `Bearer ${METRICS_TOKEN}`)).toBe(200);
+    expect(await asAddressed(`${origin}/metrics`, pod)).toBe(401);
+    expect(await asAddressed(`${origin}/metrics`, pod, 'Bearer not-the-metrics-token-000')).toBe(401);
+    // A user who is not an operator reads no metrics, by any address.
+    expect(await asAddressed(`${origin}/metrics`, pod, `Bearer ${ALICE}`)).toBe(403);
+    // DNS rebinding: a page on another name reaches MCP, OAuth and /connections no more than before.
+    expect(await asAddressed(`${origin}/mcp`, pod, `Bearer ${ALICE}`)).toBe(403);
+    expect(
+      await asAddressed(`${origin}/mcp`, `evil.example:${new URL(origin).port}`, `Bearer ${ALICE}`),
+    ).toBe(403);
+    expect(await asAddressed(`${origin}/connections`, pod, `Bearer ${ALICE}`)).toBe(403);
+    // By the public name, MCP is served.
+    expect(await asAddressed(`${origin}/mcp`, 'tools.example.com', `Bearer ${ALICE}`)).toBe(200);
+  }, 30_000);
+
+  it('keeps /metrics behind the Host guard where nothing protects it (loopback, no tokens)', async () => {
+    hostProcess = await echoHost();
+    const origin = new URL(hostProcess.url).origin;
+    const port = new URL(origin).port;
+    expect(await asAddressed(`${origin}/metrics`, `evil.example:${port}`)).toBe(403);
+    expect(await asAddressed(`${origin}/metrics`, `127.0.0.1:${port}`)).toBe(200);
+  }, 30_000);
+});
