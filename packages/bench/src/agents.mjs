@@ -10,6 +10,7 @@ import { bigBody } from './big-body.mjs';
 import { catalogCost } from './catalog-cost.mjs';
 import { median, percentile, round } from './measure.mjs';
 import { connectStdio } from './processes.mjs';
+import { loadRealQuestions, scoreRealQuestions } from './real-questions.mjs';
 import { EVAL_DIR, EVERYDAY_FILE, kFold, loadRequests, partOf, scoreRankings } from './search-eval.mjs';
 import { BARE_SERVER, hostStdio } from './subjects.mjs';
 
@@ -74,6 +75,16 @@ export async function measureDiscovery(upstream, { quick }) {
     tune: part('tune'),
     kFold: kFold(everyday, ranked),
   };
+  // The questions people asked in public: the held-out half counts as totals only.
+  const questions = loadRealQuestions();
+  /** @type {string[][]} */
+  const questionRanks = [];
+  for (const { question } of questions) {
+    const { ms, names } = await search(question);
+    latencies.push(ms);
+    questionRanks.push(names.map((n) => n.replace('_', '.')));
+  }
+  const realQuestions = scoreRealQuestions(questions, questionRanks);
   const results = [];
   for (const { file, requests } of sets) {
     let top1 = 0;
@@ -103,6 +114,7 @@ export async function measureDiscovery(upstream, { quick }) {
   return {
     catalogTools: conn.list.tools.length,
     everyday: everydayResult,
+    realQuestions,
     sets: results,
     searches: latencies.length,
     p50Ms: round(percentile(latencies, 50)),

@@ -198,6 +198,32 @@ export function agentsTables(r) {
     );
     out.push('');
   }
+  if (d?.realQuestions) {
+    const q = d.realQuestions;
+    const row = (
+      /** @type {string} */ label,
+      /** @type {{ requests: number, toolsCovered: number, top1?: number, top3?: number, top5?: number, mrr5?: number }} */ f,
+    ) => [label, f.requests, f.toolsCovered, `${f.top1}%`, `${f.top3}%`, `${f.top5}%`, f.mrr5];
+    out.push(
+      table(
+        [
+          `${q.file} (questions people asked)`,
+          'questions',
+          'tools covered',
+          'top-1',
+          'top-3',
+          'top-5',
+          'MRR@5',
+        ],
+        [
+          row('**held-out half** (totals only)', q.heldOut),
+          row('open half', q.open),
+          ...Object.entries(q.open.toolSets).map(([set, f]) => row(`open half, ${set}`, f)),
+        ],
+      ),
+    );
+    out.push('');
+  }
   if (d) {
     out.push(
       table(

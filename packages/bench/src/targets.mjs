@@ -201,6 +201,13 @@ export function agentTargets(r) {
     add(`${label}: top-5`, '≥ 97%', `${test.top5}%`, '–', (test.top5 ?? Number.NaN) >= 97);
     add(`${label}: MRR@5`, '≥ 0.90', `${test.mrr5}`, '–', (test.mrr5 ?? Number.NaN) >= 0.9);
   }
+  const asked = d?.realQuestions?.heldOut;
+  if (asked) {
+    const label = `search_tools, real questions held out (${asked.requests})`;
+    add(`${label}: top-1`, '≥ 90%', `${asked.top1}%`, '–', (asked.top1 ?? Number.NaN) >= 90);
+    add(`${label}: top-5`, '≥ 98%', `${asked.top5}%`, '–', (asked.top5 ?? Number.NaN) >= 98);
+    add(`${label}: MRR@5`, '≥ 0.93', `${asked.mrr5}`, '–', (asked.mrr5 ?? Number.NaN) >= 0.93);
+  }
   if (d && main) {
     add(
       `search_tools top-5 (${main.requests} requests, ${main.toolsCovered} tools)`,

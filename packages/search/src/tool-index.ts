@@ -31,6 +31,11 @@ export interface ToolSearchOptions {
   limit?: number;
   /** Only tools of this tool set (e.g. `GridApi`), compared case-insensitively. */
   toolSet?: string;
+  /**
+   * Only tools of these tool sets, compared case-insensitively: an index that holds other
+   * servers' tools beside one's own can still answer from one's own catalog only.
+   */
+  toolSets?: readonly string[];
 }
 
 interface IndexedTool {
@@ -128,8 +133,12 @@ export class ToolIndex {
   search(query: string, options: ToolSearchOptions = {}): ToolMatch[] {
     const limit = options.limit ?? 5;
     const set = options.toolSet?.toLowerCase();
+    const sets = options.toolSets && new Set(options.toolSets.map((s) => s.toLowerCase()));
     const intent = requestIntent(this.spelling.correct(query), this.prefixes);
-    const inSet = (id: number) => !set || this.tools[id]!.toolSet.toLowerCase() === set;
+    const inSet = (id: number) => {
+      const own = this.tools[id]!.toolSet.toLowerCase();
+      return (!set || own === set) && (!sets || sets.has(own));
+    };
     // An id stands for its object: "show recA1b…" asks about a record.
     const objects = [...intent.ids].map((k) => (k === 'email' ? '' : (this.idObjects.get(k) ?? '')));
     const found = this.index.search([intent.text, ...objects].join(' '), {

@@ -1,0 +1,44 @@
+// The questions people asked in public (@toolhost/search's eval/real-questions.json), scored per
+// half: the open half with its figures per tool set, the held-out half as totals only, since
+// nothing more of it may be looked at (see that file's test).
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { scoreRankings } from './search-eval.mjs';
+
+/** The search package's evaluation data (its catalog snapshot, the real questions). */
+export const SEARCH_EVAL_DIR = join(
+  dirname(createRequire(import.meta.url).resolve('@toolhost/search/package.json')),
+  'eval',
+);
+export const REAL_QUESTIONS_FILE = 'real-questions.json';
+
+/** @typedef {{ id: string, question: string, tools: string[], source: string, half: 'open' | 'held-out' }} RealQuestion */
+
+/** @returns {RealQuestion[]} */
+export function loadRealQuestions() {
+  return JSON.parse(readFileSync(join(SEARCH_EVAL_DIR, REAL_QUESTIONS_FILE), 'utf8'));
+}
+
+/**
+ * Figures of each half. A question counts as answered at the rank of the first of its tools
+ * that the ranking names (any of them answers it).
+ * @param {RealQuestion[]} questions
+ * @param {string[][]} ranked canonical names (`Set.Tool`) per question, best first
+ */
+export function scoreRealQuestions(questions, ranked) {
+  const half = (/** @type {RealQuestion['half']} */ h) => {
+    const idx = questions.map((q, i) => (q.half === h ? i : -1)).filter((i) => i >= 0);
+    const requests = idx.map((i) => {
+      const q = /** @type {RealQuestion} */ (questions[i]);
+      const found = (ranked[i] ?? []).slice(0, 5).find((n) => q.tools.includes(n));
+      return { request: q.question, tool: found ?? /** @type {string} */ (q.tools[0]) };
+    });
+    return scoreRankings(
+      requests,
+      idx.map((i) => ranked[i] ?? []),
+    );
+  };
+  const { toolSets: _perSet, ...heldOut } = half('held-out');
+  return { file: REAL_QUESTIONS_FILE, open: half('open'), heldOut };
+}

@@ -1,0 +1,107 @@
+// pnpm -F @toolhost/bench bench:search
+//
+// search_tools' ranking in process, without a transport: the questions people asked in public
+// (@toolhost/search's eval/real-questions.json; the held-out half as totals only) over the
+// host's catalog, then over a mixed catalog, the host's tools beside 1,167 tools of other public
+// servers and specs (eval/foreign): does the right toolhost tool still come first, how often
+// does a stranger take the first place, and does a search kept to the host's own tool sets ever
+// return a stranger. Prints tables; timing is reported, never asserted.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createHost, ToolIndex } from '@toolhost/host';
+import { percentile, round } from './measure.mjs';
+import { loadRealQuestions, SEARCH_EVAL_DIR, scoreRealQuestions } from './real-questions.mjs';
+import { table } from './report.mjs';
+
+/** @typedef {import('@toolhost/search').SearchableTool} SearchableTool */
+
+const host = await createHost({
+  auth: { providers: { 'crm-auth-provider': { token: 'x' }, 'grid-auth-provider': { token: 'x' } } },
+});
+const own = host.listTools();
+const ownSets = [...new Set(own.map((t) => t.toolSet))];
+/** @type {{ origins: { toolSet: string, tools: number, licence: string }[], tools: SearchableTool[] }} */
+const foreign = JSON.parse(readFileSync(join(SEARCH_EVAL_DIR, 'foreign', 'foreign-tools.json'), 'utf8'));
+const questions = loadRealQuestions();
+
+/**
+ * Each question's top five over `index`, and the time each search took.
+ * @param {ToolIndex} index
+ * @param {import('@toolhost/search').ToolSearchOptions} [options]
+ */
+function rankAll(index, options = {}) {
+  // Warm-up: the first searches JIT the code.
+  for (const { question } of questions.slice(0, 30)) index.search(question, { limit: 5, ...options });
+  /** @type {number[]} */
+  const ms = [];
+  const ranked = questions.map(({ question }) => {
+    const t = performance.now();
+    const names = index.search(question, { limit: 5, ...options }).map((m) => m.name);
+    ms.push(performance.now() - t);
+    return names;
+  });
+  ms.sort((a, b) => a - b);
+  return { ranked, p50: round(percentile(ms, 50), 2), p99: round(percentile(ms, 99), 2) };
+}
+
+const isForeign = (/** @type {string} */ name) => !ownSets.includes(name.split('.')[0] ?? '');
+/** How many questions of a half got a foreign tool first, or any foreign tool at all. */
+function strangers(/** @type {string[][]} */ ranked, /** @type {'open' | 'held-out'} */ half) {
+  const mine = ranked.filter((_, i) => questions[i]?.half === half);
+  return {
+    first: mine.filter((r) => r[0] !== undefined && isForeign(r[0])).length,
+    any: mine.filter((r) => r.some(isForeign)).length,
+  };
+}
+
+const alone = rankAll(new ToolIndex(own));
+const mixedIndex = new ToolIndex([...own, ...foreign.tools]);
+const mixed = rankAll(mixedIndex);
+const kept = rankAll(mixedIndex, { toolSets: ownSets });
+const aloneScore = scoreRealQuestions(questions, alone.ranked);
+const mixedScore = scoreRealQuestions(questions, mixed.ranked);
+const keptScore = scoreRealQuestions(questions, kept.ranked);
+
+const row = (
+  /** @type {string} */ label,
+  /** @type {{ requests: number, top1?: number, top3?: number, top5?: number, mrr5?: number }} */ f,
+  /** @type {string} */ extra = '–',
+) => [label, f.requests, `${f.top1}%`, `${f.top3}%`, `${f.top5}%`, f.mrr5, extra];
+const strange = (/** @type {string[][]} */ r, /** @type {'open' | 'held-out'} */ h) => {
+  const s = strangers(r, h);
+  return `${s.first} first, ${s.any} in top 5`;
+};
+
+console.log(
+  `catalog: ${own.length} toolhost tools; mixed: + ${foreign.tools.length} foreign tools (${foreign.origins
+    .map((o) => `${o.toolSet} ${o.tools}, ${o.licence}`)
+    .join('; ')})\n`,
+);
+console.log(
+  table(
+    ['real-questions.json', 'questions', 'top-1', 'top-3', 'top-5', 'MRR@5', 'foreign tools'],
+    [
+      row('**held-out half**, toolhost catalog', aloneScore.heldOut),
+      row('**held-out half**, mixed catalog', mixedScore.heldOut, strange(mixed.ranked, 'held-out')),
+      row(
+        '**held-out half**, mixed, own tool sets only',
+        keptScore.heldOut,
+        strange(kept.ranked, 'held-out'),
+      ),
+      row('open half, toolhost catalog', aloneScore.open),
+      row('open half, mixed catalog', mixedScore.open, strange(mixed.ranked, 'open')),
+      row('open half, mixed, own tool sets only', keptScore.open, strange(kept.ranked, 'open')),
+    ],
+  ),
+);
+console.log('');
+console.log(
+  table(
+    ['search latency (in process, per question)', 'p50', 'p99'],
+    [
+      ['toolhost catalog', `${alone.p50} ms`, `${alone.p99} ms`],
+      ['mixed catalog', `${mixed.p50} ms`, `${mixed.p99} ms`],
+    ],
+  ),
+);
+await host.close();
