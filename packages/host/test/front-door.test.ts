@@ -11,6 +11,7 @@ import { UnsecuredJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
 import { AccessTokens } from '../src/auth/access-tokens.js';
+import { doctorReport } from '../src/cli/doctor.js';
 import type { Host } from '../src/host.js';
 import { type HttpServerHandle, serveHttp } from '../src/http/serve-http.js';
 import { Browser, formOf } from './browser.js';
@@ -200,8 +201,14 @@ describe('a client that speaks only the MCP authorization spec', () => {
       expect(upstream.requests.slice(before)).toHaveLength(1);
       expect(upstream.requests.at(-1)).toMatchObject({ method: 'GET', path: '/things' });
       await client.close();
-      const calls = jsonLines(auditFile).filter((l) => l.event === 'tool_call' && l.user === login);
-      expect(calls.at(-1)).toMatchObject({ tool: 'WriteApi.ListThings', outcome: 'ok' });
+      const lines = jsonLines(auditFile).filter((l) => l.user === login);
+      expect(lines.filter((l) => l.event === 'tool_call').at(-1)).toMatchObject({
+        tool: 'WriteApi.ListThings',
+        outcome: 'ok',
+      });
+      // One sign-in line for the token's first use, not one per request.
+      expect(lines.filter((l) => l.outcome === 'sign_in')).toHaveLength(1);
+      expect(lines.find((l) => l.outcome === 'sign_in')).toMatchObject({ event: 'authorization' });
     },
   );
 
@@ -304,5 +311,29 @@ describe('tokens that are not good here', () => {
     const result = await client.callTool({ name: 'WriteApi_ListThings', arguments: {} });
     expect(result.isError).toBeFalsy();
     await client.close();
+  });
+});
+
+describe('doctor', () => {
+  it("checks the front door: the issuer's metadata and keys, the resource metadata", async () => {
+    const { text } = await doctorReport(host, { env: {} });
+    expect(text).toContain('Front door (MCP authorization):');
+    expect(text).toContain(`ok: issuer: ${idp.issuer} answers its metadata`);
+    expect(text).toMatch(/ok: JWKS: http:\/\/127\.0\.0\.1:\d+\/jwks has 1 key\n/);
+    expect(text).toContain(`authorization servers ${idp.issuer}`);
+  });
+
+  it('reports an issuer that does not answer, and a public URL that is not https', async () => {
+    const away = await writeHost(upstream.url, {
+      http: { publicUrl: 'http://tools.example.test', authorization: { issuer: 'http://127.0.0.1:9' } },
+    });
+    try {
+      const { text, healthy } = await doctorReport(away, { env: {} });
+      expect(healthy).toBe(false);
+      expect(text).toContain('problem: public URL: http://tools.example.test is NOT https');
+      expect(text).toContain('problem: issuer: http://127.0.0.1:9 UNREACHABLE');
+    } finally {
+      await away.close();
+    }
   });
 });

@@ -1,4 +1,5 @@
 import { SHARED_STORE } from '../assemble-host.js';
+import { frontDoorChecks } from '../auth/front-door/front-door-doctor.js';
 import { emptyCatalogMessage } from '../empty-catalog.js';
 import type { Host } from '../host.js';
 import type { ToolSetReadiness } from '../readiness.js';
@@ -118,6 +119,14 @@ export async function doctorReport(
           ? 'OAuth tokens: kept encrypted on disk (TOOLHOST_TOKEN_KEY is set).'
           : 'OAuth tokens: kept in memory only and lost at restart; set TOOLHOST_TOKEN_KEY (16+ characters) to keep them.',
     );
+  }
+  const door = await frontDoorChecks(host.config, env);
+  if (door.length > 0) {
+    lines.push('', 'Front door (MCP authorization):');
+    for (const check of door) {
+      healthy &&= check.ok;
+      lines.push(`  ${check.ok ? 'ok' : 'problem'}: ${check.line}`);
+    }
   }
   const salt = await saltLine(host);
   if (salt) {

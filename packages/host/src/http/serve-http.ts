@@ -256,7 +256,8 @@ export async function serveHttp(host: Host, given: HttpServeOptions = {}): Promi
   base = options.publicUrl ?? `http://${shownHost}:${port}`;
   for (const provider of host.oauthProviders) provider.signIn.setRedirectBase(base);
   const door = doorSettings ?? ownServerDoor(state.ownAuthorizationServer);
-  if (door) frontDoor = new FrontDoor(door, `${base.replace(/\/$/, '')}${options.path}`);
+  if (door)
+    frontDoor = new FrontDoor(door, `${base.replace(/\/$/, '')}${options.path}`, state.mcpState.audit);
   return {
     url: `http://${shownHost}:${port}${options.path}`,
     port,

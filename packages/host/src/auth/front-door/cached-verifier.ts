@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { TokenVerifier, Verification } from './token-verifier.js';
+import type { TokenVerifier, Verification, VerifiedToken } from './token-verifier.js';
 
 export interface CacheOptions {
   /** How long a valid token's verification is reused (default 60 s), never past its `exp`. */
@@ -7,6 +7,8 @@ export interface CacheOptions {
   /** How many tokens are remembered (default 10 000); the oldest go first. */
   maxEntries?: number;
   now?: () => number;
+  /** Told once of each token accepted (its first use on this replica), not at each re-check. */
+  onAccepted?: (token: VerifiedToken) => void;
 }
 
 /**
@@ -18,9 +20,12 @@ export interface CacheOptions {
  */
 export class CachedVerifier implements TokenVerifier {
   private readonly entries = new Map<string, { until: number; verification: Verification }>();
+  /** Tokens whose first use was told, until they expire. */
+  private readonly announced = new Map<string, number>();
   private readonly ttlMs: number;
   private readonly maxEntries: number;
   private readonly now: () => number;
+  private readonly onAccepted: ((token: VerifiedToken) => void) | undefined;
 
   constructor(
     private readonly inner: TokenVerifier,
@@ -29,6 +34,7 @@ export class CachedVerifier implements TokenVerifier {
     this.ttlMs = options.ttlMs ?? 60_000;
     this.maxEntries = options.maxEntries ?? 10_000;
     this.now = options.now ?? Date.now;
+    this.onAccepted = options.onAccepted;
   }
 
   async verify(token: string): Promise<Verification> {
@@ -38,12 +44,26 @@ export class CachedVerifier implements TokenVerifier {
     if (hit && hit.until > now) return hit.verification;
     if (hit) this.entries.delete(key);
     const verification = await this.inner.verify(token);
+    if (verification.ok) this.announce(key, verification.token, now);
     if (verification.ok && this.ttlMs > 0) {
       const expiresAt = verification.token.expiresAt;
       const until = Math.min(now + this.ttlMs, expiresAt === undefined ? Infinity : expiresAt * 1000);
       if (until > now) this.remember(key, { until, verification });
     }
     return verification;
+  }
+
+  /** Tells of a token's first acceptance; remembered until it expires (bounded as the cache). */
+  private announce(key: string, token: VerifiedToken, now: number): void {
+    if (!this.onAccepted) return;
+    const known = this.announced.get(key);
+    if (known !== undefined && known > now) return;
+    if (this.announced.size >= this.maxEntries) {
+      const oldest = this.announced.keys().next();
+      if (!oldest.done) this.announced.delete(oldest.value);
+    }
+    this.announced.set(key, token.expiresAt === undefined ? now + 3_600_000 : token.expiresAt * 1000);
+    this.onAccepted(token);
   }
 
   /** Forgets every token (a revocation the host heard of). */

@@ -90,9 +90,10 @@ export function frontDoorFromConfig(
       [TOOLS_READ]: auth.scopes?.read ?? TOOLS_READ,
       [TOOLS_WRITE]: auth.scopes?.write ?? TOOLS_WRITE,
     },
-    verifier: (resource) =>
+    verifier: (resource, onFirstUse) =>
       new CachedVerifier(new IssuerVerifier(auth, auth.audience ?? [resource]), {
         ttlMs: (auth.cacheSeconds ?? 60) * 1000,
+        ...(onFirstUse ? { onAccepted: onFirstUse } : {}),
       }),
   };
 }

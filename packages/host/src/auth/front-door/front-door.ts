@@ -1,7 +1,8 @@
 import type { ServerResponse } from 'node:http';
+import type { AuditEntry } from '../../observability/audit-log.js';
 import type { AccessTokens } from '../access-tokens.js';
 import { HOST_SCOPES, type HostScope, TOOLS_READ, TOOLS_WRITE } from './scopes.js';
-import type { TokenRejection, TokenVerifier } from './token-verifier.js';
+import type { TokenRejection, TokenVerifier, VerifiedToken } from './token-verifier.js';
 
 /**
  * How the MCP endpoint is protected, whoever issues the tokens: the authorization servers the
@@ -12,8 +13,11 @@ import type { TokenRejection, TokenVerifier } from './token-verifier.js';
 export interface FrontDoorSettings {
   /** Issuer URLs of the authorization servers clients sign in at (RFC 9728 `authorization_servers`). */
   authorizationServers: readonly string[];
-  /** The token check for this resource, given its URL (the audience) once the server listens. */
-  verifier: (resource: string) => TokenVerifier;
+  /**
+   * The token check for this resource, given its URL (the audience) once the server listens,
+   * and told whom to tell of a token's first use (the audit log's sign-in line).
+   */
+  verifier: (resource: string, onFirstUse?: (token: VerifiedToken) => void) => TokenVerifier;
   /** The host scopes as the issuer names them (Entra ID: `api://…/tools.read`). */
   scopeNames?: Partial<Record<HostScope, string>>;
   /** A human-readable name of the resource for the metadata (`resource_name`). */
@@ -60,12 +64,24 @@ export class FrontDoor {
     private readonly settings: FrontDoorSettings,
     /** The MCP endpoint's public URL: the resource, and the audience its tokens must name. */
     resource: string,
+    /** The operator's audit log, if turned on: sign-ins (a token's first use) are recorded. */
+    audit?: { record(entry: AuditEntry): void },
   ) {
     this.resource = resource;
     const url = new URL(resource);
     // RFC 9728 §3.1: the well-known segment goes between the host and the resource's path.
     this.metadataUrl = `${url.origin}${METADATA_PATH}${url.pathname === '/' ? '' : url.pathname}`;
-    this.verifier = settings.verifier(resource);
+    this.verifier = settings.verifier(
+      resource,
+      audit &&
+        ((token) =>
+          audit.record({
+            event: 'authorization',
+            outcome: 'sign_in',
+            user: token.subject,
+            ...(token.clientId ? { client: token.clientId } : {}),
+          })),
+    );
     this.names = {
       [TOOLS_READ]: settings.scopeNames?.[TOOLS_READ] ?? TOOLS_READ,
       [TOOLS_WRITE]: settings.scopeNames?.[TOOLS_WRITE] ?? TOOLS_WRITE,

@@ -140,3 +140,25 @@ describe('the validation cache', () => {
     expect(calls).toBe(2);
   });
 });
+
+describe('first use', () => {
+  it('is told once per token, not at each re-check after the cache', async () => {
+    let clock = 1_000_000;
+    const told: string[] = [];
+    const inner: TokenVerifier = {
+      async verify(t) {
+        return { ok: true, token: { subject: t, scopes: [], expiresAt: 1_000_000 / 1000 + 3600 } };
+      },
+    };
+    const cached = new CachedVerifier(inner, {
+      ttlMs: 1000,
+      now: () => clock,
+      onAccepted: (token) => told.push(token.subject),
+    });
+    await cached.verify('alice');
+    clock += 5000; // past the cache, before the token's expiry
+    await cached.verify('alice');
+    await cached.verify('bob');
+    expect(told).toEqual(['alice', 'bob']);
+  });
+});
