@@ -1,5 +1,7 @@
 #!/usr/bin/env node
 import { createRequire } from 'node:module';
+import { dirname } from 'node:path';
+import { tokenFileNeedingKey } from './auth/build-auth-providers.js';
 import { describeTool } from './cli/describe-tool.js';
 import { doctorReport } from './cli/doctor.js';
 import { ENVIRONMENT_HELP } from './cli/environment-help.js';
@@ -8,6 +10,7 @@ import { serve } from './cli/serve.js';
 import { commaList, LOG_LEVELS } from './config/overrides.js';
 import { disconnect, listConnections } from './connections.js';
 import { ToolNameMap } from './mcp/tool-names.js';
+import { sharedStoreUrl } from './store/redis-url.js';
 
 const require = createRequire(import.meta.url);
 const pkg = require('../package.json') as { version: string };
@@ -54,8 +57,7 @@ const program = new Command('toolhost')
   )
   .option('--deny <globs>', 'hide tools matching these globs, e.g. "*.Delete*" (repeatable)', globs)
   .addOption(new Option('--log-level <level>', 'log level').choices(LOG_LEVELS))
-  .addHelpText('after', ENVIRONMENT_HELP)
-  .showHelpAfterError();
+  .addHelpText('after', ENVIRONMENT_HELP);
 
 const globalOptions = () => program.opts<GlobalOptions>();
 
@@ -76,8 +78,15 @@ program
     ).choices(['auto', 'static', 'dynamic']),
   )
   .action(async (opts: { stdio?: boolean; http?: number | true; host?: string; catalog?: string }) => {
-    const { host, logger } = await openHost({ ...globalOptions(), catalog: opts.catalog });
-    await serve(host, logger, opts, { name: 'toolhost', version: pkg.version });
+    const opened = await openHost({ ...globalOptions(), catalog: opts.catalog }).catch(async (e: Error) => {
+      if (opts.http !== undefined) throw e;
+      // Over stdio the client that started the host shows only what comes back on stdout.
+      process.stderr.write(`toolhost: ${e.message}\n`);
+      const { refuseOverStdio } = await import('./cli/refuse-over-stdio.js');
+      await refuseOverStdio(e.message);
+      process.exit(1);
+    });
+    await serve(opened.host, opened.logger, opts, { name: 'toolhost', version: pkg.version });
   });
 
 program
@@ -98,19 +107,23 @@ program
 
 program
   .command('describe')
-  .description("print one tool's parameters and, for mode tools, its request-body schema")
-  .argument('<name>', 'tool name, e.g. CrmEventsApi.SendEventData')
-  .action(async (name: string) => {
+  .description("print one tool's parameters and, for mode tools, its request body's fields")
+  .argument(
+    '<name>',
+    'tool name, e.g. CrmEventsApi.SendEventData (or as over MCP, CrmEventsApi_SendEventData)',
+  )
+  .option('--schema', "print the request body's whole JSON Schema")
+  .action(async (name: string, opts: { schema?: boolean }) => {
     const { host } = await openHost(globalOptions());
-    const tool = host.getTool(name);
+    const names = new ToolNameMap(host.listTools(), host.config.mcp.nameSeparator);
+    const tool = host.getTool(name) ?? host.getTool(names.canonicalName(name) ?? '');
     if (!tool) {
       const outcome = await host.callTool(name, {});
       await host.close();
       program.error(`toolhost: ${outcome.ok ? `no tool named '${name}'` : outcome.error.message}`);
     }
-    const names = new ToolNameMap(host.listTools(), host.config.mcp.nameSeparator);
     const body = host.serving.requestBodySchema(tool!.name);
-    process.stdout.write(describeTool(tool!, names.mcpName(tool!.name), body));
+    process.stdout.write(describeTool(tool!, names.mcpName(tool!.name), body, opts.schema));
     await host.close();
   });
 
@@ -182,7 +195,16 @@ connections
   .option('--provider <id>', 'only this auth provider')
   .option('--json', 'print as JSON')
   .action(async (opts: { user?: string; provider?: string; json?: boolean }) => {
-    const { host } = await openHost(globalOptions());
+    const { host, configFile } = await openHost(globalOptions());
+    const unread = sharedStoreUrl(host.config, process.env)
+      ? undefined
+      : tokenFileNeedingKey(host.config, process.env, configFile ? dirname(configFile) : process.cwd());
+    if (unread) {
+      await host.close();
+      program.error(
+        `toolhost: the token file ${unread} cannot be read without TOOLHOST_TOKEN_KEY, the key it was written with: set it to list its connections.`,
+      );
+    }
     const rows = await listConnections(host, {
       ...(opts.user ? { userId: opts.user } : {}),
       ...(opts.provider ? { providerId: opts.provider } : {}),
@@ -218,6 +240,16 @@ connections
       `Disconnected ${opts.user} from ${opts.provider}${result.revokedAtVendor ? ' (revoked at the vendor)' : ' (the vendor was not told: it offers no revocation, or could not be reached)'}.\n`,
     );
   });
+
+// A mistake gets the command's one usage line, not the whole help it would scroll away.
+function shortUsageAfterErrors(command: InstanceType<typeof Command>, path: string[] = []): void {
+  const names = [...path, command.name()];
+  command.showHelpAfterError(
+    `Usage: ${names.join(' ')} ${command.usage()}\n(${names.join(' ')} --help for more)`,
+  );
+  for (const sub of command.commands) shortUsageAfterErrors(sub, names);
+}
+shortUsageAfterErrors(program);
 
 program.parseAsync().catch((e: unknown) => {
   process.stderr.write(`toolhost: ${(e as Error).message}\n`);

@@ -123,10 +123,30 @@ describe('commands a new user reaches for', () => {
     expect(r.stdout).toContain('EchoApi.CreateItem  (over MCP: EchoApi_CreateItem)');
     expect(r.stdout).toContain('mode: "get_request_schema" | "execute"  [required]');
     expect(r.stdout).toContain('Request body (request_body, a JSON string, when mode is execute):');
-    expect(r.stdout).toContain('    "required": [\n      "name"\n    ],');
+    expect(r.stdout).toMatch(/^ {2}name: string {2}\[required\]/m);
+    expect(r.stdout).toContain('The whole JSON Schema: toolhost describe EchoApi.CreateItem --schema');
+    const full = await cli(['--config', configFile, 'describe', 'EchoApi.CreateItem', '--schema']);
+    expect(full.stdout).toContain('    "required": [\n      "name"\n    ],');
     const plain = await cli(['--config', configFile, 'describe', 'EchoApi.GetItem']);
     expect(plain.stdout).toContain('item_id: string  [required]');
     expect(plain.stdout).not.toContain('Request body');
+  });
+
+  it('describe takes the name as MCP spells it, and sums up a large body in a screenful', async () => {
+    const mcp = await cli(['--config', configFile, 'describe', 'EchoApi_GetItem']);
+    expect(mcp.code).toBe(0);
+    expect(mcp.stdout).toContain('EchoApi.GetItem  (over MCP: EchoApi_GetItem)');
+    const big = await cli(['--plugins', '@toolhost/plugin-grid', 'describe', 'GridApi_UpdateGridRecords']);
+    expect(big.code).toBe(0);
+    expect(big.stdout.split('\n').length).toBeLessThan(80);
+    const whole = await cli([
+      '--plugins',
+      '@toolhost/plugin-grid',
+      'describe',
+      'GridApi_UpdateGridRecords',
+      '--schema',
+    ]);
+    expect(whole.stdout.split('\n').length).toBeGreaterThan(big.stdout.split('\n').length);
   });
 
   it('doctor says which credentials are missing, without values, and exits 1 until they are set', async () => {

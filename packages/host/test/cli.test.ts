@@ -31,6 +31,15 @@ describe('toolhost CLI', () => {
     for (const word of ['serve', 'list', 'call', '--config']) expect(stdout).toContain(word);
   });
 
+  it('answers a mistake with the command’s usage line, not the whole help', async () => {
+    const r = await cli(['serve', '--catalog', 'everything']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("argument 'everything' is invalid");
+    expect(r.stderr).toContain('Usage: toolhost serve [options]\n(toolhost serve --help for more)');
+    expect(r.stderr).not.toContain('Environment variables');
+    expect(r.stderr.split('\n').length).toBeLessThan(6);
+  });
+
   it('lists the catalog, and as JSON with schemas', async () => {
     const text = await cli(['--config', configFile, 'list']);
     expect(text.stdout).toContain('EchoApi.GetItem (read-only)');

@@ -283,6 +283,16 @@ describe('toolhost connections', () => {
     expect(listed.stdout).toMatch(/^carol {2}echo-auth {2}scopes: items\.read, access token expires \d{4}-/m);
     expect(listed.stdout).toContain('1 connection');
     expect(listed.stdout).not.toContain('refresh-carol');
+    // Without the key the file cannot be read: said so, rather than "0 connections".
+    const keyless = await promisify(execFile)(
+      process.execPath,
+      [hostCliPath(), '--config', configFile, 'connections', 'list'],
+      { env: { PATH: env.PATH, ECHO_AUTH_CLIENT_SECRET: env.ECHO_AUTH_CLIENT_SECRET }, cwd: fixtureApp },
+    ).catch((e: { code: number; stdout: string; stderr: string }) => e);
+    expect(keyless).toMatchObject({ code: 1, stdout: '' });
+    expect(keyless.stderr).toContain(
+      `the token file ${join(dataDir, 'tokens.enc.json')} cannot be read without TOOLHOST_TOKEN_KEY`,
+    );
 
     const revoked = await cli(['revoke', '--user', 'carol', '--provider', 'echo-auth']);
     expect(revoked.stdout).toBe('Disconnected carol from echo-auth (revoked at the vendor).\n');

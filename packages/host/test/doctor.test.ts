@@ -49,6 +49,22 @@ describe('doctor --live', () => {
     expect(r.stdout).toContain(
       'failed: upstream_error: The upstream answered HTTP 401: the upstream rejected the token of auth provider grid-auth-provider (wrong, expired or revoked).',
     );
+    // The verdict above the details is the live check's, not "ready".
+    expect(r.stdout).toMatch(/GridApi \(\d+ tools\): LIVE CHECK FAILED/);
+    expect(r.stdout).not.toMatch(/GridApi \(\d+ tools\): ready/);
+  });
+
+  it('gives a set the configuration hides no verdict, and names it once', async () => {
+    const file = configFile({
+      plugins: ['@toolhost/plugin-grid', '@toolhost/plugin-crm-events'],
+      toolSets: { GridApi: { baseUrl: upstream.url } },
+    });
+    const r = await cli(['--config', file, '--tool-sets', 'GridApi', 'doctor'], {
+      GRID_AUTH_PROVIDER_TOKEN: 'pat-doctor',
+    });
+    expect(r.code).toBe(0);
+    expect(r.stdout).not.toContain('CrmEventsApi (0 tools)');
+    expect(r.stdout).toContain('Not exposed (the configuration hides all their tools): CrmEventsApi');
   });
 
   it('checks each HubSpot set with a read that needs no argument on the configured base URL', async () => {

@@ -1,7 +1,10 @@
 import { createServer, type Server } from 'node:net';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
-import { cli, type HttpHostProcess, spawnHttpHost } from './support.js';
+import { hostCliPath } from '../../testing/src/spawn-host.js';
+import { cli, fixtureApp, type HttpHostProcess, spawnHttpHost } from './support.js';
 
 let upstream: RecordingUpstream;
 let taken: Server;
@@ -35,6 +38,33 @@ describe('serve refuses what it cannot do, saying why', () => {
     });
     expect(env.code).toBe(1);
     expect(env.stderr).toContain(expected);
+  });
+
+  it('tells an MCP client over stdio what is wrong with the config, not "Connection closed"', async () => {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [
+        hostCliPath(),
+        '--plugins',
+        'toolhost-plugin-echo',
+        '--tool-sets',
+        'EchoAPI',
+        'serve',
+        '--stdio',
+      ],
+      cwd: fixtureApp,
+      env: { PATH: process.env.PATH ?? '' },
+      stderr: 'ignore',
+    });
+    const client = new Client({ name: 'misconfigured', version: '0' });
+    const refused = await client.connect(transport).then(
+      () => undefined,
+      (e: Error) => e,
+    );
+    await client.close();
+    expect(refused?.message).toContain(
+      "toolhost: tools.toolSets (--tool-sets, TOOLHOST_TOOL_SETS): 'EchoAPI' is not a loaded tool set",
+    );
   });
 
   it('refuses a TOOLHOST_PORT that is not a port', async () => {

@@ -1,4 +1,5 @@
-import { resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import type { AuthProvider, OAuthEndpoints, TokenStore, ToolSetDefinition } from '@toolhost/core';
 import { StaticTokenAuthProvider } from '@toolhost/engine';
 import { bundleFields, howToSet } from '../config/bundle-environment.js';
@@ -7,7 +8,7 @@ import type { HostConfig } from '../config/host-config.js';
 import { ConfigError } from '../config/load-config.js';
 import { tokenEnvName } from '../config/resolve-secrets.js';
 import type { Logger } from '../logger.js';
-import { EncryptedFileTokenStore } from './encrypted-file-token-store.js';
+import { EncryptedFileTokenStore, TOKEN_FILE } from './encrypted-file-token-store.js';
 import { MemoryTokenStore } from './memory-token-store.js';
 import { type AuthorizationFlows, OAuthAuthProvider, type RefreshLock } from './oauth-provider.js';
 
@@ -31,6 +32,23 @@ export function encryptedDataDir(
     env.TOOLHOST_DATA_DIR ?? config.auth?.dataDir ?? CONFIG_DEFAULTS.auth.dataDir,
   );
   return { dataDir, key };
+}
+
+/**
+ * Without TOOLHOST_TOKEN_KEY the host keeps tokens in memory, so a token file written with a
+ * key is not read: its path, when there is one, so that a command does not report it empty.
+ */
+export function tokenFileNeedingKey(
+  config: HostConfig,
+  env: NodeJS.ProcessEnv,
+  configDir: string,
+): string | undefined {
+  if (env.TOOLHOST_TOKEN_KEY) return undefined;
+  const file = join(
+    resolve(configDir, env.TOOLHOST_DATA_DIR ?? config.auth?.dataDir ?? CONFIG_DEFAULTS.auth.dataDir),
+    TOKEN_FILE,
+  );
+  return existsSync(file) ? file : undefined;
 }
 
 /** The default token store: encrypted file when TOOLHOST_TOKEN_KEY is set, else memory (with a warning). */

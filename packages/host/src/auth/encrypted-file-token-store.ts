@@ -38,6 +38,9 @@ function tokenOf(contents: Contents, providerId: string, userId: string): Stored
   return Object.hasOwn(users, userId) ? users[userId] : undefined;
 }
 
+/** The token file's name in the data directory. */
+export const TOKEN_FILE = 'tokens.enc.json';
+
 /**
  * The embedded default: every token in one sealed file (AES-256-GCM with a key derived from a
  * secret in the environment, written atomically, owner-only), so a crash mid-write leaves the
@@ -89,7 +92,7 @@ export class EncryptedFileTokenStore implements TokenStore {
   }
 
   static inDirectory(dataDir: string, secret: string): EncryptedFileTokenStore {
-    return new EncryptedFileTokenStore(join(dataDir, 'tokens.enc.json'), secret);
+    return new EncryptedFileTokenStore(join(dataDir, TOKEN_FILE), secret);
   }
 
   async get(providerId: string, userId: string): Promise<StoredToken | undefined> {

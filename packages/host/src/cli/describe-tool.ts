@@ -2,6 +2,9 @@ import type { ToolInfo } from '../host.js';
 
 type Schema = {
   type?: unknown;
+  items?: Schema;
+  anyOf?: Schema[];
+  oneOf?: Schema[];
   description?: string;
   enum?: unknown[];
   format?: string;
@@ -11,13 +14,43 @@ type Schema = {
 };
 
 function typeOf(s: Schema): string {
+  // A long list (HubSpot's 500 languages) is summed up: --schema prints every value.
+  if (s.enum && s.enum.length > 8)
+    return `${s.enum.slice(0, 5).map((v) => JSON.stringify(v)).join(' | ')} | … (${s.enum.length} values)`;
   if (s.enum) return s.enum.map((v) => JSON.stringify(v)).join(' | ');
   const type = Array.isArray(s.type) ? s.type.join(' | ') : String(s.type ?? 'any');
   return s.format ? `${type} (${s.format})` : type;
 }
 
-/** One tool as a person reads it: what it does, each parameter, and the request body's schema. */
-export function describeTool(tool: ToolInfo, mcpName: string, requestBodySchema?: unknown): string {
+/** A body schema's fields, two levels deep: what a person needs to write one, not every constraint. */
+function bodyFields(schema: Schema, indent: string, depth: number, lines: string[]): void {
+  const required = new Set(schema.required ?? []);
+  for (const [name, p] of Object.entries(schema.properties ?? {})) {
+    const inner = p.type === 'array' && p.items ? p.items : p;
+    const alternatives = inner.anyOf ?? inner.oneOf;
+    const shape =
+      p.type === 'array'
+        ? `array of ${inner.properties ? 'object' : typeOf(inner)}`
+        : alternatives
+          ? `one of ${alternatives.length} shapes`
+          : typeOf(p);
+    const description = p.description ? `  ${p.description.split('\n')[0]}` : '';
+    lines.push(`${indent}${name}: ${shape}${required.has(name) ? '  [required]' : ''}${description}`);
+    if (inner.properties && depth > 1) bodyFields(inner, `${indent}  `, depth - 1, lines);
+    else if (inner.properties) lines.push(`${indent}  (${Object.keys(inner.properties).length} fields)`);
+  }
+}
+
+/**
+ * One tool as a person reads it: what it does, each parameter, and the request body's fields
+ * (with `fullSchema`, the request body's whole JSON Schema instead).
+ */
+export function describeTool(
+  tool: ToolInfo,
+  mcpName: string,
+  requestBodySchema?: unknown,
+  fullSchema = false,
+): string {
   const schema = tool.inputSchema as Schema;
   const required = new Set(schema.required ?? []);
   const lines = [
@@ -36,9 +69,15 @@ export function describeTool(tool: ToolInfo, mcpName: string, requestBodySchema?
       `  ${name}: ${typeOf(p)}  [${flags.join(', ')}]${p.description ? `\n      ${p.description}` : ''}`,
     );
   }
-  if (requestBodySchema !== undefined) {
-    lines.push('', 'Request body (request_body, a JSON string, when mode is execute):');
+  if (requestBodySchema !== undefined && fullSchema) {
+    lines.push('', 'Request body (request_body, a JSON string, when mode is execute), its JSON Schema:');
     lines.push(JSON.stringify(requestBodySchema, null, 2).replace(/^/gm, '  '));
+  } else if (requestBodySchema !== undefined) {
+    lines.push('', 'Request body (request_body, a JSON string, when mode is execute):');
+    const body = requestBodySchema as Schema;
+    if (body.properties) bodyFields(body, '  ', 2, lines);
+    else lines.push(`  ${typeOf(body)}`);
+    lines.push('', `The whole JSON Schema: toolhost describe ${tool.name} --schema`);
   }
   return `${lines.join('\n')}\n`;
 }

@@ -98,16 +98,22 @@ export async function doctorReport(
     healthy = false;
     lines.push(`  none. ${emptyCatalogMessage(host)}`);
   }
-  for (const set of sets) {
+  // A set the configuration hides entirely serves nothing: no verdict, one line naming it.
+  const hidden = sets.filter((set) => set.tools === 0);
+  for (const set of sets.filter((s) => s.tools > 0)) {
     healthy &&= set.ready;
-    lines.push(`  ${set.toolSet} (${set.tools} tools): ${set.ready ? 'ready' : 'NOT READY'}`);
+    // The live call runs first, so that the verdict above the details says what it found.
+    const live = options.live && set.ready ? await liveLine(host, set) : undefined;
+    if (live) healthy &&= live.ok;
+    const verdict = !set.ready ? 'NOT READY' : live && !live.ok ? 'LIVE CHECK FAILED' : 'ready';
+    lines.push(`  ${set.toolSet} (${set.tools} tools): ${verdict}`);
     for (const c of set.checks) lines.push(`    ${c.ok ? 'ok' : 'missing'}: ${c.what}: ${c.detail}`);
-    if (options.live && set.ready && set.tools > 0) {
-      const live = await liveLine(host, set);
-      healthy &&= live.ok;
-      lines.push(live.line);
-    }
+    if (live) lines.push(live.line);
   }
+  if (hidden.length > 0)
+    lines.push(
+      `  Not exposed (the configuration hides all their tools): ${hidden.map((s) => s.toolSet).join(', ')}`,
+    );
   // The host started, so a configured Redis answered and TOOLHOST_TOKEN_KEY is set.
   const redisUrl = sharedStoreUrl(host.config, env);
   if (host.oauthProviders.length > 0) {

@@ -65,4 +65,20 @@ describe('listedTool', () => {
       'annotations',
     );
   });
+
+  it('titles a shortened name with the tool’s whole name, and only those', () => {
+    const tool = {
+      name: 'CrmMarketingApi.GetMarketingEventParticipationsBreakdown',
+      toolSet: 'CrmMarketingApi',
+      description: 'Reads a breakdown.',
+      inputSchema: { type: 'object' },
+      hints: hints(true, false, true),
+    };
+    expect(listedTool(tool, 'CMA_GetMarketingEventParticipationsBreakdown').title).toBe(
+      'CrmMarketingApi.GetMarketingEventParticipationsBreakdown',
+    );
+    expect(
+      listedTool({ ...tool, name: 'CrmMarketingApi.GetThing' }, 'CrmMarketingApi_GetThing'),
+    ).not.toHaveProperty('title');
+  });
 });

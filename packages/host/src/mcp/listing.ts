@@ -44,8 +44,11 @@ export function effectiveAnnotations(listed: ListedAnnotations | undefined): Req
  */
 export function listedTool(tool: ToolInfo, mcpName: string): Tool {
   const annotations = listedAnnotations(tool.hints);
+  // A shortened name (`CMA_…`) says which tool set only by its initials: the title says it whole.
+  const shortened = !mcpName.startsWith(tool.name.slice(0, Math.max(0, tool.name.indexOf('.'))));
   return {
     name: mcpName,
+    ...(shortened ? { title: tool.name } : {}),
     description: tool.description,
     inputSchema: tool.inputSchema as Tool['inputSchema'],
     ...(annotations ? { annotations } : {}),
