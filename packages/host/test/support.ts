@@ -95,10 +95,13 @@ const run = promisify(execFile);
 
 /** Runs the real CLI to completion with only PATH and `env` set; a failing exit is a result, not a throw. */
 export function cli(args: string[], env: Record<string, string> = {}, cwd = fixtureApp): Promise<CliRun> {
-  return run(process.execPath, [hostCliPath(), ...args], {
+  const running = run(process.execPath, [hostCliPath(), ...args], {
     cwd,
     env: { PATH: process.env.PATH, ...env },
-  }).then(
+  });
+  // Nothing is typed in: a command that reads stdin (serve --stdio) sees it end.
+  running.child.stdin?.end();
+  return running.then(
     (r) => ({ code: 0, ...r }),
     (e: CliRun) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
   );

@@ -1,7 +1,7 @@
 import { createInterface } from 'node:readline';
 
 /** How long a client gets to send its first request before the refusal gives up waiting. */
-const WAIT_FOR_CLIENT_MS = 30_000;
+const WAIT_FOR_CLIENT_MS = 10_000;
 
 /**
  * A host that cannot start, told to the MCP client that launched it: its first request
@@ -10,6 +10,8 @@ const WAIT_FOR_CLIENT_MS = 30_000;
  * the client goes away or never asks.
  */
 export function refuseOverStdio(message: string): Promise<void> {
+  // A person at a terminal has read the message on stderr: there is no client to wait for.
+  if (process.stdin.isTTY) return Promise.resolve();
   return new Promise((resolve) => {
     const lines = createInterface({ input: process.stdin });
     const done = () => {
