@@ -1,5 +1,5 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +12,8 @@ export interface RedisServer {
   stop(options?: { save?: boolean }): Promise<void>;
   /** Starts it again on the same port and directory (after `stop`). */
   start(): Promise<void>;
+  /** Kills the process at once (SIGKILL): a master that dies without a word. */
+  kill(): Promise<void>;
   /** Freezes the process (SIGSTOP): connections stay open but nothing is answered. */
   pause(): void;
   resume(): void;
@@ -118,6 +120,15 @@ export async function startRedisServer(extraArgs: string[] = []): Promise<RedisS
     port,
     stop,
     start,
+    async kill() {
+      const proc = child;
+      if (!proc || proc.exitCode !== null) return;
+      child = undefined;
+      const exited = new Promise((r) => proc.once('exit', r));
+      proc.kill('SIGCONT');
+      proc.kill('SIGKILL');
+      await exited;
+    },
     pause: () => child?.kill('SIGSTOP'),
     resume: () => child?.kill('SIGCONT'),
     async close() {
@@ -169,4 +180,77 @@ export async function startRedisCluster(count = 3): Promise<RedisCluster> {
     throw e;
   }
   return { nodes, seeds, close };
+}
+
+/** Real redis-sentinel processes watching one master (`mymaster`), on free loopback ports. */
+export interface Sentinels {
+  /** `host:port` of each, as `store.sentinels` takes them. */
+  nodes: [string, ...string[]];
+  /** The master's port the Sentinels name now (after a failover, the promoted replica's). */
+  masterPort(): Promise<number>;
+  close(): Promise<void>;
+}
+
+const ask = (port: number, command: string) =>
+  execFileSync('redis-cli', ['-p', String(port), ...command.split(' ')], { encoding: 'utf8' });
+
+/**
+ * Starts `count` Sentinels (quorum a majority) watching the master on `masterPort`, quick to
+ * call it down (500 ms), and waits until each knows the others (a failover needs their votes).
+ */
+export async function startSentinels(masterPort: number, count = 3): Promise<Sentinels> {
+  const dirs: string[] = [];
+  const children: ChildProcess[] = [];
+  const ports: number[] = [];
+  const close = async () => {
+    for (const c of children) c.kill('SIGKILL');
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  };
+  try {
+    for (let i = 0; i < count; i += 1) {
+      const port = await freePort();
+      const dir = mkdtempSync(join(tmpdir(), 'toolhost-sentinel-'));
+      const conf = join(dir, 'sentinel.conf');
+      writeFileSync(
+        conf,
+        [
+          `port ${port}`,
+          'bind 127.0.0.1',
+          `dir ${dir}`,
+          `sentinel monitor mymaster 127.0.0.1 ${masterPort} ${Math.floor(count / 2) + 1}`,
+          'sentinel down-after-milliseconds mymaster 500',
+          'sentinel failover-timeout mymaster 3000',
+        ].join('\n'),
+      );
+      dirs.push(dir);
+      ports.push(port);
+      children.push(spawn('redis-sentinel', [conf], { stdio: 'ignore' }));
+    }
+    const deadline = Date.now() + 20_000;
+    for (const port of ports) {
+      for (;;) {
+        let others = -1;
+        try {
+          const info = ask(port, 'sentinel master mymaster').split('\n');
+          others = Number(info[info.indexOf('num-other-sentinels') + 1]);
+        } catch {
+          // Not up yet.
+        }
+        if (others >= count - 1) break;
+        if (Date.now() > deadline) throw new Error('Sentinels did not find each other');
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+  } catch (e) {
+    await close();
+    throw e;
+  }
+  return {
+    nodes: ports.map((p) => `127.0.0.1:${p}`) as [string, ...string[]],
+    async masterPort() {
+      const [, port] = ask(ports[0]!, 'sentinel get-master-addr-by-name mymaster').trim().split('\n');
+      return Number(port);
+    },
+    close,
+  };
 }

@@ -724,6 +724,21 @@ export const hostConfigSchema = {
             'How long one Redis command may take before the call answers `store_unavailable`, in ms.',
           default: 5000,
         },
+        replicaAcks: {
+          type: 'integer',
+          minimum: 0,
+          maximum: 16,
+          description:
+            "Redis replicas that must hold a write that has to survive a failover (a rotated token, an idempotency key's attempt and outcome, an applied preview) before the host relies on it (`WAIT`); one that misses it is kept and written again, and a write is not sent until its attempt is held. Default 1 with `store.sentinels`, else 0 (set 1 for a Cluster with replicas). 0: no wait; a failover in the replication window (normally milliseconds) can then lose such writes.",
+        },
+        replicaAckTimeoutMs: {
+          type: 'integer',
+          minimum: 10,
+          maximum: 60000,
+          description:
+            'How long a write waits for `store.replicaAcks` replicas, in ms; short of them, it counts as not written (retryable `store_unavailable`, or written again in the background).',
+          default: 1000,
+        },
         sentinels: {
           type: 'array',
           items: { type: 'string', pattern: '^[^\\s:]+:[0-9]{1,5}$' },

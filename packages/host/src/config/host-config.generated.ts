@@ -492,6 +492,16 @@ export interface HostConfig {
      */
     commandTimeoutMs?: number;
     /**
+     * Redis replicas that must hold a write that has to survive a failover (a rotated token, an idempotency key's attempt and outcome, an applied preview) before the host relies on it (`WAIT`); one that misses it is kept and written again, and a write is not sent until its attempt is held. Default 1 with `store.sentinels`, else 0 (set 1 for a Cluster with replicas). 0: no wait; a failover in the replication window (normally milliseconds) can then lose such writes.
+     */
+    replicaAcks?: number;
+    /**
+     * How long a write waits for `store.replicaAcks` replicas, in ms; short of them, it counts as not written (retryable `store_unavailable`, or written again in the background).
+     *
+     * @default 1000
+     */
+    replicaAckTimeoutMs?: number;
+    /**
      * Redis Sentinel: `host:port` of each Sentinel. The host asks them for the master of `sentinelName` and follows failovers; `redisUrl` then gives only the credentials, database and TLS.
      *
      * @minItems 1
@@ -1130,6 +1140,16 @@ export interface ResolvedHostConfig {
      * @default 5000
      */
     commandTimeoutMs: number;
+    /**
+     * Redis replicas that must hold a write that has to survive a failover (a rotated token, an idempotency key's attempt and outcome, an applied preview) before the host relies on it (`WAIT`); one that misses it is kept and written again, and a write is not sent until its attempt is held. Default 1 with `store.sentinels`, else 0 (set 1 for a Cluster with replicas). 0: no wait; a failover in the replication window (normally milliseconds) can then lose such writes.
+     */
+    replicaAcks?: number;
+    /**
+     * How long a write waits for `store.replicaAcks` replicas, in ms; short of them, it counts as not written (retryable `store_unavailable`, or written again in the background).
+     *
+     * @default 1000
+     */
+    replicaAckTimeoutMs: number;
     /**
      * Redis Sentinel: `host:port` of each Sentinel. The host asks them for the master of `sentinelName` and follows failovers; `redisUrl` then gives only the credentials, database and TLS.
      *

@@ -37,6 +37,44 @@ export async function inRedis<T>(command: () => Promise<T>): Promise<T> {
   }
 }
 
+/** How many replicas must hold a write that has to survive a failover, and how long to wait for them. */
+export interface Durability {
+  replicaAcks: number;
+  timeoutMs: number;
+}
+
+export const NO_WAIT: Durability = { replicaAcks: 0, timeoutMs: 0 };
+
+type Pipeline = ReturnType<SharedRedis['pipeline']>;
+
+/**
+ * Runs the commands `write` queues (all on one key's node), then, where `durability` asks for
+ * replicas, `WAIT`s on the same connection until that many hold them. Redis acknowledges a
+ * write once its master has it; a failover before a replica copies it (the replication window,
+ * normally milliseconds) loses it. A write short of its replicas is reported as not written
+ * (`store_unavailable`): the caller keeps what it wrote and writes it again, or sends nothing.
+ * Answers the results of the queued commands.
+ */
+export async function writeDurably(
+  redis: SharedRedis,
+  write: (pipeline: Pipeline) => void,
+  durability: Durability,
+): Promise<unknown[]> {
+  const pipeline = redis.pipeline();
+  write(pipeline);
+  const queued = pipeline.length;
+  if (durability.replicaAcks > 0) pipeline.wait(durability.replicaAcks, durability.timeoutMs);
+  const results = await inRedis(async () => (await pipeline.exec()) ?? []);
+  for (const [error] of results) if (error) throw storeUnavailable();
+  if (durability.replicaAcks > 0 && Number(results[queued]?.[1]) < durability.replicaAcks)
+    throw new ToolError({
+      code: 'store_unavailable',
+      retryable: true,
+      message: `The shared store (Redis) did not copy a write to ${durability.replicaAcks} replica${durability.replicaAcks === 1 ? '' : 's'} within ${durability.timeoutMs} ms (store.replicaAcks), so a failover could lose it; try again shortly.`,
+    });
+  return results.slice(0, queued).map(([, value]) => value);
+}
+
 export interface RedisOptions {
   /** How long connecting may take, at start and on each reconnect. */
   connectTimeoutMs?: number;

@@ -1,5 +1,5 @@
 import type { ExpiringRecords } from '../writes/expiring-records.js';
-import { inRedis, type SharedRedis } from './redis-client.js';
+import { type Durability, inRedis, NO_WAIT, type SharedRedis, writeDurably } from './redis-client.js';
 
 // Deletes the key only if it still holds the caller's value: a claim whose holder was too
 // slow (the claim expired and another replica took it) must not free the next holder's.
@@ -20,10 +20,27 @@ export class RedisRecords implements ExpiringRecords {
     private readonly prefix = 'toolhost:writes:',
     /** Run beside every read: the shared salt is checked before a sealed record is opened. */
     private readonly beforeRead: () => Promise<unknown> = async () => {},
+    /**
+     * Replicas that must hold each claim and record before it counts: a claim or an attempt lost
+     * in a failover would let the same write be sent again.
+     */
+    private readonly durability: Durability = NO_WAIT,
   ) {}
 
   async add(key: string, value: string, ttlMs: number): Promise<boolean> {
-    return (await inRedis(() => this.redis.set(this.prefix + key, value, 'PX', ttlMs, 'NX'))) === 'OK';
+    const full = this.prefix + key;
+    try {
+      const [set] = await writeDurably(
+        this.redis,
+        (p) => p.set(full, value, 'PX', ttlMs, 'NX'),
+        this.durability,
+      );
+      return set === 'OK';
+    } catch (e) {
+      // A claim no replica holds is not a claim: given back, so that a retry is not refused by it.
+      await this.redis.eval(REMOVE_IF, 1, full, value).catch(() => {});
+      throw e;
+    }
   }
 
   async get(key: string): Promise<string | undefined> {
@@ -35,7 +52,7 @@ export class RedisRecords implements ExpiringRecords {
   }
 
   async put(key: string, value: string, ttlMs: number): Promise<void> {
-    await inRedis(() => this.redis.set(this.prefix + key, value, 'PX', ttlMs));
+    await writeDurably(this.redis, (p) => p.set(this.prefix + key, value, 'PX', ttlMs), this.durability);
   }
 
   async renewIf(key: string, value: string, ttlMs: number): Promise<boolean> {

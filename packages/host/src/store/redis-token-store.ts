@@ -1,8 +1,17 @@
 import type { StoredConnection, StoredToken, TokenStore } from '@toolhost/core';
+import { ToolError } from '@toolhost/core';
 import { TokenStoreError } from '../auth/encrypted-file-token-store.js';
 import { RecentTokens } from './recent-tokens.js';
 import type { RedisChannels } from './redis-channels.js';
-import { inRedis, mastersOf, type SharedRedis } from './redis-client.js';
+import {
+  type Durability,
+  inRedis,
+  mastersOf,
+  NO_WAIT,
+  type SharedRedis,
+  storeUnavailable,
+  writeDurably,
+} from './redis-client.js';
 import { type SaltedSealed, SharedCipher } from './shared-cipher.js';
 
 export { inRedis };
@@ -34,6 +43,11 @@ export class RedisTokenStore implements TokenStore {
     /** Where changes are heard; without it, every read goes to Redis. */
     private readonly channels?: RedisChannels,
     recentMs?: number,
+    /**
+     * Replicas that must hold a token before it counts as stored: a rotated token lost in a
+     * failover leaves the used refresh token, which the vendor then refuses as reused.
+     */
+    private readonly durability: Durability = NO_WAIT,
   ) {
     this.recentTokens = new RecentTokens(recentMs);
   }
@@ -77,9 +91,7 @@ export class RedisTokenStore implements TokenStore {
     const key = tokenKey(providerId, userId);
     await this.cipher.agree();
     const value = JSON.stringify({ format: FORMAT, ...this.cipher.seal(token, key) });
-    await this.change(tokenKey(providerId, userId), () =>
-      this.redis.set(tokenKey(providerId, userId), value),
-    );
+    await this.change(key, () => writeDurably(this.redis, (p) => p.set(key, value), this.durability));
   }
 
   async delete(providerId: string, userId: string): Promise<void> {
@@ -89,7 +101,10 @@ export class RedisTokenStore implements TokenStore {
   private async change(key: string, command: () => Promise<unknown>): Promise<void> {
     this.recentTokens.changed(key);
     try {
-      await inRedis(command);
+      // A ToolError (a write short of its replicas) as it is; anything else is Redis away.
+      await command().catch((e: unknown) => {
+        throw ToolError.isInstance(e) ? e : storeUnavailable();
+      });
     } finally {
       this.recentTokens.changed(key);
       // Published by every writer, listening or not (a CLI, an operator's script through

@@ -6,7 +6,7 @@ import type { ExpiringRecords } from '../writes/expiring-records.js';
 import type { PerUserPlaces } from '../writes/per-user-budget.js';
 import { RedisAuthorizationSignals } from './redis-authorization-signals.js';
 import { RedisChannels } from './redis-channels.js';
-import { connectRedis, type SharedRedis, SharedStoreStartError } from './redis-client.js';
+import { connectRedis, type Durability, type SharedRedis, SharedStoreStartError } from './redis-client.js';
 import { RedisPendingAuthorizations } from './redis-pending-authorizations.js';
 import { RedisPlaces } from './redis-places.js';
 import { RedisRecords } from './redis-records.js';
@@ -75,7 +75,11 @@ export async function openSharedStore(
     const cipher = await SharedCipher.open(redis, key, logger ? { logger } : {});
     channels = await RedisChannels.open(redis, logger);
     const signals = await RedisAuthorizationSignals.open(channels);
-    const tokenStore = new RedisTokenStore(redis, cipher, channels);
+    const durability: Durability = {
+      replicaAcks: config.store?.replicaAcks ?? (config.store?.sentinels?.length ? 1 : 0),
+      timeoutMs: config.store?.replicaAckTimeoutMs ?? 1000,
+    };
+    const tokenStore = new RedisTokenStore(redis, cipher, channels, undefined, durability);
     await tokenStore.listenForChanges();
     const opened = channels;
     const pacing = sharedPacers(redis, logger);
@@ -93,7 +97,7 @@ export async function openSharedStore(
         signals,
       }),
       signingKey: (purpose) => cipher.derive(purpose),
-      writeRecords: new RedisRecords(redis, undefined, () => cipher.agree()),
+      writeRecords: new RedisRecords(redis, undefined, () => cipher.agree(), durability),
       places: new RedisPlaces(redis),
       results: new RedisResults(redis, cipher, logger),
       async close() {
