@@ -21,8 +21,10 @@
  *   parameter value; 2.0 and 2.1 plugins run unchanged.
  * - 2.3: `vendor`, the name people call the API's vendor by (`Airtable`), so the host can
  *   answer in those words; optional, earlier 2.x plugins run unchanged.
+ * - 2.4: `skill`, the folder of the tool set's skill shipped in the plugin package (its
+ *   workflows, ids, paging and pitfalls for agents); optional, earlier 2.x plugins run unchanged.
  */
-export const CONTRACT_VERSION = '2.3';
+export const CONTRACT_VERSION = '2.4';
 
 export type ContractCheck = { ok: true } | { ok: false; reason: string };
 

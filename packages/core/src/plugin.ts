@@ -77,6 +77,11 @@ export interface ToolSetPluginDefinition {
   oauth?: Readonly<Record<string, OAuthEndpoints>>;
   /** JSON Schema of the plugin's settings (`toolSets.<set>.settings`), e.g. a region or an account id. */
   settingsSchema?: JsonSchema;
+  /**
+   * The tool set's skill, shipped in the package (contract 2.4): the URL of its folder, e.g.
+   * `new URL('../skill/airtable-web-api/', import.meta.url)`. See `ToolSetDefinition.skill`.
+   */
+  skill?: URL | string;
   /** Adjusts servers from the (already validated) settings, e.g. a region, before explicit base URLs apply. */
   resolveServers?: (
     settings: Readonly<Record<string, unknown>>,
@@ -115,9 +120,16 @@ export function defineToolSetPlugin(def: ToolSetPluginDefinition, bound: PluginO
         ...(traffic ? { traffic } : {}),
         ...(def.oauth ? { oauth: def.oauth } : {}),
         settingValues: settings,
+        ...(def.skill ? { skill: skillFolder(def.skill) } : {}),
       });
     },
   };
+}
+
+/** A skill folder's URL as the definition carries it: a string, ending in `/` as a folder's does. */
+function skillFolder(url: URL | string): string {
+  const href = typeof url === 'string' ? url : url.href;
+  return href.endsWith('/') ? href : `${href}/`;
 }
 
 function withPacing(

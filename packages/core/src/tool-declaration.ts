@@ -183,4 +183,11 @@ export interface ToolSetDefinition {
   oauth?: Readonly<Record<string, OAuthEndpoints>>;
   /** The plugin settings the operator configured (`toolSets.<set>.settings`), for `fromSetting` parameters. */
   settingValues?: Readonly<Record<string, unknown>>;
+  /**
+   * The set's skill (contract 2.4): a `file:` URL of a folder shipped in the plugin package, named
+   * as the skill is and holding its `SKILL.md` (Agent Skills format: `name` and `description`
+   * frontmatter, then the workflows in markdown) and any files it links to. The host serves it
+   * through the MCP Skills extension and as a resource.
+   */
+  skill?: string;
 }

@@ -15,6 +15,7 @@ const RECORDED: Record<string, string> = {
   '2.1': 'b57714250c1bc7dffffb0260f63808ae0075c1ffbdbe203a7785fd7aa5203845',
   '2.2': 'b4201377ea89744baf2a8318b34b73ec0226617305241b2cc5870c3cab6610d4',
   '2.3': 'c85b5b7250e62986929a02b826950a91e3d5b9a31560434f9924b75804e1abab',
+  '2.4': '89bf3109d025333e7363433063555e976da5ccb5e6963c809777ec3187ace86d',
 };
 
 function canonical(value: unknown): string {
@@ -72,6 +73,7 @@ const toolSetKeys: Record<keyof ToolSetDefinition, true> = {
   traffic: true,
   oauth: true,
   settingValues: true,
+  skill: true,
 };
 
 describe('the declaration vocabulary', () => {

@@ -213,5 +213,6 @@ export const TOOL_SET_VOCABULARY = {
       },
     },
     settingValues: { type: 'object' },
+    skill: { type: 'string', pattern: '^file:' },
   },
 } as const;

@@ -26,7 +26,7 @@ import { HostServices, registerService, resolveService } from './services.js';
 
 export type { CallOptions, Host, HostOptions, ToolEndpoint, ToolInfo } from './host-api.js';
 
-import type { ServingSupport } from './serving-support.js';
+import type { ServingSupport, ToolSetSkill } from './serving-support.js';
 import { unknownToolMessage } from './unknown-tool.js';
 import { createWriteSafety } from './writes/write-safety.js';
 
@@ -229,8 +229,19 @@ function servingSupport(
         settingHint: settingHintOf,
       }),
     connections: hostConnections(oauthProviders, () => resolveService(container, HostServices.tokenStore)),
+    skills: exposedSkills(container, exposed),
     gauge: (source) => telemetry.gauge(source),
   };
+}
+
+/** The skills the plugins of the exposed tool sets declare. */
+function exposedSkills(container: DependencyContainer, exposed: ReadonlySet<string>): ToolSetSkill[] {
+  if (!container.isRegistered(TOOL_SET_TOKEN, true)) return [];
+  const sets = new Set([...exposed].map((name) => name.slice(0, name.indexOf('.'))));
+  return container
+    .resolveAll<ToolSetDefinition>(TOOL_SET_TOKEN)
+    .filter((set) => set.skill !== undefined && sets.has(set.toolSet))
+    .map((set) => ({ toolSet: set.toolSet, folder: set.skill as string }));
 }
 
 /** Creates a host from a config object: loads plugins, composes its services in the container. */

@@ -12,6 +12,13 @@ export interface QueryParameterName {
   apiName: string;
 }
 
+/** A loaded tool set's skill, as its plugin declared it (contract 2.4). */
+export interface ToolSetSkill {
+  toolSet: string;
+  /** The `file:` URL of the skill's folder (named as the skill is, holding its SKILL.md). */
+  folder: string;
+}
+
 /**
  * What the transports (HTTP, stdio) need of the host beyond listing and calling tools, so that
  * they take it from here and never from the host's container. Types only: the host fills it.
@@ -33,6 +40,8 @@ export interface ServingSupport {
   readiness(): Promise<ToolSetReadiness[]>;
   /** The users' OAuth connections: listed and ended by `/connections`. */
   readonly connections: Connections;
+  /** The skills of the tool sets this host exposes, one per set that declares one. */
+  readonly skills: readonly ToolSetSkill[];
   /** Shows a state of the transport on `/metrics` (the sessions it holds), read at each scrape. */
   gauge(source: GaugeSource): void;
   /** The host's environment (the options' `env`, default process.env), for settings read at serve time. */

@@ -101,7 +101,10 @@ describe('MCP 2026-07-28 beside the session era on one endpoint', () => {
     const resources = (await modern('resources/list')).body.result;
     expect(resources).toMatchObject({ ttlMs: 0, cacheScope: 'private' });
     const templates = (await modern('resources/templates/list')).body.result;
-    expect(templates).toMatchObject({ resourceTemplates: [], cacheScope: 'public' });
+    expect(templates).toMatchObject({
+      resourceTemplates: [{ name: 'results', uriTemplate: 'toolhost://results/{id}' }],
+      cacheScope: 'public',
+    });
     // The session era's answers carry none of them.
     const v1 = new V1Client({ name: 'v1', version: '0' });
     await v1.connect(new V1HttpTransport(new URL(server.url)));

@@ -13,11 +13,13 @@ export const cdpPipelinesTools = trackingTools;
 export function createCdpPipelinesPlugin(options: PluginOptions = {}): ToolPlugin {
   return defineToolSetPlugin(
     {
-      contractVersion: '2.3',
+      contractVersion: '2.4',
       name: pkg.name,
       version: pkg.version,
       toolSet: TOOL_SET,
       vendor: 'Customer.io',
+      // Its workflows, ids, paging and pitfalls, for agents (served as an MCP skill).
+      skill: new URL('../skill/customerio-data-pipelines/', import.meta.url),
       servers: { default: REGION_BASE_URLS.us },
       tools: cdpPipelinesTools,
       settingsSchema: cdpSettingsSchema,

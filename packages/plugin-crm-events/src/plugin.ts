@@ -15,11 +15,13 @@ export const crmEventsTools = [...eventCompletionTools, ...eventDefinitionTools]
 export function createCrmEventsPlugin(options: PluginOptions = {}): ToolPlugin {
   return defineToolSetPlugin(
     {
-      contractVersion: '2.3',
+      contractVersion: '2.4',
       name: pkg.name,
       version: pkg.version,
       toolSet: TOOL_SET,
       vendor: 'HubSpot',
+      // Its workflows, ids, paging and pitfalls, for agents (served as an MCP skill).
+      skill: new URL('../skill/hubspot-custom-events/', import.meta.url),
       servers: { default: DEFAULT_BASE_URL },
       tools: crmEventsTools,
       oauth: { [CRM_AUTH_PROVIDER]: HUBSPOT_OAUTH },

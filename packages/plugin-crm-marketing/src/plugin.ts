@@ -24,11 +24,13 @@ export const crmMarketingTools = [
 export function createCrmMarketingPlugin(options: PluginOptions = {}): ToolPlugin {
   return defineToolSetPlugin(
     {
-      contractVersion: '2.3',
+      contractVersion: '2.4',
       name: pkg.name,
       version: pkg.version,
       toolSet: TOOL_SET,
       vendor: 'HubSpot',
+      // Its workflows, ids, paging and pitfalls, for agents (served as an MCP skill).
+      skill: new URL('../skill/hubspot-marketing/', import.meta.url),
       servers: { default: DEFAULT_BASE_URL },
       tools: crmMarketingTools,
       oauth: { [CRM_AUTH_PROVIDER]: HUBSPOT_OAUTH },

@@ -34,11 +34,13 @@ export const gridTools = [
 export function createGridPlugin(options: PluginOptions = {}): ToolPlugin {
   return defineToolSetPlugin(
     {
-      contractVersion: '2.3',
+      contractVersion: '2.4',
       name: pkg.name,
       version: pkg.version,
       toolSet: TOOL_SET,
       vendor: 'Airtable',
+      // Its workflows, ids, paging and pitfalls, for agents (served as an MCP skill).
+      skill: new URL('../skill/airtable-web-api/', import.meta.url),
       servers: DEFAULT_SERVERS,
       tools: gridTools,
       oauth: { [GRID_AUTH_PROVIDER]: AIRTABLE_OAUTH },

@@ -2,7 +2,7 @@ import type { Host } from '../host-api.js';
 import { withCallerTrace } from './caller-trace.js';
 import { type Narrowing, narrowingOf } from './catalog-views.js';
 import { serveResults } from './result-resources.js';
-import { instructionsAtInitialize, Server, type ServerContext } from './sdk.js';
+import { instructionsAtInitialize, McpServer, type Server, type ServerContext } from './sdk.js';
 import { type McpServingState, viewFor } from './serving-state.js';
 import { sendCompletionNotice, ToolCalls } from './tool-calls.js';
 
@@ -29,22 +29,22 @@ export interface McpServerOptions {
 }
 
 /**
- * A low-level MCP server over the host. Tools are registered with their raw JSON Schemas
- * through the request handlers: the high-level `tool()` helper expects zod and drops plain
- * JSON Schema.
+ * An MCP server over the host. Tools are registered with their raw JSON Schemas through the
+ * low-level request handlers: the high-level `tool()` helper expects zod and drops plain JSON
+ * Schema. Resources go through the SDK's high-level registry, which the Skills extension needs.
  */
 export function createMcpServer(
   host: Host,
   mcpState: McpServingState,
   options: McpServerOptions = {},
 ): Server {
-  const server = new Server(
+  const mcp = new McpServer(
     { name: options.name ?? 'toolhost', version: options.version ?? '0.0.0' },
     {
       // `logging`: a call's waits and retries go to the client as log notifications of the
       // request, at or above the level it asked for (`logging/setLevel` on a session, the
       // per-request `_meta` level on 2026-07-28, where none is sent without one).
-      capabilities: { tools: { listChanged: false }, resources: { listChanged: false }, logging: {} },
+      capabilities: { resources: { listChanged: false }, logging: {} },
       instructions: mcpState.views.view(options.narrowing).instructions,
       cacheHints: mcpState.cacheHints,
       // Checked before any handler runs: a state that fails is -32602, and never reaches one.
@@ -54,6 +54,8 @@ export function createMcpServer(
         : {}),
     },
   );
+  const server = mcp.server;
+  server.registerCapabilities({ tools: { listChanged: false } });
   const userOf = options.userPerRequest
     ? requestUser
     : (() => {
@@ -79,7 +81,8 @@ export function createMcpServer(
       answering.answer(request.params, ctx),
     );
   });
-  serveResults(server, mcpState, userOf);
+  serveResults(mcp, mcpState, userOf);
+  mcpState.skills.attach(mcp);
   return server;
 }
 

@@ -7,6 +7,7 @@ import { exampleCall } from './example-call.js';
 import { HOST_TOOL_LIMITS } from './host-tool-arguments.js';
 import { renderOutcome } from './render-outcome.js';
 import type { CallToolResult, Tool } from './sdk.js';
+import { skillUri } from './skills.js';
 import type { ToolNameMap } from './tool-names.js';
 
 /** The three tools a dynamic catalog lists instead of every tool. */
@@ -57,6 +58,12 @@ function searchToolsTool(toolSets: readonly string[], toolCount: number): Tool {
             },
             required: ['name', 'description', 'toolSet', 'readOnly'],
           },
+        },
+        skills: {
+          type: 'object',
+          additionalProperties: { type: 'string' },
+          description:
+            'The skill of each tool set answered (its workflows, ids, paging and pitfalls), by tool set: a resource URI to read before a multi-step task',
         },
       },
       required: ['tools'],
@@ -200,6 +207,8 @@ function invalidSearch(message: string, parameter: string): DiscoveryAnswer {
 export class DiscoveryCatalog {
   private index: Promise<ToolIndex> | undefined;
   private readonly exposed: ReadonlyMap<string, ToolInfo>;
+  /** The SKILL.md URI of each tool set's skill, for the answers to point to. */
+  private readonly skills: ReadonlyMap<string, string>;
 
   /**
    * `tools`: the tools searched and described, as the host describes them (default all the
@@ -211,6 +220,17 @@ export class DiscoveryCatalog {
     private readonly tools: readonly ToolInfo[] = host.listTools(),
   ) {
     this.exposed = new Map(tools.map((t) => [t.name, t]));
+    this.skills = new Map(host.serving.skills.map((s) => [s.toolSet, skillUri(s.folder)]));
+  }
+
+  /** The skills of the tool sets these tools belong to, by tool set (none: undefined). */
+  private skillsOf(toolSets: Iterable<string>): Record<string, string> | undefined {
+    const out: Record<string, string> = {};
+    for (const set of toolSets) {
+      const uri = this.skills.get(set);
+      if (uri) out[set] = uri;
+    }
+    return Object.keys(out).length > 0 ? out : undefined;
   }
 
   /**
@@ -244,7 +264,8 @@ export class DiscoveryCatalog {
       readOnly: m.readOnly,
       ...(m.differs ? { differs: m.differs } : {}),
     }));
-    const value = { tools };
+    const skills = this.skillsOf(tools.map((t) => t.toolSet));
+    const value = skills ? { tools, skills } : { tools };
     return {
       ok: true,
       result: { content: [{ type: 'text', text: JSON.stringify(value) }], structuredContent: value },
@@ -287,6 +308,7 @@ export class DiscoveryCatalog {
         inputSchema: info.inputSchema,
         ...(bodySchema ? { requestBodySchema: compactLargeSchema(bodySchema) } : {}),
         example: exampleCall(mcpName, info.inputSchema, bodySchema),
+        ...(this.skills.has(info.toolSet) ? { skill: this.skills.get(info.toolSet) } : {}),
       });
     }
     if (tools.length === 0) {

@@ -19,6 +19,7 @@ export {
   type JSONRPCMessage,
   type JSONRPCRequest,
   type McpHttpHandler,
+  McpServer,
   type MessageExtraInfo,
   PerRequestHTTPServerTransport,
   PROTOCOL_VERSION_META_KEY,
@@ -27,6 +28,7 @@ export {
   type RequestId,
   type RequestStateCodec,
   ResourceNotFoundError,
+  ResourceTemplate,
   Server,
   type ServerContext,
   SUPPORTED_PROTOCOL_VERSIONS,
@@ -35,6 +37,13 @@ export {
   type TransportSendOptions,
   UrlElicitationRequiredError,
 } from '@modelcontextprotocol/server';
+export {
+  type Skill,
+  type SkillReadResult,
+  type SkillSource,
+  SkillsExtension,
+  skillEntry,
+} from '@modelcontextprotocol/server/ext/skills';
 export { serveStdio } from '@modelcontextprotocol/server/stdio';
 
 /** The operations whose 2026-07-28 results carry cache hints (`ServerOptions.cacheHints`). */
@@ -53,12 +62,15 @@ export function instructionsAtInitialize(
   server: SdkServer,
   instructionsFor: (clientName: string | undefined, ctx: ServerContext) => string,
 ): void {
-  // The SDK's own answer (version negotiation, capabilities, identity), with our instructions.
+  // The SDK's own answer (version negotiation, capabilities, identity) with the instructions
+  // set just before it reads them: no later than its own answer would be, so that replies on
+  // the same connection keep their order.
   const sdk = server as unknown as {
+    _instructions?: string;
     _oninitialize(request: unknown): Promise<InitializeResult>;
   };
-  server.setRequestHandler('initialize', async (request, ctx) => ({
-    ...(await sdk._oninitialize(request)),
-    instructions: instructionsFor(request.params.clientInfo?.name, ctx),
-  }));
+  server.setRequestHandler('initialize', (request, ctx) => {
+    sdk._instructions = instructionsFor(request.params.clientInfo?.name, ctx);
+    return sdk._oninitialize(request);
+  });
 }

@@ -7,6 +7,7 @@ import { ConfirmationStates } from './confirmation-state.js';
 import type { QueryParamName } from './result-budget.js';
 import { ResultStore, type ResultStoreOptions } from './result-store.js';
 import type { CacheableMethod, CacheHint, Server, ServerContext } from './sdk.js';
+import { ToolSetSkills } from './skills.js';
 import { ToolNameMap } from './tool-names.js';
 
 /**
@@ -35,6 +36,8 @@ export function prepareMcpServingState(host: Host) {
     discovery: whole.discovery,
     maxResultBytes: mcp.maxResultBytes,
     results: new ResultStore({ ttlSeconds: mcp.resultTtlSeconds, ...sharedResults(host) }),
+    /** The tool sets' skills (workflows, ids, paging, pitfalls), read at the first request for them. */
+    skills: new ToolSetSkills(host.serving.skills, host.serving.logger),
     queryParams: new Map<string, readonly QueryParamName[]>(),
     /** The canonical names of the exposed tools, for explaining a name that is not one of them. */
     exposed: whole.exposed,
