@@ -104,6 +104,14 @@ describe('toolShape', () => {
     expect(list.ids.get('prefix:tbl')).toBe(0.5);
   });
 
+  it('reads the part of the product a description names before its colon, a mixed-case name as one word', () => {
+    const area = (description: string) => shape(tool('POST', '/x/{id}/getRecords', description)).area;
+    expect(area('Demo enterprise HyperDB table: read records by primary key.')).toEqual(['enterpris']);
+    expect(area('Demo SCIM: list users.')).toEqual(['scim']);
+    // Five words before the colon are a sentence, not a name.
+    expect(area('Demo lets you read the records: by key.')).toBeUndefined();
+  });
+
   it('tells an id of an email message from an email address', () => {
     const ids = (name: string, schema: Record<string, unknown> = { type: 'string' }) =>
       shape(tool('POST', '/v3/emails/send', 'Demo: send an email.', { [name]: schema })).ids.has('email');

@@ -168,8 +168,10 @@ function vendorOf(description: string): { vendor?: string; area?: string[] } {
   const prefix = colon > 0 ? tokenize(description.slice(0, colon)) : [];
   const vendor = prefix[0] ? processTerm(prefix[0])[0] : undefined;
   // "Airtable enterprise HyperDB table:", "HubSpot transactional email:": a part of the product
-  // named before the colon; a longer run is a sentence, not a name.
-  const area = prefix.length >= 2 && prefix.length <= 4 ? processTerm(prefix[1]!) : [];
+  // named before the colon; a longer run is a sentence, not a name. Counted in words as
+  // written: the tokenizer splits "HyperDB" in two, which made that name look like a sentence.
+  const written = colon > 0 ? description.slice(0, colon).trim().split(/\s+/) : [];
+  const area = written.length >= 2 && written.length <= 4 && prefix[1] ? processTerm(prefix[1]) : [];
   return { ...(vendor ? { vendor } : {}), ...(area.length > 0 ? { area } : {}) };
 }
 
