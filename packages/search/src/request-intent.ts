@@ -110,6 +110,9 @@ const PHRASES: [RegExp, Operation][] = [
 ];
 // After "make", a determiner or a number starts a new thing ("make a new form"); anything else
 // is an existing object given a new state ("make usr… read only").
+// Words that count the object rather than name it: "get MORE THAN 100 records", "fetch the
+// FIRST 50 rows".
+const QUANTITY = /^(\d+|more|fewer|less|than|first|last|next|top|over|under|up)$/i;
 const MAKE_NEW = new Set('a an new one another some two three several'.split(' '));
 // Words by which a request says whose id it names an object by.
 const EXTERNAL =
@@ -225,7 +228,8 @@ export function requestIntent(request: string, prefixes: readonly string[]): Req
   const after = verbAt >= 0 ? words.slice(verbAt + 1) : [];
   const objectAt = after.findIndex(
     (w) =>
-      PARENT_MARKERS.has(w) || (processTerm(w).length > 0 && (VERBS[w] === undefined || NOUN_VERBS.has(w))),
+      PARENT_MARKERS.has(w) ||
+      (processTerm(w).length > 0 && !QUANTITY.test(w) && (VERBS[w] === undefined || NOUN_VERBS.has(w))),
   );
   const object = objectAt >= 0 && !PARENT_MARKERS.has(after[objectAt]!) ? after[objectAt] : undefined;
   const pluralObject = object !== undefined && /[^su]s$/.test(object) && stemmer(object) !== object;

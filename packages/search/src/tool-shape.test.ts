@@ -187,6 +187,9 @@ describe('requestIntent', () => {
     expect(requestIntent('take the trade show line out of the budget', []).op).toBe('delete');
     expect(requestIntent('rename the Leads table', []).op).toBe('update');
     expect(requestIntent('how many people came to the webinar', []).op).toBe('count');
+    // A get of a plural object reads several, also when a count stands before the object.
+    expect(requestIntent('get more than 100 records', []).op).toBe('read');
+    expect(requestIntent('fetch the first 50 rows', []).op).toBe('read');
     // "log" names the object here; the verb is "list".
     expect(requestIntent('audit log export requests list', []).op).toBe('list');
   });
