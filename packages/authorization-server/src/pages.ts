@@ -22,7 +22,8 @@ const PAGE_HEADERS = {
     "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'",
   'x-frame-options': 'DENY',
   'x-content-type-options': 'nosniff',
-  'referrer-policy': 'no-referrer',
+  // same-origin, not no-referrer: with no-referrer a browser posts the forms with `Origin: null`.
+  'referrer-policy': 'same-origin',
   'cache-control': 'no-store',
 };
 

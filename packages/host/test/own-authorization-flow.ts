@@ -27,12 +27,16 @@ const hiddenFields = (html: string) =>
     [...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)].map((m) => [m[1], m[2]]),
   );
 
-export async function registerPublicClient(origin: string, name = 'Host test'): Promise<string> {
+export async function registerPublicClient(
+  origin: string,
+  name = 'Host test',
+  redirectUri = TEST_REDIRECT,
+): Promise<string> {
   const registered = await fetch(`${origin}/auth/register`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({
-      redirect_uris: [TEST_REDIRECT],
+      redirect_uris: [redirectUri],
       token_endpoint_auth_method: 'none',
       client_name: name,
     }),
@@ -91,12 +95,13 @@ export function redeemCode(
   clientId: string,
   landed: URL,
   verifier: string,
+  redirectUri = TEST_REDIRECT,
 ): Promise<Response> {
   return tokenRequest(origin, {
     grant_type: 'authorization_code',
     code: landed.searchParams.get('code')!,
     code_verifier: verifier,
     client_id: clientId,
-    redirect_uri: TEST_REDIRECT,
+    redirect_uri: redirectUri,
   });
 }
