@@ -188,7 +188,7 @@ async function connected(provider: MemoryOAuthProvider, options = {}): Promise<C
 async function getItem(client: Client, id: string): Promise<void> {
   upstream.reset();
   const result = await client.callTool({ name: 'EchoApi_GetItem', arguments: { item_id: id } });
-  expect(await responseOf(client, result)).toEqual({ status: 200, body: { path: `/items/${id}` } });
+  expect(await responseOf(client, result)).toEqual({ status: 200, body: { ok: true } });
   expect(upstream.requests.map((r) => `${r.method} ${r.path}`)).toEqual([`GET /items/${id}`]);
 }
 
