@@ -70,7 +70,7 @@ const PROVIDER_OF = { CrmEventsApi: 'crm-auth-provider', GridApi: 'grid-auth-pro
  * @param {McpSettings} [mcp]
  * @returns {HostConfig}
  */
-function hostOptions(upstream, plugins, mcp) {
+export function hostOptions(upstream, plugins, mcp) {
   /** @type {Record<keyof typeof PLUGIN_OF, import('@toolhost/host').ToolSetConfig>} */
   const toolSets = {
     CrmEventsApi: { baseUrl: upstream, pacing: false },
