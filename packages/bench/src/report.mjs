@@ -171,12 +171,13 @@ export function agentsTables(r) {
   /** @type {string[]} */
   const out = [];
   const d = r.discovery;
+  /** One row of ranking figures: requests, tools covered, top-1/3/5 and MRR@5. */
+  const row = (
+    /** @type {string} */ label,
+    /** @type {{ requests: number, toolsCovered: number, top1?: number, top3?: number, top5?: number, mrr5?: number }} */ f,
+  ) => [label, f.requests, f.toolsCovered, `${f.top1}%`, `${f.top3}%`, `${f.top5}%`, f.mrr5];
   if (d?.everyday) {
     const e = d.everyday;
-    const row = (
-      /** @type {string} */ label,
-      /** @type {{ requests: number, toolsCovered: number, top1?: number, top3?: number, top5?: number, mrr5?: number }} */ f,
-    ) => [label, f.requests, f.toolsCovered, `${f.top1}%`, `${f.top3}%`, `${f.top5}%`, f.mrr5];
     out.push(
       table(
         [`${e.file}`, 'requests', 'tools covered', 'top-1', 'top-3', 'top-5', 'MRR@5'],
@@ -200,10 +201,6 @@ export function agentsTables(r) {
   }
   if (d?.realQuestions) {
     const q = d.realQuestions;
-    const row = (
-      /** @type {string} */ label,
-      /** @type {{ requests: number, toolsCovered: number, top1?: number, top3?: number, top5?: number, mrr5?: number }} */ f,
-    ) => [label, f.requests, f.toolsCovered, `${f.top1}%`, `${f.top3}%`, `${f.top5}%`, f.mrr5];
     out.push(
       table(
         [
