@@ -141,7 +141,7 @@ async function assemble(
     telemetry.gauge({
       name: 'toolhost_shared_store_up',
       help: 'Whether this replica reaches the shared store (Redis): 1 or 0.',
-      read: () => (shared.redis.status === 'ready' ? 1 : 0),
+      read: () => (shared.reachable() ? 1 : 0),
     });
     telemetry.gauge({
       name: 'toolhost_pacing_degraded',

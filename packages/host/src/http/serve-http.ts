@@ -491,7 +491,7 @@ function answerProbe(
   if (path !== '/healthz' && path !== '/livez' && path !== '/readyz') return false;
   const { accessTokens } = state;
   const stopping = state.stopping();
-  const storeDown = state.shared !== undefined && state.shared.redis.status !== 'ready';
+  const storeDown = state.shared !== undefined && !state.shared.reachable();
   const details =
     trustedHost && (!accessTokens.enabled || accessTokens.userFor(req.headers.authorization) !== undefined);
   let status: string;

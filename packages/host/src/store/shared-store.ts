@@ -12,10 +12,11 @@ import { RedisPlaces } from './redis-places.js';
 import { RedisRecords } from './redis-records.js';
 import { RedisResults } from './redis-results.js';
 import { RedisTokenStore } from './redis-token-store.js';
-import { sharedStoreUrl } from './redis-url.js';
+import { redactRedisUrl, sharedStoreUrl } from './redis-url.js';
 import { RedisRefreshLock } from './refresh-lock.js';
 import { SharedCipher } from './shared-cipher.js';
 import { sharedPacers } from './shared-pacer.js';
+import { StoreHealth } from './store-health.js';
 
 /**
  * What replicas share through Redis: tokens, the refresh lock, pacing, pending
@@ -41,6 +42,12 @@ export interface SharedStore {
   readonly places: PerUserPlaces;
   /** Results too large for a tool result, readable on every replica by their owner. */
   readonly results: RedisResults;
+  /**
+   * Whether the store serves every call (probed: a frozen Redis, a cluster master down or a
+   * slot range without a copy count as down, though the connection stays open): for
+   * `/readyz` and `toolhost_shared_store_up`.
+   */
+  reachable(): boolean;
   close(): Promise<void>;
 }
 
@@ -83,6 +90,8 @@ export async function openSharedStore(
     await tokenStore.listenForChanges();
     const opened = channels;
     const pacing = sharedPacers(redis, logger);
+    const commandTimeoutMs = config.store?.commandTimeoutMs ?? 5000;
+    const health = new StoreHealth(redis, redactRedisUrl(url), logger, Math.min(commandTimeoutMs, 2000));
     return {
       redis,
       tokenStore,
@@ -100,7 +109,9 @@ export async function openSharedStore(
       writeRecords: new RedisRecords(redis, undefined, () => cipher.agree(), durability),
       places: new RedisPlaces(redis),
       results: new RedisResults(redis, cipher, logger),
+      reachable: () => health.up,
       async close() {
+        health.stop();
         await opened.close();
         await redis.quit().catch(() => redis.disconnect());
       },

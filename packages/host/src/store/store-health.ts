@@ -1,0 +1,118 @@
+import type { Cluster, Redis } from 'ioredis';
+import type { Logger } from '../logger.js';
+import type { SharedRedis } from './redis-client.js';
+
+/** Why the store is down, or undefined while every node it needs answers. */
+type Verdict = string | undefined;
+
+function within<T>(ms: number, work: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer in ${ms} ms`)), ms);
+  });
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Whether the shared store serves, probed every `everyMs` rather than read from the client's
+ * connection state: a frozen Redis keeps its connection "ready" while every command times out,
+ * and a Redis Cluster's client stays "ready" while one master is down or a slot range has no
+ * copy, though the calls whose keys live there fail. Each probe PINGs the master (every master
+ * of a cluster, and asks one whether all slots are served), each within `timeoutMs`; a change
+ * of verdict is logged once, with its reason.
+ */
+export class StoreHealth {
+  private verdict: Verdict;
+  /** Whether this probe logged the outage (a connection that drops logs its own). */
+  private logged = false;
+  private readonly timer: NodeJS.Timeout;
+  private probing = false;
+
+  constructor(
+    private readonly redis: SharedRedis,
+    private readonly shown: string,
+    private readonly logger: Logger | undefined,
+    private readonly timeoutMs: number,
+    everyMs = 1000,
+  ) {
+    this.timer = setInterval(() => void this.probe(), everyMs);
+    this.timer.unref();
+  }
+
+  /** Whether the last probe found the store serving (and its client connected). */
+  get up(): boolean {
+    return this.verdict === undefined && this.redis.status === 'ready';
+  }
+
+  /** Probes now; answers whether the store serves. */
+  async probe(): Promise<boolean> {
+    if (this.probing) return this.up;
+    this.probing = true;
+    try {
+      this.judge(await this.check());
+    } finally {
+      this.probing = false;
+    }
+    return this.up;
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+  }
+
+  private async check(): Promise<Verdict> {
+    if (this.redis.status !== 'ready') return `connection ${this.redis.status}`;
+    if (!this.redis.isCluster) return this.ping(this.redis as Redis, 'Redis');
+    const cluster = this.redis as Cluster;
+    const masters = cluster.nodes('master');
+    if (masters.length === 0) return 'no cluster master known';
+    const answers = await Promise.all(
+      masters.map((node) => this.ping(node, `cluster node ${node.options.host}:${node.options.port}`)),
+    );
+    const down = answers.find((a) => a !== undefined);
+    if (down) return down;
+    // The client drops a master whose connection closed: its slots are then served by no one
+    // it knows, while the others answer and call the cluster healthy until their node timeout.
+    const live = new Set(masters.map((n) => `${n.options.host}:${n.options.port}`));
+    const slots = (cluster as unknown as { slots: (string[] | undefined)[] }).slots;
+    for (let slot = 0; slot < 16384; slot += 1) {
+      const owner = slots[slot]?.[0];
+      if (owner === undefined || !live.has(owner)) {
+        // Asks the cluster again (the client would only on a failed command): a master back, or
+        // its replica promoted, is then found by the next probe.
+        (cluster as unknown as { refreshSlotsCache(cb?: () => void): void }).refreshSlotsCache(() => {});
+        return `cluster node ${owner ?? '(none)'} unreachable: slot ${slot} has no serving copy`;
+      }
+    }
+    try {
+      const info = await within(this.timeoutMs, masters[0]!.cluster('INFO') as Promise<string>);
+      const state = /cluster_state:(\w+)/.exec(info)?.[1];
+      if (state !== 'ok') return `cluster state ${state ?? 'unknown'} (a slot range has no serving copy)`;
+    } catch (e) {
+      return `cluster info: ${(e as Error).message}`;
+    }
+    return undefined;
+  }
+
+  private async ping(node: Redis, what: string): Promise<Verdict> {
+    try {
+      await within(this.timeoutMs, node.ping());
+      return undefined;
+    } catch (e) {
+      return `${what}: ${(e as Error).message}`;
+    }
+  }
+
+  private judge(verdict: Verdict): void {
+    this.verdict = verdict;
+    // A connection that is not ready has said so in its own line (connectRedis); the probe
+    // speaks for what the connection cannot see: a frozen Redis, a cluster node or slot range.
+    if (verdict !== undefined && !this.logged && this.redis.status === 'ready') {
+      this.logged = true;
+      this.logger?.warn({ redis: this.shown, err: verdict }, 'shared store (Redis) unreachable');
+    } else if (verdict === undefined && this.logged) {
+      this.logged = false;
+      this.logger?.info({ redis: this.shown }, 'shared store (Redis) reachable again');
+    }
+  }
+}
