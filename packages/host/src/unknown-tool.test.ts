@@ -29,6 +29,13 @@ describe('one answer for a name that calls no tool', () => {
     );
     expect(say('getitem', 'mcp')).toBe("No tool named 'getitem' is loaded. Did you mean 'EchoApi_GetItem'?");
     expect(say('Nope', 'canonical')).toBe("No tool named 'Nope' is loaded.");
+    // A slip of an edit or two gets the name to use, in either spelling.
+    expect(say('EchoApi.GetItm', 'canonical')).toBe(
+      "No tool named 'EchoApi.GetItm' is loaded. Did you mean 'EchoApi.GetItem'?",
+    );
+    expect(say('EchoApi_GetItems', 'mcp')).toBe(
+      "No tool named 'EchoApi_GetItems' is loaded. Did you mean 'EchoApi_GetItem'?",
+    );
     // The embedding API answers the same words.
     expect(await host.callTool('EchoApi.DeleteItem', { item_id: '1' })).toEqual({
       ok: false,

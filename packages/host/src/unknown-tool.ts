@@ -1,5 +1,6 @@
 import { behaviorHints, TOOL_SET_TOKEN, type ToolSetDefinition } from '@toolhost/core';
 import type { DependencyContainer } from 'tsyringe';
+import { didYouMean } from './config/did-you-mean.js';
 import type { ResolvedHostConfig } from './config/host-config.js';
 import { mcpToolName } from './mcp/tool-names.js';
 import { hiddenBy } from './tool-selection.js';
@@ -48,8 +49,13 @@ export function unknownToolMessage(
   const close = [...exposed].filter(
     (n) => n.toLowerCase() === lower || n.toLowerCase().endsWith(`.${lower}`),
   );
-  const hint = close.length > 0 ? ` Did you mean ${close.map((n) => `'${n}'`).join(' or ')}?` : '';
-  return `No tool named '${name}' is loaded.${hint}`;
+  return `No tool named '${name}' is loaded.${nearMiss(name, close, exposed)}`;
+}
+
+/** ` Did you mean …?` for the names that differ only in case or tool set, else for a slip of an edit or two. */
+function nearMiss(name: string, close: readonly string[], known: Iterable<string>): string {
+  if (close.length > 0) return ` Did you mean ${close.map((n) => `'${n}'`).join(' or ')}?`;
+  return didYouMean(name, known, "'");
 }
 
 type Known = { name: string; toolSet: string; readOnly: boolean };
@@ -72,6 +78,5 @@ function mcpMessage(
   const close = [...exposed]
     .map(mcp)
     .filter((n) => n.toLowerCase() === lower || n.toLowerCase().endsWith(`${separator}${lower}`));
-  const hint = close.length > 0 ? ` Did you mean ${close.map((n) => `'${n}'`).join(' or ')}?` : '';
-  return `No tool named '${name}' is loaded.${hint}`;
+  return `No tool named '${name}' is loaded.${nearMiss(name, close, [...exposed].map(mcp))}`;
 }

@@ -325,6 +325,10 @@ describe('the token file with more than one writer', () => {
     };
     const served = await spawnHttpHost(hostConfig, env);
     try {
+      // The start line names what to register with the vendor's OAuth app.
+      expect(served.logs()).toMatch(
+        /"redirectUris":\{"echo-auth":"http:\/\/127\.0\.0\.1:\d+\/oauth\/callback\/echo-auth"\}[^\n]*"msg":"listening"/,
+      );
       const call = async (token: string, id: string) => {
         const client = new Client({ name: 'two-writers', version: '0' });
         await client.connect(

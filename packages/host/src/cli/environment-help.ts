@@ -22,9 +22,18 @@ Environment variables:
                                 (default: the MCP endpoint's public URL)
   TOOLHOST_AUTH_SUBJECT_CLAIM   the token claim that names the user (default sub)
   TOOLHOST_AUTH_INTROSPECTION_SECRET  the client secret for RFC 7662 introspection (opaque tokens)
+  TOOLHOST_SIGN_IN_CLIENT_SECRET  the sign-in provider's client secret (http.authorization's own server)
+  TOOLHOST_METRICS_TOKEN        16+ characters: a bearer token for GET /metrics (http.metricsToken)
+  TOOLHOST_AUDIT_LOG            stdout, or a file: one line per call and sign-in (audit.log)
+  TOOLHOST_TELEMETRY_KEY        16+ characters: the key user ids in traces are hashed under
+  TOOLHOST_REPLICA_ID           the name log lines give this replica (default: host name and pid)
+  TOOLHOST_BUNDLE_MANIFEST      set by the MCP Bundle: messages name its fields, not these variables
   <PROVIDER>_TOKEN              a static token per auth provider, e.g. CRM_AUTH_PROVIDER_TOKEN,
                                 GRID_AUTH_PROVIDER_TOKEN
   <PROVIDER>_CLIENT_ID          an OAuth client per auth provider (and <PROVIDER>_CLIENT_SECRET)
   <SECRET NAME>                 named secrets the tools declare, e.g. CDP_API_KEY
+  <TOOL_SET>_<SETTING>          a plugin setting over the config file's, e.g. CRM_AUTOMATION_API_USER_ID
+                                (toolSets.CrmAutomationApi.settings.userId)
+  A value that is still an unfilled \${…} template (an MCP client's placeholder) counts as unset.
   HTTP_PROXY, HTTPS_PROXY, NO_PROXY  route upstream requests through a proxy
 `;

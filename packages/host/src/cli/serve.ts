@@ -79,7 +79,16 @@ async function serveOverHttp(
   const handle = await serveHttp(host, { ...options, port }).catch((e: NodeJS.ErrnoException) => {
     throw e.code === 'EADDRINUSE' ? portInUse(port, options.bindAddress ?? host.config.http.host) : e;
   });
-  logger.info({ url: handle.url, tools: host.listTools().length }, 'listening');
+  // What to register with each vendor's OAuth app, in the line an operator reads first.
+  const redirectUris = Object.fromEntries(host.oauthProviders.map((p) => [p.id, p.signIn.redirectUri]));
+  logger.info(
+    {
+      url: handle.url,
+      tools: host.listTools().length,
+      ...(host.oauthProviders.length > 0 ? { redirectUris } : {}),
+    },
+    'listening',
+  );
   return handle;
 }
 

@@ -1,0 +1,46 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { type SpawnedHost, spawnHost } from '@toolhost/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pluginPackages } from '../src/plugins.js';
+import { publishedPackages, root } from './pack-workspace.js';
+
+// Sentences of the README and docs that a test can hold to the product.
+const read = (file: string) => readFileSync(join(root, file), 'utf8').replace(/\s+/g, ' ');
+
+let host: SpawnedHost;
+beforeAll(async () => {
+  host = await spawnHost({ plugins: pluginPackages() }, { env: {} });
+});
+afterAll(() => host?.close());
+
+describe('what the docs say', () => {
+  it('the dynamic catalog lists as many tools as the README says, the three discovery tools among them', async () => {
+    const { tools } = await host.client.listTools();
+    const words = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven'];
+    expect(read('README.md')).toContain(
+      `(all five sets: 216 with the two preview tools) ${words[tools.length]} tools instead`,
+    );
+    expect(tools.map((t) => t.name)).toEqual(
+      expect.arrayContaining(['search_tools', 'describe_tools', 'call_tool']),
+    );
+  });
+
+  it('every plugin peers on @toolhost/core with the range docs/releasing.md names', () => {
+    const core = JSON.parse(readFileSync(join(root, 'packages/core/package.json'), 'utf8')) as {
+      version: string;
+    };
+    const plugins = publishedPackages().filter((p) => p.startsWith('plugin-'));
+    expect(plugins).toHaveLength(5);
+    for (const dir of plugins) {
+      const pkg = JSON.parse(readFileSync(join(root, 'packages', dir, 'package.json'), 'utf8')) as {
+        peerDependencies: Record<string, string>;
+      };
+      // `workspace:^` is packed (and published) as `^<core's version>`.
+      expect(pkg.peerDependencies['@toolhost/core'], dir).toBe('workspace:^');
+    }
+    expect(read('docs/releasing.md')).toContain(
+      `\`^${core.version}\` in the workspace before the first release`,
+    );
+  });
+});
