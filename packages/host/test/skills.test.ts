@@ -92,6 +92,8 @@ describe('the five tool sets’ skills', () => {
 
   it('are pointed to by search_tools and describe_tools, for the set of each tool', async () => {
     const client = await v2Client(http, 'legacy');
+    // And by the instructions, for agents that never call search_tools.
+    for (const uri of Object.values(SKILLS)) expect(client.getInstructions()).toContain(uri);
     expect((await client.listTools()).tools.map((t) => t.name)).toContain('search_tools');
     const found = await client.callTool({
       name: 'search_tools',

@@ -5,6 +5,7 @@ import { DiscoveryCatalog, discoveryInstructions, discoveryTools, previewTools }
 import { SERVER_INSTRUCTIONS } from './instructions.js';
 import { listedTool } from './listing.js';
 import type { Tool } from './sdk.js';
+import { skillUri } from './skills.js';
 import type { ToolNameMap } from './tool-names.js';
 
 /**
@@ -151,6 +152,15 @@ export class CatalogViews {
     return view;
   }
 
+  /** Where the instructions send an agent for a tool set's workflows: its skill, if it ships one. */
+  private skillsNote(toolSets: readonly string[]): string {
+    const sets = new Set(toolSets);
+    const uris = this.host.serving.skills.filter((s) => sets.has(s.toolSet)).map((s) => skillUri(s.folder));
+    return uris.length === 0
+      ? ''
+      : ` Before a multi-step task, read the skill of its tool set (its workflows, ids, paging and pitfalls), a resource: ${uris.join(', ')}.`;
+  }
+
   private build(tools: readonly ToolInfo[], mode: CatalogMode): CatalogView {
     const writable = tools.some((t) => !t.hints.readOnly);
     const listedCount = tools.length + (writable ? 2 : 0);
@@ -164,7 +174,9 @@ export class CatalogViews {
     return {
       listed: [...(dynamic ? [] : all), ...own],
       hostTools: new Map(own.map((t) => [t.name, t])),
-      instructions: dynamic ? discoveryInstructions(toolSets, tools.length) : SERVER_INSTRUCTIONS,
+      instructions:
+        (dynamic ? discoveryInstructions(toolSets, tools.length) : SERVER_INSTRUCTIONS) +
+        this.skillsNote(toolSets),
       discovery: dynamic ? new DiscoveryCatalog(this.host, this.names, tools) : undefined,
       previews: writable,
       exposed: new Set(tools.map((t) => t.name)),
