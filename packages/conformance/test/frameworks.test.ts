@@ -153,6 +153,23 @@ describe('in process, without MCP', () => {
     expectListEventTypesSent();
   });
 
+  it('gives the discovery tools above the limit, as auto does over MCP, and they find and call a tool', async () => {
+    const tools = aiSdkTools(host, { catalog: 'auto' });
+    expect(Object.keys(tools).sort()).toEqual(['call_tool', 'describe_tools', 'search_tools']);
+    const opts = { toolCallId: 'call-3', messages: [], context: {} };
+    const found = (await tools.search_tools!.execute!({ query: 'list HubSpot event types' }, opts)) as {
+      tools: { name: string }[];
+    };
+    expect(found.tools.map((t) => t.name)).toContain(TOOL);
+    expect(await tools.call_tool!.execute!({ name: TOOL, arguments: {} }, opts)).toEqual({ ok: true });
+    expectListEventTypesSent();
+    // Within the limit, auto lists the tools themselves; `only` takes globs in either spelling.
+    const few = aiSdkTools(host, { catalog: 'auto', only: ['GridApi.List*', 'CrmEventsApi_ListEventTypes'] });
+    expect(Object.keys(few)).toContain(TOOL);
+    expect(Object.keys(few)).toContain('GridApi_ListGridRecords');
+    expect(Object.keys(few).every((n) => n === TOOL || n.startsWith('GridApi_List'))).toBe(true);
+  });
+
   it('answers a refused call as the structured error a model can act on, sending nothing', async () => {
     const tools = aiSdkTools(host, { only: ['GridApi.ListGridRecords'] });
     expect(Object.keys(tools)).toEqual(['GridApi_ListGridRecords']);
