@@ -129,6 +129,7 @@ async function connectAs(
   login: string,
   era: 'legacy' | 'modern',
   provider = new TestClientProvider(),
+  url = server.url,
 ): Promise<Client> {
   const make = () =>
     new Client(
@@ -136,13 +137,13 @@ async function connectAs(
       era === 'modern' ? { versionNegotiation: { mode: 'auto' } } : {},
     );
   const first = make();
-  const transport = new StreamableHTTPClientTransport(new URL(server.url), { authProvider: provider });
+  const transport = new StreamableHTTPClientTransport(new URL(url), { authProvider: provider });
   await expect(first.connect(transport)).rejects.toBeInstanceOf(UnauthorizedError);
   expect(provider.authorizationUrl).toBeDefined();
   const callback = await signInAt(provider.authorizationUrl!, login);
   await transport.finishAuth(callback);
   const client = make();
-  await client.connect(new StreamableHTTPClientTransport(new URL(server.url), { authProvider: provider }));
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), { authProvider: provider }));
   expect(client.getProtocolEra()).toBe(era);
   return client;
 }
@@ -335,5 +336,53 @@ describe('doctor', () => {
     } finally {
       await away.close();
     }
+  });
+});
+
+describe('opaque access tokens, checked by introspection (RFC 7662)', () => {
+  const introspector = { clientId: 'toolhost-resource', clientSecret: 'introspection-secret-0123456789' };
+  let opaqueIdp: TeamIdp;
+  let opaqueHost: Host;
+  let opaqueServer: HttpServerHandle;
+
+  beforeAll(async () => {
+    opaqueIdp = await startTeamIdp({ accessTokenFormat: 'opaque', introspector });
+    opaqueHost = await writeHost(upstream.url, {
+      http: {
+        authorization: {
+          issuer: opaqueIdp.issuer,
+          introspection: { clientId: introspector.clientId, clientSecret: introspector.clientSecret },
+        },
+      },
+    });
+    opaqueServer = await serveHttp(opaqueHost, { port: 0 });
+    opaqueIdp.allowResource(opaqueServer.url);
+  });
+  afterAll(async () => {
+    await opaqueServer?.close();
+    await opaqueHost?.close();
+    await opaqueIdp?.close();
+  });
+
+  it('signs the person in and calls a tool as them; a made-up token is refused', async () => {
+    const client = await connectAs('grace', 'legacy', new TestClientProvider(), opaqueServer.url);
+    const before = upstream.requests.length;
+    const result = await client.callTool({ name: 'WriteApi_ListThings', arguments: {} });
+    expect(result.isError).toBeFalsy();
+    expect(upstream.requests.length).toBe(before + 1);
+    await client.close();
+    const res = await fetch(opaqueServer.url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        authorization: 'Bearer not-a-token-the-idp-issued',
+      },
+      body: JSON.stringify(initialize),
+    });
+    expect(res.status).toBe(401);
+    expect(res.headers.get('www-authenticate')).toContain(
+      'error="invalid_token", error_description="the token is not active"',
+    );
   });
 });

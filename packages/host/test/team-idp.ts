@@ -20,7 +20,13 @@ export interface TeamIdp {
 }
 
 export async function startTeamIdp(
-  options: { resources?: string[]; accessTokenTtl?: number } = {},
+  options: {
+    resources?: string[];
+    accessTokenTtl?: number;
+    /** `opaque`: access tokens the resource checks by introspection, as `introspector`. */
+    accessTokenFormat?: 'jwt' | 'opaque';
+    introspector?: { clientId: string; clientSecret: string };
+  } = {},
 ): Promise<TeamIdp> {
   const { privateKey } = await generateKeyPair('RS256', { extractable: true });
   const privateJwk: JWK = { ...(await exportJWK(privateKey)), kid: 'team-key-1', alg: 'RS256', use: 'sig' };
@@ -30,6 +36,19 @@ export async function startTeamIdp(
   const issuer = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
   const provider = new Provider(issuer, {
     jwks: { keys: [privateJwk] },
+    // The resource server's own confidential client, which may introspect tokens.
+    clients: options.introspector
+      ? [
+          {
+            client_id: options.introspector.clientId,
+            client_secret: options.introspector.clientSecret,
+            grant_types: [],
+            response_types: [],
+            redirect_uris: [],
+            token_endpoint_auth_method: 'client_secret_basic',
+          },
+        ]
+      : [],
     findAccount: async (_ctx, id) => ({
       accountId: id,
       claims: async () => ({ sub: id, email: `${id}@team.test` }),
@@ -64,8 +83,9 @@ export async function startTeamIdp(
             scope: 'tools:read tools:write',
             audience: resource,
             accessTokenTTL: options.accessTokenTtl ?? 600,
-            accessTokenFormat: 'jwt',
-            jwt: { sign: { alg: 'RS256' } },
+            ...(options.accessTokenFormat === 'opaque'
+              ? { accessTokenFormat: 'opaque' as const }
+              : { accessTokenFormat: 'jwt' as const, jwt: { sign: { alg: 'RS256' as const } } }),
           };
         },
       },
