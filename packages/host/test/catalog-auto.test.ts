@@ -9,16 +9,8 @@ import { type HttpServerHandle, serveHttp } from '../src/http/serve-http.js';
 import { AUTO_CATALOG_MAX_TOOLS } from '../src/mcp/catalog-views.js';
 import { createMcpServer } from '../src/mcp/create-mcp-server.js';
 import { prepareMcpServingState } from '../src/mcp/serving-state.js';
-import { fixtureApp, inlinePlugin } from './support.js';
+import { fixtureApp, inlinePlugin, readTool } from './support.js';
 
-const read = (name: string): ToolDeclaration => ({
-  name,
-  description: `Reads ${name}.`,
-  method: 'GET',
-  path: `/${name}`,
-  auth: { kind: 'none' },
-  hints: { readOnly: true },
-});
 const write = (name: string): ToolDeclaration => ({
   name,
   description: `Writes ${name}.`,
@@ -29,10 +21,10 @@ const write = (name: string): ToolDeclaration => ({
 });
 
 // Small: a read and a write. Big: more read tools than `auto` lists as they are.
-const small = inlinePlugin('Small', [read('GetThing'), write('SetThing')]);
+const small = inlinePlugin('Small', [readTool('GetThing'), write('SetThing')]);
 const big = inlinePlugin(
   'Big',
-  Array.from({ length: AUTO_CATALOG_MAX_TOOLS }, (_, i) => read(`Get${i}`)),
+  Array.from({ length: AUTO_CATALOG_MAX_TOOLS }, (_, i) => readTool(`Get${i}`)),
 );
 
 async function hostWith(plugins: (typeof small)[], config: HostConfig = {}): Promise<Host> {

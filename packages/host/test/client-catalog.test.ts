@@ -6,16 +6,8 @@ import { createHost, type Host } from '../src/host.js';
 import { type HttpServerHandle, serveHttp } from '../src/http/serve-http.js';
 import { AUTO_CATALOG_MAX_TOOLS } from '../src/mcp/catalog-views.js';
 import { ALWAYS_LOAD_META_KEY, DEFERRING_CLIENTS } from '../src/mcp/client-catalog.js';
-import { fixtureApp, inlinePlugin } from './support.js';
+import { fixtureApp, inlinePlugin, readTool } from './support.js';
 
-const read = (name: string): ToolDeclaration => ({
-  name,
-  description: `Reads ${name}.`,
-  method: 'GET',
-  path: `/${name}`,
-  auth: { kind: 'none' },
-  hints: { readOnly: true },
-});
 const write: ToolDeclaration = {
   name: 'SetThing',
   description: 'Writes a thing.',
@@ -28,7 +20,7 @@ const write: ToolDeclaration = {
 // More tools than `auto` lists as they are: by count alone, the dynamic catalog.
 const big = inlinePlugin('Big', [
   write,
-  ...Array.from({ length: AUTO_CATALOG_MAX_TOOLS }, (_, i) => read(`Get${i}`)),
+  ...Array.from({ length: AUTO_CATALOG_MAX_TOOLS }, (_, i) => readTool(`Get${i}`)),
 ]);
 const ALL_LISTED = AUTO_CATALOG_MAX_TOOLS + 1 + 2; // the tools and the two write previews
 const DISCOVERY = ['apply_preview', 'call_tool', 'describe_tools', 'preview_tool_call', 'search_tools'];

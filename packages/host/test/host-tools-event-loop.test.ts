@@ -1,22 +1,12 @@
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Tool } from '@modelcontextprotocol/client';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
-import { type HttpHostProcess, spawnHttpHost } from './support.js';
+import { type HttpHostProcess, REPOSITORY_PLUGINS, spawnHttpHost } from './support.js';
 
 // A request of the largest size each host tool accepts (by its listed schema, else the body
 // limit) must not hold the host's event loop: meanwhile another client's /healthz and plugin
 // tool call are answered within a second, which only a blocked event loop misses.
-const packages = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const PLUGINS = [
-  'plugin-grid',
-  'plugin-crm-events',
-  'plugin-crm-marketing',
-  'plugin-crm-automation',
-  'plugin-cdp-pipelines',
-];
 const BODY_LIMIT = 4 * 1024 * 1024;
 // The words of real requests, which the search matches against many terms (its costly case).
 const WORDS =
@@ -41,7 +31,7 @@ beforeAll(async () => {
   upstream = await startRecordingUpstream(() => ({ status: 200, body: { bases: [] } }));
   served = await spawnHttpHost(
     {
-      plugins: PLUGINS.map((p) => join(packages, p)),
+      plugins: [...REPOSITORY_PLUGINS],
       mcp: { catalog: 'dynamic' },
       toolSets: { GridApi: { baseUrl: upstream.url, pacing: false } },
     },

@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { SkillsClient } from '@modelcontextprotocol/client/ext/skills';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -10,16 +10,8 @@ import { CONTRACT_VERSION, registerToolSet, type ToolPlugin } from '@toolhost/co
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHost, type Host } from '../src/host.js';
 import { type HttpServerHandle, serveHttp } from '../src/http/serve-http.js';
-import { fixtureApp } from './support.js';
+import { fixtureApp, REPOSITORY_PLUGINS } from './support.js';
 
-const packages = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const PLUGINS = [
-  'plugin-grid',
-  'plugin-crm-events',
-  'plugin-crm-marketing',
-  'plugin-crm-automation',
-  'plugin-cdp-pipelines',
-];
 const SKILLS: Record<string, string> = {
   CdpPipelinesApi: 'skill://customerio-data-pipelines/SKILL.md',
   CrmAutomationApi: 'skill://hubspot-automation/SKILL.md',
@@ -42,10 +34,7 @@ describe('the five tool sets’ skills', () => {
   let host: Host;
   let http: HttpServerHandle;
   beforeAll(async () => {
-    host = await createHost(
-      {},
-      { pluginPackages: PLUGINS.map((p) => join(packages, p)), configDir: fixtureApp, env: {} },
-    );
+    host = await createHost({}, { pluginPackages: [...REPOSITORY_PLUGINS], configDir: fixtureApp, env: {} });
     http = await serveHttp(host, { port: 0 });
   });
   afterAll(async () => {

@@ -43,6 +43,27 @@ export const echoOAuthConfig: HostConfig = {
  */
 export const fixtureApp = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'app');
 
+/** The five tool-set plugins of this repository, by their package directories (built: the host loads `dist`). */
+export const REPOSITORY_PLUGINS: readonly string[] = [
+  'plugin-grid',
+  'plugin-crm-events',
+  'plugin-crm-marketing',
+  'plugin-crm-automation',
+  'plugin-cdp-pipelines',
+].map((p) => join(dirname(fileURLToPath(import.meta.url)), '..', '..', p));
+
+/** A read-only GET tool of the given name, for tests that need many tools of their own. */
+export function readTool(name: string): ToolDeclaration {
+  return {
+    name,
+    description: `Reads ${name}.`,
+    method: 'GET',
+    path: `/${name}`,
+    auth: { kind: 'none' },
+    hints: { readOnly: true },
+  };
+}
+
 /**
  * Hosts spawned by this test file and still running. A test that fails before it stops its
  * host would otherwise leave it serving after the run; they are stopped once the file's tests
