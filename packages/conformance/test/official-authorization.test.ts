@@ -98,6 +98,30 @@ async function consent(authorizationUrl: string): Promise<void> {
 }
 
 describe('the official conformance suite against the host authorization server', () => {
+  it("is the docs' quick try: the resource names this server, and a call without a token is challenged", async () => {
+    const resource = (await (await fetch(`${issuer}/.well-known/oauth-protected-resource/mcp`)).json()) as {
+      resource: string;
+      authorization_servers: string[];
+    };
+    expect(resource).toMatchObject({ resource: mcpUrl, authorization_servers: [issuer] });
+    const call = await fetch(mcpUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    expect(call.status).toBe(401);
+    expect(call.headers.get('www-authenticate')).toContain(
+      `resource_metadata="${issuer}/.well-known/oauth-protected-resource/mcp"`,
+    );
+    const metadata = (await (
+      await fetch(`${issuer}/.well-known/oauth-authorization-server`)
+    ).json()) as Record<string, unknown>;
+    expect(metadata).toMatchObject({
+      code_challenge_methods_supported: ['S256'],
+      client_id_metadata_document_supported: true,
+    });
+  });
+
   it('passes the metadata and the authorization code grant scenarios', async () => {
     const port = await freePort();
     const registered = await fetch(`${issuer}/auth/register`, {

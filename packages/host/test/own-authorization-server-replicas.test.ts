@@ -1,5 +1,7 @@
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { createLocalJWKSet, type JSONWebKeySet, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
 import type { HostConfig } from '../src/config/host-config.js';
 import { type Balancer, startBalancer } from './balancer.js';
 import {
@@ -20,16 +22,20 @@ let balancer: Balancer;
 let replicas: HttpHostProcess[] = [];
 let origins: [string, string];
 let target: string | undefined;
+let upstream: RecordingUpstream;
 
 beforeAll(async () => {
   redis = await startRedisServer();
   balancer = await startBalancer();
   balancer.pick = () => target;
+  upstream = await startRecordingUpstream();
   const config: HostConfig = {
     plugins: ['toolhost-plugin-echo'],
+    toolSets: { EchoApi: { baseUrl: upstream.url } },
     http: { publicUrl: balancer.url, authorization: { mode: 'host' } },
   };
   const env = {
+    ECHO_AUTH_TOKEN: 'static-token-x',
     TOOLHOST_REDIS_URL: redis.url,
     TOOLHOST_TOKEN_KEY: 'token-encryption-key-for-replicas',
     TOOLHOST_ACCESS_TOKENS: `alice:${ALICE}`,
@@ -43,7 +49,27 @@ afterAll(async () => {
   await Promise.all(replicas.map((r) => r.exited));
   await balancer?.close();
   await redis?.close();
+  await upstream?.close();
 });
+
+/** A tool call over MCP through the balancer to the replica the test names, with a bearer token. */
+async function callTool(replica: 0 | 1, accessToken: string, id: string): Promise<void> {
+  on(replica);
+  const client = new Client({ name: 'replica-test', version: '0' });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${balancer.url}/mcp`), {
+      requestInit: { headers: { authorization: `Bearer ${accessToken}` } },
+    }),
+  );
+  try {
+    upstream.reset();
+    const result = await client.callTool({ name: 'EchoApi_GetItem', arguments: { item_id: id } });
+    expect(result.isError).toBeFalsy();
+    expect(upstream.requests.map((r) => r.path)).toEqual([`/items/${id}`]);
+  } finally {
+    await client.close();
+  }
+}
 
 const on = (replica: 0 | 1) => {
   target = origins[replica];
@@ -66,35 +92,18 @@ describe("the host's own authorization server on two replicas", () => {
     expect(keys[0]).toEqual(keys[1]);
   });
 
-  it('a client registered on one, a sign-in and consent across both, a code redeemed once whichever replicas race for it', async () => {
+  it('a client registered on one, sign-in and consent across both, the code redeemed on the other once, its token honoured by both', async () => {
     on(0);
     const clientId = await registerPublicClient(balancer.url);
-    // Each step of the browser on the other replica than the one before.
+    // Each step of the browser on the other replica than the one before; consent (the code) on A.
     let step = 0;
     const { landed, verifier } = await consentWithAccessToken(balancer.url, clientId, ALICE, () =>
       on((step++ % 2) as 0 | 1),
     );
-    balancer.pick = (req) => (req.headers['x-replica'] === '1' ? origins[1] : origins[0]);
-    const race = await Promise.all(
-      ([0, 1] as const).map((replica) =>
-        fetch(`${balancer.url}/auth/token`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-replica': String(replica) },
-          body: new URLSearchParams({
-            grant_type: 'authorization_code',
-            code: landed.searchParams.get('code')!,
-            code_verifier: verifier,
-            client_id: clientId,
-            redirect_uri: TEST_REDIRECT,
-          }).toString(),
-        }),
-      ),
-    );
-    balancer.pick = () => target;
-    expect(race.map((r) => r.status).sort()).toEqual([200, 400]);
-    const won = race.find((r) => r.status === 200)!;
-    const tokens = (await won.json()) as { access_token: string; refresh_token: string };
-    expect(await race.find((r) => r.status === 400)!.json()).toMatchObject({ error: 'invalid_grant' });
+    on(1);
+    const redeemed = await redeemCode(balancer.url, clientId, landed, verifier);
+    expect(redeemed.status).toBe(200);
+    const tokens = (await redeemed.json()) as { access_token: string };
     // The token verifies with the key set either replica publishes.
     for (const replica of [0, 1] as const) {
       on(replica);
@@ -104,6 +113,41 @@ describe("the host's own authorization server on two replicas", () => {
         audience: `${balancer.url}/mcp`,
       });
       expect(payload.sub).toBe('alice');
+    }
+    // And the MCP endpoint of each replica honours it.
+    await callTool(0, tokens.access_token, 'on-a');
+    await callTool(1, tokens.access_token, 'on-b');
+    // Once: the code presented again, on the replica that issued it, is refused.
+    on(0);
+    const again = await redeemCode(balancer.url, clientId, landed, verifier);
+    expect(again.status).toBe(400);
+    expect(await again.json()).toMatchObject({ error: 'invalid_grant' });
+  });
+
+  it('a code raced on both replicas at once is redeemed by one of them only', async () => {
+    on(1);
+    const clientId = await registerPublicClient(balancer.url);
+    const { landed, verifier } = await consentWithAccessToken(balancer.url, clientId, ALICE);
+    balancer.pick = (req) => (req.headers['x-replica'] === '1' ? origins[1] : origins[0]);
+    try {
+      const race = await Promise.all(
+        ([0, 1] as const).map((replica) =>
+          fetch(`${balancer.url}/auth/token`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-replica': String(replica) },
+            body: new URLSearchParams({
+              grant_type: 'authorization_code',
+              code: landed.searchParams.get('code')!,
+              code_verifier: verifier,
+              client_id: clientId,
+              redirect_uri: TEST_REDIRECT,
+            }).toString(),
+          }),
+        ),
+      );
+      expect(race.map((r) => r.status).sort()).toEqual([200, 400]);
+    } finally {
+      balancer.pick = () => target;
     }
   });
 
