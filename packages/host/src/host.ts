@@ -133,7 +133,17 @@ async function assemble(
   const oauthProviders = services.providers.filter(hasBrowserSignIn);
   const refreshing = services.providers.filter(isRefreshingProvider);
   for (const p of refreshing) {
-    p.onRefreshed(({ outcome }) => telemetry.tokenRefresh(p.id, outcome));
+    p.onRefreshed(({ outcome }) => {
+      telemetry.tokenRefresh(p.id, outcome);
+      // An operator hears of what costs a user their connection, or a call: never the token.
+      if (outcome === 'reauthorize')
+        log?.warn(
+          { provider: p.id },
+          'token refresh refused by the vendor (invalid_grant): the token is deleted, the user must authorize again',
+        );
+      else if (outcome === 'failed')
+        log?.warn({ provider: p.id }, 'token refresh failed: the token endpoint could not be reached');
+    });
     p.onLockWaited((ms) => telemetry.waited('refresh_lock', ms));
   }
   const { shared } = services;

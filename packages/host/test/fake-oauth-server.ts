@@ -25,6 +25,11 @@ export interface FakeOAuthServer {
    */
   beforeAnswer?: ((grant: string) => Promise<void>) | undefined;
   /**
+   * Awaited once a refresh is done at the vendor (the old refresh token spent, the new one
+   * issued) and before it is answered: a vendor that stalls after the fact.
+   */
+  afterRefreshing?: (() => Promise<void>) | undefined;
+  /**
    * Issues tokens as an authorization would, without the browser round trip (tests that start
    * from an authorized user); the refresh token is as good as one from the token endpoint.
    */
@@ -63,6 +68,7 @@ export async function startFakeOAuthServer(): Promise<FakeOAuthServer> {
       state.refuseRefresh = false;
       delete state.revokeFailure;
       state.beforeAnswer = undefined;
+      state.afterRefreshing = undefined;
     },
     close: async () => {},
   };
@@ -130,7 +136,9 @@ export async function startFakeOAuthServer(): Promise<FakeOAuthServer> {
         const token = form.get('refresh_token') ?? '';
         if (!refreshTokens.has(token) || state.refuseRefresh) return json(400, { error: 'invalid_grant' });
         refreshTokens.delete(token);
-        return json(200, issue('items.read items.write'));
+        const issued = issue('items.read items.write');
+        await state.afterRefreshing?.();
+        return json(200, issued);
       }
       return json(400, { error: 'unsupported_grant_type' });
     }

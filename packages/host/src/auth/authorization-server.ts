@@ -17,8 +17,10 @@ export interface OAuthProviderConfig {
   /** Refresh this long before expiry (default 60 s). */
   refreshSkewSeconds?: number;
   /**
-   * Deadline of each request to the token and revocation endpoints (default 10 s): shorter
-   * than the refresh lock, so that a stalled refresh ends before another replica may refresh.
+   * Deadline of each code exchange and revocation (default 10 s), and how long a call waits
+   * for a refresh before it is answered a retryable error: the refresh itself is never cut
+   * short (its lock is held and kept alive until it ends), since a refresh token the vendor
+   * may have used must not be sent again.
    */
   tokenRequestTimeoutMs?: number;
 }
@@ -72,13 +74,35 @@ export class AuthorizationServer {
     this.stopping.abort(new Error('host stopping'));
   }
 
-  /** Each request's deadline and the host's stop, and plain HTTP for a loopback server. */
-  options(): oauth.TokenEndpointRequestOptions {
-    const signal = AbortSignal.any([
-      AbortSignal.timeout(this.config.tokenRequestTimeoutMs ?? 10_000),
-      this.stopping.signal,
-    ]);
-    return { signal, ...(this.insecure ? { [oauth.allowInsecureRequests]: true } : {}) };
+  /**
+   * Runs one exchange with the vendor (its request and the reading of its answer) under the
+   * host's stop and, unless `deadline` is false, the request deadline. The deadline is a timer
+   * this object owns, kept until the exchange ends: `AbortSignal.any` over
+   * `AbortSignal.timeout` lets Node 20 collect the timeout's signal, and the deadline with it
+   * (a Disconnect against a hanging vendor then never answered).
+   */
+  async exchange<T>(
+    send: (options: oauth.TokenEndpointRequestOptions) => Promise<T>,
+    deadline = true,
+  ): Promise<T> {
+    const controller = new AbortController();
+    const ms = this.config.tokenRequestTimeoutMs ?? 10_000;
+    const timer = deadline
+      ? setTimeout(() => controller.abort(new DOMException(`no answer in ${ms} ms`, 'TimeoutError')), ms)
+      : undefined;
+    timer?.unref();
+    const stop = () => controller.abort(this.stopping.signal.reason);
+    if (this.stopping.signal.aborted) stop();
+    else this.stopping.signal.addEventListener('abort', stop, { once: true });
+    try {
+      return await send({
+        signal: controller.signal,
+        ...(this.insecure ? { [oauth.allowInsecureRequests]: true } : {}),
+      });
+    } finally {
+      clearTimeout(timer);
+      this.stopping.signal.removeEventListener('abort', stop);
+    }
   }
 
   /** A token endpoint's answer as the store keeps it; what the answer leaves out is kept from `previous`. */

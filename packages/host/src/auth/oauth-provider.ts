@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import type {
   AuthProvider,
   AuthProviderSetup,
+  CallSignal,
   CredentialRequest,
   CredentialResult,
   StoredToken,
@@ -139,7 +140,7 @@ export class OAuthAuthProvider implements RefreshingProvider, SignInProvider {
     ) {
       const waited = request.onWait?.('token_refresh', undefined);
       try {
-        token = await this.refreshShared(request.userId, token);
+        token = await this.refreshShared(request.userId, token, request.signal);
       } finally {
         waited?.();
       }
@@ -152,7 +153,8 @@ export class OAuthAuthProvider implements RefreshingProvider, SignInProvider {
     let token = this.unsaved.get(request.userId) ?? (await this.store.get(this.id, request.userId));
     if (!token) return this.authorizationRequired(request, undefined);
     // Another call may have refreshed already: use its token rather than refreshing again.
-    if (token.accessToken === rejected) token = await this.refreshShared(request.userId, token);
+    if (token.accessToken === rejected)
+      token = await this.refreshShared(request.userId, token, request.signal);
     if (!token) return this.authorizationRequired(request, undefined);
     return { kind: 'bearer', token: token.accessToken };
   }
@@ -184,13 +186,68 @@ export class OAuthAuthProvider implements RefreshingProvider, SignInProvider {
     await Promise.all([...this.saving]);
   }
 
-  private refreshShared(userId: string, token: StoredToken): Promise<StoredToken | undefined> {
+  /**
+   * This process's one refresh of the user's token (started, or joined), awaited until the
+   * call's own deadline: the refresh request deadline (`tokenRequestTimeoutMs`), or the call
+   * being cancelled. A call that stops waiting is told to try again (its request was not sent);
+   * the refresh goes on, its lock held, and the next call joins it rather than send again.
+   */
+  private refreshShared(
+    userId: string,
+    token: StoredToken,
+    signal?: CallSignal,
+  ): Promise<StoredToken | undefined> {
     let flight = this.refreshing.get(userId);
     if (!flight) {
       flight = this.refreshOnce(userId, token).finally(() => this.refreshing.delete(userId));
       this.refreshing.set(userId, flight);
+      // Its outcome is each waiting call's; one left with no caller must not go unhandled.
+      flight.catch(() => {});
     }
-    return flight;
+    return this.awaitRefresh(flight, signal);
+  }
+
+  private awaitRefresh(
+    flight: Promise<StoredToken | undefined>,
+    signal?: CallSignal,
+  ): Promise<StoredToken | undefined> {
+    const ms = this.config.tokenRequestTimeoutMs ?? 10_000;
+    return new Promise((resolve, reject) => {
+      const done = () => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', cancelled);
+      };
+      const timer = setTimeout(() => {
+        done();
+        reject(
+          new ToolError(
+            {
+              code: 'upstream_unavailable',
+              retryable: true,
+              retryAfterSeconds: 2,
+              message: `The token endpoint of '${this.id}' has not answered a refresh in ${ms / 1000} s; the refresh goes on (its refresh token is not sent again), and nothing was sent: try again in a few seconds.`,
+            },
+            { requestNotSent: true },
+          ),
+        );
+      }, ms);
+      const cancelled = () => {
+        done();
+        reject(signal?.reason);
+      };
+      if (signal?.aborted) return cancelled();
+      signal?.addEventListener('abort', cancelled, { once: true });
+      flight.then(
+        (value) => {
+          done();
+          resolve(value);
+        },
+        (e: unknown) => {
+          done();
+          reject(e);
+        },
+      );
+    });
   }
 
   /**
@@ -284,14 +341,17 @@ export class OAuthAuthProvider implements RefreshingProvider, SignInProvider {
     let res: oauth.TokenEndpointResponse;
     try {
       const { as, client, clientAuth } = this.server;
-      const response = await oauth.refreshTokenGrantRequest(
-        as,
-        client,
-        clientAuth,
-        token.refreshToken,
-        this.server.options(),
+      // No deadline: a refresh cut short may have been used by the vendor, and its refresh
+      // token must not be sent again. Calls stop waiting for it at their own deadline instead.
+      res = await this.server.exchange(
+        async (options) =>
+          oauth.processRefreshTokenResponse(
+            as,
+            client,
+            await oauth.refreshTokenGrantRequest(as, client, clientAuth, token.refreshToken!, options),
+          ),
+        false,
       );
-      res = await oauth.processRefreshTokenResponse(as, client, response);
     } catch (e) {
       if (e instanceof oauth.ResponseBodyError) {
         // A refresh token already rotated elsewhere (a replica that refreshed without the

@@ -140,18 +140,22 @@ export class OAuthSignIn implements BrowserSignIn {
       const { as, client, clientAuth } = this.server;
       let status: number | undefined;
       try {
-        const response = await oauth.revocationRequest(
-          as,
-          client,
-          clientAuth,
-          token.refreshToken ?? token.accessToken,
-          {
-            ...this.server.options(),
-            additionalParameters: { token_type_hint: token.refreshToken ? 'refresh_token' : 'access_token' },
-          },
-        );
-        status = response.status;
-        await oauth.processRevocationResponse(response);
+        await this.server.exchange(async (options) => {
+          const response = await oauth.revocationRequest(
+            as,
+            client,
+            clientAuth,
+            token.refreshToken ?? token.accessToken,
+            {
+              ...options,
+              additionalParameters: {
+                token_type_hint: token.refreshToken ? 'refresh_token' : 'access_token',
+              },
+            },
+          );
+          status = response.status;
+          await oauth.processRevocationResponse(response);
+        });
         revokedAtVendor = true;
       } catch (e) {
         revokedAtVendor = false;
@@ -217,16 +221,21 @@ export class OAuthSignIn implements BrowserSignIn {
     }
     let res: oauth.TokenEndpointResponse;
     try {
-      const response = await oauth.authorizationCodeGrantRequest(
-        as,
-        client,
-        clientAuth,
-        callbackParams,
-        this.redirectUri,
-        pending.codeVerifier,
-        this.server.options(),
+      res = await this.server.exchange(async (options) =>
+        oauth.processAuthorizationCodeResponse(
+          as,
+          client,
+          await oauth.authorizationCodeGrantRequest(
+            as,
+            client,
+            clientAuth,
+            callbackParams,
+            this.redirectUri,
+            pending.codeVerifier,
+            options,
+          ),
+        ),
       );
-      res = await oauth.processAuthorizationCodeResponse(as, client, response);
     } catch (e) {
       const detail = e instanceof oauth.ResponseBodyError ? e.error : 'token endpoint failed';
       throw new OAuthCallbackError(`The authorization code could not be exchanged (${detail}).`);
