@@ -3,8 +3,9 @@ import { mkdirSync, mkdtempSync, readFileSync, symlinkSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
+import { skillEntry } from '@modelcontextprotocol/server/ext/skills';
 import type { ToolPlugin } from '@toolhost/core';
 import { describe, expect, it } from 'vitest';
 import { cli } from './support.js';
@@ -44,9 +45,15 @@ describe('toolhost new-plugin --vendor', () => {
     };
     expect((globalThis as { injected?: boolean }).injected).toBeUndefined();
     // The tool set as the host receives it when it loads the plugin.
-    const registered: { vendor?: string }[] = [];
+    const registered: { vendor?: string; skill?: string }[] = [];
     built.plugin.register({ register: (_token, provider) => registered.push(provider.useValue as never) });
     expect(registered.map((set) => set.vendor)).toEqual([vendor]);
+    // Its skill ships in the package, and the SDK takes it as written (name, frontmatter).
+    const skillDir = fileURLToPath(registered[0]!.skill!);
+    const manifest = readFileSync(join(skillDir, 'SKILL.md'), 'utf8');
+    const entry = await skillEntry('acme-api', { 'SKILL.md': manifest });
+    expect(entry.frontmatter.description).toContain(vendor);
+    expect(manifest).toContain('`AcmeApi_GetItem`');
     const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { description: string };
     expect(pkg.description).toContain(vendor);
   }, 60_000);

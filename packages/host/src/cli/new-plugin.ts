@@ -137,6 +137,8 @@ function templates(
 ): Record<string, string> {
   const core = `^${installedVersion('@toolhost/core')}`;
   const contract = CONTRACT_VERSION;
+  // The skill's folder is named as the skill (lowercase words and hyphens), as the format asks.
+  const skill = toolSet.replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase();
   return {
     'package.json': json({
       name,
@@ -151,7 +153,7 @@ function templates(
         '.': { types: './dist/index.d.ts', import: './dist/index.js' },
         './package.json': './package.json',
       },
-      files: ['dist'],
+      files: ['dist', 'skill'],
       engines: { node: '>=22' },
       scripts: {
         build: 'tsc -p tsconfig.build.json',
@@ -259,7 +261,29 @@ export const plugin: ToolPlugin = defineToolSetPlugin({
   // Operators point this elsewhere with toolSets.${toolSet}.baseUrl (the tests do).
   servers: { default: 'https://api.example.com/v1' },
   tools,
+  // The workflows agents should know, served as an MCP skill (skill://${skill}/SKILL.md).
+  skill: new URL('../skill/${skill}/', import.meta.url),
 });
+`,
+    [`skill/${skill}/SKILL.md`]: `---
+name: ${skill}
+description: ${JSON.stringify(`How to work with the ${vendor} API through the ${toolSet} tools: find an item, read it, create one. Read before a multi-step ${toolSet} task.`)}
+---
+
+# ${toolSet}
+
+Write here, in your own words from the vendor's documentation, what an agent must know that
+no single tool says: the order of the steps, where each id comes from, paging, limits and
+pitfalls. Name each step's exact tool.
+
+## Find, then read
+
+1. \`${toolSet}_ListItems\`, optionally with \`tag\` — the items and their ids.
+2. \`${toolSet}_GetItem\` with \`item_id\` from step 1 — one item.
+
+## Create
+
+\`${toolSet}_CreateItem\` with \`title\` (required) and \`tags\`.
 `,
     'test/catalog.test.ts': `import { catalogSuite } from '@toolhost/testing';
 import { describe } from 'vitest';
