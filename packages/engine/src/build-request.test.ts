@@ -182,3 +182,23 @@ describe('numbers in the query', () => {
     );
   });
 });
+
+describe('buildRequest with text that is not well-formed Unicode', () => {
+  const settings = { userId: 'u-9' };
+  it.each([
+    ['a path value', { sequence: 'a\ud800', contact: 'c1' }, 'sequence'],
+    ['a query value', { sequence: 's1', contact: 'c1', end: '\udfff2026' }, 'end'],
+    ['a header value', { sequence: 's1', contact: 'c1', trace: 'x\ud83d' }, 'trace'],
+  ])('refuses a lone surrogate in %s as invalid_argument naming the parameter', (_what, args, param) => {
+    const traced: ToolDeclaration = {
+      ...decl,
+      params: [
+        ...(decl.params ?? []),
+        { name: 'trace', in: 'header', apiName: 'X-Trace', schema: { type: 'string' }, description: '' },
+      ],
+    };
+    const attempt = () => buildRequest(traced, { ...target, settings }, args);
+    expect(attempt).toThrow(ToolError);
+    expect(attempt).toThrow(`Parameter '${param}' holds a lone surrogate`);
+  });
+});

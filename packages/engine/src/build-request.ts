@@ -1,5 +1,5 @@
 import { type ParamDeclaration, type ToolDeclaration, ToolError } from '@toolhost/core';
-import { checkNumber, fillPath } from './encode-path.js';
+import { checkNumber, checkWellFormed, fillPath } from './encode-path.js';
 import { encodeQuery, type QueryPair, queryPairs } from './serialize-query.js';
 import type { Arguments } from './validate-arguments.js';
 
@@ -80,11 +80,15 @@ function checkLimits(decl: ToolDeclaration, body: unknown, serialized: string): 
   }
 }
 
-/** Numbers anywhere in a query value must be written exactly, as in paths. */
-function checkNumbers(param: string, value: unknown): void {
+/**
+ * What goes into a URL or a header: numbers written exactly, as in paths, and text that is
+ * well-formed Unicode (a lone surrogate has no UTF-8 form to percent-encode or send).
+ */
+function checkScalars(param: string, value: unknown): void {
   if (typeof value === 'number') checkNumber(param, value);
-  else if (Array.isArray(value)) for (const v of value) checkNumbers(param, v);
-  else if (value && typeof value === 'object') for (const v of Object.values(value)) checkNumbers(param, v);
+  else if (typeof value === 'string') checkWellFormed(param, value);
+  else if (Array.isArray(value)) for (const v of value) checkScalars(param, v);
+  else if (value && typeof value === 'object') for (const v of Object.values(value)) checkScalars(param, v);
 }
 
 /** What a declaration resolves against: its tool set's name, the server's base URL, the configured settings. */
@@ -117,15 +121,17 @@ export function buildRequest(
     const apiName = p.apiName ?? p.name;
     switch (p.in) {
       case 'path':
+        checkScalars(p.name, value);
         pathValues.set(apiName, { param: p.name, value });
         break;
       case 'query':
-        checkNumbers(p.name, value);
+        checkScalars(p.name, value);
         if (p.sendEmptyArray && Array.isArray(value) && value.length === 0) query.push([apiName, '']);
         else if (p.style === 'prefixed') query.push(...queryPairs(p.keyPrefix ?? '', value, 'prefixed'));
         else query.push(...queryPairs(apiName, value, p.style));
         break;
       case 'header':
+        checkScalars(p.name, value);
         headers[apiName.toLowerCase()] = String(value);
         break;
       case 'body':

@@ -1,6 +1,6 @@
 import { ToolError } from '@toolhost/core';
 import { describe, expect, it } from 'vitest';
-import { fillPath } from './encode-path.js';
+import { checkWellFormed, fillPath } from './encode-path.js';
 
 const fill = (value: unknown) =>
   fillPath('/v3/things/{id}/sub', new Map([['id', { param: 'thing_id', value }]]));
@@ -47,4 +47,14 @@ describe('fillPath with numbers JavaScript cannot write exactly', () => {
       expect((error as ToolError).message).toMatch(/thing_id/);
     },
   );
+});
+
+describe('checkWellFormed', () => {
+  it('refuses a lone surrogate, naming the parameter and where, and takes pairs', () => {
+    expect(() => checkWellFormed('item_id', 'a\ud800b')).toThrow(
+      "Parameter 'item_id' holds a lone surrogate (\\uD800 at position 1); expected well-formed Unicode text.",
+    );
+    expect(() => checkWellFormed('q', '\udc00')).toThrow(/lone surrogate \(\\uDC00 at position 0\)/);
+    expect(() => checkWellFormed('q', 'emoji 😀 ok')).not.toThrow();
+  });
 });

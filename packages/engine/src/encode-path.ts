@@ -19,6 +19,19 @@ export function checkNumber(param: string, value: number): void {
   }
 }
 
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** Text bound for a URL or a header must be well-formed Unicode: a lone surrogate has no UTF-8 bytes. */
+export function checkWellFormed(param: string, text: string): void {
+  const at = text.search(LONE_SURROGATE);
+  if (at < 0) return;
+  const unit = text.charCodeAt(at).toString(16).toUpperCase();
+  throw ToolError.invalidArgument(
+    param,
+    `Parameter '${param}' holds a lone surrogate (\\u${unit} at position ${at}); expected well-formed Unicode text.`,
+  );
+}
+
 /**
  * Fills `{name}` placeholders with percent-encoded values. `encodeURIComponent` escapes
  * `/ ? # %` and control characters, so no value can add a segment, a query or a fragment;

@@ -1,8 +1,16 @@
 import type { Host } from '../host-api.js';
+import { shortName } from './call-audit.js';
 import { withCallerTrace } from './caller-trace.js';
 import { type Narrowing, narrowingOf } from './catalog-views.js';
+import { clientNameOf } from './client-identity.js';
 import { serveResults } from './result-resources.js';
-import { instructionsAtInitialize, McpServer, type Server, type ServerContext } from './sdk.js';
+import {
+  instructionsAtInitialize,
+  McpServer,
+  refuseInvalidParams,
+  type Server,
+  type ServerContext,
+} from './sdk.js';
 import { type McpServingState, viewFor } from './serving-state.js';
 import { sendCompletionNotice, ToolCalls } from './tool-calls.js';
 
@@ -55,6 +63,18 @@ export function createMcpServer(
     },
   );
   const server = mcp.server;
+  // A call refused for its params (nested too deep, not the protocol's shape) has its audit line too.
+  refuseInvalidParams(server, (method, params, ctx) => {
+    if (method !== 'tools/call') return;
+    const client = clientNameOf(server, ctx);
+    mcpState.audit?.record({
+      event: 'tool_call',
+      user: userOf(ctx),
+      ...(client ? { client } : {}),
+      tool: shortName(params?.name),
+      outcome: 'invalid_params',
+    });
+  });
   server.registerCapabilities({ tools: { listChanged: false } });
   const userOf = options.userPerRequest
     ? requestUser

@@ -51,7 +51,56 @@ export type CacheableMethod = keyof NonNullable<
   import('@modelcontextprotocol/server').ServerOptions['cacheHints']
 >;
 
-import type { InitializeResult, Server as SdkServer, ServerContext } from '@modelcontextprotocol/server';
+import {
+  type InitializeResult,
+  type JSONRPCRequest as Request,
+  ProtocolError as RequestError,
+  ProtocolErrorCode as RequestErrorCode,
+  type Server as SdkServer,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
+import { describeSchemaFailure, paramsTooDeep } from './request-params.js';
+
+type Handler = (request: Request, ctx: ServerContext) => Promise<Record<string, unknown>>;
+
+/**
+ * Requests whose params do not fit are answered as invalid params naming what was expected
+ * (-32602), never as an internal error with the validator's raw output (the SDK's answer), and
+ * params nested beyond any real use are refused before the SDK's checks recurse into them.
+ * Covers the handlers `server` has and those registered later (the SDK's `_wrapHandler` hook,
+ * on the instance: the high-level server builds its own). `onInvalid` is told of each refusal.
+ */
+export function refuseInvalidParams(
+  server: SdkServer,
+  onInvalid: (method: string, params: Request['params'], ctx: ServerContext) => void,
+): void {
+  const hooks = server as unknown as {
+    _wrapHandler(method: string, handler: Handler): Handler;
+    _requestHandlers: Map<string, Handler>;
+  };
+  const wrap = hooks._wrapHandler.bind(server);
+  const guarded = (method: string, inner: Handler): Handler => {
+    const refuse = (request: Request, ctx: ServerContext, message: string) => {
+      onInvalid(method, request.params, ctx);
+      return new RequestError(RequestErrorCode.InvalidParams, message);
+    };
+    return async (request, ctx) => {
+      const tooDeep = paramsTooDeep(method, request.params);
+      if (tooDeep) throw refuse(request, ctx, tooDeep);
+      try {
+        return await inner(request, ctx);
+      } catch (e) {
+        const described = e instanceof RequestError ? undefined : describeSchemaFailure(method, e);
+        if (described === undefined) throw e;
+        throw refuse(request, ctx, described);
+      }
+    };
+  };
+  hooks._wrapHandler = (method, handler) => guarded(method, wrap(method, handler));
+  // And those the high-level server registered as it was built (resources).
+  for (const [method, handler] of hooks._requestHandlers)
+    hooks._requestHandlers.set(method, guarded(method, handler));
+}
 
 /**
  * Answers `initialize` with instructions chosen for the client it names, where the SDK takes

@@ -1,3 +1,4 @@
+import { chmodSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { serviceToken } from '@toolhost/core';
@@ -42,6 +43,45 @@ export interface AuditEntry {
 type Destination = ReturnType<typeof pino.destination>;
 
 /**
+ * Client-chosen text (a client's name, a tool name) is kept to this many characters, and the
+ * arguments to this many of JSON: a line stays a line a person reads, and no client can grow
+ * the log by megabytes a call.
+ */
+const MAX_FIELD_CHARS = 256;
+const MAX_ARGUMENTS_CHARS = 16_384;
+
+/** `text` cut at `max` characters, with a marker saying how much was left out. */
+function bounded(text: string, max: number): string {
+  if (text.length <= max) return text;
+  // Never half of a surrogate pair.
+  const end = /[\uD800-\uDBFF]/.test(text[max - 1]!) ? max - 1 : max;
+  return `${text.slice(0, end)}…[truncated: ${text.length} characters in all]`;
+}
+
+/** The arguments as given, or, past the bound, the start of their JSON and their size. */
+function argumentsField(args: unknown): { arguments: unknown } {
+  let json: string | undefined;
+  try {
+    json = JSON.stringify(args);
+  } catch {
+    return { arguments: '[not serializable]' };
+  }
+  if (json === undefined || json.length <= MAX_ARGUMENTS_CHARS) return { arguments: args };
+  return { arguments: bounded(json, MAX_ARGUMENTS_CHARS) };
+}
+
+/**
+ * JSON leaves U+2028, U+2029 and the C1 controls (U+0085, a line break to some readers) raw:
+ * escaped, so that a line reader never sees one audit line as two.
+ */
+function oneLine(json: string): string {
+  return json.replace(
+    /[\u0080-\u009f\u2028\u2029]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
+
+/**
  * The operator's audit log: one JSON line per tool call and per refusal, with the time, the
  * replica, the user, the client, the tool, the outcome and the upstream status; never
  * arguments or bodies unless `includeArguments`. Written to its own destination (a file, or
@@ -58,13 +98,16 @@ export class AuditLog {
 
   record(entry: AuditEntry): void {
     const { arguments: args, ...rest } = entry;
+    const fields: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(rest))
+      fields[key] = typeof value === 'string' ? bounded(value, MAX_FIELD_CHARS) : value;
     const line = {
       time: new Date().toISOString(),
       replica: this.replica,
-      ...rest,
-      ...(this.includeArguments && args !== undefined ? { arguments: args } : {}),
+      ...fields,
+      ...(this.includeArguments && args !== undefined ? argumentsField(args) : {}),
     };
-    this.destination.write(`${JSON.stringify(line)}\n`);
+    this.destination.write(`${oneLine(JSON.stringify(line))}\n`);
   }
 
   /** Writes what is held (at shutdown). */
@@ -92,10 +135,13 @@ export function openAuditLog(
   if (where === 'stdout') return new AuditLog(pino.destination({ fd: 1, sync: true }), includeArguments);
   const file = resolve(configDir, where);
   try {
-    return new AuditLog(
-      pino.destination({ dest: file, append: true, mkdir: true, sync: true }),
+    // Owner-only: the lines name users, clients and what they did.
+    const log = new AuditLog(
+      pino.destination({ dest: file, append: true, mkdir: true, sync: true, mode: 0o600 }),
       includeArguments,
     );
+    chmodSync(file, 0o600);
+    return log;
   } catch (e) {
     throw new ConfigError(
       `The audit log ${file} cannot be opened (${(e as Error).message}); check audit.log (TOOLHOST_AUDIT_LOG) and that ${dirname(file)} is writable.`,

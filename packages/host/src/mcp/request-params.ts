@@ -1,0 +1,56 @@
+/**
+ * Requests' params refused in words. The SDK checks each request against the protocol's
+ * schema, but answers a failure as an internal error (-32603) carrying the validator's raw
+ * issue list, and its checks recurse: arguments nested a few thousand levels deep overflow the
+ * stack. These name what was expected instead, for an invalid-params error (-32602).
+ */
+
+/** Levels of nesting a request's params may have: real tool arguments need a handful. */
+export const MAX_PARAMS_DEPTH = 100;
+
+/** Whether `value` nests deeper than `limit` levels, found without recursion. */
+export function nestsDeeperThan(value: unknown, limit: number): boolean {
+  const pending: [unknown, number][] = [[value, 0]];
+  while (pending.length > 0) {
+    const [item, depth] = pending.pop()!;
+    if (item === null || typeof item !== 'object') continue;
+    if (depth >= limit) return true;
+    for (const child of Object.values(item)) pending.push([child, depth + 1]);
+  }
+  return false;
+}
+
+/** Why a request's params are refused before any handler runs, or undefined. */
+export function paramsTooDeep(method: string, params: unknown): string | undefined {
+  if (!nestsDeeperThan(params, MAX_PARAMS_DEPTH)) return undefined;
+  const where = method === 'tools/call' ? 'params.arguments (or params._meta)' : 'params';
+  return `Invalid params for ${method}: ${where} nests more than ${MAX_PARAMS_DEPTH} levels deep; expected at most ${MAX_PARAMS_DEPTH} (no tool takes arguments nested that deep).`;
+}
+
+/**
+ * The SDK's schema failure (its message: the validator's issues as JSON), in words naming
+ * each field and what was expected; undefined for any other error.
+ */
+export function describeSchemaFailure(method: string, error: unknown): string | undefined {
+  if (error instanceof RangeError) return paramsTooDeepAnyway(method);
+  if (!(error instanceof Error)) return undefined;
+  let issues: unknown;
+  try {
+    issues = JSON.parse(error.message);
+  } catch {
+    return undefined;
+  }
+  if (!Array.isArray(issues) || issues.length === 0) return undefined;
+  const described = issues.slice(0, 5).map((issue: { path?: unknown; message?: unknown }) => {
+    const path = Array.isArray(issue.path) && issue.path.length > 0 ? issue.path.join('.') : 'params';
+    const message =
+      typeof issue.message === 'string' ? issue.message.replace(/^Invalid input: /, '') : 'invalid';
+    return `${path}: ${message}`;
+  });
+  return `Invalid params for ${method}: ${described.join('; ')}.`;
+}
+
+/** A stack overflow while checking params: only their nesting can cause one. */
+function paramsTooDeepAnyway(method: string): string {
+  return `Invalid params for ${method}: the params nest too deeply to be read; expected at most ${MAX_PARAMS_DEPTH} levels.`;
+}
