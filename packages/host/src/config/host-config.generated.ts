@@ -100,7 +100,7 @@ export interface HostConfig {
       [k: string]: AuthProviderConfig;
     };
     /**
-     * Deadline of each request to a provider's token and revocation endpoints (code exchange, refresh, revocation), in seconds; kept below `refreshLockSeconds`.
+     * Deadline of each code exchange and revocation at a provider's endpoints, and how long a call waits for a token refresh before it is answered a retryable `upstream_unavailable` (the refresh itself is never cut short: it goes on under its lock, and the next call joins it), in seconds; kept below `refreshLockSeconds`.
      *
      * @default 10
      */
@@ -749,7 +749,7 @@ export interface ResolvedHostConfig {
       [k: string]: ResolvedAuthProviderConfig;
     };
     /**
-     * Deadline of each request to a provider's token and revocation endpoints (code exchange, refresh, revocation), in seconds; kept below `refreshLockSeconds`.
+     * Deadline of each code exchange and revocation at a provider's endpoints, and how long a call waits for a token refresh before it is answered a retryable `upstream_unavailable` (the refresh itself is never cut short: it goes on under its lock, and the next call joins it), in seconds; kept below `refreshLockSeconds`.
      *
      * @default 10
      */
