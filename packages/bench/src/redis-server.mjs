@@ -21,8 +21,11 @@ function answersPing(port) {
   });
 }
 
-/** Starts redis-server without persistence; undefined when it is not installed. */
-export async function startRedis() {
+/**
+ * Starts redis-server without persistence; undefined when it is not installed.
+ * @param {string[]} [extraArgs] more arguments (`--replicaof 127.0.0.1 <port>`)
+ */
+export async function startRedis(extraArgs = []) {
   let binary;
   try {
     binary = execFileSync('sh', ['-c', 'command -v redis-server'], { encoding: 'utf8' }).trim();
@@ -34,7 +37,19 @@ export async function startRedis() {
   const child = track(
     spawn(
       binary,
-      ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no'],
+      [
+        '--port',
+        String(port),
+        '--bind',
+        '127.0.0.1',
+        '--dir',
+        dir,
+        '--save',
+        '',
+        '--appendonly',
+        'no',
+        ...extraArgs,
+      ],
       { stdio: 'ignore' },
     ),
   );
@@ -43,5 +58,5 @@ export async function startRedis() {
     if (child.exitCode !== null || Date.now() > deadline) throw new Error('redis-server did not start');
     await new Promise((r) => setTimeout(r, 20));
   }
-  return { url: `redis://127.0.0.1:${port}`, close: () => child.kill() };
+  return { url: `redis://127.0.0.1:${port}`, port, close: () => child.kill() };
 }
