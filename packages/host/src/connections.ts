@@ -1,6 +1,5 @@
 import type { StoredConnection, TokenStore } from '@toolhost/core';
 import type { RevokeResult, SignInProvider } from './auth/browser-sign-in.js';
-import type { Host } from './host.js';
 import { HostError, hasCode } from './host-error.js';
 
 /** A user's authorization with one provider, as a person sees it (never the token). */
@@ -74,9 +73,12 @@ export function hostConnections(
   };
 }
 
+/** A host, as these functions take it: its users' connections (`Host.serving.connections`). */
+type WithConnections = { readonly serving: { readonly connections: Connections } };
+
 /** The stored authorizations, of one user or provider when given. */
 export function listConnections(
-  host: Host,
+  host: WithConnections,
   filter: { userId?: string; providerId?: string } = {},
 ): Promise<Connection[]> {
   return host.serving.connections.list(filter);
@@ -86,6 +88,10 @@ export function listConnections(
  * Ends a user's connection with a provider: revoked at the vendor where it can be, and the
  * stored tokens deleted, so the user's next call asks them to authorize again.
  */
-export function disconnect(host: Host, userId: string, providerId: string): Promise<DisconnectResult> {
+export function disconnect(
+  host: WithConnections,
+  userId: string,
+  providerId: string,
+): Promise<DisconnectResult> {
   return host.serving.connections.disconnect(userId, providerId);
 }

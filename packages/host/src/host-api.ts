@@ -113,8 +113,6 @@ export interface Host {
   /** The config the host runs with: what it was given, with every default filled in. */
   readonly config: ResolvedHostConfig;
   readonly plugins: readonly ToolPlugin[];
-  /** The host's container: its services under `HostServices` tokens. */
-  readonly container: DependencyContainer;
   /** Where plugins were looked for: the node_modules directories read (for messages when none is found). */
   readonly pluginSearch: {
     readonly directories: readonly string[];

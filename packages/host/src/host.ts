@@ -7,6 +7,7 @@ import { ACTIVE_AUTH_PROVIDERS, composeServices, SHARED_STORE } from './assemble
 import { hasBrowserSignIn, type SignInProvider } from './auth/browser-sign-in.js';
 import { encryptedDataDir } from './auth/build-auth-providers.js';
 import { isRefreshingProvider } from './auth/oauth-provider.js';
+import { providerServices } from './auth/provider-services.js';
 import { CallLifecycle } from './call-lifecycle.js';
 import { bundleFields } from './config/bundle-environment.js';
 import { checkConfigAgainstCatalog } from './config/check-against-catalog.js';
@@ -198,6 +199,13 @@ async function closeHost(parts: Assembled, graceMs: number): Promise<void> {
   await parts.shared?.close();
 }
 
+/** The tool sets registered in the container (by the plugins loaded). */
+function toolSetsOf(container: DependencyContainer): ToolSetDefinition[] {
+  return container.isRegistered(TOOL_SET_TOKEN, true)
+    ? container.resolveAll<ToolSetDefinition>(TOOL_SET_TOKEN)
+    : [];
+}
+
 /** The transports' view of the host's services, resolved here so that they never need the container. */
 function servingSupport(
   container: DependencyContainer,
@@ -212,7 +220,7 @@ function servingSupport(
     ? resolveService(container, SHARED_STORE)
     : undefined;
   return {
-    sharedStore,
+    replicas: sharedStore?.replicas,
     logger: container.isRegistered(HostServices.logger, true)
       ? resolveService(container, HostServices.logger)
       : undefined,
@@ -229,9 +237,7 @@ function servingSupport(
     },
     readiness: () =>
       toolSetReadiness({
-        sets: container.isRegistered(TOOL_SET_TOKEN, true)
-          ? container.resolveAll<ToolSetDefinition>(TOOL_SET_TOKEN)
-          : [],
+        sets: toolSetsOf(container),
         providers: resolveService(container, ACTIVE_AUTH_PROVIDERS),
         secrets: resolveService(container, HostServices.secretSource),
         exposed,
@@ -240,6 +246,7 @@ function servingSupport(
       }),
     connections: hostConnections(oauthProviders, () => resolveService(container, HostServices.tokenStore)),
     skills: exposedSkills(container, exposed),
+    providerServices: () => providerServices(toolSetsOf(container), exposed, oauthProviders),
     gauge: (source) => telemetry.gauge(source),
   };
 }
@@ -252,6 +259,19 @@ function exposedSkills(container: DependencyContainer, exposed: ReadonlySet<stri
     .resolveAll<ToolSetDefinition>(TOOL_SET_TOKEN)
     .filter((set) => set.skill !== undefined && sets.has(set.toolSet))
     .map((set) => ({ toolSet: set.toolSet, folder: set.skill as string }));
+}
+
+/**
+ * Each host's container, for the CLI and the tests, which compose or inspect the host; not on
+ * the `Host` API, so that no layer that serves it can reach the services behind it.
+ */
+const containers = new WeakMap<Host, DependencyContainer>();
+
+/** The container a host composed its services in (its `HostServices` tokens). */
+export function containerOf(host: Host): DependencyContainer {
+  const container = containers.get(host);
+  if (!container) throw new Error('Not a host made by createHost');
+  return container;
 }
 
 /** Creates a host from a config object: loads plugins, composes its services in the container. */
@@ -273,10 +293,9 @@ export async function createHost(rawConfig: HostConfig = {}, options: HostOption
     },
   });
 
-  return {
+  const host: Host = {
     config,
     plugins,
-    container,
     pluginSearch,
     oauthProviders: parts.oauthProviders,
     serving: {
@@ -310,4 +329,6 @@ export async function createHost(rawConfig: HostConfig = {}, options: HostOption
     },
     close: (graceMs = config.shutdownGraceSeconds * 1000) => closeHost(parts, graceMs),
   };
+  containers.set(host, container);
+  return host;
 }

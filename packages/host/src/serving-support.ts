@@ -1,10 +1,11 @@
 import type { JsonSchema } from '@toolhost/core';
+import type { ProviderService } from './auth/provider-services.js';
 import type { Connections } from './connections.js';
 import type { Logger } from './logger.js';
 import type { AuditLog } from './observability/audit-log.js';
 import type { GaugeSource } from './observability/state-gauges.js';
 import type { ToolSetReadiness } from './readiness.js';
-import type { SharedStore } from './store/shared-store.js';
+import type { Replicas } from './replicas.js';
 
 /** A tool's query parameter, by its name in the tool and in the upstream API. */
 export interface QueryParameterName {
@@ -28,8 +29,8 @@ export interface ServingSupport {
   readonly logger: Logger | undefined;
   /** The operator's audit log (`audit.log`), when turned on. */
   readonly auditLog: AuditLog | undefined;
-  /** The store replicas share (Redis), when configured: sessions, confirmations, signing keys. */
-  readonly sharedStore: SharedStore | undefined;
+  /** What replicas share (Redis), when configured: sessions, confirmations, signing keys, results. */
+  readonly replicas: Replicas | undefined;
   /** A tool's query parameters that a caller sets (not those filled from settings), for next-page hints. */
   queryParameters(tool: string): readonly QueryParameterName[];
   /** Why `name` is not a tool one can call here: the right spelling, the key that hides it, or a close name. */
@@ -42,6 +43,8 @@ export interface ServingSupport {
   readonly connections: Connections;
   /** The skills of the tool sets this host exposes, one per set that declares one. */
   readonly skills: readonly ToolSetSkill[];
+  /** The service behind each OAuth provider (the vendor, the scopes to ask for), for `/connections`. */
+  providerServices(): Map<string, ProviderService>;
   /** Shows a state of the transport on `/metrics` (the sessions it holds), read at each scrape. */
   gauge(source: GaugeSource): void;
   /** The host's environment (the options' `env`, default process.env), for settings read at serve time. */

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { createHost } from './host.js';
+import { containerOf, createHost } from './host.js';
 import { unknownToolMessage } from './unknown-tool.js';
 
 const fixtureApp = fileURLToPath(new URL('../test/fixtures/app', import.meta.url));
@@ -13,7 +13,7 @@ describe('one answer for a name that calls no tool', () => {
     );
     const exposed = new Set(host.listTools().map((t) => t.name));
     const say = (name: string, spelling: 'canonical' | 'mcp') =>
-      unknownToolMessage(name, host.config, host.container, exposed, spelling);
+      unknownToolMessage(name, host.config, containerOf(host), exposed, spelling);
 
     expect(say('EchoApi_GetItem', 'canonical')).toBe(
       "No tool named 'EchoApi_GetItem': 'EchoApi_GetItem' is the MCP spelling; here tools are named 'EchoApi.GetItem'.",

@@ -5,7 +5,7 @@ import { type RecordingUpstream, startRecordingUpstream } from '../../testing/sr
 import { SHARED_STORE } from '../src/assemble-host.js';
 import { doctorReport } from '../src/cli/doctor.js';
 import type { HostConfig } from '../src/config/host-config.js';
-import { createHost, type Host } from '../src/host.js';
+import { containerOf, createHost, type Host } from '../src/host.js';
 import { HostServices, resolveService } from '../src/services.js';
 import { type FakeOAuthServer, fakeClient, startFakeOAuthServer } from './fake-oauth-server.js';
 import { type RedisCluster, startRedisCluster, startRedisServer } from './redis-server.js';
@@ -86,8 +86,8 @@ const suite = (): StoreUnderTest => ({
   keys: async (pattern) => (await keysPerMaster(pattern)).flat(),
 });
 
-const storeOf = (host: Host): TokenStore => resolveService(host.container, HostServices.tokenStore);
-const sharedOf = (host: Host) => resolveService(host.container, SHARED_STORE)!;
+const storeOf = (host: Host): TokenStore => resolveService(containerOf(host), HostServices.tokenStore);
+const sharedOf = (host: Host) => resolveService(containerOf(host), SHARED_STORE)!;
 const getItem = (host: Host, id: string, userId = 'alice') =>
   host.callTool('EchoApi.GetItem', { item_id: id }, { userId });
 const errorCode = (o: ToolOutcome) => (o.ok ? undefined : o.error.code);

@@ -3,7 +3,7 @@ import type { StoredToken, TokenStore, ToolOutcome } from '@toolhost/core';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
-import { createHost, type Host } from '../src/host.js';
+import { containerOf, createHost, type Host } from '../src/host.js';
 import { HostServices, resolveService } from '../src/services.js';
 import {
   echoAuthProviders,
@@ -28,7 +28,7 @@ let upstream: RecordingUpstream;
 let oauth: FakeOAuthServer;
 let host: Host;
 
-const tokenStore = (h: Host) => resolveService(h.container, HostServices.tokenStore) as TokenStore;
+const tokenStore = (h: Host) => resolveService(containerOf(h), HostServices.tokenStore) as TokenStore;
 const code = (o: ToolOutcome) => (o.ok ? undefined : o.error.code);
 const CREATE = { mode: 'execute', request_body: JSON.stringify({ name: 'n1' }) };
 

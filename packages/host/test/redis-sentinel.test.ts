@@ -7,7 +7,7 @@ import type { TokenStore, ToolOutcome } from '@toolhost/core';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
-import { createHost, type Host } from '../src/host.js';
+import { containerOf, createHost, type Host } from '../src/host.js';
 import { HostServices, resolveService } from '../src/services.js';
 import { type FakeOAuthServer, startFakeOAuthServer } from './fake-oauth-server.js';
 import { type RedisServer, startRedisServer } from './redis-server.js';
@@ -70,7 +70,7 @@ async function startSentinel(masterPort: number): Promise<void> {
     await new Promise((r) => setTimeout(r, 20));
 }
 
-const tokenStore = (h: Host) => resolveService(h.container, HostServices.tokenStore) as TokenStore;
+const tokenStore = (h: Host) => resolveService(containerOf(h), HostServices.tokenStore) as TokenStore;
 const code = (o: ToolOutcome) => (o.ok ? undefined : o.error.code);
 const CREATE = { mode: 'execute', request_body: JSON.stringify({ name: 'n1' }) };
 

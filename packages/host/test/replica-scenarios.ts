@@ -13,7 +13,7 @@ import type { RecordingUpstream } from '../../testing/src/recording-upstream.js'
 import { SHARED_STORE } from '../src/assemble-host.js';
 import type { HostConfig } from '../src/config/host-config.js';
 import { disconnect, listConnections } from '../src/connections.js';
-import { createHost, type Host } from '../src/host.js';
+import { containerOf, createHost, type Host } from '../src/host.js';
 import { HostServices, resolveService } from '../src/services.js';
 import { RedisChannels } from '../src/store/redis-channels.js';
 import type { SharedRedis } from '../src/store/redis-client.js';
@@ -50,7 +50,7 @@ export interface StoreUnderTest {
 }
 
 const repoRoot = resolve(fixtureApp, '../../../../..');
-const storeOf = (host: Host): TokenStore => resolveService(host.container, HostServices.tokenStore);
+const storeOf = (host: Host): TokenStore => resolveService(containerOf(host), HostServices.tokenStore);
 const errorCode = (o: ToolOutcome) => (o.ok ? undefined : o.error.code);
 const getItem = (host: Host, id: string, userId = 'alice') =>
   host.callTool('EchoApi.GetItem', { item_id: id }, { userId });
@@ -225,7 +225,7 @@ export async function writesAcrossReplicas(s: StoreUnderTest): Promise<void> {
 /** A pending authorization started on A is found, opened and taken (once) on B; its keys go with it. */
 export async function pendingAuthorizationAcrossReplicas(s: StoreUnderTest): Promise<void> {
   await echoReplicas(s, async ([a, b]) => {
-    const sharedOf = (host: Host) => resolveService(host.container, SHARED_STORE)!;
+    const sharedOf = (host: Host) => resolveService(containerOf(host), SHARED_STORE)!;
     const onA = sharedOf(a!).flows('echo-auth').pending;
     const onB = sharedOf(b!).flows('echo-auth').pending;
     await onA.add('state-1', {

@@ -3,7 +3,7 @@ import type { StoredToken, TokenStore } from '@toolhost/core';
 import type { HttpRequestSpec, HttpResponse, HttpSender } from '@toolhost/engine';
 import { container as rootContainer } from 'tsyringe';
 import { describe, expect, it } from 'vitest';
-import { createHost } from '../src/host.js';
+import { containerOf, createHost } from '../src/host.js';
 import { HostServices, registerService, resolveService } from '../src/services.js';
 import { fixtureApp, echoOAuthConfig as oauthConfig } from './support.js';
 
@@ -47,17 +47,17 @@ describe('services through the container', () => {
     expect(sender.sent[0]).toMatchObject({ method: 'GET', url: 'https://echo.invalid/items/i1' });
     expect(sender.sent[0]!.headers.authorization).toBe('Bearer carols-token');
     // The host's own services resolve from its container, and the embedder's are the ones used.
-    expect(resolveService(host.container, HostServices.httpSender)).toBe(sender);
-    expect(resolveService(host.container, HostServices.tokenStore)).toBe(store);
+    expect(resolveService(containerOf(host), HostServices.httpSender)).toBe(sender);
+    expect(resolveService(containerOf(host), HostServices.tokenStore)).toBe(store);
     await host.close();
   });
 
   it('builds its defaults only where nothing is registered, once', async () => {
     const host = await createHost({ plugins: ['toolhost-plugin-echo'] }, { configDir: fixtureApp, env: {} });
-    const engine = resolveService(host.container, HostServices.engine);
-    expect(resolveService(host.container, HostServices.engine)).toBe(engine);
+    const engine = resolveService(containerOf(host), HostServices.engine);
+    expect(resolveService(containerOf(host), HostServices.engine)).toBe(engine);
     expect(
-      resolveService(host.container, HostServices.registry)
+      resolveService(containerOf(host), HostServices.registry)
         .list()
         .map((t) => t.name),
     ).toEqual(['EchoApi.GetItem', 'EchoApi.DeleteItem', 'EchoApi.CreateItem']);

@@ -9,7 +9,7 @@ import { SHARED_STORE } from '../src/assemble-host.js';
 import { doctorReport } from '../src/cli/doctor.js';
 import type { HostConfig } from '../src/config/host-config.js';
 import { disconnect, listConnections } from '../src/connections.js';
-import { createHost, type Host } from '../src/host.js';
+import { containerOf, createHost, type Host } from '../src/host.js';
 import { createLogger } from '../src/logger.js';
 import { HostServices, resolveService } from '../src/services.js';
 import { RedisTokenStore } from '../src/store/redis-token-store.js';
@@ -87,7 +87,7 @@ const suite = (): StoreUnderTest => ({
   keys: (pattern) => admin.keys(pattern),
 });
 
-const storeOf = (host: Host): TokenStore => resolveService(host.container, HostServices.tokenStore);
+const storeOf = (host: Host): TokenStore => resolveService(containerOf(host), HostServices.tokenStore);
 const getItem = (host: Host, id: string) =>
   host.callTool('EchoApi.GetItem', { item_id: id }, { userId: 'alice' });
 const errorCode = (o: ToolOutcome) => (o.ok ? undefined : o.error.code);
@@ -261,7 +261,7 @@ describe('shared store (Redis): tokens', () => {
 describe('shared store (Redis): encryption that cannot split', () => {
   const SALT = 'toolhost:token-salt';
   const token = (name: string) => ({ accessToken: `${name}-access`, scopes: ['items.read'] });
-  const sharedOf = (host: Host) => resolveService(host.container, SHARED_STORE);
+  const sharedOf = (host: Host) => resolveService(containerOf(host), SHARED_STORE);
 
   it('keeps every token readable everywhere after Redis is emptied and a new replica writes its salt first', async () => {
     const a = await replica();

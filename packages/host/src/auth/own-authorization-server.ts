@@ -33,13 +33,13 @@ export async function openOwnAuthorizationServer(
 ): Promise<OwnAuthorizationServer> {
   const settings = host.config.http.authorization?.server ?? {};
   const signIn = settings.signIn ?? {};
-  const { env, sharedStore, dataDir, auditLog } = host.serving;
+  const { env, replicas, dataDir, auditLog } = host.serving;
   const as = await import('@toolhost/authorization-server');
   let store: StateStore;
   let sealKey: Buffer | undefined;
-  if (sharedStore) {
-    store = new as.RedisStateStore(sharedStore.redis);
-    sealKey = sharedStore.signingKey('authorization-server-signing-key');
+  if (replicas) {
+    store = new as.RedisStateStore(replicas.redis);
+    sealKey = replicas.signingKey('authorization-server-signing-key');
   } else if (dataDir) {
     store = new as.FileStateStore(join(dataDir.dataDir, 'authorization-server.json'));
     sealKey = createHash('sha256').update(`toolhost authorization server\0${dataDir.key}`).digest();

@@ -1,5 +1,4 @@
-import { TOOL_SET_TOKEN, type ToolSetDefinition } from '@toolhost/core';
-import type { Host } from '../host.js';
+import type { ToolSetDefinition } from '@toolhost/core';
 
 /** What the connections page shows of an auth provider: the vendor people know, and what to ask for. */
 export interface ProviderService {
@@ -10,11 +9,11 @@ export interface ProviderService {
 }
 
 /** The service behind each auth provider, from the tool sets whose tools use it. */
-export function providerServices(host: Host): Map<string, ProviderService> {
-  const sets = host.container.isRegistered(TOOL_SET_TOKEN, true)
-    ? host.container.resolveAll<ToolSetDefinition>(TOOL_SET_TOKEN)
-    : [];
-  const exposed = new Set(host.listTools().map((t) => t.name));
+export function providerServices(
+  sets: readonly ToolSetDefinition[],
+  exposed: ReadonlySet<string>,
+  providers: readonly { readonly id: string }[],
+): Map<string, ProviderService> {
   const vendors = new Map<string, Set<string>>();
   const scopes = new Map<string, Set<string>>();
   for (const set of sets) {
@@ -28,7 +27,7 @@ export function providerServices(host: Host): Map<string, ProviderService> {
     }
   }
   const out = new Map<string, ProviderService>();
-  for (const p of host.oauthProviders) {
+  for (const p of providers) {
     const names = [...(vendors.get(p.id) ?? [])].sort();
     out.set(p.id, { name: names.join(' / ') || p.id, scopes: [...(scopes.get(p.id) ?? [])].sort() });
   }

@@ -1,5 +1,6 @@
 import { TOOL_SET_TOKEN, type ToolDeclaration, type ToolSetDefinition } from '@toolhost/core';
 import type { Host } from '../host.js';
+import { containerOf } from '../host.js';
 
 /** The tool doctor --live calls for a tool set, and why that one. */
 export interface ProbeChoice {
@@ -45,8 +46,8 @@ export function cheapestRead(host: Host, set: ToolSetDefinition): ProbeChoice | 
 
 /** The registered tool sets, by name. */
 export function registeredToolSets(host: Host): Map<string, ToolSetDefinition> {
-  const sets = host.container.isRegistered(TOOL_SET_TOKEN, true)
-    ? host.container.resolveAll<ToolSetDefinition>(TOOL_SET_TOKEN)
+  const sets = containerOf(host).isRegistered(TOOL_SET_TOKEN, true)
+    ? containerOf(host).resolveAll<ToolSetDefinition>(TOOL_SET_TOKEN)
     : [];
   return new Map(sets.map((s) => [s.toolSet, s]));
 }

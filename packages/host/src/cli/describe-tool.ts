@@ -16,7 +16,10 @@ type Schema = {
 function typeOf(s: Schema): string {
   // A long list (HubSpot's 500 languages) is summed up: --schema prints every value.
   if (s.enum && s.enum.length > 8)
-    return `${s.enum.slice(0, 5).map((v) => JSON.stringify(v)).join(' | ')} | … (${s.enum.length} values)`;
+    return `${s.enum
+      .slice(0, 5)
+      .map((v) => JSON.stringify(v))
+      .join(' | ')} | … (${s.enum.length} values)`;
   if (s.enum) return s.enum.map((v) => JSON.stringify(v)).join(' | ');
   const type = Array.isArray(s.type) ? s.type.join(' | ') : String(s.type ?? 'any');
   return s.format ? `${type} (${s.format})` : type;

@@ -2,6 +2,7 @@ import { SHARED_STORE } from '../assemble-host.js';
 import { frontDoorChecks } from '../auth/front-door/front-door-doctor.js';
 import { emptyCatalogMessage } from '../empty-catalog.js';
 import type { Host } from '../host.js';
+import { containerOf } from '../host.js';
 import type { ToolSetReadiness } from '../readiness.js';
 import { resolveService } from '../services.js';
 import { describeSharedStore, sharedStoreUrl } from '../store/redis-url.js';
@@ -18,9 +19,9 @@ const SALT_LINES: Record<SaltAgreement, string> = {
 
 /** Whether this host agrees with Redis on the salt tokens are sealed with; undefined without Redis. */
 async function saltLine(host: Host): Promise<{ line: string; ok: boolean } | undefined> {
-  if (!host.container.isRegistered(SHARED_STORE, true)) return undefined;
+  if (!containerOf(host).isRegistered(SHARED_STORE, true)) return undefined;
   try {
-    const shared = resolveService(host.container, SHARED_STORE);
+    const shared = resolveService(containerOf(host), SHARED_STORE);
     const agreement = await shared.cipher.agree();
     const audit = await shared.tokenStore.audit();
     const tokens =

@@ -1,7 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AccessTokens } from '../auth/access-tokens.js';
-import { type ProviderService, providerServices } from '../auth/provider-services.js';
+import type { ProviderService } from '../auth/provider-services.js';
 import type { DisconnectResult } from '../connections.js';
 import type { Host } from '../host-api.js';
 import type { Logger } from '../logger.js';
@@ -99,7 +99,7 @@ class ConnectionsRoutes {
   }
 
   private services(): Map<string, ProviderService> {
-    this.serviceNames ??= providerServices(this.o.host);
+    this.serviceNames ??= this.o.host.serving.providerServices();
     return this.serviceNames;
   }
 

@@ -11,6 +11,7 @@ import { createMcpServer } from '../mcp/create-mcp-server.js';
 import { isInitialize, onlyAnswers } from '../mcp/jsonrpc-messages.js';
 import type { McpServingState } from '../mcp/serving-state.js';
 import type { AuditEntry } from '../observability/audit-log.js';
+import type { ReplicaSessions, SessionRecord } from '../replicas.js';
 import type { HttpSession, HttpSessions } from './http-sessions.js';
 import { isLegacyHttpRequest, type ModernRequests } from './modern-requests.js';
 import {
@@ -22,7 +23,6 @@ import {
   requestIdOf,
 } from './request-guards.js';
 import { SessionTransport } from './session-transport.js';
-import type { SessionRecord, SharedSessions } from './shared-sessions.js';
 
 export interface McpEndpointOptions {
   host: Host;
@@ -38,7 +38,7 @@ export interface McpEndpointOptions {
   /** POST exchanges whose answer is not yet written; shutdown waits for them. */
   exchanges: Set<ServerResponse>;
   /** Sessions shared by replicas (Redis), so that any replica serves any session. */
-  shared?: SharedSessions;
+  shared?: ReplicaSessions;
   /** MCP 2026-07-28 requests, each served on its own (no session). */
   modern: ModernRequests;
   /** The OAuth front door, once the server listens (its resource URL follows the port). */
@@ -318,7 +318,7 @@ export class McpEndpoint {
   }
 
   private async rebuild(
-    shared: SharedSessions,
+    shared: ReplicaSessions,
     sessionId: string,
     userId: string,
   ): Promise<HttpSession | Refusal | undefined> {

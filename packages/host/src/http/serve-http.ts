@@ -12,7 +12,7 @@ import { REVISION_SERVER_VERSIONS } from '../mcp/protocol-eras.js';
 import type { JSONRPCMessage } from '../mcp/sdk.js';
 import { type McpServingState, prepareMcpServingState } from '../mcp/serving-state.js';
 import { sendCompletionNotice } from '../mcp/tool-calls.js';
-import type { SharedStore } from '../store/shared-store.js';
+import type { Replicas } from '../replicas.js';
 import { connectionsPage } from './connections-page.js';
 import { answerHome } from './home-page.js';
 import { HttpSessions } from './http-sessions.js';
@@ -21,7 +21,6 @@ import { METRICS_PATH, metricsRoute } from './metrics-route.js';
 import { ModernRequests } from './modern-requests.js';
 import { oauthRoutes } from './oauth-routes.js';
 import { hostGuard, jsonRpcError, LOOPBACK_HOSTS, writeJson } from './request-guards.js';
-import { SharedSessions } from './shared-sessions.js';
 
 /**
  * The HTTP server's options. What is left out comes from the host's config (`http.*`, with its
@@ -108,7 +107,7 @@ interface ServerState {
   accessTokens: AccessTokens;
   /** The OAuth front door, once the server listens (its resource URL follows the port). */
   frontDoor: () => FrontDoor | undefined;
-  shared?: SharedStore;
+  shared?: Replicas;
   /** The URL browsers reach this server at, known once it listens. */
   base: () => string;
   draining: () => boolean;
@@ -214,7 +213,7 @@ export async function serveHttp(host: Host, given: HttpServeOptions = {}): Promi
     sessions: openSessions(options),
     accessTokens,
     frontDoor: () => frontDoor,
-    shared: sharedStoreOf(host),
+    shared: host.serving.replicas,
     base: () => base,
     draining: () => draining || refusing,
     stopping: () => draining || stopping,
@@ -283,10 +282,6 @@ function openSessions(options: HttpSettings): HttpSessions {
     },
     options.logger,
   );
-}
-
-function sharedStoreOf(host: Host): SharedStore | undefined {
-  return host.serving.sharedStore;
 }
 
 /**
@@ -360,7 +355,7 @@ async function ownAuthorizationServer(state: ServerState): Promise<RouteHandler 
 async function mcpRoute(state: ServerState): Promise<RouteHandler> {
   const { host, options, shared } = state;
   const idleMs = options.sessionIdleSeconds * 1000;
-  const sharedSessions = shared ? new SharedSessions(shared.redis, shared.channels, idleMs) : undefined;
+  const sharedSessions = shared?.sessions(idleMs);
   // A session its client ended on another replica ends here too.
   await sharedSessions?.onClosed(
     (id) =>

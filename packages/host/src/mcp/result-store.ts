@@ -1,18 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { CONFIG_DEFAULTS } from '../config/config-defaults.js';
+import type { SharedResults, StoredResult } from '../replicas.js';
 
 /** The scheme of the resources that hold results too large for a tool result. */
 export const RESULT_URI_PREFIX = 'toolhost://results/';
-
-export interface StoredResult {
-  uri: string;
-  /** The canonical name of the tool that produced it. */
-  tool: string;
-  /** The whole result text (the upstream body as JSON). */
-  text: string;
-  bytes: number;
-  expiresAt: number;
-}
 
 export interface ResultStoreOptions {
   /** How long a result stays readable (default 900 s). */
@@ -30,14 +21,6 @@ export interface ResultStoreOptions {
   shared?: SharedResults;
   /** Told when a result could not be shared (it stays readable on this replica). */
   onShareFailed?: (error: unknown) => void;
-}
-
-/** Results shared by replicas (store/redis-results.ts). */
-export interface SharedResults {
-  /** Keeps `result`; the owner's oldest beyond `maxUserBytes` across the replicas go. */
-  put(result: StoredResult & { userId: string }, maxUserBytes: number): Promise<void>;
-  get(uri: string, userId: string): Promise<StoredResult | undefined>;
-  list(userId: string): Promise<Omit<StoredResult, 'text'>[]>;
 }
 
 /**

@@ -53,9 +53,9 @@ export function prepareMcpServingState(host: Host) {
  * to a question another asked; alone, a key of this process and its memory.
  */
 function confirmationStatesOf(host: Host): ConfirmationStates {
-  const shared = host.serving.sharedStore;
-  return shared
-    ? new ConfirmationStates(shared.signingKey('mcp-request-state'), shared.writeRecords)
+  const replicas = host.serving.replicas;
+  return replicas
+    ? new ConfirmationStates(replicas.signingKey('mcp-request-state'), replicas.records)
     : new ConfirmationStates(randomBytes(32), new MemoryRecords());
 }
 
@@ -83,7 +83,7 @@ export type McpServingState = ReturnType<typeof prepareMcpServingState>;
 
 /** With replicas sharing Redis, large results are shared too: any replica serves their links. */
 function sharedResults(host: Host): Pick<ResultStoreOptions, 'shared' | 'onShareFailed'> {
-  const results = host.serving.sharedStore?.results;
+  const results = host.serving.replicas?.results;
   return results ? { shared: results, onShareFailed: (e) => results.shareFailed(e) } : {};
 }
 

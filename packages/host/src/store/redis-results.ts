@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from '../logger.js';
-import type { StoredResult } from '../mcp/result-store.js';
+import type { SharedResults, StoredResult } from '../replicas.js';
 import { inRedis, type SharedRedis } from './redis-client.js';
 import type { SaltedSealed, SharedCipher } from './shared-cipher.js';
 
@@ -41,7 +41,7 @@ return dropped
  * result, sealed with the token cipher (results are the users' data) and bound to its key;
  * each user's results are listed in a sorted set by expiry.
  */
-export class RedisResults {
+export class RedisResults implements SharedResults {
   constructor(
     private readonly redis: SharedRedis,
     private readonly cipher: SharedCipher,

@@ -2,6 +2,7 @@ import type { PacerFactory } from '@toolhost/engine';
 import type { AuthorizationFlows, RefreshLock } from '../auth/oauth-provider.js';
 import type { HostConfig } from '../config/host-config.js';
 import type { Logger } from '../logger.js';
+import type { Replicas } from '../replicas.js';
 import type { ExpiringRecords } from '../writes/expiring-records.js';
 import type { PerUserPlaces } from '../writes/per-user-budget.js';
 import { RedisAuthorizationSignals } from './redis-authorization-signals.js';
@@ -11,6 +12,7 @@ import { RedisPendingAuthorizations } from './redis-pending-authorizations.js';
 import { RedisPlaces } from './redis-places.js';
 import { RedisRecords } from './redis-records.js';
 import { RedisResults } from './redis-results.js';
+import { RedisSessions } from './redis-sessions.js';
 import { RedisTokenStore } from './redis-token-store.js';
 import { redactRedisUrl, sharedStoreUrl } from './redis-url.js';
 import { RedisRefreshLock } from './refresh-lock.js';
@@ -48,6 +50,8 @@ export interface SharedStore {
    * `/readyz` and `toolhost_shared_store_up`.
    */
   reachable(): boolean;
+  /** What the transports and the MCP layer use of it: the replicas port (see replicas.ts). */
+  readonly replicas: Replicas;
   close(): Promise<void>;
 }
 
@@ -92,6 +96,8 @@ export async function openSharedStore(
     const pacing = sharedPacers(redis, logger);
     const commandTimeoutMs = config.store?.commandTimeoutMs ?? 5000;
     const health = new StoreHealth(redis, redactRedisUrl(url), logger, Math.min(commandTimeoutMs, 2000));
+    const writeRecords = new RedisRecords(redis, undefined, () => cipher.agree(), durability);
+    const results = new RedisResults(redis, cipher, logger);
     return {
       redis,
       tokenStore,
@@ -106,9 +112,17 @@ export async function openSharedStore(
         signals,
       }),
       signingKey: (purpose) => cipher.derive(purpose),
-      writeRecords: new RedisRecords(redis, undefined, () => cipher.agree(), durability),
+      writeRecords,
       places: new RedisPlaces(redis),
-      results: new RedisResults(redis, cipher, logger),
+      results,
+      replicas: {
+        signingKey: (purpose) => cipher.derive(purpose),
+        reachable: () => health.up,
+        sessions: (idleMs) => new RedisSessions(redis, opened, idleMs),
+        records: writeRecords,
+        results,
+        redis,
+      },
       reachable: () => health.up,
       async close() {
         health.stop();

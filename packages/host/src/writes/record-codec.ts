@@ -1,4 +1,8 @@
-import type { SharedCipher } from '../store/shared-cipher.js';
+/** What seals a record where it leaves the process (store/shared-cipher.ts, the tokens' key). */
+export interface Sealer {
+  seal(value: unknown, key: string): unknown;
+  open(sealed: unknown, key: string): unknown;
+}
 
 /** How a record (a preview, a stored outcome) is written into an `ExpiringRecords` value. */
 export interface RecordCodec {
@@ -17,7 +21,7 @@ export const plainRecords: RecordCodec = {
  * Sealed with the tokens' key where records leave the process (Redis): they hold request
  * bodies and upstream answers, which are the users' data.
  */
-export function sealedRecords(cipher: SharedCipher): RecordCodec {
+export function sealedRecords(cipher: Sealer): RecordCodec {
   return {
     encode: (value, key) => JSON.stringify(cipher.seal(value, key)),
     decode: (text, key) => cipher.open(JSON.parse(text), key),

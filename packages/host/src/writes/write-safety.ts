@@ -3,13 +3,12 @@ import type { DispatchResult, PreparedRequest, ToolEngine } from '@toolhost/engi
 import type { CallLifecycle } from '../call-lifecycle.js';
 import type { CallWaitObserver } from '../call-waits.js';
 import type { ResolvedHostConfig } from '../config/host-config.js';
-import type { SharedStore } from '../store/shared-store.js';
 import { type ExpiringRecords, MemoryRecords } from './expiring-records.js';
 import { FileRecords } from './file-records.js';
 import { callFingerprint, IdempotencyKeys } from './idempotency-keys.js';
-import { ProcessPlaces } from './per-user-budget.js';
+import { type PerUserPlaces, ProcessPlaces } from './per-user-budget.js';
 import { type ClaimedPreview, describeRequest, Previews } from './previews.js';
-import { plainRecords, type RecordCodec, sealedRecords } from './record-codec.js';
+import { plainRecords, type RecordCodec, type Sealer, sealedRecords } from './record-codec.js';
 
 /**
  * Asks the person whether this request may be sent (MCP form elicitation over a session);
@@ -173,15 +172,23 @@ export class WriteSafety {
   }
 }
 
+/** What write safety takes of the store replicas share (store/shared-store.ts gives it). */
+export interface SharedWrites {
+  readonly writeRecords: ExpiringRecords;
+  /** Each user's previews and idempotency keys, counted across the replicas for their bounds. */
+  readonly places: PerUserPlaces;
+  readonly cipher: Sealer;
+}
+
 /**
  * Where previews and idempotency keys live, as tokens do: Redis when replicas share a store,
  * a sealed file beside the token file when the host keeps tokens there, else memory.
  */
 function writeRecords(
-  shared: SharedStore | undefined,
+  shared: SharedWrites | undefined,
   file: { dataDir: string; key: string } | undefined,
 ): { records: ExpiringRecords; codec: RecordCodec } {
-  if (shared) return { records: shared.writeRecords, codec: sealedRecords(shared.tokenStore.cipher) };
+  if (shared) return { records: shared.writeRecords, codec: sealedRecords(shared.cipher) };
   // The whole file is sealed: each record needs no sealing of its own.
   if (file) return { records: FileRecords.inDirectory(file.dataDir, file.key), codec: plainRecords };
   return { records: new MemoryRecords(), codec: plainRecords };
@@ -191,7 +198,7 @@ export function createWriteSafety(input: {
   config: ResolvedHostConfig;
   calls: CallLifecycle;
   engine: ToolEngine;
-  shared: SharedStore | undefined;
+  shared: SharedWrites | undefined;
   /** The host's own encrypted files (TOOLHOST_TOKEN_KEY, no shared store, no embedder's token store). */
   file?: { dataDir: string; key: string } | undefined;
   /** Told how long a call waited on its idempotency key held elsewhere. */

@@ -1,19 +1,10 @@
-import type { RedisChannels } from '../store/redis-channels.js';
-import { inRedis, type SharedRedis } from '../store/redis-client.js';
+import type { ReplicaSessions, SessionRecord } from '../replicas.js';
+import type { RedisChannels } from './redis-channels.js';
+import { inRedis, type SharedRedis } from './redis-client.js';
 
 const CLOSED_CHANNEL = 'toolhost:session:closed';
 const COMPLETION_CHANNEL = 'toolhost:session:elicitation-complete';
 const ANSWERS_CHANNEL = 'toolhost:session:client-answers';
-
-/** What any replica needs to serve a session another one opened. */
-export interface SessionRecord {
-  /** The user whose access token opened it: only their token may use it. */
-  userId: string;
-  /** Whose session cap it counts against (the user, or the user and client name). */
-  owner: string;
-  /** The client's initialize request, replayed to rebuild the session's MCP server. */
-  initialize: unknown;
-}
 
 /**
  * MCP sessions shared by replicas through Redis, so that a client's requests may land on any
@@ -21,7 +12,7 @@ export interface SessionRecord {
  * unless used (each use, by any replica, extends it). A session ended by its client (HTTP
  * DELETE) is removed and its end published, so that every replica drops its copy.
  */
-export class SharedSessions {
+export class RedisSessions implements ReplicaSessions {
   /** When each session's expiry was last extended by this replica. */
   private readonly touched = new Map<string, number>();
 
