@@ -1,10 +1,10 @@
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
 import { hostCliPath } from '../../testing/src/spawn-host.js';
@@ -13,6 +13,7 @@ import { EncryptedFileTokenStore } from '../src/auth/encrypted-file-token-store.
 import { MemoryTokenStore } from '../src/auth/memory-token-store.js';
 import { createHost, type Host } from '../src/host.js';
 import { type HttpServerHandle, serveHttp } from '../src/http/serve-http.js';
+import { launchChromium } from './chromium.js';
 import {
   echoAuthProviders,
   type FakeOAuthServer,
@@ -29,17 +30,6 @@ const seed = (n: string) => ({
   expiresAt: Date.now() + 3_600_000,
   scopes: ['items.read'],
 });
-
-/** Debian's Chromium (never a browser download): CI installs the package when missing. */
-function chromiumPath(): string {
-  const path =
-    process.env.CHROMIUM_PATH ??
-    execFileSync('sh', ['-c', 'command -v chromium || command -v chromium-browser || true'], {
-      encoding: 'utf8',
-    }).trim();
-  if (!path) throw new Error('Chromium is not installed: apt-get install chromium (or set CHROMIUM_PATH)');
-  return path;
-}
 
 let oauth: FakeOAuthServer;
 let upstream: RecordingUpstream;
@@ -73,7 +63,7 @@ describe('the /connections page, in a real browser', () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    browser = await chromium.launch({ executablePath: chromiumPath(), args: ['--no-sandbox'] });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();

@@ -1,12 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  Client,
-  type OAuthClientProvider,
-  StreamableHTTPClientTransport,
-  UnauthorizedError,
-} from '@modelcontextprotocol/client';
+import { Client, StreamableHTTPClientTransport, UnauthorizedError } from '@modelcontextprotocol/client';
 import { UnsecuredJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
@@ -15,6 +10,7 @@ import { doctorReport } from '../src/cli/doctor.js';
 import type { Host } from '../src/host.js';
 import { type HttpServerHandle, serveHttp } from '../src/http/serve-http.js';
 import { Browser, formOf } from './browser.js';
+import { MemoryOAuthProvider } from './memory-oauth-provider.js';
 import { jsonLines } from './support.js';
 import { startTeamIdp, type TeamIdp } from './team-idp.js';
 import { writeHost } from './write-support.js';
@@ -53,63 +49,10 @@ afterAll(async () => {
   await idp?.close();
 });
 
+/** The client as a desktop client registers itself. */
+const CLIENT = { redirectUrl: 'http://127.0.0.1:1/callback', clientName: 'Front door test client' };
+
 const metadataUrl = () => `${new URL(server.url).origin}/.well-known/oauth-protected-resource/mcp`;
-
-/** A client's OAuth state, as a desktop client keeps it, and the authorization URL it was sent to. */
-class TestClientProvider implements OAuthClientProvider {
-  authorizationUrl: URL | undefined;
-  private info: Parameters<NonNullable<OAuthClientProvider['saveClientInformation']>>[0] | undefined;
-  private saved: Parameters<OAuthClientProvider['saveTokens']>[0] | undefined;
-  private verifier = '';
-  private discovery: unknown;
-
-  constructor(private readonly resourceOverride?: string) {}
-
-  get redirectUrl() {
-    return 'http://127.0.0.1:1/callback';
-  }
-  get clientMetadata() {
-    return {
-      client_name: 'Front door test client',
-      redirect_uris: [this.redirectUrl],
-      grant_types: ['authorization_code', 'refresh_token'],
-      response_types: ['code'],
-      token_endpoint_auth_method: 'none',
-      application_type: 'native',
-    };
-  }
-  clientInformation() {
-    return this.info;
-  }
-  saveClientInformation(info: NonNullable<typeof this.info>) {
-    this.info = info;
-  }
-  tokens() {
-    return this.saved;
-  }
-  saveTokens(tokens: NonNullable<typeof this.saved>) {
-    this.saved = tokens;
-  }
-  redirectToAuthorization(url: URL) {
-    this.authorizationUrl = url;
-  }
-  saveCodeVerifier(v: string) {
-    this.verifier = v;
-  }
-  codeVerifier() {
-    return this.verifier;
-  }
-  saveDiscoveryState(state: unknown) {
-    this.discovery = state;
-  }
-  discoveryState() {
-    return this.discovery as never;
-  }
-  async validateResourceURL(serverUrl: string | URL, resource?: string): Promise<URL | undefined> {
-    if (this.resourceOverride) return new URL(this.resourceOverride);
-    return new URL(resource ?? serverUrl);
-  }
-}
 
 /** The person's browser on the IdP's pages: signs in as `login`, consents, returns the callback's query. */
 async function signInAt(authorizationUrl: URL, login: string): Promise<URLSearchParams> {
@@ -128,7 +71,7 @@ async function signInAt(authorizationUrl: URL, login: string): Promise<URLSearch
 async function connectAs(
   login: string,
   era: 'legacy' | 'modern',
-  provider = new TestClientProvider(),
+  provider = new MemoryOAuthProvider(CLIENT),
   url = server.url,
 ): Promise<Client> {
   const make = () =>
@@ -214,7 +157,7 @@ describe('a client that speaks only the MCP authorization spec', () => {
   );
 
   it('is refused cleanly when its token is for another resource, and nothing is sent', async () => {
-    const provider = new TestClientProvider(OTHER_RESOURCE);
+    const provider = new MemoryOAuthProvider({ ...CLIENT, resourceOverride: OTHER_RESOURCE });
     const first = new Client({ name: 'wrong-resource', version: '1.0.0' });
     const transport = new StreamableHTTPClientTransport(new URL(server.url), { authProvider: provider });
     await expect(first.connect(transport)).rejects.toBeInstanceOf(UnauthorizedError);
@@ -365,7 +308,7 @@ describe('opaque access tokens, checked by introspection (RFC 7662)', () => {
   });
 
   it('signs the person in and calls a tool as them; a made-up token is refused', async () => {
-    const client = await connectAs('grace', 'legacy', new TestClientProvider(), opaqueServer.url);
+    const client = await connectAs('grace', 'legacy', new MemoryOAuthProvider(CLIENT), opaqueServer.url);
     const before = upstream.requests.length;
     const result = await client.callTool({ name: 'WriteApi_ListThings', arguments: {} });
     expect(result.isError).toBeFalsy();

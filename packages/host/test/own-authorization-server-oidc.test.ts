@@ -1,10 +1,10 @@
-import { execFileSync } from 'node:child_process';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { type AddressInfo, createServer } from 'node:net';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHost, type Host } from '../src/host.js';
 import { type HttpServerHandle, serveHttp } from '../src/http/serve-http.js';
+import { launchChromium } from './chromium.js';
 import { redeemCode, registerPublicClient } from './own-authorization-flow.js';
 import { fixtureApp } from './support.js';
 import { startTeamIdp, type TeamIdp } from './team-idp.js';
@@ -12,16 +12,6 @@ import { startTeamIdp, type TeamIdp } from './team-idp.js';
 // "Sign in with" the team's OpenID provider: oidc-provider (nobody here wrote it) plays the
 // team's IdP; the person signs in there and consents here, in headless Chromium, and the
 // host's authorization server issues a token naming the IdP's user.
-
-function chromiumPath(): string {
-  const path =
-    process.env.CHROMIUM_PATH ??
-    execFileSync('sh', ['-c', 'command -v chromium || command -v chromium-browser || true'], {
-      encoding: 'utf8',
-    }).trim();
-  if (!path) throw new Error('Chromium is not installed: apt-get install chromium (or set CHROMIUM_PATH)');
-  return path;
-}
 
 function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -66,7 +56,7 @@ beforeAll(async () => {
   callbackServer = createHttpServer((_req, res) => res.end('done'));
   await new Promise<void>((resolve) => callbackServer.listen(0, '127.0.0.1', resolve));
   redirectUri = `http://127.0.0.1:${(callbackServer.address() as AddressInfo).port}/callback`;
-  browser = await chromium.launch({ executablePath: chromiumPath(), args: ['--no-sandbox'] });
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await server?.close();

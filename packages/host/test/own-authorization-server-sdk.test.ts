@@ -1,21 +1,17 @@
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  Client,
-  type OAuthClientProvider,
-  StreamableHTTPClientTransport,
-  UnauthorizedError,
-} from '@modelcontextprotocol/client';
-import { type Browser, chromium } from 'playwright-core';
+import { Client, StreamableHTTPClientTransport, UnauthorizedError } from '@modelcontextprotocol/client';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { responseOf } from '../../testing/src/catalog-suite.js';
 import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
+import { launchChromium } from './chromium.js';
 import { loopbackCertificate } from './loopback-certificate.js';
+import { MemoryOAuthProvider } from './memory-oauth-provider.js';
 import { ALICE_ACCESS_TOKEN as ALICE, type HttpHostProcess, spawnHttpHost } from './support.js';
 
 // A client that speaks only the MCP authorization spec (the SDK v2 client's OAuth provider, no
@@ -24,16 +20,6 @@ import { ALICE_ACCESS_TOKEN as ALICE, type HttpHostProcess, spawnHttpHost } from
 // loopback) or, separately, dynamic registration, PKCE, token, refresh, and tools/call on both
 // protocol eras, as alice. The person's steps are played by headless Chromium on the sign-in
 // and consent pages.
-
-function chromiumPath(): string {
-  const path =
-    process.env.CHROMIUM_PATH ??
-    execFileSync('sh', ['-c', 'command -v chromium || command -v chromium-browser || true'], {
-      encoding: 'utf8',
-    }).trim();
-  if (!path) throw new Error('Chromium is not installed: apt-get install chromium (or set CHROMIUM_PATH)');
-  return path;
-}
 
 let upstream: RecordingUpstream;
 let host: HttpHostProcess;
@@ -86,7 +72,7 @@ beforeAll(async () => {
       NODE_EXTRA_CA_CERTS: caFile,
     },
   );
-  browser = await chromium.launch({ executablePath: chromiumPath(), args: ['--no-sandbox'] });
+  browser = await launchChromium();
 });
 
 afterAll(async () => {
@@ -97,48 +83,6 @@ afterAll(async () => {
   callbackServer?.close();
   await upstream?.close();
 });
-
-/** The SDK's OAuth provider as an application implements it, keeping everything in memory. */
-class MemoryOAuthProvider implements OAuthClientProvider {
-  authorizationUrl?: URL;
-  private information?: Awaited<ReturnType<OAuthClientProvider['clientInformation']>>;
-  saved?: Awaited<ReturnType<OAuthClientProvider['tokens']>>;
-  private verifier = '';
-  constructor(readonly clientMetadataUrl?: string) {}
-  get redirectUrl() {
-    return redirectUrl;
-  }
-  get clientMetadata() {
-    return {
-      client_name: 'SDK registered client',
-      redirect_uris: [redirectUrl],
-      grant_types: ['authorization_code', 'refresh_token'],
-      response_types: ['code'],
-      token_endpoint_auth_method: 'none',
-    };
-  }
-  clientInformation() {
-    return this.information;
-  }
-  saveClientInformation(information: NonNullable<typeof this.information>) {
-    this.information = information;
-  }
-  tokens() {
-    return this.saved;
-  }
-  saveTokens(tokens: NonNullable<typeof this.saved>) {
-    this.saved = tokens;
-  }
-  redirectToAuthorization(url: URL) {
-    this.authorizationUrl = url;
-  }
-  saveCodeVerifier(verifier: string) {
-    this.verifier = verifier;
-  }
-  codeVerifier() {
-    return this.verifier;
-  }
-}
 
 /** Alice in Chromium: signs in with her access token, reads the consent page, allows. */
 async function consentInChromium(authorizationUrl: URL, expectName: string): Promise<URLSearchParams> {
@@ -160,6 +104,9 @@ async function consentInChromium(authorizationUrl: URL, expectName: string): Pro
   }
   return callback;
 }
+
+/** The client as it registers itself (the document names itself). */
+const CLIENT = { redirectUrl: () => redirectUrl, clientName: 'SDK registered client' };
 
 const modern = { versionNegotiation: { mode: 'auto' as const } };
 
@@ -194,7 +141,11 @@ async function getItem(client: Client, id: string): Promise<void> {
 
 describe("the SDK v2 client through the host's own authorization server", () => {
   it('with a client id metadata document: consent in Chromium, tools on both eras, refresh', async () => {
-    const provider = new MemoryOAuthProvider(documentUrl);
+    const provider = new MemoryOAuthProvider({
+      ...CLIENT,
+      clientName: 'SDK document client',
+      clientMetadataUrl: documentUrl,
+    });
     const client = await connectWithOAuth(provider, 'SDK document client', modern);
     expect(client.getProtocolEra()).toBe('modern');
     expect(provider.authorizationUrl!.searchParams.get('client_id')).toBe(documentUrl);
@@ -216,7 +167,7 @@ describe("the SDK v2 client through the host's own authorization server", () => 
   });
 
   it('with dynamic registration: consent in Chromium, tools on both eras', async () => {
-    const provider = new MemoryOAuthProvider();
+    const provider = new MemoryOAuthProvider(CLIENT);
     const client = await connectWithOAuth(provider, 'SDK registered client');
     expect(client.getProtocolEra()).toBe('legacy');
     await getItem(client, 'dcr-legacy');
