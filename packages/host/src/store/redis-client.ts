@@ -157,6 +157,19 @@ export function describeConnectFailure(
 }
 
 /**
+ * A connection error as the log says it: the client library's "All sentinels are unreachable"
+ * also covers Sentinels that all answered, but named no master yet (a failover under way), and
+ * an operator who reads it checks the wrong thing.
+ */
+export function describeRedisError(message: string, sentinelName = 'mymaster'): string {
+  if (!message.startsWith('All sentinels are unreachable')) return message;
+  const last = /Last error: (.*)$/s.exec(message)?.[1] ?? '';
+  if (/successfully, but got an invalid reply/.test(last))
+    return `the Sentinels answer, but name no master '${sentinelName}' yet (a failover under way?); retrying`;
+  return `no Sentinel answered${last ? ` (last: ${last})` : ''}; retrying`;
+}
+
+/**
  * Connects to Redis (redis:// or rediss:// for TLS) and waits until it answers, so that a
  * host that cannot reach its shared store refuses to start rather than serve without it.
  * Commands issued while the connection is down fail at once instead of queueing: a call then
@@ -216,7 +229,10 @@ export async function connectRedis(
     // One line per outage, not per reconnect attempt.
     if (lastError === e.message) return;
     lastError = e.message;
-    logger?.warn({ redis: shown, err: e.message }, 'shared store (Redis) unreachable');
+    logger?.warn(
+      { redis: shown, err: describeRedisError(e.message, options.sentinelName) },
+      'shared store (Redis) unreachable',
+    );
   });
   // A cluster reports a node's refusal (a wrong password) as a `node error`, and at the end
   // only that no node answered.
