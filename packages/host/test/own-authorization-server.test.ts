@@ -48,6 +48,18 @@ describe("the host's own authorization server", () => {
     expect((await fetch(`${origin}/auth/authorize`)).status).toBe(404);
   });
 
+  it('refuses to start when nobody could sign in', async () => {
+    const host = await createHost(
+      { plugins: ['toolhost-plugin-echo'], http: { authorization: { mode: 'host' } } },
+      { configDir: fixtureApp },
+    );
+    try {
+      await expect(serveHttp(host, { port: 0 })).rejects.toThrow(/nobody could sign in.*signIn\.oidc/);
+    } finally {
+      await host.close();
+    }
+  });
+
   it('serves its metadata under the URL the host listens at, and issues tokens for the MCP endpoint as the user', async () => {
     const { server, origin } = await start({ mode: 'host' });
     const metadata = (await (

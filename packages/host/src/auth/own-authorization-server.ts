@@ -34,6 +34,12 @@ export async function openOwnAuthorizationServer(
   const settings = host.config.http.authorization?.server ?? {};
   const signIn = settings.signIn ?? {};
   const { env, replicas, dataDir, auditLog } = host.serving;
+  const byAccessToken = signIn.accessTokens !== false && options.accessTokens.enabled;
+  if (!signIn.oidc && !byAccessToken && !signIn.localUser) {
+    throw new Error(
+      "http.authorization.mode is 'host' but nobody could sign in: set http.authorization.server.signIn.oidc (your OpenID provider), give people access tokens (http.accessTokens or TOOLHOST_ACCESS_TOKENS), or on a loopback host signIn.localUser",
+    );
+  }
   const as = await import('@toolhost/authorization-server');
   let store: StateStore;
   let sealKey: Buffer | undefined;
@@ -58,9 +64,7 @@ export async function openOwnAuthorizationServer(
     store,
     ...(sealKey ? { sealKey } : {}),
     signIn: {
-      ...(signIn.accessTokens !== false && options.accessTokens.enabled
-        ? { accessToken: (token: string) => options.accessTokens.userForToken(token) }
-        : {}),
+      ...(byAccessToken ? { accessToken: (token: string) => options.accessTokens.userForToken(token) } : {}),
       ...(signIn.localUser ? { localUser: signIn.localUser } : {}),
       ...(oidc
         ? {
