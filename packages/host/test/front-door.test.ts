@@ -307,6 +307,15 @@ describe('opaque access tokens, checked by introspection (RFC 7662)', () => {
     await opaqueIdp?.close();
   });
 
+  it('with OAuth as the only door, nobody reaching the host is its local operator', async () => {
+    const origin = new URL(opaqueServer.url).origin;
+    expect((await fetch(`${origin}/metrics`)).status).toBe(401);
+    expect(await (await fetch(`${origin}/healthz`)).json()).toEqual({ status: 'ok' });
+    const page = await (await fetch(`${origin}/connections`)).text();
+    expect(page).not.toContain('Disconnect');
+    expect(page).toMatch(/sign in/i);
+  });
+
   it('signs the person in and calls a tool as them; a made-up token is refused', async () => {
     const client = await connectAs('grace', 'legacy', new MemoryOAuthProvider(CLIENT), opaqueServer.url);
     const before = upstream.requests.length;

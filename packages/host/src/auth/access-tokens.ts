@@ -32,7 +32,14 @@ export class AccessTokens {
    * By user id. A Map, or a record's own entries: a user named `__proto__` or `constructor` is
    * a user like any other, never a key that sets or reads an object's prototype.
    */
-  constructor(tokens: Record<string, string> | ReadonlyMap<string, string>) {
+  constructor(
+    tokens: Record<string, string> | ReadonlyMap<string, string>,
+    /**
+     * Callers must authenticate even with no token configured (OAuth is the front door): no
+     * one is the local person, whom pages would otherwise trust as the operator.
+     */
+    private readonly required = false,
+  ) {
     const byUser = tokens instanceof Map ? tokens : new Map(Object.entries(tokens));
     refuseSharedTokens(byUser);
     this.entries = [...byUser].map(([userId, token]) => ({ userId, digest: digest(token) }));
@@ -64,7 +71,7 @@ export class AccessTokens {
   }
 
   get enabled(): boolean {
-    return this.entries.length > 0;
+    return this.required || this.entries.length > 0;
   }
 
   /** The user id of an `Authorization: Bearer …` header, or undefined. */

@@ -105,6 +105,12 @@ interface ServerState {
   mcpState: McpServingState;
   sessions: HttpSessions;
   accessTokens: AccessTokens;
+  /**
+   * The tokens the pages (connections, metrics, probes' figures, home) check: the access tokens,
+   * or, where OAuth alone is the door, none that is still required, so that nobody reaching
+   * the host counts as its local operator.
+   */
+  pageTokens: AccessTokens;
   /** The OAuth front door, once the server listens (its resource URL follows the port). */
   frontDoor: () => FrontDoor | undefined;
   shared?: Replicas;
@@ -212,6 +218,7 @@ export async function serveHttp(host: Host, given: HttpServeOptions = {}): Promi
     mcpState: prepareMcpServingState(host),
     sessions: openSessions(options),
     accessTokens,
+    pageTokens: oauth && !accessTokens.enabled ? new AccessTokens({}, true) : accessTokens,
     frontDoor: () => frontDoor,
     shared: host.serving.replicas,
     base: () => base,
@@ -303,7 +310,7 @@ async function serverRoutes(state: ServerState): Promise<RouteHandler[]> {
   });
   const connections = connectionsPage({
     host,
-    accessTokens,
+    accessTokens: state.pageTokens,
     ...(log ? { logger: log } : {}),
     secureCookies,
     ...(shared ? { signingKey: shared.signingKey('connections-cookie') } : {}),
@@ -322,10 +329,10 @@ async function serverRoutes(state: ServerState): Promise<RouteHandler[]> {
         base: state.base(),
         mcpPath: mcp ? options.path : undefined,
         ...(options.serverInfo ? { serverInfo: options.serverInfo } : {}),
-        showFigures: !accessTokens.enabled,
+        showFigures: !state.pageTokens.enabled,
       }),
     oauth.handle,
-    metricsRoute({ host, accessTokens, metricsToken: options.metricsToken }).handle,
+    metricsRoute({ host, accessTokens: state.pageTokens, metricsToken: options.metricsToken }).handle,
     connections.handle,
     (_req, res) => {
       jsonRpcError(res, 404, 'Not found');
@@ -484,7 +491,7 @@ function answerProbe(
   if (req.method !== 'GET' || !req.url?.startsWith('/')) return false;
   const path = req.url.split('?')[0];
   if (path !== '/healthz' && path !== '/livez' && path !== '/readyz') return false;
-  const { accessTokens } = state;
+  const accessTokens = state.pageTokens;
   const stopping = state.stopping();
   const storeDown = state.shared !== undefined && !state.shared.reachable();
   const details =
@@ -515,7 +522,7 @@ function answerProbe(
  * one, so the guard it stands for holds. Everything else (MCP, OAuth, /connections) keeps it.
  */
 function scrapeByAddress(req: IncomingMessage, state: ServerState): boolean {
-  const protectedMetrics = state.accessTokens.enabled || state.options.metricsToken !== undefined;
+  const protectedMetrics = state.pageTokens.enabled || state.options.metricsToken !== undefined;
   return protectedMetrics && req.url?.split('?')[0] === METRICS_PATH;
 }
 
