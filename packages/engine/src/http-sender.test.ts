@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { ToolError } from '@toolhost/core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { AxiosHttpSender, UndiciHttpSender } from './http-sender.js';
+import { UndiciHttpSender } from './http-sender.js';
 
 let server: Server;
 let base: string;
@@ -44,10 +44,6 @@ async function failure(p: Promise<unknown>): Promise<ToolError> {
 }
 
 describe('UndiciHttpSender', () => {
-  it('is still exported as AxiosHttpSender, deprecated, for one release', () => {
-    expect(AxiosHttpSender).toBe(UndiciHttpSender);
-  });
-
   it('returns status and parsed JSON', async () => {
     const res = await sender.send({ method: 'POST', url: `${base}/x?a=1`, headers: {}, body: '{}' }, opts);
     expect(res).toMatchObject({ status: 201, body: { method: 'POST', url: '/x?a=1' } });

@@ -198,11 +198,3 @@ function translateError(e: unknown, options: SendOptions): ToolError {
     retryable: false,
   });
 }
-
-/**
- * @deprecated Renamed `UndiciHttpSender` (it sends through undici; axios only builds the
- * request). This name is removed in the next minor release.
- */
-export const AxiosHttpSender = UndiciHttpSender;
-/** @deprecated Renamed `UndiciHttpSender`. */
-export type AxiosHttpSender = UndiciHttpSender;

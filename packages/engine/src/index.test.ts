@@ -7,7 +7,6 @@ import { describe, expect, it } from 'vitest';
 describe('@toolhost/engine entries', () => {
   it('exports exactly the engine API', () => {
     expect(Object.keys(engine).sort()).toEqual([
-      'AxiosHttpSender',
       'ENGINE_DEFAULTS',
       'MapSecretSource',
       'RegisteredTool',

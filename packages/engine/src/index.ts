@@ -23,7 +23,6 @@ export {
 } from './engine.js';
 export { ENGINE_DEFAULTS } from './engine-defaults.js';
 export {
-  AxiosHttpSender,
   type HttpResponse,
   type HttpSender,
   type SendOptions,

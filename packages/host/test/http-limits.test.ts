@@ -39,26 +39,6 @@ describe('HTTP surface limits', () => {
     );
   });
 
-  it('still takes the bind address as the deprecated `host` option, with a deprecation warning', async () => {
-    const warnings: Error[] = [];
-    const onWarning = (w: Error) => warnings.push(w);
-    process.on('warning', onWarning);
-    try {
-      await expect(serveHttp(host, { host: '0.0.0.0', port: 0 })).rejects.toThrow(
-        /Refusing to bind 0\.0\.0\.0 without access tokens/,
-      );
-      await expect
-        .poll(() => warnings.map((w) => `${w.name} ${(w as { code?: string }).code}`))
-        .toContain('DeprecationWarning TOOLHOST_SERVE_HTTP_HOST');
-      // `bindAddress` wins where both are given.
-      const server = await serveHttp(host, { bindAddress: '127.0.0.1', host: '0.0.0.0', port: 0 });
-      expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\//);
-      await server.close();
-    } finally {
-      process.off('warning', onWarning);
-    }
-  });
-
   it('evicts the least recently used idle session of a user at the cap, instead of refusing', async () => {
     const server = await serveHttp(host, {
       port: 0,

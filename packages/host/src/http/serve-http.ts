@@ -29,12 +29,6 @@ import { hostGuard, jsonRpcError, LOOPBACK_HOSTS, writeJson } from './request-gu
 export interface HttpServeOptions {
   /** The address to listen on (default `http.host`, loopback); `0.0.0.0` or `::` for every interface. */
   bindAddress?: string;
-  /**
-   * @deprecated Renamed `bindAddress`: beside `serveHttp`'s first parameter, the host, this
-   * name read as another host. Still honoured (with a deprecation warning) until the next
-   * minor release; `bindAddress` wins where both are given.
-   */
-  host?: string;
   port?: number;
   path?: string;
   /** Origins allowed besides loopback ones (DNS-rebinding protection). */
@@ -128,13 +122,11 @@ interface ServerState {
 /** The options given, with the host's config (`http.*`, defaults filled in) for what they leave out. */
 type HttpSettings = ReturnType<typeof settingsOf>;
 
-function settingsOf(host: Host, given: HttpServeOptions) {
+function settingsOf(host: Host, options: HttpServeOptions) {
   const http = host.config.http;
-  const { host: deprecatedBindAddress, ...options } = given;
-  if (deprecatedBindAddress !== undefined) warnDeprecatedHostOption();
   return {
     ...options,
-    bindAddress: options.bindAddress ?? deprecatedBindAddress ?? http.host,
+    bindAddress: options.bindAddress ?? http.host,
     path: options.path ?? http.path,
     publicUrl: options.publicUrl ?? http.publicUrl,
     allowedOrigins: options.allowedOrigins ?? http.allowedOrigins,
@@ -177,21 +169,6 @@ function applyConnectionTimeouts(
   server.keepAliveTimeout = keepAliveSeconds * 1000;
   server.headersTimeout = headersTimeoutSeconds * 1000;
   server.requestTimeout = Math.max(server.requestTimeout, server.headersTimeout);
-}
-
-let warnedHostOption = false;
-
-/** Once per process, as Node warns of its own deprecated APIs. */
-function warnDeprecatedHostOption(): void {
-  if (warnedHostOption) return;
-  warnedHostOption = true;
-  process.emitWarning(
-    "serveHttp's `host` option is renamed `bindAddress`; `host` is removed in the next minor release.",
-    {
-      type: 'DeprecationWarning',
-      code: 'TOOLHOST_SERVE_HTTP_HOST',
-    },
-  );
 }
 
 /**

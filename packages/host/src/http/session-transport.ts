@@ -141,7 +141,10 @@ export interface SessionTransportOptions {
  * turns every Node request into a web `Request` and its answer back from a web `Response`,
  * parses each message with zod, and, in its JSON-response mode, keeps an entry per call for
  * the life of the session (typescript-sdk#2559). Those cost about a third of the host's CPU
- * per call over HTTP. This one answers the same protocol (MCP 2025-03-26 and later): POST
+ * per call over HTTP (packages/bench/RUNS.md, "Reading the figures"). The v2 SDK's
+ * `WebStandardStreamableHTTPServerTransport` still works on web `Request`/`Response` objects;
+ * what would retire this: a bench run where the SDK's transport, given Node's objects, costs
+ * no more CPU per call (c=64) than this one, within the run's spread. This one answers the same protocol (MCP 2025-03-26 and later): POST
  * with JSON or event-stream answers, the GET event stream for messages of no request, DELETE
  * to end the session, the same status codes for refused requests; it also answers a request
  * the client cancelled (the SDK leaves its POST open), and every request still open when the

@@ -14,7 +14,7 @@ import {
  *
  * Why it replaces part of the SDK: the SDK's entries build a server, a transport (and over
  * HTTP a web `Request` and `Response`) per request, or hand each message of a stdio connection
- * through a queue and a channel that check it with zod again. On the bench (docs/performance.md,
+ * through a queue and a channel that check it with zod again. On the bench (packages/bench/RUNS.md,
  * "The two protocol eras"), a 2026-07-28 call over HTTP cost 2,400 to 2,500 µs of server CPU
  * through the SDK's entry against 1,300 to 1,500 here, and over stdio a fifth more than a
  * session-era call. What would retire it: an SDK entry that keeps one server per revision and
