@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import type { Browser } from 'playwright-core';
+import type { Browser, Locator } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
 import { hostCliPath } from '../../testing/src/spawn-host.js';
@@ -54,6 +54,20 @@ function config() {
       providers: echoAuthProviders(oauth, { revokeUrl: oauth.revokeUrl }),
     },
   };
+}
+
+/** What the test reads of a page's window (the tests compile without the DOM's types). */
+interface BrowserWindow {
+  document: { documentElement: { scrollWidth: number } };
+  getComputedStyle(element: unknown): { getPropertyValue(property: string): string };
+}
+
+/** A computed style of the element a locator finds. */
+function styleOf(locator: Locator, property: string): Promise<string> {
+  return locator.evaluate(
+    (element, p) => (globalThis as unknown as BrowserWindow).getComputedStyle(element).getPropertyValue(p),
+    property,
+  );
 }
 
 describe('the /connections page, in a real browser', () => {
@@ -163,6 +177,34 @@ describe('the /connections page, in a real browser', () => {
     await page.close();
   });
 
+  it('reads on a desktop and on a phone, and answers HEAD', async () => {
+    const origin = new URL(server.url).origin;
+    const head = await fetch(`${origin}/connections`, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-type')).toContain('text/html');
+    expect(await head.text()).toBe('');
+    const shots = process.env.TOOLHOST_SCREENSHOTS;
+    for (const width of [1280, 390]) {
+      const page = await browser.newPage({ viewport: { width, height: 800 } });
+      await page.goto(`${origin}/connections`);
+      await page.fill('input[name=access_token]', BOB);
+      await page.click('button[type=submit]');
+      await expect.poll(() => page.locator('tbody tr').count()).toBeGreaterThan(0);
+      // The stylesheet applies (the CSP allows it by its hash), and nothing is wider than the screen.
+      expect(await styleOf(page.locator('h1'), 'font-family')).toContain('system-ui');
+      expect(
+        await page.evaluate(
+          () => (globalThis as unknown as BrowserWindow).document.documentElement.scrollWidth,
+        ),
+      ).toBeLessThanOrEqual(width);
+      const firstCell = page.locator('tbody tr').first().locator('td').first();
+      // On a phone each row is a card whose cells say what they are.
+      expect(await styleOf(firstCell, 'display')).toBe(width < 600 ? 'block' : 'table-cell');
+      if (shots) await page.screenshot({ path: `${shots}/connections-${width}.png`, fullPage: true });
+      await page.close();
+    }
+  });
+
   it("shows an operator every user's connections", async () => {
     const page = await browser.newPage();
     await page.goto(`${new URL(server.url).origin}/connections`);
@@ -188,10 +230,14 @@ describe('the /connections page, in a real browser', () => {
     await expect
       .poll(() => page.textContent('#notice').catch(() => ''))
       .toContain(
-        'Disconnected alice from echo-auth here, but revoking the grant at the vendor failed (its revocation endpoint answered HTTP 503): the grant may still be alive there.',
+        "Disconnected alice from Echo Inc. here, but revoking the grant at Echo Inc. failed (the host's log says why): the grant may still be alive there.",
       );
     expect(await page.getAttribute('#notice', 'role')).toBe('alert');
     expect(await page.textContent('body')).toContain('No connections.');
+    // The answer was a redirect: a reload shows the page again and sends nothing.
+    expect(page.url()).toContain('/connections?ended=echo-auth');
+    await page.reload();
+    expect(await page.textContent('#notice')).toContain('Disconnected alice from Echo Inc.');
     await page.close();
     expect(await store.get('echo-auth', 'alice')).toBeUndefined();
     expect(oauth.revocations).toEqual([]);
@@ -206,7 +252,7 @@ describe('the /connections page, in a real browser', () => {
     await page.getByRole('button', { name: 'Yes, disconnect' }).click();
     await expect
       .poll(() => page.textContent('#notice').catch(() => ''))
-      .toContain('the grant was revoked at the vendor and the tokens deleted here');
+      .toContain('the grant was revoked at Echo Inc. and the tokens deleted here');
     await page.close();
   });
 

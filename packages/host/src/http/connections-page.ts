@@ -70,17 +70,17 @@ class ConnectionsRoutes {
     // Forms post from this page only: a cross-site form is refused even before SameSite applies.
     if (req.method === 'POST' && req.headers.origin && !sameOrigin(req)) {
       page(res, 403, 'Connections', 'This form may only be sent from the connections page.');
-    } else if (url.pathname === CONNECTIONS_PATH && req.method === 'GET') {
+    } else if (url.pathname === CONNECTIONS_PATH && isGet(req)) {
       const who = this.viewer(req);
       if (!who) signIn(res, 200, 'Sign in with your access token to see your connections.');
-      else await this.list(res, who);
+      else await this.list(res, who, endedNotice(url, this.services()));
     } else if (url.pathname === `${CONNECTIONS_PATH}/sign-in` && req.method === 'POST') {
       await this.signIn(req, res);
     } else if (url.pathname === `${CONNECTIONS_PATH}/disconnect` && req.method === 'POST') {
       await this.disconnect(req, res);
-    } else if (url.pathname === `${CONNECTIONS_PATH}/disconnect` && req.method === 'GET') {
+    } else if (url.pathname === `${CONNECTIONS_PATH}/disconnect` && isGet(req)) {
       this.askToDisconnect(req, res, url);
-    } else if (url.pathname === `${CONNECTIONS_PATH}/connect` && req.method === 'GET') {
+    } else if (url.pathname === `${CONNECTIONS_PATH}/connect` && isGet(req)) {
       await this.connect(req, res, url);
     } else if (url.pathname === `${CONNECTIONS_PATH}/sign-out` && req.method === 'POST') {
       redirect(res, 303, CONNECTIONS_PATH, this.cookies.clear(this.o.secureCookies()));
@@ -200,9 +200,13 @@ class ConnectionsRoutes {
       },
       'connection ended',
     );
-    // Answered here rather than redirected: what happened at the vendor is what the person
-    // must read, above the list.
-    await this.list(res, who, { ok: !result.vendorFailure, text: outcomeText(user, provider, result) });
+    // Redirected, so that a reload shows the list again rather than sending the form twice;
+    // what happened at the vendor travels in the address, for the list to say above itself.
+    redirect(
+      res,
+      303,
+      `${CONNECTIONS_PATH}?${new URLSearchParams({ ended: provider, user, outcome: outcomeOf(result) })}`,
+    );
   }
 
   private async list(
@@ -230,18 +234,43 @@ class ConnectionsRoutes {
 
 const BACK = `<p><a href="${CONNECTIONS_PATH}">Back to the connections</a></p>`;
 
-/** What ending a connection did, here and at the vendor, as the person should read it. */
-function outcomeText(
-  user: string,
-  provider: string,
-  result: { existed: boolean; revokedAtVendor: boolean; vendorFailure?: string },
-): string {
-  if (!result.existed) return `${user} had no connection with ${provider} (already ended).`;
-  if (result.revokedAtVendor)
-    return `Disconnected ${user} from ${provider}: the grant was revoked at the vendor and the tokens deleted here.`;
-  if (result.vendorFailure)
-    return `Disconnected ${user} from ${provider} here, but revoking the grant at the vendor failed (${result.vendorFailure}): the grant may still be alive there. To end it, remove this app's access in the account's settings at the vendor.`;
-  return `Disconnected ${user} from ${provider}: the tokens are deleted here. ${provider} offers no revocation, so the grant stays at the vendor until it expires or is removed in the account's settings there.`;
+const OUTCOMES = ['none', 'revoked', 'failed', 'local'] as const;
+type Outcome = (typeof OUTCOMES)[number];
+
+function outcomeOf(result: { existed: boolean; revokedAtVendor: boolean; vendorFailure?: string }): Outcome {
+  if (!result.existed) return 'none';
+  if (result.revokedAtVendor) return 'revoked';
+  return result.vendorFailure ? 'failed' : 'local';
+}
+
+/** What ending a connection did, here and at the vendor, as the person should read it (the vendor by name). */
+function outcomeText(user: string, service: string, outcome: Outcome): string {
+  if (outcome === 'none') return `${user} had no connection with ${service} (already ended).`;
+  if (outcome === 'revoked')
+    return `Disconnected ${user} from ${service}: the grant was revoked at ${service} and the tokens deleted here.`;
+  if (outcome === 'failed')
+    return `Disconnected ${user} from ${service} here, but revoking the grant at ${service} failed (the host's log says why): the grant may still be alive there. To end it, remove this app's access in the account's settings at ${service}.`;
+  return `Disconnected ${user} from ${service}: the tokens are deleted here. ${service} offers no revocation, so the grant stays there until it expires or is removed in the account's settings.`;
+}
+
+/** The notice of a connection just ended, from the address the disconnect redirected to. */
+function endedNotice(
+  url: URL,
+  services: ReadonlyMap<string, ProviderService>,
+): { ok: boolean; text: string } | undefined {
+  const provider = url.searchParams.get('ended');
+  const outcome = url.searchParams.get('outcome') as Outcome | null;
+  if (!provider || !outcome || !OUTCOMES.includes(outcome)) return undefined;
+  const service = services.get(provider)?.name ?? provider;
+  return {
+    ok: outcome !== 'failed',
+    text: outcomeText(url.searchParams.get('user') ?? '', service, outcome),
+  };
+}
+
+/** HEAD is answered as GET (Node sends the headers only). */
+function isGet(req: IncomingMessage): boolean {
+  return req.method === 'GET' || req.method === 'HEAD';
 }
 
 /** The signed sign-in cookie: the user and an expiry, with an HMAC over both. */

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { ProviderService } from '../auth/provider-services.js';
 import type { Connection } from '../connections.js';
-import { esc } from './html-pages.js';
+import { esc, STYLE_SRC } from './html-pages.js';
 
 export const CONNECTIONS_PATH = '/connections';
 
@@ -14,7 +14,7 @@ const LOCAL_TIMES_SCRIPT =
   "for(const t of document.querySelectorAll('time[datetime]')){t.textContent=new Date(t.dateTime).toLocaleString(undefined,{dateStyle:'medium',timeStyle:'short'})+' ('+t.textContent+')';}";
 
 /** The pages' CSP with the local-times script allowed by its hash (and nothing else). */
-export const CONNECTIONS_CSP = `default-src 'none'; script-src 'sha256-${createHash('sha256').update(LOCAL_TIMES_SCRIPT).digest('base64')}'; form-action 'self'; frame-ancestors 'none'`;
+export const CONNECTIONS_CSP = `default-src 'none'; ${STYLE_SRC}; script-src 'sha256-${createHash('sha256').update(LOCAL_TIMES_SCRIPT).digest('base64')}'; form-action 'self'; frame-ancestors 'none'`;
 
 const relative = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
 
@@ -56,7 +56,7 @@ export function connectionsTable(
   const cells = rows
     .map((r) => {
       const ask = `${CONNECTIONS_PATH}/disconnect?${new URLSearchParams({ user: r.userId, provider: r.providerId })}`;
-      return `<tr>${showUsers ? `<td>${esc(r.userId)}</td>` : ''}<td>${serviceCell(r.providerId, services)}</td><td>${esc(r.scopes.join(' '))}</td><td>${expiry(r.expiresAt, now)}</td><td><a class="button" href="${esc(ask)}">Disconnect</a></td></tr>`;
+      return `<tr>${showUsers ? `<td data-label="User">${esc(r.userId)}</td>` : ''}<td data-label="Service">${serviceCell(r.providerId, services)}</td><td data-label="Scopes">${esc(r.scopes.join(' ')) || '<small>(none)</small>'}</td><td data-label="Access token expires">${expiry(r.expiresAt, now)}</td><td><a class="button" href="${esc(ask)}">Disconnect</a></td></tr>`;
     })
     .join('');
   return `<table><thead><tr>${showUsers ? '<th>User</th>' : ''}<th>Service</th><th>Scopes</th><th>Access token expires</th><th></th></tr></thead><tbody>${cells}</tbody></table><script>${LOCAL_TIMES_SCRIPT}</script>`;

@@ -10,7 +10,7 @@ import {
 } from '../auth/browser-sign-in.js';
 import type { Logger } from '../logger.js';
 import { FlowBinding } from './flow-binding.js';
-import { esc, page, readForm, redirect } from './html-pages.js';
+import { esc, page, readForm, redirect, STYLE_SRC } from './html-pages.js';
 
 export interface OAuthRoutesOptions {
   providers: readonly SignInProvider[];
@@ -210,7 +210,7 @@ function confirmationPage(provider: SignInProvider, flow: PendingFlow, res: Serv
         // refuses; and the form's answer redirects to the authorization server, which
         // form-action must allow.
         'referrer-policy': 'same-origin',
-        'content-security-policy': `default-src 'none'; form-action 'self' ${new URL(flow.authorizeUrl).origin}; frame-ancestors 'none'`,
+        'content-security-policy': `default-src 'none'; ${STYLE_SRC}; form-action 'self' ${new URL(flow.authorizeUrl).origin}; frame-ancestors 'none'`,
       },
     },
   );
