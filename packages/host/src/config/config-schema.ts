@@ -1,4 +1,5 @@
 import { ENGINE_DEFAULTS } from '@toolhost/engine';
+import { JWT_ALGORITHMS } from '../auth/front-door/jwt-algorithms.js';
 
 /*
  * The one source of the host's configuration: this schema validates config files and
@@ -546,21 +547,7 @@ export const hostConfigSchema = {
             },
             algorithms: {
               type: 'array',
-              items: {
-                enum: [
-                  'RS256',
-                  'RS384',
-                  'RS512',
-                  'PS256',
-                  'PS384',
-                  'PS512',
-                  'ES256',
-                  'ES384',
-                  'ES512',
-                  'EdDSA',
-                  'Ed25519',
-                ],
-              },
+              items: { enum: [...JWT_ALGORITHMS] },
               minItems: 1,
               uniqueItems: true,
               description:

@@ -7,6 +7,7 @@ import {
   type JWTVerifyGetKey,
   jwtVerify,
 } from 'jose';
+import { JWT_ALGORITHMS } from './jwt-algorithms.js';
 
 /**
  * What the front door knows of a valid access token: whose it is, what it allows, which client
@@ -60,20 +61,8 @@ export interface JwtRules {
   clockToleranceSeconds?: number;
 }
 
-/** The asymmetric algorithms an issuer signs access tokens with; `none` and HMAC are never accepted. */
-export const DEFAULT_JWT_ALGORITHMS = [
-  'RS256',
-  'RS384',
-  'RS512',
-  'PS256',
-  'PS384',
-  'PS512',
-  'ES256',
-  'ES384',
-  'ES512',
-  'EdDSA',
-  'Ed25519',
-] as const;
+/** The asymmetric algorithms accepted by default; `none` and HMAC never are. */
+export const DEFAULT_JWT_ALGORITHMS = JWT_ALGORITHMS;
 
 /** The algorithms of a configuration, refusing those that would let anyone forge a token. */
 export function allowedAlgorithms(algorithms: readonly string[] | undefined): string[] {
