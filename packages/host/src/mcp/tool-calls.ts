@@ -169,28 +169,8 @@ export class ToolCalls {
         () => callDigest(APPLY_PREVIEW, args.preview_id, args.idempotency_key),
       );
     }
-    const discovery = view.discovery;
-    if (discovery) {
-      if (name === SEARCH_TOOLS) {
-        const answer = await discovery.search(args);
-        if (!answer.ok) audit.error = answer.error;
-        const fitted = this.withinBudget(answer.result, undefined, undefined, name);
-        if (fitted.content.length === 1) return fitted;
-        // A summary: its structured content does not fit the output schema (a list of tools).
-        const { structuredContent: _unfit, ...summary } = fitted;
-        return summary;
-      }
-      if (name === DESCRIBE_TOOLS) {
-        const answer = discovery.describe(args);
-        return this.withinBudget(answer.result, answer.ok ? answer.value : undefined, undefined, name);
-      }
-      if (name === CALL_TOOL) {
-        const canonical = this.resolve(args.name, view);
-        if (!canonical) throw this.unknownTool(args.name, view);
-        audit.tool = canonical;
-        return this.call(canonical, args.arguments, ctx, audit, args.idempotency_key, 'idempotency_key');
-      }
-    }
+    const discovered = view.discovery && (await this.discover(view, name, args, ctx, audit));
+    if (discovered) return discovered;
     const canonical = this.mcpState.names.canonicalName(name);
     if (!canonical || !view.exposed.has(canonical)) throw this.unknownTool(name, view);
     audit.tool = canonical;
@@ -202,6 +182,38 @@ export class ToolCalls {
       params._meta?.[IDEMPOTENCY_META_KEY],
       `_meta.${IDEMPOTENCY_META_KEY}`,
     );
+  }
+
+  /** The discovery tools (`mcp.catalog: dynamic`); undefined for any other name. */
+  private async discover(
+    view: CatalogView,
+    name: string,
+    args: Record<string, unknown>,
+    ctx: ServerContext,
+    audit: CallAudit,
+  ): Promise<CallToolResult | InputRequiredResult | undefined> {
+    const discovery = view.discovery;
+    if (!discovery) return undefined;
+    if (name === SEARCH_TOOLS) {
+      const answer = await discovery.search(args);
+      if (!answer.ok) audit.error = answer.error;
+      const fitted = this.withinBudget(answer.result, undefined, undefined, name);
+      if (fitted.content.length === 1) return fitted;
+      // A summary: its structured content does not fit the output schema (a list of tools).
+      const { structuredContent: _unfit, ...summary } = fitted;
+      return summary;
+    }
+    if (name === DESCRIBE_TOOLS) {
+      const answer = discovery.describe(args);
+      return this.withinBudget(answer.result, answer.ok ? answer.value : undefined, undefined, name);
+    }
+    if (name === CALL_TOOL) {
+      const canonical = this.resolve(args.name, view);
+      if (!canonical) throw this.unknownTool(args.name, view);
+      audit.tool = canonical;
+      return this.call(canonical, args.arguments, ctx, audit, args.idempotency_key, 'idempotency_key');
+    }
+    return undefined;
   }
 
   /** A tool named in either spelling (`Set.Tool` or `Set_Tool`), if exposed (in the request's view). */

@@ -41,84 +41,111 @@ export async function serveStdio(
 ): Promise<{ close(): Promise<void> }> {
   const log = options.logger;
   const onerror = (e: Error) => log?.warn({ err: e.message }, 'stdio message refused');
-  const limit = options.maxMessageBytes ?? MAX_STDIO_MESSAGE_BYTES;
   const mcpState = prepareMcpServingState(host);
   const newServer = (extra: McpServerOptions = {}): Server => {
     const server = createMcpServer(host, mcpState, { ...options, ...extra });
     server.onerror = onerror;
     return server;
   };
+  const connection: Connection = {
+    route: (first) => {
+      if (opensLegacyConnection(first)) serveLegacy(connection, wire, newServer, onerror, first);
+      else serveThroughEntry(connection, wire, newServer, onerror, first);
+    },
+    close: () => wire.close(),
+  };
+  const wire = openWire(stdin, stdout, options, (message) => connection.route(message));
+  wire.onerror = onerror;
+  return { close: () => connection.close() };
+}
 
-  let route: (message: JSONRPCMessage) => void;
-  let close: () => Promise<void>;
+/** Where the connection's messages go and how it closes, both set by the era its opening picks. */
+interface Connection {
+  route: (message: JSONRPCMessage) => void;
+  close: () => Promise<void>;
+}
+
+/** The pipe: stdin split into lines within the size limit (an oversized one answered), stdout. */
+function openWire(
+  stdin: Readable,
+  stdout: Writable,
+  options: StdioServeOptions,
+  route: (message: JSONRPCMessage) => void,
+): StdioWire {
+  const limit = options.maxMessageBytes ?? MAX_STDIO_MESSAGE_BYTES;
   const lines = new LineLimit(limit, ({ head, tail, bytes }) => {
     const id = idOfOversized(head, tail);
-    log?.warn({ bytes, id }, 'message too large');
+    options.logger?.warn({ bytes, id }, 'message too large');
     void wire.write({
       jsonrpc: '2.0',
       id,
       error: { code: -32600, message: `Message larger than ${limit} bytes (${bytes}); it was discarded.` },
     });
   });
-  const wire = new StdioWire(lines, stdout, (message) => route(message));
-  wire.onerror = onerror;
-
-  /** The session era: one server on the pipe for the whole connection. */
-  const serveSession = (first: JSONRPCMessage) => {
-    const server = newServer();
-    // The server reports the wire's errors itself (its own onerror): not told twice.
-    wire.onerror = undefined;
-    const waiting = [first];
-    route = (message) => waiting.push(message);
-    server.connect(wire).then(() => {
-      route = (message) => wire.deliver(message);
-      for (const message of waiting) wire.deliver(message);
-    }, onerror);
-    close = async () => {
-      await server.close().catch(() => {});
-      await wire.close();
-    };
-  };
-
-  /** Any other opening: the SDK's entry, with the repeated 2026-07-28 requests taken off it once it pins that era. */
-  const serveThroughEntry = (first: JSONRPCMessage) => {
-    let pinned: PinnedEra | undefined;
-    let repeated: RevisionRequests | undefined;
-    const served = serveBothEras(() => newServer(), { transport: wire, onerror });
-    // stdin ended: the entry closes its server, aborting what it was answering; so is this one.
-    const entryClosed = wire.onclose;
-    wire.onclose = () => {
-      void repeated?.close();
-      entryClosed?.();
-    };
-    route = (message) => {
-      if (repeated?.take(message)) return;
-      // Until the entry has pinned an era, each message is looked at for the one that pins it.
-      if (pinned === undefined) {
-        pinned = eraPinnedBy(message);
-        if (pinned?.era === 'modern') {
-          repeated = new RevisionRequests(
-            newServer({ supportedProtocolVersions: REVISION_SERVER_VERSIONS }),
-            pinned.revision,
-            wire,
-            onerror,
-          );
-        }
-      }
-      wire.deliver(message);
-    };
-    close = async () => {
-      await repeated?.close();
-      await served.close();
-    };
-    route(first);
-  };
-
-  route = (first) => {
-    if (opensLegacyConnection(first)) serveSession(first);
-    else serveThroughEntry(first);
-  };
-  close = () => wire.close();
+  const wire = new StdioWire(lines, stdout, route);
   stdin.pipe(lines);
-  return { close: () => close() };
+  return wire;
+}
+
+/** The legacy era: one server on the pipe for the whole connection. */
+function serveLegacy(
+  connection: Connection,
+  wire: StdioWire,
+  newServer: () => Server,
+  onerror: (e: Error) => void,
+  first: JSONRPCMessage,
+): void {
+  const server = newServer();
+  // The server reports the wire's errors itself (its own onerror): not told twice.
+  wire.onerror = undefined;
+  const waiting = [first];
+  connection.route = (message) => waiting.push(message);
+  server.connect(wire).then(() => {
+    connection.route = (message) => wire.deliver(message);
+    for (const message of waiting) wire.deliver(message);
+  }, onerror);
+  connection.close = async () => {
+    await server.close().catch(() => {});
+    await wire.close();
+  };
+}
+
+/** Any other opening: the SDK's entry, with the repeated modern requests taken off it once it pins that era. */
+function serveThroughEntry(
+  connection: Connection,
+  wire: StdioWire,
+  newServer: (extra?: McpServerOptions) => Server,
+  onerror: (e: Error) => void,
+  first: JSONRPCMessage,
+): void {
+  let pinned: PinnedEra | undefined;
+  let repeated: RevisionRequests | undefined;
+  const served = serveBothEras(() => newServer(), { transport: wire, onerror });
+  // stdin ended: the entry closes its server, aborting what it was answering; so is this one.
+  const entryClosed = wire.onclose;
+  wire.onclose = () => {
+    void repeated?.close();
+    entryClosed?.();
+  };
+  connection.route = (message) => {
+    if (repeated?.take(message)) return;
+    // Until the entry has pinned an era, each message is looked at for the one that pins it.
+    if (pinned === undefined) {
+      pinned = eraPinnedBy(message);
+      if (pinned?.era === 'modern') {
+        repeated = new RevisionRequests(
+          newServer({ supportedProtocolVersions: REVISION_SERVER_VERSIONS }),
+          pinned.revision,
+          wire,
+          onerror,
+        );
+      }
+    }
+    wire.deliver(message);
+  };
+  connection.close = async () => {
+    await repeated?.close();
+    await served.close();
+  };
+  connection.route(first);
 }
