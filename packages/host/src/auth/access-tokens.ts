@@ -70,6 +70,14 @@ export class AccessTokens {
     return new AccessTokens(new Map([...Object.entries(config.http?.accessTokens ?? {}), ...fromEnv]));
   }
 
+  /**
+   * What ties a sign-in to the user's current token (its digest, hex): undefined once the
+   * token is removed, another once it is replaced.
+   */
+  bindingOf(userId: string): string | undefined {
+    return this.entries.find((e) => e.userId === userId)?.digest.toString('hex');
+  }
+
   get enabled(): boolean {
     return this.required || this.entries.length > 0;
   }

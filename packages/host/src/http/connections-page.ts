@@ -1,4 +1,4 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AccessTokens } from '../auth/access-tokens.js';
 import type { ProviderService } from '../auth/provider-services.js';
@@ -13,8 +13,8 @@ import {
   connectLinks,
   SIGN_OUT_FORM,
 } from './connections-view.js';
-import { cookieValue } from './cookies.js';
 import { esc, page, readForm, redirect } from './html-pages.js';
+import { type SignedOut, SignInCookie, signedOutHere } from './sign-in-cookie.js';
 
 export { CONNECTIONS_PATH };
 
@@ -36,6 +36,8 @@ export interface ConnectionsPageOptions {
    * (signed in on one, recognised on all), else one per process.
    */
   signingKey?: Buffer;
+  /** Where sign-outs are kept: the replicas' store where there is one (default: this process). */
+  signedOut?: SignedOut;
 }
 
 interface Viewer {
@@ -60,7 +62,14 @@ class ConnectionsRoutes {
   private readonly operators: Set<string>;
 
   constructor(private readonly o: ConnectionsPageOptions) {
-    this.cookies = new SignInCookie(o.signingKey ?? randomBytes(32));
+    this.cookies = new SignInCookie(
+      o.signingKey ?? randomBytes(32),
+      o.accessTokens,
+      o.signedOut ?? signedOutHere(),
+      COOKIE,
+      CONNECTIONS_PATH,
+      MAX_AGE_SECONDS,
+    );
     this.operators = new Set(o.host.config.http?.operators ?? []);
   }
 
@@ -71,7 +80,7 @@ class ConnectionsRoutes {
     if (req.method === 'POST' && req.headers.origin && !sameOrigin(req)) {
       page(res, 403, 'Connections', 'This form may only be sent from the connections page.');
     } else if (url.pathname === CONNECTIONS_PATH && isGet(req)) {
-      const who = this.viewer(req);
+      const who = await this.viewer(req);
       if (!who) signIn(res, 200, 'Sign in with your access token to see your connections.');
       else await this.list(res, who, endedNotice(url, this.services()));
     } else if (url.pathname === `${CONNECTIONS_PATH}/sign-in` && req.method === 'POST') {
@@ -79,10 +88,12 @@ class ConnectionsRoutes {
     } else if (url.pathname === `${CONNECTIONS_PATH}/disconnect` && req.method === 'POST') {
       await this.disconnect(req, res);
     } else if (url.pathname === `${CONNECTIONS_PATH}/disconnect` && isGet(req)) {
-      this.askToDisconnect(req, res, url);
+      await this.askToDisconnect(req, res, url);
     } else if (url.pathname === `${CONNECTIONS_PATH}/connect` && isGet(req)) {
       await this.connect(req, res, url);
     } else if (url.pathname === `${CONNECTIONS_PATH}/sign-out` && req.method === 'POST') {
+      // Ended here, not only in this browser: a copy of the cookie stops working too.
+      await this.cookies.signOut(req.headers.cookie);
       redirect(res, 303, CONNECTIONS_PATH, this.cookies.clear(this.o.secureCookies()));
     } else {
       page(res, 404, 'Not found', 'No such page.');
@@ -91,10 +102,10 @@ class ConnectionsRoutes {
   }
 
   /** The signed-in user, from the cookie; without access tokens, the local person. */
-  private viewer(req: IncomingMessage): Viewer | undefined {
+  private async viewer(req: IncomingMessage): Promise<Viewer | undefined> {
     const { host, accessTokens } = this.o;
     if (!accessTokens.enabled) return { user: host.config.defaultUserId, operator: true };
-    const user = this.cookies.user(req.headers.cookie);
+    const user = await this.cookies.user(req.headers.cookie);
     return user === undefined ? undefined : { user, operator: this.operators.has(user) };
   }
 
@@ -106,8 +117,8 @@ class ConnectionsRoutes {
   private serviceNames?: Map<string, ProviderService>;
 
   /** `GET /connections/disconnect?user=…&provider=…`: asks before ending a connection. */
-  private askToDisconnect(req: IncomingMessage, res: ServerResponse, url: URL): void {
-    const who = this.viewer(req);
+  private async askToDisconnect(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+    const who = await this.viewer(req);
     if (!who) {
       signIn(res, 401, 'Sign in with your access token first.');
       return;
@@ -123,7 +134,7 @@ class ConnectionsRoutes {
 
   /** `GET /connections/connect?provider=…`: starts an authorization for the signed-in user. */
   private async connect(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
-    const who = this.viewer(req);
+    const who = await this.viewer(req);
     if (!who) return signIn(res, 401, 'Sign in with your access token first.');
     const id = url.searchParams.get('provider') ?? '';
     const provider = this.o.host.oauthProviders.find((p) => p.id === id);
@@ -146,12 +157,13 @@ class ConnectionsRoutes {
   private async signIn(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const form = await readForm(req);
     const user = this.o.accessTokens.userFor(`Bearer ${form?.get('access_token') ?? ''}`);
-    if (!user) signIn(res, 401, 'That access token is not valid.');
-    else redirect(res, 303, CONNECTIONS_PATH, this.cookies.issue(user, this.o.secureCookies()));
+    const cookie = user === undefined ? undefined : this.cookies.issue(user, this.o.secureCookies());
+    if (!cookie) signIn(res, 401, 'That access token is not valid.');
+    else redirect(res, 303, CONNECTIONS_PATH, cookie);
   }
 
   private async disconnect(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const who = this.viewer(req);
+    const who = await this.viewer(req);
     const form = await readForm(req);
     const user = form?.get('user') ?? '';
     const provider = form?.get('provider') ?? '';
@@ -271,39 +283,6 @@ function endedNotice(
 /** HEAD is answered as GET (Node sends the headers only). */
 function isGet(req: IncomingMessage): boolean {
   return req.method === 'GET' || req.method === 'HEAD';
-}
-
-/** The signed sign-in cookie: the user and an expiry, with an HMAC over both. */
-class SignInCookie {
-  constructor(private readonly key: Buffer) {}
-
-  private sign(user: string, expires: number): string {
-    return createHmac('sha256', this.key).update(`${user}\n${expires}`).digest('base64url');
-  }
-
-  issue(user: string, secure: boolean): string {
-    const expires = Math.floor(Date.now() / 1000) + MAX_AGE_SECONDS;
-    const value = `${Buffer.from(user).toString('base64url')}.${expires}.${this.sign(user, expires)}`;
-    return `${COOKIE}=${value}; Path=${CONNECTIONS_PATH}; Max-Age=${MAX_AGE_SECONDS}; HttpOnly; SameSite=Strict${secure ? '; Secure' : ''}`;
-  }
-
-  /** A cookie that ends the sign-in. */
-  clear(secure: boolean): string {
-    return `${COOKIE}=; Path=${CONNECTIONS_PATH}; Max-Age=0; HttpOnly; SameSite=Strict${secure ? '; Secure' : ''}`;
-  }
-
-  /** The user a valid, unexpired cookie names; undefined otherwise. */
-  user(cookieHeader: string | undefined): string | undefined {
-    const raw = cookieValue(cookieHeader, COOKIE);
-    const [encoded, expiresText, mac] = (raw ?? '').split('.');
-    if (!encoded || !expiresText || !mac) return undefined;
-    const user = Buffer.from(encoded, 'base64url').toString('utf8');
-    const expires = Number(expiresText);
-    const expected = Buffer.from(this.sign(user, expires));
-    const presented = Buffer.from(mac);
-    if (presented.length !== expected.length || !timingSafeEqual(presented, expected)) return undefined;
-    return expires > Date.now() / 1000 ? user : undefined;
-  }
 }
 
 function signIn(res: ServerResponse, status: number, text: string): void {

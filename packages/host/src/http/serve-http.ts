@@ -21,6 +21,7 @@ import { METRICS_PATH, metricsRoute } from './metrics-route.js';
 import { ModernRequests } from './modern-requests.js';
 import { oauthRoutes } from './oauth-routes.js';
 import { hostGuard, jsonRpcError, LOOPBACK_HOSTS, writeJson } from './request-guards.js';
+import { signedOutInRedis } from './sign-in-cookie.js';
 
 /**
  * The HTTP server's options. What is left out comes from the host's config (`http.*`, with its
@@ -290,7 +291,9 @@ async function serverRoutes(state: ServerState): Promise<RouteHandler[]> {
     accessTokens: state.pageTokens,
     ...(log ? { logger: log } : {}),
     secureCookies,
-    ...(shared ? { signingKey: shared.signingKey('connections-cookie') } : {}),
+    ...(shared
+      ? { signingKey: shared.signingKey('connections-cookie'), signedOut: signedOutInRedis(shared.redis) }
+      : {}),
   });
   const mcp = options.mcp === false ? undefined : await mcpRoute(state);
   const ownServer = mcp ? await ownAuthorizationServer(state) : undefined;
