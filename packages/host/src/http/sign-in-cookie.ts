@@ -1,6 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { AccessTokens } from '../auth/access-tokens.js';
-import type { SharedRedis } from '../store/redis-client.js';
+import type { Replicas } from '../replicas.js';
 import { cookieValue } from './cookies.js';
 
 /**
@@ -28,14 +28,14 @@ export function signedOutHere(): SignedOut {
 }
 
 /** The replicas' sign-outs, in Redis; a Redis that cannot answer counts as signed out. */
-export function signedOutInRedis(redis: SharedRedis): SignedOut {
+export function signedOutInRedis(redis: Replicas['redis']): SignedOut {
   const key = (id: string) => `connections-signed-out:${id}`;
   return {
     async add(id, expiresAt) {
-      await redis.set(key(id), '1', 'EXAT', Math.ceil(expiresAt));
+      await redis.call('SET', key(id), '1', 'EXAT', Math.ceil(expiresAt));
     },
     async has(id) {
-      return (await redis.exists(key(id)).catch(() => 1)) === 1;
+      return (await redis.call('EXISTS', key(id)).catch(() => 1)) === 1;
     },
   };
 }
