@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -115,18 +115,34 @@ function cloneRoot(): string {
 function packClone(into: string): Record<string, string> {
   const root = cloneRoot();
   mkdirSync(into, { recursive: true });
+  const dirs = new Map<string, string>();
+  const manifests = new Map<string, { dependencies?: Record<string, string> }>();
+  for (const dir of readdirSync(join(root, 'packages'))) {
+    try {
+      const pkg = JSON.parse(readFileSync(join(root, 'packages', dir, 'package.json'), 'utf8'));
+      dirs.set(pkg.name, dir);
+      manifests.set(pkg.name, pkg);
+    } catch {
+      // Not a package.
+    }
+  }
+  // The host's own workspace dependencies too (engine, search, …): npm has no release of the
+  // clone's versions of them.
+  const wanted = ['@toolhost/core', '@toolhost/host', '@toolhost/testing'];
+  for (let i = 0; i < wanted.length; i += 1)
+    for (const dep of Object.keys(manifests.get(wanted[i]!)?.dependencies ?? {}))
+      if (dirs.has(dep) && !wanted.includes(dep)) wanted.push(dep);
   const out: Record<string, string> = {};
-  // The engine and search too: the host depends on them at the clone's versions, which npm may not have.
-  for (const pkg of ['core', 'engine', 'search', 'host', 'testing']) {
+  for (const name of wanted) {
     const file = execFileSync('pnpm', ['pack', '--pack-destination', into], {
-      cwd: join(root, 'packages', pkg),
+      cwd: join(root, 'packages', dirs.get(name)!),
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'inherit'],
     })
       .trim()
       .split('\n')
       .at(-1)!;
-    out[`@toolhost/${pkg}`] = `file:toolhost-packs/${basename(file)}`;
+    out[name] = `file:toolhost-packs/${basename(file)}`;
   }
   return out;
 }
