@@ -1,3 +1,6 @@
+import { request as httpRequest } from 'node:http';
+import { Readable } from 'node:stream';
+import type { ReadableStream as WebStream } from 'node:stream/web';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
@@ -80,13 +83,54 @@ describe('per-request narrowing over HTTP', () => {
     await server?.close();
   });
 
-  async function clientWith(headers: Record<string, string>) {
-    const client = new Client({ name: 'narrowing-test', version: '0.0.0' });
+  async function clientWith(headers: Record<string, string>, name = 'narrowing-test') {
+    const client = new Client({ name, version: '0.0.0' });
     await client.connect(
       new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers } }),
     );
     return client;
   }
+
+  /** A client whose requests carry each of `repeated`'s headers once per value, as separate lines. */
+  async function clientRepeating(repeated: Record<string, string[]>) {
+    const client = new Client({ name: 'narrowing-test', version: '0.0.0' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(server.url), { fetch: fetchRepeating(repeated) }),
+    );
+    return client;
+  }
+
+  const names = async (client: Client) => (await client.listTools()).tools.map((t) => t.name).sort();
+
+  it("one client's X-MCP-Tools: * never changes what an un-narrowed client lists", async () => {
+    // Both are clients that defer tools themselves: the static listing, not the configured form.
+    const star = await clientWith({ 'X-MCP-Tools': '*', 'X-MCP-Catalog': 'static' }, 'claude-code');
+    expect(await names(star)).toEqual([]);
+    const plain = await clientWith({}, 'claude-code');
+    expect(await names(plain)).toHaveLength(AUTO_CATALOG_MAX_TOOLS + 1);
+    expect(await names(plain)).toContain('Small_GetThing');
+    await star.close();
+    await plain.close();
+  });
+
+  it('repeated X-MCP-Toolsets and X-MCP-Tools narrow by every occurrence', async () => {
+    const sets = await clientRepeating({ 'X-MCP-Toolsets': ['Small', 'Big'] });
+    expect(await names(sets)).toEqual([]);
+    await sets.close();
+    const tools = await clientRepeating({ 'X-MCP-Tools': ['Small_GetThing,Big_Get1', 'Big_Get1, Big_Get2'] });
+    expect(await names(tools)).toEqual(['Big_Get1']);
+    await expect(tools.callTool({ name: 'Small_GetThing', arguments: {} })).rejects.toThrow(/x-mcp-tools/i);
+    await tools.close();
+  });
+
+  it('repeated X-MCP-Readonly is read-only when any occurrence asks for it', async () => {
+    const client = await clientRepeating({
+      'X-MCP-Readonly': ['false', 'true'],
+      'X-MCP-Toolsets': ['Small'],
+    });
+    expect(await names(client)).toEqual(['Small_GetThing']);
+    await client.close();
+  });
 
   it('lists only the tool sets X-MCP-Toolsets names, statically once they fit', async () => {
     const client = await clientWith({ 'X-MCP-Toolsets': 'Small' });
@@ -125,3 +169,27 @@ describe('per-request narrowing over HTTP', () => {
     await client.close();
   });
 });
+
+/**
+ * Fetch over node:http, sending each of `repeated`'s headers as one line per value: the Fetch
+ * API would join them into one line, which a server cannot tell from one list.
+ */
+function fetchRepeating(repeated: Record<string, string[]>): typeof fetch {
+  return (input, init) =>
+    new Promise((resolve, reject) => {
+      const url = new URL(input instanceof Request ? input.url : String(input));
+      const req = httpRequest(url, { method: init?.method ?? 'GET' }, (res) => {
+        const headers = new Headers();
+        for (const [name, value] of Object.entries(res.headers))
+          for (const v of [value ?? []].flat()) headers.append(name, v);
+        const status = res.statusCode ?? 500;
+        const body = [204, 205, 304].includes(status) ? null : (Readable.toWeb(res) as WebStream);
+        resolve(new Response(body as ConstructorParameters<typeof Response>[0], { status, headers }));
+      });
+      for (const [name, value] of new Headers(init?.headers)) req.setHeader(name, value);
+      for (const [name, values] of Object.entries(repeated)) req.setHeader(name, values);
+      init?.signal?.addEventListener('abort', () => req.destroy());
+      req.on('error', reject);
+      req.end(typeof init?.body === 'string' ? init.body : undefined);
+    });
+}

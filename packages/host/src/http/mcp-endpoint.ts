@@ -5,7 +5,7 @@ import { scopeForMessage, type ToolLookup } from '../auth/front-door/call-scope.
 import type { Caller, DoorRefusal, FrontDoor } from '../auth/front-door/front-door.js';
 import type { Host } from '../host-api.js';
 import type { Logger } from '../logger.js';
-import { type Narrowing, narrowingOf } from '../mcp/catalog-views.js';
+import { type Narrowing, requestNarrowing } from '../mcp/catalog-views.js';
 import { answersDirectly } from '../mcp/confirm-elicitation.js';
 import { createMcpServer } from '../mcp/create-mcp-server.js';
 import { isInitialize, onlyAnswers } from '../mcp/jsonrpc-messages.js';
@@ -251,7 +251,7 @@ export class McpEndpoint {
         this.track(res, session);
         this.o.logger?.info({ session: sessionId, user: userId }, 'session opened');
       },
-      narrowingOf(req.headers),
+      requestNarrowing(req),
     );
     await session.transport.handleRequest(req, res, parsed);
   }

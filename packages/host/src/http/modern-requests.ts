@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
-import { narrowingRequest } from '../mcp/catalog-views.js';
+import { narrowingHeaders, narrowingRequest, requestNarrowing } from '../mcp/catalog-views.js';
 import { isLegacyRequest } from '../mcp/protocol-eras.js';
 import { RevisionServers } from '../mcp/revision-servers.js';
 import { createMcpHandler, type McpHttpHandler, type Server } from '../mcp/sdk.js';
@@ -68,7 +68,7 @@ export class ModernRequests {
     const served = this.revisionServers && revisionRequest(req, parsed);
     if (this.revisionServers && served) {
       return answerByRevisionServer(this.revisionServers, res, served, {
-        ...narrowingRequest(req.headers),
+        ...narrowingRequest(req),
         authInfo: callerAuth(userId),
         classification: { era: 'modern', revision: served.revision },
       });
@@ -84,6 +84,10 @@ export class ModernRequests {
     // make a signal of its own that follows this one (weak references, a finalization registry:
     // about half the cost of the whole Request), for a request that is never fetched.
     Object.defineProperty(request, 'signal', { value: left.signal });
+    // The handlers read the narrowing from the request's headers, where repeats are joined into
+    // one list: they get it resolved from each occurrence instead.
+    const narrowing = requestNarrowing(req);
+    if (narrowing) for (const [name, value] of narrowingHeaders(narrowing)) request.headers.set(name, value);
     const response = await this.handler.fetch(request, { parsedBody: parsed, authInfo: callerAuth(userId) });
     await writeResponse(res, response);
   }

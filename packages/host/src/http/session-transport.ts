@@ -274,7 +274,7 @@ export class SessionTransport implements Transport {
       return;
     }
     // The catalog narrowing headers (X-MCP-Toolsets …) travel with the messages to the handlers.
-    const extra = narrowingRequest(req.headers);
+    const extra = narrowingRequest(req);
     if (ids.length === 0) {
       res.writeHead(202).end();
       for (const m of messages) this.deliver(m, extra);

@@ -1,4 +1,4 @@
-import type { IncomingHttpHeaders } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { Host, ToolInfo } from '../host-api.js';
 import { CATALOG_MODES, type CatalogMode, catalogModeFor } from './client-catalog.js';
 import { DiscoveryCatalog, discoveryInstructions, discoveryTools, previewTools } from './discovery-tools.js';
@@ -51,54 +51,102 @@ const list = (value: string | string[] | null | undefined) =>
     .map((s) => s.trim())
     .filter((s) => s !== '');
 
-/** Request headers as Node or the Fetch API holds them. */
-export type RequestHeaders = IncomingHttpHeaders | { get(name: string): string | null };
+/**
+ * Request headers as Node (`headers`, or `headersDistinct` with each occurrence apart) or the
+ * Fetch API holds them.
+ */
+export type RequestHeaders =
+  | IncomingHttpHeaders
+  | NodeJS.Dict<string[]>
+  | { get(name: string): string | null };
 
 const NARROWING_HEADERS = [TOOLSETS_HEADER, TOOLS_HEADER, READONLY_HEADER, CATALOG_HEADER] as const;
 
-function headerOf(headers: RequestHeaders, name: string): string | string[] | undefined {
-  if (typeof headers.get === 'function')
-    return (headers as { get(n: string): string | null }).get(name) ?? undefined;
-  return (headers as IncomingHttpHeaders)[name];
+/** Each occurrence of a header the client sent; one where the headers joined them already. */
+function occurrencesOf(headers: RequestHeaders, name: string): string[] | undefined {
+  if (typeof headers.get === 'function') {
+    const value = (headers as { get(n: string): string | null }).get(name);
+    return value === null ? undefined : [value];
+  }
+  const value = (headers as IncomingHttpHeaders | NodeJS.Dict<string[]>)[name];
+  return value === undefined ? undefined : [value].flat();
 }
 
-/** The narrowing an HTTP request's headers ask for; undefined when they ask for none. */
+/**
+ * Names every occurrence lists: repeated narrowing headers (a gateway's and the client's, say)
+ * each narrow, so a tool must satisfy all of them.
+ */
+function everyOccurrence(occurrences: readonly string[]): Set<string> {
+  const [first = '', ...rest] = occurrences;
+  const names = new Set(list(first));
+  for (const occurrence of rest) {
+    const these = new Set(list(occurrence));
+    for (const n of names) if (!these.has(n)) names.delete(n);
+  }
+  return names;
+}
+
+const TRUE = /^(1|true|yes)$/i;
+
+/**
+ * The narrowing an HTTP request's headers ask for; undefined when they ask for none. Pass Node's
+ * `headersDistinct` where there is one: joined repeats could not be told from one list.
+ */
 export function narrowingOf(headers: RequestHeaders | undefined): Narrowing | undefined {
   if (!headers) return undefined;
-  const [toolSets, tools, readOnly, catalog] = NARROWING_HEADERS.map((h) => headerOf(headers, h));
+  const [toolSets, tools, readOnly, catalog] = NARROWING_HEADERS.map((h) => occurrencesOf(headers, h));
   // An unknown catalog form is no request for one: the host's choice stands.
   const mode = CATALOG_MODES.find((m) => m === list(catalog)[0]?.toLowerCase());
   if (toolSets === undefined && tools === undefined && readOnly === undefined && mode === undefined)
     return undefined;
   const narrowing: Narrowing = {};
-  if (toolSets !== undefined) narrowing.toolSets = new Set(list(toolSets));
-  if (tools !== undefined) narrowing.tools = new Set(list(tools));
-  if (readOnly !== undefined) narrowing.readOnly = /^(1|true|yes)$/i.test(list(readOnly)[0] ?? '');
+  if (toolSets !== undefined) narrowing.toolSets = everyOccurrence(toolSets);
+  if (tools !== undefined) narrowing.tools = everyOccurrence(tools);
+  // Any occurrence asking for read-only narrows: a repeat never widens.
+  if (readOnly !== undefined) narrowing.readOnly = list(readOnly).some((v) => TRUE.test(v));
   if (mode !== undefined) narrowing.catalog = mode;
   return narrowing;
 }
 
 /**
  * What a session transport passes with a POST's messages so that the server's handlers see its
- * narrowing headers (`ctx.http.req`): only those headers, and nothing at all (no object, no
- * cost) for the requests that send none.
+ * narrowing (`ctx.http.req`): the narrowing resolved from every occurrence of the headers, one
+ * header each, and nothing at all (no object, no cost) for the requests that send none.
  */
-export function narrowingRequest(headers: IncomingHttpHeaders): { request: Request } | undefined {
-  const picked: [string, string][] = [];
-  for (const name of NARROWING_HEADERS) {
-    const value = headers[name];
-    if (value !== undefined) picked.push([name, Array.isArray(value) ? value.join(',') : value]);
-  }
-  return picked.length === 0
-    ? undefined
-    : { request: new Request('http://toolhost.invalid/mcp', { headers: picked }) };
+export function narrowingRequest(req: IncomingMessage): { request: Request } | undefined {
+  const narrowing = requestNarrowing(req);
+  return (
+    narrowing && {
+      request: new Request('http://toolhost.invalid/mcp', { headers: narrowingHeaders(narrowing) }),
+    }
+  );
 }
 
-/** A key that is the same for the same narrowing, however spelled. */
+/** A Node request's narrowing, from each occurrence of its headers; undefined when it sends none. */
+export function requestNarrowing(req: IncomingMessage): Narrowing | undefined {
+  // `headersDistinct` is made on first use: only for the requests that narrow.
+  if (!NARROWING_HEADERS.some((h) => req.headers[h] !== undefined)) return undefined;
+  return narrowingOf(req.headersDistinct);
+}
+
+/** A narrowing as the one header of each kind that means exactly it. */
+export function narrowingHeaders(n: Narrowing): [string, string][] {
+  const headers: [string, string][] = [];
+  if (n.toolSets) headers.push([TOOLSETS_HEADER, [...n.toolSets].join(',')]);
+  if (n.tools) headers.push([TOOLS_HEADER, [...n.tools].join(',')]);
+  if (n.readOnly !== undefined) headers.push([READONLY_HEADER, String(n.readOnly)]);
+  if (n.catalog) headers.push([CATALOG_HEADER, n.catalog]);
+  return headers;
+}
+
+/**
+ * A key that is the same for the same narrowing, however spelled, and different for any other:
+ * a header left out (no narrowing) is never the same as one naming something.
+ */
 export function narrowingKey(n: Narrowing): string {
   return JSON.stringify([
-    [...(n.toolSets ?? ['*'])].sort(),
-    [...(n.tools ?? ['*'])].sort(),
+    n.toolSets ? [...n.toolSets].sort() : null,
+    n.tools ? [...n.tools].sort() : null,
     n.readOnly === true,
     n.catalog ?? '',
   ]);
