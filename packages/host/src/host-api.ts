@@ -106,6 +106,12 @@ export interface CallOptions {
    * and log notifications of the request.
    */
   onWait?: CallWaitObserver;
+  /**
+   * applyPreview only: the tools (canonical names) the caller may send a preview of, as an MCP
+   * request's narrowing leaves them, and what hides the rest; a preview of another tool is
+   * refused (`unknown_tool`, saying `hiddenBy`) and stays unsent.
+   */
+  applyOnly?: { tools: ReadonlySet<string>; hiddenBy: string };
 }
 
 /** The in-process host: list tools and call them, no transport involved. */

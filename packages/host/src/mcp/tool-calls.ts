@@ -28,6 +28,9 @@ import {
 import { type McpServingState, queryParamsOf, viewFor } from './serving-state.js';
 import { waitNotificationsOf } from './wait-notifications.js';
 
+/** Why a tool the host serves is not this request's to call. */
+const HIDDEN_BY_NARROWING = `is left out by this request's ${TOOLSETS_HEADER} / ${TOOLS_HEADER} / ${READONLY_HEADER} headers`;
+
 /** Where a direct `tools/call` carries its idempotency key. */
 export const IDEMPOTENCY_META_KEY = 'toolhost/idempotencyKey';
 
@@ -164,7 +167,11 @@ export class ToolCalls {
         'idempotency_key',
         ctx,
         audit,
-        (options) => this.host.applyPreview(args.preview_id as string, options),
+        (options) =>
+          this.host.applyPreview(args.preview_id as string, {
+            ...options,
+            applyOnly: { tools: view.exposed, hiddenBy: HIDDEN_BY_NARROWING },
+          }),
         APPLY_PREVIEW,
         () => callDigest(APPLY_PREVIEW, args.preview_id, args.idempotency_key),
       );
@@ -330,7 +337,7 @@ export class ToolCalls {
     const canonical = typeof name === 'string' ? this.mcpState.names.canonicalName(name) : undefined;
     const message =
       canonical !== undefined && this.mcpState.exposed.has(canonical) && !view.exposed.has(canonical)
-        ? `The tool ${shortName(name)} is left out by this request's ${TOOLSETS_HEADER} / ${TOOLS_HEADER} / ${READONLY_HEADER} headers.`
+        ? `The tool ${shortName(name)} ${HIDDEN_BY_NARROWING}.`
         : this.host.serving.explainUnknownTool(shortName(name), this.mcpState.exposed, 'mcp');
     return new ProtocolError(ProtocolErrorCode.InvalidParams, message);
   }

@@ -28,6 +28,8 @@ export interface WriteCallOptions {
   confirm?: ConfirmWrite;
   /** Hears of the waits the call goes through (MCP progress and log notifications). */
   onWait?: CallWaitObserver;
+  /** Which tools' previews may be applied (the request's narrowing), and what hides the rest. */
+  applyOnly?: { tools: ReadonlySet<string>; hiddenBy: string };
 }
 
 /** What a preview answers: the request that would be sent, or the outcome already (a schema, an error). */
@@ -106,6 +108,19 @@ export class WriteSafety {
       async () => {
         const claimed = await this.previews.claim(o.userId, previewId);
         if ('refused' in claimed) return notSent(claimed.refused);
+        const tool = claimed.prepared.tool;
+        if (o.applyOnly && !o.applyOnly.tools.has(tool)) {
+          // Kept for a request that may send it: narrowing hides, it does not use up.
+          await claimed.release();
+          return notSent({
+            ok: false,
+            error: {
+              code: 'unknown_tool',
+              message: `Preview '${previewId}' is of ${tool}, which ${o.applyOnly.hiddenBy}; nothing was sent.`,
+              retryable: false,
+            },
+          });
+        }
         const result = await this.sendClaimed(claimed, o);
         // Nothing left (a missing credential, a declined confirmation): it can be applied again.
         if (!result.reachedUpstream) await claimed.release();
