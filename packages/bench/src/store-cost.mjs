@@ -23,6 +23,9 @@ const USER = 'bench-user';
  */
 async function oauthHost(upstream, env, pacing = false) {
   const { createHost, HostServices, resolveService } = await import('@toolhost/host');
+  // The host's container is not public API (no serving layer may reach it); the bench inspects
+  // the composed host as the host's own tests do, through the built module that keeps it.
+  const { containerOf } = await import('../../host/dist/host.js');
   const host = await createHost(
     {
       plugins: ['@toolhost/plugin-crm-events'],
@@ -40,9 +43,9 @@ async function oauthHost(upstream, env, pacing = false) {
     },
     { env: { TOOLHOST_TOKEN_KEY: 'bench-token-encryption-key', ...env } },
   );
-  const tool = resolveService(host.container, HostServices.registry).get(TOOL);
+  const tool = resolveService(containerOf(host), HostServices.registry).get(TOOL);
   const scopes = tool?.declaration.auth.kind === 'provider' ? [...tool.declaration.auth.scopes] : [];
-  await resolveService(host.container, HostServices.tokenStore).set(PROVIDER, USER, {
+  await resolveService(containerOf(host), HostServices.tokenStore).set(PROVIDER, USER, {
     accessToken: 'bench-oauth-access-token',
     refreshToken: 'bench-oauth-refresh-token',
     expiresAt: Date.now() + 24 * 3_600_000,
