@@ -1,6 +1,10 @@
 import { request as httpRequest } from 'node:http';
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebStream } from 'node:stream/web';
+import {
+  Client as ModernClient,
+  StreamableHTTPClientTransport as ModernTransport,
+} from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
@@ -121,6 +125,18 @@ describe('per-request narrowing over HTTP', () => {
     expect(await names(tools)).toEqual(['Big_Get1']);
     await expect(tools.callTool({ name: 'Small_GetThing', arguments: {} })).rejects.toThrow(/x-mcp-tools/i);
     await tools.close();
+  });
+
+  it('repeated headers narrow by every occurrence on 2026-07-28 requests too', async () => {
+    const client = new ModernClient({ name: 'v2', version: '0' }, { versionNegotiation: { mode: 'auto' } });
+    await client.connect(
+      new ModernTransport(new URL(server.url), {
+        fetch: fetchRepeating({ 'X-MCP-Tools': ['Small_GetThing,Big_Get1', 'Big_Get1'] }),
+      }),
+    );
+    expect(client.getProtocolEra()).toBe('modern');
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['Big_Get1']);
+    await client.close();
   });
 
   it('repeated X-MCP-Readonly is read-only when any occurrence asks for it', async () => {
