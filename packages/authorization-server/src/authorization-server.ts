@@ -53,6 +53,14 @@ export async function createAuthorizationServer(
         ...(options.metadataFetch?.ca ? { ca: options.metadataFetch.ca } : {}),
       },
       defaultCacheSeconds: 300,
+      firstParty: () =>
+        (options.firstPartyClients ?? []).map((c) => ({
+          clientId: c.clientId,
+          redirectUris: [...(typeof c.redirectUris === 'function' ? c.redirectUris() : c.redirectUris)],
+          ...(c.clientName ? { clientName: c.clientName } : {}),
+          tokenEndpointAuthMethod: 'none' as const,
+          source: 'registration' as const,
+        })),
     }),
     grants: new Grants(store, {
       codeSeconds: 60,

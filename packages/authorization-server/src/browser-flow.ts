@@ -185,6 +185,12 @@ export class BrowserFlow {
     } catch {
       return sendErrorPage(res, 400, 'This client can no longer be used.');
     }
+    if (this.firstParty(client.clientId)) {
+      // The embedding application's own pages: the person is signing in to it, nothing to allow.
+      if ((await this.requests.take(request.id)) === undefined)
+        return sendErrorPage(res, 400, 'This authorization request was already answered.');
+      return this.issueCode(res, request, subject);
+    }
     sendPage(res, 200, 'Allow access?', this.consentBody(request, client, subject));
   }
 
@@ -213,6 +219,10 @@ export class BrowserFlow {
 <form method="post" action="${escapeHtml(this.ctx.endpoint(PATHS.consent))}">${hiddenFields({ request: request.id, csrf: request.csrf })}<button class="primary" type="submit" name="decision" value="allow">Allow</button><button type="submit" name="decision" value="deny">Deny</button></form>`;
   }
 
+  private firstParty(clientId: string): boolean {
+    return (this.ctx.options.firstPartyClients ?? []).some((c) => c.clientId === clientId);
+  }
+
   private trusted(clientId: string): boolean {
     const trusted = this.ctx.options.trustedClients ?? [];
     if (trusted.includes(clientId)) return true;
@@ -232,6 +242,11 @@ export class BrowserFlow {
       this.ctx.emit({ type: 'consent_denied', clientId: request.clientId, subject });
       return redirectWithError(res, this.ctx, request, 'access_denied', 'The person denied access');
     }
+    await this.issueCode(res, request, subject);
+  }
+
+  /** The code at the client's redirect URI: the person allowed it, or it is a first-party client. */
+  private async issueCode(res: ServerResponse, request: PendingRequest, subject: string): Promise<void> {
     const code = await this.ctx.grants.issueCode({
       clientId: request.clientId,
       redirectUri: request.redirectUri,

@@ -57,6 +57,8 @@ export interface ClientResolverOptions {
   fetchLimits: GuardedFetchLimits;
   /** How long a document is trusted when its answer does not say (seconds). */
   defaultCacheSeconds: number;
+  /** Clients known without registration (the embedding application's own pages). */
+  firstParty?: () => readonly Client[];
 }
 
 interface Cached {
@@ -78,6 +80,8 @@ export class ClientResolver {
   constructor(private readonly options: ClientResolverOptions) {}
 
   async resolve(clientId: string): Promise<Client> {
+    const own = this.options.firstParty?.().find((c) => c.clientId === clientId);
+    if (own) return own;
     if (!isMetadataDocumentId(clientId)) {
       const saved = await this.options.store.get(`client:${clientId}`);
       if (saved === undefined) throw new ClientError('invalid_client', 'This client is not registered here');

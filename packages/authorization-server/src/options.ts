@@ -54,6 +54,16 @@ export interface AuthorizationServerOptions {
   clientIdMetadataDocuments?: boolean;
   /** Client ids (URLs) or their hosts whose names the consent page shows as verified. */
   trustedClients?: readonly string[];
+  /**
+   * The embedding application's own pages as clients (public, PKCE, their exact redirect URIs):
+   * known without registration, and issued a code right after sign-in, with no consent page
+   * (the person is signing in to the application itself, not granting a third party).
+   */
+  firstPartyClients?: readonly {
+    clientId: string;
+    redirectUris: readonly string[] | (() => readonly string[]);
+    clientName?: string;
+  }[];
   accessTokenSeconds?: number;
   refreshTokenSeconds?: number;
   registration?: { perAddress?: number; total?: number; windowSeconds?: number; clientDays?: number };
