@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { AuthorizationEvent, AuthorizationServer, StateStore } from '@toolhost/authorization-server';
 import type { Host } from '../host-api.js';
+import { PAGES_CLIENT_ID } from '../http/front-door-sign-in.js';
 import type { Logger } from '../logger.js';
 import type { AccessTokens } from './access-tokens.js';
 import { HOST_SCOPES, SCOPE_DESCRIPTIONS } from './front-door/scopes.js';
@@ -29,7 +30,14 @@ export interface OwnAuthorizationServer {
  */
 export async function openOwnAuthorizationServer(
   host: Host,
-  options: { base: () => string; mcpPath: string; accessTokens: AccessTokens; logger?: Logger },
+  options: {
+    base: () => string;
+    mcpPath: string;
+    accessTokens: AccessTokens;
+    logger?: Logger;
+    /** The host's pages' redirect URI: they sign in as a built-in client, with no consent page. */
+    pagesRedirectUri?: () => string;
+  },
 ): Promise<OwnAuthorizationServer> {
   const settings = host.config.http.authorization?.server ?? {};
   const signIn = settings.signIn ?? {};
@@ -83,6 +91,18 @@ export async function openOwnAuthorizationServer(
     dynamicRegistration: settings.dynamicRegistration !== false,
     clientIdMetadataDocuments: settings.clientIdMetadataDocuments !== false,
     ...(settings.trustedClients ? { trustedClients: settings.trustedClients } : {}),
+    // The host's own pages: a person signing in to the host itself has nothing to allow.
+    ...(options.pagesRedirectUri
+      ? {
+          firstPartyClients: [
+            {
+              clientId: PAGES_CLIENT_ID,
+              redirectUris: () => [options.pagesRedirectUri!()],
+              clientName: 'Connections',
+            },
+          ],
+        }
+      : {}),
     accessTokenSeconds: settings.accessTokenSeconds ?? 600,
     refreshTokenSeconds: (settings.refreshTokenDays ?? 30) * 86_400,
     onEvent: (event: AuthorizationEvent) => {

@@ -587,6 +587,27 @@ export const hostConfigSchema = {
                 },
               },
             },
+            pagesClient: {
+              type: 'object',
+              additionalProperties: false,
+              required: ['clientId'],
+              description:
+                "Mode `issuer`: the client the host's own pages (`/connections`) sign people in as at your identity provider (authorization code with PKCE); register its redirect URI `<http.publicUrl>/connections/callback` there. Without it, `/connections` accepts static access tokens only.",
+              properties: {
+                clientId: {
+                  type: 'string',
+                  minLength: 1,
+                  description: "The pages' client id at the issuer.",
+                },
+                clientSecret: {
+                  type: 'string',
+                  minLength: 1,
+                  description:
+                    "The client's secret, for a confidential client (better from the environment).",
+                  'x-env': 'TOOLHOST_PAGES_CLIENT_SECRET',
+                },
+              },
+            },
             scopes: {
               type: 'object',
               additionalProperties: false,

@@ -401,6 +401,19 @@ export interface HostConfig {
         clientSecret?: string;
       };
       /**
+       * Mode `issuer`: the client the host's own pages (`/connections`) sign people in as at your identity provider (authorization code with PKCE); register its redirect URI `<http.publicUrl>/connections/callback` there. Without it, `/connections` accepts static access tokens only.
+       */
+      pagesClient?: {
+        /**
+         * The pages' client id at the issuer.
+         */
+        clientId: string;
+        /**
+         * The client's secret, for a confidential client (better from the environment).
+         */
+        clientSecret?: string;
+      };
+      /**
        * The host's scopes as your identity provider names them (`tools:read` allows reading tools, `tools:write` also writing ones). A token's scope matches the whole name or its last segment after `/` (Entra ID's `scp`).
        */
       scopes?: {
@@ -1046,6 +1059,19 @@ export interface ResolvedHostConfig {
         clientId: string;
         /**
          * The client's secret (better from the environment).
+         */
+        clientSecret?: string;
+      };
+      /**
+       * Mode `issuer`: the client the host's own pages (`/connections`) sign people in as at your identity provider (authorization code with PKCE); register its redirect URI `<http.publicUrl>/connections/callback` there. Without it, `/connections` accepts static access tokens only.
+       */
+      pagesClient?: {
+        /**
+         * The pages' client id at the issuer.
+         */
+        clientId: string;
+        /**
+         * The client's secret, for a confidential client (better from the environment).
          */
         clientSecret?: string;
       };

@@ -13,6 +13,12 @@ import {
   connectLinks,
   SIGN_OUT_FORM,
 } from './connections-view.js';
+import {
+  type FrontDoorSignIn,
+  PAGES_CALLBACK_PATH,
+  safeReturnPath,
+  signedInPage,
+} from './front-door-sign-in.js';
 import { esc, page, readForm, redirect } from './html-pages.js';
 import { type SignedOut, SignInCookie, signedOutHere } from './sign-in-cookie.js';
 
@@ -38,6 +44,10 @@ export interface ConnectionsPageOptions {
   signingKey?: Buffer;
   /** Where sign-outs are kept: the replicas' store where there is one (default: this process). */
   signedOut?: SignedOut;
+  /** Where OAuth is configured: people sign in through the front door (the MCP endpoint's authorization server). */
+  frontDoor?: FrontDoorSignIn;
+  /** Binds this browser to a vendor authorization link of the signed-in user (`/oauth/start`). */
+  bindFlow?: (res: ServerResponse, provider: string, flowId: string, user: string) => Promise<void>;
 }
 
 interface Viewer {
@@ -69,6 +79,7 @@ class ConnectionsRoutes {
       COOKIE,
       CONNECTIONS_PATH,
       MAX_AGE_SECONDS,
+      o.frontDoor !== undefined,
     );
     this.operators = new Set(o.host.config.http?.operators ?? []);
   }
@@ -81,8 +92,16 @@ class ConnectionsRoutes {
       page(res, 403, 'Connections', 'This form may only be sent from the connections page.');
     } else if (url.pathname === CONNECTIONS_PATH && isGet(req)) {
       const who = await this.viewer(req);
-      if (!who) signIn(res, 200, 'Sign in with your access token to see your connections.');
+      if (!who && this.o.frontDoor) await this.o.frontDoor.start(res, CONNECTIONS_PATH);
+      else if (!who) signIn(res, 200, 'Sign in with your access token to see your connections.');
       else await this.list(res, who, endedNotice(url, this.services()));
+    } else if (url.pathname === PAGES_CALLBACK_PATH && isGet(req) && this.o.frontDoor) {
+      await this.signedInAtDoor(req, res, url, this.o.frontDoor);
+    } else if (url.pathname === `${CONNECTIONS_PATH}/sign-in` && isGet(req)) {
+      // Static access tokens keep working beside the front door (headless users, robots).
+      signIn(res, 200, 'Sign in with your access token to see your connections.');
+    } else if (url.pathname === `${CONNECTIONS_PATH}/authorize` && isGet(req) && this.o.bindFlow) {
+      await this.authorizeLink(req, res, url, this.o.bindFlow);
     } else if (url.pathname === `${CONNECTIONS_PATH}/sign-in` && req.method === 'POST') {
       await this.signIn(req, res);
     } else if (url.pathname === `${CONNECTIONS_PATH}/disconnect` && req.method === 'POST') {
@@ -99,6 +118,39 @@ class ConnectionsRoutes {
       page(res, 404, 'Not found', 'No such page.');
     }
     return true;
+  }
+
+  /** `GET /connections/callback`: the front door's answer; signs the browser in as the token's user. */
+  private async signedInAtDoor(
+    req: IncomingMessage,
+    res: ServerResponse,
+    url: URL,
+    door: FrontDoorSignIn,
+  ): Promise<void> {
+    const done = await door.callback(req, res, url);
+    if (!done) return;
+    const cookie = this.cookies.issue(done.user, this.o.secureCookies());
+    if (!cookie) return page(res, 403, 'Connections', 'This user cannot sign in here.');
+    this.o.logger?.info({ user: done.user }, 'signed in to the connections page');
+    signedInPage(res, safeReturnPath(done.returnTo, CONNECTIONS_PATH), [cookie, door.clearState()]);
+  }
+
+  /** `GET /connections/authorize?provider=…&flow=…`: a vendor link, bound to this browser once its person is signed in as the flow's user. */
+  private async authorizeLink(
+    req: IncomingMessage,
+    res: ServerResponse,
+    url: URL,
+    bindFlow: NonNullable<ConnectionsPageOptions['bindFlow']>,
+  ): Promise<void> {
+    const who = await this.viewer(req);
+    if (!who) return this.askToSignIn(res, url);
+    await bindFlow(res, url.searchParams.get('provider') ?? '', url.searchParams.get('flow') ?? '', who.user);
+  }
+
+  /** Not signed in: through the front door, back to this page after; else the access token form. */
+  private async askToSignIn(res: ServerResponse, url: URL): Promise<void> {
+    if (this.o.frontDoor) return this.o.frontDoor.start(res, `${url.pathname}${url.search}`);
+    signIn(res, 401, 'Sign in with your access token first.');
   }
 
   /** The signed-in user, from the cookie; without access tokens, the local person. */
@@ -119,10 +171,7 @@ class ConnectionsRoutes {
   /** `GET /connections/disconnect?user=…&provider=…`: asks before ending a connection. */
   private async askToDisconnect(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     const who = await this.viewer(req);
-    if (!who) {
-      signIn(res, 401, 'Sign in with your access token first.');
-      return;
-    }
+    if (!who) return this.askToSignIn(res, url);
     const user = url.searchParams.get('user') ?? '';
     const provider = url.searchParams.get('provider') ?? '';
     const service = this.services().get(provider)?.name ?? provider;
@@ -135,7 +184,7 @@ class ConnectionsRoutes {
   /** `GET /connections/connect?provider=…`: starts an authorization for the signed-in user. */
   private async connect(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     const who = await this.viewer(req);
-    if (!who) return signIn(res, 401, 'Sign in with your access token first.');
+    if (!who) return this.askToSignIn(res, url);
     const id = url.searchParams.get('provider') ?? '';
     const provider = this.o.host.oauthProviders.find((p) => p.id === id);
     if (!provider) {

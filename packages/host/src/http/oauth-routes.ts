@@ -26,6 +26,11 @@ export interface OAuthRoutesOptions {
    * browser bound on one replica is recognised on another), else one per process.
    */
   bindingKey?: Buffer;
+  /**
+   * Where OAuth is the front door: a link is bound only to a browser signed in (on the
+   * connections page) as the user who started the flow; this is that page's address for it.
+   */
+  signedInBinding?: (provider: string, flowId: string) => string;
 }
 
 /** Which route and provider a path names; a page already answered when it names none usable. */
@@ -40,7 +45,7 @@ type Route = { kind: 'start' | 'callback'; provider: SignInProvider };
  */
 export function oauthRoutes(options: OAuthRoutesOptions) {
   const routes = new OAuthRoutes(options);
-  return { handle: routes.handle.bind(routes) };
+  return { handle: routes.handle.bind(routes), bindSignedIn: routes.bindSignedIn.bind(routes) };
 }
 
 class OAuthRoutes {
@@ -111,6 +116,7 @@ class OAuthRoutes {
     if (!flow) return expired(res);
     // The same browser coming back (a reload, a second try) goes on without asking again.
     if (this.binding.isBound(req.headers.cookie, flow)) return redirect(res, 302, flow.authorizeUrl);
+    if (this.o.signedInBinding) return redirect(res, 303, this.o.signedInBinding(provider.id, flow.flowId));
     if (this.o.accessTokens.enabled) return confirmationPage(provider, flow, res);
     if (flow.opened) {
       return page(
@@ -121,6 +127,26 @@ class OAuthRoutes {
       );
     }
     await this.bind(provider, flow, res, 302);
+  }
+
+  /**
+   * Binds the browser of a person signed in (through the front door) as `user` to their flow;
+   * a page already answered when the flow is unknown or another user's.
+   */
+  async bindSignedIn(res: ServerResponse, providerId: string, flowId: string, user: string): Promise<void> {
+    const provider = this.providers.get(providerId);
+    const flow = provider && (await provider.signIn.pendingFlow(flowId));
+    if (!provider || !flow) return expired(res);
+    if (flow.userId !== user) {
+      this.o.logger?.warn({ provider: provider.id }, 'authorization confirmation refused');
+      return page(
+        res,
+        403,
+        'Not your authorization',
+        'You are signed in as another user than the one who started this authorization.',
+      );
+    }
+    await this.bind(provider, flow, res, 303);
   }
 
   /** Binds this browser to the flow and sends it on to the authorization server. */

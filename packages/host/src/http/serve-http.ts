@@ -13,13 +13,15 @@ import type { JSONRPCMessage } from '../mcp/sdk.js';
 import { type McpServingState, prepareMcpServingState } from '../mcp/serving-state.js';
 import { sendCompletionNotice } from '../mcp/tool-calls.js';
 import type { Replicas } from '../replicas.js';
-import { connectionsPage } from './connections-page.js';
+import { CONNECTIONS_PATH, connectionsPage } from './connections-page.js';
+import { PAGES_CALLBACK_PATH } from './front-door-sign-in.js';
 import { answerHome } from './home-page.js';
 import { HttpSessions } from './http-sessions.js';
 import { McpEndpoint } from './mcp-endpoint.js';
 import { METRICS_PATH, metricsRoute } from './metrics-route.js';
 import { ModernRequests } from './modern-requests.js';
 import { oauthRoutes } from './oauth-routes.js';
+import { pagesSignInOf } from './pages-sign-in.js';
 import { hostGuard, jsonRpcError, LOOPBACK_HOSTS, writeJson } from './request-guards.js';
 import { signedOutInRedis } from './sign-in-cookie.js';
 
@@ -94,7 +96,7 @@ export type RouteHandler = (
 ) => boolean | Promise<boolean>;
 
 /** What the routes of one HTTP server share. */
-interface ServerState {
+export interface ServerState {
   host: Host;
   options: HttpSettings;
   mcpState: McpServingState;
@@ -278,6 +280,12 @@ async function serverRoutes(state: ServerState): Promise<RouteHandler[]> {
   const { host, options, accessTokens, shared } = state;
   const log = options.logger;
   const secureCookies = () => state.base().startsWith('https:');
+  const pagesSignIn =
+    options.mcp === false
+      ? undefined
+      : pagesSignInOf(state, secureCookies, shared?.signingKey('connections-sign-in-state'));
+  // Where OAuth alone is the door, a vendor link is never bound to whoever opens it first.
+  const signInFirst = pagesSignIn !== undefined || (state.pageTokens.enabled && !accessTokens.enabled);
   const oauth = oauthRoutes({
     providers: host.oauthProviders,
     accessTokens,
@@ -285,6 +293,12 @@ async function serverRoutes(state: ServerState): Promise<RouteHandler[]> {
     ownOrigins: (req) => [new URL(state.base()).origin, `http://${req.headers.host}`],
     secureCookies,
     ...(shared ? { bindingKey: shared.signingKey('oauth-flow-binding') } : {}),
+    ...(signInFirst
+      ? {
+          signedInBinding: (provider: string, flow: string) =>
+            `${CONNECTIONS_PATH}/authorize?${new URLSearchParams({ provider, flow })}`,
+        }
+      : {}),
   });
   const connections = connectionsPage({
     host,
@@ -294,6 +308,8 @@ async function serverRoutes(state: ServerState): Promise<RouteHandler[]> {
     ...(shared
       ? { signingKey: shared.signingKey('connections-cookie'), signedOut: signedOutInRedis(shared.redis) }
       : {}),
+    ...(pagesSignIn ? { frontDoor: pagesSignIn } : {}),
+    ...(signInFirst ? { bindFlow: oauth.bindSignedIn } : {}),
   });
   const mcp = options.mcp === false ? undefined : await mcpRoute(state);
   const ownServer = mcp ? await ownAuthorizationServer(state) : undefined;
@@ -331,6 +347,7 @@ async function ownAuthorizationServer(state: ServerState): Promise<RouteHandler 
   const own = await openOwnAuthorizationServer(state.host, {
     base: state.base,
     mcpPath: state.options.path,
+    pagesRedirectUri: () => `${state.base().replace(/\/$/, '')}${PAGES_CALLBACK_PATH}`,
     accessTokens: state.accessTokens,
     ...(state.options.logger ? { logger: state.options.logger } : {}),
   });

@@ -54,7 +54,17 @@ export class SignInCookie {
     private readonly name: string,
     private readonly path: string,
     private readonly maxAgeSeconds: number,
+    /** People also sign in through the front door (OAuth), with or without an access token of their own. */
+    private readonly frontDoor = false,
   ) {}
+
+  /**
+   * What a user's cookie is bound to: their access token's digest (replaced or removed, the
+   * cookie stops working); for a person with none who signed in through the front door, the door.
+   */
+  private bindingOf(user: string): string | undefined {
+    return this.accessTokens.bindingOf(user) ?? (this.frontDoor ? 'front-door' : undefined);
+  }
 
   private sign(user: string, expires: number, id: string, binding: string): string {
     return createHmac('sha256', this.key)
@@ -62,9 +72,9 @@ export class SignInCookie {
       .digest('base64url');
   }
 
-  /** The Set-Cookie value of a new sign-in; undefined for a user with no access token. */
+  /** The Set-Cookie value of a new sign-in; undefined for a user with no access token (and no front door). */
   issue(user: string, secure: boolean): string | undefined {
-    const binding = this.accessTokens.bindingOf(user);
+    const binding = this.bindingOf(user);
     if (binding === undefined) return undefined;
     const expires = Math.floor(Date.now() / 1000) + this.maxAgeSeconds;
     const id = randomBytes(16).toString('base64url');
@@ -88,7 +98,7 @@ export class SignInCookie {
     if (!encoded || !expiresText || !id || !mac) return undefined;
     const user = Buffer.from(encoded, 'base64url').toString('utf8');
     const expires = Number(expiresText);
-    const binding = this.accessTokens.bindingOf(user);
+    const binding = this.bindingOf(user);
     if (binding === undefined || !(expires > Date.now() / 1000)) return undefined;
     const expected = Buffer.from(this.sign(user, expires, id, binding));
     const presented = Buffer.from(mac);

@@ -1,0 +1,73 @@
+import { randomBytes } from 'node:crypto';
+import type * as oauth from 'oauth4webapi';
+import { AccessTokens } from '../auth/access-tokens.js';
+import { authorizationConfigOf } from '../auth/front-door/front-door-config.js';
+import { discoverIssuer } from '../auth/front-door/issuer-metadata.js';
+import { TOOLS_READ } from '../auth/front-door/scopes.js';
+import { FrontDoorSignIn, PAGES_CLIENT_ID } from './front-door-sign-in.js';
+import type { ServerState } from './serve-http.js';
+
+/** No static token counts at the pages' token check: only the front door's verifier decides. */
+const NO_STATIC_TOKENS = new AccessTokens({});
+
+/**
+ * How `/connections` signs people in where OAuth is configured: in mode `host`, as the own
+ * authorization server's built-in client; in mode `issuer`, as the client the operator
+ * registered at the identity provider (`http.authorization.pagesClient`). Undefined where
+ * neither applies (the access token form alone).
+ */
+export function pagesSignInOf(
+  state: ServerState,
+  secureCookies: () => boolean,
+  sharedKey: Buffer | undefined,
+): FrontDoorSignIn | undefined {
+  const { host, options } = state;
+  const common = {
+    resource: () => state.frontDoor()?.resource ?? '',
+    base: state.base,
+    secureCookies,
+    key: sharedKey ?? randomBytes(32),
+    ...(options.logger ? { logger: options.logger } : {}),
+    // The same check as every MCP call: the person here is the user their tools run as.
+    userOf: async (token: string) => {
+      const caller = await state.frontDoor()?.admit(`Bearer ${token}`, NO_STATIC_TOKENS);
+      return caller && 'userId' in caller ? caller.userId : undefined;
+    },
+  };
+  if (host.config.http.authorization?.mode === 'host') {
+    return new FrontDoorSignIn({
+      ...common,
+      clientId: PAGES_CLIENT_ID,
+      scope: TOOLS_READ,
+      server: async () => {
+        const issuer = state.ownAuthorizationServer?.issuer();
+        if (!issuer) throw new Error('the authorization server is not open');
+        return {
+          issuer,
+          authorization_endpoint: `${issuer}/auth/authorize`,
+          token_endpoint: `${issuer}/auth/token`,
+        } satisfies oauth.AuthorizationServer;
+      },
+    });
+  }
+  const env = host.serving.env;
+  const auth = authorizationConfigOf(host.config, env);
+  const client = auth?.pagesClient;
+  if (!auth || !client) return undefined;
+  const secret = env.TOOLHOST_PAGES_CLIENT_SECRET?.trim() || client.clientSecret;
+  let metadata: Promise<oauth.AuthorizationServer> | undefined;
+  return new FrontDoorSignIn({
+    ...common,
+    clientId: client.clientId,
+    ...(secret ? { clientSecret: secret } : {}),
+    scope: auth.scopes?.read ?? TOOLS_READ,
+    // Discovered once; a failure is tried again at the next sign-in.
+    server: () => {
+      metadata ??= discoverIssuer(auth.issuer).catch((e: unknown) => {
+        metadata = undefined;
+        throw e;
+      });
+      return metadata;
+    },
+  });
+}
