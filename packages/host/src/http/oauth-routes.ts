@@ -137,14 +137,26 @@ class OAuthRoutes {
     const provider = this.providers.get(providerId);
     const flow = provider && (await provider.signIn.pendingFlow(flowId));
     if (!provider || !flow) return expired(res);
-    if (flow.userId !== user) {
+    await this.bindOwner(
+      provider,
+      flow,
+      user,
+      res,
+      'You are signed in as another user than the one who started this authorization.',
+    );
+  }
+
+  /** Binds the browser when `user` started the flow; else refuses with `refusal`. */
+  private async bindOwner(
+    provider: SignInProvider,
+    flow: PendingFlow,
+    user: string | undefined,
+    res: ServerResponse,
+    refusal: string,
+  ): Promise<void> {
+    if (user !== flow.userId) {
       this.o.logger?.warn({ provider: provider.id }, 'authorization confirmation refused');
-      return page(
-        res,
-        403,
-        'Not your authorization',
-        'You are signed in as another user than the one who started this authorization.',
-      );
+      return page(res, 403, 'Not your authorization', refusal);
     }
     await this.bind(provider, flow, res, 303);
   }
@@ -174,16 +186,13 @@ class OAuthRoutes {
     const flow = form && (await provider.signIn.pendingFlow(form.get('flow') ?? ''));
     if (!form || !flow) return expired(res);
     const user = this.o.accessTokens.userForToken(form.get('access_token') ?? '');
-    if (user !== flow.userId) {
-      this.o.logger?.warn({ provider: provider.id }, 'authorization confirmation refused');
-      return page(
-        res,
-        403,
-        'Not your authorization',
-        'That access token does not belong to the user who started this authorization.',
-      );
-    }
-    await this.bind(provider, flow, res, 303);
+    await this.bindOwner(
+      provider,
+      flow,
+      user,
+      res,
+      'That access token does not belong to the user who started this authorization.',
+    );
   }
 
   /** `GET /oauth/callback/<provider>`: the authorization server sends the browser back. */
