@@ -93,7 +93,12 @@ describe('serve --catalog dynamic', () => {
   it('search_tools answers structured content and the same JSON as text, limited and filtered', async () => {
     const { result, tools } = await search(dynamic, { query: 'delete a record' });
     expect(tools).toHaveLength(5);
-    expect(JSON.parse((result.content as { text: string }[])[0]!.text)).toEqual({ tools });
+    expect(JSON.parse((result.content as { text: string }[])[0]!.text)).toEqual(result.structuredContent);
+    // Every set a found tool belongs to names its skill, so an agent can read the workflow.
+    const sets = new Set(tools.map((t) => t.name.slice(0, t.name.indexOf('_'))));
+    expect(Object.keys((result.structuredContent as { skills: object }).skills).sort()).toEqual(
+      [...sets].sort(),
+    );
     expect(tools[0]).toMatchObject({ toolSet: expect.any(String), readOnly: false });
     const listed = new Map(staticTools.map((t) => [t.name, t]));
     for (const t of tools) expect(listed.get(t.name)?.description).toBe(t.description);

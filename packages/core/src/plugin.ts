@@ -80,8 +80,9 @@ export interface ToolSetPluginDefinition {
   /**
    * The tool set's skill, shipped in the package (contract 2.4): the URL of its folder, e.g.
    * `new URL('../skill/airtable-web-api/', import.meta.url)`. See `ToolSetDefinition.skill`.
+   * Typed by its `href` rather than as `URL`, so that consumers without DOM or Node types compile.
    */
-  skill?: URL | string;
+  skill?: { readonly href: string } | string;
   /** Adjusts servers from the (already validated) settings, e.g. a region, before explicit base URLs apply. */
   resolveServers?: (
     settings: Readonly<Record<string, unknown>>,
@@ -127,7 +128,7 @@ export function defineToolSetPlugin(def: ToolSetPluginDefinition, bound: PluginO
 }
 
 /** A skill folder's URL as the definition carries it: a string, ending in `/` as a folder's does. */
-function skillFolder(url: URL | string): string {
+function skillFolder(url: { readonly href: string } | string): string {
   const href = typeof url === 'string' ? url : url.href;
   return href.endsWith('/') ? href : `${href}/`;
 }
