@@ -24,6 +24,7 @@ describe('resolveConfig', () => {
       connectTimeoutMs: 5000,
       commandTimeoutMs: 5000,
       keyPrefix: '',
+      replicaAckTimeoutMs: 1000,
       sentinelName: 'mymaster',
     });
     expect(resolved.http).not.toHaveProperty('publicUrl');
