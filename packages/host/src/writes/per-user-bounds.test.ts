@@ -23,14 +23,7 @@ describe('per-user bounds on write-safety records', () => {
 
   it("refuses a user's new idempotency key beyond their bound without sending; another user's go on", async () => {
     const keys = new IdempotencyKeys(new MemoryRecords(), plainRecords, { ttlMs: 60_000, maxPerUser: 2 });
-    let sent = 0;
-    const send = async () => {
-      sent += 1;
-      return {
-        outcome: { ok: true, kind: 'response', status: 200, body: {} } as never,
-        reachedUpstream: true,
-      };
-    };
+    const { send, sent } = countingSend();
     await keys.run('alice', 'k1', 'fp', send);
     await keys.run('alice', 'k2', 'fp', send);
     const refused = await keys.run('alice', 'k3', 'fp', send);
@@ -38,11 +31,11 @@ describe('per-user bounds on write-safety records', () => {
       ok: false,
       error: { code: 'store_unavailable', parameter: 'idempotency_key', retryable: true },
     });
-    expect(sent).toBe(2);
+    expect(sent()).toBe(2);
     // A key already holding its outcome still answers it.
     expect((await keys.run('alice', 'k1', 'fp', send)).ok).toBe(true);
     expect((await keys.run('bob', 'k1', 'fp', send)).ok).toBe(true);
-    expect(sent).toBe(3);
+    expect(sent()).toBe(3);
   });
 
   it('bounds the records kept in memory, as the file is bounded', async () => {
@@ -91,22 +84,28 @@ describe("one user's share of a store's bounds", () => {
   it("bounds a user's idempotency keys by the same share, keeping every outcome once sent", async () => {
     const records = new MemoryRecords({ maxRecords: 8 });
     const keys = new IdempotencyKeys(records, plainRecords, { ttlMs: 60_000 });
-    let sent = 0;
-    const send = async () => {
-      sent += 1;
-      return {
-        outcome: { ok: true, kind: 'response', status: 200, body: {} } as never,
-        reachedUpstream: true,
-      };
-    };
+    const { send, sent } = countingSend();
     expect((await keys.run('bob', 'k1', 'fp', send)).ok).toBe(true);
     expect((await keys.run('bob', 'k2', 'fp', send)).ok).toBe(true);
     // Each outcome is kept once sent; a third claim would make three of eight records bob's.
     await expect(keys.run('bob', 'k3', 'fp', send)).rejects.toThrow(/the most one user may/);
-    expect(sent).toBe(2);
+    expect(sent()).toBe(2);
     expect((await keys.run('alice', 'k1', 'fp', send)).ok).toBe(true);
     // What bob's keys answered is still there.
     expect((await keys.run('bob', 'k1', 'fp', send)).ok).toBe(true);
-    expect(sent).toBe(3);
+    expect(sent()).toBe(3);
   });
 });
+
+/** A send that answers 200 and counts how often it was called (what reached the upstream). */
+function countingSend() {
+  let count = 0;
+  const send = async () => {
+    count += 1;
+    return {
+      outcome: { ok: true, kind: 'response', status: 200, body: {} } as never,
+      reachedUpstream: true,
+    };
+  };
+  return { send, sent: () => count };
+}
