@@ -6,8 +6,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { AccessTokens } from '../src/auth/access-tokens.js';
 import { createHost, type Host } from '../src/host.js';
 import { type HttpServerHandle, serveHttp } from '../src/http/serve-http.js';
-import { consentWithAccessToken, redeemCode, registerPublicClient } from './own-authorization-flow.js';
-import { ALICE_ACCESS_TOKEN, fixtureApp } from './support.js';
+import {
+  consentWithAccessToken,
+  redeemCode,
+  registerPublicClient,
+  tokenRequest,
+} from './own-authorization-flow.js';
+import { ALICE_ACCESS_TOKEN, fixtureApp, jsonLines } from './support.js';
 
 const running: { host: Host; server: HttpServerHandle }[] = [];
 afterEach(async () => {
@@ -17,9 +22,9 @@ afterEach(async () => {
   }
 });
 
-async function start(authorization: object | undefined, env: Record<string, string> = {}) {
+async function start(authorization: object | undefined, env: Record<string, string> = {}, more: object = {}) {
   const host = await createHost(
-    { plugins: ['toolhost-plugin-echo'], ...(authorization ? { http: { authorization } } : {}) },
+    { plugins: ['toolhost-plugin-echo'], ...(authorization ? { http: { authorization } } : {}), ...more },
     { configDir: fixtureApp, env },
   );
   const server = await serveHttp(host, {
@@ -77,6 +82,65 @@ describe("the host's own authorization server", () => {
       },
     );
     expect(payload.sub).toBe('alice');
+  });
+
+  it('writes sign-in, consent, token issue, refresh, revocation and each refusal to the audit log', async () => {
+    const auditFile = join(mkdtempSync(join(tmpdir(), 'toolhost-as-audit-')), 'audit.jsonl');
+    const { origin } = await start({ mode: 'host' }, {}, { audit: { log: auditFile } });
+    const clientId = await registerPublicClient(origin);
+    const { landed, verifier } = await consentWithAccessToken(origin, clientId, ALICE_ACCESS_TOKEN);
+    const tokens = (await (await redeemCode(origin, clientId, landed, verifier)).json()) as {
+      refresh_token: string;
+    };
+    // The same code again: refused, and the grant it produced revoked.
+    expect((await redeemCode(origin, clientId, landed, verifier)).status).toBe(400);
+    const refreshed = await tokenRequest(origin, {
+      grant_type: 'refresh_token',
+      refresh_token: tokens.refresh_token,
+      client_id: clientId,
+    });
+    expect(refreshed.status).toBe(400);
+    const again = await consentWithAccessToken(origin, clientId, ALICE_ACCESS_TOKEN);
+    const second = (await (await redeemCode(origin, clientId, again.landed, again.verifier)).json()) as {
+      refresh_token: string;
+    };
+    const rotated = await tokenRequest(origin, {
+      grant_type: 'refresh_token',
+      refresh_token: second.refresh_token,
+      client_id: clientId,
+    });
+    expect(rotated.status).toBe(200);
+    const { refresh_token } = (await rotated.json()) as { refresh_token: string };
+    const revoked = await fetch(`${origin}/auth/revoke`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ token: refresh_token, client_id: clientId }).toString(),
+    });
+    expect(revoked.status).toBe(200);
+    const lines = jsonLines(auditFile).filter((l) => l.event === 'authorization');
+    const outcomes = lines.map((l) => String(l.outcome));
+    for (const outcome of [
+      'client_registered',
+      'sign_in',
+      'consent',
+      'token_issued',
+      'token_refreshed',
+      'token_revoked',
+    ])
+      expect(outcomes, outcome).toContain(outcome);
+    expect(
+      outcomes.some((o) => o.startsWith('refused:invalid_grant')),
+      outcomes.join(' '),
+    ).toBe(true);
+    expect(
+      lines
+        .filter((l) => l.outcome === 'token_issued')
+        .every((l) => l.user === 'alice' && l.client === clientId),
+    ).toBe(true);
+    // No secret of the flow reaches the log.
+    const text = JSON.stringify(lines);
+    for (const secret of [ALICE_ACCESS_TOKEN, tokens.refresh_token, refresh_token, verifier])
+      expect(text).not.toContain(secret);
   });
 
   it('keeps its signing key and grants in the data directory, sealed, across a restart', async () => {
