@@ -1,10 +1,17 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair, type JWK, SignJWT, UnsecuredJWT } from 'jose';
 
 type SigningKey = Awaited<ReturnType<typeof generateKeyPair>>['privateKey'];
 
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CachedVerifier } from './cached-verifier.js';
-import { allowedAlgorithms, localKeySetVerifier, type TokenVerifier } from './token-verifier.js';
+import {
+  allowedAlgorithms,
+  localKeySetVerifier,
+  remoteJwksVerifier,
+  type TokenVerifier,
+} from './token-verifier.js';
 
 const ISSUER = 'https://idp.example.test';
 const RESOURCE = 'https://tools.example.test/mcp';
@@ -99,6 +106,39 @@ describe('JWT access tokens', () => {
     expect((await rotating.verify(t)).ok).toBe(false);
     set = { keys: [jwk] };
     expect((await rotating.verify(t)).ok).toBe(true);
+  });
+
+  it("fetches the issuer's key set once, and again when a token names a key it has not seen (rotation)", async () => {
+    const rotated = await generateKeyPair('ES256');
+    const next: JWK = { ...(await exportJWK(rotated.publicKey)), kid: 'k2', alg: 'ES256', use: 'sig' };
+    let served: JWK[] = [jwk];
+    let fetches = 0;
+    const server = createServer((_req, res) => {
+      fetches += 1;
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ keys: served }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const remote = remoteJwksVerifier({
+        issuer: ISSUER,
+        audience: RESOURCE,
+        jwksUri: `http://127.0.0.1:${port}/jwks`,
+        cooldownMs: 0,
+      });
+      expect((await remote.verify(await token())).ok).toBe(true);
+      expect((await remote.verify(await token({ sub: 'bob' }))).ok).toBe(true);
+      expect(fetches).toBe(1);
+      served = [next];
+      const signedByNext = await token({}, { key: rotated.privateKey, kid: 'k2' });
+      expect((await remote.verify(signedByNext)).ok).toBe(true);
+      expect(fetches).toBe(2);
+      // A key the issuer never published stays refused after the set is fetched again.
+      expect((await remote.verify(await token({}, { key: otherKey, kid: 'k3' }))).ok).toBe(false);
+    } finally {
+      server.close();
+    }
   });
 
   it('never accepts none or HMAC algorithms from configuration', () => {
