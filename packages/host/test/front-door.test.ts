@@ -314,6 +314,9 @@ describe('opaque access tokens, checked by introspection (RFC 7662)', () => {
     const page = await (await fetch(`${origin}/connections`)).text();
     expect(page).not.toContain('Disconnect');
     expect(page).toMatch(/sign in/i);
+    // No pages client at the IdP and no access tokens: the page says what to set, not a form.
+    expect(page).toContain('http.authorization.pagesClient');
+    expect(page).not.toContain('name="access_token"');
   });
 
   it('signs the person in and calls a tool as them; a made-up token is refused', async () => {

@@ -78,6 +78,11 @@ export class AccessTokens {
     return this.entries.find((e) => e.userId === userId)?.digest.toString('hex');
   }
 
+  /** Whether any person holds a token (with OAuth as the only door, none may). */
+  get issued(): boolean {
+    return this.entries.length > 0;
+  }
+
   get enabled(): boolean {
     return this.required || this.entries.length > 0;
   }

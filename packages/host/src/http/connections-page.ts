@@ -92,8 +92,8 @@ class ConnectionsRoutes {
       page(res, 403, 'Connections', 'This form may only be sent from the connections page.');
     } else if (url.pathname === CONNECTIONS_PATH && isGet(req)) {
       const who = await this.viewer(req);
-      if (!who && this.o.frontDoor) await this.o.frontDoor.start(res, CONNECTIONS_PATH);
-      else if (!who) signIn(res, 200, 'Sign in with your access token to see your connections.');
+      if (!who)
+        await this.askToSignIn(res, url, 200, 'Sign in with your access token to see your connections.');
       else await this.list(res, who, endedNotice(url, this.services()));
     } else if (url.pathname === PAGES_CALLBACK_PATH && isGet(req) && this.o.frontDoor) {
       await this.signedInAtDoor(req, res, url, this.o.frontDoor);
@@ -148,9 +148,18 @@ class ConnectionsRoutes {
   }
 
   /** Not signed in: through the front door, back to this page after; else the access token form. */
-  private async askToSignIn(res: ServerResponse, url: URL): Promise<void> {
+  private async askToSignIn(
+    res: ServerResponse,
+    url: URL,
+    status = 401,
+    text = 'Sign in with your access token first.',
+  ): Promise<void> {
     if (this.o.frontDoor) return this.o.frontDoor.start(res, `${url.pathname}${url.search}`);
-    signIn(res, 401, 'Sign in with your access token first.');
+    if (!this.o.accessTokens.issued)
+      // OAuth guards the MCP endpoint, but the pages have no client at the identity provider: a
+      // token form here could never be completed, so say what the operator has to set.
+      return page(res, 503, 'Connections', CANNOT_SIGN_IN, { headers: HEADERS });
+    signIn(res, status, text);
   }
 
   /** The signed-in user, from the cookie; without access tokens, the local person. */
@@ -333,6 +342,9 @@ function endedNotice(
 function isGet(req: IncomingMessage): boolean {
   return req.method === 'GET' || req.method === 'HEAD';
 }
+
+const CANNOT_SIGN_IN =
+  "Nobody can sign in to this page yet: the operator sets http.authorization.pagesClient (a client registered at the identity provider, with this host's /connections/callback as its redirect URI), or gives people access tokens.";
 
 function signIn(res: ServerResponse, status: number, text: string): void {
   page(res, status, 'Connections', text, {
