@@ -255,6 +255,7 @@ export async function serveHttp(host: Host, given: HttpServeOptions = {}): Promi
     async close() {
       draining = true;
       await drainAndClose(httpServer, state.exchanges, state.sessions, options.drainSeconds ?? 5);
+      await state.mcpState.warming;
     },
   };
 }

@@ -120,10 +120,12 @@ function serveToolList(server: Server, host: Host, mcpState: McpServingState): v
     // after this one, and loading first (synchronous on Node 22) held the answer back.
     if (!mcpState.warmed) {
       mcpState.warmed = true;
-      setTimeout(() => {
-        void view.discovery?.warm();
-        void host.warm();
-      }, 0);
+      mcpState.warming = new Promise<void>((resolve) =>
+        setTimeout(() => {
+          // A failed warm-up shows at the first call that needs it; closing never throws for it.
+          Promise.allSettled([view.discovery?.warm(), host.warm()]).then(() => resolve());
+        }, 0),
+      );
     }
     return { tools: view.listed };
   });

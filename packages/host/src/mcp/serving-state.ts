@@ -42,6 +42,8 @@ export function prepareMcpServingState(host: Host) {
     /** The canonical names of the exposed tools, for explaining a name that is not one of them. */
     exposed: whole.exposed,
     warmed: false,
+    /** The warm-up started after the first tools/list: closing waits for it, not an import half done. */
+    warming: undefined as Promise<void> | undefined,
     cacheHints: cacheHintsFor(mcp.resultTtlSeconds),
     confirmations: confirmationStatesOf(host),
   };
