@@ -11,7 +11,20 @@ import { fixtureApp } from './support.js';
 
 // Desktop clients spawn stdio servers at launch (Claude Desktop a second one to probe): what a
 // host does not use must not load. These packages load only when configured.
-const OPTIONAL = ['ioredis', 'prom-client', 'rate-limiter-flexible', 'yaml', '@opentelemetry/api'];
+// The agent frameworks are optional peers, each loaded only by its own entry (`@toolhost/host/<entry>`).
+const FRAMEWORKS: Record<string, string> = {
+  ai: 'ai-sdk',
+  '@langchain/core': 'langchain',
+  '@openai/agents-core': 'openai-agents',
+};
+const OPTIONAL = [
+  'ioredis',
+  'prom-client',
+  'rate-limiter-flexible',
+  'yaml',
+  '@opentelemetry/api',
+  ...Object.keys(FRAMEWORKS),
+];
 
 /**
  * A module hook that writes, at exit, the packages every import and require resolved to, the
@@ -81,6 +94,16 @@ describe('optional subsystems load only when configured', () => {
     const loaded = recorder.loaded();
     expect(loaded).toContain('@modelcontextprotocol/server');
     expect(loaded.filter((p) => OPTIONAL.includes(p))).toEqual([]);
+  });
+
+  it.each(Object.entries(FRAMEWORKS))('%s loads through its own entry only', async (framework, entry) => {
+    const recorder = loadRecorder();
+    await promisify(execFile)(
+      process.execPath,
+      [...recorder.args, '--input-type=module', '-e', `await import('@toolhost/host/${entry}');`],
+      { cwd: fixtureApp },
+    );
+    expect(recorder.loaded().filter((p) => p in FRAMEWORKS)).toEqual([framework]);
   });
 
   it('serve --stdio loads none of them up to the first tools/list', async () => {

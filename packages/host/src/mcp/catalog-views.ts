@@ -16,6 +16,24 @@ import type { ToolNameMap } from './tool-names.js';
  */
 export const AUTO_CATALOG_MAX_TOOLS = 100;
 
+/**
+ * The catalog these tools make in a mode: dynamic (the discovery tools instead of the tools)
+ * for `dynamic`, and for `auto` when the listing with the preview tools would pass the limit;
+ * the preview tools whenever one of them can write. MCP's views and the in-process adapters
+ * decide alike.
+ */
+export function catalogForm(
+  tools: readonly ToolInfo[],
+  mode: CatalogMode,
+): { dynamic: boolean; writable: boolean } {
+  const writable = tools.some((t) => !t.hints.readOnly);
+  const listedCount = tools.length + (writable ? 2 : 0);
+  return {
+    writable,
+    dynamic: mode === 'dynamic' || (mode === 'auto' && listedCount > AUTO_CATALOG_MAX_TOOLS),
+  };
+}
+
 /** Headers by which an HTTP client narrows what it sees, per request, within what the host exposes. */
 export const TOOLSETS_HEADER = 'x-mcp-toolsets';
 export const TOOLS_HEADER = 'x-mcp-tools';
@@ -210,9 +228,7 @@ export class CatalogViews {
   }
 
   private build(tools: readonly ToolInfo[], mode: CatalogMode): CatalogView {
-    const writable = tools.some((t) => !t.hints.readOnly);
-    const listedCount = tools.length + (writable ? 2 : 0);
-    const dynamic = mode === 'dynamic' || (mode === 'auto' && listedCount > AUTO_CATALOG_MAX_TOOLS);
+    const { dynamic, writable } = catalogForm(tools, mode);
     const toolSets = [...new Set(tools.map((t) => t.toolSet))];
     const all = tools.map((t) => this.listedTools.get(t.name)!);
     const own = [
