@@ -1,5 +1,7 @@
 // pnpm bench [-- --quick] [--catalog-only] [--agents-only] [--save-baseline]
 //            [--transport-only [--profile DIR]] [--store-only] [--cold-only [--runs N]]
+//            [--before <checkout>/packages/host/dist/cli.js [--after PATH] [--runs N]]
+//            [--session-transport [--runs N]]
 //
 // Measures, in one run on one machine, against a loopback upstream with a fixed small answer:
 // per-call latency and server CPU of the host (stdio, Streamable HTTP, in-process embedding)
@@ -12,8 +14,10 @@
 //
 // This file holds the flags and the order of the phases; the parts live beside it:
 // processes.mjs (children, MCP connections), subjects.mjs (what is measured), rounds.mjs and
-// measure.mjs (how), catalog-cost.mjs, targets.mjs and report.mjs (what comes out).
+// measure.mjs (how), catalog-cost.mjs, targets.mjs and report.mjs (what comes out);
+// before-after.mjs and session-transport-cost.mjs are comparisons run on their own.
 import { measureDiscovery, measureResultSize } from './agents.mjs';
+import { beforeAfter } from './before-after.mjs';
 import { catalogCost } from './catalog-cost.mjs';
 import { measureColdStart } from './cold-start.mjs';
 import { load, processRssMb, round } from './measure.mjs';
@@ -30,6 +34,7 @@ import {
 } from './report.mjs';
 import { callsMeasured, compare, countsFor, warmup } from './rounds.mjs';
 import { measureSessionChurn } from './session-churn.mjs';
+import { sessionTransportCost } from './session-transport-cost.mjs';
 import { measureStoreCost } from './store-cost.mjs';
 import {
   coldStartArgs,
@@ -52,10 +57,15 @@ const STORE_ONLY = argv.includes('--store-only');
 const COLD_ONLY = argv.includes('--cold-only');
 const PROFILE_DIR = argv.includes('--profile') ? argv[argv.indexOf('--profile') + 1] : undefined;
 const RUNS = argv.includes('--runs') ? Number(argv[argv.indexOf('--runs') + 1]) : undefined;
+const BEFORE = argv.includes('--before') ? argv[argv.indexOf('--before') + 1] : undefined;
+const AFTER = argv.includes('--after') ? argv[argv.indexOf('--after') + 1] : undefined;
+const SESSION_TRANSPORT = argv.includes('--session-transport');
 const COUNTS = { ...countsFor(QUICK), ...(RUNS ? { cold: RUNS } : {}) };
 
 // A hung server must not hold the bench forever; children are killed on exit (processes.mjs).
-const HARD_LIMIT_MS = (QUICK ? 6 : 12) * 60_000;
+// The comparisons run several times over: their limit grows with the runs asked for.
+const COMPARING = BEFORE !== undefined || SESSION_TRANSPORT;
+const HARD_LIMIT_MS = (QUICK ? 6 : 12) * 60_000 * (COMPARING ? Math.max(1, (RUNS ?? 3) / 2) : 1);
 setTimeout(() => {
   console.error(`bench: exceeded ${HARD_LIMIT_MS / 60000} minutes, stopping`);
   process.exit(2);
@@ -77,6 +87,20 @@ function log(text) {
 async function main() {
   const started = Date.now();
   const upstream = await startUpstream();
+  if (BEFORE !== undefined) {
+    const runs = RUNS ?? 3;
+    log(`before and after side by side, ${runs} runs`);
+    console.log(await beforeAfter(upstream.url, { before: BEFORE, after: AFTER, runs, quick: QUICK, log }));
+    upstream.close();
+    return;
+  }
+  if (SESSION_TRANSPORT) {
+    const runs = RUNS ?? 3;
+    log(`session transports, the host's and the SDK's, ${runs} runs`);
+    console.log(await sessionTransportCost(upstream.url, { runs, quick: QUICK, log }));
+    upstream.close();
+    return;
+  }
   if (TRANSPORT_ONLY) {
     console.log(await transportOnly(upstream.url, COUNTS, { profileDir: PROFILE_DIR, log }));
     upstream.close();

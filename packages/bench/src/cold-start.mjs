@@ -1,15 +1,23 @@
-// Cold start: each server spawned fresh over stdio, timed from spawn to its first tools/list
-// answer, with its resident memory and the CPU time it used read right then. Servers take
+// Cold start: each server spawned fresh (over stdio unless told otherwise), timed from spawn
+// to its first tools/list answer, with its resident memory and the CPU time it used read right then. Servers take
 // turns run by run, so that background load on the machine falls on every server alike, and
 // each run's start is also taken against the bare SDK server's of the same run (paired).
 import { median, processCpuMs, processRssMb, round } from './measure.mjs';
 import { connectStdio } from './processes.mjs';
 
 /** @typedef {import('./bench-result.js').ColdStart & { tools: number }} ColdStartRow */
+/**
+ * @typedef {object} Started A server just started and answered its first tools/list.
+ * @property {number} startMs spawn to that answer
+ * @property {number | null | undefined} pid
+ * @property {{ tools: unknown[] }} list
+ * @property {() => Promise<void>} close
+ */
 
 /**
  * @template {string} K
- * @param {Record<K, string[]>} args each server's stdio arguments; the one keyed `bare` is the floor
+ * @param {Record<K, string[] | (() => Promise<Started>)>} args each server's stdio arguments, or
+ *   how it is started (another transport, another folder); the one keyed `bare` is the floor
  * @param {number} runs starts per server
  * @returns {Promise<Record<K, ColdStartRow>>}
  */
@@ -20,7 +28,8 @@ export async function measureColdStart(args, runs) {
   const of = (/** @type {string} */ key) => /** @type {(typeof seen)[string]} */ (seen[key]);
   for (let i = 0; i < runs; i += 1) {
     for (const key of keys) {
-      const conn = await connectStdio(args[key]);
+      const how = args[key];
+      const conn = typeof how === 'function' ? await how() : await connectStdio(how);
       const s = of(key);
       s.ms.push(conn.startMs);
       s.tools = conn.list.tools.length;

@@ -3,7 +3,7 @@
 // bench process exits, whichever way it exits.
 import { spawn } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -113,13 +113,15 @@ function checkEra(era, client) {
 
 /**
  * Starts `node args…` as an MCP server over stdio and connects to it. `startMs` is the time
- * from spawning to the first tools/list answer (the cold start).
+ * from spawning to the first tools/list answer (the cold start). `cwd` is where the server
+ * runs (this package's folder unless given: a host finds its plugins from there).
  * @param {string[]} args
  * @param {Era} [era]
+ * @param {{ cwd?: string }} [options]
  */
-export async function connectStdio(args, era = 'session') {
+export async function connectStdio(args, era = 'session', { cwd = PKG_DIR } = {}) {
   const log = stderrFile();
-  const params = { command: process.execPath, args, env: env(), cwd: PKG_DIR, stderr: log.fd };
+  const params = { command: process.execPath, args, env: env(), cwd, stderr: log.fd };
   const transport = era === 'stateless' ? new ModernStdioTransport(params) : new StdioClientTransport(params);
   const client = clientFor(era);
   const started = performance.now();
@@ -148,21 +150,43 @@ export async function connectStdio(args, era = 'session') {
 }
 
 /**
- * Starts `node argsFor(port)…` on a free port and connects over Streamable HTTP, retrying
- * until the server listens (15 s at most).
+ * Whether something accepts TCP connections on the loopback `port`: a probe far cheaper than
+ * an MCP client's failed connect, so that waiting for a server to listen takes little of the
+ * machine from the server starting.
+ * @param {number} port
+ * @returns {Promise<boolean>}
+ */
+function listening(port) {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+/**
+ * Starts `node argsFor(port)…` on a free port and connects over Streamable HTTP once the
+ * server listens (15 s at most). `startMs` is the time from spawning to the first tools/list
+ * answer (the cold start, the port probed every 5 ms). `cwd` as for connectStdio.
  * @param {(port: number) => string[]} argsFor
  * @param {Era} [era]
+ * @param {{ cwd?: string }} [options]
  */
-export async function connectHttp(argsFor, era = 'session') {
+export async function connectHttp(argsFor, era = 'session', { cwd = PKG_DIR } = {}) {
   const port = await freePort();
   const log = stderrFile();
+  const started = performance.now();
   const child = track(
-    spawn(process.execPath, argsFor(port), { cwd: PKG_DIR, env: env(), stdio: ['ignore', 'ignore', log.fd] }),
+    spawn(process.execPath, argsFor(port), { cwd, env: env(), stdio: ['ignore', 'ignore', log.fd] }),
   );
   log.close();
   const tail = log.tail;
   const url = new URL(`http://127.0.0.1:${port}/mcp`);
   const deadline = Date.now() + 15_000;
+  while (child.exitCode === null && Date.now() < deadline && !(await listening(port))) await sleep(5);
   for (;;) {
     const client = clientFor(era);
     try {
@@ -177,6 +201,7 @@ export async function connectHttp(argsFor, era = 'session') {
       return {
         client,
         pid: child.pid,
+        startMs: performance.now() - started,
         list,
         tail,
         close: async () => {

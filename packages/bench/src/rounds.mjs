@@ -68,7 +68,7 @@ export function callsMeasured(counts) {
 /**
  * Measures the subjects (each {key, call, cpu}) at every concurrency (or the given ones),
  * alternating between them round by round; overheads are against the subject keyed `direct`
- * of the same run.
+ * of the same run, when there is one.
  * @template {string} K
  * @param {readonly (Subject & { key: K })[]} subjects
  * @param {Counts} counts
@@ -90,10 +90,11 @@ export async function compare(subjects, counts, concurrencies = CONCURRENCY) {
     }
     for (const s of subjects) of(s.key).push(summarize(c, samples[s.key] ?? []));
   }
+  // Without a `direct` subject (a comparison of servers alone) there is no overhead to take.
+  const direct = out.direct;
   for (const s of subjects) {
-    if (s.key === 'direct') continue;
+    if (s.key === 'direct' || !direct) continue;
     // A percentile is undefined only when a phase made no call at all; NaN then reads as n/a.
-    const direct = of('direct');
     out[s.key] = of(s.key).map((p, i) => ({
       ...p,
       overheadP50: round((p.p50 ?? Number.NaN) - (direct[i]?.p50 ?? Number.NaN)),

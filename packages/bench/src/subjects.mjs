@@ -12,7 +12,7 @@ import { SCRATCH_DIR, track } from './processes.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
-const HOST_CLI = join(dirname(require.resolve('@toolhost/host/package.json')), 'dist', 'cli.js');
+export const HOST_CLI = join(dirname(require.resolve('@toolhost/host/package.json')), 'dist', 'cli.js');
 const PEER_CLI = join(
   dirname(require.resolve('@ivotoby/openapi-mcp-server/package.json')),
   'bin',
@@ -97,11 +97,12 @@ export function hostOptions(upstream, plugins, mcp) {
 }
 
 /**
+ * The host's config file for a run (in the scratch folder): hostOptions, as JSON.
  * @param {string} upstream
  * @param {string[]} [plugins]
  * @param {McpSettings} [mcp]
  */
-function hostConfig(upstream, plugins, mcp) {
+export function hostConfig(upstream, plugins, mcp) {
   const dir = mkdtempSync(join(SCRATCH_DIR, 'config-'));
   const file = join(dir, 'toolhost.config.json');
   writeFileSync(file, JSON.stringify(hostOptions(upstream, plugins, mcp)));
@@ -135,6 +136,26 @@ function peerArgs(upstream) {
   ];
 }
 
+/**
+ * The host whose command is `cli` (this workspace's unless another checkout's is given), with
+ * every plugin it finds, measured by one of the calls of the tool set the upstream answers.
+ * @param {string} cli
+ * @param {string} upstream
+ * @returns {Server}
+ */
+export function hostServer(cli, upstream) {
+  const config = hostConfig(upstream);
+  return {
+    label: 'toolhost',
+    stdio: [cli, '--config', config, 'serve', '--stdio'],
+    http: (port) => [cli, '--config', config, 'serve', '--http', String(port)],
+    call: {
+      name: 'CrmEventsApi_RetrieveCustomEventDefinitions',
+      arguments: { results_per_page_limit: 10 },
+    },
+  };
+}
+
 /** The servers measured; each knows how to start over stdio or HTTP and which call to make. */
 /**
  * @param {string} upstream
@@ -148,15 +169,7 @@ export function servers(upstream) {
       http: (port) => [BARE, upstream, '--http', String(port)],
       call: { name: 'list_event_definitions', arguments: { limit: 10 } },
     },
-    host: {
-      label: 'toolhost',
-      stdio: hostStdio(upstream),
-      http: (port) => [HOST_CLI, '--config', hostConfig(upstream), 'serve', '--http', String(port)],
-      call: {
-        name: 'CrmEventsApi_RetrieveCustomEventDefinitions',
-        arguments: { results_per_page_limit: 10 },
-      },
-    },
+    host: hostServer(HOST_CLI, upstream),
     peer: {
       label: 'peer: @ivotoby/openapi-mcp-server',
       stdio: peerArgs(upstream),
