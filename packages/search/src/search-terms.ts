@@ -34,6 +34,11 @@ const PHRASES: [RegExp, string][] = [
     ' upsert ',
   ],
   [/\bget(ting)? rid of\b/gi, ' delete '],
+  // A feature asked of a library names what it should do, not an adding: "add support for
+  // comments", "adds the ability to update a customer", "new operation: delete records".
+  [/\b(add|adds|adding|added)\s+(the\s+|an?\s+)?(support|ability|option|feature|possibility)\b/gi, ' '],
+  [/\bnew\s+(operation|method|feature|endpoint|action|function)s?\b/gi, ' '],
+  [/\bfeature request\b/gi, ' '],
   [/\bspin(ning)? up\b/gi, ' create '],
   [/\b(turn|switch)(ing)? on\b/gi, ' enable '],
   [/\b(turn|switch)(ing)? off\b/gi, ' disable '],
@@ -63,7 +68,13 @@ const STOP_WORDS = new Set(
     'there here what which who whom whose when where why how please want need let lets just ' +
     'also some any each only via per like about using use api apis tool tools ' +
     'call calls give gives show tell find know see them their they he she his her him ' +
-    'id ids up'
+    'id ids up ' +
+    // How developers frame a question about an API, in issues and forums: about the asking,
+    // never about which endpoint ("support for …", "the X method fails", "feature request").
+    'support supported supports supporting feature features method methods function functions ' +
+    'endpoint endpoints work works working fail fails failing failed error errors problem problems ' +
+    'bug bugs possible able ability implement implemented implementation documentation docs ' +
+    'example examples help trying try tried seem seems still'
   ).split(' '),
 );
 

@@ -105,36 +105,38 @@ function firstClause(description: string): string {
     .trim();
 }
 
-/** The note of every tool, by canonical name; none for a tool alone in its tool set. */
-export function siblingNotes(
+/**
+ * The note of tool `i` among `tools` (`sameSet` the indexes of the tools of its tool set); none
+ * for a tool alone in its tool set. One tool at a time: a search needs the notes of the few it
+ * returns, and comparing every pair of a catalog of a thousand tools up front costs seconds.
+ */
+export function siblingNote(
   tools: readonly SearchableTool[],
   shapes: readonly ToolShape[],
-): Map<string, string> {
-  const notes = new Map<string, string>();
-  tools.forEach((tool, i) => {
-    const shape = shapes[i]!;
-    let best = -1;
-    let score = -1;
-    tools.forEach((other, j) => {
-      if (j === i || other.toolSet !== tool.toolSet) return;
-      const o = shapes[j]!;
-      // The easiest to confuse: the same operation on a related object, then the same object.
-      const sameOp = o.op === shape.op;
-      const heads = overlap(shape.head, o.head);
-      const s =
-        (sameOp ? 1 : 0) +
-        2 * heads +
-        sharedPrefix(shape.route, o.route) +
-        0.5 * overlap(shape.parents, o.parents) +
-        (sameOp && related(shape, o) ? 2.5 : 0) +
-        (sameOp && heads > 0.5 ? 1 : 0);
-      if (s > score) {
-        score = s;
-        best = j;
-      }
-    });
-    if (best >= 0)
-      notes.set(tool.name, contrast(tool, shape, tools[best]!, shapes[best]!, shortName(tools[best]!)));
-  });
-  return notes;
+  i: number,
+  sameSet: readonly number[],
+): string | undefined {
+  const tool = tools[i]!;
+  const shape = shapes[i]!;
+  let best = -1;
+  let score = -1;
+  for (const j of sameSet) {
+    if (j === i) continue;
+    const o = shapes[j]!;
+    // The easiest to confuse: the same operation on a related object, then the same object.
+    const sameOp = o.op === shape.op;
+    const heads = overlap(shape.head, o.head);
+    const s =
+      (sameOp ? 1 : 0) +
+      2 * heads +
+      sharedPrefix(shape.route, o.route) +
+      0.5 * overlap(shape.parents, o.parents) +
+      (sameOp && related(shape, o) ? 2.5 : 0) +
+      (sameOp && heads > 0.5 ? 1 : 0);
+    if (s > score) {
+      score = s;
+      best = j;
+    }
+  }
+  return best >= 0 ? contrast(tool, shape, tools[best]!, shapes[best]!, shortName(tools[best]!)) : undefined;
 }

@@ -2,7 +2,7 @@ import MiniSearch from 'minisearch';
 import { type RequestIntent, requestIntent, verbOperation } from './request-intent.js';
 import { knownWords, processTerm, tokenize } from './search-terms.js';
 import type { SearchableTool } from './searchable-tool.js';
-import { siblingNotes } from './sibling-note.js';
+import { siblingNote } from './sibling-note.js';
 import { SpellingFixer } from './spelling.js';
 import {
   type IdShape,
@@ -45,11 +45,13 @@ interface IndexedTool {
   description: string;
   /** Parameter names (not `mode` and `request_body`, which every mode tool has). */
   params: string;
+  /** The literal segments of the endpoint's path (`/meta/bases/{baseId}/tables` → meta bases tables). */
+  path: string;
 }
 
 // A description says what a tool does in users' words; a name says it in the API's. Parameter
 // names tell apart tools that differ in what they are given (an email versus a contact id).
-const BOOST = { name: 1.5, description: 2, params: 0.2 };
+const BOOST = { name: 1.5, description: 2, params: 0.2, path: 0.5 };
 const GENERIC_PARAMS = new Set(['mode', 'request_body']);
 
 /**
@@ -64,11 +66,21 @@ export class ToolIndex {
   private readonly prefixes: string[];
   /** The object an identifier shape names, from the parameters that take it (`rec` → record). */
   private readonly idObjects: Map<IdShape, string>;
-  private readonly notes: Map<string, string>;
+  /** Notes computed so far, by tool (see `siblingNote`). */
+  private readonly notes = new Map<number, string | undefined>();
+  /** Per tool set, the indexes of its tools. */
+  private readonly bySet = new Map<string, number[]>();
   /** Per tool, whether it is the only one of its tool set that reads its object (no list of them). */
   private readonly onlyReader: boolean[];
   /** Corrects misspelt words to words of the catalog and of the vocabulary. */
   private readonly spelling: SpellingFixer;
+  /** Per tool, its parameters' names written without case or separators (`filterbyformula`). */
+  private readonly paramKeys: Set<string>[];
+  /** Per tool, its endpoint's HTTP method, upper-case. */
+  private readonly methods: string[];
+  /** Per tool, the product its tool set belongs to, as a search term (`airtable`, `sendgrid`). */
+  private readonly vendors: string[];
+  private readonly vendorWords: ReadonlySet<string>;
 
   constructor(tools: readonly SearchableTool[]) {
     this.tools = tools;
@@ -82,16 +94,32 @@ export class ToolIndex {
       ),
     ];
     this.idObjects = idObjects(tools);
-    this.notes = siblingNotes(tools, this.shapes);
+    this.paramKeys = tools.map(
+      (t) =>
+        new Set(
+          Object.keys((t.inputSchema.properties as object | undefined) ?? {})
+            .filter((p) => !GENERIC_PARAMS.has(p))
+            .map(identifierKey),
+        ),
+    );
+    this.methods = tools.map((t) => t.endpoint?.method.toUpperCase() ?? '');
+    const vendorOfSet = setVendors(tools, this.shapes);
+    this.vendors = tools.map((t) => vendorOfSet.get(t.toolSet) ?? '');
+    this.vendorWords = new Set(vendorOfSet.values());
+    tools.forEach((t, id) => {
+      const members = this.bySet.get(t.toolSet) ?? [];
+      this.bySet.set(t.toolSet, members);
+      members.push(id);
+    });
     this.onlyReader = this.shapes.map(
       (shape, id) =>
         shape.op === 'get' &&
-        !this.shapes.some(
-          (other, j) =>
-            (other.op === 'list' || other.op === 'search') &&
-            tools[j]!.toolSet === tools[id]!.toolSet &&
-            other.noun.some((t) => shape.noun.includes(t)),
-        ),
+        !(this.bySet.get(tools[id]!.toolSet) ?? []).some((j) => {
+          const other = this.shapes[j]!;
+          return (
+            (other.op === 'list' || other.op === 'search') && other.noun.some((t) => shape.noun.includes(t))
+          );
+        }),
     );
     this.spelling = new SpellingFixer([
       ...knownWords(),
@@ -104,29 +132,45 @@ export class ToolIndex {
       ),
     ]);
     this.index = new MiniSearch<IndexedTool>({
-      fields: ['name', 'description', 'params'],
+      fields: ['name', 'description', 'params', 'path'],
       // Catalog words written in mixed case (`HyperDB`, `eDiscovery`) are also indexed whole, as
       // users type them ("hyperdb"); a request is split the same way as before.
-      tokenize: (text) => [...tokenize(text), ...compounds(text)],
+      tokenize: (text, field) => [
+        ...tokenize(text),
+        ...compounds(text),
+        ...(field === 'name' ? nameBigrams(text) : []),
+      ],
       processTerm,
       searchOptions: {
         tokenize,
         boost: BOOST,
-        // Typos in longer words still find their term; the weight keeps exact words first.
-        fuzzy: (term) => (term.length > 5 ? 0.15 : false),
-        weights: { fuzzy: 0.3, prefix: 0.3 },
+        // No fuzzy matching: the spelling fixer has already added the catalog word a misspelt
+        // one stands for, and matching every term by edit distance cost most of a search's time
+        // in a catalog of a thousand tools (and found unrelated words: `select` → `selective`).
       },
     });
-    this.index.addAll(
-      tools.map((t, id) => ({
+    const documents = tools.map((t, id) => ({
+      id,
+      name: `${t.name.slice(t.toolSet.length + 1)} ${t.toolSet}`,
+      description: t.description,
+      params: Object.keys((t.inputSchema.properties as Record<string, unknown> | undefined) ?? {})
+        .filter((p) => !GENERIC_PARAMS.has(p))
+        .join(' '),
+      path: (t.endpoint?.path ?? '')
+        .split('/')
+        .filter((seg) => seg.length > 0 && !seg.startsWith('{') && !/^v\d+$/i.test(seg))
+        .join(' '),
+    }));
+    this.index.addAll(documents);
+  }
+
+  private note(id: number): string | undefined {
+    if (!this.notes.has(id))
+      this.notes.set(
         id,
-        name: `${t.name.slice(t.toolSet.length + 1)} ${t.toolSet}`,
-        description: t.description,
-        params: Object.keys((t.inputSchema.properties as Record<string, unknown> | undefined) ?? {})
-          .filter((p) => !GENERIC_PARAMS.has(p))
-          .join(' '),
-      })),
-    );
+        siblingNote(this.tools, this.shapes, id, this.bySet.get(this.tools[id]!.toolSet) ?? []),
+      );
+    return this.notes.get(id);
   }
 
   /** The tools that best match `query`, best first; none for a query of common words only. */
@@ -135,6 +179,9 @@ export class ToolIndex {
     const set = options.toolSet?.toLowerCase();
     const sets = options.toolSets && new Set(options.toolSets.map((s) => s.toLowerCase()));
     const intent = requestIntent(this.spelling.correct(query), this.prefixes);
+    const named = namedVendors(query, intent, this.vendorWords);
+    const identifiers = identifiersIn(query);
+    const methods = new Set(query.match(HTTP_METHOD) ?? []);
     const inSet = (id: number) => {
       const own = this.tools[id]!.toolSet.toLowerCase();
       return (!set || own === set) && (!sets || sets.has(own));
@@ -149,7 +196,9 @@ export class ToolIndex {
       boostTerm: (term: string) =>
         GENERIC_OPS.has(intent.op) && intent.verbTerms.has(term) ? VERB_WEIGHT : 1,
     });
-    const text = new Map<number, number>(found.map((r) => [r.id as number, r.score]));
+    // The shapes add at most about what the best text score is worth: a tool far down the text
+    // ranking cannot reach the first five, so only the leading ones are weighed.
+    const text = new Map<number, number>(found.slice(0, CANDIDATES).map((r) => [r.id as number, r.score]));
     // A tool that takes the request's identifier is a candidate even without a shared word.
     if (intent.ids.size > 0)
       this.shapes.forEach((shape, id) => {
@@ -161,18 +210,23 @@ export class ToolIndex {
     const ranked = [...text]
       .map(([id, score]) => ({
         id,
-        score: relevance(score / (best || 1), this.shapes[id]!, intent, this.onlyReader[id]!),
+        score:
+          relevance(score / (best || 1), this.shapes[id]!, intent, this.onlyReader[id]!) +
+          vendorFit(named, this.vendors[id]!) +
+          (identifiers.some((k) => this.paramKeys[id]!.has(k)) ? W.param : 0) +
+          (methods.has(this.methods[id]!) ? W.method : 0),
       }))
       .sort((a, b) => b.score - a.score);
     return ranked.slice(0, limit).map((r) => {
       const tool = this.tools[r.id]!;
+      const differs = this.note(r.id);
       return {
         name: tool.name,
         toolSet: tool.toolSet,
         description: tool.description,
         readOnly: tool.hints.readOnly,
         score: r.score,
-        ...(this.notes.has(tool.name) ? { differs: this.notes.get(tool.name) } : {}),
+        ...(differs ? { differs } : {}),
       };
     });
   }
@@ -208,6 +262,77 @@ const GENERIC_OPS = new Set<RequestIntent['op']>([
   'delete',
 ]);
 const VERB_WEIGHT = 0.25;
+const CANDIDATES = 100;
+
+/**
+ * Each tool set's product, as a search term: the name most of its descriptions start with
+ * (`Airtable: …`), else the tool set's own name without a generic suffix (`SendGrid`,
+ * `GitHubMcp` → github).
+ */
+function setVendors(tools: readonly SearchableTool[], shapes: readonly ToolShape[]): Map<string, string> {
+  const counts = new Map<string, Map<string, number>>();
+  const sizes = new Map<string, number>();
+  tools.forEach((t, id) => {
+    sizes.set(t.toolSet, (sizes.get(t.toolSet) ?? 0) + 1);
+    const vendor = shapes[id]!.vendor;
+    if (!vendor) return;
+    const byVendor = counts.get(t.toolSet) ?? new Map<string, number>();
+    counts.set(t.toolSet, byVendor);
+    byVendor.set(vendor, (byVendor.get(vendor) ?? 0) + 1);
+  });
+  const vendors = new Map<string, string>();
+  for (const [set, size] of sizes) {
+    const [vendor, n] = [...(counts.get(set) ?? [])].sort((a, b) => b[1] - a[1])[0] ?? ['', 0];
+    const own = set.replace(/(Api|Apis|Mcp|Server|Tools?)$/, '').toLowerCase();
+    vendors.set(set, n * 2 >= size ? vendor : own);
+  }
+  return vendors;
+}
+
+/** The products a request names, among those of the catalog's tool sets. */
+function namedVendors(query: string, intent: RequestIntent, vendors: ReadonlySet<string>): Set<string> {
+  const named = new Set<string>();
+  for (const w of [...query.toLowerCase().split(/[^a-z0-9]+/), ...intent.stems])
+    if (vendors.has(w)) named.add(w);
+  return named;
+}
+
+/**
+ * A request that names a product is about that product's tools: they gain, and the tools of a
+ * product it does not name lose (beside other servers' tools, "update the Airtable record" is
+ * not about DNS records).
+ */
+function vendorFit(named: ReadonlySet<string>, vendor: string): number {
+  if (named.size === 0 || !vendor) return 0;
+  return named.has(vendor) ? W.vendor : -W.otherVendor;
+}
+
+/**
+ * Two neighbouring words of a tool's name written as one, as code spells them
+ * (`SendPageViewEvent` → pageview; `track_pageview()`, `whoami`).
+ */
+function nameBigrams(text: string): string[] {
+  const ws = tokenize(text).map((w) => w.toLowerCase());
+  return ws.slice(1).map((w, i) => `${ws[i]}${w}`);
+}
+
+// An HTTP method written as the API's documentation writes it, in capitals: "use PATCH", "(PUT)".
+const HTTP_METHOD = /\b(GET|POST|PUT|PATCH|DELETE)\b/g;
+
+/** A parameter's name without case or separators: `return_fields_by_field_id` → returnfieldsbyfieldid. */
+function identifierKey(name: string): string {
+  return name.toLowerCase().replace(/[^a-z0-9]/g, '');
+}
+
+/**
+ * Words of a request written as code (`filterByFormula`, `page_size`): a parameter's name the
+ * asker read in the API's documentation, which names the tools that take it.
+ */
+function identifiersIn(query: string): string[] {
+  return [...query.matchAll(/\b[a-z]+(?:[A-Z][a-z0-9]*)+\b|\b[a-z0-9]+(?:_[a-z0-9]+)+\b/g)].map((m) =>
+    identifierKey(m[0]),
+  );
+}
 
 /** Mixed-case words of a description, whole and lower-cased: `HyperDB` → hyperdb. */
 function compounds(text: string): string[] {
@@ -261,6 +386,9 @@ const W = {
   number: 0.1,
   deep: 0.04,
   vendor: 0.15,
+  otherVendor: 0.3,
+  param: 0.25,
+  method: 0.2,
   op: 0.45,
   action: 0.35,
   head: 0.3,
@@ -276,7 +404,6 @@ const W = {
 /** The request's fit with one tool: its text score (0..1) plus what the shapes agree on. */
 function relevance(text: number, shape: ToolShape, intent: RequestIntent, onlyReader: boolean): number {
   let score = text;
-  if (shape.vendor && intent.stems.has(shape.vendor)) score += W.vendor;
   // A tool of a part of the product the request never names (SCIM, enterprise, HyperDB) is less
   // likely than one of the product at large.
   if (shape.area && !shape.area.some((t) => intent.stems.has(t))) score -= W.area;
