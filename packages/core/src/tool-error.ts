@@ -25,6 +25,12 @@ export type ToolErrorCode =
   // The same key's call stopped before its outcome was stored: it may have reached the
   // upstream; nothing was sent now, and this key never sends again.
   | 'idempotency_outcome_unknown'
+  // The same confirmation's call (MCP 2026-07-28 `requestState`) is still running elsewhere:
+  // nothing was sent; call again with it shortly.
+  | 'confirmation_in_progress'
+  // The same confirmation's call stopped before its outcome was stored: it may have reached
+  // the upstream; nothing was sent now, and this confirmation never sends again.
+  | 'confirmation_outcome_unknown'
   | 'internal_error';
 
 /** A request as it would be sent, shown before sending: every credential redacted. */

@@ -95,6 +95,15 @@ export interface CallOptions {
    */
   idempotencyKey?: string;
   /**
+   * The person's confirmation this call carries, where the embedder asks by round trips (as the
+   * MCP server does on 2026-07-28 with its `requestState`): the write is sent at most once per
+   * user and confirmation; the same confirmation again (a retry whose answer was lost) answers
+   * the first outcome, `confirmation_in_progress` while it runs elsewhere, or
+   * `confirmation_outcome_unknown` where its call stopped before its outcome was stored.
+   * Ignored by read-only tools, and where `idempotencyKey` is given (the key guards the call).
+   */
+  confirmationId?: string;
+  /**
    * How to ask the person before a write is sent, with tools.confirmWrites (the MCP server
    * passes form elicitation). Without it such a write answers `confirmation_required`.
    */

@@ -1,5 +1,3 @@
-import type { ExpiringRecords } from './writes/expiring-records.js';
-
 /**
  * The port through which the transports (HTTP, stdio) and the MCP layer use what replicas share
  * (Redis): only what they use, never the store itself (its token store, cipher and client stay
@@ -12,8 +10,6 @@ export interface Replicas {
   reachable(): boolean;
   /** The MCP sessions replicas share, each expiring after `idleMs` unused. */
   sessions(idleMs: number): ReplicaSessions;
-  /** Records every replica reads and writes (spent confirmations). */
-  readonly records: ExpiringRecords;
   /** Results too large for a tool result, readable on every replica by their owner. */
   readonly results: SharedResults;
   /** Redis commands, for the host's own authorization server's state (auth/own-authorization-server.ts) only. */

@@ -110,6 +110,50 @@ async function connect(
   return { client, transport };
 }
 
+const agree = { confirm: { action: 'accept', content: { send: true } } };
+
+interface ModernAnswer {
+  result?: CallToolResult & { resultType?: string; requestState?: string };
+  error?: { code: number; message: string };
+}
+
+/** A 2026-07-28 tools/call by hand, as a client that declares form elicitation sends it (and retries it). */
+async function modernCall(
+  url: string,
+  name: string,
+  args: Record<string, unknown>,
+  retry?: { requestState: string; inputResponses: Record<string, unknown> },
+): Promise<ModernAnswer> {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${ALICE}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': 'tools/call',
+      'mcp-name': name,
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: {
+        name,
+        arguments: args,
+        ...retry,
+        _meta: {
+          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+          'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '0' },
+          'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } },
+        },
+      },
+    }),
+  });
+  if (res.status !== 200) throw new Error(`HTTP ${res.status}`);
+  return (await res.json()) as ModernAnswer;
+}
+
 const getItem = (c: Client, id = 'i1') =>
   c.callTool({ name: 'EchoApi_GetItem', arguments: { item_id: id } }) as Promise<CallToolResult>;
 
@@ -229,6 +273,72 @@ describe('replicas: any replica serves any session', () => {
     expect(upstream.requests[0]).toMatchObject({ method: 'DELETE', path: '/items/m9' });
     expect(await admin.keys('toolhost:session:*')).toEqual([]);
   }, 60_000);
+
+  it('answers a 2026-07-28 confirmation retried on B after A was killed mid-send: its outcome or outcome unknown, never a second request', async () => {
+    const [a, b] = await startReplicas({ tools: { confirmWrites: true, idempotencyClaimSeconds: 2 } });
+    await storeAliceToken('items.write');
+    let served = 0;
+    let hold = false;
+    // A held request stays at the upstream: its replica has sent it and waits for the answer.
+    upstream.respond(() =>
+      hold ? new Promise<never>(() => {}) : { status: 200, body: { deleted: true, n: ++served } },
+    );
+    const target = { to: origin(a) };
+    balancer.pick = () => target.to;
+    const deleteItem = (id: string, retry?: { requestState: string }) =>
+      modernCall(
+        `${balancer.url}/mcp`,
+        'EchoApi_DeleteItem',
+        { item_id: id },
+        retry && { ...retry, inputResponses: agree },
+      );
+
+    // Answered on A and retried on B (the answer lost on its way): B answers A's outcome.
+    const sentState = (await deleteItem('kept')).result!.requestState!;
+    const sent = await deleteItem('kept', { requestState: sentState });
+    expect(sent.result?.isError, JSON.stringify(sent)).toBeFalsy();
+    target.to = origin(b);
+    const retried = await deleteItem('kept', { requestState: sentState });
+    expect(retried.result).toEqual(sent.result);
+    expect(upstream.requests).toHaveLength(1);
+
+    // Answered on A, which is killed once its request is at the upstream, before it answers.
+    target.to = origin(a);
+    const state = (await deleteItem('lost')).result!.requestState!;
+    hold = true;
+    const lost = deleteItem('lost', { requestState: state }).catch((e: unknown) => e);
+    await vi.waitFor(() => expect(upstream.requests).toHaveLength(2), { timeout: 20_000, interval: 20 });
+    a.child.kill('SIGKILL');
+    await a.exited;
+    // The client never got its answer (the balancer's 502, or a stream cut short).
+    expect(await lost).toBeInstanceOf(Error);
+    hold = false;
+    target.to = origin(b);
+    const errorOf = (r: ModernAnswer) =>
+      (r.result?.structuredContent as { error?: { code: string; message: string; retryable: boolean } })
+        ?.error;
+    // The killed replica's claim outlives it by up to tools.idempotencyClaimSeconds: meanwhile
+    // the retry is told the call is still running, and sends nothing either.
+    const deadline = Date.now() + 30_000;
+    let answer = await deleteItem('lost', { requestState: state });
+    while (errorOf(answer)?.code === 'confirmation_in_progress' && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 500));
+      answer = await deleteItem('lost', { requestState: state });
+    }
+    expect(answer.error, JSON.stringify(answer)).toBeUndefined();
+    expect(answer.result?.isError).toBe(true);
+    expect(errorOf(answer)).toMatchObject({ code: 'confirmation_outcome_unknown', retryable: false });
+    expect(errorOf(answer)?.message).toMatch(/may have reached the upstream/);
+    expect(errorOf(answer)?.message).toMatch(/Check upstream whether the change was made/);
+    // And again later: the confirmation never sends.
+    expect(errorOf(await deleteItem('lost', { requestState: state }))?.code).toBe(
+      'confirmation_outcome_unknown',
+    );
+    expect(upstream.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+      'DELETE /items/kept',
+      'DELETE /items/lost',
+    ]);
+  }, 90_000);
 
   it('serves one session whose requests alternate between two replicas, for its user only', async () => {
     await sessionAcrossReplicas(suite());

@@ -25,7 +25,10 @@ afterAll(async () => {
   await host.close();
   await upstream.close();
 });
-beforeEach(() => upstream.reset());
+beforeEach(() => {
+  upstream.reset();
+  upstream.respond(() => ({ status: 200, body: { ok: true } }));
+});
 
 const update = { id: 'thing-1', notify: false, title: 'Renamed' };
 
@@ -112,7 +115,7 @@ describe('write confirmation on MCP 2026-07-28 (input_required)', () => {
     expect(upstream.requests).toHaveLength(0);
   });
 
-  it('refuses a tampered, replayed, other-user or other-call state, sending nothing', async () => {
+  it('refuses a tampered, other-user or other-call state, sending nothing', async () => {
     const state = (await call(update)).body.result!.requestState!;
     const [head, body, mac] = state.split('.');
     const payload = JSON.parse(Buffer.from(body!, 'base64url').toString());
@@ -125,14 +128,35 @@ describe('write confirmation on MCP 2026-07-28 (input_required)', () => {
     ];
     for (const r of refusals) expect(r.body.error?.code).toBe(-32602);
     expect(upstream.requests).toHaveLength(0);
-    // Still unused: it sends once, then never again.
+    // Still unused: it sends once.
     expect(
       (await call(update, ALICE, { requestState: state, inputResponses: agree })).body.result?.isError,
     ).toBeFalsy();
-    const replayed = await call(update, ALICE, { requestState: state, inputResponses: agree });
-    expect(replayed.body.error?.code).toBe(-32602);
-    expect(replayed.body.error?.message).toMatch(/already used/);
     expect(upstream.requests).toHaveLength(1);
+  });
+
+  it('answers the same state again (an answer the client lost) with the first outcome, sending once', async () => {
+    let served = 0;
+    upstream.respond(() => ({ status: 200, body: { n: ++served } }));
+    const state = (await call(update)).body.result!.requestState!;
+    const first = await call(update, ALICE, { requestState: state, inputResponses: agree });
+    expect(first.body.result?.isError).toBeFalsy();
+    expect(first.body.result?.content?.[0]?.text).toContain('"n":1');
+    const again = await Promise.all(
+      [0, 1, 2].map(() => call(update, ALICE, { requestState: state, inputResponses: agree })),
+    );
+    for (const a of again) expect(a.body.result).toEqual(first.body.result);
+    expect(upstream.requests).toHaveLength(1);
+    // Another user cannot read it with the state; a new question is a new call.
+    expect((await call(update, BOB, { requestState: state, inputResponses: agree })).body.error?.code).toBe(
+      -32602,
+    );
+    const next = (await call(update)).body.result!.requestState!;
+    expect(
+      (await call(update, ALICE, { requestState: next, inputResponses: agree })).body.result?.content?.[0]
+        ?.text,
+    ).toContain('"n":2');
+    expect(upstream.requests).toHaveLength(2);
   });
 
   it('refuses an expired state', async () => {

@@ -65,6 +65,24 @@ describe('confirmation by a person (tools.confirmWrites)', () => {
     expect(upstream.requests).toHaveLength(0);
   });
 
+  it('sends once per confirmationId (an embedder asking by round trips): the same id again answers the first outcome', async () => {
+    const agreed = { confirm: async () => true, confirmationId: 'confirmation-1' };
+    const first = await host.callTool('WriteApi.UpdateThing', update, agreed);
+    expect(first.ok).toBe(true);
+    expect(await host.callTool('WriteApi.UpdateThing', update, agreed)).toEqual(first);
+    expect(upstream.requests).toHaveLength(1);
+    // Declined, it sent nothing: the same confirmation may still send, once.
+    const second = { ...agreed, confirmationId: 'confirmation-2' };
+    const declined = await host.callTool('WriteApi.UpdateThing', update, {
+      ...second,
+      confirm: async () => false,
+    });
+    expect(declined.ok ? undefined : declined.error.code).toBe('cancelled');
+    expect((await host.callTool('WriteApi.UpdateThing', update, second)).ok).toBe(true);
+    expect((await host.callTool('WriteApi.UpdateThing', update, second)).ok).toBe(true);
+    expect(upstream.requests).toHaveLength(2);
+  });
+
   it('never holds a read-only tool', async () => {
     const client = await mcpClient(host, { capabilities: formCapabilities });
     const shown = person(client, { action: 'decline' });

@@ -80,14 +80,17 @@ export async function askMidCall(call: AskingCall): Promise<Asked> {
  * person's confirmation of a write, a sign-in to the upstream) ends the request, with nothing
  * sent upstream, in `input_required`: the question and a signed `requestState`. The client
  * asks, then sends the call again with the answer and the state, which must be this user's,
- * for this very call, unexpired and unused.
+ * for this very call and unexpired; the call is sent at most once per state.
  */
 export async function askByRoundTrips(call: AskingCall): Promise<Asked> {
   const { ctx, options, confirmations: states, userId, tool } = call;
   const state = ctx.mcpReq.requestState<ConfirmationPayload>();
   if (state !== undefined) {
-    const refused = await states.redeem(state, userId, tool, call.digest());
+    const refused = states.refusal(state, userId, tool, call.digest());
     if (refused) throw new ProtocolError(ProtocolErrorCode.InvalidParams, refused);
+    // Sent once per state: the same state again (an answer lost with its replica) gets the
+    // first outcome, or is told that the request may have left, never a second request.
+    options.confirmationId = state.n;
   }
   let asked: Parameters<ConfirmWrite>[0] | undefined;
   if (state?.k === 'confirm') {

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
-import type { ExpiringRecords } from '../writes/expiring-records.js';
+import { CONFIRMED_CALL_TTL_MS } from '../writes/confirmed-calls.js';
 import { createRequestStateCodec, type RequestStateCodec, type ServerContext } from './sdk.js';
 
 const require = createRequire(import.meta.url);
@@ -19,12 +19,18 @@ export interface ConfirmationPayload {
   t: string;
   /** A digest of the arguments and idempotency key, so that the answer sends only that call. */
   d: string;
-  /** Spent on the first answer, so that the same state cannot send the call twice. */
+  /**
+   * The confirmation's id: the call it answers is sent at most once per id (the host's
+   * `confirmationId`), and the same state again answers that call's outcome.
+   */
   n: string;
 }
 
-/** As long as a person has to decide, as on the session era (the question's timeout there). */
-const STATE_TTL_SECONDS = 10 * 60;
+/**
+ * As long as a person has to decide, as on the session era (the question's timeout there);
+ * a confirmed call's outcome is kept as long, for a retry of its state.
+ */
+const STATE_TTL_SECONDS = CONFIRMED_CALL_TTL_MS / 1000;
 
 /** The user a request is made for: set by the endpoint (access tokens), the same on stdio. */
 const userOf = (ctx: ServerContext): string => ctx.http?.authInfo?.clientId ?? '';
@@ -32,17 +38,15 @@ const userOf = (ctx: ServerContext): string => ctx.http?.authInfo?.clientId ?? '
 /**
  * The `requestState` of a confirmation asked with `input_required` (MCP 2026-07-28, where the
  * server cannot ask mid-call): HMAC-signed with a key every replica derives alike, expiring,
- * bound to the user (in the MAC, through the SDK's codec) and to the exact call, and spent on
- * its first use. The signing is the SDK's own codec; the spending uses the host's expiring
- * records (Redis when replicas share a store), the one thing written, and only per answer.
+ * bound to the user (in the MAC, through the SDK's codec) and to the exact call. Nothing is
+ * written here: the call it confirms is sent once per state by write safety, which keeps its
+ * attempt and outcome (Redis when replicas share a store), so that a client whose answer was
+ * lost can send the same state again and get that outcome rather than a second request.
  */
 export class ConfirmationStates {
   readonly codec: RequestStateCodec<ConfirmationPayload>;
 
-  constructor(
-    key: Uint8Array,
-    private readonly spent: ExpiringRecords,
-  ) {
+  constructor(key: Uint8Array) {
     this.codec = createRequestStateCodec<ConfirmationPayload>({
       key,
       ttlSeconds: STATE_TTL_SECONDS,
@@ -62,20 +66,11 @@ export class ConfirmationStates {
     return this.codec.mint({ k: kind, u: userId, t: tool, d: digest, n: nonce }, ctx);
   }
 
-  /**
-   * Why an answered state cannot confirm this call (another call's, another user's, or spent),
-   * or undefined when it confirms it: then it is spent.
-   */
-  async redeem(
-    state: ConfirmationPayload,
-    userId: string,
-    tool: string,
-    digest: string,
-  ): Promise<string | undefined> {
+  /** Why an answered state cannot confirm this call (another call's, another user's), or undefined when it does. */
+  refusal(state: ConfirmationPayload, userId: string, tool: string, digest: string): string | undefined {
     if (state.u !== userId || state.t !== tool || state.d !== digest)
       return 'The requestState was issued for another call; call the tool again to be asked anew.';
-    const first = await this.spent.add(`mcp-confirmation:${state.n}`, '1', STATE_TTL_SECONDS * 1000);
-    return first ? undefined : 'This confirmation was already used; call the tool again to be asked anew.';
+    return undefined;
   }
 }
 

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import type { Host } from '../host-api.js';
-import { MemoryRecords } from '../writes/expiring-records.js';
 import { type CatalogView, CatalogViews, narrowingOf } from './catalog-views.js';
 import { clientNameOf } from './client-identity.js';
 import { ConfirmationStates } from './confirmation-state.js';
@@ -50,15 +49,13 @@ export function prepareMcpServingState(host: Host) {
 }
 
 /**
- * Where 2026-07-28 confirmations are signed and spent: with replicas, a key every one derives
- * from TOOLHOST_TOKEN_KEY and the records they share (Redis), so any replica takes the answer
- * to a question another asked; alone, a key of this process and its memory.
+ * How 2026-07-28 confirmations are signed: with replicas, a key every one derives from
+ * TOOLHOST_TOKEN_KEY, so any replica takes the answer to a question another asked; alone, a
+ * key of this process.
  */
 function confirmationStatesOf(host: Host): ConfirmationStates {
   const replicas = host.serving.replicas;
-  return replicas
-    ? new ConfirmationStates(replicas.signingKey('mcp-request-state'), replicas.records)
-    : new ConfirmationStates(randomBytes(32), new MemoryRecords());
+  return new ConfirmationStates(replicas ? replicas.signingKey('mcp-request-state') : randomBytes(32));
 }
 
 /** How long a client may keep what does not change while the host runs: the tool list. */

@@ -119,7 +119,6 @@ export async function openSharedStore(
         signingKey: (purpose) => cipher.derive(purpose),
         reachable: () => health.up,
         sessions: (idleMs) => new RedisSessions(redis, opened, idleMs),
-        records: writeRecords,
         results,
         redis,
       },

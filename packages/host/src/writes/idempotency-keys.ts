@@ -77,6 +77,28 @@ function outcomeUnknown(): ToolOutcome {
   };
 }
 
+/**
+ * What a key guards, as its records and refusals name it: a caller's idempotency key, or a
+ * person's confirmation of one call (confirmed-calls.ts). Both send at most once per user and
+ * key, and answer the first outcome to a retry.
+ */
+export interface KeyKind {
+  /** Prefix of its records, and the kind of its per-user places. */
+  name: string;
+  conflict(): ToolOutcome;
+  inProgress(waitedMs: number): ToolOutcome;
+  outcomeUnknown(): ToolOutcome;
+  tooMany(max: number, scope: string, ttlMs: number): ToolOutcome;
+}
+
+export const IDEMPOTENCY_KEYS: KeyKind = {
+  name: 'idempotency',
+  conflict,
+  inProgress,
+  outcomeUnknown,
+  tooMany: tooManyKeys,
+};
+
 /** This process: in a store no other process shares, a claim of another boot is a dead process's. */
 const BOOT = randomBytes(6).toString('hex');
 
@@ -103,6 +125,8 @@ export interface IdempotencyOptions {
   maxPerUser?: number;
   /** Where each user's keys are counted (default: by this process). */
   places?: PerUserPlaces;
+  /** What the keys guard (default: callers' idempotency keys). */
+  kind?: KeyKind;
 }
 
 type Known = { kind: 'outcome'; outcome: ToolOutcome } | { kind: 'running' } | { kind: 'free' };
@@ -127,6 +151,7 @@ export class IdempotencyKeys {
   private readonly finishRetryMs: number;
   private readonly places: PerUserPlaces;
   private readonly maxPerUser: number;
+  private readonly kind: KeyKind;
 
   constructor(
     private readonly records: ExpiringRecords,
@@ -141,6 +166,7 @@ export class IdempotencyKeys {
     this.finishRetryMs = options.finishRetryMs ?? 60_000;
     this.places = options.places ?? new ProcessPlaces();
     this.maxPerUser = options.maxPerUser ?? MAX_KEYS_PER_USER;
+    this.kind = options.kind ?? IDEMPOTENCY_KEYS;
   }
 
   async run(
@@ -152,7 +178,7 @@ export class IdempotencyKeys {
   ): Promise<ToolOutcome> {
     const id = createHash('sha256').update(`${userId}\u0000${key}`).digest('base64url');
     const running = this.local.get(id);
-    if (running) return running.fingerprint === fingerprint ? running.outcome : conflict();
+    if (running) return running.fingerprint === fingerprint ? running.outcome : this.kind.conflict();
     const entry = { fingerprint, outcome: this.settle(userId, id, fingerprint, send, signal) };
     this.local.set(id, entry);
     try {
@@ -169,7 +195,8 @@ export class IdempotencyKeys {
     send: () => Promise<DispatchResult>,
     signal?: AbortSignal,
   ): Promise<ToolOutcome> {
-    const keys = { claim: `idempotency-claim:${id}`, attempt: `idempotency-attempt:${id}` };
+    const name = this.kind.name;
+    const keys = { claim: `${name}-claim:${id}`, attempt: `${name}-attempt:${id}` };
     const started = Date.now();
     let waited = false;
     const done = <T>(value: T): T => {
@@ -181,7 +208,7 @@ export class IdempotencyKeys {
       if (known.kind === 'outcome') return done(known.outcome);
       if (known.kind === 'running') {
         waited = true;
-        if (Date.now() - started >= this.waitMs) return done(inProgress(Date.now() - started));
+        if (Date.now() - started >= this.waitMs) return done(this.kind.inProgress(Date.now() - started));
         await sleep(this.pollMs, undefined, { signal });
         continue;
       }
@@ -195,19 +222,19 @@ export class IdempotencyKeys {
       });
       if (stored) {
         await this.records.removeIf(keys.claim, marker).catch(() => {});
-        return stored.fingerprint === fingerprint ? stored.outcome : conflict();
+        return stored.fingerprint === fingerprint ? stored.outcome : this.kind.conflict();
       }
       const placed = await this.places
-        .take('idempotency', userId, id, this.maxPerUser, this.options.ttlMs)
+        .take(name, userId, id, this.maxPerUser, this.options.ttlMs)
         .catch(async (e) => {
           await this.records.removeIf(keys.claim, marker).catch(() => {});
           throw e;
         });
       if (!placed) {
         await this.records.removeIf(keys.claim, marker).catch(() => {});
-        return tooManyKeys(this.maxPerUser, this.places.scope, this.options.ttlMs);
+        return this.kind.tooMany(this.maxPerUser, this.places.scope, this.options.ttlMs);
       }
-      const giveBack = () => this.places.giveBack('idempotency', userId, id).catch(() => {});
+      const giveBack = () => this.places.giveBack(name, userId, id).catch(() => {});
       const sent = await this.sendClaimed(userId, id, keys, marker, fingerprint, send).catch(
         async (e: unknown) => {
           await giveBack();
@@ -230,14 +257,14 @@ export class IdempotencyKeys {
   ): Promise<Known> {
     const answer = (s: StoredOutcome): Known => ({
       kind: 'outcome',
-      outcome: s.fingerprint === fingerprint ? s.outcome : conflict(),
+      outcome: s.fingerprint === fingerprint ? s.outcome : this.kind.conflict(),
     });
     const stored = await this.stored(id);
     if (stored) return answer(stored);
     const attempt = await this.records.get(keys.attempt);
     const held = await this.records.get(keys.claim);
     if (held !== undefined) {
-      if (held.split(' ')[0] !== fingerprint) return { kind: 'outcome', outcome: conflict() };
+      if (held.split(' ')[0] !== fingerprint) return { kind: 'outcome', outcome: this.kind.conflict() };
       if (this.holderAlive(held)) return { kind: 'running' };
       // A previous run of this process held it (memory or its own file): it is gone.
       await this.records.removeIf(keys.claim, held);
@@ -246,8 +273,8 @@ export class IdempotencyKeys {
     // The holder stores its outcome before dropping its attempt: look once more.
     const late = await this.stored(id);
     if (late) return answer(late);
-    if (attempt.split(' ')[0] !== fingerprint) return { kind: 'outcome', outcome: conflict() };
-    return { kind: 'outcome', outcome: outcomeUnknown() };
+    if (attempt.split(' ')[0] !== fingerprint) return { kind: 'outcome', outcome: this.kind.conflict() };
+    return { kind: 'outcome', outcome: this.kind.outcomeUnknown() };
   }
 
   private holderAlive(marker: string): boolean {
@@ -280,8 +307,8 @@ export class IdempotencyKeys {
       ? [
           () =>
             this.records.put(
-              `idempotency:${id}`,
-              this.codec.encode({ fingerprint, outcome: result.outcome }, `idempotency:${id}`),
+              `${this.kind.name}:${id}`,
+              this.codec.encode({ fingerprint, outcome: result.outcome }, `${this.kind.name}:${id}`),
               this.options.ttlMs,
               { userId, afterSend: true },
             ),
@@ -347,7 +374,8 @@ export class IdempotencyKeys {
   }
 
   private async stored(id: string): Promise<StoredOutcome | undefined> {
-    const text = await this.records.get(`idempotency:${id}`);
-    return text === undefined ? undefined : (this.codec.decode(text, `idempotency:${id}`) as StoredOutcome);
+    const key = `${this.kind.name}:${id}`;
+    const text = await this.records.get(key);
+    return text === undefined ? undefined : (this.codec.decode(text, key) as StoredOutcome);
   }
 }

@@ -3,6 +3,7 @@ import type { DispatchResult, PreparedRequest, ToolEngine } from '@toolhost/engi
 import type { CallLifecycle } from '../call-lifecycle.js';
 import type { CallWaitObserver } from '../call-waits.js';
 import type { ResolvedHostConfig } from '../config/host-config.js';
+import { CONFIRMED_CALL_TTL_MS, CONFIRMED_CALLS } from './confirmed-calls.js';
 import { type ExpiringRecords, MemoryRecords } from './expiring-records.js';
 import { FileRecords } from './file-records.js';
 import { callFingerprint, IdempotencyKeys } from './idempotency-keys.js';
@@ -24,6 +25,11 @@ export interface WriteCallOptions {
   signal?: AbortSignal;
   /** Sends at most once per user and key; the same key again answers the first outcome. */
   idempotencyKey?: string;
+  /**
+   * The confirmation this call carries (MCP 2026-07-28): sent at most once per user and
+   * confirmation, as with a key; the same confirmation again answers the first outcome.
+   */
+  confirmationId?: string;
   /** How to ask the person, where the client can be asked (tools.confirmWrites). */
   confirm?: ConfirmWrite;
   /** Hears of the waits the call goes through (MCP progress and log notifications). */
@@ -60,11 +66,13 @@ export class WriteSafety {
     private readonly previews: Previews,
     private readonly keys: IdempotencyKeys,
     readonly confirmWrites: boolean,
+    /** The calls confirmed by a person's answer to a round trip, each sent once (confirmed-calls.ts). */
+    private readonly confirmed: IdempotencyKeys,
   ) {}
 
   /** Waits for records still being written (the file store), at shutdown. */
   async flush(): Promise<void> {
-    await this.keys.drain();
+    await Promise.all([this.keys.drain(), this.confirmed.drain()]);
     await this.records.flush?.();
   }
 
@@ -179,8 +187,12 @@ export class WriteSafety {
     attempt: () => Promise<DispatchResult>,
   ): Promise<ToolOutcome> {
     try {
-      if (!o.idempotencyKey) return (await attempt()).outcome;
-      return await this.keys.run(o.userId, o.idempotencyKey, fingerprint(), attempt, o.signal);
+      // A caller's key guards the call already, its confirmation included: one record set is enough.
+      if (o.idempotencyKey)
+        return await this.keys.run(o.userId, o.idempotencyKey, fingerprint(), attempt, o.signal);
+      if (o.confirmationId)
+        return await this.confirmed.run(o.userId, o.confirmationId, fingerprint(), attempt, o.signal);
+      return (await attempt()).outcome;
     } catch (e) {
       return asOutcome(e);
     }
@@ -224,19 +236,20 @@ export function createWriteSafety(input: {
   // Each user's places are counted where their records are: in Redis across replicas, in the
   // file (so that a restart keeps the count), else by this process.
   const places = input.shared?.places ?? (records instanceof FileRecords ? records : new ProcessPlaces());
+  const keyed = {
+    maxPerUser: tools.idempotencyKeysPerUser,
+    places,
+    claimLeaseMs: tools.idempotencyClaimSeconds * 1000,
+    waitMs: tools.idempotencyWaitSeconds * 1000,
+    ...(input.onClaimWaited ? { onWaited: input.onClaimWaited } : {}),
+  };
   return new WriteSafety(
     records,
     input.calls,
     input.engine,
     new Previews(records, codec, tools.previewTtlSeconds * 1000, tools.previewsPerUser, places),
-    new IdempotencyKeys(records, codec, {
-      ttlMs: tools.idempotencyTtlSeconds * 1000,
-      maxPerUser: tools.idempotencyKeysPerUser,
-      places,
-      claimLeaseMs: tools.idempotencyClaimSeconds * 1000,
-      waitMs: tools.idempotencyWaitSeconds * 1000,
-      ...(input.onClaimWaited ? { onWaited: input.onClaimWaited } : {}),
-    }),
+    new IdempotencyKeys(records, codec, { ...keyed, ttlMs: tools.idempotencyTtlSeconds * 1000 }),
     tools.confirmWrites,
+    new IdempotencyKeys(records, codec, { ...keyed, ttlMs: CONFIRMED_CALL_TTL_MS, kind: CONFIRMED_CALLS }),
   );
 }
