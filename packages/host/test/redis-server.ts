@@ -138,7 +138,7 @@ export async function startRedisServer(extraArgs: string[] = []): Promise<RedisS
   };
 }
 
-/** A real Redis Cluster: masters on free loopback ports, every slot assigned, no replicas. */
+/** A real Redis Cluster: masters on free loopback ports, every slot assigned, `replicas` replicas each. */
 export interface RedisCluster {
   nodes: RedisServer[];
   /** `host:port` of each node, as `store.cluster` takes them. */
@@ -146,11 +146,23 @@ export interface RedisCluster {
   close(): Promise<void>;
 }
 
-/** Starts `count` cluster-enabled redis-servers and joins them with `redis-cli --cluster create`. */
-export async function startRedisCluster(count = 3): Promise<RedisCluster> {
+/** What `redis-cli -p <port> <args…>` prints. */
+export const redisCli = (port: number, ...args: string[]) =>
+  execFileSync('redis-cli', ['-p', String(port), ...args], { encoding: 'utf8' });
+
+/**
+ * Starts `count` cluster-enabled masters (and `replicas` replicas of each) and joins them with
+ * `redis-cli --cluster create`; ready once every node sees every slot served and every replica
+ * has its copy.
+ */
+export async function startRedisCluster(
+  count = 3,
+  options: { replicas?: number } = {},
+): Promise<RedisCluster> {
+  const replicas = options.replicas ?? 0;
   // nodes.conf is relative to the server's --dir, its own temporary directory.
   const nodes = await Promise.all(
-    Array.from({ length: count }, () =>
+    Array.from({ length: count * (1 + replicas) }, () =>
       startRedisServer(['--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf']),
     ),
   );
@@ -159,17 +171,20 @@ export async function startRedisCluster(count = 3): Promise<RedisCluster> {
     await Promise.all(nodes.map((n) => n.close()));
   };
   try {
-    execFileSync('redis-cli', ['--cluster', 'create', ...seeds, '--cluster-replicas', '0', '--cluster-yes'], {
-      stdio: 'pipe',
-    });
-    // Every node must agree that all slots are served before clients start.
-    const deadline = Date.now() + 15_000;
+    execFileSync(
+      'redis-cli',
+      ['--cluster', 'create', ...seeds, '--cluster-replicas', String(replicas), '--cluster-yes'],
+      { stdio: 'pipe' },
+    );
+    // Every node must agree that all slots are served (and every replica hold its copy) before clients start.
+    const deadline = Date.now() + 30_000;
     for (const node of nodes) {
-      while (
-        !execFileSync('redis-cli', ['-p', String(node.port), 'cluster', 'info'], {
-          encoding: 'utf8',
-        }).includes('cluster_state:ok')
-      ) {
+      const ready = () => {
+        if (!redisCli(node.port, 'cluster', 'info').includes('cluster_state:ok')) return false;
+        const replication = redisCli(node.port, 'info', 'replication');
+        return !replication.includes('role:slave') || replication.includes('master_link_status:up');
+      };
+      while (!ready()) {
         if (Date.now() > deadline)
           throw new Error(`Redis Cluster on ${seeds.join(', ')} did not become ready`);
         await new Promise((r) => setTimeout(r, 50));
@@ -191,8 +206,7 @@ export interface Sentinels {
   close(): Promise<void>;
 }
 
-const ask = (port: number, command: string) =>
-  execFileSync('redis-cli', ['-p', String(port), ...command.split(' ')], { encoding: 'utf8' });
+const ask = (port: number, command: string) => redisCli(port, ...command.split(' '));
 
 /**
  * Starts `count` Sentinels (quorum a majority) watching the master on `masterPort`, quick to
