@@ -1,4 +1,6 @@
 import type { ToolOutcome } from '@toolhost/core';
+import { didYouMean } from './config/did-you-mean.js';
+import { ConfigError } from './config/load-config.js';
 import type { CallOptions, Host, ToolInfo } from './host.js';
 import { catalogForm } from './mcp/catalog-views.js';
 import type { CatalogMode } from './mcp/client-catalog.js';
@@ -67,16 +69,36 @@ const answer = (outcome: ToolOutcome): InProcessAnswer =>
 const HIDDEN = 'is not among the tools given to this agent';
 
 /**
+ * The tools `only` names, in either spelling; a name or glob that matches none is an error (a
+ * slip would leave the agent without the tool), as for `tools.allow`.
+ */
+function only(all: readonly ToolInfo[], names: ToolNameMap, patterns: readonly string[]): ToolInfo[] {
+  const chosen = new Set<ToolInfo>();
+  for (const pattern of patterns) {
+    const matches = globMatcher(pattern);
+    const found = all.filter((t) => matches(t.name) || matches(names.mcpName(t.name)));
+    if (found.length === 0)
+      throw new ConfigError(
+        `only: '${pattern}' matches no tool of this host; tools are named <ToolSet>.<Tool> or <ToolSet>_<Tool>.${didYouMean(
+          pattern,
+          all.map((t) => t.name),
+          "'",
+        )}`,
+      );
+    for (const t of found) chosen.add(t);
+  }
+  return all.filter((t) => chosen.has(t));
+}
+
+/**
  * The tools an in-process adapter gives a model: the catalog MCP would list for the same
  * tools (`catalogForm`), so that embedding the host never hands a model 200 tools where MCP
  * would hand it the discovery tools, and the preview tools beside any tool that can write.
  */
 export function inProcessCatalog(host: Host, options: InProcessToolsOptions = {}): InProcessTool[] {
-  const names = new ToolNameMap(host.listTools(), host.config.mcp.nameSeparator);
-  const matches = options.only ? globMatcher([...options.only]) : undefined;
-  const chosen = host
-    .listTools()
-    .filter((t) => !matches || matches(t.name) || matches(names.mcpName(t.name)));
+  const all = host.listTools();
+  const names = new ToolNameMap(all, host.config.mcp.nameSeparator);
+  const chosen = options.only ? only(all, names, options.only) : all;
   const { dynamic, writable } = catalogForm(chosen, options.catalog ?? host.config.mcp.catalog ?? 'auto');
   const exposed = new Set(chosen.map((t) => t.name));
   const catalog = new DiscoveryCatalog(host, names, chosen);
