@@ -23,8 +23,10 @@
  *   answer in those words; optional, earlier 2.x plugins run unchanged.
  * - 2.4: `skill`, the folder of the tool set's skill shipped in the plugin package (its
  *   workflows, ids, paging and pitfalls for agents); optional, earlier 2.x plugins run unchanged.
+ * - 2.5: `account` in a plugin's OAuth endpoints, how to read which vendor account a token acts
+ *   for (shown on the connections page); optional, earlier 2.x plugins run unchanged.
  */
-export const CONTRACT_VERSION = '2.4';
+export const CONTRACT_VERSION = '2.5';
 
 export type ContractCheck = { ok: true } | { ok: false; reason: string };
 

@@ -40,7 +40,13 @@ export {
   type ToolPlugin,
   type ToolSetPluginDefinition,
 } from './plugin.js';
-export type { OAuthEndpoints, StoredConnection, StoredToken, TokenStore } from './token-store.js';
+export type {
+  AccountLookup,
+  OAuthEndpoints,
+  StoredConnection,
+  StoredToken,
+  TokenStore,
+} from './token-store.js';
 export {
   type AuthRequirement,
   type BehaviorHints,

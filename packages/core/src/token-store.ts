@@ -6,6 +6,12 @@ export interface StoredToken {
   expiresAt?: number;
   /** Scopes the authorization server granted. */
   scopes: string[];
+  /**
+   * Which vendor account the token acts for, in the vendor's words (`ana@example.com ·
+   * example.hubspot.com`), read once when the person connects; never secret. Absent where the
+   * provider declares no way to read it, or the vendor did not answer.
+   */
+  account?: string;
 }
 
 /** One user's stored authorization with one provider. */
@@ -43,4 +49,21 @@ export interface OAuthEndpoints {
    * refresh token is revoked there, not only forgotten. Since contract 2.1.
    */
   revokeUrl?: string;
+  /**
+   * Where the vendor says which account a token acts for, read once when a person connects so
+   * that they can see which of their accounts they connected. Since contract 2.5.
+   */
+  account?: AccountLookup;
+}
+
+/**
+ * How to ask a vendor which account an access token acts for: `bearer`, a GET with the token
+ * as its bearer credential (Airtable's `whoami`); `introspection`, an RFC 7662 form POST of the
+ * token with the client authenticating as at the token endpoint (HubSpot's introspection).
+ */
+export interface AccountLookup {
+  via: 'bearer' | 'introspection';
+  url: string;
+  /** Fields of the answer that name the account, shown in this order where present (`user`, `hub_domain`). */
+  fields: readonly string[];
 }

@@ -209,6 +209,16 @@ export const TOOL_SET_VOCABULARY = {
           tokenUrl: { type: 'string' },
           clientAuth: { enum: ['basic', 'post'] },
           revokeUrl: { type: 'string' },
+          account: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['via', 'url', 'fields'],
+            properties: {
+              via: { enum: ['bearer', 'introspection'] },
+              url: { type: 'string' },
+              fields: { type: 'array', minItems: 1, items: { type: 'string', minLength: 1 } },
+            },
+          },
         },
       },
     },

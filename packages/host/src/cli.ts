@@ -190,7 +190,7 @@ const connections = program
 
 connections
   .command('list')
-  .description('list the stored connections: user, provider, scopes, expiry')
+  .description('list the stored connections: user, provider, vendor account, scopes, expiry')
   .option('--user <id>', 'only this user')
   .option('--provider <id>', 'only this auth provider')
   .option('--json', 'print as JSON')
@@ -213,8 +213,9 @@ connections
     else {
       for (const r of rows) {
         const expiry = r.expiresAt ? `, access token expires ${new Date(r.expiresAt).toISOString()}` : '';
+        const account = r.account ? `  account: ${r.account}` : '';
         process.stdout.write(
-          `${r.userId}  ${r.providerId}  scopes: ${r.scopes.join(' ') || '(none)'}${expiry}\n`,
+          `${r.userId}  ${r.providerId}${account}  scopes: ${r.scopes.join(' ') || '(none)'}${expiry}\n`,
         );
       }
       process.stdout.write(`${rows.length} connection${rows.length === 1 ? '' : 's'}\n`);

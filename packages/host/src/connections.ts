@@ -7,6 +7,8 @@ export interface Connection {
   userId: string;
   providerId: string;
   scopes: string[];
+  /** Which vendor account it acts for, in the vendor's words, where the host could read it. */
+  account?: string;
   /** Epoch milliseconds when the access token expires (it is refreshed before), if it does. */
   expiresAt?: number;
   /** Disconnecting also revokes the grant at the vendor (it declares a revocation endpoint). */
@@ -64,6 +66,7 @@ export function hostConnections(
           userId: r.userId,
           providerId: r.providerId,
           scopes: r.token.scopes,
+          ...(r.token.account ? { account: r.token.account } : {}),
           ...(r.token.expiresAt !== undefined ? { expiresAt: r.token.expiresAt } : {}),
           revokedAtVendorOnDisconnect: oauth.get(r.providerId)!.signIn.revokesAtVendor,
         }))

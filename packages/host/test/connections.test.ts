@@ -51,7 +51,10 @@ function config() {
     plugins: ['toolhost-plugin-echo'],
     toolSets: { EchoApi: { baseUrl: upstream.url } },
     auth: {
-      providers: echoAuthProviders(oauth, { revokeUrl: oauth.revokeUrl }),
+      providers: echoAuthProviders(oauth, {
+        revokeUrl: oauth.revokeUrl,
+        account: { via: 'introspection', url: oauth.introspectUrl, fields: ['user', 'hub_domain'] },
+      }),
     },
   };
 }
@@ -164,8 +167,24 @@ describe('the /connections page, in a real browser', () => {
     await expect.poll(() => page.textContent('h1')).toBe('Authorization complete');
     // Every tool of the service works afterwards: the scope of each was asked for.
     expect((await store.get('echo-auth', 'alice'))?.scopes).toEqual(['items.read', 'items.write']);
+    // Which of the person's vendor accounts it is, read once by introspecting the new token.
+    expect((await store.get('echo-auth', 'alice'))?.account).toBe('person-1@echo.example · echo.example');
+    expect(oauth.accountLookups).toEqual([
+      {
+        path: '/introspect',
+        form: {
+          token: 'access-1',
+          token_type_hint: 'access_token',
+          client_id: fakeClient.clientId,
+          client_secret: fakeClient.clientSecret,
+        },
+      },
+    ]);
     await page.goto(`${new URL(server.url).origin}/connections`);
     expect(await page.locator('tbody tr').first().textContent()).toContain('Echo Inc. (echo-auth)');
+    expect(await page.locator('tbody tr td[data-label=Account]').first().textContent()).toBe(
+      'person-1@echo.example · echo.example',
+    );
     expect(await host.callTool('EchoApi.GetItem', { item_id: '1' }, { userId: 'alice' })).toMatchObject({
       ok: true,
     });

@@ -9,6 +9,12 @@ export interface FakeOAuthServer {
   tokenUrl: string;
   /** RFC 7009 revocation endpoint. */
   revokeUrl: string;
+  /** RFC 7662 introspection endpoint: names the person and the account a live access token acts for. */
+  introspectUrl: string;
+  /** A bearer endpoint answering who the access token acts for (as Airtable's `whoami`). */
+  whoamiUrl: string;
+  /** Account lookups received (introspection and whoami): what each carried. */
+  accountLookups: { path: string; authorization?: string; form?: Record<string, string> }[];
   /** Revocation requests received: the token and its type hint. */
   revocations: { token: string; token_type_hint?: string }[];
   /** Token requests received, by grant type. */
@@ -55,6 +61,9 @@ export async function startFakeOAuthServer(): Promise<FakeOAuthServer> {
     authorizeUrl: '',
     tokenUrl: '',
     revokeUrl: '',
+    introspectUrl: '',
+    whoamiUrl: '',
+    accountLookups: [],
     revocations: [],
     grants: [],
     expiresIn: 3600,
@@ -64,6 +73,7 @@ export async function startFakeOAuthServer(): Promise<FakeOAuthServer> {
       counter = 0;
       state.grants.length = 0;
       state.revocations.length = 0;
+      state.accountLookups.length = 0;
       state.expiresIn = 3600;
       state.refuseRefresh = false;
       delete state.revokeFailure;
@@ -73,8 +83,10 @@ export async function startFakeOAuthServer(): Promise<FakeOAuthServer> {
     close: async () => {},
   };
 
+  const accessTokens = new Set<string>();
   const issue = (scope: string) => {
     counter += 1;
+    accessTokens.add(`access-${counter}`);
     const refresh = `refresh-${counter}-${randomBytes(4).toString('hex')}`;
     refreshTokens.add(refresh);
     return {
@@ -142,6 +154,32 @@ export async function startFakeOAuthServer(): Promise<FakeOAuthServer> {
       }
       return json(400, { error: 'unsupported_grant_type' });
     }
+    if (url.pathname === '/whoami' && req.method === 'GET') {
+      const authorization = req.headers.authorization;
+      state.accountLookups.push({ path: url.pathname, ...(authorization ? { authorization } : {}) });
+      const token = authorization?.replace(/^Bearer /, '') ?? '';
+      if (!accessTokens.has(token)) return json(401, { error: { type: 'AUTHENTICATION_REQUIRED' } });
+      const n = token.slice('access-'.length);
+      return json(200, { id: `usr${n}`, email: `person-${n}@echo.example`, scopes: [] });
+    }
+    if (url.pathname === '/introspect' && req.method === 'POST') {
+      let text = '';
+      for await (const chunk of req) text += chunk;
+      const form = Object.fromEntries(new URLSearchParams(text));
+      state.accountLookups.push({ path: url.pathname, form });
+      if (form.client_id !== CLIENT_ID || form.client_secret !== CLIENT_SECRET) {
+        return json(401, { error: 'invalid_client' });
+      }
+      const token = form.token ?? '';
+      if (!accessTokens.has(token)) return json(200, { active: false });
+      const n = token.slice('access-'.length);
+      return json(200, {
+        active: true,
+        user: `person-${n}@echo.example`,
+        hub_domain: 'echo.example',
+        hub_id: 42,
+      });
+    }
     if (url.pathname === '/revoke' && req.method === 'POST') {
       if (state.revokeFailure !== undefined) {
         req.resume();
@@ -171,6 +209,8 @@ export async function startFakeOAuthServer(): Promise<FakeOAuthServer> {
   state.authorizeUrl = `${state.url}/authorize`;
   state.tokenUrl = `${state.url}/token`;
   state.revokeUrl = `${state.url}/revoke`;
+  state.introspectUrl = `${state.url}/introspect`;
+  state.whoamiUrl = `${state.url}/whoami`;
   state.close = async () => {
     server.closeAllConnections();
     await new Promise((r) => server.close(r));

@@ -16,7 +16,7 @@ export const crmAutomationTools = [...workflowTools, ...sequenceTools];
 export function createCrmAutomationPlugin(options: PluginOptions = {}): ToolPlugin {
   return defineToolSetPlugin(
     {
-      contractVersion: '2.4',
+      contractVersion: '2.5',
       name: pkg.name,
       version: pkg.version,
       toolSet: TOOL_SET,

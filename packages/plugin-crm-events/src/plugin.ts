@@ -15,7 +15,7 @@ export const crmEventsTools = [...eventCompletionTools, ...eventDefinitionTools]
 export function createCrmEventsPlugin(options: PluginOptions = {}): ToolPlugin {
   return defineToolSetPlugin(
     {
-      contractVersion: '2.4',
+      contractVersion: '2.5',
       name: pkg.name,
       version: pkg.version,
       toolSet: TOOL_SET,

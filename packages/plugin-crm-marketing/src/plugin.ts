@@ -24,7 +24,7 @@ export const crmMarketingTools = [
 export function createCrmMarketingPlugin(options: PluginOptions = {}): ToolPlugin {
   return defineToolSetPlugin(
     {
-      contractVersion: '2.4',
+      contractVersion: '2.5',
       name: pkg.name,
       version: pkg.version,
       toolSet: TOOL_SET,

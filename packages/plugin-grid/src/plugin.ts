@@ -34,7 +34,7 @@ export const gridTools = [
 export function createGridPlugin(options: PluginOptions = {}): ToolPlugin {
   return defineToolSetPlugin(
     {
-      contractVersion: '2.4',
+      contractVersion: '2.5',
       name: pkg.name,
       version: pkg.version,
       toolSet: TOOL_SET,

@@ -1,4 +1,4 @@
-import type { StoredToken } from '@toolhost/core';
+import type { AccountLookup, StoredToken } from '@toolhost/core';
 import * as oauth from 'oauth4webapi';
 
 export interface OAuthProviderConfig {
@@ -10,6 +10,8 @@ export interface OAuthProviderConfig {
   clientAuth?: 'basic' | 'post';
   /** The vendor's RFC 7009 revocation endpoint, where it has one. */
   revokeUrl?: string;
+  /** Where the vendor says which account a token acts for. */
+  account?: AccountLookup;
   /** Explicit redirect URI; otherwise `<redirect base>/oauth/callback/<id>` once the HTTP server listens. */
   redirectUri?: string;
   /** Scopes asked for in every authorization, besides those a tool needs. */
@@ -52,6 +54,7 @@ export class AuthorizationServer {
       authorization_endpoint: config.authorizeUrl,
       token_endpoint: config.tokenUrl,
       ...(config.revokeUrl ? { revocation_endpoint: config.revokeUrl } : {}),
+      ...(config.account?.via === 'introspection' ? { introspection_endpoint: config.account.url } : {}),
     };
     this.client = { client_id: config.clientId };
     this.clientAuth =
@@ -116,6 +119,7 @@ export class AuthorizationServer {
           : {}),
       ...(res.expires_in !== undefined ? { expiresAt: this.now() + res.expires_in * 1000 } : {}),
       scopes: res.scope ? res.scope.split(/[\s,]+/).filter(Boolean) : fallbackScopes,
+      ...(previous?.account ? { account: previous.account } : {}),
     };
   }
 }

@@ -112,6 +112,13 @@ function oauthProvider(
       tokenUrl,
       clientAuth: settings.clientAuth ?? endpoints?.clientAuth,
       revokeUrl: settings.revokeUrl ?? endpoints?.revokeUrl,
+      // The plugin's account lookup belongs to the plugin's authorization server: a token
+      // endpoint pointed elsewhere (a proxy, another tenant) brings its own or none.
+      account:
+        settings.account ??
+        (settings.tokenUrl === undefined || settings.tokenUrl === endpoints?.tokenUrl
+          ? endpoints?.account
+          : undefined),
       redirectUri: settings.redirectUri,
       scopes: settings.scopes,
       refreshSkewSeconds: input.config.auth?.refreshSkewSeconds,

@@ -13,6 +13,7 @@ import {
   START_PATH_PREFIX,
 } from './browser-sign-in.js';
 import type { PendingAuthorizationStore } from './pending-authorizations.js';
+import { readVendorAccount } from './vendor-account.js';
 
 /**
  * The browser side of OAuth 2.0 user authorization for one provider id: the authorization
@@ -240,7 +241,10 @@ export class OAuthSignIn implements BrowserSignIn {
       const detail = e instanceof oauth.ResponseBodyError ? e.error : 'token endpoint failed';
       throw new OAuthCallbackError(`The authorization code could not be exchanged (${detail}).`);
     }
-    await this.store.set(this.id, pending.userId, this.server.toStored(res, pending.scopes));
+    const stored = this.server.toStored(res, pending.scopes);
+    const account =
+      this.config.account && (await readVendorAccount(this.server, this.config.account, res.access_token));
+    await this.store.set(this.id, pending.userId, account ? { ...stored, account } : stored);
     // The token is stored already: a lost notice costs the waiting client nothing but the
     // prompt, since its next call succeeds.
     await this.signals.authorized(flow.flowId).catch(() => {});

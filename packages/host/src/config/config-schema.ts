@@ -96,6 +96,18 @@ const authProviderConfig = {
       description:
         "The vendor's token revocation endpoint (RFC 7009); by default the plugin's, where it declares one.",
     },
+    account: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['via', 'url', 'fields'],
+      description:
+        "How to read which vendor account a token acts for, shown on the connections page: `bearer` (a GET with the token) or `introspection` (RFC 7662), and the answer's fields that name the account. By default the plugin's, unless `tokenUrl` points elsewhere.",
+      properties: {
+        via: { enum: ['bearer', 'introspection'] },
+        url: { type: 'string', format: 'uri' },
+        fields: { type: 'array', minItems: 1, items: { type: 'string', minLength: 1 } },
+      },
+    },
     clientAuth: {
       enum: ['basic', 'post'],
       description:

@@ -653,6 +653,17 @@ export interface AuthProviderConfig {
    */
   revokeUrl?: string;
   /**
+   * How to read which vendor account a token acts for, shown on the connections page: `bearer` (a GET with the token) or `introspection` (RFC 7662), and the answer's fields that name the account. By default the plugin's, unless `tokenUrl` points elsewhere.
+   */
+  account?: {
+    via: 'bearer' | 'introspection';
+    url: string;
+    /**
+     * @minItems 1
+     */
+    fields: [string, ...string[]];
+  };
+  /**
    * How the client authenticates at the token endpoint (HTTP Basic, or id and secret in the form body); by default the plugin's choice.
    */
   clientAuth?: 'basic' | 'post';
@@ -1314,6 +1325,17 @@ export interface ResolvedAuthProviderConfig {
    * The vendor's token revocation endpoint (RFC 7009); by default the plugin's, where it declares one.
    */
   revokeUrl?: string;
+  /**
+   * How to read which vendor account a token acts for, shown on the connections page: `bearer` (a GET with the token) or `introspection` (RFC 7662), and the answer's fields that name the account. By default the plugin's, unless `tokenUrl` points elsewhere.
+   */
+  account?: {
+    via: 'bearer' | 'introspection';
+    url: string;
+    /**
+     * @minItems 1
+     */
+    fields: [string, ...string[]];
+  };
   /**
    * How the client authenticates at the token endpoint (HTTP Basic, or id and secret in the form body); by default the plugin's choice.
    */

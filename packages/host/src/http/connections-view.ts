@@ -56,10 +56,10 @@ export function connectionsTable(
   const cells = rows
     .map((r) => {
       const ask = `${CONNECTIONS_PATH}/disconnect?${new URLSearchParams({ user: r.userId, provider: r.providerId })}`;
-      return `<tr>${showUsers ? `<td data-label="User">${esc(r.userId)}</td>` : ''}<td data-label="Service">${serviceCell(r.providerId, services)}</td><td data-label="Scopes">${esc(r.scopes.join(' ')) || '<small>(none)</small>'}</td><td data-label="Access token expires">${expiry(r.expiresAt, now)}</td><td><a class="button" href="${esc(ask)}">Disconnect</a></td></tr>`;
+      return `<tr>${showUsers ? `<td data-label="User">${esc(r.userId)}</td>` : ''}<td data-label="Service">${serviceCell(r.providerId, services)}</td><td data-label="Account">${r.account ? esc(r.account) : '<small>(not known)</small>'}</td><td data-label="Scopes">${esc(r.scopes.join(' ')) || '<small>(none)</small>'}</td><td data-label="Access token expires">${expiry(r.expiresAt, now)}</td><td><a class="button" href="${esc(ask)}">Disconnect</a></td></tr>`;
     })
     .join('');
-  return `<table><thead><tr>${showUsers ? '<th>User</th>' : ''}<th>Service</th><th>Scopes</th><th>Access token expires</th><th></th></tr></thead><tbody>${cells}</tbody></table><script>${LOCAL_TIMES_SCRIPT}</script>`;
+  return `<table><thead><tr>${showUsers ? '<th>User</th>' : ''}<th>Service</th><th>Account</th><th>Scopes</th><th>Access token expires</th><th></th></tr></thead><tbody>${cells}</tbody></table><script>${LOCAL_TIMES_SCRIPT}</script>`;
 }
 
 /** Links that start a connection with each service (the person approves it at the vendor). */

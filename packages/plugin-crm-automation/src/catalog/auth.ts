@@ -10,6 +10,12 @@ export const HUBSPOT_OAUTH = {
   clientAuth: 'post',
   // RFC 7009 revocation of the refresh token, with the client credentials in the form.
   revokeUrl: 'https://api.hubapi.com/oauth/2026-03/token/revoke',
+  // RFC 7662 introspection (client credentials in the form) names the user and the portal.
+  account: {
+    via: 'introspection',
+    url: 'https://api.hubapi.com/oauth/2026-03/token/introspect',
+    fields: ['user', 'hub_domain'],
+  },
 } as const;
 
 /**

@@ -8,6 +8,8 @@ export const AIRTABLE_OAUTH = {
   authorizeUrl: 'https://airtable.com/oauth2/v1/authorize',
   tokenUrl: 'https://airtable.com/oauth2/v1/token',
   clientAuth: 'basic',
+  // Who the token acts for: the user's id always, the email with the user.email:read scope.
+  account: { via: 'bearer', url: 'https://api.airtable.com/v0/meta/whoami', fields: ['email', 'id'] },
 } as const;
 
 /** Authorization through `grid-auth-provider`; any one of `scopes` suffices. */
