@@ -1,27 +1,21 @@
 import { type AddressInfo, connect, createServer, type Socket } from 'node:net';
 import { Writable } from 'node:stream';
-import type { StoredToken, TokenStore, ToolOutcome } from '@toolhost/core';
+import type { TokenStore } from '@toolhost/core';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
-import { containerOf, createHost, type Host } from '../src/host.js';
+import { containerOf, type Host } from '../src/host.js';
 import { createLogger } from '../src/logger.js';
 import { HostServices, resolveService } from '../src/services.js';
-import {
-  echoAuthProviders,
-  type FakeOAuthServer,
-  fakeClient,
-  startFakeOAuthServer,
-} from './fake-oauth-server.js';
+import { acknowledgedWritesSurviveFailover, failoverHost } from './failover-scenario.js';
+import { type FakeOAuthServer, startFakeOAuthServer } from './fake-oauth-server.js';
 import { type RedisServer, type Sentinels, startRedisServer, startSentinels } from './redis-server.js';
-import { fixtureApp } from './support.js';
 
 // A Sentinel deployment as the issue ran it: a master with AOF, two replicas, three Sentinels.
 // The replication window (normally milliseconds) is widened by holding back the replication
 // stream on its way to the replicas (each replicates through a link the test holds): what the
 // master acknowledges meanwhile is on the master alone, and the master then dies (SIGKILL).
 // Freezing the replicas would not do: the kernel keeps receiving for a stopped process.
-const TOKEN_KEY = 'token-encryption-key-for-failover';
 let master: RedisServer;
 let links: ReplicationLink[];
 let replicas: RedisServer[];
@@ -32,8 +26,6 @@ let host: Host;
 let logs = '';
 
 const tokenStore = (h: Host) => resolveService(containerOf(h), HostServices.tokenStore) as TokenStore;
-const code = (o: ToolOutcome) => (o.ok ? undefined : o.error.code);
-const CREATE = { mode: 'execute', request_body: JSON.stringify({ name: 'n1' }) };
 
 /** A replica's link to its master that can hold back what the master sends (and lose it). */
 interface ReplicationLink {
@@ -97,22 +89,12 @@ beforeAll(async () => {
   sentinels = await startSentinels(master.port, 3);
   upstream = await startRecordingUpstream(() => ({ status: 201, body: { id: 'made' } }));
   oauth = await startFakeOAuthServer();
-  host = await createHost(
+  // store.replicaAcks is 1 by default with Sentinels.
+  host = await failoverHost(
+    { redisUrl: 'redis://unused.invalid:6379', sentinels: sentinels.nodes, replicaAckTimeoutMs: 300 },
+    upstream,
+    oauth,
     {
-      plugins: ['toolhost-plugin-echo'],
-      toolSets: { EchoApi: { baseUrl: upstream.url } },
-      auth: {
-        providers: echoAuthProviders(oauth, { redirectUri: 'http://127.0.0.1:9/oauth/callback/echo-auth' }),
-      },
-      // store.replicaAcks is 1 by default with Sentinels.
-      store: {
-        redisUrl: 'redis://unused.invalid:6379',
-        sentinels: sentinels.nodes,
-        replicaAckTimeoutMs: 300,
-      },
-    },
-    {
-      configDir: fixtureApp,
       logger: createLogger(
         'debug',
         new Writable({
@@ -122,11 +104,6 @@ beforeAll(async () => {
           },
         }),
       ),
-      env: {
-        TOOLHOST_TOKEN_KEY: TOKEN_KEY,
-        ECHO_KEY: 'echo-static-key',
-        ECHO_AUTH_CLIENT_SECRET: fakeClient.clientSecret,
-      },
     },
   );
 }, 60_000);
@@ -143,64 +120,25 @@ afterAll(async () => {
 
 describe('a Sentinel failover in the replication window', () => {
   it('loses neither a rotated token nor an idempotency record the old master acknowledged', async () => {
-    // Alice's token is due for refresh; her rotated one is to expire soon after, so that the
-    // next call after the failover refreshes with whatever refresh token the store then has.
-    const issued = oauth.mint('items.read');
-    const stale: StoredToken = {
-      accessToken: issued.access_token,
-      refreshToken: issued.refresh_token,
-      expiresAt: Date.now() - 1000,
-      scopes: ['items.read'],
-    };
-    await tokenStore(host).set('echo-auth', 'alice', stale);
-    oauth.expiresIn = 2;
-
-    for (const l of links) l.hold();
-    // The refresh rotates the token at the vendor; the call goes on with the new one.
-    const refreshed = await host.callTool('EchoApi.GetItem', { item_id: 'i1' }, { userId: 'alice' });
-    expect(code(refreshed), JSON.stringify([refreshed, oauth.grants])).toBeUndefined();
-    expect(oauth.grants).toEqual([{ grant_type: 'refresh_token', refresh_token: stale.refreshToken }]);
-    // A keyed write: its attempt must be on a replica before its request may leave.
-    const keyed = await host.callTool('EchoApi.CreateItem', CREATE, {
-      userId: 'alice',
-      idempotencyKey: 'k1',
+    await acknowledgedWritesSurviveFailover({
+      host,
+      oauth,
+      upstream,
+      storedToken: () => tokenStore(host).get('echo-auth', 'alice'),
+      cutReplication: async () => {
+        for (const l of links) l.hold();
+      },
+      failOver: async () => {
+        await master.kill();
+        // What the links held back is lost with the master.
+        for (const l of links) l.close();
+        const deadline = Date.now() + 30_000;
+        while ((await sentinels.masterPort()) === master.port) {
+          if (Date.now() > deadline) throw new Error('no failover');
+          await new Promise((r) => setTimeout(r, 200));
+        }
+      },
     });
-
-    await master.kill();
-    // What the links held back is lost with the master.
-    for (const l of links) l.close();
-    const deadline = Date.now() + 30_000;
-    while ((await sentinels.masterPort()) === master.port) {
-      if (Date.now() > deadline) throw new Error('no failover');
-      await new Promise((r) => setTimeout(r, 200));
-    }
-
-    // The rotated token is in the promoted master: the next refresh sends the new refresh token.
-    let stored: StoredToken | undefined;
-    while (Date.now() < deadline) {
-      stored = await tokenStore(host)
-        .get('echo-auth', 'alice')
-        .catch(() => undefined);
-      if (stored && stored.refreshToken !== stale.refreshToken) break;
-      await new Promise((r) => setTimeout(r, 200));
-    }
-    expect(stored?.refreshToken).not.toBe(stale.refreshToken);
-    await new Promise((r) => setTimeout(r, 2000));
-    const after = await host.callTool('EchoApi.GetItem', { item_id: 'i2' }, { userId: 'alice' });
-    expect(code(after)).toBeUndefined();
-    expect(oauth.grants.map((g) => g.refresh_token)).not.toContain(undefined);
-    expect(new Set(oauth.grants.map((g) => g.refresh_token)).size).toBe(oauth.grants.length);
-
-    // The keyed write is sent once in all: refused before sending while no replica could hold
-    // its attempt, or answered from its stored outcome.
-    let again = await host.callTool('EchoApi.CreateItem', CREATE, { userId: 'alice', idempotencyKey: 'k1' });
-    while (code(again) === 'store_unavailable' && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 300));
-      again = await host.callTool('EchoApi.CreateItem', CREATE, { userId: 'alice', idempotencyKey: 'k1' });
-    }
-    expect(code(again)).toBeUndefined();
-    expect(code(keyed) === undefined || code(keyed) === 'store_unavailable').toBe(true);
-    expect(upstream.requests.filter((r) => r.method === 'POST')).toHaveLength(1);
     // The three Sentinels answered throughout: the log never calls them unreachable.
     expect(logs).not.toContain('All sentinels are unreachable');
   }, 90_000);

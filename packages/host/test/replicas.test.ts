@@ -31,6 +31,7 @@ import {
   type HttpHostProcess,
   spawnHttpHost,
 } from './support.js';
+import { AGREE, type ModernRetry, postModernCall } from './write-support.js';
 
 const TOKEN_KEY = 'token-encryption-key-for-replicas';
 
@@ -110,46 +111,19 @@ async function connect(
   return { client, transport };
 }
 
-const agree = { confirm: { action: 'accept', content: { send: true } } };
-
 interface ModernAnswer {
   result?: CallToolResult & { resultType?: string; requestState?: string };
   error?: { code: number; message: string };
 }
 
-/** A 2026-07-28 tools/call by hand, as a client that declares form elicitation sends it (and retries it). */
+/** A 2026-07-28 tools/call of Alice's by hand (and its retry with her answer): the body of a 200, else thrown. */
 async function modernCall(
   url: string,
   name: string,
   args: Record<string, unknown>,
-  retry?: { requestState: string; inputResponses: Record<string, unknown> },
+  retry?: ModernRetry,
 ): Promise<ModernAnswer> {
-  const res = await fetch(url, {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${ALICE}`,
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2026-07-28',
-      'mcp-method': 'tools/call',
-      'mcp-name': name,
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'tools/call',
-      params: {
-        name,
-        arguments: args,
-        ...retry,
-        _meta: {
-          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-          'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '0' },
-          'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } },
-        },
-      },
-    }),
-  });
+  const res = await postModernCall(url, { token: ALICE, name, args, retry });
   if (res.status !== 200) throw new Error(`HTTP ${res.status}`);
   return (await res.json()) as ModernAnswer;
 }
@@ -290,7 +264,7 @@ describe('replicas: any replica serves any session', () => {
         `${balancer.url}/mcp`,
         'EchoApi_DeleteItem',
         { item_id: id },
-        retry && { ...retry, inputResponses: agree },
+        retry && { ...retry, inputResponses: AGREE },
       );
 
     // Answered on A and retried on B (the answer lost on its way): B answers A's outcome.

@@ -4,11 +4,10 @@ import { type RecordingUpstream, startRecordingUpstream } from '../../testing/sr
 import { AccessTokens } from '../src/auth/access-tokens.js';
 import type { Host } from '../src/host.js';
 import { type HttpServerHandle, serveHttp } from '../src/http/serve-http.js';
-import { writeHost } from './write-support.js';
+import { AGREE, type ModernRetry, postModernCall, writeHost } from './write-support.js';
 
 // Write confirmation on MCP 2026-07-28, which has no server-to-client requests: the call answers
 // input_required with the question and a signed requestState, and the retry carries the answer.
-const MODERN = '2026-07-28';
 const ALICE = 'alice-token-0123456789';
 const BOB = 'bob-token-0123456789xx';
 let upstream: RecordingUpstream;
@@ -47,42 +46,11 @@ interface Answer {
   };
 }
 
-/** A 2026-07-28 tools/call by hand, from a client that declares form elicitation. */
-async function call(
-  args: Record<string, unknown>,
-  token = ALICE,
-  retry: { requestState?: string; inputResponses?: Record<string, unknown> } = {},
-): Promise<Answer> {
-  const res = await fetch(server.url, {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${token}`,
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': MODERN,
-      'mcp-method': 'tools/call',
-      'mcp-name': 'WriteApi_UpdateThing',
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'tools/call',
-      params: {
-        name: 'WriteApi_UpdateThing',
-        arguments: args,
-        ...retry,
-        _meta: {
-          'io.modelcontextprotocol/protocolVersion': MODERN,
-          'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '0' },
-          'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } },
-        },
-      },
-    }),
-  });
+/** A 2026-07-28 tools/call of WriteApi_UpdateThing by hand. */
+async function call(args: Record<string, unknown>, token = ALICE, retry: ModernRetry = {}): Promise<Answer> {
+  const res = await postModernCall(server.url, { token, name: 'WriteApi_UpdateThing', args, retry });
   return { status: res.status, body: (await res.json()) as Answer['body'] };
 }
-
-const agree = { confirm: { action: 'accept', content: { send: true } } };
 
 describe('write confirmation on MCP 2026-07-28 (input_required)', () => {
   it('asks with the exact request and a signed state, sending nothing until the person agrees', async () => {
@@ -96,7 +64,7 @@ describe('write confirmation on MCP 2026-07-28 (input_required)', () => {
 
     const sent = await call(update, ALICE, {
       requestState: asked.body.result!.requestState!,
-      inputResponses: agree,
+      inputResponses: AGREE,
     });
     expect(sent.body.result?.resultType).toBe('complete');
     expect(sent.body.result?.isError).toBeFalsy();
@@ -122,15 +90,15 @@ describe('write confirmation on MCP 2026-07-28 (input_required)', () => {
     payload.p.d = 'another-digest';
     const tampered = [head, Buffer.from(JSON.stringify(payload)).toString('base64url'), mac].join('.');
     const refusals = [
-      await call(update, ALICE, { requestState: tampered, inputResponses: agree }),
-      await call(update, BOB, { requestState: state, inputResponses: agree }),
-      await call({ ...update, title: 'Other' }, ALICE, { requestState: state, inputResponses: agree }),
+      await call(update, ALICE, { requestState: tampered, inputResponses: AGREE }),
+      await call(update, BOB, { requestState: state, inputResponses: AGREE }),
+      await call({ ...update, title: 'Other' }, ALICE, { requestState: state, inputResponses: AGREE }),
     ];
     for (const r of refusals) expect(r.body.error?.code).toBe(-32602);
     expect(upstream.requests).toHaveLength(0);
     // Still unused: it sends once.
     expect(
-      (await call(update, ALICE, { requestState: state, inputResponses: agree })).body.result?.isError,
+      (await call(update, ALICE, { requestState: state, inputResponses: AGREE })).body.result?.isError,
     ).toBeFalsy();
     expect(upstream.requests).toHaveLength(1);
   });
@@ -139,21 +107,21 @@ describe('write confirmation on MCP 2026-07-28 (input_required)', () => {
     let served = 0;
     upstream.respond(() => ({ status: 200, body: { n: ++served } }));
     const state = (await call(update)).body.result!.requestState!;
-    const first = await call(update, ALICE, { requestState: state, inputResponses: agree });
+    const first = await call(update, ALICE, { requestState: state, inputResponses: AGREE });
     expect(first.body.result?.isError).toBeFalsy();
     expect(first.body.result?.content?.[0]?.text).toContain('"n":1');
     const again = await Promise.all(
-      [0, 1, 2].map(() => call(update, ALICE, { requestState: state, inputResponses: agree })),
+      [0, 1, 2].map(() => call(update, ALICE, { requestState: state, inputResponses: AGREE })),
     );
     for (const a of again) expect(a.body.result).toEqual(first.body.result);
     expect(upstream.requests).toHaveLength(1);
     // Another user cannot read it with the state; a new question is a new call.
-    expect((await call(update, BOB, { requestState: state, inputResponses: agree })).body.error?.code).toBe(
+    expect((await call(update, BOB, { requestState: state, inputResponses: AGREE })).body.error?.code).toBe(
       -32602,
     );
     const next = (await call(update)).body.result!.requestState!;
     expect(
-      (await call(update, ALICE, { requestState: next, inputResponses: agree })).body.result?.content?.[0]
+      (await call(update, ALICE, { requestState: next, inputResponses: AGREE })).body.result?.content?.[0]
         ?.text,
     ).toContain('"n":2');
     expect(upstream.requests).toHaveLength(2);
@@ -164,7 +132,7 @@ describe('write confirmation on MCP 2026-07-28 (input_required)', () => {
     const realNow = Date.now;
     Date.now = () => realNow() + 11 * 60_000;
     try {
-      const expired = await call(update, ALICE, { requestState: state, inputResponses: agree });
+      const expired = await call(update, ALICE, { requestState: state, inputResponses: AGREE });
       expect(expired.body.error?.code).toBe(-32602);
     } finally {
       Date.now = realNow;
