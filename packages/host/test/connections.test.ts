@@ -87,7 +87,7 @@ describe('the /connections page, in a real browser', () => {
   });
   beforeEach(async () => {
     store = new MemoryTokenStore();
-    await store.set('echo-auth', 'alice', seed('alice'));
+    await store.set('echo-auth', 'alice', { ...seed('alice'), account: 'alice@echo.example · echo.example' });
     await store.set('echo-auth', 'bob', seed('bob'));
     host = await createHost(
       { ...config(), http: { operators: ['bob'] } },
@@ -234,6 +234,11 @@ describe('the /connections page, in a real browser', () => {
       .toContain("Signed in as bob (operator): every user's connections.");
     const users = await page.locator('tbody tr td:first-child').allTextContents();
     expect(users).toEqual(['alice', 'bob']);
+    // The account each acts for, where it was read when they connected.
+    expect(await page.locator('tbody tr td[data-label=Account]').allTextContents()).toEqual([
+      'alice@echo.example · echo.example',
+      '(not known)',
+    ]);
     await page.close();
   });
 
