@@ -197,7 +197,7 @@ export const hostConfigSchema = {
           minimum: 1,
           maximum: 1000000,
           description:
-            'How many idempotency keys holding outcomes one user may have on a host, or across all replicas sharing a Redis store; one more is refused, naming this setting.',
+            'How many idempotency keys holding outcomes one user may have on a host, or across all replicas sharing a Redis store; one more is refused, naming this setting. Writes confirmed on MCP 2026-07-28 (whose outcomes answer a retry of their confirmation for 10 minutes) are bounded alike, counted apart.',
           default: 1000,
         },
         idempotencyTtlSeconds: {
@@ -213,7 +213,7 @@ export const hostConfigSchema = {
           minimum: 1,
           maximum: 600,
           description:
-            "With Redis: how long an idempotency key's claim outlives a replica that stopped renewing it (it renews every third of this while its call runs), in seconds. A retry then answers `idempotency_outcome_unknown` instead of waiting.",
+            "With Redis: how long an idempotency key's (or a 2026-07-28 confirmation's) claim outlives a replica that stopped renewing it (it renews every third of this while its call runs), in seconds. A retry then answers `idempotency_outcome_unknown` (`confirmation_outcome_unknown`) instead of waiting.",
           default: 10,
         },
         idempotencyWaitSeconds: {
@@ -221,7 +221,7 @@ export const hostConfigSchema = {
           minimum: 0,
           maximum: 600,
           description:
-            'How long a call waits for the same key still running elsewhere before answering `idempotency_in_progress` (retryable), in seconds.',
+            'How long a call waits for the same key (or 2026-07-28 confirmation) still running elsewhere before answering `idempotency_in_progress` (`confirmation_in_progress`; retryable), in seconds.',
           default: 10,
         },
       },

@@ -59,7 +59,7 @@ export interface HostConfig {
      */
     previewsPerUser?: number;
     /**
-     * How many idempotency keys holding outcomes one user may have on a host, or across all replicas sharing a Redis store; one more is refused, naming this setting.
+     * How many idempotency keys holding outcomes one user may have on a host, or across all replicas sharing a Redis store; one more is refused, naming this setting. Writes confirmed on MCP 2026-07-28 (whose outcomes answer a retry of their confirmation for 10 minutes) are bounded alike, counted apart.
      *
      * @default 1000
      */
@@ -71,13 +71,13 @@ export interface HostConfig {
      */
     idempotencyTtlSeconds?: number;
     /**
-     * With Redis: how long an idempotency key's claim outlives a replica that stopped renewing it (it renews every third of this while its call runs), in seconds. A retry then answers `idempotency_outcome_unknown` instead of waiting.
+     * With Redis: how long an idempotency key's (or a 2026-07-28 confirmation's) claim outlives a replica that stopped renewing it (it renews every third of this while its call runs), in seconds. A retry then answers `idempotency_outcome_unknown` (`confirmation_outcome_unknown`) instead of waiting.
      *
      * @default 10
      */
     idempotencyClaimSeconds?: number;
     /**
-     * How long a call waits for the same key still running elsewhere before answering `idempotency_in_progress` (retryable), in seconds.
+     * How long a call waits for the same key (or 2026-07-28 confirmation) still running elsewhere before answering `idempotency_in_progress` (`confirmation_in_progress`; retryable), in seconds.
      *
      * @default 10
      */
@@ -732,7 +732,7 @@ export interface ResolvedHostConfig {
      */
     previewsPerUser: number;
     /**
-     * How many idempotency keys holding outcomes one user may have on a host, or across all replicas sharing a Redis store; one more is refused, naming this setting.
+     * How many idempotency keys holding outcomes one user may have on a host, or across all replicas sharing a Redis store; one more is refused, naming this setting. Writes confirmed on MCP 2026-07-28 (whose outcomes answer a retry of their confirmation for 10 minutes) are bounded alike, counted apart.
      *
      * @default 1000
      */
@@ -744,13 +744,13 @@ export interface ResolvedHostConfig {
      */
     idempotencyTtlSeconds: number;
     /**
-     * With Redis: how long an idempotency key's claim outlives a replica that stopped renewing it (it renews every third of this while its call runs), in seconds. A retry then answers `idempotency_outcome_unknown` instead of waiting.
+     * With Redis: how long an idempotency key's (or a 2026-07-28 confirmation's) claim outlives a replica that stopped renewing it (it renews every third of this while its call runs), in seconds. A retry then answers `idempotency_outcome_unknown` (`confirmation_outcome_unknown`) instead of waiting.
      *
      * @default 10
      */
     idempotencyClaimSeconds: number;
     /**
-     * How long a call waits for the same key still running elsewhere before answering `idempotency_in_progress` (retryable), in seconds.
+     * How long a call waits for the same key (or 2026-07-28 confirmation) still running elsewhere before answering `idempotency_in_progress` (`confirmation_in_progress`; retryable), in seconds.
      *
      * @default 10
      */
