@@ -429,3 +429,68 @@ describe('search terms of agents’ words', () => {
     expect(processTerm('coffee')).toEqual(processTerm('coffee').slice(0, 1));
   });
 });
+
+describe('ranking beside other products’ tools', () => {
+  const endpoint = (method: string, path: string) => ({ method, path, pathParams: [] });
+  const catalog: SearchableTool[] = [
+    {
+      ...tool('SheetApi.UpdateSheetRecord', 'Sheets: update one record of a table.', false, ['record_id']),
+      endpoint: endpoint('PATCH', '/tables/records'),
+    },
+    {
+      ...tool('SheetApi.ReplaceSheetRecord', 'Sheets: replace one record of a table.', false, ['record_id']),
+      endpoint: endpoint('PUT', '/tables/records'),
+    },
+    {
+      ...tool('SheetApi.ListSheetRecords', 'Sheets: list records of a table.', true, [
+        'filter_by_formula',
+        'page_size',
+      ]),
+      endpoint: endpoint('GET', '/tables/records'),
+    },
+    {
+      ...tool('SheetApi.GetSheetRecord', 'Sheets: get one record of a table.', true, ['record_id']),
+      endpoint: endpoint('GET', '/tables/records/one'),
+    },
+    {
+      ...tool(
+        'DnsHostApi.UpdateDomainRecord',
+        'Update a DNS record of a domain: its name, data, priority or TTL.',
+        false,
+        ['domain_name'],
+      ),
+      endpoint: endpoint('PATCH', '/domains/records'),
+    },
+    {
+      ...tool(
+        'DnsHostApi.ListDomainRecords',
+        'List the DNS records of a domain, a page of a given size at a time.',
+        true,
+        ['domain_name'],
+      ),
+      endpoint: endpoint('GET', '/domains/records'),
+    },
+  ];
+  const mixed = new ToolIndex(catalog);
+  const first = (query: string) => mixed.search(query)[0]?.name;
+
+  it('reads a product from the name a description starts with, never from a verb before its colon', () => {
+    // `dnshost` is said nowhere in the tools' text: only its tool set's name says the product.
+    expect(first('update a record')).toBe('SheetApi.UpdateSheetRecord');
+    expect(first('update a record on dnshost')).toBe('DnsHostApi.UpdateDomainRecord');
+  });
+
+  it('takes a parameter written as code for the tools that take it', () => {
+    expect(first('records come back unfiltered although I pass filterByFormula')).toBe(
+      'SheetApi.ListSheetRecords',
+    );
+  });
+
+  it('takes an HTTP method in capitals for the tools that use it', () => {
+    expect(first('Sheets: a PUT on a record clears what is not sent')).toBe('SheetApi.ReplaceSheetRecord');
+  });
+
+  it('reads a feature request by what it asks for, not as an adding', () => {
+    expect(first('Sheets: add support for one record by id')).toBe('SheetApi.GetSheetRecord');
+  });
+});

@@ -52,6 +52,11 @@ interface IndexedTool {
 // A description says what a tool does in users' words; a name says it in the API's. Parameter
 // names tell apart tools that differ in what they are given (an email versus a contact id).
 const BOOST = { name: 1.5, description: 2, params: 0.2, path: 0.5 };
+// BM25's length normalization close to full (b 0.9, against MiniSearch's 0.7) and a little more
+// room for a repeated word (k 1.6): beside other servers' tools, whose descriptions run to
+// paragraphs, a long description that says a request's word in passing must not outweigh a short
+// one about it. Chosen on both parts of the real questions' tuning half.
+const BM25 = { k: 1.6, b: 0.9, d: 0.5 };
 const GENERIC_PARAMS = new Set(['mode', 'request_body']);
 
 /**
@@ -81,6 +86,8 @@ export class ToolIndex {
   /** Per tool, the product its tool set belongs to, as a search term (`airtable`, `sendgrid`). */
   private readonly vendors: string[];
   private readonly vendorWords: ReadonlySet<string>;
+  /** Per object noun that only one tool set's tools act on (`table`, `droplet`), that tool set. */
+  private readonly ownNouns: Map<string, string>;
 
   constructor(tools: readonly SearchableTool[]) {
     this.tools = tools;
@@ -103,6 +110,7 @@ export class ToolIndex {
         ),
     );
     this.methods = tools.map((t) => t.endpoint?.method.toUpperCase() ?? '');
+    this.ownNouns = ownNouns(tools, this.shapes);
     const vendorOfSet = setVendors(tools, this.shapes);
     this.vendors = tools.map((t) => vendorOfSet.get(t.toolSet) ?? '');
     this.vendorWords = new Set(vendorOfSet.values());
@@ -144,6 +152,7 @@ export class ToolIndex {
       searchOptions: {
         tokenize,
         boost: BOOST,
+        bm25: BM25,
         // No fuzzy matching: the spelling fixer has already added the catalog word a misspelt
         // one stands for, and matching every term by edit distance cost most of a search's time
         // in a catalog of a thousand tools (and found unrelated words: `select` → `selective`).
@@ -152,7 +161,9 @@ export class ToolIndex {
     const documents = tools.map((t, id) => ({
       id,
       name: `${t.name.slice(t.toolSet.length + 1)} ${t.toolSet}`,
-      description: t.description,
+      // A parameter the description quotes by name ("give 'new_field_name'") is the params
+      // field's to count: said twice, its words would outweigh what the tool acts on.
+      description: t.description.replace(/'[A-Za-z0-9]+(?:_[A-Za-z0-9]+)+'/g, ' '),
       params: Object.keys((t.inputSchema.properties as Record<string, unknown> | undefined) ?? {})
         .filter((p) => !GENERIC_PARAMS.has(p))
         .join(' '),
@@ -181,6 +192,7 @@ export class ToolIndex {
     const intent = requestIntent(this.spelling.correct(query), this.prefixes);
     const named = namedVendors(query, intent, this.vendorWords);
     const identifiers = identifiersIn(query);
+    const domain = domainOf(intent, this.ownNouns);
     const methods = new Set(query.match(HTTP_METHOD) ?? []);
     const inSet = (id: number) => {
       const own = this.tools[id]!.toolSet.toLowerCase();
@@ -214,7 +226,8 @@ export class ToolIndex {
           relevance(score / (best || 1), this.shapes[id]!, intent, this.onlyReader[id]!) +
           vendorFit(named, this.vendors[id]!) +
           (identifiers.some((k) => this.paramKeys[id]!.has(k)) ? W.param : 0) +
-          (methods.has(this.methods[id]!) ? W.method : 0),
+          (methods.has(this.methods[id]!) ? W.method : 0) +
+          (domain && this.tools[id]!.toolSet === domain ? W.domain : 0),
       }))
       .sort((a, b) => b.score - a.score);
     return ranked.slice(0, limit).map((r) => {
@@ -275,7 +288,10 @@ function setVendors(tools: readonly SearchableTool[], shapes: readonly ToolShape
   tools.forEach((t, id) => {
     sizes.set(t.toolSet, (sizes.get(t.toolSet) ?? 0) + 1);
     const vendor = shapes[id]!.vendor;
-    if (!vendor) return;
+    // A product's name, capitalised and not a verb: "Update a DNS record of a domain: its
+    // name…" has a colon too, but no product before it.
+    const written = /^\s*([A-Za-z][\w.]*)[^:]*:/.exec(t.description)?.[1] ?? '';
+    if (!vendor || !/^[A-Z]/.test(written) || verbOperation(written.toLowerCase()) !== undefined) return;
     const byVendor = counts.get(t.toolSet) ?? new Map<string, number>();
     counts.set(t.toolSet, byVendor);
     byVendor.set(vendor, (byVendor.get(vendor) ?? 0) + 1);
@@ -287,6 +303,36 @@ function setVendors(tools: readonly SearchableTool[], shapes: readonly ToolShape
     vendors.set(set, n * 2 >= size ? vendor : own);
   }
   return vendors;
+}
+
+/**
+ * The objects only one tool set acts on, by the object nouns of its tools: a product's own
+ * vocabulary (a base, a table and a field are Airtable's; a droplet is DigitalOcean's), where a
+ * noun that several tool sets act on (a record, an event) tells none apart.
+ */
+function ownNouns(tools: readonly SearchableTool[], shapes: readonly ToolShape[]): Map<string, string> {
+  const setsOf = new Map<string, Set<string>>();
+  shapes.forEach((shape, id) => {
+    for (const t of shape.head) {
+      const sets = setsOf.get(t) ?? new Set<string>();
+      setsOf.set(t, sets);
+      sets.add(tools[id]!.toolSet);
+    }
+  });
+  const own = new Map<string, string>();
+  for (const [t, sets] of setsOf) if (sets.size === 1) own.set(t, [...sets][0]!);
+  return own;
+}
+
+/** The tool set whose own objects the request names more of than any other's, if one does. */
+function domainOf(intent: RequestIntent, nouns: ReadonlyMap<string, string>): string | undefined {
+  const counts = new Map<string, number>();
+  for (const t of intent.stems) {
+    const set = nouns.get(t);
+    if (set && !intent.verbTerms.has(t)) counts.set(set, (counts.get(set) ?? 0) + 1);
+  }
+  const [first, second] = [...counts].sort((a, b) => b[1] - a[1]);
+  return first && (!second || first[1] > second[1]) ? first[0] : undefined;
 }
 
 /** The products a request names, among those of the catalog's tool sets. */
@@ -387,6 +433,7 @@ const W = {
   deep: 0.04,
   vendor: 0.15,
   otherVendor: 0.3,
+  domain: 0.1,
   param: 0.25,
   method: 0.2,
   op: 0.45,
@@ -397,7 +444,7 @@ const W = {
   named: 0.1,
   byEmail: 0.05,
   parentOp: 0.5,
-  area: 0.1,
+  area: 0.3,
   asked: 0.2,
 };
 
