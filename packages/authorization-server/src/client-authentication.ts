@@ -21,13 +21,21 @@ export async function authenticateClient(
     const decoded = Buffer.from(basic, 'base64').toString('utf8');
     const colon = decoded.indexOf(':');
     if (colon < 0) throw new BadRequest(401, 'invalid_client', 'Malformed Basic credentials', challenge);
-    const basicId = decodeURIComponent(decoded.slice(0, colon).replace(/\+/g, ' '));
+    let basicId: string;
+    let basicSecret: string;
+    try {
+      // Each part form-encoded (RFC 6749 §2.3.1); a stray % is the client's error, not ours.
+      basicId = formDecoded(decoded.slice(0, colon));
+      basicSecret = formDecoded(decoded.slice(colon + 1));
+    } catch {
+      throw new BadRequest(401, 'invalid_client', 'Malformed Basic credentials', challenge);
+    }
     if (clientId !== undefined && clientId !== basicId)
       throw new BadRequest(400, 'invalid_request', 'client_id differs from the Basic credentials');
     if (secret !== undefined)
       throw new BadRequest(400, 'invalid_request', 'Use one client authentication method');
     clientId = basicId;
-    secret = decodeURIComponent(decoded.slice(colon + 1).replace(/\+/g, ' '));
+    secret = basicSecret;
   }
   if (!clientId) throw new BadRequest(401, 'invalid_client', 'The request names no client', challenge);
   let client: Client;
@@ -49,4 +57,8 @@ export async function authenticateClient(
   if (secret === undefined || !client.secretHash || !sameSecret(secret, client.secretHash))
     throw new BadRequest(401, 'invalid_client', 'The client secret is wrong or missing', challenge);
   return client;
+}
+
+function formDecoded(part: string): string {
+  return decodeURIComponent(part.replace(/\+/g, ' '));
 }

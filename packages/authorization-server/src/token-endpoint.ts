@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { signAccessToken } from './access-tokens.js';
 import { resourceOf } from './authorize.js';
 import { authenticateClient } from './client-authentication.js';
+import type { Client } from './clients.js';
 import type { Context } from './context.js';
 import type { Grant } from './grants.js';
 import { BadRequest, OPEN_CORS, readForm, sendJson } from './http-util.js';
@@ -60,8 +61,12 @@ export async function answerToken(
   if (grantType === 'refresh_token') {
     const refreshToken = form.get('refresh_token');
     if (!refreshToken) throw new BadRequest(400, 'invalid_request', 'refresh_token is required');
+    // Checked before the token is spent: a refresh refused for its scope or resource must leave
+    // the client its grant, not a spent token whose next use would read as reuse and revoke it.
+    const held = await ctx.grants.grantOfRefresh(refreshToken);
+    const scopes = held ? await refreshScopes(ctx, form, client, held) : [];
     const grant = await ctx.grants.redeemRefresh(refreshToken);
-    if (!grant) {
+    if (!grant || grant.id !== held?.id) {
       ctx.emit({
         type: 'refused',
         clientId: client.clientId,
@@ -74,18 +79,6 @@ export async function answerToken(
         'The refresh token is unknown, expired, revoked or already used',
       );
     }
-    if (grant.clientId !== client.clientId) {
-      // Another client holding this grant's refresh token: it leaked.
-      await ctx.grants.revoke(grant.id);
-      throw new BadRequest(400, 'invalid_grant', 'The refresh token was issued to another client');
-    }
-    const resource = form.get('resource');
-    if (resource !== undefined && resourceOf(ctx, resource) !== grant.resource)
-      throw new BadRequest(400, 'invalid_target', 'The resource differs from the grant');
-    const asked = form.get('scope');
-    const scopes = asked ? [...new Set(asked.split(' ').filter(Boolean))] : grant.scopes;
-    if (scopes.some((s) => !grant.scopes.includes(s)))
-      throw new BadRequest(400, 'invalid_scope', 'A refresh may ask for the granted scopes or fewer');
     const next = await ctx.grants.rotate(grant);
     ctx.emit({ type: 'token_refreshed', clientId: client.clientId, subject: grant.subject });
     return issue(grant, scopes, next);
@@ -95,4 +88,26 @@ export async function answerToken(
     'unsupported_grant_type',
     'grant_type must be authorization_code or refresh_token',
   );
+}
+
+/** The scopes a refresh of this grant asks for, or why it is refused (nothing spent yet). */
+async function refreshScopes(
+  ctx: Context,
+  form: Map<string, string>,
+  client: Client,
+  grant: Grant,
+): Promise<string[]> {
+  if (grant.clientId !== client.clientId) {
+    // Another client holding this grant's refresh token: it leaked.
+    await ctx.grants.revoke(grant.id);
+    throw new BadRequest(400, 'invalid_grant', 'The refresh token was issued to another client');
+  }
+  const resource = form.get('resource');
+  if (resource !== undefined && resourceOf(ctx, resource) !== grant.resource)
+    throw new BadRequest(400, 'invalid_target', 'The resource differs from the grant');
+  const asked = form.get('scope');
+  const scopes = asked ? [...new Set(asked.split(' ').filter(Boolean))] : grant.scopes;
+  if (scopes.some((s) => !grant.scopes.includes(s)))
+    throw new BadRequest(400, 'invalid_scope', 'A refresh may ask for the granted scopes or fewer');
+  return scopes;
 }

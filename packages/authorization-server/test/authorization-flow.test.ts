@@ -294,6 +294,38 @@ describe('the token endpoint refuses and changes nothing', () => {
     expect(await as.as.verify(second.access_token)).toMatchObject({ ok: false });
   });
 
+  it('a refresh refused for its scope or resource spends nothing: the same refresh token then works', async () => {
+    const clientId = await registerPublicClient(as.issuer, REDIRECT);
+    const tokens = await tokensFor(clientId);
+    const refresh = (extra: Record<string, string>) =>
+      tokenRequest(as.issuer, {
+        grant_type: 'refresh_token',
+        refresh_token: tokens.refresh_token,
+        client_id: clientId,
+        ...extra,
+      });
+    const beyond = await refresh({ scope: 'tools:read tools:write' });
+    expect(beyond.status).toBe(400);
+    expect(await beyond.json()).toMatchObject({ error: 'invalid_scope' });
+    const elsewhere = await refresh({ resource: 'https://other.example/mcp' });
+    expect(elsewhere.status).toBe(400);
+    expect(await elsewhere.json()).toMatchObject({ error: 'invalid_target' });
+    const fine = await refresh({});
+    expect(fine.status).toBe(200);
+    expect(await fine.json()).toMatchObject({ scope: 'tools:read' });
+  });
+
+  it('malformed Basic credentials are invalid_client (401), not a server error', async () => {
+    const res = await tokenRequest(
+      as.issuer,
+      { grant_type: 'refresh_token', refresh_token: 'x' },
+      { authorization: `Basic ${Buffer.from('%zz:secret').toString('base64')}` },
+    );
+    expect(res.status).toBe(401);
+    expect(res.headers.get('www-authenticate')).toMatch(/^Basic/);
+    expect(await res.json()).toMatchObject({ error: 'invalid_client' });
+  });
+
   it('revokes a grant by its refresh token (RFC 7009), and answers 200 for an unknown token', async () => {
     const clientId = await registerPublicClient(as.issuer, REDIRECT);
     const tokens = await tokensFor(clientId);
