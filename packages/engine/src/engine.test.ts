@@ -277,6 +277,7 @@ describe('ToolEngine', () => {
         return {
           wait: async (key) => {
             order.push(`pace ${key}`);
+            return 0;
           },
         };
       },

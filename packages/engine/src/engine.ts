@@ -482,7 +482,7 @@ export class ToolEngine {
     const ended = context.onWait?.('pacing', undefined);
     let waited: number | undefined;
     try {
-      waited = (await pacer.wait(key, context.signal)) ?? undefined;
+      waited = await pacer.wait(key, context.signal);
     } finally {
       // The pacer's own figure where it has one: a slot given at once is no wait, however
       // long the round trip to a shared pacer took.

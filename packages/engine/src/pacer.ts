@@ -4,10 +4,9 @@ import type { CallSignal } from '@toolhost/core';
 export interface RequestPacer {
   /**
    * Resolves when a request for `key` may go (rejects with the signal's reason on abort), with
-   * the milliseconds it held the request back where the pacer knows them (for metrics).
+   * the milliseconds it held the request back (0 for none; for metrics).
    */
-  // biome-ignore lint/suspicious/noConfusingVoidType: pacers written before the wait was reported resolve with nothing, and stay valid.
-  wait(key: string, signal?: CallSignal): Promise<number | void>;
+  wait(key: string, signal?: CallSignal): Promise<number>;
 }
 
 /**

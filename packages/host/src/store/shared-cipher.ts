@@ -3,9 +3,9 @@ import { type Sealed, TokenCipher } from '../auth/token-cipher.js';
 import type { Logger } from '../logger.js';
 import { inRedis, type SharedRedis } from './redis-client.js';
 
-/** A sealed value that names the salt its key was derived with (absent: written before it did). */
+/** A sealed value that names the salt its key was derived with. */
 export interface SaltedSealed extends Sealed {
-  salt?: string;
+  salt: string;
 }
 
 /** What a replica found when it compared its salt with the one in Redis. */
@@ -77,8 +77,6 @@ export class SharedCipher {
 
   /** Throws when the value was sealed with another secret, altered, or copied from another key. */
   open(sealed: SaltedSealed, boundTo: string): unknown {
-    // Written before values named their salt and key: sealed with the shared salt, unbound.
-    if (sealed.salt === undefined) return this.current.open(sealed);
     return this.cipherFor(sealed.salt).open(sealed, boundTo);
   }
 

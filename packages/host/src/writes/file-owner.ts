@@ -57,13 +57,11 @@ export class FileOwner {
     return this.socket ? this.token : `${this.token} pid`;
   }
 
-  claim(others: readonly string[] = []): Promise<{ held: true } | { held: false; pid: number }> {
+  claim(): Promise<{ held: true } | { held: false; pid: number }> {
     return this.lock.run(async () => {
-      for (const owner of [this.path, ...others]) {
-        const holder = readHolder(owner);
-        if (holder && holder !== this.id && (await this.alive(holder, owner)))
-          return { held: false as const, pid: Number(holder.split(' ')[0]) };
-      }
+      const holder = readHolder(this.path);
+      if (holder && holder !== this.id && (await this.alive(holder)))
+        return { held: false as const, pid: Number(holder.split(' ')[0]) };
       await this.listen();
       writeFileSync(this.path, this.id, { mode: 0o600 });
       heldHere.add(this.id);
@@ -86,14 +84,15 @@ export class FileOwner {
     }
   }
 
-  private async alive(holder: string, ownerFile: string): Promise<boolean> {
+  private async alive(holder: string): Promise<boolean> {
     if (heldHere.has(holder)) return true;
     const [first, , how] = holder.split(' ');
     const pid = Number(first);
     if (!Number.isInteger(pid) || pid <= 0) return false;
-    // Earlier versions wrote `<pid> <random>` with no socket: the pid is all there is then too.
-    if (how !== 'pid' && (await listening(`${ownerFile}.sock`))) return true;
-    if (how !== 'pid' && existsSync(`${ownerFile}.sock`)) return false;
+    if (how !== 'pid' && (await listening(`${this.path}.sock`))) return true;
+    if (how !== 'pid' && existsSync(`${this.path}.sock`)) return false;
+    // Its socket is gone (removed from under it): the pid is all there is then too, and a live
+    // pid keeps the file refused rather than risk two writers.
     // No socket to ask: this process's own pid is a previous run's (not held here, above).
     return pid !== process.pid && processAlive(pid);
   }

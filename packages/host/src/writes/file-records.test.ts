@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ToolError } from '@toolhost/core';
 import { describe, expect, it, vi } from 'vitest';
-import { SealedFile, TokenStoreError } from '../auth/sealed-file.js';
+import { TokenStoreError } from '../auth/sealed-file.js';
 import { TokenCipher } from '../auth/token-cipher.js';
 import { FileRecords } from './file-records.js';
 import { JOURNAL_FORMAT } from './record-journal.js';
@@ -192,30 +192,6 @@ describe('FileRecords', () => {
 });
 
 describe('FileRecords journal', () => {
-  it('moves a whole-file store of earlier versions into the journal on first open, keeping its records', async () => {
-    const dir = dataDir();
-    const legacy = join(dir, 'write-records.enc.json');
-    const contents = { outcome: ['{"n":1}', Date.now() + HOUR], gone: ['old', Date.now() - 1] };
-    await new SealedFile({
-      file: legacy,
-      secret: KEY,
-      format: 'toolhost-write-records-v1',
-      label: 'Write-records file',
-      kind: 'write-records store',
-      contents: () => contents,
-    }).save();
-    const records = FileRecords.inDirectory(dir, KEY);
-    expect(await records.get('outcome')).toBe('{"n":1}');
-    expect(await records.add('outcome', 'other', HOUR)).toBe(false);
-    await records.put('new', 'v', HOUR);
-    await records.flush();
-    expect(readdirSync(dir)).toEqual([FILE]);
-    expect(Object.keys(opened(dir))).toEqual(['outcome', 'new']);
-    const reopened = FileRecords.inDirectory(dir, KEY);
-    expect(await reopened.get('outcome')).toBe('{"n":1}');
-    expect(await reopened.get('new')).toBe('v');
-  });
-
   it('writes one change as one short append however full the file is', async () => {
     const dir = dataDir();
     const records = FileRecords.inDirectory(dir, KEY, { maxRecords: 3000 });

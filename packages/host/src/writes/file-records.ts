@@ -1,23 +1,11 @@
-import { existsSync, mkdirSync, unlinkSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { ToolError } from '@toolhost/core';
-import { isRecord, SealedFile, TokenStoreError } from '../auth/sealed-file.js';
+import { TokenStoreError } from '../auth/sealed-file.js';
 import { MemoryRecords, type RecordLimits, type RecordOwner } from './expiring-records.js';
 import { FileOwner } from './file-owner.js';
 import type { PerUserPlaces } from './per-user-budget.js';
 import { type JournalEntry, RecordJournal } from './record-journal.js';
-
-/** The whole-file store of earlier versions, moved into the journal on first open. */
-const LEGACY_FORMAT = 'toolhost-write-records-v1';
-
-/** On disk in the whole-file store: each key's value and when it expires (ms since the epoch). */
-type LegacyContents = Record<string, [value: string, expires: number]>;
-
-const isLegacyContents = (v: unknown): v is LegacyContents =>
-  isRecord(v) &&
-  Object.values(v).every(
-    (e) => Array.isArray(e) && e.length === 2 && typeof e[0] === 'string' && typeof e[1] === 'number',
-  );
 
 export interface FileRecordsLimits extends RecordLimits {
   /** Compacts the journal once it has more lines than this and twice as many as live records. */
@@ -42,8 +30,6 @@ const placeKey = (kind: string, userId: string, id: string) =>
  */
 export class FileRecords extends MemoryRecords implements PerUserPlaces {
   private readonly journal: RecordJournal;
-  /** The whole-file store of earlier versions, if one is there still. */
-  private readonly legacy: string | undefined;
   private changes = 0;
   private saved: Promise<void> = Promise.resolve();
   /** This store's claim on the file, made once it changes anything. */
@@ -54,28 +40,19 @@ export class FileRecords extends MemoryRecords implements PerUserPlaces {
   private readonly places = new Map<string, Map<string, number>>();
   readonly scope = 'on this host';
 
-  constructor(
-    file: string,
-    private readonly secret: string,
-    limits: FileRecordsLimits = {},
-    legacyFile?: string,
-  ) {
+  constructor(file: string, secret: string, limits: FileRecordsLimits = {}) {
     super(limits);
     if (secret.length < 16)
       throw new TokenStoreError('The token encryption key must be at least 16 characters.');
     mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
     this.journal = new RecordJournal(file, secret, 'Write-records file', limits.compactAfter);
     this.owner = new FileOwner(`${file}.owner`);
-    this.legacy = legacyFile && existsSync(legacyFile) ? legacyFile : undefined;
-    this.load(secret);
+    this.load();
   }
 
-  /**
-   * Reads the journal, or the whole-file store it replaces when there is no journal yet;
-   * true when there is a journal.
-   */
-  private load(secret: string): boolean {
-    const loaded = this.loadEntries(secret);
+  /** Reads the journal; true when there is one. */
+  private load(): boolean {
+    const loaded = this.loadEntries();
     this.places.clear();
     for (const [key, e] of this.entries) {
       if (!key.startsWith(PLACE)) continue;
@@ -85,26 +62,13 @@ export class FileRecords extends MemoryRecords implements PerUserPlaces {
     return loaded;
   }
 
-  private loadEntries(secret: string): boolean {
+  private loadEntries(): boolean {
     const now = Date.now();
     this.entries.clear();
     const journal = this.journal.read();
-    if (journal) {
-      for (const [key, e] of journal) if (e.expires > now) this.entries.set(key, e);
-      return true;
-    }
-    if (!this.legacy) return false;
-    const stored = new SealedFile({
-      file: this.legacy,
-      secret,
-      format: LEGACY_FORMAT,
-      label: 'Write-records file',
-      kind: 'write-records store',
-      contents: () => ({}),
-    }).read(isLegacyContents) as LegacyContents | undefined;
-    for (const [key, [value, expires]] of Object.entries(stored ?? {}))
-      if (expires > now) this.entries.set(key, { value, expires });
-    return false;
+    if (!journal) return false;
+    for (const [key, e] of journal) if (e.expires > now) this.entries.set(key, e);
+    return true;
   }
 
   private placesOf(kind: string, userId: string): Map<string, number> {
@@ -145,12 +109,7 @@ export class FileRecords extends MemoryRecords implements PerUserPlaces {
   }
 
   static inDirectory(dataDir: string, secret: string, limits?: FileRecordsLimits): FileRecords {
-    return new FileRecords(
-      join(dataDir, 'write-records.enc.jsonl'),
-      secret,
-      limits,
-      join(dataDir, 'write-records.enc.json'),
-    );
+    return new FileRecords(join(dataDir, 'write-records.enc.jsonl'), secret, limits);
   }
 
   get file(): string {
@@ -178,7 +137,7 @@ export class FileRecords extends MemoryRecords implements PerUserPlaces {
   }
 
   private async claim(): Promise<void> {
-    const claimed = await this.owner.claim(this.legacy ? [`${this.legacy}.owner`] : []).catch(() => {
+    const claimed = await this.owner.claim().catch(() => {
       throw unavailable(`Cannot claim the write-records file ${this.journal.file}; try again shortly.`);
     });
     if (!claimed.held)
@@ -190,10 +149,8 @@ export class FileRecords extends MemoryRecords implements PerUserPlaces {
       this.journal.removeLeftovers();
       // What the previous writer left is what this one appends to: read again unless the file
       // is as this store read it (reading a full file costs a moment of the event loop).
-      if (!(this.journal.exists && this.journal.unchangedSinceRead()) && !this.load(this.secret))
+      if (!(this.journal.exists && this.journal.unchangedSinceRead()) && !this.load())
         this.journal.create(this.liveEntries());
-      // Moved into the journal (now, or by a writer stopped before it removed it).
-      if (this.legacy && existsSync(this.legacy)) unlinkSync(this.legacy);
     } catch (e) {
       this.disown();
       const why = e instanceof TokenStoreError ? ` (${e.message})` : '';

@@ -195,7 +195,7 @@ export class RecordJournal {
 
   /**
    * Writes a new file holding `entries` alone, at once (temp file, fsync, rename): the start of
-   * a journal, or the move from the whole-file store. Only before any append.
+   * a journal. Only before any append.
    */
   create(entries: Iterable<JournalEntry>): void {
     const temp = this.tempName();
