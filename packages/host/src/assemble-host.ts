@@ -13,6 +13,7 @@ import { bundleFields, howToSet } from './config/bundle-environment.js';
 import type { HostConfig } from './config/host-config.js';
 import { resolveSecrets } from './config/resolve-secrets.js';
 import { settingHint } from './config/settings-from-env.js';
+import { toolSelector } from './config/tool-selection.js';
 import type { Logger } from './logger.js';
 import {
   HostServices,
@@ -23,7 +24,6 @@ import {
 } from './services.js';
 import { sharedStoreUrl } from './store/redis-url.js';
 import type { SharedStore } from './store/shared-store.js';
-import { toolSelector } from './tool-selection.js';
 
 /** The auth providers in effect: the embedder's, then the host's own for the remaining ids. */
 export const ACTIVE_AUTH_PROVIDERS = serviceToken<readonly AuthProvider[]>('host.active-auth-providers');

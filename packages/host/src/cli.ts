@@ -9,8 +9,8 @@ import { type GlobalOptions, openHost } from './cli/open-host.js';
 import { serve } from './cli/serve.js';
 import { commaList, LOG_LEVELS } from './config/overrides.js';
 import { disconnect, listConnections } from './connections.js';
-import { ToolNameMap } from './mcp/tool-names.js';
 import { sharedStoreUrl } from './store/redis-url.js';
+import { ToolNameMap } from './tool-names.js';
 
 const require = createRequire(import.meta.url);
 const pkg = require('../package.json') as { version: string };

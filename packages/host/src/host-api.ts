@@ -1,59 +1,12 @@
 // The host's API as types only: what an embedder and the transports (http/, stdio/, mcp/) see
 // of a host. `createHost` (host.ts) fills it; the transports import nothing else of it, so that
 // the serving layers stay apart from how the host composes its services.
-import type {
-  AuthProvider,
-  BehaviorHints,
-  JsonSchema,
-  SecretSource,
-  TokenStore,
-  ToolOutcome,
-  ToolPlugin,
-} from '@toolhost/core';
-import type { HttpSender } from '@toolhost/engine';
-import type { DependencyContainer } from 'tsyringe';
+import type { BehaviorHints, JsonSchema, ToolOutcome, ToolPlugin } from '@toolhost/core';
 import type { SignInProvider } from './auth/browser-sign-in.js';
 import type { CallWaitObserver } from './call-waits.js';
 import type { ResolvedHostConfig } from './config/host-config.js';
-import type { Logger } from './logger.js';
 import type { ServingSupport } from './serving-support.js';
 import type { ConfirmWrite, PreviewOutcome } from './writes/write-safety.js';
-
-export interface HostOptions {
-  /** Plugin objects to register directly, in addition to (or instead of) packages named in config. */
-  plugins?: ToolPlugin[];
-  /** Plugin packages (names or paths) to load instead of the config's `plugins` and discovery. */
-  pluginPackages?: string[];
-  /**
-   * `skip`: a plugin package that cannot be imported is left out and listed in
-   * `pluginSearch.unloadable`, so that diagnostics (`doctor`) still report on the others.
-   * Default `refuse`: the host does not start.
-   */
-  unloadablePlugins?: 'refuse' | 'skip';
-  /**
-   * The embedder's tsyringe container: services registered in it under `HostServices` tokens
-   * replace the host's defaults (the host works in a child container of it).
-   */
-  container?: DependencyContainer;
-  /** Auth providers that replace the static-token stand-ins for their ids. */
-  authProviders?: AuthProvider[];
-  /** A secret source that replaces the config/environment one. */
-  secrets?: SecretSource;
-  /** Replaces the undici sender (tests, custom transports). */
-  httpSender?: HttpSender;
-  /** The config file's directory: relative paths in the config start there, and plugins are looked for beside it. */
-  configDir?: string;
-  /**
-   * More directories to discover and resolve plugins from (each with its parents'
-   * node_modules), after the config's, the working directory and the host package's own.
-   */
-  pluginDirs?: string[];
-  /** Environment for overrides (default process.env). */
-  env?: NodeJS.ProcessEnv;
-  /** Where OAuth tokens are kept (default: encrypted file with TOOLHOST_TOKEN_KEY, else memory). */
-  tokenStore?: TokenStore;
-  logger?: Logger;
-}
 
 /**
  * A tool as an embedder or transport sees it, described once when the host is created: the MCP

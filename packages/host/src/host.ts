@@ -6,8 +6,8 @@ import type { DependencyContainer } from 'tsyringe';
 import { ACTIVE_AUTH_PROVIDERS, composeServices, SHARED_STORE } from './assemble-host.js';
 import { hasBrowserSignIn, type SignInProvider } from './auth/browser-sign-in.js';
 import { encryptedDataDir } from './auth/build-auth-providers.js';
-import { isRefreshingProvider } from './auth/oauth-provider.js';
 import { providerServices } from './auth/provider-services.js';
+import { isRefreshingProvider, type RefreshingProvider } from './auth/token-refresh.js';
 import { CallLifecycle } from './call-lifecycle.js';
 import { bundleFields } from './config/bundle-environment.js';
 import { checkConfigAgainstCatalog } from './config/check-against-catalog.js';
@@ -16,7 +16,9 @@ import type { HostConfig, ResolvedHostConfig } from './config/host-config.js';
 import { validateConfig } from './config/load-config.js';
 import { applySettingsFromEnv, settingHint } from './config/settings-from-env.js';
 import { hostConnections } from './connections.js';
-import type { Host, HostOptions, ToolEndpoint, ToolInfo } from './host-api.js';
+import type { Host, ToolEndpoint, ToolInfo } from './host-api.js';
+import type { HostOptions } from './host-options.js';
+import type { Logger } from './logger.js';
 import { AUDIT_LOG, openAuditLog } from './observability/audit-log.js';
 import { telemetryKey } from './observability/hash-user-id.js';
 import { HostTelemetry } from './observability/host-telemetry.js';
@@ -24,8 +26,9 @@ import { discoverPlugins, pluginSearchBases, searchedDirectories } from './plugi
 import { importPlugins, registerPlugins } from './plugins/load-plugins.js';
 import { toolSetReadiness } from './readiness.js';
 import { HostServices, registerService, resolveService } from './services.js';
+import type { SharedStore } from './store/shared-store.js';
 
-export type { CallOptions, Host, HostOptions, ToolEndpoint, ToolInfo } from './host-api.js';
+export type { CallOptions, Host, ToolEndpoint, ToolInfo } from './host-api.js';
 
 import type { ServingSupport, ToolSetSkill } from './serving-support.js';
 import { unknownToolMessage } from './unknown-tool.js';
@@ -133,6 +136,28 @@ async function assemble(
   // Told apart by what they can do, not their class: an embedder's provider may do either.
   const oauthProviders = services.providers.filter(hasBrowserSignIn);
   const refreshing = services.providers.filter(isRefreshingProvider);
+  reportRefreshes(refreshing, telemetry, log);
+  if (services.shared) gaugeSharedStore(services.shared, telemetry);
+  return {
+    container,
+    telemetry,
+    calls,
+    writes,
+    oauthProviders,
+    refreshing,
+    audit,
+    env,
+    ownTokenFile,
+    ...services,
+  };
+}
+
+/** Each provider's token refreshes, counted, and the ones that cost a user something, logged. */
+function reportRefreshes(
+  refreshing: readonly RefreshingProvider[],
+  telemetry: HostTelemetry,
+  log: Logger | undefined,
+): void {
   for (const p of refreshing) {
     p.onRefreshed(({ outcome }) => {
       telemetry.tokenRefresh(p.id, outcome);
@@ -147,32 +172,21 @@ async function assemble(
     });
     p.onLockWaited((ms) => telemetry.waited('refresh_lock', ms));
   }
-  const { shared } = services;
-  if (shared) {
-    telemetry.gauge({
-      name: 'toolhost_shared_store_up',
-      help: 'Whether this replica reaches the shared store (Redis): 1 or 0.',
-      read: () => (shared.reachable() ? 1 : 0),
-    });
-    telemetry.gauge({
-      name: 'toolhost_pacing_degraded',
-      help: 'Per pacer, 1 while it paces per process because Redis is unreachable (replicas together may exceed the rate).',
-      label: 'pacer',
-      read: () => shared.degradedPacing(),
-    });
-  }
-  return {
-    container,
-    telemetry,
-    calls,
-    writes,
-    oauthProviders,
-    refreshing,
-    audit,
-    env,
-    ownTokenFile,
-    ...services,
-  };
+}
+
+/** The shared store's state on `/metrics`: reached or not, and the pacers it cannot share. */
+function gaugeSharedStore(shared: SharedStore, telemetry: HostTelemetry): void {
+  telemetry.gauge({
+    name: 'toolhost_shared_store_up',
+    help: 'Whether this replica reaches the shared store (Redis): 1 or 0.',
+    read: () => (shared.reachable() ? 1 : 0),
+  });
+  telemetry.gauge({
+    name: 'toolhost_pacing_degraded',
+    help: 'Per pacer, 1 while it paces per process because Redis is unreachable (replicas together may exceed the rate).',
+    label: 'pacer',
+    read: () => shared.degradedPacing(),
+  });
 }
 
 type Assembled = Awaited<ReturnType<typeof assemble>>;

@@ -1,6 +1,7 @@
 import type { ToolOutcome } from '@toolhost/core';
 import { didYouMean } from './config/did-you-mean.js';
 import { ConfigError } from './config/load-config.js';
+import { globMatcher } from './config/tool-selection.js';
 import type { CallOptions, Host, ToolInfo } from './host.js';
 import { catalogForm } from './mcp/catalog-views.js';
 import type { CatalogMode } from './mcp/client-catalog.js';
@@ -16,8 +17,7 @@ import {
 } from './mcp/discovery-tools.js';
 import { checkHostToolArguments } from './mcp/host-tool-arguments.js';
 import type { Tool } from './mcp/sdk.js';
-import { ToolNameMap } from './mcp/tool-names.js';
-import { globMatcher } from './tool-selection.js';
+import { ToolNameMap } from './tool-names.js';
 import type { ConfirmWrite } from './writes/write-safety.js';
 
 /** What an in-process adapter (AI SDK, LangChain, OpenAI Agents) hands a model, chosen as `serve` chooses for an MCP client. */

@@ -56,12 +56,13 @@ export {
   type CallOptions,
   createHost,
   type Host,
-  type HostOptions,
   type ToolEndpoint,
   type ToolInfo,
 } from './host.js';
 export { HostError, type HostErrorCode } from './host-error.js';
-export { type HttpServeOptions, type HttpServerHandle, serveHttp } from './http/serve-http.js';
+export type { HostOptions } from './host-options.js';
+export type { HttpServeOptions } from './http/http-settings.js';
+export { type HttpServerHandle, serveHttp } from './http/serve-http.js';
 export { createLogger, type Logger } from './logger.js';
 export { compactSchema, expandSchemaReferences } from './mcp/compact-schema.js';
 export { createMcpServer, type McpServerOptions } from './mcp/create-mcp-server.js';
@@ -69,10 +70,10 @@ export { SERVER_INSTRUCTIONS } from './mcp/instructions.js';
 export { effectiveAnnotations, type ListedAnnotations } from './mcp/listing.js';
 export { renderOutcome, STATUS_META_KEY } from './mcp/render-outcome.js';
 export { prepareMcpServingState } from './mcp/serving-state.js';
-export { MAX_MCP_NAME, mcpToolName, ToolNameMap } from './mcp/tool-names.js';
 export { discoverPlugins, PLUGIN_KEYWORD, pluginSearchBases } from './plugins/discover-plugins.js';
 export { assertCompatible, importPlugins, PluginLoadError } from './plugins/load-plugins.js';
 export { HostServices, registerService, resolveService } from './services.js';
 export type { QueryParameterName, ServingSupport } from './serving-support.js';
 export { serveStdio } from './stdio/serve-stdio.js';
+export { MAX_MCP_NAME, mcpToolName, ToolNameMap } from './tool-names.js';
 export type { ConfirmWrite, PreviewOutcome } from './writes/write-safety.js';

@@ -12,7 +12,7 @@ export interface Replicas {
   sessions(idleMs: number): ReplicaSessions;
   /** Results too large for a tool result, readable on every replica by their owner. */
   readonly results: SharedResults;
-  /** Redis commands, for the host's own authorization server's state (auth/own-authorization-server.ts) only. */
+  /** Redis commands, for the host's own authorization server's state (http/own-authorization-server.ts) only. */
   readonly redis: { call(command: string, ...args: (string | number)[]): Promise<unknown> };
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ToolInfo } from '../host-api.js';
+import type { ToolInfo } from './host-api.js';
 import { MAX_MCP_NAME, mcpToolName, ToolNameMap } from './tool-names.js';
 
 const tool = (name: string) => ({ name }) as ToolInfo;

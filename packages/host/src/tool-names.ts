@@ -1,4 +1,4 @@
-import type { ToolInfo } from '../host-api.js';
+import type { ToolInfo } from './host-api.js';
 
 /** Tool names many MCP clients accept (no dots). */
 const CLIENT_SAFE = /^[A-Za-z0-9_-]{1,64}$/;

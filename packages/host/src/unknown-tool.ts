@@ -2,8 +2,8 @@ import { behaviorHints, TOOL_SET_TOKEN, type ToolSetDefinition } from '@toolhost
 import type { DependencyContainer } from 'tsyringe';
 import { didYouMean } from './config/did-you-mean.js';
 import type { ResolvedHostConfig } from './config/host-config.js';
-import { mcpToolName } from './mcp/tool-names.js';
-import { hiddenBy } from './tool-selection.js';
+import { hiddenBy } from './config/tool-selection.js';
+import { mcpToolName } from './tool-names.js';
 
 /**
  * Why a name names no callable tool, in words that lead to the right call: the other

@@ -1,6 +1,5 @@
 import { SHARED_STORE } from '../assemble-host.js';
 import { frontDoorChecks } from '../auth/front-door/front-door-doctor.js';
-import { emptyCatalogMessage } from '../empty-catalog.js';
 import type { Host } from '../host.js';
 import { containerOf } from '../host.js';
 import type { ToolSetReadiness } from '../readiness.js';
@@ -8,6 +7,7 @@ import { resolveService } from '../services.js';
 import { describeSharedStore, sharedStoreUrl } from '../store/redis-url.js';
 import type { SaltAgreement } from '../store/shared-cipher.js';
 import { cheapestRead, registeredToolSets } from './cheapest-read.js';
+import { emptyCatalogMessage } from './empty-catalog.js';
 
 const SALT_LINES: Record<SaltAgreement, string> = {
   agreed: 'Shared token salt: in Redis, the same as this host uses.',
@@ -67,6 +67,12 @@ async function liveLine(host: Host, set: ToolSetReadiness): Promise<{ line: stri
   };
 }
 
+/** Lines of the report, and whether what they found is healthy. */
+interface Section {
+  lines: string[];
+  ok: boolean;
+}
+
 /**
  * What a person checks first: which config is in effect, which plugins were found where, and
  * for each tool set whether its credentials are set (never their values); with `live`, one
@@ -77,69 +83,16 @@ export async function doctorReport(
   options: { configFile?: string; live?: boolean; env?: NodeJS.ProcessEnv },
 ): Promise<DoctorReport> {
   const env = options.env ?? process.env;
-  const lines: string[] = [];
-  let healthy = true;
-  lines.push(`Config: ${options.configFile ?? 'none (defaults, environment and flags)'}`);
-  lines.push(
-    host.pluginSearch.discovered
-      ? `Plugins: discovered in ${host.pluginSearch.directories.join(', ')}`
-      : 'Plugins: named by the configuration, --plugins or TOOLHOST_PLUGINS',
-  );
-  for (const p of host.plugins)
-    lines.push(`  ${p.name}@${p.version}: ${p.toolSet} (contract ${p.contractVersion})`);
-  // A package that cannot be imported stops every other command: name it, and go on.
-  for (const u of host.pluginSearch.unloadable) {
-    healthy = false;
-    lines.push(`  ${u.name}: CANNOT BE LOADED: ${u.reason}`);
-  }
-  lines.push('', 'Tool sets:');
-  const sets = await host.serving.readiness();
-  // Nothing to serve is no healthy state: every client would see an empty tool list.
-  if (host.listTools().length === 0) {
-    healthy = false;
-    lines.push(`  none. ${emptyCatalogMessage(host)}`);
-  }
-  // A set the configuration hides entirely serves nothing: no verdict, one line naming it.
-  const hidden = sets.filter((set) => set.tools === 0);
-  for (const set of sets.filter((s) => s.tools > 0)) {
-    healthy &&= set.ready;
-    // The live call runs first, so that the verdict above the details says what it found.
-    const live = options.live && set.ready ? await liveLine(host, set) : undefined;
-    if (live) healthy &&= live.ok;
-    const verdict = !set.ready ? 'NOT READY' : live && !live.ok ? 'LIVE CHECK FAILED' : 'ready';
-    lines.push(`  ${set.toolSet} (${set.tools} tools): ${verdict}`);
-    for (const c of set.checks) lines.push(`    ${c.ok ? 'ok' : 'missing'}: ${c.what}: ${c.detail}`);
-    if (live) lines.push(live.line);
-  }
-  if (hidden.length > 0)
-    lines.push(
-      `  Not exposed (the configuration hides all their tools): ${hidden.map((s) => s.toolSet).join(', ')}`,
-    );
-  // The host started, so a configured Redis answered and TOOLHOST_TOKEN_KEY is set.
-  const redisUrl = sharedStoreUrl(host.config, env);
-  if (host.oauthProviders.length > 0) {
-    lines.push(
-      '',
-      redisUrl
-        ? `OAuth tokens: shared by replicas in ${describeSharedStore(redisUrl, host.config.store)}, encrypted with TOOLHOST_TOKEN_KEY.`
-        : env.TOOLHOST_TOKEN_KEY
-          ? 'OAuth tokens: kept encrypted on disk (TOOLHOST_TOKEN_KEY is set).'
-          : 'OAuth tokens: kept in memory only and lost at restart; set TOOLHOST_TOKEN_KEY (16+ characters) to keep them.',
-    );
-  }
-  const door = await frontDoorChecks(host.config, env);
-  if (door.length > 0) {
-    lines.push('', 'Front door (MCP authorization):');
-    for (const check of door) {
-      healthy &&= check.ok;
-      lines.push(`  ${check.ok ? 'ok' : 'problem'}: ${check.line}`);
-    }
-  }
+  const sections: Section[] = [
+    pluginSection(host, options.configFile),
+    await toolSetSection(host, options.live === true),
+    tokenSection(host, env),
+    await frontDoorSection(host, env),
+  ];
   const salt = await saltLine(host);
-  if (salt) {
-    healthy &&= salt.ok;
-    lines.push('', salt.line);
-  }
+  if (salt) sections.push({ lines: ['', salt.line], ok: salt.ok });
+  const healthy = sections.every((section) => section.ok);
+  const lines = sections.flatMap((section) => section.lines);
   lines.push(
     '',
     healthy
@@ -149,4 +102,73 @@ export async function doctorReport(
         : 'Some checks failed: see above.',
   );
   return { text: `${lines.join('\n')}\n`, healthy };
+}
+
+/** The config in effect and the plugins found (a package that cannot be imported is named, and the rest go on). */
+function pluginSection(host: Host, configFile: string | undefined): Section {
+  const lines = [
+    `Config: ${configFile ?? 'none (defaults, environment and flags)'}`,
+    host.pluginSearch.discovered
+      ? `Plugins: discovered in ${host.pluginSearch.directories.join(', ')}`
+      : 'Plugins: named by the configuration, --plugins or TOOLHOST_PLUGINS',
+  ];
+  for (const p of host.plugins)
+    lines.push(`  ${p.name}@${p.version}: ${p.toolSet} (contract ${p.contractVersion})`);
+  for (const u of host.pluginSearch.unloadable) lines.push(`  ${u.name}: CANNOT BE LOADED: ${u.reason}`);
+  return { lines, ok: host.pluginSearch.unloadable.length === 0 };
+}
+
+/** Each tool set's readiness, with its live call's outcome where asked. */
+async function toolSetSection(host: Host, live: boolean): Promise<Section> {
+  const lines = ['', 'Tool sets:'];
+  let ok = true;
+  const sets = await host.serving.readiness();
+  // Nothing to serve is no healthy state: every client would see an empty tool list.
+  if (host.listTools().length === 0) {
+    ok = false;
+    lines.push(`  none. ${emptyCatalogMessage(host)}`);
+  }
+  // A set the configuration hides entirely serves nothing: no verdict, one line naming it.
+  const hidden = sets.filter((set) => set.tools === 0);
+  for (const set of sets.filter((s) => s.tools > 0)) {
+    ok &&= set.ready;
+    // The live call runs first, so that the verdict above the details says what it found.
+    const checked = live && set.ready ? await liveLine(host, set) : undefined;
+    if (checked) ok &&= checked.ok;
+    const verdict = !set.ready ? 'NOT READY' : checked && !checked.ok ? 'LIVE CHECK FAILED' : 'ready';
+    lines.push(`  ${set.toolSet} (${set.tools} tools): ${verdict}`);
+    for (const c of set.checks) lines.push(`    ${c.ok ? 'ok' : 'missing'}: ${c.what}: ${c.detail}`);
+    if (checked) lines.push(checked.line);
+  }
+  if (hidden.length > 0)
+    lines.push(
+      `  Not exposed (the configuration hides all their tools): ${hidden.map((s) => s.toolSet).join(', ')}`,
+    );
+  return { lines, ok };
+}
+
+/** Where OAuth tokens are kept. The host started, so a configured Redis answered and TOOLHOST_TOKEN_KEY is set. */
+function tokenSection(host: Host, env: NodeJS.ProcessEnv): Section {
+  if (host.oauthProviders.length === 0) return { lines: [], ok: true };
+  const redisUrl = sharedStoreUrl(host.config, env);
+  const line = redisUrl
+    ? `OAuth tokens: shared by replicas in ${describeSharedStore(redisUrl, host.config.store)}, encrypted with TOOLHOST_TOKEN_KEY.`
+    : env.TOOLHOST_TOKEN_KEY
+      ? 'OAuth tokens: kept encrypted on disk (TOOLHOST_TOKEN_KEY is set).'
+      : 'OAuth tokens: kept in memory only and lost at restart; set TOOLHOST_TOKEN_KEY (16+ characters) to keep them.';
+  return { lines: ['', line], ok: true };
+}
+
+/** The front door's checks (MCP authorization), where it is configured. */
+async function frontDoorSection(host: Host, env: NodeJS.ProcessEnv): Promise<Section> {
+  const checks = await frontDoorChecks(host.config, env);
+  if (checks.length === 0) return { lines: [], ok: true };
+  return {
+    lines: [
+      '',
+      'Front door (MCP authorization):',
+      ...checks.map((c) => `  ${c.ok ? 'ok' : 'problem'}: ${c.line}`),
+    ],
+    ok: checks.every((c) => c.ok),
+  };
 }

@@ -1,4 +1,4 @@
-import type { Host } from './host.js';
+import type { Host } from '../host.js';
 
 /**
  * Why a host has no tool to serve, and what to do about it. A host with no tool is almost

@@ -2,11 +2,11 @@ import { withoutPlaceholders } from '../config/bundle-environment.js';
 import { CONFIG_DEFAULTS } from '../config/config-defaults.js';
 import { findConfig } from '../config/find-config.js';
 import { applyOverrides, type ConfigOverrides, commaList, overridesFromEnv } from '../config/overrides.js';
-import { emptyCatalogMessage } from '../empty-catalog.js';
 import { createHost, type Host } from '../host.js';
 import { createLogger, type Logger, replicaId } from '../logger.js';
 import { commandDirectory } from '../plugins/discover-plugins.js';
 import { sharedStoreUrl } from '../store/redis-url.js';
+import { emptyCatalogMessage } from './empty-catalog.js';
 
 /** The options every command takes (set before or after the command's name): the config overrides, and where to start. */
 export interface GlobalOptions extends ConfigOverrides {

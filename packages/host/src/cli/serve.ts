@@ -2,7 +2,7 @@ import { AccessTokens } from '../auth/access-tokens.js';
 import { frontDoorFromConfig } from '../auth/front-door/front-door-config.js';
 import { ConfigError } from '../config/load-config.js';
 import type { Host } from '../host.js';
-import type { HttpServeOptions } from '../http/serve-http.js';
+import type { HttpServeOptions } from '../http/http-settings.js';
 import type { Logger } from '../logger.js';
 
 type ServerInfo = { name: string; version: string };

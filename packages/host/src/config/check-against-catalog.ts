@@ -1,8 +1,8 @@
 import type { ToolSetDefinition } from '@toolhost/core';
-import { globMatcher } from '../tool-selection.js';
 import { didYouMean } from './did-you-mean.js';
 import type { HostConfig } from './host-config.js';
 import { ConfigError } from './load-config.js';
+import { globMatcher } from './tool-selection.js';
 
 /** `Airtable` → [GridApi]: the tool sets of each vendor, by the name people call it. */
 function setsByVendor(toolSets: readonly ToolSetDefinition[]): Map<string, string[]> {

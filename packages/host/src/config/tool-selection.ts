@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import type { RegisteredTool } from '@toolhost/engine';
 import type Picomatch from 'picomatch';
-import type { HostConfig } from './config/host-config.js';
+import type { HostConfig } from './host-config.js';
 
 const require = createRequire(import.meta.url);
 // Loaded when a glob is configured, and required, not imported: see docs/performance.md,

@@ -1,12 +1,18 @@
-import type { ToolInfo } from '../../host-api.js';
+import {
+  BASELINE_SCOPE,
+  type HostScope,
+  scopeForToolCall,
+  TOOLS_READ,
+  TOOLS_WRITE,
+} from '../auth/front-door/scopes.js';
+import type { ToolInfo } from '../host-api.js';
 import {
   APPLY_PREVIEW,
   CALL_TOOL,
   DESCRIBE_TOOLS,
   PREVIEW_TOOL_CALL,
   SEARCH_TOOLS,
-} from '../../mcp/discovery-tools.js';
-import { BASELINE_SCOPE, type HostScope, scopeForToolCall, TOOLS_READ, TOOLS_WRITE } from './scopes.js';
+} from '../mcp/discovery-tools.js';
 
 /** Finds a plugin tool by the name a client calls it (its MCP name, or canonical in `call_tool`). */
 export type ToolLookup = (name: string) => ToolInfo | undefined;

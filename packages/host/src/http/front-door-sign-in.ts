@@ -125,31 +125,39 @@ export class FrontDoorSignIn {
       return undefined;
     };
     try {
-      const server = await this.o.server();
-      const client: oauth.Client = { client_id: this.o.clientId };
-      const auth = this.o.clientSecret ? oauth.ClientSecretBasic(this.o.clientSecret) : oauth.None();
-      const params = oauth.validateAuthResponse(server, client, url.searchParams, started.state);
-      const insecure = isLoopbackUrl(server.issuer) ? { [oauth.allowInsecureRequests]: true } : {};
-      const response = await oauth.authorizationCodeGrantRequest(
-        server,
-        client,
-        auth,
-        params,
-        this.redirectUri(),
-        started.verifier,
-        {
-          additionalParameters: { resource: this.o.resource() },
-          signal: AbortSignal.timeout(10_000),
-          ...insecure,
-        },
-      );
-      const tokens = await oauth.processAuthorizationCodeResponse(server, client, response);
-      const user = await this.o.userOf(tokens.access_token);
+      const user = await this.userOfCode(url, started);
       if (user === undefined) return failed('the access token was refused by the front door');
       return { user, returnTo: started.returnTo };
     } catch (e) {
       return failed((e as Error).message);
     }
+  }
+
+  /** Redeems the code the authorization server sent back (PKCE, the MCP resource), and checks its access token at the front door. */
+  private async userOfCode(
+    url: URL,
+    started: { state: string; verifier: string },
+  ): Promise<string | undefined> {
+    const server = await this.o.server();
+    const client: oauth.Client = { client_id: this.o.clientId };
+    const auth = this.o.clientSecret ? oauth.ClientSecretBasic(this.o.clientSecret) : oauth.None();
+    const params = oauth.validateAuthResponse(server, client, url.searchParams, started.state);
+    const insecure = isLoopbackUrl(server.issuer) ? { [oauth.allowInsecureRequests]: true } : {};
+    const response = await oauth.authorizationCodeGrantRequest(
+      server,
+      client,
+      auth,
+      params,
+      this.redirectUri(),
+      started.verifier,
+      {
+        additionalParameters: { resource: this.o.resource() },
+        signal: AbortSignal.timeout(10_000),
+        ...insecure,
+      },
+    );
+    const tokens = await oauth.processAuthorizationCodeResponse(server, client, response);
+    return this.o.userOf(tokens.access_token);
   }
 
   /** The Set-Cookie value that drops the state cookie. */

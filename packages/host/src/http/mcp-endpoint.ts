@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AccessTokens } from '../auth/access-tokens.js';
-import { scopeForMessage, type ToolLookup } from '../auth/front-door/call-scope.js';
 import type { Caller, DoorRefusal, FrontDoor } from '../auth/front-door/front-door.js';
 import type { Host } from '../host-api.js';
 import type { Logger } from '../logger.js';
@@ -12,6 +11,7 @@ import { isInitialize, onlyAnswers } from '../mcp/jsonrpc-messages.js';
 import type { McpServingState } from '../mcp/serving-state.js';
 import type { AuditEntry } from '../observability/audit-log.js';
 import type { ReplicaSessions, SessionRecord } from '../replicas.js';
+import { scopeForMessage, type ToolLookup } from './call-scope.js';
 import type { HttpSession, HttpSessions } from './http-sessions.js';
 import { isLegacyHttpRequest, type ModernRequests } from './modern-requests.js';
 import {

@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { AuthorizationEvent, AuthorizationServer, StateStore } from '@toolhost/authorization-server';
+import type { AccessTokens } from '../auth/access-tokens.js';
+import { HOST_SCOPES, SCOPE_DESCRIPTIONS } from '../auth/front-door/scopes.js';
+import type { TokenVerifier } from '../auth/front-door/token-verifier.js';
 import type { Host } from '../host-api.js';
-import { PAGES_CLIENT_ID } from '../http/front-door-sign-in.js';
 import type { Logger } from '../logger.js';
-import type { AccessTokens } from './access-tokens.js';
-import { HOST_SCOPES, SCOPE_DESCRIPTIONS } from './front-door/scopes.js';
-import type { TokenVerifier } from './front-door/token-verifier.js';
+import { PAGES_CLIENT_ID } from './front-door-sign-in.js';
 
 /** The host's own authorization server as the HTTP server mounts it, and its tokens' check. */
 export interface OwnAuthorizationServer {
@@ -40,54 +40,14 @@ export async function openOwnAuthorizationServer(
   },
 ): Promise<OwnAuthorizationServer> {
   const settings = host.config.http.authorization?.server ?? {};
-  const signIn = settings.signIn ?? {};
-  const { env, replicas, dataDir, auditLog } = host.serving;
-  const byAccessToken = signIn.accessTokens !== false && options.accessTokens.enabled;
-  if (!signIn.oidc && !byAccessToken && !signIn.localUser) {
-    throw new Error(
-      "http.authorization.mode is 'host' but nobody could sign in: set http.authorization.server.signIn.oidc (your OpenID provider), give people access tokens (http.accessTokens or TOOLHOST_ACCESS_TOKENS), or on a loopback host signIn.localUser",
-    );
-  }
+  const signIn = signInChoices(settings.signIn ?? {}, host.serving.env, options.accessTokens);
   const as = await import('@toolhost/authorization-server');
-  let store: StateStore;
-  let sealKey: Buffer | undefined;
-  if (replicas) {
-    store = new as.RedisStateStore(replicas.redis);
-    sealKey = replicas.signingKey('authorization-server-signing-key');
-  } else if (dataDir) {
-    store = new as.FileStateStore(join(dataDir.dataDir, 'authorization-server.json'));
-    sealKey = createHash('sha256').update(`toolhost authorization server\0${dataDir.key}`).digest();
-  } else {
-    options.logger?.warn(
-      'TOOLHOST_TOKEN_KEY is not set: the authorization server keeps its grants in memory, and clients sign in again after a restart',
-    );
-    store = new as.MemoryStateStore();
-  }
-  const oidc = signIn.oidc;
-  const clientSecret = env.TOOLHOST_SIGN_IN_CLIENT_SECRET ?? oidc?.clientSecret;
   const server = await as.createAuthorizationServer({
     issuer: options.base,
     resources: () => [`${options.base()}${options.mcpPath}`],
     scopes: HOST_SCOPES.map((name) => ({ name, description: SCOPE_DESCRIPTIONS[name] })),
-    store,
-    ...(sealKey ? { sealKey } : {}),
-    signIn: {
-      ...(byAccessToken ? { accessToken: (token: string) => options.accessTokens.userForToken(token) } : {}),
-      ...(signIn.localUser ? { localUser: signIn.localUser } : {}),
-      ...(oidc
-        ? {
-            upstream: {
-              issuer: oidc.issuer,
-              clientId: oidc.clientId,
-              ...(clientSecret ? { clientSecret } : {}),
-              ...(oidc.name ? { name: oidc.name } : {}),
-              ...(oidc.userClaim ? { userClaim: oidc.userClaim } : {}),
-              ...(oidc.allowedDomains ? { allowedDomains: oidc.allowedDomains } : {}),
-              ...(oidc.allowedUsers ? { allowedUsers: oidc.allowedUsers } : {}),
-            },
-          }
-        : {}),
-    },
+    ...stateStore(as, host.serving, options.logger),
+    signIn,
     dynamicRegistration: settings.dynamicRegistration !== false,
     clientIdMetadataDocuments: settings.clientIdMetadataDocuments !== false,
     ...(settings.trustedClients ? { trustedClients: settings.trustedClients } : {}),
@@ -105,23 +65,83 @@ export async function openOwnAuthorizationServer(
       : {}),
     accessTokenSeconds: settings.accessTokenSeconds ?? 600,
     refreshTokenSeconds: (settings.refreshTokenDays ?? 30) * 86_400,
-    onEvent: (event: AuthorizationEvent) => {
-      auditLog?.record({
-        event: 'authorization',
-        ...(event.subject ? { user: event.subject } : {}),
-        ...(event.clientId ? { client: event.clientId } : {}),
-        outcome: event.error ? `${event.type}:${event.error}` : event.type,
-      });
-      if (event.error)
-        options.logger?.debug(
-          { event: event.type, error: event.error, reason: event.reason },
-          'authorization refused',
-        );
-    },
+    onEvent: auditEvents(host.serving.auditLog, options.logger),
   });
   return {
     handle: (req, res, url) => server.handle(req, res, url),
     verifier: { verify: (token) => server.verify(token) },
     issuer: () => server.issuer,
+  };
+}
+
+type ServerSettings = NonNullable<NonNullable<Host['config']['http']['authorization']>['server']>;
+type AuthorizationServerModule = typeof import('@toolhost/authorization-server');
+
+/** Who may sign in: the team's OpenID provider, an access token's holder, or on loopback the local user. */
+function signInChoices(
+  signIn: NonNullable<ServerSettings['signIn']>,
+  env: Host['serving']['env'],
+  accessTokens: AccessTokens,
+) {
+  const byAccessToken = signIn.accessTokens !== false && accessTokens.enabled;
+  if (!signIn.oidc && !byAccessToken && !signIn.localUser) {
+    throw new Error(
+      "http.authorization.mode is 'host' but nobody could sign in: set http.authorization.server.signIn.oidc (your OpenID provider), give people access tokens (http.accessTokens or TOOLHOST_ACCESS_TOKENS), or on a loopback host signIn.localUser",
+    );
+  }
+  const oidc = signIn.oidc;
+  const clientSecret = env.TOOLHOST_SIGN_IN_CLIENT_SECRET ?? oidc?.clientSecret;
+  return {
+    ...(byAccessToken ? { accessToken: (token: string) => accessTokens.userForToken(token) } : {}),
+    ...(signIn.localUser ? { localUser: signIn.localUser } : {}),
+    ...(oidc
+      ? {
+          upstream: {
+            issuer: oidc.issuer,
+            clientId: oidc.clientId,
+            ...(clientSecret ? { clientSecret } : {}),
+            ...(oidc.name ? { name: oidc.name } : {}),
+            ...(oidc.userClaim ? { userClaim: oidc.userClaim } : {}),
+            ...(oidc.allowedDomains ? { allowedDomains: oidc.allowedDomains } : {}),
+            ...(oidc.allowedUsers ? { allowedUsers: oidc.allowedUsers } : {}),
+          },
+        }
+      : {}),
+  };
+}
+
+/** Where the server keeps its state, and the key it seals it with. */
+function stateStore(
+  as: AuthorizationServerModule,
+  { replicas, dataDir }: Pick<Host['serving'], 'replicas' | 'dataDir'>,
+  logger: Logger | undefined,
+): { store: StateStore; sealKey?: Buffer } {
+  if (replicas)
+    return {
+      store: new as.RedisStateStore(replicas.redis),
+      sealKey: replicas.signingKey('authorization-server-signing-key'),
+    };
+  if (dataDir)
+    return {
+      store: new as.FileStateStore(join(dataDir.dataDir, 'authorization-server.json')),
+      sealKey: createHash('sha256').update(`toolhost authorization server\0${dataDir.key}`).digest(),
+    };
+  logger?.warn(
+    'TOOLHOST_TOKEN_KEY is not set: the authorization server keeps its grants in memory, and clients sign in again after a restart',
+  );
+  return { store: new as.MemoryStateStore() };
+}
+
+/** Sign-ins, consents, token issues, refreshes and revocations, to the audit log; refusals' reasons to the debug log. */
+function auditEvents(auditLog: Host['serving']['auditLog'], logger: Logger | undefined) {
+  return (event: AuthorizationEvent) => {
+    auditLog?.record({
+      event: 'authorization',
+      ...(event.subject ? { user: event.subject } : {}),
+      ...(event.clientId ? { client: event.clientId } : {}),
+      outcome: event.error ? `${event.type}:${event.error}` : event.type,
+    });
+    if (event.error)
+      logger?.debug({ event: event.type, error: event.error, reason: event.reason }, 'authorization refused');
   };
 }

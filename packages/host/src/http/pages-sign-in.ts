@@ -1,14 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import type * as oauth from 'oauth4webapi';
 import { AccessTokens } from '../auth/access-tokens.js';
-import type { FrontDoor } from '../auth/front-door/front-door.js';
 import { authorizationConfigOf } from '../auth/front-door/front-door-config.js';
 import { discoverIssuer } from '../auth/front-door/issuer-metadata.js';
 import { TOOLS_READ } from '../auth/front-door/scopes.js';
-import type { OwnAuthorizationServer } from '../auth/own-authorization-server.js';
-import type { Host } from '../host-api.js';
 import type { Logger } from '../logger.js';
 import { FrontDoorSignIn, PAGES_CLIENT_ID } from './front-door-sign-in.js';
+import type { ServerState } from './server-state.js';
 
 /** No static token counts at the pages' token check: only the front door's verifier decides. */
 const NO_STATIC_TOKENS = new AccessTokens({});
@@ -19,17 +17,10 @@ const NO_STATIC_TOKENS = new AccessTokens({});
  * registered at the identity provider (`http.authorization.pagesClient`). Undefined where
  * neither applies (the access token form alone).
  */
-/**
- * What the pages' sign-in reads of the HTTP server's state: declared here rather than imported
- * from serve-http.ts, which imports this module (the import graph has no circle).
- */
-export interface PagesSignInState {
-  host: Host;
+/** What the pages' sign-in reads of the HTTP server's state. */
+export type PagesSignInState = Pick<ServerState, 'host' | 'frontDoor' | 'base' | 'ownAuthorizationServer'> & {
   options: { logger?: Logger };
-  frontDoor: () => FrontDoor | undefined;
-  base: () => string;
-  ownAuthorizationServer?: OwnAuthorizationServer;
-}
+};
 
 export function pagesSignInOf(
   state: PagesSignInState,

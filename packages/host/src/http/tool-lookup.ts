@@ -1,5 +1,5 @@
-import type { Host, ToolInfo } from '../../host-api.js';
-import type { ToolNameMap } from '../../mcp/tool-names.js';
+import type { Host, ToolInfo } from '../host-api.js';
+import type { ToolNameMap } from '../tool-names.js';
 import type { ToolLookup } from './call-scope.js';
 
 /** Plugin tools by the names a client may call them: MCP names and, in `call_tool`, canonical ones. */

@@ -1,12 +1,12 @@
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { Host, ToolInfo } from '../host-api.js';
+import type { ToolNameMap } from '../tool-names.js';
 import { CATALOG_MODES, type CatalogMode, catalogModeFor } from './client-catalog.js';
 import { DiscoveryCatalog, discoveryInstructions, discoveryTools, previewTools } from './discovery-tools.js';
 import { SERVER_INSTRUCTIONS } from './instructions.js';
 import { listedTool } from './listing.js';
 import type { Tool } from './sdk.js';
 import { skillUri } from './skills.js';
-import type { ToolNameMap } from './tool-names.js';
 
 /**
  * The most tools `--catalog auto` lists as they are; above it, the dynamic catalog. OpenAI's

@@ -46,7 +46,28 @@ export function createMcpServer(
   mcpState: McpServingState,
   options: McpServerOptions = {},
 ): Server {
-  const mcp = new McpServer(
+  const mcp = newMcpServer(mcpState, options);
+  const server = mcp.server;
+  const userOf = options.userPerRequest
+    ? requestUser
+    : fixedUser(options.userId ?? host.config.defaultUserId);
+  auditInvalidParams(server, mcpState, userOf);
+  server.registerCapabilities({ tools: { listChanged: false } });
+  instructionsAtInitialize(
+    server,
+    (client, ctx) =>
+      mcpState.views.view(narrowingOf(ctx.http?.req?.headers) ?? options.narrowing, client).instructions,
+  );
+  serveToolList(server, host, mcpState);
+  serveToolCalls(server, host, mcpState, options, userOf);
+  serveResults(mcp, mcpState, userOf);
+  mcpState.skills.attach(mcp);
+  return server;
+}
+
+/** The SDK's server, with the host's capabilities, instructions, cache hints and state check. */
+function newMcpServer(mcpState: McpServingState, options: McpServerOptions): McpServer {
+  return new McpServer(
     { name: options.name ?? 'toolhost', version: options.version ?? '0.0.0' },
     {
       // `logging`: a call's waits and retries go to the client as log notifications of the
@@ -62,8 +83,19 @@ export function createMcpServer(
         : {}),
     },
   );
-  const server = mcp.server;
-  // A call refused for its params (nested too deep, not the protocol's shape) has its audit line too.
+}
+
+/** A server of one user: every request is theirs. */
+function fixedUser(userId: string): (ctx?: ServerContext) => string {
+  return () => userId;
+}
+
+/** A call refused for its params (nested too deep, not the protocol's shape) has its audit line too. */
+function auditInvalidParams(
+  server: Server,
+  mcpState: McpServingState,
+  userOf: (ctx?: ServerContext) => string,
+): void {
   refuseInvalidParams(server, (method, params, ctx) => {
     if (method !== 'tools/call') return;
     const client = clientNameOf(server, ctx);
@@ -75,22 +107,18 @@ export function createMcpServer(
       outcome: 'invalid_params',
     });
   });
-  server.registerCapabilities({ tools: { listChanged: false } });
-  const userOf = options.userPerRequest
-    ? requestUser
-    : (() => {
-        const userId = options.userId ?? host.config.defaultUserId;
-        return () => userId;
-      })();
-  instructionsAtInitialize(
-    server,
-    (client, ctx) =>
-      mcpState.views.view(narrowingOf(ctx.http?.req?.headers) ?? options.narrowing, client).instructions,
-  );
-  serveToolList(server, host, mcpState);
+}
+
+/** `tools/call`: one ToolCalls for a server of one user; one per call (a few fields) where each request names its own. */
+function serveToolCalls(
+  server: Server,
+  host: Host,
+  mcpState: McpServingState,
+  options: McpServerOptions,
+  userOf: (ctx?: ServerContext) => string,
+): void {
   const notifyCompletion =
     options.notifyCompletion ?? ((id: string) => void sendCompletionNotice(server, id));
-  // One ToolCalls for a server of one user; one per call (a few fields) where each request names its own.
   const calls = options.userPerRequest
     ? undefined
     : new ToolCalls(server, host, mcpState, userOf(), options.userId, notifyCompletion);
@@ -101,9 +129,6 @@ export function createMcpServer(
       answering.answer(request.params, ctx),
     );
   });
-  serveResults(mcp, mcpState, userOf);
-  mcpState.skills.attach(mcp);
-  return server;
 }
 
 /** The user the endpoint authenticated a request for (access tokens, or the default user). */

@@ -1,6 +1,7 @@
 import type { ToolErrorInfo } from '@toolhost/core';
 import type { ToolIndex } from '@toolhost/search';
 import type { Host, ToolInfo } from '../host-api.js';
+import type { ToolNameMap } from '../tool-names.js';
 import { alwaysLoaded } from './client-catalog.js';
 import { compactLargeSchema } from './compact-schema.js';
 import { exampleCall } from './example-call.js';
@@ -8,7 +9,6 @@ import { HOST_TOOL_LIMITS } from './host-tool-arguments.js';
 import { renderOutcome } from './render-outcome.js';
 import type { CallToolResult, Tool } from './sdk.js';
 import { skillUri } from './skills.js';
-import type { ToolNameMap } from './tool-names.js';
 
 /** The three tools a dynamic catalog lists instead of every tool. */
 export const SEARCH_TOOLS = 'search_tools';

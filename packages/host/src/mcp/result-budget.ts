@@ -128,6 +128,38 @@ function addFirstItems(summary: Record<string, unknown>, value: unknown, maxSumm
 }
 
 /**
+ * The summary that stands for a result over the budget: status, size, top-level shape, the
+ * fields an agent acts on, the next page's cursor and the first items, within the budget.
+ */
+function summarize(
+  value: unknown,
+  status: number | undefined,
+  textBytes: number,
+  stored: { uri: string; expiresAt: number },
+  budget: ResultBudget,
+) {
+  const summary: Record<string, unknown> = {
+    truncated: true,
+    ...(status === undefined ? {} : { status }),
+    bytes: textBytes,
+    note: `The result is ${textBytes} bytes, over this server's ${budget.maxBytes}-byte budget: this is a summary. The whole result is the linked resource ${stored.uri} (read it with resources/read) until ${new Date(stored.expiresAt).toISOString()}.`,
+    shape: shapeOf(value),
+  };
+  // What the agent acts on (an id, an error's code, a cursor) with its value, not its type.
+  const fields = actionableFields(value, budget.maxBytes / 8);
+  if (Object.keys(fields).length > 0) summary.fields = fields;
+  const page = nextPage(value, budget);
+  if (page) summary.nextPage = page;
+  addFirstItems(summary, value, budget.maxBytes / 2);
+  let summaryText = JSON.stringify(summary);
+  if (bytesOf(summaryText) > budget.maxBytes) {
+    // A shape or cursor of extreme size: keep only what is certain to fit.
+    summaryText = JSON.stringify({ truncated: true, status, bytes: textBytes, note: summary.note, fields });
+  }
+  return { summaryText, fields, page };
+}
+
+/**
  * Keeps a tool result within `budget.maxBytes` of text (and of structured content). A larger
  * result is kept whole in the result store, private to the caller, and answered with a
  * summary within the budget (status, size, top-level shape, the first items, the next page's
@@ -153,24 +185,7 @@ export function fitResult(
   }
 
   const stored = budget.store.put(budget.userId, budget.tool, text);
-  const summary: Record<string, unknown> = {
-    truncated: true,
-    ...(status === undefined ? {} : { status }),
-    bytes: textBytes,
-    note: `The result is ${textBytes} bytes, over this server's ${budget.maxBytes}-byte budget: this is a summary. The whole result is the linked resource ${stored.uri} (read it with resources/read) until ${new Date(stored.expiresAt).toISOString()}.`,
-    shape: shapeOf(value),
-  };
-  // What the agent acts on (an id, an error's code, a cursor) with its value, not its type.
-  const fields = actionableFields(value, budget.maxBytes / 8);
-  if (Object.keys(fields).length > 0) summary.fields = fields;
-  const page = nextPage(value, budget);
-  if (page) summary.nextPage = page;
-  addFirstItems(summary, value, budget.maxBytes / 2);
-  let summaryText = JSON.stringify(summary);
-  if (bytesOf(summaryText) > budget.maxBytes) {
-    // A shape or cursor of extreme size: keep only what is certain to fit.
-    summaryText = JSON.stringify({ truncated: true, status, bytes: textBytes, note: summary.note, fields });
-  }
+  const { summaryText, fields, page } = summarize(value, status, textBytes, stored, budget);
   const cursor =
     page && 'cursor' in page && bytesOf(JSON.stringify(page)) <= budget.maxBytes / 8
       ? { nextPage: page }

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Host } from '../host-api.js';
+import { ToolNameMap } from '../tool-names.js';
 import { type CatalogView, CatalogViews, narrowingOf } from './catalog-views.js';
 import { clientNameOf } from './client-identity.js';
 import { ConfirmationStates } from './confirmation-state.js';
@@ -7,7 +8,6 @@ import type { QueryParamName } from './result-budget.js';
 import { ResultStore, type ResultStoreOptions } from './result-store.js';
 import type { CacheableMethod, CacheHint, Server, ServerContext } from './sdk.js';
 import { ToolSetSkills } from './skills.js';
-import { ToolNameMap } from './tool-names.js';
 
 /**
  * Prepares the state every MCP server of this host shares (the catalog views with their tool

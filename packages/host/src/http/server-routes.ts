@@ -1,0 +1,185 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { FrontDoor, FrontDoorSettings } from '../auth/front-door/front-door.js';
+import { createMcpServer } from '../mcp/create-mcp-server.js';
+import { REVISION_SERVER_VERSIONS } from '../mcp/protocol-eras.js';
+import type { JSONRPCMessage } from '../mcp/sdk.js';
+import { sendCompletionNotice } from '../mcp/tool-calls.js';
+import { CONNECTIONS_PATH, connectionsPage } from './connections-page.js';
+import { PAGES_CALLBACK_PATH } from './front-door-sign-in.js';
+import { answerHome } from './home-page.js';
+import { McpEndpoint } from './mcp-endpoint.js';
+import { metricsRoute } from './metrics-route.js';
+import { ModernRequests } from './modern-requests.js';
+import { oauthRoutes } from './oauth-routes.js';
+import type { OwnAuthorizationServer } from './own-authorization-server.js';
+import { pagesSignInOf } from './pages-sign-in.js';
+import { jsonRpcError } from './request-guards.js';
+import type { RouteHandler, ServerState } from './server-state.js';
+import { signedOutInRedis } from './sign-in-cookie.js';
+import { toolLookupOf } from './tool-lookup.js';
+
+/**
+ * The server's routes, tried in order: MCP on its path (first: every tool call comes this way,
+ * and need not try the pages), health, the home page, the OAuth pages, metrics, the
+ * connections page, then 404 for any other path.
+ */
+export async function serverRoutes(state: ServerState): Promise<RouteHandler[]> {
+  const { host, options, accessTokens, shared } = state;
+  const log = options.logger;
+  const secureCookies = () => state.base().startsWith('https:');
+  const pagesSignIn =
+    options.mcp === false
+      ? undefined
+      : pagesSignInOf(state, secureCookies, shared?.signingKey('connections-sign-in-state'));
+  // Where OAuth alone is the door, a vendor link is never bound to whoever opens it first.
+  const signInFirst = pagesSignIn !== undefined || (state.pageTokens.enabled && !accessTokens.enabled);
+  const oauth = oauthRoutes({
+    providers: host.oauthProviders,
+    accessTokens,
+    ...(log ? { logger: log } : {}),
+    ownOrigins: (req) => [new URL(state.base()).origin, `http://${req.headers.host}`],
+    secureCookies,
+    ...(shared ? { bindingKey: shared.signingKey('oauth-flow-binding') } : {}),
+    ...(signInFirst
+      ? {
+          signedInBinding: (provider: string, flow: string) =>
+            `${CONNECTIONS_PATH}/authorize?${new URLSearchParams({ provider, flow })}`,
+        }
+      : {}),
+  });
+  const connections = connectionsPage({
+    host,
+    accessTokens: state.pageTokens,
+    ...(log ? { logger: log } : {}),
+    secureCookies,
+    ...(shared
+      ? { signingKey: shared.signingKey('connections-cookie'), signedOut: signedOutInRedis(shared.redis) }
+      : {}),
+    ...(pagesSignIn ? { frontDoor: pagesSignIn } : {}),
+    ...(signInFirst ? { bindFlow: oauth.bindSignedIn } : {}),
+  });
+  const mcp = options.mcp === false ? undefined : await mcpRoute(state);
+  const ownServer = mcp ? await ownAuthorizationServer(state) : undefined;
+  return [
+    (req, res, url) => url.pathname === options.path && mcp !== undefined && mcp(req, res, url),
+    ...(ownServer ? [ownServer] : []),
+    (req, res, url) => answerResourceMetadata(state.frontDoor(), req, res, url),
+    (req, res, url) =>
+      url.pathname === '/' &&
+      req.method === 'GET' &&
+      answerHome(res, {
+        host,
+        base: state.base(),
+        mcpPath: mcp ? options.path : undefined,
+        ...(options.serverInfo ? { serverInfo: options.serverInfo } : {}),
+        showFigures: !state.pageTokens.enabled,
+      }),
+    oauth.handle,
+    metricsRoute({ host, accessTokens: state.pageTokens, metricsToken: options.metricsToken }).handle,
+    connections.handle,
+    (_req, res) => {
+      jsonRpcError(res, 404, 'Not found');
+      return true;
+    },
+  ];
+}
+
+/**
+ * The host's own authorization server, when `http.authorization.mode` is `host`: its module is
+ * loaded only then, and its issuer follows the URL this server is reached at.
+ */
+async function ownAuthorizationServer(state: ServerState): Promise<RouteHandler | undefined> {
+  if (state.host.config.http.authorization?.mode !== 'host') return undefined;
+  const { openOwnAuthorizationServer } = await import('./own-authorization-server.js');
+  const own = await openOwnAuthorizationServer(state.host, {
+    base: state.base,
+    mcpPath: state.options.path,
+    pagesRedirectUri: () => `${state.base().replace(/\/$/, '')}${PAGES_CALLBACK_PATH}`,
+    accessTokens: state.accessTokens,
+    ...(state.options.logger ? { logger: state.options.logger } : {}),
+  });
+  state.ownAuthorizationServer = own;
+  return (req, res, url) => own.handle(req, res, url);
+}
+
+/** The MCP path (Streamable HTTP), with the replicas' shared sessions where there are some. */
+async function mcpRoute(state: ServerState): Promise<RouteHandler> {
+  const { host, options, shared } = state;
+  const idleMs = options.sessionIdleSeconds * 1000;
+  const sharedSessions = shared?.sessions(idleMs);
+  // A session its client ended on another replica ends here too.
+  await sharedSessions?.onClosed(
+    (id) =>
+      void state.sessions
+        .get(id)
+        ?.server.close()
+        .catch(() => {}),
+  );
+  // The client's answers to a request this replica sent, wherever they landed.
+  await sharedSessions?.onAnswers((id, messages) => {
+    const transport = state.sessions.get(id)?.transport;
+    for (const message of messages) transport?.onmessage?.(message as JSONRPCMessage);
+  });
+  // A completion notice for a session whose event stream is open here, from any replica.
+  await sharedSessions?.onCompletion((id, elicitationId) => {
+    const session = state.sessions.get(id);
+    if (session) void sendCompletionNotice(session.server, elicitationId);
+  });
+  const mcp = new McpEndpoint({
+    host,
+    mcpState: state.mcpState,
+    sessions: state.sessions,
+    accessTokens: state.accessTokens,
+    frontDoor: state.frontDoor,
+    toolLookup: toolLookupOf(host, state.mcpState.names),
+    allowedOrigins: new Set(options.allowedOrigins ?? []),
+    maxBodyBytes: options.maxBodyBytes,
+    ...(options.logger ? { logger: options.logger } : {}),
+    ...(options.serverInfo ? { serverInfo: options.serverInfo } : {}),
+    draining: state.draining,
+    exchanges: state.exchanges,
+    ...(sharedSessions ? { shared: sharedSessions } : {}),
+    modern: new ModernRequests({
+      createServer: (userId) => createMcpServer(host, state.mcpState, { ...options.serverInfo, userId }),
+      createRevisionServer: () => {
+        const server = createMcpServer(host, state.mcpState, {
+          ...options.serverInfo,
+          userPerRequest: true,
+          supportedProtocolVersions: REVISION_SERVER_VERSIONS,
+        });
+        server.onerror = (e: Error) => options.logger?.debug({ err: e.message }, 'MCP request refused');
+        return server;
+      },
+      maxBodyBytes: options.maxBodyBytes,
+      ...(options.logger
+        ? { onerror: (e: Error) => options.logger?.debug({ err: e.message }, 'MCP request refused') }
+        : {}),
+    }),
+  });
+  return async (req, res) => {
+    await mcp.handle(req, res);
+    return true;
+  };
+}
+
+/** The front door of the host's own authorization server: its in-process token check, no HTTP round trip. */
+export function ownServerDoor(own: OwnAuthorizationServer | undefined): FrontDoorSettings | undefined {
+  if (!own) return undefined;
+  return { authorizationServers: [own.issuer()], verifier: () => own.verifier };
+}
+
+/** `GET /.well-known/oauth-protected-resource[/mcp]` (RFC 9728), where the front door is configured. */
+function answerResourceMetadata(
+  door: FrontDoor | undefined,
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+): boolean {
+  if (!door?.servesMetadataAt(url.pathname)) return false;
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    jsonRpcError(res, 405, 'Method not allowed', { headers: { allow: 'GET, HEAD' } });
+    return true;
+  }
+  door.answerMetadata(res);
+  return true;
+}
