@@ -102,6 +102,52 @@ export function inProcessCatalog(host: Host, options: InProcessToolsOptions = {}
   const { dynamic, writable } = catalogForm(chosen, options.catalog ?? host.config.mcp.catalog ?? 'auto');
   const exposed = new Set(chosen.map((t) => t.name));
   const catalog = new DiscoveryCatalog(host, names, chosen);
+  const callOptions = callOptionsOf(options);
+  const calls = hostToolCalls(host, catalog, { exposed, dynamic, callOptions });
+  // The host's own tools check their arguments as over MCP: the frameworks may not.
+  const own = (t: Tool): InProcessTool => ({
+    name: t.name,
+    description: t.description ?? '',
+    inputSchema: t.inputSchema as Record<string, unknown>,
+    call: async (args, signal) => {
+      const refused = checkHostToolArguments(t, args);
+      return refused ? answer(refused) : calls[t.name]!(args, signal);
+    },
+  });
+  const tools = dynamic
+    ? discoveryTools([...new Set(chosen.map((t) => t.toolSet))], chosen.length).map(own)
+    : chosen.map((info: ToolInfo) => ({
+        name: names.mcpName(info.name),
+        description: info.description,
+        inputSchema: info.inputSchema as Record<string, unknown>,
+        call: async (args: Record<string, unknown>, signal?: AbortSignal) =>
+          answer(await host.callTool(info.name, args, callOptions(signal))),
+      }));
+  return writable ? [...tools, ...previewTools().map(own)] : tools;
+}
+
+/** A call's options from the adapter's: its user, wait listener, confirmation, signal and key. */
+function callOptionsOf(options: InProcessToolsOptions) {
+  return (signal: AbortSignal | undefined, key?: unknown): CallOptions => ({
+    ...(options.userId ? { userId: options.userId } : {}),
+    ...(options.onWait ? { onWait: options.onWait } : {}),
+    ...(options.confirm ? { confirm: options.confirm } : {}),
+    ...(signal ? { signal } : {}),
+    ...(typeof key === 'string' ? { idempotencyKey: key } : {}),
+  });
+}
+
+/** What each of the host's own tools (discovery and preview) does, in process. */
+function hostToolCalls(
+  host: Host,
+  catalog: DiscoveryCatalog,
+  given: {
+    exposed: ReadonlySet<string>;
+    dynamic: boolean;
+    callOptions: (signal: AbortSignal | undefined, key?: unknown) => CallOptions;
+  },
+): Record<string, InProcessTool['call']> {
+  const { exposed, dynamic, callOptions } = given;
   const unknownTool = (name: unknown) =>
     failure({
       code: 'unknown_tool',
@@ -110,14 +156,7 @@ export function inProcessCatalog(host: Host, options: InProcessToolsOptions = {}
         : `No such tool among those given to this agent: ${String(name)}.`,
       retryable: false,
     });
-  const callOptions = (signal: AbortSignal | undefined, key?: unknown): CallOptions => ({
-    ...(options.userId ? { userId: options.userId } : {}),
-    ...(options.onWait ? { onWait: options.onWait } : {}),
-    ...(options.confirm ? { confirm: options.confirm } : {}),
-    ...(signal ? { signal } : {}),
-    ...(typeof key === 'string' ? { idempotencyKey: key } : {}),
-  });
-  const calls: Record<string, InProcessTool['call']> = {
+  return {
     [SEARCH_TOOLS]: async (args) => {
       const found = await catalog.search(args);
       return found.ok ? { value: found.value, failed: false } : failure(found.error);
@@ -147,24 +186,4 @@ export function inProcessCatalog(host: Host, options: InProcessToolsOptions = {}
       return answer(await host.applyPreview(id, { ...callOptions(signal, args.idempotency_key), applyOnly }));
     },
   };
-  // The host's own tools check their arguments as over MCP: the frameworks may not.
-  const own = (t: Tool): InProcessTool => ({
-    name: t.name,
-    description: t.description ?? '',
-    inputSchema: t.inputSchema as Record<string, unknown>,
-    call: async (args, signal) => {
-      const refused = checkHostToolArguments(t, args);
-      return refused ? answer(refused) : calls[t.name]!(args, signal);
-    },
-  });
-  const tools = dynamic
-    ? discoveryTools([...new Set(chosen.map((t) => t.toolSet))], chosen.length).map(own)
-    : chosen.map((info: ToolInfo) => ({
-        name: names.mcpName(info.name),
-        description: info.description,
-        inputSchema: info.inputSchema as Record<string, unknown>,
-        call: async (args: Record<string, unknown>, signal?: AbortSignal) =>
-          answer(await host.callTool(info.name, args, callOptions(signal))),
-      }));
-  return writable ? [...tools, ...previewTools().map(own)] : tools;
 }

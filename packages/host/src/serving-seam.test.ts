@@ -153,7 +153,10 @@ describe("the host's import graph", () => {
  */
 const LAYERS: readonly (readonly [string, RegExp])[] = [
   ['entry: the CLI and the package index', /^(cli\.ts|cli\/|index\.ts)/],
-  ['transport: HTTP, stdio, in process', /^(http\/|stdio\/|ai-sdk\.ts$|in-process-catalog\.ts$)/],
+  [
+    'transport: HTTP, stdio, in process',
+    /^(http\/|stdio\/|(ai-sdk|langchain|openai-agents|in-process-catalog)\.ts$)/,
+  ],
   ['era and MCP server', /^mcp\//],
   ['host API', /^(host|host-api|host-options|serving-support|tool-names|unknown-tool)\.ts$/],
   [
