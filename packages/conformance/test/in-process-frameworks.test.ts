@@ -1,5 +1,6 @@
 import { ToolMessage } from '@langchain/core/messages';
-import { RunContext } from '@openai/agents-core';
+import { Agent, RunContext, run, setTracingDisabled } from '@openai/agents-core';
+import { assistantMessage, functionCall, ScriptedModel } from '@openai/agents-core/testing';
 import { createHost, type Host, type HostConfig } from '@toolhost/host';
 import { tools as langChainTools } from '@toolhost/host/langchain';
 import { tools as openAiAgentsTools } from '@toolhost/host/openai-agents';
@@ -211,6 +212,32 @@ describe('LangChain.js specifics', () => {
 });
 
 describe('OpenAI Agents SDK specifics', () => {
+  it("runs in the SDK's agent loop: strict arguments with nulls, an error the model reads, a corrected call", async () => {
+    setTracingDisabled(true);
+    const [list] = openAiAgentsTools(host, { only: [LIST] });
+    expect(list!.strict).toBe(true);
+    // A strict model sends every property, null for those it leaves out; the SDK strips the nulls.
+    const properties = Object.keys((list!.parameters as { properties: object }).properties);
+    const strictArgs = (given: Record<string, unknown>) =>
+      Object.fromEntries(properties.map((p) => [p, given[p] ?? null]));
+    const model = new ScriptedModel([
+      [functionCall(LIST, strictArgs({ table_id_or_name: 'Tasks' }), { callId: 'call-1' })],
+      [functionCall(LIST, strictArgs(LIST_ARGS), { callId: 'call-2' })],
+      [assistantMessage('Three tasks are done.')],
+    ]);
+    const result = await run(new Agent({ name: 'grid', model, tools: [list!] }), 'Which tasks are done?');
+    expect(result.finalOutput).toBe('Three tasks are done.');
+    expect(model.calls[0]!.request.tools).toMatchObject([{ type: 'function', name: LIST, strict: true }]);
+    const outputs = model.calls[2]!.request.input as { type: string; callId: string; output: unknown }[];
+    const outputOf = (callId: string) =>
+      JSON.stringify(outputs.find((i) => i.type === 'function_call_result' && i.callId === callId)?.output);
+    expect(outputOf('call-1')).toMatch(/invalid_argument.*base_id/);
+    expect(outputOf('call-2')).toContain('ok');
+    // Only the corrected call was sent, with no trace of the nulls.
+    expectListSent();
+    expect(upstream.requests[0]!.query.map(([k]) => k).sort()).toEqual(['filterByFormula', 'maxRecords']);
+  });
+
   it('makes a tool strict where strict mode keeps its schema, and non-strict where it would close an open object', () => {
     const byName = new Map(openAiAgentsTools(host).map((t) => [t.name, t]));
     expect(byName.get('search_tools')?.strict).toBe(true);

@@ -12,14 +12,17 @@ export type OpenAiAgentsToolsOptions = InProcessToolsOptions;
 
 /**
  * Whether strict mode keeps what the schema accepts: it closes every object, so a schema with
- * an object open to any property (`call_tool`'s `arguments`, a free-form record) stays non-strict.
+ * an object open to any property (`call_tool`'s `arguments`, a free-form record, one that says
+ * `additionalProperties`) stays non-strict, as the SDK decides for MCP tools. An object that
+ * lists its properties is closed already: the host refuses a parameter it does not list.
  */
 function closedObjects(schema: unknown): boolean {
   if (Array.isArray(schema)) return schema.every(closedObjects);
   if (typeof schema !== 'object' || schema === null) return true;
   const s = schema as Record<string, unknown>;
   const isObject = s.type === 'object' || (Array.isArray(s.type) && s.type.includes('object'));
-  if (isObject && s.additionalProperties !== false) return false;
+  const listed = typeof s.properties === 'object' && Object.keys(s.properties ?? {}).length > 0;
+  if (isObject && s.additionalProperties !== false && (!listed || 'additionalProperties' in s)) return false;
   return Object.values(s).every(closedObjects);
 }
 
