@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   authorizeInBrowser,
+  formFields,
   pkce,
   type Running,
   registerPublicClient,
+  signInToConsent,
   startAuthorizationServer,
   TestBrowser,
   tokenRequest,
@@ -374,25 +376,20 @@ describe('the token endpoint refuses and changes nothing', () => {
 });
 
 describe('the consent page', () => {
+  const consentRequest = (clientId: string) => ({
+    response_type: 'code',
+    client_id: clientId,
+    redirect_uri: REDIRECT,
+    code_challenge: pkce().challenge,
+    code_challenge_method: 'S256',
+  });
+
   it('is never framed, and names the client as unverified with the scopes', async () => {
     const clientId = await registerPublicClient(as.issuer, REDIRECT, 'Frame <b>client</b>');
-    const browser = new TestBrowser();
-    const params = new URLSearchParams({
-      response_type: 'code',
-      client_id: clientId,
-      redirect_uri: REDIRECT,
-      code_challenge: pkce().challenge,
-      code_challenge_method: 'S256',
+    const page = await signInToConsent(new TestBrowser(), as.issuer, {
+      ...consentRequest(clientId),
       scope: 'tools:read tools:write',
     });
-    let page = await browser.open(`${as.issuer}/auth/authorize?${params}`, as.issuer);
-    const { formFields } = await import('./support.js');
-    const signIn = formFields(page.text);
-    const res = await browser.post(new URL(signIn.action, as.issuer), {
-      ...signIn.fields,
-      access_token: 'alice-token-0123456789',
-    });
-    page = await browser.open(new URL(res.headers.get('location')!, as.issuer), as.issuer);
     expect(page.res.headers.get('x-frame-options')).toBe('DENY');
     expect(page.res.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
     expect(page.text).toContain('Frame &lt;b&gt;client&lt;/b&gt;');
@@ -404,21 +401,7 @@ describe('the consent page', () => {
   it('refuses a consent posted cross-site or from another browser, and issues no code', async () => {
     const clientId = await registerPublicClient(as.issuer, REDIRECT);
     const browser = new TestBrowser();
-    const params = new URLSearchParams({
-      response_type: 'code',
-      client_id: clientId,
-      redirect_uri: REDIRECT,
-      code_challenge: pkce().challenge,
-      code_challenge_method: 'S256',
-    });
-    let page = await browser.open(`${as.issuer}/auth/authorize?${params}`, as.issuer);
-    const { formFields } = await import('./support.js');
-    const signIn = formFields(page.text);
-    const res = await browser.post(new URL(signIn.action, as.issuer), {
-      ...signIn.fields,
-      access_token: 'alice-token-0123456789',
-    });
-    page = await browser.open(new URL(res.headers.get('location')!, as.issuer), as.issuer);
+    const page = await signInToConsent(browser, as.issuer, consentRequest(clientId));
     const consent = formFields(page.text);
     const action = new URL(consent.action, as.issuer);
     const fields = { ...consent.fields, decision: 'allow' };

@@ -181,18 +181,7 @@ export async function authorizeInBrowser(
   params: Record<string, string>,
   options: { token?: string; decision?: 'allow' | 'deny' } = {},
 ): Promise<URL> {
-  const authorize = new URL(`${issuer}/auth/authorize`);
-  for (const [k, v] of Object.entries(params)) authorize.searchParams.set(k, v);
-  let page = await browser.open(authorize, issuer);
-  if (page.url.pathname === '/auth/sign-in') {
-    const { action, fields } = formFields(page.text);
-    const res = await browser.post(new URL(action, issuer), {
-      ...fields,
-      access_token: options.token ?? 'alice-token-0123456789',
-    });
-    if (res.status !== 303) throw new Error(`sign-in failed: ${res.status} ${await res.text()}`);
-    page = await browser.open(new URL(res.headers.get('location')!, issuer), issuer);
-  }
+  const page = await signInToConsent(browser, issuer, params, options.token);
   if (page.url.origin !== issuer) return page.url;
   if (page.url.pathname !== '/auth/consent')
     throw new Error(`not at consent: ${page.res.status} ${page.text.slice(0, 300)}`);
@@ -203,4 +192,24 @@ export async function authorizeInBrowser(
   });
   if (res.status !== 303) throw new Error(`consent failed: ${res.status} ${await res.text()}`);
   return new URL(res.headers.get('location')!);
+}
+
+/**
+ * Opens the authorization request and signs in with the access token where asked: the page
+ * the browser then lands on (the consent page, or the client's redirect URI).
+ */
+export async function signInToConsent(
+  browser: TestBrowser,
+  issuer: string,
+  params: Record<string, string>,
+  token = 'alice-token-0123456789',
+): Promise<{ res: Response; url: URL; text: string }> {
+  const authorize = new URL(`${issuer}/auth/authorize`);
+  for (const [k, v] of Object.entries(params)) authorize.searchParams.set(k, v);
+  const page = await browser.open(authorize, issuer);
+  if (page.url.pathname !== '/auth/sign-in') return page;
+  const { action, fields } = formFields(page.text);
+  const res = await browser.post(new URL(action, issuer), { ...fields, access_token: token });
+  if (res.status !== 303) throw new Error(`sign-in failed: ${res.status} ${await res.text()}`);
+  return browser.open(new URL(res.headers.get('location')!, issuer), issuer);
 }
