@@ -16,6 +16,9 @@ describe('guarded fetches', () => {
       'fe80::1',
       'fd12::1',
       '::ffff:10.0.0.1',
+      '::ffff:a00:1',
+      '2002:a00:1::1',
+      '::a00:1',
       '100.64.0.1',
     ])
       expect(addressAllowed(address, false), address).toBe(false);

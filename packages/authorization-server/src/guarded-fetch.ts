@@ -35,9 +35,12 @@ for (const [net, prefix] of [
 ] as const)
   NOT_PUBLIC.addSubnet(net, prefix, 'ipv4');
 for (const [net, prefix] of [
-  ['::', 128],
-  ['::1', 128],
+  // Unspecified, loopback and IPv4-compatible (::a.b.c.d).
+  ['::', 96],
   ['64:ff9b::', 96],
+  // Teredo and 6to4 carry an IPv4 address inside: 2002:a00:1:: is 10.0.0.1 through a tunnel.
+  ['2001::', 32],
+  ['2002::', 16],
   ['100::', 64],
   ['2001:db8::', 32],
   ['fc00::', 7],

@@ -11,7 +11,7 @@ export interface RegistrationLimits {
   /** Registrations accepted in all per window. */
   total: number;
   windowSeconds: number;
-  /** How long a registered client is kept without being used (seconds). */
+  /** How long a registered client is kept from its registration, used or not (seconds). */
   clientSeconds: number;
 }
 

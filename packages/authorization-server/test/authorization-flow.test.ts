@@ -338,6 +338,9 @@ describe('the token endpoint refuses and changes nothing', () => {
         body: new URLSearchParams({ token, client_id: clientId }).toString(),
       });
     expect((await revoke('no-such-token')).status).toBe(200);
+    const without = await revoke('');
+    expect(without.status).toBe(400);
+    expect(await without.json()).toMatchObject({ error: 'invalid_request' });
     expect((await revoke(tokens.refresh_token)).status).toBe(200);
     const refresh = await tokenRequest(as.issuer, {
       grant_type: 'refresh_token',
