@@ -1,0 +1,123 @@
+import { type RequestIntent, verbOperation } from './request-intent.js';
+import type { Operation, ToolShape } from './tool-shape.js';
+
+/**
+ * What a tool's shape agrees on with a request, beside the words they share: the operation, the
+ * object and its parents, the ids, one or several (see `tool-shape.ts` and `request-intent.ts`).
+ */
+
+const READS = new Set<Operation>(['list', 'get', 'search']);
+
+// How well each operation serves each asked-for one (rows: asked; 1 = exactly, 0 = not at all).
+const OPERATION_FIT: Record<NonNullable<RequestIntent['op']>, Partial<Record<Operation, number>>> = {
+  list: { list: 1, search: 0.6, get: 0.4 },
+  get: { get: 1, list: 0.6, search: 0.6 },
+  count: { get: 0.8, list: 0.8, search: 0.5 },
+  read: { get: 0.85, list: 0.85, search: 0.7 },
+  link: { link: 1, create: 0.5, update: 0.4, replace: 0.3, action: 0.3 },
+  search: { search: 1, list: 0.8, get: 0.6 },
+  create: { create: 1, upsert: 0.7, send: 0.5, link: 0.5, action: 0.3, update: 0.3 },
+  update: { update: 1, replace: 0.6, upsert: 0.6, action: 0.4, create: 0.2 },
+  replace: { replace: 1, update: 0.6, upsert: 0.7 },
+  upsert: { upsert: 1, create: 0.6, replace: 0.6, update: 0.6 },
+  delete: { delete: 1, action: 0.3 },
+  action: { action: 1, update: 0.5 },
+  send: { send: 1, create: 0.5, action: 0.5, upsert: 0.3 },
+};
+export const W = {
+  parentHit: 0.4,
+  implicit: 0.5,
+  idKind: 0.2,
+  number: 0.1,
+  deep: 0.04,
+  domain: 0.1,
+  param: 0.25,
+  method: 0.2,
+  op: 0.45,
+  action: 0.35,
+  head: 0.3,
+  ids: 0.4,
+  several: 0.15,
+  named: 0.1,
+  byEmail: 0.05,
+  parentOp: 0.5,
+  area: 0.3,
+  asked: 0.2,
+};
+
+/** The request's fit with one tool: its text score (0..1) plus what the shapes agree on. */
+export function relevance(
+  text: number,
+  shape: ToolShape,
+  intent: RequestIntent,
+  onlyReader: boolean,
+): number {
+  let score = text;
+  // A tool of a part of the product the request never names (SCIM, enterprise, HyperDB) is less
+  // likely than one of the product at large.
+  if (shape.area && !shape.area.some((t) => intent.stems.has(t))) score -= W.area;
+  if (intent.op) {
+    // An action's verb also says what kind of change it is: revoking deletes, granting creates.
+    const kind = shape.actionVerb ? verbOperation(shape.actionVerb) : undefined;
+    const fits = OPERATION_FIT[intent.op];
+    const fit = Math.max(
+      fits[shape.op] ?? 0,
+      kind ? (fits[kind] ?? 0) : 0,
+      // Setting contacts' state ("mark them attended") changes them, whatever the path says.
+      shape.setsState ? (fits.update ?? 0) : 0,
+      // With no list of its objects, the tool that reads them is how to list them.
+      onlyReader ? (fits.list ?? 0) : 0,
+    );
+    // "add members TO a group", "remove Bob FROM the base": the change is to the object, not
+    // to its parent; a tool that creates or deletes the parent fits less.
+    const parentOnly =
+      shape.noun.length > 0 &&
+      shape.noun.every((t) => intent.parentStems.has(t) || !intent.stems.has(t)) &&
+      shape.noun.some((t) => intent.parentStems.has(t));
+    const ofParent = parentOnly && (shape.op === 'create' || shape.op === 'delete') ? W.parentOp : 1;
+    score += W.op * (intent.implicit ? W.implicit : 1) * fit * ofParent;
+    // A question ("which users have admin rights?") asks to look: a tool that changes fits less
+    // than one that reads, whatever words they share.
+    if (intent.asked && !READS.has(shape.op)) score -= W.asked;
+  }
+  // "the published email" names a state of the email, not the publishing.
+  if (shape.actionWord && intent.stems.has(shape.actionWord) && !intent.adjectives.has(shape.actionWord))
+    score += W.action;
+  if (shape.head.length > 0) {
+    // A word of the object counts in full; one only in the parent's part ("from the base")
+    // counts less: "remove Bob from the base" is not about deleting the base.
+    let hits = 0;
+    for (const t of shape.head)
+      if (intent.stems.has(t) && !intent.verbTerms.has(t))
+        hits += intent.parentStems.has(t) ? W.parentHit : 1;
+    score += W.head * (hits > 0 ? 0.5 * Math.min(1, hits) + (0.5 * hits) / shape.head.length : 0);
+  }
+  // Each identifier in the request counts: "remove usr… from base app…" fits a tool that takes
+  // the user as its object and the base as a parent better than one about the base alone.
+  let idFit = 0;
+  for (const k of intent.ids) idFit += shape.ids.get(k) ?? 0;
+  if (intent.ids.size > 0) score += (W.ids * idFit) / intent.ids.size;
+  // Reading several is what a list does anyway; changing several needs a batch tool.
+  const reads = shape.op === 'list' || shape.op === 'search';
+  if (shape.batch === intent.several || (intent.several && reads)) score += W.several;
+  // Several ids named ("delete rec… and rec…") cannot go to a tool that takes one in its path.
+  else if (intent.several && intent.ids.size > 0 && shape.item && !shape.batch) score -= W.several;
+  if (intent.named && shape.item && intent.op !== 'list' && intent.op !== 'create') score += W.named;
+  if (shape.idKind && intent.idKind) score += shape.idKind === intent.idKind ? W.idKind : 0;
+  // A tool that takes people by email address is for a request that has or says one.
+  if (shape.ids.get('email') === 1 && !intent.ids.has('email') && !intent.stems.has('email'))
+    score -= W.byEmail;
+  // A tool nested under objects the request never names ("an interface's collaborator" when
+  // only a base was said) is less likely than its sibling nested under fewer.
+  const unsaid = shape.parents.filter((p) => !intent.stems.has(p)).length;
+  score -= W.deep * Math.min(3, unsaid);
+  // Asked to look without a verb that says list or one: "comments on record …" wants several,
+  // "email 4242 draft" one.
+  if (intent.op === 'read' || intent.op === 'get' || intent.op === 'list') {
+    const many = shape.head.some((t) => intent.plural.has(t));
+    const one = shape.head.some((t) => intent.singular.has(t) && !intent.plural.has(t));
+    if ((shape.op === 'list' || shape.op === 'search') && many) score += W.number;
+    else if (shape.item && shape.op === 'get' && one && !many) score += W.number;
+  }
+  return score;
+}
