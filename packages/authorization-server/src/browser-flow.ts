@@ -118,6 +118,9 @@ export class BrowserFlow {
     const { request, fields } = form;
     if (!check) throw new BadRequest(404, 'invalid_request', 'Access token sign-in is not enabled');
     const address = callerAddress(req);
+    // Counted before the check (concurrent guesses cannot all pass a read-then-count), and a
+    // success takes back only its own count: wiping the count would let anyone with a token of
+    // their own sign in between guesses at others' tokens for ever more guesses.
     if (
       (await this.ctx.store.increment(`sign-in-failures:${address}`, FAILED_SIGN_IN_WINDOW)) > FAILED_SIGN_INS
     ) {
@@ -129,8 +132,7 @@ export class BrowserFlow {
       this.ctx.emit({ type: 'sign_in_refused', clientId: request.clientId, reason: 'unknown access token' });
       return this.signInPage(res, request, 'That access token is not valid here.', 401);
     }
-    // Only failures count against the address: undo this attempt's count.
-    await this.ctx.store.delete(`sign-in-failures:${address}`);
+    await this.ctx.store.decrement(`sign-in-failures:${address}`);
     await this.signedIn(res, request, subject);
   }
 

@@ -13,6 +13,11 @@ const INCREMENT = `local n = redis.call('INCR', KEYS[1])
 if n == 1 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end
 return n`;
 
+/** One count back, keeping the window; none where the window ended (a bare DECR would start a
+ * counter at -1 that never expires). */
+const DECREMENT = `if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('DECR', KEYS[1]) end
+return 0`;
+
 /**
  * The store shared by replicas: GETDEL makes a code or refresh token redeemable once across
  * the fleet, and every replica reads the same grants and signing keys.
@@ -50,5 +55,9 @@ export class RedisStateStore implements StateStore {
 
   async increment(key: string, windowSeconds: number): Promise<number> {
     return Number(await this.redis.call('EVAL', INCREMENT, 1, this.prefix + key, Math.ceil(windowSeconds)));
+  }
+
+  async decrement(key: string): Promise<void> {
+    await this.redis.call('EVAL', DECREMENT, 1, this.prefix + key);
   }
 }

@@ -14,6 +14,8 @@ export interface StateStore {
   delete(key: string): Promise<void>;
   /** Adds one to a counter that starts its `windowSeconds` window at its first count. */
   increment(key: string, windowSeconds: number): Promise<number>;
+  /** Takes one count back (an attempt that turned out not to count); nothing once the window ended. */
+  decrement(key: string): Promise<void>;
   close?(): Promise<void>;
 }
 
@@ -83,6 +85,11 @@ export class MemoryStateStore implements StateStore {
     this.entries.set(key, entry ? { ...entry, value: String(count) } : this.entry('1', windowSeconds));
     // Counters are not worth a write to disk each: they bound a burst, not a lifetime.
     return count;
+  }
+
+  async decrement(key: string): Promise<void> {
+    const entry = this.live(key);
+    if (entry) this.entries.set(key, { ...entry, value: String(Number(entry.value) - 1) });
   }
 
   /** Drops expired records (the file store writes fewer of them). */

@@ -378,6 +378,41 @@ describe('the token endpoint refuses and changes nothing', () => {
   });
 });
 
+describe('sign-in with an access token', () => {
+  it('bounds failed attempts per address, and a success in between does not wipe the count', async () => {
+    // A server of its own: the count is per address, and every test here comes from 127.0.0.1.
+    const own = await startAuthorizationServer();
+    try {
+      const clientId = await registerPublicClient(own.issuer, REDIRECT);
+      const signInForm = async () => {
+        const browser = new TestBrowser();
+        const authorize = new URLSearchParams({
+          response_type: 'code',
+          client_id: clientId,
+          redirect_uri: REDIRECT,
+          code_challenge: pkce().challenge,
+          code_challenge_method: 'S256',
+        });
+        const page = await browser.open(`${own.issuer}/auth/authorize?${authorize}`, own.issuer);
+        const { action, fields } = formFields(page.text);
+        return async (token: string) =>
+          (await browser.post(new URL(action, own.issuer), { ...fields, access_token: token })).status;
+      };
+      const first = await signInForm();
+      const statuses: number[] = [];
+      for (let i = 0; i < 5; i++) statuses.push(await first('guess-0123456789'));
+      // An insider's own token between guesses must not buy more guesses at others'.
+      statuses.push(await first('alice-token-0123456789'));
+      const second = await signInForm();
+      for (let i = 0; i < 6; i++) statuses.push(await second('guess-0123456789'));
+      expect(statuses.slice(0, 6)).toEqual([401, 401, 401, 401, 401, 303]);
+      expect(statuses.at(-1)).toBe(429);
+    } finally {
+      await own.close();
+    }
+  });
+});
+
 describe('the consent page', () => {
   const consentRequest = (clientId: string) => ({
     response_type: 'code',
