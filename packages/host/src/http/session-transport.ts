@@ -137,14 +137,17 @@ export interface SessionTransportOptions {
 /**
  * The server side of one Streamable HTTP session, on Node's `http` objects.
  *
- * Written here rather than using the SDK's StreamableHTTPServerTransport, which (in 1.x)
- * turns every Node request into a web `Request` and its answer back from a web `Response`,
- * parses each message with zod, and, in its JSON-response mode, keeps an entry per call for
- * the life of the session (typescript-sdk#2559). Those cost about a third of the host's CPU
- * per call over HTTP (packages/bench/RUNS.md, "Reading the figures"). The v2 SDK's
- * `WebStandardStreamableHTTPServerTransport` still works on web `Request`/`Response` objects;
- * what would retire this: a bench run where the SDK's transport, given Node's objects, costs
- * no more CPU per call (c=64) than this one, within the run's spread. This one answers the same protocol (MCP 2025-03-26 and later): POST
+ * Written here rather than using the SDK's session transport, which turns every Node request
+ * into a web `Request` and its answer back from a web `Response` and parses each message with
+ * zod. The bench row that justifies it (`pnpm bench --session-transport`, the same host's MCP
+ * server behind each transport, server CPU per tools/call at c=64, 4 runs on 2026-11-29):
+ * the v2 SDK's `NodeStreamableHTTPServerTransport` (@modelcontextprotocol/node 2.1.2 over
+ * server 2.4.0) cost 36% more than this one with JSON answers and 29% more in its default
+ * event-stream mode, each run 22 to 55% more, outside the ±9% run-to-run spread
+ * (packages/bench/RUNS.md, "The session transport against the v2 SDK's"). What would retire
+ * this: that row reading the SDK's within the spread of this one, and the SDK resuming a
+ * session another replica opened (`resume` below; the SDK's transport takes a session id only
+ * from an initialize request it handles itself). This one answers the same protocol (MCP 2025-03-26 and later): POST
  * with JSON or event-stream answers, the GET event stream for messages of no request, DELETE
  * to end the session, the same status codes for refused requests; it also answers a request
  * the client cancelled (the SDK leaves its POST open), and every request still open when the
