@@ -151,7 +151,7 @@ describe('a global install', () => {
         '--no-fund',
         '--prefer-offline',
         '--loglevel=error',
-        ...['core', 'engine', 'search', 'authorization-server', 'host', 'plugin-crm-events'].map(
+        ...['core', 'engine', 'search', 'authorization-server', 'redis-store', 'host', 'plugin-crm-events'].map(
           (p) => tarballs[p]!,
         ),
       ],

@@ -1,7 +1,8 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { RedisPendingAuthorizations } from '../src/store/redis-pending-authorizations.js';
-import { openSharedCipher } from '../src/store/redis-token-store.js';
+import { openSharedCipher, RedisPendingAuthorizations } from '@toolhost/redis-store';
+import { MAX_PENDING_PER_USER, PENDING_TTL_MS } from '../src/auth/pending-authorizations.js';
+import { TokenCipher } from '../src/auth/token-cipher.js';
 import { type RedisServer, startRedisServer } from './redis-server.js';
 
 const KEY = 'token-encryption-key-for-replicas';
@@ -18,11 +19,12 @@ const entry = (userId: string, flowId: string) => ({
 });
 
 /** One provider's pending flows as two replicas see them, each with its own connection. */
-async function replicas(ttlMs?: number) {
-  const [ca, cb] = [await openSharedCipher(a, KEY), await openSharedCipher(b, KEY)];
+async function replicas(ttlMs = PENDING_TTL_MS) {
+  const bounds = { ttlMs, maxPerUser: MAX_PENDING_PER_USER };
+  const [ca, cb] = [await openSharedCipher(a, TokenCipher, KEY), await openSharedCipher(b, TokenCipher, KEY)];
   return [
-    new RedisPendingAuthorizations(a, ca, 'echo-auth', ttlMs),
-    new RedisPendingAuthorizations(b, cb, 'echo-auth', ttlMs),
+    new RedisPendingAuthorizations(a, ca, 'echo-auth', bounds),
+    new RedisPendingAuthorizations(b, cb, 'echo-auth', bounds),
   ] as const;
 }
 

@@ -1,8 +1,8 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { RESULT_URI_PREFIX } from '../src/mcp/result-store.js';
-import { RedisResults } from '../src/store/redis-results.js';
-import { openSharedCipher } from '../src/store/redis-token-store.js';
+import { openSharedCipher, RedisResults } from '@toolhost/redis-store';
+import { TokenCipher } from '../src/auth/token-cipher.js';
 import { type RedisServer, startRedisServer } from './redis-server.js';
 
 const KEY = 'token-encryption-key-for-replicas';
@@ -36,8 +36,8 @@ const result = (userId: string, bytes: number) => ({
 
 describe('large results in Redis', () => {
   it("bounds one user's results across replicas, dropping their oldest; another user's stay", async () => {
-    const one = new RedisResults(a, await openSharedCipher(a, KEY));
-    const two = new RedisResults(b, await openSharedCipher(b, KEY));
+    const one = new RedisResults(a, await openSharedCipher(a, TokenCipher, KEY));
+    const two = new RedisResults(b, await openSharedCipher(b, TokenCipher, KEY));
     const bobs = result('bob', 1000);
     await one.put(bobs, 2500);
     const alices = Array.from({ length: 5 }, () => result('alice', 1000));
@@ -51,7 +51,7 @@ describe('large results in Redis', () => {
   });
 
   it('keeps a result larger than the bound on its own', async () => {
-    const one = new RedisResults(a, await openSharedCipher(a, KEY));
+    const one = new RedisResults(a, await openSharedCipher(a, TokenCipher, KEY));
     await one.put(result('alice', 1000), 2500);
     const big = result('alice', 4000);
     await one.put(big, 2500);

@@ -15,9 +15,8 @@ import type { HostConfig } from '../src/config/host-config.js';
 import { disconnect, listConnections } from '../src/connections.js';
 import { containerOf, createHost, type Host } from '../src/host.js';
 import { HostServices, resolveService } from '../src/services.js';
-import { RedisChannels } from '../src/store/redis-channels.js';
-import type { SharedRedis } from '../src/store/redis-client.js';
-import { openSharedCipher, RedisTokenStore } from '../src/store/redis-token-store.js';
+import { openSharedCipher, RedisChannels, RedisTokenStore, type SharedRedis } from '@toolhost/redis-store';
+import { TokenCipher } from '../src/auth/token-cipher.js';
 import { type Balancer, startBalancer } from './balancer.js';
 import { Browser, startFlow } from './browser.js';
 import { echoAuthProviders, type FakeOAuthServer, fakeClient } from './fake-oauth-server.js';
@@ -139,12 +138,12 @@ export async function tokenChangeReachesEveryReplica(s: StoreUnderTest): Promise
   try {
     const watching = new RedisTokenStore(
       s.admin,
-      await openSharedCipher(s.admin, s.tokenKey),
+      await openSharedCipher(s.admin, TokenCipher, s.tokenKey),
       channels,
       3_600_000,
     );
     await watching.listenForChanges();
-    const writer = await RedisTokenStore.open(s.admin, s.tokenKey);
+    const writer = await RedisTokenStore.open(s.admin, TokenCipher, s.tokenKey);
     const until = async (want: string | undefined) => {
       const deadline = Date.now() + 10_000;
       let seen = await watching.recent('echo-auth', 'alice');
@@ -368,7 +367,7 @@ const getItemOver = (c: Client, id = 'i1') =>
 
 /** A valid token of Alice's for `scope`, in the store as a replica would have stored it. */
 async function storeAliceToken(s: StoreUnderTest, scope: string): Promise<string> {
-  const store = await RedisTokenStore.open(s.admin, s.tokenKey);
+  const store = await RedisTokenStore.open(s.admin, TokenCipher, s.tokenKey);
   const issued = s.oauth.mint(scope);
   await store.set('echo-auth', 'alice', {
     accessToken: issued.access_token,

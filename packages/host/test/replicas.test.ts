@@ -8,7 +8,8 @@ import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
 import type { HostConfig } from '../src/config/host-config.js';
-import { RedisTokenStore } from '../src/store/redis-token-store.js';
+import { RedisTokenStore } from '@toolhost/redis-store';
+import { TokenCipher } from '../src/auth/token-cipher.js';
 import { type Balancer, startBalancer } from './balancer.js';
 import { Browser, startFlow } from './browser.js';
 import {
@@ -74,7 +75,7 @@ async function startReplicas(extra: Partial<HostConfig> = {}): Promise<[HttpHost
 
 /** A valid token of Alice's for `scope`, in Redis as a replica would have stored it. */
 async function storeAliceToken(scope: string): Promise<string> {
-  const store = await RedisTokenStore.open(admin, TOKEN_KEY);
+  const store = await RedisTokenStore.open(admin, TokenCipher, TOKEN_KEY);
   const issued = oauth.mint(scope);
   await store.set('echo-auth', 'alice', {
     accessToken: issued.access_token,
@@ -340,7 +341,7 @@ describe('replicas: any replica serves any session', () => {
 
   it('keeps serving when replica A stops in the middle of a load: B answers everything, no token lost', async () => {
     const [a, b] = await startReplicas();
-    const store = await RedisTokenStore.open(admin, TOKEN_KEY);
+    const store = await RedisTokenStore.open(admin, TokenCipher, TOKEN_KEY);
     const issued = oauth.mint('items.read');
     // Expired: the first calls refresh it, once for both replicas.
     await store.set('echo-auth', 'alice', {

@@ -12,7 +12,8 @@ import { disconnect, listConnections } from '../src/connections.js';
 import { containerOf, createHost, type Host } from '../src/host.js';
 import { createLogger } from '../src/logger.js';
 import { HostServices, resolveService } from '../src/services.js';
-import { RedisTokenStore } from '../src/store/redis-token-store.js';
+import { RedisTokenStore } from '@toolhost/redis-store';
+import { TokenCipher } from '../src/auth/token-cipher.js';
 import { type FakeOAuthServer, fakeClient, startFakeOAuthServer } from './fake-oauth-server.js';
 import { type RedisServer, startRedisServer } from './redis-server.js';
 import {
@@ -480,7 +481,7 @@ describe('shared store (Redis): deadlines on token requests', () => {
     );
     try {
       const issued = oauth.mint('items.read');
-      await (await RedisTokenStore.open(admin, TOKEN_KEY)).set('echo-auth', 'alice', {
+      await (await RedisTokenStore.open(admin, TokenCipher, TOKEN_KEY)).set('echo-auth', 'alice', {
         accessToken: issued.access_token,
         refreshToken: issued.refresh_token,
         expiresAt: Date.now() - 1000,

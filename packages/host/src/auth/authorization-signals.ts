@@ -1,18 +1,8 @@
 import { PENDING_TTL_MS } from './pending-authorizations.js';
 
-/**
- * Who waits for which authorization flow to complete (an MCP session that told its client to
- * authorize, by URL elicitation). In one process the completion is told directly; with
- * replicas it travels over Redis pub/sub (store/redis-authorization-signals.ts), since the
- * callback may land on any replica and the waiting client be connected to another.
- */
-export interface AuthorizationSignals {
-  /** Calls `callback` once if the flow completes (on any replica) within a pending flow's life. */
-  whenAuthorized(flowId: string, callback: () => void): void;
-  /** Tells every waiter of the flow, wherever it waits, that it completed. */
-  authorized(flowId: string): Promise<void>;
-  close?(): Promise<void>;
-}
+import type { AuthorizationSignals } from '@toolhost/redis-store';
+
+export type { AuthorizationSignals };
 
 /**
  * This process's waiters: bounded and expiring with the flows they wait for, so that

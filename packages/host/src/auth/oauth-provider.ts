@@ -19,33 +19,9 @@ import type { RefreshingProvider, RefreshOutcome } from './token-refresh.js';
 
 export type { OAuthProviderConfig } from './authorization-server.js';
 
-/**
- * Mutual exclusion of token refreshes across host replicas (a Redis lock in the shared
- * store). Rotating refresh tokens are single-use: two replicas refreshing at once would have
- * one of them fail and, worse, treat the failure as a revoked grant.
- */
-export interface RefreshLock {
-  /** How long a held lock lasts if its holder never releases it (a replica that died). */
-  readonly ttlMs: number;
-  /**
-   * The release function when acquired (the lock is kept alive until then), undefined when
-   * another replica holds the lock. Released with `failed`, the lock is held a moment longer
-   * and marked so: the replicas waiting on it give up instead of sending the refresh token
-   * the failed request may have used.
-   */
-  acquire(
-    providerId: string,
-    userId: string,
-  ): Promise<((outcome?: { failed?: boolean }) => Promise<void>) | undefined>;
-  /** Whether the last holder's refresh failed a moment ago (see `acquire`). */
-  recentlyFailed?(providerId: string, userId: string): Promise<boolean>;
-}
+import type { AuthorizationFlows, RefreshLock } from '@toolhost/redis-store';
 
-/** Where a provider's flows wait and how their completion is told: one process, or Redis. */
-export interface AuthorizationFlows {
-  pending: PendingAuthorizationStore;
-  signals: AuthorizationSignals;
-}
+export type { AuthorizationFlows, RefreshLock };
 
 /**
  * The credential side of OAuth 2.0 user authorization for one provider id: a token per user

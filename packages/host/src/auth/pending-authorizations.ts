@@ -1,48 +1,12 @@
-export interface PendingAuthorization {
-  userId: string;
-  codeVerifier: string;
-  scopes: string[];
-  /**
-   * Names the flow in the link the user opens on the host; the `state` itself travels only to
-   * the authorization server and back, after the host has bound a browser to the flow.
-   */
-  flowId: string;
-  /** The authorization server's URL that the host's start step redirects to. */
-  authorizeUrl: string;
-  /** Set once a browser has been bound to the flow. */
-  opened: boolean;
-  expiresAt: number;
-}
+import type { NewAuthorization, PendingAuthorization, PendingAuthorizationStore } from '@toolhost/redis-store';
 
-export type NewAuthorization = Omit<PendingAuthorization, 'expiresAt' | 'opened'>;
+export type { NewAuthorization, PendingAuthorization, PendingAuthorizationStore };
 
 /** How long a pending authorization (and the browser cookie bound to it) lives. */
 export const PENDING_TTL_MS = 10 * 60_000;
 /** Pending flows per user and provider; the oldest makes room for the newest. */
 export const MAX_PENDING_PER_USER = 32;
 
-/**
- * Where authorization requests wait for their callback, keyed by `state` and found by flow
- * id: this process's memory, or Redis shared by replicas (store/redis-pending-authorizations.ts),
- * where the link handed out by one replica may be opened, and its callback land, on any other.
- * Answers may be immediate (memory) or not (Redis); callers await them either way.
- */
-export interface PendingAuthorizationStore {
-  add(state: string, entry: NewAuthorization): void | Promise<void>;
-  /** The unexpired entry for `state`, left in place. */
-  get(state: string): PendingAuthorization | undefined | Promise<PendingAuthorization | undefined>;
-  /** The unexpired entry a flow id names, with its state. */
-  byFlow(
-    flowId: string,
-  ):
-    | { state: string; entry: PendingAuthorization }
-    | undefined
-    | Promise<{ state: string; entry: PendingAuthorization } | undefined>;
-  /** Records that a browser has been bound to the flow. */
-  markOpened(flowId: string): void | Promise<void>;
-  /** Removes and returns the entry for `state`, once: a second take finds nothing. */
-  take(state: string): PendingAuthorization | undefined | Promise<PendingAuthorization | undefined>;
-}
 
 /**
  * Authorization requests awaiting their callback, keyed by `state` (and found by flow id).

@@ -1,11 +1,8 @@
 import { createCipheriv, createDecipheriv, createHmac, randomBytes, scryptSync } from 'node:crypto';
 
-/** One sealed value: AES-256-GCM's nonce, authentication tag and ciphertext, base64. */
-export interface Sealed {
-  iv: string;
-  tag: string;
-  data: string;
-}
+import type { Sealed } from '@toolhost/redis-store';
+
+export type { Sealed };
 
 /**
  * AES-256-GCM with a key derived (scrypt) from TOOLHOST_TOKEN_KEY and a stored salt: the one

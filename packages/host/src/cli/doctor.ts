@@ -1,11 +1,11 @@
+import type { SaltAgreement } from '@toolhost/redis-store';
 import { SHARED_STORE } from '../assemble-host.js';
 import { frontDoorChecks } from '../auth/front-door/front-door-doctor.js';
 import type { Host } from '../host.js';
 import { containerOf } from '../host.js';
 import type { ToolSetReadiness } from '../readiness.js';
 import { resolveService } from '../services.js';
-import { describeSharedStore, sharedStoreUrl } from '../store/redis-url.js';
-import type { SaltAgreement } from '../store/shared-cipher.js';
+import { sharedStoreUrl } from '../store/redis-url.js';
 import { cheapestRead, registeredToolSets } from './cheapest-read.js';
 import { emptyCatalogMessage } from './empty-catalog.js';
 
@@ -86,7 +86,7 @@ export async function doctorReport(
   const sections: Section[] = [
     pluginSection(host, options.configFile),
     await toolSetSection(host, options.live === true),
-    tokenSection(host, env),
+    await tokenSection(host, env),
     await frontDoorSection(host, env),
   ];
   const salt = await saltLine(host);
@@ -148,11 +148,11 @@ async function toolSetSection(host: Host, live: boolean): Promise<Section> {
 }
 
 /** Where OAuth tokens are kept. The host started, so a configured Redis answered and TOOLHOST_TOKEN_KEY is set. */
-function tokenSection(host: Host, env: NodeJS.ProcessEnv): Section {
+async function tokenSection(host: Host, env: NodeJS.ProcessEnv): Promise<Section> {
   if (host.oauthProviders.length === 0) return { lines: [], ok: true };
   const redisUrl = sharedStoreUrl(host.config, env);
   const line = redisUrl
-    ? `OAuth tokens: shared by replicas in ${describeSharedStore(redisUrl, host.config.store)}, encrypted with TOOLHOST_TOKEN_KEY.`
+    ? `OAuth tokens: shared by replicas in ${(await import('@toolhost/redis-store')).describeSharedStore(redisUrl, host.config.store)}, encrypted with TOOLHOST_TOKEN_KEY.`
     : env.TOOLHOST_TOKEN_KEY
       ? 'OAuth tokens: kept encrypted on disk (TOOLHOST_TOKEN_KEY is set).'
       : 'OAuth tokens: kept in memory only and lost at restart; set TOOLHOST_TOKEN_KEY (16+ characters) to keep them.';

@@ -1,64 +1,23 @@
-import type { PacerFactory } from '@toolhost/engine';
-import type { AuthorizationFlows, RefreshLock } from '../auth/oauth-provider.js';
+import type { HostParts, SharedStore } from '@toolhost/redis-store';
+import { LocalWaiters } from '../auth/authorization-signals.js';
+import { MAX_PENDING_PER_USER, PENDING_TTL_MS } from '../auth/pending-authorizations.js';
+import { TokenCipher } from '../auth/token-cipher.js';
 import type { HostConfig } from '../config/host-config.js';
 import type { Logger } from '../logger.js';
-import type { Replicas } from '../replicas.js';
-import type { ExpiringRecords } from '../writes/expiring-records.js';
-import type { PerUserPlaces } from '../writes/per-user-budget.js';
-import { RedisAuthorizationSignals } from './redis-authorization-signals.js';
-import { RedisChannels } from './redis-channels.js';
-import { connectRedis, type Durability, type SharedRedis, SharedStoreStartError } from './redis-client.js';
-import { RedisPendingAuthorizations } from './redis-pending-authorizations.js';
-import { RedisPlaces } from './redis-places.js';
-import { RedisRecords } from './redis-records.js';
-import { RedisResults } from './redis-results.js';
-import { RedisSessions } from './redis-sessions.js';
-import { RedisTokenStore } from './redis-token-store.js';
-import { redactRedisUrl, sharedStoreUrl } from './redis-url.js';
-import { RedisRefreshLock } from './refresh-lock.js';
-import { SharedCipher } from './shared-cipher.js';
-import { sharedPacers } from './shared-pacer.js';
-import { StoreHealth } from './store-health.js';
+import { sharedStoreUrl } from './redis-url.js';
 
-/**
- * What replicas share through Redis: tokens, the refresh lock, pacing, pending
- * authorizations and their completion, the keys that sign cookies, pub/sub, and write
- * previews and idempotency keys.
- */
-export interface SharedStore {
-  readonly redis: SharedRedis;
-  readonly tokenStore: RedisTokenStore;
-  /** Tokens' and records' encryption, its salt checked against Redis's at every read. */
-  readonly cipher: SharedCipher;
-  readonly refreshLock: RefreshLock;
-  readonly pacers: PacerFactory;
-  /** Per pacer, 1 while it paces per process because Redis is unreachable. */
-  degradedPacing(): Record<string, number>;
-  readonly channels: RedisChannels;
-  /** A provider's pending flows, and their completion told to whichever replica waits. */
-  flows(providerId: string): AuthorizationFlows;
-  /** A key for signing cookies, the same on every replica (derived from TOOLHOST_TOKEN_KEY). */
-  signingKey(purpose: string): Buffer;
-  readonly writeRecords: ExpiringRecords;
-  /** Each user's previews and idempotency keys, counted across the replicas for their bounds. */
-  readonly places: PerUserPlaces;
-  /** Results too large for a tool result, readable on every replica by their owner. */
-  readonly results: RedisResults;
-  /**
-   * Whether the store serves every call (probed: a frozen Redis, a cluster master down or a
-   * slot range without a copy count as down, though the connection stays open): for
-   * `/readyz` and `toolhost_shared_store_up`.
-   */
-  reachable(): boolean;
-  /** What the transports and the MCP layer use of it: the replicas port (see replicas.ts). */
-  readonly replicas: Replicas;
-  close(): Promise<void>;
-}
+export type { SharedStore };
+
+/** What the host lends its shared store (@toolhost/redis-store): its cipher and its flows' waiters and bounds. */
+export const HOST_PARTS: HostParts = {
+  Cipher: TokenCipher,
+  Waiters: LocalWaiters,
+  pendingBounds: { ttlMs: PENDING_TTL_MS, maxPerUser: MAX_PENDING_PER_USER },
+};
 
 /**
  * Opens the shared store when one is configured, else undefined (the embedded defaults).
- * Fails start-up rather than fall back: a replica with a store of its own would hand out
- * authorization links and refresh tokens that the others never see.
+ * The store's package, and Redis's client with it, loads only then.
  */
 export async function openSharedStore(
   config: HostConfig,
@@ -67,71 +26,14 @@ export async function openSharedStore(
 ): Promise<SharedStore | undefined> {
   const url = sharedStoreUrl(config, env);
   if (!url) return undefined;
-  const key = env.TOOLHOST_TOKEN_KEY;
-  if (!key) {
-    throw new SharedStoreStartError(
-      'A shared store (TOOLHOST_REDIS_URL / store.redisUrl / store.cluster) is configured but TOOLHOST_TOKEN_KEY is not: tokens in Redis are always encrypted; set the same key (16+ characters) on every replica.',
-    );
-  }
-  const redis = await connectRedis(url, logger, {
-    connectTimeoutMs: config.store?.connectTimeoutMs,
-    commandTimeoutMs: config.store?.commandTimeoutMs,
-    keyPrefix: config.store?.keyPrefix,
-    sentinels: config.store?.sentinels,
-    sentinelName: config.store?.sentinelName,
-    cluster: config.store?.cluster,
-  });
-  let channels: RedisChannels | undefined;
-  try {
-    const cipher = await SharedCipher.open(redis, key, logger ? { logger } : {});
-    channels = await RedisChannels.open(redis, logger);
-    const signals = await RedisAuthorizationSignals.open(channels);
-    const durability: Durability = {
-      replicaAcks: config.store?.replicaAcks ?? (config.store?.sentinels?.length ? 1 : 0),
-      timeoutMs: config.store?.replicaAckTimeoutMs ?? 1000,
-    };
-    const tokenStore = new RedisTokenStore(redis, cipher, channels, undefined, durability);
-    await tokenStore.listenForChanges();
-    const opened = channels;
-    const pacing = sharedPacers(redis, logger);
-    const commandTimeoutMs = config.store?.commandTimeoutMs ?? 5000;
-    const health = new StoreHealth(redis, redactRedisUrl(url), logger, Math.min(commandTimeoutMs, 2000));
-    const writeRecords = new RedisRecords(redis, undefined, () => cipher.agree(), durability);
-    const results = new RedisResults(redis, cipher, logger);
-    return {
-      redis,
-      tokenStore,
-      cipher,
-      refreshLock: new RedisRefreshLock(redis, (config.auth?.refreshLockSeconds ?? 30) * 1000),
-      pacers: pacing.factory,
-      degradedPacing: () =>
-        Object.fromEntries([...pacing.made].map(([name, pacer]) => [name, pacer.degraded ? 1 : 0])),
-      channels,
-      flows: (providerId) => ({
-        pending: new RedisPendingAuthorizations(redis, cipher, providerId),
-        signals,
-      }),
-      signingKey: (purpose) => cipher.derive(purpose),
-      writeRecords,
-      places: new RedisPlaces(redis),
-      results,
-      replicas: {
-        signingKey: (purpose) => cipher.derive(purpose),
-        reachable: () => health.up,
-        sessions: (idleMs) => new RedisSessions(redis, opened, idleMs),
-        results,
-        redis,
-      },
-      reachable: () => health.up,
-      async close() {
-        health.stop();
-        await opened.close();
-        await redis.quit().catch(() => redis.disconnect());
-      },
-    };
-  } catch (e) {
-    await channels?.close();
-    redis.disconnect();
-    throw e;
-  }
+  const store = await import('@toolhost/redis-store');
+  return store.openSharedStore(
+    {
+      url,
+      secret: env.TOOLHOST_TOKEN_KEY,
+      settings: config.store,
+      refreshLockMs: (config.auth?.refreshLockSeconds ?? 30) * 1000,
+    },
+    { ...HOST_PARTS, logger },
+  );
 }

@@ -1,36 +1,9 @@
-/**
- * The small key-value store write safety needs (previews, idempotency keys): values that
- * expire, and a claim that exactly one caller wins. One implementation per place tokens live:
- * memory, the encrypted file, Redis (shared by replicas).
- */
-export interface ExpiringRecords {
-  /**
-   * Stores `value` unless `key` holds one; true when this call stored it (the claim is won).
-   * `owner` is the user the record is kept for: a store with bounds of its own (memory, the
-   * file) lets no one user take more than a share of them.
-   */
-  add(key: string, value: string, ttlMs: number, owner?: RecordOwner): Promise<boolean>;
-  get(key: string): Promise<string | undefined>;
-  put(key: string, value: string, ttlMs: number, owner?: RecordOwner): Promise<void>;
-  /** Deletes `key` if it still holds `value` (a claim released only by its holder). */
-  removeIf(key: string, value: string): Promise<void>;
-  /**
-   * Extends `key`'s life if it still holds `value`; false when it does not (expired, taken).
-   * Only stores other processes share implement it: their claims are leases their holder
-   * renews while alive, so that a holder that dies frees them within seconds.
-   */
-  renewIf?(key: string, value: string, ttlMs: number): Promise<boolean>;
-  /** Writes anything pending (the file store); the others have nothing to flush. */
-  flush?(): Promise<void>;
-}
+import type { ExpiringRecords, RecordOwner } from '@toolhost/redis-store';
+
+export type { ExpiringRecords, RecordOwner };
 
 import { ToolError } from '@toolhost/core';
 
-/** Whose record it is; one written after its request was sent (an outcome) is never refused for their share. */
-export interface RecordOwner {
-  userId: string;
-  afterSend?: boolean;
-}
 
 type Entry = { value: string; expires: number; owner?: string | undefined };
 

@@ -1,23 +1,10 @@
-/**
- * A bound per user on records that expire (previews, stored idempotency outcomes): one user
- * filling the host's records (memory, the file, Redis) cannot crowd out the others. Each
- * record takes a place named by its id among its user's places of one kind.
- */
-export interface PerUserPlaces {
-  /**
-   * Takes place `id` among `userId`'s `kind` until `ttlMs` from now; false when the user has
-   * `max` live places of that kind already. Taking a place held already renews it.
-   */
-  take(kind: string, userId: string, id: string, max: number, ttlMs: number): Promise<boolean>;
-  /** Gives place `id` back (its record was not kept after all). */
-  giveBack(kind: string, userId: string, id: string): Promise<void>;
-  /** Where the bound holds, for the refusal: "on this host", "across the replicas". */
-  readonly scope: string;
-}
+import type { PerUserPlaces } from '@toolhost/redis-store';
+
+export type { PerUserPlaces };
 
 /**
  * The places counted by this process: the bound of one host (memory, the host's own file).
- * Replicas count theirs in the shared store instead (store/redis-places.ts).
+ * Replicas count theirs in the shared store instead (@toolhost/redis-store).
  */
 export class ProcessPlaces implements PerUserPlaces {
   /** Per kind and user, when each of their live places expires. */

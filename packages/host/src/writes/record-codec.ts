@@ -1,4 +1,4 @@
-/** What seals a record where it leaves the process (store/shared-cipher.ts, the tokens' key). */
+/** What seals a record where it leaves the process (@toolhost/redis-store's SharedCipher, the tokens' key). */
 export interface Sealer {
   seal(value: unknown, key: string): unknown;
   open(sealed: unknown, key: string): unknown;

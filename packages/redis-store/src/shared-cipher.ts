@@ -1,6 +1,4 @@
-import { TokenStoreError } from '../auth/encrypted-file-token-store.js';
-import { type Sealed, TokenCipher } from '../auth/token-cipher.js';
-import type { Logger } from '../logger.js';
+import { type CipherClass, type Sealed, type StoreLogger, TokenStoreError, type ValueCipher } from './ports.js';
 import { inRedis, type SharedRedis } from './redis-client.js';
 
 /** A sealed value that names the salt its key was derived with. */
@@ -35,35 +33,37 @@ function parseSalt(text: string, where: string): Buffer {
  * bound to its Redis key, so a value copied under another user's key does not open there.
  */
 export class SharedCipher {
-  private current: TokenCipher;
-  private readonly bySalt = new Map<string, TokenCipher>();
-  private readonly signing: TokenCipher;
+  private current: ValueCipher;
+  private readonly bySalt = new Map<string, ValueCipher>();
+  private readonly signing: ValueCipher;
   private checking: Promise<SaltAgreement> | undefined;
 
   private constructor(
     private readonly redis: SharedRedis,
+    private readonly Cipher: CipherClass,
     private readonly secret: string,
     salt: Buffer,
     private readonly saltKey: string,
-    private readonly logger?: Logger,
+    private readonly logger?: StoreLogger,
   ) {
     this.current = this.cipherFor(salt.toString('base64'));
-    this.signing = new TokenCipher(secret, SIGNING_SALT);
+    this.signing = new Cipher(secret, SIGNING_SALT);
   }
 
   static async open(
     redis: SharedRedis,
+    Cipher: CipherClass,
     secret: string,
-    options: { saltKey?: string; logger?: Logger } = {},
+    options: { saltKey?: string; logger?: StoreLogger } = {},
   ): Promise<SharedCipher> {
     if (secret.length < 16)
       throw new TokenStoreError('The token encryption key must be at least 16 characters.');
     const saltKey = options.saltKey ?? 'toolhost:token-salt';
-    const candidate = new TokenCipher(secret);
+    const candidate = new Cipher(secret);
     await redis.set(saltKey, candidate.salt.toString('base64'), 'NX');
     const salt = await redis.get(saltKey);
     if (!salt) throw new TokenStoreError('The shared token salt vanished from Redis while starting.');
-    return new SharedCipher(redis, secret, parseSalt(salt, saltKey), saltKey, options.logger);
+    return new SharedCipher(redis, Cipher, secret, parseSalt(salt, saltKey), saltKey, options.logger);
   }
 
   /** The salt new values are sealed with (base64). */
@@ -120,10 +120,10 @@ export class SharedCipher {
     }
   }
 
-  private cipherFor(salt: string): TokenCipher {
+  private cipherFor(salt: string): ValueCipher {
     let cipher = this.bySalt.get(salt);
     if (!cipher) {
-      cipher = new TokenCipher(this.secret, parseSalt(salt, 'a sealed value'));
+      cipher = new this.Cipher(this.secret, parseSalt(salt, 'a sealed value'));
       if (this.bySalt.size >= MAX_SALTS) this.bySalt.delete(this.bySalt.keys().next().value as string);
       this.bySalt.set(salt, cipher);
     }

@@ -1,6 +1,6 @@
 import { ToolError } from '@toolhost/core';
 import type { Cluster, ClusterOptions, Redis, RedisOptions as RedisClientOptions } from 'ioredis';
-import type { Logger } from '../logger.js';
+import type { StoreLogger } from './ports.js';
 import { redactRedisUrl } from './redis-url.js';
 
 /**
@@ -177,7 +177,7 @@ export function describeRedisError(message: string, sentinelName = 'mymaster'): 
  */
 export async function connectRedis(
   url: string,
-  logger?: Logger,
+  logger?: StoreLogger,
   options: RedisOptions = {},
 ): Promise<SharedRedis> {
   const shown = redactRedisUrl(url);

@@ -1,4 +1,4 @@
-import { type AuthorizationSignals, LocalWaiters } from '../auth/authorization-signals.js';
+import type { AuthorizationSignals, FlowWaiters } from './ports.js';
 import type { RedisChannels } from './redis-channels.js';
 
 const CHANNEL = 'toolhost:oauth:authorized';
@@ -10,12 +10,13 @@ const CHANNEL = 'toolhost:oauth:authorized';
  * waiters; the others' clients succeed when they call again.
  */
 export class RedisAuthorizationSignals implements AuthorizationSignals {
-  private readonly waiters = new LocalWaiters();
+  private constructor(
+    private readonly channels: RedisChannels,
+    private readonly waiters: FlowWaiters,
+  ) {}
 
-  private constructor(private readonly channels: RedisChannels) {}
-
-  static async open(channels: RedisChannels): Promise<RedisAuthorizationSignals> {
-    const signals = new RedisAuthorizationSignals(channels);
+  static async open(channels: RedisChannels, waiters: FlowWaiters): Promise<RedisAuthorizationSignals> {
+    const signals = new RedisAuthorizationSignals(channels, waiters);
     await channels.listen(CHANNEL, (flowId) => signals.waiters.fire(flowId));
     return signals;
   }

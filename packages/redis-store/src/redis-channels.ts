@@ -1,5 +1,5 @@
 import type { Cluster, Redis } from 'ioredis';
-import type { Logger } from '../logger.js';
+import type { StoreLogger } from './ports.js';
 import type { SharedRedis } from './redis-client.js';
 
 /**
@@ -24,7 +24,7 @@ export class RedisChannels {
     });
   }
 
-  static async open(redis: SharedRedis, logger?: Logger): Promise<RedisChannels> {
+  static async open(redis: SharedRedis, logger?: StoreLogger): Promise<RedisChannels> {
     // Queued commands here are only ioredis's own re-subscription after a reconnect, which
     // must wait for the connection rather than fail unhandled.
     const subscriber: SharedRedis = redis.isCluster

@@ -1,6 +1,6 @@
 import type { StoredConnection, StoredToken, TokenStore } from '@toolhost/core';
 import { ToolError } from '@toolhost/core';
-import { TokenStoreError } from '../auth/encrypted-file-token-store.js';
+import { type CipherClass, TokenStoreError } from './ports.js';
 import { RecentTokens } from './recent-tokens.js';
 import type { RedisChannels } from './redis-channels.js';
 import {
@@ -24,8 +24,8 @@ export const tokenKey = (providerId: string, userId: string) =>
   `toolhost:token:${encodeURIComponent(providerId)}:${encodeURIComponent(userId)}`;
 
 /** The cipher every replica derives from the same secret and the salt shared in Redis. */
-export function openSharedCipher(redis: SharedRedis, secret: string): Promise<SharedCipher> {
-  return SharedCipher.open(redis, secret);
+export function openSharedCipher(redis: SharedRedis, Cipher: CipherClass, secret: string): Promise<SharedCipher> {
+  return SharedCipher.open(redis, Cipher, secret);
 }
 
 /**
@@ -53,8 +53,8 @@ export class RedisTokenStore implements TokenStore {
   }
 
   /** A store of its own cipher that hears no changes (every read goes to Redis): for tools and tests. */
-  static async open(redis: SharedRedis, secret: string): Promise<RedisTokenStore> {
-    return new RedisTokenStore(redis, await openSharedCipher(redis, secret));
+  static async open(redis: SharedRedis, Cipher: CipherClass, secret: string): Promise<RedisTokenStore> {
+    return new RedisTokenStore(redis, await openSharedCipher(redis, Cipher, secret));
   }
 
   /** Drops this replica's copy of a token whenever any replica changes it. */

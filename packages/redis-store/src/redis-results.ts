@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Logger } from '../logger.js';
-import type { SharedResults, StoredResult } from '../replicas.js';
+import type { StoreLogger } from './ports.js';
+import type { SharedResults, StoredResult } from './ports.js';
 import { inRedis, type SharedRedis } from './redis-client.js';
 import type { SaltedSealed, SharedCipher } from './shared-cipher.js';
 
@@ -45,7 +45,7 @@ export class RedisResults implements SharedResults {
   constructor(
     private readonly redis: SharedRedis,
     private readonly cipher: SharedCipher,
-    private readonly logger?: Logger,
+    private readonly logger?: StoreLogger,
   ) {}
 
   /** Told when a result could not be shared: it stays readable on the replica that made it. */

@@ -1,10 +1,4 @@
-import {
-  MAX_PENDING_PER_USER,
-  type NewAuthorization,
-  PENDING_TTL_MS,
-  type PendingAuthorization,
-  type PendingAuthorizationStore,
-} from '../auth/pending-authorizations.js';
+import type { NewAuthorization, PendingAuthorization, PendingAuthorizationStore, PendingBounds } from './ports.js';
 import { inRedis, type SharedRedis } from './redis-client.js';
 import type { SaltedSealed, SharedCipher } from './shared-cipher.js';
 
@@ -38,14 +32,17 @@ interface StoredFlow extends Omit<PendingAuthorization, 'opened'> {
  */
 export class RedisPendingAuthorizations implements PendingAuthorizationStore {
   private readonly prefix: string;
+  private readonly ttlMs: number;
+  private readonly maxPerUser: number;
 
   constructor(
     private readonly redis: SharedRedis,
     private readonly cipher: SharedCipher,
     providerId: string,
-    private readonly ttlMs = PENDING_TTL_MS,
-    private readonly maxPerUser = MAX_PENDING_PER_USER,
+    bounds: PendingBounds,
   ) {
+    this.ttlMs = bounds.ttlMs;
+    this.maxPerUser = bounds.maxPerUser;
     // One hash tag per provider (`{…}`): a flow's keys are written in one MULTI and removed in
     // one DEL, and the state, flow and user keys share only the provider, so a Redis Cluster
     // keeps each provider's pending flows in one slot (few and short-lived: no hot spot).

@@ -1,5 +1,5 @@
 import type { Cluster, Redis } from 'ioredis';
-import type { Logger } from '../logger.js';
+import type { StoreLogger } from './ports.js';
 import type { SharedRedis } from './redis-client.js';
 
 /** Why the store is down, or undefined while every node it needs answers. */
@@ -31,7 +31,7 @@ export class StoreHealth {
   constructor(
     private readonly redis: SharedRedis,
     private readonly shown: string,
-    private readonly logger: Logger | undefined,
+    private readonly logger: StoreLogger | undefined,
     private readonly timeoutMs: number,
     everyMs = 1000,
   ) {

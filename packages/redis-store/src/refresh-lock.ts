@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { RefreshLock } from '../auth/oauth-provider.js';
+import type { RefreshLock } from './ports.js';
 import { inRedis, type SharedRedis } from './redis-client.js';
 
 // Deletes the lock only if it still holds our value: a holder whose lock expired must not

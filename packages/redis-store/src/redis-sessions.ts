@@ -1,4 +1,4 @@
-import type { ReplicaSessions, SessionRecord } from '../replicas.js';
+import type { ReplicaSessions, SessionRecord } from './ports.js';
 import type { RedisChannels } from './redis-channels.js';
 import { inRedis, type SharedRedis } from './redis-client.js';
 

@@ -1,4 +1,4 @@
-import type { PerUserPlaces } from '../writes/per-user-budget.js';
+import type { PerUserPlaces } from './ports.js';
 import { inRedis, type SharedRedis } from './redis-client.js';
 
 // One script on one key (the user's places of one kind): drops expired places, refuses a new

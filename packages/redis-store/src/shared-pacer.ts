@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { CallSignal } from '@toolhost/core';
 import type { PacerFactory, RequestPacer } from '@toolhost/engine';
 import { Pacer, sleep } from '@toolhost/engine/internal';
-import type { Logger } from '../logger.js';
+import type { StoreLogger } from './ports.js';
 import type { SharedRedis } from './redis-client.js';
 
 // Requests are spaced 10 % more than 1/rate: timers, event loops and the network bunch
@@ -104,7 +104,7 @@ export class SharedPacer implements RequestPacer {
     redis: SharedRedis,
     private readonly name: string,
     private readonly requestsPerSecond: number,
-    private readonly logger?: Logger,
+    private readonly logger?: StoreLogger,
   ) {
     this.redis = pacingClient(redis);
     this.spacingMs = (1000 / requestsPerSecond) * HEADROOM;
@@ -176,7 +176,7 @@ export class SharedPacer implements RequestPacer {
 /** The engine's pacer factory for a host with a shared store, and the pacers it made (for gauges). */
 export function sharedPacers(
   redis: SharedRedis,
-  logger?: Logger,
+  logger?: StoreLogger,
 ): { factory: PacerFactory; made: ReadonlyMap<string, SharedPacer> } {
   const made = new Map<string, SharedPacer>();
   const factory: PacerFactory = (name, requestsPerSecond) => {

@@ -1,4 +1,4 @@
-import type { ExpiringRecords } from '../writes/expiring-records.js';
+import type { ExpiringRecords } from './ports.js';
 import { type Durability, inRedis, NO_WAIT, type SharedRedis, writeDurably } from './redis-client.js';
 
 // Deletes the key only if it still holds the caller's value: a claim whose holder was too

@@ -1,0 +1,276 @@
+/**
+ * The ports between the host and its shared store: what the store implements for the host
+ * (the host's in-process implementations implement the same), and what the host lends the
+ * store (its logger, its cipher, its waiters). Types only: the host imports them as types and
+ * loads this package only when a store is configured.
+ */
+
+/**
+ * The port through which the transports (HTTP, stdio) and the MCP layer use what replicas share
+ * (Redis): only what they use, never the store itself (its token store, cipher and client stay
+ * with the host). shared-store.ts implements it.
+ */
+export interface Replicas {
+  /** A key every replica derives alike (from TOOLHOST_TOKEN_KEY), for signing what any replica verifies. */
+  signingKey(purpose: string): Buffer;
+  /** Whether this replica reaches the shared store now (readiness). */
+  reachable(): boolean;
+  /** The MCP sessions replicas share, each expiring after `idleMs` unused. */
+  sessions(idleMs: number): ReplicaSessions;
+  /** Results too large for a tool result, readable on every replica by their owner. */
+  readonly results: SharedResults;
+  /** Redis commands, for the host's own authorization server's state (http/own-authorization-server.ts) only. */
+  readonly redis: { call(command: string, ...args: (string | number)[]): Promise<unknown> };
+}
+
+/** A result too large for a tool result, kept for `resources/read`. */
+export interface StoredResult {
+  uri: string;
+  /** The canonical name of the tool that produced it. */
+  tool: string;
+  /** The whole result text (the upstream body as JSON). */
+  text: string;
+  bytes: number;
+  expiresAt: number;
+}
+
+/** Results shared by replicas (redis-results.ts). */
+export interface SharedResults {
+  /** Keeps `result`; the owner's oldest beyond `maxUserBytes` across the replicas go. */
+  put(result: StoredResult & { userId: string }, maxUserBytes: number): Promise<void>;
+  get(uri: string, userId: string): Promise<StoredResult | undefined>;
+  list(userId: string): Promise<Omit<StoredResult, 'text'>[]>;
+  /** Told when a result could not be shared (it stays readable on the replica that made it). */
+  shareFailed(error: unknown): void;
+}
+
+/** What any replica needs to serve a session another one opened. */
+export interface SessionRecord {
+  /** The user whose access token opened it: only their token may use it. */
+  userId: string;
+  /** Whose session cap it counts against (the user, or the user and client name). */
+  owner: string;
+  /** The client's initialize request, replayed to rebuild the session's MCP server. */
+  initialize: unknown;
+}
+
+/**
+ * MCP sessions (the legacy era over HTTP) shared by replicas, so that a client's requests may
+ * land on any replica (redis-sessions.ts).
+ */
+export interface ReplicaSessions {
+  save(id: string, record: SessionRecord): Promise<void>;
+  find(id: string): Promise<SessionRecord | undefined>;
+  /** Extends the session's life: it was used here. */
+  touch(id: string): void;
+  /** Ends the session on every replica. */
+  remove(id: string): Promise<void>;
+  onClosed(handler: (id: string) => void): Promise<void>;
+  /** Tells the replica holding the client's event stream that a URL elicitation completed. */
+  notifyCompletion(id: string, elicitationId: string): Promise<void>;
+  onCompletion(handler: (id: string, elicitationId: string) => void): Promise<void>;
+  /** The client's answers to a server's request, to every replica holding the session. */
+  relayAnswers(id: string, messages: unknown[]): Promise<void>;
+  onAnswers(handler: (id: string, messages: unknown[]) => void): Promise<void>;
+}
+
+/**
+ * The small key-value store write safety needs (previews, idempotency keys): values that
+ * expire, and a claim that exactly one caller wins. One implementation per place tokens live:
+ * memory, the encrypted file, Redis (shared by replicas).
+ */
+export interface ExpiringRecords {
+  /**
+   * Stores `value` unless `key` holds one; true when this call stored it (the claim is won).
+   * `owner` is the user the record is kept for: a store with bounds of its own (memory, the
+   * file) lets no one user take more than a share of them.
+   */
+  add(key: string, value: string, ttlMs: number, owner?: RecordOwner): Promise<boolean>;
+  get(key: string): Promise<string | undefined>;
+  put(key: string, value: string, ttlMs: number, owner?: RecordOwner): Promise<void>;
+  /** Deletes `key` if it still holds `value` (a claim released only by its holder). */
+  removeIf(key: string, value: string): Promise<void>;
+  /**
+   * Extends `key`'s life if it still holds `value`; false when it does not (expired, taken).
+   * Only stores other processes share implement it: their claims are leases their holder
+   * renews while alive, so that a holder that dies frees them within seconds.
+   */
+  renewIf?(key: string, value: string, ttlMs: number): Promise<boolean>;
+  /** Writes anything pending (the file store); the others have nothing to flush. */
+  flush?(): Promise<void>;
+}
+
+/** Whose record it is; one written after its request was sent (an outcome) is never refused for their share. */
+export interface RecordOwner {
+  userId: string;
+  afterSend?: boolean;
+}
+
+/**
+ * A bound per user on records that expire (previews, stored idempotency outcomes): one user
+ * filling the host's records (memory, the file, Redis) cannot crowd out the others. Each
+ * record takes a place named by its id among its user's places of one kind.
+ */
+export interface PerUserPlaces {
+  /**
+   * Takes place `id` among `userId`'s `kind` until `ttlMs` from now; false when the user has
+   * `max` live places of that kind already. Taking a place held already renews it.
+   */
+  take(kind: string, userId: string, id: string, max: number, ttlMs: number): Promise<boolean>;
+  /** Gives place `id` back (its record was not kept after all). */
+  giveBack(kind: string, userId: string, id: string): Promise<void>;
+  /** Where the bound holds, for the refusal: "on this host", "across the replicas". */
+  readonly scope: string;
+}
+
+/**
+ * Mutual exclusion of token refreshes across host replicas (a Redis lock in the shared
+ * store). Rotating refresh tokens are single-use: two replicas refreshing at once would have
+ * one of them fail and, worse, treat the failure as a revoked grant.
+ */
+export interface RefreshLock {
+  /** How long a held lock lasts if its holder never releases it (a replica that died). */
+  readonly ttlMs: number;
+  /**
+   * The release function when acquired (the lock is kept alive until then), undefined when
+   * another replica holds the lock. Released with `failed`, the lock is held a moment longer
+   * and marked so: the replicas waiting on it give up instead of sending the refresh token
+   * the failed request may have used.
+   */
+  acquire(
+    providerId: string,
+    userId: string,
+  ): Promise<((outcome?: { failed?: boolean }) => Promise<void>) | undefined>;
+  /** Whether the last holder's refresh failed a moment ago (see `acquire`). */
+  recentlyFailed?(providerId: string, userId: string): Promise<boolean>;
+}
+
+/** Where a provider's flows wait and how their completion is told: one process, or Redis. */
+export interface AuthorizationFlows {
+  pending: PendingAuthorizationStore;
+  signals: AuthorizationSignals;
+}
+
+
+export interface PendingAuthorization {
+  userId: string;
+  codeVerifier: string;
+  scopes: string[];
+  /**
+   * Names the flow in the link the user opens on the host; the `state` itself travels only to
+   * the authorization server and back, after the host has bound a browser to the flow.
+   */
+  flowId: string;
+  /** The authorization server's URL that the host's start step redirects to. */
+  authorizeUrl: string;
+  /** Set once a browser has been bound to the flow. */
+  opened: boolean;
+  expiresAt: number;
+}
+
+export type NewAuthorization = Omit<PendingAuthorization, 'expiresAt' | 'opened'>;
+
+
+/**
+ * Where authorization requests wait for their callback, keyed by `state` and found by flow
+ * id: this process's memory, or Redis shared by replicas (redis-pending-authorizations.ts),
+ * where the link handed out by one replica may be opened, and its callback land, on any other.
+ * Answers may be immediate (memory) or not (Redis); callers await them either way.
+ */
+export interface PendingAuthorizationStore {
+  add(state: string, entry: NewAuthorization): void | Promise<void>;
+  /** The unexpired entry for `state`, left in place. */
+  get(state: string): PendingAuthorization | undefined | Promise<PendingAuthorization | undefined>;
+  /** The unexpired entry a flow id names, with its state. */
+  byFlow(
+    flowId: string,
+  ):
+    | { state: string; entry: PendingAuthorization }
+    | undefined
+    | Promise<{ state: string; entry: PendingAuthorization } | undefined>;
+  /** Records that a browser has been bound to the flow. */
+  markOpened(flowId: string): void | Promise<void>;
+  /** Removes and returns the entry for `state`, once: a second take finds nothing. */
+  take(state: string): PendingAuthorization | undefined | Promise<PendingAuthorization | undefined>;
+}
+
+/**
+ * Who waits for which authorization flow to complete (an MCP session that told its client to
+ * authorize, by URL elicitation). In one process the completion is told directly; with
+ * replicas it travels over Redis pub/sub (redis-authorization-signals.ts), since the
+ * callback may land on any replica and the waiting client be connected to another.
+ */
+export interface AuthorizationSignals {
+  /** Calls `callback` once if the flow completes (on any replica) within a pending flow's life. */
+  whenAuthorized(flowId: string, callback: () => void): void;
+  /** Tells every waiter of the flow, wherever it waits, that it completed. */
+  authorized(flowId: string): Promise<void>;
+  close?(): Promise<void>;
+}
+
+/** One sealed value: AES-256-GCM's nonce, authentication tag and ciphertext, base64. */
+export interface Sealed {
+  iv: string;
+  tag: string;
+  data: string;
+}
+
+/** The host's log lines (pino's logger fits). */
+export interface StoreLogger {
+  debug(message: string): void;
+  info(fields: object, message: string): void;
+  warn(fields: object, message: string): void;
+}
+
+/** The host's encryption of values at rest (its TokenCipher), keyed by a secret and a salt. */
+export interface ValueCipher {
+  readonly salt: Buffer;
+  derive(purpose: string): Buffer;
+  seal(value: unknown, boundTo?: string): Sealed;
+  open(sealed: Sealed, boundTo?: string): unknown;
+}
+
+/** Makes the host's cipher for a secret and a salt (a random one when absent). */
+export type CipherClass = new (secret: string, salt?: Buffer) => ValueCipher;
+
+/** This process's waiters for authorization flows (the host's LocalWaiters). */
+export interface FlowWaiters {
+  add(flowId: string, callback: () => void): void;
+  fire(flowId: string): void;
+}
+
+/** How long a pending authorization lives, and how many one user may have per provider. */
+export interface PendingBounds {
+  ttlMs: number;
+  maxPerUser: number;
+}
+
+/** The host config's `store` section (see the host's config reference). */
+export interface StoreSettings {
+  connectTimeoutMs?: number;
+  commandTimeoutMs?: number;
+  replicaAcks?: number;
+  replicaAckTimeoutMs?: number;
+  sentinels?: string[];
+  sentinelName?: string;
+  cluster?: string[];
+  keyPrefix?: string;
+}
+
+/** What the host lends its shared store. */
+export interface HostParts {
+  Cipher: CipherClass;
+  Waiters: new () => FlowWaiters;
+  pendingBounds: PendingBounds;
+  logger?: StoreLogger;
+}
+
+/**
+ * The host's TokenStoreError (its code and marker, so that the host's `TokenStoreError.isInstance`
+ * knows it): tokens or their salt in Redis that this host cannot use.
+ */
+export class TokenStoreError extends Error {
+  readonly [Symbol.for('toolhost.host.error')] = true;
+  readonly code = 'token_store_invalid' as const;
+  override readonly name = 'TokenStoreError';
+}
