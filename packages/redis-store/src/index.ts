@@ -27,9 +27,8 @@ export type {
   StoreSettings,
   ValueCipher,
 } from './ports.js';
-export { TokenStoreError } from './ports.js';
 export { RedisChannels } from './redis-channels.js';
-export { type SharedRedis, SharedStoreStartError } from './redis-client.js';
+export { type SharedRedis, SharedStoreStartError, TokenStoreError } from './redis-client.js';
 export { RedisPendingAuthorizations } from './redis-pending-authorizations.js';
 export { RedisResults } from './redis-results.js';
 export { openSharedCipher, RedisTokenStore } from './redis-token-store.js';

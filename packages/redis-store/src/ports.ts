@@ -151,7 +151,6 @@ export interface AuthorizationFlows {
   signals: AuthorizationSignals;
 }
 
-
 export interface PendingAuthorization {
   userId: string;
   codeVerifier: string;
@@ -169,7 +168,6 @@ export interface PendingAuthorization {
 }
 
 export type NewAuthorization = Omit<PendingAuthorization, 'expiresAt' | 'opened'>;
-
 
 /**
  * Where authorization requests wait for their callback, keyed by `state` and found by flow
@@ -263,14 +261,4 @@ export interface HostParts {
   Waiters: new () => FlowWaiters;
   pendingBounds: PendingBounds;
   logger?: StoreLogger;
-}
-
-/**
- * The host's TokenStoreError (its code and marker, so that the host's `TokenStoreError.isInstance`
- * knows it): tokens or their salt in Redis that this host cannot use.
- */
-export class TokenStoreError extends Error {
-  readonly [Symbol.for('toolhost.host.error')] = true;
-  readonly code = 'token_store_invalid' as const;
-  override readonly name = 'TokenStoreError';
 }

@@ -19,6 +19,19 @@ export class SharedStoreStartError extends Error {
   override readonly name = 'SharedStoreStartError';
 }
 
+/** The host's errors' marker (its HostError), the same in every copy of it. */
+const HOST_ERROR = Symbol.for('toolhost.host.error');
+
+/**
+ * The host's TokenStoreError (its code and marker, so that the host's `TokenStoreError.isInstance`
+ * knows it): tokens or their salt in Redis that this host cannot use.
+ */
+export class TokenStoreError extends Error {
+  readonly [HOST_ERROR] = true;
+  readonly code = 'token_store_invalid' as const;
+  override readonly name = 'TokenStoreError';
+}
+
 /** The shared store's answer to any call it cannot serve while Redis is away. */
 export function storeUnavailable(): ToolError {
   return new ToolError({

@@ -1,4 +1,9 @@
-import type { NewAuthorization, PendingAuthorization, PendingAuthorizationStore, PendingBounds } from './ports.js';
+import type {
+  NewAuthorization,
+  PendingAuthorization,
+  PendingAuthorizationStore,
+  PendingBounds,
+} from './ports.js';
 import { inRedis, type SharedRedis } from './redis-client.js';
 import type { SaltedSealed, SharedCipher } from './shared-cipher.js';
 

@@ -1,6 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { StoreLogger } from './ports.js';
-import type { SharedResults, StoredResult } from './ports.js';
+import type { SharedResults, StoredResult, StoreLogger } from './ports.js';
 import { inRedis, type SharedRedis } from './redis-client.js';
 import type { SaltedSealed, SharedCipher } from './shared-cipher.js';
 

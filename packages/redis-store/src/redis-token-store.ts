@@ -1,6 +1,6 @@
 import type { StoredConnection, StoredToken, TokenStore } from '@toolhost/core';
 import { ToolError } from '@toolhost/core';
-import { type CipherClass, TokenStoreError } from './ports.js';
+import type { CipherClass } from './ports.js';
 import { RecentTokens } from './recent-tokens.js';
 import type { RedisChannels } from './redis-channels.js';
 import {
@@ -10,6 +10,7 @@ import {
   NO_WAIT,
   type SharedRedis,
   storeUnavailable,
+  TokenStoreError,
   writeDurably,
 } from './redis-client.js';
 import { type SaltedSealed, SharedCipher } from './shared-cipher.js';
@@ -24,7 +25,11 @@ export const tokenKey = (providerId: string, userId: string) =>
   `toolhost:token:${encodeURIComponent(providerId)}:${encodeURIComponent(userId)}`;
 
 /** The cipher every replica derives from the same secret and the salt shared in Redis. */
-export function openSharedCipher(redis: SharedRedis, Cipher: CipherClass, secret: string): Promise<SharedCipher> {
+export function openSharedCipher(
+  redis: SharedRedis,
+  Cipher: CipherClass,
+  secret: string,
+): Promise<SharedCipher> {
   return SharedCipher.open(redis, Cipher, secret);
 }
 

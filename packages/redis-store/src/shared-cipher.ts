@@ -1,5 +1,5 @@
-import { type CipherClass, type Sealed, type StoreLogger, TokenStoreError, type ValueCipher } from './ports.js';
-import { inRedis, type SharedRedis } from './redis-client.js';
+import type { CipherClass, Sealed, StoreLogger, ValueCipher } from './ports.js';
+import { inRedis, type SharedRedis, TokenStoreError } from './redis-client.js';
 
 /** A sealed value that names the salt its key was derived with. */
 export interface SaltedSealed extends Sealed {
