@@ -1,10 +1,11 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
+import { RedisTokenStore } from '@toolhost/redis-store';
 import { Cluster } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
+import { TokenCipher } from '../src/auth/token-cipher.js';
 import type { Host } from '../src/host.js';
-import { RedisTokenStore } from '../src/store/redis-token-store.js';
 import { acknowledgedWritesSurviveFailover, FAILOVER_TOKEN_KEY, failoverHost } from './failover-scenario.js';
 import { type FakeOAuthServer, startFakeOAuthServer } from './fake-oauth-server.js';
 import { type RedisCluster, type RedisServer, startRedisCluster } from './redis-server.js';
@@ -80,7 +81,7 @@ describe('a Redis Cluster failover in the replication window', () => {
   it('loses neither a rotated token nor an idempotency record the old masters acknowledged', async () => {
     const pairs = await shards();
     expect(pairs).toHaveLength(3);
-    const inCluster = await RedisTokenStore.open(admin, FAILOVER_TOKEN_KEY);
+    const inCluster = await RedisTokenStore.open(admin, TokenCipher, FAILOVER_TOKEN_KEY);
     await acknowledgedWritesSurviveFailover({
       host,
       oauth,
