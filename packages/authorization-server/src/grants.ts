@@ -82,7 +82,8 @@ export class Grants {
 
   async grant(id: string): Promise<Grant | undefined> {
     const saved = await this.store.get(`grant:${id}`);
-    return saved === undefined ? undefined : (JSON.parse(saved) as Grant);
+    if (saved === undefined || (await this.store.get(`revoked:${id}`)) !== undefined) return undefined;
+    return JSON.parse(saved) as Grant;
   }
 
   /**
@@ -126,9 +127,14 @@ export class Grants {
     return this.grant((JSON.parse(saved) as RefreshRecord).grantId);
   }
 
-  /** Ends a grant: its refresh token, and the access tokens issued under it, stop working. */
+  /**
+   * Ends a grant: its refresh token, and the access tokens issued under it, stop working. A
+   * mark outlives the grant's record, since a refresh redeemed just before (on another replica)
+   * rotates next and writes that record again.
+   */
   async revoke(grantId: string): Promise<void> {
     const grant = await this.grant(grantId);
+    await this.store.set(`revoked:${grantId}`, '1', this.lifetimes.refreshSeconds + 60);
     await this.store.delete(`grant:${grantId}`);
     if (grant?.refreshHash) await this.store.delete(`refresh:${grant.refreshHash}`);
   }

@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { type CodeRecord, Grants } from './grants.js';
+import { MemoryStateStore } from './state-store.js';
+
+const record: CodeRecord = {
+  clientId: 'client-1',
+  redirectUri: 'http://127.0.0.1/callback',
+  codeChallenge: 'c'.repeat(43),
+  subject: 'alice',
+  scopes: ['tools:read'],
+  resource: 'https://tools.example.com/mcp',
+};
+
+describe('Grants', () => {
+  it('a revocation that lands while a refresh is between redeeming and rotating stays revoked', async () => {
+    const grants = new Grants(new MemoryStateStore(), { codeSeconds: 60, refreshSeconds: 3600 });
+    const { grant, refreshToken } = await grants.start('the-code', record);
+    // Two holders of one refresh token, on two replicas: the first redeems it...
+    const won = await grants.redeemRefresh(refreshToken);
+    expect(won?.id).toBe(grant.id);
+    // ...the second's presentation reads as reuse and revokes the grant...
+    expect(await grants.redeemRefresh(refreshToken)).toBeUndefined();
+    // ...and the first then rotates, as the token endpoint does next.
+    const next = await grants.rotate(won!);
+    expect(await grants.grant(grant.id)).toBeUndefined();
+    expect(await grants.redeemRefresh(next)).toBeUndefined();
+  });
+
+  it('a revoked grant is gone, and an unrevoked one stands', async () => {
+    const grants = new Grants(new MemoryStateStore(), { codeSeconds: 60, refreshSeconds: 3600 });
+    const kept = await grants.start('code-a', record);
+    const ended = await grants.start('code-b', record);
+    await grants.revoke(ended.grant.id);
+    expect(await grants.grant(ended.grant.id)).toBeUndefined();
+    expect(await grants.grant(kept.grant.id)).toMatchObject({ id: kept.grant.id, subject: 'alice' });
+  });
+});
