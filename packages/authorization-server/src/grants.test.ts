@@ -26,6 +26,17 @@ describe('Grants', () => {
     expect(await grants.redeemRefresh(next)).toBeUndefined();
   });
 
+  it('two presentations of one refresh token at once revoke the grant, whichever comes first', async () => {
+    const grants = new Grants(new MemoryStateStore(), { codeSeconds: 60, refreshSeconds: 3600 });
+    const { grant, refreshToken } = await grants.start('the-code', record);
+    const answers = await Promise.all([
+      grants.redeemRefresh(refreshToken),
+      grants.redeemRefresh(refreshToken),
+    ]);
+    expect(answers.filter((a) => a !== undefined).length).toBeLessThanOrEqual(1);
+    expect(await grants.grant(grant.id)).toBeUndefined();
+  });
+
   it('a revoked grant is gone, and an unrevoked one stands', async () => {
     const grants = new Grants(new MemoryStateStore(), { codeSeconds: 60, refreshSeconds: 3600 });
     const kept = await grants.start('code-a', record);

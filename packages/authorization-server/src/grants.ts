@@ -93,14 +93,19 @@ export class Grants {
    */
   async redeemRefresh(refreshToken: string): Promise<Grant | undefined> {
     const hash = hashOf(refreshToken);
-    const saved = await this.store.take(`refresh:${hash}`);
-    if (saved === undefined) {
+    const saved = await this.store.get(`refresh:${hash}`);
+    const grantId = saved === undefined ? undefined : (JSON.parse(saved) as RefreshRecord).grantId;
+    // Marked spent before it is taken, and only once: of two presentations at once, the second
+    // always finds the mark (taking first left a moment in which it found neither).
+    const first =
+      grantId !== undefined &&
+      (await this.store.setIfAbsent(`refresh-used:${hash}`, grantId, this.lifetimes.refreshSeconds));
+    if (!first) {
       const spentFor = await this.store.get(`refresh-used:${hash}`);
       if (spentFor !== undefined) await this.revoke(spentFor);
       return undefined;
     }
-    const { grantId } = JSON.parse(saved) as RefreshRecord;
-    await this.store.set(`refresh-used:${hash}`, grantId, this.lifetimes.refreshSeconds);
+    if ((await this.store.take(`refresh:${hash}`)) === undefined) return undefined;
     const grant = await this.grant(grantId);
     return grant?.refreshHash === hash ? grant : undefined;
   }
