@@ -11,10 +11,27 @@ const record: CodeRecord = {
   resource: 'https://tools.example.com/mcp',
 };
 
+/** A grant as the token endpoint starts one: a code issued, redeemed, started. */
+async function started(grants: Grants) {
+  const redeemed = await grants.redeemCode(await grants.issueCode(record));
+  return grants.start(redeemed!);
+}
+
 describe('Grants', () => {
+  it('two presentations of one code at once revoke the grant the first starts', async () => {
+    const grants = new Grants(new MemoryStateStore(), { codeSeconds: 60, refreshSeconds: 3600 });
+    const code = await grants.issueCode(record);
+    const answers = await Promise.all([grants.redeemCode(code), grants.redeemCode(code)]);
+    const won = answers.filter((a) => a !== undefined);
+    expect(won).toHaveLength(1);
+    const { grant, refreshToken } = await grants.start(won[0]!);
+    expect(await grants.grant(grant.id)).toBeUndefined();
+    expect(await grants.redeemRefresh(refreshToken)).toBeUndefined();
+  });
+
   it('a revocation that lands while a refresh is between redeeming and rotating stays revoked', async () => {
     const grants = new Grants(new MemoryStateStore(), { codeSeconds: 60, refreshSeconds: 3600 });
-    const { grant, refreshToken } = await grants.start('the-code', record);
+    const { grant, refreshToken } = await started(grants);
     // Two holders of one refresh token, on two replicas: the first redeems it...
     const won = await grants.redeemRefresh(refreshToken);
     expect(won?.id).toBe(grant.id);
@@ -28,7 +45,7 @@ describe('Grants', () => {
 
   it('two presentations of one refresh token at once revoke the grant, whichever comes first', async () => {
     const grants = new Grants(new MemoryStateStore(), { codeSeconds: 60, refreshSeconds: 3600 });
-    const { grant, refreshToken } = await grants.start('the-code', record);
+    const { grant, refreshToken } = await started(grants);
     const answers = await Promise.all([
       grants.redeemRefresh(refreshToken),
       grants.redeemRefresh(refreshToken),
@@ -39,8 +56,8 @@ describe('Grants', () => {
 
   it('a revoked grant is gone, and an unrevoked one stands', async () => {
     const grants = new Grants(new MemoryStateStore(), { codeSeconds: 60, refreshSeconds: 3600 });
-    const kept = await grants.start('code-a', record);
-    const ended = await grants.start('code-b', record);
+    const kept = await started(grants);
+    const ended = await started(grants);
     await grants.revoke(ended.grant.id);
     expect(await grants.grant(ended.grant.id)).toBeUndefined();
     expect(await grants.grant(kept.grant.id)).toMatchObject({ id: kept.grant.id, subject: 'alice' });

@@ -24,6 +24,11 @@ export interface CodeRecord {
   resource: string;
 }
 
+/** A code's record as redeemed, with the id of the grant it starts. */
+export interface RedeemedCode extends CodeRecord {
+  grantId: string;
+}
+
 interface RefreshRecord {
   grantId: string;
 }
@@ -52,30 +57,38 @@ export class Grants {
   }
 
   /**
-   * Redeems a code once: its record, or undefined (unknown, expired or already used; a second
-   * use revokes the grant the first one made).
+   * Redeems a code once: its record and the id its grant will have, or undefined (unknown,
+   * expired or already used; a second use revokes the grant the first one made). The code is
+   * marked used, naming that grant, before it is taken: of two presentations at once, the
+   * second always finds the mark.
    */
-  async redeemCode(code: string): Promise<CodeRecord | undefined> {
+  async redeemCode(code: string): Promise<RedeemedCode | undefined> {
     const hash = hashOf(code);
-    const saved = await this.store.take(`code:${hash}`);
-    if (saved !== undefined) return JSON.parse(saved) as CodeRecord;
-    const grantId = await this.store.get(`code-used:${hash}`);
-    if (grantId !== undefined) await this.revoke(grantId);
-    return undefined;
+    const saved = await this.store.get(`code:${hash}`);
+    const grantId = randomUUID();
+    // Kept while the code could still be replayed, so that a replay finds the grant to revoke.
+    const first =
+      saved !== undefined &&
+      (await this.store.setIfAbsent(`code-used:${hash}`, grantId, this.lifetimes.codeSeconds * 10));
+    if (!first) {
+      const usedFor = await this.store.get(`code-used:${hash}`);
+      if (usedFor !== undefined) await this.revoke(usedFor);
+      return undefined;
+    }
+    if ((await this.store.take(`code:${hash}`)) === undefined) return undefined;
+    return { ...(JSON.parse(saved) as CodeRecord), grantId };
   }
 
-  /** Starts a grant from a redeemed code; its first refresh token. */
-  async start(code: string, record: CodeRecord): Promise<{ grant: Grant; refreshToken: string }> {
+  /** Starts the grant of a redeemed code; its first refresh token. */
+  async start(redeemed: RedeemedCode): Promise<{ grant: Grant; refreshToken: string }> {
     const grant: Grant = {
-      id: randomUUID(),
-      clientId: record.clientId,
-      subject: record.subject,
-      scopes: record.scopes,
-      resource: record.resource,
+      id: redeemed.grantId,
+      clientId: redeemed.clientId,
+      subject: redeemed.subject,
+      scopes: redeemed.scopes,
+      resource: redeemed.resource,
       createdAt: Date.now(),
     };
-    // Kept while the code could still be replayed, so that a replay finds the grant to revoke.
-    await this.store.set(`code-used:${hashOf(code)}`, grant.id, this.lifetimes.codeSeconds * 10);
     const refreshToken = await this.rotate(grant);
     return { grant, refreshToken };
   }

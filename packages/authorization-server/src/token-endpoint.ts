@@ -54,7 +54,7 @@ export async function answerToken(
     const resource = form.get('resource');
     if (resource !== undefined && resourceOf(ctx, resource) !== record.resource)
       throw new BadRequest(400, 'invalid_target', 'The resource differs from the authorization request');
-    const { grant, refreshToken } = await ctx.grants.start(code, record);
+    const { grant, refreshToken } = await ctx.grants.start(record);
     ctx.emit({ type: 'token_issued', clientId: client.clientId, subject: grant.subject });
     return issue(grant, grant.scopes, refreshToken);
   }
