@@ -1,1 +1,7 @@
-export type { Replicas, ReplicaSessions, SessionRecord, SharedResults, StoredResult } from '@toolhost/redis-store';
+export type {
+  ReplicaSessions,
+  Replicas,
+  SessionRecord,
+  SharedResults,
+  StoredResult,
+} from '@toolhost/redis-store';

@@ -1,6 +1,5 @@
-import { PENDING_TTL_MS } from './pending-authorizations.js';
-
 import type { AuthorizationSignals } from '@toolhost/redis-store';
+import { PENDING_TTL_MS } from './pending-authorizations.js';
 
 export type { AuthorizationSignals };
 

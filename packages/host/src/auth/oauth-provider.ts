@@ -11,10 +11,10 @@ import { ToolError } from '@toolhost/core';
 import { sleep } from '@toolhost/engine/internal';
 import * as oauth from 'oauth4webapi';
 import { AuthorizationServer, type OAuthProviderConfig } from './authorization-server.js';
-import { type AuthorizationSignals, MemoryAuthorizationSignals } from './authorization-signals.js';
+import { MemoryAuthorizationSignals } from './authorization-signals.js';
 import type { SignInProvider } from './browser-sign-in.js';
 import { OAuthSignIn } from './oauth-sign-in.js';
-import { type PendingAuthorizationStore, PendingAuthorizations } from './pending-authorizations.js';
+import { PendingAuthorizations } from './pending-authorizations.js';
 import type { RefreshingProvider, RefreshOutcome } from './token-refresh.js';
 
 export type { OAuthProviderConfig } from './authorization-server.js';

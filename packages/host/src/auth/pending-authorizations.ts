@@ -1,4 +1,8 @@
-import type { NewAuthorization, PendingAuthorization, PendingAuthorizationStore } from '@toolhost/redis-store';
+import type {
+  NewAuthorization,
+  PendingAuthorization,
+  PendingAuthorizationStore,
+} from '@toolhost/redis-store';
 
 export type { NewAuthorization, PendingAuthorization, PendingAuthorizationStore };
 
@@ -6,7 +10,6 @@ export type { NewAuthorization, PendingAuthorization, PendingAuthorizationStore 
 export const PENDING_TTL_MS = 10 * 60_000;
 /** Pending flows per user and provider; the oldest makes room for the newest. */
 export const MAX_PENDING_PER_USER = 32;
-
 
 /**
  * Authorization requests awaiting their callback, keyed by `state` (and found by flow id).

@@ -4,7 +4,6 @@ export type { ExpiringRecords, RecordOwner };
 
 import { ToolError } from '@toolhost/core';
 
-
 type Entry = { value: string; expires: number; owner?: string | undefined };
 
 /**
