@@ -63,20 +63,10 @@ export class Grants {
    * second always finds the mark.
    */
   async redeemCode(code: string): Promise<RedeemedCode | undefined> {
-    const hash = hashOf(code);
-    const saved = await this.store.get(`code:${hash}`);
     const grantId = randomUUID();
-    // Kept while the code could still be replayed, so that a replay finds the grant to revoke.
-    const first =
-      saved !== undefined &&
-      (await this.store.setIfAbsent(`code-used:${hash}`, grantId, this.lifetimes.codeSeconds * 10));
-    if (!first) {
-      const usedFor = await this.store.get(`code-used:${hash}`);
-      if (usedFor !== undefined) await this.revoke(usedFor);
-      return undefined;
-    }
-    if ((await this.store.take(`code:${hash}`)) === undefined) return undefined;
-    return { ...(JSON.parse(saved) as CodeRecord), grantId };
+    // The mark is kept while the code could still be replayed, so that a replay finds the grant.
+    const saved = await this.takeOnce('code', hashOf(code), () => grantId, this.lifetimes.codeSeconds * 10);
+    return saved === undefined ? undefined : { ...(JSON.parse(saved) as CodeRecord), grantId };
   }
 
   /** Starts the grant of a redeemed code; its first refresh token. */
@@ -106,21 +96,33 @@ export class Grants {
    */
   async redeemRefresh(refreshToken: string): Promise<Grant | undefined> {
     const hash = hashOf(refreshToken);
-    const saved = await this.store.get(`refresh:${hash}`);
-    const grantId = saved === undefined ? undefined : (JSON.parse(saved) as RefreshRecord).grantId;
-    // Marked spent before it is taken, and only once: of two presentations at once, the second
-    // always finds the mark (taking first left a moment in which it found neither).
-    const first =
-      grantId !== undefined &&
-      (await this.store.setIfAbsent(`refresh-used:${hash}`, grantId, this.lifetimes.refreshSeconds));
+    const grantIdOf = (saved: string) => (JSON.parse(saved) as RefreshRecord).grantId;
+    const saved = await this.takeOnce('refresh', hash, grantIdOf, this.lifetimes.refreshSeconds);
+    if (saved === undefined) return undefined;
+    const grant = await this.grant(grantIdOf(saved));
+    return grant?.refreshHash === hash ? grant : undefined;
+  }
+
+  /**
+   * Takes a code's or refresh token's record once. It is marked spent, naming its grant, before
+   * it is taken, and only once: of two presentations at once the second always finds the mark
+   * (taking first left a moment in which it found neither), and revokes the grant it names.
+   */
+  private async takeOnce(
+    kind: 'code' | 'refresh',
+    hash: string,
+    grantIdOf: (saved: string) => string,
+    markSeconds: number,
+  ): Promise<string | undefined> {
+    const saved = await this.store.get(`${kind}:${hash}`);
+    const mark = `${kind}-used:${hash}`;
+    const first = saved !== undefined && (await this.store.setIfAbsent(mark, grantIdOf(saved), markSeconds));
     if (!first) {
-      const spentFor = await this.store.get(`refresh-used:${hash}`);
+      const spentFor = await this.store.get(mark);
       if (spentFor !== undefined) await this.revoke(spentFor);
       return undefined;
     }
-    if ((await this.store.take(`refresh:${hash}`)) === undefined) return undefined;
-    const grant = await this.grant(grantId);
-    return grant?.refreshHash === hash ? grant : undefined;
+    return (await this.store.take(`${kind}:${hash}`)) === undefined ? undefined : saved;
   }
 
   /** A new refresh token for the grant, which now names only it. */
