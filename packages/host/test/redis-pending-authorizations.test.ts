@@ -1,6 +1,6 @@
+import { openSharedCipher, RedisPendingAuthorizations } from '@toolhost/redis-store';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { openSharedCipher, RedisPendingAuthorizations } from '@toolhost/redis-store';
 import { MAX_PENDING_PER_USER, PENDING_TTL_MS } from '../src/auth/pending-authorizations.js';
 import { TokenCipher } from '../src/auth/token-cipher.js';
 import { type RedisServer, startRedisServer } from './redis-server.js';

@@ -1,8 +1,8 @@
+import { openSharedCipher, RedisResults } from '@toolhost/redis-store';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { RESULT_URI_PREFIX } from '../src/mcp/result-store.js';
-import { openSharedCipher, RedisResults } from '@toolhost/redis-store';
 import { TokenCipher } from '../src/auth/token-cipher.js';
+import { RESULT_URI_PREFIX } from '../src/mcp/result-store.js';
 import { type RedisServer, startRedisServer } from './redis-server.js';
 
 const KEY = 'token-encryption-key-for-replicas';

@@ -8,15 +8,15 @@ import {
   StreamableHTTPClientTransport,
 } from '@modelcontextprotocol/client';
 import type { StoredToken, TokenStore, ToolOutcome } from '@toolhost/core';
+import { openSharedCipher, RedisChannels, RedisTokenStore, type SharedRedis } from '@toolhost/redis-store';
 import { expect } from 'vitest';
 import type { RecordingUpstream } from '../../testing/src/recording-upstream.js';
 import { SHARED_STORE } from '../src/assemble-host.js';
+import { TokenCipher } from '../src/auth/token-cipher.js';
 import type { HostConfig } from '../src/config/host-config.js';
 import { disconnect, listConnections } from '../src/connections.js';
 import { containerOf, createHost, type Host } from '../src/host.js';
 import { HostServices, resolveService } from '../src/services.js';
-import { openSharedCipher, RedisChannels, RedisTokenStore, type SharedRedis } from '@toolhost/redis-store';
-import { TokenCipher } from '../src/auth/token-cipher.js';
 import { type Balancer, startBalancer } from './balancer.js';
 import { Browser, startFlow } from './browser.js';
 import { echoAuthProviders, type FakeOAuthServer, fakeClient } from './fake-oauth-server.js';

@@ -4,12 +4,12 @@ import {
   type ProtocolError,
   StreamableHTTPClientTransport,
 } from '@modelcontextprotocol/client';
+import { RedisTokenStore } from '@toolhost/redis-store';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
-import type { HostConfig } from '../src/config/host-config.js';
-import { RedisTokenStore } from '@toolhost/redis-store';
 import { TokenCipher } from '../src/auth/token-cipher.js';
+import type { HostConfig } from '../src/config/host-config.js';
 import { type Balancer, startBalancer } from './balancer.js';
 import { Browser, startFlow } from './browser.js';
 import {

@@ -1,7 +1,7 @@
 import { createServer, type Server, Socket } from 'node:net';
+import { SharedPacer } from '@toolhost/redis-store';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { SharedPacer } from '@toolhost/redis-store';
 import { type RedisServer, startRedisServer } from './redis-server.js';
 
 let redis: RedisServer;
