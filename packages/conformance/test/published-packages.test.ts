@@ -151,9 +151,16 @@ describe('a global install', () => {
         '--no-fund',
         '--prefer-offline',
         '--loglevel=error',
-        ...['core', 'engine', 'search', 'authorization-server', 'redis-store', 'host', 'plugin-crm-events'].map(
-          (p) => tarballs[p]!,
-        ),
+        ...[
+          'core',
+          'engine',
+          'search',
+          'authorization-server',
+          'redis-store',
+          'front-door',
+          'host',
+          'plugin-crm-events',
+        ].map((p) => tarballs[p]!),
       ],
       { encoding: 'utf8', env: { ...process.env, npm_config_update_notifier: 'false' } },
     );

@@ -1,3 +1,14 @@
+export {
+  CachedVerifier,
+  type JwtRules,
+  JwtVerifier,
+  localKeySetVerifier,
+  remoteJwksVerifier,
+  type TokenRejection,
+  type TokenVerifier,
+  type Verification,
+  type VerifiedToken,
+} from '@toolhost/front-door';
 export { ToolIndex, type ToolMatch, type ToolSearchOptions } from '@toolhost/search';
 export { AccessTokens } from './auth/access-tokens.js';
 export {
@@ -10,7 +21,6 @@ export {
 } from './auth/browser-sign-in.js';
 export { defaultTokenStore } from './auth/build-auth-providers.js';
 export { EncryptedFileTokenStore, TokenStoreError } from './auth/encrypted-file-token-store.js';
-export { CachedVerifier } from './auth/front-door/cached-verifier.js';
 export {
   HOST_SCOPES,
   type HostScope,
@@ -19,16 +29,6 @@ export {
   TOOLS_READ,
   TOOLS_WRITE,
 } from './auth/front-door/scopes.js';
-export {
-  type JwtRules,
-  JwtVerifier,
-  localKeySetVerifier,
-  remoteJwksVerifier,
-  type TokenRejection,
-  type TokenVerifier,
-  type Verification,
-  type VerifiedToken,
-} from './auth/front-door/token-verifier.js';
 export { MemoryTokenStore } from './auth/memory-token-store.js';
 export { OAuthAuthProvider, type OAuthProviderConfig } from './auth/oauth-provider.js';
 export type { CallWait, CallWaitObserver } from './call-waits.js';

@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isLoopbackUrl } from '@toolhost/front-door';
 import * as oauth from 'oauth4webapi';
-import { isLoopbackUrl } from '../auth/front-door/issuer-metadata.js';
 import type { Logger } from '../logger.js';
 import { cookieValue } from './cookies.js';
 import { esc, page, redirect, STYLE_SRC } from './html-pages.js';

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { AuthorizationEvent, AuthorizationServer, StateStore } from '@toolhost/authorization-server';
+import type { TokenVerifier } from '@toolhost/front-door';
 import type { AccessTokens } from '../auth/access-tokens.js';
 import { HOST_SCOPES, SCOPE_DESCRIPTIONS } from '../auth/front-door/scopes.js';
-import type { TokenVerifier } from '../auth/front-door/token-verifier.js';
 import type { Host } from '../host-api.js';
 import type { Logger } from '../logger.js';
 import { PAGES_CLIENT_ID } from './front-door-sign-in.js';

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import { discoverIssuer } from '@toolhost/front-door';
 import type * as oauth from 'oauth4webapi';
 import { AccessTokens } from '../auth/access-tokens.js';
 import { authorizationConfigOf } from '../auth/front-door/front-door-config.js';
-import { discoverIssuer } from '../auth/front-door/issuer-metadata.js';
 import { TOOLS_READ } from '../auth/front-door/scopes.js';
 import type { Logger } from '../logger.js';
 import { FrontDoorSignIn, PAGES_CLIENT_ID } from './front-door-sign-in.js';

@@ -1,17 +1,8 @@
+import { allowedAlgorithms, CachedVerifier, IssuerVerifier } from '@toolhost/front-door';
 import type { HostConfig } from '../../config/host-config.js';
 import { ConfigError } from '../../config/load-config.js';
-import { CachedVerifier } from './cached-verifier.js';
 import type { FrontDoorSettings } from './front-door.js';
-import { IntrospectionVerifier } from './introspection-verifier.js';
-import { discoverIssuer, type IssuerMetadata } from './issuer-metadata.js';
 import { TOOLS_READ, TOOLS_WRITE } from './scopes.js';
-import {
-  allowedAlgorithms,
-  remoteJwksVerifier,
-  type TokenVerifier,
-  unavailable,
-  type Verification,
-} from './token-verifier.js';
 
 /** `http.authorization` in mode `issuer`: an issuer is named. */
 type AuthorizationConfig = NonNullable<NonNullable<HostConfig['http']>['authorization']> & { issuer: string };
@@ -100,56 +91,3 @@ export function frontDoorFromConfig(
 
 const isLoopbackHost = (hostname: string) =>
   hostname === '127.0.0.1' || hostname === 'localhost' || hostname === '[::1]';
-
-/**
- * The issuer's check, built on first use from its metadata: JWTs against its JWKS, or opaque
- * tokens by introspection. A failed discovery is tried again at the next token (the issuer may
- * have been briefly away at start), not remembered.
- */
-class IssuerVerifier implements TokenVerifier {
-  private ready: Promise<TokenVerifier> | undefined;
-
-  constructor(
-    private readonly auth: AuthorizationConfig,
-    private readonly audience: readonly string[],
-  ) {}
-
-  async verify(token: string): Promise<Verification> {
-    let verifier: TokenVerifier;
-    try {
-      this.ready ??= this.build();
-      verifier = await this.ready;
-    } catch {
-      this.ready = undefined;
-      return unavailable("the issuer's metadata could not be read");
-    }
-    return verifier.verify(token);
-  }
-
-  private async build(): Promise<TokenVerifier> {
-    const { auth, audience } = this;
-    const needsMetadata = auth.introspection ? !auth.introspection.endpoint : !auth.jwksUri;
-    const metadata: IssuerMetadata | undefined = needsMetadata
-      ? await discoverIssuer(auth.issuer)
-      : undefined;
-    const rules = {
-      issuer: auth.issuer,
-      audience,
-      ...(auth.algorithms ? { algorithms: auth.algorithms } : {}),
-      ...(auth.subjectClaim ? { subjectClaim: auth.subjectClaim } : {}),
-    };
-    if (auth.introspection) {
-      const endpoint = auth.introspection.endpoint ?? metadata?.introspection_endpoint;
-      if (!endpoint) throw new Error('the issuer names no introspection endpoint');
-      return new IntrospectionVerifier({
-        ...rules,
-        endpoint,
-        clientId: auth.introspection.clientId,
-        clientSecret: auth.introspection.clientSecret ?? '',
-      });
-    }
-    const jwksUri = auth.jwksUri ?? metadata?.jwks_uri;
-    if (!jwksUri) throw new Error('the issuer names no jwks_uri');
-    return remoteJwksVerifier({ ...rules, jwksUri });
-  }
-}

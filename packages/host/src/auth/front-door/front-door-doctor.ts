@@ -1,6 +1,6 @@
+import { discoverIssuer, isLoopbackUrl } from '@toolhost/front-door';
 import type { HostConfig } from '../../config/host-config.js';
 import { authorizationConfigOf } from './front-door-config.js';
-import { discoverIssuer, isLoopbackUrl } from './issuer-metadata.js';
 import { HOST_SCOPES } from './scopes.js';
 
 export interface DoorCheck {

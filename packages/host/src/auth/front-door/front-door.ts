@@ -1,8 +1,8 @@
 import type { ServerResponse } from 'node:http';
+import type { TokenRejection, TokenVerifier, VerifiedToken } from '@toolhost/front-door';
 import type { AuditEntry } from '../../observability/audit-log.js';
 import type { AccessTokens } from '../access-tokens.js';
 import { HOST_SCOPES, type HostScope, TOOLS_READ, TOOLS_WRITE } from './scopes.js';
-import type { TokenRejection, TokenVerifier, VerifiedToken } from './token-verifier.js';
 
 /**
  * How the MCP endpoint is protected, whoever issues the tokens: the authorization servers the

@@ -1,4 +1,4 @@
-import { JWT_ALGORITHMS } from '../../auth/front-door/jwt-algorithms.js';
+import { JWT_ALGORITHMS } from '@toolhost/front-door/jwt-algorithms';
 
 /** `http.authorization`: how MCP clients sign in at the MCP endpoint. */
 export const httpAuthorizationSection = {
