@@ -35,6 +35,17 @@ async function codeFor(clientId: string, redirectUri = REDIRECT, extra: Record<s
   return { code: landed.searchParams.get('code')!, verifier, landed };
 }
 
+/** An authorization request of a registered client, PKCE and all, that needs no code back. */
+function authorizeRequest(clientId: string): Record<string, string> {
+  return {
+    response_type: 'code',
+    client_id: clientId,
+    redirect_uri: REDIRECT,
+    code_challenge: pkce().challenge,
+    code_challenge_method: 'S256',
+  };
+}
+
 async function tokensFor(clientId: string) {
   const { code, verifier } = await codeFor(clientId);
   const res = await tokenRequest(as.issuer, {
@@ -386,13 +397,7 @@ describe('sign-in with an access token', () => {
       const clientId = await registerPublicClient(own.issuer, REDIRECT);
       const signInForm = async () => {
         const browser = new TestBrowser();
-        const authorize = new URLSearchParams({
-          response_type: 'code',
-          client_id: clientId,
-          redirect_uri: REDIRECT,
-          code_challenge: pkce().challenge,
-          code_challenge_method: 'S256',
-        });
+        const authorize = new URLSearchParams(authorizeRequest(clientId));
         const page = await browser.open(`${own.issuer}/auth/authorize?${authorize}`, own.issuer);
         const { action, fields } = formFields(page.text);
         return async (token: string) =>
@@ -414,18 +419,10 @@ describe('sign-in with an access token', () => {
 });
 
 describe('the consent page', () => {
-  const consentRequest = (clientId: string) => ({
-    response_type: 'code',
-    client_id: clientId,
-    redirect_uri: REDIRECT,
-    code_challenge: pkce().challenge,
-    code_challenge_method: 'S256',
-  });
-
   it('is never framed, and names the client as unverified with the scopes', async () => {
     const clientId = await registerPublicClient(as.issuer, REDIRECT, 'Frame <b>client</b>');
     const page = await signInToConsent(new TestBrowser(), as.issuer, {
-      ...consentRequest(clientId),
+      ...authorizeRequest(clientId),
       scope: 'tools:read tools:write',
     });
     expect(page.res.headers.get('x-frame-options')).toBe('DENY');
@@ -439,7 +436,7 @@ describe('the consent page', () => {
   it('refuses a consent posted cross-site or from another browser, and issues no code', async () => {
     const clientId = await registerPublicClient(as.issuer, REDIRECT);
     const browser = new TestBrowser();
-    const page = await signInToConsent(browser, as.issuer, consentRequest(clientId));
+    const page = await signInToConsent(browser, as.issuer, authorizeRequest(clientId));
     const consent = formFields(page.text);
     const action = new URL(consent.action, as.issuer);
     const fields = { ...consent.fields, decision: 'allow' };
