@@ -16,7 +16,7 @@ export interface UpstreamSignIn {
   name?: string;
   /** Scopes asked of the provider (default `openid email profile`). */
   scopes?: string[];
-  /** The ID token claim that becomes the user id (default `email`, refused when `email_verified` is false). */
+  /** The ID token claim that becomes the user id (default `email`, taken only where the provider says `email_verified: true`). */
   userClaim?: string;
   /** Only these users (by the claim's value) may sign in; default anyone the provider signs in. */
   allowedUsers?: string[];

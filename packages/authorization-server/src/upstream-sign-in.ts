@@ -110,7 +110,7 @@ export class UpstreamSignInFlow {
         requireIdToken: true,
       });
       const claims = oauth.getValidatedIdTokenClaims(result)!;
-      const subject = this.userOf(claims);
+      const subject = userOfClaims(claims, this.config);
       if (typeof subject !== 'string') return failed(subject.refused);
       return { requestId: attempt.requestId, subject };
     } catch (e) {
@@ -119,27 +119,39 @@ export class UpstreamSignInFlow {
       return failed('The sign-in provider could not complete the sign-in.');
     }
   }
+}
 
-  private userOf(claims: oauth.IDToken): string | { refused: string } {
-    const claim = this.config.userClaim ?? 'email';
-    const value = claims[claim];
-    if (typeof value !== 'string' || value === '')
-      return { refused: `The sign-in provider did not say your ${claim}.` };
-    if (claim === 'email' && claims.email_verified === false)
-      return { refused: 'Your email address is not verified at the sign-in provider.' };
-    if (this.config.allowedUsers && !this.config.allowedUsers.includes(value))
-      return { refused: 'This account may not use this server.' };
-    const domains = this.config.allowedDomains;
-    if (domains) {
-      const email = typeof claims.email === 'string' ? claims.email : '';
-      const domain = email.slice(email.lastIndexOf('@') + 1).toLowerCase();
-      if (
-        !email.includes('@') ||
-        !domains.some((d) => d.toLowerCase() === domain) ||
-        claims.email_verified === false
-      )
-        return { refused: "This account's domain may not use this server." };
-    }
-    return value;
+/**
+ * The user a provider's ID token names, by the configured claim, or why it may not sign in:
+ * the email only where the provider vouches for it, and only the allowed users and domains.
+ */
+export function userOfClaims(
+  claims: Record<string, unknown>,
+  config: Pick<UpstreamSignIn, 'userClaim' | 'allowedUsers' | 'allowedDomains'>,
+): string | { refused: string } {
+  const claim = config.userClaim ?? 'email';
+  const value = claims[claim];
+  if (typeof value !== 'string' || value === '')
+    return { refused: `The sign-in provider did not say your ${claim}.` };
+  // An email the provider does not vouch for is a name anyone can type at some providers:
+  // it names a user here only where the provider says it is verified.
+  if (claim === 'email' && claims.email_verified !== true)
+    return {
+      refused:
+        'The sign-in provider does not say your email address is verified; the operator can name another claim (userClaim).',
+    };
+  if (config.allowedUsers && !config.allowedUsers.includes(value))
+    return { refused: 'This account may not use this server.' };
+  const domains = config.allowedDomains;
+  if (domains) {
+    const email = typeof claims.email === 'string' ? claims.email : '';
+    const domain = email.slice(email.lastIndexOf('@') + 1).toLowerCase();
+    if (
+      !email.includes('@') ||
+      !domains.some((d) => d.toLowerCase() === domain) ||
+      claims.email_verified !== true
+    )
+      return { refused: "This account's domain may not use this server." };
   }
+  return value;
 }

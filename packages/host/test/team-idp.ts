@@ -51,7 +51,7 @@ export async function startTeamIdp(
       : [],
     findAccount: async (_ctx, id) => ({
       accountId: id,
-      claims: async () => ({ sub: id, email: `${id}@team.test` }),
+      claims: async () => ({ sub: id, email: `${id}@team.test`, email_verified: true }),
     }),
     // The resource's scopes are the IdP's too: clients register with the scopes they will ask for.
     scopes: ['openid', 'offline_access', 'tools:read', 'tools:write'],

@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { userOfClaims } from './upstream-sign-in.js';
+
+describe('the user an upstream ID token names', () => {
+  it('takes the email only where the provider says it is verified', () => {
+    expect(userOfClaims({ sub: '1', email: 'ana@team.example', email_verified: true }, {})).toBe(
+      'ana@team.example',
+    );
+    // A provider that does not vouch for the address (or denies it) signs nobody in by email.
+    for (const email_verified of [false, undefined, 'true'])
+      expect(userOfClaims({ sub: '1', email: 'ana@team.example', email_verified }, {})).toEqual({
+        refused: expect.stringContaining('verified'),
+      });
+  });
+
+  it('takes another claim as it is, where the operator names one', () => {
+    expect(userOfClaims({ sub: '1', oid: 'f3a9', email: 'x@y.example' }, { userClaim: 'oid' })).toBe('f3a9');
+    expect(userOfClaims({ sub: '1' }, { userClaim: 'oid' })).toEqual({
+      refused: expect.stringContaining('oid'),
+    });
+  });
+
+  it('keeps to the allowed users and to verified emails at the allowed domains', () => {
+    const verified = { sub: 's', email: 'ana@team.example', email_verified: true };
+    expect(userOfClaims(verified, { allowedUsers: ['bo@team.example'] })).toEqual({
+      refused: 'This account may not use this server.',
+    });
+    expect(userOfClaims(verified, { allowedDomains: ['TEAM.example'] })).toBe('ana@team.example');
+    expect(userOfClaims(verified, { allowedDomains: ['other.example'] })).toEqual({
+      refused: "This account's domain may not use this server.",
+    });
+    expect(
+      userOfClaims(
+        { sub: 's', email: 'ana@team.example' },
+        { userClaim: 'sub', allowedDomains: ['team.example'] },
+      ),
+    ).toEqual({ refused: "This account's domain may not use this server." });
+  });
+});
