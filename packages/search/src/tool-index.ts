@@ -7,13 +7,7 @@ import { knownWords, processTerm, tokenize } from './search-terms.js';
 import type { SearchableTool } from './searchable-tool.js';
 import { siblingNote } from './sibling-note.js';
 import { SpellingFixer } from './spelling.js';
-import {
-  type IdShape,
-  namespaceSegments,
-  paramShapes,
-  type ToolShape,
-  toolShape,
-} from './tool-shape.js';
+import { type IdShape, namespaceSegments, paramShapes, type ToolShape, toolShape } from './tool-shape.js';
 
 /** One tool found by a search, best first. */
 export interface ToolMatch {
