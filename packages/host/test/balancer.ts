@@ -73,8 +73,14 @@ function forward(
     out.once('error', (e: NodeJS.ErrnoException) => reject(e));
     out.once('response', (answer) => {
       res.writeHead(answer.statusCode ?? 502, answer.headers);
+      // Headers go on at once, as a balancer's do: an event stream's come long before its first event.
+      res.flushHeaders();
       answer.pipe(res);
       answer.once('error', () => res.destroy());
+      // A target that dies mid-answer (an event stream) cuts the client's connection too.
+      answer.once('close', () => {
+        if (!answer.complete) res.destroy();
+      });
       resolve({ status: answer.statusCode ?? 502, reused: out.reusedSocket });
     });
     res.once('close', () => out.destroy());

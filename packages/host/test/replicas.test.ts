@@ -203,6 +203,60 @@ describe('replicas: authorization across replicas', () => {
     expect(await completed).toBe(elicitation.elicitationId);
   }, 60_000);
 
+  // The replica that answered the call (and held the client's event stream) is killed before
+  // the person completes the sign-in: the notice comes from B, once, whether the client's
+  // stream is back (on B) when the flow completes or comes back only after.
+  for (const streamBack of [true, false])
+    it(`delivers the completion notice from B when A, which answered the call, is killed (stream back ${streamBack ? 'before' : 'after'} the flow completes)`, async () => {
+      const [a, b] = await startReplicas();
+      balancer.pick = () => origin(a);
+      const client = new Client(
+        { name: 'replica-test', version: '0.0.0' },
+        { capabilities: { elicitation: { url: {} } } },
+      );
+      const transport = new StreamableHTTPClientTransport(new URL(`${balancer.url}/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${ALICE}` } },
+        // A slow reconnection leaves the flow time to complete while no replica holds the stream.
+        reconnectionOptions: {
+          initialReconnectionDelay: streamBack ? 200 : 3000,
+          maxReconnectionDelay: 5000,
+          reconnectionDelayGrowFactor: 1.5,
+          maxRetries: 5,
+        },
+      });
+      await client.connect(transport);
+      clients.push(client);
+      const notices: string[] = [];
+      client.setNotificationHandler('notifications/elicitation/complete', (n) => {
+        notices.push(n.params.elicitationId);
+      });
+      const streamOn = (r: HttpHostProcess) =>
+        balancer.forwarded.some(
+          (f) => f.method === 'GET' && f.path === '/mcp' && f.target === origin(r) && f.status === 200,
+        );
+      await vi.waitFor(() => expect(streamOn(a)).toBe(true));
+      const error = await getItem(client).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect((error as ProtocolError).code).toBe(-32042);
+      const elicitation = (
+        (error as ProtocolError).data as { elicitations: { url: string; elicitationId: string }[] }
+      ).elicitations[0]!;
+
+      a.child.kill('SIGKILL');
+      await a.exited;
+      balancer.pick = () => origin(b);
+      if (streamBack) await vi.waitFor(() => expect(streamOn(b)).toBe(true), { timeout: 10_000 });
+      const browser = new Browser();
+      expect((await browser.open(await startFlow(browser, elicitation.url, ALICE))).status).toBe(200);
+      expect(streamOn(b)).toBe(streamBack);
+      await vi.waitFor(() => expect(notices).toEqual([elicitation.elicitationId]), { timeout: 15_000 });
+      expect((await getItem(client)).isError).toBeFalsy();
+      expect(notices).toHaveLength(1);
+      expect(await admin.keys('toolhost:session:notices:*')).toEqual([]);
+    }, 60_000);
+
   it('refuses, on B, a callback from a browser that A never bound to the flow', async () => {
     const [a, b] = await startReplicas();
     const first = await getItem((await connect(a.url)).client);

@@ -66,9 +66,23 @@ export interface ReplicaSessions {
   /** Ends the session on every replica. */
   remove(id: string): Promise<void>;
   onClosed(handler: (id: string) => void): Promise<void>;
-  /** Tells the replica holding the client's event stream that a URL elicitation completed. */
-  notifyCompletion(id: string, elicitationId: string): Promise<void>;
+  /**
+   * Records that the session waits for the completion of a URL elicitation (a sign-in flow of
+   * that id) for `ttlMs` (the flow's life), so that whichever replica completes the flow finds
+   * the session: the replica that answered the call need not be alive then.
+   */
+  expectCompletion(id: string, elicitationId: string, ttlMs: number): Promise<void>;
+  /**
+   * The flow `elicitationId` completed (on this replica): the completion notice of the session
+   * waiting for it is stored for that session and every replica told, so that the one holding
+   * its event stream delivers it, or the next replica the client opens a stream on.
+   */
+  completed(elicitationId: string): Promise<void>;
   onCompletion(handler: (id: string, elicitationId: string) => void): Promise<void>;
+  /** Takes a stored notice for delivery: true on exactly one replica. */
+  claimNotice(id: string, elicitationId: string): Promise<boolean>;
+  /** Takes every notice stored for the session (each on exactly one replica). */
+  takeNotices(id: string): Promise<string[]>;
   /** The client's answers to a server's request, to every replica holding the session. */
   relayAnswers(id: string, messages: unknown[]): Promise<void>;
   onAnswers(handler: (id: string, messages: unknown[]) => void): Promise<void>;

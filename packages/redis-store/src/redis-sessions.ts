@@ -5,6 +5,11 @@ import { inRedis, type SharedRedis } from './redis-client.js';
 const CLOSED_CHANNEL = 'toolhost:session:closed';
 const COMPLETION_CHANNEL = 'toolhost:session:elicitation-complete';
 const ANSWERS_CHANNEL = 'toolhost:session:client-answers';
+/** Which session waits for a sign-in flow's completion, kept as long as the flow may complete. */
+const awaitingKey = (elicitationId: string) => `toolhost:session:awaiting:${elicitationId}`;
+/** Completion notices of a session not yet delivered to its client. */
+const noticesKey = (id: string) => `toolhost:session:notices:${id}`;
+const MAX_NOTICES = 100;
 
 /**
  * MCP sessions shared by replicas through Redis, so that a client's requests may land on any
@@ -56,6 +61,7 @@ export class RedisSessions implements ReplicaSessions {
   async remove(id: string): Promise<void> {
     this.touched.delete(id);
     await this.redis.del(this.key(id)).catch(() => {});
+    await this.redis.del(noticesKey(id)).catch(() => {});
     await this.channels.publish(CLOSED_CHANNEL, id).catch(() => {});
   }
 
@@ -67,11 +73,25 @@ export class RedisSessions implements ReplicaSessions {
     });
   }
 
+  async expectCompletion(id: string, elicitationId: string, ttlMs: number): Promise<void> {
+    await inRedis(async () => {
+      await this.redis.set(awaitingKey(elicitationId), id, 'PX', ttlMs);
+    });
+  }
+
   /**
-   * Tells every replica that a URL elicitation of the session completed: the one holding the
-   * client's event stream (GET) delivers the notice, whichever replica answered the call.
+   * Stores the notice before telling anyone, so that a replica that misses the message (none
+   * holds the stream yet; the one that did just died) still finds it when the client's stream
+   * comes back. The waiting record goes only once the notice is stored.
    */
-  async notifyCompletion(id: string, elicitationId: string): Promise<void> {
+  async completed(elicitationId: string): Promise<void> {
+    const id = await inRedis(() => this.redis.get(awaitingKey(elicitationId)));
+    if (id === null) return;
+    await inRedis(async () => {
+      await this.redis.rpush(noticesKey(id), elicitationId);
+      await this.redis.pexpire(noticesKey(id), this.idleMs);
+    });
+    await this.redis.del(awaitingKey(elicitationId)).catch(() => {});
     await this.channels.publish(COMPLETION_CHANNEL, JSON.stringify({ id, elicitationId })).catch(() => {});
   }
 
@@ -81,6 +101,21 @@ export class RedisSessions implements ReplicaSessions {
       const { id, elicitationId } = JSON.parse(text) as { id: string; elicitationId: string };
       handler(id, elicitationId);
     });
+  }
+
+  async claimNotice(id: string, elicitationId: string): Promise<boolean> {
+    return (await inRedis(() => this.redis.lrem(noticesKey(id), 1, elicitationId))) > 0;
+  }
+
+  async takeNotices(id: string): Promise<string[]> {
+    const taken: string[] = [];
+    // Each LPOP hands a notice to one replica only; a session has a few at most.
+    for (let i = 0; i < MAX_NOTICES; i += 1) {
+      const next = await inRedis(() => this.redis.lpop(noticesKey(id)));
+      if (next === null) break;
+      taken.push(next);
+    }
+    return taken;
   }
 
   /**

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AccessTokens } from '../auth/access-tokens.js';
+import type { BrowserSignIn } from '../auth/browser-sign-in.js';
 import type { Caller, DoorRefusal, FrontDoor } from '../auth/front-door/front-door.js';
+import { PENDING_TTL_MS } from '../auth/pending-authorizations.js';
 import type { Host } from '../host-api.js';
 import type { Logger } from '../logger.js';
 import { type Narrowing, requestNarrowing } from '../mcp/catalog-views.js';
@@ -9,6 +11,7 @@ import { answersDirectly } from '../mcp/confirm-elicitation.js';
 import { createMcpServer } from '../mcp/create-mcp-server.js';
 import { isInitialize, onlyAnswers } from '../mcp/jsonrpc-messages.js';
 import type { McpServingState } from '../mcp/serving-state.js';
+import { completionToThisServer, sendCompletionNotice } from '../mcp/tool-calls.js';
 import type { AuditEntry } from '../observability/audit-log.js';
 import type { ReplicaSessions, SessionRecord } from '../replicas.js';
 import { scopeForMessage, type ToolLookup } from './call-scope.js';
@@ -205,6 +208,7 @@ export class McpEndpoint {
     // replica, must not find the session.
     if (req.method === 'DELETE') await this.o.shared?.remove(sessionId);
     await session.transport.handleRequest(req, res, parsed);
+    if (req.method === 'GET' && shared && session.transport.streaming) void deliverStored(session, shared);
   }
 
   /** An initialize request: a new session with its own MCP server, within the session caps. */
@@ -279,8 +283,12 @@ export class McpEndpoint {
       userId,
       ...(shared
         ? {
-            notifyCompletion: (elicitationId: string) =>
-              void shared.notifyCompletion(sessionId, elicitationId),
+            // Recorded in the shared store: the notice then outlives this replica. With the
+            // store away, told here as in one process (the client's next call succeeds anyway).
+            awaitCompletion: (elicitationId: string, signIn: BrowserSignIn) =>
+              shared
+                .expectCompletion(sessionId, elicitationId, PENDING_TTL_MS)
+                .catch(() => completionToThisServer(server)(elicitationId, signIn)),
           }
         : {}),
     });
@@ -355,6 +363,15 @@ export class McpEndpoint {
       session.lastSeen = Date.now();
     });
   }
+}
+
+/**
+ * The completion notices stored for a session while no replica held its event stream (the one
+ * that did died, or the client had not opened it again yet), sent on the stream just opened.
+ */
+async function deliverStored(session: HttpSession, shared: ReplicaSessions): Promise<void> {
+  const notices = await shared.takeNotices(session.id).catch(() => []);
+  for (const elicitationId of notices) await sendCompletionNotice(session.server, elicitationId);
 }
 
 /** The HTTP methods of the MCP endpoint (Streamable HTTP); any other is answered 405. */

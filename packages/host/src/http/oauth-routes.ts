@@ -31,6 +31,11 @@ export interface OAuthRoutesOptions {
    * connections page) as the user who started the flow; this is that page's address for it.
    */
   signedInBinding?: (provider: string, flowId: string) => string;
+  /**
+   * Told when a flow completed here, before the browser is answered: with replicas, the
+   * completion notice of the MCP session waiting for it is stored for that session.
+   */
+  completed?: (flowId: string) => Promise<void>;
 }
 
 /** Which route and provider a path names; a page already answered when it names none usable. */
@@ -208,6 +213,15 @@ class OAuthRoutes {
         this.binding.isBound(req.headers.cookie, f),
       );
       log?.info({ provider: provider.id, user: userId }, 'authorization completed');
+      // The token is stored: a notice lost to the store costs the client only the prompt.
+      await this.o
+        .completed?.(flow.flowId)
+        .catch((e: unknown) =>
+          log?.warn(
+            { provider: provider.id, err: (e as Error).message },
+            'completion notice not stored (shared store unreachable): the client learns of it at its next call',
+          ),
+        );
       page(res, 200, 'Authorization complete', 'You can close this window and return to your agent.', {
         headers: { 'set-cookie': this.binding.clear(flow, this.o.secureCookies()) },
       });

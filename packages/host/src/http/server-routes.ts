@@ -4,6 +4,7 @@ import { createMcpServer } from '../mcp/create-mcp-server.js';
 import { REVISION_SERVER_VERSIONS } from '../mcp/protocol-eras.js';
 import type { JSONRPCMessage } from '../mcp/sdk.js';
 import { sendCompletionNotice } from '../mcp/tool-calls.js';
+import type { ReplicaSessions } from '../replicas.js';
 import { CONNECTIONS_PATH, connectionsPage } from './connections-page.js';
 import { PAGES_CALLBACK_PATH } from './front-door-sign-in.js';
 import { answerHome } from './home-page.js';
@@ -33,20 +34,9 @@ export async function serverRoutes(state: ServerState): Promise<RouteHandler[]> 
       : pagesSignInOf(state, secureCookies, shared?.signingKey('connections-sign-in-state'));
   // Where OAuth alone is the door, a vendor link is never bound to whoever opens it first.
   const signInFirst = pagesSignIn !== undefined || (state.pageTokens.enabled && !accessTokens.enabled);
-  const oauth = oauthRoutes({
-    providers: host.oauthProviders,
-    accessTokens,
-    ...(log ? { logger: log } : {}),
-    ownOrigins: (req) => [new URL(state.base()).origin, `http://${req.headers.host}`],
-    secureCookies,
-    ...(shared ? { bindingKey: shared.signingKey('oauth-flow-binding') } : {}),
-    ...(signInFirst
-      ? {
-          signedInBinding: (provider: string, flow: string) =>
-            `${CONNECTIONS_PATH}/authorize?${new URLSearchParams({ provider, flow })}`,
-        }
-      : {}),
-  });
+  const sharedSessions =
+    options.mcp === false ? undefined : shared?.sessions(options.sessionIdleSeconds * 1000);
+  const oauth = oauthRoutesOf(state, signInFirst, secureCookies, sharedSessions);
   const connections = connectionsPage({
     host,
     accessTokens: state.pageTokens,
@@ -58,7 +48,7 @@ export async function serverRoutes(state: ServerState): Promise<RouteHandler[]> 
     ...(pagesSignIn ? { frontDoor: pagesSignIn } : {}),
     ...(signInFirst ? { bindFlow: oauth.bindSignedIn } : {}),
   });
-  const mcp = options.mcp === false ? undefined : await mcpRoute(state);
+  const mcp = options.mcp === false ? undefined : await mcpRoute(state, sharedSessions);
   const ownServer = mcp ? await ownAuthorizationServer(state) : undefined;
   return [
     (req, res, url) => url.pathname === options.path && mcp !== undefined && mcp(req, res, url),
@@ -102,11 +92,34 @@ async function ownAuthorizationServer(state: ServerState): Promise<RouteHandler 
   return (req, res, url) => own.handle(req, res, url);
 }
 
-/** The MCP path (Streamable HTTP), with the replicas' shared sessions where there are some. */
-async function mcpRoute(state: ServerState): Promise<RouteHandler> {
-  const { host, options, shared } = state;
-  const idleMs = options.sessionIdleSeconds * 1000;
-  const sharedSessions = shared?.sessions(idleMs);
+/** The OAuth pages (start and callback of each provider's sign-in). */
+function oauthRoutesOf(
+  state: ServerState,
+  signInFirst: boolean,
+  secureCookies: () => boolean,
+  sharedSessions: ReplicaSessions | undefined,
+) {
+  const { host, options, accessTokens, shared } = state;
+  const log = options.logger;
+  return oauthRoutes({
+    providers: host.oauthProviders,
+    ...(sharedSessions ? { completed: (flowId: string) => sharedSessions.completed(flowId) } : {}),
+    accessTokens,
+    ...(log ? { logger: log } : {}),
+    ownOrigins: (req) => [new URL(state.base()).origin, `http://${req.headers.host}`],
+    secureCookies,
+    ...(shared ? { bindingKey: shared.signingKey('oauth-flow-binding') } : {}),
+    ...(signInFirst
+      ? {
+          signedInBinding: (provider: string, flow: string) =>
+            `${CONNECTIONS_PATH}/authorize?${new URLSearchParams({ provider, flow })}`,
+        }
+      : {}),
+  });
+}
+
+/** What other replicas tell this one about the sessions it holds. */
+async function followReplicas(state: ServerState, sharedSessions?: ReplicaSessions): Promise<void> {
   // A session its client ended on another replica ends here too.
   await sharedSessions?.onClosed(
     (id) =>
@@ -120,11 +133,23 @@ async function mcpRoute(state: ServerState): Promise<RouteHandler> {
     const transport = state.sessions.get(id)?.transport;
     for (const message of messages) transport?.onmessage?.(message as JSONRPCMessage);
   });
-  // A completion notice for a session whose event stream is open here, from any replica.
+  // A completion notice for a session whose event stream is open here, from any replica:
+  // taken from the store first, so that it is sent once; otherwise it waits there for the
+  // replica the client opens its stream on next.
   await sharedSessions?.onCompletion((id, elicitationId) => {
     const session = state.sessions.get(id);
-    if (session) void sendCompletionNotice(session.server, elicitationId);
+    if (!session?.transport.streaming) return;
+    void sharedSessions
+      .claimNotice(id, elicitationId)
+      .then((mine) => (mine ? sendCompletionNotice(session.server, elicitationId) : undefined))
+      .catch(() => {});
   });
+}
+
+/** The MCP path (Streamable HTTP), with the replicas' shared sessions where there are some. */
+async function mcpRoute(state: ServerState, sharedSessions?: ReplicaSessions): Promise<RouteHandler> {
+  const { host, options } = state;
+  await followReplicas(state, sharedSessions);
   const mcp = new McpEndpoint({
     host,
     mcpState: state.mcpState,

@@ -174,6 +174,11 @@ export class SessionTransport implements Transport {
 
   async start(): Promise<void> {}
 
+  /** Whether the client's GET event stream is open here (messages of no request reach it). */
+  get streaming(): boolean {
+    return this.standalone !== undefined;
+  }
+
   /** Requests whose answer this session still owes (open POSTs). */
   get openRequests(): number {
     return this.pending.size;

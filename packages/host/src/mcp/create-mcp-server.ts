@@ -12,7 +12,7 @@ import {
   type ServerContext,
 } from './sdk.js';
 import { type McpServingState, viewFor } from './serving-state.js';
-import { sendCompletionNotice, ToolCalls } from './tool-calls.js';
+import { type AwaitCompletion, completionToThisServer, ToolCalls } from './tool-calls.js';
 
 export interface McpServerOptions {
   name?: string;
@@ -20,10 +20,11 @@ export interface McpServerOptions {
   /** The user calls on this server are made for (per HTTP session). */
   userId?: string;
   /**
-   * Sends the completion notice of a URL elicitation. By default this server sends it; with
-   * replicas it goes to whichever replica holds the client's event stream.
+   * Arranges the completion notice of a URL elicitation. By default this server sends it when
+   * the sign-in tells it; with replicas sharing sessions the shared store keeps it for
+   * whichever replica holds the client's event stream.
    */
-  notifyCompletion?: (elicitationId: string) => void;
+  awaitCompletion?: AwaitCompletion;
   /** What the session's initialize request narrowed the catalog to: its instructions fit that view. */
   narrowing?: Narrowing;
   /**
@@ -117,14 +118,13 @@ function serveToolCalls(
   options: McpServerOptions,
   userOf: (ctx?: ServerContext) => string,
 ): void {
-  const notifyCompletion =
-    options.notifyCompletion ?? ((id: string) => void sendCompletionNotice(server, id));
+  const awaitCompletion = options.awaitCompletion ?? completionToThisServer(server);
   const calls = options.userPerRequest
     ? undefined
-    : new ToolCalls(server, host, mcpState, userOf(), options.userId, notifyCompletion);
+    : new ToolCalls(server, host, mcpState, userOf(), options.userId, awaitCompletion);
   server.setRequestHandler('tools/call', (request, ctx) => {
     const answering =
-      calls ?? new ToolCalls(server, host, mcpState, userOf(ctx), userOf(ctx), notifyCompletion);
+      calls ?? new ToolCalls(server, host, mcpState, userOf(ctx), userOf(ctx), awaitCompletion);
     return withCallerTrace(ctx.mcpReq._meta ?? request.params._meta, () =>
       answering.answer(request.params, ctx),
     );

@@ -1,4 +1,5 @@
 import type { ToolOutcome } from '@toolhost/core';
+import type { BrowserSignIn } from '../auth/browser-sign-in.js';
 import type { CallOptions, Host } from '../host-api.js';
 import { askByRoundTrips, askMidCall } from './call-asking.js';
 import { auditedOutcome, type CallAudit, type CallParams, shortName } from './call-audit.js';
@@ -39,24 +40,38 @@ function invalid(parameter: string, message: string): ToolOutcome {
 }
 
 /**
+ * How a session learns that a sign-in it offered completed: told to `signIn`'s waiters here (one
+ * process, or a flow completed anywhere and told over Redis), or, with replicas sharing
+ * sessions, recorded in the shared store for whichever replica completes the flow.
+ */
+export type AwaitCompletion = (elicitationId: string, signIn: BrowserSignIn) => Promise<void>;
+
+/**
  * Where the client supports URL elicitation (MCP 2025-11-25), authorization is asked for with
  * the protocol's own mechanism: error -32042 carrying the URL, then a completion notice once
  * the user has authorized. Other clients get the structured authorization_required result.
+ * The wait is arranged before the client has the URL, so that no completion can come first.
  */
-function offerUrlElicitation(
+async function offerUrlElicitation(
   server: Server,
   host: Host,
   authorization: { provider: string; url: string; id?: string },
   message: string,
-  notifyCompletion: (elicitationId: string) => void,
-): void {
+  awaitCompletion: AwaitCompletion,
+): Promise<void> {
   // 2026-07-28 has no -32042: the structured result carries the URL there.
   if (servesModernEra(server) || !server.getClientCapabilities()?.elicitation?.url) return;
   const { provider: providerId, url, id: elicitationId } = authorization;
   const provider = host.oauthProviders.find((p) => p.id === providerId);
   if (!elicitationId || !provider) return;
-  provider.signIn.whenAuthorized(elicitationId, () => notifyCompletion(elicitationId));
+  await awaitCompletion(elicitationId, provider.signIn);
   throw new UrlElicitationRequiredError([{ mode: 'url', message, url, elicitationId }], message);
+}
+
+/** The notice told to this server's own client, by the sign-in's waiters. */
+export function completionToThisServer(server: Server): AwaitCompletion {
+  return async (elicitationId, signIn) =>
+    signIn.whenAuthorized(elicitationId, () => void sendCompletionNotice(server, elicitationId));
 }
 
 /** Tells this server's client that the user completed a URL elicitation (dropped if it has gone). */
@@ -78,7 +93,7 @@ export class ToolCalls {
     private readonly mcpState: McpServingState,
     private readonly userId: string,
     private readonly callerId: string | undefined,
-    private readonly notifyCompletion: (elicitationId: string) => void,
+    private readonly awaitCompletion: AwaitCompletion,
   ) {}
 
   /**
@@ -303,14 +318,14 @@ export class ToolCalls {
     return 'question' in answered ? answered.question : this.rendered(answered.outcome, tool);
   }
 
-  private rendered(outcome: ToolOutcome, tool: string): CallToolResult {
+  private async rendered(outcome: ToolOutcome, tool: string): Promise<CallToolResult> {
     if (!outcome.ok && outcome.error.code === 'authorization_required' && outcome.error.authorization?.url) {
-      offerUrlElicitation(
+      await offerUrlElicitation(
         this.server,
         this.host,
         { ...outcome.error.authorization, url: outcome.error.authorization.url },
         outcome.error.message,
-        this.notifyCompletion,
+        this.awaitCompletion,
       );
     }
     // A request schema cut to a summary is of no use to build a body from: it is sent whole
