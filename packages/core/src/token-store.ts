@@ -12,6 +12,17 @@ export interface StoredToken {
    * provider declares no way to read it, or the vendor did not answer.
    */
   account?: string;
+  /**
+   * When a refresh with `refreshToken` was sent whose answer never came (epoch milliseconds):
+   * the vendor may have used the refresh token. Written before a refresh is sent, gone with its
+   * answer; a store must keep it with the token.
+   */
+  refreshSentAt?: number;
+  /**
+   * Whether the vendor issued a new refresh token at the last refresh (single-use refresh
+   * tokens), or kept the one it had (false). Unknown until a first refresh.
+   */
+  refreshRotates?: boolean;
 }
 
 /** One user's stored authorization with one provider. */

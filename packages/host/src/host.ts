@@ -159,16 +159,10 @@ function reportRefreshes(
   log: Logger | undefined,
 ): void {
   for (const p of refreshing) {
-    p.onRefreshed(({ outcome }) => {
+    p.onRefreshed(({ outcome, why }) => {
       telemetry.tokenRefresh(p.id, outcome);
       // An operator hears of what costs a user their connection, or a call: never the token.
-      if (outcome === 'reauthorize')
-        log?.warn(
-          { provider: p.id },
-          'token refresh refused by the vendor (invalid_grant): the token is deleted, the user must authorize again',
-        );
-      else if (outcome === 'failed')
-        log?.warn({ provider: p.id }, 'token refresh failed: the token endpoint could not be reached');
+      if (outcome !== 'ok') log?.warn({ provider: p.id, outcome }, why);
     });
     p.onLockWaited((ms) => telemetry.waited('refresh_lock', ms));
   }
@@ -195,12 +189,16 @@ type Assembled = Awaited<ReturnType<typeof assemble>>;
 async function closeHost(parts: Assembled, graceMs: number): Promise<void> {
   // Once the grace is over, calls are cancelled; the token requests they may wait on (a
   // stalled token endpoint) are cancelled with them, or stopping would wait on those.
+  const started = Date.now();
   const cancel = setTimeout(() => {
     for (const p of parts.refreshing) void p.close();
   }, graceMs);
   await parts.calls.drain(graceMs);
   clearTimeout(cancel);
-  await Promise.all(parts.refreshing.map((p) => p.close()));
+  // A refresh still running gets what is left of the grace: cut short, its refresh token may
+  // be spent without the host learning the new one.
+  const left = Math.max(0, graceMs - (Date.now() - started));
+  await Promise.all(parts.refreshing.map((p) => p.close(left)));
   // Only a store that was built (or given) is flushed: resolving it here would create one.
   if (parts.tokenStoreInUse()) {
     const store = resolveService(parts.container, HostServices.tokenStore) as { flush?: () => Promise<void> };

@@ -23,18 +23,32 @@ export interface FakeOAuthServer {
   expiresIn: number;
   /** Answer every refresh with invalid_grant, as after the user revoked the app. */
   refuseRefresh: boolean;
+  /** Answer every token request with invalid_client, as after the app's secret was changed. */
+  refuseClient: boolean;
   /** Answer revocations with this status instead of revoking (a vendor failing: 503). */
   revokeFailure?: number;
   /**
    * Awaited after a token or revocation request is recorded (with its grant type, or
-   * `revoke`) and before it is answered: a stall (a promise that never settles), or a fault.
+   * `revoke`) and before it is answered: a stall (a promise that never settles), or a fault
+   * (a rejection: the connection is dropped with no answer, nothing done).
    */
   beforeAnswer?: ((grant: string) => Promise<void>) | undefined;
   /**
    * Awaited once a refresh is done at the vendor (the old refresh token spent, the new one
-   * issued) and before it is answered: a vendor that stalls after the fact.
+   * issued) and before it is answered: a vendor that stalls after the fact; a rejection drops
+   * the connection with no answer, the refresh done.
    */
   afterRefreshing?: (() => Promise<void>) | undefined;
+  /**
+   * Whether a refresh issues a new refresh token and spends the one sent (Airtable, OAuth 2.1
+   * for public clients; the default), or answers with the same one, still good (HubSpot).
+   */
+  rotateRefreshTokens: boolean;
+  /**
+   * Refresh tokens presented again after they were spent: each revokes its whole grant (every
+   * refresh token issued from it since), as OAuth 2.1 asks of a server that detects reuse.
+   */
+  reuses: string[];
   /**
    * Issues tokens as an authorization would, without the browser round trip (tests that start
    * from an authorized user); the refresh token is as good as one from the token endpoint.
@@ -54,8 +68,11 @@ export const CLIENT_SECRET = 'client-secret-never-logged-42';
  */
 export async function startFakeOAuthServer(): Promise<FakeOAuthServer> {
   const codes = new Map<string, { challenge: string; redirectUri: string; scope: string }>();
-  const refreshTokens = new Set<string>();
+  /** Each live refresh token and the grant it belongs to; spent ones, for reuse detection. */
+  const refreshTokens = new Map<string, number>();
+  const spent = new Map<string, number>();
   let counter = 0;
+  let grantCounter = 0;
   const state: FakeOAuthServer = {
     url: '',
     authorizeUrl: '',
@@ -68,6 +85,9 @@ export async function startFakeOAuthServer(): Promise<FakeOAuthServer> {
     grants: [],
     expiresIn: 3600,
     refuseRefresh: false,
+    refuseClient: false,
+    rotateRefreshTokens: true,
+    reuses: [],
     mint: (scope) => issue(scope),
     reset() {
       counter = 0;
@@ -76,19 +96,23 @@ export async function startFakeOAuthServer(): Promise<FakeOAuthServer> {
       state.accountLookups.length = 0;
       state.expiresIn = 3600;
       state.refuseRefresh = false;
+      state.refuseClient = false;
       delete state.revokeFailure;
       state.beforeAnswer = undefined;
       state.afterRefreshing = undefined;
+      state.rotateRefreshTokens = true;
+      state.reuses = [];
     },
     close: async () => {},
   };
 
   const accessTokens = new Set<string>();
-  const issue = (scope: string) => {
+  /** Tokens of a new grant, or of `grant` with its refresh token `keep` (not rotated). */
+  const issue = (scope: string, grant = ++grantCounter, keep?: string) => {
     counter += 1;
     accessTokens.add(`access-${counter}`);
-    const refresh = `refresh-${counter}-${randomBytes(4).toString('hex')}`;
-    refreshTokens.add(refresh);
+    const refresh = keep ?? `refresh-${counter}-${randomBytes(4).toString('hex')}`;
+    refreshTokens.set(refresh, grant);
     return {
       access_token: `access-${counter}`,
       refresh_token: refresh,
@@ -130,8 +154,12 @@ export async function startFakeOAuthServer(): Promise<FakeOAuthServer> {
         grant_type: grant,
         ...(form.get('refresh_token') ? { refresh_token: form.get('refresh_token')! } : {}),
       });
-      await state.beforeAnswer?.(grant);
-      if (form.get('client_id') !== CLIENT_ID || form.get('client_secret') !== CLIENT_SECRET) {
+      if (!(await survived(state.beforeAnswer?.(grant)))) return res.socket?.destroy();
+      if (
+        state.refuseClient ||
+        form.get('client_id') !== CLIENT_ID ||
+        form.get('client_secret') !== CLIENT_SECRET
+      ) {
         return json(401, { error: 'invalid_client' });
       }
       if (grant === 'authorization_code') {
@@ -146,10 +174,19 @@ export async function startFakeOAuthServer(): Promise<FakeOAuthServer> {
       }
       if (grant === 'refresh_token') {
         const token = form.get('refresh_token') ?? '';
-        if (!refreshTokens.has(token) || state.refuseRefresh) return json(400, { error: 'invalid_grant' });
-        refreshTokens.delete(token);
-        const issued = issue('items.read items.write');
-        await state.afterRefreshing?.();
+        const reused = spent.get(token);
+        if (reused !== undefined) {
+          state.reuses.push(token);
+          for (const [t, g] of refreshTokens) if (g === reused) refreshTokens.delete(t);
+        }
+        const family = refreshTokens.get(token);
+        if (family === undefined || state.refuseRefresh) return json(400, { error: 'invalid_grant' });
+        if (state.rotateRefreshTokens) {
+          refreshTokens.delete(token);
+          spent.set(token, family);
+        }
+        const issued = issue('items.read items.write', family, state.rotateRefreshTokens ? undefined : token);
+        if (!(await survived(state.afterRefreshing?.()))) return res.socket?.destroy();
         return json(200, issued);
       }
       return json(400, { error: 'unsupported_grant_type' });
@@ -189,7 +226,7 @@ export async function startFakeOAuthServer(): Promise<FakeOAuthServer> {
       let text = '';
       for await (const chunk of req) text += chunk;
       const form = new URLSearchParams(text);
-      await state.beforeAnswer?.('revoke');
+      if (!(await survived(state.beforeAnswer?.('revoke')))) return res.socket?.destroy();
       if (form.get('client_id') !== CLIENT_ID || form.get('client_secret') !== CLIENT_SECRET) {
         return json(401, { error: 'invalid_client' });
       }
@@ -216,6 +253,16 @@ export async function startFakeOAuthServer(): Promise<FakeOAuthServer> {
     await new Promise((r) => server.close(r));
   };
   return state;
+}
+
+/** Whether a hook let the request go on (false: it rejected, a fault that drops the connection). */
+async function survived(hook: Promise<void> | undefined): Promise<boolean> {
+  try {
+    await hook;
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 export const fakeClient = { clientId: CLIENT_ID, clientSecret: CLIENT_SECRET };

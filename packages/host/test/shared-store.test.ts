@@ -417,6 +417,25 @@ describe('shared store (Redis): deadlines on token requests', () => {
       }
     }, 30_000);
 
+  it('does not send again, from replica B, a refresh token whose request on A got no answer', async () => {
+    // The vendor rotates the token, then the connection drops: A never learns the new one.
+    oauth.afterRefreshing = async () => {
+      throw new Error('connection dropped');
+    };
+    const a = await replica(quick());
+    const b = await replica(quick());
+    const old = await authorizeAlice(a, Date.now() - 1000);
+    expect(errorCode(await getItem(a, 'i1'))).toBe('upstream_unavailable');
+    // The mark travels with the sealed token: B reads it and asks for a sign-in instead.
+    expect((await storeOf(b).get('echo-auth', 'alice'))?.refreshSentAt).toBeTypeOf('number');
+    await new Promise((r) => setTimeout(r, 2100)); // past the lock's 'recently failed' mark
+    const onB = await getItem(b, 'i2');
+    expect(onB.ok ? undefined : onB.error).toMatchObject({ code: 'authorization_required' });
+    expect(oauth.grants).toEqual([{ grant_type: 'refresh_token', refresh_token: old.refreshToken }]);
+    expect(oauth.reuses).toEqual([]);
+    expect(upstream.requests).toHaveLength(0);
+  }, 30_000);
+
   it('keeps a rotated token the store refused, uses it, and writes it once Redis is back; no second refresh', async () => {
     const a = await replica();
     const b = await replica();

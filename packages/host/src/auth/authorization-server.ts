@@ -108,6 +108,24 @@ export class AuthorizationServer {
     }
   }
 
+  /**
+   * One refresh request, with no deadline: a refresh cut short may have been used by the
+   * vendor, and its refresh token must not be sent again. Calls stop waiting for it at their
+   * own deadline instead.
+   */
+  refresh(refreshToken: string): Promise<oauth.TokenEndpointResponse> {
+    const { as, client, clientAuth } = this;
+    return this.exchange(
+      async (options) =>
+        oauth.processRefreshTokenResponse(
+          as,
+          client,
+          await oauth.refreshTokenGrantRequest(as, client, clientAuth, refreshToken, options),
+        ),
+      false,
+    );
+  }
+
   /** A token endpoint's answer as the store keeps it; what the answer leaves out is kept from `previous`. */
   toStored(res: oauth.TokenEndpointResponse, fallbackScopes: string[], previous?: StoredToken): StoredToken {
     return {

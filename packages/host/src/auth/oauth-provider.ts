@@ -9,13 +9,14 @@ import type {
 } from '@toolhost/core';
 import { ToolError } from '@toolhost/core';
 import { sleep } from '@toolhost/engine/internal';
-import * as oauth from 'oauth4webapi';
+import type * as oauth from 'oauth4webapi';
 import { AuthorizationServer, type OAuthProviderConfig } from './authorization-server.js';
 import { MemoryAuthorizationSignals } from './authorization-signals.js';
 import type { SignInProvider } from './browser-sign-in.js';
 import { OAuthSignIn } from './oauth-sign-in.js';
 import { PendingAuthorizations } from './pending-authorizations.js';
-import type { RefreshingProvider, RefreshOutcome } from './token-refresh.js';
+import { GrantEnded, notSentAgain, type RefreshSettling, refusal, settleFailure } from './refresh-outcome.js';
+import type { RefreshEvent, RefreshingProvider, RefreshOutcome } from './token-refresh.js';
 
 export type { OAuthProviderConfig } from './authorization-server.js';
 
@@ -63,7 +64,7 @@ export class OAuthAuthProvider implements RefreshingProvider, SignInProvider {
     return { ok: true, detail: 'OAuth client configured: each user authorizes on first use' };
   }
 
-  onRefreshed(listener: (event: { outcome: RefreshOutcome }) => void): () => void {
+  onRefreshed(listener: (event: RefreshEvent) => void): () => void {
     this.events.on('refreshed', listener);
     return () => this.events.off('refreshed', listener);
   }
@@ -89,6 +90,9 @@ export class OAuthAuthProvider implements RefreshingProvider, SignInProvider {
       const waited = request.onWait?.('token_refresh', undefined);
       try {
         token = await this.refreshShared(request.userId, token, request.signal);
+      } catch (e) {
+        if (e instanceof GrantEnded) return this.authorizationRequired(request, undefined, e.message);
+        throw e;
       } finally {
         waited?.();
       }
@@ -101,8 +105,14 @@ export class OAuthAuthProvider implements RefreshingProvider, SignInProvider {
     let token = this.unsaved.get(request.userId) ?? (await this.store.get(this.id, request.userId));
     if (!token) return this.authorizationRequired(request, undefined);
     // Another call may have refreshed already: use its token rather than refreshing again.
-    if (token.accessToken === rejected)
-      token = await this.refreshShared(request.userId, token, request.signal);
+    if (token.accessToken === rejected) {
+      try {
+        token = await this.refreshShared(request.userId, token, request.signal, rejected);
+      } catch (e) {
+        if (e instanceof GrantEnded) return this.authorizationRequired(request, undefined, e.message);
+        throw e;
+      }
+    }
     if (!token) return this.authorizationRequired(request, undefined);
     return { kind: 'bearer', token: token.accessToken };
   }
@@ -116,6 +126,7 @@ export class OAuthAuthProvider implements RefreshingProvider, SignInProvider {
   private async authorizationRequired(
     request: CredentialRequest,
     token: StoredToken | undefined,
+    why?: string,
   ): Promise<CredentialResult> {
     const wanted = new Set([...(this.config.scopes ?? []), ...(token?.scopes ?? [])]);
     if (request.scopes.length > 0 && !request.scopes.some((s) => wanted.has(s)))
@@ -125,11 +136,22 @@ export class OAuthAuthProvider implements RefreshingProvider, SignInProvider {
       kind: 'authorization_required',
       url,
       id: flowId,
-      message: `Authorization with '${this.id}' is required: open the URL, approve access, then call the tool again.`,
+      message: `${why ? `${why} ` : ''}Authorization with '${this.id}' is required: open the URL, approve access, then call the tool again.`,
     };
   }
 
-  async close(): Promise<void> {
+  async close(waitMs = 0): Promise<void> {
+    const running = [...this.refreshing.values()];
+    if (running.length > 0 && waitMs > 0) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        Promise.allSettled(running),
+        new Promise((r) => {
+          timer = setTimeout(r, waitMs);
+        }),
+      ]);
+      clearTimeout(timer);
+    }
     this.server.stop();
     await Promise.all([...this.saving]);
   }
@@ -144,10 +166,11 @@ export class OAuthAuthProvider implements RefreshingProvider, SignInProvider {
     userId: string,
     token: StoredToken,
     signal?: CallSignal,
+    rejected?: string,
   ): Promise<StoredToken | undefined> {
     let flight = this.refreshing.get(userId);
     if (!flight) {
-      flight = this.refreshOnce(userId, token).finally(() => this.refreshing.delete(userId));
+      flight = this.refreshOnce(userId, token, rejected).finally(() => this.refreshing.delete(userId));
       this.refreshing.set(userId, flight);
       // Its outcome is each waiting call's; one left with no caller must not go unhandled.
       flight.catch(() => {});
@@ -203,14 +226,18 @@ export class OAuthAuthProvider implements RefreshingProvider, SignInProvider {
    * waits for the holder's token to appear in the store instead of refreshing itself; the
    * holder re-reads the store first, since another replica may have refreshed since our read.
    */
-  private async refreshOnce(userId: string, stale: StoredToken): Promise<StoredToken | undefined> {
+  private async refreshOnce(
+    userId: string,
+    stale: StoredToken,
+    rejected?: string,
+  ): Promise<StoredToken | undefined> {
     const lock = this.refreshLock;
-    if (!lock) return this.refresh(userId, stale, () => {});
+    if (!lock) return this.refresh(userId, stale, () => {}, rejected);
     const started = Date.now();
     const deadline = started + lock.ttlMs + 5000;
     let waited = false;
     try {
-      return await this.refreshUnderLock(userId, stale, lock, deadline, () => {
+      return await this.refreshUnderLock(userId, stale, lock, deadline, rejected, () => {
         waited = true;
       });
     } finally {
@@ -223,6 +250,7 @@ export class OAuthAuthProvider implements RefreshingProvider, SignInProvider {
     stale: StoredToken,
     lock: RefreshLock,
     deadline: number,
+    rejected: string | undefined,
     waiting: () => void,
   ): Promise<StoredToken | undefined> {
     const gaveUp = () =>
@@ -240,12 +268,17 @@ export class OAuthAuthProvider implements RefreshingProvider, SignInProvider {
           const current = await this.store.get(this.id, userId);
           if (!current) return undefined;
           if (current.accessToken !== stale.accessToken) return current;
-          return await this.refresh(userId, current, (saved) => {
-            // The lock stays held (and alive) until the rotated token is stored: no replica
-            // refreshes meanwhile with the refresh token just used.
-            handedOff = true;
-            void saved.finally(() => release());
-          });
+          return await this.refresh(
+            userId,
+            current,
+            (saved) => {
+              // The lock stays held (and alive) until the rotated token is stored: no replica
+              // refreshes meanwhile with the refresh token just used.
+              handedOff = true;
+              void saved.finally(() => release());
+            },
+            rejected,
+          );
         } catch (e) {
           // Only a request that may have reached the vendor makes its refresh token suspect.
           failed = ToolError.isInstance(e) && e.code === 'upstream_unavailable' && !e.requestNotSent;
@@ -272,63 +305,51 @@ export class OAuthAuthProvider implements RefreshingProvider, SignInProvider {
   }
 
   /**
-   * One refresh request. A rotated token the store refuses is never dropped: it is kept here,
-   * used by this replica's calls, and written again until the store takes it; `unsaved` is
-   * told, with the promise of that write.
+   * One refresh request. A refresh token is sent at most once unless the vendor is known to
+   * keep refresh tokens: the token is stored marked (`refreshSentAt`) before the request
+   * leaves, and the mark goes only with an answer. A mark found here means an earlier request
+   * got no answer (its connection dropped, its replica died): the vendor may have used that
+   * refresh token, and a vendor that rotates them takes a second use for a stolen token and
+   * revokes the grant. So it is not sent again: the access token serves while it is good, then
+   * the user authorizes again. A rotated token the store refuses is never dropped: it is kept
+   * here, used by this replica's calls, and written again until the store takes it; `unsaved`
+   * is told, with the promise of that write.
    */
   private async refresh(
     userId: string,
     token: StoredToken,
     unsaved: (saved: Promise<void>) => void,
+    rejected?: string,
   ): Promise<StoredToken | undefined> {
     if (!token.refreshToken) {
       await this.store.delete(this.id, userId);
-      this.refreshed('reauthorize');
+      this.refreshed(
+        'reauthorize',
+        'no refresh token was issued: the token is deleted, the user must authorize again',
+      );
       return undefined;
     }
+    if (token.refreshSentAt !== undefined && token.refreshRotates !== false)
+      return notSentAgain(this.settling, userId, token, rejected);
+    const { refreshSentAt: _earlier, ...unmarked } = token;
+    await this.store.set(this.id, userId, { ...unmarked, refreshSentAt: this.now() });
     let res: oauth.TokenEndpointResponse;
     try {
-      const { as, client, clientAuth } = this.server;
-      // No deadline: a refresh cut short may have been used by the vendor, and its refresh
-      // token must not be sent again. Calls stop waiting for it at their own deadline instead.
-      res = await this.server.exchange(
-        async (options) =>
-          oauth.processRefreshTokenResponse(
-            as,
-            client,
-            await oauth.refreshTokenGrantRequest(as, client, clientAuth, token.refreshToken!, options),
-          ),
-        false,
-      );
+      res = await this.server.refresh(token.refreshToken);
     } catch (e) {
-      if (e instanceof oauth.ResponseBodyError) {
-        // A refresh token already rotated elsewhere (a replica that refreshed without the
-        // shared lock) is not a revoked grant: keep the newer token that is stored now.
-        const current = await this.store.get(this.id, userId);
-        if (current && current.refreshToken !== token.refreshToken) return current;
-        // Revoked or expired refresh token: the user must authorize again.
-        await this.store.delete(this.id, userId);
-        this.refreshed('reauthorize');
-        return undefined;
-      }
-      this.refreshed('failed');
-      throw new ToolError(
-        {
-          code: 'upstream_unavailable',
-          retryable: true,
-          message: `Refreshing the access token with '${this.id}' failed (the token endpoint did not answer in time, or could not be reached); try again.`,
-        },
-        { requestNotSent: neverSent(e) },
-      );
+      return settleFailure(this.settling, userId, unmarked, refusal(e));
     }
-    const next = this.server.toStored(res, token.scopes, token);
+    const next: StoredToken = {
+      ...this.server.toStored(res, token.scopes, token),
+      refreshRotates: res.refresh_token !== undefined && res.refresh_token !== token.refreshToken,
+    };
     try {
       await this.store.set(this.id, userId, next);
     } catch {
       this.unsaved.set(userId, next);
       unsaved(this.saveLater(userId, next));
     }
-    this.refreshed('ok');
+    this.refreshed('ok', 'token refreshed');
     return next;
   }
 
@@ -352,15 +373,14 @@ export class OAuthAuthProvider implements RefreshingProvider, SignInProvider {
     return saved;
   }
 
-  private refreshed(outcome: RefreshOutcome): void {
-    this.events.emit('refreshed', { outcome });
+  private refreshed(outcome: RefreshOutcome, why: string): void {
+    this.events.emit('refreshed', { outcome, why } satisfies RefreshEvent);
   }
-}
 
-/** Whether a failed token request certainly never reached the vendor (refused, name not found). */
-function neverSent(e: unknown): boolean {
-  const code = (e as { cause?: { code?: string } } | undefined)?.cause?.code;
-  return code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN';
+  /** What the settling of a refresh that returned no token needs (refresh-outcome.ts). */
+  private get settling(): RefreshSettling {
+    return { id: this.id, store: this.store, now: this.now, refreshed: (o, why) => this.refreshed(o, why) };
+  }
 }
 
 /** A store that can answer a call's read from a copy it made a moment ago (the Redis store). */

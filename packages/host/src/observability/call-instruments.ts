@@ -10,6 +10,7 @@ import {
 import type { CallContext, ToolOutcome } from '@toolhost/core';
 import type { RateLimitWaitKind } from '@toolhost/engine';
 import { Counter, Histogram, Registry } from 'prom-client';
+import type { RefreshOutcome } from '../auth/token-refresh.js';
 
 type CounterChild = ReturnType<Counter['labels']>;
 type HistogramChild = ReturnType<Histogram['labels']>;
@@ -168,7 +169,7 @@ export class CallInstruments {
     if (record) record.waitMs += waitMs;
   }
 
-  tokenRefresh(provider: string, outcome: 'ok' | 'reauthorize' | 'failed'): void {
+  tokenRefresh(provider: string, outcome: RefreshOutcome): void {
     this.prom.refreshes.labels(provider, outcome).inc();
     this.otel.refreshes.add(1, { 'toolhost.auth.provider': provider, 'toolhost.outcome': outcome });
   }
@@ -218,7 +219,7 @@ function prometheusInstruments(registry: Registry) {
     }),
     refreshes: new Counter({
       name: 'toolhost_token_refreshes_total',
-      help: 'OAuth access-token refreshes, by provider and outcome (ok, reauthorize, failed).',
+      help: 'OAuth access-token refreshes, by provider and outcome (ok, reauthorize, failed, unanswered).',
       labelNames: ['provider', 'outcome'],
       registers,
     }),

@@ -1,4 +1,5 @@
 import type { EngineObserver } from '@toolhost/engine';
+import type { RefreshOutcome } from '../auth/token-refresh.js';
 import type { CallInstruments } from './call-instruments.js';
 import type { GaugeSource, StateGauges, WaitKind } from './state-gauges.js';
 
@@ -72,7 +73,7 @@ export class HostTelemetry {
     rateLimitWait: (call, tool, kind, ms) => this.instruments?.rateLimitWait(call, tool.toolSet, kind, ms),
   };
 
-  tokenRefresh(provider: string, outcome: 'ok' | 'reauthorize' | 'failed'): void {
+  tokenRefresh(provider: string, outcome: RefreshOutcome): void {
     if (this.wanted) void this.load().then((i) => i.tokenRefresh(provider, outcome));
   }
 

@@ -1,0 +1,125 @@
+import type { StoredToken, TokenStore } from '@toolhost/core';
+import { ToolError } from '@toolhost/core';
+import * as oauth from 'oauth4webapi';
+import type { RefreshOutcome } from './token-refresh.js';
+
+// What a refresh request that returned no token means for the refresh token it sent, and what
+// the host does about it: a refresh token the vendor may have used is never sent again to a
+// vendor that rotates them (it would take a second use for theft and revoke the grant).
+
+/** What settling a refresh's outcome needs of its provider. */
+export interface RefreshSettling {
+  /** The provider id. */
+  readonly id: string;
+  readonly store: TokenStore;
+  now(): number;
+  /** Tells the host (metrics, the operator's log) of the outcome and why, never a token. */
+  refreshed(outcome: RefreshOutcome, why: string): void;
+}
+
+/**
+ * Why a refresh request returned no token. `invalid_grant`: the refresh token is dead.
+ * `refused`: the token endpoint answered without taking it (another OAuth error, a 5xx other
+ * than 502/504, a 429), so it is as good as before. `not_sent`: the request never left
+ * (connection refused, name not found). `unanswered`: sent, and the answer never came or came
+ * from a gateway that cannot say whether the vendor acted (502, 504), or was a 200 that could
+ * not be read: the vendor may have used the refresh token.
+ */
+export interface Refusal {
+  kind: 'invalid_grant' | 'refused' | 'not_sent' | 'unanswered';
+  /** For the operator's log and the error: never a token. */
+  detail: string;
+}
+
+export function refusal(e: unknown): Refusal {
+  if (e instanceof oauth.ResponseBodyError) {
+    if (e.error === 'invalid_grant') return { kind: 'invalid_grant', detail: 'invalid_grant' };
+    return statusRefusal(e.status, `${e.error}, HTTP ${e.status}`);
+  }
+  if (e instanceof oauth.WWWAuthenticateChallengeError)
+    return { kind: 'refused', detail: `HTTP ${e.status}: the client was not accepted` };
+  const response = (e as { cause?: unknown } | undefined)?.cause;
+  if (response instanceof Response) return statusRefusal(response.status, `HTTP ${response.status}`);
+  const code = (e as { cause?: { code?: string } } | undefined)?.cause?.code;
+  if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN')
+    return { kind: 'not_sent', detail: `the token endpoint could not be reached: ${code}` };
+  return { kind: 'unanswered', detail: code ?? (e instanceof Error ? e.message : 'no answer') };
+}
+
+function statusRefusal(status: number, detail: string): Refusal {
+  return status === 200 || status === 502 || status === 504
+    ? { kind: 'unanswered', detail }
+    : { kind: 'refused', detail };
+}
+
+/** The grant cannot be used any more (its message says why): the user must authorize again. */
+export class GrantEnded extends Error {}
+
+/** What a refresh request that did not return a token leaves: see {@link Refusal}. */
+export async function settleFailure(
+  ctx: RefreshSettling,
+  userId: string,
+  unmarked: StoredToken,
+  failure: Refusal,
+): Promise<StoredToken | undefined> {
+  if (failure.kind === 'invalid_grant') {
+    // A refresh token already rotated elsewhere (a replica that refreshed without the
+    // shared lock) is not a revoked grant: keep the newer token that is stored now.
+    const current = await ctx.store.get(ctx.id, userId);
+    if (current && current.refreshToken !== unmarked.refreshToken) return current;
+    await ctx.store.delete(ctx.id, userId);
+    ctx.refreshed(
+      'reauthorize',
+      'token refresh refused by the vendor (invalid_grant): the token is deleted, the user must authorize again',
+    );
+    return undefined;
+  }
+  if (failure.kind === 'unanswered') {
+    // The mark stays: whoever refreshes next knows this refresh token may be spent.
+    ctx.refreshed(
+      'unanswered',
+      unmarked.refreshRotates === false
+        ? `token refresh sent but not answered (${failure.detail}); the vendor keeps refresh tokens, so the next refresh sends it again`
+        : `token refresh sent but not answered (${failure.detail}): the vendor may have used its single-use refresh token, which is not sent again; the access token serves until it expires, then the user must authorize again`,
+    );
+    throw new ToolError({
+      code: 'upstream_unavailable',
+      retryable: true,
+      message: `Refreshing the access token with '${ctx.id}' got no answer from its token endpoint; try again.`,
+    });
+  }
+  // Answered, or never sent: the refresh token is as good as before.
+  await ctx.store.set(ctx.id, userId, unmarked).catch(() => {});
+  ctx.refreshed('failed', `token refresh failed (${failure.detail}); the stored token is kept`);
+  throw new ToolError(
+    {
+      code: 'upstream_unavailable',
+      retryable: true,
+      message: `Refreshing the access token with '${ctx.id}' failed (${failure.detail}); try again.`,
+    },
+    { requestNotSent: failure.kind === 'not_sent' },
+  );
+}
+
+/**
+ * A refresh token whose last request went unanswered, at a vendor that rotates them (or not
+ * yet known to keep them): never sent again. The access token is used while it is good; then
+ * the token is deleted and the user asked to authorize again, told why.
+ */
+export async function notSentAgain(
+  ctx: RefreshSettling,
+  userId: string,
+  token: StoredToken,
+  rejected: string | undefined,
+): Promise<StoredToken | undefined> {
+  const good = token.accessToken !== rejected && (token.expiresAt ?? Number.POSITIVE_INFINITY) > ctx.now();
+  if (good) return token;
+  await ctx.store.delete(ctx.id, userId);
+  ctx.refreshed(
+    'reauthorize',
+    'the last token refresh was sent but never answered and the access token has expired; its refresh token may be spent, so it is not sent again: the token is deleted, the user must authorize again',
+  );
+  throw new GrantEnded(
+    `The last refresh of the access token with '${ctx.id}' got no answer, so the vendor may have used its single-use refresh token; the host does not send it again (the vendor would take that for a stolen token and revoke the connection).`,
+  );
+}
