@@ -1,5 +1,5 @@
 import type { StoredToken, TokenStore, ToolOutcome } from '@toolhost/core';
-import { Cluster } from 'ioredis';
+import type { Cluster } from 'ioredis';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
 import { SHARED_STORE } from '../src/assemble-host.js';
@@ -8,7 +8,13 @@ import type { HostConfig } from '../src/config/host-config.js';
 import { containerOf, createHost, type Host } from '../src/host.js';
 import { HostServices, resolveService } from '../src/services.js';
 import { type FakeOAuthServer, fakeClient, startFakeOAuthServer } from './fake-oauth-server.js';
-import { type RedisCluster, startRedisCluster, startRedisServer } from './redis-server.js';
+import {
+  closeClient,
+  clusterClient,
+  type RedisCluster,
+  startRedisCluster,
+  startRedisServer,
+} from './redis-server.js';
 import {
   browserAuthorizationAcrossReplicas,
   confirmationAcrossReplicas,
@@ -113,12 +119,12 @@ async function authorize(
 
 beforeAll(async () => {
   cluster = await startRedisCluster(3);
-  admin = new Cluster(cluster.seeds.map((s) => ({ host: '127.0.0.1', port: Number(s.split(':')[1]) })));
+  admin = clusterClient(cluster.seeds.map((s) => ({ host: '127.0.0.1', port: Number(s.split(':')[1]) })));
   oauth = await startFakeOAuthServer();
   upstream = await startRecordingUpstream();
 }, 30_000);
 afterAll(async () => {
-  admin?.disconnect();
+  if (admin) await closeClient(admin);
   await cluster?.close();
   await oauth?.close();
   await upstream?.close();

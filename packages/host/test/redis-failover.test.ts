@@ -1,7 +1,6 @@
 import { type AddressInfo, connect, createServer, type Socket } from 'node:net';
 import { Writable } from 'node:stream';
 import type { TokenStore } from '@toolhost/core';
-import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
 import { containerOf, type Host } from '../src/host.js';
@@ -9,7 +8,14 @@ import { createLogger } from '../src/logger.js';
 import { HostServices, resolveService } from '../src/services.js';
 import { acknowledgedWritesSurviveFailover, failoverHost } from './failover-scenario.js';
 import { type FakeOAuthServer, startFakeOAuthServer } from './fake-oauth-server.js';
-import { type RedisServer, type Sentinels, startRedisServer, startSentinels } from './redis-server.js';
+import {
+  closeClient,
+  type RedisServer,
+  redisClient,
+  type Sentinels,
+  startRedisServer,
+  startSentinels,
+} from './redis-server.js';
 
 // A Sentinel deployment as the issue ran it: a master with AOF, two replicas, three Sentinels.
 // The replication window (normally milliseconds) is widened by holding back the replication
@@ -67,7 +73,7 @@ async function replicationLink(masterPort: number): Promise<ReplicationLink> {
 }
 
 async function linkUp(r: RedisServer): Promise<void> {
-  const watching = new Redis(r.url);
+  const watching = redisClient(r.url);
   try {
     for (let i = 0; i < 100; i += 1) {
       if ((await watching.info('replication')).includes('master_link_status:up')) return;
@@ -75,7 +81,7 @@ async function linkUp(r: RedisServer): Promise<void> {
     }
     throw new Error(`replica on ${r.port} never linked`);
   } finally {
-    watching.disconnect();
+    await closeClient(watching);
   }
 }
 

@@ -1,9 +1,9 @@
 import { openSharedCipher, RedisPendingAuthorizations } from '@toolhost/redis-store';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MAX_PENDING_PER_USER, PENDING_TTL_MS } from '../src/auth/pending-authorizations.js';
 import { TokenCipher } from '../src/auth/token-cipher.js';
-import { type RedisServer, startRedisServer } from './redis-server.js';
+import { closeClient, type RedisServer, redisClient, startRedisServer } from './redis-server.js';
 
 const KEY = 'token-encryption-key-for-replicas';
 let redis: RedisServer;
@@ -30,12 +30,11 @@ async function replicas(ttlMs = PENDING_TTL_MS) {
 
 beforeAll(async () => {
   redis = await startRedisServer();
-  a = new Redis(redis.url);
-  b = new Redis(redis.url);
+  a = redisClient(redis.url);
+  b = redisClient(redis.url);
 });
 afterAll(async () => {
-  a.disconnect();
-  b.disconnect();
+  await Promise.all([closeClient(a), closeClient(b)]);
   await redis.close();
 });
 beforeEach(async () => {

@@ -4,13 +4,13 @@ import { createServer, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TokenStore, ToolOutcome } from '@toolhost/core';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
 import { containerOf, createHost, type Host } from '../src/host.js';
 import { HostServices, resolveService } from '../src/services.js';
 import { type FakeOAuthServer, startFakeOAuthServer } from './fake-oauth-server.js';
-import { type RedisServer, startRedisServer } from './redis-server.js';
+import { closeClient, type RedisServer, redisClient, startRedisServer } from './redis-server.js';
 import {
   oneRefreshAcrossReplicas,
   perUserBoundsAcrossReplicas,
@@ -78,16 +78,15 @@ beforeAll(async () => {
   master = await startRedisServer();
   replica = await startRedisServer(['--replicaof', '127.0.0.1', String(master.port)]);
   // The replica connects and syncs within a second or two: a failover before that loses data.
-  const watching = new Redis(replica.url);
+  const watching = redisClient(replica.url);
   for (let i = 0; i < 100 && !(await watching.info('replication')).includes('master_link_status:up'); i += 1)
     await new Promise((r) => setTimeout(r, 100));
-  watching.disconnect();
+  await closeClient(watching);
   await startSentinel(master.port);
   upstream = await startRecordingUpstream(() => ({ status: 201, body: { id: 'made' } }));
   oauth = await startFakeOAuthServer();
-  admin = new Redis(master.url);
   // The failover below stops the master under it.
-  admin.on('error', () => {});
+  admin = redisClient(master.url);
   host = await createHost(
     {
       plugins: ['toolhost-plugin-echo'],
@@ -114,7 +113,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await host?.close();
-  admin?.disconnect();
+  if (admin) await closeClient(admin);
   await oauth?.close();
   sentinel?.kill('SIGKILL');
   await replica?.close();
@@ -167,11 +166,11 @@ describe('shared store through Redis Sentinel', () => {
       idempotencyKey: 'k1',
     });
     expect(first.ok).toBe(true);
-    const direct = new Redis(master.url);
+    const direct = redisClient(master.url);
     expect(await direct.exists('toolhost:token:echo-auth:alice')).toBe(1);
     // Replicated before the master dies.
     expect(await direct.wait(1, 5000)).toBe(1);
-    direct.disconnect();
+    await closeClient(direct);
 
     await master.stop();
     const deadline = Date.now() + 20_000;
@@ -185,9 +184,9 @@ describe('shared store through Redis Sentinel', () => {
         .catch(() => undefined);
     }
     expect(read).toEqual(token);
-    const promoted = new Redis(replica.url);
+    const promoted = redisClient(replica.url);
     expect((await promoted.info('replication')).includes('role:master')).toBe(true);
-    promoted.disconnect();
+    await closeClient(promoted);
     const again = await host.callTool('EchoApi.CreateItem', CREATE, {
       userId: 'alice',
       idempotencyKey: 'k1',

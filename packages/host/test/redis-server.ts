@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Cluster, type ClusterNode, Redis, type RedisOptions } from 'ioredis';
 
 /** A real redis-server on a free loopback port, its files in a temporary directory. */
 export interface RedisServer {
@@ -53,6 +54,47 @@ async function answersPing(port: number): Promise<boolean> {
     socket.once('data', (d) => done(/^(\+PONG|-NOAUTH)/.test(d.toString())));
     socket.connect(port, '127.0.0.1', () => socket.write('PING\r\n'));
   });
+}
+
+/**
+ * A test's own ioredis client. Fault tests stop, kill or freeze Redis under it: without an
+ * 'error' listener ioredis reports each lost connection as an unhandled error event. End it with
+ * `closeClient` before its Redis stops.
+ */
+export function redisClient(url: string, options: RedisOptions = {}): Redis {
+  const client = new Redis(url, options);
+  client.on('error', () => {});
+  return client;
+}
+
+/** A test's own Redis Cluster client, quiet about the node outages the fault tests cause. */
+export function clusterClient(nodes: ClusterNode[]): Cluster {
+  const client = new Cluster(nodes);
+  client.on('error', () => {});
+  client.on('node error', () => {});
+  return client;
+}
+
+/**
+ * Ends a test's client: QUIT lets replies still on their way arrive (a bare disconnect rejects
+ * them with "Connection is closed.", unhandled when nothing awaits them any more); a client whose
+ * Redis no longer answers is cut off instead.
+ */
+export async function closeClient(client: Redis | Cluster): Promise<void> {
+  if (client.status === 'end') return;
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, 2000);
+  });
+  await Promise.race([
+    client.quit().then(
+      () => {},
+      () => {},
+    ),
+    late,
+  ]);
+  clearTimeout(timer);
+  client.disconnect();
 }
 
 /** Starts redis-server without persistence unless asked (`SHUTDOWN SAVE`), reachable on 127.0.0.1 only. */

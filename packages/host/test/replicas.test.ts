@@ -5,7 +5,7 @@ import {
   StreamableHTTPClientTransport,
 } from '@modelcontextprotocol/client';
 import { RedisTokenStore } from '@toolhost/redis-store';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
 import { TokenCipher } from '../src/auth/token-cipher.js';
@@ -18,7 +18,7 @@ import {
   fakeClient,
   startFakeOAuthServer,
 } from './fake-oauth-server.js';
-import { type RedisServer, startRedisServer } from './redis-server.js';
+import { closeClient, type RedisServer, redisClient, startRedisServer } from './redis-server.js';
 import {
   browserAuthorizationAcrossReplicas,
   confirmationAcrossReplicas,
@@ -134,14 +134,14 @@ const getItem = (c: Client, id = 'i1') =>
 
 beforeAll(async () => {
   redis = await startRedisServer();
-  admin = new Redis(redis.url, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  admin = redisClient(redis.url, { lazyConnect: true, maxRetriesPerRequest: 1 });
   await admin.connect();
   oauth = await startFakeOAuthServer();
   upstream = await startRecordingUpstream();
   balancer = await startBalancer();
 });
 afterAll(async () => {
-  admin.disconnect();
+  await closeClient(admin);
   await balancer.close();
   await redis.close();
   await oauth.close();

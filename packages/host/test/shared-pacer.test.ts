@@ -1,8 +1,8 @@
 import { createServer, type Server, Socket } from 'node:net';
 import { SharedPacer } from '@toolhost/redis-store';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type RedisServer, startRedisServer } from './redis-server.js';
+import { closeClient, type RedisServer, redisClient, startRedisServer } from './redis-server.js';
 
 let redis: RedisServer;
 const clients: Redis[] = [];
@@ -34,7 +34,7 @@ const links: Server[] = [];
 
 /** A replica's pacer: its own Redis connection, as a separate process has. */
 async function pacer(rate: number, url = redis.url): Promise<SharedPacer> {
-  const client = new Redis(url, { enableOfflineQueue: false, lazyConnect: true });
+  const client = redisClient(url, { enableOfflineQueue: false, lazyConnect: true });
   await client.connect();
   clients.push(client);
   return new SharedPacer(client, 'GridApi', rate);
@@ -50,7 +50,7 @@ beforeAll(async () => {
   redis = await startRedisServer();
 });
 afterAll(async () => {
-  for (const c of clients) c.disconnect();
+  await Promise.all(clients.map(closeClient));
   for (const l of links) l.close();
   await redis.close();
 });

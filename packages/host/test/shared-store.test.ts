@@ -3,7 +3,7 @@ import { Writable } from 'node:stream';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { StoredToken, TokenStore, ToolOutcome } from '@toolhost/core';
 import { RedisTokenStore } from '@toolhost/redis-store';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
 import { SHARED_STORE } from '../src/assemble-host.js';
@@ -15,7 +15,7 @@ import { containerOf, createHost, type Host } from '../src/host.js';
 import { createLogger } from '../src/logger.js';
 import { HostServices, resolveService } from '../src/services.js';
 import { type FakeOAuthServer, fakeClient, startFakeOAuthServer } from './fake-oauth-server.js';
-import { type RedisServer, startRedisServer } from './redis-server.js';
+import { closeClient, type RedisServer, redisClient, startRedisServer } from './redis-server.js';
 import {
   largeResultOnOtherReplica,
   oneRefreshAcrossReplicas,
@@ -108,15 +108,14 @@ async function authorizeAlice(host: Host, expiresAt = Date.now() + 3_600_000): P
 
 beforeAll(async () => {
   redis = await startRedisServer();
-  admin = new Redis(redis.url, { lazyConnect: true, maxRetriesPerRequest: 1 });
   // The test's own client: the outage tests stop Redis under it too.
-  admin.on('error', () => {});
+  admin = redisClient(redis.url, { lazyConnect: true, maxRetriesPerRequest: 1 });
   await admin.connect();
   oauth = await startFakeOAuthServer();
   upstream = await startRecordingUpstream();
 });
 afterAll(async () => {
-  admin.disconnect();
+  await closeClient(admin);
   await redis.close();
   await oauth.close();
   await upstream.close();
