@@ -17,6 +17,7 @@ import { HostServices, resolveService } from '../src/services.js';
 import { type FakeOAuthServer, fakeClient, startFakeOAuthServer } from './fake-oauth-server.js';
 import { closeClient, type RedisServer, redisClient, startRedisServer } from './redis-server.js';
 import {
+  busiestPacedWindow,
   largeResultOnOtherReplica,
   oneRefreshAcrossReplicas,
   pacingAcrossReplicas,
@@ -475,6 +476,8 @@ describe('shared store (Redis): deadlines on token requests', () => {
       existed: true,
       revokedAtVendor: false,
     });
+    // The token request deadline is 1 s and the endpoint never answers: 2 s more for a loaded
+    // machine, far from the hang a missing deadline would be.
     expect(Date.now() - started).toBeLessThan(3000);
     expect(await storeOf(a).get('echo-auth', 'alice')).toBeUndefined();
   });
@@ -518,6 +521,8 @@ describe('shared store (Redis): deadlines on token requests', () => {
       const stopping = Date.now();
       child.child.kill('SIGTERM');
       await child.exited;
+      // shutdownGraceSeconds is 1, the stalled token request's deadline 60 s: 4 s more for a
+      // loaded machine to exit, far from the minute a request holding the exit would take.
       expect(Date.now() - stopping).toBeLessThan(5000);
       await call;
     } finally {
@@ -560,11 +565,6 @@ describe('shared store (Redis): pacing across replicas', () => {
     });
     return arrivals;
   };
-  /** The most requests that reached the upstream within any one second. */
-  const busiestSecond = (arrivals: number[]): number => {
-    const sorted = [...arrivals].sort((x, y) => x - y);
-    return Math.max(...sorted.map((t) => sorted.filter((u) => u >= t && u < t + 1000).length));
-  };
 
   it('lets no more than 5 requests a second reach one base from two replicas', async () => {
     await pacingAcrossReplicas(suite());
@@ -593,10 +593,21 @@ describe('shared store (Redis): pacing across replicas', () => {
         {},
         { userId: i % 4 < 2 ? 'alice' : 'bob' },
       );
-    const outcomes = await Promise.all(Array.from({ length: 30 }, (_, i) => call(i)));
+    const {
+      result: outcomes,
+      busiest,
+      windowMs,
+      worstStallMs,
+    } = await busiestPacedWindow(arrivals, () => Promise.all(Array.from({ length: 30 }, (_, i) => call(i))));
     expect(outcomes.map(errorCode)).toEqual(Array(30).fill(undefined));
     expect(arrivals).toHaveLength(30);
-    expect(busiestSecond(arrivals)).toBeLessThanOrEqual(9);
+    // The host spaces one HubSpot account's requests to 9 a second (under HubSpot's 100 in
+    // 10 s), 10 of them at least 1.1 s apart; counted in windows that allow for the stalls of
+    // this process, which stamps the arrivals (busiestPacedWindow).
+    expect(
+      busiest,
+      `in ${Math.round(windowMs)} ms (the loop stalled up to ${Math.round(worstStallMs)} ms)`,
+    ).toBeLessThanOrEqual(9);
   }, 30_000);
 
   it('paces per process, with one warning, while Redis is unreachable', async () => {
@@ -693,6 +704,8 @@ describe('shared store (Redis): idempotency claims end with their owner', () => 
       const started = Date.now();
       const retried = await create(b, 'killed-mid-write');
       expect(errorCode(retried)).toBe('idempotency_outcome_unknown');
+      // The killed replica's claim lives 2 s (idempotencyClaimSeconds): 3 s more for a loaded
+      // machine, far from the 10 s wait a retry that waited the key out would take.
       expect(Date.now() - started).toBeLessThan(5000);
       expect(upstream.requests).toHaveLength(1);
       // And again later: the key never sends.
