@@ -286,6 +286,7 @@ describe("a wait for the access token's refresh (OAuth provider)", () => {
     const lines = await waitLines();
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({ tool: 'EchoApi.GetItem', wait: 'token_refresh' });
+    // A lower bound (the token endpoint holds its answer 1.5 s): load only makes the wait longer.
     expect(lines[0]!.ms).toBeGreaterThanOrEqual(1000);
   });
 });

@@ -92,7 +92,8 @@ describe('HTTP shutdown', () => {
     let health = 200;
     while (health === 200 && Date.now() - told < 1500) health = await probe('/healthz');
     expect(health).toBe(503);
-    // Well before the calls in flight (2 s at the upstream) are answered.
+    // Well before the calls in flight (2 s at the upstream) are answered: a host that waited
+    // for them would answer 200 for 2 s; 1 s leaves a loaded machine its signal and probe.
     expect(Date.now() - told).toBeLessThan(1000);
     expect(await probe('/readyz')).toBe(503);
     expect(await probe('/livez')).toBe(200);
