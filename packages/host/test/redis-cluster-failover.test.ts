@@ -1,14 +1,20 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { RedisTokenStore } from '@toolhost/redis-store';
-import { Cluster } from 'ioredis';
+import type { Cluster } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
 import { TokenCipher } from '../src/auth/token-cipher.js';
 import type { Host } from '../src/host.js';
 import { acknowledgedWritesSurviveFailover, FAILOVER_TOKEN_KEY, failoverHost } from './failover-scenario.js';
 import { type FakeOAuthServer, startFakeOAuthServer } from './fake-oauth-server.js';
-import { type RedisCluster, type RedisServer, startRedisCluster } from './redis-server.js';
+import {
+  closeClient,
+  clusterClient,
+  type RedisCluster,
+  type RedisServer,
+  startRedisCluster,
+} from './redis-server.js';
 
 // The Cluster counterpart of redis-failover.test.ts: three masters with a replica each. The
 // replication window (normally milliseconds) is widened by cutting every master's replication
@@ -56,7 +62,9 @@ const replication = (node: RedisServer) => cli(node.port, 'info', 'replication')
 
 beforeAll(async () => {
   cluster = await startRedisCluster(3, { replicas: 1 });
-  admin = new Cluster(cluster.seeds.map((seed) => ({ host: '127.0.0.1', port: Number(seed.split(':')[1]) })));
+  admin = clusterClient(
+    cluster.seeds.map((seed) => ({ host: '127.0.0.1', port: Number(seed.split(':')[1]) })),
+  );
   upstream = await startRecordingUpstream(() => ({ status: 201, body: { id: 'made' } }));
   oauth = await startFakeOAuthServer();
   // A Cluster with replicas: store.replicaAcks 1, as docs/replicas.md tells operators.
@@ -71,7 +79,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await host?.close();
-  admin?.disconnect();
+  if (admin) await closeClient(admin);
   await cluster?.close();
   await oauth?.close();
   await upstream?.close();
