@@ -97,11 +97,17 @@ export async function closeClient(client: Redis | Cluster): Promise<void> {
   client.disconnect();
 }
 
-/** Starts redis-server without persistence unless asked (`SHUTDOWN SAVE`), reachable on 127.0.0.1 only. */
-export async function startRedisServer(extraArgs: string[] = []): Promise<RedisServer> {
+/**
+ * Starts redis-server without persistence unless asked (`SHUTDOWN SAVE`), reachable on 127.0.0.1
+ * only. `extraArgs` may be a function, asked again for each port tried (ports it names with it).
+ */
+export async function startRedisServer(
+  extraArgs: string[] | (() => Promise<string[]>) = [],
+): Promise<RedisServer> {
   const binary = redisServerBinary();
   const dir = mkdtempSync(join(tmpdir(), 'toolhost-redis-'));
-  const port = await freePort();
+  let port = await freePort();
+  let args = typeof extraArgs === 'function' ? await extraArgs() : extraArgs;
   let child: ChildProcess | undefined;
   let output = '';
 
@@ -120,7 +126,7 @@ export async function startRedisServer(extraArgs: string[] = []): Promise<RedisS
         '',
         '--appendonly',
         'no',
-        ...extraArgs,
+        ...args,
       ],
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
@@ -156,7 +162,18 @@ export async function startRedisServer(extraArgs: string[] = []): Promise<RedisS
     await exited;
   };
 
-  await start();
+  // A free port is free only when asked: another process (a test's client, a parallel test file)
+  // may take it before this server binds it. The first start tries others; a restart keeps it.
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      await start();
+      break;
+    } catch (e) {
+      if (attempt === 3 || !output.includes('Address already in use')) throw e;
+      port = await freePort();
+      if (typeof extraArgs === 'function') args = await extraArgs();
+    }
+  }
   return {
     url: `redis://127.0.0.1:${port}`,
     port,
@@ -205,7 +222,15 @@ export async function startRedisCluster(
   // nodes.conf is relative to the server's --dir, its own temporary directory.
   const nodes = await Promise.all(
     Array.from({ length: count * (1 + replicas) }, () =>
-      startRedisServer(['--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf']),
+      // The bus port is one of its own, not the default port + 10000, which nothing reserved.
+      startRedisServer(async () => [
+        '--cluster-enabled',
+        'yes',
+        '--cluster-config-file',
+        'nodes.conf',
+        '--cluster-port',
+        String(await freePort()),
+      ]),
     ),
   );
   const seeds = nodes.map((n) => `127.0.0.1:${n.port}`) as [string, ...string[]];
