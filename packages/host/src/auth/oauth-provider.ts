@@ -332,7 +332,9 @@ export class OAuthAuthProvider implements RefreshingProvider, SignInProvider {
     if (token.refreshSentAt !== undefined && token.refreshRotates !== false)
       return notSentAgain(this.settling, userId, token, rejected);
     const { refreshSentAt: _earlier, ...unmarked } = token;
-    await this.store.set(this.id, userId, { ...unmarked, refreshSentAt: this.now() });
+    // A mark the store cannot take durably (replication cut: store.replicaAcks unmet) does not
+    // hold the refresh back: the rotated token it brings is kept and written until it is taken.
+    await this.store.set(this.id, userId, { ...unmarked, refreshSentAt: this.now() }).catch(() => {});
     let res: oauth.TokenEndpointResponse;
     try {
       res = await this.server.refresh(token.refreshToken);
