@@ -5,8 +5,11 @@ import { type RecordingUpstream, startRecordingUpstream } from '../../testing/sr
 import { type HttpHostProcess, REPOSITORY_PLUGINS, spawnHttpHost } from './support.js';
 
 // A request of the largest size each host tool accepts (by its listed schema, else the body
-// limit) must not hold the host's event loop: meanwhile another client's /healthz and plugin
-// tool call are answered within a second, which only a blocked event loop misses.
+// limit) must not hold the host's event loop: the host's own longest event-loop delay while it
+// works on them (Node's monitorEventLoopDelay, read through /metrics, which resets it) stays
+// under a second, and meanwhile another client's /healthz and plugin tool call are answered.
+// The delay is measured inside the host, so a machine loaded by other work, which stretches
+// the probes' round trips (client, fake upstream, scheduler), does not count against it.
 const BODY_LIMIT = 4 * 1024 * 1024;
 // The words of real requests, which the search matches against many terms (its costly case).
 const WORDS =
@@ -53,6 +56,14 @@ afterAll(async () => {
   served?.child.kill();
   await upstream?.close();
 });
+
+/** The host's longest event-loop delay since the last read, in seconds (reading resets it). */
+async function longestEventLoopDelay(): Promise<number> {
+  const text = await (await fetch(new URL('/metrics', served.url))).text();
+  const value = /^nodejs_eventloop_lag_max_seconds (\S+)$/m.exec(text)?.[1];
+  expect(value, 'nodejs_eventloop_lag_max_seconds in /metrics').toBeDefined();
+  return Number(value);
+}
 
 type Bounded = { maxLength?: number; maxItems?: number; items?: Bounded };
 const schemaOf = (tool: string, property: string) =>
@@ -152,6 +163,7 @@ describe('the largest request to each host tool', () => {
         id += 1;
         return rawCall(`{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":${params}}`);
       };
+      await longestEventLoopDelay();
       // One after another, so that the probe runs while each is being worked on.
       const calls = (async () => {
         const answers = [];
@@ -163,9 +175,12 @@ describe('the largest request to each host tool', () => {
         expect(answer.status, answer.text.slice(0, 300)).toBe(200);
         expect(answer.text).toContain('"result"');
       }
-      expect(slowest.rounds).toBeGreaterThan(0);
-      expect(slowest.health, 'slowest /healthz, ms').toBeLessThan(1000);
-      expect(slowest.call, "slowest other client's call, ms").toBeLessThan(1000);
+      const delay = await longestEventLoopDelay();
+      expect(slowest.rounds, 'probe rounds answered while the calls ran').toBeGreaterThan(0);
+      expect(
+        delay,
+        `the host's longest event-loop delay, s (slowest /healthz ${Math.round(slowest.health)} ms, other client's call ${Math.round(slowest.call)} ms)`,
+      ).toBeLessThan(1);
     }, 120_000);
   }
 });
