@@ -132,6 +132,17 @@ async function modernCall(
 const getItem = (c: Client, id = 'i1') =>
   c.callTool({ name: 'EchoApi_GetItem', arguments: { item_id: id } }) as Promise<CallToolResult>;
 
+/** The sign-in a call is answered with by URL elicitation (error -32042). */
+async function urlElicitationOf(client: Client): Promise<{ url: string; elicitationId: string }> {
+  const error = await getItem(client).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect((error as ProtocolError).code).toBe(-32042);
+  return ((error as ProtocolError).data as { elicitations: { url: string; elicitationId: string }[] })
+    .elicitations[0]!;
+}
+
 beforeAll(async () => {
   redis = await startRedisServer();
   admin = redisClient(redis.url, { lazyConnect: true, maxRetriesPerRequest: 1 });
@@ -185,14 +196,7 @@ describe('replicas: authorization across replicas', () => {
     await vi.waitFor(() =>
       expect(balancer.forwarded.some((f) => f.method === 'GET' && f.target === origin(b))).toBe(true),
     );
-    const error = await getItem(client).then(
-      () => undefined,
-      (e: unknown) => e,
-    );
-    expect((error as ProtocolError).code).toBe(-32042);
-    const elicitation = (
-      (error as ProtocolError).data as { elicitations: { url: string; elicitationId: string }[] }
-    ).elicitations[0]!;
+    const elicitation = await urlElicitationOf(client);
     expect(balancer.forwarded.filter((f) => f.method === 'POST').every((f) => f.target === origin(a))).toBe(
       true,
     );
@@ -235,14 +239,7 @@ describe('replicas: authorization across replicas', () => {
           (f) => f.method === 'GET' && f.path === '/mcp' && f.target === origin(r) && f.status === 200,
         );
       await vi.waitFor(() => expect(streamOn(a)).toBe(true));
-      const error = await getItem(client).then(
-        () => undefined,
-        (e: unknown) => e,
-      );
-      expect((error as ProtocolError).code).toBe(-32042);
-      const elicitation = (
-        (error as ProtocolError).data as { elicitations: { url: string; elicitationId: string }[] }
-      ).elicitations[0]!;
+      const elicitation = await urlElicitationOf(client);
 
       a.child.kill('SIGKILL');
       await a.exited;
