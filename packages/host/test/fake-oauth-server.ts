@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { StoredToken, TokenStore } from '@toolhost/core';
 import type { AuthProviderConfig } from '../src/config/host-config.js';
 
 export interface FakeOAuthServer {
@@ -277,4 +278,25 @@ export function echoAuthProviders(oauth: FakeOAuthServer, extra: Partial<AuthPro
       ...extra,
     },
   };
+}
+
+/**
+ * A user's `echo-auth` token as an authorization would have stored it: minted by the fake
+ * server (so its refresh token is good there) and kept in `store`.
+ */
+export async function storeAuthorized(
+  oauth: FakeOAuthServer,
+  store: TokenStore,
+  userId: string,
+  expiresAt: number,
+): Promise<StoredToken> {
+  const issued = oauth.mint('items.read');
+  const token: StoredToken = {
+    accessToken: issued.access_token,
+    refreshToken: issued.refresh_token,
+    expiresAt,
+    scopes: ['items.read'],
+  };
+  await store.set('echo-auth', userId, token);
+  return token;
 }

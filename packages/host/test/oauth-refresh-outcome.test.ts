@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type CallToolResult, Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import type { StoredToken, TokenStore } from '@toolhost/core';
+import type { TokenStore } from '@toolhost/core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
 import { AccessTokens } from '../src/auth/access-tokens.js';
@@ -17,6 +17,7 @@ import {
   type FakeOAuthServer,
   fakeClient,
   startFakeOAuthServer,
+  storeAuthorized,
 } from './fake-oauth-server.js';
 import { ALICE_ACCESS_TOKEN as ALICE, fixtureApp } from './support.js';
 
@@ -88,17 +89,7 @@ afterEach(async () => {
 });
 
 /** Alice's token as an authorization stored it, expiring at `expiresAt`. */
-async function authorizeAlice(expiresAt: number): Promise<StoredToken> {
-  const issued = oauth.mint('items.read');
-  const token: StoredToken = {
-    accessToken: issued.access_token,
-    refreshToken: issued.refresh_token,
-    expiresAt,
-    scopes: ['items.read'],
-  };
-  await storeOf(host).set('echo-auth', 'alice', token);
-  return token;
-}
+const authorizeAlice = (expiresAt: number) => storeAuthorized(oauth, storeOf(host), 'alice', expiresAt);
 
 type ToolErrorInfo = { code: string; message: string; retryable?: boolean };
 const errorOf = (r: CallToolResult) =>

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { Writable } from 'node:stream';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import type { StoredToken, TokenStore, ToolOutcome } from '@toolhost/core';
+import type { TokenStore, ToolOutcome } from '@toolhost/core';
 import { RedisTokenStore } from '@toolhost/redis-store';
 import type { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -14,7 +14,12 @@ import { disconnect, listConnections } from '../src/connections.js';
 import { containerOf, createHost, type Host } from '../src/host.js';
 import { createLogger } from '../src/logger.js';
 import { HostServices, resolveService } from '../src/services.js';
-import { type FakeOAuthServer, fakeClient, startFakeOAuthServer } from './fake-oauth-server.js';
+import {
+  type FakeOAuthServer,
+  fakeClient,
+  startFakeOAuthServer,
+  storeAuthorized,
+} from './fake-oauth-server.js';
 import { closeClient, type RedisServer, redisClient, startRedisServer } from './redis-server.js';
 import {
   busiestPacedWindow,
@@ -95,17 +100,8 @@ const getItem = (host: Host, id: string) =>
 const errorCode = (o: ToolOutcome) => (o.ok ? undefined : o.error.code);
 
 /** A token for alice as an authorization on some replica would have stored it. */
-async function authorizeAlice(host: Host, expiresAt = Date.now() + 3_600_000): Promise<StoredToken> {
-  const issued = oauth.mint('items.read');
-  const token = {
-    accessToken: issued.access_token,
-    refreshToken: issued.refresh_token,
-    expiresAt,
-    scopes: ['items.read'],
-  };
-  await storeOf(host).set('echo-auth', 'alice', token);
-  return token;
-}
+const authorizeAlice = (host: Host, expiresAt = Date.now() + 3_600_000) =>
+  storeAuthorized(oauth, storeOf(host), 'alice', expiresAt);
 
 beforeAll(async () => {
   redis = await startRedisServer();
