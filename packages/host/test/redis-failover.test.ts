@@ -95,9 +95,10 @@ beforeAll(async () => {
   sentinels = await startSentinels(master.port, 3);
   upstream = await startRecordingUpstream(() => ({ status: 201, body: { id: 'made' } }));
   oauth = await startFakeOAuthServer();
-  // store.replicaAcks is 1 by default with Sentinels.
+  // store.replicaAcks is 1 by default with Sentinels. A generous ack timeout: on a loaded machine
+  // a healthy replica's ack has taken over 300 ms; only writes inside the cut window wait it out.
   host = await failoverHost(
-    { redisUrl: 'redis://unused.invalid:6379', sentinels: sentinels.nodes, replicaAckTimeoutMs: 300 },
+    { redisUrl: 'redis://unused.invalid:6379', sentinels: sentinels.nodes, replicaAckTimeoutMs: 2000 },
     upstream,
     oauth,
     {
