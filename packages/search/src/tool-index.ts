@@ -7,6 +7,7 @@ import { knownWords, processTerm, tokenize } from './search-terms.js';
 import type { SearchableTool } from './searchable-tool.js';
 import { siblingNote } from './sibling-note.js';
 import { SpellingFixer } from './spelling.js';
+import { TermPostings } from './term-postings.js';
 import { type IdShape, namespaceSegments, paramShapes, type ToolShape, toolShape } from './tool-shape.js';
 
 /** One tool found by a search, best first. */
@@ -62,7 +63,8 @@ const GENERIC_PARAMS = new Set(['mode', 'request_body']);
  */
 export class ToolIndex {
   private readonly tools: readonly SearchableTool[];
-  private readonly index: MiniSearch<IndexedTool>;
+  /** The text scores of the index's terms, per tool (see `TermPostings`). */
+  private readonly text: TermPostings;
   private readonly shapes: readonly ToolShape[];
   private readonly prefixes: string[];
   /** The object an identifier shape names, from the parameters that take it (`rec` → record). */
@@ -135,7 +137,7 @@ export class ToolIndex {
         ].flatMap((text) => tokenize(text).map((w) => w.toLowerCase())),
       ),
     ]);
-    this.index = new MiniSearch<IndexedTool>({
+    const index = new MiniSearch<IndexedTool>({
       fields: ['name', 'description', 'params', 'path'],
       // Catalog words written in mixed case (`HyperDB`, `eDiscovery`) are also indexed whole, as
       // users type them ("hyperdb"); a request is split the same way as before.
@@ -145,14 +147,10 @@ export class ToolIndex {
         ...(field === 'name' ? nameBigrams(text) : []),
       ],
       processTerm,
-      searchOptions: {
-        tokenize,
-        boost: BOOST,
-        bm25: BM25,
-        // No fuzzy matching: the spelling fixer has already added the catalog word a misspelt
-        // one stands for, and matching every term by edit distance cost most of a search's time
-        // in a catalog of a thousand tools (and found unrelated words: `select` → `selective`).
-      },
+      // No fuzzy or prefix matching: the spelling fixer has already added the catalog word a
+      // misspelt one stands for, and matching every term by edit distance cost most of a
+      // search's time in a catalog of a thousand tools (and found unrelated words: `select` →
+      // `selective`).
     });
     const documents = tools.map((t, id) => ({
       id,
@@ -168,7 +166,8 @@ export class ToolIndex {
         .filter((seg) => seg.length > 0 && !seg.startsWith('{') && !/^v\d+$/i.test(seg))
         .join(' '),
     }));
-    this.index.addAll(documents);
+    index.addAll(documents);
+    this.text = new TermPostings(index, BOOST, BM25);
   }
 
   private note(id: number): string | undefined {
@@ -196,17 +195,17 @@ export class ToolIndex {
     };
     // An id stands for its object: "show recA1b…" asks about a record.
     const objects = [...intent.ids].map((k) => (k === 'email' ? '' : (this.idObjects.get(k) ?? '')));
-    const found = this.index.search([intent.text, ...objects].join(' '), {
-      filter: (r) => inSet(r.id as number),
+    const found = this.text.search(
+      tokenize([intent.text, ...objects].join(' ')).flatMap((w) => processTerm(w)),
       // The verb's operation is weighed by the shapes; as a word it would favour every tool
       // whose description says "list" or "add" over the one about the object asked for. It
       // still counts a little: "update the row" is told from "add a row" by the tools' names.
-      boostTerm: (term: string) =>
-        GENERIC_OPS.has(intent.op) && intent.verbTerms.has(term) ? VERB_WEIGHT : 1,
-    });
+      (term) => (GENERIC_OPS.has(intent.op) && intent.verbTerms.has(term) ? VERB_WEIGHT : 1),
+      inSet,
+    );
     // The shapes add at most about what the best text score is worth: a tool far down the text
     // ranking cannot reach the first five, so only the leading ones are weighed.
-    const text = new Map<number, number>(found.slice(0, CANDIDATES).map((r) => [r.id as number, r.score]));
+    const text = new Map<number, number>(found.slice(0, CANDIDATES).map((r) => [r.id, r.score]));
     // A tool that takes the request's identifier is a candidate even without a shared word.
     if (intent.ids.size > 0)
       this.shapes.forEach((shape, id) => {

@@ -1,0 +1,49 @@
+import MiniSearch from 'minisearch';
+import { describe, expect, it } from 'vitest';
+import { TermPostings } from './term-postings.js';
+
+const docs = [
+  { id: 0, name: 'list records', text: 'List the records of a table, a page at a time.' },
+  { id: 1, name: 'create records', text: 'Create records in a table; up to ten records per call.' },
+  { id: 2, name: 'delete table', text: 'Delete a table and every record in it.' },
+  { id: 3, name: 'list bases', text: 'List the bases the token can read.' },
+];
+const boost = { name: 1.5, text: 2 };
+const bm25 = { k: 1.6, b: 0.9, d: 0.5 };
+const mini = new MiniSearch<(typeof docs)[number]>({ fields: ['name', 'text'] });
+mini.addAll(docs);
+const postings = new TermPostings(mini, boost, bm25);
+
+describe('TermPostings', () => {
+  it('scores as MiniSearch does: BM25+ per field, boosted, times the terms matched', () => {
+    for (const query of ['records table', 'list bases', 'delete every record records', 'nothing here']) {
+      const expected = mini.search(query, { boost, bm25, boostTerm: (t) => (t === 'list' ? 0.25 : 1) });
+      const got = postings.search(
+        query.split(' '),
+        (t) => (t === 'list' ? 0.25 : 1),
+        () => true,
+      );
+      expect(got.map((m) => m.id)).toEqual(expected.map((r) => r.id));
+      expect(got.map((m) => m.score)).toEqual(expected.map((r) => expect.closeTo(r.score, 10)));
+    }
+  });
+
+  it('leaves out the tools a filter rejects, and forgets one search before the next', () => {
+    expect(
+      postings
+        .search(
+          ['records'],
+          () => 1,
+          (id) => id !== 1,
+        )
+        .map((m) => m.id),
+    ).toEqual([0]);
+    const again = postings.search(
+      ['records'],
+      () => 1,
+      () => true,
+    );
+    const fresh = mini.search('records', { boost, bm25 });
+    expect(again.map((m) => m.score)).toEqual(fresh.map((r) => expect.closeTo(r.score, 10)));
+  });
+});

@@ -1,0 +1,116 @@
+import type MiniSearch from 'minisearch';
+
+/**
+ * MiniSearch's BM25+ scores, worked out once per term when the catalog is indexed rather than
+ * per search: its `search` builds a result object for every tool that shares any word with the
+ * request and scores each field anew, which in a catalog of 1,400 tools beside other servers'
+ * cost most of a search's time. Read from the index's own serialized form (`toJSON`), so the
+ * terms, frequencies and field lengths are MiniSearch's; scored with its formula (BM25+, the
+ * field boosts, and the score multiplied by how many of the request's terms a tool matched).
+ */
+
+export interface Bm25 {
+  k: number;
+  b: number;
+  d: number;
+}
+
+/** One term's tools, per field, with the term's weighted score in each. */
+interface Posting {
+  docs: Int32Array;
+  scores: Float64Array;
+}
+
+/** What `MiniSearch#toJSON` returns, as far as it is read here. */
+interface SerializedIndex {
+  documentCount: number;
+  documentIds: Record<string, number>;
+  fieldIds: Record<string, number>;
+  fieldLength: Record<string, number[]>;
+  averageFieldLength: number[];
+  index: [string, Record<string, Record<string, number>>][];
+}
+
+export interface TextMatch {
+  id: number;
+  score: number;
+}
+
+export class TermPostings {
+  private readonly postings = new Map<string, Posting[]>();
+  private readonly score: Float64Array;
+  private readonly matched: Uint16Array;
+  private readonly stamp: Uint32Array;
+  private serial = 0;
+
+  constructor(index: MiniSearch, boost: Record<string, number>, bm25: Bm25) {
+    const data = index.toJSON() as unknown as SerializedIndex;
+    const size = Math.max(0, ...Object.values(data.documentIds).map((id) => id + 1));
+    this.score = new Float64Array(size);
+    this.matched = new Uint16Array(size);
+    this.stamp = new Uint32Array(size);
+    // Fields in the order MiniSearch scores them (the boosts'), so that ties keep its order.
+    const fields = Object.keys(boost).map((f) => [data.fieldIds[f]!, boost[f]!] as const);
+    for (const [term, byField] of data.index) {
+      const lists: Posting[] = [];
+      for (const [fieldId, fieldBoost] of fields) {
+        const freqs = byField[fieldId];
+        if (!freqs) continue;
+        const shortIds = Object.keys(freqs);
+        const docs = new Int32Array(shortIds.length);
+        const scores = new Float64Array(shortIds.length);
+        const n = shortIds.length;
+        const idf = Math.log(1 + (data.documentCount - n + 0.5) / (n + 0.5));
+        const avg = data.averageFieldLength[fieldId]!;
+        shortIds.forEach((shortId, i) => {
+          const tf = freqs[shortId]!;
+          const length = data.fieldLength[shortId]![fieldId]!;
+          docs[i] = data.documentIds[shortId]!;
+          scores[i] =
+            fieldBoost *
+            idf *
+            (bm25.d + (tf * (bm25.k + 1)) / (tf + bm25.k * (1 - bm25.b + (bm25.b * length) / avg)));
+        });
+        lists.push({ docs, scores });
+      }
+      this.postings.set(term, lists);
+    }
+  }
+
+  /**
+   * The tools that share a term with `terms` and pass `keep`, best first: the sum of each term's
+   * score times its weight, times how many distinct terms matched.
+   */
+  search(
+    terms: readonly string[],
+    weight: (term: string) => number,
+    keep: (id: number) => boolean,
+  ): TextMatch[] {
+    const counts = new Map<string, number>();
+    for (const t of terms) counts.set(t, (counts.get(t) ?? 0) + 1);
+    const seen: number[] = [];
+    for (const [term, count] of counts) {
+      const lists = this.postings.get(term);
+      if (!lists) continue;
+      const w = weight(term) * count;
+      this.serial += 1;
+      for (const { docs, scores } of lists)
+        for (let i = 0; i < docs.length; i += 1) {
+          const d = docs[i]!;
+          if (this.matched[d] === 0) seen.push(d);
+          if (this.stamp[d] !== this.serial) {
+            this.stamp[d] = this.serial;
+            this.matched[d] = this.matched[d]! + 1;
+          }
+          this.score[d] = this.score[d]! + w * scores[i]!;
+        }
+    }
+    const found: TextMatch[] = [];
+    for (const d of seen) {
+      if (keep(d)) found.push({ id: d, score: this.score[d]! * this.matched[d]! });
+      this.score[d] = 0;
+      this.matched[d] = 0;
+    }
+    return found.sort((a, b) => b.score - a.score);
+  }
+}
