@@ -8,10 +8,8 @@ export { CachedVerifier, type CacheOptions } from './cached-verifier.js';
 export { type IntrospectionOptions, IntrospectionVerifier } from './introspection-verifier.js';
 export { discoverIssuer, type IssuerMetadata, isLoopbackUrl } from './issuer-metadata.js';
 export { type IssuerSettings, IssuerVerifier } from './issuer-verifier.js';
-export { JWT_ALGORITHMS } from './jwt-algorithms.js';
+export { allowedAlgorithms, DEFAULT_JWT_ALGORITHMS, JWT_ALGORITHMS } from './jwt-algorithms.js';
 export {
-  allowedAlgorithms,
-  DEFAULT_JWT_ALGORITHMS,
   type JwtRules,
   JwtVerifier,
   type LocalKeySetOptions,

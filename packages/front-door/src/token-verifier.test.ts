@@ -6,12 +6,8 @@ type SigningKey = Awaited<ReturnType<typeof generateKeyPair>>['privateKey'];
 
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CachedVerifier } from './cached-verifier.js';
-import {
-  allowedAlgorithms,
-  localKeySetVerifier,
-  remoteJwksVerifier,
-  type TokenVerifier,
-} from './token-verifier.js';
+import { allowedAlgorithms } from './jwt-algorithms.js';
+import { localKeySetVerifier, remoteJwksVerifier, type TokenVerifier } from './token-verifier.js';
 
 const ISSUER = 'https://idp.example.test';
 const RESOURCE = 'https://tools.example.test/mcp';

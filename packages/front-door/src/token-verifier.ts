@@ -7,7 +7,7 @@ import {
   type JWTVerifyGetKey,
   jwtVerify,
 } from 'jose';
-import { JWT_ALGORITHMS } from './jwt-algorithms.js';
+import { allowedAlgorithms } from './jwt-algorithms.js';
 
 /**
  * What the front door knows of a valid access token: whose it is, what it allows, which client
@@ -59,20 +59,6 @@ export interface JwtRules {
   subjectClaim?: string;
   /** Leeway for `exp` and `nbf`, in seconds (default 30: clocks of hosts and issuers drift). */
   clockToleranceSeconds?: number;
-}
-
-/** The asymmetric algorithms accepted by default; `none` and HMAC never are. */
-export const DEFAULT_JWT_ALGORITHMS = JWT_ALGORITHMS;
-
-/** The algorithms of a configuration, refusing those that would let anyone forge a token. */
-export function allowedAlgorithms(algorithms: readonly string[] | undefined): string[] {
-  const list = [...(algorithms ?? DEFAULT_JWT_ALGORITHMS)];
-  // `none` signs nothing; HS* would verify with a secret the host does not have, or worse, a
-  // public key used as an HMAC secret (the classic key-confusion forgery).
-  const unsafe = list.filter((a) => a.toLowerCase() === 'none' || /^HS\d+$/i.test(a));
-  if (unsafe.length > 0) throw new Error(`Access token algorithms ${unsafe.join(', ')} are not accepted`);
-  if (list.length === 0) throw new Error('Access token algorithms: name at least one');
-  return list;
 }
 
 /** A token's scopes: `scope` (RFC 9068, space-separated) or `scp` (Okta, Entra: array or string). */

@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { isLoopbackUrl } from '@toolhost/front-door';
+import { isLoopbackUrl } from '@toolhost/front-door/issuer-metadata';
 import * as oauth from 'oauth4webapi';
 import type { Logger } from '../logger.js';
 import { cookieValue } from './cookies.js';

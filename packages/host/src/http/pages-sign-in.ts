@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { discoverIssuer } from '@toolhost/front-door';
+import { discoverIssuer } from '@toolhost/front-door/issuer-metadata';
 import type * as oauth from 'oauth4webapi';
 import { AccessTokens } from '../auth/access-tokens.js';
 import { authorizationConfigOf } from '../auth/front-door/front-door-config.js';

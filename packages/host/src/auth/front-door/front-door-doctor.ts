@@ -1,4 +1,4 @@
-import { discoverIssuer, isLoopbackUrl } from '@toolhost/front-door';
+import { discoverIssuer, isLoopbackUrl } from '@toolhost/front-door/issuer-metadata';
 import type { HostConfig } from '../../config/host-config.js';
 import { authorizationConfigOf } from './front-door-config.js';
 import { HOST_SCOPES } from './scopes.js';
