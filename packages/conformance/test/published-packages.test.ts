@@ -157,6 +157,7 @@ describe('a global install', () => {
           'search',
           'authorization-server',
           'redis-store',
+          'credentials',
           'front-door',
           'host',
           'plugin-crm-events',

@@ -12,7 +12,7 @@ import { openSharedCipher, RedisChannels, RedisTokenStore, type SharedRedis } fr
 import { expect } from 'vitest';
 import type { RecordingUpstream } from '../../testing/src/recording-upstream.js';
 import { SHARED_STORE } from '../src/assemble-host.js';
-import { TokenCipher } from '../src/auth/token-cipher.js';
+import { TokenCipher } from '@toolhost/credentials';
 import type { HostConfig } from '../src/config/host-config.js';
 import { disconnect, listConnections } from '../src/connections.js';
 import { containerOf, createHost, type Host } from '../src/host.js';

@@ -1,8 +1,7 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { StoredConnection, StoredToken, TokenStore } from '@toolhost/core';
-import { FileLock } from './file-lock.js';
-import { isRecord, SealedFile, TokenStoreError } from './sealed-file.js';
+import { FileLock, isRecord, SealedFile, TokenStoreError } from '@toolhost/credentials';
 
 export { TokenStoreError };
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createConnection, createServer, type Server } from 'node:net';
-import { FileLock, processAlive } from '../auth/file-lock.js';
+import { FileLock, processAlive } from '@toolhost/credentials';
 
 /** The longest socket path Linux and macOS take (sun_path, less its terminating NUL). */
 const MAX_SOCKET_PATH = 103;

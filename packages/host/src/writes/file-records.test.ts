@@ -12,8 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ToolError } from '@toolhost/core';
 import { describe, expect, it, vi } from 'vitest';
-import { TokenStoreError } from '../auth/sealed-file.js';
-import { TokenCipher } from '../auth/token-cipher.js';
+import { TokenCipher, TokenStoreError } from '@toolhost/credentials';
 import { FileRecords } from './file-records.js';
 import { JOURNAL_FORMAT } from './record-journal.js';
 

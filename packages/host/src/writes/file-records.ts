@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { ToolError } from '@toolhost/core';
-import { TokenStoreError } from '../auth/sealed-file.js';
+import { TokenStoreError } from '@toolhost/credentials';
 import { MemoryRecords, type RecordLimits, type RecordOwner } from './expiring-records.js';
 import { FileOwner } from './file-owner.js';
 import type { PerUserPlaces } from './per-user-budget.js';

@@ -13,8 +13,7 @@ import {
 } from 'node:fs';
 import { type FileHandle, open, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { isRecord, TokenStoreError } from '../auth/sealed-file.js';
-import { type Sealed, TokenCipher } from '../auth/token-cipher.js';
+import { isRecord, type Sealed, TokenCipher, TokenStoreError } from '@toolhost/credentials';
 
 export const JOURNAL_FORMAT = 'toolhost-write-records-v2';
 

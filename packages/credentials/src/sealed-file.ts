@@ -2,16 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { open, rename, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { HostError, hasCode } from '../host-error.js';
+import { TokenStoreError } from './credentials-error.js';
 import { TokenCipher } from './token-cipher.js';
 
 type Envelope = { format: string; salt: string; iv: string; tag: string; data: string };
-
-export class TokenStoreError extends HostError {
-  readonly code = 'token_store_invalid' as const;
-  static override isInstance = hasCode<TokenStoreError>('token_store_invalid');
-  override readonly name = 'TokenStoreError';
-}
 
 export const isRecord = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);

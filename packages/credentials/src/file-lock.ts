@@ -1,7 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { open, unlink } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { TokenStoreError } from './sealed-file.js';
+import { TokenStoreError } from './credentials-error.js';
 
 /** Whether a process of that pid still runs here (EPERM: it runs, as another user). */
 export function processAlive(pid: number): boolean {
