@@ -1,5 +1,5 @@
 import type { StoredConnection, TokenStore } from '@toolhost/core';
-import type { RevokeResult, SignInProvider } from './auth/browser-sign-in.js';
+import type { RevokeResult, SignInProvider } from '@toolhost/credentials';
 import { HostError, hasCode } from './host-error.js';
 
 /** A user's authorization with one provider, as a person sees it (never the token). */

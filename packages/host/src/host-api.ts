@@ -2,7 +2,7 @@
 // of a host. `createHost` (host.ts) fills it; the transports import nothing else of it, so that
 // the serving layers stay apart from how the host composes its services.
 import type { BehaviorHints, JsonSchema, ToolOutcome, ToolPlugin } from '@toolhost/core';
-import type { SignInProvider } from './auth/browser-sign-in.js';
+import type { SignInProvider } from '@toolhost/credentials';
 import type { CallWaitObserver } from './call-waits.js';
 import type { ResolvedHostConfig } from './config/host-config.js';
 import type { ServingSupport } from './serving-support.js';

@@ -1,5 +1,5 @@
+import { OAuthCallbackError } from '@toolhost/credentials';
 import { describe, expect, it } from 'vitest';
-import { OAuthCallbackError } from './auth/browser-sign-in.js';
 import { ConfigError } from './config/load-config.js';
 import { HostError } from './host-error.js';
 import { PluginLoadError } from './plugins/load-plugins.js';

@@ -1,13 +1,17 @@
 import { createRequire } from 'node:module';
 import type { ToolOutcome, ToolPlugin } from '@toolhost/core';
 import { describeTool, TOOL_SET_TOKEN, type ToolSetDefinition } from '@toolhost/core';
+import {
+  hasBrowserSignIn,
+  isRefreshingProvider,
+  type RefreshingProvider,
+  type SignInProvider,
+} from '@toolhost/credentials';
 import type { RegisteredTool } from '@toolhost/engine';
 import type { DependencyContainer } from 'tsyringe';
 import { ACTIVE_AUTH_PROVIDERS, composeServices, SHARED_STORE } from './assemble-host.js';
-import { hasBrowserSignIn, type SignInProvider } from './auth/browser-sign-in.js';
 import { encryptedDataDir } from './auth/build-auth-providers.js';
 import { providerServices } from './auth/provider-services.js';
-import { isRefreshingProvider, type RefreshingProvider } from './auth/token-refresh.js';
 import { CallLifecycle } from './call-lifecycle.js';
 import { bundleFields } from './config/bundle-environment.js';
 import { checkConfigAgainstCatalog } from './config/check-against-catalog.js';

@@ -1,4 +1,17 @@
 export {
+  type BrowserSignIn,
+  CALLBACK_PATH_PREFIX,
+  EncryptedFileTokenStore,
+  MemoryTokenStore,
+  OAuthAuthProvider,
+  OAuthCallbackError,
+  type OAuthProviderConfig,
+  type PendingFlow,
+  type RevokeResult,
+  type SignInProvider,
+  TokenStoreError,
+} from '@toolhost/credentials';
+export {
   CachedVerifier,
   type JwtRules,
   JwtVerifier,
@@ -11,16 +24,7 @@ export {
 } from '@toolhost/front-door';
 export { ToolIndex, type ToolMatch, type ToolSearchOptions } from '@toolhost/search';
 export { AccessTokens } from './auth/access-tokens.js';
-export {
-  type BrowserSignIn,
-  CALLBACK_PATH_PREFIX,
-  OAuthCallbackError,
-  type PendingFlow,
-  type RevokeResult,
-  type SignInProvider,
-} from './auth/browser-sign-in.js';
 export { defaultTokenStore } from './auth/build-auth-providers.js';
-export { EncryptedFileTokenStore, TokenStoreError } from './auth/encrypted-file-token-store.js';
 export {
   HOST_SCOPES,
   type HostScope,
@@ -29,8 +33,6 @@ export {
   TOOLS_READ,
   TOOLS_WRITE,
 } from './auth/front-door/scopes.js';
-export { MemoryTokenStore } from './auth/memory-token-store.js';
-export { OAuthAuthProvider, type OAuthProviderConfig } from './auth/oauth-provider.js';
 export type { CallWait, CallWaitObserver } from './call-waits.js';
 export { CONFIG_DEFAULTS, resolveConfig } from './config/config-defaults.js';
 export { hostConfigSchema } from './config/config-schema.js';

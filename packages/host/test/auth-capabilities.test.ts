@@ -1,12 +1,12 @@
 import type { AuthProviderSetup, CredentialResult } from '@toolhost/core';
+import {
+  type BrowserSignIn,
+  MemoryTokenStore,
+  type PendingFlow,
+  type RevokeResult,
+  type SignInProvider,
+} from '@toolhost/credentials';
 import { afterEach, describe, expect, it } from 'vitest';
-import type {
-  BrowserSignIn,
-  PendingFlow,
-  RevokeResult,
-  SignInProvider,
-} from '../src/auth/browser-sign-in.js';
-import { MemoryTokenStore } from '../src/auth/memory-token-store.js';
 import { disconnect, listConnections } from '../src/connections.js';
 import { createHost, type Host } from '../src/host.js';
 import { type HttpServerHandle, serveHttp } from '../src/http/serve-http.js';

@@ -1,8 +1,8 @@
 import { createServer } from 'node:net';
+import { MemoryTokenStore } from '@toolhost/credentials';
 import type { Browser as Chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AccessTokens } from '../src/auth/access-tokens.js';
-import { MemoryTokenStore } from '../src/auth/memory-token-store.js';
 import { createHost, type Host } from '../src/host.js';
 import { type HttpServerHandle, serveHttp } from '../src/http/serve-http.js';
 import { Browser, formOf, type Page } from './browser.js';

@@ -1,10 +1,10 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
+import { TokenCipher } from '@toolhost/credentials';
 import { RedisTokenStore } from '@toolhost/redis-store';
 import type { Cluster } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
-import { TokenCipher } from '@toolhost/credentials';
 import type { Host } from '../src/host.js';
 import { acknowledgedWritesSurviveFailover, FAILOVER_TOKEN_KEY, failoverHost } from './failover-scenario.js';
 import { type FakeOAuthServer, startFakeOAuthServer } from './fake-oauth-server.js';

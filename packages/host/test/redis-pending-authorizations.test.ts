@@ -1,8 +1,7 @@
+import { MAX_PENDING_PER_USER, PENDING_TTL_MS, TokenCipher } from '@toolhost/credentials';
 import { openSharedCipher, RedisPendingAuthorizations } from '@toolhost/redis-store';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { MAX_PENDING_PER_USER, PENDING_TTL_MS } from '../src/auth/pending-authorizations.js';
-import { TokenCipher } from '@toolhost/credentials';
 import { closeClient, type RedisServer, redisClient, startRedisServer } from './redis-server.js';
 
 const KEY = 'token-encryption-key-for-replicas';

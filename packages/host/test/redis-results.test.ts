@@ -1,7 +1,7 @@
+import { TokenCipher } from '@toolhost/credentials';
 import { openSharedCipher, RedisResults } from '@toolhost/redis-store';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { TokenCipher } from '@toolhost/credentials';
 import { RESULT_URI_PREFIX } from '../src/mcp/result-store.js';
 import { closeClient, type RedisServer, redisClient, startRedisServer } from './redis-server.js';
 

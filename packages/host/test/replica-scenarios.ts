@@ -8,11 +8,11 @@ import {
   StreamableHTTPClientTransport,
 } from '@modelcontextprotocol/client';
 import type { StoredToken, TokenStore, ToolOutcome } from '@toolhost/core';
+import { TokenCipher } from '@toolhost/credentials';
 import { openSharedCipher, RedisChannels, RedisTokenStore, type SharedRedis } from '@toolhost/redis-store';
 import { expect } from 'vitest';
 import type { RecordingUpstream } from '../../testing/src/recording-upstream.js';
 import { SHARED_STORE } from '../src/assemble-host.js';
-import { TokenCipher } from '@toolhost/credentials';
 import type { HostConfig } from '../src/config/host-config.js';
 import { disconnect, listConnections } from '../src/connections.js';
 import { containerOf, createHost, type Host } from '../src/host.js';

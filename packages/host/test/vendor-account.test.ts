@@ -1,6 +1,10 @@
+import {
+  AuthorizationServer,
+  accountLabel,
+  type OAuthProviderConfig,
+  readVendorAccount,
+} from '@toolhost/credentials';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { AuthorizationServer, type OAuthProviderConfig } from '../src/auth/authorization-server.js';
-import { accountLabel, readVendorAccount } from '../src/auth/vendor-account.js';
 import { type FakeOAuthServer, fakeClient, startFakeOAuthServer } from './fake-oauth-server.js';
 
 let oauth: FakeOAuthServer;

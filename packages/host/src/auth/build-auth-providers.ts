@@ -1,6 +1,14 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { AuthProvider, OAuthEndpoints, TokenStore, ToolSetDefinition } from '@toolhost/core';
+import {
+  type AuthorizationFlows,
+  EncryptedFileTokenStore,
+  MemoryTokenStore,
+  OAuthAuthProvider,
+  type RefreshLock,
+  TOKEN_FILE,
+} from '@toolhost/credentials';
 import { StaticTokenAuthProvider } from '@toolhost/engine';
 import { bundleFields, howToSet } from '../config/bundle-environment.js';
 import { CONFIG_DEFAULTS } from '../config/config-defaults.js';
@@ -8,9 +16,6 @@ import type { HostConfig } from '../config/host-config.js';
 import { ConfigError } from '../config/load-config.js';
 import { tokenEnvName } from '../config/resolve-secrets.js';
 import type { Logger } from '../logger.js';
-import { EncryptedFileTokenStore, TOKEN_FILE } from './encrypted-file-token-store.js';
-import { MemoryTokenStore } from './memory-token-store.js';
-import { type AuthorizationFlows, OAuthAuthProvider, type RefreshLock } from './oauth-provider.js';
 
 function envName(providerId: string, suffix: string): string {
   return `${providerId.toUpperCase().replace(/[^A-Z0-9]/g, '_')}_${suffix}`;

@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { type BrowserSignIn, PENDING_TTL_MS } from '@toolhost/credentials';
 import type { AccessTokens } from '../auth/access-tokens.js';
-import type { BrowserSignIn } from '../auth/browser-sign-in.js';
 import type { Caller, DoorRefusal, FrontDoor } from '../auth/front-door/front-door.js';
-import { PENDING_TTL_MS } from '../auth/pending-authorizations.js';
 import type { Host } from '../host-api.js';
 import type { Logger } from '../logger.js';
 import { type Narrowing, requestNarrowing } from '../mcp/catalog-views.js';

@@ -1,13 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ToolError } from '@toolhost/core';
-import type { AccessTokens } from '../auth/access-tokens.js';
 import {
   CALLBACK_PATH_PREFIX,
   OAuthCallbackError,
   type PendingFlow,
   type SignInProvider,
   START_PATH_PREFIX,
-} from '../auth/browser-sign-in.js';
+} from '@toolhost/credentials';
+import type { AccessTokens } from '../auth/access-tokens.js';
 import type { Logger } from '../logger.js';
 import { FlowBinding } from './flow-binding.js';
 import { esc, page, readForm, redirect, STYLE_SRC } from './html-pages.js';

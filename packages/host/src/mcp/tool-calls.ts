@@ -1,5 +1,5 @@
 import type { ToolOutcome } from '@toolhost/core';
-import type { BrowserSignIn } from '../auth/browser-sign-in.js';
+import type { BrowserSignIn } from '@toolhost/credentials';
 import type { CallOptions, Host } from '../host-api.js';
 import { askByRoundTrips, askMidCall } from './call-asking.js';
 import { auditedOutcome, type CallAudit, type CallParams, shortName } from './call-audit.js';

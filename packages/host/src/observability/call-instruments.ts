@@ -8,9 +8,9 @@ import {
   trace,
 } from '@opentelemetry/api';
 import type { CallContext, ToolOutcome } from '@toolhost/core';
+import type { RefreshOutcome } from '@toolhost/credentials';
 import type { RateLimitWaitKind } from '@toolhost/engine';
 import { Counter, Histogram, Registry } from 'prom-client';
-import type { RefreshOutcome } from '../auth/token-refresh.js';
 
 type CounterChild = ReturnType<Counter['labels']>;
 type HistogramChild = ReturnType<Histogram['labels']>;

@@ -1,5 +1,5 @@
+import type { RefreshOutcome } from '@toolhost/credentials';
 import type { EngineObserver } from '@toolhost/engine';
-import type { RefreshOutcome } from '../auth/token-refresh.js';
 import type { CallInstruments } from './call-instruments.js';
 import type { GaugeSource, StateGauges, WaitKind } from './state-gauges.js';
 

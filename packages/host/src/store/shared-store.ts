@@ -1,7 +1,5 @@
+import { LocalWaiters, MAX_PENDING_PER_USER, PENDING_TTL_MS, TokenCipher } from '@toolhost/credentials';
 import type { HostParts, SharedStore } from '@toolhost/redis-store';
-import { LocalWaiters } from '../auth/authorization-signals.js';
-import { MAX_PENDING_PER_USER, PENDING_TTL_MS } from '../auth/pending-authorizations.js';
-import { TokenCipher } from '@toolhost/credentials';
 import type { HostConfig } from '../config/host-config.js';
 import type { Logger } from '../logger.js';
 import { sharedStoreUrl } from './redis-url.js';

@@ -11,8 +11,8 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ToolError } from '@toolhost/core';
-import { describe, expect, it, vi } from 'vitest';
 import { TokenCipher, TokenStoreError } from '@toolhost/credentials';
+import { describe, expect, it, vi } from 'vitest';
 import { FileRecords } from './file-records.js';
 import { JOURNAL_FORMAT } from './record-journal.js';
 
@@ -141,7 +141,7 @@ describe('FileRecords', () => {
   it("refuses the token store's file: each store reads only its own format", async () => {
     const dir = dataDir();
     await FileRecords.inDirectory(dir, KEY).put('k', 'v', HOUR);
-    const { EncryptedFileTokenStore } = await import('../auth/encrypted-file-token-store.js');
+    const { EncryptedFileTokenStore } = await import('@toolhost/credentials');
     expect(() => new EncryptedFileTokenStore(join(dir, FILE), KEY)).toThrow(/not JSON/);
   });
 

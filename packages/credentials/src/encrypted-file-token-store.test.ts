@@ -2,7 +2,8 @@ import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { EncryptedFileTokenStore, TokenStoreError } from './encrypted-file-token-store.js';
+import { TokenStoreError } from './credentials-error.js';
+import { EncryptedFileTokenStore } from './encrypted-file-token-store.js';
 
 const KEY = 'a-long-enough-test-key';
 const token = { accessToken: 'at-secret', refreshToken: 'rt-secret', expiresAt: 1, scopes: ['a'] };

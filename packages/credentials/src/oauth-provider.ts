@@ -9,6 +9,7 @@ import type {
 } from '@toolhost/core';
 import { ToolError } from '@toolhost/core';
 import { sleep } from '@toolhost/engine/internal';
+import type { AuthorizationFlows, RefreshLock } from '@toolhost/redis-store';
 import type * as oauth from 'oauth4webapi';
 import { AuthorizationServer, type OAuthProviderConfig } from './authorization-server.js';
 import { MemoryAuthorizationSignals } from './authorization-signals.js';
@@ -17,12 +18,6 @@ import { OAuthSignIn } from './oauth-sign-in.js';
 import { PendingAuthorizations } from './pending-authorizations.js';
 import { GrantEnded, notSentAgain, type RefreshSettling, refusal, settleFailure } from './refresh-outcome.js';
 import type { RefreshEvent, RefreshingProvider, RefreshOutcome } from './token-refresh.js';
-
-export type { OAuthProviderConfig } from './authorization-server.js';
-
-import type { AuthorizationFlows, RefreshLock } from '@toolhost/redis-store';
-
-export type { AuthorizationFlows, RefreshLock };
 
 /**
  * The credential side of OAuth 2.0 user authorization for one provider id: a token per user

@@ -1,5 +1,5 @@
 import type { AuthProvider } from '@toolhost/core';
-import { HostError, hasCode } from '../host-error.js';
+import { CredentialsError, hasCode } from './credentials-error.js';
 
 export const CALLBACK_PATH_PREFIX = '/oauth/callback/';
 /** Where the link handed to the user points: the host binds the browser, then redirects on. */
@@ -24,9 +24,9 @@ export interface RevokeResult {
   vendorFailure?: string;
 }
 
-export class OAuthCallbackError extends HostError {
+export class OAuthCallbackError extends CredentialsError {
   readonly code = 'oauth_callback_failed' as const;
-  static override isInstance = hasCode<OAuthCallbackError>('oauth_callback_failed');
+  static isInstance = hasCode<OAuthCallbackError>('oauth_callback_failed');
   override readonly name = 'OAuthCallbackError';
   /** The HTTP status the callback page answers with. */
   readonly status: number;

@@ -1,9 +1,8 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { StoredConnection, StoredToken, TokenStore } from '@toolhost/core';
-import { FileLock, isRecord, SealedFile, TokenStoreError } from '@toolhost/credentials';
-
-export { TokenStoreError };
+import { FileLock } from './file-lock.js';
+import { isRecord, SealedFile } from './sealed-file.js';
 
 const FORMAT = 'toolhost-tokens-v1';
 
