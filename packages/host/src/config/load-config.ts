@@ -4,6 +4,7 @@ import { dirname, extname, resolve } from 'node:path';
 import type { Ajv } from 'ajv';
 import { HostError, hasCode } from '../host-error.js';
 import { hostConfigSchema } from './config-schema.js';
+import { configProblems, rootConfigSchema, sectionSchema } from './config-sections.js';
 import { describeConfigProblem } from './describe-config-problem.js';
 import type { HostConfig } from './host-config.js';
 
@@ -17,30 +18,46 @@ export class ConfigError extends HostError {
 }
 
 type Validator = ReturnType<Ajv['compile']>;
-let validator: Validator | undefined;
+/** The checks of the root and of each section, by name, made at first use. */
+const checks = new Map<string, Validator>();
+let compiler: Ajv | undefined;
 
 /**
- * The config validator: the one ajv generated from the schema at build time
- * (scripts/compile-config-validator.mjs), else compiled now (running from source).
+ * The check of the config's root or of one section: the one ajv generated from the schema at
+ * build time (scripts/compile-config-validator.mjs), else compiled now (running from source).
  */
-function configValidator(): Validator {
+function configCheck(section: string): Validator {
+  let check = checks.get(section);
+  if (!check) {
+    check = generatedCheck(section) ?? compiledCheck(section);
+    checks.set(section, check);
+  }
+  return check;
+}
+
+function generatedCheck(section: string): Validator | undefined {
   try {
-    return require('./config-validator.generated.cjs') as Validator;
+    return require(`./validators/${section}.generated.cjs`) as Validator;
   } catch {
+    return undefined;
+  }
+}
+
+function compiledCheck(section: string): Validator {
+  if (!compiler) {
     const { Ajv } = require('ajv') as typeof import('ajv');
     const formats = require('ajv-formats') as { default?: unknown };
     const addFormats = (formats.default ?? formats) as (a: Ajv) => Ajv;
-    const ajv = new Ajv({ allErrors: true, strict: false });
-    addFormats(ajv);
-    return ajv.compile(hostConfigSchema);
+    compiler = addFormats(new Ajv({ allErrors: true, strict: false }));
   }
+  return compiler.compile(section === 'root' ? rootConfigSchema : sectionSchema(section));
 }
 
 /** Validates a config object; errors name the offending key (`toolSets.GridApi.baseUrl`). */
 export function validateConfig(config: unknown, source = 'config'): HostConfig {
-  validator ??= configValidator();
-  if (!validator(config)) {
-    const problems = (validator.errors ?? []).map((e) => describeConfigProblem(e, hostConfigSchema, config));
+  const errors = configProblems(config, configCheck);
+  if (errors.length > 0) {
+    const problems = errors.map((e) => describeConfigProblem(e, hostConfigSchema, config));
     throw new ConfigError(`Invalid ${source}: ${problems.join('; ')}`);
   }
   return config as HostConfig;
