@@ -77,6 +77,11 @@ export class TermPostings {
     }
   }
 
+  /** Each term with the tools whose text has it, in any field (a tool may repeat). */
+  *documents(): Generator<[string, Int32Array[]]> {
+    for (const [term, lists] of this.postings) yield [term, lists.map((l) => l.docs)];
+  }
+
   /**
    * The tools that share a term with `terms` and pass `keep`, best first: the sum of each term's
    * score times its weight, times how many distinct terms matched.

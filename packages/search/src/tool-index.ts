@@ -5,6 +5,7 @@ import { relevance, W } from './relevance.js';
 import { type RequestIntent, requestIntent } from './request-intent.js';
 import { knownWords, processTerm, tokenize } from './search-terms.js';
 import type { SearchableTool } from './searchable-tool.js';
+import { SetVocabulary } from './set-vocabulary.js';
 import { siblingNote } from './sibling-note.js';
 import { SpellingFixer } from './spelling.js';
 import { TermPostings } from './term-postings.js';
@@ -65,6 +66,7 @@ export class ToolIndex {
   private readonly tools: readonly SearchableTool[];
   /** The text scores of the index's terms, per tool (see `TermPostings`). */
   private readonly text: TermPostings;
+  private readonly setWords: SetVocabulary;
   private readonly shapes: readonly ToolShape[];
   private readonly prefixes: string[];
   /** The object an identifier shape names, from the parameters that take it (`rec` → record). */
@@ -168,6 +170,10 @@ export class ToolIndex {
     }));
     index.addAll(documents);
     this.text = new TermPostings(index, BOOST, BM25);
+    this.setWords = new SetVocabulary(
+      this.text,
+      tools.map((t) => t.toolSet),
+    );
   }
 
   private note(id: number): string | undefined {
@@ -195,8 +201,9 @@ export class ToolIndex {
     };
     // An id stands for its object: "show recA1b…" asks about a record.
     const objects = [...intent.ids].map((k) => (k === 'email' ? '' : (this.idObjects.get(k) ?? '')));
+    const terms = tokenize([intent.text, ...objects].join(' ')).flatMap((w) => processTerm(w));
     const found = this.text.search(
-      tokenize([intent.text, ...objects].join(' ')).flatMap((w) => processTerm(w)),
+      terms,
       // The verb's operation is weighed by the shapes; as a word it would favour every tool
       // whose description says "list" or "add" over the one about the object asked for. It
       // still counts a little: "update the row" is told from "add a row" by the tools' names.
@@ -214,6 +221,7 @@ export class ToolIndex {
     sameTextForTwins(text, this.shapes);
     const best = found[0]?.score ?? 0;
     if (text.size === 0 || (best === 0 && intent.ids.size === 0)) return [];
+    const setFit = this.setWords.fit(terms);
     const ranked = [...text]
       .map(([id, score]) => ({
         id,
@@ -222,7 +230,8 @@ export class ToolIndex {
           vendorFit(named, this.vendors[id]!) +
           (identifiers.some((k) => this.paramKeys[id]!.has(k)) ? W.param : 0) +
           (methods.has(this.methods[id]!) ? W.method : 0) +
-          (domain && this.tools[id]!.toolSet === domain ? W.domain : 0),
+          (domain && this.tools[id]!.toolSet === domain ? W.domain : 0) +
+          W.vocabulary * (setFit.get(this.tools[id]!.toolSet) ?? 0),
       }))
       .sort((a, b) => b.score - a.score);
     return ranked.slice(0, limit).map((r) => {

@@ -1,0 +1,44 @@
+import type { TermPostings } from './term-postings.js';
+
+/**
+ * How much of a request's vocabulary each tool set speaks, as resource selection in federated
+ * search does it: a request about a product uses several of its words ("records" of a "table"
+ * "filtered by formula" in a "view"), where a tool set that shares one of them by chance (DNS
+ * "records") speaks few. Each term counts by its rarity among all tools and by the share of the
+ * set's tools that use it.
+ */
+// Tools added to each set's size before its share of a term is taken: two tools of two that say
+// "record" are weaker evidence of a records product than thirty of ninety.
+const SMOOTHING = 2;
+
+export class SetVocabulary {
+  /** Per term, per tool set, how many of the set's tools use it. */
+  private readonly bySet = new Map<string, Map<string, number>>();
+  private readonly idf = new Map<string, number>();
+  private readonly sizes = new Map<string, number>();
+
+  constructor(postings: TermPostings, setOf: readonly string[]) {
+    for (const set of setOf) this.sizes.set(set, (this.sizes.get(set) ?? 0) + 1);
+    for (const [term, lists] of postings.documents()) {
+      const docs = new Set<number>();
+      for (const list of lists) for (const d of list) docs.add(d);
+      const counts = new Map<string, number>();
+      for (const d of docs) counts.set(setOf[d]!, (counts.get(setOf[d]!) ?? 0) + 1);
+      this.bySet.set(term, counts);
+      this.idf.set(term, Math.log(1 + (setOf.length - docs.size + 0.5) / (docs.size + 0.5)));
+    }
+  }
+
+  /** Per tool set that shares a term with the request, its fit relative to the best one's (0..1]. */
+  fit(terms: readonly string[]): Map<string, number> {
+    const scores = new Map<string, number>();
+    for (const term of new Set(terms)) {
+      const idf = this.idf.get(term) ?? 0;
+      for (const [set, n] of this.bySet.get(term) ?? [])
+        scores.set(set, (scores.get(set) ?? 0) + (idf * n) / (this.sizes.get(set)! + SMOOTHING));
+    }
+    const best = Math.max(0, ...scores.values());
+    if (best > 0) for (const [set, s] of scores) scores.set(set, s / best);
+    return scores;
+  }
+}
