@@ -1,12 +1,11 @@
-import type { StoredToken, TokenStore, ToolOutcome } from '@toolhost/core';
+import type { StoredToken, ToolOutcome } from '@toolhost/core';
 import { expect } from 'vitest';
 import type { RecordingUpstream } from '../../testing/src/recording-upstream.js';
 import type { HostConfig } from '../src/config/host-config.js';
-import { containerOf, createHost, type Host } from '../src/host.js';
+import { createHost, type Host } from '../src/host.js';
 import type { HostOptions } from '../src/host-options.js';
-import { HostServices, resolveService } from '../src/services.js';
 import { echoAuthProviders, type FakeOAuthServer, fakeClient } from './fake-oauth-server.js';
-import { fixtureApp } from './support.js';
+import { fixtureApp, tokenStoreOf } from './support.js';
 
 // A failover in the replication window, written once for each deployment that fails over
 // (Sentinel, Cluster): what the old master acknowledged must be on the promoted one.
@@ -76,7 +75,7 @@ export async function acknowledgedWritesSurviveFailover(s: FailoverUnderTest): P
     expiresAt: Date.now() - 1000,
     scopes: ['items.read'],
   };
-  const tokens = resolveService(containerOf(host), HostServices.tokenStore) as TokenStore;
+  const tokens = tokenStoreOf(host);
   await tokens.set('echo-auth', 'alice', stale);
   // The rotated token expires soon: the call after the failover refreshes with whatever
   // refresh token the store then has.

@@ -4,14 +4,12 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type CallToolResult, Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import type { TokenStore } from '@toolhost/core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
 import { AccessTokens } from '../src/auth/access-tokens.js';
-import { containerOf, createHost, type Host } from '../src/host.js';
+import { createHost, type Host } from '../src/host.js';
 import { type HttpServerHandle, serveHttp } from '../src/http/serve-http.js';
 import { createLogger } from '../src/logger.js';
-import { HostServices, resolveService } from '../src/services.js';
 import {
   echoAuthProviders,
   type FakeOAuthServer,
@@ -19,7 +17,7 @@ import {
   startFakeOAuthServer,
   storeAuthorized,
 } from './fake-oauth-server.js';
-import { ALICE_ACCESS_TOKEN as ALICE, fixtureApp } from './support.js';
+import { ALICE_ACCESS_TOKEN as ALICE, fixtureApp, tokenStoreOf } from './support.js';
 
 // A vendor's token endpoint that is slow to answer a refresh, or never answers it, with calls
 // from a real MCP client: what the endpoint received (each refresh token, how many times) and
@@ -32,8 +30,6 @@ let host: Host;
 let server: HttpServerHandle;
 let client: Client;
 let logs: string;
-
-const storeOf = (h: Host): TokenStore => resolveService(containerOf(h), HostServices.tokenStore);
 
 beforeAll(async () => {
   oauth = await startFakeOAuthServer();
@@ -89,7 +85,7 @@ afterEach(async () => {
 });
 
 /** Alice's token as an authorization stored it, expiring at `expiresAt`. */
-const authorizeAlice = (expiresAt: number) => storeAuthorized(oauth, storeOf(host), 'alice', expiresAt);
+const authorizeAlice = (expiresAt: number) => storeAuthorized(oauth, tokenStoreOf(host), 'alice', expiresAt);
 
 type ToolErrorInfo = { code: string; message: string; retryable?: boolean };
 const errorOf = (r: CallToolResult) =>
@@ -133,7 +129,7 @@ describe('OAuth refresh against a token endpoint that stalls (10–30 s in the f
         expect(sent(old.refreshToken)).toBe(1);
         expect(oauth.grants).toHaveLength(1);
         expect(oauth.reuses).toEqual([]);
-        const stored = (await storeOf(host).get('echo-auth', 'alice'))!;
+        const stored = (await tokenStoreOf(host).get('echo-auth', 'alice'))!;
         expect(stored.refreshToken).not.toBe(old.refreshToken);
         expect(upstream.requests.map((r) => r.headers.authorization)).toEqual([
           `Bearer ${stored.accessToken}`,
@@ -175,7 +171,7 @@ describe('OAuth refresh whose answer never comes (the connection drops after the
       expect(new Set(upstream.requests.map((r) => r.headers.authorization))).toEqual(
         new Set([`Bearer ${old.accessToken}`]),
       );
-      expect(await storeOf(host).get('echo-auth', 'alice')).toBeUndefined();
+      expect(await tokenStoreOf(host).get('echo-auth', 'alice')).toBeUndefined();
       expect(logs).toContain('the token is deleted, the user must authorize again');
       expect(logs).not.toContain(old.refreshToken);
       expect(logs).not.toContain(old.accessToken);
@@ -185,10 +181,10 @@ describe('OAuth refresh whose answer never comes (the connection drops after the
     oauth.rotateRefreshTokens = false;
     const old = await authorizeAlice(Date.now() - 1000);
     expect(errorOf(await getItem('first'))).toBeUndefined();
-    const learned = (await storeOf(host).get('echo-auth', 'alice'))!;
+    const learned = (await tokenStoreOf(host).get('echo-auth', 'alice'))!;
     expect(learned).toMatchObject({ refreshToken: old.refreshToken, refreshRotates: false });
     // Time passes; the next refresh's answer is lost once.
-    await storeOf(host).set('echo-auth', 'alice', { ...learned, expiresAt: Date.now() - 1000 });
+    await tokenStoreOf(host).set('echo-auth', 'alice', { ...learned, expiresAt: Date.now() - 1000 });
     let dropped = false;
     oauth.afterRefreshing = async () => {
       if (dropped) return;
@@ -207,7 +203,7 @@ describe('OAuth refresh whose answer never comes (the connection drops after the
     expect(errorOf(await getItem('x'))).toMatchObject({ code: 'authorization_required' });
     expect(logs).toContain('token refresh refused by the vendor (invalid_grant)');
     expect(logs).not.toContain(old.refreshToken);
-    expect(await storeOf(host).get('echo-auth', 'alice')).toBeUndefined();
+    expect(await tokenStoreOf(host).get('echo-auth', 'alice')).toBeUndefined();
   });
 
   it('keeps the token when the token endpoint refuses the client (invalid_client), and logs it', async () => {
@@ -218,6 +214,6 @@ describe('OAuth refresh whose answer never comes (the connection drops after the
     const r = await getItem('x');
     expect(errorOf(r)).toMatchObject({ code: 'upstream_unavailable' });
     expect(logs).toContain('token refresh failed (invalid_client');
-    expect(await storeOf(host).get('echo-auth', 'alice')).toEqual(old);
+    expect(await tokenStoreOf(host).get('echo-auth', 'alice')).toEqual(old);
   });
 });

@@ -12,17 +12,16 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
 import { AccessTokens } from '../src/auth/access-tokens.js';
 import type { HostConfig } from '../src/config/host-config.js';
-import { containerOf, createHost, type Host } from '../src/host.js';
+import { createHost, type Host } from '../src/host.js';
 import { type HttpServerHandle, serveHttp } from '../src/http/serve-http.js';
 import { hashUserId, telemetryKey } from '../src/observability/hash-user-id.js';
-import { HostServices, resolveService } from '../src/services.js';
 import {
   echoAuthProviders,
   type FakeOAuthServer,
   fakeClient,
   startFakeOAuthServer,
 } from './fake-oauth-server.js';
-import { fixtureApp, inlinePlugin } from './support.js';
+import { fixtureApp, inlinePlugin, tokenStoreOf } from './support.js';
 
 /** Collects on demand, as a test needs (the SDK's readers otherwise export on a timer). */
 class OnDemandReader extends MetricReader {
@@ -105,7 +104,7 @@ beforeEach(() => spans.reset());
 /** Stores a token for the user as a completed authorization would; expired ones need a refresh. */
 async function authorize(expiresAt = Date.now() + 3_600_000): Promise<string> {
   const issued = oauth.mint('items.read');
-  await resolveService(containerOf(host), HostServices.tokenStore).set('echo-auth', USER, {
+  await tokenStoreOf(host).set('echo-auth', USER, {
     accessToken: issued.access_token,
     refreshToken: issued.refresh_token,
     expiresAt,

@@ -1,4 +1,4 @@
-import type { StoredToken, TokenStore, ToolOutcome } from '@toolhost/core';
+import type { StoredToken, ToolOutcome } from '@toolhost/core';
 import type { Cluster } from 'ioredis';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
@@ -6,7 +6,7 @@ import { SHARED_STORE } from '../src/assemble-host.js';
 import { doctorReport } from '../src/cli/doctor.js';
 import type { HostConfig } from '../src/config/host-config.js';
 import { containerOf, createHost, type Host } from '../src/host.js';
-import { HostServices, resolveService } from '../src/services.js';
+import { resolveService } from '../src/services.js';
 import { type FakeOAuthServer, fakeClient, startFakeOAuthServer } from './fake-oauth-server.js';
 import {
   closeClient,
@@ -30,7 +30,7 @@ import {
   tokensOnEveryReplica,
   writesAcrossReplicas,
 } from './replica-scenarios.js';
-import { fixtureApp } from './support.js';
+import { fixtureApp, tokenStoreOf } from './support.js';
 
 // The shared-store scenarios through a real three-master Redis Cluster: every command, MULTI
 // and script must keep its keys in one hash slot (else Redis answers CROSSSLOT), and listing
@@ -92,7 +92,6 @@ const suite = (): StoreUnderTest => ({
   keys: async (pattern) => (await keysPerMaster(pattern)).flat(),
 });
 
-const storeOf = (host: Host): TokenStore => resolveService(containerOf(host), HostServices.tokenStore);
 const sharedOf = (host: Host) => resolveService(containerOf(host), SHARED_STORE)!;
 const getItem = (host: Host, id: string, userId = 'alice') =>
   host.callTool('EchoApi.GetItem', { item_id: id }, { userId });
@@ -113,7 +112,7 @@ async function authorize(
     expiresAt,
     scopes: ['items.read'],
   };
-  await storeOf(host).set('echo-auth', userId, token);
+  await tokenStoreOf(host).set('echo-auth', userId, token);
   return token;
 }
 
@@ -145,7 +144,7 @@ describe('shared store (Redis Cluster): start-up', () => {
     const a = await replica(echoConfig(), env);
     const b = await replica(echoConfig(), env);
     const token = await authorize(a, 'alice');
-    expect(await storeOf(b).get('echo-auth', 'alice')).toEqual(token);
+    expect(await tokenStoreOf(b).get('echo-auth', 'alice')).toEqual(token);
     expect(sharedOf(b).redis.isCluster).toBe(true);
   });
 

@@ -1,11 +1,9 @@
 import { type AddressInfo, connect, createServer, type Socket } from 'node:net';
 import { Writable } from 'node:stream';
-import type { TokenStore } from '@toolhost/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
-import { containerOf, type Host } from '../src/host.js';
+import type { Host } from '../src/host.js';
 import { createLogger } from '../src/logger.js';
-import { HostServices, resolveService } from '../src/services.js';
 import { acknowledgedWritesSurviveFailover, failoverHost } from './failover-scenario.js';
 import { type FakeOAuthServer, startFakeOAuthServer } from './fake-oauth-server.js';
 import {
@@ -16,6 +14,7 @@ import {
   startRedisServer,
   startSentinels,
 } from './redis-server.js';
+import { tokenStoreOf } from './support.js';
 
 // A Sentinel deployment as the issue ran it: a master with AOF, two replicas, three Sentinels.
 // The replication window (normally milliseconds) is widened by holding back the replication
@@ -30,8 +29,6 @@ let upstream: RecordingUpstream;
 let oauth: FakeOAuthServer;
 let host: Host;
 let logs = '';
-
-const tokenStore = (h: Host) => resolveService(containerOf(h), HostServices.tokenStore) as TokenStore;
 
 /** A replica's link to its master that can hold back what the master sends (and lose it). */
 interface ReplicationLink {
@@ -131,7 +128,7 @@ describe('a Sentinel failover in the replication window', () => {
       host,
       oauth,
       upstream,
-      storedToken: () => tokenStore(host).get('echo-auth', 'alice'),
+      storedToken: () => tokenStoreOf(host).get('echo-auth', 'alice'),
       cutReplication: async () => {
         for (const l of links) l.hold();
       },

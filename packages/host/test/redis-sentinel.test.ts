@@ -3,12 +3,11 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { TokenStore, ToolOutcome } from '@toolhost/core';
+import type { ToolOutcome } from '@toolhost/core';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
-import { containerOf, createHost, type Host } from '../src/host.js';
-import { HostServices, resolveService } from '../src/services.js';
+import { createHost, type Host } from '../src/host.js';
 import { type FakeOAuthServer, startFakeOAuthServer } from './fake-oauth-server.js';
 import { closeClient, type RedisServer, redisClient, startRedisServer } from './redis-server.js';
 import {
@@ -17,7 +16,7 @@ import {
   type StoreUnderTest,
   writesAcrossReplicas,
 } from './replica-scenarios.js';
-import { fixtureApp } from './support.js';
+import { fixtureApp, tokenStoreOf } from './support.js';
 
 // A master, its replica and one Sentinel, all real processes: the host finds the master
 // through the Sentinel and follows the failover when the master dies.
@@ -70,7 +69,6 @@ async function startSentinel(masterPort: number): Promise<void> {
     await new Promise((r) => setTimeout(r, 20));
 }
 
-const tokenStore = (h: Host) => resolveService(containerOf(h), HostServices.tokenStore) as TokenStore;
 const code = (o: ToolOutcome) => (o.ok ? undefined : o.error.code);
 const CREATE = { mode: 'execute', request_body: JSON.stringify({ name: 'n1' }) };
 
@@ -160,7 +158,7 @@ describe('shared store through Redis Sentinel: replicas', () => {
 describe('shared store through Redis Sentinel', () => {
   it('finds the master through the Sentinel, and keeps tokens and idempotency keys across a failover', async () => {
     const token = { accessToken: 'sentinel-access', scopes: ['items.read'] };
-    await tokenStore(host).set('echo-auth', 'alice', token);
+    await tokenStoreOf(host).set('echo-auth', 'alice', token);
     const first = await host.callTool('EchoApi.CreateItem', CREATE, {
       userId: 'alice',
       idempotencyKey: 'k1',
@@ -174,12 +172,12 @@ describe('shared store through Redis Sentinel', () => {
 
     await master.stop();
     const deadline = Date.now() + 20_000;
-    let read = await tokenStore(host)
+    let read = await tokenStoreOf(host)
       .get('echo-auth', 'alice')
       .catch(() => undefined);
     while (read === undefined && Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, 200));
-      read = await tokenStore(host)
+      read = await tokenStoreOf(host)
         .get('echo-auth', 'alice')
         .catch(() => undefined);
     }

@@ -7,7 +7,7 @@ import {
   ProtocolError,
   StreamableHTTPClientTransport,
 } from '@modelcontextprotocol/client';
-import type { StoredToken, TokenStore, ToolOutcome } from '@toolhost/core';
+import type { StoredToken, ToolOutcome } from '@toolhost/core';
 import { TokenCipher } from '@toolhost/credentials';
 import { openSharedCipher, RedisChannels, RedisTokenStore, type SharedRedis } from '@toolhost/redis-store';
 import { expect } from 'vitest';
@@ -16,7 +16,7 @@ import { SHARED_STORE } from '../src/assemble-host.js';
 import type { HostConfig } from '../src/config/host-config.js';
 import { disconnect, listConnections } from '../src/connections.js';
 import { containerOf, createHost, type Host } from '../src/host.js';
-import { HostServices, resolveService } from '../src/services.js';
+import { resolveService } from '../src/services.js';
 import { type Balancer, startBalancer } from './balancer.js';
 import { Browser, startFlow } from './browser.js';
 import { echoAuthProviders, type FakeOAuthServer, fakeClient } from './fake-oauth-server.js';
@@ -26,6 +26,7 @@ import {
   fixtureApp,
   type HttpHostProcess,
   spawnHttpHost,
+  tokenStoreOf,
 } from './support.js';
 import { writeHost } from './write-support.js';
 
@@ -49,7 +50,6 @@ export interface StoreUnderTest {
 }
 
 const repoRoot = resolve(fixtureApp, '../../../../..');
-const storeOf = (host: Host): TokenStore => resolveService(containerOf(host), HostServices.tokenStore);
 const errorCode = (o: ToolOutcome) => (o.ok ? undefined : o.error.code);
 const getItem = (host: Host, id: string, userId = 'alice') =>
   host.callTool('EchoApi.GetItem', { item_id: id }, { userId });
@@ -100,7 +100,7 @@ async function authorize(s: StoreUnderTest, host: Host, userId: string, expiresA
     expiresAt,
     scopes: ['items.read'],
   };
-  await storeOf(host).set('echo-auth', userId, token);
+  await tokenStoreOf(host).set('echo-auth', userId, token);
   return token;
 }
 
@@ -116,7 +116,8 @@ export async function tokensOnEveryReplica(s: StoreUnderTest): Promise<void> {
       const raw = (await s.admin.get(key)) ?? '';
       for (const t of tokens) expect(raw).not.toContain(t.accessToken);
     }
-    for (const [i, u] of users.entries()) expect(await storeOf(b!).get('echo-auth', u)).toEqual(tokens[i]);
+    for (const [i, u] of users.entries())
+      expect(await tokenStoreOf(b!).get('echo-auth', u)).toEqual(tokens[i]);
     const listed = await listConnections(b!);
     expect(listed.map((c) => c.userId).sort()).toEqual([...users].sort());
 
@@ -127,7 +128,7 @@ export async function tokensOnEveryReplica(s: StoreUnderTest): Promise<void> {
       `Bearer ${tokens[3]!.accessToken}`,
     ]);
     expect(await disconnect(b!, 'user-3', 'echo-auth')).toMatchObject({ existed: true });
-    expect(await storeOf(a!).get('echo-auth', 'user-3')).toBeUndefined();
+    expect(await tokenStoreOf(a!).get('echo-auth', 'user-3')).toBeUndefined();
     expect(await listConnections(a!)).toHaveLength(11);
   });
 }
@@ -174,7 +175,7 @@ export async function oneRefreshAcrossReplicas(s: StoreUnderTest): Promise<void>
     expect(outcomes.map(errorCode)).toEqual(Array(20).fill(undefined));
     // Rotating refresh tokens: a second refresh with the old one would have been refused.
     expect(s.oauth.grants).toEqual([{ grant_type: 'refresh_token', refresh_token: old.refreshToken }]);
-    const stored = (await storeOf(b!).get('echo-auth', 'alice'))!;
+    const stored = (await tokenStoreOf(b!).get('echo-auth', 'alice'))!;
     expect(stored.accessToken).not.toBe(old.accessToken);
     expect(stored.refreshToken).not.toBe(old.refreshToken);
     expect(new Set(s.upstream.requests.map((r) => r.headers.authorization))).toEqual(

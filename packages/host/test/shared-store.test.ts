@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { Writable } from 'node:stream';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import type { TokenStore, ToolOutcome } from '@toolhost/core';
+import type { ToolOutcome } from '@toolhost/core';
 import { TokenCipher } from '@toolhost/credentials';
 import { RedisTokenStore } from '@toolhost/redis-store';
 import type { Redis } from 'ioredis';
@@ -13,7 +13,7 @@ import type { HostConfig } from '../src/config/host-config.js';
 import { disconnect, listConnections } from '../src/connections.js';
 import { containerOf, createHost, type Host } from '../src/host.js';
 import { createLogger } from '../src/logger.js';
-import { HostServices, resolveService } from '../src/services.js';
+import { resolveService } from '../src/services.js';
 import {
   type FakeOAuthServer,
   fakeClient,
@@ -33,7 +33,7 @@ import {
   tokensOnEveryReplica,
   writesAcrossReplicas,
 } from './replica-scenarios.js';
-import { ALICE_ACCESS_TOKEN, fixtureApp, spawnHttpHost } from './support.js';
+import { ALICE_ACCESS_TOKEN, fixtureApp, spawnHttpHost, tokenStoreOf } from './support.js';
 
 const TOKEN_KEY = 'token-encryption-key-for-replicas';
 const repoRoot = resolve(fixtureApp, '../../../../..');
@@ -94,14 +94,13 @@ const suite = (): StoreUnderTest => ({
   keys: (pattern) => admin.keys(pattern),
 });
 
-const storeOf = (host: Host): TokenStore => resolveService(containerOf(host), HostServices.tokenStore);
 const getItem = (host: Host, id: string) =>
   host.callTool('EchoApi.GetItem', { item_id: id }, { userId: 'alice' });
 const errorCode = (o: ToolOutcome) => (o.ok ? undefined : o.error.code);
 
 /** A token for alice as an authorization on some replica would have stored it. */
 const authorizeAlice = (host: Host, expiresAt = Date.now() + 3_600_000) =>
-  storeAuthorized(oauth, storeOf(host), 'alice', expiresAt);
+  storeAuthorized(oauth, tokenStoreOf(host), 'alice', expiresAt);
 
 beforeAll(async () => {
   redis = await startRedisServer();
@@ -190,7 +189,7 @@ describe('shared store (Redis): start-up', () => {
     ).toBe(true);
     expect(await admin.exists('staging:toolhost:places:{alice}:idempotency')).toBe(1);
     expect(await admin.keys('toolhost:*')).toEqual([]);
-    expect(await storeOf(b).get('echo-auth', 'alice')).toEqual(token);
+    expect(await tokenStoreOf(b).get('echo-auth', 'alice')).toEqual(token);
     expect((await listConnections(b)).map((c) => c.userId)).toEqual(['alice']);
     // Another deployment on the same Redis sees none of it.
     const other = await replica();
@@ -266,11 +265,11 @@ describe('shared store (Redis): encryption that cannot split', () => {
     await admin.flushall();
     // C starts while the salt is missing, and writes one of its own.
     const c = await replica();
-    await storeOf(a).set('echo-auth', 'alice', token('alice'));
-    await storeOf(c).set('echo-auth', 'bob', token('bob'));
+    await tokenStoreOf(a).set('echo-auth', 'alice', token('alice'));
+    await tokenStoreOf(c).set('echo-auth', 'bob', token('bob'));
     for (const host of [a, b, c]) {
-      expect(await storeOf(host).get('echo-auth', 'alice')).toEqual(token('alice'));
-      expect(await storeOf(host).get('echo-auth', 'bob')).toEqual(token('bob'));
+      expect(await tokenStoreOf(host).get('echo-auth', 'alice')).toEqual(token('alice'));
+      expect(await tokenStoreOf(host).get('echo-auth', 'bob')).toEqual(token('bob'));
     }
     // Cookies signed on one replica are accepted on the others.
     expect(sharedOf(a).signingKey('oauth-flow-binding')).toEqual(
@@ -282,24 +281,24 @@ describe('shared store (Redis): encryption that cannot split', () => {
   it('writes the salt back at the next read of a running replica, and a new replica then uses it', async () => {
     const a = await replica();
     const before = await admin.get(SALT);
-    await storeOf(a).set('echo-auth', 'alice', token('alice'));
+    await tokenStoreOf(a).set('echo-auth', 'alice', token('alice'));
     await admin.flushall();
-    expect(await storeOf(a).get('echo-auth', 'alice')).toBeUndefined();
+    expect(await tokenStoreOf(a).get('echo-auth', 'alice')).toBeUndefined();
     expect(await admin.get(SALT)).toBe(before);
     expect(logs).toContain('shared token salt was missing from Redis');
     const c = await replica();
-    await storeOf(c).set('echo-auth', 'bob', token('bob'));
-    expect(await storeOf(a).get('echo-auth', 'bob')).toEqual(token('bob'));
+    await tokenStoreOf(c).set('echo-auth', 'bob', token('bob'));
+    expect(await tokenStoreOf(a).get('echo-auth', 'bob')).toEqual(token('bob'));
   });
 
   it('opens values sealed under an older salt, and doctor says what it found', async () => {
     const a = await replica();
-    await storeOf(a).set('echo-auth', 'alice', token('alice'));
+    await tokenStoreOf(a).set('echo-auth', 'alice', token('alice'));
     await admin.set(SALT, Buffer.alloc(16, 7).toString('base64'));
     const b = await replica();
-    await storeOf(b).set('echo-auth', 'bob', token('bob'));
-    expect(await storeOf(a).get('echo-auth', 'bob')).toEqual(token('bob'));
-    expect(await storeOf(b).get('echo-auth', 'alice')).toEqual(token('alice'));
+    await tokenStoreOf(b).set('echo-auth', 'bob', token('bob'));
+    expect(await tokenStoreOf(a).get('echo-auth', 'bob')).toEqual(token('bob'));
+    expect(await tokenStoreOf(b).get('echo-auth', 'alice')).toEqual(token('alice'));
     const report = await doctorReport(a, { env: replicaEnv() });
     expect(report.text).toContain(
       'Tokens in Redis: 2, all open with this TOOLHOST_TOKEN_KEY (sealed under 2 salts)',
@@ -310,7 +309,7 @@ describe('shared store (Redis): encryption that cannot split', () => {
   it('refuses a salt in Redis that toolhost did not write, naming the key', async () => {
     const a = await replica();
     await admin.set(SALT, 'not-a-salt');
-    await expect(storeOf(a).get('echo-auth', 'alice')).rejects.toThrow(
+    await expect(tokenStoreOf(a).get('echo-auth', 'alice')).rejects.toThrow(
       /shared token salt in Redis \(toolhost:token-salt\) is not a 16-byte base64 value/,
     );
     const report = await doctorReport(a, { env: replicaEnv() });
@@ -330,10 +329,10 @@ describe('shared store (Redis): encryption that cannot split', () => {
 
   it("lists only the connections of a user whose id contains '*'", async () => {
     const a = await replica();
-    await storeOf(a).set('echo-auth', 'alice', token('alice'));
-    await storeOf(a).set('echo-auth', '*', token('star'));
-    expect((await storeOf(a).list!({ userId: '*' })).map((c) => c.userId)).toEqual(['*']);
-    expect((await storeOf(a).list!({ userId: 'a*' })).map((c) => c.userId)).toEqual([]);
+    await tokenStoreOf(a).set('echo-auth', 'alice', token('alice'));
+    await tokenStoreOf(a).set('echo-auth', '*', token('star'));
+    expect((await tokenStoreOf(a).list!({ userId: '*' })).map((c) => c.userId)).toEqual(['*']);
+    expect((await tokenStoreOf(a).list!({ userId: 'a*' })).map((c) => c.userId)).toEqual([]);
   });
 });
 
@@ -354,7 +353,7 @@ describe('shared store (Redis): one refresh across replicas', () => {
       code: 'upstream_unavailable',
       retryable: true,
     });
-    expect(await storeOf(a).get('echo-auth', 'alice')).toEqual(old);
+    expect(await tokenStoreOf(a).get('echo-auth', 'alice')).toEqual(old);
     // The lock was released: the next call tries again at once rather than wait for its expiry.
     expect(await admin.keys('toolhost:refresh-lock:*')).toEqual([]);
     expect(errorCode(await getItem(a, 'i2'))).toBe('upstream_unavailable');
@@ -403,7 +402,7 @@ describe('shared store (Redis): deadlines on token requests', () => {
         expect(errorCode(later)).toBe(undefined);
         expect(errorCode(await getItem(a, 'later-a'))).toBe(undefined);
         expect(oauth.grants).toEqual([{ grant_type: 'refresh_token', refresh_token: old.refreshToken }]);
-        const stored = await storeOf(a).get('echo-auth', 'alice');
+        const stored = await tokenStoreOf(a).get('echo-auth', 'alice');
         expect(new Set(upstream.requests.map((r) => r.headers.authorization))).toEqual(
           new Set([`Bearer ${stored?.accessToken}`]),
         );
@@ -423,7 +422,7 @@ describe('shared store (Redis): deadlines on token requests', () => {
     const old = await authorizeAlice(a, Date.now() - 1000);
     expect(errorCode(await getItem(a, 'i1'))).toBe('upstream_unavailable');
     // The mark travels with the sealed token: B reads it and asks for a sign-in instead.
-    expect((await storeOf(b).get('echo-auth', 'alice'))?.refreshSentAt).toBeTypeOf('number');
+    expect((await tokenStoreOf(b).get('echo-auth', 'alice'))?.refreshSentAt).toBeTypeOf('number');
     await new Promise((r) => setTimeout(r, 2100)); // past the lock's 'recently failed' mark
     const onB = await getItem(b, 'i2');
     expect(onB.ok ? undefined : onB.error).toMatchObject({ code: 'authorization_required' });
@@ -446,12 +445,12 @@ describe('shared store (Redis): deadlines on token requests', () => {
     oauth.beforeAnswer = undefined;
     await redis.start();
     const deadline = Date.now() + 10_000;
-    let stored = await storeOf(b)
+    let stored = await tokenStoreOf(b)
       .get('echo-auth', 'alice')
       .catch(() => undefined);
     while (stored?.accessToken !== rotated.slice('Bearer '.length) && Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, 100));
-      stored = await storeOf(b)
+      stored = await tokenStoreOf(b)
         .get('echo-auth', 'alice')
         .catch(() => undefined);
     }
@@ -475,7 +474,7 @@ describe('shared store (Redis): deadlines on token requests', () => {
     // The token request deadline is 1 s and the endpoint never answers: 2 s more for a loaded
     // machine, far from the hang a missing deadline would be.
     expect(Date.now() - started).toBeLessThan(3000);
-    expect(await storeOf(a).get('echo-auth', 'alice')).toBeUndefined();
+    expect(await tokenStoreOf(a).get('echo-auth', 'alice')).toBeUndefined();
   });
 
   it('refuses a token request deadline as long as the refresh lock', async () => {

@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import {
   CONTRACT_VERSION,
   registerToolSet,
+  type TokenStore,
   type ToolDeclaration,
   type ToolPlugin,
   type TrafficPolicy,
@@ -14,6 +15,12 @@ import {
 import { afterAll } from 'vitest';
 import { hostCliPath } from '../../testing/src/spawn-host.js';
 import type { HostConfig } from '../src/config/host-config.js';
+import { containerOf, type Host } from '../src/host.js';
+import { HostServices, resolveService } from '../src/services.js';
+
+/** The token store a host keeps its users' vendor tokens in (to plant or read one directly). */
+export const tokenStoreOf = (host: Host): TokenStore =>
+  resolveService(containerOf(host), HostServices.tokenStore) as TokenStore;
 
 /** The lines of a JSON-lines file (an audit log), parsed. */
 export function jsonLines(file: string): Record<string, unknown>[] {
