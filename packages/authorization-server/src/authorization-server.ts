@@ -38,6 +38,7 @@ export async function createAuthorizationServer(
     (typeof options.issuer === 'function' ? options.issuer() : options.issuer).replace(/\/$/, '');
   const resources = () => (typeof options.resources === 'function' ? options.resources() : options.resources);
   const loopback = () => issuerIsLoopback(issuer());
+  const registeredClientSeconds = (options.registration?.clientDays ?? 90) * 86_400;
   const ctx: Context = {
     options,
     store,
@@ -53,6 +54,7 @@ export async function createAuthorizationServer(
         ...(options.metadataFetch?.ca ? { ca: options.metadataFetch.ca } : {}),
       },
       defaultCacheSeconds: 300,
+      registeredClientSeconds,
       firstParty: () =>
         (options.firstPartyClients ?? []).map((c) => ({
           clientId: c.clientId,
@@ -136,7 +138,7 @@ export async function createAuthorizationServer(
               perAddress: options.registration?.perAddress ?? 20,
               total: options.registration?.total ?? 500,
               windowSeconds: options.registration?.windowSeconds ?? 3600,
-              clientSeconds: (options.registration?.clientDays ?? 90) * 86_400,
+              clientSeconds: registeredClientSeconds,
             });
             ctx.emit({ type: 'client_registered', clientId: String(answer.client_id) });
             sendJson(res, 201, answer, OPEN_CORS);

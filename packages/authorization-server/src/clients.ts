@@ -59,6 +59,11 @@ export interface ClientResolverOptions {
   defaultCacheSeconds: number;
   /** Clients known without registration (the embedding application's own pages). */
   firstParty?: () => readonly Client[];
+  /**
+   * How long a registered client is kept after it was last seen (seconds): each use keeps it
+   * for this long again, so only clients nobody uses any more expire.
+   */
+  registeredClientSeconds?: number;
 }
 
 interface Cached {
@@ -85,6 +90,8 @@ export class ClientResolver {
     if (!isMetadataDocumentId(clientId)) {
       const saved = await this.options.store.get(`client:${clientId}`);
       if (saved === undefined) throw new ClientError('invalid_client', 'This client is not registered here');
+      const keep = this.options.registeredClientSeconds;
+      if (keep !== undefined) await this.options.store.set(`client:${clientId}`, saved, keep);
       return JSON.parse(saved) as Client;
     }
     if (!this.options.metadataDocuments) {

@@ -66,6 +66,10 @@ export interface AuthorizationServerOptions {
   }[];
   accessTokenSeconds?: number;
   refreshTokenSeconds?: number;
+  /**
+   * Dynamic registration's limits: registrations per address and in all per window, and how
+   * many days a registered client is kept after it was last used (90).
+   */
   registration?: { perAddress?: number; total?: number; windowSeconds?: number; clientDays?: number };
   metadataFetch?: { timeoutMs?: number; maxBytes?: number; ca?: string[] };
   /** Records sign-in, consent, token issue, refresh, revocation and refusals (the audit log). */
