@@ -182,24 +182,9 @@ export function describeRedisError(message: string, sentinelName = 'mymaster'): 
   return `no Sentinel answered${last ? ` (last: ${last})` : ''}; retrying`;
 }
 
-/**
- * Connects to Redis (redis:// or rediss:// for TLS) and waits until it answers, so that a
- * host that cannot reach its shared store refuses to start rather than serve without it.
- * Commands issued while the connection is down fail at once instead of queueing: a call then
- * answers `store_unavailable` quickly, and the client keeps reconnecting in the background.
- */
-export async function connectRedis(
-  url: string,
-  logger?: StoreLogger,
-  options: RedisOptions = {},
-): Promise<SharedRedis> {
-  const shown = redactRedisUrl(url);
-  if (options.cluster?.length && options.sentinels?.length)
-    throw new SharedStoreStartError(
-      'store.cluster and store.sentinels are both set: a shared store is either a Redis Cluster or found through Sentinels; keep one.',
-    );
-  // Loaded here, when a shared store is configured: a host without one never pays for it.
-  const { Redis, Cluster } = await import('ioredis');
+/** The client for `url` and `options`, not connected yet; the first connection does not retry. */
+function createClient(ioredis: typeof import('ioredis'), url: string, options: RedisOptions): SharedRedis {
+  const { Redis, Cluster } = ioredis;
   const [target] = connectionOf(url, options);
   const settings: RedisClientOptions = {
     lazyConnect: true,
@@ -214,23 +199,28 @@ export async function connectRedis(
     retryStrategy: () => null,
     sentinelRetryStrategy: () => null,
   };
-  const client: SharedRedis = options.cluster?.length
-    ? new Cluster(options.cluster.map(hostPort), {
-        lazyConnect: true,
-        enableOfflineQueue: false,
-        ...(options.keyPrefix ? { keyPrefix: options.keyPrefix } : {}),
-        // Each node's connection: the URL's credentials and TLS, the same timeouts.
-        redisOptions: {
-          ...clusterNodeOptions(url),
-          maxRetriesPerRequest: 1,
-          connectTimeout: settings.connectTimeout,
-          commandTimeout: settings.commandTimeout,
-        },
-        clusterRetryStrategy: () => null,
-      })
-    : typeof target === 'string'
-      ? new Redis(target, settings)
-      : new Redis({ ...target, ...settings });
+  if (options.cluster?.length)
+    return new Cluster(options.cluster.map(hostPort), {
+      lazyConnect: true,
+      enableOfflineQueue: false,
+      ...(options.keyPrefix ? { keyPrefix: options.keyPrefix } : {}),
+      // Each node's connection: the URL's credentials and TLS, the same timeouts.
+      redisOptions: {
+        ...clusterNodeOptions(url),
+        maxRetriesPerRequest: 1,
+        connectTimeout: settings.connectTimeout,
+        commandTimeout: settings.commandTimeout,
+      },
+      clusterRetryStrategy: () => null,
+    });
+  return typeof target === 'string' ? new Redis(target, settings) : new Redis({ ...target, ...settings });
+}
+
+/**
+ * Keeps the errors of the first connection (for the start-up message) and, once `started()`,
+ * logs one line per outage and one when Redis answers again.
+ */
+function watchConnection(client: SharedRedis, shown: string, options: RedisOptions, logger?: StoreLogger) {
   let lastError: string | undefined;
   const startErrors: Error[] = [];
   let started = false;
@@ -256,27 +246,64 @@ export async function connectRedis(
     if (lastError !== undefined) logger?.info({ redis: shown }, 'shared store (Redis) reachable again');
     lastError = undefined;
   });
-  try {
-    await client.connect();
-    await client.ping();
-  } catch (e) {
-    client.disconnect();
-    const where = options.sentinels?.length
-      ? `${shown} (master '${options.sentinelName ?? 'mymaster'}' of the Sentinels ${options.sentinels.join(', ')})`
-      : options.cluster?.length
-        ? `the Redis Cluster of ${options.cluster.join(', ')}`
-        : shown;
-    throw new SharedStoreStartError(
-      `Cannot reach the shared store at ${where}: ${describeConnectFailure(startErrors, e, url.startsWith('rediss:'), Boolean(options.cluster?.length))}. Start Redis, or unset TOOLHOST_REDIS_URL / store.redisUrl${options.cluster?.length ? ' / store.cluster' : ''} to run a single host with its own store.`,
-    );
-  }
-  started = true;
-  // Once serving, reconnect for as long as it takes, backing off up to 2 s between attempts.
+  return {
+    startErrors,
+    started() {
+      started = true;
+    },
+  };
+}
+
+/** Why start-up stops: where the store was looked for and what went wrong, in an operator's words. */
+function unreachableAtStart(url: string, options: RedisOptions, errors: readonly Error[], last: unknown) {
+  const shown = redactRedisUrl(url);
+  const cluster = Boolean(options.cluster?.length);
+  const where = options.sentinels?.length
+    ? `${shown} (master '${options.sentinelName ?? 'mymaster'}' of the Sentinels ${options.sentinels.join(', ')})`
+    : cluster
+      ? `the Redis Cluster of ${options.cluster!.join(', ')}`
+      : shown;
+  return new SharedStoreStartError(
+    `Cannot reach the shared store at ${where}: ${describeConnectFailure(errors, last, url.startsWith('rediss:'), cluster)}. Start Redis, or unset TOOLHOST_REDIS_URL / store.redisUrl${cluster ? ' / store.cluster' : ''} to run a single host with its own store.`,
+  );
+}
+
+/** Once serving, reconnect for as long as it takes, backing off up to 2 s between attempts. */
+function keepReconnecting(client: SharedRedis): void {
   const backOff = (attempt: number) => Math.min(attempt * 100, 2000);
   if (client.isCluster) (client as Cluster).options.clusterRetryStrategy = backOff;
   else {
     (client as Redis).options.retryStrategy = backOff;
     (client as Redis).options.sentinelRetryStrategy = backOff;
   }
+}
+
+/**
+ * Connects to Redis (redis:// or rediss:// for TLS) and waits until it answers, so that a
+ * host that cannot reach its shared store refuses to start rather than serve without it.
+ * Commands issued while the connection is down fail at once instead of queueing: a call then
+ * answers `store_unavailable` quickly, and the client keeps reconnecting in the background.
+ */
+export async function connectRedis(
+  url: string,
+  logger?: StoreLogger,
+  options: RedisOptions = {},
+): Promise<SharedRedis> {
+  if (options.cluster?.length && options.sentinels?.length)
+    throw new SharedStoreStartError(
+      'store.cluster and store.sentinels are both set: a shared store is either a Redis Cluster or found through Sentinels; keep one.',
+    );
+  // Loaded here, when a shared store is configured: a host without one never pays for it.
+  const client = createClient(await import('ioredis'), url, options);
+  const connection = watchConnection(client, redactRedisUrl(url), options, logger);
+  try {
+    await client.connect();
+    await client.ping();
+  } catch (e) {
+    client.disconnect();
+    throw unreachableAtStart(url, options, connection.startErrors, e);
+  }
+  connection.started();
+  keepReconnecting(client);
   return client;
 }

@@ -70,6 +70,12 @@ export interface SharedStoreOptions {
   refreshLockMs: number;
 }
 
+/** What replicas acknowledge a write by: the configured count, 1 by default with Sentinels. */
+const durabilityOf = (store: StoreSettings): Durability => ({
+  replicaAcks: store.replicaAcks ?? (store.sentinels?.length ? 1 : 0),
+  timeoutMs: store.replicaAckTimeoutMs ?? 1000,
+});
+
 /**
  * Opens the shared store. Fails start-up rather than fall back: a replica with a store of its
  * own would hand out authorization links and refresh tokens that the others never see.
@@ -94,53 +100,62 @@ export async function openSharedStore(options: SharedStoreOptions, host: HostPar
   try {
     const cipher = await SharedCipher.open(redis, host.Cipher, key, logger ? { logger } : {});
     channels = await RedisChannels.open(redis, logger);
-    const signals = await RedisAuthorizationSignals.open(channels, new host.Waiters());
-    const durability: Durability = {
-      replicaAcks: store.replicaAcks ?? (store.sentinels?.length ? 1 : 0),
-      timeoutMs: store.replicaAckTimeoutMs ?? 1000,
-    };
-    const tokenStore = new RedisTokenStore(redis, cipher, channels, undefined, durability);
-    await tokenStore.listenForChanges();
-    const opened = channels;
-    const pacing = sharedPacers(redis, logger);
-    const commandTimeoutMs = store.commandTimeoutMs ?? 5000;
-    const health = new StoreHealth(redis, redactRedisUrl(url), logger, Math.min(commandTimeoutMs, 2000));
-    const writeRecords = new RedisRecords(redis, undefined, () => cipher.agree(), durability);
-    const results = new RedisResults(redis, cipher, logger);
-    return {
-      redis,
-      tokenStore,
-      cipher,
-      refreshLock: new RedisRefreshLock(redis, options.refreshLockMs),
-      pacers: pacing.factory,
-      degradedPacing: () =>
-        Object.fromEntries([...pacing.made].map(([name, pacer]) => [name, pacer.degraded ? 1 : 0])),
-      channels,
-      flows: (providerId) => ({
-        pending: new RedisPendingAuthorizations(redis, cipher, providerId, host.pendingBounds),
-        signals,
-      }),
-      signingKey: (purpose) => cipher.derive(purpose),
-      writeRecords,
-      places: new RedisPlaces(redis),
-      results,
-      replicas: {
-        signingKey: (purpose) => cipher.derive(purpose),
-        reachable: () => health.up,
-        sessions: (idleMs) => new RedisSessions(redis, opened, idleMs),
-        results,
-        redis,
-      },
-      reachable: () => health.up,
-      async close() {
-        health.stop();
-        await opened.close();
-        await redis.quit().catch(() => redis.disconnect());
-      },
-    };
+    return await storeOn(redis, cipher, channels, options, host);
   } catch (e) {
     await channels?.close();
     redis.disconnect();
     throw e;
   }
+}
+
+/** The store's parts on an open connection, its cipher and its channels. */
+async function storeOn(
+  redis: SharedRedis,
+  cipher: SharedCipher,
+  channels: RedisChannels,
+  options: SharedStoreOptions,
+  host: HostParts,
+): Promise<SharedStore> {
+  const { url, settings: store = {} } = options;
+  const logger = host.logger;
+  const durability = durabilityOf(store);
+  const signals = await RedisAuthorizationSignals.open(channels, new host.Waiters());
+  const tokenStore = new RedisTokenStore(redis, cipher, channels, undefined, durability);
+  await tokenStore.listenForChanges();
+  const pacing = sharedPacers(redis, logger);
+  const commandTimeoutMs = store.commandTimeoutMs ?? 5000;
+  const health = new StoreHealth(redis, redactRedisUrl(url), logger, Math.min(commandTimeoutMs, 2000));
+  const results = new RedisResults(redis, cipher, logger);
+  const signingKey = (purpose: string) => cipher.derive(purpose);
+  return {
+    redis,
+    tokenStore,
+    cipher,
+    refreshLock: new RedisRefreshLock(redis, options.refreshLockMs),
+    pacers: pacing.factory,
+    degradedPacing: () =>
+      Object.fromEntries([...pacing.made].map(([name, pacer]) => [name, pacer.degraded ? 1 : 0])),
+    channels,
+    flows: (providerId) => ({
+      pending: new RedisPendingAuthorizations(redis, cipher, providerId, host.pendingBounds),
+      signals,
+    }),
+    signingKey,
+    writeRecords: new RedisRecords(redis, undefined, () => cipher.agree(), durability),
+    places: new RedisPlaces(redis),
+    results,
+    replicas: {
+      signingKey,
+      reachable: () => health.up,
+      sessions: (idleMs) => new RedisSessions(redis, channels, idleMs),
+      results,
+      redis,
+    },
+    reachable: () => health.up,
+    async close() {
+      health.stop();
+      await channels.close();
+      await redis.quit().catch(() => redis.disconnect());
+    },
+  };
 }
