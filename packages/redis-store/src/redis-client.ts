@@ -182,8 +182,11 @@ export function describeRedisError(message: string, sentinelName = 'mymaster'): 
   return `no Sentinel answered${last ? ` (last: ${last})` : ''}; retrying`;
 }
 
+/** The classes `connectRedis` takes from the dynamically imported client library. */
+type IoRedis = { Redis: typeof Redis; Cluster: typeof Cluster };
+
 /** The client for `url` and `options`, not connected yet; the first connection does not retry. */
-function createClient(ioredis: typeof import('ioredis'), url: string, options: RedisOptions): SharedRedis {
+function createClient(ioredis: IoRedis, url: string, options: RedisOptions): SharedRedis {
   const { Redis, Cluster } = ioredis;
   const [target] = connectionOf(url, options);
   const settings: RedisClientOptions = {
