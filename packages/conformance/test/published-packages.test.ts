@@ -158,6 +158,7 @@ describe('a global install', () => {
           'authorization-server',
           'redis-store',
           'credentials',
+          'write-safety',
           'front-door',
           'host',
           'plugin-crm-events',

@@ -3,10 +3,10 @@
 // the serving layers stay apart from how the host composes its services.
 import type { BehaviorHints, JsonSchema, ToolOutcome, ToolPlugin } from '@toolhost/core';
 import type { SignInProvider } from '@toolhost/credentials';
+import type { ConfirmWrite, PreviewOutcome } from '@toolhost/write-safety';
 import type { CallWaitObserver } from './call-waits.js';
 import type { ResolvedHostConfig } from './config/host-config.js';
 import type { ServingSupport } from './serving-support.js';
-import type { ConfirmWrite, PreviewOutcome } from './writes/write-safety.js';
 
 /**
  * A tool as an embedder or transport sees it, described once when the host is created: the MCP

@@ -8,6 +8,7 @@ import {
   type SignInProvider,
 } from '@toolhost/credentials';
 import type { RegisteredTool } from '@toolhost/engine';
+import { createWriteSafety } from '@toolhost/write-safety';
 import type { DependencyContainer } from 'tsyringe';
 import { ACTIVE_AUTH_PROVIDERS, composeServices, SHARED_STORE } from './assemble-host.js';
 import { encryptedDataDir } from './auth/build-auth-providers.js';
@@ -36,7 +37,6 @@ export type { CallOptions, Host, ToolEndpoint, ToolInfo } from './host-api.js';
 
 import type { ServingSupport, ToolSetSkill } from './serving-support.js';
 import { unknownToolMessage } from './unknown-tool.js';
-import { createWriteSafety } from './writes/write-safety.js';
 
 const require = createRequire(import.meta.url);
 // Required, not imported: see docs/performance.md, "CommonJS packages at start". tsyringe needs
@@ -130,7 +130,7 @@ async function assemble(
     : undefined;
   const calls = new CallLifecycle(services.engine, log, telemetry);
   const writes = createWriteSafety({
-    config,
+    settings: config.tools,
     calls,
     engine: services.engine,
     shared: services.shared,

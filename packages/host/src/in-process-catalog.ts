@@ -1,4 +1,5 @@
 import type { ToolOutcome } from '@toolhost/core';
+import type { ConfirmWrite } from '@toolhost/write-safety';
 import { didYouMean } from './config/did-you-mean.js';
 import { ConfigError } from './config/load-config.js';
 import { globMatcher } from './config/tool-selection.js';
@@ -18,7 +19,6 @@ import {
 import { checkHostToolArguments } from './mcp/host-tool-arguments.js';
 import type { Tool } from './mcp/sdk.js';
 import { ToolNameMap } from './tool-names.js';
-import type { ConfirmWrite } from './writes/write-safety.js';
 
 /** What an in-process adapter (AI SDK, LangChain, OpenAI Agents) hands a model, chosen as `serve` chooses for an MCP client. */
 export interface InProcessToolsOptions {

@@ -23,6 +23,7 @@ export {
   type VerifiedToken,
 } from '@toolhost/front-door';
 export { ToolIndex, type ToolMatch, type ToolSearchOptions } from '@toolhost/search';
+export type { ConfirmWrite, PreviewOutcome } from '@toolhost/write-safety';
 export { AccessTokens } from './auth/access-tokens.js';
 export { defaultTokenStore } from './auth/build-auth-providers.js';
 export {
@@ -78,4 +79,3 @@ export { HostServices, registerService, resolveService } from './services.js';
 export type { QueryParameterName, ServingSupport } from './serving-support.js';
 export { serveStdio } from './stdio/serve-stdio.js';
 export { MAX_MCP_NAME, mcpToolName, ToolNameMap } from './tool-names.js';
-export type { ConfirmWrite, PreviewOutcome } from './writes/write-safety.js';

@@ -4,11 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RequestPreview, ToolOutcome } from '@toolhost/core';
 import { MemoryTokenStore } from '@toolhost/credentials';
+import { callFingerprint, FileRecords } from '@toolhost/write-safety';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
 import { createHost, type Host } from '../src/host.js';
-import { FileRecords } from '../src/writes/file-records.js';
-import { callFingerprint } from '../src/writes/idempotency-keys.js';
 import { inlinePlugin } from './support.js';
 import { mcpClient, textOf, WRITE_KEY, writeHost, writeTools } from './write-support.js';
 

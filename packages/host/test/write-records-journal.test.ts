@@ -2,10 +2,10 @@ import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { FileRecords } from '@toolhost/write-safety';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
 import { IDEMPOTENCY_META_KEY } from '../src/mcp/tool-calls.js';
-import { FileRecords } from '../src/writes/file-records.js';
 import { type HttpHostProcess, spawnHttpHost } from './support.js';
 
 // The write-records file near its bounds (8,000 records, 40 MB): a user's keyed writes up to

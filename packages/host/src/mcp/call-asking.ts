@@ -1,6 +1,6 @@
 import type { ToolOutcome } from '@toolhost/core';
+import type { ConfirmWrite } from '@toolhost/write-safety';
 import type { CallOptions } from '../host-api.js';
-import type { ConfirmWrite } from '../writes/write-safety.js';
 import type { CallAudit } from './call-audit.js';
 import { clientCapabilitiesOf } from './client-identity.js';
 import {

@@ -1,4 +1,4 @@
-import type { ConfirmWrite } from '../writes/write-safety.js';
+import type { ConfirmWrite } from '@toolhost/write-safety';
 import { clientCapabilitiesOf } from './client-identity.js';
 import { servesModernEra } from './protocol-eras.js';
 import type { RequestId, Server, ServerContext } from './sdk.js';

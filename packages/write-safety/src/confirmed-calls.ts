@@ -3,7 +3,7 @@ import type { KeyKind } from './idempotency-keys.js';
 
 /**
  * How long a confirmed call's outcome answers a retry of its confirmation: as long as the
- * confirmation itself is valid (MCP 2026-07-28 `requestState`, mcp/confirmation-state.ts), so
+ * confirmation itself is valid (MCP 2026-07-28 `requestState`, the host's mcp/confirmation-state.ts), so
  * that no retry it still admits finds its record gone and sends again.
  */
 export const CONFIRMED_CALL_TTL_MS = 10 * 60_000;

@@ -1,13 +1,11 @@
-import { type CallContext, type RequestPreview, ToolError, type ToolOutcome } from '@toolhost/core';
+import { type RequestPreview, ToolError, type ToolOutcome } from '@toolhost/core';
 import type { DispatchResult, PreparedRequest, ToolEngine } from '@toolhost/engine';
-import type { CallLifecycle } from '../call-lifecycle.js';
-import type { CallWaitObserver } from '../call-waits.js';
-import type { ResolvedHostConfig } from '../config/host-config.js';
 import { CONFIRMED_CALL_TTL_MS, CONFIRMED_CALLS } from './confirmed-calls.js';
 import { type ExpiringRecords, MemoryRecords } from './expiring-records.js';
 import { FileRecords } from './file-records.js';
 import { callFingerprint, IdempotencyKeys } from './idempotency-keys.js';
 import { type PerUserPlaces, ProcessPlaces } from './per-user-budget.js';
+import type { CallRunner, RunningCall, WriteSafetySettings } from './ports.js';
 import { type ClaimedPreview, describeRequest, Previews } from './previews.js';
 import { plainRecords, type RecordCodec, type Sealer, sealedRecords } from './record-codec.js';
 
@@ -20,7 +18,8 @@ export type ConfirmWrite = (
   signal: AbortSignal,
 ) => Promise<boolean>;
 
-export interface WriteCallOptions {
+/** One write call; `Wait` is the host's observer of the call's waits. */
+export interface WriteCallOptions<Wait = unknown> {
   userId: string;
   signal?: AbortSignal;
   /** Sends at most once per user and key; the same key again answers the first outcome. */
@@ -33,7 +32,7 @@ export interface WriteCallOptions {
   /** How to ask the person, where the client can be asked (tools.confirmWrites). */
   confirm?: ConfirmWrite;
   /** Hears of the waits the call goes through (MCP progress and log notifications). */
-  onWait?: CallWaitObserver;
+  onWait?: Wait;
   /** Which tools' previews may be applied (the request's narrowing), and what hides the rest. */
   applyOnly?: { tools: ReadonlySet<string>; hiddenBy: string };
 }
@@ -58,10 +57,10 @@ function asOutcome(e: unknown): ToolOutcome {
  * The write safety of every tool that is not read-only: previews sent later exactly as shown,
  * confirmation by a person before sending, idempotency keys. Read-only tools never come here.
  */
-export class WriteSafety {
+export class WriteSafety<Wait = unknown> {
   constructor(
     private readonly records: ExpiringRecords,
-    private readonly calls: CallLifecycle,
+    private readonly calls: CallRunner<Wait>,
     private readonly engine: ToolEngine,
     private readonly previews: Previews,
     private readonly keys: IdempotencyKeys,
@@ -77,7 +76,7 @@ export class WriteSafety {
   }
 
   /** A direct call of a write tool. */
-  call(name: string, args: unknown, o: WriteCallOptions): Promise<ToolOutcome> {
+  call(name: string, args: unknown, o: WriteCallOptions<Wait>): Promise<ToolOutcome> {
     return this.keyed(
       o,
       () => callFingerprint(name, args),
@@ -109,7 +108,7 @@ export class WriteSafety {
   }
 
   /** Sends a previewed request, once; what a direct call would answer. */
-  apply(previewId: string, o: WriteCallOptions): Promise<ToolOutcome> {
+  apply(previewId: string, o: WriteCallOptions<Wait>): Promise<ToolOutcome> {
     return this.keyed(
       o,
       () => callFingerprint('apply_preview', previewId),
@@ -137,7 +136,7 @@ export class WriteSafety {
     );
   }
 
-  private sendClaimed(claimed: ClaimedPreview, o: WriteCallOptions): Promise<DispatchResult> {
+  private sendClaimed(claimed: ClaimedPreview, o: WriteCallOptions<Wait>): Promise<DispatchResult> {
     return this.calls.within(
       claimed.prepared.tool,
       o.userId,
@@ -154,9 +153,9 @@ export class WriteSafety {
    */
   private async confirmThenSend(
     prepared: PreparedRequest,
-    o: WriteCallOptions,
+    o: WriteCallOptions<Wait>,
     // The call's own context, passed on as it is: observers match the send to the call by it.
-    context: CallContext & { signal: AbortSignal },
+    context: RunningCall,
     direct: boolean,
   ): Promise<DispatchResult> {
     if (this.confirmWrites && o.confirm) {
@@ -181,7 +180,7 @@ export class WriteSafety {
   }
 
   private async keyed(
-    o: WriteCallOptions,
+    o: WriteCallOptions<Wait>,
     // Computed only for a call with a key: most calls have none.
     fingerprint: () => string,
     attempt: () => Promise<DispatchResult>,
@@ -199,7 +198,7 @@ export class WriteSafety {
   }
 }
 
-/** What write safety takes of the store replicas share (store/shared-store.ts gives it). */
+/** What write safety takes of the store replicas share (the host's store/shared-store.ts gives it). */
 export interface SharedWrites {
   readonly writeRecords: ExpiringRecords;
   /** Each user's previews and idempotency keys, counted across the replicas for their bounds. */
@@ -207,35 +206,48 @@ export interface SharedWrites {
   readonly cipher: Sealer;
 }
 
+/** Where the host keeps its own encrypted files, and their key (TOOLHOST_TOKEN_KEY). */
+export interface OwnFile {
+  dataDir: string;
+  key: string;
+}
+
+interface RecordsPlace {
+  records: ExpiringRecords;
+  codec: RecordCodec;
+  /** Each user's places, counted where their records are (so that a restart keeps the count). */
+  places: PerUserPlaces;
+}
+
 /**
  * Where previews and idempotency keys live, as tokens do: Redis when replicas share a store,
  * a sealed file beside the token file when the host keeps tokens there, else memory.
  */
-function writeRecords(
-  shared: SharedWrites | undefined,
-  file: { dataDir: string; key: string } | undefined,
-): { records: ExpiringRecords; codec: RecordCodec } {
-  if (shared) return { records: shared.writeRecords, codec: sealedRecords(shared.cipher) };
-  // The whole file is sealed: each record needs no sealing of its own.
-  if (file) return { records: FileRecords.inDirectory(file.dataDir, file.key), codec: plainRecords };
-  return { records: new MemoryRecords(), codec: plainRecords };
+function writeRecords(shared: SharedWrites | undefined, file: OwnFile | undefined): RecordsPlace {
+  if (shared)
+    return { records: shared.writeRecords, codec: sealedRecords(shared.cipher), places: shared.places };
+  if (file) {
+    // The whole file is sealed: each record needs no sealing of its own.
+    const records = FileRecords.inDirectory(file.dataDir, file.key);
+    return { records, codec: plainRecords, places: records };
+  }
+  return { records: new MemoryRecords(), codec: plainRecords, places: new ProcessPlaces() };
 }
 
-export function createWriteSafety(input: {
-  config: ResolvedHostConfig;
-  calls: CallLifecycle;
+export interface WriteSafetyInput<Wait> {
+  settings: WriteSafetySettings;
+  calls: CallRunner<Wait>;
   engine: ToolEngine;
   shared: SharedWrites | undefined;
   /** The host's own encrypted files (TOOLHOST_TOKEN_KEY, no shared store, no embedder's token store). */
-  file?: { dataDir: string; key: string } | undefined;
+  file?: OwnFile | undefined;
   /** Told how long a call waited on its idempotency key held elsewhere. */
   onClaimWaited?: (ms: number) => void;
-}): WriteSafety {
-  const { tools } = input.config;
-  const { records, codec } = writeRecords(input.shared, input.file);
-  // Each user's places are counted where their records are: in Redis across replicas, in the
-  // file (so that a restart keeps the count), else by this process.
-  const places = input.shared?.places ?? (records instanceof FileRecords ? records : new ProcessPlaces());
+}
+
+export function createWriteSafety<Wait>(input: WriteSafetyInput<Wait>): WriteSafety<Wait> {
+  const tools = input.settings;
+  const { records, codec, places } = writeRecords(input.shared, input.file);
   const keyed = {
     maxPerUser: tools.idempotencyKeysPerUser,
     places,
