@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { npm, packWorkspace, publishedPackages, root } from './pack-workspace.js';
+import { npm, npmAsync, packedWorkspace, publishedPackages, root } from './pack-workspace.js';
 
 // Every package published to a registry on loopback (Verdaccio), then installed from it as
 // users install MCP servers: `npm i -g` and `npx`, in empty directories. Only the @toolhost
@@ -67,18 +67,21 @@ async function addUser(url: string): Promise<string> {
 }
 
 beforeAll(async () => {
-  const tarballs = packWorkspace(PUBLISHED);
-  registryUrl = await startVerdaccio();
+  const [tarballs, url] = await Promise.all([packedWorkspace(), startVerdaccio()]);
+  registryUrl = url;
   const token = await addUser(registryUrl);
   npmrc = join(mkdtempSync(join(tmpdir(), 'toolhost-npmrc-')), '.npmrc');
   const host = new URL(registryUrl).host;
   writeFileSync(npmrc, `@toolhost:registry=${registryUrl}\n//${host}/:_authToken=${token}\n`);
-  for (const pkg of PUBLISHED) {
-    npm(
-      ['publish', tarballs[pkg]!, '--registry', registryUrl, '--userconfig', npmrc, '--loglevel=error'],
-      tmpdir(),
-    );
-  }
+  // Each package is a registry document of its own: published side by side.
+  await Promise.all(
+    PUBLISHED.map((pkg) =>
+      npmAsync(
+        ['publish', tarballs[pkg]!, '--registry', registryUrl, '--userconfig', npmrc, '--loglevel=error'],
+        tmpdir(),
+      ),
+    ),
+  );
 }, 300_000);
 afterAll(() => {
   registry?.kill();
@@ -112,17 +115,19 @@ const listIn = (dir: string, command: string, args: string[]) =>
   });
 
 describe('installed from a registry', () => {
-  it('every package is published there, at its version', () => {
-    for (const pkg of PUBLISHED) {
-      const { name, version } = JSON.parse(
-        readFileSync(join(root, 'packages', pkg, 'package.json'), 'utf8'),
-      ) as {
-        name: string;
-        version: string;
-      };
-      const published = npm(['view', name, 'version', '--userconfig', npmrc], tmpdir()).trim();
-      expect(published, name).toBe(version);
-    }
+  it('every package is published there, at its version', async () => {
+    await Promise.all(
+      PUBLISHED.map(async (pkg) => {
+        const { name, version } = JSON.parse(
+          readFileSync(join(root, 'packages', pkg, 'package.json'), 'utf8'),
+        ) as {
+          name: string;
+          version: string;
+        };
+        const published = (await npmAsync(['view', name, 'version', '--userconfig', npmrc], tmpdir())).trim();
+        expect(published, name).toBe(version);
+      }),
+    );
   });
 
   it('npm i -g in an empty directory, then the tools listed from another', () => {

@@ -1,8 +1,11 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { execFile, execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { inject } from 'vitest';
+
+const execFileAsync = promisify(execFile);
 
 /** The repository's root. */
 export const root = fileURLToPath(new URL('../../../', import.meta.url));
@@ -23,26 +26,78 @@ export function publishedPackages(): string[] {
 
 /**
  * Packs workspace packages as consumers get them (pnpm writes the workspace ranges out), by
- * directory name under packages/: the tarball of each.
+ * directory name under packages/, into `packs`: the tarball of each. Four `pnpm pack` at a time:
+ * each mostly waits on starting pnpm and on the disk.
  */
-export function packWorkspace(packages: readonly string[]): Record<string, string> {
-  const packs = mkdtempSync(join(tmpdir(), 'toolhost-packs-'));
+async function packWorkspace(packages: readonly string[], packs: string): Promise<Record<string, string>> {
   const tarballs: Record<string, string> = {};
-  for (const pkg of packages) {
-    const out = execFileSync('pnpm', ['pack', '--pack-destination', packs], {
-      cwd: join(root, 'packages', pkg),
-      encoding: 'utf8',
-    });
-    tarballs[pkg] = out.trim().split('\n').at(-1)!;
-  }
+  const queue = [...packages];
+  const packer = async () => {
+    for (let pkg = queue.shift(); pkg !== undefined; pkg = queue.shift()) {
+      const { stdout } = await execFileAsync('pnpm', ['pack', '--pack-destination', packs], {
+        cwd: join(root, 'packages', pkg),
+        encoding: 'utf8',
+      });
+      tarballs[pkg] = stdout.trim().split('\n').at(-1)!;
+    }
+  };
+  await Promise.all(Array.from({ length: 4 }, packer));
   return tarballs;
 }
 
+/**
+ * Every published package (publishedPackages) packed, once per run: the first test file to ask
+ * packs them into the run's directory (packs-dir.global.ts); the others wait for its list, and
+ * fail with its error if it failed.
+ */
+export async function packedWorkspace(): Promise<Record<string, string>> {
+  const dir = inject('packsDir');
+  const list = join(dir, 'tarballs.json');
+  const failed = join(dir, 'failed');
+  let first = true;
+  try {
+    mkdirSync(join(dir, 'packing'));
+  } catch {
+    first = false;
+  }
+  if (first) {
+    try {
+      const tarballs = await packWorkspace(publishedPackages(), dir);
+      // Written whole, then renamed: a reader never sees half a list.
+      writeFileSync(`${list}.partial`, JSON.stringify(tarballs));
+      renameSync(`${list}.partial`, list);
+      return tarballs;
+    } catch (e) {
+      writeFileSync(failed, String(e));
+      throw e;
+    }
+  }
+  // Bounded by the caller's hook timeout.
+  for (;;) {
+    if (existsSync(list)) return JSON.parse(readFileSync(list, 'utf8')) as Record<string, string>;
+    if (existsSync(failed))
+      throw new Error(`another test file failed to pack the workspace: ${readFileSync(failed, 'utf8')}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+const npmEnv = (env: NodeJS.ProcessEnv) => ({
+  ...env,
+  npm_config_update_notifier: 'false',
+  npm_config_fund: 'false',
+  npm_config_audit: 'false',
+});
+
 /** npm as a consumer runs it: quiet, cache first (the third-party dependencies come from the registry). */
 export function npm(args: readonly string[], cwd: string, env: NodeJS.ProcessEnv = process.env): string {
-  return execFileSync('npm', [...args], {
-    cwd,
-    encoding: 'utf8',
-    env: { ...env, npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false' },
-  });
+  return execFileSync('npm', [...args], { cwd, encoding: 'utf8', env: npmEnv(env) });
+}
+
+/** npm as `npm` runs it, without blocking the test file's other work: its output. */
+export async function npmAsync(
+  args: readonly string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<string> {
+  return (await execFileAsync('npm', [...args], { cwd, encoding: 'utf8', env: npmEnv(env) })).stdout;
 }

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { packWorkspace, publishedPackages, root } from './pack-workspace.js';
+import { packedWorkspace, publishedPackages, root } from './pack-workspace.js';
 
 // The packages as consumers get them: packed with pnpm (workspace ranges written out), then
 // unpacked into a project that has nothing else installed.
@@ -38,8 +38,8 @@ function filesUnder(dir: string): string[] {
     .map((e) => relative(dir, join(e.parentPath, e.name)));
 }
 
-beforeAll(() => {
-  tarballs = packWorkspace(PUBLISHED);
+beforeAll(async () => {
+  tarballs = await packedWorkspace();
   // A consumer with the contract and the plugins only: no ajv, axios, tsyringe or @types/node.
   consumer = mkdtempSync(join(tmpdir(), 'toolhost-consumer-'));
   writeFileSync(
@@ -48,7 +48,7 @@ beforeAll(() => {
   );
   for (const pkg of ['core', ...PLUGINS])
     unpack(tarballs[pkg]!, join(consumer, 'node_modules', '@toolhost', pkg));
-}, 120_000);
+}, 300_000);
 
 describe('published packages', () => {
   it('ship their built entries and sources, no tests, and declaration maps whose sources are there', () => {
@@ -78,7 +78,7 @@ describe('published packages', () => {
 
   it('the @toolhost/server distribution ships its command and depends on the host and every plugin, at their versions', () => {
     const dir = mkdtempSync(join(tmpdir(), 'toolhost-unpacked-server-'));
-    unpack(packWorkspace(['server']).server!, dir);
+    unpack(tarballs.server!, dir);
     expect(filesUnder(dir).sort()).toEqual(['LICENSE', 'README.md', 'bin/toolhost.js', 'package.json']);
     const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as {
       bin: Record<string, string>;

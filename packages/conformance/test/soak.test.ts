@@ -45,7 +45,9 @@ beforeAll(async () => {
   host = await createHost(
     {
       plugins: ['@toolhost/plugin-crm-events'],
-      toolSets: { CrmEventsApi: { baseUrl: upstream.url } },
+      // HubSpot's pacing (9 a second) would hold the ~600 upstream requests for over a minute
+      // and exercise nothing more: the faults, retries and sessions are what this soaks.
+      toolSets: { CrmEventsApi: { baseUrl: upstream.url, pacing: false } },
       engine: { retry: { baseDelayMs: 5, maxDelayMs: 20 } },
     },
     { env: { CRM_AUTH_PROVIDER_TOKEN: 'soak-token' } },
