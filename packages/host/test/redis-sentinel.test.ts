@@ -1,15 +1,17 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, Socket } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { ToolOutcome } from '@toolhost/core';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
 import { createHost, type Host } from '../src/host.js';
 import { type FakeOAuthServer, startFakeOAuthServer } from './fake-oauth-server.js';
-import { closeClient, type RedisServer, redisClient, startRedisServer } from './redis-server.js';
+import {
+  closeClient,
+  type RedisServer,
+  redisClient,
+  type Sentinels,
+  startRedisServer,
+  startSentinels,
+} from './redis-server.js';
 import {
   oneRefreshAcrossReplicas,
   perUserBoundsAcrossReplicas,
@@ -22,52 +24,11 @@ import { fixtureApp, tokenStoreOf } from './support.js';
 // through the Sentinel and follows the failover when the master dies.
 let master: RedisServer;
 let replica: RedisServer;
-let sentinel: ChildProcess;
-let sentinelPort: number;
-let sentinelDir: string;
+let sentinel: Sentinels;
 let upstream: RecordingUpstream;
 let host: Host;
 let oauth: FakeOAuthServer;
 let admin: Redis;
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as { port: number };
-  await new Promise((r) => server.close(r));
-  return port;
-}
-
-const pings = (port: number) =>
-  new Promise<boolean>((resolve) => {
-    const socket = new Socket();
-    socket.once('error', () => resolve(false));
-    socket.once('data', (d) => {
-      socket.destroy();
-      resolve(d.toString().startsWith('+PONG'));
-    });
-    socket.connect(port, '127.0.0.1', () => socket.write('PING\r\n'));
-  });
-
-async function startSentinel(masterPort: number): Promise<void> {
-  sentinelPort = await freePort();
-  sentinelDir = mkdtempSync(join(tmpdir(), 'toolhost-sentinel-'));
-  const conf = join(sentinelDir, 'sentinel.conf');
-  writeFileSync(
-    conf,
-    [
-      `port ${sentinelPort}`,
-      'bind 127.0.0.1',
-      `dir ${sentinelDir}`,
-      `sentinel monitor mymaster 127.0.0.1 ${masterPort} 1`,
-      'sentinel down-after-milliseconds mymaster 500',
-      'sentinel failover-timeout mymaster 3000',
-    ].join('\n'),
-  );
-  sentinel = spawn('redis-sentinel', [conf], { stdio: 'ignore' });
-  for (let i = 0; i < 250 && !(await pings(sentinelPort)); i += 1)
-    await new Promise((r) => setTimeout(r, 20));
-}
 
 const code = (o: ToolOutcome) => (o.ok ? undefined : o.error.code);
 const CREATE = { mode: 'execute', request_body: JSON.stringify({ name: 'n1' }) };
@@ -80,7 +41,7 @@ beforeAll(async () => {
   for (let i = 0; i < 100 && !(await watching.info('replication')).includes('master_link_status:up'); i += 1)
     await new Promise((r) => setTimeout(r, 100));
   await closeClient(watching);
-  await startSentinel(master.port);
+  sentinel = await startSentinels(master.port, 1);
   upstream = await startRecordingUpstream(() => ({ status: 201, body: { id: 'made' } }));
   oauth = await startFakeOAuthServer();
   // The failover below stops the master under it.
@@ -100,7 +61,7 @@ beforeAll(async () => {
         },
       },
       // The URL's address is not used: the Sentinel names the master.
-      store: { redisUrl: 'redis://unused.invalid:6379', sentinels: [`127.0.0.1:${sentinelPort}`] },
+      store: { redisUrl: 'redis://unused.invalid:6379', sentinels: sentinel.nodes },
     },
     {
       configDir: fixtureApp,
@@ -113,11 +74,10 @@ afterAll(async () => {
   await host?.close();
   if (admin) await closeClient(admin);
   await oauth?.close();
-  sentinel?.kill('SIGKILL');
+  await sentinel?.close();
   await replica?.close();
   await master?.close();
   await upstream?.close();
-  if (sentinelDir) rmSync(sentinelDir, { recursive: true, force: true });
 });
 
 beforeEach(() => {
@@ -132,7 +92,7 @@ const suite = (): StoreUnderTest => ({
   oauth,
   tokenKey: 'token-encryption-key-for-sentinel',
   env: { TOOLHOST_TOKEN_KEY: 'token-encryption-key-for-sentinel' },
-  store: { redisUrl: 'redis://unused.invalid:6379', sentinels: [`127.0.0.1:${sentinelPort}`] },
+  store: { redisUrl: 'redis://unused.invalid:6379', sentinels: sentinel.nodes },
   admin,
   keys: (pattern) => admin.keys(pattern),
 });

@@ -137,8 +137,10 @@ export async function startRedisServer(
     proc.stderr!.on('data', (c: Buffer) => {
       output += c.toString();
     });
+    // Up once this process says so and answers: a PING alone could be answered by another
+    // test file's server that took the port first.
     const deadline = Date.now() + 10_000;
-    while (!(await answersPing(port))) {
+    while (!(output.includes('Ready to accept connections') && (await answersPing(port)))) {
       if (proc.exitCode !== null || Date.now() > deadline)
         throw new Error(`redis-server did not start on port ${port}: ${output}`);
       await new Promise((r) => setTimeout(r, 20));
@@ -275,6 +277,53 @@ export interface Sentinels {
 
 const ask = (port: number, command: string) => redisCli(port, ...command.split(' '));
 
+/** One redis-sentinel process watching `mymaster` on `masterPort`, its files in `dir`. */
+async function startSentinel(
+  masterPort: number,
+  quorum: number,
+  dir: string,
+): Promise<{ port: number; child: ChildProcess }> {
+  // A free port is free only when asked (see startRedisServer): another test file may take it
+  // first, and the Sentinel then exits; it tries others.
+  for (let attempt = 1; ; attempt += 1) {
+    const port = await freePort();
+    const conf = join(dir, 'sentinel.conf');
+    writeFileSync(
+      conf,
+      [
+        `port ${port}`,
+        'bind 127.0.0.1',
+        `dir ${dir}`,
+        `sentinel monitor mymaster 127.0.0.1 ${masterPort} ${quorum}`,
+        'sentinel down-after-milliseconds mymaster 500',
+        'sentinel failover-timeout mymaster 3000',
+      ].join('\n'),
+    );
+    const child = spawn('redis-sentinel', [conf], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    const collect = (c: Buffer) => {
+      output += c.toString();
+    };
+    child.stdout!.on('data', collect);
+    child.stderr!.on('data', collect);
+    // Up once it names the master it monitors (it listens by then) and answers: a PING alone
+    // could be answered by another test file's Sentinel that took the port first.
+    const up = async () => output.includes('+monitor master') && (await answersPing(port));
+    const deadline = Date.now() + 10_000;
+    while (child.exitCode === null && Date.now() < deadline && !(await up()))
+      await new Promise((r) => setTimeout(r, 20));
+    if (child.exitCode === null && (await up())) {
+      // Nothing reads its log from here on.
+      child.stdout!.off('data', collect).resume();
+      child.stderr!.off('data', collect).resume();
+      return { port, child };
+    }
+    child.kill('SIGKILL');
+    if (attempt === 3 || !output.includes('Address already in use'))
+      throw new Error(`redis-sentinel did not start on port ${port}: ${output}`);
+  }
+}
+
 /**
  * Starts `count` Sentinels (quorum a majority) watching the master on `masterPort`, quick to
  * call it down (500 ms), and waits until each knows the others (a failover needs their votes).
@@ -289,23 +338,11 @@ export async function startSentinels(masterPort: number, count = 3): Promise<Sen
   };
   try {
     for (let i = 0; i < count; i += 1) {
-      const port = await freePort();
       const dir = mkdtempSync(join(tmpdir(), 'toolhost-sentinel-'));
-      const conf = join(dir, 'sentinel.conf');
-      writeFileSync(
-        conf,
-        [
-          `port ${port}`,
-          'bind 127.0.0.1',
-          `dir ${dir}`,
-          `sentinel monitor mymaster 127.0.0.1 ${masterPort} ${Math.floor(count / 2) + 1}`,
-          'sentinel down-after-milliseconds mymaster 500',
-          'sentinel failover-timeout mymaster 3000',
-        ].join('\n'),
-      );
       dirs.push(dir);
+      const { port, child } = await startSentinel(masterPort, Math.floor(count / 2) + 1, dir);
       ports.push(port);
-      children.push(spawn('redis-sentinel', [conf], { stdio: 'ignore' }));
+      children.push(child);
     }
     const deadline = Date.now() + 20_000;
     for (const port of ports) {

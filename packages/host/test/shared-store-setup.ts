@@ -1,0 +1,122 @@
+import { resolve } from 'node:path';
+import { Writable } from 'node:stream';
+import type { ToolOutcome } from '@toolhost/core';
+import type { Redis } from 'ioredis';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
+import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
+import type { HostConfig } from '../src/config/host-config.js';
+import { createHost, type Host } from '../src/host.js';
+import { createLogger } from '../src/logger.js';
+import {
+  type FakeOAuthServer,
+  fakeClient,
+  startFakeOAuthServer,
+  storeAuthorized,
+} from './fake-oauth-server.js';
+import { closeClient, type RedisServer, redisClient, startRedisServer } from './redis-server.js';
+import type { StoreUnderTest } from './replica-scenarios.js';
+import { fixtureApp, tokenStoreOf } from './support.js';
+
+// What the shared-store test files share: one Redis, a fake vendor and upstream per file,
+// emptied before each test, and in-process replicas closed after it. The suite is split in
+// files so that they run side by side; each file that imports this gets its own.
+
+export const TOKEN_KEY = 'token-encryption-key-for-replicas';
+export const repoRoot = resolve(fixtureApp, '../../../../..');
+
+export let redis: RedisServer;
+export let admin: Redis;
+export let oauth: FakeOAuthServer;
+export let upstream: RecordingUpstream;
+/** What this test's replicas logged. */
+export let logs: string;
+/** The replicas this test started, closed after it. */
+export const hosts: Host[] = [];
+
+/** A logger that writes into `logs`. */
+export const testLogger = () =>
+  createLogger(
+    'debug',
+    new Writable({
+      write(chunk, _enc, done) {
+        logs += chunk.toString();
+        done();
+      },
+    }),
+  );
+
+export function echoConfig(tokenUrl = oauth.tokenUrl): HostConfig {
+  return {
+    plugins: ['toolhost-plugin-echo'],
+    toolSets: { EchoApi: { baseUrl: upstream.url } },
+    auth: {
+      providers: {
+        'echo-auth': {
+          clientId: fakeClient.clientId,
+          authorizeUrl: oauth.authorizeUrl,
+          tokenUrl,
+          redirectUri: 'http://127.0.0.1:9/oauth/callback/echo-auth',
+        },
+      },
+    },
+  };
+}
+
+export function replicaEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return {
+    TOOLHOST_REDIS_URL: redis.url,
+    TOOLHOST_TOKEN_KEY: TOKEN_KEY,
+    ECHO_AUTH_CLIENT_SECRET: fakeClient.clientSecret,
+    ...extra,
+  };
+}
+
+/** One replica: its own container, engine and Redis connection, as a separate process has. */
+export async function replica(config: HostConfig = echoConfig(), env = replicaEnv()): Promise<Host> {
+  const host = await createHost(config, { configDir: fixtureApp, env, logger: testLogger() });
+  hosts.push(host);
+  return host;
+}
+
+/** This suite's store for the scenarios every deployment runs. */
+export const suite = (): StoreUnderTest => ({
+  upstream,
+  oauth,
+  tokenKey: TOKEN_KEY,
+  env: { TOOLHOST_REDIS_URL: redis.url, TOOLHOST_TOKEN_KEY: TOKEN_KEY },
+  admin,
+  keys: (pattern) => admin.keys(pattern),
+});
+
+export const getItem = (host: Host, id: string) =>
+  host.callTool('EchoApi.GetItem', { item_id: id }, { userId: 'alice' });
+export const errorCode = (o: ToolOutcome) => (o.ok ? undefined : o.error.code);
+
+/** A token for alice as an authorization on some replica would have stored it. */
+export const authorizeAlice = (host: Host, expiresAt = Date.now() + 3_600_000) =>
+  storeAuthorized(oauth, tokenStoreOf(host), 'alice', expiresAt);
+
+beforeAll(async () => {
+  redis = await startRedisServer();
+  // The test's own client: the outage tests stop Redis under it too.
+  admin = redisClient(redis.url, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  await admin.connect();
+  oauth = await startFakeOAuthServer();
+  upstream = await startRecordingUpstream();
+});
+afterAll(async () => {
+  await closeClient(admin);
+  await redis.close();
+  await oauth.close();
+  await upstream.close();
+});
+beforeEach(async () => {
+  logs = '';
+  oauth.reset();
+  upstream.reset();
+  upstream.respond(() => ({ status: 200, body: { ok: true } }));
+  await admin.flushall();
+});
+afterEach(async () => {
+  await Promise.all(hosts.splice(0).map((h) => h.close()));
+});
