@@ -51,7 +51,7 @@ describe('behind a balancer that pools connections', () => {
     expect((await fetch(`${balancer.url}/healthz`)).status).toBe(200);
     expect(balancer.pool!.closedByTarget).toEqual([]);
     expect(balancer.forwarded.map((f) => f.reused)).toEqual([false, true]);
-  }, 30_000);
+  }, 60_000);
 
   it('keeps idle connections as long as http.keepAliveSeconds says, and closes them then', async () => {
     hostProcess = await echoHost({ http: { keepAliveSeconds: 1 } });
@@ -63,7 +63,7 @@ describe('behind a balancer that pools connections', () => {
     await sleep(2500);
     expect(balancer.pool!.closedByTarget).toHaveLength(1);
     expect(balancer.pool!.closedByTarget[0]!.idleMs).toBeGreaterThanOrEqual(900);
-  }, 30_000);
+  }, 60_000);
 
   it('refuses a headers timeout not above the keep-alive, naming both settings', async () => {
     await expect(echoHost({ http: { keepAliveSeconds: 90, headersTimeoutSeconds: 60 } })).rejects.toThrow(
@@ -99,7 +99,7 @@ describe('the drain delay (http.drainDelaySeconds) after SIGTERM', () => {
     // It waited the delay before it stopped.
     expect(Date.now() - told).toBeGreaterThanOrEqual(10_000);
     await Promise.all([before, during].map((c) => c.close().catch(() => {})));
-  }, 30_000);
+  }, 60_000);
 
   it('stops at once on SIGINT (a person at a terminal), whatever the delay', async () => {
     hostProcess = await echoHost({ http: { drainDelaySeconds: 30 } });
@@ -108,7 +108,7 @@ describe('the drain delay (http.drainDelaySeconds) after SIGTERM', () => {
     expect(await hostProcess.exited).toBe(0);
     // At once: far inside the 30 s delay it skips (10 s leaves a loaded machine its exit).
     expect(Date.now() - told).toBeLessThan(10_000);
-  }, 30_000);
+  }, 60_000);
 });
 
 /** A request with `host` as its Host header, as a scraper addressing the pod sends. */
@@ -181,7 +181,7 @@ describe('scraping /metrics per replica (--host 0.0.0.0 with http.publicUrl)', (
     expect(await asAddressed(`${origin}/connections`, pod, `Bearer ${ALICE}`)).toBe(403);
     // By the public name, MCP is served.
     expect(await asAddressed(`${origin}/mcp`, 'tools.example.com', `Bearer ${ALICE}`)).toBe(200);
-  }, 30_000);
+  }, 60_000);
 
   it('keeps /metrics behind the Host guard where nothing protects it (loopback, no tokens)', async () => {
     hostProcess = await echoHost();
@@ -189,5 +189,5 @@ describe('scraping /metrics per replica (--host 0.0.0.0 with http.publicUrl)', (
     const port = new URL(origin).port;
     expect(await asAddressed(`${origin}/metrics`, `evil.example:${port}`)).toBe(403);
     expect(await asAddressed(`${origin}/metrics`, `127.0.0.1:${port}`)).toBe(200);
-  }, 30_000);
+  }, 60_000);
 });

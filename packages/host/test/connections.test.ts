@@ -433,5 +433,5 @@ describe('the token file with more than one writer', () => {
       served.child.kill('SIGTERM');
       await served.exited;
     }
-  }, 30_000);
+  }, 60_000);
 });

@@ -138,7 +138,7 @@ describe('OAuth refresh against a token endpoint that stalls (10–30 s in the f
         clearTimeout(release);
         answer();
       }
-    }, 30_000);
+    }, 60_000);
 });
 
 describe('OAuth refresh whose answer never comes (the connection drops after the request was sent)', () => {
@@ -175,7 +175,7 @@ describe('OAuth refresh whose answer never comes (the connection drops after the
       expect(logs).toContain('the token is deleted, the user must authorize again');
       expect(logs).not.toContain(old.refreshToken);
       expect(logs).not.toContain(old.accessToken);
-    }, 30_000);
+    }, 60_000);
 
   it('sends it again at a vendor that keeps refresh tokens (a refresh answered with the same one)', async () => {
     oauth.rotateRefreshTokens = false;
@@ -195,7 +195,7 @@ describe('OAuth refresh whose answer never comes (the connection drops after the
     expect(errorOf(last)).toBeUndefined();
     expect(sent(old.refreshToken)).toBe(3);
     expect(oauth.reuses).toEqual([]);
-  }, 30_000);
+  }, 60_000);
 
   it('logs a refresh the vendor refused (invalid_grant) and the token deleted, never the token', async () => {
     oauth.refuseRefresh = true;

@@ -121,7 +121,7 @@ beforeAll(async () => {
   admin = clusterClient(cluster.seeds.map((s) => ({ host: '127.0.0.1', port: Number(s.split(':')[1]) })));
   oauth = await startFakeOAuthServer();
   upstream = await startRecordingUpstream();
-}, 30_000);
+}, 60_000);
 afterAll(async () => {
   if (admin) await closeClient(admin);
   await cluster?.close();
@@ -230,7 +230,7 @@ describe('shared store (Redis Cluster): writes and authorizations', () => {
 
   it("serves a large result's resource_link from the other replica, to its owner only", async () => {
     await largeResultOnOtherReplica(suite());
-  }, 30_000);
+  }, 60_000);
 
   it("bounds a user's previews and idempotency keys across the replicas (one slot per user)", async () => {
     await perUserBoundsAcrossReplicas(suite());
@@ -272,11 +272,11 @@ describe('shared store (Redis Cluster): faults', () => {
       `Bearer ${token.accessToken}`,
       `Bearer ${token.accessToken}`,
     ]);
-  }, 40_000);
+  }, 60_000);
 });
 
 describe('shared store (Redis Cluster): pacing', () => {
   it('lets no more than 5 requests a second reach one base from two replicas', async () => {
     await pacingAcrossReplicas(suite());
-  }, 30_000);
+  }, 60_000);
 });

@@ -68,7 +68,7 @@ beforeAll(async () => {
       env: { TOOLHOST_TOKEN_KEY: 'token-encryption-key-for-sentinel', ECHO_KEY: 'echo-static-key' },
     },
   );
-}, 30_000);
+}, 60_000);
 
 afterAll(async () => {
   await host?.close();
@@ -152,5 +152,5 @@ describe('shared store through Redis Sentinel', () => {
     expect(code(again)).toBe(undefined);
     expect(again).toEqual(first);
     expect(upstream.requests).toHaveLength(1);
-  }, 40_000);
+  }, 60_000);
 });

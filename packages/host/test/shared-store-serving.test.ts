@@ -60,7 +60,7 @@ describe('shared store (Redis): pacing across replicas', () => {
 
   it('lets no more than 5 requests a second reach one base from two replicas', async () => {
     await pacingAcrossReplicas(suite());
-  }, 30_000);
+  }, 60_000);
 
   it('holds one HubSpot account to its burst limit across replicas and HubSpot tool sets', async () => {
     const arrivals = recordArrivals({ results: [] });
@@ -100,7 +100,7 @@ describe('shared store (Redis): pacing across replicas', () => {
       busiest,
       `in ${Math.round(windowMs)} ms (the loop stalled up to ${Math.round(worstStallMs)} ms)`,
     ).toBeLessThanOrEqual(9);
-  }, 30_000);
+  }, 60_000);
 
   it('paces per process, with one warning, while Redis is unreachable', async () => {
     const a = await gridReplica();
@@ -156,7 +156,7 @@ describe('shared store (Redis): faults while serving', () => {
       redis.resume();
     }
     expect(errorCode(await getItem(a, 'i2'))).toBeUndefined();
-  }, 20_000);
+  });
 });
 
 describe('shared store (Redis): idempotency claims end with their owner', () => {
@@ -210,7 +210,7 @@ describe('shared store (Redis): idempotency claims end with their owner', () => 
       release();
       a.child.kill('SIGKILL');
     }
-  }, 30_000);
+  }, 60_000);
 
   it('stores the outcome once Redis is back after a blip between sending and storing; the retry gets it, nothing sent twice', async () => {
     const a = await replica(writeConfig(), replicaEnv({ ECHO_KEY }));
@@ -233,7 +233,7 @@ describe('shared store (Redis): idempotency claims end with their owner', () => 
     }
     expect(retried).toEqual(first);
     expect(upstream.requests).toHaveLength(1);
-  }, 30_000);
+  }, 60_000);
 
   it('answers idempotency_in_progress, sending nothing, while the key runs on a live replica past the wait', async () => {
     const config = { ...echoConfig(), tools: { idempotencyClaimSeconds: 2, idempotencyWaitSeconds: 1 } };
@@ -249,7 +249,7 @@ describe('shared store (Redis): idempotency claims end with their owner', () => 
     expect(await first).toMatchObject({ ok: true });
     expect(await create(b, 'slow')).toEqual(await first);
     expect(upstream.requests).toHaveLength(1);
-  }, 30_000);
+  }, 60_000);
 });
 
 describe('shared store (Redis): what an operator sees', () => {
@@ -302,7 +302,7 @@ describe('shared store (Redis): what an operator sees', () => {
     for (const line of lines) expect(line.replica).toBe('replica-a7');
     expect(lines.map((l) => l.msg)).toContain('shutting down');
     expect(lines.map((l) => l.msg)).toContain('shared store (Redis) unreachable');
-  }, 30_000);
+  }, 60_000);
 });
 
 describe('shared store (Redis): large results', () => {
@@ -310,7 +310,7 @@ describe('shared store (Redis): large results', () => {
     await largeResultOnOtherReplica(suite());
     for (const key of await admin.keys('toolhost:result*'))
       if ((await admin.type(key)) === 'string') expect(await admin.get(key)).not.toContain('s-1');
-  }, 30_000);
+  }, 60_000);
 });
 
 describe('shared store (Redis): per-user bounds across replicas', () => {

@@ -318,7 +318,7 @@ describe('shared store (Redis): deadlines on token requests', () => {
         clearTimeout(release);
         answer();
       }
-    }, 30_000);
+    }, 60_000);
 
   it('does not send again, from replica B, a refresh token whose request on A got no answer', async () => {
     // The vendor rotates the token, then the connection drops: A never learns the new one.
@@ -337,7 +337,7 @@ describe('shared store (Redis): deadlines on token requests', () => {
     expect(oauth.grants).toEqual([{ grant_type: 'refresh_token', refresh_token: old.refreshToken }]);
     expect(oauth.reuses).toEqual([]);
     expect(upstream.requests).toHaveLength(0);
-  }, 30_000);
+  }, 60_000);
 
   it('keeps a rotated token the store refused, uses it, and writes it once Redis is back; no second refresh', async () => {
     const a = await replica();
@@ -366,7 +366,7 @@ describe('shared store (Redis): deadlines on token requests', () => {
     expect(errorCode(await getItem(b, 'i2'))).toBe(undefined);
     expect(oauth.grants).toHaveLength(1);
     expect(upstream.requests.map((r) => r.headers.authorization)).toEqual([rotated, rotated]);
-  }, 30_000);
+  }, 60_000);
 
   it('answers Disconnect within the deadline when the revocation endpoint stalls, and forgets the token', async () => {
     stallTokenEndpoint();
@@ -431,5 +431,5 @@ describe('shared store (Redis): deadlines on token requests', () => {
     } finally {
       child.child.kill('SIGKILL');
     }
-  }, 30_000);
+  }, 60_000);
 });

@@ -74,7 +74,7 @@ describe('shared store health: a frozen Redis', () => {
     }
     expect(await seen(host, 200, 6000)).toEqual([200, '1']);
     expect(logged(host, 'shared store (Redis) reachable again')).toHaveLength(1);
-  }, 30_000);
+  }, 60_000);
 });
 
 describe('shared store health: Redis Cluster', () => {

@@ -1,0 +1,205 @@
+import { type CallToolResult, Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { TokenCipher } from '@toolhost/credentials';
+import { RedisTokenStore } from '@toolhost/redis-store';
+import { describe, expect, it, vi } from 'vitest';
+import { confirmationAcrossReplicas, sessionAcrossReplicas } from './replica-scenarios.js';
+import {
+  admin,
+  balancer,
+  clients,
+  connect,
+  getItem,
+  type ModernAnswer,
+  modernCall,
+  oauth,
+  origin,
+  startReplicas,
+  storeAliceToken,
+  suite,
+  TOKEN_KEY,
+  upstream,
+} from './replicas-setup.js';
+import { ALICE_ACCESS_TOKEN as ALICE } from './support.js';
+import { AGREE } from './write-support.js';
+
+// Any replica serves any session behind a balancer: confirmations asked on one and answered on
+// another, sessions alternating, replicas killed mid-call. Authorizations are in replicas.test.ts.
+
+describe('replicas: any replica serves any session', () => {
+  it("hands the person's confirmation to the replica that asked, wherever it lands", async () => {
+    await confirmationAcrossReplicas(suite());
+  }, 60_000);
+
+  it('takes on replica B the answer to a 2026-07-28 confirmation replica A asked', async () => {
+    const [a, b] = await startReplicas({ tools: { confirmWrites: true } });
+    await storeAliceToken('items.write');
+    let answered = false;
+    balancer.pick = () => (answered ? origin(b) : origin(a));
+    const client = new Client(
+      { name: 'modern', version: '0' },
+      { versionNegotiation: { mode: 'auto' }, capabilities: { elicitation: { form: {} } } },
+    );
+    client.setRequestHandler('elicitation/create', async () => {
+      answered = true;
+      return { action: 'accept', content: { send: true } };
+    });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${balancer.url}/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${ALICE}` } },
+      }),
+    );
+    clients.push(client);
+    const result = await client.callTool({ name: 'EchoApi_DeleteItem', arguments: { item_id: 'm9' } });
+    expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
+    const calls = balancer.forwarded.filter((f) => f.method === 'POST').slice(-2);
+    expect(calls.map((f) => f.target)).toEqual([origin(a), origin(b)]);
+    expect(upstream.requests).toHaveLength(1);
+    expect(upstream.requests[0]).toMatchObject({ method: 'DELETE', path: '/items/m9' });
+    expect(await admin.keys('toolhost:session:*')).toEqual([]);
+  }, 60_000);
+
+  it('answers a 2026-07-28 confirmation retried on B after A was killed mid-send: its outcome or outcome unknown, never a second request', async () => {
+    const [a, b] = await startReplicas({ tools: { confirmWrites: true, idempotencyClaimSeconds: 2 } });
+    await storeAliceToken('items.write');
+    let served = 0;
+    let hold = false;
+    // A held request stays at the upstream: its replica has sent it and waits for the answer.
+    upstream.respond(() =>
+      hold ? new Promise<never>(() => {}) : { status: 200, body: { deleted: true, n: ++served } },
+    );
+    const target = { to: origin(a) };
+    balancer.pick = () => target.to;
+    const deleteItem = (id: string, retry?: { requestState: string }) =>
+      modernCall(
+        `${balancer.url}/mcp`,
+        'EchoApi_DeleteItem',
+        { item_id: id },
+        retry && { ...retry, inputResponses: AGREE },
+      );
+
+    // Answered on A and retried on B (the answer lost on its way): B answers A's outcome.
+    const sentState = (await deleteItem('kept')).result!.requestState!;
+    const sent = await deleteItem('kept', { requestState: sentState });
+    expect(sent.result?.isError, JSON.stringify(sent)).toBeFalsy();
+    target.to = origin(b);
+    const retried = await deleteItem('kept', { requestState: sentState });
+    expect(retried.result).toEqual(sent.result);
+    expect(upstream.requests).toHaveLength(1);
+
+    // Answered on A, which is killed once its request is at the upstream, before it answers.
+    target.to = origin(a);
+    const state = (await deleteItem('lost')).result!.requestState!;
+    hold = true;
+    const lost = deleteItem('lost', { requestState: state }).catch((e: unknown) => e);
+    await vi.waitFor(() => expect(upstream.requests).toHaveLength(2), { timeout: 20_000, interval: 20 });
+    a.child.kill('SIGKILL');
+    await a.exited;
+    // The client never got its answer (the balancer's 502, or a stream cut short).
+    expect(await lost).toBeInstanceOf(Error);
+    hold = false;
+    target.to = origin(b);
+    const errorOf = (r: ModernAnswer) =>
+      (r.result?.structuredContent as { error?: { code: string; message: string; retryable: boolean } })
+        ?.error;
+    // The killed replica's claim outlives it by up to tools.idempotencyClaimSeconds: meanwhile
+    // the retry is told the call is still running, and sends nothing either.
+    const deadline = Date.now() + 30_000;
+    let answer = await deleteItem('lost', { requestState: state });
+    while (errorOf(answer)?.code === 'confirmation_in_progress' && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 500));
+      answer = await deleteItem('lost', { requestState: state });
+    }
+    expect(answer.error, JSON.stringify(answer)).toBeUndefined();
+    expect(answer.result?.isError).toBe(true);
+    expect(errorOf(answer)).toMatchObject({ code: 'confirmation_outcome_unknown', retryable: false });
+    expect(errorOf(answer)?.message).toMatch(/may have reached the upstream/);
+    expect(errorOf(answer)?.message).toMatch(/Check upstream whether the change was made/);
+    // And again later: the confirmation never sends.
+    expect(errorOf(await deleteItem('lost', { requestState: state }))?.code).toBe(
+      'confirmation_outcome_unknown',
+    );
+    expect(upstream.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+      'DELETE /items/kept',
+      'DELETE /items/lost',
+    ]);
+  }, 90_000);
+
+  it('serves one session whose requests alternate between two replicas, for its user only', async () => {
+    await sessionAcrossReplicas(suite());
+  }, 60_000);
+
+  it('answers 2026-07-28 requests on either replica with no session record in Redis', async () => {
+    const [a, b] = await startReplicas();
+    await storeAliceToken('items.read');
+    const keysBefore = (await admin.keys('toolhost:session:*')).length;
+    const client = new Client({ name: 'modern', version: '0' }, { versionNegotiation: { mode: 'auto' } });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${balancer.url}/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${ALICE}` } },
+      }),
+    );
+    clients.push(client);
+    expect(client.getProtocolEra()).toBe('modern');
+    for (let i = 0; i < 4; i += 1) expect((await getItem(client, `m${i}`)).isError).toBeFalsy();
+    const posts = balancer.forwarded.filter((f) => f.method === 'POST');
+    expect(new Set(posts.map((f) => f.target))).toEqual(new Set([origin(a), origin(b)]));
+    expect(posts.every((f) => f.session === undefined && f.status === 200)).toBe(true);
+    expect((await admin.keys('toolhost:session:*')).length).toBe(keysBefore);
+    expect(upstream.requests.length).toBe(4);
+  }, 60_000);
+
+  it('keeps serving when replica A stops in the middle of a load: B answers everything, no token lost', async () => {
+    const [a, b] = await startReplicas();
+    const store = await RedisTokenStore.open(admin, TokenCipher, TOKEN_KEY);
+    const issued = oauth.mint('items.read');
+    // Expired: the first calls refresh it, once for both replicas.
+    await store.set('echo-auth', 'alice', {
+      accessToken: issued.access_token,
+      refreshToken: issued.refresh_token,
+      expiresAt: Date.now() - 1000,
+      scopes: ['items.read'],
+    });
+    const { client } = await connect(`${balancer.url}/mcp`);
+    let done = 0;
+    let retries = 0;
+    /** A call as a client behind a load balancer makes it: a failed exchange is tried again. */
+    const call = async (i: number) => {
+      for (let attempt = 0; ; attempt += 1) {
+        try {
+          const result = await getItem(client, `i${i}`);
+          if (!result.isError) return result;
+          if (attempt >= 4) return result;
+        } catch (e) {
+          if (attempt >= 4) throw e;
+        }
+        retries += 1;
+      }
+    };
+    const results: CallToolResult[] = [];
+    const worker = async (w: number) => {
+      for (let i = w; i < 40; i += 4) {
+        results.push(await call(i));
+        done += 1;
+        if (done === 20) a.child.kill('SIGKILL');
+      }
+    };
+    await Promise.all([0, 1, 2, 3].map(worker));
+    expect(results).toHaveLength(40);
+    expect(results.filter((r) => r.isError)).toEqual([]);
+    await a.exited;
+    expect(balancer.targets).toEqual([origin(b)]);
+    const after = balancer.forwarded.slice(-10);
+    expect(after.every((f) => f.target === origin(b))).toBe(true);
+
+    const stored = (await store.get('echo-auth', 'alice'))!;
+    expect(oauth.grants).toEqual([{ grant_type: 'refresh_token', refresh_token: issued.refresh_token }]);
+    expect(stored.accessToken).not.toBe(issued.access_token);
+    expect(stored.expiresAt).toBeGreaterThan(Date.now());
+    expect(new Set(upstream.requests.map((r) => r.headers.authorization))).toEqual(
+      new Set([`Bearer ${stored.accessToken}`]),
+    );
+    // The refreshed token still refreshes: nothing half-written.
+    expect(stored.refreshToken).toBeTruthy();
+    expect(retries).toBeLessThan(40);
+  }, 90_000);
+});

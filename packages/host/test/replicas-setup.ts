@@ -1,0 +1,175 @@
+import {
+  type CallToolResult,
+  Client,
+  type ProtocolError,
+  StreamableHTTPClientTransport,
+} from '@modelcontextprotocol/client';
+import { TokenCipher } from '@toolhost/credentials';
+import { RedisTokenStore } from '@toolhost/redis-store';
+import type { Redis } from 'ioredis';
+import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
+import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
+import type { HostConfig } from '../src/config/host-config.js';
+import { type Balancer, startBalancer } from './balancer.js';
+import {
+  echoAuthProviders,
+  type FakeOAuthServer,
+  fakeClient,
+  startFakeOAuthServer,
+} from './fake-oauth-server.js';
+import { closeClient, type RedisServer, redisClient, startRedisServer } from './redis-server.js';
+import type { StoreUnderTest } from './replica-scenarios.js';
+import {
+  ALICE_ACCESS_TOKEN as ALICE,
+  BOB_ACCESS_TOKEN as BOB,
+  type HttpHostProcess,
+  spawnHttpHost,
+} from './support.js';
+import { type ModernRetry, postModernCall } from './write-support.js';
+
+// What the replica test files share: one Redis, a fake vendor, an upstream and a balancer per
+// file, emptied before each test, and the replicas and clients a test started, stopped after it.
+// The suite is split in files so that they run side by side; each file that imports this gets
+// its own.
+
+export const TOKEN_KEY = 'token-encryption-key-for-replicas';
+
+export let redis: RedisServer;
+export let admin: Redis;
+export let oauth: FakeOAuthServer;
+export let upstream: RecordingUpstream;
+export let balancer: Balancer;
+export const replicas: HttpHostProcess[] = [];
+export const clients: Client[] = [];
+
+/** Replicas behind the balancer: links and redirect URIs name the balancer, as behind a real one. */
+export function replicaConfig(): HostConfig {
+  return {
+    plugins: ['toolhost-plugin-echo'],
+    toolSets: { EchoApi: { baseUrl: upstream.url } },
+    http: { publicUrl: balancer.url },
+    auth: {
+      providers: echoAuthProviders(oauth),
+    },
+  };
+}
+
+/** Two replicas sharing Redis, each a real `toolhost serve --http` process; A first. */
+export async function startReplicas(
+  extra: Partial<HostConfig> = {},
+): Promise<[HttpHostProcess, HttpHostProcess]> {
+  const env = {
+    TOOLHOST_REDIS_URL: redis.url,
+    TOOLHOST_TOKEN_KEY: TOKEN_KEY,
+    TOOLHOST_ACCESS_TOKENS: `alice:${ALICE},bob:${BOB}`,
+    ECHO_AUTH_CLIENT_SECRET: fakeClient.clientSecret,
+  };
+  const started = await Promise.all([
+    spawnHttpHost({ ...replicaConfig(), ...extra }, env),
+    spawnHttpHost({ ...replicaConfig(), ...extra }, env),
+  ]);
+  replicas.push(...started);
+  balancer.targets = started.map((r) => new URL(r.url).origin);
+  return started as [HttpHostProcess, HttpHostProcess];
+}
+
+/** A valid token of Alice's for `scope`, in Redis as a replica would have stored it. */
+export async function storeAliceToken(scope: string): Promise<string> {
+  const store = await RedisTokenStore.open(admin, TokenCipher, TOKEN_KEY);
+  const issued = oauth.mint(scope);
+  await store.set('echo-auth', 'alice', {
+    accessToken: issued.access_token,
+    refreshToken: issued.refresh_token,
+    expiresAt: Date.now() + 3_600_000,
+    scopes: [scope],
+  });
+  return issued.access_token;
+}
+
+export const origin = (r: HttpHostProcess) => new URL(r.url).origin;
+
+/** This suite's store for the scenarios every deployment runs (they start replicas of their own). */
+export const suite = (): StoreUnderTest => ({
+  upstream,
+  oauth,
+  tokenKey: TOKEN_KEY,
+  env: { TOOLHOST_REDIS_URL: redis.url, TOOLHOST_TOKEN_KEY: TOKEN_KEY },
+  admin,
+  keys: (pattern) => admin.keys(pattern),
+});
+
+export async function connect(
+  url: string,
+  token = ALICE,
+  capabilities: Record<string, unknown> = {},
+): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
+  const client = new Client({ name: 'replica-test', version: '0.0.0' }, { capabilities });
+  const transport = new StreamableHTTPClientTransport(new URL(url), {
+    requestInit: { headers: { authorization: `Bearer ${token}` } },
+  });
+  await client.connect(transport);
+  clients.push(client);
+  return { client, transport };
+}
+
+export interface ModernAnswer {
+  result?: CallToolResult & { resultType?: string; requestState?: string };
+  error?: { code: number; message: string };
+}
+
+/** A 2026-07-28 tools/call of Alice's by hand (and its retry with her answer): the body of a 200, else thrown. */
+export async function modernCall(
+  url: string,
+  name: string,
+  args: Record<string, unknown>,
+  retry?: ModernRetry,
+): Promise<ModernAnswer> {
+  const res = await postModernCall(url, { token: ALICE, name, args, retry });
+  if (res.status !== 200) throw new Error(`HTTP ${res.status}`);
+  return (await res.json()) as ModernAnswer;
+}
+
+export const getItem = (c: Client, id = 'i1') =>
+  c.callTool({ name: 'EchoApi_GetItem', arguments: { item_id: id } }) as Promise<CallToolResult>;
+
+/** The sign-in a call is answered with by URL elicitation (error -32042). */
+export async function urlElicitationOf(client: Client): Promise<{ url: string; elicitationId: string }> {
+  const error = await getItem(client).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect((error as ProtocolError).code).toBe(-32042);
+  return ((error as ProtocolError).data as { elicitations: { url: string; elicitationId: string }[] })
+    .elicitations[0]!;
+}
+
+beforeAll(async () => {
+  redis = await startRedisServer();
+  admin = redisClient(redis.url, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  await admin.connect();
+  oauth = await startFakeOAuthServer();
+  upstream = await startRecordingUpstream();
+  balancer = await startBalancer();
+});
+afterAll(async () => {
+  await closeClient(admin);
+  await balancer.close();
+  await redis.close();
+  await oauth.close();
+  await upstream.close();
+});
+beforeEach(async () => {
+  oauth.reset();
+  upstream.reset();
+  upstream.respond(() => ({ status: 200, body: { ok: true } }));
+  balancer.forwarded.length = 0;
+  balancer.pick = undefined;
+  await admin.flushall();
+});
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((c) => c.close().catch(() => {})));
+  for (const r of replicas.splice(0)) {
+    r.child.kill('SIGTERM');
+    await r.exited;
+  }
+});
