@@ -58,8 +58,34 @@ export function validateArguments(
     args = Object.fromEntries(Object.entries(args).filter(([k]) => !executeOnly.has(k)));
   }
 
-  // Rules across parameters are not in the listed schema (model APIs refuse them there), so
-  // they are checked here, ahead of the schema.
+  checkAcrossParameters(decl, args);
+
+  // Models often send request_body as the JSON itself rather than as its text. It is taken as
+  // given and checked against the body schema like parsed text (parseRequestBody); the schema
+  // keeps `type: string`, since a union with an open object is outside OpenAI's strict mode.
+  const structuredBody = isModeTool(decl) ? structured(args[REQUEST_BODY_PARAM]) : undefined;
+  if (structuredBody !== undefined) delete args[REQUEST_BODY_PARAM];
+  checkAgainstSchema(inputSchema, args);
+
+  if (structuredBody !== undefined) args[REQUEST_BODY_PARAM] = structuredBody;
+
+  for (const p of decl.params ?? []) {
+    if (p.decode && typeof args[p.name] === 'string')
+      args[p.name] = decodeParameter(p.name, p.decode, args[p.name] as string);
+  }
+
+  if (isModeTool(decl) && mode === undefined) {
+    mode = 'execute';
+    checkExecuteNeeds(decl, args);
+  }
+  return { mode, args };
+}
+
+/**
+ * Rules across parameters (at least one of a group; one needing another) are not in the listed
+ * schema (model APIs refuse them there), so they are checked here, ahead of the schema.
+ */
+function checkAcrossParameters(decl: ToolDeclaration, args: Arguments): void {
   for (const group of decl.requiresAnyOf ?? []) {
     if (group.every((name) => args[name] === undefined)) {
       throw ToolError.invalidArgument(
@@ -75,12 +101,10 @@ export function validateArguments(
       throw ToolError.invalidArgument(missing, `Parameter '${missing}' is required when '${name}' is given.`);
     }
   }
+}
 
-  // Models often send request_body as the JSON itself rather than as its text. It is taken as
-  // given and checked against the body schema like parsed text (parseRequestBody); the schema
-  // keeps `type: string`, since a union with an open object is outside OpenAI's strict mode.
-  const structuredBody = isModeTool(decl) ? structured(args[REQUEST_BODY_PARAM]) : undefined;
-  if (structuredBody !== undefined) delete args[REQUEST_BODY_PARAM];
+/** The arguments against the tool's schema, closed: every problem in one message. */
+function checkAgainstSchema(inputSchema: JsonSchema, args: Arguments): void {
   const validate = compileSchema(closed(inputSchema));
   if (!validate(args)) {
     const problems = describeValidationErrors(validate.errors ?? []);
@@ -95,32 +119,24 @@ export function validateArguments(
       .join(' ');
     throw ToolError.invalidArgument(first?.at ?? 'arguments', text);
   }
+}
 
-  if (structuredBody !== undefined) args[REQUEST_BODY_PARAM] = structuredBody;
-
-  for (const p of decl.params ?? []) {
-    if (p.decode && typeof args[p.name] === 'string')
-      args[p.name] = decodeParameter(p.name, p.decode, args[p.name] as string);
-  }
-
-  if (isModeTool(decl) && mode === undefined) {
-    mode = 'execute';
-    const missing = (decl.params ?? []).filter(
-      (p) => p.executeOnly === 'required' && args[p.name] === undefined,
+/** What execute needs beyond the schema: request_body and the (x) parameters, all reported at once. */
+function checkExecuteNeeds(decl: ToolDeclaration, args: Arguments): void {
+  const missing = (decl.params ?? []).filter(
+    (p) => p.executeOnly === 'required' && args[p.name] === undefined,
+  );
+  // Everything execute needs is reported at once, so a caller fixes it in one round trip.
+  const problems = missing.map((p) => `Parameter '${p.name}' is required when mode is execute.`);
+  if (args[REQUEST_BODY_PARAM] === undefined) {
+    problems.unshift(
+      `Parameter '${REQUEST_BODY_PARAM}' is required when mode is execute (a JSON string; call with mode get_request_schema to see its schema).`,
     );
-    // Everything execute needs is reported at once, so a caller fixes it in one round trip.
-    const problems = missing.map((p) => `Parameter '${p.name}' is required when mode is execute.`);
-    if (args[REQUEST_BODY_PARAM] === undefined) {
-      problems.unshift(
-        `Parameter '${REQUEST_BODY_PARAM}' is required when mode is execute (a JSON string; call with mode get_request_schema to see its schema).`,
-      );
-    }
-    if (problems.length > 0) {
-      const first = args[REQUEST_BODY_PARAM] === undefined ? REQUEST_BODY_PARAM : missing[0]!.name;
-      throw ToolError.invalidArgument(first, problems.join(' '));
-    }
   }
-  return { mode, args };
+  if (problems.length > 0) {
+    const first = args[REQUEST_BODY_PARAM] === undefined ? REQUEST_BODY_PARAM : missing[0]!.name;
+    throw ToolError.invalidArgument(first, problems.join(' '));
+  }
 }
 
 /** Turns a string parameter's text into the structure it describes; errors name the parameter. */

@@ -1,0 +1,60 @@
+import type { CallContext } from '@toolhost/core';
+import type { Credential } from './call-credentials.js';
+import type { EngineObserver } from './engine-options.js';
+import { Pacer, type PacerFactory, type RequestPacer } from './pacer.js';
+import type { RegisteredTool } from './registry.js';
+
+/** Paces each tool set's requests at its declared rate, in buckets its pacing policy names. */
+export class CallPacing {
+  private readonly pacers = new Map<string, RequestPacer>();
+
+  /** `warm` loads the sender's HTTP client: the last wait before a request leaves is pacing's. */
+  constructor(
+    private readonly factory: PacerFactory | undefined,
+    private readonly observer: EngineObserver | undefined,
+    private readonly warm: () => Promise<void>,
+  ) {}
+
+  /**
+   * The bucket a call is paced in: the value of the tool set's pacing parameter (tools
+   * without it share one bucket), or the connection its credential acts for.
+   */
+  keyOf(tool: RegisteredTool, args: Record<string, unknown>, credential: Credential | undefined): string {
+    const pacing = tool.toolSetDefinition.traffic?.pacing;
+    if (!pacing) return '';
+    if ('per' in pacing) return credential?.connection ?? '';
+    const keyParam = tool.declaration.params?.find((p) => (p.apiName ?? p.name) === pacing.key);
+    return keyParam ? String(args[keyParam.name] ?? '') : '';
+  }
+
+  /** Waits for the call's pacing slot, telling the call's listener and the observer of the wait. */
+  async wait(tool: RegisteredTool, key: string, context: CallContext): Promise<void> {
+    const pacing = tool.toolSetDefinition.traffic?.pacing;
+    if (!pacing) return;
+    // Pacing must be the last wait before a request leaves: requests released while the
+    // sender first loads its HTTP client (hundreds of ms) would otherwise leave together.
+    await this.warm();
+    // A connection's limit is the vendor account's, whichever tool set calls it (HubSpot's
+    // three tool sets share one app's limit per account): tool sets paced per connection at
+    // the same rate share one pacer, whose keys name the auth provider.
+    const name = 'per' in pacing ? `connection@${pacing.requestsPerSecond}` : tool.toolSet;
+    let pacer = this.pacers.get(name);
+    if (!pacer) {
+      pacer = this.factory
+        ? this.factory(name, pacing.requestsPerSecond)
+        : new Pacer(pacing.requestsPerSecond);
+      this.pacers.set(name, pacer);
+    }
+    // How long is known only once the slot comes: the listener hears of the wait as it starts.
+    const ended = context.onWait?.('pacing', undefined);
+    let waited: number | undefined;
+    try {
+      waited = await pacer.wait(key, context.signal);
+    } finally {
+      // The pacer's own figure where it has one: a slot given at once is no wait, however
+      // long the round trip to a shared pacer took.
+      ended?.(waited);
+    }
+    if (waited && waited > 0) this.observer?.rateLimitWait?.(context, tool, 'pacing', waited);
+  }
+}
