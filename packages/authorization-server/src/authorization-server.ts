@@ -29,41 +29,17 @@ export interface AuthorizationServer {
 
 const GRANT_CACHE_MS = 5_000;
 
-/** The host's own OAuth 2.1 authorization server for MCP clients. */
-export async function createAuthorizationServer(
-  options: AuthorizationServerOptions,
-): Promise<AuthorizationServer> {
+/** The server's context: its options, store, clients and grants, and where it is. */
+function contextOf(options: AuthorizationServerOptions): Context {
   const store = options.store;
   const issuer = () =>
     (typeof options.issuer === 'function' ? options.issuer() : options.issuer).replace(/\/$/, '');
   const resources = () => (typeof options.resources === 'function' ? options.resources() : options.resources);
   const loopback = () => issuerIsLoopback(issuer());
-  const registeredClientSeconds = (options.registration?.clientDays ?? 90) * 86_400;
-  const ctx: Context = {
+  return {
     options,
     store,
-    clients: new ClientResolver({
-      store,
-      metadataDocuments: options.clientIdMetadataDocuments !== false,
-      fetchLimits: {
-        get allowLoopback() {
-          return loopback();
-        },
-        timeoutMs: options.metadataFetch?.timeoutMs ?? 5_000,
-        maxBytes: options.metadataFetch?.maxBytes ?? 10 * 1024,
-        ...(options.metadataFetch?.ca ? { ca: options.metadataFetch.ca } : {}),
-      },
-      defaultCacheSeconds: 300,
-      registeredClientSeconds,
-      firstParty: () =>
-        (options.firstPartyClients ?? []).map((c) => ({
-          clientId: c.clientId,
-          redirectUris: [...(typeof c.redirectUris === 'function' ? c.redirectUris() : c.redirectUris)],
-          ...(c.clientName ? { clientName: c.clientName } : {}),
-          tokenEndpointAuthMethod: 'none' as const,
-          source: 'registration' as const,
-        })),
-    }),
+    clients: clientsOf(options, loopback),
     grants: new Grants(store, {
       codeSeconds: 60,
       refreshSeconds: options.refreshTokenSeconds ?? 30 * 86_400,
@@ -75,19 +51,54 @@ export async function createAuthorizationServer(
     scopeNames: () => options.scopes.map((s) => s.name),
     emit: (event) => options.onEvent?.(event),
   };
+}
+
+/** How long a registered client is kept after its last use (`registration.clientDays`). */
+const registeredClientSeconds = (options: AuthorizationServerOptions) =>
+  (options.registration?.clientDays ?? 90) * 86_400;
+
+/** Who the clients are: registered here, first-party, or named by a metadata document URL. */
+function clientsOf(options: AuthorizationServerOptions, loopback: () => boolean): ClientResolver {
+  return new ClientResolver({
+    store: options.store,
+    metadataDocuments: options.clientIdMetadataDocuments !== false,
+    fetchLimits: {
+      get allowLoopback() {
+        return loopback();
+      },
+      timeoutMs: options.metadataFetch?.timeoutMs ?? 5_000,
+      maxBytes: options.metadataFetch?.maxBytes ?? 10 * 1024,
+      ...(options.metadataFetch?.ca ? { ca: options.metadataFetch.ca } : {}),
+    },
+    defaultCacheSeconds: 300,
+    registeredClientSeconds: registeredClientSeconds(options),
+    firstParty: () =>
+      (options.firstPartyClients ?? []).map((c) => ({
+        clientId: c.clientId,
+        redirectUris: [...(typeof c.redirectUris === 'function' ? c.redirectUris() : c.redirectUris)],
+        ...(c.clientName ? { clientName: c.clientName } : {}),
+        tokenEndpointAuthMethod: 'none' as const,
+        source: 'registration' as const,
+      })),
+  });
+}
+
+/** The signing key, loaded once (and again after a failed load). */
+function signingKeyOf(options: AuthorizationServerOptions): () => Promise<SigningKey> {
   let signing: Promise<SigningKey> | undefined;
-  const key = () => {
-    signing ??= loadSigningKey(store, options.sealKey);
+  return () => {
+    signing ??= loadSigningKey(options.store, options.sealKey);
     signing.catch(() => {
       signing = undefined;
     });
     return signing;
   };
-  await key();
-  const flow = new BrowserFlow(ctx);
-  const registration = options.dynamicRegistration !== false;
+}
+
+/** Whether a grant still lives (not revoked), each answer kept a few seconds. */
+function grantLiveness(ctx: Context): (grantId: string) => Promise<boolean> {
   const liveGrants = new Map<string, { alive: boolean; until: number }>();
-  const grantAlive = async (grantId: string) => {
+  return async (grantId) => {
     const cached = liveGrants.get(grantId);
     if (cached && cached.until > Date.now()) return cached.alive;
     const alive = (await ctx.grants.grant(grantId)) !== undefined;
@@ -95,11 +106,12 @@ export async function createAuthorizationServer(
     liveGrants.set(grantId, { alive, until: Date.now() + GRANT_CACHE_MS });
     return alive;
   };
-  const verify = async (token: string) =>
-    verifyAccessToken(token, await key(), { issuer: issuer(), audiences: resources() }, grantAlive);
+}
 
-  const metadata = () => ({
-    issuer: issuer(),
+/** RFC 8414 metadata. */
+function metadataOf(ctx: Context, registration: boolean): Record<string, unknown> {
+  return {
+    issuer: ctx.issuer(),
     authorization_endpoint: ctx.endpoint(PATHS.authorize),
     token_endpoint: ctx.endpoint(PATHS.token),
     ...(registration ? { registration_endpoint: ctx.endpoint(PATHS.register) } : {}),
@@ -112,74 +124,71 @@ export async function createAuthorizationServer(
     code_challenge_methods_supported: ['S256'],
     token_endpoint_auth_methods_supported: ['none', 'client_secret_basic', 'client_secret_post'],
     revocation_endpoint_auth_methods_supported: ['none', 'client_secret_basic', 'client_secret_post'],
-    client_id_metadata_document_supported: options.clientIdMetadataDocuments !== false,
+    client_id_metadata_document_supported: ctx.options.clientIdMetadataDocuments !== false,
     authorization_response_iss_parameter_supported: true,
     access_token_signing_alg_values_supported: [SIGNING_ALGORITHM],
-  });
-
-  /** The path under the issuer: the issuer's own path (behind a proxy) taken off where present. */
-  const localPath = (pathname: string) => {
-    const base = new URL(issuer()).pathname.replace(/\/$/, '');
-    if (pathname === `${PATHS.metadata}${base}`) return PATHS.metadata;
-    return base && pathname.startsWith(`${base}/`) ? pathname.slice(base.length) : pathname;
   };
+}
 
-  const endpoints: Record<string, (req: IncomingMessage, res: ServerResponse) => Promise<void>> = {
+type Endpoint = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+
+/** The POST endpoints: token, revocation and (where enabled) registration. */
+function endpointsOf(
+  ctx: Context,
+  key: () => Promise<SigningKey>,
+  verify: (token: string) => Promise<AccessTokenVerification>,
+  registration: boolean,
+): Record<string, Endpoint> {
+  const { options, store } = ctx;
+  const register: Endpoint = async (req, res) => {
+    const answer = await registerClient(req, store, {
+      perAddress: options.registration?.perAddress ?? 20,
+      total: options.registration?.total ?? 500,
+      windowSeconds: options.registration?.windowSeconds ?? 3600,
+      clientSeconds: registeredClientSeconds(options),
+    });
+    ctx.emit({ type: 'client_registered', clientId: String(answer.client_id) });
+    sendJson(res, 201, answer, OPEN_CORS);
+  };
+  return {
     [PATHS.token]: (req, res) => answerToken(req, res, ctx, key),
     [PATHS.revoke]: (req, res) =>
       answerRevocation(req, res, ctx, async (token) => {
         const checked = await verify(token);
         return checked.ok ? checked.token.grantId : undefined;
       }),
-    ...(registration
-      ? {
-          [PATHS.register]: async (req: IncomingMessage, res: ServerResponse) => {
-            const answer = await registerClient(req, store, {
-              perAddress: options.registration?.perAddress ?? 20,
-              total: options.registration?.total ?? 500,
-              windowSeconds: options.registration?.windowSeconds ?? 3600,
-              clientSeconds: registeredClientSeconds,
-            });
-            ctx.emit({ type: 'client_registered', clientId: String(answer.client_id) });
-            sendJson(res, 201, answer, OPEN_CORS);
-          },
-        }
-      : {}),
+    ...(registration ? { [PATHS.register]: register } : {}),
   };
+}
+
+/** The path under the issuer: the issuer's own path (behind a proxy) taken off where present. */
+function localPath(issuer: string, pathname: string): string {
+  const base = new URL(issuer).pathname.replace(/\/$/, '');
+  if (pathname === `${PATHS.metadata}${base}`) return PATHS.metadata;
+  return base && pathname.startsWith(`${base}/`) ? pathname.slice(base.length) : pathname;
+}
+
+/** The host's own OAuth 2.1 authorization server for MCP clients. */
+export async function createAuthorizationServer(
+  options: AuthorizationServerOptions,
+): Promise<AuthorizationServer> {
+  const ctx = contextOf(options);
+  const key = signingKeyOf(options);
+  await key();
+  const flow = new BrowserFlow(ctx);
+  const registration = options.dynamicRegistration !== false;
+  const grantAlive = grantLiveness(ctx);
+  const verify = async (token: string) =>
+    verifyAccessToken(token, await key(), { issuer: ctx.issuer(), audiences: ctx.resources() }, grantAlive);
+  const endpoints = endpointsOf(ctx, key, verify, registration);
+  const metadata = () => metadataOf(ctx, registration);
+  const served = { ctx, key, endpoints, metadata };
 
   async function handle(req: IncomingMessage, res: ServerResponse, given?: URL): Promise<boolean> {
     const url = given ?? new URL(req.url ?? '/', 'http://localhost');
-    const path = localPath(url.pathname);
-    const get = req.method === 'GET' || req.method === 'HEAD';
+    const path = localPath(ctx.issuer(), url.pathname);
     if (path === PATHS.metadata || path === PATHS.jwks || path in endpoints) {
-      if (req.method === 'OPTIONS') {
-        res.writeHead(204, OPEN_CORS);
-        res.end();
-        return true;
-      }
-      if (path === PATHS.metadata && get) {
-        sendJson(res, 200, metadata(), { ...OPEN_CORS, 'cache-control': 'public, max-age=300' });
-        return true;
-      }
-      if (path === PATHS.jwks && get) {
-        sendJson(res, 200, keySetOf(await key()), { ...OPEN_CORS, 'cache-control': 'public, max-age=300' });
-        return true;
-      }
-      const endpoint = endpoints[path];
-      if (!endpoint || req.method !== 'POST') {
-        sendOAuthError(res, 405, 'invalid_request', `${req.method} is not allowed here`, {
-          allow: endpoint ? 'POST, OPTIONS' : 'GET, OPTIONS',
-          ...OPEN_CORS,
-        });
-        return true;
-      }
-      try {
-        await endpoint(req, res);
-      } catch (e) {
-        if (!(e instanceof BadRequest)) throw e;
-        ctx.emit({ type: 'refused', error: e.error, reason: e.message });
-        sendOAuthError(res, e.status, e.error, e.message, { ...OPEN_CORS, ...e.headers });
-      }
+      await answerEndpoint(served, req, res, path);
       return true;
     }
     try {
@@ -197,7 +206,53 @@ export async function createAuthorizationServer(
     keySet: async () => keySetOf(await key()) as { keys: Record<string, unknown>[] },
     verify,
     get issuer() {
-      return issuer();
+      return ctx.issuer();
     },
   };
+}
+
+/** Answers a metadata, key set or POST endpoint path (CORS preflight, GET documents, POSTs). */
+async function answerEndpoint(
+  served: {
+    ctx: Context;
+    key: () => Promise<SigningKey>;
+    endpoints: Record<string, Endpoint>;
+    metadata: () => Record<string, unknown>;
+  },
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+): Promise<void> {
+  const get = req.method === 'GET' || req.method === 'HEAD';
+  if (req.method === 'OPTIONS') {
+    res.writeHead(204, OPEN_CORS);
+    res.end();
+    return;
+  }
+  if (path === PATHS.metadata && get) {
+    sendJson(res, 200, served.metadata(), { ...OPEN_CORS, 'cache-control': 'public, max-age=300' });
+    return;
+  }
+  if (path === PATHS.jwks && get) {
+    sendJson(res, 200, keySetOf(await served.key()), {
+      ...OPEN_CORS,
+      'cache-control': 'public, max-age=300',
+    });
+    return;
+  }
+  const endpoint = served.endpoints[path];
+  if (!endpoint || req.method !== 'POST') {
+    sendOAuthError(res, 405, 'invalid_request', `${req.method} is not allowed here`, {
+      allow: endpoint ? 'POST, OPTIONS' : 'GET, OPTIONS',
+      ...OPEN_CORS,
+    });
+    return;
+  }
+  try {
+    await endpoint(req, res);
+  } catch (e) {
+    if (!(e instanceof BadRequest)) throw e;
+    served.ctx.emit({ type: 'refused', error: e.error, reason: e.message });
+    sendOAuthError(res, e.status, e.error, e.message, { ...OPEN_CORS, ...e.headers });
+  }
 }

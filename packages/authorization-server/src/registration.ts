@@ -11,27 +11,17 @@ export interface RegistrationLimits {
   /** Registrations accepted in all per window. */
   total: number;
   windowSeconds: number;
-  /** How long a registered client is kept from its registration, used or not (seconds). */
+  /** How long a registered client is kept after its last use (seconds). */
   clientSeconds: number;
 }
 
 const AUTH_METHODS = ['none', 'client_secret_basic', 'client_secret_post'] as const;
 
-/**
- * Dynamic client registration (RFC 7591): a public client (PKCE) or one with a secret, whose
- * redirect URIs pass the same rules as a metadata document's. Bounded per caller and in all,
- * so that a flood fills neither the store nor the consent page's list of clients.
- */
-export async function registerClient(
-  req: IncomingMessage,
-  store: StateStore,
-  limits: RegistrationLimits,
-): Promise<Record<string, unknown>> {
-  const address = callerAddress(req);
+/** Counted before the body is read: a flood costs one counter each, not a parse. */
+async function countRegistration(req: IncomingMessage, store: StateStore, limits: RegistrationLimits) {
   const window = limits.windowSeconds;
   const retry = { 'retry-after': String(window) };
-  // Counted before the body is read: a flood costs one counter each, not a parse.
-  if ((await store.increment(`register-count:${address}`, window)) > limits.perAddress)
+  if ((await store.increment(`register-count:${callerAddress(req)}`, window)) > limits.perAddress)
     throw new BadRequest(
       429,
       'too_many_requests',
@@ -40,6 +30,10 @@ export async function registerClient(
     );
   if ((await store.increment('register-count:*', window)) > limits.total)
     throw new BadRequest(429, 'too_many_requests', 'Too many registrations; try later', retry);
+}
+
+/** The registration's JSON object (at most 16 KiB of application/json). */
+async function readMetadata(req: IncomingMessage): Promise<Record<string, unknown>> {
   if (!/^application\/json\b/i.test(String(req.headers['content-type'] ?? ''))) {
     req.resume();
     throw new BadRequest(400, 'invalid_client_metadata', 'The registration must be application/json');
@@ -53,6 +47,11 @@ export async function registerClient(
   }
   if (metadata === null || typeof metadata !== 'object' || Array.isArray(metadata))
     throw new BadRequest(400, 'invalid_client_metadata', 'The registration must be a JSON object');
+  return metadata;
+}
+
+/** What the registration asks for, checked: redirect URIs, how it authenticates, its grants. */
+function requestedOf(metadata: Record<string, unknown>) {
   let redirectUris: string[];
   try {
     redirectUris = redirectUrisOf(metadata.redirect_uris);
@@ -79,11 +78,27 @@ export async function registerClient(
   const responseTypes = (metadata.response_types as unknown[] | undefined) ?? ['code'];
   if (!Array.isArray(responseTypes) || responseTypes.some((r) => r !== 'code'))
     throw new BadRequest(400, 'invalid_client_metadata', 'response_types may hold only code');
+  return { redirectUris, method: method as Client['tokenEndpointAuthMethod'], grantTypes, responseTypes };
+}
+
+/**
+ * Dynamic client registration (RFC 7591): a public client (PKCE) or one with a secret, whose
+ * redirect URIs pass the same rules as a metadata document's. Bounded per caller and in all,
+ * so that a flood fills neither the store nor the consent page's list of clients.
+ */
+export async function registerClient(
+  req: IncomingMessage,
+  store: StateStore,
+  limits: RegistrationLimits,
+): Promise<Record<string, unknown>> {
+  await countRegistration(req, store, limits);
+  const metadata = await readMetadata(req);
+  const { redirectUris, method, grantTypes, responseTypes } = requestedOf(metadata);
   const secret = method === 'none' ? undefined : newSecret();
   const client: Client = {
     clientId: randomUUID(),
     redirectUris,
-    tokenEndpointAuthMethod: method as Client['tokenEndpointAuthMethod'],
+    tokenEndpointAuthMethod: method,
     source: 'registration',
     ...displayFieldsOf(metadata),
     ...(secret ? { secretHash: hashOf(secret) } : {}),

@@ -9,6 +9,8 @@ import { BadRequest, OPEN_CORS, readForm, sendJson } from './http-util.js';
 import { s256 } from './secrets.js';
 import type { SigningKey } from './signing-keys.js';
 
+type Issue = (grant: Grant, scopes: readonly string[], refreshToken: string) => Promise<void>;
+
 /** The token endpoint: authorization code (PKCE S256) and refresh token grants. */
 export async function answerToken(
   req: IncomingMessage,
@@ -20,7 +22,7 @@ export async function answerToken(
   const client = await authenticateClient(req, form, ctx);
   const grantType = form.get('grant_type');
   const lifetime = ctx.options.accessTokenSeconds ?? 600;
-  const issue = async (grant: Grant, scopes: readonly string[], refreshToken: string) => {
+  const issue: Issue = async (grant, scopes, refreshToken) => {
     const accessToken = await signAccessToken(await key(), ctx.issuer(), grant, scopes, lifetime);
     sendJson(
       res,
@@ -35,59 +37,65 @@ export async function answerToken(
       OPEN_CORS,
     );
   };
-  if (grantType === 'authorization_code') {
-    const code = form.get('code');
-    const verifier = form.get('code_verifier');
-    if (!code) throw new BadRequest(400, 'invalid_request', 'code is required');
-    if (!verifier) throw new BadRequest(400, 'invalid_request', 'code_verifier is required (PKCE)');
-    // Taken before any check: a code is spent by its first presentation, right or wrong.
-    const record = await ctx.grants.redeemCode(code);
-    if (!record) throw new BadRequest(400, 'invalid_grant', 'The code is unknown, expired or already used');
-    if (record.clientId !== client.clientId)
-      throw new BadRequest(400, 'invalid_grant', 'The code was issued to another client');
-    const redirectUri = form.get('redirect_uri');
-    // The redirect URI of the authorization request, exactly (PKCE binds the rest).
-    if ((redirectUri ?? record.redirectUri) !== record.redirectUri)
-      throw new BadRequest(400, 'invalid_grant', 'redirect_uri differs from the authorization request');
-    if (!/^[A-Za-z0-9._~-]{43,128}$/.test(verifier) || s256(verifier) !== record.codeChallenge)
-      throw new BadRequest(400, 'invalid_grant', 'code_verifier does not match the code challenge');
-    const resource = form.get('resource');
-    if (resource !== undefined && resourceOf(ctx, resource) !== record.resource)
-      throw new BadRequest(400, 'invalid_target', 'The resource differs from the authorization request');
-    const { grant, refreshToken } = await ctx.grants.start(record);
-    ctx.emit({ type: 'token_issued', clientId: client.clientId, subject: grant.subject });
-    return issue(grant, grant.scopes, refreshToken);
-  }
-  if (grantType === 'refresh_token') {
-    const refreshToken = form.get('refresh_token');
-    if (!refreshToken) throw new BadRequest(400, 'invalid_request', 'refresh_token is required');
-    // Checked before the token is spent: a refresh refused for its scope or resource must leave
-    // the client its grant, not a spent token whose next use would read as reuse and revoke it.
-    const held = await ctx.grants.grantOfRefresh(refreshToken);
-    const scopes = held ? await refreshScopes(ctx, form, client, held) : [];
-    const grant = await ctx.grants.redeemRefresh(refreshToken);
-    if (!grant || grant.id !== held?.id) {
-      ctx.emit({
-        type: 'refused',
-        clientId: client.clientId,
-        error: 'invalid_grant',
-        reason: 'refresh token spent, revoked or unknown',
-      });
-      throw new BadRequest(
-        400,
-        'invalid_grant',
-        'The refresh token is unknown, expired, revoked or already used',
-      );
-    }
-    const next = await ctx.grants.rotate(grant);
-    ctx.emit({ type: 'token_refreshed', clientId: client.clientId, subject: grant.subject });
-    return issue(grant, scopes, next);
-  }
+  if (grantType === 'authorization_code') return exchangeCode(ctx, form, client, issue);
+  if (grantType === 'refresh_token') return refresh(ctx, form, client, issue);
   throw new BadRequest(
     400,
     'unsupported_grant_type',
     'grant_type must be authorization_code or refresh_token',
   );
+}
+
+/** The authorization code grant: the code spent at its first presentation, then checked. */
+async function exchangeCode(ctx: Context, form: Map<string, string>, client: Client, issue: Issue) {
+  const code = form.get('code');
+  const verifier = form.get('code_verifier');
+  if (!code) throw new BadRequest(400, 'invalid_request', 'code is required');
+  if (!verifier) throw new BadRequest(400, 'invalid_request', 'code_verifier is required (PKCE)');
+  // Taken before any check: a code is spent by its first presentation, right or wrong.
+  const record = await ctx.grants.redeemCode(code);
+  if (!record) throw new BadRequest(400, 'invalid_grant', 'The code is unknown, expired or already used');
+  if (record.clientId !== client.clientId)
+    throw new BadRequest(400, 'invalid_grant', 'The code was issued to another client');
+  const redirectUri = form.get('redirect_uri');
+  // The redirect URI of the authorization request, exactly (PKCE binds the rest).
+  if ((redirectUri ?? record.redirectUri) !== record.redirectUri)
+    throw new BadRequest(400, 'invalid_grant', 'redirect_uri differs from the authorization request');
+  if (!/^[A-Za-z0-9._~-]{43,128}$/.test(verifier) || s256(verifier) !== record.codeChallenge)
+    throw new BadRequest(400, 'invalid_grant', 'code_verifier does not match the code challenge');
+  const resource = form.get('resource');
+  if (resource !== undefined && resourceOf(ctx, resource) !== record.resource)
+    throw new BadRequest(400, 'invalid_target', 'The resource differs from the authorization request');
+  const { grant, refreshToken } = await ctx.grants.start(record);
+  ctx.emit({ type: 'token_issued', clientId: client.clientId, subject: grant.subject });
+  return issue(grant, grant.scopes, refreshToken);
+}
+
+/** The refresh token grant: checked first, then spent and rotated. */
+async function refresh(ctx: Context, form: Map<string, string>, client: Client, issue: Issue) {
+  const refreshToken = form.get('refresh_token');
+  if (!refreshToken) throw new BadRequest(400, 'invalid_request', 'refresh_token is required');
+  // Checked before the token is spent: a refresh refused for its scope or resource must leave
+  // the client its grant, not a spent token whose next use would read as reuse and revoke it.
+  const held = await ctx.grants.grantOfRefresh(refreshToken);
+  const scopes = held ? await refreshScopes(ctx, form, client, held) : [];
+  const grant = await ctx.grants.redeemRefresh(refreshToken);
+  if (!grant || grant.id !== held?.id) {
+    ctx.emit({
+      type: 'refused',
+      clientId: client.clientId,
+      error: 'invalid_grant',
+      reason: 'refresh token spent, revoked or unknown',
+    });
+    throw new BadRequest(
+      400,
+      'invalid_grant',
+      'The refresh token is unknown, expired, revoked or already used',
+    );
+  }
+  const next = await ctx.grants.rotate(grant);
+  ctx.emit({ type: 'token_refreshed', clientId: client.clientId, subject: grant.subject });
+  return issue(grant, scopes, next);
 }
 
 /** The scopes a refresh of this grant asks for, or why it is refused (nothing spent yet). */

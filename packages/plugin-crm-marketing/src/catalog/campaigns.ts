@@ -1,11 +1,4 @@
-import {
-  bodyParam,
-  type JsonSchema,
-  type ParamDeclaration,
-  pathParam,
-  queryParam,
-  type ToolDeclaration,
-} from '@toolhost/core';
+import type { ToolDeclaration } from '@toolhost/core';
 import {
   archiveCampaignsBatchBody,
   createCampaignBody,
@@ -15,84 +8,22 @@ import {
   updateCampaignsBatchBody,
 } from '../schemas/campaigns.generated.js';
 import { campaignsReadAuth, campaignsRevenueAuth, campaignsWriteAuth } from './auth.js';
+import {
+  assetParams,
+  campaign,
+  cursor,
+  date,
+  field,
+  pathId,
+  properties,
+  query,
+  reportEnd,
+  reportStart,
+  str,
+} from './campaign-params.js';
 
 const base = '/marketing/v3/campaigns';
 const campaignPath = `${base}/{campaignGuid}`;
-
-const uuid: JsonSchema = { type: 'string', format: 'uuid' };
-// Empty path values are refused by the engine, so plain strings suffice.
-const str: JsonSchema = { type: 'string' };
-const date: JsonSchema = { type: 'string', format: 'date' };
-
-/**
- * The campaign GUID in the path. The spec names it differently per tool and marks it as a
- * UUID on some tools only; those get the uuid format, the others any non-empty string.
- * Only a name that says neither GUID nor (by its format) UUID is described.
- */
-function campaign(name: string, isUuid: boolean): ParamDeclaration {
-  return {
-    name,
-    in: 'path',
-    apiName: 'campaignGuid',
-    required: true,
-    schema: isUuid ? uuid : str,
-    description: isUuid || name.includes('guid') ? '' : 'Campaign GUID.',
-  };
-}
-
-function pathId(name: string, apiName: string): ParamDeclaration {
-  return pathParam(name, apiName, '', { schema: { type: 'integer' } });
-}
-
-function query(name: string, apiName: string, schema: JsonSchema, description = ''): ParamDeclaration {
-  return queryParam(name, description, schema, apiName !== name ? { apiName } : {});
-}
-
-function field(
-  name: string,
-  bodyPath: string,
-  schema: JsonSchema,
-  description = '',
-  required = true,
-): ParamDeclaration {
-  return bodyParam(name, description, schema, {
-    ...(bodyPath !== name ? { bodyPath } : {}),
-    ...(required ? { required } : {}),
-  });
-}
-
-// The spec: an empty list gives an empty properties map, so [] is sent as `properties=`
-// rather than left out (which would return the default properties).
-const properties = (name: string): ParamDeclaration => ({
-  ...query(name, 'properties', { type: 'array', items: { type: 'string' } }),
-  sendEmptyArray: true,
-});
-
-const cursor = query('pagination_cursor', 'after', { type: 'string' }, 'paging.next.after.');
-
-// Report period: the spec documents 2006-01-01 and today as the defaults, so they are sent.
-const reportStart = (name: string): ParamDeclaration => ({
-  ...query(name, 'startDate', { ...date, default: '2006-01-01' }),
-  sendDefault: true,
-});
-const reportEnd = (name: string): ParamDeclaration => ({
-  ...query(name, 'endDate', date, 'Default today.'),
-  dynamicDefault: 'today',
-});
-
-const assetTypes: JsonSchema = { type: 'string', enum: ['FORM', 'OBJECT_LIST', 'EXTERNAL_WEB_URL'] };
-const assetParams: ParamDeclaration[] = [
-  { name: 'asset_id', in: 'path', apiName: 'assetId', required: true, schema: str, description: '' },
-  {
-    name: 'asset_type',
-    in: 'path',
-    apiName: 'assetType',
-    required: true,
-    schema: assetTypes,
-    description: '',
-  },
-  campaign('campaign_unique_identifier', true),
-];
 
 export const campaignTools: ToolDeclaration[] = [
   // Campaign spend and budget items.

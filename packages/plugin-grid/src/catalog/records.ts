@@ -1,4 +1,4 @@
-import type { ExecuteOnly, ParamDeclaration, ToolDeclaration } from '@toolhost/core';
+import type { ToolDeclaration } from '@toolhost/core';
 import {
   createCommentBody,
   createRecordsBody,
@@ -13,7 +13,16 @@ import {
 } from '../schemas/workspaces-records.generated.js';
 import { gridAuth } from './auth.js';
 // Every base id is sent as `baseId`, the key the tool set paces requests by (5/s per base).
-import { baseId, idOf, pathId } from './params.js';
+import { baseId, pathId } from './params.js';
+import {
+  commentId,
+  dataTableId,
+  enterpriseAccountId,
+  paginationOffset,
+  recordId,
+  returnFieldsByFieldId,
+  table,
+} from './record-params.js';
 
 const recordsRead = gridAuth('data.records:read');
 const recordsWrite = gridAuth('data.records:write');
@@ -24,46 +33,6 @@ const bulkWrite = gridAuth('hyperDB.records:write');
 
 const id = { type: 'string', minLength: 1 } as const;
 const cellFormat = { type: 'string', enum: ['json', 'string'] } as const;
-
-function table(name: string, executeOnly?: ExecuteOnly): ParamDeclaration {
-  return pathId(name, 'tableIdOrName', 'tbl… or name', executeOnly);
-}
-
-function recordId(name: string, executeOnly?: ExecuteOnly): ParamDeclaration {
-  return pathId(name, 'recordId', idOf('rec'), executeOnly);
-}
-
-function commentId(name: string, executeOnly?: ExecuteOnly): ParamDeclaration {
-  return pathId(name, 'rowCommentId', '', executeOnly);
-}
-
-function returnFieldsByFieldId(): ParamDeclaration {
-  return {
-    name: 'return_fields_by_field_id',
-    in: 'query',
-    apiName: 'returnFieldsByFieldId',
-    schema: { type: 'boolean' },
-    description: '',
-  };
-}
-
-function paginationOffset(): ParamDeclaration {
-  return {
-    name: 'pagination_offset',
-    in: 'query',
-    apiName: 'offset',
-    schema: { type: 'string' },
-    description: '',
-  };
-}
-
-function enterpriseAccountId(executeOnly?: ExecuteOnly): ParamDeclaration {
-  return pathId('enterprise_account_id', 'enterpriseAccountId', '', executeOnly);
-}
-
-function dataTableId(executeOnly?: ExecuteOnly): ParamDeclaration {
-  return pathId('data_table_id', 'dataTableId', '', executeOnly);
-}
 
 const recordTableTools: ToolDeclaration[] = [
   {
