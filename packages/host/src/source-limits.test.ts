@@ -12,11 +12,11 @@ const MAX_FUNCTION_LINES = 60;
 const src = dirname(fileURLToPath(import.meta.url));
 
 /**
- * Not counted: tests and their support, the generated config types, and the two folders that are
- * leaving the host for packages of their own (store/, auth/front-door/: #37), where the limits
- * then apply.
+ * Not counted: tests and their support, and the generated config types. Every other package is
+ * held to the same limits by the linter (biome.json's overrides); this test counts a function
+ * from its first line, signature included, as #37 measured the host.
  */
-const EXEMPT = /(\.test\.ts$|^test-support\/|\.generated\.ts$|^store\/|^auth\/front-door\/)/;
+const EXEMPT = /(\.test\.ts$|^test-support\/|\.generated\.ts$)/;
 
 function sourceFiles(dir = src): string[] {
   return readdirSync(dir).flatMap((name) => {

@@ -63,30 +63,42 @@ export function relevance(
   // A tool of a part of the product the request never names (SCIM, enterprise, HyperDB) is less
   // likely than one of the product at large.
   if (shape.area && !shape.area.some((t) => intent.stems.has(t))) score -= W.area;
-  if (intent.op) {
-    // An action's verb also says what kind of change it is: revoking deletes, granting creates.
-    const kind = shape.actionVerb ? verbOperation(shape.actionVerb) : undefined;
-    const fits = OPERATION_FIT[intent.op];
-    const fit = Math.max(
-      fits[shape.op] ?? 0,
-      kind ? (fits[kind] ?? 0) : 0,
-      // Setting contacts' state ("mark them attended") changes them, whatever the path says.
-      shape.setsState ? (fits.update ?? 0) : 0,
-      // With no list of its objects, the tool that reads them is how to list them.
-      onlyReader ? (fits.list ?? 0) : 0,
-    );
-    // "add members TO a group", "remove Bob FROM the base": the change is to the object, not
-    // to its parent; a tool that creates or deletes the parent fits less.
-    const parentOnly =
-      shape.noun.length > 0 &&
-      shape.noun.every((t) => intent.parentStems.has(t) || !intent.stems.has(t)) &&
-      shape.noun.some((t) => intent.parentStems.has(t));
-    const ofParent = parentOnly && (shape.op === 'create' || shape.op === 'delete') ? W.parentOp : 1;
-    score += W.op * (intent.implicit ? W.implicit : 1) * fit * ofParent;
-    // A question ("which users have admin rights?") asks to look: a tool that changes fits less
-    // than one that reads, whatever words they share.
-    if (intent.asked && !READS.has(shape.op)) score -= W.asked;
-  }
+  score = withOperation(score, shape, intent, onlyReader);
+  score = withWords(score, shape, intent);
+  score = withIds(score, shape, intent);
+  return withPlace(score, shape, intent);
+}
+
+/** What the request asks to do against what the tool does (added to `score` in order). */
+function withOperation(score: number, shape: ToolShape, intent: RequestIntent, onlyReader: boolean): number {
+  if (!intent.op) return score;
+  // An action's verb also says what kind of change it is: revoking deletes, granting creates.
+  const kind = shape.actionVerb ? verbOperation(shape.actionVerb) : undefined;
+  const fits = OPERATION_FIT[intent.op];
+  const fit = Math.max(
+    fits[shape.op] ?? 0,
+    kind ? (fits[kind] ?? 0) : 0,
+    // Setting contacts' state ("mark them attended") changes them, whatever the path says.
+    shape.setsState ? (fits.update ?? 0) : 0,
+    // With no list of its objects, the tool that reads them is how to list them.
+    onlyReader ? (fits.list ?? 0) : 0,
+  );
+  // "add members TO a group", "remove Bob FROM the base": the change is to the object, not
+  // to its parent; a tool that creates or deletes the parent fits less.
+  const parentOnly =
+    shape.noun.length > 0 &&
+    shape.noun.every((t) => intent.parentStems.has(t) || !intent.stems.has(t)) &&
+    shape.noun.some((t) => intent.parentStems.has(t));
+  const ofParent = parentOnly && (shape.op === 'create' || shape.op === 'delete') ? W.parentOp : 1;
+  score += W.op * (intent.implicit ? W.implicit : 1) * fit * ofParent;
+  // A question ("which users have admin rights?") asks to look: a tool that changes fits less
+  // than one that reads, whatever words they share.
+  if (intent.asked && !READS.has(shape.op)) score -= W.asked;
+  return score;
+}
+
+/** The tool's action and object words said in the request. */
+function withWords(score: number, shape: ToolShape, intent: RequestIntent): number {
   // "the published email" names a state of the email, not the publishing.
   if (shape.actionWord && intent.stems.has(shape.actionWord) && !intent.adjectives.has(shape.actionWord))
     score += W.action;
@@ -99,6 +111,11 @@ export function relevance(
         hits += intent.parentStems.has(t) ? W.parentHit : 1;
     score += W.head * (hits > 0 ? 0.5 * Math.min(1, hits) + (0.5 * hits) / shape.head.length : 0);
   }
+  return score;
+}
+
+/** The identifiers the request names, and how many objects it is about. */
+function withIds(score: number, shape: ToolShape, intent: RequestIntent): number {
   // Each identifier in the request counts: "remove usr… from base app…" fits a tool that takes
   // the user as its object and the base as a parent better than one about the base alone.
   let idFit = 0;
@@ -114,6 +131,11 @@ export function relevance(
   // A tool that takes people by email address is for a request that has or says one.
   if (shape.ids.get('email') === 1 && !intent.ids.has('email') && !intent.stems.has('email'))
     score -= W.byEmail;
+  return score;
+}
+
+/** Where the tool sits (parents the request never names) and whether it answers one or several. */
+function withPlace(score: number, shape: ToolShape, intent: RequestIntent): number {
   // A tool nested under objects the request never names ("an interface's collaborator" when
   // only a base was said) is less likely than its sibling nested under fewer.
   const unsaid = shape.parents.filter((p) => !intent.stems.has(p)).length;

@@ -176,6 +176,107 @@ function idsIn(request: string, prefixes: readonly string[]): { ids: Set<IdShape
   return { ids, text };
 }
 
+/** The request's words, lower-cased, and where each clause starts among them. */
+function clausedWords(text: string): { words: string[]; starts: Set<number> } {
+  // A clause starts after punctuation too ("Budget tab: edit…", "HubSpot: record that…"), not
+  // at a dot inside a name ("customer.io").
+  const starts = new Set<number>();
+  const words: string[] = [];
+  for (const clause of text.split(/[:;!?()]|\.(?!\w)|,\s|\s[-–—>]+\s/)) {
+    starts.add(words.length);
+    words.push(...tokenize(clause).map((w) => w.toLowerCase()));
+  }
+  return { words, starts };
+}
+
+/** What the request asks to do, and the index of the verb that says it (-1: no verb did). */
+function operationOf(
+  request: string,
+  words: readonly string[],
+  starts: ReadonlySet<number>,
+): { op: RequestIntent['op']; verbAt: number } {
+  const phrase = PHRASES.find(([pattern]) => pattern.test(request));
+  if (LIST_QUESTION.test(request)) return { op: 'list', verbAt: -1 };
+  if (COUNT.test(request)) return { op: 'count', verbAt: -1 };
+  if (QUESTION.test(request)) return { op: 'read', verbAt: -1 };
+  if (phrase) return { op: phrase[1], verbAt: -1 };
+  for (const [i, w] of words.entries()) {
+    const found = VERBS[w];
+    if (
+      found &&
+      (!NOUN_VERBS.has(w) ||
+        starts.has(i) ||
+        CLAUSE_START.has(words[i - 1]!) ||
+        // Last of a terse request after a noun ("audit log export requests list"); not after
+        // an id or a determiner ("email 4242 draft", "comments on the record") nor before an id.
+        (i === words.length - 1 &&
+          content(words[i - 1] ?? '') &&
+          new RegExp(`(^|\\s)[A-Za-z][\\w']*\\s+${w}\\W*$`, 'i').test(request)))
+    ) {
+      const op = w === 'make' && words[i + 1] && !MAKE_NEW.has(words[i + 1]!) ? 'update' : found;
+      return { op, verbAt: i };
+    }
+  }
+  return { op: undefined, verbAt: -1 };
+}
+
+/**
+ * Whether the verb's object is plural ("show ROWS of …" asks for several). The object is the
+ * verb's first word that names something ("fetch all ROWS", "remove a RECORD from …"), unless
+ * a preposition comes first ("remove from the Projects table").
+ */
+function pluralObjectAfter(words: readonly string[], verbAt: number): boolean {
+  const after = verbAt >= 0 ? words.slice(verbAt + 1) : [];
+  const objectAt = after.findIndex(
+    (w) =>
+      PARENT_MARKERS.has(w) ||
+      (processTerm(w).length > 0 && !QUANTITY.test(w) && (VERBS[w] === undefined || NOUN_VERBS.has(w))),
+  );
+  const object = objectAt >= 0 && !PARENT_MARKERS.has(after[objectAt]!) ? after[objectAt] : undefined;
+  return object !== undefined && /[^su]s$/.test(object) && stemmer(object) !== object;
+}
+
+/** The terms of the words said in the plural and in the singular (the verb left out). */
+function numberOf(words: readonly string[], verbAt: number): { plural: Set<string>; singular: Set<string> } {
+  const plural = new Set<string>();
+  const singular = new Set<string>();
+  for (const [i, w] of words.entries()) {
+    if (i === verbAt) continue;
+    const t = processTerm(w)[0];
+    if (!t) continue;
+    if (/[^su]s$/.test(w) && stemmer(w) !== w) plural.add(t);
+    else singular.add(t);
+  }
+  return { plural, singular };
+}
+
+/** Which kind of id the request says it has: an external (its own) or an internal (numeric) one. */
+function idKindOf(request: string, nameToken: boolean, withoutIds: string): RequestIntent['idKind'] {
+  if (EXTERNAL.test(request)) return 'external';
+  if (INTERNAL.test(request)) return 'internal';
+  if (nameToken) return 'external';
+  return BARE_NUMBER.test(withoutIds) ? 'internal' : undefined;
+}
+
+const termsOf = (w: string) => [w, stemmer(w), ...processTerm(w)];
+
+/**
+ * The terms only the parent part says. It starts at the first marker after a word naming the
+ * object ("what is IN budget item 5 OF campaign …": the budget item is the object, the campaign
+ * its parent).
+ */
+function parentStemsOf(words: readonly string[]): Set<string> {
+  const marker = words.findIndex((w, i) => PARENT_MARKERS.has(w) && words.slice(0, i).some(content));
+  if (marker <= 0) return new Set();
+  const before = new Set(words.slice(0, marker).flatMap(termsOf));
+  return new Set(
+    words
+      .slice(marker + 1)
+      .flatMap(termsOf)
+      .filter((t) => !before.has(t)),
+  );
+}
+
 export function requestIntent(request: string, prefixes: readonly string[]): RequestIntent {
   const { ids, text: withoutIds } = idsIn(request, prefixes);
   // An id, or "this base": one object the caller has in mind.
@@ -187,52 +288,10 @@ export function requestIntent(request: string, prefixes: readonly string[]): Req
   const nameToken = NAME_TOKEN.test(withoutIds);
   NAME_TOKEN.lastIndex = 0;
   const text = withoutIds.replace(NAME_TOKEN, ' ');
-  // A clause starts after punctuation too ("Budget tab: edit…", "HubSpot: record that…"), not
-  // at a dot inside a name ("customer.io").
-  const starts = new Set<number>();
-  const words: string[] = [];
-  for (const clause of text.split(/[:;!?()]|\.(?!\w)|,\s|\s[-–—>]+\s/)) {
-    starts.add(words.length);
-    words.push(...tokenize(clause).map((w) => w.toLowerCase()));
-  }
-  let op: RequestIntent['op'];
-  let verbAt = -1;
-  const phrase = PHRASES.find(([pattern]) => pattern.test(request));
-  if (LIST_QUESTION.test(request)) op = 'list';
-  else if (COUNT.test(request)) op = 'count';
-  else if (QUESTION.test(request)) op = 'read';
-  else if (phrase) op = phrase[1];
-  else
-    for (const [i, w] of words.entries()) {
-      const found = VERBS[w];
-      if (
-        found &&
-        (!NOUN_VERBS.has(w) ||
-          starts.has(i) ||
-          CLAUSE_START.has(words[i - 1]!) ||
-          // Last of a terse request after a noun ("audit log export requests list"); not after
-          // an id or a determiner ("email 4242 draft", "comments on the record") nor before an id.
-          (i === words.length - 1 &&
-            content(words[i - 1] ?? '') &&
-            new RegExp(`(^|\\s)[A-Za-z][\\w']*\\s+${w}\\W*$`, 'i').test(request)))
-      ) {
-        op = w === 'make' && words[i + 1] && !MAKE_NEW.has(words[i + 1]!) ? 'update' : found;
-        verbAt = i;
-        break;
-      }
-    }
+  const { words, starts } = clausedWords(text);
+  let { op, verbAt } = operationOf(request, words, starts);
   const asked = LIST_QUESTION.test(request) || COUNT.test(request) || QUESTION.test(request);
-  // "show rows of …" asks for several: a read verb with a plural object reads a list as well as one.
-  // The verb's object: its first word that names something ("fetch all ROWS", "remove a RECORD
-  // from …"), unless a preposition comes first ("remove from the Projects table").
-  const after = verbAt >= 0 ? words.slice(verbAt + 1) : [];
-  const objectAt = after.findIndex(
-    (w) =>
-      PARENT_MARKERS.has(w) ||
-      (processTerm(w).length > 0 && !QUANTITY.test(w) && (VERBS[w] === undefined || NOUN_VERBS.has(w))),
-  );
-  const object = objectAt >= 0 && !PARENT_MARKERS.has(after[objectAt]!) ? after[objectAt] : undefined;
-  const pluralObject = object !== undefined && /[^su]s$/.test(object) && stemmer(object) !== object;
+  const pluralObject = pluralObjectAfter(words, verbAt);
   if (op === 'get' && pluralObject) op = 'read';
   const verb = verbAt >= 0 ? words[verbAt]! : undefined;
   const verbTerms = new Set(
@@ -246,50 +305,17 @@ export function requestIntent(request: string, prefixes: readonly string[]): Req
   // bare noun phrase ("email 4242 draft").
   const implicit = op === undefined && !request.trim().endsWith('?');
   if (op === undefined) op = 'read';
-  const termsOf = (w: string) => [w, stemmer(w), ...processTerm(w)];
-  const stems = new Set(words.flatMap(termsOf));
-  // The parent part starts at the first marker after a word naming the object ("what is IN
-  // budget item 5 OF campaign …": the budget item is the object, the campaign its parent).
-  const marker = words.findIndex((w, i) => PARENT_MARKERS.has(w) && words.slice(0, i).some(content));
-  const adjectives = new Set([...request.matchAll(ADJECTIVE)].flatMap((m) => termsOf(m[2]!.toLowerCase())));
-  const plural = new Set<string>();
-  const singular = new Set<string>();
-  for (const [i, w] of words.entries()) {
-    if (i === verbAt) continue;
-    const t = processTerm(w)[0];
-    if (!t) continue;
-    if (/[^su]s$/.test(w) && stemmer(w) !== w) plural.add(t);
-    else singular.add(t);
-  }
-  const idKind = EXTERNAL.test(request)
-    ? 'external'
-    : INTERNAL.test(request)
-      ? 'internal'
-      : nameToken
-        ? 'external'
-        : BARE_NUMBER.test(withoutIds)
-          ? 'internal'
-          : undefined;
-  const before = new Set(marker > 0 ? words.slice(0, marker).flatMap(termsOf) : []);
-  const parentStems = new Set(
-    marker > 0
-      ? words
-          .slice(marker + 1)
-          .flatMap(termsOf)
-          .filter((t) => !before.has(t))
-      : [],
-  );
+  const idKind = idKindOf(request, nameToken, withoutIds);
   return {
     ...(op ? { op } : {}),
     implicit,
     asked,
     ...(idKind ? { idKind } : {}),
-    adjectives,
-    plural,
-    singular,
-    stems,
+    adjectives: new Set([...request.matchAll(ADJECTIVE)].flatMap((m) => termsOf(m[2]!.toLowerCase()))),
+    ...numberOf(words, verbAt),
+    stems: new Set(words.flatMap(termsOf)),
     verbTerms,
-    parentStems,
+    parentStems: parentStemsOf(words),
     several:
       SEVERAL.test(request) ||
       // "remove rows …", "update the contacts": changing a plural object changes several.

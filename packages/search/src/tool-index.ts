@@ -93,13 +93,7 @@ export class ToolIndex {
     this.tools = tools;
     const namespaces = namespaceSegments(tools);
     this.shapes = tools.map((t) => toolShape(t, namespaces));
-    this.prefixes = [
-      ...new Set(
-        this.shapes.flatMap((s) =>
-          [...s.ids.keys()].filter((k) => k.startsWith('prefix:')).map((k) => k.slice(7)),
-        ),
-      ),
-    ];
+    this.prefixes = idPrefixes(this.shapes);
     this.idObjects = idObjects(tools);
     this.paramKeys = tools.map(
       (t) =>
@@ -119,16 +113,7 @@ export class ToolIndex {
       this.bySet.set(t.toolSet, members);
       members.push(id);
     });
-    this.onlyReader = this.shapes.map(
-      (shape, id) =>
-        shape.op === 'get' &&
-        !(this.bySet.get(tools[id]!.toolSet) ?? []).some((j) => {
-          const other = this.shapes[j]!;
-          return (
-            (other.op === 'list' || other.op === 'search') && other.noun.some((t) => shape.noun.includes(t))
-          );
-        }),
-    );
+    this.onlyReader = onlyReaders(tools, this.shapes, this.bySet);
     this.spelling = new SpellingFixer([
       ...knownWords(),
       ...tools.flatMap((t) =>
@@ -139,37 +124,7 @@ export class ToolIndex {
         ].flatMap((text) => tokenize(text).map((w) => w.toLowerCase())),
       ),
     ]);
-    const index = new MiniSearch<IndexedTool>({
-      fields: ['name', 'description', 'params', 'path'],
-      // Catalog words written in mixed case (`HyperDB`, `eDiscovery`) are also indexed whole, as
-      // users type them ("hyperdb"); a request is split the same way as before.
-      tokenize: (text, field) => [
-        ...tokenize(text),
-        ...compounds(text),
-        ...(field === 'name' ? nameBigrams(text) : []),
-      ],
-      processTerm,
-      // No fuzzy or prefix matching: the spelling fixer has already added the catalog word a
-      // misspelt one stands for, and matching every term by edit distance cost most of a
-      // search's time in a catalog of a thousand tools (and found unrelated words: `select` →
-      // `selective`).
-    });
-    const documents = tools.map((t, id) => ({
-      id,
-      name: `${t.name.slice(t.toolSet.length + 1)} ${t.toolSet}`,
-      // A parameter the description quotes by name ("give 'new_field_name'") is the params
-      // field's to count: said twice, its words would outweigh what the tool acts on.
-      description: t.description.replace(/'[A-Za-z0-9]+(?:_[A-Za-z0-9]+)+'/g, ' '),
-      params: Object.keys((t.inputSchema.properties as Record<string, unknown> | undefined) ?? {})
-        .filter((p) => !GENERIC_PARAMS.has(p))
-        .join(' '),
-      path: (t.endpoint?.path ?? '')
-        .split('/')
-        .filter((seg) => seg.length > 0 && !seg.startsWith('{') && !/^v\d+$/i.test(seg))
-        .join(' '),
-    }));
-    index.addAll(documents);
-    this.text = new TermPostings(index, BOOST, BM25);
+    this.text = new TermPostings(textIndex(tools), BOOST, BM25);
     this.setWords = new SetVocabulary(
       this.text,
       tools.map((t) => t.toolSet),
@@ -302,4 +257,66 @@ function idObjects(tools: readonly SearchableTool[]): Map<IdShape, string> {
     if (best) objects.set(shape, best[0]);
   }
   return objects;
+}
+
+/** The id prefixes the tools' parameters take (`rec`, `tbl`), to find ids in a request. */
+function idPrefixes(shapes: readonly ToolShape[]): string[] {
+  return [
+    ...new Set(
+      shapes.flatMap((s) => [...s.ids.keys()].filter((k) => k.startsWith('prefix:')).map((k) => k.slice(7))),
+    ),
+  ];
+}
+
+/** Per tool, whether it reads one object of a kind its tool set has no list or search for. */
+function onlyReaders(
+  tools: readonly SearchableTool[],
+  shapes: readonly ToolShape[],
+  bySet: ReadonlyMap<string, number[]>,
+): boolean[] {
+  return shapes.map(
+    (shape, id) =>
+      shape.op === 'get' &&
+      !(bySet.get(tools[id]!.toolSet) ?? []).some((j) => {
+        const other = shapes[j]!;
+        return (
+          (other.op === 'list' || other.op === 'search') && other.noun.some((t) => shape.noun.includes(t))
+        );
+      }),
+  );
+}
+
+/** The full-text index of the tools' names, descriptions, parameters and paths. */
+function textIndex(tools: readonly SearchableTool[]): MiniSearch<IndexedTool> {
+  const index = new MiniSearch<IndexedTool>({
+    fields: ['name', 'description', 'params', 'path'],
+    // Catalog words written in mixed case (`HyperDB`, `eDiscovery`) are also indexed whole, as
+    // users type them ("hyperdb"); a request is split the same way as before.
+    tokenize: (text, field) => [
+      ...tokenize(text),
+      ...compounds(text),
+      ...(field === 'name' ? nameBigrams(text) : []),
+    ],
+    processTerm,
+    // No fuzzy or prefix matching: the spelling fixer has already added the catalog word a
+    // misspelt one stands for, and matching every term by edit distance cost most of a
+    // search's time in a catalog of a thousand tools (and found unrelated words: `select` →
+    // `selective`).
+  });
+  const documents = tools.map((t, id) => ({
+    id,
+    name: `${t.name.slice(t.toolSet.length + 1)} ${t.toolSet}`,
+    // A parameter the description quotes by name ("give 'new_field_name'") is the params
+    // field's to count: said twice, its words would outweigh what the tool acts on.
+    description: t.description.replace(/'[A-Za-z0-9]+(?:_[A-Za-z0-9]+)+'/g, ' '),
+    params: Object.keys((t.inputSchema.properties as Record<string, unknown> | undefined) ?? {})
+      .filter((p) => !GENERIC_PARAMS.has(p))
+      .join(' '),
+    path: (t.endpoint?.path ?? '')
+      .split('/')
+      .filter((seg) => seg.length > 0 && !seg.startsWith('{') && !/^v\d+$/i.test(seg))
+      .join(' '),
+  }));
+  index.addAll(documents);
+  return index;
 }

@@ -198,44 +198,51 @@ export function paramShapes(name: string, schema: Record<string, unknown>): IdSh
   return shapes;
 }
 
-/**
- * The shape of one tool. `namespaces` are path segments shared by most tools of its tool
- * set (`meta`, `marketing`): a prefix of the API, not an object.
- */
-export function toolShape(tool: SearchableTool, namespaces: ReadonlySet<string>): ToolShape {
+/** What a tool's path and method say it does: a verb segment leads (`/batch/archive`), else the method. */
+function operationOfPath(
+  tool: SearchableTool,
+  segments: readonly string[],
+  item: boolean,
+): { op: Operation; actionWord?: string; actionVerb?: string; trailing: number } {
   const method = tool.endpoint?.method.toUpperCase() ?? (tool.hints.readOnly ? 'GET' : 'POST');
-  const segments = (tool.endpoint?.path ?? '').split('/').filter((s) => s.length > 0);
-  const isParam = (s: string) => s.startsWith('{');
   const last = segments.at(-1) ?? '';
-  const item = isParam(last);
-  let op: Operation | undefined;
-  let actionWord: string | undefined;
-  let actionVerb: string | undefined;
-  let trailing = segments.length;
   if (!item && last) {
     // `/batch/archive`, `/email-create`, `/moveBase`, `/restore-to-draft`: the verb leads.
     const verb = words(last).find((w) => SEGMENT_VERBS[w] !== undefined || ACTION_VERBS.has(w));
     if (verb && (segments.length > 1 || SEGMENT_VERBS[verb] !== undefined)) {
-      op = SEGMENT_VERBS[verb] ?? 'action';
-      if (op === 'action') {
-        actionWord = stemmer(verb);
-        actionVerb = verb;
-      }
-      trailing = segments.length - 1;
+      const op = SEGMENT_VERBS[verb] ?? 'action';
+      let trailing = segments.length - 1;
       if (segments[trailing - 1] === 'batch') trailing -= 1;
+      return op === 'action'
+        ? { op, actionWord: stemmer(verb), actionVerb: verb, trailing }
+        : { op, trailing };
     }
   }
-  if (op === undefined) {
-    if (method === 'GET') op = describedRead(tool.description) ?? (item ? 'get' : 'list');
-    else if (method === 'DELETE') op = 'delete';
-    else if (method === 'PATCH') op = 'update';
-    else if (method === 'PUT')
-      op = UPSERT.test(tool.description) ? 'upsert' : linksItems(tool) ? 'link' : 'replace';
-    else op = tool.hints.readOnly ? 'get' : UPSERT.test(tool.description) ? 'upsert' : 'create';
-  }
+  return { op: operationOfMethod(tool, method, item), trailing: segments.length };
+}
 
-  // The object: the run of literal segments that ends the path (before an action verb), or
-  // the placeholder's name for paths of placeholders only; its parents are the rest.
+function operationOfMethod(tool: SearchableTool, method: string, item: boolean): Operation {
+  if (method === 'GET') return describedRead(tool.description) ?? (item ? 'get' : 'list');
+  if (method === 'DELETE') return 'delete';
+  if (method === 'PATCH') return 'update';
+  if (method === 'PUT')
+    return UPSERT.test(tool.description) ? 'upsert' : linksItems(tool) ? 'link' : 'replace';
+  return tool.hints.readOnly ? 'get' : UPSERT.test(tool.description) ? 'upsert' : 'create';
+}
+
+const isParam = (s: string) => s.startsWith('{');
+
+/**
+ * The object: the run of literal segments that ends the path (before an action verb), or the
+ * placeholder's name for paths of placeholders only; its parents are the segments before it
+ * (from `prefix` to `end`, exclusive).
+ */
+function objectOfPath(
+  tool: SearchableTool,
+  segments: readonly string[],
+  trailing: number,
+  namespaces: ReadonlySet<string>,
+) {
   const versionAt = segments.findLastIndex((s) => VERSION.test(s));
   const prefix = versionAt >= 0 ? versionAt + 1 : namespaces.has(segments[0] ?? '') ? 1 : 0;
   const objectSegments: string[] = [];
@@ -245,28 +252,35 @@ export function toolShape(tool: SearchableTool, namespaces: ReadonlySet<string>)
   const described = describedObject(tool.description);
   const head = new Set(objectSegments.flatMap(terms));
   for (const t of described.flatMap((w) => processTerm(w))) head.add(t);
-  const parents = new Set(
-    segments
-      .slice(prefix, Math.max(prefix, i + 1))
-      .map((s) => (isParam(s) ? placeholderWords(s) : s))
-      .flatMap(terms),
-  );
+  const before = segments.slice(prefix, Math.max(prefix, i + 1));
+  const parents = new Set(before.map((s) => (isParam(s) ? placeholderWords(s) : s)).flatMap(terms));
   for (const h of head) parents.delete(h);
-  // Twins: the same operation on the same object under the same literal path, told apart only
-  // by how the object is identified (internal or external id, by email, one or a batch).
-  const where = segments
-    .slice(prefix, Math.max(prefix, i + 1))
+  return { objectSegments, described, head, parents, before };
+}
+
+/**
+ * Twins: the same operation on the same object under the same literal path, told apart only by
+ * how the object is identified (internal or external id, by email, one or a batch).
+ */
+function twinKeyOf(
+  tool: SearchableTool,
+  op: Operation,
+  actionVerb: string | undefined,
+  object: { objectSegments: string[]; described: string[]; head: Set<string>; before: string[] },
+  values: readonly string[],
+): string {
+  const where = object.before
     .filter((s) => !isParam(s))
     .flatMap(terms)
-    .filter((t) => !head.has(t));
+    .filter((t) => !object.head.has(t));
   const objectWords = new Set(
-    singular(objectSegments.length > 0 ? objectSegments.join(' ') : described.slice(0, 2).join(' ')).split(
-      ' ',
-    ),
+    singular(
+      object.objectSegments.length > 0
+        ? object.objectSegments.join(' ')
+        : object.described.slice(0, 2).join(' '),
+    ).split(' '),
   );
-  // Placeholders that take a value rather than an id (`{subscriberState}`) are part of what is done.
-  const values = segments.filter((s) => isParam(s) && placeholderWords(s) === s.slice(1, -1)).sort();
-  const twinKey = [
+  return [
     tool.toolSet,
     op,
     actionVerb ?? '',
@@ -274,16 +288,26 @@ export function toolShape(tool: SearchableTool, namespaces: ReadonlySet<string>)
     [...new Set(where)].sort().join(' '),
     values.join(' '),
   ].join('|');
+}
 
+/**
+ * The id shapes the tool takes, weighted: the last placeholder of an item path is the object
+ * itself (1); earlier ones are parents (0.5); other parameters 0.4. On a path of placeholders
+ * only, the last is the object only if the description names it so: `/{base}/{table}` lists
+ * records, its table being where they are.
+ */
+function idWeights(
+  tool: SearchableTool,
+  segments: readonly string[],
+  item: boolean,
+  object: { objectSegments: string[]; head: Set<string> },
+): Map<IdShape, number> {
   const properties =
     (tool.inputSchema.properties as Record<string, Record<string, unknown>> | undefined) ?? {};
   const pathParams = tool.endpoint?.pathParams ?? [];
   const ids = new Map<IdShape, number>();
-  // The last placeholder of an item path is the object itself; earlier ones are parents. On a
-  // path of placeholders only, it is the object only if the description names it so:
-  // `/{base}/{table}` lists records, its table being where they are.
   const lastName = terms(placeholderWords(segments.at(-1) ?? ''));
-  const isObject = item && (objectSegments.length > 0 || lastName.some((t) => head.has(t)));
+  const isObject = item && (object.objectSegments.length > 0 || lastName.some((t) => object.head.has(t)));
   for (const [name, schema] of Object.entries(properties)) {
     const position = pathParams.indexOf(name);
     const weight =
@@ -291,9 +315,25 @@ export function toolShape(tool: SearchableTool, namespaces: ReadonlySet<string>)
     for (const shape of paramShapes(name, schema)) ids.set(shape, Math.max(ids.get(shape) ?? 0, weight));
   }
   // `/email-create`, `/email-upsert`: the path says the people are given by email.
-  if (!item && /email-/.test(last)) ids.set('email', 1);
-  const idKind = idKindOf(tool, segments, properties);
+  if (!item && /email-/.test(segments.at(-1) ?? '')) ids.set('email', 1);
+  return ids;
+}
 
+/**
+ * The shape of one tool. `namespaces` are path segments shared by most tools of its tool
+ * set (`meta`, `marketing`): a prefix of the API, not an object.
+ */
+export function toolShape(tool: SearchableTool, namespaces: ReadonlySet<string>): ToolShape {
+  const segments = (tool.endpoint?.path ?? '').split('/').filter((s) => s.length > 0);
+  const item = isParam(segments.at(-1) ?? '');
+  const { op, actionWord, actionVerb, trailing } = operationOfPath(tool, segments, item);
+  const object = objectOfPath(tool, segments, trailing, namespaces);
+  const { objectSegments, described, head, parents } = object;
+  // Placeholders that take a value rather than an id (`{subscriberState}`) are part of what is done.
+  const values = segments.filter((s) => isParam(s) && placeholderWords(s) === s.slice(1, -1)).sort();
+  const properties =
+    (tool.inputSchema.properties as Record<string, Record<string, unknown>> | undefined) ?? {};
+  const idKind = idKindOf(tool, segments, properties);
   return {
     op,
     ...(actionWord ? { actionWord, actionVerb } : {}),
@@ -313,11 +353,11 @@ export function toolShape(tool: SearchableTool, namespaces: ReadonlySet<string>)
     object: singular(
       objectSegments.length > 0 ? objectSegments.join(' ') : described.slice(0, 2).join(' ') || 'item',
     ),
-    pathParams,
+    pathParams: tool.endpoint?.pathParams ?? [],
     route: segments.map((x) => (isParam(x) ? '{}' : x)).join('/'),
-    ids,
+    ids: idWeights(tool, segments, item, object),
     ...(idKind ? { idKind } : {}),
-    ...(idKind ? { twinKey } : {}),
+    ...(idKind ? { twinKey: twinKeyOf(tool, op, actionVerb, object, values) } : {}),
   };
 }
 
