@@ -1,142 +1,32 @@
-import type { StoredToken, ToolOutcome } from '@toolhost/core';
-import type { Cluster } from 'ioredis';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
-import { SHARED_STORE } from '../src/assemble-host.js';
+import { describe, expect, it } from 'vitest';
 import { doctorReport } from '../src/cli/doctor.js';
-import type { HostConfig } from '../src/config/host-config.js';
-import { containerOf, createHost, type Host } from '../src/host.js';
-import { resolveService } from '../src/services.js';
-import { type FakeOAuthServer, fakeClient, startFakeOAuthServer } from './fake-oauth-server.js';
 import {
-  closeClient,
-  clusterClient,
-  type RedisCluster,
-  startRedisCluster,
-  startRedisServer,
-} from './redis-server.js';
+  admin,
+  authorize,
+  cluster,
+  echoConfig,
+  errorCode,
+  getItem,
+  keysPerMaster,
+  replica,
+  replicaEnv,
+  sharedOf,
+  suite,
+  upstream,
+} from './redis-cluster-setup.js';
+import { startRedisServer } from './redis-server.js';
 import {
-  browserAuthorizationAcrossReplicas,
-  confirmationAcrossReplicas,
-  elicitationCompletionAcrossReplicas,
-  largeResultOnOtherReplica,
   oneRefreshAcrossReplicas,
   pacingAcrossReplicas,
-  pendingAuthorizationAcrossReplicas,
-  perUserBoundsAcrossReplicas,
-  type StoreUnderTest,
-  sessionAcrossReplicas,
   tokenChangeReachesEveryReplica,
   tokensOnEveryReplica,
-  writesAcrossReplicas,
 } from './replica-scenarios.js';
-import { fixtureApp, tokenStoreOf } from './support.js';
+import { tokenStoreOf } from './support.js';
 
 // The shared-store scenarios through a real three-master Redis Cluster: every command, MULTI
 // and script must keep its keys in one hash slot (else Redis answers CROSSSLOT), and listing
-// must walk every master.
-const TOKEN_KEY = 'token-encryption-key-for-the-cluster';
-
-let cluster: RedisCluster;
-let admin: Cluster;
-let oauth: FakeOAuthServer;
-let upstream: RecordingUpstream;
-const hosts: Host[] = [];
-
-const storeSection = () => ({ cluster: cluster.seeds });
-
-function echoConfig(extra: Partial<HostConfig> = {}): HostConfig {
-  return {
-    plugins: ['toolhost-plugin-echo'],
-    toolSets: { EchoApi: { baseUrl: upstream.url } },
-    auth: {
-      providers: {
-        'echo-auth': {
-          clientId: fakeClient.clientId,
-          authorizeUrl: oauth.authorizeUrl,
-          tokenUrl: oauth.tokenUrl,
-          redirectUri: 'http://127.0.0.1:9/oauth/callback/echo-auth',
-        },
-      },
-    },
-    store: storeSection(),
-    ...extra,
-  };
-}
-
-function replicaEnv(extra: Record<string, string> = {}): Record<string, string> {
-  return {
-    // Credentials and TLS only: the nodes come from store.cluster.
-    TOOLHOST_REDIS_URL: 'redis://127.0.0.1:1',
-    TOOLHOST_TOKEN_KEY: TOKEN_KEY,
-    ECHO_AUTH_CLIENT_SECRET: fakeClient.clientSecret,
-    ECHO_KEY: 'echo-static-key-for-the-cluster',
-    ...extra,
-  };
-}
-
-async function replica(config: HostConfig = echoConfig(), env = replicaEnv()): Promise<Host> {
-  const host = await createHost(config, { configDir: fixtureApp, env });
-  hosts.push(host);
-  return host;
-}
-
-/** This suite's store for the scenarios every deployment runs. */
-const suite = (): StoreUnderTest => ({
-  upstream,
-  oauth,
-  tokenKey: TOKEN_KEY,
-  env: replicaEnv(),
-  store: storeSection(),
-  admin,
-  keys: async (pattern) => (await keysPerMaster(pattern)).flat(),
-});
-
-const sharedOf = (host: Host) => resolveService(containerOf(host), SHARED_STORE)!;
-const getItem = (host: Host, id: string, userId = 'alice') =>
-  host.callTool('EchoApi.GetItem', { item_id: id }, { userId });
-const errorCode = (o: ToolOutcome) => (o.ok ? undefined : o.error.code);
-
-/** Keys matching `pattern` on each master, in the order of `admin.nodes('master')`. */
-const keysPerMaster = (pattern: string) => Promise.all(admin.nodes('master').map((n) => n.keys(pattern)));
-
-async function authorize(
-  host: Host,
-  userId: string,
-  expiresAt = Date.now() + 3_600_000,
-): Promise<StoredToken> {
-  const issued = oauth.mint('items.read');
-  const token = {
-    accessToken: issued.access_token,
-    refreshToken: issued.refresh_token,
-    expiresAt,
-    scopes: ['items.read'],
-  };
-  await tokenStoreOf(host).set('echo-auth', userId, token);
-  return token;
-}
-
-beforeAll(async () => {
-  cluster = await startRedisCluster(3);
-  admin = clusterClient(cluster.seeds.map((s) => ({ host: '127.0.0.1', port: Number(s.split(':')[1]) })));
-  oauth = await startFakeOAuthServer();
-  upstream = await startRecordingUpstream();
-}, 60_000);
-afterAll(async () => {
-  if (admin) await closeClient(admin);
-  await cluster?.close();
-  await oauth?.close();
-  await upstream?.close();
-});
-beforeEach(async () => {
-  oauth.reset();
-  upstream.reset();
-  upstream.respond(() => ({ status: 200, body: { ok: true } }));
-  await Promise.all(admin.nodes('master').map((n) => n.flushall()));
-});
-afterEach(async () => {
-  await Promise.all(hosts.splice(0).map((h) => h.close()));
-});
+// must walk every master. Start-up, tokens, faults and pacing here; what replicas do together
+// (writes, authorizations, sessions, results, bounds) in redis-cluster-replicas.test.ts.
 
 describe('shared store (Redis Cluster): start-up', () => {
   it('shares the store with store.cluster alone, no Redis URL given', async () => {
@@ -200,40 +90,6 @@ describe('shared store (Redis Cluster): tokens', () => {
 
   it('refreshes an expired token once for 20 concurrent calls on two replicas', async () => {
     await oneRefreshAcrossReplicas(suite());
-  });
-});
-
-describe('shared store (Redis Cluster): writes and authorizations', () => {
-  it('honours idempotency keys and previews across replicas: sent once, answered on either', async () => {
-    await writesAcrossReplicas(suite());
-  });
-
-  it('completes on replica B a pending authorization replica A started, once, its keys in one slot', async () => {
-    await pendingAuthorizationAcrossReplicas(suite());
-  });
-
-  it('completes in a browser, on replica B behind a balancer, the authorization replica A handed out', async () => {
-    await browserAuthorizationAcrossReplicas(suite());
-  }, 60_000);
-
-  it('tells a client waiting on replica A (URL elicitation) when the callback landed on replica B', async () => {
-    await elicitationCompletionAcrossReplicas(suite());
-  }, 60_000);
-
-  it("hands the person's confirmation to the replica that asked, wherever it lands", async () => {
-    await confirmationAcrossReplicas(suite());
-  }, 60_000);
-
-  it('serves one session whose requests alternate between two replicas, for its user only', async () => {
-    await sessionAcrossReplicas(suite());
-  }, 60_000);
-
-  it("serves a large result's resource_link from the other replica, to its owner only", async () => {
-    await largeResultOnOtherReplica(suite());
-  }, 60_000);
-
-  it("bounds a user's previews and idempotency keys across the replicas (one slot per user)", async () => {
-    await perUserBoundsAcrossReplicas(suite());
   });
 });
 

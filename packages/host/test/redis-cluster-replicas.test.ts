@@ -1,0 +1,50 @@
+import { describe, it } from 'vitest';
+import { suite } from './redis-cluster-setup.js';
+import {
+  browserAuthorizationAcrossReplicas,
+  confirmationAcrossReplicas,
+  elicitationCompletionAcrossReplicas,
+  largeResultOnOtherReplica,
+  pendingAuthorizationAcrossReplicas,
+  perUserBoundsAcrossReplicas,
+  sessionAcrossReplicas,
+  writesAcrossReplicas,
+} from './replica-scenarios.js';
+
+// What replicas do together through a real three-master Redis Cluster (each scenario's keys in
+// one hash slot): writes, authorizations, sessions, large results, per-user bounds. Start-up,
+// tokens, faults and pacing are in redis-cluster.test.ts.
+
+describe('shared store (Redis Cluster): writes and authorizations', () => {
+  it('honours idempotency keys and previews across replicas: sent once, answered on either', async () => {
+    await writesAcrossReplicas(suite());
+  });
+
+  it('completes on replica B a pending authorization replica A started, once, its keys in one slot', async () => {
+    await pendingAuthorizationAcrossReplicas(suite());
+  });
+
+  it('completes in a browser, on replica B behind a balancer, the authorization replica A handed out', async () => {
+    await browserAuthorizationAcrossReplicas(suite());
+  }, 60_000);
+
+  it('tells a client waiting on replica A (URL elicitation) when the callback landed on replica B', async () => {
+    await elicitationCompletionAcrossReplicas(suite());
+  }, 60_000);
+
+  it("hands the person's confirmation to the replica that asked, wherever it lands", async () => {
+    await confirmationAcrossReplicas(suite());
+  }, 60_000);
+
+  it('serves one session whose requests alternate between two replicas, for its user only', async () => {
+    await sessionAcrossReplicas(suite());
+  }, 60_000);
+
+  it("serves a large result's resource_link from the other replica, to its owner only", async () => {
+    await largeResultOnOtherReplica(suite());
+  }, 60_000);
+
+  it("bounds a user's previews and idempotency keys across the replicas (one slot per user)", async () => {
+    await perUserBoundsAcrossReplicas(suite());
+  });
+});

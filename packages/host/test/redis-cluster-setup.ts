@@ -1,0 +1,119 @@
+import type { StoredToken, ToolOutcome } from '@toolhost/core';
+import type { Cluster } from 'ioredis';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
+import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
+import { SHARED_STORE } from '../src/assemble-host.js';
+import type { HostConfig } from '../src/config/host-config.js';
+import { containerOf, createHost, type Host } from '../src/host.js';
+import { resolveService } from '../src/services.js';
+import { type FakeOAuthServer, fakeClient, startFakeOAuthServer } from './fake-oauth-server.js';
+import { closeClient, clusterClient, type RedisCluster, startRedisCluster } from './redis-server.js';
+import type { StoreUnderTest } from './replica-scenarios.js';
+import { fixtureApp, tokenStoreOf } from './support.js';
+
+// What the Redis Cluster test files share: a real three-master cluster, a fake vendor and an
+// upstream per file, emptied before each test, and in-process replicas closed after it. The
+// suite is split in files so that they run side by side; each file that imports this gets its own.
+export const TOKEN_KEY = 'token-encryption-key-for-the-cluster';
+
+export let cluster: RedisCluster;
+export let admin: Cluster;
+export let oauth: FakeOAuthServer;
+export let upstream: RecordingUpstream;
+export const hosts: Host[] = [];
+
+export const storeSection = () => ({ cluster: cluster.seeds });
+
+export function echoConfig(extra: Partial<HostConfig> = {}): HostConfig {
+  return {
+    plugins: ['toolhost-plugin-echo'],
+    toolSets: { EchoApi: { baseUrl: upstream.url } },
+    auth: {
+      providers: {
+        'echo-auth': {
+          clientId: fakeClient.clientId,
+          authorizeUrl: oauth.authorizeUrl,
+          tokenUrl: oauth.tokenUrl,
+          redirectUri: 'http://127.0.0.1:9/oauth/callback/echo-auth',
+        },
+      },
+    },
+    store: storeSection(),
+    ...extra,
+  };
+}
+
+export function replicaEnv(extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    // Credentials and TLS only: the nodes come from store.cluster.
+    TOOLHOST_REDIS_URL: 'redis://127.0.0.1:1',
+    TOOLHOST_TOKEN_KEY: TOKEN_KEY,
+    ECHO_AUTH_CLIENT_SECRET: fakeClient.clientSecret,
+    ECHO_KEY: 'echo-static-key-for-the-cluster',
+    ...extra,
+  };
+}
+
+export async function replica(config: HostConfig = echoConfig(), env = replicaEnv()): Promise<Host> {
+  const host = await createHost(config, { configDir: fixtureApp, env });
+  hosts.push(host);
+  return host;
+}
+
+/** This suite's store for the scenarios every deployment runs. */
+export const suite = (): StoreUnderTest => ({
+  upstream,
+  oauth,
+  tokenKey: TOKEN_KEY,
+  env: replicaEnv(),
+  store: storeSection(),
+  admin,
+  keys: async (pattern) => (await keysPerMaster(pattern)).flat(),
+});
+
+export const sharedOf = (host: Host) => resolveService(containerOf(host), SHARED_STORE)!;
+export const getItem = (host: Host, id: string, userId = 'alice') =>
+  host.callTool('EchoApi.GetItem', { item_id: id }, { userId });
+export const errorCode = (o: ToolOutcome) => (o.ok ? undefined : o.error.code);
+
+/** Keys matching `pattern` on each master, in the order of `admin.nodes('master')`. */
+export const keysPerMaster = (pattern: string) =>
+  Promise.all(admin.nodes('master').map((n) => n.keys(pattern)));
+
+export async function authorize(
+  host: Host,
+  userId: string,
+  expiresAt = Date.now() + 3_600_000,
+): Promise<StoredToken> {
+  const issued = oauth.mint('items.read');
+  const token = {
+    accessToken: issued.access_token,
+    refreshToken: issued.refresh_token,
+    expiresAt,
+    scopes: ['items.read'],
+  };
+  await tokenStoreOf(host).set('echo-auth', userId, token);
+  return token;
+}
+
+beforeAll(async () => {
+  cluster = await startRedisCluster(3);
+  admin = clusterClient(cluster.seeds.map((s) => ({ host: '127.0.0.1', port: Number(s.split(':')[1]) })));
+  oauth = await startFakeOAuthServer();
+  upstream = await startRecordingUpstream();
+}, 60_000);
+afterAll(async () => {
+  if (admin) await closeClient(admin);
+  await cluster?.close();
+  await oauth?.close();
+  await upstream?.close();
+});
+beforeEach(async () => {
+  oauth.reset();
+  upstream.reset();
+  upstream.respond(() => ({ status: 200, body: { ok: true } }));
+  await Promise.all(admin.nodes('master').map((n) => n.flushall()));
+});
+afterEach(async () => {
+  await Promise.all(hosts.splice(0).map((h) => h.close()));
+});
