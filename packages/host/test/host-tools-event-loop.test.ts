@@ -2,7 +2,7 @@ import type { Tool } from '@modelcontextprotocol/client';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
-import { type HttpHostProcess, REPOSITORY_PLUGINS, spawnHttpHost } from './support.js';
+import { type HttpHostProcess, longestEventLoopDelay, REPOSITORY_PLUGINS, spawnHttpHost } from './support.js';
 
 // A request of the largest size each host tool accepts (by its listed schema, else the body
 // limit) must not hold the host's event loop: the host's own longest event-loop delay while it
@@ -56,14 +56,6 @@ afterAll(async () => {
   served?.child.kill();
   await upstream?.close();
 });
-
-/** The host's longest event-loop delay since the last read, in seconds (reading resets it). */
-async function longestEventLoopDelay(): Promise<number> {
-  const text = await (await fetch(new URL('/metrics', served.url))).text();
-  const value = /^nodejs_eventloop_lag_max_seconds (\S+)$/m.exec(text)?.[1];
-  expect(value, 'nodejs_eventloop_lag_max_seconds in /metrics').toBeDefined();
-  return Number(value);
-}
 
 type Bounded = { maxLength?: number; maxItems?: number; items?: Bounded };
 const schemaOf = (tool: string, property: string) =>
@@ -163,7 +155,7 @@ describe('the largest request to each host tool', () => {
         id += 1;
         return rawCall(`{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":${params}}`);
       };
-      await longestEventLoopDelay();
+      await longestEventLoopDelay(served);
       // One after another, so that the probe runs while each is being worked on.
       const calls = (async () => {
         const answers = [];
@@ -175,7 +167,7 @@ describe('the largest request to each host tool', () => {
         expect(answer.status, answer.text.slice(0, 300)).toBe(200);
         expect(answer.text).toContain('"result"');
       }
-      const delay = await longestEventLoopDelay();
+      const delay = await longestEventLoopDelay(served);
       expect(slowest.rounds, 'probe rounds answered while the calls ran').toBeGreaterThan(0);
       expect(
         delay,

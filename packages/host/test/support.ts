@@ -12,7 +12,7 @@ import {
   type ToolPlugin,
   type TrafficPolicy,
 } from '@toolhost/core';
-import { afterAll } from 'vitest';
+import { afterAll, expect } from 'vitest';
 import { hostCliPath } from '../../testing/src/spawn-host.js';
 import type { HostConfig } from '../src/config/host-config.js';
 import { containerOf, type Host } from '../src/host.js';
@@ -187,4 +187,17 @@ export async function spawnHttpHost(
     void exited.then((code) => reject(new Error(`host exited ${code}: ${logs}`)));
   });
   return { url, child, logs: () => logs, exited };
+}
+
+/**
+ * A spawned host's longest event-loop delay since the last read, in seconds (Node's
+ * monitorEventLoopDelay through /metrics, which resets it on each read): measured inside the
+ * host, so a machine loaded by other work, which stretches probes' round trips (test process,
+ * fake upstream, scheduler), does not count against it.
+ */
+export async function longestEventLoopDelay(host: { url: string }): Promise<number> {
+  const text = await (await fetch(new URL('/metrics', host.url))).text();
+  const value = /^nodejs_eventloop_lag_max_seconds (\S+)$/m.exec(text)?.[1];
+  expect(value, 'nodejs_eventloop_lag_max_seconds in /metrics').toBeDefined();
+  return Number(value);
 }
