@@ -2,8 +2,6 @@
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { tokenFileNeedingKey } from './auth/build-auth-providers.js';
-import { describeTool } from './cli/describe-tool.js';
-import { doctorReport } from './cli/doctor.js';
 import { ENVIRONMENT_HELP } from './cli/environment-help.js';
 import { type GlobalOptions, openHost } from './cli/open-host.js';
 import { serve } from './cli/serve.js';
@@ -123,6 +121,7 @@ program
       program.error(`toolhost: ${outcome.ok ? `no tool named '${name}'` : outcome.error.message}`);
     }
     const body = host.serving.requestBodySchema(tool!.name);
+    const { describeTool } = await import('./cli/describe-tool.js');
     process.stdout.write(describeTool(tool!, names.mcpName(tool!.name), body, opts.schema));
     await host.close();
   });
@@ -157,6 +156,8 @@ program
       allowEmpty: true,
       unloadablePlugins: 'skip',
     });
+    // Loaded by its command only: the checks' modules stay off every other command's start.
+    const { doctorReport } = await import('./cli/doctor.js');
     const report = await doctorReport(host, { configFile, live: opts.live });
     process.stdout.write(report.text);
     await host.close();
