@@ -117,7 +117,15 @@ describe.each(['stdio', 'http'] as const)('over %s', (transport) => {
     const s = stdio();
     const server: MCPServer =
       transport === 'stdio'
-        ? new MCPServerStdio({ command: s.command, args: s.args, env: s.env, name: 'toolhost' })
+        ? // The SDK waits 5 s for each answer by default: the spawned host's start (~0.3 s idle)
+          // takes over 5 s with both cores busy. 60 s is the margin a loaded machine needs.
+          new MCPServerStdio({
+            command: s.command,
+            args: s.args,
+            env: s.env,
+            name: 'toolhost',
+            clientSessionTimeoutSeconds: 60,
+          })
         : new MCPServerStreamableHttp({ url: http.url, name: 'toolhost' });
     await server.connect();
     try {
