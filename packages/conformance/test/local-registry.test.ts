@@ -1,4 +1,5 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -40,8 +41,12 @@ async function startVerdaccio(): Promise<string> {
     ].join('\n'),
   );
   const port = await freePort();
-  const bin = join(import.meta.dirname, '..', 'node_modules', '.bin', 'verdaccio');
-  registry = spawn(bin, ['--config', config, '--listen', `127.0.0.1:${port}`], { stdio: 'ignore' });
+  // Node itself, not the .bin shim: with the node22 package installed here the shim runs
+  // Verdaccio under a second shell, which a kill of the child stopped while Verdaccio lived on.
+  const bin = join(import.meta.dirname, '..', 'node_modules', 'verdaccio', 'bin', 'verdaccio');
+  registry = spawn(process.execPath, [bin, '--config', config, '--listen', `127.0.0.1:${port}`], {
+    stdio: 'ignore',
+  });
   const url = `http://127.0.0.1:${port}/`;
   for (let i = 0; i < 300; i += 1) {
     const up = await fetch(new URL('-/ping', url)).then(
@@ -83,8 +88,14 @@ beforeAll(async () => {
     ),
   );
 }, 300_000);
-afterAll(() => {
-  registry?.kill();
+// Waits for the registry to exit (SIGKILL after 5 s), so that none outlives the run.
+afterAll(async () => {
+  if (!registry || registry.exitCode !== null || registry.signalCode !== null) return;
+  const exited = once(registry, 'exit');
+  registry.kill();
+  const stubborn = setTimeout(() => registry?.kill('SIGKILL'), 5000);
+  await exited;
+  clearTimeout(stubborn);
 });
 
 /**
