@@ -7,19 +7,15 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { EncryptedFileTokenStore, MemoryTokenStore } from '@toolhost/credentials';
 import type { Browser, Locator } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
+import type { RecordingUpstream } from '../../testing/src/recording-upstream.js';
 import { hostCliPath } from '../../testing/src/spawn-host.js';
 import { AccessTokens } from '../src/auth/access-tokens.js';
 import { createHost, type Host } from '../src/host.js';
 import { type HttpServerHandle, serveHttp } from '../src/http/serve-http.js';
 import { launchChromium } from './chromium.js';
-import {
-  echoAuthProviders,
-  type FakeOAuthServer,
-  fakeClient,
-  startFakeOAuthServer,
-} from './fake-oauth-server.js';
+import { echoAuthProviders, type FakeOAuthServer, fakeClient } from './fake-oauth-server.js';
 import { fixtureApp, spawnHttpHost } from './support.js';
+import { startVendorFakes, type VendorFakes } from './vendor-fakes.js';
 
 const ALICE = 'alice-access-token-0123456789';
 const BOB = 'bob-access-token-9876543210xx';
@@ -30,20 +26,15 @@ const seed = (n: string) => ({
   scopes: ['items.read'],
 });
 
+let vendor: VendorFakes;
 let oauth: FakeOAuthServer;
 let upstream: RecordingUpstream;
 beforeAll(async () => {
-  oauth = await startFakeOAuthServer();
-  upstream = await startRecordingUpstream();
+  vendor = await startVendorFakes();
+  ({ oauth, upstream } = vendor);
 });
-afterAll(async () => {
-  await oauth.close();
-  await upstream.close();
-});
-beforeEach(() => {
-  oauth.reset();
-  upstream.reset();
-});
+afterAll(() => vendor.close());
+beforeEach(() => vendor.reset());
 
 function config() {
   return {

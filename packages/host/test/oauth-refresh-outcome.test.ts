@@ -5,25 +5,21 @@ import { Writable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type CallToolResult, Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
+import type { RecordingUpstream } from '../../testing/src/recording-upstream.js';
 import { AccessTokens } from '../src/auth/access-tokens.js';
 import { createHost, type Host } from '../src/host.js';
 import { type HttpServerHandle, serveHttp } from '../src/http/serve-http.js';
 import { createLogger } from '../src/logger.js';
-import {
-  echoAuthProviders,
-  type FakeOAuthServer,
-  fakeClient,
-  startFakeOAuthServer,
-  storeAuthorized,
-} from './fake-oauth-server.js';
+import { echoAuthProviders, type FakeOAuthServer, fakeClient, storeAuthorized } from './fake-oauth-server.js';
 import { ALICE_ACCESS_TOKEN as ALICE, fixtureApp, tokenStoreOf } from './support.js';
+import { startVendorFakes, type VendorFakes } from './vendor-fakes.js';
 
 // A vendor's token endpoint that is slow to answer a refresh, or never answers it, with calls
 // from a real MCP client: what the endpoint received (each refresh token, how many times) and
 // what the person got. The fake endpoint rotates refresh tokens and, as OAuth 2.1 asks, takes
 // a spent one presented again for a stolen one: it revokes the grant.
 
+let vendor: VendorFakes;
 let oauth: FakeOAuthServer;
 let upstream: RecordingUpstream;
 let host: Host;
@@ -32,17 +28,12 @@ let client: Client;
 let logs: string;
 
 beforeAll(async () => {
-  oauth = await startFakeOAuthServer();
-  upstream = await startRecordingUpstream();
+  vendor = await startVendorFakes();
+  ({ oauth, upstream } = vendor);
 });
-afterAll(async () => {
-  await oauth.close();
-  await upstream.close();
-});
+afterAll(() => vendor.close());
 beforeEach(async () => {
-  oauth.reset();
-  upstream.reset();
-  upstream.respond(() => ({ status: 200, body: { ok: true } }));
+  vendor.reset();
   logs = '';
   const sink = new Writable({
     write(chunk, _enc, done) {

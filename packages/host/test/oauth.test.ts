@@ -4,23 +4,20 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { Client, ProtocolError, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
+import type { RecordingUpstream } from '../../testing/src/recording-upstream.js';
 import { AccessTokens } from '../src/auth/access-tokens.js';
 import type { HostConfig } from '../src/config/host-config.js';
 import { createHost, type Host } from '../src/host.js';
 import { type HttpServerHandle, serveHttp } from '../src/http/serve-http.js';
 import { createLogger } from '../src/logger.js';
 import { Browser, formOf, startFlow } from './browser.js';
-import {
-  echoAuthProviders,
-  type FakeOAuthServer,
-  fakeClient,
-  startFakeOAuthServer,
-} from './fake-oauth-server.js';
+import { echoAuthProviders, type FakeOAuthServer, fakeClient } from './fake-oauth-server.js';
 import { ALICE_ACCESS_TOKEN as ALICE, BOB_ACCESS_TOKEN as BOB, fixtureApp } from './support.js';
+import { startVendorFakes, type VendorFakes } from './vendor-fakes.js';
 
 const TOKEN_KEY = 'token-encryption-key-for-tests';
 
+let vendor: VendorFakes;
 let oauth: FakeOAuthServer;
 let upstream: RecordingUpstream;
 let dataDir: string;
@@ -92,23 +89,14 @@ async function authorize(client: Client, token = ALICE): Promise<void> {
 }
 
 beforeAll(async () => {
-  oauth = await startFakeOAuthServer();
-  upstream = await startRecordingUpstream((req) =>
-    req.headers.authorization === 'Bearer revoked-by-upstream'
-      ? { status: 401, body: { message: 'expired' } }
-      : { status: 200, body: { ok: true } },
-  );
+  vendor = await startVendorFakes();
+  ({ oauth, upstream } = vendor);
 });
-afterAll(async () => {
-  await oauth.close();
-  await upstream.close();
-});
+afterAll(() => vendor.close());
 beforeEach(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'toolhost-oauth-'));
   logs = '';
-  oauth.reset();
-  upstream.reset();
-  upstream.respond(() => ({ status: 200, body: { ok: true } }));
+  vendor.reset();
   await start();
 });
 afterEach(stop);

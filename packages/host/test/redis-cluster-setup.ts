@@ -1,15 +1,16 @@
 import type { StoredToken, ToolOutcome } from '@toolhost/core';
 import type { Cluster } from 'ioredis';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
-import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
+import type { RecordingUpstream } from '../../testing/src/recording-upstream.js';
 import { SHARED_STORE } from '../src/assemble-host.js';
 import type { HostConfig } from '../src/config/host-config.js';
 import { containerOf, createHost, type Host } from '../src/host.js';
 import { resolveService } from '../src/services.js';
-import { type FakeOAuthServer, fakeClient, startFakeOAuthServer } from './fake-oauth-server.js';
-import { closeClient, clusterClient, type RedisCluster, startRedisCluster } from './redis-server.js';
+import { type FakeOAuthServer, fakeClient } from './fake-oauth-server.js';
+import { type ClusterWithAdmin, type RedisCluster, startClusterWithAdmin } from './redis-server.js';
 import type { StoreUnderTest } from './replica-scenarios.js';
 import { fixtureApp, tokenStoreOf } from './support.js';
+import { startVendorFakes, type VendorFakes } from './vendor-fakes.js';
 
 // What the Redis Cluster test files share: a real three-master cluster, a fake vendor and an
 // upstream per file, emptied before each test, and in-process replicas closed after it. The
@@ -96,23 +97,21 @@ export async function authorize(
   return token;
 }
 
+let store: ClusterWithAdmin | undefined;
+let vendor: VendorFakes | undefined;
 beforeAll(async () => {
-  cluster = await startRedisCluster(3);
-  admin = clusterClient(cluster.seeds.map((s) => ({ host: '127.0.0.1', port: Number(s.split(':')[1]) })));
-  oauth = await startFakeOAuthServer();
-  upstream = await startRecordingUpstream();
+  store = await startClusterWithAdmin(3);
+  ({ cluster, admin } = store);
+  vendor = await startVendorFakes();
+  ({ oauth, upstream } = vendor);
 }, 60_000);
 afterAll(async () => {
-  if (admin) await closeClient(admin);
-  await cluster?.close();
-  await oauth?.close();
-  await upstream?.close();
+  await store?.close();
+  await vendor?.close();
 });
 beforeEach(async () => {
-  oauth.reset();
-  upstream.reset();
-  upstream.respond(() => ({ status: 200, body: { ok: true } }));
-  await Promise.all(admin.nodes('master').map((n) => n.flushall()));
+  vendor!.reset();
+  await store!.flush();
 });
 afterEach(async () => {
   await Promise.all(hosts.splice(0).map((h) => h.close()));

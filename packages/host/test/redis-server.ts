@@ -199,6 +199,43 @@ export async function startRedisServer(
   };
 }
 
+/** A test file's store and its own admin connection to it, apart from the replicas' connections. */
+export interface AdministeredStore<Admin extends Redis | Cluster> {
+  admin: Admin;
+  /** Before each test: empties the store (every master of a cluster). */
+  flush(): Promise<void>;
+  /** Ends the admin connection, then stops the servers and removes their files. */
+  close(): Promise<void>;
+}
+
+export type RedisWithAdmin = AdministeredStore<Redis> & { redis: RedisServer };
+
+/**
+ * One redis-server and an admin client, connected. The outage tests stop Redis under the
+ * client too: it retries a command once, then fails it, rather than waiting for Redis to return.
+ */
+export async function startRedisWithAdmin(): Promise<RedisWithAdmin> {
+  const redis = await startRedisServer();
+  const admin = redisClient(redis.url, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  try {
+    await admin.connect();
+  } catch (e) {
+    await redis.close();
+    throw e;
+  }
+  return {
+    redis,
+    admin,
+    async flush() {
+      await admin.flushall();
+    },
+    async close() {
+      await closeClient(admin);
+      await redis.close();
+    },
+  };
+}
+
 /** A real Redis Cluster: masters on free loopback ports, every slot assigned, `replicas` replicas each. */
 export interface RedisCluster {
   nodes: RedisServer[];
@@ -264,6 +301,25 @@ export async function startRedisCluster(
     throw e;
   }
   return { nodes, seeds, close };
+}
+
+export type ClusterWithAdmin = AdministeredStore<Cluster> & { cluster: RedisCluster };
+
+/** A cluster of `count` masters and a cluster client of the test's own. */
+export async function startClusterWithAdmin(count = 3): Promise<ClusterWithAdmin> {
+  const cluster = await startRedisCluster(count);
+  const admin = clusterClient(cluster.nodes.map((n) => ({ host: '127.0.0.1', port: n.port })));
+  return {
+    cluster,
+    admin,
+    async flush() {
+      await Promise.all(admin.nodes('master').map((n) => n.flushall()));
+    },
+    async close() {
+      await closeClient(admin);
+      await cluster.close();
+    },
+  };
 }
 
 /** Real redis-sentinel processes watching one master (`mymaster`), on free loopback ports. */

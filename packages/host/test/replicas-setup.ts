@@ -8,16 +8,11 @@ import { TokenCipher } from '@toolhost/credentials';
 import { RedisTokenStore } from '@toolhost/redis-store';
 import type { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
-import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
+import type { RecordingUpstream } from '../../testing/src/recording-upstream.js';
 import type { HostConfig } from '../src/config/host-config.js';
 import { type Balancer, startBalancer } from './balancer.js';
-import {
-  echoAuthProviders,
-  type FakeOAuthServer,
-  fakeClient,
-  startFakeOAuthServer,
-} from './fake-oauth-server.js';
-import { closeClient, type RedisServer, redisClient, startRedisServer } from './redis-server.js';
+import { echoAuthProviders, type FakeOAuthServer, fakeClient } from './fake-oauth-server.js';
+import { type RedisServer, type RedisWithAdmin, startRedisWithAdmin } from './redis-server.js';
 import type { StoreUnderTest } from './replica-scenarios.js';
 import {
   ALICE_ACCESS_TOKEN as ALICE,
@@ -25,6 +20,7 @@ import {
   type HttpHostProcess,
   spawnHttpHost,
 } from './support.js';
+import { startVendorFakes, type VendorFakes } from './vendor-fakes.js';
 import { type ModernRetry, postModernCall } from './write-support.js';
 
 // What the replica test files share: one Redis, a fake vendor, an upstream and a balancer per
@@ -143,28 +139,25 @@ export async function urlElicitationOf(client: Client): Promise<{ url: string; e
     .elicitations[0]!;
 }
 
+let store: RedisWithAdmin;
+let vendor: VendorFakes;
 beforeAll(async () => {
-  redis = await startRedisServer();
-  admin = redisClient(redis.url, { lazyConnect: true, maxRetriesPerRequest: 1 });
-  await admin.connect();
-  oauth = await startFakeOAuthServer();
-  upstream = await startRecordingUpstream();
+  store = await startRedisWithAdmin();
+  ({ redis, admin } = store);
+  vendor = await startVendorFakes();
+  ({ oauth, upstream } = vendor);
   balancer = await startBalancer();
 });
 afterAll(async () => {
-  await closeClient(admin);
   await balancer.close();
-  await redis.close();
-  await oauth.close();
-  await upstream.close();
+  await store.close();
+  await vendor.close();
 });
 beforeEach(async () => {
-  oauth.reset();
-  upstream.reset();
-  upstream.respond(() => ({ status: 200, body: { ok: true } }));
+  vendor.reset();
   balancer.forwarded.length = 0;
   balancer.pick = undefined;
-  await admin.flushall();
+  await store.flush();
 });
 afterEach(async () => {
   await Promise.all(clients.splice(0).map((c) => c.close().catch(() => {})));

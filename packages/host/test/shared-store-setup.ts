@@ -3,19 +3,15 @@ import { Writable } from 'node:stream';
 import type { ToolOutcome } from '@toolhost/core';
 import type { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
-import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
+import type { RecordingUpstream } from '../../testing/src/recording-upstream.js';
 import type { HostConfig } from '../src/config/host-config.js';
 import { createHost, type Host } from '../src/host.js';
 import { createLogger } from '../src/logger.js';
-import {
-  type FakeOAuthServer,
-  fakeClient,
-  startFakeOAuthServer,
-  storeAuthorized,
-} from './fake-oauth-server.js';
-import { closeClient, type RedisServer, redisClient, startRedisServer } from './redis-server.js';
+import { type FakeOAuthServer, fakeClient, storeAuthorized } from './fake-oauth-server.js';
+import { type RedisServer, type RedisWithAdmin, startRedisWithAdmin } from './redis-server.js';
 import type { StoreUnderTest } from './replica-scenarios.js';
 import { fixtureApp, tokenStoreOf } from './support.js';
+import { startVendorFakes, type VendorFakes } from './vendor-fakes.js';
 
 // What the shared-store test files share: one Redis, a fake vendor and upstream per file,
 // emptied before each test, and in-process replicas closed after it. The suite is split in
@@ -96,26 +92,22 @@ export const errorCode = (o: ToolOutcome) => (o.ok ? undefined : o.error.code);
 export const authorizeAlice = (host: Host, expiresAt = Date.now() + 3_600_000) =>
   storeAuthorized(oauth, tokenStoreOf(host), 'alice', expiresAt);
 
+let store: RedisWithAdmin;
+let vendor: VendorFakes;
 beforeAll(async () => {
-  redis = await startRedisServer();
-  // The test's own client: the outage tests stop Redis under it too.
-  admin = redisClient(redis.url, { lazyConnect: true, maxRetriesPerRequest: 1 });
-  await admin.connect();
-  oauth = await startFakeOAuthServer();
-  upstream = await startRecordingUpstream();
+  store = await startRedisWithAdmin();
+  ({ redis, admin } = store);
+  vendor = await startVendorFakes();
+  ({ oauth, upstream } = vendor);
 });
 afterAll(async () => {
-  await closeClient(admin);
-  await redis.close();
-  await oauth.close();
-  await upstream.close();
+  await store.close();
+  await vendor.close();
 });
 beforeEach(async () => {
   logs = '';
-  oauth.reset();
-  upstream.reset();
-  upstream.respond(() => ({ status: 200, body: { ok: true } }));
-  await admin.flushall();
+  vendor.reset();
+  await store.flush();
 });
 afterEach(async () => {
   await Promise.all(hosts.splice(0).map((h) => h.close()));
