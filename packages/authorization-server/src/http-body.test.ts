@@ -2,11 +2,11 @@ import { once } from 'node:events';
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BodyTooLarge, readBody } from './request-guards.js';
+import { BodyTooLarge, readBody } from './http-body.js';
 
 const LIMIT = 1024;
 const server = createServer(async (req, res) => {
-  // As the host's handler does: the body is read after other work has been awaited.
+  // As the endpoints do: the body is read after other work has been awaited.
   await Promise.resolve();
   try {
     const body = await readBody(req, LIMIT);

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { BodyTooLarge, readBody, writeJson } from './http-body.js';
 
 export class BadRequest extends Error {
   constructor(
@@ -11,28 +12,13 @@ export class BadRequest extends Error {
   }
 }
 
-/** The request body as text, refused past `limit` bytes. */
-export function readBody(req: IncomingMessage, limit: number): Promise<string> {
-  if (Number(req.headers['content-length'] ?? 0) > limit) {
-    req.resume();
-    return Promise.reject(new BadRequest(413, 'invalid_request', `The body is larger than ${limit} bytes`));
+/** The request body as text; past `limit` bytes, the OAuth error invalid_request with status 413. */
+export async function readBodyWithin(req: IncomingMessage, limit: number): Promise<string> {
+  try {
+    return await readBody(req, limit);
+  } catch (e) {
+    throw e instanceof BodyTooLarge ? new BadRequest(413, 'invalid_request', e.message) : e;
   }
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        req.removeAllListeners('data');
-        req.resume();
-        reject(new BadRequest(413, 'invalid_request', `The body is larger than ${limit} bytes`));
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
 }
 
 /** A form body (application/x-www-form-urlencoded), each parameter at most once (RFC 6749 §3.1). */
@@ -42,7 +28,7 @@ export async function readForm(req: IncomingMessage, limit = 64 * 1024): Promise
     req.resume();
     throw new BadRequest(400, 'invalid_request', 'The body must be application/x-www-form-urlencoded');
   }
-  return singleParameters(new URLSearchParams(await readBody(req, limit)));
+  return singleParameters(new URLSearchParams(await readBodyWithin(req, limit)));
 }
 
 /** Parameters that appear once each; a repeated one is refused, as OAuth asks. */
@@ -57,20 +43,14 @@ export function singleParameters(params: URLSearchParams): Map<string, string> {
 
 const NO_STORE = { 'cache-control': 'no-store', pragma: 'no-cache' };
 
+/** A JSON answer that no cache keeps (tokens, registrations, errors). */
 export function sendJson(
   res: ServerResponse,
   status: number,
   value: unknown,
   headers: Record<string, string> = {},
 ): void {
-  const body = JSON.stringify(value);
-  res.writeHead(status, {
-    'content-type': 'application/json',
-    'content-length': Buffer.byteLength(body),
-    ...NO_STORE,
-    ...headers,
-  });
-  res.end(body);
+  writeJson(res, status, value, { ...NO_STORE, ...headers });
 }
 
 /** An OAuth error answer (RFC 6749 §5.2). */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { type Client, displayFieldsOf, redirectUrisOf } from './clients.js';
-import { BadRequest, callerAddress, readBody } from './http-util.js';
+import { BadRequest, callerAddress, readBodyWithin } from './http-util.js';
 import { hashOf, newSecret } from './secrets.js';
 import type { StateStore } from './state-store.js';
 
@@ -40,7 +40,7 @@ async function readMetadata(req: IncomingMessage): Promise<Record<string, unknow
   }
   let metadata: Record<string, unknown>;
   try {
-    metadata = JSON.parse(await readBody(req, 16 * 1024)) as Record<string, unknown>;
+    metadata = JSON.parse(await readBodyWithin(req, 16 * 1024)) as Record<string, unknown>;
   } catch (e) {
     if (e instanceof BadRequest) throw e;
     throw new BadRequest(400, 'invalid_client_metadata', 'The registration is not valid JSON');

@@ -339,6 +339,25 @@ describe('the token endpoint refuses and changes nothing', () => {
     expect(await res.json()).toMatchObject({ error: 'invalid_client' });
   });
 
+  it('a token request over 64 KiB is invalid_request (413), and one that is not a form is invalid_request (400)', async () => {
+    const huge = await tokenRequest(as.issuer, {
+      grant_type: 'refresh_token',
+      refresh_token: 'x'.repeat(64 * 1024),
+    });
+    expect(huge.status).toBe(413);
+    expect(await huge.json()).toEqual({
+      error: 'invalid_request',
+      error_description: 'The body is larger than 65536 bytes',
+    });
+    const json = await fetch(`${as.issuer}/auth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"grant_type":"refresh_token"}',
+    });
+    expect(json.status).toBe(400);
+    expect(await json.json()).toMatchObject({ error: 'invalid_request' });
+  });
+
   it('revokes a grant by its refresh token (RFC 7009), and answers 200 for an unknown token', async () => {
     const clientId = await registerPublicClient(as.issuer, REDIRECT);
     const tokens = await tokensFor(clientId);

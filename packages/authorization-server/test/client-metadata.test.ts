@@ -177,4 +177,30 @@ describe('dynamic client registration', () => {
     expect(flood.headers.get('retry-after')).toBe('60');
     expect(await flood.json()).toMatchObject({ error: 'too_many_requests' });
   });
+  it('refuses a registration over 16 KiB (413), one that is not JSON, and one that is not a JSON object', async () => {
+    const as = await running();
+    const post = (body: string) =>
+      fetch(`${as.issuer}/auth/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+      });
+    const huge = await post(
+      JSON.stringify({ redirect_uris: [REDIRECT], client_name: 'x'.repeat(16 * 1024) }),
+    );
+    expect(huge.status).toBe(413);
+    expect(await huge.json()).toEqual({
+      error: 'invalid_request',
+      error_description: 'The body is larger than 16384 bytes',
+    });
+    const broken = await post('{"redirect_uris": [');
+    expect(broken.status).toBe(400);
+    expect(await broken.json()).toMatchObject({ error: 'invalid_client_metadata' });
+    const list = await post('[]');
+    expect(list.status).toBe(400);
+    expect(await list.json()).toMatchObject({
+      error: 'invalid_client_metadata',
+      error_description: 'The registration must be a JSON object',
+    });
+  });
 });

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { BodyTooLarge, readBody } from './request-guards.js';
+import { BodyTooLarge, readBody } from '@toolhost/authorization-server/http-body';
 
 /** The host's own small HTML pages (OAuth start and callback, connections): their common parts. */
 

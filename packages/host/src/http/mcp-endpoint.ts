@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { BodyTooLarge, readBody } from '@toolhost/authorization-server/http-body';
 import { type BrowserSignIn, PENDING_TTL_MS } from '@toolhost/credentials';
 import type { AccessTokens } from '../auth/access-tokens.js';
 import type { Caller, DoorRefusal, FrontDoor } from '../auth/front-door/front-door.js';
@@ -16,14 +17,7 @@ import type { ReplicaSessions, SessionRecord } from '../replicas.js';
 import { scopeForMessage, type ToolLookup } from './call-scope.js';
 import type { HttpSession, HttpSessions } from './http-sessions.js';
 import { isLegacyHttpRequest, type ModernRequests } from './modern-requests.js';
-import {
-  BodyTooLarge,
-  type JsonRpcId,
-  jsonRpcError,
-  originAllowed,
-  readBody,
-  requestIdOf,
-} from './request-guards.js';
+import { type JsonRpcId, jsonRpcError, originAllowed, requestIdOf } from './request-guards.js';
 import { SessionTransport } from './session-transport.js';
 
 export interface McpEndpointOptions {

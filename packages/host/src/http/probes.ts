@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { writeJson } from '@toolhost/authorization-server/http-body';
 import { METRICS_PATH } from './metrics-route.js';
-import { writeJson } from './request-guards.js';
 import type { ServerState } from './server-state.js';
 
 /**

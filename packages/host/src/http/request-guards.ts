@@ -1,46 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { writeJson } from '@toolhost/authorization-server/http-body';
 import type { JsonRpcId } from '../mcp/jsonrpc-messages.js';
 
 export type { JsonRpcId };
-
-export class BodyTooLarge extends Error {}
 
 /** The first value of a request header (Node gives a list for a repeated one). */
 export function firstHeader(req: IncomingMessage, name: string): string | undefined {
   const value = req.headers[name];
   return Array.isArray(value) ? value[0] : value;
-}
-
-/** The request body as text, refused past `limit` bytes (announced or received). */
-export function readBody(req: IncomingMessage, limit: number): Promise<string> {
-  if (Number(req.headers['content-length'] ?? 0) > limit) {
-    req.resume();
-    return Promise.reject(new BodyTooLarge());
-  }
-  // A small request arrives in one packet: by the time a handler has awaited anything, the
-  // parser has buffered the whole body. Taking it at once saves the stream's turns of
-  // 'data' and 'end' events.
-  if (req.complete && req.readableLength <= limit) {
-    const body: Buffer | null = req.read();
-    return Promise.resolve(body === null ? '' : body.toString('utf8'));
-  }
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        // Stop buffering but let the rest drain, so the 413 can still be read by the client.
-        req.removeAllListeners('data');
-        req.resume();
-        reject(new BodyTooLarge());
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
 }
 
 /** The id of a body that is one JSON-RPC request, so that an error about it can name it. */
@@ -59,25 +26,6 @@ export function jsonRpcError(
   if (res.headersSent) return;
   const error = { code: options.code ?? -32000, message, ...(options.data ? { data: options.data } : {}) };
   writeJson(res, status, { jsonrpc: '2.0', error, id: options.id ?? null }, options.headers);
-}
-
-/**
- * One JSON answer. With its length known, Node sends headers and body in one plain write;
- * without it, writeHead commits to chunked encoding and the client must undo the framing.
- */
-export function writeJson(
-  res: ServerResponse,
-  status: number,
-  value: unknown,
-  headers: Record<string, string> = {},
-): void {
-  const body = JSON.stringify(value);
-  res.writeHead(status, {
-    'content-type': 'application/json',
-    'content-length': Buffer.byteLength(body),
-    ...headers,
-  });
-  res.end(body);
 }
 
 const LOOPBACK_ORIGIN = /^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/;

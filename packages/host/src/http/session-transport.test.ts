@@ -2,8 +2,8 @@ import { createServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client, type JSONRPCMessage, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Server } from '@modelcontextprotocol/server';
+import { readBody } from '@toolhost/authorization-server/http-body';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readBody } from './request-guards.js';
 import { SessionTransport } from './session-transport.js';
 
 const SESSION = 'session-1';

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { writeJson } from '@toolhost/authorization-server/http-body';
 import { narrowingRequest } from '../mcp/catalog-views.js';
 import {
   cancelledRequestOf,
@@ -18,7 +19,7 @@ import {
   type TransportSendOptions,
 } from '../mcp/sdk.js';
 import { EventStream, onClientLeft } from './event-stream.js';
-import { jsonRpcError, requestIdOf, writeJson } from './request-guards.js';
+import { jsonRpcError, requestIdOf } from './request-guards.js';
 
 /** The SDK's bound on a batch, kept so that a client sees the same limit from any MCP server. */
 const MAX_BATCH = 100;
