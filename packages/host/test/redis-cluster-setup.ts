@@ -1,15 +1,15 @@
-import type { StoredToken, ToolOutcome } from '@toolhost/core';
+import type { ToolOutcome } from '@toolhost/core';
 import type { Cluster } from 'ioredis';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import type { RecordingUpstream } from '../../testing/src/recording-upstream.js';
 import { SHARED_STORE } from '../src/assemble-host.js';
 import type { HostConfig } from '../src/config/host-config.js';
-import { containerOf, createHost, type Host } from '../src/host.js';
+import { containerOf, type Host } from '../src/host.js';
 import { resolveService } from '../src/services.js';
-import { type FakeOAuthServer, fakeClient } from './fake-oauth-server.js';
+import { type FakeOAuthServer, fakeClient, storeAuthorized } from './fake-oauth-server.js';
 import { type ClusterWithAdmin, type RedisCluster, startClusterWithAdmin } from './redis-server.js';
-import type { StoreUnderTest } from './replica-scenarios.js';
-import { fixtureApp, tokenStoreOf } from './support.js';
+import { echoConfigOn, replicaOpener, type StoreUnderTest } from './replica-scenarios.js';
+import { tokenStoreOf } from './support.js';
 import { startVendorFakes, type VendorFakes } from './vendor-fakes.js';
 
 // What the Redis Cluster test files share: a real three-master cluster, a fake vendor and an
@@ -25,24 +25,7 @@ export const hosts: Host[] = [];
 
 export const storeSection = () => ({ cluster: cluster.seeds });
 
-export function echoConfig(extra: Partial<HostConfig> = {}): HostConfig {
-  return {
-    plugins: ['toolhost-plugin-echo'],
-    toolSets: { EchoApi: { baseUrl: upstream.url } },
-    auth: {
-      providers: {
-        'echo-auth': {
-          clientId: fakeClient.clientId,
-          authorizeUrl: oauth.authorizeUrl,
-          tokenUrl: oauth.tokenUrl,
-          redirectUri: 'http://127.0.0.1:9/oauth/callback/echo-auth',
-        },
-      },
-    },
-    store: storeSection(),
-    ...extra,
-  };
-}
+export const echoConfig = (extra: Partial<HostConfig> = {}): HostConfig => echoConfigOn(suite(), extra);
 
 export function replicaEnv(extra: Record<string, string> = {}): Record<string, string> {
   return {
@@ -55,11 +38,7 @@ export function replicaEnv(extra: Record<string, string> = {}): Record<string, s
   };
 }
 
-export async function replica(config: HostConfig = echoConfig(), env = replicaEnv()): Promise<Host> {
-  const host = await createHost(config, { configDir: fixtureApp, env });
-  hosts.push(host);
-  return host;
-}
+export const replica = replicaOpener(hosts, { config: echoConfig, env: () => replicaEnv() });
 
 /** This suite's store for the scenarios every deployment runs. */
 export const suite = (): StoreUnderTest => ({
@@ -81,21 +60,9 @@ export const errorCode = (o: ToolOutcome) => (o.ok ? undefined : o.error.code);
 export const keysPerMaster = (pattern: string) =>
   Promise.all(admin.nodes('master').map((n) => n.keys(pattern)));
 
-export async function authorize(
-  host: Host,
-  userId: string,
-  expiresAt = Date.now() + 3_600_000,
-): Promise<StoredToken> {
-  const issued = oauth.mint('items.read');
-  const token = {
-    accessToken: issued.access_token,
-    refreshToken: issued.refresh_token,
-    expiresAt,
-    scopes: ['items.read'],
-  };
-  await tokenStoreOf(host).set('echo-auth', userId, token);
-  return token;
-}
+/** A token for `userId` as an authorization on some replica would have stored it. */
+export const authorize = (host: Host, userId: string, expiresAt = Date.now() + 3_600_000) =>
+  storeAuthorized(oauth, tokenStoreOf(host), userId, expiresAt);
 
 let store: ClusterWithAdmin | undefined;
 let vendor: VendorFakes | undefined;

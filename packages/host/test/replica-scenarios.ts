@@ -7,19 +7,21 @@ import {
   ProtocolError,
   StreamableHTTPClientTransport,
 } from '@modelcontextprotocol/client';
-import type { StoredToken, ToolOutcome } from '@toolhost/core';
+import type { ToolOutcome } from '@toolhost/core';
 import { TokenCipher } from '@toolhost/credentials';
 import { openSharedCipher, RedisChannels, RedisTokenStore, type SharedRedis } from '@toolhost/redis-store';
 import { expect } from 'vitest';
 import type { RecordingUpstream } from '../../testing/src/recording-upstream.js';
 import { SHARED_STORE } from '../src/assemble-host.js';
-import type { HostConfig } from '../src/config/host-config.js';
+import type { AuthProviderConfig, HostConfig } from '../src/config/host-config.js';
 import { disconnect, listConnections } from '../src/connections.js';
 import { containerOf, createHost, type Host } from '../src/host.js';
+import type { Logger } from '../src/logger.js';
 import { resolveService } from '../src/services.js';
 import { type Balancer, startBalancer } from './balancer.js';
 import { Browser, startFlow } from './browser.js';
-import { echoAuthProviders, type FakeOAuthServer, fakeClient } from './fake-oauth-server.js';
+import { echoAuthProviders, type FakeOAuthServer, fakeClient, storeAuthorized } from './fake-oauth-server.js';
+import type { RedisWithAdmin } from './redis-server.js';
 import {
   ALICE_ACCESS_TOKEN,
   BOB_ACCESS_TOKEN,
@@ -28,6 +30,7 @@ import {
   spawnHttpHost,
   tokenStoreOf,
 } from './support.js';
+import type { VendorFakes } from './vendor-fakes.js';
 import { writeHost } from './write-support.js';
 
 // Scenarios that must hold on every shared-store deployment (standalone Redis, Sentinel,
@@ -54,14 +57,59 @@ const errorCode = (o: ToolOutcome) => (o.ok ? undefined : o.error.code);
 const getItem = (host: Host, id: string, userId = 'alice') =>
   host.callTool('EchoApi.GetItem', { item_id: id }, { userId });
 
-function echoConfig(s: StoreUnderTest): HostConfig {
+/**
+ * The echo tool set against the suite's upstream and vendor, on its store (plus `extra`, and
+ * `provider` settings of the echo-auth provider's own).
+ */
+export function echoConfigOn(
+  s: StoreUnderTest,
+  extra: Partial<HostConfig> = {},
+  provider: Partial<AuthProviderConfig> = {},
+): HostConfig {
   return {
     plugins: ['toolhost-plugin-echo'],
     toolSets: { EchoApi: { baseUrl: s.upstream.url } },
     auth: {
-      providers: echoAuthProviders(s.oauth, { redirectUri: 'http://127.0.0.1:9/oauth/callback/echo-auth' }),
+      providers: echoAuthProviders(s.oauth, {
+        redirectUri: 'http://127.0.0.1:9/oauth/callback/echo-auth',
+        ...provider,
+      }),
     },
     ...(s.store ? { store: s.store } : {}),
+    ...extra,
+  };
+}
+
+/** The store under test of one standalone Redis, which the replicas find by TOOLHOST_REDIS_URL. */
+export function standaloneStore(
+  vendor: VendorFakes,
+  store: RedisWithAdmin,
+  tokenKey: string,
+): StoreUnderTest {
+  return {
+    upstream: vendor.upstream,
+    oauth: vendor.oauth,
+    tokenKey,
+    env: { TOOLHOST_REDIS_URL: store.redis.url, TOOLHOST_TOKEN_KEY: tokenKey },
+    admin: store.admin,
+    keys: (pattern) => store.admin.keys(pattern),
+  };
+}
+
+/**
+ * Opens a suite's in-process replicas, each its own container, engine and store connection, as
+ * a separate process has; each goes into `hosts`, which the suite closes after the test. What
+ * the suites differ in comes from `defaults`: their config, environment and logger.
+ */
+export function replicaOpener(
+  hosts: Host[],
+  defaults: { config(): HostConfig; env(): NodeJS.ProcessEnv; logger?(): Logger },
+): (config?: HostConfig, env?: NodeJS.ProcessEnv) => Promise<Host> {
+  return async (config = defaults.config(), env = defaults.env()) => {
+    const logger = defaults.logger?.();
+    const host = await createHost(config, { configDir: fixtureApp, env, ...(logger ? { logger } : {}) });
+    hosts.push(host);
+    return host;
   };
 }
 
@@ -89,20 +137,11 @@ async function withReplicas<T>(
 }
 
 const echoReplicas = <T>(s: StoreUnderTest, scenario: (replicas: Host[]) => Promise<T>) =>
-  withReplicas(2, () => createHost(echoConfig(s), { configDir: fixtureApp, env: replicaEnv(s) }), scenario);
+  withReplicas(2, () => createHost(echoConfigOn(s), { configDir: fixtureApp, env: replicaEnv(s) }), scenario);
 
 /** A token for `userId` as an authorization on some replica would have stored it. */
-async function authorize(s: StoreUnderTest, host: Host, userId: string, expiresAt = Date.now() + 3_600_000) {
-  const issued = s.oauth.mint('items.read');
-  const token: StoredToken = {
-    accessToken: issued.access_token,
-    refreshToken: issued.refresh_token,
-    expiresAt,
-    scopes: ['items.read'],
-  };
-  await tokenStoreOf(host).set('echo-auth', userId, token);
-  return token;
-}
+const authorize = (s: StoreUnderTest, host: Host, userId: string, expiresAt = Date.now() + 3_600_000) =>
+  storeAuthorized(s.oauth, tokenStoreOf(host), userId, expiresAt);
 
 /**
  * Tokens one replica stored are sealed in the store, read and used by the other, listed and
@@ -394,7 +433,7 @@ const getItemOver = (c: Client, id = 'i1') =>
   c.callTool({ name: 'EchoApi_GetItem', arguments: { item_id: id } }) as Promise<CallToolResult>;
 
 /** A valid token of Alice's for `scope`, in the store as a replica would have stored it. */
-async function storeAliceToken(s: StoreUnderTest, scope: string): Promise<string> {
+export async function storeAliceToken(s: StoreUnderTest, scope: string): Promise<string> {
   const store = await RedisTokenStore.open(s.admin, TokenCipher, s.tokenKey);
   const issued = s.oauth.mint(scope);
   await store.set('echo-auth', 'alice', {

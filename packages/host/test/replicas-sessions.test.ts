@@ -2,7 +2,7 @@ import { type CallToolResult, Client, StreamableHTTPClientTransport } from '@mod
 import { TokenCipher } from '@toolhost/credentials';
 import { RedisTokenStore } from '@toolhost/redis-store';
 import { describe, expect, it, vi } from 'vitest';
-import { confirmationAcrossReplicas, sessionAcrossReplicas } from './replica-scenarios.js';
+import { confirmationAcrossReplicas, sessionAcrossReplicas, storeAliceToken } from './replica-scenarios.js';
 import {
   admin,
   balancer,
@@ -14,7 +14,6 @@ import {
   oauth,
   origin,
   startReplicas,
-  storeAliceToken,
   suite,
   TOKEN_KEY,
   upstream,
@@ -32,7 +31,7 @@ describe('replicas: any replica serves any session', () => {
 
   it('takes on replica B the answer to a 2026-07-28 confirmation replica A asked', async () => {
     const [a, b] = await startReplicas({ tools: { confirmWrites: true } });
-    await storeAliceToken('items.write');
+    await storeAliceToken(suite(), 'items.write');
     let answered = false;
     balancer.pick = () => (answered ? origin(b) : origin(a));
     const client = new Client(
@@ -60,7 +59,7 @@ describe('replicas: any replica serves any session', () => {
 
   it('answers a 2026-07-28 confirmation retried on B after A was killed mid-send: its outcome or outcome unknown, never a second request', async () => {
     const [a, b] = await startReplicas({ tools: { confirmWrites: true, idempotencyClaimSeconds: 2 } });
-    await storeAliceToken('items.write');
+    await storeAliceToken(suite(), 'items.write');
     let served = 0;
     let hold = false;
     // A held request stays at the upstream: its replica has sent it and waits for the answer.
@@ -130,7 +129,7 @@ describe('replicas: any replica serves any session', () => {
 
   it('answers 2026-07-28 requests on either replica with no session record in Redis', async () => {
     const [a, b] = await startReplicas();
-    await storeAliceToken('items.read');
+    await storeAliceToken(suite(), 'items.read');
     const keysBefore = (await admin.keys('toolhost:session:*')).length;
     const client = new Client({ name: 'modern', version: '0' }, { versionNegotiation: { mode: 'auto' } });
     await client.connect(

@@ -4,8 +4,6 @@ import {
   type ProtocolError,
   StreamableHTTPClientTransport,
 } from '@modelcontextprotocol/client';
-import { TokenCipher } from '@toolhost/credentials';
-import { RedisTokenStore } from '@toolhost/redis-store';
 import type { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import type { RecordingUpstream } from '../../testing/src/recording-upstream.js';
@@ -13,7 +11,7 @@ import type { HostConfig } from '../src/config/host-config.js';
 import { type Balancer, startBalancer } from './balancer.js';
 import { echoAuthProviders, type FakeOAuthServer, fakeClient } from './fake-oauth-server.js';
 import { type RedisServer, type RedisWithAdmin, startRedisWithAdmin } from './redis-server.js';
-import type { StoreUnderTest } from './replica-scenarios.js';
+import { type StoreUnderTest, standaloneStore } from './replica-scenarios.js';
 import {
   ALICE_ACCESS_TOKEN as ALICE,
   BOB_ACCESS_TOKEN as BOB,
@@ -69,30 +67,10 @@ export async function startReplicas(
   return started as [HttpHostProcess, HttpHostProcess];
 }
 
-/** A valid token of Alice's for `scope`, in Redis as a replica would have stored it. */
-export async function storeAliceToken(scope: string): Promise<string> {
-  const store = await RedisTokenStore.open(admin, TokenCipher, TOKEN_KEY);
-  const issued = oauth.mint(scope);
-  await store.set('echo-auth', 'alice', {
-    accessToken: issued.access_token,
-    refreshToken: issued.refresh_token,
-    expiresAt: Date.now() + 3_600_000,
-    scopes: [scope],
-  });
-  return issued.access_token;
-}
-
 export const origin = (r: HttpHostProcess) => new URL(r.url).origin;
 
 /** This suite's store for the scenarios every deployment runs (they start replicas of their own). */
-export const suite = (): StoreUnderTest => ({
-  upstream,
-  oauth,
-  tokenKey: TOKEN_KEY,
-  env: { TOOLHOST_REDIS_URL: redis.url, TOOLHOST_TOKEN_KEY: TOKEN_KEY },
-  admin,
-  keys: (pattern) => admin.keys(pattern),
-});
+export const suite = (): StoreUnderTest => standaloneStore(vendor, store, TOKEN_KEY);
 
 export async function connect(
   url: string,

@@ -5,11 +5,11 @@ import type { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import type { RecordingUpstream } from '../../testing/src/recording-upstream.js';
 import type { HostConfig } from '../src/config/host-config.js';
-import { createHost, type Host } from '../src/host.js';
+import type { Host } from '../src/host.js';
 import { createLogger } from '../src/logger.js';
 import { type FakeOAuthServer, fakeClient, storeAuthorized } from './fake-oauth-server.js';
 import { type RedisServer, type RedisWithAdmin, startRedisWithAdmin } from './redis-server.js';
-import type { StoreUnderTest } from './replica-scenarios.js';
+import { echoConfigOn, replicaOpener, type StoreUnderTest, standaloneStore } from './replica-scenarios.js';
 import { fixtureApp, tokenStoreOf } from './support.js';
 import { startVendorFakes, type VendorFakes } from './vendor-fakes.js';
 
@@ -41,22 +41,8 @@ export const testLogger = () =>
     }),
   );
 
-export function echoConfig(tokenUrl = oauth.tokenUrl): HostConfig {
-  return {
-    plugins: ['toolhost-plugin-echo'],
-    toolSets: { EchoApi: { baseUrl: upstream.url } },
-    auth: {
-      providers: {
-        'echo-auth': {
-          clientId: fakeClient.clientId,
-          authorizeUrl: oauth.authorizeUrl,
-          tokenUrl,
-          redirectUri: 'http://127.0.0.1:9/oauth/callback/echo-auth',
-        },
-      },
-    },
-  };
-}
+/** The echo tool set on this suite's Redis; `tokenUrl` another token endpoint than the vendor's. */
+export const echoConfig = (tokenUrl = oauth.tokenUrl): HostConfig => echoConfigOn(suite(), {}, { tokenUrl });
 
 export function replicaEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return {
@@ -67,22 +53,15 @@ export function replicaEnv(extra: Record<string, string> = {}): NodeJS.ProcessEn
   };
 }
 
-/** One replica: its own container, engine and Redis connection, as a separate process has. */
-export async function replica(config: HostConfig = echoConfig(), env = replicaEnv()): Promise<Host> {
-  const host = await createHost(config, { configDir: fixtureApp, env, logger: testLogger() });
-  hosts.push(host);
-  return host;
-}
+/** A replica of this suite (its config and environment unless others are given), logging into `logs`. */
+export const replica = replicaOpener(hosts, {
+  config: echoConfig,
+  env: () => replicaEnv(),
+  logger: testLogger,
+});
 
 /** This suite's store for the scenarios every deployment runs. */
-export const suite = (): StoreUnderTest => ({
-  upstream,
-  oauth,
-  tokenKey: TOKEN_KEY,
-  env: { TOOLHOST_REDIS_URL: redis.url, TOOLHOST_TOKEN_KEY: TOKEN_KEY },
-  admin,
-  keys: (pattern) => admin.keys(pattern),
-});
+export const suite = (): StoreUnderTest => standaloneStore(vendor, store, TOKEN_KEY);
 
 export const getItem = (host: Host, id: string) =>
   host.callTool('EchoApi.GetItem', { item_id: id }, { userId: 'alice' });
