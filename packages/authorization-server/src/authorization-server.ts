@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type AccessTokenVerification, verifyAccessToken } from './access-tokens.js';
 import { BrowserFlow } from './browser-flow.js';
 import { ClientResolver } from './clients.js';
-import { type Context, issuerIsLoopback, PATHS } from './context.js';
+import { accessTokenSeconds, type Context, issuerIsLoopback, PATHS } from './context.js';
 import { Grants } from './grants.js';
 import { BadRequest, OPEN_CORS, sendJson, sendOAuthError } from './http-util.js';
 import type { AuthorizationServerOptions } from './options.js';
@@ -42,6 +42,7 @@ function contextOf(options: AuthorizationServerOptions): Context {
     clients: clientsOf(options, loopback),
     grants: new Grants(store, {
       codeSeconds: 60,
+      accessSeconds: accessTokenSeconds(options),
       refreshSeconds: options.refreshTokenSeconds ?? 30 * 86_400,
     }),
     issuer,
@@ -79,6 +80,7 @@ function clientsOf(options: AuthorizationServerOptions, loopback: () => boolean)
         ...(c.clientName ? { clientName: c.clientName } : {}),
         tokenEndpointAuthMethod: 'none' as const,
         source: 'registration' as const,
+        grantTypes: [...(c.grantTypes ?? ['authorization_code' as const])],
       })),
   });
 }

@@ -92,6 +92,11 @@ export async function startAuthorization(
   };
   if (params.get('response_type') !== 'code')
     return refuse('unsupported_response_type', 'Only response_type=code is supported');
+  if (!client.grantTypes.includes('authorization_code'))
+    return refuse(
+      'unauthorized_client',
+      'This client is not registered for the authorization code grant (its grant_types and response_types)',
+    );
   const challenge = params.get('code_challenge');
   if (!challenge) return refuse('invalid_request', 'PKCE is required: send code_challenge');
   if (params.get('code_challenge_method') !== 'S256')

@@ -1,3 +1,4 @@
+import { EARLIER_CLIENT_GRANT_TYPES, type GrantType, grantTypesOf } from './grant-types.js';
 import { type GuardedFetchLimits, guardedGet } from './guarded-fetch.js';
 import { isLoopbackHost, redirectUriProblem } from './redirect-uris.js';
 import type { StateStore } from './state-store.js';
@@ -14,7 +15,12 @@ export interface Client {
   secretHash?: string;
   /** Where the client came from: a metadata document at its client id, or registration here. */
   source: 'metadata-document' | 'registration';
+  /** The grants it may use: a refresh token is issued only to a client with `refresh_token`. */
+  grantTypes: GrantType[];
 }
+
+/** A registered client as stored; one registered before grant types were kept has none. */
+type StoredClient = Omit<Client, 'grantTypes'> & { grantTypes?: GrantType[] };
 
 export class ClientError extends Error {
   constructor(
@@ -92,7 +98,8 @@ export class ClientResolver {
       if (saved === undefined) throw new ClientError('invalid_client', 'This client is not registered here');
       const keep = this.options.registeredClientSeconds;
       if (keep !== undefined) await this.options.store.set(`client:${clientId}`, saved, keep);
-      return JSON.parse(saved) as Client;
+      const client = JSON.parse(saved) as StoredClient;
+      return { ...client, grantTypes: client.grantTypes ?? [...EARLIER_CLIENT_GRANT_TYPES] };
     }
     if (!this.options.metadataDocuments) {
       throw new ClientError('invalid_client', 'Client id metadata documents are not accepted by this server');
@@ -138,11 +145,18 @@ export class ClientResolver {
       throw new Error(`asks for token_endpoint_auth_method ${String(method)}; only none is supported here`);
     if ('client_secret' in document || 'client_secret_expires_at' in document)
       throw new Error('carries a client secret, which a public document must not');
+    let grantTypes: GrantType[];
+    try {
+      grantTypes = grantTypesOf(document, false);
+    } catch (e) {
+      throw new Error(`is not usable: ${(e as Error).message}`);
+    }
     const client: Client = {
       clientId,
       redirectUris: redirectUrisOf(document.redirect_uris),
       tokenEndpointAuthMethod: 'none',
       source: 'metadata-document',
+      grantTypes,
       ...displayFieldsOf(document),
     };
     return { client, cacheSeconds: cacheSecondsOf(answer.cacheControl, this.options.defaultCacheSeconds) };

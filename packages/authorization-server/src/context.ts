@@ -33,6 +33,9 @@ export interface Context {
   emit(event: AuthorizationEvent): void;
 }
 
+/** How long an access token is good for (`accessTokenSeconds`, 10 minutes). */
+export const accessTokenSeconds = (options: AuthorizationServerOptions) => options.accessTokenSeconds ?? 600;
+
 export function issuerIsLoopback(issuer: string): boolean {
   return isLoopbackHost(new URL(issuer).hostname);
 }

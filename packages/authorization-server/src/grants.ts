@@ -35,6 +35,8 @@ interface RefreshRecord {
 
 export interface GrantLifetimes {
   codeSeconds: number;
+  /** How long an access token is good for: a grant without a refresh token lasts as long. */
+  accessSeconds: number;
   refreshSeconds: number;
 }
 
@@ -69,8 +71,14 @@ export class Grants {
     return saved === undefined ? undefined : { ...(JSON.parse(saved) as CodeRecord), grantId };
   }
 
-  /** Starts the grant of a redeemed code; its first refresh token. */
-  async start(redeemed: RedeemedCode): Promise<{ grant: Grant; refreshToken: string }> {
+  /**
+   * Starts the grant of a redeemed code: with its first refresh token where the client may
+   * refresh, else kept only while the access token issued now is good (revocation ends it).
+   */
+  async start(
+    redeemed: RedeemedCode,
+    refreshable: boolean,
+  ): Promise<{ grant: Grant; refreshToken: string | undefined }> {
     const grant: Grant = {
       id: redeemed.grantId,
       clientId: redeemed.clientId,
@@ -79,8 +87,9 @@ export class Grants {
       resource: redeemed.resource,
       createdAt: Date.now(),
     };
-    const refreshToken = await this.rotate(grant);
-    return { grant, refreshToken };
+    if (refreshable) return { grant, refreshToken: await this.rotate(grant) };
+    await this.store.set(`grant:${grant.id}`, JSON.stringify(grant), this.lifetimes.accessSeconds + 60);
+    return { grant, refreshToken: undefined };
   }
 
   async grant(id: string): Promise<Grant | undefined> {

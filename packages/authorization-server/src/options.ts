@@ -1,3 +1,4 @@
+import type { GrantType } from './grant-types.js';
 import type { StateStore } from './state-store.js';
 
 /** A scope the server grants, with the words its consent page shows for it. */
@@ -63,6 +64,8 @@ export interface AuthorizationServerOptions {
     clientId: string;
     redirectUris: readonly string[] | (() => readonly string[]);
     clientName?: string;
+    /** Its grants (default the authorization code alone: no refresh token). */
+    grantTypes?: readonly GrantType[];
   }[];
   accessTokenSeconds?: number;
   refreshTokenSeconds?: number;

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { type Client, displayFieldsOf, redirectUrisOf } from './clients.js';
+import { type GrantType, grantTypesOf } from './grant-types.js';
 import { BadRequest, callerAddress, readBodyWithin } from './http-util.js';
 import { hashOf, newSecret } from './secrets.js';
 import type { StateStore } from './state-store.js';
@@ -50,7 +51,7 @@ async function readMetadata(req: IncomingMessage): Promise<Record<string, unknow
   return metadata;
 }
 
-/** What the registration asks for, checked: redirect URIs, how it authenticates, its grants. */
+/** What the registration asks for, checked: redirect URIs, how it authenticates, its grants (RFC 7591 defaults). */
 function requestedOf(metadata: Record<string, unknown>) {
   let redirectUris: string[];
   try {
@@ -65,20 +66,13 @@ function requestedOf(metadata: Record<string, unknown>) {
       'invalid_client_metadata',
       `token_endpoint_auth_method must be one of ${AUTH_METHODS.join(', ')}`,
     );
-  const grantTypes = (metadata.grant_types as unknown[] | undefined) ?? ['authorization_code'];
-  if (
-    !Array.isArray(grantTypes) ||
-    grantTypes.some((g) => g !== 'authorization_code' && g !== 'refresh_token')
-  )
-    throw new BadRequest(
-      400,
-      'invalid_client_metadata',
-      'grant_types may hold authorization_code and refresh_token',
-    );
-  const responseTypes = (metadata.response_types as unknown[] | undefined) ?? ['code'];
-  if (!Array.isArray(responseTypes) || responseTypes.some((r) => r !== 'code'))
-    throw new BadRequest(400, 'invalid_client_metadata', 'response_types may hold only code');
-  return { redirectUris, method: method as Client['tokenEndpointAuthMethod'], grantTypes, responseTypes };
+  let grantTypes: GrantType[];
+  try {
+    grantTypes = grantTypesOf(metadata, true);
+  } catch (e) {
+    throw new BadRequest(400, 'invalid_client_metadata', (e as Error).message);
+  }
+  return { redirectUris, method: method as Client['tokenEndpointAuthMethod'], grantTypes };
 }
 
 /**
@@ -93,13 +87,14 @@ export async function registerClient(
 ): Promise<Record<string, unknown>> {
   await countRegistration(req, store, limits);
   const metadata = await readMetadata(req);
-  const { redirectUris, method, grantTypes, responseTypes } = requestedOf(metadata);
+  const { redirectUris, method, grantTypes } = requestedOf(metadata);
   const secret = method === 'none' ? undefined : newSecret();
   const client: Client = {
     clientId: randomUUID(),
     redirectUris,
     tokenEndpointAuthMethod: method,
     source: 'registration',
+    grantTypes,
     ...displayFieldsOf(metadata),
     ...(secret ? { secretHash: hashOf(secret) } : {}),
   };
@@ -110,8 +105,9 @@ export async function registerClient(
     ...(secret ? { client_secret: secret, client_secret_expires_at: 0 } : {}),
     redirect_uris: redirectUris,
     token_endpoint_auth_method: method,
+    // As registered: the values the server settled on, defaults and consistency applied (§3.2.1).
     grant_types: grantTypes,
-    response_types: responseTypes,
+    response_types: grantTypes.includes('authorization_code') ? ['code'] : [],
     ...(client.clientName ? { client_name: client.clientName } : {}),
     ...(client.clientUri ? { client_uri: client.clientUri } : {}),
   };

@@ -3,15 +3,18 @@ import { signAccessToken } from './access-tokens.js';
 import { resourceOf } from './authorize.js';
 import { authenticateClient } from './client-authentication.js';
 import type { Client } from './clients.js';
-import type { Context } from './context.js';
+import { accessTokenSeconds, type Context } from './context.js';
 import type { Grant } from './grants.js';
 import { BadRequest, OPEN_CORS, readForm, sendJson } from './http-util.js';
 import { s256 } from './secrets.js';
 import type { SigningKey } from './signing-keys.js';
 
-type Issue = (grant: Grant, scopes: readonly string[], refreshToken: string) => Promise<void>;
+type Issue = (grant: Grant, scopes: readonly string[], refreshToken: string | undefined) => Promise<void>;
 
-/** The token endpoint: authorization code (PKCE S256) and refresh token grants. */
+/**
+ * The token endpoint: authorization code (PKCE S256) and refresh token grants, each only to a
+ * client registered for it (`unauthorized_client`, RFC 6749 §5.2, before anything is spent).
+ */
 export async function answerToken(
   req: IncomingMessage,
   res: ServerResponse,
@@ -21,7 +24,7 @@ export async function answerToken(
   const form = await readForm(req);
   const client = await authenticateClient(req, form, ctx);
   const grantType = form.get('grant_type');
-  const lifetime = ctx.options.accessTokenSeconds ?? 600;
+  const lifetime = accessTokenSeconds(ctx.options);
   const issue: Issue = async (grant, scopes, refreshToken) => {
     const accessToken = await signAccessToken(await key(), ctx.issuer(), grant, scopes, lifetime);
     sendJson(
@@ -31,19 +34,26 @@ export async function answerToken(
         access_token: accessToken,
         token_type: 'Bearer',
         expires_in: lifetime,
-        refresh_token: refreshToken,
+        ...(refreshToken === undefined ? {} : { refresh_token: refreshToken }),
         scope: scopes.join(' '),
       },
       OPEN_CORS,
     );
   };
+  if (grantType !== 'authorization_code' && grantType !== 'refresh_token')
+    throw new BadRequest(
+      400,
+      'unsupported_grant_type',
+      'grant_type must be authorization_code or refresh_token',
+    );
+  if (!client.grantTypes.includes(grantType))
+    throw new BadRequest(
+      400,
+      'unauthorized_client',
+      `This client is not registered for the ${grantType} grant (its grant_types: ${client.grantTypes.join(', ') || 'none'})`,
+    );
   if (grantType === 'authorization_code') return exchangeCode(ctx, form, client, issue);
-  if (grantType === 'refresh_token') return refresh(ctx, form, client, issue);
-  throw new BadRequest(
-    400,
-    'unsupported_grant_type',
-    'grant_type must be authorization_code or refresh_token',
-  );
+  return refresh(ctx, form, client, issue);
 }
 
 /** The authorization code grant: the code spent at its first presentation, then checked. */
@@ -66,7 +76,8 @@ async function exchangeCode(ctx: Context, form: Map<string, string>, client: Cli
   const resource = form.get('resource');
   if (resource !== undefined && resourceOf(ctx, resource) !== record.resource)
     throw new BadRequest(400, 'invalid_target', 'The resource differs from the authorization request');
-  const { grant, refreshToken } = await ctx.grants.start(record);
+  // A refresh token only for a client registered for the refresh grant (RFC 6749 §6, RFC 7591 §2).
+  const { grant, refreshToken } = await ctx.grants.start(record, client.grantTypes.includes('refresh_token'));
   ctx.emit({ type: 'token_issued', clientId: client.clientId, subject: grant.subject });
   return issue(grant, grant.scopes, refreshToken);
 }

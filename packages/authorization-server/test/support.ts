@@ -141,10 +141,15 @@ export function formFields(html: string): { action: string; fields: Record<strin
   return { action: action.replace(/&amp;/g, '&'), fields };
 }
 
+/**
+ * Registers a public client as MCP clients do (the SDK asks for both grants); `metadata` adds
+ * to or replaces what it registers.
+ */
 export async function registerPublicClient(
   issuer: string,
   redirectUri: string,
   name = 'Test client',
+  metadata: Record<string, unknown> = {},
 ): Promise<string> {
   const res = await fetch(`${issuer}/auth/register`, {
     method: 'POST',
@@ -153,6 +158,8 @@ export async function registerPublicClient(
       redirect_uris: [redirectUri],
       token_endpoint_auth_method: 'none',
       client_name: name,
+      grant_types: ['authorization_code', 'refresh_token'],
+      ...metadata,
     }),
   });
   if (res.status !== 201) throw new Error(`registration failed: ${res.status} ${await res.text()}`);

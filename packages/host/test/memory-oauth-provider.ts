@@ -34,7 +34,9 @@ export class MemoryOAuthProvider implements OAuthClientProvider {
     return {
       client_name: this.options.clientName,
       redirect_uris: [this.redirectUrl],
-      grant_types: ['authorization_code', 'refresh_token'],
+      // grant_types left to the SDK, which registers an interactive client for both grants,
+      // so that an authorization server that gives refresh tokens only to clients registered
+      // for them gives it one.
       response_types: ['code'],
       token_endpoint_auth_method: 'none',
       application_type: 'native',

@@ -27,6 +27,7 @@ const hiddenFields = (html: string) =>
     [...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)].map((m) => [m[1], m[2]]),
   );
 
+/** Registers a public client as MCP clients do: both grants (the SDK's default), no secret. */
 export async function registerPublicClient(
   origin: string,
   name = 'Host test',
@@ -39,6 +40,7 @@ export async function registerPublicClient(
       redirect_uris: [redirectUri],
       token_endpoint_auth_method: 'none',
       client_name: name,
+      grant_types: ['authorization_code', 'refresh_token'],
     }),
   });
   if (registered.status !== 201)

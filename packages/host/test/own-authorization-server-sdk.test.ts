@@ -166,9 +166,13 @@ describe("the SDK v2 client through the host's own authorization server", () => 
     await again.close();
   });
 
-  it('with dynamic registration: consent in Chromium, tools on both eras', async () => {
+  it('with dynamic registration: consent in Chromium, tools on both eras, refresh', async () => {
     const provider = new MemoryOAuthProvider(CLIENT);
     const client = await connectWithOAuth(provider, 'SDK registered client');
+    // What the SDK registered by itself: both grants, so the server gives it a refresh token.
+    expect(provider.clientInformation()).toMatchObject({
+      grant_types: ['authorization_code', 'refresh_token'],
+    });
     expect(client.getProtocolEra()).toBe('legacy');
     await getItem(client, 'dcr-legacy');
     await client.close();
@@ -176,5 +180,12 @@ describe("the SDK v2 client through the host's own authorization server", () => 
     expect(modernClient.getProtocolEra()).toBe('modern');
     await getItem(modernClient, 'dcr-modern');
     await modernClient.close();
+    const before = provider.saved!.refresh_token;
+    expect(before).toBeDefined();
+    provider.saved = { ...provider.saved!, access_token: 'no-longer-valid' };
+    const again = await connected(provider, modern);
+    await getItem(again, 'dcr-refreshed');
+    expect(provider.saved!.refresh_token).not.toBe(before);
+    await again.close();
   });
 });

@@ -51,7 +51,8 @@ export async function openOwnAuthorizationServer(
     dynamicRegistration: settings.dynamicRegistration !== false,
     clientIdMetadataDocuments: settings.clientIdMetadataDocuments !== false,
     ...(settings.trustedClients ? { trustedClients: settings.trustedClients } : {}),
-    // The host's own pages: a person signing in to the host itself has nothing to allow.
+    // The host's own pages: a person signing in to the host itself has nothing to allow; the
+    // token is dropped once read, so they are given no refresh token (the default grants).
     ...(options.pagesRedirectUri
       ? {
           firstPartyClients: [
