@@ -18,7 +18,8 @@ import { ALICE_ACCESS_TOKEN as ALICE, type HttpHostProcess, spawnHttpHost } from
 // header configured) against the host with its own authorization server: resource metadata,
 // authorization server metadata, a client id metadata document (served here over https on
 // loopback) or, separately, dynamic registration, PKCE, token, refresh, and tools/call on both
-// protocol eras, as alice. The person's steps are played by headless Chromium on the sign-in
+// protocol eras, as alice; and the same client refused cleanly when it asks for a token for
+// another resource. The person's steps are played by headless Chromium on the sign-in
 // and consent pages.
 
 let upstream: RecordingUpstream;
@@ -187,5 +188,27 @@ describe("the SDK v2 client through the host's own authorization server", () => 
     await getItem(again, 'dcr-refreshed');
     expect(provider.saved!.refresh_token).not.toBe(before);
     await again.close();
+  });
+
+  it('is refused cleanly when it asks for a token for another resource: an error at its redirect URI, no token, nothing sent', async () => {
+    const other = 'https://other.example.test/mcp';
+    const provider = new MemoryOAuthProvider({ ...CLIENT, resourceOverride: other });
+    const transport = new StreamableHTTPClientTransport(new URL(host.url), { authProvider: provider });
+    await expect(
+      new Client({ name: 'wrong-resource', version: '0' }).connect(transport),
+    ).rejects.toBeInstanceOf(UnauthorizedError);
+    const authorizationUrl = provider.authorizationUrl!;
+    expect(authorizationUrl.searchParams.get('resource')).toBe(other);
+    upstream.reset();
+    // The server answers at once, before any sign-in: the browser lands on the client's redirect URI.
+    const answer = await fetch(authorizationUrl, { redirect: 'manual' });
+    expect(answer.status).toBe(303);
+    const landed = new URL(answer.headers.get('location')!);
+    expect(landed.origin + landed.pathname).toBe(redirectUrl);
+    expect(landed.searchParams.get('error')).toBe('invalid_target');
+    expect(landed.searchParams.get('code')).toBeNull();
+    await expect(transport.finishAuth(landed.searchParams)).rejects.toThrow(/invalid_target|resource/);
+    expect(provider.saved).toBeUndefined();
+    expect(upstream.requests).toEqual([]);
   });
 });
