@@ -15,10 +15,17 @@ mini.addAll(docs);
 const postings = new TermPostings(mini, boost, bm25);
 
 describe('TermPostings', () => {
-  it('scores as MiniSearch does: BM25+ per field, boosted, times the terms matched', () => {
+  it('scores as MiniSearch does where a term has one rarity: BM25+, boosted, times the terms matched', () => {
+    const one = new MiniSearch<(typeof docs)[number]>({ fields: ['text'] });
+    one.addAll(docs);
+    const texts = new TermPostings(one, { text: 2 }, bm25);
     for (const query of ['records table', 'list bases', 'delete every record records', 'nothing here']) {
-      const expected = mini.search(query, { boost, bm25, boostTerm: (t) => (t === 'list' ? 0.25 : 1) });
-      const got = postings.search(
+      const expected = one.search(query, {
+        boost: { text: 2 },
+        bm25,
+        boostTerm: (t) => (t === 'list' ? 0.25 : 1),
+      });
+      const got = texts.search(
         query.split(' '),
         (t) => (t === 'list' ? 0.25 : 1),
         () => true,
@@ -26,6 +33,22 @@ describe('TermPostings', () => {
       expect(got.map((m) => m.id)).toEqual(expected.map((r) => r.id));
       expect(got.map((m) => m.score)).toEqual(expected.map((r) => expect.closeTo(r.score, 10)));
     }
+  });
+
+  it('weighs a term by the share of documents that say it in any field, not in each field', () => {
+    // `table` is in one name but in three texts: in the name it is as common as in the texts.
+    const idf = Math.log(1 + (4 - 3 + 0.5) / (3 + 0.5));
+    const bm = (tf: number, length: number, avg: number) =>
+      bm25.d + (tf * (bm25.k + 1)) / (tf + bm25.k * (1 - bm25.b + (bm25.b * length) / avg));
+    const nameAvg = (2 + 2 + 2 + 2) / 4;
+    // Field lengths as MiniSearch counts them.
+    const textAvg = (10 + 11 + 9 + 7) / 4;
+    const [match] = postings.search(
+      ['table'],
+      () => 1,
+      (id) => id === 2,
+    );
+    expect(match?.score).toBeCloseTo(idf * (1.5 * bm(1, 2, nameAvg) + 2 * bm(1, 9, textAvg)), 10);
   });
 
   it('leaves out the tools a filter rejects, and forgets one search before the next', () => {

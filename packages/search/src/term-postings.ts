@@ -6,7 +6,8 @@ import type MiniSearch from 'minisearch';
  * request and scores each field anew, which in a catalog of 1,400 tools beside other servers'
  * cost most of a search's time. Read from the index's own serialized form (`toJSON`), so the
  * terms, frequencies and field lengths are MiniSearch's; scored with its formula (BM25+, the
- * field boosts, and the score multiplied by how many of the request's terms a tool matched).
+ * field boosts, and the score multiplied by how many of the request's terms a tool matched),
+ * but for the rarity of a term, which is counted over tools rather than per field (see below).
  */
 
 export interface Bm25 {
@@ -53,14 +54,27 @@ export class TermPostings {
     const fields = Object.keys(boost).map((f) => [data.fieldIds[f]!, boost[f]!] as const);
     for (const [term, byField] of data.index) {
       const lists: Posting[] = [];
+      // A term's rarity is that of the tools that say it anywhere, not in one field: MiniSearch
+      // counts it per field, so `field`, which two tool names say and sixteen descriptions,
+      // weighed in a name as a rare word and made "update the fields of a record" a request
+      // about the two tools that change fields. One weight per term, as BM25 has it.
+      let n = 0;
+      this.serial += 1;
+      for (const [fieldId] of fields)
+        for (const shortId in byField[fieldId] ?? {}) {
+          const d = data.documentIds[shortId]!;
+          if (this.stamp[d] !== this.serial) {
+            this.stamp[d] = this.serial;
+            n += 1;
+          }
+        }
+      const idf = Math.log(1 + (data.documentCount - n + 0.5) / (n + 0.5));
       for (const [fieldId, fieldBoost] of fields) {
         const freqs = byField[fieldId];
         if (!freqs) continue;
         const shortIds = Object.keys(freqs);
         const docs = new Int32Array(shortIds.length);
         const scores = new Float64Array(shortIds.length);
-        const n = shortIds.length;
-        const idf = Math.log(1 + (data.documentCount - n + 0.5) / (n + 0.5));
         const avg = data.averageFieldLength[fieldId]!;
         shortIds.forEach((shortId, i) => {
           const tf = freqs[shortId]!;
