@@ -332,6 +332,9 @@ describe('ToolIndex on requests in agents’ own words', () => {
   it('reads "is there a way to …" as the doing, and a question as looking', () => {
     expect(requestIntent('is there a way to delete a webhook?', []).op).toBe('delete');
     expect(requestIntent('how can we add a column', []).op).toBe('create');
+    // A question put to whoever is asked asks them to do something: its verb says what.
+    expect(requestIntent('are you planning to wrap create table as well?', []).op).toBe('create');
+    expect(requestIntent('do you delete the webhook when the base goes?', []).op).toBe('delete');
     const admins = demo.search('which users have admin access?').map((m) => m.name);
     expect(admins[0]).toBe('DemoApi.ListAdmins');
     // Granting says all three words (users, admin, access) where listing users says one: the
