@@ -21,7 +21,6 @@ import { resolveService } from '../src/services.js';
 import { type Balancer, startBalancer } from './balancer.js';
 import { Browser, startFlow } from './browser.js';
 import { echoAuthProviders, type FakeOAuthServer, fakeClient, storeAuthorized } from './fake-oauth-server.js';
-import type { RedisWithAdmin } from './redis-server.js';
 import {
   ALICE_ACCESS_TOKEN,
   BOB_ACCESS_TOKEN,
@@ -30,7 +29,6 @@ import {
   spawnHttpHost,
   tokenStoreOf,
 } from './support.js';
-import type { VendorFakes } from './vendor-fakes.js';
 import { writeHost } from './write-support.js';
 
 // Scenarios that must hold on every shared-store deployment (standalone Redis, Sentinel,
@@ -77,22 +75,6 @@ export function echoConfigOn(
     },
     ...(s.store ? { store: s.store } : {}),
     ...extra,
-  };
-}
-
-/** The store under test of one standalone Redis, which the replicas find by TOOLHOST_REDIS_URL. */
-export function standaloneStore(
-  vendor: VendorFakes,
-  store: RedisWithAdmin,
-  tokenKey: string,
-): StoreUnderTest {
-  return {
-    upstream: vendor.upstream,
-    oauth: vendor.oauth,
-    tokenKey,
-    env: { TOOLHOST_REDIS_URL: store.redis.url, TOOLHOST_TOKEN_KEY: tokenKey },
-    admin: store.admin,
-    keys: (pattern) => store.admin.keys(pattern),
   };
 }
 

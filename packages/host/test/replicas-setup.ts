@@ -4,34 +4,25 @@ import {
   type ProtocolError,
   StreamableHTTPClientTransport,
 } from '@modelcontextprotocol/client';
-import type { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
-import type { RecordingUpstream } from '../../testing/src/recording-upstream.js';
 import type { HostConfig } from '../src/config/host-config.js';
 import { type Balancer, startBalancer } from './balancer.js';
-import { echoAuthProviders, type FakeOAuthServer, fakeClient } from './fake-oauth-server.js';
-import { type RedisServer, type RedisWithAdmin, startRedisWithAdmin } from './redis-server.js';
-import { type StoreUnderTest, standaloneStore } from './replica-scenarios.js';
+import { echoAuthProviders, fakeClient } from './fake-oauth-server.js';
+import { admin, oauth, redis, suite, TOKEN_KEY, upstream } from './standalone-redis-setup.js';
 import {
   ALICE_ACCESS_TOKEN as ALICE,
   BOB_ACCESS_TOKEN as BOB,
   type HttpHostProcess,
   spawnHttpHost,
 } from './support.js';
-import { startVendorFakes, type VendorFakes } from './vendor-fakes.js';
 import { type ModernRetry, postModernCall } from './write-support.js';
 
-// What the replica test files share: one Redis, a fake vendor, an upstream and a balancer per
-// file, emptied before each test, and the replicas and clients a test started, stopped after it.
-// The suite is split in files so that they run side by side; each file that imports this gets
-// its own.
+// What the replica test files share: one Redis, a fake vendor and an upstream per file
+// (standalone-redis-setup.ts), a balancer, emptied before each test, and the replicas and
+// clients a test started, stopped after it. The suite is split in files so that they run side
+// by side; each file that imports this gets its own.
 
-export const TOKEN_KEY = 'token-encryption-key-for-replicas';
-
-export let redis: RedisServer;
-export let admin: Redis;
-export let oauth: FakeOAuthServer;
-export let upstream: RecordingUpstream;
+export { admin, oauth, suite, TOKEN_KEY, upstream };
 export let balancer: Balancer;
 export const replicas: HttpHostProcess[] = [];
 export const clients: Client[] = [];
@@ -68,9 +59,6 @@ export async function startReplicas(
 }
 
 export const origin = (r: HttpHostProcess) => new URL(r.url).origin;
-
-/** This suite's store for the scenarios every deployment runs (they start replicas of their own). */
-export const suite = (): StoreUnderTest => standaloneStore(vendor, store, TOKEN_KEY);
 
 export async function connect(
   url: string,
@@ -117,25 +105,13 @@ export async function urlElicitationOf(client: Client): Promise<{ url: string; e
     .elicitations[0]!;
 }
 
-let store: RedisWithAdmin;
-let vendor: VendorFakes;
 beforeAll(async () => {
-  store = await startRedisWithAdmin();
-  ({ redis, admin } = store);
-  vendor = await startVendorFakes();
-  ({ oauth, upstream } = vendor);
   balancer = await startBalancer();
 });
-afterAll(async () => {
-  await balancer.close();
-  await store.close();
-  await vendor.close();
-});
-beforeEach(async () => {
-  vendor.reset();
+afterAll(() => balancer.close());
+beforeEach(() => {
   balancer.forwarded.length = 0;
   balancer.pick = undefined;
-  await store.flush();
 });
 afterEach(async () => {
   await Promise.all(clients.splice(0).map((c) => c.close().catch(() => {})));

@@ -1,29 +1,23 @@
 import { resolve } from 'node:path';
 import { Writable } from 'node:stream';
 import type { ToolOutcome } from '@toolhost/core';
-import type { Redis } from 'ioredis';
-import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
-import type { RecordingUpstream } from '../../testing/src/recording-upstream.js';
+import { afterEach, beforeEach } from 'vitest';
 import type { HostConfig } from '../src/config/host-config.js';
 import type { Host } from '../src/host.js';
 import { createLogger } from '../src/logger.js';
-import { type FakeOAuthServer, fakeClient, storeAuthorized } from './fake-oauth-server.js';
-import { type RedisServer, type RedisWithAdmin, startRedisWithAdmin } from './redis-server.js';
-import { echoConfigOn, replicaOpener, type StoreUnderTest, standaloneStore } from './replica-scenarios.js';
+import { fakeClient, storeAuthorized } from './fake-oauth-server.js';
+import { echoConfigOn, replicaOpener } from './replica-scenarios.js';
+import { admin, oauth, redis, suite, TOKEN_KEY, upstream } from './standalone-redis-setup.js';
 import { fixtureApp, tokenStoreOf } from './support.js';
-import { startVendorFakes, type VendorFakes } from './vendor-fakes.js';
 
 // What the shared-store test files share: one Redis, a fake vendor and upstream per file,
-// emptied before each test, and in-process replicas closed after it. The suite is split in
-// files so that they run side by side; each file that imports this gets its own.
+// emptied before each test (standalone-redis-setup.ts), and in-process replicas closed after
+// it. The suite is split in files so that they run side by side; each file that imports this
+// gets its own.
 
-export const TOKEN_KEY = 'token-encryption-key-for-replicas';
+export { admin, oauth, redis, suite, TOKEN_KEY, upstream };
 export const repoRoot = resolve(fixtureApp, '../../../../..');
 
-export let redis: RedisServer;
-export let admin: Redis;
-export let oauth: FakeOAuthServer;
-export let upstream: RecordingUpstream;
 /** What this test's replicas logged. */
 export let logs: string;
 /** The replicas this test started, closed after it. */
@@ -60,9 +54,6 @@ export const replica = replicaOpener(hosts, {
   logger: testLogger,
 });
 
-/** This suite's store for the scenarios every deployment runs. */
-export const suite = (): StoreUnderTest => standaloneStore(vendor, store, TOKEN_KEY);
-
 export const getItem = (host: Host, id: string) =>
   host.callTool('EchoApi.GetItem', { item_id: id }, { userId: 'alice' });
 export const errorCode = (o: ToolOutcome) => (o.ok ? undefined : o.error.code);
@@ -71,22 +62,8 @@ export const errorCode = (o: ToolOutcome) => (o.ok ? undefined : o.error.code);
 export const authorizeAlice = (host: Host, expiresAt = Date.now() + 3_600_000) =>
   storeAuthorized(oauth, tokenStoreOf(host), 'alice', expiresAt);
 
-let store: RedisWithAdmin;
-let vendor: VendorFakes;
-beforeAll(async () => {
-  store = await startRedisWithAdmin();
-  ({ redis, admin } = store);
-  vendor = await startVendorFakes();
-  ({ oauth, upstream } = vendor);
-});
-afterAll(async () => {
-  await store.close();
-  await vendor.close();
-});
-beforeEach(async () => {
+beforeEach(() => {
   logs = '';
-  vendor.reset();
-  await store.flush();
 });
 afterEach(async () => {
   await Promise.all(hosts.splice(0).map((h) => h.close()));
