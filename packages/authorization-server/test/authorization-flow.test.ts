@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  authorizedCode,
   authorizeInBrowser,
   formFields,
   pkce,
@@ -20,19 +21,12 @@ beforeAll(async () => {
 afterAll(() => as.close());
 
 /** A registered public client through consent: its code, verifier and the redirect it came to. */
-async function codeFor(clientId: string, redirectUri = REDIRECT, extra: Record<string, string> = {}) {
-  const { verifier, challenge } = pkce();
-  const landed = await authorizeInBrowser(new TestBrowser(), as.issuer, {
-    response_type: 'code',
-    client_id: clientId,
-    redirect_uri: redirectUri,
-    code_challenge: challenge,
-    code_challenge_method: 'S256',
+function codeFor(clientId: string, redirectUri = REDIRECT, extra: Record<string, string> = {}) {
+  return authorizedCode(as.issuer, clientId, redirectUri, {
     state: 'the-state',
     resource: as.resource,
     ...extra,
   });
-  return { code: landed.searchParams.get('code')!, verifier, landed };
 }
 
 /** An authorization request of a registered client, PKCE and all, that needs no code back. */

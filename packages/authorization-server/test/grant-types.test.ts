@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryStateStore } from '../src/index.js';
 import {
-  authorizeInBrowser,
+  authorizedCode,
   pkce,
   type Running,
   registerPublicClient,
@@ -38,18 +38,11 @@ function register(metadata: Record<string, unknown>) {
 
 /** The client through sign-in and consent, then its code redeemed: the token endpoint's answer. */
 async function signInAndRedeem(clientId: string): Promise<Response> {
-  const { verifier, challenge } = pkce();
-  const landed = await authorizeInBrowser(new TestBrowser(), as.issuer, {
-    response_type: 'code',
-    client_id: clientId,
-    redirect_uri: REDIRECT,
-    code_challenge: challenge,
-    code_challenge_method: 'S256',
-  });
+  const { code, verifier, landed } = await authorizedCode(as.issuer, clientId, REDIRECT);
   expect(landed.searchParams.get('error')).toBeNull();
   return tokenRequest(as.issuer, {
     grant_type: 'authorization_code',
-    code: landed.searchParams.get('code')!,
+    code,
     code_verifier: verifier,
     client_id: clientId,
     redirect_uri: REDIRECT,
@@ -176,15 +169,7 @@ describe('the token endpoint honours the registered grant types', () => {
     expect(location.searchParams.get('iss')).toBe(as.issuer);
     // Another client's code, presented by this one: refused for the grant type, and not spent.
     const owner = await registerPublicClient(as.issuer, REDIRECT);
-    const { verifier, challenge } = pkce();
-    const landed = await authorizeInBrowser(new TestBrowser(), as.issuer, {
-      response_type: 'code',
-      client_id: owner,
-      redirect_uri: REDIRECT,
-      code_challenge: challenge,
-      code_challenge_method: 'S256',
-    });
-    const code = landed.searchParams.get('code')!;
+    const { code, verifier } = await authorizedCode(as.issuer, owner, REDIRECT);
     const fields = {
       grant_type: 'authorization_code',
       code,

@@ -202,6 +202,28 @@ export async function authorizeInBrowser(
 }
 
 /**
+ * A client authorized through sign-in and consent (PKCE S256): its code, the code's verifier,
+ * and the URL the browser landed on.
+ */
+export async function authorizedCode(
+  issuer: string,
+  clientId: string,
+  redirectUri: string,
+  extra: Record<string, string> = {},
+): Promise<{ code: string; verifier: string; landed: URL }> {
+  const { verifier, challenge } = pkce();
+  const landed = await authorizeInBrowser(new TestBrowser(), issuer, {
+    response_type: 'code',
+    client_id: clientId,
+    redirect_uri: redirectUri,
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+    ...extra,
+  });
+  return { code: landed.searchParams.get('code')!, verifier, landed };
+}
+
+/**
  * Opens the authorization request and signs in with the access token where asked: the page
  * the browser then lands on (the consent page, or the client's redirect URI).
  */
