@@ -7,11 +7,11 @@ export default defineConfig({
     hookTimeout: 60_000,
     // The soak test compares heap use around a forced collection.
     execArgv: ['--expose-gc'],
-    // Packs the workspace at most once a run, for the files that install it (pack-workspace.ts).
-    globalSetup: ['test/packs-dir.global.ts'],
-    // One file at a time (vitest's default on 2 cores): three at a time passed on Node 20, but on
-    // Node 22 the files that install with npm (global install, bundle, new plugin) stalled past
-    // their 300 s hooks when run side by side.
-    maxWorkers: 1,
+    // The workspace packed once a run, the npm mirror and cache for the files that install (run-fixtures.global.ts).
+    globalSetup: ['test/run-fixtures.global.ts'],
+    // Two files at a time: most of these tests wait on child processes (npm, hosts, clients).
+    // The files that install with npm stalled side by side only while npm fetched from the public
+    // registry; they now install from the run's mirror on loopback (npm-mirror.ts).
+    maxWorkers: 2,
   },
 });

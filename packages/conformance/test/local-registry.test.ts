@@ -1,15 +1,16 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { npm, npmAsync, packedWorkspace, publishedPackages, root } from './pack-workspace.js';
 
 // Every package published to a registry on loopback (Verdaccio), then installed from it as
 // users install MCP servers: `npm i -g` and `npx`, in empty directories. Only the @toolhost
-// scope is served by the local registry; third-party dependencies come from npm's own.
+// scope is served by the local registry; third-party dependencies come from the run's mirror
+// on loopback (npm-mirror.ts).
 const PUBLISHED = publishedPackages();
 
 let registry: ChildProcess | undefined;
@@ -98,21 +99,6 @@ afterAll(async () => {
   clearTimeout(stubborn);
 });
 
-/**
- * An npm cache of this run's own: npx keeps what it installed under the cache's `_npx`, keyed by
- * the package names, and would run a previous run's install of the same versions (built from
- * older sources). The downloaded packages (`_cacache`) are shared with the user's cache, which
- * is safe to share, so nothing is fetched twice.
- */
-function runCache(): string {
-  const userCache = execFileSync('npm', ['config', 'get', 'cache'], { encoding: 'utf8' }).trim();
-  mkdirSync(join(userCache, '_cacache'), { recursive: true });
-  const cache = mkdtempSync(join(tmpdir(), 'toolhost-npm-cache-'));
-  symlinkSync(join(userCache, '_cacache'), join(cache, '_cacache'));
-  return cache;
-}
-const npmCache = runCache();
-
 const listIn = (dir: string, command: string, args: string[]) =>
   execFileSync(command, args, {
     cwd: dir,
@@ -121,7 +107,10 @@ const listIn = (dir: string, command: string, args: string[]) =>
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? dir,
       npm_config_userconfig: npmrc,
-      npm_config_cache: npmCache,
+      npm_config_registry: inject('npmMirror'),
+      // The run's own cache: npx runs what it installed before (kept under the cache's `_npx`,
+      // by package name), which in the user's cache an earlier run built from older sources.
+      npm_config_cache: inject('npmCache'),
     },
   });
 

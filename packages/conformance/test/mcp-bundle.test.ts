@@ -9,7 +9,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { type RecordingUpstream, startRecordingUpstream } from '@toolhost/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { root } from './pack-workspace.js';
+import { npmEnv, root } from './pack-workspace.js';
 
 // The package's command (its exports map names only the library): dist/cli/cli.js beside dist/index.js.
 const mcpb = join(dirname(createRequire(import.meta.url).resolve('@anthropic-ai/mcpb')), 'cli', 'cli.js');
@@ -25,8 +25,10 @@ let manifest: Manifest;
 beforeAll(() => {
   // As the README says to before the first release: the clone's own packages, packed.
   const out = join(mkdtempSync(join(tmpdir(), 'toolhost-bundle-')), 'toolhost.mcpb');
+  // Its npm install takes the third-party dependencies from the run's mirror (npmEnv).
   execFileSync(process.execPath, [join(root, 'scripts/build-mcpb.mjs'), out, '--from-clone'], {
     stdio: ['ignore', 'ignore', 'inherit'],
+    env: npmEnv(),
   });
   unpacked = mkdtempSync(join(tmpdir(), 'toolhost-bundle-unpacked-'));
   execFileSync(process.execPath, [mcpb, 'unpack', out, unpacked], { stdio: 'ignore' });

@@ -24,7 +24,7 @@ beforeAll(() => {
     },
   );
   written = JSON.parse(readFileSync(join(plugin, 'package.json'), 'utf8')) as Record<string, unknown>;
-  npm(['install', '--prefer-offline', '--loglevel=error'], plugin);
+  npm(['install', '--loglevel=error'], plugin);
 }, 300_000);
 
 describe('a plugin written by toolhost new-plugin', () => {

@@ -47,7 +47,7 @@ async function packWorkspace(packages: readonly string[], packs: string): Promis
 
 /**
  * Every published package (publishedPackages) packed, once per run: the first test file to ask
- * packs them into the run's directory (packs-dir.global.ts); the others wait for its list, and
+ * packs them into the run's directory (run-fixtures.global.ts); the others wait for its list, and
  * fail with its error if it failed.
  */
 export async function packedWorkspace(): Promise<Record<string, string>> {
@@ -81,14 +81,20 @@ export async function packedWorkspace(): Promise<Record<string, string>> {
   }
 }
 
-const npmEnv = (env: NodeJS.ProcessEnv) => ({
+/**
+ * npm's settings for the tests: quiet, the third-party dependencies from the run's mirror on
+ * loopback and into the run's own cache (run-fixtures.global.ts), whatever the user's npmrc says.
+ */
+export const npmEnv = (env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv => ({
   ...env,
+  npm_config_registry: inject('npmMirror'),
+  npm_config_cache: inject('npmCache'),
   npm_config_update_notifier: 'false',
   npm_config_fund: 'false',
   npm_config_audit: 'false',
 });
 
-/** npm as a consumer runs it: quiet, cache first (the third-party dependencies come from the registry). */
+/** npm as a consumer runs it, quietly. */
 export function npm(args: readonly string[], cwd: string, env: NodeJS.ProcessEnv = process.env): string {
   return execFileSync('npm', [...args], { cwd, encoding: 'utf8', env: npmEnv(env) });
 }

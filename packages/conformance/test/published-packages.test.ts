@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { packedWorkspace, publishedPackages, root } from './pack-workspace.js';
+import { npm, packedWorkspace, publishedPackages, root } from './pack-workspace.js';
 
 // The packages as consumers get them: packed with pnpm (workspace ranges written out), then
 // unpacked into a project that has nothing else installed.
@@ -138,18 +138,14 @@ describe('published packages', () => {
 describe('a global install', () => {
   it('lists the tools of the plugin installed beside the host, from any directory', () => {
     // npm's global layout, from the tarballs: <prefix>/lib/node_modules/<package>, and the
-    // command in <prefix>/bin. The third-party dependencies come from the npm registry.
+    // command in <prefix>/bin. The third-party dependencies come from the run's mirror (npmEnv).
     const prefix = mkdtempSync(join(tmpdir(), 'toolhost-global-'));
-    execFileSync(
-      'npm',
+    npm(
       [
         'install',
         '--global',
         '--prefix',
         prefix,
-        '--no-audit',
-        '--no-fund',
-        '--prefer-offline',
         '--loglevel=error',
         ...[
           'core',
@@ -164,7 +160,7 @@ describe('a global install', () => {
           'plugin-crm-events',
         ].map((p) => tarballs[p]!),
       ],
-      { encoding: 'utf8', env: { ...process.env, npm_config_update_notifier: 'false' } },
+      prefix,
     );
     const elsewhere = mkdtempSync(join(tmpdir(), 'toolhost-anywhere-'));
     const listed = execFileSync(join(prefix, 'bin', 'toolhost'), ['list'], {
