@@ -17,6 +17,7 @@ import {
   type FakeOAuthServer,
   fakeClient,
   startFakeOAuthServer,
+  storeAuthorized,
 } from './fake-oauth-server.js';
 import { fixtureApp, inlinePlugin } from './support.js';
 
@@ -246,13 +247,7 @@ describe("a wait for the access token's refresh (OAuth provider)", () => {
         logger: createLogger('info', sink),
       },
     );
-    const issued = oauth.mint('items.read');
-    await tokens.set('echo-auth', oauthHost.config.defaultUserId, {
-      accessToken: issued.access_token,
-      refreshToken: issued.refresh_token,
-      expiresAt: Date.now() - 1000,
-      scopes: ['items.read'],
-    });
+    await storeAuthorized(oauth, tokens, oauthHost.config.defaultUserId, Date.now() - 1000);
     // The token endpoint takes its time: the call waits on the refresh for over a second.
     oauth.beforeAnswer = (grant) =>
       grant === 'refresh_token' ? new Promise((r) => setTimeout(r, 1500)) : Promise.resolve();

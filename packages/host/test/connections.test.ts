@@ -13,7 +13,7 @@ import { AccessTokens } from '../src/auth/access-tokens.js';
 import { createHost, type Host } from '../src/host.js';
 import { type HttpServerHandle, serveHttp } from '../src/http/serve-http.js';
 import { launchChromium } from './chromium.js';
-import { echoAuthProviders, type FakeOAuthServer, fakeClient } from './fake-oauth-server.js';
+import { echoAuthProviders, type FakeOAuthServer, fakeClient, storeAuthorized } from './fake-oauth-server.js';
 import { fixtureApp, spawnHttpHost } from './support.js';
 import { startVendorFakes, type VendorFakes } from './vendor-fakes.js';
 
@@ -357,13 +357,7 @@ describe('the token file with more than one writer', () => {
     const key = 'token-key-for-the-two-writers-test';
     const seeded = EncryptedFileTokenStore.inDirectory(dataDir, key);
     await seeded.set('echo-auth', 'alice', seed('alice'));
-    const bobs = oauth.mint('items.read');
-    await seeded.set('echo-auth', 'bob', {
-      accessToken: bobs.access_token,
-      refreshToken: bobs.refresh_token,
-      expiresAt: Date.now() - 1000,
-      scopes: ['items.read'],
-    });
+    const bobs = await storeAuthorized(oauth, seeded, 'bob', Date.now() - 1000);
     await seeded.flush();
     const hostConfig = { ...config(), auth: { ...config().auth, dataDir } };
     const configFile = join(dataDir, 'toolhost.config.json');
@@ -415,7 +409,7 @@ describe('the token file with more than one writer', () => {
       expect(oauth.grants.map((g) => g.grant_type)).toEqual(['refresh_token']);
       const after = EncryptedFileTokenStore.inDirectory(dataDir, key);
       expect(await after.get('echo-auth', 'alice')).toBeUndefined();
-      expect((await after.get('echo-auth', 'bob'))?.accessToken).not.toBe(bobs.access_token);
+      expect((await after.get('echo-auth', 'bob'))?.accessToken).not.toBe(bobs.accessToken);
       expect(upstream.requests.map((r) => r.headers.authorization)).toEqual([
         'Bearer access-alice',
         `Bearer ${(await after.get('echo-auth', 'bob'))?.accessToken}`,

@@ -4,7 +4,7 @@ import type { RecordingUpstream } from '../../testing/src/recording-upstream.js'
 import type { HostConfig } from '../src/config/host-config.js';
 import { createHost, type Host } from '../src/host.js';
 import type { HostOptions } from '../src/host-options.js';
-import { echoAuthProviders, type FakeOAuthServer, fakeClient } from './fake-oauth-server.js';
+import { echoAuthProviders, type FakeOAuthServer, fakeClient, storeAuthorized } from './fake-oauth-server.js';
 import { fixtureApp, tokenStoreOf } from './support.js';
 
 // A failover in the replication window, written once for each deployment that fails over
@@ -68,15 +68,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  */
 export async function acknowledgedWritesSurviveFailover(s: FailoverUnderTest): Promise<void> {
   const { host, oauth, upstream } = s;
-  const issued = oauth.mint('items.read');
-  const stale: StoredToken = {
-    accessToken: issued.access_token,
-    refreshToken: issued.refresh_token,
-    expiresAt: Date.now() - 1000,
-    scopes: ['items.read'],
-  };
   const tokens = tokenStoreOf(host);
-  await tokens.set('echo-auth', 'alice', stale);
+  const stale = await storeAuthorized(oauth, tokens, 'alice', Date.now() - 1000);
   // The rotated token expires soon: the call after the failover refreshes with whatever
   // refresh token the store then has.
   oauth.expiresIn = 2;

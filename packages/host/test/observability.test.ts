@@ -20,6 +20,7 @@ import {
   type FakeOAuthServer,
   fakeClient,
   startFakeOAuthServer,
+  storeAuthorized,
 } from './fake-oauth-server.js';
 import { fixtureApp, inlinePlugin, tokenStoreOf } from './support.js';
 
@@ -103,14 +104,7 @@ beforeEach(() => spans.reset());
 
 /** Stores a token for the user as a completed authorization would; expired ones need a refresh. */
 async function authorize(expiresAt = Date.now() + 3_600_000): Promise<string> {
-  const issued = oauth.mint('items.read');
-  await tokenStoreOf(host).set('echo-auth', USER, {
-    accessToken: issued.access_token,
-    refreshToken: issued.refresh_token,
-    expiresAt,
-    scopes: ['items.read'],
-  });
-  return issued.access_token;
+  return (await storeAuthorized(oauth, tokenStoreOf(host), USER, expiresAt)).accessToken;
 }
 
 const attributesOf = (span: ReadableSpan) => span.attributes;

@@ -2,6 +2,7 @@ import { type CallToolResult, Client, StreamableHTTPClientTransport } from '@mod
 import { TokenCipher } from '@toolhost/credentials';
 import { RedisTokenStore } from '@toolhost/redis-store';
 import { describe, expect, it, vi } from 'vitest';
+import { storeAuthorized } from './fake-oauth-server.js';
 import { confirmationAcrossReplicas, sessionAcrossReplicas, storeAliceToken } from './replica-scenarios.js';
 import {
   admin,
@@ -150,14 +151,8 @@ describe('replicas: any replica serves any session', () => {
   it('keeps serving when replica A stops in the middle of a load: B answers everything, no token lost', async () => {
     const [a, b] = await startReplicas();
     const store = await RedisTokenStore.open(admin, TokenCipher, TOKEN_KEY);
-    const issued = oauth.mint('items.read');
     // Expired: the first calls refresh it, once for both replicas.
-    await store.set('echo-auth', 'alice', {
-      accessToken: issued.access_token,
-      refreshToken: issued.refresh_token,
-      expiresAt: Date.now() - 1000,
-      scopes: ['items.read'],
-    });
+    const issued = await storeAuthorized(oauth, store, 'alice', Date.now() - 1000);
     const { client } = await connect(`${balancer.url}/mcp`);
     let done = 0;
     let retries = 0;
@@ -191,8 +186,8 @@ describe('replicas: any replica serves any session', () => {
     expect(after.every((f) => f.target === origin(b))).toBe(true);
 
     const stored = (await store.get('echo-auth', 'alice'))!;
-    expect(oauth.grants).toEqual([{ grant_type: 'refresh_token', refresh_token: issued.refresh_token }]);
-    expect(stored.accessToken).not.toBe(issued.access_token);
+    expect(oauth.grants).toEqual([{ grant_type: 'refresh_token', refresh_token: issued.refreshToken }]);
+    expect(stored.accessToken).not.toBe(issued.accessToken);
     expect(stored.expiresAt).toBeGreaterThan(Date.now());
     expect(new Set(upstream.requests.map((r) => r.headers.authorization))).toEqual(
       new Set([`Bearer ${stored.accessToken}`]),

@@ -9,7 +9,7 @@ import type { HostConfig } from '../src/config/host-config.js';
 import { disconnect, listConnections } from '../src/connections.js';
 import { containerOf, type Host } from '../src/host.js';
 import { resolveService } from '../src/services.js';
-import { fakeClient } from './fake-oauth-server.js';
+import { fakeClient, storeAuthorized } from './fake-oauth-server.js';
 import { startRedisServer } from './redis-server.js';
 import {
   oneRefreshAcrossReplicas,
@@ -404,13 +404,12 @@ describe('shared store (Redis): deadlines on token requests', () => {
       replicaEnv({ TOOLHOST_ACCESS_TOKENS: `alice:${ALICE_ACCESS_TOKEN}` }) as Record<string, string>,
     );
     try {
-      const issued = oauth.mint('items.read');
-      await (await RedisTokenStore.open(admin, TokenCipher, TOKEN_KEY)).set('echo-auth', 'alice', {
-        accessToken: issued.access_token,
-        refreshToken: issued.refresh_token,
-        expiresAt: Date.now() - 1000,
-        scopes: ['items.read'],
-      });
+      await storeAuthorized(
+        oauth,
+        await RedisTokenStore.open(admin, TokenCipher, TOKEN_KEY),
+        'alice',
+        Date.now() - 1000,
+      );
       const client = new Client({ name: 'sigterm-test', version: '0.0.0' });
       await client.connect(
         new StreamableHTTPClientTransport(new URL(child.url), {
