@@ -12,7 +12,7 @@ import { AccessTokens } from '../src/auth/access-tokens.js';
 import { createHost, type Host } from '../src/host.js';
 import { type HttpServerHandle, serveHttp } from '../src/http/serve-http.js';
 import { cli, fixtureApp, inlinePlugin, jsonLines } from './support.js';
-import { mcpClient, WRITE_KEY, writeTools } from './write-support.js';
+import { getThingTool, mcpClient, WRITE_KEY, writeTools } from './write-support.js';
 
 // The operator's audit log: one JSON line per tool call and per refused request, with who,
 // which client, which tool, the outcome and the upstream status; never arguments or bodies
@@ -22,19 +22,7 @@ const BOB = 'bob-audit-token-0123456789xx';
 const SECRET_ARGUMENT = 'argument-value-for-no-log';
 const SECRET_BODY = 'body-value-for-no-log';
 
-const tools: ToolDeclaration[] = [
-  ...writeTools,
-  {
-    name: 'GetThing',
-    description: 'Get a thing.',
-    method: 'GET',
-    path: '/things/{id}',
-    auth: { kind: 'secret', secret: 'WRITE_KEY', scheme: 'bearer' },
-    params: [
-      { name: 'id', in: 'path', required: true, schema: { type: 'string' }, description: 'Thing id.' },
-    ],
-  },
-];
+const tools: ToolDeclaration[] = [...writeTools, getThingTool()];
 
 let upstream: RecordingUpstream;
 let host: Host;

@@ -16,6 +16,7 @@ import { RevisionServers } from '../src/mcp/revision-servers.js';
 import { classifyInboundRequest } from '../src/mcp/sdk.js';
 import { prepareMcpServingState } from '../src/mcp/serving-state.js';
 import { inlinePlugin, jsonLines } from './support.js';
+import { getThingTool } from './write-support.js';
 
 // MCP 2026-07-28 requests over HTTP are answered by one MCP server per revision, reused from
 // request to request and answering many at once, not by a server built per request: whoever
@@ -25,18 +26,7 @@ const ALICE = 'alice-reuse-token-0123456789';
 const BOB = 'bob-reuse-token-0123456789xxx';
 const KEY = 'reuse-key';
 
-const tools: ToolDeclaration[] = [
-  {
-    name: 'GetThing',
-    description: 'Get a thing.',
-    method: 'GET',
-    path: '/things/{id}',
-    auth: { kind: 'secret', secret: 'REUSE_KEY', scheme: 'bearer' },
-    params: [
-      { name: 'id', in: 'path', required: true, schema: { type: 'string' }, description: 'Thing id.' },
-    ],
-  },
-];
+const tools: ToolDeclaration[] = [getThingTool('REUSE_KEY')];
 
 let upstream: RecordingUpstream;
 let host: Host;

@@ -31,6 +31,16 @@ export const writeTools: ToolDeclaration[] = [
   },
 ];
 
+/** A read of one thing beside them, behind the secret named `secret`. */
+export const getThingTool = (secret = 'WRITE_KEY'): ToolDeclaration => ({
+  name: 'GetThing',
+  description: 'Get a thing.',
+  method: 'GET',
+  path: '/things/{id}',
+  auth: { kind: 'secret', secret, scheme: 'bearer' },
+  params: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' }, description: 'Thing id.' }],
+});
+
 export const WRITE_KEY = 'write-key-secret-0123456789';
 
 /** A host of the write tools against `upstreamUrl`, with their secret set. */
