@@ -159,27 +159,21 @@ describe("the host's own authorization server on two replicas", () => {
     const first = (await (await redeemCode(balancer.url, clientId, landed, verifier)).json()) as {
       refresh_token: string;
     };
+    const refresh = (refreshToken: string) =>
+      tokenRequest(balancer.url, {
+        grant_type: 'refresh_token',
+        refresh_token: refreshToken,
+        client_id: clientId,
+      });
     on(1);
-    const rotated = await tokenRequest(balancer.url, {
-      grant_type: 'refresh_token',
-      refresh_token: first.refresh_token,
-      client_id: clientId,
-    });
+    const rotated = await refresh(first.refresh_token);
     expect(rotated.status).toBe(200);
     const second = (await rotated.json()) as { refresh_token: string };
     on(0);
-    const replay = await tokenRequest(balancer.url, {
-      grant_type: 'refresh_token',
-      refresh_token: first.refresh_token,
-      client_id: clientId,
-    });
+    const replay = await refresh(first.refresh_token);
     expect(replay.status).toBe(400);
     on(1);
-    const afterReplay = await tokenRequest(balancer.url, {
-      grant_type: 'refresh_token',
-      refresh_token: second.refresh_token,
-      client_id: clientId,
-    });
+    const afterReplay = await refresh(second.refresh_token);
     expect(afterReplay.status).toBe(400);
   });
 });
