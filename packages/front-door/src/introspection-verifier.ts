@@ -1,10 +1,8 @@
 import * as oauth from 'oauth4webapi';
 import { requestOptionsFor } from './issuer-metadata.js';
 import {
-  clientIdOf,
+  acceptedToken,
   invalid,
-  scopesOf,
-  subjectOf,
   type TokenVerifier,
   unavailable,
   type Verification,
@@ -66,18 +64,6 @@ export class IntrospectionVerifier implements TokenVerifier {
     const aud = [claims.aud ?? []].flat();
     if (!aud.some((a) => this.audiences.includes(a)))
       return invalid('the token was issued for another resource');
-    const subject = subjectOf(record, this.o.subjectClaim);
-    if (subject === undefined)
-      return invalid(`the token has no usable '${this.o.subjectClaim ?? 'sub'}' claim`);
-    const clientId = clientIdOf(record);
-    return {
-      ok: true,
-      token: {
-        subject,
-        scopes: scopesOf(record),
-        ...(clientId ? { clientId } : {}),
-        ...(typeof claims.exp === 'number' ? { expiresAt: claims.exp } : {}),
-      },
-    };
+    return acceptedToken(record, this.o.subjectClaim);
   }
 }

@@ -85,7 +85,10 @@ describe('JWT access tokens', () => {
       .setAudience(RESOURCE)
       .setExpirationTime(now() + 300)
       .sign(signingKey);
-    expect((await verifier().verify(noSub)).ok).toBe(false);
+    expect(await verifier().verify(noSub)).toEqual({
+      ok: false,
+      rejection: { kind: 'invalid', reason: "the token has no usable 'sub' claim" },
+    });
     const byEmail = localKeySetVerifier({
       issuer: ISSUER,
       audience: RESOURCE,

@@ -86,6 +86,25 @@ export function subjectOf(claims: Record<string, unknown>, claim = 'sub'): strin
   return [...value].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f) ? undefined : value;
 }
 
+/**
+ * The token a verifier accepts once it has checked the claims' issuer, audience and times:
+ * whose it is (refused where the subject claim is missing or unusable), its scopes, client and expiry.
+ */
+export function acceptedToken(claims: Record<string, unknown>, subjectClaim?: string): Verification {
+  const subject = subjectOf(claims, subjectClaim);
+  if (subject === undefined) return invalid(`the token has no usable '${subjectClaim ?? 'sub'}' claim`);
+  const clientId = clientIdOf(claims);
+  return {
+    ok: true,
+    token: {
+      subject,
+      scopes: scopesOf(claims),
+      ...(clientId ? { clientId } : {}),
+      ...(typeof claims.exp === 'number' ? { expiresAt: claims.exp } : {}),
+    },
+  };
+}
+
 /** A JWT access token checked against a key source: signature, `iss`, `aud`, `exp`, `nbf`. */
 export class JwtVerifier implements TokenVerifier {
   private readonly algorithms: string[];
@@ -110,21 +129,7 @@ export class JwtVerifier implements TokenVerifier {
     } catch (e) {
       return { ok: false, rejection: rejectionOf(e) };
     }
-    const claims = payload as Record<string, unknown>;
-    const subject = subjectOf(claims, this.rules.subjectClaim);
-    if (subject === undefined) {
-      return invalid(`the token has no usable '${this.rules.subjectClaim ?? 'sub'}' claim`);
-    }
-    const clientId = clientIdOf(claims);
-    return {
-      ok: true,
-      token: {
-        subject,
-        scopes: scopesOf(claims),
-        ...(clientId ? { clientId } : {}),
-        ...(typeof payload.exp === 'number' ? { expiresAt: payload.exp } : {}),
-      },
-    };
+    return acceptedToken(payload as Record<string, unknown>, this.rules.subjectClaim);
   }
 }
 
