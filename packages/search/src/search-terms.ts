@@ -83,7 +83,7 @@ const STOP_WORDS = new Set(
  * a phrase). Vendors, objects and verbs of the five tool sets; generic enough for any request,
  * not a list of test phrases.
  */
-const SYNONYMS: Record<string, string[]> = {
+const PRODUCT_SYNONYMS: Record<string, string[]> = {
   // Vendors and products
   cio: ['customerio'],
   cdp: ['customerio'],
@@ -93,6 +93,9 @@ const SYNONYMS: Record<string, string[]> = {
   spreadsheets: ['airtable', 'table'],
   sheet: ['airtable', 'table'],
   sheets: ['airtable', 'table'],
+};
+
+const OBJECT_SYNONYMS: Record<string, string[]> = {
   // Objects
   row: ['record'],
   rows: ['record'],
@@ -168,6 +171,10 @@ const SYNONYMS: Record<string, string[]> = {
   coworkers: ['collaborator'],
   colleague: ['collaborator'],
   colleagues: ['collaborator'],
+};
+
+/** Verbs and amounts: plain English, the same in any catalog. */
+const VERB_SYNONYMS: Record<string, string[]> = {
   // Verbs and amounts
   attach: ['link'],
   associate: ['link'],
@@ -230,6 +237,17 @@ const SYNONYMS: Record<string, string[]> = {
   unsubscribe: ['unsubscribed'],
 };
 
+const SYNONYMS: Record<string, string[]> = { ...PRODUCT_SYNONYMS, ...OBJECT_SYNONYMS, ...VERB_SYNONYMS };
+
+/**
+ * The products whose words the vocabulary maps users' words to (Customer.io, HubSpot, Airtable),
+ * as search terms: a description of another product keeps its own words' sense (DigitalOcean's
+ * "databases" are no Airtable bases, SendGrid's "segments" no Customer.io).
+ */
+export const VOCABULARY_PRODUCTS: ReadonlySet<string> = new Set(
+  Object.values(PRODUCT_SYNONYMS).map(([product]) => stemmer(product!)),
+);
+
 // Past participles that describe a state ("emails created after May", "who deleted a base"),
 // kept apart from the verb so that they do not pull in the tools that create or delete.
 const PARTICIPLES = new Set(['created', 'deleted', 'updated', 'removed', 'added', 'changed', 'modified']);
@@ -247,6 +265,13 @@ export function processTerm(word: string): string[] {
   const terms = (SYNONYMS[lower] ?? [lower]).map((w) => stemmer(w));
   const agent = AGENT_NOUN.exec(lower)?.[1];
   return agent && lower.length >= 7 ? [...terms, stemmer(agent)] : terms;
+}
+
+/** The search terms of a word of another product's description: the verbs' synonyms only. */
+export function literalTerm(word: string): string[] {
+  const lower = word.toLowerCase();
+  if (PRODUCT_SYNONYMS[lower] || OBJECT_SYNONYMS[lower]) return STOP_WORDS.has(lower) ? [] : [stemmer(lower)];
+  return processTerm(word);
 }
 
 /** Words the vocabulary maps, for telling a misspelt word from one it knows. */

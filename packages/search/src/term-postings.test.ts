@@ -69,4 +69,32 @@ describe('TermPostings', () => {
     const fresh = mini.search('records', { boost, bm25 });
     expect(again.map((m) => m.score)).toEqual(fresh.map((r) => expect.closeTo(r.score, 10)));
   });
+
+  it('counts the terms of one group (a word and its alternative) as one matched term', () => {
+    const apart = postings.search(
+      ['records', 'record'],
+      () => 1,
+      (id) => id === 0,
+    );
+    const grouped = postings.search(
+      ['records', 'record'],
+      () => 1,
+      (id) => id === 0,
+      () => 'records',
+    );
+    // Tool 0 says `records` only: one term matched either way.
+    expect(grouped[0]?.score).toBeCloseTo(apart[0]!.score, 10);
+    const both = postings.search(
+      ['list', 'records'],
+      () => 1,
+      (id) => id === 0,
+    );
+    const one = postings.search(
+      ['list', 'records'],
+      () => 1,
+      (id) => id === 0,
+      () => 'list',
+    );
+    expect(one[0]?.score).toBeCloseTo(both[0]!.score / 2, 10);
+  });
 });

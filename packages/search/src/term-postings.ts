@@ -104,21 +104,29 @@ export class TermPostings {
     terms: readonly string[],
     weight: (term: string) => number,
     keep: (id: number) => boolean,
+    groupOf: (term: string) => string = (term) => term,
   ): TextMatch[] {
     const counts = new Map<string, number>();
     for (const t of terms) counts.set(t, (counts.get(t) ?? 0) + 1);
     const seen: number[] = [];
+    const serials = new Map<string, number>();
     for (const [term, count] of counts) {
       const lists = this.postings.get(term);
       if (!lists) continue;
       const w = weight(term) * count;
-      this.serial += 1;
+      const group = groupOf(term);
+      let serial = serials.get(group);
+      if (serial === undefined) {
+        this.serial += 1;
+        serial = this.serial;
+        serials.set(group, serial);
+      }
       for (const { docs, scores } of lists)
         for (let i = 0; i < docs.length; i += 1) {
           const d = docs[i]!;
           if (this.matched[d] === 0) seen.push(d);
-          if (this.stamp[d] !== this.serial) {
-            this.stamp[d] = this.serial;
+          if (this.stamp[d] !== serial) {
+            this.stamp[d] = serial;
             this.matched[d] = this.matched[d]! + 1;
           }
           this.score[d] = this.score[d]! + w * scores[i]!;

@@ -504,3 +504,36 @@ describe('ranking beside other products’ tools', () => {
     expect(first('Sheets: add support for one record by id')).toBe('SheetApi.GetSheetRecord');
   });
 });
+
+describe('ToolIndex beside another product’s tools', () => {
+  const mixed = new ToolIndex([
+    endpoint(
+      'UploadAttachment',
+      'POST',
+      '/{baseId}/{recordId}/{fieldId}/uploadAttachment',
+      "Airtable: upload a file into a record's attachment field.",
+    ),
+    endpoint('ListBases', 'GET', '/meta/bases', 'Airtable: list all bases (databases) the token can access.'),
+    {
+      ...endpoint('UploadFile', 'POST', '/v2/files', 'Upload a file to a storage bucket; returns its URL.'),
+      name: 'Storage.UploadFile',
+      toolSet: 'Storage',
+    },
+    {
+      ...endpoint('ListDatabases', 'GET', '/v2/databases', 'List the managed databases of the account.'),
+      name: 'Storage.ListDatabases',
+      toolSet: 'Storage',
+    },
+  ]);
+  const names = (query: string) => mixed.search(query).map((m) => m.name);
+
+  it("keeps another product's words in their own sense: its files are no attachments, its databases no bases", () => {
+    expect(names('attachment')).toEqual(['DemoApi.UploadAttachment']);
+    expect(names('bases')).not.toContain('Storage.ListDatabases');
+  });
+
+  it('still finds the other product’s tools by the words as written, below the mapped ones', () => {
+    expect(names('upload a file to the storage bucket')[0]).toBe('Storage.UploadFile');
+    expect(names('list databases').slice(0, 2)).toEqual(['DemoApi.ListBases', 'Storage.ListDatabases']);
+  });
+});

@@ -3,7 +3,7 @@ import { compounds, HTTP_METHOD, identifierKey, identifiersIn, nameBigrams } fro
 import { domainOf, namedVendors, ownNouns, setVendors, vendorFit } from './product-sets.js';
 import { relevance, W } from './relevance.js';
 import { type RequestIntent, requestIntent } from './request-intent.js';
-import { knownWords, processTerm, tokenize } from './search-terms.js';
+import { knownWords, literalTerm, processTerm, tokenize, VOCABULARY_PRODUCTS } from './search-terms.js';
 import type { SearchableTool } from './searchable-tool.js';
 import { SetVocabulary } from './set-vocabulary.js';
 import { siblingNote } from './sibling-note.js';
@@ -124,7 +124,7 @@ export class ToolIndex {
         ].flatMap((text) => tokenize(text).map((w) => w.toLowerCase())),
       ),
     ]);
-    this.text = new TermPostings(textIndex(tools), BOOST, BM25);
+    this.text = new TermPostings(textIndex(tools, this.vendors), BOOST, BM25);
     this.setWords = new SetVocabulary(
       this.text,
       tools.map((t) => t.toolSet),
@@ -156,14 +156,19 @@ export class ToolIndex {
     };
     // An id stands for its object: "show recA1b…" asks about a record.
     const objects = [...intent.ids].map((k) => (k === 'email' ? '' : (this.idObjects.get(k) ?? '')));
-    const terms = tokenize([intent.text, ...objects].join(' ')).flatMap((w) => processTerm(w));
+    const words = tokenize([intent.text, ...objects].join(' '));
+    const terms = words.flatMap((w) => processTerm(w));
+    const literals = literalAlternatives(words, terms);
     const found = this.text.search(
-      terms,
+      [...terms, ...literals.keys()],
       // The verb's operation is weighed by the shapes; as a word it would favour every tool
       // whose description says "list" or "add" over the one about the object asked for. It
       // still counts a little: "update the row" is told from "add a row" by the tools' names.
-      (term) => (GENERIC_OPS.has(intent.op) && intent.verbTerms.has(term) ? VERB_WEIGHT : 1),
+      (term) =>
+        (literals.has(term) ? LITERAL_WEIGHT : 1) *
+        (GENERIC_OPS.has(intent.op) && intent.verbTerms.has(term) ? VERB_WEIGHT : 1),
       inSet,
+      (term) => literals.get(term) ?? term,
     );
     // The shapes add at most about what the best text score is worth: a tool far down the text
     // ranking cannot reach the first five, so only the leading ones are weighed.
@@ -233,6 +238,21 @@ const GENERIC_OPS = new Set<RequestIntent['op']>([
   'delete',
 ]);
 const VERB_WEIGHT = 0.25;
+// A word of the request as written, where the vocabulary maps it to a product's word ("file" to
+// attachment): it finds another product's tools that say it, counted as the same word of the
+// request and below the product's own word.
+const LITERAL_WEIGHT = 0.5;
+
+/** Per word that the vocabulary maps to another, its literal term → the term it maps to. */
+function literalAlternatives(words: readonly string[], terms: readonly string[]): Map<string, string> {
+  const literals = new Map<string, string>();
+  for (const w of words) {
+    const literal = literalTerm(w)[0];
+    const mapped = processTerm(w)[0];
+    if (literal && mapped && !terms.includes(literal)) literals.set(literal, mapped);
+  }
+  return literals;
+}
 const CANDIDATES = 100;
 
 const ID_WORDS = new Set(['id', 'ids', 'identifier', 'uuid', 'guid', 'key', 'or', 'name']);
@@ -287,7 +307,10 @@ function onlyReaders(
 }
 
 /** The full-text index of the tools' names, descriptions, parameters and paths. */
-function textIndex(tools: readonly SearchableTool[]): MiniSearch<IndexedTool> {
+function textIndex(tools: readonly SearchableTool[], vendors: readonly string[]): MiniSearch<IndexedTool> {
+  // Whether the tool being added is of a product the vocabulary maps users' words to; another
+  // product's description is indexed in its own words (see `VOCABULARY_PRODUCTS`).
+  let mapped = true;
   const index = new MiniSearch<IndexedTool>({
     fields: ['name', 'description', 'params', 'path'],
     // Catalog words written in mixed case (`HyperDB`, `eDiscovery`) are also indexed whole, as
@@ -297,7 +320,7 @@ function textIndex(tools: readonly SearchableTool[]): MiniSearch<IndexedTool> {
       ...compounds(text),
       ...(field === 'name' ? nameBigrams(text) : []),
     ],
-    processTerm,
+    processTerm: (w) => (mapped ? processTerm(w) : literalTerm(w)),
     // No fuzzy or prefix matching: the spelling fixer has already added the catalog word a
     // misspelt one stands for, and matching every term by edit distance cost most of a
     // search's time in a catalog of a thousand tools (and found unrelated words: `select` →
@@ -317,6 +340,10 @@ function textIndex(tools: readonly SearchableTool[]): MiniSearch<IndexedTool> {
       .filter((seg) => seg.length > 0 && !seg.startsWith('{') && !/^v\d+$/i.test(seg))
       .join(' '),
   }));
-  index.addAll(documents);
+  // One at a time: MiniSearch hands `processTerm` a word and its field, not its document.
+  for (const doc of documents) {
+    mapped = VOCABULARY_PRODUCTS.has(vendors[doc.id] ?? '');
+    index.add(doc);
+  }
   return index;
 }
