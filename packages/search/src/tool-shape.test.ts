@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { requestIntent } from './request-intent.js';
 import { processTerm } from './search-terms.js';
 import type { SearchableTool } from './searchable-tool.js';
-import { toolShape } from './tool-shape.js';
+import { paramShapes, toolShape } from './tool-shape.js';
 
 function tool(
   method: string,
@@ -273,5 +273,18 @@ describe('requestIntent', () => {
     expect(requestIntent('delete rows 4, 5 and 6', []).several).toBe(true);
     expect(requestIntent('create 12 campaigns', []).several).toBe(true);
     expect(requestIntent('delete one row', []).several).toBe(false);
+  });
+});
+
+describe('paramShapes', () => {
+  it('reads an id prefix from a parameter description, not from a long text cut short', () => {
+    expect(paramShapes('base_id', { description: 'app…' })).toEqual(['prefix:app']);
+    expect(paramShapes('actor', { description: 'Acting user (usr…)' })).toEqual(['prefix:usr']);
+    expect(paramShapes('who', { description: 'usr… or ugp…' })).toEqual(['prefix:usr', 'prefix:ugp']);
+    expect(
+      paramShapes('start_time', {
+        description: 'IP addresses that were added to your account in the time window will be ret…',
+      }),
+    ).toEqual([]);
   });
 });

@@ -186,7 +186,11 @@ function singular(segment: string): string {
 export function paramShapes(name: string, schema: Record<string, unknown>): IdShape[] {
   const shapes: IdShape[] = [];
   const text = `${typeof schema.description === 'string' ? schema.description : ''}`;
-  for (const m of text.matchAll(/\b([a-z]{3})…/g)) shapes.push(`prefix:${m[1]}`);
+  // "app…", "tbl… or name", "Acting user (usr…)"; not a long text cut short ("… will be ret…"),
+  // as other servers' tool lists often end theirs.
+  const cut = text.trimEnd().endsWith('…') && text.split(/\s+/).length > 5;
+  for (const m of text.matchAll(/\b([a-z]{3})…/g))
+    if (!cut || m.index + m[0].length < text.trimEnd().length) shapes.push(`prefix:${m[1]}`);
   if (schema.format === 'uuid') shapes.push('uuid');
   // `email_id`, `crm_email_id` name an email message by its id; `sender_email` is an address.
   const emailObject = /(id|ids|identifier|name|language)$/i.test(name) || /\bemail id\b/i.test(text);
