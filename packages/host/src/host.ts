@@ -8,7 +8,6 @@ import {
   type SignInProvider,
 } from '@toolhost/credentials';
 import type { RegisteredTool } from '@toolhost/engine';
-import { createWriteSafety } from '@toolhost/write-safety';
 import type { DependencyContainer } from 'tsyringe';
 import { ACTIVE_AUTH_PROVIDERS, composeServices, SHARED_STORE } from './assemble-host.js';
 import { encryptedDataDir } from './auth/build-auth-providers.js';
@@ -37,6 +36,7 @@ export type { CallOptions, Host, ToolEndpoint, ToolInfo } from './host-api.js';
 
 import type { ServingSupport, ToolSetSkill } from './serving-support.js';
 import { unknownToolMessage } from './unknown-tool.js';
+import { writeSafetyOf } from './write-safety-on-demand.js';
 
 const require = createRequire(import.meta.url);
 // Required, not imported: see docs/performance.md, "CommonJS packages at start". tsyringe needs
@@ -129,7 +129,7 @@ async function assemble(
     ? resolveService(container, HostServices.logger)
     : undefined;
   const calls = new CallLifecycle(services.engine, log, telemetry);
-  const writes = createWriteSafety({
+  const writes = await writeSafetyOf({
     settings: config.tools,
     calls,
     engine: services.engine,
@@ -264,6 +264,7 @@ function servingSupport(
     skills: exposedSkills(container, exposed),
     providerServices: () => providerServices(toolSetsOf(container), exposed, oauthProviders),
     gauge: (source) => telemetry.gauge(source),
+    countCalls: () => telemetry.countCalls(),
   };
 }
 

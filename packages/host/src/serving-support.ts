@@ -47,6 +47,12 @@ export interface ServingSupport {
   providerServices(): Map<string, ProviderService>;
   /** Shows a state of the transport on `/metrics` (the sessions it holds), read at each scrape. */
   gauge(source: GaugeSource): void;
+  /**
+   * The transport serves `/metrics`: calls are counted from now on. The counters' modules load
+   * at the host's warm-up after its first `tools/list` answer, or at the first call or scrape
+   * before that.
+   */
+  countCalls(): void;
   /** The host's environment (the options' `env`, default process.env), for settings read at serve time. */
   readonly env: Readonly<Record<string, string | undefined>>;
   /** The host's own encrypted data directory and key (TOOLHOST_TOKEN_KEY), when it keeps files. */

@@ -3,11 +3,13 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { Client as ModernClient, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { describe, expect, it } from 'vitest';
+import { startRecordingUpstream } from '../../testing/src/recording-upstream.js';
 import { hostCliPath } from '../../testing/src/spawn-host.js';
-import { fixtureApp } from './support.js';
+import { fixtureApp, spawnHttpHost } from './support.js';
 
 // Desktop clients spawn stdio servers at launch (Claude Desktop a second one to probe): what a
 // host does not use must not load. These packages load only when configured.
@@ -126,6 +128,49 @@ describe('optional subsystems load only when configured', () => {
     // Declarations are checked with a validator generated at build time; argument validators
     // are compiled at a tool's first call.
     expect(recorder.files().filter(isAjvCompiler)).toEqual([]);
+    // Write safety keeps its records in memory here: it is made at the first write.
+    expect(recorder.files().filter(isWriteSafety)).toEqual([]);
+  });
+
+  it('serve --http loads neither the counters nor the connections page until they are asked for', async () => {
+    const recorder = loadRecorder();
+    const served = await spawnHttpHost({ plugins: ['toolhost-plugin-echo'] }, {}, recorder.args);
+    expect((await fetch(new URL('/healthz', served.url))).status).toBe(200);
+    served.child.kill('SIGTERM');
+    await served.exited;
+    expect(recorder.loaded().filter((p) => p === 'prom-client' || p === '@opentelemetry/api')).toEqual([]);
+    expect(recorder.files().filter(isPageModule)).toEqual([]);
+    expect(recorder.files().filter(isWriteSafety)).toEqual([]);
+
+    const upstream = await startRecordingUpstream(() => ({ status: 200, body: { ok: true } }));
+    const asked = loadRecorder();
+    const again = await spawnHttpHost(
+      { plugins: ['toolhost-plugin-echo'], toolSets: { EchoApi: { baseUrl: upstream.url } } },
+      { ECHO_AUTH_TOKEN: 'echo-token' },
+      asked.args,
+    );
+    try {
+      const page = await fetch(new URL('/connections', again.url));
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain('Connections');
+      // A call before anything listed the tools (the host's warm-up) or read the counters is counted.
+      const client = new ModernClient({ name: 'lazy-test', version: '0.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(again.url)));
+      await client.callTool({ name: 'EchoApi_GetItem', arguments: { item_id: 'a1' } });
+      await client.close();
+      const metrics = await (await fetch(new URL('/metrics', again.url))).text();
+      expect(metrics).toMatch(
+        /^toolhost_tool_calls_total\{tool_set="EchoApi",tool="EchoApi.GetItem",outcome="ok"\} 1$/m,
+      );
+      expect(metrics).toMatch(/^toolhost_http_sessions \d+$/m);
+    } finally {
+      again.child.kill('SIGTERM');
+      await again.exited;
+      await upstream.close();
+    }
+    // The recorder sees them load when asked for: the check above can fail.
+    expect(asked.loaded()).toContain('prom-client');
+    expect(asked.files().filter(isPageModule).length).toBeGreaterThan(0);
   });
 
   it('loads yaml for a YAML config, which shows the recorder sees a package load', async () => {
@@ -146,6 +191,13 @@ describe('optional subsystems load only when configured', () => {
 
 /** A file of ajv's schema compiler (its generated validators need only ajv's small runtime). */
 const isAjvCompiler = (file: string) => /\/ajv\/dist\/(ajv|core|compile\/)/.test(file);
+/** A module of write safety beyond the constant confirmations are signed with. */
+const isWriteSafety = (file: string) => /write-safety\/dist\/(?!confirmed-call-ttl)/.test(file);
+/** A module of the `/connections` page or its sign-in. */
+const isPageModule = (file: string) =>
+  /host\/dist\/http\/(connections-page|connections-view|sign-in-cookie|pages-sign-in|front-door-sign-in)\.js/.test(
+    file,
+  );
 
 describe('start-up path', () => {
   // Node imports a CommonJS package by lexing its files for their export names; on Node 20

@@ -1,13 +1,6 @@
 import type { ToolOutcome } from '@toolhost/core';
 import type { KeyKind } from './idempotency-keys.js';
 
-/**
- * How long a confirmed call's outcome answers a retry of its confirmation: as long as the
- * confirmation itself is valid (MCP 2026-07-28 `requestState`, the host's mcp/confirmation-state.ts), so
- * that no retry it still admits finds its record gone and sends again.
- */
-export const CONFIRMED_CALL_TTL_MS = 10 * 60_000;
-
 /** How a person checks whether the write was made before deciding to send it again. */
 const CHECK =
   'Check upstream whether the change was made (read the record back with a read-only tool, or in the vendor) before calling the tool again: a new call asks the person anew and sends anew.';

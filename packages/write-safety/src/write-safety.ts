@@ -1,6 +1,7 @@
 import { type RequestPreview, ToolError, type ToolOutcome } from '@toolhost/core';
 import type { DispatchResult, PreparedRequest, ToolEngine } from '@toolhost/engine';
-import { CONFIRMED_CALL_TTL_MS, CONFIRMED_CALLS } from './confirmed-calls.js';
+import { CONFIRMED_CALL_TTL_MS } from './confirmed-call-ttl.js';
+import { CONFIRMED_CALLS } from './confirmed-calls.js';
 import { type ExpiringRecords, MemoryRecords } from './expiring-records.js';
 import { FileRecords } from './file-records.js';
 import { callFingerprint, IdempotencyKeys } from './idempotency-keys.js';

@@ -7,22 +7,15 @@ import type { Host } from '../host-api.js';
 import type { Logger } from '../logger.js';
 import {
   CONNECTIONS_CSP,
-  CONNECTIONS_PATH,
   confirmDisconnect,
   connectionsTable,
   connectLinks,
   SIGN_OUT_FORM,
 } from './connections-view.js';
-import {
-  type FrontDoorSignIn,
-  PAGES_CALLBACK_PATH,
-  safeReturnPath,
-  signedInPage,
-} from './front-door-sign-in.js';
+import { type FrontDoorSignIn, safeReturnPath, signedInPage } from './front-door-sign-in.js';
 import { esc, page, readForm, redirect } from './html-pages.js';
+import { CONNECTIONS_PATH, PAGES_CALLBACK_PATH } from './page-paths.js';
 import { type SignedOut, SignInCookie, signedOutHere } from './sign-in-cookie.js';
-
-export { CONNECTIONS_PATH };
 
 const COOKIE = 'toolhost_connections';
 /** A signed-in page stays signed in for an hour. */

@@ -5,9 +5,8 @@ import * as oauth from 'oauth4webapi';
 import type { Logger } from '../logger.js';
 import { cookieValue } from './cookies.js';
 import { esc, page, redirect, STYLE_SRC } from './html-pages.js';
+import { PAGES_CALLBACK_PATH } from './page-paths.js';
 
-/** Where the authorization server sends the person back to the pages (exact, under the public URL). */
-export const PAGES_CALLBACK_PATH = '/connections/callback';
 /** The pages' client id at the host's own authorization server (a built-in, first-party client). */
 export const PAGES_CLIENT_ID = 'toolhost-pages';
 

@@ -49,8 +49,9 @@ export async function serveHttp(host: Host, given: HttpServeOptions = {}): Promi
   refuseUnsafeBind(host, bindHost, accessTokens, options.publicUrl, oauth);
   const phase: ServerPhase = { base: '', draining: false, stopping: false, refusing: false };
   const state = serverState(host, options, accessTokens, oauth, phase);
-  // /metrics reads the counters: they count from the start (and their modules load now).
-  await host.metrics();
+  // /metrics reads the counters: they count from the start (their modules load after the
+  // first answer, or at the first call or scrape).
+  host.serving.countCalls();
   const routes = await serverRoutes(state);
   let hostAllowed: (host: string | undefined) => boolean = () => false;
   const httpServer = createServer(answerRequest(state, routes, (name) => hostAllowed(name)));

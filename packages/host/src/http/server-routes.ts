@@ -1,22 +1,22 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FrontDoor, FrontDoorSettings } from '../auth/front-door/front-door.js';
+import { authorizationConfigOf } from '../auth/front-door/front-door-config.js';
 import { createMcpServer } from '../mcp/create-mcp-server.js';
 import { REVISION_SERVER_VERSIONS } from '../mcp/protocol-eras.js';
 import type { JSONRPCMessage } from '../mcp/sdk.js';
 import { sendCompletionNotice } from '../mcp/tool-calls.js';
 import type { ReplicaSessions } from '../replicas.js';
-import { CONNECTIONS_PATH, connectionsPage } from './connections-page.js';
-import { PAGES_CALLBACK_PATH } from './front-door-sign-in.js';
+import type { ConnectionsPageOptions } from './connections-page.js';
+import type { FrontDoorSignIn } from './front-door-sign-in.js';
 import { answerHome } from './home-page.js';
 import { McpEndpoint } from './mcp-endpoint.js';
 import { metricsRoute } from './metrics-route.js';
 import { ModernRequests } from './modern-requests.js';
 import { oauthRoutes } from './oauth-routes.js';
 import type { OwnAuthorizationServer } from './own-authorization-server.js';
-import { pagesSignInOf } from './pages-sign-in.js';
+import { CONNECTIONS_PATH, PAGES_CALLBACK_PATH } from './page-paths.js';
 import { jsonRpcError } from './request-guards.js';
 import type { RouteHandler, ServerState } from './server-state.js';
-import { signedOutInRedis } from './sign-in-cookie.js';
 import { toolLookupOf } from './tool-lookup.js';
 
 /**
@@ -28,23 +28,17 @@ export async function serverRoutes(state: ServerState): Promise<RouteHandler[]> 
   const { host, options, accessTokens, shared } = state;
   const log = options.logger;
   const secureCookies = () => state.base().startsWith('https:');
-  const pagesSignIn =
-    options.mcp === false
-      ? undefined
-      : pagesSignInOf(state, secureCookies, shared?.signingKey('connections-sign-in-state'));
+  const pagesSignIn = options.mcp === false ? undefined : await pagesSignInFor(state, secureCookies);
   // Where OAuth alone is the door, a vendor link is never bound to whoever opens it first.
   const signInFirst = pagesSignIn !== undefined || (state.pageTokens.enabled && !accessTokens.enabled);
   const sharedSessions =
     options.mcp === false ? undefined : shared?.sessions(options.sessionIdleSeconds * 1000);
   const oauth = oauthRoutesOf(state, signInFirst, secureCookies, sharedSessions);
-  const connections = connectionsPage({
+  const connections = connectionsRoute(state, {
     host,
     accessTokens: state.pageTokens,
     ...(log ? { logger: log } : {}),
     secureCookies,
-    ...(shared
-      ? { signingKey: shared.signingKey('connections-cookie'), signedOut: signedOutInRedis(shared.redis) }
-      : {}),
     ...(pagesSignIn ? { frontDoor: pagesSignIn } : {}),
     ...(signInFirst ? { bindFlow: oauth.bindSignedIn } : {}),
   });
@@ -66,12 +60,60 @@ export async function serverRoutes(state: ServerState): Promise<RouteHandler[]> 
       }),
     oauth.handle,
     metricsRoute({ host, accessTokens: state.pageTokens, metricsToken: options.metricsToken }).handle,
-    connections.handle,
+    connections,
     (_req, res) => {
       jsonRpcError(res, 404, 'Not found');
       return true;
     },
   ];
+}
+
+/**
+ * How `/connections` signs people in where OAuth is configured (mode `host`, or an identity
+ * provider with a client for the pages): its modules are loaded only then.
+ */
+async function pagesSignInFor(
+  state: ServerState,
+  secureCookies: () => boolean,
+): Promise<FrontDoorSignIn | undefined> {
+  const { host } = state;
+  if (
+    host.config.http.authorization?.mode !== 'host' &&
+    !authorizationConfigOf(host.config, host.serving.env)?.pagesClient
+  )
+    return undefined;
+  const { pagesSignInOf } = await import('./pages-sign-in.js');
+  return pagesSignInOf(state, secureCookies, state.shared?.signingKey('connections-sign-in-state'));
+}
+
+/**
+ * `/connections` and the pages under it. The page's modules load at its first request: most
+ * hosts (a desktop client's, a team's behind a balancer) never show it, and a start need not
+ * wait for them.
+ */
+function connectionsRoute(
+  state: ServerState,
+  options: Omit<ConnectionsPageOptions, 'signingKey' | 'signedOut'>,
+): RouteHandler {
+  let page: Promise<RouteHandler> | undefined;
+  const open = async (): Promise<RouteHandler> => {
+    const [{ connectionsPage }, { signedOutInRedis }] = await Promise.all([
+      import('./connections-page.js'),
+      import('./sign-in-cookie.js'),
+    ]);
+    const { shared } = state;
+    return connectionsPage({
+      ...options,
+      ...(shared
+        ? { signingKey: shared.signingKey('connections-cookie'), signedOut: signedOutInRedis(shared.redis) }
+        : {}),
+    }).handle;
+  };
+  return async (req, res, url) => {
+    if (url.pathname !== CONNECTIONS_PATH && !url.pathname.startsWith(`${CONNECTIONS_PATH}/`)) return false;
+    page ??= open();
+    return (await page)(req, res, url);
+  };
 }
 
 /**

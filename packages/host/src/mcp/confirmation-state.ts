@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
-import { CONFIRMED_CALL_TTL_MS } from '@toolhost/write-safety';
+import { CONFIRMED_CALL_TTL_MS } from '@toolhost/write-safety/confirmed-call-ttl';
 import { createRequestStateCodec, type RequestStateCodec, type ServerContext } from './sdk.js';
 
 const require = createRequire(import.meta.url);

@@ -17,13 +17,16 @@ export function otelRegistered(): boolean {
 /**
  * The host's traces and metrics. The instruments (prom-client and the OpenTelemetry API,
  * together about 100 ms of module loading) load only when something reads them: an
- * OpenTelemetry SDK set up in the process, `/metrics` (the HTTP server asks for them as it
- * starts), or `host.metrics()`. A stdio host for a desktop client, which has none of these,
- * never loads them. Once wanted they load when the host warms or at the first call after.
+ * OpenTelemetry SDK set up in the process, `/metrics` (the HTTP server says so as it starts),
+ * or `host.metrics()`. A stdio host for a desktop client, which has none of these, never loads
+ * them. Once wanted they load when the host warms (after its first `tools/list` answer, so that
+ * the start is not held back by them) or at the first call or scrape before that, which waits
+ * for them: every call is counted.
  */
 export class HostTelemetry {
   private instruments?: CallInstruments;
   private loading?: Promise<CallInstruments>;
+  private counting = false;
 
   /** `userIdKey`: the secret that user ids in traces are hashed under. */
   constructor(private readonly userIdKey: Buffer) {}
@@ -35,7 +38,12 @@ export class HostTelemetry {
 
   /** Whether anything reads traces or metrics: only then are the instruments worth loading. */
   get wanted(): boolean {
-    return this.loading !== undefined || otelRegistered();
+    return this.counting || this.loading !== undefined || otelRegistered();
+  }
+
+  /** Something reads the counters from now on (`/metrics`): every call is counted, loading them first. */
+  countCalls(): void {
+    this.counting = true;
   }
 
   load(): Promise<CallInstruments> {
