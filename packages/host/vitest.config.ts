@@ -15,5 +15,16 @@ export default defineConfig({
     // a free one (Redis and Sentinels take another when theirs was taken), and the timing
     // assertions leave a loaded machine its margin.
     maxWorkers: Math.max(3, availableParallelism() - 1),
+    // A worker runs file after file with the modules it has loaded: a fresh process and module
+    // graph per file cost each of the ~100 files 1-3 s of CPU (the host, engine and credentials
+    // loaded again), about half the CPU of the light files and a fifth of the suite's on a
+    // busy machine. What a file sets up is its own: suites start their servers in hooks they
+    // register (useReplicaSuite() and the like), hosts a file spawned are stopped when it ends
+    // (the setup file), and a file that registers OpenTelemetry globals removes them.
+    isolate: false,
+    setupFiles: ['test/stop-spawned-hosts.ts'],
+    // The workspace packages' built JavaScript loads as Node loads it (as the host's own CLI
+    // does), not through Vite's transform: the same modules, with less work per file.
+    server: { deps: { external: [/\/packages\/[^/]+\/dist\//] } },
   },
 });

@@ -41,6 +41,10 @@ afterAll(async () => {
   await server.close();
   await host.close();
   await upstream.close();
+  // The next file in this worker starts without an operator's SDK, as a fresh process would.
+  trace.disable();
+  propagation.disable();
+  context.disable();
 });
 beforeEach(() => spans.reset());
 

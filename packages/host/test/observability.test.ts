@@ -98,6 +98,9 @@ afterAll(async () => {
   await host.close();
   await upstream.close();
   await oauth.close();
+  // The next file in this worker starts without an operator's SDK, as a fresh process would.
+  trace.disable();
+  metrics.disable();
 });
 
 beforeEach(() => spans.reset());

@@ -1,5 +1,5 @@
 import { describe, it } from 'vitest';
-import { suite } from './redis-cluster-setup.js';
+import { suite, useClusterSuite } from './redis-cluster-setup.js';
 import {
   browserAuthorizationAcrossReplicas,
   confirmationAcrossReplicas,
@@ -10,6 +10,8 @@ import {
   sessionAcrossReplicas,
   writesAcrossReplicas,
 } from './replica-scenarios.js';
+
+useClusterSuite();
 
 // What replicas do together through a real three-master Redis Cluster (each scenario's keys in
 // one hash slot): writes, authorizations, sessions, large results, per-user bounds. Start-up,

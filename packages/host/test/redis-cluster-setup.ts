@@ -14,7 +14,8 @@ import { startVendorFakes, type VendorFakes } from './vendor-fakes.js';
 
 // What the Redis Cluster test files share: a real three-master cluster, a fake vendor and an
 // upstream per file, emptied before each test, and in-process replicas closed after it. The
-// suite is split in files so that they run side by side; each file that imports this gets its own.
+// suite is split in files so that they run side by side; each file that calls useClusterSuite()
+// gets its own.
 export const TOKEN_KEY = 'token-encryption-key-for-the-cluster';
 
 export let cluster: RedisCluster;
@@ -66,20 +67,26 @@ export const authorize = (host: Host, userId: string, expiresAt = Date.now() + 3
 
 let store: ClusterWithAdmin | undefined;
 let vendor: VendorFakes | undefined;
-beforeAll(async () => {
-  store = await startClusterWithAdmin(3);
-  ({ cluster, admin } = store);
-  vendor = await startVendorFakes();
-  ({ oauth, upstream } = vendor);
-}, 60_000);
-afterAll(async () => {
-  await store?.close();
-  await vendor?.close();
-});
-beforeEach(async () => {
-  vendor!.reset();
-  await store!.flush();
-});
-afterEach(async () => {
-  await Promise.all(hosts.splice(0).map((h) => h.close()));
-});
+/**
+ * This file's Redis Cluster and fake vendor, emptied before each test; its in-process replicas closed after it.
+ * Called at the top of each test file: a worker runs several files and imports this module once.
+ */
+export function useClusterSuite(): void {
+  beforeAll(async () => {
+    store = await startClusterWithAdmin(3);
+    ({ cluster, admin } = store);
+    vendor = await startVendorFakes();
+    ({ oauth, upstream } = vendor);
+  }, 60_000);
+  afterAll(async () => {
+    await store?.close();
+    await vendor?.close();
+  });
+  beforeEach(async () => {
+    vendor!.reset();
+    await store!.flush();
+  });
+  afterEach(async () => {
+    await Promise.all(hosts.splice(0).map((h) => h.close()));
+  });
+}

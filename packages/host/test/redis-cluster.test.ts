@@ -13,6 +13,7 @@ import {
   sharedOf,
   suite,
   upstream,
+  useClusterSuite,
 } from './redis-cluster-setup.js';
 import { startRedisServer } from './redis-server.js';
 import {
@@ -22,6 +23,8 @@ import {
   tokensOnEveryReplica,
 } from './replica-scenarios.js';
 import { tokenStoreOf } from './support.js';
+
+useClusterSuite();
 
 // The shared-store scenarios through a real three-master Redis Cluster: every command, MULTI
 // and script must keep its keys in one hash slot (else Redis answers CROSSSLOT), and listing

@@ -18,9 +18,12 @@ import {
   suite,
   TOKEN_KEY,
   upstream,
+  useReplicaSuite,
 } from './replicas-setup.js';
 import { ALICE_ACCESS_TOKEN as ALICE } from './support.js';
 import { AGREE } from './write-support.js';
+
+useReplicaSuite();
 
 // Any replica serves any session behind a balancer: confirmations asked on one and answered on
 // another, sessions alternating, replicas killed mid-call. Authorizations are in replicas.test.ts.

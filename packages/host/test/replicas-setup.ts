@@ -8,7 +8,15 @@ import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import type { HostConfig } from '../src/config/host-config.js';
 import { type Balancer, startBalancer } from './balancer.js';
 import { echoAuthProviders, fakeClient } from './fake-oauth-server.js';
-import { admin, oauth, redis, suite, TOKEN_KEY, upstream } from './standalone-redis-setup.js';
+import {
+  admin,
+  oauth,
+  redis,
+  suite,
+  TOKEN_KEY,
+  upstream,
+  useStandaloneRedis,
+} from './standalone-redis-setup.js';
 import {
   ALICE_ACCESS_TOKEN as ALICE,
   BOB_ACCESS_TOKEN as BOB,
@@ -20,7 +28,7 @@ import { type ModernRetry, postModernCall } from './write-support.js';
 // What the replica test files share: one Redis, a fake vendor and an upstream per file
 // (standalone-redis-setup.ts), a balancer, emptied before each test, and the replicas and
 // clients a test started, stopped after it. The suite is split in files so that they run side
-// by side; each file that imports this gets its own.
+// by side; each file that calls useReplicaSuite() gets its own.
 
 export { admin, oauth, suite, TOKEN_KEY, upstream };
 export let balancer: Balancer;
@@ -105,18 +113,25 @@ export async function urlElicitationOf(client: Client): Promise<{ url: string; e
     .elicitations[0]!;
 }
 
-beforeAll(async () => {
-  balancer = await startBalancer();
-});
-afterAll(() => balancer.close());
-beforeEach(() => {
-  balancer.forwarded.length = 0;
-  balancer.pick = undefined;
-});
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close().catch(() => {})));
-  for (const r of replicas.splice(0)) {
-    r.child.kill('SIGTERM');
-    await r.exited;
-  }
-});
+/**
+ * This file's Redis, fake vendor and balancer, emptied before each test; its replicas and clients stopped after it.
+ * Called at the top of each test file: a worker runs several files and imports this module once.
+ */
+export function useReplicaSuite(): void {
+  useStandaloneRedis();
+  beforeAll(async () => {
+    balancer = await startBalancer();
+  });
+  afterAll(() => balancer.close());
+  beforeEach(() => {
+    balancer.forwarded.length = 0;
+    balancer.pick = undefined;
+  });
+  afterEach(async () => {
+    await Promise.all(clients.splice(0).map((c) => c.close().catch(() => {})));
+    for (const r of replicas.splice(0)) {
+      r.child.kill('SIGTERM');
+      await r.exited;
+    }
+  });
+}

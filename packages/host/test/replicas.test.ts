@@ -16,8 +16,11 @@ import {
   suite,
   upstream,
   urlElicitationOf,
+  useReplicaSuite,
 } from './replicas-setup.js';
 import { ALICE_ACCESS_TOKEN as ALICE, type HttpHostProcess } from './support.js';
+
+useReplicaSuite();
 
 // Authorizations across replicas behind a balancer: flows, URL elicitations and their completion
 // notices, wherever the callback lands. Sessions and confirmations are in replicas-sessions.

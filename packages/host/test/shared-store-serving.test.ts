@@ -25,8 +25,11 @@ import {
   suite,
   testLogger,
   upstream,
+  useSharedStoreSuite,
 } from './shared-store-setup.js';
 import { ALICE_ACCESS_TOKEN, spawnHttpHost } from './support.js';
+
+useSharedStoreSuite();
 
 // Replicas sharing one Redis while they serve: pacing, Redis faults, idempotency claims, what an
 // operator sees, large results, per-user bounds and writes. Start-up, tokens and refreshes are

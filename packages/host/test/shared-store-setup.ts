@@ -7,13 +7,21 @@ import type { Host } from '../src/host.js';
 import { createLogger } from '../src/logger.js';
 import { fakeClient, storeAuthorized } from './fake-oauth-server.js';
 import { echoConfigOn, replicaOpener } from './replica-scenarios.js';
-import { admin, oauth, redis, suite, TOKEN_KEY, upstream } from './standalone-redis-setup.js';
+import {
+  admin,
+  oauth,
+  redis,
+  suite,
+  TOKEN_KEY,
+  upstream,
+  useStandaloneRedis,
+} from './standalone-redis-setup.js';
 import { fixtureApp, tokenStoreOf } from './support.js';
 
 // What the shared-store test files share: one Redis, a fake vendor and upstream per file,
 // emptied before each test (standalone-redis-setup.ts), and in-process replicas closed after
-// it. The suite is split in files so that they run side by side; each file that imports this
-// gets its own.
+// it. The suite is split in files so that they run side by side; each file that calls
+// useSharedStoreSuite() gets its own.
 
 export { admin, oauth, redis, suite, TOKEN_KEY, upstream };
 export const repoRoot = resolve(fixtureApp, '../../../../..');
@@ -62,9 +70,16 @@ export const errorCode = (o: ToolOutcome) => (o.ok ? undefined : o.error.code);
 export const authorizeAlice = (host: Host, expiresAt = Date.now() + 3_600_000) =>
   storeAuthorized(oauth, tokenStoreOf(host), 'alice', expiresAt);
 
-beforeEach(() => {
-  logs = '';
-});
-afterEach(async () => {
-  await Promise.all(hosts.splice(0).map((h) => h.close()));
-});
+/**
+ * This file's Redis and fake vendor, emptied before each test; its in-process replicas closed after it.
+ * Called at the top of each test file: a worker runs several files and imports this module once.
+ */
+export function useSharedStoreSuite(): void {
+  useStandaloneRedis();
+  beforeEach(() => {
+    logs = '';
+  });
+  afterEach(async () => {
+    await Promise.all(hosts.splice(0).map((h) => h.close()));
+  });
+}

@@ -30,8 +30,11 @@ import {
   suite,
   TOKEN_KEY,
   upstream,
+  useSharedStoreSuite,
 } from './shared-store-setup.js';
 import { ALICE_ACCESS_TOKEN, spawnHttpHost, tokenStoreOf } from './support.js';
+
+useSharedStoreSuite();
 
 // Replicas sharing one Redis: start-up, tokens, their encryption, refreshes and token-request
 // deadlines. Serving (pacing, faults, idempotency, results, bounds) is in shared-store-serving.

@@ -8,7 +8,8 @@ import { startVendorFakes, type VendorFakes } from './vendor-fakes.js';
 
 // What the test files of replicas on one standalone Redis share (through shared-store-setup.ts
 // and replicas-setup.ts): the Redis, an admin client, a fake vendor and upstream per file,
-// emptied before each test. Each test file that imports this gets its own.
+// emptied before each test. Each test file that calls useStandaloneRedis() (through
+// useSharedStoreSuite() or useReplicaSuite()) gets its own.
 
 export const TOKEN_KEY = 'token-encryption-key-for-replicas';
 
@@ -29,17 +30,23 @@ export const suite = (): StoreUnderTest => ({
 
 let store: RedisWithAdmin;
 let vendor: VendorFakes;
-beforeAll(async () => {
-  store = await startRedisWithAdmin();
-  ({ redis, admin } = store);
-  vendor = await startVendorFakes();
-  ({ oauth, upstream } = vendor);
-});
-afterAll(async () => {
-  await store.close();
-  await vendor.close();
-});
-beforeEach(async () => {
-  vendor.reset();
-  await store.flush();
-});
+/**
+ * This file's Redis, admin client and fake vendor, emptied before each test.
+ * Called at the top of each test file: a worker runs several files and imports this module once.
+ */
+export function useStandaloneRedis(): void {
+  beforeAll(async () => {
+    store = await startRedisWithAdmin();
+    ({ redis, admin } = store);
+    vendor = await startVendorFakes();
+    ({ oauth, upstream } = vendor);
+  });
+  afterAll(async () => {
+    await store.close();
+    await vendor.close();
+  });
+  beforeEach(async () => {
+    vendor.reset();
+    await store.flush();
+  });
+}

@@ -12,7 +12,7 @@ import {
   type ToolPlugin,
   type TrafficPolicy,
 } from '@toolhost/core';
-import { afterAll, expect } from 'vitest';
+import { expect } from 'vitest';
 import { hostCliPath } from '../../testing/src/spawn-host.js';
 import type { HostConfig } from '../src/config/host-config.js';
 import { containerOf, type Host } from '../src/host.js';
@@ -73,13 +73,15 @@ export function readTool(name: string): ToolDeclaration {
 
 /**
  * Hosts spawned by this test file and still running. A test that fails before it stops its
- * host would otherwise leave it serving after the run; they are stopped once the file's tests
- * are done (a hook registered while the file is collected belongs to its root suite).
+ * host would otherwise leave it serving after the run; test/stop-spawned-hosts.ts (a setup file,
+ * run again for each test file) stops them once the file's tests are done.
  */
 const running = new Set<ChildProcess>();
-afterAll(() => {
+
+/** Kills the hosts this file spawned that are still running. */
+export function stopSpawnedHosts(): void {
   for (const child of running) child.kill('SIGKILL');
-});
+}
 
 /** The operator-issued access tokens (`http.accessTokens`) of the two test users. */
 export const ALICE_ACCESS_TOKEN = 'alice-access-token-0123456789';
