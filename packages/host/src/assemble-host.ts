@@ -1,4 +1,5 @@
 import { type AuthProvider, type SecretSource, serviceToken, type ToolSetDefinition } from '@toolhost/core';
+import type { OAuthAuthProvider } from '@toolhost/credentials';
 import {
   type EngineObserver,
   type EngineOptions,
@@ -8,7 +9,7 @@ import {
   UndiciHttpSender,
 } from '@toolhost/engine';
 import type { DependencyContainer } from 'tsyringe';
-import { buildAuthProviders, defaultTokenStore } from './auth/build-auth-providers.js';
+import { buildAuthProviders, defaultTokenStore, oauthClientIdOf } from './auth/build-auth-providers.js';
 import { bundleFields, howToSet } from './config/bundle-environment.js';
 import type { HostConfig } from './config/host-config.js';
 import { resolveSecrets } from './config/resolve-secrets.js';
@@ -41,6 +42,8 @@ export interface AssemblyInput {
   shared?: SharedStore;
   /** Told what happens inside calls (traces and metrics). */
   observer?: EngineObserver;
+  /** The OAuth client, loaded only where some provider signs users in with it. */
+  oauthClient?: typeof OAuthAuthProvider;
 }
 
 function optionalLogger(c: DependencyContainer): Logger | undefined {
@@ -147,6 +150,7 @@ export function registerDefaultServices(
       tokenStore: () => resolveService(c, HostServices.tokenStore),
       refreshLock: shared?.refreshLock,
       ...(shared ? { flows: shared.flows } : {}),
+      ...(input.oauthClient ? { oauthClient: input.oauthClient } : {}),
     }),
   );
   registerDefault(container, HostServices.registry, () =>
@@ -174,7 +178,12 @@ export async function composeServices(
   const shared = sharedStoreUrl(input.config, input.env)
     ? await (await import('./store/shared-store.js')).openSharedStore(input.config, input.env, input.logger)
     : undefined;
-  const { tokenStoreInUse } = registerDefaultServices(container, { ...input, shared });
+  const oauthClient = await oauthClientIfUsed(input);
+  const { tokenStoreInUse } = registerDefaultServices(container, {
+    ...input,
+    shared,
+    ...(oauthClient ? { oauthClient } : {}),
+  });
   if (shared) registerService(container, SHARED_STORE, shared);
   try {
     return {
@@ -189,4 +198,17 @@ export async function composeServices(
     await shared?.close();
     throw e;
   }
+}
+
+/**
+ * The OAuth client (with oauth4webapi), where a provider the tools use signs users in with it:
+ * a host whose providers all take static tokens starts without it.
+ */
+async function oauthClientIfUsed(
+  input: Pick<AssemblyInput, 'config' | 'env' | 'toolSets'>,
+): Promise<typeof OAuthAuthProvider | undefined> {
+  const { providerIds } = declaredCredentials(input.toolSets);
+  const env = input.env as NodeJS.ProcessEnv;
+  if (![...providerIds].some((id) => oauthClientIdOf(input.config, env, id))) return undefined;
+  return (await import('@toolhost/credentials')).OAuthAuthProvider;
 }

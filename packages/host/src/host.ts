@@ -6,7 +6,7 @@ import {
   isRefreshingProvider,
   type RefreshingProvider,
   type SignInProvider,
-} from '@toolhost/credentials';
+} from '@toolhost/credentials/provider-kinds';
 import type { RegisteredTool } from '@toolhost/engine';
 import type { DependencyContainer } from 'tsyringe';
 import { ACTIVE_AUTH_PROVIDERS, composeServices, SHARED_STORE } from './assemble-host.js';

@@ -130,6 +130,8 @@ describe('optional subsystems load only when configured', () => {
     expect(recorder.files().filter(isAjvCompiler)).toEqual([]);
     // Write safety keeps its records in memory here: it is made at the first write.
     expect(recorder.files().filter(isWriteSafety)).toEqual([]);
+    // No provider signs users in with OAuth here: the OAuth client is not loaded.
+    expect(recorder.loaded()).not.toContain('oauth4webapi');
   });
 
   it('serve --http loads neither the counters nor the connections page until they are asked for', async () => {

@@ -1,14 +1,8 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { AuthProvider, OAuthEndpoints, TokenStore, ToolSetDefinition } from '@toolhost/core';
-import {
-  type AuthorizationFlows,
-  EncryptedFileTokenStore,
-  MemoryTokenStore,
-  OAuthAuthProvider,
-  type RefreshLock,
-  TOKEN_FILE,
-} from '@toolhost/credentials';
+import type { AuthorizationFlows, OAuthAuthProvider, RefreshLock } from '@toolhost/credentials';
+import { EncryptedFileTokenStore, MemoryTokenStore, TOKEN_FILE } from '@toolhost/credentials/token-stores';
 import { StaticTokenAuthProvider } from '@toolhost/engine';
 import { bundleFields, howToSet } from '../config/bundle-environment.js';
 import { CONFIG_DEFAULTS } from '../config/config-defaults.js';
@@ -86,6 +80,18 @@ export interface AuthProvidersInput {
   refreshLock?: RefreshLock;
   /** Pending flows and their completion shared by replicas (Redis), per provider id. */
   flows?: (providerId: string) => AuthorizationFlows;
+  /**
+   * The OAuth client, loaded by the caller where some provider has one (`oauthClientIdOf`): a
+   * host whose providers all take static tokens never loads it.
+   */
+  oauthClient?: typeof OAuthAuthProvider;
+}
+
+/** The client id users of provider `id` sign in with (OAuth); undefined where it takes a static token or has no client. */
+export function oauthClientIdOf(config: HostConfig, env: NodeJS.ProcessEnv, id: string): string | undefined {
+  const settings = config.auth?.providers?.[id] ?? {};
+  if (env[tokenEnvName(id)] || settings.token) return undefined;
+  return env[envName(id, 'CLIENT_ID')] || settings.clientId || undefined;
 }
 
 /** The OAuth flow for a provider id: the config's endpoints over the plugin's, the secret from wherever it is set. */
@@ -95,6 +101,7 @@ function oauthProvider(
   clientId: string,
   endpoints: OAuthEndpoints | undefined,
   store: TokenStore,
+  OAuthClient: typeof OAuthAuthProvider,
 ): OAuthAuthProvider {
   const { env } = input;
   const settings = input.config.auth?.providers?.[id] ?? {};
@@ -105,7 +112,7 @@ function oauthProvider(
       `auth.providers.${id}: no OAuth endpoints are known; set authorizeUrl and tokenUrl.`,
     );
   }
-  return new OAuthAuthProvider(
+  return new OAuthClient(
     {
       id,
       clientId,
@@ -165,10 +172,9 @@ export function buildAuthProviders(input: AuthProvidersInput): AuthProvider[] {
       providers.push(existing);
       continue;
     }
-    const settings = config.auth?.providers?.[id] ?? {};
-    const token = env[tokenEnvName(id)] || settings.token;
-    const clientId = env[envName(id, 'CLIENT_ID')] || settings.clientId;
-    if (token || !clientId) {
+    const clientId = oauthClientIdOf(config, env, id);
+    if (!clientId) {
+      const token = env[tokenEnvName(id)] || config.auth?.providers?.[id]?.token;
       providers.push(
         new StaticTokenAuthProvider(
           id,
@@ -180,8 +186,10 @@ export function buildAuthProviders(input: AuthProvidersInput): AuthProvider[] {
       );
       continue;
     }
+    if (!input.oauthClient)
+      throw new Error(`auth provider ${id} signs in with OAuth, but the OAuth client was not loaded`);
     store ??= input.tokenStore();
-    providers.push(oauthProvider(input, id, clientId, defaults.get(id), store));
+    providers.push(oauthProvider(input, id, clientId, defaults.get(id), store, input.oauthClient));
   }
   return providers;
 }
