@@ -96,5 +96,18 @@ describe('TermPostings', () => {
       () => 'list',
     );
     expect(one[0]?.score).toBeCloseTo(both[0]!.score / 2, 10);
+    // Another group's term between a group's two: still one.
+    const between = postings.search(
+      ['list', 'table', 'records'],
+      () => 1,
+      (id) => id === 0,
+      (t) => (t === 'records' ? 'list' : t),
+    );
+    const apartThree = postings.search(
+      ['list', 'table', 'records'],
+      () => 1,
+      (id) => id === 0,
+    );
+    expect(between[0]?.score).toBeCloseTo((apartThree[0]!.score / 3) * 2, 10);
   });
 });

@@ -106,31 +106,19 @@ export class TermPostings {
     keep: (id: number) => boolean,
     groupOf: (term: string) => string = (term) => term,
   ): TextMatch[] {
-    const counts = new Map<string, number>();
-    for (const t of terms) counts.set(t, (counts.get(t) ?? 0) + 1);
+    // Each group's terms together: a tool is counted once per group it matches, by a stamp
+    // that the next group's terms overwrite.
+    const groups = new Map<string, Map<string, number>>();
+    for (const t of terms) {
+      const group = groupOf(t);
+      const counts = groups.get(group) ?? new Map<string, number>();
+      groups.set(group, counts);
+      counts.set(t, (counts.get(t) ?? 0) + 1);
+    }
     const seen: number[] = [];
-    const serials = new Map<string, number>();
-    for (const [term, count] of counts) {
-      const lists = this.postings.get(term);
-      if (!lists) continue;
-      const w = weight(term) * count;
-      const group = groupOf(term);
-      let serial = serials.get(group);
-      if (serial === undefined) {
-        this.serial += 1;
-        serial = this.serial;
-        serials.set(group, serial);
-      }
-      for (const { docs, scores } of lists)
-        for (let i = 0; i < docs.length; i += 1) {
-          const d = docs[i]!;
-          if (this.matched[d] === 0) seen.push(d);
-          if (this.stamp[d] !== serial) {
-            this.stamp[d] = serial;
-            this.matched[d] = this.matched[d]! + 1;
-          }
-          this.score[d] = this.score[d]! + w * scores[i]!;
-        }
+    for (const counts of groups.values()) {
+      this.serial += 1;
+      for (const [term, count] of counts) this.add(term, weight(term) * count, seen);
     }
     const found: TextMatch[] = [];
     for (const d of seen) {
@@ -139,5 +127,22 @@ export class TermPostings {
       this.matched[d] = 0;
     }
     return found.sort((a, b) => b.score - a.score);
+  }
+
+  /** Adds `term`'s scores, times `w`, to its tools, counting it as matched under the current stamp. */
+  private add(term: string, w: number, seen: number[]): void {
+    const lists = this.postings.get(term);
+    if (!lists) return;
+    const serial = this.serial;
+    for (const { docs, scores } of lists)
+      for (let i = 0; i < docs.length; i += 1) {
+        const d = docs[i]!;
+        if (this.matched[d] === 0) seen.push(d);
+        if (this.stamp[d] !== serial) {
+          this.stamp[d] = serial;
+          this.matched[d] = this.matched[d]! + 1;
+        }
+        this.score[d] = this.score[d]! + w * scores[i]!;
+      }
   }
 }
