@@ -78,7 +78,12 @@ export interface HostVariant {
   toolSetConfig?: ToolSetConfigOption;
 }
 
-/** Tool-set settings besides `baseUrl` (which is always the upstream), or a function of the upstream URL. */
+/**
+ * Tool-set settings besides `baseUrl` (which is always the upstream), or a function of the
+ * upstream URL. The suite's hosts run without the plugin's pacing (`pacing: false`) unless these
+ * set `pacing`: the suite checks what each call sends, and pacing would hold every call on one
+ * base or connection for its slot (Airtable's 5 a second: 200 ms a test). Test pacing on its own.
+ */
 export type ToolSetConfigOption = ToolSetConfig | ((upstreamUrl: string) => ToolSetConfig);
 
 export interface CatalogSuiteOptions<V extends string = never> {
@@ -86,7 +91,7 @@ export interface CatalogSuiteOptions<V extends string = never> {
   plugin: string;
   /** Tool set under test, e.g. `GridApi`; tools are called as `<toolSet>_<tool>`. */
   toolSet: string;
-  /** Tool-set settings besides `baseUrl`, e.g. `baseUrls` or `settings`. */
+  /** Tool-set settings besides `baseUrl`, e.g. `baseUrls` or `settings` (`pacing`: see ToolSetConfigOption). */
   toolSetConfig?: ToolSetConfigOption;
   /** Environment of the host (e.g. the token variable). */
   env?: Record<string, string>;
@@ -148,7 +153,7 @@ export interface CatalogSuite<V extends string = never> {
 
 function resolveToolSetConfig(option: ToolSetConfigOption | undefined, url: string): ToolSetConfig {
   const rest = typeof option === 'function' ? option(url) : (option ?? {});
-  return { baseUrl: url, ...rest };
+  return { baseUrl: url, pacing: false, ...rest };
 }
 
 /** The host's own tools listed beside every plugin's whenever a tool can write (write previews). */
@@ -211,10 +216,10 @@ function startSuiteHosts<V extends string>(options: CatalogSuiteOptions<V>, resp
 
 /**
  * The shared scaffolding of a plugin's catalog tests: starts a recording upstream and the real
- * host CLI against it (`beforeAll`), closes both (`afterAll`), clears the recorded requests and
- * sets the answer before every test (`beforeEach`), and defines the standard tests: the
- * listing, the exact request per tool, `get_request_schema`, and bad input that never reaches
- * the upstream. Call it at the top of a test file; use the `it…` methods inside `describe`s.
+ * host CLI against it, without the plugin's pacing (`beforeAll`), closes both (`afterAll`),
+ * clears the recorded requests and sets the answer before every test (`beforeEach`), and
+ * defines the standard tests: the listing, the exact request per tool, `get_request_schema`,
+ * and bad input that never reaches the upstream. Call it at the top of a test file; use the `it…` methods inside `describe`s.
  */
 export function catalogSuite<V extends string = never>(options: CatalogSuiteOptions<V>): CatalogSuite<V> {
   const response: FakeResponse = options.response ?? { status: 200, body: { ok: true } };
