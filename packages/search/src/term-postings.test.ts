@@ -71,43 +71,21 @@ describe('TermPostings', () => {
   });
 
   it('counts the terms of one group (a word and its alternative) as one matched term', () => {
-    const apart = postings.search(
-      ['records', 'record'],
-      () => 1,
-      (id) => id === 0,
-    );
-    const grouped = postings.search(
-      ['records', 'record'],
-      () => 1,
-      (id) => id === 0,
-      () => 'records',
-    );
+    // Tool 0's score for `terms`, each term its own group unless `groupOf` says otherwise.
+    const score = (terms: string[], groupOf?: (t: string) => string) =>
+      postings.search(
+        terms,
+        () => 1,
+        (id) => id === 0,
+        groupOf,
+      )[0]?.score ?? 0;
     // Tool 0 says `records` only: one term matched either way.
-    expect(grouped[0]?.score).toBeCloseTo(apart[0]!.score, 10);
-    const both = postings.search(
-      ['list', 'records'],
-      () => 1,
-      (id) => id === 0,
-    );
-    const one = postings.search(
-      ['list', 'records'],
-      () => 1,
-      (id) => id === 0,
-      () => 'list',
-    );
-    expect(one[0]?.score).toBeCloseTo(both[0]!.score / 2, 10);
+    expect(score(['records', 'record'], () => 'records')).toBeCloseTo(score(['records', 'record']), 10);
+    expect(score(['list', 'records'], () => 'list')).toBeCloseTo(score(['list', 'records']) / 2, 10);
     // Another group's term between a group's two: still one.
-    const between = postings.search(
-      ['list', 'table', 'records'],
-      () => 1,
-      (id) => id === 0,
-      (t) => (t === 'records' ? 'list' : t),
+    expect(score(['list', 'table', 'records'], (t) => (t === 'records' ? 'list' : t))).toBeCloseTo(
+      (score(['list', 'table', 'records']) / 3) * 2,
+      10,
     );
-    const apartThree = postings.search(
-      ['list', 'table', 'records'],
-      () => 1,
-      (id) => id === 0,
-    );
-    expect(between[0]?.score).toBeCloseTo((apartThree[0]!.score / 3) * 2, 10);
   });
 });
