@@ -1,8 +1,35 @@
-import { createCipheriv, createDecipheriv, createHmac, randomBytes, scryptSync } from 'node:crypto';
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHash,
+  createHmac,
+  randomBytes,
+  scryptSync,
+} from 'node:crypto';
 
 import type { Sealed } from '@toolhost/redis-store';
 
 export type { Sealed };
+
+/**
+ * Keys this process derived, by secret and salt. scrypt costs ~0.1 s of CPU by design, and a
+ * process derives the same key again and again: every replica store opened (its salt and its
+ * signing key), a sealed file read again, each host an embedder starts. Bounded to a few
+ * secrets' salts; the oldest goes first.
+ */
+const derivedKeys = new Map<string, Buffer>();
+const MAX_DERIVED_KEYS = 32;
+
+function deriveKey(secret: string, salt: Buffer): Buffer {
+  const id = `${createHash('sha256').update(secret).digest('base64')}:${salt.toString('base64')}`;
+  let key = derivedKeys.get(id);
+  if (!key) {
+    key = scryptSync(secret, salt, 32);
+    if (derivedKeys.size >= MAX_DERIVED_KEYS) derivedKeys.delete(derivedKeys.keys().next().value!);
+    derivedKeys.set(id, key);
+  }
+  return key;
+}
 
 /**
  * AES-256-GCM with a key derived (scrypt) from TOOLHOST_TOKEN_KEY and a stored salt: the one
@@ -16,7 +43,7 @@ export class TokenCipher {
     readonly salt: Buffer = randomBytes(16),
   ) {
     if (secret.length < 16) throw new Error('The token encryption key must be at least 16 characters.');
-    this.key = scryptSync(secret, salt, 32);
+    this.key = deriveKey(secret, salt);
   }
 
   /**
