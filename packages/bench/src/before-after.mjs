@@ -1,7 +1,8 @@
-// `pnpm bench --before <checkout>/packages/host/dist/cli.js [--after PATH] [--runs N] [--quick]`:
+// `pnpm bench --before <checkout>/packages/host/dist/cli.js [--after PATH] [--runs N] [--quick] [--cold-only]`:
 // the built host of two checkouts side by side, in the same run, driven by the same client:
 // server CPU per tools/call and cold start (spawn to the first tools/list answer), over stdio
-// and Streamable HTTP, in both protocol eras (2025-11-25 sessions, 2026-07-28 requests).
+// and Streamable HTTP, in both protocol eras (2025-11-25 sessions, 2026-07-28 requests);
+// `--cold-only` measures the cold starts alone, so that more runs fit in the same time.
 // Every run starts fresh processes; within a run the two hosts take turns round by round, and
 // the one that goes first alternates from run to run. Printed as tables: each side's median
 // over the runs with its range, the paired difference run by run, and whether it stands out
@@ -48,9 +49,12 @@ function pluginsDirOf(cli) {
 
 /**
  * @param {string} upstream
- * @param {{ before: string, after?: string, runs: number, quick: boolean, log: (text: string) => void }} options
+ * @param {{ before: string, after?: string, runs: number, quick: boolean, coldOnly?: boolean, log: (text: string) => void }} options
  */
-export async function beforeAfter(upstream, { before, after = HOST_CLI, runs, quick, log }) {
+export async function beforeAfter(
+  upstream,
+  { before, after = HOST_CLI, runs, quick, coldOnly = false, log },
+) {
   const counts = beforeAfterCounts(quick);
   const sides =
     /** @type {Record<Side, { cli: string, cwd: string, server: import('./subjects.mjs').Server }>} */ ({
@@ -94,7 +98,7 @@ export async function beforeAfter(upstream, { before, after = HOST_CLI, runs, qu
   for (let run = 0; run < runs; run += 1) {
     /** @type {Side[]} */
     const order = run % 2 === 0 ? ['before', 'after'] : ['after', 'before'];
-    for (const transport of TRANSPORTS) {
+    for (const transport of coldOnly ? [] : TRANSPORTS) {
       log(
         `run ${run + 1}/${runs}, ${TRANSPORT_LABEL[transport]}: starting ${order.join(' and ')} in both eras`,
       );
@@ -130,7 +134,7 @@ export async function beforeAfter(upstream, { before, after = HOST_CLI, runs, qu
       cold.set(key, seen);
     }
   }
-  return report({ cpu, cold, runs, counts, sides });
+  return report({ cpu, cold, runs, counts, sides, coldOnly });
 }
 
 /**
@@ -140,9 +144,10 @@ export async function beforeAfter(upstream, { before, after = HOST_CLI, runs, qu
  *   runs: number,
  *   counts: ReturnType<typeof beforeAfterCounts>,
  *   sides: Record<Side, { cli: string }>,
+ *   coldOnly: boolean,
  * }} measured
  */
-function report({ cpu, cold, runs, counts, sides }) {
+function report({ cpu, cold, runs, counts, sides, coldOnly }) {
   const headers = ['transport', 'era', 'before', 'after', 'after − before (runs)', 'spread', 'verdict'];
   /**
    * One row comparing the two sides' figures of one transport and era.
@@ -169,14 +174,17 @@ function report({ cpu, cold, runs, counts, sides }) {
     /** @type {(t: TransportName, e: Era) => [number[] | undefined, number[] | undefined]} */ pick,
   ) => TRANSPORTS.flatMap((t) => ERAS.map((e) => row(t, e, ...pick(t, e))));
   const coldOf = (/** @type {string} */ key) => cold.get(key);
+  const perRun = coldOnly
+    ? `${counts.cold} cold starts per host, transport and era`
+    : `${counts.warmup} warm-up calls, then ${counts.c1} calls at c=1 and ${counts.c64} at c=64 in ` +
+      `${counts.rounds} interleaved rounds, and ${counts.cold} cold starts`;
   const sections = [
     `Before: ${sides.before.cli}\nAfter:  ${sides.after.cli}\n` +
-      `${runs} runs; per run and host ${counts.warmup} warm-up calls, then ${counts.c1} calls at c=1 and ` +
-      `${counts.c64} at c=64 in ${counts.rounds} interleaved rounds, and ${counts.cold} cold starts ` +
-      '(median per run). Figures: median over the runs (lowest–highest); the difference is the median of ' +
-      "each run's after/before − 1 (lowest to highest run); spread: ± half the larger side's range.",
+      `${runs} runs; per run and host ${perRun} (median per run). Figures: median over the runs ` +
+      "(lowest–highest); the difference is the median of each run's after/before − 1 (lowest to " +
+      "highest run); spread: ± half the larger side's range.",
   ];
-  for (const c of CONCURRENCY)
+  for (const c of coldOnly ? [] : CONCURRENCY)
     sections.push(
       `Server CPU per tools/call (µs, user + system of the server process, c=${c})\n\n${table(
         headers,

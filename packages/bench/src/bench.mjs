@@ -1,6 +1,6 @@
 // pnpm bench [-- --quick] [--catalog-only] [--agents-only] [--save-baseline]
 //            [--transport-only [--profile DIR]] [--store-only] [--cold-only [--runs N]]
-//            [--before <checkout>/packages/host/dist/cli.js [--after PATH] [--runs N]]
+//            [--before <checkout>/packages/host/dist/cli.js [--after PATH] [--runs N] [--cold-only]]
 //            [--session-transport [--runs N]]
 //
 // Measures, in one run on one machine, against a loopback upstream with a fixed small answer:
@@ -91,7 +91,16 @@ async function main() {
   if (BEFORE !== undefined) {
     const runs = RUNS ?? 3;
     log(`before and after side by side, ${runs} runs`);
-    console.log(await beforeAfter(upstream.url, { before: BEFORE, after: AFTER, runs, quick: QUICK, log }));
+    console.log(
+      await beforeAfter(upstream.url, {
+        before: BEFORE,
+        after: AFTER,
+        runs,
+        quick: QUICK,
+        coldOnly: COLD_ONLY,
+        log,
+      }),
+    );
     upstream.close();
     return;
   }
