@@ -163,7 +163,7 @@ const LAYERS: readonly (readonly [string, RegExp])[] = [
     // replicas.ts is the port the store implements (types only): the serving layers read it
     // through host.serving, and the store names the types it fills in.
     'runtime',
-    /^(auth\/|store\/|observability\/|plugins\/|(assemble-host|call-lifecycle|call-waits|connections|readiness|replicas|services)\.ts$)/,
+    /^(auth\/|store\/|observability\/|plugins\/|(assemble-host|call-lifecycle|call-waits|connections|readiness|replicas|services|write-safety-on-demand)\.ts$)/,
   ],
   ['config', /^config\//],
   ['foundation: errors and logging', /^(host-error|logger|log-redaction)\.ts$/],
