@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import { LongestFirstSequencer } from './test/longest-first.js';
 
 export default defineConfig({
   test: {
@@ -15,6 +16,8 @@ export default defineConfig({
     // a free one (Redis and Sentinels take another when theirs was taken), and the timing
     // assertions leave a loaded machine its margin.
     maxWorkers: Math.max(3, availableParallelism() - 1),
+    // Files that run scenarios on replicas and Redis start first, also in a fresh clone.
+    sequence: { sequencer: LongestFirstSequencer },
     // A worker runs file after file with the modules it has loaded: a fresh process and module
     // graph per file cost each of the ~100 files 1-3 s of CPU (the host, engine and credentials
     // loaded again), about half the CPU of the light files and a fifth of the suite's on a
