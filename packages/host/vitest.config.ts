@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import { sharedWorkers } from '../../vitest.shared.js';
 import { LongestFirstSequencer } from './test/longest-first.js';
 
 export default defineConfig({
@@ -18,16 +19,10 @@ export default defineConfig({
     maxWorkers: Math.max(3, availableParallelism() - 1),
     // Files that run scenarios on replicas and Redis start first, also in a fresh clone.
     sequence: { sequencer: LongestFirstSequencer },
-    // A worker runs file after file with the modules it has loaded: a fresh process and module
-    // graph per file cost each of the ~100 files 1-3 s of CPU (the host, engine and credentials
-    // loaded again), about half the CPU of the light files and a fifth of the suite's on a
-    // busy machine. What a file sets up is its own: suites start their servers in hooks they
-    // register (useReplicaSuite() and the like), hosts a file spawned are stopped when it ends
-    // (the setup file), and a file that registers OpenTelemetry globals removes them.
-    isolate: false,
+    // Files share a worker's modules (vitest.shared.ts): suites start their servers in hooks
+    // they register (useReplicaSuite() and the like), hosts a file spawned are stopped when it
+    // ends (the setup file), and a file that registers OpenTelemetry globals removes them.
+    ...sharedWorkers,
     setupFiles: ['test/stop-spawned-hosts.ts'],
-    // The workspace packages' built JavaScript loads as Node loads it (as the host's own CLI
-    // does), not through Vite's transform: the same modules, with less work per file.
-    server: { deps: { external: [/\/packages\/[^/]+\/dist\//] } },
   },
 });
