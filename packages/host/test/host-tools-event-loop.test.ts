@@ -45,10 +45,15 @@ beforeAll(async () => {
   await heavy.connect(heavyTransport);
   probe = await connect(served.url);
   ({ tools } = await heavy.listTools());
-  // What a host loads once, at its first search and its first call (the index, the HTTP
-  // client, the metrics), is not what this measures.
+  // What a host loads once, at its first search, call and preview (the index, the HTTP
+  // client, the metrics, write safety), is not what this measures.
   await heavy.callTool({ name: 'search_tools', arguments: { query: 'list bases' } });
   await probe.callTool({ name: 'call_tool', arguments: { name: 'GridApi_ListGridBases', arguments: {} } });
+  const preview = await probe.callTool({
+    name: 'preview_tool_call',
+    arguments: { name: 'GridApi_DeleteGridBase', arguments: { base_id: 'appWarmUp000000' } },
+  });
+  expect(preview.isError, JSON.stringify(preview.content)).toBeFalsy();
 }, 60_000);
 afterAll(async () => {
   await heavy?.close();
