@@ -75,9 +75,11 @@ describe('shared pacer (Redis)', () => {
     }
     // One round trip of a script, and the confirm sent after it on the same connection: the
     // margin is two more round trips, measured beside it on the same connection (a loaded
-    // machine slows both alike); the medians keep a scheduling hiccup out.
+    // machine slows both alike), and 2 ms for the script's own run in Redis, which a PING does
+    // not have (0.5 ms was short of it on two busy cores: 2.6 ms against 2.2). A request held
+    // for its turn would wait a spacing, 200 ms at 5/s. The medians keep a scheduling hiccup out.
     const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[10]!;
-    expect(median(added)).toBeLessThan(3 * median(pings) + 0.5);
+    expect(median(added)).toBeLessThan(3 * median(pings) + 2);
     // A key idle again (its last request more than a spacing ago) goes at once too.
     await new Promise((r) => setTimeout(r, 250));
     expect(await p.wait('idle-base-0')).toBe(0);
