@@ -14,7 +14,7 @@ import {
 } from './connections-view.js';
 import { type FrontDoorSignIn, safeReturnPath, signedInPage } from './front-door-sign-in.js';
 import { esc, page, readForm, redirect } from './html-pages.js';
-import { CONNECTIONS_PATH, PAGES_CALLBACK_PATH } from './page-paths.js';
+import { CONNECTIONS_PATH, isConnectionsPath, PAGES_CALLBACK_PATH } from './page-paths.js';
 import { type SignedOut, SignInCookie, signedOutHere } from './sign-in-cookie.js';
 
 const COOKIE = 'toolhost_connections';
@@ -79,7 +79,7 @@ class ConnectionsRoutes {
 
   /** Answers the request if it is one of the page's routes; false otherwise. */
   async handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean> {
-    if (url.pathname !== CONNECTIONS_PATH && !url.pathname.startsWith(`${CONNECTIONS_PATH}/`)) return false;
+    if (!isConnectionsPath(url.pathname)) return false;
     // Forms post from this page only: a cross-site form is refused even before SameSite applies.
     if (req.method === 'POST' && req.headers.origin && !sameOrigin(req)) {
       page(res, 403, 'Connections', 'This form may only be sent from the connections page.');

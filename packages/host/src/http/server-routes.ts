@@ -14,7 +14,7 @@ import { metricsRoute } from './metrics-route.js';
 import { ModernRequests } from './modern-requests.js';
 import { oauthRoutes } from './oauth-routes.js';
 import type { OwnAuthorizationServer } from './own-authorization-server.js';
-import { CONNECTIONS_PATH, PAGES_CALLBACK_PATH } from './page-paths.js';
+import { CONNECTIONS_PATH, isConnectionsPath, PAGES_CALLBACK_PATH } from './page-paths.js';
 import { jsonRpcError } from './request-guards.js';
 import type { RouteHandler, ServerState } from './server-state.js';
 import { toolLookupOf } from './tool-lookup.js';
@@ -110,7 +110,7 @@ function connectionsRoute(
     }).handle;
   };
   return async (req, res, url) => {
-    if (url.pathname !== CONNECTIONS_PATH && !url.pathname.startsWith(`${CONNECTIONS_PATH}/`)) return false;
+    if (!isConnectionsPath(url.pathname)) return false;
     page ??= open();
     return (await page)(req, res, url);
   };
