@@ -282,11 +282,19 @@ export async function startRedisCluster(
       ['--cluster', 'create', ...seeds, '--cluster-replicas', String(replicas), '--cluster-yes'],
       { stdio: 'pipe' },
     );
-    // Every node must agree that all slots are served (and every replica hold its copy) before clients start.
+    // Every node must agree that all slots are served, and know every replica as one (gossip
+    // tells the others a node's CLUSTER REPLICATE later than the replica links up), and every
+    // replica hold its copy, before clients start.
     const deadline = Date.now() + 30_000;
+    const knownReplicas = (port: number) =>
+      redisCli(port, 'cluster', 'nodes')
+        .trim()
+        .split('\n')
+        .filter((line) => line.split(' ')[2]?.split(',').includes('slave')).length;
     for (const node of nodes) {
       const ready = () => {
         if (!redisCli(node.port, 'cluster', 'info').includes('cluster_state:ok')) return false;
+        if (knownReplicas(node.port) !== count * replicas) return false;
         const replication = redisCli(node.port, 'info', 'replication');
         return !replication.includes('role:slave') || replication.includes('master_link_status:up');
       };
