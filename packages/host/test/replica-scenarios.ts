@@ -21,14 +21,8 @@ import { resolveService } from '../src/services.js';
 import { type Balancer, startBalancer } from './balancer.js';
 import { Browser, startFlow } from './browser.js';
 import { echoAuthProviders, type FakeOAuthServer, fakeClient, storeAuthorized } from './fake-oauth-server.js';
-import {
-  ALICE_ACCESS_TOKEN,
-  BOB_ACCESS_TOKEN,
-  fixtureApp,
-  type HttpHostProcess,
-  spawnHttpHost,
-  tokenStoreOf,
-} from './support.js';
+import { type HttpReplica, type ServedReplica, serveReplica } from './served-replica.js';
+import { ALICE_ACCESS_TOKEN, BOB_ACCESS_TOKEN, fixtureApp, tokenStoreOf } from './support.js';
 import { writeHost } from './write-support.js';
 
 // Scenarios that must hold on every shared-store deployment (standalone Redis, Sentinel,
@@ -344,12 +338,12 @@ export async function pacingAcrossReplicas(s: StoreUnderTest): Promise<void> {
   });
 }
 
-/** Two `toolhost serve --http` replicas sharing the store, behind a loopback balancer. */
+/** Two HTTP replicas sharing the store (each served as `toolhost serve --http` serves), behind a loopback balancer. */
 interface Fleet {
-  a: HttpHostProcess;
-  b: HttpHostProcess;
+  a: HttpReplica;
+  b: HttpReplica;
   balancer: Balancer;
-  origin(r: HttpHostProcess): string;
+  origin(r: HttpReplica): string;
   /** An MCP client (of Alice, unless another token is given), closed with the fleet. */
   connect(
     url: string,
@@ -364,7 +358,7 @@ async function withFleet(
   scenario: (fleet: Fleet) => Promise<void>,
 ): Promise<void> {
   const balancer = await startBalancer();
-  const replicas: HttpHostProcess[] = [];
+  const replicas: ServedReplica[] = [];
   const clients: Client[] = [];
   try {
     const config: HostConfig = {
@@ -380,8 +374,8 @@ async function withFleet(
       ...replicaEnv(s),
       TOOLHOST_ACCESS_TOKENS: `alice:${ALICE_ACCESS_TOKEN},bob:${BOB_ACCESS_TOKEN}`,
     };
-    replicas.push(...(await Promise.all([spawnHttpHost(config, env), spawnHttpHost(config, env)])));
-    const origin = (r: HttpHostProcess) => new URL(r.url).origin;
+    for (let i = 0; i < 2; i += 1) replicas.push(await serveReplica(config, env));
+    const origin = (r: HttpReplica) => new URL(r.url).origin;
     balancer.targets = replicas.map(origin);
     await scenario({
       a: replicas[0]!,
@@ -403,10 +397,7 @@ async function withFleet(
     });
   } finally {
     await Promise.all(clients.map((c) => c.close().catch(() => {})));
-    for (const r of replicas) {
-      r.child.kill('SIGTERM');
-      await r.exited;
-    }
+    await Promise.all(replicas.map((r) => r.close()));
     await balancer.close();
   }
 }
@@ -601,7 +592,9 @@ export async function largeResultOnOtherReplica(input: {
     ...(input.store ? { store: input.store } : {}),
   };
   const env = { ...input.env, ECHO_AUTH_TOKEN: 'tok' };
-  const [a, b] = await Promise.all([spawnHttpHost(config, env), spawnHttpHost(config, env)]);
+  const replicas: ServedReplica[] = [];
+  for (let i = 0; i < 2; i += 1) replicas.push(await serveReplica(config, env));
+  const [a, b] = replicas as [ServedReplica, ServedReplica];
   const clients: Client[] = [];
   const connect = async (url: string, token: string) => {
     const client = new Client({ name: 'results-replicas', version: '0' });
@@ -627,10 +620,7 @@ export async function largeResultOnOtherReplica(input: {
     expect((await bobOnB.listResources()).resources).toEqual([]);
   } finally {
     await Promise.all(clients.map((c) => c.close().catch(() => {})));
-    for (const r of [a, b]) {
-      r.child.kill('SIGTERM');
-      await r.exited;
-    }
+    await Promise.all(replicas.map((r) => r.close()));
   }
 }
 

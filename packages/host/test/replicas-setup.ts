@@ -8,6 +8,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import type { HostConfig } from '../src/config/host-config.js';
 import { type Balancer, startBalancer } from './balancer.js';
 import { echoAuthProviders, fakeClient } from './fake-oauth-server.js';
+import { type HttpReplica, type ServedReplica, serveReplica } from './served-replica.js';
 import {
   admin,
   oauth,
@@ -26,13 +27,14 @@ import {
 import { type ModernRetry, postModernCall } from './write-support.js';
 
 // What the replica test files share: one Redis, a fake vendor and an upstream per file
-// (standalone-redis-setup.ts), a balancer, emptied before each test, and the replicas and
-// clients a test started, stopped after it. The suite is split in files so that they run side
+// (standalone-redis-setup.ts), a balancer, emptied before each test, and the replicas
+// (in-process or spawned) and clients a test started, stopped after it. The suite is split in files so that they run side
 // by side; each file that calls useReplicaSuite() gets its own.
 
 export { admin, oauth, suite, TOKEN_KEY, upstream };
 export let balancer: Balancer;
 export const replicas: HttpHostProcess[] = [];
+const served: ServedReplica[] = [];
 export const clients: Client[] = [];
 
 /** Replicas behind the balancer: links and redirect URIs name the balancer, as behind a real one. */
@@ -47,26 +49,42 @@ export function replicaConfig(): HostConfig {
   };
 }
 
-/** Two replicas sharing Redis, each a real `toolhost serve --http` process; A first. */
+const replicaEnv = () => ({
+  TOOLHOST_REDIS_URL: redis.url,
+  TOOLHOST_TOKEN_KEY: TOKEN_KEY,
+  TOOLHOST_ACCESS_TOKENS: `alice:${ALICE},bob:${BOB}`,
+  ECHO_AUTH_CLIENT_SECRET: fakeClient.clientSecret,
+});
+
+/** Two replicas sharing Redis behind the balancer, each served in this process (served-replica.ts); A first. */
 export async function startReplicas(
   extra: Partial<HostConfig> = {},
+): Promise<[ServedReplica, ServedReplica]> {
+  for (let i = 0; i < 2; i += 1)
+    served.push(await serveReplica({ ...replicaConfig(), ...extra }, replicaEnv()));
+  const started = served.slice(-2) as [ServedReplica, ServedReplica];
+  balancer.targets = started.map(origin);
+  return started;
+}
+
+/**
+ * Two replicas sharing Redis, each a real `toolhost serve --http` process, for the tests that
+ * kill one (SIGKILL: nothing of it runs on); A first.
+ */
+export async function spawnReplicas(
+  extra: Partial<HostConfig> = {},
 ): Promise<[HttpHostProcess, HttpHostProcess]> {
-  const env = {
-    TOOLHOST_REDIS_URL: redis.url,
-    TOOLHOST_TOKEN_KEY: TOKEN_KEY,
-    TOOLHOST_ACCESS_TOKENS: `alice:${ALICE},bob:${BOB}`,
-    ECHO_AUTH_CLIENT_SECRET: fakeClient.clientSecret,
-  };
+  const env = replicaEnv();
   const started = await Promise.all([
     spawnHttpHost({ ...replicaConfig(), ...extra }, env),
     spawnHttpHost({ ...replicaConfig(), ...extra }, env),
   ]);
   replicas.push(...started);
-  balancer.targets = started.map((r) => new URL(r.url).origin);
+  balancer.targets = started.map(origin);
   return started as [HttpHostProcess, HttpHostProcess];
 }
 
-export const origin = (r: HttpHostProcess) => new URL(r.url).origin;
+export const origin = (r: HttpReplica) => new URL(r.url).origin;
 
 export async function connect(
   url: string,
@@ -129,6 +147,7 @@ export function useReplicaSuite(): void {
   });
   afterEach(async () => {
     await Promise.all(clients.splice(0).map((c) => c.close().catch(() => {})));
+    await Promise.all(served.splice(0).map((r) => r.close()));
     for (const r of replicas.splice(0)) {
       r.child.kill('SIGTERM');
       await r.exited;

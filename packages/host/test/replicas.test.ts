@@ -12,6 +12,7 @@ import {
   connect,
   getItem,
   origin,
+  spawnReplicas,
   startReplicas,
   suite,
   upstream,
@@ -63,7 +64,7 @@ describe('replicas: authorization across replicas', () => {
   // stream is back (on B) when the flow completes or comes back only after.
   for (const streamBack of [true, false])
     it(`delivers the completion notice from B when A, which answered the call, is killed (stream back ${streamBack ? 'before' : 'after'} the flow completes)`, async () => {
-      const [a, b] = await startReplicas();
+      const [a, b] = await spawnReplicas();
       balancer.pick = () => origin(a);
       const client = new Client(
         { name: 'replica-test', version: '0.0.0' },
