@@ -126,6 +126,11 @@ export async function startRedisServer(
         '',
         '--appendonly',
         'no',
+        // A replica's first sync starts at once: by default the master waits 5 s for more
+        // replicas to share the transfer with, which every replica, Cluster and failover test
+        // (the old master back as a replica) spent waiting.
+        '--repl-diskless-sync-delay',
+        '0',
         ...args,
       ],
       { stdio: ['ignore', 'pipe', 'pipe'] },
