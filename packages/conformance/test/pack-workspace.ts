@@ -26,23 +26,39 @@ export function publishedPackages(): string[] {
 
 /**
  * Packs workspace packages as consumers get them (pnpm writes the workspace ranges out), by
- * directory name under packages/, into `packs`: the tarball of each. Four `pnpm pack` at a time:
- * each mostly waits on starting pnpm and on the disk.
+ * directory name under packages/, into `packs`: the tarball of each. One `pnpm pack` over them
+ * all: a pnpm started per package cost ten times the CPU of the packing itself.
  */
 async function packWorkspace(packages: readonly string[], packs: string): Promise<Record<string, string>> {
-  const tarballs: Record<string, string> = {};
-  const queue = [...packages];
-  const packer = async () => {
-    for (let pkg = queue.shift(); pkg !== undefined; pkg = queue.shift()) {
-      const { stdout } = await execFileAsync('pnpm', ['pack', '--pack-destination', packs], {
-        cwd: join(root, 'packages', pkg),
-        encoding: 'utf8',
-      });
-      tarballs[pkg] = stdout.trim().split('\n').at(-1)!;
-    }
-  };
-  await Promise.all(Array.from({ length: 4 }, packer));
+  const dirOf = new Map(
+    packages.map((dir) => [
+      (JSON.parse(readFileSync(join(root, 'packages', dir, 'package.json'), 'utf8')) as { name: string })
+        .name,
+      dir,
+    ]),
+  );
+  const { stdout } = await execFileAsync(
+    'pnpm',
+    [
+      ...[...dirOf.keys()].flatMap((name) => ['--filter', name]),
+      'pack',
+      '--pack-destination',
+      packs,
+      '--json',
+    ],
+    { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
+  );
+  const packed = [JSON.parse(stdout) as PackResult | PackResult[]].flat();
+  const tarballs = Object.fromEntries(packed.map((p) => [dirOf.get(p.name)!, p.filename]));
+  const missing = packages.filter((dir) => !tarballs[dir]);
+  if (missing.length > 0) throw new Error(`pnpm pack wrote no tarball for ${missing.join(', ')}`);
   return tarballs;
+}
+
+/** What `pnpm pack --json` reports of each package. */
+interface PackResult {
+  name: string;
+  filename: string;
 }
 
 /**
