@@ -12,7 +12,12 @@ import { npm, packedWorkspace, publishedPackages, root } from './pack-workspace.
 // The library packages; @toolhost/server, a command with dependencies only, is checked on its own below.
 const PUBLISHED = publishedPackages().filter((p) => p !== 'server');
 const PLUGINS = PUBLISHED.filter((p) => p.startsWith('plugin-'));
-const typescript = createRequire(join(root, 'package.json')).resolve('typescript/bin/tsc');
+// TypeScript 7 exports no `bin/tsc` subpath: the command is found beside its package.json.
+const typescript = join(
+  dirname(createRequire(join(root, 'package.json')).resolve('typescript/package.json')),
+  'bin',
+  'tsc',
+);
 
 let tarballs: Record<string, string>;
 let consumer: string;

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import ts from 'typescript';
+import { parseSync } from 'oxc-parser';
 import { describe, expect, it } from 'vitest';
 
 // Files and functions a reader can hold (docs/development.md): no source file over 400 lines, no
@@ -31,23 +31,53 @@ const lineCount = (text: string) => text.split('\n').length - (text.endsWith('\n
 
 const files = sourceFiles().map((file) => ({ file, text: readFileSync(join(src, file), 'utf8') }));
 
-/** Every function, method, accessor and arrow with a body, as `file:line name (lines)`. */
+type Node = { type: string; start: number; end: number; [key: string]: unknown };
+const isNode = (value: unknown): value is Node =>
+  typeof value === 'object' && value !== null && typeof (value as Node).type === 'string';
+
+const FUNCTIONS = new Set(['FunctionDeclaration', 'FunctionExpression', 'ArrowFunctionExpression']);
+
+/** The text a function is known by: its own name, its method's or property's key, its variable's. */
+function nameOf(fn: Node, parent: Node | undefined, text: string): string {
+  const named =
+    (fn.id as Node | null) ?? (parent?.type === 'VariableDeclarator' ? (parent.id as Node) : undefined);
+  const key = parent && 'key' in parent && parent.value === fn ? (parent.key as Node) : undefined;
+  const node = named ?? key;
+  return node ? text.slice(node.start, node.end) : '(anonymous)';
+}
+
+/**
+ * Every function, method, accessor and arrow with a body, as `file:line name (lines)`. A method
+ * counts from its key (its modifiers' line), as its signature starts there.
+ */
 function longFunctions(file: string, text: string): string[] {
-  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
-  const found: string[] = [];
-  const visit = (node: ts.Node) => {
-    if (ts.isFunctionLike(node) && 'body' in node && node.body) {
-      const first = source.getLineAndCharacterOfPosition(node.getStart(source)).line;
-      const last = source.getLineAndCharacterOfPosition(node.end).line;
-      const lines = last - first + 1;
-      if (lines > MAX_FUNCTION_LINES) {
-        const named = node.name ?? (ts.isVariableDeclaration(node.parent) ? node.parent.name : undefined);
-        found.push(`${file}:${first + 1} ${named?.getText(source) ?? '(anonymous)'} (${lines})`);
-      }
+  const lineStarts = [0];
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) lineStarts.push(i + 1);
+  const lineOf = (offset: number) => {
+    let low = 0;
+    let high = lineStarts.length - 1;
+    while (low < high) {
+      const mid = (low + high + 1) >> 1;
+      if (lineStarts[mid]! <= offset) low = mid;
+      else high = mid - 1;
     }
-    ts.forEachChild(node, visit);
+    return low;
   };
-  visit(source);
+  const found: string[] = [];
+  const visit = (node: Node, parent: Node | undefined) => {
+    if (FUNCTIONS.has(node.type) && node.body) {
+      const owner = parent && 'key' in parent && parent.value === node ? parent : node;
+      const first = lineOf(owner.start);
+      const lines = lineOf(node.end) - first + 1;
+      if (lines > MAX_FUNCTION_LINES)
+        found.push(`${file}:${first + 1} ${nameOf(node, parent, text)} (${lines})`);
+    }
+    for (const value of Object.values(node)) {
+      if (Array.isArray(value)) for (const item of value) if (isNode(item)) visit(item, node);
+      if (isNode(value)) visit(value, node);
+    }
+  };
+  visit(parseSync(file, text).program as unknown as Node, undefined);
   return found;
 }
 

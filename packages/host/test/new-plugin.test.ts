@@ -28,7 +28,9 @@ async function compile(dir: string): Promise<void> {
     dirname(require.resolve('@types/node/package.json')),
     join(dir, 'node_modules', '@types', 'node'),
   );
-  await run(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json'], {
+  // TypeScript 7 exports no `bin/tsc` subpath: the command is found beside its package.json.
+  const tsc = join(dirname(require.resolve('typescript/package.json')), 'bin', 'tsc');
+  await run(process.execPath, [tsc, '-p', 'tsconfig.build.json'], {
     cwd: dir,
   });
 }

@@ -65,7 +65,7 @@ function packageJson({ name, toolSet, vendor }: Names, core: string, packs?: Rec
       '@toolhost/testing': 'latest',
       ...packs,
       '@types/node': '^22.0.0',
-      typescript: '~5.9.3',
+      typescript: '~7.0.2',
       vitest: '^4.1.0',
     },
   });
