@@ -14,8 +14,8 @@ import {
   modernCall,
   oauth,
   origin,
-  spawnReplicas,
   startReplicas,
+  startReplicasToKillA,
   suite,
   TOKEN_KEY,
   upstream,
@@ -63,7 +63,7 @@ describe('replicas: any replica serves any session', () => {
   }, 60_000);
 
   it('answers a 2026-07-28 confirmation retried on B after A was killed mid-send: its outcome or outcome unknown, never a second request', async () => {
-    const [a, b] = await spawnReplicas({ tools: { confirmWrites: true, idempotencyClaimSeconds: 2 } });
+    const [a, b] = await startReplicasToKillA({ tools: { confirmWrites: true, idempotencyClaimSeconds: 2 } });
     await storeAliceToken(suite(), 'items.write');
     let served = 0;
     let hold = false;
@@ -153,7 +153,7 @@ describe('replicas: any replica serves any session', () => {
   }, 60_000);
 
   it('keeps serving when replica A stops in the middle of a load: B answers everything, no token lost', async () => {
-    const [a, b] = await spawnReplicas();
+    const [a, b] = await startReplicasToKillA();
     const store = await RedisTokenStore.open(admin, TokenCipher, TOKEN_KEY);
     // Expired: the first calls refresh it, once for both replicas.
     const issued = await storeAuthorized(oauth, store, 'alice', Date.now() - 1000);

@@ -68,20 +68,21 @@ export async function startReplicas(
 }
 
 /**
- * Two replicas sharing Redis, each a real `toolhost serve --http` process, for the tests that
- * kill one (SIGKILL: nothing of it runs on); A first.
+ * Two replicas sharing Redis behind the balancer, for the tests that kill A (SIGKILL: nothing of
+ * it runs on, its connections cut mid-answer): A a real `toolhost serve --http` process, B served
+ * in this process.
  */
-export async function spawnReplicas(
+export async function startReplicasToKillA(
   extra: Partial<HostConfig> = {},
-): Promise<[HttpHostProcess, HttpHostProcess]> {
-  const env = replicaEnv();
-  const started = await Promise.all([
-    spawnHttpHost({ ...replicaConfig(), ...extra }, env),
-    spawnHttpHost({ ...replicaConfig(), ...extra }, env),
+): Promise<[HttpHostProcess, ServedReplica]> {
+  const [a, b] = await Promise.all([
+    spawnHttpHost({ ...replicaConfig(), ...extra }, replicaEnv()),
+    serveReplica({ ...replicaConfig(), ...extra }, replicaEnv()),
   ]);
-  replicas.push(...started);
-  balancer.targets = started.map(origin);
-  return started as [HttpHostProcess, HttpHostProcess];
+  replicas.push(a);
+  served.push(b);
+  balancer.targets = [a, b].map(origin);
+  return [a, b];
 }
 
 export const origin = (r: HttpReplica) => new URL(r.url).origin;

@@ -12,14 +12,15 @@ import {
   connect,
   getItem,
   origin,
-  spawnReplicas,
   startReplicas,
+  startReplicasToKillA,
   suite,
   upstream,
   urlElicitationOf,
   useReplicaSuite,
 } from './replicas-setup.js';
-import { ALICE_ACCESS_TOKEN as ALICE, type HttpHostProcess } from './support.js';
+import type { HttpReplica } from './served-replica.js';
+import { ALICE_ACCESS_TOKEN as ALICE } from './support.js';
 
 useReplicaSuite();
 
@@ -64,7 +65,7 @@ describe('replicas: authorization across replicas', () => {
   // stream is back (on B) when the flow completes or comes back only after.
   for (const streamBack of [true, false])
     it(`delivers the completion notice from B when A, which answered the call, is killed (stream back ${streamBack ? 'before' : 'after'} the flow completes)`, async () => {
-      const [a, b] = await spawnReplicas();
+      const [a, b] = await startReplicasToKillA();
       balancer.pick = () => origin(a);
       const client = new Client(
         { name: 'replica-test', version: '0.0.0' },
@@ -86,7 +87,7 @@ describe('replicas: authorization across replicas', () => {
       client.setNotificationHandler('notifications/elicitation/complete', (n) => {
         notices.push(n.params.elicitationId);
       });
-      const streamOn = (r: HttpHostProcess) =>
+      const streamOn = (r: HttpReplica) =>
         balancer.forwarded.some(
           (f) => f.method === 'GET' && f.path === '/mcp' && f.target === origin(r) && f.status === 200,
         );
