@@ -1,18 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RedisServer, startRedisServer } from './redis-server.js';
-import { echoOAuthConfig, type HttpHostProcess, spawnHttpHost } from './support.js';
+import { type ServedReplica, serveReplica } from './served-replica.js';
+import { echoOAuthConfig } from './support.js';
 
-// The /connections sign-in cookie across real replicas sharing Redis: it ends with its user's
+// The /connections sign-in cookie across replicas sharing Redis (each its own host and server): it ends with its user's
 // access token (the operator removed it) and at sign-out, on every replica, for every copy.
 
 const ALICE = 'alice-access-token-0123456789';
 const BOB = 'bob-access-token-9876543210xx';
 const TOKEN_KEY = 'connections-sign-in-test-key-0123456789';
 let redis: RedisServer;
-const hosts: HttpHostProcess[] = [];
+const hosts: ServedReplica[] = [];
 
 const replica = async (accessTokens: string) => {
-  const started = await spawnHttpHost(echoOAuthConfig, {
+  const started = await serveReplica(echoOAuthConfig, {
     TOOLHOST_REDIS_URL: redis.url,
     TOOLHOST_TOKEN_KEY: TOKEN_KEY,
     TOOLHOST_ACCESS_TOKENS: accessTokens,
@@ -43,8 +44,7 @@ beforeAll(async () => {
   redis = await startRedisServer();
 }, 60_000);
 afterAll(async () => {
-  for (const h of hosts) h.child.kill('SIGKILL');
-  await Promise.all(hosts.map((h) => h.exited));
+  await Promise.all(hosts.map((h) => h.close()));
   await redis.close();
 });
 

@@ -12,14 +12,15 @@ import {
   tokenRequest,
 } from './own-authorization-flow.js';
 import { type RedisServer, startRedisServer } from './redis-server.js';
-import { ALICE_ACCESS_TOKEN as ALICE, type HttpHostProcess, spawnHttpHost } from './support.js';
+import { type ServedReplica, serveReplica } from './served-replica.js';
+import { ALICE_ACCESS_TOKEN as ALICE } from './support.js';
 
 // The host's own authorization server on two replicas sharing Redis, behind a balancer that
 // sends each request where the test says: what one replica issues, the other honours, and a
 // code or refresh token is spent once across the fleet.
 let redis: RedisServer;
 let balancer: Balancer;
-let replicas: HttpHostProcess[] = [];
+let replicas: ServedReplica[] = [];
 let origins: [string, string];
 let target: string | undefined;
 let upstream: RecordingUpstream;
@@ -40,13 +41,12 @@ beforeAll(async () => {
     TOOLHOST_TOKEN_KEY: 'token-encryption-key-for-replicas',
     TOOLHOST_ACCESS_TOKENS: `alice:${ALICE}`,
   };
-  replicas = await Promise.all([spawnHttpHost(config, env), spawnHttpHost(config, env)]);
+  replicas = await Promise.all([serveReplica(config, env), serveReplica(config, env)]);
   origins = replicas.map((r) => new URL(r.url).origin) as [string, string];
   balancer.targets = [...origins];
 });
 afterAll(async () => {
-  for (const r of replicas) r.child.kill('SIGTERM');
-  await Promise.all(replicas.map((r) => r.exited));
+  await Promise.all(replicas.map((r) => r.close()));
   await balancer?.close();
   await redis?.close();
   await upstream?.close();
