@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
 import type { HostConfig } from '../src/config/host-config.js';
 import { type Balancer, startBalancer } from './balancer.js';
+import { type ServedReplica, serveReplica } from './served-replica.js';
 import { type HttpHostProcess, spawnHttpHost } from './support.js';
 
 // The host behind what runs in front of replicas: a balancer that pools connections, an
@@ -13,21 +14,33 @@ const ALICE = 'alice-access-token-0123456789';
 const METRICS_TOKEN = 'metrics-token-0123456789';
 let upstream: RecordingUpstream | undefined;
 let hostProcess: HttpHostProcess | undefined;
+let served: ServedReplica | undefined;
 let balancer: Balancer | undefined;
 afterEach(async () => {
   hostProcess?.child.kill('SIGKILL');
   await hostProcess?.exited;
+  await served?.close();
   await balancer?.close();
   await upstream?.close();
-  [hostProcess, balancer, upstream] = [undefined, undefined, undefined];
+  [hostProcess, served, balancer, upstream] = [undefined, undefined, undefined, undefined];
 });
 
+const echoConfig = (extra: HostConfig): HostConfig => ({
+  plugins: ['toolhost-plugin-echo'],
+  toolSets: { EchoApi: { baseUrl: upstream!.url } },
+  ...extra,
+});
+
+/** `toolhost serve --http` as a process: for what its signals and its start-up do. */
 const echoHost = async (extra: HostConfig = {}) => {
   upstream = await startRecordingUpstream();
-  return spawnHttpHost(
-    { plugins: ['toolhost-plugin-echo'], toolSets: { EchoApi: { baseUrl: upstream.url } }, ...extra },
-    { ECHO_AUTH_TOKEN: 'tok' },
-  );
+  return spawnHttpHost(echoConfig(extra), { ECHO_AUTH_TOKEN: 'tok' });
+};
+
+/** The same host served in this process: for what its HTTP server does once it listens. */
+const echoServed = async (extra: HostConfig = {}) => {
+  upstream = await startRecordingUpstream();
+  return serveReplica(echoConfig(extra), { ECHO_AUTH_TOKEN: 'tok' });
 };
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -40,9 +53,9 @@ async function connect(url: string): Promise<Client> {
 
 describe('behind a balancer that pools connections', () => {
   it('keeps an idle connection past Node’s 5 s default, so the balancer, not the host, lets it go', async () => {
-    hostProcess = await echoHost();
+    served = await echoServed();
     balancer = await startBalancer({ pool: { idleSeconds: 60 } });
-    const origin = new URL(hostProcess.url).origin;
+    const origin = new URL(served.url).origin;
     balancer.targets = [origin];
     expect((await fetch(`${balancer.url}/healthz`)).status).toBe(200);
     // Idle longer than Node's default keep-alive (5 s, closed near 6 s), well inside the
@@ -54,9 +67,9 @@ describe('behind a balancer that pools connections', () => {
   }, 60_000);
 
   it('keeps idle connections as long as http.keepAliveSeconds says, and closes them then', async () => {
-    hostProcess = await echoHost({ http: { keepAliveSeconds: 1 } });
+    served = await echoServed({ http: { keepAliveSeconds: 1 } });
     balancer = await startBalancer({ pool: { idleSeconds: 60 } });
-    balancer.targets = [new URL(hostProcess.url).origin];
+    balancer.targets = [new URL(served.url).origin];
     expect((await fetch(`${balancer.url}/healthz`)).status).toBe(200);
     // Closed then, not before: at least 1 s idle (less 100 ms of timer rounding; load only makes
     // it later), and within 2.5 s (1.5 s for a loaded machine to run the close).
@@ -184,8 +197,8 @@ describe('scraping /metrics per replica (--host 0.0.0.0 with http.publicUrl)', (
   }, 60_000);
 
   it('keeps /metrics behind the Host guard where nothing protects it (loopback, no tokens)', async () => {
-    hostProcess = await echoHost();
-    const origin = new URL(hostProcess.url).origin;
+    served = await echoServed();
+    const origin = new URL(served.url).origin;
     const port = new URL(origin).port;
     expect(await asAddressed(`${origin}/metrics`, `evil.example:${port}`)).toBe(403);
     expect(await asAddressed(`${origin}/metrics`, `127.0.0.1:${port}`)).toBe(200);
