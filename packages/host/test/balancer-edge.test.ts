@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
 import type { HostConfig } from '../src/config/host-config.js';
 import { type Balancer, startBalancer } from './balancer.js';
-import { type ServedReplica, serveReplica } from './served-replica.js';
+import { type ServedHttpHost, serveHttpHost } from './served-http-host.js';
 import { type HttpHostProcess, spawnHttpHost } from './support.js';
 
 // The host behind what runs in front of replicas: a balancer that pools connections, an
@@ -14,7 +14,7 @@ const ALICE = 'alice-access-token-0123456789';
 const METRICS_TOKEN = 'metrics-token-0123456789';
 let upstream: RecordingUpstream | undefined;
 let hostProcess: HttpHostProcess | undefined;
-let served: ServedReplica | undefined;
+let served: ServedHttpHost | undefined;
 let balancer: Balancer | undefined;
 afterEach(async () => {
   hostProcess?.child.kill('SIGKILL');
@@ -40,7 +40,7 @@ const echoHost = async (extra: HostConfig = {}) => {
 /** The same host served in this process: for what its HTTP server does once it listens. */
 const echoServed = async (extra: HostConfig = {}) => {
   upstream = await startRecordingUpstream();
-  return serveReplica(echoConfig(extra), { ECHO_AUTH_TOKEN: 'tok' });
+  return serveHttpHost(echoConfig(extra), { ECHO_AUTH_TOKEN: 'tok' });
 };
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RedisServer, startRedisServer } from './redis-server.js';
-import { type ServedReplica, serveReplica } from './served-replica.js';
+import { type ServedHttpHost, serveHttpHost } from './served-http-host.js';
 import { echoOAuthConfig } from './support.js';
 
 // The /connections sign-in cookie across replicas sharing Redis (each its own host and server): it ends with its user's
@@ -10,10 +10,10 @@ const ALICE = 'alice-access-token-0123456789';
 const BOB = 'bob-access-token-9876543210xx';
 const TOKEN_KEY = 'connections-sign-in-test-key-0123456789';
 let redis: RedisServer;
-const hosts: ServedReplica[] = [];
+const hosts: ServedHttpHost[] = [];
 
 const replica = async (accessTokens: string) => {
-  const started = await serveReplica(echoOAuthConfig, {
+  const started = await serveHttpHost(echoOAuthConfig, {
     TOOLHOST_REDIS_URL: redis.url,
     TOOLHOST_TOKEN_KEY: TOKEN_KEY,
     TOOLHOST_ACCESS_TOKENS: accessTokens,

@@ -12,7 +12,7 @@ import {
   tokenRequest,
 } from './own-authorization-flow.js';
 import { type RedisServer, startRedisServer } from './redis-server.js';
-import { type ServedReplica, serveReplica } from './served-replica.js';
+import { type ServedHttpHost, serveHttpHost } from './served-http-host.js';
 import { ALICE_ACCESS_TOKEN as ALICE } from './support.js';
 
 // The host's own authorization server on two replicas sharing Redis, behind a balancer that
@@ -20,7 +20,7 @@ import { ALICE_ACCESS_TOKEN as ALICE } from './support.js';
 // code or refresh token is spent once across the fleet.
 let redis: RedisServer;
 let balancer: Balancer;
-let replicas: ServedReplica[] = [];
+let replicas: ServedHttpHost[] = [];
 let origins: [string, string];
 let target: string | undefined;
 let upstream: RecordingUpstream;
@@ -41,7 +41,7 @@ beforeAll(async () => {
     TOOLHOST_TOKEN_KEY: 'token-encryption-key-for-replicas',
     TOOLHOST_ACCESS_TOKENS: `alice:${ALICE}`,
   };
-  replicas = await Promise.all([serveReplica(config, env), serveReplica(config, env)]);
+  replicas = await Promise.all([serveHttpHost(config, env), serveHttpHost(config, env)]);
   origins = replicas.map((r) => new URL(r.url).origin) as [string, string];
   balancer.targets = [...origins];
 });

@@ -21,7 +21,7 @@ import { resolveService } from '../src/services.js';
 import { type Balancer, startBalancer } from './balancer.js';
 import { Browser, startFlow } from './browser.js';
 import { echoAuthProviders, type FakeOAuthServer, fakeClient, storeAuthorized } from './fake-oauth-server.js';
-import { type HttpReplica, type ServedReplica, serveReplica } from './served-replica.js';
+import { type HttpReplica, type ServedHttpHost, serveHttpHost } from './served-http-host.js';
 import { ALICE_ACCESS_TOKEN, BOB_ACCESS_TOKEN, fixtureApp, tokenStoreOf } from './support.js';
 import { writeHost } from './write-support.js';
 
@@ -358,7 +358,7 @@ async function withFleet(
   scenario: (fleet: Fleet) => Promise<void>,
 ): Promise<void> {
   const balancer = await startBalancer();
-  const replicas: ServedReplica[] = [];
+  const replicas: ServedHttpHost[] = [];
   const clients: Client[] = [];
   try {
     const config: HostConfig = {
@@ -374,7 +374,7 @@ async function withFleet(
       ...replicaEnv(s),
       TOOLHOST_ACCESS_TOKENS: `alice:${ALICE_ACCESS_TOKEN},bob:${BOB_ACCESS_TOKEN}`,
     };
-    for (let i = 0; i < 2; i += 1) replicas.push(await serveReplica(config, env));
+    for (let i = 0; i < 2; i += 1) replicas.push(await serveHttpHost(config, env));
     const origin = (r: HttpReplica) => new URL(r.url).origin;
     balancer.targets = replicas.map(origin);
     await scenario({
@@ -592,9 +592,9 @@ export async function largeResultOnOtherReplica(input: {
     ...(input.store ? { store: input.store } : {}),
   };
   const env = { ...input.env, ECHO_AUTH_TOKEN: 'tok' };
-  const replicas: ServedReplica[] = [];
-  for (let i = 0; i < 2; i += 1) replicas.push(await serveReplica(config, env));
-  const [a, b] = replicas as [ServedReplica, ServedReplica];
+  const replicas: ServedHttpHost[] = [];
+  for (let i = 0; i < 2; i += 1) replicas.push(await serveHttpHost(config, env));
+  const [a, b] = replicas as [ServedHttpHost, ServedHttpHost];
   const clients: Client[] = [];
   const connect = async (url: string, token: string) => {
     const client = new Client({ name: 'results-replicas', version: '0' });

@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import type { HostConfig } from '../src/config/host-config.js';
 import { type Balancer, startBalancer } from './balancer.js';
 import { echoAuthProviders, fakeClient } from './fake-oauth-server.js';
-import { type HttpReplica, type ServedReplica, serveReplica } from './served-replica.js';
+import { type HttpReplica, type ServedHttpHost, serveHttpHost } from './served-http-host.js';
 import {
   admin,
   oauth,
@@ -34,7 +34,7 @@ import { type ModernRetry, postModernCall } from './write-support.js';
 export { admin, oauth, suite, TOKEN_KEY, upstream };
 export let balancer: Balancer;
 export const replicas: HttpHostProcess[] = [];
-const served: ServedReplica[] = [];
+const served: ServedHttpHost[] = [];
 export const clients: Client[] = [];
 
 /** Replicas behind the balancer: links and redirect URIs name the balancer, as behind a real one. */
@@ -56,13 +56,13 @@ const replicaEnv = () => ({
   ECHO_AUTH_CLIENT_SECRET: fakeClient.clientSecret,
 });
 
-/** Two replicas sharing Redis behind the balancer, each served in this process (served-replica.ts); A first. */
+/** Two replicas sharing Redis behind the balancer, each served in this process (served-http-host.ts); A first. */
 export async function startReplicas(
   extra: Partial<HostConfig> = {},
-): Promise<[ServedReplica, ServedReplica]> {
+): Promise<[ServedHttpHost, ServedHttpHost]> {
   for (let i = 0; i < 2; i += 1)
-    served.push(await serveReplica({ ...replicaConfig(), ...extra }, replicaEnv()));
-  const started = served.slice(-2) as [ServedReplica, ServedReplica];
+    served.push(await serveHttpHost({ ...replicaConfig(), ...extra }, replicaEnv()));
+  const started = served.slice(-2) as [ServedHttpHost, ServedHttpHost];
   balancer.targets = started.map(origin);
   return started;
 }
@@ -74,10 +74,10 @@ export async function startReplicas(
  */
 export async function startReplicasToKillA(
   extra: Partial<HostConfig> = {},
-): Promise<[HttpHostProcess, ServedReplica]> {
+): Promise<[HttpHostProcess, ServedHttpHost]> {
   const [a, b] = await Promise.all([
     spawnHttpHost({ ...replicaConfig(), ...extra }, replicaEnv()),
-    serveReplica({ ...replicaConfig(), ...extra }, replicaEnv()),
+    serveHttpHost({ ...replicaConfig(), ...extra }, replicaEnv()),
   ]);
   replicas.push(a);
   served.push(b);

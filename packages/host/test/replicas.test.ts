@@ -19,7 +19,7 @@ import {
   urlElicitationOf,
   useReplicaSuite,
 } from './replicas-setup.js';
-import type { HttpReplica } from './served-replica.js';
+import type { HttpReplica } from './served-http-host.js';
 import { ALICE_ACCESS_TOKEN as ALICE } from './support.js';
 
 useReplicaSuite();

@@ -2,7 +2,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { responseOf } from '../../testing/src/catalog-suite.js';
 import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
-import { type HttpHostProcess, spawnHttpHost } from './support.js';
+import { type ServedHttpHost, serveHttpHost } from './served-http-host.js';
 
 // A result over the size budget, over Streamable HTTP with two users: a summary within the
 // budget, and a resource link that only the caller can read back in full.
@@ -14,13 +14,13 @@ const bigBody = {
 };
 
 let upstream: RecordingUpstream;
-let host: HttpHostProcess;
+let host: ServedHttpHost;
 
 beforeAll(async () => {
   upstream = await startRecordingUpstream((req) =>
     req.path.endsWith('/big') ? { status: 200, body: bigBody } : { status: 200, body: { path: req.path } },
   );
-  host = await spawnHttpHost(
+  host = await serveHttpHost(
     {
       plugins: ['toolhost-plugin-echo'],
       toolSets: { EchoApi: { baseUrl: upstream.url } },
@@ -32,7 +32,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  host.child.kill('SIGTERM');
+  await host.close();
   await upstream.close();
 });
 

@@ -9,7 +9,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
 import { hostCliPath } from '../../testing/src/spawn-host.js';
 import type { Host } from '../src/host.js';
-import { fixtureApp, spawnHttpHost } from './support.js';
+import { serveHttpHost } from './served-http-host.js';
+import { fixtureApp } from './support.js';
 import { mcpClient, textOf, WRITE_KEY, writeHost } from './write-support.js';
 
 let upstream: RecordingUpstream;
@@ -167,7 +168,7 @@ describe('confirmation over the transports', () => {
   });
 
   it('asks over Streamable HTTP, on the call’s own stream, and sends once agreed', async () => {
-    const served = await spawnHttpHost(config(), { ECHO_KEY: 'echo-key-0123456789' });
+    const served = await serveHttpHost(config(), { ECHO_KEY: 'echo-key-0123456789' });
     const client = new Client({ name: 'confirm-http', version: '0' }, formClient);
     const shown = person(client, { action: 'accept', content: { send: true } });
     // The form of each tools/call POST's answer: the question must come on that POST's stream.
@@ -185,7 +186,6 @@ describe('confirmation over the transports', () => {
     expect(answeredAs).toEqual(['text/event-stream']);
     expect(upstream.requests).toHaveLength(1);
     await client.close();
-    served.child.kill('SIGTERM');
-    await served.exited;
+    await served.close();
   });
 });

@@ -6,27 +6,30 @@ import { serveHttp } from '../src/http/serve-http.js';
 import { createLogger } from '../src/logger.js';
 import { fixtureApp } from './support.js';
 
-/** A replica a scenario talks to over HTTP: where it listens, and what it logged. */
+/** A host a test talks to over HTTP (a replica, in the replica scenarios): where it listens, and what it logged. */
 export interface HttpReplica {
   url: string;
   logs(): string;
 }
 
-/** A replica served in this process; `close()` stops it as SIGTERM stops `toolhost serve --http`. */
-export interface ServedReplica extends HttpReplica {
+/** A host served in this process; `close()` stops it as SIGTERM stops `toolhost serve --http`. */
+export interface ServedHttpHost extends HttpReplica {
   close(): Promise<void>;
 }
 
 /**
  * `toolhost serve --http 0` with `config` and `env`, in this process: its own host (container,
- * engine, store connections) and HTTP server, as a replica process has. The spawned process
- * loads the host's modules anew for each replica (1-1.5 s of CPU to start, more for each
- * module it loads lazily at its first requests), which the scenarios that never stop a
- * process need not pay; the ones that kill a replica (SIGKILL) spawn real processes, and
- * cli.test.ts and the serve tests test the CLI itself. Access tokens come from
- * TOOLHOST_ACCESS_TOKENS in `env`, as the CLI takes them.
+ * engine, store connections) and HTTP server, as a replica process has. A spawned process
+ * (spawnHttpHost) loads the host's modules anew for each host (1-1.5 s of CPU to start, more
+ * for each module it loads lazily at its first requests), which tests of what a listening
+ * server does need not pay. Tests of the process itself spawn it: signals, a replica killed
+ * (SIGKILL), start-up, what the CLI reads from its environment, an event loop measured apart
+ * from the test's. Access tokens come from TOOLHOST_ACCESS_TOKENS in `env`, as the CLI takes them.
  */
-export async function serveReplica(config: HostConfig, env: Record<string, string>): Promise<ServedReplica> {
+export async function serveHttpHost(
+  config: HostConfig,
+  env: Record<string, string>,
+): Promise<ServedHttpHost> {
   let logs = '';
   const logger = createLogger(
     'info',
