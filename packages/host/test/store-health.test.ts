@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { HostConfig } from '../src/config/host-config.js';
 import { type RedisCluster, type RedisServer, startRedisCluster, startRedisServer } from './redis-server.js';
-import { type HttpHostProcess, spawnHttpHost } from './support.js';
+import { type HttpReplica, type ServedHttpHost, serveHttpHost } from './served-http-host.js';
 
 // What an operator sees of a shared store that fails without closing its connections: a
 // frozen Redis (SIGSTOP: connected, answering nothing), a Redis Cluster master that dies, the
@@ -10,7 +10,6 @@ import { type HttpHostProcess, spawnHttpHost } from './support.js';
 const env = {
   TOOLHOST_TOKEN_KEY: 'token-encryption-key-for-store-health',
   ECHO_KEY: 'echo-static-key',
-  TOOLHOST_LOG_FORMAT: 'json',
 };
 const config = (store: HostConfig['store']): HostConfig => ({
   plugins: ['toolhost-plugin-echo'],
@@ -18,16 +17,13 @@ const config = (store: HostConfig['store']): HostConfig => ({
   store,
 });
 
-const hosts: HttpHostProcess[] = [];
+const hosts: ServedHttpHost[] = [];
 afterEach(async () => {
-  for (const h of hosts.splice(0)) {
-    h.child.kill('SIGTERM');
-    await h.exited;
-  }
+  await Promise.all(hosts.splice(0).map((h) => h.close()));
 });
 
 /** /readyz's status and the gauge, polled until `want` or `ms` pass. */
-async function seen(host: HttpHostProcess, want: 200 | 503, ms: number): Promise<[number, string]> {
+async function seen(host: HttpReplica, want: 200 | 503, ms: number): Promise<[number, string]> {
   const base = new URL(host.url).origin;
   const deadline = Date.now() + ms;
   for (;;) {
@@ -40,7 +36,7 @@ async function seen(host: HttpHostProcess, want: 200 | 503, ms: number): Promise
   }
 }
 
-const logged = (host: HttpHostProcess, msg: string) =>
+const logged = (host: HttpReplica, msg: string) =>
   host
     .logs()
     .split('\n')
@@ -59,7 +55,7 @@ describe('shared store health: a frozen Redis', () => {
   });
 
   it('turns /readyz 503, the gauge 0 and logs it within seconds of freezing, and back after', async () => {
-    const host = await spawnHttpHost(config({ redisUrl: redis.url, commandTimeoutMs: 5000 }), env);
+    const host = await serveHttpHost(config({ redisUrl: redis.url, commandTimeoutMs: 5000 }), env);
     hosts.push(host);
     expect(await seen(host, 200, 5000)).toEqual([200, '1']);
     redis.pause();
@@ -87,7 +83,7 @@ describe('shared store health: Redis Cluster', () => {
   });
 
   it('turns /readyz 503 and the gauge 0 when a master dies and its slots have no copy, and logs which', async () => {
-    const host = await spawnHttpHost(config({ cluster: cluster.seeds }), env);
+    const host = await serveHttpHost(config({ cluster: cluster.seeds }), env);
     hosts.push(host);
     expect(await seen(host, 200, 5000)).toEqual([200, '1']);
     const [, , victim] = cluster.nodes;
