@@ -24,6 +24,11 @@ const OPERATION_FIT: Record<NonNullable<RequestIntent['op']>, Partial<Record<Ope
   action: { action: 1, update: 0.5 },
   send: { send: 1, create: 0.5, action: 0.5, upsert: 0.3 },
 };
+// How well a tool that reads one item by its id serves a count (a list serves it at 0.8):
+// chosen on both parts of the real questions' tuning half.
+const COUNT_ONE = 0.4;
+// What is done to one item that exists, and so is named by its id.
+const ONE_EXISTING = new Set<RequestIntent['op']>(['get', 'read', 'update', 'replace', 'delete', 'action']);
 export const W = {
   parentHit: 0.4,
   implicit: 0.5,
@@ -41,6 +46,9 @@ export const W = {
   head: 0.3,
   ids: 0.4,
   several: 0.15,
+  // One item singled out ("get A record", "by id") against the list or batch beside its tool;
+  // as much as a batch is worth to several. Chosen on both parts of the real questions' tuning half.
+  one: 0.15,
   named: 0.1,
   byEmail: 0.05,
   parentOp: 0.5,
@@ -75,8 +83,10 @@ function withOperation(score: number, shape: ToolShape, intent: RequestIntent, o
   // An action's verb also says what kind of change it is: revoking deletes, granting creates.
   const kind = shape.actionVerb ? verbOperation(shape.actionVerb) : undefined;
   const fits = OPERATION_FIT[intent.op];
+  // Counting needs the collection: a tool that reads one item by its id counts nothing.
+  const oneItemRead = intent.op === 'count' && shape.op === 'get' && shape.item && !shape.batch;
   const fit = Math.max(
-    fits[shape.op] ?? 0,
+    oneItemRead ? COUNT_ONE : (fits[shape.op] ?? 0),
     kind ? (fits[kind] ?? 0) : 0,
     // Setting contacts' state ("mark them attended") changes them, whatever the path says.
     shape.setsState ? (fits.update ?? 0) : 0,
@@ -126,6 +136,10 @@ function withIds(score: number, shape: ToolShape, intent: RequestIntent): number
   if (shape.batch === intent.several || (intent.several && reads)) score += W.several;
   // Several ids named ("delete rec… and rec…") cannot go to a tool that takes one in its path.
   else if (intent.several && intent.ids.size > 0 && shape.item && !shape.batch) score -= W.several;
+  // One item asked for ("get a record", "by id"): a tool that takes one by its id in the path.
+  // Not to add one, which has no id yet ("add a collaborator").
+  if (intent.one && !intent.several && ONE_EXISTING.has(intent.op) && shape.item && !shape.batch && !reads)
+    score += W.one;
   if (intent.named && shape.item && intent.op !== 'list' && intent.op !== 'create') score += W.named;
   if (shape.idKind && intent.idKind) score += shape.idKind === intent.idKind ? W.idKind : 0;
   // A tool that takes people by email address is for a request that has or says one.
@@ -143,7 +157,8 @@ function withPlace(score: number, shape: ToolShape, intent: RequestIntent): numb
   // Asked to look without a verb that says list or one: "comments on record …" wants several,
   // "email 4242 draft" one.
   if (intent.op === 'read' || intent.op === 'get' || intent.op === 'list') {
-    const many = shape.head.some((t) => intent.plural.has(t));
+    // The verb's object in the singular ("retrieve A record") outweighs a plural said elsewhere.
+    const many = !intent.one && shape.head.some((t) => intent.plural.has(t));
     const one = shape.head.some((t) => intent.singular.has(t) && !intent.plural.has(t));
     if ((shape.op === 'list' || shape.op === 'search') && many) score += W.number;
     else if (shape.item && shape.op === 'get' && one && !many) score += W.number;

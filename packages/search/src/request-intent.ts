@@ -24,6 +24,11 @@ export interface RequestIntent {
   parentStems: Set<string>;
   /** The request says several items (a batch, a number of them, a list of ids). */
   several: boolean;
+  /**
+   * The request says one item: the verb's object in the singular after a word that singles it
+   * out ("get A record", "delete THIS field", "a SINGLE row"), or "an id" / "by id".
+   */
+  one: boolean;
   /** Identifier shapes found in the request. */
   ids: Set<IdShape>;
   /** Some token looks like an identifier (digits in it): one object is named. */
@@ -72,7 +77,7 @@ verbs(
   'delete remove drop erase purge destroy uninstall deprovision archive unlink detach kick discard revoke ' +
     'kill nuke wipe trash scrap zap',
 );
-verbs('send', 'send track fire push report record log note notify emit publish tell');
+verbs('send', 'send track fire trigger push report record log note notify emit publish tell');
 verbs('link', 'link attach associate connect tie');
 
 // Words that are nouns as often as verbs (an audit log, an email draft, a report): verbs only
@@ -133,6 +138,16 @@ const QUESTION =
 // Question forms that ask for a list ("what campaigns do we have", "which bases exist").
 const LIST_QUESTION =
   /\b(what|which)\b[^?]*\b(do|does|did|have|has)\s+(i|we|you|they|it|our|my)\b[^?]*\b(have|got|own|exist)\b|\b(what|which)\b[^?]*\b(exist|are there|are set up|are installed|are in)\b|\b(we|i)\s+(have|own|got)\b/i;
+// Words that count or gather what follows "of" rather than own it: "a LIST of the tables",
+// "the NUMBER of records", "a BUNCH of rows" are about the tables and the records.
+const AMOUNT_NOUNS = new Set(
+  'list lists number count total set lot lots bunch couple batch few all each any'.split(' '),
+);
+// Words that single out one item before its noun: "get A record", "THIS field", "ONE SPECIFIC row".
+const ONE = new Set('a an one single this that specific given particular individual'.split(' '));
+// "takes an id", "look it up by id": one item, named by its id.
+const ONE_ID = /\b(an|one|its|by|given|specific|single)\s+(\w+\s+)?id\b/i;
+const LIST_OF = /\b(a|the|full|complete|whole)\s+list\s+of\b/i;
 const COUNT = /\bhow many\b|\bnumber of\b|\bcounts?\b|\bhow much\b/i;
 const SEVERAL =
   /\b(several|multiple|many|both|together|bulk|batch|bunch|at once|in one (go|call|request|batch)|in a batch|these (two|three|four|five|\w+s)|a few)\b|\b([2-9]|\d\d+) [a-z][a-z -]*s\b/i;
@@ -238,6 +253,20 @@ function pluralObjectAfter(words: readonly string[], verbAt: number): boolean {
   return object !== undefined && /[^su]s$/.test(object) && stemmer(object) !== object;
 }
 
+/** Whether the verb's object is one item: singular, singled out by a determiner before it. */
+function singleObjectAfter(words: readonly string[], verbAt: number): boolean {
+  if (verbAt < 0) return false;
+  const after = words.slice(verbAt + 1, verbAt + 5);
+  const objectAt = after.findIndex((w) => PARENT_MARKERS.has(w) || (content(w) && !ONE.has(w)));
+  const object = after[objectAt];
+  return (
+    object !== undefined &&
+    !PARENT_MARKERS.has(object) &&
+    !(/[^su]s$/.test(object) && stemmer(object) !== object) &&
+    after.slice(0, objectAt).some((w) => ONE.has(w))
+  );
+}
+
 /** The terms of the words said in the plural and in the singular (the verb left out). */
 function numberOf(words: readonly string[], verbAt: number): { plural: Set<string>; singular: Set<string> } {
   const plural = new Set<string>();
@@ -260,6 +289,13 @@ function idKindOf(request: string, nameToken: boolean, withoutIds: string): Requ
   return BARE_NUMBER.test(withoutIds) ? 'internal' : undefined;
 }
 
+// A participle after a plural noun and before a preposition says which of them ("events DEFINED
+// in HubSpot", "records CREATED by a form"): a state of the objects, not the act of the tool
+// that defines or creates them.
+const POSTNOMINAL =
+  /\b([a-z]+[^su\W]s)\s+([a-z]{3,}ed)\s+(?=(in|by|on|at|from|for|with|under|within|inside)\b)/gi;
+const withoutModifiers = (text: string) => text.replace(POSTNOMINAL, '$1 ');
+
 const termsOf = (w: string) => [w, stemmer(w), ...processTerm(w)];
 
 /**
@@ -267,16 +303,27 @@ const termsOf = (w: string) => [w, stemmer(w), ...processTerm(w)];
  * object ("what is IN budget item 5 OF campaign …": the budget item is the object, the campaign
  * its parent).
  */
-function parentStemsOf(words: readonly string[]): Set<string> {
-  const marker = words.findIndex((w, i) => PARENT_MARKERS.has(w) && words.slice(0, i).some(content));
-  if (marker <= 0) return new Set();
-  const before = new Set(words.slice(0, marker).flatMap(termsOf));
-  return new Set(
-    words
-      .slice(marker + 1)
-      .flatMap(termsOf)
-      .filter((t) => !before.has(t)),
-  );
+function parentStemsOf(words: readonly string[], starts: ReadonlySet<number>): Set<string> {
+  // Each clause has its own object and parent: "… for single records: retrieve A RECORD keyed
+  // by field ids" is about a record, whatever the clause before it said.
+  const bounds = [...starts, words.length].sort((a, b) => a - b);
+  const parent: string[] = [];
+  const own = new Set<string>();
+  for (const [n, from] of bounds.slice(0, -1).entries()) {
+    const clause = words.slice(from, bounds[n + 1]);
+    // "a way TO get the tables": `to` before a verb starts what is to be done, not a place.
+    const marker = clause.findIndex(
+      (w, i) =>
+        PARENT_MARKERS.has(w) &&
+        !(w === 'to' && VERBS[clause[i + 1] ?? ''] !== undefined) &&
+        !(w === 'of' && AMOUNT_NOUNS.has(clause[i - 1] ?? '')) &&
+        clause.slice(0, i).some(content),
+    );
+    const split = marker <= 0 ? clause.length : marker;
+    for (const t of clause.slice(0, split).flatMap(termsOf)) own.add(t);
+    parent.push(...clause.slice(split + 1).flatMap(termsOf));
+  }
+  return new Set(parent.filter((t) => !own.has(t)));
 }
 
 export function requestIntent(request: string, prefixes: readonly string[]): RequestIntent {
@@ -294,7 +341,9 @@ export function requestIntent(request: string, prefixes: readonly string[]): Req
   let { op, verbAt } = operationOf(request, words, starts);
   const asked = LIST_QUESTION.test(request) || COUNT.test(request) || QUESTION.test(request);
   const pluralObject = pluralObjectAfter(words, verbAt);
-  if (op === 'get' && pluralObject) op = 'read';
+  // "get a list of the tables": what is got is a list.
+  if ((op === 'get' || op === 'read') && LIST_OF.test(text)) op = 'list';
+  else if (op === 'get' && pluralObject) op = 'read';
   const verb = verbAt >= 0 ? words[verbAt]! : undefined;
   const verbTerms = new Set(
     verb && !words.some((w, i) => i !== verbAt && w === verb)
@@ -302,7 +351,7 @@ export function requestIntent(request: string, prefixes: readonly string[]): Req
       : [],
   );
   const sense = verb ? VERB_SENSE[verb] : undefined;
-  const searched = sense ? text.replace(new RegExp(`\\b${verb}\\b`, 'i'), sense) : text;
+  const searched = withoutModifiers(sense ? text.replace(new RegExp(`\\b${verb}\\b`, 'i'), sense) : text);
   // A question that names no verb ("budget item 9 amount?") reads, and so, less surely, does a
   // bare noun phrase ("email 4242 draft").
   const implicit = op === undefined && !request.trim().endsWith('?');
@@ -317,13 +366,14 @@ export function requestIntent(request: string, prefixes: readonly string[]): Req
     ...numberOf(words, verbAt),
     stems: new Set(words.flatMap(termsOf)),
     verbTerms,
-    parentStems: parentStemsOf(words),
+    parentStems: parentStemsOf(words, starts),
     several:
       SEVERAL.test(request) ||
       // "remove rows …", "update the contacts": changing a plural object changes several.
       (pluralObject && (op === 'delete' || op === 'update' || op === 'replace')) ||
       ID_LIST.test(request) ||
       (ids.size > 0 && /\band\b/.test(request) && countIds(request) > 1),
+    one: singleObjectAfter(words, verbAt) || (!pluralObject && ONE_ID.test(request)),
     ids,
     named,
     text: searched,

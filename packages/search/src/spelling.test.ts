@@ -11,6 +11,7 @@ describe('SpellingFixer', () => {
     'record',
     'roll',
     'poll',
+    'define',
   ]);
 
   it('corrects a letter missing, extra, wrong or two swapped, adding the fix at the end', () => {
@@ -24,5 +25,10 @@ describe('SpellingFixer', () => {
     expect(fixer.correct('delete the table')).toBe('delete the table');
     expect(fixer.correct('roll back these')).toBe('roll back these');
     expect(fixer.correct('globex')).toBe('globex');
+  });
+
+  it('leaves an inflected catalog word alone: corrected, it would count twice', () => {
+    expect(fixer.correct('events defined in the account')).toBe('events defined in the account');
+    expect(fixer.correct('defne an event')).toBe('defne an event define');
   });
 });

@@ -16,11 +16,14 @@ function deletions(w: string): string[] {
  */
 export class SpellingFixer {
   private readonly words: ReadonlySet<string>;
+  /** The search terms of those words: a word whose term is one of them is an inflection, not a slip. */
+  private readonly terms: ReadonlySet<string>;
   /** A word with one letter left out → the catalog word it comes from. */
   private readonly byDeletion = new Map<string, string>();
 
   constructor(words: Iterable<string>) {
     this.words = new Set(words);
+    this.terms = new Set([...this.words].flatMap((w) => processTerm(w)));
     for (const w of this.words) {
       if (w.length < 4) continue;
       for (const d of deletions(w)) if (!this.byDeletion.has(d)) this.byDeletion.set(d, w);
@@ -36,7 +39,9 @@ export class SpellingFixer {
     const fixes: string[] = [];
     for (const [word] of query.matchAll(/\b[a-z]{5,}\b/gi)) {
       const w = word.toLowerCase();
-      if (this.words.has(w) || processTerm(w).length === 0) continue;
+      const terms = processTerm(w);
+      // "defined" is "define" inflected: corrected, the word would count twice.
+      if (this.words.has(w) || terms.length === 0 || terms.every((t) => this.terms.has(t))) continue;
       const fix = this.fix(w);
       if (fix) fixes.push(fix);
     }

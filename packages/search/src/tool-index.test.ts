@@ -537,3 +537,57 @@ describe('ToolIndex beside another product’s tools', () => {
     expect(names('list databases').slice(0, 2)).toEqual(['DemoApi.ListBases', 'Storage.ListDatabases']);
   });
 });
+
+describe('ToolIndex telling a tool from its siblings', () => {
+  const siblings = new ToolIndex([
+    endpoint(
+      'ListRecords',
+      'GET',
+      '/{baseId}/{tableIdOrName}',
+      'Demo: list records (rows) of a table, with filter formula, sort and paging.',
+    ),
+    endpoint(
+      'GetRecord',
+      'GET',
+      '/{baseId}/{tableIdOrName}/{recordId}',
+      'Demo: get one record (row) of a table by id.',
+    ),
+    endpoint(
+      'ListTables',
+      'GET',
+      '/meta/bases/{baseId}/tables',
+      "Demo: list a base's tables with their fields.",
+    ),
+    endpoint(
+      'SendEvent',
+      'POST',
+      '/events/send',
+      'Demo: send (track) one custom event occurrence for a contact.',
+    ),
+    endpoint(
+      'DefineEvent',
+      'POST',
+      '/events/definitions',
+      'Demo: define a new custom event, with its properties.',
+    ),
+  ]);
+  const first = (query: string) => siblings.search(query)[0]?.name;
+
+  it('lists where "a list of" is what is got, the object being what the list is of', () => {
+    expect(first('is there a way to get a list of all tables for a user?')).toBe('DemoApi.ListTables');
+  });
+
+  it('reads one record where one is singled out, even beside a plural said elsewhere', () => {
+    expect(first('field ids for many records: retrieve a record keyed by field ids')).toBe(
+      'DemoApi.GetRecord',
+    );
+  });
+
+  it('counts with the list, not with the tool that reads one by id', () => {
+    expect(first('total record count of a table')).toBe('DemoApi.ListRecords');
+  });
+
+  it('sends the events a participle says were defined, rather than defining one', () => {
+    expect(first('trigger custom events defined in the account for a contact')).toBe('DemoApi.SendEvent');
+  });
+});

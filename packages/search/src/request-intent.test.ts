@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { requestIntent } from './request-intent.js';
+
+const intent = (request: string) => requestIntent(request, ['rec']);
+
+describe('requestIntent: one item or several', () => {
+  it('reads "a list of" as asking to list, whatever verb comes first', () => {
+    expect(intent('is there a way to get a list of all tables?').op).toBe('list');
+    expect(intent('get the table').op).toBe('get');
+  });
+
+  it('says one item where the verb’s object is singled out, or an id is', () => {
+    expect(intent('retrieve a record keyed by field ids').one).toBe(true);
+    expect(intent('delete this field').one).toBe(true);
+    expect(intent('remove the row by id').one).toBe(true);
+    expect(intent('retrieve records keyed by field ids').one).toBe(false);
+    expect(intent('find events with an external id').one).toBe(false);
+    expect(intent('list records').one).toBe(false);
+  });
+});
+
+describe('requestIntent: what is the object’s parent', () => {
+  it('does not read "to" before a verb, nor "of" after a list or a number, as a parent', () => {
+    expect([...intent('is there a way to get a list of all tables for a user?').parentStems]).toEqual([
+      'user',
+    ]);
+    expect(intent('count the number of records').parentStems.size).toBe(0);
+    expect(intent('remove a field from the table').parentStems.has('tabl')).toBe(true);
+  });
+
+  it('ends a parent with its clause', () => {
+    const read = intent('field ids for single records: retrieve a record keyed by field ids');
+    expect(read.parentStems.has('singl')).toBe(true);
+    expect(read.parentStems.has('retriev')).toBe(false);
+  });
+});
+
+describe('requestIntent: words searched', () => {
+  it('drops a participle that says which objects ("events defined in …"), not what to do', () => {
+    expect(intent('trigger custom events defined in HubSpot').text).not.toMatch(/defined/);
+    expect(intent('trigger custom events defined in HubSpot').op).toBe('send');
+    expect(intent('define custom events in HubSpot').text).toMatch(/define/);
+  });
+});
