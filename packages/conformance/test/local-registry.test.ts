@@ -5,7 +5,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { npm, npmAsync, packedWorkspace, publishedPackages, root } from './pack-workspace.js';
+import { npm, npmAsync, packedWorkspace, publishedPackages, root, tsc } from './pack-workspace.js';
 
 // Every package published to a registry on loopback (Verdaccio), then installed from it as
 // users install MCP servers: `npm i -g` and `npx`, in empty directories. Only the @toolhost
@@ -124,13 +124,24 @@ describe('installed from a registry', () => {
           name: string;
           version: string;
         };
-        const published = (await npmAsync(['view', name, 'version', '--userconfig', npmrc], tmpdir())).trim();
-        expect(published, name).toBe(version);
+        // The registry's document for the name, as npm reads it (`npm view <name> version` prints
+        // the version `latest` names), and the tarball it points to.
+        const res = await fetch(new URL(name.replace('/', '%2f'), registryUrl));
+        expect(res.status, name).toBe(200);
+        const doc = (await res.json()) as {
+          'dist-tags': Record<string, string>;
+          versions: Record<string, { version: string; dist: { tarball: string } }>;
+        };
+        expect(doc['dist-tags'].latest, name).toBe(version);
+        expect(doc.versions[version]?.version, name).toBe(version);
+        const tarball = await fetch(doc.versions[version]!.dist.tarball);
+        expect(tarball.status, name).toBe(200);
+        await tarball.arrayBuffer();
       }),
     );
   });
 
-  it('npm i -g in an empty directory, then the tools listed from another', () => {
+  it('npm i -g in an empty directory, then the tools listed from another, and the host’s types compile in a program that embeds it', () => {
     const prefix = mkdtempSync(join(tmpdir(), 'toolhost-global-'));
     npm(
       [
@@ -154,6 +165,41 @@ describe('installed from a registry', () => {
     );
     expect(listed).toContain('CrmEventsApi.ListEventTypes (read-only)');
     expect(listed).toMatch(/^12 tools$/m);
+
+    // The host's and the engine's published types, as an embedding runtime compiles against
+    // them (a Node program, so with Node's types), every declaration file checked: the engine's
+    // through the host's, as npm installed it beside the host's other dependencies.
+    const lib = join(prefix, 'lib');
+    writeFileSync(
+      join(lib, 'embed.ts'),
+      [
+        "import { createHost, HostServices, type Host, type HostOptions } from '@toolhost/host';",
+        "type HttpSender = NonNullable<HostOptions['httpSender']>;",
+        'export const token = HostServices.httpSender;',
+        'export async function embed(sender: HttpSender): Promise<Host> {',
+        "  return createHost({ plugins: ['@toolhost/plugin-crm-events'] }, { httpSender: sender });",
+        '}',
+      ].join('\n'),
+    );
+    writeFileSync(
+      join(lib, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          target: 'ES2022',
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          strict: true,
+          noEmit: true,
+          skipLibCheck: false,
+          types: ['node'],
+          typeRoots: [join(root, 'node_modules', '@types')],
+        },
+        files: ['embed.ts'],
+      }),
+    );
+    const out = tsc(lib, ['--listFiles']).split('\n');
+    expect(out.filter((line) => line && !line.startsWith('/'))).toEqual([]);
+    expect(out).toContainEqual(expect.stringMatching(/\/@toolhost\/engine\/dist\/index\.d\.ts$/));
   }, 240_000);
 
   it('npx -y @toolhost/server, as the registry entry runs it, serves all five tool sets from an empty directory', () => {

@@ -1,6 +1,7 @@
 import { execFile, execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { inject } from 'vitest';
@@ -9,6 +10,22 @@ const execFileAsync = promisify(execFile);
 
 /** The repository's root. */
 export const root = fileURLToPath(new URL('../../../', import.meta.url));
+
+// TypeScript 7 exports no `bin/tsc` subpath: the command is found beside its package.json.
+const typescript = join(
+  dirname(createRequire(join(root, 'package.json')).resolve('typescript/package.json')),
+  'bin',
+  'tsc',
+);
+
+/** What tsc prints for the project in `dir`: its errors (nothing when it compiles), or what `options` ask for. */
+export function tsc(dir: string, options: readonly string[] = []): string {
+  try {
+    return execFileSync(process.execPath, [typescript, '-p', dir, ...options], { encoding: 'utf8' });
+  } catch (e) {
+    return (e as { stdout: string }).stdout;
+  }
+}
 
 /** The directory names under packages/ of every package the release publishes (not `private`). */
 export function publishedPackages(): string[] {

@@ -1,36 +1,20 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { npm, packedWorkspace, publishedPackages, root } from './pack-workspace.js';
+import { packedWorkspace, publishedPackages, root, tsc } from './pack-workspace.js';
 
 // The packages as consumers get them: packed with pnpm (workspace ranges written out), then
-// unpacked into a project that has nothing else installed.
+// unpacked into a project that has nothing else installed. Installed with npm, from a registry
+// the same tarballs are published to, in local-registry.test.ts.
 // The library packages; @toolhost/server, a command with dependencies only, is checked on its own below.
 const PUBLISHED = publishedPackages().filter((p) => p !== 'server');
 const PLUGINS = PUBLISHED.filter((p) => p.startsWith('plugin-'));
-// TypeScript 7 exports no `bin/tsc` subpath: the command is found beside its package.json.
-const typescript = join(
-  dirname(createRequire(join(root, 'package.json')).resolve('typescript/package.json')),
-  'bin',
-  'tsc',
-);
 
 let tarballs: Record<string, string>;
 let consumer: string;
-
-/** What tsc reports for the project in `dir` (empty when it compiles). */
-function typeErrors(dir: string): string {
-  try {
-    execFileSync(process.execPath, [typescript, '-p', dir], { encoding: 'utf8' });
-    return '';
-  } catch (e) {
-    return (e as { stdout: string }).stdout;
-  }
-}
 
 function unpack(tarball: string, into: string): void {
   mkdirSync(into, { recursive: true });
@@ -136,76 +120,6 @@ describe('published packages', () => {
         files: ['consumer.ts'],
       }),
     );
-    expect(typeErrors(consumer)).toBe('');
+    expect(tsc(consumer)).toBe('');
   });
-});
-
-describe('a global install', () => {
-  it('lists the tools of the plugin installed beside the host, from any directory', () => {
-    // npm's global layout, from the tarballs: <prefix>/lib/node_modules/<package>, and the
-    // command in <prefix>/bin. The third-party dependencies come from the run's mirror (npmEnv).
-    const prefix = mkdtempSync(join(tmpdir(), 'toolhost-global-'));
-    npm(
-      [
-        'install',
-        '--global',
-        '--prefix',
-        prefix,
-        '--loglevel=error',
-        ...[
-          'core',
-          'engine',
-          'search',
-          'authorization-server',
-          'redis-store',
-          'credentials',
-          'write-safety',
-          'front-door',
-          'host',
-          'plugin-crm-events',
-        ].map((p) => tarballs[p]!),
-      ],
-      prefix,
-    );
-    const elsewhere = mkdtempSync(join(tmpdir(), 'toolhost-anywhere-'));
-    const listed = execFileSync(join(prefix, 'bin', 'toolhost'), ['list'], {
-      cwd: elsewhere,
-      encoding: 'utf8',
-      env: { PATH: process.env.PATH ?? '', HOME: elsewhere },
-    });
-    expect(listed).toContain('CrmEventsApi.ListEventTypes (read-only)');
-    expect(listed).toMatch(/^12 tools$/m);
-
-    // The host's and the engine's published types, as an embedding runtime compiles against
-    // them (a Node program, so with Node's types), every declaration file checked.
-    const lib = join(prefix, 'lib');
-    writeFileSync(
-      join(lib, 'embed.ts'),
-      [
-        "import { createHost, HostServices, type Host } from '@toolhost/host';",
-        "import type { HttpSender } from '@toolhost/engine';",
-        'export const token = HostServices.httpSender;',
-        'export async function embed(sender: HttpSender): Promise<Host> {',
-        "  return createHost({ plugins: ['@toolhost/plugin-crm-events'] }, { httpSender: sender });",
-        '}',
-      ].join('\n'),
-    );
-    writeFileSync(
-      join(lib, 'tsconfig.json'),
-      JSON.stringify({
-        compilerOptions: {
-          target: 'ES2022',
-          module: 'NodeNext',
-          moduleResolution: 'NodeNext',
-          strict: true,
-          noEmit: true,
-          skipLibCheck: false,
-          types: ['node'],
-          typeRoots: [join(root, 'node_modules', '@types')],
-        },
-        files: ['embed.ts'],
-      }),
-    );
-    expect(typeErrors(lib)).toBe('');
-  }, 240_000);
 });
