@@ -15,7 +15,7 @@ const docs = [
 const mini = new MiniSearch<{ id: number; text: string }>({ fields: ['text'] });
 mini.addAll(docs.map(([, text], id) => ({ id, text })));
 const vocabulary = new SetVocabulary(
-  new TermPostings(mini, { text: 1 }, { k: 1.2, b: 0.75, d: 0.5 }),
+  new TermPostings(mini, { text: 1 }, { k: 1.2, b: 0.75, d: 0.5 }).documents(),
   docs.map(([set]) => set),
 );
 

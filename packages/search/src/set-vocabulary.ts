@@ -1,11 +1,10 @@
-import type { TermPostings } from './term-postings.js';
-
 /**
  * How much of a request's vocabulary each tool set speaks, as resource selection in federated
  * search does it: a request about a product uses several of its words ("records" of a "table"
  * "filtered by formula" in a "view"), where a tool set that shares one of them by chance (DNS
  * "records") speaks few. Each term counts by its rarity among all tools and by the share of the
- * set's tools that use it.
+ * set's tools that use it. Built over the words of the tools' text, or over the objects they act
+ * on (their shapes' heads), which a set's boilerplate words do not reach.
  */
 // Tools added to each set's size before its share of a term is taken: two tools of two that say
 // "record" are weaker evidence of a records product than thirty of ninety.
@@ -17,11 +16,16 @@ export class SetVocabulary {
   private readonly idf = new Map<string, number>();
   private readonly sizes = new Map<string, number>();
 
-  constructor(postings: TermPostings, setOf: readonly string[]) {
+  /**
+   * @param documents each term with the tools that use it (a tool may repeat), e.g. the text
+   *   index's postings (`TermPostings#documents`)
+   * @param setOf each tool's tool set, by the tool's index
+   */
+  constructor(documents: Iterable<[string, Iterable<ArrayLike<number>>]>, setOf: readonly string[]) {
     for (const set of setOf) this.sizes.set(set, (this.sizes.get(set) ?? 0) + 1);
-    for (const [term, lists] of postings.documents()) {
+    for (const [term, lists] of documents) {
       const docs = new Set<number>();
-      for (const list of lists) for (const d of list) docs.add(d);
+      for (const list of lists) for (let i = 0; i < list.length; i += 1) docs.add(list[i]!);
       const counts = new Map<string, number>();
       for (const d of docs) counts.set(setOf[d]!, (counts.get(setOf[d]!) ?? 0) + 1);
       this.bySet.set(term, counts);

@@ -591,3 +591,50 @@ describe('ToolIndex telling a tool from its siblings', () => {
     expect(first('trigger custom events defined in the account for a contact')).toBe('DemoApi.SendEvent');
   });
 });
+
+describe('ToolIndex weighing which product acts on the objects a request names', () => {
+  const endpoint = (method: string, path: string) => ({ method, path, pathParams: [] });
+  const sheet = (name: string, description: string, method: string, path: string): SearchableTool => ({
+    ...tool(`SheetApi.${name}`, `Sheets: ${description}`, method === 'GET', ['record_id']),
+    endpoint: endpoint(method, path),
+  });
+  const host = (name: string, description: string, path: string): SearchableTool => ({
+    ...tool(`CloudHostApi.${name}`, description, true, ['query']),
+    endpoint: endpoint('GET', path),
+  });
+  const mixed = new ToolIndex([
+    sheet('ListSheetRecords', 'list records of a table.', 'GET', '/tables/{tableId}/records'),
+    sheet('GetSheetRecord', 'get one record of a table.', 'GET', '/tables/{tableId}/records/{recordId}'),
+    sheet(
+      'UpdateSheetRecord',
+      'update one record of a table.',
+      'PATCH',
+      '/tables/{tableId}/records/{recordId}',
+    ),
+    sheet(
+      'DeleteSheetRecord',
+      'delete one record of a table.',
+      'DELETE',
+      '/tables/{tableId}/records/{recordId}',
+    ),
+    {
+      ...host('ListDomainRecords', 'List the DNS records of a domain.', '/domains/{name}/records'),
+      inputSchema: { type: 'object', properties: {} },
+    },
+    host('ListDroplets', 'List the droplets matching a query, with their state.', '/droplets'),
+    host('ListFirewalls', 'List the firewalls matching a query, with their rules.', '/firewalls'),
+    host('ListVolumes', 'List the volumes matching a query, with their size.', '/volumes'),
+    host('ListImages', 'List the images matching a query, with their distribution.', '/images'),
+  ]);
+  const first = (query: string) => mixed.search(query)[0]?.name;
+
+  it('favours the tool set whose tools act on the object over one whose words the request shares', () => {
+    // Word by word the host's speaks more of the request ("query" is said by most of its tools);
+    // records are what the sheets' tools act on, and only one of the host's.
+    expect(first('query all records modified today')).toBe('SheetApi.ListSheetRecords');
+  });
+
+  it('is fair to either product: a request about the other one’s objects finds its tool', () => {
+    expect(first('query the records of a domain')).toBe('CloudHostApi.ListDomainRecords');
+  });
+});

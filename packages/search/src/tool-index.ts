@@ -67,6 +67,7 @@ export class ToolIndex {
   /** The text scores of the index's terms, per tool (see `TermPostings`). */
   private readonly text: TermPostings;
   private readonly setWords: SetVocabulary;
+  private readonly setObjects: SetVocabulary;
   private readonly shapes: readonly ToolShape[];
   private readonly prefixes: string[];
   /** The object an identifier shape names, from the parameters that take it (`rec` → record). */
@@ -125,10 +126,9 @@ export class ToolIndex {
       ),
     ]);
     this.text = new TermPostings(textIndex(tools, this.vendors), BOOST, BM25);
-    this.setWords = new SetVocabulary(
-      this.text,
-      tools.map((t) => t.toolSet),
-    );
+    const setOf = tools.map((t) => t.toolSet);
+    this.setWords = new SetVocabulary(this.text.documents(), setOf);
+    this.setObjects = new SetVocabulary(objectDocuments(this.shapes), setOf);
   }
 
   private note(id: number): string | undefined {
@@ -138,6 +138,16 @@ export class ToolIndex {
         siblingNote(this.tools, this.shapes, id, this.bySet.get(this.tools[id]!.toolSet) ?? []),
       );
     return this.notes.get(id);
+  }
+
+  /** Per tool set, what speaking the request's words and acting on its objects is worth. */
+  private setFit(terms: readonly string[], intent: RequestIntent): Map<string, number> {
+    const fit = new Map<string, number>();
+    for (const [set, f] of this.setWords.fit(terms)) fit.set(set, W.vocabulary * f);
+    // The objects named, not the verb: "update" is no object any set acts on more than another.
+    for (const [set, f] of this.setObjects.fit(terms.filter((t) => !intent.verbTerms.has(t))))
+      fit.set(set, (fit.get(set) ?? 0) + W.objects * f);
+    return fit;
   }
 
   /** The tools that best match `query`, best first; none for a query of common words only. */
@@ -181,7 +191,7 @@ export class ToolIndex {
     sameTextForTwins(text, this.shapes);
     const best = found[0]?.score ?? 0;
     if (text.size === 0 || (best === 0 && intent.ids.size === 0)) return [];
-    const setFit = this.setWords.fit(terms);
+    const setFit = this.setFit(terms, intent);
     const ranked = [...text]
       .map(([id, score]) => ({
         id,
@@ -191,7 +201,7 @@ export class ToolIndex {
           (identifiers.some((k) => this.paramKeys[id]!.has(k)) ? W.param : 0) +
           (methods.has(this.methods[id]!) ? W.method : 0) +
           (domain && this.tools[id]!.toolSet === domain ? W.domain : 0) +
-          W.vocabulary * (setFit.get(this.tools[id]!.toolSet) ?? 0),
+          (setFit.get(this.tools[id]!.toolSet) ?? 0),
       }))
       .sort((a, b) => b.score - a.score);
     return ranked.slice(0, limit).map((r) => {
@@ -304,6 +314,19 @@ function onlyReaders(
         );
       }),
   );
+}
+
+/** Each object noun with the tools that act on it (their shapes' heads). */
+function objectDocuments(shapes: readonly ToolShape[]): Map<string, number[][]> {
+  const docs = new Map<string, number[][]>();
+  shapes.forEach((shape, id) => {
+    for (const t of shape.head) {
+      const list = docs.get(t) ?? [[]];
+      docs.set(t, list);
+      list[0]!.push(id);
+    }
+  });
+  return docs;
 }
 
 /** The full-text index of the tools' names, descriptions, parameters and paths. */
