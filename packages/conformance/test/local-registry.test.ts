@@ -5,7 +5,15 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { npm, npmAsync, packedWorkspace, publishedPackages, root, tsc } from './pack-workspace.js';
+import {
+  npm,
+  npmAsync,
+  packedWorkspace,
+  publishedPackages,
+  root,
+  tsc,
+  writeProgram,
+} from './pack-workspace.js';
 
 // Every package published to a registry on loopback (Verdaccio), then installed from it as
 // users install MCP servers: `npm i -g` and `npx`, in empty directories. Only the @toolhost
@@ -170,8 +178,9 @@ describe('installed from a registry', () => {
     // them (a Node program, so with Node's types), every declaration file checked: the engine's
     // through the host's, as npm installed it beside the host's other dependencies.
     const lib = join(prefix, 'lib');
-    writeFileSync(
-      join(lib, 'embed.ts'),
+    writeProgram(
+      lib,
+      'embed.ts',
       [
         "import { createHost, HostServices, type Host, type HostOptions } from '@toolhost/host';",
         "type HttpSender = NonNullable<HostOptions['httpSender']>;",
@@ -180,22 +189,7 @@ describe('installed from a registry', () => {
         "  return createHost({ plugins: ['@toolhost/plugin-crm-events'] }, { httpSender: sender });",
         '}',
       ].join('\n'),
-    );
-    writeFileSync(
-      join(lib, 'tsconfig.json'),
-      JSON.stringify({
-        compilerOptions: {
-          target: 'ES2022',
-          module: 'NodeNext',
-          moduleResolution: 'NodeNext',
-          strict: true,
-          noEmit: true,
-          skipLibCheck: false,
-          types: ['node'],
-          typeRoots: [join(root, 'node_modules', '@types')],
-        },
-        files: ['embed.ts'],
-      }),
+      { types: ['node'], typeRoots: [join(root, 'node_modules', '@types')] },
     );
     const out = tsc(lib, ['--listFiles']).split('\n');
     expect(out.filter((line) => line && !line.startsWith('/'))).toEqual([]);

@@ -27,6 +27,29 @@ export function tsc(dir: string, options: readonly string[] = []): string {
   }
 }
 
+/**
+ * A one-file program in `dir` compiled as a consumer's is: NodeNext, strict, every declaration
+ * file checked, with `options` beside those.
+ */
+export function writeProgram(dir: string, file: string, source: string, options: object): void {
+  writeFileSync(join(dir, file), source);
+  writeFileSync(
+    join(dir, 'tsconfig.json'),
+    JSON.stringify({
+      compilerOptions: {
+        target: 'ES2022',
+        module: 'NodeNext',
+        moduleResolution: 'NodeNext',
+        strict: true,
+        noEmit: true,
+        skipLibCheck: false,
+        ...options,
+      },
+      files: [file],
+    }),
+  );
+}
+
 /** The directory names under packages/ of every package the release publishes (not `private`). */
 export function publishedPackages(): string[] {
   return readdirSync(join(root, 'packages'))

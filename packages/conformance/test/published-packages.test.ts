@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { packedWorkspace, publishedPackages, root, tsc } from './pack-workspace.js';
+import { packedWorkspace, publishedPackages, root, tsc, writeProgram } from './pack-workspace.js';
 
 // The packages as consumers get them: packed with pnpm (workspace ranges written out), then
 // unpacked into a project that has nothing else installed. Installed with npm, from a registry
@@ -103,23 +103,7 @@ describe('published packages', () => {
       `export const theirs: ToolPlugin[] = [${PLUGINS.map((_, i) => `plugin${i}`).join(', ')}];`,
       `export const modules = [${PLUGINS.map((_, i) => `all${i}`).join(', ')}];`,
     ].join('\n');
-    writeFileSync(join(consumer, 'consumer.ts'), source);
-    writeFileSync(
-      join(consumer, 'tsconfig.json'),
-      JSON.stringify({
-        compilerOptions: {
-          target: 'ES2022',
-          module: 'NodeNext',
-          moduleResolution: 'NodeNext',
-          strict: true,
-          noEmit: true,
-          skipLibCheck: false,
-          types: [],
-          lib: ['ES2023'],
-        },
-        files: ['consumer.ts'],
-      }),
-    );
+    writeProgram(consumer, 'consumer.ts', source, { types: [], lib: ['ES2023'] });
     expect(tsc(consumer)).toBe('');
   });
 });
