@@ -37,12 +37,16 @@ const isNode = (value: unknown): value is Node =>
 
 const FUNCTIONS = new Set(['FunctionDeclaration', 'FunctionExpression', 'ArrowFunctionExpression']);
 
-/** The text a function is known by: its own name, its method's or property's key, its variable's. */
-function nameOf(fn: Node, parent: Node | undefined, text: string): string {
-  const named =
-    (fn.id as Node | null) ?? (parent?.type === 'VariableDeclarator' ? (parent.id as Node) : undefined);
-  const key = parent && 'key' in parent && parent.value === fn ? (parent.key as Node) : undefined;
-  const node = named ?? key;
+/** The method or property whose value `fn` is: its key names the function and starts its signature. */
+const memberOf = (fn: Node, parent: Node | undefined) =>
+  parent && 'key' in parent && parent.value === fn ? parent : undefined;
+
+/** The text a function is known by: its own name, its member's key, its variable's. */
+function nameOf(fn: Node, parent: Node | undefined, member: Node | undefined, text: string): string {
+  const node =
+    (fn.id as Node | null) ??
+    (parent?.type === 'VariableDeclarator' ? (parent.id as Node) : undefined) ??
+    (member?.key as Node | undefined);
   return node ? text.slice(node.start, node.end) : '(anonymous)';
 }
 
@@ -66,11 +70,11 @@ function longFunctions(file: string, text: string): string[] {
   const found: string[] = [];
   const visit = (node: Node, parent: Node | undefined) => {
     if (FUNCTIONS.has(node.type) && node.body) {
-      const owner = parent && 'key' in parent && parent.value === node ? parent : node;
-      const first = lineOf(owner.start);
+      const member = memberOf(node, parent);
+      const first = lineOf((member ?? node).start);
       const lines = lineOf(node.end) - first + 1;
       if (lines > MAX_FUNCTION_LINES)
-        found.push(`${file}:${first + 1} ${nameOf(node, parent, text)} (${lines})`);
+        found.push(`${file}:${first + 1} ${nameOf(node, parent, member, text)} (${lines})`);
     }
     for (const value of Object.values(node)) {
       if (Array.isArray(value)) for (const item of value) if (isNode(item)) visit(item, node);
