@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { type RequestPreview, ToolError, type ToolOutcome } from '@toolhost/core';
 import type { DispatchResult, PreparedRequest, ToolEngine } from '@toolhost/engine';
 import { CONFIRMED_CALL_TTL_MS } from './confirmed-call-ttl.js';
@@ -99,6 +100,8 @@ export class WriteSafety<Wait = unknown> {
 
   /** The request a call would send, validated as the call would be, and kept for `apply`. */
   async preview(name: string, args: unknown, userId: string): Promise<PreviewOutcome> {
+    // Built in a turn of its own, not in the one that read and parsed the request: see create.
+    await nextTurn();
     const prepared = this.engine.prepare(name, args);
     if (prepared.kind === 'outcome') return prepared.outcome;
     try {
