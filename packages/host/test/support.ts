@@ -191,15 +191,53 @@ export async function spawnHttpHost(
   return { url, child, logs: () => logs, exited };
 }
 
-/**
- * A spawned host's longest event-loop delay since the last read, in seconds (Node's
- * monitorEventLoopDelay through /metrics, which resets it on each read): measured inside the
- * host, so a machine loaded by other work, which stretches probes' round trips (test process,
- * fake upstream, scheduler), does not count against it.
- */
-export async function longestEventLoopDelay(host: { url: string }): Promise<number> {
+/** A spawned host's longest event-loop delay since the last read, in seconds (/metrics resets it). */
+async function eventLoopDelayMax(host: { url: string }): Promise<number> {
   const text = await (await fetch(new URL('/metrics', host.url))).text();
   const value = /^nodejs_eventloop_lag_max_seconds (\S+)$/m.exec(text)?.[1];
   expect(value, 'nodejs_eventloop_lag_max_seconds in /metrics').toBeDefined();
   return Number(value);
+}
+
+/** A thread's time on a CPU and waiting in a run queue for one, in ns (Linux's schedstat). */
+function scheduled(pid: number): { running: number; waiting: number } | undefined {
+  try {
+    const [running, waiting] = readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ').map(Number);
+    return Number.isFinite(running) && Number.isFinite(waiting)
+      ? { running: running!, waiting: waiting! }
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export interface EventLoopHold {
+  /** The longest event-loop delay, s, as the host's clock saw it. */
+  delay: number;
+  /** The share of its runnable time the host's main thread was on a CPU (1 where unknown). */
+  share: number;
+  /** The longest hold of the host's own: the delay less the time it waited for a CPU. */
+  hold: number;
+}
+
+/**
+ * Measures a spawned host's longest hold on its event loop over some work: Node's
+ * monitorEventLoopDelay, read inside the host through /metrics, so that the probes' round
+ * trips (test process, fake upstream) do not count. A turn also lasts while the scheduler runs
+ * other processes: on a machine loaded by other work, a 50 ms turn of the host's can take a
+ * second of its clock. Where Linux tells (its main thread's schedstat), the delay is scaled by
+ * the share of the host's runnable time it was on a CPU, which measures the host's own work.
+ */
+export async function startEventLoopHold(host: HttpHostProcess): Promise<() => Promise<EventLoopHold>> {
+  await eventLoopDelayMax(host);
+  const pid = host.child.pid;
+  const before = pid === undefined ? undefined : scheduled(pid);
+  return async () => {
+    const delay = await eventLoopDelayMax(host);
+    const after = pid === undefined ? undefined : scheduled(pid);
+    const running = before && after ? after.running - before.running : 0;
+    const waiting = before && after ? after.waiting - before.waiting : 0;
+    const share = running > 0 ? running / (running + waiting) : 1;
+    return { delay, share, hold: delay * share };
+  };
 }
