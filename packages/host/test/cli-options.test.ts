@@ -205,7 +205,8 @@ describe('commands a new user reaches for', () => {
     child.stderr.on('data', (c: Buffer) => {
       stderr += c.toString();
     });
-    await expect.poll(() => stderr, { timeout: 10_000 }).toContain('serving on stdio');
+    // A wait for the start, not a bound on it: a start takes seconds on 2 cores others load.
+    await expect.poll(() => stderr, { timeout: 30_000 }).toContain('serving on stdio');
     child.kill('SIGTERM');
     await new Promise((resolve) => child.on('close', resolve));
     expect(stderr).toContain('secret ECHO_KEY missing for EchoApi');
@@ -236,7 +237,7 @@ describe('commands a new user reaches for', () => {
     child.stderr.on('data', (c: Buffer) => {
       stderr += c.toString();
     });
-    await expect.poll(() => stderr, { timeout: 10_000 }).toContain('serving on stdio');
+    await expect.poll(() => stderr, { timeout: 30_000 }).toContain('serving on stdio');
     child.kill('SIGTERM');
     await new Promise((resolve) => child.on('close', resolve));
     const warnings = stderr
