@@ -51,3 +51,50 @@ describe('the real questions evaluation set', () => {
     expect(held / questions.length).toBeLessThan(0.6);
   });
 });
+
+/**
+ * A second set, collected later from other public threads for tuning the ranking without
+ * touching the first set's held-out half; frozen before any ranking change was judged on it.
+ */
+interface TuningQuestion extends Omit<RealQuestion, 'half'> {
+  half: 'tuning';
+}
+
+const more = read<TuningQuestion[]>('../eval/real-questions-more.json');
+
+/** An address compared without scheme, case, query, fragment or trailing slash. */
+const address = (url: string) =>
+  url
+    .toLowerCase()
+    .replace(/^https?:\/\/(www\.)?/, '')
+    .replace(/[?#].*$/, '')
+    .replace(/\/+$/, '');
+
+describe('the second, tuning set of real questions', () => {
+  it('holds at least 120 questions, each asked once, at a public address, all for tuning', () => {
+    expect(more.length).toBeGreaterThanOrEqual(120);
+    expect(new Set(more.map((q) => q.id)).size).toBe(more.length);
+    expect(new Set(more.map((q) => address(q.source))).size).toBe(more.length);
+    for (const q of more) {
+      expect(q.source, q.id).toMatch(/^https:\/\/[^\s]+$/);
+      expect(q.question.trim().length, q.id).toBeGreaterThan(10);
+      expect(q.half, q.id).toBe('tuning');
+    }
+  });
+
+  it('labels every question with tools that exist, at least one each', () => {
+    for (const q of more) {
+      expect(q.tools.length, q.id).toBeGreaterThan(0);
+      for (const tool of q.tools) expect(toolNames, `${q.id}: ${tool}`).toContain(tool);
+    }
+  });
+
+  it('shares no thread with the first set (counted, so no held-out question is shown)', () => {
+    const ids = new Set(questions.map((q) => q.id.toLowerCase().replace('!', '#')));
+    const sources = new Set(questions.map((q) => address(q.source)));
+    const shared = more.filter(
+      (q) => ids.has(q.id.toLowerCase().replace('!', '#')) || sources.has(address(q.source)),
+    ).length;
+    expect(shared).toBe(0);
+  });
+});
