@@ -1,22 +1,24 @@
-// pnpm -F @toolhost/bench tune:real [--part a|b|open] [--quiet] [--held-out]
+// pnpm -F @toolhost/bench tune:real [--part a|b|open|more] [--set more] [--quiet] [--held-out]
 //
 // Tuning loop for the ranking on the questions people asked (@toolhost/search's
 // eval/real-questions.json), in process over the catalog snapshot: the OPEN half only, split in
 // two parts (a, b) by the second byte of the SHA-256 of each question's id, so a change tuned on
-// one part can be checked on the other before it is kept. Prints each part's figures over the
-// host's catalog and the mixed one, and the misses of `--part` (default a). `--held-out` adds the
-// held-out half's totals, never anything per question of it: for the final check only.
+// one part can be checked on the other before it is kept; and the second set of such questions
+// (eval/real-questions-more.json, part `more`), gathered later for tuning beyond the open half.
+// Prints each part's figures over the host's catalog and the mixed one, and the misses of
+// `--part` (default a; `--set more` is `--part more`). `--held-out` adds the held-out half's
+// totals, never anything per question of it: for the final check only.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ToolIndex } from '@toolhost/search';
 import { percentile, round } from './measure.mjs';
-import { loadRealQuestions, SEARCH_EVAL_DIR } from './real-questions.mjs';
+import { loadMoreRealQuestions, loadRealQuestions, SEARCH_EVAL_DIR } from './real-questions.mjs';
 import { scoreRankings } from './search-eval.mjs';
 
 const arg = (/** @type {string} */ name) =>
   process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined;
-const showPart = arg('--part') ?? 'a';
+const showPart = arg('--set') === 'more' ? 'more' : (arg('--part') ?? 'a');
 const quiet = process.argv.includes('--quiet');
 
 /** @typedef {import('@toolhost/search').SearchableTool} SearchableTool */
@@ -28,6 +30,7 @@ const foreign = JSON.parse(
 ).tools;
 const all = loadRealQuestions();
 const open = all.filter((q) => q.half === 'open');
+const more = loadMoreRealQuestions();
 /** The tuning half's part of a question: independent of the byte that picked the half. */
 const partOf = (/** @type {string} */ id) =>
   (createHash('sha256').update(id).digest()[1] ?? 0) % 2 === 0 ? 'a' : 'b';
@@ -70,6 +73,7 @@ const parts = {
   a: open.filter((q) => partOf(q.id) === 'a'),
   b: open.filter((q) => partOf(q.id) === 'b'),
   open,
+  more,
 };
 for (const [name, qs] of Object.entries(parts)) {
   const own1 = run(alone, qs);
@@ -85,7 +89,7 @@ if (process.argv.includes('--held-out')) {
   console.log(`held-out mixed ${JSON.stringify(run(mixed, held).fig)}`);
 }
 if (!quiet) {
-  const qs = showPart === 'open' ? open : (parts[/** @type {'a' | 'b'} */ (showPart)] ?? []);
+  const qs = parts[/** @type {keyof typeof parts} */ (showPart)] ?? [];
   for (const [label, index] of /** @type {const} */ ([
     ['own', alone],
     ['mixed', mixed],

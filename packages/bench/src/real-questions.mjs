@@ -1,6 +1,7 @@
 // The questions people asked in public (@toolhost/search's eval/real-questions.json), scored per
 // half: the open half with its figures per tool set, the held-out half as totals only, since
-// nothing more of it may be looked at (see that file's test).
+// nothing more of it may be looked at (see that file's test). A second set of such questions
+// (eval/real-questions-more.json, all `"half": "tuning"`) is for tuning beside the open half.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -12,33 +13,45 @@ export const SEARCH_EVAL_DIR = join(
   'eval',
 );
 export const REAL_QUESTIONS_FILE = 'real-questions.json';
+export const MORE_REAL_QUESTIONS_FILE = 'real-questions-more.json';
 
-/** @typedef {{ id: string, question: string, tools: string[], source: string, half: 'open' | 'held-out' }} RealQuestion */
+/** @typedef {'open' | 'held-out' | 'tuning'} Half */
+/** @typedef {{ id: string, question: string, tools: string[], source: string, half: Half }} RealQuestion */
 
 /** @returns {RealQuestion[]} */
-export function loadRealQuestions() {
-  return JSON.parse(readFileSync(join(SEARCH_EVAL_DIR, REAL_QUESTIONS_FILE), 'utf8'));
+export function loadRealQuestions(file = REAL_QUESTIONS_FILE) {
+  return JSON.parse(readFileSync(join(SEARCH_EVAL_DIR, file), 'utf8'));
+}
+
+/** The second set, for tuning only: every question's half is `tuning`. */
+export const loadMoreRealQuestions = () => loadRealQuestions(MORE_REAL_QUESTIONS_FILE);
+
+/**
+ * Figures of the questions of one half, with their figures per tool set. A question counts as
+ * answered at the rank of the first of its tools that the ranking names (any of them answers it).
+ * @param {RealQuestion[]} questions
+ * @param {string[][]} ranked canonical names (`Set.Tool`) per question, best first
+ * @param {Half} half
+ */
+export function scoreHalf(questions, ranked, half) {
+  const idx = questions.map((q, i) => (q.half === half ? i : -1)).filter((i) => i >= 0);
+  const requests = idx.map((i) => {
+    const q = /** @type {RealQuestion} */ (questions[i]);
+    const found = (ranked[i] ?? []).slice(0, 5).find((n) => q.tools.includes(n));
+    return { request: q.question, tool: found ?? /** @type {string} */ (q.tools[0]) };
+  });
+  return scoreRankings(
+    requests,
+    idx.map((i) => ranked[i] ?? []),
+  );
 }
 
 /**
- * Figures of each half. A question counts as answered at the rank of the first of its tools
- * that the ranking names (any of them answers it).
+ * Figures of each half of real-questions.json: the held-out half as totals only.
  * @param {RealQuestion[]} questions
  * @param {string[][]} ranked canonical names (`Set.Tool`) per question, best first
  */
 export function scoreRealQuestions(questions, ranked) {
-  const half = (/** @type {RealQuestion['half']} */ h) => {
-    const idx = questions.map((q, i) => (q.half === h ? i : -1)).filter((i) => i >= 0);
-    const requests = idx.map((i) => {
-      const q = /** @type {RealQuestion} */ (questions[i]);
-      const found = (ranked[i] ?? []).slice(0, 5).find((n) => q.tools.includes(n));
-      return { request: q.question, tool: found ?? /** @type {string} */ (q.tools[0]) };
-    });
-    return scoreRankings(
-      requests,
-      idx.map((i) => ranked[i] ?? []),
-    );
-  };
-  const { toolSets: _perSet, ...heldOut } = half('held-out');
-  return { file: REAL_QUESTIONS_FILE, open: half('open'), heldOut };
+  const { toolSets: _perSet, ...heldOut } = scoreHalf(questions, ranked, 'held-out');
+  return { file: REAL_QUESTIONS_FILE, open: scoreHalf(questions, ranked, 'open'), heldOut };
 }

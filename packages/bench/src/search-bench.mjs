@@ -1,7 +1,8 @@
 // pnpm -F @toolhost/bench bench:search
 //
 // search_tools' ranking in process, without a transport: the questions people asked in public
-// (@toolhost/search's eval/real-questions.json; the held-out half as totals only) over the
+// (@toolhost/search's eval/real-questions.json, the held-out half as totals only; and the
+// second, tuning set eval/real-questions-more.json, as totals beside the two halves) over the
 // host's catalog, then over a mixed catalog, the host's tools beside 1,167 tools of other public
 // servers and specs (eval/foreign): does the right toolhost tool still come first, how often
 // does a stranger take the first place, and does a search kept to the host's own tool sets ever
@@ -10,7 +11,13 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createHost, ToolIndex } from '@toolhost/host';
 import { percentile, round } from './measure.mjs';
-import { loadRealQuestions, SEARCH_EVAL_DIR, scoreRealQuestions } from './real-questions.mjs';
+import {
+  loadMoreRealQuestions,
+  loadRealQuestions,
+  SEARCH_EVAL_DIR,
+  scoreHalf,
+  scoreRealQuestions,
+} from './real-questions.mjs';
 import { table } from './report.mjs';
 
 /** @typedef {import('@toolhost/search').SearchableTool} SearchableTool */
@@ -22,7 +29,10 @@ const own = host.listTools();
 const ownSets = [...new Set(own.map((t) => t.toolSet))];
 /** @type {{ origins: { toolSet: string, tools: number, licence: string }[], tools: SearchableTool[] }} */
 const foreign = JSON.parse(readFileSync(join(SEARCH_EVAL_DIR, 'foreign', 'foreign-tools.json'), 'utf8'));
-const questions = loadRealQuestions();
+/** @typedef {import('./real-questions.mjs').Half} Half */
+// Both sets in one list: each question is scored only within its half (`open`, `held-out`,
+// `tuning`), so the second set never mixes into the first set's figures.
+const questions = [...loadRealQuestions(), ...loadMoreRealQuestions()];
 
 /**
  * Each question's top five over `index`, and the time each search took.
@@ -46,7 +56,7 @@ function rankAll(index, options = {}) {
 
 const isForeign = (/** @type {string} */ name) => !ownSets.includes(name.split('.')[0] ?? '');
 /** How many questions of a half got a foreign tool first, or any foreign tool at all. */
-function strangers(/** @type {string[][]} */ ranked, /** @type {'open' | 'held-out'} */ half) {
+function strangers(/** @type {string[][]} */ ranked, /** @type {Half} */ half) {
   const mine = ranked.filter((_, i) => questions[i]?.half === half);
   return {
     first: mine.filter((r) => r[0] !== undefined && isForeign(r[0])).length,
@@ -61,13 +71,18 @@ const kept = rankAll(mixedIndex, { toolSets: ownSets });
 const aloneScore = scoreRealQuestions(questions, alone.ranked);
 const mixedScore = scoreRealQuestions(questions, mixed.ranked);
 const keptScore = scoreRealQuestions(questions, kept.ranked);
+/** The tuning set's totals, like the halves' rows (its figures per tool set: `tune:real --set more`). */
+const tuning = (/** @type {string[][]} */ ranked) => {
+  const { toolSets: _perSet, ...totals } = scoreHalf(questions, ranked, 'tuning');
+  return totals;
+};
 
 const row = (
   /** @type {string} */ label,
   /** @type {{ requests: number, top1?: number, top3?: number, top5?: number, mrr5?: number }} */ f,
   /** @type {string} */ extra = '–',
 ) => [label, f.requests, `${f.top1}%`, `${f.top3}%`, `${f.top5}%`, f.mrr5, extra];
-const strange = (/** @type {string[][]} */ r, /** @type {'open' | 'held-out'} */ h) => {
+const strange = (/** @type {string[][]} */ r, /** @type {Half} */ h) => {
   const s = strangers(r, h);
   return `${s.first} first, ${s.any} in top 5`;
 };
@@ -79,7 +94,7 @@ console.log(
 );
 console.log(
   table(
-    ['real-questions.json', 'questions', 'top-1', 'top-3', 'top-5', 'MRR@5', 'foreign tools'],
+    ['real questions (eval/)', 'questions', 'top-1', 'top-3', 'top-5', 'MRR@5', 'foreign tools'],
     [
       row('**held-out half**, toolhost catalog', aloneScore.heldOut),
       row('**held-out half**, mixed catalog', mixedScore.heldOut, strange(mixed.ranked, 'held-out')),
@@ -91,6 +106,17 @@ console.log(
       row('open half, toolhost catalog', aloneScore.open),
       row('open half, mixed catalog', mixedScore.open, strange(mixed.ranked, 'open')),
       row('open half, mixed, own tool sets only', keptScore.open, strange(kept.ranked, 'open')),
+      row('tuning set (real-questions-more.json), toolhost catalog', tuning(alone.ranked)),
+      row(
+        'tuning set (real-questions-more.json), mixed catalog',
+        tuning(mixed.ranked),
+        strange(mixed.ranked, 'tuning'),
+      ),
+      row(
+        'tuning set (real-questions-more.json), mixed, own tool sets only',
+        tuning(kept.ranked),
+        strange(kept.ranked, 'tuning'),
+      ),
     ],
   ),
 );
