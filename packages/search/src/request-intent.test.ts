@@ -42,3 +42,11 @@ describe('requestIntent: words searched', () => {
     expect(intent('define custom events in HubSpot').text).toMatch(/define/);
   });
 });
+
+describe('requestIntent: questions about how to do something', () => {
+  it('reads "how to …" by its verb, not as a look-up', () => {
+    expect(intent('How to update the existing records in a table?').op).toBe('update');
+    expect(intent('how do I delete a record?').op).toBe('delete');
+    expect(intent('how are the records sorted?').op).toBe('read');
+  });
+});

@@ -129,11 +129,11 @@ const INTERNAL =
 const BARE_NUMBER = /(?<![\w-])\d{3,}(?![\w-])/;
 const ADJECTIVE = /\b(the|a|an|our|my|this|that|its|their|your|every|all)\s+(\w+ed)\b/gi;
 // A request put as a question asks to read ("which users are provisioned", "is my export ready").
-// Not a question about how to do something: "how do I …", "is there a way to …", "is it possible to …";
+// Not a question about how to do something: "how do I …", "how to …", "is there a way to …", "is it possible to …";
 // nor one put to whoever is asked ("are you planning to add …", "do you support …"), which asks
 // them to do something: its verb says what.
 const QUESTION =
-  /^\s*(what|which|who|whom|whose|is|are|was|were|does|do|did|has|have|when|where|how)\b(?!\s+(do|can|should|would|could)\s+(i|we|you)\b)(?!\s+(you|u)\b)(?!\s+there\s+(a|an|any|some)\s+(way|tool|call|endpoint|api)\b)(?!\s+it\s+possible\b)/i;
+  /^\s*(what|which|who|whom|whose|is|are|was|were|does|do|did|has|have|when|where|how)\b(?!\s+(do|can|should|would|could)\s+(i|we|you)\b)(?!\s+to\b)(?!\s+(you|u)\b)(?!\s+there\s+(a|an|any|some)\s+(way|tool|call|endpoint|api)\b)(?!\s+it\s+possible\b)/i;
 
 // Question forms that ask for a list ("what campaigns do we have", "which bases exist").
 const LIST_QUESTION =
