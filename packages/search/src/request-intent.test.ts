@@ -50,3 +50,13 @@ describe('requestIntent: questions about how to do something', () => {
     expect(intent('how are the records sorted?').op).toBe('read');
   });
 });
+
+describe('requestIntent: a feature asked of a library', () => {
+  it('reads "add a … method / a way to …" by what the feature does, not as adding', () => {
+    expect(intent('Add Get Form Method to Forms').op).toBe('get');
+    expect(intent('source-hubspot: add `campaigns` stream').implicit).toBe(true);
+    expect(intent('Add a way to query only named fields').op).toBe('search');
+    expect(intent('add a record to the table').op).toBe('create');
+    expect(intent('add a field to the table, the way Excel does').op).toBe('create');
+  });
+});

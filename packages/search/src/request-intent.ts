@@ -295,6 +295,12 @@ function idKindOf(request: string, nameToken: boolean, withoutIds: string): Requ
 const POSTNOMINAL =
   /\b([a-z]+[^su\W]s)\s+([a-z]{3,}ed)\s+(?=(in|by|on|at|from|for|with|under|within|inside)\b)/gi;
 const withoutModifiers = (text: string) => text.replace(POSTNOMINAL, '$1 ');
+// "add" before a part of a library in the same clause asks a library's makers for a feature ("add
+// a Get Form METHOD", "add a WAY to query fields", "add find record ACTION", "add `campaigns`
+// STREAM"): what the feature does is said by the words after it, not by adding. Words no tool of
+// the catalog acts on (not "action" nor "option", which automation and select fields have).
+const FEATURE_ADD =
+  /\badd\b(?=[^.,:;!?()]{0,60}\b(methods?|functions?|streams?|endpoints?|params?|parameters?|way|ability|capability|functionality|features?|helpers?|commands?|operations?|wrappers?)\b)/gi;
 
 const termsOf = (w: string) => [w, stemmer(w), ...processTerm(w)];
 
@@ -336,7 +342,7 @@ export function requestIntent(request: string, prefixes: readonly string[]): Req
     (demonstrated !== undefined && content(demonstrated.toLowerCase()));
   const nameToken = NAME_TOKEN.test(withoutIds);
   NAME_TOKEN.lastIndex = 0;
-  const text = withoutIds.replace(NAME_TOKEN, ' ');
+  const text = withoutIds.replace(NAME_TOKEN, ' ').replace(FEATURE_ADD, ' ');
   const { words, starts } = clausedWords(text);
   let { op, verbAt } = operationOf(request, words, starts);
   const asked = LIST_QUESTION.test(request) || COUNT.test(request) || QUESTION.test(request);
