@@ -8,32 +8,18 @@
 // Prints each part's figures over the host's catalog and the mixed one, and the misses of
 // `--part` (default a; `--set more` is `--part more`). `--held-out` adds the held-out half's
 // totals, never anything per question of it: for the final check only.
-import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { ToolIndex } from '@toolhost/search';
-import { percentile, round } from './measure.mjs';
-import { loadMoreRealQuestions, loadRealQuestions, SEARCH_EVAL_DIR } from './real-questions.mjs';
-import { scoreRankings } from './search-eval.mjs';
+import { round } from './measure.mjs';
+import { loadCatalogs, loadParts, runQuestions as run } from './real-questions-parts.mjs';
 
 const arg = (/** @type {string} */ name) =>
   process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined;
 const showPart = arg('--set') === 'more' ? 'more' : (arg('--part') ?? 'a');
 const quiet = process.argv.includes('--quiet');
 
-/** @typedef {import('@toolhost/search').SearchableTool} SearchableTool */
-/** @type {SearchableTool[]} */
-const own = JSON.parse(readFileSync(join(SEARCH_EVAL_DIR, 'catalog.json'), 'utf8'));
-/** @type {SearchableTool[]} */
-const foreign = JSON.parse(
-  readFileSync(join(SEARCH_EVAL_DIR, 'foreign', 'foreign-tools.json'), 'utf8'),
-).tools;
-const all = loadRealQuestions();
-const open = all.filter((q) => q.half === 'open');
-const more = loadMoreRealQuestions();
-/** The tuning half's part of a question: independent of the byte that picked the half. */
-const partOf = (/** @type {string} */ id) =>
-  (createHash('sha256').update(id).digest()[1] ?? 0) % 2 === 0 ? 'a' : 'b';
+const { own, foreign } = loadCatalogs();
+const { all, parts } = loadParts();
+const { open } = parts;
 
 const t0 = performance.now();
 const alone = new ToolIndex(own);
@@ -41,40 +27,11 @@ const t1 = performance.now();
 const mixed = new ToolIndex([...own, ...foreign]);
 const t2 = performance.now();
 
-/**
- * Figures of `questions` over `index`; a question counts at the rank of the first of its tools.
- * @param {ToolIndex} index
- * @param {import('./real-questions.mjs').RealQuestion[]} questions
- */
-function run(index, questions) {
-  /** @type {number[]} */
-  const ms = [];
-  const ranked = questions.map((q) => {
-    const t = performance.now();
-    const names = index.search(q.question, { limit: 5 }).map((m) => m.name);
-    ms.push(performance.now() - t);
-    return names;
-  });
-  const requests = questions.map((q, i) => ({
-    request: q.question,
-    tool: (ranked[i] ?? []).find((n) => q.tools.includes(n)) ?? /** @type {string} */ (q.tools[0]),
-  }));
-  const { toolSets: _, ...fig } = scoreRankings(requests, ranked);
-  ms.sort((a, b) => a - b);
-  return { fig, ranked, p50: round(percentile(ms, 50), 2) };
-}
-
 // Warm-up: the first searches JIT the code.
 for (const q of open.slice(0, 30)) {
   alone.search(q.question);
   mixed.search(q.question);
 }
-const parts = {
-  a: open.filter((q) => partOf(q.id) === 'a'),
-  b: open.filter((q) => partOf(q.id) === 'b'),
-  open,
-  more,
-};
 for (const [name, qs] of Object.entries(parts)) {
   const own1 = run(alone, qs);
   const mix = run(mixed, qs);

@@ -1,3 +1,4 @@
+import { W } from './relevance.js';
 import { type RequestIntent, verbOperation } from './request-intent.js';
 import type { SearchableTool } from './searchable-tool.js';
 import type { ToolShape } from './tool-shape.js';
@@ -7,9 +8,6 @@ import type { ToolShape } from './tool-shape.js';
  * product a request names, and the objects only one tool set acts on.
  */
 
-// What naming a product is worth to its tools, and costs the tools of a product not named.
-const VENDOR = 0.15;
-const OTHER_VENDOR = 0.3;
 
 /**
  * Each tool set's product, as a search term: the name most of its descriptions start with
@@ -94,5 +92,5 @@ export function namedVendors(
  */
 export function vendorFit(named: ReadonlySet<string>, vendor: string): number {
   if (named.size === 0 || !vendor) return 0;
-  return named.has(vendor) ? VENDOR : -OTHER_VENDOR;
+  return named.has(vendor) ? W.vendor : -W.otherVendor;
 }

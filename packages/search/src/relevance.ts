@@ -9,7 +9,8 @@ import type { Operation, ToolShape } from './tool-shape.js';
 const READS = new Set<Operation>(['list', 'get', 'search']);
 
 // How well each operation serves each asked-for one (rows: asked; 1 = exactly, 0 = not at all).
-const OPERATION_FIT: Record<NonNullable<RequestIntent['op']>, Partial<Record<Operation, number>>> = {
+// Exported, like `W`, for the bench's weight fit (`fit:real`), which changes them in its process.
+export const OPERATION_FIT: Record<NonNullable<RequestIntent['op']>, Partial<Record<Operation, number>>> = {
   list: { list: 1, search: 0.6, get: 0.4 },
   get: { get: 1, list: 0.6, search: 0.6 },
   count: { get: 0.8, list: 0.8, search: 0.5 },
@@ -24,11 +25,9 @@ const OPERATION_FIT: Record<NonNullable<RequestIntent['op']>, Partial<Record<Ope
   action: { action: 1, update: 0.5 },
   send: { send: 1, create: 0.5, action: 0.5, upsert: 0.3 },
 };
-// How well a tool that reads one item by its id serves a count (a list serves it at 0.8):
-// chosen on both parts of the real questions' tuning half.
-const COUNT_ONE = 0.4;
 // What is done to one item that exists, and so is named by its id.
 const ONE_EXISTING = new Set<RequestIntent['op']>(['get', 'read', 'update', 'replace', 'delete', 'action']);
+/** The ranking's weights that apply at query time (an index built before a change follows it). */
 export const W = {
   parentHit: 0.4,
   implicit: 0.5,
@@ -63,6 +62,18 @@ export const W = {
   // passing speaks the request's words, but the set whose tools act on its "records" is about
   // them. Chosen on both parts of the real questions' tuning half (mixed catalog).
   objects: 0.3,
+  // How well a tool that reads one item by its id serves a count (a list serves it at 0.8):
+  // chosen on both parts of the real questions' tuning half.
+  countOne: 0.4,
+  // The verb of a generic operation as a word of the text (see `ToolIndex#search`).
+  verb: 0.25,
+  // A word of the request as written where the vocabulary maps it to a product's word (see
+  // `ToolIndex#search`).
+  literal: 0.5,
+  // What naming a product is worth to its tools, and costs the tools of a product not named
+  // (see `vendorFit`).
+  vendor: 0.15,
+  otherVendor: 0.3,
 };
 
 /** The request's fit with one tool: its text score (0..1) plus what the shapes agree on. */
@@ -91,7 +102,7 @@ function withOperation(score: number, shape: ToolShape, intent: RequestIntent, o
   // Counting needs the collection: a tool that reads one item by its id counts nothing.
   const oneItemRead = intent.op === 'count' && shape.op === 'get' && shape.item && !shape.batch;
   const fit = Math.max(
-    oneItemRead ? COUNT_ONE : (fits[shape.op] ?? 0),
+    oneItemRead ? W.countOne : (fits[shape.op] ?? 0),
     kind ? (fits[kind] ?? 0) : 0,
     // Setting contacts' state ("mark them attended") changes them, whatever the path says.
     shape.setsState ? (fits.update ?? 0) : 0,

@@ -175,8 +175,8 @@ export class ToolIndex {
       // whose description says "list" or "add" over the one about the object asked for. It
       // still counts a little: "update the row" is told from "add a row" by the tools' names.
       (term) =>
-        (literals.has(term) ? LITERAL_WEIGHT : 1) *
-        (GENERIC_OPS.has(intent.op) && intent.verbTerms.has(term) ? VERB_WEIGHT : 1),
+        (literals.has(term) ? W.literal : 1) *
+        (GENERIC_OPS.has(intent.op) && intent.verbTerms.has(term) ? W.verb : 1),
       inSet,
       (term) => literals.get(term) ?? term,
     );
@@ -247,11 +247,10 @@ const GENERIC_OPS = new Set<RequestIntent['op']>([
   'update',
   'delete',
 ]);
-const VERB_WEIGHT = 0.25;
-// A word of the request as written, where the vocabulary maps it to a product's word ("file" to
-// attachment): it finds another product's tools that say it, counted as the same word of the
-// request and below the product's own word.
-const LITERAL_WEIGHT = 0.5;
+// Their verb as a word weighs `W.verb`. A word of the request as written, where the vocabulary
+// maps it to a product's word ("file" to attachment), weighs `W.literal`: it finds another
+// product's tools that say it, counted as the same word of the request and below the product's
+// own word.
 
 /** Per word that the vocabulary maps to another, its literal term → the term it maps to. */
 function literalAlternatives(words: readonly string[], terms: readonly string[]): Map<string, string> {

@@ -1,0 +1,157 @@
+// pnpm -F @toolhost/bench fit:real [--fit a,b,open] [--sweeps 4] [--lambda 0.005] [--no-op-fit]
+//
+// Whether weights fitted to the questions people asked generalize better than the hand-tuned
+// ones (`W` and `OPERATION_FIT` of @toolhost/search's relevance.ts): coordinate ascent over the
+// weights that apply at query time, in process, each fit starting from the hand weights.
+// `--fit a` fits on part a of the open half and scores part b with the result (and `b` the
+// other way round: the cross-fit); `open` fits on the whole open half, for a candidate. The
+// held-out half is never read here.
+//
+// Objective on the part fitted: MRR@5 plus a quarter of the top-1 share, each averaged over the
+// host's catalog and the mixed one (beside other servers' tools), less `lambda` × the sum of
+// the squared log-ratios of each weight to its hand value. A step is taken only where the
+// project's own dev requests (eval/search-requests.json, `set: dev`) stay at or above the
+// floors its test asserts. BM25's k and b, the field boosts and the set vocabulary's smoothing
+// are read when an index is built (the mixed one takes seconds): they are not fitted.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ToolIndex } from '@toolhost/search';
+import { round } from './measure.mjs';
+import { loadCatalogs, loadParts, runQuestions } from './real-questions-parts.mjs';
+import { SEARCH_EVAL_DIR } from './real-questions.mjs';
+
+// The weights are not the package's API: the module that holds them, beside the entry point the
+// index imports it from (the same module instance, so changing them here changes the ranking).
+const { W, OPERATION_FIT } = /** @type {typeof import('../../search/dist/relevance.js')} */ (
+  await import(new URL('./relevance.js', import.meta.resolve('@toolhost/search')).href)
+);
+
+const arg = (/** @type {string} */ name) =>
+  process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined;
+const fits = (arg('--fit') ?? 'a,b').split(',');
+const sweeps = Number(arg('--sweeps') ?? 4);
+const lambda = Number(arg('--lambda') ?? 0.005);
+const withOpFit = !process.argv.includes('--no-op-fit');
+// Multiplicative steps tried on each weight in turn.
+const STEPS = [0.5, 0.75, 1.33, 2];
+// The floors of search-eval.test.ts on the dev requests.
+const DEV_FLOOR = { top1: 0.95, top3: 0.98 };
+
+/** @typedef {{ label: string, get: () => number, set: (v: number) => void, hand: number, max: number }} Weight */
+
+/** Every weight fitted: `W`'s entries, and `OPERATION_FIT`'s below an exact fit (1 stays 1). */
+function weights() {
+  /** @type {Weight[]} */
+  const out = [];
+  const w = /** @type {Record<string, number>} */ (W);
+  for (const key of Object.keys(w))
+    out.push({ label: `W.${key}`, get: () => w[key] ?? 0, set: (v) => (w[key] = v), hand: w[key] ?? 0, max: Infinity });
+  if (withOpFit)
+    for (const [asked, row] of Object.entries(OPERATION_FIT)) {
+      const r = /** @type {Record<string, number>} */ (row);
+      for (const op of Object.keys(r))
+        if ((r[op] ?? 0) < 1)
+          out.push({ label: `OPERATION_FIT.${asked}.${op}`, get: () => r[op] ?? 0, set: (v) => (r[op] = v), hand: r[op] ?? 0, max: 1 });
+    }
+  return out;
+}
+const all = weights();
+const resetToHand = () => {
+  for (const w of all) w.set(w.hand);
+};
+
+const { own, foreign } = loadCatalogs();
+const { parts } = loadParts();
+const alone = new ToolIndex(own);
+const mixed = new ToolIndex([...own, ...foreign]);
+/** @type {{ request: string, tools: string[], set: 'dev' | 'holdout' }[]} */
+const dev = JSON.parse(readFileSync(join(SEARCH_EVAL_DIR, 'search-requests.json'), 'utf8')).filter(
+  (/** @type {{ set: string }} */ c) => c.set === 'dev',
+);
+
+/** The figures of `questions` over both catalogs, with the weights as they are now. */
+function figures(/** @type {import('./real-questions.mjs').RealQuestion[]} */ questions) {
+  return { own: runQuestions(alone, questions).fig, mixed: runQuestions(mixed, questions).fig };
+}
+
+/** The dev requests' top-1 and top-3 shares over the host's catalog. */
+function devFigures() {
+  let top1 = 0;
+  let top3 = 0;
+  for (const c of dev) {
+    const at = alone.search(c.request, { limit: 5 }).findIndex((m) => c.tools.includes(m.name));
+    if (at === 0) top1 += 1;
+    if (at >= 0 && at < 3) top3 += 1;
+  }
+  return { top1: top1 / dev.length, top3: top3 / dev.length };
+}
+
+/** What is maximised: MRR@5 and a quarter of top-1, averaged over the catalogs. */
+function objective(/** @type {ReturnType<typeof figures>} */ f) {
+  return (f.own.mrr5 + f.mixed.mrr5) / 2 + (0.25 * (f.own.top1 + f.mixed.top1)) / 200;
+}
+const penalty = () => lambda * all.reduce((s, w) => s + Math.log(w.get() / w.hand) ** 2, 0);
+
+/** Coordinate ascent from the hand weights on `questions`; leaves the fitted weights set. */
+function fit(/** @type {import('./real-questions.mjs').RealQuestion[]} */ questions) {
+  resetToHand();
+  let best = objective(figures(questions)) - penalty();
+  for (let sweep = 1; sweep <= sweeps; sweep += 1) {
+    let moved = 0;
+    for (const w of all) {
+      const start = w.get();
+      let bestValue = start;
+      for (const step of STEPS) {
+        const v = Math.min(w.max, round(start * step, 4));
+        if (v === start || v === bestValue) continue;
+        w.set(v);
+        const score = objective(figures(questions)) - penalty();
+        if (score > best + 1e-9) {
+          const d = devFigures();
+          if (d.top1 >= DEV_FLOOR.top1 && d.top3 >= DEV_FLOOR.top3) {
+            best = score;
+            bestValue = v;
+          }
+        }
+      }
+      w.set(bestValue);
+      if (bestValue !== start) moved += 1;
+    }
+    console.error(`  sweep ${sweep}: ${moved} weights moved, objective ${round(best, 4)}`);
+    if (moved === 0) break;
+  }
+}
+
+const row = (/** @type {string} */ label, /** @type {ReturnType<typeof figures>} */ f) =>
+  `| ${label} | ${f.own.top1} % / ${f.own.top5} % / ${f.own.mrr5} | ${f.mixed.top1} % / ${f.mixed.top5} % / ${f.mixed.mrr5} |`;
+const devRow = () => {
+  const d = devFigures();
+  return `dev requests (${dev.length}), own catalog: top-1 ${round(100 * d.top1, 1)} %, top-3 ${round(100 * d.top3, 1)} %`;
+};
+
+// Warm-up: the first searches JIT the code.
+for (const q of parts.open.slice(0, 30)) {
+  alone.search(q.question);
+  mixed.search(q.question);
+}
+resetToHand();
+const hand = { a: figures(parts.a), b: figures(parts.b), open: figures(parts.open) };
+console.log(`${all.length} weights, ${sweeps} sweeps at most, lambda ${lambda}, steps ×${STEPS.join(' ×')}`);
+console.log(`hand weights: ${devRow()}`);
+for (const on of fits) {
+  const fitted = /** @type {'a' | 'b' | 'open'} */ (on);
+  const other = fitted === 'a' ? 'b' : fitted === 'b' ? 'a' : undefined;
+  console.log(`\nfit on ${fitted} (${parts[fitted].length} questions)`);
+  const t = performance.now();
+  fit(parts[fitted]);
+  console.log(`took ${round((performance.now() - t) / 1000, 1)} s; fitted weights: ${devRow()}`);
+  console.log('| top-1 / top-5 / MRR@5 | own catalog | mixed catalog |\n|---|---|---|');
+  console.log(row(`${fitted}, hand weights`, hand[fitted]));
+  console.log(row(`${fitted}, fitted on ${fitted} (in sample)`, figures(parts[fitted])));
+  if (other) {
+    console.log(row(`**${other}, hand weights**`, hand[other]));
+    console.log(row(`**${other}, fitted on ${fitted}**`, figures(parts[other])));
+  }
+  console.log('changed:');
+  for (const w of all) if (w.get() !== w.hand) console.log(`  ${w.label} ${w.hand} → ${w.get()}`);
+}
