@@ -17,8 +17,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ToolIndex } from '@toolhost/search';
 import { round } from './measure.mjs';
-import { loadCatalogs, loadParts, runQuestions } from './real-questions-parts.mjs';
 import { SEARCH_EVAL_DIR } from './real-questions.mjs';
+import { loadCatalogs, loadParts, runQuestions } from './real-questions-parts.mjs';
 
 // The weights are not the package's API: the module that holds them, beside the entry point the
 // index imports it from (the same module instance, so changing them here changes the ranking).
@@ -45,13 +45,25 @@ function weights() {
   const out = [];
   const w = /** @type {Record<string, number>} */ (W);
   for (const key of Object.keys(w))
-    out.push({ label: `W.${key}`, get: () => w[key] ?? 0, set: (v) => (w[key] = v), hand: w[key] ?? 0, max: Infinity });
+    out.push({
+      label: `W.${key}`,
+      get: () => w[key] ?? 0,
+      set: (v) => (w[key] = v),
+      hand: w[key] ?? 0,
+      max: Infinity,
+    });
   if (withOpFit)
     for (const [asked, row] of Object.entries(OPERATION_FIT)) {
       const r = /** @type {Record<string, number>} */ (row);
       for (const op of Object.keys(r))
         if ((r[op] ?? 0) < 1)
-          out.push({ label: `OPERATION_FIT.${asked}.${op}`, get: () => r[op] ?? 0, set: (v) => (r[op] = v), hand: r[op] ?? 0, max: 1 });
+          out.push({
+            label: `OPERATION_FIT.${asked}.${op}`,
+            get: () => r[op] ?? 0,
+            set: (v) => (r[op] = v),
+            hand: r[op] ?? 0,
+            max: 1,
+          });
     }
   return out;
 }
@@ -71,7 +83,28 @@ const dev = JSON.parse(readFileSync(join(SEARCH_EVAL_DIR, 'search-requests.json'
 
 /** The figures of `questions` over both catalogs, with the weights as they are now. */
 function figures(/** @type {import('./real-questions.mjs').RealQuestion[]} */ questions) {
-  return { own: runQuestions(alone, questions).fig, mixed: runQuestions(mixed, questions).fig };
+  const ownRun = runQuestions(alone, questions);
+  const mixedRun = runQuestions(mixed, questions);
+  return {
+    own: ownRun.fig,
+    mixed: mixedRun.fig,
+    exact: [ownRun, mixedRun].map(({ ranked }) => exact(questions, ranked)),
+  };
+}
+
+/** MRR@5 and the top-1 share, unrounded (a question counts at the rank of its first tool). */
+function exact(
+  /** @type {import('./real-questions.mjs').RealQuestion[]} */ questions,
+  /** @type {string[][]} */ ranked,
+) {
+  let rr = 0;
+  let top1 = 0;
+  questions.forEach((q, i) => {
+    const at = (ranked[i] ?? []).slice(0, 5).findIndex((n) => q.tools.includes(n));
+    if (at >= 0) rr += 1 / (at + 1);
+    if (at === 0) top1 += 1;
+  });
+  return { mrr5: rr / questions.length, top1: top1 / questions.length };
 }
 
 /** The dev requests' top-1 and top-3 shares over the host's catalog. */
@@ -88,7 +121,7 @@ function devFigures() {
 
 /** What is maximised: MRR@5 and a quarter of top-1, averaged over the catalogs. */
 function objective(/** @type {ReturnType<typeof figures>} */ f) {
-  return (f.own.mrr5 + f.mixed.mrr5) / 2 + (0.25 * (f.own.top1 + f.mixed.top1)) / 200;
+  return f.exact.reduce((sum, e) => sum + (e.mrr5 + 0.25 * e.top1) / f.exact.length, 0);
 }
 const penalty = () => lambda * all.reduce((s, w) => s + Math.log(w.get() / w.hand) ** 2, 0);
 
@@ -102,7 +135,7 @@ function fit(/** @type {import('./real-questions.mjs').RealQuestion[]} */ questi
       const start = w.get();
       let bestValue = start;
       for (const step of STEPS) {
-        const v = Math.min(w.max, round(start * step, 4));
+        const v = Math.min(w.max, Math.round(start * step * 1e4) / 1e4);
         if (v === start || v === bestValue) continue;
         w.set(v);
         const score = objective(figures(questions)) - penalty();

@@ -8,7 +8,6 @@ import type { ToolShape } from './tool-shape.js';
  * product a request names, and the objects only one tool set acts on.
  */
 
-
 /**
  * Each tool set's product, as a search term: the name most of its descriptions start with
  * (`Airtable: …`), else the tool set's own name without a generic suffix (`SendGrid`,
