@@ -1,11 +1,13 @@
-// pnpm -F @toolhost/bench fit:real [--fit a,b,open] [--sweeps 4] [--lambda 0.005] [--no-op-fit]
+// pnpm -F @toolhost/bench fit:real [--fit a,b,open] [--sweeps 4] [--lambda 0.005] [--no-op-fit] [--hold-each]
+//                                   [--try W.area=0.6,OPERATION_FIT.count.list=1]
 //
 // Whether weights fitted to the questions people asked generalize better than the hand-tuned
 // ones (`W` and `OPERATION_FIT` of @toolhost/search's relevance.ts): coordinate ascent over the
 // weights that apply at query time, in process, each fit starting from the hand weights.
 // `--fit a` fits on part a of the open half and scores part b with the result (and `b` the
 // other way round: the cross-fit); `open` fits on the whole open half, for a candidate. The
-// held-out half is never read here.
+// held-out half is never read here. `--try` scores the open half's parts with the weights given
+// (the others by hand) and fits nothing.
 //
 // Objective on the part fitted: MRR@5 plus a quarter of the top-1 share, each averaged over the
 // host's catalog and the mixed one (beside other servers' tools), less `lambda` × the sum of
@@ -28,10 +30,13 @@ const { W, OPERATION_FIT } = /** @type {typeof import('../../search/dist/relevan
 
 const arg = (/** @type {string} */ name) =>
   process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined;
-const fits = (arg('--fit') ?? 'a,b').split(',');
+const tried = arg('--try');
+const fits = tried ? [] : (arg('--fit') ?? 'a,b').split(',');
 const sweeps = Number(arg('--sweeps') ?? 4);
 const lambda = Number(arg('--lambda') ?? 0.005);
 const withOpFit = !process.argv.includes('--no-op-fit');
+// A step must not lose on either catalog, as the hand tuning's rule had it (both gain or hold).
+const holdEach = process.argv.includes('--hold-each');
 // Multiplicative steps tried on each weight in turn.
 const STEPS = [0.5, 0.75, 1.33, 2];
 // The floors of search-eval.test.ts on the dev requests.
@@ -128,7 +133,10 @@ const penalty = () => lambda * all.reduce((s, w) => s + Math.log(w.get() / w.han
 /** Coordinate ascent from the hand weights on `questions`; leaves the fitted weights set. */
 function fit(/** @type {import('./real-questions.mjs').RealQuestion[]} */ questions) {
   resetToHand();
-  let best = objective(figures(questions)) - penalty();
+  const perCatalog = (/** @type {ReturnType<typeof figures>} */ f) =>
+    f.exact.map((e) => e.mrr5 + 0.25 * e.top1);
+  let now = figures(questions);
+  let best = objective(now) - penalty();
   for (let sweep = 1; sweep <= sweeps; sweep += 1) {
     let moved = 0;
     for (const w of all) {
@@ -138,12 +146,16 @@ function fit(/** @type {import('./real-questions.mjs').RealQuestion[]} */ questi
         const v = Math.min(w.max, Math.round(start * step * 1e4) / 1e4);
         if (v === start || v === bestValue) continue;
         w.set(v);
-        const score = objective(figures(questions)) - penalty();
-        if (score > best + 1e-9) {
+        const f = figures(questions);
+        const score = objective(f) - penalty();
+        const before = perCatalog(now);
+        const held = !holdEach || perCatalog(f).every((x, i) => x >= (before[i] ?? 0) - 1e-9);
+        if (score > best + 1e-9 && held) {
           const d = devFigures();
           if (d.top1 >= DEV_FLOOR.top1 && d.top3 >= DEV_FLOOR.top3) {
             best = score;
             bestValue = v;
+            now = f;
           }
         }
       }
@@ -171,6 +183,20 @@ resetToHand();
 const hand = { a: figures(parts.a), b: figures(parts.b), open: figures(parts.open) };
 console.log(`${all.length} weights, ${sweeps} sweeps at most, lambda ${lambda}, steps ×${STEPS.join(' ×')}`);
 console.log(`hand weights: ${devRow()}`);
+if (tried) {
+  for (const pair of tried.split(',')) {
+    const [label, value] = pair.split('=');
+    const w = all.find((x) => x.label === label);
+    if (!w || !Number.isFinite(Number(value))) throw new Error(`--try: no weight ${pair}`);
+    w.set(Number(value));
+  }
+  console.log(`with ${tried}: ${devRow()}`);
+  console.log('| top-1 / top-5 / MRR@5 | own catalog | mixed catalog |\n|---|---|---|');
+  for (const p of /** @type {const} */ (['a', 'b'])) {
+    console.log(row(`${p}, hand weights`, hand[p]));
+    console.log(row(`${p}, ${tried}`, figures(parts[p])));
+  }
+}
 for (const on of fits) {
   const fitted = /** @type {'a' | 'b' | 'open'} */ (on);
   const other = fitted === 'a' ? 'b' : fitted === 'b' ? 'a' : undefined;
