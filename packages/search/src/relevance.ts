@@ -10,14 +10,18 @@ const READS = new Set<Operation>(['list', 'get', 'search']);
 
 // How well each operation serves each asked-for one (rows: asked; 1 = exactly, 0 = not at all).
 // Exported, like `W`, for the bench's weight fit (`fit:real`), which changes them in its process.
+// A count's list (0.8 → 1), a read's get (0.85 → 0.6375) and a create's upsert (0.7 → 0.525)
+// were fitted on the real questions' open half by `fit:real --lambda 0.05`; fitted the same way
+// on one part, the other part gained a question and lost none (part a → b: own 77.6 → 78.9 %
+// top-1, mixed held; b → a: own held, mixed 89.6 → 90.9 %). The rest are chosen by hand.
 export const OPERATION_FIT: Record<NonNullable<RequestIntent['op']>, Partial<Record<Operation, number>>> = {
   list: { list: 1, search: 0.6, get: 0.4 },
   get: { get: 1, list: 0.6, search: 0.6 },
-  count: { get: 0.8, list: 0.8, search: 0.5 },
-  read: { get: 0.85, list: 0.85, search: 0.7 },
+  count: { get: 0.8, list: 1, search: 0.5 },
+  read: { get: 0.6375, list: 0.85, search: 0.7 },
   link: { link: 1, create: 0.5, update: 0.4, replace: 0.3, action: 0.3 },
   search: { search: 1, list: 0.8, get: 0.6 },
-  create: { create: 1, upsert: 0.7, send: 0.5, link: 0.5, action: 0.3, update: 0.3 },
+  create: { create: 1, upsert: 0.525, send: 0.5, link: 0.5, action: 0.3, update: 0.3 },
   update: { update: 1, replace: 0.6, upsert: 0.6, action: 0.4, create: 0.2 },
   replace: { replace: 1, update: 0.6, upsert: 0.7 },
   upsert: { upsert: 1, create: 0.6, replace: 0.6, update: 0.6 },
@@ -62,7 +66,7 @@ export const W = {
   // passing speaks the request's words, but the set whose tools act on its "records" is about
   // them. Chosen on both parts of the real questions' tuning half (mixed catalog).
   objects: 0.3,
-  // How well a tool that reads one item by its id serves a count (a list serves it at 0.8):
+  // How well a tool that reads one item by its id serves a count (a list serves it in full):
   // chosen on both parts of the real questions' tuning half.
   countOne: 0.4,
   // The verb of a generic operation as a word of the text (see `ToolIndex#search`).
