@@ -6,7 +6,8 @@
 // weights that apply at query time, in process, each fit starting from the hand weights.
 // `--fit a` fits on part a of the open half and scores part b with the result (and `b` the
 // other way round: the cross-fit); `open` fits on the whole open half, for a candidate. The
-// held-out half is never read here. `--try` scores the open half's parts with the weights given
+// held-out half is never read here; the second set of questions (real-questions-more.json), never
+// fitted on, is scored beside. `--try` scores the open half's parts with the weights given
 // (the others by hand) and fits nothing.
 //
 // Objective on the part fitted: MRR@5 plus a quarter of the top-1 share, each averaged over the
@@ -44,7 +45,7 @@ const DEV_FLOOR = { top1: 0.95, top3: 0.98 };
 
 /** @typedef {{ label: string, get: () => number, set: (v: number) => void, hand: number, max: number }} Weight */
 
-/** Every weight fitted: `W`'s entries, and `OPERATION_FIT`'s below an exact fit (1 stays 1). */
+/** Every weight fitted: `W`'s entries, and `OPERATION_FIT`'s for another operation than the one asked (at most 1). */
 function weights() {
   /** @type {Weight[]} */
   const out = [];
@@ -61,7 +62,7 @@ function weights() {
     for (const [asked, row] of Object.entries(OPERATION_FIT)) {
       const r = /** @type {Record<string, number>} */ (row);
       for (const op of Object.keys(r))
-        if ((r[op] ?? 0) < 1)
+        if (op !== asked)
           out.push({
             label: `OPERATION_FIT.${asked}.${op}`,
             get: () => r[op] ?? 0,
@@ -180,7 +181,12 @@ for (const q of parts.open.slice(0, 30)) {
   mixed.search(q.question);
 }
 resetToHand();
-const hand = { a: figures(parts.a), b: figures(parts.b), open: figures(parts.open) };
+const hand = {
+  a: figures(parts.a),
+  b: figures(parts.b),
+  open: figures(parts.open),
+  more: figures(parts.more),
+};
 console.log(`${all.length} weights, ${sweeps} sweeps at most, lambda ${lambda}, steps ×${STEPS.join(' ×')}`);
 console.log(`hand weights: ${devRow()}`);
 if (tried) {
@@ -192,8 +198,8 @@ if (tried) {
   }
   console.log(`with ${tried}: ${devRow()}`);
   console.log('| top-1 / top-5 / MRR@5 | own catalog | mixed catalog |\n|---|---|---|');
-  for (const p of /** @type {const} */ (['a', 'b'])) {
-    console.log(row(`${p}, hand weights`, hand[p]));
+  for (const p of /** @type {const} */ (['a', 'b', 'more'])) {
+    console.log(row(`${p}, as in relevance.ts`, hand[p]));
     console.log(row(`${p}, ${tried}`, figures(parts[p])));
   }
 }
@@ -211,6 +217,8 @@ for (const on of fits) {
     console.log(row(`**${other}, hand weights**`, hand[other]));
     console.log(row(`**${other}, fitted on ${fitted}**`, figures(parts[other])));
   }
+  console.log(row(`more (${parts.more.length}), hand weights`, hand.more));
+  console.log(row(`more, fitted on ${fitted}`, figures(parts.more)));
   console.log('changed:');
   for (const w of all) if (w.get() !== w.hand) console.log(`  ${w.label} ${w.hand} → ${w.get()}`);
 }
