@@ -60,3 +60,14 @@ describe('requestIntent: a feature asked of a library', () => {
     expect(intent('add a field to the table, the way Excel does').op).toBe('create');
   });
 });
+
+describe('requestIntent: a method called in code', () => {
+  it('reads the operation from the method’s name', () => {
+    expect(
+      intent('How to define objectPropertyPropname in hubspotClient.events.eventsApi.getPage()?').op,
+    ).toBe('get');
+    expect(intent('fields are missing when calling get_all()').op).toBe('get');
+    expect(intent('feat: add table.upsert() method').op).toBe('upsert');
+    expect(intent('define an event in HubSpot').op).toBe('create');
+  });
+});

@@ -295,10 +295,12 @@ function idKindOf(request: string, nameToken: boolean, withoutIds: string): Requ
 const POSTNOMINAL =
   /\b([a-z]+[^su\W]s)\s+([a-z]{3,}ed)\s+(?=(in|by|on|at|from|for|with|under|within|inside)\b)/gi;
 const withoutModifiers = (text: string) => text.replace(POSTNOMINAL, '$1 ');
+// A method called in code: `create()`, `table.upsert()`, `getPage()`, `get_all()`.
+const CODE_METHOD = /(?<![\w-])([a-z]+)(?:[A-Z][a-z0-9]*|_[a-z0-9]+)*\(\)/;
 // "add" before a part of a library in the same clause asks a library's makers for a feature ("add
-// a Get Form METHOD", "add a WAY to query fields", "add find record ACTION", "add `campaigns`
-// STREAM"): what the feature does is said by the words after it, not by adding. Words no tool of
-// the catalog acts on (not "action" nor "option", which automation and select fields have).
+// a Get Form METHOD", "add a WAY to query fields", "add `campaigns` STREAM"): what the feature
+// does is said by the words after it, not by adding. Words no tool of the catalog acts on (not
+// "action" nor "option", which automation and select fields have).
 const FEATURE_ADD =
   /\badd\b(?=[^.,:;!?()]{0,60}\b(methods?|functions?|streams?|endpoints?|params?|parameters?|way|ability|capability|functionality|features?|helpers?|commands?|operations?|wrappers?)\b)/gi;
 
@@ -345,6 +347,13 @@ export function requestIntent(request: string, prefixes: readonly string[]): Req
   const text = withoutIds.replace(NAME_TOKEN, ' ').replace(FEATURE_ADD, ' ');
   const { words, starts } = clausedWords(text);
   let { op, verbAt } = operationOf(request, words, starts);
+  // A method called in code ("calling get_all()", "eventsApi.getPage()") says what is done by
+  // its first word more surely than the prose around it ("how to define … in getPage()").
+  const method = CODE_METHOD.exec(withoutIds)?.[1];
+  if (method && VERBS[method]) {
+    op = VERBS[method];
+    verbAt = -1;
+  }
   const asked = LIST_QUESTION.test(request) || COUNT.test(request) || QUESTION.test(request);
   const pluralObject = pluralObjectAfter(words, verbAt);
   // "get a list of the tables": what is got is a list.
