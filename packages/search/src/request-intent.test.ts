@@ -71,3 +71,12 @@ describe('requestIntent: a method called in code', () => {
     expect(intent('define an event in HubSpot').op).toBe('create');
   });
 });
+
+describe('requestIntent: a verb that only says "do"', () => {
+  it('reads the operation from the noun after it', () => {
+    expect(intent('create a Read query for a table with more than 100 rows').op).toBe('search');
+    expect(intent('how to perform a search using an exact match for a date field').op).toBe('search');
+    expect(intent('do an update of the record').op).toBe('update');
+    expect(intent('create a list of contacts').op).toBe('create');
+  });
+});

@@ -238,6 +238,23 @@ function operationOf(
 }
 
 /**
+ * The operation where the words say it otherwise than by their first verb: a verb that only
+ * says "do" ("create a read QUERY", "perform a SEARCH", "do an UPDATE") by the noun of an
+ * operation after it; a method called in code ("calling get_all()", "eventsApi.getPage()") by its
+ * name, more surely than the prose around it ("how to define … in getPage()").
+ */
+function operationSaidOtherwise(
+  text: string,
+  found: { op: RequestIntent['op']; verbAt: number },
+): { op: RequestIntent['op']; verbAt: number } {
+  const light = LIGHT_VERB.exec(text)?.[2]?.toLowerCase();
+  if (light) return { op: VERBS[light] ?? found.op, verbAt: found.verbAt };
+  const method = CODE_METHOD.exec(text)?.[1];
+  if (method && VERBS[method]) return { op: VERBS[method], verbAt: -1 };
+  return found;
+}
+
+/**
  * Whether the verb's object is plural ("show ROWS of …" asks for several). The object is the
  * verb's first word that names something ("fetch all ROWS", "remove a RECORD from …"), unless
  * a preposition comes first ("remove from the Projects table").
@@ -295,6 +312,9 @@ function idKindOf(request: string, nameToken: boolean, withoutIds: string): Requ
 const POSTNOMINAL =
   /\b([a-z]+[^su\W]s)\s+([a-z]{3,}ed)\s+(?=(in|by|on|at|from|for|with|under|within|inside)\b)/gi;
 const withoutModifiers = (text: string) => text.replace(POSTNOMINAL, '$1 ');
+// A verb that says only that something is done, and the noun of the operation done.
+const LIGHT_VERB =
+  /\b(create|make|run|do|perform|execute)\s+(?:(?:a|an|the|new|my|our|this|that|\w+)\s+){0,3}(query|search|lookup|update|upsert|insert)\b/i;
 // A method called in code: `create()`, `table.upsert()`, `getPage()`, `get_all()`.
 const CODE_METHOD = /(?<![\w-])([a-z]+)(?:[A-Z][a-z0-9]*|_[a-z0-9]+)*\(\)/;
 // "add" before a part of a library in the same clause asks a library's makers for a feature ("add
@@ -346,14 +366,7 @@ export function requestIntent(request: string, prefixes: readonly string[]): Req
   NAME_TOKEN.lastIndex = 0;
   const text = withoutIds.replace(NAME_TOKEN, ' ').replace(FEATURE_ADD, ' ');
   const { words, starts } = clausedWords(text);
-  let { op, verbAt } = operationOf(request, words, starts);
-  // A method called in code ("calling get_all()", "eventsApi.getPage()") says what is done by
-  // its first word more surely than the prose around it ("how to define … in getPage()").
-  const method = CODE_METHOD.exec(withoutIds)?.[1];
-  if (method && VERBS[method]) {
-    op = VERBS[method];
-    verbAt = -1;
-  }
+  let { op, verbAt } = operationSaidOtherwise(text, operationOf(request, words, starts));
   const asked = LIST_QUESTION.test(request) || COUNT.test(request) || QUESTION.test(request);
   const pluralObject = pluralObjectAfter(words, verbAt);
   // "get a list of the tables": what is got is a list.
