@@ -80,3 +80,9 @@ describe('requestIntent: a verb that only says "do"', () => {
     expect(intent('create a list of contacts').op).toBe('create');
   });
 });
+
+describe('requestIntent: listing verbs', () => {
+  it('reads "paginate" as listing', () => {
+    expect(intent('I would like to paginate through records').op).toBe('list');
+  });
+});

@@ -57,7 +57,8 @@ const VERBS: Record<string, Operation> = {};
 function verbs(op: Operation, list: string): void {
   for (const w of list.split(' ')) VERBS[w] = op;
 }
-verbs('list', 'list lists listing enumerate browse all every');
+// To paginate is to list a page at a time.
+verbs('list', 'list lists listing enumerate browse all every paginate');
 verbs('get', 'get show open read view fetch retrieve see display check inspect details detail describe pull');
 verbs('search', 'search find lookup filter query');
 verbs(
