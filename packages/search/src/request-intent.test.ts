@@ -86,3 +86,13 @@ describe('requestIntent: listing verbs', () => {
     expect(intent('I would like to paginate through records').op).toBe('list');
   });
 });
+
+describe('requestIntent: questions about what there is', () => {
+  it('reads "we have …?" as listing, not "I have …" in a story', () => {
+    expect(intent('which bases do we have?').op).toBe('list');
+    expect(intent('we have any forms?').op).toBe('list');
+    expect(intent('I have a column that contains dates but I cannot fetch the records by date').op).not.toBe(
+      'list',
+    );
+  });
+});

@@ -136,9 +136,10 @@ const ADJECTIVE = /\b(the|a|an|our|my|this|that|its|their|your|every|all)\s+(\w+
 const QUESTION =
   /^\s*(what|which|who|whom|whose|is|are|was|were|does|do|did|has|have|when|where|how)\b(?!\s+(do|can|should|would|could)\s+(i|we|you)\b)(?!\s+to\b)(?!\s+(you|u)\b)(?!\s+there\s+(a|an|any|some)\s+(way|tool|call|endpoint|api)\b)(?!\s+it\s+possible\b)/i;
 
-// Question forms that ask for a list ("what campaigns do we have", "which bases exist").
+// Question forms that ask for a list ("what campaigns do we have", "which bases exist", "we have
+// any forms?"); "I have a column that …" in a story is no question about what there is.
 const LIST_QUESTION =
-  /\b(what|which)\b[^?]*\b(do|does|did|have|has)\s+(i|we|you|they|it|our|my)\b[^?]*\b(have|got|own|exist)\b|\b(what|which)\b[^?]*\b(exist|are there|are set up|are installed|are in)\b|\b(we|i)\s+(have|own|got)\b/i;
+  /\b(what|which)\b[^?]*\b(do|does|did|have|has)\s+(i|we|you|they|it|our|my)\b[^?]*\b(have|got|own|exist)\b|\b(what|which)\b[^?]*\b(exist|are there|are set up|are installed|are in)\b|\b(we|i)\s+(have|own|got)\b(?=[^.!:;]*\?)/i;
 // Words that count or gather what follows "of" rather than own it: "a LIST of the tables",
 // "the NUMBER of records", "a BUNCH of rows" are about the tables and the records.
 const AMOUNT_NOUNS = new Set(
