@@ -96,3 +96,11 @@ describe('requestIntent: questions about what there is', () => {
     );
   });
 });
+
+describe('requestIntent: "new" beside another verb', () => {
+  it('drops "new" where the verb says something other than creating', () => {
+    expect(intent('Push a new event to HubSpot').text).not.toMatch(/new/);
+    expect(intent('add a new field').text).toMatch(/new/);
+    expect(intent('new field in the table').text).toMatch(/new/);
+  });
+});

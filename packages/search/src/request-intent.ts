@@ -381,7 +381,12 @@ export function requestIntent(request: string, prefixes: readonly string[]): Req
       : [],
   );
   const sense = verb ? VERB_SENSE[verb] : undefined;
-  const searched = withoutModifiers(sense ? text.replace(new RegExp(`\\b${verb}\\b`, 'i'), sense) : text);
+  const said = sense ? text.replace(new RegExp(`\\b${verb}\\b`, 'i'), sense) : text;
+  // "pass a NEW event", "update with NEW records": where a verb says something other than
+  // creating, "new" describes the object; it asks to create nothing.
+  const searched = withoutModifiers(
+    verb && op !== 'create' && op !== 'upsert' ? said.replace(/\bnew\b/gi, ' ') : said,
+  );
   // A question that names no verb ("budget item 9 amount?") reads, and so, less surely, does a
   // bare noun phrase ("email 4242 draft").
   const implicit = op === undefined && !request.trim().endsWith('?');
