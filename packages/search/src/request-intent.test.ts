@@ -104,3 +104,10 @@ describe('requestIntent: "new" beside another verb', () => {
     expect(intent('new field in the table').text).toMatch(/new/);
   });
 });
+
+describe('requestIntent: a plural pronoun as the object', () => {
+  it('reads "remove them" as changing several', () => {
+    expect(intent('old records: remove them from the bases').several).toBe(true);
+    expect(intent('remove it from the base').several).toBe(false);
+  });
+});

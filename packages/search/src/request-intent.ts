@@ -263,6 +263,8 @@ function operationSaidOtherwise(
  */
 function pluralObjectAfter(words: readonly string[], verbAt: number): boolean {
   const after = verbAt >= 0 ? words.slice(verbAt + 1) : [];
+  // "remove THEM from the bases": a plural pronoun for the objects said before.
+  if (/^(them|these|those)$/.test(after[0] ?? '')) return true;
   const objectAt = after.findIndex(
     (w) =>
       PARENT_MARKERS.has(w) ||
