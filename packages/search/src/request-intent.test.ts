@@ -111,3 +111,12 @@ describe('requestIntent: a plural pronoun as the object', () => {
     expect(intent('remove it from the base').several).toBe(false);
   });
 });
+
+describe('requestIntent: whose id', () => {
+  it('reads "non-external" as the service’s own id', () => {
+    expect(intent('register for marketing events hosted locally (non-external events)').idKind).toBe(
+      'internal',
+    );
+    expect(intent('update the event by its external id').idKind).toBe('external');
+  });
+});

@@ -122,9 +122,9 @@ const QUANTITY = /^(\d+|more|fewer|less|than|first|last|next|top|over|under|up)$
 const MAKE_NEW = new Set('a an new one another some two three several'.split(' '));
 // Words by which a request says whose id it names an object by.
 const EXTERNAL =
-  /\bexternal\b|\b(our|my|your|their)\s+(own\s+)?(app|platform|integration|system)('?s)?\s+(own\s+)?(id|ids|event|events)\b|\bour (own )?ids?\b|\bapp'?s (own )?ids?\b/i;
+  /(?<!\bnon-?)\bexternal\b|\b(our|my|your|their)\s+(own\s+)?(app|platform|integration|system)('?s)?\s+(own\s+)?(id|ids|event|events)\b|\bour (own )?ids?\b|\bapp'?s (own )?ids?\b/i;
 const INTERNAL =
-  /\binternal\b|\bobject ids?\b|\bobject \d+|\b\w+'s (own )?(object )?id\b(?<!app's id)|\bits (own |\w+ )?id\b/i;
+  /\binternal\b|\bnon-?external\b|\bobject ids?\b|\bobject \d+|\b\w+'s (own )?(object )?id\b(?<!app's id)|\bits (own |\w+ )?id\b/i;
 // A bare number of several digits is an id the service assigned; a token of letters and digits
 // joined by `-` or `_` (`wb-31`) is a name some other system gave.
 const BARE_NUMBER = /(?<![\w-])\d{3,}(?![\w-])/;
