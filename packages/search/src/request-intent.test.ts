@@ -58,6 +58,8 @@ describe('requestIntent: a feature asked of a library', () => {
     expect(intent('Add a way to query only named fields').op).toBe('search');
     expect(intent('add a record to the table').op).toBe('create');
     expect(intent('add a field to the table, the way Excel does').op).toBe('create');
+    expect(intent('feat(airtable): add find record action').op).toBe('search');
+    expect(intent('Feature request: add records in bulk').op).toBe('create');
   });
 });
 

@@ -325,6 +325,18 @@ const CODE_METHOD = /(?<![\w-])([a-z]+)(?:[A-Z][a-z0-9]*|_[a-z0-9]+)*\(\)/;
 // a Get Form METHOD", "add a WAY to query fields", "add `campaigns` STREAM"): what the feature
 // does is said by the words after it, not by adding. Words no tool of the catalog acts on (not
 // "action" nor "option", which automation and select fields have).
+// A title that says it asks for a feature ("feat(airtable): add …", "[Feature]: Add …",
+// "Feature request: add …"): the "add" right after it is the asking.
+const FEATURE_TITLE =
+  /^(\W*(?:feat|feature|feature request|enhancement|request)\W*(?:\([^)]*\))?\s*[:\]-]\s*(?:\W\s*)?)add\b/i;
+/** The text without the "add" of a feature's title, where a verb after it says what the feature does. */
+function withoutFeatureAdd(text: string): string {
+  const title = FEATURE_TITLE.exec(text);
+  if (!title) return text;
+  const rest = text.slice(title[0].length).split(/[.:;!?()]/)[0] ?? '';
+  const says = tokenize(rest).some((w) => VERBS[w.toLowerCase()] !== undefined && w.toLowerCase() !== 'add');
+  return says ? `${title[1]} ${text.slice(title[0].length)}` : text;
+}
 const FEATURE_ADD =
   /\badd\b(?=[^.,:;!?()]{0,60}\b(methods?|functions?|streams?|endpoints?|params?|parameters?|way|ability|capability|functionality|features?|helpers?|commands?|operations?|wrappers?)\b)/gi;
 
@@ -368,7 +380,7 @@ export function requestIntent(request: string, prefixes: readonly string[]): Req
     (demonstrated !== undefined && content(demonstrated.toLowerCase()));
   const nameToken = NAME_TOKEN.test(withoutIds);
   NAME_TOKEN.lastIndex = 0;
-  const text = withoutIds.replace(NAME_TOKEN, ' ').replace(FEATURE_ADD, ' ');
+  const text = withoutFeatureAdd(withoutIds.replace(NAME_TOKEN, ' ').replace(FEATURE_ADD, ' '));
   const { words, starts } = clausedWords(text);
   let { op, verbAt } = operationSaidOtherwise(text, operationOf(request, words, starts));
   const asked = LIST_QUESTION.test(request) || COUNT.test(request) || QUESTION.test(request);
