@@ -1,4 +1,5 @@
 import { stemmer } from 'stemmer';
+import { calledMethodVerb, operationNoun, withoutFeatureAsking } from './developer-phrasing.js';
 import { processTerm, tokenize } from './search-terms.js';
 import type { IdShape, Operation } from './tool-shape.js';
 
@@ -249,9 +250,9 @@ function operationSaidOtherwise(
   text: string,
   found: { op: RequestIntent['op']; verbAt: number },
 ): { op: RequestIntent['op']; verbAt: number } {
-  const light = LIGHT_VERB.exec(text)?.[2]?.toLowerCase();
+  const light = operationNoun(text);
   if (light) return { op: VERBS[light] ?? found.op, verbAt: found.verbAt };
-  const method = CODE_METHOD.exec(text)?.[1];
+  const method = calledMethodVerb(text);
   if (method && VERBS[method]) return { op: VERBS[method], verbAt: -1 };
   return found;
 }
@@ -316,29 +317,6 @@ function idKindOf(request: string, nameToken: boolean, withoutIds: string): Requ
 const POSTNOMINAL =
   /\b([a-z]+[^su\W]s)\s+([a-z]{3,}ed)\s+(?=(in|by|on|at|from|for|with|under|within|inside)\b)/gi;
 const withoutModifiers = (text: string) => text.replace(POSTNOMINAL, '$1 ');
-// A verb that says only that something is done, and the noun of the operation done.
-const LIGHT_VERB =
-  /\b(create|make|run|do|perform|execute)\s+(?:(?:a|an|the|new|my|our|this|that|\w+)\s+){0,3}(query|search|lookup|update|upsert|insert)\b/i;
-// A method called in code: `create()`, `table.upsert()`, `getPage()`, `get_all()`.
-const CODE_METHOD = /(?<![\w-])([a-z]+)(?:[A-Z][a-z0-9]*|_[a-z0-9]+)*\(\)/;
-// "add" before a part of a library in the same clause asks a library's makers for a feature ("add
-// a Get Form METHOD", "add a WAY to query fields", "add `campaigns` STREAM"): what the feature
-// does is said by the words after it, not by adding. Words no tool of the catalog acts on (not
-// "action" nor "option", which automation and select fields have).
-// A title that says it asks for a feature ("feat(airtable): add …", "[Feature]: Add …",
-// "Feature request: add …"): the "add" right after it is the asking.
-const FEATURE_TITLE =
-  /^(\W*(?:feat|feature|feature request|enhancement|request)\W*(?:\([^)]*\))?\s*[:\]-]\s*(?:\W\s*)?)add\b/i;
-/** The text without the "add" of a feature's title, where a verb after it says what the feature does. */
-function withoutFeatureAdd(text: string): string {
-  const title = FEATURE_TITLE.exec(text);
-  if (!title) return text;
-  const rest = text.slice(title[0].length).split(/[.:;!?()]/)[0] ?? '';
-  const says = tokenize(rest).some((w) => VERBS[w.toLowerCase()] !== undefined && w.toLowerCase() !== 'add');
-  return says ? `${title[1]} ${text.slice(title[0].length)}` : text;
-}
-const FEATURE_ADD =
-  /\badd\b(?=[^.,:;!?()]{0,60}\b(methods?|functions?|streams?|endpoints?|params?|parameters?|way|ability|capability|functionality|features?|helpers?|commands?|operations?|wrappers?)\b)/gi;
 
 const termsOf = (w: string) => [w, stemmer(w), ...processTerm(w)];
 
@@ -380,7 +358,7 @@ export function requestIntent(request: string, prefixes: readonly string[]): Req
     (demonstrated !== undefined && content(demonstrated.toLowerCase()));
   const nameToken = NAME_TOKEN.test(withoutIds);
   NAME_TOKEN.lastIndex = 0;
-  const text = withoutFeatureAdd(withoutIds.replace(NAME_TOKEN, ' ').replace(FEATURE_ADD, ' '));
+  const text = withoutFeatureAsking(withoutIds.replace(NAME_TOKEN, ' '), (w) => VERBS[w] !== undefined);
   const { words, starts } = clausedWords(text);
   let { op, verbAt } = operationSaidOtherwise(text, operationOf(request, words, starts));
   const asked = LIST_QUESTION.test(request) || COUNT.test(request) || QUESTION.test(request);
