@@ -43,59 +43,40 @@ describe('requestIntent: words searched', () => {
   });
 });
 
-describe('requestIntent: questions about how to do something', () => {
-  it('reads "how to …" by its verb, not as a look-up', () => {
-    expect(intent('How to update the existing records in a table?').op).toBe('update');
-    expect(intent('how do I delete a record?').op).toBe('delete');
-    expect(intent('how are the records sorted?').op).toBe('read');
+describe('requestIntent: the operation, as people and developers say it', () => {
+  it.each([
+    // "how to …" asks how to do it, not what there is.
+    ['How to update the existing records in a table?', 'update'],
+    ['how do I delete a record?', 'delete'],
+    ['how are the records sorted?', 'read'],
+    // A feature asked of a library: what it does, not adding.
+    ['Add Get Form Method to Forms', 'get'],
+    ['Add a way to query only named fields', 'search'],
+    ['feat(airtable): add find record action', 'search'],
+    ['add a record to the table', 'create'],
+    ['add a field to the table, the way Excel does', 'create'],
+    ['Feature request: add records in bulk', 'create'],
+    // A method called in code.
+    ['How to define objectPropertyPropname in hubspotClient.events.eventsApi.getPage()?', 'get'],
+    ['fields are missing when calling get_all()', 'get'],
+    ['feat: add table.upsert() method', 'upsert'],
+    ['define an event in HubSpot', 'create'],
+    // A verb that only says "do", and the operation's noun.
+    ['create a Read query for a table with more than 100 rows', 'search'],
+    ['how to perform a search using an exact match for a date field', 'search'],
+    ['do an update of the record', 'update'],
+    ['create a list of contacts', 'create'],
+    ['I would like to paginate through records', 'list'],
+    // "we have …" asks what there is in a question only.
+    ['which bases do we have?', 'list'],
+    ['we have any forms?', 'list'],
+    ['I have a column that contains dates but I cannot fetch the one record by date', 'get'],
+  ])('%s → %s', (request, op) => {
+    expect(intent(request).op).toBe(op);
   });
-});
 
-describe('requestIntent: a feature asked of a library', () => {
-  it('reads "add a … method / a way to …" by what the feature does, not as adding', () => {
-    expect(intent('Add Get Form Method to Forms').op).toBe('get');
+  it('reads a feature asked with no verb for what it does as a bare look-up', () => {
     expect(intent('source-hubspot: add `campaigns` stream').implicit).toBe(true);
-    expect(intent('Add a way to query only named fields').op).toBe('search');
-    expect(intent('add a record to the table').op).toBe('create');
-    expect(intent('add a field to the table, the way Excel does').op).toBe('create');
-    expect(intent('feat(airtable): add find record action').op).toBe('search');
-    expect(intent('Feature request: add records in bulk').op).toBe('create');
-  });
-});
-
-describe('requestIntent: a method called in code', () => {
-  it('reads the operation from the method’s name', () => {
-    expect(
-      intent('How to define objectPropertyPropname in hubspotClient.events.eventsApi.getPage()?').op,
-    ).toBe('get');
-    expect(intent('fields are missing when calling get_all()').op).toBe('get');
-    expect(intent('feat: add table.upsert() method').op).toBe('upsert');
-    expect(intent('define an event in HubSpot').op).toBe('create');
-  });
-});
-
-describe('requestIntent: a verb that only says "do"', () => {
-  it('reads the operation from the noun after it', () => {
-    expect(intent('create a Read query for a table with more than 100 rows').op).toBe('search');
-    expect(intent('how to perform a search using an exact match for a date field').op).toBe('search');
-    expect(intent('do an update of the record').op).toBe('update');
-    expect(intent('create a list of contacts').op).toBe('create');
-  });
-});
-
-describe('requestIntent: listing verbs', () => {
-  it('reads "paginate" as listing', () => {
-    expect(intent('I would like to paginate through records').op).toBe('list');
-  });
-});
-
-describe('requestIntent: questions about what there is', () => {
-  it('reads "we have …?" as listing, not "I have …" in a story', () => {
-    expect(intent('which bases do we have?').op).toBe('list');
-    expect(intent('we have any forms?').op).toBe('list');
-    expect(intent('I have a column that contains dates but I cannot fetch the records by date').op).not.toBe(
-      'list',
-    );
   });
 });
 
