@@ -27,8 +27,16 @@ export class CallPacing {
     return keyParam ? String(args[keyParam.name] ?? '') : '';
   }
 
-  /** Waits for the call's pacing slot, telling the call's listener and the observer of the wait. */
-  async wait(tool: RegisteredTool, key: string, context: CallContext): Promise<void> {
+  /**
+   * Waits for the call's pacing slot, telling the call's listener and the observer of the wait.
+   * `departed` settles once the request has left or was given up (see `RequestPacer`).
+   */
+  async wait(
+    tool: RegisteredTool,
+    key: string,
+    context: CallContext,
+    departed?: Promise<void>,
+  ): Promise<void> {
     const pacing = tool.toolSetDefinition.traffic?.pacing;
     if (!pacing) return;
     // Pacing must be the last wait before a request leaves: requests released while the
@@ -49,7 +57,7 @@ export class CallPacing {
     const ended = context.onWait?.('pacing', undefined);
     let waited: number | undefined;
     try {
-      waited = await pacer.wait(key, context.signal);
+      waited = await pacer.wait(key, context.signal, departed);
     } finally {
       // The pacer's own figure where it has one: a slot given at once is no wait, however
       // long the round trip to a shared pacer took.

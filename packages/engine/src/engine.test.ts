@@ -288,6 +288,62 @@ describe('ToolEngine', () => {
     expect(order).toEqual(['warm', 'pace a', 'send', 'warm', 'pace b', 'send']);
   });
 
+  it("tells the pacer when each request left: after a wait for the upstream's slot, or when its send ended", async () => {
+    const events: string[] = [];
+    const held: (() => void)[] = [];
+    // A sender that says when it writes, and holds each answer until released.
+    const sender: HttpSender = {
+      send: async (request, options) => {
+        const name = new URL(request.url).searchParams.get('thing') ?? new URL(request.url).pathname;
+        events.push(`send ${name}`);
+        options.onDeparture?.();
+        await new Promise<void>((r) => held.push(r));
+        return { status: 200, headers: {}, body: {} };
+      },
+    };
+    const e = engine({
+      sender,
+      traffic: { pacing: { key: 'id', requestsPerSecond: 100 } },
+      pacer: () => ({
+        wait: async (key, _signal, departed) => {
+          events.push(`turn ${key}`);
+          void departed?.then(() => events.push(`left ${key}`));
+          return 0;
+        },
+      }),
+      options: { maxConcurrentRequestsPerUpstream: 1 },
+    });
+    const first = e.call('T.Get', { thing: 'a' }, ctx);
+    const second = e.call('T.Get', { thing: 'b' }, ctx);
+    const settle = async () => {
+      for (let i = 0; i < 10; i += 1) await new Promise((r) => setImmediate(r));
+    };
+    await settle();
+    // b had its turn, but waits for the one slot: it has not left.
+    expect(events).toEqual(['turn a', 'turn b', 'send /v1/things/a', 'left a']);
+    held.shift()!();
+    await settle();
+    expect(events.slice(4)).toEqual(['send /v1/things/b', 'left b']);
+    held.shift()!();
+    await Promise.all([first, second]);
+
+    // A sender that never says (one of a host's own): the request counts as left when its send ended.
+    events.length = 0;
+    const quiet = engine({
+      sender: new FakeSender(),
+      traffic: { pacing: { key: 'id', requestsPerSecond: 100 } },
+      pacer: () => ({
+        wait: async (key, _signal, departed) => {
+          void departed?.then(() => events.push(`left ${key}`));
+          return 0;
+        },
+      }),
+    });
+    await quiet.call('T.Get', { thing: 'c' }, ctx);
+    await settle();
+    expect(events).toEqual(['left c']);
+  });
+
   it('paces per connection: per user by default, one bucket for a shared token or an account the provider names', async () => {
     const keys: string[] = [];
     const made: string[] = [];

@@ -246,19 +246,27 @@ export class ToolEngine {
     const rateLimit = tool.toolSetDefinition.traffic?.retryOnRateLimit;
     let rateLimitRetried = false;
     for (let attempt = 1; ; attempt += 1) {
-      await this.pacing.wait(tool, pacingKey, context);
+      // When the request leaves (written to its connection), or is given up before that: the
+      // pacer counts its departure from then, not from its turn (a slot or a connection to
+      // wait for comes between).
+      let departed!: () => void;
+      const departure = new Promise<void>((resolve) => {
+        departed = resolve;
+      });
+      await this.pacing.wait(tool, pacingKey, context, departure);
       let res: HttpResponse;
       try {
         res = await this.slots.run(
           tool.baseUrl,
           () =>
             this.observer?.upstreamResponse
-              ? this.sendObserved(tool, request, context, sent)
-              : this.send(request, context, sent),
+              ? this.sendObserved(tool, request, context, sent, departed)
+              : this.send(request, context, sent, departed),
           context.signal,
           this.timeoutMs,
         );
       } catch (e) {
+        departed();
         const retry =
           ToolError.isInstance(e) &&
           e.code === 'upstream_unavailable' &&
@@ -268,6 +276,7 @@ export class ToolEngine {
         await this.backoff(tool, context, attempt);
         continue;
       }
+      departed();
       if (res.status === 429 && !rateLimitRetried) {
         const wait = retryAfterSeconds(res.headers) ?? rateLimit?.defaultWaitSeconds;
         const max = Math.min(this.maxRateLimitWait, rateLimit?.maxWaitSeconds ?? this.maxRateLimitWait);
@@ -318,9 +327,10 @@ export class ToolEngine {
     request: HttpRequestSpec,
     context: CallContext,
     attempt: { reached: boolean },
+    departed?: () => void,
   ): Promise<HttpResponse> {
     const started = performance.now();
-    const res = await this.send(request, context, attempt);
+    const res = await this.send(request, context, attempt, departed);
     this.observer?.upstreamResponse?.(context, tool, res.status, performance.now() - started);
     return res;
   }
@@ -329,6 +339,7 @@ export class ToolEngine {
     request: HttpRequestSpec,
     context: CallContext,
     attempt: { reached: boolean },
+    departed?: () => void,
   ): Promise<HttpResponse> {
     let res: HttpResponse;
     try {
@@ -336,6 +347,7 @@ export class ToolEngine {
         signal: context.signal,
         timeoutMs: this.timeoutMs,
         maxResponseBytes: this.maxResponseBytes,
+        ...(departed ? { onDeparture: departed } : {}),
       });
     } catch (e) {
       // Once set it stays set: one attempt that may have arrived is enough.

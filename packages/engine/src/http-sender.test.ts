@@ -49,6 +49,26 @@ describe('UndiciHttpSender', () => {
     expect(res).toMatchObject({ status: 201, body: { method: 'POST', url: '/x?a=1' } });
   });
 
+  it('says when the request leaves: once, on its open connection, before the upstream reads it', async () => {
+    const seen: string[] = [];
+    server.once('request', () => seen.push('upstream'));
+    const res = await sender.send(
+      { method: 'GET', url: `${base}/left`, headers: {} },
+      { ...opts, onDeparture: () => seen.push('departed') },
+    );
+    expect(res.status).toBe(201);
+    expect(seen).toEqual(['departed', 'upstream']);
+    // A connection refused: nothing left.
+    let departed = 0;
+    await failure(
+      sender.send(
+        { method: 'GET', url: 'http://127.0.0.1:1/x', headers: {} },
+        { ...opts, onDeparture: () => (departed += 1) },
+      ),
+    );
+    expect(departed).toBe(0);
+  });
+
   it('returns non-JSON bodies as text', async () => {
     expect((await sender.send({ method: 'GET', url: `${base}/text`, headers: {} }, opts)).body).toBe(
       'plain words',

@@ -1,6 +1,7 @@
 import { type CallSignal, ToolError } from '@toolhost/core';
 import type { Axios, AxiosRequestConfig } from 'axios';
 import type { HttpRequestSpec } from './build-request.js';
+import { DEPARTURE_HOOK } from './departure-hook.js';
 import type { UpstreamDispatcher } from './upstream-dispatcher.js';
 
 export interface HttpResponse {
@@ -15,6 +16,8 @@ export interface SendOptions {
   /** The whole exchange, from sending to the last byte of the answer. */
   timeoutMs: number;
   maxResponseBytes: number;
+  /** Called as the request is written to its connection (once it is open). */
+  onDeparture?: () => void;
 }
 
 /** Sends one HTTP request. The engine's only way out to the network. */
@@ -114,6 +117,7 @@ export class UndiciHttpSender implements HttpSender {
         signal: options.signal,
         timeout: options.timeoutMs,
         maxContentLength: options.maxResponseBytes,
+        ...(options.onDeparture ? { [DEPARTURE_HOOK]: options.onDeparture } : {}),
       });
       const headers: Record<string, string> = {};
       for (const [k, v] of Object.entries(res.headers))

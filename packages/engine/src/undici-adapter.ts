@@ -9,6 +9,7 @@ import axios, {
   type InternalAxiosRequestConfig,
 } from 'axios';
 import type { Dispatcher } from 'undici';
+import { DEPARTURE_HOOK } from './departure-hook.js';
 
 /**
  * An axios adapter that sends through an undici dispatcher: axios keeps the request pipeline
@@ -97,7 +98,12 @@ class Exchange implements Dispatcher.DispatchHandler {
 
   onRequestStart(controller: Dispatcher.DispatchController): void {
     this.controller = controller;
-    if (this.settled) controller.abort(new CanceledError(undefined, this.config));
+    if (this.settled) {
+      controller.abort(new CanceledError(undefined, this.config));
+      return;
+    }
+    const departing = (this.config as { [DEPARTURE_HOOK]?: () => void })[DEPARTURE_HOOK];
+    departing?.();
   }
 
   onResponseStart(

@@ -111,7 +111,7 @@ export class SharedPacer implements RequestPacer {
   }
 
   /** Resolves when the request may go, with how long it was held back (ms). */
-  async wait(key: string, signal?: CallSignal): Promise<number> {
+  async wait(key: string, signal?: CallSignal, departed?: Promise<void>): Promise<number> {
     // One hash slot for both keys of a bucket: a Redis Cluster runs the script on one node.
     const bucket = `toolhost:pace:{${encodeURIComponent(this.name)}:${key}}`;
     const id = randomBytes(8).toString('hex');
@@ -137,11 +137,14 @@ export class SharedPacer implements RequestPacer {
       }
       const [ms, what] = step;
       if (what === 'go') {
-        // After the caller's send has begun (its continuation runs first): the departure then
-        // counts from its place until this moment, which is after the request left.
-        setImmediate(() => {
+        // Once the request has left (the engine says when: a free slot and an open connection
+        // can come first), or else after the caller's send has begun (its continuation runs
+        // first): the departure counts from its place until then, which is after it left.
+        const left = () => {
           this.redis.toolhostPaceLeft(`${bucket}:left`, this.windowMs, id).catch(() => {});
-        });
+        };
+        if (departed) void departed.then(left);
+        else setImmediate(left);
         return waited;
       }
       if (what === 'turn') holdsTurn = true;
