@@ -17,6 +17,11 @@ export interface RecordedRequest {
   body: unknown;
   /** True when the caller dropped the connection before the answer was sent (e.g. a cancelled call). */
   aborted: boolean;
+  /**
+   * When its head was read (ms since the epoch, on this process's monotonic clock): in the
+   * turn that parsed it, before the turns that read its body and answer.
+   */
+  receivedAt: number;
 }
 
 export interface FakeResponse {
@@ -59,6 +64,7 @@ export async function startRecordingUpstream(responder?: Responder): Promise<Rec
   const requests: RecordedRequest[] = [];
   let answer: Responder = responder ?? (() => ({ status: 200, body: { ok: true } }));
   const server = createServer(async (req, res) => {
+    const receivedAt = performance.timeOrigin + performance.now();
     const raw = req.url ?? '/';
     const q = raw.indexOf('?');
     const rawPath = q === -1 ? raw : raw.slice(0, q);
@@ -81,6 +87,7 @@ export async function startRecordingUpstream(responder?: Responder): Promise<Rec
       headers: req.headers,
       body,
       aborted: false,
+      receivedAt,
     };
     res.on('close', () => {
       if (!res.writableFinished) recorded.aborted = true;
