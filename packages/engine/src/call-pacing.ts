@@ -39,8 +39,9 @@ export class CallPacing {
   ): Promise<void> {
     const pacing = tool.toolSetDefinition.traffic?.pacing;
     if (!pacing) return;
-    // Pacing must be the last wait before a request leaves: requests released while the
-    // sender first loads its HTTP client (hundreds of ms) would otherwise leave together.
+    // Pacing comes after the sender's first load: requests released while the sender loads
+    // its HTTP client (hundreds of ms) would otherwise leave together. (A wait for a free slot
+    // can still come after it: the pacer is told when each request left, `departed`.)
     await this.warm();
     // A connection's limit is the vendor account's, whichever tool set calls it (HubSpot's
     // three tool sets share one app's limit per account): tool sets paced per connection at

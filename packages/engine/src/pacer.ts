@@ -5,16 +5,14 @@ export interface RequestPacer {
   /**
    * Resolves when a request for `key` may go (rejects with the signal's reason on abort), with
    * the milliseconds it held the request back (0 for none; for metrics).
+   *
+   * `departed` (given by the engine) settles once the request has left: written to its
+   * connection, or given up before that. A request can leave well after its turn: it may wait
+   * for a free connection slot, or for its connection to open. A pacer that counts a departure
+   * until a window after it left (the shared one) counts from then rather than from its turn.
    */
   wait(key: string, signal?: CallSignal, departed?: Promise<void>): Promise<number>;
 }
-
-/**
- * `departed` (given by the engine) settles once the request has left: written to its
- * connection, or given up before that. A request can leave well after its turn: it may wait
- * for a free connection slot, or for its connection to open. A pacer that counts a departure
- * until a window after it left (the shared one) counts from then rather than from its turn.
- */
 
 /**
  * Makes a pacer at a pacing policy's rate: the host passes one backed by a shared store so
