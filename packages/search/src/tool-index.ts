@@ -127,7 +127,8 @@ export class ToolIndex {
     ]);
     this.text = new TermPostings(textIndex(tools, this.vendors), BOOST, BM25);
     const setOf = tools.map((t) => t.toolSet);
-    this.setWords = new SetVocabulary(this.text.documents(), setOf);
+    // Words, not objects, are where a big server's boilerplate speaks the request by chance.
+    this.setWords = new SetVocabulary(this.text.documents(), setOf, { acrossSets: true });
     this.setObjects = new SetVocabulary(objectDocuments(this.shapes), setOf);
   }
 
