@@ -22,6 +22,17 @@ const LIGHT_VERB =
 // A method called in code: `create()`, `table.upsert()`, `getPage()`, `get_all()`.
 const CODE_METHOD = /(?<![\w-])([a-z]+)(?:[A-Z][a-z0-9]*|_[a-z0-9]+)*\(\)/;
 
+// "Issue" that reports a problem, not a tracker's issue: a title led by it ("Issue with
+// create(): …"; not "issues with the label bug", which asks for issues), or a sentence that
+// calls something one ("this is an issue when …").
+const PROBLEM_ISSUE =
+  /^(\W*)issues?(?=\s+(?:with|in|when|on|using|while)\b[^.!?:]{0,80}:)|\b(?:is|was|it's|are)\s+(?:an?|one)\s+issue\b/i;
+
+/** `text` without "issue" where it reports a problem rather than names a tracker's issue. */
+export function withoutProblemIssue(text: string): string {
+  return text.replace(PROBLEM_ISSUE, (_m, lead: string | undefined) => `${lead ?? ''} `);
+}
+
 /**
  * `text` without the "add" that asks a library for a feature: before a part of a library, or
  * after a feature's title where a verb (`isVerb`, lower-case) after it says what the feature does

@@ -41,6 +41,13 @@ describe('requestIntent: words searched', () => {
     expect(intent('trigger custom events defined in HubSpot').op).toBe('send');
     expect(intent('define custom events in HubSpot').text).toMatch(/define/);
   });
+
+  it('drops "issue" where it reports a problem, not where it names a tracker\'s issue', () => {
+    expect(intent('Issue with create(): the record has no fields').text).not.toMatch(/issue/i);
+    expect(intent('this is an issue when searching by name').text).not.toMatch(/issue/i);
+    expect(intent('issues with the label bug').text).toMatch(/issue/);
+    expect(intent('create an issue with a label').text).toMatch(/issue/);
+  });
 });
 
 describe('requestIntent: the operation, as people and developers say it', () => {

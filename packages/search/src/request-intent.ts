@@ -1,5 +1,10 @@
 import { stemmer } from 'stemmer';
-import { calledMethodVerb, operationNoun, withoutFeatureAsking } from './developer-phrasing.js';
+import {
+  calledMethodVerb,
+  operationNoun,
+  withoutFeatureAsking,
+  withoutProblemIssue,
+} from './developer-phrasing.js';
 import { processTerm, tokenize } from './search-terms.js';
 import type { IdShape, Operation } from './tool-shape.js';
 
@@ -358,7 +363,10 @@ export function requestIntent(request: string, prefixes: readonly string[]): Req
     (demonstrated !== undefined && content(demonstrated.toLowerCase()));
   const nameToken = NAME_TOKEN.test(withoutIds);
   NAME_TOKEN.lastIndex = 0;
-  const text = withoutFeatureAsking(withoutIds.replace(NAME_TOKEN, ' '), (w) => VERBS[w] !== undefined);
+  const text = withoutFeatureAsking(
+    withoutProblemIssue(withoutIds.replace(NAME_TOKEN, ' ')),
+    (w) => VERBS[w] !== undefined,
+  );
   const { words, starts } = clausedWords(text);
   let { op, verbAt } = operationSaidOtherwise(text, operationOf(request, words, starts));
   const asked = LIST_QUESTION.test(request) || COUNT.test(request) || QUESTION.test(request);
