@@ -296,21 +296,16 @@ export async function shortestPacedSpan<T>(
     clearInterval(ticker);
   }
   const sorted = [...arrivals].sort((x, y) => x - y);
-  /** How late `t` can have been stamped: since the tick before the last one before it. */
-  const lateness = (t: number) => {
-    let lo = 0;
-    let hi = ticks.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (ticks[mid]! <= t) lo = mid;
-      else hi = mid - 1;
-    }
-    return ticks[lo]! <= t ? t - ticks[Math.max(0, lo - 1)]! : 0;
-  };
   let shortestMs = Number.POSITIVE_INFINITY;
   let at = -1;
+  // The last tick at or before each arrival (both in order, so the index only moves on).
+  let last = 0;
   for (let i = 0; i + count - 1 < sorted.length; i += 1) {
-    const span = sorted[i + count - 1]! - sorted[i]! + lateness(sorted[i]!);
+    const t = sorted[i]!;
+    while (last + 1 < ticks.length && ticks[last + 1]! <= t) last += 1;
+    // How late `t` can have been stamped: since the tick before the last one before it.
+    const lateness = ticks[last]! <= t ? t - ticks[Math.max(0, last - 1)]! : 0;
+    const span = sorted[i + count - 1]! - t + lateness;
     if (span < shortestMs) {
       shortestMs = span;
       at = i;
