@@ -30,6 +30,39 @@ describe('Pacer', () => {
     }
   });
 
+  it('keeps the next requests a window after one that left late (after a wait for a slot)', async () => {
+    vi.useFakeTimers();
+    try {
+      const pacer = new Pacer(5);
+      const released: number[] = [];
+      let leave!: () => void;
+      const late = new Promise<void>((r) => {
+        leave = r;
+      });
+      const start = Date.now();
+      // The first leaves 700 ms after its turn; the others as soon as they are let go.
+      const waits = [pacer.wait('k', undefined, late)];
+      for (let i = 1; i < 7; i += 1) waits.push(pacer.wait('k', undefined, Promise.resolve()));
+      for (const [i, w] of waits.entries())
+        void w.then(() => released.push(i === 0 ? 0 : Date.now() - start));
+      await vi.advanceTimersByTimeAsync(700);
+      leave();
+      await vi.advanceTimersByTimeAsync(3000);
+      await Promise.all(waits);
+      const left = [700, ...released.slice(1).sort((x, y) => x - y)];
+      // By turns alone the sixth would go at 1100 ms: with the first leaving at 700, six would
+      // leave within 880 ms (220 … 1100). Counted from when each left, the sixth waits until
+      // a window after the second (1320 ms).
+      expect(left.slice(1, 5)).toEqual([220, 440, 660, 880]);
+      expect(left[5]).toBe(1320);
+      const sorted = [...left].sort((x, y) => x - y);
+      for (let i = 0; i + 5 < sorted.length; i += 1)
+        expect(sorted[i + 5]! - sorted[i]!).toBeGreaterThanOrEqual(1100);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('never lets more than the rate through in any second, with late timers', async () => {
     const pacer = new Pacer(5);
     const sent: number[] = [];

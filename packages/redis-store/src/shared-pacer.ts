@@ -133,7 +133,7 @@ export class SharedPacer implements RequestPacer {
         );
         this.reachable();
       } catch (e) {
-        return waited + (await this.waitLocally(key, e, signal));
+        return waited + (await this.waitLocally(key, e, signal, departed));
       }
       const [ms, what] = step;
       if (what === 'go') {
@@ -160,7 +160,12 @@ export class SharedPacer implements RequestPacer {
     this.logger?.info({ pacer: this.name }, 'pacing shared through Redis again');
   }
 
-  private waitLocally(key: string, error: unknown, signal?: CallSignal): Promise<number> {
+  private waitLocally(
+    key: string,
+    error: unknown,
+    signal?: CallSignal,
+    departed?: Promise<void>,
+  ): Promise<number> {
     if (!this.degraded) {
       this.degraded = true;
       this.logger?.warn(
@@ -172,7 +177,7 @@ export class SharedPacer implements RequestPacer {
       );
     }
     this.local ??= new Pacer(this.requestsPerSecond);
-    return this.local.wait(key, signal);
+    return this.local.wait(key, signal, departed);
   }
 }
 
