@@ -13,8 +13,9 @@ export const REDACTED = '[redacted]';
 
 /**
  * What is kept of a preview: the request to send, and the preview's name, tool and expiry. The
- * request as shown is not kept a second time: it is `describeRequest(prepared)` again when the
- * preview is claimed, so a request near the size limit is written once, not twice.
+ * request as shown (`describeRequest(prepared)`) is not kept beside it: it was answered when the
+ * preview was made, and applying sends `prepared`, so a request near the size limit is written
+ * once, not twice.
  */
 interface PreviewRecord {
   userId: string;
@@ -25,7 +26,6 @@ interface PreviewRecord {
 /** A preview claimed for its one send; `release` gives it back when nothing was sent. */
 export interface ClaimedPreview {
   prepared: PreparedRequest;
-  preview: RequestPreview;
   release(): Promise<void>;
 }
 
@@ -125,7 +125,6 @@ export class Previews {
       };
     return {
       prepared: record.prepared,
-      preview: { ...record.preview, request: describeRequest(record.prepared) },
       release: () => this.records.removeIf(key, holder),
     };
   }
