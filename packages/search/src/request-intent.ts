@@ -262,6 +262,9 @@ function operationSaidOtherwise(
   return found;
 }
 
+/** Whether a word is said in the plural ("rows", "entries"; not "address" nor "status"). */
+const isPlural = (w: string) => /[^su]s$/.test(w) && stemmer(w) !== w;
+
 /**
  * Whether the verb's object is plural ("show ROWS of …" asks for several). The object is the
  * verb's first word that names something ("fetch all ROWS", "remove a RECORD from …"), unless
@@ -277,7 +280,7 @@ function pluralObjectAfter(words: readonly string[], verbAt: number): boolean {
       (processTerm(w).length > 0 && !QUANTITY.test(w) && (VERBS[w] === undefined || NOUN_VERBS.has(w))),
   );
   const object = objectAt >= 0 && !PARENT_MARKERS.has(after[objectAt]!) ? after[objectAt] : undefined;
-  return object !== undefined && /[^su]s$/.test(object) && stemmer(object) !== object;
+  return object !== undefined && isPlural(object);
 }
 
 /** Whether the verb's object is one item: singular, singled out by a determiner before it. */
@@ -289,7 +292,7 @@ function singleObjectAfter(words: readonly string[], verbAt: number): boolean {
   return (
     object !== undefined &&
     !PARENT_MARKERS.has(object) &&
-    !(/[^su]s$/.test(object) && stemmer(object) !== object) &&
+    !isPlural(object) &&
     after.slice(0, objectAt).some((w) => ONE.has(w))
   );
 }
@@ -302,7 +305,7 @@ function numberOf(words: readonly string[], verbAt: number): { plural: Set<strin
     if (i === verbAt) continue;
     const t = processTerm(w)[0];
     if (!t) continue;
-    if (/[^su]s$/.test(w) && stemmer(w) !== w) plural.add(t);
+    if (isPlural(w)) plural.add(t);
     else singular.add(t);
   }
   return { plural, singular };
