@@ -20,7 +20,7 @@ import { resolveService } from '../src/services.js';
 import { type Balancer, startBalancer } from './balancer.js';
 import { Browser, startFlow } from './browser.js';
 import { echoAuthProviders, type FakeOAuthServer, fakeClient, storeAuthorized } from './fake-oauth-server.js';
-import { type HttpReplica, type ServedHttpHost, serveHttpHost } from './served-http-host.js';
+import { type HttpReplica, serveHttpHost } from './served-http-host.js';
 import { ALICE_ACCESS_TOKEN, BOB_ACCESS_TOKEN, fixtureApp, tokenStoreOf } from './support.js';
 import { writeHost } from './write-support.js';
 
@@ -96,13 +96,16 @@ function replicaEnv(s: StoreUnderTest): Record<string, string> {
   };
 }
 
-/** Runs `scenario` with `count` in-process replicas (each its own container and connection), closed after. */
-async function withReplicas<T>(
+/**
+ * Runs `scenario` with `count` in-process replicas (each its own container and connection: a
+ * host, or a host and its HTTP server), opened one after another and closed after.
+ */
+async function withReplicas<R extends { close(): Promise<void> }, T>(
   count: number,
-  open: () => Promise<Host>,
-  scenario: (replicas: Host[]) => Promise<T>,
+  open: () => Promise<R>,
+  scenario: (replicas: R[]) => Promise<T>,
 ): Promise<T> {
-  const replicas: Host[] = [];
+  const replicas: R[] = [];
   try {
     for (let i = 0; i < count; i += 1) replicas.push(await open());
     return await scenario(replicas);
@@ -378,46 +381,52 @@ async function withFleet(
   scenario: (fleet: Fleet) => Promise<void>,
 ): Promise<void> {
   const balancer = await startBalancer();
-  const replicas: ServedHttpHost[] = [];
   const clients: Client[] = [];
+  const config: HostConfig = {
+    plugins: ['toolhost-plugin-echo'],
+    toolSets: { EchoApi: { baseUrl: s.upstream.url } },
+    // Links and redirect URIs name the balancer, as behind a real one.
+    http: { publicUrl: balancer.url },
+    auth: { providers: echoAuthProviders(s.oauth) },
+    ...(s.store ? { store: s.store } : {}),
+    ...extra,
+  };
+  const env = {
+    ...replicaEnv(s),
+    TOOLHOST_ACCESS_TOKENS: `alice:${ALICE_ACCESS_TOKEN},bob:${BOB_ACCESS_TOKEN}`,
+  };
+  const origin = (r: HttpReplica) => new URL(r.url).origin;
   try {
-    const config: HostConfig = {
-      plugins: ['toolhost-plugin-echo'],
-      toolSets: { EchoApi: { baseUrl: s.upstream.url } },
-      // Links and redirect URIs name the balancer, as behind a real one.
-      http: { publicUrl: balancer.url },
-      auth: { providers: echoAuthProviders(s.oauth) },
-      ...(s.store ? { store: s.store } : {}),
-      ...extra,
-    };
-    const env = {
-      ...replicaEnv(s),
-      TOOLHOST_ACCESS_TOKENS: `alice:${ALICE_ACCESS_TOKEN},bob:${BOB_ACCESS_TOKEN}`,
-    };
-    for (let i = 0; i < 2; i += 1) replicas.push(await serveHttpHost(config, env));
-    const origin = (r: HttpReplica) => new URL(r.url).origin;
-    balancer.targets = replicas.map(origin);
-    await scenario({
-      a: replicas[0]!,
-      b: replicas[1]!,
-      balancer,
-      origin,
-      async connect(url, options = {}) {
-        const client = new Client(
-          { name: 'replica-scenario', version: '0.0.0' },
-          { capabilities: options.capabilities ?? {} },
-        );
-        const transport = new StreamableHTTPClientTransport(new URL(url), {
-          requestInit: { headers: { authorization: `Bearer ${options.token ?? ALICE_ACCESS_TOKEN}` } },
-        });
-        await client.connect(transport);
-        clients.push(client);
-        return { client, transport };
+    await withReplicas(
+      2,
+      () => serveHttpHost(config, env),
+      async (replicas) => {
+        balancer.targets = replicas.map(origin);
+        try {
+          await scenario({
+            a: replicas[0]!,
+            b: replicas[1]!,
+            balancer,
+            origin,
+            async connect(url, options = {}) {
+              const client = new Client(
+                { name: 'replica-scenario', version: '0.0.0' },
+                { capabilities: options.capabilities ?? {} },
+              );
+              const transport = new StreamableHTTPClientTransport(new URL(url), {
+                requestInit: { headers: { authorization: `Bearer ${options.token ?? ALICE_ACCESS_TOKEN}` } },
+              });
+              await client.connect(transport);
+              clients.push(client);
+              return { client, transport };
+            },
+          });
+        } finally {
+          await Promise.all(clients.map((c) => c.close().catch(() => {})));
+        }
       },
-    });
+    );
   } finally {
-    await Promise.all(clients.map((c) => c.close().catch(() => {})));
-    await Promise.all(replicas.map((r) => r.close()));
     await balancer.close();
   }
 }
@@ -612,36 +621,39 @@ export async function largeResultOnOtherReplica(input: {
     ...(input.store ? { store: input.store } : {}),
   };
   const env = { ...input.env, ECHO_AUTH_TOKEN: 'tok' };
-  const replicas: ServedHttpHost[] = [];
-  for (let i = 0; i < 2; i += 1) replicas.push(await serveHttpHost(config, env));
-  const [a, b] = replicas as [ServedHttpHost, ServedHttpHost];
-  const clients: Client[] = [];
-  const connect = async (url: string, token: string) => {
-    const client = new Client({ name: 'results-replicas', version: '0' });
-    await client.connect(
-      new StreamableHTTPClientTransport(new URL(url), {
-        requestInit: { headers: { authorization: `Bearer ${token}` } },
-      }),
-    );
-    clients.push(client);
-    return client;
-  };
-  try {
-    const onA = await connect(a.url, TOKENS.alice);
-    const result = await onA.callTool({ name: 'EchoApi_GetItem', arguments: { item_id: 'big' } });
-    const uri = (result.content as { type: string; uri?: string }[]).find((c) => c.type === 'resource_link')!
-      .uri!;
-    const onB = await connect(b.url, TOKENS.alice);
-    const read = await onB.readResource({ uri });
-    expect(JSON.parse((read.contents[0] as { text: string }).text)).toEqual(big);
-    expect((await onB.listResources()).resources.map((r) => r.uri)).toContain(uri);
-    const bobOnB = await connect(b.url, TOKENS.bob);
-    await expect(bobOnB.readResource({ uri })).rejects.toThrow(/Resource not found/);
-    expect((await bobOnB.listResources()).resources).toEqual([]);
-  } finally {
-    await Promise.all(clients.map((c) => c.close().catch(() => {})));
-    await Promise.all(replicas.map((r) => r.close()));
-  }
+  await withReplicas(
+    2,
+    () => serveHttpHost(config, env),
+    async ([a, b]) => {
+      const clients: Client[] = [];
+      const connect = async (url: string, token: string) => {
+        const client = new Client({ name: 'results-replicas', version: '0' });
+        await client.connect(
+          new StreamableHTTPClientTransport(new URL(url), {
+            requestInit: { headers: { authorization: `Bearer ${token}` } },
+          }),
+        );
+        clients.push(client);
+        return client;
+      };
+      try {
+        const onA = await connect(a!.url, TOKENS.alice);
+        const result = await onA.callTool({ name: 'EchoApi_GetItem', arguments: { item_id: 'big' } });
+        const uri = (result.content as { type: string; uri?: string }[]).find(
+          (c) => c.type === 'resource_link',
+        )!.uri!;
+        const onB = await connect(b!.url, TOKENS.alice);
+        const read = await onB.readResource({ uri });
+        expect(JSON.parse((read.contents[0] as { text: string }).text)).toEqual(big);
+        expect((await onB.listResources()).resources.map((r) => r.uri)).toContain(uri);
+        const bobOnB = await connect(b!.url, TOKENS.bob);
+        await expect(bobOnB.readResource({ uri })).rejects.toThrow(/Resource not found/);
+        expect((await bobOnB.listResources()).resources).toEqual([]);
+      } finally {
+        await Promise.all(clients.map((c) => c.close().catch(() => {})));
+      }
+    },
+  );
 }
 
 const errorOf = (o: ToolOutcome | { ok: boolean }) =>
