@@ -440,27 +440,29 @@ describe('search terms of agents’ words', () => {
   });
 });
 
+/** An endpoint without path parameters, for a tool built by `tool`. */
+const route = (method: string, path: string) => ({ method, path, pathParams: [] });
+
 describe('ranking beside other products’ tools', () => {
-  const endpoint = (method: string, path: string) => ({ method, path, pathParams: [] });
   const catalog: SearchableTool[] = [
     {
       ...tool('SheetApi.UpdateSheetRecord', 'Sheets: update one record of a table.', false, ['record_id']),
-      endpoint: endpoint('PATCH', '/tables/records'),
+      endpoint: route('PATCH', '/tables/records'),
     },
     {
       ...tool('SheetApi.ReplaceSheetRecord', 'Sheets: replace one record of a table.', false, ['record_id']),
-      endpoint: endpoint('PUT', '/tables/records'),
+      endpoint: route('PUT', '/tables/records'),
     },
     {
       ...tool('SheetApi.ListSheetRecords', 'Sheets: list records of a table.', true, [
         'filter_by_formula',
         'page_size',
       ]),
-      endpoint: endpoint('GET', '/tables/records'),
+      endpoint: route('GET', '/tables/records'),
     },
     {
       ...tool('SheetApi.GetSheetRecord', 'Sheets: get one record of a table.', true, ['record_id']),
-      endpoint: endpoint('GET', '/tables/records/one'),
+      endpoint: route('GET', '/tables/records/one'),
     },
     {
       ...tool(
@@ -469,7 +471,7 @@ describe('ranking beside other products’ tools', () => {
         false,
         ['domain_name'],
       ),
-      endpoint: endpoint('PATCH', '/domains/records'),
+      endpoint: route('PATCH', '/domains/records'),
     },
     {
       ...tool(
@@ -478,7 +480,7 @@ describe('ranking beside other products’ tools', () => {
         true,
         ['domain_name'],
       ),
-      endpoint: endpoint('GET', '/domains/records'),
+      endpoint: route('GET', '/domains/records'),
     },
   ];
   const mixed = new ToolIndex(catalog);
@@ -593,14 +595,13 @@ describe('ToolIndex telling a tool from its siblings', () => {
 });
 
 describe('ToolIndex weighing which product acts on the objects a request names', () => {
-  const endpoint = (method: string, path: string) => ({ method, path, pathParams: [] });
   const sheet = (name: string, description: string, method: string, path: string): SearchableTool => ({
     ...tool(`SheetApi.${name}`, `Sheets: ${description}`, method === 'GET', ['record_id']),
-    endpoint: endpoint(method, path),
+    endpoint: route(method, path),
   });
   const host = (name: string, description: string, path: string): SearchableTool => ({
     ...tool(`CloudHostApi.${name}`, description, true, ['query']),
-    endpoint: endpoint('GET', path),
+    endpoint: route('GET', path),
   });
   const mixed = new ToolIndex([
     sheet('ListSheetRecords', 'list records of a table.', 'GET', '/tables/{tableId}/records'),
