@@ -6,8 +6,12 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { percentile, round } from './measure.mjs';
-import { loadMoreRealQuestions, loadRealQuestions, SEARCH_EVAL_DIR } from './real-questions.mjs';
-import { scoreRankings } from './search-eval.mjs';
+import {
+  loadMoreRealQuestions,
+  loadRealQuestions,
+  SEARCH_EVAL_DIR,
+  scoreQuestions,
+} from './real-questions.mjs';
 
 /** @typedef {import('@toolhost/search').SearchableTool} SearchableTool */
 /** @typedef {import('./real-questions.mjs').RealQuestion} RealQuestion */
@@ -24,7 +28,7 @@ export function loadCatalogs() {
 }
 
 /** The tuning half's part of a question: independent of the byte that picked the half. */
-export const partOf = (/** @type {string} */ id) =>
+const partOf = (/** @type {string} */ id) =>
   (createHash('sha256').update(id).digest()[1] ?? 0) % 2 === 0 ? 'a' : 'b';
 
 /** All the questions, the open half as a whole and in its two parts, and the second set. */
@@ -43,7 +47,7 @@ export function loadParts() {
 }
 
 /**
- * Figures of `questions` over `index`; a question counts at the rank of the first of its tools.
+ * Figures of `questions` over `index` (see `scoreQuestions`), and the searches' median time.
  * @param {import('@toolhost/search').ToolIndex} index
  * @param {RealQuestion[]} questions
  */
@@ -56,11 +60,7 @@ export function runQuestions(index, questions) {
     ms.push(performance.now() - t);
     return names;
   });
-  const requests = questions.map((q, i) => ({
-    request: q.question,
-    tool: (ranked[i] ?? []).find((n) => q.tools.includes(n)) ?? /** @type {string} */ (q.tools[0]),
-  }));
-  const { toolSets: _, ...fig } = scoreRankings(requests, ranked);
+  const { toolSets: _, ...fig } = scoreQuestions(questions, ranked);
   ms.sort((a, b) => a - b);
   return { fig, ranked, p50: round(percentile(ms, 50), 2) };
 }

@@ -27,21 +27,32 @@ export function loadRealQuestions(file = REAL_QUESTIONS_FILE) {
 export const loadMoreRealQuestions = () => loadRealQuestions(MORE_REAL_QUESTIONS_FILE);
 
 /**
- * Figures of the questions of one half, with their figures per tool set. A question counts as
- * answered at the rank of the first of its tools that the ranking names (any of them answers it).
+ * Figures of `questions` ranked as `ranked`, with their figures per tool set. A question counts
+ * as answered at the rank of the first of its tools that the ranking names (any of them answers it).
+ * @param {RealQuestion[]} questions
+ * @param {string[][]} ranked canonical names (`Set.Tool`) per question, best first
+ */
+export function scoreQuestions(questions, ranked) {
+  const requests = questions.map((q, i) => {
+    const found = (ranked[i] ?? []).slice(0, 5).find((n) => q.tools.includes(n));
+    return { request: q.question, tool: found ?? /** @type {string} */ (q.tools[0]) };
+  });
+  return scoreRankings(
+    requests,
+    questions.map((_, i) => ranked[i] ?? []),
+  );
+}
+
+/**
+ * Figures of the questions of one half (see `scoreQuestions`).
  * @param {RealQuestion[]} questions
  * @param {string[][]} ranked canonical names (`Set.Tool`) per question, best first
  * @param {Half} half
  */
 export function scoreHalf(questions, ranked, half) {
   const idx = questions.map((q, i) => (q.half === half ? i : -1)).filter((i) => i >= 0);
-  const requests = idx.map((i) => {
-    const q = /** @type {RealQuestion} */ (questions[i]);
-    const found = (ranked[i] ?? []).slice(0, 5).find((n) => q.tools.includes(n));
-    return { request: q.question, tool: found ?? /** @type {string} */ (q.tools[0]) };
-  });
-  return scoreRankings(
-    requests,
+  return scoreQuestions(
+    idx.map((i) => /** @type {RealQuestion} */ (questions[i])),
     idx.map((i) => ranked[i] ?? []),
   );
 }
