@@ -97,6 +97,9 @@ export function relevance(
   return withPlace(score, shape, intent);
 }
 
+/** The tool acts on one item, named by its id in the path, not on a batch of them. */
+const takesOneById = (shape: ToolShape) => shape.item && !shape.batch;
+
 /** What the request asks to do against what the tool does (added to `score` in order). */
 function withOperation(score: number, shape: ToolShape, intent: RequestIntent, onlyReader: boolean): number {
   if (!intent.op) return score;
@@ -104,7 +107,7 @@ function withOperation(score: number, shape: ToolShape, intent: RequestIntent, o
   const kind = shape.actionVerb ? verbOperation(shape.actionVerb) : undefined;
   const fits = OPERATION_FIT[intent.op];
   // Counting needs the collection: a tool that reads one item by its id counts nothing.
-  const oneItemRead = intent.op === 'count' && shape.op === 'get' && shape.item && !shape.batch;
+  const oneItemRead = intent.op === 'count' && shape.op === 'get' && takesOneById(shape);
   const fit = Math.max(
     oneItemRead ? W.countOne : (fits[shape.op] ?? 0),
     kind ? (fits[kind] ?? 0) : 0,
@@ -155,10 +158,10 @@ function withIds(score: number, shape: ToolShape, intent: RequestIntent): number
   const reads = shape.op === 'list' || shape.op === 'search';
   if (shape.batch === intent.several || (intent.several && reads)) score += W.several;
   // Several ids named ("delete rec… and rec…") cannot go to a tool that takes one in its path.
-  else if (intent.several && intent.ids.size > 0 && shape.item && !shape.batch) score -= W.several;
+  else if (intent.several && intent.ids.size > 0 && takesOneById(shape)) score -= W.several;
   // One item asked for ("get a record", "by id"): a tool that takes one by its id in the path.
   // Not to add one, which has no id yet ("add a collaborator").
-  if (intent.one && !intent.several && ONE_EXISTING.has(intent.op) && shape.item && !shape.batch && !reads)
+  if (intent.one && !intent.several && ONE_EXISTING.has(intent.op) && takesOneById(shape) && !reads)
     score += W.one;
   if (intent.named && shape.item && intent.op !== 'list' && intent.op !== 'create') score += W.named;
   if (shape.idKind && intent.idKind) score += shape.idKind === intent.idKind ? W.idKind : 0;
