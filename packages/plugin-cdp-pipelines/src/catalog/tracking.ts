@@ -41,7 +41,7 @@ export const trackingTools: ToolDeclaration[] = [
   tool(
     'TrackUserEvent',
     '/track',
-    'Customer.io: track (send) an event a person did, e.g. Order Completed, with its properties.',
+    'Customer.io: track (send) an event a person or anonymous visitor did, e.g. Order Completed, with its properties.',
     trackBody,
     strict('enable_strict_validation', 'True'),
   ),
