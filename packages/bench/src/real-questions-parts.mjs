@@ -1,6 +1,6 @@
 // The open half of the questions people asked (@toolhost/search's eval/real-questions.json),
-// split in two parts, the second set of such questions (eval/real-questions-more.json), and the
-// two catalogs they are searched in: what the tuning loop (`tune:real`) and the weight fit
+// split in two parts, the second and third sets of such questions (eval/real-questions-more.json,
+// eval/real-questions-third.json), and the two catalogs they are searched in: what the tuning loop (`tune:real`) and the weight fit
 // (`fit:real`) share.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -9,6 +9,7 @@ import { percentile, round } from './measure.mjs';
 import {
   loadMoreRealQuestions,
   loadRealQuestions,
+  loadThirdRealQuestions,
   SEARCH_EVAL_DIR,
   scoreQuestions,
 } from './real-questions.mjs';
@@ -31,7 +32,7 @@ export function loadCatalogs() {
 const partOf = (/** @type {string} */ id) =>
   (createHash('sha256').update(id).digest()[1] ?? 0) % 2 === 0 ? 'a' : 'b';
 
-/** All the questions, the open half as a whole and in its two parts, and the second set. */
+/** All the questions, the open half as a whole and in its two parts, and the second and third sets. */
 export function loadParts() {
   const all = loadRealQuestions();
   const open = all.filter((q) => q.half === 'open');
@@ -42,6 +43,7 @@ export function loadParts() {
       b: open.filter((q) => partOf(q.id) === 'b'),
       open,
       more: loadMoreRealQuestions(),
+      third: loadThirdRealQuestions(),
     },
   };
 }

@@ -1,12 +1,13 @@
-// pnpm -F @toolhost/bench tune:real [--part a|b|open|more] [--set more] [--quiet] [--held-out]
+// pnpm -F @toolhost/bench tune:real [--part a|b|open|more|third] [--set more|third] [--quiet] [--held-out]
 //
 // Tuning loop for the ranking on the questions people asked (@toolhost/search's
 // eval/real-questions.json), in process over the catalog snapshot: the OPEN half only, split in
 // two parts (a, b) by the second byte of the SHA-256 of each question's id, so a change tuned on
-// one part can be checked on the other before it is kept; and the second set of such questions
-// (eval/real-questions-more.json, part `more`), gathered later for tuning beyond the open half.
+// one part can be checked on the other before it is kept; and the second and third sets of such
+// questions (eval/real-questions-more.json, part `more`; eval/real-questions-third.json, part
+// `third`), gathered later for tuning beyond the open half.
 // Prints each part's figures over the host's catalog and the mixed one, and the misses of
-// `--part` (default a; `--set more` is `--part more`). `--held-out` adds the held-out half's
+// `--part` (default a; `--set more` is `--part more`, `--set third` is `--part third`). `--held-out` adds the held-out half's
 // totals, never anything per question of it: for the final check only.
 import { ToolIndex } from '@toolhost/search';
 import { round } from './measure.mjs';
@@ -14,7 +15,8 @@ import { loadCatalogs, loadParts, runQuestions as run } from './real-questions-p
 
 const arg = (/** @type {string} */ name) =>
   process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined;
-const showPart = arg('--set') === 'more' ? 'more' : (arg('--part') ?? 'a');
+const set = arg('--set');
+const showPart = set === 'more' || set === 'third' ? set : (arg('--part') ?? 'a');
 const quiet = process.argv.includes('--quiet');
 
 const { own, foreign } = loadCatalogs();

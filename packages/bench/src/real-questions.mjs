@@ -1,7 +1,9 @@
 // The questions people asked in public (@toolhost/search's eval/real-questions.json), scored per
 // half: the open half with its figures per tool set, the held-out half as totals only, since
-// nothing more of it may be looked at (see that file's test). A second set of such questions
-// (eval/real-questions-more.json, all `"half": "tuning"`) is for tuning beside the open half.
+// nothing more of it may be looked at (see that file's test). A second and a third set of such
+// questions (eval/real-questions-more.json and eval/real-questions-third.json, all
+// `"half": "tuning"`) are for tuning beside the open half; the third leans toward the HubSpot and
+// Customer.io tool sets the first two hold few questions for.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -14,6 +16,7 @@ export const SEARCH_EVAL_DIR = join(
 );
 export const REAL_QUESTIONS_FILE = 'real-questions.json';
 export const MORE_REAL_QUESTIONS_FILE = 'real-questions-more.json';
+export const THIRD_REAL_QUESTIONS_FILE = 'real-questions-third.json';
 
 /** @typedef {'open' | 'held-out' | 'tuning'} Half */
 /** @typedef {{ id: string, question: string, tools: string[], source: string, half: Half }} RealQuestion */
@@ -25,6 +28,9 @@ export function loadRealQuestions(file = REAL_QUESTIONS_FILE) {
 
 /** The second set, for tuning only: every question's half is `tuning`. */
 export const loadMoreRealQuestions = () => loadRealQuestions(MORE_REAL_QUESTIONS_FILE);
+
+/** The third set, for tuning only like the second: every question's half is `tuning`. */
+export const loadThirdRealQuestions = () => loadRealQuestions(THIRD_REAL_QUESTIONS_FILE);
 
 /**
  * Figures of `questions` ranked as `ranked`, with their figures per tool set. A question counts
@@ -44,18 +50,26 @@ export function scoreQuestions(questions, ranked) {
 }
 
 /**
- * Figures of the questions of one half (see `scoreQuestions`).
+ * Figures of the questions that `keep` keeps (see `scoreQuestions`).
  * @param {RealQuestion[]} questions
  * @param {string[][]} ranked canonical names (`Set.Tool`) per question, best first
- * @param {Half} half
+ * @param {(q: RealQuestion, i: number) => boolean} keep
  */
-export function scoreHalf(questions, ranked, half) {
-  const idx = questions.map((q, i) => (q.half === half ? i : -1)).filter((i) => i >= 0);
+export function scoreWhere(questions, ranked, keep) {
+  const idx = questions.map((q, i) => (keep(q, i) ? i : -1)).filter((i) => i >= 0);
   return scoreQuestions(
     idx.map((i) => /** @type {RealQuestion} */ (questions[i])),
     idx.map((i) => ranked[i] ?? []),
   );
 }
+
+/**
+ * Figures of the questions of one half (see `scoreQuestions`).
+ * @param {RealQuestion[]} questions
+ * @param {string[][]} ranked canonical names (`Set.Tool`) per question, best first
+ * @param {Half} half
+ */
+export const scoreHalf = (questions, ranked, half) => scoreWhere(questions, ranked, (q) => q.half === half);
 
 /**
  * Figures of each half of real-questions.json: the held-out half as totals only.

@@ -2,7 +2,8 @@
 //
 // search_tools' ranking in process, without a transport: the questions people asked in public
 // (@toolhost/search's eval/real-questions.json, the held-out half as totals only; and the
-// second, tuning set eval/real-questions-more.json, as totals beside the two halves) over the
+// second and third, tuning sets eval/real-questions-more.json and eval/real-questions-third.json,
+// as totals beside the two halves) over the
 // host's catalog, then over a mixed catalog, the host's tools beside 1,167 tools of other public
 // servers and specs (eval/foreign): does the right toolhost tool still come first, how often
 // does a stranger take the first place, and does a search kept to the host's own tool sets ever
@@ -14,9 +15,12 @@ import { percentile, round } from './measure.mjs';
 import {
   loadMoreRealQuestions,
   loadRealQuestions,
+  loadThirdRealQuestions,
+  MORE_REAL_QUESTIONS_FILE,
   SEARCH_EVAL_DIR,
-  scoreHalf,
   scoreRealQuestions,
+  scoreWhere,
+  THIRD_REAL_QUESTIONS_FILE,
 } from './real-questions.mjs';
 import { table } from './report.mjs';
 
@@ -30,9 +34,18 @@ const ownSets = [...new Set(own.map((t) => t.toolSet))];
 /** @type {{ origins: { toolSet: string, tools: number, licence: string }[], tools: SearchableTool[] }} */
 const foreign = JSON.parse(readFileSync(join(SEARCH_EVAL_DIR, 'foreign', 'foreign-tools.json'), 'utf8'));
 /** @typedef {import('./real-questions.mjs').Half} Half */
-// Both sets in one list: each question is scored only within its half (`open`, `held-out`,
-// `tuning`), so the second set never mixes into the first set's figures.
-const questions = [...loadRealQuestions(), ...loadMoreRealQuestions()];
+// The three sets in one list: each question is scored only within its group, its half (`open`,
+// `held-out`) for the first set, its set (`more`, `third`) for the tuning sets, so no set mixes
+// into another's figures.
+const first = loadRealQuestions();
+const tuningSets = /** @type {const} */ ([
+  ['more', MORE_REAL_QUESTIONS_FILE, loadMoreRealQuestions()],
+  ['third', THIRD_REAL_QUESTIONS_FILE, loadThirdRealQuestions()],
+]);
+const questions = [...first, ...tuningSets.flatMap(([, , qs]) => qs)];
+/** @typedef {Half | 'more' | 'third'} Group */
+/** @type {Group[]} */
+const groups = [...first.map((q) => q.half), ...tuningSets.flatMap(([set, , qs]) => qs.map(() => set))];
 
 /**
  * Each question's top five over `index`, and the time each search took.
@@ -55,9 +68,9 @@ function rankAll(index, options = {}) {
 }
 
 const isForeign = (/** @type {string} */ name) => !ownSets.includes(name.split('.')[0] ?? '');
-/** How many questions of a half got a foreign tool first, or any foreign tool at all. */
-function strangers(/** @type {string[][]} */ ranked, /** @type {Half} */ half) {
-  const mine = ranked.filter((_, i) => questions[i]?.half === half);
+/** How many questions of a group got a foreign tool first, or any foreign tool at all. */
+function strangers(/** @type {string[][]} */ ranked, /** @type {Group} */ group) {
+  const mine = ranked.filter((_, i) => groups[i] === group);
   return {
     first: mine.filter((r) => r[0] !== undefined && isForeign(r[0])).length,
     any: mine.filter((r) => r.some(isForeign)).length,
@@ -71,9 +84,9 @@ const kept = rankAll(mixedIndex, { toolSets: ownSets });
 const aloneScore = scoreRealQuestions(questions, alone.ranked);
 const mixedScore = scoreRealQuestions(questions, mixed.ranked);
 const keptScore = scoreRealQuestions(questions, kept.ranked);
-/** The tuning set's totals, like the halves' rows (its figures per tool set: `tune:real --set more`). */
-const tuning = (/** @type {string[][]} */ ranked) => {
-  const { toolSets: _perSet, ...totals } = scoreHalf(questions, ranked, 'tuning');
+/** A tuning set's totals, like the halves' rows (its figures per tool set: `tune:real --set more|third`). */
+const tuning = (/** @type {string[][]} */ ranked, /** @type {Group} */ set) => {
+  const { toolSets: _perSet, ...totals } = scoreWhere(questions, ranked, (_, i) => groups[i] === set);
   return totals;
 };
 
@@ -82,7 +95,7 @@ const row = (
   /** @type {{ requests: number, top1?: number, top3?: number, top5?: number, mrr5?: number }} */ f,
   /** @type {string} */ extra = '–',
 ) => [label, f.requests, `${f.top1}%`, `${f.top3}%`, `${f.top5}%`, f.mrr5, extra];
-const strange = (/** @type {string[][]} */ r, /** @type {Half} */ h) => {
+const strange = (/** @type {string[][]} */ r, /** @type {Group} */ h) => {
   const s = strangers(r, h);
   return `${s.first} first, ${s.any} in top 5`;
 };
@@ -106,17 +119,19 @@ console.log(
       row('open half, toolhost catalog', aloneScore.open),
       row('open half, mixed catalog', mixedScore.open, strange(mixed.ranked, 'open')),
       row('open half, mixed, own tool sets only', keptScore.open, strange(kept.ranked, 'open')),
-      row('tuning set (real-questions-more.json), toolhost catalog', tuning(alone.ranked)),
-      row(
-        'tuning set (real-questions-more.json), mixed catalog',
-        tuning(mixed.ranked),
-        strange(mixed.ranked, 'tuning'),
-      ),
-      row(
-        'tuning set (real-questions-more.json), mixed, own tool sets only',
-        tuning(kept.ranked),
-        strange(kept.ranked, 'tuning'),
-      ),
+      ...tuningSets.flatMap(([set, file]) => [
+        row(`${set} tuning set (${file}), toolhost catalog`, tuning(alone.ranked, set)),
+        row(
+          `${set} tuning set (${file}), mixed catalog`,
+          tuning(mixed.ranked, set),
+          strange(mixed.ranked, set),
+        ),
+        row(
+          `${set} tuning set (${file}), mixed, own tool sets only`,
+          tuning(kept.ranked, set),
+          strange(kept.ranked, set),
+        ),
+      ]),
     ],
   ),
 );
