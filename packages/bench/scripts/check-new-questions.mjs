@@ -1,9 +1,12 @@
-// Checks a new set of real questions against packages/search/eval/real-questions.json without
-// showing the old file: for each NEW entry it prints only whether its id or source address is
-// already there (the held-out half must stay unseen), then the count of collisions.
+// Checks a new set of real questions against the earlier sets in packages/search/eval: against
+// real-questions.json without showing that file (for each NEW entry it prints only whether its id
+// or source address is already there: the held-out half must stay unseen), and against the tuning
+// sets real-questions-more.json and real-questions-third.json (those may be read, so a collision
+// names the file); the new file itself is skipped if it is one of them. Then the counts of
+// collisions per file and of threads repeated in the new file; exits 1 if any.
 // Usage: node packages/bench/scripts/check-new-questions.mjs [new-file]
-import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const evalDir = join(dirname(fileURLToPath(import.meta.url)), '../../search/eval');
@@ -34,29 +37,40 @@ function githubId(url) {
   return m ? `${m[1]}#${m[2]}` : undefined;
 }
 
-const old = JSON.parse(readFileSync(join(evalDir, 'real-questions.json'), 'utf8'));
-const oldIds = new Set();
-const oldSources = new Set();
-for (const q of old) {
-  oldIds.add(normalizeId(q.id));
-  oldSources.add(normalizeSource(q.source));
-  const gid = githubId(q.source);
-  if (gid) oldIds.add(gid);
+/** The ids (also read off GitHub addresses) and addresses of one earlier file's questions. */
+function threadsOf(file) {
+  const ids = new Set();
+  const sources = new Set();
+  for (const q of JSON.parse(readFileSync(join(evalDir, file), 'utf8'))) {
+    ids.add(normalizeId(q.id));
+    sources.add(normalizeSource(q.source));
+    const gid = githubId(q.source);
+    if (gid) ids.add(gid);
+  }
+  return { file, ids, sources, collisions: 0 };
 }
 
+const old = threadsOf('real-questions.json');
+const tuning = ['real-questions-more.json', 'real-questions-third.json']
+  .filter((file) => existsSync(join(evalDir, file)) && resolve(evalDir, file) !== resolve(newFile))
+  .map(threadsOf);
+
 const fresh = JSON.parse(readFileSync(newFile, 'utf8'));
-let collisions = 0;
 const seen = new Set();
 let repeats = 0;
 for (const q of fresh) {
   const ids = [normalizeId(q.id), githubId(q.source)].filter(Boolean);
-  const hit = ids.some((i) => oldIds.has(i)) || oldSources.has(normalizeSource(q.source));
+  const isIn = (set) => ids.some((i) => set.ids.has(i)) || set.sources.has(normalizeSource(q.source));
+  const hits = [old, ...tuning].filter(isIn);
+  for (const set of hits) set.collisions++;
   const key = normalizeSource(q.source);
   const repeated = seen.has(key);
   seen.add(key);
-  if (hit) collisions++;
   if (repeated) repeats++;
-  console.log(`${hit ? 'IN OLD FILE' : 'new        '}${repeated ? ' (repeated in new file)' : ''}  ${q.id}`);
+  const where = hits.map((set) => (set === old ? 'IN OLD FILE' : `IN ${set.file}`)).join(', ');
+  console.log(`${where || 'new        '}${repeated ? ' (repeated in new file)' : ''}  ${q.id}`);
 }
-console.log(`${fresh.length} new entries, ${collisions} already in real-questions.json, ${repeats} repeated`);
+const counts = [old, ...tuning].map((set) => `${set.collisions} already in ${set.file}`).join(', ');
+console.log(`${fresh.length} new entries, ${counts}, ${repeats} repeated`);
+const collisions = [old, ...tuning].reduce((n, set) => n + set.collisions, 0);
 process.exitCode = collisions + repeats > 0 ? 1 : 0;
