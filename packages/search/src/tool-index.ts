@@ -1,5 +1,6 @@
 import MiniSearch from 'minisearch';
 import { compounds, HTTP_METHOD, identifierKey, identifiersIn, nameBigrams } from './code-words.js';
+import { type PastRequest, PastRequests } from './past-requests.js';
 import { domainOf, namedVendors, ownNouns, setVendors, vendorFit } from './product-sets.js';
 import { relevance, W } from './relevance.js';
 import { type RequestIntent, requestIntent } from './request-intent.js';
@@ -34,6 +35,14 @@ export interface ToolSearchOptions {
    * servers' tools beside one's own can still answer from one's own catalog only.
    */
   toolSets?: readonly string[];
+}
+
+export interface ToolIndexOptions {
+  /**
+   * Requests people made of the catalog, with the tools that answered them: a request like one
+   * of them leans toward its tools (see `PastRequests`). Tools not in the catalog are ignored.
+   */
+  pastRequests?: readonly PastRequest[];
 }
 
 interface IndexedTool {
@@ -89,8 +98,9 @@ export class ToolIndex {
   private readonly vendorWords: ReadonlySet<string>;
   /** Per object noun that only one tool set's tools act on (`table`, `droplet`), that tool set. */
   private readonly ownNouns: Map<string, string>;
+  private readonly past: PastRequests;
 
-  constructor(tools: readonly SearchableTool[]) {
+  constructor(tools: readonly SearchableTool[], options: ToolIndexOptions = {}) {
     this.tools = tools;
     const namespaces = namespaceSegments(tools);
     this.shapes = tools.map((t) => toolShape(t, namespaces));
@@ -115,6 +125,8 @@ export class ToolIndex {
       members.push(id);
     });
     this.onlyReader = onlyReaders(tools, this.shapes, this.bySet);
+    const ids = new Map(tools.map((t, id) => [t.name, id]));
+    this.past = new PastRequests(options.pastRequests ?? [], (name) => ids.get(name));
     this.spelling = new SpellingFixer([
       ...knownWords(),
       ...tools.flatMap((t) =>
@@ -151,12 +163,27 @@ export class ToolIndex {
     return fit;
   }
 
+  /** What a search answers of one tool. */
+  private match(id: number, score: number): ToolMatch {
+    const tool = this.tools[id]!;
+    const differs = this.note(id);
+    return {
+      name: tool.name,
+      toolSet: tool.toolSet,
+      description: tool.description,
+      readOnly: tool.hints.readOnly,
+      score,
+      ...(differs ? { differs } : {}),
+    };
+  }
+
   /** The tools that best match `query`, best first; none for a query of common words only. */
   search(query: string, options: ToolSearchOptions = {}): ToolMatch[] {
     const limit = options.limit ?? 5;
     const set = options.toolSet?.toLowerCase();
     const sets = options.toolSets && new Set(options.toolSets.map((s) => s.toLowerCase()));
-    const intent = requestIntent(this.spelling.correct(query), this.prefixes);
+    const corrected = this.spelling.correct(query);
+    const intent = requestIntent(corrected, this.prefixes);
     const named = namedVendors(query, intent, this.vendorWords);
     const identifiers = identifiersIn(query);
     const domain = domainOf(intent, this.ownNouns);
@@ -191,7 +218,11 @@ export class ToolIndex {
       });
     sameTextForTwins(text, this.shapes);
     const best = found[0]?.score ?? 0;
-    if (text.size === 0 || (best === 0 && intent.ids.size === 0)) return [];
+    // What answered the past requests most like this one is a candidate, whatever its words.
+    const votes = this.past.votes(corrected);
+    if (best === 0 && intent.ids.size === 0) text.clear();
+    for (const id of votes.keys()) if (!text.has(id) && inSet(id)) text.set(id, 0);
+    if (text.size === 0) return [];
     const setFit = this.setFit(terms, intent);
     const ranked = [...text]
       .map(([id, score]) => ({
@@ -205,19 +236,28 @@ export class ToolIndex {
           (setFit.get(this.tools[id]!.toolSet) ?? 0),
       }))
       .sort((a, b) => b.score - a.score);
-    return ranked.slice(0, limit).map((r) => {
-      const tool = this.tools[r.id]!;
-      const differs = this.note(r.id);
-      return {
-        name: tool.name,
-        toolSet: tool.toolSet,
-        description: tool.description,
-        readOnly: tool.hints.readOnly,
-        score: r.score,
-        ...(differs ? { differs } : {}),
-      };
-    });
+    leanOnPastRequests(ranked, votes);
+    return ranked.slice(0, limit).map((r) => this.match(r.id, r.score));
   }
+}
+
+/**
+ * Adds the past requests' votes (see `PastRequests`) to a ranking and sorts it again, as far as
+ * the ranking is unsure: in full where its first two are level, not at all where the first leads
+ * by `W.pastLead` or more. A request the catalog's words answer plainly keeps its answer; one
+ * asked the way people ask about an API (a symptom, a parameter) leans on what answered the
+ * requests most like it.
+ */
+function leanOnPastRequests(
+  ranked: { id: number; score: number }[],
+  votes: ReadonlyMap<number, number>,
+): void {
+  if (votes.size === 0) return;
+  const lead = (ranked[0]?.score ?? 0) - (ranked[1]?.score ?? 0);
+  const unsure = Math.max(0, 1 - lead / W.pastLead);
+  if (unsure === 0) return;
+  for (const r of ranked) r.score += unsure * W.past * (votes.get(r.id) ?? 0);
+  ranked.sort((a, b) => b.score - a.score);
 }
 
 /**

@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import { type PastRequest, PastRequests } from './past-requests.js';
+import type { SearchableTool } from './searchable-tool.js';
+import { ToolIndex } from './tool-index.js';
+
+function tool(name: string, description: string, readOnly: boolean, params: string[] = []): SearchableTool {
+  return {
+    name,
+    toolSet: name.split('.')[0]!,
+    description,
+    inputSchema: {
+      type: 'object',
+      properties: Object.fromEntries(params.map((p) => [p, { type: 'string' }])),
+    },
+    hints: { readOnly },
+  };
+}
+
+const tools = [
+  tool('SheetApi.ListSheetRecords', 'Sheets: list records of a table, with a filter formula.', true, [
+    'table_id',
+  ]),
+  tool('SheetApi.DeleteSheetRecord', 'Sheets: delete one record of a table.', false, ['record_id']),
+  tool('SheetApi.GetRecordComments', 'Sheets: list the comments on a record.', true, ['record_id']),
+  tool('MailApi.ListMarketingEmails', 'Mail: list marketing emails.', true),
+  tool('MailApi.RegisterByEmail', "Mail: record contacts' attendance by email.", false, ['event_id']),
+  tool('CloudHostApi.ListDomainRecords', 'CloudHost: list the DNS records of a domain.', true, ['domain']),
+];
+const past: PastRequest[] = [
+  {
+    request: 'Only the first 100 rows come back, the rest are missing',
+    tools: ['SheetApi.ListSheetRecords'],
+  },
+  { request: 'Pagination stops after 100 items', tools: ['SheetApi.ListSheetRecords'] },
+  { request: 'How do I mark people as attended at our webinar?', tools: ['MailApi.RegisterByEmail'] },
+  { request: 'A tool this catalog does not have', tools: ['OtherApi.Missing'] },
+];
+const plain = new ToolIndex(tools);
+const leaning = new ToolIndex(tools, { pastRequests: past });
+const names = (index: ToolIndex, query: string) => index.search(query, { limit: 3 }).map((m) => m.name);
+
+describe('PastRequests', () => {
+  const ids = new Map(tools.map((t, i) => [t.name, i]));
+  const requests = new PastRequests(past, (name) => ids.get(name));
+
+  it('keeps the past requests whose tools the catalog has', () => {
+    expect(requests.size).toBe(3);
+  });
+
+  it('votes in full for the tool of a past request asked again in other words', () => {
+    const votes = requests.votes('the rest of the rows are missing after 100');
+    expect(votes.get(ids.get('SheetApi.ListSheetRecords')!)).toBe(1);
+    expect(votes.has(ids.get('MailApi.RegisterByEmail')!)).toBe(false);
+  });
+
+  it('votes little for a request about something no past request asked about', () => {
+    // "records" is a word the past requests share with it (as rows); "DNS" and "domain" are not.
+    const votes = requests.votes('list the DNS records of a domain');
+    expect(Math.max(0, ...votes.values())).toBeLessThan(0.5);
+  });
+
+  it('votes for nothing without a word in common', () => {
+    expect(requests.votes('rotate the signing keys').size).toBe(0);
+    expect(new PastRequests([], () => 0).votes('rows missing').size).toBe(0);
+  });
+});
+
+describe('ToolIndex with past requests', () => {
+  it('finds the tool a past request like this one needed, when the catalog shares no word with it', () => {
+    expect(names(plain, 'the rest of the items are missing after 100')).toEqual([]);
+    expect(names(leaning, 'the rest of the items are missing after 100')[0]).toBe(
+      'SheetApi.ListSheetRecords',
+    );
+  });
+
+  it('leans on them where its first tools are nearly level', () => {
+    // "webinar" reads as marketing, and the emails' tool says so as plainly as the attendance one.
+    expect(names(plain, 'webinar attendance')[0]).toBe('MailApi.ListMarketingEmails');
+    expect(names(leaning, 'webinar attendance')[0]).toBe('MailApi.RegisterByEmail');
+  });
+
+  it('keeps the answer where the catalog answers the request plainly', () => {
+    for (const query of [
+      'delete a record of a table',
+      'list marketing emails',
+      'list the records of a domain',
+    ])
+      expect(names(leaning, query)).toEqual(names(plain, query));
+  });
+
+  it('narrows to a tool set as before, past requests included', () => {
+    const found = leaning.search('the rest of the items are missing after 100', { toolSet: 'MailApi' });
+    expect(found.map((m) => m.toolSet)).not.toContain('SheetApi');
+  });
+});

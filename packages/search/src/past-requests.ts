@@ -1,0 +1,95 @@
+import { processTerm, tokenize } from './search-terms.js';
+
+/**
+ * A request someone made of the catalog, with the tools that answered it: a question asked in
+ * public ("how do I get the records past the first 100?") labelled with the tool it needed.
+ * Tool sets ship the ones they know of beside their tools (`pastRequests` of a tool set in
+ * @toolhost/core).
+ */
+export interface PastRequest {
+  request: string;
+  /** Canonical names (`Set.Tool`) of the tools that answer it; any of them does. */
+  tools: readonly string[];
+  /** Where it was asked (an address), when known. */
+  source?: string;
+}
+
+// How many of the most similar past requests vote, and the summed similarity at which a tool's
+// vote is full. Chosen with the ranking's weights on the real questions' tuning sets, each
+// question scored without its own (`tune:real`).
+const NEIGHBOURS = 10;
+const FULL_VOTE = 0.5;
+
+const termsOf = (text: string) => [...new Set(tokenize(text).flatMap((w) => processTerm(w)))];
+
+/**
+ * The past requests most like a new one, and the tools they needed: people ask about an API in
+ * ways its descriptions never say (a symptom, a parameter, "past 100 rows"), and what answered
+ * one such question is the likeliest answer to the next one asked alike. Similarity is the cosine
+ * of TF-IDF vectors of the requests' search terms (the catalog's vocabulary, `search-terms.ts`).
+ */
+export class PastRequests {
+  /** Per past request, the ids of its tools that the catalog has. */
+  private readonly tools: number[][];
+  /** Per term, how many past requests say it. */
+  private readonly df = new Map<string, number>();
+  /** Per term, the past requests that say it, with its weight in their unit vector. */
+  private readonly postings = new Map<string, { request: number; weight: number }[]>();
+
+  /** @param idOf the catalog's id of a tool by canonical name (undefined: not in the catalog). */
+  constructor(requests: readonly PastRequest[], idOf: (name: string) => number | undefined) {
+    const kept = requests
+      .map((r) => ({
+        terms: termsOf(r.request),
+        tools: r.tools.map(idOf).filter((id): id is number => id !== undefined),
+      }))
+      .filter((r) => r.tools.length > 0 && r.terms.length > 0);
+    this.tools = kept.map((r) => r.tools);
+    for (const r of kept) for (const t of r.terms) this.df.set(t, (this.df.get(t) ?? 0) + 1);
+    kept.forEach((r, request) => {
+      for (const [term, weight] of this.vector(r.terms)) {
+        const list = this.postings.get(term) ?? [];
+        this.postings.set(term, list);
+        list.push({ request, weight });
+      }
+    });
+  }
+
+  /** How many past requests name a tool of the catalog. */
+  get size(): number {
+    return this.tools.length;
+  }
+
+  /**
+   * A unit TF-IDF vector. A term no past request says weighs as the rarest: a request about
+   * something none of them asked about is unlike all of them, however many words it shares.
+   */
+  private vector(terms: readonly string[]): Map<string, number> {
+    const n = this.tools.length;
+    const v = new Map(terms.map((t) => [t, Math.log((n + 1) / ((this.df.get(t) ?? 0) + 1))]));
+    const norm = Math.hypot(...v.values());
+    for (const [t, x] of v) v.set(t, norm > 0 ? x / norm : 0);
+    return v;
+  }
+
+  /**
+   * Per tool, the vote (0..1] of the past requests most like `request`: each of the nearest
+   * votes its similarity, shared among its tools, and a tool's summed votes are full at
+   * `FULL_VOTE`.
+   */
+  votes(request: string): Map<number, number> {
+    const votes = new Map<number, number>();
+    if (this.tools.length === 0) return votes;
+    const similarity = new Map<number, number>();
+    for (const [term, x] of this.vector(termsOf(request)))
+      for (const { request: i, weight } of this.postings.get(term) ?? [])
+        similarity.set(i, (similarity.get(i) ?? 0) + x * weight);
+    const nearest = [...similarity].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, NEIGHBOURS);
+    for (const [i, s] of nearest) {
+      const tools = this.tools[i] ?? [];
+      for (const id of tools) votes.set(id, (votes.get(id) ?? 0) + s / tools.length);
+    }
+    for (const [id, v] of votes) votes.set(id, Math.min(1, v / FULL_VOTE));
+    return votes;
+  }
+}
