@@ -25,8 +25,10 @@
  *   workflows, ids, paging and pitfalls for agents); optional, earlier 2.x plugins run unchanged.
  * - 2.5: `account` in a plugin's OAuth endpoints, how to read which vendor account a token acts
  *   for (shown on the connections page); optional, earlier 2.x plugins run unchanged.
+ * - 2.6: `pastRequests`, requests people made that the set's tools answer, each with those
+ *   tools (the host's tool search leans on them); optional, earlier 2.x plugins run unchanged.
  */
-export const CONTRACT_VERSION = '2.5';
+export const CONTRACT_VERSION = '2.6';
 
 export type ContractCheck = { ok: true } | { ok: false; reason: string };
 

@@ -59,6 +59,7 @@ export {
   type PacingPolicy,
   type ParamDeclaration,
   type ParamLocation,
+  type PastRequestDeclaration,
   type QueryStyle,
   qualifiedName,
   type ToolDeclaration,

@@ -1,6 +1,6 @@
 import type { JsonSchema } from './json-schema.js';
 import type { OAuthEndpoints } from './token-store.js';
-import type { ToolDeclaration, ToolSetDefinition, TrafficPolicy } from './tool-declaration.js';
+import type { PastRequestDeclaration, ToolDeclaration, ToolSetDefinition, TrafficPolicy } from './tool-declaration.js';
 
 /**
  * A typed injection token: a symbol that carries the type of the service registered under it.
@@ -83,6 +83,8 @@ export interface ToolSetPluginDefinition {
    * Typed by its `href` rather than as `URL`, so that consumers without DOM or Node types compile.
    */
   skill?: { readonly href: string } | string;
+  /** Requests people made that the set's tools answer (contract 2.6). See `ToolSetDefinition.pastRequests`. */
+  pastRequests?: readonly PastRequestDeclaration[];
   /** Adjusts servers from the (already validated) settings, e.g. a region, before explicit base URLs apply. */
   resolveServers?: (
     settings: Readonly<Record<string, unknown>>,
@@ -122,6 +124,7 @@ export function defineToolSetPlugin(def: ToolSetPluginDefinition, bound: PluginO
         ...(def.oauth ? { oauth: def.oauth } : {}),
         settingValues: settings,
         ...(def.skill ? { skill: skillFolder(def.skill) } : {}),
+        ...(def.pastRequests ? { pastRequests: def.pastRequests } : {}),
       });
     },
   };

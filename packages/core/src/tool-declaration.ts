@@ -190,4 +190,21 @@ export interface ToolSetDefinition {
    * through the MCP Skills extension and as a resource.
    */
   skill?: string;
+  /**
+   * Requests people made of the set's API that its tools answer (contract 2.6), each with the
+   * tools (names within the set) that answer it: a question asked in public about the vendor's
+   * API, not one written for the tools. The host's tool search leans on the ones most like a
+   * request where its own reading of the request is unsure.
+   */
+  pastRequests?: readonly PastRequestDeclaration[];
+}
+
+/** A request people made of a tool set's API, with the tools of the set that answer it. */
+export interface PastRequestDeclaration {
+  /** The request in its asker's words. */
+  request: string;
+  /** Names of the set's tools (without the set) that answer it; any of them does. */
+  tools: readonly string[];
+  /** Where it was asked: an address, when public. */
+  source?: string;
 }

@@ -17,6 +17,7 @@ const RECORDED: Record<string, string> = {
   '2.3': 'c85b5b7250e62986929a02b826950a91e3d5b9a31560434f9924b75804e1abab',
   '2.4': '89bf3109d025333e7363433063555e976da5ccb5e6963c809777ec3187ace86d',
   '2.5': 'd55b3a7b9b91525a2b9c94b82f871eb5c49a4902a99350b71a4f2b4647579c0c',
+  '2.6': '566298f553fc0c5d274a3895c299246dd6172718cf750835fde82eabf8f0c0d0',
 };
 
 function canonical(value: unknown): string {
@@ -75,6 +76,7 @@ const toolSetKeys: Record<keyof ToolSetDefinition, true> = {
   oauth: true,
   settingValues: true,
   skill: true,
+  pastRequests: true,
 };
 
 describe('the declaration vocabulary', () => {

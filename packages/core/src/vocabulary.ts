@@ -224,5 +224,18 @@ export const TOOL_SET_VOCABULARY = {
     },
     settingValues: { type: 'object' },
     skill: { type: 'string', pattern: '^file:' },
+    pastRequests: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['request', 'tools'],
+        properties: {
+          request: { type: 'string', minLength: 1 },
+          tools: { type: 'array', minItems: 1, items: { type: 'string', minLength: 1 } },
+          source: { type: 'string' },
+        },
+      },
+    },
   },
 } as const;
