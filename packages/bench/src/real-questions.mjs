@@ -33,6 +33,25 @@ export const loadMoreRealQuestions = () => loadRealQuestions(MORE_REAL_QUESTIONS
 export const loadThirdRealQuestions = () => loadRealQuestions(THIRD_REAL_QUESTIONS_FILE);
 
 /**
+ * Questions as the past requests a host ships with its tool sets (`ToolIndexOptions.pastRequests`):
+ * one per tool set a question's tools belong to, as each plugin declares its own. Never the
+ * held-out half's.
+ * @param {RealQuestion[]} questions
+ * @returns {import('@toolhost/search').PastRequest[]}
+ */
+export function pastRequestsOf(questions) {
+  return questions
+    .filter((q) => q.half !== 'held-out')
+    .flatMap((q) =>
+      [...new Set(q.tools.map((t) => t.split('.')[0]))].map((set) => ({
+        request: q.question,
+        tools: q.tools.filter((t) => t.startsWith(`${set}.`)),
+        source: q.source,
+      })),
+    );
+}
+
+/**
  * Figures of `questions` ranked as `ranked`, with their figures per tool set. A question counts
  * as answered at the rank of the first of its tools that the ranking names (any of them answers it).
  * @param {RealQuestion[]} questions

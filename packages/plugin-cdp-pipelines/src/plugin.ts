@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { defineToolSetPlugin, type PluginOptions, type ToolPlugin } from '@toolhost/core';
 import { cdpSettingsSchema, REGION_BASE_URLS, type Region } from './catalog/params.js';
+import { pastRequests } from './catalog/past-requests.generated.js';
 import { trackingTools } from './catalog/tracking.js';
 
 const pkg = createRequire(import.meta.url)('../package.json') as { name: string; version: string };
@@ -13,13 +14,15 @@ export const cdpPipelinesTools = trackingTools;
 export function createCdpPipelinesPlugin(options: PluginOptions = {}): ToolPlugin {
   return defineToolSetPlugin(
     {
-      contractVersion: '2.4',
+      contractVersion: '2.6',
       name: pkg.name,
       version: pkg.version,
       toolSet: TOOL_SET,
       vendor: 'Customer.io',
       // Its workflows, ids, paging and pitfalls, for agents (served as an MCP skill).
       skill: new URL('../skill/customerio-data-pipelines/', import.meta.url),
+      // Questions people asked about the API that its tools answer: the tool search leans on them.
+      pastRequests,
       servers: { default: REGION_BASE_URLS.us },
       tools: cdpPipelinesTools,
       settingsSchema: cdpSettingsSchema,

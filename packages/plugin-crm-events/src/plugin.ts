@@ -3,6 +3,7 @@ import { defineToolSetPlugin, type PluginOptions, type ToolPlugin } from '@toolh
 import { CRM_AUTH_PROVIDER, HUBSPOT_OAUTH, HUBSPOT_TRAFFIC } from './catalog/auth.js';
 import { eventCompletionTools } from './catalog/event-completions.js';
 import { eventDefinitionTools } from './catalog/event-definitions.js';
+import { pastRequests } from './catalog/past-requests.generated.js';
 
 const pkg = createRequire(import.meta.url)('../package.json') as { name: string; version: string };
 
@@ -15,13 +16,15 @@ export const crmEventsTools = [...eventCompletionTools, ...eventDefinitionTools]
 export function createCrmEventsPlugin(options: PluginOptions = {}): ToolPlugin {
   return defineToolSetPlugin(
     {
-      contractVersion: '2.5',
+      contractVersion: '2.6',
       name: pkg.name,
       version: pkg.version,
       toolSet: TOOL_SET,
       vendor: 'HubSpot',
       // Its workflows, ids, paging and pitfalls, for agents (served as an MCP skill).
       skill: new URL('../skill/hubspot-custom-events/', import.meta.url),
+      // Questions people asked about the API that its tools answer: the tool search leans on them.
+      pastRequests,
       servers: { default: DEFAULT_BASE_URL },
       tools: crmEventsTools,
       oauth: { [CRM_AUTH_PROVIDER]: HUBSPOT_OAUTH },

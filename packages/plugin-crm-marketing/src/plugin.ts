@@ -5,6 +5,7 @@ import { campaignTools } from './catalog/campaigns.js';
 import { emailTools } from './catalog/emails.js';
 import { eventTools } from './catalog/events.js';
 import { formTools } from './catalog/forms.js';
+import { pastRequests } from './catalog/past-requests.generated.js';
 import { transactionalTools } from './catalog/transactional.js';
 
 const pkg = createRequire(import.meta.url)('../package.json') as { name: string; version: string };
@@ -24,13 +25,15 @@ export const crmMarketingTools = [
 export function createCrmMarketingPlugin(options: PluginOptions = {}): ToolPlugin {
   return defineToolSetPlugin(
     {
-      contractVersion: '2.5',
+      contractVersion: '2.6',
       name: pkg.name,
       version: pkg.version,
       toolSet: TOOL_SET,
       vendor: 'HubSpot',
       // Its workflows, ids, paging and pitfalls, for agents (served as an MCP skill).
       skill: new URL('../skill/hubspot-marketing/', import.meta.url),
+      // Questions people asked about the API that its tools answer: the tool search leans on them.
+      pastRequests,
       servers: { default: DEFAULT_BASE_URL },
       tools: crmMarketingTools,
       oauth: { [CRM_AUTH_PROVIDER]: HUBSPOT_OAUTH },

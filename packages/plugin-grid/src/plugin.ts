@@ -3,6 +3,7 @@ import { defineToolSetPlugin, type PluginOptions, type ToolPlugin } from '@toolh
 import { AIRTABLE_OAUTH, GRID_AUTH_PROVIDER } from './catalog/auth.js';
 import { baseTools } from './catalog/bases.js';
 import { enterpriseTools } from './catalog/enterprise.js';
+import { pastRequests } from './catalog/past-requests.generated.js';
 import { recordTools } from './catalog/records.js';
 import { schemaTools } from './catalog/schema.js';
 import { scimTools } from './catalog/scim.js';
@@ -34,13 +35,15 @@ export const gridTools = [
 export function createGridPlugin(options: PluginOptions = {}): ToolPlugin {
   return defineToolSetPlugin(
     {
-      contractVersion: '2.5',
+      contractVersion: '2.6',
       name: pkg.name,
       version: pkg.version,
       toolSet: TOOL_SET,
       vendor: 'Airtable',
       // Its workflows, ids, paging and pitfalls, for agents (served as an MCP skill).
       skill: new URL('../skill/airtable-web-api/', import.meta.url),
+      // Questions people asked about the API that its tools answer: the tool search leans on them.
+      pastRequests,
       servers: DEFAULT_SERVERS,
       tools: gridTools,
       oauth: { [GRID_AUTH_PROVIDER]: AIRTABLE_OAUTH },
