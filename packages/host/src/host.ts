@@ -8,6 +8,7 @@ import {
   type SignInProvider,
 } from '@toolhost/credentials/provider-kinds';
 import type { RegisteredTool } from '@toolhost/engine';
+import type { PastRequest } from '@toolhost/search';
 import type { DependencyContainer } from 'tsyringe';
 import { ACTIVE_AUTH_PROVIDERS, composeServices, SHARED_STORE } from './assemble-host.js';
 import { encryptedDataDir } from './auth/build-auth-providers.js';
@@ -262,6 +263,7 @@ function servingSupport(
       }),
     connections: hostConnections(oauthProviders, () => resolveService(container, HostServices.tokenStore)),
     skills: exposedSkills(container, exposed),
+    pastRequests: exposedPastRequests(container, exposed),
     providerServices: () => providerServices(toolSetsOf(container), exposed, oauthProviders),
     gauge: (source) => telemetry.gauge(source),
     countCalls: () => telemetry.countCalls(),
@@ -276,6 +278,19 @@ function exposedSkills(container: DependencyContainer, exposed: ReadonlySet<stri
     .resolveAll<ToolSetDefinition>(TOOL_SET_TOKEN)
     .filter((set) => set.skill !== undefined && sets.has(set.toolSet))
     .map((set) => ({ toolSet: set.toolSet, folder: set.skill as string }));
+}
+
+/** The past requests the plugins of the exposed tool sets declare, for the exposed tools only. */
+function exposedPastRequests(container: DependencyContainer, exposed: ReadonlySet<string>): PastRequest[] {
+  if (!container.isRegistered(TOOL_SET_TOKEN, true)) return [];
+  return container.resolveAll<ToolSetDefinition>(TOOL_SET_TOKEN).flatMap((set) =>
+    (set.pastRequests ?? []).flatMap((r) => {
+      const tools = r.tools.map((t) => `${set.toolSet}.${t}`).filter((t) => exposed.has(t));
+      return tools.length > 0
+        ? [{ request: r.request, tools, ...(r.source ? { source: r.source } : {}) }]
+        : [];
+    }),
+  );
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { JsonSchema } from '@toolhost/core';
+import type { PastRequest } from '@toolhost/search';
 import type { ProviderService } from './auth/provider-services.js';
 import type { Connections } from './connections.js';
 import type { Logger } from './logger.js';
@@ -43,6 +44,11 @@ export interface ServingSupport {
   readonly connections: Connections;
   /** The skills of the tool sets this host exposes, one per set that declares one. */
   readonly skills: readonly ToolSetSkill[];
+  /**
+   * Requests people made that the exposed tools answer, as the plugins declare them, with
+   * canonical tool names: `search_tools` leans on the ones most like a request.
+   */
+  readonly pastRequests: readonly PastRequest[];
   /** The service behind each OAuth provider (the vendor, the scopes to ask for), for `/connections`. */
   providerServices(): Map<string, ProviderService>;
   /** Shows a state of the transport on `/metrics` (the sessions it holds), read at each scrape. */

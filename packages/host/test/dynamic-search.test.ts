@@ -1,4 +1,4 @@
-import type { ToolDeclaration } from '@toolhost/core';
+import { defineToolSetPlugin, type ToolDeclaration } from '@toolhost/core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
 import { createHost, type Host } from '../src/host.js';
@@ -95,8 +95,8 @@ interface Hit {
   name: string;
   differs?: string;
 }
-async function search(query: string): Promise<Hit[]> {
-  const client = await mcpClient(host);
+async function search(query: string, on: Host = host): Promise<Hit[]> {
+  const client = await mcpClient(on);
   const result = await client.callTool({ name: 'search_tools', arguments: { query } });
   return (result.structuredContent as { tools: Hit[] }).tools;
 }
@@ -127,6 +127,44 @@ describe('search_tools over a dynamic catalog', () => {
     const one = hits.find((h) => h.name === 'DemoApi_DropDefinitionProperty');
     expect(whole?.differs).toBe('the definition itself, not one property of it (DropDefinitionProperty)');
     expect(one?.differs).toBe('one property of a definition, not the definition itself (DropDefinition)');
+  });
+});
+
+describe('search_tools leaning on a plugin’s past requests', () => {
+  it('finds the tool that answered a question asked alike, where the catalog says none of its words', async () => {
+    // A third-party plugin declares them as the repository's plugins do (contract 2.6).
+    const plugin = defineToolSetPlugin({
+      contractVersion: '2.6',
+      name: 'demo-with-past-requests',
+      version: '1.0.0',
+      toolSet: 'DemoApi',
+      servers: { default: upstream.url },
+      tools: demoTools,
+      pastRequests: [
+        { request: 'Only the first 100 rows come back, the rest are missing', tools: ['ListRecords'] },
+        { request: 'A tool the set does not have', tools: ['NoSuchTool'] },
+      ],
+    });
+    const leaning = await createHost(
+      { mcp: { catalog: 'dynamic' } },
+      { plugins: [plugin], env: { DEMO_KEY: 'demo-key-0123456789' } },
+    );
+    try {
+      expect(leaning.serving.pastRequests).toEqual([
+        {
+          request: 'Only the first 100 rows come back, the rest are missing',
+          tools: ['DemoApi.ListRecords'],
+        },
+      ]);
+      const query = 'the rest of the items are missing after 100';
+      expect((await search(query, leaning))[0]?.name).toBe('DemoApi_ListRecords');
+      expect((await search(query)).map((h) => h.name)).not.toContain('DemoApi_ListRecords');
+      // A request the catalog answers plainly keeps its answer.
+      expect((await search('show definition signup', leaning))[0]?.name).toBe('DemoApi_ReadDefinition');
+      expect(upstream.requests).toEqual([]);
+    } finally {
+      await leaning.close();
+    }
   });
 });
 

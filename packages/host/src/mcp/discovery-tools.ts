@@ -238,7 +238,9 @@ export class DiscoveryCatalog {
    * server calls it after the first tools/list), never in the static catalog's start-up.
    */
   warm(): Promise<ToolIndex> {
-    this.index ??= import('@toolhost/search').then(({ ToolIndex }) => new ToolIndex(this.tools));
+    this.index ??= import('@toolhost/search').then(
+      ({ ToolIndex }) => new ToolIndex(this.tools, { pastRequests: this.host.serving.pastRequests }),
+    );
     return this.index;
   }
 
