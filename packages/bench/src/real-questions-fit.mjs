@@ -18,10 +18,9 @@
 // are read when an index is built (the mixed one takes seconds): they are not fitted.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ToolIndex } from '@toolhost/search';
 import { round } from './measure.mjs';
 import { SEARCH_EVAL_DIR } from './real-questions.mjs';
-import { loadCatalogs, loadParts, runQuestions } from './real-questions-parts.mjs';
+import { foldedIndexes, loadCatalogs, loadParts } from './real-questions-parts.mjs';
 
 // The weights are not the package's API: the module that holds them, beside the entry point the
 // index imports it from (the same module instance, so changing them here changes the ranking).
@@ -78,10 +77,11 @@ const resetToHand = () => {
   for (const w of all) w.set(w.hand);
 };
 
-const { own, foreign } = loadCatalogs();
 const { parts } = loadParts();
-const alone = new ToolIndex(own);
-const mixed = new ToolIndex([...own, ...foreign]);
+// Scored as `tune:real` scores them: each tuning question by indexes that lean on the past
+// requests of the others (`foldedIndexes`), as the host leans on all of them.
+const folded = foldedIndexes(loadCatalogs(), [...parts.open, ...parts.more, ...parts.third]);
+const { alone, mixed } = folded.whole;
 /** @type {{ request: string, tools: string[], set: 'dev' | 'holdout' }[]} */
 const dev = JSON.parse(readFileSync(join(SEARCH_EVAL_DIR, 'search-requests.json'), 'utf8')).filter(
   (/** @type {{ set: string }} */ c) => c.set === 'dev',
@@ -89,8 +89,8 @@ const dev = JSON.parse(readFileSync(join(SEARCH_EVAL_DIR, 'search-requests.json'
 
 /** The figures of `questions` over both catalogs, with the weights as they are now. */
 function figures(/** @type {import('./real-questions.mjs').RealQuestion[]} */ questions) {
-  const ownRun = runQuestions(alone, questions);
-  const mixedRun = runQuestions(mixed, questions);
+  const ownRun = folded.score(questions, 'alone');
+  const mixedRun = folded.score(questions, 'mixed');
   return {
     own: ownRun.fig,
     mixed: mixedRun.fig,

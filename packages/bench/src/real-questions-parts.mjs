@@ -5,11 +5,13 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { ToolIndex } from '@toolhost/search';
 import { percentile, round } from './measure.mjs';
 import {
   loadMoreRealQuestions,
   loadRealQuestions,
   loadThirdRealQuestions,
+  pastRequestsOf,
   SEARCH_EVAL_DIR,
   scoreQuestions,
 } from './real-questions.mjs';
@@ -44,6 +46,74 @@ export function loadParts() {
       open,
       more: loadMoreRealQuestions(),
       third: loadThirdRealQuestions(),
+    },
+  };
+}
+
+/**
+ * Indexes over the host's catalog (`alone`) and the mixed one, leaning on past requests.
+ * @param {{ own: SearchableTool[], foreign: SearchableTool[] }} catalogs
+ * @param {import('@toolhost/search').PastRequest[]} pastRequests
+ */
+export function indexesWith({ own, foreign }, pastRequests) {
+  return {
+    alone: new ToolIndex(own, { pastRequests }),
+    mixed: new ToolIndex([...own, ...foreign], { pastRequests }),
+  };
+}
+
+/**
+ * The tuning questions (the open half and the tuning sets) are the past requests the host ships
+ * (`pastRequestsOf`); a question is never scored by an index that holds its own. `whole` holds
+ * them all (for the held-out half); each of `folds` (ten, by the hash of a question's id) holds
+ * all but one fold's, and `score` ranks each tuning question by its fold's: nine tenths of the
+ * others stand in for all of them. With `none`, no index holds any (the ranking without them).
+ * @param {{ own: SearchableTool[], foreign: SearchableTool[] }} catalogs
+ * @param {RealQuestion[]} tuning
+ * @param {{ folds?: number, none?: boolean }} [options]
+ */
+export function foldedIndexes(catalogs, tuning, { folds = 10, none = false } = {}) {
+  const foldOf = (/** @type {string} */ id) => (createHash('sha256').update(id).digest()[2] ?? 0) % folds;
+  const but = (/** @type {number} */ fold) =>
+    none ? [] : pastRequestsOf(tuning.filter((q) => foldOf(q.id) !== fold));
+  const whole = indexesWith(catalogs, but(-1));
+  const byFold = Array.from({ length: folds }, (_, f) => indexesWith(catalogs, but(f)));
+  return {
+    whole,
+    /** The indexes that score a tuning question (those of its fold). */
+    indexesFor: (/** @type {RealQuestion} */ q) =>
+      /** @type {ReturnType<typeof indexesWith>} */ (byFold[foldOf(q.id)]),
+    /**
+     * Figures of `questions` over one catalog, each question by its fold's index.
+     * @param {RealQuestion[]} questions
+     * @param {'alone' | 'mixed'} catalog
+     */
+    score(questions, catalog) {
+      /** @type {string[][]} */
+      const ranked = [];
+      /** @type {number[]} */
+      const p50s = [];
+      byFold.forEach((indexes, f) => {
+        const mine = questions.flatMap((q, i) => (foldOf(q.id) === f ? [i] : []));
+        const r = runQuestions(
+          indexes[catalog],
+          mine.map((i) => /** @type {RealQuestion} */ (questions[i])),
+        );
+        mine.forEach((i, k) => (ranked[i] = r.ranked[k] ?? []));
+        if (mine.length > 0) p50s.push(r.p50 ?? 0);
+      });
+      const { toolSets: _, ...fig } = scoreQuestions(questions, ranked);
+      return {
+        fig,
+        ranked,
+        p50: round(
+          percentile(
+            p50s.sort((a, b) => a - b),
+            50,
+          ),
+          2,
+        ),
+      };
     },
   };
 }

@@ -10,7 +10,7 @@
 // return a stranger. Prints tables; timing is reported, never asserted.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createHost, ToolIndex } from '@toolhost/host';
+import { createHost } from '@toolhost/host';
 import { percentile, round } from './measure.mjs';
 import {
   loadMoreRealQuestions,
@@ -22,6 +22,7 @@ import {
   scoreWhere,
   THIRD_REAL_QUESTIONS_FILE,
 } from './real-questions.mjs';
+import { foldedIndexes, indexesWith } from './real-questions-parts.mjs';
 import { table } from './report.mjs';
 
 /** @typedef {import('@toolhost/search').SearchableTool} SearchableTool */
@@ -47,19 +48,33 @@ const questions = [...first, ...tuningSets.flatMap(([, , qs]) => qs)];
 /** @type {Group[]} */
 const groups = [...first.map((q) => q.half), ...tuningSets.flatMap(([set, , qs]) => qs.map(() => set))];
 
+// The host searches leaning on the past requests its plugins ship: the questions of every set but
+// the held-out half. The held-out half is searched with them all, as the host has them; a tuning
+// question by indexes without its own (ten folds, `foldedIndexes`), never answering itself.
+const catalogs = { own, foreign: foreign.tools };
+const shipped = indexesWith(catalogs, [...host.serving.pastRequests]);
+const folded = foldedIndexes(
+  catalogs,
+  questions.filter((q) => q.half !== 'held-out'),
+);
+/** The indexes that search a question. */
+const indexesFor = (/** @type {import('./real-questions.mjs').RealQuestion} */ q) =>
+  q.half === 'held-out' ? shipped : folded.indexesFor(q);
+
 /**
- * Each question's top five over `index`, and the time each search took.
- * @param {ToolIndex} index
+ * Each question's top five over one catalog, and the time each search took.
+ * @param {'alone' | 'mixed'} catalog
  * @param {import('@toolhost/search').ToolSearchOptions} [options]
  */
-function rankAll(index, options = {}) {
+function rankAll(catalog, options = {}) {
   // Warm-up: the first searches JIT the code.
-  for (const { question } of questions.slice(0, 30)) index.search(question, { limit: 5, ...options });
+  for (const q of questions.slice(0, 30)) indexesFor(q)[catalog].search(q.question, { limit: 5, ...options });
   /** @type {number[]} */
   const ms = [];
-  const ranked = questions.map(({ question }) => {
+  const ranked = questions.map((q) => {
+    const index = indexesFor(q)[catalog];
     const t = performance.now();
-    const names = index.search(question, { limit: 5, ...options }).map((m) => m.name);
+    const names = index.search(q.question, { limit: 5, ...options }).map((m) => m.name);
     ms.push(performance.now() - t);
     return names;
   });
@@ -77,10 +92,9 @@ function strangers(/** @type {string[][]} */ ranked, /** @type {Group} */ group)
   };
 }
 
-const alone = rankAll(new ToolIndex(own));
-const mixedIndex = new ToolIndex([...own, ...foreign.tools]);
-const mixed = rankAll(mixedIndex);
-const kept = rankAll(mixedIndex, { toolSets: ownSets });
+const alone = rankAll('alone');
+const mixed = rankAll('mixed');
+const kept = rankAll('mixed', { toolSets: ownSets });
 const aloneScore = scoreRealQuestions(questions, alone.ranked);
 const mixedScore = scoreRealQuestions(questions, mixed.ranked);
 const keptScore = scoreRealQuestions(questions, kept.ranked);
