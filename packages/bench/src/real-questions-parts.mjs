@@ -99,7 +99,9 @@ export function foldedIndexes(catalogs, tuning, { folds = 10, none = false } = {
           indexes[catalog],
           mine.map((i) => /** @type {RealQuestion} */ (questions[i])),
         );
-        mine.forEach((i, k) => (ranked[i] = r.ranked[k] ?? []));
+        mine.forEach((i, k) => {
+          ranked[i] = r.ranked[k] ?? [];
+        });
         if (mine.length > 0) p50s.push(r.p50 ?? 0);
       });
       const { toolSets: _, ...fig } = scoreQuestions(questions, ranked);

@@ -1,6 +1,11 @@
 import type { JsonSchema } from './json-schema.js';
 import type { OAuthEndpoints } from './token-store.js';
-import type { PastRequestDeclaration, ToolDeclaration, ToolSetDefinition, TrafficPolicy } from './tool-declaration.js';
+import type {
+  PastRequestDeclaration,
+  ToolDeclaration,
+  ToolSetDefinition,
+  TrafficPolicy,
+} from './tool-declaration.js';
 
 /**
  * A typed injection token: a symbol that carries the type of the service registered under it.
