@@ -1,20 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { type PastRequest, PastRequests } from './past-requests.js';
-import type { SearchableTool } from './searchable-tool.js';
+import { describedTool } from './test-support/described-tool.js';
 import { ToolIndex } from './tool-index.js';
 
-function tool(name: string, description: string, readOnly: boolean, params: string[] = []): SearchableTool {
-  return {
-    name,
-    toolSet: name.split('.')[0]!,
-    description,
-    inputSchema: {
-      type: 'object',
-      properties: Object.fromEntries(params.map((p) => [p, { type: 'string' }])),
-    },
-    hints: { readOnly },
-  };
-}
+const tool = describedTool;
 
 const tools = [
   tool('SheetApi.ListSheetRecords', 'Sheets: list records of a table, with a filter formula.', true, [
