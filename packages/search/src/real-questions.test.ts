@@ -122,3 +122,17 @@ describe('the third, tuning set of real questions', () => {
     expect(sharedWith(third, more)).toBe(0);
   });
 });
+
+/**
+ * A fourth set, collected later still from threads no earlier set holds (many of them the
+ * Customer.io mobile SDKs' and the Airtable integrations'); frozen before any ranking was run on it.
+ */
+const fourth = read<TuningQuestion[]>('../eval/real-questions-fourth.json');
+
+describe('the fourth, tuning set of real questions', () => {
+  checkTuningSet(fourth, 150);
+
+  it('shares no thread with the second and third sets', () => {
+    expect(sharedWith(fourth, [...more, ...third])).toBe(0);
+  });
+});
