@@ -1,13 +1,14 @@
 // Checks a new set of real questions against the earlier sets in packages/search/eval: against
 // real-questions.json without showing that file (for each NEW entry it prints only whether its id
 // or source address is already there: the held-out half must stay unseen), and against the tuning
-// sets real-questions-more.json and real-questions-third.json (those may be read, so a collision
+// sets (`TUNING_SETS` of src/real-questions.mjs; those may be read, so a collision
 // names the file); the new file itself is skipped if it is one of them. Then the counts of
 // collisions per file and of threads repeated in the new file; exits 1 if any.
 // Usage: node packages/bench/scripts/check-new-questions.mjs [new-file]
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { TUNING_SETS } from '../src/real-questions.mjs';
 
 const evalDir = join(dirname(fileURLToPath(import.meta.url)), '../../search/eval');
 const newFile = process.argv[2] ?? join(evalDir, 'real-questions-more.json');
@@ -51,7 +52,7 @@ function threadsOf(file) {
 }
 
 const old = threadsOf('real-questions.json');
-const tuning = ['real-questions-more.json', 'real-questions-third.json']
+const tuning = TUNING_SETS.map(({ file }) => file)
   .filter((file) => existsSync(join(evalDir, file)) && resolve(evalDir, file) !== resolve(newFile))
   .map(threadsOf);
 

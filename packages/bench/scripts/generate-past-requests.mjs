@@ -6,12 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import {
-  loadMoreRealQuestions,
-  loadRealQuestions,
-  loadThirdRealQuestions,
-  pastRequestsOf,
-} from '../src/real-questions.mjs';
+import { loadRealQuestions, loadTuningSets, pastRequestsOf } from '../src/real-questions.mjs';
 
 const packages = join(dirname(fileURLToPath(import.meta.url)), '../..');
 /** The package of each tool set. */
@@ -23,11 +18,7 @@ const PLUGIN_OF = {
   GridApi: 'plugin-grid',
 };
 
-const requests = pastRequestsOf([
-  ...loadRealQuestions(),
-  ...loadMoreRealQuestions(),
-  ...loadThirdRealQuestions(),
-]);
+const requests = pastRequestsOf([...loadRealQuestions(), ...Object.values(loadTuningSets()).flat()]);
 for (const [set, plugin] of Object.entries(PLUGIN_OF)) {
   const mine = requests
     .filter((r) => r.tools[0]?.startsWith(`${set}.`))

@@ -20,7 +20,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { round } from './measure.mjs';
 import { SEARCH_EVAL_DIR } from './real-questions.mjs';
-import { foldedIndexes, loadCatalogs, loadParts } from './real-questions-parts.mjs';
+import { foldedIndexes, loadCatalogs, loadParts, tuningQuestions } from './real-questions-parts.mjs';
 
 // The weights are not the package's API: the module that holds them, beside the entry point the
 // index imports it from (the same module instance, so changing them here changes the ranking).
@@ -80,7 +80,7 @@ const resetToHand = () => {
 const { parts } = loadParts();
 // Scored as `tune:real` scores them: each tuning question by indexes that lean on the past
 // requests of the others (`foldedIndexes`), as the host leans on all of them.
-const folded = foldedIndexes(loadCatalogs(), [...parts.open, ...parts.more, ...parts.third]);
+const folded = foldedIndexes(loadCatalogs(), tuningQuestions(parts));
 const { alone, mixed } = folded.whole;
 /** @type {{ request: string, tools: string[], set: 'dev' | 'holdout' }[]} */
 const dev = JSON.parse(readFileSync(join(SEARCH_EVAL_DIR, 'search-requests.json'), 'utf8')).filter(

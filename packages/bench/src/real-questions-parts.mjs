@@ -1,19 +1,18 @@
 // The open half of the questions people asked (@toolhost/search's eval/real-questions.json),
-// split in two parts, the second and third sets of such questions (eval/real-questions-more.json,
-// eval/real-questions-third.json), and the two catalogs they are searched in: what the tuning loop (`tune:real`) and the weight fit
-// (`fit:real`) share.
+// split in two parts, the later tuning sets of such questions (`TUNING_SETS`), and the two catalogs
+// they are searched in: what the tuning loop (`tune:real`) and the weight fit (`fit:real`) share.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ToolIndex } from '@toolhost/search';
 import { percentile, round } from './measure.mjs';
 import {
-  loadMoreRealQuestions,
   loadRealQuestions,
-  loadThirdRealQuestions,
+  loadTuningSets,
   pastRequestsOf,
   SEARCH_EVAL_DIR,
   scoreQuestions,
+  TUNING_SETS,
 } from './real-questions.mjs';
 
 /** @typedef {import('@toolhost/search').SearchableTool} SearchableTool */
@@ -34,7 +33,7 @@ export function loadCatalogs() {
 const partOf = (/** @type {string} */ id) =>
   (createHash('sha256').update(id).digest()[1] ?? 0) % 2 === 0 ? 'a' : 'b';
 
-/** All the questions, the open half as a whole and in its two parts, and the second and third sets. */
+/** All the questions, the open half as a whole and in its two parts, and each tuning set. */
 export function loadParts() {
   const all = loadRealQuestions();
   const open = all.filter((q) => q.half === 'open');
@@ -44,11 +43,21 @@ export function loadParts() {
       a: open.filter((q) => partOf(q.id) === 'a'),
       b: open.filter((q) => partOf(q.id) === 'b'),
       open,
-      more: loadMoreRealQuestions(),
-      third: loadThirdRealQuestions(),
+      ...loadTuningSets(),
     },
   };
 }
+
+/**
+ * The tuning questions, the past requests the host ships: the open half and every tuning set,
+ * but the sets named in `without` (to score a set with the others' past requests only).
+ * @param {ReturnType<typeof loadParts>['parts']} parts
+ * @param {string[]} [without]
+ */
+export const tuningQuestions = (parts, without = []) => [
+  ...parts.open,
+  ...TUNING_SETS.filter(({ name }) => !without.includes(name)).flatMap(({ name }) => parts[name]),
+];
 
 /**
  * Indexes over the host's catalog (`alone`) and the mixed one, leaning on past requests.

@@ -1,9 +1,9 @@
 // The questions people asked in public (@toolhost/search's eval/real-questions.json), scored per
 // half: the open half with its figures per tool set, the held-out half as totals only, since
-// nothing more of it may be looked at (see that file's test). A second and a third set of such
-// questions (eval/real-questions-more.json and eval/real-questions-third.json, all
-// `"half": "tuning"`) are for tuning beside the open half; the third leans toward the HubSpot and
-// Customer.io tool sets the first two hold few questions for.
+// nothing more of it may be looked at (see that file's test). Later sets of such questions
+// (`TUNING_SETS`: eval/real-questions-more.json, -third.json, -fourth.json, all `"half": "tuning"`)
+// are for tuning beside the open half; the third leans toward the HubSpot and Customer.io tool sets
+// the first two hold few questions for, the fourth toward tools no earlier set asked about.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -17,6 +17,18 @@ export const SEARCH_EVAL_DIR = join(
 export const REAL_QUESTIONS_FILE = 'real-questions.json';
 export const MORE_REAL_QUESTIONS_FILE = 'real-questions-more.json';
 export const THIRD_REAL_QUESTIONS_FILE = 'real-questions-third.json';
+export const FOURTH_REAL_QUESTIONS_FILE = 'real-questions-fourth.json';
+
+/**
+ * The tuning sets, in the order they were gathered: the one place that names them. Each one's
+ * name is its part in `tune:real` (`--part`, `--set`) and its rows' group in `bench:search`.
+ */
+export const TUNING_SETS = /** @type {const} */ ([
+  { name: 'more', file: MORE_REAL_QUESTIONS_FILE },
+  { name: 'third', file: THIRD_REAL_QUESTIONS_FILE },
+  { name: 'fourth', file: FOURTH_REAL_QUESTIONS_FILE },
+]);
+/** @typedef {typeof TUNING_SETS[number]['name']} TuningSetName */
 
 /** @typedef {'open' | 'held-out' | 'tuning'} Half */
 /** @typedef {{ id: string, question: string, tools: string[], source: string, half: Half }} RealQuestion */
@@ -26,11 +38,15 @@ export function loadRealQuestions(file = REAL_QUESTIONS_FILE) {
   return JSON.parse(readFileSync(join(SEARCH_EVAL_DIR, file), 'utf8'));
 }
 
-/** The second set, for tuning only: every question's half is `tuning`. */
-export const loadMoreRealQuestions = () => loadRealQuestions(MORE_REAL_QUESTIONS_FILE);
-
-/** The third set, for tuning only like the second: every question's half is `tuning`. */
-export const loadThirdRealQuestions = () => loadRealQuestions(THIRD_REAL_QUESTIONS_FILE);
+/**
+ * Each tuning set's questions (every one's half is `tuning`), by the set's name.
+ * @returns {Record<TuningSetName, RealQuestion[]>}
+ */
+export function loadTuningSets() {
+  return /** @type {Record<TuningSetName, RealQuestion[]>} */ (
+    Object.fromEntries(TUNING_SETS.map(({ name, file }) => [name, loadRealQuestions(file)]))
+  );
+}
 
 /**
  * Questions as the past requests a host ships with its tool sets (`ToolIndexOptions.pastRequests`):

@@ -2,8 +2,8 @@
 //
 // search_tools' ranking in process, without a transport: the questions people asked in public
 // (@toolhost/search's eval/real-questions.json, the held-out half as totals only; and the
-// second and third, tuning sets eval/real-questions-more.json and eval/real-questions-third.json,
-// as totals beside the two halves) over the
+// tuning sets gathered later, `TUNING_SETS` of real-questions.mjs, as totals beside the two
+// halves) over the
 // host's catalog, then over a mixed catalog, the host's tools beside 1,167 tools of other public
 // servers and specs (eval/foreign): does the right toolhost tool still come first, how often
 // does a stranger take the first place, and does a search kept to the host's own tool sets ever
@@ -13,14 +13,12 @@ import { join } from 'node:path';
 import { createHost } from '@toolhost/host';
 import { percentile, round } from './measure.mjs';
 import {
-  loadMoreRealQuestions,
   loadRealQuestions,
-  loadThirdRealQuestions,
-  MORE_REAL_QUESTIONS_FILE,
+  loadTuningSets,
   SEARCH_EVAL_DIR,
   scoreRealQuestions,
   scoreWhere,
-  THIRD_REAL_QUESTIONS_FILE,
+  TUNING_SETS,
 } from './real-questions.mjs';
 import { foldedIndexes, indexesWith } from './real-questions-parts.mjs';
 import { table } from './report.mjs';
@@ -35,16 +33,14 @@ const ownSets = [...new Set(own.map((t) => t.toolSet))];
 /** @type {{ origins: { toolSet: string, tools: number, licence: string }[], tools: SearchableTool[] }} */
 const foreign = JSON.parse(readFileSync(join(SEARCH_EVAL_DIR, 'foreign', 'foreign-tools.json'), 'utf8'));
 /** @typedef {import('./real-questions.mjs').Half} Half */
-// The three sets in one list: each question is scored only within its group, its half (`open`,
-// `held-out`) for the first set, its set (`more`, `third`) for the tuning sets, so no set mixes
-// into another's figures.
+// All the sets in one list: each question is scored only within its group, its half (`open`,
+// `held-out`) for the first set, its set's name (`more`, `third`, `fourth`) for the tuning sets,
+// so no set mixes into another's figures.
 const first = loadRealQuestions();
-const tuningSets = /** @type {const} */ ([
-  ['more', MORE_REAL_QUESTIONS_FILE, loadMoreRealQuestions()],
-  ['third', THIRD_REAL_QUESTIONS_FILE, loadThirdRealQuestions()],
-]);
+const bySet = loadTuningSets();
+const tuningSets = TUNING_SETS.map(({ name, file }) => /** @type {const} */ ([name, file, bySet[name]]));
 const questions = [...first, ...tuningSets.flatMap(([, , qs]) => qs)];
-/** @typedef {Half | 'more' | 'third'} Group */
+/** @typedef {Half | import('./real-questions.mjs').TuningSetName} Group */
 /** @type {Group[]} */
 const groups = [...first.map((q) => q.half), ...tuningSets.flatMap(([set, , qs]) => qs.map(() => set))];
 
@@ -98,7 +94,7 @@ const kept = rankAll('mixed', { toolSets: ownSets });
 const aloneScore = scoreRealQuestions(questions, alone.ranked);
 const mixedScore = scoreRealQuestions(questions, mixed.ranked);
 const keptScore = scoreRealQuestions(questions, kept.ranked);
-/** A tuning set's totals, like the halves' rows (its figures per tool set: `tune:real --set more|third`). */
+/** A tuning set's totals, like the halves' rows (its figures per tool set: `tune:real --set more|third|fourth`). */
 const tuning = (/** @type {string[][]} */ ranked, /** @type {Group} */ set) => {
   const { toolSets: _perSet, ...totals } = scoreWhere(questions, ranked, (_, i) => groups[i] === set);
   return totals;
