@@ -28,7 +28,12 @@ describe("@toolhost/search's catalog snapshot", () => {
     const plugins = await Promise.all(pluginPackages().map(async (name) => (await import(name)).default));
     const host = await createHost({}, { plugins, env: {} });
     try {
-      const asked = ['real-questions.json', 'real-questions-more.json', 'real-questions-third.json'].flatMap(
+      const asked = [
+        'real-questions.json',
+        'real-questions-more.json',
+        'real-questions-third.json',
+        'real-questions-fourth.json',
+      ].flatMap(
         (file) =>
           JSON.parse(readFileSync(new URL(`../../search/eval/${file}`, import.meta.url), 'utf8')) as {
             question: string;

@@ -34,7 +34,12 @@ const tools = JSON.parse(
 // The questions people asked that the plugins ship as past requests (the tuning ones, never the
 // held-out half's; kept equal to the plugins' by the conformance suite's search-catalog test): the
 // host searches with them, and without them an index must answer as well.
-const asked = ['real-questions.json', 'real-questions-more.json', 'real-questions-third.json'].flatMap(
+const asked = [
+  'real-questions.json',
+  'real-questions-more.json',
+  'real-questions-third.json',
+  'real-questions-fourth.json',
+].flatMap(
   (file) =>
     JSON.parse(readFileSync(new URL(`../eval/${file}`, import.meta.url), 'utf8')) as {
       question: string;

@@ -489,5 +489,386 @@ export const pastRequests: readonly PastRequestDeclaration[] = [
       "AliasUserIdentity"
     ],
     "source": "https://github.com/customerio/customerio-ios/pull/71"
+  },
+  {
+    "request": "Cannot to track anonymous event: I wanna track an anonymous event and after connect this event with real user after identify, but now i couldnt send any events before identify user",
+    "tools": [
+      "TrackUserEvent"
+    ],
+    "source": "https://github.com/customerio/customerio-reactnative/issues/233"
+  },
+  {
+    "request": "anonymous tracking without anonymous_id: We call it an Invite Event when you send an event without an anonymous_id and include a data.recipient key; however, the track_anonymous method requires an anonymous_id",
+    "tools": [
+      "TrackUserEvent"
+    ],
+    "source": "https://github.com/customerio/customerio-ruby/issues/79"
+  },
+  {
+    "request": "Add support for anonymous events: These anonymous events can later be associated / identified with an existing customer",
+    "tools": [
+      "TrackUserEvent"
+    ],
+    "source": "https://github.com/customerio/customerio-node/pull/64"
+  },
+  {
+    "request": "Add anonymous track function: an additional tracking function, anonymous_track, which takes only two arguments and produces an anonymous event",
+    "tools": [
+      "TrackUserEvent"
+    ],
+    "source": "https://github.com/customerio/customerio-ruby/pull/36"
+  },
+  {
+    "request": "Is there a way to track anonymous event?",
+    "tools": [
+      "TrackUserEvent"
+    ],
+    "source": "https://github.com/customerio/customerio-python/issues/52"
+  },
+  {
+    "request": "feat: add support for invite-type anonymous event tracking by passing in a blank value for anonymous_id",
+    "tools": [
+      "TrackUserEvent"
+    ],
+    "source": "https://github.com/customerio/customerio-ruby/pull/80"
+  },
+  {
+    "request": "Add separate function for tracking anonymous events: the current tracking function doesn't correctly determine when anonymous events are being passed in",
+    "tools": [
+      "TrackUserEvent"
+    ],
+    "source": "https://github.com/customerio/customerio-ruby/pull/28"
+  },
+  {
+    "request": "Add docs to briefly go over updating identifiers: a quick, generic example to update a profile's attributes",
+    "tools": [
+      "IdentifyPersonAndAssignTraits"
+    ],
+    "source": "https://github.com/customerio/customerio-node/pull/82"
+  },
+  {
+    "request": "Customer.io destination actions don't support alias or group calls: Remove alias and group methods from Customer.io Destination Actions page",
+    "tools": [
+      "AliasUserIdentity",
+      "AddToGroup"
+    ],
+    "source": "https://github.com/segment-boneyard/segment-docs/pull/3444"
+  },
+  {
+    "request": "cio.track returns none for events: cio.track(customer_id=..., name='event') returns none, where I can see the events in customer.io UI",
+    "tools": [
+      "TrackUserEvent"
+    ],
+    "source": "https://github.com/customerio/customerio-python/issues/78"
+  },
+  {
+    "request": "feat(customer-io): create event / custom track api call / custom api call action",
+    "tools": [
+      "TrackUserEvent"
+    ],
+    "source": "https://github.com/activepieces/activepieces/pull/4879"
+  },
+  {
+    "request": "chore: data pipelines object support: Added support for associating profile with group (CustomerIO.instance().group(groupId, traits))",
+    "tools": [
+      "AddToGroup"
+    ],
+    "source": "https://github.com/customerio/customerio-android/pull/417"
+  },
+  {
+    "request": "feat(cdp): Working customer.io destination: Uses the V2 API to send data, either as a single destination automatically translating the incoming events or as multiple",
+    "tools": [
+      "IdentifyPersonAndAssignTraits",
+      "TrackUserEvent"
+    ],
+    "source": "https://github.com/PostHog/posthog/pull/24134"
+  },
+  {
+    "request": "Customer.io: Actions: create user, update user",
+    "tools": [
+      "IdentifyPersonAndAssignTraits"
+    ],
+    "source": "https://github.com/activepieces/activepieces/issues/2451"
+  },
+  {
+    "request": "Implement Customer.io for tracking user signups etc. to make our onboarding experience much better",
+    "tools": [
+      "IdentifyPersonAndAssignTraits",
+      "TrackUserEvent"
+    ],
+    "source": "https://github.com/metamaps/metamaps/issues/401"
+  },
+  {
+    "request": "Fixing the PostHog x Customer.io Integration: regular errors appearing in Customer.io where attributes fail to change when the integration attempts to update a user profile with an email address",
+    "tools": [
+      "IdentifyPersonAndAssignTraits"
+    ],
+    "source": "https://github.com/PostHog/requests-for-comments-public/issues/104"
+  },
+  {
+    "request": "template-customerio: reads person.properties on $identify, but identify payload is in event.properties.$set: the destination sends attributes {} and Customer.io applies nothing",
+    "tools": [
+      "IdentifyPersonAndAssignTraits"
+    ],
+    "source": "https://github.com/PostHog/posthog/issues/55328"
+  },
+  {
+    "request": "Attribute changes (e.g. unsubscribing) on customer.io are failing: a huge number of \"Failed Attribute Change\" entries; users are unable to unsubscribe or update the name used in the emails",
+    "tools": [
+      "IdentifyPersonAndAssignTraits"
+    ],
+    "source": "https://github.com/gitpod-io/gitpod/issues/5440"
+  },
+  {
+    "request": "feat: add customerio tracking: Adds identify calls for user signups, workspaces and user/workspace relationships (objects and relationships)",
+    "tools": [
+      "IdentifyPersonAndAssignTraits",
+      "AddToGroup"
+    ],
+    "source": "https://github.com/dust-tt/dust/pull/4823"
+  },
+  {
+    "request": "Fix customer.io timestamp issue: The API only accepts unix timestamps on the root timestamp field",
+    "tools": [
+      "TrackUserEvent"
+    ],
+    "source": "https://github.com/segmentio/action-destinations/pull/2054"
+  },
+  {
+    "request": "Customer.io client-side SDK for in-app messaging: Client-side identify syncs user/org data to Customer.io in real time; useCustomerIo hook with identify, page tracking",
+    "tools": [
+      "IdentifyPersonAndAssignTraits",
+      "SendPageViewEvent"
+    ],
+    "source": "https://github.com/langwatch/langwatch/issues/3481"
+  },
+  {
+    "request": "Add TrackAnonymous() method and tests: adding support for anonymous events",
+    "tools": [
+      "TrackUserEvent"
+    ],
+    "source": "https://github.com/customerio/go-customerio/pull/6"
+  },
+  {
+    "request": "feat: add option to disable screen view usage: screenViewUse config to disable sending screen view events to server, allowing local usage only",
+    "tools": [
+      "SendScreenViewEvent"
+    ],
+    "source": "https://github.com/customerio/customerio-flutter/pull/190"
+  },
+  {
+    "request": "Improve Screen Tracking by Implementing NavigatorObserver-Based CustomerIORouteObserver: the current approach to screen/route tracking relies on manual listener attachment for each route change",
+    "tools": [
+      "SendScreenViewEvent"
+    ],
+    "source": "https://github.com/customerio/customerio-flutter/issues/87"
+  },
+  {
+    "request": "feat: add option to disable screen view usage: screenViewUse config to disable sending screen view events to server",
+    "tools": [
+      "SendScreenViewEvent"
+    ],
+    "source": "https://github.com/customerio/customerio-reactnative/pull/369"
+  },
+  {
+    "request": "feat: automatic screen tracking",
+    "tools": [
+      "SendScreenViewEvent"
+    ],
+    "source": "https://github.com/customerio/customerio-android/pull/52"
+  },
+  {
+    "request": "feat: manual screen tracking",
+    "tools": [
+      "SendScreenViewEvent"
+    ],
+    "source": "https://github.com/customerio/customerio-android/pull/51"
+  },
+  {
+    "request": "feat: add support for automatic activity screen tracking: plugin to fire events based on activity lifecycle",
+    "tools": [
+      "SendScreenViewEvent"
+    ],
+    "source": "https://github.com/customerio/customerio-android/pull/334"
+  },
+  {
+    "request": "Native support for tracking lifecycle events: 'application installed', 'application opened', 'application backgrounded'",
+    "tools": [
+      "TrackUserEvent"
+    ],
+    "source": "https://github.com/customerio/customerio-android/issues/301"
+  },
+  {
+    "request": "chore: add track screen tests: adds compatibility and interaction tests for track and screen",
+    "tools": [
+      "TrackUserEvent",
+      "SendScreenViewEvent"
+    ],
+    "source": "https://github.com/customerio/customerio-android/pull/331"
+  },
+  {
+    "request": "Make automatic screenview tracking more consistent",
+    "tools": [
+      "SendScreenViewEvent"
+    ],
+    "source": "https://github.com/customerio/customerio-ios/issues/129"
+  },
+  {
+    "request": "refactor: profile attributes using data pipeline: set profile attributes using analytics",
+    "tools": [
+      "IdentifyPersonAndAssignTraits"
+    ],
+    "source": "https://github.com/customerio/customerio-ios/pull/435"
+  },
+  {
+    "request": "docs: [vision-os-sample-app] Profile Attributes: a screen to demonstrate the usage of the profileAttributes dictionary",
+    "tools": [
+      "IdentifyPersonAndAssignTraits"
+    ],
+    "source": "https://github.com/customerio/customerio-ios/pull/668"
+  },
+  {
+    "request": "Profiles not being updated due to identifier attribute errors: updates to a profile's id attribute not using the cio_id, and profiles not having unique email attributes",
+    "tools": [
+      "IdentifyPersonAndAssignTraits"
+    ],
+    "source": "https://github.com/fleetingnotes/fleeting-notes-flutter/issues/877"
+  },
+  {
+    "request": "feat: add device and profile attribute setters",
+    "tools": [
+      "IdentifyPersonAndAssignTraits"
+    ],
+    "source": "https://github.com/customerio/customerio-android/pull/102"
+  },
+  {
+    "request": "chore: added identify and attributes: ability to add attributes for identified and anonymous profile",
+    "tools": [
+      "IdentifyPersonAndAssignTraits"
+    ],
+    "source": "https://github.com/customerio/customerio-flutter/pull/163"
+  },
+  {
+    "request": "feat: added track methods: public APIs to track events; each track call records a single event with a name and properties",
+    "tools": [
+      "TrackUserEvent"
+    ],
+    "source": "https://github.com/customerio/customerio-android/pull/328"
+  },
+  {
+    "request": "chore: update event tracking parameters: CustomerIO.instance.track(name: \"Movie Watched\", properties: {...})",
+    "tools": [
+      "TrackUserEvent"
+    ],
+    "source": "https://github.com/customerio/customerio-flutter/pull/164"
+  },
+  {
+    "request": "feat: event tracking feature: capability to track events using package",
+    "tools": [
+      "TrackUserEvent"
+    ],
+    "source": "https://github.com/customerio/customerio-reactnative/pull/3"
+  },
+  {
+    "request": "Customer.io - making identify calls opt-in: can you call track events to customer.io without first calling identify?",
+    "tools": [
+      "IdentifyPersonAndAssignTraits",
+      "TrackUserEvent"
+    ],
+    "source": "https://github.com/segmentio/analytics.js/issues/211"
+  },
+  {
+    "request": "chore: updated identify parameters",
+    "tools": [
+      "IdentifyPersonAndAssignTraits"
+    ],
+    "source": "https://github.com/customerio/customerio-reactnative/pull/346"
+  },
+  {
+    "request": "fix: fixed identify method in android native module: This PR addresses an issue with the Android native module's identify method, correcting the code implementation to make sure it functions as expected",
+    "tools": [
+      "IdentifyPersonAndAssignTraits"
+    ],
+    "source": "https://github.com/customerio/customerio-reactnative/pull/316"
+  },
+  {
+    "request": "feat!: iOS as a source for Data Pipelines",
+    "tools": [
+      "IdentifyPersonAndAssignTraits",
+      "TrackUserEvent",
+      "SendScreenViewEvent"
+    ],
+    "source": "https://github.com/customerio/customerio-ios/pull/659"
+  },
+  {
+    "request": "Added an example that demonstrates sending event data, to CustomerIO, from CSV files",
+    "tools": [
+      "TrackUserEvent",
+      "SendBatchRequests"
+    ],
+    "source": "https://github.com/customerio/customerio-python/pull/57"
+  },
+  {
+    "request": "docs: event tracking: Adds docs for custom event tracking",
+    "tools": [
+      "TrackUserEvent"
+    ],
+    "source": "https://github.com/customerio/customerio-ios/pull/50"
+  },
+  {
+    "request": "docs: [vision-os-sample-app] Track events view: the track event example screen, a simple code snippet and UI to send an event with properties",
+    "tools": [
+      "TrackUserEvent"
+    ],
+    "source": "https://github.com/customerio/customerio-ios/pull/667"
+  },
+  {
+    "request": "Anonymous events: I tried to create and send some anonymous events and found out the event data won't show up in the customer.io interface",
+    "tools": [
+      "TrackUserEvent"
+    ],
+    "source": "https://github.com/customerio/customerio-ruby/issues/25"
+  },
+  {
+    "request": "feat: add feature to identify a customer",
+    "tools": [
+      "IdentifyPersonAndAssignTraits"
+    ],
+    "source": "https://github.com/customerio/customerio-ios/pull/21"
+  },
+  {
+    "request": "email ID is not capturing for some users: I am using segment as the source, and it is creating anonymous users with some ID but I am not passing any AnonymousId",
+    "tools": [
+      "IdentifyPersonAndAssignTraits"
+    ],
+    "source": "https://github.com/customerio/customerio-flutter/issues/46"
+  },
+  {
+    "request": "chore: category not required in screen tracking in react native package",
+    "tools": [
+      "SendScreenViewEvent"
+    ],
+    "source": "https://github.com/customerio/customerio-reactnative/pull/314"
+  },
+  {
+    "request": "Add batch API support (Track v2): Client#batch accepts an array of operations, identify, event, delete for people and objects",
+    "tools": [
+      "SendBatchRequests"
+    ],
+    "source": "https://github.com/customerio/customerio-ruby/pull/138"
+  },
+  {
+    "request": "Be able to change the default screen view naming behavior: for automatic screenview tracking, the name of the screen is made by taking the class name of the UIViewController",
+    "tools": [
+      "SendScreenViewEvent"
+    ],
+    "source": "https://github.com/customerio/customerio-ios/issues/127"
+  },
+  {
+    "request": "feat: add option to disable screen view usage: allow disable sending screen view events to server and use them locally only",
+    "tools": [
+      "SendScreenViewEvent"
+    ],
+    "source": "https://github.com/customerio/customerio-ios/pull/844"
   }
 ];

@@ -133,5 +133,20 @@ export const pastRequests: readonly PastRequestDeclaration[] = [
       "SendEventData"
     ],
     "source": "https://github.com/HubspotCommunity/hubspot-ruby/pull/208"
+  },
+  {
+    "request": "Create hubspot-event-streaming-v2.md: a new Hubspot streaming integration that enables customers to predefine and create custom behavioral events from Amplitude without logging into Hubspot",
+    "tools": [
+      "CreateCustomEventDefinition",
+      "SendEventData"
+    ],
+    "source": "https://github.com/amplitude/amplitude-dev-center/pull/308"
+  },
+  {
+    "request": "[HubSpot Updates] - Add dynamic field support for event names in Send Custom Behavioural Event",
+    "tools": [
+      "SendEventData"
+    ],
+    "source": "https://github.com/segmentio/action-destinations/pull/1809"
   }
 ];

@@ -234,5 +234,49 @@ export const pastRequests: readonly PastRequestDeclaration[] = [
       "SendTransactionalEmail"
     ],
     "source": "https://github.com/HGData/mk-node-hubspot/pull/136"
+  },
+  {
+    "request": "Add support for hubspot single email send via marketing/transactional endpoint",
+    "tools": [
+      "SendTransactionalEmail"
+    ],
+    "source": "https://github.com/belong-inc/go-hubspot/pull/12"
+  },
+  {
+    "request": "Forms from a portal endpoint: I've added hs_forms_from_a_portal_raw and hs_forms_from_a_portal_tidy with three views (forms, fields, options)",
+    "tools": [
+      "ListCrmForms"
+    ],
+    "source": "https://github.com/DoubleYouGTT/hubspot/pull/101"
+  },
+  {
+    "request": "Invalid value \"email\" for \"field_type\", must one of \"payment_link_radio\" error: Similar error here when calling $hubspot->marketing()->forms()->FormsApi()->getPage()",
+    "tools": [
+      "ListCrmForms"
+    ],
+    "source": "https://github.com/HubSpot/hubspot-api-php/issues/294"
+  },
+  {
+    "request": "ET-216: HubSpot extension: actions for retrieving contacts and sending emails via SMTP and Single Send API",
+    "tools": [
+      "SendMarketingEmail",
+      "SendTransactionalEmail"
+    ],
+    "source": "https://github.com/awell-health/awell-extensions/pull/463"
+  },
+  {
+    "request": "typeMap[type].getAttributeTypeMap during HubSpot Form Operations: the error occurs when trying to create a form and also during a simple lookup of an existing form using formsApi.getById()",
+    "tools": [
+      "CreateMarketingForm",
+      "GetFormById"
+    ],
+    "source": "https://github.com/HubSpot/hubspot-api-nodejs/issues/649"
+  },
+  {
+    "request": "Add Forms to the data that PostHog pulls from Hubspot. We embed HubSpot forms on our website and want to track the conversion rate of people completing this form",
+    "tools": [
+      "ListCrmForms"
+    ],
+    "source": "https://github.com/PostHog/posthog/issues/30095"
   }
 ];

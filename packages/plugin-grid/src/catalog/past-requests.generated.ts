@@ -1890,5 +1890,797 @@ export const pastRequests: readonly PastRequestDeclaration[] = [
       "GetGridBaseSchema"
     ],
     "source": "https://github.com/jbolda/gatsby-source-airtable/issues/233"
+  },
+  {
+    "request": "Add parent_comment_id support to Table.add_comment: Threaded comment replies can now be created by passing parent_comment_id to add_comment",
+    "tools": [
+      "AddRecordComment"
+    ],
+    "source": "https://github.com/gtalarico/pyairtable/pull/460"
+  },
+  {
+    "request": "File Upload Module: As we realise that Airtable's API does not allow direct uploading file attachments",
+    "tools": [
+      "UploadAttachmentToGrid"
+    ],
+    "source": "https://github.com/TheAcharya/Airlift/issues/17"
+  },
+  {
+    "request": "Source Airtable: new stream Shares: Lists basic information of base shares (List shares)",
+    "tools": [
+      "ListBaseShares"
+    ],
+    "source": "https://github.com/airbytehq/airbyte/issues/23897"
+  },
+  {
+    "request": "Source Airtable: new stream Collaborators",
+    "tools": [
+      "GetBaseCollaborators"
+    ],
+    "source": "https://github.com/airbytehq/airbyte/pull/27230"
+  },
+  {
+    "request": "Source Airtable: new stream Views: Lists basic information of base views (List Views)",
+    "tools": [
+      "ListGridBaseViews"
+    ],
+    "source": "https://github.com/airbytehq/airbyte/issues/23895"
+  },
+  {
+    "request": "Source Airtable: new stream User groups: Returns basic information relevant to the user group",
+    "tools": [
+      "GetUserGroupInfo"
+    ],
+    "source": "https://github.com/airbytehq/airbyte/issues/23900"
+  },
+  {
+    "request": "Source Airtable: new stream Audit logs: Retrieve all audit log requests",
+    "tools": [
+      "RetrieveAuditLogRequests"
+    ],
+    "source": "https://github.com/airbytehq/airbyte/issues/23901"
+  },
+  {
+    "request": "Source Airtable: new stream Extensions: Lists basic information of base block installations",
+    "tools": [
+      "ListBaseBlockInstallations"
+    ],
+    "source": "https://github.com/airbytehq/airbyte/issues/23902"
+  },
+  {
+    "request": "Source Airtable: new stream Enterprises: Returns basic information relevant to the enterprise account",
+    "tools": [
+      "GetEnterpriseInfo"
+    ],
+    "source": "https://github.com/airbytehq/airbyte/issues/23898"
+  },
+  {
+    "request": "How to use REST API to delete up to ten records at a time using Node.js library axios? I can successfully delete one record at a time, but I am having a problem constructing the URL to delete ten at a time",
+    "tools": [
+      "DeleteMultipleRecords"
+    ],
+    "source": "https://community.airtable.com/t5/development-apis/how-to-use-rest-api-to-delete-up-to-ten-records-at-a-time-using/td-p/108191"
+  },
+  {
+    "request": "Support new \"delete multiple records\" API endpoint: I went looking for multiple-records deletes, rather than single record deletes. The Airtable API supports deleting 10 records at a time",
+    "tools": [
+      "DeleteMultipleRecords"
+    ],
+    "source": "https://github.com/dmerand/ex_airtable/issues/11"
+  },
+  {
+    "request": "Airtable update data in table: Field value not updating from notion to airtable",
+    "tools": [
+      "UpdateGridRecord",
+      "UpdateGridRecords"
+    ],
+    "source": "https://github.com/n8n-io/n8n/issues/4415"
+  },
+  {
+    "request": "Nest batch-created record values under \"fields\"",
+    "tools": [
+      "CreateGridRecords"
+    ],
+    "source": "https://github.com/Airtable/airtable.js/pull/106"
+  },
+  {
+    "request": "Add support for batch record updates: table.update([...]) and table.replace([...])",
+    "tools": [
+      "UpdateGridRecords",
+      "BulkUpdateGrid"
+    ],
+    "source": "https://github.com/Airtable/airtable.js/pull/92"
+  },
+  {
+    "request": "select({}).all() dismiss the maxRecord and view parameters: It returns ALL records dismissing the filters I have in the view and the limit set by maxRecords",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/Airtable/airtable.js/issues/282"
+  },
+  {
+    "request": "singleSelect choice passing broken on create_field: Call create_field with a singleSelect and choices in the documented shape; every documented shape variant returns 422 \"options are not valid\"",
+    "tools": [
+      "CreateGridField"
+    ],
+    "source": "https://github.com/Automations-Project/VSCode-Airtable-Formula/issues/12"
+  },
+  {
+    "request": "Add Typecast parameter on saveContent, and updateContent: if a choice string does not exactly match an existing option, the request will fail unless the typecast parameter is enabled",
+    "tools": [
+      "CreateGridRecords",
+      "UpdateGridRecord"
+    ],
+    "source": "https://github.com/sleiman/airtable-php/pull/36"
+  },
+  {
+    "request": "Airtable TypeCast Not Working: This option importantly allows new options to be created on the \"update\" operation in Airtable node",
+    "tools": [
+      "UpdateGridRecord",
+      "UpdateGridRecords"
+    ],
+    "source": "https://github.com/n8n-io/n8n/issues/14338"
+  },
+  {
+    "request": "Error on base.create_table: when I call base.create_table(name, description, fields) it throws a key error",
+    "tools": [
+      "CreateGridTable"
+    ],
+    "source": "https://github.com/gtalarico/pyairtable/issues/343"
+  },
+  {
+    "request": "Feature: Allow filtering of result using a formula & fields in airtable plugin",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/ToolJet/ToolJet/pull/9796"
+  },
+  {
+    "request": "Select: support of filterByFormula",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/Sybit-Education/airtable.java/issues/7"
+  },
+  {
+    "request": "Can I pass a variable to filterByFormula? I want to sort records based on the chat id, how do I pass that to filterByFormula?",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/Airtable/airtable.js/issues/209"
+  },
+  {
+    "request": "Filter by formula, sort and more: Airtable API update",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/bergant/airtabler/issues/1"
+  },
+  {
+    "request": "Add support for searching: We now accept a formula to filter records and an array of field/direction pairs to sort by",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/pcorpet/airtable.py/issues/4"
+  },
+  {
+    "request": "Add support for sorting records by multiple fields",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/Airtable/airtable-ruby/pull/17"
+  },
+  {
+    "request": "Create / Update failing silently: I can access the table data via the all and records methods, however, when I try create or update the methods just return false",
+    "tools": [
+      "CreateGridRecords",
+      "UpdateGridRecord"
+    ],
+    "source": "https://github.com/Airtable/airtable-ruby/issues/24"
+  },
+  {
+    "request": "Airrecord::Error Exception: Unable to save a new record: I could read the table alright but had trouble writing to it",
+    "tools": [
+      "CreateGridRecords"
+    ],
+    "source": "https://github.com/sirupsen/airrecord/issues/48"
+  },
+  {
+    "request": "Airtable replies with \"Unknown column: id\" when we try to call update: When updating, one should not send the id column in the request body",
+    "tools": [
+      "UpdateGridRecord"
+    ],
+    "source": "https://github.com/Airtable/airtable-ruby/pull/1"
+  },
+  {
+    "request": "Table.batch_update: take up to 10 existing records and bulk update them with a single API request",
+    "tools": [
+      "UpdateGridRecords"
+    ],
+    "source": "https://github.com/sirupsen/airrecord/pull/72"
+  },
+  {
+    "request": "[REQUEST] Airtable Tools/Block: Users can't access or modify their Airtable data within our platform. Add Airtable integration with three operations: Read - fetch records; Write - add new records; Update - modify existing records",
+    "tools": [
+      "ListGridRecords",
+      "CreateGridRecords",
+      "UpdateGridRecords"
+    ],
+    "source": "https://github.com/simstudioai/sim/issues/102"
+  },
+  {
+    "request": "Question/feature request: multiple views: Is it possible to use multiple views within a table? Is there a way to filter by table view?",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/jbolda/gatsby-source-airtable/issues/194"
+  },
+  {
+    "request": "Filter records by a given Airtable View",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/TappNetwork/laravel-airtable/pull/74"
+  },
+  {
+    "request": "Create Airtable loader: Create document loader for Airtable",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/langchain-ai/langchain/pull/5958"
+  },
+  {
+    "request": "feat(community): Add AirtableLoader to load documents from Airtable with retry and pagination handling: fetching records from Airtable",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/langchain-ai/langchainjs/pull/7106"
+  },
+  {
+    "request": "feat(Loader): Added airtable docs loader: Adds AirtableLoader to load records from Airtable tables as Documents",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/SynapseKit/SynapseKit/pull/561"
+  },
+  {
+    "request": "Add Airtable document loader: Add an AirtableLoader that loads records from Airtable bases (API key, base ID, table name)",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/SynapseKit/SynapseKit/issues/78"
+  },
+  {
+    "request": "[FEATURE] Add AIRTABLE & Other Databases to the Data Loader list: loads rows of an Airtable database as a list of JSONs",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/FlowiseAI/Flowise/issues/348"
+  },
+  {
+    "request": "Airtable loader",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/gmpetrov/databerry/issues/6"
+  },
+  {
+    "request": "how are we going to easily copy airtable schema: needing to be able to create a new base that contains the tables needed by our AirtablePipeline",
+    "tools": [
+      "GetGridBaseSchema",
+      "CreateGridBase"
+    ],
+    "source": "https://github.com/City-Bureau/city-scrapers/issues/122"
+  },
+  {
+    "request": "Improve Airtable import: Airtable schema is retrieved using Airtable's meta API instead of trying to deduce field types from row values",
+    "tools": [
+      "GetGridBaseSchema"
+    ],
+    "source": "https://github.com/seatable/seatable-api-python/pull/99"
+  },
+  {
+    "request": "Airtable reader",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/run-llama/llama-hub/pull/125"
+  },
+  {
+    "request": "Airtable connector: Enables Airtable as a connector; the API returns the fields of each record on the given table",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/onyx-dot-app/onyx/pull/267"
+  },
+  {
+    "request": "Airtable Connector: Something similar to the llama-hub airtable reader",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/onyx-dot-app/onyx/issues/171"
+  },
+  {
+    "request": "Add tool plugin Airtable: Currently, only add an insert record feature. Support creating records in Airtable",
+    "tools": [
+      "CreateGridRecords"
+    ],
+    "source": "https://github.com/langgenius/dify-plugins/pull/144"
+  },
+  {
+    "request": "No values in Airtable column => corresponding column is not created in the R dataframe: When the column of a Airtable table is empty, the corresponding column in R is not created",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/matthewjrogers/rairtable/issues/17"
+  },
+  {
+    "request": "Airtable connector: Airtable both as a source and destination, but mostly as a source. For anywhere from an hourly to daily frequency",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/airbytehq/airbyte/issues/1468"
+  },
+  {
+    "request": "Introduce Airtable as a source: added airtable source class to fetch data from the Airtable API",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/bruin-data/ingestr/pull/29"
+  },
+  {
+    "request": "docs(source-airtable): document incremental stream considerations: The Airtable List Records API lacks a reliable server-side modified_since filter",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/airbytehq/airbyte/pull/77051"
+  },
+  {
+    "request": "Airtable Integration: Add the ability to sync items with Airtable",
+    "tools": [
+      "CreateGridRecords",
+      "UpdateGridRecords"
+    ],
+    "source": "https://github.com/zetavg/Inventory/pull/19"
+  },
+  {
+    "request": "airtable doc: This Destination allows you to sync your Grouparoo Records to Records in Airtable",
+    "tools": [
+      "CreateGridRecords",
+      "UpdateGridRecords"
+    ],
+    "source": "https://github.com/grouparoo/www.grouparoo.com/pull/928"
+  },
+  {
+    "request": "Add Plugin: tap-airtable: an extractor for Airtable; I wasn't able to run any of the existing Airtable taps available",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/meltano/hub/issues/1765"
+  },
+  {
+    "request": "Add tap-airtable and tap-rockgympro",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/meltano/hub/issues/111"
+  },
+  {
+    "request": "Ability to export all tables in a base: This was blocked for ages on the need for a schema API, but they appear to have one now (get base schema)",
+    "tools": [
+      "GetGridBaseSchema",
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/simonw/airtable-export/issues/24"
+  },
+  {
+    "request": "No tables downloaded if I only specify base_id: it does work if I supply the table names; I am able to retrieve everything, from schema to all table names, via the API",
+    "tools": [
+      "GetGridBaseSchema",
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/simonw/airtable-export/issues/29"
+  },
+  {
+    "request": "Create utility to export airtable tables to csv: take snapshots of current state of an airtable, and persist it locally to disk",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/hackclub/chronicle/issues/16"
+  },
+  {
+    "request": "Handle rate limits: Airtable has a rate limit of 5 requests/second. If you run into that limit while using this library there doesn't seem to be any work around",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/Arro/airtable-json/issues/9"
+  },
+  {
+    "request": "Added handling of 429 error code (\"Rate limit exceeded\"): It often occurs when you get a lot of data from Airtable using multiple clients simultaneously",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/Sybit-Education/airtable.java/pull/34"
+  },
+  {
+    "request": "Can't fetch any table: ResponseError('too many 429 error responses'): I'm trying to get my tables with table.all()",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/gtalarico/pyairtable/issues/427"
+  },
+  {
+    "request": "Rate limiting: I have a Node.js app which tries to upload more than 30 records a second. Airtable API doesn't allow us to do that",
+    "tools": [
+      "CreateGridRecords"
+    ],
+    "source": "https://github.com/Airtable/airtable.js/issues/47"
+  },
+  {
+    "request": "Error handling / retry: The API is limited to 5 requests per second per base; I've been seeing occasional read operation timed out in my airtable backup jobs",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/simonw/airtable-export/issues/7"
+  },
+  {
+    "request": "Fix Airtable 100 records limit: The Airtable API has a 100 records per request limitation, they provide an offset field on the response body when there is more data to fetch",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/framer/plugins/pull/146"
+  },
+  {
+    "request": "airtable retries logic: With 20+ servers running these scripts at the same time and each making 20+ paginated requests, we're running into rate limiting",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/SkynetLabs/skynet-webportal/pull/982"
+  },
+  {
+    "request": "Norairrecord::Error: HTTP 429: RATE_LIMIT_REACHED in pull_all_from_airtable!",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/hackclub/hackatime/issues/299"
+  },
+  {
+    "request": "Add exponential backoff for Airtable requests: avoid getting rate limited by the Airtable API when importing a base with more than 100 items",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/framer/plugins/pull/149"
+  },
+  {
+    "request": "[BUG] Airtable - Update Record - \"Unknown configuration error\": When using the Airtable update_record action, I often get \"Unknown configuration error\"",
+    "tools": [
+      "UpdateGridRecord"
+    ],
+    "source": "https://github.com/PipedreamHQ/pipedream/issues/3365"
+  },
+  {
+    "request": "airtable number fields being set to 0 when updating record",
+    "tools": [
+      "UpdateGridRecord"
+    ],
+    "source": "https://github.com/n8n-io/n8n/issues/13281"
+  },
+  {
+    "request": "Issues with Airtable: the test passed. However the data did not transfer to airtable",
+    "tools": [
+      "CreateGridRecords"
+    ],
+    "source": "https://github.com/n8n-io/n8n/issues/12093"
+  },
+  {
+    "request": "infinite search : airtable search: When I'm trying to search for duplicates with a filter like {SKU} != \"...\" it runs infinitely without returning any output",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/n8n-io/n8n/issues/15400"
+  },
+  {
+    "request": "fix(Airtable Node): Attachments field type fix: possible airtable bug when creating attachment record",
+    "tools": [
+      "CreateGridRecords"
+    ],
+    "source": "https://github.com/n8n-io/n8n/pull/7227"
+  },
+  {
+    "request": "Fix the AirtableApiError: The detailed message is just like this: Value is not an array of record IDs. No indication on which field is failing",
+    "tools": [
+      "CreateGridRecords"
+    ],
+    "source": "https://github.com/ngocnicholas/airtable.net/issues/86"
+  },
+  {
+    "request": "Permissions Error: When calling the createRecord method with the typecast param set to true to use the record name instead of record ID in a linked record field I get INVALID_PERMISSIONS",
+    "tools": [
+      "CreateGridRecords"
+    ],
+    "source": "https://github.com/GV14982/async-airtable/issues/55"
+  },
+  {
+    "request": "fix(airtable): fix linked record field update issue",
+    "tools": [
+      "UpdateGridRecord"
+    ],
+    "source": "https://github.com/activepieces/activepieces/pull/5175"
+  },
+  {
+    "request": "[BUG] - Multi-select in Airtable integration: When using a Multi Select for dynamic fields and actually selecting multiple values, the form submission will fail (INVALID_RECORD_ID)",
+    "tools": [
+      "CreateGridRecords"
+    ],
+    "source": "https://github.com/infinum/eightshift-forms/issues/420"
+  },
+  {
+    "request": "fix(airtable): fix multiselect field causing overwriting of existing values",
+    "tools": [
+      "UpdateGridRecord"
+    ],
+    "source": "https://github.com/activepieces/activepieces/pull/5725"
+  },
+  {
+    "request": "Added support for \"typecast\" request parameter: When creating or updating records, if the choice string does not exactly match an existing option, the request will fail unless typecast is enabled",
+    "tools": [
+      "CreateGridRecords",
+      "UpdateGridRecord"
+    ],
+    "source": "https://github.com/sleiman/airtable-php/pull/54"
+  },
+  {
+    "request": "field with type multipleSelects always returns undefined instead of a value: With a direct call via table.find the value is always undefined",
+    "tools": [
+      "GridGetRecord"
+    ],
+    "source": "https://github.com/Airtable/airtable.js/issues/384"
+  },
+  {
+    "request": "How to pass current datetime in airtable: I am trying to pass datetime.now() but airtable always shows me 6.30 hours back from my timezone",
+    "tools": [
+      "CreateGridRecords"
+    ],
+    "source": "https://github.com/gtalarico/pyairtable/issues/110"
+  },
+  {
+    "request": "Fix timezone handling for datetime fields: incorrect timezone conversion when inserting datetime values as strings",
+    "tools": [
+      "CreateGridRecords"
+    ],
+    "source": "https://github.com/domdomegg/airtable-ts/pull/39"
+  },
+  {
+    "request": "on insert, dates intentionally passed as strings without timezones are converted to Dates with timezones: I was hoping this would get passed transparently to airtable",
+    "tools": [
+      "CreateGridRecords"
+    ],
+    "source": "https://github.com/domdomegg/airtable-ts/issues/38"
+  },
+  {
+    "request": "Introduce \"Collaborator\" model: mentioned users in comments were returned as type-annotated models, but the author information was returned as a dict",
+    "tools": [
+      "GetRecordComments"
+    ],
+    "source": "https://github.com/gtalarico/pyairtable/pull/287"
+  },
+  {
+    "request": "[BUG] Airtable webhook sources intermittently emit the raw Airtable payload: errors fetching the new record immediately after the webhook arrives; emitEvent destructured changedTablesById without guarding",
+    "tools": [
+      "ListWebhookPayloads"
+    ],
+    "source": "https://github.com/PipedreamHQ/pipedream/issues/18220"
+  },
+  {
+    "request": "feat: Add search_records tool",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/domdomegg/airtable-mcp-server/pull/9"
+  },
+  {
+    "request": "fix: Update list action fields in airtable",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/illacloud/builder-backend/pull/187"
+  },
+  {
+    "request": "Not issue - but query: I'm trying to import records from my airtable. How do I use the 'offset' variable? I can pull down data from tables that contain less than 100 records",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/ngocnicholas/airtable.net/issues/17"
+  },
+  {
+    "request": "feat : add pagination for findAll: AirTable limits the number of records to 100 per request; retrieve all the records using the offset",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/yoanbernabeu/Airtable-Client-Bundle/pull/27"
+  },
+  {
+    "request": "batch_update does not seem to exist: In the docs, the method batch_update is referenced, but it doesn't seem to exist in the package",
+    "tools": [
+      "UpdateGridRecords"
+    ],
+    "source": "https://github.com/gtalarico/pyairtable/issues/112"
+  },
+  {
+    "request": "Update multiple entries: Is there a suggested way to update multiple entries at once? I'm currently using a foreach loop",
+    "tools": [
+      "UpdateGridRecords"
+    ],
+    "source": "https://github.com/sleiman/airtable-php/issues/31"
+  },
+  {
+    "request": "Add updateRecords & request.js templates for batch-updating multiple records: Airtable only allows updates in batches of maximum size 10",
+    "tools": [
+      "UpdateGridRecords"
+    ],
+    "source": "https://github.com/aivantg/airtable-schema-generator/issues/33"
+  },
+  {
+    "request": "Failed to fetch Airtable bases. I'm getting this error after entering my PAT.",
+    "tools": [
+      "ListGridBases"
+    ],
+    "source": "https://github.com/uppinote20/obsidian-auto-note-importer/issues/2"
+  },
+  {
+    "request": "feat(airtable): configuring typecast option",
+    "tools": [
+      "CreateGridRecords",
+      "UpdateGridRecord"
+    ],
+    "source": "https://github.com/victorhahn/airtable-plus/pull/17"
+  },
+  {
+    "request": "Airtable Typecast not working. It doesn't allow you to create new options even using typecast",
+    "tools": [
+      "UpdateGridRecord",
+      "CreateGridRecords"
+    ],
+    "source": "https://github.com/n8n-io/n8n/issues/16679"
+  },
+  {
+    "request": "Typecasting conversion: gives an option to enable it, the most use case for this to avoid INVALID_MULTIPLE_CHOICE_OPTIONS error so you can insert new values as multiple choice option",
+    "tools": [
+      "CreateGridRecords",
+      "UpdateGridRecord"
+    ],
+    "source": "https://github.com/TappNetwork/laravel-airtable/pull/22"
+  },
+  {
+    "request": "[docs] Upsert: I had some trouble figuring out the right way to upsert",
+    "tools": [
+      "UpdateGridRecords",
+      "BulkUpdateGrid"
+    ],
+    "source": "https://github.com/ngocnicholas/airtable.net/issues/85"
+  },
+  {
+    "request": "Update node-fetch example to use upsert API: the latest performUpsert functionality of the update multiple records endpoint",
+    "tools": [
+      "UpdateGridRecords"
+    ],
+    "source": "https://github.com/Airtable-Labs/upsert-examples/pull/40"
+  },
+  {
+    "request": "Add returnFieldsByFieldId parameter, which instructs the Airtable API to return field IDs rather than names",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/gtalarico/pyairtable/pull/161"
+  },
+  {
+    "request": "maintainability: it becomes hard to maintain code when people change the name of columns; the returned List<AirtableRecord> does not contain any reference to the ID of the column",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/ngocnicholas/airtable.net/issues/54"
+  },
+  {
+    "request": "[Airtable] find and update records: adding features that enable users to search for specific records by name and update them directly within the extension",
+    "tools": [
+      "ListGridRecords",
+      "UpdateGridRecord"
+    ],
+    "source": "https://github.com/raycast/extensions/issues/14773"
+  },
+  {
+    "request": "[Airtable] Add new row to base: I would love to be able to create new tables from Raycast to a table",
+    "tools": [
+      "CreateGridRecords"
+    ],
+    "source": "https://github.com/raycast/extensions/issues/6311"
+  },
+  {
+    "request": "Airtable extension: allows a user to list bases they grant schema read access to, inspect tables, their fields, and views",
+    "tools": [
+      "ListGridBases",
+      "GetGridBaseSchema"
+    ],
+    "source": "https://github.com/raycast/extensions/pull/3539"
+  },
+  {
+    "request": "Allow airtable numRecords arg: Allow users to query more records from airtable by using parameters",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/Budibase/budibase/pull/1268"
+  },
+  {
+    "request": "Airtable Create query failing: I can successfully create a new record if I enter the record variables directly in the query body; with bindings I get an error",
+    "tools": [
+      "CreateGridRecords"
+    ],
+    "source": "https://github.com/Budibase/budibase/issues/7322"
+  },
+  {
+    "request": "Create records in Airtable Plugin showing error: Create Records was not working in the app",
+    "tools": [
+      "CreateGridRecords"
+    ],
+    "source": "https://github.com/appsmithorg/appsmith/issues/9697"
+  },
+  {
+    "request": "Airtable queries are failing with the error 'Missing template name for datasource': When I connect to airtable and run a list records or retrieve record query",
+    "tools": [
+      "ListGridRecords",
+      "GridGetRecord"
+    ],
+    "source": "https://github.com/appsmithorg/appsmith/issues/33184"
+  },
+  {
+    "request": "Airtable queries are always empty: I can't figure out how to add an Airtable query",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/Budibase/budibase/issues/1740"
+  },
+  {
+    "request": "feat(airtable): add create record action",
+    "tools": [
+      "CreateGridRecords"
+    ],
+    "source": "https://github.com/automatisch/automatisch/pull/1554"
+  },
+  {
+    "request": "Feature/create record",
+    "tools": [
+      "CreateGridRecords"
+    ],
+    "source": "https://github.com/Sybit-Education/airtable.java/pull/9"
+  },
+  {
+    "request": "AirtableUpsertRecordAction: Upserts (updates if exists, creates if doesn't) a record in an Airtable base with specified fields",
+    "tools": [
+      "UpdateGridRecords",
+      "BulkUpdateGrid"
+    ],
+    "source": "https://github.com/sublayerapp/sublayer_actions/pull/1052"
+  },
+  {
+    "request": "Change single-element delete method to be similar to the batch version: The delete operation requires us to create a Record, where the batch operation does not",
+    "tools": [
+      "DeleteGridRecord",
+      "DeleteMultipleRecords"
+    ],
+    "source": "https://github.com/academypoa/AirtableKit/issues/21"
+  },
+  {
+    "request": "Add support for listing and searching within views",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/domdomegg/airtable-mcp-server/pull/31"
+  },
+  {
+    "request": "Pieces: Airtable Create Record actions",
+    "tools": [
+      "CreateGridRecords"
+    ],
+    "source": "https://github.com/activepieces/activepieces/pull/685"
   }
 ];
