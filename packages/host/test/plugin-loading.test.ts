@@ -74,6 +74,30 @@ describe('the plugin contract at load', () => {
     );
   });
 
+  it('checks the past requests a plugin declares (contract 2.6), naming the field', async () => {
+    const withPast = (pastRequests: unknown) =>
+      defineToolSetPlugin({
+        contractVersion: '2.6',
+        name: 'rows-plugin',
+        version: '3.1.4',
+        toolSet: 'RowsApi',
+        servers: { default: 'https://rows.invalid' },
+        tools: [getRow],
+        pastRequests: pastRequests as never,
+      });
+    await expect(
+      createHost({}, { plugins: [withPast([{ request: 'where did row 7 go', tools: [] }])], env: {} }),
+    ).rejects.toThrow(
+      /Plugin rows-plugin@3\.1\.4 has invalid tool declarations: RowsApi pastRequests\.0\.tools: must NOT have fewer than 1 items/,
+    );
+    const host = await createHost(
+      {},
+      { plugins: [withPast([{ request: 'where did row 7 go', tools: ['GetRow'] }])], env: {} },
+    );
+    expect(host.serving.pastRequests).toEqual([{ request: 'where did row 7 go', tools: ['RowsApi.GetRow'] }]);
+    await host.close();
+  });
+
   it('checks a plugin written without defineToolSetPlugin just the same', async () => {
     const handWritten: ToolPlugin = {
       contractVersion: '2.0',
