@@ -48,6 +48,11 @@ describe('PastRequests', () => {
     expect(Math.max(0, ...votes.values())).toBeLessThan(0.5);
   });
 
+  it('votes with a single past request, whose every word all of them say', () => {
+    const one = new PastRequests([past[0]!], (name) => ids.get(name));
+    expect(one.votes('the rest of the rows are missing').get(ids.get('SheetApi.ListSheetRecords')!)).toBe(1);
+  });
+
   it('votes for nothing without a word in common', () => {
     expect(requests.votes('rotate the signing keys').size).toBe(0);
     expect(new PastRequests([], () => 0).votes('rows missing').size).toBe(0);

@@ -65,11 +65,13 @@ export class PastRequests {
 
   /**
    * A unit TF-IDF vector. A term no past request says weighs as the rarest: a request about
-   * something none of them asked about is unlike all of them, however many words it shares.
+   * something none of them asked about is unlike all of them, however many words it shares. A
+   * term every one of them says still weighs a little (n + 2, not n + 1): a tool set that
+   * declares a single past request must be able to vote with it.
    */
   private vector(terms: readonly string[]): Map<string, number> {
     const n = this.tools.length;
-    const v = new Map(terms.map((t) => [t, Math.log((n + 1) / ((this.df.get(t) ?? 0) + 1))]));
+    const v = new Map(terms.map((t) => [t, Math.log((n + 2) / ((this.df.get(t) ?? 0) + 1))]));
     const norm = Math.hypot(...v.values());
     for (const [t, x] of v) v.set(t, norm > 0 ? x / norm : 0);
     return v;
