@@ -2,24 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { requestIntent } from './request-intent.js';
 import { processTerm, queryIntent, tokenize } from './search-terms.js';
 import type { SearchableTool } from './searchable-tool.js';
-import { describedTool } from './test-support/described-tool.js';
+import { describedTool, SHEET_AND_MAIL_TOOLS } from './test-support/described-tool.js';
 import { ToolIndex } from './tool-index.js';
 
 const tool = describedTool;
-
-const tools = [
-  tool('SheetApi.ListSheetRecords', 'Sheets: list records of a table, with a filter formula.', true, [
-    'table_id',
-  ]),
-  tool('SheetApi.DeleteSheetRecord', 'Sheets: delete one record of a table.', false, ['record_id']),
-  tool('SheetApi.GetRecordComments', 'Sheets: list the comments on a record.', true, ['record_id']),
-  tool('SheetApi.AddRecordComment', 'Sheets: comment on a record, or reply to a comment.', false, [
-    'record_id',
-  ]),
-  tool('MailApi.ListMarketingEmails', 'Mail: list marketing emails.', true),
-  tool('MailApi.GetMarketingEvent', 'Mail: get a marketing event by id.', true, ['event_id']),
-  tool('MailApi.RegisterByEmail', "Mail: record contacts' attendance by email.", false, ['event_id']),
-];
+const tools = SHEET_AND_MAIL_TOOLS;
 const index = new ToolIndex(tools);
 const top = (query: string, toolSet?: string) => index.search(query, { toolSet }).map((m) => m.name);
 
