@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createHost } from '@toolhost/host';
 import { describe, expect, it } from 'vitest';
 import { pluginPackages } from '../src/plugins.js';
@@ -28,20 +28,20 @@ describe("@toolhost/search's catalog snapshot", () => {
     const plugins = await Promise.all(pluginPackages().map(async (name) => (await import(name)).default));
     const host = await createHost({}, { plugins, env: {} });
     try {
-      const asked = [
-        'real-questions.json',
-        'real-questions-more.json',
-        'real-questions-third.json',
-        'real-questions-fourth.json',
-      ].flatMap(
-        (file) =>
-          JSON.parse(readFileSync(new URL(`../../search/eval/${file}`, import.meta.url), 'utf8')) as {
-            question: string;
-            tools: string[];
-            source: string;
-            half: string;
-          }[],
-      );
+      // Every question file of the evaluation, so that a set added there and not to the
+      // generator's list fails here.
+      const evalDir = new URL('../../search/eval/', import.meta.url);
+      const asked = readdirSync(evalDir)
+        .filter((file) => /^real-questions.*\.json$/.test(file))
+        .flatMap(
+          (file) =>
+            JSON.parse(readFileSync(new URL(file, evalDir), 'utf8')) as {
+              question: string;
+              tools: string[];
+              source: string;
+              half: string;
+            }[],
+        );
       const key = (r: { request: string; tools: readonly string[]; source?: string }) =>
         JSON.stringify([r.request, [...r.tools].sort(), r.source]);
       const expected = asked

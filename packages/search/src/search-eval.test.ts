@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { PastRequest } from './past-requests.js';
 import type { SearchableTool } from './searchable-tool.js';
@@ -34,19 +34,17 @@ const tools = JSON.parse(
 // The questions people asked that the plugins ship as past requests (the tuning ones, never the
 // held-out half's; kept equal to the plugins' by the conformance suite's search-catalog test): the
 // host searches with them, and without them an index must answer as well.
-const asked = [
-  'real-questions.json',
-  'real-questions-more.json',
-  'real-questions-third.json',
-  'real-questions-fourth.json',
-].flatMap(
-  (file) =>
-    JSON.parse(readFileSync(new URL(`../eval/${file}`, import.meta.url), 'utf8')) as {
-      question: string;
-      tools: string[];
-      half: string;
-    }[],
-);
+const evalDir = new URL('../eval/', import.meta.url);
+const asked = readdirSync(evalDir)
+  .filter((file) => /^real-questions.*\.json$/.test(file))
+  .flatMap(
+    (file) =>
+      JSON.parse(readFileSync(new URL(file, evalDir), 'utf8')) as {
+        question: string;
+        tools: string[];
+        half: string;
+      }[],
+  );
 const pastRequests: PastRequest[] = asked
   .filter((q) => q.half !== 'held-out')
   .map((q) => ({ request: q.question, tools: q.tools }));
