@@ -19,6 +19,11 @@ const FEATURE_TITLE =
 // A verb that says only that something is done, and the noun of the operation done.
 const LIGHT_VERB =
   /\b(create|make|run|do|perform|execute)\s+(?:(?:a|an|the|new|my|our|this|that|\w+)\s+){0,3}(query|search|lookup|update|upsert|insert)\b/i;
+// A part of a data integration that reads from the API: a source, a stream of it, a loader, a
+// reader, an extractor, a tap ("Source Airtable: new stream Collaborators", "Create Airtable
+// loader", "tap-airtable"): what it needs is the listing of what it reads, whatever the verb
+// that asks for it ("new", "create", "add").
+const READING_PART = /\b(?:source|streams?|loaders?|readers?|extractors?|taps?|tap-[a-z]+)\b/i;
 // A method called in code: `create()`, `table.upsert()`, `getPage()`, `get_all()`.
 const CODE_METHOD = /(?<![\w-])([a-z]+)(?:[A-Z][a-z0-9]*|_[a-z0-9]+)*\(\)/;
 
@@ -52,6 +57,9 @@ export function withoutFeatureAsking(text: string, isVerb: (word: string) => boo
 export function operationNoun(text: string): string | undefined {
   return LIGHT_VERB.exec(text)?.[2]?.toLowerCase();
 }
+
+/** Whether the request asks for a part of a data integration that reads from the API. */
+export const asksForReadingPart = (text: string): boolean => READING_PART.test(text);
 
 /** The first word of a method called in code: `eventsApi.getPage()` → get. */
 export function calledMethodVerb(text: string): string | undefined {

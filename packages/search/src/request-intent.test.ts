@@ -74,6 +74,10 @@ describe('requestIntent: the operation, as people and developers say it', () => 
     ['do an update of the record', 'update'],
     ['create a list of contacts', 'create'],
     ['I would like to paginate through records', 'list'],
+    // Building a part of a data integration that reads from the API: its listing.
+    ['Source Airtable: new stream Collaborators', 'list'],
+    ['Create a document loader for Airtable', 'list'],
+    ['create a new record in the table', 'create'],
     // "we have …" asks what there is in a question only.
     ['which bases do we have?', 'list'],
     ['we have any forms?', 'list'],

@@ -1,5 +1,6 @@
 import { stemmer } from 'stemmer';
 import {
+  asksForReadingPart,
   calledMethodVerb,
   operationNoun,
   withoutFeatureAsking,
@@ -248,7 +249,8 @@ function operationOf(
 /**
  * The operation where the words say it otherwise than by their first verb: a verb that only
  * says "do" ("create a read QUERY", "perform a SEARCH", "do an UPDATE") by the noun of an
- * operation after it; a method called in code ("calling get_all()", "eventsApi.getPage()") by its
+ * operation after it; a part of a data integration that reads ("new STREAM", "Airtable LOADER")
+ * as a listing; a method called in code ("calling get_all()", "eventsApi.getPage()") by its
  * name, more surely than the prose around it ("how to define … in getPage()").
  */
 function operationSaidOtherwise(
@@ -257,6 +259,9 @@ function operationSaidOtherwise(
 ): { op: RequestIntent['op']; verbAt: number } {
   const light = operationNoun(text);
   if (light) return { op: VERBS[light] ?? found.op, verbAt: found.verbAt };
+  // Building ("new", "create", "add") a source, a stream or a loader of the API needs its
+  // listing: what is created is the integration's part, not an object of the API.
+  if (found.op === 'create' && asksForReadingPart(text)) return { op: 'list', verbAt: -1 };
   const method = calledMethodVerb(text);
   if (method && VERBS[method]) return { op: VERBS[method], verbAt: -1 };
   return found;
