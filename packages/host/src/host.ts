@@ -262,8 +262,8 @@ function servingSupport(
         settingHint: settingHintOf,
       }),
     connections: hostConnections(oauthProviders, () => resolveService(container, HostServices.tokenStore)),
-    skills: exposedSkills(container, exposed),
-    pastRequests: exposedPastRequests(container, exposed),
+    skills: exposedSkills(toolSetsOf(container), exposed),
+    pastRequests: exposedPastRequests(toolSetsOf(container), exposed),
     providerServices: () => providerServices(toolSetsOf(container), exposed, oauthProviders),
     gauge: (source) => telemetry.gauge(source),
     countCalls: () => telemetry.countCalls(),
@@ -271,19 +271,19 @@ function servingSupport(
 }
 
 /** The skills the plugins of the exposed tool sets declare. */
-function exposedSkills(container: DependencyContainer, exposed: ReadonlySet<string>): ToolSetSkill[] {
-  if (!container.isRegistered(TOOL_SET_TOKEN, true)) return [];
+function exposedSkills(toolSets: readonly ToolSetDefinition[], exposed: ReadonlySet<string>): ToolSetSkill[] {
   const sets = new Set([...exposed].map((name) => name.slice(0, name.indexOf('.'))));
-  return container
-    .resolveAll<ToolSetDefinition>(TOOL_SET_TOKEN)
+  return toolSets
     .filter((set) => set.skill !== undefined && sets.has(set.toolSet))
     .map((set) => ({ toolSet: set.toolSet, folder: set.skill as string }));
 }
 
 /** The past requests the plugins of the exposed tool sets declare, for the exposed tools only. */
-function exposedPastRequests(container: DependencyContainer, exposed: ReadonlySet<string>): PastRequest[] {
-  if (!container.isRegistered(TOOL_SET_TOKEN, true)) return [];
-  return container.resolveAll<ToolSetDefinition>(TOOL_SET_TOKEN).flatMap((set) =>
+function exposedPastRequests(
+  toolSets: readonly ToolSetDefinition[],
+  exposed: ReadonlySet<string>,
+): PastRequest[] {
+  return toolSets.flatMap((set) =>
     (set.pastRequests ?? []).flatMap((r) => {
       const tools = r.tools.map((t) => `${set.toolSet}.${t}`).filter((t) => exposed.has(t));
       return tools.length > 0
