@@ -38,12 +38,13 @@ const t0 = performance.now();
 const indexes = foldedIndexes(catalogs, tuningQuestions(parts, fresh), {
   none: process.argv.includes('--no-past'),
 });
+const { whole } = indexes;
 const t1 = performance.now();
 
 // Warm-up: the first searches JIT the code.
 for (const q of parts.open.slice(0, 30)) {
-  indexes.whole.alone.search(q.question);
-  indexes.whole.mixed.search(q.question);
+  whole.alone.search(q.question);
+  whole.mixed.search(q.question);
 }
 for (const [name, qs] of Object.entries(parts)) {
   const own1 = indexes.score(qs, 'alone');
@@ -55,8 +56,8 @@ for (const [name, qs] of Object.entries(parts)) {
 console.log(`index build (own and mixed, eleven times): ${round(t1 - t0, 1)} ms`);
 if (process.argv.includes('--held-out')) {
   const held = all.filter((q) => q.half === 'held-out');
-  console.log(`held-out own   ${JSON.stringify(run(indexes.whole.alone, held).fig)}`);
-  console.log(`held-out mixed ${JSON.stringify(run(indexes.whole.mixed, held).fig)}`);
+  console.log(`held-out own   ${JSON.stringify(run(whole.alone, held).fig)}`);
+  console.log(`held-out mixed ${JSON.stringify(run(whole.mixed, held).fig)}`);
 }
 if (!quiet) {
   const qs = parts[/** @type {keyof typeof parts} */ (showPart)] ?? [];

@@ -11,7 +11,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createHost } from '@toolhost/host';
-import { percentile, round } from './measure.mjs';
 import {
   loadRealQuestions,
   loadTuningSets,
@@ -20,7 +19,7 @@ import {
   scoreWhere,
   TUNING_SETS,
 } from './real-questions.mjs';
-import { foldedIndexes, indexesWith } from './real-questions-parts.mjs';
+import { foldedIndexes, indexesWith, rankQuestions } from './real-questions-parts.mjs';
 import { table } from './report.mjs';
 
 /** @typedef {import('@toolhost/search').SearchableTool} SearchableTool */
@@ -65,17 +64,7 @@ const indexesFor = (/** @type {import('./real-questions.mjs').RealQuestion} */ q
 function rankAll(catalog, options = {}) {
   // Warm-up: the first searches JIT the code.
   for (const q of questions.slice(0, 30)) indexesFor(q)[catalog].search(q.question, { limit: 5, ...options });
-  /** @type {number[]} */
-  const ms = [];
-  const ranked = questions.map((q) => {
-    const index = indexesFor(q)[catalog];
-    const t = performance.now();
-    const names = index.search(q.question, { limit: 5, ...options }).map((m) => m.name);
-    ms.push(performance.now() - t);
-    return names;
-  });
-  ms.sort((a, b) => a - b);
-  return { ranked, p50: round(percentile(ms, 50), 2), p99: round(percentile(ms, 99), 2) };
+  return rankQuestions(questions, (q) => indexesFor(q)[catalog], options);
 }
 
 const isForeign = (/** @type {string} */ name) => !ownSets.includes(name.split('.')[0] ?? '');
