@@ -870,5 +870,325 @@ export const pastRequests: readonly PastRequestDeclaration[] = [
       "SendScreenViewEvent"
     ],
     "source": "https://github.com/customerio/customerio-ios/pull/844"
+  },
+  {
+    "request": "chore: data pipeline usage: Links the Datapipeline module with CustomerIOImplementation, forwards identify (CIODataPipeline.analytics.identify(userId:traits:))",
+    "tools": [
+      "IdentifyPersonAndAssignTraits"
+    ],
+    "source": "https://github.com/customerio/customerio-ios/pull/417"
+  },
+  {
+    "request": "request to add traits to identify: add important user information such as name, email, gender for use in marketing platforms such as Mailchimp, customer.io",
+    "tools": [
+      "IdentifyPersonAndAssignTraits"
+    ],
+    "source": "https://github.com/freska-fi/segment_flutter_sdk/issues/5"
+  },
+  {
+    "request": "chore: minor fix in identifying user: Wouldn't this fail if traits are being attached to anonymous profile?",
+    "tools": [
+      "IdentifyPersonAndAssignTraits"
+    ],
+    "source": "https://github.com/customerio/customerio-reactnative/pull/302"
+  },
+  {
+    "request": "feat: track screens viewed",
+    "tools": [
+      "SendScreenViewEvent"
+    ],
+    "source": "https://github.com/customerio/customerio-ios/pull/67"
+  },
+  {
+    "request": "chore: separate data pipeline module: a separate module for Segment implementation Data Pipeline that customers can call",
+    "tools": [
+      "IdentifyPersonAndAssignTraits",
+      "TrackUserEvent"
+    ],
+    "source": "https://github.com/customerio/customerio-ios/pull/415"
+  },
+  {
+    "request": "feat: expose public APIs to identify and clear profiles: identify profiles with or without attributes and set profile attributes",
+    "tools": [
+      "IdentifyPersonAndAssignTraits"
+    ],
+    "source": "https://github.com/customerio/customerio-android/pull/322"
+  },
+  {
+    "request": "test: identify user profile: tests for identify profile; what happens if we identified with empty identifier and empty traits",
+    "tools": [
+      "IdentifyPersonAndAssignTraits"
+    ],
+    "source": "https://github.com/customerio/customerio-android/pull/332"
+  },
+  {
+    "request": "After clearIdentify() SDK still sends something to server with old identity: identify() user via SDK creates new user on customer.io; after clearIdentify the user reappears",
+    "tools": [
+      "IdentifyPersonAndAssignTraits"
+    ],
+    "source": "https://github.com/customerio/customerio-ios/issues/218"
+  },
+  {
+    "request": "chore: add TurboModule Android support for Data Pipelines",
+    "tools": [
+      "IdentifyPersonAndAssignTraits",
+      "TrackUserEvent"
+    ],
+    "source": "https://github.com/customerio/customerio-reactnative/pull/459"
+  },
+  {
+    "request": "chore: Added ability to identity customer: Added Identity repository, APIs integration",
+    "tools": [
+      "IdentifyPersonAndAssignTraits"
+    ],
+    "source": "https://github.com/customerio/customerio-android/pull/24"
+  },
+  {
+    "request": "feat: event tracking, identify customer",
+    "tools": [
+      "TrackUserEvent",
+      "IdentifyPersonAndAssignTraits"
+    ],
+    "source": "https://github.com/customerio/customerio-android/pull/29"
+  },
+  {
+    "request": "Update README: CDP-4044 cdp-analytics-browser github readme is out of date",
+    "tools": [
+      "IdentifyPersonAndAssignTraits",
+      "TrackUserEvent",
+      "SendPageViewEvent"
+    ],
+    "source": "https://github.com/segmentio/analytics-next/pull/1293"
+  },
+  {
+    "request": "feat: Customer.io client-side SDK for in-app messaging: Install @customerio/cdp-analytics-browser; useCustomerIo hook with identify, page tracking",
+    "tools": [
+      "IdentifyPersonAndAssignTraits",
+      "SendPageViewEvent"
+    ],
+    "source": "https://github.com/langwatch/tasks/issues/264"
+  },
+  {
+    "request": "chore: sample app fixes for application lifecycle track events (trackApplicationLifecycleEvents)",
+    "tools": [
+      "TrackUserEvent"
+    ],
+    "source": "https://github.com/customerio/customerio-reactnative/pull/320"
+  },
+  {
+    "request": "Feature/cdp/cio wrapper",
+    "tools": [
+      "IdentifyPersonAndAssignTraits",
+      "TrackUserEvent"
+    ],
+    "source": "https://github.com/customerio/customerio-reactnative/pull/279"
+  },
+  {
+    "request": "feat: add CustomerIORouteObserver for optimized route tracking: a route observer that automatically tracks screen views and reports them to Customer.io",
+    "tools": [
+      "SendScreenViewEvent"
+    ],
+    "source": "https://github.com/customerio/customerio-flutter/pull/88"
+  },
+  {
+    "request": "Customerio",
+    "tools": [
+      "IdentifyPersonAndAssignTraits",
+      "TrackUserEvent"
+    ],
+    "source": "https://github.com/rudderlabs/rudder-transformer/pull/69"
+  },
+  {
+    "request": "feat: onboarding customerio segment destination",
+    "tools": [
+      "IdentifyPersonAndAssignTraits",
+      "TrackUserEvent",
+      "SendBatchRequests"
+    ],
+    "source": "https://github.com/rudderlabs/rudder-transformer/pull/4028"
+  },
+  {
+    "request": "chore: onboard customerio to live integration test: identify by userId, track / page / screen, alias merge, group object identify",
+    "tools": [
+      "IdentifyPersonAndAssignTraits",
+      "TrackUserEvent",
+      "SendPageViewEvent",
+      "SendScreenViewEvent",
+      "AliasUserIdentity",
+      "AddToGroup"
+    ],
+    "source": "https://github.com/rudderlabs/rudder-transformer/pull/5460"
+  },
+  {
+    "request": "bugfix(integration): customerio - support for track on anon event: Is this working for identify calls with anonymousId too?",
+    "tools": [
+      "TrackUserEvent"
+    ],
+    "source": "https://github.com/rudderlabs/rudder-transformer/pull/1268"
+  },
+  {
+    "request": "Update customer.io created_at iff it's sent in traits",
+    "tools": [
+      "IdentifyPersonAndAssignTraits"
+    ],
+    "source": "https://github.com/rudderlabs/rudder-transformer/pull/585"
+  },
+  {
+    "request": "Add support for a separate region: passing in a region (eu or us) which will update the API endpoints for both the Track and API clients",
+    "tools": [
+      "IdentifyPersonAndAssignTraits",
+      "TrackUserEvent"
+    ],
+    "source": "https://github.com/customerio/customerio-ruby/pull/64"
+  },
+  {
+    "request": "support for customer.io tracking api endpoint region selection: If your account is based in our EU region use the EU endpoints (track-eu.customer.io)",
+    "tools": [
+      "IdentifyPersonAndAssignTraits",
+      "TrackUserEvent"
+    ],
+    "source": "https://github.com/n8n-io/n8n/pull/3271"
+  },
+  {
+    "request": "feat: add support for invite-type anonymous event tracking: TrackAnonymousCtx(ctx, \"\", \"my-event\", ...)",
+    "tools": [
+      "TrackUserEvent"
+    ],
+    "source": "https://github.com/customerio/go-customerio/pull/38"
+  },
+  {
+    "request": "Add Customer.io integration: Require identifiers for applicable CDP batch variants; track, page, screen and group calls allow both userId and anonymousId to be absent",
+    "tools": [
+      "SendBatchRequests",
+      "TrackUserEvent",
+      "SendScreenViewEvent",
+      "AddToGroup"
+    ],
+    "source": "https://github.com/corsairdev/corsair/pull/1641"
+  },
+  {
+    "request": "fix(cdp): add note that our customer.io integration requires track api credentials",
+    "tools": [
+      "IdentifyPersonAndAssignTraits",
+      "TrackUserEvent"
+    ],
+    "source": "https://github.com/PostHog/posthog.com/pull/11069"
+  },
+  {
+    "request": "Add test workflow for CustomerIo node: Customer upsert delete; Event track trackAnonymous",
+    "tools": [
+      "IdentifyPersonAndAssignTraits",
+      "TrackUserEvent"
+    ],
+    "source": "https://github.com/n8n-io/test-workflows/pull/77"
+  },
+  {
+    "request": "Customer.io node docs",
+    "tools": [
+      "IdentifyPersonAndAssignTraits",
+      "TrackUserEvent"
+    ],
+    "source": "https://github.com/n8n-io/n8n-docs/pull/157"
+  },
+  {
+    "request": "Add to customer.io doc that it only accepts 30 unique traits per identify event: not all attributes were getting passed",
+    "tools": [
+      "IdentifyPersonAndAssignTraits"
+    ],
+    "source": "https://github.com/super-collider/documentation/issues/161"
+  },
+  {
+    "request": "CustomerIo plugin is not sending events properly: integrated Customer IO with posthog through plugin but it is not sending the events since 4 hours",
+    "tools": [
+      "TrackUserEvent"
+    ],
+    "source": "https://github.com/PostHog/posthog/issues/13517"
+  },
+  {
+    "request": "Release Customer.io (Actions) docs",
+    "tools": [
+      "IdentifyPersonAndAssignTraits",
+      "TrackUserEvent"
+    ],
+    "source": "https://github.com/segment-boneyard/segment-docs/pull/2013"
+  },
+  {
+    "request": "check if we can integrate customer.io with segment easily",
+    "tools": [
+      "IdentifyPersonAndAssignTraits",
+      "TrackUserEvent"
+    ],
+    "source": "https://github.com/dreamshaper/dreamshaper/issues/49"
+  },
+  {
+    "request": "Task identifyProfile / trackEvent not handled by any module: unable to get the identify / track events anymore; when we identify with \"Guest User\" (space) the task failed",
+    "tools": [
+      "IdentifyPersonAndAssignTraits",
+      "TrackUserEvent"
+    ],
+    "source": "https://github.com/customerio/customerio-ios/issues/195"
+  },
+  {
+    "request": "Migrate customerio",
+    "tools": [
+      "IdentifyPersonAndAssignTraits",
+      "TrackUserEvent"
+    ],
+    "source": "https://github.com/segmentio/analytics.js-integrations/pull/289"
+  },
+  {
+    "request": "refactor: introduced new method for sdk Initialization: Created DataPipelineConfigOptions for configuring CDP; initialize with writeKey",
+    "tools": [
+      "IdentifyPersonAndAssignTraits",
+      "TrackUserEvent"
+    ],
+    "source": "https://github.com/customerio/customerio-ios/pull/422"
+  },
+  {
+    "request": "chore: handle logged in user migration use case: a user migrates from the Journeys module to the CDP module while already logged in; the CDP module is informed about the currently logged-in user",
+    "tools": [
+      "IdentifyPersonAndAssignTraits"
+    ],
+    "source": "https://github.com/customerio/customerio-ios/pull/490"
+  },
+  {
+    "request": "feat!: support for CDP",
+    "tools": [
+      "IdentifyPersonAndAssignTraits",
+      "TrackUserEvent",
+      "SendScreenViewEvent"
+    ],
+    "source": "https://github.com/customerio/customerio-reactnative/pull/349"
+  },
+  {
+    "request": "fix: journey id in migration payload: migrating their events from tracking to CDP, rely on the userId attribute being added",
+    "tools": [
+      "IdentifyPersonAndAssignTraits",
+      "TrackUserEvent"
+    ],
+    "source": "https://github.com/customerio/customerio-ios/pull/653"
+  },
+  {
+    "request": "fix: track events type in HTTP requests: Fixes screenview tracking",
+    "tools": [
+      "SendScreenViewEvent",
+      "TrackUserEvent"
+    ],
+    "source": "https://github.com/customerio/customerio-ios/pull/117"
+  },
+  {
+    "request": "Adding support for merge customers api: merge_customers(primary_id_type, primary_id, secondary_id_type, secondary_id)",
+    "tools": [
+      "AliasUserIdentity"
+    ],
+    "source": "https://github.com/customerio/customerio-python/pull/71"
+  },
+  {
+    "request": "Destination customer io",
+    "tools": [
+      "IdentifyPersonAndAssignTraits",
+      "TrackUserEvent"
+    ],
+    "source": "https://github.com/valmi-io/value/pull/4"
   }
 ];

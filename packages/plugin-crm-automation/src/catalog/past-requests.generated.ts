@@ -60,5 +60,14 @@ export const pastRequests: readonly PastRequestDeclaration[] = [
       "CompleteBatchActionExecutions"
     ],
     "source": "https://github.com/appsmithorg/appsmith/issues/13031"
+  },
+  {
+    "request": "18199 action hubspot workflow api: create, delete, list, retrieve details, fetch workflow emails (with pagination), and retrieve migrated workflow ID mappings",
+    "tools": [
+      "GetWorkflows",
+      "FetchEmailCampaigns",
+      "GetWorkflowIdMappings"
+    ],
+    "source": "https://github.com/PipedreamHQ/pipedream/pull/18252"
   }
 ];

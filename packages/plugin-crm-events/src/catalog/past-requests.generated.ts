@@ -148,5 +148,47 @@ export const pastRequests: readonly PastRequestDeclaration[] = [
       "SendEventData"
     ],
     "source": "https://github.com/segmentio/action-destinations/pull/1809"
+  },
+  {
+    "request": "Events API (Codegen only)",
+    "tools": [
+      "RetrieveEventCompletions"
+    ],
+    "source": "https://github.com/HubSpot/hubspot-api-nodejs/pull/53"
+  },
+  {
+    "request": "Events send discovery: rename BehavioralEventsTrackingApi to CustomEventDataApi",
+    "tools": [
+      "SendEventData"
+    ],
+    "source": "https://github.com/HubSpot/hubspot-api-php/pull/313"
+  },
+  {
+    "request": "Enhanced HubSpot connector: The HubSpot destination currently only seems to support sending data as Custom Behavioral Event properties",
+    "tools": [
+      "SendEventData"
+    ],
+    "source": "https://github.com/PostHog/posthog/issues/49085"
+  },
+  {
+    "request": "Warning about Behavior Events (Legacy): Hubspot Cloud Actions Destination supports Custom Behavioral Events and not Behavioral Events (Legacy)",
+    "tools": [
+      "SendEventData"
+    ],
+    "source": "https://github.com/segment-boneyard/segment-docs/pull/4779"
+  },
+  {
+    "request": "[HGI-87] [HGI-89] Hubspot - Contact and Custom Behavioral Event actions",
+    "tools": [
+      "SendEventData"
+    ],
+    "source": "https://github.com/segmentio/action-destinations/pull/793"
+  },
+  {
+    "request": "Hubspot Web: trackCustomBehavioralEvent with event properties as key-value pairs",
+    "tools": [
+      "SendEventData"
+    ],
+    "source": "https://github.com/segmentio/action-destinations/pull/742"
   }
 ];

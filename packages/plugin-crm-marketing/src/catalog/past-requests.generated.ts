@@ -278,5 +278,142 @@ export const pastRequests: readonly PastRequestDeclaration[] = [
       "ListCrmForms"
     ],
     "source": "https://github.com/PostHog/posthog/issues/30095"
+  },
+  {
+    "request": "18029 actionhubspot cms and marketing api: Added many HubSpot actions: create/update pages, landing pages, forms, marketing emails; clone site pages and emails",
+    "tools": [
+      "CloneCrmEmail",
+      "CreateMarketingEmail",
+      "CreateMarketingForm",
+      "UpdateCrmMarketingForm"
+    ],
+    "source": "https://github.com/PipedreamHQ/pipedream/pull/18155"
+  },
+  {
+    "request": "Fix createToken method name in Marketing Transactional API",
+    "tools": [
+      "CreateSmtpApiToken"
+    ],
+    "source": "https://github.com/HubSpot/hubspot-api-nodejs/pull/49"
+  },
+  {
+    "request": "source-hubspot: remove `marketing_emails` stream: Hubspot is sunsetting the /marketing_emails/v1 API; get marketing emails from the newer v3 API",
+    "tools": [
+      "CrmMarketingEmailFilter"
+    ],
+    "source": "https://github.com/estuary/connectors/pull/3337"
+  },
+  {
+    "request": "Multiple marketing email endpoints are missing",
+    "tools": [
+      "CrmMarketingEmailFilter",
+      "GetEmailStatistics"
+    ],
+    "source": "https://github.com/HGData/mk-node-hubspot/issues/260"
+  },
+  {
+    "request": "Add Marketing Emails discovery",
+    "tools": [
+      "CrmMarketingEmailFilter"
+    ],
+    "source": "https://github.com/HubSpot/hubspot-api-nodejs/pull/588"
+  },
+  {
+    "request": "add Events to Marketing",
+    "tools": [
+      "CreateMarketingEvent",
+      "GetAllMarketingEvents"
+    ],
+    "source": "https://github.com/HubSpot/hubspot-api-php/pull/110"
+  },
+  {
+    "request": "Update marketing.events",
+    "tools": [
+      "GetAllMarketingEvents",
+      "CreateMarketingEvent"
+    ],
+    "source": "https://github.com/HubSpot/hubspot-api-nodejs/pull/405"
+  },
+  {
+    "request": "Marketing forms",
+    "tools": [
+      "ListCrmForms",
+      "GetFormById"
+    ],
+    "source": "https://github.com/HubSpot/hubspot-api-nodejs/pull/421"
+  },
+  {
+    "request": "feat:expose campaignId: HubSpot keys campaigns by the GUID; the Campaigns API rejects id in properties= (Forbidden properties: [id])",
+    "tools": [
+      "GetMarketingCampaigns"
+    ],
+    "source": "https://github.com/amp-labs/connectors/pull/3092"
+  },
+  {
+    "request": "[ENG-3949] feat(hubspot): Marketing object renaming: marketing-campaigns, marketing-emails, marketing-forms",
+    "tools": [
+      "GetMarketingCampaigns",
+      "CrmMarketingEmailFilter",
+      "ListCrmForms"
+    ],
+    "source": "https://github.com/amp-labs/connectors/pull/3020"
+  },
+  {
+    "request": "docs: source-hubspot-native add campaigns stream",
+    "tools": [
+      "GetMarketingCampaigns"
+    ],
+    "source": "https://github.com/estuary/flow/pull/2622"
+  },
+  {
+    "request": "docs: add marketing event participants stream to source-hubspot-native",
+    "tools": [
+      "GetMarketingEventParticipationsBreakdown",
+      "GetMarketingEventParticipationBreakdown"
+    ],
+    "source": "https://github.com/estuary/flow/pull/2992"
+  },
+  {
+    "request": "docs: move marketing_emails stream to native Hubspot capture connector",
+    "tools": [
+      "CrmMarketingEmailFilter"
+    ],
+    "source": "https://github.com/estuary/flow/pull/2425"
+  },
+  {
+    "request": "docs: add marketing events stream to source-hubspot-native",
+    "tools": [
+      "GetAllMarketingEvents"
+    ],
+    "source": "https://github.com/estuary/flow/pull/2981"
+  },
+  {
+    "request": "docs: source-hubspot-native add `forms` and `form_submissions` streams",
+    "tools": [
+      "ListCrmForms"
+    ],
+    "source": "https://github.com/estuary/flow/pull/2306"
+  },
+  {
+    "request": "Source Hubspot: update marketing_emails stream schema: Update data types in the marketing_emails schema and extend it with additional fields; forms schema extended",
+    "tools": [
+      "CrmMarketingEmailFilter",
+      "ListCrmForms"
+    ],
+    "source": "https://github.com/airbytehq/airbyte/pull/34492"
+  },
+  {
+    "request": "Source Hubspot: updated marketing emails schema and expected records",
+    "tools": [
+      "CrmMarketingEmailFilter"
+    ],
+    "source": "https://github.com/airbytehq/airbyte/pull/35328"
+  },
+  {
+    "request": "feat(source-hubspot): Migrate marketing_emails and email_subscriptions to low code",
+    "tools": [
+      "CrmMarketingEmailFilter"
+    ],
+    "source": "https://github.com/airbytehq/airbyte/pull/57534"
   }
 ];

@@ -2682,5 +2682,681 @@ export const pastRequests: readonly PastRequestDeclaration[] = [
       "CreateGridRecords"
     ],
     "source": "https://github.com/activepieces/activepieces/pull/685"
+  },
+  {
+    "request": "error using tableLinks: When I specify values for tableLinks, I get TypeError: Cannot read property 'internal' of null; it fails only when using a linking field with a lot of records",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/jbolda/gatsby-source-airtable/issues/5"
+  },
+  {
+    "request": "Support linked record fields: the Airtable API doesn't offer a way to discover a linked record field's linked table or the table's primary field",
+    "tools": [
+      "GetGridBaseSchema"
+    ],
+    "source": "https://github.com/sirupsen/anki-airtable/pull/6"
+  },
+  {
+    "request": "Further documentation for the query builder: Querying a table and returning results based on IDs from another table",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/GV14982/async-airtable/issues/52"
+  },
+  {
+    "request": "Table#batch_create: a method for creating multiple records at once passing an array",
+    "tools": [
+      "CreateGridRecords"
+    ],
+    "source": "https://github.com/sirupsen/airrecord/pull/84"
+  },
+  {
+    "request": "Initial commit of ruby example: the Airrecord library does not support batch updates and so each record that needs to be updated or created is updated/created one-at-a-time",
+    "tools": [
+      "UpdateGridRecords",
+      "BulkUpdateGrid"
+    ],
+    "source": "https://github.com/Airtable-Labs/upsert-examples/pull/13"
+  },
+  {
+    "request": "New Ruby example that uses batching and the upsert method: uses batching, handles retries, and uses the new upsert option",
+    "tools": [
+      "UpdateGridRecords",
+      "BulkUpdateGrid"
+    ],
+    "source": "https://github.com/Airtable-Labs/upsert-examples/pull/57"
+  },
+  {
+    "request": "add bulk operations: create, update, delete; and find_or_create method",
+    "tools": [
+      "CreateGridRecords",
+      "UpdateGridRecords",
+      "DeleteMultipleRecords"
+    ],
+    "source": "https://github.com/sirupsen/airrecord/pull/107"
+  },
+  {
+    "request": "v0.4.0: Table.select API with support for filtering records by formula",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/Airtable/airtable.js/pull/6"
+  },
+  {
+    "request": "Update table examples and rename airtable_table column query->filter_formula to better match Airtable's terms",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/francois2metz/steampipe-plugin-airtable/pull/3"
+  },
+  {
+    "request": "first version airtable data_provider and filter_parser",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/wix/velo-external-db/pull/43"
+  },
+  {
+    "request": "Airtable schema",
+    "tools": [
+      "GetGridBaseSchema"
+    ],
+    "source": "https://github.com/wix/velo-external-db/pull/57"
+  },
+  {
+    "request": "Offset value invalid; output does not match API documentation: I am trying to build a query in Power Query/Power BI to load an Airtable table; the offset value returned does not match the API documentation and gives an error",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://community.airtable.com/t5/development-apis/offset-value-invalid-output-does-not-match-api-documentation/td-p/59344"
+  },
+  {
+    "request": "Add cellFormat and locale parameters",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/fabioberger/airtable-go/pull/7"
+  },
+  {
+    "request": "Add support for table id and field id",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/Airtable/airtable.js/pull/309"
+  },
+  {
+    "request": "v0.11.4: Adds support for returnFieldsByFieldId",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/Airtable/airtable.js/pull/316"
+  },
+  {
+    "request": "create_table From Model Definition: trying to create a new table based on Model class Schema; the fields don't match requirements for table creation",
+    "tools": [
+      "CreateGridTable"
+    ],
+    "source": "https://github.com/gtalarico/pyairtable/issues/418"
+  },
+  {
+    "request": "feat: add Airtable table creation: add a create_table client method using Airtable's schema API",
+    "tools": [
+      "CreateGridTable"
+    ],
+    "source": "https://github.com/paradigmxyz/centaur/pull/1503"
+  },
+  {
+    "request": "Cache get_base_schema",
+    "tools": [
+      "GetGridBaseSchema"
+    ],
+    "source": "https://github.com/marks/streamlit-airtable-connection/pull/4"
+  },
+  {
+    "request": "feat: add logflare and airtable wrappers: airtable_wrapper with airtable_fdw_handler",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/supabase/supabase/pull/16228"
+  },
+  {
+    "request": "Ankrgyl/airtable: Adds support for Airtable FDW; currently it's read-only and does not push down filters/limits",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/supabase/wrappers/pull/13"
+  },
+  {
+    "request": "(claude): AirtableUpsertRecordAction: Upserts (updates or inserts) a record in an Airtable base with provided fields",
+    "tools": [
+      "UpdateGridRecords",
+      "BulkUpdateGrid"
+    ],
+    "source": "https://github.com/sublayerapp/sublayer_actions/pull/852"
+  },
+  {
+    "request": "[Components] Airtable (OAuth): Create Record, Update Record, Delete Record",
+    "tools": [
+      "CreateGridRecords",
+      "UpdateGridRecord",
+      "DeleteGridRecord"
+    ],
+    "source": "https://github.com/PipedreamHQ/pipedream/issues/7358"
+  },
+  {
+    "request": "Loader idea: Airtable",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/run-llama/llama-hub/issues/118"
+  },
+  {
+    "request": "Enforce returned records having all column properties exist even if empty: when the Airtable API returns records, it will only populate fields if they are non-empty",
+    "tools": [
+      "ListGridRecords",
+      "GetGridBaseSchema"
+    ],
+    "source": "https://github.com/aivantg/airtable-schema-generator/issues/31"
+  },
+  {
+    "request": "ORM CheckboxField returns None for false values: airtable will leave out the result in the api call",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/gtalarico/pyairtable/issues/193"
+  },
+  {
+    "request": "On acquiring data, a null entry causes the key to not instantiate: a successful query for a known field that returns nothing should autovivify the key",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/gtalarico/pyairtable/issues/229"
+  },
+  {
+    "request": "fix(backend): Add Airtable record normalization + find/create base: the Airtable API omits fields with empty values; get_table_schema to fetch table field definitions; improves the create base block",
+    "tools": [
+      "GetGridBaseSchema",
+      "CreateGridBase",
+      "ListGridBases"
+    ],
+    "source": "https://github.com/Significant-Gravitas/AutoGPT/pull/10891"
+  },
+  {
+    "request": "Fix Airtable sync checkbox set to false: the Airtable REST API do not return the field if the value is false",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/framer/plugins/pull/147"
+  },
+  {
+    "request": "Automatically create new Single or Multi select options: Error in POST 422 Unprocessable entity when adding new rows with options not present yet",
+    "tools": [
+      "CreateGridRecords"
+    ],
+    "source": "https://github.com/matthewjrogers/rairtable/issues/7"
+  },
+  {
+    "request": "Sort sorting: list_records now supports a sort parameter",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/domdomegg/airtable-mcp-server/pull/30"
+  },
+  {
+    "request": "Add support for sort / orderBy: The AirTable API supports sorting via a sort parameter on GET requests",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/TappNetwork/laravel-airtable/issues/41"
+  },
+  {
+    "request": "How fetch more than 100 rows in airtable API?",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/sleiman/airtable-php/issues/15"
+  },
+  {
+    "request": "[BUG] Airtable Get Records Action does not work with sort param: returns a 422 error; url has sort[]=... whereas it should have sort[0][field]=Created&sort[0][direction]=asc",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/PipedreamHQ/roadmap/issues/473"
+  },
+  {
+    "request": "Fix 422 error when calling batch_delete on a single record: The Airtable API has two deletion endpoints; the batch endpoint deletes multiple records, the record endpoint deletes one",
+    "tools": [
+      "DeleteMultipleRecords",
+      "DeleteGridRecord"
+    ],
+    "source": "https://github.com/gtalarico/pyairtable/pull/100"
+  },
+  {
+    "request": "Retrieve record updated and webhooks support added: RetrieveRecord supports returnFieldsByFieldId; include CreatedRecords and UpdatedRecords when performing an upsert",
+    "tools": [
+      "GridGetRecord",
+      "CreateGridWebhook",
+      "UpdateGridRecords"
+    ],
+    "source": "https://github.com/ngocnicholas/airtable.net/pull/80"
+  },
+  {
+    "request": "Feature/update record operation airtable: Update operation for Airtable records",
+    "tools": [
+      "UpdateGridRecords",
+      "UpdateGridRecord"
+    ],
+    "source": "https://github.com/ToolJet/ToolJet/pull/468"
+  },
+  {
+    "request": "feat(airtable): Add MCP server for Airtable: list bases, list tables, create/update table, create/update field, list/get/create/update/delete records",
+    "tools": [
+      "ListGridBases",
+      "GetGridBaseSchema",
+      "CreateGridTable",
+      "CreateGridField",
+      "ListGridRecords",
+      "CreateGridRecords",
+      "UpdateGridRecords",
+      "DeleteMultipleRecords"
+    ],
+    "source": "https://github.com/Klavis-AI/klavis/pull/127"
+  },
+  {
+    "request": "Support everything the Airtable UI can do (beyond the public API): View management: List and delete only - no create or configure",
+    "tools": [
+      "ListGridBaseViews",
+      "DeleteGridView"
+    ],
+    "source": "https://github.com/domdomegg/airtable-mcp-server/issues/120"
+  },
+  {
+    "request": "Save the Airtable schema to the output folder: Now that Airtable returns a schema it would be useful to save that as part of the export",
+    "tools": [
+      "GetGridBaseSchema"
+    ],
+    "source": "https://github.com/simonw/airtable-export/issues/28"
+  },
+  {
+    "request": "feat(trigger): add airtable trigger",
+    "tools": [
+      "CreateGridWebhook",
+      "RefreshWebhookLifespan",
+      "ListWebhookPayloads"
+    ],
+    "source": "https://github.com/langgenius/dify-official-plugins/pull/2031"
+  },
+  {
+    "request": "Airtable New Record / New Record in view",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/activepieces/activepieces/issues/506"
+  },
+  {
+    "request": "feat(airtable): fix find record bug / updated record trigger",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/activepieces/activepieces/pull/3512"
+  },
+  {
+    "request": "[BUG]: Getting 422 when using the Airtable piece: I get a 422 response whenever I use the \"Find Airtable Record\" action; the View dropdown throws an error",
+    "tools": [
+      "ListGridRecords",
+      "GetGridBaseSchema"
+    ],
+    "source": "https://github.com/activepieces/activepieces/issues/3471"
+  },
+  {
+    "request": "Piece/Airtable: Adds an Airtable piece with a record created trigger",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/activepieces/activepieces/pull/578"
+  },
+  {
+    "request": "fix(airtable): fix empty attachment field update issue and upload file action",
+    "tools": [
+      "UpdateGridRecord",
+      "UploadAttachmentToGrid"
+    ],
+    "source": "https://github.com/activepieces/activepieces/pull/5425"
+  },
+  {
+    "request": "[BUG]: Airtable \"Update Record\" Action Clears Linked Record Field When Not Provided: it removes existing record data from the column",
+    "tools": [
+      "UpdateGridRecord"
+    ],
+    "source": "https://github.com/activepieces/activepieces/issues/4990"
+  },
+  {
+    "request": "[BUG]: the Airtable piece fails and mix all the fields: When using the piece Airtable for creating a new row, it mixes all the fields",
+    "tools": [
+      "CreateGridRecords"
+    ],
+    "source": "https://github.com/activepieces/activepieces/issues/2940"
+  },
+  {
+    "request": "Not possible to use some airtable.select APIs: client.scan(table, {fields: ['myField']}) fails",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/domdomegg/airtable-ts/issues/29"
+  },
+  {
+    "request": "Airtable data loader",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/observablehq/framework/issues/1377"
+  },
+  {
+    "request": "Add select functionality: pass in a payload containing any of the parameters for a select filtering and the node will respond with a series of records",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/joeartsea/node-red-contrib-airtable/pull/1"
+  },
+  {
+    "request": "airtable: msg.payload as not workng: Additionally, how to get all linked records content?",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/NGRP/node-red-contrib-viseo/issues/144"
+  },
+  {
+    "request": "[Feature] Create record operation for Airtable",
+    "tools": [
+      "CreateGridRecords"
+    ],
+    "source": "https://github.com/ToolJet/ToolJet/pull/2191"
+  },
+  {
+    "request": "Updated template: create record query in store catalogue: listRecords for displaying the Airtable data, createRecord for adding a record",
+    "tools": [
+      "CreateGridRecords",
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/ToolJet/ToolJet/pull/2212"
+  },
+  {
+    "request": "Add test workflows for Airtable node: Table append update read list delete",
+    "tools": [
+      "CreateGridRecords",
+      "UpdateGridRecords",
+      "GridGetRecord",
+      "ListGridRecords",
+      "DeleteMultipleRecords"
+    ],
+    "source": "https://github.com/n8n-io/test-workflows/pull/19"
+  },
+  {
+    "request": "[Bug]: Unable to run queries from an Airtable datasource: 422 Unprocessable Entity from GET https://api.airtable.com/v0/appXXX/tblXXX?null&null&filterByFormula=null",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/appsmithorg/appsmith/issues/40463"
+  },
+  {
+    "request": "[Bug]: Issues related to AIRTABLE integration: For update the user need to add the entire set of fields rather we can use only the respective field that needs a change \"PATCH CMD\"",
+    "tools": [
+      "UpdateGridRecord",
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/appsmithorg/appsmith/issues/9058"
+  },
+  {
+    "request": "[Bug]: Airtable - \"fields\" query param is not being passed to API properly, does not filter fields returned",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/appsmithorg/appsmith/issues/21397"
+  },
+  {
+    "request": "Feat - Airtable import: Import metadata and data from an existing Airtable shared base",
+    "tools": [
+      "GetGridBaseSchema",
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/nocodb/nocodb/pull/2048"
+  },
+  {
+    "request": "2089 airtable paging",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/bytechefhq/bytechef/pull/3576"
+  },
+  {
+    "request": "Make search more robust: search_records can't find substring matches over lookup fields, which might be due to the way FIND() is used under the hood",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/domdomegg/airtable-mcp-server/issues/33"
+  },
+  {
+    "request": "SFR-2306: Integrating with Airtable to get backlist records",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/NYPL/digital-research-books/pull/449"
+  },
+  {
+    "request": "feat(go-syncer): add Airtable connector with lazy fetch and resume",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/infiniflow/ragflow/pull/19032"
+  },
+  {
+    "request": "First version of Fetch and Save to Airtable",
+    "tools": [
+      "ListGridRecords",
+      "CreateGridRecords"
+    ],
+    "source": "https://github.com/saas-developer/airtable-api-connection/pull/4"
+  },
+  {
+    "request": "Airtable creation directly from the backend",
+    "tools": [
+      "CreateGridRecords"
+    ],
+    "source": "https://github.com/frak-id/wallet/pull/91"
+  },
+  {
+    "request": "Add Airtable client (airrecord) and `Airtable::Hackathons` class",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/hackclub/hackathons-backend/pull/15"
+  },
+  {
+    "request": "Connecting to Airtable base: such as using Airrecord",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/hackclub/hackathons-backend/issues/3"
+  },
+  {
+    "request": "ORM Batch Save Strategy: Does batch_save() keep a record of dirty records and update only those, or push all records regardless?",
+    "tools": [
+      "UpdateGridRecords",
+      "CreateGridRecords"
+    ],
+    "source": "https://github.com/gtalarico/pyairtable/issues/346"
+  },
+  {
+    "request": "batch_save and batch_delete for ORM models: Model.batch_save() will call both Table.batch_create() and Table.batch_update(); Model.batch_delete()",
+    "tools": [
+      "CreateGridRecords",
+      "UpdateGridRecords",
+      "DeleteMultipleRecords"
+    ],
+    "source": "https://github.com/gtalarico/pyairtable/pull/274"
+  },
+  {
+    "request": "Support batch loading records",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/thomascullen/airtable-graphql/issues/4"
+  },
+  {
+    "request": "fix(integrations): templates clean up: AirtableTable.views is an array of view objects, but the Table model expects views: string[]",
+    "tools": [
+      "GetGridBaseSchema"
+    ],
+    "source": "https://github.com/NangoHQ/integration-templates/pull/384"
+  },
+  {
+    "request": "Source Airtable: Enhance Type Checking to Prevent Unclear Errors: the type of this column was set as float, but the actual value was an array with one element (formula referencing a field that returns an array)",
+    "tools": [
+      "GetGridBaseSchema",
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/airbytehq/airbyte/issues/31861"
+  },
+  {
+    "request": "[source-airtable] Unable to find/sync any fields: the schema got updated by airbyte and all the fields stopped syncing; only _airtable_id, _airtable_created_time, _airtable_table_name",
+    "tools": [
+      "GetGridBaseSchema"
+    ],
+    "source": "https://github.com/airbytehq/airbyte/issues/61385"
+  },
+  {
+    "request": "fix(source-airtable): added new mapping for multipleLookupValues: Invalid Airbyte data type: multipleLookupValues",
+    "tools": [
+      "GetGridBaseSchema"
+    ],
+    "source": "https://github.com/airbytehq/airbyte/pull/54665"
+  },
+  {
+    "request": "[source-airtable] `ValueError: Invalid Airbyte data type: datetime` fires after #49813 merge",
+    "tools": [
+      "GetGridBaseSchema"
+    ],
+    "source": "https://github.com/airbytehq/airbyte/issues/52576"
+  },
+  {
+    "request": "fix(source-airtable): add fallback type mapping for lookup, rollup, and multipleLookupValues fields: schema discovery fails when options.result is missing",
+    "tools": [
+      "GetGridBaseSchema"
+    ],
+    "source": "https://github.com/airbytehq/airbyte/pull/80272"
+  },
+  {
+    "request": "source-airtable: `discover` generates incomplete schema: The generated catalog misses some fields if these fields are null in the first row of a table; could be resolved only by accessing Metadata API",
+    "tools": [
+      "GetGridBaseSchema"
+    ],
+    "source": "https://github.com/airbytehq/airbyte/issues/17794"
+  },
+  {
+    "request": "New Source: Airtable: process_records with _airtable_id and _airtable_created_time",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/airbytehq/airbyte/pull/7639"
+  },
+  {
+    "request": "Getting: `ValueError: Invalid Airbyte data type: datetime` despite no schema change on source: syncing Airtable data to BigQuery through Airbyte",
+    "tools": [
+      "GetGridBaseSchema"
+    ],
+    "source": "https://github.com/airbytehq/airbyte-python-cdk/issues/275"
+  },
+  {
+    "request": "129 Adds verified source: airtable: implement an API which allows users to specify column names and datatypes of their Airtables; dlt creates join tables",
+    "tools": [
+      "ListGridRecords",
+      "GetGridBaseSchema"
+    ],
+    "source": "https://github.com/dlt-hub/verified-sources/pull/218"
+  },
+  {
+    "request": "Source Airtable: skip missing streams: the issue with missing streams most likely occurs if the table on which stream is based is renamed/removed in Airtable",
+    "tools": [
+      "GetGridBaseSchema"
+    ],
+    "source": "https://github.com/airbytehq/airbyte/pull/25946"
+  },
+  {
+    "request": "Airtable Update node can't find a match if the field used is not the \"id\": all records with field \"OMC Record ID (from OMC)\" value \"04-19\" should be updated (Update All Matches)",
+    "tools": [
+      "UpdateGridRecords",
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/n8n-io/n8n/issues/30557"
+  },
+  {
+    "request": "fix(airtable): Fix matching by non-id fields returning arrays during update: Airtable returns values for Lookup or Linked Record fields as an array",
+    "tools": [
+      "UpdateGridRecords",
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/n8n-io/n8n/pull/30562"
+  },
+  {
+    "request": "MCP Optimization for Airtable components: Create or Update Record (an upsert) — leave Record ID blank to create, supply it to update; List Tables to look up field names",
+    "tools": [
+      "CreateGridRecords",
+      "UpdateGridRecord",
+      "GetGridBaseSchema"
+    ],
+    "source": "https://github.com/PipedreamHQ/pipedream/pull/21762"
+  },
+  {
+    "request": "[BUG] \"Airtable : Update specific record\" action has a default base id",
+    "tools": [
+      "UpdateGridRecord"
+    ],
+    "source": "https://github.com/PipedreamHQ/pipedream/issues/1125"
+  },
+  {
+    "request": "[ACTION] Add \"Find or Create Record\" support for Airtable: prevents duplicate entries",
+    "tools": [
+      "UpdateGridRecords",
+      "ListGridRecords",
+      "CreateGridRecords"
+    ],
+    "source": "https://github.com/PipedreamHQ/pipedream/issues/2686"
+  },
+  {
+    "request": "Airtable refactor / improvements: Update Record action error when the record ID provided was blank",
+    "tools": [
+      "UpdateGridRecord"
+    ],
+    "source": "https://github.com/PipedreamHQ/pipedream/pull/1277"
+  },
+  {
+    "request": "[BUG] Airtable - Update Record: Asignee field",
+    "tools": [
+      "UpdateGridRecord"
+    ],
+    "source": "https://github.com/PipedreamHQ/pipedream/pull/16192"
+  },
+  {
+    "request": "[ACTION] Airtable Create / Update record actions should make API requests in batches of at most 10 items",
+    "tools": [
+      "CreateGridRecords",
+      "UpdateGridRecords"
+    ],
+    "source": "https://github.com/PipedreamHQ/pipedream/issues/3946"
+  },
+  {
+    "request": "Airtable - bug fix to create-field action",
+    "tools": [
+      "CreateGridField"
+    ],
+    "source": "https://github.com/PipedreamHQ/pipedream/pull/21058"
+  },
+  {
+    "request": "Re-applying Airtable usability changes: Add error handling for webhook creation; createWebhook with notificationUrl and specification filters recordChangeScope, dataTypes, changeTypes, watchDataInFieldIds",
+    "tools": [
+      "CreateGridWebhook"
+    ],
+    "source": "https://github.com/PipedreamHQ/pipedream/pull/15015"
   }
 ];
