@@ -991,14 +991,6 @@ export const pastRequests: readonly PastRequestDeclaration[] = [
     "source": "https://github.com/customerio/customerio-flutter/pull/88"
   },
   {
-    "request": "Customerio",
-    "tools": [
-      "IdentifyPersonAndAssignTraits",
-      "TrackUserEvent"
-    ],
-    "source": "https://github.com/rudderlabs/rudder-transformer/pull/69"
-  },
-  {
     "request": "feat: onboarding customerio segment destination",
     "tools": [
       "IdentifyPersonAndAssignTraits",
@@ -1190,5 +1182,13 @@ export const pastRequests: readonly PastRequestDeclaration[] = [
       "TrackUserEvent"
     ],
     "source": "https://github.com/valmi-io/value/pull/4"
+  },
+  {
+    "request": "Add support for regions: passing in a region (eu or us) which will update the API endpoints for both the Track and API clients",
+    "tools": [
+      "IdentifyPersonAndAssignTraits",
+      "TrackUserEvent"
+    ],
+    "source": "https://github.com/customerio/customerio-python/pull/62"
   }
 ];

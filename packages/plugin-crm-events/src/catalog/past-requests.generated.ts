@@ -150,20 +150,6 @@ export const pastRequests: readonly PastRequestDeclaration[] = [
     "source": "https://github.com/segmentio/action-destinations/pull/1809"
   },
   {
-    "request": "Events API (Codegen only)",
-    "tools": [
-      "RetrieveEventCompletions"
-    ],
-    "source": "https://github.com/HubSpot/hubspot-api-nodejs/pull/53"
-  },
-  {
-    "request": "Events send discovery: rename BehavioralEventsTrackingApi to CustomEventDataApi",
-    "tools": [
-      "SendEventData"
-    ],
-    "source": "https://github.com/HubSpot/hubspot-api-php/pull/313"
-  },
-  {
     "request": "Enhanced HubSpot connector: The HubSpot destination currently only seems to support sending data as Custom Behavioral Event properties",
     "tools": [
       "SendEventData"

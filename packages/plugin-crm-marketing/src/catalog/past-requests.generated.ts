@@ -312,37 +312,6 @@ export const pastRequests: readonly PastRequestDeclaration[] = [
     "source": "https://github.com/HGData/mk-node-hubspot/issues/260"
   },
   {
-    "request": "Add Marketing Emails discovery",
-    "tools": [
-      "CrmMarketingEmailFilter"
-    ],
-    "source": "https://github.com/HubSpot/hubspot-api-nodejs/pull/588"
-  },
-  {
-    "request": "add Events to Marketing",
-    "tools": [
-      "CreateMarketingEvent",
-      "GetAllMarketingEvents"
-    ],
-    "source": "https://github.com/HubSpot/hubspot-api-php/pull/110"
-  },
-  {
-    "request": "Update marketing.events",
-    "tools": [
-      "GetAllMarketingEvents",
-      "CreateMarketingEvent"
-    ],
-    "source": "https://github.com/HubSpot/hubspot-api-nodejs/pull/405"
-  },
-  {
-    "request": "Marketing forms",
-    "tools": [
-      "ListCrmForms",
-      "GetFormById"
-    ],
-    "source": "https://github.com/HubSpot/hubspot-api-nodejs/pull/421"
-  },
-  {
     "request": "feat:expose campaignId: HubSpot keys campaigns by the GUID; the Campaigns API rejects id in properties= (Forbidden properties: [id])",
     "tools": [
       "GetMarketingCampaigns"

@@ -3358,5 +3358,40 @@ export const pastRequests: readonly PastRequestDeclaration[] = [
       "CreateGridWebhook"
     ],
     "source": "https://github.com/PipedreamHQ/pipedream/pull/15015"
+  },
+  {
+    "request": "Airtable: Sources: when record enter view",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/PipedreamHQ/pipedream/issues/12475"
+  },
+  {
+    "request": "Fix bug with table update",
+    "tools": [
+      "UpdateGridRecord"
+    ],
+    "source": "https://github.com/Airtable/airtable.js/pull/26"
+  },
+  {
+    "request": "Prevent an empty Airtable record from causing havoc!",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/hackclub/hackathons/pull/32"
+  },
+  {
+    "request": "Return \"\" and False from TextField, CheckboxField: Airtable will return null for a text field with an empty value or a checkbox field that is unchecked",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/gtalarico/pyairtable/pull/347"
+  },
+  {
+    "request": "Return empty when no find results in airtable",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/broadlume/airtable-java/issues/49"
   }
 ];
