@@ -1,14 +1,14 @@
-// pnpm -F @toolhost/bench fit:real [--fit a,b,open] [--sweeps 4] [--lambda 0.005] [--no-op-fit] [--hold-each]
-//                                   [--try W.area=0.6,OPERATION_FIT.count.list=1]
+// pnpm -F @toolhost/bench fit:real [--fit a,b,open+more] [--sweeps 4] [--lambda 0.005] [--no-op-fit]
+//                                   [--hold-each] [--try W.area=0.6,OPERATION_FIT.count.list=1]
 //
 // Whether weights fitted to the questions people asked generalize better than the hand-tuned
 // ones (`W` and `OPERATION_FIT` of @toolhost/search's relevance.ts): coordinate ascent over the
 // weights that apply at query time, in process, each fit starting from the hand weights.
-// `--fit a` fits on part a of the open half and scores part b with the result (and `b` the
-// other way round: the cross-fit); `open` fits on the whole open half, for a candidate. The
-// held-out half is never read here; the second set of questions (real-questions-more.json), never
-// fitted on, is scored beside. `--try` scores the open half's parts with the weights given
-// (the others by hand) and fits nothing.
+// `--fit` names the parts to fit on, one fit per comma: a part of the open half (`a`, `b`),
+// `open` for both, a tuning set (`more`, `third`, `fourth`), or several joined by `+`
+// (`open+more`); each fit scores every part it was not fitted on with the result (the
+// cross-fit: `a` and `b`, or `open+more` and `third+fourth`). The held-out half is never read
+// here. `--try` scores every part with the weights given (the others by hand) and fits nothing.
 //
 // Objective on the part fitted: MRR@5 plus a quarter of the top-1 share, each averaged over the
 // host's catalog and the mixed one (beside other servers' tools), less `lambda` × the sum of
@@ -19,7 +19,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { round } from './measure.mjs';
-import { SEARCH_EVAL_DIR } from './real-questions.mjs';
+import { SEARCH_EVAL_DIR, TUNING_SETS } from './real-questions.mjs';
 import { foldedIndexes, loadCatalogs, loadParts, tuningQuestions } from './real-questions-parts.mjs';
 
 // The weights are not the package's API: the module that holds them, beside the entry point the
@@ -175,18 +175,20 @@ const devRow = () => {
   return `dev requests (${dev.length}), own catalog: top-1 ${round(100 * d.top1, 1)} %, top-3 ${round(100 * d.top3, 1)} %`;
 };
 
+// The parts a fit can be made on or scored by: the open half's two, and every tuning set.
+const PARTS = /** @type {PartName[]} */ (['a', 'b', ...TUNING_SETS.map((s) => s.name)]);
+/** @typedef {'a' | 'b' | import('./real-questions.mjs').TuningSetName} PartName */
+/** A fit's parts: `open` is both of the open half's, `a+more` the two named. */
+const partsOf = (/** @type {string} */ spec) =>
+  spec.split('+').flatMap((p) => (p === 'open' ? ['a', 'b'] : [p]));
+
 // Warm-up: the first searches JIT the code.
 for (const q of parts.open.slice(0, 30)) {
   alone.search(q.question);
   mixed.search(q.question);
 }
 resetToHand();
-const hand = {
-  a: figures(parts.a),
-  b: figures(parts.b),
-  open: figures(parts.open),
-  more: figures(parts.more),
-};
+const hand = Object.fromEntries(PARTS.map((p) => [p, figures(parts[p])]));
 console.log(`${all.length} weights, ${sweeps} sweeps at most, lambda ${lambda}, steps ×${STEPS.join(' ×')}`);
 console.log(`hand weights: ${devRow()}`);
 if (tried) {
@@ -198,27 +200,35 @@ if (tried) {
   }
   console.log(`with ${tried}: ${devRow()}`);
   console.log('| top-1 / top-5 / MRR@5 | own catalog | mixed catalog |\n|---|---|---|');
-  for (const p of /** @type {const} */ (['a', 'b', 'more'])) {
+  for (const p of PARTS) {
     console.log(row(`${p}, as in relevance.ts`, hand[p]));
     console.log(row(`${p}, ${tried}`, figures(parts[p])));
   }
 }
-for (const on of fits) {
-  const fitted = /** @type {'a' | 'b' | 'open'} */ (on);
-  const other = fitted === 'a' ? 'b' : fitted === 'b' ? 'a' : undefined;
-  console.log(`\nfit on ${fitted} (${parts[fitted].length} questions)`);
+for (const spec of fits) {
+  const fitted = partsOf(spec);
+  for (const p of fitted)
+    if (!PARTS.includes(/** @type {PartName} */ (p))) throw new Error(`--fit: no part ${p} (${PARTS.join(', ')}, open)`);
+  const questions = fitted.flatMap((p) => parts[/** @type {PartName} */ (p)]);
+  const others = PARTS.filter((p) => !fitted.includes(p));
+  const rest = others.flatMap((p) => parts[p]);
+  const handRest = figures(rest);
+  const handFitted = figures(questions);
+  console.log(`\nfit on ${spec} (${questions.length} questions)`);
   const t = performance.now();
-  fit(parts[fitted]);
+  fit(questions);
   console.log(`took ${round((performance.now() - t) / 1000, 1)} s; fitted weights: ${devRow()}`);
   console.log('| top-1 / top-5 / MRR@5 | own catalog | mixed catalog |\n|---|---|---|');
-  console.log(row(`${fitted}, hand weights`, hand[fitted]));
-  console.log(row(`${fitted}, fitted on ${fitted} (in sample)`, figures(parts[fitted])));
-  if (other) {
-    console.log(row(`**${other}, hand weights**`, hand[other]));
-    console.log(row(`**${other}, fitted on ${fitted}**`, figures(parts[other])));
+  console.log(row(`${spec}, hand weights`, handFitted));
+  console.log(row(`${spec}, fitted on ${spec} (in sample)`, figures(questions)));
+  for (const p of others) {
+    console.log(row(`${p} (${parts[p].length}), hand weights`, hand[p]));
+    console.log(row(`**${p}, fitted on ${spec}**`, figures(parts[p])));
   }
-  console.log(row(`more (${parts.more.length}), hand weights`, hand.more));
-  console.log(row(`more, fitted on ${fitted}`, figures(parts.more)));
+  if (others.length > 1) {
+    console.log(row(`the others (${rest.length}), hand weights`, handRest));
+    console.log(row(`**the others, fitted on ${spec}**`, figures(rest)));
+  }
   console.log('changed:');
   for (const w of all) if (w.get() !== w.hand) console.log(`  ${w.label} ${w.hand} → ${w.get()}`);
 }
