@@ -77,6 +77,16 @@ describe('ToolIndex with past requests', () => {
       expect(names(leaning, query)).toEqual(names(plain, query));
   });
 
+  it('leans on them whatever the lead where someone tells at length what went wrong', () => {
+    // The same words lend the comments tool a lead; said in a few words they are an instruction.
+    const short = 'comments on a record are missing after 100';
+    expect(names(leaning, short)).toEqual(names(plain, short));
+    const told =
+      'I list the comments on a record in my script every night, and only the first 100 rows of the table come back, the rest are missing';
+    expect(names(plain, told)[0]).toBe('SheetApi.GetRecordComments');
+    expect(names(leaning, told)[0]).toBe('SheetApi.ListSheetRecords');
+  });
+
   it('narrows to a tool set as before, past requests included', () => {
     const found = leaning.search('the rest of the items are missing after 100', { toolSet: 'MailApi' });
     expect(found.map((m) => m.toolSet)).not.toContain('SheetApi');
