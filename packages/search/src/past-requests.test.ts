@@ -45,7 +45,26 @@ describe('PastRequests', () => {
 
   it('votes with a single past request, whose every word all of them say', () => {
     const one = new PastRequests([past[0]!], (name) => ids.get(name));
-    expect(one.votes('the rest of the rows are missing').get(ids.get('SheetApi.ListSheetRecords')!)).toBe(1);
+    expect(
+      one.votes('the rest of the rows are missing').get(ids.get('SheetApi.ListSheetRecords')!),
+    ).toBeGreaterThan(0.9);
+  });
+
+  it('counts a phrase shared, not only its words', () => {
+    // Both past requests say "new", "comment" and "row"; one says "new comment", the other "new row".
+    const byPhrase = new PastRequests(
+      [
+        { request: 'a new comment on the row', tools: ['SheetApi.AddRecordComment'] },
+        { request: 'comment on the new row', tools: ['SheetApi.ListSheetRecords'] },
+      ],
+      (name) => ids.get(name),
+    );
+    const comment = ids.get('SheetApi.AddRecordComment')!;
+    const row = ids.get('SheetApi.ListSheetRecords')!;
+    const a = byPhrase.votes('a new comment shows up on the row');
+    expect(a.get(comment)).toBeGreaterThan(a.get(row)!);
+    const b = byPhrase.votes('someone left a comment on a new row');
+    expect(b.get(row)).toBeGreaterThan(b.get(comment)!);
   });
 
   it('votes for nothing without a word in common', () => {

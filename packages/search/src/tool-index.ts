@@ -1,6 +1,6 @@
 import MiniSearch from 'minisearch';
 import { compounds, HTTP_METHOD, identifierKey, identifiersIn, nameBigrams } from './code-words.js';
-import { type PastRequest, PastRequests } from './past-requests.js';
+import { leanOnPastRequests, type PastRequest, PastRequests } from './past-requests.js';
 import { domainOf, namedVendors, ownNouns, setVendors, vendorFit } from './product-sets.js';
 import { relevance, W } from './relevance.js';
 import { type RequestIntent, requestIntent } from './request-intent.js';
@@ -240,41 +240,6 @@ export class ToolIndex {
     return ranked.slice(0, limit).map((r) => this.match(r.id, r.score));
   }
 }
-
-/**
- * Adds the past requests' votes (see `PastRequests`) to a ranking and sorts it again, as far as
- * the ranking is unsure: in full where its first two are level, not at all where the first leads
- * by `W.pastLead` or more. A request the catalog's words answer plainly keeps its answer; one
- * asked the way people ask about an API (a symptom, a parameter) leans on what answered the
- * requests most like it.
- *
- * A long request leans on them whatever the lead, up to `W.pastLong` from `LONG_REQUEST.full`
- * words: it is someone telling what they are doing and what went wrong ("the test passed.
- * However the data did not transfer to airtable"), whose many words lend some tool a lead by
- * chance (a permission, a webhook), where an instruction of a few words ("add a row to Leads")
- * names its tool. `words` is the request's word count.
- */
-function leanOnPastRequests(
-  ranked: { id: number; score: number }[],
-  votes: ReadonlyMap<number, number>,
-  words: number,
-): void {
-  if (votes.size === 0) return;
-  const lead = (ranked[0]?.score ?? 0) - (ranked[1]?.score ?? 0);
-  const unsure = Math.max(0, 1 - lead / W.pastLead);
-  const long = Math.min(
-    1,
-    Math.max(0, (words - LONG_REQUEST.from) / (LONG_REQUEST.full - LONG_REQUEST.from)),
-  );
-  const weight = Math.max(unsure * W.past, long * W.pastLong);
-  if (weight === 0) return;
-  for (const r of ranked) r.score += weight * (votes.get(r.id) ?? 0);
-  ranked.sort((a, b) => b.score - a.score);
-}
-// The word counts between which a request goes from an instruction (its words name the tool) to
-// an account of what someone is doing (see `leanOnPastRequests`). Chosen on the real questions'
-// tuning sets with the hand-written requests' figures held.
-const LONG_REQUEST = { from: 8, full: 20 };
 
 /**
  * Gives each tool the best text score of its twins (see `ToolShape.twinKey`): their
