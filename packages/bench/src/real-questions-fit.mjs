@@ -208,7 +208,8 @@ if (tried) {
 for (const spec of fits) {
   const fitted = partsOf(spec);
   for (const p of fitted)
-    if (!PARTS.includes(/** @type {PartName} */ (p))) throw new Error(`--fit: no part ${p} (${PARTS.join(', ')}, open)`);
+    if (!PARTS.includes(/** @type {PartName} */ (p)))
+      throw new Error(`--fit: no part ${p} (${PARTS.join(', ')}, open)`);
   const questions = fitted.flatMap((p) => parts[/** @type {PartName} */ (p)]);
   const others = PARTS.filter((p) => !fitted.includes(p));
   const rest = others.flatMap((p) => parts[p]);
