@@ -188,7 +188,9 @@ for (const q of parts.open.slice(0, 30)) {
   mixed.search(q.question);
 }
 resetToHand();
-const hand = Object.fromEntries(PARTS.map((p) => [p, figures(parts[p])]));
+const hand = /** @type {Record<PartName, ReturnType<typeof figures>>} */ (
+  Object.fromEntries(PARTS.map((p) => [p, figures(parts[p])]))
+);
 console.log(`${all.length} weights, ${sweeps} sweeps at most, lambda ${lambda}, steps ×${STEPS.join(' ×')}`);
 console.log(`hand weights: ${devRow()}`);
 if (tried) {
