@@ -1,12 +1,13 @@
-// pnpm -F @toolhost/bench tune:real [--part a|b|open|more|third|fourth|fifth]
-//                                    [--set more|third|fourth|fifth]
+// pnpm -F @toolhost/bench tune:real [--part a|b|open|more|third|fourth|fifth|sixth]
+//                                    [--set more|third|fourth|fifth|sixth]
 //                                    [--fresh fourth] [--quiet] [--held-out]
 //
 // Tuning loop for the ranking on the questions people asked (@toolhost/search's
 // eval/real-questions.json), in process over the catalog snapshot: the OPEN half only, split in
 // two parts (a, b) by the second byte of the SHA-256 of each question's id, so a change tuned on
 // one part can be checked on the other before it is kept; and the tuning sets of such questions
-// gathered later (`TUNING_SETS` of real-questions.mjs: parts `more`, `third`, `fourth`, `fifth`).
+// gathered later (`TUNING_SETS` of real-questions.mjs: parts `more`, `third`, `fourth`, `fifth`,
+// `sixth`).
 // Prints each part's figures over the host's catalog and the mixed one, and the misses of
 // `--part` (default a; `--set S` is `--part S` for a tuning set). `--held-out` adds the held-out
 // half's totals, never anything per question of it: for the final check only.

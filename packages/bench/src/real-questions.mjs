@@ -1,10 +1,11 @@
 // The questions people asked in public (@toolhost/search's eval/real-questions.json), scored per
 // half: the open half with its figures per tool set, the held-out half as totals only, since
 // nothing more of it may be looked at (see that file's test). Later sets of such questions
-// (`TUNING_SETS`: eval/real-questions-more.json, -third.json, -fourth.json, -fifth.json, all
-// `"half": "tuning"`) are for tuning beside the open half; the third leans toward the HubSpot and
-// Customer.io tool sets the first two hold few questions for, the fourth toward tools no earlier set
-// asked about, the fifth toward the threads of integrations and connectors the earlier ones missed.
+// (`TUNING_SETS`: eval/real-questions-more.json, -third.json, -fourth.json, -fifth.json,
+// -sixth.json, all `"half": "tuning"`) are for tuning beside the open half; the third leans toward
+// the HubSpot and Customer.io tool sets the first two hold few questions for, the fourth toward tools
+// no earlier set asked about, the fifth toward the threads of integrations and connectors the earlier
+// ones missed, the sixth toward the requests of the apps and sites built on these APIs.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -20,6 +21,7 @@ export const MORE_REAL_QUESTIONS_FILE = 'real-questions-more.json';
 export const THIRD_REAL_QUESTIONS_FILE = 'real-questions-third.json';
 export const FOURTH_REAL_QUESTIONS_FILE = 'real-questions-fourth.json';
 export const FIFTH_REAL_QUESTIONS_FILE = 'real-questions-fifth.json';
+export const SIXTH_REAL_QUESTIONS_FILE = 'real-questions-sixth.json';
 
 /**
  * The tuning sets, in the order they were gathered: the one place that names them. Each one's
@@ -30,6 +32,7 @@ export const TUNING_SETS = /** @type {const} */ ([
   { name: 'third', file: THIRD_REAL_QUESTIONS_FILE },
   { name: 'fourth', file: FOURTH_REAL_QUESTIONS_FILE },
   { name: 'fifth', file: FIFTH_REAL_QUESTIONS_FILE },
+  { name: 'sixth', file: SIXTH_REAL_QUESTIONS_FILE },
 ]);
 /** @typedef {typeof TUNING_SETS[number]['name']} TuningSetName */
 
