@@ -1190,5 +1190,178 @@ export const pastRequests: readonly PastRequestDeclaration[] = [
       "TrackUserEvent"
     ],
     "source": "https://github.com/customerio/customerio-python/pull/62"
+  },
+  {
+    "request": "Support changing emails in customer.io: automations in Airtable submit to customer.io using an email field; we want to support changing the primary email on the user",
+    "tools": [
+      "IdentifyPersonAndAssignTraits"
+    ],
+    "source": "https://github.com/bluedotimpact/bluedot/issues/2810"
+  },
+  {
+    "request": "[destination-customer-io] feature request: primary key that isn't email: customer.io APIs accept identify events keyed by either email or userID, but the connector insists on email",
+    "tools": [
+      "IdentifyPersonAndAssignTraits"
+    ],
+    "source": "https://github.com/airbytehq/airbyte/issues/69350"
+  },
+  {
+    "request": "Email change: customer.io rename fails when an orphaned profile owns the new email; customer.io has a merge API, so merge each orphan into the user's profile and update the email",
+    "tools": [
+      "AliasUserIdentity",
+      "IdentifyPersonAndAssignTraits"
+    ],
+    "source": "https://github.com/bluedotimpact/bluedot/issues/2987"
+  },
+  {
+    "request": "[fix] website: merge orphaned customer.io profiles that block an email change: when there is an existing customer.io profile under the new email, merge the cio profiles",
+    "tools": [
+      "AliasUserIdentity"
+    ],
+    "source": "https://github.com/bluedotimpact/bluedot/pull/2990"
+  },
+  {
+    "request": "fix: identify Customer.io users with email trait so in-app messages deliver: the web SDK identifies with the uid only, send the email trait alongside the uid on identify",
+    "tools": [
+      "IdentifyPersonAndAssignTraits"
+    ],
+    "source": "https://github.com/Comfy-Org/ComfyUI_frontend/pull/13556"
+  },
+  {
+    "request": "Setup customerio: send a registration event when a user signs up, Customerio.identify(account_id, %{email: email, created_at: now})",
+    "tools": [
+      "IdentifyPersonAndAssignTraits"
+    ],
+    "source": "https://github.com/papercups-io/papercups/pull/215"
+  },
+  {
+    "request": "feat(customerio): engagement attribute sync (email_type, workspace_count, last_active_at): a nightly task pushes workspace_count, last_active_at and email_type to Customer.io for each user",
+    "tools": [
+      "IdentifyPersonAndAssignTraits"
+    ],
+    "source": "https://github.com/proliferate-ai/proliferate/pull/967"
+  },
+  {
+    "request": "feat: sync subscriptions with cio and back: to solve unsubscribe issues we need to sync subscription preference updates to and from customer.io",
+    "tools": [
+      "IdentifyPersonAndAssignTraits"
+    ],
+    "source": "https://github.com/dailydotdev/daily-api/pull/1993"
+  },
+  {
+    "request": "Newsletter signup: connect newsletter sign up form in footer to customer.io; user gets added to customer.io with \"storj_newsletter\" attribute",
+    "tools": [
+      "IdentifyPersonAndAssignTraits"
+    ],
+    "source": "https://github.com/storj-archived/storj.io/pull/274"
+  },
+  {
+    "request": "Connect newsletter to add contacts to customer.io",
+    "tools": [
+      "IdentifyPersonAndAssignTraits"
+    ],
+    "source": "https://github.com/keep-network/website/issues/68"
+  },
+  {
+    "request": "Provide option to sign up for the newsletter: if the email does not belong to a registered user, an entry for that email is upserted in customer.io; customer.io should not have duplicate emails",
+    "tools": [
+      "IdentifyPersonAndAssignTraits"
+    ],
+    "source": "https://github.com/gitpod-io/website/issues/696"
+  },
+  {
+    "request": "AutoTrackScreenViews: I have not added CustomerIO.screen anywhere in the mobile app but am still seeing a large number of screen events being received in Customer.io; is there a way to disable it?",
+    "tools": [
+      "SendScreenViewEvent"
+    ],
+    "source": "https://github.com/customerio/customerio-expo-plugin/issues/63"
+  },
+  {
+    "request": "fix: automatic screenview tracking correct siteid: screenview tracking requests would be ignored, \"ignoring track screen view event HabitDetail because no profile currently identified\"",
+    "tools": [
+      "SendScreenViewEvent"
+    ],
+    "source": "https://github.com/customerio/customerio-ios/pull/120"
+  },
+  {
+    "request": "Issue with broadcast after identify users: the identify endpoint responds 200 but when we send broadcast emails with the ids option the recipients remain at 0",
+    "tools": [
+      "IdentifyPersonAndAssignTraits"
+    ],
+    "source": "https://github.com/customerio/customerio-node/issues/61"
+  },
+  {
+    "request": "Implement configurable rate limiter: an informal rate limit of 100 RPS on the Track API; a bulk endpoint would be nice too, even 1K batches can cut down 10K individual requests",
+    "tools": [
+      "SendBatchRequests",
+      "TrackUserEvent"
+    ],
+    "source": "https://github.com/customerio/go-customerio/issues/36"
+  },
+  {
+    "request": "Messaging: Teams Trial: when people enable the trial we send an event and trigger an email; after 11 days we trigger another email with another event; all I need are the names of the events we trigger, then I configure it in Customer.io",
+    "tools": [
+      "TrackUserEvent"
+    ],
+    "source": "https://github.com/PostHog/requests-for-comments-public/issues/254"
+  },
+  {
+    "request": "Add extra user created event for new customers: for UserCreated the Customer.io adapter needs to send two messages, one to create the user and one to trigger the email campaign",
+    "tools": [
+      "IdentifyPersonAndAssignTraits",
+      "TrackUserEvent"
+    ],
+    "source": "https://github.com/big-neon/bn-api/pull/1573"
+  },
+  {
+    "request": "docs(handbook): add guide for adding event properties to Customer.io: segments in Customer.io are built from the events and properties PostHog sends to Customer.io through a data pipeline",
+    "tools": [
+      "TrackUserEvent"
+    ],
+    "source": "https://github.com/PostHog/posthog.com/pull/17197"
+  },
+  {
+    "request": "Customer.io connector: simple actions such as Find person, Create/update person, Track event, Trigger broadcast, Update attributes and Sync lifecycle status",
+    "tools": [
+      "IdentifyPersonAndAssignTraits",
+      "TrackUserEvent"
+    ],
+    "source": "https://github.com/Budibase/budibase/issues/18684"
+  },
+  {
+    "request": "feat: enhancement: customerio option to send page name or not: if the page name is not sent, customerIo automatically captures the page url and maps it to the page name",
+    "tools": [
+      "SendPageViewEvent"
+    ],
+    "source": "https://github.com/rudderlabs/rudder-sdk-js/pull/1239"
+  },
+  {
+    "request": "Support for EU region: would be great to support the EU Region, as the requests fail for EU customers",
+    "tools": [
+      "IdentifyPersonAndAssignTraits",
+      "TrackUserEvent"
+    ],
+    "source": "https://github.com/printu/customerio/issues/36"
+  },
+  {
+    "request": "fix: route Request Created to Customer.io via identified profile to stop email-less profiles: the event went through Segment and created thousands of Customer.io profiles without an email; emit Request Created through the Customer.io SDK keyed by the identified accountId",
+    "tools": [
+      "TrackUserEvent"
+    ],
+    "source": "https://github.com/Kong/insomnia/pull/10019"
+  },
+  {
+    "request": "automatically forward newsletter sign ups to customer.io: create a new user in customer.io if the email address doesn't belong to an existing user, with subscription status; customer data is upserted in Customer.io",
+    "tools": [
+      "IdentifyPersonAndAssignTraits"
+    ],
+    "source": "https://github.com/gitpod-io/gitpod/issues/5598"
+  },
+  {
+    "request": "API Connector Authentication: I want to use Customer.io API to send an event that will trigger an email; with my Site ID and API Key encoded in Base64 I still get a status code 401 error",
+    "tools": [
+      "TrackUserEvent"
+    ],
+    "source": "https://forum.bubble.io/t/api-connector-authentication/255472"
   }
 ];

@@ -176,5 +176,26 @@ export const pastRequests: readonly PastRequestDeclaration[] = [
       "SendEventData"
     ],
     "source": "https://github.com/segmentio/action-destinations/pull/742"
+  },
+  {
+    "request": "Mixpanel to Hubspot events, backend: need to replace existing backend to send events to Hubspot instead of mixpanel; format of the events, how to relate them with user",
+    "tools": [
+      "SendEventData"
+    ],
+    "source": "https://github.com/CartoDB/cartodb/issues/3601"
+  },
+  {
+    "request": "Send session replay url into the hubspot event timeline, with the hubspot event destination",
+    "tools": [
+      "SendEventData"
+    ],
+    "source": "https://github.com/PostHog/posthog/issues/26029"
+  },
+  {
+    "request": "Send hubspot event when user visits new dashboard: when someone visits the dashboard we should create an event that updates the property we want (dashboard_viewed)",
+    "tools": [
+      "SendEventData"
+    ],
+    "source": "https://github.com/CartoDB/cartodb/issues/2471"
   }
 ];

@@ -384,5 +384,84 @@ export const pastRequests: readonly PastRequestDeclaration[] = [
       "CrmMarketingEmailFilter"
     ],
     "source": "https://github.com/airbytehq/airbyte/pull/57534"
+  },
+  {
+    "request": "Add support for sending email via HubSpot: we would like to enable the ability to send all customer emails (such as the initial welcome email) via hubspot so we can track the interactions",
+    "tools": [
+      "SendTransactionalEmail",
+      "SendMarketingEmail"
+    ],
+    "source": "https://github.com/FlowFuse/flowfuse/issues/2021"
+  },
+  {
+    "request": "Import UTM campaigns from Hubspot: we use campaigns in Hubspot to track all the assets for a campaign; I'd like to select a Hubspot campaign from a dropdown and auto-populate the UTM parameter",
+    "tools": [
+      "GetMarketingCampaigns"
+    ],
+    "source": "https://github.com/dubinc/dub/issues/793"
+  },
+  {
+    "request": "feat(campaigns): serve the hubspot campaign utm from campaign-service: the Planning tab's UTM lookup reads the HubSpot campaign's utm token; a campaign with no configured token is reported as missing",
+    "tools": [
+      "GetMarketingCampaigns",
+      "GetCampaignDetails"
+    ],
+    "source": "https://github.com/linuxfoundation/lfx-self-serve/pull/2079"
+  },
+  {
+    "request": "campaigns UI: Email Monitor tab — nothing consumes the HubSpot email metrics that already ship: a Monitor tab on the Email delivery type rendering sends/opens/clicks",
+    "tools": [
+      "GetEmailStatistics"
+    ],
+    "source": "https://github.com/linuxfoundation/lfx-self-serve/issues/1699"
+  },
+  {
+    "request": "feat: teams page value props experiment + contact-us redesign: any field change in the hubspot form requires a code change; hubspot api provides an option to fetch fields and field types, can we create generic handlers for field types?",
+    "tools": [
+      "GetFormById"
+    ],
+    "source": "https://github.com/SigNoz/signoz.io/pull/3065"
+  },
+  {
+    "request": "chore: allow custom hubspot forms: render our own form from the HubSpot form definition, its field groups, hidden fields and field validation",
+    "tools": [
+      "GetFormById"
+    ],
+    "source": "https://github.com/SigNoz/signoz.io/pull/3115"
+  },
+  {
+    "request": "feat: add landing template form versions: the form generates automatically, based on the Hubspot form",
+    "tools": [
+      "GetFormById"
+    ],
+    "source": "https://github.com/neondatabase/website/pull/1694"
+  },
+  {
+    "request": "Get select field placeholder from Hubspot integration: when adding a Hubspot form the placeholder for the Select field dropdown is not pulled from Hubspot like other fields",
+    "tools": [
+      "GetFormById"
+    ],
+    "source": "https://github.com/infinum/eightshift-forms/issues/290"
+  },
+  {
+    "request": "Explore making it easier to produce the Digital.gov Newsletter: at the moment we log in to HubSpot and produce the newsletter in their interface; create it based off our existing workflow and make it easy to produce back in HubSpot",
+    "tools": [
+      "CreateMarketingEmail"
+    ],
+    "source": "https://github.com/GSA/digitalgov.gov/issues/178"
+  },
+  {
+    "request": "[ENG-3906] feat(hubspot/marketing): Read campaigns: adds support for reading campaigns in the HubSpot Marketing module, with incremental campaign reads",
+    "tools": [
+      "GetMarketingCampaigns"
+    ],
+    "source": "https://github.com/amp-labs/connectors/pull/2959"
+  },
+  {
+    "request": "'Click' is not integrated in the schema of campaigns: click is not included and lots of others like drop and bounce, which are all returned by the API; I wish I can have those numbers in my data warehouse",
+    "tools": [
+      "GetEmailStatistics"
+    ],
+    "source": "https://github.com/singer-io/tap-hubspot/issues/65"
   }
 ];

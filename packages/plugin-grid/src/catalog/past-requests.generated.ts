@@ -3393,5 +3393,671 @@ export const pastRequests: readonly PastRequestDeclaration[] = [
       "ListGridRecords"
     ],
     "source": "https://github.com/broadlume/airtable-java/issues/49"
+  },
+  {
+    "request": "feat(integrations): extend Airtable, Google Docs, WhatsApp, and Excel tool depth: airtable_upsert_records with fieldsToMergeOn and a delete records tool",
+    "tools": [
+      "UpdateGridRecords",
+      "DeleteMultipleRecords"
+    ],
+    "source": "https://github.com/simstudioai/sim/pull/5256"
+  },
+  {
+    "request": "Add an example of how to search by checkbox: filter all records where a checkbox is checked/unchecked; passing \"True\" or True doesn't work, the way around this is passing 1 or 0",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/gtalarico/pyairtable/pull/43"
+  },
+  {
+    "request": "[Bug]: Inaccurate error messages for Airtable integration errors: write a \"create record\" query with a syntax error, e.g. missing a pair of { }, and the error message is gibberish",
+    "tools": [
+      "CreateGridRecords"
+    ],
+    "source": "https://github.com/appsmithorg/appsmith/issues/15404"
+  },
+  {
+    "request": "Airtable Integration: connect your forms to Airtable, automate the creation of new records in your Airtable bases directly from form submissions",
+    "tools": [
+      "CreateGridRecords"
+    ],
+    "source": "https://github.com/formzillion/formzillion.com/issues/4"
+  },
+  {
+    "request": "airtable backend for inquiries: we'd like to use airtable to store the responses to the \"Find out how you can be part of the design system\" form; the function sends data to airtable",
+    "tools": [
+      "CreateGridRecords"
+    ],
+    "source": "https://github.com/cagov/ca-ds-beta/issues/251"
+  },
+  {
+    "request": "Feature: Airtable forms endpoint: create an easy endpoint that submits form data to Airtable, so new infrastructure can be built without writing code here",
+    "tools": [
+      "CreateGridRecords"
+    ],
+    "source": "https://github.com/hackclub/api/issues/405"
+  },
+  {
+    "request": "[workers] Add airtable form tutorial: set up a Workers function and persist data from our form into Airtable, creating a new record in the table with a value for each field",
+    "tools": [
+      "CreateGridRecords"
+    ],
+    "source": "https://github.com/cloudflare/cloudflare-docs/pull/1540"
+  },
+  {
+    "request": "Congrats + a first question: the only extra thing I need is to fetch content from Airtable; the output is in json format, what would be the Static way of fetching json content and using it?",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/thedevdojo/static/issues/4"
+  },
+  {
+    "request": "feat: airtable pull integration: a new build script that automatically syncs Airtable content with local website content",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/ipfs/ecosystem-directory/pull/246"
+  },
+  {
+    "request": "Pull team page data from internal.hackclub.com: the team data from an Airtable base is displayed on the page; the lifetime of the Airtable asset urls is quite short, so fetch at request time",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/hackclub/site/pull/1069"
+  },
+  {
+    "request": "add reading from airtable",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/hackclub/hack-hour/pull/21"
+  },
+  {
+    "request": "3204 - Action to Update Airtable Record",
+    "tools": [
+      "UpdateGridRecord"
+    ],
+    "source": "https://github.com/bytechefhq/bytechef/pull/3243"
+  },
+  {
+    "request": "Write to Airtable from a Slack command",
+    "tools": [
+      "CreateGridRecords"
+    ],
+    "source": "https://github.com/katydecorah/katydecorah.github.io/pull/89"
+  },
+  {
+    "request": "Restore? Is there any interest or best practice for restoring an Airtable base from the exported files created by airtable-export?",
+    "tools": [
+      "CreateGridRecords"
+    ],
+    "source": "https://github.com/simonw/airtable-export/issues/11"
+  },
+  {
+    "request": "CONVERT TO AIRTABLE TO CSV FILE",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/ersilia-os/ersilia/pull/960"
+  },
+  {
+    "request": "Add airtable sink: it would be cool to be able to send event data directly to airtable",
+    "tools": [
+      "CreateGridRecords"
+    ],
+    "source": "https://github.com/silverton-io/buz/issues/354"
+  },
+  {
+    "request": "Logging Contact Us messages to Airtable",
+    "tools": [
+      "CreateGridRecords"
+    ],
+    "source": "https://github.com/PauseAI/pauseai-website/pull/651"
+  },
+  {
+    "request": "Airtable sync (export): export the GitHub issues to an Airtable base, like jessfraz/gitable",
+    "tools": [
+      "CreateGridRecords",
+      "UpdateGridRecords"
+    ],
+    "source": "https://github.com/moul/depviz/issues/86"
+  },
+  {
+    "request": "ci: Create sync_to_airtable.yml: faster, less expensive, finer grained control of passing new or updated issues to Airtable",
+    "tools": [
+      "CreateGridRecords",
+      "UpdateGridRecords"
+    ],
+    "source": "https://github.com/Esri/calcite-design-system/pull/6465"
+  },
+  {
+    "request": "Script to generate docs issues from 20.1 airtable epics; next step is to keep the github issues in sync with airtable on a schedule",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/cockroachdb/docs/pull/6076"
+  },
+  {
+    "request": "Airtable v2: all events are now fetched from Airtable, except the festival's legend",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/francep2p/p2p.paris/pull/150"
+  },
+  {
+    "request": "Airtable events: remove .firstPage() and use all() to fetch all the records from airtable table",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/cosmos/v1.cosmos.network/pull/77"
+  },
+  {
+    "request": "Upcoming Events & View Specific Event pages Backend: back-end populating data from Airtable for Upcoming Events and View Specific Event pages",
+    "tools": [
+      "ListGridRecords",
+      "GridGetRecord"
+    ],
+    "source": "https://github.com/grassrootsgrocery/admin-portal/pull/25"
+  },
+  {
+    "request": "Jeffn/airtable events: code to get Events from airtable",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/digitalaidseattle/digital-aid-seattle-website/pull/155"
+  },
+  {
+    "request": "Fetch data for the Seminar Series page from Airtable: fetch events data, display upcoming and past events in the page's table",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/Qiskit/qiskit.org/issues/1312"
+  },
+  {
+    "request": "Event Display issues: fixes events not showing up because we hit the 100 records per page limit; solve by filtering past vs future in airtable first",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/celo-org/website/pull/98"
+  },
+  {
+    "request": "Updates Events to Pull from AirTable rather than Google Sheet: fetch Events from Community Events AirTable",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/celo-org/celo-monorepo/pull/1095"
+  },
+  {
+    "request": "Webinars section: display upcoming webinars; the list of webinars will come from AirTable (title, key-takeaways, date & time, registration URL)",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/Hacktoberfest/hacktoberfest-2020/issues/3"
+  },
+  {
+    "request": "[Data Cleanup] PoC for editing a record triggered by an Airtable webhook: create webhook that triggers code when an item is added to Airtable, get the payload for the events, and alter the item in response",
+    "tools": [
+      "CreateGridWebhook",
+      "ListWebhookPayloads",
+      "UpdateGridRecord"
+    ],
+    "source": "https://github.com/woocommerce/woocommerce/issues/41382"
+  },
+  {
+    "request": "Airtable - Get email notications for new Airtable base records",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/jupyter-naas/awesome-notebooks/issues/857"
+  },
+  {
+    "request": "Question: Generate TypeScript interfaces from table schema: is there a way to generate 1:1 typescript interfaces to cover my tables in a TypeScript project?",
+    "tools": [
+      "GetGridBaseSchema"
+    ],
+    "source": "https://github.com/Airtable/airtable.js/issues/263"
+  },
+  {
+    "request": "Support json-schema: can we have json-schema for our base tables? We could use that to generate language specific models",
+    "tools": [
+      "GetGridBaseSchema"
+    ],
+    "source": "https://github.com/Airtable/airtable.js/issues/311"
+  },
+  {
+    "request": "Add new submissions to Airtable instead of hackclub/api: new submissions on the subscribe form are added to the Airtable base in the subscribers table (email and location)",
+    "tools": [
+      "CreateGridRecords"
+    ],
+    "source": "https://github.com/hackclub/hackathons/pull/151"
+  },
+  {
+    "request": "feat: add feedback form: a feedback form in the doc footer that sends the data (URL, helpful?, feedback, email) to airtable",
+    "tools": [
+      "CreateGridRecords"
+    ],
+    "source": "https://github.com/FuelLabs/docs-hub/pull/41"
+  },
+  {
+    "request": "Create feedback form submission API: a POST /feedback endpoint that takes the submitted rating and feedback and forwards it to an Airtable table using airtable.js",
+    "tools": [
+      "CreateGridRecords"
+    ],
+    "source": "https://github.com/gt-scheduler/backend/issues/5"
+  },
+  {
+    "request": "feat: add user feedback submission with airtable integration",
+    "tools": [
+      "CreateGridRecords"
+    ],
+    "source": "https://github.com/genesis-ai-dev/langquest/pull/846"
+  },
+  {
+    "request": "Save feedback data to airtable or similar cloud service: when clicking submit, submit the suggested updates (changes to fields, remove a service, other feedback, user email)",
+    "tools": [
+      "CreateGridRecords"
+    ],
+    "source": "https://github.com/pg-irc/pathways-frontend/issues/985"
+  },
+  {
+    "request": "Store user uses page link in Airtable (update serverless function to accept that property and upload to Airtable)",
+    "tools": [
+      "CreateGridRecords"
+    ],
+    "source": "https://github.com/jamesqquick/dev-desks/issues/8"
+  },
+  {
+    "request": "Air table integration: added API form validation and successfully posted feedback data from a request to AirTable",
+    "tools": [
+      "CreateGridRecords"
+    ],
+    "source": "https://github.com/gt-scheduler/backend/pull/6"
+  },
+  {
+    "request": "Added handling of 429 error code (\"Rate limit exceeded\"): it often occurs when you get a lot of data from Airtable using multiple clients simultaneously; sleep 30 to 35 seconds before retrying",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/Sybit-Education/airtable.java/pull/33"
+  },
+  {
+    "request": "fix(backend): Add Airtable record normalization and upsert features: record creation can find existing records by specified fields and update them if found",
+    "tools": [
+      "UpdateGridRecords",
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/Significant-Gravitas/AutoGPT/pull/10908"
+  },
+  {
+    "request": "[New feature] PatchOrCreate - to create or update (without destructing): updateOrCreate deletes the rest of the column values; I have to find the Airtable id with where() and use the patch method",
+    "tools": [
+      "UpdateGridRecords"
+    ],
+    "source": "https://github.com/TappNetwork/laravel-airtable/issues/38"
+  },
+  {
+    "request": "Support additional data in airtable: when we update the user's airtable record with airtable(\"Users\").update(userId, newData) we should keep the airtable value of fields that are empty in newData",
+    "tools": [
+      "UpdateGridRecord"
+    ],
+    "source": "https://github.com/AirtableBridge/AirtableBridge/issues/4"
+  },
+  {
+    "request": "Refactor AirtableMixin.create_record and update_record into a single method: update the record if its id exists in Airtable, else find one by unique identifier and update it, else create a new record",
+    "tools": [
+      "UpdateGridRecord",
+      "CreateGridRecords",
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/wagtail-nest/wagtail-airtable/pull/75"
+  },
+  {
+    "request": "Sync shop suggestions to airtable",
+    "tools": [
+      "CreateGridRecords"
+    ],
+    "source": "https://github.com/hackclub/flavortown/pull/1256"
+  },
+  {
+    "request": "feat: Add airtable-sync: an airtable sync service for keeping the CRM up-to date with the products project data",
+    "tools": [
+      "UpdateGridRecords",
+      "CreateGridRecords"
+    ],
+    "source": "https://github.com/near-horizon/horizon/pull/24"
+  },
+  {
+    "request": "System to poll Airtable for changes: when an intake volunteer marks a Request as \"Send to Slack\" it needs to get sent to Slack; get all rows changed since the last last_modified and compare them to cached values",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/crownheightsaid/mutual-aid-app/issues/5"
+  },
+  {
+    "request": "Airtable Polling: find all records where Last Modified is after the last observed value, check the fields actually changed, and update the record's Last Processed and Meta fields",
+    "tools": [
+      "ListGridRecords",
+      "UpdateGridRecords"
+    ],
+    "source": "https://github.com/crownheightsaid/mutual-aid-app/pull/10"
+  },
+  {
+    "request": "API not returning view sort order: records are being returned by created date, regardless of a view's sort order; adding a sort array still works",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/Airtable/airtable.js/issues/258"
+  },
+  {
+    "request": "Double opt-in newsletters subscriptions with Netlify + Airtable + Vero: a function that stores new subscribers in an Airtable table and confirmed subscribers in a second Airtable table",
+    "tools": [
+      "CreateGridRecords"
+    ],
+    "source": "https://github.com/netlify/functions.netlify.com/issues/95"
+  },
+  {
+    "request": "Form posts to airtable from web component to local http server. Next up, connect it to a function server.",
+    "tools": [
+      "CreateGridRecords"
+    ],
+    "source": "https://github.com/cagov/ca-ds-beta/pull/318"
+  },
+  {
+    "request": "create form for airtable example: a Gatsby function that submits the form to Airtable",
+    "tools": [
+      "CreateGridRecords"
+    ],
+    "source": "https://github.com/gatsbyjs/gatsby-functions-beta/pull/11"
+  },
+  {
+    "request": "Build grants pages and rapid grants data flow: Rapid Grants stats and grantee list now update from synced Airtable data (grant_grantee table)",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/bluedotimpact/bluedot/pull/2160"
+  },
+  {
+    "request": "Airtable - Post new Airtable records to Slack",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/jupyter-naas/awesome-notebooks/issues/845"
+  },
+  {
+    "request": "send slack notification on failed airtable record update: if we can not identify an expected single airtable record to update we should send a slack alert instead of logging an error",
+    "tools": [
+      "ListGridRecords",
+      "UpdateGridRecord"
+    ],
+    "source": "https://github.com/broadinstitute/seqr/pull/4555"
+  },
+  {
+    "request": "Bring Slack Conversation History into Airtable: retrieve Slack messages, retrieve all existing records in the Airtable base, map the unique field to record IDs, then update or create records",
+    "tools": [
+      "ListGridRecords",
+      "UpdateGridRecords",
+      "CreateGridRecords"
+    ],
+    "source": "https://github.com/Airtable-Labs/upsert-examples/pull/16"
+  },
+  {
+    "request": "[component] Airtable: as a Workflow Developer I want a native Airtable connector with a create record action and a new record trigger",
+    "tools": [
+      "CreateGridRecords",
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/bytechefhq/bytechef/issues/2089"
+  },
+  {
+    "request": "Airtable: Take base and table IDs from environment: Airtable doesn't allow you to create API keys with access to bases you don't own, so only the owner of the airtable base can scrape it",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/StampyAI/alignment-research-dataset/pull/200"
+  },
+  {
+    "request": "Updated the airtable data, and replicated table but not_found: \"Could not find table Events in application applPl2B8QqxhBUX8 (NOT_FOUND) [Http code 404]\"",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/TerabyteTiger/gridsome-airtable-starter/issues/7"
+  },
+  {
+    "request": "TypeError: Cannot read property 'allAirtable' of undefined: it looks like no data from Airtable has been downloaded, although AIRTABLE_BASE_ID and AIRTABLE_TABLE_NAME are set",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/wkocjan/gatsby-airtable-listing/issues/1"
+  },
+  {
+    "request": "requests.exceptions.HTTPError: I want to get access to my database but get a 404 Client error when my script calls get_all() on the table",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/gtalarico/pyairtable/issues/121"
+  },
+  {
+    "request": "airtable doesnt work: yes, i checked the api keys 400 times; what's your table name in Airtable, is it the same as in your config?",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/craftled/bordful/issues/21"
+  },
+  {
+    "request": "Assess implications for Airtable's change of attachment URL functionality: we're using attachment URLs for action files, which might mean they expire after a couple of hours",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/gameworkersolidarity/website/issues/39"
+  },
+  {
+    "request": "Airtable Images 404-ing: Airtable images now expire and this has lead to them 404-ing; could be fixed by using SWR to fetch data client-side",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/hackclub/hackathons/issues/225"
+  },
+  {
+    "request": "bug: Airtable rotating image URLs every few hours which is breaking the UI; we can no longer use Airtable as a CMS the same way",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/kempsterrrr/P3RKS/issues/75"
+  },
+  {
+    "request": "BUG: airtable image links have expirations now: this is causing failure on our end to retrieve images from Airtable for syncing to S3",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/teaxyz/www/issues/195"
+  },
+  {
+    "request": "Deleted airtable records and fields are not deleted on mongodb: when I delete any record in airtable and then call \"npm run update\", it's not deleted in mongodb",
+    "tools": [
+      "ListGridRecords",
+      "CreateGridWebhook",
+      "ListWebhookPayloads"
+    ],
+    "source": "https://github.com/Arro/mongo-airtable/issues/14"
+  },
+  {
+    "request": "Sync up deleted markers between Airtable and Firestore: if someone deletes a row in our Airtable there's no way to reflect that in our map database due to a limitation of Airtable's API",
+    "tools": [
+      "ListGridRecords",
+      "CreateGridWebhook",
+      "ListWebhookPayloads"
+    ],
+    "source": "https://github.com/reach4help/reach4help/issues/1346"
+  },
+  {
+    "request": "Add Airtable plugin: it can be connected to your Airtable base and can sync a table from that base to the Framer CMS (scopes data.records:read, schema.bases:read)",
+    "tools": [
+      "ListGridRecords",
+      "GetGridBaseSchema",
+      "ListGridBases"
+    ],
+    "source": "https://github.com/framer/plugins/pull/26"
+  },
+  {
+    "request": "feat: add Airtable CMS sync integration: connect Airtable bases/tables to CMS collections, full and incremental sync via webhooks, and automatic webhook renewal via daily cron",
+    "tools": [
+      "ListGridRecords",
+      "CreateGridWebhook",
+      "ListWebhookPayloads",
+      "RefreshWebhookLifespan"
+    ],
+    "source": "https://github.com/ycode/ycode/pull/127"
+  },
+  {
+    "request": "feat: add Airtable sync integration: connect Airtable bases and sync table data into CMS collections; webhook setup, disable, and refresh endpoints; cron route for automatic webhook renewal before expiry",
+    "tools": [
+      "ListGridBases",
+      "ListGridRecords",
+      "CreateGridWebhook",
+      "DeleteGridWebhook",
+      "RefreshWebhookLifespan"
+    ],
+    "source": "https://github.com/ycode/ycode/pull/134"
+  },
+  {
+    "request": "Airtable Integration: we would love an integration to pull and display data from Airtable, sharing portions of airtable data in a user friendly way",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/soflyy/oxygen-bugs-and-features/issues/2157"
+  },
+  {
+    "request": "Airtable as a data source: I use Airtable quite a bit as my data source; an easy integration with Airtable would be great, instead of exporting to CSV or a Google Sheet",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/observablehq/feedback/issues/531"
+  },
+  {
+    "request": "Support specifying a view name (table:view) when querying: the rows that I need to sync are selected by a boolean condition that I've added as a filter in a table view",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/simonw/airtable-export/pull/8"
+  },
+  {
+    "request": "Sync Airtable Bases to Baserow: is there a feature that allows me to sync my Airtable base to my Baserow base?",
+    "tools": [
+      "ListGridRecords",
+      "GetGridBaseSchema"
+    ],
+    "source": "https://github.com/baserow/baserow/issues/64"
+  },
+  {
+    "request": "New Integration: Airtable: add Airtable integration to sync bases, tables, records, and views data into CORE (list all bases, list tables in a base, list records in a table)",
+    "tools": [
+      "ListGridBases",
+      "GetGridBaseSchema",
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/RedPlanetHQ/core/issues/530"
+  },
+  {
+    "request": "[Integration]: Airtable – bases and records: agents need to read/write records and list bases; \"when a lead is qualified in Slack, create a row in our Airtable 'Leads' base and set status to 'Contacted'\"",
+    "tools": [
+      "CreateGridRecords",
+      "ListGridRecords",
+      "ListGridBases",
+      "UpdateGridRecord"
+    ],
+    "source": "https://github.com/aden-hive/hive/issues/2911"
+  },
+  {
+    "request": "Airtable Integration: connect static HTML pages with Airtable data; I want to use Airtable as database for static websites, all the contents edited in Airtable",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/postmanlabs/postman-app-support/issues/9384"
+  },
+  {
+    "request": "Investigate Airtable API: we're already using Airtable forms to gather information about projects; what options there are for pulling in data from Airtable, with bulk imports and updates",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/cityofaustin/grackl/issues/61"
+  },
+  {
+    "request": "Add Airtable support for dynamically updating event info: an import script (everything's already in Airtable) and an Airtable API client used by the import script and the app itself, rendering Airtable objects",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/mplsjrdevs/mplsjrdevs/pull/71"
+  },
+  {
+    "request": "Request: Option to use Airtable? I use airtable almost daily (as the content source instead of Google Sheets)",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/DWilliames/Google-sheets-content-sync-sketch-plugin/issues/18"
+  },
+  {
+    "request": "Google Sheets - Update Airtable records with newly-upadated rows in Google Sheets spreadsheets",
+    "tools": [
+      "UpdateGridRecords",
+      "UpdateGridRecord"
+    ],
+    "source": "https://github.com/jupyter-naas/awesome-notebooks/issues/851"
+  },
+  {
+    "request": "Airtable request: I want to put my google forms answers (or google sheets answers) into an Airtable database as new responses are recorded, choosing which fields correlate to which fields",
+    "tools": [
+      "CreateGridRecords"
+    ],
+    "source": "https://github.com/automatisch/automatisch/issues/1144"
+  },
+  {
+    "request": "Airtable - Add new Airtable records in views to Google Sheets",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/jupyter-naas/awesome-notebooks/issues/876"
+  },
+  {
+    "request": "Evernote - Add new notes from Evernote to Airtable",
+    "tools": [
+      "CreateGridRecords"
+    ],
+    "source": "https://github.com/jupyter-naas/awesome-notebooks/issues/852"
+  },
+  {
+    "request": "Airtable - Track new Airtable records in Google Sheets rows",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/jupyter-naas/awesome-notebooks/issues/848"
+  },
+  {
+    "request": "Airtable - Update Airtable records with new items in Notion databases",
+    "tools": [
+      "UpdateGridRecords",
+      "UpdateGridRecord"
+    ],
+    "source": "https://github.com/jupyter-naas/awesome-notebooks/issues/808"
+  },
+  {
+    "request": "Google Sheets - Save new Google Sheets rows to Airtable",
+    "tools": [
+      "CreateGridRecords"
+    ],
+    "source": "https://github.com/jupyter-naas/awesome-notebooks/issues/861"
+  },
+  {
+    "request": "Airtable - Create Asana tasks from new Airtable records",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/jupyter-naas/awesome-notebooks/issues/853"
+  },
+  {
+    "request": "Airtable - Create Google Contacts from new Airtable records",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/jupyter-naas/awesome-notebooks/issues/850"
   }
 ];
