@@ -1363,5 +1363,20 @@ export const pastRequests: readonly PastRequestDeclaration[] = [
       "TrackUserEvent"
     ],
     "source": "https://forum.bubble.io/t/api-connector-authentication/255472"
+  },
+  {
+    "request": "Wire Stripe, CIO, and Mixpanel together for analytics: on Stripe's subscription webhook, find the customer in Customer.io and record the Subscription Created event with its subscription type and interval",
+    "tools": [
+      "TrackUserEvent",
+      "IdentifyPersonAndAssignTraits"
+    ],
+    "source": "https://github.com/skillrecordings/egghead-next/pull/1120"
+  },
+  {
+    "request": "fix: keep Customer.io identity after reset: keep Customer.io identified after logout/reset and re-identify with the backend-provided customer_io.user_id, without forwarding raw email or share_id fields",
+    "tools": [
+      "IdentifyPersonAndAssignTraits"
+    ],
+    "source": "https://github.com/Comfy-Org/ComfyUI_frontend/pull/12888"
   }
 ];

@@ -4059,5 +4059,56 @@ export const pastRequests: readonly PastRequestDeclaration[] = [
       "ListGridRecords"
     ],
     "source": "https://github.com/jupyter-naas/awesome-notebooks/issues/850"
+  },
+  {
+    "request": "Move Airtable API calls to backend: the contributor is calling airtable APIs from the frontend which is not good security-wise; use nextjs api routes to fetch the jobs data from airtable",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/brahmandhq/techkareer/issues/30"
+  },
+  {
+    "request": "Create airtable -> slacker integration for Blot: we intend on piping new Blot requests (Airtable records) to a private Slack channel for monitoring",
+    "tools": [
+      "ListGridRecords",
+      "CreateGridWebhook"
+    ],
+    "source": "https://github.com/hackclub/slacker/issues/4"
+  },
+  {
+    "request": "Connecting a Slack API to Airtable to automatically update the Channel List: export channel info from slack to Airtable so that the channel list can be more regularly updated",
+    "tools": [
+      "CreateGridRecords",
+      "UpdateGridRecords"
+    ],
+    "source": "https://github.com/ProgressiveCoders/functions/issues/86"
+  },
+  {
+    "request": "Airtable Integration: Multi-Select Question Responses Not Saved: a response to a Multi-Select question in a survey connected to Airtable is saved in Formbricks but does not appear in the Airtable table, with no error",
+    "tools": [
+      "CreateGridRecords"
+    ],
+    "source": "https://github.com/formbricks/formbricks/issues/4646"
+  },
+  {
+    "request": "Airtable Integration: Long Free Text Responses Not Saved: an answer with a very long text in a Formbricks-connected Airtable survey is saved in Formbricks but fails to appear in the Airtable table, with no error",
+    "tools": [
+      "CreateGridRecords"
+    ],
+    "source": "https://github.com/formbricks/formbricks/issues/4644"
+  },
+  {
+    "request": "[Bug]: Inconsistent Example and Missing Input Field Name: the Airtable insert example [{ \"fields\": { \"name\": \"Test\" }}] fails; it works as {\"records\": [{ \"fields\": { \"name\": \"Test\" }}]}",
+    "tools": [
+      "CreateGridRecords"
+    ],
+    "source": "https://github.com/appsmithorg/appsmith/issues/23892"
+  },
+  {
+    "request": "Enable access to Events: would love to at least prototype switching the Hackathons site to using Airtable (the Events table) via api2",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/hackclub/airbridge/pull/2"
   }
 ];
