@@ -1,5 +1,6 @@
 import MiniSearch from 'minisearch';
 import { compounds, HTTP_METHOD, identifierKey, identifiersIn, nameBigrams } from './code-words.js';
+import { dataDirection, directedOperation } from './data-direction.js';
 import { leanOnPastRequests, type PastRequest, PastRequests } from './past-requests.js';
 import { domainOf, namedVendors, ownNouns, setVendors, vendorFit } from './product-sets.js';
 import { relevance, W } from './relevance.js';
@@ -183,7 +184,9 @@ export class ToolIndex {
     const set = options.toolSet?.toLowerCase();
     const sets = options.toolSets && new Set(options.toolSets.map((s) => s.toLowerCase()));
     const corrected = this.spelling.correct(query);
-    const intent = requestIntent(corrected, this.prefixes);
+    const said = requestIntent(corrected, this.prefixes);
+    const direction = dataDirection(query, this.vendorWords);
+    const intent = direction ? { ...said, op: directedOperation(said, direction), implicit: false } : said;
     const named = namedVendors(query, intent, this.vendorWords);
     const identifiers = identifiersIn(query);
     const domain = domainOf(intent, this.ownNouns);

@@ -1,0 +1,54 @@
+import { stemmer } from 'stemmer';
+import type { RequestIntent } from './request-intent.js';
+
+/**
+ * Which way a request moves data with a product it names, as people describe an integration:
+ * INTO it ("save new Google Sheets rows to Airtable", "log Contact Us messages to Airtable")
+ * writes there; OUT OF it ("fetch the events from Airtable", "Create Asana tasks from new Airtable
+ * records") reads from it. The verb may say either ("create" the Asana tasks, "post" to Slack):
+ * what the product is asked for is the other end's.
+ */
+export type DataDirection = 'into' | 'out';
+
+const INTO = new Set(['to', 'into']);
+const OUT = new Set(['from']);
+// Words between the preposition and the product's name: "to AN Airtable base", "from OUR Airtable".
+const DETERMINERS = new Set(['a', 'an', 'the', 'my', 'our', 'your', 'their', 'its', 'new', 'existing']);
+
+/** The direction, where the request names a product (`vendors`, as search terms) after "to" or "from", not both. */
+export function dataDirection(query: string, vendors: ReadonlySet<string>): DataDirection | undefined {
+  const words = query.toLowerCase().match(/[a-z0-9]+/g) ?? [];
+  const isVendor = (at: number) => {
+    const w = words[at] ?? '';
+    return vendors.has(w) || vendors.has(stemmer(w)) || vendors.has(w + (words[at + 1] ?? ''));
+  };
+  let into = false;
+  let out = false;
+  words.forEach((w, i) => {
+    if (!INTO.has(w) && !OUT.has(w)) return;
+    let at = i + 1;
+    while (DETERMINERS.has(words[at] ?? '')) at += 1;
+    if (!isVendor(at)) return;
+    if (INTO.has(w)) into = true;
+    else out = true;
+  });
+  return into === out ? undefined : into ? 'into' : 'out';
+}
+
+/**
+ * The operation a request asks of the product, given the direction it moves data: reading out of
+ * it is listing what is there (unless the request names one item, deletes or already searches),
+ * writing into it is creating (unless it already says a change, a send or a link).
+ */
+export function directedOperation(intent: RequestIntent, direction: DataDirection): RequestIntent['op'] {
+  const op = intent.op;
+  // A question asks what is there ("who has access to the Airtable base?"), whichever way.
+  if (intent.asked) return op;
+  if (direction === 'out') {
+    const reads = op === 'read' || (op === 'get' && intent.ids.size === 0 && !intent.one);
+    return intent.implicit || reads || op === 'create' || op === 'update' || op === 'action' || op === 'send'
+      ? 'list'
+      : op;
+  }
+  return intent.implicit || op === 'read' || op === 'list' || op === 'get' || op === 'action' ? 'create' : op;
+}
