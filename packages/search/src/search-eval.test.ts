@@ -1,5 +1,6 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { shippedQuestions } from '../eval/shipped-questions.mjs';
 import type { PastRequest } from './past-requests.js';
 import type { SearchableTool } from './searchable-tool.js';
 import { ToolIndex } from './tool-index.js';
@@ -34,20 +35,7 @@ const tools = JSON.parse(
 // The questions people asked that the plugins ship as past requests (the tuning ones, never the
 // held-out half's; kept equal to the plugins' by the conformance suite's search-catalog test): the
 // host searches with them, and without them an index must answer as well.
-const evalDir = new URL('../eval/', import.meta.url);
-const asked = readdirSync(evalDir)
-  .filter((file) => /^real-questions.*\.json$/.test(file))
-  .flatMap(
-    (file) =>
-      JSON.parse(readFileSync(new URL(file, evalDir), 'utf8')) as {
-        question: string;
-        tools: string[];
-        half: string;
-      }[],
-  );
-const pastRequests: PastRequest[] = asked
-  .filter((q) => q.half !== 'held-out')
-  .map((q) => ({ request: q.question, tools: q.tools }));
+const pastRequests: PastRequest[] = shippedQuestions().map((q) => ({ request: q.question, tools: q.tools }));
 const indexes = {
   'without past requests': new ToolIndex(tools),
   'with past requests': new ToolIndex(tools, { pastRequests }),
