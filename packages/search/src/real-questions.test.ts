@@ -80,8 +80,11 @@ const sharedWith = (set: TuningQuestion[], earlier: { id: string; source: string
   return set.filter((q) => ids.has(threadId(q.id)) || sources.has(address(q.source))).length;
 };
 
-/** The checks every tuning set passes: its size, one thread each, https, labels that exist. */
-const checkTuningSet = (set: TuningQuestion[], atLeast: number) => {
+/**
+ * The checks every tuning set passes: its size, one thread each, https, labels that exist, and no
+ * thread that the first set or an `earlier` tuning set already holds.
+ */
+const checkTuningSet = (set: TuningQuestion[], atLeast: number, earlier: TuningQuestion[][] = []) => {
   it(`holds at least ${atLeast} questions, each asked once, at a public address, all for tuning`, () => {
     expect(set.length).toBeGreaterThanOrEqual(atLeast);
     expect(new Set(set.map((q) => threadId(q.id))).size).toBe(set.length);
@@ -103,6 +106,11 @@ const checkTuningSet = (set: TuningQuestion[], atLeast: number) => {
   it('shares no thread with the first set (counted, so no held-out question is shown)', () => {
     expect(sharedWith(set, questions)).toBe(0);
   });
+
+  if (earlier.length > 0)
+    it(`shares no thread with the ${earlier.length} tuning sets before it`, () => {
+      expect(sharedWith(set, earlier.flat())).toBe(0);
+    });
 };
 
 describe('the second, tuning set of real questions', () => {
@@ -116,11 +124,7 @@ describe('the second, tuning set of real questions', () => {
 const third = read<TuningQuestion[]>('../eval/real-questions-third.json');
 
 describe('the third, tuning set of real questions', () => {
-  checkTuningSet(third, 100);
-
-  it('shares no thread with the second set', () => {
-    expect(sharedWith(third, more)).toBe(0);
-  });
+  checkTuningSet(third, 100, [more]);
 });
 
 /**
@@ -130,11 +134,7 @@ describe('the third, tuning set of real questions', () => {
 const fourth = read<TuningQuestion[]>('../eval/real-questions-fourth.json');
 
 describe('the fourth, tuning set of real questions', () => {
-  checkTuningSet(fourth, 150);
-
-  it('shares no thread with the second and third sets', () => {
-    expect(sharedWith(fourth, [...more, ...third])).toBe(0);
-  });
+  checkTuningSet(fourth, 150, [more, third]);
 });
 
 /**
@@ -145,11 +145,7 @@ describe('the fourth, tuning set of real questions', () => {
 const fifth = read<TuningQuestion[]>('../eval/real-questions-fifth.json');
 
 describe('the fifth, tuning set of real questions', () => {
-  checkTuningSet(fifth, 150);
-
-  it('shares no thread with the second, third and fourth sets', () => {
-    expect(sharedWith(fifth, [...more, ...third, ...fourth])).toBe(0);
-  });
+  checkTuningSet(fifth, 150, [more, third, fourth]);
 });
 
 /**
@@ -160,9 +156,5 @@ describe('the fifth, tuning set of real questions', () => {
 const sixth = read<TuningQuestion[]>('../eval/real-questions-sixth.json');
 
 describe('the sixth, tuning set of real questions', () => {
-  checkTuningSet(sixth, 120);
-
-  it('shares no thread with the second, third, fourth and fifth sets', () => {
-    expect(sharedWith(sixth, [...more, ...third, ...fourth, ...fifth])).toBe(0);
-  });
+  checkTuningSet(sixth, 120, [more, third, fourth, fifth]);
 });
