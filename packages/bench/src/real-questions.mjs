@@ -17,22 +17,17 @@ export const SEARCH_EVAL_DIR = join(
   'eval',
 );
 export const REAL_QUESTIONS_FILE = 'real-questions.json';
-export const MORE_REAL_QUESTIONS_FILE = 'real-questions-more.json';
-export const THIRD_REAL_QUESTIONS_FILE = 'real-questions-third.json';
-export const FOURTH_REAL_QUESTIONS_FILE = 'real-questions-fourth.json';
-export const FIFTH_REAL_QUESTIONS_FILE = 'real-questions-fifth.json';
-export const SIXTH_REAL_QUESTIONS_FILE = 'real-questions-sixth.json';
 
 /**
  * The tuning sets, in the order they were gathered: the one place that names them. Each one's
  * name is its part in `tune:real` (`--part`, `--set`) and its rows' group in `bench:search`.
  */
 export const TUNING_SETS = /** @type {const} */ ([
-  { name: 'more', file: MORE_REAL_QUESTIONS_FILE },
-  { name: 'third', file: THIRD_REAL_QUESTIONS_FILE },
-  { name: 'fourth', file: FOURTH_REAL_QUESTIONS_FILE },
-  { name: 'fifth', file: FIFTH_REAL_QUESTIONS_FILE },
-  { name: 'sixth', file: SIXTH_REAL_QUESTIONS_FILE },
+  { name: 'more', file: 'real-questions-more.json' },
+  { name: 'third', file: 'real-questions-third.json' },
+  { name: 'fourth', file: 'real-questions-fourth.json' },
+  { name: 'fifth', file: 'real-questions-fifth.json' },
+  { name: 'sixth', file: 'real-questions-sixth.json' },
 ]);
 /** @typedef {typeof TUNING_SETS[number]['name']} TuningSetName */
 
