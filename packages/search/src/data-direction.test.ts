@@ -58,4 +58,11 @@ describe('ToolIndex and the direction of the data', () => {
       'GridApi.ListGridRecords',
     );
   });
+
+  it('leaves out the verb of the other end, which would find the tools that do it here', () => {
+    // The upload is S3's, of what is read out of Airtable: nothing is uploaded to Airtable.
+    const found = index.search('upload records from Airtable to S3', { limit: 3 }).map((m) => m.name);
+    expect(found[0]).toBe('GridApi.ListGridRecords');
+    expect(found).not.toContain('GridApi.UploadAttachmentToGrid');
+  });
 });

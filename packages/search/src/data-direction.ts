@@ -52,3 +52,16 @@ export function directedOperation(intent: RequestIntent, direction: DataDirectio
   }
   return intent.implicit || op === 'read' || op === 'list' || op === 'get' || op === 'action' ? 'create' : op;
 }
+
+/**
+ * The request's intent with the operation its data's direction with a product of `vendors` (see
+ * `dataDirection`) makes it; no longer implicit where a direction says it.
+ */
+export function directedIntent(
+  intent: RequestIntent,
+  query: string,
+  vendors: ReadonlySet<string>,
+): RequestIntent {
+  const direction = dataDirection(query, vendors);
+  return direction ? { ...intent, op: directedOperation(intent, direction), implicit: false } : intent;
+}

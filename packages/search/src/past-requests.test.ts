@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { type PastRequest, PastRequests } from './past-requests.js';
+import { W } from './relevance.js';
 import { describedTool, SHEET_AND_MAIL_TOOLS } from './test-support/described-tool.js';
 import { ToolIndex } from './tool-index.js';
+import { operationKind, toolShape } from './tool-shape.js';
 
 const tools = [
   ...SHEET_AND_MAIL_TOOLS,
@@ -25,28 +27,29 @@ const names = (index: ToolIndex, query: string) => index.search(query, { limit: 
 
 describe('PastRequests', () => {
   const ids = new Map(tools.map((t, i) => [t.name, i]));
-  const requests = new PastRequests(past, (name) => ids.get(name));
+  const kindOf = (id: number) => operationKind(toolShape(tools[id]!, new Set()));
+  const requests = new PastRequests(past, (name) => ids.get(name), kindOf);
 
   it('keeps the past requests whose tools the catalog has', () => {
     expect(requests.size).toBe(4);
   });
 
   it('votes in full for the tool of a past request asked again in other words', () => {
-    const votes = requests.votes('the rest of the rows are missing after 100');
+    const votes = requests.consult('the rest of the rows are missing after 100').votes;
     expect(votes.get(ids.get('SheetApi.ListSheetRecords')!)).toBe(1);
     expect(votes.has(ids.get('MailApi.RegisterByEmail')!)).toBe(false);
   });
 
   it('votes little for a request about something no past request asked about', () => {
     // "records" is a word the past requests share with it (as rows); "DNS" and "domain" are not.
-    const votes = requests.votes('list the DNS records of a domain');
+    const votes = requests.consult('list the DNS records of a domain').votes;
     expect(Math.max(0, ...votes.values())).toBeLessThan(0.5);
   });
 
   it('votes with a single past request, whose every word all of them say', () => {
-    const one = new PastRequests([past[0]!], (name) => ids.get(name));
+    const one = new PastRequests([past[0]!], (name) => ids.get(name), kindOf);
     expect(
-      one.votes('the rest of the rows are missing').get(ids.get('SheetApi.ListSheetRecords')!),
+      one.consult('the rest of the rows are missing').votes.get(ids.get('SheetApi.ListSheetRecords')!),
     ).toBeGreaterThan(0.9);
   });
 
@@ -58,18 +61,19 @@ describe('PastRequests', () => {
         { request: 'comment on the new row', tools: ['SheetApi.ListSheetRecords'] },
       ],
       (name) => ids.get(name),
+      kindOf,
     );
     const comment = ids.get('SheetApi.AddRecordComment')!;
     const row = ids.get('SheetApi.ListSheetRecords')!;
-    const a = byPhrase.votes('a new comment shows up on the row');
+    const a = byPhrase.consult('a new comment shows up on the row').votes;
     expect(a.get(comment)).toBeGreaterThan(a.get(row)!);
-    const b = byPhrase.votes('someone left a comment on a new row');
+    const b = byPhrase.consult('someone left a comment on a new row').votes;
     expect(b.get(row)).toBeGreaterThan(b.get(comment)!);
   });
 
   it('votes for nothing without a word in common', () => {
-    expect(requests.votes('rotate the signing keys').size).toBe(0);
-    expect(new PastRequests([], () => 0).votes('rows missing').size).toBe(0);
+    expect(requests.consult('rotate the signing keys').votes.size).toBe(0);
+    expect(new PastRequests([], () => 0, kindOf).consult('rows missing').votes.size).toBe(0);
   });
 });
 
@@ -104,6 +108,25 @@ describe('ToolIndex with past requests', () => {
       'I list the comments on a record in my script every night, and only the first 100 rows of the table come back, the rest are missing';
     expect(names(plain, told)[0]).toBe('SheetApi.GetRecordComments');
     expect(names(leaning, told)[0]).toBe('SheetApi.ListSheetRecords');
+  });
+
+  it('weighs the kind of operation the past requests were asked with, on objects they never named', () => {
+    // No past request is about comments; those that say "the first 100 … the rest are missing"
+    // needed a listing, so listing the comments outranks adding one, which "replies" names.
+    const told =
+      'the replies to comments on a record stop after the first 100 in my script and the rest are missing';
+    const order = () => {
+      const found = names(leaning, told);
+      return found.indexOf('SheetApi.GetRecordComments') < found.indexOf('SheetApi.AddRecordComment');
+    };
+    expect(order()).toBe(true);
+    const weight = W.pastOperation;
+    W.pastOperation = 0;
+    try {
+      expect(order()).toBe(false);
+    } finally {
+      W.pastOperation = weight;
+    }
   });
 
   it('narrows to a tool set as before, past requests included', () => {

@@ -1,3 +1,4 @@
+import { AskedOperations } from './asked-operations.js';
 import { W } from './relevance.js';
 import { processTerm, tokenize } from './search-terms.js';
 
@@ -27,7 +28,7 @@ const FULL_VOTE = 0.5;
  * way two that share its words apart are not ("create a table of contacts" and "contacts in a
  * new table").
  */
-function termsOf(text: string): string[] {
+export function termsOf(text: string): string[] {
   const words = tokenize(text)
     .map((w) => processTerm(w))
     .filter((terms) => terms.length > 0);
@@ -52,9 +53,17 @@ export class PastRequests {
   private readonly postings = new Map<string, { request: number; weight: number }[]>();
   /** Each past request's similarity to the request being searched, zeroed after each search. */
   private readonly similarity: Float64Array;
+  private readonly operations: AskedOperations;
 
-  /** @param idOf the catalog's id of a tool by canonical name (undefined: not in the catalog). */
-  constructor(requests: readonly PastRequest[], idOf: (name: string) => number | undefined) {
+  /**
+   * @param idOf the catalog's id of a tool by canonical name (undefined: not in the catalog).
+   * @param kindOf the kind of operation of a tool by id (`operationKind`).
+   */
+  constructor(
+    requests: readonly PastRequest[],
+    idOf: (name: string) => number | undefined,
+    private readonly kindOf: (id: number) => string,
+  ) {
     const kept = requests
       .map((r) => ({
         terms: termsOf(r.request),
@@ -63,6 +72,9 @@ export class PastRequests {
       .filter((r) => r.tools.length > 0 && r.terms.length > 0);
     this.tools = kept.map((r) => r.tools);
     this.similarity = new Float64Array(kept.length);
+    this.operations = new AskedOperations(
+      kept.map((r) => ({ terms: r.terms, kinds: [...new Set(r.tools.map(kindOf))] })),
+    );
     for (const r of kept) for (const t of r.terms) this.df.set(t, (this.df.get(t) ?? 0) + 1);
     kept.forEach((r, request) => {
       for (const [term, weight] of this.vector(r.terms)) {
@@ -93,11 +105,24 @@ export class PastRequests {
   }
 
   /**
-   * Per tool, the vote (0..1] of the past requests most like `request`: each of the nearest
-   * votes its similarity, shared among its tools, and a tool's summed votes are full at
-   * `FULL_VOTE`.
+   * What the past requests say of `request`: per tool, the vote of those most like it (see
+   * `votes`), and `said`, what they say of a tool in all: its vote, and how likely it is that the
+   * request wants its kind of operation (see `AskedOperations`), weighing `W.pastOperation`.
    */
-  votes(request: string): Map<number, number> {
+  consult(request: string): { votes: Map<number, number>; said: (id: number) => number } {
+    const terms = termsOf(request);
+    const votes = this.votes(terms);
+    const kinds = this.operations.probabilities(terms);
+    const said = (id: number) => (votes.get(id) ?? 0) + W.pastOperation * (kinds.get(this.kindOf(id)) ?? 0);
+    return { votes, said };
+  }
+
+  /**
+   * Per tool, the vote (0..1] of the past requests most like a request of `requestTerms`: each
+   * of the nearest votes its similarity, shared among its tools, and a tool's summed votes are
+   * full at `FULL_VOTE`.
+   */
+  private votes(requestTerms: readonly string[]): Map<number, number> {
     const votes = new Map<number, number>();
     if (this.tools.length === 0) return votes;
     // Summed into one array with the past requests touched noted, then the nearest picked
@@ -106,7 +131,7 @@ export class PastRequests {
     const touched: number[] = [];
     // A phrase no past request says is no sign of a subject none of them asked about, as such a
     // word is (see `vector`): its words are, and they count.
-    const terms = termsOf(request).filter((t) => !isPhrase(t) || this.df.has(t));
+    const terms = requestTerms.filter((t) => !isPhrase(t) || this.df.has(t));
     for (const [term, x] of this.vector(terms))
       for (const { request: i, weight } of this.postings.get(term) ?? []) {
         // A term every past request says weighs nothing: it neither touches nor counts.
@@ -138,8 +163,9 @@ export class PastRequests {
 }
 
 /**
- * Adds the past requests' votes (see `PastRequests`) to a ranking and sorts it again, as far as
- * the ranking is unsure: in full where its first two are level, not at all where the first leads
+ * Adds what the past requests say of each tool (`said`: their votes, and the likelihood of its
+ * kind of operation, see `PastRequests#consult`) to a ranking and sorts it again, as far as the
+ * ranking is unsure: in full where its first two are level, not at all where the first leads
  * by `W.pastLead` or more. A request the catalog's words answer plainly keeps its answer; one
  * asked the way people ask about an API (a symptom, a parameter) leans on what answered the
  * requests most like it.
@@ -152,10 +178,10 @@ export class PastRequests {
  */
 export function leanOnPastRequests(
   ranked: { id: number; score: number }[],
-  votes: ReadonlyMap<number, number>,
+  said: (id: number) => number,
   words: number,
 ): void {
-  if (votes.size === 0) return;
+  if (ranked.length === 0) return;
   const lead = (ranked[0]?.score ?? 0) - (ranked[1]?.score ?? 0);
   const unsure = Math.max(0, 1 - lead / W.pastLead);
   const long = Math.min(
@@ -164,7 +190,7 @@ export function leanOnPastRequests(
   );
   const weight = Math.max(unsure * W.past, long * W.pastLong);
   if (weight === 0) return;
-  for (const r of ranked) r.score += weight * (votes.get(r.id) ?? 0);
+  for (const r of ranked) r.score += weight * said(r.id);
   ranked.sort((a, b) => b.score - a.score);
 }
 // The word counts between which a request goes from an instruction (its words name the tool) to

@@ -1,6 +1,7 @@
 import MiniSearch from 'minisearch';
+import { idObjects, idPrefixes } from './catalog-ids.js';
 import { compounds, HTTP_METHOD, identifierKey, identifiersIn, nameBigrams } from './code-words.js';
-import { dataDirection, directedOperation } from './data-direction.js';
+import { directedIntent } from './data-direction.js';
 import { leanOnPastRequests, type PastRequest, PastRequests } from './past-requests.js';
 import { domainOf, namedVendors, ownNouns, setVendors, vendorFit } from './product-sets.js';
 import { relevance, W } from './relevance.js';
@@ -11,7 +12,7 @@ import { SetVocabulary } from './set-vocabulary.js';
 import { siblingNote } from './sibling-note.js';
 import { SpellingFixer } from './spelling.js';
 import { TermPostings } from './term-postings.js';
-import { type IdShape, namespaceSegments, paramShapes, type ToolShape, toolShape } from './tool-shape.js';
+import { type IdShape, namespaceSegments, operationKind, type ToolShape, toolShape } from './tool-shape.js';
 
 /** One tool found by a search, best first. */
 export interface ToolMatch {
@@ -127,7 +128,12 @@ export class ToolIndex {
     });
     this.onlyReader = onlyReaders(tools, this.shapes, this.bySet);
     const ids = new Map(tools.map((t, id) => [t.name, id]));
-    this.past = new PastRequests(options.pastRequests ?? [], (name) => ids.get(name));
+    const kinds = this.shapes.map(operationKind);
+    this.past = new PastRequests(
+      options.pastRequests ?? [],
+      (name) => ids.get(name),
+      (id) => kinds[id]!,
+    );
     this.spelling = new SpellingFixer([
       ...knownWords(),
       ...tools.flatMap((t) =>
@@ -185,8 +191,10 @@ export class ToolIndex {
     const sets = options.toolSets && new Set(options.toolSets.map((s) => s.toLowerCase()));
     const corrected = this.spelling.correct(query);
     const said = requestIntent(corrected, this.prefixes);
-    const direction = dataDirection(query, this.vendorWords);
-    const intent = direction ? { ...said, op: directedOperation(said, direction), implicit: false } : said;
+    const intent = directedIntent(said, query, this.vendorWords);
+    // Where the direction of the data changed the operation, the verb said was the other end's
+    // ("upload records from Airtable to S3"): as a word it would find the tools that do it here.
+    const verbWeight = intent.op !== said.op ? 0 : GENERIC_OPS.has(intent.op) ? W.verb : 1;
     const named = namedVendors(query, intent, this.vendorWords);
     const identifiers = identifiersIn(query);
     const domain = domainOf(intent, this.ownNouns);
@@ -205,9 +213,7 @@ export class ToolIndex {
       // The verb's operation is weighed by the shapes; as a word it would favour every tool
       // whose description says "list" or "add" over the one about the object asked for. It
       // still counts a little: "update the row" is told from "add a row" by the tools' names.
-      (term) =>
-        (literals.has(term) ? W.literal : 1) *
-        (GENERIC_OPS.has(intent.op) && intent.verbTerms.has(term) ? W.verb : 1),
+      (term) => (literals.has(term) ? W.literal : 1) * (intent.verbTerms.has(term) ? verbWeight : 1),
       inSet,
       (term) => literals.get(term) ?? term,
     );
@@ -222,7 +228,7 @@ export class ToolIndex {
     sameTextForTwins(text, this.shapes);
     const best = found[0]?.score ?? 0;
     // What answered the past requests most like this one is a candidate, whatever its words.
-    const votes = this.past.votes(corrected);
+    const { votes, said: pastSaid } = this.past.consult(corrected);
     if (best === 0 && intent.ids.size === 0) text.clear();
     for (const id of votes.keys()) if (!text.has(id) && inSet(id)) text.set(id, 0);
     if (text.size === 0) return [];
@@ -239,7 +245,7 @@ export class ToolIndex {
           (setFit.get(this.tools[id]!.toolSet) ?? 0),
       }))
       .sort((a, b) => b.score - a.score);
-    leanOnPastRequests(ranked, votes, words.length);
+    leanOnPastRequests(ranked, pastSaid, words.length);
     return ranked.slice(0, limit).map((r) => this.match(r.id, r.score));
   }
 }
@@ -288,39 +294,6 @@ function literalAlternatives(words: readonly string[], terms: readonly string[])
   return literals;
 }
 const CANDIDATES = 100;
-
-const ID_WORDS = new Set(['id', 'ids', 'identifier', 'uuid', 'guid', 'key', 'or', 'name']);
-
-/** Per identifier shape, the word most parameters taking it are named by (`user_id` → user). */
-function idObjects(tools: readonly SearchableTool[]): Map<IdShape, string> {
-  const counts = new Map<IdShape, Map<string, number>>();
-  const setWords = new Set(tools.flatMap((t) => tokenize(t.toolSet).map((w) => w.toLowerCase())));
-  for (const t of tools)
-    for (const [name, schema] of Object.entries(
-      (t.inputSchema.properties as Record<string, Record<string, unknown>> | undefined) ?? {},
-    ))
-      for (const shape of paramShapes(name, schema)) {
-        const byWord = counts.get(shape) ?? new Map<string, number>();
-        counts.set(shape, byWord);
-        for (const w of tokenize(name).map((x) => x.toLowerCase()))
-          if (!ID_WORDS.has(w) && !setWords.has(w) && w !== 'grid') byWord.set(w, (byWord.get(w) ?? 0) + 1);
-      }
-  const objects = new Map<IdShape, string>();
-  for (const [shape, byWord] of counts) {
-    const best = [...byWord].sort((a, b) => b[1] - a[1])[0];
-    if (best) objects.set(shape, best[0]);
-  }
-  return objects;
-}
-
-/** The id prefixes the tools' parameters take (`rec`, `tbl`), to find ids in a request. */
-function idPrefixes(shapes: readonly ToolShape[]): string[] {
-  return [
-    ...new Set(
-      shapes.flatMap((s) => [...s.ids.keys()].filter((k) => k.startsWith('prefix:')).map((k) => k.slice(7))),
-    ),
-  ];
-}
 
 /** Per tool, whether it reads one object of a kind its tool set has no list or search for. */
 function onlyReaders(

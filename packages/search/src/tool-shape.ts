@@ -23,6 +23,15 @@ export type Operation =
   | 'link'
   | 'action';
 
+/**
+ * What a tool does, as finely as the past requests tell it apart (see `AskedOperations`): its
+ * operation, and for a tool that has siblings by number, whether it acts on several items at once
+ * (`update*`) or on one named by its id (`get1`). People asking to "update records" from a script
+ * and to "fix a record" word it differently.
+ */
+export const operationKind = (shape: ToolShape): string =>
+  `${shape.op}${shape.batch ? '*' : shape.item ? '1' : ''}`;
+
 /** An identifier shape a request can carry and a parameter can take. */
 export type IdShape = `prefix:${string}` | 'uuid' | 'email';
 
