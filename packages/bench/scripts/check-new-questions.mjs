@@ -8,63 +8,29 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { askedIn, threadAddress, threadsOf } from '../../search/eval/question-threads.mjs';
 import { TUNING_SETS } from '../src/real-questions.mjs';
 
 const evalDir = join(dirname(fileURLToPath(import.meta.url)), '../../search/eval');
 const newFile = process.argv[2] ?? join(evalDir, 'real-questions-more.json');
 
-/** An address compared without scheme, `www.`, case, trailing slash or `#fragment`. */
-function normalizeSource(url) {
-  return String(url)
-    .trim()
-    .toLowerCase()
-    .replace(/^https?:\/\//, '')
-    .replace(/^www\./, '')
-    .replace(/#.*$/, '')
-    .replace(/\?.*$/, '')
-    .replace(/\/+$/, '');
+/** The threads of one earlier file's questions (see `threadsOf`), with its collisions counted. */
+function threadsOfFile(file) {
+  return { file, ...threadsOf(JSON.parse(readFileSync(join(evalDir, file), 'utf8'))), collisions: 0 };
 }
 
-/** An id compared without case, a pull request's `owner/repo!N` as `owner/repo#N` (GitHub numbers both alike). */
-function normalizeId(id) {
-  return String(id)
-    .trim()
-    .toLowerCase()
-    .replace(/!(\d+)$/, '#$1');
-}
-
-function githubId(url) {
-  const m = normalizeSource(url).match(/^github\.com\/([^/]+\/[^/]+)\/(?:issues|pull|discussions)\/(\d+)/);
-  return m ? `${m[1]}#${m[2]}` : undefined;
-}
-
-/** The ids (also read off GitHub addresses) and addresses of one earlier file's questions. */
-function threadsOf(file) {
-  const ids = new Set();
-  const sources = new Set();
-  for (const q of JSON.parse(readFileSync(join(evalDir, file), 'utf8'))) {
-    ids.add(normalizeId(q.id));
-    sources.add(normalizeSource(q.source));
-    const gid = githubId(q.source);
-    if (gid) ids.add(gid);
-  }
-  return { file, ids, sources, collisions: 0 };
-}
-
-const old = threadsOf('real-questions.json');
+const old = threadsOfFile('real-questions.json');
 const tuning = TUNING_SETS.map(({ file }) => file)
   .filter((file) => existsSync(join(evalDir, file)) && resolve(evalDir, file) !== resolve(newFile))
-  .map(threadsOf);
+  .map(threadsOfFile);
 
 const fresh = JSON.parse(readFileSync(newFile, 'utf8'));
 const seen = new Set();
 let repeats = 0;
 for (const q of fresh) {
-  const ids = [normalizeId(q.id), githubId(q.source)].filter(Boolean);
-  const isIn = (set) => ids.some((i) => set.ids.has(i)) || set.sources.has(normalizeSource(q.source));
-  const hits = [old, ...tuning].filter(isIn);
+  const hits = [old, ...tuning].filter((set) => askedIn(set, q));
   for (const set of hits) set.collisions++;
-  const key = normalizeSource(q.source);
+  const key = threadAddress(q.source);
   const repeated = seen.has(key);
   seen.add(key);
   if (repeated) repeats++;

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { askedIn, threadAddress, threadId, threadsOf } from '../eval/question-threads.mjs';
 import type { SearchableTool } from './searchable-tool.js';
 
 /**
@@ -62,22 +63,10 @@ interface TuningQuestion extends Omit<RealQuestion, 'half'> {
 
 const more = read<TuningQuestion[]>('../eval/real-questions-more.json');
 
-/** An address compared without scheme, case, query, fragment or trailing slash. */
-const address = (url: string) =>
-  url
-    .toLowerCase()
-    .replace(/^https?:\/\/(www\.)?/, '')
-    .replace(/[?#].*$/, '')
-    .replace(/\/+$/, '');
-
-/** A thread's id compared without case, a pull request's `!` read as an issue's `#`. */
-const threadId = (id: string) => id.toLowerCase().replace('!', '#');
-
 /** How many of `set`'s questions were asked in a thread that `earlier` already holds. */
 const sharedWith = (set: TuningQuestion[], earlier: { id: string; source: string }[]) => {
-  const ids = new Set(earlier.map((q) => threadId(q.id)));
-  const sources = new Set(earlier.map((q) => address(q.source)));
-  return set.filter((q) => ids.has(threadId(q.id)) || sources.has(address(q.source))).length;
+  const threads = threadsOf(earlier);
+  return set.filter((q) => askedIn(threads, q)).length;
 };
 
 /**
@@ -88,7 +77,7 @@ const checkTuningSet = (set: TuningQuestion[], atLeast: number, earlier: TuningQ
   it(`holds at least ${atLeast} questions, each asked once, at a public address, all for tuning`, () => {
     expect(set.length).toBeGreaterThanOrEqual(atLeast);
     expect(new Set(set.map((q) => threadId(q.id))).size).toBe(set.length);
-    expect(new Set(set.map((q) => address(q.source))).size).toBe(set.length);
+    expect(new Set(set.map((q) => threadAddress(q.source))).size).toBe(set.length);
     for (const q of set) {
       expect(q.source, q.id).toMatch(/^https:\/\/[^\s]+$/);
       expect(q.question.trim().length, q.id).toBeGreaterThan(10);
