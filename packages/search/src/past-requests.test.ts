@@ -103,7 +103,7 @@ describe('ToolIndex with past requests', () => {
   it('leans on them whatever the lead where someone tells at length what went wrong', () => {
     // The same words lend the comments tool a lead; said in a few words they are an instruction.
     const short = 'comments on a record are missing after 100';
-    expect(names(leaning, short)).toEqual(names(plain, short));
+    expect(names(leaning, short)[0]).toBe(names(plain, short)[0]);
     const told =
       'I list the comments on a record in my script every night, and only the first 100 rows of the table come back, the rest are missing';
     expect(names(plain, told)[0]).toBe('SheetApi.GetRecordComments');
@@ -127,6 +127,21 @@ describe('ToolIndex with past requests', () => {
     } finally {
       W.pastOperation = weight;
     }
+  });
+
+  it("counts the words a tool's past requests said as words of its text, whatever the lead", () => {
+    // "missing" and "100" are no words of the catalog's; the records tool's past requests say them.
+    const short = 'comments on a record are missing after 100';
+    expect(names(plain, short)).toEqual([
+      'SheetApi.GetRecordComments',
+      'SheetApi.AddRecordComment',
+      'SheetApi.ListSheetRecords',
+    ]);
+    expect(names(leaning, short)).toEqual([
+      'SheetApi.GetRecordComments',
+      'SheetApi.ListSheetRecords',
+      'SheetApi.AddRecordComment',
+    ]);
   });
 
   it('narrows to a tool set as before, past requests included', () => {

@@ -2,6 +2,7 @@ import MiniSearch from 'minisearch';
 import { idObjects, idPrefixes } from './catalog-ids.js';
 import { compounds, HTTP_METHOD, identifierKey, identifiersIn, nameBigrams } from './code-words.js';
 import { directedIntent } from './data-direction.js';
+import { PastRequestWords } from './past-request-words.js';
 import { leanOnPastRequests, type PastRequest, PastRequests } from './past-requests.js';
 import { domainOf, namedVendors, ownNouns, setVendors, vendorFit } from './product-sets.js';
 import { relevance, W } from './relevance.js';
@@ -101,6 +102,8 @@ export class ToolIndex {
   /** Per object noun that only one tool set's tools act on (`table`, `droplet`), that tool set. */
   private readonly ownNouns: Map<string, string>;
   private readonly past: PastRequests;
+  /** The words of the past requests each tool answered that its own text does not say. */
+  private readonly pastWords: PastRequestWords;
 
   constructor(tools: readonly SearchableTool[], options: ToolIndexOptions = {}) {
     this.tools = tools;
@@ -145,6 +148,7 @@ export class ToolIndex {
       ),
     ]);
     this.text = new TermPostings(textIndex(tools, this.vendors), BOOST, BM25);
+    this.pastWords = new PastRequestWords(options.pastRequests ?? [], ids, this.text, tools.length, BM25);
     const setOf = tools.map((t) => t.toolSet);
     // Words, not objects, are where a big server's boilerplate speaks the request by chance.
     this.setWords = new SetVocabulary(this.text.documents(), setOf, { acrossSets: true });
@@ -208,15 +212,17 @@ export class ToolIndex {
     const words = tokenize([intent.text, ...objects].join(' '));
     const terms = words.flatMap((w) => processTerm(w));
     const literals = literalAlternatives(words, terms);
-    const found = this.text.search(
+    // The verb's operation is weighed by the shapes; as a word it would favour every tool
+    // whose description says "list" or "add" over the one about the object asked for. It
+    // still counts a little: "update the row" is told from "add a row" by the tools' names.
+    const verb = (term: string) => (intent.verbTerms.has(term) ? verbWeight : 1);
+    const own = this.text.search(
       [...terms, ...literals.keys()],
-      // The verb's operation is weighed by the shapes; as a word it would favour every tool
-      // whose description says "list" or "add" over the one about the object asked for. It
-      // still counts a little: "update the row" is told from "add a row" by the tools' names.
-      (term) => (literals.has(term) ? W.literal : 1) * (intent.verbTerms.has(term) ? verbWeight : 1),
+      (term) => (literals.has(term) ? W.literal : 1) * verb(term),
       inSet,
       (term) => literals.get(term) ?? term,
     );
+    const found = this.pastWords.addedTo(own, terms, verb, inSet);
     // The shapes add at most about what the best text score is worth: a tool far down the text
     // ranking cannot reach the first five, so only the leading ones are weighed.
     const text = new Map<number, number>(found.slice(0, CANDIDATES).map((r) => [r.id, r.score]));
