@@ -2,10 +2,11 @@
 // half: the open half with its figures per tool set, the held-out half as totals only, since
 // nothing more of it may be looked at (see that file's test). Later sets of such questions
 // (`TUNING_SETS`: eval/real-questions-more.json, -third.json, -fourth.json, -fifth.json,
-// -sixth.json, all `"half": "tuning"`) are for tuning beside the open half; the third leans toward
-// the HubSpot and Customer.io tool sets the first two hold few questions for, the fourth toward tools
-// no earlier set asked about, the fifth toward the threads of integrations and connectors the earlier
-// ones missed, the sixth toward the requests of the apps and sites built on these APIs.
+// -sixth.json, -seventh.json, all `"half": "tuning"`) are for tuning beside the open half; the third
+// leans toward the HubSpot and Customer.io tool sets the first two hold few questions for, the fourth
+// toward tools no earlier set asked about, the fifth toward the threads of integrations and
+// connectors the earlier ones missed, the sixth toward the requests of the apps and sites built on
+// these APIs, the seventh toward the threads of the smaller client libraries and of the apps' syncs.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -28,6 +29,7 @@ export const TUNING_SETS = /** @type {const} */ ([
   { name: 'fourth', file: 'real-questions-fourth.json' },
   { name: 'fifth', file: 'real-questions-fifth.json' },
   { name: 'sixth', file: 'real-questions-sixth.json' },
+  { name: 'seventh', file: 'real-questions-seventh.json' },
 ]);
 /** @typedef {typeof TUNING_SETS[number]['name']} TuningSetName */
 

@@ -147,3 +147,16 @@ const sixth = read<TuningQuestion[]>('../eval/real-questions-sixth.json');
 describe('the sixth, tuning set of real questions', () => {
   checkTuningSet(sixth, 120, [more, third, fourth, fifth]);
 });
+
+/**
+ * A seventh set, collected later still from threads no earlier set holds (many of them the issues
+ * and pull requests of the smaller Airtable client libraries, the upsert examples, and the apps
+ * syncing their data into Airtable or sending their people and events to Customer.io); frozen
+ * before any ranking was run on it. Fewer than the sixth's 120: the public threads left unused by
+ * the earlier sets ran out at 89.
+ */
+const seventh = read<TuningQuestion[]>('../eval/real-questions-seventh.json');
+
+describe('the seventh, tuning set of real questions', () => {
+  checkTuningSet(seventh, 89, [more, third, fourth, fifth, sixth]);
+});
