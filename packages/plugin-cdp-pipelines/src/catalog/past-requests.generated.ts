@@ -1378,5 +1378,107 @@ export const pastRequests: readonly PastRequestDeclaration[] = [
       "IdentifyPersonAndAssignTraits"
     ],
     "source": "https://github.com/Comfy-Org/ComfyUI_frontend/pull/12888"
+  },
+  {
+    "request": "feat: add support for customer-io formbricks users sync: send new signups on the Formbricks platform to customer.io",
+    "tools": [
+      "IdentifyPersonAndAssignTraits"
+    ],
+    "source": "https://github.com/formbricks/formbricks/pull/1976"
+  },
+  {
+    "request": "[Customer.io] Use email if userId doesn't exist for createUpdatePerson: users can't use the customer.io destination action if userId isn't present but email is",
+    "tools": [
+      "IdentifyPersonAndAssignTraits"
+    ],
+    "source": "https://github.com/segmentio/action-destinations/pull/654"
+  },
+  {
+    "request": "feat: add track v2 support: entity operations to create or update a person or an object, single and batch operations",
+    "tools": [
+      "IdentifyPersonAndAssignTraits",
+      "SendBatchRequests"
+    ],
+    "source": "https://github.com/printu/customerio/pull/64"
+  },
+  {
+    "request": "Namespace Customer.io Track events with APP_NAME: the digest's Track event hardcoded dev_digest_ready; a Track event name is a campaign's trigger, so prefix it like the CDP events",
+    "tools": [
+      "TrackUserEvent"
+    ],
+    "source": "https://github.com/forem/forem/pull/23742"
+  },
+  {
+    "request": "Fix failing customer.io emails: automations in customer.io are failing due to a missing event parameter, event.courseName, or event.applicationDeadline sometimes missing",
+    "tools": [
+      "TrackUserEvent"
+    ],
+    "source": "https://github.com/bluedotimpact/bluedot/issues/2840"
+  },
+  {
+    "request": "Emit gated user_created/user_updated events to Customer.io/Segment CDP: Forem emits user lifecycle events to the Customer.io CDP with a curated payload {id, username, email, name}",
+    "tools": [
+      "TrackUserEvent"
+    ],
+    "source": "https://github.com/forem/forem/pull/23390"
+  },
+  {
+    "request": "Use spec-compliant identity fields on CDP calls: the tracker used the email as the userId; a userId must be a stable database id and every call must carry a userId or an anonymousId, email goes in properties",
+    "tools": [
+      "TrackUserEvent",
+      "IdentifyPersonAndAssignTraits"
+    ],
+    "source": "https://github.com/forem/forem/pull/23594"
+  },
+  {
+    "request": "Send the digest via a Customer.io Track event instead of a transactional message: move the digest onto a Customer.io event-triggered campaign, customerio_event_name \"dev_digest_ready\" with message_data",
+    "tools": [
+      "TrackUserEvent"
+    ],
+    "source": "https://github.com/forem/forem/pull/23735"
+  },
+  {
+    "request": "Messaging: Weekly Digest: the Customer.io campaign is triggered by the transactional_email event and can only filter on event attributes with an ALL condition; put a single var like number_of_product_with_updates on the event",
+    "tools": [
+      "TrackUserEvent"
+    ],
+    "source": "https://github.com/PostHog/requests-for-comments-public/issues/259"
+  },
+  {
+    "request": "Allow customer_id to be specified in identify URL: a rebase of trwalzer's technique for issue #78 with a more recent version of the gem; the API does what we need but the Ruby wrapper doesn't",
+    "tools": [
+      "IdentifyPersonAndAssignTraits"
+    ],
+    "source": "https://github.com/customerio/customerio-ruby/pull/102"
+  },
+  {
+    "request": "Allow customer_id to be specified in identify URL: a new method lets the caller specify the id used to construct the identify URL, which may be an id, email address, or the cio_id",
+    "tools": [
+      "IdentifyPersonAndAssignTraits"
+    ],
+    "source": "https://github.com/customerio/customerio-ruby/pull/88"
+  },
+  {
+    "request": "feat(INT-162): adding email as fallback to userId: CustomerIo accepts id, email or cio_id as identifiers; use email as the identifier for identify and merge calls and identified track events instead of dropping the event",
+    "tools": [
+      "IdentifyPersonAndAssignTraits",
+      "AliasUserIdentity",
+      "TrackUserEvent"
+    ],
+    "source": "https://github.com/rudderlabs/rudder-transformer/pull/2487"
+  },
+  {
+    "request": "Add identifier fallback for Customer.io CDP destination: the destination skips events from users without email addresses; when the email identifier is empty, fall back to userId, then cio_id, then distinct_id",
+    "tools": [
+      "IdentifyPersonAndAssignTraits"
+    ],
+    "source": "https://github.com/PostHog/posthog/pull/37543"
+  },
+  {
+    "request": "feat: improve push click behavior: add a TrackableScreen interface to provide the screen name for auto screen tracking, taking precedence over the manifest label",
+    "tools": [
+      "SendScreenViewEvent"
+    ],
+    "source": "https://github.com/customerio/customerio-android/pull/247"
   }
 ];

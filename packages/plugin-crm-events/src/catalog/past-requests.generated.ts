@@ -197,5 +197,29 @@ export const pastRequests: readonly PastRequestDeclaration[] = [
       "SendEventData"
     ],
     "source": "https://github.com/CartoDB/cartodb/issues/2471"
+  },
+  {
+    "request": "[GEN-2015] Place hubspot events into koding.com: track set up a stack, include AWS key, invited other users, uses collaboration as events in HubSpot",
+    "tools": [
+      "SendEventData"
+    ],
+    "source": "https://github.com/koding/koding/pull/6968"
+  },
+  {
+    "request": "[Hubspot] Custom Event Action: read the event definition (fullyQualifiedName, name, properties, archived), diff it against the event's schema, create missing properties, then send the event",
+    "tools": [
+      "FetchEventDefinitionByName",
+      "CreateEventProperty",
+      "CreateCustomEventDefinition",
+      "SendEventData"
+    ],
+    "source": "https://github.com/segmentio/action-destinations/pull/2241"
+  },
+  {
+    "request": "Track HubSpot sign-up event after the additional-data submit: fire the sign_up event with the sign-up method once the user profile is complete",
+    "tools": [
+      "SendEventData"
+    ],
+    "source": "https://github.com/aziontech/azion-console-kit/pull/3644"
   }
 ];

@@ -463,5 +463,49 @@ export const pastRequests: readonly PastRequestDeclaration[] = [
       "GetEmailStatistics"
     ],
     "source": "https://github.com/singer-io/tap-hubspot/issues/65"
+  },
+  {
+    "request": "[source-hubspot]: form_submissions missing data: when calling for the list of forms you are not using the formTypes field, so only \"hubspot\" forms are returned, not captured and flow",
+    "tools": [
+      "ListCrmForms"
+    ],
+    "source": "https://github.com/airbytehq/airbyte/issues/49140"
+  },
+  {
+    "request": "feat(campaigns): build the email delivery channel: stage a HubSpot draft as a clone of a chosen marketing email, carrying the generated subject and body",
+    "tools": [
+      "CloneCrmEmail",
+      "UpdateMarketingEmailProperties"
+    ],
+    "source": "https://github.com/linuxfoundation/lfx-self-serve/pull/1932"
+  },
+  {
+    "request": "Add missing legal consent model for marketing forms: marketing.forms.forms_api.get_page returns nil entries for any form with legalConsentOptions, so affected forms silently disappear from results",
+    "tools": [
+      "ListCrmForms"
+    ],
+    "source": "https://github.com/HubSpot/hubspot-api-ruby/pull/439"
+  },
+  {
+    "request": "Email as an LFX marketing channel: HubSpot email staging for event marketing, the HubSpot port does marketing-email clone/patch/content",
+    "tools": [
+      "CloneCrmEmail",
+      "UpdateMarketingEmailProperties"
+    ],
+    "source": "https://github.com/linuxfoundation/lfx-self-serve/issues/1697"
+  },
+  {
+    "request": "feat(campaigns): build the hubspot config so email can dispatch: the dispatcher stages a clone of the marketing email given by sourceEmailId",
+    "tools": [
+      "CloneCrmEmail"
+    ],
+    "source": "https://github.com/linuxfoundation/lfx-self-serve/pull/1546"
+  },
+  {
+    "request": "hubspot marketing master: send a Gmail message to the marketing team for each marketing campaign data retrieved from HubSpot Marketing",
+    "tools": [
+      "GetMarketingCampaigns"
+    ],
+    "source": "https://github.com/ot4i/app-connect-templates/pull/372"
   }
 ];

@@ -4110,5 +4110,507 @@ export const pastRequests: readonly PastRequestDeclaration[] = [
       "ListGridRecords"
     ],
     "source": "https://github.com/hackclub/airbridge/pull/2"
+  },
+  {
+    "request": "filterByFormula reference fields by using IDs: I want to filter the results based on the field ID instead of the name, fldnwAXj3iM53qu4y = \"Joe\"",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/Airtable/airtable.js/issues/321"
+  },
+  {
+    "request": "Sync rows from multiple PostgreSQL tables into Airtable: import rows of a PostgreSQL database into an existing Airtable base, on a recurring schedule to keep it in sync",
+    "tools": [
+      "UpdateGridRecords",
+      "CreateGridRecords"
+    ],
+    "source": "https://github.com/Airtable-Labs/upsert-examples/pull/19"
+  },
+  {
+    "request": "Airtable action – SYNC data not only APPEND: the action just inserts new records; I want to UPDATE existing records and INSERT new records, leaving deleted records untouched",
+    "tools": [
+      "UpdateGridRecords",
+      "CreateGridRecords"
+    ],
+    "source": "https://github.com/looker-open-source/actions/issues/441"
+  },
+  {
+    "request": "feat(airtable): sync PostgreSQL to Airtable: upsert by PostgreSQL id and delete the rows that were removed",
+    "tools": [
+      "UpdateGridRecords",
+      "DeleteMultipleRecords"
+    ],
+    "source": "https://github.com/dataforgoodfr/13_brigade_coupes_rases/pull/218"
+  },
+  {
+    "request": "feat(airtable): sync DB to Airtable: create the Airtable tables if they don't exist (Metadata API), create missing fields, truncate & load by deleting everything then reinserting",
+    "tools": [
+      "CreateGridTable",
+      "CreateGridField",
+      "GetGridBaseSchema",
+      "DeleteMultipleRecords",
+      "CreateGridRecords"
+    ],
+    "source": "https://github.com/dataforgoodfr/13_brigade_coupes_rases/pull/221"
+  },
+  {
+    "request": "Automatic Table Fields Cause \"INVALID_VALUE_FOR_COLUMN\" Error: Field \"date\" cannot accept a value because the field is computed, when submitting a record",
+    "tools": [
+      "CreateGridRecords"
+    ],
+    "source": "https://github.com/justkd/AirpuckJS/issues/3"
+  },
+  {
+    "request": "How are you supposed to represent date/datetime in Table.create? datetime.isoformat() gives an INVALID_VALUE_FOR_COLUMN error from the Airtable API",
+    "tools": [
+      "CreateGridRecords"
+    ],
+    "source": "https://github.com/gtalarico/pyairtable/issues/152"
+  },
+  {
+    "request": "Updating a date field: I'd love the ability to update a Date field by just passing in a JS Date object",
+    "tools": [
+      "UpdateGridRecord"
+    ],
+    "source": "https://github.com/Airtable/airtable.js/issues/125"
+  },
+  {
+    "request": "Date field error: I have a date field on airtable, but when I try to add a date to this field it is not inserted",
+    "tools": [
+      "CreateGridRecords"
+    ],
+    "source": "https://github.com/sleiman/airtable-php/issues/51"
+  },
+  {
+    "request": "Airtable: PBCC failing due to type mismatch in longitude: POST to the Events table gives 422 INVALID_VALUE_FOR_COLUMN, Field location_latitude can not accept value 41.884089",
+    "tools": [
+      "CreateGridRecords"
+    ],
+    "source": "https://github.com/City-Bureau/city-scrapers/issues/166"
+  },
+  {
+    "request": "fix(airtable): fix multilink field property type: the Airtable update action is not passing recordId as an array",
+    "tools": [
+      "UpdateGridRecord"
+    ],
+    "source": "https://github.com/activepieces/activepieces/pull/3733"
+  },
+  {
+    "request": "Airtable infra: postgres read replica: a new app that syncs data (and schemas?) from Airtable to Postgres, all reads go to Postgres, writes stay going to Airtable",
+    "tools": [
+      "ListGridRecords",
+      "GetGridBaseSchema"
+    ],
+    "source": "https://github.com/bluedotimpact/bluedot/issues/814"
+  },
+  {
+    "request": "feat(source-airtable): add option for linked tables: when a field links to another table the api just returns an array of ids; map the actual objects to the ids and return them as a nested resource",
+    "tools": [
+      "ListGridRecords",
+      "GridGetRecord"
+    ],
+    "source": "https://github.com/gridsome/gridsome/pull/1054"
+  },
+  {
+    "request": "Deep Linking only shows up strings? The Shows table has a field linked to the People table, but I get an array of Artist ids as strings and need them denormalised",
+    "tools": [
+      "ListGridRecords",
+      "GridGetRecord"
+    ],
+    "source": "https://github.com/jbolda/gatsby-source-airtable/issues/38"
+  },
+  {
+    "request": "[Bug]: Unable to create rows in Airtable: running the insert query returns a result but the row isn't added; we seem to be using a GET request instead of POST",
+    "tools": [
+      "CreateGridRecords"
+    ],
+    "source": "https://github.com/appsmithorg/appsmith/issues/23743"
+  },
+  {
+    "request": "add api route to sync data from airtable",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/brahmandhq/techkareer/pull/50"
+  },
+  {
+    "request": "Update README.md with Airtable MCP server: programmatic management of Airtable bases, tables, fields, and records; really useful to build tables on the fly",
+    "tools": [
+      "CreateGridTable",
+      "CreateGridField"
+    ],
+    "source": "https://github.com/modelcontextprotocol/servers/pull/361"
+  },
+  {
+    "request": "AirTable Integration: when a user joins Operation Code their names are sent to Airtable; add a new table tracking first name, last name, slack name, service status, and update the record in Airtable when they update their information",
+    "tools": [
+      "CreateGridRecords",
+      "CreateGridTable",
+      "UpdateGridRecord"
+    ],
+    "source": "https://github.com/OperationCode/operationcode_backend/issues/204"
+  },
+  {
+    "request": "Structure and format for airtable class objects: convert a base into a dm object from list_base_tables, with each table's fields, primary field and linkedTableId",
+    "tools": [
+      "GetGridBaseSchema"
+    ],
+    "source": "https://github.com/matthewjrogers/rairtable/issues/15"
+  },
+  {
+    "request": "JSON object in air_insert missing records property: the airtable api examples show fields for created records stored in an array inside a records property",
+    "tools": [
+      "CreateGridRecords"
+    ],
+    "source": "https://github.com/bergant/airtabler/issues/12"
+  },
+  {
+    "request": "Batch operations (and facade refactor): batch variants for each operation, create, update (patch and put) and delete",
+    "tools": [
+      "CreateGridRecords",
+      "UpdateGridRecords",
+      "BulkUpdateGrid",
+      "DeleteMultipleRecords"
+    ],
+    "source": "https://github.com/academypoa/AirtableKit/pull/10"
+  },
+  {
+    "request": "Expanding example code: how to access a table that contains multiple records as an array of records, so the entire table data could be displayed as a list?",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/nicolasnascimento/SwiftAirtable/issues/5"
+  },
+  {
+    "request": "Airtable - Refactor integration to use Airtable SDK: listing/creating/updating bases, tables, views and fields use the REST API, and a new source for new, modified or deleted records via webhooks",
+    "tools": [
+      "CreateGridWebhook",
+      "ListWebhookPayloads"
+    ],
+    "source": "https://github.com/PipedreamHQ/pipedream/pull/10974"
+  },
+  {
+    "request": "Retrieving an array of rows from a table: I want to extract each row of my AirTable table into an array and iterate on them",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/academypoa/AirtableKit/issues/25"
+  },
+  {
+    "request": "Integrate Airtable JavaScript SDK: get records, create a record, update a record and delete a record of a table",
+    "tools": [
+      "ListGridRecords",
+      "CreateGridRecords",
+      "UpdateGridRecord",
+      "DeleteGridRecord"
+    ],
+    "source": "https://github.com/juicyllama/llana/pull/131"
+  },
+  {
+    "request": "Doesn't seem to be updating table? I'm not getting any errors, but it also doesn't seem to be making any changes to my table",
+    "tools": [
+      "UpdateGridRecord"
+    ],
+    "source": "https://github.com/academypoa/AirtableKit/issues/29"
+  },
+  {
+    "request": "Update Airtable docs: add update and delete operations, documentation for Airtable operation update and delete",
+    "tools": [
+      "UpdateGridRecord",
+      "DeleteGridRecord"
+    ],
+    "source": "https://github.com/ToolJet/ToolJet/issues/510"
+  },
+  {
+    "request": "Add 'typecast' parameter: using typecast will ask the Airtable API to try and infer the intention of the request",
+    "tools": [
+      "CreateGridRecords",
+      "UpdateGridRecords"
+    ],
+    "source": "https://github.com/mehanizm/airtable/issues/1"
+  },
+  {
+    "request": "testing and add methods: where(), updateOrCreate(), firstOrCreate()",
+    "tools": [
+      "ListGridRecords",
+      "CreateGridRecords",
+      "UpdateGridRecord"
+    ],
+    "source": "https://github.com/TappNetwork/laravel-airtable/pull/5"
+  },
+  {
+    "request": "Too Many Request: the library returns 429 when I use relations, it calls find on the associated table for each associated record; fetch all associated records in one request with an OR of RECORD_ID() formulas",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/sirupsen/airrecord/issues/27"
+  },
+  {
+    "request": "Support #find_by, #find_by!, #where, #order, and #limit: Tea.where(\"Type\" => \"Green\").order(\"Name\" => \"asc\").limit(1)",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/sirupsen/airrecord/pull/56"
+  },
+  {
+    "request": "Implement associations as instance methods: fixes timeout errors when fetching many associated records, and sets associations via raw fields, tea[\"Brews\"] = [\"rec456\", \"rec789\"]",
+    "tools": [
+      "ListGridRecords",
+      "UpdateGridRecord"
+    ],
+    "source": "https://github.com/sirupsen/airrecord/pull/34"
+  },
+  {
+    "request": "cannot connect to airtable: I try to access all records of my airtable, @table.records returns an empty array although I checked the API key, app id and table name",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/Airtable/airtable-ruby/issues/36"
+  },
+  {
+    "request": "Airrecord find_each: instead of looping through the pagination and returning thousands of records in one big array, grab one page, process each record in that page, grab the next page",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/sirupsen/airrecord/issues/102"
+  },
+  {
+    "request": "ListRecords Template Support: added support of ListRecords<T>",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/ngocnicholas/airtable.net/pull/20"
+  },
+  {
+    "request": "Add new feature: supports creating attachments in fields, updated the CreateAirtableRecord and UpdateAirtableRecord components to create records with attachments",
+    "tools": [
+      "CreateGridRecords",
+      "UpdateGridRecord"
+    ],
+    "source": "https://github.com/NickCassab/Mallard/pull/4"
+  },
+  {
+    "request": "Add upsert method: check if a record exists using a filter formula; if it exists update that record with the fields passed, if not create a new record",
+    "tools": [
+      "UpdateGridRecords",
+      "ListGridRecords",
+      "CreateGridRecords"
+    ],
+    "source": "https://github.com/GV14982/async-airtable/issues/31"
+  },
+  {
+    "request": "Change the structure of the records you pass into update and bulkUpdate methods: {id: id, fields: {...fields}}, since a table may have a column called id",
+    "tools": [
+      "UpdateGridRecord",
+      "UpdateGridRecords"
+    ],
+    "source": "https://github.com/GV14982/async-airtable/issues/29"
+  },
+  {
+    "request": "Airtable records: bulk record creation for Airtable tables (multi-record uploads with optional typecast)",
+    "tools": [
+      "CreateGridRecords"
+    ],
+    "source": "https://github.com/deco-cx/apps/pull/1458"
+  },
+  {
+    "request": "fix: Airtable rehaul of the Airtable datasource docs: list records, filter and sort in the response, server-side pagination, create and update records",
+    "tools": [
+      "ListGridRecords",
+      "CreateGridRecords",
+      "UpdateGridRecords"
+    ],
+    "source": "https://github.com/appsmithorg/appsmith-docs/pull/992"
+  },
+  {
+    "request": "feat(integrations): AirTable: Update Record, Create Record, Update Table, Create Table, Get Table Records, Get Base Tables",
+    "tools": [
+      "UpdateGridRecord",
+      "CreateGridRecords",
+      "UpdateGridTable",
+      "CreateGridTable",
+      "ListGridRecords",
+      "GetGridBaseSchema"
+    ],
+    "source": "https://github.com/botpress/botpress/pull/12812"
+  },
+  {
+    "request": "404 in Node, using JS documentation in Next.js project: I'm getting errors whenever I try to add records using create to the Emails table, even with the table id",
+    "tools": [
+      "CreateGridRecords"
+    ],
+    "source": "https://github.com/Airtable/airtable.js/issues/255"
+  },
+  {
+    "request": "Airtable experiment updated with Read/Write info: insert a record, and update an existing record with a PATCH to <baseId>/<ObjectName>/{{id}} using a templated request body",
+    "tools": [
+      "CreateGridRecords",
+      "UpdateGridRecord"
+    ],
+    "source": "https://github.com/skuid/skuid-labs/pull/55"
+  },
+  {
+    "request": "feat: add airtable templates: an update-field action, PATCH meta/bases/{baseId}/tables/{tableId}/fields/{fieldId}; at least one of \"name\" or \"description\" must be provided to update the field",
+    "tools": [
+      "UpdateGridFieldDetails"
+    ],
+    "source": "https://github.com/NangoHQ/integration-templates/pull/455"
+  },
+  {
+    "request": "Updating aha example to use upsert API",
+    "tools": [
+      "UpdateGridRecords"
+    ],
+    "source": "https://github.com/Airtable-Labs/upsert-examples/pull/51"
+  },
+  {
+    "request": "added quickbase example: code to pull records from a provided quickbase table ID and upsert into Airtable",
+    "tools": [
+      "UpdateGridRecords"
+    ],
+    "source": "https://github.com/Airtable-Labs/upsert-examples/pull/21"
+  },
+  {
+    "request": "Adding the possibility to hold fields data in a custom class: rows returned by findAll and findBy, and one row by findOneBy, findTheLatest or findById",
+    "tools": [
+      "ListGridRecords",
+      "GridGetRecord"
+    ],
+    "source": "https://github.com/yoanbernabeu/Airtable-Client-Bundle/pull/1"
+  },
+  {
+    "request": "[Feature request] Edit record: offer the possibility to edit a record, and to retrieve the updated version",
+    "tools": [
+      "UpdateGridRecord"
+    ],
+    "source": "https://github.com/yoanbernabeu/Airtable-Client-Bundle/issues/24"
+  },
+  {
+    "request": "Add support for metadata api",
+    "tools": [
+      "GetGridBaseSchema"
+    ],
+    "source": "https://github.com/yoanbernabeu/Airtable-Client-Bundle/pull/29"
+  },
+  {
+    "request": "[Feature request] Easy form creation: use the Symfony Form component to facilitate the creation of an Airtable record, then addOneRecord('tableName', ...)",
+    "tools": [
+      "CreateGridRecords"
+    ],
+    "source": "https://github.com/yoanbernabeu/Airtable-Client-Bundle/issues/22"
+  },
+  {
+    "request": "Feature/create news records: added the ability to create a new record, passing an array of values",
+    "tools": [
+      "CreateGridRecords"
+    ],
+    "source": "https://github.com/yoanbernabeu/Airtable-Client-Bundle/pull/12"
+  },
+  {
+    "request": "Create table",
+    "tools": [
+      "CreateGridTable"
+    ],
+    "source": "https://github.com/yoanbernabeu/Airtable-Client-Bundle/pull/35"
+  },
+  {
+    "request": "Add generic upsert example in Ruby: update existing Airtable records matched on a field and create the ones that are missing",
+    "tools": [
+      "UpdateGridRecords"
+    ],
+    "source": "https://github.com/Airtable-Labs/upsert-examples/pull/12"
+  },
+  {
+    "request": "Add php upsert example with guzzle against the Airtable API",
+    "tools": [
+      "UpdateGridRecords"
+    ],
+    "source": "https://github.com/Airtable-Labs/upsert-examples/pull/55"
+  },
+  {
+    "request": "Upsert example for ServiceNow Table API with pyAirtable: keep an Airtable base in sync with ServiceNow records",
+    "tools": [
+      "UpdateGridRecords"
+    ],
+    "source": "https://github.com/Airtable-Labs/upsert-examples/pull/53"
+  },
+  {
+    "request": "Update Figma upsert example: list the records to get the linked record IDs when creating related records",
+    "tools": [
+      "ListGridRecords",
+      "UpdateGridRecords"
+    ],
+    "source": "https://github.com/Airtable-Labs/upsert-examples/pull/44"
+  },
+  {
+    "request": "Update main.php: of two records one updates and one creates, upsert behavior",
+    "tools": [
+      "UpdateGridRecords"
+    ],
+    "source": "https://github.com/Airtable-Labs/upsert-examples/pull/56"
+  },
+  {
+    "request": "Updating FrameIO example to use the upsert API instead of looking up records first",
+    "tools": [
+      "UpdateGridRecords"
+    ],
+    "source": "https://github.com/Airtable-Labs/upsert-examples/pull/52"
+  },
+  {
+    "request": "get__ByIds doesnt seem to work: fetching several records by their ids gives INVALID_FILTER_BY_FORMULA, Unknown field names: id()",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/aivantg/airtable-schema-generator/issues/42"
+  },
+  {
+    "request": "Documentation for the select method was missing; we wanted to show only the records that have the Active flag set to true",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/Airtable/airtable-ruby/pull/30"
+  },
+  {
+    "request": "Explore dm/Airtable links: download the tables of an Airtable base via the API and recreate the relationships between them",
+    "tools": [
+      "ListGridRecords",
+      "GetGridBaseSchema"
+    ],
+    "source": "https://github.com/cynkra/dm/issues/1224"
+  },
+  {
+    "request": "Fix Airtable pagination in fundraiser thermometer: the Airtable API returns at most 100 records per request, fetch all records from the view",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/ForumMagnum/ForumMagnum/pull/11919"
+  },
+  {
+    "request": "Endless 'List records' when fetching with a filter formula of hundreds of RECORD_ID() values; maxRecords seems to have no effect, and with an offset do I need to send the same query parameters again?",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/gtalarico/pyairtable/issues/415"
+  },
+  {
+    "request": "More code necessary for the example? I tried the example to list the records of a table with ListRecords, using offset and pageSize to get the pages",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/ngocnicholas/airtable.net/issues/4"
+  },
+  {
+    "request": "How to retrieve values from the list method? If the table contains multiple records, how would you retrieve the entire table as an array of records?",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/academypoa/AirtableKit/issues/31"
+  },
+  {
+    "request": "Support using an extracted Airtable schema to streamline config: generate a JSON representation of the base's schema to pre-configure the source",
+    "tools": [
+      "GetGridBaseSchema"
+    ],
+    "source": "https://github.com/jbolda/gatsby-source-airtable/issues/271"
   }
 ];
