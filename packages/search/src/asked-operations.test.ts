@@ -52,6 +52,14 @@ describe('AskedOperations', () => {
     expect(p.get('delete1')!).toBeLessThan(p.get('list')!);
   });
 
+  it('lifts the kinds the words say above how often each was asked, and no kind for words none said', () => {
+    const paging = model.lift(termsOf('the comments stop after the first page, the rest are missing'));
+    expect(paging.get('list')!).toBeGreaterThan(0);
+    expect(paging.get('create')!).toBeLessThan(0);
+    // Listing was asked most, so its probability leads for any request; its lift does not.
+    for (const v of model.lift(termsOf('rotate the signing keys')).values()) expect(v).toBeCloseTo(0, 10);
+  });
+
   it('learns the same model from the same past requests', () => {
     const again = new AskedOperations(examples);
     const terms = termsOf('the comments stop after the first page');

@@ -16,6 +16,8 @@ export class AskedOperations {
   /** One row of weights (one per kind) per term. */
   private weights: Float64Array;
   private readonly bias: Float64Array;
+  /** The probabilities of a request of words no past request said (see `lift`). */
+  private prior: Map<string, number> | undefined;
 
   /** @param examples per past request, its terms and the kinds of operation of its tools (any of them answers it). */
   constructor(examples: readonly { terms: readonly string[]; kinds: readonly string[] }[]) {
@@ -78,6 +80,19 @@ export class AskedOperations {
     this.scores(known, p, terms.length > 0 ? 1 / Math.sqrt(terms.length) : 0);
     softmax(p);
     return new Map(this.kinds.map((k, i) => [k, p[i]!]));
+  }
+
+  /**
+   * Per kind of operation, how much more likely (or, below 0, less) a request of `terms` makes it
+   * than a request of words no past request said: what the words say, not how often each kind
+   * was asked. Added as it is, the base rate would favour the most asked kind for every request,
+   * and, where a host has only a few past requests, whichever kinds those few were.
+   */
+  lift(terms: readonly string[]): Map<string, number> {
+    const p = this.probabilities(terms);
+    this.prior ??= this.probabilities([]);
+    for (const [k, v] of p) p.set(k, v - (this.prior.get(k) ?? 0));
+    return p;
   }
 }
 

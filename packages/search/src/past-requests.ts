@@ -106,13 +106,14 @@ export class PastRequests {
 
   /**
    * What the past requests say of `request`: per tool, the vote of those most like it (see
-   * `votes`), and `said`, what they say of a tool in all: its vote, and how likely it is that the
-   * request wants its kind of operation (see `AskedOperations`), weighing `W.pastOperation`.
+   * `votes`), and `said`, what they say of a tool in all: its vote, and how much likelier the
+   * request's words make its kind of operation (see `AskedOperations#lift`), weighing
+   * `W.pastOperation`.
    */
   consult(request: string): { votes: Map<number, number>; said: (id: number) => number } {
     const terms = termsOf(request);
     const votes = this.votes(terms);
-    const kinds = this.operations.probabilities(terms);
+    const kinds = this.operations.lift(terms);
     const said = (id: number) => (votes.get(id) ?? 0) + W.pastOperation * (kinds.get(this.kindOf(id)) ?? 0);
     return { votes, said };
   }

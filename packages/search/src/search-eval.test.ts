@@ -20,9 +20,9 @@ const cases = JSON.parse(
 ) as Case[];
 
 // Under what the search reaches (top-1 / top-3 without past requests: dev 97.6% / 100%, holdout
-// 90.2% / 96.3%; with them: dev 95.2% / 99.4%, holdout 93.9% / 97.6%): a ranking change that loses
-// more than a few requests fails here. With past requests dev has a request's room left: the
-// long accounts they serve and the instructions written here pull apart. `SEARCH_EVAL_SETS=dev` scores one part,
+// 90.2% / 96.3%; with them: dev 95.8% / 99.4%, holdout 93.9% / 97.6%): a ranking change that loses
+// more than a few requests fails here. With past requests dev has one or two requests' room left:
+// the long accounts they serve and the instructions written here pull apart. `SEARCH_EVAL_SETS=dev` scores one part,
 // `SEARCH_EVAL_MISSES=dev` prints its misses (never the held-out part's while tuning).
 const FLOOR = {
   dev: { top1: 0.95, top3: 0.98 },
