@@ -101,13 +101,16 @@ describe('the drain delay (http.drainDelaySeconds) after SIGTERM', () => {
     // Requests that reach it before the balancer noticed: a session opened now, and a call on
     // one opened before, both answered.
     const during = await connect(hostProcess.url);
+    const sent = Date.now();
     const calls = await Promise.all(
       [before, during].map((c) => c.callTool({ name: 'EchoApi_GetItem', arguments: { item_id: 'i1' } })),
     );
     expect(calls.map((c) => c.isError ?? false)).toEqual([false, false]);
-    // Still inside the delay: without one, both were refused (503) from the SIGTERM. The delay
-    // is the margin: the calls take a second or less on an idle machine.
-    expect(Date.now() - told).toBeLessThan(10_000);
+    // They reached it inside the delay: without one, both were refused (503) from the SIGTERM.
+    // The delay is the margin: the calls take a second or less on an idle machine. What the delay
+    // promises is that a request arriving within it is answered, so its arrival is what is timed;
+    // a call sent at 9.9 s may finish after 10 s on a loaded machine, answered as it must be.
+    expect(sent - told).toBeLessThan(10_000);
     expect(await hostProcess.exited).toBe(0);
     // It waited the delay before it stopped.
     expect(Date.now() - told).toBeGreaterThanOrEqual(10_000);
