@@ -144,6 +144,14 @@ describe('ToolIndex with past requests', () => {
     ]);
   });
 
+  it('counts them for the tools of the product a request names, not for another product', () => {
+    // Asked as the sheets' missing rows were, but of Mail: its listing, not the sheets'.
+    const told =
+      'the rest are missing after the first 100 in my Mail script every night when it pages through them';
+    expect(names(leaning, told)[0]).toBe('MailApi.ListMarketingEmails');
+    expect(names(leaning, told)).toContain('SheetApi.ListSheetRecords');
+  });
+
   it('narrows to a tool set as before, past requests included', () => {
     const found = leaning.search('the rest of the items are missing after 100', { toolSet: 'MailApi' });
     expect(found.map((m) => m.toolSet)).not.toContain('SheetApi');

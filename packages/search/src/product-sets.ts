@@ -93,3 +93,11 @@ export function vendorFit(named: ReadonlySet<string>, vendor: string): number {
   if (named.size === 0 || !vendor) return 0;
   return named.has(vendor) ? W.vendor : -W.otherVendor;
 }
+
+/**
+ * Whether a request that names products (`named`) names others than `vendor`'s. What the past
+ * requests say of such a tool does not count (`ToolIndex#search`): "track the HubSpot sign-up
+ * event", asked alike as Customer.io's tracking was, still asks HubSpot.
+ */
+export const namesOther = (named: ReadonlySet<string>, vendor: string): boolean =>
+  named.size > 0 && vendor !== '' && !named.has(vendor);

@@ -4,7 +4,7 @@ import { compounds, HTTP_METHOD, identifierKey, identifiersIn, nameBigrams } fro
 import { directedIntent } from './data-direction.js';
 import { PastRequestWords } from './past-request-words.js';
 import { leanOnPastRequests, type PastRequest, PastRequests } from './past-requests.js';
-import { domainOf, namedVendors, ownNouns, setVendors, vendorFit } from './product-sets.js';
+import { domainOf, namedVendors, namesOther, ownNouns, setVendors, vendorFit } from './product-sets.js';
 import { relevance, W } from './relevance.js';
 import { type RequestIntent, requestIntent } from './request-intent.js';
 import { knownWords, literalTerm, processTerm, tokenize, VOCABULARY_PRODUCTS } from './search-terms.js';
@@ -12,7 +12,7 @@ import type { SearchableTool } from './searchable-tool.js';
 import { SetVocabulary } from './set-vocabulary.js';
 import { siblingNote } from './sibling-note.js';
 import { SpellingFixer } from './spelling.js';
-import { TermPostings } from './term-postings.js';
+import { TermPostings, type TextMatch } from './term-postings.js';
 import { type IdShape, namespaceSegments, operationKind, type ToolShape, toolShape } from './tool-shape.js';
 
 /** One tool found by a search, best first. */
@@ -188,6 +188,29 @@ export class ToolIndex {
     };
   }
 
+  /**
+   * The tools' text scores for the request's `words` (their search `terms`), their past requests'
+   * words counted too (see `PastRequestWords`), best first. `verb` is what each term counts as the
+   * request's verb: its operation is weighed by the shapes, and as a word it would favour every
+   * tool whose description says "list" or "add" over the one about the object asked for; it still
+   * counts a little ("update the row" is told from "add a row" by the tools' names).
+   */
+  private textScores(
+    words: readonly string[],
+    terms: readonly string[],
+    verb: (term: string) => number,
+    inSet: (id: number) => boolean,
+  ): TextMatch[] {
+    const literals = literalAlternatives(words, terms);
+    const own = this.text.search(
+      [...terms, ...literals.keys()],
+      (term) => (literals.has(term) ? W.literal : 1) * verb(term),
+      inSet,
+      (term) => literals.get(term) ?? term,
+    );
+    return this.pastWords.addedTo(own, terms, verb, inSet);
+  }
+
   /** The tools that best match `query`, best first; none for a query of common words only. */
   search(query: string, options: ToolSearchOptions = {}): ToolMatch[] {
     const limit = options.limit ?? 5;
@@ -211,18 +234,12 @@ export class ToolIndex {
     const objects = [...intent.ids].map((k) => (k === 'email' ? '' : (this.idObjects.get(k) ?? '')));
     const words = tokenize([intent.text, ...objects].join(' '));
     const terms = words.flatMap((w) => processTerm(w));
-    const literals = literalAlternatives(words, terms);
-    // The verb's operation is weighed by the shapes; as a word it would favour every tool
-    // whose description says "list" or "add" over the one about the object asked for. It
-    // still counts a little: "update the row" is told from "add a row" by the tools' names.
-    const verb = (term: string) => (intent.verbTerms.has(term) ? verbWeight : 1);
-    const own = this.text.search(
-      [...terms, ...literals.keys()],
-      (term) => (literals.has(term) ? W.literal : 1) * verb(term),
+    const found = this.textScores(
+      words,
+      terms,
+      (term) => (intent.verbTerms.has(term) ? verbWeight : 1),
       inSet,
-      (term) => literals.get(term) ?? term,
     );
-    const found = this.pastWords.addedTo(own, terms, verb, inSet);
     // The shapes add at most about what the best text score is worth: a tool far down the text
     // ranking cannot reach the first five, so only the leading ones are weighed.
     const text = new Map<number, number>(found.slice(0, CANDIDATES).map((r) => [r.id, r.score]));
@@ -251,7 +268,11 @@ export class ToolIndex {
           (setFit.get(this.tools[id]!.toolSet) ?? 0),
       }))
       .sort((a, b) => b.score - a.score);
-    leanOnPastRequests(ranked, pastSaid, words.length);
+    leanOnPastRequests(
+      ranked,
+      (id) => (namesOther(named, this.vendors[id]!) ? 0 : pastSaid(id)),
+      words.length,
+    );
     return ranked.slice(0, limit).map((r) => this.match(r.id, r.score));
   }
 }
