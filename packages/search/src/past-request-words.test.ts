@@ -1,7 +1,7 @@
 import MiniSearch from 'minisearch';
 import { describe, expect, it } from 'vitest';
 import { askedWords, ownTerms, PastRequestWords } from './past-request-words.js';
-import type { PastRequest } from './past-requests.js';
+import { type PastRequest, readPastRequests } from './past-requests.js';
 import { processTerm, tokenize } from './search-terms.js';
 import { TermPostings } from './term-postings.js';
 
@@ -10,7 +10,6 @@ const idOf = (name: string) => {
   const id = TOOLS.indexOf(name);
   return id < 0 ? undefined : id;
 };
-const IDS = new Map(TOOLS.map((name, id) => [name, id]));
 const terms = (...words: string[]) => new Set(words.flatMap((w) => processTerm(w)));
 const BM25 = { k: 1.6, b: 0.9, d: 0.5 };
 // The index of the tools' own text, as `ToolIndex` builds one (with more fields).
@@ -29,6 +28,7 @@ const PAST: PastRequest[] = [
   { request: 'Mention a teammate in a comment', tools: ['SheetApi.AddRecordComment'] },
   { request: 'Ask a tool the catalog lacks about a loader', tools: ['OtherApi.Missing'] },
 ];
+const READ = readPastRequests(PAST, idOf);
 
 describe('ownTerms', () => {
   it("holds each tool's search terms", () => {
@@ -38,7 +38,7 @@ describe('ownTerms', () => {
 });
 
 describe('askedWords', () => {
-  const words = askedWords(PAST, idOf, OWN);
+  const words = askedWords(READ, OWN);
 
   it("adds a past request's words to the tools that answered it, once per request that says them", () => {
     const [loader] = processTerm('loader');
@@ -58,7 +58,7 @@ describe('askedWords', () => {
 });
 
 describe('PastRequestWords', () => {
-  const index = new PastRequestWords(PAST, IDS, TEXT, TOOLS.length, BM25);
+  const index = new PastRequestWords(READ, TEXT, TOOLS.length, BM25);
   const found = (query: string) =>
     index
       .search(
@@ -76,7 +76,7 @@ describe('PastRequestWords', () => {
   it('finds nothing by its own words, nor without past requests', () => {
     expect(found('list the records of a table')).toEqual([]);
     expect(
-      new PastRequestWords([], IDS, TEXT, TOOLS.length, BM25).search(
+      new PastRequestWords([], TEXT, TOOLS.length, BM25).search(
         processTerm('loader'),
         () => 1,
         () => true,

@@ -1,7 +1,6 @@
 import MiniSearch from 'minisearch';
-import type { PastRequest } from './past-requests.js';
+import { isPhrase, type ReadRequest } from './past-requests.js';
 import { W } from './relevance.js';
-import { processTerm, tokenize } from './search-terms.js';
 import { type Bm25, TermPostings, type TextMatch } from './term-postings.js';
 
 /**
@@ -27,18 +26,12 @@ export class PastRequestWords {
   private readonly text: TermPostings | undefined;
 
   /**
-   * @param ids the catalog's tools' ids by canonical name
+   * @param requests the past requests as read (`readPastRequests`)
    * @param text the index of the tools' own text (see `ownTerms`)
    * @param size how many tools the catalog has
    */
-  constructor(
-    requests: readonly PastRequest[],
-    ids: ReadonlyMap<string, number>,
-    text: TermPostings,
-    size: number,
-    bm25: Bm25,
-  ) {
-    const words = askedWords(requests, (name) => ids.get(name), ownTerms(text, size));
+  constructor(requests: readonly ReadRequest[], text: TermPostings, size: number, bm25: Bm25) {
+    const words = askedWords(requests, ownTerms(text, size));
     if (words.every((terms) => terms.length === 0)) return;
     // The terms are search terms already: split on spaces and kept as they are.
     const index = new MiniSearch<{ id: number; asked: string }>({
@@ -82,16 +75,14 @@ export class PastRequestWords {
  * each as many times as past requests say it.
  */
 export function askedWords(
-  requests: readonly PastRequest[],
-  idOf: (name: string) => number | undefined,
+  requests: readonly ReadRequest[],
   ownTerms: readonly ReadonlySet<string>[],
 ): string[][] {
   const words: string[][] = ownTerms.map(() => []);
   for (const r of requests) {
-    const ids = new Set(r.tools.map(idOf).filter((id): id is number => id !== undefined));
-    if (ids.size === 0) continue;
-    const terms = new Set(tokenize(r.request).flatMap((w) => processTerm(w)));
-    for (const id of ids) for (const t of terms) if (!ownTerms[id]!.has(t)) words[id]!.push(t);
+    // Words, not the phrases the nearest past requests are also compared by.
+    const terms = r.terms.filter((t) => !isPhrase(t));
+    for (const id of new Set(r.tools)) for (const t of terms) if (!ownTerms[id]!.has(t)) words[id]!.push(t);
   }
   return words;
 }

@@ -35,7 +35,30 @@ export function termsOf(text: string): string[] {
   const phrases = words.slice(1).map((terms, i) => `${words[i]![0]} ${terms[0]}`);
   return [...new Set([...words.flat(), ...phrases])];
 }
-const isPhrase = (term: string) => term.includes(' ');
+export const isPhrase = (term: string) => term.includes(' ');
+
+/** A past request as the search reads it: its terms (`termsOf`) and its tools' ids in the catalog. */
+export interface ReadRequest {
+  terms: readonly string[];
+  tools: readonly number[];
+}
+
+/**
+ * The past requests that say a word and name a tool the catalog has, read once for all that
+ * leans on them (`PastRequests`, `PastRequestWords`).
+ * @param idOf the catalog's id of a tool by canonical name (undefined: not in the catalog).
+ */
+export function readPastRequests(
+  requests: readonly PastRequest[],
+  idOf: (name: string) => number | undefined,
+): ReadRequest[] {
+  return requests
+    .map((r) => ({
+      terms: termsOf(r.request),
+      tools: r.tools.map(idOf).filter((id): id is number => id !== undefined),
+    }))
+    .filter((r) => r.tools.length > 0 && r.terms.length > 0);
+}
 
 /**
  * The past requests most like a new one, and the tools they needed: people ask about an API in
@@ -45,8 +68,8 @@ const isPhrase = (term: string) => term.includes(' ');
  * and of their phrases (see `termsOf`).
  */
 export class PastRequests {
-  /** Per past request, the ids of its tools that the catalog has. */
-  private readonly tools: number[][];
+  /** The past requests as read (`readPastRequests`), in the order declared. */
+  readonly read: readonly ReadRequest[];
   /** Per term, how many past requests say it. */
   private readonly df = new Map<string, number>();
   /** Per term, the past requests that say it, with its weight in their unit vector. */
@@ -64,13 +87,8 @@ export class PastRequests {
     idOf: (name: string) => number | undefined,
     private readonly kindOf: (id: number) => string,
   ) {
-    const kept = requests
-      .map((r) => ({
-        terms: termsOf(r.request),
-        tools: r.tools.map(idOf).filter((id): id is number => id !== undefined),
-      }))
-      .filter((r) => r.tools.length > 0 && r.terms.length > 0);
-    this.tools = kept.map((r) => r.tools);
+    const kept = readPastRequests(requests, idOf);
+    this.read = kept;
     this.similarity = new Float64Array(kept.length);
     this.operations = new AskedOperations(
       kept.map((r) => ({ terms: r.terms, kinds: [...new Set(r.tools.map(kindOf))] })),
@@ -87,7 +105,7 @@ export class PastRequests {
 
   /** How many past requests name a tool of the catalog. */
   get size(): number {
-    return this.tools.length;
+    return this.read.length;
   }
 
   /**
@@ -97,7 +115,7 @@ export class PastRequests {
    * declares a single past request must be able to vote with it.
    */
   private vector(terms: readonly string[]): Map<string, number> {
-    const n = this.tools.length;
+    const n = this.read.length;
     const v = new Map(terms.map((t) => [t, Math.log((n + 2) / ((this.df.get(t) ?? 0) + 1))]));
     const norm = Math.hypot(...v.values());
     for (const [t, x] of v) v.set(t, norm > 0 ? x / norm : 0);
@@ -125,7 +143,7 @@ export class PastRequests {
    */
   private votes(requestTerms: readonly string[]): Map<number, number> {
     const votes = new Map<number, number>();
-    if (this.tools.length === 0) return votes;
+    if (this.read.length === 0) return votes;
     // Summed into one array with the past requests touched noted, then the nearest picked
     // by insertion: a search must stay well under a millisecond with hundreds of them.
     const similarity = this.similarity;
@@ -154,7 +172,7 @@ export class PastRequests {
       nearest.splice(at, 0, i);
     }
     for (const i of nearest) {
-      const tools = this.tools[i] ?? [];
+      const tools = this.read[i]?.tools ?? [];
       for (const id of tools) votes.set(id, (votes.get(id) ?? 0) + similarity[i]! / tools.length);
     }
     for (const i of touched) similarity[i] = 0;

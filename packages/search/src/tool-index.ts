@@ -148,7 +148,7 @@ export class ToolIndex {
       ),
     ]);
     this.text = new TermPostings(textIndex(tools, this.vendors), BOOST, BM25);
-    this.pastWords = new PastRequestWords(options.pastRequests ?? [], ids, this.text, tools.length, BM25);
+    this.pastWords = new PastRequestWords(this.past.read, this.text, tools.length, BM25);
     const setOf = tools.map((t) => t.toolSet);
     // Words, not objects, are where a big server's boilerplate speaks the request by chance.
     this.setWords = new SetVocabulary(this.text.documents(), setOf, { acrossSets: true });
