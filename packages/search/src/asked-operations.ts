@@ -14,10 +14,10 @@ export class AskedOperations {
   /** Per term, its row in `weights`. */
   private readonly features = new Map<string, number>();
   /** One row of weights (one per kind) per term. */
-  private weights: Float64Array;
+  private readonly weights: Float64Array;
   private readonly bias: Float64Array;
   /** The probabilities of a request of words no past request said (see `lift`). */
-  private prior: Map<string, number> | undefined;
+  private readonly prior: Map<string, number>;
 
   /** @param examples per past request, its terms and the kinds of operation of its tools (any of them answers it). */
   constructor(examples: readonly { terms: readonly string[]; kinds: readonly string[] }[]) {
@@ -39,7 +39,13 @@ export class AskedOperations {
         kinds: e.kinds.map((k) => kindIndex.get(k)!),
       }));
     this.weights = new Float64Array(this.features.size * n);
-    if (n < 2) return;
+    if (n >= 2) this.train(rows);
+    this.prior = this.probabilities([]);
+  }
+
+  /** Stochastic gradient descent over `rows`, in their order (see `TRAINING`). */
+  private train(rows: readonly { features: Int32Array; kinds: readonly number[] }[]): void {
+    const n = this.kinds.length;
     const { epochs, rate, l2 } = TRAINING;
     const p = new Float64Array(n);
     const w = this.weights;
@@ -90,7 +96,6 @@ export class AskedOperations {
    */
   lift(terms: readonly string[]): Map<string, number> {
     const p = this.probabilities(terms);
-    this.prior ??= this.probabilities([]);
     for (const [k, v] of p) p.set(k, v - (this.prior.get(k) ?? 0));
     return p;
   }
