@@ -90,8 +90,8 @@ export function namedVendors(
  * not about DNS records).
  */
 export function vendorFit(named: ReadonlySet<string>, vendor: string): number {
-  if (named.size === 0 || !vendor) return 0;
-  return named.has(vendor) ? W.vendor : -W.otherVendor;
+  if (namesOther(named, vendor)) return -W.otherVendor;
+  return vendor !== '' && named.has(vendor) ? W.vendor : 0;
 }
 
 /**
