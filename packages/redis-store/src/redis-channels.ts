@@ -17,24 +17,44 @@ export class RedisChannels {
   private constructor(
     private readonly redis: SharedRedis,
     private readonly subscriber: SharedRedis,
+    private readonly logger?: StoreLogger,
   ) {
     this.prefix = redis.options.keyPrefix ?? '';
     subscriber.on('message', (channel: string, message: string) => {
       for (const handler of this.handlers.get(channel) ?? []) handler(message);
     });
+    // A cluster's client subscribes again by itself, and handles the outcome.
+    if (!subscriber.isCluster) subscriber.on('ready', () => this.subscribeAgain());
+  }
+
+  /**
+   * On every (re)connection, the channels listened to (ioredis's own resubscription is off: see
+   * `open`). A failure is only noted: a connection that closed runs this again when it is ready
+   * again, and a SUBSCRIBE that timed out on a frozen Redis still reaches it when it thaws.
+   */
+  private subscribeAgain(): void {
+    const channels = [...this.handlers.keys()];
+    if (channels.length === 0) return;
+    this.subscriber.subscribe(...channels).catch((e: unknown) => {
+      this.logger?.debug(`shared store (Redis): subscribing again failed: ${(e as Error).message}`);
+    });
   }
 
   static async open(redis: SharedRedis, logger?: StoreLogger): Promise<RedisChannels> {
-    // Queued commands here are only ioredis's own re-subscription after a reconnect, which
-    // must wait for the connection rather than fail unhandled.
+    // Queued commands here are only the re-subscription after a reconnect, which must wait for
+    // the connection rather than fail. That re-subscription is this class's, not ioredis's
+    // (autoResubscribe): ioredis sends its SUBSCRIBE with no handler, and a subscriber closed
+    // while it reconnects (a host stopping as Redis comes back: the ready check answered after
+    // QUIT ended the socket) then rejects it "Connection is closed." as an unhandled rejection,
+    // which fails a test run and, where unhandled rejections are fatal, stops the process.
     const subscriber: SharedRedis = redis.isCluster
       ? (redis as Cluster).duplicate([], { enableOfflineQueue: true, lazyConnect: true })
-      : (redis as Redis).duplicate({ enableOfflineQueue: true, lazyConnect: true });
+      : (redis as Redis).duplicate({ enableOfflineQueue: true, lazyConnect: true, autoResubscribe: false });
     // Its outages are the main connection's too, which logs them.
     subscriber.on('error', () => {});
     await subscriber.connect();
     logger?.debug('shared store (Redis): subscriber connected');
-    return new RedisChannels(redis, subscriber);
+    return new RedisChannels(redis, subscriber, logger);
   }
 
   /** Calls `handler` with every message published on `channel` (by any replica, this one too). */
