@@ -20,6 +20,21 @@ describe('dataDirection', () => {
     expect(dataDirection('Create Asana tasks from new Airtable records', vendors)).toBe('out');
   });
 
+  it("reads a product's things sent to another place as coming out of it", () => {
+    expect(dataDirection('Post new Airtable records to Slack', vendors)).toBe('out');
+    expect(dataDirection('Add new Airtable records in views to Google Sheets', vendors)).toBe('out');
+    expect(dataDirection('export airtable tables to csv', vendors)).toBe('out');
+  });
+
+  it('reads no direction in "to" right after the name, before a verb or a number, or far after', () => {
+    expect(dataDirection('this allows Airtable to perform typecasting', vendors)).toBeUndefined();
+    expect(dataDirection('airtable number fields set to 0', vendors)).toBeUndefined();
+    expect(dataDirection('Airtable records to update in bulk', vendors)).toBeUndefined();
+    expect(
+      dataDirection('an Airtable base with many linked fields that point to another table', vendors),
+    ).toBeUndefined();
+  });
+
   it('says nothing where no product is named there, or both ways are', () => {
     expect(dataDirection('move the rows to another table', vendors)).toBeUndefined();
     expect(dataDirection('add a row to the Leads table in Airtable', vendors)).toBeUndefined();

@@ -1,5 +1,5 @@
 import { stemmer } from 'stemmer';
-import type { RequestIntent } from './request-intent.js';
+import { type RequestIntent, verbOperation } from './request-intent.js';
 
 /**
  * Which way a request moves data with a product it names, as people describe an integration:
@@ -14,25 +14,63 @@ const INTO = new Set(['to', 'into']);
 const OUT = new Set(['from']);
 // Words between the preposition and the product's name: "to AN Airtable base", "from OUR Airtable".
 const DETERMINERS = new Set(['a', 'an', 'the', 'my', 'our', 'your', 'their', 'its', 'new', 'existing']);
+// How far after a product's name "to" may follow for the product's things to be what goes there:
+// "Airtable RECORDS to Slack", "Airtable records IN VIEWS to Google Sheets". Right after the name,
+// "to" begins what the product is asked to do ("allow Airtable to perform typecasting").
+const THINGS_AFTER_NAME = { min: 2, max: 4 };
+// Words after "to" that are no place the data could go.
+const NO_PLACE = new Set(['it', 'them', 'this', 'that', 'be', 'have', 'do', 'use', 'make']);
 
-/** The direction, where the request names a product (`vendors`, as search terms) after "to" or "from", not both. */
+/**
+ * The direction, where the request names a product (`vendors`, as search terms) after "to" or
+ * "from", not both; or, naming none there, sends the product's things to another place.
+ */
 export function dataDirection(query: string, vendors: ReadonlySet<string>): DataDirection | undefined {
   const words = query.toLowerCase().match(/[a-z0-9]+/g) ?? [];
   const isVendor = (at: number) => {
     const w = words[at] ?? '';
     return vendors.has(w) || vendors.has(stemmer(w)) || vendors.has(w + (words[at + 1] ?? ''));
   };
+  const after = (i: number) => {
+    let at = i + 1;
+    while (DETERMINERS.has(words[at] ?? '')) at += 1;
+    return at;
+  };
   let into = false;
   let out = false;
   words.forEach((w, i) => {
-    if (!INTO.has(w) && !OUT.has(w)) return;
-    let at = i + 1;
-    while (DETERMINERS.has(words[at] ?? '')) at += 1;
-    if (!isVendor(at)) return;
+    if ((!INTO.has(w) && !OUT.has(w)) || !isVendor(after(i))) return;
     if (INTO.has(w)) into = true;
     else out = true;
   });
-  return into === out ? undefined : into ? 'into' : 'out';
+  if (into || out) return into === out ? undefined : into ? 'into' : 'out';
+  return thingsSentElsewhere(words, isVendor, after) ? 'out' : undefined;
+}
+
+/**
+ * Whether the request sends a product's things to another place ("Post new Airtable records to
+ * Slack", "export airtable tables to csv"): "to" a while after the product's name, followed by a
+ * place that is no product of the catalog, no verb and no number ("set to 0").
+ */
+function thingsSentElsewhere(
+  words: readonly string[],
+  isVendor: (at: number) => boolean,
+  after: (i: number) => number,
+): boolean {
+  const named = words.flatMap((_, i) => (isVendor(i) ? [i] : []));
+  return words.some((w, i) => {
+    if (!INTO.has(w)) return false;
+    if (!named.some((v) => i - v >= THINGS_AFTER_NAME.min && i - v <= THINGS_AFTER_NAME.max)) return false;
+    const at = after(i);
+    const place = words[at] ?? '';
+    return (
+      place !== '' &&
+      !/^[0-9]/.test(words[i + 1] ?? '') &&
+      !isVendor(at) &&
+      !verbOperation(place) &&
+      !NO_PLACE.has(place)
+    );
+  });
 }
 
 /**
