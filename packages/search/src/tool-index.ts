@@ -5,7 +5,7 @@ import { directedIntent } from './data-direction.js';
 import { PastRequestWords } from './past-request-words.js';
 import { leanOnPastRequests, type PastRequest, PastRequests } from './past-requests.js';
 import { domainOf, namedVendors, namesOther, ownNouns, setVendors, vendorFit } from './product-sets.js';
-import { relevance, W } from './relevance.js';
+import { relevance, verbAgreement, W } from './relevance.js';
 import { type RequestIntent, requestIntent } from './request-intent.js';
 import { knownWords, literalTerm, processTerm, tokenize, VOCABULARY_PRODUCTS } from './search-terms.js';
 import type { SearchableTool } from './searchable-tool.js';
@@ -270,7 +270,8 @@ export class ToolIndex {
       .sort((a, b) => b.score - a.score);
     leanOnPastRequests(
       ranked,
-      (id) => (namesOther(named, this.vendors[id]!) ? 0 : pastSaid(id)),
+      (id) =>
+        namesOther(named, this.vendors[id]!) ? 0 : verbAgreement(this.shapes[id]!, intent) * pastSaid(id),
       words.length,
     );
     return ranked.slice(0, limit).map((r) => this.match(r.id, r.score));
