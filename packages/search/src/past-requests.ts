@@ -1,5 +1,6 @@
 import { AskedOperations } from './asked-operations.js';
 import { W } from './relevance.js';
+import { requestTitle } from './request-title.js';
 import { processTerm, tokenize } from './search-terms.js';
 
 /**
@@ -37,10 +38,18 @@ export function termsOf(text: string): string[] {
 }
 export const isPhrase = (term: string) => term.includes(' ');
 
+/** The terms (`termsOf`) of the request's title, if it has one (see `requestTitle`). */
+export function titleTermsOf(text: string): Set<string> {
+  const title = requestTitle(text);
+  return new Set(title === undefined ? [] : termsOf(title));
+}
+
 /** A past request as the search reads it: its terms (`termsOf`) and its tools' ids in the catalog. */
 export interface ReadRequest {
   terms: readonly string[];
   tools: readonly number[];
+  /** The terms its title says (`titleTermsOf`). */
+  title: ReadonlySet<string>;
 }
 
 /**
@@ -56,6 +65,7 @@ export function readPastRequests(
     .map((r) => ({
       terms: termsOf(r.request),
       tools: r.tools.map(idOf).filter((id): id is number => id !== undefined),
+      title: titleTermsOf(r.request),
     }))
     .filter((r) => r.tools.length > 0 && r.terms.length > 0);
 }
@@ -95,7 +105,7 @@ export class PastRequests {
     );
     for (const r of kept) for (const t of r.terms) this.df.set(t, (this.df.get(t) ?? 0) + 1);
     kept.forEach((r, request) => {
-      for (const [term, weight] of this.vector(r.terms)) {
+      for (const [term, weight] of this.vector(r.terms, r.title)) {
         const list = this.postings.get(term) ?? [];
         this.postings.set(term, list);
         list.push({ request, weight });
@@ -113,10 +123,15 @@ export class PastRequests {
    * something none of them asked about is unlike all of them, however many words it shares. A
    * term every one of them says still weighs a little (n + 2, not n + 1): a tool set that
    * declares a single past request must be able to vote with it.
+   *
+   * The terms of a request's title (`title`, see `requestTitle`) weigh `W.titlePast` times as
+   * much, in the past requests' vectors and in the one searched alike: two requests that ask for
+   * the same thing in their titles are alike however their bodies tell the story around it.
    */
-  private vector(terms: readonly string[]): Map<string, number> {
+  private vector(terms: readonly string[], title: ReadonlySet<string>): Map<string, number> {
     const n = this.read.length;
-    const v = new Map(terms.map((t) => [t, Math.log((n + 2) / ((this.df.get(t) ?? 0) + 1))]));
+    const idf = (t: string) => Math.log((n + 2) / ((this.df.get(t) ?? 0) + 1));
+    const v = new Map(terms.map((t) => [t, (title.has(t) ? W.titlePast : 1) * idf(t)]));
     const norm = Math.hypot(...v.values());
     for (const [t, x] of v) v.set(t, norm > 0 ? x / norm : 0);
     return v;
@@ -130,7 +145,7 @@ export class PastRequests {
    */
   consult(request: string): { votes: Map<number, number>; said: (id: number) => number } {
     const terms = termsOf(request);
-    const votes = this.votes(terms);
+    const votes = this.votes(terms, titleTermsOf(request));
     const kinds = this.operations.lift(terms);
     const said = (id: number) => (votes.get(id) ?? 0) + W.pastOperation * (kinds.get(this.kindOf(id)) ?? 0);
     return { votes, said };
@@ -141,7 +156,7 @@ export class PastRequests {
    * of the nearest votes its similarity, shared among its tools, and a tool's summed votes are
    * full at `FULL_VOTE`.
    */
-  private votes(requestTerms: readonly string[]): Map<number, number> {
+  private votes(requestTerms: readonly string[], title: ReadonlySet<string>): Map<number, number> {
     const votes = new Map<number, number>();
     if (this.read.length === 0) return votes;
     // Summed into one array with the past requests touched noted, then the nearest picked
@@ -151,7 +166,7 @@ export class PastRequests {
     // A phrase no past request says is no sign of a subject none of them asked about, as such a
     // word is (see `vector`): its words are, and they count.
     const terms = requestTerms.filter((t) => !isPhrase(t) || this.df.has(t));
-    for (const [term, x] of this.vector(terms))
+    for (const [term, x] of this.vector(terms, title))
       for (const { request: i, weight } of this.postings.get(term) ?? []) {
         // A term every past request says weighs nothing: it neither touches nor counts.
         if (x * weight === 0) continue;

@@ -60,7 +60,7 @@ export interface RequestIntent {
 }
 
 // The verbs users say for each operation, in everyday words; the first one in a request wins.
-const VERBS: Record<string, Operation> = {};
+export const VERBS: Record<string, Operation> = {};
 function verbs(op: Operation, list: string): void {
   for (const w of list.split(' ')) VERBS[w] = op;
 }

@@ -3,7 +3,7 @@ import { idObjects, idPrefixes } from './catalog-ids.js';
 import { compounds, HTTP_METHOD, identifierKey, identifiersIn, nameBigrams } from './code-words.js';
 import { directedIntent } from './data-direction.js';
 import { PastRequestWords } from './past-request-words.js';
-import { leanOnPastRequests, type PastRequest, PastRequests } from './past-requests.js';
+import { leanOnPastRequests, type PastRequest, PastRequests, titleTermsOf } from './past-requests.js';
 import { domainOf, namedVendors, namesOther, ownNouns, setVendors, vendorFit } from './product-sets.js';
 import { relevance, verbAgreement, W } from './relevance.js';
 import { type RequestIntent, requestIntent } from './request-intent.js';
@@ -234,10 +234,11 @@ export class ToolIndex {
     const objects = [...intent.ids].map((k) => (k === 'email' ? '' : (this.idObjects.get(k) ?? '')));
     const words = tokenize([intent.text, ...objects].join(' '));
     const terms = words.flatMap((w) => processTerm(w));
+    const title = titleTermsOf(intent.text);
     const found = this.textScores(
       words,
       terms,
-      (term) => (intent.verbTerms.has(term) ? verbWeight : 1),
+      (term) => (intent.verbTerms.has(term) ? verbWeight : 1) * (title.has(term) ? W.titleText : 1),
       inSet,
     );
     // The shapes add at most about what the best text score is worth: a tool far down the text
