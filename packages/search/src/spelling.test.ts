@@ -12,6 +12,8 @@ describe('SpellingFixer', () => {
     'roll',
     'poll',
     'define',
+    'enable',
+    'header',
   ]);
 
   it('corrects a letter missing, extra, wrong or two swapped, adding the fix at the end', () => {
@@ -25,6 +27,11 @@ describe('SpellingFixer', () => {
     expect(fixer.correct('delete the table')).toBe('delete the table');
     expect(fixer.correct('roll back these')).toBe('roll back these');
     expect(fixer.correct('globex')).toBe('globex');
+  });
+
+  it('leaves a common English word alone, however near a catalog word it is', () => {
+    expect(fixer.correct('unable to read the reader')).toBe('unable to read the reader');
+    expect(fixer.correct('enabel the heder')).toBe('enabel the heder enable header');
   });
 
   it('leaves an inflected catalog word alone: corrected, it would count twice', () => {

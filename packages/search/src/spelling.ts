@@ -1,3 +1,4 @@
+import { commonEnglishWords } from './english-words.js';
 import { processTerm } from './search-terms.js';
 
 /** `w` with one letter left out, each way. */
@@ -12,10 +13,14 @@ function deletions(w: string): string[] {
  * two swapped: "delte", "webhok", "recrods", "tabel"). Hand-written rather than a library: it is
  * the symmetric-delete scheme (as SymSpell) over the catalog's own words, which a general
  * dictionary would not know ("hyperdb", "scim"), in a map built once; correcting a word is then
- * a dozen look-ups, not a scan of candidates.
+ * a dozen look-ups, not a scan of candidates. A common English word is never corrected: one
+ * letter from a catalog word, it is still far likelier another word than a slip ("unable" and
+ * "enable", "render" and "sender", "stack" and "track", "reader" and a big catalog's "header").
  */
 export class SpellingFixer {
   private readonly words: ReadonlySet<string>;
+  /** Words written as meant though the catalog lacks them (`commonEnglishWords`). */
+  private readonly english = commonEnglishWords();
   /** The search terms of those words: a word whose term is one of them is an inflection, not a slip. */
   private readonly terms: ReadonlySet<string>;
   /** A word with one letter left out → the catalog word it comes from. */
@@ -41,7 +46,13 @@ export class SpellingFixer {
       const w = word.toLowerCase();
       const terms = processTerm(w);
       // "defined" is "define" inflected: corrected, the word would count twice.
-      if (this.words.has(w) || terms.length === 0 || terms.every((t) => this.terms.has(t))) continue;
+      if (
+        this.words.has(w) ||
+        this.english.has(w) ||
+        terms.length === 0 ||
+        terms.every((t) => this.terms.has(t))
+      )
+        continue;
       const fix = this.fix(w);
       if (fix) fixes.push(fix);
     }
