@@ -8,6 +8,7 @@ import {
 } from './developer-phrasing.js';
 import { processTerm, tokenize } from './search-terms.js';
 import type { IdShape, Operation } from './tool-shape.js';
+import { gerundVerb } from './verb-forms.js';
 
 /**
  * What a request asks for, apart from the words it shares with descriptions: the operation
@@ -227,7 +228,7 @@ function operationOf(
   if (QUESTION.test(request)) return { op: 'read', verbAt: -1 };
   if (phrase) return { op: phrase[1], verbAt: -1 };
   for (const [i, w] of words.entries()) {
-    const found = VERBS[w];
+    const found = VERBS[w] ?? VERBS[gerundVerb(w, (v) => VERBS[v] !== undefined) ?? ''];
     if (
       found &&
       (!NOUN_VERBS.has(w) ||
