@@ -114,3 +114,11 @@ describe('requestIntent: whose id', () => {
     expect(intent('update the event by its external id').idKind).toBe('external');
   });
 });
+
+describe('requestIntent: counting', () => {
+  it('reads "the number of" as asking how many, not "a (huge) number of", which says there are many', () => {
+    expect(intent('get the number of pages').op).toBe('count');
+    expect(intent('a huge number of failed entries in the emails').op).not.toBe('count');
+    expect(intent('a number of rows were lost').asked).toBe(false);
+  });
+});

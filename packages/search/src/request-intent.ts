@@ -158,7 +158,8 @@ const ONE = new Set('a an one single this that specific given particular individ
 // "takes an id", "look it up by id": one item, named by its id.
 const ONE_ID = /\b(an|one|its|by|given|specific|single)\s+(\w+\s+)?id\b/i;
 const LIST_OF = /\b(a|the|full|complete|whole)\s+list\s+of\b/i;
-const COUNT = /\bhow many\b|\bnumber of\b|\bcounts?\b|\bhow much\b/i;
+// "A (large) number of" says there are many, not how many: "a huge number of failed entries".
+const COUNT = /\bhow many\b|(?<!\ban?\s+(\w+\s+)?)\bnumber of\b|\bcounts?\b|\bhow much\b/i;
 const SEVERAL =
   /\b(several|multiple|many|both|together|bulk|batch|bunch|at once|in one (go|call|request|batch)|in a batch|these (two|three|four|five|\w+s)|a few)\b|\b([2-9]|\d\d+) [a-z][a-z -]*s\b/i;
 const UUID = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi;
