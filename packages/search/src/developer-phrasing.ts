@@ -16,9 +16,10 @@ const FEATURE_ADD =
 // "Feature request: add …"): the "add" right after it is the asking.
 const FEATURE_TITLE =
   /^(\W*(?:feat|feature|feature request|enhancement|request)\W*(?:\([^)]*\))?\s*[:\]-]\s*(?:\W\s*)?)add\b/i;
-// A verb that says only that something is done, and the noun of the operation done.
+// A verb that says only that something is done, and the noun of the operation done, its object:
+// not a noun past a preposition ("do ten records PER query").
 const LIGHT_VERB =
-  /\b(create|make|run|do|perform|execute)\s+(?:(?:a|an|the|new|my|our|this|that|\w+)\s+){0,3}(query|search|lookup|update|upsert|insert)\b/i;
+  /\b(create|make|run|do|perform|execute)\s+(?:(?!(?:per|in|on|of|for|from|to|with|by|at)\s)\w+\s+){0,3}(query|search|lookup|update|upsert|insert)\b/i;
 // A part of a data integration that reads from the API: a source, a stream of it, a loader, a
 // reader, an extractor, a tap ("Source Airtable: new stream Collaborators", "Create Airtable
 // loader", "tap-airtable"): what it needs is the listing of what it reads, whatever the verb

@@ -122,3 +122,10 @@ describe('requestIntent: counting', () => {
     expect(intent('a number of rows were lost').asked).toBe(false);
   });
 });
+
+describe('requestIntent: a verb that only says something is done', () => {
+  it('reads the operation from its object, not from a noun past a preposition', () => {
+    expect(intent('create a read query').op).toBe('search');
+    expect(intent('Batch Insert and Batch Delete now do ten records per query').op).toBe('create');
+  });
+});
