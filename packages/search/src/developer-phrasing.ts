@@ -34,9 +34,18 @@ const CODE_METHOD = /(?<![\w-])([a-z]+)(?:[A-Z][a-z0-9]*|_[a-z0-9]+)*\(\)/;
 const PROBLEM_ISSUE =
   /^(\W*)issues?(?=\s+(?:with|in|when|on|using|while)\b[^.!?:]{0,80}:)|\b(?:is|was|it's|are)\s+(?:an?|one)\s+issue\b/i;
 
-/** `text` without "issue" where it reports a problem rather than names a tracker's issue. */
+// A commit's or a pull request's type that leads its title ("fix: …", "fix(airtable): …",
+// "[bugfix] …"): it says the change repairs code, not that the request updates data.
+const COMMIT_FIX = /^(\W*)(?:bug|hot)?fix(?=(?:\([^)]*\))?!?:|\])/i;
+
+/**
+ * `text` without the words that report a problem rather than ask for something: "issue" where it
+ * names no tracker's issue, and a "fix" that labels a commit or a pull request.
+ */
 export function withoutProblemIssue(text: string): string {
-  return text.replace(PROBLEM_ISSUE, (_m, lead: string | undefined) => `${lead ?? ''} `);
+  return text
+    .replace(COMMIT_FIX, (_m, lead: string) => `${lead} `)
+    .replace(PROBLEM_ISSUE, (_m, lead: string | undefined) => `${lead ?? ''} `);
 }
 
 /**

@@ -129,3 +129,11 @@ describe('requestIntent: a verb that only says something is done', () => {
     expect(intent('Batch Insert and Batch Delete now do ten records per query').op).toBe('create');
   });
 });
+
+describe('requestIntent: a commit’s type', () => {
+  it('does not read the "fix" that labels a commit or a pull request as updating data', () => {
+    expect(intent('fix(source-airtable): added new mapping for lookup values').op).not.toBe('update');
+    expect(intent('[bugfix] website: merge orphaned profiles').op).not.toBe('update');
+    expect(intent('fix: update the list action fields').op).toBe('update');
+  });
+});
