@@ -8,7 +8,7 @@ import {
 } from './developer-phrasing.js';
 import { processTerm, tokenize } from './search-terms.js';
 import type { IdShape, Operation } from './tool-shape.js';
-import { gerundVerb } from './verb-forms.js';
+import { gerundVerb, nominalVerb } from './verb-forms.js';
 
 /**
  * What a request asks for, apart from the words it shares with descriptions: the operation
@@ -217,7 +217,7 @@ function clausedWords(text: string): { words: string[]; starts: Set<number> } {
   return { words, starts };
 }
 
-/** What the request asks to do, and the index of the verb that says it (-1: no verb did). */
+/** What the request asks to do (by its verb, else by an operation's noun), and the index of its verb (-1: none). */
 function operationOf(
   request: string,
   words: readonly string[],
@@ -245,7 +245,7 @@ function operationOf(
       return { op, verbAt: i };
     }
   }
-  return { op: undefined, verbAt: -1 };
+  return { op: VERBS[words.map(nominalVerb).find((v) => v !== undefined) ?? ''], verbAt: -1 };
 }
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { requestIntent } from './request-intent.js';
-import { gerundVerb } from './verb-forms.js';
+import { gerundVerb, nominalVerb } from './verb-forms.js';
 
 const known = new Set(['create', 'send', 'drop', 'update', 'get', 'list', 'delete']);
 const isVerb = (v: string) => known.has(v);
@@ -25,5 +25,14 @@ describe('requestIntent: a verb said in its -ing form', () => {
     expect(requestIntent('422 error when batch deleting 1 record', []).op).toBe('delete');
     expect(requestIntent('Doesn’t seem to be updating the table', []).op).toBe('update');
     expect(requestIntent('I am getting an error', []).op).toBe('read');
+  });
+});
+
+describe('requestIntent: an operation named by its noun', () => {
+  it('reads the noun of an operation where no verb says one', () => {
+    expect(nominalVerb('deletion')).toBe('delete');
+    expect(requestIntent('Add support for batch record deletion', []).op).toBe('delete');
+    expect(requestIntent('Airtable creation directly from the backend', []).op).toBe('create');
+    expect(requestIntent('list the record creation times', []).op).toBe('list');
   });
 });

@@ -23,3 +23,17 @@ export function gerundVerb(word: string, isVerb: (verb: string) => boolean): str
   const candidates = [stem, `${stem}e`, /([b-df-hj-np-tv-z])\1$/.test(stem) ? stem.slice(0, -1) : ''];
   return candidates.find((v) => v !== '' && !NOT_ASKED.has(v) && isVerb(v));
 }
+
+// An operation named by its noun ("batch record CREATION", "support for bulk DELETION"), as
+// feature requests and commit titles name what a library should do.
+const NOMINAL: Record<string, string> = {
+  creation: 'create',
+  insertion: 'insert',
+  deletion: 'delete',
+  removal: 'remove',
+  modification: 'modify',
+  retrieval: 'retrieve',
+};
+
+/** The verb whose noun `word` is ("deletion" → delete). */
+export const nominalVerb = (word: string): string | undefined => NOMINAL[word];
