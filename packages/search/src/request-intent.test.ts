@@ -19,6 +19,15 @@ describe('requestIntent: one item or several', () => {
   });
 });
 
+describe('requestIntent: several items by their number', () => {
+  it('reads a number before its plural noun, not before any later word in s nor a span of time', () => {
+    expect(intent('delete these 3 records').several).toBe(true);
+    expect(intent('list the 2 listed fields').several).toBe(true);
+    expect(intent('get a 404 Client error when my script calls get_all').several).toBe(false);
+    expect(intent('not sending the events since 4 hours').several).toBe(false);
+  });
+});
+
 describe('requestIntent: what is the object’s parent', () => {
   it('does not read "to" before a verb, nor "of" after a list or a number, as a parent', () => {
     expect([...intent('is there a way to get a list of all tables for a user?').parentStems]).toEqual([

@@ -161,7 +161,7 @@ const LIST_OF = /\b(a|the|full|complete|whole)\s+list\s+of\b/i;
 // "A (large) number of" says there are many, not how many: "a huge number of failed entries".
 const COUNT = /\bhow many\b|(?<!\ban?\s+(\w+\s+)?)\bnumber of\b|\bcounts?\b|\bhow much\b/i;
 const SEVERAL =
-  /\b(several|multiple|many|both|together|bulk|batch|bunch|at once|in one (go|call|request|batch)|in a batch|these (two|three|four|five|\w+s)|a few)\b|\b([2-9]|\d\d+) [a-z][a-z -]*s\b/i;
+  /\b(several|multiple|many|both|together|bulk|batch|bunch|at once|in one (go|call|request|batch)|in a batch|these (two|three|four|five|\w+s)|a few)\b|\b([2-9]|\d\d+) ([a-z-]+ )?(?!(hours|days|minutes|seconds|times|weeks|months|years)\b)[a-z-]*[a-z]s\b/i;
 const UUID = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi;
 const EMAIL = /[\w.+-]+@[\w-]+(\.[\w-]+)+/g;
 // Two or more ids in a row ("101, 102 and 103"; "recA… and recB…").
