@@ -17,6 +17,12 @@ describe('requestIntent: one item or several', () => {
     expect(intent('find events with an external id').one).toBe(false);
     expect(intent('list records').one).toBe(false);
   });
+
+  it('reads a word that is a verb as often as a noun as the verb’s object ("get a record")', () => {
+    expect(intent('get a record').one).toBe(true);
+    expect(intent('delete a record').one).toBe(true);
+    expect(intent('delete the records').one).toBe(false);
+  });
 });
 
 describe('requestIntent: several items by their number', () => {

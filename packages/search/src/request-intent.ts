@@ -272,6 +272,9 @@ function operationSaidOtherwise(
 /** Whether a word is said in the plural ("rows", "entries"; not "address" nor "status"). */
 const isPlural = (w: string) => /[^su]s$/.test(w) && stemmer(w) !== w;
 
+/** A word that can name the verb's object: a noun, or a verb as often a noun ("get a RECORD"). */
+const nounAfterVerb = (w: string) =>
+  processTerm(w).length > 0 && (VERBS[w] === undefined || NOUN_VERBS.has(w));
 /**
  * Whether the verb's object is plural ("show ROWS of …" asks for several). The object is the
  * verb's first word that names something ("fetch all ROWS", "remove a RECORD from …"), unless
@@ -281,11 +284,7 @@ function pluralObjectAfter(words: readonly string[], verbAt: number): boolean {
   const after = verbAt >= 0 ? words.slice(verbAt + 1) : [];
   // "remove THEM from the bases": a plural pronoun for the objects said before.
   if (/^(them|these|those)$/.test(after[0] ?? '')) return true;
-  const objectAt = after.findIndex(
-    (w) =>
-      PARENT_MARKERS.has(w) ||
-      (processTerm(w).length > 0 && !QUANTITY.test(w) && (VERBS[w] === undefined || NOUN_VERBS.has(w))),
-  );
+  const objectAt = after.findIndex((w) => PARENT_MARKERS.has(w) || (nounAfterVerb(w) && !QUANTITY.test(w)));
   const object = objectAt >= 0 && !PARENT_MARKERS.has(after[objectAt]!) ? after[objectAt] : undefined;
   return object !== undefined && isPlural(object);
 }
@@ -294,7 +293,7 @@ function pluralObjectAfter(words: readonly string[], verbAt: number): boolean {
 function singleObjectAfter(words: readonly string[], verbAt: number): boolean {
   if (verbAt < 0) return false;
   const after = words.slice(verbAt + 1, verbAt + 5);
-  const objectAt = after.findIndex((w) => PARENT_MARKERS.has(w) || (content(w) && !ONE.has(w)));
+  const objectAt = after.findIndex((w) => PARENT_MARKERS.has(w) || (nounAfterVerb(w) && !ONE.has(w)));
   const object = after[objectAt];
   return (
     object !== undefined &&
