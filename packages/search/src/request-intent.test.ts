@@ -23,6 +23,11 @@ describe('requestIntent: one item or several', () => {
     expect(intent('delete a record').one).toBe(true);
     expect(intent('delete the records').one).toBe(false);
   });
+
+  it('does not read an amount ("a lot of data", "a bunch of rows") as one item', () => {
+    expect(intent('when you get a lot of data from the table').one).toBe(false);
+    expect(intent('fetch a bunch of rows').one).toBe(false);
+  });
 });
 
 describe('requestIntent: several items by their number', () => {

@@ -298,6 +298,7 @@ function singleObjectAfter(words: readonly string[], verbAt: number): boolean {
   return (
     object !== undefined &&
     !PARENT_MARKERS.has(object) &&
+    !AMOUNT_NOUNS.has(object) &&
     !isPlural(object) &&
     after.slice(0, objectAt).some((w) => ONE.has(w))
   );
