@@ -35,6 +35,13 @@ describe('dataDirection', () => {
     ).toBeUndefined();
   });
 
+  it("reads a product's things sent on only in the clause that names them", () => {
+    expect(
+      dataDirection('How to pass a datetime in airtable: I am trying to pass datetime.now()', vendors),
+    ).toBeUndefined();
+    expect(dataDirection('Airtable - Post new Airtable records to Slack', vendors)).toBe('out');
+  });
+
   it('says nothing where no product is named there, or both ways are', () => {
     expect(dataDirection('move the rows to another table', vendors)).toBeUndefined();
     expect(dataDirection('add a row to the Leads table in Airtable', vendors)).toBeUndefined();

@@ -26,7 +26,11 @@ const NO_PLACE = new Set(['it', 'them', 'this', 'that', 'be', 'have', 'do', 'use
  * "from", not both; or, naming none there, sends the product's things to another place.
  */
 export function dataDirection(query: string, vendors: ReadonlySet<string>): DataDirection | undefined {
-  const words = query.toLowerCase().match(/[a-z0-9]+/g) ?? [];
+  // Each word's clause: a product's things are sent on in the clause that names them ("How to pass
+  // a datetime in Airtable: I am trying to pass …" sends nothing out of Airtable).
+  const clauses = query.toLowerCase().split(/[:;!?]|\.(?!\w)/);
+  const clauseOf = clauses.flatMap((c, n) => (c.match(/[a-z0-9]+/g) ?? []).map(() => n));
+  const words = clauses.flatMap((c) => c.match(/[a-z0-9]+/g) ?? []);
   const isVendor = (at: number) => {
     const w = words[at] ?? '';
     return vendors.has(w) || vendors.has(stemmer(w)) || vendors.has(w + (words[at + 1] ?? ''));
@@ -44,7 +48,8 @@ export function dataDirection(query: string, vendors: ReadonlySet<string>): Data
     else out = true;
   });
   if (into || out) return into === out ? undefined : into ? 'into' : 'out';
-  return thingsSentElsewhere(words, isVendor, after) ? 'out' : undefined;
+  const sameClause = (a: number, b: number) => clauseOf[a] === clauseOf[b];
+  return thingsSentElsewhere(words, isVendor, after, sameClause) ? 'out' : undefined;
 }
 
 /**
@@ -56,11 +61,14 @@ function thingsSentElsewhere(
   words: readonly string[],
   isVendor: (at: number) => boolean,
   after: (i: number) => number,
+  sameClause: (a: number, b: number) => boolean,
 ): boolean {
   const named = words.flatMap((_, i) => (isVendor(i) ? [i] : []));
+  const near = (v: number, i: number) =>
+    i - v >= THINGS_AFTER_NAME.min && i - v <= THINGS_AFTER_NAME.max && sameClause(v, i);
   return words.some((w, i) => {
     if (!INTO.has(w)) return false;
-    if (!named.some((v) => i - v >= THINGS_AFTER_NAME.min && i - v <= THINGS_AFTER_NAME.max)) return false;
+    if (!named.some((v) => near(v, i))) return false;
     const at = after(i);
     const place = words[at] ?? '';
     return (
