@@ -42,6 +42,11 @@ describe('dataDirection', () => {
     expect(dataDirection('Airtable - Post new Airtable records to Slack', vendors)).toBe('out');
   });
 
+  it('reads no direction in the "to" of what a product is asked to do ("for Airtable to accept")', () => {
+    expect(dataDirection('Add an option for the Airtable node to accept field IDs', vendors)).toBeUndefined();
+    expect(dataDirection('typecast will ask the Airtable API to try and infer', vendors)).toBeUndefined();
+  });
+
   it('says nothing where no product is named there, or both ways are', () => {
     expect(dataDirection('move the rows to another table', vendors)).toBeUndefined();
     expect(dataDirection('add a row to the Leads table in Airtable', vendors)).toBeUndefined();

@@ -18,6 +18,20 @@ const DETERMINERS = new Set(['a', 'an', 'the', 'my', 'our', 'your', 'their', 'it
 // "Airtable RECORDS to Slack", "Airtable records IN VIEWS to Google Sheets". Right after the name,
 // "to" begins what the product is asked to do ("allow Airtable to perform typecasting").
 const THINGS_AFTER_NAME = { min: 2, max: 4 };
+// Words before a product's name that make its "to" an infinitive's: "an option FOR the Airtable
+// node to accept field IDs", "ASK the Airtable API to try …" say what it should do, not where.
+const INFINITIVE_SUBJECT = new Set([
+  'for',
+  'ask',
+  'asks',
+  'allow',
+  'allows',
+  'let',
+  'lets',
+  'want',
+  'need',
+  'tell',
+]);
 // Words after "to" that are no place the data could go.
 const NO_PLACE = new Set(['it', 'them', 'this', 'that', 'be', 'have', 'do', 'use', 'make']);
 
@@ -63,7 +77,12 @@ function thingsSentElsewhere(
   after: (i: number) => number,
   sameClause: (a: number, b: number) => boolean,
 ): boolean {
-  const named = words.flatMap((_, i) => (isVendor(i) ? [i] : []));
+  const before = (v: number) => {
+    let at = v - 1;
+    while (DETERMINERS.has(words[at] ?? '')) at -= 1;
+    return words[at] ?? '';
+  };
+  const named = words.flatMap((_, i) => (isVendor(i) && !INFINITIVE_SUBJECT.has(before(i)) ? [i] : []));
   const near = (v: number, i: number) =>
     i - v >= THINGS_AFTER_NAME.min && i - v <= THINGS_AFTER_NAME.max && sameClause(v, i);
   return words.some((w, i) => {
