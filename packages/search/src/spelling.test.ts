@@ -34,6 +34,11 @@ describe('SpellingFixer', () => {
     expect(fixer.correct('enabel the heder')).toBe('enabel the heder enable header');
   });
 
+  it("still reads an operation's verb inflected as the verb, which the vocabulary knows bare", () => {
+    expect(fixer.correct('the test email should be deleted')).toBe('the test email should be deleted delete');
+    expect(fixer.correct('the headers are missing')).toBe('the headers are missing');
+  });
+
   it('leaves an inflected catalog word alone: corrected, it would count twice', () => {
     expect(fixer.correct('events defined in the account')).toBe('events defined in the account');
     expect(fixer.correct('defne an event')).toBe('defne an event define');

@@ -1,5 +1,10 @@
 import { commonEnglishWords } from './english-words.js';
+import { verbOperation } from './request-intent.js';
 import { processTerm } from './search-terms.js';
+
+/** Whether `w` is `stem` with an inflection's ending ("deleted", "pulls", "images"). */
+const inflects = (w: string, stem: string) =>
+  w.startsWith(stem) && /^(s|es|d|ed)$/.test(w.slice(stem.length));
 
 /** `w` with one letter left out, each way. */
 function deletions(w: string): string[] {
@@ -13,9 +18,11 @@ function deletions(w: string): string[] {
  * two swapped: "delte", "webhok", "recrods", "tabel"). Hand-written rather than a library: it is
  * the symmetric-delete scheme (as SymSpell) over the catalog's own words, which a general
  * dictionary would not know ("hyperdb", "scim"), in a map built once; correcting a word is then
- * a dozen look-ups, not a scan of candidates. A common English word is never corrected: one
+ * a dozen look-ups, not a scan of candidates. A common English word is not corrected: one
  * letter from a catalog word, it is still far likelier another word than a slip ("unable" and
- * "enable", "render" and "sender", "stack" and "track", "reader" and a big catalog's "header").
+ * "enable", "render" and "sender", "stack" and "track", "reader" and a big catalog's "header");
+ * but an operation's verb inflected ("deleted") still gains its bare verb, which the vocabulary
+ * maps where it does not map the inflected one.
  */
 export class SpellingFixer {
   private readonly words: ReadonlySet<string>;
@@ -46,15 +53,12 @@ export class SpellingFixer {
       const w = word.toLowerCase();
       const terms = processTerm(w);
       // "defined" is "define" inflected: corrected, the word would count twice.
-      if (
-        this.words.has(w) ||
-        this.english.has(w) ||
-        terms.length === 0 ||
-        terms.every((t) => this.terms.has(t))
-      )
-        continue;
+      if (this.words.has(w) || terms.length === 0 || terms.every((t) => this.terms.has(t))) continue;
       const fix = this.fix(w);
-      if (fix) fixes.push(fix);
+      // A common word is meant as written, unless the fix is its own stem ("deleted" → "delete",
+      // whose sense the vocabulary knows only in the bare verb).
+      if (fix && (!this.english.has(w) || (inflects(w, fix) && verbOperation(fix) !== undefined)))
+        fixes.push(fix);
     }
     return fixes.length > 0 ? `${query} ${fixes.join(' ')}` : query;
   }
