@@ -25,12 +25,12 @@ export function requestTitle(text: string): string | undefined {
   return title !== undefined && tokenize(title).some(isOperationVerb) ? title : undefined;
 }
 
-let verbStems: Set<string> | undefined;
+// The stems of the verbs users say for an operation: request-intent.ts has filled `VERBS` by the
+// time this module runs (it imports that one, not the other way round).
+const VERB_STEMS: ReadonlySet<string> = new Set(Object.keys(VERBS).map((v) => stemmer(v)));
+
 /** Whether a word is one of the verbs users say for an operation, however inflected ("upserts", "updated"). */
-function isOperationVerb(word: string): boolean {
-  verbStems ??= new Set(Object.keys(VERBS).map((v) => stemmer(v)));
-  return verbStems.has(stemmer(word.toLowerCase()));
-}
+const isOperationVerb = (word: string): boolean => VERB_STEMS.has(stemmer(word.toLowerCase()));
 
 /**
  * A clause of fewer than two words that name something, once tags in brackets and a scope in
