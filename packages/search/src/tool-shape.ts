@@ -24,7 +24,7 @@ export type Operation =
   | 'action';
 
 /**
- * What a tool does, as finely as the past requests tell it apart (see `AskedOperations`): its
+ * What a tool does, as finely as the past requests tell it apart (see `RequestClassifier`): its
  * operation, and whether it acts on several items at once (`update*`) or its path ends in one
  * item's id (`get1`; for a list, the one parent it lists: Airtable's records are listed at
  * `/{baseId}/{tableIdOrName}`). People asking to "update records" from a script and to "fix a

@@ -1,32 +1,45 @@
 /**
- * How likely a request is to want each kind of operation (`operationKind`: list, read one,
- * create, change several at once …), learnt from the past requests (see `PastRequests`). A tool
- * has a handful of past requests, too few to learn its words from; a kind of operation has
- * dozens to hundreds, across every object: "more than 100", "offset", "through a view" or "where
- * the name is" asked for a listing of records, contacts or events alike, "new record trigger" too.
+ * How likely a request is to want each of a set of labels, learnt from the past requests (see
+ * `PastRequests`): the search asks it of two kinds of label.
+ *
+ * - The kind of operation a request wants (`operationKind`: list, read one, create, change
+ *   several at once …). A kind has dozens to hundreds of past requests, across every object:
+ *   "more than 100", "offset", "through a view" or "where the name is" asked for a listing of
+ *   records, contacts or events alike, "new record trigger" too.
+ * - The tool itself. Most tools have a handful of past requests or none, but the most asked have
+ *   dozens, and what sets one apart from its siblings ("upsert", "linked records", "anonymous
+ *   visitor") is a word or two the nearest past requests, each counted whole, may not weigh.
  *
  * A multinomial logistic regression over the requests' terms and phrases (`termsOf`), each
  * request's vector of unit length, trained by stochastic gradient descent when the index is
  * built, in the past requests' order: the same past requests give the same model.
  */
-export class AskedOperations {
-  private readonly kinds: string[];
+export class RequestClassifier {
+  /** The labels, sorted. */
+  private readonly labels: string[];
   /** Per term, its row in `weights`. */
   private readonly features = new Map<string, number>();
-  /** One row of weights (one per kind) per term. */
+  /** One row of weights (one per label) per term. */
   private readonly weights: Float64Array;
   private readonly bias: Float64Array;
   /** The probabilities of a request of words no past request said (see `lift`). */
   private readonly prior: Map<string, number>;
 
-  /** @param examples per past request, its terms and the kinds of operation of its tools (any of them answers it). */
-  constructor(examples: readonly { terms: readonly string[]; kinds: readonly string[] }[]) {
-    this.kinds = [...new Set(examples.flatMap((e) => e.kinds))].sort();
-    const n = this.kinds.length;
+  /**
+   * @param examples per past request, its terms and its labels (those of its tools, any of which
+   *   answers it).
+   * @param training how long and how fast to learn (see `TRAINING`).
+   */
+  constructor(
+    examples: readonly { terms: readonly string[]; labels: readonly string[] }[],
+    private readonly training: Training = TRAINING,
+  ) {
+    this.labels = [...new Set(examples.flatMap((e) => e.labels))].sort();
+    const n = this.labels.length;
     this.bias = new Float64Array(n);
-    const kindIndex = new Map(this.kinds.map((k, i) => [k, i]));
+    const labelIndex = new Map(this.labels.map((k, i) => [k, i]));
     const rows = examples
-      .filter((e) => e.kinds.length > 0 && e.terms.length > 0)
+      .filter((e) => e.labels.length > 0 && e.terms.length > 0)
       .map((e) => ({
         features: Int32Array.from(e.terms, (t) => {
           let f = this.features.get(t);
@@ -36,7 +49,7 @@ export class AskedOperations {
           }
           return f;
         }),
-        kinds: e.kinds.map((k) => kindIndex.get(k)!),
+        labels: e.labels.map((k) => labelIndex.get(k)!),
       }));
     this.weights = new Float64Array(this.features.size * n);
     if (n >= 2) this.train(rows);
@@ -44,19 +57,19 @@ export class AskedOperations {
   }
 
   /** Stochastic gradient descent over `rows`, in their order (see `TRAINING`). */
-  private train(rows: readonly { features: Int32Array; kinds: readonly number[] }[]): void {
-    const n = this.kinds.length;
-    const { epochs, rate, l2 } = TRAINING;
+  private train(rows: readonly { features: Int32Array; labels: readonly number[] }[]): void {
+    const n = this.labels.length;
+    const { epochs, rate, l2 } = this.training;
     const p = new Float64Array(n);
     const w = this.weights;
     for (let epoch = 0; epoch < epochs; epoch++) {
       const step = rate / (1 + epoch * 0.2);
       for (const row of rows) {
-        // Gradient of the cross-entropy against the request's kinds, shared among them.
+        // Gradient of the cross-entropy against the request's labels, shared among them.
         const x = 1 / Math.sqrt(row.features.length);
         this.scores(row.features, p, x);
         softmax(p);
-        for (const k of row.kinds) p[k]! -= 1 / row.kinds.length;
+        for (const k of row.labels) p[k]! -= 1 / row.labels.length;
         for (let c = 0; c < n; c++) this.bias[c]! -= step * p[c]!;
         for (const f of row.features)
           for (let c = 0, at = f * n; c < n; c++, at++) w[at]! -= step * (p[c]! * x + l2 * w[at]!);
@@ -71,13 +84,13 @@ export class AskedOperations {
   }
 
   /**
-   * Per kind of operation, its probability for a request of `terms`. A term no past request said
+   * Per label, its probability for a request of `terms`. A term no past request said
    * weighs nothing but counts in the vector's length: a request of many words none of them used
    * leans less on the few it shares with them.
    */
   probabilities(terms: readonly string[]): Map<string, number> {
-    const n = this.kinds.length;
-    // One kind tells none apart.
+    const n = this.labels.length;
+    // One label tells none apart.
     if (n < 2) return new Map();
     const known = Int32Array.from(
       terms.map((t) => this.features.get(t)).filter((f): f is number => f !== undefined),
@@ -85,14 +98,14 @@ export class AskedOperations {
     const p = new Float64Array(n);
     this.scores(known, p, terms.length > 0 ? 1 / Math.sqrt(terms.length) : 0);
     softmax(p);
-    return new Map(this.kinds.map((k, i) => [k, p[i]!]));
+    return new Map(this.labels.map((k, i) => [k, p[i]!]));
   }
 
   /**
-   * Per kind of operation, how much more likely (or, below 0, less) a request of `terms` makes it
-   * than a request of words no past request said: what the words say, not how often each kind
-   * was asked. Added as it is, the base rate would favour the most asked kind for every request,
-   * and, where a host has only a few past requests, whichever kinds those few were.
+   * Per label, how much more likely (or, below 0, less) a request of `terms` makes it than a
+   * request of words no past request said: what the words say, not how often each label was
+   * asked. Added as it is, the base rate would favour the most asked label for every request,
+   * and, where a host has only a few past requests, whichever labels those few were.
    */
   lift(terms: readonly string[]): Map<string, number> {
     const p = this.probabilities(terms);
@@ -101,9 +114,16 @@ export class AskedOperations {
   }
 }
 
+/** Passes over the examples, the first step's size (shrinking with each pass), and the L2 penalty. */
+export interface Training {
+  epochs: number;
+  rate: number;
+  l2: number;
+}
+
 // Thirty passes, the step shrinking with each, and a light L2 penalty: the ranking's figures on the
 // real questions' tuning sets held from 20 passes up and for penalties from 0.001 to 0.01.
-const TRAINING = { epochs: 30, rate: 0.3, l2: 1e-3 };
+export const TRAINING: Training = { epochs: 30, rate: 0.3, l2: 1e-3 };
 
 function softmax(v: Float64Array): void {
   let max = -Infinity;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { AskedOperations } from './asked-operations.js';
 import { termsOf } from './past-requests.js';
+import { RequestClassifier } from './request-classifier.js';
 
 // Past requests about several objects: how people ask for a listing, a new item, one item gone.
 const examples = [
@@ -13,12 +13,12 @@ const examples = [
   ['add an event for each new order', 'create'],
   ['Remove this one record by its id', 'delete1'],
   ['delete a single contact by id', 'delete1'],
-].map(([request, kind]) => ({ terms: termsOf(request!), kinds: [kind!] }));
+].map(([request, kind]) => ({ terms: termsOf(request!), labels: [kind!] }));
 
 const best = (p: Map<string, number>) => [...p].sort((a, b) => b[1] - a[1])[0]?.[0];
 
-describe('AskedOperations', () => {
-  const model = new AskedOperations(examples);
+describe('RequestClassifier', () => {
+  const model = new RequestClassifier(examples);
 
   it('learns the words each kind of operation is asked with, whatever the object', () => {
     // Comments are no object any past request names: the paging words say a listing.
@@ -42,10 +42,10 @@ describe('AskedOperations', () => {
   });
 
   it('shares a request among the kinds of its tools, any of which answers it', () => {
-    const shared = new AskedOperations([
+    const shared = new RequestClassifier([
       ...examples,
-      { terms: termsOf('sync the rows both ways'), kinds: ['list', 'create'] },
-      { terms: termsOf('keep the rows in sync'), kinds: ['list', 'create'] },
+      { terms: termsOf('sync the rows both ways'), labels: ['list', 'create'] },
+      { terms: termsOf('keep the rows in sync'), labels: ['list', 'create'] },
     ]);
     const p = shared.probabilities(termsOf('sync rows'));
     expect(Math.abs(p.get('list')! - p.get('create')!)).toBeLessThan(0.15);
@@ -61,14 +61,14 @@ describe('AskedOperations', () => {
   });
 
   it('learns the same model from the same past requests', () => {
-    const again = new AskedOperations(examples);
+    const again = new RequestClassifier(examples);
     const terms = termsOf('the comments stop after the first page');
     expect([...again.probabilities(terms)]).toEqual([...model.probabilities(terms)]);
   });
 
   it('says nothing without past requests, nor where they were all of one kind', () => {
-    expect(new AskedOperations([]).probabilities(termsOf('rows')).size).toBe(0);
-    const one = new AskedOperations(examples.filter((e) => e.kinds[0] === 'list'));
+    expect(new RequestClassifier([]).probabilities(termsOf('rows')).size).toBe(0);
+    const one = new RequestClassifier(examples.filter((e) => e.labels[0] === 'list'));
     expect(one.probabilities(termsOf('rows')).size).toBe(0);
   });
 });
