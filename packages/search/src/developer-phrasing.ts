@@ -8,10 +8,11 @@ import { tokenize } from './search-terms.js';
 
 // "add" before a part of a library in the same clause asks a library's makers for a feature ("add
 // a Get Form METHOD", "add a WAY to query fields", "add `campaigns` STREAM"): what the feature
-// does is said by the words after it, not by adding. Words no tool of the catalog acts on (not
-// "action" nor "option", which automation and select fields have).
+// does is said by the words after it, not by adding. So before a part of the asker's own software
+// ("add an Airtable PLUGIN", "add api ROUTE to sync …", "add Airtable SUPPORT for …"). Words no
+// tool of the catalog acts on (not "action" nor "option", which automation and select fields have).
 const FEATURE_ADD =
-  /\badd\b(?=[^.,:;!?()]{0,60}\b(methods?|functions?|streams?|endpoints?|params?|parameters?|way|ability|capability|functionality|features?|helpers?|commands?|operations?|wrappers?)\b)/gi;
+  /\badd\b(?=[^.,:;!?()]{0,60}\b(methods?|functions?|streams?|endpoints?|params?|parameters?|way|ability|capability|functionality|features?|helpers?|commands?|operations?|wrappers?|plugins?|pieces?|routes?|support|integrations?|connectors?|nodes?|modules?)\b)/gi;
 // A title that says it asks for a feature ("feat(airtable): add …", "[Feature]: Add …",
 // "Feature request: add …"): the "add" right after it is the asking.
 const FEATURE_TITLE =

@@ -83,6 +83,9 @@ describe('requestIntent: the operation, as people and developers say it', () => 
     ['add a record to the table', 'create'],
     ['add a field to the table, the way Excel does', 'create'],
     ['Feature request: add records in bulk', 'create'],
+    // A part of the asker's own software (a plugin, a route, support for …): what it does.
+    ['Add Airtable support for updating the event info', 'update'],
+    ['Add an Airtable plugin that reads a table into the CMS', 'read'],
     // A method called in code.
     ['How to define objectPropertyPropname in hubspotClient.events.eventsApi.getPage()?', 'get'],
     ['fields are missing when calling get_all()', 'get'],
@@ -108,6 +111,7 @@ describe('requestIntent: the operation, as people and developers say it', () => 
 
   it('reads a feature asked with no verb for what it does as a bare look-up', () => {
     expect(intent('source-hubspot: add `campaigns` stream').implicit).toBe(true);
+    expect(intent('Add Airtable plugin').implicit).toBe(true);
   });
 });
 
