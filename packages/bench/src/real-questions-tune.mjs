@@ -1,5 +1,5 @@
-// pnpm -F @toolhost/bench tune:real [--part a|b|open|more|third|fourth|fifth|sixth|seventh]
-//                                    [--set more|third|fourth|fifth|sixth|seventh]
+// pnpm -F @toolhost/bench tune:real [--part a|b|open|more|third|fourth|fifth|sixth|seventh|eighth]
+//                                    [--set more|third|fourth|fifth|sixth|seventh|eighth]
 //                                    [--fresh fourth] [--quiet] [--held-out]
 //
 // Tuning loop for the ranking on the questions people asked (@toolhost/search's
@@ -7,7 +7,7 @@
 // two parts (a, b) by the second byte of the SHA-256 of each question's id, so a change tuned on
 // one part can be checked on the other before it is kept; and the tuning sets of such questions
 // gathered later (`TUNING_SETS` of real-questions.mjs: parts `more`, `third`, `fourth`, `fifth`,
-// `sixth`, `seventh`).
+// `sixth`, `seventh`, `eighth`).
 // Prints each part's figures over the host's catalog and the mixed one, and the misses of
 // `--part` (default a; `--set S` is `--part S` for a tuning set). `--held-out` adds the held-out
 // half's totals, never anything per question of it: for the final check only.

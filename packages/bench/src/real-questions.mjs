@@ -2,11 +2,13 @@
 // half: the open half with its figures per tool set, the held-out half as totals only, since
 // nothing more of it may be looked at (see that file's test). Later sets of such questions
 // (`TUNING_SETS`: eval/real-questions-more.json, -third.json, -fourth.json, -fifth.json,
-// -sixth.json, -seventh.json, all `"half": "tuning"`) are for tuning beside the open half; the third
-// leans toward the HubSpot and Customer.io tool sets the first two hold few questions for, the fourth
-// toward tools no earlier set asked about, the fifth toward the threads of integrations and
-// connectors the earlier ones missed, the sixth toward the requests of the apps and sites built on
-// these APIs, the seventh toward the threads of the smaller client libraries and of the apps' syncs.
+// -sixth.json, -seventh.json, -eighth.json, all `"half": "tuning"`) are for tuning beside the open
+// half; the third leans toward the HubSpot and Customer.io tool sets the first two hold few
+// questions for, the fourth toward tools no earlier set asked about, the fifth toward the threads
+// of integrations and connectors the earlier ones missed, the sixth toward the requests of the apps
+// and sites built on these APIs, the seventh toward the threads of the smaller client libraries and
+// of the apps' syncs, the eighth toward the sites and small apps that keep their forms' answers and
+// their content in Airtable, and the static-site generators' Airtable sources.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -30,6 +32,7 @@ export const TUNING_SETS = /** @type {const} */ ([
   { name: 'fifth', file: 'real-questions-fifth.json' },
   { name: 'sixth', file: 'real-questions-sixth.json' },
   { name: 'seventh', file: 'real-questions-seventh.json' },
+  { name: 'eighth', file: 'real-questions-eighth.json' },
 ]);
 /** @typedef {typeof TUNING_SETS[number]['name']} TuningSetName */
 

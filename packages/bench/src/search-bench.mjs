@@ -34,7 +34,7 @@ const foreign = JSON.parse(readFileSync(join(SEARCH_EVAL_DIR, 'foreign', 'foreig
 /** @typedef {import('./real-questions.mjs').Half} Half */
 // All the sets in one list: each question is scored only within its group, its half (`open`,
 // `held-out`) for the first set, its set's name (`more`, `third`, `fourth`, `fifth`, `sixth`,
-// `seventh`) for the tuning sets, so no set mixes into another's figures.
+// `seventh`, `eighth`) for the tuning sets, so no set mixes into another's figures.
 const first = loadRealQuestions();
 const bySet = loadTuningSets();
 const tuningSets = TUNING_SETS.map(({ name, file }) => /** @type {const} */ ([name, file, bySet[name]]));
@@ -83,7 +83,7 @@ const kept = rankAll('mixed', { toolSets: ownSets });
 const aloneScore = scoreRealQuestions(questions, alone.ranked);
 const mixedScore = scoreRealQuestions(questions, mixed.ranked);
 const keptScore = scoreRealQuestions(questions, kept.ranked);
-/** A tuning set's totals, like the halves' rows (its figures per tool set: `tune:real --set more|third|fourth|fifth|sixth|seventh`). */
+/** A tuning set's totals, like the halves' rows (its figures per tool set: `tune:real --set more|third|fourth|fifth|sixth|seventh|eighth`). */
 const tuning = (/** @type {string[][]} */ ranked, /** @type {Group} */ set) => {
   const { toolSets: _perSet, ...totals } = scoreWhere(questions, ranked, (_, i) => groups[i] === set);
   return totals;
