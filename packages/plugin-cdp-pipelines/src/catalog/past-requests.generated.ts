@@ -1480,5 +1480,28 @@ export const pastRequests: readonly PastRequestDeclaration[] = [
       "SendScreenViewEvent"
     ],
     "source": "https://github.com/customerio/customerio-android/pull/247"
+  },
+  {
+    "request": "Email transactions: identify users and send their events, which then trigger marketing emails in customer.io",
+    "tools": [
+      "IdentifyPersonAndAssignTraits",
+      "TrackUserEvent"
+    ],
+    "source": "https://github.com/Hacktoberfest/hacktoberfest-2020/pull/24"
+  },
+  {
+    "request": "feat: destination customer io first iteration: a new destination object for upserting persons, assembling batch entries depending on the destination object",
+    "tools": [
+      "IdentifyPersonAndAssignTraits",
+      "SendBatchRequests"
+    ],
+    "source": "https://github.com/airbytehq/airbyte/pull/62083"
+  },
+  {
+    "request": "fix(cdp): Customerio destination use person properties for identify: identify calls currently add the event properties, where they should include the person properties",
+    "tools": [
+      "IdentifyPersonAndAssignTraits"
+    ],
+    "source": "https://github.com/PostHog/posthog/pull/24367"
   }
 ];

@@ -507,5 +507,20 @@ export const pastRequests: readonly PastRequestDeclaration[] = [
       "GetMarketingCampaigns"
     ],
     "source": "https://github.com/ot4i/app-connect-templates/pull/372"
+  },
+  {
+    "request": "API exception error while retrieving Hubspot forms: calling marketing.forms.forms_api.get_page() returns a 500 Internal Server Error",
+    "tools": [
+      "ListCrmForms"
+    ],
+    "source": "https://github.com/HubSpot/hubspot-api-python/issues/111"
+  },
+  {
+    "request": "Send alert emails directly from the code and marketing emails through HubSpot.",
+    "tools": [
+      "SendMarketingEmail",
+      "PublishCrmEmail"
+    ],
+    "source": "https://github.com/sparrowapp-dev/sparrow-app/issues/1717"
   }
 ];

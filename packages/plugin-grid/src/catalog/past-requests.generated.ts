@@ -4612,5 +4612,402 @@ export const pastRequests: readonly PastRequestDeclaration[] = [
       "GetGridBaseSchema"
     ],
     "source": "https://github.com/jbolda/gatsby-source-airtable/issues/271"
+  },
+  {
+    "request": "Airtable improvement: Airtable pagination has a time limit (the offset expires), so we need to fetch all the records of a table up front",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/onyx-dot-app/onyx/pull/3583"
+  },
+  {
+    "request": "fix: Handle Airtable pagination",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/francep2p/p2p.paris/pull/128"
+  },
+  {
+    "request": "faster build when sourcing a lot of data: we load around 30,000 records from Airtable and every run takes 11 minutes; is it possible to only source the records that were updated?",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/jbolda/gatsby-source-airtable/issues/329"
+  },
+  {
+    "request": "Source request: Airtable plugin: Airtable is great for managing sites, but Gridsome lacks a source that pulls the records of Airtable tables",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/gridsome/gridsome/issues/29"
+  },
+  {
+    "request": "feat(source-airtable): Add airtable source plugin that loads the records of an Airtable table as nodes, with a route per record",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/gridsome/gridsome/pull/458"
+  },
+  {
+    "request": "fetch Airtable data on CI",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/wileam/covid-19-nsw/pull/7"
+  },
+  {
+    "request": "Default list?: a column that links to multiple records comes back null instead of an empty list when it is empty; Airtable does not include a field in the record if it is empty",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/jbolda/gatsby-source-airtable/issues/126"
+  },
+  {
+    "request": "getting base name in graphql: I pull data from different bases that share the same table name; is there a way to retrieve the name of the base a table's records come from?",
+    "tools": [
+      "ListGridBases"
+    ],
+    "source": "https://github.com/jbolda/gatsby-source-airtable/issues/331"
+  },
+  {
+    "request": "configuration - How can we have data from multiple tables: we'd have to query the Airtable base for its available table names and their fields; I don't think there is even an endpoint to get a list of table names",
+    "tools": [
+      "GetGridBaseSchema"
+    ],
+    "source": "https://github.com/kevzettler/gatsby-source-airtable/issues/3"
+  },
+  {
+    "request": "Airtable: add gallery support: import attachment columns from Airtable as galleries; Airtable file URLs expire 2 hours after fetching them from the API",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/framer/plugins/pull/297"
+  },
+  {
+    "request": "Google Forms - Create Airtable records from new Google Form responses",
+    "tools": [
+      "CreateGridRecords"
+    ],
+    "source": "https://github.com/jupyter-naas/awesome-notebooks/issues/858"
+  },
+  {
+    "request": "Deploy Airtable-to-Postgres sync service",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/bluedotimpact/bluedot/issues/844"
+  },
+  {
+    "request": "Data Platform Migration to Google Sheets: execute migration from Airtable to Google Sheets",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/wildcard-dev/worth-rises-corporate-database/issues/17"
+  },
+  {
+    "request": "Airtable - Add subscribers to Mailchimp via new Airtable records",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/jupyter-naas/awesome-notebooks/issues/847"
+  },
+  {
+    "request": "Sync Partnered Signup to Airtable on submission",
+    "tools": [
+      "CreateGridRecords"
+    ],
+    "source": "https://github.com/hackclub/hcb/pull/2330"
+  },
+  {
+    "request": "feat: ability to trigger a backfill via airtable worker: a script that increments the Trigger Backfill field of the Request records, so the airtable workers react to the change",
+    "tools": [
+      "UpdateGridRecords"
+    ],
+    "source": "https://github.com/crownheightsaid/mutual-aid-app/pull/35"
+  },
+  {
+    "request": "update latest events from airtable",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/kinecosystem/kinit-android/pull/3"
+  },
+  {
+    "request": "Embed the Conferences airtable: use the airtable as a data source for a formatted table on our site, limited to the 5 most recent entries and certain columns, fetched through the Airtable API",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/foss-responders/fossresponders.com/issues/52"
+  },
+  {
+    "request": "Event overview: implemented the airtable API to give an example event in the event overview section",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/grassrootsgrocery/admin-portal/pull/21"
+  },
+  {
+    "request": "refactor: airtable tables into own file with fields schema as JSON, partially generated by running a script on the airtable API webpage, e.g. to grab long select-field options as JSON",
+    "tools": [
+      "GetGridBaseSchema"
+    ],
+    "source": "https://github.com/crownheightsaid/mutual-aid-app/pull/45"
+  },
+  {
+    "request": "[TRIGGER] Airtable: a trigger on new and updated records; do Slack and Zapier get around this by retrieving records on a fixed schedule and comparing the previous set to the new one, since Airtable doesn't have webhooks?",
+    "tools": [
+      "CreateGridWebhook",
+      "ListWebhookPayloads"
+    ],
+    "source": "https://github.com/PipedreamHQ/roadmap/issues/366"
+  },
+  {
+    "request": "[FEATURE] Airtable - New or Modified Record source: Add Columns prop to track changes on specific columns only, ignoring updates on a given field such as a link to another table",
+    "tools": [
+      "CreateGridWebhook",
+      "ListWebhookPayloads"
+    ],
+    "source": "https://github.com/PipedreamHQ/pipedream/issues/9688"
+  },
+  {
+    "request": "feat(Airtable node): Support field ids for robust workflows: the node requires field names when creating or updating records, so workflows break when field names change; accept field ids, and optionally return fields by field id",
+    "tools": [
+      "CreateGridRecords",
+      "UpdateGridRecords"
+    ],
+    "source": "https://github.com/n8n-io/n8n/pull/14394"
+  },
+  {
+    "request": "feat(Airtable Node): Add Option to Use Field ID's: accept field IDs instead of field names for creating and updating records, so workflows survive Airtable schema changes",
+    "tools": [
+      "CreateGridRecords",
+      "UpdateGridRecords"
+    ],
+    "source": "https://github.com/n8n-io/n8n/pull/11666"
+  },
+  {
+    "request": "Get Airtable fields by ID instead of by Name: with the current method the integration depends on the fields not changing their name in Airtable's GUI; how to get the fields' IDs",
+    "tools": [
+      "ListGridRecords",
+      "GetGridBaseSchema"
+    ],
+    "source": "https://github.com/Qiskit/qiskit.org/issues/2906"
+  },
+  {
+    "request": "Airtable update: add table field: the table field was missing from update mode in the Airtable connector",
+    "tools": [
+      "UpdateGridRecord"
+    ],
+    "source": "https://github.com/Budibase/budibase/pull/7179"
+  },
+  {
+    "request": "Sync compatibilities with Airtable",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/GladysAssistant/v4-website/pull/174"
+  },
+  {
+    "request": "Improve usability for Airtable actions: users have to manually construct an array of objects and specify column names; pull in additional metadata from Airtable, including the column names, as distinct prop fields",
+    "tools": [
+      "GetGridBaseSchema"
+    ],
+    "source": "https://github.com/PipedreamHQ/pipedream/issues/2536"
+  },
+  {
+    "request": "[APP] Airtable OAuth: to access the new Metadata API the new OAuth method is needed; get our Airtable metadata and keep it in a datastore as a reference point for future Airtable workflows",
+    "tools": [
+      "GetGridBaseSchema",
+      "ListGridBases"
+    ],
+    "source": "https://github.com/PipedreamHQ/pipedream/issues/4903"
+  },
+  {
+    "request": "Feedback component: set up Airtable database to gather feedback from the feedback component; it needs to capture the date of the response, the URL of the page, any text entered in the form and the response (Yes, No, Report a problem)",
+    "tools": [
+      "CreateGridTable",
+      "CreateGridRecords"
+    ],
+    "source": "https://github.com/wellcomecollection/wellcomecollection.org/issues/8926"
+  },
+  {
+    "request": "Create a space in Airtable to store data from \"Feedback\" page: data from the feedback page should be written into Airtable when the user sends their response, with fields for each question on the page",
+    "tools": [
+      "CreateGridRecords",
+      "CreateGridTable"
+    ],
+    "source": "https://github.com/veteransaffairscanada/vac-benefits-directory/issues/1797"
+  },
+  {
+    "request": "Thumbs up / Thumbs down feedback feature in every page: we could use AirTable to store the data, submitting the rating to AirTable in the first instance through a CloudFlare worker so the API key is not exposed",
+    "tools": [
+      "CreateGridRecords"
+    ],
+    "source": "https://github.com/json-schema-org/community/issues/430"
+  },
+  {
+    "request": "Feedback: AirTable record does not reflect which kind of feedback user selected: the row submitted to AirTable should show whether the user selected \"Change name or other information\", \"This service no longer exists\" or \"Other suggestions\"",
+    "tools": [
+      "CreateGridRecords"
+    ],
+    "source": "https://github.com/pg-irc/pathways-frontend/issues/2002"
+  },
+  {
+    "request": "Airtable powered team page: connect to Airtable, add a custom endpoint for team members with their profile pictures, get the data in Airtable",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/PauseAI/pauseai-website/pull/135"
+  },
+  {
+    "request": "Move acknowledged team members into Airtable + create API route for team member fetching",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/hackclub/site/pull/1391"
+  },
+  {
+    "request": "[Feature]: Store the Newsletter Emails: while the newsletter is under development we need to collect and store user email addresses; I'll use Airtable as a database to save user emails and the Airtable API to add and retrieve these emails",
+    "tools": [
+      "CreateGridRecords",
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/GNOME-Nepal/website/issues/59"
+  },
+  {
+    "request": "feat(newsletter): add the mechanism to store the emails on airtable",
+    "tools": [
+      "CreateGridRecords"
+    ],
+    "source": "https://github.com/GNOME-Nepal/website/pull/60"
+  },
+  {
+    "request": "Add parents page email signup wired to Airtable: a POST route validates the email and writes a record (email and client IP) to the \"signup\" Airtable table",
+    "tools": [
+      "CreateGridRecords"
+    ],
+    "source": "https://github.com/hackclub/site/pull/2109"
+  },
+  {
+    "request": "Newsletter: adresse e-mail à stocker dans le Airtable ? Une nouvelle table ?",
+    "tools": [
+      "CreateGridRecords",
+      "CreateGridTable"
+    ],
+    "source": "https://github.com/DISIC/Ara/issues/445"
+  },
+  {
+    "request": "Publish from airtable",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/wagtail/wagtail.org/pull/72"
+  },
+  {
+    "request": "Get attending status from Airtable: check Airtable for a participant's attending status instead of checking the DB for an \"attending\" tag",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/hackclub/shipwrecked/pull/523"
+  },
+  {
+    "request": "Feature: Airtable RSVP: RSVP data (name, GitHub username) is recorded in Airtable by a Netlify function that inserts the data, and the attendee data is queried for display, for now just the total number",
+    "tools": [
+      "CreateGridRecords",
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/react-knowledgeable/rk-community-site/pull/79"
+  },
+  {
+    "request": "(WIP) Switch to Airtable data source: the hackathons site reads its events from Airtable; most of the event archive isn't in Airtable yet and events have no latitude/longitude or updated_at",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/hackclub/hackathons/pull/2"
+  },
+  {
+    "request": "Returning most recent records: get_all() returns the first max_records records; is there a way to return the most recently added entries, or just the last n entries of the table?",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/gtalarico/pyairtable/issues/116"
+  },
+  {
+    "request": "Sort by Created_Time/Updated_Time: can we sort table records by Created Time and Updated Time?",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/sirupsen/airrecord/issues/74"
+  },
+  {
+    "request": "Implement get Sort",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/gtalarico/pyairtable/issues/4"
+  },
+  {
+    "request": "[WIP] Add fields param to limit fields returned by Airtable: the API expects an array of fields, e.g. fields[]=Name&fields[]=Region, along with maxRecords and view",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/jbolda/gatsby-source-airtable/pull/326"
+  },
+  {
+    "request": "change fields url param to fields[]: filtering the fields returned requires the fields[]= url param",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/mehanizm/airtable/pull/7"
+  },
+  {
+    "request": "feat: add fields parameter to list_records tool, so agents can specify which fields to retrieve and avoid fetching all fields on tables with many linked and lookup fields",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/domdomegg/airtable-mcp-server/pull/110"
+  },
+  {
+    "request": "Support for fields array argument in .read(): Airtable's list endpoint takes an array of fields to include",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/victorhahn/airtable-plus/issues/8"
+  },
+  {
+    "request": "Airtable View works in URL but not entirely in script: my worker shows my whole table \"main\"; I would like to get another view of the same table called \"myview\", which works with ?view=myview in the browser but not when hard coded in the script",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/portable-cto/airtable-proxy-worker/issues/4"
+  },
+  {
+    "request": "Add pagination support: pass the offset through to the caller to allow pagination by an external client such as a browser",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/Airtable/airtable.js/pull/369"
+  },
+  {
+    "request": "Connector: Airtable source: read records from an Airtable base/table via the Airtable REST API, with offset-token pagination, bearer/PAT auth and an optional view, to extract them into a warehouse",
+    "tools": [
+      "ListGridRecords"
+    ],
+    "source": "https://github.com/faucet-hq/faucet-stream/issues/414"
+  },
+  {
+    "request": "Catch the messages: a script that takes all the messages from the telegram group, applies filters (hashtag, has link, whitelisted author) and saves the results in an airtable table, a table for each hashtag",
+    "tools": [
+      "CreateGridRecords",
+      "CreateGridTable"
+    ],
+    "source": "https://github.com/GitbarPodcast/Botletter/issues/1"
+  },
+  {
+    "request": "Create Airtable persister adapter: persist the message data on airtable",
+    "tools": [
+      "CreateGridRecords"
+    ],
+    "source": "https://github.com/GitbarPodcast/Botletter/issues/9"
   }
 ];
