@@ -1,5 +1,5 @@
-import { stemmer } from 'stemmer';
 import { type RequestIntent, verbOperation } from './request-intent.js';
+import { stem } from './word-cache.js';
 
 /**
  * Which way a request moves data with a product it names, as people describe an integration:
@@ -47,7 +47,7 @@ export function dataDirection(query: string, vendors: ReadonlySet<string>): Data
   const words = clauses.flatMap((c) => c.match(/[a-z0-9]+/g) ?? []);
   const isVendor = (at: number) => {
     const w = words[at] ?? '';
-    return vendors.has(w) || vendors.has(stemmer(w)) || vendors.has(w + (words[at + 1] ?? ''));
+    return vendors.has(w) || vendors.has(stem(w)) || vendors.has(w + (words[at + 1] ?? ''));
   };
   const after = (i: number) => {
     let at = i + 1;

@@ -1,4 +1,3 @@
-import { stemmer } from 'stemmer';
 import {
   asksForReadingPart,
   calledMethodVerb,
@@ -9,6 +8,7 @@ import {
 import { processTerm, tokenize } from './search-terms.js';
 import type { IdShape, Operation } from './tool-shape.js';
 import { gerundVerb, nominalVerb } from './verb-forms.js';
+import { stem } from './word-cache.js';
 
 /**
  * What a request asks for, apart from the words it shares with descriptions: the operation
@@ -270,7 +270,7 @@ function operationSaidOtherwise(
 }
 
 /** Whether a word is said in the plural ("rows", "entries"; not "address" nor "status"). */
-const isPlural = (w: string) => /[^su]s$/.test(w) && stemmer(w) !== w;
+const isPlural = (w: string) => /[^su]s$/.test(w) && stem(w) !== w;
 
 /** A word that can name the verb's object: a noun, or a verb as often a noun ("get a RECORD"). */
 const nounAfterVerb = (w: string) =>
@@ -333,7 +333,7 @@ const POSTNOMINAL =
   /\b([a-z]+[^su\W]s)\s+([a-z]{3,}ed)\s+(?=(in|by|on|at|from|for|with|under|within|inside)\b)/gi;
 const withoutModifiers = (text: string) => text.replace(POSTNOMINAL, '$1 ');
 
-const termsOf = (w: string) => [w, stemmer(w), ...processTerm(w)];
+const termsOf = (w: string) => [w, stem(w), ...processTerm(w)];
 
 /**
  * The terms only the parent part says. It starts at the first marker after a word naming the
@@ -386,9 +386,7 @@ export function requestIntent(request: string, prefixes: readonly string[]): Req
   else if (op === 'get' && pluralObject) op = 'read';
   const verb = verbAt >= 0 ? words[verbAt]! : undefined;
   const verbTerms = new Set(
-    verb && !words.some((w, i) => i !== verbAt && w === verb)
-      ? [verb, stemmer(verb), ...processTerm(verb)]
-      : [],
+    verb && !words.some((w, i) => i !== verbAt && w === verb) ? [verb, stem(verb), ...processTerm(verb)] : [],
   );
   const sense = verb ? VERB_SENSE[verb] : undefined;
   const said = sense ? text.replace(new RegExp(`\\b${verb}\\b`, 'i'), sense) : text;

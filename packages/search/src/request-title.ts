@@ -1,6 +1,6 @@
-import { stemmer } from 'stemmer';
 import { VERBS } from './request-intent.js';
 import { processTerm, tokenize } from './search-terms.js';
+import { stem } from './word-cache.js';
 
 /**
  * The title of a request written as an issue or a forum thread is: its title, a colon, the start
@@ -27,10 +27,10 @@ export function requestTitle(text: string): string | undefined {
 
 // The stems of the verbs users say for an operation: request-intent.ts has filled `VERBS` by the
 // time this module runs (it imports that one, not the other way round).
-const VERB_STEMS: ReadonlySet<string> = new Set(Object.keys(VERBS).map((v) => stemmer(v)));
+const VERB_STEMS: ReadonlySet<string> = new Set(Object.keys(VERBS).map((v) => stem(v)));
 
 /** Whether a word is one of the verbs users say for an operation, however inflected ("upserts", "updated"). */
-const isOperationVerb = (word: string): boolean => VERB_STEMS.has(stemmer(word.toLowerCase()));
+const isOperationVerb = (word: string): boolean => VERB_STEMS.has(stem(word.toLowerCase()));
 
 /**
  * A clause of fewer than two words that name something, once tags in brackets and a scope in

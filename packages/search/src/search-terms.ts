@@ -1,4 +1,4 @@
-import { stemmer } from 'stemmer';
+import { memoized, stem } from './word-cache.js';
 
 /**
  * How words become search terms, the same for the catalog and for a query: split (camelCase
@@ -245,7 +245,7 @@ const SYNONYMS: Record<string, string[]> = { ...PRODUCT_SYNONYMS, ...OBJECT_SYNO
  * "databases" are no Airtable bases, SendGrid's "segments" no Customer.io).
  */
 export const VOCABULARY_PRODUCTS: ReadonlySet<string> = new Set(
-  Object.values(PRODUCT_SYNONYMS).map(([product]) => stemmer(product!)),
+  Object.values(PRODUCT_SYNONYMS).map(([product]) => stem(product!)),
 );
 
 // Past participles that describe a state ("emails created after May", "who deleted a base"),
@@ -257,20 +257,27 @@ const PARTICIPLES = new Set(['created', 'deleted', 'updated', 'removed', 'added'
 // that `coffee` or `degree` are left alone.
 const AGENT_NOUN = /^([a-z]{4,})ees?$/;
 
-/** The search terms of one word (none for a common word). */
-export function processTerm(word: string): string[] {
+/**
+ * The search terms of one word (none for a common word). Remembered per word (see
+ * `word-cache.ts`): the array is shared, and frozen so that no caller changes it for the next.
+ */
+export const processTerm: (word: string) => readonly string[] = memoized((word) =>
+  Object.freeze(termsOfWord(word)),
+);
+
+function termsOfWord(word: string): string[] {
   const lower = word.toLowerCase();
   if (STOP_WORDS.has(lower) || lower.length < 2) return [];
   if (PARTICIPLES.has(lower)) return [lower];
-  const terms = (SYNONYMS[lower] ?? [lower]).map((w) => stemmer(w));
+  const terms = (SYNONYMS[lower] ?? [lower]).map((w) => stem(w));
   const agent = AGENT_NOUN.exec(lower)?.[1];
-  return agent && lower.length >= 7 ? [...terms, stemmer(agent)] : terms;
+  return agent && lower.length >= 7 ? [...terms, stem(agent)] : terms;
 }
 
 /** The search terms of a word of another product's description: the verbs' synonyms only. */
-export function literalTerm(word: string): string[] {
+export function literalTerm(word: string): readonly string[] {
   const lower = word.toLowerCase();
-  if (PRODUCT_SYNONYMS[lower] || OBJECT_SYNONYMS[lower]) return STOP_WORDS.has(lower) ? [] : [stemmer(lower)];
+  if (PRODUCT_SYNONYMS[lower] || OBJECT_SYNONYMS[lower]) return STOP_WORDS.has(lower) ? [] : [stem(lower)];
   return processTerm(word);
 }
 

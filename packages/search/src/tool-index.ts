@@ -369,7 +369,7 @@ function textIndex(tools: readonly SearchableTool[], vendors: readonly string[])
       ...compounds(text),
       ...(field === 'name' ? nameBigrams(text) : []),
     ],
-    processTerm: (w) => (mapped ? processTerm(w) : literalTerm(w)),
+    processTerm: (w) => [...(mapped ? processTerm(w) : literalTerm(w))],
     // No fuzzy or prefix matching: the spelling fixer has already added the catalog word a
     // misspelt one stands for, and matching every term by edit distance cost most of a
     // search's time in a catalog of a thousand tools (and found unrelated words: `select` →

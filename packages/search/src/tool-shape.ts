@@ -1,6 +1,6 @@
-import { stemmer } from 'stemmer';
 import { processTerm, tokenize } from './search-terms.js';
 import type { SearchableTool } from './searchable-tool.js';
+import { stem } from './word-cache.js';
 
 /**
  * What a tool does, read from its declaration rather than from a word list per tool: the
@@ -62,7 +62,7 @@ export interface ToolShape {
   /** The product a description names first (`HubSpot: …` → hubspot), as a search term. */
   vendor?: string;
   /** The part of the product it names next (`Airtable SCIM: …` → scim), as search terms. */
-  area?: string[];
+  area?: readonly string[];
   /** The object in words, for people: `property`, `event definition`, `record`. */
   object: string;
   /** The path's placeholders' parameters, in order; the last names the object on item paths. */
@@ -175,7 +175,7 @@ function describedObject(description: string): string[] {
   return object.length > 0 ? object : owners;
 }
 
-function vendorOf(description: string): { vendor?: string; area?: string[] } {
+function vendorOf(description: string): { vendor?: string; area?: readonly string[] } {
   const colon = description.indexOf(':');
   const prefix = colon > 0 ? tokenize(description.slice(0, colon)) : [];
   const vendor = prefix[0] ? processTerm(prefix[0])[0] : undefined;
@@ -229,9 +229,7 @@ function operationOfPath(
       const op = SEGMENT_VERBS[verb] ?? 'action';
       let trailing = segments.length - 1;
       if (segments[trailing - 1] === 'batch') trailing -= 1;
-      return op === 'action'
-        ? { op, actionWord: stemmer(verb), actionVerb: verb, trailing }
-        : { op, trailing };
+      return op === 'action' ? { op, actionWord: stem(verb), actionVerb: verb, trailing } : { op, trailing };
     }
   }
   return { op: operationOfMethod(tool, method, item), trailing: segments.length };
