@@ -157,12 +157,17 @@ export class PastRequests {
   consult(request: string): { votes: Map<number, number>; said: (id: number) => number } {
     const terms = termsOf(request);
     const votes = this.votes(terms, titleTermsOf(request));
-    const kinds = this.operations.lift(terms);
-    const tools = this.tools.lift(terms);
-    const said = (id: number) =>
-      (votes.get(id) ?? 0) +
-      W.pastOperation * (kinds.get(this.kindOf(id)) ?? 0) +
-      W.pastTool * (tools.get(String(id)) ?? 0);
+    // The classifiers are asked only when the ranking is unsure enough to lean on them (see
+    // `leanOnPastRequests`): most searches never need them.
+    let lifts: { kinds: (label: string) => number; tools: (label: string) => number } | undefined;
+    const said = (id: number) => {
+      lifts ??= { kinds: this.operations.liftOf(terms), tools: this.tools.liftOf(terms) };
+      return (
+        (votes.get(id) ?? 0) +
+        W.pastOperation * lifts.kinds(this.kindOf(id)) +
+        W.pastTool * lifts.tools(String(id))
+      );
+    };
     return { votes, said };
   }
 

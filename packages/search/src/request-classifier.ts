@@ -17,13 +17,15 @@
 export class RequestClassifier {
   /** The labels, sorted. */
   private readonly labels: string[];
+  /** Per label, its place in `labels`. */
+  private readonly labelIndex: Map<string, number>;
   /** Per term, its row in `weights`. */
   private readonly features = new Map<string, number>();
   /** One row of weights (one per label) per term. */
   private readonly weights: Float64Array;
   private readonly bias: Float64Array;
-  /** The probabilities of a request of words no past request said (see `lift`). */
-  private readonly prior: Map<string, number>;
+  /** The probabilities of a request of words no past request said (see `lift`), per label's place. */
+  private readonly prior: Float64Array;
 
   /**
    * @param examples per past request, its terms and its labels (those of its tools, any of which
@@ -38,6 +40,7 @@ export class RequestClassifier {
     const n = this.labels.length;
     this.bias = new Float64Array(n);
     const labelIndex = new Map(this.labels.map((k, i) => [k, i]));
+    this.labelIndex = labelIndex;
     const rows = examples
       .filter((e) => e.labels.length > 0 && e.terms.length > 0)
       .map((e) => ({
@@ -53,7 +56,7 @@ export class RequestClassifier {
       }));
     this.weights = new Float64Array(this.features.size * n);
     if (n >= 2) this.train(rows);
-    this.prior = this.probabilities([]);
+    this.prior = this.probabilityArray([]);
   }
 
   /** Stochastic gradient descent over `rows`, in their order (see `TRAINING`). */
@@ -89,16 +92,21 @@ export class RequestClassifier {
    * leans less on the few it shares with them.
    */
   probabilities(terms: readonly string[]): Map<string, number> {
+    const p = this.probabilityArray(terms);
+    return new Map(p.length === 0 ? [] : this.labels.map((k, i) => [k, p[i]!]));
+  }
+
+  /** `probabilities` per label's place in `labels`; empty where one label tells none apart. */
+  private probabilityArray(terms: readonly string[]): Float64Array {
     const n = this.labels.length;
-    // One label tells none apart.
-    if (n < 2) return new Map();
+    if (n < 2) return new Float64Array(0);
     const known = Int32Array.from(
       terms.map((t) => this.features.get(t)).filter((f): f is number => f !== undefined),
     );
     const p = new Float64Array(n);
     this.scores(known, p, terms.length > 0 ? 1 / Math.sqrt(terms.length) : 0);
     softmax(p);
-    return new Map(this.labels.map((k, i) => [k, p[i]!]));
+    return p;
   }
 
   /**
@@ -108,9 +116,23 @@ export class RequestClassifier {
    * and, where a host has only a few past requests, whichever labels those few were.
    */
   lift(terms: readonly string[]): Map<string, number> {
-    const p = this.probabilities(terms);
-    for (const [k, v] of p) p.set(k, v - (this.prior.get(k) ?? 0));
-    return p;
+    const lift = this.liftOf(terms);
+    return new Map(this.labels.length < 2 ? [] : this.labels.map((k) => [k, lift(k)]));
+  }
+
+  /**
+   * `lift` as a function of the label (0 for a label it does not know): a search asks it of a
+   * hundred tools at most, where the labels number as many as the tools with past requests, so
+   * no map of them all is built.
+   */
+  liftOf(terms: readonly string[]): (label: string) => number {
+    const p = this.probabilityArray(terms);
+    if (p.length === 0) return () => 0;
+    for (let i = 0; i < p.length; i++) p[i] = p[i]! - this.prior[i]!;
+    return (label) => {
+      const i = this.labelIndex.get(label);
+      return i === undefined ? 0 : p[i]!;
+    };
   }
 }
 
