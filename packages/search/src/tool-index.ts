@@ -88,6 +88,8 @@ export class ToolIndex {
   private readonly notes = new Map<number, string | undefined>();
   /** Per tool set, the indexes of its tools. */
   private readonly bySet = new Map<string, number[]>();
+  /** Per tool, its tool set's name lower-case, as `ToolSearchOptions` compares it. */
+  private readonly setKeys: string[];
   /** Per tool, whether it is the only one of its tool set that reads its object (no list of them). */
   private readonly onlyReader: boolean[];
   /** Corrects misspelt words to words of the catalog and of the vocabulary. */
@@ -120,6 +122,7 @@ export class ToolIndex {
         ),
     );
     this.methods = tools.map((t) => t.endpoint?.method.toUpperCase() ?? '');
+    this.setKeys = tools.map((t) => t.toolSet.toLowerCase());
     this.ownNouns = ownNouns(tools, this.shapes);
     const vendorOfSet = setVendors(tools, this.shapes);
     this.vendors = tools.map((t) => vendorOfSet.get(t.toolSet) ?? '');
@@ -211,11 +214,24 @@ export class ToolIndex {
     return this.pastWords.addedTo(own, terms, verb, inSet);
   }
 
+  /**
+   * Whether a tool is of the tool sets `options` asks for. Asked of every tool that shares a word
+   * with the request, so the names are compared as lower-cased once, and not at all without a filter.
+   */
+  private setFilter(options: ToolSearchOptions): (id: number) => boolean {
+    const set = options.toolSet?.toLowerCase();
+    const sets = options.toolSets && new Set(options.toolSets.map((s) => s.toLowerCase()));
+    if (!set && !sets) return () => true;
+    return (id) => {
+      const own = this.setKeys[id]!;
+      return (!set || own === set) && (!sets || sets.has(own));
+    };
+  }
+
   /** The tools that best match `query`, best first; none for a query of common words only. */
   search(query: string, options: ToolSearchOptions = {}): ToolMatch[] {
     const limit = options.limit ?? 5;
-    const set = options.toolSet?.toLowerCase();
-    const sets = options.toolSets && new Set(options.toolSets.map((s) => s.toLowerCase()));
+    const inSet = this.setFilter(options);
     const corrected = this.spelling.correct(query);
     const said = requestIntent(corrected, this.prefixes);
     const intent = directedIntent(said, query, this.vendorWords);
@@ -226,10 +242,6 @@ export class ToolIndex {
     const identifiers = identifiersIn(query);
     const domain = domainOf(intent, this.ownNouns);
     const methods = new Set(query.match(HTTP_METHOD) ?? []);
-    const inSet = (id: number) => {
-      const own = this.tools[id]!.toolSet.toLowerCase();
-      return (!set || own === set) && (!sets || sets.has(own));
-    };
     // An id stands for its object: "show recA1b…" asks about a record.
     const objects = [...intent.ids].map((k) => (k === 'email' ? '' : (this.idObjects.get(k) ?? '')));
     const words = tokenize([intent.text, ...objects].join(' '));
