@@ -1,4 +1,5 @@
 import MiniSearch from 'minisearch';
+import { bestOf } from './best-matches.js';
 import { isPhrase, type ReadRequest } from './past-requests.js';
 import { W } from './relevance.js';
 import { type Bm25, TermPostings, type TextMatch } from './term-postings.js';
@@ -44,20 +45,31 @@ export class PastRequestWords {
   }
 
   /**
-   * `found`, the tools' text scores, with what their past requests' words that `terms` say add,
-   * times `W.pastWords`, best first; a tool only those words match is found too.
+   * The `limit` best of `own`, the tools' text scores (unsorted, as `TermPostings#matches` finds
+   * them), with what their past requests' words that `terms` say add, times `W.pastWords`, best
+   * first; a tool only those words match is found too. Of equal scores, a tool found by its own
+   * text comes first, the better by its own text first, then the one found first; then those
+   * found by the past requests' words alone, alike: the order a stable sort of the tools by their
+   * own text, then of the others by their past requests' words, would leave ties in.
    */
-  addedTo(
-    found: TextMatch[],
+  bestWith(
+    own: readonly TextMatch[],
     terms: readonly string[],
     weight: (term: string) => number,
     keep: (id: number) => boolean,
+    limit: number,
   ): TextMatch[] {
-    const asked = this.search(terms, weight, keep);
-    if (asked.length === 0) return found;
-    const sum = new Map(found.map((r) => [r.id, r.score]));
-    for (const r of asked) sum.set(r.id, (sum.get(r.id) ?? 0) + W.pastWords * r.score);
-    return [...sum].map(([id, score]) => ({ id, score })).sort((a, b) => b.score - a.score);
+    const ranked: Summed[] = own.map((r, at) => ({ id: r.id, score: r.score, alone: 0, first: r.score, at }));
+    const asked = this.text?.matches(terms, weight, keep) ?? [];
+    if (asked.length > 0) {
+      const byId = new Map(ranked.map((r) => [r.id, r]));
+      asked.forEach((r, at) => {
+        const summed = byId.get(r.id);
+        if (summed) summed.score += W.pastWords * r.score;
+        else ranked.push({ id: r.id, score: W.pastWords * r.score, alone: 1, first: r.score, at });
+      });
+    }
+    return bestOf(ranked, limit, (r) => r.score, inOrder).map(({ id, score }) => ({ id, score }));
   }
 
   /** The tools whose past requests' words share a term with `terms`, best first (see `TermPostings#search`). */
@@ -69,6 +81,19 @@ export class PastRequestWords {
     return this.text?.search(terms, weight, keep) ?? [];
   }
 }
+
+/**
+ * A tool's summed text score, and where it stood before the sum: found by the past requests'
+ * words `alone` (1) or by its own text (0), its `first` score there and the place it was `at`.
+ */
+interface Summed extends TextMatch {
+  alone: number;
+  first: number;
+  at: number;
+}
+
+const inOrder = (a: Summed, b: Summed) =>
+  b.score - a.score || a.alone - b.alone || b.first - a.first || a.at - b.at;
 
 /**
  * Per tool id, the search terms of the past requests it answered that its own text does not say,

@@ -106,6 +106,19 @@ export class TermPostings {
     keep: (id: number) => boolean,
     groupOf: (term: string) => string = (term) => term,
   ): TextMatch[] {
+    return this.matches(terms, weight, keep, groupOf).sort((a, b) => b.score - a.score);
+  }
+
+  /**
+   * `search`'s matches unsorted, in the order the tools were first found (which orders the
+   * ties of `search`, a stable sort): for a caller that wants only the first few.
+   */
+  matches(
+    terms: readonly string[],
+    weight: (term: string) => number,
+    keep: (id: number) => boolean,
+    groupOf: (term: string) => string = (term) => term,
+  ): TextMatch[] {
     // Each group's terms together: a tool is counted once per group it matches, by a stamp
     // that the next group's terms overwrite.
     const groups = new Map<string, Map<string, number>>();
@@ -126,7 +139,7 @@ export class TermPostings {
       this.score[d] = 0;
       this.matched[d] = 0;
     }
-    return found.sort((a, b) => b.score - a.score);
+    return found;
   }
 
   /** Adds `term`'s scores, times `w`, to its tools, counting it as matched under the current stamp. */

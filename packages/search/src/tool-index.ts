@@ -193,7 +193,7 @@ export class ToolIndex {
 
   /**
    * The tools' text scores for the request's `words` (their search `terms`), their past requests'
-   * words counted too (see `PastRequestWords`), best first. `verb` is what each term counts as the
+   * words counted too (see `PastRequestWords`): the `CANDIDATES` best, best first. `verb` is what each term counts as the
    * request's verb: its operation is weighed by the shapes, and as a word it would favour every
    * tool whose description says "list" or "add" over the one about the object asked for; it still
    * counts a little ("update the row" is told from "add a row" by the tools' names).
@@ -205,13 +205,13 @@ export class ToolIndex {
     inSet: (id: number) => boolean,
   ): TextMatch[] {
     const literals = literalAlternatives(words, terms);
-    const own = this.text.search(
+    const own = this.text.matches(
       [...terms, ...literals.keys()],
       (term) => (literals.has(term) ? W.literal : 1) * verb(term),
       inSet,
       (term) => literals.get(term) ?? term,
     );
-    return this.pastWords.addedTo(own, terms, verb, inSet);
+    return this.pastWords.bestWith(own, terms, verb, inSet, CANDIDATES);
   }
 
   /**
@@ -255,7 +255,7 @@ export class ToolIndex {
     );
     // The shapes add at most about what the best text score is worth: a tool far down the text
     // ranking cannot reach the first five, so only the leading ones are weighed.
-    const text = new Map<number, number>(found.slice(0, CANDIDATES).map((r) => [r.id, r.score]));
+    const text = new Map<number, number>(found.map((r) => [r.id, r.score]));
     // A tool that takes the request's identifier is a candidate even without a shared word.
     if (intent.ids.size > 0)
       this.shapes.forEach((shape, id) => {
