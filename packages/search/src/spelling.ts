@@ -1,6 +1,7 @@
 import { commonEnglishWords } from './english-words.js';
 import { verbOperation } from './request-intent.js';
 import { processTerm } from './search-terms.js';
+import { memoized } from './word-cache.js';
 
 /** Whether `w` is `stem` with an inflection's ending ("deleted", "pulls", "images"). */
 const inflects = (w: string, stem: string) =>
@@ -50,18 +51,27 @@ export class SpellingFixer {
   correct(query: string): string {
     const fixes: string[] = [];
     for (const [word] of query.matchAll(/\b[a-z]{5,}\b/gi)) {
-      const w = word.toLowerCase();
-      const terms = processTerm(w);
-      // "defined" is "define" inflected: corrected, the word would count twice.
-      if (this.words.has(w) || terms.length === 0 || terms.every((t) => this.terms.has(t))) continue;
-      const fix = this.fix(w);
-      // A common word is meant as written, unless the fix is its own stem ("deleted" → "delete",
-      // whose sense the vocabulary knows only in the bare verb).
-      if (fix && (!this.english.has(w) || (inflects(w, fix) && verbOperation(fix) !== undefined)))
-        fixes.push(fix);
+      const fix = this.correction(word.toLowerCase());
+      if (fix !== '') fixes.push(fix);
     }
     return fixes.length > 0 ? `${query} ${fixes.join(' ')}` : query;
   }
+
+  /**
+   * The word a lower-case word of a request stands for, if it is misspelt ('' if not). Remembered
+   * per word: a request's words are mostly words asked before, and one the catalog lacks is
+   * looked up a dozen ways.
+   */
+  private readonly correction = memoized((w: string): string => {
+    const terms = processTerm(w);
+    // "defined" is "define" inflected: corrected, the word would count twice.
+    if (this.words.has(w) || terms.length === 0 || terms.every((t) => this.terms.has(t))) return '';
+    const fix = this.fix(w);
+    // A common word is meant as written, unless the fix is its own stem ("deleted" → "delete",
+    // whose sense the vocabulary knows only in the bare verb).
+    if (fix && (!this.english.has(w) || (inflects(w, fix) && verbOperation(fix) !== undefined))) return fix;
+    return '';
+  });
 
   private fix(w: string): string | undefined {
     // A letter missing ("delte" is "delete" less one).
