@@ -86,8 +86,12 @@ export class PastRequests {
   readonly read: readonly ReadRequest[];
   /** Per term, how many past requests say it. */
   private readonly df = new Map<string, number>();
-  /** Per term, the past requests that say it, with its weight in their unit vector. */
-  private readonly postings = new Map<string, { request: number; weight: number }[]>();
+  /**
+   * Per term, the past requests that say it, with its weight in their unit vector: in typed
+   * arrays side by side, which a search walks for each of its terms (hundreds of requests for
+   * the commonest).
+   */
+  private readonly postings = new Map<string, { requests: Int32Array; weights: Float64Array }>();
   /** Each past request's similarity to the request being searched, zeroed after each search. */
   private readonly similarity: Float64Array;
   /** The kinds of operation each request wants, and the tools (by id) that answered it. */
@@ -114,13 +118,19 @@ export class PastRequests {
       TOOL_TRAINING,
     );
     for (const r of kept) for (const t of r.terms) this.df.set(t, (this.df.get(t) ?? 0) + 1);
+    const lists = new Map<string, { request: number; weight: number }[]>();
     kept.forEach((r, request) => {
       for (const [term, weight] of this.vector(r.terms, r.title)) {
-        const list = this.postings.get(term) ?? [];
-        this.postings.set(term, list);
+        const list = lists.get(term) ?? [];
+        lists.set(term, list);
         list.push({ request, weight });
       }
     });
+    for (const [term, list] of lists)
+      this.postings.set(term, {
+        requests: Int32Array.from(list, (p) => p.request),
+        weights: Float64Array.from(list, (p) => p.weight),
+      });
   }
 
   /** How many past requests name a tool of the catalog. */
@@ -186,13 +196,19 @@ export class PastRequests {
     // A phrase no past request says is no sign of a subject none of them asked about, as such a
     // word is (see `vector`): its words are, and they count.
     const terms = requestTerms.filter((t) => !isPhrase(t) || this.df.has(t));
-    for (const [term, x] of this.vector(terms, title))
-      for (const { request: i, weight } of this.postings.get(term) ?? []) {
+    for (const [term, x] of this.vector(terms, title)) {
+      const posting = this.postings.get(term);
+      if (!posting) continue;
+      const { requests, weights } = posting;
+      for (let p = 0; p < requests.length; p += 1) {
+        const i = requests[p]!;
+        const weight = weights[p]!;
         // A term every past request says weighs nothing: it neither touches nor counts.
         if (x * weight === 0) continue;
         if (similarity[i] === 0) touched.push(i);
-        similarity[i] = (similarity[i] ?? 0) + x * weight;
+        similarity[i] = similarity[i]! + x * weight;
       }
+    }
     // Nearer first; of two as near, the one declared first.
     const before = (a: number, b: number) =>
       similarity[a]! > similarity[b]! || (similarity[a] === similarity[b] && a < b);
