@@ -15,7 +15,7 @@ const BM25 = { k: 1.6, b: 0.9, d: 0.5 };
 // The index of the tools' own text, as `ToolIndex` builds one (with more fields).
 const ownIndex = new MiniSearch<{ id: number; text: string }>({
   fields: ['text'],
-  tokenize,
+  tokenize: (text) => [...tokenize(text)],
   processTerm: (w) => [...processTerm(w)],
 });
 ownIndex.addAll(

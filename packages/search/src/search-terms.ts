@@ -48,8 +48,18 @@ const PHRASES: [RegExp, string][] = [
   [/[\w.+-]+@[\w-]+(\.[\w-]+)+/g, ' email '],
 ];
 
-/** Splits text into words: camelCase and digits apart, punctuation dropped. */
-export function tokenize(text: string): string[] {
+/**
+ * Splits text into words: camelCase and digits apart, punctuation dropped. Remembered for a few
+ * dozen texts, those of the search under way: it splits its request, its title and their clauses
+ * twice over (for its intent and text, then for the past requests), each time through every
+ * phrase above. A new request's text is new: remembering more would only hold memory.
+ */
+export const tokenize: (text: string) => readonly string[] = memoized(
+  (text) => Object.freeze(splitWords(text)),
+  64,
+);
+
+function splitWords(text: string): string[] {
   let t = text;
   for (const [pattern, replacement] of PHRASES) t = t.replace(pattern, replacement);
   return t

@@ -12,13 +12,16 @@ import { stemmer } from 'stemmer';
 // over rather than grow with every word a long-running host is ever asked.
 const MAX_WORDS = 50_000;
 
-/** `fn` remembered per argument; `fn` must be pure, and its result is shared, so never changed. */
-export function memoized<T>(fn: (word: string) => T): (word: string) => T {
+/**
+ * `fn` remembered per argument, for `max` arguments at most; `fn` must be pure, and its result is
+ * shared, so never changed.
+ */
+export function memoized<T>(fn: (word: string) => T, max = MAX_WORDS): (word: string) => T {
   const cache = new Map<string, T>();
   return (word) => {
     let value = cache.get(word);
     if (value === undefined) {
-      if (cache.size >= MAX_WORDS) cache.clear();
+      if (cache.size >= max) cache.clear();
       value = fn(word);
       cache.set(word, value);
     }
