@@ -385,9 +385,7 @@ export function requestIntent(request: string, prefixes: readonly string[]): Req
   if ((op === 'get' || op === 'read') && LIST_OF.test(text)) op = 'list';
   else if (op === 'get' && pluralObject) op = 'read';
   const verb = verbAt >= 0 ? words[verbAt]! : undefined;
-  const verbTerms = new Set(
-    verb && !words.some((w, i) => i !== verbAt && w === verb) ? [verb, stem(verb), ...processTerm(verb)] : [],
-  );
+  const verbTerms = new Set(verb && !words.some((w, i) => i !== verbAt && w === verb) ? termsOf(verb) : []);
   const sense = verb ? VERB_SENSE[verb] : undefined;
   const said = sense ? text.replace(new RegExp(`\\b${verb}\\b`, 'i'), sense) : text;
   // "pass a NEW event", "update with NEW records": where a verb says something other than
