@@ -161,7 +161,7 @@ export class PastRequests {
    * What the past requests say of `request`: per tool, the vote of those most like it (see
    * `votes`), and `said`, what they say of a tool in all: its vote, and how much likelier the
    * request's words make its kind of operation and the tool itself (see
-   * `RequestClassifier#lift`), weighing `W.pastOperation` and `W.pastTool`. The votes weigh the
+   * `RequestClassifier#liftOf`), weighing `W.pastOperation` and `W.pastTool`. The votes weigh the
    * nearest requests whole; the classifiers weigh each word by what it told apart over them all.
    */
   consult(request: string): { votes: Map<number, number>; said: (id: number) => number } {

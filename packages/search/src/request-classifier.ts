@@ -24,7 +24,7 @@ export class RequestClassifier {
   /** One row of weights (one per label) per term. */
   private readonly weights: Float64Array;
   private readonly bias: Float64Array;
-  /** The probabilities of a request of words no past request said (see `lift`), per label's place. */
+  /** The probabilities of a request of words no past request said (see `liftOf`), per label's place. */
   private readonly prior: Float64Array;
 
   /**
@@ -110,20 +110,12 @@ export class RequestClassifier {
   }
 
   /**
-   * Per label, how much more likely (or, below 0, less) a request of `terms` makes it than a
-   * request of words no past request said: what the words say, not how often each label was
-   * asked. Added as it is, the base rate would favour the most asked label for every request,
-   * and, where a host has only a few past requests, whichever labels those few were.
-   */
-  lift(terms: readonly string[]): Map<string, number> {
-    const lift = this.liftOf(terms);
-    return new Map(this.labels.length < 2 ? [] : this.labels.map((k) => [k, lift(k)]));
-  }
-
-  /**
-   * `lift` as a function of the label (0 for a label it does not know): a search asks it of a
-   * hundred tools at most, where the labels number as many as the tools with past requests, so
-   * no map of them all is built.
+   * Per label (0 for a label it does not know), how much more likely (or, below 0, less) a request
+   * of `terms` makes it than a request of words no past request said: what the words say, not how
+   * often each label was asked. Added as it is, the base rate would favour the most asked label
+   * for every request, and, where a host has only a few past requests, whichever labels those few
+   * were. A function of the label, not a map: a search asks it of a hundred tools at most, where
+   * the labels number as many as the tools with past requests.
    */
   liftOf(terms: readonly string[]): (label: string) => number {
     const p = this.probabilityArray(terms);
