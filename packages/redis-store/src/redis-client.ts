@@ -73,19 +73,41 @@ export async function writeDurably(
   write: (pipeline: Pipeline) => void,
   durability: Durability,
 ): Promise<unknown[]> {
-  const pipeline = redis.pipeline();
-  write(pipeline);
-  const queued = pipeline.length;
-  if (durability.replicaAcks > 0) pipeline.wait(durability.replicaAcks, durability.timeoutMs);
-  const results = await inRedis(async () => (await pipeline.exec()) ?? []);
-  for (const [error] of results) if (error) throw storeUnavailable();
-  if (durability.replicaAcks > 0 && Number(results[queued]?.[1]) < durability.replicaAcks)
-    throw new ToolError({
-      code: 'store_unavailable',
-      retryable: true,
-      message: `The shared store (Redis) did not copy a write to ${durability.replicaAcks} replica${durability.replicaAcks === 1 ? '' : 's'} within ${durability.timeoutMs} ms (store.replicaAcks), so a failover could lose it; try again shortly.`,
-    });
-  return results.slice(0, queued).map(([, value]) => value);
+  for (let attempt = 1; ; attempt += 1) {
+    const pipeline = redis.pipeline();
+    write(pipeline);
+    const queued = pipeline.length;
+    if (durability.replicaAcks > 0) pipeline.wait(durability.replicaAcks, durability.timeoutMs);
+    const results = await inRedis(async () => (await pipeline.exec()) ?? []);
+    if (attempt < SLOT_MOVES && redis.isCluster && results.some(([error]) => isMoved(error))) {
+      await refreshSlots(redis as Cluster);
+      continue;
+    }
+    for (const [error] of results) if (error) throw storeUnavailable();
+    if (durability.replicaAcks > 0 && Number(results[queued]?.[1]) < durability.replicaAcks)
+      throw new ToolError({
+        code: 'store_unavailable',
+        retryable: true,
+        message: `The shared store (Redis) did not copy a write to ${durability.replicaAcks} replica${durability.replicaAcks === 1 ? '' : 's'} within ${durability.timeoutMs} ms (store.replicaAcks), so a failover could lose it; try again shortly.`,
+      });
+    return results.slice(0, queued).map(([, value]) => value);
+  }
+}
+
+/** How many times a cluster's write is sent to where its slot moved before it counts as not written. */
+const SLOT_MOVES = 3;
+
+const isMoved = (error: Error | null) => error?.message.startsWith('MOVED ') === true;
+
+/**
+ * A Cluster's slot map read again from its nodes. ioredis follows a pipeline's MOVED only when
+ * every reply is that same error; the WAIT after a write answers otherwise (a replica refuses
+ * WAIT), so after a failover that left the old master at its address as a replica, every durable
+ * write would go there, and be refused, until some other command refreshed the map.
+ */
+function refreshSlots(cluster: Cluster): Promise<void> {
+  // An error leaves the map as it was; the next attempt then reports the write as not written.
+  return new Promise((resolve) => cluster.refreshSlotsCache(() => resolve()));
 }
 
 export interface RedisOptions {
