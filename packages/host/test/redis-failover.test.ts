@@ -18,11 +18,15 @@ import { tokenStoreOf } from './support.js';
 
 // A Sentinel deployment as the issue ran it: a master with AOF, two replicas, three Sentinels.
 // The replication window (normally milliseconds) is widened by holding back the replication
-// stream on its way to the replicas (each replicates through a link the test holds): what the
-// master acknowledges meanwhile is on the master alone, and the master then dies (SIGKILL).
-// Freezing the replicas would not do: the kernel keeps receiving for a stopped process.
+// stream on its way to the replicas: everyone (replicas, Sentinels, and through them the host)
+// reaches the master through a proxy that can hold back what it sends on a replica's connection:
+// what the master acknowledges meanwhile is on the master alone, and the master then dies
+// (SIGKILL). The Sentinels must watch the address the replicas replicate from: a replica that
+// names another master is rewired straight to the real one within seconds (+fix-slave-config),
+// which would close the window mid-test. Freezing the replicas would not do: the kernel keeps
+// receiving for a stopped process.
 let master: RedisServer;
-let links: ReplicationLink[];
+let proxy: MasterProxy;
 let replicas: RedisServer[];
 let sentinels: Sentinels;
 let upstream: RecordingUpstream;
@@ -30,28 +34,36 @@ let oauth: FakeOAuthServer;
 let host: Host;
 let logs = '';
 
-/** A replica's link to its master that can hold back what the master sends (and lose it). */
-interface ReplicationLink {
+/** The master's address for everyone, able to hold back (and lose) what it sends to replicas. */
+interface MasterProxy {
   port: number;
+  /** From now on, what the master sends on a replica's connection goes nowhere. */
   hold(): void;
   close(): void;
 }
 
-async function replicationLink(masterPort: number): Promise<ReplicationLink> {
+/** A command a replica sends on its replication connection alone (RESP, as replicas send them). */
+const REPLICATION_COMMAND = /(^|\r\n)\*\d+\r\n\$\d+\r\n(REPLCONF|P?SYNC)\r\n/i;
+
+async function masterProxy(masterPort: number): Promise<MasterProxy> {
   let held = false;
   const sockets = new Set<Socket>();
-  const server = createServer((replica) => {
+  const server = createServer((client) => {
     const toMaster = connect(masterPort, '127.0.0.1');
-    sockets.add(replica).add(toMaster);
-    replica.on('data', (d) => toMaster.write(d));
+    let replication = false;
+    sockets.add(client).add(toMaster);
+    client.on('data', (d) => {
+      replication ||= REPLICATION_COMMAND.test(d.toString('latin1'));
+      toMaster.write(d);
+    });
     toMaster.on('data', (d) => {
-      if (!held) replica.write(d);
+      if (!(held && replication)) client.write(d);
     });
     const end = () => {
-      replica.destroy();
+      client.destroy();
       toMaster.destroy();
     };
-    for (const s of [replica, toMaster]) {
+    for (const s of [client, toMaster]) {
       s.on('close', end);
       s.on('error', end);
     }
@@ -69,11 +81,18 @@ async function replicationLink(masterPort: number): Promise<ReplicationLink> {
   };
 }
 
-async function linkUp(r: RedisServer): Promise<void> {
+/** Waits until `r` replicates, from the master on `masterPort` where given. */
+async function linkUp(r: RedisServer, masterPort?: number): Promise<void> {
   const watching = redisClient(r.url);
   try {
-    for (let i = 0; i < 100; i += 1) {
-      if ((await watching.info('replication')).includes('master_link_status:up')) return;
+    const deadline = Date.now() + 30_000;
+    while (Date.now() < deadline) {
+      const info = await watching.info('replication');
+      if (
+        info.includes('master_link_status:up') &&
+        (masterPort === undefined || info.includes(`master_port:${masterPort}\r`))
+      )
+        return;
       await new Promise((res) => setTimeout(res, 100));
     }
     throw new Error(`replica on ${r.port} never linked`);
@@ -84,12 +103,12 @@ async function linkUp(r: RedisServer): Promise<void> {
 
 beforeAll(async () => {
   master = await startRedisServer(['--appendonly', 'yes', '--appendfsync', 'always']);
-  links = await Promise.all([0, 1].map(() => replicationLink(master.port)));
+  proxy = await masterProxy(master.port);
   replicas = await Promise.all(
-    links.map((l) => startRedisServer(['--replicaof', '127.0.0.1', String(l.port)])),
+    [0, 1].map(() => startRedisServer(['--replicaof', '127.0.0.1', String(proxy.port)])),
   );
-  await Promise.all(replicas.map(linkUp));
-  sentinels = await startSentinels(master.port, 3);
+  await Promise.all(replicas.map((r) => linkUp(r)));
+  sentinels = await startSentinels(proxy.port, 3);
   upstream = await startRecordingUpstream(() => ({ status: 201, body: { id: 'made' } }));
   oauth = await startFakeOAuthServer();
   // store.replicaAcks is 1 by default with Sentinels. A generous ack timeout: on a loaded machine
@@ -115,7 +134,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await host?.close();
   await sentinels?.close();
-  for (const l of links ?? []) l.close();
+  proxy?.close();
   for (const r of replicas ?? []) await r.close();
   await master?.close();
   await oauth?.close();
@@ -129,18 +148,21 @@ describe('a Sentinel failover in the replication window', () => {
       oauth,
       upstream,
       storedToken: () => tokenStoreOf(host).get('echo-auth', 'alice'),
-      cutReplication: async () => {
-        for (const l of links) l.hold();
-      },
+      cutReplication: async () => proxy.hold(),
       failOver: async () => {
         await master.kill();
-        // What the links held back is lost with the master.
-        for (const l of links) l.close();
+        // What the proxy held back is lost with the master.
+        proxy.close();
         const deadline = Date.now() + 30_000;
-        while ((await sentinels.masterPort()) === master.port) {
+        while ((await sentinels.masterPort()) === proxy.port) {
           if (Date.now() > deadline) throw new Error('no failover');
           await new Promise((r) => setTimeout(r, 200));
         }
+        // Whole again once the other replica copies the promoted one: until then no write can
+        // have its replica, and a rotated token's refresh lock stays held (a loaded machine has
+        // taken over 10 s to re-point it).
+        const promoted = await sentinels.masterPort();
+        await linkUp(replicas.find((r) => r.port !== promoted)!, promoted);
       },
     });
     // The three Sentinels answered throughout: the log never calls them unreachable.
