@@ -49,8 +49,9 @@ export class RedisTokenStore implements TokenStore {
     private readonly channels?: RedisChannels,
     recentMs?: number,
     /**
-     * Replicas that must hold a token before it counts as stored: a rotated token lost in a
-     * failover leaves the used refresh token, which the vendor then refuses as reused.
+     * Replicas that must hold a token, or its deletion, before it counts as stored: a rotated
+     * token lost in a failover leaves the used refresh token, which the vendor then refuses as
+     * reused.
      */
     private readonly durability: Durability = NO_WAIT,
   ) {
@@ -99,8 +100,13 @@ export class RedisTokenStore implements TokenStore {
     await this.change(key, () => writeDurably(this.redis, (p) => p.set(key, value), this.durability));
   }
 
+  /**
+   * Waits for the replicas as a write does: a deletion lost in a failover brings the token back,
+   * and a user who disconnected would have the host act for them again.
+   */
   async delete(providerId: string, userId: string): Promise<void> {
-    await this.change(tokenKey(providerId, userId), () => this.redis.del(tokenKey(providerId, userId)));
+    const key = tokenKey(providerId, userId);
+    await this.change(key, () => writeDurably(this.redis, (p) => p.del(key), this.durability));
   }
 
   private async change(key: string, command: () => Promise<unknown>): Promise<void> {
