@@ -163,7 +163,8 @@ export class Grants {
    */
   async revoke(grantId: string): Promise<void> {
     const grant = await this.grant(grantId);
-    await this.store.set(`revoked:${grantId}`, '1', this.lifetimes.refreshSeconds + 60);
+    // The mark is what ends the grant everywhere: a failover must not bring the grant back.
+    await this.store.set(`revoked:${grantId}`, '1', this.lifetimes.refreshSeconds + 60, { durable: true });
     await this.store.delete(`grant:${grantId}`);
     if (grant?.refreshHash) await this.store.delete(`refresh:${grant.refreshHash}`);
   }

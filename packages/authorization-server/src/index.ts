@@ -11,4 +11,4 @@ export type {
   UpstreamSignIn,
 } from './options.js';
 export { type RedisCommands, RedisStateStore } from './redis-state-store.js';
-export { MemoryStateStore, type StateStore } from './state-store.js';
+export { MemoryStateStore, type StateStore, type WriteOptions } from './state-store.js';

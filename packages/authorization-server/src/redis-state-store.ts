@@ -1,4 +1,4 @@
-import type { StateStore } from './state-store.js';
+import type { StateStore, WriteOptions } from './state-store.js';
 
 /**
  * The commands this store sends, as an ioredis client (standalone, Sentinel or Cluster) offers
@@ -6,6 +6,11 @@ import type { StateStore } from './state-store.js';
  */
 export interface RedisCommands {
   call(command: string, ...args: (string | number)[]): Promise<unknown>;
+  /**
+   * One write command (its key first), resolved once the replicas the deployment asks for hold
+   * it, rejected short of them: where given, a durable write goes through it.
+   */
+  callDurably?(command: string, key: string, ...args: (string | number)[]): Promise<unknown>;
 }
 
 /** A counter whose window starts at its first count, in one step. */
@@ -33,9 +38,11 @@ export class RedisStateStore implements StateStore {
     return typeof value === 'string' ? value : undefined;
   }
 
-  async set(key: string, value: string, ttlSeconds?: number): Promise<void> {
-    if (ttlSeconds === undefined) await this.redis.call('SET', this.prefix + key, value);
-    else await this.redis.call('SET', this.prefix + key, value, 'EX', Math.max(1, Math.ceil(ttlSeconds)));
+  async set(key: string, value: string, ttlSeconds?: number, options: WriteOptions = {}): Promise<void> {
+    const expiry = ttlSeconds === undefined ? [] : ['EX', Math.max(1, Math.ceil(ttlSeconds))];
+    if (options.durable && this.redis.callDurably)
+      await this.redis.callDurably('SET', this.prefix + key, value, ...expiry);
+    else await this.redis.call('SET', this.prefix + key, value, ...expiry);
   }
 
   async setIfAbsent(key: string, value: string, ttlSeconds?: number): Promise<boolean> {

@@ -5,8 +5,11 @@
  */
 export interface StateStore {
   get(key: string): Promise<string | undefined>;
-  /** Writes the record, to expire after `ttlSeconds` (none: kept until deleted). */
-  set(key: string, value: string, ttlSeconds?: number): Promise<void>;
+  /**
+   * Writes the record, to expire after `ttlSeconds` (none: kept until deleted). A `durable`
+   * write must survive a failover of a replicated store: it resolves once replicas hold it.
+   */
+  set(key: string, value: string, ttlSeconds?: number, options?: WriteOptions): Promise<void>;
   /** Writes the record only where there is none; true when written. */
   setIfAbsent(key: string, value: string, ttlSeconds?: number): Promise<boolean>;
   /** Reads and deletes the record at once: of several callers, one gets it. */
@@ -17,6 +20,11 @@ export interface StateStore {
   /** Takes one count back (an attempt that turned out not to count); nothing once the window ended. */
   decrement(key: string): Promise<void>;
   close?(): Promise<void>;
+}
+
+export interface WriteOptions {
+  /** Lost in a failover, the write would undo something a person relies on (a revocation). */
+  durable?: boolean;
 }
 
 interface Entry {

@@ -20,7 +20,14 @@ export interface Replicas {
   /** Results too large for a tool result, readable on every replica by their owner. */
   readonly results: SharedResults;
   /** Redis commands, for the host's own authorization server's state (http/own-authorization-server.ts) only. */
-  readonly redis: { call(command: string, ...args: (string | number)[]): Promise<unknown> };
+  readonly redis: {
+    call(command: string, ...args: (string | number)[]): Promise<unknown>;
+    /**
+     * One write command (its key first), answered once `store.replicaAcks` replicas hold it;
+     * short of them it rejects (`store_unavailable`), though the master may have it.
+     */
+    callDurably(command: string, key: string, ...args: (string | number)[]): Promise<unknown>;
+  };
 }
 
 /** A result too large for a tool result, kept for `resources/read`. */

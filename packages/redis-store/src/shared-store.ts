@@ -10,7 +10,13 @@ import type {
 } from './ports.js';
 import { RedisAuthorizationSignals } from './redis-authorization-signals.js';
 import { RedisChannels } from './redis-channels.js';
-import { connectRedis, type Durability, type SharedRedis, SharedStoreStartError } from './redis-client.js';
+import {
+  connectRedis,
+  type Durability,
+  type SharedRedis,
+  SharedStoreStartError,
+  writeDurably,
+} from './redis-client.js';
 import { RedisPendingAuthorizations } from './redis-pending-authorizations.js';
 import { RedisPlaces } from './redis-places.js';
 import { RedisRecords } from './redis-records.js';
@@ -149,7 +155,11 @@ async function storeOn(
       reachable: () => health.up,
       sessions: (idleMs) => new RedisSessions(redis, channels, idleMs),
       results,
-      redis,
+      redis: {
+        call: (command, ...args) => redis.call(command, ...args),
+        callDurably: async (command, key, ...args) =>
+          (await writeDurably(redis, (p) => p.call(command, key, ...args), durability))[0],
+      },
     },
     reachable: () => health.up,
     async close() {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { AuthorizationEvent, AuthorizationServer, StateStore } from '@toolhost/authorization-server';
+import { ToolError } from '@toolhost/core';
 import type { TokenVerifier } from '@toolhost/front-door';
 import type { AccessTokens } from '../auth/access-tokens.js';
 import { HOST_SCOPES, SCOPE_DESCRIPTIONS } from '../auth/front-door/scopes.js';
@@ -69,10 +70,31 @@ export async function openOwnAuthorizationServer(
     onEvent: auditEvents(host.serving.auditLog, options.logger),
   });
   return {
-    handle: (req, res, url) => server.handle(req, res, url),
+    handle: (req, res, url) => server.handle(req, res, url).catch((e: unknown) => storeAway(e, res)),
     verifier: { verify: (token) => server.verify(token) },
     issuer: () => server.issuer,
   };
+}
+
+/**
+ * A request the server could not complete because its shared store did not take a write (Redis
+ * away, or short of `store.replicaAcks` replicas): answered as OAuth says a server that is
+ * briefly unable answers (503 `temporarily_unavailable`), for the client to try again; any
+ * other failure goes on to the HTTP server's own answer.
+ */
+function storeAway(e: unknown, res: Parameters<AuthorizationServer['handle']>[1]): boolean {
+  if (!ToolError.isInstance(e) || e.code !== 'store_unavailable' || res.headersSent) throw e;
+  const body = JSON.stringify({ error: 'temporarily_unavailable', error_description: e.message });
+  res.writeHead(503, {
+    'content-type': 'application/json',
+    'cache-control': 'no-store',
+    'retry-after': '1',
+    // As the OAuth endpoints answer: a browser-based client must be able to read it.
+    'access-control-allow-origin': '*',
+    'content-length': Buffer.byteLength(body),
+  });
+  res.end(body);
+  return true;
 }
 
 type ServerSettings = NonNullable<NonNullable<Host['config']['http']['authorization']>['server']>;
