@@ -7,9 +7,8 @@ import { createLogger } from '../src/logger.js';
 import { acknowledgedWritesSurviveFailover, failoverHost } from './failover-scenario.js';
 import { type FakeOAuthServer, startFakeOAuthServer } from './fake-oauth-server.js';
 import {
-  closeClient,
   type RedisServer,
-  redisClient,
+  replicating,
   type Sentinels,
   startRedisServer,
   startSentinels,
@@ -81,33 +80,13 @@ async function masterProxy(masterPort: number): Promise<MasterProxy> {
   };
 }
 
-/** Waits until `r` replicates, from the master on `masterPort` where given. */
-async function linkUp(r: RedisServer, masterPort?: number): Promise<void> {
-  const watching = redisClient(r.url);
-  try {
-    const deadline = Date.now() + 30_000;
-    while (Date.now() < deadline) {
-      const info = await watching.info('replication');
-      if (
-        info.includes('master_link_status:up') &&
-        (masterPort === undefined || info.includes(`master_port:${masterPort}\r`))
-      )
-        return;
-      await new Promise((res) => setTimeout(res, 100));
-    }
-    throw new Error(`replica on ${r.port} never linked`);
-  } finally {
-    await closeClient(watching);
-  }
-}
-
 beforeAll(async () => {
   master = await startRedisServer(['--appendonly', 'yes', '--appendfsync', 'always']);
   proxy = await masterProxy(master.port);
   replicas = await Promise.all(
     [0, 1].map(() => startRedisServer(['--replicaof', '127.0.0.1', String(proxy.port)])),
   );
-  await Promise.all(replicas.map((r) => linkUp(r)));
+  await Promise.all(replicas.map((r) => replicating(r)));
   sentinels = await startSentinels(proxy.port, 3);
   upstream = await startRecordingUpstream(() => ({ status: 201, body: { id: 'made' } }));
   oauth = await startFakeOAuthServer();
@@ -162,7 +141,7 @@ describe('a Sentinel failover in the replication window', () => {
         // have its replica, and a rotated token's refresh lock stays held (a loaded machine has
         // taken over 10 s to re-point it).
         const promoted = await sentinels.masterPort();
-        await linkUp(replicas.find((r) => r.port !== promoted)!, promoted);
+        await replicating(replicas.find((r) => r.port !== promoted)!, promoted);
       },
     });
     // The three Sentinels answered throughout: the log never calls them unreachable.

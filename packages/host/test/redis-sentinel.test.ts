@@ -10,6 +10,7 @@ import {
   redisClient,
   type Sentinels,
   startRedisServer,
+  startReplica,
   startSentinels,
 } from './redis-server.js';
 import {
@@ -35,12 +36,7 @@ const CREATE = { mode: 'execute', request_body: JSON.stringify({ name: 'n1' }) }
 
 beforeAll(async () => {
   master = await startRedisServer();
-  replica = await startRedisServer(['--replicaof', '127.0.0.1', String(master.port)]);
-  // The replica connects and syncs within a second or two: a failover before that loses data.
-  const watching = redisClient(replica.url);
-  for (let i = 0; i < 100 && !(await watching.info('replication')).includes('master_link_status:up'); i += 1)
-    await new Promise((r) => setTimeout(r, 100));
-  await closeClient(watching);
+  replica = await startReplica(master);
   sentinel = await startSentinels(master.port, 1);
   upstream = await startRecordingUpstream(() => ({ status: 201, body: { id: 'made' } }));
   oauth = await startFakeOAuthServer();

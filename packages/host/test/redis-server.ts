@@ -204,6 +204,36 @@ export async function startRedisServer(
   };
 }
 
+/**
+ * Waits until `replica` replicates (its link up, its first sync done), from the master on
+ * `masterPort` where given; a failover before then loses data.
+ */
+export async function replicating(replica: RedisServer, masterPort?: number): Promise<void> {
+  const watching = redisClient(replica.url);
+  try {
+    const deadline = Date.now() + 30_000;
+    while (Date.now() < deadline) {
+      const info = await watching.info('replication');
+      if (
+        info.includes('master_link_status:up') &&
+        (masterPort === undefined || info.includes(`master_port:${masterPort}\r`))
+      )
+        return;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`replica on ${replica.port} never linked`);
+  } finally {
+    await closeClient(watching);
+  }
+}
+
+/** A replica of `master`, started and replicating. */
+export async function startReplica(master: RedisServer): Promise<RedisServer> {
+  const replica = await startRedisServer(['--replicaof', '127.0.0.1', String(master.port)]);
+  await replicating(replica);
+  return replica;
+}
+
 /** A test file's store and its own admin connection to it, apart from the replicas' connections. */
 export interface AdministeredStore<Admin extends Redis | Cluster> {
   admin: Admin;
