@@ -1,4 +1,5 @@
 import { ToolError } from '@toolhost/core';
+import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
 import type { HostConfig } from '../src/config/host-config.js';
@@ -49,19 +50,16 @@ async function whileFrozen<T>(act: () => Promise<T>): Promise<T> {
     return await act();
   } finally {
     replica.resume();
-    const admin = redisClient(master.url);
-    try {
+    await withClient(master, async (admin) => {
       await admin.set('replica-acks-test:caught-up', String(Date.now()));
       await admin.wait(1, 30_000);
-    } finally {
-      await closeClient(admin);
-    }
+    });
   }
 }
 
-/** The replica's answer to `command` (it is what a failover would promote). */
-async function onReplica<T>(command: (r: ReturnType<typeof redisClient>) => Promise<T>): Promise<T> {
-  const client = redisClient(replica.url);
+/** What `command` answers on a client of its own to `server`, closed after. */
+async function withClient<T>(server: RedisServer, command: (r: Redis) => Promise<T>): Promise<T> {
+  const client = redisClient(server.url);
   try {
     return await command(client);
   } finally {
@@ -97,7 +95,8 @@ describe('a disconnection with store.replicaAcks', () => {
 
     await storeAuthorized(oauth, tokens, 'bob', Date.now() + 3_600_000);
     expect(await disconnect(host, 'bob', 'echo-auth')).toMatchObject({ existed: true });
-    expect(await onReplica((r) => r.exists('toolhost:token:echo-auth:bob'))).toBe(0);
+    // The replica is what a failover would promote.
+    expect(await withClient(replica, (r) => r.exists('toolhost:token:echo-auth:bob'))).toBe(0);
   }, 60_000);
 });
 
@@ -148,7 +147,7 @@ describe("the host's own authorization server with store.replicaAcks", () => {
     });
 
     expect((await revoke(refresh_token, clientId)).status).toBe(200);
-    expect(await onReplica((r) => r.keys('toolhost:as:revoked:*'))).toHaveLength(1);
+    expect(await withClient(replica, (r) => r.keys('toolhost:as:revoked:*'))).toHaveLength(1);
     const refreshed = await tokenRequest(origin, {
       grant_type: 'refresh_token',
       refresh_token,
