@@ -197,9 +197,6 @@ export class McpEndpoint {
       res.writeHead(202).end();
       return;
     }
-    // Ended everywhere before the client hears it is ended: its next request, on any
-    // replica, must not find the session.
-    if (req.method === 'DELETE') await this.o.shared?.remove(sessionId);
     await session.transport.handleRequest(req, res, parsed);
     if (req.method === 'GET' && shared && session.transport.streaming) void deliverStored(session, shared);
   }
@@ -269,6 +266,9 @@ export class McpEndpoint {
       sessionId,
       onInitialized,
       answersDirectly: (request) => answersDirectly(server, host.config.tools?.confirmWrites, request),
+      // Ended everywhere before the client hears it is ended: its next request, on any
+      // replica, must not find the session.
+      ...(shared ? { ending: () => shared.remove(sessionId) } : {}),
     });
     const server = createMcpServer(host, mcpState, {
       ...(narrowing ? { narrowing } : {}),

@@ -10,11 +10,12 @@ const SESSION = 'session-1';
 const VERSION = '2025-06-18';
 
 /** One session's transport behind a loopback HTTP server, with an MCP server whose tools exercise it. */
-async function start() {
+async function start(options: { ending?: () => Promise<void> } = {}) {
   const seen: JSONRPCMessage[] = [];
   const transport = new SessionTransport({
     sessionId: SESSION,
     answersDirectly: (request) => String(request.params?.name).startsWith('direct'),
+    ...options,
   });
   const server = new Server({ name: 't', version: '0' }, { capabilities: { tools: {} } });
   let release: () => void = () => {};
@@ -84,8 +85,8 @@ function post(body: unknown, headers: Record<string, string> = {}) {
 }
 
 /** A session past its handshake. */
-async function ready() {
-  open = await start();
+async function ready(options: { ending?: () => Promise<void> } = {}) {
+  open = await start(options);
   expect((await post(initialize)).status).toBe(200);
   expect((await post({ jsonrpc: '2.0', method: 'notifications/initialized' })).status).toBe(202);
   open.seen.length = 0;
@@ -267,6 +268,35 @@ describe('SessionTransport', () => {
     const answer = await left;
     expect(answer.status).toBe(404);
     expect(await answer.json()).toMatchObject({ id: 6, error: { code: -32001 } });
+    expect((await post(call(8, 'x'))).status).toBe(404);
+  });
+
+  it("ends the session beyond it before answering a DELETE, even when that end closes it first", async () => {
+    const order: string[] = [];
+    await ready({
+      // As on a replica that hears its own broadcast of the end before its write returns.
+      ending: async () => {
+        order.push('ending');
+        await open!.transport.close();
+      },
+    });
+    const onclose = open!.transport.onclose;
+    open!.transport.onclose = () => {
+      order.push('closed');
+      onclose?.();
+    };
+    const refused = await fetch(open!.url, {
+      method: 'DELETE',
+      headers: { 'mcp-session-id': SESSION, 'mcp-protocol-version': '1999-01-01' },
+    });
+    expect(refused.status).toBe(400);
+    expect(order).toEqual([]);
+    const del = await fetch(open!.url, {
+      method: 'DELETE',
+      headers: { 'mcp-session-id': SESSION, 'mcp-protocol-version': VERSION },
+    });
+    expect(del.status).toBe(200);
+    expect(order).toEqual(['ending', 'closed']);
     expect((await post(call(8, 'x'))).status).toBe(404);
   });
 

@@ -133,6 +133,11 @@ export interface SessionTransportOptions {
    * request's JSON answer go as soon as it arrives (see HttpExchange's `direct`).
    */
   answersDirectly?: (request: JSONRPCRequest) => boolean;
+  /**
+   * Ends the session beyond this transport (its shared record) when the client's DELETE is
+   * accepted, before it is answered: its next request, on any replica, must not find it.
+   */
+  ending?: () => Promise<void>;
 }
 
 /**
@@ -166,11 +171,13 @@ export class SessionTransport implements Transport {
   private closed = false;
   private readonly onInitialized: ((sessionId: string) => void) | undefined;
   private readonly answersDirectly: (request: JSONRPCRequest) => boolean;
+  private readonly ending: (() => Promise<void>) | undefined;
 
   constructor(options: SessionTransportOptions) {
     this.sessionId = options.sessionId;
     this.onInitialized = options.onInitialized;
     this.answersDirectly = options.answersDirectly ?? (() => false);
+    this.ending = options.ending;
   }
 
   async start(): Promise<void> {}
@@ -195,6 +202,9 @@ export class SessionTransport implements Transport {
         return this.openStream(req, res);
       case 'DELETE':
         if (!this.sessionChecked(req, res)) return;
+        // The end it announces may come back and close this transport first (a replica hears
+        // its own broadcast): the client's DELETE is still the one that ended it.
+        await this.ending?.();
         await this.close();
         res.writeHead(200).end();
         return;
