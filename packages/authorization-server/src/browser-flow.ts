@@ -189,9 +189,7 @@ export class BrowserFlow {
     }
     if (this.firstParty(client.clientId)) {
       // The embedding application's own pages: the person is signing in to it, nothing to allow.
-      if ((await this.requests.take(request.id)) === undefined)
-        return sendErrorPage(res, 400, 'This authorization request was already answered.');
-      return this.issueCode(res, request, subject);
+      return this.answerWithCode(res, request, subject);
     }
     sendPage(res, 200, 'Allow access?', this.consentBody(request, client, subject));
   }
@@ -237,18 +235,19 @@ export class BrowserFlow {
     const { request, fields } = form;
     const subject = await this.sessions.signedIn(request.browser);
     if (!subject) return redirect(res, this.pageUrl(PATHS.signIn, request));
+    if (fields.get('decision') === 'allow') return this.answerWithCode(res, request, subject);
     // Taken: a consent is answered once, a second post finds nothing.
-    if ((await this.requests.take(request.id)) === undefined)
-      return sendErrorPage(res, 400, 'This authorization request was already answered.');
-    if (fields.get('decision') !== 'allow') {
-      this.ctx.emit({ type: 'consent_denied', clientId: request.clientId, subject });
-      return redirectWithError(res, this.ctx, request, 'access_denied', 'The person denied access');
-    }
-    await this.issueCode(res, request, subject);
+    if ((await this.requests.take(request.id)) === undefined) return alreadyAnswered(res);
+    this.ctx.emit({ type: 'consent_denied', clientId: request.clientId, subject });
+    return redirectWithError(res, this.ctx, request, 'access_denied', 'The person denied access');
   }
 
-  /** The code at the client's redirect URI: the person allowed it, or it is a first-party client. */
-  private async issueCode(res: ServerResponse, request: PendingRequest, subject: string): Promise<void> {
+  /**
+   * The code at the client's redirect URI: the person allowed it, or it is a first-party
+   * client. The code is stored (durably) before the request is taken: a store that cannot take
+   * it leaves the request pending, for the person to allow again.
+   */
+  private async answerWithCode(res: ServerResponse, request: PendingRequest, subject: string): Promise<void> {
     const code = await this.ctx.grants.issueCode({
       clientId: request.clientId,
       redirectUri: request.redirectUri,
@@ -257,6 +256,11 @@ export class BrowserFlow {
       scopes: request.scopes,
       resource: request.resource,
     });
+    // Taken: a consent is answered once, a second post finds nothing (and its code goes).
+    if ((await this.requests.take(request.id)) === undefined) {
+      await this.ctx.grants.discardCode(code);
+      return alreadyAnswered(res);
+    }
     this.ctx.emit({ type: 'consent', clientId: request.clientId, subject });
     const target = new URL(request.redirectUri);
     target.searchParams.set('code', code);
@@ -294,4 +298,8 @@ export class BrowserFlow {
       return undefined;
     }
   }
+}
+
+function alreadyAnswered(res: ServerResponse): void {
+  sendErrorPage(res, 400, 'This authorization request was already answered.');
 }

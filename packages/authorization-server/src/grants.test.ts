@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ShortOfReplicas } from '../test/support.js';
 import { type CodeRecord, Grants, type RedeemedCode } from './grants.js';
 import { MemoryStateStore } from './state-store.js';
 
@@ -91,3 +92,60 @@ describe('a grant without a refresh token', () => {
     expect(await grants.grant(grant.id)).toBeUndefined();
   });
 });
+
+describe('a presentation whose answer the store cannot take durably', () => {
+  const setUp = () => {
+    const store = new ShortOfReplicas();
+    return {
+      store,
+      grants: new Grants(store, { codeSeconds: 60, accessSeconds: 600, refreshSeconds: 3600 }),
+    };
+  };
+
+  it('fails with the refresh token put back: the retry refreshes, the grant stands', async () => {
+    const { store, grants } = setUp();
+    const { grant, refreshToken } = await started(grants);
+    store.short = true;
+    const redeemed = await grants.redeemRefresh(refreshToken).catch((e: Error) => e);
+    // The spent mark itself short of replicas: taken back.
+    expect(redeemed).toBeInstanceOf(Error);
+    store.short = false;
+    const held = await grants.redeemRefresh(refreshToken);
+    expect(held?.id).toBe(grant.id);
+    store.short = true;
+    await expect(grants.rotate(held!)).rejects.toThrow('no replica');
+    store.short = false;
+
+    const again = await grants.redeemRefresh(refreshToken);
+    expect(again?.id).toBe(grant.id);
+    const next = await grants.rotate(again!);
+    // Only the grant's current refresh token is left: the failed rotation's is gone.
+    expect(await refreshKeys(store)).toHaveLength(1);
+    expect((await grants.redeemRefresh(next))?.id).toBe(grant.id);
+  });
+
+  it('fails with the code put back: the retry starts the grant once', async () => {
+    const { store, grants } = setUp();
+    const code = await grants.issueCode(record);
+    const redeemed = await grants.redeemCode(code);
+    store.short = true;
+    await expect(grants.start(redeemed!, true)).rejects.toThrow('no replica');
+    store.short = false;
+    expect(await grants.grant(redeemed!.grantId)).toBeUndefined();
+    expect(await refreshKeys(store)).toHaveLength(0);
+
+    const retried = await grants.redeemCode(code);
+    expect(retried).toMatchObject({ clientId: 'client-1', subject: 'alice' });
+    const { grant, refreshToken } = await refreshable(grants, retried!);
+    expect((await grants.redeemRefresh(refreshToken!))?.id).toBe(grant.id);
+    // Spent now: a third presentation is reuse, and ends the grant.
+    expect(await grants.redeemCode(code)).toBeUndefined();
+    expect(await grants.grant(grant.id)).toBeUndefined();
+  });
+});
+
+/** The refresh tokens' records the store holds. */
+async function refreshKeys(store: MemoryStateStore): Promise<string[]> {
+  const entries = (store as unknown as { entries: Map<string, unknown> }).entries;
+  return [...entries.keys()].filter((k) => k.startsWith('refresh:'));
+}

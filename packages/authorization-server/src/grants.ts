@@ -33,6 +33,20 @@ interface RefreshRecord {
   grantId: string;
 }
 
+/**
+ * A code or refresh token spent by a presentation whose answer is still being written: what
+ * puts it back if the store cannot take that answer (`unspend`).
+ */
+interface Spent {
+  kind: 'code' | 'refresh';
+  hash: string;
+  saved: string;
+  /** The grant as it was before a refresh rotated it. */
+  grant?: Grant;
+}
+
+const DURABLY = { durable: true } as const;
+
 export interface GrantLifetimes {
   codeSeconds: number;
   /** How long an access token is good for: a grant without a refresh token lasts as long. */
@@ -45,8 +59,16 @@ export interface GrantLifetimes {
  * token are taken from the store (read and deleted at once), so of two redemptions, even on
  * two replicas, one wins; the other finds the secret marked used, which revokes the grant
  * (a leaked code or refresh token is then worth nothing to either party).
+ *
+ * What a client is handed (a code, a refresh token) and the marks of spent ones are durable
+ * writes: a failover of a replicated store must not forget a refresh token the client now
+ * holds (signing its person out) nor bring back a code already redeemed. A presentation whose
+ * answer the store could not take durably fails (`store_unavailable`) with its code or refresh
+ * token put back, so that the client's retry is not read as reuse.
  */
 export class Grants {
+  private readonly spent = new WeakMap<object, Spent>();
+
   constructor(
     private readonly store: StateStore,
     private readonly lifetimes: GrantLifetimes,
@@ -54,8 +76,13 @@ export class Grants {
 
   async issueCode(record: CodeRecord): Promise<string> {
     const code = newSecret();
-    await this.store.set(`code:${hashOf(code)}`, JSON.stringify(record), this.lifetimes.codeSeconds);
+    await this.store.set(`code:${hashOf(code)}`, JSON.stringify(record), this.lifetimes.codeSeconds, DURABLY);
     return code;
+  }
+
+  /** A code issued but never handed out (its request was answered meanwhile). */
+  async discardCode(code: string): Promise<void> {
+    await this.store.delete(`code:${hashOf(code)}`);
   }
 
   /**
@@ -66,9 +93,13 @@ export class Grants {
    */
   async redeemCode(code: string): Promise<RedeemedCode | undefined> {
     const grantId = randomUUID();
+    const hash = hashOf(code);
     // The mark is kept while the code could still be replayed, so that a replay finds the grant.
-    const saved = await this.takeOnce('code', hashOf(code), () => grantId, this.lifetimes.codeSeconds * 10);
-    return saved === undefined ? undefined : { ...(JSON.parse(saved) as CodeRecord), grantId };
+    const saved = await this.takeOnce('code', hash, () => grantId, this.lifetimes.codeSeconds * 10);
+    if (saved === undefined) return undefined;
+    const redeemed: RedeemedCode = { ...(JSON.parse(saved) as CodeRecord), grantId };
+    this.spent.set(redeemed, { kind: 'code', hash, saved });
+    return redeemed;
   }
 
   /**
@@ -87,9 +118,12 @@ export class Grants {
       resource: redeemed.resource,
       createdAt: Date.now(),
     };
-    if (refreshable) return { grant, refreshToken: await this.rotate(grant) };
-    await this.store.set(`grant:${grant.id}`, JSON.stringify(grant), this.lifetimes.accessSeconds + 60);
-    return { grant, refreshToken: undefined };
+    return this.orUnspent(redeemed, grant, async () => {
+      if (refreshable) return { grant, refreshToken: await this.written(grant) };
+      const seconds = this.lifetimes.accessSeconds + 60;
+      await this.store.set(`grant:${grant.id}`, JSON.stringify(grant), seconds, DURABLY);
+      return { grant, refreshToken: undefined };
+    });
   }
 
   async grant(id: string): Promise<Grant | undefined> {
@@ -109,7 +143,9 @@ export class Grants {
     const saved = await this.takeOnce('refresh', hash, grantIdOf, this.lifetimes.refreshSeconds);
     if (saved === undefined) return undefined;
     const grant = await this.grant(grantIdOf(saved));
-    return grant?.refreshHash === hash ? grant : undefined;
+    if (grant?.refreshHash !== hash) return undefined;
+    this.spent.set(grant, { kind: 'refresh', hash, saved, grant });
+    return grant;
   }
 
   /**
@@ -125,7 +161,15 @@ export class Grants {
   ): Promise<string | undefined> {
     const saved = await this.store.get(`${kind}:${hash}`);
     const mark = `${kind}-used:${hash}`;
-    const first = saved !== undefined && (await this.store.setIfAbsent(mark, grantIdOf(saved), markSeconds));
+    let first = false;
+    try {
+      first =
+        saved !== undefined && (await this.store.setIfAbsent(mark, grantIdOf(saved), markSeconds, DURABLY));
+    } catch (e) {
+      // Perhaps written, short of its replicas: the retry must not find it and read reuse.
+      await this.store.delete(mark).catch(() => {});
+      throw e;
+    }
     if (!first) {
       const spentFor = await this.store.get(mark);
       if (spentFor !== undefined) await this.revoke(spentFor);
@@ -134,19 +178,60 @@ export class Grants {
     return (await this.store.take(`${kind}:${hash}`)) === undefined ? undefined : saved;
   }
 
-  /** A new refresh token for the grant, which now names only it. */
-  async rotate(grant: Grant): Promise<string> {
+  /**
+   * A new refresh token for the grant (as `redeemRefresh` answered it), which now names only
+   * it. Fails with the spent refresh token put back if the store cannot take it durably.
+   */
+  rotate(grant: Grant): Promise<string> {
+    return this.orUnspent(grant, grant, () => this.written(grant));
+  }
+
+  /** The grant written with a new refresh token, durably; the token. */
+  private async written(grant: Grant): Promise<string> {
     const refreshToken = newSecret();
     const hash = hashOf(refreshToken);
     const updated: Grant = { ...grant, refreshHash: hash };
     const ttl = this.lifetimes.refreshSeconds;
-    await this.store.set(`grant:${grant.id}`, JSON.stringify(updated), ttl);
+    await this.store.set(`grant:${grant.id}`, JSON.stringify(updated), ttl, DURABLY);
     await this.store.set(
       `refresh:${hash}`,
       JSON.stringify({ grantId: grant.id } satisfies RefreshRecord),
       ttl,
+      DURABLY,
     );
     return refreshToken;
+  }
+
+  /**
+   * `write`'s answer; if it fails, what it may have written for `grant` goes, and the code or
+   * refresh token `presented` spent is put back (best effort: the store may be away), then the
+   * failure goes on.
+   */
+  private async orUnspent<T>(presented: object, grant: Grant, write: () => Promise<T>): Promise<T> {
+    const spent = this.spent.get(presented);
+    this.spent.delete(presented);
+    try {
+      return await write();
+    } catch (e) {
+      if (spent) await this.unspend(spent, grant).catch(() => {});
+      throw e;
+    }
+  }
+
+  private async unspend(spent: Spent, grant: Grant): Promise<void> {
+    const now = await this.store.get(`grant:${grant.id}`);
+    const written = now === undefined ? undefined : (JSON.parse(now) as Grant).refreshHash;
+    if (written && written !== spent.hash) await this.store.delete(`refresh:${written}`);
+    if (spent.kind === 'refresh') {
+      const ttl = this.lifetimes.refreshSeconds;
+      await this.store.set(`grant:${grant.id}`, JSON.stringify(spent.grant), ttl);
+      await this.store.set(`refresh:${spent.hash}`, spent.saved, ttl);
+    } else {
+      await this.store.delete(`grant:${grant.id}`);
+      await this.store.set(`code:${spent.hash}`, spent.saved, this.lifetimes.codeSeconds);
+    }
+    // Last: until now a presentation finds the mark and no record, and is refused.
+    await this.store.delete(`${spent.kind}-used:${spent.hash}`);
   }
 
   /** The grant a refresh token belongs to, without spending it (revocation). */

@@ -45,10 +45,20 @@ export class RedisStateStore implements StateStore {
     else await this.redis.call('SET', this.prefix + key, value, ...expiry);
   }
 
-  async setIfAbsent(key: string, value: string, ttlSeconds?: number): Promise<boolean> {
-    const args: (string | number)[] = [this.prefix + key, value];
+  async setIfAbsent(
+    key: string,
+    value: string,
+    ttlSeconds?: number,
+    options: WriteOptions = {},
+  ): Promise<boolean> {
+    const args: (string | number)[] = [value];
     if (ttlSeconds !== undefined) args.push('EX', Math.max(1, Math.ceil(ttlSeconds)));
-    return (await this.redis.call('SET', ...args, 'NX')) === 'OK';
+    args.push('NX');
+    const written =
+      options.durable && this.redis.callDurably
+        ? await this.redis.callDurably('SET', this.prefix + key, ...args)
+        : await this.redis.call('SET', this.prefix + key, ...args);
+    return written === 'OK';
   }
 
   async take(key: string): Promise<string | undefined> {

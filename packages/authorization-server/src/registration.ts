@@ -98,7 +98,15 @@ export async function registerClient(
     ...displayFieldsOf(metadata),
     ...(secret ? { secretHash: hashOf(secret) } : {}),
   };
-  await store.set(`client:${client.clientId}`, JSON.stringify(client), limits.clientSeconds);
+  // Durable: a failover must not forget a client that holds its id (and secret) from now on.
+  // One that never learns its id is not kept either.
+  const key = `client:${client.clientId}`;
+  await store
+    .set(key, JSON.stringify(client), limits.clientSeconds, { durable: true })
+    .catch(async (e: unknown) => {
+      await store.delete(key).catch(() => {});
+      throw e;
+    });
   return {
     client_id: client.clientId,
     client_id_issued_at: Math.floor(Date.now() / 1000),

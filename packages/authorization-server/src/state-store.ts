@@ -10,8 +10,8 @@ export interface StateStore {
    * write must survive a failover of a replicated store: it resolves once replicas hold it.
    */
   set(key: string, value: string, ttlSeconds?: number, options?: WriteOptions): Promise<void>;
-  /** Writes the record only where there is none; true when written. */
-  setIfAbsent(key: string, value: string, ttlSeconds?: number): Promise<boolean>;
+  /** Writes the record only where there is none; true when written (`durable` as for `set`). */
+  setIfAbsent(key: string, value: string, ttlSeconds?: number, options?: WriteOptions): Promise<boolean>;
   /** Reads and deletes the record at once: of several callers, one gets it. */
   take(key: string): Promise<string | undefined>;
   delete(key: string): Promise<void>;
@@ -23,7 +23,10 @@ export interface StateStore {
 }
 
 export interface WriteOptions {
-  /** Lost in a failover, the write would undo something a person relies on (a revocation). */
+  /**
+   * Lost in a failover, the write would undo something a person relies on: a revocation, or
+   * what a client was just handed (a code, a refresh token, its registration).
+   */
   durable?: boolean;
 }
 

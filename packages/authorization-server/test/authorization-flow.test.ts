@@ -6,6 +6,7 @@ import {
   pkce,
   type Running,
   registerPublicClient,
+  ShortOfReplicas,
   signInToConsent,
   startAuthorizationServer,
   TestBrowser,
@@ -470,5 +471,56 @@ describe('the consent page', () => {
     expect(new URL(allowed.headers.get('location')!).searchParams.get('code')).toBeTruthy();
     const again = await browser.post(action, fields);
     expect(again.status).toBe(400);
+  });
+});
+
+describe('a store that cannot take the answer durably (short of its replicas)', () => {
+  it('keeps the consent pending, and the person allows again; the code then redeems once', async () => {
+    const store = new ShortOfReplicas();
+    const own = await startAuthorizationServer({ store });
+    try {
+      const clientId = await registerPublicClient(own.issuer, REDIRECT);
+      const browser = new TestBrowser();
+      const { challenge, verifier } = pkce();
+      const page = await signInToConsent(browser, own.issuer, {
+        ...authorizeRequest(clientId),
+        code_challenge: challenge,
+      });
+      const consent = formFields(page.text);
+      const action = new URL(consent.action, own.issuer);
+      const fields = { ...consent.fields, decision: 'allow' };
+      store.short = true;
+      const failed = await browser.post(action, fields);
+      store.short = false;
+      expect(failed.status).toBe(500);
+      expect(failed.headers.get('location')).toBeNull();
+
+      const allowed = await browser.post(action, fields);
+      expect(allowed.status).toBe(303);
+      const code = new URL(allowed.headers.get('location')!).searchParams.get('code')!;
+      const redeem = () =>
+        tokenRequest(own.issuer, {
+          grant_type: 'authorization_code',
+          code,
+          code_verifier: verifier,
+          client_id: clientId,
+          redirect_uri: REDIRECT,
+        });
+      store.short = true;
+      expect((await redeem()).status).toBe(500);
+      store.short = false;
+      const tokens = await redeem();
+      expect(tokens.status).toBe(200);
+      const { refresh_token } = (await tokens.json()) as { refresh_token: string };
+      const refresh = () =>
+        tokenRequest(own.issuer, { grant_type: 'refresh_token', refresh_token, client_id: clientId });
+      store.short = true;
+      expect((await refresh()).status).toBe(500);
+      store.short = false;
+      expect((await refresh()).status).toBe(200);
+      expect((await redeem()).status).toBe(400);
+    } finally {
+      await own.close();
+    }
   });
 });

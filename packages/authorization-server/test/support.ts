@@ -6,6 +6,7 @@ import {
   type AuthorizationServerOptions,
   createAuthorizationServer,
   MemoryStateStore,
+  type WriteOptions,
 } from '../src/index.js';
 
 export const SCOPES = [
@@ -241,4 +242,21 @@ export async function signInToConsent(
   const res = await browser.post(new URL(action, issuer), { ...fields, access_token: token });
   if (res.status !== 303) throw new Error(`sign-in failed: ${res.status} ${await res.text()}`);
   return browser.open(new URL(res.headers.get('location')!, issuer), issuer);
+}
+
+/**
+ * A store whose durable writes, while `short`, are written and then fail, as a Redis master's
+ * are when no replica acknowledges them in time.
+ */
+export class ShortOfReplicas extends MemoryStateStore {
+  short = false;
+  override async set(key: string, value: string, ttlSeconds?: number, options?: WriteOptions) {
+    await super.set(key, value, ttlSeconds);
+    if (options?.durable && this.short) throw new Error('no replica acknowledged the write');
+  }
+  override async setIfAbsent(key: string, value: string, ttlSeconds?: number, options?: WriteOptions) {
+    const written = await super.setIfAbsent(key, value, ttlSeconds);
+    if (options?.durable && this.short) throw new Error('no replica acknowledged the write');
+    return written;
+  }
 }

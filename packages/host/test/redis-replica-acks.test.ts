@@ -155,4 +155,59 @@ describe("the host's own authorization server with store.replicaAcks", () => {
     });
     expect(refreshed.status).toBe(400);
   }, 60_000);
+
+  const unavailable = async (res: Response) => ({
+    status: res.status,
+    retryAfter: res.headers.get('retry-after'),
+    body: await res.json(),
+  });
+  const UNAVAILABLE = {
+    status: 503,
+    retryAfter: '1',
+    body: { error: 'temporarily_unavailable', error_description: expect.stringContaining('replica') },
+  };
+
+  it('hands out a registration, a code or a refresh token only once a replica holds it; the retry then works', async () => {
+    const clients = () => withClient(master, (r) => r.keys('toolhost:as:client:*'));
+    const before = await clients();
+    const registered = await whileFrozen(() =>
+      fetch(`${origin}/auth/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          redirect_uris: ['http://127.0.0.1:9/callback'],
+          token_endpoint_auth_method: 'none',
+        }),
+      }).then(unavailable),
+    );
+    expect(registered).toMatchObject(UNAVAILABLE);
+    // A client that never learnt its id is not kept.
+    expect(await clients()).toEqual(before);
+
+    const clientId = await registerPublicClient(origin);
+    const { landed, verifier } = await consentWithAccessToken(origin, clientId, ALICE);
+    expect(
+      await whileFrozen(() => redeemCode(origin, clientId, landed, verifier).then(unavailable)),
+    ).toMatchObject(UNAVAILABLE);
+    // The code was put back: the client's retry is no replay.
+    const issued = await redeemCode(origin, clientId, landed, verifier);
+    expect(issued.status).toBe(200);
+    const { refresh_token } = (await issued.json()) as { refresh_token: string };
+
+    const refresh = () =>
+      tokenRequest(origin, { grant_type: 'refresh_token', refresh_token, client_id: clientId });
+    expect(await whileFrozen(() => refresh().then(unavailable))).toMatchObject(UNAVAILABLE);
+    const refreshed = await refresh();
+    expect(refreshed.status).toBe(200);
+    const next = ((await refreshed.json()) as { refresh_token: string }).refresh_token;
+    // What a failover would promote holds the refresh token the client now has.
+    const held = await withClient(replica, (r) => r.keys('toolhost:as:refresh:*'));
+    expect(held).toHaveLength(1);
+    const again = await tokenRequest(origin, {
+      grant_type: 'refresh_token',
+      refresh_token: next,
+      client_id: clientId,
+    });
+    expect(again.status).toBe(200);
+  }, 60_000);
 });

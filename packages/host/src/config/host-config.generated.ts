@@ -505,7 +505,7 @@ export interface HostConfig {
      */
     commandTimeoutMs?: number;
     /**
-     * Redis replicas that must hold a write that has to survive a failover (a rotated token, an idempotency key's attempt and outcome, an applied preview) before the host relies on it (`WAIT`); one that misses it is kept and written again, and a write is not sent until its attempt is held. Default 1 with `store.sentinels`, else 0 (set 1 for a Cluster with replicas). 0: no wait; a failover in the replication window (normally milliseconds) can then lose such writes.
+     * Redis replicas that must hold a write that has to survive a failover (a rotated token, a deleted one, an idempotency key's attempt and outcome, an applied preview, and the own authorization server's registrations, codes, refresh tokens and revocations) before the host relies on it (`WAIT`); one that misses it is kept and written again, and a write is not sent until its attempt is held. Default 1 with `store.sentinels`, else 0 (set 1 for a Cluster with replicas). 0: no wait; a failover in the replication window (normally milliseconds) can then lose such writes.
      */
     replicaAcks?: number;
     /**
@@ -1178,7 +1178,7 @@ export interface ResolvedHostConfig {
      */
     commandTimeoutMs: number;
     /**
-     * Redis replicas that must hold a write that has to survive a failover (a rotated token, an idempotency key's attempt and outcome, an applied preview) before the host relies on it (`WAIT`); one that misses it is kept and written again, and a write is not sent until its attempt is held. Default 1 with `store.sentinels`, else 0 (set 1 for a Cluster with replicas). 0: no wait; a failover in the replication window (normally milliseconds) can then lose such writes.
+     * Redis replicas that must hold a write that has to survive a failover (a rotated token, a deleted one, an idempotency key's attempt and outcome, an applied preview, and the own authorization server's registrations, codes, refresh tokens and revocations) before the host relies on it (`WAIT`); one that misses it is kept and written again, and a write is not sent until its attempt is held. Default 1 with `store.sentinels`, else 0 (set 1 for a Cluster with replicas). 0: no wait; a failover in the replication window (normally milliseconds) can then lose such writes.
      */
     replicaAcks?: number;
     /**
