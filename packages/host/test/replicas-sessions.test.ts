@@ -1,7 +1,11 @@
 import { type CallToolResult, Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { TokenCipher } from '@toolhost/credentials';
 import { RedisTokenStore } from '@toolhost/redis-store';
+import type { Redis } from 'ioredis';
 import { describe, expect, it, vi } from 'vitest';
+import { SHARED_STORE } from '../src/assemble-host.js';
+import { containerOf } from '../src/host.js';
+import { resolveService } from '../src/services.js';
 import { storeAuthorized } from './fake-oauth-server.js';
 import { confirmationAcrossReplicas, sessionAcrossReplicas, storeAliceToken } from './replica-scenarios.js';
 import {
@@ -130,6 +134,53 @@ describe('replicas: any replica serves any session', () => {
 
   it('serves one session whose requests alternate between two replicas, for its user only', async () => {
     await sessionAcrossReplicas(suite());
+  }, 60_000);
+
+  it('holds no copy of a session its client ended on another replica while this one rebuilt it', async () => {
+    const [a, b] = await startReplicas();
+    balancer.pick = () => origin(a);
+    const { transport } = await connect(`${balancer.url}/mcp`);
+    const session = transport.sessionId!;
+    // B reads the session's record; before it holds its copy, the client ends the session on A,
+    // whose broadcast of the end reaches B with nothing to close there yet.
+    const redis = resolveService(containerOf(b.host), SHARED_STORE)!.redis as Redis;
+    const get = redis.get.bind(redis);
+    const listener = admin.duplicate();
+    await listener.subscribe('toolhost:session:closed');
+    const heard = new Promise((resolve) => listener.once('message', resolve));
+    let endedMeanwhile = false;
+    redis.get = (async (key: string) => {
+      const value = await get(key);
+      if (key === `toolhost:session:${session}` && !endedMeanwhile) {
+        endedMeanwhile = true;
+        await transport.terminateSession();
+        await heard;
+        // B's own subscriber has the same message in hand by now.
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      return value;
+    }) as typeof redis.get;
+    try {
+      const ping = () =>
+        fetch(b.url, {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${ALICE}`,
+            'mcp-session-id': session,
+            'mcp-protocol-version': '2025-06-18',
+            accept: 'application/json, text/event-stream',
+            'content-type': 'application/json',
+          },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
+        });
+      expect((await ping()).status).toBe(404);
+      expect(endedMeanwhile).toBe(true);
+      expect((await ping()).status).toBe(404);
+      expect(b.logs()).not.toContain('session resumed from the shared store');
+    } finally {
+      redis.get = get;
+      await listener.quit();
+    }
   }, 60_000);
 
   it('answers 2026-07-28 requests on either replica with no session record in Redis', async () => {

@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { AccessTokens } from '../src/auth/access-tokens.js';
 import type { HostConfig } from '../src/config/host-config.js';
-import { createHost } from '../src/host.js';
+import { createHost, type Host } from '../src/host.js';
 import { serveHttp } from '../src/http/serve-http.js';
 import { createLogger } from '../src/logger.js';
 import { fixtureApp } from './support.js';
@@ -14,6 +14,8 @@ export interface HttpReplica {
 
 /** A host served in this process; `close()` stops it as SIGTERM stops `toolhost serve --http`. */
 export interface ServedHttpHost extends HttpReplica {
+  /** The host it serves, for a test that reaches into its parts. */
+  host: Host;
   close(): Promise<void>;
 }
 
@@ -49,6 +51,7 @@ export async function serveHttpHost(
     });
     return {
       url: server.url,
+      host,
       logs: () => logs,
       async close() {
         await server.beginStopping({ drainDelaySeconds: 0 });

@@ -342,6 +342,17 @@ export class McpEndpoint {
       return undefined;
     }
     this.o.sessions.add(session);
+    // Ended on another replica while this one rebuilt it: the end's broadcast found nothing to
+    // close here. The record goes before the broadcast, so once this copy is held, either the
+    // record is still there (and the broadcast, still to come, closes it) or it is gone.
+    const still = await shared.find(sessionId).then(
+      (r) => r !== undefined,
+      () => true,
+    );
+    if (!still) {
+      await session.server.close().catch(() => {});
+      return undefined;
+    }
     this.o.logger?.info({ session: sessionId, user: record.userId }, 'session resumed from the shared store');
     return session;
   }
