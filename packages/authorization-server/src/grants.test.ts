@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ShortOfReplicas } from '../test/support.js';
 import { type CodeRecord, Grants, type RedeemedCode } from './grants.js';
+import { hashOf } from './secrets.js';
 import { MemoryStateStore } from './state-store.js';
 
 const record: CodeRecord = {
@@ -122,6 +123,18 @@ describe('a presentation whose answer the store cannot take durably', () => {
     // Only the grant's current refresh token is left: the failed rotation's is gone.
     expect(await refreshKeys(store)).toHaveLength(1);
     expect((await grants.redeemRefresh(next))?.id).toBe(grant.id);
+  });
+
+  it("takes back only its own spent mark: another presentation's stands, and the next reuse revokes", async () => {
+    const { store, grants } = setUp();
+    const { grant, refreshToken } = await started(grants);
+    // Another presentation of the token, on another replica, has marked it and not yet taken it.
+    await store.setIfAbsent(`refresh-used:${hashOf(refreshToken)}`, `${grant.id} theirs`);
+    store.short = true;
+    await expect(grants.redeemRefresh(refreshToken)).rejects.toThrow('no replica');
+    store.short = false;
+    expect(await grants.redeemRefresh(refreshToken)).toBeUndefined();
+    expect(await grants.grant(grant.id)).toBeUndefined();
   });
 
   it('fails with the code put back: the retry starts the grant once', async () => {

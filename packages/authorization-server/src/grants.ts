@@ -161,18 +161,20 @@ export class Grants {
   ): Promise<string | undefined> {
     const saved = await this.store.get(`${kind}:${hash}`);
     const mark = `${kind}-used:${hash}`;
+    // The grant it names, and whose mark it is (two presentations of one token name one grant).
+    const ours = saved === undefined ? '' : `${grantIdOf(saved)} ${randomUUID()}`;
     let first = false;
     try {
-      first =
-        saved !== undefined && (await this.store.setIfAbsent(mark, grantIdOf(saved), markSeconds, DURABLY));
+      first = saved !== undefined && (await this.store.setIfAbsent(mark, ours, markSeconds, DURABLY));
     } catch (e) {
       // Perhaps written, short of its replicas: the retry must not find it and read reuse.
-      await this.store.delete(mark).catch(() => {});
+      if ((await this.store.get(mark).catch(() => undefined)) === ours)
+        await this.store.delete(mark).catch(() => {});
       throw e;
     }
     if (!first) {
-      const spentFor = await this.store.get(mark);
-      if (spentFor !== undefined) await this.revoke(spentFor);
+      const spentFor = (await this.store.get(mark))?.split(' ')[0];
+      if (spentFor) await this.revoke(spentFor);
       return undefined;
     }
     return (await this.store.take(`${kind}:${hash}`)) === undefined ? undefined : saved;
