@@ -30,6 +30,8 @@ export interface WriteOptions {
   durable?: boolean;
 }
 
+const SWEEP_EVERY_MS = 60_000;
+
 interface Entry {
   value: string;
   /** Milliseconds since the epoch; absent: no expiry. */
@@ -42,6 +44,7 @@ interface Entry {
  */
 export class MemoryStateStore implements StateStore {
   protected readonly entries = new Map<string, Entry>();
+  private sweptAt = 0;
 
   constructor(private readonly now: () => number = Date.now) {}
 
@@ -59,6 +62,7 @@ export class MemoryStateStore implements StateStore {
   }
 
   private entry(value: string, ttlSeconds?: number): Entry {
+    this.sweepNowAndThen();
     return ttlSeconds === undefined ? { value } : { value, expiresAt: this.now() + ttlSeconds * 1000 };
   }
 
@@ -106,5 +110,17 @@ export class MemoryStateStore implements StateStore {
   /** Drops expired records (the file store writes fewer of them). */
   protected sweep(): void {
     for (const key of [...this.entries.keys()]) this.live(key);
+  }
+
+  /**
+   * A record is dropped when read after it expired; one nobody reads again (an authorization
+   * request never completed, a counter of an address not seen since) would stay until the
+   * process ends, and anyone can make those. So each new record sweeps, once a minute at most.
+   */
+  private sweepNowAndThen(): void {
+    const now = this.now();
+    if (now - this.sweptAt < SWEEP_EVERY_MS) return;
+    this.sweptAt = now;
+    this.sweep();
   }
 }
