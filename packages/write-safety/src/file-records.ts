@@ -4,7 +4,7 @@ import { ToolError } from '@toolhost/core';
 import { TokenStoreError } from '@toolhost/credentials';
 import { MemoryRecords, type RecordLimits, type RecordOwner } from './expiring-records.js';
 import { FileOwner } from './file-owner.js';
-import type { PerUserPlaces } from './per-user-budget.js';
+import { type PerUserPlaces, ProcessPlaces } from './per-user-budget.js';
 import { type JournalEntry, RecordJournal } from './record-journal.js';
 
 export interface FileRecordsLimits extends RecordLimits {
@@ -36,8 +36,8 @@ export class FileRecords extends MemoryRecords implements PerUserPlaces {
   private readonly owner: FileOwner;
   private owned = false;
   private owning: Promise<void> | undefined;
-  /** Per kind and user, their places (id → expiry), rebuilt from the file on load. */
-  private readonly places = new Map<string, Map<string, number>>();
+  /** Per kind and user, their places, rebuilt from the file on load. */
+  private readonly places = new ProcessPlaces();
   readonly scope = 'on this host';
 
   constructor(file: string, secret: string, limits: FileRecordsLimits = {}) {
@@ -57,7 +57,7 @@ export class FileRecords extends MemoryRecords implements PerUserPlaces {
     for (const [key, e] of this.entries) {
       if (!key.startsWith(PLACE)) continue;
       const [kind, userId, id] = JSON.parse(key.slice(PLACE.length)) as [string, string, string];
-      this.placesOf(kind, userId).set(id, e.expires);
+      this.places.restore(kind, userId, id, e.expires);
     }
     return loaded;
   }
@@ -71,16 +71,6 @@ export class FileRecords extends MemoryRecords implements PerUserPlaces {
     return true;
   }
 
-  private placesOf(kind: string, userId: string): Map<string, number> {
-    const slot = `${kind}\u0000${userId}`;
-    let held = this.places.get(slot);
-    if (!held) {
-      held = new Map();
-      this.places.set(slot, held);
-    }
-    return held;
-  }
-
   /**
    * Each user's places are records in the file too: a host that restarts still knows how many
    * previews and keys each user holds, and does not let them hold their bound again on top.
@@ -88,23 +78,19 @@ export class FileRecords extends MemoryRecords implements PerUserPlaces {
   async take(kind: string, userId: string, id: string, max: number, ttlMs: number): Promise<boolean> {
     // Taking the file may read it again, which rebuilds the places: first, then count.
     await this.own();
-    const held = this.placesOf(kind, userId);
-    const now = Date.now();
-    for (const [placeId, expires] of held) if (expires <= now) held.delete(placeId);
-    if (!held.has(id) && held.size >= max) return false;
     // Taken before the write: two calls at once cannot both take the last place.
-    held.set(id, now + ttlMs);
+    if (!this.places.claim(kind, userId, id, max, ttlMs)) return false;
     try {
       await this.put(placeKey(kind, userId, id), '', ttlMs);
     } catch (e) {
-      held.delete(id);
+      this.places.release(kind, userId, id);
       throw e;
     }
     return true;
   }
 
   async giveBack(kind: string, userId: string, id: string): Promise<void> {
-    this.placesOf(kind, userId).delete(id);
+    this.places.release(kind, userId, id);
     await this.removeIf(placeKey(kind, userId, id), '');
   }
 
