@@ -183,6 +183,37 @@ describe('replicas: any replica serves any session', () => {
     }
   }, 60_000);
 
+  it('refuses to keep an initialize request larger than a handshake in the shared store', async () => {
+    const [a] = await startReplicas();
+    const before = await admin.keys('toolhost:session:*');
+    const initialize = (padding: number) =>
+      fetch(a.url, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${ALICE}`,
+          accept: 'application/json, text/event-stream',
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: {
+            protocolVersion: '2025-06-18',
+            capabilities: { experimental: { padding: 'x'.repeat(padding) } },
+            clientInfo: { name: 'big-hello', version: '1' },
+          },
+        }),
+      });
+    const refused = await initialize(70_000);
+    expect(refused.status).toBe(413);
+    expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(/65536 bytes/);
+    expect(await admin.keys('toolhost:session:*')).toEqual(before);
+    const opened = await initialize(1_000);
+    expect(opened.status).toBe(200);
+    expect(opened.headers.get('mcp-session-id')).toBeTruthy();
+  }, 60_000);
+
   it('answers 2026-07-28 requests on either replica with no session record in Redis', async () => {
     const [a, b] = await startReplicas();
     await storeAliceToken(suite(), 'items.read');

@@ -30,7 +30,7 @@ export class RedisSessions implements ReplicaSessions {
   private key = (id: string) => `toolhost:session:${id}`;
 
   save(id: string, record: SessionRecord): Promise<void> {
-    this.touched.set(id, Date.now());
+    this.touchedAt(id, Date.now());
     return inRedis(async () => {
       await this.redis.set(this.key(id), JSON.stringify(record), 'PX', this.idleMs);
     });
@@ -50,11 +50,16 @@ export class RedisSessions implements ReplicaSessions {
   touch(id: string): void {
     const now = Date.now();
     if (now - (this.touched.get(id) ?? 0) < this.idleMs / 10) return;
+    this.touchedAt(id, now);
+    this.redis.pexpire(this.key(id), this.idleMs).catch(() => {});
+  }
+
+  /** Notes the extension; sessions idle past their lifetime are forgotten beyond 10,000. */
+  private touchedAt(id: string, now: number): void {
     this.touched.set(id, now);
     if (this.touched.size > 10_000) {
       for (const [k, at] of this.touched) if (now - at > this.idleMs) this.touched.delete(k);
     }
-    this.redis.pexpire(this.key(id), this.idleMs).catch(() => {});
   }
 
   /** Ends the session everywhere: its record goes, and every replica is told. */
