@@ -271,7 +271,7 @@ describe('SessionTransport', () => {
     expect((await post(call(8, 'x'))).status).toBe(404);
   });
 
-  it("ends the session beyond it before answering a DELETE, even when that end closes it first", async () => {
+  it('ends the session beyond it before answering a DELETE, even when that end closes it first', async () => {
     const order: string[] = [];
     await ready({
       // As on a replica that hears its own broadcast of the end before its write returns.
