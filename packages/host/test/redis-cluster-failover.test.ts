@@ -50,8 +50,21 @@ interface Shard {
   slots: [number, number][];
 }
 
-/** Each master with its replica and its slots, as the cluster paired them. */
+/**
+ * Each master with its replica and its slots, as the cluster paired them. Just after a failover a
+ * node's view can still show a master without its replica (the news travels by gossip): read
+ * again until every master serving slots has one.
+ */
 async function shards(): Promise<Shard[]> {
+  let paired: Shard[] | undefined;
+  await until('every master paired with its replica in the cluster view', async () => {
+    paired = await pairedShards();
+    return paired !== undefined;
+  });
+  return paired!;
+}
+
+async function pairedShards(): Promise<Shard[] | undefined> {
   const byPort = new Map(cluster.nodes.map((n) => [n.port, n]));
   const lines = (await cli(cluster.nodes[0]!.port, 'cluster', 'nodes')).trim().split('\n');
   const nodes = lines.map((l) => {
@@ -64,13 +77,19 @@ async function shards(): Promise<Shard[]> {
       slots: slots.map((range) => range.split('-').map(Number) as number[]),
     };
   });
-  return nodes
-    .filter((n) => n.flags.includes('master'))
-    .map((m) => ({
+  const healthy = nodes.filter((n) => !n.flags.some((f) => f === 'fail' || f === 'fail?'));
+  const masters = healthy.filter((n) => n.flags.includes('master') && n.slots.length > 0);
+  const found: Shard[] = [];
+  for (const m of masters) {
+    const replica = healthy.find((n) => n.masterId === m.id);
+    if (!replica) return undefined;
+    found.push({
       master: byPort.get(m.port)!,
-      replica: byPort.get(nodes.find((n) => n.masterId === m.id)!.port)!,
+      replica: byPort.get(replica.port)!,
       slots: m.slots.map(([first, last]) => [first!, last ?? first!] as [number, number]),
-    }));
+    });
+  }
+  return found;
 }
 
 /** The shard whose master serves `key`. */

@@ -19,6 +19,7 @@ import type { HttpSession, HttpSessions } from './http-sessions.js';
 import { isLegacyHttpRequest, type ModernRequests } from './modern-requests.js';
 import { type JsonRpcId, jsonRpcError, originAllowed, requestIdOf } from './request-guards.js';
 import { SessionTransport } from './session-transport.js';
+import { oversizedHandshake } from './shared-handshake.js';
 
 export interface McpEndpointOptions {
   host: Host;
@@ -210,18 +211,8 @@ export class McpEndpoint {
   ): Promise<void> {
     const { sessions, accessTokens, shared } = this.o;
     const id = requestIdOf(parsed);
-    // Kept in the shared store for the session's life (any replica replays it to rebuild the
-    // session): a client's handshake is a few kB, and a body as large as any request may be
-    // would make each session that much of Redis.
-    const size = shared ? Buffer.byteLength(JSON.stringify(parsed)) : 0;
-    if (size > MAX_SHARED_INITIALIZE_BYTES) {
-      return jsonRpcError(
-        res,
-        413,
-        `The initialize request is ${size} bytes; with replicas it is kept for the session's life, up to ${MAX_SHARED_INITIALIZE_BYTES} bytes`,
-        { id },
-      );
-    }
+    const oversized = shared ? oversizedHandshake(parsed) : undefined;
+    if (oversized) return jsonRpcError(res, 413, oversized, { id });
     const clientName = (parsed as { params?: { clientInfo?: { name?: unknown } } }).params?.clientInfo?.name;
     // Without access tokens every local client is the same user; the client's name is what
     // tells them apart, so that one that never closes its sessions evicts only its own.
@@ -392,9 +383,6 @@ async function deliverStored(session: HttpSession, shared: ReplicaSessions): Pro
 
 /** The HTTP methods of the MCP endpoint (Streamable HTTP); any other is answered 405. */
 const ENDPOINT_METHODS = new Set(['GET', 'POST', 'DELETE']);
-
-/** The largest initialize request a session shared by replicas keeps (its client's handshake). */
-const MAX_SHARED_INITIALIZE_BYTES = 64 * 1024;
 
 /** The audit line of a request that came with another user's session. */
 const otherUsersSession = (user: string): AuditEntry => ({
