@@ -41,8 +41,6 @@ interface Spent {
   kind: 'code' | 'refresh';
   hash: string;
   saved: string;
-  /** The grant as it was before a refresh rotated it. */
-  grant?: Grant;
 }
 
 const DURABLY = { durable: true } as const;
@@ -144,7 +142,7 @@ export class Grants {
     if (saved === undefined) return undefined;
     const grant = await this.grant(grantIdOf(saved));
     if (grant?.refreshHash !== hash) return undefined;
-    this.spent.set(grant, { kind: 'refresh', hash, saved, grant });
+    this.spent.set(grant, { kind: 'refresh', hash, saved });
     return grant;
   }
 
@@ -220,13 +218,14 @@ export class Grants {
     }
   }
 
+  /** `grant` as the presentation found it (a refresh's, before its rotation). */
   private async unspend(spent: Spent, grant: Grant): Promise<void> {
     const now = await this.store.get(`grant:${grant.id}`);
     const written = now === undefined ? undefined : (JSON.parse(now) as Grant).refreshHash;
     if (written && written !== spent.hash) await this.store.delete(`refresh:${written}`);
     if (spent.kind === 'refresh') {
       const ttl = this.lifetimes.refreshSeconds;
-      await this.store.set(`grant:${grant.id}`, JSON.stringify(spent.grant), ttl);
+      await this.store.set(`grant:${grant.id}`, JSON.stringify(grant), ttl);
       await this.store.set(`refresh:${spent.hash}`, spent.saved, ttl);
     } else {
       await this.store.delete(`grant:${grant.id}`);

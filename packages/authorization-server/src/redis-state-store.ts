@@ -39,10 +39,7 @@ export class RedisStateStore implements StateStore {
   }
 
   async set(key: string, value: string, ttlSeconds?: number, options: WriteOptions = {}): Promise<void> {
-    const expiry = ttlSeconds === undefined ? [] : ['EX', Math.max(1, Math.ceil(ttlSeconds))];
-    if (options.durable && this.redis.callDurably)
-      await this.redis.callDurably('SET', this.prefix + key, value, ...expiry);
-    else await this.redis.call('SET', this.prefix + key, value, ...expiry);
+    await this.setCommand(key, [value, ...expiry(ttlSeconds)], options);
   }
 
   async setIfAbsent(
@@ -51,14 +48,14 @@ export class RedisStateStore implements StateStore {
     ttlSeconds?: number,
     options: WriteOptions = {},
   ): Promise<boolean> {
-    const args: (string | number)[] = [value];
-    if (ttlSeconds !== undefined) args.push('EX', Math.max(1, Math.ceil(ttlSeconds)));
-    args.push('NX');
-    const written =
-      options.durable && this.redis.callDurably
-        ? await this.redis.callDurably('SET', this.prefix + key, ...args)
-        : await this.redis.call('SET', this.prefix + key, ...args);
-    return written === 'OK';
+    return (await this.setCommand(key, [value, ...expiry(ttlSeconds), 'NX'], options)) === 'OK';
+  }
+
+  /** One SET of `key`, through the durable path where asked and offered. */
+  private setCommand(key: string, args: (string | number)[], options: WriteOptions): Promise<unknown> {
+    return options.durable && this.redis.callDurably
+      ? this.redis.callDurably('SET', this.prefix + key, ...args)
+      : this.redis.call('SET', this.prefix + key, ...args);
   }
 
   async take(key: string): Promise<string | undefined> {
@@ -78,3 +75,7 @@ export class RedisStateStore implements StateStore {
     await this.redis.call('EVAL', DECREMENT, 1, this.prefix + key);
   }
 }
+
+/** SET's expiry arguments: whole seconds, at least one; none without a TTL. */
+const expiry = (ttlSeconds?: number): (string | number)[] =>
+  ttlSeconds === undefined ? [] : ['EX', Math.max(1, Math.ceil(ttlSeconds))];
