@@ -488,7 +488,7 @@ export async function confirmationAcrossReplicas(s: StoreUnderTest): Promise<voi
 }
 
 /** A raw MCP POST to a replica, for what the SDK client would not send. */
-function post(url: string, token: string, session: string, body: unknown): Promise<Response> {
+export function postToSession(url: string, token: string, session: string, body: unknown): Promise<Response> {
   return fetch(url, {
     method: 'POST',
     headers: {
@@ -527,15 +527,15 @@ export async function sessionAcrossReplicas(s: StoreUnderTest): Promise<void> {
 
     // Another user's token cannot ride on the session, on whichever replica.
     const ping = { jsonrpc: '2.0', id: 7, method: 'ping' };
-    expect((await post(a.url, BOB_ACCESS_TOKEN, session, ping)).status).toBe(403);
-    expect((await post(b.url, BOB_ACCESS_TOKEN, session, ping)).status).toBe(403);
-    expect((await post(b.url, ALICE_ACCESS_TOKEN, session, ping)).status).toBe(200);
-    expect((await post(b.url, ALICE_ACCESS_TOKEN, 'no-such-session', ping)).status).toBe(404);
+    expect((await postToSession(a.url, BOB_ACCESS_TOKEN, session, ping)).status).toBe(403);
+    expect((await postToSession(b.url, BOB_ACCESS_TOKEN, session, ping)).status).toBe(403);
+    expect((await postToSession(b.url, ALICE_ACCESS_TOKEN, session, ping)).status).toBe(200);
+    expect((await postToSession(b.url, ALICE_ACCESS_TOKEN, 'no-such-session', ping)).status).toBe(404);
 
     // Ended on one replica (DELETE), ended on all.
     await transport.terminateSession();
-    expect((await post(a.url, ALICE_ACCESS_TOKEN, session, ping)).status).toBe(404);
-    expect((await post(b.url, ALICE_ACCESS_TOKEN, session, ping)).status).toBe(404);
+    expect((await postToSession(a.url, ALICE_ACCESS_TOKEN, session, ping)).status).toBe(404);
+    expect((await postToSession(b.url, ALICE_ACCESS_TOKEN, session, ping)).status).toBe(404);
   });
 }
 

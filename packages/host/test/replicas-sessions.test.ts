@@ -7,7 +7,12 @@ import { SHARED_STORE } from '../src/assemble-host.js';
 import { containerOf } from '../src/host.js';
 import { resolveService } from '../src/services.js';
 import { storeAuthorized } from './fake-oauth-server.js';
-import { confirmationAcrossReplicas, sessionAcrossReplicas, storeAliceToken } from './replica-scenarios.js';
+import {
+  confirmationAcrossReplicas,
+  postToSession,
+  sessionAcrossReplicas,
+  storeAliceToken,
+} from './replica-scenarios.js';
 import {
   admin,
   balancer,
@@ -161,18 +166,7 @@ describe('replicas: any replica serves any session', () => {
       return value;
     }) as typeof redis.get;
     try {
-      const ping = () =>
-        fetch(b.url, {
-          method: 'POST',
-          headers: {
-            authorization: `Bearer ${ALICE}`,
-            'mcp-session-id': session,
-            'mcp-protocol-version': '2025-06-18',
-            accept: 'application/json, text/event-stream',
-            'content-type': 'application/json',
-          },
-          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
-        });
+      const ping = () => postToSession(b.url, ALICE, session, { jsonrpc: '2.0', id: 1, method: 'ping' });
       expect((await ping()).status).toBe(404);
       expect(endedMeanwhile).toBe(true);
       expect((await ping()).status).toBe(404);
