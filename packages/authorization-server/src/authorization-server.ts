@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type AccessTokenVerification, verifyAccessToken } from './access-tokens.js';
 import { BrowserFlow } from './browser-flow.js';
+import { callerBucket, socketAddress } from './caller.js';
 import { ClientResolver } from './clients.js';
 import { accessTokenSeconds, type Context, issuerIsLoopback, PATHS } from './context.js';
 import { Grants } from './grants.js';
@@ -51,6 +52,7 @@ function contextOf(options: AuthorizationServerOptions): Context {
     loopback,
     scopeNames: () => options.scopes.map((s) => s.name),
     emit: (event) => options.onEvent?.(event),
+    caller: (req) => callerBucket((options.callerAddress ?? socketAddress)(req)),
   };
 }
 
@@ -143,7 +145,7 @@ function endpointsOf(
 ): Record<string, Endpoint> {
   const { options, store } = ctx;
   const register: Endpoint = async (req, res) => {
-    const answer = await registerClient(req, store, {
+    const answer = await registerClient(req, ctx.caller(req), store, {
       perAddress: options.registration?.perAddress ?? 20,
       total: options.registration?.total ?? 500,
       windowSeconds: options.registration?.windowSeconds ?? 3600,
@@ -197,7 +199,7 @@ export async function createAuthorizationServer(
       return await flow.handle(req, res, url, path);
     } catch (e) {
       if (!(e instanceof BadRequest)) throw e;
-      sendErrorPage(res, e.status, e.message);
+      sendErrorPage(res, e.status, e.message, e.headers);
       return true;
     }
   }

@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type Client, ClientError } from './clients.js';
 import type { Context } from './context.js';
-import { singleParameters } from './http-util.js';
+import { BadRequest, singleParameters } from './http-util.js';
 import { sendErrorPage } from './pages.js';
-import { type PendingRequest, PendingRequests } from './pending-requests.js';
+import { type PendingRequest, PendingRequests, REQUEST_SECONDS } from './pending-requests.js';
 import { redirectUriMatches } from './redirect-uris.js';
 
 /** An error told to the client at its redirect URI, with `state` and `iss` (RFC 9207). */
@@ -45,6 +45,31 @@ export function scopesOf(ctx: Context, asked: string | undefined): string[] | un
 }
 
 /**
+ * Counted before anything is read or fetched: each request is kept until its person finishes
+ * or it expires, and anyone can open them, so a flood must meet a bound per address (and one
+ * in all, where the addresses are many) before it costs the store or a metadata fetch.
+ */
+async function countRequest(req: IncomingMessage, ctx: Context): Promise<void> {
+  const limits = ctx.options.authorizationRequests;
+  const retry = { 'retry-after': String(REQUEST_SECONDS) };
+  const perAddress = limits?.perAddress ?? 300;
+  if ((await ctx.store.increment(`authorize-count:${ctx.caller(req)}`, REQUEST_SECONDS)) > perAddress)
+    throw new BadRequest(
+      429,
+      'too_many_requests',
+      'Too many sign-ins were started from your network; try again in a few minutes.',
+      retry,
+    );
+  if ((await ctx.store.increment('authorize-count:*', REQUEST_SECONDS)) > (limits?.total ?? 20_000))
+    throw new BadRequest(
+      429,
+      'too_many_requests',
+      'Too many sign-ins were started; try again in a few minutes.',
+      retry,
+    );
+}
+
+/**
  * The authorization endpoint. The client and its redirect URI are checked first, and while
  * either is in doubt nothing is sent to the redirect URI (an open redirector would send the
  * browser wherever an attacker names); the rest of the request's errors go to the client.
@@ -56,6 +81,7 @@ export async function startAuthorization(
   ctx: Context,
   browserOf: (req: IncomingMessage, res: ServerResponse) => string,
 ): Promise<PendingRequest | undefined> {
+  await countRequest(req, ctx);
   let params: Map<string, string>;
   try {
     params = singleParameters(url.searchParams);

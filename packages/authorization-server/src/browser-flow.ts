@@ -3,7 +3,7 @@ import { redirectWithError, startAuthorization } from './authorize.js';
 import { BrowserSessions, requireSameOrigin, requireToken } from './browser-session.js';
 import { type Client, isMetadataDocumentId } from './clients.js';
 import { type Context, PATHS } from './context.js';
-import { BadRequest, callerAddress, readForm, redirect } from './http-util.js';
+import { BadRequest, readForm, redirect } from './http-util.js';
 import { escapeHtml, hiddenFields, sendErrorPage, sendPage } from './pages.js';
 import { type PendingRequest, PendingRequests } from './pending-requests.js';
 import { isLoopbackHost } from './redirect-uris.js';
@@ -117,7 +117,7 @@ export class BrowserFlow {
     if (!form) return;
     const { request, fields } = form;
     if (!check) throw new BadRequest(404, 'invalid_request', 'Access token sign-in is not enabled');
-    const address = callerAddress(req);
+    const address = this.ctx.caller(req);
     // Counted before the check (concurrent guesses cannot all pass a read-then-count), and a
     // success takes back only its own count: wiping the count would let anyone with a token of
     // their own sign in between guesses at others' tokens for ever more guesses.

@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import type { ClientResolver } from './clients.js';
 import type { Grants } from './grants.js';
 import type { AuthorizationEvent, AuthorizationServerOptions } from './options.js';
@@ -31,6 +32,8 @@ export interface Context {
   loopback(): boolean;
   scopeNames(): string[];
   emit(event: AuthorizationEvent): void;
+  /** Who the request counts against in the bounds per address (`callerAddress`, IPv6 by /64). */
+  caller(req: IncomingMessage): string;
 }
 
 /** How long an access token is good for (`accessTokenSeconds`, 10 minutes). */

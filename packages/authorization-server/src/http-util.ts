@@ -76,8 +76,3 @@ export const OPEN_CORS = {
   'access-control-allow-methods': 'GET, POST, OPTIONS',
   'access-control-max-age': '600',
 };
-
-/** The caller's address, for bounds per caller (the socket's: a proxy's header is not trusted). */
-export function callerAddress(req: IncomingMessage): string {
-  return req.socket.remoteAddress ?? 'unknown';
-}

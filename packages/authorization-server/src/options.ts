@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import type { GrantType } from './grant-types.js';
 import type { StateStore } from './state-store.js';
 
@@ -74,6 +75,18 @@ export interface AuthorizationServerOptions {
    * many days a registered client is kept after it was last used (90).
    */
   registration?: { perAddress?: number; total?: number; windowSeconds?: number; clientDays?: number };
+  /**
+   * Authorization requests opened (each waits up to 10 minutes for the person's sign-in and
+   * consent) per address and in all, per 10 minutes: 300 and 20,000.
+   */
+  authorizationRequests?: { perAddress?: number; total?: number };
+  /**
+   * The caller's address, for the bounds per address (registrations, authorization requests,
+   * failed sign-ins): behind a reverse proxy, the client's address as a trusted proxy reports
+   * it. Default: the connection's, which behind a proxy is the proxy's for everyone. IPv6
+   * addresses count by their /64.
+   */
+  callerAddress?: (req: IncomingMessage) => string;
   metadataFetch?: { timeoutMs?: number; maxBytes?: number; ca?: string[] };
   /** Records sign-in, consent, token issue, refresh, revocation and refusals (the audit log). */
   onEvent?: (event: AuthorizationEvent) => void;

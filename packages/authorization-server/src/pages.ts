@@ -47,12 +47,18 @@ export function sendPage(
 }
 
 /** A page saying why the request stops here, without sending the browser anywhere. */
-export function sendErrorPage(res: ServerResponse, status: number, message: string): void {
+export function sendErrorPage(
+  res: ServerResponse,
+  status: number,
+  message: string,
+  headers: Record<string, string> = {},
+): void {
   sendPage(
     res,
     status,
     'Authorization failed',
     `<h1>This authorization cannot go on</h1><p>${escapeHtml(message)}</p><p class="muted">Return to the application and try connecting again.</p>`,
+    headers,
   );
 }
 

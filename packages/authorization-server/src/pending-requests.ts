@@ -17,7 +17,8 @@ export interface PendingRequest {
   csrf: string;
 }
 
-const REQUEST_SECONDS = 600;
+/** How long a request waits for its person. */
+export const REQUEST_SECONDS = 600;
 
 export class PendingRequests {
   constructor(private readonly store: StateStore) {}

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { type Client, displayFieldsOf, redirectUrisOf } from './clients.js';
 import { type GrantType, grantTypesOf } from './grant-types.js';
-import { BadRequest, callerAddress, readBodyWithin } from './http-util.js';
+import { BadRequest, readBodyWithin } from './http-util.js';
 import { hashOf, newSecret } from './secrets.js';
 import type { StateStore } from './state-store.js';
 
@@ -19,10 +19,10 @@ export interface RegistrationLimits {
 const AUTH_METHODS = ['none', 'client_secret_basic', 'client_secret_post'] as const;
 
 /** Counted before the body is read: a flood costs one counter each, not a parse. */
-async function countRegistration(req: IncomingMessage, store: StateStore, limits: RegistrationLimits) {
+async function countRegistration(caller: string, store: StateStore, limits: RegistrationLimits) {
   const window = limits.windowSeconds;
   const retry = { 'retry-after': String(window) };
-  if ((await store.increment(`register-count:${callerAddress(req)}`, window)) > limits.perAddress)
+  if ((await store.increment(`register-count:${caller}`, window)) > limits.perAddress)
     throw new BadRequest(
       429,
       'too_many_requests',
@@ -82,10 +82,11 @@ function requestedOf(metadata: Record<string, unknown>) {
  */
 export async function registerClient(
   req: IncomingMessage,
+  caller: string,
   store: StateStore,
   limits: RegistrationLimits,
 ): Promise<Record<string, unknown>> {
-  await countRegistration(req, store, limits);
+  await countRegistration(caller, store, limits);
   const metadata = await readMetadata(req);
   const { redirectUris, method, grantTypes } = requestedOf(metadata);
   const secret = method === 'none' ? undefined : newSecret();
