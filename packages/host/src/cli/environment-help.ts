@@ -24,6 +24,8 @@ Environment variables:
   TOOLHOST_AUTH_INTROSPECTION_SECRET  the client secret for RFC 7662 introspection (opaque tokens)
   TOOLHOST_PAGES_CLIENT_SECRET  the secret of /connections' client at your identity provider (http.authorization.pagesClient)
   TOOLHOST_SIGN_IN_CLIENT_SECRET  the sign-in provider's client secret (http.authorization's own server)
+  TOOLHOST_TRUSTED_PROXIES      the reverse proxies whose X-Forwarded-For names the client, comma-separated
+                                (http.trustedProxies)
   TOOLHOST_METRICS_TOKEN        16+ characters: a bearer token for GET /metrics (http.metricsToken)
   TOOLHOST_AUDIT_LOG            stdout, or a file: one line per call and sign-in (audit.log)
   TOOLHOST_TELEMETRY_KEY        16+ characters: the key user ids in traces are hashed under

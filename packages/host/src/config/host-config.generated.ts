@@ -458,6 +458,10 @@ export interface HostConfig {
      */
     allowedHosts?: string[];
     /**
+     * The reverse proxies in front of the host, whose `X-Forwarded-For` tells the client's address: IP addresses, CIDR ranges (`10.0.0.0/8`), or `loopback`, `linklocal`, `uniquelocal`. The own authorization server's bounds per address (registrations, sign-ins started, failed sign-ins) count by that address; without this, every client behind a proxy counts as the proxy.
+     */
+    trustedProxies?: string[];
+    /**
      * A bearer token of its own for `GET /metrics` (a Prometheus scraper), besides the access tokens of `http.operators`; no other user may read the metrics.
      */
     metricsToken?: string;
@@ -1130,6 +1134,10 @@ export interface ResolvedHostConfig {
      * Host header values answered besides the bound address and publicUrl's host (e.g. `mcp.example.com`).
      */
     allowedHosts?: string[];
+    /**
+     * The reverse proxies in front of the host, whose `X-Forwarded-For` tells the client's address: IP addresses, CIDR ranges (`10.0.0.0/8`), or `loopback`, `linklocal`, `uniquelocal`. The own authorization server's bounds per address (registrations, sign-ins started, failed sign-ins) count by that address; without this, every client behind a proxy counts as the proxy.
+     */
+    trustedProxies?: string[];
     /**
      * A bearer token of its own for `GET /metrics` (a Prometheus scraper), besides the access tokens of `http.operators`; no other user may read the metrics.
      */

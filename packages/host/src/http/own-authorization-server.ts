@@ -7,6 +7,7 @@ import type { AccessTokens } from '../auth/access-tokens.js';
 import { HOST_SCOPES, SCOPE_DESCRIPTIONS } from '../auth/front-door/scopes.js';
 import type { Host } from '../host-api.js';
 import type { Logger } from '../logger.js';
+import { callerAddressOf, trustedProxiesOf } from './caller-address.js';
 import { PAGES_CLIENT_ID } from './front-door-sign-in.js';
 
 /** The host's own authorization server as the HTTP server mounts it, and its tokens' check. */
@@ -68,6 +69,10 @@ export async function openOwnAuthorizationServer(
     accessTokenSeconds: settings.accessTokenSeconds ?? 600,
     refreshTokenSeconds: (settings.refreshTokenDays ?? 30) * 86_400,
     onEvent: auditEvents(host.serving.auditLog, options.logger),
+    callerAddress: callerAddressOf(
+      trustedProxiesOf(host.config.http.trustedProxies, host.serving.env),
+      options.logger,
+    ),
   });
   return {
     handle: (req, res, url) => server.handle(req, res, url).catch((e: unknown) => storeAway(e, res)),

@@ -79,6 +79,13 @@ export const httpSection = {
       description:
         "Host header values answered besides the bound address and publicUrl's host (e.g. `mcp.example.com`).",
     },
+    trustedProxies: {
+      type: 'array',
+      items: { type: 'string', minLength: 1 },
+      description:
+        "The reverse proxies in front of the host, whose `X-Forwarded-For` tells the client's address: IP addresses, CIDR ranges (`10.0.0.0/8`), or `loopback`, `linklocal`, `uniquelocal`. The own authorization server's bounds per address (registrations, sign-ins started, failed sign-ins) count by that address; without this, every client behind a proxy counts as the proxy.",
+      'x-env': 'TOOLHOST_TRUSTED_PROXIES (comma-separated)',
+    },
     metricsToken: {
       type: 'string',
       minLength: 16,
