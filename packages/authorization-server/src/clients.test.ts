@@ -5,21 +5,31 @@ import { MemoryStateStore } from './state-store.js';
 const DAY = 86_400_000;
 
 /** A resolver over a store whose clock the test moves. */
+/** The memory store, counting its writes. */
+class Counted extends MemoryStateStore {
+  writes = 0;
+  override set(...args: Parameters<MemoryStateStore['set']>): Promise<void> {
+    this.writes += 1;
+    return super.set(...args);
+  }
+}
+
 function resolverAt(clock: { now: number }) {
-  const store = new MemoryStateStore(() => clock.now);
+  const store = new Counted(() => clock.now);
   const clients = new ClientResolver({
     store,
     metadataDocuments: false,
     fetchLimits: { allowLoopback: false, timeoutMs: 1000, maxBytes: 1024 },
     defaultCacheSeconds: 300,
     registeredClientSeconds: 90 * 86_400,
+    now: () => clock.now,
   });
   const client = {
     clientId: 'c1',
     redirectUris: ['https://app.example/cb'],
     tokenEndpointAuthMethod: 'none',
   };
-  return { clients, register: () => store.set('client:c1', JSON.stringify(client), 90 * 86_400) };
+  return { store, clients, register: () => store.set('client:c1', JSON.stringify(client), 90 * 86_400) };
 }
 
 describe('registered clients', () => {
@@ -41,5 +51,22 @@ describe('registered clients', () => {
     await clients.resolve('c1');
     clock.now = (30 + 90) * DAY + 1;
     await expect(clients.resolve('c1')).rejects.toMatchObject({ code: 'invalid_client' });
+  });
+
+  it('have their expiry moved on once a day, however often they are used', async () => {
+    const clock = { now: 0 };
+    const { store, clients, register } = resolverAt(clock);
+    await register();
+    store.writes = 0;
+    for (let i = 0; i < 50; i += 1) {
+      clock.now += 60_000;
+      await clients.resolve('c1');
+    }
+    expect(store.writes).toBe(1);
+    clock.now += DAY;
+    await clients.resolve('c1');
+    expect(store.writes).toBe(2);
+    // The client's record carries no bookkeeping out.
+    expect(await clients.resolve('c1')).not.toHaveProperty('seenAt');
   });
 });

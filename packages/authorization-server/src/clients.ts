@@ -19,8 +19,14 @@ export interface Client {
   grantTypes: GrantType[];
 }
 
-/** A registered client as stored; one registered before grant types were kept has none. */
-type StoredClient = Omit<Client, 'grantTypes'> & { grantTypes?: GrantType[] };
+/**
+ * A registered client as stored; one registered before grant types were kept has none. `seenAt`
+ * (milliseconds) is when its expiry was last moved on.
+ */
+type StoredClient = Omit<Client, 'grantTypes'> & { grantTypes?: GrantType[]; seenAt?: number };
+
+/** A client's expiry is moved on at most this often: each authorization or refresh would write it. */
+const SEEN_EVERY_MS = 86_400_000;
 
 export class ClientError extends Error {
   constructor(
@@ -66,10 +72,12 @@ export interface ClientResolverOptions {
   /** Clients known without registration (the embedding application's own pages). */
   firstParty?: () => readonly Client[];
   /**
-   * How long a registered client is kept after it was last seen (seconds): each use keeps it
-   * for this long again, so only clients nobody uses any more expire.
+   * How long a registered client is kept after it was last seen (seconds): a use keeps it for
+   * this long again (a day's uses once), so only clients nobody uses any more expire.
    */
   registeredClientSeconds?: number;
+  /** The clock (milliseconds), as the store's. */
+  now?: () => number;
 }
 
 interface Cached {
@@ -96,9 +104,11 @@ export class ClientResolver {
     if (!isMetadataDocumentId(clientId)) {
       const saved = await this.options.store.get(`client:${clientId}`);
       if (saved === undefined) throw new ClientError('invalid_client', 'This client is not registered here');
+      const { seenAt, ...client } = JSON.parse(saved) as StoredClient;
       const keep = this.options.registeredClientSeconds;
-      if (keep !== undefined) await this.options.store.set(`client:${clientId}`, saved, keep);
-      const client = JSON.parse(saved) as StoredClient;
+      const now = (this.options.now ?? Date.now)();
+      if (keep !== undefined && !(seenAt !== undefined && now - seenAt < SEEN_EVERY_MS))
+        await this.options.store.set(`client:${clientId}`, JSON.stringify({ ...client, seenAt: now }), keep);
       return { ...client, grantTypes: client.grantTypes ?? [...EARLIER_CLIENT_GRANT_TYPES] };
     }
     if (!this.options.metadataDocuments) {

@@ -103,7 +103,7 @@ export async function registerClient(
   // One that never learns its id is not kept either.
   const key = `client:${client.clientId}`;
   await store
-    .set(key, JSON.stringify(client), limits.clientSeconds, { durable: true })
+    .set(key, JSON.stringify({ ...client, seenAt: Date.now() }), limits.clientSeconds, { durable: true })
     .catch(async (e: unknown) => {
       await store.delete(key).catch(() => {});
       throw e;
