@@ -157,8 +157,25 @@ async function dispatch(
   req: IncomingMessage,
   res: ServerResponse,
 ): Promise<void> {
-  const url = new URL(req.url ?? '/', 'http://localhost');
+  const url = targetOf(req.url ?? '/');
+  if (!url) {
+    req.resume();
+    return jsonRpcError(res, 400, 'Bad request: the request target is not a path');
+  }
   for (const route of routes) if (await route(req, res, url)) return;
+}
+
+/**
+ * The request target as a URL. A path is read as a path: resolved against a base, `//x/mcp` or
+ * `/\` would be a reference to another host (`x`, or none, which throws). Anything else
+ * (absolute-form, `*`) as a URL, undefined where it is none.
+ */
+function targetOf(target: string): URL | undefined {
+  try {
+    return new URL(target.startsWith('/') ? `http://localhost${target}` : target, 'http://localhost');
+  } catch {
+    return undefined;
+  }
 }
 
 /** The handle the embedder stops the server with. */

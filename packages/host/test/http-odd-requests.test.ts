@@ -1,0 +1,70 @@
+import { connect } from 'node:net';
+import { Writable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
+import { createHost, type Host } from '../src/host.js';
+import { type HttpServerHandle, serveHttp } from '../src/http/serve-http.js';
+import { createLogger } from '../src/logger.js';
+import { fixtureApp } from './support.js';
+
+// Requests no client library sends, written on a socket as a hostile or careless client would:
+// each answered with the 4xx that says what is wrong, never a 500 or an error in the log.
+
+let upstream: RecordingUpstream;
+let host: Host;
+let server: HttpServerHandle;
+let logs = '';
+
+/** One request written as it is (fetch would normalize the target); its status line and body. */
+function rawRequest(request: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(server.port, '127.0.0.1');
+    let text = '';
+    socket.on('data', (c: Buffer) => {
+      text += c.toString('latin1');
+    });
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? 0);
+      resolve({ status, body: text.slice(text.indexOf('\r\n\r\n') + 4) });
+    });
+    socket.end(request);
+  });
+}
+
+const get = (target: string) =>
+  rawRequest(`GET ${target} HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nConnection: close\r\n\r\n`);
+
+beforeAll(async () => {
+  upstream = await startRecordingUpstream();
+  const sink = new Writable({
+    write(chunk, _enc, done) {
+      logs += chunk.toString();
+      done();
+    },
+  });
+  host = await createHost(
+    { plugins: ['toolhost-plugin-echo'], toolSets: { EchoApi: { baseUrl: upstream.url } } },
+    { configDir: fixtureApp, env: { ECHO_AUTH_TOKEN: 'static-token-x' } },
+  );
+  server = await serveHttp(host, { port: 0, logger: createLogger('debug', sink) });
+});
+afterAll(async () => {
+  await server.close();
+  await host.close();
+  await upstream.close();
+});
+
+describe('odd request targets', () => {
+  it('reads a target as a path, and answers one that is no URL at all 400, logging no error', async () => {
+    // Resolved against a base, `//` and `/\` name a host that is not there (the parser throws)
+    // and `//x/mcp` names host x with the path /mcp.
+    for (const target of ['//', '/\\', '//[::1', '//x/mcp']) {
+      const answer = await get(target);
+      expect(answer.status, target).toBe(404);
+    }
+    expect((await get('http://[x]/mcp')).status).toBe(400);
+    expect((await get('/healthz')).status).toBe(200);
+    expect(logs).not.toMatch(/"level":50/);
+  });
+});
