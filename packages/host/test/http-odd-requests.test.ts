@@ -32,6 +32,13 @@ function rawRequest(request: string): Promise<{ status: number; body: string }> 
   });
 }
 
+/** The per-request `_meta` every 2026-07-28 request carries. */
+const MODERN_ENVELOPE = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '0' },
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
+
 const get = (target: string) =>
   rawRequest(`GET ${target} HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nConnection: close\r\n\r\n`);
 
@@ -65,6 +72,36 @@ describe('odd request targets', () => {
     }
     expect((await get('http://[x]/mcp')).status).toBe(400);
     expect((await get('/healthz')).status).toBe(200);
+    expect(logs).not.toMatch(/"level":50/);
+  });
+
+  it('serves a 2026-07-28 request sent with an absolute-form target', async () => {
+    // server/discover goes to the SDK's entry, which is handed a web Request built from it.
+    const body = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'server/discover',
+      params: { _meta: MODERN_ENVELOPE },
+    });
+    const answer = await rawRequest(
+      [
+        `POST http://127.0.0.1:${server.port}/mcp HTTP/1.1`,
+        `Host: 127.0.0.1:${server.port}`,
+        'Content-Type: application/json',
+        'Accept: application/json, text/event-stream',
+        'MCP-Protocol-Version: 2026-07-28',
+        'Mcp-Method: server/discover',
+        `Content-Length: ${Buffer.byteLength(body)}`,
+        'Connection: close',
+        '',
+        body,
+      ].join('\r\n'),
+    );
+    expect(answer.status).toBe(200);
+    expect(JSON.parse(answer.body)).toMatchObject({
+      id: 1,
+      result: { supportedVersions: expect.anything() },
+    });
     expect(logs).not.toMatch(/"level":50/);
   });
 });

@@ -76,7 +76,7 @@ export class ModernRequests {
     // The client leaving cancels the request (2026-07-28 cancels by closing the stream).
     const left = new AbortController();
     onClientLeft(res, () => left.abort());
-    const request = new Request(`http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`, {
+    const request = new Request(webRequestUrl(req), {
       method: req.method ?? 'POST',
       headers: webHeaders(req),
     });
@@ -101,6 +101,15 @@ export class ModernRequests {
 function callerAuth(userId: string) {
   const caller: CallerInfo = { userId };
   return { token: '', clientId: userId, scopes: [], extra: { ...caller } };
+}
+
+/**
+ * The web `Request`'s URL. The SDK reads nothing of it, and what the client sent need not form
+ * one (an absolute-form target after the origin, or on a wildcard bind a Host no URL takes): the
+ * path under a fixed origin. The Host header is among the request's headers.
+ */
+function webRequestUrl(req: IncomingMessage): string {
+  return `http://localhost${req.url?.startsWith('/') ? req.url : new URL(req.url ?? '/', 'http://localhost').pathname}`;
 }
 
 /** The request's headers for a web `Request`: as Node joined them, repeated ones as a list. */
