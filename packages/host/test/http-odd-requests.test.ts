@@ -105,3 +105,27 @@ describe('odd request targets', () => {
     expect(logs).not.toMatch(/"level":50/);
   });
 });
+
+describe('odd JSON-RPC bodies', () => {
+  it('answers a 2026-07-28 tools/list whose envelope nests thousands of levels deep, logging no error', async () => {
+    const levels = 100_000;
+    const capabilities = `${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}`;
+    const envelope = JSON.stringify(MODERN_ENVELOPE).replace(
+      '"io.modelcontextprotocol/clientCapabilities":{}',
+      `"io.modelcontextprotocol/clientCapabilities":${capabilities}`,
+    );
+    const res = await fetch(server.url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': 'tools/list',
+      },
+      body: `{"jsonrpc":"2.0","id":7,"method":"tools/list","params":{"_meta":${envelope}}}`,
+    });
+    expect(res.status).toBeLessThan(500);
+    expect(await res.json()).toMatchObject({ id: 7 });
+    expect(logs).not.toMatch(/"level":50/);
+  });
+});

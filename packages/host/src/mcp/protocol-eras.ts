@@ -174,6 +174,24 @@ export function modernRevisionOf(
   mcpMethodHeader: string,
   cache: VerdictCache = verdicts,
 ): string | undefined {
+  try {
+    return classifiedRevision(message, protocolVersionHeader, mcpMethodHeader, cache);
+  } catch (e) {
+    // An envelope nested thousands of levels deep (a client's capabilities) overflows the stack
+    // in the key's JSON.stringify and in the SDK's classification: not a request this vouches
+    // for, so the SDK's entry answers it, as any other, rather than the endpoint failing (500).
+    if (e instanceof RangeError) return undefined;
+    throw e;
+  }
+}
+
+/** modernRevisionOf's verdict, which may overflow the stack. */
+function classifiedRevision(
+  message: Message,
+  protocolVersionHeader: string,
+  mcpMethodHeader: string,
+  cache: VerdictCache,
+): string | undefined {
   const key = verdictKey(message, protocolVersionHeader, mcpMethodHeader);
   const known = key === undefined ? undefined : cache.get(key);
   if (known !== undefined) return known ?? undefined;
