@@ -32,6 +32,8 @@ function rawRequest(request: string): Promise<{ status: number; body: string }> 
   });
 }
 
+const MCP_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+
 /** The per-request `_meta` every 2026-07-28 request carries. */
 const MODERN_ENVELOPE = {
   'io.modelcontextprotocol/protocolVersion': '2026-07-28',
@@ -126,6 +128,44 @@ describe('odd JSON-RPC bodies', () => {
     });
     expect(res.status).toBeLessThan(500);
     expect(await res.json()).toMatchObject({ id: 7 });
+    expect(logs).not.toMatch(/"level":50/);
+  });
+
+  it('refuses answers nested thousands of levels deep, and a batch with them leaves no request behind', async () => {
+    const opened = await fetch(server.url, {
+      method: 'POST',
+      headers: MCP_HEADERS,
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 0,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-06-18',
+          capabilities: {},
+          clientInfo: { name: 'raw', version: '0' },
+        },
+      }),
+    });
+    await opened.text();
+    const headers = {
+      ...MCP_HEADERS,
+      'mcp-session-id': opened.headers.get('mcp-session-id')!,
+      'mcp-protocol-version': '2025-06-18',
+    };
+    const post = (body: string) => fetch(server.url, { method: 'POST', headers, body });
+    await (await post('{"jsonrpc":"2.0","method":"notifications/initialized"}')).text();
+    const deep = `${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}`;
+    const single = await post(`{"jsonrpc":"2.0","id":77,"result":${deep}}`);
+    expect(single.status).toBe(400);
+    expect(await single.json()).toMatchObject({ error: { code: -32600, message: /nests more than 100/ } });
+    const batch = await post(
+      `[{"jsonrpc":"2.0","id":78,"result":${deep}},{"jsonrpc":"2.0","id":5,"method":"ping"}]`,
+    );
+    expect(batch.status).toBe(400);
+    await batch.text();
+    // Had the batch's ping been taken and not answered, its id would still be in use.
+    const ping = await post('{"jsonrpc":"2.0","id":5,"method":"ping"}');
+    expect(await ping.json()).toMatchObject({ id: 5, result: {} });
     expect(logs).not.toMatch(/"level":50/);
   });
 });

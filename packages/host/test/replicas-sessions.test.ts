@@ -208,6 +208,27 @@ describe('replicas: any replica serves any session', () => {
     expect(opened.headers.get('mcp-session-id')).toBeTruthy();
   }, 60_000);
 
+  it('refuses an answer nested thousands of levels deep as invalid, not as the store being away', async () => {
+    const [a] = await startReplicas();
+    const { transport } = await connect(a.url);
+    const deep = `${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}`;
+    // Answers are relayed through Redis, written as JSON: this one overflowed the stack there,
+    // and was answered 503 as though Redis were away.
+    const answer = await fetch(a.url, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${ALICE}`,
+        'mcp-session-id': transport.sessionId!,
+        'mcp-protocol-version': '2025-06-18',
+        accept: 'application/json, text/event-stream',
+        'content-type': 'application/json',
+      },
+      body: `{"jsonrpc":"2.0","id":3,"result":${deep}}`,
+    });
+    expect(answer.status).toBe(400);
+    expect(((await answer.json()) as { error: { message: string } }).error.message).toMatch(/nests more/);
+  }, 60_000);
+
   it('answers 2026-07-28 requests on either replica with no session record in Redis', async () => {
     const [a, b] = await startReplicas();
     await storeAliceToken(suite(), 'items.read');

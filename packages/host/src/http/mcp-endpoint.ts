@@ -10,6 +10,7 @@ import { type Narrowing, requestNarrowing } from '../mcp/catalog-views.js';
 import { answersDirectly } from '../mcp/confirm-elicitation.js';
 import { createMcpServer } from '../mcp/create-mcp-server.js';
 import { isInitialize, onlyAnswers } from '../mcp/jsonrpc-messages.js';
+import { answersTooDeep } from '../mcp/request-params.js';
 import type { McpServingState } from '../mcp/serving-state.js';
 import { completionToThisServer, sendCompletionNotice } from '../mcp/tool-calls.js';
 import type { AuditEntry } from '../observability/audit-log.js';
@@ -72,6 +73,8 @@ export class McpEndpoint {
     const message = await this.readMessage(req, res);
     if (!message) return;
     const { parsed } = message;
+    const tooDeep = answersTooDeep(parsed);
+    if (tooDeep) return jsonRpcError(res, 400, tooDeep, { code: -32600 });
     const id = requestIdOf(parsed);
     if ('scopes' in caller && this.refusedForScope(res, caller, parsed)) return;
     // Answers to the server's own requests (a confirmation) serve calls already running.

@@ -28,6 +28,23 @@ export function paramsTooDeep(method: string, params: unknown): string | undefin
 }
 
 /**
+ * Why a body's answers (to the server's own requests) are refused before they reach the server,
+ * or undefined. An answer to no request the server sent is written into an error message with
+ * JSON.stringify, synchronously on the transport's stack: one nested thousands of levels deep
+ * overflows it there, failing the whole POST and leaving a batch's requests unanswered. Real
+ * answers (a confirmation's form) nest a few levels.
+ */
+export function answersTooDeep(body: unknown): string | undefined {
+  for (const m of Array.isArray(body) ? body : [body]) {
+    if (m === null || typeof m !== 'object' || 'method' in m || !('result' in m || 'error' in m)) continue;
+    const { result, error } = m as { result?: unknown; error?: unknown };
+    if (nestsDeeperThan(result ?? error, MAX_PARAMS_DEPTH))
+      return `Invalid Request: an answer nests more than ${MAX_PARAMS_DEPTH} levels deep; expected at most ${MAX_PARAMS_DEPTH}.`;
+  }
+  return undefined;
+}
+
+/**
  * The SDK's schema failure (its message: the validator's issues as JSON), in words naming
  * each field and what was expected; undefined for any other error.
  */
