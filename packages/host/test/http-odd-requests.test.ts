@@ -169,3 +169,16 @@ describe('odd JSON-RPC bodies', () => {
     expect(logs).not.toMatch(/"level":50/);
   });
 });
+
+describe('HEAD', () => {
+  it('answers HEAD on the probes and the home page as GET, without a body', async () => {
+    for (const path of ['/healthz', '/livez', '/readyz', '/']) {
+      const head = await fetch(new URL(path, server.url), { method: 'HEAD' });
+      const got = await fetch(new URL(path, server.url));
+      expect(head.status, path).toBe(got.status);
+      expect(head.headers.get('content-type'), path).toBe(got.headers.get('content-type'));
+      expect(await head.text()).toBe('');
+      await got.text();
+    }
+  });
+});

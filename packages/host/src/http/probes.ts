@@ -16,7 +16,8 @@ export function answerProbe(
   state: ServerState,
   trustedHost: boolean,
 ): boolean {
-  if (req.method !== 'GET' || !req.url?.startsWith('/')) return false;
+  // HEAD as GET (Node sends no body): a balancer's check may use either.
+  if ((req.method !== 'GET' && req.method !== 'HEAD') || !req.url?.startsWith('/')) return false;
   const path = req.url.split('?')[0];
   if (path !== '/healthz' && path !== '/livez' && path !== '/readyz') return false;
   const accessTokens = state.pageTokens;

@@ -50,7 +50,7 @@ export async function serverRoutes(state: ServerState): Promise<RouteHandler[]> 
     (req, res, url) => answerResourceMetadata(state.frontDoor(), req, res, url),
     (req, res, url) =>
       url.pathname === '/' &&
-      req.method === 'GET' &&
+      (req.method === 'GET' || req.method === 'HEAD') &&
       answerHome(res, {
         host,
         base: state.base(),
