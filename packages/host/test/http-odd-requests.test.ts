@@ -182,3 +182,21 @@ describe('HEAD', () => {
     }
   });
 });
+
+describe('clients that leave', () => {
+  it('logs no error when a client hangs up before its form is read in full', async () => {
+    const before = logs.length;
+    for (const path of ['/connections/sign-in', '/connections/disconnect']) {
+      const socket = connect(server.port, '127.0.0.1');
+      socket.on('error', () => {});
+      socket.write(
+        `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 1000\r\n\r\naccess_token=`,
+      );
+      // The server is reading the body when the client goes.
+      await new Promise((r) => setTimeout(r, 100));
+      socket.destroy();
+    }
+    await expect.poll(() => logs.slice(before)).toContain('the client left before its request was read');
+    expect(logs.slice(before)).not.toMatch(/"level":50/);
+  });
+});

@@ -146,10 +146,22 @@ function answerRequest(
       return jsonRpcError(res, 403, `Host ${req.headers.host ?? '(none)'} is not allowed`);
     }
     dispatch(routes, req, res).catch((e: unknown) => {
+      // A client that hung up before its body was read in full (a page's form, a token request)
+      // failed nothing of the server's, and there is no one left to answer.
+      if (leftMidBody(req, e))
+        return state.options.logger?.debug(
+          { path: req.url?.split('?')[0] },
+          'the client left before its request was read',
+        );
       state.options.logger?.error({ err: (e as Error).message }, 'request failed');
       jsonRpcError(res, 500, 'Internal error', { code: -32603 });
     });
   };
+}
+
+/** Whether `e` is the read of a request body the client broke off (Node's "aborted"). */
+function leftMidBody(req: IncomingMessage, e: unknown): boolean {
+  return !req.complete && (e as NodeJS.ErrnoException | undefined)?.code === 'ECONNRESET';
 }
 
 async function dispatch(
