@@ -40,8 +40,9 @@ export async function authenticateClient(
   if (!clientId) throw new BadRequest(401, 'invalid_client', 'The request names no client', challenge);
   let client: Client;
   try {
-    client = await ctx.clients.resolve(clientId);
+    client = await ctx.clients.resolve(clientId, () => countFetch(req, ctx));
   } catch (e) {
+    if (e instanceof BadRequest) throw e;
     throw new BadRequest(
       401,
       'invalid_client',
@@ -57,6 +58,35 @@ export async function authenticateClient(
   if (secret === undefined || !client.secretHash || !sameSecret(secret, client.secretHash))
     throw new BadRequest(401, 'invalid_client', 'The client secret is wrong or missing', challenge);
   return client;
+}
+
+/** The window of the bounds on metadata documents fetched for token and revocation requests. */
+const FETCH_WINDOW_SECONDS = 600;
+
+/**
+ * Counted before a client id metadata document is fetched for a token or revocation request:
+ * anyone may post one naming any https URL, each a request from this server of up to 5 s, so
+ * a caller could otherwise have it fetch without end (authorization requests are bounded on
+ * their own). A client's document is cached, so its own requests seldom count.
+ */
+async function countFetch(req: IncomingMessage, ctx: Context): Promise<void> {
+  const limits = ctx.options.metadataFetch;
+  const retry = { 'retry-after': String(FETCH_WINDOW_SECONDS) };
+  const mine = await ctx.store.increment(`metadata-fetch-count:${ctx.caller(req)}`, FETCH_WINDOW_SECONDS);
+  if (mine > (limits?.perAddress ?? 60))
+    throw new BadRequest(
+      429,
+      'too_many_requests',
+      'Too many client metadata documents named from your network; try again in a few minutes.',
+      retry,
+    );
+  if ((await ctx.store.increment('metadata-fetch-count:*', FETCH_WINDOW_SECONDS)) > (limits?.total ?? 10_000))
+    throw new BadRequest(
+      429,
+      'too_many_requests',
+      'Too many client metadata documents named; try again in a few minutes.',
+      retry,
+    );
 }
 
 function formDecoded(part: string): string {

@@ -98,7 +98,8 @@ export class ClientResolver {
 
   constructor(private readonly options: ClientResolverOptions) {}
 
-  async resolve(clientId: string): Promise<Client> {
+  /** `beforeFetch` runs only where the document is about to be fetched (not cached), and may refuse. */
+  async resolve(clientId: string, beforeFetch?: () => Promise<void>): Promise<Client> {
     const own = this.options.firstParty?.().find((c) => c.clientId === clientId);
     if (own) return own;
     if (!isMetadataDocumentId(clientId)) {
@@ -121,6 +122,7 @@ export class ClientResolver {
       if (cached.client) return cached.client;
       throw new ClientError('invalid_client', cached.error ?? 'The client metadata document is not usable');
     }
+    await beforeFetch?.();
     try {
       const { client, cacheSeconds } = await this.fetchDocument(clientId);
       this.remember(clientId, { client, until: Date.now() + cacheSeconds * 1000 });

@@ -87,7 +87,18 @@ export interface AuthorizationServerOptions {
    * addresses count by their /64.
    */
   callerAddress?: (req: IncomingMessage) => string;
-  metadataFetch?: { timeoutMs?: number; maxBytes?: number; ca?: string[] };
+  /**
+   * Fetching client id metadata documents: the timeout (5 s) and size (10 KiB) of one, and how
+   * many a token or revocation request may have fetched (a document not cached) per address and
+   * in all per 10 minutes: 60 and 10,000.
+   */
+  metadataFetch?: {
+    timeoutMs?: number;
+    maxBytes?: number;
+    ca?: string[];
+    perAddress?: number;
+    total?: number;
+  };
   /** Records sign-in, consent, token issue, refresh, revocation and refusals (the audit log). */
   onEvent?: (event: AuthorizationEvent) => void;
 }

@@ -1,6 +1,13 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { MemoryStateStore } from '../src/index.js';
-import { pkce, type Running, registerPublicClient, startAuthorizationServer } from './support.js';
+import {
+  pkce,
+  type Running,
+  registerPublicClient,
+  startAuthorizationServer,
+  startStatic,
+  tokenRequest,
+} from './support.js';
 
 const REDIRECT = 'http://127.0.0.1:7777/callback';
 const closers: (() => Promise<void>)[] = [];
@@ -92,5 +99,36 @@ describe('bounds per caller', () => {
     expect((await register('203.0.113.7')).status).toBe(201);
     expect((await register('203.0.113.7')).status).toBe(429);
     expect((await register('198.51.100.2')).status).toBe(201);
+  });
+
+  it('fetches client metadata documents named at the token and revocation endpoints within a bound per address, cached ones not counted', async () => {
+    const as = await behindProxy({ metadataFetch: { perAddress: 3 } });
+    const documents = await startStatic((_req, res) => {
+      res.writeHead(404);
+      res.end();
+    });
+    closers.push(() => documents.close());
+    const token = (path: string, caller: string) =>
+      tokenRequest(
+        as.issuer,
+        { grant_type: 'refresh_token', refresh_token: 'r', client_id: `${documents.base}${path}` },
+        { 'x-test-caller': caller },
+      );
+    for (let i = 0; i < 3; i += 1) expect((await token(`/c${i}.json`, '203.0.113.7')).status).toBe(401);
+    const refused = await token('/c3.json', '203.0.113.7');
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBe('600');
+    const revoked = await fetch(`${as.issuer}/auth/revoke`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-test-caller': '203.0.113.7' },
+      body: new URLSearchParams({ token: 't', client_id: `${documents.base}/c4.json` }).toString(),
+    });
+    expect(revoked.status).toBe(429);
+    expect(documents.hits).toHaveLength(3);
+    // A document already fetched (here its failure, cached) costs no fetch, and is not counted.
+    expect((await token('/c0.json', '203.0.113.7')).status).toBe(401);
+    // Another caller has a bound of its own.
+    expect((await token('/c5.json', '198.51.100.2')).status).toBe(401);
+    expect(documents.hits).toHaveLength(4);
   });
 });
