@@ -208,6 +208,47 @@ describe('replicas: any replica serves any session', () => {
     expect(opened.headers.get('mcp-session-id')).toBeTruthy();
   }, 60_000);
 
+  it('ends a session closed at the per-user cap everywhere, so that the store holds no more than the caps', async () => {
+    const [a, b] = await startReplicas({ http: { publicUrl: balancer.url, maxSessionsPerUser: 2 } });
+    const sessionKeys = async () =>
+      (await admin.keys('toolhost:session:*')).filter((k) => k.split(':').length === 3);
+    const before = await sessionKeys();
+    const opened: string[] = [];
+    for (let i = 0; i < 6; i += 1) {
+      const res = await fetch(a.url, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${ALICE}`,
+          accept: 'application/json, text/event-stream',
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: {
+            protocolVersion: '2025-06-18',
+            capabilities: {},
+            clientInfo: { name: 'many', version: '1' },
+          },
+        }),
+      });
+      await res.text();
+      opened.push(res.headers.get('mcp-session-id')!);
+    }
+    const kept = (await sessionKeys()).filter((k) => !before.includes(k));
+    expect(kept.sort()).toEqual(
+      opened
+        .slice(-2)
+        .map((id) => `toolhost:session:${id}`)
+        .sort(),
+    );
+    // The first, closed at the cap on A, is not brought back on B from a record.
+    const ping = { jsonrpc: '2.0', id: 2, method: 'ping' };
+    expect((await postToSession(b.url, ALICE, opened[0]!, ping)).status).toBe(404);
+    expect((await postToSession(b.url, ALICE, opened[5]!, ping)).status).toBe(200);
+  }, 60_000);
+
   it('refuses an answer nested thousands of levels deep as invalid, not as the store being away', async () => {
     const [a] = await startReplicas();
     const { transport } = await connect(a.url);

@@ -30,6 +30,11 @@ export interface SessionLimits {
 export class HttpSessions {
   private readonly sessions = new Map<string, HttpSession>();
   private readonly sweep: NodeJS.Timeout;
+  /**
+   * Told of each session closed at a cap (not of one closed idle), so that it ends beyond this
+   * replica: its record in the shared store would otherwise keep it open there.
+   */
+  onCapEviction?: (id: string) => void;
 
   constructor(
     private readonly limits: SessionLimits,
@@ -74,13 +79,13 @@ export class HttpSessions {
           message: `Too many open sessions for this user, all busy (limit ${this.limits.maxPerOwner})`,
         };
       }
-      this.evict(victim, 'session evicted (per-user cap)');
+      this.evict(victim, 'session evicted (per-user cap)', true);
     }
     if (this.sessions.size >= this.limits.max) {
       const victim = leastRecentIdle([...this.sessions.values()]);
       if (!victim)
         return { status: 503, message: `Too many open sessions, all busy (limit ${this.limits.max})` };
-      this.evict(victim, 'session evicted (host-wide cap)');
+      this.evict(victim, 'session evicted (host-wide cap)', true);
     }
     return undefined;
   }
@@ -93,10 +98,11 @@ export class HttpSessions {
     await Promise.all(all.map((s) => s.server.close().catch(() => {})));
   }
 
-  private evict(session: HttpSession, why: string): void {
+  private evict(session: HttpSession, why: string, atCap = false): void {
     this.sessions.delete(session.id);
     this.log?.info({ session: session.id, user: session.userId }, why);
     session.server.close().catch(() => {});
+    if (atCap) this.onCapEviction?.(session.id);
   }
 }
 

@@ -192,6 +192,10 @@ async function followReplicas(state: ServerState, sharedSessions?: ReplicaSessio
 async function mcpRoute(state: ServerState, sharedSessions?: ReplicaSessions): Promise<RouteHandler> {
   const { host, options } = state;
   await followReplicas(state, sharedSessions);
+  // A session closed at a cap ends everywhere, as at its client's DELETE: were its record kept,
+  // any replica would restore it, and a client opening session after session would fill the
+  // shared store however low the caps.
+  if (sharedSessions) state.sessions.onCapEviction = (id) => void sharedSessions.remove(id).catch(() => {});
   const mcp = new McpEndpoint({
     host,
     mcpState: state.mcpState,
