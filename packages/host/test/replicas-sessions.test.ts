@@ -249,6 +249,34 @@ describe('replicas: any replica serves any session', () => {
     expect((await postToSession(b.url, ALICE, opened[5]!, ping)).status).toBe(200);
   }, 60_000);
 
+  it('records no session for an initialize refused for its headers', async () => {
+    const [a] = await startReplicas();
+    const before = await admin.keys('toolhost:session:*');
+    const initialize = (headers: Record<string, string>) =>
+      fetch(a.url, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${ALICE}`, ...headers },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: {
+            protocolVersion: '2025-06-18',
+            capabilities: {},
+            clientInfo: { name: 'x', version: '1' },
+          },
+        }),
+      });
+    expect(
+      (await initialize({ accept: 'application/json', 'content-type': 'application/json' })).status,
+    ).toBe(406);
+    expect(
+      (await initialize({ accept: 'application/json, text/event-stream', 'content-type': 'text/plain' }))
+        .status,
+    ).toBe(415);
+    expect(await admin.keys('toolhost:session:*')).toEqual(before);
+  }, 60_000);
+
   it('refuses an answer nested thousands of levels deep as invalid, not as the store being away', async () => {
     const [a] = await startReplicas();
     const { transport } = await connect(a.url);

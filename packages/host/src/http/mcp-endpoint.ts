@@ -18,7 +18,7 @@ import type { ReplicaSessions, SessionRecord } from '../replicas.js';
 import { scopeForMessage, type ToolLookup } from './call-scope.js';
 import type { HttpSession, HttpSessions } from './http-sessions.js';
 import { isLegacyHttpRequest, type ModernRequests } from './modern-requests.js';
-import { type JsonRpcId, jsonRpcError, originAllowed, requestIdOf } from './request-guards.js';
+import { type JsonRpcId, jsonRpcError, originAllowed, postRefused, requestIdOf } from './request-guards.js';
 import { SessionTransport } from './session-transport.js';
 import { oversizedHandshake } from './shared-handshake.js';
 
@@ -214,6 +214,7 @@ export class McpEndpoint {
   ): Promise<void> {
     const { sessions, accessTokens, shared } = this.o;
     const id = requestIdOf(parsed);
+    if (postRefused(req, res, id)) return;
     const oversized = shared ? oversizedHandshake(parsed) : undefined;
     if (oversized) return jsonRpcError(res, 413, oversized, { id });
     const clientName = (parsed as { params?: { clientInfo?: { name?: unknown } } }).params?.clientInfo?.name;

@@ -66,3 +66,31 @@ export function hostGuard(options: {
   const anyHost = WILDCARD_HOSTS.has(bindHost) && extra.length === 0;
   return (host) => anyHost || (host !== undefined && names.has(host.toLowerCase()));
 }
+
+/**
+ * Whether a POST is refused for its headers (answered): the client must accept both answer
+ * forms, and send JSON. Checked before a session is opened too, so that none is made, or
+ * recorded in the shared store, for a request that is then refused.
+ */
+export function postRefused(req: IncomingMessage, res: ServerResponse, id: JsonRpcId | null): boolean {
+  const accept = req.headers.accept ?? '';
+  if (!accept.includes('application/json') || !accept.includes('text/event-stream')) {
+    notAcceptable(res, 'both application/json and text/event-stream', id);
+    return true;
+  }
+  if (!isJsonContentType(req.headers['content-type'])) {
+    jsonRpcError(res, 415, 'Unsupported Media Type: Content-Type must be application/json', { id });
+    return true;
+  }
+  return false;
+}
+
+/** 406: the client does not accept what this answer must be. */
+export function notAcceptable(res: ServerResponse, what: string, id: JsonRpcId | null = null): void {
+  jsonRpcError(res, 406, `Not Acceptable: the client must accept ${what}`, { id });
+}
+
+/** `application/json`, with parameters (charset) allowed, as a parsed media type rather than a substring. */
+function isJsonContentType(header: string | undefined): boolean {
+  return header?.split(';', 1)[0]?.trim().toLowerCase() === 'application/json';
+}

@@ -19,7 +19,7 @@ import {
   type TransportSendOptions,
 } from '../mcp/sdk.js';
 import { EventStream, onClientLeft } from './event-stream.js';
-import { jsonRpcError, requestIdOf } from './request-guards.js';
+import { jsonRpcError, notAcceptable, postRefused, requestIdOf } from './request-guards.js';
 
 /** The SDK's bound on a batch, kept so that a client sees the same limit from any MCP server. */
 const MAX_BATCH = 100;
@@ -265,15 +265,7 @@ export class SessionTransport implements Transport {
   private post(req: IncomingMessage, res: ServerResponse, parsed: unknown): void {
     // A refusal names the request it refuses, so that the client can tell which call failed.
     const id = requestIdOf(parsed);
-    const accept = req.headers.accept ?? '';
-    if (!accept.includes('application/json') || !accept.includes('text/event-stream')) {
-      notAcceptable(res, 'both application/json and text/event-stream', id);
-      return;
-    }
-    if (!isJsonContentType(req.headers['content-type'])) {
-      jsonRpcError(res, 415, 'Unsupported Media Type: Content-Type must be application/json', { id });
-      return;
-    }
+    if (postRefused(req, res, id)) return;
     const messages = Array.isArray(parsed) ? parsed : [parsed];
     if (messages.length === 0 || messages.length > MAX_BATCH || !messages.every(isMessage)) {
       const why =
@@ -385,13 +377,4 @@ export class SessionTransport implements Transport {
       if (this.standalone === stream) this.standalone = undefined;
     });
   }
-}
-
-function notAcceptable(res: ServerResponse, what: string, id: JsonRpcId | null = null): void {
-  jsonRpcError(res, 406, `Not Acceptable: the client must accept ${what}`, { id });
-}
-
-/** `application/json`, with parameters (charset) allowed, as a parsed media type rather than a substring. */
-function isJsonContentType(header: string | undefined): boolean {
-  return header?.split(';', 1)[0]?.trim().toLowerCase() === 'application/json';
 }
