@@ -450,7 +450,7 @@ export interface HostConfig {
      */
     sessionIdleSeconds?: number;
     /**
-     * Browser origins allowed to call the MCP endpoint, besides loopback ones.
+     * Origins whose web pages may call the MCP endpoint (`https://app.example`): their CORS preflights are answered and the answers' headers readable (the session id, the sign-in challenge). Loopback origins pass the DNS-rebinding check without being listed, but a page needs its origin listed to call across origins.
      */
     allowedOrigins?: string[];
     /**
@@ -1127,7 +1127,7 @@ export interface ResolvedHostConfig {
      */
     sessionIdleSeconds: number;
     /**
-     * Browser origins allowed to call the MCP endpoint, besides loopback ones.
+     * Origins whose web pages may call the MCP endpoint (`https://app.example`): their CORS preflights are answered and the answers' headers readable (the session id, the sign-in challenge). Loopback origins pass the DNS-rebinding check without being listed, but a page needs its origin listed to call across origins.
      */
     allowedOrigins?: string[];
     /**

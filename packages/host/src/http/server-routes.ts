@@ -9,6 +9,7 @@ import type { ReplicaSessions } from '../replicas.js';
 import type { ConnectionsPageOptions } from './connections-page.js';
 import type { FrontDoorSignIn } from './front-door-sign-in.js';
 import { answerHome } from './home-page.js';
+import { mcpCors } from './mcp-cors.js';
 import { McpEndpoint } from './mcp-endpoint.js';
 import { metricsRoute } from './metrics-route.js';
 import { ModernRequests } from './modern-requests.js';
@@ -227,8 +228,9 @@ async function mcpRoute(state: ServerState, sharedSessions?: ReplicaSessions): P
         : {}),
     }),
   });
+  const crossOrigin = await mcpCors(options.allowedOrigins);
   return async (req, res) => {
-    await mcp.handle(req, res);
+    if (!(await crossOrigin(req, res))) await mcp.handle(req, res);
     return true;
   };
 }

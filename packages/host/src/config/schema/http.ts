@@ -71,7 +71,8 @@ export const httpSection = {
     allowedOrigins: {
       type: 'array',
       items: { type: 'string' },
-      description: 'Browser origins allowed to call the MCP endpoint, besides loopback ones.',
+      description:
+        "Origins whose web pages may call the MCP endpoint (`https://app.example`): their CORS preflights are answered and the answers' headers readable (the session id, the sign-in challenge). Loopback origins pass the DNS-rebinding check without being listed, but a page needs its origin listed to call across origins.",
     },
     allowedHosts: {
       type: 'array',
