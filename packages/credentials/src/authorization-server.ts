@@ -27,6 +27,13 @@ export interface OAuthProviderConfig {
   tokenRequestTimeoutMs?: number;
 }
 
+/**
+ * The latest instant a Date can hold (ECMAScript's limit). A vendor whose tokens never expire
+ * may say so with an expires_in that lands past it, or past what JSON can write (Infinity):
+ * such an expiry is none, or no page could show it and no store could keep it.
+ */
+const LAST_DATE_MS = 8.64e15;
+
 function isLoopback(url: string): boolean {
   const { hostname } = new URL(url);
   return hostname === '127.0.0.1' || hostname === 'localhost' || hostname === '[::1]';
@@ -128,6 +135,7 @@ export class AuthorizationServer {
 
   /** A token endpoint's answer as the store keeps it; what the answer leaves out is kept from `previous`. */
   toStored(res: oauth.TokenEndpointResponse, fallbackScopes: string[], previous?: StoredToken): StoredToken {
+    const expiresAt = res.expires_in === undefined ? undefined : this.now() + res.expires_in * 1000;
     return {
       accessToken: res.access_token,
       ...(res.refresh_token
@@ -135,7 +143,7 @@ export class AuthorizationServer {
         : previous?.refreshToken
           ? { refreshToken: previous.refreshToken }
           : {}),
-      ...(res.expires_in !== undefined ? { expiresAt: this.now() + res.expires_in * 1000 } : {}),
+      ...(expiresAt !== undefined && expiresAt <= LAST_DATE_MS ? { expiresAt } : {}),
       scopes: res.scope ? res.scope.split(/[\s,]+/).filter(Boolean) : fallbackScopes,
       ...(previous?.account ? { account: previous.account } : {}),
     };
