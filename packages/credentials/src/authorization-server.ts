@@ -34,6 +34,35 @@ export interface OAuthProviderConfig {
  */
 const LAST_DATE_MS = 8.64e15;
 
+/**
+ * The most of a token endpoint's answer (or a revocation's, or an account lookup's) read:
+ * they are a few kilobytes. A refresh is read with no deadline, so an answer that never ends
+ * would otherwise be read into memory for as long as the vendor keeps writing.
+ */
+export const MAX_ANSWER_BYTES = 1024 * 1024;
+
+/** `fetch`, with the answer's body cut off (an error to its reader, the connection dropped) past MAX_ANSWER_BYTES. */
+export async function boundedFetch(url: string, init: RequestInit): Promise<Response> {
+  const response = await fetch(url, init);
+  if (!response.body) return response;
+  let read = 0;
+  const body = response.body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        read += chunk.byteLength;
+        if (read > MAX_ANSWER_BYTES)
+          controller.error(new Error(`the answer is longer than ${MAX_ANSWER_BYTES} bytes`));
+        else controller.enqueue(chunk);
+      },
+    }),
+  );
+  return new Response(body, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  });
+}
+
 function isLoopback(url: string): boolean {
   const { hostname } = new URL(url);
   return hostname === '127.0.0.1' || hostname === 'localhost' || hostname === '[::1]';
@@ -107,6 +136,7 @@ export class AuthorizationServer {
     try {
       return await send({
         signal: controller.signal,
+        [oauth.customFetch]: boundedFetch,
         ...(this.insecure ? { [oauth.allowInsecureRequests]: true } : {}),
       });
     } finally {

@@ -1,6 +1,6 @@
 import type { AccountLookup } from '@toolhost/core';
 import * as oauth from 'oauth4webapi';
-import type { AuthorizationServer } from './authorization-server.js';
+import { type AuthorizationServer, boundedFetch } from './authorization-server.js';
 
 /** Longer answers are cut: the label is for a person to recognise an account, not a record. */
 const MAX_LABEL = 160;
@@ -36,6 +36,7 @@ export async function readVendorAccount(
         null,
         {
           ...(options.signal ? { signal: options.signal } : {}),
+          [oauth.customFetch]: boundedFetch,
           ...(options[oauth.allowInsecureRequests] ? { [oauth.allowInsecureRequests]: true } : {}),
         },
       );
