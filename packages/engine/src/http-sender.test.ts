@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { ToolError } from '@toolhost/core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { UndiciHttpSender } from './http-sender.js';
+import { MAX_JSON_DEPTH, UndiciHttpSender } from './http-sender.js';
 
 let server: Server;
 let base: string;
@@ -13,6 +13,10 @@ beforeAll(async () => {
     if (req.url === '/slow') return void setTimeout(() => res.end('{}'), 2000);
     if (req.url === '/big') return void res.end('x'.repeat(5000));
     if (req.url === '/text') return void res.end('plain words');
+    if (req.url?.startsWith('/json?')) {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      return void res.end(new URL(req.url, 'http://x').searchParams.get('body'));
+    }
     if (req.url === '/redirect') {
       res.writeHead(302, { location: 'http://127.0.0.1:1/elsewhere' });
       return void res.end();
@@ -73,6 +77,23 @@ describe('UndiciHttpSender', () => {
     expect((await sender.send({ method: 'GET', url: `${base}/text`, headers: {} }, opts)).body).toBe(
       'plain words',
     );
+  });
+
+  it('keeps JSON nested deeper than the walks over a body can go as its text, brackets in strings aside', async () => {
+    const body = async (text: string) =>
+      (
+        await sender.send(
+          { method: 'GET', url: `${base}/json?${new URLSearchParams({ body: text })}`, headers: {} },
+          { ...opts, maxResponseBytes: 100_000 },
+        )
+      ).body;
+    const nested = (depth: number, inner = '') => `${'['.repeat(depth)}${inner}${']'.repeat(depth)}`;
+    const deep = nested(MAX_JSON_DEPTH + 1);
+    expect(await body(deep)).toBe(deep);
+    expect(await body(nested(MAX_JSON_DEPTH))).toEqual(JSON.parse(nested(MAX_JSON_DEPTH)));
+    // Brackets inside strings nest nothing, whatever the escapes before their closing quote.
+    const quoted = nested(MAX_JSON_DEPTH - 1, JSON.stringify(`\\"${'['.repeat(2000)}\\`));
+    expect(await body(quoted)).toEqual(JSON.parse(quoted));
   });
 
   it('does not follow redirects (credentials must not travel to another host)', async () => {

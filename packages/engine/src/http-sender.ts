@@ -29,9 +29,43 @@ export interface HttpSender {
   warm?(): Promise<void>;
 }
 
+/**
+ * Deeper JSON is kept as its text. Every walk over a parsed body recurses (redaction, the
+ * bounded error body, JSON.stringify when a result is rendered or an outcome stored), and a
+ * few kilobytes of brackets exhaust the stack at about 2,000 levels, which turned an
+ * upstream's answer into `internal_error`. Vendors' answers nest a few dozen levels at most.
+ */
+export const MAX_JSON_DEPTH = 512;
+
+/** Whether JSON `text` nests arrays and objects more than `max` levels deep (brackets in strings skipped). */
+function nestedDeeperThan(text: string, max: number): boolean {
+  // Fewer characters than two per level cannot nest that deep: most answers stop here.
+  if (text.length <= 2 * max) return false;
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      // To the closing quote: the first one after an even run of backslashes. indexOf, since
+      // strings are most of a body and it skips them far faster than this loop.
+      for (;;) {
+        i = text.indexOf('"', i + 1);
+        if (i === -1) return false;
+        let j = i - 1;
+        while (text.charCodeAt(j) === 0x5c) j--;
+        if ((i - j) % 2 === 1) break;
+      }
+    } else if (c === 0x5b || c === 0x7b) {
+      depth += 1;
+      if (depth > max) return true;
+    } else if (c === 0x5d || c === 0x7d) depth -= 1;
+  }
+  return false;
+}
+
 function parseBody(text: string, contentType: string | undefined): unknown {
   if (text.length === 0) return null;
   if (contentType?.includes('json') || /^\s*[[{]/.test(text)) {
+    if (nestedDeeperThan(text, MAX_JSON_DEPTH)) return text;
     try {
       return JSON.parse(text);
     } catch {

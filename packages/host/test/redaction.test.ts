@@ -90,6 +90,27 @@ describe('credentials the host sent never come back in tool output', () => {
   }
 });
 
+describe('an answer nested too deep to walk', () => {
+  // A few kilobytes of brackets are enough to exhaust the stack of every walk over a parsed
+  // body (redaction, the bounded error body, storing an outcome), whatever the status.
+  for (const status of [200, 500]) {
+    it(`comes back as its text, redacted (${status})`, async () => {
+      const depth = 5000;
+      upstream.respond((req) => ({
+        status,
+        headers: { 'content-type': 'application/json' },
+        body: `[${JSON.stringify(String(req.headers.authorization))},${'['.repeat(depth)}${']'.repeat(depth)}]`,
+      }));
+      const result = await client.callTool({ name: 'EchoBack_WithToken', arguments: {} });
+      const text = JSON.stringify(result);
+      expect(text).not.toContain('internal_error');
+      expect(text).toContain('[[[[');
+      expect(text).toContain('[redacted]');
+      for (const form of forms) expect(text).not.toContain(form);
+    });
+  }
+});
+
 describe('only credentials of a safe length are looked for', () => {
   it('leaves an answer alone when the secret is shorter than 8 characters (`ok` stays `ok`)', async () => {
     const shortKey = await createHost(
