@@ -13,6 +13,7 @@ import {
   START_PATH_PREFIX,
 } from './browser-sign-in.js';
 import type { PendingAuthorizationStore } from './pending-authorizations.js';
+import { oauthErrorCode } from './refresh-outcome.js';
 import { readVendorAccount } from './vendor-account.js';
 
 /**
@@ -238,7 +239,7 @@ export class OAuthSignIn implements BrowserSignIn {
         ),
       );
     } catch (e) {
-      const detail = e instanceof oauth.ResponseBodyError ? e.error : 'token endpoint failed';
+      const detail = e instanceof oauth.ResponseBodyError ? oauthErrorCode(e.error) : 'token endpoint failed';
       throw new OAuthCallbackError(`The authorization code could not be exchanged (${detail}).`);
     }
     const stored = this.server.toStored(res, pending.scopes);

@@ -31,10 +31,22 @@ export interface Refusal {
   detail: string;
 }
 
+/**
+ * The `error` of a token endpoint's error answer, as the operator's log and the caller may read
+ * it: an OAuth error code (RFC 6749's are lowercase words joined by underscores, and vendors'
+ * own follow them). Anything else is not repeated: a vendor that writes a sentence there may
+ * echo what it was sent, the refresh token or the client secret among it.
+ */
+export function oauthErrorCode(error: unknown): string {
+  return typeof error === 'string' && /^[a-z_]{1,64}$/.test(error)
+    ? error
+    : 'an error that is not an OAuth code';
+}
+
 export function refusal(e: unknown): Refusal {
   if (e instanceof oauth.ResponseBodyError) {
     if (e.error === 'invalid_grant') return { kind: 'invalid_grant', detail: 'invalid_grant' };
-    return statusRefusal(e.status, `${e.error}, HTTP ${e.status}`);
+    return statusRefusal(e.status, `${oauthErrorCode(e.error)}, HTTP ${e.status}`);
   }
   if (e instanceof oauth.WWWAuthenticateChallengeError)
     return { kind: 'refused', detail: `HTTP ${e.status}: the client was not accepted` };

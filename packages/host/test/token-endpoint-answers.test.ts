@@ -1,13 +1,16 @@
 import { mkdtempSync } from 'node:fs';
-import { createServer } from 'node:http';
+import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
 import type { TokenStore } from '@toolhost/core';
 import { EncryptedFileTokenStore, MemoryTokenStore } from '@toolhost/credentials';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createHost } from '../src/host.js';
 import { serveHttp } from '../src/http/serve-http.js';
+import { createLogger, type Logger } from '../src/logger.js';
+import { Browser, startFlow } from './browser.js';
 import { echoAuthProviders, fakeClient, storeAuthorized } from './fake-oauth-server.js';
 import { fixtureApp } from './support.js';
 import { startVendorFakes, type VendorFakes } from './vendor-fakes.js';
@@ -19,14 +22,19 @@ beforeAll(async () => {
 afterAll(() => vendor.close());
 beforeEach(() => vendor.reset());
 
-function echoHost(tokenStore: TokenStore, tokenUrl = vendor.oauth.tokenUrl) {
+function echoHost(tokenStore: TokenStore, tokenUrl = vendor.oauth.tokenUrl, logger?: Logger) {
   return createHost(
     {
       plugins: ['toolhost-plugin-echo'],
       toolSets: { EchoApi: { baseUrl: vendor.upstream.url } },
       auth: { providers: echoAuthProviders(vendor.oauth, { tokenUrl }) },
     },
-    { configDir: fixtureApp, env: { ECHO_AUTH_CLIENT_SECRET: fakeClient.clientSecret }, tokenStore },
+    {
+      configDir: fixtureApp,
+      env: { ECHO_AUTH_CLIENT_SECRET: fakeClient.clientSecret },
+      tokenStore,
+      ...(logger ? { logger } : {}),
+    },
   );
 }
 
@@ -79,6 +87,25 @@ describe('a token endpoint that answers a refresh with an expiry no date can hol
   });
 });
 
+/** A loopback token endpoint answering each request (its form read) as `answer` does. */
+async function startTokenEndpoint(answer: (form: URLSearchParams, res: ServerResponse) => void) {
+  const server = createServer((req, res) => {
+    let text = '';
+    req.on('data', (chunk: Buffer) => {
+      text += chunk.toString();
+    });
+    req.on('end', () => answer(new URLSearchParams(text), res));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/token`;
+  const close = () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
+  return { url, close };
+}
+
 /**
  * A token endpoint whose answer never ends: a 200 JSON body written as fast as it is read,
  * until the host hangs up.
@@ -86,8 +113,7 @@ describe('a token endpoint that answers a refresh with an expiry no date can hol
 async function startEndlessTokenEndpoint() {
   const seen = { written: 0, hungUp: false };
   const chunk = Buffer.alloc(64 * 1024, 'a');
-  const server = createServer((req, res) => {
-    req.resume();
+  const endpoint = await startTokenEndpoint((_form, res) => {
     res.writeHead(200, { 'content-type': 'application/json' });
     res.write('{"token_type":"bearer","access_token":"');
     const more = () => {
@@ -102,14 +128,7 @@ async function startEndlessTokenEndpoint() {
     });
     more();
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/token`;
-  const close = () =>
-    new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    });
-  return { url, seen, close };
+  return { ...endpoint, seen };
 }
 
 describe('a token endpoint whose answer to a refresh never ends', () => {
@@ -130,6 +149,72 @@ describe('a token endpoint whose answer to a refresh never ends', () => {
     } finally {
       await host.close();
       await endless.close();
+    }
+  });
+});
+
+/** A token endpoint that writes a sentence as its error, repeating every field it was sent. */
+async function startEchoingTokenEndpoint() {
+  const forms: URLSearchParams[] = [];
+  const endpoint = await startTokenEndpoint((form, res) => {
+    forms.push(form);
+    res.writeHead(400, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ error: `not valid: ${[...form].map(([k, v]) => `${k}=${v}`).join(' ')}` }));
+  });
+  return { ...endpoint, forms };
+}
+
+describe('a token endpoint that echoes what it was sent in its error', () => {
+  it('keeps the refresh token and the client secret out of the tool error and the log', async () => {
+    const endpoint = await startEchoingTokenEndpoint();
+    let logs = '';
+    const sink = new Writable({
+      write(chunk, _encoding, done) {
+        logs += chunk.toString();
+        done();
+      },
+    });
+    const store = new MemoryTokenStore();
+    const host = await echoHost(store, endpoint.url, createLogger('info', sink));
+    try {
+      const { refreshToken } = await storeAuthorized(
+        vendor.oauth,
+        store,
+        host.config.defaultUserId,
+        Date.now() - 1000,
+      );
+      const outcome = await host.callTool('EchoApi.GetItem', { item_id: '1' });
+      expect(outcome).toMatchObject({ ok: false, error: { code: 'upstream_unavailable' } });
+      await expect.poll(() => logs).toContain('token refresh failed');
+      for (const secret of [refreshToken!, fakeClient.clientSecret]) {
+        expect(JSON.stringify(outcome)).not.toContain(secret);
+        expect(logs).not.toContain(secret);
+      }
+    } finally {
+      await host.close();
+      await endpoint.close();
+    }
+  });
+
+  it('keeps the client secret and the PKCE verifier off the page a sign-in ends on', async () => {
+    const endpoint = await startEchoingTokenEndpoint();
+    const host = await echoHost(new MemoryTokenStore(), endpoint.url);
+    const server = await serveHttp(host, { port: 0 });
+    try {
+      const first = await host.callTool('EchoApi.GetItem', { item_id: '1' });
+      const url = first.ok ? undefined : first.error.authorization?.url;
+      if (!url) throw new Error('expected authorization_required');
+      const browser = new Browser();
+      const page = await browser.open(await startFlow(browser, url, ''));
+      expect(page.text).toContain('The authorization code could not be exchanged');
+      const sent = endpoint.forms.at(-1)!;
+      expect(sent.get('grant_type')).toBe('authorization_code');
+      for (const secret of [sent.get('client_secret')!, sent.get('code_verifier')!])
+        expect(page.text).not.toContain(secret);
+    } finally {
+      await server.close();
+      await host.close();
+      await endpoint.close();
     }
   });
 });
