@@ -23,9 +23,9 @@ let endlessClosed: Promise<void>;
 const agent = new Agent({ connections: 64, headersTimeout: 0, bodyTimeout: 0 });
 let client: AxiosInstance;
 
-function endless(res: ServerResponse): void {
+function endless(res: ServerResponse, headers: Record<string, string> = {}): void {
   endlessClosed = new Promise((resolve) => res.once('close', resolve));
-  res.writeHead(200, { 'content-type': 'text/plain' });
+  res.writeHead(200, { 'content-type': 'text/plain', ...headers });
   const chunk = 'x'.repeat(1024);
   // Writes for as long as the client reads: only the client going away ends it.
   const write = () => {
@@ -62,6 +62,8 @@ beforeAll(async () => {
         port: req.socket.remotePort,
       });
       if (req.url === '/endless') return endless(res);
+      // Not gzip at all: the first bytes fail to decompress, and more keep coming.
+      if (req.url === '/endless-not-gzip') return endless(res, { 'content-encoding': 'gzip' });
       if (req.url === '/trickle') return trickle(res);
       if (req.url === '/gzip') {
         res.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'gzip' });
@@ -160,6 +162,13 @@ describe('createUndiciAdapter', () => {
     const e = await rejection(client.get(`${base}/endless`, { maxContentLength: 10_000 }));
     expect(e.code).toBe('ERR_BAD_RESPONSE');
     expect(e.message).toMatch(/maxContentLength/);
+    // The server writes until its client goes away: this settles only if the adapter hung up.
+    await endlessClosed;
+  });
+
+  it('hangs up on an answer that fails to decompress, rather than read the rest of it', async () => {
+    const e = await rejection(client.get(`${base}/endless-not-gzip`, { maxContentLength: 10_000 }));
+    expect(e.code).toBe('Z_DATA_ERROR');
     // The server writes until its client goes away: this settles only if the adapter hung up.
     await endlessClosed;
   });

@@ -128,7 +128,13 @@ class Exchange implements Dispatcher.DispatchHandler {
     response.headers.delete('content-encoding');
     this.decompressor = decompressor;
     decompressor.on('data', (chunk: Buffer) => this.take(chunk));
-    decompressor.once('error', (e) => this.fail(toAxiosError(e, this.config, response)));
+    decompressor.once('error', (e) => {
+      // Dropped, as past maxContentLength: otherwise undici reads the rest of an answer
+      // nobody will decode, for as long as the upstream writes it, on a pooled connection.
+      const error = toAxiosError(e, this.config, response);
+      this.controller?.abort(error);
+      this.fail(error);
+    });
     decompressor.once('end', () => this.finish());
   }
 
