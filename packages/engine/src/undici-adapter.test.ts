@@ -35,6 +35,25 @@ function endless(res: ServerResponse, headers: Record<string, string> = {}): voi
   write();
 }
 
+/** What the endless gzip bomb wrote before its connection went away. */
+let bombSent: Promise<number>;
+
+/** Gzip members of 16 MiB of zeros each (16 KiB on the wire), one after the other without end. */
+function gzipBomb(res: ServerResponse): void {
+  const member = gzipSync(Buffer.alloc(16 * 1024 * 1024), { level: 9 });
+  let sent = 0;
+  bombSent = new Promise((resolve) => res.once('close', () => resolve(sent)));
+  res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+  const write = () => {
+    for (let more = true; more && !res.destroyed; ) {
+      sent += member.length;
+      more = res.write(member);
+    }
+    if (!res.destroyed) res.once('drain', write);
+  };
+  write();
+}
+
 /** Settles when the server has seen the trickling answer's connection go away. */
 let trickleClosed: Promise<void>;
 
@@ -65,6 +84,7 @@ beforeAll(async () => {
       // Not gzip at all: the first bytes fail to decompress, and more keep coming.
       if (req.url === '/endless-not-gzip') return endless(res, { 'content-encoding': 'gzip' });
       if (req.url === '/trickle') return trickle(res);
+      if (req.url === '/gzip-bomb') return gzipBomb(res);
       if (req.url === '/gzip') {
         res.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'gzip' });
         return void res.end(gzipSync('unpacked words'));
@@ -164,6 +184,13 @@ describe('createUndiciAdapter', () => {
     expect(e.message).toMatch(/maxContentLength/);
     // The server writes until its client goes away: this settles only if the adapter hung up.
     await endlessClosed;
+  });
+
+  it('reads a compressed answer no faster than it decompresses, so a gzip bomb costs its limit, not the wire', async () => {
+    const e = await rejection(client.get(`${base}/gzip-bomb`, { maxContentLength: 10 * 1024 * 1024 }));
+    expect(e.message).toMatch(/maxContentLength/);
+    // 10 MiB decompressed is under a member's 16 KiB; what the socket buffers comes on top.
+    expect(await bombSent).toBeLessThan(32 * 1024 * 1024);
   });
 
   it('hangs up on an answer that fails to decompress, rather than read the rest of it', async () => {

@@ -138,10 +138,19 @@ class Exchange implements Dispatcher.DispatchHandler {
     decompressor.once('end', () => this.finish());
   }
 
-  onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
+  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
     if (this.settled) return;
-    if (this.decompressor) this.decompressor.write(chunk);
-    else this.take(chunk);
+    if (!this.decompressor) {
+      this.take(chunk);
+      return;
+    }
+    // zlib hands back 16 KiB of output a turn, so a highly compressed answer arrives far
+    // faster than it is decoded: unpaused, a gzip bomb's wire bytes queued up in memory
+    // (gigabytes) long before its output reached maxContentLength.
+    if (!this.decompressor.write(chunk) && !controller.paused) {
+      controller.pause();
+      this.decompressor.once('drain', () => controller.resume());
+    }
   }
 
   onResponseEnd(): void {
