@@ -11,11 +11,21 @@ function boundedBody(body: unknown): unknown {
   return `${text.slice(0, MAX_UPSTREAM_ERROR_CHARS)}… (truncated, ${text.length} characters)`;
 }
 
-/** Seconds from a Retry-After header (delta-seconds or an HTTP date). */
+const DELAY_SECONDS = /^\d+(\.\d+)?$/;
+const MONTH = /\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\b/i;
+
+/**
+ * Seconds from a Retry-After header (delta-seconds or an HTTP date); undefined where it is
+ * neither. A header sent twice arrives joined (`5, 10`): the longest wait it asks for. An HTTP
+ * date, in each of its three forms, names its month; the rest is not handed to Date.parse,
+ * which takes `-5` or `5, 10` for days in 2001, a wait of 0 s.
+ */
 export function retryAfterSeconds(headers: Record<string, string>, now = Date.now()): number | undefined {
-  const value = headers['retry-after'];
+  const value = headers['retry-after']?.trim();
   if (!value) return undefined;
-  if (/^\d+(\.\d+)?$/.test(value.trim())) return Number(value);
+  const delays = value.split(/\s*,\s*/);
+  if (delays.every((d) => DELAY_SECONDS.test(d))) return Math.max(...delays.map(Number));
+  if (!MONTH.test(value)) return undefined;
   const date = Date.parse(value);
   return Number.isNaN(date) ? undefined : Math.max(0, (date - now) / 1000);
 }
