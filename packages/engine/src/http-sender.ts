@@ -221,13 +221,19 @@ function translateError(e: unknown, options: SendOptions): ToolError {
     try {
       host = new URL(e.config?.url ?? '').host || host;
     } catch {}
+    const failure = e.code ?? 'network error';
+    const notSent = NOT_SENT.has(e.code ?? '');
     return new ToolError(
       {
         code: 'upstream_unavailable',
-        message: `Could not reach ${host} (${e.code ?? 'network error'}).`,
+        // "Could not reach" only where that is so: a write whose answer broke off (a reset, a
+        // body that fails to decompress) was taken, and read as unreached it is sent again.
+        message: notSent
+          ? `Could not reach ${host} (${failure}).`
+          : `The exchange with ${host} failed (${failure}) after the request was sent: the upstream may have received it, and applied it if it writes.`,
         retryable: true,
       },
-      { requestNotSent: NOT_SENT.has(e.code ?? '') },
+      { requestNotSent: notSent },
     );
   }
   return new ToolError({
