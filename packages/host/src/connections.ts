@@ -37,6 +37,13 @@ export interface Connections {
   disconnect(userId: string, providerId: string): Promise<DisconnectResult>;
 }
 
+/**
+ * Whether a stored expiry is one a date can show. Tokens stored before the credentials took an
+ * expiry past a Date's range for none may hold one (or Infinity), which would fail every page
+ * and listing they are in: such a token does not expire.
+ */
+const expires = (at: number | undefined): at is number => typeof at === 'number' && Math.abs(at) <= 8.64e15;
+
 /** Connections over the providers users sign in with in their browser and the token store (read only when asked). */
 export function hostConnections(
   providers: readonly SignInProvider[],
@@ -67,7 +74,7 @@ export function hostConnections(
           providerId: r.providerId,
           scopes: r.token.scopes,
           ...(r.token.account ? { account: r.token.account } : {}),
-          ...(r.token.expiresAt !== undefined ? { expiresAt: r.token.expiresAt } : {}),
+          ...(expires(r.token.expiresAt) ? { expiresAt: r.token.expiresAt } : {}),
           revokedAtVendorOnDisconnect: oauth.get(r.providerId)!.signIn.revokesAtVendor,
         }))
         .sort((a, b) => a.userId.localeCompare(b.userId) || a.providerId.localeCompare(b.providerId));

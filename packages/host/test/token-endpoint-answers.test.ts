@@ -63,6 +63,22 @@ describe('a token endpoint that answers a refresh with an expiry no date can hol
     });
   }
 
+  it('lists a token stored with such an expiry before it was taken for none', async () => {
+    const store = new MemoryTokenStore();
+    const host = await echoHost(store);
+    const server = await serveHttp(host, { port: 0 });
+    try {
+      const token = await storeAuthorized(vendor.oauth, store, host.config.defaultUserId, 1e16);
+      await store.set('echo-auth', 'another-user', { ...token, expiresAt: Number.POSITIVE_INFINITY });
+      const page = await fetch(`${new URL(server.url).origin}/connections`);
+      expect(page.status).toBe(200);
+      expect((await page.text()).match(/does not expire/g)).toHaveLength(2);
+    } finally {
+      await server.close();
+      await host.close();
+    }
+  });
+
   it('does not refresh at every call once the token file is read again (expires_in 1e306)', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'toolhost-expiry-'));
     const key = 'token-key-for-the-expiry-test';
