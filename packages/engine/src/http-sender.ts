@@ -138,6 +138,12 @@ export class UndiciHttpSender implements HttpSender {
 
   async send(request: HttpRequestSpec, options: SendOptions): Promise<HttpResponse> {
     const client = this.client ?? (await this.load());
+    // Whether the request was written to its connection: a timeout after that may have been taken.
+    let departed = false;
+    const onDeparture = () => {
+      departed = true;
+      options.onDeparture?.();
+    };
     try {
       // `timeout` is the adapter's deadline for the whole exchange, from sending to the last
       // byte (an answer trickling in a byte at a time must not outlive it); the caller's
@@ -151,7 +157,8 @@ export class UndiciHttpSender implements HttpSender {
         signal: options.signal,
         timeout: options.timeoutMs,
         maxContentLength: options.maxResponseBytes,
-        ...(options.onDeparture ? { [DEPARTURE_HOOK]: options.onDeparture } : {}),
+        // A symbol key axios's config type does not know of: spread, past its excess property check.
+        ...{ [DEPARTURE_HOOK]: onDeparture },
       });
       const headers: Record<string, string> = {};
       for (const [k, v] of Object.entries(res.headers))
@@ -159,7 +166,7 @@ export class UndiciHttpSender implements HttpSender {
       const text = typeof res.data === 'string' ? res.data : '';
       return { status: res.status, headers, body: parseBody(text, headers['content-type']) };
     } catch (e) {
-      throw translateError(e, options);
+      throw translateError(e, options, departed);
     }
   }
 
@@ -197,7 +204,7 @@ const NOT_SENT = new Set([
   'UND_ERR_PRX_CONN',
 ]);
 
-function translateError(e: unknown, options: SendOptions): ToolError {
+function translateError(e: unknown, options: SendOptions, departed: boolean): ToolError {
   if (isAxiosError(e)) {
     if (e.code === 'ERR_CANCELED' || options.signal?.aborted) {
       return new ToolError({ code: 'cancelled', message: 'The call was cancelled.', retryable: true });
@@ -205,7 +212,10 @@ function translateError(e: unknown, options: SendOptions): ToolError {
     if (e.code === 'ETIMEDOUT' || e.code === 'ECONNABORTED') {
       return new ToolError({
         code: 'timeout',
-        message: `The upstream did not answer within ${options.timeoutMs} ms.`,
+        // As for a broken-off answer: a write read as unanswered is sent again.
+        message: departed
+          ? `The upstream did not answer in full within ${options.timeoutMs} ms; it may have received the request, and applied it if it writes.`
+          : `The upstream did not answer within ${options.timeoutMs} ms.`,
         retryable: true,
       });
     }

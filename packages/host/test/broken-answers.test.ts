@@ -16,6 +16,7 @@ beforeAll(async () => {
     req.resume();
     req.on('end', () => {
       received += 1;
+      if (req.url === '/hang') return;
       if (req.url === '/reset') {
         res.writeHead(201, { 'content-type': 'application/json', 'content-length': '100' });
         res.write('{"id":');
@@ -36,9 +37,18 @@ beforeAll(async () => {
     auth: { kind: 'none' as const },
   });
   host = await createHost(
-    { toolSets: { Things: { baseUrl: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}` } } },
     {
-      plugins: [inlinePlugin('Things', [write('CreateReset', '/reset'), write('CreateGarbled', '/garbled')])],
+      toolSets: { Things: { baseUrl: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}` } },
+      engine: { timeoutMs: 1000 },
+    },
+    {
+      plugins: [
+        inlinePlugin('Things', [
+          write('CreateReset', '/reset'),
+          write('CreateGarbled', '/garbled'),
+          write('CreateHanging', '/hang'),
+        ]),
+      ],
       env: {},
     },
   );
@@ -61,4 +71,14 @@ describe('a write whose answer breaks off after the upstream took it', () => {
       expect(message).toMatch(/may have (received|applied)/);
     });
   }
+});
+
+describe('a write the upstream took and never answered', () => {
+  it('times out saying the upstream may have received it', async () => {
+    const before = received;
+    const outcome = await host.callTool('Things.CreateHanging', {});
+    expect(received - before).toBe(1);
+    expect(outcome).toMatchObject({ ok: false, error: { code: 'timeout' } });
+    expect(outcome.ok ? '' : outcome.error.message).toMatch(/may have received/);
+  });
 });
