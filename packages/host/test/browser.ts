@@ -36,15 +36,11 @@ export class Browser {
     const headers = new Headers(init.headers);
     const cookie = this.cookieHeader(target);
     if (cookie) headers.set('cookie', cookie);
-    const send = () => fetch(target, { ...init, headers, redirect: 'manual' });
-    // A connection kept alive from an earlier request may be closed by the server as it is
-    // reused (on a loaded machine the client's idle timer runs late); a browser sends a GET again
-    // on a fresh connection then, and so does this one.
-    const res = await send().catch((e: unknown) => {
-      const idempotent = (init.method ?? 'GET').toUpperCase() === 'GET';
-      if (idempotent && (e as { cause?: { code?: string } }).cause?.code === 'ECONNRESET') return send();
-      throw e;
-    });
+    // Each request on a connection of its own. A kept-alive one may be closed by the server as
+    // it is reused (on a loaded machine the client's idle timer runs late): a browser sends the
+    // request again on a fresh connection then, whatever its method, where fetch fails it.
+    headers.set('connection', 'close');
+    const res = await fetch(target, { ...init, headers, redirect: 'manual' });
     this.keep(target, res);
     return res;
   }

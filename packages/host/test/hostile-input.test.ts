@@ -51,8 +51,8 @@ beforeAll(async () => {
       params: {
         protocolVersion: '2025-06-18',
         capabilities: {},
-        // A client name of 3 MiB, with line separators in it.
-        clientInfo: { name: `evil\u2028client\u0085${'x'.repeat(3 * 1024 * 1024)}`, version: '0' },
+        // A client name of 60 KiB (an initialize may be 64), with line separators in it.
+        clientInfo: { name: `evil\u2028client\u0085${'x'.repeat(60 * 1024)}`, version: '0' },
       },
     }),
   );
@@ -147,7 +147,7 @@ describe('hostile input over HTTP', () => {
     const lines = text.split('\n').filter(Boolean);
     for (const line of lines) expect(line.length).toBeLessThan(20_000);
     const last = JSON.parse(lines.at(-1)!) as Record<string, unknown>;
-    expect(last.client).toMatch(/^evil\u2028client\u0085x+…\[truncated: 3145740 characters in all\]$/);
+    expect(last.client).toMatch(/^evil\u2028client\u0085x+…\[truncated: 61452 characters in all\]$/);
     expect(last.tool).toBe('EchoApi_GetItem\u2028x\u0085');
     expect(last.arguments).toMatch(/^\{"item_id":"i1","big":"y+…\[truncated: \d+ characters in all\]$/);
     expect(text).toContain('\\u2028');

@@ -120,6 +120,38 @@ describe('HTTP surface limits', () => {
     await server.close();
   });
 
+  it('refuses an initialize over 64 KiB (the session would keep it for its life), and opens none', async () => {
+    const server = await serveHttp(host, { port: 0 });
+    const initialize = (padding: number) =>
+      fetch(server.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: {
+            protocolVersion: '2025-06-18',
+            capabilities: {},
+            clientInfo: { name: 'x'.repeat(padding), version: '1' },
+          },
+        }),
+      });
+    try {
+      const refused = await initialize(70_000);
+      expect(refused.status).toBe(413);
+      expect(refused.headers.get('mcp-session-id')).toBeNull();
+      expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(
+        /is 70\d{3} bytes; .* up to 65536 bytes/,
+      );
+      const opened = await initialize(60_000);
+      expect(opened.status).toBe(200);
+      expect(opened.headers.get('mcp-session-id')).toBeTruthy();
+    } finally {
+      await server.close();
+    }
+  });
+
   it('aborts the upstream request when the client cancels the call', async () => {
     upstream.reset();
     upstream.respond(() => ({ status: 200, body: { late: true }, delayMs: 3000 }));

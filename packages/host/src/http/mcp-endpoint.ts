@@ -17,10 +17,10 @@ import type { AuditEntry } from '../observability/audit-log.js';
 import type { ReplicaSessions, SessionRecord } from '../replicas.js';
 import { scopeForMessage, type ToolLookup } from './call-scope.js';
 import type { HttpSession, HttpSessions } from './http-sessions.js';
+import { oversizedInitialize } from './initialize-bound.js';
 import { isLegacyHttpRequest, type ModernRequests } from './modern-requests.js';
 import { type JsonRpcId, jsonRpcError, originAllowed, postRefused, requestIdOf } from './request-guards.js';
 import { SessionTransport } from './session-transport.js';
-import { oversizedHandshake } from './shared-handshake.js';
 
 export interface McpEndpointOptions {
   host: Host;
@@ -215,7 +215,7 @@ export class McpEndpoint {
     const { sessions, accessTokens, shared } = this.o;
     const id = requestIdOf(parsed);
     if (postRefused(req, res, id)) return;
-    const oversized = shared ? oversizedHandshake(parsed) : undefined;
+    const oversized = oversizedInitialize(parsed);
     if (oversized) return jsonRpcError(res, 413, oversized, { id });
     const clientName = (parsed as { params?: { clientInfo?: { name?: unknown } } }).params?.clientInfo?.name;
     // Without access tokens every local client is the same user; the client's name is what
