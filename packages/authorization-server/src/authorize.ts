@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { countForCaller } from './caller-bounds.js';
 import { type Client, ClientError } from './clients.js';
 import type { Context } from './context.js';
-import { BadRequest, singleParameters } from './http-util.js';
+import { singleParameters } from './http-util.js';
 import { sendErrorPage } from './pages.js';
 import { type PendingRequest, PendingRequests, REQUEST_SECONDS } from './pending-requests.js';
 import { redirectUriMatches } from './redirect-uris.js';
@@ -49,24 +50,15 @@ export function scopesOf(ctx: Context, asked: string | undefined): string[] | un
  * or it expires, and anyone can open them, so a flood must meet a bound per address (and one
  * in all, where the addresses are many) before it costs the store or a metadata fetch.
  */
-async function countRequest(req: IncomingMessage, ctx: Context): Promise<void> {
+function countRequest(req: IncomingMessage, ctx: Context): Promise<void> {
   const limits = ctx.options.authorizationRequests;
-  const retry = { 'retry-after': String(REQUEST_SECONDS) };
-  const perAddress = limits?.perAddress ?? 300;
-  if ((await ctx.store.increment(`authorize-count:${ctx.caller(req)}`, REQUEST_SECONDS)) > perAddress)
-    throw new BadRequest(
-      429,
-      'too_many_requests',
-      'Too many sign-ins were started from your network; try again in a few minutes.',
-      retry,
-    );
-  if ((await ctx.store.increment('authorize-count:*', REQUEST_SECONDS)) > (limits?.total ?? 20_000))
-    throw new BadRequest(
-      429,
-      'too_many_requests',
-      'Too many sign-ins were started; try again in a few minutes.',
-      retry,
-    );
+  return countForCaller(ctx.store, ctx.caller(req), {
+    prefix: 'authorize-count',
+    perAddress: limits?.perAddress ?? 300,
+    total: limits?.total ?? 20_000,
+    windowSeconds: REQUEST_SECONDS,
+    what: 'sign-ins started',
+  });
 }
 
 /**

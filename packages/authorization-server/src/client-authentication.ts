@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { countForCaller } from './caller-bounds.js';
 import { type Client, ClientError } from './clients.js';
 import type { Context } from './context.js';
 import { BadRequest } from './http-util.js';
@@ -69,24 +70,15 @@ const FETCH_WINDOW_SECONDS = 600;
  * a caller could otherwise have it fetch without end (authorization requests are bounded on
  * their own). A client's document is cached, so its own requests seldom count.
  */
-async function countFetch(req: IncomingMessage, ctx: Context): Promise<void> {
+function countFetch(req: IncomingMessage, ctx: Context): Promise<void> {
   const limits = ctx.options.metadataFetch;
-  const retry = { 'retry-after': String(FETCH_WINDOW_SECONDS) };
-  const mine = await ctx.store.increment(`metadata-fetch-count:${ctx.caller(req)}`, FETCH_WINDOW_SECONDS);
-  if (mine > (limits?.perAddress ?? 60))
-    throw new BadRequest(
-      429,
-      'too_many_requests',
-      'Too many client metadata documents named from your network; try again in a few minutes.',
-      retry,
-    );
-  if ((await ctx.store.increment('metadata-fetch-count:*', FETCH_WINDOW_SECONDS)) > (limits?.total ?? 10_000))
-    throw new BadRequest(
-      429,
-      'too_many_requests',
-      'Too many client metadata documents named; try again in a few minutes.',
-      retry,
-    );
+  return countForCaller(ctx.store, ctx.caller(req), {
+    prefix: 'metadata-fetch-count',
+    perAddress: limits?.perAddress ?? 60,
+    total: limits?.total ?? 10_000,
+    windowSeconds: FETCH_WINDOW_SECONDS,
+    what: 'client metadata documents named',
+  });
 }
 
 function formDecoded(part: string): string {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import { countForCaller } from './caller-bounds.js';
 import { type Client, displayFieldsOf, redirectUrisOf } from './clients.js';
 import { type GrantType, grantTypesOf } from './grant-types.js';
 import { BadRequest, readBodyWithin } from './http-util.js';
@@ -19,18 +20,8 @@ export interface RegistrationLimits {
 const AUTH_METHODS = ['none', 'client_secret_basic', 'client_secret_post'] as const;
 
 /** Counted before the body is read: a flood costs one counter each, not a parse. */
-async function countRegistration(caller: string, store: StateStore, limits: RegistrationLimits) {
-  const window = limits.windowSeconds;
-  const retry = { 'retry-after': String(window) };
-  if ((await store.increment(`register-count:${caller}`, window)) > limits.perAddress)
-    throw new BadRequest(
-      429,
-      'too_many_requests',
-      'Too many registrations from this address; try later',
-      retry,
-    );
-  if ((await store.increment('register-count:*', window)) > limits.total)
-    throw new BadRequest(429, 'too_many_requests', 'Too many registrations; try later', retry);
+function countRegistration(caller: string, store: StateStore, limits: RegistrationLimits) {
+  return countForCaller(store, caller, { prefix: 'register-count', ...limits, what: 'registrations' });
 }
 
 /** The registration's JSON object (at most 16 KiB of application/json). */

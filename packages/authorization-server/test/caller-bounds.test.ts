@@ -61,7 +61,7 @@ describe('bounds per caller', () => {
     const refused = await authorize(as, clientId, '203.0.113.7');
     expect(refused.status).toBe(429);
     expect(refused.headers.get('retry-after')).toBe('600');
-    expect(await refused.text()).toContain('Too many sign-ins were started from your network');
+    expect(await refused.text()).toContain('Too many sign-ins started from your network');
     expect(as.store.openRequests).toBe(3);
     // Written IPv4-mapped, the same address.
     expect((await authorize(as, clientId, '::ffff:203.0.113.7')).status).toBe(429);
@@ -85,7 +85,7 @@ describe('bounds per caller', () => {
     for (let i = 0; i < 4; i += 1) expect((await authorize(as, 'nobody', `192.0.2.${i}`)).status).toBe(400);
     const refused = await authorize(as, 'nobody', '192.0.2.200');
     expect(refused.status).toBe(429);
-    expect(await refused.text()).toContain('Too many sign-ins were started;');
+    expect(await refused.text()).toContain('Too many sign-ins started;');
   });
 
   it("counts registrations by the caller's address, not the connection's", async () => {
