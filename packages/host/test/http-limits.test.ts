@@ -4,7 +4,7 @@ import { type RecordingUpstream, startRecordingUpstream } from '../../testing/sr
 import { AccessTokens } from '../src/auth/access-tokens.js';
 import { createHost, type Host } from '../src/host.js';
 import { serveHttp } from '../src/http/serve-http.js';
-import { fixtureApp } from './support.js';
+import { fixtureApp, postInitialize } from './support.js';
 
 let upstream: RecordingUpstream;
 let host: Host;
@@ -123,20 +123,7 @@ describe('HTTP surface limits', () => {
   it('refuses an initialize over 64 KiB (the session would keep it for its life), and opens none', async () => {
     const server = await serveHttp(host, { port: 0 });
     const initialize = (padding: number) =>
-      fetch(server.url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-        body: JSON.stringify({
-          jsonrpc: '2.0',
-          id: 1,
-          method: 'initialize',
-          params: {
-            protocolVersion: '2025-06-18',
-            capabilities: {},
-            clientInfo: { name: 'x'.repeat(padding), version: '1' },
-          },
-        }),
-      });
+      postInitialize(server.url, { params: { clientInfo: { name: 'x'.repeat(padding), version: '1' } } });
     try {
       const refused = await initialize(70_000);
       expect(refused.status).toBe(413);

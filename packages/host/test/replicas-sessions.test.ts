@@ -30,7 +30,7 @@ import {
   upstream,
   useReplicaSuite,
 } from './replicas-setup.js';
-import { ALICE_ACCESS_TOKEN as ALICE } from './support.js';
+import { ALICE_ACCESS_TOKEN as ALICE, postInitialize } from './support.js';
 import { AGREE } from './write-support.js';
 
 useReplicaSuite();
@@ -181,23 +181,9 @@ describe('replicas: any replica serves any session', () => {
     const [a] = await startReplicas();
     const before = await admin.keys('toolhost:session:*');
     const initialize = (padding: number) =>
-      fetch(a.url, {
-        method: 'POST',
-        headers: {
-          authorization: `Bearer ${ALICE}`,
-          accept: 'application/json, text/event-stream',
-          'content-type': 'application/json',
-        },
-        body: JSON.stringify({
-          jsonrpc: '2.0',
-          id: 1,
-          method: 'initialize',
-          params: {
-            protocolVersion: '2025-06-18',
-            capabilities: { experimental: { padding: 'x'.repeat(padding) } },
-            clientInfo: { name: 'big-hello', version: '1' },
-          },
-        }),
+      postInitialize(a.url, {
+        token: ALICE,
+        params: { capabilities: { experimental: { padding: 'x'.repeat(padding) } } },
       });
     const refused = await initialize(70_000);
     expect(refused.status).toBe(413);
@@ -215,24 +201,7 @@ describe('replicas: any replica serves any session', () => {
     const before = await sessionKeys();
     const opened: string[] = [];
     for (let i = 0; i < 6; i += 1) {
-      const res = await fetch(a.url, {
-        method: 'POST',
-        headers: {
-          authorization: `Bearer ${ALICE}`,
-          accept: 'application/json, text/event-stream',
-          'content-type': 'application/json',
-        },
-        body: JSON.stringify({
-          jsonrpc: '2.0',
-          id: 1,
-          method: 'initialize',
-          params: {
-            protocolVersion: '2025-06-18',
-            capabilities: {},
-            clientInfo: { name: 'many', version: '1' },
-          },
-        }),
-      });
+      const res = await postInitialize(a.url, { token: ALICE });
       await res.text();
       opened.push(res.headers.get('mcp-session-id')!);
     }

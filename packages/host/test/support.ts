@@ -83,6 +83,35 @@ export function stopSpawnedHosts(): void {
   for (const child of running) child.kill('SIGKILL');
 }
 
+/**
+ * A raw session-era `initialize` POST (no SDK client), for tests about what the endpoint does
+ * with the handshake itself: `params` adds to or replaces the request's.
+ */
+export function postInitialize(
+  url: string,
+  options: { token?: string; params?: Record<string, unknown> } = {},
+): Promise<Response> {
+  return fetch(url, {
+    method: 'POST',
+    headers: {
+      ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+      accept: 'application/json, text/event-stream',
+      'content-type': 'application/json',
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: {
+        protocolVersion: '2025-06-18',
+        capabilities: {},
+        clientInfo: { name: 'raw', version: '1' },
+        ...options.params,
+      },
+    }),
+  });
+}
+
 /** The operator-issued access tokens (`http.accessTokens`) of the two test users. */
 export const ALICE_ACCESS_TOKEN = 'alice-access-token-0123456789';
 export const BOB_ACCESS_TOKEN = 'bob-access-token-9876543210xx';
