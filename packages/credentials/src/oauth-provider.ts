@@ -16,7 +16,14 @@ import { MemoryAuthorizationSignals } from './authorization-signals.js';
 import type { SignInProvider } from './browser-sign-in.js';
 import { OAuthSignIn } from './oauth-sign-in.js';
 import { PendingAuthorizations } from './pending-authorizations.js';
-import { GrantEnded, notSentAgain, type RefreshSettling, refusal, settleFailure } from './refresh-outcome.js';
+import {
+  GrantEnded,
+  notMarked,
+  notSentAgain,
+  type RefreshSettling,
+  refusal,
+  settleFailure,
+} from './refresh-outcome.js';
 import type { RefreshEvent, RefreshingProvider, RefreshOutcome } from './token-refresh.js';
 
 /**
@@ -327,9 +334,11 @@ export class OAuthAuthProvider implements RefreshingProvider, SignInProvider {
     if (token.refreshSentAt !== undefined && token.refreshRotates !== false)
       return notSentAgain(this.settling, userId, token, rejected);
     const { refreshSentAt: _earlier, ...unmarked } = token;
-    // A mark the store cannot take durably (replication cut: store.replicaAcks unmet) does not
-    // hold the refresh back: the rotated token it brings is kept and written until it is taken.
-    await this.store.set(this.id, userId, { ...unmarked, refreshSentAt: this.now() }).catch(() => {});
+    const marked = await this.store.set(this.id, userId, { ...unmarked, refreshSentAt: this.now() }).then(
+      () => true,
+      () => false,
+    );
+    if (!marked && token.refreshRotates !== false) return notMarked(this.settling, userId, token, rejected);
     let res: oauth.TokenEndpointResponse;
     try {
       res = await this.server.refresh(token.refreshToken);

@@ -135,3 +135,34 @@ export async function notSentAgain(
     `The last refresh of the access token with '${ctx.id}' got no answer, so the vendor may have used its single-use refresh token; the host does not send it again (the vendor would take that for a stolen token and revoke the connection).`,
   );
 }
+
+/**
+ * A refresh whose mark the store did not take (a replication cut: store.replicaAcks unmet, or
+ * Redis away), at a vendor that rotates refresh tokens (or not yet known to keep them): not
+ * sent. The refresh lock is not copied to replicas either, so after a failover another replica
+ * would find neither the lock nor the mark and send the same refresh token, which the vendor
+ * takes for theft. The mark, which the master may hold alone, is taken back (else the next
+ * refresh would take this one for unanswered); the access token serves while it is good.
+ */
+export async function notMarked(
+  ctx: RefreshSettling,
+  userId: string,
+  token: StoredToken,
+  rejected: string | undefined,
+): Promise<StoredToken> {
+  await ctx.store.set(ctx.id, userId, token).catch(() => {});
+  ctx.refreshed(
+    'failed',
+    'the shared store did not copy the mark of a refresh under way to its replicas (store.replicaAcks), so the refresh token was not sent: a failover could let another replica send it again; the stored token is kept',
+  );
+  if (token.accessToken !== rejected && (token.expiresAt ?? Number.POSITIVE_INFINITY) > ctx.now())
+    return token;
+  throw new ToolError(
+    {
+      code: 'store_unavailable',
+      retryable: true,
+      message: `The access token with '${ctx.id}' needs a refresh, which waits until the shared store (Redis) copies its writes to its replicas again (store.replicaAcks); nothing was sent: try again shortly.`,
+    },
+    { requestNotSent: true },
+  );
+}

@@ -64,7 +64,9 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * and a replica is promoted. The rotated token is in the promoted master (the next refresh sends
  * it, not the used one, which the vendor would refuse as reused), and the keyed write is sent
  * once in all: refused before sending while no replica could hold its attempt, or answered from
- * its stored outcome.
+ * its stored outcome. The replicas are cut off while the vendor refreshes: a refresh whose
+ * refresh-sent mark no replica holds is not sent, so the mark is on them, and the rotated token
+ * on the master alone.
  */
 export async function acknowledgedWritesSurviveFailover(s: FailoverUnderTest): Promise<void> {
   const { host, oauth, upstream } = s;
@@ -74,8 +76,9 @@ export async function acknowledgedWritesSurviveFailover(s: FailoverUnderTest): P
   // refresh token the store then has.
   oauth.expiresIn = 2;
 
-  await s.cutReplication();
+  oauth.afterRefreshing = () => s.cutReplication();
   const refreshed = await host.callTool('EchoApi.GetItem', { item_id: 'i1' }, { userId: 'alice' });
+  oauth.afterRefreshing = undefined;
   expect(code(refreshed), JSON.stringify([refreshed, oauth.grants])).toBeUndefined();
   expect(oauth.grants).toEqual([{ grant_type: 'refresh_token', refresh_token: stale.refreshToken }]);
   // A keyed write: its attempt must be on a replica before its request may leave.

@@ -1,4 +1,3 @@
-import { type AddressInfo, connect, createServer, type Socket } from 'node:net';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
@@ -6,6 +5,7 @@ import type { Host } from '../src/host.js';
 import { createLogger } from '../src/logger.js';
 import { acknowledgedWritesSurviveFailover, failoverHost } from './failover-scenario.js';
 import { type FakeOAuthServer, startFakeOAuthServer } from './fake-oauth-server.js';
+import { type MasterProxy, masterProxy } from './redis-master-proxy.js';
 import {
   type RedisServer,
   replicating,
@@ -32,53 +32,6 @@ let upstream: RecordingUpstream;
 let oauth: FakeOAuthServer;
 let host: Host;
 let logs = '';
-
-/** The master's address for everyone, able to hold back (and lose) what it sends to replicas. */
-interface MasterProxy {
-  port: number;
-  /** From now on, what the master sends on a replica's connection goes nowhere. */
-  hold(): void;
-  close(): void;
-}
-
-/** A command a replica sends on its replication connection alone (RESP, as replicas send them). */
-const REPLICATION_COMMAND = /(^|\r\n)\*\d+\r\n\$\d+\r\n(REPLCONF|P?SYNC)\r\n/i;
-
-async function masterProxy(masterPort: number): Promise<MasterProxy> {
-  let held = false;
-  const sockets = new Set<Socket>();
-  const server = createServer((client) => {
-    const toMaster = connect(masterPort, '127.0.0.1');
-    let replication = false;
-    sockets.add(client).add(toMaster);
-    client.on('data', (d) => {
-      replication ||= REPLICATION_COMMAND.test(d.toString('latin1'));
-      toMaster.write(d);
-    });
-    toMaster.on('data', (d) => {
-      if (!(held && replication)) client.write(d);
-    });
-    const end = () => {
-      client.destroy();
-      toMaster.destroy();
-    };
-    for (const s of [client, toMaster]) {
-      s.on('close', end);
-      s.on('error', end);
-    }
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return {
-    port: (server.address() as AddressInfo).port,
-    hold: () => {
-      held = true;
-    },
-    close: () => {
-      for (const s of sockets) s.destroy();
-      server.close();
-    },
-  };
-}
 
 beforeAll(async () => {
   master = await startRedisServer(['--appendonly', 'yes', '--appendfsync', 'always']);

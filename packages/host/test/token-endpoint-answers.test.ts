@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import type { TokenStore } from '@toolhost/core';
+import type { StoredToken, TokenStore } from '@toolhost/core';
 import { EncryptedFileTokenStore, MemoryTokenStore } from '@toolhost/credentials';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createHost } from '../src/host.js';
@@ -231,6 +231,70 @@ describe('a token endpoint that echoes what it was sent in its error', () => {
       await server.close();
       await host.close();
       await endpoint.close();
+    }
+  });
+});
+
+/**
+ * Takes every write, but reports a refresh-sent mark as not written, as the Redis store does
+ * when the master took it and no replica copied it in time (store.replicaAcks).
+ */
+class MarkNotCopiedStore extends MemoryTokenStore {
+  override async set(providerId: string, userId: string, token: StoredToken): Promise<void> {
+    await super.set(providerId, userId, token);
+    if (token.refreshSentAt !== undefined) throw new Error('not copied to a replica');
+  }
+}
+
+describe('a refresh whose refresh-sent mark the store did not copy to its replicas', () => {
+  it('is not sent; the stored token is kept unmarked and the call is told to try again', async () => {
+    const store = new MarkNotCopiedStore();
+    const host = await echoHost(store);
+    try {
+      const user = host.config.defaultUserId;
+      const stale = await storeAuthorized(vendor.oauth, store, user, Date.now() - 1000);
+      const outcome = await host.callTool('EchoApi.GetItem', { item_id: '1' });
+      expect(outcome).toMatchObject({ ok: false, error: { code: 'store_unavailable', retryable: true } });
+      expect(refreshes()).toBe(0);
+      expect(vendor.upstream.requests).toHaveLength(0);
+      // Not taken for a refresh that went unanswered: the next refresh may send it.
+      expect(await store.get('echo-auth', user)).toEqual(stale);
+    } finally {
+      await host.close();
+    }
+  });
+
+  it('calls with the access token while it is still good', async () => {
+    const store = new MarkNotCopiedStore();
+    const host = await echoHost(store);
+    try {
+      // Within the refresh skew (60 s) of its expiry: due for a refresh, still accepted.
+      const token = await storeAuthorized(
+        vendor.oauth,
+        store,
+        host.config.defaultUserId,
+        Date.now() + 30_000,
+      );
+      expect(await host.callTool('EchoApi.GetItem', { item_id: '1' })).toMatchObject({ ok: true });
+      expect(refreshes()).toBe(0);
+      expect(vendor.upstream.requests[0]?.headers.authorization).toBe(`Bearer ${token.accessToken}`);
+    } finally {
+      await host.close();
+    }
+  });
+
+  it('is sent all the same to a vendor known to keep refresh tokens', async () => {
+    const store = new MarkNotCopiedStore();
+    const host = await echoHost(store);
+    try {
+      const user = host.config.defaultUserId;
+      const token = await storeAuthorized(vendor.oauth, store, user, Date.now() - 1000);
+      await store.set('echo-auth', user, { ...token, refreshRotates: false });
+      vendor.oauth.rotateRefreshTokens = false;
+      expect(await host.callTool('EchoApi.GetItem', { item_id: '1' })).toMatchObject({ ok: true });
+      expect(refreshes()).toBe(1);
+    } finally {
+      await host.close();
     }
   });
 });
