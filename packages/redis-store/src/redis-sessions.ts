@@ -93,8 +93,14 @@ export class RedisSessions implements ReplicaSessions {
     const id = await inRedis(() => this.redis.get(awaitingKey(elicitationId)));
     if (id === null) return;
     await inRedis(async () => {
-      await this.redis.rpush(noticesKey(id), elicitationId);
-      await this.redis.pexpire(noticesKey(id), this.idleMs);
+      // In one transaction: a connection lost between the two left a list that never expired,
+      // for a session that may never come back to take it.
+      const stored = await this.redis
+        .multi()
+        .rpush(noticesKey(id), elicitationId)
+        .pexpire(noticesKey(id), this.idleMs)
+        .exec();
+      if (!stored || stored.some(([error]) => error)) throw new Error('notice not stored');
     });
     await this.redis.del(awaitingKey(elicitationId)).catch(() => {});
     await this.channels.publish(COMPLETION_CHANNEL, JSON.stringify({ id, elicitationId })).catch(() => {});

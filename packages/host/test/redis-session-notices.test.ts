@@ -1,0 +1,83 @@
+import { type AddressInfo, connect, createServer, type Server, type Socket } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openSharedStore, type SharedStore } from '../src/store/shared-store.js';
+import { closeClient, type RedisServer, redisClient, startRedisServer } from './redis-server.js';
+
+// A sign-in's completion notice is kept in Redis for its session until the client's event
+// stream takes it. A connection lost as the notice is stored must not leave the session's list
+// of notices in Redis for good: the session may never come back to take it.
+
+/**
+ * A loopback link to Redis that drops the connection, unsent, on the first command matching
+ * `cutOn`, and refuses connections from then on until `restore()`: Redis briefly away.
+ */
+async function cuttingLink(port: number, cutOn: RegExp) {
+  let armed = true;
+  let away = false;
+  const sockets = new Set<Socket>();
+  const server: Server = createServer((client) => {
+    if (away) return void client.destroy();
+    const toRedis = connect(port, '127.0.0.1');
+    sockets.add(client).add(toRedis);
+    const end = () => {
+      client.destroy();
+      toRedis.destroy();
+    };
+    client.on('data', (d) => {
+      if (armed && cutOn.test(d.toString('latin1'))) {
+        armed = false;
+        away = true;
+        end();
+        return;
+      }
+      toRedis.write(d);
+    });
+    toRedis.on('data', (d) => client.write(d));
+    for (const s of [client, toRedis]) {
+      s.on('close', end);
+      s.on('error', end);
+    }
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `redis://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    restore() {
+      away = false;
+    },
+    close() {
+      for (const s of sockets) s.destroy();
+      server.close();
+    },
+  };
+}
+
+let redis: RedisServer;
+beforeAll(async () => {
+  redis = await startRedisServer();
+});
+afterAll(() => redis?.close());
+
+describe('a completion notice stored as the connection to Redis drops', () => {
+  it('leaves no list of notices without an expiry', async () => {
+    const link = await cuttingLink(redis.port, /PEXPIRE[\s\S]*toolhost:session:notices:/i);
+    const admin = redisClient(redis.url);
+    let store: SharedStore | undefined;
+    try {
+      store = await openSharedStore(
+        {},
+        { TOOLHOST_REDIS_URL: link.url, TOOLHOST_TOKEN_KEY: 'token-encryption-key-for-notices' },
+      );
+      if (!store) throw new Error('no shared store opened');
+      const sessions = store.replicas.sessions(60_000);
+      await sessions.expectCompletion('session-1', 'flow-1', 60_000);
+      await expect(sessions.completed('flow-1')).rejects.toMatchObject({ code: 'store_unavailable' });
+      link.restore();
+      // -1: the key is there and never expires; -2 (not written) or a positive TTL are both fine.
+      expect(await admin.pttl('toolhost:session:notices:session-1')).not.toBe(-1);
+    } finally {
+      await store?.close();
+      link.close();
+      await closeClient(admin);
+    }
+  });
+});
