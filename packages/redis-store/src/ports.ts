@@ -92,7 +92,11 @@ export interface ReplicaSessions {
   takeNotices(id: string): Promise<string[]>;
   /** The client's answers to a server's request, to every replica holding the session. */
   relayAnswers(id: string, messages: unknown[]): Promise<void>;
-  onAnswers(handler: (id: string, messages: unknown[]) => void): Promise<void>;
+  /**
+   * Calls `handler` with each answer relayed for a session; after this replica's subscription
+   * was down a moment, also those relayed meanwhile for the sessions `held` names (its own).
+   */
+  onAnswers(handler: (id: string, messages: unknown[]) => void, held?: () => Iterable<string>): Promise<void>;
 }
 
 /**

@@ -11,6 +11,8 @@ import type { SharedRedis } from './redis-client.js';
  */
 export class RedisChannels {
   private readonly handlers = new Map<string, Set<(message: string) => void>>();
+  /** Told each time the channels are heard again after the subscriber reconnected. */
+  private readonly resubscribed = new Set<() => void>();
   /** ioredis puts `store.keyPrefix` before keys only: channels get it here. */
   private readonly prefix: string;
 
@@ -25,6 +27,7 @@ export class RedisChannels {
     });
     // A cluster's client subscribes again by itself, and handles the outcome.
     if (!subscriber.isCluster) subscriber.on('ready', () => this.subscribeAgain());
+    else subscriber.on('ready', () => this.heardAgain());
   }
 
   /**
@@ -35,9 +38,12 @@ export class RedisChannels {
   private subscribeAgain(): void {
     const channels = [...this.handlers.keys()];
     if (channels.length === 0) return;
-    this.subscriber.subscribe(...channels).catch((e: unknown) => {
-      this.logger?.debug(`shared store (Redis): subscribing again failed: ${(e as Error).message}`);
-    });
+    this.subscriber.subscribe(...channels).then(
+      () => this.heardAgain(),
+      (e: unknown) => {
+        this.logger?.debug(`shared store (Redis): subscribing again failed: ${(e as Error).message}`);
+      },
+    );
   }
 
   static async open(redis: SharedRedis, logger?: StoreLogger): Promise<RedisChannels> {
@@ -67,6 +73,18 @@ export class RedisChannels {
       await this.subscriber.subscribe(named);
     }
     set.add(handler);
+  }
+
+  /**
+   * Calls `listener` each time the channels are heard again after a reconnection: what was
+   * published meanwhile never reached this replica.
+   */
+  onResubscribed(listener: () => void): void {
+    this.resubscribed.add(listener);
+  }
+
+  private heardAgain(): void {
+    for (const listener of this.resubscribed) listener();
   }
 
   async publish(channel: string, message: string): Promise<void> {

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { ReplicaSessions, SessionRecord } from './ports.js';
 import type { RedisChannels } from './redis-channels.js';
 import { inRedis, type SharedRedis } from './redis-client.js';
@@ -10,6 +11,17 @@ const awaitingKey = (elicitationId: string) => `toolhost:session:awaiting:${elic
 /** Completion notices of a session not yet delivered to its client. */
 const noticesKey = (id: string) => `toolhost:session:notices:${id}`;
 const MAX_NOTICES = 100;
+/** The client's answers relayed for a session, kept for a replica whose subscription was down. */
+const answersKey = (id: string) => `toolhost:session:answers:${id}`;
+/**
+ * How long a relayed answer is kept: a subscriber reconnecting after Redis came back takes
+ * seconds. Not longer: a session rebuilt on another replica numbers its requests from 0 again,
+ * and an old answer read back there could be taken for the answer to a new request.
+ */
+const ANSWERS_KEPT_MS = 60_000;
+const MAX_ANSWERS = 100;
+/** Relays this replica handed on (heard, or read back), so that each is handed on once. */
+const MAX_HANDED = 10_000;
 
 /**
  * MCP sessions shared by replicas through Redis, so that a client's requests may land on any
@@ -20,6 +32,7 @@ const MAX_NOTICES = 100;
 export class RedisSessions implements ReplicaSessions {
   /** When each session's expiry was last extended by this replica. */
   private readonly touched = new Map<string, number>();
+  private readonly handed = new Set<string>();
 
   constructor(
     private readonly redis: SharedRedis,
@@ -66,7 +79,7 @@ export class RedisSessions implements ReplicaSessions {
   async remove(id: string): Promise<void> {
     this.touched.delete(id);
     await this.redis.del(this.key(id)).catch(() => {});
-    await this.redis.del(noticesKey(id)).catch(() => {});
+    await this.redis.del(noticesKey(id), answersKey(id)).catch(() => {});
     await this.channels.publish(CLOSED_CHANNEL, id).catch(() => {});
   }
 
@@ -132,16 +145,49 @@ export class RedisSessions implements ReplicaSessions {
   /**
    * Hands the client's answers (JSON-RPC responses, such as a person's confirmation) to every
    * replica holding the session: the one that asked is waiting for them, wherever they landed.
+   * Kept a moment before they are published: a replica whose subscriber was reconnecting at
+   * that moment (Redis just back) reads them once it hears the channel again, rather than
+   * wait out its question while the client was told its answer was taken.
    */
   async relayAnswers(id: string, messages: unknown[]): Promise<void> {
-    await inRedis(() => this.channels.publish(ANSWERS_CHANNEL, JSON.stringify({ id, messages })));
+    const relay = JSON.stringify({ id, relay: randomUUID(), messages });
+    const key = answersKey(id);
+    await inRedis(async () => {
+      const stored = await this.redis
+        .multi()
+        .rpush(key, relay)
+        .ltrim(key, -MAX_ANSWERS, -1)
+        .pexpire(key, ANSWERS_KEPT_MS)
+        .exec();
+      if (!stored || stored.some(([error]) => error)) throw new Error('answer not stored');
+      await this.channels.publish(ANSWERS_CHANNEL, relay);
+    });
   }
 
-  /** Calls `handler` with the client answers relayed for a session, by any replica. */
-  onAnswers(handler: (id: string, messages: unknown[]) => void): Promise<void> {
-    return this.channels.listen(ANSWERS_CHANNEL, (text) => {
-      const { id, messages } = JSON.parse(text) as { id: string; messages: unknown[] };
+  /**
+   * Calls `handler` with the client answers relayed for a session, by any replica, each once;
+   * after a reconnection of the subscriber, also those kept for the sessions `held` names.
+   */
+  async onAnswers(
+    handler: (id: string, messages: unknown[]) => void,
+    held: () => Iterable<string> = () => [],
+  ): Promise<void> {
+    const hand = (text: string) => {
+      const { id, relay, messages } = JSON.parse(text) as { id: string; relay: string; messages: unknown[] };
+      if (this.handed.has(relay)) return;
+      this.handed.add(relay);
+      if (this.handed.size > MAX_HANDED) this.handed.delete(this.handed.values().next().value!);
       handler(id, messages);
-    });
+    };
+    this.channels.onResubscribed(() => void this.handMissed(held(), hand));
+    await this.channels.listen(ANSWERS_CHANNEL, hand);
+  }
+
+  /** The answers kept for `ids`, handed on where this replica has not yet. */
+  private async handMissed(ids: Iterable<string>, hand: (text: string) => void): Promise<void> {
+    for (const id of [...ids]) {
+      const kept = await this.redis.lrange(answersKey(id), 0, -1).catch(() => [] as string[]);
+      for (const text of kept) hand(text);
+    }
   }
 }

@@ -56,6 +56,11 @@ export class HttpSessions {
     return this.sessions.size;
   }
 
+  /** The ids of the sessions this replica holds. */
+  ids(): string[] {
+    return [...this.sessions.keys()];
+  }
+
   get(id: string): HttpSession | undefined {
     return this.sessions.get(id);
   }

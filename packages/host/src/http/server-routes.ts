@@ -172,10 +172,13 @@ async function followReplicas(state: ServerState, sharedSessions?: ReplicaSessio
         .catch(() => {}),
   );
   // The client's answers to a request this replica sent, wherever they landed.
-  await sharedSessions?.onAnswers((id, messages) => {
-    const transport = state.sessions.get(id)?.transport;
-    for (const message of messages) transport?.onmessage?.(message as JSONRPCMessage);
-  });
+  await sharedSessions?.onAnswers(
+    (id, messages) => {
+      const transport = state.sessions.get(id)?.transport;
+      for (const message of messages) transport?.onmessage?.(message as JSONRPCMessage);
+    },
+    () => state.sessions.ids(),
+  );
   // A completion notice for a session whose event stream is open here, from any replica:
   // taken from the store first, so that it is sent once; otherwise it waits there for the
   // replica the client opens its stream on next.

@@ -1,0 +1,147 @@
+import { type AddressInfo, connect, createServer, type Socket } from 'node:net';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { describe, expect, it, vi } from 'vitest';
+import type { HostConfig } from '../src/config/host-config.js';
+import { startBalancer } from './balancer.js';
+import { echoAuthProviders, fakeClient } from './fake-oauth-server.js';
+import { closeClient, redisClient } from './redis-server.js';
+import { storeAliceToken } from './replica-scenarios.js';
+import { type HttpReplica, type ServedHttpHost, serveHttpHost } from './served-http-host.js';
+import {
+  admin,
+  oauth,
+  redis,
+  suite,
+  TOKEN_KEY,
+  upstream,
+  useStandaloneRedis,
+} from './standalone-redis-setup.js';
+import { ALICE_ACCESS_TOKEN } from './support.js';
+
+// A person's answer to a confirmation lands on another replica than the one that asked, and is
+// handed to it through Redis pub/sub. A replica whose subscription is down at that moment (its
+// subscriber reconnecting after Redis restarted) would miss it, and the call would wait out the
+// question's 10 minutes though the client was told its answer was taken.
+
+useStandaloneRedis();
+
+const ANSWERS = 'toolhost:session:client-answers';
+
+/**
+ * A loopback link to Redis for one replica that can keep its subscriber away: `cutSubscribers`
+ * closes the connections that subscribed, and any connection that subscribes until `restore`.
+ */
+async function subscriberLink(port: number) {
+  let away = false;
+  const subscribers = new Set<Socket>();
+  const sockets = new Set<Socket>();
+  const server = createServer((client) => {
+    const toRedis = connect(port, '127.0.0.1');
+    sockets.add(client).add(toRedis);
+    const end = () => {
+      client.destroy();
+      toRedis.destroy();
+    };
+    client.on('data', (d) => {
+      if (/\r\nSUBSCRIBE\r\n/i.test(d.toString('latin1'))) {
+        if (away) return end();
+        subscribers.add(client);
+      }
+      toRedis.write(d);
+    });
+    toRedis.on('data', (d) => client.write(d));
+    for (const s of [client, toRedis]) {
+      s.on('close', end);
+      s.on('error', end);
+    }
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `redis://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    cutSubscribers() {
+      away = true;
+      for (const s of subscribers) s.destroy();
+      subscribers.clear();
+    },
+    restore() {
+      away = false;
+    },
+    close() {
+      for (const s of sockets) s.destroy();
+      server.close();
+    },
+  };
+}
+
+const subscribed = async () => ((await admin.call('PUBSUB', 'NUMSUB', ANSWERS)) as [string, number])[1];
+
+describe('a confirmation answered on another replica while the asking one is not subscribed', () => {
+  it('reaches the asking replica once its subscription is back, and the write is sent once', async () => {
+    const link = await subscriberLink(redis.port);
+    const balancer = await startBalancer();
+    const listener = redisClient(redis.url);
+    const replicas: ServedHttpHost[] = [];
+    try {
+      await storeAliceToken(suite(), 'items.write');
+      const config: HostConfig = {
+        plugins: ['toolhost-plugin-echo'],
+        toolSets: { EchoApi: { baseUrl: upstream.url } },
+        http: { publicUrl: balancer.url },
+        auth: { providers: echoAuthProviders(oauth) },
+        tools: { confirmWrites: true },
+      };
+      const env = {
+        ECHO_AUTH_CLIENT_SECRET: fakeClient.clientSecret,
+        ECHO_KEY: 'echo-static-key-for-replicas',
+        TOOLHOST_TOKEN_KEY: TOKEN_KEY,
+        TOOLHOST_ACCESS_TOKENS: `alice:${ALICE_ACCESS_TOKEN}`,
+      };
+      const a = await serveHttpHost(config, { ...env, TOOLHOST_REDIS_URL: link.url });
+      replicas.push(a);
+      const b = await serveHttpHost(config, { ...env, TOOLHOST_REDIS_URL: redis.url });
+      replicas.push(b);
+      const origin = (r: HttpReplica) => new URL(r.url).origin;
+      balancer.targets = [origin(a), origin(b)];
+      let answered = false;
+      balancer.pick = (req) => (answered && req.method === 'POST' ? origin(b) : origin(a));
+      // The relayed answer, heard by the test as B publishes it.
+      const relayed = new Promise<void>((resolve) => listener.on('message', () => resolve()));
+      await listener.subscribe(ANSWERS);
+      const subscribers = await subscribed();
+
+      const client = new Client(
+        { name: 'relayed-answers', version: '0.0.0' },
+        { capabilities: { elicitation: { form: {} } } },
+      );
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(`${balancer.url}/mcp`), {
+          requestInit: { headers: { authorization: `Bearer ${ALICE_ACCESS_TOKEN}` } },
+        }),
+      );
+      client.setRequestHandler('elicitation/create', async () => {
+        link.cutSubscribers();
+        await vi.waitFor(async () => expect(await subscribed()).toBe(subscribers - 1), { timeout: 10_000 });
+        answered = true;
+        return { action: 'accept', content: { send: true } };
+      });
+      const call = client.callTool({ name: 'EchoApi_DeleteItem', arguments: { item_id: 'i9' } });
+      await relayed;
+      link.restore();
+      await vi.waitFor(async () => expect(await subscribed()).toBe(subscribers), { timeout: 20_000 });
+      const result = await Promise.race([
+        call,
+        new Promise((_, reject) =>
+          setTimeout(() => reject(new Error('the call still waits for its answer')), 30_000),
+        ),
+      ]);
+      expect((result as { isError?: boolean }).isError, JSON.stringify(result)).toBeFalsy();
+      expect(upstream.requests).toHaveLength(1);
+      await client.close().catch(() => {});
+    } finally {
+      await Promise.all(replicas.map((r) => r.close()));
+      await closeClient(listener);
+      await balancer.close();
+      link.close();
+    }
+  }, 60_000);
+});
