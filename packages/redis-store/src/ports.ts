@@ -85,7 +85,14 @@ export interface ReplicaSessions {
    * its event stream delivers it, or the next replica the client opens a stream on.
    */
   completed(elicitationId: string): Promise<void>;
-  onCompletion(handler: (id: string, elicitationId: string) => void): Promise<void>;
+  /**
+   * Calls `handler` with each notice published; after this replica's subscription was down a
+   * moment, also with those stored meanwhile for the sessions `held` names (its own).
+   */
+  onCompletion(
+    handler: (id: string, elicitationId: string) => void,
+    held?: () => Iterable<string>,
+  ): Promise<void>;
   /** Takes a stored notice for delivery: true on exactly one replica. */
   claimNotice(id: string, elicitationId: string): Promise<boolean>;
   /** Takes every notice stored for the session (each on exactly one replica). */

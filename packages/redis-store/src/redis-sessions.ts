@@ -119,9 +119,24 @@ export class RedisSessions implements ReplicaSessions {
     await this.channels.publish(COMPLETION_CHANNEL, JSON.stringify({ id, elicitationId })).catch(() => {});
   }
 
-  /** Calls `handler` for every completion notice published for a session, by any replica. */
-  onCompletion(handler: (id: string, elicitationId: string) => void): Promise<void> {
-    return this.channels.listen(COMPLETION_CHANNEL, (text) => {
+  /**
+   * Calls `handler` for every completion notice published for a session, by any replica; after
+   * a reconnection of the subscriber, also for those stored for the sessions `held` names, since
+   * their messages never reached this replica and a stream open here is not opened again.
+   */
+  async onCompletion(
+    handler: (id: string, elicitationId: string) => void,
+    held: () => Iterable<string> = () => [],
+  ): Promise<void> {
+    this.channels.onResubscribed(() => {
+      void (async () => {
+        for (const id of [...held()]) {
+          const stored = await this.redis.lrange(noticesKey(id), 0, -1).catch(() => [] as string[]);
+          for (const elicitationId of stored) handler(id, elicitationId);
+        }
+      })();
+    });
+    await this.channels.listen(COMPLETION_CHANNEL, (text) => {
       const { id, elicitationId } = JSON.parse(text) as { id: string; elicitationId: string };
       handler(id, elicitationId);
     });

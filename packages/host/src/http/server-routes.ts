@@ -182,14 +182,17 @@ async function followReplicas(state: ServerState, sharedSessions?: ReplicaSessio
   // A completion notice for a session whose event stream is open here, from any replica:
   // taken from the store first, so that it is sent once; otherwise it waits there for the
   // replica the client opens its stream on next.
-  await sharedSessions?.onCompletion((id, elicitationId) => {
-    const session = state.sessions.get(id);
-    if (!session?.transport.streaming) return;
-    void sharedSessions
-      .claimNotice(id, elicitationId)
-      .then((mine) => (mine ? sendCompletionNotice(session.server, elicitationId) : undefined))
-      .catch(() => {});
-  });
+  await sharedSessions?.onCompletion(
+    (id, elicitationId) => {
+      const session = state.sessions.get(id);
+      if (!session?.transport.streaming) return;
+      void sharedSessions
+        .claimNotice(id, elicitationId)
+        .then((mine) => (mine ? sendCompletionNotice(session.server, elicitationId) : undefined))
+        .catch(() => {});
+    },
+    () => state.sessions.ids(),
+  );
 }
 
 /** The MCP path (Streamable HTTP), with the replicas' shared sessions where there are some. */

@@ -3,9 +3,11 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { describe, expect, it, vi } from 'vitest';
 import type { HostConfig } from '../src/config/host-config.js';
 import { startBalancer } from './balancer.js';
+import { Browser, startFlow } from './browser.js';
 import { echoAuthProviders, fakeClient } from './fake-oauth-server.js';
 import { closeClient, redisClient } from './redis-server.js';
 import { storeAliceToken } from './replica-scenarios.js';
+import { urlElicitationOf } from './replicas-setup.js';
 import { type HttpReplica, type ServedHttpHost, serveHttpHost } from './served-http-host.js';
 import {
   admin,
@@ -18,14 +20,17 @@ import {
 } from './standalone-redis-setup.js';
 import { ALICE_ACCESS_TOKEN } from './support.js';
 
-// A person's answer to a confirmation lands on another replica than the one that asked, and is
-// handed to it through Redis pub/sub. A replica whose subscription is down at that moment (its
-// subscriber reconnecting after Redis restarted) would miss it, and the call would wait out the
-// question's 10 minutes though the client was told its answer was taken.
+// What one replica tells another through Redis pub/sub while the receiver's subscription is
+// down (its subscriber reconnecting after Redis restarted): a person's answer to a confirmation
+// another replica asked for, a sign-in's completion notice for a client whose event stream is on
+// another replica. Missed, the confirmed call waited out its question's 10 minutes though the
+// client was told its answer was taken, and the notice waited for the client to reopen its
+// stream, which an open stream never does.
 
 useStandaloneRedis();
 
 const ANSWERS = 'toolhost:session:client-answers';
+const COMPLETIONS = 'toolhost:session:elicitation-complete';
 
 /**
  * A loopback link to Redis for one replica that can keep its subscriber away: `cutSubscribers`
@@ -73,10 +78,11 @@ async function subscriberLink(port: number) {
   };
 }
 
-const subscribed = async () => ((await admin.call('PUBSUB', 'NUMSUB', ANSWERS)) as [string, number])[1];
+const subscribed = async (channel = ANSWERS) =>
+  ((await admin.call('PUBSUB', 'NUMSUB', channel)) as [string, number])[1];
 
-describe('a confirmation answered on another replica while the asking one is not subscribed', () => {
-  it('reaches the asking replica once its subscription is back, and the write is sent once', async () => {
+describe('a message relayed while the receiving replica is not subscribed', () => {
+  it('hands a confirmation answered on another replica to the asking one once subscribed again, sent once', async () => {
     const link = await subscriberLink(redis.port);
     const balancer = await startBalancer();
     const listener = redisClient(redis.url);
@@ -140,6 +146,76 @@ describe('a confirmation answered on another replica while the asking one is not
     } finally {
       await Promise.all(replicas.map((r) => r.close()));
       await closeClient(listener);
+      await balancer.close();
+      link.close();
+    }
+  }, 60_000);
+
+  it('delivers a completion notice on the stream of the replica that missed it, once subscribed again', async () => {
+    const link = await subscriberLink(redis.port);
+    const balancer = await startBalancer();
+    const replicas: ServedHttpHost[] = [];
+    try {
+      const config: HostConfig = {
+        plugins: ['toolhost-plugin-echo'],
+        toolSets: { EchoApi: { baseUrl: upstream.url } },
+        http: { publicUrl: balancer.url },
+        auth: { providers: echoAuthProviders(oauth) },
+      };
+      const env = {
+        ECHO_AUTH_CLIENT_SECRET: fakeClient.clientSecret,
+        ECHO_KEY: 'echo-static-key-for-replicas',
+        TOOLHOST_TOKEN_KEY: TOKEN_KEY,
+        TOOLHOST_ACCESS_TOKENS: `alice:${ALICE_ACCESS_TOKEN}`,
+      };
+      const a = await serveHttpHost(config, { ...env, TOOLHOST_REDIS_URL: link.url });
+      replicas.push(a);
+      const b = await serveHttpHost(config, { ...env, TOOLHOST_REDIS_URL: redis.url });
+      replicas.push(b);
+      const origin = (r: HttpReplica) => new URL(r.url).origin;
+      balancer.targets = [origin(a), origin(b)];
+      balancer.pick = () => origin(a);
+      const client = new Client(
+        { name: 'missed-notice', version: '0.0.0' },
+        { capabilities: { elicitation: { url: {} } } },
+      );
+      const completed = new Promise<string>((resolve) =>
+        client.setNotificationHandler('notifications/elicitation/complete', (n) =>
+          resolve(n.params.elicitationId),
+        ),
+      );
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(`${balancer.url}/mcp`), {
+          requestInit: { headers: { authorization: `Bearer ${ALICE_ACCESS_TOKEN}` } },
+        }),
+      );
+      // The client's event stream is open on A.
+      await vi.waitFor(() =>
+        expect(balancer.forwarded.some((f) => f.method === 'GET' && f.target === origin(a))).toBe(true),
+      );
+      const elicitation = await urlElicitationOf(client);
+      const subscribers = await subscribed(COMPLETIONS);
+      link.cutSubscribers();
+      await vi.waitFor(async () => expect(await subscribed(COMPLETIONS)).toBe(subscribers - 1), {
+        timeout: 10_000,
+      });
+
+      balancer.pick = (req) => (req.method === 'GET' && req.url?.startsWith('/mcp') ? origin(a) : origin(b));
+      const browser = new Browser();
+      const done = await browser.open(await startFlow(browser, elicitation.url, ALICE_ACCESS_TOKEN));
+      expect(done.status).toBe(200);
+      link.restore();
+      await vi.waitFor(async () => expect(await subscribed(COMPLETIONS)).toBe(subscribers), {
+        timeout: 20_000,
+      });
+      const notified = await Promise.race([
+        completed,
+        new Promise((_, reject) => setTimeout(() => reject(new Error('no completion notice')), 30_000)),
+      ]);
+      expect(notified).toBe(elicitation.elicitationId);
+      await client.close().catch(() => {});
+    } finally {
+      await Promise.all(replicas.map((r) => r.close()));
       await balancer.close();
       link.close();
     }
