@@ -153,7 +153,7 @@ export async function notMarked(
   await ctx.store.set(ctx.id, userId, token).catch(() => {});
   ctx.refreshed(
     'failed',
-    'the shared store did not copy the mark of a refresh under way to its replicas (store.replicaAcks), so the refresh token was not sent: a failover could let another replica send it again; the stored token is kept',
+    'the token store did not take the mark of a refresh under way (with Redis: not copied to store.replicaAcks replicas), so the refresh token was not sent: a failover could let another replica send it again; the stored token is kept',
   );
   if (token.accessToken !== rejected && (token.expiresAt ?? Number.POSITIVE_INFINITY) > ctx.now())
     return token;
@@ -161,7 +161,7 @@ export async function notMarked(
     {
       code: 'store_unavailable',
       retryable: true,
-      message: `The access token with '${ctx.id}' needs a refresh, which waits until the shared store (Redis) copies its writes to its replicas again (store.replicaAcks); nothing was sent: try again shortly.`,
+      message: `The access token with '${ctx.id}' needs a refresh, which waits until the token store takes writes again (with Redis: until store.replicaAcks replicas copy them); nothing was sent: try again shortly.`,
     },
     { requestNotSent: true },
   );
