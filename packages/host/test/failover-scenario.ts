@@ -94,7 +94,13 @@ export async function acknowledgedWritesSurviveFailover(s: FailoverUnderTest): P
   }
   expect(stored?.refreshToken).not.toBe(stale.refreshToken);
   while (Date.now() <= (stored?.expiresAt ?? 0)) await sleep(200);
-  const after = await host.callTool('EchoApi.GetItem', { item_id: 'i2' }, { userId: 'alice' });
+  // Retryable and nothing sent: the store may still be settling after the failover (a refresh
+  // waits until a replica can hold its mark).
+  let after = await host.callTool('EchoApi.GetItem', { item_id: 'i2' }, { userId: 'alice' });
+  while (code(after) === 'store_unavailable' && Date.now() < deadline) {
+    await sleep(300);
+    after = await host.callTool('EchoApi.GetItem', { item_id: 'i2' }, { userId: 'alice' });
+  }
   expect(code(after), JSON.stringify([after, oauth.grants])).toBeUndefined();
   expect(oauth.grants).toHaveLength(2);
   expect(oauth.grants[1]?.refresh_token).toBe(stored?.refreshToken);
