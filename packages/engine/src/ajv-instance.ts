@@ -44,14 +44,34 @@ export function sharedAjv(): Ajv {
 }
 
 const compiled = new WeakMap<object, ValidateFunction>();
+/**
+ * Validators by the schema's text. Ajv keeps every validator it compiles for the life of its
+ * instance (its code scope holds them, whatever removeSchema drops), and each host builds its
+ * own schema objects: keyed by identity alone, a runtime that creates and closes hosts grew
+ * by every validator of every host. By text, the same tools compile once per process.
+ */
+const byText = new Map<string, ValidateFunction>();
+
+function textOf(schema: object): string | undefined {
+  try {
+    return JSON.stringify(schema);
+  } catch {
+    // Not JSON (a cycle): compiled for this object alone, as before.
+    return undefined;
+  }
+}
 
 /** Compiles a schema once and reuses the validator for every later call. */
 export function compileSchema(schema: object): ValidateFunction {
   let validate = compiled.get(schema);
+  if (validate) return validate;
+  const text = textOf(schema);
+  validate = text === undefined ? undefined : byText.get(text);
   if (!validate) {
     validate = sharedAjv().compile(schema);
-    compiled.set(schema, validate);
+    if (text !== undefined) byText.set(text, validate);
   }
+  compiled.set(schema, validate);
   return validate;
 }
 
