@@ -1,4 +1,4 @@
-import { PassThrough, Writable } from 'node:stream';
+import { PassThrough, Readable, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { JSONRPCMessage } from '../mcp/sdk.js';
 import { StdioWire } from './stdio-wire.js';
@@ -110,5 +110,52 @@ describe('StdioWire', () => {
     finish?.();
     await second;
     expect(sent).toBe(true);
+  });
+
+  it('stops reading stdin while stdout is over its mark, and reads on once it drains', async () => {
+    const total = 20_000;
+    let made = 0;
+    // stdin as a client that writes requests as fast as the host takes them: a chunk of lines
+    // per turn of the loop, as a pipe is read.
+    const lines = new Readable({
+      read() {
+        setImmediate(() => {
+          if (made === total) this.push(null);
+          for (let i = 0; i < 100 && made < total; i++)
+            this.push(`{"jsonrpc":"2.0","id":${++made},"method":"ping"}\n`);
+        });
+      },
+    });
+    let blocked = true;
+    const stalled: (() => void)[] = [];
+    const out = new Writable({
+      highWaterMark: 1024,
+      write(_chunk, _encoding, done) {
+        if (blocked) stalled.push(done);
+        else done();
+      },
+    });
+    let routed = 0;
+    const until = async (check: () => boolean) => {
+      while (!check()) await new Promise((r) => setImmediate(r));
+    };
+    const wire = new StdioWire(lines, out, (message) => {
+      routed += 1;
+      void wire.write({
+        jsonrpc: '2.0',
+        id: (message as { id: number }).id,
+        result: { answer: 'x'.repeat(200) },
+      });
+    });
+    // A client that never reads stdout: the answers it is not taking are no reason to read more.
+    await until(() => routed === total || lines.isPaused());
+    const whileBlocked = routed;
+    for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
+    expect(routed).toBe(whileBlocked);
+    expect(routed).toBeLessThan(total);
+    blocked = false;
+    for (const done of stalled.splice(0)) done();
+    await until(() => routed === total);
+    await wire.close();
   });
 });

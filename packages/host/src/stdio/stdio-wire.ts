@@ -21,7 +21,8 @@ const NOT_BLANK = /\S/;
  * concurrent calls many answers are ready in one turn of the loop; they are joined as they
  * come and written as one string once the turn's I/O callbacks have run (setImmediate): one
  * write of one buffer, which cost less than corking stdout and handing Node a `writev` of a
- * string per answer. Nothing waits longer than that turn.
+ * string per answer. Nothing waits longer than that turn. While stdout is over its mark, stdin
+ * is not read: what is held then is bounded by what was read before.
  */
 export class StdioWire implements Transport {
   onmessage?: Transport['onmessage'];
@@ -113,9 +114,13 @@ export class StdioWire implements Transport {
     if (text === undefined) return;
     this.held = undefined;
     if (this.stdout.write(text) || this.drained) return;
+    // A client that stops reading stdout while it writes requests would otherwise have every
+    // answer held in memory: stdin is read again once stdout drains.
+    this.lines.pause();
     this.drained = new Promise((resolve) =>
       this.stdout.once('drain', () => {
         this.drained = undefined;
+        if (!this.closed) this.lines.resume();
         resolve();
       }),
     );
