@@ -132,6 +132,13 @@ export class CallLifecycle {
   /** Stops taking calls; in-flight ones get `graceMs` to finish, then are cancelled. */
   async drain(graceMs: number): Promise<void> {
     this.closing = true;
+    await this.settle(graceMs);
+    // An embedder may exit as soon as close resolves: the lines of the calls that ended this
+    // turn would be lost with the timer that was to write them.
+    this.writeLogLines();
+  }
+
+  private async settle(graceMs: number): Promise<void> {
     const pending = [...this.inFlight];
     if (pending.length === 0) return;
     let timer: NodeJS.Timeout | undefined;
