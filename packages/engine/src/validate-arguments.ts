@@ -10,6 +10,7 @@ import {
 } from '@toolhost/core';
 import { compileSchema } from './ajv-instance.js';
 import { describeValidationErrors } from './describe-validation-errors.js';
+import { refuseTooDeep } from './nesting.js';
 
 export type Arguments = Record<string, unknown>;
 
@@ -50,6 +51,7 @@ export function validateArguments(
     throw ToolError.invalidArgument('arguments', 'Arguments must be a JSON object of named parameters.');
   }
   let args = { ...(raw as Arguments) };
+  for (const [name, value] of Object.entries(args)) refuseTooDeep(name, value);
   let mode: ToolMode | undefined;
   if (isModeTool(decl) && args[MODE_PARAM] === 'get_request_schema') {
     mode = 'get_request_schema';
@@ -157,6 +159,7 @@ function decodeParameter(
   } catch (e) {
     throw ToolError.invalidArgument(name, `Parameter '${name}' is not valid JSON: ${(e as Error).message}.`);
   }
+  refuseTooDeep(name, value);
   const validate = compileSchema(decode.schema);
   if (!validate(value)) {
     const problems = describeValidationErrors(validate.errors ?? [], name);
@@ -197,6 +200,7 @@ export function parseRequestBody(raw: unknown, schema: JsonSchema): unknown {
         `Parameter '${REQUEST_BODY_PARAM}' is not valid JSON: ${(e as Error).message}.`,
       );
     }
+    refuseTooDeep(REQUEST_BODY_PARAM, body);
   }
   const validate = compileSchema(schema);
   if (!validate(body)) {
