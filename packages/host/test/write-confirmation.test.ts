@@ -84,6 +84,26 @@ describe('confirmation by a person (tools.confirmWrites)', () => {
     expect(upstream.requests).toHaveLength(2);
   });
 
+  it('does not let an embedder’s confirm that never answers, or throws, hold the call or close', async () => {
+    const silent = async () => new Promise<boolean>(() => {});
+    const caller = new AbortController();
+    const held = host.callTool('WriteApi.UpdateThing', update, { confirm: silent, signal: caller.signal });
+    caller.abort();
+    expect(await held).toMatchObject({ ok: false, error: { code: 'cancelled' } });
+    const throwing = async (): Promise<boolean> => {
+      throw new Error('the confirmation dialog crashed');
+    };
+    expect(await host.callTool('WriteApi.UpdateThing', update, { confirm: throwing })).toMatchObject({
+      ok: false,
+      error: { code: 'cancelled' },
+    });
+    const own = await writeHost(upstream.url, { tools: { confirmWrites: true } });
+    const pending = own.callTool('WriteApi.UpdateThing', update, { confirm: silent });
+    await own.close(50);
+    expect(await pending).toMatchObject({ ok: false, error: { code: 'cancelled' } });
+    expect(upstream.requests).toHaveLength(0);
+  });
+
   it('never holds a read-only tool', async () => {
     const client = await mcpClient(host, { capabilities: formCapabilities });
     const shown = person(client, { action: 'decline' });

@@ -1,6 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { type RequestPreview, ToolError, type ToolOutcome } from '@toolhost/core';
 import type { DispatchResult, PreparedRequest, ToolEngine } from '@toolhost/engine';
+import { askPerson, type ConfirmWrite } from './ask-person.js';
 import { CONFIRMED_CALL_TTL_MS } from './confirmed-call-ttl.js';
 import { CONFIRMED_CALLS } from './confirmed-calls.js';
 import { type ExpiringRecords, MemoryRecords } from './expiring-records.js';
@@ -11,14 +12,7 @@ import type { CallRunner, RunningCall, WriteSafetySettings } from './ports.js';
 import { type ClaimedPreview, describeRequest, Previews } from './previews.js';
 import { plainRecords, type RecordCodec, type Sealer, sealedRecords } from './record-codec.js';
 
-/**
- * Asks the person whether this request may be sent (MCP form elicitation over a session);
- * true only on an explicit yes.
- */
-export type ConfirmWrite = (
-  write: { tool: string; request: RequestPreview['request'] },
-  signal: AbortSignal,
-) => Promise<boolean>;
+export type { ConfirmWrite } from './ask-person.js';
 
 /** One write call; `Wait` is the host's observer of the call's waits. */
 export interface WriteCallOptions<Wait = unknown> {
@@ -163,10 +157,13 @@ export class WriteSafety<Wait = unknown> {
     direct: boolean,
   ): Promise<DispatchResult> {
     if (this.confirmWrites && o.confirm) {
-      const agreed = await o.confirm(
-        { tool: prepared.tool, request: describeRequest(prepared) },
-        context.signal,
-      );
+      const write = { tool: prepared.tool, request: describeRequest(prepared) };
+      const agreed = await askPerson(o.confirm, write, context.signal);
+      if (context.signal.aborted)
+        return notSent({
+          ok: false,
+          error: { code: 'cancelled', message: 'The call was cancelled; nothing was sent.', retryable: true },
+        });
       if (!agreed) return notSent(cancelled('The person declined this request; nothing was sent.'));
     } else if (this.confirmWrites && direct) {
       const preview = await this.previews.create(o.userId, prepared);
