@@ -36,18 +36,30 @@ export function callWaitListener(
   caller: CallWaitObserver | undefined,
 ): CallWaitListener | undefined {
   if (!log && !caller) return undefined;
+  // The observer hears of the call; its failure is not the call's (it failed it, unsent or
+  // unretried, as an internal error).
+  const heard = <T>(tell: () => T): T | undefined => {
+    try {
+      return tell();
+    } catch (e) {
+      log?.warn({ call: call.id, tool: call.tool, err: (e as Error)?.message }, 'wait observer failed');
+      return undefined;
+    }
+  };
   return (reason, ms, retry) => {
     const started = performance.now();
-    const told = caller?.({
-      tool: call.tool,
-      toolSet: call.toolSet,
-      reason,
-      ...(ms !== undefined ? { ms } : {}),
-      ...(retry ? { retry } : {}),
-    });
+    const told = heard(() =>
+      caller?.({
+        tool: call.tool,
+        toolSet: call.toolSet,
+        reason,
+        ...(ms !== undefined ? { ms } : {}),
+        ...(retry ? { retry } : {}),
+      }),
+    );
     return (waitedMs) => {
       const waited = waitedMs ?? performance.now() - started;
-      told?.(waited);
+      heard(() => told?.(waited));
       if (log && waited >= LONG_WAIT_MS)
         log.info({ call: call.id, tool: call.tool, wait: reason, ms: Math.round(waited) }, 'call waited');
     };

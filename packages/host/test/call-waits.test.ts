@@ -142,6 +142,38 @@ describe('a 429 wait on a session (initialize, logging/setLevel)', () => {
     }
   });
 
+  it('answers the call whatever an embedder’s wait observer throws', async () => {
+    const before = upstream.requests.length;
+    const broken = await host.callTool(
+      'Limited.Get',
+      {},
+      {
+        onWait: () => {
+          throw new Error('observer broke as the wait started');
+        },
+      },
+    );
+    expect(broken).toMatchObject({ ok: true, status: 200 });
+    let answered = 0;
+    upstream.respond(() =>
+      answered++ === 0
+        ? { status: 429, headers: { 'retry-after': '1' }, body: { error: 'slow down' } }
+        : { status: 200, body: { ok: true } },
+    );
+    const brokenAtEnd = await host.callTool(
+      'Limited.Get',
+      {},
+      {
+        onWait: () => () => {
+          throw new Error('observer broke as the wait ended');
+        },
+      },
+    );
+    expect(brokenAtEnd).toMatchObject({ ok: true, status: 200 });
+    // Each call waited out its 429 and sent its retry.
+    expect(upstream.requests.length - before).toBe(4);
+  });
+
   it('logs the wait without sending progress to a client that sent no progress token', async () => {
     const client = new V1Client({ name: 'waits', version: '0' });
     const notified: { method?: string }[] = [];
