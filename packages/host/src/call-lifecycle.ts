@@ -8,6 +8,12 @@ import type { HostTelemetry } from './observability/host-telemetry.js';
 const NO_TRACE = { run: <T>(fn: () => T): T => fn(), end: () => {} };
 const UNTRACED = { startCall: () => NO_TRACE };
 
+/** What a call (or preview) started once close() has begun answers. */
+export const SHUTTING_DOWN: ToolOutcome = {
+  ok: false,
+  error: { code: 'cancelled', message: 'The host is shutting down.', retryable: true },
+};
+
 /**
  * The life of each call after assembly: its own abort signal (cancelled by the caller's or by
  * shutdown), its span and counts, one log line with its outcome, and the in-flight set that
@@ -56,15 +62,7 @@ export class CallLifecycle {
     step: (context: CallContext & { signal: AbortSignal }) => Promise<DispatchResult>,
     onWait?: CallWaitObserver,
   ): Promise<DispatchResult> {
-    if (this.closing) {
-      return {
-        outcome: {
-          ok: false,
-          error: { code: 'cancelled', message: 'The host is shutting down.', retryable: true },
-        },
-        reachedUpstream: false,
-      };
-    }
+    if (this.closing) return { outcome: SHUTTING_DOWN, reachedUpstream: false };
     // The call's own signal, aborted by the caller's (the MCP request's) or by close().
     // A forwarding listener instead of AbortSignal.any: cheaper, and nothing outlives the call.
     const controller = new AbortController();
@@ -128,6 +126,11 @@ export class CallLifecycle {
       else this.log?.warn(line, 'tool call failed');
     }
   };
+
+  /** Whether close() has begun: nothing new is taken. */
+  get stopped(): boolean {
+    return this.closing;
+  }
 
   /** Stops taking calls; in-flight ones get `graceMs` to finish, then are cancelled. */
   async drain(graceMs: number): Promise<void> {

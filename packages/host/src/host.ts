@@ -13,7 +13,7 @@ import type { DependencyContainer } from 'tsyringe';
 import { ACTIVE_AUTH_PROVIDERS, composeServices, SHARED_STORE } from './assemble-host.js';
 import { encryptedDataDir } from './auth/build-auth-providers.js';
 import { providerServices } from './auth/provider-services.js';
-import { CallLifecycle } from './call-lifecycle.js';
+import { CallLifecycle, SHUTTING_DOWN } from './call-lifecycle.js';
 import { bundleFields } from './config/bundle-environment.js';
 import { checkConfigAgainstCatalog } from './config/check-against-catalog.js';
 import { resolveConfig } from './config/config-defaults.js';
@@ -354,6 +354,8 @@ export async function createHost(rawConfig: HostConfig = {}, options: HostOption
     },
     async previewToolCall(name, args, previewOptions = {}) {
       if (!infos.has(name)) return unknown(name);
+      // A preview is stored: after close, in a store already flushed (a file claimed again).
+      if (calls.stopped) return SHUTTING_DOWN;
       return writes.preview(name, args, previewOptions.userId ?? defaultUser);
     },
     applyPreview(previewId, callOptions = {}) {

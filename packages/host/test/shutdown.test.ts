@@ -29,6 +29,11 @@ describe('graceful shutdown', () => {
     });
     expect(await inFlight).toEqual({ ok: true, kind: 'response', status: 200, body: { done: true } });
     await closing;
+    // A preview is stored: once closed, the records were flushed and their file given up.
+    expect(await host.previewToolCall('EchoApi.DeleteItem', { item_id: 'c' })).toMatchObject({
+      ok: false,
+      error: { code: 'cancelled', message: 'The host is shutting down.' },
+    });
   });
 
   it('cancels calls still running at the deadline', async () => {
