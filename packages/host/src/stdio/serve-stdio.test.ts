@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { startRecordingUpstream } from '../../../testing/src/recording-upstream.js';
 import { fixtureApp, inlinePlugin } from '../../test/support.js';
 import { createHost } from '../host.js';
+import { createLogger } from '../logger.js';
 import { serveStdio } from './serve-stdio.js';
 
 /** A JSON-RPC message read back from stdout, checked field by field. */
@@ -100,6 +101,46 @@ describe('serveStdio', () => {
     const listed = before.map((line) => JSON.parse(line) as { id?: number; result?: { tools?: unknown[] } });
     expect(listed.map((m) => m.id)).toEqual([1, 2]);
     expect(listed[1]?.result?.tools).toHaveLength(1);
+    await served.close();
+    await host.close();
+  });
+
+  it('logs why a message was refused, not the message itself', async () => {
+    const host = await createHost({}, { plugins: [inlinePlugin('ItemApi', [getItem])] });
+    let logText = '';
+    const sink = new Writable({
+      write(chunk, _enc, done) {
+        logText += chunk.toString();
+        done();
+      },
+    });
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    stdout.resume();
+    const served = await serveStdio(host, { logger: createLogger('info', sink) }, stdin, stdout);
+    const send = (message: object) => stdin.write(`${JSON.stringify(message)}\n`);
+    send({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '0' } },
+    });
+    // Neither request nor response (an object for an id): the SDK's error quotes all of it.
+    const item = `customer-4711-${'x'.repeat(512 * 1024)}`;
+    send({
+      jsonrpc: '2.0',
+      id: { n: 2 },
+      method: 'tools/call',
+      params: { name: 'ItemApi_GetItem', arguments: { item_id: item } },
+    });
+    // An answer to no request of the server's: what a person typed into a form, say.
+    send({ jsonrpc: '2.0', id: 99, result: { action: 'accept', content: { note: 'private-note-0815' } } });
+    await expect
+      .poll(() => logText.split('\n').filter((l) => l.includes('stdio message refused')).length)
+      .toBe(2);
+    expect(logText).not.toContain('customer-4711');
+    expect(logText).not.toContain('private-note-0815');
+    expect(logText.length).toBeLessThan(2000);
     await served.close();
     await host.close();
   });

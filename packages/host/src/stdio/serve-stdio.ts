@@ -40,7 +40,7 @@ export async function serveStdio(
   stdout: Writable = process.stdout,
 ): Promise<{ close(): Promise<void> }> {
   const log = options.logger;
-  const onerror = (e: Error) => log?.warn({ err: e.message }, 'stdio message refused');
+  const onerror = (e: Error) => log?.warn({ err: withoutMessage(e.message) }, 'stdio message refused');
   const mcpState = prepareMcpServingState(host);
   const newServer = (extra: McpServerOptions = {}): Server => {
     const server = createMcpServer(host, mcpState, { ...options, ...extra });
@@ -57,6 +57,17 @@ export async function serveStdio(
   const wire = openWire(stdin, stdout, options, (message) => connection.route(message));
   wire.onerror = onerror;
   return { close: () => connection.close() };
+}
+
+/** The JSON the SDK quotes after its reason (`Unknown message type: {…}`). */
+const QUOTED_JSON = /: [[{].*$/s;
+
+/**
+ * Why a message was refused, without the message: the SDK's errors quote it whole, a tool's
+ * arguments or a person's answer to a form, up to the line limit (10 MiB) in one log line.
+ */
+function withoutMessage(reason: string): string {
+  return reason.replace(QUOTED_JSON, ' (the message is not logged)').slice(0, 300);
 }
 
 /** Where the connection's messages go and how it closes, both set by the era its opening picks. */
