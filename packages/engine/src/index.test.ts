@@ -21,6 +21,6 @@ describe('@toolhost/engine entries', () => {
   });
 
   it('exports from ./internal only what other packages use of its building blocks', () => {
-    expect(Object.keys(internal).sort()).toEqual(['Pacer', 'sampleValue', 'sleep']);
+    expect(Object.keys(internal).sort()).toEqual(['Pacer', 'nestsDeeperThan', 'sampleValue', 'sleep']);
   });
 });

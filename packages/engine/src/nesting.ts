@@ -9,7 +9,7 @@ import { ToolError } from '@toolhost/core';
 export const MAX_VALUE_DEPTH = 100;
 
 /** Whether `value` nests deeper than `limit` levels (a cycle does), found without recursion. */
-function nestsDeeperThan(value: unknown, limit: number): boolean {
+export function nestsDeeperThan(value: unknown, limit: number): boolean {
   const pending: [unknown, number][] = [[value, 0]];
   while (pending.length > 0) {
     const [item, depth] = pending.pop()!;

@@ -1,5 +1,6 @@
+import { nestsDeeperThan } from '@toolhost/engine/internal';
 import { describe, expect, it } from 'vitest';
-import { describeSchemaFailure, MAX_PARAMS_DEPTH, nestsDeeperThan, paramsTooDeep } from './request-params.js';
+import { describeSchemaFailure, MAX_PARAMS_DEPTH, paramsTooDeep } from './request-params.js';
 
 const nested = (levels: number): unknown => {
   let value: unknown = 1;

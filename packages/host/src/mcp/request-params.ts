@@ -5,20 +5,10 @@
  * stack. These name what was expected instead, for an invalid-params error (-32602).
  */
 
+import { nestsDeeperThan } from '@toolhost/engine/internal';
+
 /** Levels of nesting a request's params may have: real tool arguments need a handful. */
 export const MAX_PARAMS_DEPTH = 100;
-
-/** Whether `value` nests deeper than `limit` levels, found without recursion. */
-export function nestsDeeperThan(value: unknown, limit: number): boolean {
-  const pending: [unknown, number][] = [[value, 0]];
-  while (pending.length > 0) {
-    const [item, depth] = pending.pop()!;
-    if (item === null || typeof item !== 'object') continue;
-    if (depth >= limit) return true;
-    for (const child of Object.values(item)) pending.push([child, depth + 1]);
-  }
-  return false;
-}
 
 /** Why a request's params are refused before any handler runs, or undefined. */
 export function paramsTooDeep(method: string, params: unknown): string | undefined {
