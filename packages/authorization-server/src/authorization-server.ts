@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type AccessTokenVerification, verifyAccessToken } from './access-tokens.js';
 import { BrowserFlow } from './browser-flow.js';
-import { callerBucket, socketAddress } from './caller.js';
+import { callerAddressBehind, callerBucket } from './caller.js';
 import { ClientResolver } from './clients.js';
 import { accessTokenSeconds, type Context, issuerIsLoopback, PATHS } from './context.js';
 import { Grants } from './grants.js';
@@ -52,8 +52,14 @@ function contextOf(options: AuthorizationServerOptions): Context {
     loopback,
     scopeNames: () => options.scopes.map((s) => s.name),
     emit: (event) => options.onEvent?.(event),
-    caller: (req) => callerBucket((options.callerAddress ?? socketAddress)(req)),
+    caller: callerOf(options),
   };
+}
+
+/** Who a request counts against in the bounds per address. */
+function callerOf(options: AuthorizationServerOptions): (req: IncomingMessage) => string {
+  const address = options.callerAddress ?? callerAddressBehind(options.trustedProxies ?? { trusted: [] });
+  return (req) => callerBucket(address(req));
 }
 
 /** How long a registered client is kept after its last use (`registration.clientDays`). */

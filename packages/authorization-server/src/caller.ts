@@ -1,9 +1,52 @@
 import type { IncomingMessage } from 'node:http';
 import ipaddr from 'ipaddr.js';
+import proxyaddr from 'proxy-addr';
 
 /** The address the connection came from (the proxy's, behind a reverse proxy). */
 export function socketAddress(req: IncomingMessage): string {
   return req.socket.remoteAddress ?? 'unknown';
+}
+
+/** The reverse proxies in front of the server, and how to speak of them to the operator. */
+export interface TrustedProxies {
+  /** IP addresses, CIDR ranges, or `loopback`, `linklocal`, `uniquelocal`. */
+  trusted: readonly string[];
+  /** Where the list is set, as the embedding application's operator knows it (errors and warnings name it). */
+  setting?: string;
+  /** Told once when a request arrives through a proxy while no proxy is trusted. */
+  warn?: (message: string) => void;
+}
+
+/**
+ * Who a request comes from: the connection's address, or behind the trusted proxies the first
+ * address in `X-Forwarded-For` that is not one of them, read from the right so that a client
+ * cannot name itself by sending the header. With no proxy trusted, a request carrying the header
+ * is said once (every client behind that proxy then shares its bounds). A list entry that is no
+ * address or range throws, naming the setting.
+ */
+export function callerAddressBehind(proxies: TrustedProxies): (req: IncomingMessage) => string {
+  const setting = proxies.setting ?? 'trustedProxies';
+  if (proxies.trusted.length === 0) {
+    let warned = false;
+    return (req) => {
+      if (!warned && req.headers['x-forwarded-for'] !== undefined) {
+        warned = true;
+        proxies.warn?.(
+          `Requests arrive through a proxy (X-Forwarded-For) but ${setting} is not set: the authorization server counts every client behind it as one address`,
+        );
+      }
+      return socketAddress(req);
+    };
+  }
+  let trust: ReturnType<typeof proxyaddr.compile>;
+  try {
+    trust = proxyaddr.compile([...proxies.trusted]);
+  } catch (e) {
+    throw new TypeError(
+      `${setting}: ${(e as Error).message}; expected IP addresses, CIDR ranges, or loopback, linklocal, uniquelocal`,
+    );
+  }
+  return (req) => proxyaddr(req, trust);
 }
 
 /**

@@ -1,5 +1,6 @@
 export type { AccessTokenVerification, VerifiedAccessToken } from './access-tokens.js';
 export { type AuthorizationServer, createAuthorizationServer } from './authorization-server.js';
+export type { TrustedProxies } from './caller.js';
 export { FileStateStore } from './file-state-store.js';
 export type { GrantType } from './grant-types.js';
 export { BodyTooLarge, readBody, writeJson } from './http-body.js';

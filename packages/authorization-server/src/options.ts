@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import type { TrustedProxies } from './caller.js';
 import type { GrantType } from './grant-types.js';
 import type { StateStore } from './state-store.js';
 
@@ -87,6 +88,11 @@ export interface AuthorizationServerOptions {
    * addresses count by their /64.
    */
   callerAddress?: (req: IncomingMessage) => string;
+  /**
+   * The reverse proxies trusted to name the client in `X-Forwarded-For`, where `callerAddress`
+   * is not given. Without them, a request arriving through a proxy is reported once to `warn`.
+   */
+  trustedProxies?: TrustedProxies;
   /**
    * Fetching client id metadata documents: the timeout (5 s) and size (10 KiB) of one, and how
    * many a token or revocation request may have fetched (a document not cached) per address and

@@ -1,10 +1,19 @@
 /**
- * The check of an access token presented to a toolhost MCP endpoint: JWTs against an issuer's
- * JWKS or a key set handed in-process, opaque tokens by introspection (RFC 7662), an issuer's
- * metadata discovered, and recent answers cached. The host's front door (its protected-resource
- * metadata, challenges and scopes) asks it whose a token is and what it allows.
+ * A toolhost MCP endpoint as an OAuth protected resource: its front door (RFC 9728 metadata,
+ * challenges, scopes), and the check of a presented access token behind it: JWTs against an
+ * issuer's JWKS or a key set handed in-process, opaque tokens by introspection (RFC 7662), an
+ * issuer's metadata discovered, and recent answers cached.
  */
+
 export { CachedVerifier, type CacheOptions } from './cached-verifier.js';
+export {
+  type Caller,
+  type DoorRefusal,
+  FrontDoor,
+  type FrontDoorSettings,
+  type ScopePolicy,
+  type StaticTokens,
+} from './front-door.js';
 export { type IntrospectionOptions, IntrospectionVerifier } from './introspection-verifier.js';
 export { discoverIssuer, type IssuerMetadata, isLoopbackUrl } from './issuer-metadata.js';
 export { type IssuerSettings, IssuerVerifier } from './issuer-verifier.js';

@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
+import type { FrontDoorSettings } from '@toolhost/front-door/front-door';
 import type { AccessTokens } from '../auth/access-tokens.js';
-import type { FrontDoorSettings } from '../auth/front-door/front-door.js';
+import type { HostScope } from '../auth/front-door/scopes.js';
 import type { Host } from '../host-api.js';
 import type { Logger } from '../logger.js';
 
@@ -27,7 +28,7 @@ export interface HttpServeOptions {
    * checked (default: from `http.authorization`; the host's own authorization server hands in
    * its own). Static access tokens keep working beside it.
    */
-  frontDoor?: FrontDoorSettings;
+  frontDoor?: FrontDoorSettings<HostScope>;
   /** A bearer token of its own for `/metrics` (default `http.metricsToken`). */
   metricsToken?: string;
   /** The URL browsers reach this server at, for OAuth redirect URIs (default: the bound address). */

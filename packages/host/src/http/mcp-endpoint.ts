@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { BodyTooLarge, readBody } from '@toolhost/authorization-server/http-body';
 import { type BrowserSignIn, PENDING_TTL_MS } from '@toolhost/credentials';
+import type { Caller, DoorRefusal, FrontDoor } from '@toolhost/front-door/front-door';
 import type { AccessTokens } from '../auth/access-tokens.js';
-import type { Caller, DoorRefusal, FrontDoor } from '../auth/front-door/front-door.js';
+import type { HostScope } from '../auth/front-door/scopes.js';
 import type { Host } from '../host-api.js';
 import type { Logger } from '../logger.js';
 import { type Narrowing, requestNarrowing } from '../mcp/catalog-views.js';
@@ -40,7 +41,7 @@ export interface McpEndpointOptions {
   /** MCP 2026-07-28 requests, each served on its own (no session). */
   modern: ModernRequests;
   /** The OAuth front door, once the server listens (its resource URL follows the port). */
-  frontDoor?: () => FrontDoor | undefined;
+  frontDoor?: () => FrontDoor<HostScope> | undefined;
   /** A plugin tool by the name a client calls it, for the scope a call needs. */
   toolLookup?: ToolLookup;
 }
@@ -100,7 +101,7 @@ export class McpEndpoint {
   private async authenticate(
     req: IncomingMessage,
     res: ServerResponse,
-  ): Promise<Caller | { userId: string } | undefined> {
+  ): Promise<Caller<HostScope> | { userId: string } | undefined> {
     const { host, accessTokens } = this.o;
     const door = this.o.frontDoor?.();
     if (door) {
@@ -122,7 +123,7 @@ export class McpEndpoint {
   }
 
   /** True when the token lacks the scope the message needs (answered 403, for step-up). */
-  private refusedForScope(res: ServerResponse, caller: Caller, parsed: unknown): boolean {
+  private refusedForScope(res: ServerResponse, caller: Caller<HostScope>, parsed: unknown): boolean {
     const door = this.o.frontDoor?.();
     const lookup = this.o.toolLookup;
     if (!door || !lookup) return false;

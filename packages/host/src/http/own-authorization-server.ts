@@ -5,9 +5,9 @@ import { ToolError } from '@toolhost/core';
 import type { TokenVerifier } from '@toolhost/front-door';
 import type { AccessTokens } from '../auth/access-tokens.js';
 import { HOST_SCOPES, SCOPE_DESCRIPTIONS } from '../auth/front-door/scopes.js';
+import { commaList } from '../config/overrides.js';
 import type { Host } from '../host-api.js';
 import type { Logger } from '../logger.js';
-import { callerAddressOf, trustedProxiesOf } from './caller-address.js';
 import { PAGES_CLIENT_ID } from './front-door-sign-in.js';
 
 /** The host's own authorization server as the HTTP server mounts it, and its tokens' check. */
@@ -43,6 +43,7 @@ export async function openOwnAuthorizationServer(
 ): Promise<OwnAuthorizationServer> {
   const settings = host.config.http.authorization?.server ?? {};
   const signIn = signInChoices(settings.signIn ?? {}, host.serving.env, options.accessTokens);
+  const trustedProxies = commaList(host.serving.env.TOOLHOST_TRUSTED_PROXIES ?? '');
   const as = await import('@toolhost/authorization-server');
   const server = await as.createAuthorizationServer({
     issuer: options.base,
@@ -69,10 +70,11 @@ export async function openOwnAuthorizationServer(
     accessTokenSeconds: settings.accessTokenSeconds ?? 600,
     refreshTokenSeconds: (settings.refreshTokenDays ?? 30) * 86_400,
     onEvent: auditEvents(host.serving.auditLog, options.logger),
-    callerAddress: callerAddressOf(
-      trustedProxiesOf(host.config.http.trustedProxies, host.serving.env),
-      options.logger,
-    ),
+    trustedProxies: {
+      trusted: trustedProxies.length ? trustedProxies : (host.config.http.trustedProxies ?? []),
+      setting: 'http.trustedProxies',
+      warn: (message) => options.logger?.warn(message),
+    },
   });
   return {
     handle: (req, res, url) => server.handle(req, res, url).catch((e: unknown) => storeAway(e, res)),

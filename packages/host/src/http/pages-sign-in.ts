@@ -1,15 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { discoverIssuer } from '@toolhost/front-door/issuer-metadata';
 import type * as oauth from 'oauth4webapi';
-import { AccessTokens } from '../auth/access-tokens.js';
 import { authorizationConfigOf } from '../auth/front-door/front-door-config.js';
 import { TOOLS_READ } from '../auth/front-door/scopes.js';
 import type { Logger } from '../logger.js';
 import { FrontDoorSignIn, PAGES_CLIENT_ID } from './front-door-sign-in.js';
 import type { ServerState } from './server-state.js';
-
-/** No static token counts at the pages' token check: only the front door's verifier decides. */
-const NO_STATIC_TOKENS = new AccessTokens({});
 
 /**
  * How `/connections` signs people in where OAuth is configured: in mode `host`, as the own
@@ -36,7 +32,8 @@ export function pagesSignInOf(
     ...(options.logger ? { logger: options.logger } : {}),
     // The same check as every MCP call: the person here is the user their tools run as.
     userOf: async (token: string) => {
-      const caller = await state.frontDoor()?.admit(`Bearer ${token}`, NO_STATIC_TOKENS);
+      // No static token counts here: only the front door's verifier decides.
+      const caller = await state.frontDoor()?.admit(`Bearer ${token}`);
       return caller && 'userId' in caller ? caller.userId : undefined;
     },
   };

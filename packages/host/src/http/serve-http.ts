@@ -1,10 +1,12 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { FrontDoor } from '@toolhost/front-door/front-door';
 import { AccessTokens } from '../auth/access-tokens.js';
-import { FrontDoor } from '../auth/front-door/front-door.js';
 import { frontDoorFromConfig } from '../auth/front-door/front-door-config.js';
+import { grantedScopes, HOST_SCOPES, type HostScope } from '../auth/front-door/scopes.js';
 import type { Host } from '../host-api.js';
 import { prepareMcpServingState } from '../mcp/serving-state.js';
+import { signInAudit } from '../observability/audit-log.js';
 import { HttpSessions } from './http-sessions.js';
 import {
   applyConnectionTimeouts,
@@ -69,11 +71,11 @@ export async function serveHttp(host: Host, given: HttpServeOptions = {}): Promi
   for (const provider of host.oauthProviders) provider.signIn.setRedirectBase(phase.base);
   const door = doorSettings ?? ownServerDoor(state.ownAuthorizationServer);
   if (door)
-    phase.frontDoor = new FrontDoor(
-      door,
-      `${phase.base.replace(/\/$/, '')}${options.path}`,
-      state.mcpState.audit,
-    );
+    phase.frontDoor = new FrontDoor(door, `${phase.base.replace(/\/$/, '')}${options.path}`, {
+      scopes: HOST_SCOPES,
+      grants: grantedScopes,
+      ...signInAudit(state.mcpState.audit),
+    });
   return serverHandle(httpServer, state, phase, { url: `http://${shownHost}:${port}${options.path}`, port });
 }
 
@@ -81,7 +83,7 @@ export async function serveHttp(host: Host, given: HttpServeOptions = {}): Promi
 interface ServerPhase {
   /** The URL browsers reach this server at, known once it listens. */
   base: string;
-  frontDoor?: FrontDoor;
+  frontDoor?: FrontDoor<HostScope>;
   draining: boolean;
   /** SIGTERM came: the probes say so at once, requests are served until `refusing`. */
   stopping: boolean;

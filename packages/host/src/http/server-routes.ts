@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { FrontDoor, FrontDoorSettings } from '../auth/front-door/front-door.js';
+import type { FrontDoor, FrontDoorSettings } from '@toolhost/front-door/front-door';
 import { authorizationConfigOf } from '../auth/front-door/front-door-config.js';
 import { createMcpServer } from '../mcp/create-mcp-server.js';
 import { REVISION_SERVER_VERSIONS } from '../mcp/protocol-eras.js';

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { FrontDoor } from '@toolhost/front-door/front-door';
 import type { AccessTokens } from '../auth/access-tokens.js';
-import type { FrontDoor } from '../auth/front-door/front-door.js';
+import type { HostScope } from '../auth/front-door/scopes.js';
 import type { Host } from '../host-api.js';
 import type { McpServingState } from '../mcp/serving-state.js';
 import type { Replicas } from '../replicas.js';
@@ -29,7 +30,7 @@ export interface ServerState {
    */
   pageTokens: AccessTokens;
   /** The OAuth front door, once the server listens (its resource URL follows the port). */
-  frontDoor: () => FrontDoor | undefined;
+  frontDoor: () => FrontDoor<HostScope> | undefined;
   shared?: Replicas;
   /** The URL browsers reach this server at, known once it listens. */
   base: () => string;

@@ -120,6 +120,20 @@ export class AuditLog {
   }
 }
 
+/** A token's first use at the front door as an audit line (a sign-in), where the log is on. */
+export function signInAudit(audit: Pick<AuditLog, 'record'> | undefined) {
+  if (!audit) return {};
+  return {
+    onSignIn: (token: { subject: string; clientId?: string }) =>
+      audit.record({
+        event: 'authorization',
+        outcome: 'sign_in',
+        user: token.subject,
+        ...(token.clientId ? { client: token.clientId } : {}),
+      }),
+  };
+}
+
 /**
  * The audit log the configuration asks for (`audit.log` or TOOLHOST_AUDIT_LOG: `stdout`, or a
  * file appended to, relative to the config file's directory), or undefined.

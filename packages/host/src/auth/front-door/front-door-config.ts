@@ -1,9 +1,10 @@
 import type { TokenVerifier } from '@toolhost/front-door';
+import type { FrontDoorSettings } from '@toolhost/front-door/front-door';
 import { allowedAlgorithms } from '@toolhost/front-door/jwt-algorithms';
 import type { HostConfig } from '../../config/host-config.js';
 import { ConfigError } from '../../config/load-config.js';
-import type { FrontDoorSettings } from './front-door.js';
-import { TOOLS_READ, TOOLS_WRITE } from './scopes.js';
+import { commaList } from '../../config/overrides.js';
+import { type HostScope, TOOLS_READ, TOOLS_WRITE } from './scopes.js';
 
 /** `http.authorization` in mode `issuer`: an issuer is named. */
 type AuthorizationConfig = NonNullable<NonNullable<HostConfig['http']>['authorization']> & { issuer: string };
@@ -25,15 +26,13 @@ export function authorizationConfigOf(
     }
     return undefined;
   }
-  const audience = env.TOOLHOST_AUTH_AUDIENCE?.split(',')
-    .map((a) => a.trim())
-    .filter(Boolean);
+  const audience = commaList(env.TOOLHOST_AUTH_AUDIENCE ?? '');
   const secret = env.TOOLHOST_AUTH_INTROSPECTION_SECRET?.trim();
   const subjectClaim = env.TOOLHOST_AUTH_SUBJECT_CLAIM?.trim();
   return {
     ...file,
     issuer,
-    ...(audience?.length ? { audience: audience as [string, ...string[]] } : {}),
+    ...(audience.length ? { audience: audience as [string, ...string[]] } : {}),
     ...(subjectClaim ? { subjectClaim } : {}),
     ...(file?.introspection && secret
       ? { introspection: { ...file.introspection, clientSecret: secret } }
@@ -49,7 +48,7 @@ export function authorizationConfigOf(
 export function frontDoorFromConfig(
   config: HostConfig,
   env: NodeJS.ProcessEnv,
-): FrontDoorSettings | undefined {
+): FrontDoorSettings<HostScope> | undefined {
   const auth = authorizationConfigOf(config, env);
   if (!auth) return undefined;
   const where = 'http.authorization';

@@ -1,33 +1,44 @@
 import type { ServerResponse } from 'node:http';
-import type { TokenRejection, TokenVerifier, VerifiedToken } from '@toolhost/front-door';
-import type { AuditEntry } from '../../observability/audit-log.js';
-import type { AccessTokens } from '../access-tokens.js';
-import { HOST_SCOPES, type HostScope, TOOLS_READ, TOOLS_WRITE } from './scopes.js';
+import type { TokenRejection, TokenVerifier, VerifiedToken } from './token-verifier.js';
 
 /**
- * How the MCP endpoint is protected, whoever issues the tokens: the authorization servers the
- * resource metadata names, and the check of a presented token. The host's own authorization
- * server hands one in with its in-process key set; a team's identity provider comes from config
- * (`frontDoorFromConfig`).
+ * How an MCP endpoint is protected, whoever issues the tokens: the authorization servers its
+ * resource metadata names, and the check of a presented token. An authorization server in the
+ * same process hands in its in-process key set; a team's identity provider comes from config.
  */
-export interface FrontDoorSettings {
+export interface FrontDoorSettings<S extends string = string> {
   /** Issuer URLs of the authorization servers clients sign in at (RFC 9728 `authorization_servers`). */
   authorizationServers: readonly string[];
   /**
    * The token check for this resource, given its URL (the audience) once the server listens,
-   * and told whom to tell of a token's first use (the audit log's sign-in line).
+   * and told whom to tell of a token's first use (a sign-in).
    */
   verifier: (resource: string, onFirstUse?: (token: VerifiedToken) => void) => TokenVerifier;
-  /** The host scopes as the issuer names them (Entra ID: `api://…/tools.read`). */
-  scopeNames?: Partial<Record<HostScope, string>>;
+  /** The resource's scopes as the issuer names them (Entra ID: `api://…/tools.read`). */
+  scopeNames?: Partial<Record<S, string>>;
   /** A human-readable name of the resource for the metadata (`resource_name`). */
   resourceName?: string;
 }
 
+/** What the resource understands, the same wherever it is deployed. */
+export interface ScopePolicy<S extends string> {
+  /** Every scope, weakest first (the metadata's `scopes_supported`, and a sign-in's challenge). */
+  scopes: readonly S[];
+  /** What a token's scopes grant, with what each includes. */
+  grants: (scopes: Iterable<S>) => ReadonlySet<S>;
+  /** Told of a token's first use (an audit log's sign-in line). */
+  onSignIn?: (token: VerifiedToken) => void;
+}
+
+/** Tokens an operator issued beside OAuth (headless agents, scripts): their holder, with every scope. */
+export interface StaticTokens {
+  userForToken(token: string): string | undefined;
+}
+
 /** Who is calling, and what their token allows. */
-export interface Caller {
+export interface Caller<S extends string = string> {
   userId: string;
-  scopes: ReadonlySet<HostScope>;
+  scopes: ReadonlySet<S>;
   /** The OAuth client, for a token that names it. */
   clientId?: string;
   /** `oauth`: a token from the authorization server; `access_token`: an operator-issued one. */
@@ -44,48 +55,31 @@ export interface DoorRefusal {
   user?: string;
 }
 
-const ALL_SCOPES: ReadonlySet<HostScope> = new Set(HOST_SCOPES);
-
 const METADATA_PATH = '/.well-known/oauth-protected-resource';
 
 /**
- * The MCP endpoint as an OAuth 2.1 protected resource (MCP authorization, RFC 9728, RFC 8707,
+ * An MCP endpoint as an OAuth 2.1 protected resource (MCP authorization, RFC 9728, RFC 8707,
  * RFC 6750): its metadata, the check of every request's bearer token, and the challenges that
- * send a client to sign in (401) or to ask for more scope (403). Static access tokens are
- * honoured beside OAuth, with every scope, for headless agents and scripts.
+ * send a client to sign in (401) or to ask for more scope (403).
  */
-export class FrontDoor {
+export class FrontDoor<S extends string = string> {
   readonly resource: string;
   readonly metadataUrl: string;
   private readonly verifier: TokenVerifier;
-  private readonly names: Record<HostScope, string>;
+  private readonly names: ReadonlyMap<S, string>;
 
   constructor(
-    private readonly settings: FrontDoorSettings,
+    private readonly settings: FrontDoorSettings<S>,
     /** The MCP endpoint's public URL: the resource, and the audience its tokens must name. */
     resource: string,
-    /** The operator's audit log, if turned on: sign-ins (a token's first use) are recorded. */
-    audit?: { record(entry: AuditEntry): void },
+    private readonly policy: ScopePolicy<S>,
   ) {
     this.resource = resource;
     const url = new URL(resource);
     // RFC 9728 §3.1: the well-known segment goes between the host and the resource's path.
     this.metadataUrl = `${url.origin}${METADATA_PATH}${url.pathname === '/' ? '' : url.pathname}`;
-    this.verifier = settings.verifier(
-      resource,
-      audit &&
-        ((token) =>
-          audit.record({
-            event: 'authorization',
-            outcome: 'sign_in',
-            user: token.subject,
-            ...(token.clientId ? { client: token.clientId } : {}),
-          })),
-    );
-    this.names = {
-      [TOOLS_READ]: settings.scopeNames?.[TOOLS_READ] ?? TOOLS_READ,
-      [TOOLS_WRITE]: settings.scopeNames?.[TOOLS_WRITE] ?? TOOLS_WRITE,
-    };
+    this.verifier = settings.verifier(resource, policy.onSignIn);
+    this.names = new Map(policy.scopes.map((s) => [s, settings.scopeNames?.[s] ?? s]));
   }
 
   /** The RFC 9728 document. */
@@ -93,7 +87,7 @@ export class FrontDoor {
     return {
       resource: this.resource,
       authorization_servers: [...this.settings.authorizationServers],
-      scopes_supported: HOST_SCOPES.map((s) => this.names[s]),
+      scopes_supported: [...this.names.values()],
       bearer_methods_supported: ['header'],
       ...(this.settings.resourceName ? { resource_name: this.settings.resourceName } : {}),
     };
@@ -107,10 +101,13 @@ export class FrontDoor {
   }
 
   /**
-   * The caller of a request from its `Authorization` header: an operator's access token, else
-   * a token the verifier accepts; a refusal (401, or 503 where the token could not be checked).
+   * The caller of a request from its `Authorization` header: an operator's static token, else a
+   * token the verifier accepts; a refusal (401, or 503 where the token could not be checked).
    */
-  async admit(authorization: string | undefined, accessTokens: AccessTokens): Promise<Caller | DoorRefusal> {
+  async admit(
+    authorization: string | undefined,
+    staticTokens?: StaticTokens,
+  ): Promise<Caller<S> | DoorRefusal> {
     const token = /^Bearer +([^\s]+) *$/i.exec(authorization ?? '')?.[1];
     if (token === undefined) {
       return this.unauthorized(
@@ -118,23 +115,24 @@ export class FrontDoor {
         'Unauthorized: sign in (OAuth) or send Authorization: Bearer <access token>',
       );
     }
-    const staticUser = accessTokens.enabled ? accessTokens.userForToken(token) : undefined;
-    if (staticUser !== undefined) return { userId: staticUser, scopes: ALL_SCOPES, via: 'access_token' };
+    const staticUser = staticTokens?.userForToken(token);
+    if (staticUser !== undefined)
+      return { userId: staticUser, scopes: new Set(this.policy.scopes), via: 'access_token' };
     const verification = await this.verifier.verify(token);
     if (!verification.ok) return this.refusalOf(verification.rejection);
     const { subject, clientId } = verification.token;
     return {
       userId: subject,
-      scopes: this.hostScopesOf(verification.token.scopes),
+      scopes: this.grantedBy(verification.token.scopes),
       ...(clientId ? { clientId } : {}),
       via: 'oauth',
     };
   }
 
   /** A 403 for a caller whose token lacks `needed` (RFC 6750 §3.1: the client may step up), or undefined. */
-  checkScope(caller: Caller, needed: HostScope): DoorRefusal | undefined {
+  checkScope(caller: Caller<S>, needed: S): DoorRefusal | undefined {
     if (caller.scopes.has(needed)) return undefined;
-    const scope = this.names[needed];
+    const scope = this.names.get(needed) ?? needed;
     return {
       status: 403,
       message: `Forbidden: this call needs the scope ${scope}, which the access token was not granted`,
@@ -162,17 +160,14 @@ export class FrontDoor {
     res.end(body);
   }
 
-  /** The token's scopes as host scopes: a name the issuer gives a host scope, or its last segment. */
-  private hostScopesOf(tokenScopes: readonly string[]): ReadonlySet<HostScope> {
-    const granted = new Set<HostScope>();
-    for (const hostScope of HOST_SCOPES) {
-      const name = this.names[hostScope];
+  /** What a token's scopes grant: a scope named as the issuer names it, or by its last segment. */
+  private grantedBy(tokenScopes: readonly string[]): ReadonlySet<S> {
+    const named = this.policy.scopes.filter((scope) => {
+      const name = this.names.get(scope) ?? scope;
       const short = name.slice(name.lastIndexOf('/') + 1);
-      if (tokenScopes.some((s) => s === name || s === short)) granted.add(hostScope);
-    }
-    // tools:write includes tools:read.
-    if (granted.has(TOOLS_WRITE)) granted.add(TOOLS_READ);
-    return granted;
+      return tokenScopes.some((s) => s === name || s === short);
+    });
+    return this.policy.grants(named);
   }
 
   private refusalOf(rejection: TokenRejection): DoorRefusal {
@@ -194,9 +189,9 @@ export class FrontDoor {
   ): DoorRefusal {
     const challenge = this.challenge({
       ...(outcome === 'invalid_token' ? { error: 'invalid_token', description: description ?? '' } : {}),
-      // Every scope: the authorization server grants what the person may have; a write with a
-      // read-only grant is then answered 403 with the scope to step up to.
-      scope: HOST_SCOPES.map((s) => this.names[s]).join(' '),
+      // Every scope: the authorization server grants what the person may have; a call the grant
+      // does not cover is then answered 403 with the scope to step up to.
+      scope: [...this.names.values()].join(' '),
     });
     return { status: 401, message, headers: { 'www-authenticate': challenge }, outcome };
   }
