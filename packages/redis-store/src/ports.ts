@@ -72,7 +72,12 @@ export interface ReplicaSessions {
   touch(id: string): void;
   /** Ends the session on every replica. */
   remove(id: string): Promise<void>;
-  onClosed(handler: (id: string) => void): Promise<void>;
+  /**
+   * Calls `handler` with each session ended on any replica; after this replica's subscription
+   * was down a moment, also with those of the sessions `held` names (its own) ended meanwhile.
+   * A session this replica uses and finds without a record (its `touch`) counts as ended too.
+   */
+  onClosed(handler: (id: string) => void, held?: () => Iterable<string>): Promise<void>;
   /**
    * Records that the session waits for the completion of a URL elicitation (a sign-in flow of
    * that id) for `ttlMs` (the flow's life), so that whichever replica completes the flow finds

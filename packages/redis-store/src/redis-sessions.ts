@@ -27,12 +27,16 @@ const MAX_HANDED = 10_000;
  * MCP sessions shared by replicas through Redis, so that a client's requests may land on any
  * replica: one key per session id holding its record, expiring after the idle lifetime
  * unless used (each use, by any replica, extends it). A session ended by its client (HTTP
- * DELETE) is removed and its end published, so that every replica drops its copy.
+ * DELETE) is removed and its end published, so that every replica drops its copy; one that
+ * missed the message (its subscriber reconnecting) drops it on finding the record gone, once
+ * subscribed again or when it next extends the session's life.
  */
 export class RedisSessions implements ReplicaSessions {
   /** When each session's expiry was last extended by this replica. */
   private readonly touched = new Map<string, number>();
   private readonly handed = new Set<string>();
+  /** Told of a session ended elsewhere that this replica learnt of without its notice. */
+  private readonly closed = new Set<(id: string) => void>();
 
   constructor(
     private readonly redis: SharedRedis,
@@ -64,7 +68,13 @@ export class RedisSessions implements ReplicaSessions {
     const now = Date.now();
     if (now - (this.touched.get(id) ?? 0) < this.idleMs / 10) return;
     this.touchedAt(id, now);
-    this.redis.pexpire(this.key(id), this.idleMs).catch(() => {});
+    // No record to extend: the session was ended elsewhere, and this replica missed the notice.
+    this.redis.pexpire(this.key(id), this.idleMs).then(
+      (extended) => {
+        if (extended === 0) for (const ended of this.closed) ended(id);
+      },
+      () => {},
+    );
   }
 
   /** Notes the extension; sessions idle past their lifetime are forgotten beyond 10,000. */
@@ -83,11 +93,53 @@ export class RedisSessions implements ReplicaSessions {
     await this.channels.publish(CLOSED_CHANNEL, id).catch(() => {});
   }
 
-  /** Calls `handler` with the id of every session ended on any replica. */
-  onClosed(handler: (id: string) => void): Promise<void> {
-    return this.channels.listen(CLOSED_CHANNEL, (id) => {
+  /**
+   * Calls `handler` with the id of every session ended on any replica; after a reconnection of
+   * the subscriber, also with those of the sessions `held` names whose record is gone, since
+   * their end's message never reached this replica, which would serve them until idle.
+   */
+  async onClosed(handler: (id: string) => void, held: () => Iterable<string> = () => []): Promise<void> {
+    const ended = (id: string) => {
       this.touched.delete(id);
       handler(id);
+    };
+    this.closed.add(ended);
+    this.channels.onResubscribed(() => this.whenReady(() => void this.endMissed([...held()], ended)));
+    await this.channels.listen(CLOSED_CHANNEL, ended);
+  }
+
+  /**
+   * Runs `check` once the commands' connection is up: after Redis restarted, the subscriber may
+   * be back before it, and a check that failed would leave the sessions to their next touch.
+   */
+  private whenReady(check: () => void): void {
+    if (this.redis.status === 'ready') check();
+    else this.redis.once('ready', check);
+  }
+
+  /** Ends the sessions of `ids` whose record is gone; one that cannot be read is kept. */
+  private async endMissed(ids: string[], ended: (id: string) => void): Promise<void> {
+    if (ids.length === 0) return;
+    const kept = await this.recorded(ids).catch(() => ids.map(() => true));
+    ids.forEach((id, i) => {
+      if (!kept[i]) ended(id);
+    });
+  }
+
+  /**
+   * Whether each of `ids` has a record, in one pipeline. A cluster's keys lie on several nodes,
+   * beyond one pipeline: there the commands are sent together, without waiting on each other.
+   */
+  private async recorded(ids: string[]): Promise<boolean[]> {
+    const exists = (n: unknown) => n !== 0;
+    if (this.redis.isCluster)
+      return Promise.all(ids.map((id) => this.redis.exists(this.key(id)).then(exists, () => true)));
+    const pipeline = this.redis.pipeline();
+    for (const id of ids) pipeline.exists(this.key(id));
+    const answers = (await pipeline.exec()) ?? [];
+    return ids.map((_, i) => {
+      const answer = answers[i];
+      return !answer || answer[0] !== null || exists(answer[1]);
     });
   }
 

@@ -163,13 +163,15 @@ function oauthRoutesOf(
 
 /** What other replicas tell this one about the sessions it holds. */
 async function followReplicas(state: ServerState, sharedSessions?: ReplicaSessions): Promise<void> {
-  // A session its client ended on another replica ends here too.
+  // A session its client ended on another replica ends here too: heard of, or, where this
+  // replica missed the message, found without its record once subscribed again.
   await sharedSessions?.onClosed(
     (id) =>
       void state.sessions
         .get(id)
         ?.server.close()
         .catch(() => {}),
+    () => state.sessions.ids(),
   );
   // The client's answers to a request this replica sent, wherever they landed.
   await sharedSessions?.onAnswers(
