@@ -1,11 +1,13 @@
 import { type AddressInfo, connect, createServer, type Server, type Socket } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openSharedStore, type SharedStore } from '../src/store/shared-store.js';
 import { closeClient, type RedisServer, redisClient, startRedisServer } from './redis-server.js';
 
 // A sign-in's completion notice is kept in Redis for its session until the client's event
 // stream takes it. A connection lost as the notice is stored must not leave the session's list
-// of notices in Redis for good: the session may never come back to take it.
+// of notices in Redis for good: the session may never come back to take it. A session's end is
+// a notice too: a replica that missed it learns of it when the session's record is gone.
 
 /**
  * A loopback link to Redis that drops the connection, unsent, on the first command matching
@@ -77,6 +79,37 @@ describe('a completion notice stored as the connection to Redis drops', () => {
     } finally {
       await store?.close();
       link.close();
+      await closeClient(admin);
+    }
+  });
+});
+
+describe('a session whose record is gone as this replica extends its life', () => {
+  it('counts as ended, as when its end is heard', async () => {
+    const admin = redisClient(redis.url);
+    let store: SharedStore | undefined;
+    try {
+      store = await openSharedStore(
+        {},
+        { TOOLHOST_REDIS_URL: redis.url, TOOLHOST_TOKEN_KEY: 'token-encryption-key-for-notices' },
+      );
+      if (!store) throw new Error('no shared store opened');
+      const sessions = store.replicas.sessions(1000);
+      const ended: string[] = [];
+      await sessions.onClosed((id) => ended.push(id));
+      const record = { userId: 'alice', owner: 'alice', initialize: {} };
+      await sessions.save('session-ended', record);
+      await sessions.save('session-open', record);
+      // Ended on a replica whose message never reached this one: only its record is gone.
+      await admin.del('toolhost:session:session-ended');
+      // Past a tenth of the idle lifetime, when a use extends it again.
+      await sleep(150);
+      // In this order, the open one's answer is in before the ended one's.
+      sessions.touch('session-open');
+      sessions.touch('session-ended');
+      await vi.waitFor(() => expect(ended).toEqual(['session-ended']));
+    } finally {
+      await store?.close();
       await closeClient(admin);
     }
   });

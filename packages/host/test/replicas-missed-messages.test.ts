@@ -2,11 +2,11 @@ import { type AddressInfo, connect, createServer, type Socket } from 'node:net';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { describe, expect, it, vi } from 'vitest';
 import type { HostConfig } from '../src/config/host-config.js';
-import { startBalancer } from './balancer.js';
+import { type Balancer, startBalancer } from './balancer.js';
 import { Browser, startFlow } from './browser.js';
 import { echoAuthProviders, fakeClient } from './fake-oauth-server.js';
 import { closeClient, redisClient } from './redis-server.js';
-import { storeAliceToken } from './replica-scenarios.js';
+import { postToSession, storeAliceToken } from './replica-scenarios.js';
 import { urlElicitationOf } from './replicas-setup.js';
 import { type HttpReplica, type ServedHttpHost, serveHttpHost } from './served-http-host.js';
 import {
@@ -23,14 +23,16 @@ import { ALICE_ACCESS_TOKEN } from './support.js';
 // What one replica tells another through Redis pub/sub while the receiver's subscription is
 // down (its subscriber reconnecting after Redis restarted): a person's answer to a confirmation
 // another replica asked for, a sign-in's completion notice for a client whose event stream is on
-// another replica. Missed, the confirmed call waited out its question's 10 minutes though the
-// client was told its answer was taken, and the notice waited for the client to reopen its
-// stream, which an open stream never does.
+// another replica, a session's end. Missed, the confirmed call waited out its question's 10
+// minutes though the client was told its answer was taken, the notice waited for the client to
+// reopen its stream, which an open stream never does, and the ended session was served on until
+// idle.
 
 useStandaloneRedis();
 
 const ANSWERS = 'toolhost:session:client-answers';
 const COMPLETIONS = 'toolhost:session:elicitation-complete';
+const CLOSED = 'toolhost:session:closed';
 
 /**
  * A loopback link to Redis for one replica that can keep its subscriber away: `cutSubscribers`
@@ -81,6 +83,39 @@ async function subscriberLink(port: number) {
 const subscribed = async (channel = ANSWERS) =>
   ((await admin.call('PUBSUB', 'NUMSUB', channel)) as [string, number])[1];
 
+const origin = (r: HttpReplica) => new URL(r.url).origin;
+
+/**
+ * Replicas A, reaching Redis through `link`, and B (directly) behind `balancer`, added to
+ * `replicas` for the test to stop; answers their origins.
+ */
+async function serveReplicas(
+  link: { url: string },
+  balancer: Balancer,
+  replicas: ServedHttpHost[],
+  extra: Partial<HostConfig> = {},
+): Promise<{ a: string; b: string }> {
+  const config: HostConfig = {
+    plugins: ['toolhost-plugin-echo'],
+    toolSets: { EchoApi: { baseUrl: upstream.url } },
+    http: { publicUrl: balancer.url },
+    auth: { providers: echoAuthProviders(oauth) },
+    ...extra,
+  };
+  const env = {
+    ECHO_AUTH_CLIENT_SECRET: fakeClient.clientSecret,
+    ECHO_KEY: 'echo-static-key-for-replicas',
+    TOOLHOST_TOKEN_KEY: TOKEN_KEY,
+    TOOLHOST_ACCESS_TOKENS: `alice:${ALICE_ACCESS_TOKEN}`,
+  };
+  const a = await serveHttpHost(config, { ...env, TOOLHOST_REDIS_URL: link.url });
+  replicas.push(a);
+  const b = await serveHttpHost(config, { ...env, TOOLHOST_REDIS_URL: redis.url });
+  replicas.push(b);
+  balancer.targets = [origin(a), origin(b)];
+  return { a: origin(a), b: origin(b) };
+}
+
 describe('a message relayed while the receiving replica is not subscribed', () => {
   it('hands a confirmation answered on another replica to the asking one once subscribed again, sent once', async () => {
     const link = await subscriberLink(redis.port);
@@ -89,27 +124,9 @@ describe('a message relayed while the receiving replica is not subscribed', () =
     const replicas: ServedHttpHost[] = [];
     try {
       await storeAliceToken(suite(), 'items.write');
-      const config: HostConfig = {
-        plugins: ['toolhost-plugin-echo'],
-        toolSets: { EchoApi: { baseUrl: upstream.url } },
-        http: { publicUrl: balancer.url },
-        auth: { providers: echoAuthProviders(oauth) },
-        tools: { confirmWrites: true },
-      };
-      const env = {
-        ECHO_AUTH_CLIENT_SECRET: fakeClient.clientSecret,
-        ECHO_KEY: 'echo-static-key-for-replicas',
-        TOOLHOST_TOKEN_KEY: TOKEN_KEY,
-        TOOLHOST_ACCESS_TOKENS: `alice:${ALICE_ACCESS_TOKEN}`,
-      };
-      const a = await serveHttpHost(config, { ...env, TOOLHOST_REDIS_URL: link.url });
-      replicas.push(a);
-      const b = await serveHttpHost(config, { ...env, TOOLHOST_REDIS_URL: redis.url });
-      replicas.push(b);
-      const origin = (r: HttpReplica) => new URL(r.url).origin;
-      balancer.targets = [origin(a), origin(b)];
+      const { a, b } = await serveReplicas(link, balancer, replicas, { tools: { confirmWrites: true } });
       let answered = false;
-      balancer.pick = (req) => (answered && req.method === 'POST' ? origin(b) : origin(a));
+      balancer.pick = (req) => (answered && req.method === 'POST' ? b : a);
       // The relayed answer, heard by the test as B publishes it.
       const relayed = new Promise<void>((resolve) => listener.on('message', () => resolve()));
       await listener.subscribe(ANSWERS);
@@ -156,25 +173,8 @@ describe('a message relayed while the receiving replica is not subscribed', () =
     const balancer = await startBalancer();
     const replicas: ServedHttpHost[] = [];
     try {
-      const config: HostConfig = {
-        plugins: ['toolhost-plugin-echo'],
-        toolSets: { EchoApi: { baseUrl: upstream.url } },
-        http: { publicUrl: balancer.url },
-        auth: { providers: echoAuthProviders(oauth) },
-      };
-      const env = {
-        ECHO_AUTH_CLIENT_SECRET: fakeClient.clientSecret,
-        ECHO_KEY: 'echo-static-key-for-replicas',
-        TOOLHOST_TOKEN_KEY: TOKEN_KEY,
-        TOOLHOST_ACCESS_TOKENS: `alice:${ALICE_ACCESS_TOKEN}`,
-      };
-      const a = await serveHttpHost(config, { ...env, TOOLHOST_REDIS_URL: link.url });
-      replicas.push(a);
-      const b = await serveHttpHost(config, { ...env, TOOLHOST_REDIS_URL: redis.url });
-      replicas.push(b);
-      const origin = (r: HttpReplica) => new URL(r.url).origin;
-      balancer.targets = [origin(a), origin(b)];
-      balancer.pick = () => origin(a);
+      const { a, b } = await serveReplicas(link, balancer, replicas);
+      balancer.pick = () => a;
       const client = new Client(
         { name: 'missed-notice', version: '0.0.0' },
         { capabilities: { elicitation: { url: {} } } },
@@ -191,7 +191,7 @@ describe('a message relayed while the receiving replica is not subscribed', () =
       );
       // The client's event stream is open on A.
       await vi.waitFor(() =>
-        expect(balancer.forwarded.some((f) => f.method === 'GET' && f.target === origin(a))).toBe(true),
+        expect(balancer.forwarded.some((f) => f.method === 'GET' && f.target === a)).toBe(true),
       );
       const elicitation = await urlElicitationOf(client);
       const subscribers = await subscribed(COMPLETIONS);
@@ -200,7 +200,7 @@ describe('a message relayed while the receiving replica is not subscribed', () =
         timeout: 10_000,
       });
 
-      balancer.pick = (req) => (req.method === 'GET' && req.url?.startsWith('/mcp') ? origin(a) : origin(b));
+      balancer.pick = (req) => (req.method === 'GET' && req.url?.startsWith('/mcp') ? a : b);
       const browser = new Browser();
       const done = await browser.open(await startFlow(browser, elicitation.url, ALICE_ACCESS_TOKEN));
       expect(done.status).toBe(200);
@@ -213,6 +213,43 @@ describe('a message relayed while the receiving replica is not subscribed', () =
         new Promise((_, reject) => setTimeout(() => reject(new Error('no completion notice')), 30_000)),
       ]);
       expect(notified).toBe(elicitation.elicitationId);
+      await client.close().catch(() => {});
+    } finally {
+      await Promise.all(replicas.map((r) => r.close()));
+      await balancer.close();
+      link.close();
+    }
+  }, 60_000);
+
+  it('ends a session ended on another replica once subscribed again', async () => {
+    const link = await subscriberLink(redis.port);
+    const balancer = await startBalancer();
+    const replicas: ServedHttpHost[] = [];
+    try {
+      const { a, b } = await serveReplicas(link, balancer, replicas);
+      balancer.pick = () => a;
+      const client = new Client({ name: 'missed-end', version: '0.0.0' });
+      const transport = new StreamableHTTPClientTransport(new URL(`${balancer.url}/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${ALICE_ACCESS_TOKEN}` } },
+      });
+      await client.connect(transport);
+      const session = transport.sessionId!;
+      const ping = () =>
+        postToSession(`${a}/mcp`, ALICE_ACCESS_TOKEN, session, { jsonrpc: '2.0', id: 1, method: 'ping' });
+      const subscribers = await subscribed(CLOSED);
+      link.cutSubscribers();
+      await vi.waitFor(async () => expect(await subscribed(CLOSED)).toBe(subscribers - 1), {
+        timeout: 10_000,
+      });
+
+      balancer.pick = () => b;
+      await transport.terminateSession();
+      expect(balancer.forwarded.at(-1)).toMatchObject({ method: 'DELETE', target: b, status: 200 });
+      // A never heard of the end.
+      expect((await ping()).status).toBe(200);
+      link.restore();
+      await vi.waitFor(async () => expect(await subscribed(CLOSED)).toBe(subscribers), { timeout: 20_000 });
+      await vi.waitFor(async () => expect((await ping()).status).toBe(404), { timeout: 5000, interval: 50 });
       await client.close().catch(() => {});
     } finally {
       await Promise.all(replicas.map((r) => r.close()));
