@@ -9,7 +9,7 @@ import {
 import type { ToolOutcome } from '@toolhost/core';
 import { TokenCipher } from '@toolhost/credentials';
 import { openSharedCipher, RedisChannels, RedisTokenStore, type SharedRedis } from '@toolhost/redis-store';
-import { expect } from 'vitest';
+import { expect, vi } from 'vitest';
 import type { RecordingUpstream } from '../../testing/src/recording-upstream.js';
 import { SHARED_STORE } from '../src/assemble-host.js';
 import type { AuthProviderConfig, HostConfig } from '../src/config/host-config.js';
@@ -532,10 +532,17 @@ export async function sessionAcrossReplicas(s: StoreUnderTest): Promise<void> {
     expect((await postToSession(b.url, ALICE_ACCESS_TOKEN, session, ping)).status).toBe(200);
     expect((await postToSession(b.url, ALICE_ACCESS_TOKEN, 'no-such-session', ping)).status).toBe(404);
 
-    // Ended on one replica (DELETE), ended on all.
+    // Ended on one replica (DELETE), ended on all: at once on the one that took the DELETE, on
+    // the other once the end's message reaches it (through a cluster's bus, a few ms later).
     await transport.terminateSession();
-    expect((await postToSession(a.url, ALICE_ACCESS_TOKEN, session, ping)).status).toBe(404);
-    expect((await postToSession(b.url, ALICE_ACCESS_TOKEN, session, ping)).status).toBe(404);
+    const ended = balancer.forwarded.findLast((f) => f.method === 'DELETE')!.target;
+    const [here, elsewhere] = origin(a) === ended ? [a, b] : [b, a];
+    expect((await postToSession(here.url, ALICE_ACCESS_TOKEN, session, ping)).status).toBe(404);
+    await vi.waitFor(
+      async () =>
+        expect((await postToSession(elsewhere.url, ALICE_ACCESS_TOKEN, session, ping)).status).toBe(404),
+      { timeout: 2000, interval: 20 },
+    );
   });
 }
 
