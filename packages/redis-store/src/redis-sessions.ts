@@ -104,17 +104,19 @@ export class RedisSessions implements ReplicaSessions {
       handler(id);
     };
     this.closed.add(ended);
-    this.channels.onResubscribed(() => this.whenReady(() => void this.endMissed([...held()], ended)));
+    this.channels.onResubscribed(() => this.whenReady(() => this.endMissed([...held()], ended)));
     await this.channels.listen(CLOSED_CHANNEL, ended);
   }
 
   /**
-   * Runs `check` once the commands' connection is up: after Redis restarted, the subscriber may
-   * be back before it, and a check that failed would leave the sessions to their next touch.
+   * Runs a read-back once the commands' connection is up: after Redis restarted or failed over,
+   * the subscriber may be back before it, and commands are not queued while it is down, so a
+   * read-back run then would find nothing and what the subscriber missed would stay missed.
    */
-  private whenReady(check: () => void): void {
-    if (this.redis.status === 'ready') check();
-    else this.redis.once('ready', check);
+  private whenReady(readBack: () => Promise<void>): void {
+    const run = () => void readBack();
+    if (this.redis.status === 'ready') run();
+    else this.redis.once('ready', run);
   }
 
   /** Ends the sessions of `ids` whose record is gone; one that cannot be read is kept. */
@@ -180,14 +182,14 @@ export class RedisSessions implements ReplicaSessions {
     handler: (id: string, elicitationId: string) => void,
     held: () => Iterable<string> = () => [],
   ): Promise<void> {
-    this.channels.onResubscribed(() => {
-      void (async () => {
+    this.channels.onResubscribed(() =>
+      this.whenReady(async () => {
         for (const id of [...held()]) {
           const stored = await this.redis.lrange(noticesKey(id), 0, -1).catch(() => [] as string[]);
           for (const elicitationId of stored) handler(id, elicitationId);
         }
-      })();
-    });
+      }),
+    );
     await this.channels.listen(COMPLETION_CHANNEL, (text) => {
       const { id, elicitationId } = JSON.parse(text) as { id: string; elicitationId: string };
       handler(id, elicitationId);
@@ -246,7 +248,7 @@ export class RedisSessions implements ReplicaSessions {
       if (this.handed.size > MAX_HANDED) this.handed.delete(this.handed.values().next().value!);
       handler(id, messages);
     };
-    this.channels.onResubscribed(() => void this.handMissed(held(), hand));
+    this.channels.onResubscribed(() => this.whenReady(() => this.handMissed(held(), hand)));
     await this.channels.listen(ANSWERS_CHANNEL, hand);
   }
 
