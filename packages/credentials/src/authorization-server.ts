@@ -63,6 +63,26 @@ export async function boundedFetch(url: string, init: RequestInit): Promise<Resp
   });
 }
 
+/**
+ * A refresh answered with a refresh token in a 200 that oauth4webapi rejects whole (its
+ * token_type, expires_in, scope or access_token missing or malformed). A vendor that rotates
+ * refresh tokens has spent the one sent, so this one is all the grant has left and must be
+ * kept. The message is oauth4webapi's, which names the field and never a value; the token is
+ * kept off the error's own properties, so that a logged error shows none.
+ */
+export class UnusableRotation extends Error {
+  readonly #refreshToken: string;
+
+  constructor(refreshToken: string, why: string) {
+    super(why);
+    this.#refreshToken = refreshToken;
+  }
+
+  get refreshToken(): string {
+    return this.#refreshToken;
+  }
+}
+
 function isLoopback(url: string): boolean {
   const { hostname } = new URL(url);
   return hostname === '127.0.0.1' || hostname === 'localhost' || hostname === '[::1]';
@@ -152,15 +172,22 @@ export class AuthorizationServer {
    */
   refresh(refreshToken: string): Promise<oauth.TokenEndpointResponse> {
     const { as, client, clientAuth } = this;
-    return this.exchange(
-      async (options) =>
-        oauth.processRefreshTokenResponse(
-          as,
-          client,
-          await oauth.refreshTokenGrantRequest(as, client, clientAuth, refreshToken, options),
-        ),
-      false,
-    );
+    return this.exchange(async (options) => {
+      const response = await oauth.refreshTokenGrantRequest(as, client, clientAuth, refreshToken, options);
+      // Read again only if oauth4webapi rejects the answer whole: see UnusableRotation.
+      const copy = response.status === 200 ? response.clone() : undefined;
+      try {
+        return await oauth.processRefreshTokenResponse(as, client, response);
+      } catch (e) {
+        const rotated = await copy?.json().then(
+          (body: unknown) => (body as { refresh_token?: unknown } | null)?.refresh_token,
+          () => undefined,
+        );
+        if (typeof rotated === 'string' && rotated !== '')
+          throw new UnusableRotation(rotated, e instanceof Error ? e.message : 'an unreadable answer');
+        throw e;
+      }
+    }, false);
   }
 
   /** A token endpoint's answer as the store keeps it; what the answer leaves out is kept from `previous`. */

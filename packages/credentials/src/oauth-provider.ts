@@ -11,7 +11,7 @@ import { ToolError } from '@toolhost/core';
 import { sleep } from '@toolhost/engine/internal';
 import type { AuthorizationFlows, RefreshLock } from '@toolhost/redis-store';
 import type * as oauth from 'oauth4webapi';
-import { AuthorizationServer, type OAuthProviderConfig } from './authorization-server.js';
+import { AuthorizationServer, type OAuthProviderConfig, UnusableRotation } from './authorization-server.js';
 import { MemoryAuthorizationSignals } from './authorization-signals.js';
 import type { SignInProvider } from './browser-sign-in.js';
 import { OAuthSignIn } from './oauth-sign-in.js';
@@ -23,6 +23,7 @@ import {
   type RefreshSettling,
   refusal,
   settleFailure,
+  unusableRotation,
 } from './refresh-outcome.js';
 import type { RefreshEvent, RefreshingProvider, RefreshOutcome } from './token-refresh.js';
 
@@ -343,20 +344,36 @@ export class OAuthAuthProvider implements RefreshingProvider, SignInProvider {
     try {
       res = await this.server.refresh(token.refreshToken);
     } catch (e) {
-      return settleFailure(this.settling, userId, unmarked, refusal(e));
+      if (!(e instanceof UnusableRotation)) return settleFailure(this.settling, userId, unmarked, refusal(e));
+      const rotates = e.refreshToken !== token.refreshToken;
+      await this.keep(
+        userId,
+        { ...unmarked, refreshToken: e.refreshToken, refreshRotates: rotates },
+        unsaved,
+      );
+      return unusableRotation(this.settling, e.message);
     }
     const next: StoredToken = {
       ...this.server.toStored(res, token.scopes, token),
       refreshRotates: res.refresh_token !== undefined && res.refresh_token !== token.refreshToken,
     };
+    await this.keep(userId, next, unsaved);
+    this.refreshed('ok', 'token refreshed');
+    return next;
+  }
+
+  /** Stores a token whose refresh token the vendor may have rotated: one the store refuses is kept here and written again. */
+  private async keep(
+    userId: string,
+    next: StoredToken,
+    unsaved: (saved: Promise<void>) => void,
+  ): Promise<void> {
     try {
       await this.store.set(this.id, userId, next);
     } catch {
       this.unsaved.set(userId, next);
       unsaved(this.saveLater(userId, next));
     }
-    this.refreshed('ok', 'token refreshed');
-    return next;
   }
 
   /** Writes a rotated token the store refused, every half second until it takes it or the host stops. */

@@ -114,6 +114,23 @@ export async function settleFailure(
 }
 
 /**
+ * A refresh answered with a new refresh token (now stored) in an answer otherwise unusable
+ * (`why`, naming the field and never a value): no access token came of it, and the next
+ * refresh sends the new refresh token.
+ */
+export function unusableRotation(ctx: RefreshSettling, why: string): never {
+  ctx.refreshed(
+    'failed',
+    `token refresh answered with a new refresh token in an answer otherwise unusable (${why}): the refresh token it answered with is kept, the access token is not replaced`,
+  );
+  throw new ToolError({
+    code: 'upstream_unavailable',
+    retryable: true,
+    message: `Refreshing the access token with '${ctx.id}' failed: its token endpoint's answer could not be used (${why}); try again.`,
+  });
+}
+
+/**
  * A refresh token whose last request went unanswered, at a vendor that rotates them (or not
  * yet known to keep them): never sent again. The access token is used while it is good; then
  * the token is deleted and the user asked to authorize again, told why.

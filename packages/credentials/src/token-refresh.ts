@@ -2,7 +2,8 @@ import type { AuthProvider } from '@toolhost/core';
 
 /**
  * `ok`; `reauthorize`: the grant is gone (the token is deleted, the user must authorize again);
- * `failed`: no refresh happened and the refresh token is as good as before; `unanswered`: the
+ * `failed`: no access token came of it, and the refresh token stored is as good as before
+ * (or the one the vendor answered with, in an answer otherwise unusable); `unanswered`: the
  * request was sent and its answer never came, so the vendor may have used the refresh token.
  */
 export type RefreshOutcome = 'ok' | 'reauthorize' | 'failed' | 'unanswered';

@@ -41,6 +41,11 @@ export interface FakeOAuthServer {
    */
   afterRefreshing?: (() => Promise<void>) | undefined;
   /**
+   * Rewrites the answer to a refresh done at the vendor (the old refresh token spent, the new
+   * one issued): a vendor whose answer is otherwise malformed.
+   */
+  rewriteRefresh?: ((answer: Record<string, unknown>) => Record<string, unknown>) | undefined;
+  /**
    * Whether a refresh issues a new refresh token and spends the one sent (Airtable, OAuth 2.1
    * for public clients; the default), or answers with the same one, still good (HubSpot).
    */
@@ -101,6 +106,7 @@ export async function startFakeOAuthServer(): Promise<FakeOAuthServer> {
       delete state.revokeFailure;
       state.beforeAnswer = undefined;
       state.afterRefreshing = undefined;
+      state.rewriteRefresh = undefined;
       state.rotateRefreshTokens = true;
       state.reuses = [];
     },
@@ -188,7 +194,7 @@ export async function startFakeOAuthServer(): Promise<FakeOAuthServer> {
         }
         const issued = issue('items.read items.write', family, state.rotateRefreshTokens ? undefined : token);
         if (!(await survived(state.afterRefreshing?.()))) return res.socket?.destroy();
-        return json(200, issued);
+        return json(200, state.rewriteRefresh ? state.rewriteRefresh(issued) : issued);
       }
       return json(400, { error: 'unsupported_grant_type' });
     }

@@ -298,3 +298,53 @@ describe('a refresh whose refresh-sent mark the store did not copy to its replic
     }
   });
 });
+
+describe('a token endpoint that rotates the refresh token in an answer otherwise malformed', () => {
+  const malformed: [string, (answer: Record<string, unknown>) => Record<string, unknown>][] = [
+    ['no token_type', ({ token_type: _, ...rest }) => rest],
+    ['token_type "mac"', (answer) => ({ ...answer, token_type: 'mac' })],
+    ['expires_in "soon"', (answer) => ({ ...answer, expires_in: 'soon' })],
+    ['scope a list', (answer) => ({ ...answer, scope: ['items.read'] })],
+    ['no access_token', ({ access_token: _, ...rest }) => rest],
+  ];
+  for (const [what, rewrite] of malformed)
+    it(`keeps the new refresh token, fails the refresh, and sends the new one next (${what})`, async () => {
+      let logs = '';
+      const sink = new Writable({
+        write(chunk, _encoding, done) {
+          logs += chunk.toString();
+          done();
+        },
+      });
+      const store = new MemoryTokenStore();
+      const host = await echoHost(store, undefined, createLogger('info', sink));
+      try {
+        const user = host.config.defaultUserId;
+        const old = await storeAuthorized(vendor.oauth, store, user, Date.now() - 1000);
+        const issued: Record<string, unknown>[] = [];
+        vendor.oauth.rewriteRefresh = (answer) => {
+          issued.push(answer);
+          return rewrite(answer);
+        };
+        const failed = await host.callTool('EchoApi.GetItem', { item_id: '1' });
+        expect(failed).toMatchObject({ ok: false, error: { code: 'upstream_unavailable', retryable: true } });
+        const rotated = issued[0]!.refresh_token as string;
+        expect(rotated).not.toBe(old.refreshToken);
+        const kept = await store.get('echo-auth', user);
+        expect(kept).toMatchObject({ refreshToken: rotated, refreshRotates: true });
+        expect(kept).not.toHaveProperty('refreshSentAt');
+        await expect.poll(() => logs).toContain('the refresh token it answered with is kept');
+        for (const secret of [old.refreshToken!, rotated, issued[0]!.access_token as string]) {
+          expect(JSON.stringify(failed)).not.toContain(secret);
+          expect(logs).not.toContain(secret);
+        }
+
+        vendor.oauth.rewriteRefresh = undefined;
+        expect(await host.callTool('EchoApi.GetItem', { item_id: '2' })).toMatchObject({ ok: true });
+        expect(vendor.oauth.grants.map((g) => g.refresh_token)).toEqual([old.refreshToken, rotated]);
+        expect(vendor.oauth.reuses).toEqual([]);
+      } finally {
+        await host.close();
+      }
+    });
+});
