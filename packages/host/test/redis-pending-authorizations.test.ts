@@ -1,3 +1,4 @@
+import { type AddressInfo, connect, createServer, type Socket } from 'node:net';
 import { MAX_PENDING_PER_USER, PENDING_TTL_MS, TokenCipher } from '@toolhost/credentials';
 import { openSharedCipher, RedisPendingAuthorizations } from '@toolhost/redis-store';
 import type { Redis } from 'ioredis';
@@ -88,5 +89,83 @@ describe('pending authorizations in Redis', () => {
     expect(await a.exists('toolhost:oauth:{echo-auth}:flow:f1', 'toolhost:oauth:{echo-auth}:state:s1')).toBe(
       0,
     );
+  });
+});
+
+/** EXEC as ioredis writes it (RESP, the name in lower case). */
+const EXEC = '*1\r\n$4\r\nexec\r\n';
+
+/**
+ * A loopback proxy to Redis that, once `holdNextExec` is called, passes on the next
+ * transaction's commands but holds back its EXEC until `release`: Redis has them queued, and
+ * the test may change what they will meet when they run.
+ */
+async function execHoldingProxy(port: number) {
+  let arm = false;
+  let release: () => void = () => {};
+  const sockets = new Set<Socket>();
+  const server = createServer((client) => {
+    const toRedis = connect(port, '127.0.0.1');
+    sockets.add(client).add(toRedis);
+    toRedis.pipe(client);
+    client.on('data', (d: Buffer) => {
+      const at = arm ? d.indexOf(EXEC) : -1;
+      if (at < 0) return void toRedis.write(d);
+      arm = false;
+      toRedis.write(d.subarray(0, at));
+      release = () => toRedis.write(d.subarray(at));
+    });
+    const end = () => {
+      client.destroy();
+      toRedis.destroy();
+    };
+    for (const s of [client, toRedis]) {
+      s.on('close', end);
+      s.on('error', end);
+    }
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `redis://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    holdNextExec: () => {
+      arm = true;
+    },
+    release: () => release(),
+    close: () => {
+      for (const s of sockets) s.destroy();
+      server.close();
+    },
+  };
+}
+
+describe('pending authorizations in Redis, a command of the transaction refused when it runs', () => {
+  it('fails the add (store_unavailable) rather than take a flow stored nowhere for added', async () => {
+    // A transaction's commands are checked when queued (an OOM or READONLY Redis aborts it
+    // whole, a rejection) and again when EXEC runs them: a command refused then is an error in
+    // EXEC's answer, the others applied. ACLs tightened in between are one such refusal.
+    const proxy = await execHoldingProxy(redis.port);
+    const client = redisClient(proxy.url);
+    try {
+      const bounds = { ttlMs: PENDING_TTL_MS, maxPerUser: MAX_PENDING_PER_USER };
+      const pending = new RedisPendingAuthorizations(
+        client,
+        await openSharedCipher(client, TokenCipher, KEY),
+        'echo-auth',
+        bounds,
+      );
+      proxy.holdNextExec();
+      const adding = pending.add('state-1', entry('alice', 'flow-1'));
+      adding.catch(() => {});
+      // The flow's two SETs queued, their EXEC held back.
+      await expect.poll(async () => String(await a.client('LIST')), { timeout: 5000 }).toContain('multi=2');
+      await a.acl('SETUSER', 'default', '-set');
+      proxy.release();
+      await expect(adding).rejects.toMatchObject({ code: 'store_unavailable' });
+      expect(await pending.get('state-1')).toBeUndefined();
+    } finally {
+      await a.acl('SETUSER', 'default', '+@all');
+      await closeClient(client);
+      proxy.close();
+    }
   });
 });

@@ -50,6 +50,18 @@ export async function inRedis<T>(command: () => Promise<T>): Promise<T> {
   }
 }
 
+/**
+ * Runs a MULTI, answering each command's result. A command Redis refuses when EXEC runs it
+ * (its ACL tightened since it was queued, a value out of range) is no rejection in ioredis but
+ * an error in EXEC's answer, the other commands applied: any such error, as a transaction not
+ * run, is `store_unavailable`, else a write stored nowhere would pass for done.
+ */
+export async function execAll(multi: ReturnType<SharedRedis['multi']>): Promise<unknown[]> {
+  const answers = await inRedis(() => multi.exec());
+  if (!answers || answers.some(([error]) => error)) throw storeUnavailable();
+  return answers.map(([, result]) => result);
+}
+
 /** How many replicas must hold a write that has to survive a failover, and how long to wait for them. */
 export interface Durability {
   replicaAcks: number;

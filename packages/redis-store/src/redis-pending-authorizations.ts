@@ -4,7 +4,7 @@ import type {
   PendingAuthorizationStore,
   PendingBounds,
 } from './ports.js';
-import { inRedis, type SharedRedis } from './redis-client.js';
+import { execAll, inRedis, type SharedRedis } from './redis-client.js';
 import type { SaltedSealed, SharedCipher } from './shared-cipher.js';
 
 // Drops the user's expired flows, adds the new one, and pops their oldest beyond the bound,
@@ -78,16 +78,17 @@ export class RedisPendingAuthorizations implements PendingAuthorizationStore {
         this.ttlMs,
       )) as string[];
       for (const flowId of evicted) await this.drop(flowId);
-      await this.redis
-        .multi()
-        .set(
-          this.flowKey(entry.flowId),
-          JSON.stringify(this.cipher.seal(stored, this.flowKey(entry.flowId))),
-          'PX',
-          this.ttlMs,
-        )
-        .set(this.stateKey(state), entry.flowId, 'PX', this.ttlMs)
-        .exec();
+      await execAll(
+        this.redis
+          .multi()
+          .set(
+            this.flowKey(entry.flowId),
+            JSON.stringify(this.cipher.seal(stored, this.flowKey(entry.flowId))),
+            'PX',
+            this.ttlMs,
+          )
+          .set(this.stateKey(state), entry.flowId, 'PX', this.ttlMs),
+      );
       // Another replica may have given this flow's place up before its keys were written,
       // finding nothing to remove: they are removed here instead.
       if ((await this.redis.zscore(users, entry.flowId)) === null) await this.drop(entry.flowId);
@@ -115,10 +116,7 @@ export class RedisPendingAuthorizations implements PendingAuthorizationStore {
   }
 
   async take(state: string): Promise<PendingAuthorization | undefined> {
-    const taken = await inRedis(() =>
-      this.redis.multi().get(this.stateKey(state)).del(this.stateKey(state)).exec(),
-    );
-    const flowId = taken?.[0]?.[1];
+    const [flowId] = await execAll(this.redis.multi().get(this.stateKey(state)).del(this.stateKey(state)));
     if (typeof flowId !== 'string') return undefined;
     const found = await this.byFlow(flowId);
     await inRedis(() => this.drop(flowId, found?.entry.userId));

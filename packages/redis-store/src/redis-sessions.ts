@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ReplicaSessions, SessionRecord } from './ports.js';
 import type { RedisChannels } from './redis-channels.js';
-import { inRedis, type SharedRedis } from './redis-client.js';
+import { execAll, inRedis, type SharedRedis } from './redis-client.js';
 
 const CLOSED_CHANNEL = 'toolhost:session:closed';
 const COMPLETION_CHANNEL = 'toolhost:session:elicitation-complete';
@@ -159,16 +159,11 @@ export class RedisSessions implements ReplicaSessions {
   async completed(elicitationId: string): Promise<void> {
     const id = await inRedis(() => this.redis.get(awaitingKey(elicitationId)));
     if (id === null) return;
-    await inRedis(async () => {
-      // In one transaction: a connection lost between the two left a list that never expired,
-      // for a session that may never come back to take it.
-      const stored = await this.redis
-        .multi()
-        .rpush(noticesKey(id), elicitationId)
-        .pexpire(noticesKey(id), this.idleMs)
-        .exec();
-      if (!stored || stored.some(([error]) => error)) throw new Error('notice not stored');
-    });
+    // In one transaction: a connection lost between the two left a list that never expired,
+    // for a session that may never come back to take it.
+    await execAll(
+      this.redis.multi().rpush(noticesKey(id), elicitationId).pexpire(noticesKey(id), this.idleMs),
+    );
     await this.redis.del(awaitingKey(elicitationId)).catch(() => {});
     await this.channels.publish(COMPLETION_CHANNEL, JSON.stringify({ id, elicitationId })).catch(() => {});
   }
@@ -221,16 +216,10 @@ export class RedisSessions implements ReplicaSessions {
   async relayAnswers(id: string, messages: unknown[]): Promise<void> {
     const relay = JSON.stringify({ id, relay: randomUUID(), messages });
     const key = answersKey(id);
-    await inRedis(async () => {
-      const stored = await this.redis
-        .multi()
-        .rpush(key, relay)
-        .ltrim(key, -MAX_ANSWERS, -1)
-        .pexpire(key, ANSWERS_KEPT_MS)
-        .exec();
-      if (!stored || stored.some(([error]) => error)) throw new Error('answer not stored');
-      await this.channels.publish(ANSWERS_CHANNEL, relay);
-    });
+    await execAll(
+      this.redis.multi().rpush(key, relay).ltrim(key, -MAX_ANSWERS, -1).pexpire(key, ANSWERS_KEPT_MS),
+    );
+    await inRedis(() => this.channels.publish(ANSWERS_CHANNEL, relay));
   }
 
   /**
