@@ -34,6 +34,11 @@ export interface OAuthProviderConfig {
  */
 const LAST_DATE_MS = 8.64e15;
 
+/** Whether `ms` (epoch milliseconds) is an instant a Date can hold: one a page can show and a store keep. */
+export function withinDateRange(ms: number | undefined): ms is number {
+  return typeof ms === 'number' && Math.abs(ms) <= LAST_DATE_MS;
+}
+
 /**
  * The most of a token endpoint's answer (or a revocation's, or an account lookup's) read:
  * they are a few kilobytes. A refresh is read with no deadline, so an answer that never ends
@@ -200,7 +205,7 @@ export class AuthorizationServer {
         : previous?.refreshToken
           ? { refreshToken: previous.refreshToken }
           : {}),
-      ...(expiresAt !== undefined && expiresAt <= LAST_DATE_MS ? { expiresAt } : {}),
+      ...(withinDateRange(expiresAt) ? { expiresAt } : {}),
       scopes: res.scope ? res.scope.split(/[\s,]+/).filter(Boolean) : fallbackScopes,
       ...(previous?.account ? { account: previous.account } : {}),
     };

@@ -13,7 +13,7 @@ export type {
   PendingAuthorizationStore,
   RefreshLock,
 } from '@toolhost/redis-store';
-export { AuthorizationServer, type OAuthProviderConfig } from './authorization-server.js';
+export { AuthorizationServer, type OAuthProviderConfig, withinDateRange } from './authorization-server.js';
 export { LocalWaiters, MemoryAuthorizationSignals } from './authorization-signals.js';
 export {
   type BrowserSignIn,

@@ -1,5 +1,5 @@
 import type { StoredConnection, TokenStore } from '@toolhost/core';
-import type { RevokeResult, SignInProvider } from '@toolhost/credentials';
+import { type RevokeResult, type SignInProvider, withinDateRange } from '@toolhost/credentials';
 import { HostError, hasCode } from './host-error.js';
 
 /** A user's authorization with one provider, as a person sees it (never the token). */
@@ -37,13 +37,6 @@ export interface Connections {
   disconnect(userId: string, providerId: string): Promise<DisconnectResult>;
 }
 
-/**
- * Whether a stored expiry is one a date can show. Tokens stored before the credentials took an
- * expiry past a Date's range for none may hold one (or Infinity), which would fail every page
- * and listing they are in: such a token does not expire.
- */
-const expires = (at: number | undefined): at is number => typeof at === 'number' && Math.abs(at) <= 8.64e15;
-
 /** Connections over the providers users sign in with in their browser and the token store (read only when asked). */
 export function hostConnections(
   providers: readonly SignInProvider[],
@@ -74,7 +67,9 @@ export function hostConnections(
           providerId: r.providerId,
           scopes: r.token.scopes,
           ...(r.token.account ? { account: r.token.account } : {}),
-          ...(expires(r.token.expiresAt) ? { expiresAt: r.token.expiresAt } : {}),
+          // Tokens stored before the credentials took an expiry past a Date's range for none may
+          // hold one (or Infinity), which would fail every page and listing: they do not expire.
+          ...(withinDateRange(r.token.expiresAt) ? { expiresAt: r.token.expiresAt } : {}),
           revokedAtVendorOnDisconnect: oauth.get(r.providerId)!.signIn.revokesAtVendor,
         }))
         .sort((a, b) => a.userId.localeCompare(b.userId) || a.providerId.localeCompare(b.providerId));
