@@ -139,6 +139,39 @@ describe('HTTP surface limits', () => {
     }
   });
 
+  it('opens no session for an initialize the server refuses, so a flood of them evicts no one', async () => {
+    upstream.reset();
+    const server = await serveHttp(host, {
+      port: 0,
+      maxSessionsPerUser: 2,
+      accessTokens: new AccessTokens({ u1: 'user-one-token-123456' }),
+    });
+    const client = await connect(server.url, 'user-one-token-123456');
+    const deep = JSON.parse(`${'{"a":'.repeat(200)}1${'}'.repeat(200)}`);
+    try {
+      for (const [params, message] of [
+        [{ protocolVersion: 5 }, /params\.protocolVersion: expected string, received number/],
+        [{ clientInfo: null }, /params\.clientInfo: expected object, received null/],
+        [{ capabilities: deep }, /nests more than 100 levels deep/],
+      ] as const) {
+        for (let i = 0; i < 3; i += 1) {
+          const refused = await postInitialize(server.url, { token: 'user-one-token-123456', params });
+          expect(refused.status).toBe(200);
+          expect(refused.headers.get('mcp-session-id')).toBeNull();
+          const { error } = (await refused.json()) as { error: { code: number; message: string } };
+          expect(error.code).toBe(-32602);
+          expect(error.message).toMatch(message);
+        }
+      }
+      // Nine refused at a cap of two: the client's own session was never made room for.
+      expect((await client.listTools()).tools).toHaveLength(5); // three tools, and the two write-preview tools
+      expect(upstream.requests).toEqual([]);
+    } finally {
+      await client.close();
+      await server.close();
+    }
+  });
+
   it('aborts the upstream request when the client cancels the call', async () => {
     upstream.reset();
     upstream.respond(() => ({ status: 200, body: { late: true }, delayMs: 3000 }));

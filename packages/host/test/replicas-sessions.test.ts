@@ -183,7 +183,7 @@ describe('replicas: any replica serves any session', () => {
     const initialize = (padding: number) =>
       postInitialize(a.url, {
         token: ALICE,
-        params: { capabilities: { experimental: { padding: 'x'.repeat(padding) } } },
+        params: { capabilities: { experimental: { padding: { text: 'x'.repeat(padding) } } } },
       });
     const refused = await initialize(70_000);
     expect(refused.status).toBe(413);
@@ -218,7 +218,7 @@ describe('replicas: any replica serves any session', () => {
     expect((await postToSession(b.url, ALICE, opened[5]!, ping)).status).toBe(200);
   }, 60_000);
 
-  it('records no session for an initialize refused for its headers', async () => {
+  it('records no session for an initialize refused for its headers or its params', async () => {
     const [a] = await startReplicas();
     const before = await admin.keys('toolhost:session:*');
     const initialize = (headers: Record<string, string>) =>
@@ -243,6 +243,8 @@ describe('replicas: any replica serves any session', () => {
       (await initialize({ accept: 'application/json, text/event-stream', 'content-type': 'text/plain' }))
         .status,
     ).toBe(415);
+    const refused = await postInitialize(a.url, { token: ALICE, params: { clientInfo: null } });
+    expect(((await refused.json()) as { error: { code: number } }).error.code).toBe(-32602);
     expect(await admin.keys('toolhost:session:*')).toEqual(before);
   }, 60_000);
 

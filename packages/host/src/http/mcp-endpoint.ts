@@ -223,56 +223,49 @@ export class McpEndpoint {
     // tells them apart, so that one that never closes its sessions evicts only its own.
     const owner =
       accessTokens.enabled || this.o.frontDoor?.() ? userId : `${userId}\u0000${String(clientName)}`;
-    const refused = sessions.admit(owner);
-    if (refused) {
-      this.o.mcpState.audit?.record({
-        event: 'refusal',
-        outcome: 'too_many_sessions',
-        user: userId,
-        ...(typeof clientName === 'string' ? { client: clientName } : {}),
-      });
-      return jsonRpcError(res, refused.status, refused.message, { id });
-    }
     const sessionId = randomUUID();
-    // Recorded before the client learns the id, so that its next request may go to any replica.
-    const recorded = await shared?.save(sessionId, { userId, owner, initialize: parsed }).then(
-      () => true,
-      () => false,
-    );
-    if (recorded === false) {
-      return jsonRpcError(res, 503, 'The shared session store (Redis) is unreachable; try again shortly', {
-        id,
-      });
-    }
-    const session = await this.startSession(
-      sessionId,
-      userId,
-      owner,
-      () => {
-        sessions.add(session);
-        this.track(res, session);
-        this.o.logger?.info({ session: sessionId, user: userId }, 'session opened');
-      },
-      requestNarrowing(req),
-    );
+    // Admitted once the server accepted the initialize: one it refuses makes room for nothing.
+    const session = await this.startSession(sessionId, userId, owner, requestNarrowing(req), async () => {
+      const refused = sessions.admit(owner);
+      if (refused) {
+        this.o.mcpState.audit?.record({
+          event: 'refusal',
+          outcome: 'too_many_sessions',
+          user: userId,
+          ...(typeof clientName === 'string' ? { client: clientName } : {}),
+        });
+        return refused;
+      }
+      // Recorded before the client learns the id, so that its next request may go to any replica.
+      const recorded = await shared?.save(sessionId, { userId, owner, initialize: parsed }).then(
+        () => true,
+        () => false,
+      );
+      if (recorded === false)
+        return { status: 503, message: 'The shared session store (Redis) is unreachable; try again shortly' };
+      sessions.add(session);
+      this.o.logger?.info({ session: sessionId, user: userId }, 'session opened');
+      return undefined;
+    });
+    this.track(res, session);
     await session.transport.handleRequest(req, res, parsed);
   }
 
   /**
-   * A session's transport and MCP server, connected; `onInitialized` is told once the
-   * transport has accepted the client's initialize request.
+   * A session's transport and MCP server, connected; `onInitialized` is told once the server
+   * has accepted the client's initialize request, and may refuse the session still.
    */
   private async startSession(
     sessionId: string,
     userId: string,
     owner: string,
-    onInitialized: () => void,
     narrowing?: Narrowing,
+    onInitialized?: () => Promise<Refusal | undefined>,
   ): Promise<HttpSession> {
     const { host, mcpState, sessions, shared } = this.o;
     const transport = new SessionTransport({
       sessionId,
-      onInitialized,
+      ...(onInitialized ? { onInitialized } : {}),
       answersDirectly: (request) => answersDirectly(server, host.config.tools?.confirmWrites, request),
       // Ended everywhere before the client hears it is ended: its next request, on any
       // replica, must not find the session.
@@ -342,7 +335,7 @@ export class McpEndpoint {
     if (record.userId !== userId) return { status: 403, message: 'This session belongs to another user' };
     const refused = this.o.sessions.admit(record.owner);
     if (refused) return refused;
-    const session = await this.startSession(sessionId, record.userId, record.owner, () => {});
+    const session = await this.startSession(sessionId, record.userId, record.owner);
     // The client's own handshake, replayed: the server learns its capabilities and version
     // through the same path as when the session was opened.
     if (!(await session.transport.resume(record.initialize))) {

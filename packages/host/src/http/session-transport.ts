@@ -125,8 +125,8 @@ function errorAnswer(id: JsonRpcId, code: number, message: string): JSONRPCMessa
 
 export interface SessionTransportOptions {
   sessionId: string;
-  /** Told when the client's initialize request is accepted (before the server sees it). */
-  onInitialized?: (sessionId: string) => void;
+  /** Told once the server accepted the client's initialize, before the client learns the id: the session is made then, or refused. */
+  onInitialized?: () => Promise<{ status: number; message: string } | undefined>;
   /**
    * Whether the server will send the client nothing about this request before its answer,
    * which may take a while (a tool call waiting on its upstream). The headers of such a
@@ -169,7 +169,7 @@ export class SessionTransport implements Transport {
   private standalone: EventStream | undefined;
   private initialized = false;
   private closed = false;
-  private readonly onInitialized: ((sessionId: string) => void) | undefined;
+  private readonly onInitialized: SessionTransportOptions['onInitialized'];
   private readonly answersDirectly: (request: JSONRPCRequest) => boolean;
   private readonly ending: (() => Promise<void>) | undefined;
 
@@ -295,7 +295,8 @@ export class SessionTransport implements Transport {
     // still ask the client something.
     const direct = isRequest(parsed) && this.answersDirectly(parsed as JSONRPCRequest);
     const exchange = new HttpExchange(ids, Array.isArray(parsed), res, this.sessionId, direct);
-    for (const id of ids) this.pending.set(id, exchange);
+    for (const id of ids)
+      this.pending.set(id, isInitialize(parsed) ? this.handshake(exchange, res) : exchange);
     // The client left before its answers: they are dropped when they come.
     onClientLeft(res, () => {
       for (const id of ids) if (this.pending.get(id) === exchange) this.pending.delete(id);
@@ -320,7 +321,6 @@ export class SessionTransport implements Transport {
       return false;
     }
     this.initialized = true;
-    this.onInitialized?.(this.sessionId);
     return true;
   }
 
@@ -349,6 +349,22 @@ export class SessionTransport implements Transport {
       return false;
     }
     return true;
+  }
+
+  /** The initialize's answer makes the session: one the server refuses gets no id and closes this transport. */
+  private handshake(exchange: HttpExchange, res: ServerResponse): Pending {
+    return {
+      push: () => false,
+      abandon: () => exchange.abandon(),
+      answer: async (id, answer) => {
+        const opened = 'result' in answer;
+        const refused = opened ? await this.onInitialized?.() : undefined;
+        if (refused) jsonRpcError(res, refused.status, refused.message, { id });
+        else if (opened) exchange.answer(id, answer);
+        else writeJson(res, 200, answer);
+        if (!opened || refused) void this.close();
+      },
+    };
   }
 
   private deliver(message: JSONRPCMessage, extra?: MessageExtraInfo): void {
