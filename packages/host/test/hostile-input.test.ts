@@ -110,6 +110,52 @@ describe('hostile input over HTTP', () => {
     expect(upstream.requests).toEqual([]);
   });
 
+  it('answers tools/call whose arguments are not an object (null among them) as invalid params naming them, on either era', async () => {
+    const modern = (id: number, args: unknown) =>
+      fetch(host.url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2026-07-28',
+          'mcp-method': 'tools/call',
+          'mcp-name': 'EchoApi_GetItem',
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id,
+          method: 'tools/call',
+          params: {
+            name: 'EchoApi_GetItem',
+            arguments: args,
+            _meta: {
+              'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+              'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '0' },
+              'io.modelcontextprotocol/clientCapabilities': {},
+            },
+          },
+        }),
+      });
+    const cases = [
+      [null, 'null'],
+      [[{ item_id: 'i1' }], 'array'],
+      ['{"item_id":"i1"}', 'string'],
+    ] as const;
+    for (const [i, [args, received]] of cases.entries()) {
+      const error = {
+        code: -32602,
+        message: `Invalid params for tools/call: params.arguments: expected object, received ${received}.`,
+      };
+      const session = await call(20 + i, JSON.stringify({ name: 'EchoApi_GetItem', arguments: args }));
+      expect(session.answer.error).toEqual(error);
+      expect(lastAudit()).toMatchObject({ tool: 'EchoApi_GetItem', outcome: 'invalid_params' });
+      const answered = await modern(30 + i, args);
+      expect(answered.status).toBe(200);
+      expect(((await answered.json()) as { error: unknown }).error).toEqual(error);
+    }
+    expect(upstream.requests).toEqual([]);
+  });
+
   it('answers resources/read and tools/list with bad params as invalid params naming the field', async () => {
     const cases = [
       [

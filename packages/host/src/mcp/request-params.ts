@@ -35,15 +35,16 @@ export function answersTooDeep(body: unknown): string | undefined {
 }
 
 /**
- * The SDK's schema failure (its message: the validator's issues as JSON), in words naming
- * each field and what was expected; undefined for any other error.
+ * The SDK's schema failure (its message: the validator's issues as JSON, after `Invalid <method>
+ * request: ` where the SDK checks the request itself), in words naming each field and what was
+ * expected, a record called an object; undefined for any other error.
  */
 export function describeSchemaFailure(method: string, error: unknown): string | undefined {
   if (error instanceof RangeError) return paramsTooDeepAnyway(method);
   if (!(error instanceof Error)) return undefined;
   let issues: unknown;
   try {
-    issues = JSON.parse(error.message);
+    issues = JSON.parse(error.message.replace(`Invalid ${method} request: `, ''));
   } catch {
     return undefined;
   }
@@ -51,7 +52,9 @@ export function describeSchemaFailure(method: string, error: unknown): string | 
   const described = issues.slice(0, 5).map((issue: { path?: unknown; message?: unknown }) => {
     const path = Array.isArray(issue.path) && issue.path.length > 0 ? issue.path.join('.') : 'params';
     const message =
-      typeof issue.message === 'string' ? issue.message.replace(/^Invalid input: /, '') : 'invalid';
+      typeof issue.message === 'string'
+        ? issue.message.replace(/^Invalid input: /, '').replace(/^expected record\b/, 'expected object')
+        : 'invalid';
     return `${path}: ${message}`;
   });
   return `Invalid params for ${method}: ${described.join('; ')}.`;

@@ -90,7 +90,7 @@ export function refuseInvalidParams(
       try {
         return await inner(request, ctx);
       } catch (e) {
-        const described = e instanceof RequestError ? undefined : describeSchemaFailure(method, e);
+        const described = describeSchemaFailure(method, e);
         if (described === undefined) throw e;
         throw refuse(request, ctx, described);
       }

@@ -301,4 +301,45 @@ describe('serveStdio', () => {
       }
     },
   );
+
+  it.each(['session', 'modern'] as const)(
+    'answers tools/call whose arguments are null as invalid params naming them (%s era), sending nothing',
+    async (era) => {
+      const upstream = await startRecordingUpstream();
+      const host = await createHost(
+        { plugins: ['toolhost-plugin-echo'], toolSets: { EchoApi: { baseUrl: upstream.url } } },
+        { configDir: fixtureApp, env: { ECHO_AUTH_TOKEN: 'static-token-x' } },
+      );
+      const io = await stdioPair(host);
+      try {
+        const meta = era === 'modern' ? { _meta: envelope } : {};
+        if (era === 'session')
+          io.send({
+            jsonrpc: '2.0',
+            id: 'init',
+            method: 'initialize',
+            params: {
+              protocolVersion: '2025-06-18',
+              capabilities: {},
+              clientInfo: { name: 't', version: '0' },
+            },
+          });
+        io.send({
+          jsonrpc: '2.0',
+          id: 'null',
+          method: 'tools/call',
+          params: { name: 'EchoApi_GetItem', arguments: null, ...meta },
+        });
+        expect((await io.answer('null')).error).toEqual({
+          code: -32602,
+          message: 'Invalid params for tools/call: params.arguments: expected object, received null.',
+        });
+        expect(upstream.requests).toEqual([]);
+      } finally {
+        await io.close();
+        await host.close();
+        await upstream.close();
+      }
+    },
+  );
 });
