@@ -30,6 +30,7 @@ export interface SessionLimits {
 export class HttpSessions {
   private readonly sessions = new Map<string, HttpSession>();
   private readonly sweep: NodeJS.Timeout;
+  private closed = false;
   /**
    * Told of each session closed at a cap (not of one closed idle), so that it ends beyond this
    * replica: its record in the shared store would otherwise keep it open there.
@@ -65,8 +66,10 @@ export class HttpSessions {
     return this.sessions.get(id);
   }
 
+  /** Keeps the session; one made while the sessions were being closed is closed at once. */
   add(session: HttpSession): void {
-    this.sessions.set(session.id, session);
+    if (this.closed) session.server.close().catch(() => {});
+    else this.sessions.set(session.id, session);
   }
 
   remove(id: string): void {
@@ -75,6 +78,7 @@ export class HttpSessions {
 
   /** Makes room for one more session of `owner`; the refusal to answer when there is none. */
   admit(owner: string): { status: number; message: string } | undefined {
+    if (this.closed) return { status: 503, message: 'The host is shutting down; connect again shortly' };
     const mine = [...this.sessions.values()].filter((s) => s.owner === owner);
     if (mine.length >= this.limits.maxPerOwner) {
       const victim = leastRecentIdle(mine);
@@ -97,6 +101,7 @@ export class HttpSessions {
 
   /** Closes every session. */
   async closeAll(): Promise<void> {
+    this.closed = true;
     clearInterval(this.sweep);
     const all = [...this.sessions.values()];
     this.sessions.clear();
