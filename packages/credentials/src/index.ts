@@ -13,7 +13,7 @@ export type {
   PendingAuthorizationStore,
   RefreshLock,
 } from '@toolhost/redis-store';
-export { AuthorizationServer, type OAuthProviderConfig, withinDateRange } from './authorization-server.js';
+export { AuthorizationServer, type OAuthProviderConfig } from './authorization-server.js';
 export { LocalWaiters, MemoryAuthorizationSignals } from './authorization-signals.js';
 export {
   type BrowserSignIn,
@@ -42,6 +42,7 @@ export {
 } from './pending-authorizations.js';
 export { isRecord, SealedFile, type SealedFileOptions } from './sealed-file.js';
 export { type Sealed, TokenCipher } from './token-cipher.js';
+export { withinDateRange } from './token-expiry.js';
 export {
   isRefreshingProvider,
   type RefreshEvent,

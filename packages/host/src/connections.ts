@@ -1,5 +1,6 @@
 import type { StoredConnection, TokenStore } from '@toolhost/core';
-import { type RevokeResult, type SignInProvider, withinDateRange } from '@toolhost/credentials';
+import type { RevokeResult, SignInProvider } from '@toolhost/credentials';
+import { withinDateRange } from '@toolhost/credentials/token-stores';
 import { HostError, hasCode } from './host-error.js';
 
 /** A user's authorization with one provider, as a person sees it (never the token). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { withinDateRange } from './index.js';
+import { withinDateRange } from './token-stores.js';
 
 describe('withinDateRange', () => {
   it('takes exactly the instants a Date can hold', () => {
