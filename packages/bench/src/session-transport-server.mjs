@@ -30,7 +30,11 @@ async function openSession() {
   if (kind === 'host') {
     const transport = new SessionTransport({
       sessionId: randomUUID(),
-      onInitialized: (/** @type {string} */ id) => sessions.set(id, transport),
+      // As the host does: the session is kept once the server has accepted its initialize.
+      onInitialized: async () => {
+        sessions.set(transport.sessionId, transport);
+        return undefined;
+      },
       answersDirectly: (/** @type {{ method: string }} */ request) =>
         answersDirectly(server, host.config.tools?.confirmWrites, request),
     });
