@@ -1,6 +1,7 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createHost } from '@toolhost/host';
+import { createHost, loadConfigFile } from '@toolhost/host';
 import { type SpawnedHost, spawnHost } from '@toolhost/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pluginPackages } from '../src/plugins.js';
@@ -30,6 +31,17 @@ describe('what the docs say', () => {
     expect(read('README.md')).toContain(
       `(all five sets: ${all} with the ${words[previews]} preview tools) ${words[tools.length]} tools instead`,
     );
+  });
+
+  it("the README's config example starts a host as written", async () => {
+    // Copied as the newcomer's first config file: a tool set its `plugins` leave out stopped the start.
+    const example = /```yaml\n([\s\S]*?)```/.exec(readFileSync(join(root, 'README.md'), 'utf8'))?.[1];
+    const file = join(mkdtempSync(join(tmpdir(), 'readme-config-')), 'toolhost.config.yaml');
+    writeFileSync(file, example ?? '');
+    const { config, dir } = loadConfigFile(file);
+    const fromExample = await createHost(config, { configDir: dir, pluginDirs: [root], env: {} });
+    expect(new Set(fromExample.listTools().map((t) => t.toolSet))).toEqual(new Set(['CrmEventsApi']));
+    await fromExample.close(0);
   });
 
   it('every plugin peers on @toolhost/core with the range docs/releasing.md names', () => {
