@@ -1,4 +1,6 @@
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHost, loadConfigFile } from '@toolhost/host';
@@ -42,6 +44,34 @@ describe('what the docs say', () => {
     const fromExample = await createHost(config, { configDir: dir, pluginDirs: [root], env: {} });
     expect(new Set(fromExample.listTools().map((t) => t.toolSet))).toEqual(new Set(['CrmEventsApi']));
     await fromExample.close(0);
+  });
+
+  it('`pnpm start` takes the port from TOOLHOST_PORT, as the port-in-use message tells', async () => {
+    // A fixed port in the script made the message's TOOLHOST_PORT and http.port do nothing.
+    const probe = createServer().listen(0, '127.0.0.1');
+    await new Promise((r) => probe.once('listening', r));
+    const port = (probe.address() as { port: number }).port;
+    await new Promise((r) => probe.close(r));
+    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+      scripts: { start: string };
+    };
+    const [command, ...args] = pkg.scripts.start.split(' ');
+    expect(command).toBe('node');
+    const child = spawn(process.execPath, args, {
+      cwd: root,
+      env: { PATH: process.env.PATH ?? '', TOOLHOST_PORT: String(port) },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let logs = '';
+    const url = await new Promise<string>((resolve, reject) => {
+      child.stderr.on('data', (c: Buffer) => {
+        logs += c.toString();
+        const m = /"url":"([^"]+)"/.exec(logs);
+        if (m) resolve(m[1]!);
+      });
+      child.once('exit', (code) => reject(new Error(`pnpm start exited ${code}: ${logs}`)));
+    }).finally(() => child.kill('SIGTERM'));
+    expect(url).toBe(`http://127.0.0.1:${port}/mcp`);
   });
 
   it('every plugin peers on @toolhost/core with the range docs/releasing.md names', () => {
