@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -67,5 +67,17 @@ describe('toolhost new-plugin --vendor', () => {
       expect(made.code).not.toBe(0);
       expect(made.stderr).toMatch(/--vendor [\s\S]* must be one line of printable text/);
     }
+  });
+});
+
+describe('toolhost new-plugin README', () => {
+  it("links to the plugin guide in this repository, which the host's README does not hold", async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'toolhost-new-plugin-')), 'toolhost-plugin-acme');
+    const made = await cli(['new-plugin', dir]);
+    expect(made.code, made.stderr).toBe(0);
+    const readme = readFileSync(join(dir, 'README.md'), 'utf8');
+    const guide = /\]\(https:\/\/github\.com\/toolhost\/toolhost\/blob\/main\/([^)]+)\)/.exec(readme)?.[1];
+    expect(guide).toBe('docs/writing-a-plugin.md');
+    expect(existsSync(fileURLToPath(new URL(`../../../${guide}`, import.meta.url)))).toBe(true);
   });
 });

@@ -45,7 +45,7 @@ function toolSetFrom(name: string): string {
 
 /**
  * Writes a plugin package that builds, loads in the host and passes `catalogSuite` as it is:
- * the layout of "Writing a plugin" in the host's README, with one read tool, one write tool
+ * the layout docs/writing-a-plugin.md describes, with one read tool, one write tool
  * whose body is built from its parameters (`body: { kind: 'fields' }`), and their tests.
  * Refuses a directory that is not empty, and names that hosts would not discover.
  */

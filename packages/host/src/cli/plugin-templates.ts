@@ -254,8 +254,8 @@ npx toolhost --plugins ${name} list
 \`\`\`
 
 Set \`${secret}\` for the host, and \`toolSets.${toolSet}.baseUrl\` to call another server.
-Declarations are in \`src/plugin.ts\`; the host's README ("Writing a plugin") describes every
-field. Install the package beside the host (\`npm install -g ${name}\` next to a global host) so
-that the host discovers it.
+Declarations are in \`src/plugin.ts\`; [Writing a plugin](https://github.com/toolhost/toolhost/blob/main/docs/writing-a-plugin.md)
+describes every field. Install the package beside the host (\`npm install -g ${name}\` next to
+a global host) so that the host discovers it.
 `;
 }
