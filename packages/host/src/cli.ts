@@ -111,14 +111,14 @@ program
     'tool name, e.g. CrmEventsApi.SendEventData (or as over MCP, CrmEventsApi_SendEventData)',
   )
   .option('--schema', "print the request body's whole JSON Schema")
-  .action(async (name: string, opts: { schema?: boolean }) => {
+  .action(async (name: string, opts: { schema?: boolean }, command: typeof program) => {
     const { host } = await openHost(globalOptions());
     const names = new ToolNameMap(host.listTools(), host.config.mcp.nameSeparator);
     const tool = host.getTool(name) ?? host.getTool(names.canonicalName(name) ?? '');
     if (!tool) {
       const outcome = await host.callTool(name, {});
       await host.close();
-      program.error(`toolhost: ${outcome.ok ? `no tool named '${name}'` : outcome.error.message}`);
+      command.error(`toolhost: ${outcome.ok ? `no tool named '${name}'` : outcome.error.message}`);
     }
     const body = host.serving.requestBodySchema(tool!.name);
     const { describeTool } = await import('./cli/describe-tool.js');
@@ -132,12 +132,12 @@ program
   .argument('<name>', 'canonical tool name, e.g. CrmEventsApi.ListEventTypes')
   .option('--args <json>', 'arguments as a JSON object', '{}')
   .option('--user <id>', 'user whose credentials to use')
-  .action(async (name: string, opts: { args: string; user?: string }) => {
+  .action(async (name: string, opts: { args: string; user?: string }, command: typeof program) => {
     let args: unknown;
     try {
       args = JSON.parse(opts.args);
     } catch (e) {
-      program.error(`--args is not valid JSON: ${(e as Error).message}`);
+      command.error(`--args is not valid JSON: ${(e as Error).message}`);
     }
     const { host } = await openHost(globalOptions());
     const outcome = await host.callTool(name, args, { userId: opts.user });

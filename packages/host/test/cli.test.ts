@@ -75,6 +75,17 @@ describe('toolhost CLI', () => {
     const r = await cli(['--config', configFile, 'call', 'EchoApi.GetItem', '--args', '{nope']);
     expect(r.code).not.toBe(0);
     expect(r.stderr).toMatch(/--args is not valid JSON/);
+    // The usage line of the command that was mistyped, where --args is, not the top level's.
+    expect(r.stderr).toContain('Usage: toolhost call [options] <name>\n(toolhost call --help for more)');
+  });
+
+  it('answers describe of an unknown tool with the name meant and describe’s own usage line', async () => {
+    const r = await cli(['--config', configFile, 'describe', 'EchoApi.GetItems']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("Did you mean 'EchoApi.GetItem'?");
+    expect(r.stderr).toContain(
+      'Usage: toolhost describe [options] <name>\n(toolhost describe --help for more)',
+    );
   });
 
   it('names the offending key of an invalid config file', async () => {
