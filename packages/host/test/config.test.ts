@@ -1,6 +1,6 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { findConfig } from '../src/config/find-config.js';
 import { loadConfigFile, validateConfig } from '../src/config/load-config.js';
@@ -89,6 +89,13 @@ describe('config files', () => {
       plugins: ['@toolhost/plugin-crm-events'],
       tools: { readOnly: true },
     });
+  });
+
+  it('says a config file that is not there is not there, not ENOENT', () => {
+    const file = join(dirname(tempFile('other.json', '{}')), 'toolhost.config.yml');
+    expect(() => loadConfigFile(file)).toThrow(
+      /^Cannot read config file .*toolhost\.config\.yml: no such file$/,
+    );
   });
 
   it('reports a parse error with the file name', () => {

@@ -70,7 +70,10 @@ export function loadConfigFile(path: string): { config: HostConfig; dir: string 
   try {
     text = readFileSync(file, 'utf8');
   } catch (e) {
-    throw new ConfigError(`Cannot read config file ${file}: ${(e as NodeJS.ErrnoException).code ?? e}`);
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new ConfigError(
+      `Cannot read config file ${file}: ${code === 'ENOENT' ? 'no such file' : (code ?? e)}`,
+    );
   }
   let data: unknown;
   try {
