@@ -43,7 +43,7 @@ export class MapSecretSource implements SecretSource {
   private readonly values: ReadonlyMap<string, string>;
   constructor(
     values: Record<string, string | undefined>,
-    private readonly where = 'the environment variable of the same name or the `secrets` section of the config',
+    private readonly where = 'the config file',
   ) {
     this.values = new Map(
       Object.entries(values).filter((e): e is [string, string] => typeof e[1] === 'string'),
@@ -55,6 +55,7 @@ export class MapSecretSource implements SecretSource {
   }
 
   describe(name: string): string {
-    return `set ${name} in ${this.where}`;
+    // Both places by their names, as the other missing-setting hints do (`toolSets.X.settings.y`).
+    return `set the environment variable ${name}, or secrets.${name} in ${this.where}`;
   }
 }

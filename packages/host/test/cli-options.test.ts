@@ -156,7 +156,9 @@ describe('commands a new user reaches for', () => {
     expect(missing.stdout).toContain('toolhost-plugin-echo@1.2.3: EchoApi (contract 2.3)');
     expect(missing.stdout).toContain('EchoApi (3 tools): NOT READY');
     expect(missing.stdout).toContain('missing: auth provider echo-auth: set ECHO_AUTH_TOKEN');
-    expect(missing.stdout).toContain('missing: secret ECHO_KEY: set ECHO_KEY in');
+    expect(missing.stdout).toContain(
+      'missing: secret ECHO_KEY: set the environment variable ECHO_KEY, or secrets.ECHO_KEY in the config file',
+    );
     const ready = await cli(['--config', configFile, 'doctor', '--live'], {
       ECHO_AUTH_TOKEN: 'tok-doctor-secret',
       ECHO_KEY: 'key-doctor-secret',
