@@ -152,6 +152,15 @@ describe('where the CLI finds plugins', () => {
     );
   });
 
+  it('names the flags too, when flags hide every tool', async () => {
+    const plugin = emptyConfig({ plugins: ['toolhost-plugin-echo'] });
+    const r = await cli(['--config', plugin, '--tool-sets', 'EchoApi', '--deny', 'EchoApi.*', 'list']);
+    expect(r.code).toBe(1);
+    // A newcomer who typed flags looks for them, not only for config keys.
+    expect(r.stderr).toContain('tools.toolSets, tools.allow, tools.deny and tools.readOnly');
+    expect(r.stderr).toContain('their flags --tool-sets, --allow, --deny and --read-only');
+  });
+
   it('says where it looked when a named plugin is not installed', async () => {
     const r = await cli(['--plugins', 'toolhost-plugin-missing', 'list']);
     expect(r.code).toBe(1);

@@ -8,7 +8,7 @@ import type { Host } from '../host.js';
 export function emptyCatalogMessage(host: Pick<Host, 'plugins' | 'pluginSearch'>): string {
   if (host.plugins.length > 0) {
     const names = host.plugins.map((p) => `${p.name} (${p.toolSet})`).join(', ');
-    return `No tools to serve: the loaded plugins ${names} have tools, but the configuration hides all of them (tools.allow, tools.deny, tools.readOnly or toolSets.<set>.enabled). Loosen those filters, or pass --allow-empty to start anyway.`;
+    return `No tools to serve: the loaded plugins ${names} have tools, but the configuration hides all of them (tools.toolSets, tools.allow, tools.deny and tools.readOnly, or their flags --tool-sets, --allow, --deny and --read-only and TOOLHOST_* variables; toolSets.<set>.enabled). Loosen those filters, or pass --allow-empty to start anyway.`;
   }
   const where = host.pluginSearch.discovered
     ? `No toolhost plugin is installed where the host looks: ${host.pluginSearch.directories.join(', ') || '(no node_modules directory)'}.`
