@@ -1,4 +1,5 @@
-import { type AddressInfo, connect, createServer, type Socket } from 'node:net';
+import type { Socket } from 'node:net';
+import { redisRelay } from './redis-relay.js';
 
 // The Sentinel failover tests' replication window, widened: everyone (replicas, Sentinels, and
 // through them the hosts) reaches the master through this proxy, which can hold back what the
@@ -17,36 +18,21 @@ const REPLICATION_COMMAND = /(^|\r\n)\*\d+\r\n\$\d+\r\n(REPLCONF|P?SYNC)\r\n/i;
 
 export async function masterProxy(masterPort: number): Promise<MasterProxy> {
   let held = false;
-  const sockets = new Set<Socket>();
-  const server = createServer((client) => {
-    const toMaster = connect(masterPort, '127.0.0.1');
-    let replication = false;
-    sockets.add(client).add(toMaster);
-    client.on('data', (d) => {
-      replication ||= REPLICATION_COMMAND.test(d.toString('latin1'));
-      toMaster.write(d);
-    });
-    toMaster.on('data', (d) => {
-      if (!(held && replication)) client.write(d);
-    });
-    const end = () => {
-      client.destroy();
-      toMaster.destroy();
-    };
-    for (const s of [client, toMaster]) {
-      s.on('close', end);
-      s.on('error', end);
-    }
+  const replication = new WeakSet<Socket>();
+  const relay = await redisRelay(masterPort, {
+    fromClient: (d, { client, upstream }) => {
+      if (REPLICATION_COMMAND.test(d.toString('latin1'))) replication.add(client);
+      upstream.write(d);
+    },
+    fromUpstream: (d, { client }) => {
+      if (!(held && replication.has(client))) client.write(d);
+    },
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return {
-    port: (server.address() as AddressInfo).port,
+    port: relay.port,
     hold: () => {
       held = true;
     },
-    close: () => {
-      for (const s of sockets) s.destroy();
-      server.close();
-    },
+    close: relay.close,
   };
 }

@@ -1,8 +1,8 @@
-import { type AddressInfo, connect, createServer, type Socket } from 'node:net';
 import { MAX_PENDING_PER_USER, PENDING_TTL_MS, TokenCipher } from '@toolhost/credentials';
 import { openSharedCipher, RedisPendingAuthorizations } from '@toolhost/redis-store';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { redisRelay } from './redis-relay.js';
 import { closeClient, type RedisServer, redisClient, startRedisServer } from './redis-server.js';
 
 const KEY = 'token-encryption-key-for-replicas';
@@ -103,38 +103,22 @@ const EXEC = '*1\r\n$4\r\nexec\r\n';
 async function execHoldingProxy(port: number) {
   let arm = false;
   let release: () => void = () => {};
-  const sockets = new Set<Socket>();
-  const server = createServer((client) => {
-    const toRedis = connect(port, '127.0.0.1');
-    sockets.add(client).add(toRedis);
-    toRedis.pipe(client);
-    client.on('data', (d: Buffer) => {
+  const relay = await redisRelay(port, {
+    fromClient: (d, { upstream }) => {
       const at = arm ? d.indexOf(EXEC) : -1;
-      if (at < 0) return void toRedis.write(d);
+      if (at < 0) return void upstream.write(d);
       arm = false;
-      toRedis.write(d.subarray(0, at));
-      release = () => toRedis.write(d.subarray(at));
-    });
-    const end = () => {
-      client.destroy();
-      toRedis.destroy();
-    };
-    for (const s of [client, toRedis]) {
-      s.on('close', end);
-      s.on('error', end);
-    }
+      upstream.write(d.subarray(0, at));
+      release = () => upstream.write(d.subarray(at));
+    },
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return {
-    url: `redis://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    url: relay.url,
     holdNextExec: () => {
       arm = true;
     },
     release: () => release(),
-    close: () => {
-      for (const s of sockets) s.destroy();
-      server.close();
-    },
+    close: relay.close,
   };
 }
 

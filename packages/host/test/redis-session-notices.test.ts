@@ -1,7 +1,7 @@
-import { type AddressInfo, connect, createServer, type Server, type Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openSharedStore, type SharedStore } from '../src/store/shared-store.js';
+import { redisRelay } from './redis-relay.js';
 import { closeClient, type RedisServer, redisClient, startRedisServer } from './redis-server.js';
 
 // A sign-in's completion notice is kept in Redis for its session until the client's event
@@ -16,40 +16,23 @@ import { closeClient, type RedisServer, redisClient, startRedisServer } from './
 async function cuttingLink(port: number, cutOn: RegExp) {
   let armed = true;
   let away = false;
-  const sockets = new Set<Socket>();
-  const server: Server = createServer((client) => {
-    if (away) return void client.destroy();
-    const toRedis = connect(port, '127.0.0.1');
-    sockets.add(client).add(toRedis);
-    const end = () => {
-      client.destroy();
-      toRedis.destroy();
-    };
-    client.on('data', (d) => {
+  const relay = await redisRelay(port, {
+    accept: () => !away,
+    fromClient: (d, { upstream, end }) => {
       if (armed && cutOn.test(d.toString('latin1'))) {
         armed = false;
         away = true;
-        end();
-        return;
+        return end();
       }
-      toRedis.write(d);
-    });
-    toRedis.on('data', (d) => client.write(d));
-    for (const s of [client, toRedis]) {
-      s.on('close', end);
-      s.on('error', end);
-    }
+      upstream.write(d);
+    },
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return {
-    url: `redis://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    url: relay.url,
     restore() {
       away = false;
     },
-    close() {
-      for (const s of sockets) s.destroy();
-      server.close();
-    },
+    close: relay.close,
   };
 }
 

@@ -1,10 +1,11 @@
-import { type AddressInfo, connect, createServer, type Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { describe, expect, it, vi } from 'vitest';
 import type { HostConfig } from '../src/config/host-config.js';
 import { type Balancer, startBalancer } from './balancer.js';
 import { Browser, startFlow } from './browser.js';
 import { echoAuthProviders, fakeClient } from './fake-oauth-server.js';
+import { redisRelay } from './redis-relay.js';
 import { closeClient, redisClient } from './redis-server.js';
 import { postToSession, storeAliceToken } from './replica-scenarios.js';
 import { urlElicitationOf } from './replicas-setup.js';
@@ -41,30 +42,17 @@ const CLOSED = 'toolhost:session:closed';
 async function subscriberLink(port: number) {
   let away = false;
   const subscribers = new Set<Socket>();
-  const sockets = new Set<Socket>();
-  const server = createServer((client) => {
-    const toRedis = connect(port, '127.0.0.1');
-    sockets.add(client).add(toRedis);
-    const end = () => {
-      client.destroy();
-      toRedis.destroy();
-    };
-    client.on('data', (d) => {
+  const relay = await redisRelay(port, {
+    fromClient: (d, { client, upstream, end }) => {
       if (/\r\nSUBSCRIBE\r\n/i.test(d.toString('latin1'))) {
         if (away) return end();
         subscribers.add(client);
       }
-      toRedis.write(d);
-    });
-    toRedis.on('data', (d) => client.write(d));
-    for (const s of [client, toRedis]) {
-      s.on('close', end);
-      s.on('error', end);
-    }
+      upstream.write(d);
+    },
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return {
-    url: `redis://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    url: relay.url,
     cutSubscribers() {
       away = true;
       for (const s of subscribers) s.destroy();
@@ -73,10 +61,7 @@ async function subscriberLink(port: number) {
     restore() {
       away = false;
     },
-    close() {
-      for (const s of sockets) s.destroy();
-      server.close();
-    },
+    close: relay.close,
   };
 }
 
