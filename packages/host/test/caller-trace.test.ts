@@ -11,7 +11,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
 import { createHost, type Host } from '../src/host.js';
 import { type HttpServerHandle, serveHttp } from '../src/http/serve-http.js';
-import { fixtureApp } from './support.js';
+import { fixtureApp, postModernCall } from './support.js';
 
 // A caller's `traceparent` in a request's `_meta` continues its trace in the host's spans, on
 // either era. The operator's OpenTelemetry SDK, as NodeSDK registers it by default: a tracer,
@@ -53,27 +53,10 @@ const callSpan = () => spans.getFinishedSpans().find((s) => s.name.startsWith('e
 
 describe("the caller's trace (traceparent in _meta)", () => {
   it('continues it for a 2026-07-28 request', async () => {
-    const meta = {
-      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-      'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '0' },
-      'io.modelcontextprotocol/clientCapabilities': {},
-      traceparent,
-    };
-    const res = await fetch(server.url, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-protocol-version': '2026-07-28',
-        'mcp-method': 'tools/call',
-        'mcp-name': 'EchoApi_GetItem',
-      },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'tools/call',
-        params: { name: 'EchoApi_GetItem', arguments: { item_id: 't1' }, _meta: meta },
-      }),
+    const res = await postModernCall(server.url, {
+      name: 'EchoApi_GetItem',
+      args: { item_id: 't1' },
+      meta: { traceparent },
     });
     expect(res.status).toBe(200);
     await res.text();

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
-import { type HttpHostProcess, jsonLines, spawnHttpHost } from './support.js';
+import { type HttpHostProcess, jsonLines, postModernCall, spawnHttpHost } from './support.js';
 
 // Hostile requests over the real HTTP transport, as raw JSON-RPC (no client library would send
 // them): each answered as invalid params naming what was expected, never -32603; nothing sent
@@ -112,30 +112,7 @@ describe('hostile input over HTTP', () => {
 
   it('answers tools/call whose arguments are not an object (null among them) as invalid params naming them, on either era', async () => {
     const modern = (id: number, args: unknown) =>
-      fetch(host.url, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          'mcp-protocol-version': '2026-07-28',
-          'mcp-method': 'tools/call',
-          'mcp-name': 'EchoApi_GetItem',
-        },
-        body: JSON.stringify({
-          jsonrpc: '2.0',
-          id,
-          method: 'tools/call',
-          params: {
-            name: 'EchoApi_GetItem',
-            arguments: args,
-            _meta: {
-              'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-              'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '0' },
-              'io.modelcontextprotocol/clientCapabilities': {},
-            },
-          },
-        }),
-      });
+      postModernCall(host.url, { id, name: 'EchoApi_GetItem', args });
     const cases = [
       [null, 'null'],
       [[{ item_id: 'i1' }], 'array'],

@@ -112,6 +112,51 @@ export function postInitialize(
   });
 }
 
+/**
+ * A 2026-07-28 `tools/call` by hand: what the SDK client would send, and what it would not (the
+ * same state again, another user's, arguments of any shape). The client declares form
+ * elicitation; `meta` adds to the request's `_meta` (a traceparent).
+ */
+export function postModernCall(
+  url: string,
+  call: {
+    token?: string;
+    name: string;
+    args: unknown;
+    id?: number;
+    retry?: object | undefined;
+    meta?: Record<string, unknown>;
+  },
+): Promise<Response> {
+  return fetch(url, {
+    method: 'POST',
+    headers: {
+      ...(call.token ? { authorization: `Bearer ${call.token}` } : {}),
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': 'tools/call',
+      'mcp-name': call.name,
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: call.id ?? 1,
+      method: 'tools/call',
+      params: {
+        name: call.name,
+        arguments: call.args,
+        ...call.retry,
+        _meta: {
+          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+          'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '0' },
+          'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } },
+          ...call.meta,
+        },
+      },
+    }),
+  });
+}
+
 /** The operator-issued access tokens (`http.accessTokens`) of the two test users. */
 export const ALICE_ACCESS_TOKEN = 'alice-access-token-0123456789';
 export const BOB_ACCESS_TOKEN = 'bob-access-token-9876543210xx';

@@ -7,6 +7,8 @@ import { createMcpServer } from '../src/mcp/create-mcp-server.js';
 import { prepareMcpServingState } from '../src/mcp/serving-state.js';
 import { inlinePlugin } from './support.js';
 
+export { postModernCall } from './support.js';
+
 /** A write with everything a request can carry: path, query, header-free body, a secret. */
 export const writeTools: ToolDeclaration[] = [
   {
@@ -88,39 +90,3 @@ export interface ModernRetry {
 
 /** The person's "send it" to a confirmation, as a 2026-07-28 retry carries it. */
 export const AGREE = { confirm: { action: 'accept', content: { send: true } } };
-
-/**
- * A 2026-07-28 `tools/call` by hand, from a client that declares form elicitation: what the
- * SDK client would send, and what it would not (the same state again, another user's).
- */
-export function postModernCall(
-  url: string,
-  call: { token: string; name: string; args: Record<string, unknown>; retry?: ModernRetry | undefined },
-): Promise<Response> {
-  return fetch(url, {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${call.token}`,
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2026-07-28',
-      'mcp-method': 'tools/call',
-      'mcp-name': call.name,
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'tools/call',
-      params: {
-        name: call.name,
-        arguments: call.args,
-        ...call.retry,
-        _meta: {
-          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-          'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '0' },
-          'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } },
-        },
-      },
-    }),
-  });
-}

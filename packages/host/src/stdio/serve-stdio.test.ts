@@ -44,6 +44,14 @@ async function stdioPair(host: Awaited<ReturnType<typeof createHost>>) {
 }
 
 const MODERN = '2026-07-28';
+/** A 2025 session's opening, for the tests run in both eras (the 2026-07-28 era has none). */
+const SESSION_INITIALIZE = {
+  jsonrpc: '2.0',
+  id: 'init',
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '0' } },
+};
+
 const envelope = {
   'io.modelcontextprotocol/protocolVersion': MODERN,
   'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '0' },
@@ -263,17 +271,7 @@ describe('serveStdio', () => {
       const io = await stdioPair(host);
       try {
         const meta = era === 'modern' ? { _meta: envelope } : {};
-        if (era === 'session')
-          io.send({
-            jsonrpc: '2.0',
-            id: 'init',
-            method: 'initialize',
-            params: {
-              protocolVersion: '2025-06-18',
-              capabilities: {},
-              clientInfo: { name: 't', version: '0' },
-            },
-          });
+        if (era === 'session') io.send(SESSION_INITIALIZE);
         io.send({ jsonrpc: '2.0', id: 'list', method: 'tools/list', params: meta });
         await io.answer('list');
         io.send({
@@ -313,17 +311,7 @@ describe('serveStdio', () => {
       const io = await stdioPair(host);
       try {
         const meta = era === 'modern' ? { _meta: envelope } : {};
-        if (era === 'session')
-          io.send({
-            jsonrpc: '2.0',
-            id: 'init',
-            method: 'initialize',
-            params: {
-              protocolVersion: '2025-06-18',
-              capabilities: {},
-              clientInfo: { name: 't', version: '0' },
-            },
-          });
+        if (era === 'session') io.send(SESSION_INITIALIZE);
         io.send({
           jsonrpc: '2.0',
           id: 'null',
