@@ -1,22 +1,9 @@
-import { Writable } from 'node:stream';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
 import { AccessTokens } from '../src/auth/access-tokens.js';
 import { createHost } from '../src/host.js';
 import { serveHttp } from '../src/http/serve-http.js';
-import { createLogger } from '../src/logger.js';
-import { fixtureApp, echoOAuthConfig as oauthConfig } from './support.js';
-
-function capture() {
-  let text = '';
-  const sink = new Writable({
-    write(chunk, _enc, done) {
-      text += chunk.toString();
-      done();
-    },
-  });
-  return { logger: createLogger('info', sink), lines: () => text };
-}
+import { capturedLogger, fixtureApp, echoOAuthConfig as oauthConfig } from './support.js';
 
 describe('the HTTP host, as an operator reads it', () => {
   it('refuses OAuth on a wildcard bind without a public URL, naming the setting', async () => {
@@ -34,7 +21,7 @@ describe('the HTTP host, as an operator reads it', () => {
   });
 
   it('logs a line, with the user, when a session opens and when it closes', async () => {
-    const { logger, lines } = capture();
+    const { logger, lines } = capturedLogger();
     const host = await createHost({ plugins: ['toolhost-plugin-echo'] }, { configDir: fixtureApp, env: {} });
     const server = await serveHttp(host, { port: 0, logger });
     const transport = new StreamableHTTPClientTransport(new URL(server.url));

@@ -2,6 +2,7 @@ import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import {
@@ -16,6 +17,7 @@ import { expect } from 'vitest';
 import { hostCliPath } from '../../testing/src/spawn-host.js';
 import type { HostConfig } from '../src/config/host-config.js';
 import { containerOf, type Host } from '../src/host.js';
+import { createLogger, type Logger } from '../src/logger.js';
 import { HostServices, resolveService } from '../src/services.js';
 
 /** The token store a host keeps its users' vendor tokens in (to plant or read one directly). */
@@ -155,6 +157,21 @@ export function postModernCall(
       },
     }),
   });
+}
+
+/** A logger whose JSON lines the test reads back as one text (`lines()`), as an operator's log. */
+export function capturedLogger(level: Parameters<typeof createLogger>[0] = 'info'): {
+  logger: Logger;
+  lines: () => string;
+} {
+  let text = '';
+  const sink = new Writable({
+    write(chunk, _enc, done) {
+      text += chunk.toString();
+      done();
+    },
+  });
+  return { logger: createLogger(level, sink), lines: () => text };
 }
 
 /** The operator-issued access tokens (`http.accessTokens`) of the two test users. */

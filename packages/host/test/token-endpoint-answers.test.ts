@@ -3,16 +3,15 @@ import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import type { StoredToken, TokenStore } from '@toolhost/core';
 import { EncryptedFileTokenStore, MemoryTokenStore } from '@toolhost/credentials';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createHost } from '../src/host.js';
 import { serveHttp } from '../src/http/serve-http.js';
-import { createLogger, type Logger } from '../src/logger.js';
+import type { Logger } from '../src/logger.js';
 import { Browser, startFlow } from './browser.js';
 import { echoAuthProviders, fakeClient, storeAuthorized } from './fake-oauth-server.js';
-import { fixtureApp } from './support.js';
+import { capturedLogger, fixtureApp } from './support.js';
 import { startVendorFakes, type VendorFakes } from './vendor-fakes.js';
 
 let vendor: VendorFakes;
@@ -183,15 +182,9 @@ async function startEchoingTokenEndpoint() {
 describe('a token endpoint that echoes what it was sent in its error', () => {
   it('keeps the refresh token and the client secret out of the tool error and the log', async () => {
     const endpoint = await startEchoingTokenEndpoint();
-    let logs = '';
-    const sink = new Writable({
-      write(chunk, _encoding, done) {
-        logs += chunk.toString();
-        done();
-      },
-    });
+    const { logger, lines: logs } = capturedLogger();
     const store = new MemoryTokenStore();
-    const host = await echoHost(store, endpoint.url, createLogger('info', sink));
+    const host = await echoHost(store, endpoint.url, logger);
     try {
       const { refreshToken } = await storeAuthorized(
         vendor.oauth,
@@ -201,10 +194,10 @@ describe('a token endpoint that echoes what it was sent in its error', () => {
       );
       const outcome = await host.callTool('EchoApi.GetItem', { item_id: '1' });
       expect(outcome).toMatchObject({ ok: false, error: { code: 'upstream_unavailable' } });
-      await expect.poll(() => logs).toContain('token refresh failed');
+      await expect.poll(logs).toContain('token refresh failed');
       for (const secret of [refreshToken!, fakeClient.clientSecret]) {
         expect(JSON.stringify(outcome)).not.toContain(secret);
-        expect(logs).not.toContain(secret);
+        expect(logs()).not.toContain(secret);
       }
     } finally {
       await host.close();
@@ -309,15 +302,9 @@ describe('a token endpoint that rotates the refresh token in an answer otherwise
   ];
   for (const [what, rewrite] of malformed)
     it(`keeps the new refresh token, fails the refresh, and sends the new one next (${what})`, async () => {
-      let logs = '';
-      const sink = new Writable({
-        write(chunk, _encoding, done) {
-          logs += chunk.toString();
-          done();
-        },
-      });
+      const { logger, lines: logs } = capturedLogger();
       const store = new MemoryTokenStore();
-      const host = await echoHost(store, undefined, createLogger('info', sink));
+      const host = await echoHost(store, undefined, logger);
       try {
         const user = host.config.defaultUserId;
         const old = await storeAuthorized(vendor.oauth, store, user, Date.now() - 1000);
@@ -333,10 +320,10 @@ describe('a token endpoint that rotates the refresh token in an answer otherwise
         const kept = await store.get('echo-auth', user);
         expect(kept).toMatchObject({ refreshToken: rotated, refreshRotates: true });
         expect(kept).not.toHaveProperty('refreshSentAt');
-        await expect.poll(() => logs).toContain('the refresh token it answered with is kept');
+        await expect.poll(logs).toContain('the refresh token it answered with is kept');
         for (const secret of [old.refreshToken!, rotated, issued[0]!.access_token as string]) {
           expect(JSON.stringify(failed)).not.toContain(secret);
-          expect(logs).not.toContain(secret);
+          expect(logs()).not.toContain(secret);
         }
 
         vendor.oauth.rewriteRefresh = undefined;
