@@ -130,6 +130,11 @@ export function unusableRotation(ctx: RefreshSettling, why: string): never {
   });
 }
 
+/** Whether the stored access token still serves: not the one the vendor just refused, and not expired. */
+function stillServes(ctx: RefreshSettling, token: StoredToken, rejected: string | undefined): boolean {
+  return token.accessToken !== rejected && (token.expiresAt ?? Number.POSITIVE_INFINITY) > ctx.now();
+}
+
 /**
  * A refresh token whose last request went unanswered, at a vendor that rotates them (or not
  * yet known to keep them): never sent again. The access token is used while it is good; then
@@ -141,8 +146,7 @@ export async function notSentAgain(
   token: StoredToken,
   rejected: string | undefined,
 ): Promise<StoredToken | undefined> {
-  const good = token.accessToken !== rejected && (token.expiresAt ?? Number.POSITIVE_INFINITY) > ctx.now();
-  if (good) return token;
+  if (stillServes(ctx, token, rejected)) return token;
   await ctx.store.delete(ctx.id, userId);
   ctx.refreshed(
     'reauthorize',
@@ -172,8 +176,7 @@ export async function notMarked(
     'failed',
     'the token store did not take the mark of a refresh under way (with Redis: not copied to store.replicaAcks replicas), so the refresh token was not sent: a failover could let another replica send it again; the stored token is kept',
   );
-  if (token.accessToken !== rejected && (token.expiresAt ?? Number.POSITIVE_INFINITY) > ctx.now())
-    return token;
+  if (stillServes(ctx, token, rejected)) return token;
   throw new ToolError(
     {
       code: 'store_unavailable',
