@@ -59,7 +59,7 @@ export class McpEndpoint {
 
   constructor(private readonly o: McpEndpointOptions) {}
 
-  async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  async handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     if (!ENDPOINT_METHODS.has(req.method ?? '')) {
       req.resume();
       return jsonRpcError(res, 405, 'Method not allowed', { headers: { allow: 'GET, POST, DELETE' } });
@@ -85,7 +85,7 @@ export class McpEndpoint {
     if (req.method === 'POST' && !isLegacyHttpRequest(req, parsed)) {
       this.o.exchanges.add(res);
       res.once('close', () => this.o.exchanges.delete(res));
-      return this.o.modern.handle(req, res, parsed, userId);
+      return this.o.modern.handle(req, res, url, parsed, userId);
     }
     const sessionId = req.headers['mcp-session-id'];
     if (typeof sessionId === 'string') return this.toSession(req, res, sessionId, userId, parsed);

@@ -64,7 +64,13 @@ export class ModernRequests {
     );
   }
 
-  async handle(req: IncomingMessage, res: ServerResponse, parsed: unknown, userId: string): Promise<void> {
+  async handle(
+    req: IncomingMessage,
+    res: ServerResponse,
+    url: URL,
+    parsed: unknown,
+    userId: string,
+  ): Promise<void> {
     const served = this.revisionServers && revisionRequest(req, parsed);
     if (this.revisionServers && served) {
       return answerByRevisionServer(this.revisionServers, res, served, {
@@ -76,7 +82,9 @@ export class ModernRequests {
     // The client leaving cancels the request (2026-07-28 cancels by closing the stream).
     const left = new AbortController();
     onClientLeft(res, () => left.abort());
-    const request = new Request(webRequestUrl(req), {
+    // The SDK reads nothing of the URL, and the client's target need not make one under its
+    // Host (absolute-form, a wildcard bind): its path, as the router read it, under a fixed origin.
+    const request = new Request(`http://localhost${url.pathname}${url.search}`, {
       method: req.method ?? 'POST',
       headers: webHeaders(req),
     });
@@ -101,15 +109,6 @@ export class ModernRequests {
 function callerAuth(userId: string) {
   const caller: CallerInfo = { userId };
   return { token: '', clientId: userId, scopes: [], extra: { ...caller } };
-}
-
-/**
- * The web `Request`'s URL. The SDK reads nothing of it, and what the client sent need not form
- * one (an absolute-form target after the origin, or on a wildcard bind a Host no URL takes): the
- * path under a fixed origin. The Host header is among the request's headers.
- */
-function webRequestUrl(req: IncomingMessage): string {
-  return `http://localhost${req.url?.startsWith('/') ? req.url : new URL(req.url ?? '/', 'http://localhost').pathname}`;
 }
 
 /** The request's headers for a web `Request`: as Node joined them, repeated ones as a list. */

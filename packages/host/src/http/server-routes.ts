@@ -237,8 +237,8 @@ async function mcpRoute(state: ServerState, sharedSessions?: ReplicaSessions): P
     }),
   });
   const crossOrigin = await mcpCors(options.allowedOrigins);
-  return async (req, res) => {
-    if (!(await crossOrigin(req, res))) await mcp.handle(req, res);
+  return async (req, res, url) => {
+    if (!(await crossOrigin(req, res))) await mcp.handle(req, res, url);
     return true;
   };
 }
