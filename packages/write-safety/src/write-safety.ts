@@ -38,8 +38,8 @@ export type PreviewOutcome = { ok: true; kind: 'preview'; preview: RequestPrevie
 
 const notSent = (outcome: ToolOutcome): DispatchResult => ({ outcome, reachedUpstream: false });
 
-function cancelled(message: string): ToolOutcome {
-  return { ok: false, error: { code: 'cancelled', message, retryable: false } };
+function cancelled(message: string, retryable = false): ToolOutcome {
+  return { ok: false, error: { code: 'cancelled', message, retryable } };
 }
 
 /** A store that failed (ToolError) or a wait that was cancelled, as the caller's outcome. */
@@ -160,10 +160,7 @@ export class WriteSafety<Wait = unknown> {
       const write = { tool: prepared.tool, request: describeRequest(prepared) };
       const agreed = await askPerson(o.confirm, write, context.signal);
       if (context.signal.aborted)
-        return notSent({
-          ok: false,
-          error: { code: 'cancelled', message: 'The call was cancelled; nothing was sent.', retryable: true },
-        });
+        return notSent(cancelled('The call was cancelled; nothing was sent.', true));
       if (!agreed) return notSent(cancelled('The person declined this request; nothing was sent.'));
     } else if (this.confirmWrites && direct) {
       const preview = await this.previews.create(o.userId, prepared);
