@@ -39,6 +39,8 @@ const CLOSED = 'toolhost:session:closed';
  * A loopback link to Redis for one replica that can keep its subscriber away: `cutSubscribers`
  * closes the connections that subscribed, and any connection that subscribes until `restore`.
  */
+type SubscriberLink = Awaited<ReturnType<typeof subscriberLink>>;
+
 async function subscriberLink(port: number) {
   let away = false;
   const subscribers = new Set<Socket>();
@@ -71,94 +73,92 @@ const subscribed = async (channel = ANSWERS) =>
 const origin = (r: HttpReplica) => new URL(r.url).origin;
 
 /**
- * Replicas A, reaching Redis through `link`, and B (directly) behind `balancer`, added to
- * `replicas` for the test to stop; answers their origins.
+ * Two replicas behind the balancer for `fn`, replica A reaching Redis through `link` (whose
+ * subscribers the test keeps away) and B directly; all stopped after, whatever `fn` did.
  */
-async function serveReplicas(
-  link: { url: string },
-  balancer: Balancer,
-  replicas: ServedHttpHost[],
-  extra: Partial<HostConfig> = {},
-): Promise<{ a: string; b: string }> {
-  const config: HostConfig = {
-    plugins: ['toolhost-plugin-echo'],
-    toolSets: { EchoApi: { baseUrl: upstream.url } },
-    http: { publicUrl: balancer.url },
-    auth: { providers: echoAuthProviders(oauth) },
-    ...extra,
-  };
-  const env = {
-    ECHO_AUTH_CLIENT_SECRET: fakeClient.clientSecret,
-    ECHO_KEY: 'echo-static-key-for-replicas',
-    TOOLHOST_TOKEN_KEY: TOKEN_KEY,
-    TOOLHOST_ACCESS_TOKENS: `alice:${ALICE_ACCESS_TOKEN}`,
-  };
-  const a = await serveHttpHost(config, { ...env, TOOLHOST_REDIS_URL: link.url });
-  replicas.push(a);
-  const b = await serveHttpHost(config, { ...env, TOOLHOST_REDIS_URL: redis.url });
-  replicas.push(b);
-  balancer.targets = [origin(a), origin(b)];
-  return { a: origin(a), b: origin(b) };
+async function withReplicas(
+  extra: Partial<HostConfig>,
+  fn: (fleet: { link: SubscriberLink; balancer: Balancer; a: string; b: string }) => Promise<void>,
+): Promise<void> {
+  const link = await subscriberLink(redis.port);
+  const balancer = await startBalancer();
+  const replicas: ServedHttpHost[] = [];
+  try {
+    const config: HostConfig = {
+      plugins: ['toolhost-plugin-echo'],
+      toolSets: { EchoApi: { baseUrl: upstream.url } },
+      http: { publicUrl: balancer.url },
+      auth: { providers: echoAuthProviders(oauth) },
+      ...extra,
+    };
+    const env = {
+      ECHO_AUTH_CLIENT_SECRET: fakeClient.clientSecret,
+      ECHO_KEY: 'echo-static-key-for-replicas',
+      TOOLHOST_TOKEN_KEY: TOKEN_KEY,
+      TOOLHOST_ACCESS_TOKENS: `alice:${ALICE_ACCESS_TOKEN}`,
+    };
+    const a = await serveHttpHost(config, { ...env, TOOLHOST_REDIS_URL: link.url });
+    replicas.push(a);
+    const b = await serveHttpHost(config, { ...env, TOOLHOST_REDIS_URL: redis.url });
+    replicas.push(b);
+    balancer.targets = [origin(a), origin(b)];
+    await fn({ link, balancer, a: origin(a), b: origin(b) });
+  } finally {
+    await Promise.all(replicas.map((r) => r.close()));
+    await balancer.close();
+    link.close();
+  }
 }
 
 describe('a message relayed while the receiving replica is not subscribed', () => {
   it('hands a confirmation answered on another replica to the asking one once subscribed again, sent once', async () => {
-    const link = await subscriberLink(redis.port);
-    const balancer = await startBalancer();
+    await storeAliceToken(suite(), 'items.write');
     const listener = redisClient(redis.url);
-    const replicas: ServedHttpHost[] = [];
     try {
-      await storeAliceToken(suite(), 'items.write');
-      const { a, b } = await serveReplicas(link, balancer, replicas, { tools: { confirmWrites: true } });
-      let answered = false;
-      balancer.pick = (req) => (answered && req.method === 'POST' ? b : a);
-      // The relayed answer, heard by the test as B publishes it.
-      const relayed = new Promise<void>((resolve) => listener.on('message', () => resolve()));
-      await listener.subscribe(ANSWERS);
-      const subscribers = await subscribed();
+      await withReplicas({ tools: { confirmWrites: true } }, async ({ link, balancer, a, b }) => {
+        let answered = false;
+        balancer.pick = (req) => (answered && req.method === 'POST' ? b : a);
+        // The relayed answer, heard by the test as B publishes it.
+        const relayed = new Promise<void>((resolve) => listener.on('message', () => resolve()));
+        await listener.subscribe(ANSWERS);
+        const subscribers = await subscribed();
 
-      const client = new Client(
-        { name: 'relayed-answers', version: '0.0.0' },
-        { capabilities: { elicitation: { form: {} } } },
-      );
-      await client.connect(
-        new StreamableHTTPClientTransport(new URL(`${balancer.url}/mcp`), {
-          requestInit: { headers: { authorization: `Bearer ${ALICE_ACCESS_TOKEN}` } },
-        }),
-      );
-      client.setRequestHandler('elicitation/create', async () => {
-        link.cutSubscribers();
-        await vi.waitFor(async () => expect(await subscribed()).toBe(subscribers - 1), { timeout: 10_000 });
-        answered = true;
-        return { action: 'accept', content: { send: true } };
+        const client = new Client(
+          { name: 'relayed-answers', version: '0.0.0' },
+          { capabilities: { elicitation: { form: {} } } },
+        );
+        await client.connect(
+          new StreamableHTTPClientTransport(new URL(`${balancer.url}/mcp`), {
+            requestInit: { headers: { authorization: `Bearer ${ALICE_ACCESS_TOKEN}` } },
+          }),
+        );
+        client.setRequestHandler('elicitation/create', async () => {
+          link.cutSubscribers();
+          await vi.waitFor(async () => expect(await subscribed()).toBe(subscribers - 1), { timeout: 10_000 });
+          answered = true;
+          return { action: 'accept', content: { send: true } };
+        });
+        const call = client.callTool({ name: 'EchoApi_DeleteItem', arguments: { item_id: 'i9' } });
+        await relayed;
+        link.restore();
+        await vi.waitFor(async () => expect(await subscribed()).toBe(subscribers), { timeout: 20_000 });
+        const result = await Promise.race([
+          call,
+          new Promise((_, reject) =>
+            setTimeout(() => reject(new Error('the call still waits for its answer')), 30_000),
+          ),
+        ]);
+        expect((result as { isError?: boolean }).isError, JSON.stringify(result)).toBeFalsy();
+        expect(upstream.requests).toHaveLength(1);
+        await client.close().catch(() => {});
       });
-      const call = client.callTool({ name: 'EchoApi_DeleteItem', arguments: { item_id: 'i9' } });
-      await relayed;
-      link.restore();
-      await vi.waitFor(async () => expect(await subscribed()).toBe(subscribers), { timeout: 20_000 });
-      const result = await Promise.race([
-        call,
-        new Promise((_, reject) =>
-          setTimeout(() => reject(new Error('the call still waits for its answer')), 30_000),
-        ),
-      ]);
-      expect((result as { isError?: boolean }).isError, JSON.stringify(result)).toBeFalsy();
-      expect(upstream.requests).toHaveLength(1);
-      await client.close().catch(() => {});
     } finally {
-      await Promise.all(replicas.map((r) => r.close()));
       await closeClient(listener);
-      await balancer.close();
-      link.close();
     }
   }, 60_000);
 
   it('delivers a completion notice on the stream of the replica that missed it, once subscribed again', async () => {
-    const link = await subscriberLink(redis.port);
-    const balancer = await startBalancer();
-    const replicas: ServedHttpHost[] = [];
-    try {
-      const { a, b } = await serveReplicas(link, balancer, replicas);
+    await withReplicas({}, async ({ link, balancer, a, b }) => {
       balancer.pick = () => a;
       const client = new Client(
         { name: 'missed-notice', version: '0.0.0' },
@@ -199,19 +199,11 @@ describe('a message relayed while the receiving replica is not subscribed', () =
       ]);
       expect(notified).toBe(elicitation.elicitationId);
       await client.close().catch(() => {});
-    } finally {
-      await Promise.all(replicas.map((r) => r.close()));
-      await balancer.close();
-      link.close();
-    }
+    });
   }, 60_000);
 
   it('ends a session ended on another replica once subscribed again', async () => {
-    const link = await subscriberLink(redis.port);
-    const balancer = await startBalancer();
-    const replicas: ServedHttpHost[] = [];
-    try {
-      const { a, b } = await serveReplicas(link, balancer, replicas);
+    await withReplicas({}, async ({ link, balancer, a, b }) => {
       balancer.pick = () => a;
       const client = new Client({ name: 'missed-end', version: '0.0.0' });
       const transport = new StreamableHTTPClientTransport(new URL(`${balancer.url}/mcp`), {
@@ -236,10 +228,6 @@ describe('a message relayed while the receiving replica is not subscribed', () =
       await vi.waitFor(async () => expect(await subscribed(CLOSED)).toBe(subscribers), { timeout: 20_000 });
       await vi.waitFor(async () => expect((await ping()).status).toBe(404), { timeout: 5000, interval: 50 });
       await client.close().catch(() => {});
-    } finally {
-      await Promise.all(replicas.map((r) => r.close()));
-      await balancer.close();
-      link.close();
-    }
+    });
   }, 60_000);
 });
