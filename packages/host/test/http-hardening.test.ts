@@ -1,20 +1,18 @@
 import { request as httpRequest } from 'node:http';
-import { Writable } from 'node:stream';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
 import { AccessTokens } from '../src/auth/access-tokens.js';
 import { createHost, type Host } from '../src/host.js';
 import { type HttpServerHandle, serveHttp } from '../src/http/serve-http.js';
-import { createLogger } from '../src/logger.js';
-import { fixtureApp } from './support.js';
+import { capturedLogger, fixtureApp } from './support.js';
 
 const TOKEN = 'user-one-token-123456';
 let upstream: RecordingUpstream;
 let host: Host;
 let open: HttpServerHandle;
 let guarded: HttpServerHandle;
-let logs = '';
+let lines: () => string;
 
 const mcpHeaders = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 const initialize = (id: number | string = 1) =>
@@ -54,17 +52,13 @@ async function messagesOf(res: Response): Promise<{ id?: unknown; result?: unkno
 
 beforeAll(async () => {
   upstream = await startRecordingUpstream();
-  const sink = new Writable({
-    write(chunk, _enc, done) {
-      logs += chunk.toString();
-      done();
-    },
-  });
+  const captured = capturedLogger('debug');
+  lines = captured.lines;
   host = await createHost(
     { plugins: ['toolhost-plugin-echo'], toolSets: { EchoApi: { baseUrl: upstream.url } } },
     { configDir: fixtureApp, env: { ECHO_AUTH_TOKEN: 'static-token-x' } },
   );
-  const logger = createLogger('debug', sink);
+  const { logger } = captured;
   open = await serveHttp(host, { port: 0, logger });
   guarded = await serveHttp(host, { port: 0, logger, accessTokens: new AccessTokens({ u1: TOKEN }) });
 });
@@ -111,7 +105,7 @@ describe('/healthz and the OAuth pages', () => {
   it('answers a malformed callback path with 400, logging no error', async () => {
     const res = await fetch(new URL('/oauth/callback/%E0%A4%A', open.url));
     expect(res.status).toBe(400);
-    expect(logs).not.toMatch(/"level":50/);
+    expect(lines()).not.toMatch(/"level":50/);
   });
 });
 

@@ -1,11 +1,9 @@
 import { connect } from 'node:net';
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
 import { createHost, type Host } from '../src/host.js';
 import { type HttpServerHandle, serveHttp } from '../src/http/serve-http.js';
-import { createLogger } from '../src/logger.js';
-import { fixtureApp } from './support.js';
+import { capturedLogger, fixtureApp } from './support.js';
 
 // Requests no client library sends, written on a socket as a hostile or careless client would:
 // each answered with the 4xx that says what is wrong, never a 500 or an error in the log.
@@ -13,7 +11,7 @@ import { fixtureApp } from './support.js';
 let upstream: RecordingUpstream;
 let host: Host;
 let server: HttpServerHandle;
-let logs = '';
+let lines: () => string;
 
 /** One request written as it is (fetch would normalize the target); its status line and body. */
 function rawRequest(request: string): Promise<{ status: number; body: string }> {
@@ -46,17 +44,13 @@ const get = (target: string) =>
 
 beforeAll(async () => {
   upstream = await startRecordingUpstream();
-  const sink = new Writable({
-    write(chunk, _enc, done) {
-      logs += chunk.toString();
-      done();
-    },
-  });
+  const captured = capturedLogger('debug');
+  lines = captured.lines;
   host = await createHost(
     { plugins: ['toolhost-plugin-echo'], toolSets: { EchoApi: { baseUrl: upstream.url } } },
     { configDir: fixtureApp, env: { ECHO_AUTH_TOKEN: 'static-token-x' } },
   );
-  server = await serveHttp(host, { port: 0, logger: createLogger('debug', sink) });
+  server = await serveHttp(host, { port: 0, logger: captured.logger });
 });
 afterAll(async () => {
   await server.close();
@@ -74,7 +68,7 @@ describe('odd request targets', () => {
     }
     expect((await get('http://[x]/mcp')).status).toBe(400);
     expect((await get('/healthz')).status).toBe(200);
-    expect(logs).not.toMatch(/"level":50/);
+    expect(lines()).not.toMatch(/"level":50/);
   });
 
   it('serves a 2026-07-28 request sent with an absolute-form target', async () => {
@@ -104,7 +98,7 @@ describe('odd request targets', () => {
       id: 1,
       result: { supportedVersions: expect.anything() },
     });
-    expect(logs).not.toMatch(/"level":50/);
+    expect(lines()).not.toMatch(/"level":50/);
   });
 });
 
@@ -128,7 +122,7 @@ describe('odd JSON-RPC bodies', () => {
     });
     expect(res.status).toBeLessThan(500);
     expect(await res.json()).toMatchObject({ id: 7 });
-    expect(logs).not.toMatch(/"level":50/);
+    expect(lines()).not.toMatch(/"level":50/);
   });
 
   it('refuses answers nested thousands of levels deep, and a batch with them leaves no request behind', async () => {
@@ -166,7 +160,7 @@ describe('odd JSON-RPC bodies', () => {
     // Had the batch's ping been taken and not answered, its id would still be in use.
     const ping = await post('{"jsonrpc":"2.0","id":5,"method":"ping"}');
     expect(await ping.json()).toMatchObject({ id: 5, result: {} });
-    expect(logs).not.toMatch(/"level":50/);
+    expect(lines()).not.toMatch(/"level":50/);
   });
 });
 
@@ -185,7 +179,7 @@ describe('HEAD', () => {
 
 describe('clients that leave', () => {
   it('logs no error when a client hangs up before its form is read in full', async () => {
-    const before = logs.length;
+    const before = lines().length;
     for (const path of ['/connections/sign-in', '/connections/disconnect']) {
       const socket = connect(server.port, '127.0.0.1');
       socket.on('error', () => {});
@@ -196,7 +190,7 @@ describe('clients that leave', () => {
       await new Promise((r) => setTimeout(r, 100));
       socket.destroy();
     }
-    await expect.poll(() => logs.slice(before)).toContain('the client left before its request was read');
-    expect(logs.slice(before)).not.toMatch(/"level":50/);
+    await expect.poll(() => lines().slice(before)).toContain('the client left before its request was read');
+    expect(lines().slice(before)).not.toMatch(/"level":50/);
   });
 });
