@@ -1,4 +1,3 @@
-import { Writable } from 'node:stream';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1HttpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
@@ -11,7 +10,6 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
 import { createHost, type Host } from '../src/host.js';
 import { type HttpServerHandle, serveHttp } from '../src/http/serve-http.js';
-import { createLogger } from '../src/logger.js';
 import {
   echoAuthProviders,
   type FakeOAuthServer,
@@ -19,7 +17,7 @@ import {
   startFakeOAuthServer,
   storeAuthorized,
 } from './fake-oauth-server.js';
-import { fixtureApp, inlinePlugin } from './support.js';
+import { capturedLogger, fixtureApp, inlinePlugin } from './support.js';
 
 // One wait, told once to each who should hear of it: a 429 whose Retry-After (2 s) the call
 // waits out gives the client one progress sequence (its token, growing, the total it waits)
@@ -43,19 +41,13 @@ const MODERN = '2026-07-28';
 let upstream: RecordingUpstream;
 let host: Host;
 let server: HttpServerHandle;
-let logText = '';
+const log = capturedLogger('info');
 
 beforeAll(async () => {
   upstream = await startRecordingUpstream();
-  const sink = new Writable({
-    write(chunk, _enc, done) {
-      logText += chunk.toString();
-      done();
-    },
-  });
   host = await createHost(
     { toolSets: { Limited: { baseUrl: upstream.url } } },
-    { plugins: [limited], env: {}, logger: createLogger('info', sink) },
+    { plugins: [limited], env: {}, logger: log.logger },
   );
   server = await serveHttp(host, { port: 0 });
 });
@@ -65,7 +57,7 @@ afterAll(async () => {
   await upstream?.close();
 });
 beforeEach(() => {
-  logText = '';
+  log.clear();
   let answered = 0;
   upstream.respond(() =>
     answered++ === 0
@@ -89,7 +81,8 @@ interface LogParams {
 /** The `call waited` lines written since the test began, once the log has been flushed. */
 async function waitLines(): Promise<Record<string, unknown>[]> {
   await new Promise((r) => setTimeout(r, 50));
-  return logText
+  return log
+    .lines()
     .split('\n')
     .filter((l) => l.includes('call waited'))
     .map((l) => JSON.parse(l));
@@ -257,12 +250,6 @@ describe("a wait for the access token's refresh (OAuth provider)", () => {
   beforeAll(async () => {
     oauth = await startFakeOAuthServer();
     echoUpstream = await startRecordingUpstream();
-    const sink = new Writable({
-      write(chunk, _enc, done) {
-        logText += chunk.toString();
-        done();
-      },
-    });
     const tokens = new MemoryTokenStore();
     oauthHost = await createHost(
       {
@@ -276,7 +263,7 @@ describe("a wait for the access token's refresh (OAuth provider)", () => {
         configDir: fixtureApp,
         env: { ECHO_AUTH_CLIENT_SECRET: fakeClient.clientSecret },
         tokenStore: tokens,
-        logger: createLogger('info', sink),
+        logger: log.logger,
       },
     );
     await storeAuthorized(oauth, tokens, oauthHost.config.defaultUserId, Date.now() - 1000);

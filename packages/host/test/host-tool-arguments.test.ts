@@ -1,13 +1,11 @@
-import { Writable } from 'node:stream';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
 import { createHost, type Host } from '../src/host.js';
-import { createLogger } from '../src/logger.js';
 import { createMcpServer } from '../src/mcp/create-mcp-server.js';
 import { prepareMcpServingState } from '../src/mcp/serving-state.js';
-import { inlinePlugin } from './support.js';
+import { capturedLogger, inlinePlugin } from './support.js';
 import { WRITE_KEY, writeTools } from './write-support.js';
 
 // The host's own tools (discovery and previews) check their arguments as plugin tools do:
@@ -15,7 +13,7 @@ import { WRITE_KEY, writeTools } from './write-support.js';
 let upstream: RecordingUpstream;
 let host: Host;
 let client: Client;
-let logged = '';
+const log = capturedLogger('info');
 
 async function connect(h: Host): Promise<Client> {
   const server = createMcpServer(h, prepareMcpServingState(h));
@@ -28,18 +26,12 @@ async function connect(h: Host): Promise<Client> {
 
 beforeAll(async () => {
   upstream = await startRecordingUpstream(() => ({ status: 200, body: { ok: true } }));
-  const sink = new Writable({
-    write(chunk, _enc, done) {
-      logged += chunk.toString();
-      done();
-    },
-  });
   host = await createHost(
     { mcp: { catalog: 'dynamic' }, toolSets: { WriteApi: { baseUrl: upstream.url } } },
     {
       plugins: [inlinePlugin('WriteApi', writeTools)],
       env: { WRITE_KEY },
-      logger: createLogger('info', sink),
+      logger: log.logger,
     },
   );
   client = await connect(host);
@@ -117,8 +109,8 @@ describe("the host's own tools' arguments", () => {
     expect(JSON.parse(text).error).toMatchObject({ code: 'internal_error', retryable: false });
     expect(text).not.toContain('secret detail');
     await new Promise((r) => setTimeout(r, 50));
-    expect(logged).toContain('secret detail of a bug');
-    expect(logged).toContain('"tool":"apply_preview"');
+    expect(log.lines()).toContain('secret detail of a bug');
+    expect(log.lines()).toContain('"tool":"apply_preview"');
     await c.close();
   });
 });

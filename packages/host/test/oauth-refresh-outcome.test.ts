@@ -1,7 +1,6 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type CallToolResult, Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -9,9 +8,8 @@ import type { RecordingUpstream } from '../../testing/src/recording-upstream.js'
 import { AccessTokens } from '../src/auth/access-tokens.js';
 import { createHost, type Host } from '../src/host.js';
 import { type HttpServerHandle, serveHttp } from '../src/http/serve-http.js';
-import { createLogger } from '../src/logger.js';
 import { echoAuthProviders, type FakeOAuthServer, fakeClient, storeAuthorized } from './fake-oauth-server.js';
-import { ALICE_ACCESS_TOKEN as ALICE, fixtureApp, tokenStoreOf } from './support.js';
+import { ALICE_ACCESS_TOKEN as ALICE, capturedLogger, fixtureApp, tokenStoreOf } from './support.js';
 import { startVendorFakes, type VendorFakes } from './vendor-fakes.js';
 
 // A vendor's token endpoint that is slow to answer a refresh, or never answers it, with calls
@@ -25,7 +23,7 @@ let upstream: RecordingUpstream;
 let host: Host;
 let server: HttpServerHandle;
 let client: Client;
-let logs: string;
+const log = capturedLogger('info');
 
 beforeAll(async () => {
   vendor = await startVendorFakes();
@@ -34,14 +32,8 @@ beforeAll(async () => {
 afterAll(() => vendor.close());
 beforeEach(async () => {
   vendor.reset();
-  logs = '';
-  const sink = new Writable({
-    write(chunk, _enc, done) {
-      logs += chunk.toString();
-      done();
-    },
-  });
-  const logger = createLogger('info', sink);
+  log.clear();
+  const logger = log.logger;
   host = await createHost(
     {
       plugins: ['toolhost-plugin-echo'],
@@ -149,7 +141,7 @@ describe('OAuth refresh whose answer never comes (the connection drops after the
         if (r.isError) expect(errorOf(r)).toMatchObject({ code: 'upstream_unavailable', retryable: true });
       expect(errorOf(await getItem('c'))).toBeUndefined();
       expect(sent(old.refreshToken)).toBe(1);
-      expect(logs).toContain('token refresh sent but not answered');
+      expect(log.lines()).toContain('token refresh sent but not answered');
 
       await sleep(Math.max(0, old.expiresAt! - Date.now()) + 100);
       const after = await getItem('d');
@@ -163,9 +155,9 @@ describe('OAuth refresh whose answer never comes (the connection drops after the
         new Set([`Bearer ${old.accessToken}`]),
       );
       expect(await tokenStoreOf(host).get('echo-auth', 'alice')).toBeUndefined();
-      expect(logs).toContain('the token is deleted, the user must authorize again');
-      expect(logs).not.toContain(old.refreshToken);
-      expect(logs).not.toContain(old.accessToken);
+      expect(log.lines()).toContain('the token is deleted, the user must authorize again');
+      expect(log.lines()).not.toContain(old.refreshToken);
+      expect(log.lines()).not.toContain(old.accessToken);
     }, 60_000);
 
   it('sends it again at a vendor that keeps refresh tokens (a refresh answered with the same one)', async () => {
@@ -192,8 +184,8 @@ describe('OAuth refresh whose answer never comes (the connection drops after the
     oauth.refuseRefresh = true;
     const old = await authorizeAlice(Date.now() - 1000);
     expect(errorOf(await getItem('x'))).toMatchObject({ code: 'authorization_required' });
-    expect(logs).toContain('token refresh refused by the vendor (invalid_grant)');
-    expect(logs).not.toContain(old.refreshToken);
+    expect(log.lines()).toContain('token refresh refused by the vendor (invalid_grant)');
+    expect(log.lines()).not.toContain(old.refreshToken);
     expect(await tokenStoreOf(host).get('echo-auth', 'alice')).toBeUndefined();
   });
 
@@ -204,7 +196,7 @@ describe('OAuth refresh whose answer never comes (the connection drops after the
     const old = await authorizeAlice(Date.now() - 1000);
     const r = await getItem('x');
     expect(errorOf(r)).toMatchObject({ code: 'upstream_unavailable' });
-    expect(logs).toContain('token refresh failed (invalid_client');
+    expect(log.lines()).toContain('token refresh failed (invalid_client');
     expect(await tokenStoreOf(host).get('echo-auth', 'alice')).toEqual(old);
   });
 });

@@ -1,7 +1,6 @@
 import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { Client, ProtocolError, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RecordingUpstream } from '../../testing/src/recording-upstream.js';
@@ -9,10 +8,14 @@ import { AccessTokens } from '../src/auth/access-tokens.js';
 import type { HostConfig } from '../src/config/host-config.js';
 import { createHost, type Host } from '../src/host.js';
 import { type HttpServerHandle, serveHttp } from '../src/http/serve-http.js';
-import { createLogger } from '../src/logger.js';
 import { Browser, formOf, startFlow } from './browser.js';
 import { echoAuthProviders, type FakeOAuthServer, fakeClient } from './fake-oauth-server.js';
-import { ALICE_ACCESS_TOKEN as ALICE, BOB_ACCESS_TOKEN as BOB, fixtureApp } from './support.js';
+import {
+  ALICE_ACCESS_TOKEN as ALICE,
+  BOB_ACCESS_TOKEN as BOB,
+  capturedLogger,
+  fixtureApp,
+} from './support.js';
 import { startVendorFakes, type VendorFakes } from './vendor-fakes.js';
 
 const TOKEN_KEY = 'token-encryption-key-for-tests';
@@ -21,7 +24,7 @@ let vendor: VendorFakes;
 let oauth: FakeOAuthServer;
 let upstream: RecordingUpstream;
 let dataDir: string;
-let logs: string;
+const log = capturedLogger('debug');
 let host: Host;
 let server: HttpServerHandle;
 const clients: Client[] = [];
@@ -38,13 +41,7 @@ function config(): HostConfig {
 }
 
 async function start(): Promise<void> {
-  const sink = new Writable({
-    write(chunk, _enc, done) {
-      logs += chunk.toString();
-      done();
-    },
-  });
-  const logger = createLogger('debug', sink);
+  const logger = log.logger;
   host = await createHost(config(), {
     configDir: fixtureApp,
     env: { ECHO_AUTH_CLIENT_SECRET: fakeClient.clientSecret, TOOLHOST_TOKEN_KEY: TOKEN_KEY },
@@ -95,7 +92,7 @@ beforeAll(async () => {
 afterAll(() => vendor.close());
 beforeEach(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'toolhost-oauth-'));
-  logs = '';
+  log.clear();
   vendor.reset();
   await start();
 });
@@ -383,10 +380,10 @@ describe('OAuth user authorization', () => {
     await authorize(alice);
     const out = JSON.stringify(await getItem(alice));
     for (const secret of [fakeClient.clientSecret, TOKEN_KEY, ALICE, 'access-1', 'refresh-1-']) {
-      expect(logs).not.toContain(secret);
+      expect(log.lines()).not.toContain(secret);
       expect(out).not.toContain(secret);
     }
-    expect(logs).toMatch(/"provider":"echo-auth","user":"alice","msg":"authorization completed"/);
+    expect(log.lines()).toMatch(/"provider":"echo-auth","user":"alice","msg":"authorization completed"/);
   });
 });
 

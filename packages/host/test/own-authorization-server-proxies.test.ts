@@ -1,11 +1,9 @@
-import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AccessTokens } from '../src/auth/access-tokens.js';
 import { createHost, type Host } from '../src/host.js';
 import { type HttpServerHandle, serveHttp } from '../src/http/serve-http.js';
-import { createLogger } from '../src/logger.js';
 import { TEST_REDIRECT } from './own-authorization-flow.js';
-import { ALICE_ACCESS_TOKEN, fixtureApp } from './support.js';
+import { ALICE_ACCESS_TOKEN, capturedLogger, fixtureApp } from './support.js';
 
 const running: { host: Host; server: HttpServerHandle }[] = [];
 afterEach(async () => {
@@ -17,13 +15,7 @@ afterEach(async () => {
 
 /** The host's own authorization server, `http` beside it; its origin and what it logged. */
 async function start(http: object, env: Record<string, string> = {}) {
-  let logged = '';
-  const sink = new Writable({
-    write(chunk, _encoding, done) {
-      logged += chunk.toString();
-      done();
-    },
-  });
+  const log = capturedLogger('info');
   const host = await createHost(
     { plugins: ['toolhost-plugin-echo'], http: { authorization: { mode: 'host' }, ...http } },
     { configDir: fixtureApp, env },
@@ -31,10 +23,10 @@ async function start(http: object, env: Record<string, string> = {}) {
   const server = await serveHttp(host, {
     port: 0,
     accessTokens: new AccessTokens({ alice: ALICE_ACCESS_TOKEN }),
-    logger: createLogger('info', sink),
+    logger: log.logger,
   });
   running.push({ host, server });
-  return { origin: new URL(server.url).origin, logged: () => logged };
+  return { origin: new URL(server.url).origin, logged: log.lines };
 }
 
 /** Registers a client as a proxy would pass it on: the status. */

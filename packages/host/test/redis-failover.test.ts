@@ -1,8 +1,6 @@
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
 import type { Host } from '../src/host.js';
-import { createLogger } from '../src/logger.js';
 import { acknowledgedWritesSurviveFailover, failoverHost } from './failover-scenario.js';
 import { type FakeOAuthServer, startFakeOAuthServer } from './fake-oauth-server.js';
 import { type MasterProxy, masterProxy } from './redis-master-proxy.js';
@@ -13,7 +11,7 @@ import {
   startRedisServer,
   startSentinels,
 } from './redis-server.js';
-import { tokenStoreOf } from './support.js';
+import { capturedLogger, tokenStoreOf } from './support.js';
 
 // A Sentinel deployment as the issue ran it: a master with AOF, two replicas, three Sentinels.
 // The replication window (normally milliseconds) is widened by holding back the replication
@@ -31,7 +29,7 @@ let sentinels: Sentinels;
 let upstream: RecordingUpstream;
 let oauth: FakeOAuthServer;
 let host: Host;
-let logs = '';
+const log = capturedLogger('debug');
 
 beforeAll(async () => {
   master = await startRedisServer(['--appendonly', 'yes', '--appendfsync', 'always']);
@@ -50,15 +48,7 @@ beforeAll(async () => {
     upstream,
     oauth,
     {
-      logger: createLogger(
-        'debug',
-        new Writable({
-          write(chunk, _encoding, done) {
-            logs += chunk.toString();
-            done();
-          },
-        }),
-      ),
+      logger: log.logger,
     },
   );
 }, 60_000);
@@ -98,6 +88,6 @@ describe('a Sentinel failover in the replication window', () => {
       },
     });
     // The three Sentinels answered throughout: the log never calls them unreachable.
-    expect(logs).not.toContain('All sentinels are unreachable');
+    expect(log.lines()).not.toContain('All sentinels are unreachable');
   }, 90_000);
 });

@@ -1,9 +1,7 @@
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
 import { createHost } from '../src/host.js';
-import { createLogger } from '../src/logger.js';
-import { fixtureApp } from './support.js';
+import { capturedLogger, fixtureApp } from './support.js';
 
 let upstream: RecordingUpstream;
 beforeAll(async () => {
@@ -45,24 +43,18 @@ describe('graceful shutdown', () => {
   });
 
   it('has written the log line of each call once close has resolved', async () => {
-    let logText = '';
-    const sink = new Writable({
-      write(chunk, _enc, done) {
-        logText += chunk.toString();
-        done();
-      },
-    });
+    const log = capturedLogger('info');
     const host = await createHost(
       { plugins: ['toolhost-plugin-echo'], toolSets: { EchoApi: { baseUrl: upstream.url } } },
       {
         configDir: fixtureApp,
         env: { ECHO_AUTH_TOKEN: 'static-token-x' },
-        logger: createLogger('info', sink),
+        logger: log.logger,
       },
     );
     await host.callTool('EchoApi.GetItem', { item_id: 'last' });
     // An embedder may exit the process as soon as close resolves.
     await host.close();
-    expect(logText).toMatch(/"tool":"EchoApi.GetItem".*"msg":"tool call"/);
+    expect(log.lines()).toMatch(/"tool":"EchoApi.GetItem".*"msg":"tool call"/);
   });
 });

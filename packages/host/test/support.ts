@@ -163,6 +163,8 @@ export function postModernCall(
 export function capturedLogger(level: Parameters<typeof createLogger>[0] = 'info'): {
   logger: Logger;
   lines: () => string;
+  /** Forgets what was written so far, for a suite that checks each test's lines alone. */
+  clear: () => void;
 } {
   let text = '';
   const sink = new Writable({
@@ -171,7 +173,13 @@ export function capturedLogger(level: Parameters<typeof createLogger>[0] = 'info
       done();
     },
   });
-  return { logger: createLogger(level, sink), lines: () => text };
+  return {
+    logger: createLogger(level, sink),
+    lines: () => text,
+    clear: () => {
+      text = '';
+    },
+  };
 }
 
 /** The operator-issued access tokens (`http.accessTokens`) of the two test users. */
