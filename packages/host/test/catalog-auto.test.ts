@@ -16,7 +16,7 @@ import { type HttpServerHandle, serveHttp } from '../src/http/serve-http.js';
 import { AUTO_CATALOG_MAX_TOOLS } from '../src/mcp/catalog-views.js';
 import { createMcpServer } from '../src/mcp/create-mcp-server.js';
 import { prepareMcpServingState } from '../src/mcp/serving-state.js';
-import { fixtureApp, inlinePlugin, readTool } from './support.js';
+import { fixtureApp, inlinePlugin, postInitialize, readTool } from './support.js';
 
 const write = (name: string): ToolDeclaration => ({
   name,
@@ -153,6 +153,34 @@ describe('per-request narrowing over HTTP', () => {
     expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['Small_GetThing']);
     expect(client.getInstructions()).not.toMatch(/search_tools/);
     await client.close();
+  });
+
+  /** An initialize POST carrying `toolSets` as its X-MCP-Toolsets header: the status, session id and error. */
+  async function initializeNarrowedTo(toolSets: string) {
+    const res = await postInitialize(server.url, { headers: { 'X-MCP-Toolsets': toolSets } });
+    const body = (await res.json()) as { id: unknown; error?: { code: number; message: string } };
+    return { status: res.status, session: res.headers.get('mcp-session-id'), id: body.id, error: body.error };
+  }
+
+  it('refuses an X-MCP-Toolsets naming no served tool set at initialize, opening nothing', async () => {
+    const answer = await initializeNarrowedTo('Smal');
+    expect(answer).toMatchObject({ status: 400, session: null, id: 1, error: { code: -32600 } });
+    expect(answer.error?.message).toBe(
+      "X-MCP-Toolsets: 'Smal' is not a tool set this host serves (served: Big, Small). Did you mean Small?",
+    );
+    const client = new Client({ name: 'typo', version: '0' });
+    const transport = new StreamableHTTPClientTransport(new URL(server.url), {
+      requestInit: { headers: { 'X-MCP-Toolsets': 'Smal' } },
+    });
+    await expect(client.connect(transport)).rejects.toThrow(/X-MCP-Toolsets: 'Smal'/);
+  });
+
+  it('refuses a served tool set beside an unknown one too, naming only the unknown', async () => {
+    const answer = await initializeNarrowedTo('Small, Nope,Nada');
+    expect(answer).toMatchObject({ status: 400, session: null });
+    expect(answer.error?.message).toBe(
+      "X-MCP-Toolsets: 'Nope', 'Nada' are not tool sets this host serves (served: Big, Small).",
+    );
   });
 
   it('without headers, lists the whole (dynamic) catalog', async () => {

@@ -87,15 +87,16 @@ export function stopSpawnedHosts(): void {
 
 /**
  * A raw session-era `initialize` POST (no SDK client), for tests about what the endpoint does
- * with the handshake itself: `params` adds to or replaces the request's.
+ * with the handshake itself: `params` adds to or replaces the request's; `headers` go with it.
  */
 export function postInitialize(
   url: string,
-  options: { token?: string; params?: Record<string, unknown> } = {},
+  options: { token?: string; params?: Record<string, unknown>; headers?: Record<string, string> } = {},
 ): Promise<Response> {
   return fetch(url, {
     method: 'POST',
     headers: {
+      ...options.headers,
       ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
       accept: 'application/json, text/event-stream',
       'content-type': 'application/json',

@@ -7,7 +7,7 @@ import type { AccessTokens } from '../auth/access-tokens.js';
 import type { HostScope } from '../auth/front-door/scopes.js';
 import type { Host } from '../host-api.js';
 import type { Logger } from '../logger.js';
-import { type Narrowing, requestNarrowing } from '../mcp/catalog-views.js';
+import { type Narrowing, requestNarrowing, unknownToolSets } from '../mcp/catalog-views.js';
 import { answersDirectly } from '../mcp/confirm-elicitation.js';
 import { createMcpServer } from '../mcp/create-mcp-server.js';
 import { isInitialize, onlyAnswers } from '../mcp/jsonrpc-messages.js';
@@ -77,6 +77,9 @@ export class McpEndpoint {
     const tooDeep = answersTooDeep(parsed);
     if (tooDeep) return jsonRpcError(res, 400, tooDeep, { code: -32600 });
     const id = requestIdOf(parsed);
+    // Before any session opens: the client learns of the misspelt header at its first request.
+    const unknownSets = unknownToolSets(req, this.o.mcpState.views.toolSets);
+    if (unknownSets) return jsonRpcError(res, 400, unknownSets, { code: -32600, id });
     if ('scopes' in caller && this.refusedForScope(res, caller, parsed)) return;
     // Answers to the server's own requests (a confirmation) serve calls already running.
     if (this.o.draining() && !onlyAnswers(parsed)) {

@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
+import { didYouMean } from '../config/did-you-mean.js';
 import type { Host, ToolInfo } from '../host-api.js';
 import type { ToolNameMap } from '../tool-names.js';
 import { CATALOG_MODES, type CatalogMode, catalogModeFor } from './client-catalog.js';
@@ -127,6 +128,19 @@ export function narrowingOf(headers: RequestHeaders | undefined): Narrowing | un
 }
 
 /**
+ * Why a request's X-MCP-Toolsets is refused: a name of no tool set this host serves (misspelt, or
+ * hidden by the operator) would narrow to less than the client meant, silently. Refused like
+ * an unknown `--tool-sets` name at start; undefined when every name is served.
+ */
+export function unknownToolSets(req: IncomingMessage, served: readonly string[]): string | undefined {
+  if (req.headers[TOOLSETS_HEADER] === undefined) return undefined;
+  const unknown = [...new Set(list(req.headers[TOOLSETS_HEADER]))].filter((n) => !served.includes(n));
+  if (unknown.length === 0) return undefined;
+  const named = unknown.map((n) => `'${n}'`).join(', ');
+  return `X-MCP-Toolsets: ${named} ${unknown.length === 1 ? 'is not a tool set' : 'are not tool sets'} this host serves (served: ${served.join(', ') || 'none'}).${unknown.map((n) => didYouMean(n, served)).join('')}`;
+}
+
+/**
  * What a session transport passes with a POST's messages so that the server's handlers see its
  * narrowing (`ctx.http.req`): the narrowing resolved from every occurrence of the headers, one
  * header each, and nothing at all (no object, no cost) for the requests that send none.
@@ -176,6 +190,8 @@ export function narrowingKey(n: Narrowing): string {
  */
 export class CatalogViews {
   readonly whole: CatalogView;
+  /** The tool sets the host serves: the names X-MCP-Toolsets may give. */
+  readonly toolSets: readonly string[];
   private readonly narrowed = new Map<string, CatalogView>();
   /** Every tool as `tools/list` shows it, by canonical name: made once, shared by every view. */
   private readonly listedTools: ReadonlyMap<string, Tool>;
@@ -187,6 +203,7 @@ export class CatalogViews {
     const tools = host.listTools();
     this.listedTools = new Map(tools.map((t) => [t.name, listedTool(t, names.mcpName(t.name))]));
     this.whole = this.build(tools, host.config.mcp.catalog);
+    this.toolSets = [...new Set(tools.map((t) => t.toolSet))].sort();
   }
 
   /**
