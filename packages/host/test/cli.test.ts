@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
 import { hostCliPath } from '../../testing/src/spawn-host.js';
+import { sayWhatStdioAwaits } from '../src/cli/serve.js';
 import { cli, fixtureApp } from './support.js';
 
 const run = promisify(execFile);
@@ -104,6 +105,31 @@ describe('toolhost CLI', () => {
     const env = await cli(['--config', configFile, 'serve', '--stdio'], { TOOLHOST_CATALOG: 'lazy' });
     expect(env.code).toBe(1);
     expect(env.stderr).toMatch(/mcp\.catalog/);
+  });
+});
+
+describe('serve over stdio started by hand', () => {
+  it('tells a person at a terminal, in one line, what it waits for and what else to run', () => {
+    const written: string[] = [];
+    sayWhatStdioAwaits(true, (text) => written.push(text));
+    expect(written).toHaveLength(1);
+    expect(written[0]).toMatch(
+      /^toolhost: this is an MCP server on stdio, waiting for an MCP client[^\n]*\n$/,
+    );
+    for (const hint of ['toolhost serve --http', 'toolhost doctor']) expect(written[0]).toContain(hint);
+  });
+
+  it("says nothing to a client's pipe, on stderr or on stdout (the MCP channel)", async () => {
+    const silent: string[] = [];
+    sayWhatStdioAwaits(false, (text) => silent.push(text));
+    sayWhatStdioAwaits(undefined, (text) => silent.push(text));
+    expect(silent).toEqual([]);
+    // The CLI's own stdin is a pipe here, ended at once: the host serves, then stops.
+    const r = await cli(['--config', configFile, 'serve', '--stdio']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('serving on stdio');
+    expect(r.stderr).not.toContain('waiting for an MCP client');
+    expect(r.stdout).toBe('');
   });
 });
 

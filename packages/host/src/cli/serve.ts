@@ -133,7 +133,19 @@ async function serveOverStdio(host: Host, logger: Logger, serverInfo: ServerInfo
   const { serveStdio } = await import('../stdio/serve-stdio.js');
   const handle = await serveStdio(host, { ...serverInfo, logger });
   logger.info({ tools: host.listTools().length }, 'serving on stdio');
+  sayWhatStdioAwaits(process.stdin.isTTY, (text) => process.stderr.write(text));
   return { close: handle.close };
+}
+
+/**
+ * Run by hand at a terminal, `serve` would wait in silence for a client that never comes: a
+ * person is told, on stderr (stdout is the MCP channel). A client's pipe is no terminal: silent.
+ */
+export function sayWhatStdioAwaits(isTTY: boolean | undefined, write: (text: string) => void): void {
+  if (!isTTY) return;
+  write(
+    'toolhost: this is an MCP server on stdio, waiting for an MCP client to write to its stdin. Let a client start it (see "Connecting clients" in the README), or run `toolhost serve --http` to serve over HTTP, or `toolhost doctor` to check the setup. Ctrl-C stops it.\n',
+  );
 }
 
 /** Serves the host over stdio or Streamable HTTP until SIGINT or SIGTERM. */
