@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MapSecretSource, StaticTokenAuthProvider } from './static-auth.js';
+import { isPlaceholderCredential, MapSecretSource, StaticTokenAuthProvider } from './static-auth.js';
 
 describe('StaticTokenAuthProvider', () => {
   it('says whether its token is configured, and what to set when not, never the token', () => {
@@ -10,6 +10,53 @@ describe('StaticTokenAuthProvider', () => {
     expect(new StaticTokenAuthProvider('p', undefined, 'set P_TOKEN').setup()).toEqual({
       ok: false,
       detail: 'set P_TOKEN',
+    });
+  });
+});
+
+describe('isPlaceholderCredential', () => {
+  it("takes the README's stand-ins and the usual ones for placeholders", () => {
+    for (const value of [
+      '<HubSpot private-app token>',
+      '<Airtable personal access token>',
+      '<Customer.io source API key>',
+      '<token>',
+      '...',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a config value that expected interpolation, literally
+      '${HUBSPOT_TOKEN}',
+      'changeme',
+      'CHANGE_ME',
+      'xxx',
+      'xxxxxxxx-xxxx-xxxx',
+      'your_token_here',
+      'YOUR-HUBSPOT-TOKEN',
+      'paste your key here',
+      'TODO',
+      'token',
+      '',
+      '   ',
+    ])
+      expect(isPlaceholderCredential(value), value).toBe(true);
+  });
+
+  it('never takes a real-looking credential for one', () => {
+    for (const value of [
+      'pat-na1-0f3b5a6c-1d2e-4f70-8a9b-0c1d2e3f4a5b',
+      'pat-eu1-7c0e5bd4-9a1f-4c3e-b2d8-5f6a7b8c9d0e',
+      'patQ1w2E3r4T5y6U7i.4f9a1c3e5b7d9f0a2c4e6b8d0f1a3c5e7b9d1f3a5c7e9b0d2f4a6c8e0b2d4f6a8c0e',
+      '3fa85f6457174562b3fc2c963f66afa6',
+      'd41d8cd98f00b204e9800998ecf8427e',
+      'x',
+      'tok',
+    ])
+      expect(isPlaceholderCredential(value), value).toBe(false);
+  });
+
+  it('makes a static token not configured, naming where it was set but never the value', () => {
+    const setup = new StaticTokenAuthProvider('p', 'changeme', 'set P_TOKEN', 'P_TOKEN').setup();
+    expect(setup).toEqual({
+      ok: false,
+      detail: 'P_TOKEN holds a placeholder, not a real token; set P_TOKEN',
     });
   });
 });

@@ -7,6 +7,21 @@ import type {
 } from '@toolhost/core';
 
 /**
+ * Values left where a credential belongs: the stand-ins the README and config docs show
+ * (`<HubSpot private-app token>`, `<token>`, `"..."`), a `${…}` template no one filled in, and
+ * the usual `changeme`, `xxx`, `your_token_here`, `TODO`. Whole values only, so that no real
+ * credential matches: HubSpot's `pat-na1-…`, Airtable's `pat….…` and Customer.io's hex keys
+ * have none of these shapes.
+ */
+const PLACEHOLDER =
+  /^(<.*>|\$?\{.*\}|\.{3,}|…|[-_.x*]*(xxx|\*{3})[-_.x*]*|(change|replace)[-_ ]?me|todo|tbd|fixme|placeholder|dummy|token|secret|password|api[-_ ]?key|(your|my|insert|enter|paste)[-_ ].*|your\w*|.*[-_ ]here)$/i;
+
+/** Whether a credential's value is blank or a stand-in for one: sent upstream, it would only be refused. */
+export function isPlaceholderCredential(value: string): boolean {
+  return value.trim() === '' || PLACEHOLDER.test(value.trim());
+}
+
+/**
  * Single-user stand-in: one access token per provider (a HubSpot private-app token, an
  * Airtable personal access token), the same for every user.
  */
@@ -15,6 +30,8 @@ export class StaticTokenAuthProvider implements AuthProvider {
     readonly id: string,
     private readonly token: string | undefined,
     private readonly hint = `configure a token for auth provider "${id}"`,
+    /** Where the token was set (`CRM_AUTH_PROVIDER_TOKEN`), for naming it when it is a placeholder. */
+    private readonly source = 'the token',
   ) {}
 
   /** Whether a token is configured (never the token itself), for set-up checks. */
@@ -28,7 +45,10 @@ export class StaticTokenAuthProvider implements AuthProvider {
   }
 
   setup(): AuthProviderSetup {
-    return this.token ? { ok: true, detail: 'static token configured' } : { ok: false, detail: this.hint };
+    if (!this.token) return { ok: false, detail: this.hint };
+    if (isPlaceholderCredential(this.token))
+      return { ok: false, detail: `${this.source} holds a placeholder, not a real token; ${this.hint}` };
+    return { ok: true, detail: 'static token configured' };
   }
 
   async getCredentials(_request: CredentialRequest): Promise<CredentialResult> {

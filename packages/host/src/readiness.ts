@@ -1,4 +1,5 @@
 import type { AuthProvider, SecretSource, ToolSetDefinition } from '@toolhost/core';
+import { isPlaceholderCredential } from '@toolhost/engine';
 
 /** One credential or setting a tool set needs, and whether it is there. */
 export interface CredentialCheck {
@@ -91,10 +92,12 @@ export async function toolSetReadiness(inputs: ReadinessInputs): Promise<ToolSet
       if (auth.kind === 'provider') checks.push(providerCheck(auth.provider, providers.get(auth.provider)));
       else if (auth.kind === 'secret') {
         const value = await secrets.getSecret(auth.secret, { userId });
+        const how = secrets.describe?.(auth.secret) ?? `set ${auth.secret}`;
+        const stub = Boolean(value) && isPlaceholderCredential(value!);
         checks.push({
           what: `secret ${auth.secret}`,
-          ok: Boolean(value),
-          detail: value ? 'set' : (secrets.describe?.(auth.secret) ?? `set ${auth.secret}`),
+          ok: Boolean(value) && !stub,
+          detail: stub ? `${auth.secret} holds a placeholder, not a real value; ${how}` : value ? 'set' : how,
         });
       }
     }

@@ -116,6 +116,34 @@ describe('doctor names what is missing', () => {
     );
   });
 
+  it("takes a README's stand-in for a token as not ready, naming where it is set, never its value", async () => {
+    const file = configFile({
+      plugins: ['@toolhost/plugin-grid', '@toolhost/plugin-cdp-pipelines', '@toolhost/plugin-crm-events'],
+      toolSets: { GridApi: { baseUrl: upstream.url } },
+      auth: { providers: { 'crm-auth-provider': { token: 'your_token_here' } } },
+      secrets: { CDP_API_KEY: 'changeme' },
+    });
+    const r = await cli(['--config', file, 'doctor', '--live'], {
+      GRID_AUTH_PROVIDER_TOKEN: '<Airtable personal access token>',
+    });
+    expect(r.code).toBe(1);
+    for (const set of ['GridApi', 'CdpPipelinesApi', 'CrmEventsApi'])
+      expect(r.stdout).toMatch(new RegExp(`${set} \\(\\d+ tools\\): NOT READY`));
+    expect(r.stdout).toContain(
+      'missing: auth provider grid-auth-provider: GRID_AUTH_PROVIDER_TOKEN holds a placeholder, not a real token; set GRID_AUTH_PROVIDER_TOKEN',
+    );
+    expect(r.stdout).toContain(
+      'missing: auth provider crm-auth-provider: auth.providers.crm-auth-provider.token holds a placeholder',
+    );
+    expect(r.stdout).toContain(
+      'missing: secret CDP_API_KEY: CDP_API_KEY holds a placeholder, not a real value',
+    );
+    for (const value of ['Airtable personal access token', 'your_token_here', 'changeme'])
+      expect(r.stdout + r.stderr).not.toContain(value);
+    // Not ready, so not tried: the stand-in never reaches the upstream.
+    expect(upstream.requests).toHaveLength(0);
+  });
+
   it('fails when no plugin is installed or named', async () => {
     const r = await cli(['--config', configFile({ plugins: [] }), 'doctor']);
     expect(r.code).toBe(1);

@@ -174,14 +174,15 @@ export function buildAuthProviders(input: AuthProvidersInput): AuthProvider[] {
     }
     const clientId = oauthClientIdOf(config, env, id);
     if (!clientId) {
-      const token = env[tokenEnvName(id)] || config.auth?.providers?.[id]?.token;
+      const fromEnv = env[tokenEnvName(id)];
       providers.push(
         new StaticTokenAuthProvider(
           id,
-          token,
+          fromEnv || config.auth?.providers?.[id]?.token,
           fields.has(tokenEnvName(id))
             ? howToSet(tokenEnvName(id), fields)
             : `set ${tokenEnvName(id)} (a static token), or configure OAuth with auth.providers.${id}.clientId`,
+          fromEnv ? tokenEnvName(id) : `auth.providers.${id}.token`,
         ),
       );
       continue;
