@@ -21,6 +21,12 @@ describe('@toolhost/engine entries', () => {
   });
 
   it('exports from ./internal only what other packages use of its building blocks', () => {
-    expect(Object.keys(internal).sort()).toEqual(['Pacer', 'nestsDeeperThan', 'sampleValue', 'sleep']);
+    expect(Object.keys(internal).sort()).toEqual([
+      'Pacer',
+      'isPlaceholderCredential',
+      'nestsDeeperThan',
+      'sampleValue',
+      'sleep',
+    ]);
   });
 });

@@ -30,4 +30,4 @@ export {
 } from './http-sender.js';
 export type { PacerFactory, RequestPacer } from './pacer.js';
 export { RegisteredTool, ToolRegistry } from './registry.js';
-export { isPlaceholderCredential, MapSecretSource, StaticTokenAuthProvider } from './static-auth.js';
+export { MapSecretSource, StaticTokenAuthProvider } from './static-auth.js';

@@ -1,5 +1,5 @@
 import type { AuthProvider, SecretSource, ToolSetDefinition } from '@toolhost/core';
-import { isPlaceholderCredential } from '@toolhost/engine';
+import { isPlaceholderCredential } from '@toolhost/engine/internal';
 
 /** One credential or setting a tool set needs, and whether it is there. */
 export interface CredentialCheck {
