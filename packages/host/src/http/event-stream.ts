@@ -3,6 +3,8 @@ import type { JSONRPCMessage } from '../mcp/sdk.js';
 
 /** How often an open event stream gets a comment, so that proxies keep it (the SDK's interval). */
 const KEEP_ALIVE_MS = 15_000;
+/** Bytes a stream may hold for a client not reading it: past them its notifications are dropped. */
+const MAX_HELD_BYTES = 2 ** 20;
 
 const EVENT_STREAM_HEADERS = {
   'content-type': 'text/event-stream',
@@ -33,7 +35,9 @@ export class EventStream {
     res.once('close', () => clearInterval(this.keepAlive));
   }
 
+  /** Answers and requests always go; progress and log lines kept for a client not reading grew without bound. */
   write(message: JSONRPCMessage): void {
+    if (!('id' in message) && this.res.writableLength > MAX_HELD_BYTES) return;
     this.res.write(eventFrame(message));
   }
 
