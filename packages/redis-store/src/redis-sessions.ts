@@ -20,6 +20,32 @@ const answersKey = (id: string) => `toolhost:session:answers:${id}`;
  */
 const ANSWERS_KEPT_MS = 60_000;
 const MAX_ANSWERS = 100;
+/**
+ * Bytes of relays kept per session. A person's confirmation is a few hundred; what a client
+ * posts as answers is its choice, up to the body limit (4 MiB) each, and was kept up to 100
+ * times a session: 400 MiB of Redis a session, renewed each minute.
+ */
+const MAX_ANSWER_BYTES = 256 * 1024;
+/**
+ * Keeps a relay (ARGV[1]) within the newest ARGV[2] relays and ARGV[3] bytes, the oldest going
+ * first; one larger than the bound alone is not kept (it is still published). Then the expiry.
+ */
+const KEEP_ANSWERS = `
+local limit = tonumber(ARGV[3])
+if string.len(ARGV[1]) > limit then return 0 end
+redis.call('RPUSH', KEYS[1], ARGV[1])
+redis.call('LTRIM', KEYS[1], -tonumber(ARGV[2]), -1)
+local kept = redis.call('LRANGE', KEYS[1], 0, -1)
+local total = 0
+for i = #kept, 1, -1 do
+  total = total + string.len(kept[i])
+  if total > limit then
+    redis.call('LTRIM', KEYS[1], i, -1)
+    break
+  end
+end
+redis.call('PEXPIRE', KEYS[1], ARGV[4])
+return 1`;
 /** Relays this replica handed on (heard, or read back), so that each is handed on once. */
 const MAX_HANDED = 10_000;
 
@@ -215,9 +241,8 @@ export class RedisSessions implements ReplicaSessions {
    */
   async relayAnswers(id: string, messages: unknown[]): Promise<void> {
     const relay = JSON.stringify({ id, relay: randomUUID(), messages });
-    const key = answersKey(id);
-    await execAll(
-      this.redis.multi().rpush(key, relay).ltrim(key, -MAX_ANSWERS, -1).pexpire(key, ANSWERS_KEPT_MS),
+    await inRedis(() =>
+      this.redis.eval(KEEP_ANSWERS, 1, answersKey(id), relay, MAX_ANSWERS, MAX_ANSWER_BYTES, ANSWERS_KEPT_MS),
     );
     await inRedis(() => this.channels.publish(ANSWERS_CHANNEL, relay));
   }
