@@ -52,16 +52,16 @@ export function asksWithInputRequired(
   return !!elicitation && (!!elicitation.form || Object.keys(elicitation).length === 0);
 }
 
+/** The box to tick: one object for all, as the SDK's Ajv keeps each schema it checks an answer by for the server's life. */
+const SEND_BOX = {
+  type: 'object' as const,
+  properties: { send: { type: 'boolean' as const, title: 'Send this request', default: false } },
+  required: ['send'],
+};
+
 /** The question of a confirmation: the request as the person reads it, and a box to tick. */
 export function confirmationForm(write: Parameters<ConfirmWrite>[0]) {
-  return {
-    message: confirmationMessage(write),
-    requestedSchema: {
-      type: 'object' as const,
-      properties: { send: { type: 'boolean' as const, title: 'Send this request', default: false } },
-      required: ['send'],
-    },
-  };
+  return { message: confirmationMessage(write), requestedSchema: SEND_BOX };
 }
 
 /**
