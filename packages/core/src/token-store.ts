@@ -42,6 +42,12 @@ export interface TokenStore {
   set(providerId: string, userId: string, token: StoredToken): Promise<void>;
   delete(providerId: string, userId: string): Promise<void>;
   /**
+   * Writes the token only over one stored now, in one step, and says whether it did: the result
+   * of a refresh is not written once the user disconnected meanwhile (that would connect them
+   * again). Optional: without it the host reads, then writes.
+   */
+  replace?(providerId: string, userId: string, token: StoredToken): Promise<boolean>;
+  /**
    * The stored authorizations, optionally of one user or provider, so that people can see
    * and end their connections. Optional: a store without it cannot list connections.
    */

@@ -99,18 +99,29 @@ export class EncryptedFileTokenStore implements TokenStore {
   }
 
   set(providerId: string, userId: string, token: StoredToken): Promise<void> {
-    return this.change(() => {
-      // Defined, not assigned: assigning `__proto__` would set the prototype, not a user.
-      const users = { ...tokenMap(this.contents, providerId) };
-      Object.defineProperty(users, userId, {
-        value: token,
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
-      this.contents[providerId] = users;
-      return true;
+    return this.change(() => this.put(providerId, userId, token));
+  }
+
+  async replace(providerId: string, userId: string, token: StoredToken): Promise<boolean> {
+    let stored = false;
+    await this.change(() => {
+      stored = tokenOf(this.contents, providerId, userId) !== undefined;
+      return stored && this.put(providerId, userId, token);
     });
+    return stored;
+  }
+
+  private put(providerId: string, userId: string, token: StoredToken): true {
+    // Defined, not assigned: assigning `__proto__` would set the prototype, not a user.
+    const users = { ...tokenMap(this.contents, providerId) };
+    Object.defineProperty(users, userId, {
+      value: token,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+    this.contents[providerId] = users;
+    return true;
   }
 
   delete(providerId: string, userId: string): Promise<void> {

@@ -12,6 +12,12 @@ export class MemoryTokenStore implements TokenStore {
     this.tokens.set(`${providerId}\u0000${userId}`, token);
   }
 
+  async replace(providerId: string, userId: string, token: StoredToken): Promise<boolean> {
+    if (!this.tokens.has(`${providerId}\u0000${userId}`)) return false;
+    await this.set(providerId, userId, token);
+    return true;
+  }
+
   async delete(providerId: string, userId: string): Promise<void> {
     this.tokens.delete(`${providerId}\u0000${userId}`);
   }

@@ -17,12 +17,14 @@ import type { SignInProvider } from './browser-sign-in.js';
 import { OAuthSignIn } from './oauth-sign-in.js';
 import { PendingAuthorizations } from './pending-authorizations.js';
 import {
+  disconnectedMeanwhile,
   GrantEnded,
   notMarked,
   notSentAgain,
   type RefreshSettling,
   refusal,
   settleFailure,
+  storedOver,
   unusableRotation,
 } from './refresh-outcome.js';
 import type { RefreshEvent, RefreshingProvider, RefreshOutcome } from './token-refresh.js';
@@ -335,10 +337,14 @@ export class OAuthAuthProvider implements RefreshingProvider, SignInProvider {
     if (token.refreshSentAt !== undefined && token.refreshRotates !== false)
       return notSentAgain(this.settling, userId, token, rejected);
     const { refreshSentAt: _earlier, ...unmarked } = token;
-    const marked = await this.store.set(this.id, userId, { ...unmarked, refreshSentAt: this.now() }).then(
-      () => true,
+    const marked = await storedOver(this.store, this.id, userId, {
+      ...unmarked,
+      refreshSentAt: this.now(),
+    }).then(
+      (stored) => stored || undefined,
       () => false,
     );
+    if (marked === undefined) return disconnectedMeanwhile(this.settling);
     if (!marked && token.refreshRotates !== false) return notMarked(this.settling, userId, token, rejected);
     let res: oauth.TokenEndpointResponse;
     try {
@@ -357,22 +363,26 @@ export class OAuthAuthProvider implements RefreshingProvider, SignInProvider {
       ...this.server.toStored(res, token.scopes, token),
       refreshRotates: res.refresh_token !== undefined && res.refresh_token !== token.refreshToken,
     };
-    await this.keep(userId, next, unsaved);
+    if (!(await this.keep(userId, next, unsaved))) return disconnectedMeanwhile(this.settling);
     this.refreshed('ok', 'token refreshed');
     return next;
   }
 
-  /** Stores a token whose refresh token the vendor may have rotated: one the store refuses is kept here and written again. */
+  /**
+   * Stores a token whose refresh token the vendor may have rotated: one the store refuses is kept
+   * here and written again. False: the user disconnected meanwhile, and it is not stored.
+   */
   private async keep(
     userId: string,
     next: StoredToken,
     unsaved: (saved: Promise<void>) => void,
-  ): Promise<void> {
+  ): Promise<boolean> {
     try {
-      await this.store.set(this.id, userId, next);
+      return await storedOver(this.store, this.id, userId, next);
     } catch {
       this.unsaved.set(userId, next);
       unsaved(this.saveLater(userId, next));
+      return true;
     }
   }
 
@@ -382,7 +392,7 @@ export class OAuthAuthProvider implements RefreshingProvider, SignInProvider {
       for (;;) {
         const last = this.server.stopped;
         try {
-          await this.store.set(this.id, userId, token);
+          await storedOver(this.store, this.id, userId, token);
           break;
         } catch {
           if (last) break;

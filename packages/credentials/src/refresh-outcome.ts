@@ -64,6 +64,31 @@ function statusRefusal(status: number, detail: string): Refusal {
     : { kind: 'refused', detail };
 }
 
+/**
+ * Writes a refresh's token over the one stored, never where none is now: the user disconnected
+ * while the refresh was under way, and writing it would connect them again. Whether it wrote.
+ */
+export async function storedOver(
+  store: TokenStore,
+  providerId: string,
+  userId: string,
+  token: StoredToken,
+): Promise<boolean> {
+  if (store.replace) return store.replace(providerId, userId, token);
+  if (!(await store.get(providerId, userId))) return false;
+  await store.set(providerId, userId, token);
+  return true;
+}
+
+/** A refresh that found the user disconnected: nothing is stored, and they must authorize again. */
+export function disconnectedMeanwhile(ctx: RefreshSettling): undefined {
+  ctx.refreshed(
+    'reauthorize',
+    'the user disconnected while the token was being refreshed: the refreshed token is not stored',
+  );
+  return undefined;
+}
+
 /** The grant cannot be used any more (its message says why): the user must authorize again. */
 export class GrantEnded extends Error {}
 
@@ -101,7 +126,7 @@ export async function settleFailure(
     });
   }
   // Answered, or never sent: the refresh token is as good as before.
-  await ctx.store.set(ctx.id, userId, unmarked).catch(() => {});
+  await storedOver(ctx.store, ctx.id, userId, unmarked).catch(() => {});
   ctx.refreshed('failed', `token refresh failed (${failure.detail}); the stored token is kept`);
   throw new ToolError(
     {
@@ -171,7 +196,7 @@ export async function notMarked(
   token: StoredToken,
   rejected: string | undefined,
 ): Promise<StoredToken> {
-  await ctx.store.set(ctx.id, userId, token).catch(() => {});
+  await storedOver(ctx.store, ctx.id, userId, token).catch(() => {});
   ctx.refreshed(
     'failed',
     'the token store did not take the mark of a refresh under way (with Redis: not copied to store.replicaAcks replicas), so the refresh token was not sent: a failover could let another replica send it again; the stored token is kept',

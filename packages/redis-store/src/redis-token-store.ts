@@ -95,9 +95,24 @@ export class RedisTokenStore implements TokenStore {
 
   async set(providerId: string, userId: string, token: StoredToken): Promise<void> {
     const key = tokenKey(providerId, userId);
-    await this.cipher.agree();
-    const value = JSON.stringify({ format: FORMAT, ...this.cipher.seal(token, key) });
+    const value = await this.sealed(key, token);
     await this.change(key, () => writeDurably(this.redis, (p) => p.set(key, value), this.durability));
+  }
+
+  /** SET XX: a refresh's token is not written once the user disconnected (the key deleted). */
+  async replace(providerId: string, userId: string, token: StoredToken): Promise<boolean> {
+    const key = tokenKey(providerId, userId);
+    const value = await this.sealed(key, token);
+    let answer: unknown;
+    await this.change(key, async () => {
+      [answer] = await writeDurably(this.redis, (p) => p.set(key, value, 'XX'), this.durability);
+    });
+    return answer === 'OK';
+  }
+
+  private async sealed(key: string, token: StoredToken): Promise<string> {
+    await this.cipher.agree();
+    return JSON.stringify({ format: FORMAT, ...this.cipher.seal(token, key) });
   }
 
   /**

@@ -1,0 +1,95 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TokenStore } from '@toolhost/core';
+import { EncryptedFileTokenStore, MemoryTokenStore, TokenCipher } from '@toolhost/credentials';
+import { RedisTokenStore } from '@toolhost/redis-store';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { RecordingUpstream } from '../../testing/src/recording-upstream.js';
+import { createHost } from '../src/host.js';
+import { disconnect } from '../src/index.js';
+import { echoAuthProviders, type FakeOAuthServer, fakeClient, storeAuthorized } from './fake-oauth-server.js';
+import { closeClient, type RedisServer, redisClient, startRedisServer } from './redis-server.js';
+import { fixtureApp } from './support.js';
+import { startVendorFakes, type VendorFakes } from './vendor-fakes.js';
+
+// A person disconnects while a refresh of their token is at the vendor. The vendor answers
+// afterwards with a new token: writing it would connect them again, and the host would go on
+// acting for them at the vendor after they were told it stopped.
+
+let vendor: VendorFakes;
+let oauth: FakeOAuthServer;
+let upstream: RecordingUpstream;
+let redis: RedisServer;
+const clients: { quit(): Promise<unknown> }[] = [];
+beforeAll(async () => {
+  vendor = await startVendorFakes();
+  ({ oauth, upstream } = vendor);
+  redis = await startRedisServer();
+});
+afterAll(async () => {
+  for (const c of clients) await closeClient(c as Parameters<typeof closeClient>[0]);
+  await redis.close();
+  await vendor.close();
+});
+beforeEach(() => vendor.reset());
+
+const stores: [string, () => Promise<TokenStore>][] = [
+  ['in memory', async () => new MemoryTokenStore()],
+  [
+    'in the encrypted file',
+    async () =>
+      EncryptedFileTokenStore.inDirectory(
+        mkdtempSync(join(tmpdir(), 'toolhost-disconnect-')),
+        'a-file-key-0123456',
+      ),
+  ],
+  [
+    'in Redis',
+    async () => {
+      const client = redisClient(redis.url);
+      clients.push(client);
+      return RedisTokenStore.open(client, TokenCipher, 'a-redis-key-0123456');
+    },
+  ],
+];
+
+describe.each(stores)('a refresh answered after the person disconnected, tokens %s', (_, open) => {
+  it('does not store the refreshed token: the person stays disconnected', async () => {
+    const store = await open();
+    const host = await createHost(
+      {
+        plugins: ['toolhost-plugin-echo'],
+        toolSets: { EchoApi: { baseUrl: upstream.url } },
+        auth: {
+          providers: echoAuthProviders(oauth, {
+            revokeUrl: oauth.revokeUrl,
+            redirectUri: 'http://127.0.0.1:9/oauth/callback',
+          }),
+        },
+      },
+      { configDir: fixtureApp, env: { ECHO_AUTH_CLIENT_SECRET: fakeClient.clientSecret }, tokenStore: store },
+    );
+    try {
+      await storeAuthorized(oauth, store, 'alice', Date.now() + 10_000); // due for a refresh
+      let answer!: () => void;
+      oauth.afterRefreshing = () =>
+        new Promise<void>((r) => {
+          answer = r;
+        });
+      const call = host.callTool('EchoApi.GetItem', { item_id: '1' }, { userId: 'alice' });
+      await expect.poll(() => answer).toBeDefined();
+      await disconnect(host, 'alice', 'echo-auth');
+      answer();
+      expect(await call).toMatchObject({ ok: false, error: { code: 'authorization_required' } });
+      expect(await store.get('echo-auth', 'alice')).toBeUndefined();
+      expect(await host.callTool('EchoApi.GetItem', { item_id: '2' }, { userId: 'alice' })).toMatchObject({
+        ok: false,
+        error: { code: 'authorization_required' },
+      });
+      expect(upstream.requests).toHaveLength(0);
+    } finally {
+      await host.close();
+    }
+  });
+});
