@@ -207,7 +207,14 @@ const NOT_SENT = new Set([
 function translateError(e: unknown, options: SendOptions, departed: boolean): ToolError {
   if (isAxiosError(e)) {
     if (e.code === 'ERR_CANCELED' || options.signal?.aborted) {
-      return new ToolError({ code: 'cancelled', message: 'The call was cancelled.', retryable: true });
+      // Cancelled once sent (a shutdown's grace over): a write may be done, and must be told so.
+      return new ToolError({
+        code: 'cancelled',
+        message: departed
+          ? 'The call was cancelled after its request was sent: the upstream may have received it, and applied it if it writes.'
+          : 'The call was cancelled.',
+        retryable: true,
+      });
     }
     if (e.code === 'ETIMEDOUT' || e.code === 'ECONNABORTED') {
       return new ToolError({

@@ -3,7 +3,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { afterEach, describe, expect, it } from 'vitest';
 import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
 import type { HostConfig } from '../src/config/host-config.js';
-import { type HttpHostProcess, spawnHttpHost } from './support.js';
+import { type HttpHostProcess, postModernCall, spawnHttpHost } from './support.js';
 
 let upstream: RecordingUpstream | undefined;
 let hostProcess: HttpHostProcess | undefined;
@@ -52,7 +52,7 @@ const echoHost = (baseUrl: string, extra: HostConfig = {}) =>
       engine: { maxConcurrentRequestsPerUpstream: 64 },
       ...extra,
     },
-    { ECHO_AUTH_TOKEN: 'tok' },
+    { ECHO_AUTH_TOKEN: 'tok', ECHO_KEY: 'key' },
   );
 
 describe('HTTP shutdown', () => {
@@ -76,6 +76,28 @@ describe('HTTP shutdown', () => {
     hostProcess.child.kill('SIGTERM');
     const outcomes = await Promise.all(calls);
     expect(outcomes.filter((o) => o !== 'cancelled')).toEqual([]);
+    expect(await hostProcess.exited).toBe(0);
+  });
+
+  it('says of a write cancelled at the end of the grace period that it was sent, in both protocol eras', async () => {
+    upstream = await startRecordingUpstream(() => new Promise(() => {}));
+    hostProcess = await echoHost(upstream.url, { shutdownGraceSeconds: 1 });
+    const client = new Client({ name: 'shutdown', version: '0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(hostProcess.url)));
+    const args = { mode: 'execute', request_body: { name: 'n' } };
+    const session = client.callTool({ name: 'EchoApi_CreateItem', arguments: args }, { timeout: 15_000 });
+    const modern = postModernCall(hostProcess.url, { name: 'EchoApi_CreateItem', args });
+    await until(() => upstream!.requests.length === 2);
+    hostProcess.child.kill('SIGTERM');
+    const answers = [
+      (await session).structuredContent,
+      ((await (await modern).json()) as { result: { structuredContent: unknown } }).result.structuredContent,
+    ];
+    for (const answer of answers)
+      expect(answer).toMatchObject({
+        error: { code: 'cancelled', message: expect.stringContaining('after its request was sent') },
+      });
+    expect(upstream.requests.map((r) => r.method)).toEqual(['POST', 'POST']);
     expect(await hostProcess.exited).toBe(0);
   });
 
