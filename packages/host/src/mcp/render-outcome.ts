@@ -20,9 +20,7 @@ export function renderOutcome(outcome: ToolOutcome): CallToolResult {
       structuredContent: { error: { ...error } },
     };
   }
-  if (outcome.kind === 'schema') {
-    return { content: [{ type: 'text', text: schemaText(outcome.schema) }] };
-  }
+  if (outcome.kind === 'schema') return { content: [{ type: 'text', text: schemaText(outcome.schema) }] };
   const text = outcome.body === null ? `HTTP ${outcome.status} (no content)` : JSON.stringify(outcome.body);
   return { content: [{ type: 'text', text }], _meta: { [STATUS_META_KEY]: outcome.status } };
 }

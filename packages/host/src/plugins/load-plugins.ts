@@ -173,9 +173,7 @@ export function registerPlugins(
 function checkSettings(plugin: ToolPlugin, settings: Record<string, unknown> | undefined): void {
   if (settings === undefined) return;
   const key = `toolSets.${plugin.toolSet}.settings`;
-  if (!plugin.settingsSchema) {
-    throw new ConfigError(`${key}: ${plugin.name} takes no settings.`);
-  }
+  if (!plugin.settingsSchema) throw new ConfigError(`${key}: ${plugin.name} takes no settings.`);
   const problems = checkAgainstSchema(plugin.settingsSchema, settings, key);
   if (problems.length === 0) return;
   const accepted = Object.keys(plugin.settingsSchema.properties ?? {});
