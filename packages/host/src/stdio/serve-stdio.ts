@@ -56,7 +56,7 @@ export async function serveStdio(
   };
   const wire = openWire(stdin, stdout, options, (message) => connection.route(message));
   wire.onerror = onerror;
-  return { close: () => connection.close() };
+  return { close: () => wire.answered(2000).then(() => connection.close()) };
 }
 
 /** The JSON the SDK quotes after its reason (`Unknown message type: {…}`). */

@@ -158,4 +158,24 @@ describe('StdioWire', () => {
     await until(() => routed === total);
     await wire.close();
   });
+  it('waits on closing for the answer of each request read, not for one the client cancelled', async () => {
+    const { out } = recordingStdout();
+    const lines = new PassThrough();
+    const wire = new StdioWire(lines, out, () => {});
+    for (const id of [1, 2]) lines.write(`${JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call' })}\n`);
+    lines.write(
+      `${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 2 } })}\n`,
+    );
+    await new Promise((r) => setImmediate(r));
+    let answered = false;
+    const waiting = wire.answered(5000).then(() => {
+      answered = true;
+    });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(answered).toBe(false);
+    await wire.send(answer(1));
+    const started = Date.now();
+    await waiting;
+    expect(Date.now() - started).toBeLessThan(1000);
+  });
 });

@@ -34,6 +34,8 @@ export class StdioWire implements Transport {
   /** Set while stdout's buffer is over its mark: senders wait for it to drain. */
   private drained: Promise<void> | undefined;
   private closed = false;
+  /** Ids of the requests read and not yet answered (a cancelled one never is): closing waits for them. */
+  private readonly unanswered = new Set<unknown>();
 
   constructor(
     /** stdin split into whole lines (LineLimit), each within the size limit. */
@@ -65,6 +67,7 @@ export class StdioWire implements Transport {
   /** Writes a message whatever server (if any) it comes from: the entry's own errors too. */
   write(message: JSONRPCMessage | object): Promise<void> {
     if (this.closed) return Promise.resolve();
+    if (!('method' in message)) this.unanswered.delete((message as { id?: unknown }).id);
     const line = `${JSON.stringify(message)}\n`;
     if (this.held === undefined) {
       this.held = line;
@@ -72,6 +75,12 @@ export class StdioWire implements Transport {
     } else this.held += line;
     // The reader is slower than the answers: senders wait, as with the SDK's transport.
     return this.drained ?? Promise.resolve();
+  }
+
+  /** Waits, at most `ms`, for each request read to be answered: a server closing drops what it has not sent. */
+  async answered(ms: number): Promise<void> {
+    const end = Date.now() + ms;
+    while (this.unanswered.size > 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
   }
 
   /** Writes what is held and stops reading; the host exits once nothing else keeps it. */
@@ -106,6 +115,9 @@ export class StdioWire implements Transport {
       });
       return;
     }
+    const m = message as { id?: unknown; method?: string; params?: { requestId?: unknown } };
+    if (m.method === 'notifications/cancelled') this.unanswered.delete(m.params?.requestId);
+    else if (m.method !== undefined && m.id !== undefined) this.unanswered.add(m.id);
     this.route(message);
   };
 
