@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { TokenStore } from '@toolhost/core';
+import type { StoredToken, TokenStore } from '@toolhost/core';
 import { EncryptedFileTokenStore, MemoryTokenStore, TokenCipher } from '@toolhost/credentials';
 import { RedisTokenStore } from '@toolhost/redis-store';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -10,7 +10,7 @@ import { createHost } from '../src/host.js';
 import { disconnect } from '../src/index.js';
 import { echoAuthProviders, type FakeOAuthServer, fakeClient, storeAuthorized } from './fake-oauth-server.js';
 import { closeClient, type RedisServer, redisClient, startRedisServer } from './redis-server.js';
-import { fixtureApp } from './support.js';
+import { capturedLogger, fixtureApp } from './support.js';
 import { startVendorFakes, type VendorFakes } from './vendor-fakes.js';
 
 // A person disconnects while a refresh of their token is at the vendor. The vendor answers
@@ -91,5 +91,42 @@ describe.each(stores)('a refresh answered after the person disconnected, tokens 
     } finally {
       await host.close();
     }
+  });
+});
+
+/** A store that takes the refresh-sent mark, then refuses every other write (Redis gone mid-refresh). */
+class RefusingAfterMark extends MemoryTokenStore {
+  override async set(providerId: string, userId: string, token: StoredToken): Promise<void> {
+    if (token.refreshSentAt === undefined && (await this.get(providerId, userId)))
+      throw new Error('store away');
+    await super.set(providerId, userId, token);
+  }
+}
+
+describe('a rotated token the store never took before the host stopped', () => {
+  it('is reported to the operator as lost, the user to authorize again', async () => {
+    const store = new RefusingAfterMark();
+    const { logger, lines } = capturedLogger();
+    const host = await createHost(
+      {
+        plugins: ['toolhost-plugin-echo'],
+        toolSets: { EchoApi: { baseUrl: upstream.url } },
+        auth: { providers: echoAuthProviders(oauth) },
+      },
+      {
+        configDir: fixtureApp,
+        env: { ECHO_AUTH_CLIENT_SECRET: fakeClient.clientSecret },
+        tokenStore: store,
+        logger,
+      },
+    );
+    await storeAuthorized(oauth, store, 'alice', Date.now() + 10_000); // due for a refresh
+    // The call is made with the rotated token, kept in memory and written again meanwhile.
+    expect(await host.callTool('EchoApi.GetItem', { item_id: '1' }, { userId: 'alice' })).toMatchObject({
+      ok: true,
+    });
+    expect(oauth.grants.map((g) => g.grant_type)).toEqual(['refresh_token']);
+    await host.close();
+    expect(lines()).toContain('the host stopped before the token store took the token a refresh rotated');
   });
 });
