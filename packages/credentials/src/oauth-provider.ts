@@ -23,6 +23,7 @@ import {
   notSentAgain,
   type RefreshSettling,
   refusal,
+  rotationLost,
   settleFailure,
   storedOver,
   unusableRotation,
@@ -386,10 +387,7 @@ export class OAuthAuthProvider implements RefreshingProvider, SignInProvider {
     }
   }
 
-  /**
-   * Writes a rotated token the store refused, every half second until it takes it or the host
-   * stops; a token still unwritten then is lost (its refresh token spent), and the operator told.
-   */
+  /** Writes a rotated token the store refused, every half second until it takes it or the host stops. */
   private saveLater(userId: string, token: StoredToken): Promise<void> {
     const saved = (async () => {
       for (;;) {
@@ -398,13 +396,7 @@ export class OAuthAuthProvider implements RefreshingProvider, SignInProvider {
           await storedOver(this.store, this.id, userId, token);
           break;
         } catch {
-          if (last) {
-            this.refreshed(
-              'reauthorize',
-              'the host stopped before the token store took the token a refresh rotated: it is lost (the refresh token it replaced is spent), so the user must authorize again once the access token expires',
-            );
-            break;
-          }
+          if (last) return rotationLost(this.settling);
           await sleep(500);
         }
       }

@@ -89,6 +89,14 @@ export function disconnectedMeanwhile(ctx: RefreshSettling): undefined {
   return undefined;
 }
 
+/** A rotated token the store had not taken when the host stopped: lost, its refresh token spent. */
+export function rotationLost(ctx: RefreshSettling): void {
+  ctx.refreshed(
+    'reauthorize',
+    'the host stopped before the token store took the token a refresh rotated: it is lost (the refresh token it replaced is spent), so the user must authorize again once the access token expires',
+  );
+}
+
 /** The grant cannot be used any more (its message says why): the user must authorize again. */
 export class GrantEnded extends Error {}
 
