@@ -159,6 +159,41 @@ export class AuthorizationServer {
     }
   }
 
+  /** Whether the vendor offers RFC 7009 revocation. */
+  get revokes(): boolean {
+    return this.as.revocation_endpoint !== undefined;
+  }
+
+  /**
+   * Revokes a grant at the vendor: its refresh token where it has one (at most vendors the
+   * access tokens issued under it go too), else its access token. Why it failed, if it did.
+   */
+  async revoke(token: Pick<StoredToken, 'accessToken' | 'refreshToken'>): Promise<string | undefined> {
+    const { as, client, clientAuth } = this;
+    let status: number | undefined;
+    try {
+      await this.exchange(async (options) => {
+        const response = await oauth.revocationRequest(
+          as,
+          client,
+          clientAuth,
+          token.refreshToken ?? token.accessToken,
+          {
+            ...options,
+            additionalParameters: { token_type_hint: token.refreshToken ? 'refresh_token' : 'access_token' },
+          },
+        );
+        status = response.status;
+        await oauth.processRevocationResponse(response);
+      });
+      return undefined;
+    } catch (e) {
+      return status === undefined
+        ? `its revocation endpoint could not be reached (${(e as Error).message})`
+        : `its revocation endpoint answered HTTP ${status}`;
+    }
+  }
+
   /**
    * One refresh request, with no deadline: a refresh cut short may have been used by the
    * vendor, and its refresh token must not be sent again. Calls stop waiting for it at their

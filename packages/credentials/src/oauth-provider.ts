@@ -364,7 +364,8 @@ export class OAuthAuthProvider implements RefreshingProvider, SignInProvider {
       ...this.server.toStored(res, token.scopes, token),
       refreshRotates: res.refresh_token !== undefined && res.refresh_token !== token.refreshToken,
     };
-    if (!(await this.keep(userId, next, unsaved))) return disconnectedMeanwhile(this.settling);
+    if (!(await this.keep(userId, next, unsaved)))
+      return disconnectedMeanwhile(this.settling, { server: this.server, sent: token, issued: next });
     this.refreshed('ok', 'token refreshed');
     return next;
   }

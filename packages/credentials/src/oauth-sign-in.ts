@@ -136,37 +136,8 @@ export class OAuthSignIn implements BrowserSignIn {
   async revoke(userId: string): Promise<RevokeResult> {
     const token = await this.store.get(this.id, userId);
     if (!token) return { revokedAtVendor: false, existed: false };
-    let revokedAtVendor = false;
-    let vendorFailure: string | undefined;
-    if (this.config.revokeUrl) {
-      const { as, client, clientAuth } = this.server;
-      let status: number | undefined;
-      try {
-        await this.server.exchange(async (options) => {
-          const response = await oauth.revocationRequest(
-            as,
-            client,
-            clientAuth,
-            token.refreshToken ?? token.accessToken,
-            {
-              ...options,
-              additionalParameters: {
-                token_type_hint: token.refreshToken ? 'refresh_token' : 'access_token',
-              },
-            },
-          );
-          status = response.status;
-          await oauth.processRevocationResponse(response);
-        });
-        revokedAtVendor = true;
-      } catch (e) {
-        revokedAtVendor = false;
-        vendorFailure =
-          status === undefined
-            ? `its revocation endpoint could not be reached (${(e as Error).message})`
-            : `its revocation endpoint answered HTTP ${status}`;
-      }
-    }
+    const vendorFailure = this.server.revokes ? await this.server.revoke(token) : undefined;
+    const revokedAtVendor = this.server.revokes && vendorFailure === undefined;
     await this.store.delete(this.id, userId);
     return { revokedAtVendor, existed: true, ...(vendorFailure ? { vendorFailure } : {}) };
   }

@@ -1,6 +1,7 @@
 import type { StoredToken, TokenStore } from '@toolhost/core';
 import { ToolError } from '@toolhost/core';
 import * as oauth from 'oauth4webapi';
+import type { AuthorizationServer } from './authorization-server.js';
 import type { RefreshOutcome } from './token-refresh.js';
 
 // What a refresh request that returned no token means for the refresh token it sent, and what
@@ -80,13 +81,36 @@ export async function storedOver(
   return true;
 }
 
-/** A refresh that found the user disconnected: nothing is stored, and they must authorize again. */
-export function disconnectedMeanwhile(ctx: RefreshSettling): undefined {
+/**
+ * A refresh that found the user disconnected: nothing is stored, and they must authorize again.
+ * What the vendor issued after the disconnection (`orphan`) is revoked there.
+ */
+export async function disconnectedMeanwhile(
+  ctx: RefreshSettling,
+  orphan?: { server: AuthorizationServer; sent: StoredToken; issued: StoredToken },
+): Promise<undefined> {
+  const revoked = orphan && (await revokeOrphan(orphan.server, orphan.sent, orphan.issued));
   ctx.refreshed(
     'reauthorize',
-    'the user disconnected while the token was being refreshed: the refreshed token is not stored',
+    `the user disconnected while the token was being refreshed: the refreshed token is not stored${revoked ? `, and ${revoked}` : ''}`,
   );
   return undefined;
+}
+
+/**
+ * Revokes at the vendor what a refresh issued after the user disconnected: the disconnection
+ * revoked the grant they had, not a refresh token rotated since (else the new access token).
+ * How it went, for the log.
+ */
+async function revokeOrphan(
+  server: AuthorizationServer,
+  sent: StoredToken,
+  issued: StoredToken,
+): Promise<string | undefined> {
+  if (!server.revokes) return undefined;
+  const rotated = issued.refreshToken !== sent.refreshToken;
+  const failed = await server.revoke(rotated ? issued : { accessToken: issued.accessToken });
+  return failed ? `it could not be revoked at the vendor: ${failed}` : 'it is revoked at the vendor';
 }
 
 /** A rotated token the store had not taken when the host stopped: lost, its refresh token spent. */

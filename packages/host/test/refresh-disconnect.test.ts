@@ -83,6 +83,13 @@ describe.each(stores)('a refresh answered after the person disconnected, tokens 
       answer();
       expect(await call).toMatchObject({ ok: false, error: { code: 'authorization_required' } });
       expect(await store.get('echo-auth', 'alice')).toBeUndefined();
+      // The disconnection revoked the refresh token sent; the one the vendor rotated it to is
+      // revoked too, else the grant would live on at the vendor.
+      const [sent, rotated] = oauth.revocations;
+      expect(oauth.revocations).toHaveLength(2);
+      expect(sent).toEqual({ token: oauth.grants[0]!.refresh_token, token_type_hint: 'refresh_token' });
+      expect(rotated).toMatchObject({ token_type_hint: 'refresh_token' });
+      expect(rotated!.token).not.toBe(sent!.token);
       expect(await host.callTool('EchoApi.GetItem', { item_id: '2' }, { userId: 'alice' })).toMatchObject({
         ok: false,
         error: { code: 'authorization_required' },
