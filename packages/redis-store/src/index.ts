@@ -30,6 +30,8 @@ export type {
 export { RedisChannels } from './redis-channels.js';
 export { type SharedRedis, SharedStoreStartError, TokenStoreError } from './redis-client.js';
 export { RedisPendingAuthorizations } from './redis-pending-authorizations.js';
+export { DEFAULT_USER_RECORD_BYTES } from './redis-record-bytes.js';
+export { RedisRecords } from './redis-records.js';
 export { RedisResults } from './redis-results.js';
 export { openSharedCipher, RedisTokenStore } from './redis-token-store.js';
 export { describeSharedStore, redactRedisUrl } from './redis-url.js';

@@ -135,6 +135,11 @@ export interface ExpiringRecords {
   renewIf?(key: string, value: string, ttlMs: number): Promise<boolean>;
   /** Writes anything pending (the file store); the others have nothing to flush. */
   flush?(): Promise<void>;
+  /**
+   * The same records, each user's keys and values kept to `maxBytes` (the shared store's bound,
+   * tools.writeRecordBytesPerUser); memory and the file bound theirs by their own share.
+   */
+  perUserBytes?(maxBytes: number): ExpiringRecords;
 }
 
 /** Whose record it is; one written after its request was sent (an outcome) is never refused for their share. */

@@ -1,5 +1,7 @@
-import type { ExpiringRecords } from './ports.js';
+import { ToolError } from '@toolhost/core';
+import type { ExpiringRecords, RecordOwner } from './ports.js';
 import { type Durability, inRedis, NO_WAIT, type SharedRedis, writeDurably } from './redis-client.js';
+import { DEFAULT_USER_RECORD_BYTES, UserRecordBytes } from './redis-record-bytes.js';
 
 // Deletes the key only if it still holds the caller's value: a claim whose holder was too
 // slow (the claim expired and another replica took it) must not free the next holder's.
@@ -12,9 +14,13 @@ const RENEW_IF =
 
 /**
  * Write-safety records shared by every replica: a preview made on one is applied on another,
- * and an idempotency key claimed on one holds on all (SET NX PX is the claim).
+ * and an idempotency key claimed on one holds on all (SET NX PX is the claim). Each user's
+ * records are bounded in bytes across the replicas, as the in-memory store bounds them: a new
+ * preview or claim past the bound is refused, an outcome of a request sent is kept regardless.
  */
 export class RedisRecords implements ExpiringRecords {
+  private readonly bytes: UserRecordBytes;
+
   constructor(
     private readonly redis: SharedRedis,
     private readonly prefix = 'toolhost:writes:',
@@ -25,9 +31,18 @@ export class RedisRecords implements ExpiringRecords {
      * in a failover would let the same write be sent again.
      */
     private readonly durability: Durability = NO_WAIT,
-  ) {}
+    /** Bytes of keys and values one user's records may hold (tools.writeRecordBytesPerUser). */
+    maxUserBytes = DEFAULT_USER_RECORD_BYTES,
+  ) {
+    this.bytes = new UserRecordBytes(redis, maxUserBytes);
+  }
 
-  async add(key: string, value: string, ttlMs: number): Promise<boolean> {
+  /** The same records, each user's bounded to `maxBytes`. */
+  perUserBytes(maxBytes: number): RedisRecords {
+    return new RedisRecords(this.redis, this.prefix, this.beforeRead, this.durability, maxBytes);
+  }
+
+  async add(key: string, value: string, ttlMs: number, owner?: RecordOwner): Promise<boolean> {
     const full = this.prefix + key;
     try {
       const [set] = await writeDurably(
@@ -35,7 +50,10 @@ export class RedisRecords implements ExpiringRecords {
         (p) => p.set(full, value, 'PX', ttlMs, 'NX'),
         this.durability,
       );
-      return set === 'OK';
+      if (set !== 'OK') return false;
+      // Charged once won: a claim lost to another holder is theirs to count.
+      if (owner && !(await this.bytes.charge(owner, key, value, ttlMs))) throw this.full();
+      return true;
     } catch (e) {
       // A claim no replica holds is not a claim: given back, so that a retry is not refused by it.
       await this.redis.eval(REMOVE_IF, 1, full, value).catch(() => {});
@@ -51,8 +69,15 @@ export class RedisRecords implements ExpiringRecords {
     return value ?? undefined;
   }
 
-  async put(key: string, value: string, ttlMs: number): Promise<void> {
-    await writeDurably(this.redis, (p) => p.set(this.prefix + key, value, 'PX', ttlMs), this.durability);
+  async put(key: string, value: string, ttlMs: number, owner?: RecordOwner): Promise<void> {
+    // Charged first: a record past its user's bound is never written.
+    if (owner && !(await this.bytes.charge(owner, key, value, ttlMs))) throw this.full();
+    try {
+      await writeDurably(this.redis, (p) => p.set(this.prefix + key, value, 'PX', ttlMs), this.durability);
+    } catch (e) {
+      if (owner) await this.bytes.uncharge(owner, key).catch(() => {});
+      throw e;
+    }
   }
 
   async renewIf(key: string, value: string, ttlMs: number): Promise<boolean> {
@@ -61,5 +86,15 @@ export class RedisRecords implements ExpiringRecords {
 
   async removeIf(key: string, value: string): Promise<void> {
     await inRedis(() => this.redis.eval(REMOVE_IF, 1, this.prefix + key, value));
+  }
+
+  /** The refusal the in-memory store gives past a user's share, naming the setting. */
+  private full(): ToolError {
+    const mib = Math.round((this.bytes.maxBytes / 1024 / 1024) * 100) / 100;
+    return new ToolError({
+      code: 'store_unavailable',
+      retryable: true,
+      message: `Your previews and idempotency keys hold the most bytes one user may keep across the replicas sharing this Redis (tools.writeRecordBytesPerUser: ${mib} MiB): apply some, or wait for some to expire. Nothing was sent.`,
+    });
   }
 }
