@@ -30,6 +30,8 @@ export interface WriteSafetySettings {
   previewsPerUser: number;
   idempotencyTtlSeconds: number;
   idempotencyKeysPerUser: number;
+  /** With a store replicas share: bytes of previews and stored outcomes one user may keep there. */
+  writeRecordBytesPerUser?: number;
   /** With a store replicas share: how long a claim outlives a holder that stopped renewing it. */
   idempotencyClaimSeconds: number;
   /** How long a call waits for the same key's call elsewhere. */

@@ -221,9 +221,16 @@ interface RecordsPlace {
  * Where previews and idempotency keys live, as tokens do: Redis when replicas share a store,
  * a sealed file beside the token file when the host keeps tokens there, else memory.
  */
-function writeRecords(shared: SharedWrites | undefined, file: OwnFile | undefined): RecordsPlace {
-  if (shared)
-    return { records: shared.writeRecords, codec: sealedRecords(shared.cipher), places: shared.places };
+function writeRecords(
+  shared: SharedWrites | undefined,
+  file: OwnFile | undefined,
+  maxUserBytes: number | undefined,
+): RecordsPlace {
+  if (shared) {
+    const { writeRecords: all, cipher, places } = shared;
+    const records = maxUserBytes === undefined ? all : (all.perUserBytes?.(maxUserBytes) ?? all);
+    return { records, codec: sealedRecords(cipher), places };
+  }
   if (file) {
     // The whole file is sealed: each record needs no sealing of its own.
     const records = FileRecords.inDirectory(file.dataDir, file.key);
@@ -245,7 +252,7 @@ export interface WriteSafetyInput<Wait> {
 
 export function createWriteSafety<Wait>(input: WriteSafetyInput<Wait>): WriteSafety<Wait> {
   const tools = input.settings;
-  const { records, codec, places } = writeRecords(input.shared, input.file);
+  const { records, codec, places } = writeRecords(input.shared, input.file, tools.writeRecordBytesPerUser);
   const keyed = {
     maxPerUser: tools.idempotencyKeysPerUser,
     places,

@@ -65,6 +65,12 @@ export interface HostConfig {
      */
     idempotencyKeysPerUser?: number;
     /**
+     * With Redis: bytes of previews and idempotency records a user may keep; more is refused.
+     *
+     * @default 16777216
+     */
+    writeRecordBytesPerUser?: number;
+    /**
      * How long an idempotency key answers its first outcome instead of sending again, in seconds.
      *
      * @default 86400
@@ -741,6 +747,12 @@ export interface ResolvedHostConfig {
      * @default 1000
      */
     idempotencyKeysPerUser: number;
+    /**
+     * With Redis: bytes of previews and idempotency records a user may keep; more is refused.
+     *
+     * @default 16777216
+     */
+    writeRecordBytesPerUser: number;
     /**
      * How long an idempotency key answers its first outcome instead of sending again, in seconds.
      *

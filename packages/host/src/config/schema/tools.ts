@@ -100,6 +100,11 @@ export const toolsSection = {
         'How many idempotency keys holding outcomes one user may have on a host, or across all replicas sharing a Redis store; one more is refused, naming this setting. Writes confirmed on MCP 2026-07-28 (whose outcomes answer a retry of their confirmation for 10 minutes) are bounded alike, counted apart.',
       default: 1000,
     },
+    writeRecordBytesPerUser: {
+      type: 'integer',
+      description: 'With Redis: bytes of previews and idempotency records a user may keep; more is refused.',
+      default: 16777216,
+    },
     idempotencyTtlSeconds: {
       type: 'integer',
       minimum: 1,
