@@ -38,6 +38,7 @@ export const toolSetConfig = {
   },
 } as const;
 
+const recordBytes = { type: 'integer', minimum: 65536, maximum: 1073741824, default: 16777216 } as const;
 /** `tools`: which tools are exposed. */
 export const toolsSection = {
   type: 'object',
@@ -101,9 +102,8 @@ export const toolsSection = {
       default: 1000,
     },
     writeRecordBytesPerUser: {
-      type: 'integer',
+      ...recordBytes,
       description: 'With Redis: bytes of previews and idempotency records a user may keep; more is refused.',
-      default: 16777216,
     },
     idempotencyTtlSeconds: {
       type: 'integer',
