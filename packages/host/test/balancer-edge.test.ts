@@ -1,4 +1,5 @@
-import { request as httpRequest } from 'node:http';
+import { createServer, request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
@@ -82,6 +83,32 @@ describe('behind a balancer that pools connections', () => {
     await expect(echoHost({ http: { keepAliveSeconds: 90, headersTimeoutSeconds: 60 } })).rejects.toThrow(
       /http\.headersTimeoutSeconds \(60\) must be above http\.keepAliveSeconds \(90\)/,
     );
+  });
+});
+
+describe('the test balancer itself, as clients and targets meet it', () => {
+  /** A target that keeps idle connections 75 s, as the host does, and counts those it was opened. */
+  async function keepingTarget() {
+    const target = createServer((req, res) => req.resume().on('end', () => res.end('ok')));
+    target.keepAliveTimeout = 75_000;
+    let connections = 0;
+    target.on('connection', () => (connections += 1));
+    await new Promise<void>((r) => target.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(target.address() as AddressInfo).port}`;
+    return { url, connections: () => connections, close: () => target.close(), server: target };
+  }
+
+  it("tells its clients its own keep-alive, not its target's", async () => {
+    const target = await keepingTarget();
+    balancer = await startBalancer();
+    balancer.targets = [target.url];
+    const res = await fetch(`${balancer.url}/mcp`, { method: 'POST', body: '{}' });
+    await res.text();
+    // Passed on, the target's 75 s had fetch hold a connection the balancer closes at 6 s (Node's
+    // 5 s and its 1 s margin), and a request sent as it closed was reset (ECONNRESET).
+    expect(res.headers.get('keep-alive')).toBe('timeout=5');
+    target.server.closeAllConnections();
+    target.close();
   });
 });
 

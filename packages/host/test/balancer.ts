@@ -2,6 +2,7 @@ import {
   Agent,
   type ClientRequest,
   createServer,
+  type IncomingHttpHeaders,
   type IncomingMessage,
   request,
   type ServerResponse,
@@ -53,6 +54,16 @@ async function bodyOf(req: IncomingMessage): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
+/** Hop-by-hop fields (RFC 9110 §7.6.1) and those Connection names: one connection's, not passed on. */
+const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-connection', 'te', 'transfer-encoding', 'upgrade'];
+
+function endToEnd(headers: IncomingHttpHeaders): IncomingHttpHeaders {
+  const named = (headers.connection ?? '').split(',').map((f) => f.trim().toLowerCase());
+  return Object.fromEntries(
+    Object.entries(headers).filter(([field]) => !HOP_BY_HOP.includes(field) && !named.includes(field)),
+  );
+}
+
 /** Sends the request to `target`; rejects with the error code when the target cannot be reached. */
 function forward(
   target: string,
@@ -62,17 +73,17 @@ function forward(
   pooling?: Pooling,
 ): Promise<{ status: number; reused: boolean }> {
   return new Promise((resolve, reject) => {
-    // Pooled: the client's own Connection header is not the balancer's to its upstream.
-    const { connection: _hop, ...headers } = req.headers;
     const out = request(new URL(req.url ?? '/', target), {
       method: req.method,
-      headers: pooling ? headers : req.headers,
+      headers: endToEnd(req.headers),
       ...(pooling ? { agent: pooling.agent } : {}),
     });
     pooling?.taken(out);
     out.once('error', (e: NodeJS.ErrnoException) => reject(e));
     out.once('response', (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      // The target's Keep-Alive (75 s for the host) passed on had clients hold a connection this
+      // server closes at 6 s, and reset a request sent as it closed: each hop says its own.
+      res.writeHead(answer.statusCode ?? 502, endToEnd(answer.headers));
       // Headers go on at once, as a balancer's do: an event stream's come long before its first event.
       res.flushHeaders();
       answer.pipe(res);
