@@ -110,6 +110,18 @@ describe('the test balancer itself, as clients and targets meet it', () => {
     target.server.closeAllConnections();
     target.close();
   });
+
+  it('opens a connection to its target for each request unless started with a pool', async () => {
+    const target = await keepingTarget();
+    balancer = await startBalancer();
+    balancer.targets = [target.url];
+    for (let i = 0; i < 2; i += 1) await (await fetch(`${balancer.url}/healthz`)).text();
+    // Not Node's global agent, which keeps them: a request on one a stopping replica was closing
+    // is cut off (a 502), where a new connection is refused and goes to the next replica.
+    expect(target.connections()).toBe(2);
+    target.server.closeAllConnections();
+    target.close();
+  });
 });
 
 describe('the drain delay (http.drainDelaySeconds) after SIGTERM', () => {

@@ -76,7 +76,10 @@ function forward(
     const out = request(new URL(req.url ?? '/', target), {
       method: req.method,
       headers: endToEnd(req.headers),
-      ...(pooling ? { agent: pooling.agent } : {}),
+      // Unpooled: a connection per request, as sending a stopped target's requests to the next
+      // on its refusal presumes. Node's global agent keeps connections (Node ≥ 19), and a
+      // request on one a stopping target was closing would be cut off instead: a 502.
+      agent: pooling ? pooling.agent : false,
     });
     pooling?.taken(out);
     out.once('error', (e: NodeJS.ErrnoException) => reject(e));
