@@ -33,9 +33,10 @@ export interface Pool {
 
 /**
  * A loopback load balancer for replica tests, written with node:http: each request goes to
- * the next target in turn (round robin, not sticky), or to the one `pick` names. A target that
- * refuses connections is dropped and the request goes to the next, as a balancer's health
- * check would do; a request cut off after it was sent is answered 502, as balancers do.
+ * the next target in turn (round robin, not sticky), or to the one `pick` names, on a
+ * connection of its own unless started with `{ pool }`. A target that refuses connections is
+ * dropped and the request goes to the next, as a balancer's health check would do; a request
+ * cut off after it was sent is answered 502, as balancers do.
  */
 export interface Balancer {
   url: string;
