@@ -353,12 +353,9 @@ export class OAuthAuthProvider implements RefreshingProvider, SignInProvider {
     } catch (e) {
       if (!(e instanceof UnusableRotation)) return settleFailure(this.settling, userId, unmarked, refusal(e));
       const rotates = e.refreshToken !== token.refreshToken;
-      await this.keep(
-        userId,
-        { ...unmarked, refreshToken: e.refreshToken, refreshRotates: rotates },
-        unsaved,
-      );
-      return unusableRotation(this.settling, e.message);
+      const issued = { ...unmarked, refreshToken: e.refreshToken, refreshRotates: rotates };
+      if (await this.keep(userId, issued, unsaved)) return unusableRotation(this.settling, e.message);
+      return disconnectedMeanwhile(this.settling, { server: this.server, sent: token, issued });
     }
     const next: StoredToken = {
       ...this.server.toStored(res, token.scopes, token),

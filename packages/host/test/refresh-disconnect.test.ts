@@ -101,6 +101,51 @@ describe.each(stores)('a refresh answered after the person disconnected, tokens 
   });
 });
 
+describe('a refresh answered unusably, with a rotated refresh token, after the person disconnected', () => {
+  it('does not keep that refresh token, and revokes it at the vendor', async () => {
+    const store = new MemoryTokenStore();
+    const host = await createHost(
+      {
+        plugins: ['toolhost-plugin-echo'],
+        toolSets: { EchoApi: { baseUrl: upstream.url } },
+        auth: {
+          providers: echoAuthProviders(oauth, {
+            revokeUrl: oauth.revokeUrl,
+            redirectUri: 'http://127.0.0.1:9/oauth/callback',
+          }),
+        },
+      },
+      { configDir: fixtureApp, env: { ECHO_AUTH_CLIENT_SECRET: fakeClient.clientSecret }, tokenStore: store },
+    );
+    try {
+      await storeAuthorized(oauth, store, 'alice', Date.now() + 10_000); // due for a refresh
+      let answer!: () => void;
+      oauth.afterRefreshing = () =>
+        new Promise<void>((r) => {
+          answer = r;
+        });
+      const issued: Record<string, unknown>[] = [];
+      // Rotated, but no usable answer: the host would keep the new refresh token alone.
+      oauth.rewriteRefresh = ({ access_token: _, ...rest }) => {
+        issued.push(rest);
+        return rest;
+      };
+      const call = host.callTool('EchoApi.GetItem', { item_id: '1' }, { userId: 'alice' });
+      await expect.poll(() => answer).toBeDefined();
+      await disconnect(host, 'alice', 'echo-auth');
+      answer();
+      expect(await call).toMatchObject({ ok: false, error: { code: 'authorization_required' } });
+      expect(await store.get('echo-auth', 'alice')).toBeUndefined();
+      expect(oauth.revocations.map((r) => r.token)).toEqual([
+        oauth.grants[0]!.refresh_token,
+        issued[0]!.refresh_token,
+      ]);
+    } finally {
+      await host.close();
+    }
+  });
+});
+
 /** A store that takes the refresh-sent mark, then refuses every other write (Redis gone mid-refresh). */
 class RefusingAfterMark extends MemoryTokenStore {
   override async set(providerId: string, userId: string, token: StoredToken): Promise<void> {
