@@ -153,6 +153,8 @@ describe('confirmation over the transports', () => {
         args: [hostCliPath(), '--config', file, '--confirm-writes', 'serve', '--stdio'],
         env: { PATH: process.env.PATH ?? '', ECHO_KEY: 'echo-key-0123456789' },
         cwd: fixtureApp,
+        // Its log is not what these check; inherited, it lands in the test run's output.
+        stderr: 'pipe',
       }),
     );
     const result = await client.callTool({ name: 'EchoApi_CreateItem', arguments: create });
@@ -177,6 +179,8 @@ describe('confirmation over the transports', () => {
         args: [hostCliPath(), '--config', file, 'serve', '--stdio'],
         env: { PATH: process.env.PATH ?? '', ECHO_KEY: 'echo-key-0123456789' },
         cwd: fixtureApp,
+        // Its log is not what these check; inherited, it lands in the test run's output.
+        stderr: 'pipe',
       }),
     );
     expect(client.getProtocolEra()).toBe('modern');
