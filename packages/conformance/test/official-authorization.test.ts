@@ -156,16 +156,24 @@ describe('the official conformance suite against the host authorization server',
     );
     let output = '';
     let browserStep: Promise<void> | undefined;
+    // A browser step that fails ends the suite (else it waits at its callback until the test's
+    // timeout) and is the test's failure, with what went wrong.
+    let browserFailure: unknown;
     suite.stderr!.on('data', (c: Buffer) => {
       output += c.toString();
     });
     suite.stdout!.on('data', (c: Buffer) => {
       output += c.toString();
       const link = /^(http:\/\/\S+\/auth\/authorize\?\S+)$/m.exec(output)?.[1];
-      if (link && !browserStep) browserStep = consent(link);
+      if (link && !browserStep)
+        browserStep = consent(link).catch((e: unknown) => {
+          browserFailure = e;
+          suite.kill();
+        });
     });
     const code = await new Promise<number | null>((resolve) => suite.once('exit', resolve));
     await browserStep;
+    if (browserFailure) throw browserFailure;
     expect(browserStep, output).toBeDefined();
     expect(output, output).toMatch(/✓ authorization-server-metadata-endpoint: 2 passed, 0 failed/);
     expect(output, output).toMatch(/✓ authorization-code-grant: 1 passed, 0 failed/);
