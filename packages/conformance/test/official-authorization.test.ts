@@ -164,7 +164,8 @@ describe('the official conformance suite against the host authorization server',
     });
     suite.stdout!.on('data', (c: Buffer) => {
       output += c.toString();
-      const link = /^(http:\/\/\S+\/auth\/authorize\?\S+)$/m.exec(output)?.[1];
+      // The line whole: a pipe may hand the URL over in two chunks, and the first alone is cut.
+      const link = /^(http:\/\/\S+\/auth\/authorize\?\S+)\r?\n/m.exec(output)?.[1];
       if (link && !browserStep)
         browserStep = consent(link).catch((e: unknown) => {
           browserFailure = e;
