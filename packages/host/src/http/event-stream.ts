@@ -3,8 +3,10 @@ import type { JSONRPCMessage } from '../mcp/sdk.js';
 
 /** How often an open event stream gets a comment, so that proxies keep it (the SDK's interval). */
 const KEEP_ALIVE_MS = 15_000;
-/** Bytes a stream may hold for a client not reading it: past them its notifications are dropped. */
+/** Bytes a stream may hold for a client not reading it: past them progress and log lines are dropped. */
 const MAX_HELD_BYTES = 2 ** 20;
+/** What a client that stopped reading may miss: unlike a question withdrawn (cancelled), nothing it acts on. */
+const DROPPABLE = new Set(['notifications/progress', 'notifications/message']);
 
 const EVENT_STREAM_HEADERS = {
   'content-type': 'text/event-stream',
@@ -35,9 +37,10 @@ export class EventStream {
     res.once('close', () => clearInterval(this.keepAlive));
   }
 
-  /** Answers and requests always go; progress and log lines kept for a client not reading grew without bound. */
+  /** All but progress and log lines always go: those, kept for a client not reading, grew without bound. */
   write(message: JSONRPCMessage): void {
-    if (!('id' in message) && this.res.writableLength > MAX_HELD_BYTES) return;
+    if ('method' in message && DROPPABLE.has(message.method) && this.res.writableLength > MAX_HELD_BYTES)
+      return;
     this.res.write(eventFrame(message));
   }
 
