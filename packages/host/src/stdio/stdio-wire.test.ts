@@ -158,6 +158,17 @@ describe('StdioWire', () => {
     await until(() => routed === total);
     await wire.close();
   });
+  it('waits for no answer once closed: none could be written', async () => {
+    const { out } = recordingStdout();
+    const lines = new PassThrough();
+    const wire = new StdioWire(lines, out, () => {});
+    lines.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call' })}\n`);
+    await new Promise((r) => setImmediate(r));
+    await wire.close();
+    const started = Date.now();
+    await wire.answered(5000);
+    expect(Date.now() - started).toBeLessThan(1000);
+  });
   it('waits on closing for the answer of each request read, not for one the client cancelled', async () => {
     const { out } = recordingStdout();
     const lines = new PassThrough();

@@ -80,7 +80,9 @@ export class StdioWire implements Transport {
   /** Waits, at most `ms`, for each request read to be answered: a server closing drops what it has not sent. */
   async answered(ms: number): Promise<void> {
     const end = Date.now() + ms;
-    while (this.unanswered.size > 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
+    // Closed (stdin ended), nothing more can be written: no answer to wait for.
+    while (this.unanswered.size > 0 && !this.closed && Date.now() < end)
+      await new Promise((r) => setTimeout(r, 10));
   }
 
   /** Writes what is held and stops reading; the host exits once nothing else keeps it. */
