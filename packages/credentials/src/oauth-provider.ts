@@ -355,14 +355,14 @@ export class OAuthAuthProvider implements RefreshingProvider, SignInProvider {
       const rotates = e.refreshToken !== token.refreshToken;
       const issued = { ...unmarked, refreshToken: e.refreshToken, refreshRotates: rotates };
       if (await this.keep(userId, issued, unsaved)) return unusableRotation(this.settling, e.message);
-      return disconnectedMeanwhile(this.settling, { server: this.server, sent: token, issued });
+      return disconnectedMeanwhile(this.settling, { server: this.server, issued });
     }
     const next: StoredToken = {
       ...this.server.toStored(res, token.scopes, token),
       refreshRotates: res.refresh_token !== undefined && res.refresh_token !== token.refreshToken,
     };
     if (!(await this.keep(userId, next, unsaved)))
-      return disconnectedMeanwhile(this.settling, { server: this.server, sent: token, issued: next });
+      return disconnectedMeanwhile(this.settling, { server: this.server, issued: next });
     this.refreshed('ok', 'token refreshed');
     return next;
   }
@@ -391,7 +391,8 @@ export class OAuthAuthProvider implements RefreshingProvider, SignInProvider {
       for (;;) {
         const last = this.server.stopped;
         try {
-          await storedOver(this.store, this.id, userId, token);
+          if (!(await storedOver(this.store, this.id, userId, token)))
+            await disconnectedMeanwhile(this.settling, { server: this.server, issued: token });
           break;
         } catch {
           if (last) return rotationLost(this.settling);

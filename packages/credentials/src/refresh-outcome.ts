@@ -87,9 +87,9 @@ export async function storedOver(
  */
 export async function disconnectedMeanwhile(
   ctx: RefreshSettling,
-  orphan?: { server: AuthorizationServer; sent: StoredToken; issued: StoredToken },
+  orphan?: { server: AuthorizationServer; issued: StoredToken },
 ): Promise<undefined> {
-  const revoked = orphan && (await revokeOrphan(orphan.server, orphan.sent, orphan.issued));
+  const revoked = orphan && (await revokeOrphan(orphan.server, orphan.issued));
   ctx.refreshed(
     'reauthorize',
     `the user disconnected while the token was being refreshed: the refreshed token is not stored${revoked ? `, and ${revoked}` : ''}`,
@@ -102,14 +102,9 @@ export async function disconnectedMeanwhile(
  * revoked the grant they had, not a refresh token rotated since (else the new access token).
  * How it went, for the log.
  */
-async function revokeOrphan(
-  server: AuthorizationServer,
-  sent: StoredToken,
-  issued: StoredToken,
-): Promise<string | undefined> {
+async function revokeOrphan(server: AuthorizationServer, issued: StoredToken): Promise<string | undefined> {
   if (!server.revokes) return undefined;
-  const rotated = issued.refreshToken !== sent.refreshToken;
-  const failed = await server.revoke(rotated ? issued : { accessToken: issued.accessToken });
+  const failed = await server.revoke(issued.refreshRotates ? issued : { accessToken: issued.accessToken });
   return failed ? `it could not be revoked at the vendor: ${failed}` : 'it is revoked at the vendor';
 }
 

@@ -155,6 +155,52 @@ class RefusingAfterMark extends MemoryTokenStore {
   }
 }
 
+/** A store that takes the refresh-sent mark, and refuses other writes while `away` (Redis gone a while). */
+class AwayAfterMark extends MemoryTokenStore {
+  away = true;
+  override async set(providerId: string, userId: string, token: StoredToken): Promise<void> {
+    if (this.away && token.refreshSentAt === undefined && (await this.get(providerId, userId)))
+      throw new Error('store away');
+    await super.set(providerId, userId, token);
+  }
+}
+
+describe('a rotated token the store took only after the person disconnected', () => {
+  it('is not written, and is revoked at the vendor', async () => {
+    const store = new AwayAfterMark();
+    const host = await createHost(
+      {
+        plugins: ['toolhost-plugin-echo'],
+        toolSets: { EchoApi: { baseUrl: upstream.url } },
+        auth: {
+          providers: echoAuthProviders(oauth, {
+            revokeUrl: oauth.revokeUrl,
+            redirectUri: 'http://127.0.0.1:9/oauth/callback',
+          }),
+        },
+      },
+      { configDir: fixtureApp, env: { ECHO_AUTH_CLIENT_SECRET: fakeClient.clientSecret }, tokenStore: store },
+    );
+    try {
+      const old = await storeAuthorized(oauth, store, 'alice', Date.now() + 10_000); // due for a refresh
+      // Served with the rotated token, kept in memory and written again until the store takes it.
+      expect(await host.callTool('EchoApi.GetItem', { item_id: '1' }, { userId: 'alice' })).toMatchObject({
+        ok: true,
+      });
+      await disconnect(host, 'alice', 'echo-auth');
+      store.away = false;
+      await expect.poll(() => oauth.revocations.length, { timeout: 3000 }).toBe(2);
+      const [held, rotated] = oauth.revocations;
+      expect(held).toEqual({ token: old.refreshToken, token_type_hint: 'refresh_token' });
+      expect(rotated).toMatchObject({ token_type_hint: 'refresh_token' });
+      expect(rotated!.token).not.toBe(old.refreshToken);
+      expect(await store.get('echo-auth', 'alice')).toBeUndefined();
+    } finally {
+      await host.close();
+    }
+  });
+});
+
 describe('a rotated token the store never took before the host stopped', () => {
   it('is reported to the operator as lost, the user to authorize again', async () => {
     const store = new RefusingAfterMark();
