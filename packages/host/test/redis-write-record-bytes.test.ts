@@ -157,4 +157,21 @@ describe('tools.writeRecordBytesPerUser on replicas', () => {
     expect((await preview(two, 'bob')).ok).toBe(true);
     expect(upstream.requests).toHaveLength(0);
   });
+
+  it('take back a preview whose write failed after landing, and keep an outcome whose write did', async () => {
+    // One replica asked of a Redis with none: the SET lands, then WAIT comes up short.
+    const records = new RedisRecords(a, undefined, undefined, { replicaAcks: 1, timeoutMs: 50 }).perUserBytes(
+      BOUND,
+    );
+    const preview = 'p'.repeat(40_000);
+    for (let i = 0; i < 5; i += 1)
+      expect(await tryPut(records, `preview-${i}`, preview)).toMatchObject({ code: expect.any(String) });
+    expect(await heldBytes()).toBe(0);
+    const fits = new RedisRecords(a).perUserBytes(BOUND);
+    expect(await tryPut(fits, 'preview-after', preview)).toBe('kept');
+
+    const outcome = 'o'.repeat(1_000);
+    expect(await tryPut(records, 'outcome', outcome, true)).toMatchObject({ code: expect.any(String) });
+    expect(await a.get('toolhost:writes:outcome')).toBe(outcome);
+  });
 });

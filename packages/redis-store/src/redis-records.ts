@@ -75,7 +75,13 @@ export class RedisRecords implements ExpiringRecords {
     try {
       await writeDurably(this.redis, (p) => p.set(this.prefix + key, value, 'PX', ttlMs), this.durability);
     } catch (e) {
-      if (owner) await this.bytes.uncharge(owner, key).catch(() => {});
+      // A write answered with an error may have landed all the same (a WAIT short of replicas).
+      // An outcome of a request sent stays, counted: losing it could send the request twice.
+      // Anything else is taken back with its charge, or it would live on uncounted.
+      if (owner && !owner.afterSend)
+        await inRedis(() => this.redis.eval(REMOVE_IF, 1, this.prefix + key, value))
+          .then(() => this.bytes.uncharge(owner, key))
+          .catch(() => {});
       throw e;
     }
   }
