@@ -31,6 +31,8 @@ describe('isPlaceholderCredential', () => {
       'your_token_here',
       'YOUR-HUBSPOT-TOKEN',
       'paste your key here',
+      '"<token>"',
+      "'changeme'",
       'TODO',
       'token',
       '',
@@ -48,6 +50,9 @@ describe('isPlaceholderCredential', () => {
       'd41d8cd98f00b204e9800998ecf8427e',
       'x',
       'tok',
+      'my-team-secret-2024',
+      'Yourself42',
+      'enterprise-key-9f8e7d6c',
     ])
       expect(isPlaceholderCredential(value), value).toBe(false);
   });
