@@ -54,22 +54,27 @@ const stores: [string, () => Promise<TokenStore>][] = [
   ],
 ];
 
+/** A host whose vendor revokes grants (RFC 7009), on `store`, for a person who can sign in again. */
+function revokingHost(store: TokenStore) {
+  return createHost(
+    {
+      plugins: ['toolhost-plugin-echo'],
+      toolSets: { EchoApi: { baseUrl: upstream.url } },
+      auth: {
+        providers: echoAuthProviders(oauth, {
+          revokeUrl: oauth.revokeUrl,
+          redirectUri: 'http://127.0.0.1:9/oauth/callback',
+        }),
+      },
+    },
+    { configDir: fixtureApp, env: { ECHO_AUTH_CLIENT_SECRET: fakeClient.clientSecret }, tokenStore: store },
+  );
+}
+
 describe.each(stores)('a refresh answered after the person disconnected, tokens %s', (_, open) => {
   it('does not store the refreshed token: the person stays disconnected', async () => {
     const store = await open();
-    const host = await createHost(
-      {
-        plugins: ['toolhost-plugin-echo'],
-        toolSets: { EchoApi: { baseUrl: upstream.url } },
-        auth: {
-          providers: echoAuthProviders(oauth, {
-            revokeUrl: oauth.revokeUrl,
-            redirectUri: 'http://127.0.0.1:9/oauth/callback',
-          }),
-        },
-      },
-      { configDir: fixtureApp, env: { ECHO_AUTH_CLIENT_SECRET: fakeClient.clientSecret }, tokenStore: store },
-    );
+    const host = await revokingHost(store);
     try {
       await storeAuthorized(oauth, store, 'alice', Date.now() + 10_000); // due for a refresh
       let answer!: () => void;
@@ -104,19 +109,7 @@ describe.each(stores)('a refresh answered after the person disconnected, tokens 
 describe('a refresh answered unusably, with a rotated refresh token, after the person disconnected', () => {
   it('does not keep that refresh token, and revokes it at the vendor', async () => {
     const store = new MemoryTokenStore();
-    const host = await createHost(
-      {
-        plugins: ['toolhost-plugin-echo'],
-        toolSets: { EchoApi: { baseUrl: upstream.url } },
-        auth: {
-          providers: echoAuthProviders(oauth, {
-            revokeUrl: oauth.revokeUrl,
-            redirectUri: 'http://127.0.0.1:9/oauth/callback',
-          }),
-        },
-      },
-      { configDir: fixtureApp, env: { ECHO_AUTH_CLIENT_SECRET: fakeClient.clientSecret }, tokenStore: store },
-    );
+    const host = await revokingHost(store);
     try {
       await storeAuthorized(oauth, store, 'alice', Date.now() + 10_000); // due for a refresh
       let answer!: () => void;
@@ -168,19 +161,7 @@ class AwayAfterMark extends MemoryTokenStore {
 describe('a rotated token the store took only after the person disconnected', () => {
   it('is not written, and is revoked at the vendor', async () => {
     const store = new AwayAfterMark();
-    const host = await createHost(
-      {
-        plugins: ['toolhost-plugin-echo'],
-        toolSets: { EchoApi: { baseUrl: upstream.url } },
-        auth: {
-          providers: echoAuthProviders(oauth, {
-            revokeUrl: oauth.revokeUrl,
-            redirectUri: 'http://127.0.0.1:9/oauth/callback',
-          }),
-        },
-      },
-      { configDir: fixtureApp, env: { ECHO_AUTH_CLIENT_SECRET: fakeClient.clientSecret }, tokenStore: store },
-    );
+    const host = await revokingHost(store);
     try {
       const old = await storeAuthorized(oauth, store, 'alice', Date.now() + 10_000); // due for a refresh
       // Served with the rotated token, kept in memory and written again until the store takes it.
