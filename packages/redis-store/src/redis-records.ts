@@ -79,7 +79,7 @@ export class RedisRecords implements ExpiringRecords {
       // An outcome of a request sent stays, counted: losing it could send the request twice.
       // Anything else is taken back with its charge, or it would live on uncounted.
       if (owner && !owner.afterSend)
-        await inRedis(() => this.redis.eval(REMOVE_IF, 1, this.prefix + key, value))
+        await this.removeIf(key, value)
           .then(() => this.bytes.uncharge(owner, key))
           .catch(() => {});
       throw e;
