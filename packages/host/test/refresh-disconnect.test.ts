@@ -71,22 +71,30 @@ function revokingHost(store: TokenStore) {
   );
 }
 
+/** Alice's call, whose refresh the vendor answers only once she has disconnected; its outcome. */
+async function disconnectDuringRefresh(host: Awaited<ReturnType<typeof createHost>>) {
+  let answer!: () => void;
+  oauth.afterRefreshing = () =>
+    new Promise<void>((r) => {
+      answer = r;
+    });
+  const call = host.callTool('EchoApi.GetItem', { item_id: '1' }, { userId: 'alice' });
+  await expect.poll(() => answer).toBeDefined();
+  await disconnect(host, 'alice', 'echo-auth');
+  answer();
+  return call;
+}
+
 describe.each(stores)('a refresh answered after the person disconnected, tokens %s', (_, open) => {
   it('does not store the refreshed token: the person stays disconnected', async () => {
     const store = await open();
     const host = await revokingHost(store);
     try {
       await storeAuthorized(oauth, store, 'alice', Date.now() + 10_000); // due for a refresh
-      let answer!: () => void;
-      oauth.afterRefreshing = () =>
-        new Promise<void>((r) => {
-          answer = r;
-        });
-      const call = host.callTool('EchoApi.GetItem', { item_id: '1' }, { userId: 'alice' });
-      await expect.poll(() => answer).toBeDefined();
-      await disconnect(host, 'alice', 'echo-auth');
-      answer();
-      expect(await call).toMatchObject({ ok: false, error: { code: 'authorization_required' } });
+      expect(await disconnectDuringRefresh(host)).toMatchObject({
+        ok: false,
+        error: { code: 'authorization_required' },
+      });
       expect(await store.get('echo-auth', 'alice')).toBeUndefined();
       // The disconnection revoked the refresh token sent; the one the vendor rotated it to is
       // revoked too, else the grant would live on at the vendor.
@@ -112,22 +120,16 @@ describe('a refresh answered unusably, with a rotated refresh token, after the p
     const host = await revokingHost(store);
     try {
       await storeAuthorized(oauth, store, 'alice', Date.now() + 10_000); // due for a refresh
-      let answer!: () => void;
-      oauth.afterRefreshing = () =>
-        new Promise<void>((r) => {
-          answer = r;
-        });
       const issued: Record<string, unknown>[] = [];
       // Rotated, but no usable answer: the host would keep the new refresh token alone.
       oauth.rewriteRefresh = ({ access_token: _, ...rest }) => {
         issued.push(rest);
         return rest;
       };
-      const call = host.callTool('EchoApi.GetItem', { item_id: '1' }, { userId: 'alice' });
-      await expect.poll(() => answer).toBeDefined();
-      await disconnect(host, 'alice', 'echo-auth');
-      answer();
-      expect(await call).toMatchObject({ ok: false, error: { code: 'authorization_required' } });
+      expect(await disconnectDuringRefresh(host)).toMatchObject({
+        ok: false,
+        error: { code: 'authorization_required' },
+      });
       expect(await store.get('echo-auth', 'alice')).toBeUndefined();
       expect(oauth.revocations.map((r) => r.token)).toEqual([
         oauth.grants[0]!.refresh_token,
