@@ -25,6 +25,15 @@ export interface StoredToken {
   refreshRotates?: boolean;
 }
 
+/**
+ * Whether two tokens are the same grant, one stage of it: the same access and refresh token,
+ * whatever else a refresh's bookkeeping (`refreshSentAt`) changed. A refresh or a new sign-in
+ * makes another.
+ */
+export function sameGrant(a: StoredToken, b: StoredToken): boolean {
+  return a.accessToken === b.accessToken && a.refreshToken === b.refreshToken;
+}
+
 /** One user's stored authorization with one provider. */
 export interface StoredConnection {
   providerId: string;
@@ -44,9 +53,12 @@ export interface TokenStore {
   /**
    * Writes the token only over one stored now, in one step, and says whether it did: the result
    * of a refresh is not written once the user disconnected meanwhile (that would connect them
-   * again). Optional: without it the host reads, then writes.
+   * again). With `over`, only where the stored token is still that grant ({@link sameGrant}):
+   * nor over the token of a sign-in made meanwhile (that would undo it). Optional: without it
+   * the host reads, compares, then writes; a store whose `replace` ignores `over` keeps the
+   * first guarantee only.
    */
-  replace?(providerId: string, userId: string, token: StoredToken): Promise<boolean>;
+  replace?(providerId: string, userId: string, token: StoredToken, over?: StoredToken): Promise<boolean>;
   /**
    * The stored authorizations, optionally of one user or provider, so that people can see
    * and end their connections. Optional: a store without it cannot list connections.

@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { StoredConnection, StoredToken, TokenStore } from '@toolhost/core';
+import { type StoredConnection, type StoredToken, sameGrant, type TokenStore } from '@toolhost/core';
 import { FileLock } from './file-lock.js';
 import { isRecord, SealedFile } from './sealed-file.js';
 
@@ -102,13 +102,19 @@ export class EncryptedFileTokenStore implements TokenStore {
     return this.change(() => this.put(providerId, userId, token));
   }
 
-  async replace(providerId: string, userId: string, token: StoredToken): Promise<boolean> {
-    let stored = false;
+  async replace(
+    providerId: string,
+    userId: string,
+    token: StoredToken,
+    over?: StoredToken,
+  ): Promise<boolean> {
+    let written = false;
     await this.change(() => {
-      stored = tokenOf(this.contents, providerId, userId) !== undefined;
-      return stored && this.put(providerId, userId, token);
+      const stored = tokenOf(this.contents, providerId, userId);
+      written = stored !== undefined && (!over || sameGrant(stored, over));
+      return written && this.put(providerId, userId, token);
     });
-    return stored;
+    return written;
   }
 
   private put(providerId: string, userId: string, token: StoredToken): true {

@@ -1,4 +1,4 @@
-import type { StoredConnection, StoredToken, TokenStore } from '@toolhost/core';
+import { type StoredConnection, type StoredToken, sameGrant, type TokenStore } from '@toolhost/core';
 
 /** Tokens in memory only: for tests and for hosts with no encryption key (lost on restart). */
 export class MemoryTokenStore implements TokenStore {
@@ -12,8 +12,14 @@ export class MemoryTokenStore implements TokenStore {
     this.tokens.set(`${providerId}\u0000${userId}`, token);
   }
 
-  async replace(providerId: string, userId: string, token: StoredToken): Promise<boolean> {
-    if (!this.tokens.has(`${providerId}\u0000${userId}`)) return false;
+  async replace(
+    providerId: string,
+    userId: string,
+    token: StoredToken,
+    over?: StoredToken,
+  ): Promise<boolean> {
+    const stored = this.tokens.get(`${providerId}\u0000${userId}`);
+    if (!stored || (over && !sameGrant(stored, over))) return false;
     await this.set(providerId, userId, token);
     return true;
   }

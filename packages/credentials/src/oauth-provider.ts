@@ -17,7 +17,6 @@ import type { SignInProvider } from './browser-sign-in.js';
 import { OAuthSignIn } from './oauth-sign-in.js';
 import { PendingAuthorizations } from './pending-authorizations.js';
 import {
-  disconnectedMeanwhile,
   GrantEnded,
   notMarked,
   notSentAgain,
@@ -26,6 +25,7 @@ import {
   rotationLost,
   settleFailure,
   storedOver,
+  supersededMeanwhile,
   unusableRotation,
 } from './refresh-outcome.js';
 import type { RefreshEvent, RefreshingProvider, RefreshOutcome } from './token-refresh.js';
@@ -338,14 +338,13 @@ export class OAuthAuthProvider implements RefreshingProvider, SignInProvider {
     if (token.refreshSentAt !== undefined && token.refreshRotates !== false)
       return notSentAgain(this.settling, userId, token, rejected);
     const { refreshSentAt: _earlier, ...unmarked } = token;
-    const marked = await storedOver(this.store, this.id, userId, {
-      ...unmarked,
-      refreshSentAt: this.now(),
-    }).then(
-      (stored) => stored || undefined,
+    const mark = { ...unmarked, refreshSentAt: this.now() };
+    // undefined: not stored over `token` (superseded); false: the store refused the write.
+    const marked = await storedOver(this.store, this.id, userId, mark, token).then(
+      (ok) => ok || undefined,
       () => false,
     );
-    if (marked === undefined) return disconnectedMeanwhile(this.settling);
+    if (marked === undefined) return supersededMeanwhile(this.settling, userId);
     if (!marked && token.refreshRotates !== false) return notMarked(this.settling, userId, token, rejected);
     let res: oauth.TokenEndpointResponse;
     try {
@@ -354,45 +353,47 @@ export class OAuthAuthProvider implements RefreshingProvider, SignInProvider {
       if (!(e instanceof UnusableRotation)) return settleFailure(this.settling, userId, unmarked, refusal(e));
       const rotates = e.refreshToken !== token.refreshToken;
       const issued = { ...unmarked, refreshToken: e.refreshToken, refreshRotates: rotates };
-      if (await this.keep(userId, issued, unsaved)) return unusableRotation(this.settling, e.message);
-      return disconnectedMeanwhile(this.settling, { server: this.server, issued });
+      if (await this.keep(userId, issued, token, unsaved)) return unusableRotation(this.settling, e.message);
+      return supersededMeanwhile(this.settling, userId, { server: this.server, issued });
     }
     const next: StoredToken = {
       ...this.server.toStored(res, token.scopes, token),
       refreshRotates: res.refresh_token !== undefined && res.refresh_token !== token.refreshToken,
     };
-    if (!(await this.keep(userId, next, unsaved)))
-      return disconnectedMeanwhile(this.settling, { server: this.server, issued: next });
+    if (!(await this.keep(userId, next, token, unsaved)))
+      return supersededMeanwhile(this.settling, userId, { server: this.server, issued: next });
     this.refreshed('ok', 'token refreshed');
     return next;
   }
 
   /**
-   * Stores a token whose refresh token the vendor may have rotated: one the store refuses is kept
-   * here and written again. False: the user disconnected meanwhile, and it is not stored.
+   * Stores a token whose refresh token the vendor may have rotated, over the one refreshed
+   * (`over`): one the store refuses is kept here and written again. False: the user disconnected
+   * or signed in again meanwhile, and it is not stored.
    */
   private async keep(
     userId: string,
     next: StoredToken,
+    over: StoredToken,
     unsaved: (saved: Promise<void>) => void,
   ): Promise<boolean> {
     try {
-      return await storedOver(this.store, this.id, userId, next);
+      return await storedOver(this.store, this.id, userId, next, over);
     } catch {
       this.unsaved.set(userId, next);
-      unsaved(this.saveLater(userId, next));
+      unsaved(this.saveLater(userId, next, over));
       return true;
     }
   }
 
   /** Writes a rotated token the store refused, every half second until it takes it or the host stops. */
-  private saveLater(userId: string, token: StoredToken): Promise<void> {
+  private saveLater(userId: string, token: StoredToken, over: StoredToken): Promise<void> {
     const saved = (async () => {
       for (;;) {
         const last = this.server.stopped;
         try {
-          if (!(await storedOver(this.store, this.id, userId, token)))
-            await disconnectedMeanwhile(this.settling, { server: this.server, issued: token });
+          if (!(await storedOver(this.store, this.id, userId, token, over)))
+            await supersededMeanwhile(this.settling, userId, { server: this.server, issued: token });
           break;
         } catch {
           if (last) return rotationLost(this.settling);

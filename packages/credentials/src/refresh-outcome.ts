@@ -1,5 +1,4 @@
-import type { StoredToken, TokenStore } from '@toolhost/core';
-import { ToolError } from '@toolhost/core';
+import { type StoredToken, sameGrant, type TokenStore, ToolError } from '@toolhost/core';
 import * as oauth from 'oauth4webapi';
 import type { AuthorizationServer } from './authorization-server.js';
 import type { RefreshOutcome } from './token-refresh.js';
@@ -66,19 +65,42 @@ function statusRefusal(status: number, detail: string): Refusal {
 }
 
 /**
- * Writes a refresh's token over the one stored, never where none is now: the user disconnected
- * while the refresh was under way, and writing it would connect them again. Whether it wrote.
+ * Writes a refresh's token over the one it refreshed (`over`), never where none is now (the user
+ * disconnected while the refresh was under way, and writing it would connect them again) nor
+ * over another grant (they signed in again meanwhile, and writing it would undo that). Whether
+ * it wrote.
  */
 export async function storedOver(
   store: TokenStore,
   providerId: string,
   userId: string,
   token: StoredToken,
+  over: StoredToken,
 ): Promise<boolean> {
-  if (store.replace) return store.replace(providerId, userId, token);
-  if (!(await store.get(providerId, userId))) return false;
+  if (store.replace) return store.replace(providerId, userId, token, over);
+  const stored = await store.get(providerId, userId);
+  if (!stored || !sameGrant(stored, over)) return false;
   await store.set(providerId, userId, token);
   return true;
+}
+
+/**
+ * A refresh whose token was not written over the one it refreshed: the user signed in again
+ * meanwhile (that sign-in's token is kept and used; what the refresh issued is dropped, as a
+ * sign-in leaves the grant before it), or disconnected.
+ */
+export async function supersededMeanwhile(
+  ctx: RefreshSettling,
+  userId: string,
+  orphan?: { server: AuthorizationServer; issued: StoredToken },
+): Promise<StoredToken | undefined> {
+  const now = await ctx.store.get(ctx.id, userId).catch(() => undefined);
+  if (!now) return disconnectedMeanwhile(ctx, orphan);
+  ctx.refreshed(
+    'ok',
+    "the user signed in again while the token was being refreshed: the refreshed token is not stored, the new sign-in's is used",
+  );
+  return now;
 }
 
 /**
@@ -153,7 +175,7 @@ export async function settleFailure(
     });
   }
   // Answered, or never sent: the refresh token is as good as before.
-  await storedOver(ctx.store, ctx.id, userId, unmarked).catch(() => {});
+  await storedOver(ctx.store, ctx.id, userId, unmarked, unmarked).catch(() => {});
   ctx.refreshed('failed', `token refresh failed (${failure.detail}); the stored token is kept`);
   throw new ToolError(
     {
@@ -223,7 +245,7 @@ export async function notMarked(
   token: StoredToken,
   rejected: string | undefined,
 ): Promise<StoredToken> {
-  await storedOver(ctx.store, ctx.id, userId, token).catch(() => {});
+  await storedOver(ctx.store, ctx.id, userId, token, token).catch(() => {});
   ctx.refreshed(
     'failed',
     'the token store did not take the mark of a refresh under way (with Redis: not copied to store.replicaAcks replicas), so the refresh token was not sent: a failover could let another replica send it again; the stored token is kept',

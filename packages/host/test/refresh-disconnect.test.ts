@@ -13,9 +13,10 @@ import { closeClient, type RedisServer, redisClient, startRedisServer } from './
 import { capturedLogger, fixtureApp } from './support.js';
 import { startVendorFakes, type VendorFakes } from './vendor-fakes.js';
 
-// A person disconnects while a refresh of their token is at the vendor. The vendor answers
-// afterwards with a new token: writing it would connect them again, and the host would go on
-// acting for them at the vendor after they were told it stopped.
+// A person disconnects, or signs in again, while a refresh of their token is at the vendor. The
+// vendor answers afterwards with a new token: writing it would connect them again, and the host
+// would go on acting for them at the vendor after they were told it stopped, or undo their new
+// sign-in.
 
 let vendor: VendorFakes;
 let oauth: FakeOAuthServer;
@@ -71,8 +72,11 @@ function revokingHost(store: TokenStore) {
   );
 }
 
-/** Alice's call, whose refresh the vendor answers only once she has disconnected; its outcome. */
-async function disconnectDuringRefresh(host: Awaited<ReturnType<typeof createHost>>) {
+/** Alice's call, whose refresh the vendor answers only once `meanwhile` ran; its outcome. */
+async function duringRefresh(
+  host: Awaited<ReturnType<typeof createHost>>,
+  meanwhile: () => Promise<unknown>,
+) {
   let answer!: () => void;
   oauth.afterRefreshing = () =>
     new Promise<void>((r) => {
@@ -80,10 +84,14 @@ async function disconnectDuringRefresh(host: Awaited<ReturnType<typeof createHos
     });
   const call = host.callTool('EchoApi.GetItem', { item_id: '1' }, { userId: 'alice' });
   await expect.poll(() => answer).toBeDefined();
-  await disconnect(host, 'alice', 'echo-auth');
+  await meanwhile();
   answer();
   return call;
 }
+
+/** Alice's call, whose refresh the vendor answers only once she has disconnected; its outcome. */
+const disconnectDuringRefresh = (host: Awaited<ReturnType<typeof createHost>>) =>
+  duringRefresh(host, () => disconnect(host, 'alice', 'echo-auth'));
 
 describe.each(stores)('a refresh answered after the person disconnected, tokens %s', (_, open) => {
   it('does not store the refreshed token: the person stays disconnected', async () => {
@@ -108,6 +116,32 @@ describe.each(stores)('a refresh answered after the person disconnected, tokens 
         error: { code: 'authorization_required' },
       });
       expect(upstream.requests).toHaveLength(0);
+    } finally {
+      await host.close();
+    }
+  });
+});
+
+describe.each(stores)('a refresh answered after the person signed in again, tokens %s', (_, open) => {
+  it('keeps the new sign-in, and the call acts with it', async () => {
+    const store = await open();
+    const host = await revokingHost(store);
+    try {
+      await storeAuthorized(oauth, store, 'alice', Date.now() + 10_000); // due for a refresh
+      let signedIn: StoredToken | undefined;
+      const outcome = await duringRefresh(host, async () => {
+        signedIn = await storeAuthorized(oauth, store, 'alice', Date.now() + 3_600_000);
+      });
+      expect(outcome).toMatchObject({ ok: true });
+      // Written over it, the refresh would have undone the sign-in: the person would be acting
+      // with the grant they replaced, perhaps another vendor account.
+      expect(await store.get('echo-auth', 'alice')).toEqual(signedIn);
+      expect(upstream.requests.map((r) => r.headers.authorization)).toEqual([
+        `Bearer ${signedIn!.accessToken}`,
+      ]);
+      expect(oauth.grants.map((g) => g.grant_type)).toEqual(['refresh_token']);
+      // Nothing of the new sign-in's grant is revoked (nor of the old, as a sign-in leaves it).
+      expect(oauth.revocations).toEqual([]);
     } finally {
       await host.close();
     }

@@ -1,5 +1,5 @@
 import type { StoredConnection, StoredToken, TokenStore } from '@toolhost/core';
-import { ToolError } from '@toolhost/core';
+import { sameGrant, ToolError } from '@toolhost/core';
 import type { CipherClass } from './ports.js';
 import { RecentTokens } from './recent-tokens.js';
 import type { RedisChannels } from './redis-channels.js';
@@ -18,6 +18,12 @@ import { type SaltedSealed, SharedCipher } from './shared-cipher.js';
 export { inRedis };
 
 const FORMAT = 'toolhost-token-v1';
+/** Writes ARGV[2] only where the key still holds ARGV[1]: 1 if it did. */
+const SET_IF_SAME = `if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[1], ARGV[2])
+return 1`;
+/** Reads of a token rewritten in between before a replace gives up. */
+const REPLACE_ATTEMPTS = 5;
 /** Where replicas announce a changed token (the message is its key), so that copies are dropped. */
 const CHANGED_CHANNEL = 'toolhost:token-changed';
 
@@ -80,7 +86,10 @@ export class RedisTokenStore implements TokenStore {
   async get(providerId: string, userId: string): Promise<StoredToken | undefined> {
     const key = tokenKey(providerId, userId);
     const [, text] = await Promise.all([this.cipher.agree(), inRedis(() => this.redis.get(key))]);
-    if (text === null) return undefined;
+    return text === null ? undefined : this.opened(providerId, key, text);
+  }
+
+  private opened(providerId: string, key: string, text: string): StoredToken {
     try {
       const sealed = JSON.parse(text) as SaltedSealed & { format?: string };
       if (sealed.format !== FORMAT) throw new Error('unknown format');
@@ -99,15 +108,35 @@ export class RedisTokenStore implements TokenStore {
     await this.change(key, () => writeDurably(this.redis, (p) => p.set(key, value), this.durability));
   }
 
-  /** SET XX: a refresh's token is not written once the user disconnected (the key deleted). */
-  async replace(providerId: string, userId: string, token: StoredToken): Promise<boolean> {
+  /**
+   * A refresh's token, not written once the user disconnected (the key deleted) nor, with
+   * `over`, once they signed in again (another grant stored). Sealed values cannot be compared
+   * in Redis, so the stored one is read and opened here, and written over only if it is still
+   * that very value (a script): one changed in between is read again.
+   */
+  async replace(
+    providerId: string,
+    userId: string,
+    token: StoredToken,
+    over?: StoredToken,
+  ): Promise<boolean> {
     const key = tokenKey(providerId, userId);
     const value = await this.sealed(key, token);
-    let answer: unknown;
-    await this.change(key, async () => {
-      [answer] = await writeDurably(this.redis, (p) => p.set(key, value, 'XX'), this.durability);
-    });
-    return answer === 'OK';
+    for (let attempt = 1; attempt <= REPLACE_ATTEMPTS; attempt += 1) {
+      const stored = await inRedis(() => this.redis.get(key));
+      if (stored === null || (over && !sameGrant(this.opened(providerId, key, stored), over))) return false;
+      let answer: unknown;
+      await this.change(key, async () => {
+        [answer] = await writeDurably(
+          this.redis,
+          (p) => p.eval(SET_IF_SAME, 1, key, stored, value),
+          this.durability,
+        );
+      });
+      if (answer === 1) return true;
+    }
+    // Rewritten at every read: as a store not taking writes, so the caller keeps the token.
+    throw storeUnavailable();
   }
 
   private async sealed(key: string, token: StoredToken): Promise<string> {
