@@ -102,6 +102,11 @@ export interface ReplicaSessions {
   claimNotice(id: string, elicitationId: string): Promise<boolean>;
   /** Takes every notice stored for the session (each on exactly one replica). */
   takeNotices(id: string): Promise<string[]>;
+  /**
+   * Stores again, first in line, a notice taken that no stream took (the client's stream closed
+   * in between): the stream it opens next delivers it.
+   */
+  putBackNotice(id: string, elicitationId: string): Promise<void>;
   /** The client's answers to a server's request, to every replica holding the session. */
   relayAnswers(id: string, messages: unknown[]): Promise<void>;
   /**

@@ -185,11 +185,7 @@ export class RedisSessions implements ReplicaSessions {
   async completed(elicitationId: string): Promise<void> {
     const id = await inRedis(() => this.redis.get(awaitingKey(elicitationId)));
     if (id === null) return;
-    // In one transaction: a connection lost between the two left a list that never expired,
-    // for a session that may never come back to take it.
-    await execAll(
-      this.redis.multi().rpush(noticesKey(id), elicitationId).pexpire(noticesKey(id), this.idleMs),
-    );
+    await this.storeNotice(id, elicitationId, 'last');
     await this.redis.del(awaitingKey(elicitationId)).catch(() => {});
     await this.channels.publish(COMPLETION_CHANNEL, JSON.stringify({ id, elicitationId })).catch(() => {});
   }
@@ -215,6 +211,19 @@ export class RedisSessions implements ReplicaSessions {
       const { id, elicitationId } = JSON.parse(text) as { id: string; elicitationId: string };
       handler(id, elicitationId);
     });
+  }
+
+  async putBackNotice(id: string, elicitationId: string): Promise<void> {
+    await this.storeNotice(id, elicitationId, 'first');
+  }
+
+  private async storeNotice(id: string, elicitationId: string, where: 'first' | 'last'): Promise<void> {
+    // In one transaction: a connection lost between the two left a list that never expired,
+    // for a session that may never come back to take it.
+    const multi = this.redis.multi();
+    if (where === 'first') multi.lpush(noticesKey(id), elicitationId);
+    else multi.rpush(noticesKey(id), elicitationId);
+    await execAll(multi.pexpire(noticesKey(id), this.idleMs));
   }
 
   async claimNotice(id: string, elicitationId: string): Promise<boolean> {

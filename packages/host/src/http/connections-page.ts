@@ -189,20 +189,15 @@ class ConnectionsRoutes {
     if (!who) return this.askToSignIn(res, url);
     const id = url.searchParams.get('provider') ?? '';
     const provider = this.o.host.oauthProviders.find((p) => p.id === id);
-    if (!provider) {
-      const known = this.o.host.oauthProviders.map((p) => p.id).join(', ') || 'none';
-      return page(
-        res,
-        400,
-        'Connections',
-        `No OAuth provider '${id}' is configured here (providers: ${known}).`,
-        {
-          headers: HEADERS,
-        },
-      );
-    }
+    if (!provider) return this.unknownProvider(res, id);
     const flow = await provider.signIn.start(who.user, this.services().get(id)?.scopes ?? []);
     redirect(res, 303, flow.url);
+  }
+
+  private unknownProvider(res: ServerResponse, id: string): void {
+    const known = this.o.host.oauthProviders.map((p) => p.id).join(', ') || 'none';
+    const text = `No OAuth provider '${id}' is configured here (providers: ${known}).`;
+    page(res, 400, 'Connections', text, { headers: HEADERS, body: BACK });
   }
 
   private async signIn(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -221,19 +216,8 @@ class ConnectionsRoutes {
     if (!who) return signIn(res, 401, 'Sign in with your access token first.');
     if (user !== who.user && !who.operator)
       return page(res, 403, 'Connections', "Only an operator can end another user's connections.");
-    if (!this.o.host.serving.connections.isOAuthProvider(provider)) {
-      const known = this.o.host.oauthProviders.map((p) => p.id).join(', ') || 'none';
-      return page(
-        res,
-        400,
-        'Connections',
-        `No OAuth provider '${provider}' is configured here (providers: ${known}).`,
-        {
-          headers: HEADERS,
-          body: BACK,
-        },
-      );
-    }
+    if (!this.o.host.serving.connections.isOAuthProvider(provider))
+      return this.unknownProvider(res, provider);
     let result: DisconnectResult;
     try {
       result = await this.o.host.serving.connections.disconnect(user, provider);

@@ -37,11 +37,15 @@ export class EventStream {
     res.once('close', () => clearInterval(this.keepAlive));
   }
 
-  /** All but progress and log lines always go: those, kept for a client not reading, grew without bound. */
-  write(message: JSONRPCMessage): void {
+  /**
+   * All but progress and log lines always go: those, kept for a client not reading, grew without
+   * bound. Whether it was written: not once the client left.
+   */
+  write(message: JSONRPCMessage): boolean {
+    if (this.res.destroyed || this.res.writableEnded) return false;
     if ('method' in message && DROPPABLE.has(message.method) && this.res.writableLength > MAX_HELD_BYTES)
-      return;
-    this.res.write(eventFrame(message));
+      return false;
+    return this.res.write(eventFrame(message)) || true;
   }
 
   /** A comment (the SDK's keep-alive frames), each line of it marked as one. */

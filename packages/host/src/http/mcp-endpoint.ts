@@ -13,7 +13,7 @@ import { createMcpServer } from '../mcp/create-mcp-server.js';
 import { isInitialize, onlyAnswers } from '../mcp/jsonrpc-messages.js';
 import { answersTooDeep } from '../mcp/request-params.js';
 import type { McpServingState } from '../mcp/serving-state.js';
-import { completionToThisServer, sendCompletionNotice } from '../mcp/tool-calls.js';
+import { completionToThisServer } from '../mcp/tool-calls.js';
 import type { AuditEntry } from '../observability/audit-log.js';
 import type { ReplicaSessions, SessionRecord } from '../replicas.js';
 import { scopeForMessage, type ToolLookup } from './call-scope.js';
@@ -22,6 +22,7 @@ import { oversizedInitialize } from './initialize-bound.js';
 import { isLegacyHttpRequest, type ModernRequests } from './modern-requests.js';
 import { type JsonRpcId, jsonRpcError, originAllowed, postRefused, requestIdOf } from './request-guards.js';
 import { SessionTransport } from './session-transport.js';
+import { deliverStored } from './stored-notices.js';
 
 export interface McpEndpointOptions {
   host: Host;
@@ -371,15 +372,6 @@ export class McpEndpoint {
       session.lastSeen = Date.now();
     });
   }
-}
-
-/**
- * The completion notices stored for a session while no replica held its event stream (the one
- * that did died, or the client had not opened it again yet), sent on the stream just opened.
- */
-async function deliverStored(session: HttpSession, shared: ReplicaSessions): Promise<void> {
-  const notices = await shared.takeNotices(session.id).catch(() => []);
-  for (const elicitationId of notices) await sendCompletionNotice(session.server, elicitationId);
 }
 
 /** The HTTP methods of the MCP endpoint (Streamable HTTP); any other is answered 405. */

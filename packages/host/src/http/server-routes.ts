@@ -4,7 +4,6 @@ import { authorizationConfigOf } from '../auth/front-door/front-door-config.js';
 import { createMcpServer } from '../mcp/create-mcp-server.js';
 import { REVISION_SERVER_VERSIONS } from '../mcp/protocol-eras.js';
 import type { JSONRPCMessage } from '../mcp/sdk.js';
-import { sendCompletionNotice } from '../mcp/tool-calls.js';
 import type { ReplicaSessions } from '../replicas.js';
 import type { ConnectionsPageOptions } from './connections-page.js';
 import type { FrontDoorSignIn } from './front-door-sign-in.js';
@@ -18,6 +17,7 @@ import type { OwnAuthorizationServer } from './own-authorization-server.js';
 import { CONNECTIONS_PATH, isConnectionsPath, PAGES_CALLBACK_PATH } from './page-paths.js';
 import { jsonRpcError } from './request-guards.js';
 import type { RouteHandler, ServerState } from './server-state.js';
+import { deliverPublished } from './stored-notices.js';
 import { toolLookupOf } from './tool-lookup.js';
 
 /**
@@ -187,11 +187,7 @@ async function followReplicas(state: ServerState, sharedSessions?: ReplicaSessio
   await sharedSessions?.onCompletion(
     (id, elicitationId) => {
       const session = state.sessions.get(id);
-      if (!session?.transport.streaming) return;
-      void sharedSessions
-        .claimNotice(id, elicitationId)
-        .then((mine) => (mine ? sendCompletionNotice(session.server, elicitationId) : undefined))
-        .catch(() => {});
+      if (session?.transport.streaming) void deliverPublished(session, sharedSessions, elicitationId);
     },
     () => state.sessions.ids(),
   );

@@ -143,21 +143,20 @@ export interface SessionTransportOptions {
 /**
  * The server side of one Streamable HTTP session, on Node's `http` objects.
  *
- * Written here rather than using the SDK's session transport, which turns every Node request
- * into a web `Request` and its answer back from a web `Response` and parses each message with
- * zod. The bench row that justifies it (`pnpm bench --session-transport`, the same host's MCP
- * server behind each transport, server CPU per tools/call at c=64, 4 runs on 2026-11-29):
- * the v2 SDK's `NodeStreamableHTTPServerTransport` (@modelcontextprotocol/node 2.1.2 over
- * server 2.4.0) cost 36% more than this one with JSON answers and 29% more in its default
- * event-stream mode, each run 22 to 55% more, outside the ±9% run-to-run spread
- * (packages/bench/RUNS.md, "The session transport against the v2 SDK's"). What would retire
- * this: that row reading the SDK's within the spread of this one, and the SDK resuming a
- * session another replica opened (`resume` below; the SDK's transport takes a session id only
- * from an initialize request it handles itself). This one answers the same protocol (MCP 2025-03-26 and later): POST
- * with JSON or event-stream answers, the GET event stream for messages of no request, DELETE
- * to end the session, the same status codes for refused requests; it also answers a request
- * the client cancelled (the SDK leaves its POST open), and every request still open when the
- * session closes. No event store: like the SDK without one, streams are not resumable.
+ * Written here rather than using the SDK's session transport, which turns every Node request into a
+ * web `Request` and its answer back from a web `Response` and parses each message with zod. The bench
+ * row that justifies it (`pnpm bench --session-transport`, the same host's MCP server behind each
+ * transport, server CPU per tools/call at c=64, 4 runs on 2026-11-29): the v2 SDK's
+ * `NodeStreamableHTTPServerTransport` (@modelcontextprotocol/node 2.1.2 over server 2.4.0) cost 36%
+ * more than this one with JSON answers and 29% more in its default event-stream mode, each run 22 to
+ * 55% more, outside the ±9% run-to-run spread (packages/bench/RUNS.md, "The session transport against
+ * the v2 SDK's"). What would retire this: that row reading the SDK's within the spread of this one,
+ * and the SDK resuming a session another replica opened (`resume` below; the SDK's transport takes a
+ * session id only from an initialize request it handles itself). This one answers the same protocol
+ * (MCP 2025-03-26 and later): POST with JSON or event-stream answers, the GET event stream for
+ * messages of no request, DELETE to end the session, the same status codes for refused requests; it
+ * also answers a request the client cancelled (the SDK leaves its POST open), and every request still
+ * open when the session closes. No event store: like the SDK without one, streams are not resumable.
  */
 export class SessionTransport implements Transport {
   readonly sessionId: string;
@@ -185,6 +184,11 @@ export class SessionTransport implements Transport {
   /** Whether the client's GET event stream is open here (messages of no request reach it). */
   get streaming(): boolean {
     return this.standalone !== undefined;
+  }
+
+  /** Writes a message of no request on the open event stream: false, written nowhere, where none is. */
+  sendOnStream(message: JSONRPCMessage): boolean {
+    return this.standalone?.write(message) ?? false;
   }
 
   /** Requests whose answer this session still owes (open POSTs). */

@@ -68,17 +68,11 @@ async function offerUrlElicitation(
   throw new UrlElicitationRequiredError([{ mode: 'url', message, url, elicitationId }], message);
 }
 
-/** The notice told to this server's own client, by the sign-in's waiters. */
+/** The notice told to this server's own client by the sign-in's waiters (dropped if it has gone). */
 export function completionToThisServer(server: Server): AwaitCompletion {
+  const notice = (elicitationId: string) => server.createElicitationCompletionNotifier(elicitationId)();
   return async (elicitationId, signIn) =>
-    signIn.whenAuthorized(elicitationId, () => void sendCompletionNotice(server, elicitationId));
-}
-
-/** Tells this server's client that the user completed a URL elicitation (dropped if it has gone). */
-export async function sendCompletionNotice(server: Server, elicitationId: string): Promise<void> {
-  await server
-    .createElicitationCompletionNotifier(elicitationId)()
-    .catch(() => {});
+    signIn.whenAuthorized(elicitationId, () => void notice(elicitationId).catch(() => {}));
 }
 
 /**
