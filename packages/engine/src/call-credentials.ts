@@ -7,6 +7,7 @@ import {
   type SecretSource,
   ToolError,
 } from '@toolhost/core';
+import { isPlaceholderCredential } from './static-auth.js';
 
 // The credential a call is sent with: a configured secret or an auth provider's token, with
 // every form in which an echoing upstream could hand it back (for redaction).
@@ -46,12 +47,14 @@ export class CallCredentials {
         return undefined;
       case 'secret': {
         const value = await this.secrets?.getSecret(auth.secret, { userId: context.userId });
-        if (!value) {
+        // A stand-in ("<your-api-key>") is not sent: the vendor would only refuse it, in its words.
+        if (!value || isPlaceholderCredential(value)) {
           const how = this.secrets?.describe?.(auth.secret) ?? `provide the secret ${auth.secret}`;
+          const state = value ? 'holds a placeholder, not a real value' : 'is not set';
           throw new ToolError({
             code: 'missing_secret',
             retryable: false,
-            message: `This tool needs the secret ${auth.secret}, which is not set: ${how}.`,
+            message: `This tool needs the secret ${auth.secret}, which ${state}: ${how}.`,
           });
         }
         if (auth.scheme === 'bearer') return secretCredential(auth.secret, value, `Bearer ${value}`, [value]);

@@ -12,6 +12,21 @@ describe('StaticTokenAuthProvider', () => {
       detail: 'set P_TOKEN',
     });
   });
+
+  it('answers a call authorization_required where its token is a placeholder, naming where it is set', async () => {
+    const provider = new StaticTokenAuthProvider('p', '<your token>', 'set P_TOKEN', 'P_TOKEN');
+    expect(await provider.getCredentials({ userId: 'u', scopes: [] })).toEqual({
+      kind: 'authorization_required',
+      message: 'No access token: P_TOKEN holds a placeholder, not a real token; set P_TOKEN.',
+    });
+    expect(
+      await new StaticTokenAuthProvider('p', 'pat123.abc').getCredentials({ userId: 'u', scopes: [] }),
+    ).toEqual({
+      kind: 'bearer',
+      token: 'pat123.abc',
+      connection: 'static',
+    });
+  });
 });
 
 describe('isPlaceholderCredential', () => {

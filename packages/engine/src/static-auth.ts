@@ -58,6 +58,11 @@ export class StaticTokenAuthProvider implements AuthProvider {
 
   async getCredentials(_request: CredentialRequest): Promise<CredentialResult> {
     if (!this.token) return { kind: 'authorization_required', message: `No access token: ${this.hint}.` };
+    if (isPlaceholderCredential(this.token))
+      return {
+        kind: 'authorization_required',
+        message: `No access token: ${this.source} holds a placeholder, not a real token; ${this.hint}.`,
+      };
     // Every user sends the same token: one connection, whose limits they all share.
     return { kind: 'bearer', token: this.token, connection: 'static' };
   }
