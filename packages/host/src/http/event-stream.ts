@@ -45,7 +45,8 @@ export class EventStream {
     if (this.res.destroyed || this.res.writableEnded) return false;
     if ('method' in message && DROPPABLE.has(message.method) && this.res.writableLength > MAX_HELD_BYTES)
       return false;
-    return this.res.write(eventFrame(message)) || true;
+    this.res.write(eventFrame(message));
+    return true;
   }
 
   /** A comment (the SDK's keep-alive frames), each line of it marked as one. */
