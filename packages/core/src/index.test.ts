@@ -28,6 +28,7 @@ describe('@toolhost/core (the contract)', () => {
       'qualifiedName',
       'queryParam',
       'registerToolSet',
+      'replacesStored',
       'sameGrant',
       'secretAuth',
       'serviceToken',

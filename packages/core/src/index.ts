@@ -47,7 +47,7 @@ export type {
   StoredToken,
   TokenStore,
 } from './token-store.js';
-export { sameGrant } from './token-store.js';
+export { replacesStored, sameGrant } from './token-store.js';
 export {
   type AuthRequirement,
   type BehaviorHints,

@@ -34,6 +34,19 @@ export function sameGrant(a: StoredToken, b: StoredToken): boolean {
   return a.accessToken === b.accessToken && a.refreshToken === b.refreshToken;
 }
 
+/**
+ * Whether `replace` writes `token` where `stored` is, given the grant it refreshed (`over`): a
+ * token is stored, and it is that grant, or already this one (a write repeated until the store
+ * acknowledged it may have landed the first time, and must land again where it was not copied).
+ */
+export function replacesStored(
+  stored: StoredToken | undefined,
+  token: StoredToken,
+  over?: StoredToken,
+): stored is StoredToken {
+  return stored !== undefined && (!over || sameGrant(stored, over) || sameGrant(stored, token));
+}
+
 /** One user's stored authorization with one provider. */
 export interface StoredConnection {
   providerId: string;
@@ -53,7 +66,8 @@ export interface TokenStore {
   /**
    * Writes the token only over one stored now, in one step, and says whether it did: the result
    * of a refresh is not written once the user disconnected meanwhile (that would connect them
-   * again). With `over`, only where the stored token is still that grant ({@link sameGrant}):
+   * again). With `over`, only where the stored token is still that grant, or already `token`
+   * ({@link replacesStored}):
    * nor over the token of a sign-in made meanwhile (that would undo it). Optional: without it
    * the host reads, compares, then writes; a store whose `replace` ignores `over` keeps the
    * first guarantee only.

@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { type StoredConnection, type StoredToken, sameGrant, type TokenStore } from '@toolhost/core';
+import { replacesStored, type StoredConnection, type StoredToken, type TokenStore } from '@toolhost/core';
 import { FileLock } from './file-lock.js';
 import { isRecord, SealedFile } from './sealed-file.js';
 
@@ -110,8 +110,7 @@ export class EncryptedFileTokenStore implements TokenStore {
   ): Promise<boolean> {
     let written = false;
     await this.change(() => {
-      const stored = tokenOf(this.contents, providerId, userId);
-      written = stored !== undefined && (!over || sameGrant(stored, over));
+      written = replacesStored(tokenOf(this.contents, providerId, userId), token, over);
       return written && this.put(providerId, userId, token);
     });
     return written;

@@ -1,4 +1,4 @@
-import { type StoredConnection, type StoredToken, sameGrant, type TokenStore } from '@toolhost/core';
+import { replacesStored, type StoredConnection, type StoredToken, type TokenStore } from '@toolhost/core';
 
 /** Tokens in memory only: for tests and for hosts with no encryption key (lost on restart). */
 export class MemoryTokenStore implements TokenStore {
@@ -19,7 +19,7 @@ export class MemoryTokenStore implements TokenStore {
     over?: StoredToken,
   ): Promise<boolean> {
     const stored = this.tokens.get(`${providerId}\u0000${userId}`);
-    if (!stored || (over && !sameGrant(stored, over))) return false;
+    if (!replacesStored(stored, token, over)) return false;
     await this.set(providerId, userId, token);
     return true;
   }

@@ -1,4 +1,4 @@
-import { type StoredToken, sameGrant, type TokenStore, ToolError } from '@toolhost/core';
+import { replacesStored, type StoredToken, type TokenStore, ToolError } from '@toolhost/core';
 import * as oauth from 'oauth4webapi';
 import type { AuthorizationServer } from './authorization-server.js';
 import type { RefreshOutcome } from './token-refresh.js';
@@ -79,7 +79,7 @@ export async function storedOver(
 ): Promise<boolean> {
   if (store.replace) return store.replace(providerId, userId, token, over);
   const stored = await store.get(providerId, userId);
-  if (!stored || !sameGrant(stored, over)) return false;
+  if (!replacesStored(stored, token, over)) return false;
   await store.set(providerId, userId, token);
   return true;
 }

@@ -1,5 +1,5 @@
 import type { StoredConnection, StoredToken, TokenStore } from '@toolhost/core';
-import { sameGrant, ToolError } from '@toolhost/core';
+import { replacesStored, ToolError } from '@toolhost/core';
 import type { CipherClass } from './ports.js';
 import { RecentTokens } from './recent-tokens.js';
 import type { RedisChannels } from './redis-channels.js';
@@ -124,7 +124,8 @@ export class RedisTokenStore implements TokenStore {
     const value = await this.sealed(key, token);
     for (let attempt = 1; attempt <= REPLACE_ATTEMPTS; attempt += 1) {
       const stored = await inRedis(() => this.redis.get(key));
-      if (stored === null || (over && !sameGrant(this.opened(providerId, key, stored), over))) return false;
+      const current = stored === null ? undefined : this.opened(providerId, key, stored);
+      if (stored === null || !replacesStored(current, token, over)) return false;
       let answer: unknown;
       await this.change(key, async () => {
         [answer] = await writeDurably(
