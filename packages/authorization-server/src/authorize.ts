@@ -90,8 +90,10 @@ export async function startAuthorization(
   try {
     client = await ctx.clients.resolve(clientId);
   } catch (e) {
-    ctx.emit({ type: 'refused', clientId, error: 'invalid_client', reason: (e as Error).message });
-    sendErrorPage(res, 400, e instanceof ClientError ? e.message : 'This client cannot be used.');
+    // A store that did not answer is no verdict on the client: the embedder answers it (503).
+    if (!(e instanceof ClientError)) throw e;
+    ctx.emit({ type: 'refused', clientId, error: 'invalid_client', reason: e.message });
+    sendErrorPage(res, 400, e.message);
     return undefined;
   }
   const redirectUri =

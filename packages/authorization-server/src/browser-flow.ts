@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { redirectWithError, startAuthorization } from './authorize.js';
 import { BrowserSessions, requireSameOrigin, requireToken } from './browser-session.js';
-import { type Client, isMetadataDocumentId } from './clients.js';
+import { type Client, ClientError, isMetadataDocumentId } from './clients.js';
 import { type Context, PATHS } from './context.js';
 import { BadRequest, readForm, redirect } from './http-util.js';
 import { escapeHtml, hiddenFields, sendErrorPage, sendPage } from './pages.js';
@@ -184,7 +184,8 @@ export class BrowserFlow {
     let client: Client;
     try {
       client = await this.ctx.clients.resolve(request.clientId);
-    } catch {
+    } catch (e) {
+      if (!(e instanceof ClientError)) throw e;
       return sendErrorPage(res, 400, 'This client can no longer be used.');
     }
     if (this.firstParty(client.clientId)) {

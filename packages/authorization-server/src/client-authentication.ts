@@ -43,13 +43,11 @@ export async function authenticateClient(
   try {
     client = await ctx.clients.resolve(clientId, () => countFetch(req, ctx));
   } catch (e) {
-    if (e instanceof BadRequest) throw e;
-    throw new BadRequest(
-      401,
-      'invalid_client',
-      e instanceof ClientError ? e.message : 'Unknown client',
-      challenge,
-    );
+    // Only a client found wanting is invalid_client: a store that did not answer is the
+    // server's failure, for the embedder to answer as one (a client told invalid_client drops
+    // its registration and tokens, and its person signs in again).
+    if (!(e instanceof ClientError)) throw e;
+    throw new BadRequest(401, 'invalid_client', e.message, challenge);
   }
   if (client.tokenEndpointAuthMethod === 'none') {
     if (secret !== undefined)

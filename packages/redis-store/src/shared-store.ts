@@ -13,6 +13,7 @@ import { RedisChannels } from './redis-channels.js';
 import {
   connectRedis,
   type Durability,
+  inRedis,
   type SharedRedis,
   SharedStoreStartError,
   writeDurably,
@@ -156,7 +157,9 @@ async function storeOn(
       sessions: (idleMs) => new RedisSessions(redis, channels, idleMs),
       results,
       redis: {
-        call: (command, ...args) => redis.call(command, ...args),
+        // Redis away is store_unavailable, which the host answers 503 for the client to retry;
+        // ioredis's own errors ("Command timed out") would be a 500.
+        call: (command, ...args) => inRedis(() => redis.call(command, ...args)),
         callDurably: async (command, key, ...args) =>
           (await writeDurably(redis, (p) => p.call(command, key, ...args), durability))[0],
       },
