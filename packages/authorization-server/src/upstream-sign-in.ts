@@ -1,6 +1,7 @@
 import * as oauth from 'oauth4webapi';
 import type { UpstreamSignIn } from './options.js';
 import { isLoopbackHost } from './redirect-uris.js';
+import { hashOf } from './secrets.js';
 import type { StateStore } from './state-store.js';
 
 interface UpstreamAttempt {
@@ -8,6 +9,8 @@ interface UpstreamAttempt {
   browser: string;
   verifier: string;
   nonce: string;
+  /** The state sent to the provider: the request's id, a dot, a random part. */
+  state: string;
 }
 
 const ATTEMPT_SECONDS = 600;
@@ -63,10 +66,12 @@ export class UpstreamSignInFlow {
     const as = await this.provider();
     if (!as.authorization_endpoint) throw new Error('The sign-in provider has no authorization endpoint');
     const verifier = oauth.generateRandomCodeVerifier();
-    const state = oauth.generateRandomState();
+    // Kept under its request, each start replacing the last: a browser starting the sign-in
+    // over and over keeps one attempt, not one per start (nothing else bounds the starts).
+    const state = `${requestId}.${oauth.generateRandomState()}`;
     const nonce = oauth.generateRandomNonce();
-    const attempt: UpstreamAttempt = { requestId, browser, verifier, nonce };
-    await this.store.set(`upstream:${state}`, JSON.stringify(attempt), ATTEMPT_SECONDS);
+    const attempt: UpstreamAttempt = { requestId, browser, verifier, nonce, state };
+    await this.store.set(attemptKey(requestId), JSON.stringify(attempt), ATTEMPT_SECONDS);
     const url = new URL(as.authorization_endpoint);
     url.searchParams.set('client_id', this.config.clientId);
     url.searchParams.set('redirect_uri', this.redirectUri());
@@ -80,6 +85,21 @@ export class UpstreamSignInFlow {
   }
 
   /**
+   * The attempt a callback's state names, taken once; none where the state is not its request's
+   * latest attempt (an earlier start, or made up), which then stays for its own callback.
+   */
+  private async takeAttempt(state: string): Promise<UpstreamAttempt | undefined> {
+    const requestId = state.slice(0, Math.max(0, state.indexOf('.')));
+    if (!requestId || requestId.length > 64) return undefined;
+    const held = await this.store.get(attemptKey(requestId));
+    if (held === undefined || !sameText((JSON.parse(held) as UpstreamAttempt).state, state)) return undefined;
+    // Taken as read: of two callbacks at once, one finds it.
+    return (await this.store.take(attemptKey(requestId))) === held
+      ? (JSON.parse(held) as UpstreamAttempt)
+      : undefined;
+  }
+
+  /**
    * Completes a sign-in at the callback: the pending request it was for and the user id, or
    * an error message safe to show.
    */
@@ -87,15 +107,14 @@ export class UpstreamSignInFlow {
     callback: URL,
     browser: string | undefined,
   ): Promise<{ requestId: string; subject: string } | { error: string; requestId?: string }> {
-    const state = callback.searchParams.get('state');
-    const saved = state ? await this.store.take(`upstream:${state}`) : undefined;
-    if (!saved) return { error: 'This sign-in has expired or was already used; start again.' };
-    const attempt = JSON.parse(saved) as UpstreamAttempt;
+    const state = callback.searchParams.get('state') ?? '';
+    const attempt = await this.takeAttempt(state);
+    if (!attempt) return { error: 'This sign-in has expired or was already used; start again.' };
     if (attempt.browser !== browser) return { error: 'This sign-in was started in another browser.' };
     const failed = (error: string) => ({ error, requestId: attempt.requestId });
     try {
       const as = await this.provider();
-      const params = oauth.validateAuthResponse(as, this.client, callback, state!);
+      const params = oauth.validateAuthResponse(as, this.client, callback, state);
       const response = await oauth.authorizationCodeGrantRequest(
         as,
         this.client,
@@ -120,6 +139,11 @@ export class UpstreamSignInFlow {
     }
   }
 }
+
+const attemptKey = (requestId: string) => `upstream:${requestId}`;
+
+/** Whether two texts are equal, compared by their hashes (no timing of the state's bytes). */
+const sameText = (a: string, b: string) => hashOf(a) === hashOf(b);
 
 /**
  * The user a provider's ID token names, by the configured claim, or why it may not sign in:

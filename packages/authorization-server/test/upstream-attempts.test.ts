@@ -1,0 +1,84 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MemoryStateStore } from '../src/index.js';
+import {
+  pkce,
+  type Running,
+  registerPublicClient,
+  startAuthorizationServer,
+  startStatic,
+  TestBrowser,
+} from './support.js';
+
+const REDIRECT = 'http://127.0.0.1:7777/callback';
+
+/** The memory store, its records' keys in view. */
+class CountingStore extends MemoryStateStore {
+  keys(prefix: string): string[] {
+    return [...this.entries.keys()].filter((k) => k.startsWith(prefix));
+  }
+}
+
+let as: Running;
+let provider: Awaited<ReturnType<typeof startStatic>>;
+const store = new CountingStore();
+beforeAll(async () => {
+  // The team's OpenID provider: its discovery document is all a sign-in's start reads.
+  provider = await startStatic((_req, res, base) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(
+      JSON.stringify({
+        issuer: base,
+        authorization_endpoint: `${base}/authorize`,
+        token_endpoint: `${base}/token`,
+        jwks_uri: `${base}/jwks`,
+      }),
+    );
+  });
+  as = await startAuthorizationServer({
+    store,
+    signIn: { upstream: { issuer: provider.base, clientId: 'the-host', name: 'Team' } },
+  });
+});
+afterAll(async () => {
+  await as.close();
+  await provider.close();
+});
+
+describe('signing in with the provider', () => {
+  it('keeps one attempt per authorization request however often its sign-in is started', async () => {
+    const clientId = await registerPublicClient(as.issuer, REDIRECT);
+    const browser = new TestBrowser();
+    const page = await browser.open(
+      `${as.issuer}/auth/authorize?${new URLSearchParams({ response_type: 'code', client_id: clientId, redirect_uri: REDIRECT, code_challenge: pkce().challenge, code_challenge_method: 'S256' })}`,
+      as.issuer,
+    );
+    const start = /href="([^"]*\/auth\/upstream\?[^"]*)"/.exec(page.text)?.[1]?.replace(/&amp;/g, '&');
+    expect(start).toBeDefined();
+    // Each start sends the browser to the provider with a fresh state; none is ever finished.
+    const states = new Set<string>();
+    for (let i = 0; i < 30; i += 1) {
+      const res = await browser.request(start!);
+      expect(res.status).toBe(303);
+      const to = new URL(res.headers.get('location')!);
+      expect(to.origin).toBe(provider.base);
+      states.add(to.searchParams.get('state')!);
+    }
+    expect(states.size).toBe(30);
+    expect(store.keys('upstream:')).toHaveLength(1);
+  });
+
+  it('refuses a callback whose state is not the latest attempt, and a made-up one, without a server error', async () => {
+    for (const state of [
+      '',
+      'no-request-in-it',
+      `${'x'.repeat(80)}.y`,
+      'e0b1c2d3-0000-4000-8000-000000000000.abc',
+    ]) {
+      const res = await new TestBrowser().request(
+        `${as.issuer}/auth/upstream/callback?${new URLSearchParams({ state, code: 'c' })}`,
+      );
+      expect(res.status).toBe(400);
+      expect(await res.text()).toContain('expired or was already used');
+    }
+  });
+});
