@@ -28,8 +28,14 @@ function resolverAt(clock: { now: number }) {
     clientId: 'c1',
     redirectUris: ['https://app.example/cb'],
     tokenEndpointAuthMethod: 'none',
+    source: 'registration',
   };
   return { store, clients, register: () => store.set('client:c1', JSON.stringify(client), 90 * 86_400) };
+}
+
+/** The client as resolved, then issued tokens, as the token endpoint does. */
+async function use(clients: ClientResolver) {
+  await clients.issuedTokens(await clients.resolve('c1'));
 }
 
 describe('registered clients', () => {
@@ -39,8 +45,21 @@ describe('registered clients', () => {
     await register();
     for (let day = 60; day <= 360; day += 60) {
       clock.now = day * DAY;
-      await expect(clients.resolve('c1')).resolves.toMatchObject({ clientId: 'c1' });
+      await use(clients);
     }
+    await expect(clients.resolve('c1')).resolves.toMatchObject({ clientId: 'c1' });
+  });
+
+  it('are not kept on by being looked up, which anyone can have done', async () => {
+    const clock = { now: 0 };
+    const { clients, register } = resolverAt(clock);
+    await register();
+    for (let day = 60; day < 90; day += 10) {
+      clock.now = day * DAY;
+      await clients.resolve('c1');
+    }
+    clock.now = 90 * DAY + 1;
+    await expect(clients.resolve('c1')).rejects.toMatchObject({ code: 'invalid_client' });
   });
 
   it('expire 90 days after their last use', async () => {
@@ -48,7 +67,7 @@ describe('registered clients', () => {
     const { clients, register } = resolverAt(clock);
     await register();
     clock.now = 30 * DAY;
-    await clients.resolve('c1');
+    await use(clients);
     clock.now = (30 + 90) * DAY + 1;
     await expect(clients.resolve('c1')).rejects.toMatchObject({ code: 'invalid_client' });
   });
@@ -60,11 +79,11 @@ describe('registered clients', () => {
     store.writes = 0;
     for (let i = 0; i < 50; i += 1) {
       clock.now += 60_000;
-      await clients.resolve('c1');
+      await use(clients);
     }
     expect(store.writes).toBe(1);
     clock.now += DAY;
-    await clients.resolve('c1');
+    await use(clients);
     expect(store.writes).toBe(2);
     // The client's record carries no bookkeeping out.
     expect(await clients.resolve('c1')).not.toHaveProperty('seenAt');

@@ -21,12 +21,18 @@ export interface Client {
 
 /**
  * A registered client as stored; one registered before grant types were kept has none. `seenAt`
- * (milliseconds) is when its expiry was last moved on.
+ * (milliseconds) is when its expiry was last moved on; none while it was never issued tokens.
  */
 type StoredClient = Omit<Client, 'grantTypes'> & { grantTypes?: GrantType[]; seenAt?: number };
 
-/** A client's expiry is moved on at most this often: each authorization or refresh would write it. */
+/** A client's expiry is moved on at most this often: each token issued would write it. */
 const SEEN_EVERY_MS = 86_400_000;
+
+/**
+ * How long a registration is kept before tokens are first issued to it: anyone may register,
+ * and kept as long as a client in use, registrations nobody signs in with would pile up.
+ */
+export const UNUSED_CLIENT_SECONDS = 86_400;
 
 export class ClientError extends Error {
   constructor(
@@ -72,8 +78,8 @@ export interface ClientResolverOptions {
   /** Clients known without registration (the embedding application's own pages). */
   firstParty?: () => readonly Client[];
   /**
-   * How long a registered client is kept after it was last seen (seconds): a use keeps it for
-   * this long again (a day's uses once), so only clients nobody uses any more expire.
+   * How long a registered client is kept after it was last issued tokens (seconds): each issue
+   * keeps it for this long again (a day's once), so only clients nobody uses any more expire.
    */
   registeredClientSeconds?: number;
   /** The clock (milliseconds), as the store's. */
@@ -105,11 +111,7 @@ export class ClientResolver {
     if (!isMetadataDocumentId(clientId)) {
       const saved = await this.options.store.get(`client:${clientId}`);
       if (saved === undefined) throw new ClientError('invalid_client', 'This client is not registered here');
-      const { seenAt, ...client } = JSON.parse(saved) as StoredClient;
-      const keep = this.options.registeredClientSeconds;
-      const now = (this.options.now ?? Date.now)();
-      if (keep !== undefined && !(seenAt !== undefined && now - seenAt < SEEN_EVERY_MS))
-        await this.options.store.set(`client:${clientId}`, JSON.stringify({ ...client, seenAt: now }), keep);
+      const { seenAt: _seenAt, ...client } = JSON.parse(saved) as StoredClient;
       return { ...client, grantTypes: client.grantTypes ?? [...EARLIER_CLIENT_GRANT_TYPES] };
     }
     if (!this.options.metadataDocuments) {
@@ -132,6 +134,22 @@ export class ClientResolver {
       this.remember(clientId, { error: message, until: Date.now() + 30_000 });
       throw new ClientError('invalid_client', message);
     }
+  }
+
+  /**
+   * A registered client was issued tokens: kept `registeredClientSeconds` from now. Only this
+   * keeps it: an authorization or token request anyone can make for any client id.
+   */
+  async issuedTokens(client: Client): Promise<void> {
+    const keep = this.options.registeredClientSeconds;
+    if (keep === undefined || client.source !== 'registration') return;
+    const key = `client:${client.clientId}`;
+    const saved = await this.options.store.get(key);
+    if (saved === undefined) return;
+    const stored = JSON.parse(saved) as StoredClient;
+    const now = (this.options.now ?? Date.now)();
+    if (stored.seenAt !== undefined && now - stored.seenAt < SEEN_EVERY_MS) return;
+    await this.options.store.set(key, JSON.stringify({ ...stored, seenAt: now }), keep);
   }
 
   private remember(clientId: string, entry: Cached): void {

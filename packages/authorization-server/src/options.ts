@@ -73,7 +73,8 @@ export interface AuthorizationServerOptions {
   refreshTokenSeconds?: number;
   /**
    * Dynamic registration's limits: registrations per address and in all per window, and how
-   * many days a registered client is kept after it was last used (90).
+   * many days a registered client is kept after it was last issued tokens (90; one never issued
+   * any is kept a day).
    */
   registration?: { perAddress?: number; total?: number; windowSeconds?: number; clientDays?: number };
   /**

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { countForCaller } from './caller-bounds.js';
-import { type Client, displayFieldsOf, redirectUrisOf } from './clients.js';
+import { type Client, displayFieldsOf, redirectUrisOf, UNUSED_CLIENT_SECONDS } from './clients.js';
 import { type GrantType, grantTypesOf } from './grant-types.js';
 import { BadRequest, readBodyWithin } from './http-util.js';
 import { hashOf, newSecret } from './secrets.js';
@@ -13,7 +13,7 @@ export interface RegistrationLimits {
   /** Registrations accepted in all per window. */
   total: number;
   windowSeconds: number;
-  /** How long a registered client is kept after its last use (seconds). */
+  /** How long a registered client is kept after it was last issued tokens (seconds). */
   clientSeconds: number;
 }
 
@@ -91,14 +91,13 @@ export async function registerClient(
     ...(secret ? { secretHash: hashOf(secret) } : {}),
   };
   // Durable: a failover must not forget a client that holds its id (and secret) from now on.
-  // One that never learns its id is not kept either.
+  // One that never learns its id is not kept either. Kept a day until it is issued tokens.
   const key = `client:${client.clientId}`;
-  await store
-    .set(key, JSON.stringify({ ...client, seenAt: Date.now() }), limits.clientSeconds, { durable: true })
-    .catch(async (e: unknown) => {
-      await store.delete(key).catch(() => {});
-      throw e;
-    });
+  const ttl = Math.min(limits.clientSeconds, UNUSED_CLIENT_SECONDS);
+  await store.set(key, JSON.stringify(client), ttl, { durable: true }).catch(async (e: unknown) => {
+    await store.delete(key).catch(() => {});
+    throw e;
+  });
   return {
     client_id: client.clientId,
     client_id_issued_at: Math.floor(Date.now() / 1000),

@@ -27,6 +27,9 @@ export async function answerToken(
   const lifetime = accessTokenSeconds(ctx.options);
   const issue: Issue = async (grant, scopes, refreshToken) => {
     const accessToken = await signAccessToken(await key(), ctx.issuer(), grant, scopes, lifetime);
+    // What keeps a registration (a person let it in). Best effort: the grant is written, and a
+    // failure here must not turn its tokens into a retry that reads as reuse.
+    await ctx.clients.issuedTokens(client).catch(() => {});
     sendJson(
       res,
       200,
