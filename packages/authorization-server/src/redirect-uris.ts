@@ -41,19 +41,19 @@ export function redirectUriMatches(asked: string, registered: readonly string[])
   } catch {
     return false;
   }
-  if (url.protocol !== 'http:' || !isLoopbackHost(url.hostname)) return false;
+  // Registered URIs have no fragment; `#` alone parses to no hash, so the text is what is checked.
+  if (url.protocol !== 'http:' || !isLoopbackHost(url.hostname) || asked.includes('#')) return false;
+  // The whole URI but its port: credentials, path and query as registered.
+  const portless = (u: URL) => {
+    u.port = '';
+    return u.href;
+  };
+  const wanted = portless(url);
   return registered.some((candidate) => {
-    let known: URL;
     try {
-      known = new URL(candidate);
+      return portless(new URL(candidate)) === wanted;
     } catch {
       return false;
     }
-    return (
-      known.protocol === 'http:' &&
-      known.hostname === url.hostname &&
-      known.pathname === url.pathname &&
-      known.search === url.search
-    );
   });
 }

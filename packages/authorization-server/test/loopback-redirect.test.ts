@@ -1,0 +1,44 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  pkce,
+  type Running,
+  registerPublicClient,
+  startAuthorizationServer,
+  TestBrowser,
+} from './support.js';
+
+let as: Running;
+beforeAll(async () => {
+  as = await startAuthorizationServer();
+});
+afterAll(() => as.close());
+
+// RFC 8252 §7.3 lets a loopback redirect URI name any port; nothing else may differ from the
+// registered one (RFC 9700 §4.1.3), and a redirect URI never has a fragment (RFC 6749 §3.1.2).
+describe('a loopback redirect URI on another port', () => {
+  it('is refused, with no redirect, where it adds a fragment or credentials to the registered one', async () => {
+    const clientId = await registerPublicClient(as.issuer, 'http://127.0.0.1/callback');
+    const ask = (redirectUri: string) =>
+      new TestBrowser().request(
+        `${as.issuer}/auth/authorize?${new URLSearchParams({ response_type: 'code', client_id: clientId, redirect_uri: redirectUri, code_challenge: pkce().challenge, code_challenge_method: 'S256', state: 's' })}`,
+      );
+    for (const other of [
+      'http://127.0.0.1:45678/callback#fragment',
+      'http://127.0.0.1:45678/callback#',
+      'http://someone@127.0.0.1:45678/callback',
+      'http://someone:secret@127.0.0.1:45678/callback',
+    ]) {
+      const res = await ask(other);
+      expect({ other, status: res.status, location: res.headers.get('location') }).toEqual({
+        other,
+        status: 400,
+        location: null,
+      });
+      expect(await res.text()).toContain('not one this client registered');
+    }
+    // The port alone may differ.
+    const res = await ask('http://127.0.0.1:45678/callback');
+    expect(res.status).toBe(303);
+    expect(new URL(res.headers.get('location')!, as.issuer).pathname).toBe('/auth/sign-in');
+  });
+});
