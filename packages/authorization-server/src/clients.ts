@@ -210,13 +210,23 @@ export function displayFieldsOf(document: Record<string, unknown>): {
   clientUri?: string;
 } {
   const fields: { clientName?: string; clientUri?: string } = {};
-  if (typeof document.client_name === 'string' && document.client_name.trim()) {
-    fields.clientName = document.client_name.trim().slice(0, 100);
-  }
+  const name = typeof document.client_name === 'string' ? shownText(document.client_name) : '';
+  if (name) fields.clientName = name.slice(0, 100);
   if (typeof document.client_uri === 'string' && document.client_uri.startsWith('https://')) {
     fields.clientUri = document.client_uri.slice(0, 500);
   }
   return fields;
+}
+
+/**
+ * Text a client chose, as the consent page may show it: without control characters and
+ * bidirectional formatting (an override would have "moc.elgoog" read as "google.com").
+ */
+function shownText(text: string): string {
+  return text
+    .replace(/[\p{Cc}\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu, '')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 /** max-age of the answer's Cache-Control, within a minute and a day; `no-store` keeps it a minute. */
