@@ -93,14 +93,32 @@ function clientsOf(options: AuthorizationServerOptions, loopback: () => boolean)
   });
 }
 
-/** The signing key, loaded once (and again after a failed load). */
+/** How often a replica looks again at the signing key its store holds. */
+const KEY_CHECK_MS = 60_000;
+
+/**
+ * The signing key, loaded once (and again after a failed load), then looked at again each
+ * minute: where the store lost it (Redis restarted empty, a failover before it was copied), a
+ * replica starting would make another, and replicas would refuse each other's tokens until all
+ * restarted. The key held is put back, or the one another replica put back is taken up; with
+ * the store away, the key held goes on.
+ */
 function signingKeyOf(options: AuthorizationServerOptions): () => Promise<SigningKey> {
   let signing: Promise<SigningKey> | undefined;
+  let checkedAt = 0;
   return () => {
-    signing ??= loadSigningKey(options.store, options.sealKey);
-    signing.catch(() => {
-      signing = undefined;
-    });
+    if (!signing) {
+      signing = loadSigningKey(options.store, options.sealKey);
+      signing.catch(() => {
+        signing = undefined;
+      });
+      checkedAt = Date.now();
+    } else if (Date.now() - checkedAt >= KEY_CHECK_MS) {
+      checkedAt = Date.now();
+      signing = signing.then((held) =>
+        loadSigningKey(options.store, options.sealKey, held).catch(() => held),
+      );
+    }
     return signing;
   };
 }

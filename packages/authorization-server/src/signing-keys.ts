@@ -9,28 +9,39 @@ export interface SigningKey {
   kid: string;
   privateKey: webcrypto.CryptoKey;
   publicJwk: JWK;
+  /** The store's record it was read from (sealed where a seal key is given). */
+  record: string;
 }
 
 /**
  * The key that signs access tokens, made once and shared through the store: the first
  * replica to start writes it (set-if-absent), the others read that one, so a token from any
  * replica verifies on every replica. With a seal key (from the operator's secret) the private
- * half is encrypted at rest.
+ * half is encrypted at rest. `held`, the key a replica signs with, is what it writes back
+ * where the store lost the record, and is answered again while the record is unchanged.
  */
-export async function loadSigningKey(store: StateStore, sealKey?: Buffer): Promise<SigningKey> {
+export async function loadSigningKey(
+  store: StateStore,
+  sealKey?: Buffer,
+  held?: SigningKey,
+): Promise<SigningKey> {
   let saved = await store.get(KEY_RECORD);
   if (saved === undefined) {
-    const { privateKey } = await generateKeyPair(SIGNING_ALGORITHM, { extractable: true });
-    const jwk = { ...(await exportJWK(privateKey)), kid: randomUUID(), alg: SIGNING_ALGORITHM };
-    await store.setIfAbsent(KEY_RECORD, seal(JSON.stringify(jwk), sealKey));
+    await store.setIfAbsent(KEY_RECORD, held?.record ?? seal(await newPrivateJwk(), sealKey));
     saved = await store.get(KEY_RECORD);
     if (saved === undefined)
       throw new Error('The authorization server could not keep its signing key in its store');
   }
+  if (saved === held?.record) return held;
   const jwk = JSON.parse(unseal(saved, sealKey)) as JWK & { kid: string };
   const privateKey = (await importJWK(jwk, SIGNING_ALGORITHM)) as webcrypto.CryptoKey;
   const { d: _private, ...publicJwk } = jwk;
-  return { kid: jwk.kid, privateKey, publicJwk: { ...publicJwk, use: 'sig' } };
+  return { kid: jwk.kid, privateKey, publicJwk: { ...publicJwk, use: 'sig' }, record: saved };
+}
+
+async function newPrivateJwk(): Promise<string> {
+  const { privateKey } = await generateKeyPair(SIGNING_ALGORITHM, { extractable: true });
+  return JSON.stringify({ ...(await exportJWK(privateKey)), kid: randomUUID(), alg: SIGNING_ALGORITHM });
 }
 
 export function keySetOf(key: SigningKey): JSONWebKeySet {
