@@ -46,6 +46,21 @@ export function scopesOf(ctx: Context, asked: string | undefined): string[] | un
 }
 
 /**
+ * The redirect URI asked for (or the only one registered), where it is the client's. A
+ * first-party client's exactly: issued its code with no consent page, it does not get a
+ * loopback URI's any port (RFC 8252), which would hand the code to whatever listens on another.
+ */
+function redirectUriOf(ctx: Context, client: Client, asked: string | undefined): string | undefined {
+  const uri = asked ?? (client.redirectUris.length === 1 ? client.redirectUris[0] : undefined);
+  if (uri === undefined) return undefined;
+  const firstParty = (ctx.options.firstPartyClients ?? []).some((c) => c.clientId === client.clientId);
+  const matches = firstParty
+    ? client.redirectUris.includes(uri)
+    : redirectUriMatches(uri, client.redirectUris);
+  return matches ? uri : undefined;
+}
+
+/**
  * Counted before anything is read or fetched: each request is kept until its person finishes
  * or it expires, and anyone can open them, so a flood must meet a bound per address (and one
  * in all, where the addresses are many) before it costs the store or a metadata fetch.
@@ -96,20 +111,35 @@ export async function startAuthorization(
     sendErrorPage(res, 400, e.message);
     return undefined;
   }
-  const redirectUri =
-    params.get('redirect_uri') ?? (client.redirectUris.length === 1 ? client.redirectUris[0] : undefined);
-  if (!redirectUri || !redirectUriMatches(redirectUri, client.redirectUris)) {
+  const redirectUri = redirectUriOf(ctx, client, params.get('redirect_uri'));
+  if (!redirectUri) {
     ctx.emit({ type: 'refused', clientId, error: 'invalid_request', reason: 'redirect_uri not registered' });
     sendErrorPage(res, 400, 'The redirect URI is not one this client registered.');
     return undefined;
   }
   const state = params.get('state');
-  const target = { redirectUri, state };
-  const refuse = (error: string, description: string) => {
-    ctx.emit({ type: 'refused', clientId, error, reason: description });
-    redirectWithError(res, ctx, target, error, description);
+  const checked = checkedRequest(ctx, client, params);
+  if ('error' in checked) {
+    ctx.emit({ type: 'refused', clientId, error: checked.error, reason: checked.description });
+    redirectWithError(res, ctx, { redirectUri, state }, checked.error, checked.description);
     return undefined;
-  };
+  }
+  return new PendingRequests(ctx.store).open({
+    clientId,
+    redirectUri,
+    ...(state !== undefined ? { state } : {}),
+    ...checked,
+    browser: browserOf(req, res),
+  });
+}
+
+/** The rest of a request whose client and redirect URI stand: what it asks for, or the error the client is told. */
+function checkedRequest(
+  ctx: Context,
+  client: Client,
+  params: Map<string, string>,
+): { codeChallenge: string; scopes: string[]; resource: string } | { error: string; description: string } {
+  const refuse = (error: string, description: string) => ({ error, description });
   if (params.get('response_type') !== 'code')
     return refuse('unsupported_response_type', 'Only response_type=code is supported');
   if (!client.grantTypes.includes('authorization_code'))
@@ -127,13 +157,5 @@ export async function startAuthorization(
   if (!scopes) return refuse('invalid_scope', `Scopes known here: ${ctx.scopeNames().join(', ')}`);
   const resource = resourceOf(ctx, params.get('resource'));
   if (!resource) return refuse('invalid_target', 'The resource is not one this server issues tokens for');
-  return new PendingRequests(ctx.store).open({
-    clientId,
-    redirectUri,
-    ...(state !== undefined ? { state } : {}),
-    codeChallenge: challenge,
-    scopes,
-    resource,
-    browser: browserOf(req, res),
-  });
+  return { codeChallenge: challenge, scopes, resource };
 }
