@@ -1,18 +1,18 @@
-import MiniSearch from 'minisearch';
 import { idObjects, idPrefixes } from './catalog-ids.js';
-import { compounds, HTTP_METHOD, identifierKey, identifiersIn, nameBigrams } from './code-words.js';
+import { HTTP_METHOD, identifierKey, identifiersIn } from './code-words.js';
 import { directedIntent } from './data-direction.js';
 import { PastRequestWords } from './past-request-words.js';
 import { leanOnPastRequests, type PastRequest, PastRequests, titleTermsOf } from './past-requests.js';
 import { domainOf, namedVendors, namesOther, ownNouns, setVendors, vendorFit } from './product-sets.js';
 import { relevance, verbAgreement, W } from './relevance.js';
 import { type RequestIntent, requestIntent } from './request-intent.js';
-import { knownWords, literalTerm, processTerm, tokenize, VOCABULARY_PRODUCTS } from './search-terms.js';
+import { knownWords, literalTerm, processTerm, tokenize } from './search-terms.js';
 import type { SearchableTool } from './searchable-tool.js';
 import { SetVocabulary } from './set-vocabulary.js';
 import { siblingNote } from './sibling-note.js';
 import { SpellingFixer } from './spelling.js';
 import { TermPostings, type TextMatch } from './term-postings.js';
+import { GENERIC_PARAMS, textIndex } from './text-index.js';
 import { type IdShape, namespaceSegments, operationKind, type ToolShape, toolShape } from './tool-shape.js';
 
 /** One tool found by a search, best first. */
@@ -48,17 +48,6 @@ export interface ToolIndexOptions {
   pastRequests?: readonly PastRequest[];
 }
 
-interface IndexedTool {
-  id: number;
-  /** The tool's name and its tool set's, split into words by the tokenizer. */
-  name: string;
-  description: string;
-  /** Parameter names (not `mode` and `request_body`, which every mode tool has). */
-  params: string;
-  /** The literal segments of the endpoint's path (`/meta/bases/{baseId}/tables` → meta bases tables). */
-  path: string;
-}
-
 // A description says what a tool does in users' words; a name says it in the API's. Parameter
 // names tell apart tools that differ in what they are given (an email versus a contact id).
 const BOOST = { name: 1.5, description: 2, params: 0.2, path: 0.5 };
@@ -67,7 +56,6 @@ const BOOST = { name: 1.5, description: 2, params: 0.2, path: 0.5 };
 // paragraphs, a long description that says a request's word in passing must not outweigh a short
 // one about it. Chosen on both parts of the real questions' tuning half.
 const BM25 = { k: 1.6, b: 0.9, d: 0.5 };
-const GENERIC_PARAMS = new Set(['mode', 'request_body']);
 
 /**
  * A full-text index of the tools (BM25+, MiniSearch) over names, descriptions and parameter
@@ -365,46 +353,4 @@ function objectDocuments(shapes: readonly ToolShape[]): Map<string, number[][]> 
     }
   });
   return docs;
-}
-
-/** The full-text index of the tools' names, descriptions, parameters and paths. */
-function textIndex(tools: readonly SearchableTool[], vendors: readonly string[]): MiniSearch<IndexedTool> {
-  // Whether the tool being added is of a product the vocabulary maps users' words to; another
-  // product's description is indexed in its own words (see `VOCABULARY_PRODUCTS`).
-  let mapped = true;
-  const index = new MiniSearch<IndexedTool>({
-    fields: ['name', 'description', 'params', 'path'],
-    // Catalog words written in mixed case (`HyperDB`, `eDiscovery`) are also indexed whole, as
-    // users type them ("hyperdb"); a request is split the same way as before.
-    tokenize: (text, field) => [
-      ...tokenize(text),
-      ...compounds(text),
-      ...(field === 'name' ? nameBigrams(text) : []),
-    ],
-    processTerm: (w) => [...(mapped ? processTerm(w) : literalTerm(w))],
-    // No fuzzy or prefix matching: the spelling fixer has already added the catalog word a
-    // misspelt one stands for, and matching every term by edit distance cost most of a
-    // search's time in a catalog of a thousand tools (and found unrelated words: `select` →
-    // `selective`).
-  });
-  const documents = tools.map((t, id) => ({
-    id,
-    name: `${t.name.slice(t.toolSet.length + 1)} ${t.toolSet}`,
-    // A parameter the description quotes by name ("give 'new_field_name'") is the params
-    // field's to count: said twice, its words would outweigh what the tool acts on.
-    description: t.description.replace(/'[A-Za-z0-9]+(?:_[A-Za-z0-9]+)+'/g, ' '),
-    params: Object.keys((t.inputSchema.properties as Record<string, unknown> | undefined) ?? {})
-      .filter((p) => !GENERIC_PARAMS.has(p))
-      .join(' '),
-    path: (t.endpoint?.path ?? '')
-      .split('/')
-      .filter((seg) => seg.length > 0 && !seg.startsWith('{') && !/^v\d+$/i.test(seg))
-      .join(' '),
-  }));
-  // One at a time: MiniSearch hands `processTerm` a word and its field, not its document.
-  for (const doc of documents) {
-    mapped = VOCABULARY_PRODUCTS.has(vendors[doc.id] ?? '');
-    index.add(doc);
-  }
-  return index;
 }
