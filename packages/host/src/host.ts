@@ -30,7 +30,7 @@ import { HostTelemetry } from './observability/host-telemetry.js';
 import { discoverPlugins, pluginSearchBases, searchedDirectories } from './plugins/discover-plugins.js';
 import { importPlugins, registerPlugins } from './plugins/load-plugins.js';
 import { toolSetReadiness } from './readiness.js';
-import { HostServices, registerService, resolveService } from './services.js';
+import { HostServices, registerService, resolveService, resolveServices } from './services.js';
 import type { SharedStore } from './store/shared-store.js';
 
 export type { CallOptions, Host, ToolEndpoint, ToolInfo } from './host-api.js';
@@ -216,13 +216,6 @@ async function closeHost(parts: Assembled, graceMs: number): Promise<void> {
   await parts.shared?.close();
 }
 
-/** The tool sets registered in the container (by the plugins loaded). */
-function toolSetsOf(container: DependencyContainer): ToolSetDefinition[] {
-  return container.isRegistered(TOOL_SET_TOKEN, true)
-    ? container.resolveAll<ToolSetDefinition>(TOOL_SET_TOKEN)
-    : [];
-}
-
 /** The transports' view of the host's services, resolved here so that they never need the container. */
 function servingSupport(
   container: DependencyContainer,
@@ -254,7 +247,7 @@ function servingSupport(
     },
     readiness: () =>
       toolSetReadiness({
-        sets: toolSetsOf(container),
+        sets: resolveServices(container, TOOL_SET_TOKEN),
         providers: resolveService(container, ACTIVE_AUTH_PROVIDERS),
         secrets: resolveService(container, HostServices.secretSource),
         exposed,
@@ -262,9 +255,10 @@ function servingSupport(
         settingHint: settingHintOf,
       }),
     connections: hostConnections(oauthProviders, () => resolveService(container, HostServices.tokenStore)),
-    skills: exposedSkills(toolSetsOf(container), exposed),
-    pastRequests: exposedPastRequests(toolSetsOf(container), exposed),
-    providerServices: () => providerServices(toolSetsOf(container), exposed, oauthProviders),
+    skills: exposedSkills(resolveServices(container, TOOL_SET_TOKEN), exposed),
+    pastRequests: exposedPastRequests(resolveServices(container, TOOL_SET_TOKEN), exposed),
+    providerServices: () =>
+      providerServices(resolveServices(container, TOOL_SET_TOKEN), exposed, oauthProviders),
     gauge: (source) => telemetry.gauge(source),
     countCalls: () => telemetry.countCalls(),
   };

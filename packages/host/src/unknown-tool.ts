@@ -1,8 +1,9 @@
-import { behaviorHints, TOOL_SET_TOKEN, type ToolSetDefinition } from '@toolhost/core';
+import { behaviorHints, TOOL_SET_TOKEN } from '@toolhost/core';
 import type { DependencyContainer } from 'tsyringe';
 import { didYouMean } from './config/did-you-mean.js';
 import type { ResolvedHostConfig } from './config/host-config.js';
 import { hiddenBy } from './config/tool-selection.js';
+import { resolveServices } from './services.js';
 import { mcpToolName } from './tool-names.js';
 
 /**
@@ -19,9 +20,7 @@ export function unknownToolMessage(
   spelling: 'canonical' | 'mcp' = 'canonical',
 ): string {
   const separator = config.mcp.nameSeparator;
-  const sets = container.isRegistered(TOOL_SET_TOKEN, true)
-    ? container.resolveAll<ToolSetDefinition>(TOOL_SET_TOKEN)
-    : [];
+  const sets = resolveServices(container, TOOL_SET_TOKEN);
   const all = sets.flatMap((s) =>
     s.tools.map((t) => ({
       name: `${s.toolSet}.${t.name}`,

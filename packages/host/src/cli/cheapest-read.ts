@@ -1,6 +1,7 @@
 import { TOOL_SET_TOKEN, type ToolDeclaration, type ToolSetDefinition } from '@toolhost/core';
 import type { Host } from '../host.js';
 import { containerOf } from '../host.js';
+import { resolveServices } from '../services.js';
 
 /** The tool doctor --live calls for a tool set, and why that one. */
 export interface ProbeChoice {
@@ -46,8 +47,6 @@ export function cheapestRead(host: Host, set: ToolSetDefinition): ProbeChoice | 
 
 /** The registered tool sets, by name. */
 export function registeredToolSets(host: Host): Map<string, ToolSetDefinition> {
-  const sets = containerOf(host).isRegistered(TOOL_SET_TOKEN, true)
-    ? containerOf(host).resolveAll<ToolSetDefinition>(TOOL_SET_TOKEN)
-    : [];
+  const sets = resolveServices(containerOf(host), TOOL_SET_TOKEN);
   return new Map(sets.map((s) => [s.toolSet, s]));
 }
