@@ -38,6 +38,12 @@ export interface ToolSearchOptions {
    * servers' tools beside one's own can still answer from one's own catalog only.
    */
   toolSets?: readonly string[];
+  /**
+   * Only these tools, by canonical name: a view of the catalog narrowed per request searches the
+   * catalog's one index rather than an index of its own (each would cost megabytes and a second
+   * of building); its notes compare a tool only with siblings in the view.
+   */
+  only?: { has(name: string): boolean };
 }
 
 export interface ToolIndexOptions {
@@ -146,12 +152,14 @@ export class ToolIndex {
     this.setObjects = new SetVocabulary(objectDocuments(this.shapes), setOf);
   }
 
-  private note(id: number): string | undefined {
-    if (!this.notes.has(id))
-      this.notes.set(
-        id,
-        siblingNote(this.tools, this.shapes, id, this.bySet.get(this.tools[id]!.toolSet) ?? []),
-      );
+  private note(id: number, only: ToolSearchOptions['only']): string | undefined {
+    const siblings = this.bySet.get(this.tools[id]!.toolSet) ?? [];
+    // A note naming a sibling the view hides would send the agent to a tool it cannot call.
+    if (only) {
+      const shown = siblings.filter((j) => only.has(this.tools[j]!.name));
+      return siblingNote(this.tools, this.shapes, id, shown);
+    }
+    if (!this.notes.has(id)) this.notes.set(id, siblingNote(this.tools, this.shapes, id, siblings));
     return this.notes.get(id);
   }
 
@@ -166,9 +174,9 @@ export class ToolIndex {
   }
 
   /** What a search answers of one tool. */
-  private match(id: number, score: number): ToolMatch {
+  private match(id: number, score: number, only: ToolSearchOptions['only']): ToolMatch {
     const tool = this.tools[id]!;
-    const differs = this.note(id);
+    const differs = this.note(id, only);
     return {
       name: tool.name,
       toolSet: tool.toolSet,
@@ -209,10 +217,11 @@ export class ToolIndex {
   private setFilter(options: ToolSearchOptions): (id: number) => boolean {
     const set = options.toolSet?.toLowerCase();
     const sets = options.toolSets && new Set(options.toolSets.map((s) => s.toLowerCase()));
-    if (!set && !sets) return () => true;
+    const only = options.only;
+    if (!set && !sets && !only) return () => true;
     return (id) => {
       const own = this.setKeys[id]!;
-      return (!set || own === set) && (!sets || sets.has(own));
+      return (!set || own === set) && (!sets || sets.has(own)) && (!only || only.has(this.tools[id]!.name));
     };
   }
 
@@ -275,7 +284,7 @@ export class ToolIndex {
         namesOther(named, this.vendors[id]!) ? 0 : verbAgreement(this.shapes[id]!, intent) * pastSaid(id),
       words.length,
     );
-    return ranked.slice(0, limit).map((r) => this.match(r.id, r.score));
+    return ranked.slice(0, limit).map((r) => this.match(r.id, r.score, options.only));
   }
 }
 

@@ -195,6 +195,8 @@ export class CatalogViews {
   private readonly narrowed = new Map<string, CatalogView>();
   /** Every tool as `tools/list` shows it, by canonical name: made once, shared by every view. */
   private readonly listedTools: ReadonlyMap<string, Tool>;
+  /** The whole catalog's search (its index built once, at the first search of any view). */
+  private readonly search: DiscoveryCatalog;
 
   constructor(
     private readonly host: Host,
@@ -202,6 +204,7 @@ export class CatalogViews {
   ) {
     const tools = host.listTools();
     this.listedTools = new Map(tools.map((t) => [t.name, listedTool(t, names.mcpName(t.name))]));
+    this.search = new DiscoveryCatalog(host, names, tools);
     this.whole = this.build(tools, host.config.mcp.catalog);
     this.toolSets = [...new Set(tools.map((t) => t.toolSet))].sort();
   }
@@ -258,7 +261,7 @@ export class CatalogViews {
       instructions:
         (dynamic ? discoveryInstructions(toolSets, tools.length) : SERVER_INSTRUCTIONS) +
         this.skillsNote(toolSets),
-      discovery: dynamic ? new DiscoveryCatalog(this.host, this.names, tools) : undefined,
+      discovery: dynamic ? new DiscoveryCatalog(this.host, this.names, tools, this.search) : undefined,
       previews: writable,
       exposed: new Set(tools.map((t) => t.name)),
     };
