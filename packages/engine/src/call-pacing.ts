@@ -1,8 +1,19 @@
+import { createHash } from 'node:crypto';
 import type { CallContext } from '@toolhost/core';
 import type { Credential } from './call-credentials.js';
 import type { EngineObserver } from './engine-options.js';
 import { Pacer, type PacerFactory, type RequestPacer } from './pacer.js';
 import type { RegisteredTool } from './registry.js';
+
+/**
+ * The longest pacing key kept as it is. Ids are a few dozen characters at most (an Airtable
+ * base id is 17); the value is the caller's, up to the request body's size, and a pacer keeps
+ * its last thousand keys (and the shared one a Redis key each): a longer one goes by its digest.
+ */
+const MAX_KEY_CHARS = 64;
+
+const bounded = (key: string) =>
+  key.length > MAX_KEY_CHARS ? `sha256:${createHash('sha256').update(key).digest('base64url')}` : key;
 
 /** Paces each tool set's requests at its declared rate, in buckets its pacing policy names. */
 export class CallPacing {
@@ -22,9 +33,9 @@ export class CallPacing {
   keyOf(tool: RegisteredTool, args: Record<string, unknown>, credential: Credential | undefined): string {
     const pacing = tool.toolSetDefinition.traffic?.pacing;
     if (!pacing) return '';
-    if ('per' in pacing) return credential?.connection ?? '';
+    if ('per' in pacing) return bounded(credential?.connection ?? '');
     const keyParam = tool.declaration.params?.find((p) => (p.apiName ?? p.name) === pacing.key);
-    return keyParam ? String(args[keyParam.name] ?? '') : '';
+    return keyParam ? bounded(String(args[keyParam.name] ?? '')) : '';
   }
 
   /**
