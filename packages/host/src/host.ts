@@ -30,7 +30,7 @@ import { HostTelemetry } from './observability/host-telemetry.js';
 import { discoverPlugins, pluginSearchBases, searchedDirectories } from './plugins/discover-plugins.js';
 import { importPlugins, registerPlugins } from './plugins/load-plugins.js';
 import { toolSetReadiness } from './readiness.js';
-import { HostServices, registerService, resolveService, resolveServices } from './services.js';
+import { HostServices, registerService, resolveIfAny, resolveService, resolveServices } from './services.js';
 import type { SharedStore } from './store/shared-store.js';
 
 export type { CallOptions, Host, ToolEndpoint, ToolInfo } from './host-api.js';
@@ -126,9 +126,7 @@ async function assemble(
   });
   const audit = openAuditLog(config.audit, env, configDir);
   if (audit) registerService(container, AUDIT_LOG, audit);
-  const log = container.isRegistered(HostServices.logger, true)
-    ? resolveService(container, HostServices.logger)
-    : undefined;
+  const log = resolveIfAny(container, HostServices.logger);
   const calls = new CallLifecycle(services.engine, log, telemetry);
   const writes = await writeSafetyOf({
     settings: config.tools,
@@ -226,15 +224,11 @@ function servingSupport(
   oauthProviders: readonly SignInProvider[],
   settingHintOf: (toolSet: string, setting: string) => string,
 ): Omit<ServingSupport, 'env' | 'dataDir'> {
-  const sharedStore = container.isRegistered(SHARED_STORE, true)
-    ? resolveService(container, SHARED_STORE)
-    : undefined;
+  const sharedStore = resolveIfAny(container, SHARED_STORE);
   return {
     replicas: sharedStore?.replicas,
-    logger: container.isRegistered(HostServices.logger, true)
-      ? resolveService(container, HostServices.logger)
-      : undefined,
-    auditLog: container.isRegistered(AUDIT_LOG, true) ? resolveService(container, AUDIT_LOG) : undefined,
+    logger: resolveIfAny(container, HostServices.logger),
+    auditLog: resolveIfAny(container, AUDIT_LOG),
     queryParameters: (tool) =>
       (registry.get(tool)?.declaration.params ?? [])
         .filter((p) => p.in === 'query' && !p.fromSetting)

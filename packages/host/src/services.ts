@@ -43,6 +43,11 @@ export function resolveServices<T>(container: DependencyContainer, token: Servic
   return container.isRegistered(token, true) ? container.resolveAll<T>(token) : [];
 }
 
+/** The service under a token, or undefined where none is registered. */
+export function resolveIfAny<T>(container: DependencyContainer, token: ServiceToken<T>): T | undefined {
+  return container.isRegistered(token, true) ? container.resolve<T>(token) : undefined;
+}
+
 /** Registers a value under a typed token. */
 export function registerService<T>(container: DependencyContainer, token: ServiceToken<T>, value: T): void {
   container.register<T>(token, { useValue: value });
