@@ -68,9 +68,13 @@ async function offerUrlElicitation(
   throw new UrlElicitationRequiredError([{ mode: 'url', message, url, elicitationId }], message);
 }
 
-/** The notice told to this server's own client by the sign-in's waiters (dropped if it has gone). */
+/**
+ * The notice told to this server's own client by the sign-in's waiters (dropped if it has gone),
+ * which hold the server weakly: they live as long as their flow (10 min), closed sessions' too.
+ */
 export function completionToThisServer(server: Server): AwaitCompletion {
-  const notice = (elicitationId: string) => server.createElicitationCompletionNotifier(elicitationId)();
+  const held = new WeakRef(server);
+  const notice = async (id: string) => held.deref()?.createElicitationCompletionNotifier(id)();
   return async (elicitationId, signIn) =>
     signIn.whenAuthorized(elicitationId, () => void notice(elicitationId).catch(() => {}));
 }
