@@ -1,6 +1,10 @@
 import type { ReplicaSessions } from '../replicas.js';
 import type { HttpSession } from './http-sessions.js';
 
+const COMPLETE = 'notifications/elicitation/complete';
+const NOT_LOST = () => false;
+const LOST = () => true;
+
 /**
  * The completion notices stored for a session while no replica held its event stream (the one
  * that did died, or the client had not opened it again yet), sent on the stream just opened.
@@ -31,16 +35,10 @@ export async function deliverPublished(
 async function sendTaken(session: HttpSession, shared: ReplicaSessions, ids: string[], again: boolean) {
   let putBack = false;
   for (const elicitationId of ids) {
-    const notice = {
-      jsonrpc: '2.0',
-      method: 'notifications/elicitation/complete',
-      params: { elicitationId },
-    } as const;
+    const notice = { jsonrpc: '2.0', method: COMPLETE, params: { elicitationId } } as const;
     if (session.transport.sendOnStream(notice)) continue;
-    putBack = await shared.putBackNotice(session.id, elicitationId).then(
-      () => true,
-      () => putBack,
-    );
+    const lost = await shared.putBackNotice(session.id, elicitationId).then(NOT_LOST, LOST);
+    putBack ||= !lost;
   }
   if (putBack && again && session.transport.streaming) await deliverStored(session, shared, false);
 }
