@@ -123,7 +123,9 @@ export interface ReplicaSessions {
  */
 export interface ExpiringRecords {
   /**
-   * Stores `value` unless `key` holds one; true when this call stored it (the claim is won).
+   * Stores `value` unless `key` holds one; true when this call stored it (the claim is won). A
+   * shared store answers true too where `key` holds this very `value` (its client sent the claim
+   * again after the answer was lost): each claimer's value is its own.
    * `owner` is the user the record is kept for: a store with bounds of its own (memory, the
    * file) lets no one user take more than a share of them.
    */

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { ToolError } from '@toolhost/core';
 import type { ExpiringRecords, RecordOwner } from './ports.js';
 import { type Durability, inRedis, NO_WAIT, type SharedRedis, writeDurably } from './redis-client.js';
@@ -8,13 +9,25 @@ import { DEFAULT_USER_RECORD_BYTES, UserRecordBytes } from './redis-record-bytes
 const REMOVE_IF =
   "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end";
 
+// Sets the key unless it is set, and answers whether it holds the caller's value: a claim whose
+// answer was lost (the connection cut after Redis ran it) is sent again by the Redis client on
+// reconnecting, and must find it holds the claim it took, not someone else's (a preview refused
+// as applied, its write never sent). Values are unique per claim, so no other caller matches.
+const ADD_IF_FREE = `local held = redis.call('get', KEYS[1])
+if held == false then redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2]) return 1 end
+if held == ARGV[1] then return 1 end
+return 0`;
+
 // Extends the key's life only if it still holds the caller's value (a renewed lease).
 const RENEW_IF =
   "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end";
 
+/** How often a claim not given back (Redis away) is given back again. */
+const GIVE_BACK_RETRY_MS = 500;
+
 /**
  * Write-safety records shared by every replica: a preview made on one is applied on another,
- * and an idempotency key claimed on one holds on all (SET NX PX is the claim). Each user's
+ * and an idempotency key claimed on one holds on all (a SET NX PX in a script is the claim). Each user's
  * records are bounded in bytes across the replicas, as the in-memory store bounds them: a new
  * preview or claim past the bound is refused, an outcome of a request sent is kept regardless.
  */
@@ -47,17 +60,38 @@ export class RedisRecords implements ExpiringRecords {
     try {
       const [set] = await writeDurably(
         this.redis,
-        (p) => p.set(full, value, 'PX', ttlMs, 'NX'),
+        (p) => p.eval(ADD_IF_FREE, 1, full, value, Math.max(1, Math.ceil(ttlMs))),
         this.durability,
       );
-      if (set !== 'OK') return false;
+      if (set !== 1) return false;
       // Charged once won: a claim lost to another holder is theirs to count.
       if (owner && !(await this.bytes.charge(owner, key, value, ttlMs))) throw this.full();
       return true;
     } catch (e) {
       // A claim no replica holds is not a claim: given back, so that a retry is not refused by it.
-      await this.redis.eval(REMOVE_IF, 1, full, value).catch(() => {});
+      await this.redis
+        .eval(REMOVE_IF, 1, full, value)
+        .catch(() => void this.giveBackLater(full, value, ttlMs));
       throw e;
+    }
+  }
+
+  /**
+   * Gives a claim back once Redis answers again: with Redis away, a claim whose answer was lost
+   * (it ran, the connection was cut) stays, and would refuse every retry until it expired (a
+   * preview's mark: for as long as the preview, its write never sent).
+   */
+  private async giveBackLater(full: string, value: string, ttlMs: number): Promise<void> {
+    const until = Date.now() + ttlMs;
+    while (Date.now() < until) {
+      await sleep(GIVE_BACK_RETRY_MS, undefined, { ref: false });
+      if (
+        await this.redis.eval(REMOVE_IF, 1, full, value).then(
+          () => true,
+          () => false,
+        )
+      )
+        return;
     }
   }
 

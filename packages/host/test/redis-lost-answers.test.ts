@@ -1,0 +1,124 @@
+import type { ToolOutcome } from '@toolhost/core';
+import type { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
+import type { Host } from '../src/host.js';
+import { type RelayedConnection, redisRelay } from './redis-relay.js';
+import { closeClient, type RedisServer, redisClient, startRedisServer } from './redis-server.js';
+import { writeHost } from './write-support.js';
+
+// A command whose answer is lost (the connection cut after Redis ran it) is sent again by the
+// Redis client once it reconnects, or, Redis still away, failed. A claim (a preview's mark of
+// its one send, an idempotency key's claim) that ran but whose caller never heard must be
+// neither taken for someone else's (the write never sent, reported as sent already) nor left
+// behind to refuse the retry.
+
+let redis: RedisServer;
+let admin: Redis;
+let upstream: RecordingUpstream;
+beforeAll(async () => {
+  redis = await startRedisServer();
+  admin = redisClient(redis.url);
+  upstream = await startRecordingUpstream();
+});
+afterAll(async () => {
+  await upstream.close();
+  await closeClient(admin);
+  await redis.close();
+});
+
+/**
+ * A relay that, once armed with a key's name, lets the next command naming it reach Redis, then
+ * loses Redis's answer and cuts that connection: the command ran, its client never heard. While
+ * `away`, it takes no connection (Redis down, as the client sees it).
+ */
+async function answerLosingRelay(port: number) {
+  let armed: string | undefined;
+  let cut: RelayedConnection | undefined;
+  const state = { away: false };
+  const relay = await redisRelay(port, {
+    accept: () => !state.away,
+    fromClient: (d, connection) => {
+      if (armed && d.includes(armed)) {
+        armed = undefined;
+        cut = connection;
+      }
+      connection.upstream.write(d);
+    },
+    fromUpstream: (d, connection) => {
+      if (connection !== cut) return void connection.client.write(d);
+      cut = undefined;
+      connection.end();
+    },
+  });
+  const loseAnswerTo = (key: string) => {
+    armed = key;
+  };
+  return { ...relay, state, loseAnswerTo };
+}
+
+async function relayedHost(url: string): Promise<Host> {
+  return writeHost(
+    upstream.url,
+    {},
+    { TOOLHOST_REDIS_URL: url, TOOLHOST_TOKEN_KEY: 'token-encryption-key-for-lost-answers' },
+  );
+}
+
+async function previewId(host: Host): Promise<string> {
+  const made = await host.previewToolCall('WriteApi.UpdateThing', { id: 'thing-1', title: 'New' });
+  return (made as { preview: { preview_id: string } }).preview.preview_id;
+}
+
+const codeOf = (o: unknown) => {
+  const outcome = o as ToolOutcome;
+  return outcome.ok ? 'ok' : outcome.error.code;
+};
+
+describe('a claim whose answer Redis lost', () => {
+  it('applies a preview once when the client sends the claim again: not refused as applied', {
+    timeout: 30_000,
+  }, async () => {
+    const relay = await answerLosingRelay(redis.port);
+    const host = await relayedHost(relay.url);
+    try {
+      const sentBefore = upstream.requests.length;
+      const id = await previewId(host);
+      relay.loseAnswerTo('preview-sent');
+      expect(codeOf(await host.applyPreview(id))).toBe('ok');
+      expect(upstream.requests.length - sentBefore).toBe(1);
+      // Its mark holds: applied again, nothing is sent.
+      expect(codeOf(await host.applyPreview(id))).toBe('preview_used');
+      expect(upstream.requests.length - sentBefore).toBe(1);
+    } finally {
+      await host.close();
+      relay.close();
+    }
+  });
+
+  it('gives a preview its claim back once Redis answers again, so the retry sends it once', {
+    timeout: 30_000,
+  }, async () => {
+    const relay = await answerLosingRelay(redis.port);
+    const host = await relayedHost(relay.url);
+    try {
+      const sentBefore = upstream.requests.length;
+      const id = await previewId(host);
+      relay.loseAnswerTo('preview-sent');
+      // The claim ran; its connection is cut and no new one is taken: the client gives it up.
+      relay.state.away = true;
+      expect(codeOf(await host.applyPreview(id))).toBe('store_unavailable');
+      expect(await admin.exists(`toolhost:writes:preview-sent:${id}`)).toBe(1);
+      relay.state.away = false;
+      await expect
+        .poll(() => admin.exists(`toolhost:writes:preview-sent:${id}`), { timeout: 10_000 })
+        .toBe(0);
+      expect(upstream.requests.length - sentBefore).toBe(0);
+      await expect.poll(async () => codeOf(await host.applyPreview(id)), { timeout: 10_000 }).toBe('ok');
+      expect(upstream.requests.length - sentBefore).toBe(1);
+    } finally {
+      await host.close();
+      relay.close();
+    }
+  });
+});
