@@ -3,8 +3,11 @@ import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
 import type { Host } from '../src/host.js';
+import { failoverHost } from './failover-scenario.js';
+import { startFakeOAuthServer, storeAuthorized } from './fake-oauth-server.js';
 import { type RelayedConnection, redisRelay } from './redis-relay.js';
 import { closeClient, type RedisServer, redisClient, startRedisServer } from './redis-server.js';
+import { tokenStoreOf } from './support.js';
 import { writeHost } from './write-support.js';
 
 // A command whose answer is lost (the connection cut after Redis ran it) is sent again by the
@@ -119,6 +122,25 @@ describe('a claim whose answer Redis lost', () => {
     } finally {
       await host.close();
       relay.close();
+    }
+  });
+
+  it('refreshes a token once, under the lock its client took twice: not waiting on its own lock', {
+    timeout: 30_000,
+  }, async () => {
+    const relay = await answerLosingRelay(redis.port);
+    const oauth = await startFakeOAuthServer();
+    const host = await failoverHost({ redisUrl: relay.url }, upstream, oauth);
+    try {
+      const stale = await storeAuthorized(oauth, tokenStoreOf(host), 'alice', Date.now() - 1000);
+      relay.loseAnswerTo('refresh-lock');
+      const called = await host.callTool('EchoApi.GetItem', { item_id: 'i1' }, { userId: 'alice' });
+      expect(codeOf(called), JSON.stringify(called)).toBe('ok');
+      expect(oauth.grants).toEqual([{ grant_type: 'refresh_token', refresh_token: stale.refreshToken }]);
+    } finally {
+      await host.close();
+      relay.close();
+      await oauth.close();
     }
   });
 });

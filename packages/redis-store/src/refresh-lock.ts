@@ -9,14 +9,21 @@ const RELEASE =
 // Extends the lock only while it is still ours.
 const EXTEND =
   "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end";
+// Takes the lock if free, answering 1 if it is ours: an acquisition whose answer was lost (the
+// connection cut after Redis ran it) is sent again by the Redis client on reconnecting, and must
+// find the lock it took rather than wait on it, held by no one, until it expires.
+const ACQUIRE = `local held = redis.call('get', KEYS[1])
+if held == false then redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2]) return 1 end
+if held == ARGV[1] then return 1 end
+return 0`;
 // Turns our lock into the mark of a failed refresh, held a moment longer.
 const MARK_FAILED =
   "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('set', KEYS[1], 'failed', 'PX', ARGV[2]) else return 0 end";
 
 /**
- * One token refresh per provider and user across replicas: SET NX with an expiry, extended
- * every third of it while its holder works (a refresh, then writing the rotated token until
- * the store takes it), so that it outlives any token request (each has a shorter deadline)
+ * One token refresh per provider and user across replicas: SET NX with an expiry (ACQUIRE),
+ * extended every third of it while its holder works (a refresh, then writing the rotated token
+ * until the store takes it), so that it outlives any token request (each has a shorter deadline)
  * and a replica that dies mid-refresh frees it within `ttlMs`. A failed refresh leaves the
  * lock marked `failed` for `failedMs`: waiting replicas give up rather than send the refresh
  * token the failed request may have used.
@@ -38,8 +45,8 @@ export class RedisRefreshLock implements RefreshLock {
   ): Promise<((outcome?: { failed?: boolean }) => Promise<void>) | undefined> {
     const key = this.key(providerId, userId);
     const value = randomBytes(16).toString('hex');
-    const got = await inRedis(() => this.redis.set(key, value, 'PX', this.ttlMs, 'NX'));
-    if (got !== 'OK') return undefined;
+    const got = await inRedis(() => this.redis.eval(ACQUIRE, 1, key, value, this.ttlMs));
+    if (got !== 1) return undefined;
     const alive = setInterval(() => {
       // One that fails (Redis away) is retried at the next tick; the lock outlives two misses.
       this.redis.eval(EXTEND, 1, key, value, this.ttlMs).catch(() => {});
