@@ -1,6 +1,9 @@
 import type { ToolOutcome } from '@toolhost/core';
+import { MAX_PENDING_PER_USER, PENDING_TTL_MS, TokenCipher } from '@toolhost/credentials';
+import { openSharedCipher, RedisPendingAuthorizations } from '@toolhost/redis-store';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectRedis } from '../../redis-store/src/redis-client.js';
 import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
 import type { Host } from '../src/host.js';
 import { failoverHost } from './failover-scenario.js';
@@ -141,6 +144,28 @@ describe('a claim whose answer Redis lost', () => {
       await host.close();
       relay.close();
       await oauth.close();
+    }
+  });
+
+  it('takes a pending sign-in once when the client sends the take again: the callback finds it', async () => {
+    const relay = await answerLosingRelay(redis.port);
+    // The host's own client, as it connects: a lost answer is sent again on reconnecting.
+    const client = await connectRedis(relay.url);
+    try {
+      const cipher = await openSharedCipher(client, TokenCipher, 'token-encryption-key-for-lost-answers');
+      const bounds = { ttlMs: PENDING_TTL_MS, maxPerUser: MAX_PENDING_PER_USER };
+      const pending = new RedisPendingAuthorizations(client, cipher, 'echo-auth', bounds);
+      const flow = { userId: 'alice', flowId: 'flow-1', scopes: [], authorizeUrl: 'https://as.example/a' };
+      await pending.add('state-1', { ...flow, codeVerifier: 'verifier-1' });
+      relay.loseAnswerTo(':state:state-1');
+      expect((await pending.take('state-1'))?.codeVerifier).toBe('verifier-1');
+      // Once: taken again, on this replica or another, it is gone, and nothing is left behind.
+      expect(await pending.take('state-1')).toBeUndefined();
+      expect(await pending.get('state-1')).toBeUndefined();
+      expect(await admin.keys('toolhost:oauth:*')).toEqual([]);
+    } finally {
+      client.disconnect();
+      relay.close();
     }
   });
 });

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type {
   NewAuthorization,
   PendingAuthorization,
@@ -21,6 +22,23 @@ for i = 1, #popped, 2 do ids[#ids + 1] = popped[i] end
 return ids
 `;
 
+// Takes a state once: answers the flow it names and leaves in its place the mark of this take
+// (ARGV[1]), until the flow's keys are dropped or ARGV[2] ms pass. A take whose answer was lost
+// (the connection cut after Redis ran it) is sent again by the Redis client on reconnecting, and
+// must find the flow it took, not nothing: the sign-in would fail, its code spent.
+const TAKE = `
+local held = redis.call('GET', KEYS[1])
+if not held then return false end
+local mine = 'taken ' .. ARGV[1] .. ' '
+if string.sub(held, 1, #mine) == mine then return string.sub(held, #mine + 1) end
+if string.sub(held, 1, 6) == 'taken ' then return false end
+redis.call('SET', KEYS[1], mine .. held, 'PX', ARGV[2])
+return held
+`;
+const TAKEN = 'taken ';
+/** How long a taken state's mark outlives a take that could not drop the flow. */
+const TAKEN_MS = 60_000;
+
 /** What is sealed under a flow's key: everything of the flow but whether it was opened. */
 interface StoredFlow extends Omit<PendingAuthorization, 'opened'> {
   state: string;
@@ -32,8 +50,8 @@ interface StoredFlow extends Omit<PendingAuthorization, 'opened'> {
  * with the token cipher, as the PKCE code verifier must not sit in Redis in clear), the state
  * naming it, and whether a browser opened it, all expiring with the flow (PX). Each user's
  * flows sit in a sorted set by expiry, so that the per-user cap holds across replicas (their
- * oldest flow makes room for their newest). A state is taken once: GET and DEL in one
- * MULTI, so two callbacks racing on two replicas cannot both get the code verifier.
+ * oldest flow makes room for their newest). A state is taken once, in one script (TAKE), so two
+ * callbacks racing on two replicas cannot both get the code verifier.
  */
 export class RedisPendingAuthorizations implements PendingAuthorizationStore {
   private readonly prefix: string;
@@ -97,7 +115,7 @@ export class RedisPendingAuthorizations implements PendingAuthorizationStore {
 
   async get(state: string): Promise<PendingAuthorization | undefined> {
     const flowId = await inRedis(() => this.redis.get(this.stateKey(state)));
-    return flowId === null ? undefined : (await this.byFlow(flowId))?.entry;
+    return flowId === null || flowId.startsWith(TAKEN) ? undefined : (await this.byFlow(flowId))?.entry;
   }
 
   async byFlow(flowId: string): Promise<{ state: string; entry: PendingAuthorization } | undefined> {
@@ -116,7 +134,8 @@ export class RedisPendingAuthorizations implements PendingAuthorizationStore {
   }
 
   async take(state: string): Promise<PendingAuthorization | undefined> {
-    const [flowId] = await execAll(this.redis.multi().get(this.stateKey(state)).del(this.stateKey(state)));
+    const take = randomBytes(8).toString('hex');
+    const flowId = await inRedis(() => this.redis.eval(TAKE, 1, this.stateKey(state), take, TAKEN_MS));
     if (typeof flowId !== 'string') return undefined;
     const found = await this.byFlow(flowId);
     await inRedis(() => this.drop(flowId, found?.entry.userId));
