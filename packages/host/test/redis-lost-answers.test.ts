@@ -1,3 +1,4 @@
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { ToolOutcome } from '@toolhost/core';
 import { MAX_PENDING_PER_USER, PENDING_TTL_MS, TokenCipher } from '@toolhost/credentials';
 import { openSharedCipher, RedisPendingAuthorizations } from '@toolhost/redis-store';
@@ -10,7 +11,9 @@ import { failoverHost } from './failover-scenario.js';
 import { startFakeOAuthServer, storeAuthorized } from './fake-oauth-server.js';
 import { type RelayedConnection, redisRelay } from './redis-relay.js';
 import { closeClient, type RedisServer, redisClient, startRedisServer } from './redis-server.js';
-import { tokenStoreOf } from './support.js';
+import { postToSession } from './replica-scenarios.js';
+import { serveHttpHost } from './served-http-host.js';
+import { ALICE_ACCESS_TOKEN as ALICE, tokenStoreOf } from './support.js';
 import { writeHost } from './write-support.js';
 
 // A command whose answer is lost (the connection cut after Redis ran it) is sent again by the
@@ -42,9 +45,11 @@ async function answerLosingRelay(port: number) {
   let armed: string | undefined;
   let cut: RelayedConnection | undefined;
   const state = { away: false };
+  const seen = new Set<RelayedConnection>();
   const relay = await redisRelay(port, {
     accept: () => !state.away,
     fromClient: (d, connection) => {
+      seen.add(connection);
       if (armed && d.includes(armed)) {
         armed = undefined;
         cut = connection;
@@ -60,7 +65,13 @@ async function answerLosingRelay(port: number) {
   const loseAnswerTo = (key: string) => {
     armed = key;
   };
-  return { ...relay, state, loseAnswerTo };
+  /** Cuts every connection, and takes no new one until `state.away` is false again. */
+  const goAway = () => {
+    state.away = true;
+    for (const connection of seen) connection.end();
+    seen.clear();
+  };
+  return { ...relay, state, loseAnswerTo, goAway };
 }
 
 async function relayedHost(url: string): Promise<Host> {
@@ -165,6 +176,41 @@ describe('a claim whose answer Redis lost', () => {
       expect(await admin.keys('toolhost:oauth:*')).toEqual([]);
     } finally {
       client.disconnect();
+      relay.close();
+    }
+  });
+
+  it('ends everywhere a session its client ended while Redis was away, once Redis is back', {
+    timeout: 30_000,
+  }, async () => {
+    const relay = await answerLosingRelay(redis.port);
+    const config = { plugins: ['toolhost-plugin-echo'], toolSets: { EchoApi: { baseUrl: upstream.url } } };
+    const env = (url: string) => ({
+      TOOLHOST_REDIS_URL: url,
+      TOOLHOST_TOKEN_KEY: 'token-encryption-key-for-lost-answers',
+      TOOLHOST_ACCESS_TOKENS: `alice:${ALICE}`,
+    });
+    // A reaches Redis through the relay, B directly.
+    const a = await serveHttpHost(config, env(relay.url));
+    const b = await serveHttpHost(config, env(redis.url));
+    const client = new Client({ name: 'lost-answers', version: '0.0.0' });
+    try {
+      const transport = new StreamableHTTPClientTransport(new URL(a.url), {
+        requestInit: { headers: { authorization: `Bearer ${ALICE}` } },
+      });
+      await client.connect(transport);
+      const session = transport.sessionId!;
+      const ping = async () =>
+        (await postToSession(b.url, ALICE, session, { jsonrpc: '2.0', id: 1, method: 'ping' })).status;
+      expect(await ping()).toBe(200);
+      relay.goAway();
+      await transport.terminateSession().catch(() => {});
+      relay.state.away = false;
+      // The end reaches Redis, and B, once A hears Redis again: not served until idle.
+      await expect.poll(ping, { timeout: 15_000, interval: 200 }).toBe(404);
+    } finally {
+      await client.close().catch(() => {});
+      await Promise.all([a.close(), b.close()]);
       relay.close();
     }
   });

@@ -1,9 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { ReplicaSessions, SessionRecord } from './ports.js';
 import type { RedisChannels } from './redis-channels.js';
 import { execAll, inRedis, type SharedRedis } from './redis-client.js';
 
 const CLOSED_CHANNEL = 'toolhost:session:closed';
+/** How often a session ended with Redis away is ended again. */
+const END_RETRY_MS = 500;
 const COMPLETION_CHANNEL = 'toolhost:session:elicitation-complete';
 const ANSWERS_CHANNEL = 'toolhost:session:client-answers';
 /** Which session waits for a sign-in flow's completion, kept as long as the flow may complete. */
@@ -111,12 +114,34 @@ export class RedisSessions implements ReplicaSessions {
     }
   }
 
-  /** Ends the session everywhere: its record goes, and every replica is told. */
+  /**
+   * Ends the session everywhere: its record goes, and every replica is told. With Redis away,
+   * once it answers again: a record left behind would let any replica rebuild the session, and
+   * those holding it serve it, until it idled out (the client heard it ended).
+   */
   async remove(id: string): Promise<void> {
     this.touched.delete(id);
-    await this.redis.del(this.key(id)).catch(() => {});
+    if (await this.endEverywhere(id)) return;
+    void (async () => {
+      for (const until = Date.now() + this.idleMs; Date.now() < until; ) {
+        await sleep(END_RETRY_MS, undefined, { ref: false });
+        if (await this.endEverywhere(id)) return;
+      }
+    })();
+  }
+
+  /** Whether the session's record is gone (its end then told to every replica). */
+  private async endEverywhere(id: string): Promise<boolean> {
+    if (
+      !(await this.redis.del(this.key(id)).then(
+        () => true,
+        () => false,
+      ))
+    )
+      return false;
     await this.redis.del(noticesKey(id), answersKey(id)).catch(() => {});
     await this.channels.publish(CLOSED_CHANNEL, id).catch(() => {});
+    return true;
   }
 
   /**
