@@ -6,6 +6,7 @@ import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectRedis } from '../../redis-store/src/redis-client.js';
 import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
+import type { HostConfig } from '../src/config/host-config.js';
 import type { Host } from '../src/host.js';
 import { failoverHost } from './failover-scenario.js';
 import { startFakeOAuthServer, storeAuthorized } from './fake-oauth-server.js';
@@ -37,12 +38,12 @@ afterAll(async () => {
 });
 
 /**
- * A relay that, once armed with a key's name, lets the next command naming it reach Redis, then
+ * A relay that, once armed with parts of a command, lets the next one with them reach Redis, then
  * loses Redis's answer and cuts that connection: the command ran, its client never heard. While
  * `away`, it takes no connection (Redis down, as the client sees it).
  */
 async function answerLosingRelay(port: number) {
-  let armed: string | undefined;
+  let armed: string[] | undefined;
   let cut: RelayedConnection | undefined;
   const state = { away: false };
   const seen = new Set<RelayedConnection>();
@@ -50,7 +51,7 @@ async function answerLosingRelay(port: number) {
     accept: () => !state.away,
     fromClient: (d, connection) => {
       seen.add(connection);
-      if (armed && d.includes(armed)) {
+      if (armed?.every((part) => d.includes(part))) {
         armed = undefined;
         cut = connection;
       }
@@ -62,8 +63,8 @@ async function answerLosingRelay(port: number) {
       connection.end();
     },
   });
-  const loseAnswerTo = (key: string) => {
-    armed = key;
+  const loseAnswerTo = (...parts: string[]) => {
+    armed = parts;
   };
   /** Cuts every connection, and takes no new one until `state.away` is false again. */
   const goAway = () => {
@@ -74,12 +75,11 @@ async function answerLosingRelay(port: number) {
   return { ...relay, state, loseAnswerTo, goAway };
 }
 
-async function relayedHost(url: string): Promise<Host> {
-  return writeHost(
-    upstream.url,
-    {},
-    { TOOLHOST_REDIS_URL: url, TOOLHOST_TOKEN_KEY: 'token-encryption-key-for-lost-answers' },
-  );
+async function relayedHost(url: string, config: HostConfig = {}): Promise<Host> {
+  return writeHost(upstream.url, config, {
+    TOOLHOST_REDIS_URL: url,
+    TOOLHOST_TOKEN_KEY: 'token-encryption-key-for-lost-answers',
+  });
 }
 
 async function previewId(host: Host): Promise<string> {
@@ -106,6 +106,29 @@ describe('a claim whose answer Redis lost', () => {
       expect(upstream.requests.length - sentBefore).toBe(1);
       // Its mark holds: applied again, nothing is sent.
       expect(codeOf(await host.applyPreview(id))).toBe('preview_used');
+      expect(upstream.requests.length - sentBefore).toBe(1);
+    } finally {
+      await host.close();
+      relay.close();
+    }
+  });
+
+  it('sends a keyed write once when the client sends its claim again: not waiting on its own claim', {
+    timeout: 30_000,
+  }, async () => {
+    const relay = await answerLosingRelay(redis.port);
+    // A claim outlives its holder 30 s; a call waits 2 s on another's before answering
+    // idempotency_in_progress.
+    const tools = { idempotencyClaimSeconds: 30, idempotencyWaitSeconds: 2 };
+    const host = await relayedHost(relay.url, { tools });
+    try {
+      const sentBefore = upstream.requests.length;
+      const write = () =>
+        host.callTool('WriteApi.UpdateThing', { id: 'thing-2', title: 'Keyed' }, { idempotencyKey: 'key-1' });
+      // Its claim, not the looks at the key before it (GETs): the claim sets with an expiry.
+      relay.loseAnswerTo('idempotency-claim', 'PX');
+      expect(codeOf(await write())).toBe('ok');
+      expect(codeOf(await write())).toBe('ok');
       expect(upstream.requests.length - sentBefore).toBe(1);
     } finally {
       await host.close();
