@@ -44,6 +44,8 @@ afterAll(async () => {
  */
 async function answerLosingRelay(port: number) {
   let armed: string[] | undefined;
+  let awayArmed: string[] | undefined;
+  let awayAfter: RelayedConnection | undefined;
   let cut: RelayedConnection | undefined;
   const state = { away: false };
   const seen = new Set<RelayedConnection>();
@@ -55,9 +57,18 @@ async function answerLosingRelay(port: number) {
         armed = undefined;
         cut = connection;
       }
+      if (awayArmed?.every((part) => d.includes(part))) {
+        awayArmed = undefined;
+        awayAfter = connection;
+      }
       connection.upstream.write(d);
     },
     fromUpstream: (d, connection) => {
+      if (connection === awayAfter) {
+        awayAfter = undefined;
+        connection.client.write(d);
+        return goAway();
+      }
       if (connection !== cut) return void connection.client.write(d);
       cut = undefined;
       connection.end();
@@ -72,7 +83,11 @@ async function answerLosingRelay(port: number) {
     for (const connection of seen) connection.end();
     seen.clear();
   };
-  return { ...relay, state, loseAnswerTo, goAway };
+  /** Lets the next command with these parts run and be answered, then goes away. */
+  const goAwayAfter = (...parts: string[]) => {
+    awayArmed = parts;
+  };
+  return { ...relay, state, loseAnswerTo, goAway, goAwayAfter };
 }
 
 async function relayedHost(url: string, config: HostConfig = {}): Promise<Host> {
@@ -91,6 +106,15 @@ const codeOf = (o: unknown) => {
   const outcome = o as ToolOutcome;
   return outcome.ok ? 'ok' : outcome.error.code;
 };
+
+/** What the first apply answers once the host reaches Redis again (until then, store_unavailable). */
+async function appliedOnceBack(host: Host, id: string): Promise<string> {
+  for (const until = Date.now() + 10_000; ; ) {
+    const code = codeOf(await host.applyPreview(id));
+    if (code !== 'store_unavailable' || Date.now() > until) return code;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
 
 describe('a claim whose answer Redis lost', () => {
   it('applies a preview once when the client sends the claim again: not refused as applied', {
@@ -150,12 +174,39 @@ describe('a claim whose answer Redis lost', () => {
       expect(codeOf(await host.applyPreview(id))).toBe('store_unavailable');
       expect(await admin.exists(`toolhost:writes:preview-sent:${id}`)).toBe(1);
       relay.state.away = false;
-      await expect
-        .poll(() => admin.exists(`toolhost:writes:preview-sent:${id}`), { timeout: 10_000 })
-        .toBe(0);
       expect(upstream.requests.length - sentBefore).toBe(0);
-      await expect.poll(async () => codeOf(await host.applyPreview(id)), { timeout: 10_000 }).toBe('ok');
+      // Retried as soon as Redis answers: given back before, not refused as applied.
+      expect(await appliedOnceBack(host, id)).toBe('ok');
+      expect(await admin.exists(`toolhost:writes:preview-sent:${id}`)).toBe(1);
       expect(upstream.requests.length - sentBefore).toBe(1);
+    } finally {
+      await host.close();
+      relay.close();
+    }
+  });
+
+  it('gives a preview back when nothing was sent, with Redis away after its claim', {
+    timeout: 30_000,
+  }, async () => {
+    const relay = await answerLosingRelay(redis.port);
+    // No secret: the apply claims the preview, then sends nothing and gives it back.
+    const host = await writeHost(
+      upstream.url,
+      {},
+      {
+        TOOLHOST_REDIS_URL: relay.url,
+        TOOLHOST_TOKEN_KEY: 'token-encryption-key-for-lost-answers',
+        WRITE_KEY: '',
+      },
+    );
+    try {
+      const id = await previewId(host);
+      // Away once the claim is taken and counted (its bytes charged): the apply's letting go fails.
+      relay.goAwayAfter('preview-sent', 'ZRANGEBYSCORE');
+      expect(codeOf(await host.applyPreview(id))).toBe('missing_secret');
+      relay.state.away = false;
+      // Applied again once Redis answers: nothing was sent, so it is not refused as applied.
+      expect(await appliedOnceBack(host, id)).toBe('missing_secret');
     } finally {
       await host.close();
       relay.close();

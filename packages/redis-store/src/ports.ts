@@ -135,6 +135,11 @@ export interface ExpiringRecords {
   /** Deletes `key` if it still holds `value` (a claim released only by its holder). */
   removeIf(key: string, value: string): Promise<void>;
   /**
+   * `removeIf` once the store answers again, for a store that can be away (Redis): what a
+   * caller let go of while it was must not stay and refuse the retries.
+   */
+  removeWhenBack?(key: string, value: string, ttlMs: number): void;
+  /**
    * Extends `key`'s life if it still holds `value`; false when it does not (expired, taken).
    * Only stores other processes share implement it: their claims are leases their holder
    * renews while alive, so that a holder that dies frees them within seconds.

@@ -62,6 +62,39 @@ export async function execAll(multi: ReturnType<SharedRedis['multi']>): Promise<
   return answers.map(([, result]) => result);
 }
 
+/**
+ * Runs `attempt` until it succeeds or `forMs` pass: at once each time the connection is ready
+ * again, else every `everyMs`. For what must reach Redis once it answers (a claim given back, a
+ * session's end): the commands of calls made after the reconnection are sent after it, on the
+ * same connection, so none of them meets what it undoes.
+ */
+export async function onceRedisAnswers(
+  redis: SharedRedis,
+  attempt: () => Promise<unknown>,
+  forMs: number,
+  everyMs = 500,
+): Promise<void> {
+  for (const until = Date.now() + forMs; Date.now() < until; ) {
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        redis.off('ready', done);
+        resolve();
+      };
+      const timer = setTimeout(done, everyMs);
+      timer.unref();
+      redis.once('ready', done);
+    });
+    if (
+      await attempt().then(
+        () => true,
+        () => false,
+      )
+    )
+      return;
+  }
+}
+
 /** How many replicas must hold a write that has to survive a failover, and how long to wait for them. */
 export interface Durability {
   replicaAcks: number;

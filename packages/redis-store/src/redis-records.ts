@@ -1,7 +1,13 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { ToolError } from '@toolhost/core';
 import type { ExpiringRecords, RecordOwner } from './ports.js';
-import { type Durability, inRedis, NO_WAIT, type SharedRedis, writeDurably } from './redis-client.js';
+import {
+  type Durability,
+  inRedis,
+  NO_WAIT,
+  onceRedisAnswers,
+  type SharedRedis,
+  writeDurably,
+} from './redis-client.js';
 import { DEFAULT_USER_RECORD_BYTES, UserRecordBytes } from './redis-record-bytes.js';
 
 // Deletes the key only if it still holds the caller's value: a claim whose holder was too
@@ -21,9 +27,6 @@ return 0`;
 // Extends the key's life only if it still holds the caller's value (a renewed lease).
 const RENEW_IF =
   "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end";
-
-/** How often a claim not given back (Redis away) is given back again. */
-const GIVE_BACK_RETRY_MS = 500;
 
 /**
  * Write-safety records shared by every replica: a preview made on one is applied on another,
@@ -69,30 +72,19 @@ export class RedisRecords implements ExpiringRecords {
       return true;
     } catch (e) {
       // A claim no replica holds is not a claim: given back, so that a retry is not refused by it.
-      await this.redis
-        .eval(REMOVE_IF, 1, full, value)
-        .catch(() => void this.giveBackLater(full, value, ttlMs));
+      await this.removeIf(key, value).catch(() => this.removeWhenBack(key, value, ttlMs));
       throw e;
     }
   }
 
   /**
-   * Gives a claim back once Redis answers again: with Redis away, a claim whose answer was lost
-   * (it ran, the connection was cut) stays, and would refuse every retry until it expired (a
-   * preview's mark: for as long as the preview, its write never sent).
+   * Removes `key` if it holds `value` once Redis answers again: with Redis away, a claim whose
+   * answer was lost (it ran, the connection was cut), or one let go of when nothing was sent,
+   * stays, and would refuse every retry until it expired (a preview's mark: as applied, for as
+   * long as the preview, its write never sent).
    */
-  private async giveBackLater(full: string, value: string, ttlMs: number): Promise<void> {
-    const until = Date.now() + ttlMs;
-    while (Date.now() < until) {
-      await sleep(GIVE_BACK_RETRY_MS, undefined, { ref: false });
-      if (
-        await this.redis.eval(REMOVE_IF, 1, full, value).then(
-          () => true,
-          () => false,
-        )
-      )
-        return;
-    }
+  removeWhenBack(key: string, value: string, ttlMs: number): void {
+    void onceRedisAnswers(this.redis, () => this.removeIf(key, value), ttlMs);
   }
 
   async get(key: string): Promise<string | undefined> {

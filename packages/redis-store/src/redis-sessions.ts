@@ -1,12 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { ReplicaSessions, SessionRecord } from './ports.js';
 import type { RedisChannels } from './redis-channels.js';
-import { execAll, inRedis, type SharedRedis } from './redis-client.js';
+import { execAll, inRedis, onceRedisAnswers, type SharedRedis } from './redis-client.js';
 
 const CLOSED_CHANNEL = 'toolhost:session:closed';
-/** How often a session ended with Redis away is ended again. */
-const END_RETRY_MS = 500;
 const COMPLETION_CHANNEL = 'toolhost:session:elicitation-complete';
 const ANSWERS_CHANNEL = 'toolhost:session:client-answers';
 /** Which session waits for a sign-in flow's completion, kept as long as the flow may complete. */
@@ -122,12 +119,10 @@ export class RedisSessions implements ReplicaSessions {
   async remove(id: string): Promise<void> {
     this.touched.delete(id);
     if (await this.endEverywhere(id)) return;
-    void (async () => {
-      for (const until = Date.now() + this.idleMs; Date.now() < until; ) {
-        await sleep(END_RETRY_MS, undefined, { ref: false });
-        if (await this.endEverywhere(id)) return;
-      }
-    })();
+    const ended = async () => {
+      if (!(await this.endEverywhere(id))) throw new Error('Redis still away');
+    };
+    void onceRedisAnswers(this.redis, ended, this.idleMs);
   }
 
   /** Whether the session's record is gone (its end then told to every replica). */

@@ -125,7 +125,12 @@ export class Previews {
       };
     return {
       prepared: record.prepared,
-      release: () => this.records.removeIf(key, holder),
+      // Nothing was sent: a mark left (the store away) would refuse every apply as done.
+      release: () =>
+        this.records.removeIf(key, holder).catch((e: unknown) => {
+          if (!this.records.removeWhenBack) throw e;
+          this.records.removeWhenBack(key, holder, 2 * this.ttlMs);
+        }),
     };
   }
 }
