@@ -4,7 +4,9 @@ import { MAX_PENDING_PER_USER, PENDING_TTL_MS, TokenCipher } from '@toolhost/cre
 import { openSharedCipher, RedisPendingAuthorizations } from '@toolhost/redis-store';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RedisChannels } from '../../redis-store/src/redis-channels.js';
 import { connectRedis } from '../../redis-store/src/redis-client.js';
+import { RedisSessions } from '../../redis-store/src/redis-sessions.js';
 import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
 import type { HostConfig } from '../src/config/host-config.js';
 import type { Host } from '../src/host.js';
@@ -285,6 +287,31 @@ describe('a claim whose answer Redis lost', () => {
     } finally {
       await client.close().catch(() => {});
       await Promise.all([a.close(), b.close()]);
+      relay.close();
+    }
+  });
+
+  it("hands a session's completion notices to the take whose answer was lost, once", async () => {
+    const relay = await answerLosingRelay(redis.port);
+    const client = await connectRedis(relay.url);
+    const channels = await RedisChannels.open(client);
+    try {
+      const sessions = new RedisSessions(client, channels, 60_000);
+      await sessions.putBackNotice('s1', 'flow-1');
+      relay.loseAnswerTo(':notices:s1');
+      // The replica holding the stream takes the notice told to it.
+      expect(await sessions.claimNotice('s1', 'flow-1')).toBe(true);
+      expect(await sessions.claimNotice('s1', 'flow-1')).toBe(false);
+      // A stream opened takes every notice stored for it.
+      await sessions.putBackNotice('s1', 'flow-3');
+      await sessions.putBackNotice('s1', 'flow-2');
+      relay.loseAnswerTo(':notices:s1');
+      expect(await sessions.takeNotices('s1')).toEqual(['flow-2', 'flow-3']);
+      expect(await sessions.takeNotices('s1')).toEqual([]);
+      expect(await admin.exists('toolhost:session:notices:s1')).toBe(0);
+    } finally {
+      await channels.close();
+      client.disconnect();
       relay.close();
     }
   });

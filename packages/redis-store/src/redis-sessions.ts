@@ -11,6 +11,32 @@ const awaitingKey = (elicitationId: string) => `toolhost:session:awaiting:${elic
 /** Completion notices of a session not yet delivered to its client. */
 const noticesKey = (id: string) => `toolhost:session:notices:${id}`;
 const MAX_NOTICES = 100;
+/**
+ * How long a take of notices is recorded: a take whose answer was lost (the connection cut
+ * after Redis ran it) is sent again by the Redis client once it reconnects, and must find what
+ * it took, not an emptied list (the notices delivered by no one).
+ */
+const TAKEN_MS = 60_000;
+// Takes notice ARGV[1] from KEYS[1], recording the take at KEYS[2]; 1 if this take has it.
+const CLAIM_NOTICE = `
+if redis.call('LREM', KEYS[1], 1, ARGV[1]) > 0 then
+  redis.call('SET', KEYS[2], ARGV[1], 'PX', ARGV[2])
+  return 1
+end
+if redis.call('GET', KEYS[2]) == ARGV[1] then return 1 end
+return 0
+`;
+// Takes up to ARGV[1] notices from KEYS[1], with those this take (KEYS[2]) had already.
+const TAKE_NOTICES = `
+local taken = {}
+local earlier = redis.call('GET', KEYS[2])
+if earlier then taken = cjson.decode(earlier) end
+local more = redis.call('LRANGE', KEYS[1], 0, tonumber(ARGV[1]) - 1)
+if #more > 0 then redis.call('LTRIM', KEYS[1], #more, -1) end
+for _, notice in ipairs(more) do taken[#taken + 1] = notice end
+if #taken > 0 then redis.call('SET', KEYS[2], cjson.encode(taken), 'PX', ARGV[2]) end
+return taken
+`;
 /** The client's answers relayed for a session, kept for a replica whose subscription was down. */
 const answersKey = (id: string) => `toolhost:session:answers:${id}`;
 /**
@@ -247,18 +273,28 @@ export class RedisSessions implements ReplicaSessions {
   }
 
   async claimNotice(id: string, elicitationId: string): Promise<boolean> {
-    return (await inRedis(() => this.redis.lrem(noticesKey(id), 1, elicitationId))) > 0;
+    const [notices, taken] = this.takeKeys(id);
+    return (
+      (await inRedis(() => this.redis.eval(CLAIM_NOTICE, 2, notices, taken, elicitationId, TAKEN_MS))) === 1
+    );
   }
 
+  /** The session's notices, each handed to one replica only (a session has a few at most). */
   async takeNotices(id: string): Promise<string[]> {
-    const taken: string[] = [];
-    // Each LPOP hands a notice to one replica only; a session has a few at most.
-    for (let i = 0; i < MAX_NOTICES; i += 1) {
-      const next = await inRedis(() => this.redis.lpop(noticesKey(id)));
-      if (next === null) break;
-      taken.push(next);
-    }
-    return taken;
+    const [notices, taken] = this.takeKeys(id);
+    return (await inRedis(() =>
+      this.redis.eval(TAKE_NOTICES, 2, notices, taken, MAX_NOTICES, TAKEN_MS),
+    )) as string[];
+  }
+
+  /**
+   * The notices' key, and the key of this take's record: in the notices' slot (a Redis Cluster
+   * hashes a key's first `{…}`, else its whole name, the prefix ioredis puts before both
+   * included), so that one script writes both.
+   */
+  private takeKeys(id: string): [string, string] {
+    const prefix = this.redis.options.keyPrefix ?? '';
+    return [noticesKey(id), `{${prefix}${noticesKey(id)}}:taken:${randomUUID()}`];
   }
 
   /**
