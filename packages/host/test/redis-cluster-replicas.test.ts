@@ -1,5 +1,7 @@
-import { describe, it } from 'vitest';
-import { suite, useClusterSuite } from './redis-cluster-setup.js';
+import { describe, expect, it } from 'vitest';
+import { RedisChannels } from '../../redis-store/src/redis-channels.js';
+import { RedisSessions } from '../../redis-store/src/redis-sessions.js';
+import { admin, replica, sharedOf, suite, useClusterSuite } from './redis-cluster-setup.js';
 import {
   browserAuthorizationAcrossReplicas,
   confirmationAcrossReplicas,
@@ -48,5 +50,26 @@ describe('shared store (Redis Cluster): writes and authorizations', () => {
 
   it("bounds a user's previews and idempotency keys across the replicas (one slot per user)", async () => {
     await perUserBoundsAcrossReplicas(suite());
+  });
+});
+
+describe('shared store (Redis Cluster): a session ended', () => {
+  it('leaves neither its notices nor its answers, which lie in other slots than its record', async () => {
+    const { redis } = sharedOf(await replica());
+    const channels = await RedisChannels.open(redis);
+    try {
+      const sessions = new RedisSessions(redis, channels, 60_000);
+      await sessions.save('s-ended', { userId: 'alice', owner: 'alice', initialize: {} });
+      await sessions.putBackNotice('s-ended', 'flow-1');
+      await sessions.relayAnswers('s-ended', [{ jsonrpc: '2.0', id: 0, result: {} }]);
+      expect(await admin.exists('toolhost:session:notices:s-ended')).toBe(1);
+      expect(await admin.exists('toolhost:session:answers:s-ended')).toBe(1);
+      await sessions.remove('s-ended');
+      expect(await admin.exists('toolhost:session:s-ended')).toBe(0);
+      expect(await admin.exists('toolhost:session:notices:s-ended')).toBe(0);
+      expect(await admin.exists('toolhost:session:answers:s-ended')).toBe(0);
+    } finally {
+      await channels.close();
+    }
   });
 });

@@ -160,7 +160,8 @@ export class RedisSessions implements ReplicaSessions {
       ))
     )
       return false;
-    await this.redis.del(noticesKey(id), answersKey(id)).catch(() => {});
+    // One DEL each: in a Cluster they lie in other slots, and one DEL of both is refused (CROSSSLOT).
+    await Promise.all([noticesKey(id), answersKey(id)].map((key) => this.redis.del(key).catch(() => {})));
     await this.channels.publish(CLOSED_CHANNEL, id).catch(() => {});
     return true;
   }
