@@ -1,10 +1,9 @@
-import type { Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it, vi } from 'vitest';
 import { Browser, startFlow } from './browser.js';
 import { echoAuthProviders, fakeClient } from './fake-oauth-server.js';
-import { redisRelay } from './redis-relay.js';
-import { type ServedHttpHost, serveHttpHost } from './served-http-host.js';
+import { type RelayedConnection, redisRelay } from './redis-relay.js';
+import { serveHttpHost } from './served-http-host.js';
 import { oauth, redis, TOKEN_KEY, upstream, useStandaloneRedis } from './standalone-redis-setup.js';
 import { ALICE_ACCESS_TOKEN } from './support.js';
 
@@ -15,30 +14,43 @@ import { ALICE_ACCESS_TOKEN } from './support.js';
 
 useStandaloneRedis();
 
+/** The command by which a replica takes a stored notice for the stream it holds. */
+const CLAIM = /LREM[\s\S]*toolhost:session:notices:/i;
+
 /**
- * A loopback link to Redis that holds the first command taking a stored notice, and what follows
- * it on that connection, until `release`.
+ * A loopback link to Redis that, at the first command taking a stored notice, either holds it
+ * and what follows on its connection until `release` (`hold`), or lets it run and loses its
+ * answer, cutting every connection and taking none until `release` (`lose`: Redis gone as the
+ * replica took it).
  */
-async function holdingLink(port: number) {
-  let holding: Socket | undefined;
+async function claimLink(port: number, mode: 'hold' | 'lose') {
+  let claiming: RelayedConnection | undefined;
   let released = false;
+  let away = false;
   const held: Buffer[] = [];
+  const seen = new Set<RelayedConnection>();
   const relay = await redisRelay(port, {
-    fromClient: (data, { upstream: to }) => {
-      if (!holding && !released && /LREM[\s\S]*toolhost:session:notices:/i.test(data.toString('latin1')))
-        holding = to;
-      if (to === holding) held.push(data);
-      else to.write(data);
+    accept: () => !away,
+    fromClient: (data, connection) => {
+      seen.add(connection);
+      if (!claiming && !released && CLAIM.test(data.toString('latin1'))) claiming = connection;
+      if (mode === 'hold' && connection === claiming && !released) held.push(data);
+      else connection.upstream.write(data);
+    },
+    fromUpstream: (data, connection) => {
+      if (mode !== 'lose' || connection !== claiming || released || away)
+        return void connection.client.write(data);
+      away = true;
+      for (const c of seen) c.end();
     },
   });
   return {
     url: relay.url,
-    holding: () => holding !== undefined,
+    claimed: () => claiming !== undefined,
     release() {
       released = true;
-      const to = holding;
-      holding = undefined;
-      for (const data of held.splice(0)) to?.write(data);
+      away = false;
+      for (const data of held.splice(0)) claiming?.upstream.write(data);
     },
     close: relay.close,
   };
@@ -112,36 +124,48 @@ async function rawSession(url: string) {
   };
 }
 
-describe('a completion notice taken from Redis as the client closes its event stream', () => {
-  it('is sent on the stream the client opens next', async () => {
-    const link = await holdingLink(redis.port);
-    let replica: ServedHttpHost | undefined;
-    try {
-      replica = await serveHttpHost(
-        {
-          plugins: ['toolhost-plugin-echo'],
-          toolSets: { EchoApi: { baseUrl: upstream.url } },
-          auth: { providers: echoAuthProviders(oauth) },
-        },
-        {
-          ECHO_AUTH_CLIENT_SECRET: fakeClient.clientSecret,
-          TOOLHOST_TOKEN_KEY: TOKEN_KEY,
-          TOOLHOST_ACCESS_TOKENS: `alice:${ALICE_ACCESS_TOKEN}`,
-          TOOLHOST_REDIS_URL: link.url,
-        },
-      );
-      const session = await rawSession(`${new URL(replica.url).origin}/mcp`);
-      const first = await session.stream();
-      const answer = await session.call(1, 'EchoApi_GetItem', { item_id: 'i1' });
-      expect(answer.error?.code).toBe(-32042);
-      const { url, elicitationId } = (
-        answer.error!.data as { elicitations: { url: string; elicitationId: string }[] }
-      ).elicitations[0]!;
+/** A replica on `link` and a session whose call it answered with a sign-in to make; its event stream open. */
+async function signInOffered(link: { url: string }) {
+  const replica = await serveHttpHost(
+    {
+      plugins: ['toolhost-plugin-echo'],
+      toolSets: { EchoApi: { baseUrl: upstream.url } },
+      auth: { providers: echoAuthProviders(oauth) },
+    },
+    {
+      ECHO_AUTH_CLIENT_SECRET: fakeClient.clientSecret,
+      TOOLHOST_TOKEN_KEY: TOKEN_KEY,
+      TOOLHOST_ACCESS_TOKENS: `alice:${ALICE_ACCESS_TOKEN}`,
+      TOOLHOST_REDIS_URL: link.url,
+    },
+  );
+  const session = await rawSession(`${new URL(replica.url).origin}/mcp`);
+  const first = await session.stream();
+  const answer = await session.call(1, 'EchoApi_GetItem', { item_id: 'i1' });
+  expect(answer.error?.code).toBe(-32042);
+  const { url, elicitationId } = (
+    answer.error!.data as { elicitations: { url: string; elicitationId: string }[] }
+  ).elicitations[0]!;
+  const signIn = async () => {
+    const browser = new Browser();
+    expect((await browser.open(await startFlow(browser, url, ALICE_ACCESS_TOKEN))).status).toBe(200);
+  };
+  return { replica, session, first, elicitationId, signIn };
+}
 
-      const browser = new Browser();
-      expect((await browser.open(await startFlow(browser, url, ALICE_ACCESS_TOKEN))).status).toBe(200);
+const noticeOf = (elicitationId: string) =>
+  expect.objectContaining({ method: 'notifications/elicitation/complete', params: { elicitationId } });
+
+describe('a completion notice taken from Redis', () => {
+  it('as the client closes its event stream is sent on the stream the client opens next', async () => {
+    const link = await claimLink(redis.port, 'hold');
+    let offered: Awaited<ReturnType<typeof signInOffered>> | undefined;
+    try {
+      offered = await signInOffered(link);
+      const { session, first, elicitationId } = offered;
+      await offered.signIn();
       // The replica is taking the notice for the open stream; the client closes it meanwhile.
-      await vi.waitFor(() => expect(link.holding()).toBe(true), { timeout: 10_000 });
+      await vi.waitFor(() => expect(link.claimed()).toBe(true), { timeout: 10_000 });
       first.close();
       // Ample for this process's server to see the client leave (it runs in this process).
       await sleep(1000);
@@ -152,21 +176,34 @@ describe('a completion notice taken from Redis as the client closes its event st
 
       const next = await session.stream();
       try {
-        await vi.waitFor(
-          () =>
-            expect(next.messages).toContainEqual(
-              expect.objectContaining({
-                method: 'notifications/elicitation/complete',
-                params: { elicitationId },
-              }),
-            ),
-          { timeout: 5000 },
-        );
+        await vi.waitFor(() => expect(next.messages).toContainEqual(noticeOf(elicitationId)), {
+          timeout: 5000,
+        });
       } finally {
         next.close();
       }
     } finally {
-      await replica?.close();
+      await offered?.replica.close();
+      link.close();
+    }
+  }, 30_000);
+
+  it('whose answer Redis lost, going away, is sent all the same: the take may have run', async () => {
+    const link = await claimLink(redis.port, 'lose');
+    let offered: Awaited<ReturnType<typeof signInOffered>> | undefined;
+    try {
+      offered = await signInOffered(link);
+      const { first, elicitationId } = offered;
+      await offered.signIn();
+      await vi.waitFor(() => expect(link.claimed()).toBe(true), { timeout: 10_000 });
+      // Redis stays away: the notice it took is nowhere but here.
+      await vi.waitFor(() => expect(first.messages).toContainEqual(noticeOf(elicitationId)), {
+        timeout: 10_000,
+      });
+      first.close();
+    } finally {
+      link.release();
+      await offered?.replica.close();
       link.close();
     }
   }, 30_000);
