@@ -60,7 +60,7 @@ describe('shared store (Redis Cluster): a session ended', () => {
     try {
       const sessions = new RedisSessions(redis, channels, 60_000);
       await sessions.save('s-ended', { userId: 'alice', owner: 'alice', initialize: {} });
-      await sessions.putBackNotice('s-ended', 'flow-1');
+      await sessions.putBackNotices('s-ended', ['flow-1']);
       await sessions.relayAnswers('s-ended', [{ jsonrpc: '2.0', id: 0, result: {} }]);
       expect(await admin.exists('toolhost:session:notices:s-ended')).toBe(1);
       expect(await admin.exists('toolhost:session:answers:s-ended')).toBe(1);

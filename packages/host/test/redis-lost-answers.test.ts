@@ -297,14 +297,14 @@ describe('a claim whose answer Redis lost', () => {
     const channels = await RedisChannels.open(client);
     try {
       const sessions = new RedisSessions(client, channels, 60_000);
-      await sessions.putBackNotice('s1', 'flow-1');
+      await sessions.putBackNotices('s1', ['flow-1']);
       relay.loseAnswerTo(':notices:s1');
       // The replica holding the stream takes the notice told to it.
       expect(await sessions.claimNotice('s1', 'flow-1')).toBe(true);
       expect(await sessions.claimNotice('s1', 'flow-1')).toBe(false);
       // A stream opened takes every notice stored for it.
-      await sessions.putBackNotice('s1', 'flow-3');
-      await sessions.putBackNotice('s1', 'flow-2');
+      await sessions.putBackNotices('s1', ['flow-3']);
+      await sessions.putBackNotices('s1', ['flow-2']);
       relay.loseAnswerTo(':notices:s1');
       expect(await sessions.takeNotices('s1')).toEqual(['flow-2', 'flow-3']);
       expect(await sessions.takeNotices('s1')).toEqual([]);

@@ -97,3 +97,36 @@ describe('a session whose record is gone as this replica extends its life', () =
     }
   });
 });
+
+describe('completion notices put back when the stream they were taken for closed', () => {
+  it('are first in line in their order, and told to every replica as when first stored', async () => {
+    const admin = redisClient(redis.url);
+    let store: SharedStore | undefined;
+    try {
+      store = await openSharedStore(
+        {},
+        { TOOLHOST_REDIS_URL: redis.url, TOOLHOST_TOKEN_KEY: 'token-encryption-key-for-notices' },
+      );
+      if (!store) throw new Error('no shared store opened');
+      const sessions = store.replicas.sessions(60_000);
+      const heard: string[] = [];
+      // The replica holding the client's new stream may be another: it hears of them.
+      await sessions.onCompletion((id, elicitationId) => heard.push(`${id} ${elicitationId}`));
+      await sessions.expectCompletion('session-2', 'flow-3', 60_000);
+      await sessions.completed('flow-3');
+      await sessions.putBackNotices('session-2', ['flow-1', 'flow-2']);
+      expect(await admin.lrange('toolhost:session:notices:session-2', 0, -1)).toEqual([
+        'flow-1',
+        'flow-2',
+        'flow-3',
+      ]);
+      await vi.waitFor(() =>
+        expect(heard).toEqual(['session-2 flow-3', 'session-2 flow-1', 'session-2 flow-2']),
+      );
+      expect(await sessions.takeNotices('session-2')).toEqual(['flow-1', 'flow-2', 'flow-3']);
+    } finally {
+      await store?.close();
+      await closeClient(admin);
+    }
+  });
+});

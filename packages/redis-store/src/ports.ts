@@ -103,10 +103,11 @@ export interface ReplicaSessions {
   /** Takes every notice stored for the session (each on exactly one replica). */
   takeNotices(id: string): Promise<string[]>;
   /**
-   * Stores again, first in line, a notice taken that no stream took (the client's stream closed
-   * in between): the stream it opens next delivers it.
+   * Stores again, first in line and in their order, notices taken that no stream took (the
+   * client's stream closed in between), and tells every replica as `completed` does: the one
+   * holding the client's stream, or the next it opens, delivers them.
    */
-  putBackNotice(id: string, elicitationId: string): Promise<void>;
+  putBackNotices(id: string, elicitationIds: string[]): Promise<void>;
   /** The client's answers to a server's request, to every replica holding the session. */
   relayAnswers(id: string, messages: unknown[]): Promise<void>;
   /**

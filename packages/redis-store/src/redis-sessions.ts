@@ -232,9 +232,15 @@ export class RedisSessions implements ReplicaSessions {
   async completed(elicitationId: string): Promise<void> {
     const id = await inRedis(() => this.redis.get(awaitingKey(elicitationId)));
     if (id === null) return;
-    await this.storeNotice(id, elicitationId, 'last');
+    await this.storeNotices(id, [elicitationId], 'last');
     await this.redis.del(awaitingKey(elicitationId)).catch(() => {});
-    await this.channels.publish(COMPLETION_CHANNEL, JSON.stringify({ id, elicitationId })).catch(() => {});
+    await this.announce(id, [elicitationId]);
+  }
+
+  /** Tells every replica of stored notices: the one holding the session's stream takes them. */
+  private async announce(id: string, elicitationIds: string[]): Promise<void> {
+    for (const elicitationId of elicitationIds)
+      await this.channels.publish(COMPLETION_CHANNEL, JSON.stringify({ id, elicitationId })).catch(() => {});
   }
 
   /**
@@ -260,16 +266,23 @@ export class RedisSessions implements ReplicaSessions {
     });
   }
 
-  async putBackNotice(id: string, elicitationId: string): Promise<void> {
-    await this.storeNotice(id, elicitationId, 'first');
+  /**
+   * Told again, as when first stored: the client may have opened its stream on another replica
+   * meanwhile, which looked for stored notices before these were back.
+   */
+  async putBackNotices(id: string, elicitationIds: string[]): Promise<void> {
+    if (elicitationIds.length === 0) return;
+    await this.storeNotices(id, elicitationIds, 'first');
+    await this.announce(id, elicitationIds);
   }
 
-  private async storeNotice(id: string, elicitationId: string, where: 'first' | 'last'): Promise<void> {
+  private async storeNotices(id: string, elicitationIds: string[], where: 'first' | 'last'): Promise<void> {
     // In one transaction: a connection lost between the two left a list that never expired,
-    // for a session that may never come back to take it.
+    // for a session that may never come back to take it. First in line in their order (LPUSH
+    // puts each before the last).
     const multi = this.redis.multi();
-    if (where === 'first') multi.lpush(noticesKey(id), elicitationId);
-    else multi.rpush(noticesKey(id), elicitationId);
+    if (where === 'first') multi.lpush(noticesKey(id), ...[...elicitationIds].reverse());
+    else multi.rpush(noticesKey(id), ...elicitationIds);
     await execAll(multi.pexpire(noticesKey(id), this.idleMs));
   }
 

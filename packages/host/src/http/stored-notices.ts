@@ -1,20 +1,12 @@
 import type { ReplicaSessions } from '../replicas.js';
 import type { HttpSession } from './http-sessions.js';
 
-const COMPLETE = 'notifications/elicitation/complete';
-const NOT_LOST = () => false;
-const LOST = () => true;
-
 /**
  * The completion notices stored for a session while no replica held its event stream (the one
  * that did died, or the client had not opened it again yet), sent on the stream just opened.
  */
-export async function deliverStored(
-  session: HttpSession,
-  shared: ReplicaSessions,
-  again = true,
-): Promise<void> {
-  await sendTaken(session, shared, await shared.takeNotices(session.id).catch(() => []), again);
+export async function deliverStored(session: HttpSession, shared: ReplicaSessions): Promise<void> {
+  await sendTaken(session, shared, await shared.takeNotices(session.id).catch(() => []));
 }
 
 /**
@@ -22,22 +14,16 @@ export async function deliverStored(
  * may have (Redis failed to answer): twice at worst, which clients ignore, rather than never.
  */
 export async function deliverPublished(session: HttpSession, shared: ReplicaSessions, id: string) {
-  if (await shared.claimNotice(session.id, id).catch(() => true))
-    await sendTaken(session, shared, [id], true);
+  if (await shared.claimNotice(session.id, id).catch(() => true)) await sendTaken(session, shared, [id]);
 }
 
 /**
- * Sends notices taken from the store, where they were the only copy: one the stream did not take
- * (it closed in between) goes back, for the stream the client opens next. A stream opened
- * meanwhile may have looked already: it looks again.
+ * Sends notices taken from the store, where they were the only copy: those the stream did not
+ * take (it closed in between) go back, for the stream the client has or opens next, anywhere.
  */
-async function sendTaken(session: HttpSession, shared: ReplicaSessions, ids: string[], again: boolean) {
-  let putBack = false;
-  for (const elicitationId of ids) {
-    const notice = { jsonrpc: '2.0', method: COMPLETE, params: { elicitationId } } as const;
-    if (session.transport.sendOnStream(notice)) continue;
-    const lost = await shared.putBackNotice(session.id, elicitationId).then(NOT_LOST, LOST);
-    putBack ||= !lost;
-  }
-  if (putBack && again && session.transport.streaming) await deliverStored(session, shared, false);
+async function sendTaken(session: HttpSession, shared: ReplicaSessions, ids: string[]): Promise<void> {
+  const notice = (elicitationId: string) =>
+    ({ jsonrpc: '2.0', method: 'notifications/elicitation/complete', params: { elicitationId } }) as const;
+  const unsent = ids.filter((elicitationId) => !session.transport.sendOnStream(notice(elicitationId)));
+  await shared.putBackNotices(session.id, unsent).catch(() => {});
 }
