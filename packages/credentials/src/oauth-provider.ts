@@ -393,7 +393,7 @@ export class OAuthAuthProvider implements RefreshingProvider, SignInProvider {
         const last = this.server.stopped;
         try {
           if (!(await storedOver(this.store, this.id, userId, token, over)))
-            await supersededMeanwhile(this.settling, userId, { server: this.server, issued: token });
+            await supersededMeanwhile(this.settling, userId, { server: this.server, issued: token }, true);
           break;
         } catch {
           if (last) return rotationLost(this.settling);

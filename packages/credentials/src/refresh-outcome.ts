@@ -87,19 +87,30 @@ export async function storedOver(
 /**
  * A refresh whose token was not written over the one it refreshed: the user signed in again
  * meanwhile (that sign-in's token is kept and used; what the refresh issued is dropped, as a
- * sign-in leaves the grant before it), or disconnected.
+ * sign-in leaves the grant before it), or disconnected. A store that cannot say which is asked
+ * again later: taken for a disconnection, the refresh's token would be revoked, and at a vendor
+ * whose revocation ends the person's whole grant, the new sign-in's with it. `told`: the refresh
+ * was reported already (its token kept here for the store to take).
  */
 export async function supersededMeanwhile(
   ctx: RefreshSettling,
   userId: string,
   orphan?: { server: AuthorizationServer; issued: StoredToken },
+  told = false,
 ): Promise<StoredToken | undefined> {
-  const now = await ctx.store.get(ctx.id, userId).catch(() => undefined);
+  const now = await ctx.store.get(ctx.id, userId).catch(() => {
+    throw new ToolError({
+      code: 'store_unavailable',
+      retryable: true,
+      message: `The token store did not answer while the access token with '${ctx.id}' was being refreshed; try again shortly.`,
+    });
+  });
   if (!now) return disconnectedMeanwhile(ctx, orphan);
-  ctx.refreshed(
-    'ok',
-    "the user signed in again while the token was being refreshed: the refreshed token is not stored, the new sign-in's is used",
-  );
+  if (!told)
+    ctx.refreshed(
+      'ok',
+      "the user signed in again while the token was being refreshed: the refreshed token is not stored, the new sign-in's is used",
+    );
   return now;
 }
 

@@ -175,6 +175,40 @@ describe('a refresh answered unusably, with a rotated refresh token, after the p
   });
 });
 
+/** A store that refuses the refreshed token (the person gone, or signed in again), then cannot be read. */
+class UnreadableAfterRefusal extends MemoryTokenStore {
+  refused = false;
+  override async replace(providerId: string, userId: string, token: StoredToken, over?: StoredToken) {
+    if (token.refreshSentAt !== undefined) return super.replace(providerId, userId, token, over);
+    this.refused = true;
+    return false;
+  }
+  override async get(providerId: string, userId: string): Promise<StoredToken | undefined> {
+    if (this.refused) throw new Error('store away');
+    return super.get(providerId, userId);
+  }
+}
+
+describe('a refresh whose token the store refused, the store then unreadable', () => {
+  it('revokes nothing and answers store_unavailable: disconnected or signed in again, unknown', async () => {
+    const store = new UnreadableAfterRefusal();
+    const host = await revokingHost(store);
+    try {
+      await storeAuthorized(oauth, store, 'alice', Date.now() + 10_000); // due for a refresh
+      expect(await host.callTool('EchoApi.GetItem', { item_id: '1' }, { userId: 'alice' })).toMatchObject({
+        ok: false,
+        error: { code: 'store_unavailable', retryable: true },
+      });
+      // Taken for a disconnection, the refreshed token was revoked: at some vendors the new
+      // sign-in's grant with it.
+      expect(oauth.revocations).toEqual([]);
+      expect(upstream.requests).toHaveLength(0);
+    } finally {
+      await host.close();
+    }
+  });
+});
+
 /** A store that takes the refresh-sent mark, then refuses every other write (Redis gone mid-refresh). */
 class RefusingAfterMark extends MemoryTokenStore {
   override async set(providerId: string, userId: string, token: StoredToken): Promise<void> {
