@@ -27,9 +27,10 @@ export async function answerToken(
   const lifetime = accessTokenSeconds(ctx.options);
   const issue: Issue = async (grant, scopes, refreshToken) => {
     const accessToken = await signAccessToken(await key(), ctx.issuer(), grant, scopes, lifetime);
-    // What keeps a registration (a person let it in). Best effort: the grant is written, and a
-    // failure here must not turn its tokens into a retry that reads as reuse.
-    await ctx.clients.issuedTokens(client).catch(() => {});
+    // What keeps a registration (a person let it in), once the tokens are out: the code or
+    // refresh token is spent, and a slow store here would have the client time out and present
+    // it again, which reads as reuse and revokes the grant. Best effort.
+    res.once('finish', () => void ctx.clients.issuedTokens(client).catch(() => {}));
     sendJson(
       res,
       200,
