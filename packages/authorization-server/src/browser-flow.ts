@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { redirectWithError, startAuthorization } from './authorize.js';
 import { BrowserSessions, requireSameOrigin, requireToken } from './browser-session.js';
-import { type Client, ClientError, isMetadataDocumentId } from './clients.js';
+import { type Client, ClientError, isMetadataDocumentId, shownText } from './clients.js';
 import { type Context, PATHS } from './context.js';
 import { BadRequest, readForm, redirect } from './http-util.js';
 import { escapeHtml, hiddenFields, sendErrorPage, sendPage } from './pages.js';
@@ -199,7 +199,8 @@ export class BrowserFlow {
     const document = isMetadataDocumentId(client.clientId);
     const from = document ? new URL(client.clientId).host : undefined;
     const verified = this.trusted(client.clientId);
-    const name = client.clientName ?? from ?? 'An application';
+    // Cleaned as it is drawn too: a record kept from before, or a store written by other code.
+    const name = shownText(client.clientName ?? '') || from || 'An application';
     const badge = verified ? '' : '<span class="badge">unverified</span>';
     const origin = document
       ? `<p class="muted">Its identity is published at <b>${escapeHtml(from!)}</b>${verified ? '' : '; the name is what that page says, not checked by this server'}.</p>`

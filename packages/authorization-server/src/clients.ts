@@ -220,11 +220,12 @@ export function displayFieldsOf(document: Record<string, unknown>): {
 
 /**
  * Text a client chose, as the consent page may show it: without control characters and
- * bidirectional formatting (an override would have "moc.elgoog" read as "google.com").
+ * invisible formatting (a bidirectional override would have "moc.elgoog" read as "google.com",
+ * a zero-width space hides in "goo\u200bgle").
  */
-function shownText(text: string): string {
+export function shownText(text: string): string {
   return text
-    .replace(/[\p{Cc}\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu, '')
+    .replace(/[\p{Cc}\p{Cf}]/gu, '')
     .replace(/\s+/g, ' ')
     .trim();
 }

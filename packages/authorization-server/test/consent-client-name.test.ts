@@ -40,6 +40,11 @@ describe('the name a client gives itself on the consent page', () => {
     expect(who).toBe('moc.elgoog Toolsx');
   });
 
+  it('is shown without invisible characters that hide in a name', async () => {
+    const text = await consentPageOf('goo\u200bgle\u00ad \u2060Docs\u{e0041}');
+    expect(/<span class="who">([^<]*)<\/span>/.exec(text)?.[1]).toBe('google Docs');
+  });
+
   it('keeps letters of every script, and falls back when nothing is left', async () => {
     expect(/<span class="who">([^<]*)<\/span>/.exec(await consentPageOf('Café Ελληνικά עברית'))?.[1]).toBe(
       'Café Ελληνικά עברית',
