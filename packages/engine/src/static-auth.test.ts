@@ -39,6 +39,8 @@ describe('isPlaceholderCredential', () => {
       '...',
       // biome-ignore lint/suspicious/noTemplateCurlyInString: a config value that expected interpolation, literally
       '${HUBSPOT_TOKEN}',
+      '{your token}',
+      '{{ api_key }}',
       'changeme',
       'CHANGE_ME',
       'xxx',
@@ -68,6 +70,8 @@ describe('isPlaceholderCredential', () => {
       'my-team-secret-2024',
       'Yourself42',
       'enterprise-key-9f8e7d6c',
+      // A secret that is a JSON document is not a `{placeholder}`.
+      '{"type":"service_account","key":"abc"}',
     ])
       expect(isPlaceholderCredential(value), value).toBe(false);
   });

@@ -14,7 +14,7 @@ import type {
  * have none of these shapes.
  */
 const PLACEHOLDER =
-  /^(<.*>|\$?\{.*\}|\.{3,}|…|[-_.x*]*(xxx|\*{3})[-_.x*]*|(change|replace)[-_ ]?me|todo|tbd|fixme|placeholder|dummy|token|secret|password|api[-_ ]?key|(your|insert|enter|paste)[-_ ].*(token|key|secret|password|credential).*|your[-_]?(token|key|secret|password|api[-_ ]?key)\w*|.*[-_ ]here)$/i;
+  /^(<.*>|\$\{.*\}|\{\{.*\}\}|\{[^"':,{}]*\}|\.{3,}|…|[-_.x*]*(xxx|\*{3})[-_.x*]*|(change|replace)[-_ ]?me|todo|tbd|fixme|placeholder|dummy|token|secret|password|api[-_ ]?key|(your|insert|enter|paste)[-_ ].*(token|key|secret|password|credential).*|your[-_]?(token|key|secret|password|api[-_ ]?key)\w*|.*[-_ ]here)$/i;
 
 /** Whether a credential's value is blank or a stand-in for one: sent upstream, it would only be refused. */
 export function isPlaceholderCredential(value: string): boolean {
