@@ -93,10 +93,12 @@ export class UpstreamSignInFlow {
     if (!requestId || requestId.length > 64) return undefined;
     const held = await this.store.get(attemptKey(requestId));
     if (held === undefined || !sameText((JSON.parse(held) as UpstreamAttempt).state, state)) return undefined;
-    // Taken as read: of two callbacks at once, one finds it.
-    return (await this.store.take(attemptKey(requestId))) === held
-      ? (JSON.parse(held) as UpstreamAttempt)
-      : undefined;
+    // Taken as read: of two callbacks at once, one finds it. A start made in between replaced
+    // it: that newer attempt goes back for its own callback (unless another start came since).
+    const taken = await this.store.take(attemptKey(requestId));
+    if (taken === held) return JSON.parse(held) as UpstreamAttempt;
+    if (taken !== undefined) await this.store.setIfAbsent(attemptKey(requestId), taken, ATTEMPT_SECONDS);
+    return undefined;
   }
 
   /**

@@ -82,3 +82,50 @@ describe('signing in with the provider', () => {
     }
   });
 });
+
+/** A store that runs `before` once, ahead of the first take of a sign-in attempt. */
+class StoreStartingFirst extends CountingStore {
+  before: (() => Promise<void>) | undefined;
+  override async take(key: string): Promise<string | undefined> {
+    const before = key.startsWith('upstream:') ? this.before : undefined;
+    this.before = undefined;
+    await before?.();
+    return super.take(key);
+  }
+}
+
+describe('a callback for an attempt a newer start replaced as it was taken', () => {
+  it('leaves the newer attempt for its own callback', async () => {
+    const racing = new StoreStartingFirst();
+    const server = await startAuthorizationServer({
+      store: racing,
+      signIn: { upstream: { issuer: provider.base, clientId: 'the-host', name: 'Team' } },
+    });
+    try {
+      const clientId = await registerPublicClient(server.issuer, REDIRECT);
+      const browser = new TestBrowser();
+      const page = await browser.open(
+        `${server.issuer}/auth/authorize?${new URLSearchParams({ response_type: 'code', client_id: clientId, redirect_uri: REDIRECT, code_challenge: pkce().challenge, code_challenge_method: 'S256' })}`,
+        server.issuer,
+      );
+      const start = /href="([^"]*\/auth\/upstream\?[^"]*)"/.exec(page.text)![1]!.replace(/&amp;/g, '&');
+      const stateOf = async () =>
+        new URL((await browser.request(start)).headers.get('location')!).searchParams.get('state')!;
+      const first = await stateOf();
+      let newer = '';
+      racing.before = async () => {
+        newer = await stateOf();
+      };
+      const res = await new TestBrowser().request(
+        `${server.issuer}/auth/upstream/callback?${new URLSearchParams({ state: first, code: 'c' })}`,
+      );
+      expect(res.status).toBe(400);
+      expect(newer).not.toBe('');
+      const [kept] = racing.keys('upstream:');
+      expect(kept).toBeDefined();
+      expect(JSON.parse((await racing.get(kept!))!).state).toBe(newer);
+    } finally {
+      await server.close();
+    }
+  });
+});
