@@ -27,10 +27,11 @@ export async function answerToken(
   const lifetime = accessTokenSeconds(ctx.options);
   const issue: Issue = async (grant, scopes, refreshToken) => {
     const accessToken = await signAccessToken(await key(), ctx.issuer(), grant, scopes, lifetime);
-    // What keeps a registration (a person let it in), once the tokens are out: the code or
-    // refresh token is spent, and a slow store here would have the client time out and present
-    // it again, which reads as reuse and revokes the grant. Best effort.
-    res.once('finish', () => void ctx.clients.issuedTokens(client).catch(() => {}));
+    // What keeps a registration (a person let it in). Best effort: the grant is written, and a
+    // failure here must not turn its tokens into a retry that reads as reuse. Before the answer,
+    // not after it: a client may stop the server next (a restart), and a write begun after the
+    // answer then lands over what the next process wrote. One read, and a write once a day.
+    await ctx.clients.issuedTokens(client).catch(() => {});
     sendJson(
       res,
       200,
