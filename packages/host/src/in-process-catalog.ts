@@ -101,7 +101,7 @@ export function inProcessCatalog(host: Host, options: InProcessToolsOptions = {}
   const chosen = options.only ? only(all, names, options.only) : all;
   const { dynamic, writable } = catalogForm(chosen, options.catalog ?? host.config.mcp.catalog ?? 'auto');
   const exposed = new Set(chosen.map((t) => t.name));
-  const catalog = new DiscoveryCatalog(host, names, chosen);
+  const catalog = new DiscoveryCatalog(host, names, chosen, wholeCatalogOf(host, names));
   const callOptions = callOptionsOf(options);
   const calls = hostToolCalls(host, catalog, { exposed, dynamic, callOptions });
   // The host's own tools check their arguments as over MCP: the frameworks may not.
@@ -124,6 +124,17 @@ export function inProcessCatalog(host: Host, options: InProcessToolsOptions = {}
           answer(await host.callTool(info.name, args, callOptions(signal))),
       }));
   return writable ? [...tools, ...previewTools().map(own)] : tools;
+}
+
+/** Each host's whole catalog, whose one index every adapter searches: each built its own (9 MB, a second). */
+const wholeCatalogs = new WeakMap<Host, DiscoveryCatalog>();
+
+function wholeCatalogOf(host: Host, names: ToolNameMap): DiscoveryCatalog {
+  const known = wholeCatalogs.get(host);
+  if (known) return known;
+  const whole = new DiscoveryCatalog(host, names);
+  wholeCatalogs.set(host, whole);
+  return whole;
 }
 
 /** A call's options from the adapter's: its user, wait listener, confirmation, signal and key. */

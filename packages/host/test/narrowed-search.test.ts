@@ -5,6 +5,7 @@ import { ToolIndex } from '@toolhost/search';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHost, type Host } from '../src/host.js';
 import { type HttpServerHandle, serveHttp } from '../src/http/serve-http.js';
+import { inProcessCatalog } from '../src/in-process-catalog.js';
 import { fixtureApp, inlinePlugin, readTool } from './support.js';
 
 const widgetId = {
@@ -89,5 +90,29 @@ describe('search_tools in catalogs narrowed per request', () => {
     // send the agent to a tool this client cannot call.
     expect(text).toContain('"differs"');
     expect(text).not.toContain('DeleteWidget');
+  });
+});
+
+describe('search_tools of in-process adapters (AI SDK, LangChain, OpenAI Agents)', () => {
+  it("searches the host's one index, however many adapters an application makes", async () => {
+    // An application may make its tools per request: each built an index of its own.
+    const searched = new Set<ToolIndex>();
+    const search = ToolIndex.prototype.search;
+    ToolIndex.prototype.search = function (this: ToolIndex, ...args) {
+      searched.add(this);
+      return search.apply(this, args);
+    };
+    try {
+      for (const only of [undefined, ['Shop.GetWidget', 'Shop.ListWidgets'], undefined, ['Shop.Get*']]) {
+        const tools = inProcessCatalog(host, { catalog: 'dynamic', ...(only && { only }) });
+        const answer = await tools.find((t) => t.name === 'search_tools')!.call({ query: 'read one widget' });
+        const found = (answer.value as { tools: { name: string }[] }).tools.map((t) => t.name);
+        expect(found).toContain('Shop_GetWidget');
+        if (only) expect(found).not.toContain('Shop_DeleteWidget');
+      }
+      expect(searched.size).toBe(1);
+    } finally {
+      ToolIndex.prototype.search = search;
+    }
   });
 });
