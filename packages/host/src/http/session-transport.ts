@@ -168,15 +168,8 @@ export class SessionTransport implements Transport {
   private standalone: EventStream | undefined;
   private initialized = false;
   private closed = false;
-  private readonly onInitialized: SessionTransportOptions['onInitialized'];
-  private readonly answersDirectly: (request: JSONRPCRequest) => boolean;
-  private readonly ending: (() => Promise<void>) | undefined;
-
-  constructor(options: SessionTransportOptions) {
+  constructor(private readonly options: SessionTransportOptions) {
     this.sessionId = options.sessionId;
-    this.onInitialized = options.onInitialized;
-    this.answersDirectly = options.answersDirectly ?? (() => false);
-    this.ending = options.ending;
   }
 
   async start(): Promise<void> {}
@@ -208,7 +201,7 @@ export class SessionTransport implements Transport {
         if (!this.sessionChecked(req, res)) return;
         // The end it announces may come back and close this transport first (a replica hears
         // its own broadcast): the client's DELETE is still the one that ended it.
-        await this.ending?.();
+        await this.options.ending?.();
         await this.close();
         res.writeHead(200).end();
         return;
@@ -297,7 +290,7 @@ export class SessionTransport implements Transport {
     }
     // Only a POST of one request can be answered directly: a batch's other requests might
     // still ask the client something.
-    const direct = isRequest(parsed) && this.answersDirectly(parsed as JSONRPCRequest);
+    const direct = isRequest(parsed) && this.options.answersDirectly?.(parsed as JSONRPCRequest) === true;
     const exchange = new HttpExchange(ids, Array.isArray(parsed), res, this.sessionId, direct);
     for (const id of ids)
       this.pending.set(id, isInitialize(parsed) ? this.handshake(exchange, res) : exchange);
@@ -362,7 +355,7 @@ export class SessionTransport implements Transport {
       abandon: () => exchange.abandon(),
       answer: async (id, answer) => {
         const opened = 'result' in answer;
-        const refused = opened ? await this.onInitialized?.() : undefined;
+        const refused = opened ? await this.options.onInitialized?.() : undefined;
         if (refused) jsonRpcError(res, refused.status, refused.message, { id });
         else if (opened) exchange.answer(id, answer);
         else writeJson(res, 200, answer);
