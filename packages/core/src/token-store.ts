@@ -66,11 +66,10 @@ export interface TokenStore {
   /**
    * Writes the token only over one stored now, in one step, and says whether it did: the result
    * of a refresh is not written once the user disconnected meanwhile (that would connect them
-   * again). With `over`, only where the stored token is still that grant, or already `token`
-   * ({@link replacesStored}):
-   * nor over the token of a sign-in made meanwhile (that would undo it). Optional: without it
-   * the host reads, compares, then writes; a store whose `replace` ignores `over` keeps the
-   * first guarantee only.
+   * again). With `over`, only where the stored token is still that grant or already `token`
+   * ({@link replacesStored}), never over the token of a sign-in made meanwhile (that would undo
+   * it). Optional: without it the host reads, compares, then writes; a store whose `replace`
+   * ignores `over` keeps the first guarantee only.
    */
   replace?(providerId: string, userId: string, token: StoredToken, over?: StoredToken): Promise<boolean>;
   /**

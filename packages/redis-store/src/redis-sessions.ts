@@ -153,13 +153,11 @@ export class RedisSessions implements ReplicaSessions {
 
   /** Whether the session's record is gone (its end then told to every replica). */
   private async endEverywhere(id: string): Promise<boolean> {
-    if (
-      !(await this.redis.del(this.key(id)).then(
-        () => true,
-        () => false,
-      ))
-    )
+    try {
+      await this.redis.del(this.key(id));
+    } catch {
       return false;
+    }
     // One DEL each: in a Cluster they lie in other slots, and one DEL of both is refused (CROSSSLOT).
     await Promise.all([noticesKey(id), answersKey(id)].map((key) => this.redis.del(key).catch(() => {})));
     await this.channels.publish(CLOSED_CHANNEL, id).catch(() => {});

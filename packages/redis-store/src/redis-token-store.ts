@@ -124,8 +124,7 @@ export class RedisTokenStore implements TokenStore {
     const value = await this.sealed(key, token);
     for (let attempt = 1; attempt <= REPLACE_ATTEMPTS; attempt += 1) {
       const stored = await inRedis(() => this.redis.get(key));
-      const current = stored === null ? undefined : this.opened(providerId, key, stored);
-      if (stored === null || !replacesStored(current, token, over)) return false;
+      if (stored === null || !replacesStored(this.opened(providerId, key, stored), token, over)) return false;
       let answer: unknown;
       await this.change(key, async () => {
         [answer] = await writeDurably(

@@ -244,7 +244,7 @@ export class SessionTransport implements Transport {
     // A request whose JSON answer is under way can take nothing more: its message goes on the
     // GET stream, as one of no request would.
     if (pending?.push(message)) return;
-    this.standalone?.write(message);
+    this.sendOnStream(message);
     // Otherwise there is nowhere to deliver it; with no event store, the SDK drops it too.
   }
 
