@@ -92,6 +92,26 @@ async function answerLosingRelay(port: number) {
   return { ...relay, state, loseAnswerTo, goAway, goAwayAfter };
 }
 
+type Relay = Awaited<ReturnType<typeof answerLosingRelay>>;
+
+/** The host `open` makes on a new answer-losing relay, for `fn`; both closed after, whatever `fn` did. */
+async function onRelay(
+  open: (url: string) => Promise<Host>,
+  fn: (host: Host, relay: Relay) => Promise<void>,
+) {
+  const relay = await answerLosingRelay(redis.port);
+  try {
+    const host = await open(relay.url);
+    try {
+      await fn(host, relay);
+    } finally {
+      await host.close();
+    }
+  } finally {
+    relay.close();
+  }
+}
+
 async function relayedHost(url: string, config: HostConfig = {}): Promise<Host> {
   return writeHost(upstream.url, config, {
     TOOLHOST_REDIS_URL: url,
@@ -122,9 +142,7 @@ describe('a claim whose answer Redis lost', () => {
   it('applies a preview once when the client sends the claim again: not refused as applied', {
     timeout: 30_000,
   }, async () => {
-    const relay = await answerLosingRelay(redis.port);
-    const host = await relayedHost(relay.url);
-    try {
+    await onRelay(relayedHost, async (host, relay) => {
       const sentBefore = upstream.requests.length;
       const id = await previewId(host);
       relay.loseAnswerTo('preview-sent');
@@ -133,41 +151,38 @@ describe('a claim whose answer Redis lost', () => {
       // Its mark holds: applied again, nothing is sent.
       expect(codeOf(await host.applyPreview(id))).toBe('preview_used');
       expect(upstream.requests.length - sentBefore).toBe(1);
-    } finally {
-      await host.close();
-      relay.close();
-    }
+    });
   });
 
   it('sends a keyed write once when the client sends its claim again: not waiting on its own claim', {
     timeout: 30_000,
   }, async () => {
-    const relay = await answerLosingRelay(redis.port);
     // A claim outlives its holder 30 s; a call waits 2 s on another's before answering
     // idempotency_in_progress.
     const tools = { idempotencyClaimSeconds: 30, idempotencyWaitSeconds: 2 };
-    const host = await relayedHost(relay.url, { tools });
-    try {
-      const sentBefore = upstream.requests.length;
-      const write = () =>
-        host.callTool('WriteApi.UpdateThing', { id: 'thing-2', title: 'Keyed' }, { idempotencyKey: 'key-1' });
-      // Its claim, not the looks at the key before it (GETs): the claim sets with an expiry.
-      relay.loseAnswerTo('idempotency-claim', 'PX');
-      expect(codeOf(await write())).toBe('ok');
-      expect(codeOf(await write())).toBe('ok');
-      expect(upstream.requests.length - sentBefore).toBe(1);
-    } finally {
-      await host.close();
-      relay.close();
-    }
+    await onRelay(
+      (url) => relayedHost(url, { tools }),
+      async (host, relay) => {
+        const sentBefore = upstream.requests.length;
+        const write = () =>
+          host.callTool(
+            'WriteApi.UpdateThing',
+            { id: 'thing-2', title: 'Keyed' },
+            { idempotencyKey: 'key-1' },
+          );
+        // Its claim, not the looks at the key before it (GETs): the claim sets with an expiry.
+        relay.loseAnswerTo('idempotency-claim', 'PX');
+        expect(codeOf(await write())).toBe('ok');
+        expect(codeOf(await write())).toBe('ok');
+        expect(upstream.requests.length - sentBefore).toBe(1);
+      },
+    );
   });
 
   it('gives a preview its claim back once Redis answers again, so the retry sends it once', {
     timeout: 30_000,
   }, async () => {
-    const relay = await answerLosingRelay(redis.port);
-    const host = await relayedHost(relay.url);
-    try {
+    await onRelay(relayedHost, async (host, relay) => {
       const sentBefore = upstream.requests.length;
       const id = await previewId(host);
       relay.loseAnswerTo('preview-sent');
@@ -181,27 +196,24 @@ describe('a claim whose answer Redis lost', () => {
       expect(await appliedOnceBack(host, id)).toBe('ok');
       expect(await admin.exists(`toolhost:writes:preview-sent:${id}`)).toBe(1);
       expect(upstream.requests.length - sentBefore).toBe(1);
-    } finally {
-      await host.close();
-      relay.close();
-    }
+    });
   });
 
   it('gives a preview back when nothing was sent, with Redis away after its claim', {
     timeout: 30_000,
   }, async () => {
-    const relay = await answerLosingRelay(redis.port);
     // No secret: the apply claims the preview, then sends nothing and gives it back.
-    const host = await writeHost(
-      upstream.url,
-      {},
-      {
-        TOOLHOST_REDIS_URL: relay.url,
-        TOOLHOST_TOKEN_KEY: 'token-encryption-key-for-lost-answers',
-        WRITE_KEY: '',
-      },
-    );
-    try {
+    const noSecret = (url: string) =>
+      writeHost(
+        upstream.url,
+        {},
+        {
+          TOOLHOST_REDIS_URL: url,
+          TOOLHOST_TOKEN_KEY: 'token-encryption-key-for-lost-answers',
+          WRITE_KEY: '',
+        },
+      );
+    await onRelay(noSecret, async (host, relay) => {
       const id = await previewId(host);
       // Away once the claim is taken and counted (its bytes charged): the apply's letting go fails.
       relay.goAwayAfter('preview-sent', 'ZRANGEBYSCORE');
@@ -209,27 +221,25 @@ describe('a claim whose answer Redis lost', () => {
       relay.state.away = false;
       // Applied again once Redis answers: nothing was sent, so it is not refused as applied.
       expect(await appliedOnceBack(host, id)).toBe('missing_secret');
-    } finally {
-      await host.close();
-      relay.close();
-    }
+    });
   });
 
   it('refreshes a token once, under the lock its client took twice: not waiting on its own lock', {
     timeout: 30_000,
   }, async () => {
-    const relay = await answerLosingRelay(redis.port);
     const oauth = await startFakeOAuthServer();
-    const host = await failoverHost({ redisUrl: relay.url }, upstream, oauth);
     try {
-      const stale = await storeAuthorized(oauth, tokenStoreOf(host), 'alice', Date.now() - 1000);
-      relay.loseAnswerTo('refresh-lock');
-      const called = await host.callTool('EchoApi.GetItem', { item_id: 'i1' }, { userId: 'alice' });
-      expect(codeOf(called), JSON.stringify(called)).toBe('ok');
-      expect(oauth.grants).toEqual([{ grant_type: 'refresh_token', refresh_token: stale.refreshToken }]);
+      await onRelay(
+        (url) => failoverHost({ redisUrl: url }, upstream, oauth),
+        async (host, relay) => {
+          const stale = await storeAuthorized(oauth, tokenStoreOf(host), 'alice', Date.now() - 1000);
+          relay.loseAnswerTo('refresh-lock');
+          const called = await host.callTool('EchoApi.GetItem', { item_id: 'i1' }, { userId: 'alice' });
+          expect(codeOf(called), JSON.stringify(called)).toBe('ok');
+          expect(oauth.grants).toEqual([{ grant_type: 'refresh_token', refresh_token: stale.refreshToken }]);
+        },
+      );
     } finally {
-      await host.close();
-      relay.close();
       await oauth.close();
     }
   });
