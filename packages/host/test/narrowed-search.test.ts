@@ -61,24 +61,32 @@ async function searchNarrowed(tools: string[], query: string): Promise<string> {
   return (result.content as { text: string }[])[0]!.text;
 }
 
+/** How many indexes `fn` searched, told apart by identity. */
+async function indexesSearchedBy(fn: () => Promise<void>): Promise<number> {
+  const searched = new Set<ToolIndex>();
+  const search = ToolIndex.prototype.search;
+  ToolIndex.prototype.search = function (this: ToolIndex, ...args) {
+    searched.add(this);
+    return search.apply(this, args);
+  };
+  try {
+    await fn();
+  } finally {
+    ToolIndex.prototype.search = search;
+  }
+  return searched.size;
+}
+
 describe('search_tools in catalogs narrowed per request', () => {
   it('searches one index, however many narrowings clients send', async () => {
-    // The indexes searched, told apart by identity: each held megabytes, and clients choose
-    // the narrowings (the views kept are bounded by number, not by what each holds).
-    const searched = new Set<ToolIndex>();
-    const search = ToolIndex.prototype.search;
-    ToolIndex.prototype.search = function (this: ToolIndex, ...args) {
-      searched.add(this);
-      return search.apply(this, args);
-    };
-    try {
+    // Each index held megabytes, and clients choose the narrowings (the views kept are bounded
+    // by number, not by what each holds).
+    const searched = await indexesSearchedBy(async () => {
       for (let i = 0; i < 12; i += 1)
         await searchNarrowed(['Shop_GetWidget', `Shop_GetGadget${i}`], 'read one widget');
       await searchNarrowed([], 'read one widget');
-      expect(searched.size).toBe(1);
-    } finally {
-      ToolIndex.prototype.search = search;
-    }
+    });
+    expect(searched).toBe(1);
   });
 
   it('answers only the tools of the view, and compares them only with tools in it', async () => {
@@ -96,13 +104,7 @@ describe('search_tools in catalogs narrowed per request', () => {
 describe('search_tools of in-process adapters (AI SDK, LangChain, OpenAI Agents)', () => {
   it("searches the host's one index, however many adapters an application makes", async () => {
     // An application may make its tools per request: each built an index of its own.
-    const searched = new Set<ToolIndex>();
-    const search = ToolIndex.prototype.search;
-    ToolIndex.prototype.search = function (this: ToolIndex, ...args) {
-      searched.add(this);
-      return search.apply(this, args);
-    };
-    try {
+    const searched = await indexesSearchedBy(async () => {
       for (const only of [undefined, ['Shop.GetWidget', 'Shop.ListWidgets'], undefined, ['Shop.Get*']]) {
         const tools = inProcessCatalog(host, { catalog: 'dynamic', ...(only && { only }) });
         const answer = await tools.find((t) => t.name === 'search_tools')!.call({ query: 'read one widget' });
@@ -110,9 +112,7 @@ describe('search_tools of in-process adapters (AI SDK, LangChain, OpenAI Agents)
         expect(found).toContain('Shop_GetWidget');
         if (only) expect(found).not.toContain('Shop_DeleteWidget');
       }
-      expect(searched.size).toBe(1);
-    } finally {
-      ToolIndex.prototype.search = search;
-    }
+    });
+    expect(searched).toBe(1);
   });
 });

@@ -42,42 +42,52 @@ beforeAll(async () => {
 });
 afterAll(() => redis?.close());
 
+type Sessions = ReturnType<SharedStore['replicas']['sessions']>;
+
+/**
+ * A replica's shared sessions (idle after `idleMs`) reaching Redis at `url`, and an admin client
+ * of the Redis itself, for `fn`; both closed after, whatever `fn` did.
+ */
+async function withSessions(
+  url: string,
+  idleMs: number,
+  fn: (sessions: Sessions, admin: ReturnType<typeof redisClient>) => Promise<void>,
+): Promise<void> {
+  const admin = redisClient(redis.url);
+  let store: SharedStore | undefined;
+  try {
+    store = await openSharedStore(
+      {},
+      { TOOLHOST_REDIS_URL: url, TOOLHOST_TOKEN_KEY: 'token-encryption-key-for-notices' },
+    );
+    if (!store) throw new Error('no shared store opened');
+    await fn(store.replicas.sessions(idleMs), admin);
+  } finally {
+    await store?.close();
+    await closeClient(admin);
+  }
+}
+
 describe('a completion notice stored as the connection to Redis drops', () => {
   it('leaves no list of notices without an expiry', async () => {
     const link = await cuttingLink(redis.port, /PEXPIRE[\s\S]*toolhost:session:notices:/i);
-    const admin = redisClient(redis.url);
-    let store: SharedStore | undefined;
     try {
-      store = await openSharedStore(
-        {},
-        { TOOLHOST_REDIS_URL: link.url, TOOLHOST_TOKEN_KEY: 'token-encryption-key-for-notices' },
-      );
-      if (!store) throw new Error('no shared store opened');
-      const sessions = store.replicas.sessions(60_000);
-      await sessions.expectCompletion('session-1', 'flow-1', 60_000);
-      await expect(sessions.completed('flow-1')).rejects.toMatchObject({ code: 'store_unavailable' });
-      link.restore();
-      // -1: the key is there and never expires; -2 (not written) or a positive TTL are both fine.
-      expect(await admin.pttl('toolhost:session:notices:session-1')).not.toBe(-1);
+      await withSessions(link.url, 60_000, async (sessions, admin) => {
+        await sessions.expectCompletion('session-1', 'flow-1', 60_000);
+        await expect(sessions.completed('flow-1')).rejects.toMatchObject({ code: 'store_unavailable' });
+        link.restore();
+        // -1: the key is there and never expires; -2 (not written) or a positive TTL are both fine.
+        expect(await admin.pttl('toolhost:session:notices:session-1')).not.toBe(-1);
+      });
     } finally {
-      await store?.close();
       link.close();
-      await closeClient(admin);
     }
   });
 });
 
 describe('a session whose record is gone as this replica extends its life', () => {
   it('counts as ended, as when its end is heard', async () => {
-    const admin = redisClient(redis.url);
-    let store: SharedStore | undefined;
-    try {
-      store = await openSharedStore(
-        {},
-        { TOOLHOST_REDIS_URL: redis.url, TOOLHOST_TOKEN_KEY: 'token-encryption-key-for-notices' },
-      );
-      if (!store) throw new Error('no shared store opened');
-      const sessions = store.replicas.sessions(1000);
+    await withSessions(redis.url, 1000, async (sessions, admin) => {
       const ended: string[] = [];
       await sessions.onClosed((id) => ended.push(id));
       const record = { userId: 'alice', owner: 'alice', initialize: {} };
@@ -91,24 +101,13 @@ describe('a session whose record is gone as this replica extends its life', () =
       sessions.touch('session-open');
       sessions.touch('session-ended');
       await vi.waitFor(() => expect(ended).toEqual(['session-ended']));
-    } finally {
-      await store?.close();
-      await closeClient(admin);
-    }
+    });
   });
 });
 
 describe('completion notices put back when the stream they were taken for closed', () => {
   it('are first in line in their order, and told to every replica as when first stored', async () => {
-    const admin = redisClient(redis.url);
-    let store: SharedStore | undefined;
-    try {
-      store = await openSharedStore(
-        {},
-        { TOOLHOST_REDIS_URL: redis.url, TOOLHOST_TOKEN_KEY: 'token-encryption-key-for-notices' },
-      );
-      if (!store) throw new Error('no shared store opened');
-      const sessions = store.replicas.sessions(60_000);
+    await withSessions(redis.url, 60_000, async (sessions, admin) => {
       const heard: string[] = [];
       // The replica holding the client's new stream may be another: it hears of them.
       await sessions.onCompletion((id, elicitationId) => heard.push(`${id} ${elicitationId}`));
@@ -124,9 +123,6 @@ describe('completion notices put back when the stream they were taken for closed
         expect(heard).toEqual(['session-2 flow-3', 'session-2 flow-1', 'session-2 flow-2']),
       );
       expect(await sessions.takeNotices('session-2')).toEqual(['flow-1', 'flow-2', 'flow-3']);
-    } finally {
-      await store?.close();
-      await closeClient(admin);
-    }
+    });
   });
 });
