@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { FileLock } from '@toolhost/credentials';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FileStateStore } from './file-state-store.js';
 
@@ -29,12 +30,16 @@ class Watched extends FileStateStore {
   }
 }
 
+/** The store as the host opens it: another process on the same file takes the same lock file. */
+const openStore = (path: string, now?: () => number) =>
+  new FileStateStore(path, { lock: (at) => new FileLock(at), ...(now ? { now } : {}) });
+
 const saved = (path: string) => JSON.parse(readFileSync(path, 'utf8')) as Record<string, { value: string }>;
 
 describe('FileStateStore', () => {
   it('answers each change once the file holds it, and writes a burst of changes in a few writes', async () => {
     const path = fileIn();
-    const store = new Watched(path);
+    const store = new Watched(path, { lock: (at) => new FileLock(at) });
     const answered = await Promise.all(
       Array.from({ length: 200 }, (_, i) =>
         store.set(`request:${i}`, `pending ${i}`, 600).then(() => saved(path)[`request:${i}`]?.value),
@@ -48,14 +53,14 @@ describe('FileStateStore', () => {
   it('is read back whole by the next process, without what expired', async () => {
     const path = fileIn();
     const clock = { now: 1_000_000 };
-    const first = new FileStateStore(path, () => clock.now);
+    const first = openStore(path, () => clock.now);
     await first.set('signing-key', 'sealed');
     await first.set('code:a', 'grant', 60);
     await first.set('grant:g', 'alive', 3600);
     expect(await first.take('code:a')).toBe('grant');
 
     clock.now += 120_000;
-    const second = new FileStateStore(path, () => clock.now);
+    const second = openStore(path, () => clock.now);
     expect(await second.get('signing-key')).toBe('sealed');
     expect(await second.get('grant:g')).toBe('alive');
     expect(await second.get('code:a')).toBeUndefined();
@@ -63,12 +68,57 @@ describe('FileStateStore', () => {
 
   it('fails the changes a failed write held, and writes them with the next change', async () => {
     const path = fileIn();
-    const store = new Watched(path);
+    const store = new Watched(path, { lock: (at) => new FileLock(at) });
     await store.set('before', 'x');
     store.failNext = true;
     await expect(store.set('lost-write', 'y')).rejects.toThrow('disk full');
     expect(saved(path)['lost-write']).toBeUndefined();
     await store.set('after', 'z');
     expect(Object.keys(saved(path)).sort()).toEqual(['after', 'before', 'lost-write']);
+  });
+});
+
+describe('FileStateStore shared by two processes', () => {
+  it('keeps what each writes: a registration of one survives the other writing next', async () => {
+    const path = fileIn();
+    const a = openStore(path);
+    const b = openStore(path);
+    await a.set('client:a', 'registered on a');
+    await b.set('client:b', 'registered on b');
+    await a.set('grant:a', 'granted on a');
+    await b.delete('client:b');
+    const next = openStore(path);
+    expect(await next.get('client:a')).toBe('registered on a');
+    expect(await next.get('client:b')).toBeUndefined();
+    expect(await next.get('grant:a')).toBe('granted on a');
+    expect(await b.get('grant:a')).toBe('granted on a');
+  });
+
+  it('loses none of two bursts written at once, and gives each code to one of them', async () => {
+    const path = fileIn();
+    const a = openStore(path);
+    const b = openStore(path);
+    await a.set('code:x', 'grant');
+    await Promise.all(
+      Array.from({ length: 50 }, (_, i) => [
+        a.set(`client:a${i}`, 'a', 600),
+        b.set(`client:b${i}`, 'b', 600),
+      ]).flat(),
+    );
+    const taken = await Promise.all([a.take('code:x'), b.take('code:x'), a.take('code:x'), b.take('code:x')]);
+    expect(taken.filter((v) => v !== undefined)).toEqual(['grant']);
+    const keys = Object.keys(saved(path));
+    expect(keys).toHaveLength(100);
+    expect(keys).not.toContain('code:x');
+  });
+
+  it("keeps its own counts over a reload of the other's writes", async () => {
+    const path = fileIn();
+    const a = openStore(path);
+    const b = openStore(path);
+    for (let i = 0; i < 5; i++) await a.increment('failures:addr', 300);
+    await b.set('client:b', 'b');
+    expect(await a.get('client:b')).toBe('b');
+    expect(await a.increment('failures:addr', 300)).toBe(6);
   });
 });

@@ -1,7 +1,7 @@
 export type { AccessTokenVerification, VerifiedAccessToken } from './access-tokens.js';
 export { type AuthorizationServer, createAuthorizationServer } from './authorization-server.js';
 export type { TrustedProxies } from './caller.js';
-export { FileStateStore } from './file-state-store.js';
+export { type FileStateLock, FileStateStore, type FileStateStoreOptions } from './file-state-store.js';
 export type { GrantType } from './grant-types.js';
 export { BodyTooLarge, readBody, writeJson } from './http-body.js';
 export type {

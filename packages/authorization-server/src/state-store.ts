@@ -32,7 +32,7 @@ export interface WriteOptions {
 
 const SWEEP_EVERY_MS = 60_000;
 
-interface Entry {
+export interface Entry {
   value: string;
   /** Milliseconds since the epoch; absent: no expiry. */
   expiresAt?: number;
@@ -44,6 +44,8 @@ interface Entry {
  */
 export class MemoryStateStore implements StateStore {
   protected readonly entries = new Map<string, Entry>();
+  /** Counts the changes worth keeping (records written or removed, not counters or expiry). */
+  protected revision = 0;
   private sweptAt = 0;
 
   constructor(private readonly now: () => number = Date.now) {}
@@ -57,8 +59,12 @@ export class MemoryStateStore implements StateStore {
     return entry;
   }
 
-  protected changed(): Promise<void> {
-    return Promise.resolve();
+  /**
+   * Makes a change (`apply` reads and writes the records at once) and answers its result once
+   * the change is kept: here at once; the file store runs it on the file as it is then.
+   */
+  protected async change<T>(apply: () => T): Promise<T> {
+    return apply();
   }
 
   private entry(value: string, ttlSeconds?: number): Entry {
@@ -66,32 +72,41 @@ export class MemoryStateStore implements StateStore {
     return ttlSeconds === undefined ? { value } : { value, expiresAt: this.now() + ttlSeconds * 1000 };
   }
 
+  private put(key: string, value: string, ttlSeconds?: number): void {
+    this.entries.set(key, this.entry(value, ttlSeconds));
+    this.revision += 1;
+  }
+
+  private remove(key: string): void {
+    if (this.entries.delete(key)) this.revision += 1;
+  }
+
   async get(key: string): Promise<string | undefined> {
     return this.live(key)?.value;
   }
 
-  async set(key: string, value: string, ttlSeconds?: number): Promise<void> {
-    this.entries.set(key, this.entry(value, ttlSeconds));
-    await this.changed();
+  set(key: string, value: string, ttlSeconds?: number): Promise<void> {
+    return this.change(() => this.put(key, value, ttlSeconds));
   }
 
-  async setIfAbsent(key: string, value: string, ttlSeconds?: number): Promise<boolean> {
-    if (this.live(key)) return false;
-    this.entries.set(key, this.entry(value, ttlSeconds));
-    await this.changed();
-    return true;
+  setIfAbsent(key: string, value: string, ttlSeconds?: number): Promise<boolean> {
+    return this.change(() => {
+      if (this.live(key)) return false;
+      this.put(key, value, ttlSeconds);
+      return true;
+    });
   }
 
-  async take(key: string): Promise<string | undefined> {
-    const entry = this.live(key);
-    if (!entry) return undefined;
-    this.entries.delete(key);
-    await this.changed();
-    return entry.value;
+  take(key: string): Promise<string | undefined> {
+    return this.change(() => {
+      const entry = this.live(key);
+      if (entry) this.remove(key);
+      return entry?.value;
+    });
   }
 
-  async delete(key: string): Promise<void> {
-    if (this.entries.delete(key)) await this.changed();
+  delete(key: string): Promise<void> {
+    return this.change(() => this.remove(key));
   }
 
   async increment(key: string, windowSeconds: number): Promise<number> {

@@ -1,7 +1,6 @@
-import { createHash } from 'node:crypto';
-import { join } from 'node:path';
 import type { AuthorizationEvent, AuthorizationServer, StateStore } from '@toolhost/authorization-server';
 import { ToolError } from '@toolhost/core';
+import { FileLock } from '@toolhost/credentials';
 import type { TokenVerifier } from '@toolhost/front-door';
 import type { AccessTokens } from '../auth/access-tokens.js';
 import { HOST_SCOPES, SCOPE_DESCRIPTIONS } from '../auth/front-door/scopes.js';
@@ -152,10 +151,7 @@ function stateStore(
       sealKey: replicas.signingKey('authorization-server-signing-key'),
     };
   if (dataDir)
-    return {
-      store: new as.FileStateStore(join(dataDir.dataDir, 'authorization-server.json')),
-      sealKey: createHash('sha256').update(`toolhost authorization server\0${dataDir.key}`).digest(),
-    };
+    return as.FileStateStore.inDataDirectory(dataDir.dataDir, dataDir.key, (at) => new FileLock(at));
   logger?.warn(
     'TOOLHOST_TOKEN_KEY is not set: the authorization server keeps its grants in memory, and clients sign in again after a restart',
   );
