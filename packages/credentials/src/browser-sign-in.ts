@@ -72,8 +72,11 @@ export interface BrowserSignIn {
   readonly revokesAtVendor: boolean;
   /** Ends a user's connection: revoked at the vendor where it can be, the stored token deleted. */
   revoke(userId: string): Promise<RevokeResult>;
-  /** Calls `callback` once if the flow completes, whichever replica its callback reaches. */
-  whenAuthorized(flowId: string, callback: () => void): void;
+  /**
+   * Calls `callback` once if `userId`'s flow completes, whichever replica its callback reaches
+   * (a user keeps as many waiting as they may have flows pending: their oldest makes room).
+   */
+  whenAuthorized(flowId: string, callback: () => void, userId: string): void;
 }
 
 /** An auth provider whose users sign in in their browser. */

@@ -75,8 +75,8 @@ export class OAuthSignIn implements BrowserSignIn {
    * Calls `callback` once if this flow completes, whichever replica its callback reaches. The
    * waiter expires with the flow, and a flow has one waiter however many calls ask.
    */
-  whenAuthorized(flowId: string, callback: () => void): void {
-    this.signals.whenAuthorized(flowId, callback);
+  whenAuthorized(flowId: string, callback: () => void, userId: string): void {
+    this.signals.whenAuthorized(flowId, callback, `${this.id}\0${userId}`);
   }
 
   /** Called with the user id, state and flow id when a user completes authorization. */

@@ -254,8 +254,11 @@ export interface PendingAuthorizationStore {
  * callback may land on any replica and the waiting client be connected to another.
  */
 export interface AuthorizationSignals {
-  /** Calls `callback` once if the flow completes (on any replica) within a pending flow's life. */
-  whenAuthorized(flowId: string, callback: () => void): void;
+  /**
+   * Calls `callback` once if the flow completes (on any replica) within a pending flow's life.
+   * `owner` (a provider's user) bounds how many each keeps waiting (see FlowWaiters).
+   */
+  whenAuthorized(flowId: string, callback: () => void, owner: string): void;
   /** Tells every waiter of the flow, wherever it waits, that it completed. */
   authorized(flowId: string): Promise<void>;
   close?(): Promise<void>;
@@ -288,7 +291,8 @@ export type CipherClass = new (secret: string, salt?: Buffer) => ValueCipher;
 
 /** This process's waiters for authorization flows (the host's LocalWaiters). */
 export interface FlowWaiters {
-  add(flowId: string, callback: () => void): void;
+  /** Adds the flow's waiter; an owner's oldest makes room for their newest beyond their bound. */
+  add(flowId: string, callback: () => void, owner: string): void;
   fire(flowId: string): void;
 }
 

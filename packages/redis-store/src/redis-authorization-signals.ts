@@ -21,8 +21,8 @@ export class RedisAuthorizationSignals implements AuthorizationSignals {
     return signals;
   }
 
-  whenAuthorized(flowId: string, callback: () => void): void {
-    this.waiters.add(flowId, callback);
+  whenAuthorized(flowId: string, callback: () => void, owner: string): void {
+    this.waiters.add(flowId, callback, owner);
   }
 
   async authorized(flowId: string): Promise<void> {

@@ -283,10 +283,10 @@ export class McpEndpoint {
         ? {
             // Recorded in the shared store: the notice then outlives this replica. With the
             // store away, told here as in one process (the client's next call succeeds anyway).
-            awaitCompletion: (elicitationId: string, signIn: BrowserSignIn) =>
+            awaitCompletion: (elicitationId: string, signIn: BrowserSignIn, user: string) =>
               shared
                 .expectCompletion(sessionId, elicitationId, PENDING_TTL_MS)
-                .catch(() => completionToThisServer(server)(elicitationId, signIn)),
+                .catch(() => completionToThisServer(server)(elicitationId, signIn, user)),
           }
         : {}),
     });

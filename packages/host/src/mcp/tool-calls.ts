@@ -44,7 +44,7 @@ function invalid(parameter: string, message: string): ToolOutcome {
  * process, or a flow completed anywhere and told over Redis), or, with replicas sharing
  * sessions, recorded in the shared store for whichever replica completes the flow.
  */
-export type AwaitCompletion = (elicitationId: string, signIn: BrowserSignIn) => Promise<void>;
+export type AwaitCompletion = (elicitationId: string, signIn: BrowserSignIn, userId: string) => Promise<void>;
 
 /**
  * Where the client supports URL elicitation (MCP 2025-11-25), authorization is asked for with
@@ -55,16 +55,16 @@ export type AwaitCompletion = (elicitationId: string, signIn: BrowserSignIn) => 
 async function offerUrlElicitation(
   server: Server,
   host: Host,
-  authorization: { provider: string; url: string; id?: string },
+  authorization: { provider: string; url: string; id?: string; userId: string },
   message: string,
   awaitCompletion: AwaitCompletion,
 ): Promise<void> {
   // 2026-07-28 has no -32042: the structured result carries the URL there.
   if (servesModernEra(server) || !server.getClientCapabilities()?.elicitation?.url) return;
-  const { provider: providerId, url, id: elicitationId } = authorization;
+  const { provider: providerId, url, id: elicitationId, userId } = authorization;
   const provider = host.oauthProviders.find((p) => p.id === providerId);
   if (!elicitationId || !provider) return;
-  await awaitCompletion(elicitationId, provider.signIn);
+  await awaitCompletion(elicitationId, provider.signIn, userId);
   throw new UrlElicitationRequiredError([{ mode: 'url', message, url, elicitationId }], message);
 }
 
@@ -75,8 +75,8 @@ async function offerUrlElicitation(
 export function completionToThisServer(server: Server): AwaitCompletion {
   const held = new WeakRef(server);
   const notice = async (id: string) => held.deref()?.createElicitationCompletionNotifier(id)();
-  return async (elicitationId, signIn) =>
-    signIn.whenAuthorized(elicitationId, () => void notice(elicitationId).catch(() => {}));
+  return async (id, signIn, userId) =>
+    signIn.whenAuthorized(id, () => void notice(id).catch(() => {}), userId);
 }
 
 /**
@@ -321,7 +321,7 @@ export class ToolCalls {
       await offerUrlElicitation(
         this.server,
         this.host,
-        { ...outcome.error.authorization, url: outcome.error.authorization.url },
+        { ...outcome.error.authorization, url: outcome.error.authorization.url, userId: this.userId },
         outcome.error.message,
         this.awaitCompletion,
       );
