@@ -37,29 +37,29 @@ describe('Grants', () => {
     expect(won).toHaveLength(1);
     const { grant, refreshToken } = await refreshable(grants, won[0]!);
     expect(await grants.grant(grant.id)).toBeUndefined();
-    expect(await grants.redeemRefresh(refreshToken)).toBeUndefined();
+    expect(await grants.redeemRefresh(refreshToken, record.clientId)).toBeUndefined();
   });
 
   it('a revocation that lands while a refresh is between redeeming and rotating stays revoked', async () => {
     const grants = newGrants();
     const { grant, refreshToken } = await started(grants);
     // Two holders of one refresh token, on two replicas: the first redeems it...
-    const won = await grants.redeemRefresh(refreshToken);
+    const won = await grants.redeemRefresh(refreshToken, record.clientId);
     expect(won?.id).toBe(grant.id);
     // ...the second's presentation reads as reuse and revokes the grant...
-    expect(await grants.redeemRefresh(refreshToken)).toBeUndefined();
+    expect(await grants.redeemRefresh(refreshToken, record.clientId)).toBeUndefined();
     // ...and the first then rotates, as the token endpoint does next.
     const next = await grants.rotate(won!);
     expect(await grants.grant(grant.id)).toBeUndefined();
-    expect(await grants.redeemRefresh(next)).toBeUndefined();
+    expect(await grants.redeemRefresh(next, record.clientId)).toBeUndefined();
   });
 
   it('two presentations of one refresh token at once revoke the grant, whichever comes first', async () => {
     const grants = newGrants();
     const { grant, refreshToken } = await started(grants);
     const answers = await Promise.all([
-      grants.redeemRefresh(refreshToken),
-      grants.redeemRefresh(refreshToken),
+      grants.redeemRefresh(refreshToken, record.clientId),
+      grants.redeemRefresh(refreshToken, record.clientId),
     ]);
     expect(answers.filter((a) => a !== undefined).length).toBeLessThanOrEqual(1);
     expect(await grants.grant(grant.id)).toBeUndefined();
@@ -107,22 +107,22 @@ describe('a presentation whose answer the store cannot take durably', () => {
     const { store, grants } = setUp();
     const { grant, refreshToken } = await started(grants);
     store.short = true;
-    const redeemed = await grants.redeemRefresh(refreshToken).catch((e: Error) => e);
+    const redeemed = await grants.redeemRefresh(refreshToken, record.clientId).catch((e: Error) => e);
     // The spent mark itself short of replicas: taken back.
     expect(redeemed).toBeInstanceOf(Error);
     store.short = false;
-    const held = await grants.redeemRefresh(refreshToken);
+    const held = await grants.redeemRefresh(refreshToken, record.clientId);
     expect(held?.id).toBe(grant.id);
     store.short = true;
     await expect(grants.rotate(held!)).rejects.toThrow('no replica');
     store.short = false;
 
-    const again = await grants.redeemRefresh(refreshToken);
+    const again = await grants.redeemRefresh(refreshToken, record.clientId);
     expect(again?.id).toBe(grant.id);
     const next = await grants.rotate(again!);
     // Only the grant's current refresh token is left: the failed rotation's is gone.
     expect(await refreshKeys(store)).toHaveLength(1);
-    expect((await grants.redeemRefresh(next))?.id).toBe(grant.id);
+    expect((await grants.redeemRefresh(next, record.clientId))?.id).toBe(grant.id);
   });
 
   it("takes back only its own spent mark: another presentation's stands, and the next reuse revokes", async () => {
@@ -131,9 +131,9 @@ describe('a presentation whose answer the store cannot take durably', () => {
     // Another presentation of the token, on another replica, has marked it and not yet taken it.
     await store.setIfAbsent(`refresh-used:${hashOf(refreshToken)}`, `${grant.id} theirs`);
     store.short = true;
-    await expect(grants.redeemRefresh(refreshToken)).rejects.toThrow('no replica');
+    await expect(grants.redeemRefresh(refreshToken, record.clientId)).rejects.toThrow('no replica');
     store.short = false;
-    expect(await grants.redeemRefresh(refreshToken)).toBeUndefined();
+    expect(await grants.redeemRefresh(refreshToken, record.clientId)).toBeUndefined();
     expect(await grants.grant(grant.id)).toBeUndefined();
   });
 
@@ -150,7 +150,7 @@ describe('a presentation whose answer the store cannot take durably', () => {
     const retried = await grants.redeemCode(code);
     expect(retried).toMatchObject({ clientId: 'client-1', subject: 'alice' });
     const { grant, refreshToken } = await refreshable(grants, retried!);
-    expect((await grants.redeemRefresh(refreshToken!))?.id).toBe(grant.id);
+    expect((await grants.redeemRefresh(refreshToken!, record.clientId))?.id).toBe(grant.id);
     // Spent now: a third presentation is reuse, and ends the grant.
     expect(await grants.redeemCode(code)).toBeUndefined();
     expect(await grants.grant(grant.id)).toBeUndefined();
@@ -162,3 +162,28 @@ async function refreshKeys(store: MemoryStateStore): Promise<string[]> {
   const entries = (store as unknown as { entries: Map<string, unknown> }).entries;
   return [...entries.keys()].filter((k) => k.startsWith('refresh:'));
 }
+
+describe('a grant refreshed again and again', () => {
+  it('keeps a bounded number of records, and a token it spent long ago still revokes it', async () => {
+    const clock = { now: 1_000_000 };
+    const store = new MemoryStateStore(() => clock.now);
+    const grants = new Grants(store, { codeSeconds: 60, accessSeconds: 600, refreshSeconds: 30 * 86_400 });
+    const { grant, refreshToken: first } = await started(grants);
+    let token = first;
+    for (let i = 0; i < 300; i++) {
+      token = await grants.rotate((await grants.redeemRefresh(token, record.clientId))!);
+      clock.now += 1_000;
+    }
+    clock.now += 3_600_000;
+    const entries = (store as unknown as { entries: Map<string, { expiresAt?: number }> }).entries;
+    const live = [...entries.values()].filter((e) => e.expiresAt === undefined || e.expiresAt > clock.now);
+    expect(live.length).toBeLessThanOrEqual(5);
+    // Another client presenting a spent token naming the grant: refused, the grant stands.
+    expect(await grants.redeemRefresh(first, 'client-2')).toBeUndefined();
+    expect(await grants.grant(grant.id)).toBeDefined();
+    // Its own client presenting it again: the token leaked (or the client lost an answer).
+    expect(await grants.redeemRefresh(first, record.clientId)).toBeUndefined();
+    expect(await grants.grant(grant.id)).toBeUndefined();
+    expect(await grants.redeemRefresh(token, record.clientId)).toBeUndefined();
+  });
+});

@@ -45,6 +45,19 @@ interface Spent {
 
 const DURABLY = { durable: true } as const;
 
+/**
+ * How long a refresh token that names its grant is marked spent: while its rotation may still
+ * be under way. Later the token itself names the grant a presentation again revokes, so that a
+ * grant refreshed every minute for a month leaves no month of marks behind.
+ */
+const SPENT_NAMED_SECONDS = 60;
+
+/** The grant a refresh token names (`<grant id>.<secret>`; those issued before name none). */
+function grantNamedBy(refreshToken: string): string | undefined {
+  const id = refreshToken.split('.')[0]!;
+  return refreshToken.includes('.') && /^[0-9a-f-]{36}$/.test(id) ? id : undefined;
+}
+
 export interface GrantLifetimes {
   codeSeconds: number;
   /** How long an access token is good for: a grant without a refresh token lasts as long. */
@@ -133,13 +146,20 @@ export class Grants {
   /**
    * Exchanges a refresh token for its grant, the token then spent. A token already spent
    * means it leaked (or the client lost a response): the grant is revoked, as OAuth 2.1
-   * asks of rotating refresh tokens.
+   * asks of rotating refresh tokens. A token that names its grant and is not its live one is
+   * such a token, when its grant's client presents it (a token naming another client's grant
+   * proves nothing: anyone who saw an access token could make one).
    */
-  async redeemRefresh(refreshToken: string): Promise<Grant | undefined> {
+  async redeemRefresh(refreshToken: string, clientId: string): Promise<Grant | undefined> {
     const hash = hashOf(refreshToken);
     const grantIdOf = (saved: string) => (JSON.parse(saved) as RefreshRecord).grantId;
-    const saved = await this.takeOnce('refresh', hash, grantIdOf, this.lifetimes.refreshSeconds);
-    if (saved === undefined) return undefined;
+    const named = grantNamedBy(refreshToken);
+    const markSeconds = named ? SPENT_NAMED_SECONDS : this.lifetimes.refreshSeconds;
+    const saved = await this.takeOnce('refresh', hash, grantIdOf, markSeconds);
+    if (saved === undefined) {
+      if (named && (await this.grant(named))?.clientId === clientId) await this.revoke(named);
+      return undefined;
+    }
     const grant = await this.grant(grantIdOf(saved));
     if (grant?.refreshHash !== hash) return undefined;
     this.spent.set(grant, { kind: 'refresh', hash, saved });
@@ -188,7 +208,7 @@ export class Grants {
 
   /** The grant written with a new refresh token, durably; the token. */
   private async written(grant: Grant): Promise<string> {
-    const refreshToken = newSecret();
+    const refreshToken = `${grant.id}.${newSecret()}`;
     const hash = hashOf(refreshToken);
     const updated: Grant = { ...grant, refreshHash: hash };
     const ttl = this.lifetimes.refreshSeconds;

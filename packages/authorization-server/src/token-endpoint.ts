@@ -95,7 +95,7 @@ async function refresh(ctx: Context, form: Map<string, string>, client: Client, 
   // the client its grant, not a spent token whose next use would read as reuse and revoke it.
   const held = await ctx.grants.grantOfRefresh(refreshToken);
   const scopes = held ? await refreshScopes(ctx, form, client, held) : [];
-  const grant = await ctx.grants.redeemRefresh(refreshToken);
+  const grant = await ctx.grants.redeemRefresh(refreshToken, client.clientId);
   if (!grant || grant.id !== held?.id) {
     ctx.emit({
       type: 'refused',

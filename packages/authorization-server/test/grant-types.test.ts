@@ -107,7 +107,8 @@ describe('the token endpoint honours the registered grant types', () => {
     const issued = await signInAndRedeem(clientId);
     expect(issued.status).toBe(200);
     const tokens = (await issued.json()) as { access_token: string; refresh_token?: string };
-    expect(tokens.refresh_token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    // `<grant id>.<secret>`: the token names its grant, so a spent one is known without a record of it.
+    expect(tokens.refresh_token).toMatch(/^[0-9a-f-]{36}\.[A-Za-z0-9_-]{43}$/);
     const refreshed = await refresh(clientId, tokens.refresh_token!);
     expect(refreshed.status).toBe(200);
     const next = (await refreshed.json()) as { refresh_token?: string };
