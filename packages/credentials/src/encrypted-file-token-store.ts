@@ -2,6 +2,7 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { replacesStored, type StoredConnection, type StoredToken, type TokenStore } from '@toolhost/core';
 import { FileLock } from './file-lock.js';
+import { FileRefreshLock } from './file-refresh-lock.js';
 import { isRecord, SealedFile } from './sealed-file.js';
 
 const FORMAT = 'toolhost-tokens-v1';
@@ -52,6 +53,8 @@ export class EncryptedFileTokenStore implements TokenStore {
   private readonly sealed: SealedFile;
   private readonly lock: FileLock;
   private version: Version;
+  /** The refreshes of the processes sharing the file, one per provider and user among them all. */
+  readonly refreshLock: FileRefreshLock;
 
   constructor(file: string, secret: string) {
     this.sealed = new SealedFile({
@@ -63,6 +66,7 @@ export class EncryptedFileTokenStore implements TokenStore {
       contents: () => this.contents,
     });
     this.lock = new FileLock(`${file}.lock`);
+    this.refreshLock = new FileRefreshLock(file);
     this.reload();
   }
 

@@ -14,6 +14,7 @@ import type * as oauth from 'oauth4webapi';
 import { AuthorizationServer, type OAuthProviderConfig, UnusableRotation } from './authorization-server.js';
 import { MemoryAuthorizationSignals } from './authorization-signals.js';
 import type { SignInProvider } from './browser-sign-in.js';
+import { EncryptedFileTokenStore } from './encrypted-file-token-store.js';
 import { OAuthSignIn } from './oauth-sign-in.js';
 import { PendingAuthorizations } from './pending-authorizations.js';
 import {
@@ -33,9 +34,9 @@ import type { RefreshEvent, RefreshingProvider, RefreshOutcome } from './token-r
 /**
  * The credential side of OAuth 2.0 user authorization for one provider id: a token per user
  * from the token store, refreshed before expiry and once on a 401, with one refresh shared by
- * concurrent calls (and, with replicas, under the shared refresh lock). A user without a usable
- * token gets "authorization required" with a link into `signIn`, the browser side, which
- * writes the token this side reads.
+ * concurrent calls (and, with replicas or processes on one token file, under their lock). A
+ * user without a usable token gets "authorization required" with a link into `signIn`, the
+ * browser side, which writes the token this side reads.
  */
 export class OAuthAuthProvider implements RefreshingProvider, SignInProvider {
   readonly id: string;
@@ -52,10 +53,11 @@ export class OAuthAuthProvider implements RefreshingProvider, SignInProvider {
     private readonly config: OAuthProviderConfig,
     private readonly store: TokenStore,
     private readonly now: () => number = Date.now,
-    private readonly refreshLock?: RefreshLock,
+    private refreshLock?: RefreshLock,
     flows?: AuthorizationFlows,
   ) {
     this.id = config.id;
+    if (store instanceof EncryptedFileTokenStore) this.refreshLock ??= store.refreshLock;
     this.server = new AuthorizationServer(config, now);
     this.signIn = new OAuthSignIn(
       config,

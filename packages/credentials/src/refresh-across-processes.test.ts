@@ -1,0 +1,117 @@
+import { mkdtempSync, readdirSync, utimesSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { EncryptedFileTokenStore } from './encrypted-file-token-store.js';
+import { FileRefreshLock } from './file-refresh-lock.js';
+import { OAuthAuthProvider } from './oauth-provider.js';
+
+const KEY = 'a-long-enough-test-key';
+const servers: Server[] = [];
+afterEach(async () => {
+  for (const server of servers.splice(0)) await new Promise((resolve) => server.close(resolve));
+});
+
+/**
+ * A vendor that rotates refresh tokens, as Airtable does: each is good once, answered after a
+ * moment; a second use of one is taken for theft and ends the grant (every token of it).
+ */
+async function rotatingVendor() {
+  const spent = new Set<string>();
+  const sent: string[] = [];
+  let revoked = false;
+  let issued = 0;
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk) => {
+      body += chunk;
+    });
+    req.on('end', () => {
+      const refreshToken = new URLSearchParams(body).get('refresh_token') ?? '';
+      sent.push(refreshToken);
+      const reused = spent.has(refreshToken);
+      spent.add(refreshToken);
+      if (reused) revoked = true;
+      setTimeout(() => {
+        res.setHeader('content-type', 'application/json');
+        if (revoked) {
+          res.statusCode = 400;
+          return res.end(JSON.stringify({ error: 'invalid_grant' }));
+        }
+        issued += 1;
+        res.end(
+          JSON.stringify({
+            access_token: `at-${issued}`,
+            refresh_token: `rt-${issued}`,
+            token_type: 'bearer',
+            expires_in: 3600,
+          }),
+        );
+      }, 100);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  servers.push(server);
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { url, sent, revoked: () => revoked };
+}
+
+describe('two hosts on one data directory refreshing one user at once', () => {
+  it('send the refresh token once, and both go on with the token it brought', async () => {
+    const vendor = await rotatingVendor();
+    const dir = mkdtempSync(join(tmpdir(), 'refresh-two-'));
+    const config = {
+      id: 'grid',
+      clientId: 'client',
+      authorizeUrl: `${vendor.url}/authorize`,
+      tokenUrl: `${vendor.url}/token`,
+    };
+    await EncryptedFileTokenStore.inDirectory(dir, KEY).set('grid', 'ana', {
+      accessToken: 'at-0',
+      refreshToken: 'rt-0',
+      expiresAt: Date.now() - 1000,
+      scopes: ['data.records:read'],
+    });
+    // Two processes: each its own provider and its own copy of the store, one file between them.
+    const hosts = [0, 1].map(
+      () => new OAuthAuthProvider(config, EncryptedFileTokenStore.inDirectory(dir, KEY)),
+    );
+    const request = { userId: 'ana', scopes: ['data.records:read'] };
+    const answers = await Promise.allSettled(hosts.map((host) => host.getCredentials(request)));
+    expect(vendor.sent).toEqual(['rt-0']);
+    expect(vendor.revoked()).toBe(false);
+    expect(answers[0]).toEqual({ status: 'fulfilled', value: { kind: 'bearer', token: 'at-1' } });
+    // The other waited for it, or was told to try again (retryable), and then gets it.
+    const again = await hosts[1]!.getCredentials(request);
+    expect(again).toEqual({ kind: 'bearer', token: 'at-1' });
+    await Promise.all(hosts.map((host) => host.close()));
+  });
+});
+
+describe('FileRefreshLock', () => {
+  it('is held by one at a time, kept while its holder lives, and taken over once it stopped renewing it', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'refresh-lock-')), 'tokens.enc.json');
+    const [a, b] = [new FileRefreshLock(file, 300), new FileRefreshLock(file, 300)];
+    const release = await a.acquire('grid', 'ana');
+    expect(release).toBeDefined();
+    expect(await b.acquire('grid', 'ana')).toBeUndefined();
+    const another = await b.acquire('grid', 'bo');
+    expect(another).toBeDefined();
+    await another!();
+    // Renewed while held: still held past its lifetime.
+    await new Promise((resolve) => setTimeout(resolve, 450));
+    expect(await b.acquire('grid', 'ana')).toBeUndefined();
+    await release!({ failed: true });
+    const next = await b.acquire('grid', 'ana');
+    expect(next).toBeDefined();
+    // Its holder gone without a word (no renewal): free again once its lifetime passed.
+    const dir = join(file, '..');
+    const locks = readdirSync(dir).filter((f) => f.includes('.refresh-'));
+    expect(locks).toHaveLength(1);
+    const past = new Date(Date.now() - 1000);
+    utimesSync(join(dir, locks[0]!), past, past);
+    expect(await a.acquire('grid', 'ana')).toBeDefined();
+  });
+});
