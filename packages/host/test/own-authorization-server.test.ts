@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
@@ -169,9 +169,37 @@ describe("the host's own authorization server", () => {
     });
     // The grant survived; the port (and so the issuer) changed, which a client sees as a new server.
     expect(refreshed.status).toBe(200);
-    const { readFileSync } = await import('node:fs');
     const saved = readFileSync(join(env.TOOLHOST_DATA_DIR, 'authorization-server.json'), 'utf8');
     expect(saved).toContain('sealed:');
     expect(saved).not.toContain(tokens.refresh_token);
+  });
+
+  it("two hosts on one data directory honour each other's grants and keep each other's registrations", async () => {
+    const env = {
+      TOOLHOST_TOKEN_KEY: 'a-test-token-key-0123456789',
+      TOOLHOST_DATA_DIR: mkdtempSync(join(tmpdir(), 'toolhost-as-shared-')),
+    };
+    // Both started before either wrote anything but its signing key.
+    const [a, b] = [(await start({ mode: 'host' }, env)).origin, (await start({ mode: 'host' }, env)).origin];
+    const clientId = await registerPublicClient(a);
+    const { landed, verifier } = await consentWithAccessToken(a, clientId, ALICE_ACCESS_TOKEN);
+    const tokens = (await (await redeemCode(a, clientId, landed, verifier)).json()) as {
+      refresh_token: string;
+    };
+    const other = await registerPublicClient(b);
+    // The grant made on one is refreshed on the other.
+    const refreshed = await tokenRequest(b, {
+      grant_type: 'refresh_token',
+      refresh_token: tokens.refresh_token,
+      client_id: clientId,
+    });
+    expect(refreshed.status).toBe(200);
+    const saved = JSON.parse(
+      readFileSync(join(env.TOOLHOST_DATA_DIR, 'authorization-server.json'), 'utf8'),
+    ) as Record<string, unknown>;
+    expect(Object.keys(saved)).toEqual(expect.arrayContaining([`client:${clientId}`, `client:${other}`]));
+    // One signing key between them: a token the one issues verifies against the other's keys.
+    const keys = await Promise.all([a, b].map(async (origin) => (await fetch(`${origin}/auth/jwks`)).json()));
+    expect(keys[0]).toEqual(keys[1]);
   });
 });
