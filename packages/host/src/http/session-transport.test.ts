@@ -18,7 +18,9 @@ async function start(options: { ending?: () => Promise<void> } = {}) {
     ...options,
   });
   const server = new Server({ name: 't', version: '0' }, { capabilities: { tools: {} } });
-  let release: () => void = () => {};
+  // The calls waiting, released first in, first out.
+  const waiting: (() => void)[] = [];
+  let left = 0;
   server.setRequestHandler('tools/list', async () => ({ tools: [] }));
   server.setRequestHandler('tools/call', async (request, ctx) => {
     const name = request.params.name;
@@ -31,7 +33,7 @@ async function start(options: { ending?: () => Promise<void> } = {}) {
     }
     if (name === 'wait' || name === 'direct')
       await new Promise<void>((resolve) => {
-        release = resolve;
+        waiting.push(resolve);
         ctx.mcpReq.signal.addEventListener('abort', () => resolve());
       });
     return { content: [{ type: 'text', text: name }] };
@@ -43,6 +45,9 @@ async function start(options: { ending?: () => Promise<void> } = {}) {
     onmessage(m, extra);
   };
   const http: HttpServer = createServer(async (req, res) => {
+    res.once('close', () => {
+      if (!res.writableFinished) left += 1;
+    });
     const text = req.method === 'POST' ? await readBody(req, 1e6) : '';
     await transport.handleRequest(req, res, text ? JSON.parse(text) : undefined);
   });
@@ -53,7 +58,8 @@ async function start(options: { ending?: () => Promise<void> } = {}) {
     http.closeAllConnections();
     await new Promise((r) => http.close(r));
   };
-  return { transport, server, url, seen, stop, release: () => release() };
+  const release = () => waiting.shift()?.();
+  return { transport, server, url, seen, stop, release, left: () => left };
 }
 
 let open: Awaited<ReturnType<typeof start>> | undefined;
@@ -76,9 +82,10 @@ const call = (id: number | string, name: string) => ({
   params: { name, arguments: {} },
 });
 
-function post(body: unknown, headers: Record<string, string> = {}) {
+function post(body: unknown, headers: Record<string, string> = {}, signal?: AbortSignal) {
   return fetch(open!.url, {
     method: 'POST',
+    ...(signal ? { signal } : {}),
     headers: { ...HEADERS, 'mcp-session-id': SESSION, 'mcp-protocol-version': VERSION, ...headers },
     body: typeof body === 'string' ? body : JSON.stringify(body),
   });
@@ -269,6 +276,32 @@ describe('SessionTransport', () => {
     expect(answer.status).toBe(404);
     expect(await answer.json()).toMatchObject({ id: 6, error: { code: -32001 } });
     expect((await post(call(8, 'x'))).status).toBe(404);
+  });
+
+  it('keeps the id of a request its client left until it is answered: no other request gets that answer', async () => {
+    await ready();
+    const gone = new AbortController();
+    const first = post(call(7, 'wait'), {}, gone.signal).catch(() => undefined);
+    while (open!.transport.openRequests === 0) await new Promise((r) => setTimeout(r, 5));
+    gone.abort();
+    await first;
+    while (open!.left() === 0) await new Promise((r) => setTimeout(r, 5));
+    // The client sends another request under the id of the one it left, still running.
+    const reused = post(call(7, 'direct'));
+    const refused = await Promise.race([reused, new Promise((r) => setTimeout(r, 500, 'pending'))]);
+    open!.release();
+    open!.release();
+    expect(refused).not.toBe('pending');
+    const answer = await (refused as Response).json();
+    expect(answer).not.toMatchObject({ result: { content: [{ text: 'wait' }] } });
+    expect(answer).toMatchObject({
+      error: { code: -32600, message: expect.stringMatching(/id 7 is already in use/) },
+    });
+    // Once the request left is answered (to nobody), its id is free again.
+    expect(await (await post(call(7, 'x'))).json()).toMatchObject({
+      id: 7,
+      result: { content: [{ text: 'x' }] },
+    });
   });
 
   it('ends the session beyond it before answering a DELETE, even when that end closes it first', async () => {

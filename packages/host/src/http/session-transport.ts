@@ -101,10 +101,8 @@ class HttpExchange implements Pending {
     // A single request, unanswered: its headers went already, so the error is the body.
     if (this.form === 'json')
       return void this.res.end(JSON.stringify(errorAnswer(this.ids[0]!, SESSION_GONE, message)));
-    if (this.form === 'undecided') {
-      jsonRpcError(this.res, 404, message, { code: SESSION_GONE, id: open[0] ?? null });
-      return;
-    }
+    if (this.form === 'undecided')
+      return void jsonRpcError(this.res, 404, message, { code: SESSION_GONE, id: open[0] ?? null });
     for (const id of open) this.events?.write(errorAnswer(id, SESSION_GONE, message));
     this.events?.end();
   }
@@ -118,6 +116,9 @@ class HttpExchange implements Pending {
     return this.events;
   }
 }
+
+/** A request whose client left: nothing more goes to its POST (the rest goes on the GET stream). */
+const LEFT: Pending = { push: () => false, answer: () => {}, abandon: () => {} };
 
 function errorAnswer(id: JsonRpcId, code: number, message: string): JSONRPCMessage {
   return { jsonrpc: '2.0', id, error: { code, message } };
@@ -184,7 +185,7 @@ export class SessionTransport implements Transport {
     return this.standalone?.write(message) ?? false;
   }
 
-  /** Requests whose answer this session still owes (open POSTs). */
+  /** Requests not answered yet (of open POSTs, or of POSTs their client left). */
   get openRequests(): number {
     return this.pending.size;
   }
@@ -233,7 +234,7 @@ export class SessionTransport implements Transport {
 
   async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
     if (isAnswer(message)) {
-      // No entry: the client left, or a cancelled request was already answered.
+      // No entry: a cancelled request, answered already.
       const pending = this.pending.get(message.id);
       this.pending.delete(message.id);
       pending?.answer(message.id, message);
@@ -241,11 +242,9 @@ export class SessionTransport implements Transport {
     }
     const related = options?.relatedRequestId;
     const pending = related === undefined ? undefined : this.pending.get(related);
-    // A request whose JSON answer is under way can take nothing more: its message goes on the
-    // GET stream, as one of no request would.
-    if (pending?.push(message)) return;
-    this.sendOnStream(message);
-    // Otherwise there is nowhere to deliver it; with no event store, the SDK drops it too.
+    // A request whose JSON answer is under way, or whose client left, takes nothing more: its message
+    // goes on the GET stream as one of no request would, or nowhere (the SDK's too, with no event store).
+    if (!pending?.push(message)) this.sendOnStream(message);
   }
 
   async close(): Promise<void> {
@@ -294,9 +293,10 @@ export class SessionTransport implements Transport {
     const exchange = new HttpExchange(ids, Array.isArray(parsed), res, this.sessionId, direct);
     for (const id of ids)
       this.pending.set(id, isInitialize(parsed) ? this.handshake(exchange, res) : exchange);
-    // The client left before its answers: they are dropped when they come.
+    // The client left before its answers: each is dropped when it comes, its id held till then,
+    // or a request sent again under that id would be given the answer of the one left.
     onClientLeft(res, () => {
-      for (const id of ids) if (this.pending.get(id) === exchange) this.pending.delete(id);
+      for (const id of ids) if (this.pending.get(id) === exchange) this.pending.set(id, LEFT);
     });
     for (const m of messages) this.deliver(m, extra);
   }
