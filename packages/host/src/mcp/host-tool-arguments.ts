@@ -70,6 +70,7 @@ function shortened(name: string): string {
   return name.length > 64 ? `${name.slice(0, 64)}…` : name;
 }
 
-function invalid(parameter: string, message: string): ToolOutcome {
+/** The outcome of an argument refused before any call. */
+export function invalid(parameter: string, message: string): ToolOutcome {
   return { ok: false, error: { code: 'invalid_argument', message, retryable: false, parameter } };
 }

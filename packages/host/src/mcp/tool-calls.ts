@@ -13,7 +13,7 @@ import {
   PREVIEW_TOOL_CALL,
   SEARCH_TOOLS,
 } from './discovery-tools.js';
-import { checkHostToolArguments } from './host-tool-arguments.js';
+import { checkHostToolArguments, invalid } from './host-tool-arguments.js';
 import { servesModernEra } from './protocol-eras.js';
 import { renderOutcome } from './render-outcome.js';
 import { fitResult } from './result-budget.js';
@@ -34,10 +34,6 @@ const HIDDEN_BY_NARROWING = `is left out by this request's ${TOOLSETS_HEADER} / 
 
 /** Where a direct `tools/call` carries its idempotency key. */
 export const IDEMPOTENCY_META_KEY = 'toolhost/idempotencyKey';
-
-function invalid(parameter: string, message: string): ToolOutcome {
-  return { ok: false, error: { code: 'invalid_argument', message, retryable: false, parameter } };
-}
 
 /**
  * How a session learns that a sign-in it offered completed: told to `signIn`'s waiters here (one
