@@ -3,6 +3,7 @@ import { writeJson } from '@toolhost/authorization-server/http-body';
 import { narrowingRequest } from '../mcp/catalog-views.js';
 import {
   cancelledRequestOf,
+  errorAnswer,
   isAnswer,
   isInitialize,
   isMessage,
@@ -119,10 +120,6 @@ class HttpExchange implements Pending {
 
 /** A request whose client left: nothing more goes to its POST (the rest goes on the GET stream). */
 const LEFT: Pending = { push: () => false, answer: () => {}, abandon: () => {} };
-
-function errorAnswer(id: JsonRpcId, code: number, message: string): JSONRPCMessage {
-  return { jsonrpc: '2.0', id, error: { code, message } };
-}
 
 export interface SessionTransportOptions {
   sessionId: string;

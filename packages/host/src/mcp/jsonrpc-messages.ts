@@ -62,3 +62,8 @@ export function cancelledRequestOf(m: unknown): JsonRpcId | undefined {
   const id = isObject(m.params) ? m.params.requestId : undefined;
   return isId(id) ? id : undefined;
 }
+
+/** A JSON-RPC error answer; `id` null where the request's could not be read. */
+export function errorAnswer(id: JsonRpcId | null, code: number, message: string): JSONRPCMessage {
+  return { jsonrpc: '2.0', id, error: { code, message } } as JSONRPCMessage;
+}

@@ -330,4 +330,41 @@ describe('serveStdio', () => {
       }
     },
   );
+
+  it('holds the answers of at most 128 requests for a client that never reads them', async () => {
+    const upstream = await startRecordingUpstream(() => ({ body: { text: 'x'.repeat(70_000) } }));
+    const host = await createHost(
+      { plugins: ['toolhost-plugin-echo'], toolSets: { EchoApi: { baseUrl: upstream.url } } },
+      { configDir: fixtureApp, env: { ECHO_AUTH_TOKEN: 'static-token-x' } },
+    );
+    const stdin = new PassThrough();
+    // A pipe its reader left: it takes 64 KiB, then nothing more.
+    let taken = 0;
+    const stdout = new Writable({
+      highWaterMark: 2 ** 16,
+      write(chunk: Buffer, _encoding, done) {
+        taken += chunk.length;
+        if (taken < 2 ** 16) done();
+      },
+    });
+    const served = await serveStdio(host, {}, stdin, stdout);
+    const send = (m: object) => stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...m })}\n`);
+    try {
+      send(SESSION_INITIALIZE);
+      send({ method: 'notifications/initialized' });
+      await expect.poll(() => taken).toBeGreaterThan(0);
+      // 400 calls of answers of 70 kB each: 28 MB, were each one held.
+      for (let id = 1; id <= 400; id += 1)
+        send({ id, method: 'tools/call', params: { name: 'EchoApi_GetItem', arguments: { item_id: 'i' } } });
+      await expect.poll(() => upstream.requests.length, { timeout: 20_000 }).toBe(128);
+      await new Promise((r) => setTimeout(r, 500));
+      expect(upstream.requests.length).toBe(128);
+      expect(stdout.writableLength).toBeLessThan(128 * 75_000);
+    } finally {
+      stdin.destroy();
+      await served.close();
+      await host.close();
+      await upstream.close();
+    }
+  });
 });

@@ -2,6 +2,7 @@ import type { Readable, Writable } from 'node:stream';
 import type { Host } from '../host-api.js';
 import type { Logger } from '../logger.js';
 import { createMcpServer, type McpServerOptions } from '../mcp/create-mcp-server.js';
+import { errorAnswer } from '../mcp/jsonrpc-messages.js';
 import {
   eraPinnedBy,
   opensLegacyConnection,
@@ -87,11 +88,9 @@ function openWire(
   const lines = new LineLimit(limit, ({ head, tail, bytes }) => {
     const id = idOfOversized(head, tail);
     options.logger?.warn({ bytes, id }, 'message too large');
-    void wire.write({
-      jsonrpc: '2.0',
-      id,
-      error: { code: -32600, message: `Message larger than ${limit} bytes (${bytes}); it was discarded.` },
-    });
+    void wire.write(
+      errorAnswer(id, -32600, `Message larger than ${limit} bytes (${bytes}); it was discarded.`),
+    );
   });
   const wire = new StdioWire(lines, stdout, route);
   stdin.pipe(lines);

@@ -189,4 +189,30 @@ describe('StdioWire', () => {
     await waiting;
     expect(Date.now() - started).toBeLessThan(1000);
   });
+
+  it('refuses a request past 128 unanswered, saying why, and serves again once answers go out', async () => {
+    const { out, writes } = recordingStdout();
+    const lines = new PassThrough();
+    const routed: number[] = [];
+    const wire = new StdioWire(lines, out, (m) => routed.push((m as { id: number }).id));
+    const request = (id: number) => `${JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call' })}\n`;
+    // A client writing requests far faster than it reads answers: each answer would be held.
+    for (let id = 1; id <= 200; id += 1) lines.write(request(id));
+    await new Promise((r) => setImmediate(r));
+    expect(routed).toEqual(Array.from({ length: 128 }, (_, i) => i + 1));
+    await new Promise((r) => setImmediate(r));
+    const refused = writes
+      .flat()
+      .join('')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { id: number; error: { code: number; message: string } });
+    expect(refused.map((a) => a.id)).toEqual(Array.from({ length: 72 }, (_, i) => i + 129));
+    expect(refused[0]!.error.message).toMatch(/more than 128 requests unanswered/);
+    await wire.send(answer(1));
+    lines.write(request(201));
+    await new Promise((r) => setImmediate(r));
+    expect(routed.at(-1)).toBe(201);
+    await wire.close();
+  });
 });

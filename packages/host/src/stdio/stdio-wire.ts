@@ -1,10 +1,15 @@
 import type { Readable, Writable } from 'node:stream';
+import { errorAnswer, type JsonRpcId } from '../mcp/jsonrpc-messages.js';
 import type { JSONRPCMessage, Transport } from '../mcp/sdk.js';
 
 /** JSON-RPC's error for a line that is not JSON: its id cannot be known, so it is null. */
 const PARSE_ERROR = -32700;
 
 const NOT_BLANK = /\S/;
+
+/** Twice the engine's calls at once (the rest queue there): what a client not reading may have held. */
+const MAX_UNANSWERED = 128;
+const TOO_MANY = `The client has more than ${MAX_UNANSWERED} requests unanswered: send this one again once answers are read.`;
 
 /**
  * The host's end of the stdio pipe: one JSON-RPC message per line in, one per line out, the
@@ -22,7 +27,7 @@ const NOT_BLANK = /\S/;
  * come and written as one string once the turn's I/O callbacks have run (setImmediate): one
  * write of one buffer, which cost less than corking stdout and handing Node a `writev` of a
  * string per answer. Nothing waits longer than that turn. While stdout is over its mark, stdin
- * is not read: what is held then is bounded by what was read before.
+ * is not read, and past MAX_UNANSWERED a request is refused at once: what is held stays bounded.
  */
 export class StdioWire implements Transport {
   onmessage?: Transport['onmessage'];
@@ -110,16 +115,14 @@ export class StdioWire implements Transport {
       message = JSON.parse(text) as JSONRPCMessage;
     } catch (e) {
       this.onerror?.(new Error(`A line on stdin is not JSON: ${(e as Error).message}`));
-      void this.write({
-        jsonrpc: '2.0',
-        id: null,
-        error: { code: PARSE_ERROR, message: 'Parse error: the line is not JSON.' },
-      });
-      return;
+      return void this.write(errorAnswer(null, PARSE_ERROR, 'Parse error: the line is not JSON.'));
     }
-    const m = message as { id?: unknown; method?: string; params?: { requestId?: unknown } };
+    const m = message as { id?: JsonRpcId; method?: string; params?: { requestId?: unknown } };
     if (m.method === 'notifications/cancelled') this.unanswered.delete(m.params?.requestId);
-    else if (m.method !== undefined && m.id !== undefined) this.unanswered.add(m.id);
+    else if (m.method !== undefined && m.id !== undefined) {
+      if (this.unanswered.size >= MAX_UNANSWERED) return void this.write(errorAnswer(m.id, -32000, TOO_MANY));
+      this.unanswered.add(m.id);
+    }
     this.route(message);
   };
 
