@@ -141,6 +141,27 @@ describe('replicas: any replica serves any session', () => {
     await sessionAcrossReplicas(suite());
   }, 60_000);
 
+  it('cancels a call on the replica running it when the cancellation lands on another', async () => {
+    const [a, b] = await startReplicas();
+    await storeAliceToken(suite(), 'items.read');
+    let target = origin(a);
+    balancer.pick = () => target;
+    upstream.respond((r) => ({ body: { path: r.path }, delayMs: r.path === '/items/slow' ? 4000 : 0 }));
+    const { client } = await connect(`${balancer.url}/mcp`);
+    const cancel = new AbortController();
+    const call = getItem(client, 'slow', { signal: cancel.signal }).catch((e: unknown) => e);
+    await vi.waitFor(() => expect(upstream.requests).toHaveLength(1), { timeout: 5000, interval: 20 });
+    // The client's notifications/cancelled goes to B, which holds no such call.
+    target = origin(b);
+    cancel.abort();
+    await call;
+    const sent = performance.now();
+    await vi.waitFor(() => expect(upstream.requests[0]!.aborted).toBe(true), { timeout: 3000, interval: 20 });
+    expect(performance.now() - sent).toBeLessThan(2000);
+    const cancelPost = balancer.forwarded.at(-1)!;
+    expect([cancelPost.target, cancelPost.method, cancelPost.status]).toEqual([origin(b), 'POST', 202]);
+  }, 60_000);
+
   it('holds no copy of a session its client ended on another replica while this one rebuilt it', async () => {
     const [a, b] = await startReplicas();
     balancer.pick = () => origin(a);

@@ -118,8 +118,8 @@ export async function modernCall(
   return (await res.json()) as ModernAnswer;
 }
 
-export const getItem = (c: Client, id = 'i1') =>
-  c.callTool({ name: 'EchoApi_GetItem', arguments: { item_id: id } }) as Promise<CallToolResult>;
+export const getItem = (c: Client, id = 'i1', options?: Parameters<Client['callTool']>[1]) =>
+  c.callTool({ name: 'EchoApi_GetItem', arguments: { item_id: id } }, options) as Promise<CallToolResult>;
 
 /** The sign-in a call is answered with by URL elicitation (error -32042). */
 export async function urlElicitationOf(client: Client): Promise<{ url: string; elicitationId: string }> {

@@ -108,7 +108,7 @@ export interface ReplicaSessions {
    * holding the client's stream, or the next it opens, delivers them.
    */
   putBackNotices(id: string, elicitationIds: string[]): Promise<void>;
-  /** The client's answers to a server's request, to every replica holding the session. */
+  /** The client's answers to a server's request (and cancellations of its own), to every replica holding the session. */
   relayAnswers(id: string, messages: unknown[]): Promise<void>;
   /**
    * Calls `handler` with each answer relayed for a session; after this replica's subscription

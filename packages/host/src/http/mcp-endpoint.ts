@@ -10,7 +10,7 @@ import type { Logger } from '../logger.js';
 import { type Narrowing, requestNarrowing, unknownToolSets } from '../mcp/catalog-views.js';
 import { answersDirectly } from '../mcp/confirm-elicitation.js';
 import { createMcpServer } from '../mcp/create-mcp-server.js';
-import { isInitialize, onlyAnswers } from '../mcp/jsonrpc-messages.js';
+import { forRunningRequests, isInitialize } from '../mcp/jsonrpc-messages.js';
 import { answersTooDeep } from '../mcp/request-params.js';
 import type { McpServingState } from '../mcp/serving-state.js';
 import { completionToThisServer } from '../mcp/tool-calls.js';
@@ -82,8 +82,8 @@ export class McpEndpoint {
     const unknownSets = unknownToolSets(req, this.o.mcpState.views.toolSets);
     if (unknownSets) return jsonRpcError(res, 400, unknownSets, { code: -32600, id });
     if ('scopes' in caller && this.refusedForScope(res, caller, parsed)) return;
-    // Answers to the server's own requests (a confirmation) serve calls already running.
-    if (this.o.draining() && !onlyAnswers(parsed)) {
+    // Answers to the server's own requests (a confirmation) and cancellations serve calls already running.
+    if (this.o.draining() && !forRunningRequests(parsed)) {
       return jsonRpcError(res, 503, 'The server is shutting down', { id, headers: { connection: 'close' } });
     }
     if (req.method === 'POST' && !isLegacyHttpRequest(req, parsed)) {
@@ -194,17 +194,16 @@ export class McpEndpoint {
     this.o.shared?.touch(sessionId);
     if (req.method === 'POST') this.track(res, session);
     const shared = this.o.shared;
-    if (shared && req.method === 'POST' && onlyAnswers(parsed)) {
-      // Only the replica that sent the request knows its id: every one holding the session
-      // gets the answer (the others' MCP servers ignore an id they never sent).
+    if (shared && req.method === 'POST' && forRunningRequests(parsed)) {
+      // Only the replica that sent the request, or runs the call cancelled, knows its id: every
+      // one holding the session gets the message (the others ignore an id they do not hold).
       const relayed = await shared.relayAnswers(sessionId, [parsed].flat()).then(
         () => true,
         () => false,
       );
       if (!relayed)
         return jsonRpcError(res, 503, 'The shared session store (Redis) is unreachable; try again shortly');
-      res.writeHead(202).end();
-      return;
+      return void res.writeHead(202).end();
     }
     await session.transport.handleRequest(req, res, parsed);
     if (req.method === 'GET' && shared && session.transport.streaming) void deliverStored(session, shared);

@@ -173,11 +173,11 @@ async function followReplicas(state: ServerState, sharedSessions?: ReplicaSessio
         .catch(() => {}),
     () => state.sessions.ids(),
   );
-  // The client's answers to a request this replica sent, wherever they landed.
+  // The client's answers to this replica's requests and cancellations of its calls, wherever they landed.
   await sharedSessions?.onAnswers(
     (id, messages) => {
       const transport = state.sessions.get(id)?.transport;
-      for (const message of messages) transport?.onmessage?.(message as JSONRPCMessage);
+      for (const message of messages) transport?.deliver(message as JSONRPCMessage);
     },
     () => state.sessions.ids(),
   );

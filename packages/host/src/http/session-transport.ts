@@ -361,7 +361,8 @@ export class SessionTransport implements Transport {
     };
   }
 
-  private deliver(message: JSONRPCMessage, extra?: MessageExtraInfo): void {
+  /** A message of the client's to the server: a POST's, or one relayed by another replica. */
+  deliver(message: JSONRPCMessage, extra?: MessageExtraInfo): void {
     this.onmessage?.(message, extra);
     // The server ends a cancelled request's handler without answering it (right for stdio,
     // where nothing waits); here its POST would stay open until the client gave up.

@@ -50,10 +50,10 @@ export function requestIdsOf(parsed: unknown): JsonRpcId[] {
   return (Array.isArray(parsed) ? parsed : [parsed]).filter(isRequest).map((m) => m.id);
 }
 
-/** Whether a POST carries only answers to the server's own requests. */
-export function onlyAnswers(parsed: unknown): boolean {
+/** Whether a POST carries only answers to the server's own requests or cancellations of the client's. */
+export function forRunningRequests(parsed: unknown): boolean {
   const messages = [parsed].flat();
-  return messages.length > 0 && messages.every(isAnswer);
+  return messages.length > 0 && messages.every((m) => isAnswer(m) || cancelledRequestOf(m) !== undefined);
 }
 
 /** The request a `notifications/cancelled` message names, if it is one. */
