@@ -304,6 +304,29 @@ describe('SessionTransport', () => {
     });
   });
 
+  it('refuses a request past 128 unanswered in the session, those its client left included', async () => {
+    await ready();
+    const waits = (from: number, n: number) => Array.from({ length: n }, (_, i) => call(from + i, 'wait'));
+    // A client that starts calls and hangs up: each call still runs, and counts.
+    const gone = new AbortController();
+    const left = post(waits(1, 100), {}, gone.signal).catch(() => undefined);
+    while (open!.transport.openRequests < 100) await new Promise((r) => setTimeout(r, 5));
+    gone.abort();
+    await left;
+    while (open!.left() === 0) await new Promise((r) => setTimeout(r, 5));
+    const held = post(waits(101, 28));
+    while (open!.transport.openRequests < 128) await new Promise((r) => setTimeout(r, 5));
+    const refused = await post(call(129, 'x'));
+    expect(refused.status).toBe(429);
+    expect(await refused.json()).toMatchObject({
+      id: 129,
+      error: { code: -32000, message: expect.stringMatching(/more than 128 requests unanswered/) },
+    });
+    for (let i = 0; i < 128; i += 1) open!.release();
+    expect(((await (await held).json()) as unknown[]).length).toBe(28);
+    expect(await (await post(call(130, 'x'))).json()).toMatchObject({ id: 130, result: {} });
+  });
+
   it('ends the session beyond it before answering a DELETE, even when that end closes it first', async () => {
     const order: string[] = [];
     await ready({

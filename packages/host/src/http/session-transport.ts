@@ -9,7 +9,9 @@ import {
   isMessage,
   isRequest,
   type JsonRpcId,
+  MAX_UNANSWERED,
   requestIdsOf,
+  TOO_MANY,
 } from '../mcp/jsonrpc-messages.js';
 import {
   type JSONRPCMessage,
@@ -271,12 +273,12 @@ export class SessionTransport implements Transport {
     if (!this.accepted(req, res, messages, id)) return;
     const ids = requestIdsOf(parsed);
     const reused = ids.find((id) => this.pending.has(id));
-    if (reused !== undefined || new Set(ids).size < ids.length) {
-      jsonRpcError(res, 400, `Invalid Request: request id ${reused ?? ids[0]} is already in use`, {
-        code: -32600,
-      });
-      return;
-    }
+    const inUse = `Invalid Request: request id ${reused ?? ids[0]} is already in use`;
+    if (reused !== undefined || new Set(ids).size < ids.length)
+      return void jsonRpcError(res, 400, inUse, { code: -32600 });
+    // Requests whose client left count too: their calls run on, and hanging up again and again piled them up.
+    if (this.pending.size + ids.length > MAX_UNANSWERED)
+      return void jsonRpcError(res, 429, TOO_MANY, { code: -32000, id });
     // The catalog narrowing headers (X-MCP-Toolsets …) travel with the messages to the handlers.
     const extra = narrowingRequest(req);
     if (ids.length === 0) {
@@ -373,15 +375,11 @@ export class SessionTransport implements Transport {
 
   /** GET: the session's event stream, for messages that belong to no request. */
   private openStream(req: IncomingMessage, res: ServerResponse): void {
-    if (!(req.headers.accept ?? '').includes('text/event-stream')) {
-      notAcceptable(res, 'text/event-stream');
-      return;
-    }
+    if (!(req.headers.accept ?? '').includes('text/event-stream'))
+      return void notAcceptable(res, 'text/event-stream');
     if (!this.sessionChecked(req, res)) return;
-    if (this.standalone) {
-      jsonRpcError(res, 409, 'Conflict: this session already has an event stream open');
-      return;
-    }
+    if (this.standalone)
+      return void jsonRpcError(res, 409, 'Conflict: this session already has an event stream open');
     const stream = new EventStream(res, { 'mcp-session-id': this.sessionId });
     this.standalone = stream;
     onClientLeft(res, () => {

@@ -2,6 +2,10 @@ import type { JSONRPCMessage } from './sdk.js';
 
 export type JsonRpcId = string | number;
 
+/** Requests a client may leave unanswered (each holds a call, then its answer): twice the engine's calls at once. */
+export const MAX_UNANSWERED = 128;
+export const TOO_MANY = `The client has more than ${MAX_UNANSWERED} requests unanswered: send this one again once some are answered.`;
+
 /**
  * Structural checks of JSON-RPC 2.0 messages, by hand rather than with the SDK's zod schemas:
  * the transport classifies every message of every POST, and a zod parse per message was a

@@ -1,15 +1,11 @@
 import type { Readable, Writable } from 'node:stream';
-import { errorAnswer, type JsonRpcId } from '../mcp/jsonrpc-messages.js';
+import { errorAnswer, type JsonRpcId, MAX_UNANSWERED, TOO_MANY } from '../mcp/jsonrpc-messages.js';
 import type { JSONRPCMessage, Transport } from '../mcp/sdk.js';
 
 /** JSON-RPC's error for a line that is not JSON: its id cannot be known, so it is null. */
 const PARSE_ERROR = -32700;
 
 const NOT_BLANK = /\S/;
-
-/** Twice the engine's calls at once (the rest queue there): what a client not reading may have held. */
-const MAX_UNANSWERED = 128;
-const TOO_MANY = `The client has more than ${MAX_UNANSWERED} requests unanswered: send this one again once answers are read.`;
 
 /**
  * The host's end of the stdio pipe: one JSON-RPC message per line in, one per line out, the
