@@ -325,6 +325,49 @@ describe('OAuth user authorization', () => {
     expect((await getItem(alice)).isError).toBeFalsy();
   });
 
+  it('tells a client whose event stream was down as the sign-in completed, once it opens one', async () => {
+    // A session opened by hand, so that no event stream is open when the sign-in completes.
+    let session = '';
+    const headers = () => ({
+      authorization: `Bearer ${ALICE}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2025-11-25',
+      ...(session ? { 'mcp-session-id': session } : {}),
+    });
+    const post = async (body: Record<string, unknown>) => {
+      const res = await fetch(server.url, { method: 'POST', headers: headers(), body: JSON.stringify(body) });
+      session ||= res.headers.get('mcp-session-id') ?? '';
+      return (await res.text()) || '{}';
+    };
+    const clientInfo = { name: 'stream-down', version: '0' };
+    const capabilities = { elicitation: { url: {} } };
+    await post({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities, clientInfo },
+    });
+    await post({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    const call = { name: 'EchoApi_GetItem', arguments: { item_id: 'i1' } };
+    const asked = JSON.parse(await post({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: call }));
+    const { url, elicitationId } = asked.error.data.elicitations[0];
+    const browser = new Browser();
+    expect((await browser.open(await startFlow(browser, url, ALICE))).status).toBe(200);
+    const stream = new AbortController();
+    const res = await fetch(server.url, {
+      headers: { ...headers(), accept: 'text/event-stream' },
+      signal: stream.signal,
+    });
+    const reader = res.body!.getReader();
+    const first = await Promise.race([reader.read(), new Promise((r) => setTimeout(r, 3000, 'nothing'))]);
+    stream.abort();
+    expect(first).not.toBe('nothing');
+    expect(new TextDecoder().decode((first as { value: Uint8Array }).value)).toContain(
+      `"method":"notifications/elicitation/complete","params":{"elicitationId":"${elicitationId}"}`,
+    );
+  });
+
   it('asks for sign-in with input_required on 2026-07-28, and the retry after it succeeds', async () => {
     const client = new Client(
       { name: 'modern', version: '0' },

@@ -197,10 +197,7 @@ export class McpEndpoint {
     if (shared && req.method === 'POST' && forRunningRequests(parsed)) {
       // Only the replica that sent the request, or runs the call cancelled, knows its id: every
       // one holding the session gets the message (the others ignore an id they do not hold).
-      const relayed = await shared.relayAnswers(sessionId, [parsed].flat()).then(
-        () => true,
-        () => false,
-      );
+      const relayed = (await shared.relayAnswers(sessionId, [parsed].flat()).catch(() => false)) !== false;
       if (!relayed)
         return jsonRpcError(res, 503, 'The shared session store (Redis) is unreachable; try again shortly');
       return void res.writeHead(202).end();
@@ -349,10 +346,8 @@ export class McpEndpoint {
     // Ended on another replica while this one rebuilt it: the end's broadcast found nothing to
     // close here. The record goes before the broadcast, so once this copy is held, either the
     // record is still there (and the broadcast, still to come, closes it) or it is gone.
-    const still = await shared.find(sessionId).then(
-      (r) => r !== undefined,
-      () => true,
-    );
+    // With Redis away (null), as if still there.
+    const still = (await shared.find(sessionId).catch(() => null)) !== undefined;
     if (!still) {
       await session.server.close().catch(() => {});
       return undefined;

@@ -251,6 +251,30 @@ describe('SessionTransport', () => {
     await events.cancel();
   });
 
+  it('keeps messages of no request sent while no stream is open for the stream opened next, the last 16', async () => {
+    await ready();
+    const get = () =>
+      fetch(open!.url, {
+        headers: { accept: 'text/event-stream', 'mcp-session-id': SESSION, 'mcp-protocol-version': VERSION },
+      });
+    // The client's stream drops, and it opens another: what came in between reaches that one.
+    await eventsOf(await get()).cancel();
+    while (open!.transport.streaming) await new Promise((r) => setTimeout(r, 5));
+    const notice = (n: number) => ({
+      jsonrpc: '2.0' as const,
+      method: 'notifications/elicitation/complete',
+      params: { elicitationId: `e${n}` },
+    });
+    for (let n = 1; n <= 20; n += 1) await open!.transport.send(notice(n));
+    const events = eventsOf(await get());
+    const nothing = new Promise((r) => setTimeout(r, 2000, 'nothing arrived'));
+    expect(await Promise.race([events.next(), nothing])).toEqual(notice(5));
+    for (let n = 6; n <= 20; n += 1) expect(await events.next()).toEqual(notice(n));
+    await open!.server.sendToolListChanged();
+    expect(await events.next()).toEqual({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' });
+    await events.cancel();
+  });
+
   it('answers a cancelled request, and every open request when the session ends', async () => {
     await ready();
     const cancelled = post(call(5, 'wait'));

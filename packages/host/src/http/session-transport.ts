@@ -166,6 +166,7 @@ export class SessionTransport implements Transport {
 
   private readonly pending = new Map<JsonRpcId, Pending>();
   private standalone: EventStream | undefined;
+  private readonly unsent: JSONRPCMessage[] = [];
   private initialized = false;
   private closed = false;
   constructor(private readonly options: SessionTransportOptions) {
@@ -241,9 +242,11 @@ export class SessionTransport implements Transport {
     }
     const related = options?.relatedRequestId;
     const pending = related === undefined ? undefined : this.pending.get(related);
-    // A request whose JSON answer is under way, or whose client left, takes nothing more: its message
-    // goes on the GET stream as one of no request would, or nowhere (the SDK's too, with no event store).
-    if (!pending?.push(message)) this.sendOnStream(message);
+    // A request whose JSON answer is under way, or whose client left, takes nothing more: its message goes on
+    // the GET stream, or nowhere; one of no request (a sign-in's completion), with the stream down as its
+    // client opens it again, waits for the next (the last 16 do; with no event store, the SDK drops them).
+    if (pending?.push(message) || this.sendOnStream(message) || related !== undefined) return;
+    if (this.unsent.push(message) > 16) this.unsent.shift();
   }
 
   async close(): Promise<void> {
@@ -382,6 +385,7 @@ export class SessionTransport implements Transport {
       return void jsonRpcError(res, 409, 'Conflict: this session already has an event stream open');
     const stream = new EventStream(res, { 'mcp-session-id': this.sessionId });
     this.standalone = stream;
+    for (const message of this.unsent.splice(0)) stream.write(message);
     onClientLeft(res, () => {
       if (this.standalone === stream) this.standalone = undefined;
     });
