@@ -39,7 +39,8 @@ export function isAnswer(m: unknown): m is { jsonrpc: '2.0'; id: JsonRpcId } {
 export function isMessage(m: unknown): m is JSONRPCMessage {
   if (!isObject(m) || m.jsonrpc !== '2.0') return false;
   if (m.params !== undefined && !isObject(m.params) && !Array.isArray(m.params)) return false;
-  if (typeof m.method === 'string') return m.id === undefined || isId(m.id);
+  if (typeof m.method === 'string')
+    return !('result' in m || 'error' in m) && (m.id === undefined || isId(m.id));
   if (!isId(m.id) && m.id !== null) return false;
   return 'result' in m !== 'error' in m && (!('error' in m) || isObject(m.error));
 }
@@ -67,7 +68,7 @@ export function cancelledRequestOf(m: unknown): JsonRpcId | undefined {
   return isId(id) ? id : undefined;
 }
 
-/** A JSON-RPC error answer; `id` null where the request's could not be read. */
-export function errorAnswer(id: JsonRpcId | null, code: number, message: string): JSONRPCMessage {
-  return { jsonrpc: '2.0', id, error: { code, message } } as JSONRPCMessage;
+/** A JSON-RPC error answer; its id null where the request's is none (or could not be read). */
+export function errorAnswer(id: unknown, code: number, message: string): JSONRPCMessage {
+  return { jsonrpc: '2.0', id: isId(id) ? id : null, error: { code, message } } as JSONRPCMessage;
 }

@@ -88,9 +88,8 @@ function openWire(
   const lines = new LineLimit(limit, ({ head, tail, bytes }) => {
     const id = idOfOversized(head, tail);
     options.logger?.warn({ bytes, id }, 'message too large');
-    void wire.write(
-      errorAnswer(id, -32600, `Message larger than ${limit} bytes (${bytes}); it was discarded.`),
-    );
+    const why = `Message larger than ${limit} bytes (${bytes}); it was discarded.`;
+    void wire.write(errorAnswer(id, -32600, why));
   });
   const wire = new StdioWire(lines, stdout, route);
   stdin.pipe(lines);

@@ -215,4 +215,40 @@ describe('StdioWire', () => {
     expect(routed.at(-1)).toBe(201);
     await wire.close();
   });
+
+  it('answers a message that is not JSON-RPC 2.0 with Invalid Request, routing nothing and counting it in no bound', async () => {
+    const { out, writes } = recordingStdout();
+    const lines = new PassThrough();
+    const routed: unknown[] = [];
+    const wire = new StdioWire(lines, out, (m) => routed.push(m));
+    const bad = [
+      { id: 1, method: 'ping' },
+      { jsonrpc: '2.0', id: null, method: 'ping' },
+      { jsonrpc: '2.0', id: { a: 1 }, method: 'ping' },
+      { jsonrpc: '2.0', id: 4, method: 'ping', params: 'x' },
+      { jsonrpc: '2.0', id: 5, method: 'ping', result: {} },
+      [{ jsonrpc: '2.0', id: 6, method: 'ping' }],
+    ];
+    // More of them than requests may be unanswered: none is held as if it were answered later.
+    for (let i = 0; i < 30; i += 1) for (const m of bad) lines.write(`${JSON.stringify(m)}\n`);
+    lines.write(`${JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'ping' })}\n`);
+    await new Promise((r) => setImmediate(r));
+    await new Promise((r) => setImmediate(r));
+    expect(routed).toEqual([{ jsonrpc: '2.0', id: 7, method: 'ping' }]);
+    const answers = writes
+      .flat()
+      .join('')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { id: unknown; error: { code: number } });
+    expect(answers.slice(0, 6)).toEqual(
+      [1, null, null, 4, 5, null].map((id) => ({
+        jsonrpc: '2.0',
+        id,
+        error: { code: -32600, message: expect.stringMatching(/^Invalid Request/) },
+      })),
+    );
+    expect(answers).toHaveLength(180);
+    await wire.close();
+  });
 });

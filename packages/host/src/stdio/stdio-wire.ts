@@ -1,11 +1,9 @@
 import type { Readable, Writable } from 'node:stream';
-import { errorAnswer, type JsonRpcId, MAX_UNANSWERED, TOO_MANY } from '../mcp/jsonrpc-messages.js';
+import { errorAnswer, isMessage, MAX_UNANSWERED, TOO_MANY } from '../mcp/jsonrpc-messages.js';
 import type { JSONRPCMessage, Transport } from '../mcp/sdk.js';
 
-/** JSON-RPC's error for a line that is not JSON: its id cannot be known, so it is null. */
-const PARSE_ERROR = -32700;
-
 const NOT_BLANK = /\S/;
+const INVALID = 'Invalid Request: not a JSON-RPC 2.0 request, notification or answer.';
 
 /**
  * The host's end of the stdio pipe: one JSON-RPC message per line in, one per line out, the
@@ -14,9 +12,9 @@ const NOT_BLANK = /\S/;
  * The host's own rather than the SDK's `StdioServerTransport` because the stdio entry reads
  * every message before any server does, to choose which one serves it (see serve-stdio.ts):
  * each line is parsed once, here, and handed to `route`; a server connected to this wire gets
- * it through `onmessage`. Lines are only parsed, not checked against the JSON-RPC schema: the
- * SDK's protocol layer checks every message it is given before acting on it (the SDK's reader
- * checked each one a second time, a cost per message and nothing more).
+ * it through `onmessage`. Lines are parsed and their envelope checked by hand (isMessage, as over
+ * HTTP: the server drops a malformed one unanswered), not against the SDK's schema: its protocol
+ * layer checks every message it is given (the SDK's reader checked each one a second time).
  *
  * Writes: a pipe on stdout is written synchronously, one system call per write. Under
  * concurrent calls many answers are ready in one turn of the loop; they are joined as they
@@ -111,9 +109,13 @@ export class StdioWire implements Transport {
       message = JSON.parse(text) as JSONRPCMessage;
     } catch (e) {
       this.onerror?.(new Error(`A line on stdin is not JSON: ${(e as Error).message}`));
-      return void this.write(errorAnswer(null, PARSE_ERROR, 'Parse error: the line is not JSON.'));
+      return void this.write(errorAnswer(null, -32700, 'Parse error: the line is not JSON.'));
     }
-    const m = message as { id?: JsonRpcId; method?: string; params?: { requestId?: unknown } };
+    const m = message as { id?: unknown; method?: string; params?: { requestId?: unknown } };
+    if (!isMessage(m)) {
+      this.onerror?.(new Error(INVALID));
+      return void this.write(errorAnswer(m.id, -32600, INVALID));
+    }
     if (m.method === 'notifications/cancelled') this.unanswered.delete(m.params?.requestId);
     else if (m.method !== undefined && m.id !== undefined) {
       if (this.unanswered.size >= MAX_UNANSWERED) return void this.write(errorAnswer(m.id, -32000, TOO_MANY));
