@@ -164,26 +164,43 @@ async function refreshKeys(store: MemoryStateStore): Promise<string[]> {
 }
 
 describe('a grant refreshed again and again', () => {
-  it('keeps a bounded number of records, and a token it spent long ago still revokes it', async () => {
+  async function churned(rotations: number) {
     const clock = { now: 1_000_000 };
     const store = new MemoryStateStore(() => clock.now);
     const grants = new Grants(store, { codeSeconds: 60, accessSeconds: 600, refreshSeconds: 30 * 86_400 });
     const { grant, refreshToken: first } = await started(grants);
-    let token = first;
-    for (let i = 0; i < 300; i++) {
-      token = await grants.rotate((await grants.redeemRefresh(token, record.clientId))!);
+    const tokens = [first];
+    for (let i = 0; i < rotations; i++) {
+      tokens.push(await grants.rotate((await grants.redeemRefresh(tokens.at(-1)!, record.clientId))!));
       clock.now += 1_000;
     }
+    // Past the minute a spent token is marked for.
     clock.now += 3_600_000;
+    return { store, grants, grant, tokens, clock };
+  }
+
+  it('keeps a bounded number of records, and a token it spent lately still revokes it', async () => {
+    const { store, grants, grant, tokens, clock } = await churned(300);
     const entries = (store as unknown as { entries: Map<string, { expiresAt?: number }> }).entries;
     const live = [...entries.values()].filter((e) => e.expiresAt === undefined || e.expiresAt > clock.now);
     expect(live.length).toBeLessThanOrEqual(5);
-    // Another client presenting a spent token naming the grant: refused, the grant stands.
-    expect(await grants.redeemRefresh(first, 'client-2')).toBeUndefined();
+    const spentLately = tokens.at(-3)!;
+    // Another client presenting it: refused, the grant stands.
+    expect(await grants.redeemRefresh(spentLately, 'client-2')).toBeUndefined();
     expect(await grants.grant(grant.id)).toBeDefined();
     // Its own client presenting it again: the token leaked (or the client lost an answer).
-    expect(await grants.redeemRefresh(first, record.clientId)).toBeUndefined();
+    expect(await grants.redeemRefresh(spentLately, record.clientId)).toBeUndefined();
     expect(await grants.grant(grant.id)).toBeUndefined();
-    expect(await grants.redeemRefresh(token, record.clientId)).toBeUndefined();
+    expect(await grants.redeemRefresh(tokens.at(-1)!, record.clientId)).toBeUndefined();
+  });
+
+  it('is not revoked by a made-up token naming it, nor by one spent many rotations ago', async () => {
+    const { grants, grant, tokens } = await churned(20);
+    // The grant id is in every access token and a public client is known by its id alone.
+    expect(await grants.redeemRefresh(`${grant.id}.${'A'.repeat(43)}`, record.clientId)).toBeUndefined();
+    expect(await grants.redeemRefresh(tokens[0]!, record.clientId)).toBeUndefined();
+    expect(await grants.grant(grant.id)).toBeDefined();
+    const live = await grants.redeemRefresh(tokens.at(-1)!, record.clientId);
+    expect(live?.id).toBe(grant.id);
   });
 });

@@ -11,6 +11,8 @@ export interface Grant {
   resource: string;
   /** The refresh token now valid for this grant (its hash). */
   refreshHash?: string;
+  /** The hashes of the refresh tokens it replaced, newest first (`SPENT_KEPT` of them). */
+  spentHashes?: string[];
   createdAt: number;
 }
 
@@ -47,10 +49,19 @@ const DURABLY = { durable: true } as const;
 
 /**
  * How long a refresh token that names its grant is marked spent: while its rotation may still
- * be under way. Later the token itself names the grant a presentation again revokes, so that a
- * grant refreshed every minute for a month leaves no month of marks behind.
+ * be under way. Later its grant's record knows it among its last spent ones, so that a grant
+ * refreshed every minute for a month leaves no month of marks behind.
  */
 const SPENT_NAMED_SECONDS = 60;
+
+/**
+ * How many spent refresh tokens a grant knows (by hash), for a presentation again to revoke it.
+ * A leaked token is used, and its twin presented, within a rotation or two; an older one is
+ * only refused. The hash, not the name, is the proof: a public client is known by its id alone,
+ * and the grant id is in every access token, so a name alone would let anyone who saw one
+ * revoke the grant at will.
+ */
+const SPENT_KEPT = 8;
 
 /** The grant a refresh token names (`<grant id>.<secret>`; those issued before name none). */
 function grantNamedBy(refreshToken: string): string | undefined {
@@ -146,9 +157,8 @@ export class Grants {
   /**
    * Exchanges a refresh token for its grant, the token then spent. A token already spent
    * means it leaked (or the client lost a response): the grant is revoked, as OAuth 2.1
-   * asks of rotating refresh tokens. A token that names its grant and is not its live one is
-   * such a token, when its grant's client presents it (a token naming another client's grant
-   * proves nothing: anyone who saw an access token could make one).
+   * asks of rotating refresh tokens. A token that names its grant is such a token when the
+   * grant knows its hash among its last spent ones and its own client presents it.
    */
   async redeemRefresh(refreshToken: string, clientId: string): Promise<Grant | undefined> {
     const hash = hashOf(refreshToken);
@@ -157,7 +167,8 @@ export class Grants {
     const markSeconds = named ? SPENT_NAMED_SECONDS : this.lifetimes.refreshSeconds;
     const saved = await this.takeOnce('refresh', hash, grantIdOf, markSeconds);
     if (saved === undefined) {
-      if (named && (await this.grant(named))?.clientId === clientId) await this.revoke(named);
+      const grant = named === undefined ? undefined : await this.grant(named);
+      if (grant?.clientId === clientId && grant.spentHashes?.includes(hash)) await this.revoke(grant.id);
       return undefined;
     }
     const grant = await this.grant(grantIdOf(saved));
@@ -210,7 +221,10 @@ export class Grants {
   private async written(grant: Grant): Promise<string> {
     const refreshToken = `${grant.id}.${newSecret()}`;
     const hash = hashOf(refreshToken);
-    const updated: Grant = { ...grant, refreshHash: hash };
+    const spentHashes = grant.refreshHash
+      ? [grant.refreshHash, ...(grant.spentHashes ?? [])]
+      : grant.spentHashes;
+    const updated: Grant = { ...grant, refreshHash: hash, spentHashes: spentHashes?.slice(0, SPENT_KEPT) };
     const ttl = this.lifetimes.refreshSeconds;
     await this.store.set(`grant:${grant.id}`, JSON.stringify(updated), ttl, DURABLY);
     await this.store.set(
