@@ -87,6 +87,20 @@ const cases: RequestCase[] = [
     body: { amount: 99, name: 'Print', order: 1 },
   },
   {
+    tool: 'CreateCampaignSpend',
+    label: '(spend_description goes to the body as description)',
+    args: {
+      campaign_id: G,
+      spend_amount: 99,
+      spend_item_name: 'Print',
+      spend_item_order: 1,
+      spend_description: 'Flyers',
+    },
+    method: 'POST',
+    path: `${C}/spend`,
+    body: { amount: 99, name: 'Print', order: 1, description: 'Flyers' },
+  },
+  {
     tool: 'GetCampaignBudget',
     args: { budget_item_id: 12, campaign_guid: G },
     method: 'GET',
