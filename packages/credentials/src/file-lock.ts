@@ -1,7 +1,8 @@
-import { readFileSync, statSync } from 'node:fs';
-import { open, unlink } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { TokenStoreError } from './credentials-error.js';
+import { createLockFile, readLockFile, removeOwnLockFile, removeStaleLockFile } from './lock-files.js';
 
 /** Whether a process of that pid still runs here (EPERM: it runs, as another user). */
 export function processAlive(pid: number): boolean {
@@ -13,10 +14,16 @@ export function processAlive(pid: number): boolean {
   }
 }
 
+/** The lock files this process holds now (their contents), for a lock file naming this pid. */
+const heldHere = new Set<string>();
+
 /**
  * A lock shared by the processes writing one file (a host and the CLI, two hosts on one data
- * directory): a lock file created exclusively (O_EXCL), holding the holder's pid. One left by
- * a process that died, or held longer than `staleMs`, is taken over. Written here rather than
+ * directory): a lock file created exclusively (O_EXCL), holding the holder's pid and host name.
+ * One held longer than `staleMs` is taken over, or sooner where its holder is known dead: a
+ * process of this host that no longer runs, or this very process in an earlier life (a
+ * container's pid 1 restarted). A pid of another host (another container on a shared volume)
+ * names nothing here, so only the age counts for it. Written here rather than
  * with proper-lockfile: its mkdir and mtime-refresh scheme needs a timer per held lock, where
  * these locks last one file write.
  */
@@ -32,31 +39,31 @@ export class FileLock {
   /** Runs `work` holding the lock (in this process, one at a time). */
   run<T>(work: () => Promise<T>): Promise<T> {
     const next = this.chain.then(async () => {
-      await this.acquire();
+      const mine = await this.acquire();
+      heldHere.add(mine);
       try {
         return await work();
       } finally {
-        await unlink(this.path).catch(() => {});
+        heldHere.delete(mine);
+        await removeOwnLockFile(this.path, mine);
       }
     });
     this.chain = next.catch(() => {});
     return next;
   }
 
-  private async acquire(): Promise<void> {
+  /** Takes the lock file; what it holds. */
+  private async acquire(): Promise<string> {
+    const mine = `${process.pid} ${hostname()} ${randomBytes(8).toString('hex')}`;
     const deadline = Date.now() + this.waitMs;
     for (;;) {
-      try {
-        const handle = await open(this.path, 'wx', 0o600);
-        await handle.writeFile(String(process.pid));
-        await handle.close();
-        return;
-      } catch (e) {
-        if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-      }
-      const holder = this.holder();
-      if (holder === undefined || !processAlive(holder.pid) || Date.now() - holder.since > this.staleMs) {
-        await unlink(this.path).catch(() => {});
+      if (await createLockFile(this.path, mine)) return mine;
+      const held = readLockFile(this.path);
+      if (held === undefined) continue;
+      const [pid, host] = held.content.split(' ');
+      const holder = { pid: Number(pid), since: held.since };
+      if (Date.now() - held.since > this.staleMs || knownDead(holder.pid, host, held.content)) {
+        await removeStaleLockFile(this.path, held.content);
         continue;
       }
       if (Date.now() > deadline)
@@ -66,15 +73,10 @@ export class FileLock {
       await sleep(10);
     }
   }
+}
 
-  private holder(): { pid: number; since: number } | undefined {
-    try {
-      const pid = Number(readFileSync(this.path, 'utf8'));
-      const since = statSync(this.path).mtimeMs;
-      // Being written by its holder this instant: taken for alive.
-      return { pid: Number.isInteger(pid) && pid > 0 ? pid : process.pid, since };
-    } catch {
-      return undefined;
-    }
-  }
+/** Whether the holder a lock file names is known to have died (a pid being written counts as alive). */
+function knownDead(pid: number, host: string | undefined, content: string): boolean {
+  if (!Number.isInteger(pid) || pid <= 0 || (host !== undefined && host !== hostname())) return false;
+  return pid === process.pid ? !heldHere.has(content) : !processAlive(pid);
 }

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { readFileSync, statSync } from 'node:fs';
-import { open, unlink, utimes } from 'node:fs/promises';
+import { utimes } from 'node:fs/promises';
 import type { RefreshLock } from '@toolhost/redis-store';
+import { createLockFile, readLockFile, removeOwnLockFile, removeStaleLockFile } from './lock-files.js';
 
 /**
  * One token refresh per provider and user across the processes sharing a token file (hosts on
@@ -32,10 +32,11 @@ export class FileRefreshLock implements RefreshLock {
   ): Promise<((outcome?: { failed?: boolean }) => Promise<void>) | undefined> {
     const path = this.path(providerId, userId);
     const mine = randomBytes(16).toString('hex');
-    if (!(await create(path, mine))) {
-      if (!this.stale(path)) return undefined;
-      await unlink(path).catch(() => {});
-      if (!(await create(path, mine))) return undefined;
+    if (!(await createLockFile(path, mine))) {
+      const held = readLockFile(path);
+      if (held && Date.now() - held.since <= this.ttlMs) return undefined;
+      if (held) await removeStaleLockFile(path, held.content);
+      if (!(await createLockFile(path, mine))) return undefined;
     }
     const alive = setInterval(() => {
       const now = new Date();
@@ -44,37 +45,7 @@ export class FileRefreshLock implements RefreshLock {
     alive.unref();
     return async () => {
       clearInterval(alive);
-      if (holder(path)?.content === mine) await unlink(path).catch(() => {});
+      await removeOwnLockFile(path, mine);
     };
-  }
-
-  /** Left by a holder that died: not renewed within `ttlMs`. */
-  private stale(path: string): boolean {
-    const held = holder(path);
-    return !held || Date.now() - held.since > this.ttlMs;
-  }
-}
-
-/** Makes the lock file, holding `mine`; false where it exists. */
-async function create(path: string, mine: string): Promise<boolean> {
-  try {
-    const handle = await open(path, 'wx', 0o600);
-    try {
-      await handle.writeFile(mine);
-    } finally {
-      await handle.close();
-    }
-    return true;
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    throw e;
-  }
-}
-
-function holder(path: string): { content: string; since: number } | undefined {
-  try {
-    return { content: readFileSync(path, 'utf8'), since: statSync(path).mtimeMs };
-  } catch {
-    return undefined;
   }
 }

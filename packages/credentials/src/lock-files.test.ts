@@ -1,0 +1,63 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { TokenStoreError } from './credentials-error.js';
+import { FileLock } from './file-lock.js';
+import { createLockFile, removeOwnLockFile, removeStaleLockFile } from './lock-files.js';
+
+const lockPath = () => join(mkdtempSync(join(tmpdir(), 'lock-files-')), 'tokens.json.lock');
+
+/** A pid no process of this machine has (above Linux's pid_max limit). */
+const NO_SUCH_PID = 4_194_305;
+
+describe('taking over a stale lock file', () => {
+  it('lets one of two takers that judged it at once hold the lock', async () => {
+    const path = lockPath();
+    writeFileSync(path, 'stale holder');
+    // Both found "stale holder" stale; the first takes it away and makes its own.
+    await removeStaleLockFile(path, 'stale holder');
+    expect(await createLockFile(path, 'first')).toBe(true);
+    // The second, acting on what it judged, must not take away the first's new lock.
+    await removeStaleLockFile(path, 'stale holder');
+    expect(await createLockFile(path, 'second')).toBe(false);
+    expect(readFileSync(path, 'utf8')).toBe('first');
+  });
+
+  it('leaves a successor its lock when the holder that outlived its own lets go', async () => {
+    const path = lockPath();
+    writeFileSync(path, 'successor');
+    await removeOwnLockFile(path, 'late holder');
+    expect(readFileSync(path, 'utf8')).toBe('successor');
+  });
+});
+
+describe('FileLock', () => {
+  const run = (path: string) => new FileLock(path, 300).run(async () => readFileSync(path, 'utf8'));
+
+  it('waits out a live-looking holder of another host (its pid names nothing here) until it is stale', async () => {
+    const path = lockPath();
+    writeFileSync(path, `${NO_SUCH_PID} another-container 0123`);
+    await expect(run(path)).rejects.toBeInstanceOf(TokenStoreError);
+    expect(readFileSync(path, 'utf8')).toBe(`${NO_SUCH_PID} another-container 0123`);
+  });
+
+  it('takes over at once from a dead process of this host, and from this process in an earlier life', async () => {
+    for (const pid of [NO_SUCH_PID, process.pid]) {
+      const path = lockPath();
+      writeFileSync(path, `${pid} ${hostname()} 0123`);
+      expect(await run(path)).toMatch(new RegExp(`^${process.pid} `));
+    }
+  });
+
+  it('is not taken from another lock of this process that holds it', async () => {
+    const path = lockPath();
+    let release = () => {};
+    const held = new FileLock(path).run(() => new Promise<void>((r) => (release = r)));
+    await expect.poll(() => readFileSync(path, 'utf8').startsWith(`${process.pid} `)).toBe(true);
+    await expect(run(path)).rejects.toBeInstanceOf(TokenStoreError);
+    release();
+    await held;
+    expect(await run(path)).toMatch(new RegExp(`^${process.pid} `));
+  });
+});

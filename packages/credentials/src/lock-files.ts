@@ -1,0 +1,56 @@
+import { randomBytes } from 'node:crypto';
+import { readFileSync, statSync } from 'node:fs';
+import { link, open, readFile, rename, unlink } from 'node:fs/promises';
+
+/** A lock file as found: what its holder wrote, and when it was last touched. */
+export interface LockFile {
+  content: string;
+  since: number;
+}
+
+/** Makes the lock file holding `content`, exclusively; false where one exists. */
+export async function createLockFile(path: string, content: string): Promise<boolean> {
+  try {
+    const handle = await open(path, 'wx', 0o600);
+    try {
+      await handle.writeFile(content);
+    } finally {
+      await handle.close();
+    }
+    return true;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw e;
+  }
+}
+
+export function readLockFile(path: string): LockFile | undefined {
+  try {
+    return { content: readFileSync(path, 'utf8'), since: statSync(path).mtimeMs };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Takes away the lock file judged stale when it held `seen`. Deleting it by its path would let
+ * two takers that judged it at once each delete it, the second deleting the first's new lock,
+ * so both would hold it: it is moved aside instead, which only one of them can do, and put back
+ * if what was moved is no longer the stale one.
+ */
+export async function removeStaleLockFile(path: string, seen: string): Promise<void> {
+  const aside = `${path}.${randomBytes(6).toString('hex')}.stale`;
+  try {
+    await rename(path, aside);
+  } catch {
+    return;
+  }
+  const moved = await readFile(aside, 'utf8').catch(() => seen);
+  if (moved !== seen) await link(aside, path).catch(() => {});
+  await unlink(aside).catch(() => {});
+}
+
+/** Deletes the lock file if it still holds `mine`: a holder that outlived its lock must not end its successor's. */
+export async function removeOwnLockFile(path: string, mine: string): Promise<void> {
+  if (readLockFile(path)?.content === mine) await unlink(path).catch(() => {});
+}
