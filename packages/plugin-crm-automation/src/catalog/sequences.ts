@@ -31,7 +31,7 @@ export const sequenceTools: ToolDeclaration[] = [
   {
     name: 'EnrollContactInSequence',
     description:
-      "HubSpot: enroll a contact in a sales sequence, sent from a user's email address (or an alias of it).",
+      "HubSpot: enroll a contact in a sales sequence as the configured user, sent from a user's email address (or an alias of it).",
     method: 'POST',
     path: '/automation/v4/sequences/enrollments',
     auth: enrollmentsWriteAuth,
@@ -73,7 +73,7 @@ export const sequenceTools: ToolDeclaration[] = [
   },
   {
     name: 'GetSequenceDetails',
-    description: 'HubSpot: get one sales sequence with its steps.',
+    description: 'HubSpot: get one sales sequence with its steps, as the configured user.',
     method: 'GET',
     path: '/automation/v4/sequences/{sequenceId}',
     auth: sequencesReadAuth,
