@@ -144,25 +144,6 @@ describe('ToolEngine', () => {
     expect(sender.requests[0]!.body).toBe('{"a":1}');
   });
 
-  it('refuses a request body holding an integer JSON cannot carry exactly, and sends nothing', async () => {
-    const sender = new FakeSender();
-    const e = engine({ sender, secrets: { API_KEY: 'k1' } });
-    const body = '{"a":12345678901234567891}';
-    const out = await e.call('T.Send', { mode: 'execute', target: 'a', request_body: body }, ctx);
-    expect(out).toMatchObject({
-      ok: false,
-      error: {
-        code: 'invalid_argument',
-        parameter: 'request_body',
-        message: expect.stringContaining("an integer (at key 'a') beyond 9007199254740991"),
-      },
-    });
-    expect(sender.requests).toHaveLength(0);
-    // Sixteen digits and more that JSON keeps exactly go through as written.
-    await e.call('T.Send', { mode: 'execute', target: 'a', request_body: '{"a":1234567890123456}' }, ctx);
-    expect(sender.requests.map((r) => r.body)).toEqual(['{"a":1234567890123456}']);
-  });
-
   it('reports a missing secret by name and sends nothing', async () => {
     const sender = new FakeSender();
     const out = await engine({ sender }).call(

@@ -10,7 +10,6 @@ import {
 } from '@toolhost/core';
 import { compileSchema } from './ajv-instance.js';
 import { describeValidationErrors } from './describe-validation-errors.js';
-import { parseJsonText } from './json-text.js';
 import { refuseTooDeep } from './nesting.js';
 
 export type Arguments = Record<string, unknown>;
@@ -154,7 +153,12 @@ function decodeParameter(
       .map((part) => part.trim())
       .filter((part) => part !== '');
   }
-  const value = parseJsonText(name, text);
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    throw ToolError.invalidArgument(name, `Parameter '${name}' is not valid JSON: ${(e as Error).message}.`);
+  }
   refuseTooDeep(name, value);
   const validate = compileSchema(decode.schema);
   if (!validate(value)) {
@@ -188,7 +192,14 @@ export function parseRequestBody(raw: unknown, schema: JsonSchema): unknown {
         `Parameter '${REQUEST_BODY_PARAM}' must be a JSON string or a JSON object.`,
       );
     }
-    body = parseJsonText(REQUEST_BODY_PARAM, raw);
+    try {
+      body = JSON.parse(raw);
+    } catch (e) {
+      throw ToolError.invalidArgument(
+        REQUEST_BODY_PARAM,
+        `Parameter '${REQUEST_BODY_PARAM}' is not valid JSON: ${(e as Error).message}.`,
+      );
+    }
     refuseTooDeep(REQUEST_BODY_PARAM, body);
   }
   const validate = compileSchema(schema);
