@@ -1,5 +1,6 @@
 import { type ParamDeclaration, type ToolDeclaration, ToolError } from '@toolhost/core';
 import { checkNumber, checkWellFormed, fillPath } from './encode-path.js';
+import { refuseInexactValues } from './exact-numbers.js';
 import { encodeQuery, type QueryPair, queryPairs } from './serialize-query.js';
 import type { Arguments } from './validate-arguments.js';
 
@@ -135,6 +136,7 @@ export function buildRequest(
         headers[apiName.toLowerCase()] = String(value);
         break;
       case 'body':
+        refuseInexactValues(p.name, value);
         fieldsBody ??= {};
         if (p.wholeBody) Object.assign(fieldsBody, value);
         else setPath(fieldsBody, p.bodyPath ?? p.name, value);

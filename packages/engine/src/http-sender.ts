@@ -2,6 +2,7 @@ import { type CallSignal, ToolError } from '@toolhost/core';
 import type { Axios, AxiosRequestConfig } from 'axios';
 import type { HttpRequestSpec } from './build-request.js';
 import { DEPARTURE_HOOK } from './departure-hook.js';
+import { closingQuote } from './exact-numbers.js';
 import type { UpstreamDispatcher } from './upstream-dispatcher.js';
 
 export interface HttpResponse {
@@ -45,15 +46,9 @@ function nestedDeeperThan(text: string, max: number): boolean {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c === 0x22) {
-      // To the closing quote: the first one after an even run of backslashes. indexOf, since
-      // strings are most of a body and it skips them far faster than this loop.
-      for (;;) {
-        i = text.indexOf('"', i + 1);
-        if (i === -1) return false;
-        let j = i - 1;
-        while (text.charCodeAt(j) === 0x5c) j--;
-        if ((i - j) % 2 === 1) break;
-      }
+      // To the closing quote, by indexOf: strings are most of a body, skipped far faster than by this loop.
+      i = closingQuote(text, i);
+      if (i === -1) return false;
     } else if (c === 0x5b || c === 0x7b) {
       depth += 1;
       if (depth > max) return true;

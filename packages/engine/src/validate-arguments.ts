@@ -10,6 +10,7 @@ import {
 } from '@toolhost/core';
 import { compileSchema } from './ajv-instance.js';
 import { describeValidationErrors } from './describe-validation-errors.js';
+import { refuseInexactText, refuseInexactValues } from './exact-numbers.js';
 import { refuseTooDeep } from './nesting.js';
 
 export type Arguments = Record<string, unknown>;
@@ -185,6 +186,7 @@ function structured(value: unknown): object | undefined {
  */
 export function parseRequestBody(raw: unknown, schema: JsonSchema): unknown {
   let body: unknown = structured(raw);
+  const given = body;
   if (body === undefined) {
     if (typeof raw !== 'string') {
       throw ToolError.invalidArgument(
@@ -213,5 +215,7 @@ export function parseRequestBody(raw: unknown, schema: JsonSchema): unknown {
         .join('; ')}.`,
     );
   }
+  if (given !== undefined) refuseInexactValues(REQUEST_BODY_PARAM, body);
+  else refuseInexactText(REQUEST_BODY_PARAM, raw as string, body);
   return body;
 }

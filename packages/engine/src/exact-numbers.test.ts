@@ -1,0 +1,115 @@
+import type { ToolDeclaration, ToolSetDefinition } from '@toolhost/core';
+import { describe, expect, it } from 'vitest';
+import type { HttpRequestSpec } from './build-request.js';
+import { ToolEngine } from './engine.js';
+import type { HttpResponse, HttpSender } from './http-sender.js';
+import { ToolRegistry } from './registry.js';
+import { MapSecretSource } from './static-auth.js';
+
+// Numbers in a request body go out as given or the call is refused, naming where they are:
+// JSON.parse read `1e400` as Infinity (sent as null) and a 23-digit id as the nearest double
+// (sent as 1.2345678901234568e+22), and the call answered as a success.
+
+const open = { type: 'object', additionalProperties: true } as const;
+const tools: ToolDeclaration[] = [
+  {
+    name: 'Track',
+    description: 'Track an event.',
+    method: 'POST',
+    path: '/track',
+    auth: { kind: 'none' },
+    body: { kind: 'mode', schema: open },
+  },
+  {
+    name: 'Update',
+    description: 'Update a thing.',
+    method: 'PATCH',
+    path: '/things',
+    auth: { kind: 'none' },
+    body: { kind: 'fields' },
+    params: [
+      { name: 'count', in: 'body', schema: { type: 'number' }, description: '' },
+      { name: 'extra', in: 'body', wholeBody: true, schema: open, description: '' },
+    ],
+  },
+];
+
+class RecordingSender implements HttpSender {
+  requests: HttpRequestSpec[] = [];
+  async send(request: HttpRequestSpec): Promise<HttpResponse> {
+    this.requests.push(request);
+    return { status: 200, headers: {}, body: { ok: true } };
+  }
+}
+
+function setUp() {
+  const set: ToolSetDefinition = {
+    contractVersion: '2.0',
+    toolSet: 'T',
+    plugin: { name: 'p', version: '1' },
+    servers: { default: 'https://api.example.test' },
+    tools,
+  };
+  const sender = new RecordingSender();
+  const engine = new ToolEngine(new ToolRegistry([set]), {
+    authProviders: [],
+    secrets: new MapSecretSource({}),
+    http: sender,
+  });
+  const call = (name: string, args: unknown) => engine.call(`T.${name}`, args, { userId: 'u1' });
+  return { sender, call };
+}
+
+const track = (body: unknown) => ({ mode: 'execute', request_body: body });
+
+describe('numbers in a request body', () => {
+  it('refuses request_body text whose number its parse would change, naming where it is, and sends nothing', async () => {
+    const { sender, call } = setUp();
+    const big = await call('Track', track('{"id":"a","props":{"n":[1,12345678901234567890123]}}'));
+    expect(big).toEqual({
+      ok: false,
+      error: {
+        code: 'invalid_argument',
+        parameter: 'request_body.props.n[1]',
+        retryable: false,
+        message:
+          "Parameter 'request_body' holds the number 12345678901234567890123 at request_body.props.n[1], which cannot be sent exactly: it would go out as 1.2345678901234568e+22; integers must be between -9007199254740991 and 9007199254740991 (pass larger ids as strings).",
+      },
+    });
+    const huge = await call('Track', track('{"revenue":-1e400}'));
+    expect(huge).toMatchObject({
+      ok: false,
+      error: {
+        parameter: 'request_body.revenue',
+        message: expect.stringMatching(/-1e400 at request_body\.revenue.*would go out as null/),
+      },
+    });
+    expect(sender.requests).toEqual([]);
+  });
+
+  it('sends numbers whose text parses exactly, however long, and digits in strings as they are', async () => {
+    const { sender, call } = setUp();
+    const text =
+      '{"exact":10000000000000000,"fraction":0.1234567890123456789,"small":1e-5,"e":1.5e300,"s":"12345678901234567890123 1e400"}';
+    expect(await call('Track', track(text))).toMatchObject({ ok: true });
+    expect(JSON.parse(sender.requests[0]!.body!)).toEqual(JSON.parse(text));
+  });
+
+  it('refuses a body given as an object, or a body field, holding an integer past 2^53 - 1 or a number not finite', async () => {
+    const { sender, call } = setUp();
+    const object = await call('Track', track(JSON.parse('{"ids":[9007199254740993]}')));
+    expect(object).toMatchObject({
+      ok: false,
+      error: {
+        code: 'invalid_argument',
+        parameter: 'request_body.ids[0]',
+        message: expect.stringMatching(/^Parameter 'request_body' holds the number 9007199254740992 at/),
+      },
+    });
+    const field = await call('Update', { count: Number.POSITIVE_INFINITY });
+    expect(field).toMatchObject({ ok: false, error: { code: 'invalid_argument' } });
+    const whole = await call('Update', { extra: { nested: { n: -1e300 } } });
+    expect(whole).toMatchObject({ ok: false, error: { parameter: 'extra.nested.n' } });
+    expect(sender.requests).toEqual([]);
+  });
+});

@@ -1,0 +1,111 @@
+import { ToolError } from '@toolhost/core';
+
+/**
+ * A request body's numbers go out as they were given, or not at all. JSON.parse reads a number
+ * past a double's range (`1e400`) as Infinity, which JSON.stringify then writes as `null`, and
+ * an integer of more than 15 or so digits as the nearest double: `12345678901234567890123`
+ * went out as `1.2345678901234568e+22`, an id of another object or a value nobody gave, with
+ * the call answered as a success.
+ */
+
+const SAFE_RANGE =
+  'integers must be between -9007199254740991 and 9007199254740991 (pass larger ids as strings)';
+
+/** Only a literal with 16 digits in a row or a three-digit exponent can parse other than it reads. */
+const MAYBE_INEXACT = /\d{16}|[eE][+-]?\d{3}/;
+const NUMBER = /-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+const INTEGER = /^-?\d+$/;
+
+/** Whether a JSON number literal parses to the number it reads (a decimal fraction to its nearest double). */
+function parsesExactly(literal: string): boolean {
+  const n = Number(literal);
+  if (!Number.isFinite(n)) return false;
+  return Number.isSafeInteger(n) || !INTEGER.test(literal) || BigInt(literal) === BigInt(n);
+}
+
+/** The index of the quote that closes the JSON string opened at `open`, -1 when none does. */
+export function closingQuote(text: string, open: number): number {
+  let i = open;
+  for (;;) {
+    i = text.indexOf('"', i + 1);
+    if (i === -1) return -1;
+    let j = i - 1;
+    while (text.charCodeAt(j) === 0x5c) j--;
+    // Closed by the first quote after an even run of backslashes.
+    if ((i - j) % 2 === 1) return i;
+  }
+}
+
+/** The first number literal of valid JSON `text` that JSON.parse changes, strings skipped. */
+function firstInexactLiteral(text: string): string | undefined {
+  if (!MAYBE_INEXACT.test(text)) return undefined;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      i = closingQuote(text, i);
+      if (i === -1) return undefined;
+    } else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
+      NUMBER.lastIndex = i;
+      const literal = NUMBER.exec(text)?.[0] ?? '';
+      if (literal && !parsesExactly(literal)) return literal;
+      i += Math.max(literal.length - 1, 0);
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The path (`request_body.items[0].id`) and value of the first number in `value` that `bad`
+ * picks out, in document order, found without recursion.
+ */
+function numberWhere(
+  value: unknown,
+  root: string,
+  bad: (n: number) => boolean,
+): { at: string; n: number } | undefined {
+  const pending: [unknown, string][] = [[value, root]];
+  while (pending.length > 0) {
+    const [item, at] = pending.pop()!;
+    if (typeof item === 'number' && bad(item)) return { at, n: item };
+    if (item === null || typeof item !== 'object') continue;
+    const children = Object.entries(item).map(([key, child]): [unknown, string] => [
+      child,
+      Array.isArray(item) ? `${at}[${key}]` : `${at}.${key}`,
+    ]);
+    pending.push(...children.reverse());
+  }
+  return undefined;
+}
+
+/**
+ * Refuses a body parsed from JSON `text` that holds a number its parse changed, naming where
+ * it is and what it would have become: only such numbers, since the text says what was meant.
+ */
+export function refuseInexactText(param: string, text: string, parsed: unknown): void {
+  const literal = firstInexactLiteral(text);
+  if (literal === undefined) return;
+  const read = Number(literal);
+  const at = numberWhere(parsed, param, (n) => Object.is(n, read))?.at ?? param;
+  const became = Number.isFinite(read)
+    ? `it would go out as ${read}; ${SAFE_RANGE}`
+    : 'it is past the largest number JSON carries here (about 1.8e308) and would go out as null';
+  throw ToolError.invalidArgument(
+    at,
+    `Parameter '${param}' holds the number ${literal} at ${at}, which cannot be sent exactly: ${became}.`,
+  );
+}
+
+/**
+ * Refuses a value given already parsed that holds a number that cannot go out as it came: not
+ * finite, or an integer past 2^53 - 1, which its parse may already have rounded (the rule a
+ * path or query value keeps).
+ */
+export function refuseInexactValues(param: string, value: unknown): void {
+  const bad = (n: number) => !Number.isFinite(n) || (Number.isInteger(n) && !Number.isSafeInteger(n));
+  const found = numberWhere(value, param, bad);
+  if (found === undefined) return;
+  throw ToolError.invalidArgument(
+    found.at,
+    `Parameter '${param}' holds the number ${found.n} at ${found.at}, which cannot be sent exactly: numbers must be finite and ${SAFE_RANGE}.`,
+  );
+}
