@@ -123,6 +123,13 @@ describe('buildRequest', () => {
     const req = buildRequest(whole, target, { extra: { a: 1, b: [2] }, name: 'n' });
     expect(JSON.parse(req.body!)).toEqual({ a: 1, b: [2], name: 'n' });
     expect(buildRequest(whole, target, {}).body).toBe('{}');
+    // A key `__proto__` (JSON.parse makes it an own key) is a key like any other: assigned, it
+    // set the body's prototype and was silently left out of what was sent.
+    const extra = JSON.parse('{"__proto__":{"polluted":true},"a":1}') as Record<string, unknown>;
+    expect(buildRequest(whole, target, { extra, name: 'n' }).body).toBe(
+      '{"__proto__":{"polluted":true},"a":1,"name":"n"}',
+    );
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
   it('sends an empty list as an empty value only where the API reads it as none', () => {

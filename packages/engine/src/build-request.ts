@@ -137,8 +137,10 @@ export function buildRequest(
         break;
       case 'body':
         refuseInexactValues(p.name, value);
+        // Spread, not assigned: assigning an own `__proto__` key (JSON.parse makes one) sets
+        // the prototype instead, and the key was silently left out of the body.
         fieldsBody ??= {};
-        if (p.wholeBody) Object.assign(fieldsBody, value);
+        if (p.wholeBody) fieldsBody = { ...fieldsBody, ...(value as object) };
         else setPath(fieldsBody, p.bodyPath ?? p.name, value);
         break;
     }

@@ -17,6 +17,11 @@ describe('redact', () => {
     });
   });
 
+  it("keeps an answer's own __proto__ key in its copy, as a key", () => {
+    const body = JSON.parse('{"__proto__":{"kept":1},"echo":"tok/en+1="}') as object;
+    expect(JSON.stringify(redact(body, forms))).toBe('{"__proto__":{"kept":1},"echo":"[redacted]"}');
+  });
+
   it('returns a clean body itself, uncopied', () => {
     const body = { a: [1, 'two', { three: null }] };
     expect(redact(body, forms)).toBe(body);

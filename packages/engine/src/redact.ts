@@ -51,14 +51,15 @@ export function redact(value: unknown, forms: readonly string[]): unknown {
   }
   if (value !== null && typeof value === 'object') {
     let changed = false;
-    const out: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(value)) {
+    // Entries, not assignments: assigned, an answer's own `__proto__` key set the copy's
+    // prototype and was left out of it.
+    const out = Object.entries(value).map(([key, item]) => {
       const k = scrubText(key, forms);
       const next = redact(item, forms);
       if (k !== key || next !== item) changed = true;
-      out[k] = next;
-    }
-    return changed ? out : value;
+      return [k, next];
+    });
+    return changed ? Object.fromEntries(out) : value;
   }
   return value;
 }
