@@ -80,13 +80,16 @@ describe('buildRequest', () => {
     expect(req.headers['content-type']).toBe('application/json');
   });
 
-  it('leaves out a mapped value the API does not know', () => {
-    const req = buildRequest(
-      decl,
-      { toolSet: 'T', baseUrl: 'https://api.test', settings: { userId: 'u' } },
-      { sequence: 's', contact: 'c', strict: 'maybe' },
-    );
-    expect(req.headers).not.toHaveProperty('x-strict');
+  it('leaves out a mapped value the API does not know, the names objects inherit among them', () => {
+    // `constructor` read Object from the map's prototype: `X-Strict: function Object() { [native code] }`.
+    for (const strict of ['maybe', 'constructor', '__proto__', 'toString', 'hasOwnProperty']) {
+      const req = buildRequest(
+        decl,
+        { toolSet: 'T', baseUrl: 'https://api.test', settings: { userId: 'u' } },
+        { sequence: 's', contact: 'c', strict },
+      );
+      expect(req.headers, strict).not.toHaveProperty('x-strict');
+    }
   });
 
   it('reports a missing required setting as a configuration error naming the key', () => {

@@ -34,7 +34,9 @@ function effectiveValue(
   if (value === undefined && p.dynamicDefault === 'today') value = today();
   if (value === undefined && p.sendDefault) value = p.schema.default;
   if (value === undefined || p.apiValues === undefined) return value;
-  return p.apiValues[String(value)];
+  // Own keys only: `constructor` or `toString` would read a function off the map's prototype.
+  const key = String(value);
+  return Object.hasOwn(p.apiValues, key) ? p.apiValues[key] : undefined;
 }
 
 function setPath(target: Record<string, unknown>, dotted: string, value: unknown): void {
