@@ -199,12 +199,22 @@ describe('buildRequest with text that is not well-formed Unicode', () => {
     ['a path value', { sequence: 'a\ud800', contact: 'c1' }, 'sequence'],
     ['a query value', { sequence: 's1', contact: 'c1', end: '\udfff2026' }, 'end'],
     ['a header value', { sequence: 's1', contact: 'c1', trace: 'x\ud83d' }, 'trace'],
+    // The key of an object sent as query pairs (`property.<key>=…`): encodeURIComponent threw, an internal_error.
+    ['a query object key', { sequence: 's1', contact: 'c1', property: { 'a\ud800b': 'v' } }, 'property'],
   ])('refuses a lone surrogate in %s as invalid_argument naming the parameter', (_what, args, param) => {
     const traced: ToolDeclaration = {
       ...decl,
       params: [
         ...(decl.params ?? []),
         { name: 'trace', in: 'header', apiName: 'X-Trace', schema: { type: 'string' }, description: '' },
+        {
+          name: 'property',
+          in: 'query',
+          style: 'prefixed',
+          keyPrefix: 'property.',
+          schema: { type: 'object' },
+          description: '',
+        },
       ],
     };
     const attempt = () => buildRequest(traced, { ...target, settings }, args);

@@ -85,13 +85,18 @@ function checkLimits(decl: ToolDeclaration, body: unknown, serialized: string): 
 
 /**
  * What goes into a URL or a header: numbers written exactly, as in paths, and text that is
- * well-formed Unicode (a lone surrogate has no UTF-8 form to percent-encode or send).
+ * well-formed Unicode (a lone surrogate has no UTF-8 form to percent-encode or send), object
+ * keys too (`prefixed` and `deepObject` queries send them).
  */
 function checkScalars(param: string, value: unknown): void {
   if (typeof value === 'number') checkNumber(param, value);
   else if (typeof value === 'string') checkWellFormed(param, value);
   else if (Array.isArray(value)) for (const v of value) checkScalars(param, v);
-  else if (value && typeof value === 'object') for (const v of Object.values(value)) checkScalars(param, v);
+  else if (value && typeof value === 'object')
+    for (const [k, v] of Object.entries(value)) {
+      checkWellFormed(param, k);
+      checkScalars(param, v);
+    }
 }
 
 /** What a declaration resolves against: its tool set's name, the server's base URL, the configured settings. */
