@@ -194,7 +194,8 @@ describe('optional subsystems load only when configured', () => {
 /** A file of ajv's schema compiler (its generated validators need only ajv's small runtime). */
 const isAjvCompiler = (file: string) => /\/ajv\/dist\/(ajv|core|compile\/)/.test(file);
 /** A module of write safety beyond the constant confirmations are signed with. */
-const isWriteSafety = (file: string) => /write-safety\/dist\/(?!confirmed-call-ttl)/.test(file);
+const isWriteSafety = (file: string) =>
+  /write-safety\/dist\/(?!confirmed-call-ttl|confirmation-message)/.test(file);
 /** A module of the `/connections` page or its sign-in. */
 const isPageModule = (file: string) =>
   /host\/dist\/http\/(connections-page|connections-view|sign-in-cookie|pages-sign-in|front-door-sign-in)\.js/.test(

@@ -53,6 +53,17 @@ describe('confirmation by a person (tools.confirmWrites)', () => {
     expect(shown[0]).not.toContain(WRITE_KEY);
   });
 
+  it('shows characters that would not show (a right-to-left override) as escapes', async () => {
+    const client = await mcpClient(host, { capabilities: formCapabilities });
+    const shown = person(client, { action: 'decline' });
+    // Displayed raw, U+202E has "moc.live@rekcatta" read as "attacker@evil.com".
+    const title = 'Renamed\u202e moc.live@rekcatta';
+    await client.callTool({ name: 'WriteApi_UpdateThing', arguments: { ...update, title } });
+    expect(shown[0]).toContain('"title": "Renamed\\u202e moc.live@rekcatta"');
+    expect(shown[0]).not.toContain('\u202e');
+    expect(upstream.requests).toHaveLength(0);
+  });
+
   it('answers cancelled and sends nothing when the person declines (or does not tick send)', async () => {
     for (const answer of [
       { action: 'decline' },

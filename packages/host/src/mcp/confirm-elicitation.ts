@@ -1,23 +1,11 @@
 import type { ConfirmWrite } from '@toolhost/write-safety';
+import { confirmationMessage } from '@toolhost/write-safety/confirmation-message';
 import { clientCapabilitiesOf } from './client-identity.js';
 import { servesModernEra } from './protocol-eras.js';
 import type { RequestId, Server, ServerContext } from './sdk.js';
 
 /** A person reads and decides; the SDK's 60 s default would cancel them mid-thought. */
 const CONFIRM_TIMEOUT_MS = 10 * 60_000;
-
-/** The request as the person reads it: method and URL, headers, then the body. */
-export function confirmationMessage(write: Parameters<ConfirmWrite>[0]): string {
-  const { method, url, headers, body } = write.request;
-  const lines = [
-    `${write.tool} wants to send this request. Send it?`,
-    '',
-    `${method} ${url}`,
-    ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
-  ];
-  if (body !== undefined) lines.push('', typeof body === 'string' ? body : JSON.stringify(body, null, 2));
-  return lines.join('\n');
-}
 
 /**
  * Whether this server's tool calls may ask their client something before answering: writes

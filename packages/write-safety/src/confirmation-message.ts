@@ -1,0 +1,35 @@
+import type { ConfirmWrite } from './ask-person.js';
+
+/**
+ * Characters that change how the text around them reads without showing themselves: controls,
+ * bidirectional overrides and isolates (U+202E has `moc.live@x` read as `x@evil.com`),
+ * zero-width and other format characters, line and paragraph separators. In a request a person
+ * is asked to confirm they would show one request and send another.
+ */
+const UNSEEN = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu;
+
+/** Each such character as its `\uXXXX` escapes (a line break and a tab kept), which in the body's JSON strings mean the same. */
+function visible(text: string): string {
+  return text.replace(UNSEEN, (c) => {
+    if (c === '\n' || c === '\t') return c;
+    let escaped = '';
+    for (let i = 0; i < c.length; i += 1) escaped += `\\u${c.charCodeAt(i).toString(16).padStart(4, '0')}`;
+    return escaped;
+  });
+}
+
+/**
+ * The request as the person who confirms it reads it: method and URL, headers, then the body,
+ * with every character that would not show written as its escape.
+ */
+export function confirmationMessage(write: Parameters<ConfirmWrite>[0]): string {
+  const { method, url, headers, body } = write.request;
+  const lines = [
+    `${write.tool} wants to send this request. Send it?`,
+    '',
+    `${method} ${url}`,
+    ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+  ];
+  if (body !== undefined) lines.push('', typeof body === 'string' ? body : JSON.stringify(body, null, 2));
+  return visible(lines.join('\n'));
+}
