@@ -106,22 +106,37 @@ function checkAcrossParameters(decl: ToolDeclaration, args: Arguments): void {
   }
 }
 
-/** The arguments against the tool's schema, closed: every problem in one message. */
+/**
+ * Problems named in one message, and unknown parameters among them: past these, how many more.
+ * Every one was named, each unknown one with the accepted list again, so a request of a few
+ * MB with hundreds of thousands of keys was answered with a message of tens of MB.
+ */
+const MAX_NAMED = 8;
+
+const shortened = (name: string) => (name.length > 64 ? `${name.slice(0, 64)}…` : name);
+const more = (count: number, what: string) => (count > 0 ? ` and ${count} more ${what}` : '');
+
+/** The arguments against the tool's schema, closed: every problem in one message, within bounds. */
 function checkAgainstSchema(inputSchema: JsonSchema, args: Arguments): void {
+  const properties = inputSchema.properties ?? {};
+  // Unknown parameters found here, not by the validator, which walks each of them.
+  const unknown = Object.keys(args).filter((k) => !Object.hasOwn(properties, k));
+  const known =
+    unknown.length === 0
+      ? args
+      : Object.fromEntries(Object.entries(args).filter(([k]) => Object.hasOwn(properties, k)));
   const validate = compileSchema(closed(inputSchema));
-  if (!validate(args)) {
-    const problems = describeValidationErrors(validate.errors ?? []);
-    const first = problems[0];
-    const accepted = Object.keys(inputSchema.properties ?? {});
-    const text = problems
-      .map((p) =>
-        p.message === 'is not a known property'
-          ? `Unknown parameter '${p.at}' (accepted: ${accepted.join(', ') || 'none'}).`
-          : `Parameter '${p.at}' ${p.message}.`,
-      )
-      .join(' ');
-    throw ToolError.invalidArgument(first?.at ?? 'arguments', text);
+  const problems = validate(known) ? [] : describeValidationErrors(validate.errors ?? []);
+  if (problems.length === 0 && unknown.length === 0) return;
+  const text = problems.slice(0, MAX_NAMED).map((p) => `Parameter '${shortened(p.at)}' ${p.message}.`);
+  if (problems.length > MAX_NAMED) text.push(`(${problems.length - MAX_NAMED} more problems.)`);
+  if (unknown.length > 0) {
+    const named = unknown.slice(0, MAX_NAMED).map((k) => `'${shortened(k)}'`);
+    text.push(
+      `Unknown parameter${unknown.length > 1 ? 's' : ''} ${named.join(', ')}${more(unknown.length - named.length, 'unknown')} (accepted: ${Object.keys(properties).join(', ') || 'none'}).`,
+    );
   }
+  throw ToolError.invalidArgument(shortened(problems[0]?.at ?? unknown[0] ?? 'arguments'), text.join(' '));
 }
 
 /** What execute needs beyond the schema: request_body and the (x) parameters, all reported at once. */
