@@ -11,13 +11,16 @@ const { distance } = require('fastest-levenshtein') as typeof import('fastest-le
  */
 export function closest(name: string, known: Iterable<string>): string | undefined {
   const typed = name.toLowerCase();
+  const limit = Math.max(2, Math.floor(name.length / 4));
   let best: { k: string; d: number } | undefined;
   for (const k of known) {
     if (typed.length >= 3 && k.toLowerCase().startsWith(typed)) return k;
+    // At least the difference in length apart: a name of a megabyte cost seconds of distances.
+    if (Math.abs(k.length - typed.length) > limit) continue;
     const d = distance(typed, k.toLowerCase());
     if (!best || d < best.d) best = { k, d };
   }
-  return best && best.d <= Math.max(2, Math.floor(name.length / 4)) ? best.k : undefined;
+  return best && best.d <= limit ? best.k : undefined;
 }
 
 /** ` Did you mean X?`, or nothing when no known name is close. */
