@@ -246,6 +246,17 @@ describe('plugins resolved as Node resolves an import', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^1 tools$/m);
   });
+
+  it("loads the plugin in the working directory named '.', as its author tries it", async () => {
+    // '.' was taken for a package name: Node's "Directory import is not supported", naming the host's files.
+    const r = await cli(
+      ['--plugins', '.', 'list'],
+      {},
+      join(esmApp, 'node_modules', 'toolhost-plugin-esm-only'),
+    );
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toMatch(/^1 tools$/m);
+  });
 });
 
 describe('plugins installed beside the command that was run', () => {

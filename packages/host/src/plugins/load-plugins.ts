@@ -44,9 +44,9 @@ export function assertCompatible(plugin: Pick<ToolPlugin, 'name' | 'version' | '
   }
 }
 
-/** A plugin named by path (`./my-plugin`, `/opt/plugins/x`) rather than by package name. */
+/** A plugin named by path (`./my-plugin`, `/opt/plugins/x`, `.` in its own folder) rather than by package name. */
 function isPath(name: string): boolean {
-  return isAbsolute(name) || name.startsWith('./') || name.startsWith('../');
+  return isAbsolute(name) || /^\.\.?(\/|$)/.test(name);
 }
 
 /** A URL inside `dir` for a resolution to start from (the resolver takes a module, not a folder). */
