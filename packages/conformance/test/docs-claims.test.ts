@@ -1,16 +1,30 @@
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHost, loadConfigFile } from '@toolhost/host';
-import { type SpawnedHost, spawnHost } from '@toolhost/testing';
+import { hostCliPath, type SpawnedHost, spawnHost } from '@toolhost/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pluginPackages } from '../src/plugins.js';
 import { publishedPackages, root } from './pack-workspace.js';
 
 // Sentences of the README and docs that a test can hold to the product.
 const read = (file: string) => readFileSync(join(root, file), 'utf8').replace(/\s+/g, ' ');
+
+const helps = new Map<string, string>();
+/** One section of a `--help`: each option's long flag, or each command's name. */
+function helpSection(args: string[], title: string): string[] {
+  const key = args.join(' ');
+  const help =
+    helps.get(key) ??
+    execFileSync(process.execPath, [hostCliPath(), ...args, '--help'], { encoding: 'utf8' });
+  helps.set(key, help);
+  const section = help.split(`\n${title}\n`)[1]?.split('\n\n')[0] ?? '';
+  const entries = section.split('\n').filter((line) => /^ {2}\S/.test(line));
+  const first = title === 'Options:' ? /--[\w-]+/ : /[\w-]+/;
+  return entries.map((line) => first.exec(line)?.[0] ?? '');
+}
 
 let host: SpawnedHost;
 beforeAll(async () => {
@@ -44,6 +58,29 @@ describe('what the docs say', () => {
     const fromExample = await createHost(config, { configDir: dir, pluginDirs: [root], env: {} });
     expect(new Set(fromExample.listTools().map((t) => t.toolSet))).toEqual(new Set(['CrmEventsApi']));
     await fromExample.close(0);
+  });
+
+  it("the README's CLI section names every command and option `toolhost --help` lists", () => {
+    // It left out new-plugin, connections and describe --schema, which a newcomer finds only by --help.
+    const block =
+      /## CLI\n\n```\n([\s\S]*?)```/.exec(readFileSync(join(root, 'README.md'), 'utf8'))?.[1] ?? '';
+    const [commandLines, everyCommand = ''] = block.split('Options of every command:');
+    const ownOptions = (args: string[]) => helpSection(args, 'Options:').filter((o) => o !== '--help');
+    for (const option of helpSection([], 'Options:').filter((o) => !['--help', '--version'].includes(o))) {
+      expect(everyCommand, option).toContain(` ${option} `);
+    }
+    for (const command of helpSection([], 'Commands:').filter((c) => c !== 'help')) {
+      const lines = commandLines?.split('\n').filter((l) => l.startsWith(`toolhost ${command} `)) ?? [];
+      expect(lines, command).not.toEqual([]);
+      const subcommands = helpSection([command], 'Commands:').filter((c) => c !== 'help');
+      for (const sub of subcommands) {
+        const subLines = lines.filter((l) => l.startsWith(`toolhost ${command} ${sub} `));
+        expect(subLines, `${command} ${sub}`).not.toEqual([]);
+        for (const option of ownOptions([command, sub])) expect(subLines.join(' '), option).toContain(option);
+      }
+      for (const option of ownOptions([command]))
+        expect(lines.join(' '), `${command} ${option}`).toContain(option);
+    }
   });
 
   it('`pnpm start` takes the port from TOOLHOST_PORT, as the port-in-use message tells', async () => {
