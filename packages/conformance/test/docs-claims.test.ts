@@ -83,6 +83,16 @@ describe('what the docs say', () => {
     }
   });
 
+  it("docs/embedding.md's outcome comment names every kind of outcome callTool answers", () => {
+    // It named `response` alone, and a mode tool's get_request_schema answers `schema`.
+    const outcome = readFileSync(join(root, 'packages/core/src/tool-outcome.ts'), 'utf8');
+    const kinds = [...outcome.matchAll(/kind: '(\w+)'/g)].map((m) => m[1]);
+    expect(kinds.length).toBeGreaterThan(1);
+    const comment =
+      /\/\/ outcome:[^`]*/.exec(readFileSync(join(root, 'docs/embedding.md'), 'utf8'))?.[0] ?? '';
+    for (const kind of kinds) expect(comment, kind).toContain(`kind: '${kind}'`);
+  });
+
   it('`pnpm start` takes the port from TOOLHOST_PORT, as the port-in-use message tells', async () => {
     // A fixed port in the script made the message's TOOLHOST_PORT and http.port do nothing.
     const probe = createServer().listen(0, '127.0.0.1');
