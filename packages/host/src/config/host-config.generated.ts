@@ -618,7 +618,7 @@ export interface ToolSetConfig {
     [k: string]: string;
   };
   /**
-   * Plugin-specific settings, checked against the plugin's settings schema (e.g. CdpPipelinesApi `region`).
+   * Plugin settings, checked against the plugin's schema (e.g. CdpPipelinesApi `region`).
    */
   settings?: {};
   /**
@@ -1301,7 +1301,7 @@ export interface ResolvedToolSetConfig {
     [k: string]: string;
   };
   /**
-   * Plugin-specific settings, checked against the plugin's settings schema (e.g. CdpPipelinesApi `region`).
+   * Plugin settings, checked against the plugin's schema (e.g. CdpPipelinesApi `region`).
    */
   settings?: {};
   /**

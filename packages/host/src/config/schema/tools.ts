@@ -19,8 +19,8 @@ export const toolSetConfig = {
     },
     settings: {
       type: 'object',
-      description:
-        "Plugin-specific settings, checked against the plugin's settings schema (e.g. CdpPipelinesApi `region`).",
+      description: "Plugin settings, checked against the plugin's schema (e.g. CdpPipelinesApi `region`).",
+      'x-env': '<TOOL_SET>_<SETTING> (e.g. CRM_AUTOMATION_API_USER_ID)',
     },
     pacing: {
       description:
