@@ -28,9 +28,7 @@ function port(value: string): number {
   return n;
 }
 
-function globs(value: string, previous: string[] = []): string[] {
-  return [...previous, ...commaList(value)];
-}
+const globs = (value: string, previous: string[] = []) => [...previous, ...commaList(value)];
 
 const program = new Command('toolhost')
   .description('Serve SaaS API tool sets to AI agents over the Model Context Protocol.')
@@ -140,7 +138,8 @@ program
       command.error(`--args is not valid JSON: ${(e as Error).message}`);
     }
     const { host } = await openHost(globalOptions());
-    const outcome = await host.callTool(name, args, { userId: opts.user });
+    const { confirmAtTerminal } = await import('@toolhost/write-safety');
+    const outcome = await host.callTool(name, args, { userId: opts.user, confirm: confirmAtTerminal() });
     process.stdout.write(`${JSON.stringify(outcome, null, 2)}\n`);
     await host.close();
     process.exitCode = outcome.ok ? 0 : 1;

@@ -1,3 +1,5 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -174,6 +176,43 @@ describe('confirmation over the transports', () => {
     expect(upstream.requests).toHaveLength(0);
     await client.close();
   });
+
+  // `script` gives the command a terminal, as a person running it has; util-linux's, on Linux.
+  const hasScript = spawnSync('script', ['--version']).status === 0;
+  it.skipIf(!hasScript)(
+    'asks the person at the terminal in `toolhost call`, and sends once they say y',
+    async () => {
+      // It answered confirmation_required naming apply_preview, which the command does not have.
+      const dir = mkdtempSync(join(tmpdir(), 'toolhost-confirm-'));
+      const file = join(dir, 'toolhost.config.json');
+      writeFileSync(file, JSON.stringify(config()));
+      const argv = [process.execPath, hostCliPath(), '--config', file, '--log-level', 'silent', 'call'];
+      const command = [...argv, 'EchoApi.CreateItem', '--args', JSON.stringify(create)]
+        .map((a) => `'${a.replace(/'/g, `'\\''`)}'`)
+        .join(' ');
+      for (const [typed, sent] of [
+        ['n', 0],
+        ['y', 1],
+      ] as const) {
+        upstream.reset();
+        // Not spawnSync: the upstream answers from this process's event loop.
+        const run = spawn('script', ['-qec', command, '/dev/null'], {
+          cwd: fixtureApp,
+          env: { PATH: process.env.PATH ?? '', ECHO_KEY: 'echo-key-0123456789' },
+        });
+        let shown = '';
+        run.stdout.on('data', (c: Buffer) => {
+          shown += c.toString();
+        });
+        run.stdin.end(`${typed}\n`);
+        await once(run, 'close');
+        expect(shown).toContain('EchoApi.CreateItem would send:');
+        expect(shown).toContain(`"url": "${upstream.url}/items"`);
+        expect(shown).toContain(typed === 'y' ? '"ok": true' : '"code": "cancelled"');
+        expect(upstream.requests, typed).toHaveLength(sent);
+      }
+    },
+  );
 
   it('asks over stdio on MCP 2026-07-28 too (input_required), from the capabilities the request declares', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'toolhost-confirm-'));

@@ -4,6 +4,7 @@
  * records live (memory, the host's sealed file, the store replicas share). The host lends it
  * how it runs a call (`CallRunner`) and its settings; it never imports the host.
  */
+export { confirmAtTerminal } from './ask-at-terminal.js';
 export { CONFIRMED_CALL_TTL_MS } from './confirmed-call-ttl.js';
 export {
   type ExpiringRecords,

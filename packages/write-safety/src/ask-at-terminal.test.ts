@@ -1,0 +1,51 @@
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { confirmAtTerminal } from './ask-at-terminal.js';
+
+const write = {
+  tool: 'CrmEventsApi.SendEventData',
+  request: { method: 'POST', url: 'https://api.example/send', headers: {}, body: { eventName: 'x' } },
+};
+
+/** A terminal's two ends: what the person types, and what the command shows them. */
+function terminal(isTTY = true) {
+  const input = Object.assign(new PassThrough(), { isTTY });
+  const output = Object.assign(new PassThrough(), { isTTY });
+  let shown = '';
+  output.on('data', (c: Buffer) => {
+    shown += c.toString();
+  });
+  return { input, output, shown: () => shown };
+}
+
+describe('confirmAtTerminal', () => {
+  it('asks nobody off a terminal, so that the write answers confirmation_required', () => {
+    const piped = terminal(false);
+    expect(confirmAtTerminal(piped.input, piped.output)).toBeUndefined();
+  });
+
+  it('shows the request as it would be sent and sends only on yes', async () => {
+    for (const [typed, sends] of [
+      ['y', true],
+      ['YES', true],
+      ['n', false],
+      ['', false],
+    ] as const) {
+      const t = terminal();
+      const confirm = confirmAtTerminal(t.input, t.output)!;
+      const answer = confirm(write, new AbortController().signal);
+      t.input.write(`${typed}\n`);
+      expect(await answer, typed).toBe(sends);
+      expect(t.shown()).toContain('CrmEventsApi.SendEventData would send:');
+      expect(t.shown()).toContain('"url": "https://api.example/send"');
+    }
+  });
+
+  it('stops asking once the call is cancelled', async () => {
+    const t = terminal();
+    const stop = new AbortController();
+    const answer = confirmAtTerminal(t.input, t.output)!(write, stop.signal);
+    stop.abort();
+    await expect(answer).rejects.toThrow();
+  });
+});
