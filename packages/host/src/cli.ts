@@ -179,7 +179,7 @@ program
       const { newPlugin } = await import('./cli/new-plugin.js');
       const made = newPlugin(dir, opts);
       process.stdout.write(
-        `Wrote ${made.name} (${made.toolSet}) in ${made.dir}:\n${made.files.map((f) => `  ${f}`).join('\n')}\nNext: cd ${dir} && npm install && npm test\n`,
+        `Wrote ${made.name} (${made.toolSet}) in ${made.dir}:\n${made.files.map((f) => `  ${f}`).join('\n')}\nNext: cd ${dir} && npm install && npm test\n${made.warning ? `Warning: ${made.warning}\n` : ''}`,
       );
     },
   );

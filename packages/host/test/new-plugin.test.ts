@@ -70,6 +70,22 @@ describe('toolhost new-plugin --vendor', () => {
   });
 });
 
+describe('toolhost new-plugin before a release', () => {
+  it('warns that npm cannot install the clone’s 0.0.0 packages, and names --from-clone', async () => {
+    // It said only "Next: npm install", which then failed with E404 for @toolhost/core@^0.0.0.
+    const core = JSON.parse(readFileSync(require.resolve('@toolhost/core/package.json'), 'utf8'));
+    const dir = join(mkdtempSync(join(tmpdir(), 'toolhost-new-plugin-')), 'toolhost-plugin-acme');
+    const made = await cli(['new-plugin', dir]);
+    expect(made.code, made.stderr).toBe(0);
+    if (core.version !== '0.0.0') return expect(made.stdout).not.toContain('Warning');
+    expect(made.stdout).toMatch(
+      /Warning: npm has no @toolhost\/core, host or testing 0\.0\.0 .*--from-clone/,
+    );
+    const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+    expect(pkg.devDependencies['@toolhost/core']).toBe('^0.0.0');
+  });
+});
+
 describe('toolhost new-plugin README', () => {
   it("links to the plugin guide in this repository, which the host's README does not hold", async () => {
     const dir = join(mkdtempSync(join(tmpdir(), 'toolhost-new-plugin-')), 'toolhost-plugin-acme');

@@ -25,10 +25,14 @@ export interface NewPlugin {
   name: string;
   toolSet: string;
   files: string[];
+  /** What to do first where npm cannot install its dependencies: a clone's 0.0.0, without --from-clone. */
+  warning?: string;
 }
 
 const PLUGIN_NAME = /^(toolhost-plugin-|@[a-z0-9][a-z0-9._-]*\/toolhost-plugin-)[a-z0-9][a-z0-9._-]*$/;
 const TOOL_SET_NAME = /^[A-Z][A-Za-z0-9]*$/;
+// 0.0.0 is the workspace's version before the first release, never published (docs/releasing.md).
+const UNPUBLISHED = `npm has no @toolhost/core, host or testing 0.0.0 (this clone's, not released yet), so npm install fails: write the package again with --from-clone to install this clone's.`;
 
 /** The version of a package this host is installed with, for ranges the new package can install. */
 function installedVersion(pkg: string): string {
@@ -36,11 +40,8 @@ function installedVersion(pkg: string): string {
 }
 
 function toolSetFrom(name: string): string {
-  const words = name
-    .replace(/^.*toolhost-plugin-/, '')
-    .split(/[^a-z0-9]+/)
-    .filter(Boolean);
-  return `${words.map((w) => w[0]!.toUpperCase() + w.slice(1)).join('')}Api`;
+  const words = name.replace(/^.*toolhost-plugin-/, '').split(/[^a-z0-9]+/);
+  return `${words.map((w) => (w[0] ?? '').toUpperCase() + w.slice(1)).join('')}Api`;
 }
 
 /**
@@ -70,17 +71,15 @@ export function newPlugin(directory: string, options: NewPluginOptions = {}): Ne
     .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
     .toUpperCase()}_API_KEY`;
   const packs = options.fromClone ? packClone(join(dir, 'toolhost-packs')) : undefined;
-  const files = pluginTemplates(
-    { name, toolSet, vendor, secret },
-    `^${installedVersion('@toolhost/core')}`,
-    packs,
-  );
+  const core = installedVersion('@toolhost/core');
+  const files = pluginTemplates({ name, toolSet, vendor, secret }, `^${core}`, packs);
   for (const [file, text] of Object.entries(files)) {
     mkdirSync(dirname(join(dir, file)), { recursive: true });
     writeFileSync(join(dir, file), text);
   }
   const packed = Object.values(packs ?? {}).map((f) => f.replace(/^file:/, ''));
-  return { dir, name, toolSet, files: [...Object.keys(files), ...packed] };
+  const unpublished = !packs && core === '0.0.0' ? UNPUBLISHED : undefined;
+  return { dir, name, toolSet, files: [...Object.keys(files), ...packed], warning: unpublished };
 }
 
 /**
