@@ -109,6 +109,21 @@ describe('config files', () => {
     expect(findConfig(undefined, {}, dir).config).toEqual({ tools: { deny: ['*'] } });
     expect(findConfig(undefined, {}, tmpdir()).config).toEqual({});
   });
+
+  it('refuses two config files in the working directory, naming both, unless one is named', () => {
+    // It read the JSON one and ignored the YAML one a newcomer had just written beside it.
+    const json = tempFile('toolhost.config.json', '{"tools":{"deny":["*"]}}');
+    const dir = join(json, '..');
+    writeFileSync(join(dir, 'toolhost.config.yaml'), 'tools: { readOnly: true }\n');
+    expect(() => findConfig(undefined, {}, dir)).toThrow(
+      `${json} and ${join(dir, 'toolhost.config.yaml')} are both config files: keep one, or use --config.`,
+    );
+    const named = join(dir, 'toolhost.config.yaml');
+    expect(findConfig(named, {}, dir).config).toEqual({ tools: { readOnly: true } });
+    expect(findConfig(undefined, { TOOLHOST_CONFIG: named }, dir).config).toEqual({
+      tools: { readOnly: true },
+    });
+  });
 });
 
 describe('secrets and tokens', () => {
