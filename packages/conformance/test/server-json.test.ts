@@ -176,6 +176,17 @@ describe('the package entry, run as a client of the registry runs it', () => {
     }
   }, 60_000);
 
+  it('offers every variable the MCP Bundle sets, so that a registry install can fill in the same', () => {
+    // It left out CRM_AUTOMATION_API_USER_ID: the sequence tools failed without a config file.
+    const manifest = read<{ server: { mcp_config: { env: Record<string, string> } } }>(
+      'packaging/mcpb/manifest.json',
+    );
+    const offered = (entry?.environmentVariables ?? []).map((v) => v.name);
+    for (const name of Object.keys(manifest.server.mcp_config.env)) {
+      if (name !== 'TOOLHOST_BUNDLE_MANIFEST') expect(offered, name).toContain(name);
+    }
+  });
+
   it('names only environment variables the host reads', () => {
     const help = execFileSync(process.execPath, [distributionCommand, '--help'], { encoding: 'utf8' });
     for (const { name } of entry?.environmentVariables ?? []) expect(help, name).toContain(name);
