@@ -81,14 +81,8 @@ async function serveOverHttp(
   });
   // What to register with each vendor's OAuth app, in the line an operator reads first.
   const redirectUris = Object.fromEntries(host.oauthProviders.map((p) => [p.id, p.signIn.redirectUri]));
-  logger.info(
-    {
-      url: handle.url,
-      tools: host.listTools().length,
-      ...(host.oauthProviders.length > 0 ? { redirectUris } : {}),
-    },
-    'listening',
-  );
+  const oauth = host.oauthProviders.length > 0 ? { redirectUris } : {};
+  logger.info({ url: handle.url, tools: host.listTools().length, ...oauth }, 'listening');
   return handle;
 }
 
@@ -168,7 +162,7 @@ export async function serve(
     closers.push(await serveOverStdio(host, logger, serverInfo));
   }
   // In-flight calls finish (or are cancelled at the grace deadline) before transports close.
-  const stop = async (signal: NodeJS.Signals) => {
+  const stop = async (signal: NodeJS.Signals | 'stdin closed') => {
     logger.info({ signal }, 'shutting down');
     // Balancers see 503 from this moment, not once the calls in progress have finished. On
     // SIGTERM (an orchestrator's) requests are still served for the drain delay, while the
@@ -181,4 +175,6 @@ export async function serve(
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+  // The client is gone (MCP's stdio shutdown): the OAuth pages' server kept the process alive, orphaned.
+  if (opts.http === undefined || opts.stdio) process.stdin.once('end', () => stop('stdin closed'));
 }
