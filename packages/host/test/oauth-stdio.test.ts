@@ -1,12 +1,7 @@
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hostCliPath, type SpawnedHost, spawnHost } from '../../testing/src/spawn-host.js';
+import { type SpawnedHost, spawnHost } from '../../testing/src/spawn-host.js';
 import { Browser } from './browser.js';
 import {
   echoAuthProviders,
@@ -14,7 +9,7 @@ import {
   fakeClient,
   startFakeOAuthServer,
 } from './fake-oauth-server.js';
-import { fixtureApp } from './support.js';
+import { cli, fixtureApp } from './support.js';
 
 let oauth: FakeOAuthServer;
 const busy = createServer();
@@ -36,40 +31,14 @@ const errorOf = (r: unknown) =>
 describe('stdio hosts with OAuth', () => {
   it('exit once their client closes stdin, the OAuth pages with them', async () => {
     // The pages' server held the process: every Inspector run left a host behind, orphaned.
-    const dir = mkdtempSync(join(tmpdir(), 'toolhost-oauth-stdio-'));
-    const file = join(dir, 'toolhost.config.json');
-    writeFileSync(
-      file,
-      JSON.stringify({
-        plugins: ['toolhost-plugin-echo'],
-        http: { port: 0 },
-        auth: { providers: echoAuthProviders(oauth) },
-      }),
-    );
-    const child = spawn(process.execPath, [hostCliPath(), '--config', file, 'serve', '--stdio'], {
-      cwd: fixtureApp,
-      env: { PATH: process.env.PATH, ECHO_AUTH_CLIENT_SECRET: fakeClient.clientSecret },
+    const run = await cli(['--plugins', '@toolhost/plugin-crm-events', 'serve', '--stdio'], {
+      CRM_AUTH_PROVIDER_CLIENT_ID: 'client-id',
+      CRM_AUTH_PROVIDER_CLIENT_SECRET: 'client-secret-0123',
+      TOOLHOST_PORT: '0',
     });
-    let logs = '';
-    child.stderr.on('data', (c: Buffer) => {
-      logs += c.toString();
-    });
-    const exited = once(child, 'exit');
-    child.stdout.resume();
-    const initialize = {
-      protocolVersion: '2025-11-25',
-      capabilities: {},
-      clientInfo: { name: 'x', version: '0' },
-    };
-    child.stdin.end(
-      `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: initialize })}\n`,
-    );
-    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-    const [code, signal] = await exited;
-    clearTimeout(timer);
-    expect({ code, signal }).toEqual({ code: 0, signal: null });
-    expect(logs).toContain('serving OAuth pages');
-    expect(logs).toContain('"signal":"stdin closed"');
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain('serving OAuth pages');
+    expect(run.stderr).toContain('"signal":"stdin closed"');
   });
 
   it('start when the callback port is taken (a second agent on the machine), on a free port', async () => {
