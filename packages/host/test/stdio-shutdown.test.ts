@@ -109,3 +109,37 @@ describe.each(['legacy', 'modern'] as const)('stdio shutdown (%s era)', (era) =>
     expect(code).toBe(0);
   });
 });
+
+describe('a stdio host whose client closes stdin', () => {
+  it('exits once every answer is out, read after the close by a client that had stopped reading', async () => {
+    upstream = await startRecordingUpstream(() => ({ status: 200, body: { blob: 'x'.repeat(60_000) } }));
+    const dir = mkdtempSync(join(tmpdir(), 'toolhost-stdio-close-'));
+    const config = join(dir, 'config.json');
+    writeFileSync(
+      config,
+      JSON.stringify({ plugins: ['toolhost-plugin-echo'], toolSets: { EchoApi: { baseUrl: upstream.url } } }),
+    );
+    const child = spawn(process.execPath, [hostCliPath(), '--config', config, 'serve', '--stdio'], {
+      cwd: fixtureApp,
+      env: { PATH: process.env.PATH, ECHO_AUTH_TOKEN: 'tok' },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    const exited = new Promise<number | null>((r) => child.once('exit', r));
+    for (let i = 0; i < 10; i += 1) {
+      const params = { name: 'EchoApi_GetItem', arguments: { item_id: `i${i}` }, _meta: MODERN_META };
+      child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 100 + i, method: 'tools/call', params })}\n`);
+    }
+    // Answered while nobody reads: most of the answers wait in the host for the pipe.
+    await until(() => upstream!.requests.length === 10);
+    await new Promise((r) => setTimeout(r, 1_500));
+    child.stdin.end();
+    let out = '';
+    for await (const chunk of child.stdout) out += String(chunk);
+    const answered = out
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => (JSON.parse(l) as { id: number }).id);
+    expect(answered.sort()).toEqual(ids);
+    expect(await exited).toBe(0);
+  });
+});

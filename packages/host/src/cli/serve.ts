@@ -162,7 +162,10 @@ export async function serve(
     closers.push(await serveOverStdio(host, logger, serverInfo));
   }
   // In-flight calls finish (or are cancelled at the grace deadline) before transports close.
+  let stopping = false;
   const stop = async (signal: NodeJS.Signals | 'stdin closed') => {
+    if (stopping) return;
+    stopping = true;
     logger.info({ signal }, 'shutting down');
     // Balancers see 503 from this moment, not once the calls in progress have finished. On
     // SIGTERM (an orchestrator's) requests are still served for the drain delay, while the
@@ -171,7 +174,10 @@ export async function serve(
     await Promise.all(closers.map((c) => c.beginStopping?.(drain)));
     await host.close().catch(() => {});
     for (const c of closers) await c.close().catch(() => {});
-    process.exit(0);
+    // The client left: exiting now would drop the answers a piped stdout still holds (its writes
+    // are asynchronous), so the process ends once they are out, or in 5 s if something lingers.
+    if (signal === 'stdin closed') setTimeout(() => process.exit(0), 5_000).unref();
+    else process.exit(0);
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
