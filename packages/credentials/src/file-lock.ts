@@ -1,8 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { TokenStoreError } from './credentials-error.js';
-import { createLockFile, readLockFile, removeOwnLockFile, removeStaleLockFile } from './lock-files.js';
+import {
+  createLockFile,
+  PID_SPACE,
+  readLockFile,
+  removeOwnLockFile,
+  removeStaleLockFile,
+} from './lock-files.js';
 
 /** Whether a process of that pid still runs here (EPERM: it runs, as another user). */
 export function processAlive(pid: number): boolean {
@@ -19,11 +24,12 @@ const heldHere = new Set<string>();
 
 /**
  * A lock shared by the processes writing one file (a host and the CLI, two hosts on one data
- * directory): a lock file created exclusively (O_EXCL), holding the holder's pid and host name.
- * One held longer than `staleMs` is taken over, or sooner where its holder is known dead: a
- * process of this host that no longer runs, or this very process in an earlier life (a
- * container's pid 1 restarted). A pid of another host (another container on a shared volume)
- * names nothing here, so only the age counts for it. Written here rather than
+ * directory): a lock file created exclusively (O_EXCL), holding the holder's pid and where it
+ * means something (PID_SPACE). One held longer than `staleMs` is taken over, or sooner where its
+ * holder is known dead: a pid of this pid space that no longer runs, or is this process's own
+ * while it holds no such lock (a pid is unique in its space: an earlier process's leftover). A
+ * pid of another space (another container or machine on a shared volume) names nothing here,
+ * so only the age counts for it, as for a lock file this process may not read. Written here rather than
  * with proper-lockfile: its mkdir and mtime-refresh scheme needs a timer per held lock, where
  * these locks last one file write.
  */
@@ -39,9 +45,11 @@ export class FileLock {
   /** Runs `work` holding the lock (in this process, one at a time). */
   run<T>(work: () => Promise<T>): Promise<T> {
     const next = this.chain.then(async () => {
-      const mine = await this.acquire();
+      const mine = `${process.pid} ${PID_SPACE} ${randomBytes(8).toString('hex')}`;
+      // Known as this process's before the file exists: another lock here reading it must not take it for a leftover.
       heldHere.add(mine);
       try {
+        await this.acquire(mine);
         return await work();
       } finally {
         heldHere.delete(mine);
@@ -52,23 +60,21 @@ export class FileLock {
     return next;
   }
 
-  /** Takes the lock file; what it holds. */
-  private async acquire(): Promise<string> {
-    const mine = `${process.pid} ${hostname()} ${randomBytes(8).toString('hex')}`;
+  /** Takes the lock file, holding `mine`. */
+  private async acquire(mine: string): Promise<void> {
     const deadline = Date.now() + this.waitMs;
     for (;;) {
-      if (await createLockFile(this.path, mine)) return mine;
+      if (await createLockFile(this.path, mine)) return;
       const held = readLockFile(this.path);
-      if (held === undefined) continue;
-      const [pid, host] = held.content.split(' ');
-      const holder = { pid: Number(pid), since: held.since };
-      if (Date.now() - held.since > this.staleMs || knownDead(holder.pid, host, held.content)) {
+      const [pid, space] = held?.content.split(' ') ?? [];
+      const holder = { pid: Number(pid), since: held?.since ?? Date.now() };
+      if (held && (Date.now() - held.since > this.staleMs || knownDead(holder.pid, space, held.content))) {
         await removeStaleLockFile(this.path, held.content);
         continue;
       }
       if (Date.now() > deadline)
         throw new TokenStoreError(
-          `${this.path} has been held by process ${holder.pid} for ${Math.round((Date.now() - holder.since) / 1000)} s; try again, or remove it if that process is not a toolhost.`,
+          `${this.path} has been held by ${holder.pid > 0 ? `process ${holder.pid}` : 'another process'} for ${Math.round((Date.now() - holder.since) / 1000)} s; try again, or remove it if that process is not a toolhost.`,
         );
       await sleep(10);
     }
@@ -76,7 +82,7 @@ export class FileLock {
 }
 
 /** Whether the holder a lock file names is known to have died (a pid being written counts as alive). */
-function knownDead(pid: number, host: string | undefined, content: string): boolean {
-  if (!Number.isInteger(pid) || pid <= 0 || (host !== undefined && host !== hostname())) return false;
+function knownDead(pid: number, space: string | undefined, content: string): boolean {
+  if (!Number.isInteger(pid) || pid <= 0 || (space !== undefined && space !== PID_SPACE)) return false;
   return pid === process.pid ? !heldHere.has(content) : !processAlive(pid);
 }

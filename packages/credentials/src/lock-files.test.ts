@@ -1,10 +1,10 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TokenStoreError } from './credentials-error.js';
 import { FileLock } from './file-lock.js';
-import { createLockFile, removeOwnLockFile, removeStaleLockFile } from './lock-files.js';
+import { createLockFile, PID_SPACE, removeOwnLockFile, removeStaleLockFile } from './lock-files.js';
 
 const lockPath = () => join(mkdtempSync(join(tmpdir(), 'lock-files-')), 'tokens.json.lock');
 
@@ -35,17 +35,21 @@ describe('taking over a stale lock file', () => {
 describe('FileLock', () => {
   const run = (path: string) => new FileLock(path, 300).run(async () => readFileSync(path, 'utf8'));
 
-  it('waits out a live-looking holder of another host (its pid names nothing here) until it is stale', async () => {
-    const path = lockPath();
-    writeFileSync(path, `${NO_SUCH_PID} another-container 0123`);
-    await expect(run(path)).rejects.toBeInstanceOf(TokenStoreError);
-    expect(readFileSync(path, 'utf8')).toBe(`${NO_SUCH_PID} another-container 0123`);
-  });
-
-  it('takes over at once from a dead process of this host, and from this process in an earlier life', async () => {
+  it('waits out a holder of another pid space (another container or machine) until it is stale', async () => {
+    // Its pid names nothing here, even under this host name and where it is this process's own
+    // (pid 1 in two containers of one host name).
     for (const pid of [NO_SUCH_PID, process.pid]) {
       const path = lockPath();
-      writeFileSync(path, `${pid} ${hostname()} 0123`);
+      writeFileSync(path, `${pid} ${hostname()}/pid:[1] 0123`);
+      await expect(run(path)).rejects.toBeInstanceOf(TokenStoreError);
+      expect(readFileSync(path, 'utf8')).toBe(`${pid} ${hostname()}/pid:[1] 0123`);
+    }
+  });
+
+  it('takes over at once from a dead process of its pid space, and from this process in an earlier life', async () => {
+    for (const pid of [NO_SUCH_PID, process.pid]) {
+      const path = lockPath();
+      writeFileSync(path, `${pid} ${PID_SPACE} 0123`);
       expect(await run(path)).toMatch(new RegExp(`^${process.pid} `));
     }
   });
@@ -58,6 +62,32 @@ describe('FileLock', () => {
     await expect(run(path)).rejects.toBeInstanceOf(TokenStoreError);
     release();
     await held;
+    expect(await run(path)).toMatch(new RegExp(`^${process.pid} `));
+  });
+
+  it('keeps two locks of this process on one file to one holder at a time', async () => {
+    const path = lockPath();
+    const locks = [new FileLock(path), new FileLock(path), new FileLock(path)];
+    let inside = 0;
+    let most = 0;
+    const work = async () => {
+      most = Math.max(most, ++inside);
+      await new Promise((r) => setImmediate(r));
+      inside -= 1;
+    };
+    await Promise.all(Array.from({ length: 600 }, (_, i) => locks[i % 3]!.run(work)));
+    expect(most).toBe(1);
+  });
+
+  it('waits out a lock file it cannot read, then takes it over once stale, without spinning', async () => {
+    const path = lockPath();
+    // A directory stands for a file of another user: there, unreadable.
+    mkdirSync(path);
+    const started = Date.now();
+    await expect(run(path)).rejects.toThrow(/held by another process/);
+    expect(Date.now() - started).toBeLessThan(3_000);
+    const old = new Date(Date.now() - 60_000);
+    utimesSync(path, old, old);
     expect(await run(path)).toMatch(new RegExp(`^${process.pid} `));
   });
 });

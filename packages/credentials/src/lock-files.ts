@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync, readlinkSync, statSync } from 'node:fs';
 import { link, open, readFile, rename, unlink } from 'node:fs/promises';
+import { hostname } from 'node:os';
 
 /** A lock file as found: what its holder wrote, and when it was last touched. */
 export interface LockFile {
@@ -24,13 +25,36 @@ export async function createLockFile(path: string, content: string): Promise<boo
   }
 }
 
+/**
+ * The lock file at `path`, undefined where there is none. One this process may not read (another
+ * user's, on a shared volume) is there all the same, of unknown content: judged by its age.
+ */
 export function readLockFile(path: string): LockFile | undefined {
+  let since: number;
   try {
-    return { content: readFileSync(path, 'utf8'), since: statSync(path).mtimeMs };
+    since = statSync(path).mtimeMs;
   } catch {
     return undefined;
   }
+  try {
+    return { content: readFileSync(path, 'utf8'), since };
+  } catch {
+    return { content: '', since };
+  }
 }
+
+/**
+ * Where a pid means something: this machine's name and this process's pid namespace (Linux), so
+ * that a pid written by another container (another namespace, even with the same host name) or
+ * by another machine on a shared volume is not looked up here. A pid is unique within it.
+ */
+export const PID_SPACE = (() => {
+  try {
+    return `${hostname()}/${readlinkSync('/proc/self/ns/pid')}`.replace(/\s/g, '_');
+  } catch {
+    return hostname().replace(/\s/g, '_');
+  }
+})();
 
 /**
  * Takes away the lock file judged stale when it held `seen`. Deleting it by its path would let
