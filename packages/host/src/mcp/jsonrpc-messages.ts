@@ -12,8 +12,7 @@ export const TOO_MANY = `The client has more than ${MAX_UNANSWERED} requests una
  * measurable share of the per-call cost. The MCP server still validates each request's params
  * against its method's schema; this only tells requests, notifications and answers apart.
  */
-const isId = (v: unknown): v is JsonRpcId =>
-  typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v));
+export const isId = (v: unknown): v is JsonRpcId => typeof v === 'string' || Number.isSafeInteger(v);
 
 /** A JSON object (not an array, not null). */
 export const isObject = (v: unknown): v is Record<string, unknown> =>
@@ -35,14 +34,33 @@ export function isAnswer(m: unknown): m is { jsonrpc: '2.0'; id: JsonRpcId } {
   return isObject(m) && m.method === undefined && isId(m.id) && ('result' in m || 'error' in m);
 }
 
-/** A well-formed JSON-RPC 2.0 message: a request, a notification or an answer. */
+/** The members each kind of message may have, as the SDK's strict schemas allow. */
+const REQUEST_MEMBERS = ['jsonrpc', 'id', 'method', 'params'];
+const ANSWER_MEMBERS = ['jsonrpc', 'id', 'result', 'error'];
+
+/**
+ * A JSON-RPC 2.0 message the SDK takes: a request, a notification or an answer. What the SDK's
+ * schemas refuse it drops without an answer (params as an array, a member of no message, an id
+ * not a whole number), so a request passed on as one would hold its place among the
+ * unanswered for good.
+ */
 export function isMessage(m: unknown): m is JSONRPCMessage {
   if (!isObject(m) || m.jsonrpc !== '2.0') return false;
-  if (m.params !== undefined && !isObject(m.params) && !Array.isArray(m.params)) return false;
-  if (typeof m.method === 'string')
-    return !('result' in m || 'error' in m) && (m.id === undefined || isId(m.id));
-  if (!isId(m.id) && m.id !== null) return false;
-  return 'result' in m !== 'error' in m && (!('error' in m) || isObject(m.error));
+  const request = typeof m.method === 'string';
+  if (!Object.keys(m).every((k) => (request ? REQUEST_MEMBERS : ANSWER_MEMBERS).includes(k))) return false;
+  if (request)
+    return (m.id === undefined || isId(m.id)) && (m.params === undefined || wellFormedParams(m.params));
+  if (!isId(m.id) && (m.id != null || !('error' in m))) return false;
+  if ('result' in m) return !('error' in m) && isObject(m.result);
+  return isObject(m.error) && Number.isSafeInteger(m.error.code) && typeof m.error.message === 'string';
+}
+
+/** Params as the SDK reads them: an object, whose `_meta` is one, its progress token an id. */
+function wellFormedParams(params: unknown): boolean {
+  if (!isObject(params)) return false;
+  const meta = params._meta;
+  if (meta === undefined) return true;
+  return isObject(meta) && (meta.progressToken === undefined || isId(meta.progressToken));
 }
 
 /** Whether a message is the `initialize` request. */

@@ -1,4 +1,4 @@
-import { metaOf } from './jsonrpc-messages.js';
+import { isId, isObject, metaOf } from './jsonrpc-messages.js';
 import {
   classifyInboundRequest,
   PROTOCOL_VERSION_META_KEY,
@@ -73,7 +73,7 @@ function namesRevision(message: Message): boolean {
  */
 export function isLegacyRequest(inbound: InboundMessage): boolean {
   const body = inbound.body;
-  if (isPlainObject(body) && body.method !== 'initialize' && namesRevision(body)) return false;
+  if (isObject(body) && body.method !== 'initialize' && namesRevision(body)) return false;
   return classifyInboundRequest(inbound).kind === 'legacy';
 }
 
@@ -82,7 +82,7 @@ export function isLegacyRequest(inbound: InboundMessage): boolean {
  * that names no protocol version in its `_meta` (`initialize` or anything else).
  */
 export function opensLegacyConnection(first: unknown): boolean {
-  if (!isPlainObject(first) || typeof first.method !== 'string') return false;
+  if (!isObject(first) || typeof first.method !== 'string') return false;
   if ('result' in first || 'error' in first) return false;
   return !namesRevision(first);
 }
@@ -97,7 +97,7 @@ export type PinnedEra = { era: 'legacy' } | { era: 'modern'; revision: string };
  * notification; undefined for a message that pins nothing.
  */
 export function eraPinnedBy(message: unknown): PinnedEra | undefined {
-  if (!isPlainObject(message) || typeof message.method !== 'string') return undefined;
+  if (!isObject(message) || typeof message.method !== 'string') return undefined;
   const route = classifyInboundRequest({ httpMethod: 'POST', body: message });
   if (route.kind === 'legacy') return { era: 'legacy' };
   if (route.kind !== 'modern' || route.messageKind !== 'request' || message.method === 'server/discover')
@@ -108,14 +108,8 @@ export function eraPinnedBy(message: unknown): PinnedEra | undefined {
     : undefined;
 }
 
-const isPlainObject = (v: unknown): v is Message => typeof v === 'object' && v !== null && !Array.isArray(v);
-
 /** The `_meta` keys MCP reserves (the envelope, a task's relation): the classification reads them all. */
 const RESERVED_META_PREFIX = 'io.modelcontextprotocol/';
-
-// Narrower than JSON-RPC's ids (jsonrpc-messages' isId takes any number): the SDK's schemas
-// take whole numbers only, and a request this does not vouch for is classified every time.
-const isRequestId = (id: unknown) => typeof id === 'string' || Number.isSafeInteger(id);
 
 /**
  * The SDK's verdicts on modern requests, by what they depend on (see modernRevisionOf). Every
@@ -209,12 +203,12 @@ function classifiedRevision(
 
 /** What a plain-shaped request's verdict depends on; undefined for a request of any other shape. */
 function verdictKey(message: Message, versionHeader: string, methodHeader: string): string | undefined {
-  if (message.jsonrpc !== '2.0' || !isRequestId(message.id) || 'result' in message || 'error' in message)
+  if (message.jsonrpc !== '2.0' || !isId(message.id) || 'result' in message || 'error' in message)
     return undefined;
   const meta = metaOf(message);
   if (!meta) return undefined;
   const token = meta.progressToken;
-  if (token !== undefined && !isRequestId(token)) return undefined;
+  if (token !== undefined && !isId(token)) return undefined;
   const reserved: unknown[] = [];
   for (const [k, v] of Object.entries(meta)) if (k.startsWith(RESERVED_META_PREFIX)) reserved.push(k, v);
   return JSON.stringify([message.method, versionHeader, methodHeader, reserved]);

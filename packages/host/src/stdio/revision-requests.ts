@@ -1,7 +1,7 @@
-import { cancelledRequestOf, isRequest, type JsonRpcId } from '../mcp/jsonrpc-messages.js';
+import { cancelledRequestOf, errorAnswer, isRequest, type JsonRpcId } from '../mcp/jsonrpc-messages.js';
 import { REVISION_SERVER_METHODS } from '../mcp/protocol-eras.js';
 import { type Delivery, RevisionServers } from '../mcp/revision-servers.js';
-import { type JSONRPCMessage, type JSONRPCRequest, ProtocolErrorCode, type Server } from '../mcp/sdk.js';
+import type { JSONRPCMessage, JSONRPCRequest, Server } from '../mcp/sdk.js';
 import type { StdioWire } from './stdio-wire.js';
 
 /** A request on the revision server: its connection's id once handed over, or cancelled before. */
@@ -85,8 +85,8 @@ export class RevisionRequests {
         if (this.inFlight.get(message.id) === flight) this.inFlight.delete(message.id);
         this.onerror(e instanceof Error ? e : new Error(String(e)));
         // The client waits for an answer whatever became of the server; the cause is in the log only.
-        const error = { code: ProtocolErrorCode.InternalError, message: 'Internal error' };
-        if (flight.cancelled === undefined) void this.wire.send({ jsonrpc: '2.0', id: message.id, error });
+        const answer = errorAnswer(message.id, -32603, 'Internal error');
+        if (flight.cancelled === undefined) this.wire.send(answer).catch(() => {});
       },
     );
   }

@@ -228,6 +228,12 @@ describe('StdioWire', () => {
       { jsonrpc: '2.0', id: 4, method: 'ping', params: 'x' },
       { jsonrpc: '2.0', id: 5, method: 'ping', result: {} },
       [{ jsonrpc: '2.0', id: 6, method: 'ping' }],
+      // Shapes the SDK's schemas refuse, and drops unanswered.
+      { jsonrpc: '2.0', id: 8, method: 'ping', params: [] },
+      { jsonrpc: '2.0', id: 9, method: 'ping', foo: 1 },
+      { jsonrpc: '2.0', id: 1.5, method: 'ping' },
+      { jsonrpc: '2.0', id: 1e300, method: 'ping' },
+      { jsonrpc: '2.0', id: 12, method: 'ping', params: { _meta: 5 } },
     ];
     // More of them than requests may be unanswered: none is held as if it were answered later.
     for (let i = 0; i < 30; i += 1) for (const m of bad) lines.write(`${JSON.stringify(m)}\n`);
@@ -241,14 +247,29 @@ describe('StdioWire', () => {
       .split('\n')
       .filter(Boolean)
       .map((l) => JSON.parse(l) as { id: unknown; error: { code: number } });
-    expect(answers.slice(0, 6)).toEqual(
-      [1, null, null, 4, 5, null].map((id) => ({
+    expect(answers.slice(0, 11)).toEqual(
+      [1, null, null, 4, 5, null, 8, 9, null, null, 12].map((id) => ({
         jsonrpc: '2.0',
         id,
         error: { code: -32600, message: expect.stringMatching(/^Invalid Request/) },
       })),
     );
-    expect(answers).toHaveLength(180);
+    expect(answers).toHaveLength(330);
+    await wire.close();
+  });
+
+  it("answers no answer it cannot take: its id is one of the server's requests, not of the client's", async () => {
+    const { out, writes } = recordingStdout();
+    const lines = new PassThrough();
+    const routed: unknown[] = [];
+    const wire = new StdioWire(lines, out, (m) => routed.push(m));
+    lines.write(`${JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'tools/list' })}\n`);
+    lines.write(`${JSON.stringify({ jsonrpc: '2.0', id: 0, result: {}, error: null })}\n`);
+    lines.write(`${JSON.stringify({ id: 0, result: {} })}\n`);
+    await new Promise((r) => setImmediate(r));
+    await new Promise((r) => setImmediate(r));
+    expect(routed).toEqual([{ jsonrpc: '2.0', id: 0, method: 'tools/list' }]);
+    expect(writes.flat().join('')).toBe('');
     await wire.close();
   });
 });

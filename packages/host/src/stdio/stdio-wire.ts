@@ -114,7 +114,10 @@ export class StdioWire implements Transport {
     const m = message as { id?: unknown; method?: string; params?: { requestId?: unknown } };
     if (!isMessage(m)) {
       this.onerror?.(new Error(INVALID));
-      return void this.write(errorAnswer(m.id, -32600, INVALID));
+      // An answer is never answered: its id is one of the server's, an error under it another request's.
+      if (typeof m.method === 'string' || !('result' in m || 'error' in m))
+        void this.write(errorAnswer(m.id, -32600, INVALID));
+      return;
     }
     if (m.method === 'notifications/cancelled') this.unanswered.delete(m.params?.requestId);
     else if (m.method !== undefined && m.id !== undefined) {
