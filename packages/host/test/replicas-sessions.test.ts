@@ -30,6 +30,7 @@ import {
   upstream,
   useReplicaSuite,
 } from './replicas-setup.js';
+import { redis } from './standalone-redis-setup.js';
 import { ALICE_ACCESS_TOKEN as ALICE, postInitialize } from './support.js';
 import { AGREE } from './write-support.js';
 
@@ -160,6 +161,31 @@ describe('replicas: any replica serves any session', () => {
     expect(performance.now() - sent).toBeLessThan(2000);
     const cancelPost = balancer.forwarded.at(-1)!;
     expect([cancelPost.target, cancelPost.method, cancelPost.status]).toEqual([origin(b), 'POST', 202]);
+  }, 60_000);
+
+  it('cancels a call on the replica running it while Redis is away, where the cancellation lands', async () => {
+    const [a] = await startReplicas();
+    await storeAliceToken(suite(), 'items.read');
+    balancer.pick = () => origin(a);
+    upstream.respond((r) => ({ body: { path: r.path }, delayMs: r.path === '/items/slow' ? 4000 : 0 }));
+    const { client } = await connect(`${balancer.url}/mcp`);
+    const cancel = new AbortController();
+    const call = getItem(client, 'slow', { signal: cancel.signal }).catch((e: unknown) => e);
+    await vi.waitFor(() => expect(upstream.requests).toHaveLength(1), { timeout: 5000, interval: 20 });
+    await redis.stop({ save: true });
+    try {
+      // No relay without Redis: the replica that runs the call takes the cancellation itself.
+      cancel.abort();
+      await call;
+      await vi.waitFor(() => expect(upstream.requests[0]!.aborted).toBe(true), {
+        timeout: 3000,
+        interval: 20,
+      });
+      const cancelPost = balancer.forwarded.at(-1)!;
+      expect([cancelPost.method, cancelPost.status]).toEqual(['POST', 202]);
+    } finally {
+      await redis.start();
+    }
   }, 60_000);
 
   it('holds no copy of a session its client ended on another replica while this one rebuilt it', async () => {

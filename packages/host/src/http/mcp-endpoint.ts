@@ -10,7 +10,7 @@ import type { Logger } from '../logger.js';
 import { type Narrowing, requestNarrowing, unknownToolSets } from '../mcp/catalog-views.js';
 import { answersDirectly } from '../mcp/confirm-elicitation.js';
 import { createMcpServer } from '../mcp/create-mcp-server.js';
-import { forRunningRequests, isInitialize } from '../mcp/jsonrpc-messages.js';
+import { cancelledRequestOf, forRunningRequests, isInitialize } from '../mcp/jsonrpc-messages.js';
 import { answersTooDeep } from '../mcp/request-params.js';
 import type { McpServingState } from '../mcp/serving-state.js';
 import { completionToThisServer } from '../mcp/tool-calls.js';
@@ -198,9 +198,10 @@ export class McpEndpoint {
       // Only the replica that sent the request, or runs the call cancelled, knows its id: every
       // one holding the session gets the message (the others ignore an id they do not hold).
       const relayed = (await shared.relayAnswers(sessionId, [parsed].flat()).catch(() => false)) !== false;
-      if (!relayed)
+      if (relayed) return void res.writeHead(202).end();
+      // Redis away: a cancellation (sent once, never answered) still reaches a call this replica runs.
+      if (![parsed].flat().every((m) => cancelledRequestOf(m) !== undefined))
         return jsonRpcError(res, 503, 'The shared session store (Redis) is unreachable; try again shortly');
-      return void res.writeHead(202).end();
     }
     await session.transport.handleRequest(req, res, parsed);
     if (req.method === 'GET' && shared && session.transport.streaming) void deliverStored(session, shared);
