@@ -73,7 +73,7 @@ describe('numbers in a request body', () => {
         parameter: 'request_body.props.n[1]',
         retryable: false,
         message:
-          "Parameter 'request_body' holds the number 12345678901234567890123 at request_body.props.n[1], which cannot be sent exactly: it would go out as 1.2345678901234568e+22; integers must be between -9007199254740991 and 9007199254740991 (pass larger ids as strings).",
+          "Parameter 'request_body' holds the number 12345678901234567890123 at request_body.props.n[1], which cannot be sent exactly: it would go out as 1.2345678901234568e+22; from 2^53 (9007199254740992) up a number goes out as its nearest double (pass larger ids as strings).",
       },
     });
     const huge = await call('Track', track('{"revenue":-1e400}'));
@@ -85,6 +85,42 @@ describe('numbers in a request body', () => {
       },
     });
     expect(sender.requests).toEqual([]);
+  });
+
+  it('refuses text whose number from 2^53 up has a fraction or an exponent and would go out as another number', async () => {
+    const { sender, call } = setUp();
+    for (const [literal, sent] of [
+      ['12345678901234567890.0', '12345678901234567000'],
+      ['12345678901234567890e0', '12345678901234567000'],
+      ['12345678901234567e0', '12345678901234568'],
+      ['9007199254740993.5', '9007199254740994'],
+      ['-1.2345678901234567890123e22', '-1.2345678901234568e+22'],
+      ['123456789.0123456789e10', '1234567890123456800'],
+    ]) {
+      const refused = await call('Track', track(`{"a":[${literal}]}`));
+      expect(refused, literal).toMatchObject({
+        ok: false,
+        error: {
+          code: 'invalid_argument',
+          parameter: 'request_body.a[0]',
+          message: expect.stringContaining(
+            `the number ${literal} at request_body.a[0], which cannot be sent exactly: it would go out as ${sent};`,
+          ),
+        },
+      });
+    }
+    expect(sender.requests).toEqual([]);
+  });
+
+  it('sends text whose number from 2^53 up goes out as the decimal written, in whatever form', async () => {
+    const { sender, call } = setUp();
+    const text =
+      '{"a":6.02e23,"b":1E+21,"c":12345678901234567000.000,"d":1234567890123456.8e1,"e":100000000000000000000000,"f":-9007199254740992.0,"g":[1.0,1e5,-0,0.1,1E+2,0.30000000000000004,0.1000000000000000055511151231257827]}';
+    expect(await call('Track', track(text))).toMatchObject({ ok: true });
+    expect(sender.requests[0]!.body).toBe(JSON.stringify(JSON.parse(text)));
+    expect(sender.requests[0]!.body).toContain(
+      '"a":6.02e+23,"b":1e+21,"c":12345678901234567000,"d":12345678901234568',
+    );
   });
 
   it('sends numbers whose text parses exactly, however long, and digits in strings as they are', async () => {

@@ -11,16 +11,35 @@ import { ToolError } from '@toolhost/core';
 const SAFE_RANGE =
   'integers must be between -9007199254740991 and 9007199254740991 (pass larger ids as strings)';
 
-/** Only a literal with 16 digits in a row or a three-digit exponent can parse other than it reads. */
-const MAYBE_INEXACT = /\d{16}|[eE][+-]?\d{3}/;
+/**
+ * Only a literal with 16 digits in a row, a three-digit exponent, or a fraction and an exponent
+ * (`123456789.0123456789e10`: 19 digits in two runs) can parse other than it reads.
+ */
+const MAYBE_INEXACT = /\d{16}|[eE][+-]?\d{3}|\.\d+[eE]/;
 const NUMBER = /-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
-const INTEGER = /^-?\d+$/;
+const DECIMAL = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
 
-/** Whether a JSON number literal parses to the number it reads (a decimal fraction to its nearest double). */
+/** The decimal a number's text denotes, as `<sign><digits>e<exponent>` without zeros at either end. */
+function decimalValue(text: string): string {
+  const [, sign, whole, fraction = '', exponent = '0'] = DECIMAL.exec(text) ?? [];
+  const digits = `${whole}${fraction}`.replace(/^0+/, '');
+  const significant = digits.replace(/0+$/, '');
+  if (significant === '') return '0';
+  const exp = Number(exponent) - fraction.length + (digits.length - significant.length);
+  return `${sign}${significant}e${exp}`;
+}
+
+/**
+ * Whether a JSON number literal goes out as the number it reads: the body is sent as
+ * JSON.stringify writes it, String(n). Below 2^53 every integer is a double and a decimal
+ * fraction goes to its nearest double, as any JSON reader takes it; from 2^53 up, where a
+ * double no longer holds every integer, String(n) must denote the very decimal written
+ * (`6.02e23` goes as `6.02e+23`; `12345678901234567890.0` would go as `12345678901234567000`).
+ */
 function parsesExactly(literal: string): boolean {
   const n = Number(literal);
   if (!Number.isFinite(n)) return false;
-  return Number.isSafeInteger(n) || !INTEGER.test(literal) || BigInt(literal) === BigInt(n);
+  return Math.abs(n) < 2 ** 53 || decimalValue(literal) === decimalValue(String(n));
 }
 
 /** The index of the quote that closes the JSON string opened at `open`, -1 when none does. */
@@ -87,7 +106,7 @@ export function refuseInexactText(param: string, text: string, parsed: unknown):
   const read = Number(literal);
   const at = numberWhere(parsed, param, (n) => Object.is(n, read))?.at ?? param;
   const became = Number.isFinite(read)
-    ? `it would go out as ${read}; ${SAFE_RANGE}`
+    ? `it would go out as ${read}; from 2^53 (9007199254740992) up a number goes out as its nearest double (pass larger ids as strings)`
     : 'it is past the largest number JSON carries here (about 1.8e308) and would go out as null';
   throw ToolError.invalidArgument(
     at,
