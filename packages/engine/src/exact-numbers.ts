@@ -8,9 +8,6 @@ import { ToolError } from '@toolhost/core';
  * the call answered as a success.
  */
 
-const SAFE_RANGE =
-  'integers must be between -9007199254740991 and 9007199254740991 (pass larger ids as strings)';
-
 /**
  * Only a literal with 16 digits in a row, a three-digit exponent, or a fraction and an exponent
  * (`123456789.0123456789e10`: 19 digits in two runs) can parse other than it reads.
@@ -114,17 +111,24 @@ export function refuseInexactText(param: string, text: string, parsed: unknown):
   );
 }
 
+/** How many significant digits the shortest decimal of `n` has (`12345678901234567000`: 17). */
+function significantDigits(n: number): number {
+  const mantissa = String(Math.abs(n)).split('e')[0]!;
+  return mantissa.replace('.', '').replace(/^0+/, '').replace(/0+$/, '').length;
+}
+
 /**
  * Refuses a value given already parsed that holds a number that cannot go out as it came: not
- * finite, or an integer past 2^53 - 1, which its parse may already have rounded (the rule a
- * path or query value keeps).
+ * finite, or from 2^53 up with more significant digits than 15, the most a double keeps of any
+ * decimal: `12345678901234567890` parsed is `12345678901234567000`, most likely a rounded id.
+ * The text it came from is unknown, so `6.02e23` or `1e21` goes as JSON writes it.
  */
 export function refuseInexactValues(param: string, value: unknown): void {
-  const bad = (n: number) => !Number.isFinite(n) || (Number.isInteger(n) && !Number.isSafeInteger(n));
+  const bad = (n: number) => !Number.isFinite(n) || (Math.abs(n) >= 2 ** 53 && significantDigits(n) > 15);
   const found = numberWhere(value, param, bad);
   if (found === undefined) return;
   throw ToolError.invalidArgument(
     found.at,
-    `Parameter '${param}' holds the number ${found.n} at ${found.at}, which cannot be sent exactly: numbers must be finite and ${SAFE_RANGE}.`,
+    `Parameter '${param}' holds the number ${found.n} at ${found.at}, which cannot be sent exactly: numbers must be finite, and from 2^53 (9007199254740992) up have at most 15 significant digits (pass larger ids as strings).`,
   );
 }
