@@ -164,4 +164,16 @@ describe('numbers in a request body', () => {
       '{"count":1e+21,"n":-1.5e+300}',
     ]);
   });
+
+  it('looks through a body of 200,000 rows, given as an object or as text, and names the row at fault', async () => {
+    const { sender, call } = setUp();
+    const rows = Array.from({ length: 200_000 }, (_, i) => i);
+    expect(await call('Track', track({ rows }))).toMatchObject({ ok: true });
+    const text = `{"rows":[${rows.join(',')},12345678901234567890]}`;
+    expect(await call('Track', track(text))).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_argument', parameter: 'request_body.rows[200000]' },
+    });
+    expect(sender.requests).toHaveLength(1);
+  });
 });

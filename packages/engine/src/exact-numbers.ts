@@ -84,11 +84,14 @@ function numberWhere(
     const [item, at] = pending.pop()!;
     if (typeof item === 'number' && bad(item)) return { at, n: item };
     if (item === null || typeof item !== 'object') continue;
-    const children = Object.entries(item).map(([key, child]): [unknown, string] => [
-      child,
-      Array.isArray(item) ? `${at}[${key}]` : `${at}.${key}`,
-    ]);
-    pending.push(...children.reverse());
+    // Pushed one by one, last first so the first pops first: spreading 200,000 children into
+    // one push overflowed the stack, failing the call as an internal error.
+    const keys = Object.keys(item);
+    for (let k = keys.length - 1; k >= 0; k--) {
+      const key = keys[k]!;
+      const child = (item as Record<string, unknown>)[key];
+      pending.push([child, Array.isArray(item) ? `${at}[${key}]` : `${at}.${key}`]);
+    }
   }
   return undefined;
 }
