@@ -41,6 +41,23 @@ describe('confirmAtTerminal', () => {
     }
   });
 
+  it('shows characters that would not show as escapes, as the confirmation over MCP does', async () => {
+    const t = terminal();
+    const spoof = {
+      ...write,
+      request: {
+        ...write.request,
+        body: { to: 'boss@corp.test\u202e moc.live@rekcatta', note: 'a\u2028b\u200bc' },
+      },
+    };
+    const answer = confirmAtTerminal(t.input, t.output)!(spoof, new AbortController().signal);
+    t.input.write('n\n');
+    await answer;
+    expect(t.shown()).not.toMatch(/[\u202e\u2028\u200b]/);
+    expect(t.shown()).toContain('"to": "boss@corp.test\\u202e moc.live@rekcatta"');
+    expect(t.shown()).toContain('"note": "a\\u2028b\\u200bc"');
+  });
+
   it('stops asking once the call is cancelled', async () => {
     const t = terminal();
     const stop = new AbortController();

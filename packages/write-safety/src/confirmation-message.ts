@@ -8,8 +8,11 @@ import type { ConfirmWrite } from './ask-person.js';
  */
 const UNSEEN = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu;
 
-/** Each such character as its `\uXXXX` escapes (a line break and a tab kept), which in the body's JSON strings mean the same. */
-function visible(text: string): string {
+/**
+ * Each such character as its `\uXXXX` escapes (a line break and a tab kept), which in the body's
+ * JSON strings mean the same: for every place a person reads a request to confirm it.
+ */
+export function visible(text: string): string {
   return text.replace(UNSEEN, (c) => {
     if (c === '\n' || c === '\t') return c;
     let escaped = '';
