@@ -27,4 +27,28 @@ describe('the confirmation a person reads', () => {
     // The body still reads as the JSON sent: each escape means the character it replaced.
     expect(JSON.parse(shown.split('\n\n')[2]!)).toEqual(JSON.parse(body));
   });
+
+  it('escapes the characters that show as nothing though not format characters, and keeps combining marks', () => {
+    // Variation selectors, Hangul fillers and the blank braille pattern take no room: `ad\u3164min`
+    // reads as `admin`. An accent written as a combining mark is text as any other.
+    const hidden = [
+      '\ufe00',
+      '\ufe0f',
+      '\u{e0100}',
+      '\u{e01ef}',
+      '\u115f',
+      '\u1160',
+      '\u3164',
+      '\uffa0',
+      '\u2800',
+    ];
+    const body = JSON.stringify({ user: `ad${hidden.join('')}min`, name: 'Jose\u0301' });
+    const shown = confirmationMessage(write(body));
+    expect(shown).not.toMatch(/[\ufe00-\ufe0f\u115f\u1160\u3164\uffa0\u2800]|[\ud800-\udfff]/);
+    expect(shown).toContain(
+      '"user":"ad\\ufe00\\ufe0f\\udb40\\udd00\\udb40\\uddef\\u115f\\u1160\\u3164\\uffa0\\u2800min"',
+    );
+    expect(shown).toContain('"name":"Jose\u0301"');
+    expect(JSON.parse(shown.split('\n\n')[2]!)).toEqual(JSON.parse(body));
+  });
 });

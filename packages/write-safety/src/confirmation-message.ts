@@ -3,10 +3,13 @@ import type { ConfirmWrite } from './ask-person.js';
 /**
  * Characters that change how the text around them reads without showing themselves: controls,
  * bidirectional overrides and isolates (U+202E has `moc.live@x` read as `x@evil.com`),
- * zero-width and other format characters, line and paragraph separators. In a request a person
- * is asked to confirm they would show one request and send another.
+ * zero-width and other format characters, line and paragraph separators; and those that show
+ * as nothing though Unicode files them as marks, letters or symbols: variation selectors, the
+ * Hangul fillers, the blank braille pattern (other combining marks are ordinary text). In a
+ * request a person is asked to confirm they would show one request and send another.
  */
-const UNSEEN = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu;
+const UNSEEN =
+  /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\u{115F}\u{1160}\u{3164}\u{FFA0}\u{2800}]|[\u{FE00}-\u{FE0F}\u{E0100}-\u{E01EF}]/gu;
 
 /**
  * Each such character as its `\uXXXX` escapes (a line break and a tab kept), which in the body's
