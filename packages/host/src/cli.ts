@@ -39,7 +39,7 @@ const program = new Command('toolhost')
   )
   .option(
     '--plugins <names>',
-    'plugin packages or paths to load instead of the config and discovery (comma-separated)',
+    'plugin packages or paths (from the working directory) to load instead of the config and discovery (comma-separated)',
     commaList,
   )
   .option('--allow-empty', 'start even when no tool is loaded (otherwise an error)')

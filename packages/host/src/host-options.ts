@@ -11,7 +11,7 @@ import type { Logger } from './logger.js';
 export interface HostOptions {
   /** Plugin objects to register directly, in addition to (or instead of) packages named in config. */
   plugins?: ToolPlugin[];
-  /** Plugin packages (names or paths) to load instead of the config's `plugins` and discovery. */
+  /** Plugin packages (names, or paths from the working directory) to load instead of the config's `plugins` and discovery. */
   pluginPackages?: string[];
   /**
    * `skip`: a plugin package that cannot be imported is left out and listed in

@@ -90,7 +90,8 @@ async function loadPlugins(config: ResolvedHostConfig, options: HostOptions) {
     options.unloadablePlugins === 'skip'
       ? (name: string, e: Error) => unloadable.push({ name, reason: e.message })
       : undefined;
-  const plugins = [...(options.plugins ?? []), ...(await importPlugins(names, bases, skip))];
+  const pathsFrom = options.pluginPackages ? process.cwd() : bases[0];
+  const plugins = [...(options.plugins ?? []), ...(await importPlugins(names, bases, skip, pathsFrom))];
   return {
     plugins,
     pluginSearch: { directories: searchedDirectories(bases), discovered: explicit === undefined, unloadable },

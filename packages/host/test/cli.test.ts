@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -256,6 +256,29 @@ describe('plugins resolved as Node resolves an import', () => {
     );
     expect(r.stderr).toBe('');
     expect(r.stdout).toMatch(/^1 tools$/m);
+  });
+
+  it('takes a path given by flag or environment from the working directory, in a config from its file', async () => {
+    // Flag and environment paths were taken from the config file's directory, where '.' is not the plugin.
+    const config = join(mkdtempSync(join(tmpdir(), 'toolhost-cfg-')), 'config.json');
+    const pluginDir = join(esmApp, 'node_modules', 'toolhost-plugin-esm-only');
+    writeFileSync(config, '{}');
+    for (const [args, env] of [
+      [['--config', config, '--plugins', '.'], {}],
+      [['--plugins', '../toolhost-plugin-esm-only'], { TOOLHOST_CONFIG: config }],
+      [[], { TOOLHOST_CONFIG: config, TOOLHOST_PLUGINS: './' }],
+    ] as const) {
+      const r = await cli([...args, 'list'], env, pluginDir);
+      expect(r.stderr).toBe('');
+      expect(r.stdout).toMatch(/^1 tools$/m);
+    }
+    writeFileSync(config, JSON.stringify({ plugins: [relative(dirname(config), pluginDir)] }));
+    const fromConfig = await cli(['--config', config, 'list'], {}, fixtureApp);
+    expect(fromConfig.stderr).toBe('');
+    expect(fromConfig.stdout).toMatch(/^1 tools$/m);
+    // A Windows-style relative path is a path too, not a package name to look for in node_modules.
+    const windows = await cli(['--plugins', '.\\missing', 'list'], {}, fixtureApp);
+    expect(windows.stderr).toContain(`Plugin path '.\\missing' (${fixtureApp}`);
   });
 });
 

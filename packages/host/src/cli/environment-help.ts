@@ -2,7 +2,7 @@
 export const ENVIRONMENT_HELP = `
 Environment variables:
   TOOLHOST_CONFIG               config file (as --config)
-  TOOLHOST_PLUGINS              plugin packages or paths, comma-separated (as --plugins)
+  TOOLHOST_PLUGINS              plugin packages or paths (from the working directory), comma-separated (as --plugins)
   TOOLHOST_ALLOW_EMPTY=1        start with no tool (as --allow-empty)
   TOOLHOST_TOOL_SETS            expose only these tool sets, comma-separated (as --tool-sets)
   TOOLHOST_READ_ONLY=1          expose only tools that change nothing (as --read-only)

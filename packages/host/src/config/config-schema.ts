@@ -25,7 +25,8 @@ export const hostConfigSchema = {
     $schema: { type: 'string', description: 'Editor hint; ignored.' },
     plugins: {
       ...names,
-      description: 'Plugin packages (names or paths) to load. By default every installed toolhost plugin.',
+      description:
+        "Plugin packages (names or paths) to load. By default every installed toolhost plugin. A relative path starts from the config file's directory; given by TOOLHOST_PLUGINS or --plugins, from the working directory.",
       'x-env': 'TOOLHOST_PLUGINS',
       'x-flag': '--plugins',
     },

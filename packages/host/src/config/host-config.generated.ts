@@ -9,7 +9,7 @@ export interface HostConfig {
    */
   $schema?: string;
   /**
-   * Plugin packages (names or paths) to load. By default every installed toolhost plugin.
+   * Plugin packages (names or paths) to load. By default every installed toolhost plugin. A relative path starts from the config file's directory; given by TOOLHOST_PLUGINS or --plugins, from the working directory.
    */
   plugins?: string[];
   /**
@@ -692,7 +692,7 @@ export interface ResolvedHostConfig {
    */
   $schema?: string;
   /**
-   * Plugin packages (names or paths) to load. By default every installed toolhost plugin.
+   * Plugin packages (names or paths) to load. By default every installed toolhost plugin. A relative path starts from the config file's directory; given by TOOLHOST_PLUGINS or --plugins, from the working directory.
    */
   plugins?: string[];
   /**

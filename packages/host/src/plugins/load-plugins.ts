@@ -44,15 +44,11 @@ export function assertCompatible(plugin: Pick<ToolPlugin, 'name' | 'version' | '
   }
 }
 
-/** A plugin named by path (`./my-plugin`, `/opt/plugins/x`, `.` in its own folder) rather than by package name. */
-function isPath(name: string): boolean {
-  return isAbsolute(name) || /^\.\.?(\/|$)/.test(name);
-}
+/** A plugin named by path (`./my-plugin`, `/opt/plugins/x`, `.` in its own folder, `.\x`) rather than by package name. */
+const isPath = (name: string): boolean => isAbsolute(name) || /^\.\.?([/\\]|$)/.test(name);
 
 /** A URL inside `dir` for a resolution to start from (the resolver takes a module, not a folder). */
-function parentIn(dir: string): string {
-  return pathToFileURL(join(dir, 'noop.js')).href;
-}
+const parentIn = (dir: string): string => pathToFileURL(join(dir, 'noop.js')).href;
 
 /** "The package is not there at all", as opposed to a package that is there and fails to resolve. */
 function isMissingPackage(e: unknown, name: string): boolean {
@@ -66,8 +62,8 @@ function isMissingPackage(e: unknown, name: string): boolean {
  * `require.resolve` never finds it). Node's own `import.meta.resolve` takes no parent directory
  * before Node 22 without a flag, hence the well-kept ponyfill of it.
  */
-function resolvePackage(name: string, bases: readonly string[]): string {
-  if (isPath(name)) return resolvePath(name, resolve(bases[0] ?? process.cwd(), name));
+function resolvePackage(name: string, bases: readonly string[], pathsFrom: string): string {
+  if (isPath(name)) return resolvePath(name, resolve(pathsFrom, name));
   for (const base of bases) {
     try {
       return fileURLToPath(resolveImport(name, parentIn(base)));
@@ -107,11 +103,13 @@ export async function importPlugins(
   bases: readonly string[],
   /** Given: a plugin that cannot be imported is handed to it and left out, instead of failing the load. */
   onUnloadable?: (name: string, error: PluginLoadError) => void,
+  /** Where a relative path starts: a config's `plugins` from its file, a flag's from the working directory. */
+  pathsFrom = bases[0] ?? process.cwd(),
 ): Promise<ToolPlugin[]> {
   const plugins: ToolPlugin[] = [];
   for (const name of names) {
     try {
-      plugins.push(await importPlugin(name, bases));
+      plugins.push(await importPlugin(name, bases, pathsFrom));
     } catch (e) {
       if (!onUnloadable || !PluginLoadError.isInstance(e)) throw e;
       onUnloadable(name, e);
@@ -121,8 +119,8 @@ export async function importPlugins(
 }
 
 /** One plugin package, imported and checked to speak a contract this host executes. */
-async function importPlugin(name: string, bases: readonly string[]): Promise<ToolPlugin> {
-  const file = resolvePackage(name, bases);
+async function importPlugin(name: string, bases: readonly string[], pathsFrom: string): Promise<ToolPlugin> {
+  const file = resolvePackage(name, bases, pathsFrom);
   let mod: Record<string, unknown>;
   try {
     mod = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
