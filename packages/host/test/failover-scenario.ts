@@ -95,9 +95,12 @@ export async function acknowledgedWritesSurviveFailover(s: FailoverUnderTest): P
   expect(stored?.refreshToken).not.toBe(stale.refreshToken);
   while (Date.now() <= (stored?.expiresAt ?? 0)) await sleep(200);
   // Retryable and nothing sent: the store may still be settling after the failover (a refresh
-  // waits until a replica can hold its mark).
+  // waits until a replica can hold its mark; a call that waited 10 s for it is told to try again,
+  // upstream_unavailable, while the refresh goes on). The vendor's grants below say nothing was
+  // sent twice.
+  const settling = (o: ToolOutcome) => code(o) === 'store_unavailable' || code(o) === 'upstream_unavailable';
   let after = await host.callTool('EchoApi.GetItem', { item_id: 'i2' }, { userId: 'alice' });
-  while (code(after) === 'store_unavailable' && Date.now() < deadline) {
+  while (settling(after) && Date.now() < deadline) {
     await sleep(300);
     after = await host.callTool('EchoApi.GetItem', { item_id: 'i2' }, { userId: 'alice' });
   }
