@@ -116,8 +116,7 @@ export function refuseInexactText(param: string, text: string, parsed: unknown):
 
 /** How many significant digits the shortest decimal of `n` has (`12345678901234567000`: 17). */
 function significantDigits(n: number): number {
-  const mantissa = String(Math.abs(n)).split('e')[0]!;
-  return mantissa.replace('.', '').replace(/^0+/, '').replace(/0+$/, '').length;
+  return decimalValue(String(Math.abs(n))).split('e')[0]!.length;
 }
 
 /**

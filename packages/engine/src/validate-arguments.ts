@@ -201,7 +201,6 @@ function structured(value: unknown): object | undefined {
  */
 export function parseRequestBody(raw: unknown, schema: JsonSchema): unknown {
   let body: unknown = structured(raw);
-  const given = body;
   if (body === undefined) {
     if (typeof raw !== 'string') {
       throw ToolError.invalidArgument(
@@ -230,7 +229,8 @@ export function parseRequestBody(raw: unknown, schema: JsonSchema): unknown {
         .join('; ')}.`,
     );
   }
-  if (given !== undefined) refuseInexactValues(REQUEST_BODY_PARAM, body);
-  else refuseInexactText(REQUEST_BODY_PARAM, raw as string, body);
+  // The text, where there is one, says what was meant; a structure given is judged as it came.
+  if (typeof raw === 'string') refuseInexactText(REQUEST_BODY_PARAM, raw, body);
+  else refuseInexactValues(REQUEST_BODY_PARAM, body);
   return body;
 }
