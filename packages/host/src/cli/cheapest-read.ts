@@ -1,6 +1,5 @@
 import { TOOL_SET_TOKEN, type ToolDeclaration, type ToolSetDefinition } from '@toolhost/core';
-import type { Host } from '../host.js';
-import { containerOf } from '../host.js';
+import { containerOf, type Host } from '../host.js';
 import { resolveServices } from '../services.js';
 
 /** The tool doctor --live calls for a tool set, and why that one. */

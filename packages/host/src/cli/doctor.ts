@@ -1,8 +1,7 @@
 import type { SaltAgreement } from '@toolhost/redis-store';
 import { SHARED_STORE } from '../assemble-host.js';
 import { frontDoorChecks } from '../auth/front-door/front-door-doctor.js';
-import type { Host } from '../host.js';
-import { containerOf } from '../host.js';
+import { containerOf, type Host } from '../host.js';
 import type { ToolSetReadiness } from '../readiness.js';
 import { resolveService } from '../services.js';
 import { sharedStoreUrl } from '../store/redis-url.js';

@@ -4,6 +4,7 @@ import { narrowingRequest } from '../mcp/catalog-views.js';
 import {
   cancelledRequestOf,
   errorAnswer,
+  inUse,
   isAnswer,
   isInitialize,
   isMessage,
@@ -276,9 +277,8 @@ export class SessionTransport implements Transport {
     if (!this.accepted(req, res, messages, id)) return;
     const ids = requestIdsOf(parsed);
     const reused = ids.find((id) => this.pending.has(id));
-    const inUse = `Invalid Request: request id ${reused ?? ids[0]} is already in use`;
     if (reused !== undefined || new Set(ids).size < ids.length)
-      return void jsonRpcError(res, 400, inUse, { code: -32600 });
+      return void jsonRpcError(res, 400, inUse(reused ?? ids[0]), { code: -32600 });
     // Requests whose client left count too: their calls run on, and hanging up again and again piled them up.
     if (this.pending.size + ids.length > MAX_UNANSWERED)
       return void jsonRpcError(res, 429, TOO_MANY, { code: -32000, id });

@@ -14,7 +14,6 @@ import { skillUri } from './skills.js';
 export const SEARCH_TOOLS = 'search_tools';
 export const DESCRIBE_TOOLS = 'describe_tools';
 export const CALL_TOOL = 'call_tool';
-export const DISCOVERY_TOOL_NAMES: readonly string[] = [SEARCH_TOOLS, DESCRIBE_TOOLS, CALL_TOOL];
 
 const MAX_LIMIT = 25;
 const MAX_DESCRIBE = 20;

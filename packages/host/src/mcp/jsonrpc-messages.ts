@@ -5,6 +5,8 @@ export type JsonRpcId = string | number;
 /** Requests a client may leave unanswered (each holds a call, then its answer): twice the engine's calls at once. */
 export const MAX_UNANSWERED = 128;
 export const TOO_MANY = `The client has more than ${MAX_UNANSWERED} requests unanswered: send this one again once some are answered.`;
+/** Refused under no id: an answer under it would be taken for the running request's. */
+export const inUse = (id: unknown) => `Invalid Request: request id ${id} is already in use`;
 
 /**
  * Structural checks of JSON-RPC 2.0 messages, by hand rather than with the SDK's zod schemas:

@@ -66,11 +66,12 @@ export class RevisionRequests {
   private serve(message: JSONRPCRequest): void {
     const flight: InFlight = {};
     this.inFlight.set(message.id, flight);
+    const answer = (m: JSONRPCMessage) => {
+      if (this.inFlight.get(message.id) === flight) this.inFlight.delete(message.id);
+      return this.wire.send(m);
+    };
     const delivery: Delivery = {
-      answer: (answer) => {
-        if (this.inFlight.get(message.id) === flight) this.inFlight.delete(message.id);
-        return this.wire.send(answer);
-      },
+      answer,
       notify: (notification) => this.wire.send(notification),
       // A cancelled request is not answered (as the SDK's server does); a closed pipe takes nothing.
       end: () => {},
@@ -82,11 +83,10 @@ export class RevisionRequests {
         flight.abandon = (reason) => connection.abandon(id, reason);
       },
       (e: unknown) => {
-        if (this.inFlight.get(message.id) === flight) this.inFlight.delete(message.id);
         this.onerror(e instanceof Error ? e : new Error(String(e)));
         // The client waits for an answer whatever became of the server; the cause is in the log only.
-        const answer = errorAnswer(message.id, -32603, 'Internal error');
-        if (flight.cancelled === undefined) this.wire.send(answer).catch(() => {});
+        if (flight.cancelled === undefined)
+          answer(errorAnswer(message.id, -32603, 'Internal error')).catch(() => {});
       },
     );
   }

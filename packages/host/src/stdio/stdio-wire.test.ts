@@ -216,6 +216,39 @@ describe('StdioWire', () => {
     await wire.close();
   });
 
+  it('refuses a request under an id still in flight under no id, routing it not, and takes the id again once answered', async () => {
+    const { out, writes } = recordingStdout();
+    const lines = new PassThrough();
+    const routed: unknown[] = [];
+    const wire = new StdioWire(lines, out, (m) => routed.push(m));
+    const request = (id: string, name: string) =>
+      `${JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name } })}\n`;
+    lines.write(request('a', 'first'));
+    lines.write(request('a', 'second'));
+    await new Promise((r) => setImmediate(r));
+    await new Promise((r) => setImmediate(r));
+    // Only the first runs; the refusal is under no id, so the client cannot take it for the first's answer.
+    expect(routed).toEqual([JSON.parse(request('a', 'first'))]);
+    const written = writes
+      .flat()
+      .join('')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
+    expect(written).toEqual([
+      {
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32600, message: 'Invalid Request: request id a is already in use' },
+      },
+    ]);
+    await wire.send({ jsonrpc: '2.0', id: 'a', result: {} });
+    lines.write(request('a', 'third'));
+    await new Promise((r) => setImmediate(r));
+    expect(routed).toHaveLength(2);
+    await wire.close();
+  });
+
   it('answers a message that is not JSON-RPC 2.0 with Invalid Request, routing nothing and counting it in no bound', async () => {
     const { out, writes } = recordingStdout();
     const lines = new PassThrough();

@@ -1,5 +1,5 @@
 import type { Readable, Writable } from 'node:stream';
-import { errorAnswer, isMessage, MAX_UNANSWERED, TOO_MANY } from '../mcp/jsonrpc-messages.js';
+import { errorAnswer, inUse, isMessage, MAX_UNANSWERED, TOO_MANY } from '../mcp/jsonrpc-messages.js';
 import type { JSONRPCMessage, Transport } from '../mcp/sdk.js';
 
 const NOT_BLANK = /\S/;
@@ -121,6 +121,7 @@ export class StdioWire implements Transport {
     }
     if (m.method === 'notifications/cancelled') this.unanswered.delete(m.params?.requestId);
     else if (m.method !== undefined && m.id !== undefined) {
+      if (this.unanswered.has(m.id)) return void this.write(errorAnswer(null, -32600, inUse(m.id)));
       if (this.unanswered.size >= MAX_UNANSWERED) return void this.write(errorAnswer(m.id, -32000, TOO_MANY));
       this.unanswered.add(m.id);
     }
