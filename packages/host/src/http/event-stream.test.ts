@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { EventStream } from './event-stream.js';
+import { EventStream, onClientLeft } from './event-stream.js';
 
 /** A response its client has stopped reading: `held` bytes wait in it, and each write is kept. */
 function unreadResponse(held: number) {
@@ -55,5 +55,40 @@ describe('EventStream', () => {
     stream.write({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'x' } });
     expect(written).toHaveLength(2);
     stream.end();
+  });
+});
+
+describe('onClientLeft', () => {
+  /** A real exchange on loopback: the handler gets the response, the client hangs up before any answer. */
+  async function exchange(clientLeaves: boolean): Promise<{ res: ServerResponse; done: () => void }> {
+    const { createServer, request } = await import('node:http');
+    return new Promise((resolve) => {
+      const server = createServer((_req, res) => {
+        const done = () => server.close();
+        if (!clientLeaves) return res.end('ok', () => resolve({ res, done }));
+        res.once('close', () => resolve({ res, done }));
+      });
+      server.listen(0, '127.0.0.1', () => {
+        const { port } = server.address() as { port: number };
+        const client = request({ host: '127.0.0.1', port, method: 'POST' }, (r) => r.resume());
+        client.on('error', () => {});
+        client.end('{}', () => {
+          if (clientLeaves) setTimeout(() => client.destroy(), 50);
+        });
+      });
+    });
+  }
+
+  it('tells at once of a client that left while the request waited, and never of one answered', async () => {
+    const left = await exchange(true);
+    let told = 0;
+    onClientLeft(left.res, () => told++);
+    expect(told).toBe(1);
+    left.done();
+    const answered = await exchange(false);
+    onClientLeft(answered.res, () => told++);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(told).toBe(1);
+    answered.done();
   });
 });

@@ -63,11 +63,12 @@ export class EventStream {
 }
 
 /**
- * Calls `left` once when the client goes before its answer is written: the one place that
- * tells "the client left" from an exchange that ended. A modern request is cancelled so (the
- * revision closes the stream to cancel); a session's answers are dropped.
+ * Calls `left` once when the client goes before its answer is written (at once if gone while the
+ * request waited: a revision server connecting): the one place that tells "the client left" from an
+ * exchange that ended. A modern request is cancelled so (2026-07-28 closes the stream to cancel).
  */
 export function onClientLeft(res: ServerResponse, left: () => void): void {
+  if (res.closed && !res.writableFinished) return left();
   res.once('close', () => {
     if (!res.writableFinished) left();
   });
