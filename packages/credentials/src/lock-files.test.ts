@@ -1,4 +1,5 @@
-import { mkdirSync, mkdtempSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -90,4 +91,49 @@ describe('FileLock', () => {
     utimesSync(path, old, old);
     expect(await run(path)).toMatch(new RegExp(`^${process.pid} `));
   });
+});
+
+/** This process's limit on the size of a file it writes (RLIMIT_FSIZE), through prlimit(1); undefined without it. */
+function fileSizeLimit(): string | undefined {
+  try {
+    return execFileSync('prlimit', [
+      '--pid',
+      String(process.pid),
+      '--fsize',
+      '--output',
+      'SOFT',
+      '--noheadings',
+    ])
+      .toString()
+      .trim();
+  } catch {
+    return undefined;
+  }
+}
+
+const setFileSizeLimit = (soft: string) =>
+  execFileSync('prlimit', ['--pid', String(process.pid), `--fsize=${soft}:`]);
+
+describe('a lock file made on a full disk', () => {
+  const limit = fileSizeLimit();
+
+  it.skipIf(limit === undefined)(
+    'is taken away again, rather than left empty for every process to wait on',
+    async () => {
+      const path = lockPath();
+      // No file of this process may grow (a real write failing in the kernel, EFBIG): the lock
+      // file is made, its content is not, as when a disk fills. Set back before anything else runs.
+      setFileSizeLimit('0');
+      let made: unknown;
+      try {
+        made = await createLockFile(path, 'holder').catch((e: unknown) => e);
+      } finally {
+        setFileSizeLimit(limit!);
+      }
+      expect(made).toMatchObject({ code: 'EFBIG' });
+      expect(existsSync(path)).toBe(false);
+      expect(await createLockFile(path, 'holder')).toBe(true);
+      expect(readFileSync(path, 'utf8')).toBe('holder');
+    },
+  );
 });

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync, readlinkSync, statSync } from 'node:fs';
-import { link, open, readFile, rename, unlink } from 'node:fs/promises';
+import { type FileHandle, link, open, readFile, rename, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
 
 /** A lock file as found: what its holder wrote, and when it was last touched. */
@@ -9,20 +9,30 @@ export interface LockFile {
   since: number;
 }
 
-/** Makes the lock file holding `content`, exclusively; false where one exists. */
+/**
+ * Makes the lock file holding `content`, exclusively; false where one exists. One made but not
+ * written (a full disk) is taken away again: left empty, it names no holder, so every process
+ * would wait for it to go stale, well after the disk has room again.
+ */
 export async function createLockFile(path: string, content: string): Promise<boolean> {
+  let handle: FileHandle;
   try {
-    const handle = await open(path, 'wx', 0o600);
+    handle = await open(path, 'wx', 0o600);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw e;
+  }
+  try {
     try {
       await handle.writeFile(content);
     } finally {
       await handle.close();
     }
-    return true;
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    await unlink(path).catch(() => {});
     throw e;
   }
+  return true;
 }
 
 /**
