@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ToolError } from '@toolhost/core';
 import { redirectWithError, startAuthorization } from './authorize.js';
 import { BrowserSessions, requireSameOrigin, requireToken } from './browser-session.js';
 import { type Client, ClientError, isMetadataDocumentId, shownText } from './clients.js';
@@ -148,7 +149,9 @@ export class BrowserFlow {
     if (!this.upstream) return sendErrorPage(res, 404, 'Signing in with a provider is not configured.');
     try {
       redirect(res, await this.upstream.start(request.id, request.browser));
-    } catch {
+    } catch (e) {
+      // The attempt not kept is the store's failure, for the embedder to answer (503), not the provider's.
+      if (ToolError.isInstance(e) && e.code === 'store_unavailable') throw e;
       this.signInPage(res, request, 'The sign-in provider cannot be reached now; try again shortly.', 502);
     }
   }

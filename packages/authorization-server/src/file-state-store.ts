@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, statSync } from 'node:fs';
-import { open, rename } from 'node:fs/promises';
+import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { open, rename, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { ToolError } from '@toolhost/core';
+import { FileStoreFailures, type StateStoreLog } from './file-state-failures.js';
 import { type Entry, MemoryStateStore } from './state-store.js';
 
 /** A lock shared by the processes writing one file (a lock file beside it). */
@@ -14,6 +16,8 @@ export interface FileStateStoreOptions {
   /** The lock at a path (`<file>.lock`): every process writing the file must take the same one. */
   lock: (path: string) => FileStateLock;
   now?: () => number;
+  /** Told when the file cannot be read or written (once while each failure lasts), and when it can again. */
+  log?: StateStoreLog;
 }
 
 interface Waiter {
@@ -32,6 +36,9 @@ function versionOf(path: string): string | undefined {
   }
 }
 
+/** A version no file has: memory may hold changes the file does not, so the file is read again. */
+const UNREAD = 'unread';
+
 /**
  * The memory store kept in a file (owner-only), for a host that restarts, and for hosts on one
  * data directory: every read first checks whether another process rewrote the file (one stat)
@@ -41,6 +48,12 @@ function versionOf(path: string): string | undefined {
  * a crash leaves the old state or the new, never half of one. A change is answered once a
  * write that holds it is in place; the changes made while one write is under way share the
  * next, so a burst of sign-ins costs a few writes, not one each.
+ *
+ * A change whose write fails (a full disk, a directory made read-only, the lock held past its
+ * wait by another host) is not made: the temporary file goes, the file stays as it was, and
+ * memory is read again from it, so a refresh token taken by a refresh answered 503 is there
+ * for the retry. Its callers, and a read of a file that cannot be read, are answered
+ * `store_unavailable` (`FileStoreFailures`), which the host answers 503 temporarily_unavailable.
  */
 export class FileStateStore extends MemoryStateStore {
   private readonly waiting: Waiter[] = [];
@@ -49,6 +62,7 @@ export class FileStateStore extends MemoryStateStore {
   private version: string | undefined;
   /** Counters counted here since the last write: kept over a reload (they are written with changes only). */
   private readonly counted = new Set<string>();
+  private readonly failures: FileStoreFailures;
 
   constructor(
     private readonly path: string,
@@ -56,6 +70,7 @@ export class FileStateStore extends MemoryStateStore {
   ) {
     super(options.now);
     this.lock = options.lock(`${path}.lock`);
+    this.failures = new FileStoreFailures(path, options.log);
     this.reload();
     mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   }
@@ -68,9 +83,10 @@ export class FileStateStore extends MemoryStateStore {
     dataDir: string,
     secret: string,
     lock: FileStateStoreOptions['lock'],
+    log?: StateStoreLog,
   ): { store: FileStateStore; sealKey: Buffer } {
     return {
-      store: new FileStateStore(join(dataDir, 'authorization-server.json'), { lock }),
+      store: new FileStateStore(join(dataDir, 'authorization-server.json'), { lock, log }),
       sealKey: createHash('sha256').update(`toolhost authorization server\0${secret}`).digest(),
     };
   }
@@ -84,6 +100,10 @@ export class FileStateStore extends MemoryStateStore {
       saved = JSON.parse(readFileSync(this.path, 'utf8')) as Record<string, Entry>;
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+      // Gone with its directory (a volume unmounted, a directory moved away), the file is not a
+      // state with nothing in it: every client would be told its registration and tokens are unknown.
+      if (!existsSync(dirname(this.path)))
+        throw Object.assign(new Error(`its directory ${dirname(this.path)} is gone`), { code: 'ENOENT' });
     }
     const counters = [...this.counted].flatMap((key) => {
       const mine = this.live(key);
@@ -97,21 +117,31 @@ export class FileStateStore extends MemoryStateStore {
     }
     this.sweep();
     this.version = version;
+    this.failures.succeeded('read');
+  }
+
+  /** `reload` for a request: a file that cannot be read is the store unavailable, never an empty state. */
+  private current(): void {
+    try {
+      this.reload();
+    } catch (e) {
+      throw this.failures.failed('read', e);
+    }
   }
 
   override async get(key: string): Promise<string | undefined> {
-    this.reload();
+    this.current();
     return super.get(key);
   }
 
   override async increment(key: string, windowSeconds: number): Promise<number> {
-    this.reload();
+    this.current();
     this.counted.add(key);
     return super.increment(key, windowSeconds);
   }
 
   override async decrement(key: string): Promise<void> {
-    this.reload();
+    this.current();
     return super.decrement(key);
   }
 
@@ -131,7 +161,9 @@ export class FileStateStore extends MemoryStateStore {
         const results = await this.lock.run(() => this.applyAndWrite(batch));
         for (const [i, waiter] of batch.entries()) waiter.resolve(results[i]);
       } catch (e) {
-        for (const waiter of batch) waiter.reject(e);
+        // Not failed by the work itself (which says what failed): by taking the lock.
+        const failure = ToolError.isInstance(e) ? e : this.failures.failed('lock', e);
+        for (const waiter of batch) waiter.reject(failure);
       }
     }
     this.writing = false;
@@ -139,27 +171,43 @@ export class FileStateStore extends MemoryStateStore {
 
   /** Under the lock: the batch's changes on the file as it is now, written if any changed a record. */
   private async applyAndWrite(batch: Waiter[]): Promise<unknown[]> {
-    this.reload();
+    this.current();
     const before = this.revision;
     const results = batch.map((waiter) => waiter.apply());
     if (this.revision === before) return results;
     this.sweep();
+    try {
+      await this.write(JSON.stringify(Object.fromEntries(this.entries)));
+    } catch (e) {
+      // Memory holds the batch's changes and the file does not: none of them is made.
+      this.version = UNREAD;
+      throw this.failures.failed('write', e);
+    }
     this.counted.clear();
-    await this.write(JSON.stringify(Object.fromEntries(this.entries)));
     this.version = versionOf(this.path);
+    this.failures.succeeded('change');
     return results;
   }
 
-  /** One write of the whole state, in place when it resolves. */
+  /**
+   * One write of the whole state, in place when it resolves. One that fails leaves the file as
+   * it was and takes its temporary file away: each failure leaving one would fill what a full
+   * disk has left (a process's later writes reuse its name, a restarted one's do not).
+   */
   protected async write(text: string): Promise<void> {
     const temporary = `${this.path}.${process.pid}.tmp`;
-    const file = await open(temporary, 'w', 0o600);
     try {
-      await file.writeFile(text);
-      await file.sync();
-    } finally {
-      await file.close();
+      const file = await open(temporary, 'w', 0o600);
+      try {
+        await file.writeFile(text);
+        await file.sync();
+      } finally {
+        await file.close();
+      }
+      await rename(temporary, this.path);
+    } catch (e) {
+      await unlink(temporary).catch(() => {});
+      throw e;
     }
-    await rename(temporary, this.path);
   }
 }

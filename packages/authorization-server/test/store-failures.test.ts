@@ -1,10 +1,15 @@
+import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { FileLock } from '@toolhost/credentials';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MemoryStateStore } from '../src/index.js';
+import { FileStateStore, MemoryStateStore } from '../src/index.js';
 import {
   pkce,
   type Running,
   registerPublicClient,
   startAuthorizationServer,
+  startStatic,
   TestBrowser,
   tokenRequest,
 } from './support.js';
@@ -52,5 +57,42 @@ describe('a store that does not answer while a client is looked up', () => {
       store.away = false;
     }
     expect(as.events.filter((e) => e.error === 'invalid_client')).toEqual([]);
+  });
+});
+
+describe("a file store that cannot keep a sign-in's start (its disk full)", () => {
+  it('reaches the embedder as the store failing, not as the provider unreachable', async () => {
+    const provider = await startStatic((_req, res, base) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ issuer: base, authorization_endpoint: `${base}/authorize` }));
+    });
+    const file = join(mkdtempSync(join(tmpdir(), 'as-store-failures-')), 'authorization-server.json');
+    const server = await startAuthorizationServer({
+      store: new FileStateStore(file, { lock: (at) => new FileLock(at) }),
+      signIn: { upstream: { issuer: provider.base, clientId: 'the-host', name: 'Team' } },
+    });
+    try {
+      const clientId = await registerPublicClient(server.issuer, REDIRECT);
+      const browser = new TestBrowser();
+      const page = await browser.open(
+        `${server.issuer}/auth/authorize?${new URLSearchParams({ response_type: 'code', client_id: clientId, redirect_uri: REDIRECT, code_challenge: pkce().challenge, code_challenge_method: 'S256' })}`,
+        server.issuer,
+      );
+      const start = /href="([^"]*\/auth\/upstream\?[^"]*)"/.exec(page.text)![1]!.replace(/&amp;/g, '&');
+      // The next write's temporary file opens as /dev/full: writing it fails with ENOSPC.
+      symlinkSync('/dev/full', `${file}.${process.pid}.tmp`);
+      const failed = await browser.request(start);
+      // The test server answers what the embedder was handed (the host: 503 temporarily_unavailable).
+      expect(failed.status).toBe(500);
+      expect(await failed.text()).toContain('cannot keep this change now');
+      // The disk has room again: the same start goes to the provider.
+      const started = await browser.request(start);
+      expect(started.status).toBe(303);
+      expect(new URL(started.headers.get('location')!).origin).toBe(provider.base);
+    } finally {
+      await server.close();
+      await provider.close();
+      rmSync(dirname(file), { recursive: true, force: true });
+    }
   });
 });

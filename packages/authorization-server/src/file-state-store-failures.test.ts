@@ -1,0 +1,213 @@
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmdirSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ToolError } from '@toolhost/core';
+import { FileLock } from '@toolhost/credentials';
+import { afterEach, describe, expect, it } from 'vitest';
+import { FileStateStore } from './file-state-store.js';
+
+// The file store when its file cannot be written or read, made so on a real filesystem: the
+// write then fails in the kernel, at the step it would on a full disk or a read-only volume.
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) {
+    chmodSync(dir, 0o700);
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+interface Opened {
+  dir: string;
+  path: string;
+  store: FileStateStore;
+  logged: { level: 'warn' | 'info'; fields: Record<string, unknown>; message: string }[];
+}
+
+/** A store in a directory of its own, as the host opens it, its log kept; `waitMs` for its lock. */
+function open(waitMs?: number): Opened {
+  const dir = mkdtempSync(join(tmpdir(), 'file-state-failures-'));
+  dirs.push(dir);
+  const path = join(dir, 'authorization-server.json');
+  const logged: Opened['logged'] = [];
+  const store = new FileStateStore(path, {
+    lock: (at) => new FileLock(at, waitMs),
+    log: {
+      warn: (fields, message) => logged.push({ level: 'warn', fields, message }),
+      info: (fields, message) => logged.push({ level: 'info', fields, message }),
+    },
+  });
+  return { dir, path, store, logged };
+}
+
+/** Where this process writes the state before renaming it in place. */
+const temporaryOf = (path: string) => `${path}.${process.pid}.tmp`;
+
+/**
+ * The disk full for the next write: its temporary file opens as /dev/full, where writing fails
+ * with ENOSPC once the file is open, as on a full disk (the store takes it away when it fails).
+ */
+const fillDisk = (path: string) => symlinkSync('/dev/full', temporaryOf(path));
+
+/** What the store answered a failed call: the host answers `store_unavailable` 503 temporarily_unavailable. */
+async function failure(call: Promise<unknown>): Promise<ToolError> {
+  const error = await call.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(ToolError.isInstance(error), String(error)).toBe(true);
+  const tool = error as ToolError;
+  expect(tool.info).toMatchObject({ code: 'store_unavailable', retryable: true });
+  // The client is told nothing of the server's disk.
+  expect(tool.message).not.toContain('/');
+  return tool;
+}
+
+/**
+ * Creating files in the store's directory made to fail: the directory read-only; where modes
+ * do not stop this process (root), its temporary file's name taken by a directory instead.
+ */
+function stopCreating(dir: string, path: string): () => void {
+  chmodSync(dir, 0o500);
+  try {
+    writeFileSync(join(dir, 'probe'), '');
+    rmSync(join(dir, 'probe'));
+  } catch {
+    return () => chmodSync(dir, 0o700);
+  }
+  chmodSync(dir, 0o700);
+  mkdirSync(temporaryOf(path));
+  return () => rmdirSync(temporaryOf(path));
+}
+
+describe('FileStateStore when its file cannot be written', () => {
+  it('makes none of the changes a failed write held, leaves the file and no temporary file, and logs once', async () => {
+    const { dir, path, store, logged } = open();
+    await store.set('code:a', 'grant a', 60);
+    await store.set('client:c', 'registered');
+    const before = readFileSync(path);
+
+    // A code taken (a token request), a registration, a revocation: each write failed.
+    const changes = [
+      () => store.take('code:a'),
+      () => store.set('client:d', 'new'),
+      () => store.delete('client:c'),
+    ];
+    for (const change of changes) {
+      fillDisk(path);
+      await failure(change());
+      expect(readFileSync(path)).toEqual(before);
+      expect(readdirSync(dir)).toEqual(['authorization-server.json']);
+      // Not made in memory either: the code is there for the client's retry.
+      expect(await store.get('code:a')).toBe('grant a');
+      expect(await store.get('client:c')).toBe('registered');
+      expect(await store.get('client:d')).toBeUndefined();
+    }
+    expect(logged).toEqual([
+      {
+        level: 'warn',
+        fields: { file: path, step: 'write', code: 'ENOSPC' },
+        message: expect.stringContaining(`cannot write its state file ${path} (ENOSPC`),
+      },
+    ]);
+
+    // The disk has room again: the retry takes the code, once.
+    expect(await store.take('code:a')).toBe('grant a');
+    expect(await store.take('code:a')).toBeUndefined();
+    expect(JSON.parse(readFileSync(path, 'utf8'))).toEqual({ 'client:c': { value: 'registered' } });
+    expect(logged.at(-1)).toMatchObject({ level: 'info', fields: { file: path, failures: 3 } });
+  });
+
+  it('fails a change while files cannot be made in its directory, and makes it once they can', async () => {
+    const { dir, path, store, logged } = open();
+    await store.set('client:c', 'registered');
+    const before = readFileSync(path);
+    const restore = stopCreating(dir, path);
+    try {
+      await failure(store.set('client:d', 'new'));
+      await failure(store.set('client:d', 'new'));
+      expect(readFileSync(path)).toEqual(before);
+    } finally {
+      restore();
+    }
+    expect(logged.filter((l) => l.level === 'warn')).toHaveLength(1);
+    expect(logged[0]!.message).toContain(path);
+    await store.set('client:d', 'new');
+    expect(Object.keys(JSON.parse(readFileSync(path, 'utf8'))).sort()).toEqual(['client:c', 'client:d']);
+    expect(readdirSync(dir).sort()).toEqual(['authorization-server.json']);
+  });
+
+  it('fails a change when another holder keeps the lock past its wait, and leaves that lock alone', async () => {
+    const { path, store, logged } = open(300);
+    await store.set('refresh:r', 'grant g');
+    // Another host writing: its lock file names it, a live process of this pid space.
+    const lockPath = `${path}.lock`;
+    let release = () => {};
+    const held = new FileLock(lockPath).run(() => new Promise<void>((resolve) => (release = resolve)));
+    await expect.poll(() => existsSync(lockPath) && readFileSync(lockPath, 'utf8')).toMatch(/^\d+ /);
+    const theirs = readFileSync(lockPath, 'utf8');
+    try {
+      await failure(store.take('refresh:r'));
+      expect(readFileSync(lockPath, 'utf8')).toBe(theirs);
+      expect(await store.get('refresh:r')).toBe('grant g');
+    } finally {
+      release();
+      await held;
+    }
+    expect(logged).toEqual([
+      expect.objectContaining({
+        level: 'warn',
+        fields: { file: path, step: 'lock' },
+        message: expect.stringContaining(`${lockPath} has been held by process ${process.pid}`),
+      }),
+    ]);
+    expect(await store.take('refresh:r')).toBe('grant g');
+  });
+});
+
+describe('FileStateStore when its file cannot be read', () => {
+  it('fails reads while its directory is gone, rather than answer an empty state, and reads it again after', async () => {
+    const { dir, store } = open();
+    await store.set('client:c', 'registered');
+    renameSync(dir, `${dir}-away`);
+    try {
+      await failure(store.get('client:c'));
+      await failure(store.increment('authorize-count:*', 600));
+      await failure(store.set('client:d', 'new'));
+    } finally {
+      renameSync(`${dir}-away`, dir);
+    }
+    expect(await store.get('client:c')).toBe('registered');
+  });
+
+  it('fails reads while something else stands in its place, and reads it again after', async () => {
+    const { path, store } = open();
+    await store.set('client:c', 'registered');
+    // Rewritten meanwhile by another host, then its name taken by a directory.
+    const other = new FileStateStore(path, { lock: (at) => new FileLock(at) });
+    await other.set('client:o', 'theirs');
+    renameSync(path, `${path}.aside`);
+    mkdirSync(path);
+    try {
+      await failure(store.get('client:c'));
+    } finally {
+      rmdirSync(path);
+      renameSync(`${path}.aside`, path);
+    }
+    expect(await store.get('client:o')).toBe('theirs');
+    expect(lstatSync(path).isFile()).toBe(true);
+  });
+});
