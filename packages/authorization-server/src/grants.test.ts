@@ -1,5 +1,10 @@
+import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { FileLock } from '@toolhost/credentials';
 import { describe, expect, it } from 'vitest';
 import { ShortOfReplicas } from '../test/support.js';
+import { FileStateStore } from './file-state-store.js';
 import { type CodeRecord, Grants, type RedeemedCode } from './grants.js';
 import { hashOf } from './secrets.js';
 import { MemoryStateStore } from './state-store.js';
@@ -154,6 +159,35 @@ describe('a presentation whose answer the store cannot take durably', () => {
     // Spent now: a third presentation is reuse, and ends the grant.
     expect(await grants.redeemCode(code)).toBeUndefined();
     expect(await grants.grant(grant.id)).toBeUndefined();
+  });
+});
+
+/** A file store whose disk fills between a presentation's spent mark and its take of the record. */
+class FillsBeforeTake extends FileStateStore {
+  /** The temporary file of the next write, to open as /dev/full (writing it fails with ENOSPC). */
+  fill: string | undefined;
+  override take(key: string): Promise<string | undefined> {
+    if (this.fill) symlinkSync('/dev/full', this.fill);
+    this.fill = undefined;
+    return super.take(key);
+  }
+}
+
+describe('a presentation whose record the file store could not take (its disk full)', () => {
+  it('leaves neither its mark nor a spent token: the retry refreshes, and the grant stands', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'grants-disk-full-')), 'authorization-server.json');
+    const store = new FillsBeforeTake(file, { lock: (at) => new FileLock(at) });
+    const grants = new Grants(store, { codeSeconds: 60, accessSeconds: 600, refreshSeconds: 3600 });
+    const { grant, refreshToken } = await started(grants);
+    store.fill = `${file}.${process.pid}.tmp`;
+    await expect(grants.redeemRefresh(refreshToken, record.clientId)).rejects.toMatchObject({
+      code: 'store_unavailable',
+    });
+    expect(await store.get(`refresh-used:${hashOf(refreshToken)}`)).toBeUndefined();
+    const again = await grants.redeemRefresh(refreshToken, record.clientId);
+    expect(again?.id).toBe(grant.id);
+    expect((await grants.redeemRefresh(await grants.rotate(again!), record.clientId))?.id).toBe(grant.id);
+    rmSync(dirname(file), { recursive: true });
   });
 });
 

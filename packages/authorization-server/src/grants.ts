@@ -197,8 +197,7 @@ export class Grants {
       first = saved !== undefined && (await this.store.setIfAbsent(mark, ours, markSeconds, DURABLY));
     } catch (e) {
       // Perhaps written, short of its replicas: the retry must not find it and read reuse.
-      if ((await this.store.get(mark).catch(() => undefined)) === ours)
-        await this.store.delete(mark).catch(() => {});
+      await this.unmark(mark, ours);
       throw e;
     }
     if (!first) {
@@ -206,7 +205,20 @@ export class Grants {
       if (spentFor) await this.revoke(spentFor);
       return undefined;
     }
-    return (await this.store.take(`${kind}:${hash}`)) === undefined ? undefined : saved;
+    try {
+      return (await this.store.take(`${kind}:${hash}`)) === undefined ? undefined : saved;
+    } catch (e) {
+      // Not taken (a file store's write failed, the lock held by another host): the retry must
+      // find the record and no mark, or it would read as reuse and revoke the grant.
+      await this.unmark(mark, ours);
+      throw e;
+    }
+  }
+
+  /** Takes away our own spent mark (best effort: the store may still be away). */
+  private async unmark(mark: string, ours: string): Promise<void> {
+    if ((await this.store.get(mark).catch(() => undefined)) === ours)
+      await this.store.delete(mark).catch(() => {});
   }
 
   /**
