@@ -151,7 +151,7 @@ function stateStore(
       sealKey: replicas.signingKey('authorization-server-signing-key'),
     };
   if (dataDir)
-    return as.FileStateStore.inDataDirectory(dataDir.dataDir, dataDir.key, (at) => new FileLock(at));
+    return as.FileStateStore.inDataDirectory(dataDir.dataDir, dataDir.key, (at) => new FileLock(at), logger);
   logger?.warn(
     'TOOLHOST_TOKEN_KEY is not set: the authorization server keeps its grants in memory, and clients sign in again after a restart',
   );
