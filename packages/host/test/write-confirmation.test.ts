@@ -214,6 +214,35 @@ describe('confirmation over the transports', () => {
     },
   );
 
+  it('refuses a write in a piped `toolhost call`, saying nobody can be asked there, and sends nothing', async () => {
+    // It answered confirmation_required naming apply_preview, which the command does not have.
+    const dir = mkdtempSync(join(tmpdir(), 'toolhost-confirm-'));
+    const file = join(dir, 'toolhost.config.json');
+    writeFileSync(file, JSON.stringify(config()));
+    upstream.reset();
+    const run = spawn(
+      process.execPath,
+      [hostCliPath(), '--config', file, '--log-level', 'silent', 'call', 'EchoApi.CreateItem'].concat([
+        '--args',
+        JSON.stringify(create),
+      ]),
+      { cwd: fixtureApp, env: { PATH: process.env.PATH ?? '', ECHO_KEY: 'echo-key-0123456789' } },
+    );
+    let printed = '';
+    run.stdout.on('data', (c: Buffer) => {
+      printed += c.toString();
+    });
+    run.stdin.end();
+    const [code] = await once(run, 'close');
+    const outcome = JSON.parse(printed) as { ok: boolean; error: { code: string; message: string } };
+    expect(outcome).toMatchObject({ ok: false, error: { code: 'confirmation_required' } });
+    expect(outcome.error.message).toMatch(/not at a terminal.*nothing was sent/);
+    expect(outcome.error.message).not.toMatch(/apply_preview/);
+    expect(outcome.error).not.toHaveProperty('preview');
+    expect(code).toBe(1);
+    expect(upstream.requests).toHaveLength(0);
+  });
+
   it('asks over stdio on MCP 2026-07-28 too (input_required), from the capabilities the request declares', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'toolhost-confirm-'));
     const file = join(dir, 'toolhost.config.json');

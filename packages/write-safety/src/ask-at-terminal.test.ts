@@ -1,6 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { confirmAtTerminal } from './ask-at-terminal.js';
+import { NobodyToAsk } from './ask-person.js';
 
 const write = {
   tool: 'CrmEventsApi.SendEventData',
@@ -19,9 +20,19 @@ function terminal(isTTY = true) {
 }
 
 describe('confirmAtTerminal', () => {
-  it('asks nobody off a terminal, so that the write answers confirmation_required', () => {
-    const piped = terminal(false);
-    expect(confirmAtTerminal(piped.input, piped.output)).toBeUndefined();
+  it('asks nobody off a terminal, and says why, so that the write is refused rather than declined', async () => {
+    for (const [inputTTY, outputTTY] of [
+      [false, false],
+      [true, false],
+      [false, true],
+    ]) {
+      const input = Object.assign(new PassThrough(), { isTTY: inputTTY });
+      const output = Object.assign(new PassThrough(), { isTTY: outputTTY });
+      const answer = confirmAtTerminal(input, output)(write, new AbortController().signal);
+      await expect(answer).rejects.toBeInstanceOf(NobodyToAsk);
+      await expect(answer).rejects.toThrow(/not at a terminal .*nothing was sent/);
+      expect(output.read()).toBeNull();
+    }
   });
 
   it('shows the request as it would be sent and sends only on yes', async () => {
@@ -32,7 +43,7 @@ describe('confirmAtTerminal', () => {
       ['', false],
     ] as const) {
       const t = terminal();
-      const confirm = confirmAtTerminal(t.input, t.output)!;
+      const confirm = confirmAtTerminal(t.input, t.output);
       const answer = confirm(write, new AbortController().signal);
       t.input.write(`${typed}\n`);
       expect(await answer, typed).toBe(sends);
@@ -50,7 +61,7 @@ describe('confirmAtTerminal', () => {
         body: { to: 'boss@corp.test\u202e moc.live@rekcatta', note: 'a\u2028b\u200bc' },
       },
     };
-    const answer = confirmAtTerminal(t.input, t.output)!(spoof, new AbortController().signal);
+    const answer = confirmAtTerminal(t.input, t.output)(spoof, new AbortController().signal);
     t.input.write('n\n');
     await answer;
     expect(t.shown()).not.toMatch(/[\u202e\u2028\u200b]/);
@@ -61,7 +72,7 @@ describe('confirmAtTerminal', () => {
   it('stops asking once the call is cancelled', async () => {
     const t = terminal();
     const stop = new AbortController();
-    const answer = confirmAtTerminal(t.input, t.output)!(write, stop.signal);
+    const answer = confirmAtTerminal(t.input, t.output)(write, stop.signal);
     stop.abort();
     await expect(answer).rejects.toThrow();
   });

@@ -7,6 +7,12 @@ export type ConfirmWrite = (
 ) => Promise<boolean>;
 
 /**
+ * Thrown (rejected) by a `confirm` that has nobody to ask, such as a command off a terminal: the
+ * write is refused as `confirmation_required` with this message, rather than taken for a "no".
+ */
+export class NobodyToAsk extends Error {}
+
+/**
  * The person's answer, as the call can take it: an embedder's `confirm` may ignore its signal
  * and never settle, which held the call past its cancellation and `close()` forever; or throw,
  * which rejected the call. The answer stops counting once the call is cancelled, and a throw
@@ -16,14 +22,16 @@ export async function askPerson(
   confirm: ConfirmWrite,
   write: Parameters<ConfirmWrite>[0],
   signal: AbortSignal,
-): Promise<boolean> {
+): Promise<boolean | NobodyToAsk> {
   if (signal.aborted) return false;
   let stop = () => {};
   const cancelled = new Promise<false>((resolve) => {
     stop = () => resolve(false);
     signal.addEventListener('abort', stop, { once: true });
   });
-  const answered = (async () => (await confirm(write, signal)) === true)().catch(() => false);
+  const answered = (async () => (await confirm(write, signal)) === true)().catch((e: unknown) =>
+    e instanceof NobodyToAsk ? e : false,
+  );
   try {
     return await Promise.race([answered, cancelled]);
   } finally {

@@ -5,6 +5,7 @@
  * how it runs a call (`CallRunner`) and its settings; it never imports the host.
  */
 export { confirmAtTerminal } from './ask-at-terminal.js';
+export { NobodyToAsk } from './ask-person.js';
 export { CONFIRMED_CALL_TTL_MS } from './confirmed-call-ttl.js';
 export {
   type ExpiringRecords,

@@ -1,7 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { type RequestPreview, ToolError, type ToolOutcome } from '@toolhost/core';
 import type { DispatchResult, PreparedRequest, ToolEngine } from '@toolhost/engine';
-import { askPerson, type ConfirmWrite } from './ask-person.js';
+import { askPerson, type ConfirmWrite, NobodyToAsk } from './ask-person.js';
 import { CONFIRMED_CALL_TTL_MS } from './confirmed-call-ttl.js';
 import { CONFIRMED_CALLS } from './confirmed-calls.js';
 import { type ExpiringRecords, MemoryRecords } from './expiring-records.js';
@@ -161,6 +161,11 @@ export class WriteSafety<Wait = unknown> {
       const agreed = await askPerson(o.confirm, write, context.signal);
       if (context.signal.aborted)
         return notSent(cancelled('The call was cancelled; nothing was sent.', true));
+      if (agreed instanceof NobodyToAsk)
+        return notSent({
+          ok: false,
+          error: { code: 'confirmation_required', message: agreed.message, retryable: false },
+        });
       if (!agreed) return notSent(cancelled('The person declined this request; nothing was sent.'));
     } else if (this.confirmWrites && direct) {
       const preview = await this.previews.create(o.userId, prepared);
