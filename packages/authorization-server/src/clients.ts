@@ -219,13 +219,17 @@ export function displayFieldsOf(document: Record<string, unknown>): {
 }
 
 /**
- * Text a client chose, as the consent page may show it: without control characters and
- * invisible formatting (a bidirectional override would have "moc.elgoog" read as "google.com",
- * a zero-width space hides in "goo\u200bgle").
+ * Text a client chose, as the consent page may show it: without control characters, invisible
+ * formatting (a bidirectional override would have "moc.elgoog" read as "google.com", a zero-width
+ * space hides in "goo\u200bgle") and the letters that draw nothing: the Hangul fillers, the blank
+ * braille pattern, variation selectors (the same set the write confirmation escapes).
  */
 export function shownText(text: string): string {
   return text
-    .replace(/[\p{Cc}\p{Cf}]/gu, '')
+    .replace(
+      /[\p{Cc}\p{Cf}\u{115F}\u{1160}\u{3164}\u{FFA0}\u{2800}]|[\u{FE00}-\u{FE0F}\u{E0100}-\u{E01EF}]/gu,
+      '',
+    )
     .replace(/\s+/g, ' ')
     .trim();
 }

@@ -45,6 +45,11 @@ describe('the name a client gives itself on the consent page', () => {
     expect(/<span class="who">([^<]*)<\/span>/.exec(text)?.[1]).toBe('google Docs');
   });
 
+  it('is shown without letters that draw nothing: Hangul fillers, the blank braille pattern, variation selectors', async () => {
+    const text = await consentPageOf('Goo\u3164gle\u115F\u1160\uFFA0 Dr\u2800ive\uFE0F\u{E0100}');
+    expect(/<span class="who">([^<]*)<\/span>/.exec(text)?.[1]).toBe('Google Drive');
+  });
+
   it('keeps letters of every script, and falls back when nothing is left', async () => {
     expect(/<span class="who">([^<]*)<\/span>/.exec(await consentPageOf('Café Ελληνικά עברית'))?.[1]).toBe(
       'Café Ελληνικά עברית',
