@@ -113,7 +113,8 @@ function checkAcrossParameters(decl: ToolDeclaration, args: Arguments): void {
  */
 const MAX_NAMED = 8;
 
-const shortened = (name: string) => (name.length > 64 ? `${name.slice(0, 64)}…` : name);
+/** A parameter name the caller wrote, of any length, as an error shows it: its first 64 characters. */
+export const shortened = (name: string) => (name.length > 64 ? `${name.slice(0, 64)}…` : name);
 const more = (count: number, what: string) => (count > 0 ? ` and ${count} more ${what}` : '');
 
 /** The arguments against the tool's schema, closed: every problem in one message, within bounds. */

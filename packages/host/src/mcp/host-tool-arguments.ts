@@ -1,5 +1,5 @@
 import type { JsonSchema, ToolOutcome } from '@toolhost/core';
-import { checkAgainstSchema } from '@toolhost/engine';
+import { checkAgainstSchema, shortened } from '@toolhost/engine';
 import type { Tool } from './sdk.js';
 
 /**
@@ -63,11 +63,6 @@ function beyondBounds(tool: Tool, args: Record<string, unknown>): ToolOutcome | 
       return invalid(key, `Parameter '${key}' must NOT have more than ${maxLength} characters.`);
   }
   return undefined;
-}
-
-/** An unknown parameter's name is the caller's text, of any length: shown in part. */
-function shortened(name: string): string {
-  return name.length > 64 ? `${name.slice(0, 64)}…` : name;
 }
 
 /** The outcome of an argument refused before any call. */
