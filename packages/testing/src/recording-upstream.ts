@@ -27,7 +27,7 @@ export interface RecordedRequest {
 export interface FakeResponse {
   status?: number;
   headers?: Record<string, string>;
-  /** JSON-serialized unless a string. */
+  /** JSON-serialized unless a string, or bytes (sent as they are: a compressed body, say). */
   body?: unknown;
   /** Delay before answering, in ms. */
   delayMs?: number;
@@ -96,10 +96,11 @@ export async function startRecordingUpstream(responder?: Responder): Promise<Rec
     try {
       const r = await answer(recorded);
       if (r.delayMs) await new Promise((resolve) => setTimeout(resolve, r.delayMs));
-      const payload =
-        r.body === undefined ? '' : typeof r.body === 'string' ? r.body : JSON.stringify(r.body);
+      const { body } = r;
+      const given = typeof body === 'string' || body instanceof Uint8Array;
+      const payload = body === undefined ? '' : given ? body : JSON.stringify(body);
       res.writeHead(r.status ?? 200, {
-        ...(payload && typeof r.body !== 'string' ? { 'content-type': 'application/json' } : {}),
+        ...(payload.length > 0 && !given ? { 'content-type': 'application/json' } : {}),
         ...r.headers,
       });
       res.end(payload);
