@@ -13,6 +13,10 @@ beforeAll(async () => {
     if (req.url === '/slow') return void setTimeout(() => res.end('{}'), 2000);
     if (req.url === '/big') return void res.end('x'.repeat(5000));
     if (req.url === '/text') return void res.end('plain words');
+    if (req.url === '/zstd') {
+      res.writeHead(201, { 'content-type': 'application/json', 'content-encoding': 'br, zstd' });
+      return void res.end('(zstd frames)');
+    }
     if (req.url?.startsWith('/json?')) {
       res.writeHead(200, { 'content-type': 'application/json' });
       return void res.end(new URL(req.url, 'http://x').searchParams.get('body'));
@@ -71,6 +75,20 @@ describe('UndiciHttpSender', () => {
       ),
     );
     expect(departed).toBe(0);
+  });
+
+  it('answers a body in a coding it cannot decode as an upstream error that names it, not as text', async () => {
+    const e = await failure(
+      sender.send({ method: 'POST', url: `${base}/zstd`, headers: {}, body: '{}' }, opts),
+    );
+    expect(e.info).toEqual({
+      code: 'upstream_error',
+      status: 201,
+      retryable: false,
+      message:
+        "The upstream answered HTTP 201, its body in content-encoding 'zstd', which cannot be decoded (gzip, deflate and br can), so it is not shown; the request was received, and applied if it writes.",
+    });
+    expect(e.requestNotSent).toBe(false);
   });
 
   it('returns non-JSON bodies as text', async () => {

@@ -3,6 +3,7 @@ import type { Axios, AxiosRequestConfig } from 'axios';
 import type { HttpRequestSpec } from './build-request.js';
 import { DEPARTURE_HOOK } from './departure-hook.js';
 import { closingQuote } from './exact-numbers.js';
+import { UNDECODABLE_BODY } from './undecodable-body.js';
 import type { UpstreamDispatcher } from './upstream-dispatcher.js';
 
 export interface HttpResponse {
@@ -180,6 +181,7 @@ interface AxiosFailure {
   code?: string;
   message: string;
   config?: { url?: string };
+  response?: { status: number };
 }
 
 function isAxiosError(e: unknown): e is AxiosFailure {
@@ -219,6 +221,15 @@ function translateError(e: unknown, options: SendOptions, departed: boolean): To
           ? `The upstream did not answer in full within ${options.timeoutMs} ms; it may have received the request, and applied it if it writes.`
           : `The upstream did not answer within ${options.timeoutMs} ms.`,
         retryable: true,
+      });
+    }
+    if (e.code === UNDECODABLE_BODY) {
+      // Answered, and a write applied: sending it again would apply it twice for the same answer.
+      return new ToolError({
+        code: 'upstream_error',
+        status: e.response?.status,
+        message: `The upstream answered HTTP ${e.response?.status}, its body in ${e.message}, so it is not shown; the request was received, and applied if it writes.`,
+        retryable: false,
       });
     }
     if (e.code === 'ERR_BAD_RESPONSE' && /maxContentLength/.test(e.message)) {

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { type AddressInfo, createServer as createNetServer, type Socket } from 'node:net';
-import { gzipSync } from 'node:zlib';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import axios, { AxiosError, type AxiosInstance } from 'axios';
 import { Agent } from 'undici';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -54,6 +54,33 @@ function gzipBomb(res: ServerResponse): void {
   write();
 }
 
+/**
+ * Gzip over a gzip bomb: each outer member wraps 64 inner members of 16 MiB of zeros each, so
+ * a kilobyte or so on the wire is a gigabyte decoded.
+ */
+function doubleGzipBomb(res: ServerResponse): void {
+  const inner = gzipSync(Buffer.alloc(16 * 1024 * 1024), { level: 9 });
+  const member = gzipSync(Buffer.concat(Array.from({ length: 64 }, () => inner)), { level: 9 });
+  let sent = 0;
+  bombSent = new Promise((resolve) => res.once('close', () => resolve(sent)));
+  res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip, gzip' });
+  const write = () => {
+    for (let more = true; more && !res.destroyed; ) {
+      sent += member.length;
+      more = res.write(member);
+    }
+    if (!res.destroyed) res.once('drain', write);
+  };
+  write();
+}
+
+/** Bodies in stacked codings, as `Content-Encoding` lists them: in the order applied. */
+const STACKED: Record<string, [string, (text: string) => Buffer]> = {
+  '/gzip-gzip': ['gzip, gzip', (text) => gzipSync(gzipSync(text))],
+  '/deflate-br': [' Deflate ,BR ', (text) => brotliCompressSync(deflateSync(text))],
+  '/identity-gzip': ['identity, x-gzip, identity', (text) => gzipSync(text)],
+};
+
 /** Settles when the server has seen the trickling answer's connection go away. */
 let trickleClosed: Promise<void>;
 
@@ -85,6 +112,29 @@ beforeAll(async () => {
       if (req.url === '/endless-not-gzip') return endless(res, { 'content-encoding': 'gzip' });
       if (req.url === '/trickle') return trickle(res);
       if (req.url === '/gzip-bomb') return gzipBomb(res);
+      if (req.url === '/double-gzip-bomb') return doubleGzipBomb(res);
+      const stacked = STACKED[req.url ?? ''];
+      if (stacked) {
+        res.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': stacked[0] });
+        return void res.end(stacked[1]('unpacked words'));
+      }
+      // Known codings around one that is not: its bytes keep coming, nobody can decode them.
+      if (req.url === '/endless-zstd') return endless(res, { 'content-encoding': 'gzip, zstd' });
+      if (req.url === '/empty-zstd') {
+        res.writeHead(200, { 'content-encoding': 'zstd' });
+        return void res.end();
+      }
+      if (req.url === '/gzip-not-gzip') {
+        res.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'gzip, gzip' });
+        return void res.end(gzipSync('not gzip inside'));
+      }
+      if (req.url === '/gzip-six-times') {
+        res.writeHead(200, {
+          'content-type': 'text/plain',
+          'content-encoding': 'gzip,gzip,gzip,gzip,gzip,gzip',
+        });
+        return void res.end('x');
+      }
       if (req.url === '/gzip') {
         res.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'gzip' });
         return void res.end(gzipSync('unpacked words'));
@@ -190,6 +240,41 @@ describe('createUndiciAdapter', () => {
     const e = await rejection(client.get(`${base}/gzip-bomb`, { maxContentLength: 10 * 1024 * 1024 }));
     expect(e.message).toMatch(/maxContentLength/);
     // 10 MiB decompressed is under a member's 16 KiB; what the socket buffers comes on top.
+    expect(await bombSent).toBeLessThan(32 * 1024 * 1024);
+  });
+
+  it('decodes stacked codings the last applied first, identity skipped, and drops content-encoding', async () => {
+    for (const path of Object.keys(STACKED)) {
+      const res = await client.get(`${base}${path}`);
+      expect(res.data).toBe('unpacked words');
+      expect(res.headers['content-encoding']).toBeUndefined();
+    }
+  });
+
+  it('fails an answer in a coding it cannot decode at its first byte, naming the coding, and hangs up', async () => {
+    const e = await rejection(client.get(`${base}/endless-zstd`));
+    expect(e.code).toBe('ERR_UNDECODABLE_BODY');
+    expect(e.message).toBe("content-encoding 'zstd', which cannot be decoded (gzip, deflate and br can)");
+    expect(e.response?.status).toBe(200);
+    await endlessClosed;
+    // Without a body there is nothing to decode.
+    const empty = await client.get(`${base}/empty-zstd`);
+    expect(empty.data).toBe('');
+    expect(empty.headers['content-encoding']).toBe('zstd');
+  });
+
+  it('refuses more codings over one another than it decodes, and fails where an inner one is broken', async () => {
+    const many = await rejection(client.get(`${base}/gzip-six-times`));
+    expect(many.code).toBe('ERR_UNDECODABLE_BODY');
+    expect(many.message).toBe('6 content codings, more than the 5 decoded one over another');
+    expect((await rejection(client.get(`${base}/gzip-not-gzip`))).code).toBe('Z_DATA_ERROR');
+  });
+
+  it('bounds stacked codings as one: a bomb under gzip costs its limit, not the wire', async () => {
+    const e = await rejection(client.get(`${base}/double-gzip-bomb`, { maxContentLength: 64 * 1024 * 1024 }));
+    expect(e.message).toMatch(/maxContentLength/);
+    // Half the limit on the wire, at most: it was reached decoding (undecoded, the bomb's own
+    // bytes would have reached it), in the first outer member; the sockets' buffers come on top.
     expect(await bombSent).toBeLessThan(32 * 1024 * 1024);
   });
 

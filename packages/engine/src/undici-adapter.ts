@@ -1,5 +1,4 @@
 import type { Transform } from 'node:stream';
-import { constants, createBrotliDecompress, createUnzip } from 'node:zlib';
 import axios, {
   type AxiosAdapter,
   AxiosError,
@@ -9,7 +8,9 @@ import axios, {
   type InternalAxiosRequestConfig,
 } from 'axios';
 import type { Dispatcher } from 'undici';
+import { decodersFor } from './content-codings.js';
 import { DEPARTURE_HOOK } from './departure-hook.js';
+import { UNDECODABLE_BODY } from './undecodable-body.js';
 
 /**
  * An axios adapter that sends through an undici dispatcher: axios keeps the request pipeline
@@ -20,7 +21,8 @@ import { DEPARTURE_HOOK } from './departure-hook.js';
  * results: no redirects followed, `maxContentLength` enforced while reading (decompressed
  * bytes), bodies decompressed and decoded as UTF-8 text, the same default `User-Agent`.
  * It asks for gzip, deflate and br, the codings it decodes (axios also offered `compress`,
- * which nobody serves and it could not decode). `timeout` is a deadline for the whole
+ * which nobody serves and it could not decode), and decodes them stacked (`gzip, br`); an
+ * answer in another coding fails as `UNDECODABLE_BODY` rather than pass its bytes off as text. `timeout` is a deadline for the whole
  * exchange, from sending to the last byte of the answer, as in axios's `fetch` adapter (the
  * `http` adapter's is an idle time between packets, which an answer trickling in a byte at a
  * time never reaches). Not supported, because the sender does not use them: `auth`,
@@ -73,7 +75,10 @@ class Exchange implements Dispatcher.DispatchHandler {
   settled = false;
   private controller: Dispatcher.DispatchController | undefined;
   private response: AxiosResponse<string> | undefined;
-  private decompressor: Transform | undefined;
+  /** The body's decoders, the first fed from the wire and each piping into the next. */
+  private decoders: Transform[] = [];
+  /** Why a body this answer has cannot be decoded: it fails at its first byte. */
+  private undecodable: string | undefined;
   private readonly chunks: Buffer[] = [];
   private size = 0;
   private readonly signal: AbortSignal | undefined;
@@ -123,45 +128,69 @@ class Exchange implements Dispatcher.DispatchHandler {
     };
     this.response = response;
     const bodiless = this.method === 'HEAD' || status === 204 || status === 304;
-    const decompressor = decompressorFor(bodiless ? undefined : response.headers.get('content-encoding'));
-    if (!decompressor) return;
+    const decoders = decodersFor(bodiless ? undefined : response.headers.get('content-encoding'));
+    if (!Array.isArray(decoders)) {
+      this.undecodable = decoders.refused;
+      return;
+    }
+    const last = decoders.at(-1);
+    if (!last) return;
     response.headers.delete('content-encoding');
-    this.decompressor = decompressor;
-    decompressor.on('data', (chunk: Buffer) => this.take(chunk));
-    decompressor.once('error', (e) => {
+    this.decoders = decoders;
+    // Piped, so each waits for the next: the first stops taking the wire's bytes while any
+    // later one is behind, and none holds more than its buffer of what it decoded.
+    for (let i = 1; i < decoders.length; i++) decoders[i - 1]!.pipe(decoders[i]!);
+    for (const decoder of decoders) {
       // Dropped, as past maxContentLength: otherwise undici reads the rest of an answer
       // nobody will decode, for as long as the upstream writes it, on a pooled connection.
-      const error = toAxiosError(e, this.config, response);
-      this.controller?.abort(error);
-      this.fail(error);
-    });
-    decompressor.once('end', () => this.finish());
+      decoder.on('error', (e) => this.drop(toAxiosError(e, this.config, response)));
+    }
+    last.on('data', (chunk: Buffer) => this.take(chunk));
+    last.once('end', () => this.finish());
   }
 
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
     if (this.settled) return;
-    if (!this.decompressor) {
+    if (this.undecodable !== undefined) {
+      const { config, response } = this;
+      this.drop(new AxiosError(this.undecodable, UNDECODABLE_BODY, config, undefined, response));
+      return;
+    }
+    const first = this.decoders[0];
+    if (!first) {
       this.take(chunk);
       return;
     }
     // zlib hands back 16 KiB of output a turn, so a highly compressed answer arrives far
     // faster than it is decoded: unpaused, a gzip bomb's wire bytes queued up in memory
     // (gigabytes) long before its output reached maxContentLength.
-    if (!this.decompressor.write(chunk) && !controller.paused) {
+    if (!first.write(chunk) && !controller.paused) {
       controller.pause();
-      this.decompressor.once('drain', () => controller.resume());
+      first.once('drain', () => controller.resume());
     }
   }
 
   onResponseEnd(): void {
     if (this.settled) return;
-    if (this.decompressor) this.decompressor.end();
+    const first = this.decoders[0];
+    if (first) first.end();
     else this.finish();
   }
 
   onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
-    this.decompressor?.destroy();
+    this.destroyDecoders();
     this.fail(toAxiosError(error, this.config, this.response));
+  }
+
+  /** Fails the exchange and hangs up, so that undici reads no more of an answer nobody will read. */
+  private drop(error: AxiosError): void {
+    this.controller?.abort(error);
+    this.destroyDecoders();
+    this.fail(error);
+  }
+
+  private destroyDecoders(): void {
+    for (const decoder of this.decoders) decoder.destroy();
   }
 
   /**
@@ -173,14 +202,13 @@ class Exchange implements Dispatcher.DispatchHandler {
     this.size += chunk.length;
     const limit = this.config.maxContentLength ?? -1;
     if (limit > -1 && this.size > limit) {
-      const error = new AxiosError(
-        `maxContentLength size of ${limit} exceeded`,
-        AxiosError.ERR_BAD_RESPONSE,
-        this.config,
+      this.drop(
+        new AxiosError(
+          `maxContentLength size of ${limit} exceeded`,
+          AxiosError.ERR_BAD_RESPONSE,
+          this.config,
+        ),
       );
-      this.controller?.abort(error);
-      this.decompressor?.destroy();
-      this.fail(error);
       return;
     }
     this.chunks.push(chunk);
@@ -209,9 +237,7 @@ class Exchange implements Dispatcher.DispatchHandler {
       config.transitional?.clarifyTimeoutError ? AxiosError.ETIMEDOUT : AxiosError.ECONNABORTED,
       config,
     );
-    this.controller?.abort(error);
-    this.decompressor?.destroy();
-    this.fail(error);
+    this.drop(error);
   }
 
   private fail(error: unknown): void {
@@ -297,32 +323,6 @@ function responseHeaders(headers: Dispatcher.ResponseData['headers']): Record<st
     out[name] = Array.isArray(value) && name !== 'set-cookie' ? value.join(', ') : value;
   }
   return out;
-}
-
-// Lenient flushing, as axios's http adapter uses: a body cut short still yields what arrived.
-const zlibOptions = { flush: constants.Z_SYNC_FLUSH, finishFlush: constants.Z_SYNC_FLUSH };
-const brotliOptions = {
-  flush: constants.BROTLI_OPERATION_FLUSH,
-  finishFlush: constants.BROTLI_OPERATION_FLUSH,
-};
-
-/**
- * undici's `request` leaves bodies as sent, and its decompress interceptor is still
- * experimental in 7.x (it warns on the process's stderr), so the codings axios's http adapter
- * decoded are decoded here with node:zlib.
- */
-function decompressorFor(encoding: unknown): Transform | undefined {
-  switch (typeof encoding === 'string' ? encoding.trim().toLowerCase() : undefined) {
-    case 'gzip':
-    case 'x-gzip':
-    case 'deflate':
-      // Unzip reads both gzip and zlib-wrapped deflate.
-      return createUnzip(zlibOptions);
-    case 'br':
-      return createBrotliDecompress(brotliOptions);
-    default:
-      return undefined;
-  }
 }
 
 /**
