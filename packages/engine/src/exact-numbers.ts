@@ -12,12 +12,12 @@ import { ToolError } from '@toolhost/core';
  * Only a literal with 16 digits in a row, a three-digit exponent, or a fraction and an exponent
  * (`123456789.0123456789e10`: 19 digits in two runs) can parse other than it reads.
  */
-const MAYBE_INEXACT = /\d{16}|[eE][+-]?\d{3}|\.\d+[eE]/;
+const MAYBE_INEXACT = /\d{16}|[eE][+-]?\d{3}|\.\d+[eE]/g;
 const NUMBER = /-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 const DECIMAL = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
 
 /** The decimal a number's text denotes, as `<sign><digits>e<exponent>` without zeros at either end. */
-function decimalValue(text: string): string {
+export function decimalValue(text: string): string {
   const [, sign, whole, fraction = '', exponent = '0'] = DECIMAL.exec(text) ?? [];
   const digits = `${whole}${fraction}`.replace(/^0+/, '');
   const significant = digits.replace(/0+$/, '');
@@ -52,22 +52,52 @@ export function closingQuote(text: string, open: number): number {
   }
 }
 
+/** A character of a number literal: a digit, `.`, `e`, `E`, `+` or `-`. */
+function inLiteral(c: number): boolean {
+  return (c >= 0x30 && c <= 0x39) || c === 0x2e || c === 0x65 || c === 0x45 || c === 0x2b || c === 0x2d;
+}
+
+/**
+ * Hands `visit` each number literal of valid JSON `text` in which `maybe` (a global pattern)
+ * matches, with where it starts, strings skipped, until it answers true. It goes from match to
+ * match, and over strings from quote to quote by indexOf: most text is neither, and a walk of
+ * every character costs about what JSON.parse does.
+ */
+export function eachNumberLiteral(
+  text: string,
+  maybe: RegExp,
+  visit: (literal: string, at: number) => boolean,
+): void {
+  // Up to `outside`, the text is read: that position is outside every string.
+  let outside = 0;
+  maybe.lastIndex = 0;
+  for (let match = maybe.exec(text); match !== null; match = maybe.exec(text)) {
+    for (let open = text.indexOf('"', outside); open !== -1 && open < match.index; ) {
+      outside = closingQuote(text, open) + 1;
+      if (outside === 0) return;
+      open = text.indexOf('"', outside);
+    }
+    let at = match.index;
+    if (at >= outside) {
+      // A match may begin inside its literal (`1.5e400` matched at its exponent).
+      while (at > outside && inLiteral(text.charCodeAt(at - 1))) at--;
+      NUMBER.lastIndex = at;
+      const literal = NUMBER.exec(text)?.[0] ?? '';
+      if (literal && visit(literal, at)) return;
+      outside = at + Math.max(literal.length, 1);
+    }
+    maybe.lastIndex = Math.max(outside, match.index + 1);
+  }
+}
+
 /** The first number literal of valid JSON `text` that JSON.parse changes, strings skipped. */
 function firstInexactLiteral(text: string): string | undefined {
-  if (!MAYBE_INEXACT.test(text)) return undefined;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 0x22) {
-      i = closingQuote(text, i);
-      if (i === -1) return undefined;
-    } else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
-      NUMBER.lastIndex = i;
-      const literal = NUMBER.exec(text)?.[0] ?? '';
-      if (literal && !parsesExactly(literal)) return literal;
-      i += Math.max(literal.length - 1, 0);
-    }
-  }
-  return undefined;
+  let found: string | undefined;
+  eachNumberLiteral(text, MAYBE_INEXACT, (literal) => {
+    if (!parsesExactly(literal)) found = literal;
+    return found !== undefined;
+  });
+  return found;
 }
 
 /**

@@ -77,6 +77,15 @@ describe('UndiciHttpSender', () => {
     expect(departed).toBe(0);
   });
 
+  it('returns the numbers of a JSON answer that a double would change as their literals', async () => {
+    const text = '{"id": 12345678901234567891, "n": 2, "big": 1e400}';
+    const res = await sender.send(
+      { method: 'GET', url: `${base}/json?${new URLSearchParams({ body: text })}`, headers: {} },
+      opts,
+    );
+    expect(res.body).toEqual({ id: '12345678901234567891', n: 2, big: '1e400' });
+  });
+
   it('answers a body in a coding it cannot decode as an upstream error that names it, not as text', async () => {
     const e = await failure(
       sender.send({ method: 'POST', url: `${base}/zstd`, headers: {}, body: '{}' }, opts),

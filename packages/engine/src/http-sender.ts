@@ -1,5 +1,6 @@
 import { type CallSignal, ToolError } from '@toolhost/core';
 import type { Axios, AxiosRequestConfig } from 'axios';
+import { parseAnswerJson } from './answer-json.js';
 import type { HttpRequestSpec } from './build-request.js';
 import { DEPARTURE_HOOK } from './departure-hook.js';
 import { closingQuote } from './exact-numbers.js';
@@ -9,7 +10,10 @@ import type { UpstreamDispatcher } from './upstream-dispatcher.js';
 export interface HttpResponse {
   status: number;
   headers: Record<string, string>;
-  /** Parsed JSON where the body is JSON, the text otherwise, `null` when empty. */
+  /**
+   * Parsed JSON where the body is JSON (a number a double would change as the string of its
+   * literal: `parseAnswerJson`), the text otherwise, `null` when empty.
+   */
   body: unknown;
 }
 
@@ -63,7 +67,7 @@ function parseBody(text: string, contentType: string | undefined): unknown {
   if (contentType?.includes('json') || /^\s*[[{]/.test(text)) {
     if (nestedDeeperThan(text, MAX_JSON_DEPTH)) return text;
     try {
-      return JSON.parse(text);
+      return parseAnswerJson(text);
     } catch {
       return text;
     }

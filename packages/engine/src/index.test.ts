@@ -17,6 +17,7 @@ describe('@toolhost/engine entries', () => {
       'checkAgainstSchema',
       'checkToolSet',
       'describeDeclarationProblems',
+      'parseAnswerJson',
     ]);
   });
 

@@ -3,6 +3,7 @@
  * building, credentials, retries, pacing, the undici sender), and the checks a host runs on
  * the plugins it loads. Plugins never import it; hosts do.
  */
+export { parseAnswerJson } from './answer-json.js';
 export type { HttpRequestSpec } from './build-request.js';
 export { checkAgainstSchema } from './check-against-schema.js';
 export {

@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { parseAnswerJson } from './answer-json.js';
+
+describe('parseAnswerJson', () => {
+  it('keeps each number a double changes as the string of its literal, wherever it is', () => {
+    const text =
+      '{"id": 12345678901234567891, "ids": [9007199254740993, -9007199254740993], "deep": {"ratio": 0.1000000000000000055511151231257827},' +
+      ' "huge": 1e400, "tiny": -1E-400, "long": 1234567.123456789012, "exp": 12345678901234567891e-5}';
+    expect(parseAnswerJson(text)).toEqual({
+      id: '12345678901234567891',
+      ids: ['9007199254740993', '-9007199254740993'],
+      deep: { ratio: '0.1000000000000000055511151231257827' },
+      huge: '1e400',
+      tiny: '-1E-400',
+      long: '1234567.123456789012',
+      exp: '12345678901234567891e-5',
+    });
+    // A top-level number too, and one found by its exponent or after its sign.
+    expect(parseAnswerJson(' 12345678901234567891 ')).toBe('12345678901234567891');
+    expect(
+      parseAnswerJson('[1.5e400,-12345678901234567891,"x 12345678901234567891 \\" 1e400",7e-400]'),
+    ).toEqual(['1.5e400', '-12345678901234567891', 'x 12345678901234567891 " 1e400', '7e-400']);
+  });
+
+  it('leaves as numbers those a double holds as written, however long their text', () => {
+    const text =
+      '[9007199254740992, 1234567890123456, 0.30000000000000004, 6.02e23, 1e300, 1.50, -0, 0.0000000000000000000001, 123e-320]';
+    expect(parseAnswerJson(text)).toEqual(JSON.parse(text));
+    expect((parseAnswerJson(text) as unknown[]).every((n) => typeof n === 'number')).toBe(true);
+  });
+
+  it('leaves strings as they are, the digits in them and the quotes before them', () => {
+    const text = String.raw`{"a": "12345678901234567891", "b\"": "x\\", "12345678901234567891": 12345678901234567891, "c": "1e400"}`;
+    expect(parseAnswerJson(text)).toEqual({
+      a: '12345678901234567891',
+      'b"': 'x\\',
+      '12345678901234567891': '12345678901234567891',
+      c: '1e400',
+    });
+  });
+
+  it('fails on invalid JSON as JSON.parse does, quoting no literal into validity', () => {
+    for (const text of [
+      '{12345678901234567891: 1}',
+      '{"a": 0012345678901234567891}',
+      '[12345678901234567891,]',
+      '{"a": 12345678901234567891',
+    ]) {
+      expect(() => JSON.parse(text)).toThrow(SyntaxError);
+      expect(() => parseAnswerJson(text)).toThrow(SyntaxError);
+    }
+  });
+
+  it('parses an answer without such a number as JSON.parse does', () => {
+    const text = JSON.stringify({ items: [{ id: 42, price: 19.99, at: 1_700_000_000_000, name: 'n' }] });
+    expect(parseAnswerJson(text)).toEqual(JSON.parse(text));
+  });
+});
