@@ -26,6 +26,8 @@ const BIG = `{"total": 12345678901234567891, "after": 9007199254740993, "items":
 const answers: Record<string, FakeResponse> = {
   '/items/numbers': { headers: json, body: NUMBERS },
   '/items/big': { headers: json, body: BIG },
+  '/items': { status: 201, headers: json, body: NUMBERS },
+  '/items/refused': { status: 409, headers: json, body: '{"error": "taken", "by": 12345678901234567891}' },
   '/items/gzip-gzip': {
     headers: { ...json, 'content-encoding': 'gzip, gzip' },
     body: gzipSync(gzipSync(NUMBERS)),
@@ -50,7 +52,7 @@ beforeAll(async () => {
       http: { accessTokens: { alice: TOKEN } },
       mcp: { maxResultBytes: MAX },
     },
-    { ECHO_AUTH_TOKEN: 'tok-exact' },
+    { ECHO_AUTH_TOKEN: 'tok-exact', ECHO_KEY: 'echo-key-0123456789' },
   );
   client = new Client({ name: 'exact-answers-test', version: '0.0.0' });
   await client.connect(
@@ -100,6 +102,27 @@ describe('numbers an answer holds, over MCP', () => {
     const outcome = await host.host.callTool('EchoApi.GetItem', { item_id: 'numbers' });
     expect(outcome).toMatchObject({ ok: true, status: 200 });
     expectVendorNumbers(JSON.stringify(outcome.ok && outcome.kind === 'response' ? outcome.body : undefined));
+  });
+
+  it('keep their digits in an error body, and in an outcome stored for its idempotency key', async () => {
+    const { isError, structured } = await textOf('refused');
+    expect(isError).toBe(true);
+    expect(structured).toMatchObject({
+      error: { code: 'upstream_error', status: 409, upstream: { by: '12345678901234567891' } },
+    });
+    const create = () =>
+      host.host.callTool(
+        'EchoApi.CreateItem',
+        { mode: 'execute', request_body: { name: 'n' } },
+        { idempotencyKey: 'exact-1' },
+      );
+    const first = await create();
+    const replayed = await create();
+    expect(upstream.requests.filter((r) => r.method === 'POST')).toHaveLength(1);
+    expect(replayed).toEqual(first);
+    expectVendorNumbers(
+      JSON.stringify(replayed.ok && replayed.kind === 'response' ? replayed.body : undefined),
+    );
   });
 
   it('keep their digits in the summary of an answer over the budget, and in its structured content', async () => {
