@@ -108,7 +108,11 @@ export interface ReplicaSessions {
    * holding the client's stream, or the next it opens, delivers them.
    */
   putBackNotices(id: string, elicitationIds: string[]): Promise<void>;
-  /** The client's answers to a server's request (and cancellations of its own), to every replica holding the session. */
+  /**
+   * The client's answers to a server's request (and cancellations of its own), to every replica
+   * holding the session. Rejects while Redis is away; cancellations alone are relayed all the same
+   * once it answers again (within a minute), since their client sends them once.
+   */
   relayAnswers(id: string, messages: unknown[]): Promise<void>;
   /**
    * Calls `handler` with each answer relayed for a session; after this replica's subscription

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { DeferredWrites } from './deferred-writes.js';
 import type { ReplicaSessions, SessionRecord } from './ports.js';
 import type { RedisChannels } from './redis-channels.js';
 import { execAll, inRedis, onceRedisAnswers, type SharedRedis } from './redis-client.js';
@@ -74,6 +75,10 @@ redis.call('PEXPIRE', KEYS[1], ARGV[4])
 return 1`;
 /** Relays this replica handed on (heard, or read back), so that each is handed on once. */
 const MAX_HANDED = 10_000;
+/** Bytes of cancellations kept while Redis is away, to be relayed once it answers. */
+const MAX_DEFERRED_BYTES = 1024 * 1024;
+const isCancellation = (m: unknown) =>
+  (m as { method?: unknown } | null)?.method === 'notifications/cancelled';
 
 /**
  * MCP sessions shared by replicas through Redis, so that a client's requests may land on any
@@ -89,12 +94,16 @@ export class RedisSessions implements ReplicaSessions {
   private readonly handed = new Set<string>();
   /** Told of a session ended elsewhere that this replica learnt of without its notice. */
   private readonly closed = new Set<(id: string) => void>();
+  /** Cancellations Redis could not take, relayed once it answers. */
+  readonly deferred: DeferredWrites;
 
   constructor(
     private readonly redis: SharedRedis,
     private readonly channels: RedisChannels,
     private readonly idleMs: number,
-  ) {}
+  ) {
+    this.deferred = new DeferredWrites(redis, MAX_DEFERRED_BYTES);
+  }
 
   private key = (id: string) => `toolhost:session:${id}`;
 
@@ -314,14 +323,27 @@ export class RedisSessions implements ReplicaSessions {
    * replica holding the session: the one that asked is waiting for them, wherever they landed.
    * Kept a moment before they are published: a replica whose subscriber was reconnecting at
    * that moment (Redis just back) reads them once it hears the channel again, rather than
-   * wait out its question while the client was told its answer was taken.
+   * wait out its question while the client was told its answer was taken. A cancellation
+   * Redis cannot take now is relayed once it answers again, within the same minute.
    */
   async relayAnswers(id: string, messages: unknown[]): Promise<void> {
     const relay = JSON.stringify({ id, relay: randomUUID(), messages });
-    await inRedis(() =>
-      this.redis.eval(KEEP_ANSWERS, 1, answersKey(id), relay, MAX_ANSWERS, MAX_ANSWER_BYTES, ANSWERS_KEPT_MS),
-    );
-    await inRedis(() => this.channels.publish(ANSWERS_CHANNEL, relay));
+    const keep = [answersKey(id), relay, MAX_ANSWERS, MAX_ANSWER_BYTES, ANSWERS_KEPT_MS] as const;
+    const send = async () => {
+      await inRedis(() => this.redis.eval(KEEP_ANSWERS, 1, ...keep));
+      await inRedis(() => this.channels.publish(ANSWERS_CHANNEL, relay));
+    };
+    try {
+      await send();
+    } catch (e) {
+      // The replica running a cancelled call would never hear of it: the client sends it once,
+      // and its call would run to its end (its answer dropped). Refused all the same, so that
+      // the host hands it to this replica's own calls meanwhile. An answer is not kept: the
+      // client was told to send it again, and a late one could meet a request numbered anew.
+      if (messages.length > 0 && messages.every(isCancellation))
+        this.deferred.add(Buffer.byteLength(relay), Date.now() + ANSWERS_KEPT_MS, send);
+      throw e;
+    }
   }
 
   /**
