@@ -1,9 +1,17 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { DeferredWrites } from './deferred-writes.js';
 import type { SharedResults, StoredResult, StoreLogger } from './ports.js';
 import { inRedis, type SharedRedis } from './redis-client.js';
 import type { SaltedSealed, SharedCipher } from './shared-cipher.js';
 
 type OwnedResult = StoredResult & { userId: string };
+
+/**
+ * Bytes of results kept while Redis is away, to be shared once it answers: the default bound of
+ * one user's results (a quarter of a replica's result memory). The replica holds them anyway
+ * while its own bounds keep them, so this costs memory only for those it dropped meanwhile.
+ */
+const MAX_UNSHARED_BYTES = 64 * 1024 * 1024;
 
 /** A result's id in its URI (toolhost://results/<uuid>); anything else is no result of ours. */
 const ID = /^toolhost:\/\/results\/([0-9a-f-]{36})$/;
@@ -41,17 +49,22 @@ return dropped
  * each user's results are listed in a sorted set by expiry.
  */
 export class RedisResults implements SharedResults {
+  /** Results Redis could not take, shared once it answers. */
+  readonly unshared: DeferredWrites;
+
   constructor(
     private readonly redis: SharedRedis,
     private readonly cipher: SharedCipher,
     private readonly logger?: StoreLogger,
-  ) {}
+  ) {
+    this.unshared = new DeferredWrites(redis, MAX_UNSHARED_BYTES);
+  }
 
   /** Told when a result could not be shared: it stays readable on the replica that made it. */
   shareFailed(error: unknown): void {
     this.logger?.warn(
       { err: error instanceof Error ? error.message : String(error) },
-      'large result not shared with the other replicas (Redis unreachable): readable on this one only',
+      'large result not shared with the other replicas yet (Redis unreachable): readable on this one until Redis answers again',
     );
   }
 
@@ -67,6 +80,15 @@ export class RedisResults implements SharedResults {
   async put(result: OwnedResult, maxUserBytes = Number.POSITIVE_INFINITY): Promise<void> {
     const id = ID.exec(result.uri)?.[1];
     if (!id) return;
+    // Refused while Redis is away: its link, handed out all the same, would find nothing on the
+    // other replicas for the result's whole life. Shared once Redis answers, and never past it.
+    await this.write(id, result, maxUserBytes).catch((e: unknown) => {
+      this.unshared.add(result.bytes, result.expiresAt, () => this.write(id, result, maxUserBytes));
+      throw e;
+    });
+  }
+
+  private async write(id: string, result: OwnedResult, maxUserBytes: number): Promise<void> {
     const ttlMs = Math.max(1, result.expiresAt - Date.now());
     const key = this.key(id, result.userId);
     const listed = JSON.stringify({ uri: result.uri, tool: result.tool, bytes: result.bytes });
