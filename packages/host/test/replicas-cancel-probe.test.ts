@@ -22,9 +22,13 @@ import { redis } from './standalone-redis-setup.js';
 useReplicaSuite();
 watchSessions();
 
-const SLOW_MS = 6000;
-const slowUpstream = (ms = SLOW_MS) =>
-  upstream.respond((r) => ({ body: { path: r.path }, delayMs: r.path.startsWith('/items/slow') ? ms : 0 }));
+/** Longer than any wait below: a call the cancellation missed is still at the upstream when checked. */
+const SLOW_MS = 20_000;
+const slowUpstream = () =>
+  upstream.respond((r) => ({
+    body: { path: r.path },
+    delayMs: r.path.startsWith('/items/slow') ? SLOW_MS : 0,
+  }));
 
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -97,7 +101,7 @@ describe('replica probe: a cancellation landing on another replica', () => {
   it('stops the call on A once Redis is back when its cancellation landed on B while Redis was away', async () => {
     const [a, b] = await startReplicas();
     await storeAliceToken(suite(), 'items.read');
-    slowUpstream(10_000);
+    slowUpstream();
     let target = origin(a);
     balancer.pick = () => target;
     const { client, transport } = await connect(`${balancer.url}/mcp`);
@@ -131,6 +135,48 @@ describe('replica probe: a cancellation landing on another replica', () => {
     await wait(1000);
     expect(incoming.filter((m) => 'result' in m && m.id === 2)).toEqual([]);
     expect(upstream.requests).toHaveLength(1);
+    expect(await keysWithoutExpiry(admin)).toEqual([]);
+  }, 40_000);
+
+  it("withdraws A's question to the person when the call is cancelled on B, sending nothing upstream", async () => {
+    const [a, b] = await startReplicas({ tools: { confirmWrites: true } });
+    await storeAliceToken(suite(), 'items.write');
+    let target = origin(a);
+    balancer.pick = () => target;
+    const { client, transport } = await connect(`${balancer.url}/mcp`, undefined, {
+      elicitation: { form: {} },
+    });
+    const incoming = recordIncoming(transport);
+    let asked = 0;
+    // The person never answers.
+    client.setRequestHandler('elicitation/create', () => {
+      asked += 1;
+      return new Promise<never>(() => {});
+    });
+    const cancel = new AbortController();
+    const call = client
+      .callTool({ name: 'EchoApi_DeleteItem', arguments: { item_id: 'd1' } }, { signal: cancel.signal })
+      .catch((e: unknown) => e);
+    await vi.waitFor(() => expect(asked).toBe(1), { timeout: 10_000, interval: 20 });
+    target = origin(b);
+    cancel.abort();
+    await call;
+    // A withdraws its question (its own cancellation of the elicitation), and holds nothing of either.
+    await vi.waitFor(
+      () =>
+        expect(
+          incoming.some(
+            (m) =>
+              'method' in m && m.method === 'notifications/cancelled' && !('id' in m && m.id !== undefined),
+          ),
+        ).toBe(true),
+      { timeout: 5000, interval: 20 },
+    );
+    await vi.waitFor(() => expect(perRequestState()).toEqual({ unanswered: 0, handlers: 0, awaited: 0 }), {
+      timeout: 5000,
+      interval: 50,
+    });
+    expect(upstream.requests).toEqual([]);
     expect(await keysWithoutExpiry(admin)).toEqual([]);
   }, 40_000);
 });

@@ -1,7 +1,7 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { keysWithoutExpiry, perRequestState, seen, watchSessions } from './replica-probe-support.js';
 import { storeAliceToken } from './replica-scenarios.js';
 import {
@@ -52,10 +52,16 @@ describe('replica probe: clients that hang up and send again', () => {
   it('bounds each replica copy at 128 held requests, and frees every id once its call answers', async () => {
     const [a, b] = await startReplicas();
     await storeAliceToken(suite(), 'items.read');
-    upstream.respond((r) => ({
-      body: { path: r.path },
-      delayMs: r.path.startsWith('/items/held') ? 2500 : 0,
-    }));
+    // The held calls wait at the upstream until every POST is in: none answers (and frees its id) early.
+    let release = () => {};
+    const gate = new Promise<void>((r) => {
+      release = r;
+    });
+    onTestFinished(() => release());
+    upstream.respond(async (r) => {
+      if (r.path.startsWith('/items/held')) await gate;
+      return { body: { path: r.path } };
+    });
     balancer.pick = () => origin(a);
     const { client, transport } = await connect(`${balancer.url}/mcp`);
     const session = transport.sessionId!;
@@ -67,6 +73,7 @@ describe('replica probe: clients that hang up and send again', () => {
     expect([count(statuses.b, 200), count(statuses.b, 429)]).toEqual([128, 12]);
     // One copy of the session per replica, however often its client hung up.
     expect(seen.transports.size).toBe(2);
+    release();
     await vi.waitFor(() => expect(perRequestState()).toEqual({ unanswered: 0, handlers: 0, awaited: 0 }), {
       timeout: 30_000,
       interval: 100,
