@@ -23,13 +23,14 @@ export class DeferredWrites {
     private readonly maxBytes: number,
   ) {}
 
-  /** Makes `write` again once Redis answers, until `until`; one larger than the bound alone is not kept. */
-  add(bytes: number, until: number, write: () => Promise<unknown>): void {
-    if (bytes > this.maxBytes || until <= Date.now()) return;
+  /** Makes `write` again once Redis answers, until `until`; one larger than the bound alone is not kept (false). */
+  add(bytes: number, until: number, write: () => Promise<unknown>): boolean {
+    if (bytes > this.maxBytes || until <= Date.now()) return false;
     this.queue.push({ bytes, until, write });
     this.bytes += bytes;
     while (this.bytes > this.maxBytes) this.drop();
     if (!this.draining) void this.drain();
+    return true;
   }
 
   /** How many wait for Redis. */

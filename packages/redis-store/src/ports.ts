@@ -115,6 +115,13 @@ export interface ReplicaSessions {
    */
   relayAnswers(id: string, messages: unknown[]): Promise<void>;
   /**
+   * Cancellations of `userId` for a session this replica holds no copy of, taken while Redis is
+   * away (its record cannot be read): relayed as `relayAnswers` does once Redis answers, within a
+   * minute, if the session is then found to be `userId`'s. False where the message is not only
+   * cancellations, or there is no room to keep it.
+   */
+  relayLater(id: string, userId: string, parsed: unknown): boolean;
+  /**
    * Calls `handler` with each answer relayed for a session; after this replica's subscription
    * was down a moment, also those relayed meanwhile for the sessions `held` names (its own).
    */

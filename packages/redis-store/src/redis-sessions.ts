@@ -327,12 +327,7 @@ export class RedisSessions implements ReplicaSessions {
    * Redis cannot take now is relayed once it answers again, within the same minute.
    */
   async relayAnswers(id: string, messages: unknown[]): Promise<void> {
-    const relay = JSON.stringify({ id, relay: randomUUID(), messages });
-    const keep = [answersKey(id), relay, MAX_ANSWERS, MAX_ANSWER_BYTES, ANSWERS_KEPT_MS] as const;
-    const send = async () => {
-      await inRedis(() => this.redis.eval(KEEP_ANSWERS, 1, ...keep));
-      await inRedis(() => this.channels.publish(ANSWERS_CHANNEL, relay));
-    };
+    const { relay, send } = this.relayOf(id, messages);
     try {
       await send();
     } catch (e) {
@@ -344,6 +339,28 @@ export class RedisSessions implements ReplicaSessions {
         this.deferred.add(Buffer.byteLength(relay), Date.now() + ANSWERS_KEPT_MS, send);
       throw e;
     }
+  }
+
+  relayLater(id: string, userId: string, parsed: unknown): boolean {
+    const messages = [parsed].flat();
+    if (messages.length === 0 || !messages.every(isCancellation)) return false;
+    const { relay, send } = this.relayOf(id, messages);
+    // Another user's cancellations must not stop this user's calls: relayed only once the record says whose it is.
+    const owned = async () => {
+      if ((await this.find(id))?.userId === userId) await send();
+    };
+    return this.deferred.add(Buffer.byteLength(relay), Date.now() + ANSWERS_KEPT_MS, owned);
+  }
+
+  /** A relay of `messages` to every replica holding the session, and the writes that make it. */
+  private relayOf(id: string, messages: unknown[]) {
+    const relay = JSON.stringify({ id, relay: randomUUID(), messages });
+    const keep = [answersKey(id), relay, MAX_ANSWERS, MAX_ANSWER_BYTES, ANSWERS_KEPT_MS] as const;
+    const send = async () => {
+      await inRedis(() => this.redis.eval(KEEP_ANSWERS, 1, ...keep));
+      await inRedis(() => this.channels.publish(ANSWERS_CHANNEL, relay));
+    };
+    return { relay, send };
   }
 
   /**

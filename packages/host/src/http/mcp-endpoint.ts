@@ -181,6 +181,9 @@ export class McpEndpoint {
     const found = this.o.sessions.get(sessionId) ?? (await this.restore(sessionId, userId));
     if (!found) return jsonRpcError(res, 404, 'Session not found', { code: -32001, id });
     if ('status' in found) {
+      // Redis away, the session held elsewhere: a cancellation (sent once) goes on once Redis answers.
+      if (found.status === 503 && this.o.shared?.relayLater(sessionId, userId, parsed))
+        return void res.writeHead(202).end();
       if (found.status === 403) this.o.mcpState.audit?.record(otherUsersSession(userId));
       return jsonRpcError(res, found.status, found.message, { id });
     }
