@@ -27,6 +27,7 @@ describe('@toolhost/engine entries', () => {
       'isPlaceholderCredential',
       'nestsDeeperThan',
       'sampleValue',
+      'shortened',
       'sleep',
     ]);
   });

@@ -32,4 +32,3 @@ export {
 export type { PacerFactory, RequestPacer } from './pacer.js';
 export { RegisteredTool, ToolRegistry } from './registry.js';
 export { MapSecretSource, StaticTokenAuthProvider } from './static-auth.js';
-export { shortened } from './validate-arguments.js';

@@ -3,7 +3,8 @@
  * beyond its API: the in-process pacer the shared (Redis) pacer falls back to, the abortable
  * sleep both wait with, the sample value of a schema (example calls, generated arguments), and
  * the walk that tells a value nested too deep (the host's check of a request's params), and
- * the test for a credential left as a placeholder (the host's readiness of secrets).
+ * the test for a credential left as a placeholder (the host's readiness of secrets), and how an
+ * error shows a parameter name a caller wrote (the host's own tools name unknown ones alike).
  * No compatibility promise: these change with the engine, without a contract version. Nothing
  * else is exported here: what no other package uses stays private.
  */
@@ -11,3 +12,4 @@ export { nestsDeeperThan } from './nesting.js';
 export { Pacer, sleep } from './pacer.js';
 export { sampleValue } from './sample-value.js';
 export { isPlaceholderCredential } from './static-auth.js';
+export { shortened } from './validate-arguments.js';

@@ -1,5 +1,6 @@
 import type { JsonSchema, ToolOutcome } from '@toolhost/core';
-import { checkAgainstSchema, shortened } from '@toolhost/engine';
+import { checkAgainstSchema } from '@toolhost/engine';
+import { shortened } from '@toolhost/engine/internal';
 import type { Tool } from './sdk.js';
 
 /**
