@@ -22,6 +22,18 @@ describe('parseAnswerJson', () => {
     ).toEqual(['1.5e400', '-12345678901234567891', 'x 12345678901234567891 " 1e400', '7e-400']);
   });
 
+  it("leaves as numbers the fractions a serializer wrote with a double's 17 digits", () => {
+    const text = '{"price": 19.989999999999998, "ok": 19.99, "tiny": 1.0000000000000002e-7}';
+    expect(parseAnswerJson(text)).toEqual({ price: 19.99, ok: 19.99, tiny: 1.0000000000000002e-7 });
+    expect(parseAnswerJson('[0.100000000000000005551]')).toEqual(['0.100000000000000005551']);
+  });
+
+  it('scans text that is not JSON in time proportional to its length', () => {
+    // A run of exponent letters before a long digit run walked back over the letters at every digit.
+    const text = `[${'e'.repeat(100_000)}${'1'.repeat(100_000)}]`;
+    expect(() => parseAnswerJson(text)).toThrow(SyntaxError);
+  }, 20_000);
+
   it('leaves as numbers those a double holds as written, however long their text', () => {
     const text =
       '[9007199254740992, 1234567890123456, 0.30000000000000004, 6.02e23, 1e300, 1.50, -0, 0.0000000000000000000001, 123e-320]';

@@ -36,7 +36,12 @@ function changedByParse(literal: string): boolean {
   if (!Number.isFinite(n)) return true;
   // An integer under 1e21 is written out in full: another text is another number.
   if (INTEGER.test(literal) && Math.abs(n) < 1e21) return true;
-  return decimalValue(literal) !== decimalValue(read);
+  const written = decimalValue(literal);
+  // Up to 17 significant digits, a fraction is a double's (serializers that write 17 digits,
+  // `19.989999999999998`, mean the double 19.99): kept a number, or a field's type would
+  // depend on its value. Beyond, it is a decimal a double cannot hold (`0.1000000000000000055511`).
+  if (n !== 0 && !INTEGER.test(literal) && written.split('e')[0]!.replace('-', '').length <= 17) return false;
+  return written !== decimalValue(read);
 }
 
 function keptAsWritten(text: string, literal: string, at: number): boolean {

@@ -84,7 +84,9 @@ export function eachNumberLiteral(
       NUMBER.lastIndex = at;
       const literal = NUMBER.exec(text)?.[0] ?? '';
       if (literal && visit(literal, at)) return;
-      outside = at + Math.max(literal.length, 1);
+      // Past the match too: in text that is not JSON (an answer is scanned before it is parsed)
+      // no literal may start where the walk back stopped, and each match would walk back again.
+      outside = Math.max(at + literal.length, match.index + match[0].length);
     }
     maybe.lastIndex = Math.max(outside, match.index + 1);
   }
