@@ -120,6 +120,10 @@ beforeAll(async () => {
       }
       // Known codings around one that is not: its bytes keep coming, nobody can decode them.
       if (req.url === '/endless-zstd') return endless(res, { 'content-encoding': 'gzip, zstd' });
+      if (req.url === '/busy-zstd') {
+        res.writeHead(503, { 'content-encoding': 'zstd', 'retry-after': '3' });
+        return void res.end(Buffer.from([0x28, 0xb5, 0x2f, 0xfd, 1, 2, 3]));
+      }
       if (req.url === '/empty-zstd') {
         res.writeHead(200, { 'content-encoding': 'zstd' });
         return void res.end();
@@ -261,6 +265,16 @@ describe('createUndiciAdapter', () => {
     const empty = await client.get(`${base}/empty-zstd`);
     expect(empty.data).toBe('');
     expect(empty.headers['content-encoding']).toBe('zstd');
+  });
+
+  it('answers an error status in a coding it cannot decode by its status, saying why its body is not shown', async () => {
+    // A 503 or a 429 stays retryable: failing it as undecodable lost what its status says.
+    const busy = await client.get(`${base}/busy-zstd`);
+    expect(busy.status).toBe(503);
+    expect(busy.headers['retry-after']).toBe('3');
+    expect(busy.data).toBe(
+      "(not shown: the body is in content-encoding 'zstd', which cannot be decoded (gzip, deflate and br can))",
+    );
   });
 
   it('refuses more codings over one another than it decodes, and fails where an inner one is broken', async () => {

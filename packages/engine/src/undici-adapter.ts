@@ -79,6 +79,8 @@ class Exchange implements Dispatcher.DispatchHandler {
   private decoders: Transform[] = [];
   /** Why a body this answer has cannot be decoded: it fails at its first byte. */
   private undecodable: string | undefined;
+  /** An error status's body left unread, as undecodable. */
+  private unread = false;
   private readonly chunks: Buffer[] = [];
   private size = 0;
   private readonly signal: AbortSignal | undefined;
@@ -86,6 +88,9 @@ class Exchange implements Dispatcher.DispatchHandler {
   private readonly onAbort = () => {
     const cancelled = new CanceledError(undefined, this.config);
     this.controller?.abort(cancelled);
+    // The wire may have ended already (abort then does nothing): the decoders would inflate the
+    // rest of a bomb for nobody, past the limit no longer counted once the exchange is settled.
+    this.destroyDecoders();
     this.fail(cancelled);
   };
 
@@ -153,7 +158,11 @@ class Exchange implements Dispatcher.DispatchHandler {
     if (this.settled) return;
     if (this.undecodable !== undefined) {
       const { config, response } = this;
-      this.drop(new AxiosError(this.undecodable, UNDECODABLE_BODY, config, undefined, response));
+      // A success whose body cannot be read fails; another status (a 429, a 503) is judged by its
+      // status as ever, its body left unread (finish says why).
+      if (response && response.status >= 200 && response.status < 300)
+        this.drop(new AxiosError(this.undecodable, UNDECODABLE_BODY, config, undefined, response));
+      else this.unread = true;
       return;
     }
     const first = this.decoders[0];
@@ -221,6 +230,7 @@ class Exchange implements Dispatcher.DispatchHandler {
     const { chunks } = this;
     const text = (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)).toString('utf8');
     response.data = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+    if (this.unread) response.data = `(not shown: the body is in ${this.undecodable})`;
     this.settle();
     try {
       this.resolve(settle(response));
