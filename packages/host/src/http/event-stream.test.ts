@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { EventStream, onClientLeft } from './event-stream.js';
 
 /** A response its client has stopped reading: `held` bytes wait in it, and each write is kept. */
@@ -78,6 +78,15 @@ describe('onClientLeft', () => {
       });
     });
   }
+
+  it('gives a stream made for a client gone already no keep-alive timer', async () => {
+    const left = await exchange(true);
+    const cleared = vi.spyOn(globalThis, 'clearInterval');
+    const stream = new EventStream(left.res);
+    expect(cleared).toHaveBeenCalledWith((stream as unknown as { keepAlive: NodeJS.Timeout }).keepAlive);
+    cleared.mockRestore();
+    left.done();
+  });
 
   it('tells at once of a client that left while the request waited, and never of one answered', async () => {
     const left = await exchange(true);

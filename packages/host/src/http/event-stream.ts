@@ -21,7 +21,7 @@ export const eventFrame = (message: JSONRPCMessage): string =>
 /**
  * An HTTP response turned into an event stream, the one writer of the host's own: status 200
  * and its headers out at once, each message an event, a comment every 15 s while it is open so
- * that proxies do not time it out, the timer gone once the stream ends or the client leaves.
+ * that proxies do not time it out, the timer gone once the stream ends or the client leaves or has left.
  */
 export class EventStream {
   private readonly keepAlive: NodeJS.Timeout;
@@ -32,9 +32,9 @@ export class EventStream {
   ) {
     res.writeHead(200, { ...EVENT_STREAM_HEADERS, ...headers });
     res.flushHeaders();
-    this.keepAlive = setInterval(() => res.write(': keepalive\n\n'), KEEP_ALIVE_MS);
-    this.keepAlive.unref();
-    res.once('close', () => clearInterval(this.keepAlive));
+    this.keepAlive = setInterval(() => res.write(': keepalive\n\n'), KEEP_ALIVE_MS).unref();
+    if (res.closed) clearInterval(this.keepAlive);
+    else res.once('close', () => clearInterval(this.keepAlive));
   }
 
   /**
@@ -68,7 +68,7 @@ export class EventStream {
  * exchange that ended. A modern request is cancelled so (2026-07-28 closes the stream to cancel).
  */
 export function onClientLeft(res: ServerResponse, left: () => void): void {
-  if (res.closed && !res.writableFinished) return left();
+  if (res.closed && !res.writableFinished) return void left();
   res.once('close', () => {
     if (!res.writableFinished) left();
   });

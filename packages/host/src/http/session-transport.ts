@@ -383,6 +383,7 @@ export class SessionTransport implements Transport {
     if (!this.sessionChecked(req, res)) return;
     if (this.standalone)
       return void jsonRpcError(res, 409, 'Conflict: this session already has an event stream open');
+    if (res.closed) return;
     const stream = new EventStream(res, { 'mcp-session-id': this.sessionId });
     this.standalone = stream;
     for (const message of this.unsent.splice(0)) stream.write(message);

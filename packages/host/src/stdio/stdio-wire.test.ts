@@ -242,6 +242,19 @@ describe('StdioWire', () => {
         error: { code: -32600, message: 'Invalid Request: request id a is already in use' },
       },
     ]);
+    // Nor does a malformed message under that id answer it, or free it.
+    lines.write(`${JSON.stringify({ jsonrpc: '2.0', id: 'a', method: 'tools/call', params: [] })}\n`);
+    lines.write(request('a', 'again'));
+    await new Promise((r) => setImmediate(r));
+    await new Promise((r) => setImmediate(r));
+    expect(routed).toHaveLength(1);
+    const after = writes
+      .flat()
+      .join('')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
+    expect(after.map((a) => a.id)).toEqual([null, null, null]);
     await wire.send({ jsonrpc: '2.0', id: 'a', result: {} });
     lines.write(request('a', 'third'));
     await new Promise((r) => setImmediate(r));

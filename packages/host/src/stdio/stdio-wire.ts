@@ -116,7 +116,7 @@ export class StdioWire implements Transport {
       this.onerror?.(new Error(INVALID));
       // An answer is never answered: its id is one of the server's, an error under it another request's.
       if (typeof m.method === 'string' || !('result' in m || 'error' in m))
-        void this.write(errorAnswer(m.id, -32600, INVALID));
+        void this.write(errorAnswer(this.unanswered.has(m.id) ? null : m.id, -32600, INVALID));
       return;
     }
     if (m.method === 'notifications/cancelled') this.unanswered.delete(m.params?.requestId);
