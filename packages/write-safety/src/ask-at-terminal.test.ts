@@ -30,6 +30,7 @@ describe('confirmAtTerminal', () => {
       const output = Object.assign(new PassThrough(), { isTTY: outputTTY });
       const answer = confirmAtTerminal(input, output)(write, new AbortController().signal);
       await expect(answer).rejects.toBeInstanceOf(NobodyToAsk);
+      await expect(answer.catch((e: unknown) => NobodyToAsk.is(e))).resolves.toBe(true);
       await expect(answer).rejects.toThrow(/not at a terminal .*nothing was sent/);
       expect(output.read()).toBeNull();
     }

@@ -6,11 +6,23 @@ export type ConfirmWrite = (
   signal: AbortSignal,
 ) => Promise<boolean>;
 
+/** Marks a NobodyToAsk of any copy of this package (an embedder's may be another than the host's). */
+const NOBODY_TO_ASK = Symbol.for('toolhost.write-safety.nobodyToAsk');
+
 /**
  * Thrown (rejected) by a `confirm` that has nobody to ask, such as a command off a terminal: the
  * write is refused as `confirmation_required` with this message, rather than taken for a "no".
  */
-export class NobodyToAsk extends Error {}
+export class NobodyToAsk extends Error {
+  readonly [NOBODY_TO_ASK] = true;
+
+  /** Whether `e` is one, made by whichever copy of this package. */
+  static is(e: unknown): e is NobodyToAsk {
+    return (
+      typeof e === 'object' && e !== null && (e as { [NOBODY_TO_ASK]?: unknown })[NOBODY_TO_ASK] === true
+    );
+  }
+}
 
 /**
  * The person's answer, as the call can take it: an embedder's `confirm` may ignore its signal
@@ -30,7 +42,7 @@ export async function askPerson(
     signal.addEventListener('abort', stop, { once: true });
   });
   const answered = (async () => (await confirm(write, signal)) === true)().catch((e: unknown) =>
-    e instanceof NobodyToAsk ? e : false,
+    NobodyToAsk.is(e) ? e : false,
   );
   try {
     return await Promise.race([answered, cancelled]);

@@ -161,7 +161,7 @@ export class WriteSafety<Wait = unknown> {
       const agreed = await askPerson(o.confirm, write, context.signal);
       if (context.signal.aborted)
         return notSent(cancelled('The call was cancelled; nothing was sent.', true));
-      if (agreed instanceof NobodyToAsk)
+      if (NobodyToAsk.is(agreed))
         return notSent({
           ok: false,
           error: { code: 'confirmation_required', message: agreed.message, retryable: false },
