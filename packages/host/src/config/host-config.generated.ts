@@ -41,7 +41,7 @@ export interface HostConfig {
      */
     readOnly?: boolean;
     /**
-     * Ask the person (MCP form elicitation, showing the exact request) before any tool that is not read-only sends; a client that cannot be asked gets `confirmation_required` with a preview to apply.
+     * Ask the person (MCP form elicitation, showing the exact request) before any tool that is not read-only sends; a client that cannot be asked gets `confirmation_required` with a preview to apply (a piped `toolhost call`, none: nobody can apply it).
      *
      * @default false
      */
@@ -724,7 +724,7 @@ export interface ResolvedHostConfig {
      */
     readOnly: boolean;
     /**
-     * Ask the person (MCP form elicitation, showing the exact request) before any tool that is not read-only sends; a client that cannot be asked gets `confirmation_required` with a preview to apply.
+     * Ask the person (MCP form elicitation, showing the exact request) before any tool that is not read-only sends; a client that cannot be asked gets `confirmation_required` with a preview to apply (a piped `toolhost call`, none: nobody can apply it).
      *
      * @default false
      */

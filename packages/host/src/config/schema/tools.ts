@@ -73,7 +73,7 @@ export const toolsSection = {
     confirmWrites: {
       type: 'boolean',
       description:
-        'Ask the person (MCP form elicitation, showing the exact request) before any tool that is not read-only sends; a client that cannot be asked gets `confirmation_required` with a preview to apply.',
+        'Ask the person (MCP form elicitation, showing the exact request) before any tool that is not read-only sends; a client that cannot be asked gets `confirmation_required` with a preview to apply (a piped `toolhost call`, none: nobody can apply it).',
       default: false,
       'x-env': 'TOOLHOST_CONFIRM_WRITES',
       'x-flag': '--confirm-writes',
