@@ -137,7 +137,9 @@ async function authorizationRun(): Promise<{ code: number | null; output: string
     if (link && listening && !browserStep)
       browserStep = consent(link, browser.signal).catch((e: unknown) => {
         browserFailure = e;
-        suite.kill();
+        // A suite that could not listen ends by itself, its results saying why (a port taken):
+        // given a moment to write them before it is stopped.
+        setTimeout(() => suite.kill(), 5000).unref();
       });
   };
   suite.stderr!.on('data', read);
