@@ -1,13 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { TokenStoreError } from './credentials-error.js';
-import {
-  createLockFile,
-  PID_SPACE,
-  readLockFile,
-  removeOwnLockFile,
-  removeStaleLockFile,
-} from './lock-files.js';
+import { createLockFile, type HeldLock, PID_SPACE, readLockFile, removeStaleLockFile } from './lock-files.js';
 
 /** Whether a process of that pid still runs here (EPERM: it runs, as another user). */
 export function processAlive(pid: number): boolean {
@@ -24,14 +18,12 @@ const heldHere = new Set<string>();
 
 /**
  * A lock shared by the processes writing one file (a host and the CLI, two hosts on one data
- * directory): a lock file created exclusively (O_EXCL), holding the holder's pid and where it
- * means something (PID_SPACE). One held longer than `staleMs` is taken over, or sooner where its
- * holder is known dead: a pid of this pid space that no longer runs, or is this process's own
- * while it holds no such lock (a pid is unique in its space: an earlier process's leftover). A
- * pid of another space (another container or machine on a shared volume) names nothing here,
- * so only the age counts for it, as for a lock file this process may not read. Written here rather than
- * with proper-lockfile: its mkdir and mtime-refresh scheme needs a timer per held lock, where
- * these locks last one file write.
+ * directory): a lock file (lock-files.ts) naming the holder's pid and where it means something
+ * (PID_SPACE). One held longer than `staleMs` is taken over, or sooner where its holder is known
+ * dead: a pid of this pid space that no longer runs, or is this process's own while it holds no
+ * such lock (a pid is unique in its space: an earlier process's leftover). A pid of another
+ * space (another container or machine on a shared volume) names nothing here, so only the age
+ * counts for it.
  */
 export class FileLock {
   private chain: Promise<unknown> = Promise.resolve();
@@ -48,12 +40,13 @@ export class FileLock {
       const mine = `${process.pid} ${PID_SPACE} ${randomBytes(8).toString('hex')}`;
       // Known as this process's before the file exists: another lock here reading it must not take it for a leftover.
       heldHere.add(mine);
+      let held: HeldLock | undefined;
       try {
-        await this.acquire(mine);
+        held = await this.acquire(mine);
         return await work();
       } finally {
         heldHere.delete(mine);
-        await removeOwnLockFile(this.path, mine);
+        await held?.release();
       }
     });
     this.chain = next.catch(() => {});
@@ -61,17 +54,20 @@ export class FileLock {
   }
 
   /** Takes the lock file, holding `mine`. */
-  private async acquire(mine: string): Promise<void> {
+  private async acquire(mine: string): Promise<HeldLock> {
     const deadline = Date.now() + this.waitMs;
     for (;;) {
-      if (await createLockFile(this.path, mine)) return;
       const held = readLockFile(this.path);
       const [pid, space] = held?.content.split(' ') ?? [];
       const holder = { pid: Number(pid), since: held?.since ?? Date.now() };
-      if (held && (Date.now() - held.since > this.staleMs || knownDead(holder.pid, space, held.content))) {
-        await removeStaleLockFile(this.path, held.content);
+      if (!held) {
+        const taken = await createLockFile(this.path, mine);
+        if (taken) return taken;
+      } else if (
+        (Date.now() - held.since > this.staleMs || knownDead(holder.pid, space, held.content)) &&
+        (await removeStaleLockFile(this.path, held))
+      )
         continue;
-      }
       if (Date.now() > deadline)
         throw new TokenStoreError(
           `${this.path} has been held by ${holder.pid > 0 ? `process ${holder.pid}` : 'another process'} for ${Math.round((Date.now() - holder.since) / 1000)} s; try again, or remove it if that process is not a toolhost.`,

@@ -1,69 +1,117 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lutimesSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TokenStoreError } from './credentials-error.js';
 import { FileLock } from './file-lock.js';
-import { createLockFile, PID_SPACE, removeOwnLockFile, removeStaleLockFile } from './lock-files.js';
+import { createLockFile, PID_SPACE, readLockFile, removeStaleLockFile } from './lock-files.js';
+import { age } from './test-support/stale-locks.js';
 
 const lockPath = () => join(mkdtempSync(join(tmpdir(), 'lock-files-')), 'tokens.json.lock');
 
 /** A pid no process of this machine has (above Linux's pid_max limit). */
 const NO_SUCH_PID = 4_194_305;
 
-describe('taking over a stale lock file', () => {
+/** A lock left by a holder that wrote `content`, in this version's form or an older toolhost's (a plain file). */
+async function leftBy(path: string, content: string, plain: boolean): Promise<void> {
+  if (plain) writeFileSync(path, content);
+  else expect(await createLockFile(path, content)).toBeDefined();
+}
+
+describe('taking over a stale lock', () => {
   it('lets one of two takers that judged it at once hold the lock', async () => {
     const path = lockPath();
-    writeFileSync(path, 'stale holder');
+    await createLockFile(path, 'stale holder');
     // Both found "stale holder" stale; the first takes it away and makes its own.
-    await removeStaleLockFile(path, 'stale holder');
-    expect(await createLockFile(path, 'first')).toBe(true);
+    const seen = readLockFile(path)!;
+    expect(await removeStaleLockFile(path, seen)).toBe(true);
+    expect(await createLockFile(path, 'first')).toBeDefined();
     // The second, acting on what it judged, must not take away the first's new lock.
-    await removeStaleLockFile(path, 'stale holder');
-    expect(await createLockFile(path, 'second')).toBe(false);
-    expect(readFileSync(path, 'utf8')).toBe('first');
+    expect(await removeStaleLockFile(path, seen)).toBe(true);
+    expect(await createLockFile(path, 'second')).toBeUndefined();
+    expect(readLockFile(path)?.content).toBe('first');
   });
 
   it('leaves a successor its lock when the holder that outlived its own lets go', async () => {
     const path = lockPath();
-    writeFileSync(path, 'successor');
-    await removeOwnLockFile(path, 'late holder');
-    expect(readFileSync(path, 'utf8')).toBe('successor');
+    const late = (await createLockFile(path, 'late holder'))!;
+    await removeStaleLockFile(path, readLockFile(path)!);
+    expect(late.stillHeld()).toBe(false);
+    const successor = (await createLockFile(path, 'successor'))!;
+    await late.release();
+    expect(readLockFile(path)?.content).toBe('successor');
+    expect(successor.stillHeld()).toBe(true);
+    await successor.release();
+    // Nothing left beside it: no lock, no directory the lock was made in.
+    expect(readdirSync(dirname(path))).toEqual([]);
+  });
+
+  it("takes an older toolhost's plain lock file away only as a file, never a lock made since", async () => {
+    const path = lockPath();
+    writeFileSync(path, 'older toolhost');
+    const seen = readLockFile(path)!;
+    expect(seen).toMatchObject({ content: 'older toolhost', plain: true });
+    expect(await createLockFile(path, 'new')).toBeUndefined();
+    expect(await removeStaleLockFile(path, seen)).toBe(true);
+    expect(await createLockFile(path, 'first')).toBeDefined();
+    await removeStaleLockFile(path, seen);
+    expect(readLockFile(path)?.content).toBe('first');
+  });
+
+  it('takes a lock let go of (its directory left empty) at once', async () => {
+    const path = lockPath();
+    mkdirSync(path);
+    expect(await createLockFile(path, 'next')).toBeDefined();
+    expect(readLockFile(path)?.content).toBe('next');
   });
 });
 
 describe('FileLock', () => {
-  const run = (path: string) => new FileLock(path, 300).run(async () => readFileSync(path, 'utf8'));
+  /** Runs under the lock, answering what the lock says of its holder then. */
+  const run = (path: string) => new FileLock(path, 300).run(async () => readLockFile(path)?.content);
 
   it('waits out a holder of another pid space (another container or machine) until it is stale', async () => {
     // Its pid names nothing here, even under this host name and where it is this process's own
     // (pid 1 in two containers of one host name).
-    for (const pid of [NO_SUCH_PID, process.pid]) {
-      const path = lockPath();
-      writeFileSync(path, `${pid} ${hostname()}/pid:[1] 0123`);
-      await expect(run(path)).rejects.toBeInstanceOf(TokenStoreError);
-      expect(readFileSync(path, 'utf8')).toBe(`${pid} ${hostname()}/pid:[1] 0123`);
-    }
+    for (const plain of [false, true])
+      for (const pid of [NO_SUCH_PID, process.pid]) {
+        const path = lockPath();
+        await leftBy(path, `${pid} ${hostname()}/pid:[1] 0123`, plain);
+        await expect(run(path)).rejects.toBeInstanceOf(TokenStoreError);
+        expect(readLockFile(path)?.content).toBe(`${pid} ${hostname()}/pid:[1] 0123`);
+        age(path);
+        expect(await run(path)).toMatch(new RegExp(`^${process.pid} `));
+      }
   });
 
   it('takes over at once from a dead process of its pid space, and from this process in an earlier life', async () => {
-    for (const pid of [NO_SUCH_PID, process.pid]) {
-      const path = lockPath();
-      writeFileSync(path, `${pid} ${PID_SPACE} 0123`);
-      expect(await run(path)).toMatch(new RegExp(`^${process.pid} `));
-    }
+    for (const plain of [false, true])
+      for (const pid of [NO_SUCH_PID, process.pid]) {
+        const path = lockPath();
+        await leftBy(path, `${pid} ${PID_SPACE} 0123`, plain);
+        expect(await run(path)).toMatch(new RegExp(`^${process.pid} `));
+      }
   });
 
   it('is not taken from another lock of this process that holds it', async () => {
     const path = lockPath();
     let release = () => {};
     const held = new FileLock(path).run(() => new Promise<void>((r) => (release = r)));
-    await expect.poll(() => readFileSync(path, 'utf8').startsWith(`${process.pid} `)).toBe(true);
+    await expect.poll(() => readLockFile(path)?.content.startsWith(`${process.pid} `)).toBe(true);
     await expect(run(path)).rejects.toBeInstanceOf(TokenStoreError);
     release();
     await held;
     expect(await run(path)).toMatch(new RegExp(`^${process.pid} `));
+    expect(existsSync(path)).toBe(false);
   });
 
   it('keeps two locks of this process on one file to one holder at a time', async () => {
@@ -80,16 +128,16 @@ describe('FileLock', () => {
     expect(most).toBe(1);
   });
 
-  it('waits out a lock file it cannot read, then takes it over once stale, without spinning', async () => {
+  it('waits out a lock it cannot look into, even stale, without spinning: it cannot tell whose it is', async () => {
     const path = lockPath();
-    // A directory stands for a file of another user: there, unreadable.
-    mkdirSync(path);
+    // A link to itself stands for another user's lock directory: nothing in it can be read.
+    symlinkSync(path, path);
     const started = Date.now();
     await expect(run(path)).rejects.toThrow(/held by another process/);
     expect(Date.now() - started).toBeLessThan(3_000);
-    const old = new Date(Date.now() - 60_000);
-    utimesSync(path, old, old);
-    expect(await run(path)).toMatch(new RegExp(`^${process.pid} `));
+    const past = new Date(Date.now() - 60_000);
+    lutimesSync(path, past, past);
+    await expect(run(path)).rejects.toThrow(/held by another process for 60 s/);
   });
 });
 
@@ -131,9 +179,10 @@ describe('a lock file made on a full disk', () => {
         setFileSizeLimit(limit!);
       }
       expect(made).toMatchObject({ code: 'EFBIG' });
-      expect(existsSync(path)).toBe(false);
-      expect(await createLockFile(path, 'holder')).toBe(true);
-      expect(readFileSync(path, 'utf8')).toBe('holder');
+      // Neither the lock nor the directory it was being made in is left.
+      expect(readdirSync(dirname(path))).toEqual([]);
+      expect(await createLockFile(path, 'holder')).toBeDefined();
+      expect(readLockFile(path)?.content).toBe('holder');
     },
   );
 });

@@ -1,56 +1,197 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync, readlinkSync, statSync } from 'node:fs';
-import { type FileHandle, link, open, readFile, rename, unlink } from 'node:fs/promises';
+import {
+  existsSync,
+  lstatSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  statSync,
+  utimesSync,
+} from 'node:fs';
+import { mkdir, rename, rm, rmdir, unlink, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
+import { join } from 'node:path';
 
-/** A lock file as found: what its holder wrote, and when it was last touched. */
+/*
+ * A lock shared by processes through the file system: a directory at the lock's path holding
+ * one mark, a file named by a random word its holder drew, holding what the holder says of
+ * itself (its pid); the lock is held while the mark is there, and the mark's time is when its
+ * holder last said it was alive.
+ *
+ * Why a directory and a named mark. A stale lock must be taken away by its takers, and a file
+ * system has no "delete this path if it still holds what I judged": whatever is judged, what is
+ * deleted by its path may already be another holder's. Moving the lock aside first and putting
+ * it back when it was not the stale one does not mend that: with three takers, one puts back
+ * while another has made a new lock meanwhile, the put-back fails and the lock it moved (a live
+ * one) is lost, so two hold the lock. Here a taker deletes the stale holder's mark by its name,
+ * which no other holder ever has: of many takers that judged it, one deletes it and the others
+ * find nothing, and none can delete a live holder's mark, since that one bears another name.
+ * The lock is taken by renaming a directory made beforehand with the taker's mark in it onto the
+ * lock's path, which succeeds only where no lock directory with a mark is there (one that is
+ * empty, let go of, is replaced or first removed: rmdir removes only an empty one), so there is
+ * one holder at a time. A holder lets go the same way, deleting its own mark by its name, so a
+ * holder that outlived its lock cannot end its successor's either. The mark is written before
+ * the directory takes the lock's path, so no lock is ever without its holder named (one a full
+ * disk refused leaves no lock at all, where a lock left empty would be waited on until stale).
+ *
+ * Why the holder checks before it writes. Judging a lock stale by its age takes for dead a
+ * holder that only stood still (a long GC pause, SIGSTOP, a laptop asleep): when it resumes, it
+ * no longer holds the lock, and what it writes would go over its successor's work. So a holder
+ * looks for its mark (`stillHeld`) just before its write becomes visible, and writes nothing if
+ * the mark is gone. Its mark's time is renewed while it holds the lock (`keepFresh`), so that a
+ * holder that is only slow is not judged stale; one that stands still renews nothing. What is
+ * left is the instant between that look and the write (a process stopped exactly there): no
+ * file system lock without the storage's own fencing can close it; the look and the rename that
+ * publishes a write are made back to back, synchronously, to keep it an instant.
+ *
+ * A lock of the older form (a plain file, left by an earlier toolhost) is judged by its age and
+ * content as before, and taken away by unlinking it, which cannot remove a lock directory; only
+ * an older toolhost still running beside this one could have made a new plain lock meanwhile.
+ * One this process cannot look into (another user's) is judged by its age but never taken away:
+ * which holder it names is unknown, so removing it could remove a live one.
+ */
+
+/** A lock as found: what its holder wrote, when it was last touched, and the name of its mark. */
 export interface LockFile {
   content: string;
   since: number;
+  /** Undefined for a lock of the older form (`plain`), or one this process cannot look into. */
+  marker?: string;
+  plain?: boolean;
 }
 
-/**
- * Makes the lock file holding `content`, exclusively; false where one exists. One made but not
- * written (a full disk) is taken away again: left empty, it names no holder, so every process
- * would wait for it to go stale, well after the disk has room again.
- */
-export async function createLockFile(path: string, content: string): Promise<boolean> {
-  let handle: FileHandle;
-  try {
-    handle = await open(path, 'wx', 0o600);
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    throw e;
+/** Errors from a rename onto the lock's path that mean a lock is there (Windows answers EPERM). */
+const TAKEN = new Set(['EEXIST', 'ENOTEMPTY', 'ENOTDIR', 'EISDIR', 'EPERM', 'EACCES']);
+
+/** A lock this process holds: its mark is in the lock directory until it lets go. */
+export class HeldLock {
+  private renewal: NodeJS.Timeout | undefined;
+
+  constructor(
+    readonly path: string,
+    private readonly marker: string,
+  ) {}
+
+  private get mark(): string {
+    return join(this.path, this.marker);
   }
-  try {
-    try {
-      await handle.writeFile(content);
-    } finally {
-      await handle.close();
-    }
-  } catch (e) {
-    await unlink(path).catch(() => {});
-    throw e;
+
+  /** Whether the lock is still this holder's: false once a taker judged it stale and took it away. */
+  stillHeld(): boolean {
+    return existsSync(this.mark);
   }
-  return true;
+
+  /** Renews the mark's time every `everyMs` until let go (synchronously: a busy thread pool must not make a live holder look stale). */
+  keepFresh(everyMs: number): void {
+    this.renewal = setInterval(() => {
+      try {
+        const now = new Date();
+        utimesSync(this.mark, now, now);
+      } catch {
+        clearInterval(this.renewal);
+      }
+    }, everyMs);
+    this.renewal.unref();
+  }
+
+  /** Lets go: deletes its own mark (by its name: never a successor's), then the directory if empty. */
+  async release(): Promise<void> {
+    clearInterval(this.renewal);
+    await unlink(this.mark).catch(() => {});
+    await rmdir(this.path).catch(() => {});
+  }
 }
 
-/**
- * The lock file at `path`, undefined where there is none. One this process may not read (another
- * user's, on a shared volume) is there all the same, of unknown content: judged by its age.
- */
+/** Takes the lock at `path`, its mark holding `content`; undefined where another holds it. */
+export async function createLockFile(path: string, content: string): Promise<HeldLock | undefined> {
+  const marker = randomBytes(9).toString('hex');
+  const making = `${path}.${marker}.new`;
+  await mkdir(making, { mode: 0o700 });
+  try {
+    await writeFile(join(making, marker), content, { mode: 0o600, flag: 'wx' });
+    return (await renamedOnto(making, path)) ? new HeldLock(path, marker) : undefined;
+  } finally {
+    // Gone where it became the lock; else only this process ever knew its name.
+    await rm(making, { recursive: true, force: true });
+  }
+}
+
+async function renamedOnto(from: string, path: string, again = true): Promise<boolean> {
+  try {
+    await rename(from, path);
+    return true;
+  } catch (e) {
+    if (!TAKEN.has((e as NodeJS.ErrnoException).code ?? '')) throw e;
+  }
+  // A lock let go of may leave its directory, empty, which rename replaces on POSIX only.
+  return again && (await succeeds(rmdir(path))) && renamedOnto(from, path, false);
+}
+
+const succeeds = (step: Promise<unknown>): Promise<boolean> =>
+  step.then(
+    () => true,
+    () => false,
+  );
+
+/** The lock at `path`, undefined where there is none (or it was let go of, even while read). */
 export function readLockFile(path: string): LockFile | undefined {
-  let since: number;
+  let names: string[];
   try {
-    since = statSync(path).mtimeMs;
+    names = readdirSync(path);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return undefined;
+    if (code === 'ENOTDIR') return readPlain(path);
+    return sinceOf(path, { content: '' });
+  }
+  // None: a lock let go of, its directory left.
+  const marker = names[0];
+  if (marker === undefined) return undefined;
+  try {
+    const since = statSync(join(path, marker)).mtimeMs;
+    return { content: readFileSync(join(path, marker), 'utf8'), since, marker };
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'ENOENT' ? undefined : sinceOf(path, { content: '' });
+  }
+}
+
+function readPlain(path: string): LockFile | undefined {
+  let content = '';
+  try {
+    content = readFileSync(path, 'utf8');
+  } catch {
+    // Another user's: judged by its age.
+  }
+  return sinceOf(path, { content, plain: true });
+}
+
+function sinceOf(path: string, lock: Omit<LockFile, 'since'>): LockFile | undefined {
+  try {
+    // lstat: a link that leads nowhere readable is judged as what it is, not lost sight of.
+    return { ...lock, since: lstatSync(path).mtimeMs };
   } catch {
     return undefined;
   }
-  try {
-    return { content: readFileSync(path, 'utf8'), since };
-  } catch {
-    return { content: '', since };
-  }
+}
+
+/**
+ * Takes away the lock `seen` (judged stale): its mark, by its name, so that only that holder's
+ * lock can go, whatever happened since it was read. Whether it is gone (here or by another
+ * taker); false where it cannot be taken away (one this process cannot look into, or may not
+ * change): the caller then waits.
+ */
+export async function removeStaleLockFile(path: string, seen: LockFile): Promise<boolean> {
+  // unlink removes no directory, so a plain lock can only be the one seen or one an older
+  // toolhost made since; rmdir removes only an empty directory, a lock let go of.
+  const gone = (at: string, remove: (at: string) => Promise<void>) =>
+    remove(at).then(
+      () => true,
+      (e: NodeJS.ErrnoException) => e.code === 'ENOENT',
+    );
+  if (seen.marker === undefined) return gone(path, seen.plain ? unlink : rmdir);
+  const removed = await gone(join(path, seen.marker), unlink);
+  await rmdir(path).catch(() => {});
+  return removed;
 }
 
 /**
@@ -65,26 +206,3 @@ export const PID_SPACE = (() => {
     return hostname().replace(/\s/g, '_');
   }
 })();
-
-/**
- * Takes away the lock file judged stale when it held `seen`. Deleting it by its path would let
- * two takers that judged it at once each delete it, the second deleting the first's new lock,
- * so both would hold it: it is moved aside instead, which only one of them can do, and put back
- * if what was moved is no longer the stale one.
- */
-export async function removeStaleLockFile(path: string, seen: string): Promise<void> {
-  const aside = `${path}.${randomBytes(6).toString('hex')}.stale`;
-  try {
-    await rename(path, aside);
-  } catch {
-    return;
-  }
-  const moved = await readFile(aside, 'utf8').catch(() => seen);
-  if (moved !== seen) await link(aside, path).catch(() => {});
-  await unlink(aside).catch(() => {});
-}
-
-/** Deletes the lock file if it still holds `mine`: a holder that outlived its lock must not end its successor's. */
-export async function removeOwnLockFile(path: string, mine: string): Promise<void> {
-  if (readLockFile(path)?.content === mine) await unlink(path).catch(() => {});
-}

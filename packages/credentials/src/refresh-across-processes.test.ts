@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, utimesSync } from 'node:fs';
+import { mkdtempSync, readdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { EncryptedFileTokenStore } from './encrypted-file-token-store.js';
 import { FileRefreshLock } from './file-refresh-lock.js';
 import { OAuthAuthProvider } from './oauth-provider.js';
+import { age } from './test-support/stale-locks.js';
 
 const KEY = 'a-long-enough-test-key';
 const servers: Server[] = [];
@@ -110,8 +111,7 @@ describe('FileRefreshLock', () => {
     const dir = join(file, '..');
     const locks = readdirSync(dir).filter((f) => f.includes('.refresh-'));
     expect(locks).toHaveLength(1);
-    const past = new Date(Date.now() - 1000);
-    utimesSync(join(dir, locks[0]!), past, past);
+    age(join(dir, locks[0]!));
     expect(await a.acquire('grid', 'ana')).toBeDefined();
   });
 });

@@ -160,9 +160,16 @@ describe("the host's own authorization server with its state file away", () => {
 
   it('answers 503 while another host holds the lock past its wait, and goes on once it lets go', async () => {
     const alice = await signedIn();
-    // The other host: a live process of this pid space, as its lock file says.
+    // The other host: a live process of this pid space, as its lock file says. It holds the lock
+    // before the requests leave: the host may still hold it a moment for the sign-in's writes.
     let release = () => {};
-    const held = new FileLock(`${stateFile()}.lock`).run(() => new Promise<void>((r) => (release = r)));
+    let holding = () => {};
+    const taken = new Promise<void>((r) => (holding = r));
+    const held = new FileLock(`${stateFile()}.lock`).run(() => {
+      holding();
+      return new Promise<void>((r) => (release = r));
+    });
+    await taken;
     let answers: Awaited<ReturnType<typeof read>>;
     try {
       answers = await read(await Promise.all([alice.refresh(), register()]));

@@ -1,0 +1,124 @@
+import { createHash } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { FileRefreshLock } from './file-refresh-lock.js';
+import { createLockFile } from './lock-files.js';
+import { age, assertBuilt, dist, spawnScript } from './test-support/stale-locks.js';
+
+// The takers and holders race from other processes, for real: they run the built modules.
+beforeAll(() => assertBuilt(['lock-files', 'file-lock', 'file-refresh-lock']));
+
+const running: (() => void)[] = [];
+afterEach(() => {
+  for (const stop of running.splice(0)) stop();
+});
+
+function spawned(script: string) {
+  const process = spawnScript(script);
+  running.push(process.stop);
+  return process;
+}
+
+type Reply = { round: number; held?: boolean; error?: string };
+
+/** A taker of the refresh lock in its own process: tries when told (at a given time, so all try at once), lets go when told. */
+function taker(file: string) {
+  return spawned(`
+    const { FileRefreshLock } = await import(${JSON.stringify(join(dist, 'file-refresh-lock.js'))});
+    const lock = new FileRefreshLock(${JSON.stringify(file)}, 30000);
+    let release;
+    process.on('message', async (m) => {
+      try {
+        if (m.at) {
+          await new Promise((r) => setTimeout(r, Math.max(0, m.at - Date.now())));
+          release = await lock.acquire('grid', 'ana');
+          process.send({ round: m.round, held: release !== undefined });
+        } else {
+          await release?.();
+          release = undefined;
+          process.send({ round: m.round });
+        }
+      } catch (e) {
+        process.send({ round: m.round, error: String(e) });
+      }
+    });
+    process.send({ round: -1 });
+  `);
+}
+
+const refreshLockOf = (file: string) =>
+  `${file}.refresh-${createHash('sha256').update('grid\0ana').digest('hex').slice(0, 32)}.lock`;
+
+describe('a stale lock that many processes take over at once', () => {
+  it('ends held by exactly one of them, round after round', { timeout: 120_000 }, async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'lock-takeover-')), 'tokens.enc.json');
+    const takers = Array.from({ length: 8 }, () => taker(file));
+    for (const t of takers) expect(await t.next()).toEqual({ round: -1 });
+    const holders: number[] = [];
+    for (let round = 0; round < 100; round += 1) {
+      // Its holder stopped a minute ago (its renewal is far off: it never runs here).
+      const abandoned = await new FileRefreshLock(file, 3_600_000).acquire('grid', 'ana');
+      expect(abandoned).toBeDefined();
+      age(refreshLockOf(file));
+      const at = Date.now() + 20;
+      for (const t of takers) t.child.send({ round, at });
+      const replies = (await Promise.all(takers.map((t) => t.next()))) as Reply[];
+      expect(replies.filter((r) => r.error)).toEqual([]);
+      holders.push(replies.filter((r) => r.held).length);
+      for (const t of takers) t.child.send({ round });
+      await Promise.all(takers.map((t) => t.next()));
+      await abandoned!();
+    }
+    // Every round one holder: never two (a live lock taken away by a taker), nor none.
+    expect(holders.filter((n) => n !== 1)).toEqual([]);
+  });
+});
+
+/** A writer under FileLock in its own process: when told, runs its work, which finds whether another is inside too. */
+function writer(path: string, inside: string) {
+  return spawned(`
+    import { mkdirSync, rmdirSync } from 'node:fs';
+    const { FileLock } = await import(${JSON.stringify(join(dist, 'file-lock.js'))});
+    const lock = new FileLock(${JSON.stringify(path)}, 60000);
+    process.on('message', async (m) => {
+      await new Promise((r) => setTimeout(r, Math.max(0, m.at - Date.now())));
+      let together = false;
+      try {
+        await lock.run(async () => {
+          try {
+            mkdirSync(${JSON.stringify(inside)});
+          } catch {
+            together = true;
+            return;
+          }
+          await new Promise((r) => setTimeout(r, 5));
+          rmdirSync(${JSON.stringify(inside)});
+        });
+        process.send({ round: m.round, together });
+      } catch (e) {
+        process.send({ round: m.round, error: String(e) });
+      }
+    });
+    process.send({ round: -1 });
+  `);
+}
+
+describe('FileLock, its stale lock taken over by many processes at once', () => {
+  it('lets one write at a time, round after round', { timeout: 120_000 }, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lock-writers-'));
+    const [path, inside] = [join(dir, 'tokens.enc.json.lock'), join(dir, 'inside')];
+    const writers = Array.from({ length: 6 }, () => writer(path, inside));
+    for (const w of writers) expect(await w.next()).toEqual({ round: -1 });
+    const rounds: (Reply & { together?: boolean })[][] = [];
+    for (let round = 0; round < 40; round += 1) {
+      expect(await createLockFile(path, 'a holder that stopped')).toBeTruthy();
+      age(path);
+      const at = Date.now() + 20;
+      for (const w of writers) w.child.send({ round, at });
+      rounds.push((await Promise.all(writers.map((w) => w.next()))) as Reply[]);
+    }
+    expect(rounds.flat().filter((r) => r.error || r.together)).toEqual([]);
+  });
+});
