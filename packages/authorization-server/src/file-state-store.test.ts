@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FileLock } from '@toolhost/credentials';
@@ -19,15 +19,43 @@ function fileIn(): string {
 /** The file store, counting its writes. */
 class Watched extends FileStateStore {
   writes = 0;
-  protected override async write(text: string): Promise<void> {
+  protected override async write(text: string, beforeReplace: () => void): Promise<void> {
     this.writes += 1;
-    await super.write(text);
+    await super.write(text, beforeReplace);
   }
 }
 
 /** The store as the host opens it: another process on the same file takes the same lock file. */
 const openStore = (path: string, now?: () => number) =>
   new FileStateStore(path, { lock: (at) => new FileLock(at), ...(now ? { now } : {}) });
+
+/** Makes the lock at `path` look abandoned a minute ago, as a holder that stood still leaves it (its own time, and its holder's mark's). */
+function age(path: string): void {
+  const past = new Date(Date.now() - 60_000);
+  let inside: string[] = [];
+  try {
+    inside = readdirSync(path);
+  } catch {
+    // A plain file.
+  }
+  for (const name of inside) utimesSync(join(path, name), past, past);
+  utimesSync(path, past, past);
+}
+
+/** The file store, standing still before its next write while `pause` is pending. */
+class Pausing extends FileStateStore {
+  pause: Promise<void> | undefined;
+  pausing = false;
+  protected override async write(text: string, beforeReplace: () => void): Promise<void> {
+    const pause = this.pause;
+    this.pause = undefined;
+    if (pause) {
+      this.pausing = true;
+      await pause;
+    }
+    await super.write(text, beforeReplace);
+  }
+}
 
 const saved = (path: string) => JSON.parse(readFileSync(path, 'utf8')) as Record<string, { value: string }>;
 
@@ -94,6 +122,24 @@ describe('FileStateStore shared by two processes', () => {
     const keys = Object.keys(saved(path));
     expect(keys).toHaveLength(100);
     expect(keys).not.toContain('code:x');
+  });
+
+  it('does not write over the process that took its lock over while it stood still', async () => {
+    const path = fileIn();
+    const a = new Pausing(path, { lock: (at) => new FileLock(at) });
+    const b = openStore(path);
+    let resume = () => {};
+    a.pause = new Promise<void>((r) => (resume = r));
+    const registered = a.set('client:a', 'registered on a');
+    await expect.poll(() => a.pausing).toBe(true);
+    // Past the lock's stale age: b takes it over and writes.
+    age(`${path}.lock`);
+    await b.set('client:b', 'registered on b');
+    resume();
+    await registered;
+    expect(saved(path)['client:b']?.value).toBe('registered on b');
+    expect(saved(path)['client:a']?.value).toBe('registered on a');
+    expect(await b.get('client:a')).toBe('registered on a');
   });
 
   it("keeps its own counts over a reload of the other's writes", async () => {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
-import { open, rename, unlink } from 'node:fs/promises';
+import { existsSync, mkdirSync, readFileSync, renameSync, statSync } from 'node:fs';
+import { open, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { ToolError } from '@toolhost/core';
 import { FileStoreFailures, type StateStoreLog } from './file-state-failures.js';
@@ -8,8 +8,13 @@ import { type Entry, MemoryStateStore } from './state-store.js';
 
 /** A lock shared by the processes writing one file (a lock file beside it). */
 export interface FileStateLock {
-  /** Runs `work` while no other process (nor this one) runs work under the same lock. */
-  run<T>(work: () => Promise<T>): Promise<T>;
+  /**
+   * Runs `work` while no other process (nor this one) runs work under the same lock. `work`
+   * calls `assertHeld` just before its write replaces the file: it throws where another process
+   * took the lock over meanwhile (this one stood still past the lock's stale age), and the lock
+   * may then run `work` again, under the lock taken anew.
+   */
+  run<T>(work: (assertHeld: () => void) => Promise<T>): Promise<T>;
 }
 
 export interface FileStateStoreOptions {
@@ -158,7 +163,8 @@ export class FileStateStore extends MemoryStateStore {
     while (this.waiting.length > 0) {
       const batch = this.waiting.splice(0);
       try {
-        const results = await this.lock.run(() => this.applyAndWrite(batch));
+        // A lock that passes no check (an older FileLock) leaves the write unchecked, as before.
+        const results = await this.lock.run((assertHeld = () => {}) => this.applyAndWrite(batch, assertHeld));
         for (const [i, waiter] of batch.entries()) waiter.resolve(results[i]);
       } catch (e) {
         // Not failed by the work itself (which says what failed): by taking the lock.
@@ -169,19 +175,31 @@ export class FileStateStore extends MemoryStateStore {
     this.writing = false;
   }
 
-  /** Under the lock: the batch's changes on the file as it is now, written if any changed a record. */
-  private async applyAndWrite(batch: Waiter[]): Promise<unknown[]> {
+  /**
+   * Under the lock: the batch's changes on the file as it is now, written if any changed a
+   * record. A write refused because the lock was taken over meanwhile fails as the lock says, so
+   * that the lock runs the batch again, on the file as read again (what the other process wrote).
+   */
+  private async applyAndWrite(batch: Waiter[], assertHeld: () => void): Promise<unknown[]> {
     this.current();
     const before = this.revision;
     const results = batch.map((waiter) => waiter.apply());
     if (this.revision === before) return results;
     this.sweep();
+    let lost: { error: unknown } | undefined;
     try {
-      await this.write(JSON.stringify(Object.fromEntries(this.entries)));
+      await this.write(JSON.stringify(Object.fromEntries(this.entries)), () => {
+        try {
+          assertHeld();
+        } catch (error) {
+          lost = { error };
+          throw error;
+        }
+      });
     } catch (e) {
       // Memory holds the batch's changes and the file does not: none of them is made.
       this.version = UNREAD;
-      throw this.failures.failed('write', e);
+      throw lost ? lost.error : this.failures.failed('write', e);
     }
     this.counted.clear();
     this.version = versionOf(this.path);
@@ -193,8 +211,9 @@ export class FileStateStore extends MemoryStateStore {
    * One write of the whole state, in place when it resolves. One that fails leaves the file as
    * it was and takes its temporary file away: each failure leaving one would fill what a full
    * disk has left (a process's later writes reuse its name, a restarted one's do not).
+   * `beforeReplace` is called just before the file is replaced, and leaves it as it was by throwing.
    */
-  protected async write(text: string): Promise<void> {
+  protected async write(text: string, beforeReplace: () => void): Promise<void> {
     const temporary = `${this.path}.${process.pid}.tmp`;
     try {
       const file = await open(temporary, 'w', 0o600);
@@ -204,7 +223,9 @@ export class FileStateStore extends MemoryStateStore {
       } finally {
         await file.close();
       }
-      await rename(temporary, this.path);
+      // Back to back, synchronously: nothing may run between the check and the file's replacing.
+      beforeReplace();
+      renameSync(temporary, this.path);
     } catch (e) {
       await unlink(temporary).catch(() => {});
       throw e;

@@ -12,6 +12,9 @@ type Contents = Record<string, Record<string, StoredToken>>;
 /** What tells a file rewritten by another process apart from the one last read or written. */
 type Version = string | undefined;
 
+/** No file's version: what memory holds is not the file's (a write failed), and is read again. */
+const UNREAD = 'unread';
+
 function versionOf(file: string): Version {
   try {
     const s = statSync(file);
@@ -79,12 +82,22 @@ export class EncryptedFileTokenStore implements TokenStore {
     this.version = version;
   }
 
-  /** A change made on the file as it is now, under the lock, and written before the lock goes. */
+  /**
+   * A change made on the file as it is now, under the lock, and written before the lock goes.
+   * After a write that failed, memory holds a change the file does not: the file is read again
+   * first thing next, so that a change made again (the lock runs it again where another process
+   * took the lock over meanwhile) is made on the file as that process left it, not on itself.
+   */
   private change(apply: () => boolean): Promise<void> {
-    return this.lock.run(async () => {
+    return this.lock.run(async (assertHeld) => {
       this.reload();
       if (!apply()) return;
-      await this.sealed.save();
+      try {
+        await this.sealed.save(assertHeld);
+      } catch (e) {
+        this.version = UNREAD;
+        throw e;
+      }
       this.version = versionOf(this.sealed.file);
     });
   }

@@ -16,14 +16,18 @@ export function processAlive(pid: number): boolean {
 /** The lock files this process holds now (their contents), for a lock file naming this pid. */
 const heldHere = new Set<string>();
 
+/** A holder's write refused: the lock was taken over while it stood still (see lock-files.ts). */
+class LockTakenOver extends TokenStoreError {}
+
 /**
  * A lock shared by the processes writing one file (a host and the CLI, two hosts on one data
  * directory): a lock file (lock-files.ts) naming the holder's pid and where it means something
- * (PID_SPACE). One held longer than `staleMs` is taken over, or sooner where its holder is known
+ * (PID_SPACE). One not renewed for `staleMs` is taken over, or sooner where its holder is known
  * dead: a pid of this pid space that no longer runs, or is this process's own while it holds no
  * such lock (a pid is unique in its space: an earlier process's leftover). A pid of another
  * space (another container or machine on a shared volume) names nothing here, so only the age
- * counts for it.
+ * counts for it. The lock is renewed while held, so that only a holder that stopped (or stood
+ * still that long) loses it; one that did is told before its write, which is then not made.
  */
 export class FileLock {
   private chain: Promise<unknown> = Promise.resolve();
@@ -34,23 +38,42 @@ export class FileLock {
     private readonly staleMs = 30_000,
   ) {}
 
-  /** Runs `work` holding the lock (in this process, one at a time). */
-  run<T>(work: () => Promise<T>): Promise<T> {
-    const next = this.chain.then(async () => {
-      const mine = `${process.pid} ${PID_SPACE} ${randomBytes(8).toString('hex')}`;
-      // Known as this process's before the file exists: another lock here reading it must not take it for a leftover.
-      heldHere.add(mine);
-      let held: HeldLock | undefined;
-      try {
-        held = await this.acquire(mine);
-        return await work();
-      } finally {
-        heldHere.delete(mine);
-        await held?.release();
-      }
-    });
+  /**
+   * Runs `work` holding the lock (in this process, one at a time). `work` calls `assertHeld`
+   * just before its write becomes visible: it throws where the lock was taken over meanwhile,
+   * and `work` is then run again, once, under the lock taken anew, so it must read what it
+   * changes again (the file as the successor left it) rather than trust what it read before.
+   */
+  run<T>(work: (assertHeld: () => void) => Promise<T>): Promise<T> {
+    const next = this.chain.then(() =>
+      this.holding(work).catch((e: unknown) => {
+        if (!(e instanceof LockTakenOver)) throw e;
+        return this.holding(work);
+      }),
+    );
     this.chain = next.catch(() => {});
     return next;
+  }
+
+  private async holding<T>(work: (assertHeld: () => void) => Promise<T>): Promise<T> {
+    const mine = `${process.pid} ${PID_SPACE} ${randomBytes(8).toString('hex')}`;
+    // Known as this process's before the file exists: another lock here reading it must not take it for a leftover.
+    heldHere.add(mine);
+    let held: HeldLock | undefined;
+    try {
+      held = await this.acquire(mine);
+      held.keepFresh(this.staleMs / 3);
+      const lock = held;
+      return await work(() => {
+        if (!lock.stillHeld())
+          throw new LockTakenOver(
+            `${this.path} was taken over by another process while this one stood still; nothing was written.`,
+          );
+      });
+    } finally {
+      heldHere.delete(mine);
+      await held?.release();
+    }
   }
 
   /** Takes the lock file, holding `mine`. */

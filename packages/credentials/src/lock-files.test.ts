@@ -139,6 +139,30 @@ describe('FileLock', () => {
     lutimesSync(path, past, past);
     await expect(run(path)).rejects.toThrow(/held by another process for 60 s/);
   });
+
+  it('tells a holder that stood still past its lock, before it writes, and runs its work again under the lock', async () => {
+    const path = lockPath();
+    const written: string[] = [];
+    let resume = () => {};
+    const stillness = new Promise<void>((r) => (resume = r));
+    let runs = 0;
+    const paused = new FileLock(path).run(async (assertHeld) => {
+      runs += 1;
+      if (runs === 1) await stillness;
+      assertHeld();
+      written.push(`paused holder, run ${runs}`);
+    });
+    await expect.poll(() => runs).toBe(1);
+    // Its lock, not renewed meanwhile, goes stale: another takes it over and writes.
+    age(path);
+    await new FileLock(path).run(async (assertHeld) => {
+      assertHeld();
+      written.push('successor');
+    });
+    resume();
+    await paused;
+    expect(written).toEqual(['successor', 'paused holder, run 2']);
+  });
 });
 
 /** This process's limit on the size of a file it writes (RLIMIT_FSIZE), through prlimit(1); undefined without it. */

@@ -1,14 +1,15 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { EncryptedFileTokenStore } from './encrypted-file-token-store.js';
 import { FileRefreshLock } from './file-refresh-lock.js';
 import { createLockFile } from './lock-files.js';
 import { age, assertBuilt, dist, spawnScript } from './test-support/stale-locks.js';
 
 // The takers and holders race from other processes, for real: they run the built modules.
-beforeAll(() => assertBuilt(['lock-files', 'file-lock', 'file-refresh-lock']));
+beforeAll(() => assertBuilt(['lock-files', 'file-lock', 'file-refresh-lock', 'encrypted-file-token-store']));
 
 const running: (() => void)[] = [];
 afterEach(() => {
@@ -120,5 +121,49 @@ describe('FileLock, its stale lock taken over by many processes at once', () => 
       rounds.push((await Promise.all(writers.map((w) => w.next()))) as Reply[]);
     }
     expect(rounds.flat().filter((r) => r.error || r.together)).toEqual([]);
+  });
+});
+
+const KEY = 'a-long-enough-test-key';
+const token = (n: string) => ({ accessToken: `at-${n}`, refreshToken: `rt-${n}`, scopes: ['a'] });
+
+describe('a token file writer that stood still past its lock', () => {
+  it('does not write over what the process that took the lock over wrote', { timeout: 60_000 }, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lock-paused-'));
+    const file = join(dir, 'tokens.enc.json');
+    const here = new EncryptedFileTokenStore(file, KEY);
+    await here.set('grid', 'ana', token('a0'));
+    const [inside, go] = [join(dir, 'inside'), join(dir, 'go')];
+    // Another process replaces ana's token, and stands still under the lock (its whole event
+    // loop, as in a long pause) while it compares the stored token with the one it replaces.
+    const other = spawned(`
+      import { existsSync, writeFileSync } from 'node:fs';
+      const { EncryptedFileTokenStore } = await import(${JSON.stringify(join(dist, 'encrypted-file-token-store.js'))});
+      const store = new EncryptedFileTokenStore(${JSON.stringify(file)}, ${JSON.stringify(KEY)});
+      const nap = new Int32Array(new SharedArrayBuffer(4));
+      let stood = false;
+      const over = {
+        ...${JSON.stringify(token('a0'))},
+        get accessToken() {
+          if (!stood) {
+            stood = true;
+            writeFileSync(${JSON.stringify(inside)}, '');
+            while (!existsSync(${JSON.stringify(go)})) Atomics.wait(nap, 0, 0, 5);
+          }
+          return 'at-a0';
+        },
+      };
+      const replaced = await store.replace('grid', 'ana', ${JSON.stringify(token('a1'))}, over);
+      process.send({ replaced });
+    `);
+    await expect.poll(() => existsSync(inside), { timeout: 30_000 }).toBe(true);
+    // Meanwhile its lock goes stale, and this process takes it over and writes.
+    age(`${file}.lock`);
+    await here.set('grid', 'bo', token('b'));
+    writeFileSync(go, '');
+    expect(await other.next()).toEqual({ replaced: true });
+    const after = new EncryptedFileTokenStore(file, KEY);
+    expect(await after.get('grid', 'bo')).toEqual(token('b'));
+    expect(await after.get('grid', 'ana')).toEqual(token('a1'));
   });
 });

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync } from 'node:fs';
-import { open, rename, unlink } from 'node:fs/promises';
+import { mkdirSync, readFileSync, renameSync } from 'node:fs';
+import { open, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { TokenStoreError } from './credentials-error.js';
 import { TokenCipher } from './token-cipher.js';
@@ -96,12 +96,15 @@ export class SealedFile {
    * Persists the contents as they are when the write starts. Writes are serialized, and the
    * ones asked for while another runs become one (group commit): a burst of changes costs two
    * fsyncs, not one each, and every caller's promise still settles only once its change is on disk.
+   * `beforeReplace` is called just before the new file takes the old one's place, and leaves the
+   * old in place by throwing (a lock its writer no longer holds); a save joined to one queued
+   * keeps that one's, the same lock's where saves are made under one.
    */
-  save(): Promise<void> {
+  save(beforeReplace: () => void = () => {}): Promise<void> {
     if (this.queued) return this.queued;
     const run = async () => {
       this.queued = undefined;
-      await this.writeAtomically(JSON.stringify(this.encrypt(this.options.contents())));
+      await this.writeAtomically(JSON.stringify(this.encrypt(this.options.contents())), beforeReplace);
     };
     const next = this.writing.then(run, run);
     this.queued = next;
@@ -123,7 +126,7 @@ export class SealedFile {
     };
   }
 
-  private async writeAtomically(text: string): Promise<void> {
+  private async writeAtomically(text: string, beforeReplace: () => void): Promise<void> {
     const temp = `${this.file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
     const handle = await open(temp, 'w', 0o600);
     try {
@@ -133,7 +136,9 @@ export class SealedFile {
       await handle.close();
     }
     try {
-      await rename(temp, this.file);
+      // Back to back, synchronously: nothing may run between the check and the file's replacing.
+      beforeReplace();
+      renameSync(temp, this.file);
     } catch (e) {
       await unlink(temp).catch(() => {});
       throw e;

@@ -58,11 +58,15 @@ export class FileOwner {
   }
 
   claim(): Promise<{ held: true } | { held: false; pid: number }> {
-    return this.lock.run(async () => {
+    // An older @toolhost/credentials' FileLock passes no check: the claim is then made unchecked, as before.
+    return this.lock.run(async (assertHeld = () => {}) => {
       const holder = readHolder(this.path);
       if (holder && holder !== this.id && (await this.alive(holder)))
         return { held: false as const, pid: Number(holder.split(' ')[0]) };
       await this.listen();
+      // Where this process stood still past the claim's lock, another may have claimed meanwhile:
+      // the claim is then made again (the lock runs it again), and finds that owner.
+      assertHeld();
       writeFileSync(this.path, this.id, { mode: 0o600 });
       heldHere.add(this.id);
       return { held: true as const };
