@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { RefreshLock } from '@toolhost/redis-store';
+import type { RefreshLock, RefreshLockRelease } from '@toolhost/redis-store';
 import { createLockFile, readLockFile, removeStaleLockFile } from './lock-files.js';
 
 /**
@@ -9,7 +9,8 @@ import { createLockFile, readLockFile, removeStaleLockFile } from './lock-files.
  * stolen token, or one takes the other's refresh under way for one never answered and deletes
  * the token. A lock file beside the token file (lock-files.ts), its time renewed every third of
  * `ttlMs` while its holder works; one whose holder died is taken over once `ttlMs` passed (by
- * its age, not a pid: one from another container names nothing here). A failed
+ * its age, not a pid: one from another container names nothing here), and its holder, if it
+ * only stood still that long, learns it (`held`) before it sends the refresh token. A failed
  * refresh needs no mark here, unlike Redis's: the token's own (`refreshSentAt`) is in the same
  * file, read by the next holder before it sends anything.
  */
@@ -25,10 +26,7 @@ export class FileRefreshLock implements RefreshLock {
     return `${this.file}.refresh-${digest}.lock`;
   }
 
-  async acquire(
-    providerId: string,
-    userId: string,
-  ): Promise<((outcome?: { failed?: boolean }) => Promise<void>) | undefined> {
+  async acquire(providerId: string, userId: string): Promise<RefreshLockRelease | undefined> {
     const path = this.path(providerId, userId);
     let held = await createLockFile(path, String(process.pid));
     if (!held) {
@@ -40,6 +38,6 @@ export class FileRefreshLock implements RefreshLock {
     }
     const lock = held;
     lock.keepFresh(this.ttlMs / 3);
-    return () => lock.release();
+    return Object.assign(() => lock.release(), { held: () => lock.stillHeld() });
   }
 }

@@ -12,6 +12,7 @@ export type {
   PendingAuthorization,
   PendingAuthorizationStore,
   RefreshLock,
+  RefreshLockRelease,
 } from '@toolhost/redis-store';
 export { AuthorizationServer, type OAuthProviderConfig } from './authorization-server.js';
 export { LocalWaiters, MemoryAuthorizationSignals } from './authorization-signals.js';

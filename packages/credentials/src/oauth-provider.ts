@@ -151,14 +151,9 @@ export class OAuthAuthProvider implements RefreshingProvider, SignInProvider {
   async close(waitMs = 0): Promise<void> {
     const running = [...this.refreshing.values()];
     if (running.length > 0 && waitMs > 0) {
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([
-        Promise.allSettled(running),
-        new Promise((r) => {
-          timer = setTimeout(r, waitMs);
-        }),
-      ]);
-      clearTimeout(timer);
+      const done = new AbortController();
+      await Promise.race([Promise.allSettled(running), sleep(waitMs, done.signal).catch(() => {})]);
+      done.abort();
     }
     this.server.stop();
     await Promise.all([...this.saving]);
@@ -276,6 +271,8 @@ export class OAuthAuthProvider implements RefreshingProvider, SignInProvider {
           const current = await this.store.get(this.id, userId);
           if (!current) return undefined;
           if (current.accessToken !== stale.accessToken) return current;
+          // Taken over while this process stood still past its life: the new holder refreshes, this one waits.
+          if (release.held?.() === false) continue;
           return await this.refresh(
             userId,
             current,

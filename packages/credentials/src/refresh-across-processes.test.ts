@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -88,6 +89,57 @@ describe('two hosts on one data directory refreshing one user at once', () => {
     const again = await hosts[1]!.getCredentials(request);
     expect(again).toEqual({ kind: 'bearer', token: 'at-1' });
     await Promise.all(hosts.map((host) => host.close()));
+  });
+});
+
+/** A token store that, once told to, stands still in the read a refresh makes under its lock. */
+class Stalling extends EncryptedFileTokenStore {
+  stall: (() => Promise<void>) | undefined;
+  reads = 0;
+  override async get(providerId: string, userId: string) {
+    const token = await super.get(providerId, userId);
+    // The first read decides to refresh; the second is the one under the lock.
+    this.reads += 1;
+    if (this.reads === 2 && this.stall) await this.stall();
+    return token;
+  }
+}
+
+describe('a host that stood still past its refresh lock', () => {
+  it('does not send the refresh token its successor sent meanwhile', async () => {
+    const vendor = await rotatingVendor();
+    const dir = mkdtempSync(join(tmpdir(), 'refresh-stalled-'));
+    const config = {
+      id: 'grid',
+      clientId: 'client',
+      authorizeUrl: `${vendor.url}/authorize`,
+      tokenUrl: `${vendor.url}/token`,
+    };
+    const file = join(dir, 'tokens.enc.json');
+    await new EncryptedFileTokenStore(file, KEY).set('grid', 'ana', {
+      accessToken: 'at-0',
+      refreshToken: 'rt-0',
+      expiresAt: Date.now() - 1000,
+      scopes: ['data.records:read'],
+    });
+    const stalling = new Stalling(file, KEY);
+    const paused = new OAuthAuthProvider(config, stalling);
+    const successor = new OAuthAuthProvider(config, new EncryptedFileTokenStore(file, KEY));
+    const request = { userId: 'ana', scopes: ['data.records:read'] };
+    let theirs: Promise<unknown> | undefined;
+    stalling.stall = async () => {
+      // Standing still past the lock's life: another host takes it over and sends the refresh.
+      const lock = `${file}.refresh-${createHash('sha256').update('grid\0ana').digest('hex').slice(0, 32)}.lock`;
+      age(lock);
+      theirs = successor.getCredentials(request);
+      await expect.poll(() => vendor.sent.length).toBe(1);
+    };
+    const mine = await paused.getCredentials(request);
+    expect(await theirs).toEqual({ kind: 'bearer', token: 'at-1' });
+    expect(vendor.sent).toEqual(['rt-0']);
+    expect(vendor.revoked()).toBe(false);
+    expect(mine).toEqual({ kind: 'bearer', token: 'at-1' });
+    await Promise.all([paused.close(), successor.close()]);
   });
 });
 

@@ -17,6 +17,7 @@ export type {
   PerUserPlaces,
   RecordOwner,
   RefreshLock,
+  RefreshLockRelease,
   ReplicaSessions,
   Replicas,
   Sealed,

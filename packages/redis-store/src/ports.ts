@@ -203,13 +203,19 @@ export interface RefreshLock {
    * and marked so: the replicas waiting on it give up instead of sending the refresh token
    * the failed request may have used.
    */
-  acquire(
-    providerId: string,
-    userId: string,
-  ): Promise<((outcome?: { failed?: boolean }) => Promise<void>) | undefined>;
+  acquire(providerId: string, userId: string): Promise<RefreshLockRelease | undefined>;
   /** Whether the last holder's refresh failed a moment ago (see `acquire`). */
   recentlyFailed?(providerId: string, userId: string): Promise<boolean>;
 }
+
+/**
+ * Lets a held refresh lock go. `held`, where the lock can tell, answers whether it is still
+ * this holder's: false once another took it over, this holder having stood still past `ttlMs`
+ * (a long pause), so that it sends no refresh token its successor may be sending.
+ */
+export type RefreshLockRelease = ((outcome?: { failed?: boolean }) => Promise<void>) & {
+  held?: () => boolean;
+};
 
 /** Where a provider's flows wait and how their completion is told: one process, or Redis. */
 export interface AuthorizationFlows {
