@@ -1,12 +1,12 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Client as ModernClient, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { startRecordingUpstream } from '../../testing/src/recording-upstream.js';
 import { hostCliPath } from '../../testing/src/spawn-host.js';
 import { fixtureApp, spawnHttpHost } from './support.js';
@@ -34,6 +34,8 @@ const OPTIONAL = [
  */
 function loadRecorder(): {
   args: string[];
+  /** Whether the process has exited and written what it loaded. */
+  written: () => boolean;
   loaded: () => string[];
   files: () => string[];
   importedCommonJs: () => string[];
@@ -79,6 +81,7 @@ process.on('exit', () => writeFileSync(${JSON.stringify(out)}, JSON.stringify({ 
     };
   return {
     args: ['--import', hook],
+    written: () => existsSync(out),
     loaded: () => read().packages,
     files: () => read().files,
     importedCommonJs: () => read().importedCommonJs.filter((url) => url.includes('/node_modules/')),
@@ -123,7 +126,8 @@ describe('optional subsystems load only when configured', () => {
     await client.connect(transport);
     expect((await client.listTools()).tools.length).toBeGreaterThan(0);
     await client.close();
-    await new Promise((r) => setTimeout(r, 200));
+    // Written at the host's exit, which a loaded machine may take a while to reach.
+    await vi.waitFor(() => expect(recorder.written()).toBe(true), { timeout: 15_000, interval: 50 });
     expect(recorder.loaded().filter((p) => OPTIONAL.includes(p))).toEqual([]);
     // Declarations are checked with a validator generated at build time; argument validators
     // are compiled at a tool's first call.
