@@ -142,6 +142,26 @@ describe('FileStateStore shared by two processes', () => {
     expect(await b.get('client:a')).toBe('registered on a');
   });
 
+  it('changes a record as read once: of compare-and-sets from one read on both, one writes', async () => {
+    const path = fileIn();
+    const a = openStore(path);
+    const b = openStore(path);
+    await a.set('grant:g', 'token 1', 3600);
+    const read = await b.get('grant:g');
+    const written = await Promise.all(
+      ['a', 'b', 'a', 'b'].map((host, i) =>
+        (host === 'a' ? a : b).compareAndSet('grant:g', read, `token 2 from ${host}${i}`, 3600),
+      ),
+    );
+    expect(written.filter(Boolean)).toHaveLength(1);
+    const winner = written.indexOf(true);
+    expect(saved(path)['grant:g']?.value).toBe(`token 2 from ${'abab'[winner]}${winner}`);
+    // Absent expected: written only where there is none.
+    expect(await b.compareAndSet('grant:g', undefined, 'other', 3600)).toBe(false);
+    expect(await a.compareAndSet('grant:h', undefined, 'new', 3600)).toBe(true);
+    expect(await b.get('grant:h')).toBe('new');
+  });
+
   it("keeps its own counts over a reload of the other's writes", async () => {
     const path = fileIn();
     const a = openStore(path);

@@ -7,10 +7,11 @@ import type { StateStore, WriteOptions } from './state-store.js';
 export interface RedisCommands {
   call(command: string, ...args: (string | number)[]): Promise<unknown>;
   /**
-   * One write command (its key first), resolved once the replicas the deployment asks for hold
-   * it, rejected short of them: where given, a durable write goes through it.
+   * One write command, as `call` takes it (a key first, or a script's keys after it), resolved
+   * once the replicas the deployment asks for hold it, rejected short of them: where given, a
+   * durable write goes through it.
    */
-  callDurably?(command: string, key: string, ...args: (string | number)[]): Promise<unknown>;
+  callDurably?(command: string, ...args: (string | number)[]): Promise<unknown>;
 }
 
 /** A counter whose window starts at its first count, in one step. */
@@ -24,8 +25,19 @@ const DECREMENT = `if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('DECR',
 return 0`;
 
 /**
- * The store shared by replicas: GETDEL makes a code or refresh token redeemable once across
- * the fleet, and every replica reads the same grants and signing keys.
+ * A record written only where it is as expected (ARGV: 1 and the record expected, or 0 for
+ * none; the new record; its expiry in seconds, 0 for none), in one step, on its key alone.
+ */
+const COMPARE_AND_SET = `local now = redis.call('GET', KEYS[1])
+if now ~= (ARGV[1] == '1' and ARGV[2] or false) then return 0 end
+if ARGV[4] == '0' then redis.call('SET', KEYS[1], ARGV[3])
+else redis.call('SET', KEYS[1], ARGV[3], 'EX', ARGV[4]) end
+return 1`;
+
+/**
+ * The store shared by replicas: a compare-and-set (a script on the one key it changes, so a
+ * Cluster runs it too) makes a code or refresh token redeemable once across the fleet, and
+ * every replica reads the same grants and signing keys.
  */
 export class RedisStateStore implements StateStore {
   constructor(
@@ -51,11 +63,27 @@ export class RedisStateStore implements StateStore {
     return (await this.setCommand(key, [value, ...expiry(ttlSeconds), 'NX'], options)) === 'OK';
   }
 
-  /** One SET of `key`, through the durable path where asked and offered. */
+  async compareAndSet(
+    key: string,
+    expected: string | undefined,
+    value: string,
+    ttlSeconds?: number,
+    options: WriteOptions = {},
+  ): Promise<boolean> {
+    const args = [expected === undefined ? 0 : 1, expected ?? '', value, seconds(ttlSeconds) ?? 0];
+    return Number(await this.write(options, 'EVAL', COMPARE_AND_SET, 1, this.prefix + key, ...args)) === 1;
+  }
+
+  /** One SET of `key`. */
   private setCommand(key: string, args: (string | number)[], options: WriteOptions): Promise<unknown> {
+    return this.write(options, 'SET', this.prefix + key, ...args);
+  }
+
+  /** One write command, through the durable path where asked and offered. */
+  private write(options: WriteOptions, command: string, ...args: (string | number)[]): Promise<unknown> {
     return options.durable && this.redis.callDurably
-      ? this.redis.callDurably('SET', this.prefix + key, ...args)
-      : this.redis.call('SET', this.prefix + key, ...args);
+      ? this.redis.callDurably(command, ...args)
+      : this.redis.call(command, ...args);
   }
 
   async take(key: string): Promise<string | undefined> {
@@ -76,6 +104,12 @@ export class RedisStateStore implements StateStore {
   }
 }
 
-/** SET's expiry arguments: whole seconds, at least one; none without a TTL. */
-const expiry = (ttlSeconds?: number): (string | number)[] =>
-  ttlSeconds === undefined ? [] : ['EX', Math.max(1, Math.ceil(ttlSeconds))];
+/** An expiry in whole seconds, at least one; none without a TTL. */
+const seconds = (ttlSeconds?: number): number | undefined =>
+  ttlSeconds === undefined ? undefined : Math.max(1, Math.ceil(ttlSeconds));
+
+/** SET's expiry arguments. */
+const expiry = (ttlSeconds?: number): (string | number)[] => {
+  const ttl = seconds(ttlSeconds);
+  return ttl === undefined ? [] : ['EX', ttl];
+};

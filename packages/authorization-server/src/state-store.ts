@@ -1,7 +1,8 @@
 /**
  * Where the authorization server keeps its codes, clients, grants, sessions and keys: short
- * string records under keys, each with an expiry. `take` reads and deletes in one step, so
- * that a code or refresh token is redeemed once however many replicas race for it.
+ * string records under keys, each with an expiry. `take` reads and deletes in one step, and
+ * `compareAndSet` changes a record only as it was read, so that a code or refresh token is
+ * redeemed once however many replicas race for it.
  */
 export interface StateStore {
   get(key: string): Promise<string | undefined>;
@@ -12,6 +13,18 @@ export interface StateStore {
   set(key: string, value: string, ttlSeconds?: number, options?: WriteOptions): Promise<void>;
   /** Writes the record only where there is none; true when written (`durable` as for `set`). */
   setIfAbsent(key: string, value: string, ttlSeconds?: number, options?: WriteOptions): Promise<boolean>;
+  /**
+   * Writes the record only where it still is `expected` (undefined: where there is none), in
+   * one step: of several callers that read the same record and change it, one does. True when
+   * written (`durable` as for `set`). One key, so that a Redis Cluster runs it on one node.
+   */
+  compareAndSet(
+    key: string,
+    expected: string | undefined,
+    value: string,
+    ttlSeconds?: number,
+    options?: WriteOptions,
+  ): Promise<boolean>;
   /** Reads and deletes the record at once: of several callers, one gets it. */
   take(key: string): Promise<string | undefined>;
   delete(key: string): Promise<void>;
@@ -90,8 +103,17 @@ export class MemoryStateStore implements StateStore {
   }
 
   setIfAbsent(key: string, value: string, ttlSeconds?: number): Promise<boolean> {
+    return this.compareAndSet(key, undefined, value, ttlSeconds);
+  }
+
+  compareAndSet(
+    key: string,
+    expected: string | undefined,
+    value: string,
+    ttlSeconds?: number,
+  ): Promise<boolean> {
     return this.change(() => {
-      if (this.live(key)) return false;
+      if (this.live(key)?.value !== expected) return false;
       this.put(key, value, ttlSeconds);
       return true;
     });

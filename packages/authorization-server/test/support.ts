@@ -259,4 +259,15 @@ export class ShortOfReplicas extends MemoryStateStore {
     if (options?.durable && this.short) throw new Error('no replica acknowledged the write');
     return written;
   }
+  override async compareAndSet(
+    key: string,
+    expected: string | undefined,
+    value: string,
+    ttlSeconds?: number,
+    options?: WriteOptions,
+  ) {
+    const written = await super.compareAndSet(key, expected, value, ttlSeconds);
+    if (options?.durable && this.short) throw new Error('no replica acknowledged the write');
+    return written;
+  }
 }

@@ -1,3 +1,4 @@
+import { RedisStateStore } from '@toolhost/authorization-server';
 import { describe, expect, it } from 'vitest';
 import { RedisChannels } from '../../redis-store/src/redis-channels.js';
 import { RedisSessions } from '../../redis-store/src/redis-sessions.js';
@@ -71,5 +72,28 @@ describe('shared store (Redis Cluster): a session ended', () => {
     } finally {
       await channels.close();
     }
+  });
+});
+
+describe("shared store (Redis Cluster): the own authorization server's state", () => {
+  it('spends a code or refresh token by one compare-and-set on its key, durably, once of several raced', async () => {
+    const store = new RedisStateStore(sharedOf(await replica()).replicas.redis);
+    await store.set('grant:g', 'token 1', 60, { durable: true });
+    expect(await store.compareAndSet('grant:g', 'token 0', 'token 2', 60, { durable: true })).toBe(false);
+    const raced = await Promise.all(
+      [1, 2, 3].map((i) =>
+        store.compareAndSet('grant:g', 'token 1', `token 2 of ${i}`, 60, { durable: true }),
+      ),
+    );
+    expect(raced.filter(Boolean)).toHaveLength(1);
+    expect(await admin.get('toolhost:as:grant:g')).toBe(`token 2 of ${raced.indexOf(true) + 1}`);
+    expect(await admin.ttl('toolhost:as:grant:g')).toBeGreaterThan(50);
+    // None expected: written only where there is none, here without an expiry.
+    expect(await store.compareAndSet('grant:g', undefined, 'other')).toBe(false);
+    expect(await store.compareAndSet('code:c', undefined, 'spent g')).toBe(true);
+    expect([await admin.get('toolhost:as:code:c'), await admin.ttl('toolhost:as:code:c')]).toEqual([
+      'spent g',
+      -1,
+    ]);
   });
 });

@@ -23,10 +23,11 @@ export interface Replicas {
   readonly redis: {
     call(command: string, ...args: (string | number)[]): Promise<unknown>;
     /**
-     * One write command (its key first), answered once `store.replicaAcks` replicas hold it;
-     * short of them it rejects (`store_unavailable`), though the master may have it.
+     * One write command, as `call` takes it (a key first, or a script's keys after it), answered
+     * once `store.replicaAcks` replicas hold it; short of them it rejects (`store_unavailable`),
+     * though the master may have it.
      */
-    callDurably(command: string, key: string, ...args: (string | number)[]): Promise<unknown>;
+    callDurably(command: string, ...args: (string | number)[]): Promise<unknown>;
   };
 }
 

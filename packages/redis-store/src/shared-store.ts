@@ -160,8 +160,8 @@ async function storeOn(
         // Redis away is store_unavailable, which the host answers 503 for the client to retry;
         // ioredis's own errors ("Command timed out") would be a 500.
         call: (command, ...args) => inRedis(() => redis.call(command, ...args)),
-        callDurably: async (command, key, ...args) =>
-          (await writeDurably(redis, (p) => p.call(command, key, ...args), durability))[0],
+        callDurably: async (command, ...args) =>
+          (await writeDurably(redis, (p) => p.call(command, ...args), durability))[0],
       },
     },
     reachable: () => health.up,
