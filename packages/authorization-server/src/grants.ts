@@ -26,33 +26,29 @@ export interface CodeRecord {
   resource: string;
 }
 
-/** A code's record as redeemed, with the id of the grant it starts. */
-export interface RedeemedCode extends CodeRecord {
-  grantId: string;
-}
-
-interface RefreshRecord {
-  grantId: string;
-}
-
-/**
- * A code or refresh token spent by a presentation whose answer is still being written: what
- * puts it back if the store cannot take that answer (`unspend`).
- */
-interface Spent {
-  kind: 'code' | 'refresh';
+/** A code as presented, not spent yet: its record, and the stored text its spending must find. */
+export interface PresentedCode {
+  record: CodeRecord;
   hash: string;
   saved: string;
 }
 
+/** A refresh token as presented, its grant's current one, not spent yet: that grant, as stored. */
+export interface PresentedRefresh {
+  grant: Grant;
+  hash: string;
+  saved: string;
+}
+
+/** What a refresh token issued before tokens named their grant is kept under (its hash). */
+interface RefreshRecord {
+  grantId: string;
+}
+
 const DURABLY = { durable: true } as const;
 
-/**
- * How long a refresh token that names its grant is marked spent: while its rotation may still
- * be under way. Later its grant's record knows it among its last spent ones, so that a grant
- * refreshed every minute for a month leaves no month of marks behind.
- */
-const SPENT_NAMED_SECONDS = 60;
+/** What a spent code's record becomes, naming the grant its presentation started. */
+const SPENT = 'spent ';
 
 /**
  * How many spent refresh tokens a grant knows (by hash), for a presentation again to revoke it.
@@ -69,6 +65,8 @@ function grantNamedBy(refreshToken: string): string | undefined {
   return refreshToken.includes('.') && /^[0-9a-f-]{36}$/.test(id) ? id : undefined;
 }
 
+const newRefreshToken = (grantId: string) => `${grantId}.${newSecret()}`;
+
 export interface GrantLifetimes {
   codeSeconds: number;
   /** How long an access token is good for: a grant without a refresh token lasts as long. */
@@ -77,20 +75,32 @@ export interface GrantLifetimes {
 }
 
 /**
- * Codes, grants and refresh tokens, each secret kept only as its hash. A code and a refresh
- * token are taken from the store (read and deleted at once), so of two redemptions, even on
- * two replicas, one wins; the other finds the secret marked used, which revokes the grant
- * (a leaked code or refresh token is then worth nothing to either party).
+ * Codes, grants and refresh tokens, each secret kept only as its hash.
  *
- * What a client is handed (a code, a refresh token) and the marks of spent ones are durable
- * writes: a failover of a replicated store must not forget a refresh token the client now
- * holds (signing its person out) nor bring back a code already redeemed. A presentation whose
- * answer the store could not take durably fails (`store_unavailable`) with its code or refresh
- * token put back, so that the client's retry is not read as reuse.
+ * A code or refresh token is spent by one write, the last its answer needs: a code's record
+ * replaced by a mark naming the grant it started, once that grant is written; a refresh token
+ * by its grant's record rewritten to name its successor, with it among the tokens it spent.
+ * Each is a compare-and-set of one record as the presentation read it, so of two presentations
+ * at once, even on two replicas or two hosts on one file, one spends it and the other finds it
+ * spent. A presentation that fails on the way (the store away, its file full, its lock held by
+ * another host) has spent nothing: the client's retry after the 503 is no replay, and nothing
+ * is left to take back, which a store still failing could not do.
+ *
+ * Found spent, a code or refresh token is presented again after a presentation was answered,
+ * so two parties may hold what it gave: the grant is revoked (OAuth 2.1; what leaked is then
+ * worth nothing to either). Why this catches reuse: a refresh token stolen and presented after
+ * its client rotated it finds its grant moved on, its hash among the spent ones (presented
+ * before, the client's presentation finds that); two presentations at once both read it
+ * current, one compare-and-set succeeds, and the other then finds it spent. No moment lies
+ * between spending a token and writing its successor for a second presentation to slip
+ * through, and only a presentation that was answered spends one, so reuse is never a retry.
+ *
+ * What a client is handed (a code, a refresh token) and what spends one are durable writes: a
+ * failover of a replicated store must not forget a refresh token the client now holds, nor
+ * bring back a code already redeemed. A spending write short of its replicas (which the master
+ * may hold) is put back, best effort, and fails (`store_unavailable`) for the client to retry.
  */
 export class Grants {
-  private readonly spent = new WeakMap<object, Spent>();
-
   constructor(
     private readonly store: StateStore,
     private readonly lifetimes: GrantLifetimes,
@@ -108,196 +118,195 @@ export class Grants {
   }
 
   /**
-   * Redeems a code once: its record and the id its grant will have, or undefined (unknown,
-   * expired or already used; a second use revokes the grant the first one made). The code is
-   * marked used, naming that grant, before it is taken: of two presentations at once, the
-   * second always finds the mark.
+   * A code as presented, its record read and not spent yet: the token endpoint checks the
+   * request against it, then spends it (`start`, or `refuse`). Undefined when unknown, expired
+   * or spent: a spent one is replayed, and the grant it started is revoked.
    */
-  async redeemCode(code: string): Promise<RedeemedCode | undefined> {
-    const grantId = randomUUID();
+  async presentCode(code: string): Promise<PresentedCode | undefined> {
     const hash = hashOf(code);
-    // The mark is kept while the code could still be replayed, so that a replay finds the grant.
-    const saved = await this.takeOnce('code', hash, () => grantId, this.lifetimes.codeSeconds * 10);
-    if (saved === undefined) return undefined;
-    const redeemed: RedeemedCode = { ...(JSON.parse(saved) as CodeRecord), grantId };
-    this.spent.set(redeemed, { kind: 'code', hash, saved });
-    return redeemed;
+    const saved = await this.store.get(`code:${hash}`);
+    if (saved !== undefined && !saved.startsWith(SPENT))
+      return { record: JSON.parse(saved) as CodeRecord, hash, saved };
+    await this.replayed('code', hash, saved);
+    return undefined;
+  }
+
+  /** Spends a code whose presentation is refused: a code is spent by its first, right or wrong. */
+  async refuse(presented: PresentedCode): Promise<void> {
+    await this.spendCode(presented, randomUUID());
   }
 
   /**
-   * Starts the grant of a redeemed code: with its first refresh token where the client may
-   * refresh, else kept only while the access token issued now is good (revocation ends it).
+   * Starts the grant of a presented code (with its first refresh token where the client may
+   * refresh, else kept only while the access token issued now is good), then spends the code
+   * naming it: until then nobody holds its tokens, so a failure on the way leaves the code to
+   * the client's retry (and, best effort, no grant). Undefined where another presentation spent
+   * the code first: a replay, whose grant is revoked.
    */
   async start(
-    redeemed: RedeemedCode,
+    presented: PresentedCode,
     refreshable: boolean,
-  ): Promise<{ grant: Grant; refreshToken: string | undefined }> {
+  ): Promise<{ grant: Grant; refreshToken: string | undefined } | undefined> {
+    const { clientId, subject, scopes, resource } = presented.record;
+    const id = randomUUID();
+    const refreshToken = refreshable ? newRefreshToken(id) : undefined;
     const grant: Grant = {
-      id: redeemed.grantId,
-      clientId: redeemed.clientId,
-      subject: redeemed.subject,
-      scopes: redeemed.scopes,
-      resource: redeemed.resource,
+      id,
+      clientId,
+      subject,
+      scopes,
+      resource,
+      ...(refreshToken ? { refreshHash: hashOf(refreshToken) } : {}),
       createdAt: Date.now(),
     };
-    return this.orUnspent(redeemed, grant, async () => {
-      if (refreshable) return { grant, refreshToken: await this.written(grant) };
-      const seconds = this.lifetimes.accessSeconds + 60;
-      await this.store.set(`grant:${grant.id}`, JSON.stringify(grant), seconds, DURABLY);
-      return { grant, refreshToken: undefined };
-    });
+    const ttl = refreshToken ? this.lifetimes.refreshSeconds : this.lifetimes.accessSeconds + 60;
+    const key = `grant:${id}`;
+    const saved = JSON.stringify(grant);
+    let spent = false;
+    try {
+      await this.store.set(key, saved, ttl, DURABLY);
+      spent = await this.spendCode(presented, id);
+    } finally {
+      if (!spent) await this.undo(key, saved, () => this.store.delete(key));
+    }
+    return spent ? { grant, refreshToken } : undefined;
+  }
+
+  /** Spends a presented code, naming `grantId`: false where it was spent meanwhile (a replay). */
+  private async spendCode(presented: PresentedCode, grantId: string): Promise<boolean> {
+    const key = `code:${presented.hash}`;
+    // The mark is kept while the code could still be replayed, so that a replay finds the grant.
+    const seconds = { spent: this.lifetimes.codeSeconds * 10, back: this.lifetimes.codeSeconds };
+    if (await this.spend(key, presented.saved, `${SPENT}${grantId}`, seconds)) return true;
+    await this.replayed('code', presented.hash, await this.store.get(key));
+    return false;
+  }
+
+  /**
+   * Revokes the grant a spent code names: its record's mark, or (spent before this version)
+   * the mark beside it of a code or refresh token (`<grant id> <presentation>`).
+   */
+  private async replayed(kind: 'code' | 'refresh', hash: string, saved: string | undefined): Promise<void> {
+    const spentFor = saved?.startsWith(SPENT)
+      ? saved.slice(SPENT.length)
+      : (await this.store.get(`${kind}-used:${hash}`))?.split(' ')[0];
+    if (spentFor) await this.revoke(spentFor);
+  }
+
+  /**
+   * The write that spends a code or refresh token: `spent` in place of the record as presented,
+   * in one step and durably; false where the record changed meanwhile. One short of its
+   * replicas may stand on the master: it is put back (best effort) and the failure goes on.
+   */
+  private async spend(
+    key: string,
+    presented: string,
+    spent: string,
+    seconds: { spent: number; back: number },
+  ): Promise<boolean> {
+    try {
+      return await this.store.compareAndSet(key, presented, spent, seconds.spent, DURABLY);
+    } catch (e) {
+      await this.undo(key, spent, () => this.store.compareAndSet(key, spent, presented, seconds.back));
+      throw e;
+    }
+  }
+
+  /**
+   * Takes back a write of a presentation that failed, where the store holds it (best effort):
+   * one short of replicas stands on the master; one the store did not make (its file unwritten,
+   * its lock held) needs nothing, and its taking back would wait on that lock again.
+   */
+  private async undo(key: string, written: string, takeBack: () => Promise<unknown>): Promise<void> {
+    if ((await this.store.get(key).catch(() => undefined)) === written) await takeBack().catch(() => {});
   }
 
   async grant(id: string): Promise<Grant | undefined> {
+    const saved = await this.savedGrant(id);
+    return saved === undefined ? undefined : (JSON.parse(saved) as Grant);
+  }
+
+  /** A grant's record as stored, unless revoked. */
+  private async savedGrant(id: string): Promise<string | undefined> {
     const saved = await this.store.get(`grant:${id}`);
     if (saved === undefined || (await this.store.get(`revoked:${id}`)) !== undefined) return undefined;
-    return JSON.parse(saved) as Grant;
+    return saved;
   }
 
   /**
-   * Exchanges a refresh token for its grant, the token then spent. A token already spent
-   * means it leaked (or the client lost a response): the grant is revoked, as OAuth 2.1
-   * asks of rotating refresh tokens. A token that names its grant is such a token when the
-   * grant knows its hash among its last spent ones and its own client presents it.
+   * A refresh token as presented: its grant, where it is that grant's current token, not spent
+   * yet (the token endpoint checks the request, then spends it by `rotate`). One its grant
+   * spent, presented by the grant's client, is reuse (it leaked, or the client lost an answer):
+   * its successor was handed out, so two parties hold the grant, which is revoked, as OAuth 2.1
+   * asks of rotating refresh tokens.
    */
-  async redeemRefresh(refreshToken: string, clientId: string): Promise<Grant | undefined> {
+  async presentRefresh(refreshToken: string, clientId: string): Promise<PresentedRefresh | undefined> {
     const hash = hashOf(refreshToken);
-    const grantIdOf = (saved: string) => (JSON.parse(saved) as RefreshRecord).grantId;
-    const named = grantNamedBy(refreshToken);
-    const markSeconds = named ? SPENT_NAMED_SECONDS : this.lifetimes.refreshSeconds;
-    const saved = await this.takeOnce('refresh', hash, grantIdOf, markSeconds);
-    if (saved === undefined) {
-      const grant = named === undefined ? undefined : await this.grant(named);
-      if (grant?.clientId === clientId && grant.spentHashes?.includes(hash)) await this.revoke(grant.id);
-      return undefined;
-    }
-    const grant = await this.grant(grantIdOf(saved));
-    if (grant?.refreshHash !== hash) return undefined;
-    this.spent.set(grant, { kind: 'refresh', hash, saved });
-    return grant;
+    const grantId = await this.grantIdOf(refreshToken, hash);
+    if (grantId !== undefined) return this.currentOrReused(grantId, hash, clientId);
+    // A token without a name, spent before this version: a mark beside its record names its grant.
+    await this.replayed('refresh', hash, undefined);
+    return undefined;
   }
 
-  /**
-   * Takes a code's or refresh token's record once. It is marked spent, naming its grant, before
-   * it is taken, and only once: of two presentations at once the second always finds the mark
-   * (taking first left a moment in which it found neither), and revokes the grant it names.
-   */
-  private async takeOnce(
-    kind: 'code' | 'refresh',
+  /** The presentation of a grant's refresh token: its current one, or a spent one (reuse, revoked). */
+  private async currentOrReused(
+    grantId: string,
     hash: string,
-    grantIdOf: (saved: string) => string,
-    markSeconds: number,
-  ): Promise<string | undefined> {
-    const saved = await this.store.get(`${kind}:${hash}`);
-    const mark = `${kind}-used:${hash}`;
-    // The grant it names, and whose mark it is (two presentations of one token name one grant).
-    const ours = saved === undefined ? '' : `${grantIdOf(saved)} ${randomUUID()}`;
-    let first = false;
-    try {
-      first = saved !== undefined && (await this.store.setIfAbsent(mark, ours, markSeconds, DURABLY));
-    } catch (e) {
-      // Perhaps written, short of its replicas: the retry must not find it and read reuse.
-      await this.unmark(mark, ours);
-      throw e;
-    }
-    if (!first) {
-      const spentFor = (await this.store.get(mark))?.split(' ')[0];
-      if (spentFor) await this.revoke(spentFor);
-      return undefined;
-    }
-    try {
-      return (await this.store.take(`${kind}:${hash}`)) === undefined ? undefined : saved;
-    } catch (e) {
-      // Not taken (a file store's write failed, the lock held by another host): the retry must
-      // find the record and no mark, or it would read as reuse and revoke the grant.
-      await this.unmark(mark, ours);
-      throw e;
-    }
-  }
-
-  /** Takes away our own spent mark (best effort: the store may still be away). */
-  private async unmark(mark: string, ours: string): Promise<void> {
-    if ((await this.store.get(mark).catch(() => undefined)) === ours)
-      await this.store.delete(mark).catch(() => {});
-  }
-
-  /**
-   * A new refresh token for the grant (as `redeemRefresh` answered it), which now names only
-   * it. Fails with the spent refresh token put back if the store cannot take it durably.
-   */
-  rotate(grant: Grant): Promise<string> {
-    return this.orUnspent(grant, grant, () => this.written(grant));
-  }
-
-  /** The grant written with a new refresh token, durably; the token. */
-  private async written(grant: Grant): Promise<string> {
-    const refreshToken = `${grant.id}.${newSecret()}`;
-    const hash = hashOf(refreshToken);
-    const spentHashes = grant.refreshHash
-      ? [grant.refreshHash, ...(grant.spentHashes ?? [])]
-      : grant.spentHashes;
-    const updated: Grant = { ...grant, refreshHash: hash, spentHashes: spentHashes?.slice(0, SPENT_KEPT) };
-    const ttl = this.lifetimes.refreshSeconds;
-    await this.store.set(`grant:${grant.id}`, JSON.stringify(updated), ttl, DURABLY);
-    await this.store.set(
-      `refresh:${hash}`,
-      JSON.stringify({ grantId: grant.id } satisfies RefreshRecord),
-      ttl,
-      DURABLY,
-    );
-    return refreshToken;
-  }
-
-  /**
-   * `write`'s answer; if it fails, what it may have written for `grant` goes, and the code or
-   * refresh token `presented` spent is put back (best effort: the store may be away), then the
-   * failure goes on.
-   */
-  private async orUnspent<T>(presented: object, grant: Grant, write: () => Promise<T>): Promise<T> {
-    const spent = this.spent.get(presented);
-    this.spent.delete(presented);
-    try {
-      return await write();
-    } catch (e) {
-      if (spent) await this.unspend(spent, grant).catch(() => {});
-      throw e;
-    }
-  }
-
-  /** `grant` as the presentation found it (a refresh's, before its rotation). */
-  private async unspend(spent: Spent, grant: Grant): Promise<void> {
-    const now = await this.store.get(`grant:${grant.id}`);
-    const written = now === undefined ? undefined : (JSON.parse(now) as Grant).refreshHash;
-    if (written && written !== spent.hash) await this.store.delete(`refresh:${written}`);
-    if (spent.kind === 'refresh') {
-      const ttl = this.lifetimes.refreshSeconds;
-      await this.store.set(`grant:${grant.id}`, JSON.stringify(grant), ttl);
-      await this.store.set(`refresh:${spent.hash}`, spent.saved, ttl);
-    } else {
-      await this.store.delete(`grant:${grant.id}`);
-      await this.store.set(`code:${spent.hash}`, spent.saved, this.lifetimes.codeSeconds);
-    }
-    // Last: until now a presentation finds the mark and no record, and is refused.
-    await this.store.delete(`${spent.kind}-used:${spent.hash}`);
-  }
-
-  /** The grant a refresh token belongs to, without spending it (revocation). */
-  async grantOfRefresh(refreshToken: string): Promise<Grant | undefined> {
-    const saved = await this.store.get(`refresh:${hashOf(refreshToken)}`);
+    clientId: string,
+  ): Promise<PresentedRefresh | undefined> {
+    const saved = await this.savedGrant(grantId);
     if (saved === undefined) return undefined;
-    return this.grant((JSON.parse(saved) as RefreshRecord).grantId);
+    const grant = JSON.parse(saved) as Grant;
+    if (grant.refreshHash === hash) return { grant, hash, saved };
+    if (grant.clientId === clientId && grant.spentHashes?.includes(hash)) await this.revoke(grant.id);
+    return undefined;
+  }
+
+  /**
+   * Spends a presented refresh token for a new one (answered), which names its grant: the
+   * grant's record, as presented, rewritten in one step to hold the new token's hash and the
+   * spent one's among its last spent ones. Undefined where another presentation spent it first
+   * (reuse: the grant is revoked) or the grant was revoked meanwhile.
+   */
+  async rotate(presented: PresentedRefresh): Promise<string | undefined> {
+    const { grant, hash } = presented;
+    const refreshToken = newRefreshToken(grant.id);
+    const spentHashes = [hash, ...(grant.spentHashes ?? [])].slice(0, SPENT_KEPT);
+    const updated: Grant = { ...grant, refreshHash: hashOf(refreshToken), spentHashes };
+    const seconds = { spent: this.lifetimes.refreshSeconds, back: this.lifetimes.refreshSeconds };
+    if (await this.spend(`grant:${grant.id}`, presented.saved, JSON.stringify(updated), seconds))
+      return refreshToken;
+    await this.currentOrReused(grant.id, hash, grant.clientId);
+    return undefined;
+  }
+
+  /** The grant a refresh token is the current token of, without spending it (revocation). */
+  async grantOfRefresh(refreshToken: string): Promise<Grant | undefined> {
+    const hash = hashOf(refreshToken);
+    const grantId = await this.grantIdOf(refreshToken, hash);
+    const grant = grantId === undefined ? undefined : await this.grant(grantId);
+    return grant?.refreshHash === hash ? grant : undefined;
+  }
+
+  /** The grant a refresh token names, or (issued before tokens named it) its record does. */
+  private async grantIdOf(refreshToken: string, hash: string): Promise<string | undefined> {
+    const named = grantNamedBy(refreshToken);
+    if (named !== undefined) return named;
+    const saved = await this.store.get(`refresh:${hash}`);
+    return saved === undefined ? undefined : (JSON.parse(saved) as RefreshRecord).grantId;
   }
 
   /**
    * Ends a grant: its refresh token, and the access tokens issued under it, stop working. A
-   * mark outlives the grant's record, since a refresh redeemed just before (on another replica)
-   * rotates next and writes that record again.
+   * mark outlives the grant's record: a rotation under way may write that record again before
+   * it is deleted, and the mark, durable, is what a failover must not lose.
    */
   async revoke(grantId: string): Promise<void> {
     const grant = await this.grant(grantId);
-    // The mark is what ends the grant everywhere: a failover must not bring the grant back.
     await this.store.set(`revoked:${grantId}`, '1', this.lifetimes.refreshSeconds + 60, { durable: true });
     await this.store.delete(`grant:${grantId}`);
+    // A refresh token issued before tokens named their grant has a record of its own.
     if (grant?.refreshHash) await this.store.delete(`refresh:${grant.refreshHash}`);
   }
 }

@@ -4,7 +4,7 @@ import { resourceOf } from './authorize.js';
 import { authenticateClient } from './client-authentication.js';
 import type { Client } from './clients.js';
 import { accessTokenSeconds, type Context } from './context.js';
-import type { Grant } from './grants.js';
+import type { CodeRecord, Grant } from './grants.js';
 import { BadRequest, OPEN_CORS, readForm, sendJson } from './http-util.js';
 import { s256 } from './secrets.js';
 import type { SigningKey } from './signing-keys.js';
@@ -61,30 +61,51 @@ export async function answerToken(
   return refresh(ctx, form, client, issue);
 }
 
-/** The authorization code grant: the code spent at its first presentation, then checked. */
+/**
+ * The authorization code grant: the code checked, then spent by its first presentation, right
+ * or wrong (by the grant it starts, or by the refusal).
+ */
 async function exchangeCode(ctx: Context, form: Map<string, string>, client: Client, issue: Issue) {
   const code = form.get('code');
   const verifier = form.get('code_verifier');
   if (!code) throw new BadRequest(400, 'invalid_request', 'code is required');
   if (!verifier) throw new BadRequest(400, 'invalid_request', 'code_verifier is required (PKCE)');
-  // Taken before any check: a code is spent by its first presentation, right or wrong.
-  const record = await ctx.grants.redeemCode(code);
-  if (!record) throw new BadRequest(400, 'invalid_grant', 'The code is unknown, expired or already used');
+  const presented = await ctx.grants.presentCode(code);
+  if (!presented) throw new BadRequest(400, 'invalid_grant', 'The code is unknown, expired or already used');
+  const refused = codeRefusal(ctx, form, client, presented.record, verifier);
+  if (refused) {
+    await ctx.grants.refuse(presented);
+    throw refused;
+  }
+  // A refresh token only for a client registered for the refresh grant (RFC 6749 §6, RFC 7591 §2).
+  const started = await ctx.grants.start(presented, client.grantTypes.includes('refresh_token'));
+  // Spent meanwhile by another presentation: a replay, which revoked what that one started.
+  if (!started) throw new BadRequest(400, 'invalid_grant', 'The code is unknown, expired or already used');
+  const { grant, refreshToken } = started;
+  ctx.emit({ type: 'token_issued', clientId: client.clientId, subject: grant.subject });
+  return issue(grant, grant.scopes, refreshToken);
+}
+
+/** Why this request may not exchange the code it presents, if it may not. */
+function codeRefusal(
+  ctx: Context,
+  form: Map<string, string>,
+  client: Client,
+  record: CodeRecord,
+  verifier: string,
+): BadRequest | undefined {
   if (record.clientId !== client.clientId)
-    throw new BadRequest(400, 'invalid_grant', 'The code was issued to another client');
+    return new BadRequest(400, 'invalid_grant', 'The code was issued to another client');
   const redirectUri = form.get('redirect_uri');
   // The redirect URI of the authorization request, exactly (PKCE binds the rest).
   if ((redirectUri ?? record.redirectUri) !== record.redirectUri)
-    throw new BadRequest(400, 'invalid_grant', 'redirect_uri differs from the authorization request');
+    return new BadRequest(400, 'invalid_grant', 'redirect_uri differs from the authorization request');
   if (!/^[A-Za-z0-9._~-]{43,128}$/.test(verifier) || s256(verifier) !== record.codeChallenge)
-    throw new BadRequest(400, 'invalid_grant', 'code_verifier does not match the code challenge');
+    return new BadRequest(400, 'invalid_grant', 'code_verifier does not match the code challenge');
   const resource = form.get('resource');
   if (resource !== undefined && resourceOf(ctx, resource) !== record.resource)
-    throw new BadRequest(400, 'invalid_target', 'The resource differs from the authorization request');
-  // A refresh token only for a client registered for the refresh grant (RFC 6749 §6, RFC 7591 §2).
-  const { grant, refreshToken } = await ctx.grants.start(record, client.grantTypes.includes('refresh_token'));
-  ctx.emit({ type: 'token_issued', clientId: client.clientId, subject: grant.subject });
-  return issue(grant, grant.scopes, refreshToken);
+    return new BadRequest(400, 'invalid_target', 'The resource differs from the authorization request');
+  return undefined;
 }
 
 /** The refresh token grant: checked first, then spent and rotated. */
@@ -93,10 +114,10 @@ async function refresh(ctx: Context, form: Map<string, string>, client: Client, 
   if (!refreshToken) throw new BadRequest(400, 'invalid_request', 'refresh_token is required');
   // Checked before the token is spent: a refresh refused for its scope or resource must leave
   // the client its grant, not a spent token whose next use would read as reuse and revoke it.
-  const held = await ctx.grants.grantOfRefresh(refreshToken);
-  const scopes = held ? await refreshScopes(ctx, form, client, held) : [];
-  const grant = await ctx.grants.redeemRefresh(refreshToken, client.clientId);
-  if (!grant || grant.id !== held?.id) {
+  const presented = await ctx.grants.presentRefresh(refreshToken, client.clientId);
+  const scopes = presented ? await refreshScopes(ctx, form, client, presented.grant) : [];
+  const next = presented ? await ctx.grants.rotate(presented) : undefined;
+  if (!presented || next === undefined) {
     ctx.emit({
       type: 'refused',
       clientId: client.clientId,
@@ -109,9 +130,8 @@ async function refresh(ctx: Context, form: Map<string, string>, client: Client, 
       'The refresh token is unknown, expired, revoked or already used',
     );
   }
-  const next = await ctx.grants.rotate(grant);
-  ctx.emit({ type: 'token_refreshed', clientId: client.clientId, subject: grant.subject });
-  return issue(grant, scopes, next);
+  ctx.emit({ type: 'token_refreshed', clientId: client.clientId, subject: presented.grant.subject });
+  return issue(presented.grant, scopes, next);
 }
 
 /** The scopes a refresh of this grant asks for, or why it is refused (nothing spent yet). */
