@@ -195,6 +195,31 @@ describe('FileStateStore when its file cannot be read', () => {
     expect(await store.get('client:c')).toBe('registered');
   });
 
+  it('tells the log it reads the file again though it came back unchanged, and so each outage', async () => {
+    const { dir, path, store, logged } = open();
+    await store.set('client:c', 'registered');
+    for (let outage = 0; outage < 2; outage++) {
+      renameSync(dir, `${dir}-away`);
+      try {
+        await failure(store.get('client:c'));
+        await failure(store.get('client:c'));
+      } finally {
+        renameSync(`${dir}-away`, dir);
+      }
+      // The same file, not rewritten meanwhile.
+      expect(await store.get('client:c')).toBe('registered');
+    }
+    const outage = [
+      { level: 'warn', fields: { file: path, step: 'read', code: 'ENOENT' }, message: expect.any(String) },
+      {
+        level: 'info',
+        fields: { file: path, failures: 2 },
+        message: expect.stringContaining(`reads its state file ${path} again`),
+      },
+    ];
+    expect(logged).toEqual([...outage, ...outage]);
+  });
+
   it('fails reads while something else stands in its place, and reads it again after', async () => {
     const { path, store } = open();
     await store.set('client:c', 'registered');

@@ -122,16 +122,20 @@ export class FileStateStore extends MemoryStateStore {
     }
     this.sweep();
     this.version = version;
-    this.failures.succeeded('read');
   }
 
-  /** `reload` for a request: a file that cannot be read is the store unavailable, never an empty state. */
+  /**
+   * `reload` for a request: a file that cannot be read is the store unavailable, never an empty
+   * state. Read (or found as last read), it ends a failure to read it: a file back unchanged
+   * after an outage is not read again, yet the log must hear that the outage ended.
+   */
   private current(): void {
     try {
       this.reload();
     } catch (e) {
       throw this.failures.failed('read', e);
     }
+    this.failures.succeeded('read');
   }
 
   override async get(key: string): Promise<string | undefined> {
