@@ -52,8 +52,17 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-/** The largest file the host may write: 0 fills its disk, `unlimited` empties it again. */
-const hostFileSize = (soft: string) =>
+/** The largest file the host may write (its soft RLIMIT_FSIZE, as prlimit(1) prints it). */
+const hostFileSize = () =>
+  execFileSync('prlimit', ['--pid', String(host.child.pid), '--fsize', '--output', 'SOFT', '--noheadings'])
+    .toString()
+    .trim();
+
+/**
+ * Sets it: 0 fills the host's disk, what it was empties it again (not `unlimited`: a hard
+ * limit below that refuses it, and the host's disk would stay full for the tests after).
+ */
+const setHostFileSize = (soft: string) =>
   execFileSync('prlimit', ['--pid', String(host.child.pid), `--fsize=${soft}:`]);
 
 const hasPrlimit = (() => {
@@ -129,7 +138,8 @@ describe("the host's own authorization server with its state file away", () => {
     async () => {
       const alice = await signedIn();
       const before = readFileSync(stateFile(), 'utf8');
-      hostFileSize('0');
+      const limit = hostFileSize();
+      setHostFileSize('0');
       let answers: Awaited<ReturnType<typeof read>>;
       try {
         answers = await read([
@@ -139,7 +149,7 @@ describe("the host's own authorization server with its state file away", () => {
           await authorize(alice.clientId),
         ]);
       } finally {
-        hostFileSize('unlimited');
+        setHostFileSize(limit);
       }
       for (const answer of answers) expect(answer).toMatchObject(UNAVAILABLE);
       expect(readFileSync(stateFile(), 'utf8')).toBe(before);
