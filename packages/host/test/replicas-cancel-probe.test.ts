@@ -18,6 +18,7 @@ import {
   useReplicaSuite,
 } from './replicas-setup.js';
 import { redis } from './standalone-redis-setup.js';
+import { BOB_ACCESS_TOKEN } from './support.js';
 
 useReplicaSuite();
 watchSessions();
@@ -32,23 +33,36 @@ const slowUpstream = () =>
 
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * Alice's slow call running on A, its request at the upstream; B holds a copy of the session too
+ * where `heldByB` (the client's requests went round). `route` sends the client's next requests.
+ */
+async function slowCallOnA(heldByB = true) {
+  const [a, b] = await startReplicas();
+  await storeAliceToken(suite(), 'items.read');
+  slowUpstream();
+  let target = origin(a);
+  balancer.pick = () => target;
+  const route = (replica: typeof a) => {
+    target = origin(replica);
+  };
+  const { client, transport } = await connect(`${balancer.url}/mcp`);
+  const incoming = recordIncoming(transport);
+  if (heldByB) {
+    route(b);
+    await client.ping();
+    route(a);
+  }
+  const cancel = new AbortController();
+  const call = getItem(client, 'slow', { signal: cancel.signal }).catch((e: unknown) => e);
+  await vi.waitFor(() => expect(upstream.requests).toHaveLength(1), { timeout: 10_000, interval: 20 });
+  return { a, b, client, incoming, route, cancel, call };
+}
+
 describe('replica probe: a cancellation landing on another replica', () => {
   it('stops the call on A, answers nothing after, and leaves no per-request state anywhere', async () => {
-    const [a, b] = await startReplicas();
-    await storeAliceToken(suite(), 'items.read');
-    slowUpstream();
-    let target = origin(a);
-    balancer.pick = () => target;
-    const { client, transport } = await connect(`${balancer.url}/mcp`);
-    const incoming = recordIncoming(transport);
-    // B holds a copy of the session too (the client's requests go round).
-    target = origin(b);
-    await client.ping();
-    target = origin(a);
-    const cancel = new AbortController();
-    const call = getItem(client, 'slow', { signal: cancel.signal }).catch((e: unknown) => e);
-    await vi.waitFor(() => expect(upstream.requests).toHaveLength(1), { timeout: 10_000, interval: 20 });
-    target = origin(b);
+    const { b, client, incoming, route, cancel, call } = await slowCallOnA();
+    route(b);
     cancel.abort();
     await call;
     await vi.waitFor(() => expect(upstream.requests[0]!.aborted).toBe(true), { timeout: 5000, interval: 20 });
@@ -67,22 +81,11 @@ describe('replica probe: a cancellation landing on another replica', () => {
   }, 40_000);
 
   it('stops the call on A when the cancellation lands on B just after Redis came back', async () => {
-    const [a, b] = await startReplicas();
-    await storeAliceToken(suite(), 'items.read');
-    slowUpstream();
-    let target = origin(a);
-    balancer.pick = () => target;
-    const { client } = await connect(`${balancer.url}/mcp`);
-    target = origin(b);
-    await client.ping();
-    target = origin(a);
-    const cancel = new AbortController();
-    const call = getItem(client, 'slow', { signal: cancel.signal }).catch((e: unknown) => e);
-    await vi.waitFor(() => expect(upstream.requests).toHaveLength(1), { timeout: 10_000, interval: 20 });
+    const { b, route, cancel, call } = await slowCallOnA();
     await redis.stop({ save: true });
     await wait(300);
     await redis.start();
-    target = origin(b);
+    route(b);
     // B must reach Redis again before it relays; the client's notification is sent once.
     await vi.waitFor(async () => expect((await fetch(`${origin(b)}/readyz`)).status).toBe(200), {
       timeout: 10_000,
@@ -99,23 +102,11 @@ describe('replica probe: a cancellation landing on another replica', () => {
   }, 40_000);
 
   it('stops the call on A once Redis is back when its cancellation landed on B while Redis was away', async () => {
-    const [a, b] = await startReplicas();
-    await storeAliceToken(suite(), 'items.read');
-    slowUpstream();
-    let target = origin(a);
-    balancer.pick = () => target;
-    const { client, transport } = await connect(`${balancer.url}/mcp`);
-    const incoming = recordIncoming(transport);
-    target = origin(b);
-    await client.ping();
-    target = origin(a);
-    const cancel = new AbortController();
-    const call = getItem(client, 'slow', { signal: cancel.signal }).catch((e: unknown) => e);
-    await vi.waitFor(() => expect(upstream.requests).toHaveLength(1), { timeout: 10_000, interval: 20 });
+    const { b, incoming, route, cancel, call } = await slowCallOnA();
     await redis.stop({ save: true });
     try {
       // B holds a copy of the session, takes the cancellation (202) and cannot relay it yet.
-      target = origin(b);
+      route(b);
       cancel.abort();
       await call;
       await vi.waitFor(
@@ -178,5 +169,75 @@ describe('replica probe: a cancellation landing on another replica', () => {
     });
     expect(upstream.requests).toEqual([]);
     expect(await keysWithoutExpiry(admin)).toEqual([]);
+  }, 40_000);
+  it('stops the call on A once Redis is back when its cancellation landed on B, holding no copy, while Redis was away', async () => {
+    // B holds no copy: it cannot read the session's record to check its user, so it keeps the
+    // cancellation and relays it once Redis answers, the user checked then. It refused it 503
+    // before, and A's call ran on to the vendor.
+    const { b, route, cancel, call } = await slowCallOnA(false);
+    await redis.stop({ save: true });
+    try {
+      route(b);
+      cancel.abort();
+      await call;
+      await vi.waitFor(
+        () =>
+          expect(balancer.forwarded.at(-1)).toMatchObject({ target: origin(b), method: 'POST', status: 202 }),
+        {
+          timeout: 5000,
+          interval: 20,
+        },
+      );
+    } finally {
+      await redis.start();
+    }
+    await vi.waitFor(() => expect(upstream.requests[0]!.aborted).toBe(true), { timeout: 5000, interval: 50 });
+  }, 40_000);
+  it("does not relay another user's cancellations of the session once Redis is back", async () => {
+    const [a, b] = await startReplicas();
+    await storeAliceToken(suite(), 'items.read');
+    slowUpstream();
+    let target = origin(a);
+    balancer.pick = () => target;
+    const { client, transport } = await connect(`${balancer.url}/mcp`);
+    void getItem(client, 'slow-kept').catch(() => {});
+    const cancel = new AbortController();
+    const cancelled = getItem(client, 'slow-cancelled', { signal: cancel.signal }).catch((e: unknown) => e);
+    await vi.waitFor(() => expect(upstream.requests).toHaveLength(2), { timeout: 10_000, interval: 20 });
+    await redis.stop({ save: true });
+    try {
+      // Bob knows Alice's session id and cancels every id her calls could have: B cannot tell whose it is yet.
+      const cancellations = Array.from({ length: 20 }, (_, requestId) => ({
+        jsonrpc: '2.0',
+        method: 'notifications/cancelled',
+        params: { requestId },
+      }));
+      const bob = await fetch(`${b.url}`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${BOB_ACCESS_TOKEN}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-session-id': transport.sessionId!,
+          'mcp-protocol-version': transport.protocolVersion ?? '2025-11-25',
+        },
+        body: JSON.stringify(cancellations),
+      });
+      expect(bob.status).toBe(202);
+      // Then Alice's own, kept after Bob's: once it stops her call, Bob's were read first.
+      target = origin(b);
+      cancel.abort();
+      await cancelled;
+    } finally {
+      await redis.start();
+    }
+    const byPath = (path: string) => upstream.requests.find((r) => r.path === path)!;
+    await vi.waitFor(() => expect(byPath('/items/slow-cancelled').aborted).toBe(true), {
+      timeout: 5000,
+      interval: 50,
+    });
+    // Still at the upstream once Alice's own, relayed after Bob's, has stopped the other: not cancelled.
+    await wait(500);
+    expect(byPath('/items/slow-kept').aborted).toBeFalsy();
   }, 40_000);
 });
