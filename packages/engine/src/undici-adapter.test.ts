@@ -38,12 +38,11 @@ function endless(res: ServerResponse, headers: Record<string, string> = {}): voi
 /** What the endless gzip bomb wrote before its connection went away. */
 let bombSent: Promise<number>;
 
-/** Gzip members of 16 MiB of zeros each (16 KiB on the wire), one after the other without end. */
-function gzipBomb(res: ServerResponse): void {
-  const member = gzipSync(Buffer.alloc(16 * 1024 * 1024), { level: 9 });
+/** `member` written again and again without end, under `encoding`, as fast as the client reads. */
+function endlessMembers(res: ServerResponse, member: Buffer, encoding: string): void {
   let sent = 0;
   bombSent = new Promise((resolve) => res.once('close', () => resolve(sent)));
-  res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+  res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': encoding });
   const write = () => {
     for (let more = true; more && !res.destroyed; ) {
       sent += member.length;
@@ -54,24 +53,22 @@ function gzipBomb(res: ServerResponse): void {
   write();
 }
 
+/** Gzip members of 16 MiB of zeros each (16 KiB on the wire), one after the other without end. */
+function gzipBomb(res: ServerResponse): void {
+  endlessMembers(res, gzipSync(Buffer.alloc(16 * 1024 * 1024), { level: 9 }), 'gzip');
+}
+
 /**
  * Gzip over a gzip bomb: each outer member wraps 64 inner members of 16 MiB of zeros each, so
  * a kilobyte or so on the wire is a gigabyte decoded.
  */
 function doubleGzipBomb(res: ServerResponse): void {
   const inner = gzipSync(Buffer.alloc(16 * 1024 * 1024), { level: 9 });
-  const member = gzipSync(Buffer.concat(Array.from({ length: 64 }, () => inner)), { level: 9 });
-  let sent = 0;
-  bombSent = new Promise((resolve) => res.once('close', () => resolve(sent)));
-  res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip, gzip' });
-  const write = () => {
-    for (let more = true; more && !res.destroyed; ) {
-      sent += member.length;
-      more = res.write(member);
-    }
-    if (!res.destroyed) res.once('drain', write);
-  };
-  write();
+  endlessMembers(
+    res,
+    gzipSync(Buffer.concat(Array.from({ length: 64 }, () => inner)), { level: 9 }),
+    'gzip, gzip',
+  );
 }
 
 /** Bodies in stacked codings, as `Content-Encoding` lists them: in the order applied. */
