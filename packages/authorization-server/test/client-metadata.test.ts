@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import {
+  authorizationUrl,
   authorizeInBrowser,
   pkce,
   type Running,
@@ -33,7 +34,7 @@ async function documentServer(document: (clientId: string) => unknown, headers: 
 }
 
 function authorizeUrl(as: Running, clientId: string): string {
-  return `${as.issuer}/auth/authorize?${new URLSearchParams({ response_type: 'code', client_id: clientId, redirect_uri: REDIRECT, code_challenge: pkce().challenge, code_challenge_method: 'S256' })}`;
+  return authorizationUrl(as.issuer, clientId, REDIRECT);
 }
 
 describe('client id metadata documents', () => {

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryStateStore } from '../src/index.js';
 import {
+  authorizationUrl,
   authorizedCode,
-  pkce,
   type Running,
   registerPublicClient,
   startAuthorizationServer,
@@ -22,9 +22,7 @@ afterAll(() => as.close());
 
 /** What /auth/authorize answers for the client: 303 while it is registered, 400 once it is not. */
 async function authorizeStatus(clientId: string): Promise<number> {
-  const res = await new TestBrowser().request(
-    `${as.issuer}/auth/authorize?${new URLSearchParams({ response_type: 'code', client_id: clientId, redirect_uri: REDIRECT, code_challenge: pkce().challenge, code_challenge_method: 'S256' })}`,
-  );
+  const res = await new TestBrowser().request(authorizationUrl(as.issuer, clientId, REDIRECT));
   return res.status;
 }
 

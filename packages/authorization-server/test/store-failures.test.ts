@@ -5,13 +5,14 @@ import { FileLock } from '@toolhost/credentials';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileStateStore, MemoryStateStore } from '../src/index.js';
 import {
-  pkce,
+  authorizationUrl,
   type Running,
   registerPublicClient,
   startAuthorizationServer,
   startStatic,
   TestBrowser,
   tokenRequest,
+  upstreamLinkOf,
 } from './support.js';
 
 const REDIRECT = 'http://127.0.0.1:7777/callback';
@@ -40,9 +41,7 @@ describe('a store that does not answer while a client is looked up', () => {
     const clientId = await registerPublicClient(as.issuer, REDIRECT);
     store.away = true;
     try {
-      const authorize = await new TestBrowser().request(
-        `${as.issuer}/auth/authorize?${new URLSearchParams({ response_type: 'code', client_id: clientId, redirect_uri: REDIRECT, code_challenge: pkce().challenge, code_challenge_method: 'S256' })}`,
-      );
+      const authorize = await new TestBrowser().request(authorizationUrl(as.issuer, clientId, REDIRECT));
       // The test server answers what the embedder was handed: 500 and the error.
       expect(authorize.status).toBe(500);
       expect(await authorize.text()).toContain('store away');
@@ -74,11 +73,8 @@ describe("a file store that cannot keep a sign-in's start (its disk full)", () =
     try {
       const clientId = await registerPublicClient(server.issuer, REDIRECT);
       const browser = new TestBrowser();
-      const page = await browser.open(
-        `${server.issuer}/auth/authorize?${new URLSearchParams({ response_type: 'code', client_id: clientId, redirect_uri: REDIRECT, code_challenge: pkce().challenge, code_challenge_method: 'S256' })}`,
-        server.issuer,
-      );
-      const start = /href="([^"]*\/auth\/upstream\?[^"]*)"/.exec(page.text)![1]!.replace(/&amp;/g, '&');
+      const page = await browser.open(authorizationUrl(server.issuer, clientId, REDIRECT), server.issuer);
+      const start = upstreamLinkOf(page.text)!;
       // The next write's temporary file opens as /dev/full: writing it fails with ENOSPC.
       symlinkSync('/dev/full', `${file}.${process.pid}.tmp`);
       const failed = await browser.request(start);

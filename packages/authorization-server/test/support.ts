@@ -92,6 +92,17 @@ export function pkce(): { verifier: string; challenge: string } {
  * A browser for the sign-in and consent pages: keeps cookies, follows no redirect by itself,
  * and posts forms as a browser does from the page's own origin.
  */
+/** A public client's authorization request (code, S256 with a fresh challenge). */
+export function authorizationUrl(issuer: string, clientId: string, redirectUri: string): string {
+  const query = { response_type: 'code', client_id: clientId, redirect_uri: redirectUri };
+  return `${issuer}/auth/authorize?${new URLSearchParams({ ...query, code_challenge: pkce().challenge, code_challenge_method: 'S256' })}`;
+}
+
+/** The sign-in page's link to the team's identity provider (`/auth/upstream?…`), if it has one. */
+export function upstreamLinkOf(page: string): string | undefined {
+  return /href="([^"]*\/auth\/upstream\?[^"]*)"/.exec(page)?.[1]?.replace(/&amp;/g, '&');
+}
+
 export class TestBrowser {
   private readonly jar = new Map<string, string>();
 

@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryStateStore } from '../src/index.js';
 import {
-  pkce,
+  authorizationUrl,
   type Running,
   registerPublicClient,
   startAuthorizationServer,
   startStatic,
   TestBrowser,
+  upstreamLinkOf,
 } from './support.js';
 
 const REDIRECT = 'http://127.0.0.1:7777/callback';
@@ -48,11 +49,8 @@ describe('signing in with the provider', () => {
   it('keeps one attempt per authorization request however often its sign-in is started', async () => {
     const clientId = await registerPublicClient(as.issuer, REDIRECT);
     const browser = new TestBrowser();
-    const page = await browser.open(
-      `${as.issuer}/auth/authorize?${new URLSearchParams({ response_type: 'code', client_id: clientId, redirect_uri: REDIRECT, code_challenge: pkce().challenge, code_challenge_method: 'S256' })}`,
-      as.issuer,
-    );
-    const start = /href="([^"]*\/auth\/upstream\?[^"]*)"/.exec(page.text)?.[1]?.replace(/&amp;/g, '&');
+    const page = await browser.open(authorizationUrl(as.issuer, clientId, REDIRECT), as.issuer);
+    const start = upstreamLinkOf(page.text);
     expect(start).toBeDefined();
     // Each start sends the browser to the provider with a fresh state; none is ever finished.
     const states = new Set<string>();
@@ -104,11 +102,8 @@ describe('a callback for an attempt a newer start replaced as it was taken', () 
     try {
       const clientId = await registerPublicClient(server.issuer, REDIRECT);
       const browser = new TestBrowser();
-      const page = await browser.open(
-        `${server.issuer}/auth/authorize?${new URLSearchParams({ response_type: 'code', client_id: clientId, redirect_uri: REDIRECT, code_challenge: pkce().challenge, code_challenge_method: 'S256' })}`,
-        server.issuer,
-      );
-      const start = /href="([^"]*\/auth\/upstream\?[^"]*)"/.exec(page.text)![1]!.replace(/&amp;/g, '&');
+      const page = await browser.open(authorizationUrl(server.issuer, clientId, REDIRECT), server.issuer);
+      const start = upstreamLinkOf(page.text)!;
       const stateOf = async () =>
         new URL((await browser.request(start)).headers.get('location')!).searchParams.get('state')!;
       const first = await stateOf();
