@@ -162,6 +162,19 @@ describe('FileStateStore shared by two processes', () => {
     expect(await b.get('grant:h')).toBe('new');
   });
 
+  it('takes a compare-and-set finding the record already as it writes it for done (one sent again)', async () => {
+    const path = fileIn();
+    const a = openStore(path);
+    const b = openStore(path);
+    await a.set('grant:g', 'token 1', 3600);
+    expect(await a.compareAndSet('grant:g', 'token 1', 'token 2', 3600)).toBe(true);
+    expect(await b.compareAndSet('grant:g', 'token 1', 'token 2', 3600)).toBe(true);
+    expect(await b.compareAndSet('grant:g', 'token 1', 'token 3', 3600)).toBe(false);
+    expect(saved(path)['grant:g']?.value).toBe('token 2');
+    // Written only where there is none, whatever is there.
+    expect(await b.setIfAbsent('grant:g', 'token 2', 3600)).toBe(false);
+  });
+
   it("keeps its own counts over a reload of the other's writes", async () => {
     const path = fileIn();
     const a = openStore(path);

@@ -162,6 +162,20 @@ describe('a presentation whose spending the store cannot take durably (short of 
     expect(await exchanged(grants, code)).toBeUndefined();
     expect(await grants.grant(retried!.grant.id)).toBeUndefined();
   });
+
+  it('takes its write back once the store answers again, a moment later: the retry is no reuse', async () => {
+    const { store, grants } = setUp();
+    const { grant, refreshToken } = await started(grants);
+    store.short = true;
+    const presented = await grants.presentRefresh(refreshToken, record.clientId);
+    store.awayFor = 2;
+    await expect(grants.rotate(presented!)).rejects.toThrow('no replica');
+    store.short = false;
+    expect(store.awayFor).toBe(0);
+    expect((await grants.grant(grant.id))?.refreshHash).toBe(hashOf(refreshToken));
+    expect(await refreshed(grants, refreshToken)).toBeDefined();
+    expect(await grants.grant(grant.id)).toBeDefined();
+  });
 });
 
 describe('two hosts on one state file', () => {

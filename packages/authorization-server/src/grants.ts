@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { hashOf, newSecret } from './secrets.js';
 import type { StateStore } from './state-store.js';
 
@@ -46,6 +47,9 @@ interface RefreshRecord {
 }
 
 const DURABLY = { durable: true } as const;
+
+/** How long a spending write whose outcome is unknown is tried to be taken back, the store away. */
+const TAKE_BACK_MS = 3_000;
 
 /** What a spent code's record becomes, naming the grant its presentation started. */
 const SPENT = 'spent ';
@@ -207,18 +211,36 @@ export class Grants {
     try {
       return await this.store.compareAndSet(key, presented, spent, seconds.spent, DURABLY);
     } catch (e) {
-      await this.undo(key, spent, () => this.store.compareAndSet(key, spent, presented, seconds.back));
+      // Written or not, nobody knows (the answer lost, the store away since): the write is
+      // taken back, tried again a moment, else the client's retry would find it and revoke.
+      const back = () => this.store.compareAndSet(key, spent, presented, seconds.back);
+      await this.undo(key, spent, back, TAKE_BACK_MS);
       throw e;
     }
   }
 
   /**
-   * Takes back a write of a presentation that failed, where the store holds it (best effort):
-   * one short of replicas stands on the master; one the store did not make (its file unwritten,
-   * its lock held) needs nothing, and its taking back would wait on that lock again.
+   * Takes back a write of a presentation that failed, where the store holds it (best effort,
+   * tried again for `patienceMs` while the store does not answer): one short of replicas stands
+   * on the master; one the store did not make (its file unwritten, its lock held) needs
+   * nothing, and its taking back would wait on that lock again.
    */
-  private async undo(key: string, written: string, takeBack: () => Promise<unknown>): Promise<void> {
-    if ((await this.store.get(key).catch(() => undefined)) === written) await takeBack().catch(() => {});
+  private async undo(
+    key: string,
+    written: string,
+    takeBack: () => Promise<unknown>,
+    patienceMs = 0,
+  ): Promise<void> {
+    const until = Date.now() + patienceMs;
+    for (let pause = 50; ; pause = Math.min(pause * 2, 500)) {
+      try {
+        if ((await this.store.get(key)) === written) await takeBack();
+        return;
+      } catch {
+        if (Date.now() + pause > until) return;
+        await sleep(pause);
+      }
+    }
   }
 
   async grant(id: string): Promise<Grant | undefined> {

@@ -27,8 +27,11 @@ return 0`;
 /**
  * A record written only where it is as expected (ARGV: 1 and the record expected, or 0 for
  * none; the new record; its expiry in seconds, 0 for none), in one step, on its key alone.
+ * Found already as it would write it, it succeeds: ioredis sends a script again whose answer a
+ * cut connection lost, and that second run must not read its own write as someone else's.
  */
 const COMPARE_AND_SET = `local now = redis.call('GET', KEYS[1])
+if now == ARGV[3] then return 1 end
 if now ~= (ARGV[1] == '1' and ARGV[2] or false) then return 0 end
 if ARGV[4] == '0' then redis.call('SET', KEYS[1], ARGV[3])
 else redis.call('SET', KEYS[1], ARGV[3], 'EX', ARGV[4]) end

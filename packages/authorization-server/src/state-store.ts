@@ -16,7 +16,9 @@ export interface StateStore {
   /**
    * Writes the record only where it still is `expected` (undefined: where there is none), in
    * one step: of several callers that read the same record and change it, one does. True when
-   * written (`durable` as for `set`). One key, so that a Redis Cluster runs it on one node.
+   * written, or found already `value` (a write sent again after its answer was lost: callers
+   * write values nobody else writes); `durable` as for `set`. One key, so that a Redis
+   * Cluster runs it on one node.
    */
   compareAndSet(
     key: string,
@@ -103,7 +105,11 @@ export class MemoryStateStore implements StateStore {
   }
 
   setIfAbsent(key: string, value: string, ttlSeconds?: number): Promise<boolean> {
-    return this.compareAndSet(key, undefined, value, ttlSeconds);
+    return this.change(() => {
+      if (this.live(key) !== undefined) return false;
+      this.put(key, value, ttlSeconds);
+      return true;
+    });
   }
 
   compareAndSet(
@@ -113,7 +119,10 @@ export class MemoryStateStore implements StateStore {
     ttlSeconds?: number,
   ): Promise<boolean> {
     return this.change(() => {
-      if (this.live(key)?.value !== expected) return false;
+      const now = this.live(key)?.value;
+      // Already as it would write it: a write retried after its answer was lost, as Redis's.
+      if (now === value) return true;
+      if (now !== expected) return false;
       this.put(key, value, ttlSeconds);
       return true;
     });

@@ -261,6 +261,12 @@ export async function signInToConsent(
  */
 export class ShortOfReplicas extends MemoryStateStore {
   short = false;
+  /** How many reads from now fail, as a Redis cut off a moment after the write does. */
+  awayFor = 0;
+  override async get(key: string) {
+    if (this.awayFor > 0 && this.awayFor--) throw new Error('the store is away');
+    return super.get(key);
+  }
   override async set(key: string, value: string, ttlSeconds?: number, options?: WriteOptions) {
     await super.set(key, value, ttlSeconds);
     if (options?.durable && this.short) throw new Error('no replica acknowledged the write');
