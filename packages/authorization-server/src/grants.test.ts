@@ -176,6 +176,28 @@ describe('a presentation whose spending the store cannot take durably (short of 
     expect(await refreshed(grants, refreshToken)).toBeDefined();
     expect(await grants.grant(grant.id)).toBeDefined();
   });
+
+  it('taken back, lets a presentation at once that found it written spend the token again', async () => {
+    const { store, grants } = setUp();
+    const { grant, refreshToken } = await started(grants);
+    const first = await grants.presentRefresh(refreshToken, record.clientId);
+    const second = await grants.presentRefresh(refreshToken, record.clientId);
+    let secondAnswer: Promise<string | undefined> | undefined;
+    // The first's write stands when the second's compare-and-set runs; the second reads after
+    // the first took it back.
+    store.beforeGet = async () => {
+      store.short = false;
+      store.beforeGet = () => firstFailed;
+      secondAnswer = grants.rotate(second!);
+    };
+    store.short = true;
+    const firstFailed = grants.rotate(first!).catch((e: Error) => e.message);
+    expect(await firstFailed).toMatch('no replica');
+    const next = await secondAnswer;
+    expect(next).toBeDefined();
+    expect((await grants.grant(grant.id))?.refreshHash).toBe(hashOf(next!));
+    expect(await refreshed(grants, next!)).toBeDefined();
+  });
 });
 
 describe('two hosts on one state file', () => {

@@ -48,6 +48,12 @@ interface RefreshRecord {
 
 const DURABLY = { durable: true } as const;
 
+/**
+ * How many times a presentation spends its code or refresh token, found unspent again after its
+ * compare-and-set lost (another's write taken back): a few such failures in a row, and it gives up.
+ */
+const SPEND_TRIES = 3;
+
 /** How long a spending write whose outcome is unknown is tried to be taken back, the store away. */
 const TAKE_BACK_MS = 3_000;
 
@@ -176,14 +182,21 @@ export class Grants {
     return spent ? { grant, refreshToken } : undefined;
   }
 
-  /** Spends a presented code, naming `grantId`: false where it was spent meanwhile (a replay). */
+  /**
+   * Spends a presented code, naming `grantId`: false where it was spent meanwhile (a replay).
+   * Found unspent again after all (another's write taken back), it is spent again.
+   */
   private async spendCode(presented: PresentedCode, grantId: string): Promise<boolean> {
     const key = `code:${presented.hash}`;
     // The mark is kept while the code could still be replayed, so that a replay finds the grant.
     const seconds = { spent: this.lifetimes.codeSeconds * 10, back: this.lifetimes.codeSeconds };
-    if (await this.spend(key, presented.saved, `${SPENT}${grantId}`, seconds)) return true;
-    await this.replayed('code', presented.hash, await this.store.get(key));
-    return false;
+    for (let tries = 1; ; tries += 1) {
+      if (await this.spend(key, presented.saved, `${SPENT}${grantId}`, seconds)) return true;
+      const now = await this.store.get(key);
+      if (now === presented.saved && tries < SPEND_TRIES) continue;
+      if (now !== presented.saved) await this.replayed('code', presented.hash, now);
+      return false;
+    }
   }
 
   /**
@@ -292,14 +305,18 @@ export class Grants {
    * (reuse: the grant is revoked) or the grant was revoked meanwhile.
    */
   async rotate(presented: PresentedRefresh): Promise<string | undefined> {
-    const { grant, hash } = presented;
-    const refreshToken = newRefreshToken(grant.id);
-    const spentHashes = [hash, ...(grant.spentHashes ?? [])].slice(0, SPENT_KEPT);
-    const updated: Grant = { ...grant, refreshHash: hashOf(refreshToken), spentHashes };
-    const seconds = { spent: this.lifetimes.refreshSeconds, back: this.lifetimes.refreshSeconds };
-    if (await this.spend(`grant:${grant.id}`, presented.saved, JSON.stringify(updated), seconds))
-      return refreshToken;
-    await this.currentOrReused(grant.id, hash, grant.clientId);
+    let current: PresentedRefresh | undefined = presented;
+    // Found current again after all (another presentation's write taken back), it is spent again.
+    for (let tries = 0; current !== undefined && tries < SPEND_TRIES; tries += 1) {
+      const { grant, hash } = current;
+      const refreshToken = newRefreshToken(grant.id);
+      const spentHashes = [hash, ...(grant.spentHashes ?? [])].slice(0, SPENT_KEPT);
+      const updated: Grant = { ...grant, refreshHash: hashOf(refreshToken), spentHashes };
+      const seconds = { spent: this.lifetimes.refreshSeconds, back: this.lifetimes.refreshSeconds };
+      if (await this.spend(`grant:${grant.id}`, current.saved, JSON.stringify(updated), seconds))
+        return refreshToken;
+      current = await this.currentOrReused(grant.id, hash, grant.clientId);
+    }
     return undefined;
   }
 

@@ -263,8 +263,11 @@ export class ShortOfReplicas extends MemoryStateStore {
   short = false;
   /** How many reads from now fail, as a Redis cut off a moment after the write does. */
   awayFor = 0;
+  /** Awaited before each read, for a test to run something between a write and the next read. */
+  beforeGet?: (key: string) => Promise<unknown>;
   override async get(key: string) {
     if (this.awayFor > 0 && this.awayFor--) throw new Error('the store is away');
+    await this.beforeGet?.(key);
     return super.get(key);
   }
   override async set(key: string, value: string, ttlSeconds?: number, options?: WriteOptions) {
