@@ -67,6 +67,16 @@ describe('a code', () => {
     await grants.refuse((await grants.presentCode(code))!);
     expect(await grants.presentCode(code)).toBeUndefined();
   });
+
+  it('refused, and presented again and again, leaves no records of grants to revoke', async () => {
+    const store = new MemoryStateStore();
+    const grants = newGrants(store);
+    const code = await grants.issueCode(record);
+    await grants.refuse((await grants.presentCode(code))!);
+    for (let i = 0; i < 3; i++) expect(await grants.presentCode(code)).toBeUndefined();
+    expect(await keys(store, 'revoked:')).toEqual([]);
+    expect(await keys(store, 'grant:')).toEqual([]);
+  });
 });
 
 describe('a refresh token', () => {

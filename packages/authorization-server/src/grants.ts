@@ -60,6 +60,9 @@ const TAKE_BACK_MS = 3_000;
 /** What a spent code's record becomes, naming the grant its presentation started. */
 const SPENT = 'spent ';
 
+/** What a refused code's mark names: no grant, so that its replay has none to revoke. */
+const NO_GRANT = '-';
+
 /**
  * How many spent refresh tokens a grant knows (by hash), for a presentation again to revoke it.
  * A leaked token is used, and its twin presented, within a rotation or two; an older one is
@@ -143,7 +146,7 @@ export class Grants {
 
   /** Spends a code whose presentation is refused: a code is spent by its first, right or wrong. */
   async refuse(presented: PresentedCode): Promise<void> {
-    await this.spendCode(presented, randomUUID());
+    await this.spendCode(presented, NO_GRANT);
   }
 
   /**
@@ -207,7 +210,7 @@ export class Grants {
     const spentFor = saved?.startsWith(SPENT)
       ? saved.slice(SPENT.length)
       : (await this.store.get(`${kind}-used:${hash}`))?.split(' ')[0];
-    if (spentFor) await this.revoke(spentFor);
+    if (spentFor && spentFor !== NO_GRANT) await this.revoke(spentFor);
   }
 
   /**
