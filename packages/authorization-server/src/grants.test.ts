@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { FileLock } from '@toolhost/credentials';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ShortOfReplicas } from '../test/support.js';
 import { FileStateStore } from './file-state-store.js';
 import { type CodeRecord, Grants } from './grants.js';
@@ -207,6 +207,46 @@ describe('a presentation whose spending the store cannot take durably (short of 
     expect(next).toBeDefined();
     expect((await grants.grant(grant.id))?.refreshHash).toBe(hashOf(next!));
     expect(await refreshed(grants, next!)).toBeDefined();
+  });
+});
+
+describe('a presentation whose spending is taken back', () => {
+  afterEach(() => vi.useRealTimers());
+  const MINUTE = 60_000;
+
+  it('leaves the refresh token the lifetime it had left, not a fresh one', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const store = new ShortOfReplicas();
+    const grants = newGrants(store);
+    const { grant, refreshToken } = await started(grants);
+    vi.setSystemTime(Date.now() + 40 * MINUTE);
+    store.short = true;
+    await expect(refreshed(grants, refreshToken)).rejects.toThrow('no replica');
+    store.short = false;
+    vi.setSystemTime(Date.now() + 15 * MINUTE);
+    expect((await grants.grant(grant.id))?.refreshHash).toBe(hashOf(refreshToken));
+    vi.setSystemTime(Date.now() + 10 * MINUTE);
+    expect(await grants.grant(grant.id)).toBeUndefined();
+  });
+
+  it('leaves the code the lifetime it had left, not a fresh one', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    // Short of replicas only when spending: the grant is written, the code's mark is not.
+    const store = new (class extends ShortOfReplicas {
+      override set(key: string, value: string, ttlSeconds?: number) {
+        return super.set(key, value, ttlSeconds);
+      }
+    })();
+    const grants = newGrants(store);
+    const code = await grants.issueCode(record);
+    vi.setSystemTime(Date.now() + 40_000);
+    store.short = true;
+    await expect(exchanged(grants, code)).rejects.toThrow('no replica');
+    store.short = false;
+    vi.setSystemTime(Date.now() + 10_000);
+    expect(await grants.presentCode(code)).toBeDefined();
+    vi.setSystemTime(Date.now() + 15_000);
+    expect(await grants.presentCode(code)).toBeUndefined();
   });
 });
 

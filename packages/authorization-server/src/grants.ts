@@ -15,6 +15,8 @@ export interface Grant {
   /** The hashes of the refresh tokens it replaced, newest first (`SPENT_KEPT` of them). */
   spentHashes?: string[];
   createdAt: number;
+  /** When its record expires as last written (ms since the epoch), for a take-back to keep. */
+  expiresAt?: number;
 }
 
 /** An authorization code as issued, kept under its hash until redeemed or expired. */
@@ -25,6 +27,8 @@ export interface CodeRecord {
   subject: string;
   scopes: string[];
   resource: string;
+  /** When it expires (ms since the epoch), for a take-back to keep; set when issued. */
+  expiresAt?: number;
 }
 
 /** A code as presented, not spent yet: its record, and the stored text its spending must find. */
@@ -80,6 +84,16 @@ function grantNamedBy(refreshToken: string): string | undefined {
 
 const newRefreshToken = (grantId: string) => `${grantId}.${newSecret()}`;
 
+/** When a record written now for `seconds` expires. */
+const expiryIn = (seconds: number) => Date.now() + seconds * 1000;
+
+/**
+ * What is left of a record's lifetime, for a take-back: it gets back what it had, not a fresh
+ * one (`whole` where its record does not say, written by a version before).
+ */
+const secondsLeft = (expiresAt: number | undefined, whole: number) =>
+  expiresAt === undefined ? whole : Math.max(1, (expiresAt - Date.now()) / 1000);
+
 export interface GrantLifetimes {
   codeSeconds: number;
   /** How long an access token is good for: a grant without a refresh token lasts as long. */
@@ -121,7 +135,9 @@ export class Grants {
 
   async issueCode(record: CodeRecord): Promise<string> {
     const code = newSecret();
-    await this.store.set(`code:${hashOf(code)}`, JSON.stringify(record), this.lifetimes.codeSeconds, DURABLY);
+    const seconds = this.lifetimes.codeSeconds;
+    const saved = JSON.stringify({ ...record, expiresAt: expiryIn(seconds) } satisfies CodeRecord);
+    await this.store.set(`code:${hashOf(code)}`, saved, seconds, DURABLY);
     return code;
   }
 
@@ -163,6 +179,7 @@ export class Grants {
     const { clientId, subject, scopes, resource } = presented.record;
     const id = randomUUID();
     const refreshToken = refreshable ? newRefreshToken(id) : undefined;
+    const ttl = refreshToken ? this.lifetimes.refreshSeconds : this.lifetimes.accessSeconds + 60;
     const grant: Grant = {
       id,
       clientId,
@@ -171,8 +188,8 @@ export class Grants {
       resource,
       ...(refreshToken ? { refreshHash: hashOf(refreshToken) } : {}),
       createdAt: Date.now(),
+      expiresAt: expiryIn(ttl),
     };
-    const ttl = refreshToken ? this.lifetimes.refreshSeconds : this.lifetimes.accessSeconds + 60;
     const key = `grant:${id}`;
     const saved = JSON.stringify(grant);
     let spent = false;
@@ -191,8 +208,9 @@ export class Grants {
    */
   private async spendCode(presented: PresentedCode, grantId: string): Promise<boolean> {
     const key = `code:${presented.hash}`;
+    const { codeSeconds } = this.lifetimes;
     // The mark is kept while the code could still be replayed, so that a replay finds the grant.
-    const seconds = { spent: this.lifetimes.codeSeconds * 10, back: this.lifetimes.codeSeconds };
+    const seconds = { spent: codeSeconds * 10, back: secondsLeft(presented.record.expiresAt, codeSeconds) };
     for (let tries = 1; ; tries += 1) {
       if (await this.spend(key, presented.saved, `${SPENT}${grantId}`, seconds)) return true;
       const now = await this.store.get(key);
@@ -314,8 +332,10 @@ export class Grants {
       const { grant, hash } = current;
       const refreshToken = newRefreshToken(grant.id);
       const spentHashes = [hash, ...(grant.spentHashes ?? [])].slice(0, SPENT_KEPT);
-      const updated: Grant = { ...grant, refreshHash: hashOf(refreshToken), spentHashes };
-      const seconds = { spent: this.lifetimes.refreshSeconds, back: this.lifetimes.refreshSeconds };
+      const { refreshSeconds } = this.lifetimes;
+      const expiresAt = expiryIn(refreshSeconds);
+      const updated: Grant = { ...grant, refreshHash: hashOf(refreshToken), spentHashes, expiresAt };
+      const seconds = { spent: refreshSeconds, back: secondsLeft(grant.expiresAt, refreshSeconds) };
       if (await this.spend(`grant:${grant.id}`, current.saved, JSON.stringify(updated), seconds))
         return refreshToken;
       current = await this.currentOrReused(grant.id, hash, grant.clientId);
