@@ -310,6 +310,20 @@ async function keys(store: MemoryStateStore, prefix: string): Promise<string[]> 
   return [...entries.keys()].filter((k) => k.startsWith(prefix));
 }
 
+describe('the version before, sharing the store (a rolling deploy)', () => {
+  it('finds the grant of each refresh token handed out by the record it reads, and none of one spent', async () => {
+    const store = new MemoryStateStore();
+    const grants = newGrants(store);
+    const { grant, refreshToken } = await started(grants);
+    const recordOf = (token: string) => store.get(`refresh:${hashOf(token)}`);
+    expect(await recordOf(refreshToken)).toBe(JSON.stringify({ grantId: grant.id }));
+    const next = await refreshed(grants, refreshToken);
+    expect(await recordOf(next!)).toBe(JSON.stringify({ grantId: grant.id }));
+    // Spent: presented there again, it is found among its grant's spent ones, which is revoked.
+    expect(await recordOf(refreshToken)).toBeUndefined();
+  });
+});
+
 describe('a grant refreshed again and again', () => {
   async function churned(rotations: number) {
     const clock = { now: 1_000_000 };

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { keepForPreviousVersion } from './previous-version.js';
 import { hashOf, newSecret } from './secrets.js';
 import type { StateStore } from './state-store.js';
 
@@ -43,6 +44,8 @@ export interface PresentedRefresh {
   grant: Grant;
   hash: string;
   saved: string;
+  /** Whether it names its grant: one that does not (an older version's) keeps its record. */
+  named?: boolean;
 }
 
 /** What a refresh token issued before tokens named their grant is kept under (its hash). */
@@ -199,7 +202,9 @@ export class Grants {
     } finally {
       if (!spent) await this.undo(key, saved, () => this.store.delete(key));
     }
-    return spent ? { grant, refreshToken } : undefined;
+    if (!spent) return undefined;
+    if (refreshToken) await keepForPreviousVersion(this.store, id, hashOf(refreshToken), undefined, ttl);
+    return { grant, refreshToken };
   }
 
   /**
@@ -299,7 +304,8 @@ export class Grants {
   async presentRefresh(refreshToken: string, clientId: string): Promise<PresentedRefresh | undefined> {
     const hash = hashOf(refreshToken);
     const grantId = await this.grantIdOf(refreshToken, hash);
-    if (grantId !== undefined) return this.currentOrReused(grantId, hash, clientId);
+    const named = grantNamedBy(refreshToken) !== undefined;
+    if (grantId !== undefined) return this.currentOrReused(grantId, hash, clientId, named);
     // A token without a name, spent before this version: a mark beside its record names its grant.
     await this.replayed('refresh', hash, undefined);
     return undefined;
@@ -310,11 +316,12 @@ export class Grants {
     grantId: string,
     hash: string,
     clientId: string,
+    named?: boolean,
   ): Promise<PresentedRefresh | undefined> {
     const saved = await this.savedGrant(grantId);
     if (saved === undefined) return undefined;
     const grant = JSON.parse(saved) as Grant;
-    if (grant.refreshHash === hash) return { grant, hash, saved };
+    if (grant.refreshHash === hash) return { grant, hash, saved, named };
     if (grant.clientId === clientId && grant.spentHashes?.includes(hash)) await this.revoke(grant.id);
     return undefined;
   }
@@ -336,9 +343,12 @@ export class Grants {
       const expiresAt = expiryIn(refreshSeconds);
       const updated: Grant = { ...grant, refreshHash: hashOf(refreshToken), spentHashes, expiresAt };
       const seconds = { spent: refreshSeconds, back: secondsLeft(grant.expiresAt, refreshSeconds) };
-      if (await this.spend(`grant:${grant.id}`, current.saved, JSON.stringify(updated), seconds))
+      if (await this.spend(`grant:${grant.id}`, current.saved, JSON.stringify(updated), seconds)) {
+        const spentHash = presented.named ? hash : undefined;
+        await keepForPreviousVersion(this.store, grant.id, updated.refreshHash!, spentHash, refreshSeconds);
         return refreshToken;
-      current = await this.currentOrReused(grant.id, hash, grant.clientId);
+      }
+      current = await this.currentOrReused(grant.id, hash, grant.clientId, presented.named);
     }
     return undefined;
   }
