@@ -3,43 +3,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { FileLock } from '@toolhost/credentials';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ShortOfReplicas } from '../test/support.js';
+import { describe, expect, it } from 'vitest';
+import { exchanged, keys, LIFETIMES, newGrants, record, refreshed, started } from '../test/grants-support.js';
 import { FileStateStore } from './file-state-store.js';
-import { type CodeRecord, Grants } from './grants.js';
+import { Grants } from './grants.js';
 import { hashOf, newSecret } from './secrets.js';
-import { MemoryStateStore, type StateStore } from './state-store.js';
-
-const record: CodeRecord = {
-  clientId: 'client-1',
-  redirectUri: 'http://127.0.0.1/callback',
-  codeChallenge: 'c'.repeat(43),
-  subject: 'alice',
-  scopes: ['tools:read'],
-  resource: 'https://tools.example.com/mcp',
-};
-
-const LIFETIMES = { codeSeconds: 60, accessSeconds: 600, refreshSeconds: 3600 };
-
-const newGrants = (store: StateStore = new MemoryStateStore()) => new Grants(store, LIFETIMES);
-
-/** A code exchanged as the token endpoint does for a client that may refresh: presented, its grant started. */
-async function exchanged(grants: Grants, code: string) {
-  const presented = await grants.presentCode(code);
-  return presented && grants.start(presented, true);
-}
-
-/** A refresh as the token endpoint makes it for the grant's client: presented, then rotated. */
-async function refreshed(grants: Grants, refreshToken: string): Promise<string | undefined> {
-  const presented = await grants.presentRefresh(refreshToken, record.clientId);
-  return presented && grants.rotate(presented);
-}
-
-/** A grant as the token endpoint starts one: a code issued and exchanged; its refresh token. */
-async function started(grants: Grants) {
-  const answer = await exchanged(grants, await grants.issueCode(record));
-  return { grant: answer!.grant, refreshToken: answer!.refreshToken! };
-}
+import { MemoryStateStore } from './state-store.js';
 
 describe('a code', () => {
   it('presented twice at once starts one grant, which the other presentation revokes', async () => {
@@ -138,118 +107,6 @@ describe('a grant without a refresh token', () => {
   });
 });
 
-describe('a presentation whose spending the store cannot take durably (short of its replicas)', () => {
-  const setUp = () => {
-    const store = new ShortOfReplicas();
-    return { store, grants: newGrants(store) };
-  };
-
-  it('fails with the refresh token unspent: the retry refreshes, and the grant stands', async () => {
-    const { store, grants } = setUp();
-    const { grant, refreshToken } = await started(grants);
-    store.short = true;
-    await expect(refreshed(grants, refreshToken)).rejects.toThrow('no replica');
-    store.short = false;
-    expect((await grants.grant(grant.id))?.refreshHash).toBe(hashOf(refreshToken));
-    const next = await refreshed(grants, refreshToken);
-    expect(next).toBeDefined();
-    expect(await refreshed(grants, next!)).toBeDefined();
-    expect(await grants.grant(grant.id)).toBeDefined();
-  });
-
-  it('fails with the code unspent and no grant: the retry starts the grant once', async () => {
-    const { store, grants } = setUp();
-    const code = await grants.issueCode(record);
-    store.short = true;
-    await expect(exchanged(grants, code)).rejects.toThrow('no replica');
-    store.short = false;
-    expect(await keys(store, 'grant:')).toEqual([]);
-
-    const retried = await exchanged(grants, code);
-    expect(retried?.grant).toMatchObject({ clientId: 'client-1', subject: 'alice' });
-    expect(await refreshed(grants, retried!.refreshToken!)).toBeDefined();
-    // Spent now: a third presentation is a replay, and ends the grant.
-    expect(await exchanged(grants, code)).toBeUndefined();
-    expect(await grants.grant(retried!.grant.id)).toBeUndefined();
-  });
-
-  it('takes its write back once the store answers again, a moment later: the retry is no reuse', async () => {
-    const { store, grants } = setUp();
-    const { grant, refreshToken } = await started(grants);
-    store.short = true;
-    const presented = await grants.presentRefresh(refreshToken, record.clientId);
-    store.awayFor = 2;
-    await expect(grants.rotate(presented!)).rejects.toThrow('no replica');
-    store.short = false;
-    expect(store.awayFor).toBe(0);
-    expect((await grants.grant(grant.id))?.refreshHash).toBe(hashOf(refreshToken));
-    expect(await refreshed(grants, refreshToken)).toBeDefined();
-    expect(await grants.grant(grant.id)).toBeDefined();
-  });
-
-  it('taken back, lets a presentation at once that found it written spend the token again', async () => {
-    const { store, grants } = setUp();
-    const { grant, refreshToken } = await started(grants);
-    const first = await grants.presentRefresh(refreshToken, record.clientId);
-    const second = await grants.presentRefresh(refreshToken, record.clientId);
-    let secondAnswer: Promise<string | undefined> | undefined;
-    // The first's write stands when the second's compare-and-set runs; the second reads after
-    // the first took it back.
-    store.beforeGet = async () => {
-      store.short = false;
-      store.beforeGet = () => firstFailed;
-      secondAnswer = grants.rotate(second!);
-    };
-    store.short = true;
-    const firstFailed = grants.rotate(first!).catch((e: Error) => e.message);
-    expect(await firstFailed).toMatch('no replica');
-    const next = await secondAnswer;
-    expect(next).toBeDefined();
-    expect((await grants.grant(grant.id))?.refreshHash).toBe(hashOf(next!));
-    expect(await refreshed(grants, next!)).toBeDefined();
-  });
-});
-
-describe('a presentation whose spending is taken back', () => {
-  afterEach(() => vi.useRealTimers());
-  const MINUTE = 60_000;
-
-  it('leaves the refresh token the lifetime it had left, not a fresh one', async () => {
-    vi.useFakeTimers({ toFake: ['Date'] });
-    const store = new ShortOfReplicas();
-    const grants = newGrants(store);
-    const { grant, refreshToken } = await started(grants);
-    vi.setSystemTime(Date.now() + 40 * MINUTE);
-    store.short = true;
-    await expect(refreshed(grants, refreshToken)).rejects.toThrow('no replica');
-    store.short = false;
-    vi.setSystemTime(Date.now() + 15 * MINUTE);
-    expect((await grants.grant(grant.id))?.refreshHash).toBe(hashOf(refreshToken));
-    vi.setSystemTime(Date.now() + 10 * MINUTE);
-    expect(await grants.grant(grant.id)).toBeUndefined();
-  });
-
-  it('leaves the code the lifetime it had left, not a fresh one', async () => {
-    vi.useFakeTimers({ toFake: ['Date'] });
-    // Short of replicas only when spending: the grant is written, the code's mark is not.
-    const store = new (class extends ShortOfReplicas {
-      override set(key: string, value: string, ttlSeconds?: number) {
-        return super.set(key, value, ttlSeconds);
-      }
-    })();
-    const grants = newGrants(store);
-    const code = await grants.issueCode(record);
-    vi.setSystemTime(Date.now() + 40_000);
-    store.short = true;
-    await expect(exchanged(grants, code)).rejects.toThrow('no replica');
-    store.short = false;
-    vi.setSystemTime(Date.now() + 10_000);
-    expect(await grants.presentCode(code)).toBeDefined();
-    vi.setSystemTime(Date.now() + 15_000);
-    expect(await grants.presentCode(code)).toBeUndefined();
-  });
-});
-
 describe('two hosts on one state file', () => {
   it('spend a code and a refresh token raced on both once, and the grant is revoked', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'grants-two-hosts-')), 'authorization-server.json');
@@ -303,12 +160,6 @@ describe('what a version before left in the store', () => {
     expect(await grants.grant(viaRefresh.grant.id)).toBeUndefined();
   });
 });
-
-/** The keys the memory store holds under `prefix`. */
-async function keys(store: MemoryStateStore, prefix: string): Promise<string[]> {
-  const entries = (store as unknown as { entries: Map<string, unknown> }).entries;
-  return [...entries.keys()].filter((k) => k.startsWith(prefix));
-}
 
 describe('the version before, sharing the store (a rolling deploy)', () => {
   it('finds the grant of each refresh token handed out by the record it reads, and none of one spent', async () => {

@@ -1,0 +1,159 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { exchanged, keys, newGrants, record, refreshed, started } from '../test/grants-support.js';
+import { ShortOfReplicas } from '../test/support.js';
+import type { Grants } from './grants.js';
+import { hashOf } from './secrets.js';
+
+// A presentation whose spending write fails, its outcome unknown: what the client's retry, and
+// a presentation at once, then find.
+
+describe('a presentation whose spending the store cannot take durably (short of its replicas)', () => {
+  const setUp = () => {
+    const store = new ShortOfReplicas();
+    return { store, grants: newGrants(store) };
+  };
+
+  it('fails with the refresh token unspent: the retry refreshes, and the grant stands', async () => {
+    const { store, grants } = setUp();
+    const { grant, refreshToken } = await started(grants);
+    store.short = true;
+    await expect(refreshed(grants, refreshToken)).rejects.toThrow('no replica');
+    store.short = false;
+    expect((await grants.grant(grant.id))?.refreshHash).toBe(hashOf(refreshToken));
+    const next = await refreshed(grants, refreshToken);
+    expect(next).toBeDefined();
+    expect(await refreshed(grants, next!)).toBeDefined();
+    expect(await grants.grant(grant.id)).toBeDefined();
+  });
+
+  it('fails with the code unspent and no grant: the retry starts the grant once', async () => {
+    const { store, grants } = setUp();
+    const code = await grants.issueCode(record);
+    store.short = true;
+    await expect(exchanged(grants, code)).rejects.toThrow('no replica');
+    store.short = false;
+    expect(await keys(store, 'grant:')).toEqual([]);
+
+    const retried = await exchanged(grants, code);
+    expect(retried?.grant).toMatchObject({ clientId: 'client-1', subject: 'alice' });
+    expect(await refreshed(grants, retried!.refreshToken!)).toBeDefined();
+    // Spent now: a third presentation is a replay, and ends the grant.
+    expect(await exchanged(grants, code)).toBeUndefined();
+    expect(await grants.grant(retried!.grant.id)).toBeUndefined();
+  });
+
+  it('takes its write back once the store answers again, a moment later: the retry is no reuse', async () => {
+    const { store, grants } = setUp();
+    const { grant, refreshToken } = await started(grants);
+    store.short = true;
+    const presented = await grants.presentRefresh(refreshToken, record.clientId);
+    store.awayFor = 2;
+    await expect(grants.rotate(presented!)).rejects.toThrow('no replica');
+    store.short = false;
+    expect(store.awayFor).toBe(0);
+    expect((await grants.grant(grant.id))?.refreshHash).toBe(hashOf(refreshToken));
+    expect(await refreshed(grants, refreshToken)).toBeDefined();
+    expect(await grants.grant(grant.id)).toBeDefined();
+  });
+
+  it('taken back, lets a presentation at once that found it written spend the token again', async () => {
+    const { store, grants } = setUp();
+    const { grant, refreshToken } = await started(grants);
+    const first = await grants.presentRefresh(refreshToken, record.clientId);
+    const second = await grants.presentRefresh(refreshToken, record.clientId);
+    let secondAnswer: Promise<string | undefined> | undefined;
+    // The first's write stands when the second's compare-and-set runs; the second reads after
+    // the first took it back.
+    store.beforeGet = async () => {
+      store.short = false;
+      store.beforeGet = () => firstFailed;
+      secondAnswer = grants.rotate(second!);
+    };
+    store.short = true;
+    const firstFailed = grants.rotate(first!).catch((e: Error) => e.message);
+    expect(await firstFailed).toMatch('no replica');
+    const next = await secondAnswer;
+    expect(next).toBeDefined();
+    expect((await grants.grant(grant.id))?.refreshHash).toBe(hashOf(next!));
+    expect(await refreshed(grants, next!)).toBeDefined();
+  });
+});
+
+/** Short of replicas only when spending (a grant is written, a code's mark is not); tells of each. */
+class SpendsShort extends ShortOfReplicas {
+  spent?: (written: boolean, value: string) => void;
+  override set(key: string, value: string, ttlSeconds?: number) {
+    return super.set(key, value, ttlSeconds);
+  }
+  override async compareAndSet(
+    k: string,
+    expected: string | undefined,
+    value: string,
+    ttl?: number,
+    o?: object,
+  ) {
+    const written = await super.compareAndSet(k, expected, value, ttl, o);
+    this.spent?.(written, value);
+    return written;
+  }
+}
+
+describe('a presentation whose spending is taken back', () => {
+  it('lets a presentation at once that found it written spend the code again', async () => {
+    const store = new SpendsShort();
+    const grants = newGrants(store);
+    const code = await grants.issueCode(record);
+    const [first, second] = [await grants.presentCode(code), await grants.presentCode(code)];
+    let [lost, back] = [() => {}, () => {}];
+    const secondLost = new Promise<void>((resolve) => (lost = resolve));
+    const tookBack = new Promise<void>((resolve) => (back = resolve));
+    store.spent = (written, value) => (!written ? lost() : value.startsWith('spent') || back());
+    let secondAnswer: ReturnType<Grants['start']> | undefined;
+    // The first's mark stands when the second's compare-and-set runs; the second reads after
+    // the first took it back.
+    store.beforeGet = async () => {
+      store.short = false;
+      store.beforeGet = (key) => (key.startsWith('code:') ? tookBack : Promise.resolve());
+      secondAnswer = grants.start(second!, true);
+      await secondLost;
+    };
+    store.short = true;
+    await expect(grants.start(first!, true)).rejects.toThrow('no replica');
+    const started = await secondAnswer;
+    expect(await grants.grant(started!.grant.id)).toMatchObject({ subject: 'alice' });
+    expect(await refreshed(grants, started!.refreshToken!)).toBeDefined();
+  });
+
+  afterEach(() => vi.useRealTimers());
+  const MINUTE = 60_000;
+
+  it('leaves the refresh token the lifetime it had left, not a fresh one', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const store = new ShortOfReplicas();
+    const grants = newGrants(store);
+    const { grant, refreshToken } = await started(grants);
+    vi.setSystemTime(Date.now() + 40 * MINUTE);
+    store.short = true;
+    await expect(refreshed(grants, refreshToken)).rejects.toThrow('no replica');
+    store.short = false;
+    vi.setSystemTime(Date.now() + 15 * MINUTE);
+    expect((await grants.grant(grant.id))?.refreshHash).toBe(hashOf(refreshToken));
+    vi.setSystemTime(Date.now() + 10 * MINUTE);
+    expect(await grants.grant(grant.id)).toBeUndefined();
+  });
+
+  it('leaves the code the lifetime it had left, not a fresh one', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const store = new SpendsShort();
+    const grants = newGrants(store);
+    const code = await grants.issueCode(record);
+    vi.setSystemTime(Date.now() + 40_000);
+    store.short = true;
+    await expect(exchanged(grants, code)).rejects.toThrow('no replica');
+    store.short = false;
+    vi.setSystemTime(Date.now() + 10_000);
+    expect(await grants.presentCode(code)).toBeDefined();
+    vi.setSystemTime(Date.now() + 15_000);
+    expect(await grants.presentCode(code)).toBeUndefined();
+  });
+});
