@@ -5,6 +5,7 @@ import {
   mkdirSync,
   mkdtempSync,
   readdirSync,
+  statSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
@@ -75,6 +76,23 @@ describe('taking over a stale lock', () => {
   });
 });
 
+describe('a lock held and renewed', () => {
+  /** When a toolhost before lock directories takes a lock to have been renewed: its path's own time. */
+  const olderToolhostSince = (path: string) => statSync(path).mtimeMs;
+
+  it("keeps the lock directory's own time fresh too, by which an older toolhost judges it", async () => {
+    const path = lockPath();
+    const held = (await createLockFile(path, 'holder'))!;
+    held.keepFresh(50);
+    // Held for a minute so far: an older toolhost beside it must not take it for abandoned.
+    age(path);
+    await expect.poll(() => Date.now() - readLockFile(path)!.since, { timeout: 10_000 }).toBeLessThan(30_000);
+    expect(Date.now() - olderToolhostSince(path)).toBeLessThan(30_000);
+    await held.release();
+    expect(readdirSync(dirname(path))).toEqual([]);
+  });
+});
+
 describe('FileLock', () => {
   /** Runs under the lock, answering what the lock says of its holder then. */
   const run = (path: string) => new FileLock(path, 300).run(async () => readLockFile(path)?.content);
@@ -91,6 +109,14 @@ describe('FileLock', () => {
         age(path);
         expect(await run(path)).toMatch(new RegExp(`^${process.pid} `));
       }
+  });
+
+  it("judges a lock by its holder's mark, whatever the time of its directory", async () => {
+    const path = lockPath();
+    // Of another pid space: only its age tells.
+    await leftBy(path, `${NO_SUCH_PID} ${hostname()}/pid:[1] 0123`, false);
+    age(path, { markOnly: true });
+    expect(await run(path)).toMatch(new RegExp(`^${process.pid} `));
   });
 
   it('takes over at once from a dead process of its pid space, and from this process in an earlier life', async () => {

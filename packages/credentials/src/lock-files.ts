@@ -47,6 +47,9 @@ import { join } from 'node:path';
  * A lock of the older form (a plain file, left by an earlier toolhost) is judged by its age and
  * content as before, and taken away by unlinking it, which cannot remove a lock directory; only
  * an older toolhost still running beside this one could have made a new plain lock meanwhile.
+ * Such a toolhost judges a lock directory by the directory's own time, renewed with the mark, so
+ * it waits for a live holder; one whose holder stopped it moves aside to `<lock>.<hex>.stale`
+ * and cannot delete (it deletes files only): that directory stays until removed by hand.
  * One this process cannot look into (another user's) is judged by its age but never taken away:
  * which holder it names is unknown, so removing it could remove a live one.
  */
@@ -81,12 +84,18 @@ export class HeldLock {
     return existsSync(this.mark);
   }
 
-  /** Renews the mark's time every `everyMs` until let go (synchronously: a busy thread pool must not make a live holder look stale). */
+  /**
+   * Renews the mark's time every `everyMs` until let go (synchronously: a busy thread pool must
+   * not make a live holder look stale), and the lock directory's own: an older toolhost on the
+   * same data directory judges a lock by its path's time alone, and would take a live one for
+   * abandoned.
+   */
   keepFresh(everyMs: number): void {
     this.renewal = setInterval(() => {
       try {
         const now = new Date();
         utimesSync(this.mark, now, now);
+        utimesSync(this.path, now, now);
       } catch {
         clearInterval(this.renewal);
       }

@@ -19,9 +19,10 @@ export function assertBuilt(names: string[]): void {
 
 /**
  * Makes the lock at `path` look abandoned a minute ago, as a holder that stopped (a pause, a
- * crash) leaves it: its own time, and that of what it holds (its holder's mark).
+ * crash) leaves it: its holder's mark, and, unless `markOnly`, the lock's own time as well. This
+ * version judges a lock by its mark; an older toolhost judged it by the time of its path alone.
  */
-export function age(path: string): void {
+export function age(path: string, { markOnly = false } = {}): void {
   const past = new Date(Date.now() - 60_000);
   let inside: string[] = [];
   try {
@@ -30,7 +31,7 @@ export function age(path: string): void {
     // A plain file.
   }
   for (const name of inside) utimesSync(join(path, name), past, past);
-  utimesSync(path, past, past);
+  if (!markOnly) utimesSync(path, past, past);
 }
 
 /** A Node process running `script` (an ES module), answering over IPC; killed by `stop`. */
