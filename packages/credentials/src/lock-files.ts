@@ -96,8 +96,10 @@ export class HeldLock {
         const now = new Date();
         utimesSync(this.mark, now, now);
         utimesSync(this.path, now, now);
-      } catch {
-        clearInterval(this.renewal);
+      } catch (e) {
+        // The mark gone: the lock was taken over. Anything else (EIO, ESTALE: a network file
+        // system a moment away) may pass, and a holder that gave up renewing would lose its lock.
+        if ((e as NodeJS.ErrnoException).code === 'ENOENT') clearInterval(this.renewal);
       }
     }, everyMs);
     this.renewal.unref();

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { EncryptedFileTokenStore } from './encrypted-file-token-store.js';
 import { FileRefreshLock } from './file-refresh-lock.js';
-import { createLockFile } from './lock-files.js';
+import { createLockFile, readLockFile } from './lock-files.js';
 import { age, assertBuilt, dist, spawnScript } from './test-support/stale-locks.js';
 
 // The takers and holders race from other processes, for real: they run the built modules.
@@ -121,6 +121,38 @@ describe('FileLock, its stale lock taken over by many processes at once', () => 
       rounds.push((await Promise.all(writers.map((w) => w.next()))) as Reply[]);
     }
     expect(rounds.flat().filter((r) => r.error || r.together)).toEqual([]);
+  });
+});
+
+describe('a holder whose renewals fail a moment', () => {
+  it('goes on renewing its lock once the file system answers again', { timeout: 60_000 }, async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'lock-renewal-')), 'tokens.enc.json.lock');
+    // Its first renewals fail as on a network file system whose server restarts (EIO, then
+    // ESTALE): the mark is still there, and the lock still this holder's.
+    const holder = spawned(`
+      import fs from 'node:fs';
+      import { syncBuiltinESMExports } from 'node:module';
+      const { createLockFile } = await import(${JSON.stringify(join(dist, 'lock-files.js'))});
+      const held = await createLockFile(${JSON.stringify(path)}, 'holder');
+      const utimesSync = fs.utimesSync;
+      const failing = ['EIO', 'ESTALE', 'EIO'];
+      fs.utimesSync = (...args) => {
+        const code = failing.shift();
+        if (code === undefined) return utimesSync(...args);
+        process.send({ failed: code });
+        throw Object.assign(new Error(code + ': utime'), { code });
+      };
+      syncBuiltinESMExports();
+      held.keepFresh(50);
+      // Alive until stopped (the renewal's timer keeps no process running).
+      process.on('message', () => {});
+    `);
+    expect(await holder.next()).toEqual({ failed: 'EIO' });
+    // Left as it is from here, the lock would look abandoned (a minute old) to every other process.
+    age(path);
+    await expect
+      .poll(() => Date.now() - readLockFile(path)!.since, { timeout: 30_000, interval: 100 })
+      .toBeLessThan(30_000);
   });
 });
 
