@@ -84,7 +84,7 @@ export class FileLock {
       const [pid, space] = held?.content.split(' ') ?? [];
       const holder = { pid: Number(pid), since: held?.since ?? Date.now() };
       if (!held) {
-        const taken = await createLockFile(this.path, mine);
+        const taken = await createLockFile(this.path, mine, this.staleMs);
         if (taken) return taken;
       } else if (
         (Date.now() - held.since > this.staleMs || knownDead(holder.pid, space, held.content)) &&

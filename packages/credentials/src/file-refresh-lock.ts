@@ -28,12 +28,12 @@ export class FileRefreshLock implements RefreshLock {
 
   async acquire(providerId: string, userId: string): Promise<RefreshLockRelease | undefined> {
     const path = this.path(providerId, userId);
-    let held = await createLockFile(path, String(process.pid));
+    let held = await createLockFile(path, String(process.pid), this.ttlMs);
     if (!held) {
       const found = readLockFile(path);
       if (!found || Date.now() - found.since <= this.ttlMs) return undefined;
       await removeStaleLockFile(path, found);
-      held = await createLockFile(path, String(process.pid));
+      held = await createLockFile(path, String(process.pid), this.ttlMs);
       if (!held) return undefined;
     }
     const lock = held;

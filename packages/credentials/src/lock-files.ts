@@ -8,9 +8,9 @@ import {
   statSync,
   utimesSync,
 } from 'node:fs';
-import { mkdir, rename, rm, rmdir, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, rmdir, stat, unlink, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 
 /*
  * A lock shared by processes through the file system: a directory at the lock's path holding
@@ -113,17 +113,52 @@ export class HeldLock {
   }
 }
 
-/** Takes the lock at `path`, its mark holding `content`; undefined where another holds it. */
-export async function createLockFile(path: string, content: string): Promise<HeldLock | undefined> {
+/**
+ * Takes the lock at `path`, its mark holding `content`; undefined where another holds it. A lock
+ * is made beside its path first, then renamed onto it; one left there longer than `staleMs` was
+ * being made by a process that stopped in between, and is swept away.
+ */
+export async function createLockFile(
+  path: string,
+  content: string,
+  staleMs = 30_000,
+): Promise<HeldLock | undefined> {
+  await sweepUnmade(path, staleMs);
   const marker = randomBytes(9).toString('hex');
   const making = `${path}.${marker}.new`;
   await mkdir(making, { mode: 0o700 });
   try {
-    await writeFile(join(making, marker), content, { mode: 0o600, flag: 'wx' });
-    return (await renamedOnto(making, path)) ? new HeldLock(path, marker) : undefined;
+    const written = await writeFile(join(making, marker), content, { mode: 0o600, flag: 'wx' }).then(
+      () => true,
+      // Swept away (see sweepUnmade) while this process stood still.
+      (e: NodeJS.ErrnoException) => (e.code === 'ENOENT' ? false : Promise.reject(e)),
+    );
+    return written && (await renamedOnto(making, path)) ? new HeldLock(path, marker) : undefined;
   } finally {
     // Gone where it became the lock; else only this process ever knew its name.
     await rm(making, { recursive: true, force: true });
+  }
+}
+
+/** When this process last swept beside each lock path: leftovers are rare, a sweep reads the whole directory. */
+const sweptAt = new Map<string, number>();
+
+/**
+ * Takes away the locks being made beside `path` (`<path>.<marker>.new`) untouched for `staleMs`:
+ * their makers were killed before renaming them onto the path, and nobody else knows their names.
+ * One that only stood still that long finds its own gone, and is told it took no lock.
+ */
+async function sweepUnmade(path: string, staleMs: number): Promise<void> {
+  if (Date.now() - (sweptAt.get(path) ?? 0) < staleMs) return;
+  sweptAt.set(path, Date.now());
+  const base = basename(path);
+  const unmade = (name: string) =>
+    name.startsWith(`${base}.`) && /^[0-9a-f]{18}\.new$/.test(name.slice(base.length + 1));
+  const names = await readdir(dirname(path)).catch(() => []);
+  for (const name of names.filter(unmade)) {
+    const at = join(dirname(path), name);
+    const since = (await stat(at).catch(() => undefined))?.mtimeMs ?? Date.now();
+    if (Date.now() - since > staleMs) await rm(at, { recursive: true, force: true });
   }
 }
 
@@ -132,7 +167,10 @@ async function renamedOnto(from: string, path: string, again = true): Promise<bo
     await rename(from, path);
     return true;
   } catch (e) {
-    if (!TAKEN.has((e as NodeJS.ErrnoException).code ?? '')) throw e;
+    const code = (e as NodeJS.ErrnoException).code ?? '';
+    // ENOENT: what this process was making was swept away, it having stood still that long.
+    if (code === 'ENOENT') return false;
+    if (!TAKEN.has(code)) throw e;
   }
   // A lock let go of may leave its directory, empty, which rename replaces on POSIX only.
   return again && (await succeeds(rmdir(path))) && renamedOnto(from, path, false);

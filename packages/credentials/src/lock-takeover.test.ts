@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { EncryptedFileTokenStore } from './encrypted-file-token-store.js';
+import { FileLock } from './file-lock.js';
 import { FileRefreshLock } from './file-refresh-lock.js';
 import { createLockFile, readLockFile } from './lock-files.js';
 import { age, assertBuilt, dist, spawnScript } from './test-support/stale-locks.js';
@@ -153,6 +154,56 @@ describe('a holder whose renewals fail a moment', () => {
     await expect
       .poll(() => Date.now() - readLockFile(path)!.since, { timeout: 30_000, interval: 100 })
       .toBeLessThan(30_000);
+  });
+});
+
+/** A taker in its own process that stops between making its lock (beside the lock's path) and renaming it onto the path. */
+function stoppedTaker(path: string) {
+  return spawned(`
+    import fsp from 'node:fs/promises';
+    import { syncBuiltinESMExports } from 'node:module';
+    const { createLockFile } = await import(${JSON.stringify(join(dist, 'lock-files.js'))});
+    const rename = fsp.rename;
+    let go;
+    fsp.rename = async (from, to) => {
+      process.send({ making: from });
+      await new Promise((r) => (go = r));
+      return rename(from, to);
+    };
+    syncBuiltinESMExports();
+    process.on('message', () => go());
+    try {
+      process.send({ held: (await createLockFile(${JSON.stringify(path)}, String(process.pid))) !== undefined });
+    } catch (e) {
+      process.send({ error: String(e) });
+    }
+  `);
+}
+
+describe('a lock being made when its taker stopped', () => {
+  it('is swept away once stale, and its taker, if it resumes, is told it did not take the lock', {
+    timeout: 60_000,
+  }, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lock-unmade-'));
+    const path = join(dir, 'tokens.enc.json.lock');
+    const [killed, stood, slow] = [stoppedTaker(path), stoppedTaker(path), stoppedTaker(path)];
+    const making = async (taker: ReturnType<typeof stoppedTaker>) =>
+      ((await taker.next()) as { making: string }).making;
+    const [left, stoodMaking, slowMaking] = [await making(killed), await making(stood), await making(slow)];
+    killed.stop();
+    await new Promise((resolve) => killed.child.once('exit', resolve));
+    // The killed one's and the one standing still are older than the lock's stale age; the slow one's is not.
+    age(left);
+    age(stoodMaking);
+    await new FileLock(path).run(async () => {});
+    expect(existsSync(left)).toBe(false);
+    expect(existsSync(stoodMaking)).toBe(false);
+    expect(existsSync(slowMaking)).toBe(true);
+    stood.child.send('go');
+    expect(await stood.next()).toEqual({ held: false });
+    slow.child.send('go');
+    expect(await slow.next()).toEqual({ held: true });
+    expect(readdirSync(dir)).toEqual(['tokens.enc.json.lock']);
   });
 });
 
