@@ -93,7 +93,7 @@ export class FileLock {
         continue;
       if (Date.now() > deadline)
         throw new TokenStoreError(
-          `${this.path} has been held by ${holder.pid > 0 ? `process ${holder.pid}` : 'another process'} for ${Math.round((Date.now() - holder.since) / 1000)} s; try again, or remove it if that process is not a toolhost.`,
+          `${this.path} has been held by ${holder.pid > 0 ? `process ${holder.pid}` : 'another process'} for ${Math.round((Date.now() - holder.since) / 1000)} s; try again, or, if that process is not a toolhost, remove the lock directory: rm -r ${this.path}`,
         );
       await sleep(10);
     }

@@ -166,6 +166,16 @@ describe('FileLock', () => {
     await expect(run(path)).rejects.toThrow(/held by another process for 60 s/);
   });
 
+  it('waits out a link at its path that leads nowhere, by the age of the link, and says how to remove the lock', async () => {
+    const path = lockPath();
+    symlinkSync(join(dirname(path), 'nowhere'), path);
+    const past = new Date(Date.now() - 60_000);
+    lutimesSync(path, past, past);
+    await expect(run(path)).rejects.toThrow(
+      `${path} has been held by another process for 60 s; try again, or, if that process is not a toolhost, remove the lock directory: rm -r ${path}`,
+    );
+  });
+
   it('tells a holder that stood still past its lock, before it writes, and runs its work again under the lock', async () => {
     const path = lockPath();
     const written: string[] = [];

@@ -189,7 +189,9 @@ export function readLockFile(path: string): LockFile | undefined {
     names = readdirSync(path);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return undefined;
+    // Nothing there, or a link leading nowhere: that is there all the same (sinceOf's lstat),
+    // and a rename onto it fails, so it is waited out by its age rather than taken for no lock.
+    if (code === 'ENOENT') return sinceOf(path, { content: '' });
     if (code === 'ENOTDIR') return readPlain(path);
     return sinceOf(path, { content: '' });
   }
