@@ -17,6 +17,7 @@ import type { SignInProvider } from './browser-sign-in.js';
 import { EncryptedFileTokenStore } from './encrypted-file-token-store.js';
 import { OAuthSignIn } from './oauth-sign-in.js';
 import { PendingAuthorizations } from './pending-authorizations.js';
+import { awaitRefresh } from './refresh-deadline.js';
 import {
   GrantEnded,
   notMarked,
@@ -178,50 +179,7 @@ export class OAuthAuthProvider implements RefreshingProvider, SignInProvider {
       // Its outcome is each waiting call's; one left with no caller must not go unhandled.
       flight.catch(() => {});
     }
-    return this.awaitRefresh(flight, signal);
-  }
-
-  private awaitRefresh(
-    flight: Promise<StoredToken | undefined>,
-    signal?: CallSignal,
-  ): Promise<StoredToken | undefined> {
-    const ms = this.config.tokenRequestTimeoutMs ?? 10_000;
-    return new Promise((resolve, reject) => {
-      const done = () => {
-        clearTimeout(timer);
-        signal?.removeEventListener('abort', cancelled);
-      };
-      const timer = setTimeout(() => {
-        done();
-        reject(
-          new ToolError(
-            {
-              code: 'upstream_unavailable',
-              retryable: true,
-              retryAfterSeconds: 2,
-              message: `The token endpoint of '${this.id}' has not answered a refresh in ${ms / 1000} s; the refresh goes on (its refresh token is not sent again), and nothing was sent: try again in a few seconds.`,
-            },
-            { requestNotSent: true },
-          ),
-        );
-      }, ms);
-      const cancelled = () => {
-        done();
-        reject(signal?.reason);
-      };
-      if (signal?.aborted) return cancelled();
-      signal?.addEventListener('abort', cancelled, { once: true });
-      flight.then(
-        (value) => {
-          done();
-          resolve(value);
-        },
-        (e: unknown) => {
-          done();
-          reject(e);
-        },
-      );
-    });
+    return awaitRefresh(flight, this.id, this.config.tokenRequestTimeoutMs ?? 10_000, signal);
   }
 
   /**
