@@ -229,19 +229,20 @@ export class OAuthAuthProvider implements RefreshingProvider, SignInProvider {
           const current = await this.store.get(this.id, userId);
           if (!current) return undefined;
           if (current.accessToken !== stale.accessToken) return current;
-          // Taken over while this process stood still past its life: the new holder refreshes, this one waits.
-          if (release.held?.() === false) continue;
-          return await this.refresh(
-            userId,
-            current,
-            (saved) => {
-              // The lock stays held (and alive) until the rotated token is stored: no replica
-              // refreshes meanwhile with the refresh token just used.
-              handedOff = true;
-              void saved.finally(() => release());
-            },
-            rejected,
-          );
+          // Taken over while this process stood still past its life: the new holder refreshes, this
+          // one waits for its token (below, as for a lock found held).
+          if (release.held?.() !== false)
+            return await this.refresh(
+              userId,
+              current,
+              (saved) => {
+                // The lock stays held (and alive) until the rotated token is stored: no replica
+                // refreshes meanwhile with the refresh token just used.
+                handedOff = true;
+                void saved.finally(() => release());
+              },
+              rejected,
+            );
         } catch (e) {
           // Only a request that may have reached the vendor makes its refresh token suspect.
           failed = ToolError.isInstance(e) && e.code === 'upstream_unavailable' && !e.requestNotSent;

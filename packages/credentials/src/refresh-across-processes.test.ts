@@ -4,9 +4,11 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { RefreshLock } from '@toolhost/redis-store';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EncryptedFileTokenStore } from './encrypted-file-token-store.js';
 import { FileRefreshLock } from './file-refresh-lock.js';
+import { MemoryTokenStore } from './memory-token-store.js';
 import { OAuthAuthProvider } from './oauth-provider.js';
 import { age } from './test-support/stale-locks.js';
 
@@ -140,6 +142,46 @@ describe('a host that stood still past its refresh lock', () => {
     expect(vendor.revoked()).toBe(false);
     expect(mine).toEqual({ kind: 'bearer', token: 'at-1' });
     await Promise.all([paused.close(), successor.close()]);
+  });
+});
+
+describe('a refresh lock lost each time as soon as taken', () => {
+  it('is waited on at the pace of any wait, until the deadline, and nothing is sent', { timeout: 60_000 }, async () => {
+    const vendor = await rotatingVendor();
+    const config = {
+      id: 'grid',
+      clientId: 'client',
+      authorizeUrl: `${vendor.url}/authorize`,
+      tokenUrl: `${vendor.url}/token`,
+    };
+    const store = new MemoryTokenStore();
+    await store.set('grid', 'ana', {
+      accessToken: 'at-0',
+      refreshToken: 'rt-0',
+      expiresAt: Date.now() - 1000,
+      scopes: ['data.records:read'],
+    });
+    // An embedder's lock whose holder finds it taken over at once, every time (as one whose
+    // hold keeps vanishing would): each take is one step of the wait, never a spin.
+    let taken = 0;
+    const lost: RefreshLock = {
+      ttlMs: 200,
+      acquire: async () => {
+        taken += 1;
+        if (taken > 1000) throw new Error('taken a thousand times: the wait spins');
+        return Object.assign(async () => {}, { held: () => false });
+      },
+    };
+    const host = new OAuthAuthProvider({ ...config, tokenRequestTimeoutMs: 30_000 }, store, Date.now, lost);
+    const started = Date.now();
+    const outcome = await host.getCredentials({ userId: 'ana', scopes: [] }).catch((e: unknown) => e);
+    expect(outcome).toMatchObject({ info: { code: 'upstream_unavailable', retryable: true } });
+    expect(String((outcome as Error).message)).toMatch(/still refreshing/);
+    // Its deadline: the lock's life and five seconds, waited in steps of 50 ms.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(5_200);
+    expect(taken).toBeLessThan(150);
+    expect(vendor.sent).toEqual([]);
+    await host.close();
   });
 });
 
