@@ -30,6 +30,23 @@ describe('replacesStored', () => {
     expect(replacesStored(token('a1', 'r9'), next, refreshed)).toBe(false);
   });
 
+  it("writes a refresh's mark only over the token as read, or itself: never over another's mark", () => {
+    const read = token('a1', 'r1');
+    const mark = token('a1', 'r1', { refreshSentAt: 7 });
+    expect(replacesStored(read, mark, read)).toBe(true);
+    expect(replacesStored(mark, mark, read)).toBe(true);
+    // Another process's mark, written while this one stood still: it is sending r1.
+    expect(replacesStored(token('a1', 'r1', { refreshSentAt: 6 }), mark, read)).toBe(false);
+    // A vendor known to keep refresh tokens: a mark left by an unanswered refresh, read as such.
+    const unanswered = token('a1', 'r1', { refreshSentAt: 5, refreshRotates: false });
+    const again = { ...unanswered, refreshSentAt: 7 };
+    expect(replacesStored(unanswered, again, unanswered)).toBe(true);
+    expect(replacesStored({ ...unanswered, refreshSentAt: 6 }, again, unanswered)).toBe(false);
+    // Taking a mark back, and what a refresh brought, are written over any mark of the grant.
+    expect(replacesStored(token('a1', 'r1', { refreshSentAt: 6 }), read, mark)).toBe(true);
+    expect(replacesStored(token('a1', 'r1', { refreshSentAt: 6 }), next, read)).toBe(true);
+  });
+
   it('without the grant refreshed, writes over any stored token', () => {
     expect(replacesStored(token('a9', 'r9'), next)).toBe(true);
     expect(replacesStored(undefined, next)).toBe(false);

@@ -38,13 +38,25 @@ export function sameGrant(a: StoredToken, b: StoredToken): boolean {
  * Whether `replace` writes `token` where `stored` is, given the grant it refreshed (`over`): a
  * token is stored, and it is that grant, or already this one (a write repeated until the store
  * acknowledged it may have landed the first time, and must land again where it was not copied).
+ *
+ * A refresh's mark (`token` is `over` marked: `refreshSentAt`) is written only over the token as
+ * the refresh read it, or over itself: a mark of another time there is another process's refresh
+ * of this very refresh token (one that took the refresh lock over while this one stood still,
+ * past the lock's life), and marking over it would send that refresh token a second time.
  */
 export function replacesStored(
   stored: StoredToken | undefined,
   token: StoredToken,
   over?: StoredToken,
 ): stored is StoredToken {
-  return stored !== undefined && (!over || sameGrant(stored, over) || sameGrant(stored, token));
+  if (stored === undefined) return false;
+  if (!over) return true;
+  if (token.refreshSentAt !== undefined && sameGrant(token, over))
+    return (
+      sameGrant(stored, over) &&
+      (stored.refreshSentAt === over.refreshSentAt || stored.refreshSentAt === token.refreshSentAt)
+    );
+  return sameGrant(stored, over) || sameGrant(stored, token);
 }
 
 /** One user's stored authorization with one provider. */
@@ -68,8 +80,8 @@ export interface TokenStore {
    * of a refresh is not written once the user disconnected meanwhile (that would connect them
    * again). With `over`, only where the stored token is still that grant or already `token`
    * ({@link replacesStored}), never over the token of a sign-in made meanwhile (that would undo
-   * it). Optional: without it the host reads, compares, then writes; a store whose `replace`
-   * ignores `over` keeps the first guarantee only.
+   * it), and a refresh's mark never over another's. Optional: without it the host reads,
+   * compares, then writes; a store whose `replace` ignores `over` keeps the first guarantee only.
    */
   replace?(providerId: string, userId: string, token: StoredToken, over?: StoredToken): Promise<boolean>;
   /**

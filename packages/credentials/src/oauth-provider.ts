@@ -20,8 +20,11 @@ import { PendingAuthorizations } from './pending-authorizations.js';
 import { awaitRefresh } from './refresh-deadline.js';
 import {
   GrantEnded,
+  lockLostMarking,
+  markRefused,
   notMarked,
   notSentAgain,
+  RefreshedElsewhere,
   type RefreshSettling,
   refusal,
   rotationLost,
@@ -242,11 +245,15 @@ export class OAuthAuthProvider implements RefreshingProvider, SignInProvider {
                 void saved.finally(() => release());
               },
               rejected,
+              () => release.held?.() !== false,
             );
         } catch (e) {
-          // Only a request that may have reached the vendor makes its refresh token suspect.
-          failed = ToolError.isInstance(e) && e.code === 'upstream_unavailable' && !e.requestNotSent;
-          throw e;
+          // Not sent: the process that took the lock over sends it; this one waits for its token (below).
+          if (!(e instanceof RefreshedElsewhere)) {
+            // Only a request that may have reached the vendor makes its refresh token suspect.
+            failed = ToolError.isInstance(e) && e.code === 'upstream_unavailable' && !e.requestNotSent;
+            throw e;
+          }
         } finally {
           if (!handedOff) await release({ failed });
         }
@@ -277,13 +284,15 @@ export class OAuthAuthProvider implements RefreshingProvider, SignInProvider {
    * revokes the grant. So it is not sent again: the access token serves while it is good, then
    * the user authorizes again. A rotated token the store refuses is never dropped: it is kept
    * here, used by this replica's calls, and written again until the store takes it; `unsaved`
-   * is told, with the promise of that write.
+   * is told, with the promise of that write. `stillHeld` says whether the lock (where it can tell)
+   * is still this process's once the mark is stored: the mark's write may stand still past its life.
    */
   private async refresh(
     userId: string,
     token: StoredToken,
     unsaved: (saved: Promise<void>) => void,
     rejected?: string,
+    stillHeld?: () => boolean,
   ): Promise<StoredToken | undefined> {
     if (!token.refreshToken) {
       await this.store.delete(this.id, userId);
@@ -302,8 +311,10 @@ export class OAuthAuthProvider implements RefreshingProvider, SignInProvider {
       (ok) => ok || undefined,
       () => false,
     );
-    if (marked === undefined) return supersededMeanwhile(this.settling, userId);
+    if (marked === undefined) return markRefused(this.settling, userId, token);
     if (!marked && token.refreshRotates !== false) return notMarked(this.settling, userId, token, rejected);
+    // Looked at again right before the request: the lock may have been taken over meanwhile.
+    if (stillHeld?.() === false) return lockLostMarking(this.settling, userId, token, mark);
     let res: oauth.TokenEndpointResponse;
     try {
       res = await this.server.refresh(token.refreshToken);

@@ -4,6 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { StoredToken } from '@toolhost/core';
 import type { RefreshLock } from '@toolhost/redis-store';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EncryptedFileTokenStore } from './encrypted-file-token-store.js';
@@ -20,13 +21,15 @@ afterEach(async () => {
 
 /**
  * A vendor that rotates refresh tokens, as Airtable does: each is good once, answered after a
- * moment; a second use of one is taken for theft and ends the grant (every token of it).
+ * moment (or, while `held`, once let go); a second use of one is taken for theft and ends the
+ * grant (every token of it).
  */
 async function rotatingVendor() {
   const spent = new Set<string>();
   const sent: string[] = [];
   let revoked = false;
   let issued = 0;
+  let held: Promise<void> = Promise.resolve();
   const server = createServer((req, res) => {
     let body = '';
     req.on('data', (chunk) => {
@@ -38,7 +41,7 @@ async function rotatingVendor() {
       const reused = spent.has(refreshToken);
       spent.add(refreshToken);
       if (reused) revoked = true;
-      setTimeout(() => {
+      const answer = () => {
         res.setHeader('content-type', 'application/json');
         if (revoked) {
           res.statusCode = 400;
@@ -53,13 +56,20 @@ async function rotatingVendor() {
             expires_in: 3600,
           }),
         );
-      }, 100);
+      };
+      void held.then(() => setTimeout(answer, 100));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   servers.push(server);
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { url, sent, revoked: () => revoked };
+  /** Holds the answers until the function returned is called. */
+  const hold = () => {
+    let letGo = () => {};
+    held = new Promise((resolve) => (letGo = resolve));
+    return letGo;
+  };
+  return { url, sent, revoked: () => revoked, hold };
 }
 
 describe('two hosts on one data directory refreshing one user at once', () => {
@@ -145,8 +155,101 @@ describe('a host that stood still past its refresh lock', () => {
   });
 });
 
+/**
+ * A token store that, once told to, stands still in the write of a refresh's mark: after the
+ * refresh lock was taken and found still held, before the mark is stored.
+ */
+class StallingMark extends EncryptedFileTokenStore {
+  /** Runs the next write of a mark (`write`), standing still around it. */
+  around: ((write: () => Promise<boolean>) => Promise<boolean>) | undefined;
+  override async replace(providerId: string, userId: string, token: StoredToken, over?: StoredToken) {
+    const around = token.refreshSentAt !== undefined ? this.around : undefined;
+    this.around = undefined;
+    const write = () => super.replace(providerId, userId, token, over);
+    return around ? around(write) : write();
+  }
+}
+
+/** As an embedder's store may be: its `replace` writes over any token stored, without comparing (the interface allows it). */
+class LaxStallingMark extends StallingMark {
+  override replace(providerId: string, userId: string, token: StoredToken) {
+    return super.replace(providerId, userId, token);
+  }
+}
+
+/**
+ * A host standing still in the write of its refresh's mark, past its refresh lock, while another
+ * host takes the lock over and sends the refresh token: whether the refresh token reaches the
+ * vendor twice, and what each host ends with.
+ */
+async function stoodStillMarking(store: (file: string) => StallingMark) {
+  const vendor = await rotatingVendor();
+  const dir = mkdtempSync(join(tmpdir(), 'refresh-marking-'));
+  const config = {
+    id: 'grid',
+    clientId: 'client',
+    authorizeUrl: `${vendor.url}/authorize`,
+    tokenUrl: `${vendor.url}/token`,
+    // Where a host that lost the grant would send the person to authorize again.
+    redirectUri: 'http://127.0.0.1:9/oauth/callback/grid',
+  };
+  const file = join(dir, 'tokens.enc.json');
+  await new EncryptedFileTokenStore(file, KEY).set('grid', 'ana', {
+    accessToken: 'at-0',
+    refreshToken: 'rt-0',
+    expiresAt: Date.now() - 1000,
+    scopes: ['data.records:read'],
+  });
+  const stalling = store(file);
+  // Its own lock renews every 20 minutes: never while it stands still here, as in a real pause.
+  const paused = new OAuthAuthProvider(config, stalling, Date.now, new FileRefreshLock(file, 3_600_000));
+  const successor = new OAuthAuthProvider(config, new EncryptedFileTokenStore(file, KEY));
+  const request = { userId: 'ana', scopes: ['data.records:read'] };
+  let theirs: Promise<unknown> | undefined;
+  stalling.around = async (write) => {
+    age(`${file}.refresh-${createHash('sha256').update('grid\0ana').digest('hex').slice(0, 32)}.lock`);
+    // The successor's refresh at the vendor, its answer not yet back: its mark is in the file.
+    const answer = vendor.hold();
+    theirs = successor.getCredentials(request);
+    await expect.poll(() => vendor.sent.length).toBe(1);
+    try {
+      return await write();
+    } finally {
+      answer();
+    }
+  };
+  const mine = await paused.getCredentials(request).catch((e: unknown) => e);
+  const outcome = {
+    mine,
+    theirs: await theirs?.catch((e: unknown) => e),
+    sent: vendor.sent,
+    revoked: vendor.revoked(),
+  };
+  await Promise.all([paused.close(), successor.close()]);
+  return outcome;
+}
+
+describe('a host that stood still past its refresh lock while marking its refresh', () => {
+  const once = {
+    mine: { kind: 'bearer', token: 'at-1' },
+    theirs: { kind: 'bearer', token: 'at-1' },
+    sent: ['rt-0'],
+    revoked: false,
+  };
+
+  it("does not store its mark over its successor's, and waits for its token", async () => {
+    expect(await stoodStillMarking((file) => new StallingMark(file, KEY))).toEqual(once);
+  });
+
+  it("sends nothing once its lock is lost, even where the store took its mark over the successor's", async () => {
+    expect(await stoodStillMarking((file) => new LaxStallingMark(file, KEY))).toEqual(once);
+  });
+});
+
 describe('a refresh lock lost each time as soon as taken', () => {
-  it('is waited on at the pace of any wait, until the deadline, and nothing is sent', { timeout: 60_000 }, async () => {
+  it('is waited on at the pace of any wait, until the deadline, and nothing is sent', {
+    timeout: 60_000,
+  }, async () => {
     const vendor = await rotatingVendor();
     const config = {
       id: 'grid',

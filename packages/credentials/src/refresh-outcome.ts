@@ -1,4 +1,4 @@
-import { replacesStored, type StoredToken, type TokenStore, ToolError } from '@toolhost/core';
+import { replacesStored, type StoredToken, sameGrant, type TokenStore, ToolError } from '@toolhost/core';
 import * as oauth from 'oauth4webapi';
 import type { AuthorizationServer } from './authorization-server.js';
 import type { RefreshOutcome } from './token-refresh.js';
@@ -112,6 +112,57 @@ export async function supersededMeanwhile(
       "the user signed in again while the token was being refreshed: the refreshed token is not stored, the new sign-in's is used",
     );
   return now;
+}
+
+/**
+ * A refresh not sent, since another process is sending the same refresh token: it took the
+ * refresh lock over while this one stood still past the lock's life. Retryable, nothing sent;
+ * under the lock, the caller waits for that process's token instead.
+ */
+export class RefreshedElsewhere extends ToolError {
+  constructor(providerId: string) {
+    super(
+      {
+        code: 'upstream_unavailable',
+        retryable: true,
+        retryAfterSeconds: 2,
+        message: `Another host is refreshing the access token with '${providerId}'; nothing was sent: try again in a moment.`,
+      },
+      { requestNotSent: true },
+    );
+  }
+}
+
+/**
+ * A refresh's mark not stored over the token it read (`token`): where the grant is still stored,
+ * another process marked it meanwhile, and is sending its refresh token; else the user signed in
+ * again or disconnected (supersededMeanwhile).
+ */
+export async function markRefused(
+  ctx: RefreshSettling,
+  userId: string,
+  token: StoredToken,
+): Promise<StoredToken | undefined> {
+  const now = await ctx.store.get(ctx.id, userId).catch(() => undefined);
+  if (now && sameGrant(now, token)) throw new RefreshedElsewhere(ctx.id);
+  return supersededMeanwhile(ctx, userId);
+}
+
+/**
+ * A refresh whose lock was taken over while its mark was being written (this process stood
+ * still): not sent, since the process that took it over may be sending the same refresh token.
+ * The mark, which says it was sent, is taken back (left, it would have the refresh token taken
+ * for spent); where that process marked over it, its vendor is known to keep refresh tokens, and
+ * a second sending is harmless.
+ */
+export async function lockLostMarking(
+  ctx: RefreshSettling,
+  userId: string,
+  token: StoredToken,
+  mark: StoredToken,
+): Promise<never> {
+  await storedOver(ctx.store, ctx.id, userId, token, mark).catch(() => {});
+  throw new RefreshedElsewhere(ctx.id);
 }
 
 /**
