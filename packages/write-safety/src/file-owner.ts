@@ -1,6 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { createConnection, createServer, type Server } from 'node:net';
+import { basename, dirname, join } from 'node:path';
 import { FileLock, processAlive } from '@toolhost/credentials';
 
 /** The longest socket path Linux and macOS take (sun_path, less its terminating NUL). */
@@ -47,27 +56,35 @@ export class FileOwner {
     this.lock = new FileLock(`${path}.lock`);
   }
 
-  /**
-   * Claims the file, or answers the pid of the live owner that holds it (the claim is then
-   * not made). Claims are made one at a time across processes (a lock file), so two hosts
-   * starting together cannot both find the file free.
-   */
   /** What the owner file holds: `<pid> <random>`, and ` pid` where no socket proves it alive. */
   get id(): string {
     return this.socket ? this.token : `${this.token} pid`;
   }
 
+  /**
+   * Claims the file, or answers the pid of the live owner that holds it (the claim is then
+   * not made). Claims are made one at a time across processes (a lock file), so two hosts
+   * starting together cannot both find the file free.
+   */
   claim(): Promise<{ held: true } | { held: false; pid: number }> {
     // An older @toolhost/credentials' FileLock passes no check: the claim is then made unchecked, as before.
     return this.lock.run(async (assertHeld = () => {}) => {
       const holder = readHolder(this.path);
       if (holder && holder !== this.id && (await this.alive(holder)))
         return { held: false as const, pid: Number(holder.split(' ')[0]) };
-      await this.listen();
-      // Where this process stood still past the claim's lock, another may have claimed meanwhile:
-      // the claim is then made again (the lock runs it again), and finds that owner.
-      assertHeld();
-      writeFileSync(this.path, this.id, { mode: 0o600 });
+      const bound = await this.bind();
+      try {
+        // Where this process stood still past the claim's lock, another may have claimed meanwhile:
+        // the claim is then made again (the lock runs it again), and finds that owner. Its socket
+        // must stay: this one's takes the socket's path only now, with the owner file, back to back.
+        assertHeld();
+        if (bound) renameSync(bound.path, this.socket!);
+        writeFileSync(this.path, this.id, { mode: 0o600 });
+      } catch (e) {
+        bound?.server.close();
+        throw e;
+      }
+      if (bound) this.server = bound.server;
       heldHere.add(this.id);
       return { held: true as const };
     });
@@ -101,15 +118,19 @@ export class FileOwner {
     return pid !== process.pid && processAlive(pid);
   }
 
-  private async listen(): Promise<void> {
-    if (this.server || !this.socket) return;
-    const path = this.socket;
-    // Left by an owner that died (nobody answered on it above).
-    try {
-      unlinkSync(path);
-    } catch {
-      // None.
-    }
+  /**
+   * A server listening beside the owner file under a name of its own (as long as the socket's),
+   * which the claim renames onto the socket's path once it is made; undefined where this process
+   * listens already, or there is no socket.
+   */
+  private async bind(): Promise<{ server: Server; path: string } | undefined> {
+    if (this.server || !this.socket) return undefined;
+    // Left by claimants that died before renaming theirs: under the claim's lock, none is live.
+    const [dir, base] = [dirname(this.path), `${basename(this.path)}.`];
+    for (const name of readdirSync(dir))
+      if (name.startsWith(base) && /^[0-9a-f]{4}$/.test(name.slice(base.length)))
+        rmSync(join(dir, name), { force: true });
+    const path = `${this.path}.${randomBytes(2).toString('hex')}`;
     const server = createServer((connection) => connection.destroy());
     try {
       await new Promise<void>((resolve, reject) => {
@@ -119,11 +140,11 @@ export class FileOwner {
     } catch {
       // A file system without sockets: the owner file then says that its pid is all there is.
       this.socket = undefined;
-      return;
+      return undefined;
     }
     // Never what keeps the process running.
     server.unref();
-    this.server = server;
+    return { server, path };
   }
 }
 
