@@ -10,7 +10,9 @@ import { createLockFile, readLockFile } from './lock-files.js';
 import { age, assertBuilt, dist, spawnScript } from './test-support/stale-locks.js';
 
 // The takers and holders race from other processes, for real: they run the built modules.
-beforeAll(() => assertBuilt(['lock-files', 'file-lock', 'file-refresh-lock', 'encrypted-file-token-store']));
+beforeAll(() =>
+  assertBuilt(['lock-files', 'file-lock', 'file-refresh-lock', 'encrypted-file-token-store', 'sealed-file']),
+);
 
 const running: (() => void)[] = [];
 afterEach(() => {

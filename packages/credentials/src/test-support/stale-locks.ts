@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readdirSync, statSync, utimesSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -7,14 +7,25 @@ import { fileURLToPath } from 'node:url';
 export const dist = fileURLToPath(new URL('../../dist/', import.meta.url));
 const source = fileURLToPath(new URL('../', import.meta.url));
 
-/** Fails where the built modules are older than their sources: a spawned process would test old code. */
+/**
+ * Fails where a built module is older than its source: a spawned process would test old code.
+ * `names` are the modules the processes import; those they import in turn (sealed-file, the
+ * cipher, ...) are looked at too.
+ */
 export function assertBuilt(names: string[]): void {
-  for (const name of names) {
-    if (statSync(join(dist, `${name}.js`)).mtimeMs < statSync(join(source, `${name}.ts`)).mtimeMs)
+  const seen = new Set<string>();
+  const look = (name: string) => {
+    if (seen.has(name)) return;
+    seen.add(name);
+    const from = join(source, `${name}.ts`);
+    if (statSync(join(dist, `${name}.js`)).mtimeMs < statSync(from).mtimeMs)
       throw new Error(
         `dist/${name}.js is older than its source: run pnpm -F @toolhost/credentials build first`,
       );
-  }
+    for (const [, imported] of readFileSync(from, 'utf8').matchAll(/from '\.\/([\w-]+)\.js'/g))
+      look(imported!);
+  };
+  for (const name of names) look(name);
 }
 
 /**
