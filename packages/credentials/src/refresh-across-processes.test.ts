@@ -302,7 +302,9 @@ describe('FileRefreshLock', () => {
     await new Promise((resolve) => setTimeout(resolve, 450));
     expect(await b.acquire('grid', 'ana')).toBeUndefined();
     await release!({ failed: true });
-    const next = await b.acquire('grid', 'ana');
+    // A holder that renews only every 20 s: within this test, one that stopped renewing. (One
+    // renewing every 100 ms could renew between the aging below and the take, on a loaded machine.)
+    const next = await new FileRefreshLock(file, 60_000).acquire('grid', 'ana');
     expect(next).toBeDefined();
     // Its holder gone without a word (no renewal): free again once its lifetime passed.
     const dir = join(file, '..');
