@@ -72,16 +72,19 @@ async function rotatingVendor() {
   return { url, sent, revoked: () => revoked, hold };
 }
 
+/** The OAuth provider of the rotating vendor's client, as the hosts configure it. */
+const providerOf = (vendor: { url: string }) => ({
+  id: 'grid',
+  clientId: 'client',
+  authorizeUrl: `${vendor.url}/authorize`,
+  tokenUrl: `${vendor.url}/token`,
+});
+
 describe('two hosts on one data directory refreshing one user at once', () => {
   it('send the refresh token once, and both go on with the token it brought', async () => {
     const vendor = await rotatingVendor();
     const dir = mkdtempSync(join(tmpdir(), 'refresh-two-'));
-    const config = {
-      id: 'grid',
-      clientId: 'client',
-      authorizeUrl: `${vendor.url}/authorize`,
-      tokenUrl: `${vendor.url}/token`,
-    };
+    const config = providerOf(vendor);
     await EncryptedFileTokenStore.inDirectory(dir, KEY).set('grid', 'ana', {
       accessToken: 'at-0',
       refreshToken: 'rt-0',
@@ -121,12 +124,7 @@ describe('a host that stood still past its refresh lock', () => {
   it('does not send the refresh token its successor sent meanwhile', async () => {
     const vendor = await rotatingVendor();
     const dir = mkdtempSync(join(tmpdir(), 'refresh-stalled-'));
-    const config = {
-      id: 'grid',
-      clientId: 'client',
-      authorizeUrl: `${vendor.url}/authorize`,
-      tokenUrl: `${vendor.url}/token`,
-    };
+    const config = providerOf(vendor);
     const file = join(dir, 'tokens.enc.json');
     await new EncryptedFileTokenStore(file, KEY).set('grid', 'ana', {
       accessToken: 'at-0',
@@ -186,10 +184,7 @@ async function stoodStillMarking(store: (file: string) => StallingMark) {
   const vendor = await rotatingVendor();
   const dir = mkdtempSync(join(tmpdir(), 'refresh-marking-'));
   const config = {
-    id: 'grid',
-    clientId: 'client',
-    authorizeUrl: `${vendor.url}/authorize`,
-    tokenUrl: `${vendor.url}/token`,
+    ...providerOf(vendor),
     // Where a host that lost the grant would send the person to authorize again.
     redirectUri: 'http://127.0.0.1:9/oauth/callback/grid',
   };
@@ -251,12 +246,7 @@ describe('a refresh lock lost each time as soon as taken', () => {
     timeout: 60_000,
   }, async () => {
     const vendor = await rotatingVendor();
-    const config = {
-      id: 'grid',
-      clientId: 'client',
-      authorizeUrl: `${vendor.url}/authorize`,
-      tokenUrl: `${vendor.url}/token`,
-    };
+    const config = providerOf(vendor);
     const store = new MemoryTokenStore();
     await store.set('grid', 'ana', {
       accessToken: 'at-0',
