@@ -10,7 +10,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TokenStoreError } from './credentials-error.js';
 import { FileLock } from './file-lock.js';
@@ -90,6 +90,24 @@ describe('a lock held and renewed', () => {
     expect(Date.now() - olderToolhostSince(path)).toBeLessThan(30_000);
     await held.release();
     expect(readdirSync(dirname(path))).toEqual([]);
+  });
+});
+
+describe('a lock an older toolhost moved aside', () => {
+  it('is swept once stale; a lock it is moving aside now is left to it', async () => {
+    const path = lockPath();
+    // An older toolhost took over this version's lock whose holder stopped (in another process:
+    // this one would have swept beside the path just now): it renamed the lock directory aside
+    // and could not delete it (it deletes files only).
+    const left = `${path}.0123456789ab.stale`;
+    mkdirSync(left);
+    writeFileSync(join(left, '0123456789abcdef01'), 'stopped holder');
+    age(left);
+    // Another older toolhost is moving aside a plain lock file it may yet put back.
+    const moving = `${path}.ba9876543210.stale`;
+    writeFileSync(moving, 'live holder');
+    await new FileLock(path).run(async () => {});
+    expect(readdirSync(dirname(path)).sort()).toEqual([basename(moving)]);
   });
 });
 

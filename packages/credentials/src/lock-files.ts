@@ -49,7 +49,7 @@ import { basename, dirname, join } from 'node:path';
  * an older toolhost still running beside this one could have made a new plain lock meanwhile.
  * Such a toolhost judges a lock directory by the directory's own time, renewed with the mark, so
  * it waits for a live holder; one whose holder stopped it moves aside to `<lock>.<hex>.stale`
- * and cannot delete (it deletes files only): that directory stays until removed by hand.
+ * and cannot delete (it deletes files only): such a directory is swept with the unmade locks.
  * One this process cannot look into (another user's) is judged by its age but never taken away:
  * which holder it names is unknown, so removing it could remove a live one.
  */
@@ -147,13 +147,16 @@ const sweptAt = new Map<string, number>();
  * Takes away the locks being made beside `path` (`<path>.<marker>.new`) untouched for `staleMs`:
  * their makers were killed before renaming them onto the path, and nobody else knows their names.
  * One that only stood still that long finds its own gone, and is told it took no lock.
+ * Also the locks an older toolhost moved aside (`<path>.<hex>.stale`): it moved only a lock it
+ * judged stale, and put back only a plain file it found live, which is younger than `staleMs`.
  */
 async function sweepUnmade(path: string, staleMs: number): Promise<void> {
   if (Date.now() - (sweptAt.get(path) ?? 0) < staleMs) return;
   sweptAt.set(path, Date.now());
   const base = basename(path);
   const unmade = (name: string) =>
-    name.startsWith(`${base}.`) && /^[0-9a-f]{18}\.new$/.test(name.slice(base.length + 1));
+    name.startsWith(`${base}.`) &&
+    /^(?:[0-9a-f]{18}\.new|[0-9a-f]{12}\.stale)$/.test(name.slice(base.length + 1));
   const names = await readdir(dirname(path)).catch(() => []);
   for (const name of names.filter(unmade)) {
     const at = join(dirname(path), name);
