@@ -9,7 +9,6 @@ import {
   renameSync,
   rmdirSync,
   rmSync,
-  symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,6 +16,7 @@ import { join } from 'node:path';
 import { ToolError } from '@toolhost/core';
 import { FileLock } from '@toolhost/credentials';
 import { afterEach, describe, expect, it } from 'vitest';
+import { fillDisk, StallingFileStore } from '../test/stalling-file-store.js';
 import { FileStateStore } from './file-state-store.js';
 
 // The file store when its file cannot be written or read, made so on a real filesystem: the
@@ -38,12 +38,12 @@ interface Opened {
 }
 
 /** A store in a directory of its own, as the host opens it, its log kept; `waitMs` for its lock. */
-function open(waitMs?: number): Opened {
+function open(waitMs?: number, Store: typeof FileStateStore = FileStateStore): Opened {
   const dir = mkdtempSync(join(tmpdir(), 'file-state-failures-'));
   dirs.push(dir);
   const path = join(dir, 'authorization-server.json');
   const logged: Opened['logged'] = [];
-  const store = new FileStateStore(path, {
+  const store = new Store(path, {
     lock: (at) => new FileLock(at, waitMs),
     log: {
       warn: (fields, message) => logged.push({ level: 'warn', fields, message }),
@@ -55,12 +55,6 @@ function open(waitMs?: number): Opened {
 
 /** Where this process writes the state before renaming it in place. */
 const temporaryOf = (path: string) => `${path}.${process.pid}.tmp`;
-
-/**
- * The disk full for the next write: its temporary file opens as /dev/full, where writing fails
- * with ENOSPC once the file is open, as on a full disk (the store takes it away when it fails).
- */
-const fillDisk = (path: string) => symlinkSync('/dev/full', temporaryOf(path));
 
 /** What the store answered a failed call: the host answers `store_unavailable` 503 temporarily_unavailable. */
 async function failure(call: Promise<unknown>): Promise<ToolError> {
@@ -177,6 +171,30 @@ describe('FileStateStore when its file cannot be written', () => {
       }),
     ]);
     expect(await store.take('refresh:r')).toBe('grant g');
+  });
+  it('lets no read meanwhile find a change whose write then fails', async () => {
+    const { path, store } = open(undefined, StallingFileStore);
+    const stalling = store as StallingFileStore;
+    await store.set('code:a', 'grant a', 60);
+    await store.set('grant:g', 'token 1', 3600);
+    for (const spend of [
+      () => store.take('code:a'),
+      () => store.compareAndSet('grant:g', 'token 1', 'token 2'),
+    ]) {
+      const go = stalling.stallNext();
+      fillDisk(path);
+      const spending = spend();
+      await expect.poll(() => stalling.stalled).toBe(true);
+      // The code, or the refresh token, presented again while its spending is being written.
+      expect(await store.get('code:a')).toBe('grant a');
+      expect(await store.get('grant:g')).toBe('token 1');
+      go();
+      await failure(spending);
+      expect(await store.get('code:a')).toBe('grant a');
+      expect(await store.get('grant:g')).toBe('token 1');
+    }
+    expect(await store.take('code:a')).toBe('grant a');
+    expect(await store.compareAndSet('grant:g', 'token 1', 'token 2')).toBe(true);
   });
 });
 

@@ -4,6 +4,7 @@ import { open, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { ToolError } from '@toolhost/core';
 import { FileStoreFailures, type StateStoreLog } from './file-state-failures.js';
+import { temporaryOf } from './state-file-disk.js';
 import { type Entry, MemoryStateStore } from './state-store.js';
 
 /** A lock shared by the processes writing one file (a lock file beside it). */
@@ -41,9 +42,6 @@ function versionOf(path: string): string | undefined {
   }
 }
 
-/** A version no file has: memory may hold changes the file does not, so the file is read again. */
-const UNREAD = 'unread';
-
 /**
  * The memory store kept in a file (owner-only), for a host that restarts, and for hosts on one
  * data directory: every read first checks whether another process rewrote the file (one stat)
@@ -55,10 +53,12 @@ const UNREAD = 'unread';
  * next, so a burst of sign-ins costs a few writes, not one each.
  *
  * A change whose write fails (a full disk, a directory made read-only, the lock held past its
- * wait by another host) is not made: the temporary file goes, the file stays as it was, and
- * memory is read again from it, so a refresh token taken by a refresh answered 503 is there
- * for the retry. Its callers, and a read of a file that cannot be read, are answered
- * `store_unavailable` (`FileStoreFailures`), which the host answers 503 temporarily_unavailable.
+ * wait by another host) is not made: it is made on a copy of the state, which memory becomes
+ * only once the file holds it. The temporary file goes and the file stays as it was, so a
+ * refresh token taken by a refresh answered 503 is there for its retry, and was there all
+ * along for any presentation of it meanwhile. Its callers, and a read of a file that cannot be
+ * read, are answered `store_unavailable` (`FileStoreFailures`), which the host answers 503
+ * temporarily_unavailable.
  */
 export class FileStateStore extends MemoryStateStore {
   private readonly waiting: Waiter[] = [];
@@ -180,19 +180,23 @@ export class FileStateStore extends MemoryStateStore {
   }
 
   /**
-   * Under the lock: the batch's changes on the file as it is now, written if any changed a
-   * record. A write refused because the lock was taken over meanwhile fails as the lock says, so
-   * that the lock runs the batch again, on the file as read again (what the other process wrote).
+   * Under the lock: the batch's changes on the file as it is now, made on a copy of the state
+   * and written if any changed a record; memory becomes that copy once the file holds it. A read
+   * meanwhile (another presentation of the code or refresh token the batch spends, while the
+   * lock is awaited or the file written) finds the state the file holds: finding the change, and
+   * the write failing, it would act on a change never made (a token found spent, and its grant
+   * revoked as reused, while the presentation that spent it is answered 503). A write refused
+   * because the lock was taken over meanwhile fails as the lock says, so that the lock runs the
+   * batch again, on the file as read again (what the other process wrote).
    */
   private async applyAndWrite(batch: Waiter[], assertHeld: () => void): Promise<unknown[]> {
     this.current();
     const before = this.revision;
-    const results = batch.map((waiter) => waiter.apply());
+    const { results, draft } = this.drafted(() => batch.map((waiter) => waiter.apply()));
     if (this.revision === before) return results;
-    this.sweep();
     let lost: { error: unknown } | undefined;
     try {
-      await this.write(JSON.stringify(Object.fromEntries(this.entries)), () => {
+      await this.write(JSON.stringify(Object.fromEntries(draft)), () => {
         try {
           assertHeld();
         } catch (error) {
@@ -201,14 +205,41 @@ export class FileStateStore extends MemoryStateStore {
         }
       });
     } catch (e) {
-      // Memory holds the batch's changes and the file does not: none of them is made.
-      this.version = UNREAD;
+      // Memory and the file are as they were: none of the batch's changes is made.
       throw lost ? lost.error : this.failures.failed('write', e);
     }
-    this.counted.clear();
-    this.version = versionOf(this.path);
+    this.commit(draft);
     this.failures.succeeded('change');
     return results;
+  }
+
+  /** Runs `apply` on a copy of the state, memory left as it was: its results, and the copy. */
+  private drafted<T>(apply: () => T): { results: T; draft: Map<string, Entry> } {
+    const committed = this.entries;
+    const draft = new Map(committed);
+    this.entries = draft;
+    try {
+      const results = apply();
+      this.sweep();
+      return { results, draft };
+    } finally {
+      this.entries = committed;
+    }
+  }
+
+  /**
+   * Memory becomes the state just written, with the counts made meanwhile (counted on memory as
+   * it was while the file was written; a count unchanged since went into the file).
+   */
+  private commit(written: Map<string, Entry>): void {
+    for (const key of this.counted) {
+      const mine = this.entries.get(key);
+      if (mine === written.get(key)) this.counted.delete(key);
+      else if (mine) written.set(key, mine);
+      else written.delete(key);
+    }
+    this.entries = written;
+    this.version = versionOf(this.path);
   }
 
   /**
@@ -218,7 +249,7 @@ export class FileStateStore extends MemoryStateStore {
    * `beforeReplace` is called just before the file is replaced, and leaves it as it was by throwing.
    */
   protected async write(text: string, beforeReplace: () => void): Promise<void> {
-    const temporary = `${this.path}.${process.pid}.tmp`;
+    const temporary = temporaryOf(this.path);
     try {
       const file = await open(temporary, 'w', 0o600);
       try {

@@ -1,5 +1,10 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { FileLock } from '@toolhost/credentials';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { exchanged, keys, newGrants, record, refreshed, started } from '../test/grants-support.js';
+import { fillDisk, StallingFileStore } from '../test/stalling-file-store.js';
 import { ShortOfReplicas } from '../test/support.js';
 import type { Grants } from './grants.js';
 import { hashOf } from './secrets.js';
@@ -155,5 +160,36 @@ describe('a presentation whose spending is taken back', () => {
     expect(await grants.presentCode(code)).toBeDefined();
     vi.setSystemTime(Date.now() + 15_000);
     expect(await grants.presentCode(code)).toBeUndefined();
+  });
+});
+
+describe('a presentation whose spending write fails on the state file (a full disk)', () => {
+  const dirs: string[] = [];
+  afterEach(() => {
+    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('leaves the refresh token current for a presentation meanwhile: no reuse, and the retry refreshes', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'grants-full-disk-'));
+    dirs.push(dir);
+    const path = join(dir, 'authorization-server.json');
+    const store = new StallingFileStore(path, { lock: (at) => new FileLock(at) });
+    const grants = newGrants(store);
+    const { grant, refreshToken } = await started(grants);
+    const go = store.stallNext();
+    fillDisk(path);
+    const first = refreshed(grants, refreshToken).catch((e: unknown) => e);
+    await expect.poll(() => store.stalled).toBe(true);
+    // The same token presented while the first's spending is written (a retry on a lost answer).
+    const second = grants.presentRefresh(refreshToken, record.clientId);
+    // Its reads made (and, were it taken for reuse, its revocation waiting on the write under way).
+    await new Promise(setImmediate);
+    go();
+    expect(await first).toMatchObject({ info: { code: 'store_unavailable' } });
+    expect((await second)?.grant.id).toBe(grant.id);
+    expect(await grants.grant(grant.id)).toBeDefined();
+    const next = await refreshed(grants, refreshToken);
+    expect(next).toBeDefined();
+    expect((await grants.grant(grant.id))?.refreshHash).toBe(hashOf(next!));
   });
 });

@@ -58,7 +58,8 @@ export interface Entry {
  * without yielding, so `take` is atomic within the process.
  */
 export class MemoryStateStore implements StateStore {
-  protected readonly entries = new Map<string, Entry>();
+  /** Replaced whole by the file store once a write holds its changes (made on a copy till then). */
+  protected entries = new Map<string, Entry>();
   /** Counts the changes worth keeping (records written or removed, not counters or expiry). */
   protected revision = 0;
   private sweptAt = 0;
