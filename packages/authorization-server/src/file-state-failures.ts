@@ -11,6 +11,8 @@ export type FileStep = 'read' | 'lock' | 'write';
 
 type Side = 'read' | 'change';
 
+const SIDE: Record<FileStep, Side> = { read: 'read', lock: 'change', write: 'change' };
+
 const FOR_CLIENT: Record<Side, string> = {
   read: "The authorization server cannot read its state now (its store's file); try again shortly.",
   change: "The authorization server cannot keep this change now (its store's file); try again shortly.",
@@ -22,6 +24,18 @@ const WHAT: Record<FileStep, string> = {
   write: 'write its state file',
 };
 
+const UNTIL: Record<Side, string> = {
+  read: 'until it can, its endpoints and token checks answer 503 temporarily_unavailable',
+  change:
+    'until it can, registrations, sign-ins, token issues and refreshes, and revocations answer 503 temporarily_unavailable',
+};
+
+const AGAIN: Record<FileStep, string> = {
+  read: 'reads its state file',
+  lock: 'takes the lock on its state file',
+  write: 'writes its state file',
+};
+
 /**
  * A file store's failures as clients and the operator are told them. A client is told
  * `store_unavailable`, as when Redis is away (the host answers it 503 temporarily_unavailable,
@@ -31,7 +45,7 @@ const WHAT: Record<FileStep, string> = {
  * (a full disk would otherwise be a line per request, on that disk) and once when it ends.
  */
 export class FileStoreFailures {
-  private readonly failing = new Map<Side, { cause: string; count: number }>();
+  private readonly failing = new Map<Side, { step: FileStep; cause: string; count: number }>();
 
   constructor(
     private readonly file: string,
@@ -40,7 +54,7 @@ export class FileStoreFailures {
 
   /** The error to answer for `error`, met at `step` (logged where it starts a failure). */
   failed(step: FileStep, error: unknown): ToolError {
-    const side: Side = step === 'read' ? 'read' : 'change';
+    const side = SIDE[step];
     // The system's reason (ENOSPC, EROFS, EACCES...), not another package's error code.
     const errno = (error as NodeJS.ErrnoException | undefined)?.code;
     const code = errno && /^E[A-Z]+$/.test(errno) ? errno : undefined;
@@ -48,24 +62,31 @@ export class FileStoreFailures {
     const now = this.failing.get(side);
     if (now?.cause === cause) now.count += 1;
     else {
-      this.failing.set(side, { cause, count: 1 });
+      this.failing.set(side, { step, cause, count: 1 });
       const reason = error instanceof Error ? error.message : String(error);
       this.log?.warn(
         { file: this.file, step, ...(code ? { code } : {}) },
-        `The authorization server cannot ${WHAT[step]} ${this.file} (${reason}); until it can, ${side === 'read' ? 'its endpoints and token checks' : 'registrations, sign-ins, token issues and refreshes, and revocations'} answer 503 temporarily_unavailable`,
+        `The authorization server cannot ${WHAT[step]} ${this.file} (${reason}); ${UNTIL[side]}`,
       );
     }
     return new ToolError({ code: 'store_unavailable', retryable: true, message: FOR_CLIENT[side] });
   }
 
-  /** A read of the file, or a write, went through: where they were failing, the log is told. */
-  succeeded(side: Side): void {
+  /**
+   * `step` went through: where it, or a step it stands for, was failing, the log is told, once.
+   * Only the step that failed can tell that it works again: a read says nothing of the lock, and
+   * a change that found nothing to write took the lock but says nothing of a full disk. A write
+   * took the lock on its way. (Told on any success, a full disk would be told as ended, and
+   * again as begun, at each read between two writes.)
+   */
+  succeeded(step: FileStep): void {
+    const side = SIDE[step];
     const ended = this.failing.get(side);
-    if (!ended) return;
+    if (!ended || (ended.step === 'write' && step === 'lock')) return;
     this.failing.delete(side);
     this.log?.info(
       { file: this.file, failures: ended.count },
-      `The authorization server ${side === 'read' ? 'reads' : 'writes'} its state file ${this.file} again (${ended.count} failed meanwhile)`,
+      `The authorization server ${AGAIN[step]} ${this.file} again (${ended.count} failed meanwhile)`,
     );
   }
 }

@@ -87,6 +87,26 @@ function stopCreating(dir: string, path: string): () => void {
   return () => rmdirSync(temporaryOf(path));
 }
 
+/** Another host holding the lock on `path` until released (its lock file names a live process of this pid space). */
+async function holdLock(
+  path: string,
+): Promise<{ lockPath: string; holder: () => string[]; release: () => Promise<void> }> {
+  const lockPath = `${path}.lock`;
+  let release = () => {};
+  const held = new FileLock(lockPath).run(() => new Promise<void>((resolve) => (release = resolve)));
+  // Its holder's mark: the one file in the lock's directory.
+  const holder = () => readdirSync(lockPath).map((mark) => readFileSync(join(lockPath, mark), 'utf8'));
+  await expect.poll(() => existsSync(lockPath) && holder()[0]).toMatch(/^\d+ /);
+  return {
+    lockPath,
+    holder,
+    release: async () => {
+      release();
+      await held;
+    },
+  };
+}
+
 describe('FileStateStore when its file cannot be written', () => {
   it('makes none of the changes a failed write held, leaves the file and no temporary file, and logs once', async () => {
     const { dir, path, store, logged } = open();
@@ -147,31 +167,66 @@ describe('FileStateStore when its file cannot be written', () => {
   it('fails a change when another holder keeps the lock past its wait, and leaves that lock alone', async () => {
     const { path, store, logged } = open(300);
     await store.set('refresh:r', 'grant g');
-    // Another host writing: its lock file names it, a live process of this pid space.
-    const lockPath = `${path}.lock`;
-    let release = () => {};
-    const held = new FileLock(lockPath).run(() => new Promise<void>((resolve) => (release = resolve)));
-    // Its holder's mark: the one file in the lock's directory.
-    const holder = () => readdirSync(lockPath).map((mark) => readFileSync(join(lockPath, mark), 'utf8'));
-    await expect.poll(() => existsSync(lockPath) && holder()[0]).toMatch(/^\d+ /);
-    const theirs = holder();
+    const other = await holdLock(path);
+    const theirs = other.holder();
     try {
       await failure(store.take('refresh:r'));
-      expect(holder()).toEqual(theirs);
+      expect(other.holder()).toEqual(theirs);
       expect(await store.get('refresh:r')).toBe('grant g');
     } finally {
-      release();
-      await held;
+      await other.release();
     }
     expect(logged).toEqual([
       expect.objectContaining({
         level: 'warn',
         fields: { file: path, step: 'lock' },
-        message: expect.stringContaining(`${lockPath} has been held by process ${process.pid}`),
+        message: expect.stringContaining(`${other.lockPath} has been held by process ${process.pid}`),
       }),
     ]);
     expect(await store.take('refresh:r')).toBe('grant g');
   });
+
+  it('tells the log the lock is taken again at the next change, though it writes nothing', async () => {
+    const { path, store, logged } = open(300);
+    await store.set('client:c', 'registered');
+    const other = await holdLock(path);
+    try {
+      await failure(store.take('code:unknown'));
+    } finally {
+      await other.release();
+    }
+    // A read takes no lock: it tells nothing of it.
+    expect(await store.get('client:c')).toBe('registered');
+    expect(logged.map((l) => l.level)).toEqual(['warn']);
+    // A code presented that is not there (nothing to write), under the lock taken again.
+    expect(await store.take('code:unknown')).toBeUndefined();
+    expect(await store.take('code:unknown')).toBeUndefined();
+    expect(logged).toEqual([
+      expect.objectContaining({ level: 'warn', fields: { file: path, step: 'lock' } }),
+      {
+        level: 'info',
+        fields: { file: path, failures: 1 },
+        message: expect.stringContaining(`takes the lock on its state file ${path} again`),
+      },
+    ]);
+  });
+
+  it('tells the log a full disk has room again only once a change is written', async () => {
+    const { path, store, logged } = open();
+    await store.set('client:c', 'registered');
+    fillDisk(path);
+    await failure(store.set('client:d', 'new'));
+    // Under the lock, nothing to write: whether the disk has room is not known yet.
+    expect(await store.take('code:unknown')).toBeUndefined();
+    expect(logged.map((l) => l.level)).toEqual(['warn']);
+    await store.set('client:d', 'new');
+    expect(logged.at(-1)).toEqual({
+      level: 'info',
+      fields: { file: path, failures: 1 },
+      message: expect.stringContaining(`writes its state file ${path} again`),
+    });
+  });
+
   it('lets no read meanwhile find a change whose write then fails', async () => {
     const { path, store } = open(undefined, StallingFileStore);
     const stalling = store as StallingFileStore;

@@ -190,6 +190,7 @@ export class FileStateStore extends MemoryStateStore {
    * batch again, on the file as read again (what the other process wrote).
    */
   private async applyAndWrite(batch: Waiter[], assertHeld: () => void): Promise<unknown[]> {
+    this.failures.succeeded('lock');
     this.current();
     const before = this.revision;
     const { results, draft } = this.drafted(() => batch.map((waiter) => waiter.apply()));
@@ -209,7 +210,7 @@ export class FileStateStore extends MemoryStateStore {
       throw lost ? lost.error : this.failures.failed('write', e);
     }
     this.commit(draft);
-    this.failures.succeeded('change');
+    this.failures.succeeded('write');
     return results;
   }
 
