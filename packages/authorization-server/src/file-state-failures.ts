@@ -6,34 +6,41 @@ export interface StateStoreLog {
   info(fields: Record<string, unknown>, message: string): void;
 }
 
-/** What failed: reading the file, taking the lock beside it, or writing it. */
-export type FileStep = 'read' | 'lock' | 'write';
+/**
+ * What failed: reading the file, taking the lock beside it, writing it, or flushing its
+ * directory once it was replaced (the change is made then: only its surviving a power loss is in doubt).
+ */
+export type FileStep = 'read' | 'lock' | 'write' | 'flush';
 
-type Side = 'read' | 'change';
+type Side = 'read' | 'change' | 'flush';
 
-const SIDE: Record<FileStep, Side> = { read: 'read', lock: 'change', write: 'change' };
+const SIDE: Record<FileStep, Side> = { read: 'read', lock: 'change', write: 'change', flush: 'flush' };
 
 const FOR_CLIENT: Record<Side, string> = {
   read: "The authorization server cannot read its state now (its store's file); try again shortly.",
   change: "The authorization server cannot keep this change now (its store's file); try again shortly.",
+  flush: "The authorization server cannot keep this change now (its store's file); try again shortly.",
 };
 
 const WHAT: Record<FileStep, string> = {
   read: 'read its state file',
   lock: 'take the lock on its state file',
   write: 'write its state file',
+  flush: 'flush the directory of its state file',
 };
 
 const UNTIL: Record<Side, string> = {
   read: 'until it can, its endpoints and token checks answer 503 temporarily_unavailable',
   change:
     'until it can, registrations, sign-ins, token issues and refreshes, and revocations answer 503 temporarily_unavailable',
+  flush: 'changes are still made, but a power loss may undo the latest of them',
 };
 
 const AGAIN: Record<FileStep, string> = {
   read: 'reads its state file',
   lock: 'takes the lock on its state file',
   write: 'writes its state file',
+  flush: 'flushes the directory of its state file',
 };
 
 /**

@@ -12,7 +12,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { ToolError } from '@toolhost/core';
 import { FileLock } from '@toolhost/credentials';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -105,6 +105,22 @@ async function holdLock(
       await held;
     },
   };
+}
+
+/** The store, its directory moved away just after its next write replaced the file: the flush after fails. */
+class MovedAfterWrite extends FileStateStore {
+  moveNext = false;
+  private readonly dir: string;
+  constructor(path: string, options: ConstructorParameters<typeof FileStateStore>[1]) {
+    super(path, options);
+    this.dir = dirname(path);
+  }
+  protected override async write(text: string, beforeReplace: () => void): Promise<void> {
+    await super.write(text, beforeReplace);
+    if (!this.moveNext) return;
+    this.moveNext = false;
+    renameSync(this.dir, `${this.dir}-away`);
+  }
 }
 
 describe('FileStateStore when its file cannot be written', () => {
@@ -250,6 +266,29 @@ describe('FileStateStore when its file cannot be written', () => {
     }
     expect(await store.take('code:a')).toBe('grant a');
     expect(await store.compareAndSet('grant:g', 'token 1', 'token 2')).toBe(true);
+  });
+
+  it('makes a change whose directory cannot be flushed after its rename, and logs that once', async () => {
+    const { dir, path, store, logged } = open(undefined, MovedAfterWrite);
+    const moving = store as MovedAfterWrite;
+    await store.set('client:c', 'registered');
+    for (const client of ['client:d', 'client:e']) {
+      moving.moveNext = true;
+      // Answered as made: every process reading the file finds it made.
+      await store.set(client, 'new');
+      renameSync(`${dir}-away`, dir);
+      expect(JSON.parse(readFileSync(path, 'utf8'))[client]).toEqual({ value: 'new' });
+    }
+    expect(logged).toEqual([
+      {
+        level: 'warn',
+        fields: { file: path, step: 'flush', code: 'ENOENT' },
+        message: expect.stringContaining('a power loss may undo the latest of them'),
+      },
+    ]);
+    await store.set('client:f', 'new');
+    expect(logged.at(-1)).toMatchObject({ level: 'info', fields: { file: path, failures: 2 } });
+    expect(await store.get('client:e')).toBe('new');
   });
 });
 

@@ -4,7 +4,7 @@ import { open, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { ToolError } from '@toolhost/core';
 import { FileStoreFailures, type StateStoreLog } from './file-state-failures.js';
-import { temporaryOf } from './state-file-disk.js';
+import { flushDirectoryOf, temporaryOf } from './state-file-disk.js';
 import { type Entry, MemoryStateStore } from './state-store.js';
 
 /** A lock shared by the processes writing one file (a lock file beside it). */
@@ -47,10 +47,11 @@ function versionOf(path: string): string | undefined {
  * data directory: every read first checks whether another process rewrote the file (one stat)
  * and reads it again if so, and every change is made under the lock on the file as it is then,
  * so that no process undoes another's registration or grant, and a code is taken once. The
- * state is written whole to a temporary file, flushed to disk and renamed over the old one, so
- * a crash leaves the old state or the new, never half of one. A change is answered once a
- * write that holds it is in place; the changes made while one write is under way share the
- * next, so a burst of sign-ins costs a few writes, not one each.
+ * state is written whole to a temporary file, flushed to disk and renamed over the old one (its
+ * directory flushed after, for the rename to outlive a power loss), so a crash leaves the old
+ * state or the new, never half of one. A change is answered once a write that holds it is in
+ * place; the changes made while one write is under way share the next, so a burst of sign-ins
+ * costs a few writes, not one each.
  *
  * A change whose write fails (a full disk, a directory made read-only, the lock held past its
  * wait by another host) is not made: it is made on a copy of the state, which memory becomes
@@ -211,6 +212,7 @@ export class FileStateStore extends MemoryStateStore {
     }
     this.commit(draft);
     this.failures.succeeded('write');
+    await this.flush();
     return results;
   }
 
@@ -241,6 +243,20 @@ export class FileStateStore extends MemoryStateStore {
     }
     this.entries = written;
     this.version = versionOf(this.path);
+  }
+
+  /**
+   * The rename made to last (its directory flushed). A failure is logged, not answered: the
+   * change is made by then, in the file every process reads, and a client told it was not would
+   * present its code or refresh token again, to find it spent.
+   */
+  private async flush(): Promise<void> {
+    try {
+      await flushDirectoryOf(this.path);
+      this.failures.succeeded('flush');
+    } catch (e) {
+      this.failures.failed('flush', e);
+    }
   }
 
   /**
