@@ -1,6 +1,7 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { FileLock } from '@toolhost/credentials';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FileStateStore } from './file-state-store.js';
@@ -87,6 +88,29 @@ describe('FileStateStore', () => {
     expect(await second.get('signing-key')).toBe('sealed');
     expect(await second.get('grant:g')).toBe('alive');
     expect(await second.get('code:a')).toBeUndefined();
+  });
+
+  it("removes crashed processes' temporary files at its next write, not a running process's recent one", async () => {
+    const path = fileIn();
+    const store = openStore(path);
+    await store.set('client:a', 'registered');
+    // A process that ran and is gone: its pid names no process now.
+    const gone = spawnSync(process.execPath, ['-e', '']).pid;
+    const leftOf = (pid: number) => `${basename(path)}.${pid}.tmp`;
+    // The parent of this process runs, and so does pid 1: an hour untouched, its file is a leftover all the same.
+    const [dead, running, stale] = [leftOf(gone), leftOf(process.ppid), leftOf(1)];
+    const unrelated = ['other.json.1.tmp', `${basename(path)}.backup`, `${basename(path)}.x.tmp`];
+    for (const name of [dead, running, stale, ...unrelated])
+      writeFileSync(join(dirname(path), name), '{"half":');
+    const anHourAgo = new Date(Date.now() - 3_600_000);
+    utimesSync(join(dirname(path), stale), anHourAgo, anHourAgo);
+
+    // A change that writes nothing leaves them.
+    expect(await store.take('code:unknown')).toBeUndefined();
+    expect(readdirSync(dirname(path))).toContain(dead);
+    await store.set('client:b', 'registered');
+    expect(readdirSync(dirname(path)).sort()).toEqual([basename(path), running, ...unrelated].sort());
+    expect(saved(path)['client:b']?.value).toBe('registered');
   });
 });
 

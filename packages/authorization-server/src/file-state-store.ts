@@ -4,7 +4,7 @@ import { open, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { ToolError } from '@toolhost/core';
 import { FileStoreFailures, type StateStoreLog } from './file-state-failures.js';
-import { flushDirectoryOf, temporaryOf } from './state-file-disk.js';
+import { flushDirectoryOf, sweepLeftovers, temporaryOf } from './state-file-disk.js';
 import { type Entry, MemoryStateStore } from './state-store.js';
 
 /** A lock shared by the processes writing one file (a lock file beside it). */
@@ -49,9 +49,10 @@ function versionOf(path: string): string | undefined {
  * so that no process undoes another's registration or grant, and a code is taken once. The
  * state is written whole to a temporary file, flushed to disk and renamed over the old one (its
  * directory flushed after, for the rename to outlive a power loss), so a crash leaves the old
- * state or the new, never half of one. A change is answered once a write that holds it is in
- * place; the changes made while one write is under way share the next, so a burst of sign-ins
- * costs a few writes, not one each.
+ * state or the new, never half of one; a temporary file a crashed process left is removed by
+ * the next write. A change is answered once a write that holds it is in place; the changes
+ * made while one write is under way share the next, so a burst of sign-ins costs a few
+ * writes, not one each.
  *
  * A change whose write fails (a full disk, a directory made read-only, the lock held past its
  * wait by another host) is not made: it is made on a copy of the state, which memory becomes
@@ -196,6 +197,7 @@ export class FileStateStore extends MemoryStateStore {
     const before = this.revision;
     const { results, draft } = this.drafted(() => batch.map((waiter) => waiter.apply()));
     if (this.revision === before) return results;
+    await sweepLeftovers(this.path);
     let lost: { error: unknown } | undefined;
     try {
       await this.write(JSON.stringify(Object.fromEntries(draft)), () => {
