@@ -190,11 +190,18 @@ describe('a grant refreshed again and again', () => {
     return { store, grants, grant, tokens, clock };
   }
 
-  it('keeps a bounded number of records, and a token it spent lately still revokes it', async () => {
+  it('keeps a bounded number of records, of a bounded size, and a token it spent lately still revokes it', async () => {
     const { store, grants, grant, tokens, clock } = await churned(300);
     const entries = (store as unknown as { entries: Map<string, { expiresAt?: number }> }).entries;
     const live = [...entries.values()].filter((e) => e.expiresAt === undefined || e.expiresAt > clock.now);
     expect(live.length).toBeLessThanOrEqual(5);
+    // Its record grows by a digit of its generation now and then, not by a token each rotation.
+    const fewer = await churned(20);
+    const recordOf = (of: { store: MemoryStateStore; grant: { id: string } }) =>
+      of.store.get(`grant:${of.grant.id}`);
+    expect((await recordOf({ store, grant }))!.length - (await recordOf(fewer))!.length).toBeLessThanOrEqual(
+      1,
+    );
     const spentLately = tokens.at(-3)!;
     // Another client presenting it: refused, the grant stands.
     expect(await grants.presentRefresh(spentLately, 'client-2')).toBeUndefined();
@@ -205,12 +212,32 @@ describe('a grant refreshed again and again', () => {
     expect(await refreshed(grants, tokens.at(-1)!)).toBeUndefined();
   });
 
-  it('is not revoked by a made-up token naming it, nor by one spent many rotations ago', async () => {
+  it('is not revoked by a made-up token naming it, nor by one of a generation it did not issue', async () => {
     const { grants, grant, tokens } = await churned(20);
+    const [, , tag, secret] = tokens[3]!.split('.');
+    const other = (await started(grants)).refreshToken.split('.');
     // The grant id is in every access token and a public client is known by its id alone.
-    expect(await grants.presentRefresh(`${grant.id}.${'A'.repeat(43)}`, record.clientId)).toBeUndefined();
-    expect(await grants.presentRefresh(tokens[0]!, record.clientId)).toBeUndefined();
+    const madeUp = [
+      `${grant.id}.${'A'.repeat(43)}`,
+      `${grant.id}.3.${'A'.repeat(22)}.${secret}`,
+      // A tag of generation 3 for generation 2, and another grant's for its generation.
+      `${grant.id}.2.${tag}.${secret}`,
+      `${grant.id}.${other[1]}.${other[2]}.${secret}`,
+      `${grant.id}.-1.${tag}.${secret}`,
+    ];
+    for (const token of madeUp) expect(await grants.presentRefresh(token, record.clientId)).toBeUndefined();
     expect(await grants.grant(grant.id)).toBeDefined();
     expect(await refreshed(grants, tokens.at(-1)!)).toBeDefined();
+  });
+
+  it('is revoked by a token it spent however many rotations ago, presented by its client', async () => {
+    // A thief refreshes a stolen token again and again before the client presents it next.
+    const { grants, grant, tokens } = await churned(20);
+    // Another client presenting it: refused, the grant stands.
+    expect(await grants.presentRefresh(tokens[0]!, 'client-2')).toBeUndefined();
+    expect(await grants.grant(grant.id)).toBeDefined();
+    expect(await grants.presentRefresh(tokens[0]!, record.clientId)).toBeUndefined();
+    expect(await grants.grant(grant.id)).toBeUndefined();
+    expect(await refreshed(grants, tokens.at(-1)!)).toBeUndefined();
   });
 });

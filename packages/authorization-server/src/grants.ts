@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { keepForPreviousVersion } from './previous-version.js';
+import { type Generations, grantNamedBy, issueRefreshToken, ofEarlierGeneration } from './refresh-tokens.js';
 import { hashOf, newSecret } from './secrets.js';
 import type { StateStore } from './state-store.js';
 
 /** What a person consented to: this client may act as this user, with these scopes, at this resource. */
-export interface Grant {
+export interface Grant extends Generations {
   id: string;
   clientId: string;
   subject: string;
@@ -42,6 +43,7 @@ export interface PresentedCode {
 /** A refresh token as presented, its grant's current one, not spent yet: that grant, as stored. */
 export interface PresentedRefresh {
   grant: Grant;
+  token: string;
   hash: string;
   saved: string;
   /** Whether it names its grant: one that does not (an older version's) keeps its record. */
@@ -71,21 +73,14 @@ const SPENT = 'spent ';
 const NO_GRANT = '-';
 
 /**
- * How many spent refresh tokens a grant knows (by hash), for a presentation again to revoke it.
- * A leaked token is used, and its twin presented, within a rotation or two; an older one is
- * only refused. The hash, not the name, is the proof: a public client is known by its id alone,
- * and the grant id is in every access token, so a name alone would let anyone who saw one
- * revoke the grant at will.
+ * How many spent refresh tokens a grant knows (by hash), for a presentation again to revoke it:
+ * for a token without a generation (refresh-tokens.ts), issued before generations or by the
+ * version before in a rolling deploy, found reused only while among them; and for that version,
+ * which finds reuse by them alone. The hash, not the name, is the proof: a public client is known
+ * by its id alone, and the grant id is in every access token, so a name alone would let anyone
+ * who saw one revoke the grant at will.
  */
 const SPENT_KEPT = 8;
-
-/** The grant a refresh token names (`<grant id>.<secret>`; those issued before name none). */
-function grantNamedBy(refreshToken: string): string | undefined {
-  const id = refreshToken.split('.')[0]!;
-  return refreshToken.includes('.') && /^[0-9a-f-]{36}$/.test(id) ? id : undefined;
-}
-
-const newRefreshToken = (grantId: string) => `${grantId}.${newSecret()}`;
 
 /** When a record written now for `seconds` expires. */
 const expiryIn = (seconds: number) => Date.now() + seconds * 1000;
@@ -119,11 +114,12 @@ export interface GrantLifetimes {
  * Found spent, a code or refresh token is presented again after a presentation was answered,
  * so two parties may hold what it gave: the grant is revoked (OAuth 2.1; what leaked is then
  * worth nothing to either). Why this catches reuse: a refresh token stolen and presented after
- * its client rotated it finds its grant moved on, its hash among the spent ones (presented
- * before, the client's presentation finds that); two presentations at once both read it
- * current, one compare-and-set succeeds, and the other then finds it spent. No moment lies
- * between spending a token and writing its successor for a second presentation to slip
- * through, and only a presentation that was answered spends one, so reuse is never a retry.
+ * its client rotated it finds its grant moved on past its generation (presented before, the
+ * client's presentation finds that, however often the thief rotated since); two presentations
+ * at once both read it current, one compare-and-set succeeds, and the other then finds it
+ * spent. No moment lies between spending a token and writing its successor for a second
+ * presentation to slip through, and only a presentation that was answered spends one, so
+ * reuse is never a retry.
  *
  * What a client is handed (a code, a refresh token) and what spends one are durable writes: a
  * failover of a replicated store must not forget a refresh token the client now holds, nor
@@ -181,7 +177,8 @@ export class Grants {
   ): Promise<{ grant: Grant; refreshToken: string | undefined } | undefined> {
     const { clientId, subject, scopes, resource } = presented.record;
     const id = randomUUID();
-    const refreshToken = refreshable ? newRefreshToken(id) : undefined;
+    const issued = refreshable ? issueRefreshToken({ id }) : undefined;
+    const refreshToken = issued?.refreshToken;
     const ttl = refreshToken ? this.lifetimes.refreshSeconds : this.lifetimes.accessSeconds + 60;
     const grant: Grant = {
       id,
@@ -189,7 +186,7 @@ export class Grants {
       subject,
       scopes,
       resource,
-      ...(refreshToken ? { refreshHash: hashOf(refreshToken) } : {}),
+      ...issued?.record,
       createdAt: Date.now(),
       expiresAt: expiryIn(ttl),
     };
@@ -305,24 +302,29 @@ export class Grants {
     const hash = hashOf(refreshToken);
     const grantId = await this.grantIdOf(refreshToken, hash);
     const named = grantNamedBy(refreshToken) !== undefined;
-    if (grantId !== undefined) return this.currentOrReused(grantId, hash, clientId, named);
+    if (grantId !== undefined) return this.currentOrReused(grantId, refreshToken, clientId, named);
     // A token without a name, spent before this version: a mark beside its record names its grant.
     await this.replayed('refresh', hash, undefined);
     return undefined;
   }
 
-  /** The presentation of a grant's refresh token: its current one, or a spent one (reuse, revoked). */
+  /**
+   * The presentation of a grant's refresh token: its current one, or a spent one (reuse,
+   * revoked): of an earlier generation, or among the last spent (those without one).
+   */
   private async currentOrReused(
     grantId: string,
-    hash: string,
+    token: string,
     clientId: string,
     named?: boolean,
   ): Promise<PresentedRefresh | undefined> {
     const saved = await this.savedGrant(grantId);
     if (saved === undefined) return undefined;
     const grant = JSON.parse(saved) as Grant;
-    if (grant.refreshHash === hash) return { grant, hash, saved, named };
-    if (grant.clientId === clientId && grant.spentHashes?.includes(hash)) await this.revoke(grant.id);
+    const hash = hashOf(token);
+    if (grant.refreshHash === hash) return { grant, token, hash, saved, named };
+    const spent = grant.spentHashes?.includes(hash) || ofEarlierGeneration(token, grant);
+    if (grant.clientId === clientId && spent) await this.revoke(grant.id);
     return undefined;
   }
 
@@ -337,18 +339,18 @@ export class Grants {
     // Found current again after all (another presentation's write taken back), it is spent again.
     for (let tries = 0; current !== undefined && tries < SPEND_TRIES; tries += 1) {
       const { grant, hash } = current;
-      const refreshToken = newRefreshToken(grant.id);
+      const { refreshToken, record } = issueRefreshToken(grant);
       const spentHashes = [hash, ...(grant.spentHashes ?? [])].slice(0, SPENT_KEPT);
       const { refreshSeconds } = this.lifetimes;
       const expiresAt = expiryIn(refreshSeconds);
-      const updated: Grant = { ...grant, refreshHash: hashOf(refreshToken), spentHashes, expiresAt };
+      const updated: Grant = { ...grant, ...record, spentHashes, expiresAt };
       const seconds = { spent: refreshSeconds, back: secondsLeft(grant.expiresAt, refreshSeconds) };
       if (await this.spend(`grant:${grant.id}`, current.saved, JSON.stringify(updated), seconds)) {
         const spentHash = presented.named ? hash : undefined;
         await keepForPreviousVersion(this.store, grant.id, updated.refreshHash!, spentHash, refreshSeconds);
         return refreshToken;
       }
-      current = await this.currentOrReused(grant.id, hash, grant.clientId, presented.named);
+      current = await this.currentOrReused(grant.id, presented.token, grant.clientId, presented.named);
     }
     return undefined;
   }

@@ -107,13 +107,16 @@ describe('the token endpoint honours the registered grant types', () => {
     const issued = await signInAndRedeem(clientId);
     expect(issued.status).toBe(200);
     const tokens = (await issued.json()) as { access_token: string; refresh_token?: string };
-    // `<grant id>.<secret>`: the token names its grant, so a spent one is known without a record of it.
-    expect(tokens.refresh_token).toMatch(/^[0-9a-f-]{36}\.[A-Za-z0-9_-]{43}$/);
+    // `<grant id>.<generation>.<tag>.<secret>`: the token names its grant, so a spent one is known
+    // without a record of it, and its generation, so that one spent however long ago is.
+    const format = (generation: number) =>
+      new RegExp(`^[0-9a-f-]{36}\\.${generation}\\.[A-Za-z0-9_-]{22}\\.[A-Za-z0-9_-]{43}$`);
+    expect(tokens.refresh_token).toMatch(format(0));
     const refreshed = await refresh(clientId, tokens.refresh_token!);
     expect(refreshed.status).toBe(200);
     const next = (await refreshed.json()) as { refresh_token?: string };
-    expect(next.refresh_token).toBeDefined();
-    expect(next.refresh_token).not.toBe(tokens.refresh_token);
+    expect(next.refresh_token).toMatch(format(1));
+    expect(next.refresh_token!.split('.')[0]).toBe(tokens.refresh_token!.split('.')[0]);
   });
 
   it('issues no refresh token to a client registered without refresh_token, and refuses it the refresh grant', async () => {
