@@ -36,6 +36,17 @@ describe('one answer for a name that calls no tool', () => {
     expect(say('EchoApi_GetItems', 'mcp')).toBe(
       "No tool named 'EchoApi_GetItems' is loaded. Did you mean 'EchoApi_GetItem'?",
     );
+    // A near miss in the other spelling: the separator counts as no slip (it did, and the
+    // start of a name was not found, as `GridApi_ListRecords` found no `GridApi.ListGridRecords`).
+    expect(say('EchoApi_Get', 'canonical')).toBe(
+      "No tool named 'EchoApi_Get' is loaded. Did you mean 'EchoApi.GetItem'?",
+    );
+    expect(say('EchoApi.Get', 'mcp')).toBe(
+      "No tool named 'EchoApi.Get' is loaded. Did you mean 'EchoApi_GetItem'?",
+    );
+    expect(say('echoapi.getitem', 'mcp')).toBe(
+      "No tool named 'echoapi.getitem' is loaded. Did you mean 'EchoApi_GetItem'?",
+    );
     // The embedding API answers the same words.
     expect(await host.callTool('EchoApi.DeleteItem', { item_id: '1' })).toEqual({
       ok: false,

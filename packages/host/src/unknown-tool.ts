@@ -48,13 +48,13 @@ export function unknownToolMessage(
   const close = [...exposed].filter(
     (n) => n.toLowerCase() === lower || n.toLowerCase().endsWith(`.${lower}`),
   );
-  return `No tool named '${name}' is loaded.${nearMiss(name, close, exposed)}`;
+  return `No tool named '${name}' is loaded.${nearMiss(lower, close, exposed)}`;
 }
 
-/** ` Did you mean …?` for the names that differ only in case or tool set, else for a slip of an edit or two. */
-function nearMiss(name: string, close: readonly string[], known: Iterable<string>): string {
+/** ` Did you mean …?` for names that differ only in case or tool set, else for a slip (`typed` respelled). */
+function nearMiss(typed: string, close: readonly string[], known: Iterable<string>): string {
   if (close.length > 0) return ` Did you mean ${close.map((n) => `'${n}'`).join(' or ')}?`;
-  return didYouMean(name, known, "'");
+  return didYouMean(typed, known, "'");
 }
 
 type Known = { name: string; toolSet: string; readOnly: boolean };
@@ -73,9 +73,9 @@ function mcpMessage(
     return `The tool ${mcp(target.name)} is loaded but hidden by this host's configuration (${hiddenBy(config)(target) ?? 'filters'}).`;
   }
   if (target) return `No tool named '${name}': over MCP it is named '${mcp(target.name)}'.`;
-  const lower = name.toLowerCase();
+  const lower = name.toLowerCase().replace('.', separator);
   const close = [...exposed]
     .map(mcp)
     .filter((n) => n.toLowerCase() === lower || n.toLowerCase().endsWith(`${separator}${lower}`));
-  return `No tool named '${name}' is loaded.${nearMiss(name, close, [...exposed].map(mcp))}`;
+  return `No tool named '${name}' is loaded.${nearMiss(lower, close, [...exposed].map(mcp))}`;
 }
