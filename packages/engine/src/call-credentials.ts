@@ -7,7 +7,7 @@ import {
   type SecretSource,
   ToolError,
 } from '@toolhost/core';
-import { isPlaceholderCredential } from './static-auth.js';
+import { isPlaceholderCredential, StaticTokenAuthProvider } from './static-auth.js';
 
 // The credential a call is sent with: a configured secret or an auth provider's token, with
 // every form in which an echoing upstream could hand it back (for redaction).
@@ -139,9 +139,15 @@ function fingerprint(value: string): string {
   return createHash('sha256').update(value).digest('base64url').slice(0, 16);
 }
 
-/** The credential a declaration sends, as an error names it (never its value). */
-export function credentialName(auth: AuthRequirement): string | undefined {
-  if (auth.kind === 'provider') return `the token of auth provider ${auth.provider}`;
+/**
+ * The credential a declaration sends, as an error names it (never its value): a static token
+ * with where it was set, the one thing a person can replace.
+ */
+export function credentialName(auth: AuthRequirement, provider?: AuthProvider): string | undefined {
+  if (auth.kind === 'provider') {
+    const source = provider instanceof StaticTokenAuthProvider ? provider.source : undefined;
+    return `the token of auth provider ${auth.provider}${source ? ` set in ${source}` : ''}`;
+  }
   if (auth.kind === 'secret') return `the secret ${auth.secret}`;
   return undefined;
 }

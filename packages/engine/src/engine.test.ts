@@ -201,6 +201,28 @@ describe('ToolEngine', () => {
     );
   });
 
+  it('names where a static token was set when the upstream refuses it, never its value', async () => {
+    const sender = new FakeSender([
+      { status: 401, headers: {}, body: null },
+      { status: 403, headers: {}, body: null },
+    ]);
+    const providers = [new StaticTokenAuthProvider('p', 'pat-na1-0042', 'set P_TOKEN', 'P_TOKEN')];
+    const e = engine({ sender, providers });
+    const rejected = await e.call('T.Get', { thing: 'x' }, ctx);
+    expect(rejected.ok ? '' : rejected.error.message).toBe(
+      'The upstream answered HTTP 401: the upstream rejected the token of auth provider p set in P_TOKEN (wrong, expired or revoked).',
+    );
+    const refused = await e.call('T.Get', { thing: 'x' }, ctx);
+    expect(refused.ok ? '' : refused.error.message).toBe(
+      'The upstream answered HTTP 403: the upstream accepted the token of auth provider p set in P_TOKEN but refused this request (a missing scope or permission).',
+    );
+    expect(JSON.stringify([rejected, refused])).not.toContain('pat-na1-0042');
+    expect(sender.requests.map((r) => r.headers.authorization)).toEqual([
+      'Bearer pat-na1-0042',
+      'Bearer pat-na1-0042',
+    ]);
+  });
+
   it('retries once with a renewed credential after a 401', async () => {
     const sender = new FakeSender([{ status: 401, headers: {}, body: null }]);
     const onUnauthorized = vi.fn(async (): Promise<CredentialResult> => ({ kind: 'bearer', token: 'fresh' }));

@@ -227,7 +227,7 @@ export class ToolEngine {
     if (credential) res = { ...res, body: redact(res.body, credentialForms(credential.sent)) };
     if (res.status >= 200 && res.status < 300)
       return { ok: true, kind: 'response', status: res.status, body: res.body };
-    throw errorForResponse(res, credential ? credentialName(decl.auth) : undefined);
+    throw errorForResponse(res, credential ? credentialName(decl.auth, credential.provider) : undefined);
   }
 
   /**

@@ -35,8 +35,11 @@ export class StaticTokenAuthProvider implements AuthProvider {
     readonly id: string,
     private readonly token: string | undefined,
     private readonly hint = `configure a token for auth provider "${id}"`,
-    /** Where the token was set (`CRM_AUTH_PROVIDER_TOKEN`), for naming it when it is a placeholder. */
-    private readonly source = 'the token',
+    /**
+     * Where the token was set (`CRM_AUTH_PROVIDER_TOKEN`), for naming it when it is a placeholder
+     * or the upstream refuses it: the place a person replaces it.
+     */
+    readonly source?: string,
   ) {}
 
   /** Whether a token is configured (never the token itself), for set-up checks. */
@@ -52,7 +55,10 @@ export class StaticTokenAuthProvider implements AuthProvider {
   setup(): AuthProviderSetup {
     if (!this.token) return { ok: false, detail: this.hint };
     if (isPlaceholderCredential(this.token))
-      return { ok: false, detail: `${this.source} holds a placeholder, not a real token; ${this.hint}` };
+      return {
+        ok: false,
+        detail: `${this.source ?? 'the token'} holds a placeholder, not a real token; ${this.hint}`,
+      };
     return { ok: true, detail: 'static token configured' };
   }
 
@@ -61,7 +67,7 @@ export class StaticTokenAuthProvider implements AuthProvider {
     if (isPlaceholderCredential(this.token))
       return {
         kind: 'authorization_required',
-        message: `No access token: ${this.source} holds a placeholder, not a real token; ${this.hint}.`,
+        message: `No access token: ${this.source ?? 'the token'} holds a placeholder, not a real token; ${this.hint}.`,
       };
     // Every user sends the same token: one connection, whose limits they all share.
     return { kind: 'bearer', token: this.token, connection: 'static' };

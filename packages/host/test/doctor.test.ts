@@ -38,7 +38,7 @@ describe('doctor --live', () => {
     expect(r.stdout).not.toContain('pat-doctor');
   });
 
-  it('says the token was rejected when the upstream answers 401, and fails', async () => {
+  it('says the token was rejected, and where it was set, when the upstream answers 401, and fails', async () => {
     upstream.respond(() => ({ status: 401, body: { error: { type: 'AUTHENTICATION_REQUIRED' } } }));
     const file = configFile({
       plugins: ['@toolhost/plugin-grid'],
@@ -47,7 +47,7 @@ describe('doctor --live', () => {
     const r = await cli(['--config', file, 'doctor', '--live'], { GRID_AUTH_PROVIDER_TOKEN: 'pat-doctor' });
     expect(r.code).toBe(1);
     expect(r.stdout).toContain(
-      'failed: upstream_error: The upstream answered HTTP 401: the upstream rejected the token of auth provider grid-auth-provider (wrong, expired or revoked).',
+      'failed: upstream_error: The upstream answered HTTP 401: the upstream rejected the token of auth provider grid-auth-provider set in GRID_AUTH_PROVIDER_TOKEN (wrong, expired or revoked).',
     );
     // The verdict above the details is the live check's, not "ready".
     expect(r.stdout).toMatch(/GridApi \(\d+ tools\): LIVE CHECK FAILED/);
