@@ -125,6 +125,46 @@ describe('odd JSON-RPC bodies', () => {
     expect(lines()).not.toMatch(/"level":50/);
   });
 
+  it('refuses a 2026-07-28 tools/list or tools/call with a member no request has (__proto__ among them), sending nothing upstream', async () => {
+    const post = (method: string, params: { name?: string }, body: string) =>
+      fetch(server.url, {
+        method: 'POST',
+        headers: {
+          ...MCP_HEADERS,
+          'mcp-protocol-version': '2026-07-28',
+          'mcp-method': method,
+          ...(params.name ? { 'mcp-name': params.name } : {}),
+        },
+        body,
+        signal: AbortSignal.timeout(30_000),
+      });
+    const requests = [
+      { method: 'tools/list', params: {}, member: '"__proto__":{"polluted":true}' },
+      {
+        method: 'tools/call',
+        params: { name: 'EchoApi_GetItem', arguments: { item_id: 'x' } },
+        member: '"x":1',
+      },
+    ];
+    for (const [i, { method, params, member }] of requests.entries()) {
+      const message = JSON.stringify({
+        jsonrpc: '2.0',
+        id: 40 + i,
+        method,
+        params: { ...params, _meta: MODERN_ENVELOPE },
+      });
+      // The same request well formed first: its envelope's verdict is then known (modernRevisionOf).
+      expect((await post(method, params, message)).status, method).toBe(200);
+      upstream.reset();
+      // The SDK's server drops what its schemas refuse, unanswered: this request would hang for good.
+      const res = await post(method, params, `${message.slice(0, -1)},${member}}`);
+      expect(res.status, method).toBe(400);
+      expect(await res.json(), method).toMatchObject({ id: 40 + i, error: { code: -32600 } });
+      expect(upstream.requests, method).toHaveLength(0);
+    }
+    expect(lines()).not.toMatch(/"level":50/);
+  });
+
   it('refuses answers nested thousands of levels deep, and a batch with them leaves no request behind', async () => {
     const opened = await fetch(server.url, {
       method: 'POST',

@@ -60,6 +60,17 @@ describe('the protocol era of a message', () => {
       expect(modernRevisionOf(modernList(4), FIRST_MODERN_REVISION, 'tools/call', cache)).toBeUndefined();
     expect(cache.size).toBe(2);
   });
+
+  it('is not the cached one for a request with a member no request has, which the SDK refuses', () => {
+    const cache = new VerdictCache();
+    expect(modernRevisionOf(modernList(1), FIRST_MODERN_REVISION, 'tools/list', cache)).toBe(
+      FIRST_MODERN_REVISION,
+    );
+    for (const odd of [JSON.parse('{"__proto__":{"a":1}}'), { extra: 1 }])
+      expect(
+        modernRevisionOf({ ...modernList(2), ...odd }, FIRST_MODERN_REVISION, 'tools/list', cache),
+      ).toBeUndefined();
+  });
 });
 
 // Issue #40, item 6: the cache kept every distinct envelope whole, client names included, so

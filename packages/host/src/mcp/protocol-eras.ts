@@ -1,4 +1,4 @@
-import { isId, isObject, metaOf } from './jsonrpc-messages.js';
+import { isMessage, isObject, isRequest, metaOf } from './jsonrpc-messages.js';
 import {
   classifyInboundRequest,
   PROTOCOL_VERSION_META_KEY,
@@ -155,9 +155,9 @@ const verdicts = new VerdictCache();
  *
  * The classification checks the message's shape with zod three times (is it a result, an
  * error, a request) and the envelope once more, about 4% of a modern request's CPU, and a
- * client sends the same envelope with every request. So a request of a plain shape (JSON-RPC
- * 2.0, an id, a params object whose `_meta` holds no progress token of an odd type, and no
- * `result` or `error`: shapes the SDK's schemas accept whatever the payload) has its verdict
+ * client sends the same envelope with every request. So a request of a plain shape (one the
+ * SDK's strict schemas take whatever the payload, as isMessage checks it, with an id and a
+ * `_meta`; not one with a member no request has, `__proto__` say, which they refuse) has its verdict
  * looked up by what the verdict depends on beyond that shape: the method, the two headers and
  * the reserved `_meta` keys. Only the first request of each such combination is classified;
  * any other shape is classified every time, as before.
@@ -203,12 +203,8 @@ function classifiedRevision(
 
 /** What a plain-shaped request's verdict depends on; undefined for a request of any other shape. */
 function verdictKey(message: Message, versionHeader: string, methodHeader: string): string | undefined {
-  if (message.jsonrpc !== '2.0' || !isId(message.id) || 'result' in message || 'error' in message)
-    return undefined;
-  const meta = metaOf(message);
+  const meta = isMessage(message) && isRequest(message) ? metaOf(message) : undefined;
   if (!meta) return undefined;
-  const token = meta.progressToken;
-  if (token !== undefined && !isId(token)) return undefined;
   const reserved: unknown[] = [];
   for (const [k, v] of Object.entries(meta)) if (k.startsWith(RESERVED_META_PREFIX)) reserved.push(k, v);
   return JSON.stringify([message.method, versionHeader, methodHeader, reserved]);
