@@ -5,18 +5,28 @@ export function isLoopbackHost(hostname: string): boolean {
 }
 
 /**
+ * The characters of a URI (RFC 3986: unreserved, reserved, and `%`). The URL parser the server
+ * redirects with, as a browser's, drops or rewrites others (tab, CR and LF dropped, `\` read as
+ * `/`), so the code would go to a URI other than the one registered and compared.
+ */
+const URI_TEXT = /^[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=%]+$/;
+
+/**
  * Why a redirect URI cannot be registered, or undefined when it can: https anywhere, http only
  * to this machine (RFC 8252 §7.3), a private-use scheme of a native app (`com.example.app:`,
  * §7.1); never a fragment, and never a scheme a browser would run (`javascript:`, `data:`).
  */
 export function redirectUriProblem(value: unknown): string | undefined {
   if (typeof value !== 'string' || value.length === 0 || value.length > 2000) return 'is not a URI';
+  if (!URI_TEXT.test(value)) return 'has characters a URI does not (percent-encode them)';
   let url: URL;
   try {
     url = new URL(value);
   } catch {
     return 'is not an absolute URI';
   }
+  // `https:///cb` and `https:cb` parse as host `cb`: the authority must be written where RFC 3986 has it.
+  if (['http:', 'https:'].includes(url.protocol) && !/^https?:\/\/[^/]/i.test(value)) return 'names no host';
   if (url.hash || value.includes('#')) return 'has a fragment';
   const scheme = url.protocol.slice(0, -1);
   if (scheme === 'https') return url.hostname ? undefined : 'names no host';
