@@ -191,7 +191,13 @@ describe('where the CLI finds plugins', () => {
     const r = await cli(['--plugins', 'toolhost-plugin-missing', 'list']);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(
-      /'toolhost-plugin-missing' is not installed where the host looks \(from .*fixtures\/app, .*packages\/host\/\)/,
+      /'toolhost-plugin-missing' is not installed where the host looks \(from .*fixtures\/app, .*packages\/host\/\)\. Install it/,
+    );
+    // A slip in the name of one that is installed is named.
+    const slip = await cli(['--plugins', 'toolhost-plugin-ecko', 'list']);
+    expect(slip.code).toBe(1);
+    expect(slip.stderr).toMatch(
+      /'toolhost-plugin-ecko' is not installed .*\. Did you mean 'toolhost-plugin-echo'\? Install it/,
     );
   });
 });

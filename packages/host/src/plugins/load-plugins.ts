@@ -13,9 +13,11 @@ import {
 import { checkAgainstSchema, checkToolSet, describeDeclarationProblems } from '@toolhost/engine';
 import { resolve as resolveImport } from 'import-meta-resolve';
 import type { DependencyContainer } from 'tsyringe';
+import { didYouMean } from '../config/did-you-mean.js';
 import { type HostConfig, pluginOptionsOf } from '../config/host-config.js';
 import { ConfigError } from '../config/load-config.js';
 import { HostError, hasCode } from '../host-error.js';
+import { discoverPlugins } from './discover-plugins.js';
 
 export class PluginLoadError extends HostError {
   readonly code = 'plugin_load_failed' as const;
@@ -74,8 +76,9 @@ function resolvePackage(name: string, bases: readonly string[], pathsFrom: strin
       );
     }
   }
+  const near = didYouMean(name, discoverPlugins(bases), "'");
   throw new PluginLoadError(
-    `Plugin package '${name}' is not installed where the host looks (from ${bases.join(', ')}). Install it beside the host (\`npm install -g ${name}\` for a global host) or in your project (\`npm install ${name}\`).`,
+    `Plugin package '${name}' is not installed where the host looks (from ${bases.join(', ')}).${near} Install it beside the host (\`npm install -g ${name}\` for a global host) or in your project (\`npm install ${name}\`).`,
   );
 }
 
