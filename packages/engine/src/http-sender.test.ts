@@ -21,6 +21,15 @@ beforeAll(async () => {
       res.writeHead(200, { 'content-type': 'application/json' });
       return void res.end(new URL(req.url, 'http://x').searchParams.get('body'));
     }
+    if (req.url === '/echo') {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c));
+      req.on('end', () => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ type: req.headers['content-type'] ?? null, body }));
+      });
+      return;
+    }
     if (req.url === '/redirect') {
       res.writeHead(302, { location: 'http://127.0.0.1:1/elsewhere' });
       return void res.end();
@@ -55,6 +64,18 @@ describe('UndiciHttpSender', () => {
   it('returns status and parsed JSON', async () => {
     const res = await sender.send({ method: 'POST', url: `${base}/x?a=1`, headers: {}, body: '{}' }, opts);
     expect(res).toMatchObject({ status: 201, body: { method: 'POST', url: '/x?a=1' } });
+  });
+
+  it('names no content type for a request without a body, and JSON for one with it', async () => {
+    // axios on its own sends a bodiless POST, PUT or PATCH as a form (HubSpot's publish, cancel,
+    // password reset and list associations have no body).
+    for (const method of ['POST', 'PUT', 'PATCH', 'DELETE', 'GET']) {
+      const res = await sender.send({ method, url: `${base}/echo`, headers: {} }, opts);
+      expect(res.body, method).toEqual({ type: null, body: '' });
+    }
+    const headers = { 'content-type': 'application/json' };
+    const res = await sender.send({ method: 'POST', url: `${base}/echo`, headers, body: '{"a":1}' }, opts);
+    expect(res.body).toEqual({ type: 'application/json', body: '{"a":1}' });
   });
 
   it('says when the request leaves: once, on its open connection, before the upstream reads it', async () => {

@@ -152,7 +152,10 @@ export class UndiciHttpSender implements HttpSender {
       const res = await client.request<string>({
         method: request.method,
         url: request.url,
-        headers: request.headers,
+        // axios gives every POST, PUT and PATCH a form Content-Type unless one is set, body or
+        // not: a request without a body would tell the vendor it carries a form. `false` is
+        // axios's mark for a header left out.
+        headers: request.body === undefined ? { ...request.headers, 'content-type': false } : request.headers,
         data: request.body,
         signal: options.signal,
         timeout: options.timeoutMs,

@@ -105,7 +105,10 @@ function expectExactRequest(
     else expect(req.headers[header], header).toBe(value);
   }
   expect(req.body).toEqual(c.body);
-  if (c.body !== undefined) expect(req.headers['content-type']).toBe('application/json');
+  // A request without a body names no content type (a bodiless POST is not a form).
+  expect(req.headers['content-type'], 'content-type').toBe(
+    c.body === undefined ? undefined : 'application/json',
+  );
 }
 
 /** What the standard tests need of their suite: its options, the upstream's answer, its hosts. */

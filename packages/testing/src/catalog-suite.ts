@@ -139,7 +139,7 @@ export interface CatalogSuite<V extends string = never> {
   /**
    * One test per case: the call succeeds, passes the upstream's answer through, and sends exactly
    * one request with the case's method, path (and raw path), query and JSON body (with its
-   * content type), the suite's Authorization header and headers.
+   * content type; no content type without a body), the suite's Authorization header and headers.
    */
   itSendsRequests(cases: readonly RequestCase[], title?: string): void;
   /**
