@@ -236,7 +236,7 @@ export const campaignTools: ToolDeclaration[] = [
   },
   {
     name: 'AssociateAssetWithCampaign',
-    description: 'HubSpot: add an asset (marketing email, landing page, blog post, form...) to a campaign.',
+    description: 'HubSpot: add a form, static list or external URL to a campaign as its asset.',
     method: 'PUT',
     path: `${campaignPath}/assets/{assetType}/{assetId}`,
     auth: campaignsWriteAuth,
@@ -244,7 +244,7 @@ export const campaignTools: ToolDeclaration[] = [
   },
   {
     name: 'DisassociateCampaignAsset',
-    description: 'HubSpot: remove an asset (marketing email, landing page...) from a campaign.',
+    description: 'HubSpot: remove a form, static list or external URL (an asset) from a campaign.',
     method: 'DELETE',
     path: `${campaignPath}/assets/{assetType}/{assetId}`,
     auth: campaignsWriteAuth,
