@@ -62,7 +62,7 @@ describe('shared store (Redis Cluster): a session ended', () => {
       const sessions = new RedisSessions(redis, channels, 60_000);
       await sessions.save('s-ended', { userId: 'alice', owner: 'alice', initialize: {} });
       await sessions.putBackNotices('s-ended', ['flow-1']);
-      await sessions.relayAnswers('s-ended', [{ jsonrpc: '2.0', id: 0, result: {} }]);
+      await sessions.relayAnswers('s-ended', 'alice', [{ jsonrpc: '2.0', id: 0, result: {} }]);
       expect(await admin.exists('toolhost:session:notices:s-ended')).toBe(1);
       expect(await admin.exists('toolhost:session:answers:s-ended')).toBe(1);
       await sessions.remove('s-ended');

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
 import {
   keysWithoutExpiry,
@@ -32,6 +33,28 @@ const slowUpstream = () =>
   }));
 
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Bob's POST of `messages` to a replica, under `sessionId` (any he names). */
+const bobPosts = (replica: { url: string }, sessionId: string, messages: unknown) =>
+  fetch(replica.url, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${BOB_ACCESS_TOKEN}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-session-id': sessionId,
+      'mcp-protocol-version': '2025-11-25',
+    },
+    body: JSON.stringify(messages),
+  });
+
+/** Cancellations of ids 0 to `count - 1`, each giving a reason of `reasonLength` characters. */
+const cancellations = (count: number, reasonLength = 0) =>
+  Array.from({ length: count }, (_, requestId) => ({
+    jsonrpc: '2.0',
+    method: 'notifications/cancelled',
+    params: { requestId, ...(reasonLength > 0 ? { reason: 'x'.repeat(reasonLength) } : {}) },
+  }));
 
 /**
  * Alice's slow call running on A, its request at the upstream; B holds a copy of the session too
@@ -207,23 +230,7 @@ describe('replica probe: a cancellation landing on another replica', () => {
     await redis.stop({ save: true });
     try {
       // Bob knows Alice's session id and cancels every id her calls could have: B cannot tell whose it is yet.
-      const cancellations = Array.from({ length: 20 }, (_, requestId) => ({
-        jsonrpc: '2.0',
-        method: 'notifications/cancelled',
-        params: { requestId },
-      }));
-      const bob = await fetch(`${b.url}`, {
-        method: 'POST',
-        headers: {
-          authorization: `Bearer ${BOB_ACCESS_TOKEN}`,
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          'mcp-session-id': transport.sessionId!,
-          'mcp-protocol-version': transport.protocolVersion ?? '2025-11-25',
-        },
-        body: JSON.stringify(cancellations),
-      });
-      expect(bob.status).toBe(202);
+      expect((await bobPosts(b, transport.sessionId!, cancellations(20))).status).toBe(202);
       // Then Alice's own, kept after Bob's: once it stops her call, Bob's were read first.
       target = origin(b);
       cancel.abort();
@@ -240,4 +247,35 @@ describe('replica probe: a cancellation landing on another replica', () => {
     await wait(500);
     expect(byPath('/items/slow-kept').aborted).toBeFalsy();
   }, 40_000);
+
+  it("keeps and relays a user's cancellation while another fills his share of what B keeps with made-up sessions", async () => {
+    const { b, route, cancel, call } = await slowCallOnA(false);
+    await redis.stop({ save: true });
+    const bobFloods = async (posts: number) => {
+      const statuses: number[] = [];
+      // About 8 KB each, for sessions that do not exist: answered 202 while B can keep them.
+      for (let i = 0; i < posts; i += 1)
+        statuses.push((await bobPosts(b, randomUUID(), cancellations(10, 800))).status);
+      return statuses;
+    };
+    try {
+      // Bob's share is a sixteenth of B's 1 MiB: past it he is told to try again (503), as when nothing can be kept.
+      const first = await bobFloods(16);
+      expect(first.slice(0, 4)).toEqual([202, 202, 202, 202]);
+      expect(first.slice(-4)).toEqual([503, 503, 503, 503]);
+      route(b);
+      cancel.abort();
+      await call;
+      await vi.waitFor(
+        () =>
+          expect(balancer.forwarded.at(-1)).toMatchObject({ target: origin(b), method: 'POST', status: 202 }),
+        { timeout: 5000, interval: 20 },
+      );
+      // More than B keeps in all: Alice's, kept first, used to be pushed out by them.
+      expect(new Set(await bobFloods(140))).toEqual(new Set([503]));
+    } finally {
+      await redis.start();
+    }
+    await vi.waitFor(() => expect(upstream.requests[0]!.aborted).toBe(true), { timeout: 5000, interval: 50 });
+  }, 60_000);
 });

@@ -111,15 +111,17 @@ export interface ReplicaSessions {
   putBackNotices(id: string, elicitationIds: string[]): Promise<void>;
   /**
    * The client's answers to a server's request (and cancellations of its own), to every replica
-   * holding the session. Rejects while Redis is away; cancellations alone are relayed all the same
-   * once it answers again (within a minute), since their client sends them once.
+   * holding the session (`userId`'s), a message or a batch. Rejects while Redis is away;
+   * cancellations alone are relayed all the same once it answers again (within a minute, within
+   * the user's share of what a replica keeps meanwhile), since their client sends them once.
    */
-  relayAnswers(id: string, messages: unknown[]): Promise<void>;
+  relayAnswers(id: string, userId: string, parsed: unknown): Promise<void>;
   /**
    * Cancellations of `userId` for a session this replica holds no copy of, taken while Redis is
    * away (its record cannot be read): relayed as `relayAnswers` does once Redis answers, within a
    * minute, if the session is then found to be `userId`'s. False where the message is not only
-   * cancellations, or there is no room to keep it.
+   * cancellations, or there is no room to keep it: each user has a share of what a replica keeps,
+   * so that one user's cancellations cannot take another's room.
    */
   relayLater(id: string, userId: string, parsed: unknown): boolean;
   /**

@@ -77,6 +77,12 @@ return 1`;
 const MAX_HANDED = 10_000;
 /** Bytes of cancellations kept while Redis is away, to be relayed once it answers. */
 const MAX_DEFERRED_BYTES = 1024 * 1024;
+/**
+ * One user's share of them: a sixteenth, so that one user sending cancellations for made-up
+ * sessions (each answered and kept, as a real one would be) leaves the others their room. A
+ * client cancels a few calls in a minute's outage; 256 is far beyond that.
+ */
+const USER_DEFERRED_SHARE = { bytes: MAX_DEFERRED_BYTES / 16, entries: 256 };
 const isCancellation = (m: unknown) =>
   (m as { method?: unknown } | null)?.method === 'notifications/cancelled';
 
@@ -102,7 +108,7 @@ export class RedisSessions implements ReplicaSessions {
     private readonly channels: RedisChannels,
     private readonly idleMs: number,
   ) {
-    this.deferred = new DeferredWrites(redis, MAX_DEFERRED_BYTES);
+    this.deferred = new DeferredWrites(redis, MAX_DEFERRED_BYTES, USER_DEFERRED_SHARE);
   }
 
   private key = (id: string) => `toolhost:session:${id}`;
@@ -324,9 +330,11 @@ export class RedisSessions implements ReplicaSessions {
    * Kept a moment before they are published: a replica whose subscriber was reconnecting at
    * that moment (Redis just back) reads them once it hears the channel again, rather than
    * wait out its question while the client was told its answer was taken. A cancellation
-   * Redis cannot take now is relayed once it answers again, within the same minute.
+   * Redis cannot take now is relayed once it answers again, within the same minute, within
+   * its user's share.
    */
-  async relayAnswers(id: string, messages: unknown[]): Promise<void> {
+  async relayAnswers(id: string, userId: string, parsed: unknown): Promise<void> {
+    const messages = [parsed].flat();
     const { relay, send } = this.relayOf(id, messages);
     try {
       await send();
@@ -336,7 +344,7 @@ export class RedisSessions implements ReplicaSessions {
       // the host hands it to this replica's own calls meanwhile. An answer is not kept: the
       // client was told to send it again, and a late one could meet a request numbered anew.
       if (messages.length > 0 && messages.every(isCancellation))
-        this.deferred.add(Buffer.byteLength(relay), Date.now() + ANSWERS_KEPT_MS, send);
+        this.deferred.add(Buffer.byteLength(relay), Date.now() + ANSWERS_KEPT_MS, send, userId);
       throw e;
     }
   }
@@ -349,7 +357,7 @@ export class RedisSessions implements ReplicaSessions {
     const owned = async () => {
       if ((await this.find(id))?.userId === userId) await send();
     };
-    return this.deferred.add(Buffer.byteLength(relay), Date.now() + ANSWERS_KEPT_MS, owned);
+    return this.deferred.add(Buffer.byteLength(relay), Date.now() + ANSWERS_KEPT_MS, owned, userId);
   }
 
   /** A relay of `messages` to every replica holding the session, and the writes that make it. */

@@ -200,7 +200,7 @@ export class McpEndpoint {
     if (shared && req.method === 'POST' && forRunningRequests(parsed)) {
       // Only the replica that sent the request, or runs the call cancelled, knows its id: every
       // one holding the session gets the message (the others ignore an id they do not hold).
-      const relayed = (await shared.relayAnswers(sessionId, [parsed].flat()).catch(() => false)) !== false;
+      const relayed = (await shared.relayAnswers(sessionId, userId, parsed).catch(() => false)) !== false;
       if (relayed) return void res.writeHead(202).end();
       // Redis away: a cancellation (sent once, never answered) still reaches a call this replica runs.
       if (![parsed].flat().every((m) => cancelledRequestOf(m) !== undefined))
