@@ -15,7 +15,7 @@ import { answersTooDeep } from '../mcp/request-params.js';
 import type { McpServingState } from '../mcp/serving-state.js';
 import { completionToThisServer } from '../mcp/tool-calls.js';
 import type { AuditEntry } from '../observability/audit-log.js';
-import type { ReplicaSessions, SessionRecord } from '../replicas.js';
+import type { ReplicaSessions } from '../replicas.js';
 import { scopeForMessage, type ToolLookup } from './call-scope.js';
 import type { HttpSession, HttpSessions } from './http-sessions.js';
 import { oversizedInitialize } from './initialize-bound.js';
@@ -178,20 +178,17 @@ export class McpEndpoint {
     parsed: unknown,
   ): Promise<void> {
     const id = requestIdOf(parsed);
-    const found = this.o.sessions.get(sessionId) ?? (await this.restore(sessionId, userId));
-    if (!found) return jsonRpcError(res, 404, 'Session not found', { code: -32001, id });
-    if ('status' in found) {
-      // Redis away, the session held elsewhere: a cancellation (sent once) goes on once Redis answers.
-      if (found.status === 503 && this.o.shared?.relayLater(sessionId, userId, parsed))
-        return void res.writeHead(202).end();
-      if (found.status === 403) this.o.mcpState.audit?.record(otherUsersSession(userId));
-      return jsonRpcError(res, found.status, found.message, { id });
-    }
-    const session = found;
+    const held = this.o.sessions.get(sessionId);
     // Another user's token cannot ride on a session.
-    if (session.userId !== userId) {
-      this.o.mcpState.audit?.record(otherUsersSession(userId));
-      return jsonRpcError(res, 403, 'This session belongs to another user', { id });
+    const session =
+      held && held.userId !== userId ? OTHER_USERS : (held ?? (await this.restore(sessionId, userId)));
+    if (!session) return jsonRpcError(res, 404, 'Session not found', { code: -32001, id });
+    if ('status' in session) {
+      // Redis away, the session held elsewhere: a cancellation (sent once) goes on once Redis answers.
+      if (session === STORE_AWAY && this.o.shared?.relayLater(sessionId, userId, parsed))
+        return void res.writeHead(202).end();
+      if (session === OTHER_USERS) this.o.mcpState.audit?.record(otherUsersSession(userId));
+      return jsonRpcError(res, session.status, session.message, { id });
     }
     session.lastSeen = Date.now();
     this.o.shared?.touch(sessionId);
@@ -204,7 +201,7 @@ export class McpEndpoint {
       if (relayed) return void res.writeHead(202).end();
       // Redis away: a cancellation (sent once, never answered) still reaches a call this replica runs.
       if (![parsed].flat().every((m) => cancelledRequestOf(m) !== undefined))
-        return jsonRpcError(res, 503, 'The shared session store (Redis) is unreachable; try again shortly');
+        return jsonRpcError(res, 503, STORE_AWAY.message);
     }
     await session.transport.handleRequest(req, res, parsed);
     if (req.method === 'GET' && shared && session.transport.streaming) void deliverStored(session, shared);
@@ -241,12 +238,9 @@ export class McpEndpoint {
         return refused;
       }
       // Recorded before the client learns the id, so that its next request may go to any replica.
-      const recorded = await shared?.save(sessionId, { userId, owner, initialize: parsed }).then(
-        () => true,
-        () => false,
-      );
-      if (recorded === false)
-        return { status: 503, message: 'The shared session store (Redis) is unreachable; try again shortly' };
+      const record = { userId, owner, initialize: parsed };
+      const unsaved = await shared?.save(sessionId, record).catch(() => STORE_AWAY);
+      if (unsaved) return unsaved;
       sessions.add(session);
       this.o.logger?.info({ session: sessionId, user: userId }, 'session opened');
       return undefined;
@@ -328,15 +322,11 @@ export class McpEndpoint {
     sessionId: string,
     userId: string,
   ): Promise<HttpSession | Refusal | undefined> {
-    let record: SessionRecord | undefined;
-    try {
-      record = await shared.find(sessionId);
-    } catch {
-      return { status: 503, message: 'The shared session store (Redis) is unreachable; try again shortly' };
-    }
+    const record = await shared.find(sessionId).catch(() => null);
+    if (record === null) return STORE_AWAY;
     if (!record) return undefined;
     // Checked before anything is built: another user's token cannot even wake a session.
-    if (record.userId !== userId) return { status: 403, message: 'This session belongs to another user' };
+    if (record.userId !== userId) return OTHER_USERS;
     const refused = this.o.sessions.admit(record.owner);
     if (refused) return refused;
     const session = await this.startSession(sessionId, record.userId, record.owner);
@@ -384,3 +374,8 @@ const otherUsersSession = (user: string): AuditEntry => ({
 
 /** A request refused with an HTTP status (a cap reached, the shared store away). */
 type Refusal = { status: number; message: string };
+const STORE_AWAY: Refusal = {
+  status: 503,
+  message: 'The shared session store (Redis) is unreachable; try again shortly',
+};
+const OTHER_USERS: Refusal = { status: 403, message: 'This session belongs to another user' };

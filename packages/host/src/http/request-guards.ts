@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { writeJson } from '@toolhost/authorization-server/http-body';
-import type { JsonRpcId } from '../mcp/jsonrpc-messages.js';
+import { isId, isObject, type JsonRpcId } from '../mcp/jsonrpc-messages.js';
+import { isJsonContentType } from '../mcp/sdk.js';
 
 export type { JsonRpcId };
 
@@ -10,12 +11,9 @@ export function firstHeader(req: IncomingMessage, name: string): string | undefi
   return Array.isArray(value) ? value[0] : value;
 }
 
-/** The id of a body that is one JSON-RPC request, so that an error about it can name it. */
-export function requestIdOf(body: unknown): JsonRpcId | null {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) return null;
-  const id = (body as { id?: unknown }).id;
-  return typeof id === 'string' || typeof id === 'number' ? id : null;
-}
+/** The id of a body that is one JSON-RPC request with a valid id, so that an error about it can name it. */
+export const requestIdOf = (body: unknown): JsonRpcId | null =>
+  isObject(body) && isId(body.id) ? body.id : null;
 
 export function jsonRpcError(
   res: ServerResponse,
@@ -69,7 +67,7 @@ export function hostGuard(options: {
 
 /**
  * Whether a POST is refused for its headers (answered): the client must accept both answer
- * forms, and send JSON. Checked before a session is opened too, so that none is made, or
+ * forms, and send JSON (a parsed media type, charset allowed, as the SDK reads it). Checked before a session is opened too, so that none is made, or
  * recorded in the shared store, for a request that is then refused.
  */
 export function postRefused(req: IncomingMessage, res: ServerResponse, id: JsonRpcId | null): boolean {
@@ -88,9 +86,4 @@ export function postRefused(req: IncomingMessage, res: ServerResponse, id: JsonR
 /** 406: the client does not accept what this answer must be. */
 export function notAcceptable(res: ServerResponse, what: string, id: JsonRpcId | null = null): void {
   jsonRpcError(res, 406, `Not Acceptable: the client must accept ${what}`, { id });
-}
-
-/** `application/json`, with parameters (charset) allowed, as a parsed media type rather than a substring. */
-function isJsonContentType(header: string | undefined): boolean {
-  return header?.split(';', 1)[0]?.trim().toLowerCase() === 'application/json';
 }
