@@ -9,7 +9,10 @@ export interface EngineOptions {
   timeoutMs?: number;
   /** Largest upstream response accepted, in bytes (default 10 MiB). */
   maxResponseBytes?: number;
-  /** Upstream requests in flight at once across all tools (default 64, the sockets kept per upstream); the rest queue. */
+  /**
+   * Upstream requests in flight at once across all tools (default 64); the rest queue. Give
+   * `UndiciHttpSender` as many connections per upstream, or it holds those past its own 64.
+   */
   maxConcurrentRequests?: number;
   /**
    * Upstream requests in flight at once to one upstream (scheme, host and port), so that one

@@ -252,4 +252,31 @@ describe('UndiciHttpSender behind a proxy from the environment', () => {
     expect(e.requestNotSent).toBe(true);
     expect(reached).toEqual(['CONNECT 127.0.0.1:1']);
   });
+
+  it('holds as many requests open to one upstream as it is given connections, not a fixed 64', async () => {
+    let release = () => {};
+    const gate = new Promise<void>((r) => {
+      release = r;
+    });
+    let open = 0;
+    const held = createServer((_req, res) => {
+      open += 1;
+      void gate.then(() => res.end('{}'));
+    });
+    await new Promise<void>((r) => held.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(held.address() as AddressInfo).port}/held`;
+    const wide = new UndiciHttpSender({}, 100);
+    try {
+      const sent = Array.from({ length: 100 }, () => wide.send({ method: 'GET', url, headers: {} }, opts));
+      for (let i = 0; i < 250 && open < 100; i += 1) await new Promise((r) => setTimeout(r, 20));
+      expect(open).toBe(100);
+      release();
+      expect((await Promise.all(sent)).every((r) => r.status === 200)).toBe(true);
+    } finally {
+      release();
+      wide.close();
+      held.closeAllConnections();
+      await new Promise((r) => held.close(r));
+    }
+  });
 });

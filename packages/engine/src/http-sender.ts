@@ -3,6 +3,7 @@ import type { Axios, AxiosRequestConfig } from 'axios';
 import { parseAnswerJson } from './answer-json.js';
 import type { HttpRequestSpec } from './build-request.js';
 import { DEPARTURE_HOOK } from './departure-hook.js';
+import { ENGINE_DEFAULTS } from './engine-defaults.js';
 import { closingQuote } from './exact-numbers.js';
 import { UNDECODABLE_BODY } from './undecodable-body.js';
 import type { UpstreamDispatcher } from './upstream-dispatcher.js';
@@ -94,7 +95,15 @@ export class UndiciHttpSender implements HttpSender {
   private loading?: Promise<Axios>;
   private upstream?: UpstreamDispatcher;
 
-  constructor(private readonly env: Env = process.env) {}
+  /**
+   * `connections`: kept open to one upstream at most, the engine's `maxConcurrentRequests`: its
+   * slots bound what is in flight, and a smaller pool would hold requests the engine counts as
+   * sent (a fixed 64 held all but 64 of a host configured for more).
+   */
+  constructor(
+    private readonly env: Env = process.env,
+    private readonly connections: number = ENGINE_DEFAULTS.maxConcurrentRequests,
+  ) {}
 
   private load(): Promise<Axios> {
     this.loading ??= Promise.all([
@@ -104,7 +113,7 @@ export class UndiciHttpSender implements HttpSender {
     ]).then(([{ default: axios }, { createUndiciAdapter }, { createUpstreamDispatcher }]) => {
       // No undici timeouts: the sender's own deadline covers the whole exchange.
       this.upstream = createUpstreamDispatcher(this.env, {
-        connections: 64,
+        connections: this.connections,
         headersTimeout: 0,
         bodyTimeout: 0,
       });

@@ -127,7 +127,8 @@ export function registerDefaultServices(
     return secrets;
   };
 
-  registerDefault(container, HostServices.httpSender, () => new UndiciHttpSender(env));
+  const connections = config.engine?.maxConcurrentRequests;
+  registerDefault(container, HostServices.httpSender, () => new UndiciHttpSender(env, connections));
   const tokenStoreInUse = registerDefault(
     container,
     HostServices.tokenStore,
