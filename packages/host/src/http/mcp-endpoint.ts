@@ -263,6 +263,7 @@ export class McpEndpoint {
     const { host, mcpState, sessions, shared } = this.o;
     const transport = new SessionTransport({
       sessionId,
+      maxConcurrentRequests: host.config.engine.maxConcurrentRequests,
       ...(onInitialized ? { onInitialized } : {}),
       answersDirectly: (request) => answersDirectly(server, host.config.tools?.confirmWrites, request),
       // Ended everywhere before the client hears it is ended: its next request, on any

@@ -14,6 +14,8 @@ async function start(options: { ending?: () => Promise<void> } = {}) {
   const seen: JSONRPCMessage[] = [];
   const transport = new SessionTransport({
     sessionId: SESSION,
+    // The engine's default: at most 128 requests unanswered.
+    maxConcurrentRequests: 64,
     answersDirectly: (request) => String(request.params?.name).startsWith('direct'),
     ...options,
   });

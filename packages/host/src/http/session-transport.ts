@@ -10,9 +10,9 @@ import {
   isMessage,
   isRequest,
   type JsonRpcId,
-  MAX_UNANSWERED,
+  maxUnanswered,
   requestIdsOf,
-  TOO_MANY,
+  tooMany,
 } from '../mcp/jsonrpc-messages.js';
 import {
   type JSONRPCMessage,
@@ -126,6 +126,8 @@ const LEFT: Pending = { push: () => false, answer: () => {}, abandon: () => {} }
 
 export interface SessionTransportOptions {
   sessionId: string;
+  /** The engine's upstream requests at once: those the client may leave unanswered follow it (`maxUnanswered`). */
+  maxConcurrentRequests: number;
   /** Told once the server accepted the client's initialize, before the client learns the id: the session is made then, or refused. */
   onInitialized?: () => Promise<{ status: number; message: string } | undefined>;
   /**
@@ -280,8 +282,9 @@ export class SessionTransport implements Transport {
     if (reused !== undefined || new Set(ids).size < ids.length)
       return void jsonRpcError(res, 400, inUse(reused ?? ids[0]), { code: -32600 });
     // Requests whose client left count too: their calls run on, and hanging up again and again piled them up.
-    if (this.pending.size + ids.length > MAX_UNANSWERED)
-      return void jsonRpcError(res, 429, TOO_MANY, { code: -32000, id });
+    const max = maxUnanswered(this.options.maxConcurrentRequests);
+    if (this.pending.size + ids.length > max)
+      return void jsonRpcError(res, 429, tooMany(max), { code: -32000, id });
     // The catalog narrowing headers (X-MCP-Toolsets …) travel with the messages to the handlers.
     const extra = narrowingRequest(req);
     if (ids.length === 0) {

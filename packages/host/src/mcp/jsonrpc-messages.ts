@@ -2,9 +2,13 @@ import type { JSONRPCMessage } from './sdk.js';
 
 export type JsonRpcId = string | number;
 
-/** Requests a client may leave unanswered (each holds a call, then its answer): twice the engine's calls at once. */
-export const MAX_UNANSWERED = 128;
-export const TOO_MANY = `The client has more than ${MAX_UNANSWERED} requests unanswered: send this one again once some are answered.`;
+/**
+ * Requests a client may leave unanswered on a session or stdio connection (each holds a call, then
+ * its answer): twice the engine's calls at once, so that one client may use them all, at least 128.
+ */
+export const maxUnanswered = (concurrency: number) => Math.max(128, 2 * concurrency);
+export const tooMany = (max: number) =>
+  `The client has more than ${max} requests unanswered: send this one again once some are answered.`;
 /** Refused under no id: an answer under it would be taken for the running request's. */
 export const inUse = (id: unknown) => `Invalid Request: request id ${id} is already in use`;
 

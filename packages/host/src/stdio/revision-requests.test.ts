@@ -23,7 +23,7 @@ function stdioOf() {
     },
   });
   return {
-    wire: new StdioWire(new PassThrough(), out, () => {}),
+    wire: new StdioWire(new PassThrough(), out, () => {}, 128),
     answers: () => lines.map((l) => JSON.parse(l)),
   };
 }

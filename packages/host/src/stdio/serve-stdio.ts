@@ -2,7 +2,7 @@ import type { Readable, Writable } from 'node:stream';
 import type { Host } from '../host-api.js';
 import type { Logger } from '../logger.js';
 import { createMcpServer, type McpServerOptions } from '../mcp/create-mcp-server.js';
-import { errorAnswer } from '../mcp/jsonrpc-messages.js';
+import { errorAnswer, maxUnanswered } from '../mcp/jsonrpc-messages.js';
 import {
   eraPinnedBy,
   opensLegacyConnection,
@@ -55,7 +55,7 @@ export async function serveStdio(
     },
     close: () => wire.close(),
   };
-  const wire = openWire(stdin, stdout, options, (message) => connection.route(message));
+  const wire = openWire(stdin, stdout, options, (message) => connection.route(message), host);
   wire.onerror = onerror;
   return { close: () => wire.answered(2000).then(() => connection.close()) };
 }
@@ -83,6 +83,7 @@ function openWire(
   stdout: Writable,
   options: StdioServeOptions,
   route: (message: JSONRPCMessage) => void,
+  host: Host,
 ): StdioWire {
   const limit = options.maxMessageBytes ?? MAX_STDIO_MESSAGE_BYTES;
   const lines = new LineLimit(limit, ({ head, tail, bytes }) => {
@@ -91,7 +92,7 @@ function openWire(
     const why = `Message larger than ${limit} bytes (${bytes}); it was discarded.`;
     void wire.write(errorAnswer(id, -32600, why));
   });
-  const wire = new StdioWire(lines, stdout, route);
+  const wire = new StdioWire(lines, stdout, route, maxUnanswered(host.config.engine.maxConcurrentRequests));
   stdin.pipe(lines);
   return wire;
 }

@@ -24,7 +24,7 @@ const answer = (id: number): JSONRPCMessage => ({ jsonrpc: '2.0', id, result: {}
 describe('StdioWire', () => {
   it('writes the answers of one turn in one write, in order, and the next turn apart', async () => {
     const { out, writes } = recordingStdout();
-    const transport = new StdioWire(new PassThrough(), out, () => {});
+    const transport = new StdioWire(new PassThrough(), out, () => {}, 128);
     await Promise.all([transport.send(answer(1)), transport.send(answer(2)), transport.send(answer(3))]);
     await new Promise((r) => setImmediate(r));
     await transport.send(answer(4));
@@ -42,7 +42,7 @@ describe('StdioWire', () => {
 
   it('writes what it holds when closed, before the turn ends', async () => {
     const { out, writes } = recordingStdout();
-    const transport = new StdioWire(new PassThrough(), out, () => {});
+    const transport = new StdioWire(new PassThrough(), out, () => {}, 128);
     await transport.send(answer(7));
     expect(writes).toEqual([]);
     await transport.close();
@@ -54,7 +54,7 @@ describe('StdioWire', () => {
     const lines = new PassThrough();
     const routed: unknown[] = [];
     const errors: string[] = [];
-    const wire = new StdioWire(lines, out, (m) => routed.push(m));
+    const wire = new StdioWire(lines, out, (m) => routed.push(m), 128);
     wire.onerror = (e) => errors.push(e.message);
     lines.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' })}\n`);
     lines.write('{"jsonrpc": "2.0", "id": 2, "method": \n');
@@ -75,7 +75,7 @@ describe('StdioWire', () => {
   it('closes when stdin ends, and refuses to send after', async () => {
     const { out } = recordingStdout();
     const lines = new PassThrough();
-    const wire = new StdioWire(lines, out, () => {});
+    const wire = new StdioWire(lines, out, () => {}, 128);
     let closed = 0;
     wire.onclose = () => {
       closed += 1;
@@ -95,7 +95,7 @@ describe('StdioWire', () => {
         finish = done;
       },
     });
-    const wire = new StdioWire(new PassThrough(), out, () => {});
+    const wire = new StdioWire(new PassThrough(), out, () => {}, 128);
     await wire.send(answer(1));
     await new Promise((r) => setImmediate(r));
     // The first turn's write is over the mark and not yet done: the next sender waits for it.
@@ -139,14 +139,19 @@ describe('StdioWire', () => {
     const until = async (check: () => boolean) => {
       while (!check()) await new Promise((r) => setImmediate(r));
     };
-    const wire = new StdioWire(lines, out, (message) => {
-      routed += 1;
-      void wire.write({
-        jsonrpc: '2.0',
-        id: (message as { id: number }).id,
-        result: { answer: 'x'.repeat(200) },
-      });
-    });
+    const wire = new StdioWire(
+      lines,
+      out,
+      (message) => {
+        routed += 1;
+        void wire.write({
+          jsonrpc: '2.0',
+          id: (message as { id: number }).id,
+          result: { answer: 'x'.repeat(200) },
+        });
+      },
+      128,
+    );
     // A client that never reads stdout: the answers it is not taking are no reason to read more.
     await until(() => routed === total || lines.isPaused());
     const whileBlocked = routed;
@@ -161,7 +166,7 @@ describe('StdioWire', () => {
   it('waits for no answer once closed: none could be written', async () => {
     const { out } = recordingStdout();
     const lines = new PassThrough();
-    const wire = new StdioWire(lines, out, () => {});
+    const wire = new StdioWire(lines, out, () => {}, 128);
     lines.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call' })}\n`);
     await new Promise((r) => setImmediate(r));
     await wire.close();
@@ -172,7 +177,7 @@ describe('StdioWire', () => {
   it('waits on closing for the answer of each request read, not for one the client cancelled', async () => {
     const { out } = recordingStdout();
     const lines = new PassThrough();
-    const wire = new StdioWire(lines, out, () => {});
+    const wire = new StdioWire(lines, out, () => {}, 128);
     for (const id of [1, 2]) lines.write(`${JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call' })}\n`);
     lines.write(
       `${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 2 } })}\n`,
@@ -194,7 +199,7 @@ describe('StdioWire', () => {
     const { out, writes } = recordingStdout();
     const lines = new PassThrough();
     const routed: number[] = [];
-    const wire = new StdioWire(lines, out, (m) => routed.push((m as { id: number }).id));
+    const wire = new StdioWire(lines, out, (m) => routed.push((m as { id: number }).id), 128);
     const request = (id: number) => `${JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call' })}\n`;
     // A client writing requests far faster than it reads answers: each answer would be held.
     for (let id = 1; id <= 200; id += 1) lines.write(request(id));
@@ -220,7 +225,7 @@ describe('StdioWire', () => {
     const { out, writes } = recordingStdout();
     const lines = new PassThrough();
     const routed: unknown[] = [];
-    const wire = new StdioWire(lines, out, (m) => routed.push(m));
+    const wire = new StdioWire(lines, out, (m) => routed.push(m), 128);
     const request = (id: string, name: string) =>
       `${JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name } })}\n`;
     lines.write(request('a', 'first'));
@@ -266,7 +271,7 @@ describe('StdioWire', () => {
     const { out, writes } = recordingStdout();
     const lines = new PassThrough();
     const routed: unknown[] = [];
-    const wire = new StdioWire(lines, out, (m) => routed.push(m));
+    const wire = new StdioWire(lines, out, (m) => routed.push(m), 128);
     const bad = [
       { id: 1, method: 'ping' },
       { jsonrpc: '2.0', id: null, method: 'ping' },
@@ -308,7 +313,7 @@ describe('StdioWire', () => {
     const { out, writes } = recordingStdout();
     const lines = new PassThrough();
     const routed: unknown[] = [];
-    const wire = new StdioWire(lines, out, (m) => routed.push(m));
+    const wire = new StdioWire(lines, out, (m) => routed.push(m), 128);
     lines.write(`${JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'tools/list' })}\n`);
     lines.write(`${JSON.stringify({ jsonrpc: '2.0', id: 0, result: {}, error: null })}\n`);
     lines.write(`${JSON.stringify({ id: 0, result: {} })}\n`);

@@ -1,5 +1,5 @@
 import type { Readable, Writable } from 'node:stream';
-import { errorAnswer, inUse, isMessage, MAX_UNANSWERED, TOO_MANY } from '../mcp/jsonrpc-messages.js';
+import { errorAnswer, inUse, isMessage, tooMany } from '../mcp/jsonrpc-messages.js';
 import type { JSONRPCMessage, Transport } from '../mcp/sdk.js';
 
 const NOT_BLANK = /\S/;
@@ -21,7 +21,7 @@ const INVALID = 'Invalid Request: not a JSON-RPC 2.0 request, notification or an
  * come and written as one string once the turn's I/O callbacks have run (setImmediate): one
  * write of one buffer, which cost less than corking stdout and handing Node a `writev` of a
  * string per answer. Nothing waits longer than that turn. While stdout is over its mark, stdin
- * is not read, and past MAX_UNANSWERED a request is refused at once: what is held stays bounded.
+ * is not read, and past `maxUnanswered` a request is refused at once: what is held stays bounded.
  */
 export class StdioWire implements Transport {
   onmessage?: Transport['onmessage'];
@@ -42,6 +42,7 @@ export class StdioWire implements Transport {
     private readonly stdout: Writable,
     /** Where each message read goes; the entry calls `deliver` for those a connected server takes. */
     private readonly route: (message: JSONRPCMessage) => void,
+    private readonly maxUnanswered: number,
   ) {
     lines.on('data', this.onLine);
     lines.on('error', this.onReadError);
@@ -122,7 +123,8 @@ export class StdioWire implements Transport {
     if (m.method === 'notifications/cancelled') this.unanswered.delete(m.params?.requestId);
     else if (m.method !== undefined && m.id !== undefined) {
       if (this.unanswered.has(m.id)) return void this.write(errorAnswer(null, -32600, inUse(m.id)));
-      if (this.unanswered.size >= MAX_UNANSWERED) return void this.write(errorAnswer(m.id, -32000, TOO_MANY));
+      const max = this.maxUnanswered;
+      if (this.unanswered.size >= max) return void this.write(errorAnswer(m.id, -32000, tooMany(max)));
       this.unanswered.add(m.id);
     }
     this.route(message);
