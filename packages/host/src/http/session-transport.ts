@@ -314,12 +314,9 @@ export class SessionTransport implements Transport {
     id: JsonRpcId | null,
   ): boolean {
     if (!messages.some(isInitialize)) return this.sessionChecked(req, res, id);
-    if (this.initialized) {
-      jsonRpcError(res, 400, 'Invalid Request: the session is already initialized', { code: -32600, id });
-      return false;
-    }
-    if (messages.length > 1) {
-      jsonRpcError(res, 400, 'Invalid Request: initialize must be sent alone', { code: -32600 });
+    if (this.initialized || messages.length > 1) {
+      const why = this.initialized ? 'the session is already initialized' : 'initialize must be sent alone';
+      jsonRpcError(res, 400, `Invalid Request: ${why}`, { code: -32600, id });
       return false;
     }
     this.initialized = true;
