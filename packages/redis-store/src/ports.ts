@@ -60,6 +60,11 @@ export interface SessionRecord {
   owner: string;
   /** The client's initialize request, replayed to rebuild the session's MCP server. */
   initialize: unknown;
+  /**
+   * Requests that set how the session is served, made since (the client's last logging level,
+   * as a `logging/setLevel`), handed to a rebuilt session's server after its handshake.
+   */
+  settings?: unknown[];
 }
 
 /**
@@ -124,6 +129,13 @@ export interface ReplicaSessions {
    * so that one user's cancellations cannot take another's room.
    */
   relayLater(id: string, userId: string, parsed: unknown): boolean;
+  /**
+   * A client's `logging/setLevel` request on the session, so that every replica serving it logs
+   * to the client at that level: kept in the session's record (`settings`) and relayed to every
+   * replica holding it, as answers are. Rejects while Redis is away (the level then holds where
+   * it was set). A level MCP does not name is not shared.
+   */
+  shareLogLevel(id: string, request: unknown): Promise<void>;
   /**
    * Calls `handler` with each answer relayed for a session; after this replica's subscription
    * was down a moment, also those relayed meanwhile for the sessions `held` names (its own).

@@ -3,10 +3,10 @@ import { DeferredWrites } from './deferred-writes.js';
 import type { ReplicaSessions, SessionRecord } from './ports.js';
 import type { RedisChannels } from './redis-channels.js';
 import { execAll, inRedis, onceRedisAnswers, type SharedRedis } from './redis-client.js';
+import { ANSWERS_CHANNEL, ANSWERS_KEPT_MS, answersKey, relayOf } from './session-relays.js';
 
 const CLOSED_CHANNEL = 'toolhost:session:closed';
 const COMPLETION_CHANNEL = 'toolhost:session:elicitation-complete';
-const ANSWERS_CHANNEL = 'toolhost:session:client-answers';
 /** Which session waits for a sign-in flow's completion, kept as long as the flow may complete. */
 const awaitingKey = (elicitationId: string) => `toolhost:session:awaiting:${elicitationId}`;
 /** Completion notices of a session not yet delivered to its client. */
@@ -38,41 +38,6 @@ for _, notice in ipairs(more) do taken[#taken + 1] = notice end
 if #taken > 0 then redis.call('SET', KEYS[2], cjson.encode(taken), 'PX', ARGV[2]) end
 return taken
 `;
-/** The client's answers relayed for a session, kept for a replica whose subscription was down. */
-const answersKey = (id: string) => `toolhost:session:answers:${id}`;
-/**
- * How long a relayed answer is kept: a subscriber reconnecting after Redis came back takes
- * seconds. Not longer: a session rebuilt on another replica numbers its requests from 0 again,
- * and an old answer read back there could be taken for the answer to a new request.
- */
-const ANSWERS_KEPT_MS = 60_000;
-const MAX_ANSWERS = 100;
-/**
- * Bytes of relays kept per session. A person's confirmation is a few hundred; what a client
- * posts as answers is its choice, up to the body limit (4 MiB) each, and was kept up to 100
- * times a session: 400 MiB of Redis a session, renewed each minute.
- */
-const MAX_ANSWER_BYTES = 256 * 1024;
-/**
- * Keeps a relay (ARGV[1]) within the newest ARGV[2] relays and ARGV[3] bytes, the oldest going
- * first; one larger than the bound alone is not kept (it is still published). Then the expiry.
- */
-const KEEP_ANSWERS = `
-local limit = tonumber(ARGV[3])
-if string.len(ARGV[1]) > limit then return 0 end
-redis.call('RPUSH', KEYS[1], ARGV[1])
-redis.call('LTRIM', KEYS[1], -tonumber(ARGV[2]), -1)
-local kept = redis.call('LRANGE', KEYS[1], 0, -1)
-local total = 0
-for i = #kept, 1, -1 do
-  total = total + string.len(kept[i])
-  if total > limit then
-    redis.call('LTRIM', KEYS[1], i, -1)
-    break
-  end
-end
-redis.call('PEXPIRE', KEYS[1], ARGV[4])
-return 1`;
 /** Relays this replica handed on (heard, or read back), so that each is handed on once. */
 const MAX_HANDED = 10_000;
 /** Bytes of cancellations kept while Redis is away, to be relayed once it answers. */
@@ -83,6 +48,8 @@ const MAX_DEFERRED_BYTES = 1024 * 1024;
  * client cancels a few calls in a minute's outage; 256 is far beyond that.
  */
 const USER_DEFERRED_SHARE = { bytes: MAX_DEFERRED_BYTES / 16, entries: 256 };
+/** MCP's logging levels: a `logging/setLevel` naming another is not shared. */
+const LOG_LEVELS = new Set(['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency']);
 const isCancellation = (m: unknown) =>
   (m as { method?: unknown } | null)?.method === 'notifications/cancelled';
 
@@ -335,7 +302,7 @@ export class RedisSessions implements ReplicaSessions {
    */
   async relayAnswers(id: string, userId: string, parsed: unknown): Promise<void> {
     const messages = [parsed].flat();
-    const { relay, send } = this.relayOf(id, messages);
+    const { relay, send } = relayOf(this.redis, this.channels, id, messages);
     try {
       await send();
     } catch (e) {
@@ -352,7 +319,7 @@ export class RedisSessions implements ReplicaSessions {
   relayLater(id: string, userId: string, parsed: unknown): boolean {
     const messages = [parsed].flat();
     if (messages.length === 0 || !messages.every(isCancellation)) return false;
-    const { relay, send } = this.relayOf(id, messages);
+    const { relay, send } = relayOf(this.redis, this.channels, id, messages);
     // Another user's cancellations must not stop this user's calls: relayed only once the record says whose it is.
     const owned = async () => {
       if ((await this.find(id))?.userId === userId) await send();
@@ -360,15 +327,26 @@ export class RedisSessions implements ReplicaSessions {
     return this.deferred.add(Buffer.byteLength(relay), Date.now() + ANSWERS_KEPT_MS, owned, userId);
   }
 
-  /** A relay of `messages` to every replica holding the session, and the writes that make it. */
-  private relayOf(id: string, messages: unknown[]) {
-    const relay = JSON.stringify({ id, relay: randomUUID(), messages });
-    const keep = [answersKey(id), relay, MAX_ANSWERS, MAX_ANSWER_BYTES, ANSWERS_KEPT_MS] as const;
-    const send = async () => {
-      await inRedis(() => this.redis.eval(KEEP_ANSWERS, 1, ...keep));
-      await inRedis(() => this.channels.publish(ANSWERS_CHANNEL, relay));
+  /**
+   * The client's level, as a `logging/setLevel` request of its own: under an id of the store's, so
+   * that the answer to it (given by each server it is handed to, awaited by no one) meets no
+   * request of the client's. The record keeps its idle lifetime (KEEPTTL), and one ended
+   * meanwhile is not brought back (XX).
+   */
+  async shareLogLevel(id: string, request: unknown): Promise<void> {
+    const level = (request as { params?: { level?: unknown } } | null)?.params?.level;
+    if (typeof level !== 'string' || !LOG_LEVELS.has(level)) return;
+    const setting = {
+      jsonrpc: '2.0',
+      id: `log-level:${randomUUID()}`,
+      method: 'logging/setLevel',
+      params: { level },
     };
-    return { relay, send };
+    const record = await this.find(id);
+    if (!record) return;
+    const text = JSON.stringify({ ...record, settings: [setting] });
+    await inRedis(() => this.redis.set(this.key(id), text, 'KEEPTTL', 'XX'));
+    await relayOf(this.redis, this.channels, id, [setting]).send();
   }
 
   /**

@@ -10,7 +10,7 @@ import type { Logger } from '../logger.js';
 import { type Narrowing, requestNarrowing, unknownToolSets } from '../mcp/catalog-views.js';
 import { answersDirectly } from '../mcp/confirm-elicitation.js';
 import { createMcpServer } from '../mcp/create-mcp-server.js';
-import { cancelledRequestOf, forRunningRequests, isInitialize } from '../mcp/jsonrpc-messages.js';
+import { cancelledRequestOf, forRunningRequests, isInitialize, isRequest } from '../mcp/jsonrpc-messages.js';
 import { answersTooDeep } from '../mcp/request-params.js';
 import type { McpServingState } from '../mcp/serving-state.js';
 import { completionToThisServer } from '../mcp/tool-calls.js';
@@ -203,6 +203,9 @@ export class McpEndpoint {
       if (![parsed].flat().every((m) => cancelledRequestOf(m) !== undefined))
         return jsonRpcError(res, 503, STORE_AWAY.message);
     }
+    // The level a client sets holds on every replica serving its session: shared before it is answered.
+    if (shared && isRequest(parsed) && parsed.method === 'logging/setLevel')
+      await shared.shareLogLevel(sessionId, parsed).catch(() => {});
     await session.transport.handleRequest(req, res, parsed);
     if (req.method === 'GET' && shared && session.transport.streaming) void deliverStored(session, shared);
   }
@@ -332,18 +335,14 @@ export class McpEndpoint {
     if (refused) return refused;
     const session = await this.startSession(sessionId, record.userId, record.owner);
     // The client's own handshake, replayed: the server learns its capabilities and version
-    // through the same path as when the session was opened.
-    if (!(await session.transport.resume(record.initialize))) {
-      await session.server.close().catch(() => {});
-      return undefined;
-    }
-    this.o.sessions.add(session);
+    // through the same path as when the session was opened, then the level it set since.
+    const resumed = await session.transport.resume(record.initialize, record.settings);
+    if (resumed) this.o.sessions.add(session);
     // Ended on another replica while this one rebuilt it: the end's broadcast found nothing to
     // close here. The record goes before the broadcast, so once this copy is held, either the
     // record is still there (and the broadcast, still to come, closes it) or it is gone.
     // With Redis away (null), as if still there.
-    const still = (await shared.find(sessionId).catch(() => null)) !== undefined;
-    if (!still) {
+    if (!resumed || (await shared.find(sessionId).catch(() => null)) === undefined) {
       await session.server.close().catch(() => {});
       return undefined;
     }

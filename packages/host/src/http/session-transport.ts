@@ -217,9 +217,10 @@ export class SessionTransport implements Transport {
   /**
    * Rebuilds a session another replica opened: the client's initialize request reaches the
    * server as it once did there (its answer was given then, so it goes nowhere), then its
-   * `initialized` notification. True when the server accepted it.
+   * `initialized` notification and the `settings` it made since (their answers go nowhere, under
+   * ids of the shared store's). True when the server accepted it.
    */
-  async resume(initialize: unknown): Promise<boolean> {
+  async resume(initialize: unknown, settings: unknown[] = []): Promise<boolean> {
     if (this.initialized || !isInitialize(initialize)) return false;
     this.initialized = true;
     const answer = await new Promise<JSONRPCMessage>((resolve) => {
@@ -232,6 +233,7 @@ export class SessionTransport implements Transport {
     });
     if (!('result' in answer)) return false;
     this.onmessage?.({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    for (const setting of settings) this.onmessage?.(setting as JSONRPCMessage);
     return true;
   }
 

@@ -1,0 +1,105 @@
+import { describe, expect, it, vi } from 'vitest';
+import { keysWithoutExpiry, recordIncoming } from './replica-probe-support.js';
+import { storeAliceToken } from './replica-scenarios.js';
+import {
+  admin,
+  balancer,
+  connect,
+  getItem,
+  origin,
+  startReplicas,
+  suite,
+  upstream,
+  useReplicaSuite,
+} from './replicas-setup.js';
+
+useReplicaSuite();
+
+/**
+ * Each item whose id holds `flaky` answers 503 once: its call is retried, and the retry reaches
+ * the client as a warning (a log notification of the call's request), at a level of warning or below.
+ */
+function flakyUpstream(): void {
+  const failed = new Set<string>();
+  upstream.respond((r) => {
+    if (r.path.includes('flaky') && !failed.has(r.path)) {
+      failed.add(r.path);
+      return { status: 503, body: { message: 'busy' } };
+    }
+    return { body: { path: r.path } };
+  });
+}
+
+/**
+ * Alice's session opened on A, the client's requests then sent where `route` says. Writes are
+ * confirmed and the client can be asked: a call's log notifications then go on its own POST's
+ * event stream, from whichever replica runs it.
+ */
+async function aliceOnA() {
+  const [a, b] = await startReplicas({ tools: { confirmWrites: true } });
+  await storeAliceToken(suite(), 'items.read');
+  flakyUpstream();
+  let target = origin(a);
+  balancer.pick = () => target;
+  const { client, transport } = await connect(`${balancer.url}/mcp`, undefined, {
+    elicitation: { form: {} },
+  });
+  const incoming = recordIncoming(transport);
+  const route = (replica: typeof a) => {
+    target = origin(replica);
+  };
+  let calls = 0;
+  /** The levels of the log notifications a call on `replica` sent the client, each call of a new flaky item. */
+  const logsOfCallOn = async (replica: typeof a) => {
+    calls += 1;
+    const item = `flaky-${calls}`;
+    route(replica);
+    const from = incoming.length;
+    const result = await getItem(client, item);
+    expect(result.isError).toBeFalsy();
+    const logs = incoming.slice(from) as { method?: string; params?: { level?: string } }[];
+    return logs.filter((m) => m.method === 'notifications/message').map((m) => m.params?.level);
+  };
+  return { a, b, client, transport, route, logsOfCallOn };
+}
+
+describe('replicas: the logging level a client sets on its session', () => {
+  it("holds on B's copy of the session when the client set it on A", async () => {
+    const { a, b, client, route, logsOfCallOn } = await aliceOnA();
+    // B holds a copy, and sends the retry's warning while no level is set.
+    expect(await logsOfCallOn(b)).toEqual(['warning']);
+    route(a);
+    await client.setLoggingLevel('error');
+    // Relayed to B as the client's answers are: B's calls send no warning once it has it.
+    await vi.waitFor(async () => expect(await logsOfCallOn(b)).toEqual([]), {
+      timeout: 10_000,
+      interval: 100,
+    });
+    // And a level that lets warnings through again, set on A, reaches B as well.
+    route(a);
+    await client.setLoggingLevel('warning');
+    await vi.waitFor(async () => expect(await logsOfCallOn(b)).toEqual(['warning']), {
+      timeout: 10_000,
+      interval: 100,
+    });
+  }, 60_000);
+
+  it('holds on a copy B rebuilds from the shared store after the client set it on A', async () => {
+    const { a, b, client, transport, route, logsOfCallOn } = await aliceOnA();
+    route(a);
+    await client.setLoggingLevel('error');
+    // The session's record carries it, and keeps its expiry.
+    const record = JSON.parse((await admin.get(`toolhost:session:${transport.sessionId}`))!);
+    expect(record.settings).toMatchObject([{ method: 'logging/setLevel', params: { level: 'error' } }]);
+    expect(await keysWithoutExpiry(admin)).toEqual([]);
+    // B never held the session: it rebuilds it at this call, its level read with the record.
+    expect(await logsOfCallOn(b)).toEqual([]);
+    // Where the level lets the warning through, B's retry sends it: the call above could have.
+    route(a);
+    await client.setLoggingLevel('debug');
+    await vi.waitFor(async () => expect(await logsOfCallOn(b)).toEqual(['warning']), {
+      timeout: 10_000,
+      interval: 100,
+    });
+  }, 60_000);
+});
