@@ -72,14 +72,14 @@ describe('replicas: the logging level a client sets on its session', () => {
     await client.setLoggingLevel('error');
     // Relayed to B as the client's answers are: B's calls send no warning once it has it.
     await vi.waitFor(async () => expect(await logsOfCallOn(b)).toEqual([]), {
-      timeout: 10_000,
+      timeout: 20_000,
       interval: 100,
     });
     // And a level that lets warnings through again, set on A, reaches B as well.
     route(a);
     await client.setLoggingLevel('warning');
     await vi.waitFor(async () => expect(await logsOfCallOn(b)).toEqual(['warning']), {
-      timeout: 10_000,
+      timeout: 20_000,
       interval: 100,
     });
   }, 60_000);
@@ -98,7 +98,7 @@ describe('replicas: the logging level a client sets on its session', () => {
     route(a);
     await client.setLoggingLevel('debug');
     await vi.waitFor(async () => expect(await logsOfCallOn(b)).toEqual(['warning']), {
-      timeout: 10_000,
+      timeout: 20_000,
       interval: 100,
     });
   }, 60_000);

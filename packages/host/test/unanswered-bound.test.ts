@@ -23,7 +23,8 @@ beforeAll(async () => {
     {
       plugins: ['toolhost-plugin-echo'],
       toolSets: { EchoApi: { baseUrl: upstream.url } },
-      engine: { maxConcurrentRequests: CONCURRENCY },
+      // Held calls wait longer than a loaded machine takes to send them all.
+      engine: { maxConcurrentRequests: CONCURRENCY, timeoutMs: 120_000 },
     },
     { configDir: fixtureApp, env: { ECHO_AUTH_TOKEN: 'static-token-x' } },
   );
@@ -54,7 +55,7 @@ const call = (id: number) => ({
 });
 
 const waitFor = async (check: () => boolean) => {
-  for (let i = 0; i < 1000 && !check(); i += 1) await new Promise((r) => setTimeout(r, 20));
+  for (let i = 0; i < 3000 && !check(); i += 1) await new Promise((r) => setTimeout(r, 20));
 };
 
 describe('requests a client may leave unanswered, with engine.maxConcurrentRequests at 150', () => {
@@ -96,7 +97,7 @@ describe('requests a client may leave unanswered, with engine.maxConcurrentReque
       await client.close();
       await server.close();
     }
-  }, 60_000);
+  }, 120_000);
 
   it('over stdio: the same bound', async () => {
     holdCalls();
@@ -140,5 +141,5 @@ describe('requests a client may leave unanswered, with engine.maxConcurrentReque
       stdin.destroy();
       await served.close();
     }
-  }, 60_000);
+  }, 120_000);
 });
