@@ -67,8 +67,8 @@ export function hostGuard(options: {
 
 /**
  * Whether a POST is refused for its headers (answered): the client must accept both answer
- * forms, and send JSON (a parsed media type, charset allowed, as the SDK reads it). Checked before a session is opened too, so that none is made, or
- * recorded in the shared store, for a request that is then refused.
+ * forms, and send JSON (as the SDK reads its media type). Checked before a session is opened
+ * too, so that none is made, or recorded in the shared store, for a request that is then refused.
  */
 export function postRefused(req: IncomingMessage, res: ServerResponse, id: JsonRpcId | null): boolean {
   const accept = req.headers.accept ?? '';
