@@ -12,6 +12,7 @@ import {
   upstream,
   useReplicaSuite,
 } from './replicas-setup.js';
+import { ALICE_ACCESS_TOKEN, BOB_ACCESS_TOKEN } from './support.js';
 
 useReplicaSuite();
 
@@ -101,5 +102,57 @@ describe('replicas: the logging level a client sets on its session', () => {
       timeout: 20_000,
       interval: 100,
     });
+  }, 60_000);
+});
+
+/** A POST of `message` under `sessionId` to a replica, with `token`: its status. */
+const post = async (replica: { url: string }, token: string, sessionId: string, message: unknown) =>
+  (
+    await fetch(replica.url, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${token}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-session-id': sessionId,
+        'mcp-protocol-version': '2025-11-25',
+      },
+      body: JSON.stringify(message),
+    })
+  ).status;
+
+describe('replicas: what reaches a session being rebuilt, or its record', () => {
+  it("refuses another user's request that lands while the owner's rebuilds the session", async () => {
+    const [a, b] = await startReplicas();
+    balancer.pick = () => origin(a);
+    const list = { jsonrpc: '2.0', id: 7, method: 'tools/list' };
+    // Each time a session B has never held: Alice's request rebuilds it, Bob's comes meanwhile.
+    for (let i = 0; i < 8; i += 1) {
+      const { transport } = await connect(`${balancer.url}/mcp`);
+      const sessionId = transport.sessionId!;
+      const [alice, bob] = await Promise.all([
+        post(b, ALICE_ACCESS_TOKEN, sessionId, list),
+        post(b, BOB_ACCESS_TOKEN, sessionId, list),
+      ]);
+      expect([alice, bob]).toEqual([200, 403]);
+    }
+  }, 60_000);
+
+  it('keeps the level a client sets in a batch, as the session takes it', async () => {
+    const [a] = await startReplicas();
+    balancer.pick = () => origin(a);
+    const { transport } = await connect(`${balancer.url}/mcp`);
+    const sessionId = transport.sessionId!;
+    const setLevel = (id: number, level: string) => ({
+      jsonrpc: '2.0',
+      id,
+      method: 'logging/setLevel',
+      params: { level },
+    });
+    expect(
+      await post(a, ALICE_ACCESS_TOKEN, sessionId, [setLevel(8, 'error'), setLevel(9, 'critical')]),
+    ).toBe(200);
+    const record = JSON.parse((await admin.get(`toolhost:session:${sessionId}`))!);
+    expect(record.settings).toMatchObject([{ method: 'logging/setLevel', params: { level: 'critical' } }]);
   }, 60_000);
 });

@@ -333,9 +333,9 @@ export class RedisSessions implements ReplicaSessions {
    * request of the client's. The record keeps its idle lifetime (KEEPTTL), and one ended
    * meanwhile is not brought back (XX).
    */
-  async shareLogLevel(id: string, request: unknown): Promise<void> {
-    const level = (request as { params?: { level?: unknown } } | null)?.params?.level;
-    if (typeof level !== 'string' || !LOG_LEVELS.has(level)) return;
+  async shareLogLevel(id: string, parsed: unknown): Promise<void> {
+    const level = [parsed].flat().reduce<string | undefined>((last, m) => levelSetBy(m) ?? last, undefined);
+    if (level === undefined) return;
     const setting = {
       jsonrpc: '2.0',
       id: `log-level:${randomUUID()}`,
@@ -375,4 +375,22 @@ export class RedisSessions implements ReplicaSessions {
       for (const text of kept) hand(text);
     }
   }
+}
+
+/** The members a JSON-RPC request may have: one with any other is refused by the server, and its level never set. */
+const REQUEST_MEMBERS = new Set(['jsonrpc', 'id', 'method', 'params']);
+
+/** The level a message sets: a well-formed `logging/setLevel` request naming a level MCP defines. */
+function levelSetBy(m: unknown): string | undefined {
+  if (typeof m !== 'object' || m === null || Array.isArray(m)) return undefined;
+  const { jsonrpc, id, method, params } = m as Record<string, unknown>;
+  if (
+    jsonrpc !== '2.0' ||
+    method !== 'logging/setLevel' ||
+    !Object.keys(m).every((k) => REQUEST_MEMBERS.has(k))
+  )
+    return undefined;
+  if (typeof id !== 'string' && !Number.isSafeInteger(id)) return undefined;
+  const level = (params as { level?: unknown } | undefined)?.level;
+  return typeof level === 'string' && LOG_LEVELS.has(level) ? level : undefined;
 }

@@ -10,8 +10,9 @@ import type { Logger } from '../logger.js';
 import { type Narrowing, requestNarrowing, unknownToolSets } from '../mcp/catalog-views.js';
 import { answersDirectly } from '../mcp/confirm-elicitation.js';
 import { createMcpServer } from '../mcp/create-mcp-server.js';
-import { cancelledRequestOf, forRunningRequests, isInitialize, isRequest } from '../mcp/jsonrpc-messages.js';
+import { cancelledRequestOf, forRunningRequests, isInitialize } from '../mcp/jsonrpc-messages.js';
 import { answersTooDeep } from '../mcp/request-params.js';
+import type { JSONRPCMessage } from '../mcp/sdk.js';
 import type { McpServingState } from '../mcp/serving-state.js';
 import { completionToThisServer } from '../mcp/tool-calls.js';
 import type { AuditEntry } from '../observability/audit-log.js';
@@ -178,10 +179,9 @@ export class McpEndpoint {
     parsed: unknown,
   ): Promise<void> {
     const id = requestIdOf(parsed);
-    const held = this.o.sessions.get(sessionId);
-    // Another user's token cannot ride on a session.
-    const session =
-      held && held.userId !== userId ? OTHER_USERS : (held ?? (await this.restore(sessionId, userId)));
+    const found = this.o.sessions.get(sessionId) ?? (await this.restore(sessionId, userId));
+    // Another user's token cannot ride on a session, held here or rebuilt for its owner's request.
+    const session = found && 'userId' in found && found.userId !== userId ? OTHER_USERS : found;
     if (!session) return jsonRpcError(res, 404, 'Session not found', { code: -32001, id });
     if ('status' in session) {
       // Redis away, the session held elsewhere: a cancellation (sent once) goes on once Redis answers.
@@ -204,8 +204,7 @@ export class McpEndpoint {
         return jsonRpcError(res, 503, STORE_AWAY.message);
     }
     // The level a client sets holds on every replica serving its session: shared before it is answered.
-    if (shared && isRequest(parsed) && parsed.method === 'logging/setLevel')
-      await shared.shareLogLevel(sessionId, parsed).catch(() => {});
+    if (shared) await shared.shareLogLevel(sessionId, parsed).catch(() => {});
     await session.transport.handleRequest(req, res, parsed);
     if (req.method === 'GET' && shared && session.transport.streaming) void deliverStored(session, shared);
   }
@@ -313,12 +312,11 @@ export class McpEndpoint {
   private restore(sessionId: string, userId: string): Promise<HttpSession | Refusal | undefined> {
     const shared = this.o.shared;
     if (!shared) return Promise.resolve(undefined);
-    let flight = this.restoring.get(sessionId);
-    if (!flight) {
-      flight = this.rebuild(shared, sessionId, userId).finally(() => this.restoring.delete(sessionId));
-      this.restoring.set(sessionId, flight);
-    }
-    return flight;
+    // One rebuild per session and user: another user's request must neither share the owner's nor refuse it.
+    const key = `${sessionId}\u0000${userId}`;
+    const flight = this.restoring.get(key) ?? this.rebuild(shared, sessionId, userId);
+    this.restoring.set(key, flight);
+    return flight.finally(() => this.restoring.delete(key));
   }
 
   private async rebuild(
@@ -342,10 +340,14 @@ export class McpEndpoint {
     // close here. The record goes before the broadcast, so once this copy is held, either the
     // record is still there (and the broadcast, still to come, closes it) or it is gone.
     // With Redis away (null), as if still there.
-    if (!resumed || (await shared.find(sessionId).catch(() => null)) === undefined) {
+    const again = await shared.find(sessionId).catch(() => null);
+    if (!resumed || again === undefined) {
       await session.server.close().catch(() => {});
       return undefined;
     }
+    // A level set on another replica during the rebuild was relayed before this copy was held.
+    const [before, now] = [record.settings, again?.settings].map((s) => JSON.stringify(s ?? []));
+    if (now !== before) for (const s of again?.settings ?? []) session.transport.deliver(s as JSONRPCMessage);
     this.o.logger?.info({ session: sessionId, user: record.userId }, 'session resumed from the shared store');
     return session;
   }
