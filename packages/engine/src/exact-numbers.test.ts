@@ -165,6 +165,16 @@ describe('numbers in a request body', () => {
     ]);
   });
 
+  it('judges a number of 200,000 digits, most of them zeros, in time proportional to its length', async () => {
+    const { sender, call } = setUp();
+    const zeros = '0'.repeat(200_000);
+    expect(await call('Track', track(`{"a":1${zeros}1e-199980}`))).toMatchObject({
+      ok: false,
+      error: { parameter: 'request_body.a', message: expect.stringContaining('it would go out as 1e+21;') },
+    });
+    expect(sender.requests).toEqual([]);
+  });
+
   it('looks through a body of 200,000 rows, given as an object or as text, and names the row at fault', async () => {
     const { sender, call } = setUp();
     const rows = Array.from({ length: 200_000 }, (_, i) => i);
