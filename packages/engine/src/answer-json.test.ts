@@ -41,6 +41,24 @@ describe('parseAnswerJson', () => {
     expect(parseAnswerJson(text)).toEqual([`1.${zeros}1`, `1${zeros}1e-200000`, 0]);
   });
 
+  it('refuses, without parsing, an answer nested deeper than it is given, brackets in strings aside', () => {
+    const nested = (depth: number, inner = '') => `${'['.repeat(depth)}${inner}${']'.repeat(depth)}`;
+    expect(() => parseAnswerJson(nested(513), 512)).toThrow(
+      new RangeError('The JSON nests more than 512 levels deep.'),
+    );
+    expect(() => parseAnswerJson(`${nested(513)} not JSON`, 512)).toThrow(RangeError);
+    expect(parseAnswerJson(nested(512, '12345678901234567891'), 512)).toEqual(
+      JSON.parse(nested(512, '"12345678901234567891"')),
+    );
+    const quoted = nested(2, JSON.stringify(`\\"${'{['.repeat(600)}\\`));
+    expect(parseAnswerJson(quoted, 2)).toEqual(JSON.parse(quoted));
+    // Without a bound, as deep as JSON.parse goes.
+    let value = parseAnswerJson(nested(100_000, '1e400'));
+    let depth = 0;
+    for (; Array.isArray(value); depth++) value = value[0];
+    expect([depth, value]).toEqual([100_000, '1e400']);
+  });
+
   it('leaves as numbers those a double holds as written, however long their text', () => {
     const text =
       '[9007199254740992, 1234567890123456, 0.30000000000000004, 6.02e23, 1e300, 1.50, -0, 0.0000000000000000000001, 123e-320]';

@@ -1,4 +1,5 @@
 import { ToolError } from '@toolhost/core';
+import { scanJson } from './json-scan.js';
 
 /**
  * A request body's numbers go out as they were given, or not at all. JSON.parse reads a number
@@ -8,12 +9,6 @@ import { ToolError } from '@toolhost/core';
  * the call answered as a success.
  */
 
-/**
- * Only a literal with 16 digits in a row, a three-digit exponent, or a fraction and an exponent
- * (`123456789.0123456789e10`: 19 digits in two runs) can parse other than it reads.
- */
-const MAYBE_INEXACT = /\d{16}|[eE][+-]?\d{3}|\.\d+[eE]/g;
-const NUMBER = /-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 const DECIMAL = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
 
 /** The decimal a number's text denotes, as `<sign><digits>e<exponent>` without zeros at either end. */
@@ -42,63 +37,14 @@ function parsesExactly(literal: string): boolean {
   return Math.abs(n) < 2 ** 53 || decimalValue(literal) === decimalValue(String(n));
 }
 
-/** The index of the quote that closes the JSON string opened at `open`, -1 when none does. */
-export function closingQuote(text: string, open: number): number {
-  let i = open;
-  for (;;) {
-    i = text.indexOf('"', i + 1);
-    if (i === -1) return -1;
-    let j = i - 1;
-    while (text.charCodeAt(j) === 0x5c) j--;
-    // Closed by the first quote after an even run of backslashes.
-    if ((i - j) % 2 === 1) return i;
-  }
-}
-
-/** A character of a number literal: a digit, `.`, `e`, `E`, `+` or `-`. */
-function inLiteral(c: number): boolean {
-  return (c >= 0x30 && c <= 0x39) || c === 0x2e || c === 0x65 || c === 0x45 || c === 0x2b || c === 0x2d;
-}
-
 /**
- * Hands `visit` each number literal of valid JSON `text` in which `maybe` (a global pattern)
- * matches, with where it starts, strings skipped, until it answers true. It goes from match to
- * match, and over strings from quote to quote by indexOf: most text is neither, and a walk of
- * every character costs about what JSON.parse does.
+ * The first number literal of valid JSON `text` that JSON.parse changes, strings skipped. The
+ * scan hands over each one parsesExactly may refuse: a literal of at most 15 digits, its
+ * exponent of two at most, comes back from a double as written.
  */
-export function eachNumberLiteral(
-  text: string,
-  maybe: RegExp,
-  visit: (literal: string, at: number) => boolean,
-): void {
-  // Up to `outside`, the text is read: that position is outside every string.
-  let outside = 0;
-  maybe.lastIndex = 0;
-  for (let match = maybe.exec(text); match !== null; match = maybe.exec(text)) {
-    for (let open = text.indexOf('"', outside); open !== -1 && open < match.index; ) {
-      outside = closingQuote(text, open) + 1;
-      if (outside === 0) return;
-      open = text.indexOf('"', outside);
-    }
-    let at = match.index;
-    if (at >= outside) {
-      // A match may begin inside its literal (`1.5e400` matched at its exponent).
-      while (at > outside && inLiteral(text.charCodeAt(at - 1))) at--;
-      NUMBER.lastIndex = at;
-      const literal = NUMBER.exec(text)?.[0] ?? '';
-      if (literal && visit(literal, at)) return;
-      // Past the match too: in text that is not JSON (an answer is scanned before it is parsed)
-      // no literal may start where the walk back stopped, and each match would walk back again.
-      outside = Math.max(at + literal.length, match.index + match[0].length);
-    }
-    maybe.lastIndex = Math.max(outside, match.index + 1);
-  }
-}
-
-/** The first number literal of valid JSON `text` that JSON.parse changes, strings skipped. */
 function firstInexactLiteral(text: string): string | undefined {
   let found: string | undefined;
-  eachNumberLiteral(text, MAYBE_INEXACT, (literal) => {
+  scanJson(text, Number.POSITIVE_INFINITY, (literal) => {
     if (!parsesExactly(literal)) found = literal;
     return found !== undefined;
   });

@@ -4,7 +4,6 @@ import { parseAnswerJson } from './answer-json.js';
 import type { HttpRequestSpec } from './build-request.js';
 import { DEPARTURE_HOOK } from './departure-hook.js';
 import { ENGINE_DEFAULTS } from './engine-defaults.js';
-import { closingQuote } from './exact-numbers.js';
 import { UNDECODABLE_BODY } from './undecodable-body.js';
 import type { UpstreamDispatcher } from './upstream-dispatcher.js';
 
@@ -44,32 +43,13 @@ export interface HttpSender {
  */
 export const MAX_JSON_DEPTH = 512;
 
-/** Whether JSON `text` nests arrays and objects more than `max` levels deep (brackets in strings skipped). */
-function nestedDeeperThan(text: string, max: number): boolean {
-  // Fewer characters than two per level cannot nest that deep: most answers stop here.
-  if (text.length <= 2 * max) return false;
-  let depth = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 0x22) {
-      // To the closing quote, by indexOf: strings are most of a body, skipped far faster than by this loop.
-      i = closingQuote(text, i);
-      if (i === -1) return false;
-    } else if (c === 0x5b || c === 0x7b) {
-      depth += 1;
-      if (depth > max) return true;
-    } else if (c === 0x5d || c === 0x7d) depth -= 1;
-  }
-  return false;
-}
-
 function parseBody(text: string, contentType: string | undefined): unknown {
   if (text.length === 0) return null;
   if (contentType?.includes('json') || /^\s*[[{]/.test(text)) {
-    if (nestedDeeperThan(text, MAX_JSON_DEPTH)) return text;
     try {
-      return parseAnswerJson(text);
+      return parseAnswerJson(text, MAX_JSON_DEPTH);
     } catch {
+      // Not JSON, or nested too deep.
       return text;
     }
   }

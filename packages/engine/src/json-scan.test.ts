@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import { scanJson } from './json-scan.js';
+
+function scan(text: string, maxDepth = Number.POSITIVE_INFINITY) {
+  const seen: [literal: string, at: number][] = [];
+  const within = scanJson(text, maxDepth, (literal, at) => {
+    seen.push([literal, at]);
+    return false;
+  });
+  return { within, seen };
+}
+
+const nested = (depth: number, inner = '') => `${'['.repeat(depth)}${inner}${']'.repeat(depth)}`;
+
+describe('scanJson', () => {
+  it('measures how deep arrays and objects nest, what a closing bracket ends given back', () => {
+    expect(scan(nested(5), 5).within).toBe(true);
+    expect(scan(nested(6), 5).within).toBe(false);
+    expect(scan(`{"a":${nested(4)},"b":[${nested(4)}]}`, 5).within).toBe(false);
+    expect(scan(`{"a":${nested(4)},"b":${nested(4)},"c":${nested(4)}}`, 5).within).toBe(true);
+    // Found as soon as it is passed, whatever follows.
+    expect(scan(`${nested(6)}]]]} not JSON "`, 5).within).toBe(false);
+  });
+
+  it('counts no bracket inside a string, whatever escapes come before its closing quote', () => {
+    // The string holds \"[[[…\ : its quote is escaped, and so is the backslash before its end.
+    expect(scan(nested(5, JSON.stringify(`\\"${'['.repeat(50)}\\`)), 5).within).toBe(true);
+    expect(scan(String.raw`["\"[[[[[[[[[", "\\\"{{{{{{{{{{"]`, 1).within).toBe(true);
+    // An escaped backslash, then the closing quote: the brackets after it count.
+    expect(scan(String.raw`["\\", [[[[1]]]]]`, 4).within).toBe(false);
+    expect(scan(String.raw`["\\\\\\", [[[1]]]]`, 4).within).toBe(true);
+    // Nothing after a string left open is JSON: its brackets are not read.
+    expect(scan(`["open ${nested(10)}`, 2).within).toBe(true);
+  });
+
+  it('hands over each literal a double may change, where it starts, strings skipped', () => {
+    const text =
+      '{"id":12345678901234567891,"s":"12345678901234567891 1e400 \\" 1e400","n":[-1e400,1.5,1234567890123456,' +
+      '123456789012345,1E+100,1e99,1e-99,0.1000000000000000055511,-0.00000000000001,2.5e-1000],"t":1700000000000}';
+    const at = (literal: string) => text.indexOf(`${literal},`);
+    expect(scan(text).seen).toEqual([
+      ['12345678901234567891', at('12345678901234567891')],
+      ['-1e400', at('-1e400')],
+      ['1234567890123456', at('1234567890123456')],
+      ['1E+100', at('1E+100')],
+      ['0.1000000000000000055511', at('0.1000000000000000055511')],
+      ['-0.00000000000001', at('-0.00000000000001')],
+      ['2.5e-1000', text.indexOf('2.5e-1000')],
+    ]);
+    expect(scan(' 12345678901234567891 ').seen).toEqual([['12345678901234567891', 1]]);
+  });
+
+  it('stops where visit answers true', () => {
+    const seen: string[] = [];
+    scanJson('[1e400, 2e400, 3e400]', Number.POSITIVE_INFINITY, (literal) => {
+      seen.push(literal);
+      return literal === '2e400';
+    });
+    expect(seen).toEqual(['1e400', '2e400']);
+  });
+
+  it('reads text that is not JSON without failing, each literal as far as JSON reads one', () => {
+    for (const text of ['-', '--', '1.', '.5', '1e', '1e+', '"', '\\', ']]]]', '}{', '1.2.3', 'tru', ''])
+      expect(scan(text)).toEqual({ within: true, seen: [] });
+    // `1.` is no literal, and `e400` after one no exponent.
+    const text = '[--12345678901234567891, 1.e400, 1e400e400, truee1e400]';
+    expect(scan(text).seen).toEqual([
+      ['-12345678901234567891', 2],
+      ['1e400', text.indexOf('1e400e')],
+      ['1e400', text.indexOf('e1e400') + 1],
+    ]);
+  });
+
+  it('reads huge text in time proportional to its length, JSON or not', () => {
+    const n = 200_000;
+    // Any of these took minutes if some part of it were read again for each character.
+    const texts = [
+      '['.repeat(n),
+      '-'.repeat(n),
+      `"${'\\"'.repeat(n)}`,
+      `[${'"\\\\",'.repeat(n)}]`,
+      `${'e'.repeat(n)}${'1'.repeat(n)}`,
+      `[${'1.'.repeat(n)}]`,
+      `[${'1e'.repeat(n)}]`,
+      `[1${'0'.repeat(n)}, -0.${'0'.repeat(n)}1]`,
+    ];
+    for (const text of texts) expect(scan(text).within).toBe(true);
+    expect(scan('['.repeat(n), 512).within).toBe(false);
+  });
+});

@@ -1,0 +1,98 @@
+/**
+ * The one reading of JSON text that JSON.parse does not do: how deep its arrays and objects
+ * nest, and which of its number literals a double may change. An answer was read twice before
+ * its parse (its nesting, then its numbers); both are found in the same pass.
+ */
+
+const QUOTE = 0x22;
+const MINUS = 0x2d;
+const PLUS = 0x2b;
+
+/** The index of the quote that closes the JSON string opened at `open`, -1 when none does. */
+export function closingQuote(text: string, open: number): number {
+  let i = open;
+  for (;;) {
+    i = text.indexOf('"', i + 1);
+    if (i === -1) return -1;
+    let j = i - 1;
+    while (text.charCodeAt(j) === 0x5c) j--;
+    // Closed by the first quote after an even run of backslashes.
+    if ((i - j) % 2 === 1) return i;
+  }
+}
+
+/** The end of the run of digits from `i`. */
+function digitsEnd(text: string, i: number): number {
+  let end = i;
+  for (let c = text.charCodeAt(end); c >= 0x30 && c <= 0x39; c = text.charCodeAt(++end));
+  return end;
+}
+
+/** Where the whole part of a number literal from `start`, and its fraction if any, end. */
+function mantissaEnd(text: string, start: number): number {
+  const end = digitsEnd(text, start);
+  if (end === start || text.charCodeAt(end) !== 0x2e) return end;
+  const fraction = digitsEnd(text, end + 1);
+  return fraction > end + 1 ? fraction : end;
+}
+
+/** Where the exponent from `at` (`e` or `E`, a sign or none, digits) ends; `at` where there is none. */
+function exponentEnd(text: string, at: number): number {
+  if ((text.charCodeAt(at) | 0x20) !== 0x65) return at;
+  const sign = text.charCodeAt(at + 1);
+  const digits = sign === PLUS || sign === MINUS ? at + 2 : at + 1;
+  const end = digitsEnd(text, digits);
+  return end > digits ? end : at;
+}
+
+/**
+ * Whether a literal (its digits and point from `start` to `mantissa`, its exponent from there
+ * to `end`) can be a number a double changes: only one with 16 digits and points in a row or
+ * an exponent of three digits. Up to 15 significant digits, a decimal within a double's range
+ * comes back from a double as written: most literals stop here.
+ */
+function mayChange(text: string, start: number, mantissa: number, end: number): boolean {
+  if (mantissa - start >= 16) return true;
+  // With four characters or more, `end - 3` is past the `e`: a digit there where there are three.
+  const c = text.charCodeAt(end - 3);
+  return end - mantissa >= 4 && c >= 0x30 && c <= 0x39;
+}
+
+/**
+ * Reads JSON `text` once, strings skipped, and hands `visit` each number literal a double may
+ * change, with where it starts, until `visit` answers true (the rest is left unread). Answers
+ * false, as soon as it is found, where arrays and objects nest deeper than `maxDepth` (brackets
+ * in strings aside).
+ *
+ * Strings, most of an answer, are crossed from quote to quote by indexOf, far faster than
+ * character by character; every other character is read once or twice, JSON or not, so text
+ * that is not JSON costs its length too (JSON.parse then refuses it).
+ */
+export function scanJson(
+  text: string,
+  maxDepth: number,
+  visit: (literal: string, at: number) => boolean,
+): boolean {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === QUOTE) {
+      i = closingQuote(text, i);
+      // A string left open: nothing after it is JSON.
+      if (i === -1) break;
+    } else if (c === 0x5b || c === 0x7b) {
+      depth += 1;
+      if (depth > maxDepth) return false;
+    } else if (c === 0x5d || c === 0x7d) depth -= 1;
+    else if (c === MINUS || (c >= 0x30 && c <= 0x39)) {
+      const start = c === MINUS ? i + 1 : i;
+      const mantissa = mantissaEnd(text, start);
+      // A lone minus: no literal.
+      if (mantissa === start) continue;
+      const end = exponentEnd(text, mantissa);
+      if (mayChange(text, start, mantissa, end) && visit(text.slice(i, end), i)) break;
+      i = end - 1;
+    }
+  }
+  return true;
+}
