@@ -1,6 +1,8 @@
-import { type ParamDeclaration, type ToolDeclaration, ToolError } from '@toolhost/core';
+import { type ParamDeclaration, REQUEST_BODY_PARAM, type ToolDeclaration, ToolError } from '@toolhost/core';
 import { checkNumber, checkWellFormed, fillPath } from './encode-path.js';
 import { refuseInexactValues } from './exact-numbers.js';
+import { FieldsBody } from './fields-body.js';
+import { type NumberTexts, stringifyWithNumbers, textsUnder } from './number-texts.js';
 import { encodeQuery, type QueryPair, queryPairs } from './serialize-query.js';
 import type { Arguments } from './validate-arguments.js';
 
@@ -39,22 +41,16 @@ function effectiveValue(
   return Object.hasOwn(p.apiValues, key) ? p.apiValues[key] : undefined;
 }
 
-function setPath(target: Record<string, unknown>, dotted: string, value: unknown): void {
-  const keys = dotted.split('.');
-  let node = target;
-  for (const key of keys.slice(0, -1)) {
-    const next = node[key];
-    if (typeof next !== 'object' || next === null) node[key] = {};
-    node = node[key] as Record<string, unknown>;
-  }
-  node[keys[keys.length - 1]!] = value;
-}
-
 function byteLength(text: string): number {
   return Buffer.byteLength(text, 'utf8');
 }
 
-function checkLimits(decl: ToolDeclaration, body: unknown, serialized: string): void {
+function checkLimits(
+  decl: ToolDeclaration,
+  body: unknown,
+  serialized: string,
+  texts: NumberTexts | undefined,
+): void {
   const limits = decl.body?.limits;
   if (!limits) return;
   if (limits.maxBytes !== undefined && byteLength(serialized) > limits.maxBytes) {
@@ -68,8 +64,9 @@ function checkLimits(decl: ToolDeclaration, body: unknown, serialized: string): 
   if (limits.perItem && typeof body === 'object' && body !== null) {
     const items = (body as Record<string, unknown>)[limits.perItem.property];
     if (Array.isArray(items)) {
+      const itemTexts = textsUnder(texts, limits.perItem.property);
       items.forEach((item, i) => {
-        const size = byteLength(JSON.stringify(item));
+        const size = byteLength(stringifyWithNumbers(item, textsUnder(itemTexts, i)));
         if (size > limits.perItem!.maxBytes) {
           throw new ToolError({
             code: 'payload_too_large',
@@ -110,23 +107,28 @@ export interface RequestTarget {
 
 /**
  * Builds the upstream HTTP request a declaration describes from validated arguments.
- * `modeBody` is the parsed request_body of a mode tool in execute mode.
+ * `modeBody` is the parsed request_body of a mode tool in execute mode. `numberTexts`, by
+ * parameter (`request_body` for `modeBody`), says where strings stand for numbers: they go
+ * into a JSON body, or JSON in a query, as bare number literals.
  */
 export function buildRequest(
   decl: ToolDeclaration,
   target: RequestTarget,
   args: Arguments,
   modeBody?: unknown,
+  numberTexts?: ReadonlyMap<string, NumberTexts>,
 ): HttpRequestSpec {
   const pathValues = new Map<string, { param: string; value: unknown }>();
   const query: QueryPair[] = [];
   const headers: Record<string, string> = { accept: 'application/json' };
-  let fieldsBody: Record<string, unknown> | undefined;
+  let fields: FieldsBody | undefined;
 
   for (const p of decl.params ?? []) {
     const value = effectiveValue(decl, p, args, target);
     if (value === undefined) continue;
     const apiName = p.apiName ?? p.name;
+    // The caller's value only: not a setting's, a default, or a value mapped to the API's.
+    const texts = p.fromSetting || p.apiValues ? undefined : numberTexts?.get(p.name);
     switch (p.in) {
       case 'path':
         checkScalars(p.name, value);
@@ -135,8 +137,9 @@ export function buildRequest(
       case 'query':
         checkScalars(p.name, value);
         if (p.sendEmptyArray && Array.isArray(value) && value.length === 0) query.push([apiName, '']);
-        else if (p.style === 'prefixed') query.push(...queryPairs(p.keyPrefix ?? '', value, 'prefixed'));
-        else query.push(...queryPairs(apiName, value, p.style));
+        else if (p.style === 'prefixed')
+          query.push(...queryPairs(p.keyPrefix ?? '', value, 'prefixed', texts));
+        else query.push(...queryPairs(apiName, value, p.style, texts));
         break;
       case 'header':
         checkScalars(p.name, value);
@@ -144,11 +147,9 @@ export function buildRequest(
         break;
       case 'body':
         refuseInexactValues(p.name, value);
-        // Spread, not assigned: assigning an own `__proto__` key (JSON.parse makes one) sets
-        // the prototype instead, and the key was silently left out of the body.
-        fieldsBody ??= {};
-        if (p.wholeBody) fieldsBody = { ...fieldsBody, ...(value as object) };
-        else setPath(fieldsBody, p.bodyPath ?? p.name, value);
+        fields ??= new FieldsBody();
+        if (p.wholeBody) fields.merge(value as object, texts);
+        else fields.set(p.bodyPath ?? p.name, value, texts);
         break;
     }
   }
@@ -159,11 +160,12 @@ export function buildRequest(
 
   let body: unknown;
   if (decl.body?.kind === 'mode') body = modeBody;
-  else if (decl.body?.kind === 'fields') body = fieldsBody ?? {};
+  else if (decl.body?.kind === 'fields') body = fields?.value ?? {};
+  const texts = decl.body?.kind === 'mode' ? numberTexts?.get(REQUEST_BODY_PARAM) : fields?.texts;
 
   if (body === undefined) return { method: decl.method, url, headers };
-  const serialized = JSON.stringify(body);
-  checkLimits(decl, body, serialized);
+  const serialized = stringifyWithNumbers(body, texts);
+  checkLimits(decl, body, serialized, texts);
   headers['content-type'] = decl.body?.contentType ?? 'application/json';
   return { method: decl.method, url, headers, body: serialized };
 }

@@ -1,6 +1,7 @@
 import {
   type AuthProvider,
   type CallContext,
+  REQUEST_BODY_PARAM,
   type SecretSource,
   ToolError,
   type ToolOutcome,
@@ -131,12 +132,13 @@ export class ToolEngine {
     if (!tool) return { kind: 'outcome', outcome: unknownTool(name) };
     try {
       const decl = tool.declaration;
-      const { mode, args } = validateArguments(decl, tool.inputSchema, rawArgs);
+      const { mode, args, numberTexts } = validateArguments(decl, tool.inputSchema, rawArgs);
       if (decl.body?.kind === 'mode' && mode === 'get_request_schema') {
         return { kind: 'outcome', outcome: { ok: true, kind: 'schema', schema: decl.body.schema } };
       }
       const body =
         decl.body?.kind === 'mode' ? parseRequestBody(args.request_body, decl.body.schema) : undefined;
+      if (body?.numberTexts) numberTexts.set(REQUEST_BODY_PARAM, body.numberTexts);
       const http = buildRequest(
         decl,
         {
@@ -146,7 +148,8 @@ export class ToolEngine {
           ...(this.settingHint ? { settingHint: this.settingHint } : {}),
         },
         args,
-        body,
+        body?.value,
+        numberTexts,
       );
       const credentialHeader = credentialHeaderOf(decl.auth);
       return {

@@ -1,12 +1,14 @@
 import type { QueryStyle } from '@toolhost/core';
+import { type NumberTexts, stringifyWithNumbers, textsUnder } from './number-texts.js';
 
 export type QueryPair = readonly [key: string, value: string];
 
-function scalar(value: unknown): string {
+/** A value as query text: a string as it is, an object as JSON (a string standing for a number bare). */
+function scalar(value: unknown, texts?: NumberTexts): string {
   if (typeof value === 'string') return value;
   if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint')
     return String(value);
-  return JSON.stringify(value);
+  return stringifyWithNumbers(value, texts);
 }
 
 function deepPairs(key: string, value: unknown, out: QueryPair[]): void {
@@ -19,21 +21,38 @@ function deepPairs(key: string, value: unknown, out: QueryPair[]): void {
   }
 }
 
-/** The query pairs one parameter contributes, in its declared style. */
-export function queryPairs(key: string, value: unknown, style: QueryStyle = 'form'): QueryPair[] {
+/** Each element of an array with its number texts, or the value itself as the one element. */
+function elements(value: unknown, texts: NumberTexts | undefined): [unknown, NumberTexts | undefined][] {
+  if (!Array.isArray(value)) return [[value, texts]];
+  return Array.from(value, (v, i) => [v, textsUnder(texts, i)]);
+}
+
+/**
+ * The query pairs one parameter contributes, in its declared style; `texts`, where its value
+ * holds strings that stand for numbers, for those JSON-encoded.
+ */
+export function queryPairs(
+  key: string,
+  value: unknown,
+  style: QueryStyle = 'form',
+  texts?: NumberTexts,
+): QueryPair[] {
   if (value === undefined || value === null) return [];
   const out: QueryPair[] = [];
   switch (style) {
     case 'form':
-      if (Array.isArray(value)) for (const v of value) out.push([key, scalar(v)]);
-      else out.push([key, scalar(value)]);
+      for (const [v, t] of elements(value, texts)) out.push([key, scalar(v, t)]);
       break;
     case 'comma':
-      out.push([key, Array.isArray(value) ? value.map(scalar).join(',') : scalar(value)]);
+      out.push([
+        key,
+        elements(value, texts)
+          .map(([v, t]) => scalar(v, t))
+          .join(','),
+      ]);
       break;
     case 'brackets':
-      if (Array.isArray(value)) for (const v of value) out.push([`${key}[]`, scalar(v)]);
-      else out.push([`${key}[]`, scalar(value)]);
+      for (const [v, t] of elements(value, texts)) out.push([`${key}[]`, scalar(v, t)]);
       break;
     case 'deepObject':
       deepPairs(key, value, out);
@@ -41,12 +60,13 @@ export function queryPairs(key: string, value: unknown, style: QueryStyle = 'for
     case 'prefixed':
       if (typeof value === 'object' && !Array.isArray(value)) {
         for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
-          for (const item of Array.isArray(v) ? v : [v]) out.push([`${key}${k}`, scalar(item)]);
+          for (const [item, t] of elements(v, textsUnder(texts, k)))
+            out.push([`${key}${k}`, scalar(item, t)]);
         }
       }
       break;
     case 'json':
-      out.push([key, JSON.stringify(value)]);
+      out.push([key, stringifyWithNumbers(value, texts)]);
       break;
   }
   return out;

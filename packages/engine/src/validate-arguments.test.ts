@@ -273,8 +273,8 @@ describe('request_body as a string or as the JSON itself', () => {
   it('takes an object as it takes its JSON text, and the listed schema still says string', () => {
     const asText = validateArguments(send, schema, { mode: 'execute', request_body: JSON.stringify(body) });
     const asObject = validateArguments(send, schema, { mode: 'execute', request_body: body });
-    expect(parseRequestBody(asObject.args.request_body, modeSchema(send))).toEqual(body);
-    expect(parseRequestBody(asText.args.request_body, modeSchema(send))).toEqual(body);
+    expect(parseRequestBody(asObject.args.request_body, modeSchema(send))).toEqual({ value: body });
+    expect(parseRequestBody(asText.args.request_body, modeSchema(send))).toEqual({ value: body });
     expect(schema.properties?.request_body).toMatchObject({ type: 'string' });
   });
 

@@ -12,6 +12,7 @@ import { compileSchema } from './ajv-instance.js';
 import { describeValidationErrors } from './describe-validation-errors.js';
 import { refuseInexactText, refuseInexactValues } from './exact-numbers.js';
 import { refuseTooDeep } from './nesting.js';
+import { type NumberTexts, validateNumberTexts } from './number-texts.js';
 
 export type Arguments = Record<string, unknown>;
 
@@ -35,6 +36,8 @@ function closed(inputSchema: JsonSchema): JsonSchema {
 export interface ValidatedArguments {
   mode: ToolMode | undefined;
   args: Arguments;
+  /** By parameter, where its value holds strings that stand for numbers (`number-texts`). */
+  numberTexts: Map<string, NumberTexts>;
 }
 
 /**
@@ -68,20 +71,22 @@ export function validateArguments(
   // keeps `type: string`, since a union with an open object is outside OpenAI's strict mode.
   const structuredBody = isModeTool(decl) ? structured(args[REQUEST_BODY_PARAM]) : undefined;
   if (structuredBody !== undefined) delete args[REQUEST_BODY_PARAM];
-  checkAgainstSchema(inputSchema, args);
+  const numberTexts = checkAgainstSchema(inputSchema, args);
 
   if (structuredBody !== undefined) args[REQUEST_BODY_PARAM] = structuredBody;
 
   for (const p of decl.params ?? []) {
-    if (p.decode && typeof args[p.name] === 'string')
+    if (p.decode && typeof args[p.name] === 'string') {
       args[p.name] = decodeParameter(p.name, p.decode, args[p.name] as string);
+      numberTexts.delete(p.name);
+    }
   }
 
   if (isModeTool(decl) && mode === undefined) {
     mode = 'execute';
     checkExecuteNeeds(decl, args);
   }
-  return { mode, args };
+  return { mode, args, numberTexts };
 }
 
 /**
@@ -117,8 +122,11 @@ const MAX_NAMED = 8;
 export const shortened = (name: string) => (name.length > 64 ? `${name.slice(0, 64)}…` : name);
 const more = (count: number, what: string) => (count > 0 ? ` and ${count} more ${what}` : '');
 
-/** The arguments against the tool's schema, closed: every problem in one message, within bounds. */
-function checkAgainstSchema(inputSchema: JsonSchema, args: Arguments): void {
+/**
+ * The arguments against the tool's schema, closed: every problem in one message, within bounds.
+ * Answers where they hold strings that stand for numbers, by parameter.
+ */
+function checkAgainstSchema(inputSchema: JsonSchema, args: Arguments): Map<string, NumberTexts> {
   const properties = inputSchema.properties ?? {};
   // Unknown parameters found here, not by the validator, which walks each of them.
   const unknown = Object.keys(args).filter((k) => !Object.hasOwn(properties, k));
@@ -126,9 +134,9 @@ function checkAgainstSchema(inputSchema: JsonSchema, args: Arguments): void {
     unknown.length === 0
       ? args
       : Object.fromEntries(Object.entries(args).filter(([k]) => Object.hasOwn(properties, k)));
-  const validate = compileSchema(closed(inputSchema));
-  const problems = validate(known) ? [] : describeValidationErrors(validate.errors ?? []);
-  if (problems.length === 0 && unknown.length === 0) return;
+  const { errors, texts } = validateNumberTexts(compileSchema(closed(inputSchema)), known);
+  const problems = describeValidationErrors(errors);
+  if (problems.length === 0 && unknown.length === 0) return texts instanceof Map ? texts : new Map();
   const text = problems.slice(0, MAX_NAMED).map((p) => `Parameter '${shortened(p.at)}' ${p.message}.`);
   if (problems.length > MAX_NAMED) text.push(`(${problems.length - MAX_NAMED} more problems.)`);
   if (unknown.length > 0) {
@@ -196,11 +204,17 @@ function structured(value: unknown): object | undefined {
   return typeof value === 'object' && value !== null ? value : undefined;
 }
 
+/** A mode tool's request_body, parsed and valid, and where it holds strings that stand for numbers. */
+export interface RequestBody {
+  value: unknown;
+  numberTexts?: NumberTexts;
+}
+
 /**
  * Parses and validates a mode tool's request_body, given as JSON text or as the JSON object
  * (or array) itself; errors name the JSON path at fault.
  */
-export function parseRequestBody(raw: unknown, schema: JsonSchema): unknown {
+export function parseRequestBody(raw: unknown, schema: JsonSchema): RequestBody {
   let body: unknown = structured(raw);
   if (body === undefined) {
     if (typeof raw !== 'string') {
@@ -219,9 +233,9 @@ export function parseRequestBody(raw: unknown, schema: JsonSchema): unknown {
     }
     refuseTooDeep(REQUEST_BODY_PARAM, body);
   }
-  const validate = compileSchema(schema);
-  if (!validate(body)) {
-    const problems = describeValidationErrors(validate.errors ?? [], REQUEST_BODY_PARAM);
+  const { errors, texts } = validateNumberTexts(compileSchema(schema), body);
+  if (errors.length > 0) {
+    const problems = describeValidationErrors(errors, REQUEST_BODY_PARAM);
     throw ToolError.invalidArgument(
       problems[0]?.at ?? REQUEST_BODY_PARAM,
       `The request body does not match its schema: ${problems
@@ -233,5 +247,5 @@ export function parseRequestBody(raw: unknown, schema: JsonSchema): unknown {
   // The text, where there is one, says what was meant; a structure given is judged as it came.
   if (typeof raw === 'string') refuseInexactText(REQUEST_BODY_PARAM, raw, body);
   else refuseInexactValues(REQUEST_BODY_PARAM, body);
-  return body;
+  return texts === undefined ? { value: body } : { value: body, numberTexts: texts };
 }

@@ -381,7 +381,7 @@ describe('GridApi enterprise administration bad input', () => {
     [
       'wrong type',
       'GetAuditLogEvents',
-      { enterprise_account_id: ENT, page_size: '100' },
+      { enterprise_account_id: ENT, page_size: 'a hundred' },
       /'page_size' must be of type number/,
     ],
     [

@@ -290,7 +290,13 @@ describe('GridApi SCIM and webhooks bad input', () => {
       { mode: 'execute', request_body: JSON.stringify(webhookSpec) },
       /'base_id' is required when mode is execute/,
     ],
-    ['string for a number', 'ListScimUsers', { start_index: '1' }, /'start_index' must be of type integer/],
+    // A string of an integer's digits stands for it (an id past 2^53 comes as one); a word does not.
+    [
+      'a word for a number',
+      'ListScimUsers',
+      { start_index: 'first' },
+      /'start_index' must be of type integer/,
+    ],
     ['fractional count', 'ListScimGroups', { group_count: 2.5 }, /'group_count' must be of type integer/],
     [
       'payload page size over 50',

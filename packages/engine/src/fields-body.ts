@@ -1,0 +1,45 @@
+import { type NumberTexts, textsUnder } from './number-texts.js';
+
+/**
+ * The JSON body a `fields` tool builds from its body parameters, and where it holds strings
+ * that stand for numbers (`number-texts`), kept in step: a parameter that replaces a field
+ * replaces what was known of it.
+ */
+export class FieldsBody {
+  value: Record<string, unknown> = {};
+  readonly texts = new Map<string, NumberTexts>();
+
+  /** A parameter's value at its dotted path (`a.b`), objects made along the way. */
+  set(dotted: string, value: unknown, texts: NumberTexts | undefined): void {
+    const keys = dotted.split('.');
+    let node = this.value;
+    let known = this.texts;
+    for (const key of keys.slice(0, -1)) {
+      const next = node[key];
+      if (typeof next !== 'object' || next === null) node[key] = {};
+      node = node[key] as Record<string, unknown>;
+      let inner = known.get(key);
+      if (!(inner instanceof Map)) {
+        inner = new Map();
+        known.set(key, inner);
+      }
+      known = inner;
+    }
+    const last = keys[keys.length - 1]!;
+    node[last] = value;
+    place(known, last, texts);
+  }
+
+  /** A whole-body parameter: its own fields become the body's. */
+  merge(value: object, texts: NumberTexts | undefined): void {
+    // Spread, not assigned: assigning an own `__proto__` key (JSON.parse makes one) sets
+    // the prototype instead, and the key was silently left out of the body.
+    this.value = { ...this.value, ...value };
+    for (const key of Object.keys(value)) place(this.texts, key, textsUnder(texts, key));
+  }
+}
+
+function place(known: Map<string, NumberTexts>, key: string, texts: NumberTexts | undefined): void {
+  if (texts === undefined) known.delete(key);
+  else known.set(key, texts);
+}
