@@ -87,3 +87,22 @@ export function recordIncoming(transport: StreamableHTTPClientTransport): JSONRP
   };
   return got;
 }
+
+/** A POST of `messages` (a message or a batch) to a replica under `sessionId` (any one named), with `token`. */
+export const postToSession = (
+  replica: { url: string },
+  token: string,
+  sessionId: string,
+  messages: unknown,
+) =>
+  fetch(replica.url, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-session-id': sessionId,
+      'mcp-protocol-version': '2025-11-25',
+    },
+    body: JSON.stringify(messages),
+  });

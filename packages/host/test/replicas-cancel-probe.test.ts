@@ -3,6 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import {
   keysWithoutExpiry,
   perRequestState,
+  postToSession,
   recordIncoming,
   watchSessions,
 } from './replica-probe-support.js';
@@ -36,17 +37,7 @@ const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Bob's POST of `messages` to a replica, under `sessionId` (any he names). */
 const bobPosts = (replica: { url: string }, sessionId: string, messages: unknown) =>
-  fetch(replica.url, {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${BOB_ACCESS_TOKEN}`,
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-session-id': sessionId,
-      'mcp-protocol-version': '2025-11-25',
-    },
-    body: JSON.stringify(messages),
-  });
+  postToSession(replica, BOB_ACCESS_TOKEN, sessionId, messages);
 
 /** Cancellations of ids 0 to `count - 1`, each giving a reason of `reasonLength` characters. */
 const cancellations = (count: number, reasonLength = 0) =>

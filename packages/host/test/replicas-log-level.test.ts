@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { keysWithoutExpiry, recordIncoming } from './replica-probe-support.js';
+import { keysWithoutExpiry, postToSession, recordIncoming } from './replica-probe-support.js';
 import { storeAliceToken } from './replica-scenarios.js';
 import {
   admin,
@@ -107,19 +107,7 @@ describe('replicas: the logging level a client sets on its session', () => {
 
 /** A POST of `message` under `sessionId` to a replica, with `token`: its status. */
 const post = async (replica: { url: string }, token: string, sessionId: string, message: unknown) =>
-  (
-    await fetch(replica.url, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${token}`,
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-session-id': sessionId,
-        'mcp-protocol-version': '2025-11-25',
-      },
-      body: JSON.stringify(message),
-    })
-  ).status;
+  (await postToSession(replica, token, sessionId, message)).status;
 
 describe('replicas: what reaches a session being rebuilt, or its record', () => {
   it("refuses another user's request that lands while the owner's rebuilds the session", async () => {
