@@ -13,6 +13,7 @@ import { describeValidationErrors } from './describe-validation-errors.js';
 import { refuseInexactText, refuseInexactValues } from './exact-numbers.js';
 import { refuseTooDeep } from './nesting.js';
 import { type NumberTexts, validateNumberTexts } from './number-texts.js';
+import { plainArguments } from './plain-arguments.js';
 
 export type Arguments = Record<string, unknown>;
 
@@ -50,12 +51,7 @@ export function validateArguments(
   inputSchema: JsonSchema,
   raw: unknown,
 ): ValidatedArguments {
-  if (raw === undefined || raw === null) raw = {};
-  if (typeof raw !== 'object' || Array.isArray(raw)) {
-    throw ToolError.invalidArgument('arguments', 'Arguments must be a JSON object of named parameters.');
-  }
-  let args = { ...(raw as Arguments) };
-  for (const [name, value] of Object.entries(args)) refuseTooDeep(name, value);
+  let args = plainArguments(raw);
   let mode: ToolMode | undefined;
   if (isModeTool(decl) && args[MODE_PARAM] === 'get_request_schema') {
     mode = 'get_request_schema';

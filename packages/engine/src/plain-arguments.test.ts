@@ -1,0 +1,47 @@
+import { ToolError } from '@toolhost/core';
+import { describe, expect, it } from 'vitest';
+import { plainArguments } from './plain-arguments.js';
+
+/** The parameter and message of the error a copy refuses with. */
+function refusal(raw: unknown): { parameter?: string; message: string } {
+  try {
+    plainArguments(raw);
+  } catch (e) {
+    if (ToolError.isInstance(e)) return { parameter: e.info.parameter, message: e.info.message };
+    throw e;
+  }
+  throw new Error('not refused');
+}
+
+describe('plainArguments', () => {
+  it('copies JSON data as it is, without undefined members, whatever made the object', () => {
+    class Thing {
+      id = 'a';
+      gone = undefined;
+    }
+    const copy = plainArguments({ thing: new Thing(), list: [1, 'b', null, { c: true }] });
+    expect(copy).toEqual({ thing: { id: 'a' }, list: [1, 'b', null, { c: true }] });
+    expect(Object.keys(copy.thing as object)).toEqual(['id']);
+    expect(plainArguments(undefined)).toEqual({});
+  });
+
+  it('names the path of a value JSON has no form for', () => {
+    expect(refusal({ a: { b: [0, new Date(0)] } })).toEqual({
+      parameter: 'a.b[1]',
+      message: "Parameter 'a.b[1]' holds a Date, which is not JSON data; nothing was sent.",
+    });
+    expect(refusal({ n: 1n }).parameter).toBe('n');
+    expect(refusal(new Map()).parameter).toBe('arguments');
+    expect(refusal([1]).message).toBe('Arguments must be a JSON object of named parameters.');
+  });
+
+  it('refuses a cycle or a value nested over 100 levels as too deep, naming the parameter', () => {
+    const cycle: Record<string, unknown> = {};
+    cycle.self = cycle;
+    expect(refusal({ p: cycle }).message).toMatch(/^Parameter 'p' nests more than 100 levels deep/);
+    let deep: unknown = 1;
+    for (let i = 0; i < 100; i += 1) deep = [deep];
+    expect(plainArguments({ p: deep }).p).toEqual(deep);
+    expect(refusal({ p: [deep] }).parameter).toBe('p');
+  });
+});

@@ -1,0 +1,97 @@
+import { ToolError } from '@toolhost/core';
+import { MAX_VALUE_DEPTH } from './nesting.js';
+
+const tooDeep = (name: string) =>
+  ToolError.invalidArgument(
+    name,
+    `Parameter '${name}' nests more than ${MAX_VALUE_DEPTH} levels deep (or refers to itself); expected at most ${MAX_VALUE_DEPTH}.`,
+  );
+
+const notData = (name: string, what: string) =>
+  ToolError.invalidArgument(
+    name,
+    `Parameter '${name}' holds ${what}, which is not JSON data; nothing was sent.`,
+  );
+
+/**
+ * A call's arguments as JSON data, each property read once, or an invalid_argument error
+ * naming the parameter (its path) at fault. Arguments parsed from JSON are data already; an
+ * embedder's may not be, and were checked and then serialized as they were: a getter or Proxy
+ * that threw failed the call as an internal error, one that answered each read differently had
+ * one value checked and another sent, and JSON.stringify dropped a function or Symbol, turned
+ * a Map into `{}`, a Buffer into `{type, data}`, and a `toJSON` into whatever it answered then.
+ * Values JSON has no form for are refused rather than changed; `undefined` stays absent.
+ */
+export function plainArguments(raw: unknown): Record<string, unknown> {
+  if (raw === undefined || raw === null) return {};
+  if (typeof raw !== 'object' || Array.isArray(raw))
+    throw ToolError.invalidArgument('arguments', 'Arguments must be a JSON object of named parameters.');
+  return new Copy('').object(raw, '', 0) as Record<string, unknown>;
+}
+
+/** A copy of one parameter's value (all of them at the root), errors naming where it went wrong. */
+class Copy {
+  /** The parameter being copied, which an error about depth names (as refuseTooDeep does). */
+  constructor(private readonly param: string) {}
+
+  value(value: unknown, at: string, depth: number): unknown {
+    switch (typeof value) {
+      case 'string':
+      case 'number':
+      case 'boolean':
+      case 'undefined':
+        return value;
+      case 'object':
+        if (value === null) return null;
+        if (depth >= MAX_VALUE_DEPTH) throw tooDeep(this.param);
+        return this.object(value, at, depth + 1);
+      default:
+        throw notData(
+          at,
+          typeof value === 'bigint' ? 'a BigInt (give a number or a string)' : `a ${typeof value}`,
+        );
+    }
+  }
+
+  /** An array, or an object's own enumerable properties; anything else (a Date, a Map, a Buffer) refused. */
+  object(value: object, at: string, depth: number): unknown {
+    const where = at || 'arguments';
+    const keys = unreadable(where, () => {
+      if (Array.isArray(value)) return undefined;
+      const kind = Object.prototype.toString.call(value).slice(8, -1);
+      if (kind !== 'Object') throw notData(where, `a ${kind}`);
+      if (typeof (value as { toJSON?: unknown }).toJSON === 'function')
+        throw notData(where, 'an object with a toJSON method (give the value it stands for)');
+      return Object.keys(value);
+    });
+    const item = (key: string | number) => {
+      const path = typeof key === 'number' ? `${at}[${key}]` : at === '' ? key : `${at}.${key}`;
+      const copier = at === '' ? new Copy(String(key)) : this;
+      return copier.value(
+        unreadable(path, () => (value as Record<string, unknown>)[key]),
+        path,
+        depth,
+      );
+    };
+    if (keys === undefined) {
+      const length = unreadable(where, () => (value as unknown[]).length);
+      return Array.from({ length }, (_, i) => item(i));
+    }
+    const copy: Record<string, unknown> = {};
+    for (const key of keys) {
+      const v = item(key);
+      if (v !== undefined) copy[key] = v;
+    }
+    return copy;
+  }
+}
+
+/** What `read` answers, or, where a getter or a Proxy's trap throws (the embedder's error), the error naming `at`. */
+function unreadable<T>(at: string, read: () => T): T {
+  try {
+    return read();
+  } catch (e) {
+    if (ToolError.isInstance(e)) throw e;
+    throw notData(at, 'a value that could not be read (reading it threw an error)');
+  }
+}

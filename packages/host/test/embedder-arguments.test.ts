@@ -1,0 +1,130 @@
+import type { ToolDeclaration, ToolOutcome } from '@toolhost/core';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
+import { createHost, type Host } from '../src/host.js';
+import { inlinePlugin } from './support.js';
+
+// Arguments an embedder builds in JavaScript, not parsed from JSON: each must be refused with
+// invalid_argument naming the parameter at fault, and nothing sent; or, read once, sent as checked.
+
+const createThing: ToolDeclaration = {
+  name: 'CreateThing',
+  description: 'Create a thing.',
+  method: 'POST',
+  path: '/things',
+  auth: { kind: 'none' },
+  body: {
+    kind: 'mode',
+    schema: { type: 'object', required: ['name'], properties: { name: { type: 'string' } } },
+  },
+};
+const getThing: ToolDeclaration = {
+  name: 'GetThing',
+  description: 'Get a thing.',
+  method: 'GET',
+  path: '/things/{id}',
+  auth: { kind: 'none' },
+  params: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' }, description: 'Thing id.' }],
+};
+
+let upstream: RecordingUpstream;
+let host: Host;
+beforeAll(async () => {
+  upstream = await startRecordingUpstream();
+  host = await createHost(
+    { toolSets: { ThingApi: { baseUrl: upstream.url } } },
+    { plugins: [inlinePlugin('ThingApi', [createThing, getThing])] },
+  );
+});
+afterAll(async () => {
+  await host.close();
+  await upstream.close();
+});
+beforeEach(() => upstream.reset());
+
+const execute = (body: unknown) => ({ mode: 'execute', request_body: body });
+const refusal = (o: ToolOutcome) => (o.ok ? undefined : { code: o.error.code, parameter: o.error.parameter });
+
+describe('arguments an embedder builds', () => {
+  it.each([
+    [
+      'a getter that throws',
+      {
+        get id(): string {
+          throw new Error('not loaded');
+        },
+      },
+      'id',
+    ],
+    [
+      'a Proxy whose traps throw',
+      new Proxy(
+        {},
+        {
+          ownKeys: () => {
+            throw new Error('revoked');
+          },
+        },
+      ),
+      'arguments',
+    ],
+  ])('refuses %s, naming it, and sends nothing', async (_what, args, parameter) => {
+    const outcome = await host.callTool('ThingApi.GetThing', args);
+    expect(refusal(outcome)).toEqual({ code: 'invalid_argument', parameter });
+    expect(upstream.requests).toHaveLength(0);
+  });
+
+  it.each([
+    ['a BigInt in an array', { name: 'a', sizes: [1n] }, 'request_body.sizes[0]', 'BigInt'],
+    ['a function', { name: 'a', done() {} }, 'request_body.done', 'function'],
+    ['a Symbol', { name: 'a', tag: Symbol('t') }, 'request_body.tag', 'symbol'],
+    ['a Map', { name: 'a', m: new Map([['k', 1]]) }, 'request_body.m', 'Map'],
+    ['a Buffer', { name: 'a', bytes: Buffer.from('ab') }, 'request_body.bytes', 'Uint8Array'],
+    [
+      'a toJSON that throws',
+      {
+        name: 'a',
+        x: {
+          toJSON: () => {
+            throw new Error('x');
+          },
+        },
+      },
+      'request_body.x',
+      'toJSON',
+    ],
+    [
+      'a getter that throws',
+      {
+        name: 'a',
+        get x() {
+          throw new Error('x');
+        },
+      },
+      'request_body.x',
+      'could not be read',
+    ],
+  ])(
+    'refuses a body holding %s, naming its path, and sends nothing',
+    async (_what, body, parameter, says) => {
+      const outcome = await host.callTool('ThingApi.CreateThing', execute(body));
+      expect(refusal(outcome)).toEqual({ code: 'invalid_argument', parameter });
+      expect(outcome.ok ? '' : outcome.error.message).toContain(says);
+      expect(upstream.requests).toHaveLength(0);
+    },
+  );
+
+  it('reads each value once: what is checked is what is sent', async () => {
+    let reads = 0;
+    const body = {
+      get name(): string {
+        reads += 1;
+        return `read-${reads}`;
+      },
+    };
+    const outcome = await host.callTool('ThingApi.CreateThing', execute(body));
+    expect(outcome.ok).toBe(true);
+    expect(reads).toBe(1);
+    expect(upstream.requests.map((r) => r.body)).toEqual([{ name: 'read-1' }]);
+  });
+});
