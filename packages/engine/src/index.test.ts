@@ -26,6 +26,7 @@ describe('@toolhost/engine entries', () => {
       'Pacer',
       'isPlaceholderCredential',
       'nestsDeeperThan',
+      'plainArguments',
       'sampleValue',
       'shortened',
       'sleep',

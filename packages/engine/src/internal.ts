@@ -4,12 +4,14 @@
  * sleep both wait with, the sample value of a schema (example calls, generated arguments), and
  * the walk that tells a value nested too deep (the host's check of a request's params), and
  * the test for a credential left as a placeholder (the host's readiness of secrets), and how an
- * error shows a parameter name a caller wrote (the host's own tools name unknown ones alike).
+ * error shows a parameter name a caller wrote (the host's own tools name unknown ones alike),
+ * and the copy of a call's arguments as JSON data (write safety keys a call by that copy).
  * No compatibility promise: these change with the engine, without a contract version. Nothing
  * else is exported here: what no other package uses stays private.
  */
 export { nestsDeeperThan } from './nesting.js';
 export { Pacer, sleep } from './pacer.js';
+export { plainArguments } from './plain-arguments.js';
 export { sampleValue } from './sample-value.js';
 export { isPlaceholderCredential } from './static-auth.js';
 export { shortened } from './validate-arguments.js';

@@ -72,6 +72,34 @@ describe('idempotency keys (embedding API)', () => {
     await host.callTool('WriteApi.ListThings', {}, { idempotencyKey: 'k-read' });
     expect(upstream.requests).toHaveLength(2);
   });
+
+  it('refuses a key that cannot guard the call (empty, not a string), naming it, and sends nothing', async () => {
+    for (const key of ['', 'k'.repeat(256), 42, { id: 1 }]) {
+      const outcome = await host.callTool('WriteApi.UpdateThing', update(), {
+        idempotencyKey: key as string,
+      });
+      expect(outcome.ok ? undefined : outcome.error).toMatchObject({
+        code: 'invalid_argument',
+        parameter: 'idempotencyKey',
+      });
+    }
+    expect(upstream.requests).toHaveLength(0);
+  });
+
+  it('answers arguments it cannot read with invalid_argument, not a thrown error, and sends nothing', async () => {
+    const args = {
+      id: 'thing-1',
+      get title(): string {
+        throw new Error('not loaded');
+      },
+    };
+    const outcome = await host.callTool('WriteApi.UpdateThing', args, { idempotencyKey: 'k-unreadable' });
+    expect(outcome.ok ? undefined : outcome.error).toMatchObject({
+      code: 'invalid_argument',
+      parameter: 'title',
+    });
+    expect(upstream.requests).toHaveLength(0);
+  });
 });
 
 describe('idempotency keys over MCP', () => {

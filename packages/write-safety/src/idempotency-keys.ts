@@ -26,6 +26,17 @@ function tooManyKeys(max: number, scope: string, ttlMs: number): ToolOutcome {
   };
 }
 
+/**
+ * A key (or a confirmation) that cannot guard a call, refused naming `parameter`: an empty one
+ * was taken as none, and the write sent unguarded; another type stood for its text
+ * (`[object Object]` for every object), so that unrelated calls shared a key.
+ */
+export function refusedKey(parameter: string, key: unknown): ToolOutcome | undefined {
+  if (key === undefined || (typeof key === 'string' && key !== '' && key.length <= 255)) return undefined;
+  const message = `'${parameter}' must be a string of 1 to 255 characters.`;
+  return { ok: false, error: { code: 'invalid_argument', message, retryable: false, parameter } };
+}
+
 /** What a key is checked against: the tool and its arguments, whatever their key order. */
 export function callFingerprint(tool: string, args: unknown): string {
   return createHash('sha256')

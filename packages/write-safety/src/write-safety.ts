@@ -1,12 +1,13 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { type RequestPreview, ToolError, type ToolOutcome } from '@toolhost/core';
 import type { DispatchResult, PreparedRequest, ToolEngine } from '@toolhost/engine';
+import { plainArguments } from '@toolhost/engine/internal';
 import { askPerson, type ConfirmWrite, NobodyToAsk } from './ask-person.js';
 import { CONFIRMED_CALL_TTL_MS } from './confirmed-call-ttl.js';
 import { CONFIRMED_CALLS } from './confirmed-calls.js';
 import { type ExpiringRecords, MemoryRecords } from './expiring-records.js';
 import { FileRecords } from './file-records.js';
-import { callFingerprint, IdempotencyKeys } from './idempotency-keys.js';
+import { callFingerprint, IdempotencyKeys, refusedKey } from './idempotency-keys.js';
 import { type PerUserPlaces, ProcessPlaces } from './per-user-budget.js';
 import type { CallRunner, RunningCall, WriteSafetySettings } from './ports.js';
 import { type ClaimedPreview, describeRequest, Previews } from './previews.js';
@@ -72,7 +73,15 @@ export class WriteSafety<Wait = unknown> {
   }
 
   /** A direct call of a write tool. */
-  call(name: string, args: unknown, o: WriteCallOptions<Wait>): Promise<ToolOutcome> {
+  async call(name: string, raw: unknown, o: WriteCallOptions<Wait>): Promise<ToolOutcome> {
+    // Read once, here: the key is checked against the very arguments that are sent (a getter
+    // could answer otherwise each time), and one that cannot be read is refused, not thrown.
+    let args: Record<string, unknown>;
+    try {
+      args = plainArguments(raw);
+    } catch (e) {
+      return asOutcome(e);
+    }
     return this.keyed(
       o,
       () => callFingerprint(name, args),
@@ -188,11 +197,15 @@ export class WriteSafety<Wait = unknown> {
     fingerprint: () => string,
     attempt: () => Promise<DispatchResult>,
   ): Promise<ToolOutcome> {
+    // An embedder's (over MCP the host checks its own names first).
+    const bad =
+      refusedKey('idempotencyKey', o.idempotencyKey) ?? refusedKey('confirmationId', o.confirmationId);
+    if (bad) return bad;
     try {
       // A caller's key guards the call already, its confirmation included: one record set is enough.
-      if (o.idempotencyKey)
+      if (o.idempotencyKey !== undefined)
         return await this.keys.run(o.userId, o.idempotencyKey, fingerprint(), attempt, o.signal);
-      if (o.confirmationId)
+      if (o.confirmationId !== undefined)
         return await this.confirmed.run(o.userId, o.confirmationId, fingerprint(), attempt, o.signal);
       return (await attempt()).outcome;
     } catch (e) {
