@@ -24,6 +24,7 @@ describe('@toolhost/engine entries', () => {
   it('exports from ./internal only what other packages use of its building blocks', () => {
     expect(Object.keys(internal).sort()).toEqual([
       'Pacer',
+      'declaredCredentials',
       'isPlaceholderCredential',
       'nestsDeeperThan',
       'plainArguments',

@@ -5,10 +5,12 @@
  * the walk that tells a value nested too deep (the host's check of a request's params), and
  * the test for a credential left as a placeholder (the host's readiness of secrets), and how an
  * error shows a parameter name a caller wrote (the host's own tools name unknown ones alike),
- * and the copy of a call's arguments as JSON data (write safety keys a call by that copy).
+ * and the copy of a call's arguments as JSON data (write safety keys a call by that copy), and
+ * the credentials tool sets declare (what the host builds and checks its config against).
  * No compatibility promise: these change with the engine, without a contract version. Nothing
  * else is exported here: what no other package uses stays private.
  */
+export { declaredCredentials } from './declared-credentials.js';
 export { nestsDeeperThan } from './nesting.js';
 export { Pacer, sleep } from './pacer.js';
 export { plainArguments } from './plain-arguments.js';

@@ -8,6 +8,7 @@ import {
   ToolRegistry,
   UndiciHttpSender,
 } from '@toolhost/engine';
+import { declaredCredentials } from '@toolhost/engine/internal';
 import type { DependencyContainer } from 'tsyringe';
 import { buildAuthProviders, defaultTokenStore, oauthClientIdOf } from './auth/build-auth-providers.js';
 import { bundleFields, howToSet } from './config/bundle-environment.js';
@@ -48,19 +49,6 @@ export interface AssemblyInput {
 
 function optionalLogger(c: DependencyContainer): Logger | undefined {
   return c.isRegistered(HostServices.logger, true) ? resolveService(c, HostServices.logger) : undefined;
-}
-
-/** The auth providers and named secrets the loaded tools declare. */
-function declaredCredentials(toolSets: readonly ToolSetDefinition[]) {
-  const providerIds = new Set<string>();
-  const secretNames = new Set<string>();
-  for (const set of toolSets) {
-    for (const tool of set.tools) {
-      if (tool.auth.kind === 'provider') providerIds.add(tool.auth.provider);
-      if (tool.auth.kind === 'secret') secretNames.add(tool.auth.secret);
-    }
-  }
-  return { providerIds, secretNames };
 }
 
 /** The engine over the container's registry, providers, secrets and sender, with the config's limits. */
@@ -120,7 +108,7 @@ export function registerDefaultServices(
   input: AssemblyInput,
 ): { tokenStoreInUse: () => boolean } {
   const { config, env, configDir, toolSets, shared } = input;
-  const { providerIds, secretNames } = declaredCredentials(toolSets);
+  const { providers: providerIds, secrets: secretNames } = declaredCredentials(toolSets);
   let secrets: Record<string, string | undefined> | undefined;
   const configuredSecrets = () => {
     secrets ??= resolveSecrets(config, secretNames, env as NodeJS.ProcessEnv, configDir);
@@ -208,7 +196,7 @@ export async function composeServices(
 async function oauthClientIfUsed(
   input: Pick<AssemblyInput, 'config' | 'env' | 'toolSets'>,
 ): Promise<typeof OAuthAuthProvider | undefined> {
-  const { providerIds } = declaredCredentials(input.toolSets);
+  const { providers: providerIds } = declaredCredentials(input.toolSets);
   const env = input.env as NodeJS.ProcessEnv;
   if (![...providerIds].some((id) => oauthClientIdOf(input.config, env, id))) return undefined;
   return (await import('@toolhost/credentials')).OAuthAuthProvider;

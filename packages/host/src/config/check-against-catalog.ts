@@ -1,4 +1,5 @@
 import type { ToolSetDefinition } from '@toolhost/core';
+import { declaredCredentials } from '@toolhost/engine/internal';
 import { didYouMean } from './did-you-mean.js';
 import type { HostConfig } from './host-config.js';
 import { ConfigError } from './load-config.js';
@@ -31,20 +32,6 @@ function toolSetSuggestion(name: string, toolSets: readonly ToolSetDefinition[])
   );
 }
 
-/** The auth providers and named secrets the loaded declarations use. */
-function declaredCredentials(toolSets: readonly ToolSetDefinition[]) {
-  const providers = new Set<string>();
-  const secrets = new Set<string>();
-  for (const set of toolSets) {
-    for (const id of Object.keys(set.oauth ?? {})) providers.add(id);
-    for (const { auth } of set.tools) {
-      if (auth.kind === 'provider') providers.add(auth.provider);
-      else if (auth.kind === 'secret') secrets.add(auth.secret);
-    }
-  }
-  return { providers: [...providers].sort(), secrets: [...secrets].sort() };
-}
-
 /**
  * Settings that would silently do nothing are errors: a `toolSets` key no loaded plugin
  * provides (a misspelled name whose `baseUrl` would never apply, so calls go to the real
@@ -70,7 +57,10 @@ export function checkConfigAgainstCatalog(config: HostConfig, toolSets: readonly
       );
     }
   }
-  const used = declaredCredentials(toolSets);
+  const declared = declaredCredentials(toolSets);
+  // A provider a tool set signs users in with (its `oauth`) is used, whichever tools name it.
+  for (const id of toolSets.flatMap((s) => Object.keys(s.oauth ?? {}))) declared.providers.add(id);
+  const used = { providers: [...declared.providers].sort(), secrets: [...declared.secrets].sort() };
   for (const id of Object.keys(config.auth?.providers ?? {})) {
     if (!used.providers.includes(id)) {
       problems.push(
