@@ -103,6 +103,29 @@ describe('config files', () => {
     expect(() => loadConfigFile(file)).toThrow(/Cannot parse config file .*bad\.json/);
   });
 
+  it('says where a config file does not parse, never quoting it: the text may be a secret', () => {
+    const secret = 'sk-live-0123456789abcdef';
+    const files = [
+      // An unquoted value: V8 quotes the text around it.
+      ['unquoted.json', `{"secrets":{"CRM_KEY":${secret}}}`, /: Unexpected token 's'$/],
+      ['short.json', secret, /: Unexpected token 's'$/],
+      // yaml quotes the line at fault, with a caret under it.
+      ['open.yaml', `secrets:\n  CRM_KEY: "${secret}\n`, /: Missing closing "quote at line 3, column 1$/],
+      ['twice.yaml', `secrets:\n  CRM_KEY: ${secret}\n  CRM_KEY: x\n`, /unique at line 3, column 3$/],
+    ] as const;
+    for (const [name, text, says] of files) {
+      const message = (() => {
+        try {
+          loadConfigFile(tempFile(name, text));
+        } catch (e) {
+          return (e as Error).message;
+        }
+      })();
+      expect(message).toMatch(says);
+      expect(message).not.toContain('0123');
+    }
+  });
+
   it('finds toolhost.config.json in the working directory, else uses an empty config', () => {
     const file = tempFile('toolhost.config.json', '{"tools":{"deny":["*"]}}');
     const dir = join(file, '..');

@@ -81,7 +81,9 @@ export function loadConfigFile(path: string): { config: HostConfig; dir: string 
       ? (require('yaml') as typeof import('yaml')).parse(text)
       : JSON.parse(text);
   } catch (e) {
-    throw new ConfigError(`Cannot parse config file ${file}: ${(e as Error).message}`);
+    // Where, not what: yaml quotes the lines at fault and V8 the text around it, a secret's value perhaps.
+    const why = (e as Error).message.replace(/:\n.*|(^|, )(\.{3})?".*"(\.{3})? is not valid JSON$/s, '');
+    throw new ConfigError(`Cannot parse config file ${file}: ${why || 'not JSON'}`);
   }
   return { config: validateConfig(data ?? {}, `config file ${file}`), dir: dirname(file) };
 }
