@@ -143,11 +143,15 @@ describe('serveStdio', () => {
     });
     // An answer to no request of the server's: what a person typed into a form, say.
     send({ jsonrpc: '2.0', id: 99, result: { action: 'accept', content: { note: 'private-note-0815' } } });
+    // Not JSON at all: V8's error quotes the text around the fault.
+    stdin.write('{"jsonrpc":"2.0","id":98,"result":{"content":{"pin":private-pin-4242}}}\n');
+    stdin.write('private-word-1234\n');
     await expect
       .poll(() => logText.split('\n').filter((l) => l.includes('stdio message refused')).length)
-      .toBe(2);
+      .toBe(4);
     expect(logText).not.toContain('customer-4711');
     expect(logText).not.toContain('private-note-0815');
+    expect(logText).not.toMatch(/private-(pin|word)/);
     expect(logText.length).toBeLessThan(2000);
     await served.close();
     await host.close();

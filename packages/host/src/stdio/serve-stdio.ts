@@ -60,8 +60,8 @@ export async function serveStdio(
   return { close: () => wire.answered(2000).then(() => connection.close()) };
 }
 
-/** The JSON the SDK quotes after its reason (`Unknown message type: {…}`). */
-const QUOTED_JSON = /: [[{].*$/s;
+/** The JSON the SDK quotes after its reason (`Unknown message type: {…}`), the text V8's parse error quotes. */
+const QUOTED_JSON = /: [[{"].*$|, (\.{3})?".*$/s;
 
 /**
  * Why a message was refused, without the message: the SDK's errors quote it whole, a tool's
