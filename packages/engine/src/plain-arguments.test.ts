@@ -23,12 +23,20 @@ describe('plainArguments', () => {
     expect(copy).toEqual({ thing: { id: 'a' }, list: [1, 'b', null, { c: true }] });
     expect(Object.keys(copy.thing as object)).toEqual(['id']);
     expect(plainArguments(undefined)).toEqual({});
+    // What JSON.stringify would send for a Date or an object with a toJSON, asked once.
+    let asked = 0;
+    const once = { toJSON: () => ({ n: (asked += 1) }) };
+    expect(plainArguments({ at: new Date(0), once })).toEqual({
+      at: '1970-01-01T00:00:00.000Z',
+      once: { n: 1 },
+    });
+    expect(asked).toBe(1);
   });
 
   it('names the path of a value JSON has no form for', () => {
-    expect(refusal({ a: { b: [0, new Date(0)] } })).toEqual({
+    expect(refusal({ a: { b: [0, new Set([1])] } })).toEqual({
       parameter: 'a.b[1]',
-      message: "Parameter 'a.b[1]' holds a Date, which is not JSON data; nothing was sent.",
+      message: "Parameter 'a.b[1]' holds a Set, which is not JSON data; nothing was sent.",
     });
     expect(refusal({ n: 1n }).parameter).toBe('n');
     expect(refusal(new Map()).parameter).toBe('arguments');

@@ -18,9 +18,9 @@ const notData = (name: string, what: string) =>
  * naming the parameter (its path) at fault. Arguments parsed from JSON are data already; an
  * embedder's may not be, and were checked and then serialized as they were: a getter or Proxy
  * that threw failed the call as an internal error, one that answered each read differently had
- * one value checked and another sent, and JSON.stringify dropped a function or Symbol, turned
- * a Map into `{}`, a Buffer into `{type, data}`, and a `toJSON` into whatever it answered then.
- * Values JSON has no form for are refused rather than changed; `undefined` stays absent.
+ * one value checked and another sent, and JSON.stringify dropped a function or Symbol and
+ * turned a Map into `{}`. Values JSON has no form for are refused rather than changed;
+ * `undefined` stays absent; a Date's `toJSON` (or a plain object's) is asked once, for what is sent.
  */
 export function plainArguments(raw: unknown): Record<string, unknown> {
   if (raw === undefined || raw === null) return {};
@@ -53,17 +53,23 @@ class Copy {
     }
   }
 
-  /** An array, or an object's own enumerable properties; anything else (a Date, a Map, a Buffer) refused. */
+  /** An array, or an object's own enumerable properties (or its toJSON's answer); a Map, a Buffer and the like refused. */
   object(value: object, at: string, depth: number): unknown {
     const where = at || 'arguments';
-    const keys = unreadable(where, () => {
-      if (Array.isArray(value)) return undefined;
-      const kind = Object.prototype.toString.call(value).slice(8, -1);
-      if (kind !== 'Object') throw notData(where, `a ${kind}`);
-      if (typeof (value as { toJSON?: unknown }).toJSON === 'function')
-        throw notData(where, 'an object with a toJSON method (give the value it stands for)');
-      return Object.keys(value);
-    });
+    const kind = unreadable(where, () =>
+      Array.isArray(value) ? 'Array' : Object.prototype.toString.call(value).slice(8, -1),
+    );
+    if (kind !== 'Array' && kind !== 'Object' && kind !== 'Date') throw notData(where, `a ${kind}`);
+    // A Date, or an object of one's own with a toJSON, stands for what that answers (asked once).
+    const toJSON =
+      kind === 'Array' ? undefined : unreadable(where, () => (value as { toJSON?: unknown }).toJSON);
+    if (typeof toJSON === 'function')
+      return this.value(
+        unreadable(where, () => toJSON.call(value)),
+        at,
+        depth,
+      );
+    const keys = unreadable(where, () => (Array.isArray(value) ? undefined : Object.keys(value)));
     const item = (key: string | number) => {
       const path = typeof key === 'number' ? `${at}[${key}]` : at === '' ? key : `${at}.${key}`;
       const copier = at === '' ? new Copy(String(key)) : this;

@@ -91,7 +91,7 @@ describe('arguments an embedder builds', () => {
         },
       },
       'request_body.x',
-      'toJSON',
+      'could not be read',
     ],
     [
       'a getter that throws',
