@@ -7,7 +7,7 @@ import {
   type SecretSource,
   ToolError,
 } from '@toolhost/core';
-import { isPlaceholderCredential, StaticTokenAuthProvider } from './static-auth.js';
+import { credentialProblem, StaticTokenAuthProvider } from './static-auth.js';
 
 // The credential a call is sent with: a configured secret or an auth provider's token, with
 // every form in which an echoing upstream could hand it back (for redaction).
@@ -48,9 +48,10 @@ export class CallCredentials {
       case 'secret': {
         const value = await this.secrets?.getSecret(auth.secret, { userId: context.userId });
         // A stand-in ("<your-api-key>") is not sent: the vendor would only refuse it, in its words.
-        if (!value || isPlaceholderCredential(value)) {
+        const problem = value ? credentialProblem(value) : undefined;
+        if (!value || problem) {
           const how = this.secrets?.describe?.(auth.secret) ?? `provide the secret ${auth.secret}`;
-          const state = value ? 'holds a placeholder, not a real value' : 'is not set';
+          const state = problem ? `holds ${problem}` : 'is not set';
           throw new ToolError({
             code: 'missing_secret',
             retryable: false,

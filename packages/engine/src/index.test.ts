@@ -24,8 +24,8 @@ describe('@toolhost/engine entries', () => {
   it('exports from ./internal only what other packages use of its building blocks', () => {
     expect(Object.keys(internal).sort()).toEqual([
       'Pacer',
+      'credentialProblem',
       'declaredCredentials',
-      'isPlaceholderCredential',
       'nestsDeeperThan',
       'plainArguments',
       'sampleValue',

@@ -15,5 +15,5 @@ export { nestsDeeperThan } from './nesting.js';
 export { Pacer, sleep } from './pacer.js';
 export { plainArguments } from './plain-arguments.js';
 export { sampleValue } from './sample-value.js';
-export { isPlaceholderCredential } from './static-auth.js';
+export { credentialProblem } from './static-auth.js';
 export { shortened } from './validate-arguments.js';

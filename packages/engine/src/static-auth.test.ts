@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isPlaceholderCredential, MapSecretSource, StaticTokenAuthProvider } from './static-auth.js';
+import { credentialProblem, MapSecretSource, StaticTokenAuthProvider } from './static-auth.js';
 
 describe('StaticTokenAuthProvider', () => {
   it('says whether its token is configured, and what to set when not, never the token', () => {
@@ -17,7 +17,7 @@ describe('StaticTokenAuthProvider', () => {
     const provider = new StaticTokenAuthProvider('p', '<your token>', 'set P_TOKEN', 'P_TOKEN');
     expect(await provider.getCredentials({ userId: 'u', scopes: [] })).toEqual({
       kind: 'authorization_required',
-      message: 'No access token: P_TOKEN holds a placeholder, not a real token; set P_TOKEN.',
+      message: 'No access token: P_TOKEN holds a placeholder, not a real value; set P_TOKEN.',
     });
     expect(
       await new StaticTokenAuthProvider('p', 'pat123.abc').getCredentials({ userId: 'u', scopes: [] }),
@@ -29,7 +29,7 @@ describe('StaticTokenAuthProvider', () => {
   });
 });
 
-describe('isPlaceholderCredential', () => {
+describe('credentialProblem', () => {
   it("takes the README's stand-ins and the usual ones for placeholders", () => {
     for (const value of [
       '<HubSpot private-app token>',
@@ -55,7 +55,7 @@ describe('isPlaceholderCredential', () => {
       '',
       '   ',
     ])
-      expect(isPlaceholderCredential(value), value).toBe(true);
+      expect(credentialProblem(value), value).toBe('a placeholder, not a real value');
   });
 
   it('never takes a real-looking credential for one', () => {
@@ -73,14 +73,26 @@ describe('isPlaceholderCredential', () => {
       // A secret that is a JSON document is not a `{placeholder}`.
       '{"type":"service_account","key":"abc"}',
     ])
-      expect(isPlaceholderCredential(value), value).toBe(false);
+      expect(credentialProblem(value), value).toBeUndefined();
+  });
+
+  it('takes a line break inside a value for two values pasted together, and one around it for none', () => {
+    for (const value of ['pat-na1-0f3b5a6c\n-1d2e-4f70', 'pat-one\r\npat-two', '"pat-a\npat-b"'])
+      expect(credentialProblem(value), value).toBe('a line break inside, which no token or key has');
+    expect(credentialProblem('pat-na1-0f3b5a6c-1d2e\n')).toBeUndefined();
+    expect(credentialProblem('a key with spaces')).toBeUndefined();
+    const provider = new StaticTokenAuthProvider('p', 'pat-one\npat-two', 'set P_TOKEN', 'P_TOKEN');
+    expect(provider.setup()).toEqual({
+      ok: false,
+      detail: 'P_TOKEN holds a line break inside, which no token or key has; set P_TOKEN',
+    });
   });
 
   it('makes a static token not configured, naming where it was set but never the value', () => {
     const setup = new StaticTokenAuthProvider('p', 'changeme', 'set P_TOKEN', 'P_TOKEN').setup();
     expect(setup).toEqual({
       ok: false,
-      detail: 'P_TOKEN holds a placeholder, not a real token; set P_TOKEN',
+      detail: 'P_TOKEN holds a placeholder, not a real value; set P_TOKEN',
     });
   });
 });

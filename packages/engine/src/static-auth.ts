@@ -16,14 +16,21 @@ import type {
 const PLACEHOLDER =
   /^(<.*>|\$\{.*\}|\{\{.*\}\}|\{[^"':,{}]*\}|\.{3,}|…|[-_.x*]*(xxx|\*{3})[-_.x*]*|(change|replace)[-_ ]?me|todo|tbd|fixme|placeholder|dummy|token|secret|password|api[-_ ]?key|(your|insert|enter|paste)[-_ ].*(token|key|secret|password|credential).*|your[-_]?(token|key|secret|password|api[-_ ]?key)\w*|.*[-_ ]here)$/i;
 
-/** Whether a credential's value is blank or a stand-in for one: sent upstream, it would only be refused. */
-export function isPlaceholderCredential(value: string): boolean {
+/**
+ * What a credential's value holds where it cannot be one (`a placeholder, not a real value`),
+ * or undefined: blank or a stand-in, sent upstream, would only be refused. A line break inside
+ * is two values pasted together or a wrapped line: no token or key has one, and a header cannot
+ * carry it (it went out joined, and the vendor's 401 said nothing of why).
+ */
+export function credentialProblem(value: string): string | undefined {
   // Quotes an env file kept (Docker's `--env-file` keeps them): `"<token>"` is `<token>`.
   const bare = value
     .trim()
-    .replace(/^(["'])(.*)\1$/, '$2')
+    .replace(/^(["'])(.*)\1$/s, '$2')
     .trim();
-  return bare === '' || PLACEHOLDER.test(bare);
+  if (bare === '' || PLACEHOLDER.test(bare)) return 'a placeholder, not a real value';
+  if (/[\r\n]/.test(value.trim())) return 'a line break inside, which no token or key has';
+  return undefined;
 }
 
 /**
@@ -54,20 +61,18 @@ export class StaticTokenAuthProvider implements AuthProvider {
 
   setup(): AuthProviderSetup {
     if (!this.token) return { ok: false, detail: this.hint };
-    if (isPlaceholderCredential(this.token))
-      return {
-        ok: false,
-        detail: `${this.source ?? 'the token'} holds a placeholder, not a real token; ${this.hint}`,
-      };
+    const problem = credentialProblem(this.token);
+    if (problem) return { ok: false, detail: `${this.source ?? 'the token'} holds ${problem}; ${this.hint}` };
     return { ok: true, detail: 'static token configured' };
   }
 
   async getCredentials(_request: CredentialRequest): Promise<CredentialResult> {
     if (!this.token) return { kind: 'authorization_required', message: `No access token: ${this.hint}.` };
-    if (isPlaceholderCredential(this.token))
+    const problem = credentialProblem(this.token);
+    if (problem)
       return {
         kind: 'authorization_required',
-        message: `No access token: ${this.source ?? 'the token'} holds a placeholder, not a real token; ${this.hint}.`,
+        message: `No access token: ${this.source ?? 'the token'} holds ${problem}; ${this.hint}.`,
       };
     // Every user sends the same token: one connection, whose limits they all share.
     return { kind: 'bearer', token: this.token, connection: 'static' };

@@ -1,5 +1,5 @@
 import type { AuthProvider, SecretSource, ToolSetDefinition } from '@toolhost/core';
-import { isPlaceholderCredential } from '@toolhost/engine/internal';
+import { credentialProblem } from '@toolhost/engine/internal';
 
 /** One credential or setting a tool set needs, and whether it is there. */
 export interface CredentialCheck {
@@ -93,11 +93,11 @@ export async function toolSetReadiness(inputs: ReadinessInputs): Promise<ToolSet
       else if (auth.kind === 'secret') {
         const value = await secrets.getSecret(auth.secret, { userId });
         const how = secrets.describe?.(auth.secret) ?? `set ${auth.secret}`;
-        const stub = Boolean(value) && isPlaceholderCredential(value!);
+        const problem = value ? credentialProblem(value) : undefined;
         checks.push({
           what: `secret ${auth.secret}`,
-          ok: Boolean(value) && !stub,
-          detail: stub ? `${auth.secret} holds a placeholder, not a real value; ${how}` : value ? 'set' : how,
+          ok: Boolean(value) && !problem,
+          detail: problem ? `${auth.secret} holds ${problem}; ${how}` : value ? 'set' : how,
         });
       }
     }

@@ -130,7 +130,7 @@ describe('doctor names what is missing', () => {
     for (const set of ['GridApi', 'CdpPipelinesApi', 'CrmEventsApi'])
       expect(r.stdout).toMatch(new RegExp(`${set} \\(\\d+ tools\\): NOT READY`));
     expect(r.stdout).toContain(
-      'missing: auth provider grid-auth-provider: GRID_AUTH_PROVIDER_TOKEN holds a placeholder, not a real token; set GRID_AUTH_PROVIDER_TOKEN',
+      'missing: auth provider grid-auth-provider: GRID_AUTH_PROVIDER_TOKEN holds a placeholder, not a real value; set GRID_AUTH_PROVIDER_TOKEN',
     );
     expect(r.stdout).toContain(
       'missing: auth provider crm-auth-provider: auth.providers.crm-auth-provider.token holds a placeholder',

@@ -42,7 +42,7 @@ describe('a call whose credential is a placeholder', () => {
     });
     expect(outcome).toMatchObject({ ok: false, error: { code: 'authorization_required' } });
     const text = JSON.stringify(outcome);
-    expect(text).toContain('GRID_AUTH_PROVIDER_TOKEN holds a placeholder, not a real token');
+    expect(text).toContain('GRID_AUTH_PROVIDER_TOKEN holds a placeholder, not a real value');
     expect(text + lines()).not.toContain('Airtable personal access token');
     expect(upstream.requests).toHaveLength(0);
   });
