@@ -49,14 +49,14 @@ describe('StdioWire', () => {
     expect(writes.flat()).toEqual([`${JSON.stringify(answer(7))}\n`]);
   });
 
-  it('hands each line to the route parsed, and answers a line that is not JSON with a parse error', async () => {
+  it('hands each line to the route parsed (a byte order mark before it ignored), and answers a line that is not JSON with a parse error', async () => {
     const { out, writes } = recordingStdout();
     const lines = new PassThrough();
     const routed: unknown[] = [];
     const errors: string[] = [];
     const wire = new StdioWire(lines, out, (m) => routed.push(m), 128);
     wire.onerror = (e) => errors.push(e.message);
-    lines.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' })}\n`);
+    lines.write(`\uFEFF${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' })}\n`);
     lines.write('{"jsonrpc": "2.0", "id": 2, "method": \n');
     lines.write('\n');
     lines.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\r\n`);

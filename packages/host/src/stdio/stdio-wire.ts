@@ -102,8 +102,9 @@ export class StdioWire implements Transport {
   }
 
   private readonly onLine = (line: Buffer) => {
-    // JSON.parse takes the line's newline (and a \r before it) as the whitespace it is.
-    const text = line.toString('utf8');
+    // JSON.parse takes the line's newline (and a \r before it) as the whitespace it is; a byte
+    // order mark (PowerShell's pipes write one first) it does not, and the request went unanswered.
+    const text = line.toString('utf8').replace(/^\uFEFF/, '');
     if (!NOT_BLANK.test(text)) return;
     let message: JSONRPCMessage;
     try {
