@@ -9,6 +9,11 @@ import { scanJson } from './json-scan.js';
  * the call answered as a success.
  */
 
+/** Why a literal past a double's range cannot be sent exactly (its double is Infinity). */
+export const PAST_LARGEST = 'it is past the largest number JSON carries here (about 1.8e308)';
+/** Why a literal nearer to zero than a double's least cannot be (its double is 0). */
+export const PAST_SMALLEST = 'it is nearer to zero than the smallest number JSON carries here (about 5e-324)';
+
 const DECIMAL = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
 
 /** The decimal a number's text denotes, as `<sign><digits>e<exponent>` without zeros at either end. */
@@ -88,7 +93,7 @@ export function refuseInexactText(param: string, text: string, parsed: unknown):
   const at = numberWhere(parsed, param, (n) => Object.is(n, read))?.at ?? param;
   const became = Number.isFinite(read)
     ? `it would go out as ${read}; from 2^53 (9007199254740992) up a number goes out as its nearest double (pass larger ids as strings)`
-    : 'it is past the largest number JSON carries here (about 1.8e308) and would go out as null';
+    : `${PAST_LARGEST} and would go out as null`;
   throw ToolError.invalidArgument(
     at,
     `Parameter '${param}' holds the number ${literal} at ${at}, which cannot be sent exactly: ${became}.`,

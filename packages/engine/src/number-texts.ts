@@ -1,4 +1,7 @@
 import type { ErrorObject, ValidateFunction } from './ajv-instance.js';
+import { exactProblem, judgedExactly, outOfRange, rangeProblem, takesStrings } from './number-limits.js';
+import { SchemaPlaces } from './schema-places.js';
+import { firstDuplicate } from './unique-literals.js';
 
 /**
  * An id past 2^53 reaches the agent as the string of its literal (`parseAnswerJson`), since
@@ -6,7 +9,9 @@ import type { ErrorObject, ValidateFunction } from './ajv-instance.js';
  * type integer, and the call was refused: a string is not an integer. Where the schema refuses
  * a string only for its type, and the type is integer (or number) and the string an integer
  * (or any JSON number) literal, the string stands for the number it spells: validated as its
- * nearest double (bounds, formats), sent as the bare literal, digit for digit.
+ * nearest double and, where that may be another number, on the literal itself (bounds, formats,
+ * enum, uniqueItems), and sent as the bare literal, digit for digit. Where any schema at its
+ * place takes a string, it is meant as one, and stays one.
  */
 
 /** Where in a value such strings are: `true` at one, and the keys leading to them above. */
@@ -72,25 +77,131 @@ export interface NumberTextsCheck {
   texts?: NumberTexts;
 }
 
+/** A string the schema refused at its place only for not being the number it spells. */
+interface StandIn {
+  at: string;
+  keys: string[];
+  text: string;
+  schemas: readonly unknown[];
+  listedAbove: boolean;
+}
+
+// What a string draws at a place where only numbers are wanted: `type`, the `enum` or `const`
+// of a number's schema, and the anyOf or oneOf of those. Anything else (`pattern`, `maxLength`)
+// came from a schema that takes strings, and there a string is meant as one.
+const NUMBER_PLACE = new Set(['type', 'enum', 'const', 'anyOf', 'oneOf']);
+
+/**
+ * The strings that stand for numbers: refused for their type by a schema wanting an integer
+ * (or a number) whose literal they are, at a place where no schema takes a string: not one of
+ * type string, nor one of no type (see `takesStrings`), in any branch.
+ */
+function standIns(validate: ValidateFunction, value: unknown, errors: ErrorObject[]): StandIn[] {
+  const byPlace = new Map<string, ErrorObject[]>();
+  for (const e of errors) {
+    const list = byPlace.get(e.instancePath);
+    if (list) list.push(e);
+    else byPlace.set(e.instancePath, [e]);
+  }
+  let places: SchemaPlaces | undefined;
+  const found: StandIn[] = [];
+  for (const [at, list] of byPlace) {
+    const keys = pointerKeys(at);
+    const text = valueAt(value, keys);
+    if (typeof text !== 'string' || !list.every((e) => NUMBER_PLACE.has(e.keyword))) continue;
+    if (!list.some((e) => e.keyword === 'type' && literalFor(e.params.type)?.test(text))) continue;
+    places ??= new SchemaPlaces(validate.schema, value);
+    const { schemas, listedAbove } = places.at(keys);
+    if (schemas === undefined || schemas.some(takesStrings)) continue;
+    found.push({ at, keys, text, schemas, listedAbove });
+  }
+  return found;
+}
+
 /**
  * Validates `value`, taking each string that stands for a number (see above) as that number:
- * where the schema refused such strings for their type, a copy with their numbers in their
- * place is validated again, and its errors are what is wrong. `value` itself is left as given.
+ * a copy with their numbers in their place is validated again, and each whose double may be
+ * another number than its literal is judged again on the literal (`number-limits`). A literal
+ * past a double's range, or nearer to zero than its least, is refused. `value` is left as given.
+ *
+ * Where the copy fails, the errors are the first pass's, as without this reading, less those
+ * at strings the copy took as valid numbers (an agent told that a good id "must be of type
+ * integer" would send it as a number, rounded); where none is left (the copy failed only
+ * where the strings were fine, e.g. two that are one number), the copy's.
  */
 export function validateNumberTexts(validate: ValidateFunction, value: unknown): NumberTextsCheck {
   if (validate(value)) return { errors: [] };
-  const errors = validate.errors ?? [];
+  const first = [...(validate.errors ?? [])];
+  const found = standIns(validate, value, first);
+  const refused = new Map<string, ErrorObject>();
   let texts: NumberTexts | undefined;
-  for (const e of errors) {
-    const literal = e.keyword === 'type' ? literalFor(e.params.type) : undefined;
-    if (literal === undefined) continue;
-    const keys = pointerKeys(e.instancePath);
-    const text = valueAt(value, keys);
-    if (typeof text === 'string' && literal.test(text)) texts = withText(texts, keys);
+  for (const s of found) {
+    const reason = outOfRange(s.text);
+    if (reason === undefined) texts = withText(texts, s.keys);
+    else refused.set(s.at, rangeProblem(s.at, s.text, reason));
   }
-  if (texts === undefined) return { errors };
-  if (!validate(withNumbers(value, texts))) return { errors: validate.errors ?? [] };
-  return { errors: [], texts };
+  if (texts === undefined) return { errors: replaced(first, refused, new Set()) };
+  const copy = withNumbers(value, texts);
+  const second: ErrorObject[] = [];
+  for (const e of validate(copy) ? [] : (validate.errors ?? [])) {
+    const kept = refused.has(e.instancePath) ? undefined : exactly(e, value, texts);
+    if (kept) second.push(kept);
+  }
+  if (second.length === 0) {
+    const problems: ErrorObject[] = [];
+    for (const s of found) {
+      const problem =
+        refused.get(s.at) ??
+        (judgedExactly(s.text) ? exactProblem(s.at, s.text, s.schemas, s.listedAbove) : undefined);
+      if (problem) problems.push(problem);
+    }
+    return problems.length > 0 ? { errors: problems } : { errors: [], texts };
+  }
+  const failed = new Set(second.map((e) => e.instancePath));
+  const fine = new Set(found.map((s) => s.at).filter((at) => !refused.has(at) && !failed.has(at)));
+  const errors = replaced(first, refused, fine);
+  return { errors: errors.length > refused.size ? errors : [...errors, ...second] };
+}
+
+/**
+ * An error of the copy as it stands for the value: `uniqueItems` on an array holding strings
+ * taken as numbers is judged again on their literals, dropped where the items are distinct.
+ */
+function exactly(e: ErrorObject, value: unknown, texts: NumberTexts): ErrorObject | undefined {
+  if (e.keyword !== 'uniqueItems') return e;
+  const keys = pointerKeys(e.instancePath);
+  let marked: NumberTexts | undefined = texts;
+  for (const key of keys) marked = marked instanceof Map ? marked.get(key) : undefined;
+  const items = valueAt(value, keys);
+  if (!(marked instanceof Map) || !Array.isArray(items)) return e;
+  const pair = firstDuplicate(items, marked);
+  if (pair === undefined) return undefined;
+  const [i, j] = pair;
+  return {
+    ...e,
+    params: { i, j },
+    message: `must NOT have duplicate items (items ## ${j} and ${i} are identical)`,
+  };
+}
+
+/** `errors` in order, those at a refused place replaced by its one problem, those at a fine place left out. */
+function replaced(
+  errors: ErrorObject[],
+  refused: Map<string, ErrorObject>,
+  fine: Set<string>,
+): ErrorObject[] {
+  const out: ErrorObject[] = [];
+  const told = new Set<string>();
+  for (const e of errors) {
+    const problem = refused.get(e.instancePath);
+    if (problem === undefined) {
+      if (!fine.has(e.instancePath)) out.push(e);
+    } else if (!told.has(e.instancePath)) {
+      told.add(e.instancePath);
+      out.push(problem);
+    }
+  }
+  return out;
 }
 
 /** The number texts of the value under `key`. */
