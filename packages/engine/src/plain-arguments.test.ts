@@ -25,7 +25,12 @@ describe('plainArguments', () => {
     expect(plainArguments(undefined)).toEqual({});
     // What JSON.stringify would send for a Date or an object with a toJSON, asked once.
     let asked = 0;
-    const once = { toJSON: () => ({ n: (asked += 1) }) };
+    const once = {
+      toJSON: () => {
+        asked += 1;
+        return { n: asked };
+      },
+    };
     expect(plainArguments({ at: new Date(0), once })).toEqual({
       at: '1970-01-01T00:00:00.000Z',
       once: { n: 1 },
