@@ -84,7 +84,19 @@ describe('numbers in a request body', () => {
         message: expect.stringMatching(/-1e400 at request_body\.revenue.*would go out as null/),
       },
     });
-    expect(sender.requests).toEqual([]);
+    // Nearer to zero than a double's least: read as -0, it went out as 0.
+    const tiny = await call('Track', track('{"revenue":-1e-400}'));
+    expect(tiny).toMatchObject({
+      ok: false,
+      error: {
+        parameter: 'request_body.revenue',
+        message: expect.stringMatching(
+          /-1e-400 at request_body\.revenue.*smallest number.*would go out as 0\.$/,
+        ),
+      },
+    });
+    expect(await call('Track', track('{"revenue":0.000e-400}'))).toMatchObject({ ok: true });
+    expect(sender.requests).toHaveLength(1);
   });
 
   it('refuses text whose number from 2^53 up has a fraction or an exponent and would go out as another number', async () => {

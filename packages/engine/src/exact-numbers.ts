@@ -39,6 +39,8 @@ export function decimalValue(text: string): string {
 function parsesExactly(literal: string): boolean {
   const n = Number(literal);
   if (!Number.isFinite(n)) return false;
+  // Nearer to zero than a double's least, `-1e-400` reads as -0: sent as 0, a number nobody gave.
+  if (n === 0) return decimalValue(literal) === '0';
   return Math.abs(n) < 2 ** 53 || decimalValue(literal) === decimalValue(String(n));
 }
 
@@ -91,9 +93,11 @@ export function refuseInexactText(param: string, text: string, parsed: unknown):
   if (literal === undefined) return;
   const read = Number(literal);
   const at = numberWhere(parsed, param, (n) => Object.is(n, read))?.at ?? param;
-  const became = Number.isFinite(read)
-    ? `it would go out as ${read}; from 2^53 (9007199254740992) up a number goes out as its nearest double (pass larger ids as strings)`
-    : `${PAST_LARGEST} and would go out as null`;
+  const became = !Number.isFinite(read)
+    ? `${PAST_LARGEST} and would go out as null`
+    : read === 0
+      ? `${PAST_SMALLEST} and would go out as 0`
+      : `it would go out as ${read}; from 2^53 (9007199254740992) up a number goes out as its nearest double (pass larger ids as strings)`;
   throw ToolError.invalidArgument(
     at,
     `Parameter '${param}' holds the number ${literal} at ${at}, which cannot be sent exactly: ${became}.`,
