@@ -30,6 +30,7 @@ async function openSession() {
   if (kind === 'host') {
     const transport = new SessionTransport({
       sessionId: randomUUID(),
+      maxConcurrentRequests: host.config.engine.maxConcurrentRequests,
       // As the host does: the session is kept once the server has accepted its initialize.
       onInitialized: async () => {
         sessions.set(transport.sessionId, transport);
