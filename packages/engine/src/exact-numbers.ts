@@ -92,7 +92,8 @@ export function refuseInexactText(param: string, text: string, parsed: unknown):
   const literal = firstInexactLiteral(text);
   if (literal === undefined) return;
   const read = Number(literal);
-  const at = numberWhere(parsed, param, (n) => Object.is(n, read))?.at ?? param;
+  // Found by its value, but an underflow's 0 is not told apart from a 0 written: named by the parameter alone.
+  const at = read === 0 ? param : (numberWhere(parsed, param, (n) => Object.is(n, read))?.at ?? param);
   const became = !Number.isFinite(read)
     ? `${PAST_LARGEST} and would go out as null`
     : read === 0

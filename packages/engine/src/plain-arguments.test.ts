@@ -38,6 +38,17 @@ describe('plainArguments', () => {
     expect(asked).toBe(1);
   });
 
+  it('keeps a `__proto__` key JSON.parse made an own key as one, to be refused as a parameter no tool has', () => {
+    const copy = plainArguments(JSON.parse('{"__proto__":{"id":"abc"},"obj":{"__proto__":{"name":"n"}}}'));
+    expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
+    expect(Object.keys(copy)).toEqual(['__proto__', 'obj']);
+    expect((copy as { id?: unknown }).id).toBeUndefined();
+    expect(Object.keys(copy.obj as object)).toEqual(['__proto__']);
+    expect((copy.obj as { name?: unknown }).name).toBeUndefined();
+    // Nor do the arguments themselves stand for what a toJSON of theirs answers: it is a parameter.
+    expect(refusal({ toJSON: () => null, id: 'a' }).parameter).toBe('toJSON');
+  });
+
   it('names the path of a value JSON has no form for', () => {
     expect(refusal({ a: { b: [0, new Set([1])] } })).toEqual({
       parameter: 'a.b[1]',

@@ -60,9 +60,12 @@ class Copy {
       Array.isArray(value) ? 'Array' : Object.prototype.toString.call(value).slice(8, -1),
     );
     if (kind !== 'Array' && kind !== 'Object' && kind !== 'Date') throw notData(where, `a ${kind}`);
-    // A Date, or an object of one's own with a toJSON, stands for what that answers (asked once).
+    // A Date, or an object of one's own with a toJSON, stands for what that answers (asked once);
+    // not the arguments themselves, which must stay an object of named parameters.
     const toJSON =
-      kind === 'Array' ? undefined : unreadable(where, () => (value as { toJSON?: unknown }).toJSON);
+      kind === 'Array' || at === ''
+        ? undefined
+        : unreadable(where, () => (value as { toJSON?: unknown }).toJSON);
     if (typeof toJSON === 'function')
       return this.value(
         unreadable(where, () => toJSON.call(value)),
@@ -83,10 +86,13 @@ class Copy {
       const length = unreadable(where, () => (value as unknown[]).length);
       return Array.from({ length }, (_, i) => item(i));
     }
+    // Defined, not assigned: JSON.parse makes `__proto__` an own key, which an assignment would
+    // make the copy's prototype, its members then read as parameters but never checked as given.
     const copy: Record<string, unknown> = {};
     for (const key of keys) {
       const v = item(key);
-      if (v !== undefined) copy[key] = v;
+      if (v !== undefined)
+        Object.defineProperty(copy, key, { value: v, enumerable: true, writable: true, configurable: true });
     }
     return copy;
   }

@@ -47,6 +47,8 @@ const refusal = (o: ToolOutcome) => (o.ok ? undefined : { code: o.error.code, pa
 
 describe('arguments an embedder builds', () => {
   it.each([
+    // JSON.parse makes `__proto__` an own key, never the copy's prototype: the `id` inside is not given.
+    ['a __proto__ key holding the parameters', JSON.parse('{"__proto__":{"id":"abc"}}'), 'id'],
     [
       'a getter that throws',
       {
