@@ -72,6 +72,14 @@ async function rotatingVendor() {
   return { url, sent, revoked: () => revoked, hold };
 }
 
+/** Ana's token as every test starts from it: expired, so that the next call refreshes rt-0. */
+const expiredToken = () => ({
+  accessToken: 'at-0',
+  refreshToken: 'rt-0',
+  expiresAt: Date.now() - 1000,
+  scopes: ['data.records:read'],
+});
+
 /** The OAuth provider of the rotating vendor's client, as the hosts configure it. */
 const providerOf = (vendor: { url: string }) => ({
   id: 'grid',
@@ -85,12 +93,7 @@ describe('two hosts on one data directory refreshing one user at once', () => {
     const vendor = await rotatingVendor();
     const dir = mkdtempSync(join(tmpdir(), 'refresh-two-'));
     const config = providerOf(vendor);
-    await EncryptedFileTokenStore.inDirectory(dir, KEY).set('grid', 'ana', {
-      accessToken: 'at-0',
-      refreshToken: 'rt-0',
-      expiresAt: Date.now() - 1000,
-      scopes: ['data.records:read'],
-    });
+    await EncryptedFileTokenStore.inDirectory(dir, KEY).set('grid', 'ana', expiredToken());
     // Two processes: each its own provider and its own copy of the store, one file between them.
     const hosts = [0, 1].map(
       () => new OAuthAuthProvider(config, EncryptedFileTokenStore.inDirectory(dir, KEY)),
@@ -126,12 +129,7 @@ describe('a host that stood still past its refresh lock', () => {
     const dir = mkdtempSync(join(tmpdir(), 'refresh-stalled-'));
     const config = providerOf(vendor);
     const file = join(dir, 'tokens.enc.json');
-    await new EncryptedFileTokenStore(file, KEY).set('grid', 'ana', {
-      accessToken: 'at-0',
-      refreshToken: 'rt-0',
-      expiresAt: Date.now() - 1000,
-      scopes: ['data.records:read'],
-    });
+    await new EncryptedFileTokenStore(file, KEY).set('grid', 'ana', expiredToken());
     const stalling = new Stalling(file, KEY);
     const paused = new OAuthAuthProvider(config, stalling);
     const successor = new OAuthAuthProvider(config, new EncryptedFileTokenStore(file, KEY));
@@ -189,12 +187,7 @@ async function stoodStillMarking(store: (file: string) => StallingMark) {
     redirectUri: 'http://127.0.0.1:9/oauth/callback/grid',
   };
   const file = join(dir, 'tokens.enc.json');
-  await new EncryptedFileTokenStore(file, KEY).set('grid', 'ana', {
-    accessToken: 'at-0',
-    refreshToken: 'rt-0',
-    expiresAt: Date.now() - 1000,
-    scopes: ['data.records:read'],
-  });
+  await new EncryptedFileTokenStore(file, KEY).set('grid', 'ana', expiredToken());
   const stalling = store(file);
   // Its own lock renews every 20 minutes: never while it stands still here, as in a real pause.
   const paused = new OAuthAuthProvider(config, stalling, Date.now, new FileRefreshLock(file, 3_600_000));
@@ -248,12 +241,7 @@ describe('a refresh lock lost each time as soon as taken', () => {
     const vendor = await rotatingVendor();
     const config = providerOf(vendor);
     const store = new MemoryTokenStore();
-    await store.set('grid', 'ana', {
-      accessToken: 'at-0',
-      refreshToken: 'rt-0',
-      expiresAt: Date.now() - 1000,
-      scopes: ['data.records:read'],
-    });
+    await store.set('grid', 'ana', expiredToken());
     // An embedder's lock whose holder finds it taken over at once, every time (as one whose
     // hold keeps vanishing would): each take is one step of the wait, never a spin.
     let taken = 0;
