@@ -1,4 +1,4 @@
-import { decimalValue } from './exact-numbers.js';
+import { decimalValue, JSON_NUMBER } from './exact-numbers.js';
 import { scanJson } from './json-scan.js';
 
 /**
@@ -15,7 +15,6 @@ import { scanJson } from './json-scan.js';
  */
 
 const INTEGER = /^-?\d+$/;
-const JSON_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 // A literal followed by a colon is a key, which JSON does not allow unquoted: left as it is,
 // so that invalid JSON stays invalid.
 const BEFORE_COLON = /[ \t\n\r]*:/y;

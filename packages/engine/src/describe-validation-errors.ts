@@ -1,12 +1,12 @@
 import type { ErrorObject } from './ajv-instance.js';
+import { pointerKeys } from './json-pointer.js';
 
 /** Turns an Ajv instance path (`/inputs/0/eventName`) into `inputs[0].eventName`. */
 function readablePath(instancePath: string): string {
-  return instancePath
-    .split('/')
-    .slice(1)
-    .map((seg) => seg.replace(/~1/g, '/').replace(/~0/g, '~'))
-    .reduce((acc, seg) => (/^\d+$/.test(seg) ? `${acc}[${seg}]` : acc ? `${acc}.${seg}` : seg), '');
+  return pointerKeys(instancePath).reduce(
+    (acc, seg) => (/^\d+$/.test(seg) ? `${acc}[${seg}]` : acc ? `${acc}.${seg}` : seg),
+    '',
+  );
 }
 
 function join(base: string, path: string): string {

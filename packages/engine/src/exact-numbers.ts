@@ -14,6 +14,9 @@ export const PAST_LARGEST = 'it is past the largest number JSON carries here (ab
 /** Why a literal nearer to zero than a double's least cannot be (its double is 0). */
 export const PAST_SMALLEST = 'it is nearer to zero than the smallest number JSON carries here (about 5e-324)';
 
+/** A JSON number literal, whole (RFC 8259). */
+export const JSON_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+
 const DECIMAL = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
 
 /** The decimal a number's text denotes, as `<sign><digits>e<exponent>` without zeros at either end. */

@@ -9,7 +9,7 @@ const MINUS = 0x2d;
 const PLUS = 0x2b;
 
 /** The index of the quote that closes the JSON string opened at `open`, -1 when none does. */
-export function closingQuote(text: string, open: number): number {
+function closingQuote(text: string, open: number): number {
   let i = open;
   for (;;) {
     i = text.indexOf('"', i + 1);

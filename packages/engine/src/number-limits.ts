@@ -1,6 +1,7 @@
 import type { ErrorObject } from './ajv-instance.js';
 import { compareDecimals, type Decimal, decimalOf, isIntegral, isMultipleOf } from './exact-decimal.js';
 import { decimalValue, PAST_LARGEST, PAST_SMALLEST } from './exact-numbers.js';
+import { isObject } from './schema-places.js';
 
 /**
  * A string that stands for a number is validated as its nearest double, and goes out as the
@@ -34,9 +35,6 @@ interface Judgment {
   /** What the schema wants, in words (`<= 100`, `a multiple of 0.01`). */
   wants: string;
 }
-
-const isObject = (s: unknown): s is Record<string, unknown> =>
-  typeof s === 'object' && s !== null && !Array.isArray(s);
 
 /**
  * Whether a schema may take a string at its place, so that a string there is meant as a string:

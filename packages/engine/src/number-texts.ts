@@ -1,4 +1,6 @@
 import type { ErrorObject, ValidateFunction } from './ajv-instance.js';
+import { JSON_NUMBER } from './exact-numbers.js';
+import { pointerKeys } from './json-pointer.js';
 import { exactProblem, judgedExactly, outOfRange, rangeProblem, takesStrings } from './number-limits.js';
 import { SchemaPlaces } from './schema-places.js';
 import { firstDuplicate } from './unique-literals.js';
@@ -18,22 +20,12 @@ import { firstDuplicate } from './unique-literals.js';
 export type NumberTexts = true | Map<string, NumberTexts>;
 
 const INTEGER_TEXT = /^-?(?:0|[1-9]\d*)$/;
-const NUMBER_TEXT = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 
 /** The literal a string must be to stand for the `type` a schema wanted there (ajv's `params.type`). */
 function literalFor(type: unknown): RegExp | undefined {
   const types: unknown[] = Array.isArray(type) ? type : [type];
-  if (types.includes('number')) return NUMBER_TEXT;
+  if (types.includes('number')) return JSON_NUMBER;
   return types.includes('integer') ? INTEGER_TEXT : undefined;
-}
-
-/** The keys of a JSON pointer (`/items/0/id`). */
-function pointerKeys(pointer: string): string[] {
-  if (pointer === '') return [];
-  return pointer
-    .slice(1)
-    .split('/')
-    .map((key) => key.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
 function valueAt(value: unknown, keys: readonly string[]): unknown {
@@ -222,7 +214,7 @@ function hasToJson(value: object): boolean {
 }
 
 function written(value: unknown, texts: NumberTexts | undefined): string | undefined {
-  if (texts === true && typeof value === 'string' && NUMBER_TEXT.test(value)) return value;
+  if (texts === true && typeof value === 'string' && JSON_NUMBER.test(value)) return value;
   // An object with a toJSON is written as JSON.stringify writes what that answers, strings quoted.
   if (!(texts instanceof Map) || value === null || typeof value !== 'object' || hasToJson(value))
     return JSON.stringify(value);

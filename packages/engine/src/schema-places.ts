@@ -7,6 +7,8 @@
  * followed (a `$ref` to another document, `$dynamicRef`), the place has no answer.
  */
 
+import { pointerKeys } from './json-pointer.js';
+
 type Schema = unknown;
 
 interface Place {
@@ -27,7 +29,7 @@ export interface SchemasAt {
 const LISTS = ['allOf', 'anyOf', 'oneOf'] as const;
 const ONES = ['not', 'if', 'then', 'else'] as const;
 
-const isObject = (s: Schema): s is Record<string, unknown> =>
+export const isObject = (s: unknown): s is Record<string, unknown> =>
   typeof s === 'object' && s !== null && !Array.isArray(s);
 
 function ownValue(node: unknown, key: string): unknown {
@@ -169,9 +171,7 @@ export class SchemaPlaces {
     if (pointer === '') return this.root;
     if (!pointer.startsWith('/')) return undefined;
     let node: unknown = this.root;
-    for (const key of pointer.slice(1).split('/')) {
-      node = ownValue(node, key.replace(/~1/g, '/').replace(/~0/g, '~'));
-    }
+    for (const key of pointerKeys(pointer)) node = ownValue(node, key);
     return node;
   }
 }

@@ -1,5 +1,5 @@
 import { decimalValue } from './exact-numbers.js';
-import type { NumberTexts } from './number-texts.js';
+import { type NumberTexts, textsUnder } from './number-texts.js';
 
 /**
  * `uniqueItems` judged on the literals: two ids past 2^53 that share a nearest double
@@ -17,7 +17,7 @@ function sameness(value: unknown, texts: NumberTexts | undefined): string {
   if (typeof value === 'number')
     return Number.isFinite(value) ? `n${decimalValue(String(value))}` : `n${value}`;
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'u';
-  const inner = (key: string) => (texts instanceof Map ? texts.get(key) : undefined);
+  const inner = (key: string) => textsUnder(texts, key);
   if (Array.isArray(value)) return `[${value.map((v, i) => sameness(v, inner(String(i)))).join(',')}]`;
   const keys = Object.keys(value).sort();
   return `{${keys.map((k) => `${JSON.stringify(k)}:${sameness((value as Record<string, unknown>)[k], inner(k))}`).join(',')}}`;
@@ -33,7 +33,7 @@ export function firstDuplicate(
 ): [number, number] | undefined {
   const seen = new Map<string, number>();
   for (let i = 0; i < items.length; i++) {
-    const key = sameness(items[i], texts instanceof Map ? texts.get(String(i)) : undefined);
+    const key = sameness(items[i], textsUnder(texts, i));
     const earlier = seen.get(key);
     if (earlier !== undefined) return [earlier, i];
     seen.set(key, i);
