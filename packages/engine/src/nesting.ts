@@ -22,9 +22,12 @@ export function nestsDeeperThan(value: unknown, limit: number): boolean {
 
 /** Refuses a parameter's value nested deeper than MAX_VALUE_DEPTH, naming the parameter. */
 export function refuseTooDeep(name: string, value: unknown): void {
-  if (!nestsDeeperThan(value, MAX_VALUE_DEPTH)) return;
-  throw ToolError.invalidArgument(
+  if (nestsDeeperThan(value, MAX_VALUE_DEPTH)) throw tooDeep(name);
+}
+
+/** The refusal of parameter `name` nested past MAX_VALUE_DEPTH (or holding itself). */
+export const tooDeep = (name: string) =>
+  ToolError.invalidArgument(
     name,
     `Parameter '${name}' nests more than ${MAX_VALUE_DEPTH} levels deep (or refers to itself); expected at most ${MAX_VALUE_DEPTH}.`,
   );
-}

@@ -1,11 +1,5 @@
 import { ToolError } from '@toolhost/core';
-import { MAX_VALUE_DEPTH } from './nesting.js';
-
-const tooDeep = (name: string) =>
-  ToolError.invalidArgument(
-    name,
-    `Parameter '${name}' nests more than ${MAX_VALUE_DEPTH} levels deep (or refers to itself); expected at most ${MAX_VALUE_DEPTH}.`,
-  );
+import { MAX_VALUE_DEPTH, tooDeep } from './nesting.js';
 
 const notData = (name: string, what: string) =>
   ToolError.invalidArgument(
