@@ -103,6 +103,60 @@ describe('replicas: the logging level a client sets on its session', () => {
       interval: 100,
     });
   }, 60_000);
+
+  it('shares no level the transport refuses for its headers, and still one it answers', async () => {
+    const { a, b, transport, logsOfCallOn } = await aliceOnA();
+    const sessionId = transport.sessionId!;
+    const settings = async () => JSON.parse((await admin.get(`toolhost:session:${sessionId}`))!).settings;
+    // B holds a copy of the session, no level set.
+    expect(await logsOfCallOn(b)).toEqual(['warning']);
+    const refusals = [
+      [{ accept: 'application/json' }, 406],
+      [{ accept: undefined }, 406],
+      [{ 'content-type': 'text/plain' }, 415],
+      [{ 'mcp-protocol-version': '1999-01-01' }, 400],
+      [{ 'mcp-protocol-version': 'not-a-version' }, 400],
+    ] as const;
+    for (const [i, [headers, status]] of refusals.entries()) {
+      const single = setLevel(10 * i, 'error');
+      const batch = [setLevel(10 * i + 1, 'error'), { jsonrpc: '2.0', id: 10 * i + 2, method: 'ping' }];
+      for (const body of [single, batch]) {
+        const res = await postToSession(a, ALICE_ACCESS_TOKEN, sessionId, body, headers);
+        expect([JSON.stringify(headers), res.status]).toEqual([JSON.stringify(headers), status]);
+        expect(((await res.json()) as { error?: unknown }).error).toBeDefined();
+      }
+    }
+    // Well sent, but not a level set: a member of no request (400), a level MCP does not define
+    // (the server's error), no id (a notification, which the server ignores).
+    const { jsonrpc, method } = setLevel(0, 'error');
+    const notSet = [
+      { ...setLevel(100, 'error'), extra: true },
+      setLevel(101, 'loud'),
+      { jsonrpc, method, params: { level: 'error' } },
+    ];
+    const answers = await Promise.all(notSet.map((m) => postToSession(a, ALICE_ACCESS_TOKEN, sessionId, m)));
+    expect(answers.map((r) => r.status)).toEqual([400, 200, 202]);
+    expect(((await answers[1]!.json()) as { error?: unknown }).error).toBeDefined();
+    // Neither kept for a rebuild nor relayed (the relay goes before the answer: B would have it by now).
+    expect(await settings()).toBeUndefined();
+    expect(await logsOfCallOn(b)).toEqual(['warning']);
+    // The same request, answered, is shared as before: kept, and B's calls follow it.
+    const res = await postToSession(a, ALICE_ACCESS_TOKEN, sessionId, setLevel(200, 'error'));
+    expect([res.status, await res.json()]).toEqual([200, { jsonrpc: '2.0', id: 200, result: {} }]);
+    expect(await settings()).toMatchObject([{ method: 'logging/setLevel', params: { level: 'error' } }]);
+    await vi.waitFor(async () => expect(await logsOfCallOn(b)).toEqual([]), {
+      timeout: 20_000,
+      interval: 100,
+    });
+  }, 60_000);
+});
+
+/** A client's `logging/setLevel` request, as sent by hand. */
+const setLevel = (id: number, level: string) => ({
+  jsonrpc: '2.0',
+  id,
+  method: 'logging/setLevel',
+  params: { level },
 });
 
 /** A POST of `message` under `sessionId` to a replica, with `token`: its status. */
@@ -131,12 +185,6 @@ describe('replicas: what reaches a session being rebuilt, or its record', () => 
     balancer.pick = () => origin(a);
     const { transport } = await connect(`${balancer.url}/mcp`);
     const sessionId = transport.sessionId!;
-    const setLevel = (id: number, level: string) => ({
-      jsonrpc: '2.0',
-      id,
-      method: 'logging/setLevel',
-      params: { level },
-    });
     expect(
       await post(a, ALICE_ACCESS_TOKEN, sessionId, [setLevel(8, 'error'), setLevel(9, 'critical')]),
     ).toBe(200);

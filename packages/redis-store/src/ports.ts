@@ -133,10 +133,11 @@ export interface ReplicaSessions {
    * A client's `logging/setLevel` request on the session, so that every replica serving it logs
    * to the client at that level: kept in the session's record (`settings`) and relayed to every
    * replica holding it, as answers are. Rejects while Redis is away (the level then holds where
-   * it was set). `parsed` is the message or batch as posted: only a well-formed request naming a
-   * level MCP defines is shared (the last, in a batch), since the server refuses any other.
+   * it was set). `messages` are those of a POST the session's transport accepted (its headers,
+   * each message well formed), before the server has them: one refused is never shared. Only a
+   * request naming a level MCP defines counts (the last, in a batch); the server refuses any other.
    */
-  shareLogLevel(id: string, parsed: unknown): Promise<void>;
+  shareLogLevel(id: string, messages: unknown[]): Promise<void>;
   /**
    * Calls `handler` with each answer relayed for a session; after this replica's subscription
    * was down a moment, also those relayed meanwhile for the sessions `held` names (its own).

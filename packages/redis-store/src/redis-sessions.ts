@@ -333,8 +333,8 @@ export class RedisSessions implements ReplicaSessions {
    * request of the client's. The record keeps its idle lifetime (KEEPTTL), and one ended
    * meanwhile is not brought back (XX).
    */
-  async shareLogLevel(id: string, parsed: unknown): Promise<void> {
-    const level = [parsed].flat().reduce<string | undefined>((last, m) => levelSetBy(m) ?? last, undefined);
+  async shareLogLevel(id: string, messages: unknown[]): Promise<void> {
+    const level = messages.reduce<string | undefined>((last, m) => levelSetBy(m) ?? last, undefined);
     if (level === undefined) return;
     const setting = {
       jsonrpc: '2.0',
@@ -377,20 +377,18 @@ export class RedisSessions implements ReplicaSessions {
   }
 }
 
-/** The members a JSON-RPC request may have: one with any other is refused by the server, and its level never set. */
-const REQUEST_MEMBERS = new Set(['jsonrpc', 'id', 'method', 'params']);
-
-/** The level a message sets: a well-formed `logging/setLevel` request naming a level MCP defines. */
+/**
+ * The level a message sets: a `logging/setLevel` request (with an id: as a notification, the
+ * server ignores it) naming a level MCP defines (the server answers any other with an error). The
+ * transport passed the message as well formed (members, id, params), else it was refused before.
+ */
 function levelSetBy(m: unknown): string | undefined {
-  if (typeof m !== 'object' || m === null || Array.isArray(m)) return undefined;
-  const { jsonrpc, id, method, params } = m as Record<string, unknown>;
-  if (
-    jsonrpc !== '2.0' ||
-    method !== 'logging/setLevel' ||
-    !Object.keys(m).every((k) => REQUEST_MEMBERS.has(k))
-  )
-    return undefined;
-  if (typeof id !== 'string' && !Number.isSafeInteger(id)) return undefined;
-  const level = (params as { level?: unknown } | undefined)?.level;
-  return typeof level === 'string' && LOG_LEVELS.has(level) ? level : undefined;
+  const { id, method, params } = (m ?? {}) as {
+    id?: unknown;
+    method?: unknown;
+    params?: { level?: unknown };
+  };
+  const level = params?.level;
+  if (method !== 'logging/setLevel' || id === undefined || typeof level !== 'string') return undefined;
+  return LOG_LEVELS.has(level) ? level : undefined;
 }

@@ -203,8 +203,6 @@ export class McpEndpoint {
       if (![parsed].flat().every((m) => cancelledRequestOf(m) !== undefined))
         return jsonRpcError(res, 503, STORE_AWAY.message);
     }
-    // The level a client sets holds on every replica serving its session: shared before it is answered.
-    if (shared) await shared.shareLogLevel(sessionId, parsed).catch(() => {});
     await session.transport.handleRequest(req, res, parsed);
     if (req.method === 'GET' && shared && session.transport.streaming) void deliverStored(session, shared);
   }
@@ -268,9 +266,7 @@ export class McpEndpoint {
       maxConcurrentRequests: host.config.engine.maxConcurrentRequests,
       ...(onInitialized ? { onInitialized } : {}),
       answersDirectly: (request) => answersDirectly(server, host.config.tools?.confirmWrites, request),
-      // Ended everywhere before the client hears it is ended: its next request, on any
-      // replica, must not find the session.
-      ...(shared ? { ending: () => shared.remove(sessionId) } : {}),
+      shared,
     });
     const server = createMcpServer(host, mcpState, {
       ...(narrowing ? { narrowing } : {}),

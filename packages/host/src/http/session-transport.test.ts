@@ -4,13 +4,13 @@ import { Client, type JSONRPCMessage, StreamableHTTPClientTransport } from '@mod
 import { Server } from '@modelcontextprotocol/server';
 import { readBody } from '@toolhost/authorization-server/http-body';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SessionTransport } from './session-transport.js';
+import { SessionTransport, type SessionTransportOptions } from './session-transport.js';
 
 const SESSION = 'session-1';
 const VERSION = '2025-06-18';
 
 /** One session's transport behind a loopback HTTP server, with an MCP server whose tools exercise it. */
-async function start(options: { ending?: () => Promise<void> } = {}) {
+async function start(options: Partial<SessionTransportOptions> = {}) {
   const seen: JSONRPCMessage[] = [];
   const transport = new SessionTransport({
     sessionId: SESSION,
@@ -94,7 +94,7 @@ function post(body: unknown, headers: Record<string, string> = {}, signal?: Abor
 }
 
 /** A session past its handshake. */
-async function ready(options: { ending?: () => Promise<void> } = {}) {
+async function ready(options: Partial<SessionTransportOptions> = {}) {
   open = await start(options);
   expect((await post(initialize)).status).toBe(200);
   expect((await post({ jsonrpc: '2.0', method: 'notifications/initialized' })).status).toBe(202);
@@ -356,10 +356,13 @@ describe('SessionTransport', () => {
   it('ends the session beyond it before answering a DELETE, even when that end closes it first', async () => {
     const order: string[] = [];
     await ready({
-      // As on a replica that hears its own broadcast of the end before its write returns.
-      ending: async () => {
-        order.push('ending');
-        await open!.transport.close();
+      shared: {
+        // As on a replica that hears its own broadcast of the end before its write returns.
+        remove: async () => {
+          order.push('ending');
+          await open!.transport.close();
+        },
+        shareLogLevel: async () => {},
       },
     });
     const onclose = open!.transport.onclose;
@@ -380,6 +383,30 @@ describe('SessionTransport', () => {
     expect(del.status).toBe(200);
     expect(order).toEqual(['ending', 'closed']);
     expect((await post(call(8, 'x'))).status).toBe(404);
+  });
+
+  it('tells the session beyond it of a POST once it accepts it, before the server has it, and of none it refuses', async () => {
+    const told: { messages: unknown[]; serverHad: number }[] = [];
+    await ready({
+      shared: {
+        remove: async () => {},
+        shareLogLevel: async (_id, messages) => void told.push({ messages, serverHad: open!.seen.length }),
+      },
+    });
+    told.length = 0;
+    const refusals: Record<string, string>[] = [
+      { accept: 'application/json' },
+      { 'content-type': 'text/plain' },
+      { 'mcp-protocol-version': '1999-01-01' },
+      { 'mcp-session-id': 'another' },
+    ];
+    for (const headers of refusals)
+      expect((await post(call(1, 'x'), headers)).status).toBeGreaterThanOrEqual(400);
+    expect((await post([call(2, 'x'), { ...call(3, 'x'), extra: 1 }])).status).toBe(400);
+    expect([told, open!.seen]).toEqual([[], []]);
+    const batch = [call(4, 'x'), call(5, 'x')];
+    expect(await (await post(batch)).json()).toMatchObject([{ id: 4 }, { id: 5 }]);
+    expect(told).toEqual([{ messages: batch, serverHad: 0 }]);
   });
 
   it('rebuilds a session from its client initialize request, answering nothing over HTTP', async () => {

@@ -22,6 +22,7 @@ import {
   type Transport,
   type TransportSendOptions,
 } from '../mcp/sdk.js';
+import type { ReplicaSessions } from '../replicas.js';
 import { EventStream, onClientLeft } from './event-stream.js';
 import { jsonRpcError, notAcceptable, postRefused, requestIdOf } from './request-guards.js';
 
@@ -137,10 +138,11 @@ export interface SessionTransportOptions {
    */
   answersDirectly?: (request: JSONRPCRequest) => boolean;
   /**
-   * Ends the session beyond this transport (its shared record) when the client's DELETE is
-   * accepted, before it is answered: its next request, on any replica, must not find it.
+   * The session beyond this replica, told before the client is answered, once this transport
+   * accepts: a DELETE (the session ends everywhere: its next request, on any replica, must not
+   * find it), a POST's messages, before the server has them (a level set holds on every replica).
    */
-  ending?: () => Promise<void>;
+  shared?: Pick<ReplicaSessions, 'remove' | 'shareLogLevel'>;
 }
 
 /**
@@ -205,7 +207,7 @@ export class SessionTransport implements Transport {
         if (!this.sessionChecked(req, res)) return;
         // The end it announces may come back and close this transport first (a replica hears
         // its own broadcast): the client's DELETE is still the one that ended it.
-        await this.options.ending?.();
+        await this.options.shared?.remove(this.sessionId);
         await this.close();
         res.writeHead(200).end();
         return;
@@ -265,7 +267,7 @@ export class SessionTransport implements Transport {
     this.onclose?.();
   }
 
-  private post(req: IncomingMessage, res: ServerResponse, parsed: unknown): void {
+  private async post(req: IncomingMessage, res: ServerResponse, parsed: unknown): Promise<void> {
     // A refusal names the request it refuses, so that the client can tell which call failed.
     const id = requestIdOf(parsed);
     if (postRefused(req, res, id)) return;
@@ -289,23 +291,23 @@ export class SessionTransport implements Transport {
       return void jsonRpcError(res, 429, tooMany(max), { code: -32000, id });
     // The catalog narrowing headers (X-MCP-Toolsets …) travel with the messages to the handlers.
     const extra = narrowingRequest(req);
-    if (ids.length === 0) {
-      res.writeHead(202).end();
-      for (const m of messages) this.deliver(m, extra);
-      return;
+    if (ids.length === 0) res.writeHead(202).end();
+    else {
+      // Only a POST of one request can be answered directly: a batch's other requests might
+      // still ask the client something.
+      const direct = isRequest(parsed) && this.options.answersDirectly?.(parsed as JSONRPCRequest) === true;
+      const exchange = new HttpExchange(ids, Array.isArray(parsed), res, this.sessionId, direct);
+      for (const id of ids)
+        this.pending.set(id, isInitialize(parsed) ? this.handshake(exchange, res) : exchange);
+      // The client left before its answers: each is dropped when it comes, its id held till then,
+      // or a request sent again under that id would be given the answer of the one left.
+      onClientLeft(res, () => {
+        for (const id of ids) if (this.pending.get(id) === exchange) this.pending.set(id, LEFT);
+      });
     }
-    // Only a POST of one request can be answered directly: a batch's other requests might
-    // still ask the client something.
-    const direct = isRequest(parsed) && this.options.answersDirectly?.(parsed as JSONRPCRequest) === true;
-    const exchange = new HttpExchange(ids, Array.isArray(parsed), res, this.sessionId, direct);
-    for (const id of ids)
-      this.pending.set(id, isInitialize(parsed) ? this.handshake(exchange, res) : exchange);
-    // The client left before its answers: each is dropped when it comes, its id held till then,
-    // or a request sent again under that id would be given the answer of the one left.
-    onClientLeft(res, () => {
-      for (const id of ids) if (this.pending.get(id) === exchange) this.pending.set(id, LEFT);
-    });
-    for (const m of messages) this.deliver(m, extra);
+    await this.options.shared?.shareLogLevel(this.sessionId, messages).catch(() => {});
+    // Closed meanwhile, its requests answered so: none of them may run.
+    if (!this.closed) for (const m of messages) this.deliver(m, extra);
   }
 
   /** Whether the POST's messages may go to the server now: the handshake, or a request of an initialized session. */
