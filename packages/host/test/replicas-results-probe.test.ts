@@ -1,6 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { HostConfig } from '../src/config/host-config.js';
+import { RESULT_URI_PREFIX } from '../src/mcp/result-store.js';
 import { keysWithoutExpiry } from './replica-probe-support.js';
 import { type ServedHttpHost, serveHttpHost } from './served-http-host.js';
 import { admin, redis, TOKEN_KEY, upstream, useStandaloneRedis } from './standalone-redis-setup.js';
@@ -72,4 +74,44 @@ describe('replica probe: large results and Redis restarts', () => {
     );
     expect(await keysWithoutExpiry(admin)).toEqual([]);
   }, 40_000);
+
+  it("keeps each user's share of the results made while Redis is away: past it their own oldest go, never another's", async () => {
+    const [a, b] = await twoReplicas();
+    const [onA, onB] = [a, b].map((r) => r.host.serving.replicas!.results);
+    // One text for all (a replica's results are strings of their own; the bounds count bytes alike).
+    const text = 'x'.repeat(4 * MiB);
+    let made = 0;
+    const result = (userId: string, bytes: number) => ({
+      uri: `${RESULT_URI_PREFIX}${randomUUID()}`,
+      tool: 'EchoApi.GetItem',
+      text: text.slice(0, bytes),
+      bytes,
+      expiresAt: Date.now() + 120_000 + made++,
+      userId,
+    });
+    const bobs = result('bob', MiB);
+    // Alice makes more than the whole 64 MiB a replica keeps for Redis: one pool, it pushed Bob's out.
+    const alices = Array.from({ length: 17 }, () => result('alice', 4 * MiB));
+    await redis.stop({ save: true });
+    try {
+      for (const r of [bobs, ...alices])
+        await expect(onA!.put(r, USER_RESULT_BYTES)).rejects.toMatchObject({ code: 'store_unavailable' });
+    } finally {
+      await redis.start();
+    }
+    // Written in the order made: Alice's newest is the last.
+    const newest = alices.at(-1)!;
+    await vi.waitFor(async () => expect((await onB!.get(newest.uri, 'alice'))?.bytes).toBe(4 * MiB), {
+      timeout: 30_000,
+      interval: 250,
+    });
+    expect((await onB!.get(bobs.uri, 'bob'))?.text).toHaveLength(MiB);
+    // Her share, a quarter of the 64 MiB: her four newest; the older ones stay on A only.
+    expect((await onB!.list('alice')).map((r) => r.uri)).toEqual(alices.slice(-4).map((r) => r.uri));
+    expect(await keysWithoutExpiry(admin)).toEqual([]);
+  }, 60_000);
 });
+
+const MiB = 1024 * 1024;
+/** What the host lets one user's results take in Redis by default (a quarter of a replica's 256 MiB). */
+const USER_RESULT_BYTES = 64 * MiB;

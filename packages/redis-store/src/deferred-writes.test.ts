@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { describe, expect, it, vi } from 'vitest';
-import { DeferredWrites } from './deferred-writes.js';
+import { DeferredWrites, type OwnerShare } from './deferred-writes.js';
 import type { SharedRedis } from './redis-client.js';
 
 /** A connection as the store's: refused until ready, told ready again as Redis comes back. */
@@ -18,7 +18,7 @@ class Connection extends EventEmitter {
   }
 }
 
-const deferred = (connection: Connection, maxBytes = 100, share?: { bytes: number; entries: number }) =>
+const deferred = (connection: Connection, maxBytes = 100, share?: OwnerShare) =>
   new DeferredWrites(connection as unknown as SharedRedis, maxBytes, share);
 
 describe('DeferredWrites', () => {
@@ -88,5 +88,31 @@ describe('DeferredWrites', () => {
     expect(later.add(5, Date.now() + 60_000, () => connection.write('erin'), 'erin')).toBe(true);
     connection.back();
     await vi.waitFor(() => expect(connection.written).toEqual(['carol', 'dave', 'erin']));
+  });
+
+  it("lets an owner's own oldest go for its newest, where the share says so, never another owner's", async () => {
+    const connection = new Connection();
+    const later = deferred(connection, 50, { bytes: 20, entries: 3, room: 'own oldest' });
+    const add = (owner: string, what: string, bytes: number) =>
+      later.add(bytes, Date.now() + 60_000, () => connection.write(what), owner);
+    expect(add('bob', 'bob 1', 10)).toBe(true);
+    // Alice past her bytes, then past her count: her own oldest go, as few as make room; Bob's stays.
+    for (const n of [1, 2, 3]) expect(add('alice', `alice ${n}`, 10)).toBe(true);
+    for (const n of [4, 5, 6]) expect(add('alice', `alice ${n}`, 5)).toBe(true);
+    expect(add('alice', 'alice 7', 1)).toBe(true);
+    expect(later.size).toBe(4);
+    // Larger than a share alone: refused, nothing of hers let go for it.
+    expect(add('alice', 'alice too large', 21)).toBe(false);
+    expect(later.size).toBe(4);
+    // Carol and Dave fill the whole: Erin, with nothing of her own to let go, is refused; Alice's
+    // own oldest make her room in the whole as in her share.
+    expect(add('carol', 'carol 1', 20)).toBe(true);
+    expect(add('dave', 'dave 1', 9)).toBe(true);
+    expect(add('erin', 'erin 1', 1)).toBe(false);
+    expect(add('alice', 'alice 8', 5)).toBe(true);
+    connection.back();
+    await vi.waitFor(() =>
+      expect(connection.written).toEqual(['bob 1', 'alice 6', 'alice 7', 'carol 1', 'dave 1', 'alice 8']),
+    );
   });
 });

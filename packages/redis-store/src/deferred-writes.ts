@@ -13,6 +13,11 @@ interface Deferred {
 export interface OwnerShare {
   bytes: number;
   entries: number;
+  /**
+   * What makes room for a write that would take its owner past the share, or the whole past its
+   * bound: by default nothing (it is refused); `own oldest`, the owner's own oldest writes.
+   */
+  room?: 'own oldest';
 }
 
 /**
@@ -23,8 +28,9 @@ export interface OwnerShare {
  *
  * Without `share`, the oldest are dropped beyond `maxBytes` (what is dropped is still held by
  * this replica). With it, each add names its owner, and one that would take its owner past the
- * share, or the whole past `maxBytes`, is refused: nothing kept is dropped for room, so that one
- * owner (a user sending made-up cancellations) cannot push out another's, which were taken.
+ * share, or the whole past `maxBytes`, is refused, unless the owner's own oldest make room (the
+ * share's `room`): nothing kept is dropped for another owner, so that one (a user sending made-up
+ * cancellations, or making result after result) cannot push out another's.
  */
 export class DeferredWrites {
   private readonly queue: Deferred[] = [];
@@ -41,15 +47,14 @@ export class DeferredWrites {
 
   /**
    * Makes `write` again once Redis answers, until `until`; false when it is not kept: larger than
-   * the bound alone, already late, or (with shares) beyond its owner's share or the room left.
+   * the bound alone, already late, or (with shares) beyond its owner's share or the room left
+   * (where its own oldest cannot make room).
    */
   add(bytes: number, until: number, write: () => Promise<unknown>, owner = ''): boolean {
     if (bytes > this.maxBytes || until <= Date.now()) return false;
     if (this.share) {
-      this.expire();
-      const has = this.owned.get(owner) ?? { bytes: 0, entries: 0 };
-      const fits = has.bytes + bytes <= this.share.bytes && has.entries < this.share.entries;
-      if (!fits || this.bytes + bytes > this.maxBytes) return false;
+      if (!this.roomFor(owner, bytes, this.share)) return false;
+      const has = this.has(owner);
       this.owned.set(owner, { bytes: has.bytes + bytes, entries: has.entries + 1 });
     }
     this.queue.push({ bytes, until, write, owner });
@@ -57,6 +62,27 @@ export class DeferredWrites {
     while (this.bytes > this.maxBytes) this.forget(0);
     if (!this.draining) void this.drain();
     return true;
+  }
+
+  /** Whether `owner` may add `bytes` within its share and the bound (its own oldest let go, per `room`). */
+  private roomFor(owner: string, bytes: number, share: OwnerShare): boolean {
+    this.expire();
+    const fits = () => {
+      const has = this.has(owner);
+      return (
+        has.bytes + bytes <= share.bytes && has.entries < share.entries && this.bytes + bytes <= this.maxBytes
+      );
+    };
+    // Only where letting all its own go would make room: never some of them for nothing.
+    const mayDrop = share.room === 'own oldest' && bytes <= share.bytes && share.entries > 0;
+    if (mayDrop && this.bytes - this.has(owner).bytes + bytes <= this.maxBytes)
+      while (!fits()) this.forget(this.queue.findIndex((d) => d.owner === owner));
+    return fits();
+  }
+
+  /** What `owner` has waiting. */
+  private has(owner: string): OwnerShare {
+    return this.owned.get(owner) ?? { bytes: 0, entries: 0 };
   }
 
   /** How many wait for Redis. */

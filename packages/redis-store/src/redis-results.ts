@@ -12,6 +12,12 @@ type OwnedResult = StoredResult & { userId: string };
  * while its own bounds keep them, so this costs memory only for those it dropped meanwhile.
  */
 const MAX_UNSHARED_BYTES = 64 * 1024 * 1024;
+/**
+ * One user's share of them: a quarter (16 MiB, room for one answer at the engine's default
+ * bound, 10 MiB), so that one user making result after result loses their own oldest, never
+ * another's. 256 results is more than a minute's outage makes (each is over `mcp.maxResultBytes`).
+ */
+const USER_UNSHARED_SHARE = { bytes: MAX_UNSHARED_BYTES / 4, entries: 256, room: 'own oldest' } as const;
 
 /** A result's id in its URI (toolhost://results/<uuid>); anything else is no result of ours. */
 const ID = /^toolhost:\/\/results\/([0-9a-f-]{36})$/;
@@ -57,7 +63,7 @@ export class RedisResults implements SharedResults {
     private readonly cipher: SharedCipher,
     private readonly logger?: StoreLogger,
   ) {
-    this.unshared = new DeferredWrites(redis, MAX_UNSHARED_BYTES);
+    this.unshared = new DeferredWrites(redis, MAX_UNSHARED_BYTES, USER_UNSHARED_SHARE);
   }
 
   /** Told when a result could not be shared: it stays readable on the replica that made it. */
@@ -81,9 +87,11 @@ export class RedisResults implements SharedResults {
     const id = ID.exec(result.uri)?.[1];
     if (!id) return;
     // Refused while Redis is away: its link, handed out all the same, would find nothing on the
-    // other replicas for the result's whole life. Shared once Redis answers, and never past it.
+    // other replicas for the result's whole life. Shared once Redis answers, and never past it,
+    // within its user's share.
     await this.write(id, result, maxUserBytes).catch((e: unknown) => {
-      this.unshared.add(result.bytes, result.expiresAt, () => this.write(id, result, maxUserBytes));
+      const write = () => this.write(id, result, maxUserBytes);
+      this.unshared.add(result.bytes, result.expiresAt, write, result.userId);
       throw e;
     });
   }
