@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RedisServer, startRedisServer } from './redis-server.js';
+import { closeClient, type RedisServer, redisClient, startRedisServer } from './redis-server.js';
 import { type ServedHttpHost, serveHttpHost } from './served-http-host.js';
 import { echoOAuthConfig } from './support.js';
 
@@ -12,9 +12,9 @@ const TOKEN_KEY = 'connections-sign-in-test-key-0123456789';
 let redis: RedisServer;
 const hosts: ServedHttpHost[] = [];
 
-const replica = async (accessTokens: string) => {
+const replica = async (accessTokens: string, shared = true) => {
   const started = await serveHttpHost(echoOAuthConfig, {
-    TOOLHOST_REDIS_URL: redis.url,
+    ...(shared ? { TOOLHOST_REDIS_URL: redis.url } : {}),
     TOOLHOST_TOKEN_KEY: TOKEN_KEY,
     TOOLHOST_ACCESS_TOKENS: accessTokens,
   });
@@ -31,6 +31,15 @@ async function signIn(origin: string, token: string): Promise<string> {
   });
   expect(res.status).toBe(303);
   return res.headers.get('set-cookie')!.split(';')[0]!;
+}
+
+async function signOut(origin: string, cookie: string): Promise<void> {
+  const out = await fetch(`${origin}/connections/sign-out`, {
+    method: 'POST',
+    headers: { origin, cookie },
+    redirect: 'manual',
+  });
+  expect(out.status).toBe(303);
 }
 
 /** Whether the page, shown with `cookie`, is signed in (else it asks for the access token). */
@@ -77,4 +86,32 @@ describe('the /connections sign-in cookie', () => {
     // Another sign-in of the same user stands.
     expect(await signedIn(a2, other)).toBe(true);
   }, 60_000);
+
+  // Each sign-out was kept by the cookie's id for its hour: a user signing in and out in a loop
+  // grew the records (here, in Redis) by one a loop, with nothing to bound them but request speed.
+  it.each([
+    ['in Redis', true],
+    ['in one process', false],
+  ])(
+    'keeps a bounded number of sign-outs per user %s, past it ending all their cookies issued until then',
+    async (_, shared) => {
+      const origin = await replica(`alice:${ALICE},bob:${BOB}`, shared);
+      const client = redisClient(redis.url);
+      const recorded = async () => (await client.keys('*connections-signed-out*')).length;
+      const before = await recorded();
+      const older = await signIn(origin, ALICE);
+      const bob = await signIn(origin, BOB);
+      for (let i = 0; i < 40; i += 1) await signOut(origin, await signIn(origin, ALICE));
+      // At most 16 sign-outs by their id, and one record ending the rest.
+      if (shared) expect((await recorded()) - before).toBeLessThanOrEqual(17);
+      await closeClient(client);
+      // Past her share, Alice's sign-outs ended her older cookie too; Bob's stands.
+      expect(await signedIn(origin, older)).toBe(false);
+      expect(await signedIn(origin, bob)).toBe(true);
+      // A sign-in after them (a later second than the last one ended) works.
+      await new Promise((r) => setTimeout(r, 1_100));
+      expect(await signedIn(origin, await signIn(origin, ALICE))).toBe(true);
+    },
+    60_000,
+  );
 });

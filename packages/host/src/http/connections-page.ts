@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { MemoryStateStore, type StateStore } from '@toolhost/authorization-server/state-store';
 import type { AccessTokens } from '../auth/access-tokens.js';
 import type { ProviderService } from '../auth/provider-services.js';
 import type { DisconnectResult } from '../connections.js';
@@ -15,7 +16,7 @@ import {
 import { type FrontDoorSignIn, safeReturnPath, signedInPage } from './front-door-sign-in.js';
 import { esc, page, readForm, redirect } from './html-pages.js';
 import { CONNECTIONS_PATH, isConnectionsPath, PAGES_CALLBACK_PATH } from './page-paths.js';
-import { type SignedOut, SignInCookie, signedOutHere } from './sign-in-cookie.js';
+import { SignInCookie } from './sign-in-cookie.js';
 
 const COOKIE = 'toolhost_connections';
 /** A signed-in page stays signed in for an hour. */
@@ -36,7 +37,7 @@ export interface ConnectionsPageOptions {
    */
   signingKey?: Buffer;
   /** Where sign-outs are kept: the replicas' store where there is one (default: this process). */
-  signedOut?: SignedOut;
+  signedOut?: StateStore;
   /** Where OAuth is configured: people sign in through the front door (the MCP endpoint's authorization server). */
   frontDoor?: FrontDoorSignIn;
   /** Binds this browser to a vendor authorization link of the signed-in user (`/oauth/start`). */
@@ -68,7 +69,7 @@ class ConnectionsRoutes {
     this.cookies = new SignInCookie(
       o.signingKey ?? randomBytes(32),
       o.accessTokens,
-      o.signedOut ?? signedOutHere(),
+      o.signedOut ?? new MemoryStateStore(),
       COOKIE,
       CONNECTIONS_PATH,
       MAX_AGE_SECONDS,

@@ -98,15 +98,18 @@ function connectionsRoute(
 ): RouteHandler {
   let page: Promise<RouteHandler> | undefined;
   const open = async (): Promise<RouteHandler> => {
-    const [{ connectionsPage }, { signedOutInRedis }] = await Promise.all([
+    const [{ connectionsPage }, { RedisStateStore }] = await Promise.all([
       import('./connections-page.js'),
-      import('./sign-in-cookie.js'),
+      import('@toolhost/authorization-server/redis-state-store'),
     ]);
     const { shared } = state;
     return connectionsPage({
       ...options,
       ...(shared
-        ? { signingKey: shared.signingKey('connections-cookie'), signedOut: signedOutInRedis(shared.redis) }
+        ? {
+            signingKey: shared.signingKey('connections-cookie'),
+            signedOut: new RedisStateStore(shared.redis, ''),
+          }
         : {}),
     }).handle;
   };

@@ -1,56 +1,24 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { StateStore } from '@toolhost/authorization-server/state-store';
 import type { AccessTokens } from '../auth/access-tokens.js';
-import type { Replicas } from '../replicas.js';
 import { cookieValue } from './cookies.js';
 
-/**
- * Sign-ins ended before their cookie expires (sign-out), by the cookie's id: kept until that
- * expiry, in Redis where replicas share one (signed out on one, out on all), else here.
- */
-export interface SignedOut {
-  add(id: string, expiresAtSeconds: number): Promise<void>;
-  has(id: string): Promise<boolean>;
-}
-
-/** This process's sign-outs. */
-export function signedOutHere(): SignedOut {
-  const ended = new Map<string, number>();
-  return {
-    async add(id, expiresAt) {
-      const now = Date.now() / 1000;
-      for (const [old, until] of ended) if (until <= now) ended.delete(old);
-      ended.set(id, expiresAt);
-    },
-    async has(id) {
-      return (ended.get(id) ?? 0) > Date.now() / 1000;
-    },
-  };
-}
-
-/** The replicas' sign-outs, in Redis; a Redis that cannot answer counts as signed out. */
-export function signedOutInRedis(redis: Replicas['redis']): SignedOut {
-  const key = (id: string) => `connections-signed-out:${id}`;
-  return {
-    async add(id, expiresAt) {
-      await redis.call('SET', key(id), '1', 'EXAT', Math.ceil(expiresAt));
-    },
-    async has(id) {
-      return (await redis.call('EXISTS', key(id)).catch(() => 1)) === 1;
-    },
-  };
-}
+/** A user's sign-outs kept by their cookie's id an hour; past them, one record ends all their cookies issued until then. */
+const KEPT_PER_USER = 16;
 
 /**
  * The signed sign-in cookie of /connections: the user, an expiry and an id, with an HMAC over
  * them and over the user's current access token (its digest, never the token). A cookie stops
  * working when its user's token is removed or replaced (the operator's config, on every
- * replica that reads it), and at sign-out, which records its id.
+ * replica that reads it), and at sign-out, recorded until it expires: in the replicas' Redis
+ * where they share one (signed out on one, out on all), else here. Kept one by one, a user
+ * signing in and out in a loop grew them without bound, so each user has a share (KEPT_PER_USER).
  */
 export class SignInCookie {
   constructor(
     private readonly key: Buffer,
     private readonly accessTokens: AccessTokens,
-    private readonly signedOut: SignedOut,
+    private readonly signedOut: StateStore,
     private readonly name: string,
     private readonly path: string,
     private readonly maxAgeSeconds: number,
@@ -103,7 +71,7 @@ export class SignInCookie {
     const expected = Buffer.from(this.sign(user, expires, id, binding));
     const presented = Buffer.from(mac);
     if (presented.length !== expected.length || !timingSafeEqual(presented, expected)) return undefined;
-    if (await this.signedOut.has(id)) return undefined;
+    if (await this.ended(user, id, expires)) return undefined;
     return { user, expires, id };
   }
 
@@ -112,9 +80,26 @@ export class SignInCookie {
     return (await this.valid(cookieHeader))?.user;
   }
 
+  /** Whether the cookie was signed out; a store that cannot answer counts as signed out. */
+  private async ended(user: string, id: string, expires: number): Promise<boolean> {
+    const keys = [`connections-signed-out:${id}`, `connections-signed-out-until:${user}`];
+    const [one, until] = await Promise.all(keys.map((k) => this.signedOut.get(k))).catch(() => ['away']);
+    return one !== undefined || Number(until ?? 0) >= expires;
+  }
+
   /** Ends the sign-in the cookie carries, on every replica, whoever still holds a copy. */
   async signOut(cookieHeader: string | undefined): Promise<void> {
     const signedIn = await this.valid(cookieHeader);
-    if (signedIn) await this.signedOut.add(signedIn.id, signedIn.expires);
+    if (!signedIn) return;
+    const { user, id, expires } = signedIn;
+    const ttl = expires - Date.now() / 1000;
+    const store = this.signedOut;
+    if ((await store.increment(`connections-sign-outs:${user}`, this.maxAgeSeconds)) <= KEPT_PER_USER)
+      return store.set(`connections-signed-out:${id}`, '1', ttl);
+    // Only ever later: an earlier cookie signed out now must not bring back those ended since.
+    for (const key = `connections-signed-out-until:${user}`; ; ) {
+      const until = await store.get(key);
+      if (Number(until ?? 0) >= expires || (await store.compareAndSet(key, until, `${expires}`, ttl))) return;
+    }
   }
 }
