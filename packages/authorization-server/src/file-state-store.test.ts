@@ -58,6 +58,13 @@ class Pausing extends FileStateStore {
   }
 }
 
+/** The file store, with the counters it carries over a reload in view. */
+class Counting extends FileStateStore {
+  get countedHere(): number {
+    return this.counted.size;
+  }
+}
+
 const saved = (path: string) => JSON.parse(readFileSync(path, 'utf8')) as Record<string, { value: string }>;
 
 describe('FileStateStore', () => {
@@ -207,5 +214,25 @@ describe('FileStateStore shared by two processes', () => {
     await b.set('client:b', 'b');
     expect(await a.get('client:b')).toBe('b');
     expect(await a.increment('failures:addr', 300)).toBe(6);
+  });
+
+  // Kept to carry counts over a reload, the counters' keys were dropped only by a write: a store
+  // that wrote nothing (refused requests from ever new addresses) kept one for every address.
+  it('forgets the counters it carries once their window ended, writing nothing meanwhile', async () => {
+    const path = fileIn();
+    const clock = { now: Date.now() };
+    const store = new Counting(path, { lock: (at) => new FileLock(at), now: () => clock.now });
+    const count = (net: number, i: number) =>
+      store.increment(`metadata-fetch-count:10.${net}.${i >> 8}.${i & 255}`, 60);
+    for (let i = 0; i < 3000; i += 1) await count(0, i);
+    for (let i = 0; i < 5; i += 1) await store.increment('metadata-fetch-count:*', 600);
+    clock.now += 120_000;
+    for (let i = 0; i < 3000; i += 1) await count(1, i);
+    expect(store.countedHere).toBeLessThan(4000);
+    // The counts still in their window are carried over another process's write.
+    await openStore(path, () => clock.now).set('client:other', 'registered elsewhere');
+    expect(await store.increment('metadata-fetch-count:*', 600)).toBe(6);
+    expect(await count(1, 7)).toBe(2);
+    expect(await count(0, 7)).toBe(1);
   });
 });

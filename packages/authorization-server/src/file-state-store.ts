@@ -68,7 +68,9 @@ export class FileStateStore extends MemoryStateStore {
   private readonly lock: FileStateLock;
   private version: string | undefined;
   /** Counters counted here since the last write: kept over a reload (they are written with changes only). */
-  private readonly counted = new Set<string>();
+  protected readonly counted = new Set<string>();
+  /** Past this many, `counted` is rid of counters whose window ended (then set to twice what is left). */
+  private countedBound = 1000;
   private readonly failures: FileStoreFailures;
 
   constructor(
@@ -148,6 +150,12 @@ export class FileStateStore extends MemoryStateStore {
   override async increment(key: string, windowSeconds: number): Promise<number> {
     this.current();
     this.counted.add(key);
+    // A write forgets the counters it holds; a server that writes nothing (a flood of refused
+    // requests, each address its own counter) kept every address it ever counted.
+    if (this.counted.size > this.countedBound) {
+      for (const k of this.counted) if (k !== key && this.live(k) === undefined) this.counted.delete(k);
+      this.countedBound = Math.max(1000, 2 * this.counted.size);
+    }
     return super.increment(key, windowSeconds);
   }
 
