@@ -1,4 +1,5 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { MAX_PENDING_PER_USER } from '@toolhost/credentials';
 import { describe, expect, it, vi } from 'vitest';
 import { Browser, startFlow } from './browser.js';
 import {
@@ -106,6 +107,27 @@ describe('replicas: authorization across replicas', () => {
       expect(notices).toHaveLength(1);
       expect(await admin.keys('toolhost:session:notices:*')).toEqual([]);
     }, 60_000);
+
+  // Each call without a token starts a flow (a user keeps their newest 32) and records which
+  // session waits for it: those records outlived the flows given up, one a call for 10 minutes.
+  it('keeps a waiting session for the flows a user still has, however often they call without a token', async () => {
+    await startReplicas();
+    const { client } = await connect(`${balancer.url}/mcp`, ALICE, { elicitation: { url: {} } });
+    const completed = new Promise<string>((resolve) =>
+      client.setNotificationHandler('notifications/elicitation/complete', (n) =>
+        resolve(n.params.elicitationId),
+      ),
+    );
+    let last = { url: '', elicitationId: '' };
+    for (let i = 0; i < 40; i += 1) last = await urlElicitationOf(client);
+    expect((await admin.keys('toolhost:session:awaiting:*')).length).toBeLessThanOrEqual(
+      MAX_PENDING_PER_USER,
+    );
+    // The newest flow is still waited for.
+    const browser = new Browser();
+    expect((await browser.open(await startFlow(browser, last.url, ALICE))).status).toBe(200);
+    expect(await completed).toBe(last.elicitationId);
+  }, 60_000);
 
   it('refuses, on B, a callback from a browser that A never bound to the flow', async () => {
     const [a, b] = await startReplicas();

@@ -6,6 +6,7 @@ import type {
   PendingBounds,
 } from './ports.js';
 import { execAll, inRedis, type SharedRedis } from './redis-client.js';
+import { awaitingKey } from './redis-sessions.js';
 import type { SaltedSealed, SharedCipher } from './shared-cipher.js';
 
 // Drops the user's expired flows, adds the new one, and pops their oldest beyond the bound,
@@ -95,7 +96,9 @@ export class RedisPendingAuthorizations implements PendingAuthorizationStore {
         this.maxPerUser,
         this.ttlMs,
       )) as string[];
-      for (const flowId of evicted) await this.drop(flowId);
+      // A flow given up is waited for no more: the session's record of it (one each call of a
+      // user without a token) would otherwise outlive it, for the flow's whole life.
+      for (const flowId of evicted) await this.drop(flowId).then(() => this.redis.del(awaitingKey(flowId)));
       await execAll(
         this.redis
           .multi()

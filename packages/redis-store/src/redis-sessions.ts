@@ -8,7 +8,7 @@ import { ANSWERS_CHANNEL, ANSWERS_KEPT_MS, answersKey, relayOf } from './session
 const CLOSED_CHANNEL = 'toolhost:session:closed';
 const COMPLETION_CHANNEL = 'toolhost:session:elicitation-complete';
 /** Which session waits for a sign-in flow's completion, kept as long as the flow may complete. */
-const awaitingKey = (elicitationId: string) => `toolhost:session:awaiting:${elicitationId}`;
+export const awaitingKey = (elicitationId: string) => `toolhost:session:awaiting:${elicitationId}`;
 /** Completion notices of a session not yet delivered to its client. */
 const noticesKey = (id: string) => `toolhost:session:notices:${id}`;
 const MAX_NOTICES = 100;
