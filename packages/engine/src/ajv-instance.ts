@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
+import { exactMultipleOf } from './multiple-of.js';
 
 // ajv's compiler (some sixty modules) is required on the first schema compiled, not when the
 // engine is imported: start-up checks declarations with validators generated at build time,
@@ -10,7 +11,7 @@ const require = createRequire(import.meta.url);
 const INT32 = 2 ** 31;
 
 function createAjv(): Ajv {
-  const { Ajv } = require('ajv') as typeof import('ajv');
+  const { Ajv, _, str } = require('ajv') as typeof import('ajv');
   // ajv-formats is CommonJS with `exports.default`.
   const formats = require('ajv-formats') as { default?: unknown };
   const addFormats = (formats.default ?? formats) as (ajv: Ajv) => Ajv;
@@ -24,6 +25,9 @@ function createAjv(): Ajv {
     useDefaults: false,
   });
   addFormats(ajv);
+  // Its own divides doubles (0.07 / 0.01 is 7.000000000000001): see multiple-of.ts.
+  ajv.removeKeyword('multipleOf');
+  ajv.addKeyword(exactMultipleOf({ _, str }));
   ajv.addFormat('int32', {
     type: 'number',
     validate: (n: number) => Number.isInteger(n) && n >= -INT32 && n < INT32,

@@ -6,3 +6,18 @@ export function pointerKeys(pointer: string): string[] {
     .split('/')
     .map((key) => key.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
+
+/** The JSON pointer of `keys`, escaped: `''` for none. */
+export function pointerOf(keys: readonly string[]): string {
+  return keys.map((key) => `/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
+}
+
+/** What `value` holds at `keys`, own members only; undefined where nothing is. */
+export function valueAt(value: unknown, keys: readonly string[]): unknown {
+  let node = value;
+  for (const key of keys) {
+    if (node === null || typeof node !== 'object' || !Object.hasOwn(node, key)) return undefined;
+    node = (node as Record<string, unknown>)[key];
+  }
+  return node;
+}

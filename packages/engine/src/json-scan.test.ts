@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { scanJson } from './json-scan.js';
+import { placedLiterals, scanJson } from './json-scan.js';
 
 function scan(text: string, maxDepth = Number.POSITIVE_INFINITY) {
   const seen: [literal: string, at: number][] = [];
@@ -86,5 +86,30 @@ describe('scanJson', () => {
     ];
     for (const text of texts) expect(scan(text).within).toBe(true);
     expect(scan('['.repeat(n), 512).within).toBe(false);
+  });
+});
+
+describe('placedLiterals', () => {
+  const all = () => true;
+
+  it('names each literal by the keys JSON.parse puts it under, escaped keys read as keys', () => {
+    const text = String.raw`{"a":[1,{},[],"x",{"b\"/~":-2.5e3,"c":[true,null,{"d":3}]}],"":4,"e":"5, 6"}`;
+    expect(placedLiterals(text, all)).toEqual([
+      { keys: ['a', '0'], literal: '1' },
+      { keys: ['a', '4', 'b"/~'], literal: '-2.5e3' },
+      { keys: ['a', '4', 'c', '2', 'd'], literal: '3' },
+      { keys: [''], literal: '4' },
+    ]);
+    expect(placedLiterals('7', all)).toEqual([{ keys: [], literal: '7' }]);
+  });
+
+  it('keeps those it is asked for, and of a member written twice only the last', () => {
+    const wanted = (literal: string) => literal.length > 2;
+    expect(placedLiterals('{"a":100,"b":[200,3],"a":{"a":400},"b":[5]}', wanted)).toEqual([
+      { keys: ['a', 'a'], literal: '400' },
+    ]);
+    expect(placedLiterals('{"a":{"b":[100]},"a":{"b":1},"c":{"d":200},"cd":3}', wanted)).toEqual([
+      { keys: ['c', 'd'], literal: '200' },
+    ]);
   });
 });

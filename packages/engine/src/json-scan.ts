@@ -96,3 +96,58 @@ export function scanJson(
   }
   return true;
 }
+
+/** A number literal of JSON text and the keys leading to it (a JSON pointer's, an item's index as digits). */
+export interface PlacedLiteral {
+  keys: string[];
+  literal: string;
+}
+
+/** Forgets what was found at `keys` and below: a member written again, which JSON.parse keeps instead. */
+function forget(found: Map<string, PlacedLiteral>, keys: readonly string[]): void {
+  const at = JSON.stringify(keys);
+  const under = `${at.slice(0, -1)},`;
+  for (const known of found.keys()) if (known === at || known.startsWith(under)) found.delete(known);
+}
+
+/**
+ * The number literals of `text`, JSON that JSON.parse read, that `wanted` picks, each with its
+ * place in the parsed value (where a member's key repeats, the last member's, as JSON.parse keeps).
+ */
+export function placedLiterals(text: string, wanted: (literal: string) => boolean): PlacedLiteral[] {
+  const found = new Map<string, PlacedLiteral>();
+  const keys: string[] = [];
+  // Per level: whether it is an array, whose key is then its item's index.
+  const arrays: boolean[] = [];
+  let expectKey = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === QUOTE) {
+      const end = closingQuote(text, i);
+      if (expectKey) {
+        keys[keys.length - 1] = JSON.parse(text.slice(i, end + 1)) as string;
+        if (found.size > 0) forget(found, keys);
+      }
+      expectKey = false;
+      i = end;
+    } else if (c === 0x5b || c === 0x7b) {
+      keys.push('0');
+      arrays.push(c === 0x5b);
+      expectKey = c === 0x7b;
+    } else if (c === 0x5d || c === 0x7d) {
+      keys.pop();
+      arrays.pop();
+      // `{}` expected a key it never got.
+      expectKey = false;
+    } else if (c === 0x2c) {
+      if (arrays[arrays.length - 1]) keys[keys.length - 1] = String(Number(keys[keys.length - 1]) + 1);
+      else expectKey = true;
+    } else if (c === MINUS || (c >= 0x30 && c <= 0x39)) {
+      const end = exponentEnd(text, mantissaEnd(text, c === MINUS ? i + 1 : i));
+      const literal = text.slice(i, end);
+      if (wanted(literal)) found.set(JSON.stringify(keys), { keys: [...keys], literal });
+      i = end - 1;
+    }
+  }
+  return [...found.values()];
+}

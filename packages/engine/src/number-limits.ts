@@ -1,6 +1,7 @@
 import type { ErrorObject } from './ajv-instance.js';
 import { compareDecimals, type Decimal, decimalOf, isIntegral, isMultipleOf } from './exact-decimal.js';
 import { decimalValue, PAST_LARGEST, PAST_SMALLEST } from './exact-numbers.js';
+import { divisorOf, isMultipleOfNumber } from './multiple-of.js';
 import { isObject } from './schema-places.js';
 
 /**
@@ -96,12 +97,11 @@ function bound(value: Both, keyword: string, limit: unknown): Judgment {
 }
 
 function multipleOf(value: Both, m: unknown): Judgment {
-  const known = typeof m === 'number' && m > 0 && m < SAFE;
-  const res = typeof m === 'number' ? value.double / m : Number.NaN;
+  const divisor = divisorOf(m);
   return {
-    exact: known ? isMultipleOf(value.exact, decimalOf(String(m))) : undefined,
-    // As ajv judges it (without multipleOfPrecision).
-    double: m !== 0 && res === Number.parseInt(String(res), 10),
+    exact: divisor !== undefined && (m as number) < SAFE ? isMultipleOf(value.exact, divisor) : undefined,
+    // As the validator judges it (multiple-of.ts): the double's decimal.
+    double: isMultipleOfNumber(value.double, divisor),
     keyword: 'multipleOf',
     params: { multipleOf: m },
     wants: `a multiple of ${String(m)}`,
@@ -181,6 +181,37 @@ function problem(instancePath: string, keyword: string, params: Record<string, u
   return { instancePath, schemaPath: '#', keyword, params, message } satisfies ErrorObject;
 }
 
+const both = (literal: string): Both => ({ exact: decimalOf(literal), double: Number(literal) });
+
+/** The problem where a judgment on the literal differs from the one on its double, which the validator made. */
+function differs(instancePath: string, j: Judgment): ErrorObject | undefined {
+  if (j.exact === j.double) return undefined;
+  if (j.exact === false) return problem(instancePath, j.keyword, j.params, `must be ${j.wants}`);
+  const why =
+    j.exact === undefined
+      ? 'past 2^53 (9007199254740992) a number in the schema is known only as its nearest double'
+      : 'the schema was checked against its nearest double, which falls on the other side';
+  return problem(instancePath, 'numberText', {}, `cannot be checked exactly against ${j.wants}: ${why}`);
+}
+
+/**
+ * As `exactProblem`, for `multipleOf` alone: a number of JSON text, validated as its double,
+ * whose literal has more digits than the double keeps (see written-multiples.ts).
+ */
+export function multipleOfProblem(
+  instancePath: string,
+  literal: string,
+  schemas: readonly unknown[],
+): ErrorObject | undefined {
+  const value = both(literal);
+  for (const s of schemas) {
+    const found =
+      isObject(s) && s.multipleOf !== undefined && differs(instancePath, multipleOf(value, s.multipleOf));
+    if (found) return found;
+  }
+  return undefined;
+}
+
 /**
  * The first problem with a number literal, judged exactly against `schemas` (those at its
  * place), where its double passed: the keyword it fails, as ajv would name it, or that it
@@ -192,17 +223,12 @@ export function exactProblem(
   schemas: readonly unknown[],
   listedAbove: boolean,
 ): ErrorObject | undefined {
-  const value: Both = { exact: decimalOf(literal), double: Number(literal) };
+  const value = both(literal);
   for (const s of schemas) {
     if (!isObject(s)) continue;
     for (const j of judgments(value, s)) {
-      if (j.exact === j.double) continue;
-      if (j.exact === false) return problem(instancePath, j.keyword, j.params, `must be ${j.wants}`);
-      const why =
-        j.exact === undefined
-          ? 'past 2^53 (9007199254740992) a number in the schema is known only as its nearest double'
-          : 'the schema was checked against its nearest double, which falls on the other side';
-      return problem(instancePath, 'numberText', {}, `cannot be checked exactly against ${j.wants}: ${why}`);
+      const found = differs(instancePath, j);
+      if (found) return found;
     }
   }
   if (!listedAbove) return undefined;

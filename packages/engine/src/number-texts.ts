@@ -1,6 +1,6 @@
 import type { ErrorObject, ValidateFunction } from './ajv-instance.js';
 import { JSON_NUMBER } from './exact-numbers.js';
-import { pointerKeys } from './json-pointer.js';
+import { pointerKeys, valueAt } from './json-pointer.js';
 import { exactProblem, judgedExactly, outOfRange, rangeProblem, takesStrings } from './number-limits.js';
 import { SchemaPlaces } from './schema-places.js';
 import { firstDuplicate } from './unique-literals.js';
@@ -26,15 +26,6 @@ function literalFor(type: unknown): RegExp | undefined {
   const types: unknown[] = Array.isArray(type) ? type : [type];
   if (types.includes('number')) return JSON_NUMBER;
   return types.includes('integer') ? INTEGER_TEXT : undefined;
-}
-
-function valueAt(value: unknown, keys: readonly string[]): unknown {
-  let node = value;
-  for (const key of keys) {
-    if (node === null || typeof node !== 'object' || !Object.hasOwn(node, key)) return undefined;
-    node = (node as Record<string, unknown>)[key];
-  }
-  return node;
 }
 
 /** `texts` with the string at `keys` added. */

@@ -14,6 +14,7 @@ import { refuseInexactText, refuseInexactValues } from './exact-numbers.js';
 import { refuseTooDeep } from './nesting.js';
 import { type NumberTexts, validateNumberTexts } from './number-texts.js';
 import { plainArguments } from './plain-arguments.js';
+import { writtenMultiples } from './written-multiples.js';
 
 export type Arguments = Record<string, unknown>;
 
@@ -230,6 +231,7 @@ export function parseRequestBody(raw: unknown, schema: JsonSchema): RequestBody 
     refuseTooDeep(REQUEST_BODY_PARAM, body);
   }
   const { errors, texts } = validateNumberTexts(compileSchema(schema), body);
+  if (errors.length === 0 && typeof raw === 'string') errors.push(...writtenMultiples(schema, raw, body));
   if (errors.length > 0) {
     const problems = describeValidationErrors(errors, REQUEST_BODY_PARAM);
     throw ToolError.invalidArgument(
