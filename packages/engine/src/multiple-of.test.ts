@@ -140,9 +140,14 @@ describe('multipleOf with a decimal divisor', () => {
     expect(received.map((r) => r.body)).toEqual(['{"amount":0.07,"lines":[{"amount":1.15}],"even":4}']);
     received = [];
     await refuses([
-      ['Charge', { amount: '0.071' }, 'amount', "Parameter 'amount'"],
+      ['Charge', { amount: '0.071' }, 'amount', "Parameter 'amount' must be a multiple of 0.01."],
       ['Charge', { amount: '0.07000000000000000001' }, 'amount', 'must be a multiple of 0.01'],
-      ['Charge', { lines: [{ amount: '1.155' }] }, 'lines[0].amount', "Parameter 'lines[0].amount'"],
+      [
+        'Charge',
+        { lines: [{ amount: '1.155' }] },
+        'lines[0].amount',
+        "Parameter 'lines[0].amount' must be a multiple of 0.01.",
+      ],
     ]);
   });
 

@@ -194,6 +194,35 @@ function differs(instancePath: string, j: Judgment): ErrorObject | undefined {
   return problem(instancePath, 'numberText', {}, `cannot be checked exactly against ${j.wants}: ${why}`);
 }
 
+/** The judgment of the one keyword a validator's error names, from its params (ajv's). */
+function judgmentOf(value: Both, e: ErrorObject): Judgment | undefined {
+  const p = e.params as Record<string, unknown>;
+  if (Object.hasOwn(BOUNDS, e.keyword)) return bound(value, e.keyword, p.limit);
+  switch (e.keyword) {
+    case 'multipleOf':
+      return multipleOf(value, p.multipleOf);
+    case 'enum':
+      return Array.isArray(p.allowedValues) ? among(value, 'enum', p.allowedValues) : undefined;
+    case 'const':
+      return among(value, 'const', [p.allowedValue]);
+    case 'format':
+      return format(value, p.format);
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * A validator's error at a number literal's place, where its double was validated and may be
+ * another number: kept where the literal fails that keyword too; else what the literal cannot
+ * be judged against (`exactProblem`'s words), where it sits in the schema.
+ */
+export function exactError(e: ErrorObject, literal: string): ErrorObject {
+  const j = judgmentOf(both(literal), e);
+  const found = j && differs(e.instancePath, { ...j, double: false });
+  return found ? { ...found, schemaPath: e.schemaPath } : e;
+}
+
 /**
  * As `exactProblem`, for `multipleOf` alone: a number of JSON text, validated as its double,
  * whose literal has more digits than the double keeps (see written-multiples.ts).

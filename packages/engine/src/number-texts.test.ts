@@ -51,6 +51,7 @@ const judged: JsonSchema = {
     pinned: { type: 'integer', const: 9007199254740992 },
     thousands: { type: 'integer', multipleOf: 1000 },
     positive: { type: 'number', minimum: 0 },
+    below: { type: 'number', exclusiveMaximum: 100 },
     count: integer,
     ratio: { type: 'number' },
     referred: { $ref: '#/definitions/Id' },
@@ -283,11 +284,11 @@ describe('a string holding a number literal where the schema wants a number', ()
       [{ ratio: 'NaN' }, 'request_body.ratio', 'must be of type number'],
       [{ ratio: 'Infinity' }, 'request_body.ratio', 'must be of type number'],
       [{ amounts: ['1e'] }, 'request_body.amounts[0]', 'must be of type number'],
-      // Its number out of bounds, a string is refused as it was before it stood for one.
-      [{ page: '0' }, 'request_body.page', 'must be of type integer'],
-      [{ page: ID }, 'request_body.page', 'must be of type integer'],
-      [{ small: '2147483648' }, 'request_body.small', 'must be of type integer'],
-      [{ level: '4' }, 'request_body.level', 'must be of type integer'],
+      // Its number out of bounds, a string is refused for the bound it fails, not for its type.
+      [{ page: '0' }, 'request_body.page', 'must be >= 1'],
+      [{ page: ID }, 'request_body.page', 'must be <= 100'],
+      [{ small: '2147483648' }, 'request_body.small', 'must be a valid int32'],
+      [{ level: '4' }, 'request_body.level', 'must be one of: 1, 2, 3'],
     ];
     for (const [body, parameter, problem] of refusals) {
       const out = await call('Update', update(JSON.stringify(body)));
@@ -305,7 +306,7 @@ describe('a string holding a number literal where the schema wants a number', ()
       ok: false,
       error: {
         parameter: 'request_body.page',
-        message: 'The request body does not match its schema: request_body.page must be of type integer.',
+        message: 'The request body does not match its schema: request_body.page must be >= 1.',
       },
     });
     expect(await call('Patch', { thing: '12a' })).toMatchObject({
@@ -350,6 +351,29 @@ describe('a string standing for a number its nearest double would misjudge', () 
       [{ cents: '0.500000000000000000001' }, 'request_body.cents', 'must be a multiple of 0.01'],
       [{ thousands: '12345678901234567891' }, 'request_body.thousands', 'must be a multiple of 1000'],
     ]);
+  });
+
+  it('is refused for the bound it fails, judged on its literal, not for its type', async () => {
+    await refuses([
+      [{ below: '100.5' }, 'request_body.below', 'must be < 100'],
+      [{ below: '100.00000000000000000001' }, 'request_body.below', 'must be < 100'],
+      // Its double, 100, fails the bound the literal keeps.
+      [
+        { below: '99.999999999999999999' },
+        'request_body.below',
+        'cannot be checked exactly against < 100: the schema was checked against its nearest double, which falls on the other side',
+      ],
+      [
+        { either: '50' },
+        'request_body.either',
+        'matches none of the 2 allowed shapes; the closest, shape 1, lacks what follows; request_body.either must be <= 10',
+      ],
+    ]);
+    expect(await call('Find', { filter: { id: ID, page: '101' } })).toMatchObject({
+      ok: false,
+      error: { parameter: 'filter.page', message: "Parameter 'filter.page' must be <= 100." },
+    });
+    expect(received).toEqual([]);
   });
 
   it('is judged so in tool arguments too, naming the parameter', async () => {

@@ -1,7 +1,14 @@
 import type { ErrorObject, ValidateFunction } from './ajv-instance.js';
 import { JSON_NUMBER } from './exact-numbers.js';
 import { pointerKeys, valueAt } from './json-pointer.js';
-import { exactProblem, judgedExactly, outOfRange, rangeProblem, takesStrings } from './number-limits.js';
+import {
+  exactError,
+  exactProblem,
+  judgedExactly,
+  outOfRange,
+  rangeProblem,
+  takesStrings,
+} from './number-limits.js';
 import { SchemaPlaces } from './schema-places.js';
 import { firstDuplicate } from './unique-literals.js';
 
@@ -80,15 +87,9 @@ const NUMBER_PLACE = new Set(['type', 'enum', 'const', 'anyOf', 'oneOf']);
  * type string, nor one of no type (see `takesStrings`), in any branch.
  */
 function standIns(validate: ValidateFunction, value: unknown, errors: ErrorObject[]): StandIn[] {
-  const byPlace = new Map<string, ErrorObject[]>();
-  for (const e of errors) {
-    const list = byPlace.get(e.instancePath);
-    if (list) list.push(e);
-    else byPlace.set(e.instancePath, [e]);
-  }
   let places: SchemaPlaces | undefined;
   const found: StandIn[] = [];
-  for (const [at, list] of byPlace) {
+  for (const [at, list] of groupedByPlace(errors)) {
     const keys = pointerKeys(at);
     const text = valueAt(value, keys);
     if (typeof text !== 'string' || !list.every((e) => NUMBER_PLACE.has(e.keyword))) continue;
@@ -107,50 +108,78 @@ function standIns(validate: ValidateFunction, value: unknown, errors: ErrorObjec
  * another number than its literal is judged again on the literal (`number-limits`). A literal
  * past a double's range, or nearer to zero than its least, is refused. `value` is left as given.
  *
- * Where the copy fails, the errors are the first pass's, as without this reading, less those
- * at strings the copy took as valid numbers (an agent told that a good id "must be of type
- * integer" would send it as a number, rounded); where none is left (the copy failed only
- * where the strings were fine, e.g. two that are one number), the copy's.
+ * Where the copy fails, the errors are the first pass's, less those at strings the copy took
+ * as valid numbers (an agent told that a good id "must be of type integer" would send it as a
+ * number, rounded), and at strings the copy refused, what the copy found there: the bound the
+ * number fails, judged on the literal where its double may be another number, not its type.
+ * Where none of the first pass's is left (the copy failed only where the strings were fine,
+ * e.g. two that are one number), the copy's.
  */
 export function validateNumberTexts(validate: ValidateFunction, value: unknown): NumberTextsCheck {
   if (validate(value)) return { errors: [] };
   const first = [...(validate.errors ?? [])];
   const found = standIns(validate, value, first);
-  const refused = new Map<string, ErrorObject>();
+  const told = new Map<string, ErrorObject[]>();
   let texts: NumberTexts | undefined;
   for (const s of found) {
     const reason = outOfRange(s.text);
     if (reason === undefined) texts = withText(texts, s.keys);
-    else refused.set(s.at, rangeProblem(s.at, s.text, reason));
+    else told.set(s.at, [rangeProblem(s.at, s.text, reason)]);
   }
-  if (texts === undefined) return { errors: replaced(first, refused, new Set()) };
+  if (texts === undefined) return { errors: replaced(first, told, new Set()).out };
   const copy = withNumbers(value, texts);
+  const literals = new Map(found.filter((s) => judgedExactly(s.text)).map((s) => [s.at, s.text]));
   const second: ErrorObject[] = [];
   for (const e of validate(copy) ? [] : (validate.errors ?? [])) {
-    const kept = refused.has(e.instancePath) ? undefined : exactly(e, value, texts);
+    const kept = told.has(e.instancePath) ? undefined : exactly(e, value, texts, literals);
     if (kept) second.push(kept);
   }
   if (second.length === 0) {
     const problems: ErrorObject[] = [];
     for (const s of found) {
       const problem =
-        refused.get(s.at) ??
-        (judgedExactly(s.text) ? exactProblem(s.at, s.text, s.schemas, s.listedAbove) : undefined);
+        told.get(s.at)?.[0] ??
+        (literals.has(s.at) ? exactProblem(s.at, s.text, s.schemas, s.listedAbove) : undefined);
       if (problem) problems.push(problem);
     }
     return problems.length > 0 ? { errors: problems } : { errors: [], texts };
   }
-  const failed = new Set(second.map((e) => e.instancePath));
-  const fine = new Set(found.map((s) => s.at).filter((at) => !refused.has(at) && !failed.has(at)));
-  const errors = replaced(first, refused, fine);
-  return { errors: errors.length > refused.size ? errors : [...errors, ...second] };
+  const byPlace = groupedByPlace(second);
+  const fine = new Set<string>();
+  for (const s of found) {
+    if (told.has(s.at)) continue;
+    const there = byPlace.get(s.at);
+    if (there) told.set(s.at, there);
+    else fine.add(s.at);
+  }
+  const { out, own } = replaced(first, told, fine);
+  return { errors: own > 0 ? out : [...out, ...second.filter((e) => !told.has(e.instancePath))] };
+}
+
+function groupedByPlace(errors: readonly ErrorObject[]): Map<string, ErrorObject[]> {
+  const byPlace = new Map<string, ErrorObject[]>();
+  for (const e of errors) {
+    const list = byPlace.get(e.instancePath);
+    if (list) list.push(e);
+    else byPlace.set(e.instancePath, [e]);
+  }
+  return byPlace;
 }
 
 /**
- * An error of the copy as it stands for the value: `uniqueItems` on an array holding strings
- * taken as numbers is judged again on their literals, dropped where the items are distinct.
+ * An error of the copy as it stands for the value: at a string whose double may be another
+ * number than its literal (`literals`, by place), judged on the literal (`exactError`);
+ * `uniqueItems` on an array holding strings taken as numbers judged again on their literals,
+ * dropped where the items are distinct.
  */
-function exactly(e: ErrorObject, value: unknown, texts: NumberTexts): ErrorObject | undefined {
+function exactly(
+  e: ErrorObject,
+  value: unknown,
+  texts: NumberTexts,
+  literals: ReadonlyMap<string, string>,
+): ErrorObject | undefined {
+  const literal = literals.get(e.instancePath);
+  if (literal !== undefined) return exactError(e, literal);
   if (e.keyword !== 'uniqueItems') return e;
   const keys = pointerKeys(e.instancePath);
   let marked: NumberTexts | undefined = texts;
@@ -167,24 +196,31 @@ function exactly(e: ErrorObject, value: unknown, texts: NumberTexts): ErrorObjec
   };
 }
 
-/** `errors` in order, those at a refused place replaced by its one problem, those at a fine place left out. */
+/**
+ * `errors` in order, those at a place `told` names replaced by what it tells there, those at a
+ * fine place left out; `own`: how many were kept as they were.
+ */
 function replaced(
   errors: ErrorObject[],
-  refused: Map<string, ErrorObject>,
-  fine: Set<string>,
-): ErrorObject[] {
+  told: ReadonlyMap<string, ErrorObject[]>,
+  fine: ReadonlySet<string>,
+): { out: ErrorObject[]; own: number } {
   const out: ErrorObject[] = [];
-  const told = new Set<string>();
+  const done = new Set<string>();
+  let own = 0;
   for (const e of errors) {
-    const problem = refused.get(e.instancePath);
-    if (problem === undefined) {
-      if (!fine.has(e.instancePath)) out.push(e);
-    } else if (!told.has(e.instancePath)) {
-      told.add(e.instancePath);
-      out.push(problem);
+    const problems = told.get(e.instancePath);
+    if (problems === undefined) {
+      if (!fine.has(e.instancePath)) {
+        out.push(e);
+        own += 1;
+      }
+    } else if (!done.has(e.instancePath)) {
+      done.add(e.instancePath);
+      out.push(...problems);
     }
   }
-  return out;
+  return { out, own };
 }
 
 /** The number texts of the value under `key`. */
