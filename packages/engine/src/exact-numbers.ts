@@ -9,11 +9,6 @@ import { scanJson } from './json-scan.js';
  * the call answered as a success.
  */
 
-/** Why a literal past a double's range cannot be sent exactly (its double is Infinity). */
-export const PAST_LARGEST = 'it is past the largest number JSON carries here (about 1.8e308)';
-/** Why a literal nearer to zero than a double's least cannot be (its double is 0). */
-export const PAST_SMALLEST = 'it is nearer to zero than the smallest number JSON carries here (about 5e-324)';
-
 /** A JSON number literal, whole (RFC 8259). */
 export const JSON_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 
@@ -32,18 +27,38 @@ export function decimalValue(text: string): string {
   return `${sign}${significant}e${exp}`;
 }
 
+/** Why no double stands for a literal at all, and what it would go out as instead. */
+export interface OutOfRange {
+  reason: string;
+  sentAs: string;
+}
+
+/**
+ * Whether a literal is past a double's range (it reads as Infinity, which JSON writes as null)
+ * or nearer to zero than its least (`-1e-400` reads as -0, sent as 0, a number nobody gave):
+ * no double stands for it, whether it came as a number or as a string standing for one.
+ */
+export function outOfRange(literal: string): OutOfRange | undefined {
+  const n = Number(literal);
+  if (!Number.isFinite(n))
+    return { reason: 'it is past the largest number JSON carries here (about 1.8e308)', sentAs: 'null' };
+  if (n !== 0 || decimalValue(literal) === '0') return undefined;
+  return {
+    reason: 'it is nearer to zero than the smallest number JSON carries here (about 5e-324)',
+    sentAs: '0',
+  };
+}
+
 /**
  * Whether a JSON number literal goes out as the number it reads: the body is sent as
- * JSON.stringify writes it, String(n). Below 2^53 every integer is a double and a decimal
- * fraction goes to its nearest double, as any JSON reader takes it; from 2^53 up, where a
- * double no longer holds every integer, String(n) must denote the very decimal written
- * (`6.02e23` goes as `6.02e+23`; `12345678901234567890.0` would go as `12345678901234567000`).
+ * JSON.stringify writes it, String(n). Within a double's range, below 2^53 every integer is a
+ * double and a decimal fraction goes to its nearest double, as any JSON reader takes it; from
+ * 2^53 up, where a double no longer holds every integer, String(n) must denote the very decimal
+ * written (`6.02e23` goes as `6.02e+23`; `12345678901234567890.0` would go as `12345678901234567000`).
  */
 function parsesExactly(literal: string): boolean {
+  if (outOfRange(literal)) return false;
   const n = Number(literal);
-  if (!Number.isFinite(n)) return false;
-  // Nearer to zero than a double's least, `-1e-400` reads as -0: sent as 0, a number nobody gave.
-  if (n === 0) return decimalValue(literal) === '0';
   return Math.abs(n) < 2 ** 53 || decimalValue(literal) === decimalValue(String(n));
 }
 
@@ -97,11 +112,10 @@ export function refuseInexactText(param: string, text: string, parsed: unknown):
   const read = Number(literal);
   // Found by its value, but an underflow's 0 is not told apart from a 0 written: named by the parameter alone.
   const at = read === 0 ? param : (numberWhere(parsed, param, (n) => Object.is(n, read))?.at ?? param);
-  const became = !Number.isFinite(read)
-    ? `${PAST_LARGEST} and would go out as null`
-    : read === 0
-      ? `${PAST_SMALLEST} and would go out as 0`
-      : `it would go out as ${read}; from 2^53 (9007199254740992) up a number goes out as its nearest double (pass larger ids as strings)`;
+  const range = outOfRange(literal);
+  const became = range
+    ? `${range.reason} and would go out as ${range.sentAs}`
+    : `it would go out as ${read}; from 2^53 (9007199254740992) up a number goes out as its nearest double (pass larger ids as strings)`;
   throw ToolError.invalidArgument(
     at,
     `Parameter '${param}' holds the number ${literal} at ${at}, which cannot be sent exactly: ${became}.`,

@@ -1,6 +1,6 @@
 import type { ErrorObject } from './ajv-instance.js';
 import { compareDecimals, type Decimal, decimalOf, isIntegral, isMultipleOf } from './exact-decimal.js';
-import { decimalValue, PAST_LARGEST, PAST_SMALLEST } from './exact-numbers.js';
+import { decimalValue } from './exact-numbers.js';
 import { divisorOf, isMultipleOfNumber } from './multiple-of.js';
 import { isObject } from './schema-places.js';
 
@@ -57,13 +57,6 @@ export function takesStrings(s: unknown): boolean {
 export function judgedExactly(literal: string): boolean {
   const n = Number(literal);
   return Math.abs(n) >= SAFE || decimalValue(literal) !== decimalValue(String(n));
-}
-
-/** The reason a literal cannot stand for a number at all: past a double's range, or below its least. */
-export function outOfRange(literal: string): string | undefined {
-  const n = Number(literal);
-  if (!Number.isFinite(n)) return PAST_LARGEST;
-  return n === 0 && decimalValue(literal) !== '0' ? PAST_SMALLEST : undefined;
 }
 
 /**

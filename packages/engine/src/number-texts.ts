@@ -1,14 +1,7 @@
 import type { ErrorObject, ValidateFunction } from './ajv-instance.js';
-import { JSON_NUMBER } from './exact-numbers.js';
+import { JSON_NUMBER, outOfRange } from './exact-numbers.js';
 import { pointerKeys, valueAt } from './json-pointer.js';
-import {
-  exactError,
-  exactProblem,
-  judgedExactly,
-  outOfRange,
-  rangeProblem,
-  takesStrings,
-} from './number-limits.js';
+import { exactError, exactProblem, judgedExactly, rangeProblem, takesStrings } from './number-limits.js';
 import { SchemaPlaces } from './schema-places.js';
 import { firstDuplicate } from './unique-literals.js';
 
@@ -122,9 +115,9 @@ export function validateNumberTexts(validate: ValidateFunction, value: unknown):
   const told = new Map<string, ErrorObject[]>();
   let texts: NumberTexts | undefined;
   for (const s of found) {
-    const reason = outOfRange(s.text);
-    if (reason === undefined) texts = withText(texts, s.keys);
-    else told.set(s.at, [rangeProblem(s.at, s.text, reason)]);
+    const range = outOfRange(s.text);
+    if (range === undefined) texts = withText(texts, s.keys);
+    else told.set(s.at, [rangeProblem(s.at, s.text, range.reason)]);
   }
   if (texts === undefined) return { errors: replaced(first, told, new Set()).out };
   const copy = withNumbers(value, texts);
