@@ -1,4 +1,4 @@
-import { type NumberTexts, textsUnder } from './number-texts.js';
+import { type NumberTexts, textsUnder, textsWithin } from './number-texts.js';
 
 /**
  * The JSON body a `fields` tool builds from its body parameters, and where it holds strings
@@ -12,22 +12,15 @@ export class FieldsBody {
   /** A parameter's value at its dotted path (`a.b`), objects made along the way. */
   set(dotted: string, value: unknown, texts: NumberTexts | undefined): void {
     const keys = dotted.split('.');
+    const last = keys.pop()!;
     let node = this.value;
-    let known = this.texts;
-    for (const key of keys.slice(0, -1)) {
+    for (const key of keys) {
       const next = node[key];
       if (typeof next !== 'object' || next === null) node[key] = {};
       node = node[key] as Record<string, unknown>;
-      let inner = known.get(key);
-      if (!(inner instanceof Map)) {
-        inner = new Map();
-        known.set(key, inner);
-      }
-      known = inner;
     }
-    const last = keys[keys.length - 1]!;
     node[last] = value;
-    place(known, last, texts);
+    place(textsWithin(this.texts, keys), last, texts);
   }
 
   /** A whole-body parameter: its own fields become the body's. */

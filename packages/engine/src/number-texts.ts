@@ -28,12 +28,13 @@ function literalFor(type: unknown): RegExp | undefined {
   return types.includes('integer') ? INTEGER_TEXT : undefined;
 }
 
-/** `texts` with the string at `keys` added. */
-function withText(texts: NumberTexts | undefined, keys: readonly string[]): NumberTexts {
-  if (keys.length === 0) return true;
-  const root = texts instanceof Map ? texts : new Map<string, NumberTexts>();
+/** The texts of `root` under `keys`, maps made along the way (a mark on the way replaced by one). */
+export function textsWithin(
+  root: Map<string, NumberTexts>,
+  keys: readonly string[],
+): Map<string, NumberTexts> {
   let node = root;
-  for (const key of keys.slice(0, -1)) {
+  for (const key of keys) {
     let next = node.get(key);
     if (!(next instanceof Map)) {
       next = new Map();
@@ -41,7 +42,14 @@ function withText(texts: NumberTexts | undefined, keys: readonly string[]): Numb
     }
     node = next;
   }
-  node.set(keys[keys.length - 1]!, true);
+  return node;
+}
+
+/** `texts` with the string at `keys` added. */
+function withText(texts: NumberTexts | undefined, keys: readonly string[]): NumberTexts {
+  if (keys.length === 0) return true;
+  const root = texts instanceof Map ? texts : new Map<string, NumberTexts>();
+  textsWithin(root, keys.slice(0, -1)).set(keys[keys.length - 1]!, true);
   return root;
 }
 
