@@ -16,7 +16,9 @@ export class FieldsBody {
     let node = this.value;
     for (const key of keys) {
       const next = node[key];
-      if (typeof next !== 'object' || next === null) node[key] = {};
+      // A copy of what is there: a whole-body parameter's object, merged, is the caller's (frozen).
+      node[key] =
+        typeof next !== 'object' || next === null ? {} : Array.isArray(next) ? [...next] : { ...next };
       node = node[key] as Record<string, unknown>;
     }
     node[last] = value;

@@ -1,6 +1,11 @@
-import { ToolError } from '@toolhost/core';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ToolError, type ToolSetDefinition } from '@toolhost/core';
 import { describe, expect, it } from 'vitest';
+import { ToolEngine } from './engine.js';
+import { UndiciHttpSender } from './http-sender.js';
 import { plainArguments } from './plain-arguments.js';
+import { ToolRegistry } from './registry.js';
 
 /** The parameter and message of the error a copy refuses with. */
 function refusal(raw: unknown): { parameter?: string; message: string } {
@@ -67,5 +72,96 @@ describe('plainArguments', () => {
     for (let i = 0; i < 100; i += 1) deep = [deep];
     expect(plainArguments({ p: deep }).p).toEqual(deep);
     expect(refusal({ p: [deep] }).parameter).toBe('p');
+  });
+});
+
+describe('a copy handed back (write safety copies a write call, then hands it to the engine)', () => {
+  it('is taken as it is, frozen at every level so that it stays what was copied', () => {
+    const copy = plainArguments({ a: { b: [1, { c: 'd' }] } }) as { a: { b: [number, object] } };
+    expect(plainArguments(copy)).toBe(copy);
+    for (const part of [copy, copy.a, copy.a.b, copy.a.b[1]]) expect(Object.isFrozen(part)).toBe(true);
+    expect(() => Object.defineProperty(copy, 'x', { get: () => 1 })).toThrow(TypeError);
+    expect(() => {
+      (copy.a as { b: unknown }).b = 2;
+    }).toThrow(TypeError);
+    expect(plainArguments(undefined)).toBe(plainArguments(null));
+  });
+
+  it('but anything else is copied, read once, a frozen object too', () => {
+    let reads = 0;
+    const frozen = Object.freeze({
+      get id(): string {
+        reads += 1;
+        return `id-${reads}`;
+      },
+    });
+    const copy = plainArguments(frozen);
+    expect(reads).toBe(1);
+    expect(copy).toEqual({ id: 'id-1' });
+    expect(copy === frozen).toBe(false);
+    const plain = { a: { b: 1 } };
+    expect(plainArguments(plain).a).not.toBe(plain.a);
+    // A member of a copy handed as the arguments is copied: only a copy of arguments is one.
+    const member = plainArguments({ inner: { a: 1 } }).inner;
+    expect(plainArguments(member)).not.toBe(member);
+  });
+
+  it("is what the engine sends, not copied again; an embedder's object is copied and left unchanged", async () => {
+    const bodies: string[] = [];
+    const server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => {
+        body += c.toString('utf8');
+      });
+      req.on('end', () => {
+        bodies.push(body);
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const set: ToolSetDefinition = {
+      contractVersion: '2.0',
+      toolSet: 'T',
+      plugin: { name: 'p', version: '1' },
+      servers: { default: `http://127.0.0.1:${(server.address() as AddressInfo).port}` },
+      tools: [
+        {
+          name: 'Put',
+          description: 'Put a thing.',
+          method: 'PUT',
+          path: '/things',
+          auth: { kind: 'none' },
+          body: { kind: 'fields' },
+          params: [
+            { name: 'whole', in: 'body', wholeBody: true, schema: { type: 'object' }, description: '' },
+            { name: 'note', in: 'body', bodyPath: 'meta.note', schema: { type: 'string' }, description: '' },
+          ],
+        },
+      ],
+    };
+    const http = new UndiciHttpSender();
+    const engine = new ToolEngine(new ToolRegistry([set]), { authProviders: [], http });
+    try {
+      const given = () => ({ whole: { meta: { a: 1 }, tags: ['x'] }, note: 'n' });
+      const copy = plainArguments(given());
+      const raw = given();
+      for (const args of [copy, raw]) {
+        const prepared = engine.prepare('T.Put', args);
+        if (prepared.kind !== 'request') throw new Error(JSON.stringify(prepared.outcome));
+        // The copy's own objects, where the embedder's were copied.
+        expect(prepared.request.args.whole === args.whole).toBe(args === copy);
+        expect(prepared.request.args.whole).toEqual(given().whole);
+        expect((await engine.dispatch(prepared.request, { userId: 'u' })).outcome).toMatchObject({
+          ok: true,
+        });
+      }
+      // The note goes into the body's own meta: neither the copy's (frozen) nor the embedder's changes.
+      expect(bodies).toEqual(Array(2).fill('{"meta":{"a":1,"note":"n"},"tags":["x"]}'));
+      expect([copy, raw]).toEqual([given(), given()]);
+    } finally {
+      http.close();
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    }
   });
 });

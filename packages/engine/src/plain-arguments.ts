@@ -8,6 +8,14 @@ const notData = (name: string, what: string) =>
   );
 
 /**
+ * The copies made here: JSON data, frozen at every level, so that nothing (no getter put on
+ * one, no value swapped) can make them other than what was copied. Given back one of them, as
+ * write safety, which copies a write call's arguments to key it, hands them to the engine,
+ * nothing is read again; any other object, frozen or not, is copied.
+ */
+const copies = new WeakSet<object>();
+
+/**
  * A call's arguments as JSON data, each property read once, or an invalid_argument error
  * naming the parameter (its path) at fault. Arguments parsed from JSON are data already; an
  * embedder's may not be, and were checked and then serialized as they were: a getter or Proxy
@@ -15,13 +23,20 @@ const notData = (name: string, what: string) =>
  * one value checked and another sent, and JSON.stringify dropped a function or Symbol and
  * turned a Map into `{}`. Values JSON has no form for are refused rather than changed;
  * `undefined` stays absent; a Date's `toJSON` (or a plain object's) is asked once, for what is sent.
+ * The copy is frozen (see `copies`); a caller that changes arguments changes its own copy of the top.
  */
-export function plainArguments(raw: unknown): Record<string, unknown> {
-  if (raw === undefined || raw === null) return {};
+export function plainArguments(raw: unknown): Readonly<Record<string, unknown>> {
+  if (raw === undefined || raw === null) return EMPTY;
   if (typeof raw !== 'object' || Array.isArray(raw))
     throw ToolError.invalidArgument('arguments', 'Arguments must be a JSON object of named parameters.');
-  return new Copy('').object(raw, '', 0) as Record<string, unknown>;
+  if (copies.has(raw)) return raw as Record<string, unknown>;
+  const copy = new Copy('').object(raw, '', 0) as Record<string, unknown>;
+  copies.add(copy);
+  return copy;
 }
+
+const EMPTY: Readonly<Record<string, unknown>> = Object.freeze({});
+copies.add(EMPTY);
 
 /** A copy of one parameter's value (all of them at the root), errors naming where it went wrong. */
 class Copy {
@@ -78,17 +93,16 @@ class Copy {
     };
     if (keys === undefined) {
       const length = unreadable(where, () => (value as unknown[]).length);
-      return Array.from({ length }, (_, i) => item(i));
+      return Object.freeze(Array.from({ length }, (_, i) => item(i)));
     }
     // Defined, not assigned: JSON.parse makes `__proto__` an own key, which an assignment would
     // make the copy's prototype, its members then read as parameters but never checked as given.
     const copy: Record<string, unknown> = {};
     for (const key of keys) {
       const v = item(key);
-      if (v !== undefined)
-        Object.defineProperty(copy, key, { value: v, enumerable: true, writable: true, configurable: true });
+      if (v !== undefined) Object.defineProperty(copy, key, { value: v, enumerable: true });
     }
-    return copy;
+    return Object.freeze(copy);
   }
 }
 

@@ -52,7 +52,8 @@ export function validateArguments(
   inputSchema: JsonSchema,
   raw: unknown,
 ): ValidatedArguments {
-  let args = plainArguments(raw);
+  // The top copied again (a few members), since it is changed below; what is under it is shared.
+  let args: Arguments = { ...plainArguments(raw) };
   let mode: ToolMode | undefined;
   if (isModeTool(decl) && args[MODE_PARAM] === 'get_request_schema') {
     mode = 'get_request_schema';

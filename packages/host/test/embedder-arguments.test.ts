@@ -116,6 +116,24 @@ describe('arguments an embedder builds', () => {
     },
   );
 
+  it("reads a write call's arguments once, keyed or not: write safety copies them, the engine takes that copy", async () => {
+    for (const options of [{}, { idempotencyKey: 'k-read-once' }]) {
+      upstream.reset();
+      let reads = 0;
+      const args = {
+        mode: 'execute',
+        get request_body(): object {
+          reads += 1;
+          return { name: `read-${reads}` };
+        },
+      };
+      const outcome = await host.callTool('ThingApi.CreateThing', args, options);
+      expect(outcome.ok).toBe(true);
+      expect(reads).toBe(1);
+      expect(upstream.requests.map((r) => r.body)).toEqual([{ name: 'read-1' }]);
+    }
+  });
+
   it('reads each value once: what is checked is what is sent', async () => {
     let reads = 0;
     const body = {

@@ -76,7 +76,8 @@ export class WriteSafety<Wait = unknown> {
   async call(name: string, raw: unknown, o: WriteCallOptions<Wait>): Promise<ToolOutcome> {
     // Read once, here: the key is checked against the very arguments that are sent (a getter
     // could answer otherwise each time), and one that cannot be read is refused, not thrown.
-    let args: Record<string, unknown>;
+    // The engine takes this copy as it is (frozen, it cannot change), without copying it again.
+    let args: Readonly<Record<string, unknown>>;
     try {
       args = plainArguments(raw);
     } catch (e) {
