@@ -90,6 +90,14 @@ export interface AuthProviderSetup {
  */
 export interface AuthProvider {
   readonly id: string;
+  /**
+   * Where the credential it supplies was set, in words a person can act on (an environment
+   * variable such as `CRM_AUTH_PROVIDER_TOKEN`, a config key such as
+   * `auth.providers.crm.token`), never the credential itself: an error names it when the
+   * upstream refuses the credential, as the place to replace it. Optional: without it the
+   * error names the provider alone. A provider wrapping another passes the inner one's on.
+   */
+  readonly source?: string;
   getCredentials(request: CredentialRequest): Promise<CredentialResult>;
   /**
    * Told when the upstream rejected a credential this provider returned (HTTP 401), so that

@@ -7,7 +7,7 @@ import {
   type SecretSource,
   ToolError,
 } from '@toolhost/core';
-import { credentialProblem, StaticTokenAuthProvider } from './static-auth.js';
+import { credentialProblem } from './static-auth.js';
 
 // The credential a call is sent with: a configured secret or an auth provider's token, with
 // every form in which an echoing upstream could hand it back (for redaction).
@@ -141,13 +141,16 @@ function fingerprint(value: string): string {
 }
 
 /**
- * The credential a declaration sends, as an error names it (never its value): a static token
- * with where it was set, the one thing a person can replace.
+ * The credential a declaration sends, as an error names it (never its value): a provider's
+ * token with where it was set, where the provider says (`AuthProvider.source`: a static
+ * token's, or any provider's, wrapped or an embedder's own), the one thing a person can replace.
  */
 export function credentialName(auth: AuthRequirement, provider?: AuthProvider): string | undefined {
   if (auth.kind === 'provider') {
-    const source = provider instanceof StaticTokenAuthProvider ? provider.source : undefined;
-    return `the token of auth provider ${auth.provider}${source ? ` set in ${source}` : ''}`;
+    // Read as given: a provider written in JavaScript may hold anything there.
+    const source: unknown = provider?.source;
+    const where = typeof source === 'string' && source !== '' ? ` set in ${source}` : '';
+    return `the token of auth provider ${auth.provider}${where}`;
   }
   if (auth.kind === 'secret') return `the secret ${auth.secret}`;
   return undefined;

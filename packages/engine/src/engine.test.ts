@@ -223,6 +223,38 @@ describe('ToolEngine', () => {
     ]);
   });
 
+  it('names where a token was set for any provider that says so, one wrapping another too', async () => {
+    const sender = new FakeSender([
+      { status: 401, headers: {}, body: null },
+      { status: 401, headers: {}, body: null },
+    ]);
+    const inner = new StaticTokenAuthProvider('p', 'pat-na1-0042', 'set P_TOKEN', 'P_TOKEN');
+    // An embedder's provider around the static one (to log, say): not a StaticTokenAuthProvider.
+    const wrapped: AuthProvider = {
+      id: 'p',
+      source: inner.source,
+      getCredentials: (request) => inner.getCredentials(request),
+    };
+    const vault: AuthProvider = {
+      id: 'p',
+      source: 'the vault entry crm/token',
+      getCredentials: async () => ({ kind: 'bearer', token: 'vault-token-1' }),
+    };
+    const messages: string[] = [];
+    for (const provider of [wrapped, vault]) {
+      const out = await engine({ sender, providers: [provider] }).call('T.Get', { thing: 'x' }, ctx);
+      messages.push(out.ok ? '' : out.error.message);
+    }
+    expect(messages).toEqual([
+      'The upstream answered HTTP 401: the upstream rejected the token of auth provider p set in P_TOKEN (wrong, expired or revoked).',
+      'The upstream answered HTTP 401: the upstream rejected the token of auth provider p set in the vault entry crm/token (wrong, expired or revoked).',
+    ]);
+    expect(sender.requests.map((r) => r.headers.authorization)).toEqual([
+      'Bearer pat-na1-0042',
+      'Bearer vault-token-1',
+    ]);
+  });
+
   it('retries once with a renewed credential after a 401', async () => {
     const sender = new FakeSender([{ status: 401, headers: {}, body: null }]);
     const onUnauthorized = vi.fn(async (): Promise<CredentialResult> => ({ kind: 'bearer', token: 'fresh' }));

@@ -44,7 +44,7 @@ export class StaticTokenAuthProvider implements AuthProvider {
     private readonly hint = `configure a token for auth provider "${id}"`,
     /**
      * Where the token was set (`CRM_AUTH_PROVIDER_TOKEN`), for naming it when it is a placeholder
-     * or the upstream refuses it: the place a person replaces it.
+     * or the upstream refuses it (`AuthProvider.source`): the place a person replaces it.
      */
     readonly source?: string,
   ) {}
