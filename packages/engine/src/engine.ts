@@ -19,6 +19,7 @@ import { ENGINE_DEFAULTS } from './engine-defaults.js';
 import type { EngineObserver, EngineOptions } from './engine-options.js';
 import type { HttpResponse, HttpSender } from './http-sender.js';
 import { type PacerFactory, sleep } from './pacer.js';
+import { quoted } from './quoted.js';
 import { credentialForms, redact } from './redact.js';
 import type { RegisteredTool, ToolRegistry } from './registry.js';
 import { UpstreamSlots } from './upstream-slots.js';
@@ -62,7 +63,7 @@ export interface DispatchResult {
 function unknownTool(name: string): ToolOutcome {
   return {
     ok: false,
-    error: { code: 'unknown_tool', message: `No tool named '${name}' is loaded.`, retryable: false },
+    error: { code: 'unknown_tool', message: `No tool named ${quoted(name)} is loaded.`, retryable: false },
   };
 }
 

@@ -61,6 +61,9 @@ describe('unknown parameters', () => {
     const e = errorOf(() => prepare({ sort_ordr: '[]' }));
     expect(e.info).toMatchObject({ code: 'invalid_argument', parameter: 'sort_ordr' });
     expect(e.message).toBe("Unknown parameter 'sort_ordr' (accepted: sort_order, fields).");
+    // A name that would rewrite the line it is shown on is named with its controls escaped.
+    const hostile = errorOf(() => prepare({ 'sort\r\u202efields': '[]' }));
+    expect(hostile.message).toBe("Unknown parameter 'sort\\r\\u202efields' (accepted: sort_order, fields).");
   });
 
   it('are named in a message of bounded size, however many a call sends, beside its other problems', () => {

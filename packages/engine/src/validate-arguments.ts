@@ -15,6 +15,7 @@ import { refuseTooDeep } from './nesting.js';
 import { type NumberTexts, validateNumberTexts } from './number-texts.js';
 import { plainArguments } from './plain-arguments.js';
 import { writtenMultiples } from './written-multiples.js';
+import { quoted } from './quoted.js';
 
 export type Arguments = Record<string, unknown>;
 
@@ -135,10 +136,10 @@ function checkAgainstSchema(inputSchema: JsonSchema, args: Arguments): Map<strin
   const { errors, texts } = validateNumberTexts(compileSchema(closed(inputSchema)), known);
   const problems = describeValidationErrors(errors);
   if (problems.length === 0 && unknown.length === 0) return texts instanceof Map ? texts : new Map();
-  const text = problems.slice(0, MAX_NAMED).map((p) => `Parameter '${shortened(p.at)}' ${p.message}.`);
+  const text = problems.slice(0, MAX_NAMED).map((p) => `Parameter ${quoted(shortened(p.at))} ${p.message}.`);
   if (problems.length > MAX_NAMED) text.push(`(${problems.length - MAX_NAMED} more problems.)`);
   if (unknown.length > 0) {
-    const named = unknown.slice(0, MAX_NAMED).map((k) => `'${shortened(k)}'`);
+    const named = unknown.slice(0, MAX_NAMED).map((k) => quoted(shortened(k)));
     text.push(
       `Unknown parameter${unknown.length > 1 ? 's' : ''} ${named.join(', ')}${more(unknown.length - named.length, 'unknown')} (accepted: ${Object.keys(properties).join(', ') || 'none'}).`,
     );

@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import { escapeUnseen, quoted } from './quoted.js';
+
+describe('quoted', () => {
+  it('quotes plain text as it is', () => {
+    expect(quoted('GridApi.List*')).toBe("'GridApi.List*'");
+    expect(quoted('C:\\tools\\toolhost.json')).toBe("'C:\\tools\\toolhost.json'");
+  });
+
+  it('escapes controls, format characters and separators as a JSON string would', () => {
+    expect(quoted('a\rb\n\t\u0000\u007f')).toBe("'a\\rb\\n\\t\\u0000\\u007f'");
+    expect(quoted('\u202emoc.evil \u2028\u200b\u0085')).toBe("'\\u202emoc.evil \\u2028\\u200b\\u0085'");
+    // An astral format character as its two UTF-16 escapes, and half a character alone.
+    expect(escapeUnseen('\u{E0041}\ud800')).toBe('\\udb40\\udc41\\ud800');
+    // Escaped, each reads back as the character given.
+    expect(JSON.parse(`"${escapeUnseen('x\r\u202e\u{E0041}y')}"`)).toBe('x\r\u202e\u{E0041}y');
+  });
+
+  it('leaves text in other scripts and emoji alone', () => {
+    expect(quoted('Zürich 東京 🎉')).toBe("'Zürich 東京 🎉'");
+  });
+});

@@ -1,0 +1,20 @@
+/**
+ * Characters that do not show as themselves: controls (a `\r` echoed to a terminal has it write
+ * over the line), format characters (a bidi override reverses what follows), line and paragraph
+ * separators, and halves of a character (lone surrogates).
+ */
+const UNSEEN = /[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]/gu;
+const SHORT: Record<string, string> = { '\b': '\\b', '\t': '\\t', '\n': '\\n', '\f': '\\f', '\r': '\\r' };
+
+/** `text` with each unseen character as its JSON-string escape (`\r`, `\u202e`). */
+export function escapeUnseen(text: string): string {
+  const units = (c: string) => c.split('').map((u) => `\\u${u.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return text.replace(UNSEEN, (c) => SHORT[c] ?? units(c).join(''));
+}
+
+/**
+ * Text someone gave (a parameter name, a config key or value, a flag, a path) as a message
+ * quotes it: in single quotes, its unseen characters escaped, so that what is read is what was
+ * given. Never for a secret: escaped, it still shows.
+ */
+export const quoted = (text: string): string => `'${escapeUnseen(text)}'`;
