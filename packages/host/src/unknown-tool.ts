@@ -1,4 +1,5 @@
 import { behaviorHints, TOOL_SET_TOKEN } from '@toolhost/core';
+import { quoted } from '@toolhost/engine/internal';
 import type { DependencyContainer } from 'tsyringe';
 import { didYouMean } from './config/did-you-mean.js';
 import type { ResolvedHostConfig } from './config/host-config.js';
@@ -41,14 +42,14 @@ export function unknownToolMessage(
   }
   if (respelled) {
     return name.includes('.')
-      ? `No tool named '${name}'. Did you mean '${respelled.name}'?`
-      : `No tool named '${name}': '${name}' is the MCP spelling; here tools are named '${respelled.name}'.`;
+      ? `No tool named ${quoted(name)}. Did you mean '${respelled.name}'?`
+      : `No tool named ${quoted(name)}: ${quoted(name)} is the MCP spelling; here tools are named '${respelled.name}'.`;
   }
   const lower = name.toLowerCase().replace(separator, '.');
   const close = [...exposed].filter(
     (n) => n.toLowerCase() === lower || n.toLowerCase().endsWith(`.${lower}`),
   );
-  return `No tool named '${name}' is loaded.${nearMiss(lower, close, exposed)}`;
+  return `No tool named ${quoted(name)} is loaded.${nearMiss(lower, close, exposed)}`;
 }
 
 /** ` Did you mean …?` for names that differ only in case or tool set, else for a slip (`typed` respelled). */
@@ -72,10 +73,10 @@ function mcpMessage(
   if (target && !exposed.has(target.name)) {
     return `The tool ${mcp(target.name)} is loaded but hidden by this host's configuration (${hiddenBy(config)(target) ?? 'filters'}).`;
   }
-  if (target) return `No tool named '${name}': over MCP it is named '${mcp(target.name)}'.`;
+  if (target) return `No tool named ${quoted(name)}: over MCP it is named '${mcp(target.name)}'.`;
   const lower = name.toLowerCase().replace('.', separator);
   const close = [...exposed]
     .map(mcp)
     .filter((n) => n.toLowerCase() === lower || n.toLowerCase().endsWith(`${separator}${lower}`));
-  return `No tool named '${name}' is loaded.${nearMiss(lower, close, [...exposed].map(mcp))}`;
+  return `No tool named ${quoted(name)} is loaded.${nearMiss(lower, close, [...exposed].map(mcp))}`;
 }

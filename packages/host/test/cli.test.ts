@@ -284,7 +284,7 @@ describe('plugins resolved as Node resolves an import', () => {
     expect(fromConfig.stdout).toMatch(/^1 tools$/m);
     // A Windows-style relative path is a path too, not a package name to look for in node_modules.
     const windows = await cli(['--plugins', '.\\missing', 'list'], {}, fixtureApp);
-    expect(windows.stderr).toContain(`Plugin path '.\\missing' (${fixtureApp}`);
+    expect(windows.stderr).toContain(`Plugin path '.\\missing' ('${fixtureApp}`);
   });
 });
 

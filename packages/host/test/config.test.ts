@@ -35,7 +35,7 @@ describe('config validation', () => {
 
   it('lists the accepted values of an enum and names the environment variable that sets the key', () => {
     expect(() => validateConfig({ mcp: { catalog: 'lazy' } })).toThrow(
-      `'mcp.catalog' is "lazy"; expected one of "auto", "static", "dynamic"; set in the config file or with TOOLHOST_CATALOG`,
+      `'mcp.catalog' is 'lazy'; expected one of "auto", "static", "dynamic"; set in the config file or with TOOLHOST_CATALOG`,
     );
     expect(() => validateConfig({ logging: { level: 'loud' } })).toThrow(
       /expected one of "fatal", "error", "warn", "info", "debug", "trace", "silent"; set in the config file or with TOOLHOST_LOG_LEVEL/,

@@ -130,7 +130,7 @@ describe('plugin settings', () => {
     ).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as Error).message).toBe(
-      'Invalid settings for rows-plugin: toolSets.RowsApi.settings.regoin is not a setting of RowsApi (accepted: region).',
+      "Invalid settings for rows-plugin: 'toolSets.RowsApi.settings.regoin' is not a setting of RowsApi (accepted: region).",
     );
   });
 
@@ -140,7 +140,7 @@ describe('plugin settings', () => {
         { toolSets: { RowsApi: { settings: { region: 'apac' } } } },
         { plugins: [plugin('2.0')], env: {} },
       ),
-    ).rejects.toThrow(/toolSets\.RowsApi\.settings\.region must be one of/);
+    ).rejects.toThrow(/'toolSets\.RowsApi\.settings\.region' must be one of/);
   });
 });
 
@@ -152,7 +152,7 @@ describe('settings that would do nothing', () => {
     ).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as Error).message).toBe(
-      'toolSets.RowApi: no loaded plugin provides a tool set of that name (loaded: RowsApi). Did you mean RowsApi?',
+      "'toolSets.RowApi': no loaded plugin provides a tool set of that name (loaded: RowsApi). Did you mean RowsApi?",
     );
   });
 
@@ -178,7 +178,7 @@ describe('settings that would do nothing', () => {
     ).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as Error).message).toBe(
-      'auth.providers.rows-auth: no loaded tool uses an auth provider of that id (used: rows-auth-provider). Did you mean rows-auth-provider? secrets.ROWS_API_KY: no loaded tool uses a secret of that name (used: ROWS_API_KEY). Did you mean ROWS_API_KEY?',
+      "'auth.providers.rows-auth': no loaded tool uses an auth provider of that id (used: rows-auth-provider). Did you mean rows-auth-provider? 'secrets.ROWS_API_KY': no loaded tool uses a secret of that name (used: ROWS_API_KEY). Did you mean ROWS_API_KEY?",
     );
   });
 

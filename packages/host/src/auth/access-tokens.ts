@@ -1,4 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { quoted } from '@toolhost/engine/internal';
 import type { HostConfig } from '../config/host-config.js';
 import { ConfigError } from '../config/load-config.js';
 
@@ -14,7 +15,7 @@ function refuseSharedTokens(tokens: ReadonlyMap<string, string>): void {
     const owner = owners.get(token);
     if (owner !== undefined) {
       throw new ConfigError(
-        `Access tokens: users '${owner}' and '${userId}' have the same token (http.accessTokens, TOOLHOST_ACCESS_TOKENS); give each user a token of their own.`,
+        `Access tokens: users ${quoted(owner)} and ${quoted(userId)} have the same token (http.accessTokens, TOOLHOST_ACCESS_TOKENS); give each user a token of their own.`,
       );
     }
     owners.set(token, userId);
@@ -61,7 +62,7 @@ export class AccessTokens {
       // be refused with no word of why.
       if (fromEnv.has(userId)) {
         throw new ConfigError(
-          `TOOLHOST_ACCESS_TOKENS names user '${userId}' twice: give each user one token.`,
+          `TOOLHOST_ACCESS_TOKENS names user ${quoted(userId)} twice: give each user one token.`,
         );
       }
       fromEnv.set(userId, token);

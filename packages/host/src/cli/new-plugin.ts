@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { createRequire } from 'node:module';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { quoted } from '@toolhost/engine/internal';
 import { pluginTemplates } from './plugin-templates.js';
 
 export interface NewPluginOptions {
@@ -57,12 +58,12 @@ export function newPlugin(directory: string, options: NewPluginOptions = {}): Ne
   const name = options.name ?? `toolhost-plugin-${basename(dir).replace(/^toolhost-plugin-/, '')}`;
   if (!PLUGIN_NAME.test(name))
     throw new Error(
-      `'${name}' is not a plugin package name hosts discover: use toolhost-plugin-<name> or @scope/toolhost-plugin-<name> (lower case), with --name.`,
+      `${quoted(name)} is not a plugin package name hosts discover: use toolhost-plugin-<name> or @scope/toolhost-plugin-<name> (lower case), with --name.`,
     );
   const toolSet = options.toolSet ?? toolSetFrom(name);
   if (!TOOL_SET_NAME.test(toolSet))
     throw new Error(
-      `--tool-set '${toolSet}' must start with a capital letter and hold only letters and digits.`,
+      `--tool-set ${quoted(toolSet)} must start with a capital letter and hold only letters and digits.`,
     );
   const vendor = options.vendor ?? toolSet.replace(/Api$/, '');
   refuseUnprintable(vendor);

@@ -1,5 +1,5 @@
 import type { ToolSetDefinition } from '@toolhost/core';
-import { declaredCredentials } from '@toolhost/engine/internal';
+import { declaredCredentials, quoted } from '@toolhost/engine/internal';
 import { didYouMean } from './did-you-mean.js';
 import type { HostConfig } from './host-config.js';
 import { ConfigError } from './load-config.js';
@@ -46,14 +46,14 @@ export function checkConfigAgainstCatalog(config: HostConfig, toolSets: readonly
   for (const name of Object.keys(config.toolSets ?? {})) {
     if (!known.includes(name)) {
       problems.push(
-        `toolSets.${name}: no loaded plugin provides a tool set of that name (${loaded}).${toolSetSuggestion(name, toolSets)}`,
+        `${quoted(`toolSets.${name}`)}: no loaded plugin provides a tool set of that name (${loaded}).${toolSetSuggestion(name, toolSets)}`,
       );
     }
   }
   for (const name of config.tools?.toolSets ?? []) {
     if (!known.includes(name)) {
       problems.push(
-        `tools.toolSets (--tool-sets, TOOLHOST_TOOL_SETS): '${name}' is not a loaded tool set (${loaded}).${toolSetSuggestion(name, toolSets)}`,
+        `tools.toolSets (--tool-sets, TOOLHOST_TOOL_SETS): ${quoted(name)} is not a loaded tool set (${loaded}).${toolSetSuggestion(name, toolSets)}`,
       );
     }
   }
@@ -64,14 +64,14 @@ export function checkConfigAgainstCatalog(config: HostConfig, toolSets: readonly
   for (const id of Object.keys(config.auth?.providers ?? {})) {
     if (!used.providers.includes(id)) {
       problems.push(
-        `auth.providers.${id}: no loaded tool uses an auth provider of that id (used: ${used.providers.join(', ') || 'none'}).${didYouMean(id, used.providers)}`,
+        `${quoted(`auth.providers.${id}`)}: no loaded tool uses an auth provider of that id (used: ${used.providers.join(', ') || 'none'}).${didYouMean(id, used.providers)}`,
       );
     }
   }
   for (const name of Object.keys(config.secrets ?? {})) {
     if (!used.secrets.includes(name)) {
       problems.push(
-        `secrets.${name}: no loaded tool uses a secret of that name (used: ${used.secrets.join(', ') || 'none'}).${didYouMean(name, used.secrets)}`,
+        `${quoted(`secrets.${name}`)}: no loaded tool uses a secret of that name (used: ${used.secrets.join(', ') || 'none'}).${didYouMean(name, used.secrets)}`,
       );
     }
   }
@@ -81,7 +81,7 @@ export function checkConfigAgainstCatalog(config: HostConfig, toolSets: readonly
       const matches = globMatcher(glob);
       if (!names.some((n) => matches(n))) {
         problems.push(
-          `tools.${key}[${i}]: '${glob}' matches no tool; tools are named <ToolSet>.<Tool> (tool sets: ${known.join(', ') || 'none'}).`,
+          `tools.${key}[${i}]: ${quoted(glob)} matches no tool; tools are named <ToolSet>.<Tool> (tool sets: ${known.join(', ') || 'none'}).`,
         );
       }
     });

@@ -1,3 +1,4 @@
+import { pointerKeys, quoted, valueAt } from '@toolhost/engine/internal';
 import type { ErrorObject } from 'ajv';
 import { closest } from './did-you-mean.js';
 
@@ -22,41 +23,27 @@ function schemaAt(root: SchemaNode, segments: readonly string[]): SchemaNode | u
   return node;
 }
 
-function valueAt(data: unknown, segments: readonly string[]): unknown {
-  let value = data;
-  for (const segment of segments) value = (value as Record<string, unknown> | undefined)?.[segment];
-  return value;
-}
-
-/** `/toolSets/Grid~1Api/baseUrl` → `['toolSets', 'Grid/Api', 'baseUrl']` (JSON Pointer unescaping). */
-function segmentsOf(instancePath: string): string[] {
-  if (!instancePath) return [];
-  return instancePath
-    .slice(1)
-    .split('/')
-    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
-}
-
 /**
  * One validation error in a person's words: the key, with "did you mean" for an unknown key
  * (`toolsets` → `toolSets`, `baseURL` → `baseUrl`), and for a value outside an enum the
  * accepted values and the environment variable that also sets the key.
  */
 export function describeConfigProblem(error: ErrorObject, schema: object, data: unknown): string {
-  const segments = segmentsOf(error.instancePath);
+  const segments = pointerKeys(error.instancePath);
   const key = segments.join('.');
   const node = schemaAt(schema as SchemaNode, segments);
   if (error.keyword === 'additionalProperties') {
     const extra = (error.params as { additionalProperty: string }).additionalProperty;
     const match = closest(extra, Object.keys(node?.properties ?? {}));
     const full = (name: string) => `${key ? `${key}.` : ''}${name}`;
-    return `unknown key '${full(extra)}'${match ? ` (did you mean '${full(match)}'?)` : ''}`;
+    return `unknown key ${quoted(full(extra))}${match ? ` (did you mean ${quoted(full(match))}?)` : ''}`;
   }
   if (error.keyword === 'enum') {
     const allowed = (error.params as { allowedValues: unknown[] }).allowedValues;
     const env = node?.['x-env'] ? `; set in the config file or with ${node['x-env']}` : '';
-    return `'${key || '(root)'}' is ${JSON.stringify(valueAt(data, segments))}; expected one of ${allowed.map((v) => JSON.stringify(v)).join(', ')}${env}`;
+    const value = valueAt(data, segments);
+    return `${quoted(key || '(root)')} is ${typeof value === 'string' ? quoted(value) : JSON.stringify(value)}; expected one of ${allowed.map((v) => JSON.stringify(v)).join(', ')}${env}`;
   }
   const env = node?.['x-env'] ? ` (set in the config file or with ${node['x-env']})` : '';
-  return `'${key || '(root)'}' ${error.message}${env}`;
+  return `${quoted(key || '(root)')} ${error.message}${env}`;
 }

@@ -1,3 +1,4 @@
+import { quoted } from '@toolhost/engine/internal';
 import type { HostConfig } from './host-config.js';
 import { ConfigError } from './load-config.js';
 
@@ -32,7 +33,7 @@ function flag(env: Readonly<Record<string, string | undefined>>, name: string): 
   if (value === undefined || value === '') return undefined;
   if (['1', 'true', 'yes'].includes(value.toLowerCase())) return true;
   if (['0', 'false', 'no'].includes(value.toLowerCase())) return false;
-  throw new ConfigError(`${name} is '${value}'; use 1 or 0 (true or false).`);
+  throw new ConfigError(`${name} is ${quoted(value)}; use 1 or 0 (true or false).`);
 }
 
 function portNumber(env: Readonly<Record<string, string | undefined>>, name: string): number | undefined {
@@ -40,7 +41,7 @@ function portNumber(env: Readonly<Record<string, string | undefined>>, name: str
   if (value === undefined || value === '') return undefined;
   const n = Number(value);
   if (/^\d+$/.test(value) && n <= 65535) return n;
-  throw new ConfigError(`${name} is '${value}'; expected a port number 0-65535 (0: any free port).`);
+  throw new ConfigError(`${name} is ${quoted(value)}; expected a port number 0-65535 (0: any free port).`);
 }
 
 /** The environment's overrides: TOOLHOST_TOOL_SETS, TOOLHOST_READ_ONLY, TOOLHOST_CONFIRM_WRITES, TOOLHOST_ALLOW, TOOLHOST_DENY, TOOLHOST_LOG_LEVEL, TOOLHOST_CATALOG, TOOLHOST_PORT. */
@@ -89,6 +90,6 @@ export function applyOverrides(config: HostConfig, ...layers: ConfigOverrides[])
 export function checkLogLevel(level: string, source: string): LogLevel {
   if ((LOG_LEVELS as readonly string[]).includes(level)) return level as LogLevel;
   throw new ConfigError(
-    `Unknown log level '${level}' (from ${source}); use one of ${LOG_LEVELS.join(', ')}.`,
+    `Unknown log level ${quoted(level)} (from ${source}); use one of ${LOG_LEVELS.join(', ')}.`,
   );
 }

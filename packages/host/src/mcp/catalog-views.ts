@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
+import { quoted } from '@toolhost/engine/internal';
 import { didYouMean } from '../config/did-you-mean.js';
 import type { Host, ToolInfo } from '../host-api.js';
 import type { ToolNameMap } from '../tool-names.js';
@@ -136,7 +137,7 @@ export function unknownToolSets(req: IncomingMessage, served: readonly string[])
   if (req.headers[TOOLSETS_HEADER] === undefined) return undefined;
   const unknown = [...new Set(list(req.headers[TOOLSETS_HEADER]))].filter((n) => !served.includes(n));
   if (unknown.length === 0) return undefined;
-  const named = unknown.map((n) => `'${n}'`).join(', ');
+  const named = unknown.map(quoted).join(', ');
   return `X-MCP-Toolsets: ${named} ${unknown.length === 1 ? 'is not a tool set' : 'are not tool sets'} this host serves (served: ${served.join(', ') || 'none'}).${unknown.map((n) => didYouMean(n, served)).join('')}`;
 }
 

@@ -1,6 +1,6 @@
 import type { JsonSchema, ToolOutcome } from '@toolhost/core';
 import { checkAgainstSchema } from '@toolhost/engine';
-import { shortened } from '@toolhost/engine/internal';
+import { quoted, shortened } from '@toolhost/engine/internal';
 import type { Tool } from './sdk.js';
 
 /**
@@ -33,7 +33,7 @@ export function checkHostToolArguments(tool: Tool, args: unknown): ToolOutcome |
   if (!first) return undefined;
   const text = problems
     .slice(0, 8)
-    .map((p) => `Parameter '${p.at}' ${p.message}.`)
+    .map((p) => `Parameter ${quoted(p.at)} ${p.message}.`)
     .join(' ');
   return invalid(first.at, text);
 }
@@ -54,7 +54,7 @@ function beyondBounds(tool: Tool, args: Record<string, unknown>): ToolOutcome | 
     if (!accepted.includes(key))
       return invalid(
         shortened(key),
-        `Unknown parameter '${shortened(key)}' (accepted: ${accepted.join(', ')}).`,
+        `Unknown parameter ${quoted(shortened(key))} (accepted: ${accepted.join(', ')}).`,
       );
     const value = args[key];
     const { maxItems, maxLength } = properties[key]!;

@@ -2,6 +2,7 @@ import { chmodSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { serviceToken } from '@toolhost/core';
+import { quoted } from '@toolhost/engine/internal';
 import type Pino from 'pino';
 import { ConfigError } from '../config/load-config.js';
 import { replicaId } from '../logger.js';
@@ -158,7 +159,7 @@ export function openAuditLog(
     return log;
   } catch (e) {
     throw new ConfigError(
-      `The audit log ${file} cannot be opened (${(e as Error).message}); check audit.log (TOOLHOST_AUDIT_LOG) and that ${dirname(file)} is writable.`,
+      `The audit log ${quoted(file)} cannot be opened (${(e as Error).message}); check audit.log (TOOLHOST_AUDIT_LOG) and that ${dirname(file)} is writable.`,
     );
   }
 }

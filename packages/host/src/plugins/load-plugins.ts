@@ -11,6 +11,7 @@ import {
   type ToolSetDefinition,
 } from '@toolhost/core';
 import { checkAgainstSchema, checkToolSet, describeDeclarationProblems } from '@toolhost/engine';
+import { quoted } from '@toolhost/engine/internal';
 import { resolve as resolveImport } from 'import-meta-resolve';
 import type { DependencyContainer } from 'tsyringe';
 import { didYouMean } from '../config/did-you-mean.js';
@@ -72,31 +73,32 @@ function resolvePackage(name: string, bases: readonly string[], pathsFrom: strin
     } catch (e) {
       if (isMissingPackage(e, name)) continue;
       throw new PluginLoadError(
-        `Plugin package '${name}' is installed but cannot be imported (resolved from ${base}): ${(e as Error).message}`,
+        `Plugin package ${quoted(name)} is installed but cannot be imported (resolved from ${base}): ${(e as Error).message}`,
       );
     }
   }
   const near = didYouMean(name, discoverPlugins(bases), "'");
   throw new PluginLoadError(
-    `Plugin package '${name}' is not installed where the host looks (from ${bases.join(', ')}).${near} Install it beside the host (\`npm install -g ${name}\` for a global host) or in your project (\`npm install ${name}\`).`,
+    `Plugin package ${quoted(name)} is not installed where the host looks (from ${bases.join(', ')}).${near} Install it beside the host (\`npm install -g ${quoted(name)}\` for a global host) or in your project (\`npm install ${quoted(name)}\`).`,
   );
 }
 
 /** A plugin folder: its own `exports` map (as a self-reference by its name), else its `main` file. */
 function resolvePath(name: string, dir: string): string {
+  const plugin = `Plugin path ${quoted(name)} (${quoted(dir)})`;
   let pkg: { name?: string; exports?: unknown };
   try {
     pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as typeof pkg;
   } catch (e) {
     throw new PluginLoadError(
-      `Plugin path '${name}' (${dir}) is not a package: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'it has no package.json' : (e as Error).message}.`,
+      `${plugin} is not a package: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'it has no package.json' : (e as Error).message}.`,
     );
   }
   try {
     if (pkg.exports !== undefined && pkg.name) return fileURLToPath(resolveImport(pkg.name, parentIn(dir)));
     return createRequire(join(dir, 'noop.js')).resolve(dir);
   } catch (e) {
-    throw new PluginLoadError(`Plugin path '${name}' (${dir}) cannot be imported: ${(e as Error).message}`);
+    throw new PluginLoadError(`${plugin} cannot be imported: ${(e as Error).message}`);
   }
 }
 
@@ -128,12 +130,12 @@ async function importPlugin(name: string, bases: readonly string[], pathsFrom: s
   try {
     mod = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
   } catch (e) {
-    throw new PluginLoadError(`Plugin package '${name}' failed to load: ${(e as Error).message}`);
+    throw new PluginLoadError(`Plugin package ${quoted(name)} failed to load: ${(e as Error).message}`);
   }
   const plugin = [mod.default, mod.plugin].find(isPlugin);
   if (!plugin) {
     throw new PluginLoadError(
-      `Package '${name}' does not export a toolhost plugin (a default export with contractVersion, name, version, toolSet and register).`,
+      `Package ${quoted(name)} does not export a toolhost plugin (a default export with contractVersion, name, version, toolSet and register).`,
     );
   }
   assertCompatible(plugin);
@@ -180,8 +182,8 @@ function checkSettings(plugin: ToolPlugin, settings: Record<string, unknown> | u
   const accepted = Object.keys(plugin.settingsSchema.properties ?? {});
   const lines = problems.map((p) =>
     p.message === 'is not a known property'
-      ? `${p.at} is not a setting of ${plugin.toolSet} (accepted: ${accepted.join(', ') || 'none'})`
-      : `${p.at} ${p.message}`,
+      ? `${quoted(p.at)} is not a setting of ${plugin.toolSet} (accepted: ${accepted.join(', ') || 'none'})`
+      : `${quoted(p.at)} ${p.message}`,
   );
   throw new ConfigError(`Invalid settings for ${plugin.name}: ${lines.join('; ')}.`);
 }

@@ -1,0 +1,43 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
+import { cli } from './support.js';
+
+let upstream: RecordingUpstream;
+let dir: string;
+let configFile: string;
+const echo = () => ({ plugins: ['toolhost-plugin-echo'], toolSets: { EchoApi: { baseUrl: upstream.url } } });
+
+beforeAll(async () => {
+  upstream = await startRecordingUpstream();
+  dir = mkdtempSync(join(tmpdir(), 'toolhost-cli-refusals-'));
+  configFile = join(dir, 'config.json');
+  writeFileSync(configFile, JSON.stringify(echo()));
+});
+afterAll(() => upstream.close());
+
+describe('text someone gave, echoed in an error', () => {
+  it('shows its control and format characters escaped, wherever it came from', async () => {
+    const file = join(dir, 'control.json');
+    writeFileSync(file, JSON.stringify({ ...echo(), tools: { toolSets: ['Echo\rApi\u202e'] } }));
+    const value = await cli(['--config', file, 'list']);
+    expect(value.code).toBe(1);
+    expect(value.stderr).toContain("'Echo\\rApi\\u202e' is not a loaded tool set");
+    writeFileSync(file, JSON.stringify({ ...echo(), 'tool\rSets': {} }));
+    const key = await cli(['--config', file, 'list']);
+    expect(key.stderr).toContain("unknown key 'tool\\rSets' (did you mean 'toolSets'?)");
+    writeFileSync(file, JSON.stringify({ ...echo(), logging: { level: 'info\r\u0007' } }));
+    const enumValue = await cli(['--config', file, 'list']);
+    expect(enumValue.stderr).toContain("'logging.level' is 'info\\r\\u0007'; expected one of");
+    const env = await cli(['--config', configFile, 'list'], { TOOLHOST_READ_ONLY: 'yes\rno' });
+    expect(env.stderr).toContain("TOOLHOST_READ_ONLY is 'yes\\rno'; use 1 or 0");
+    const name = await cli(['--config', configFile, 'describe', 'EchoApi.Get\rItem']);
+    expect(name.stderr).toContain("No tool named 'EchoApi.Get\\rItem' is loaded.");
+    for (const r of [value, key, enumValue, env, name]) {
+      expect(r.code).toBe(1);
+      for (const raw of ['\r', '\u0007', '\u202e']) expect(r.stderr).not.toContain(raw);
+    }
+  });
+});
