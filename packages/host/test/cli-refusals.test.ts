@@ -1,4 +1,5 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { createWriteStream, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,6 +18,41 @@ beforeAll(async () => {
   writeFileSync(configFile, JSON.stringify(echo()));
 });
 afterAll(() => upstream.close());
+
+describe('a config file past 1 MiB', () => {
+  it('is refused by every command that reads --config, reading no further, naming the file and the bound', async () => {
+    const commands = [
+      ['list'],
+      ['doctor'],
+      ['call', 'EchoApi.GetItem'],
+      ['serve', '--stdio'],
+      ['serve', '--http', '0'],
+    ];
+    for (const command of commands) {
+      const r = await cli(['--config', '/dev/zero', ...command]);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain(
+        "toolhost: The config file '/dev/zero' holds more than 1048576 bytes (1 MiB), the most a config or secrets file may hold.",
+      );
+    }
+    // A file of valid JSON padded past the bound was read whole and served.
+    const padded = join(dir, 'padded.json');
+    writeFileSync(padded, JSON.stringify(echo()).padEnd(1024 * 1024 + 1, ' '));
+    const r = await cli(['--config', padded, 'list']);
+    expect(r).toMatchObject({ code: 1, stdout: '' });
+    expect(r.stderr).toContain(`The config file '${padded}' holds more than 1048576 bytes (1 MiB)`);
+  });
+
+  it('still takes a config from a pipe that ends, however it arrives in pieces', async () => {
+    const fifo = join(dir, 'config.fifo');
+    execFileSync('mkfifo', [fifo]);
+    // Larger than a pipe's buffer, so that it is read in several pieces.
+    createWriteStream(fifo).end(JSON.stringify(echo()).padEnd(300_000, ' '));
+    const r = await cli(['--config', fifo, 'list']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('EchoApi.GetItem (read-only)');
+  });
+});
 
 describe('text someone gave, echoed in an error', () => {
   it('shows its control and format characters escaped, wherever it came from', async () => {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { findConfig } from '../src/config/find-config.js';
-import { loadConfigFile, validateConfig } from '../src/config/load-config.js';
+import { CONFIG_FILE_BYTES, loadConfigFile, validateConfig } from '../src/config/load-config.js';
 import { resolveSecrets, tokenEnvName } from '../src/config/resolve-secrets.js';
 
 function tempFile(name: string, text: string): string {
@@ -94,7 +94,7 @@ describe('config files', () => {
   it('says a config file that is not there is not there, not ENOENT', () => {
     const file = join(dirname(tempFile('other.json', '{}')), 'toolhost.config.yml');
     expect(() => loadConfigFile(file)).toThrow(
-      /^Cannot read config file .*toolhost\.config\.yml: no such file$/,
+      /^Cannot read config file '.*toolhost\.config\.yml': no such file$/,
     );
   });
 
@@ -124,6 +124,36 @@ describe('config files', () => {
       expect(message).toMatch(says);
       expect(message).not.toContain('0123');
     }
+  });
+
+  it('escapes a control character the parser names, rather than writing it out', () => {
+    const message = (() => {
+      try {
+        loadConfigFile(tempFile('control.json', '{"plugins":\u0001}'));
+      } catch (e) {
+        return (e as Error).message;
+      }
+    })();
+    expect(message).toMatch(/control\.json': Unexpected token '\\u0001'$/);
+    expect(message).not.toContain('\u0001');
+  });
+
+  it('reads a config or secrets file of up to 1 MiB and refuses a larger one, naming it and the bound', () => {
+    // Valid JSON, padded with spaces: it parsed, however large; /dev/zero read until memory ran out.
+    const padded = (bytes: number, json: string) => json.padEnd(bytes, ' ');
+    const largest = tempFile('largest.json', padded(CONFIG_FILE_BYTES, '{"tools":{"readOnly":true}}'));
+    expect(loadConfigFile(largest).config).toEqual({ tools: { readOnly: true } });
+    const over = tempFile('over.json', padded(CONFIG_FILE_BYTES + 1, '{"tools":{"readOnly":true}}'));
+    const bound = 'holds more than 1048576 bytes (1 MiB), the most a config or secrets file may hold.';
+    expect(() => loadConfigFile(over)).toThrow(`The config file '${over}' ${bound}`);
+    expect(() => loadConfigFile('/dev/zero')).toThrow(`The config file '/dev/zero' ${bound}`);
+    const secrets = tempFile('secrets.json', padded(CONFIG_FILE_BYTES + 1, '{"CDP_API_KEY":"k-0123"}'));
+    expect(() => resolveSecrets({ secretsFile: 'secrets.json' }, [], {}, dirname(secrets))).toThrow(
+      `The secretsFile '${secrets}' ${bound}`,
+    );
+    expect(() => resolveSecrets({ secretsFile: '/dev/zero' }, [], {}, '/')).toThrow(
+      `The secretsFile '/dev/zero' ${bound}`,
+    );
   });
 
   it('finds toolhost.config.json in the working directory, else uses an empty config', () => {

@@ -1,5 +1,5 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: MCP Bundle templates, written literally
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -57,6 +57,15 @@ describe('the environment an MCP Bundle gives', () => {
       'set toolSets.CrmAutomationApi.settings.userId (or CRM_AUTOMATION_API_USER_ID)',
     );
     expect(bundleFields({}).size).toBe(0);
+  });
+
+  it('reads no more of a manifest than a config file, and goes on without one past that', () => {
+    // /dev/zero was read until memory ran out, by every command, before the config was read.
+    expect(bundleFields({ [BUNDLE_MANIFEST_ENV]: '/dev/zero' }).size).toBe(0);
+    const large = manifestFile();
+    expect(bundleFields({ [BUNDLE_MANIFEST_ENV]: large }).size).toBe(2);
+    writeFileSync(large, readFileSync(large, 'utf8').padEnd(1024 * 1024 + 1, ' '));
+    expect(bundleFields({ [BUNDLE_MANIFEST_ENV]: large }).size).toBe(0);
   });
 
   it('spells a setting’s variable from the tool set and setting names', () => {

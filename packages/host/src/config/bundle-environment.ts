@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readConfigFile } from './load-config.js';
 
 /**
  * Set by the MCP Bundle's manifest to the manifest's own path: the host is running from a
@@ -27,7 +27,7 @@ export function bundleFields(env: Readonly<Record<string, string | undefined>>):
   if (!file || PLACEHOLDER.test(file)) return out;
   let manifest: BundleManifest;
   try {
-    manifest = JSON.parse(readFileSync(file, 'utf8')) as BundleManifest;
+    manifest = readConfigFile(file, 'bundle manifest') as BundleManifest;
   } catch {
     // Without its manifest the messages name environment variables, which still work.
     return out;

@@ -1,6 +1,7 @@
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, extname, resolve } from 'node:path';
+import { escapeUnseen, quoted } from '@toolhost/engine/internal';
 import type { Ajv } from 'ajv';
 import { HostError, hasCode } from '../host-error.js';
 import { hostConfigSchema } from './config-schema.js';
@@ -63,27 +64,54 @@ export function validateConfig(config: unknown, source = 'config'): HostConfig {
   return config as HostConfig;
 }
 
-/** Reads a JSON or YAML config file. */
-export function loadConfigFile(path: string): { config: HostConfig; dir: string } {
-  const file = resolve(path);
-  let text: string;
+/** The most a config or secrets file may hold (docs/configuration.md): real ones hold a few kilobytes. */
+export const CONFIG_FILE_BYTES = 1024 * 1024;
+
+/** Why JSON or YAML does not parse: where, not what (yaml quotes the lines at fault and V8 the text around it, a secret perhaps). */
+export function parseProblem(e: unknown): string {
+  const where = (e as Error).message.replace(/:\n.*|(^|, )(\.{3})?".*"(\.{3})? is not valid JSON$/s, '');
+  return escapeUnseen(where) || 'not JSON';
+}
+
+/**
+ * The data of a JSON or YAML (by its extension) config or secrets file, `what` in errors. Read no
+ * further than one byte past CONFIG_FILE_BYTES: read whole, a huge file would take that much
+ * memory, and one that never ends (`/dev/zero`) all of it.
+ */
+export function readConfigFile(file: string, what: string): unknown {
+  const bytes = Buffer.alloc(CONFIG_FILE_BYTES + 1);
+  let size = 0;
   try {
-    text = readFileSync(file, 'utf8');
+    const fd = openSync(file, 'r');
+    try {
+      for (let n = -1; n !== 0 && size < bytes.length; size += n)
+        n = readSync(fd, bytes, size, bytes.length - size, null);
+    } finally {
+      closeSync(fd);
+    }
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     throw new ConfigError(
-      `Cannot read config file ${file}: ${code === 'ENOENT' ? 'no such file' : (code ?? e)}`,
+      `Cannot read ${what} ${quoted(file)}: ${code === 'ENOENT' ? 'no such file' : (code ?? e)}`,
     );
   }
-  let data: unknown;
+  if (size > CONFIG_FILE_BYTES)
+    throw new ConfigError(
+      `The ${what} ${quoted(file)} holds more than ${CONFIG_FILE_BYTES} bytes (1 MiB), the most a config or secrets file may hold.`,
+    );
+  const text = bytes.toString('utf8', 0, size);
   try {
-    data = ['.yaml', '.yml'].includes(extname(file))
+    return ['.yaml', '.yml'].includes(extname(file))
       ? (require('yaml') as typeof import('yaml')).parse(text)
       : JSON.parse(text);
   } catch (e) {
-    // Where, not what: yaml quotes the lines at fault and V8 the text around it, a secret's value perhaps.
-    const why = (e as Error).message.replace(/:\n.*|(^|, )(\.{3})?".*"(\.{3})? is not valid JSON$/s, '');
-    throw new ConfigError(`Cannot parse config file ${file}: ${why || 'not JSON'}`);
+    throw new ConfigError(`Cannot parse ${what} ${quoted(file)}: ${parseProblem(e)}`);
   }
-  return { config: validateConfig(data ?? {}, `config file ${file}`), dir: dirname(file) };
+}
+
+/** Reads a JSON or YAML config file. */
+export function loadConfigFile(path: string): { config: HostConfig; dir: string } {
+  const file = resolve(path);
+  const data = readConfigFile(file, 'config file');
+  return { config: validateConfig(data ?? {}, `config file ${quoted(file)}`), dir: dirname(file) };
 }

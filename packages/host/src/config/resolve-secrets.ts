@@ -1,7 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { HostConfig } from './host-config.js';
-import { ConfigError } from './load-config.js';
+import { readConfigFile } from './load-config.js';
 
 /** Environment variable that overrides a provider's static token: `crm-auth-provider` → `CRM_AUTH_PROVIDER_TOKEN`. */
 export function tokenEnvName(providerId: string): string {
@@ -18,17 +17,9 @@ export function resolveSecrets(
   env: NodeJS.ProcessEnv,
   configDir: string,
 ): Record<string, string | undefined> {
-  let fromFile: Record<string, string> = {};
-  if (config.secretsFile) {
-    const file = resolve(configDir, config.secretsFile);
-    try {
-      fromFile = JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>;
-    } catch (e) {
-      throw new ConfigError(
-        `Cannot read secretsFile ${file}: ${(e as NodeJS.ErrnoException).code ?? 'invalid JSON'}`,
-      );
-    }
-  }
+  const fromFile = config.secretsFile
+    ? (readConfigFile(resolve(configDir, config.secretsFile), 'secretsFile') as Record<string, string>)
+    : {};
   const out: Record<string, string | undefined> = { ...fromFile, ...config.secrets };
   for (const name of names) if (env[name]) out[name] = env[name];
   return out;
