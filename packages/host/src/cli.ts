@@ -5,6 +5,7 @@ import { tokenFileNeedingKey } from './auth/build-auth-providers.js';
 import { ENVIRONMENT_HELP } from './cli/environment-help.js';
 import { type GlobalOptions, openHost } from './cli/open-host.js';
 import { serve } from './cli/serve.js';
+import { parseProblem } from './config/load-config.js';
 import { commaList, LOG_LEVELS } from './config/overrides.js';
 import { disconnect, listConnections } from './connections.js';
 import { sharedStoreUrl } from './store/redis-url.js';
@@ -135,8 +136,13 @@ program
     try {
       args = JSON.parse(opts.args);
     } catch (e) {
-      command.error(`--args is not valid JSON: ${(e as Error).message}`);
+      command.error(`--args is not valid JSON: ${parseProblem(e)}`);
     }
+    // The engine takes null for no arguments (an embedder's); typed here, it was a slip called as {}.
+    if (typeof args !== 'object' || args === null || Array.isArray(args))
+      command.error(
+        `--args must be a JSON object of the tool's parameters, e.g. '{"id":"1"}' ('{}' for none), not ${args === null ? 'null' : Array.isArray(args) ? 'an array' : `a ${typeof args}`}.`,
+      );
     const { host } = await openHost(globalOptions());
     const { confirmAtTerminal } = await import('@toolhost/write-safety');
     const outcome = await host.callTool(name, args, { userId: opts.user, confirm: confirmAtTerminal() });

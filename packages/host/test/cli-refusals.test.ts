@@ -77,3 +77,33 @@ describe('text someone gave, echoed in an error', () => {
     }
   });
 });
+
+describe('call --args', () => {
+  it('refuses anything but a JSON object, naming --args, and sends nothing', async () => {
+    const sent = upstream.requests.length;
+    const values = { null: 'null', '[]': 'an array', '[{"item_id":"i1"}]': 'an array', '5': 'a number' };
+    for (const [args, kind] of Object.entries({ ...values, '"i1"': 'a string', true: 'a boolean' })) {
+      const r = await cli(['--config', configFile, 'call', 'EchoApi.GetItem', '--args', args], {
+        ECHO_AUTH_TOKEN: 'tok-cli',
+      });
+      expect(r).toMatchObject({ code: 1, stdout: '' });
+      expect(r.stderr).toContain(`--args must be a JSON object of the tool's parameters`);
+      expect(r.stderr).toContain(`not ${kind}.`);
+    }
+    expect(upstream.requests.length).toBe(sent);
+  });
+
+  it('says where --args does not parse without quoting it back', async () => {
+    const r = await cli([
+      '--config',
+      configFile,
+      'call',
+      'EchoApi.GetItem',
+      '--args',
+      '{"item_id":pw-\r0123}',
+    ]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("--args is not valid JSON: Unexpected token 'p'");
+    expect(r.stderr).not.toContain('0123');
+  });
+});
