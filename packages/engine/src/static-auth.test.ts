@@ -27,6 +27,22 @@ describe('StaticTokenAuthProvider', () => {
       connection: 'static',
     });
   });
+
+  it('says it is no connection to list or revoke, where the token is set and how to stop it, never the token', () => {
+    const fromEnv = new StaticTokenAuthProvider(
+      'crm-auth',
+      'pat-na1-0042',
+      'set CRM_AUTH_TOKEN',
+      'CRM_AUTH_TOKEN',
+    );
+    expect(fromEnv.notAConnection).toBe(
+      "'crm-auth' is configured with a static token (set in CRM_AUTH_TOKEN), not OAuth: there is no stored connection to revoke or list. To stop using the token, unset or remove CRM_AUTH_TOKEN and restart the host; revoke it at the vendor to end it everywhere.",
+    );
+    const unnamed = new StaticTokenAuthProvider('crm-auth', 'pat-na1-0042').notAConnection;
+    expect(unnamed).toContain("'crm-auth' is configured with a static token, not OAuth");
+    expect(unnamed).toContain('unset or remove it and restart the host');
+    expect(unnamed).not.toContain('0042');
+  });
 });
 
 describe('credentialProblem', () => {

@@ -5,6 +5,7 @@ import type {
   CredentialResult,
   SecretSource,
 } from '@toolhost/core';
+import { quoted } from './quoted.js';
 
 /**
  * Values left where a credential belongs: the stand-ins the README and config docs show
@@ -57,6 +58,15 @@ export class StaticTokenAuthProvider implements AuthProvider {
   /** What to do when no token is configured. */
   get setupHint(): string {
     return this.hint;
+  }
+
+  /**
+   * Why a person looking for this provider's connections finds none: every user's calls send the
+   * one token, set in one place and stopped there (never the token itself).
+   */
+  get notAConnection(): string {
+    const where = this.source ? ` (set in ${this.source})` : '';
+    return `${quoted(this.id)} is configured with a static token${where}, not OAuth: there is no stored connection to revoke or list. To stop using the token, unset or remove ${this.source ?? 'it'} and restart the host; revoke it at the vendor to end it everywhere.`;
   }
 
   setup(): AuthProviderSetup {

@@ -1,6 +1,9 @@
-import type { StoredConnection, TokenStore } from '@toolhost/core';
-import type { RevokeResult, SignInProvider } from '@toolhost/credentials';
+import type { AuthProvider, StoredConnection, TokenStore } from '@toolhost/core';
+import type { RevokeResult } from '@toolhost/credentials';
+import { hasBrowserSignIn, type SignInProvider } from '@toolhost/credentials/provider-kinds';
 import { withinDateRange } from '@toolhost/credentials/token-stores';
+import { StaticTokenAuthProvider } from '@toolhost/engine';
+import { quoted } from '@toolhost/engine/internal';
 import { HostError, hasCode } from './host-error.js';
 
 /** A user's authorization with one provider, as a person sees it (never the token). */
@@ -38,17 +41,18 @@ export interface Connections {
   disconnect(userId: string, providerId: string): Promise<DisconnectResult>;
 }
 
-/** Connections over the providers users sign in with in their browser and the token store (read only when asked). */
-export function hostConnections(
-  providers: readonly SignInProvider[],
-  tokenStore: () => TokenStore,
-): Connections {
+/** Connections over the host's providers users sign in with in their browser and the token store (read only when asked). */
+export function hostConnections(all: readonly AuthProvider[], tokenStore: () => TokenStore): Connections {
+  const providers = all.filter(hasBrowserSignIn);
   const oauthProvider = (providerId: string): SignInProvider => {
     const provider = providers.find((p) => p.id === providerId);
     if (!provider) {
+      const fixed = all.find((p) => p.id === providerId);
+      if (fixed instanceof StaticTokenAuthProvider && fixed.configured)
+        throw new ConnectionsError(fixed.notAConnection);
       const known = providers.map((p) => p.id).join(', ') || 'none';
       throw new ConnectionsError(
-        `No OAuth provider '${providerId}' is configured (OAuth providers: ${known}).`,
+        `No OAuth provider ${quoted(providerId)} is configured (OAuth providers: ${known}).`,
       );
     }
     return provider;
@@ -56,6 +60,7 @@ export function hostConnections(
   return {
     isOAuthProvider: (providerId) => providers.some((p) => p.id === providerId),
     async list(filter = {}) {
+      if (filter.providerId !== undefined) oauthProvider(filter.providerId);
       if (providers.length === 0) return [];
       const store = tokenStore();
       if (!store.list) throw new ConnectionsError('The token store in use cannot list its connections.');

@@ -226,6 +226,7 @@ function servingSupport(
   settingHintOf: (toolSet: string, setting: string) => string,
 ): Omit<ServingSupport, 'env' | 'dataDir'> {
   const sharedStore = resolveIfAny(container, SHARED_STORE);
+  const providers = resolveService(container, ACTIVE_AUTH_PROVIDERS);
   return {
     replicas: sharedStore?.replicas,
     logger: resolveIfAny(container, HostServices.logger),
@@ -243,13 +244,13 @@ function servingSupport(
     readiness: () =>
       toolSetReadiness({
         sets: resolveServices(container, TOOL_SET_TOKEN),
-        providers: resolveService(container, ACTIVE_AUTH_PROVIDERS),
+        providers,
         secrets: resolveService(container, HostServices.secretSource),
         exposed,
         userId: config.defaultUserId,
         settingHint: settingHintOf,
       }),
-    connections: hostConnections(oauthProviders, () => resolveService(container, HostServices.tokenStore)),
+    connections: hostConnections(providers, () => resolveService(container, HostServices.tokenStore)),
     skills: exposedSkills(resolveServices(container, TOOL_SET_TOKEN), exposed),
     pastRequests: exposedPastRequests(resolveServices(container, TOOL_SET_TOKEN), exposed),
     providerServices: () =>

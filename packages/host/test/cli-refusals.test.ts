@@ -107,3 +107,39 @@ describe('call --args', () => {
     expect(r.stderr).not.toContain('0123');
   });
 });
+
+describe('connections of a provider with a static token', () => {
+  it('says the token is no stored connection, where it was set and how to stop using it, never the token', async () => {
+    const token = 'static-token-0123456789';
+    const fromEnv = join(dir, 'static-env.json');
+    writeFileSync(fromEnv, JSON.stringify(echo()));
+    const fromConfig = join(dir, 'static-config.json');
+    writeFileSync(fromConfig, JSON.stringify({ ...echo(), auth: { providers: { 'echo-auth': { token } } } }));
+    const cases = [
+      [fromEnv, { ECHO_AUTH_TOKEN: token }, 'ECHO_AUTH_TOKEN'],
+      [fromConfig, {}, 'auth.providers.echo-auth.token'],
+    ] as const;
+    const commands = [
+      ['revoke', '--user', 'carol', '--provider', 'echo-auth'],
+      ['list', '--provider', 'echo-auth'],
+    ];
+    for (const [file, env, where] of cases) {
+      for (const command of commands) {
+        const r = await cli(['--config', file, 'connections', ...command], env);
+        expect(r).toMatchObject({ code: 1, stdout: '' });
+        expect(r.stderr).toBe(
+          `toolhost: 'echo-auth' is configured with a static token (set in ${where}), not OAuth: there is no stored connection to revoke or list. To stop using the token, unset or remove ${where} and restart the host; revoke it at the vendor to end it everywhere.\n`,
+        );
+      }
+    }
+    // A provider with neither a token nor an OAuth client, or none of that name, is named as before.
+    const unset = await cli(['--config', fromEnv, 'connections', ...commands[0]!]);
+    expect(unset.stderr).toBe(
+      "toolhost: No OAuth provider 'echo-auth' is configured (OAuth providers: none).\n",
+    );
+    const unknown = await cli(['--config', fromEnv, 'connections', 'list', '--provider', 'nope']);
+    expect(unknown.stderr).toBe(
+      "toolhost: No OAuth provider 'nope' is configured (OAuth providers: none).\n",
+    );
+  });
+});
