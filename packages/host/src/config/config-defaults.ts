@@ -1,3 +1,4 @@
+import { isObject } from '@toolhost/engine/internal';
 import { hostConfigSchema } from './config-schema.js';
 import type { HostConfig, ResolvedHostConfig } from './host-config.js';
 
@@ -7,9 +8,6 @@ type SchemaNode = {
   additionalProperties?: unknown;
 };
 
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
-
 /**
  * A copy of `value` with the schema's defaults wherever it leaves a key out, sections
  * included (a config without `http` gets `http` with its defaults). A walk of our own schema
@@ -17,7 +15,7 @@ const isRecord = (v: unknown): v is Record<string, unknown> =>
  * time) and changes the object it validates, which belongs to the caller.
  */
 function fill(node: SchemaNode, value: unknown): unknown {
-  if (!isRecord(value)) return value;
+  if (!isObject(value)) return value;
   const out: Record<string, unknown> = { ...value };
   for (const [key, child] of Object.entries(node.properties ?? {})) {
     if (out[key] === undefined && child.default !== undefined) out[key] = structuredClone(child.default);
@@ -25,7 +23,7 @@ function fill(node: SchemaNode, value: unknown): unknown {
     if (out[key] !== undefined) out[key] = fill(child, out[key]);
   }
   const entry = node.additionalProperties;
-  if (isRecord(entry) && !node.properties) {
+  if (isObject(entry) && !node.properties) {
     for (const [key, item] of Object.entries(out)) out[key] = fill(entry as SchemaNode, item);
   }
   return out;

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isObject } from '../mcp/jsonrpc-messages.js';
 import {
   modernRevisionOf,
   REVISION_SERVER_METHODS,
@@ -36,23 +37,18 @@ export interface RevisionRequest {
  * whatever this does not accept goes to the entry, which answers it as it always did.
  */
 export function revisionRequest(req: IncomingMessage, parsed: unknown): RevisionRequest | undefined {
-  if (req.method !== 'POST' || typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
-    return undefined;
-  const method = (parsed as { method?: unknown }).method;
+  if (req.method !== 'POST' || !isObject(parsed)) return undefined;
+  const { method } = parsed;
   if (typeof method !== 'string' || !REVISION_SERVER_METHODS.has(method)) return undefined;
   const contentType = firstHeader(req, 'content-type');
   const protocolVersionHeader = firstHeader(req, 'mcp-protocol-version');
   const mcpMethodHeader = firstHeader(req, 'mcp-method');
   const mcpNameHeader = firstHeader(req, 'mcp-name');
   if (!isJsonContentType(contentType ?? null) || !protocolVersionHeader || !mcpMethodHeader) return undefined;
-  const revision = modernRevisionOf(
-    parsed as Record<string, unknown>,
-    protocolVersionHeader,
-    mcpMethodHeader,
-  );
+  const revision = modernRevisionOf(parsed, protocolVersionHeader, mcpMethodHeader);
   if (revision === undefined || !REVISION_SERVER_REVISIONS.includes(revision)) return undefined;
   if (method === 'tools/call') {
-    const name = ((parsed as { params?: unknown }).params as { name?: unknown } | undefined)?.name;
+    const name = isObject(parsed.params) ? parsed.params.name : undefined;
     const named = mcpNameHeader === undefined ? undefined : stripSpaces(mcpNameHeader);
     if (typeof name !== 'string' || named !== name || named.startsWith(ENCODED_NAME_PREFIX)) return undefined;
   }

@@ -1,6 +1,6 @@
 import type { JsonSchema, ToolOutcome } from '@toolhost/core';
 import { checkAgainstSchema } from '@toolhost/engine';
-import { quoted, shortened } from '@toolhost/engine/internal';
+import { isObject, quoted, shortened } from '@toolhost/engine/internal';
 import type { Tool } from './sdk.js';
 
 /**
@@ -23,10 +23,8 @@ export const HOST_TOOL_LIMITS = {
  * fault, or undefined when they fit.
  */
 export function checkHostToolArguments(tool: Tool, args: unknown): ToolOutcome | undefined {
-  if (args === null || typeof args !== 'object' || Array.isArray(args)) {
-    return invalid('arguments', 'Arguments must be a JSON object of named parameters.');
-  }
-  const oversized = beyondBounds(tool, args as Record<string, unknown>);
+  if (!isObject(args)) return invalid('arguments', 'Arguments must be a JSON object of named parameters.');
+  const oversized = beyondBounds(tool, args);
   if (oversized) return oversized;
   const problems = checkAgainstSchema(tool.inputSchema as JsonSchema, args);
   const first = problems[0];

@@ -1,4 +1,7 @@
+import { isObject } from '@toolhost/engine/internal';
 import type { JSONRPCMessage } from './sdk.js';
+
+export { isObject };
 
 export type JsonRpcId = string | number;
 
@@ -19,10 +22,6 @@ export const inUse = (id: unknown) => `Invalid Request: request id ${id} is alre
  * against its method's schema; this only tells requests, notifications and answers apart.
  */
 export const isId = (v: unknown): v is JsonRpcId => typeof v === 'string' || Number.isSafeInteger(v);
-
-/** A JSON object (not an array, not null). */
-export const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The `_meta` of a message's params, where both are objects. */
 export function metaOf(m: Record<string, unknown>): Record<string, unknown> | undefined {
