@@ -8,12 +8,8 @@ import { bundleFields, howToSet } from '../config/bundle-environment.js';
 import { CONFIG_DEFAULTS } from '../config/config-defaults.js';
 import type { HostConfig } from '../config/host-config.js';
 import { ConfigError } from '../config/load-config.js';
-import { tokenEnvName } from '../config/resolve-secrets.js';
+import { providerEnvName, tokenEnvName } from '../config/resolve-secrets.js';
 import type { Logger } from '../logger.js';
-
-function envName(providerId: string, suffix: string): string {
-  return `${providerId.toUpperCase().replace(/[^A-Z0-9]/g, '_')}_${suffix}`;
-}
 
 /**
  * Where the host keeps its own encrypted files (tokens, write-safety records): the data
@@ -91,7 +87,7 @@ export interface AuthProvidersInput {
 export function oauthClientIdOf(config: HostConfig, env: NodeJS.ProcessEnv, id: string): string | undefined {
   const settings = config.auth?.providers?.[id] ?? {};
   if (env[tokenEnvName(id)] || settings.token) return undefined;
-  return env[envName(id, 'CLIENT_ID')] || settings.clientId || undefined;
+  return env[providerEnvName(id, 'CLIENT_ID')] || settings.clientId || undefined;
 }
 
 /** The OAuth flow for a provider id: the config's endpoints over the plugin's, the secret from wherever it is set. */
@@ -117,9 +113,9 @@ function oauthProvider(
       id,
       clientId,
       clientSecret:
-        env[envName(id, 'CLIENT_SECRET')] ||
+        env[providerEnvName(id, 'CLIENT_SECRET')] ||
         settings.clientSecret ||
-        input.secrets[envName(id, 'CLIENT_SECRET')],
+        input.secrets[providerEnvName(id, 'CLIENT_SECRET')],
       authorizeUrl,
       tokenUrl,
       clientAuth: settings.clientAuth ?? endpoints?.clientAuth,

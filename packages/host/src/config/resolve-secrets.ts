@@ -2,10 +2,13 @@ import { resolve } from 'node:path';
 import type { HostConfig } from './host-config.js';
 import { readConfigFile } from './load-config.js';
 
-/** Environment variable that overrides a provider's static token: `crm-auth-provider` → `CRM_AUTH_PROVIDER_TOKEN`. */
-export function tokenEnvName(providerId: string): string {
-  return `${providerId.toUpperCase().replace(/[^A-Z0-9]/g, '_')}_TOKEN`;
+/** Environment variable that sets one of a provider's settings: `crm-auth-provider`, `CLIENT_ID` → `CRM_AUTH_PROVIDER_CLIENT_ID`. */
+export function providerEnvName(providerId: string, setting: string): string {
+  return `${providerId.toUpperCase().replace(/[^A-Z0-9]/g, '_')}_${setting}`;
 }
+
+/** Environment variable that overrides a provider's static token: `crm-auth-provider` → `CRM_AUTH_PROVIDER_TOKEN`. */
+export const tokenEnvName = (providerId: string): string => providerEnvName(providerId, 'TOKEN');
 
 /**
  * Secrets by precedence: environment (same name) over config `secrets` over `secretsFile`.
