@@ -45,20 +45,15 @@ type Closer = {
 
 /** What the CLI adds to the HTTP server's settings, which it takes from `host.config.http` itself. */
 function httpOptionsOf(host: Host, logger: Logger, opts: ServeOptions, serverInfo: ServerInfo): HttpOptions {
+  const frontDoor = frontDoorFromConfig(host.config, process.env);
   return {
     ...(opts.host ? { bindAddress: opts.host } : {}),
     accessTokens: AccessTokens.fromConfig(host.config, process.env),
-    ...frontDoorOf(host),
+    ...(frontDoor ? { frontDoor } : {}),
     ...metricsTokenFromEnv(process.env),
     logger,
     serverInfo,
   };
-}
-
-/** The OAuth front door of `http.authorization` with TOOLHOST_AUTH_* over it, where configured. */
-function frontDoorOf(host: Host): Pick<HttpOptions, 'frontDoor'> {
-  const frontDoor = frontDoorFromConfig(host.config, process.env);
-  return frontDoor ? { frontDoor } : {};
 }
 
 /** TOOLHOST_METRICS_TOKEN, held to the rule of the config's `http.metricsToken`. */

@@ -64,16 +64,11 @@ export function applyOverrides(config: HostConfig, ...layers: ConfigOverrides[])
   const pick = <K extends keyof ConfigOverrides>(key: K): ConfigOverrides[K] =>
     layers.map((l) => l[key]).find((v) => v !== undefined);
   const tools = { ...config.tools };
-  const toolSets = pick('toolSets');
-  if (toolSets) tools.toolSets = toolSets;
-  const readOnly = pick('readOnly');
-  if (readOnly !== undefined) tools.readOnly = readOnly;
-  const confirmWrites = pick('confirmWrites');
-  if (confirmWrites !== undefined) tools.confirmWrites = confirmWrites;
-  const allow = pick('allow');
-  if (allow) tools.allow = allow;
-  const deny = pick('deny');
-  if (deny) tools.deny = deny;
+  // These overrides bear the names of the `tools` keys they replace.
+  for (const key of ['toolSets', 'readOnly', 'confirmWrites', 'allow', 'deny'] as const) {
+    const value = pick(key);
+    if (value !== undefined) Object.assign(tools, { [key]: value });
+  }
   const out: HostConfig = { ...config, tools };
   const catalog = pick('catalog');
   // A wrong value is refused by the config check, which names mcp.catalog.

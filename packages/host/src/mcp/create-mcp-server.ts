@@ -49,9 +49,7 @@ export function createMcpServer(
 ): Server {
   const mcp = newMcpServer(mcpState, options);
   const server = mcp.server;
-  const userOf = options.userPerRequest
-    ? requestUser
-    : fixedUser(options.userId ?? host.config.defaultUserId);
+  const userOf = options.userPerRequest ? requestUser : () => options.userId ?? host.config.defaultUserId;
   auditInvalidParams(server, mcpState, userOf);
   server.registerCapabilities({ tools: { listChanged: false } });
   instructionsAtInitialize(
@@ -84,11 +82,6 @@ function newMcpServer(mcpState: McpServingState, options: McpServerOptions): Mcp
         : {}),
     },
   );
-}
-
-/** A server of one user: every request is theirs. */
-function fixedUser(userId: string): (ctx?: ServerContext) => string {
-  return () => userId;
 }
 
 /** A call refused for its params (nested too deep, not the protocol's shape) has its audit line too. */
