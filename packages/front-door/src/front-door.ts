@@ -1,4 +1,4 @@
-import type { ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TokenRejection, TokenVerifier, VerifiedToken } from './token-verifier.js';
 
 /**
@@ -56,6 +56,13 @@ export interface DoorRefusal {
 }
 
 const METADATA_PATH = '/.well-known/oauth-protected-resource';
+
+/** What a browser's preflight for the metadata may send: the headers MCP clients add to their discovery. */
+const METADATA_PREFLIGHT = {
+  'access-control-allow-methods': 'GET, HEAD, OPTIONS',
+  'access-control-allow-headers': 'mcp-protocol-version',
+  'access-control-max-age': '600',
+};
 
 /**
  * An MCP endpoint as an OAuth 2.1 protected resource (MCP authorization, RFC 9728, RFC 8707,
@@ -148,14 +155,29 @@ export class FrontDoor<S extends string = string> {
     };
   }
 
-  /** Answers the RFC 9728 document (CORS-open: browser-based clients read it). */
-  answerMetadata(res: ServerResponse): void {
-    const body = JSON.stringify(this.metadata());
-    res.writeHead(200, {
+  /**
+   * Answers a request for the RFC 9728 document: GET and HEAD, and the CORS preflight of a
+   * browser-based client, which sends `MCP-Protocol-Version` with its discovery (as it does to
+   * the authorization server's metadata); any other method 405. CORS-open: no cookies involved.
+   */
+  answerMetadata(req: IncomingMessage, res: ServerResponse): void {
+    const cors = { 'access-control-allow-origin': '*' };
+    if (req.method === 'OPTIONS') {
+      res.writeHead(204, { ...cors, ...METADATA_PREFLIGHT });
+      return void res.end();
+    }
+    const readable = req.method === 'GET' || req.method === 'HEAD';
+    const body = JSON.stringify(
+      readable ? this.metadata() : { error: 'invalid_request', error_description: 'Method not allowed' },
+    );
+    const caching = readable
+      ? { 'cache-control': 'public, max-age=300' }
+      : { allow: METADATA_PREFLIGHT['access-control-allow-methods'] };
+    res.writeHead(readable ? 200 : 405, {
       'content-type': 'application/json',
       'content-length': Buffer.byteLength(body),
-      'cache-control': 'public, max-age=300',
-      'access-control-allow-origin': '*',
+      ...caching,
+      ...cors,
     });
     res.end(body);
   }

@@ -124,6 +124,28 @@ describe('the protected resource', () => {
     }
   });
 
+  it("answers a browser client's preflight for the metadata, which its discovery sends MCP-Protocol-Version with", async () => {
+    const origin = 'https://inspector.example.test';
+    const preflight = await fetch(metadataUrl(), {
+      method: 'OPTIONS',
+      headers: {
+        origin,
+        'access-control-request-method': 'GET',
+        'access-control-request-headers': 'mcp-protocol-version',
+      },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
+    expect(preflight.headers.get('access-control-allow-headers')).toContain('mcp-protocol-version');
+    expect(preflight.headers.get('access-control-allow-methods')).toContain('GET');
+    const read = await fetch(metadataUrl(), { headers: { origin, 'mcp-protocol-version': '2025-11-25' } });
+    expect(read.status).toBe(200);
+    expect(read.headers.get('access-control-allow-origin')).toBe('*');
+    const post = await fetch(metadataUrl(), { method: 'POST', body: '{}' });
+    expect(post.status).toBe(405);
+    expect(post.headers.get('allow')).toContain('GET');
+  });
+
   it('answers a request without a token 401 with the challenge pointing at the metadata', async () => {
     const res = await mcpPost(undefined, initialize);
     expect(res.status).toBe(401);

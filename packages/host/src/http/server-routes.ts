@@ -248,7 +248,7 @@ export function ownServerDoor(own: OwnAuthorizationServer | undefined): FrontDoo
   return { authorizationServers: [own.issuer()], verifier: () => own.verifier };
 }
 
-/** `GET /.well-known/oauth-protected-resource[/mcp]` (RFC 9728), where the front door is configured. */
+/** `/.well-known/oauth-protected-resource[/mcp]` (RFC 9728), where the front door is configured. */
 function answerResourceMetadata(
   door: FrontDoor | undefined,
   req: IncomingMessage,
@@ -256,10 +256,6 @@ function answerResourceMetadata(
   url: URL,
 ): boolean {
   if (!door?.servesMetadataAt(url.pathname)) return false;
-  if (req.method !== 'GET' && req.method !== 'HEAD') {
-    jsonRpcError(res, 405, 'Method not allowed', { headers: { allow: 'GET, HEAD' } });
-    return true;
-  }
-  door.answerMetadata(res);
+  door.answerMetadata(req, res);
   return true;
 }
