@@ -10,6 +10,7 @@ import type { AuthorizationServerOptions } from './options.js';
 import { sendErrorPage } from './pages.js';
 import { registerClient } from './registration.js';
 import { answerRevocation } from './revocation.js';
+import { signInHolds } from './sign-in-binding.js';
 import { keySetOf, loadSigningKey, SIGNING_ALGORITHM, type SigningKey } from './signing-keys.js';
 import { answerToken } from './token-endpoint.js';
 
@@ -123,13 +124,17 @@ function signingKeyOf(options: AuthorizationServerOptions): () => Promise<Signin
   };
 }
 
-/** Whether a grant still lives (not revoked), each answer kept a few seconds. */
+/**
+ * Whether a grant still lives: not revoked, and made by a sign-in that still stands (an access
+ * token its person still holds); each answer kept a few seconds.
+ */
 function grantLiveness(ctx: Context): (grantId: string) => Promise<boolean> {
   const liveGrants = new Map<string, { alive: boolean; until: number }>();
   return async (grantId) => {
     const cached = liveGrants.get(grantId);
     if (cached && cached.until > Date.now()) return cached.alive;
-    const alive = (await ctx.grants.grant(grantId)) !== undefined;
+    const grant = await ctx.grants.grant(grantId);
+    const alive = grant !== undefined && signInHolds(ctx.options.signIn, grant.subject, grant.binding);
     if (liveGrants.size > 10_000) liveGrants.clear();
     liveGrants.set(grantId, { alive, until: Date.now() + GRANT_CACHE_MS });
     return alive;

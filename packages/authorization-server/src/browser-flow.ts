@@ -1,13 +1,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ToolError } from '@toolhost/core';
 import { redirectWithError, startAuthorization } from './authorize.js';
-import { BrowserSessions, requireSameOrigin, requireToken } from './browser-session.js';
+import { BrowserSessions, requireSameOrigin, requireToken, type SignedIn } from './browser-session.js';
 import { type Client, ClientError, isMetadataDocumentId, shownText } from './clients.js';
 import { type Context, PATHS } from './context.js';
 import { BadRequest, readForm, redirect } from './http-util.js';
 import { escapeHtml, hiddenFields, sendErrorPage, sendPage } from './pages.js';
 import { type PendingRequest, PendingRequests } from './pending-requests.js';
 import { isLoopbackHost } from './redirect-uris.js';
+import { accessTokenBinding, signInHolds, userOfAccessToken } from './sign-in-binding.js';
 import { UpstreamSignInFlow } from './upstream-sign-in.js';
 
 const FAILED_SIGN_INS = 10;
@@ -25,7 +26,11 @@ export class BrowserFlow {
   private readonly upstream?: UpstreamSignInFlow;
 
   constructor(private readonly ctx: Context) {
-    this.sessions = new BrowserSessions(ctx.store, () => ctx.issuer().startsWith('https:'));
+    this.sessions = new BrowserSessions(
+      ctx.store,
+      () => ctx.issuer().startsWith('https:'),
+      (person) => signInHolds(ctx.options.signIn, person.subject, person.binding),
+    );
     this.requests = new PendingRequests(ctx.store);
     const upstream = ctx.options.signIn.upstream;
     if (upstream)
@@ -54,7 +59,7 @@ export class BrowserFlow {
     const local = this.localUser();
     if (!(await this.sessions.signedIn(request.browser)) && local !== undefined) {
       // The person at this machine: signed in by reaching it, as the local mode has it.
-      const moved = await this.requests.rebind(request, await this.sessions.signIn(res, local));
+      const moved = await this.requests.rebind(request, await this.sessions.signIn(res, { subject: local }));
       this.ctx.emit({ type: 'sign_in', subject: local, clientId: request.clientId });
       return redirect(res, this.pageUrl(PATHS.consent, moved));
     }
@@ -128,17 +133,24 @@ export class BrowserFlow {
       this.ctx.emit({ type: 'sign_in_refused', clientId: request.clientId, reason: 'too many attempts' });
       return this.signInPage(res, request, 'Too many attempts; wait a few minutes.', 429);
     }
-    const subject = check(fields.get('access_token') ?? '');
+    const subject = userOfAccessToken(this.ctx.options.signIn, fields.get('access_token') ?? '');
     if (subject === undefined) {
       this.ctx.emit({ type: 'sign_in_refused', clientId: request.clientId, reason: 'unknown access token' });
       return this.signInPage(res, request, 'That access token is not valid here.', 401);
     }
     await this.ctx.store.decrement(`sign-in-failures:${address}`);
-    await this.signedIn(res, request, subject);
+    // Bound to the token it was made with: replaced or removed, the sign-in and its grants end.
+    await this.signedIn(res, request, subject, accessTokenBinding(this.ctx.options.signIn, subject));
   }
 
-  private async signedIn(res: ServerResponse, request: PendingRequest, subject: string): Promise<void> {
-    const moved = await this.requests.rebind(request, await this.sessions.signIn(res, subject));
+  private async signedIn(
+    res: ServerResponse,
+    request: PendingRequest,
+    subject: string,
+    binding?: string,
+  ): Promise<void> {
+    const person = { subject, ...(binding !== undefined ? { binding } : {}) };
+    const moved = await this.requests.rebind(request, await this.sessions.signIn(res, person));
     this.ctx.emit({ type: 'sign_in', subject, clientId: request.clientId });
     redirect(res, this.pageUrl(PATHS.consent, moved));
   }
@@ -182,8 +194,8 @@ export class BrowserFlow {
   private async showConsent(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     const request = await this.requestFor(req, res, url.searchParams.get('request'));
     if (!request) return;
-    const subject = await this.sessions.signedIn(request.browser);
-    if (!subject) return redirect(res, this.pageUrl(PATHS.signIn, request));
+    const person = await this.sessions.signedIn(request.browser);
+    if (!person) return redirect(res, this.pageUrl(PATHS.signIn, request));
     let client: Client;
     try {
       client = await this.ctx.clients.resolve(request.clientId);
@@ -193,9 +205,9 @@ export class BrowserFlow {
     }
     if (this.firstParty(client.clientId)) {
       // The embedding application's own pages: the person is signing in to it, nothing to allow.
-      return this.answerWithCode(res, request, subject);
+      return this.answerWithCode(res, request, person);
     }
-    sendPage(res, 200, 'Allow access?', this.consentBody(request, client, subject));
+    sendPage(res, 200, 'Allow access?', this.consentBody(request, client, person.subject));
   }
 
   private consentBody(request: PendingRequest, client: Client, subject: string): string {
@@ -238,12 +250,12 @@ export class BrowserFlow {
     const form = await this.checkedForm(req, res);
     if (!form) return;
     const { request, fields } = form;
-    const subject = await this.sessions.signedIn(request.browser);
-    if (!subject) return redirect(res, this.pageUrl(PATHS.signIn, request));
-    if (fields.get('decision') === 'allow') return this.answerWithCode(res, request, subject);
+    const person = await this.sessions.signedIn(request.browser);
+    if (!person) return redirect(res, this.pageUrl(PATHS.signIn, request));
+    if (fields.get('decision') === 'allow') return this.answerWithCode(res, request, person);
     // Taken: a consent is answered once, a second post finds nothing.
     if ((await this.requests.take(request.id)) === undefined) return alreadyAnswered(res);
-    this.ctx.emit({ type: 'consent_denied', clientId: request.clientId, subject });
+    this.ctx.emit({ type: 'consent_denied', clientId: request.clientId, subject: person.subject });
     return redirectWithError(res, this.ctx, request, 'access_denied', 'The person denied access');
   }
 
@@ -252,12 +264,18 @@ export class BrowserFlow {
    * client. The code is stored (durably) before the request is taken: a store that cannot take
    * it leaves the request pending, for the person to allow again.
    */
-  private async answerWithCode(res: ServerResponse, request: PendingRequest, subject: string): Promise<void> {
+  private async answerWithCode(
+    res: ServerResponse,
+    request: PendingRequest,
+    person: SignedIn,
+  ): Promise<void> {
+    const { subject, binding } = person;
     const code = await this.ctx.grants.issueCode({
       clientId: request.clientId,
       redirectUri: request.redirectUri,
       codeChallenge: request.codeChallenge,
       subject,
+      ...(binding !== undefined ? { binding } : {}),
       scopes: request.scopes,
       resource: request.resource,
     });

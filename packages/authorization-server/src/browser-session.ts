@@ -5,6 +5,12 @@ import type { StateStore } from './state-store.js';
 
 const SESSION_SECONDS = 8 * 3600;
 
+/** Who signed in, and for a sign-in by access token, the hash of its binding (sign-in-binding.ts). */
+export interface SignedIn {
+  subject: string;
+  binding?: string;
+}
+
 /**
  * The browser as this server knows it: one random cookie, HttpOnly and SameSite=Lax (a form
  * posted from another site comes without it), kept only as its hash. A signed-in browser has
@@ -14,6 +20,8 @@ export class BrowserSessions {
   constructor(
     private readonly store: StateStore,
     private readonly secure: () => boolean,
+    /** Whether a sign-in still stands (one made with an access token the person no longer holds does not). */
+    private readonly holds: (person: SignedIn) => boolean = () => true,
   ) {}
 
   private cookieName(): string {
@@ -42,15 +50,26 @@ export class BrowserSessions {
     return hashOf(id);
   }
 
-  async signedIn(browser: string | undefined): Promise<string | undefined> {
+  /** The person signed in on this browser, while their sign-in stands. */
+  async signedIn(browser: string | undefined): Promise<SignedIn | undefined> {
     if (!browser) return undefined;
-    return (await this.store.get(`session:${browser}`)) ?? undefined;
+    const subject = await this.store.get(`session:${browser}`);
+    if (subject === undefined) return undefined;
+    const binding = await this.store.get(`session-binding:${browser}`);
+    const person = { subject, ...(binding !== undefined ? { binding } : {}) };
+    return this.holds(person) ? person : undefined;
   }
 
-  /** Signs the person in: a fresh browser id, its session naming the user. */
-  async signIn(res: ServerResponse, subject: string): Promise<string> {
+  /**
+   * Signs the person in: a fresh browser id, its session naming the user. The binding of an
+   * access token sign-in is a record beside it (a version before reads the session alone), and
+   * written first: a session found without it would be taken for a sign-in bound to nothing.
+   */
+  async signIn(res: ServerResponse, person: SignedIn): Promise<string> {
     const browser = this.newBrowser(res);
-    await this.store.set(`session:${browser}`, subject, SESSION_SECONDS);
+    if (person.binding !== undefined)
+      await this.store.set(`session-binding:${browser}`, person.binding, SESSION_SECONDS);
+    await this.store.set(`session:${browser}`, person.subject, SESSION_SECONDS);
     return browser;
   }
 

@@ -12,6 +12,8 @@ export interface Grant extends Generations {
   subject: string;
   scopes: string[];
   resource: string;
+  /** Made by an access token sign-in: its binding's hash (sign-in-binding.ts), checked at each use. */
+  binding?: string;
   /** The refresh token now valid for this grant (its hash). */
   refreshHash?: string;
   /** The hashes of the refresh tokens it replaced, newest first (`SPENT_KEPT` of them). */
@@ -27,6 +29,8 @@ export interface CodeRecord {
   redirectUri: string;
   codeChallenge: string;
   subject: string;
+  /** Consented to by a person signed in with an access token: its binding's hash, for the grant. */
+  binding?: string;
   scopes: string[];
   resource: string;
   /** When it expires (ms since the epoch), for a take-back to keep; set when issued. */
@@ -175,7 +179,7 @@ export class Grants {
     presented: PresentedCode,
     refreshable: boolean,
   ): Promise<{ grant: Grant; refreshToken: string | undefined } | undefined> {
-    const { clientId, subject, scopes, resource } = presented.record;
+    const { clientId, subject, scopes, resource, binding } = presented.record;
     const id = randomUUID();
     const issued = refreshable ? issueRefreshToken({ id }) : undefined;
     const refreshToken = issued?.refreshToken;
@@ -184,6 +188,7 @@ export class Grants {
       id,
       clientId,
       subject,
+      ...(binding !== undefined ? { binding } : {}),
       scopes,
       resource,
       ...issued?.record,

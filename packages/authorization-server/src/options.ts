@@ -27,11 +27,26 @@ export interface UpstreamSignIn {
   allowedDomains?: string[];
 }
 
+/** The access tokens people sign in with, and what ties each person to theirs. */
+export interface AccessTokenSignIn {
+  /** The user a pasted token names; undefined for none. */
+  userForToken(token: string): string | undefined;
+  /**
+   * What ties the user to the token they hold now (a digest of it), undefined once they hold
+   * none. A sign-in made with a token, and every grant made under it, ends once this changes:
+   * the token replaced after a leak, or the person removed, takes their grants with it.
+   */
+  bindingOf?(userId: string): string | undefined;
+}
+
 export interface SignInMethods {
   /** The team's OpenID provider. */
   upstream?: UpstreamSignIn;
-  /** The user id of a per-user access token the person pastes (the host's access tokens). */
-  accessToken?: (token: string) => string | undefined;
+  /**
+   * The user id of a per-user access token the person pastes (the host's access tokens): a
+   * function, or an object that also tells what ties the user to the token they hold now.
+   */
+  accessToken?: AccessTokenSignIn | ((token: string) => string | undefined);
   /**
    * One user for whoever reaches the server: honoured only while the issuer is a loopback URL
    * (the person at this machine), as the host's local mode is today.

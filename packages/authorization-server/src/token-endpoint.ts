@@ -7,6 +7,7 @@ import { accessTokenSeconds, type Context } from './context.js';
 import type { CodeRecord, Grant } from './grants.js';
 import { BadRequest, OPEN_CORS, readForm, sendJson } from './http-util.js';
 import { s256 } from './secrets.js';
+import { signInHolds } from './sign-in-binding.js';
 import type { SigningKey } from './signing-keys.js';
 
 type Issue = (grant: Grant, scopes: readonly string[], refreshToken: string | undefined) => Promise<void>;
@@ -96,6 +97,7 @@ function codeRefusal(
 ): BadRequest | undefined {
   if (record.clientId !== client.clientId)
     return new BadRequest(400, 'invalid_grant', 'The code was issued to another client');
+  if (!signInHolds(ctx.options.signIn, record.subject, record.binding)) return SIGN_IN_ENDED;
   const redirectUri = form.get('redirect_uri');
   // The redirect URI of the authorization request, exactly (PKCE binds the rest).
   if ((redirectUri ?? record.redirectUri) !== record.redirectUri)
@@ -107,6 +109,13 @@ function codeRefusal(
     return new BadRequest(400, 'invalid_target', 'The resource differs from the authorization request');
   return undefined;
 }
+
+/** A grant (or code) made by a sign-in with an access token its person no longer holds. */
+const SIGN_IN_ENDED = new BadRequest(
+  400,
+  'invalid_grant',
+  'The access token the person signed in with was replaced or removed; they must sign in again',
+);
 
 /** The refresh token grant: checked first, then spent and rotated. */
 async function refresh(ctx: Context, form: Map<string, string>, client: Client, issue: Issue) {
@@ -145,6 +154,11 @@ async function refreshScopes(
     // Another client holding this grant's refresh token: it leaked.
     await ctx.grants.revoke(grant.id);
     throw new BadRequest(400, 'invalid_grant', 'The refresh token was issued to another client');
+  }
+  if (!signInHolds(ctx.options.signIn, grant.subject, grant.binding)) {
+    // The access token its person signed in with was replaced or removed: the grant is over.
+    await ctx.grants.revoke(grant.id);
+    throw SIGN_IN_ENDED;
   }
   const resource = form.get('resource');
   if (resource !== undefined && resourceOf(ctx, resource) !== grant.resource)

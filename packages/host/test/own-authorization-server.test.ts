@@ -22,15 +22,17 @@ afterEach(async () => {
   }
 });
 
-async function start(authorization: object | undefined, env: Record<string, string> = {}, more: object = {}) {
+async function start(
+  authorization: object | undefined,
+  env: Record<string, string> = {},
+  more: object = {},
+  accessTokens = new AccessTokens({ alice: ALICE_ACCESS_TOKEN }),
+) {
   const host = await createHost(
     { plugins: ['toolhost-plugin-echo'], ...(authorization ? { http: { authorization } } : {}), ...more },
     { configDir: fixtureApp, env },
   );
-  const server = await serveHttp(host, {
-    port: 0,
-    accessTokens: new AccessTokens({ alice: ALICE_ACCESS_TOKEN }),
-  });
+  const server = await serveHttp(host, { port: 0, accessTokens });
   running.push({ host, server });
   return { host, server, origin: new URL(server.url).origin };
 }
@@ -172,6 +174,31 @@ describe("the host's own authorization server", () => {
     const saved = readFileSync(join(env.TOOLHOST_DATA_DIR, 'authorization-server.json'), 'utf8');
     expect(saved).toContain('sealed:');
     expect(saved).not.toContain(tokens.refresh_token);
+  });
+
+  it("ends a grant made with an access token once the operator replaces that token (a leak's fix), across a restart", async () => {
+    const env = {
+      TOOLHOST_TOKEN_KEY: 'a-test-token-key-0123456789',
+      TOOLHOST_DATA_DIR: mkdtempSync(join(tmpdir(), 'toolhost-as-rotated-')),
+    };
+    const first = await start({ mode: 'host' }, env);
+    const clientId = await registerPublicClient(first.origin);
+    const { landed, verifier } = await consentWithAccessToken(first.origin, clientId, ALICE_ACCESS_TOKEN);
+    const tokens = (await (await redeemCode(first.origin, clientId, landed, verifier)).json()) as {
+      refresh_token: string;
+    };
+    const { host, server } = running.pop()!;
+    await server.close();
+    await host.close();
+    const rotated = new AccessTokens({ alice: 'alice-replacement-token-0123456789' });
+    const second = await start({ mode: 'host' }, env, {}, rotated);
+    const refreshed = await tokenRequest(second.origin, {
+      grant_type: 'refresh_token',
+      refresh_token: tokens.refresh_token,
+      client_id: clientId,
+    });
+    expect(refreshed.status).toBe(400);
+    expect(await refreshed.json()).toMatchObject({ error: 'invalid_grant' });
   });
 
   it("two hosts on one data directory honour each other's grants and keep each other's registrations", async () => {

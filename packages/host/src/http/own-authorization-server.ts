@@ -121,7 +121,8 @@ function signInChoices(
   const oidc = signIn.oidc;
   const clientSecret = env.TOOLHOST_SIGN_IN_CLIENT_SECRET ?? oidc?.clientSecret;
   return {
-    ...(byAccessToken ? { accessToken: (token: string) => accessTokens.userForToken(token) } : {}),
+    // The tokens themselves: a grant made with one ends once it is replaced or its user removed.
+    ...(byAccessToken ? { accessToken: accessTokens } : {}),
     ...(signIn.localUser ? { localUser: signIn.localUser } : {}),
     ...(oidc
       ? {
