@@ -98,6 +98,36 @@ describe('JWT access tokens', () => {
     expect(await byEmail.verify(noSub)).toMatchObject({ ok: true, token: { subject: 'a@example.test' } });
   });
 
+  it('refuses an email as the user id where the token says its issuer has not verified it', async () => {
+    const byEmail = localKeySetVerifier({
+      issuer: ISSUER,
+      audience: RESOURCE,
+      keys: { keys: [jwk] },
+      subjectClaim: 'email',
+    });
+    const withEmail = (verified: unknown) =>
+      new SignJWT({ sub: 'mallory', email: 'alice@example.test', email_verified: verified })
+        .setProtectedHeader({ alg: 'ES256', kid: 'k1' })
+        .setIssuer(ISSUER)
+        .setAudience(RESOURCE)
+        .setExpirationTime(now() + 300)
+        .sign(signingKey);
+    for (const unverified of [false, 'false'])
+      expect(await byEmail.verify(await withEmail(unverified))).toEqual({
+        ok: false,
+        rejection: { kind: 'invalid', reason: "the token's email is not verified by its issuer" },
+      });
+    expect(await byEmail.verify(await withEmail(true))).toMatchObject({
+      ok: true,
+      token: { subject: 'alice@example.test' },
+    });
+    // With `sub` as the user id, the email's state is none of the check's business.
+    expect(await verifier().verify(await withEmail(false))).toMatchObject({
+      ok: true,
+      token: { subject: 'mallory' },
+    });
+  });
+
   it('sees a rotated key set at once when handed a function', async () => {
     let set = { keys: [] as JWK[] };
     const rotating = localKeySetVerifier({ issuer: ISSUER, audience: RESOURCE, keys: () => set });

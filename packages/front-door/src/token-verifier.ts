@@ -93,6 +93,11 @@ export function subjectOf(claims: Record<string, unknown>, claim = 'sub'): strin
 export function acceptedToken(claims: Record<string, unknown>, subjectClaim?: string): Verification {
   const subject = subjectOf(claims, subjectClaim);
   if (subject === undefined) return invalid(`the token has no usable '${subjectClaim ?? 'sub'}' claim`);
+  // An email its issuer says it has not verified is what its holder typed (at some providers
+  // anyone may set any): as the user id it would make them whoever owns that address. A token
+  // that says nothing of it leaves the claim to the operator, who chose it.
+  if (subjectClaim === 'email' && [false, 'false'].includes(claims.email_verified as never))
+    return invalid("the token's email is not verified by its issuer");
   const clientId = clientIdOf(claims);
   return {
     ok: true,
