@@ -20,6 +20,18 @@ describe('the user an upstream ID token names', () => {
     });
   });
 
+  it('takes no claim that could not be a user id: control characters, or past 256 characters', () => {
+    for (const name of ['ana\u001b[2Jroot', 'ana\nbo', 'a'.repeat(257)])
+      expect(
+        userOfClaims({ sub: '1', preferred_username: name }, { userClaim: 'preferred_username' }),
+      ).toEqual({
+        refused: expect.stringContaining('cannot be a user id'),
+      });
+    expect(userOfClaims({ preferred_username: 'a'.repeat(256) }, { userClaim: 'preferred_username' })).toBe(
+      'a'.repeat(256),
+    );
+  });
+
   it('keeps to the allowed users and to verified emails at the allowed domains', () => {
     const verified = { sub: 's', email: 'ana@team.example', email_verified: true };
     expect(userOfClaims(verified, { allowedUsers: ['bo@team.example'] })).toEqual({
