@@ -20,6 +20,9 @@ describe('guarded fetches', () => {
       '2002:a00:1::1',
       '::a00:1',
       '100.64.0.1',
+      '64:ff9b::a00:1',
+      '64:ff9b:1::a00:1',
+      'fec0::1',
     ])
       expect(addressAllowed(address, false), address).toBe(false);
     for (const address of ['93.184.216.34', '2606:4700::1111', '8.8.8.8'])

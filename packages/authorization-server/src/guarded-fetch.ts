@@ -38,6 +38,10 @@ for (const [net, prefix] of [
   // Unspecified, loopback and IPv4-compatible (::a.b.c.d).
   ['::', 96],
   ['64:ff9b::', 96],
+  // Local-use NAT64 (RFC 8215): a network's own translator, to its private IPv4 addresses.
+  ['64:ff9b:1::', 48],
+  // Site-local (deprecated, RFC 3879), still routed inside some networks.
+  ['fec0::', 10],
   // Teredo and 6to4 carry an IPv4 address inside: 2002:a00:1:: is 10.0.0.1 through a tunnel.
   ['2001::', 32],
   ['2002::', 16],
