@@ -14,8 +14,8 @@ import { refuseInexactText, refuseInexactValues } from './exact-numbers.js';
 import { refuseTooDeep } from './nesting.js';
 import { type NumberTexts, validateNumberTexts } from './number-texts.js';
 import { plainArguments } from './plain-arguments.js';
-import { writtenMultiples } from './written-multiples.js';
 import { quoted } from './quoted.js';
+import { writtenMultiples } from './written-multiples.js';
 
 export type Arguments = Record<string, unknown>;
 
