@@ -26,11 +26,16 @@ describe('@toolhost/engine entries', () => {
       'Pacer',
       'credentialProblem',
       'declaredCredentials',
+      'escapeUnseen',
+      'isObject',
       'nestsDeeperThan',
       'plainArguments',
+      'pointerKeys',
+      'quoted',
       'sampleValue',
       'shortened',
       'sleep',
+      'valueAt',
     ]);
   });
 });
