@@ -87,29 +87,3 @@ export function recordIncoming(transport: StreamableHTTPClientTransport): JSONRP
   };
   return got;
 }
-
-/**
- * A POST of `messages` (a message or a batch) to a replica under `sessionId` (any one named), with `token`;
- * `headers` replace a well-formed client's (undefined: left out).
- */
-export const postToSession = (
-  replica: { url: string },
-  token: string,
-  sessionId: string,
-  messages: unknown,
-  headers: Record<string, string | undefined> = {},
-) => {
-  const sent = {
-    authorization: `Bearer ${token}`,
-    'content-type': 'application/json',
-    accept: 'application/json, text/event-stream',
-    'mcp-session-id': sessionId,
-    'mcp-protocol-version': '2025-11-25',
-    ...headers,
-  };
-  return fetch(replica.url, {
-    method: 'POST',
-    headers: Object.entries(sent).filter((h): h is [string, string] => h[1] !== undefined),
-    body: JSON.stringify(messages),
-  });
-};

@@ -487,17 +487,29 @@ export async function confirmationAcrossReplicas(s: StoreUnderTest): Promise<voi
   });
 }
 
-/** A raw MCP POST to a replica, for what the SDK client would not send. */
-export function postToSession(url: string, token: string, session: string, body: unknown): Promise<Response> {
+/**
+ * A raw MCP POST of `body` (a message or a batch) to a replica under `session`, with `token`, for
+ * what the SDK client would not send; `headers` replace a well-formed client's (undefined: left out).
+ */
+export function postToSession(
+  url: string,
+  token: string,
+  session: string,
+  body: unknown,
+  headers: Record<string, string | undefined> = {},
+): Promise<Response> {
+  const sent = {
+    authorization: `Bearer ${token}`,
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+    'mcp-session-id': session,
+    'mcp-protocol-version': '2025-11-25',
+    ...headers,
+  };
   return fetch(url, {
     method: 'POST',
-    headers: {
-      authorization: `Bearer ${token}`,
-      'mcp-session-id': session,
-      'mcp-protocol-version': '2025-06-18',
-      accept: 'application/json, text/event-stream',
-      'content-type': 'application/json',
-    },
+    // A header given as undefined is left out (a request without it).
+    headers: Object.entries(sent).filter((h): h is [string, string] => h[1] !== undefined),
     body: JSON.stringify(body),
   });
 }

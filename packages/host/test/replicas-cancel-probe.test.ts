@@ -3,11 +3,10 @@ import { describe, expect, it, vi } from 'vitest';
 import {
   keysWithoutExpiry,
   perRequestState,
-  postToSession,
   recordIncoming,
   watchSessions,
 } from './replica-probe-support.js';
-import { storeAliceToken } from './replica-scenarios.js';
+import { postToSession, storeAliceToken } from './replica-scenarios.js';
 import {
   admin,
   balancer,
@@ -37,7 +36,7 @@ const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Bob's POST of `messages` to a replica, under `sessionId` (any he names). */
 const bobPosts = (replica: { url: string }, sessionId: string, messages: unknown) =>
-  postToSession(replica, BOB_ACCESS_TOKEN, sessionId, messages);
+  postToSession(replica.url, BOB_ACCESS_TOKEN, sessionId, messages);
 
 /** Cancellations of ids 0 to `count - 1`, each giving a reason of `reasonLength` characters. */
 const cancellations = (count: number, reasonLength = 0) =>

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { keysWithoutExpiry, postToSession, recordIncoming } from './replica-probe-support.js';
-import { storeAliceToken } from './replica-scenarios.js';
+import { keysWithoutExpiry, recordIncoming } from './replica-probe-support.js';
+import { postToSession, storeAliceToken } from './replica-scenarios.js';
 import {
   admin,
   balancer,
@@ -121,7 +121,7 @@ describe('replicas: the logging level a client sets on its session', () => {
       const single = setLevel(10 * i, 'error');
       const batch = [setLevel(10 * i + 1, 'error'), { jsonrpc: '2.0', id: 10 * i + 2, method: 'ping' }];
       for (const body of [single, batch]) {
-        const res = await postToSession(a, ALICE_ACCESS_TOKEN, sessionId, body, headers);
+        const res = await postToSession(a.url, ALICE_ACCESS_TOKEN, sessionId, body, headers);
         expect([JSON.stringify(headers), res.status]).toEqual([JSON.stringify(headers), status]);
         expect(((await res.json()) as { error?: unknown }).error).toBeDefined();
       }
@@ -134,14 +134,16 @@ describe('replicas: the logging level a client sets on its session', () => {
       setLevel(101, 'loud'),
       { jsonrpc, method, params: { level: 'error' } },
     ];
-    const answers = await Promise.all(notSet.map((m) => postToSession(a, ALICE_ACCESS_TOKEN, sessionId, m)));
+    const answers = await Promise.all(
+      notSet.map((m) => postToSession(a.url, ALICE_ACCESS_TOKEN, sessionId, m)),
+    );
     expect(answers.map((r) => r.status)).toEqual([400, 200, 202]);
     expect(((await answers[1]!.json()) as { error?: unknown }).error).toBeDefined();
     // Neither kept for a rebuild nor relayed (the relay goes before the answer: B would have it by now).
     expect(await settings()).toBeUndefined();
     expect(await logsOfCallOn(b)).toEqual(['warning']);
     // The same request, answered, is shared as before: kept, and B's calls follow it.
-    const res = await postToSession(a, ALICE_ACCESS_TOKEN, sessionId, setLevel(200, 'error'));
+    const res = await postToSession(a.url, ALICE_ACCESS_TOKEN, sessionId, setLevel(200, 'error'));
     expect([res.status, await res.json()]).toEqual([200, { jsonrpc: '2.0', id: 200, result: {} }]);
     expect(await settings()).toMatchObject([{ method: 'logging/setLevel', params: { level: 'error' } }]);
     await vi.waitFor(async () => expect(await logsOfCallOn(b)).toEqual([]), {
@@ -161,7 +163,7 @@ const setLevel = (id: number, level: string) => ({
 
 /** A POST of `message` under `sessionId` to a replica, with `token`: its status. */
 const post = async (replica: { url: string }, token: string, sessionId: string, message: unknown) =>
-  (await postToSession(replica, token, sessionId, message)).status;
+  (await postToSession(replica.url, token, sessionId, message)).status;
 
 describe('replicas: what reaches a session being rebuilt, or its record', () => {
   it("refuses another user's request that lands while the owner's rebuilds the session", async () => {
