@@ -109,9 +109,16 @@ describe('config files', () => {
       // An unquoted value: V8 quotes the text around it.
       ['unquoted.json', `{"secrets":{"CRM_KEY":${secret}}}`, /: Unexpected token 's'$/],
       ['short.json', secret, /: Unexpected token 's'$/],
-      // yaml quotes the line at fault, with a caret under it.
-      ['open.yaml', `secrets:\n  CRM_KEY: "${secret}\n`, /: Missing closing "quote at line 3, column 1$/],
-      ['twice.yaml', `secrets:\n  CRM_KEY: ${secret}\n  CRM_KEY: x\n`, /unique at line 3, column 3$/],
+      // yaml quotes the line at fault, with a caret under it, and an alias by its name.
+      ['open.yaml', `secrets:\n  CRM_KEY: "${secret}\n`, /: missing char at line 3, column 1$/],
+      [
+        'twice.yaml',
+        `secrets:\n  CRM_KEY: ${secret}\n  CRM_KEY: x\n`,
+        /: duplicate key at line 3, column 3$/,
+      ],
+      ['alias.yaml', `secrets:\n  CRM_KEY: *${secret}\n`, /: an alias names no anchor set before it$/],
+      // An unknown tag was only warned of (the line quoted on stderr) and read as ''.
+      ['tag.yaml', `secrets:\n  CRM_KEY: !${secret}\n`, /: tag resolve failed at line 2, column 12$/],
     ] as const;
     for (const [name, text, says] of files) {
       const message = (() => {
@@ -124,6 +131,11 @@ describe('config files', () => {
       expect(message).toMatch(says);
       expect(message).not.toContain('0123');
     }
+  });
+
+  it('reads a JSON file that starts with a byte order mark, as Windows editors write it', () => {
+    const file = tempFile('bom.json', '\uFEFF{"tools":{"readOnly":true}}');
+    expect(loadConfigFile(file).config).toEqual({ tools: { readOnly: true } });
   });
 
   it('escapes a control character the parser names, rather than writing it out', () => {
@@ -190,6 +202,22 @@ describe('secrets and tokens', () => {
       dir,
     );
     expect(secrets).toEqual({ A: 'file', B: 'config', C: 'env' });
+  });
+
+  it('refuses a secrets file whose values are not all strings, naming the secret, never its value', () => {
+    // YAML reads 0012 as 12 and a long digit run as a rounded number: another secret, sent silently.
+    const yaml = tempFile('secrets.yaml', 'A: "0012"\nPIN: 0012\n');
+    expect(() => resolveSecrets({ secretsFile: 'secrets.yaml' }, [], {}, dirname(yaml))).toThrow(
+      `The secretsFile '${yaml}' gives 'PIN' a value that is not a string: quote it (YAML reads digits as a number).`,
+    );
+    const list = tempFile('list.json', '["k-0123"]');
+    expect(() => resolveSecrets({ secretsFile: 'list.json' }, [], {}, dirname(list))).toThrow(
+      `The secretsFile '${list}' must hold an object of named secrets.`,
+    );
+    const quotedYaml = tempFile('quoted.yaml', 'PIN: "0012"\n');
+    expect(resolveSecrets({ secretsFile: 'quoted.yaml' }, [], {}, dirname(quotedYaml))).toEqual({
+      PIN: '0012',
+    });
   });
 
   it('reads only declared secret names from the environment', () => {

@@ -67,10 +67,28 @@ export function validateConfig(config: unknown, source = 'config'): HostConfig {
 /** The most a config or secrets file may hold (docs/configuration.md): real ones hold a few kilobytes. */
 export const CONFIG_FILE_BYTES = 1024 * 1024;
 
-/** Why JSON or YAML does not parse: where, not what (yaml quotes the lines at fault and V8 the text around it, a secret perhaps). */
+/**
+ * Why JSON or YAML does not parse: where, not what (yaml quotes the lines at fault, an alias's
+ * name, and V8 the text around it: a secret perhaps).
+ */
 export function parseProblem(e: unknown): string {
+  const { code, linePos } = e as { code?: string; linePos?: { line: number; col: number }[] };
+  if (code && linePos?.[0])
+    return `${code.toLowerCase().replace(/_/g, ' ')} at line ${linePos[0].line}, column ${linePos[0].col}`;
+  if (e instanceof ReferenceError) return 'an alias names no anchor set before it';
   const where = (e as Error).message.replace(/:\n.*|(^|, )(\.{3})?".*"(\.{3})? is not valid JSON$/s, '');
   return escapeUnseen(where) || 'not JSON';
+}
+
+/**
+ * A YAML file's data, refusing what yaml only warns of: an unknown tag (`!Passw0rd`) was read as
+ * an empty value, and the warning, quoting its line, written to stderr.
+ */
+function parseYaml(text: string): unknown {
+  const doc = (require('yaml') as typeof import('yaml')).parseDocument(text);
+  const problem = doc.errors[0] ?? doc.warnings[0];
+  if (problem) throw problem;
+  return doc.toJS();
 }
 
 /**
@@ -99,11 +117,10 @@ export function readConfigFile(file: string, what: string): unknown {
     throw new ConfigError(
       `The ${what} ${quoted(file)} holds more than ${CONFIG_FILE_BYTES} bytes (1 MiB), the most a config or secrets file may hold.`,
     );
-  const text = bytes.toString('utf8', 0, size);
+  // A byte order mark (Windows editors) is no part of the JSON.
+  const text = bytes.toString('utf8', 0, size).replace(/^\uFEFF/, '');
   try {
-    return ['.yaml', '.yml'].includes(extname(file))
-      ? (require('yaml') as typeof import('yaml')).parse(text)
-      : JSON.parse(text);
+    return ['.yaml', '.yml'].includes(extname(file)) ? parseYaml(text) : JSON.parse(text);
   } catch (e) {
     throw new ConfigError(`Cannot parse ${what} ${quoted(file)}: ${parseProblem(e)}`);
   }
