@@ -103,11 +103,47 @@ export interface PlacedLiteral {
   literal: string;
 }
 
-/** Forgets what was found at `keys` and below: a member written again, which JSON.parse keeps instead. */
-function forget(found: Map<string, PlacedLiteral>, keys: readonly string[]): void {
-  const at = JSON.stringify(keys);
-  const under = `${at.slice(0, -1)},`;
-  for (const known of found.keys()) if (known === at || known.startsWith(under)) found.delete(known);
+/** Where literals were found: one at this place, or some below it, by key. */
+interface Place {
+  literal?: string;
+  under?: Map<string, Place>;
+}
+
+/** The place at `keys` below `root`, made along the way. */
+function placeAt(root: Place, keys: readonly string[]): Place {
+  let place = root;
+  for (const key of keys) {
+    place.under ??= new Map();
+    let next = place.under.get(key);
+    if (!next) {
+      next = {};
+      place.under.set(key, next);
+    }
+    place = next;
+  }
+  return place;
+}
+
+/**
+ * Forgets what was found at `keys` and below, a member written again, which JSON.parse keeps
+ * instead: one step per key, however much was found elsewhere (read at every key of an object,
+ * a scan of all found was quadratic).
+ */
+function forget(root: Place, keys: readonly string[]): void {
+  let place: Place | undefined = root;
+  for (let k = 0; place && k < keys.length - 1; k++) place = place.under?.get(keys[k]!);
+  place?.under?.delete(keys[keys.length - 1]!);
+}
+
+/** The literals at `place` and below, in the order their places were first found. */
+function placed(place: Place, keys: string[], out: PlacedLiteral[]): PlacedLiteral[] {
+  if (place.literal !== undefined) out.push({ keys: [...keys], literal: place.literal });
+  for (const [key, next] of place.under ?? []) {
+    keys.push(key);
+    placed(next, keys, out);
+    keys.pop();
+  }
+  return out;
 }
 
 /**
@@ -115,7 +151,7 @@ function forget(found: Map<string, PlacedLiteral>, keys: readonly string[]): voi
  * place in the parsed value (where a member's key repeats, the last member's, as JSON.parse keeps).
  */
 export function placedLiterals(text: string, wanted: (literal: string) => boolean): PlacedLiteral[] {
-  const found = new Map<string, PlacedLiteral>();
+  const found: Place = {};
   const keys: string[] = [];
   // Per level: whether it is an array, whose key is then its item's index.
   const arrays: boolean[] = [];
@@ -126,7 +162,7 @@ export function placedLiterals(text: string, wanted: (literal: string) => boolea
       const end = closingQuote(text, i);
       if (expectKey) {
         keys[keys.length - 1] = JSON.parse(text.slice(i, end + 1)) as string;
-        if (found.size > 0) forget(found, keys);
+        forget(found, keys);
       }
       expectKey = false;
       i = end;
@@ -145,9 +181,9 @@ export function placedLiterals(text: string, wanted: (literal: string) => boolea
     } else if (c === MINUS || (c >= 0x30 && c <= 0x39)) {
       const end = exponentEnd(text, mantissaEnd(text, c === MINUS ? i + 1 : i));
       const literal = text.slice(i, end);
-      if (wanted(literal)) found.set(JSON.stringify(keys), { keys: [...keys], literal });
+      if (wanted(literal)) placeAt(found, keys).literal = literal;
       i = end - 1;
     }
   }
-  return [...found.values()];
+  return placed(found, [], []);
 }
