@@ -221,4 +221,18 @@ describe('the validator', () => {
     expect(() => compileSchema({ multipleOf: 0 })).toThrow(/must be > 0/);
     expect(() => compileSchema({ multipleOf: -0.5 })).toThrow(/must be > 0/);
   });
+
+  it('still takes what dividing doubles took: amounts an embedder computed, large powers of two', () => {
+    // 19 * 0.1 is 1.9000000000000001 and 189660 * 0.01 is 1896.6000000000001: no multiples as
+    // written, but ajv's division took them, and refusing them now would break working callers.
+    const tenths = compileSchema({ multipleOf: 0.1 });
+    const cents = compileSchema({ multipleOf: 0.01 });
+    expect([tenths(19 * 0.1), cents(189660 * 0.01), compileSchema({ multipleOf: 1024 })(2 ** 70)]).toEqual([
+      true,
+      true,
+      true,
+    ]);
+    expect(compileSchema({ multipleOf: Number.POSITIVE_INFINITY })(5)).toBe(true);
+    expect([tenths(1.95), cents(1896.605)]).toEqual([false, false]);
+  });
 });

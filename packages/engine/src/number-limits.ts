@@ -94,7 +94,7 @@ function multipleOf(value: Both, m: unknown): Judgment {
   return {
     exact: divisor !== undefined && (m as number) < SAFE ? isMultipleOf(value.exact, divisor) : undefined,
     // As the validator judges it (multiple-of.ts): the double's decimal.
-    double: isMultipleOfNumber(value.double, divisor),
+    double: typeof m === 'number' && isMultipleOfNumber(value.double, m, divisor),
     keyword: 'multipleOf',
     params: { multipleOf: m },
     wants: `a multiple of ${String(m)}`,
