@@ -155,11 +155,10 @@ async function refreshScopes(
     await ctx.grants.revoke(grant.id);
     throw new BadRequest(400, 'invalid_grant', 'The refresh token was issued to another client');
   }
-  if (!signInHolds(ctx.options.signIn, grant.subject, grant.binding)) {
-    // The access token its person signed in with was replaced or removed: the grant is over.
-    await ctx.grants.revoke(grant.id);
-    throw SIGN_IN_ENDED;
-  }
+  // The access token its person signed in with was replaced or removed: refused, not revoked.
+  // Every use checks the binding again, and one replica whose config lags the others' (a rolling
+  // restart) would otherwise end the grant for all of them, for good.
+  if (!signInHolds(ctx.options.signIn, grant.subject, grant.binding)) throw SIGN_IN_ENDED;
   const resource = form.get('resource');
   if (resource !== undefined && resourceOf(ctx, resource) !== grant.resource)
     throw new BadRequest(400, 'invalid_target', 'The resource differs from the grant');

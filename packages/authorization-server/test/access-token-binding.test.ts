@@ -102,6 +102,17 @@ describe('a sign-in made with an access token', () => {
     expect(page.url.pathname).toBe('/auth/sign-in');
   });
 
+  it('refuses without revoking: a replica whose config lags (a rolling restart) ends nothing for good', async () => {
+    // A refresh landing on a replica that still holds the old token, or none, was answered by
+    // revoking the grant, for every replica; refused only, it refreshes where the config agrees.
+    tokens.set('erin', 'erin-token-0123456789');
+    const erin = await signedInClient('erin');
+    tokens.set('erin', 'erin-token-not-yet-rolled-out');
+    expect((await refresh(erin.clientId, erin.refresh_token)).status).toBe(400);
+    tokens.set('erin', 'erin-token-0123456789');
+    expect((await refresh(erin.clientId, erin.refresh_token)).status).toBe(200);
+  });
+
   it('takes the codes consented to with the old token, not yet redeemed, with it', async () => {
     tokens.set('dave', 'dave-token-0123456789');
     const clientId = await registerPublicClient(as.issuer, REDIRECT);
