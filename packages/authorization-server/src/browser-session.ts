@@ -63,12 +63,13 @@ export class BrowserSessions {
   /**
    * Signs the person in: a fresh browser id, its session naming the user. The binding of an
    * access token sign-in is a record beside it (a version before reads the session alone), and
-   * written first: a session found without it would be taken for a sign-in bound to nothing.
+   * written first, and kept a minute longer: a session found without it would be taken for a
+   * sign-in bound to nothing (written in the same second, it expired first).
    */
   async signIn(res: ServerResponse, person: SignedIn): Promise<string> {
     const browser = this.newBrowser(res);
     if (person.binding !== undefined)
-      await this.store.set(`session-binding:${browser}`, person.binding, SESSION_SECONDS);
+      await this.store.set(`session-binding:${browser}`, person.binding, SESSION_SECONDS + 60);
     await this.store.set(`session:${browser}`, person.subject, SESSION_SECONDS);
     return browser;
   }

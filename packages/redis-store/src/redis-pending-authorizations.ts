@@ -97,8 +97,10 @@ export class RedisPendingAuthorizations implements PendingAuthorizationStore {
         this.ttlMs,
       )) as string[];
       // A flow given up is waited for no more: the session's record of it (one each call of a
-      // user without a token) would otherwise outlive it, for the flow's whole life.
-      for (const flowId of evicted) await this.drop(flowId).then(() => this.redis.del(awaitingKey(flowId)));
+      // user without a token) would otherwise outlive it, for the flow's whole life. Best effort,
+      // as completed() is: the new flow is placed already, and must not fail for the old one's.
+      for (const flowId of evicted)
+        await this.drop(flowId).then(() => this.redis.del(awaitingKey(flowId)).catch(() => {}));
       await execAll(
         this.redis
           .multi()
