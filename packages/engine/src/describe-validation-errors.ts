@@ -1,5 +1,6 @@
 import type { ErrorObject } from './ajv-instance.js';
 import { pointerKeys } from './json-pointer.js';
+import { cut, escapeUnseen } from './quoted.js';
 
 /** Turns an Ajv instance path (`/inputs/0/eventName`) into `inputs[0].eventName`. */
 function readablePath(instancePath: string): string {
@@ -108,6 +109,9 @@ export function describeValidationErrors(all: readonly ErrorObject[], root = '')
       default:
         problem = { at, message: e.message ?? `fails ${e.keyword}` };
     }
+    // Where, as a caller's keys wrote it: unseen characters escaped, at most 256 characters (a
+    // request_body's key of 100,000 made a message as long, a \r in one rewrote the line).
+    problem.at = escapeUnseen(cut(problem.at, 256));
     const key = `${problem.at}|${problem.message}`;
     if (!seen.has(key)) {
       seen.add(key);

@@ -29,6 +29,7 @@ describe('@toolhost/engine entries', () => {
       'escapeUnseen',
       'isObject',
       'nestsDeeperThan',
+      'parseProblem',
       'plainArguments',
       'pointerKeys',
       'quoted',

@@ -19,7 +19,7 @@ export { pointerKeys, valueAt } from './json-pointer.js';
 export { nestsDeeperThan } from './nesting.js';
 export { Pacer, sleep } from './pacer.js';
 export { plainArguments } from './plain-arguments.js';
-export { escapeUnseen, quoted } from './quoted.js';
+export { escapeUnseen, parseProblem, quoted } from './quoted.js';
 export { sampleValue } from './sample-value.js';
 export { isObject } from './schema-places.js';
 export { credentialProblem } from './static-auth.js';

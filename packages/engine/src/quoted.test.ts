@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { escapeUnseen, quoted } from './quoted.js';
+import { cut, escapeUnseen, quoted } from './quoted.js';
 
 describe('quoted', () => {
   it('quotes plain text as it is', () => {
@@ -18,5 +18,15 @@ describe('quoted', () => {
 
   it('leaves text in other scripts and emoji alone', () => {
     expect(quoted('Zürich 東京 🎉')).toBe("'Zürich 東京 🎉'");
+  });
+});
+
+describe('cut', () => {
+  it('cuts long text with an ellipsis, never between the halves of a character', () => {
+    expect(cut('abcdef', 6)).toBe('abcdef');
+    expect(cut('abcdef', 4)).toBe('abcd…');
+    // 🎉 is two UTF-16 units: cut after its first, it would show as a lone half.
+    expect(cut('abc🎉def', 4)).toBe('abc…');
+    expect(cut('abc🎉def', 5)).toBe('abc🎉…');
   });
 });

@@ -18,3 +18,19 @@ export function escapeUnseen(text: string): string {
  * given. Never for a secret: escaped, it still shows.
  */
 export const quoted = (text: string): string => `'${escapeUnseen(text)}'`;
+
+/** `text` cut to its first `max` characters and an ellipsis, never between a character's halves. */
+export function cut(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const end = /[\uD800-\uDBFF]/.test(text[max - 1]!) ? max - 1 : max;
+  return `${text.slice(0, end)}…`;
+}
+
+/**
+ * Why JSON text did not parse, where but not what: V8 quotes the text around the fault (`"sk-live-…"
+ * is not valid JSON`) and yaml the lines, a secret perhaps; their words stay, escaped.
+ */
+export function parseProblem(e: unknown): string {
+  const where = (e as Error).message.replace(/:\n.*|(^|, )(\.{3})?".*"(\.{3})? is not valid JSON$/s, '');
+  return escapeUnseen(where) || 'not JSON';
+}

@@ -289,6 +289,19 @@ describe('request_body as a string or as the JSON itself', () => {
     expect(fromObject.info.parameter).toBe(fromText.info.parameter);
   });
 
+  it('shows the keys a caller wrote escaped and bounded, and never quotes text that does not parse', () => {
+    // A key holding \r or a bidi override rewrote the line it was read on, one of 100,000
+    // characters made a message as long, and V8 quoted the text around a fault: a secret perhaps.
+    const odd = errorOf(() => parseRequestBody({ name: 'x', 'ev\r\u202eil': 1 }, modeSchema(send)));
+    expect(odd.message).toContain('request_body.ev\\r\\u202eil is not a known property');
+    const long = errorOf(() => parseRequestBody({ name: 'x', ['k'.repeat(100_000)]: 1 }, modeSchema(send)));
+    expect(long.message.length).toBeLessThan(400);
+    expect(String(long.info.parameter).length).toBeLessThanOrEqual(257);
+    const unparsed = errorOf(() => parseRequestBody('{"name": sk-live-SECRET-TOKEN}', modeSchema(send)));
+    expect(unparsed.message).toMatch(/^Parameter 'request_body' is not valid JSON: /);
+    expect(unparsed.message).not.toContain('sk-live');
+  });
+
   it('still refuses a value that is neither, naming request_body', () => {
     for (const value of [42, true]) {
       const e = errorOf(() => {

@@ -14,7 +14,7 @@ import { refuseInexactText, refuseInexactValues } from './exact-numbers.js';
 import { refuseTooDeep } from './nesting.js';
 import { type NumberTexts, validateNumberTexts } from './number-texts.js';
 import { plainArguments } from './plain-arguments.js';
-import { quoted } from './quoted.js';
+import { cut, parseProblem, quoted } from './quoted.js';
 import { writtenMultiples } from './written-multiples.js';
 
 export type Arguments = Record<string, unknown>;
@@ -118,7 +118,7 @@ function checkAcrossParameters(decl: ToolDeclaration, args: Arguments): void {
 const MAX_NAMED = 8;
 
 /** A parameter name the caller wrote, of any length, as an error shows it: its first 64 characters. */
-export const shortened = (name: string) => (name.length > 64 ? `${name.slice(0, 64)}…` : name);
+export const shortened = (name: string) => cut(name, 64);
 const more = (count: number, what: string) => (count > 0 ? ` and ${count} more ${what}` : '');
 
 /**
@@ -181,7 +181,7 @@ function decodeParameter(
   try {
     value = JSON.parse(text);
   } catch (e) {
-    throw ToolError.invalidArgument(name, `Parameter '${name}' is not valid JSON: ${(e as Error).message}.`);
+    throw ToolError.invalidArgument(name, `Parameter '${name}' is not valid JSON: ${parseProblem(e)}.`);
   }
   refuseTooDeep(name, value);
   const validate = compileSchema(decode.schema);
@@ -227,7 +227,7 @@ export function parseRequestBody(raw: unknown, schema: JsonSchema): RequestBody 
     } catch (e) {
       throw ToolError.invalidArgument(
         REQUEST_BODY_PARAM,
-        `Parameter '${REQUEST_BODY_PARAM}' is not valid JSON: ${(e as Error).message}.`,
+        `Parameter '${REQUEST_BODY_PARAM}' is not valid JSON: ${parseProblem(e)}.`,
       );
     }
     refuseTooDeep(REQUEST_BODY_PARAM, body);

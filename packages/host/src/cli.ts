@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
+import { parseProblem } from '@toolhost/engine/internal';
 import { tokenFileNeedingKey } from './auth/build-auth-providers.js';
 import { ENVIRONMENT_HELP } from './cli/environment-help.js';
 import { type GlobalOptions, openHost } from './cli/open-host.js';
 import { serve } from './cli/serve.js';
-import { parseProblem } from './config/load-config.js';
 import { commaList, LOG_LEVELS } from './config/overrides.js';
 import { disconnect, listConnections } from './connections.js';
 import { sharedStoreUrl } from './store/redis-url.js';

@@ -1,7 +1,7 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, extname, resolve } from 'node:path';
-import { escapeUnseen, quoted } from '@toolhost/engine/internal';
+import { parseProblem, quoted } from '@toolhost/engine/internal';
 import type { Ajv } from 'ajv';
 import { HostError, hasCode } from '../host-error.js';
 import { hostConfigSchema } from './config-schema.js';
@@ -67,17 +67,12 @@ export function validateConfig(config: unknown, source = 'config'): HostConfig {
 /** The most a config or secrets file may hold (docs/configuration.md): real ones hold a few kilobytes. */
 export const CONFIG_FILE_BYTES = 1024 * 1024;
 
-/**
- * Why JSON or YAML does not parse: where, not what (yaml quotes the lines at fault, an alias's
- * name, and V8 the text around it: a secret perhaps).
- */
-export function parseProblem(e: unknown): string {
+/** Why JSON or YAML does not parse: where, not what (an alias's name, the text around the fault). */
+export function configParseProblem(e: unknown): string {
   const { code, linePos } = e as { code?: string; linePos?: { line: number; col: number }[] };
   if (code && linePos?.[0])
     return `${code.toLowerCase().replace(/_/g, ' ')} at line ${linePos[0].line}, column ${linePos[0].col}`;
-  if (e instanceof ReferenceError) return 'an alias names no anchor set before it';
-  const where = (e as Error).message.replace(/:\n.*|(^|, )(\.{3})?".*"(\.{3})? is not valid JSON$/s, '');
-  return escapeUnseen(where) || 'not JSON';
+  return e instanceof ReferenceError ? 'an alias names no anchor set before it' : parseProblem(e);
 }
 
 /**
@@ -122,7 +117,7 @@ export function readConfigFile(file: string, what: string): unknown {
   try {
     return ['.yaml', '.yml'].includes(extname(file)) ? parseYaml(text) : JSON.parse(text);
   } catch (e) {
-    throw new ConfigError(`Cannot parse ${what} ${quoted(file)}: ${parseProblem(e)}`);
+    throw new ConfigError(`Cannot parse ${what} ${quoted(file)}: ${configParseProblem(e)}`);
   }
 }
 
