@@ -7,6 +7,7 @@ import {
   type SecretSource,
   ToolError,
 } from '@toolhost/core';
+import { cut, escapeUnseen } from './quoted.js';
 import { credentialProblem } from './static-auth.js';
 
 // The credential a call is sent with: a configured secret or an auth provider's token, with
@@ -149,7 +150,9 @@ export function credentialName(auth: AuthRequirement, provider?: AuthProvider): 
   if (auth.kind === 'provider') {
     // Read as given: a provider written in JavaScript may hold anything there.
     const source: unknown = provider?.source;
-    const where = typeof source === 'string' && source !== '' ? ` set in ${source}` : '';
+    // Escaped and bounded as a caller's text is: an embedder's may be any string.
+    const where =
+      typeof source === 'string' && source !== '' ? ` set in ${escapeUnseen(cut(source, 200))}` : '';
     return `the token of auth provider ${auth.provider}${where}`;
   }
   if (auth.kind === 'secret') return `the secret ${auth.secret}`;

@@ -227,6 +227,7 @@ describe('ToolEngine', () => {
     const sender = new FakeSender([
       { status: 401, headers: {}, body: null },
       { status: 401, headers: {}, body: null },
+      { status: 401, headers: {}, body: null },
     ]);
     const inner = new StaticTokenAuthProvider('p', 'pat-na1-0042', 'set P_TOKEN', 'P_TOKEN');
     // An embedder's provider around the static one (to log, say): not a StaticTokenAuthProvider.
@@ -240,17 +241,21 @@ describe('ToolEngine', () => {
       source: 'the vault entry crm/token',
       getCredentials: async () => ({ kind: 'bearer', token: 'vault-token-1' }),
     };
+    // One whose source someone else wrote: shown escaped and bounded, as a caller's text is.
+    const odd: AuthProvider = { ...vault, source: `vault\r\u202e${'x'.repeat(10_000)}` };
     const messages: string[] = [];
-    for (const provider of [wrapped, vault]) {
+    for (const provider of [wrapped, vault, odd]) {
       const out = await engine({ sender, providers: [provider] }).call('T.Get', { thing: 'x' }, ctx);
       messages.push(out.ok ? '' : out.error.message);
     }
     expect(messages).toEqual([
       'The upstream answered HTTP 401: the upstream rejected the token of auth provider p set in P_TOKEN (wrong, expired or revoked).',
       'The upstream answered HTTP 401: the upstream rejected the token of auth provider p set in the vault entry crm/token (wrong, expired or revoked).',
+      `The upstream answered HTTP 401: the upstream rejected the token of auth provider p set in vault\\r\\u202e${'x'.repeat(193)}… (wrong, expired or revoked).`,
     ]);
     expect(sender.requests.map((r) => r.headers.authorization)).toEqual([
       'Bearer pat-na1-0042',
+      'Bearer vault-token-1',
       'Bearer vault-token-1',
     ]);
   });
