@@ -21,7 +21,15 @@ describe('the user an upstream ID token names', () => {
   });
 
   it('takes no claim that could not be a user id: control characters, or past 256 characters', () => {
-    for (const name of ['ana\u001b[2Jroot', 'ana\nbo', 'a'.repeat(257)])
+    // C1's CSI (\u009b), a bidi override, a line separator: none shows as itself in a terminal.
+    for (const name of [
+      'ana\u001b[2Jroot',
+      'ana\nbo',
+      'a'.repeat(257),
+      'ana\u009b2J',
+      'ana\u202eoib',
+      'a\u2028b',
+    ])
       expect(
         userOfClaims({ sub: '1', preferred_username: name }, { userClaim: 'preferred_username' }),
       ).toEqual({

@@ -160,8 +160,9 @@ export function userOfClaims(
   if (typeof value !== 'string' || value === '')
     return { refused: `The sign-in provider did not say your ${claim}.` };
   // The user id keys the host's stores, logs and pages, as the front door has it: a long one, or
-  // one with control characters (a terminal's escape codes in `connections list`), names nobody.
-  if (value.length > 256 || /\p{Cc}/u.test(value))
+  // one with characters that do not show as themselves (a terminal's escape codes in
+  // `connections list`, a bidi override), names nobody.
+  if (value.length > 256 || /[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]/u.test(value))
     return { refused: `Your ${claim} at the sign-in provider cannot be a user id here.` };
   // An email the provider does not vouch for is a name anyone can type at some providers:
   // it names a user here only where the provider says it is verified.

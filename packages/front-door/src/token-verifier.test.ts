@@ -7,7 +7,7 @@ type SigningKey = Awaited<ReturnType<typeof generateKeyPair>>['privateKey'];
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CachedVerifier } from './cached-verifier.js';
 import { allowedAlgorithms } from './jwt-algorithms.js';
-import { localKeySetVerifier, remoteJwksVerifier, type TokenVerifier } from './token-verifier.js';
+import { localKeySetVerifier, remoteJwksVerifier, subjectOf, type TokenVerifier } from './token-verifier.js';
 
 const ISSUER = 'https://idp.example.test';
 const RESOURCE = 'https://tools.example.test/mcp';
@@ -76,6 +76,21 @@ describe('JWT access tokens', () => {
       .encode();
     const result = await verifier().verify(unsigned);
     expect(result).toMatchObject({ ok: false, rejection: { kind: 'invalid' } });
+  });
+
+  it('takes no subject that could not be a user id: long, or with characters that do not show', () => {
+    for (const sub of [
+      'ana\u001b[2J',
+      'ana\u009b2J',
+      'ana\u202eoib',
+      'a\u2028b',
+      'a\ud800',
+      'a'.repeat(257),
+      '',
+    ])
+      expect(subjectOf({ sub })).toBeUndefined();
+    expect(subjectOf({ sub: 'ana@team.example' })).toBe('ana@team.example');
+    expect(subjectOf({ sub: 'Zürich 東京' })).toBe('Zürich 東京');
   });
 
   it('refuses a token without its subject claim, and reads a configured one', async () => {

@@ -81,9 +81,11 @@ export function clientIdOf(claims: Record<string, unknown>): string | undefined 
 /** The user a token names, by the configured claim; undefined where it names none usable. */
 export function subjectOf(claims: Record<string, unknown>, claim = 'sub'): string | undefined {
   const value = claims[claim];
-  // A user id keys stores and logs: a long or control-character one is refused, not truncated.
+  // A user id keys stores and logs: a long one, or one with characters that do not show as
+  // themselves (controls, C1's CSI among them; bidi overrides; separators), is refused, not cut.
+  // The own authorization server's upstream sign-in holds user ids to the same rule.
   if (typeof value !== 'string' || value.length === 0 || value.length > 256) return undefined;
-  return [...value].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f) ? undefined : value;
+  return /[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]/u.test(value) ? undefined : value;
 }
 
 /**
