@@ -76,7 +76,12 @@ export class DeferredWrites {
     // Only where letting all its own go would make room: never some of them for nothing.
     const mayDrop = share.room === 'own oldest' && bytes <= share.bytes && share.entries > 0;
     if (mayDrop && this.bytes - this.has(owner).bytes + bytes <= this.maxBytes)
-      while (!fits()) this.forget(this.queue.findIndex((d) => d.owner === owner));
+      while (!fits()) {
+        const oldest = this.queue.findIndex((d) => d.owner === owner);
+        // None of its own left (the check above rules it out): never splice(-1), another's.
+        if (oldest < 0) break;
+        this.forget(oldest);
+      }
     return fits();
   }
 

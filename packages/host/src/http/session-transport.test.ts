@@ -409,6 +409,37 @@ describe('SessionTransport', () => {
     expect(told).toEqual([{ messages: batch, serverHad: 0 }]);
   });
 
+  it('runs no request a cancellation answered while its POST was being shared', async () => {
+    // The share takes Redis round trips; a cancellation relayed (or looped back) meanwhile was
+    // answered, and the call then delivered all the same: run after the client was told it did not.
+    let sharing: Promise<void> | undefined;
+    const told: unknown[][] = [];
+    await ready({
+      shared: {
+        remove: async () => {},
+        shareLogLevel: async (_id, messages) => {
+          told.push(messages);
+          await sharing;
+        },
+      },
+    });
+    let shared!: () => void;
+    sharing = new Promise<void>((r) => {
+      shared = r;
+    });
+    told.length = 0;
+    const batch = post([call(2, 'x'), call(3, 'x')]);
+    while (told.length === 0) await new Promise((r) => setTimeout(r, 5));
+    open!.transport.deliver({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 2 } });
+    shared();
+    expect(await (await batch).json()).toMatchObject([
+      { id: 2, error: { code: -32800 } },
+      { id: 3, result: { content: [{ text: 'x' }] } },
+    ]);
+    const calls = open!.seen.filter((m) => 'method' in m && m.method === 'tools/call');
+    expect(calls).toEqual([call(3, 'x')]);
+  });
+
   it('rebuilds a session from its client initialize request, answering nothing over HTTP', async () => {
     open = await start();
     expect(await open.transport.resume(initialize)).toBe(true);

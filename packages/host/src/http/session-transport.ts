@@ -11,8 +11,10 @@ import {
   isRequest,
   type JsonRpcId,
   maxUnanswered,
+  REQUEST_CANCELLED,
   requestIdsOf,
   tooMany,
+  UNSUPPORTED_VERSION,
 } from '../mcp/jsonrpc-messages.js';
 import {
   type JSONRPCMessage,
@@ -28,11 +30,7 @@ import { jsonRpcError, notAcceptable, postRefused, requestIdOf } from './request
 
 /** The SDK's bound on a batch, kept so that a client sees the same limit from any MCP server. */
 const MAX_BATCH = 100;
-/** JSON-RPC has no code for a cancelled request; -32800 is LSP's RequestCancelled. */
-const REQUEST_CANCELLED = -32800;
 const SESSION_GONE = -32001;
-/** The code MCP gives an unsupported protocol version (with the supported ones in `data`). */
-const UNSUPPORTED_VERSION = -32022;
 
 /** Where the answers to one POST's requests go. */
 interface Pending {
@@ -306,8 +304,11 @@ export class SessionTransport implements Transport {
       });
     }
     await this.options.shared?.shareLogLevel(this.sessionId, messages).catch(() => {});
-    // Closed meanwhile, its requests answered so: none of them may run.
-    if (!this.closed) for (const m of messages) this.deliver(m, extra);
+    // Closed meanwhile, its requests answered so: none of them may run; nor one a cancellation
+    // (relayed, or looped back through Redis) answered meanwhile, or it would run once the client
+    // was told it did not, and its id, free again, would take another request's answer.
+    if (this.closed) return;
+    for (const m of messages) if (!isRequest(m) || this.pending.has(m.id)) this.deliver(m, extra);
   }
 
   /** Whether the POST's messages may go to the server now: the handshake, or a request of an initialized session. */

@@ -95,3 +95,8 @@ export function cancelledRequestOf(m: unknown): JsonRpcId | undefined {
 export function errorAnswer(id: unknown, code: number, message: string): JSONRPCMessage {
   return { jsonrpc: '2.0', id: isId(id) ? id : null, error: { code, message } } as JSONRPCMessage;
 }
+
+/** JSON-RPC has no code for a cancelled request; -32800 is LSP's RequestCancelled. */
+export const REQUEST_CANCELLED = -32800;
+/** The code MCP gives an unsupported protocol version (with the supported ones in `data`). */
+export const UNSUPPORTED_VERSION = -32022;
