@@ -52,19 +52,23 @@ function authorizeParams(clientId: string) {
   return { verifier, params };
 }
 
-/** Signs `user` in with their token in a fresh browser, consents, and redeems the code. */
-async function signedInClient(user: string) {
-  const clientId = await registerPublicClient(as.issuer, REDIRECT);
-  const browser = new TestBrowser();
-  const { verifier, params } = authorizeParams(clientId);
-  const landed = await authorizeInBrowser(browser, as.issuer, params, { token: tokens.get(user)! });
-  const res = await tokenRequest(as.issuer, {
+/** The token request that redeems the code a browser landed with. */
+const redeem = (clientId: string, landed: URL, verifier: string) =>
+  tokenRequest(as.issuer, {
     grant_type: 'authorization_code',
     code: landed.searchParams.get('code')!,
     code_verifier: verifier,
     client_id: clientId,
     redirect_uri: REDIRECT,
   });
+
+/** Signs `user` in with their token in a fresh browser, consents, and redeems the code. */
+async function signedInClient(user: string) {
+  const clientId = await registerPublicClient(as.issuer, REDIRECT);
+  const browser = new TestBrowser();
+  const { verifier, params } = authorizeParams(clientId);
+  const landed = await authorizeInBrowser(browser, as.issuer, params, { token: tokens.get(user)! });
+  const res = await redeem(clientId, landed, verifier);
   expect(res.status).toBe(200);
   const issued = (await res.json()) as { access_token: string; refresh_token: string };
   return { clientId, browser, ...issued };
@@ -121,13 +125,7 @@ describe('a sign-in made with an access token', () => {
       token: 'dave-token-0123456789',
     });
     tokens.set('dave', 'dave-new-token-0123456789');
-    const res = await tokenRequest(as.issuer, {
-      grant_type: 'authorization_code',
-      code: landed.searchParams.get('code')!,
-      code_verifier: verifier,
-      client_id: clientId,
-      redirect_uri: REDIRECT,
-    });
+    const res = await redeem(clientId, landed, verifier);
     expect(res.status).toBe(400);
     expect(await res.json()).toMatchObject({ error: 'invalid_grant' });
   });
