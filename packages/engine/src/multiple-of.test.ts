@@ -1,12 +1,7 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import type { JsonSchema, ToolDeclaration, ToolSetDefinition } from '@toolhost/core';
+import type { JsonSchema, ToolDeclaration } from '@toolhost/core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { compileSchema } from './ajv-instance.js';
-import { ToolEngine } from './engine.js';
-import { UndiciHttpSender } from './http-sender.js';
-import { ToolRegistry } from './registry.js';
-import { MapSecretSource } from './static-auth.js';
+import { type LoopbackEngine, type Received, startLoopbackEngine } from './test-support/loopback-engine.js';
 
 // multipleOf judged on decimals, not by dividing doubles (0.07 / 0.01 is 7.000000000000001).
 
@@ -53,46 +48,20 @@ const tools: ToolDeclaration[] = [
   },
 ];
 
-let server: Server;
-let received: { url: string; body: string }[] = [];
-const sender = new UndiciHttpSender();
-let call: (name: string, args: unknown) => ReturnType<ToolEngine['call']>;
+const received: Received[] = [];
+let loop: LoopbackEngine;
+let call: LoopbackEngine['call'];
 
 beforeAll(async () => {
-  server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      received.push({ url: req.url!, body: Buffer.concat(chunks).toString('utf8') });
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end('{"ok":true}');
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const set: ToolSetDefinition = {
-    contractVersion: '2.0',
-    toolSet: 'M',
-    plugin: { name: 'p', version: '1' },
-    servers: { default: `http://127.0.0.1:${(server.address() as AddressInfo).port}` },
-    tools,
-  };
-  const engine = new ToolEngine(new ToolRegistry([set]), {
-    authProviders: [],
-    secrets: new MapSecretSource({}),
-    http: sender,
-  });
-  call = (name, args) => engine.call(`M.${name}`, args, { userId: 'u1' });
+  loop = await startLoopbackEngine('M', tools, received);
+  call = loop.call;
 });
 
 beforeEach(() => {
-  received = [];
+  received.length = 0;
 });
 
-afterAll(async () => {
-  sender.close();
-  server.closeAllConnections();
-  await new Promise((r) => server.close(r));
-});
+afterAll(() => loop.close());
 
 const execute = (body: unknown) => ({ mode: 'execute', request_body: body });
 
@@ -113,6 +82,7 @@ describe('multipleOf with a decimal divisor', () => {
     expect(await call('Charge', args)).toMatchObject({ ok: true });
     expect(received).toEqual([
       {
+        method: 'POST',
         url: '/charges?step=0.3',
         body: '{"amount":0.07,"lines":[{"amount":0.29},{"amount":1.15}],"even":4}',
       },
@@ -138,7 +108,7 @@ describe('multipleOf with a decimal divisor', () => {
       ok: true,
     });
     expect(received.map((r) => r.body)).toEqual(['{"amount":0.07,"lines":[{"amount":1.15}],"even":4}']);
-    received = [];
+    received.length = 0;
     await refuses([
       ['Charge', { amount: '0.071' }, 'amount', "Parameter 'amount' must be a multiple of 0.01."],
       ['Charge', { amount: '0.07000000000000000001' }, 'amount', 'must be a multiple of 0.01'],

@@ -1,12 +1,7 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import type { JsonSchema, ToolDeclaration, ToolSetDefinition } from '@toolhost/core';
+import type { JsonSchema, ToolDeclaration } from '@toolhost/core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ToolEngine } from './engine.js';
-import { UndiciHttpSender } from './http-sender.js';
 import { type NumberTexts, stringifyWithNumbers } from './number-texts.js';
-import { ToolRegistry } from './registry.js';
-import { MapSecretSource } from './static-auth.js';
+import { type LoopbackEngine, type Received, startLoopbackEngine } from './test-support/loopback-engine.js';
 
 // An id past 2^53 reaches the agent as the string of its literal; given back as that string
 // where the API wants an integer (or a number), it goes out as the bare literal, as written.
@@ -137,54 +132,22 @@ const tools: ToolDeclaration[] = [
   },
 ];
 
-interface Received {
-  method: string;
-  url: string;
-  body: string;
-}
-
-let server: Server;
-let received: Received[] = [];
+const received: Received[] = [];
 let answer = '{"ok":true}';
-const sender = new UndiciHttpSender();
-let call: (name: string, args: unknown) => ReturnType<ToolEngine['call']>;
+let loop: LoopbackEngine;
+let call: LoopbackEngine['call'];
 
 beforeAll(async () => {
-  server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      received.push({ method: req.method!, url: req.url!, body: Buffer.concat(chunks).toString('utf8') });
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(answer);
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const set: ToolSetDefinition = {
-    contractVersion: '2.0',
-    toolSet: 'T',
-    plugin: { name: 'p', version: '1' },
-    servers: { default: `http://127.0.0.1:${(server.address() as AddressInfo).port}` },
-    tools,
-  };
-  const engine = new ToolEngine(new ToolRegistry([set]), {
-    authProviders: [],
-    secrets: new MapSecretSource({}),
-    http: sender,
-  });
-  call = (name, args) => engine.call(`T.${name}`, args, { userId: 'u1' });
+  loop = await startLoopbackEngine('T', tools, received, () => answer);
+  call = loop.call;
 });
 
 beforeEach(() => {
-  received = [];
+  received.length = 0;
   answer = '{"ok":true}';
 });
 
-afterAll(async () => {
-  sender.close();
-  server.closeAllConnections();
-  await new Promise((r) => server.close(r));
-});
+afterAll(() => loop.close());
 
 const update = (body: unknown) => ({ mode: 'execute', request_body: body });
 
@@ -485,7 +448,7 @@ describe('a string standing for a number its nearest double would misjudge', () 
     expect(received.map((r) => r.body)).toEqual([
       `{"ids":[${ID},${other}],"rows":[{"id":${ID}},{"id":${other}}]}`,
     ]);
-    received = [];
+    received.length = 0;
     await refuses([
       // Named by the items that are one, not by the first two that share a double.
       [

@@ -1,11 +1,7 @@
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { ToolError, type ToolSetDefinition } from '@toolhost/core';
+import { ToolError } from '@toolhost/core';
 import { describe, expect, it } from 'vitest';
-import { ToolEngine } from './engine.js';
-import { UndiciHttpSender } from './http-sender.js';
 import { plainArguments } from './plain-arguments.js';
-import { ToolRegistry } from './registry.js';
+import { type Received, startLoopbackEngine } from './test-support/loopback-engine.js';
 
 /** The parameter and message of the error a copy refuses with. */
 function refusal(raw: unknown): { parameter?: string; message: string } {
@@ -107,24 +103,10 @@ describe('a copy handed back (write safety copies a write call, then hands it to
   });
 
   it("is what the engine sends, not copied again; an embedder's object is copied and left unchanged", async () => {
-    const bodies: string[] = [];
-    const server = createServer((req, res) => {
-      let body = '';
-      req.on('data', (c: Buffer) => {
-        body += c.toString('utf8');
-      });
-      req.on('end', () => {
-        bodies.push(body);
-        res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-      });
-    });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    const set: ToolSetDefinition = {
-      contractVersion: '2.0',
-      toolSet: 'T',
-      plugin: { name: 'p', version: '1' },
-      servers: { default: `http://127.0.0.1:${(server.address() as AddressInfo).port}` },
-      tools: [
+    const received: Received[] = [];
+    const loop = await startLoopbackEngine(
+      'T',
+      [
         {
           name: 'Put',
           description: 'Put a thing.',
@@ -138,9 +120,10 @@ describe('a copy handed back (write safety copies a write call, then hands it to
           ],
         },
       ],
-    };
-    const http = new UndiciHttpSender();
-    const engine = new ToolEngine(new ToolRegistry([set]), { authProviders: [], http });
+      received,
+      () => '{}',
+    );
+    const engine = loop.engine;
     try {
       const given = () => ({ whole: { meta: { a: 1 }, tags: ['x'] }, note: 'n' });
       const copy = plainArguments(given());
@@ -156,12 +139,10 @@ describe('a copy handed back (write safety copies a write call, then hands it to
         });
       }
       // The note goes into the body's own meta: neither the copy's (frozen) nor the embedder's changes.
-      expect(bodies).toEqual(Array(2).fill('{"meta":{"a":1,"note":"n"},"tags":["x"]}'));
+      expect(received.map((r) => r.body)).toEqual(Array(2).fill('{"meta":{"a":1,"note":"n"},"tags":["x"]}'));
       expect([copy, raw]).toEqual([given(), given()]);
     } finally {
-      http.close();
-      server.closeAllConnections();
-      await new Promise((r) => server.close(r));
+      await loop.close();
     }
   });
 });
