@@ -115,4 +115,64 @@ describe('DeferredWrites', () => {
       expect(connection.written).toEqual(['bob 1', 'alice 6', 'alice 7', 'carol 1', 'dave 1', 'alice 8']),
     );
   });
+
+  it('keeps and lets go as a plain list would, over many owners, drops and deadlines', async () => {
+    // The plain list: every rule said once, by a pass over all that is kept.
+    interface Kept {
+      what: string;
+      bytes: number;
+      until: number;
+      owner: string;
+    }
+    const share = { bytes: 40, entries: 4, room: 'own oldest' } as const;
+    const maxBytes = 120;
+    let kept: Kept[] = [];
+    const ownOf = (owner: string) => kept.filter((k) => k.owner === owner);
+    const bytesOf = (list: Kept[]) => list.reduce((sum, k) => sum + k.bytes, 0);
+    const plainAdd = (next: Kept, now: number): boolean => {
+      if (next.bytes > maxBytes || next.until <= now) return false;
+      kept = kept.filter((k) => k.until > now);
+      const fits = () =>
+        bytesOf(ownOf(next.owner)) + next.bytes <= share.bytes &&
+        ownOf(next.owner).length < share.entries &&
+        bytesOf(kept) + next.bytes <= maxBytes;
+      if (next.bytes <= share.bytes && bytesOf(kept) - bytesOf(ownOf(next.owner)) + next.bytes <= maxBytes)
+        while (!fits()) kept.splice(kept.indexOf(ownOf(next.owner)[0]!), 1);
+      if (!fits()) return false;
+      kept.push(next);
+      return true;
+    };
+
+    let now = 1_000_000;
+    const clock = vi.spyOn(Date, 'now').mockImplementation(() => now);
+    try {
+      const connection = new Connection();
+      const later = deferred(connection, maxBytes, share);
+      let seed = 7;
+      const random = (n: number) => {
+        seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+        return seed % n;
+      };
+      for (let i = 0; i < 3000; i += 1) {
+        now += random(3);
+        const next = {
+          what: `w${i}`,
+          bytes: 1 + random(25),
+          until: now + 1 + random(400),
+          owner: `o${random(9)}`,
+        };
+        const took = later.add(next.bytes, next.until, () => connection.write(next.what), next.owner);
+        expect(took, `add ${i}`).toBe(plainAdd(next, now));
+        expect(later.size, `size after add ${i}`).toBe(kept.length);
+      }
+      // Some deadlines pass before Redis answers: the rest are written, oldest first.
+      now += 150;
+      kept = kept.filter((k) => k.until > now);
+      connection.back();
+      await vi.waitFor(() => expect(connection.written).toEqual(kept.map((k) => k.what)));
+      expect(later.size).toBe(0);
+    } finally {
+      clock.mockRestore();
+    }
+  });
 });
