@@ -56,16 +56,20 @@ export function isMessage(m: unknown): m is JSONRPCMessage {
   if (request)
     return (m.id === undefined || isId(m.id)) && (m.params === undefined || wellFormedParams(m.params));
   if (!isId(m.id) && (m.id != null || !('error' in m))) return false;
-  if ('result' in m) return !('error' in m) && isObject(m.result);
+  if ('result' in m) return !('error' in m) && wellFormedParams(m.result);
   return isObject(m.error) && Number.isSafeInteger(m.error.code) && typeof m.error.message === 'string';
 }
 
-/** Params as the SDK reads them: an object, whose `_meta` is one, its progress token an id. */
+/** Params (or a result) as the SDK reads them: an object; its `_meta` one, with an id for progress token and a task id. */
 function wellFormedParams(params: unknown): boolean {
-  if (!isObject(params)) return false;
-  const meta = params._meta;
-  if (meta === undefined) return true;
-  return isObject(meta) && (meta.progressToken === undefined || isId(meta.progressToken));
+  // Absent is as good as empty; null is not (the SDK's optional members refuse it).
+  const meta = !isObject(params) ? undefined : params._meta === undefined ? {} : params._meta;
+  const task = isObject(meta) ? meta['io.modelcontextprotocol/related-task'] : undefined;
+  return (
+    isObject(meta) &&
+    (task === undefined || (isObject(task) && typeof task.taskId === 'string')) &&
+    (meta.progressToken === undefined || isId(meta.progressToken))
+  );
 }
 
 /** Whether a message is the `initialize` request. */

@@ -285,6 +285,19 @@ describe('StdioWire', () => {
       { jsonrpc: '2.0', id: 1.5, method: 'ping' },
       { jsonrpc: '2.0', id: 1e300, method: 'ping' },
       { jsonrpc: '2.0', id: 12, method: 'ping', params: { _meta: 5 } },
+      {
+        jsonrpc: '2.0',
+        id: 13,
+        method: 'ping',
+        params: { _meta: { 'io.modelcontextprotocol/related-task': 5 } },
+      },
+      {
+        jsonrpc: '2.0',
+        id: 14,
+        method: 'ping',
+        params: { _meta: { 'io.modelcontextprotocol/related-task': {} } },
+      },
+      { jsonrpc: '2.0', id: 15, method: 'ping', params: { _meta: null } },
     ];
     // More of them than requests may be unanswered: none is held as if it were answered later.
     for (let i = 0; i < 30; i += 1) for (const m of bad) lines.write(`${JSON.stringify(m)}\n`);
@@ -298,14 +311,14 @@ describe('StdioWire', () => {
       .split('\n')
       .filter(Boolean)
       .map((l) => JSON.parse(l) as { id: unknown; error: { code: number } });
-    expect(answers.slice(0, 11)).toEqual(
-      [1, null, null, 4, 5, null, 8, 9, null, null, 12].map((id) => ({
+    expect(answers.slice(0, 14)).toEqual(
+      [1, null, null, 4, 5, null, 8, 9, null, null, 12, 13, 14, 15].map((id) => ({
         jsonrpc: '2.0',
         id,
         error: { code: -32600, message: expect.stringMatching(/^Invalid Request/) },
       })),
     );
-    expect(answers).toHaveLength(330);
+    expect(answers).toHaveLength(420);
     await wire.close();
   });
 
