@@ -1,3 +1,4 @@
+import { isUserId } from '@toolhost/front-door';
 import { describe, expect, it } from 'vitest';
 import { userOfClaims } from './upstream-sign-in.js';
 
@@ -38,6 +39,15 @@ describe('the user an upstream ID token names', () => {
     expect(userOfClaims({ preferred_username: 'a'.repeat(256) }, { userClaim: 'preferred_username' })).toBe(
       'a'.repeat(256),
     );
+  });
+
+  it("takes what the front door takes as a user id, by the front door's rule", () => {
+    // C1's next line, a zero-width joiner, a byte order mark, a paragraph separator, a lone surrogate.
+    for (const name of ['ana\u0085bo', 'ana\u200dbo', 'ana\ufeff', 'a\u2029b', 'ana\ud800', 'Zürich 東京']) {
+      const taken = userOfClaims({ preferred_username: name }, { userClaim: 'preferred_username' }) === name;
+      expect(taken, JSON.stringify(name)).toBe(isUserId(name));
+    }
+    expect(isUserId('ana\ud800')).toBe(false);
   });
 
   it('keeps to the allowed users and to verified emails at the allowed domains', () => {

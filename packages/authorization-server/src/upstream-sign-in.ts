@@ -1,3 +1,4 @@
+import { isUserId } from '@toolhost/front-door/user-id';
 import * as oauth from 'oauth4webapi';
 import type { UpstreamSignIn } from './options.js';
 import { isLoopbackHost } from './redirect-uris.js';
@@ -159,11 +160,8 @@ export function userOfClaims(
   const value = claims[claim];
   if (typeof value !== 'string' || value === '')
     return { refused: `The sign-in provider did not say your ${claim}.` };
-  // The user id keys the host's stores, logs and pages, as the front door has it: a long one, or
-  // one with characters that do not show as themselves (a terminal's escape codes in
-  // `connections list`, a bidi override), names nobody.
-  if (value.length > 256 || /[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]/u.test(value))
-    return { refused: `Your ${claim} at the sign-in provider cannot be a user id here.` };
+  // The front door's rule: the user id keys the host's stores, logs and pages alike.
+  if (!isUserId(value)) return { refused: `Your ${claim} at the sign-in provider cannot be a user id here.` };
   // An email the provider does not vouch for is a name anyone can type at some providers:
   // it names a user here only where the provider says it is verified.
   if (claim === 'email' && claims.email_verified !== true)

@@ -30,3 +30,4 @@ export {
   type Verification,
   type VerifiedToken,
 } from './token-verifier.js';
+export { isUserId } from './user-id.js';

@@ -8,6 +8,7 @@ import {
   jwtVerify,
 } from 'jose';
 import { allowedAlgorithms } from './jwt-algorithms.js';
+import { isUserId } from './user-id.js';
 
 /**
  * What the front door knows of a valid access token: whose it is, what it allows, which client
@@ -81,11 +82,7 @@ export function clientIdOf(claims: Record<string, unknown>): string | undefined 
 /** The user a token names, by the configured claim; undefined where it names none usable. */
 export function subjectOf(claims: Record<string, unknown>, claim = 'sub'): string | undefined {
   const value = claims[claim];
-  // A user id keys stores and logs: a long one, or one with characters that do not show as
-  // themselves (controls, C1's CSI among them; bidi overrides; separators), is refused, not cut.
-  // The own authorization server's upstream sign-in holds user ids to the same rule.
-  if (typeof value !== 'string' || value.length === 0 || value.length > 256) return undefined;
-  return /[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]/u.test(value) ? undefined : value;
+  return isUserId(value) ? value : undefined;
 }
 
 /**
