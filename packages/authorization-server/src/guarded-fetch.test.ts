@@ -31,6 +31,43 @@ describe('guarded fetches', () => {
     expect(addressAllowed('10.0.0.1', true)).toBe(false);
   });
 
+  // A client behind NAT64 (an IPv6-only network) publishes its document at 64:ff9b::<its IPv4>:
+  // refused wholesale, it could not be fetched at all. The translator connects to the IPv4
+  // address inside, so that address is what is judged, as it is for the mapped and compatible forms.
+  it('judges the IPv4 address inside NAT64, IPv4-mapped and IPv4-compatible addresses by the IPv4 rules', () => {
+    for (const address of [
+      '64:ff9b::8.8.8.8',
+      '64:ff9b::5db8:d822', // 93.184.216.34
+      '::ffff:8.8.8.8',
+      '::ffff:808:808',
+      '::8.8.8.8',
+      '::808:808',
+    ])
+      expect(addressAllowed(address, false), address).toBe(true);
+    for (const address of [
+      '64:ff9b::10.0.0.1',
+      '64:ff9b::c0a8:101', // 192.168.1.1
+      '64:ff9b::a9fe:a9fe', // 169.254.169.254, the cloud metadata service
+      '64:ff9b::6440:1', // 100.64.0.1
+      '64:ff9b::e000:1', // multicast
+      '64:ff9b::',
+      '::ffff:192.168.1.1',
+      '::ffff:a9fe:a9fe',
+      '::10.0.0.1',
+      '::a9fe:a9fe',
+      '::',
+      '::1',
+    ])
+      expect(addressAllowed(address, false), address).toBe(false);
+    // Loopback where allowed is this machine's own: not the translator's, nor a compatible form's.
+    expect(addressAllowed('::ffff:127.0.0.1', true)).toBe(true);
+    expect(addressAllowed('::1', true)).toBe(true);
+    for (const address of ['64:ff9b::127.0.0.1', '64:ff9b::7f00:1', '::127.0.0.1', '::7f00:1'])
+      expect(addressAllowed(address, true), address).toBe(false);
+    // Only the well-known /96 carries an address so: the rest of 64:ff9b::/32 is as before.
+    expect(addressAllowed('64:ff9b:1::808:808', false)).toBe(false);
+  });
+
   it('checks the addresses a name resolves to, not only literals', async () => {
     let hits = 0;
     const server = createServer((_req, res) => {

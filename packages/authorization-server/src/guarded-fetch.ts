@@ -2,6 +2,7 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
+import ipaddr from 'ipaddr.js';
 import { isLoopbackHost } from './redirect-uris.js';
 
 /** Limits of a fetch the server makes for a URL a stranger gave it. */
@@ -35,9 +36,6 @@ for (const [net, prefix] of [
 ] as const)
   NOT_PUBLIC.addSubnet(net, prefix, 'ipv4');
 for (const [net, prefix] of [
-  // Unspecified, loopback and IPv4-compatible (::a.b.c.d).
-  ['::', 96],
-  ['64:ff9b::', 96],
   // Local-use NAT64 (RFC 8215): a network's own translator, to its private IPv4 addresses.
   ['64:ff9b:1::', 48],
   // Site-local (deprecated, RFC 3879), still routed inside some networks.
@@ -60,10 +58,41 @@ LOOPBACK.addAddress('::1', 'ipv6');
 /** Whether the server may connect to this address: public ones, and loopback where allowed. */
 export function addressAllowed(address: string, allowLoopback: boolean): boolean {
   const family = isIP(address) === 6 ? 'ipv6' : 'ipv4';
-  const mapped = family === 'ipv6' ? /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1] : undefined;
-  if (mapped) return addressAllowed(mapped, allowLoopback);
   if (allowLoopback && LOOPBACK.check(address, family)) return true;
+  const carried = family === 'ipv6' ? carriedIPv4(address) : undefined;
+  if (carried) return addressAllowed(carried.address, allowLoopback && carried.thisMachine);
   return !NOT_PUBLIC.check(address, family);
+}
+
+/**
+ * The IPv4 address an IPv6 one stands for, judged as that address: IPv4-mapped (::ffff:0:0/96,
+ * this machine's own stack), IPv4-compatible (::/96, :: and ::1 among them) and the NAT64
+ * well-known prefix (64:ff9b::/96, RFC 6052: a translator connects to the IPv4 address in its
+ * last 32 bits, public ones only). Refused wholesale, a client behind NAT64 could not be fetched
+ * at all; let through, 64:ff9b::a00:1 would reach 10.0.0.1 from the translator. The loopback
+ * of a compatible or translated one is not this machine's.
+ */
+function carriedIPv4(address: string): { address: string; thisMachine: boolean } | undefined {
+  if (!ipaddr.IPv6.isValid(address)) return undefined;
+  const parts = ipaddr.IPv6.parse(address).parts;
+  const [a, b, c, d, e, f, hi, lo] = parts as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
+  const v4 = `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
+  const zeroed = c === 0 && d === 0 && e === 0;
+  // ipaddr.js reads a compatible ::a.b.c.d as mapped: only a mapped one's text says ffff.
+  if (a === 0 && b === 0 && zeroed && f === 0xffff)
+    return { address: v4, thisMachine: /ffff/i.test(address) };
+  if (a === 0 && b === 0 && zeroed && f === 0) return { address: v4, thisMachine: false };
+  if (a === 0x64 && b === 0xff9b && zeroed && f === 0) return { address: v4, thisMachine: false };
+  return undefined;
 }
 
 /**
