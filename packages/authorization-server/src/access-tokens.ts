@@ -39,13 +39,14 @@ export async function signAccessToken(
 /**
  * Checks an access token this server issued: signature, `typ`, issuer, audience (one of the
  * resources), expiry, and that its grant still stands (revocation, a replayed code or refresh
- * token). `grantAlive` is the store read; callers cache answers briefly.
+ * token), and the sign-in it was made with holds. `grantRefusal` is the store read, saying why
+ * the grant may not be used (undefined where it may); callers cache answers briefly.
  */
 export async function verifyAccessToken(
   token: string,
   key: SigningKey,
   rules: { issuer: string; audiences: readonly string[] },
-  grantAlive: (grantId: string) => Promise<boolean>,
+  grantRefusal: (grantId: string) => Promise<string | undefined>,
 ): Promise<AccessTokenVerification> {
   try {
     const { payload } = await jwtVerify(token, createLocalJWKSet(keySetOf(key)), {
@@ -56,7 +57,8 @@ export async function verifyAccessToken(
       requiredClaims: ['sub', 'exp', 'gid'],
     });
     const grantId = String(payload.gid);
-    if (!(await grantAlive(grantId))) return invalid('the grant of this token was revoked');
+    const refused = await grantRefusal(grantId);
+    if (refused !== undefined) return invalid(refused);
     return {
       ok: true,
       token: {

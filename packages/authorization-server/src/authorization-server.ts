@@ -10,7 +10,7 @@ import type { AuthorizationServerOptions } from './options.js';
 import { sendErrorPage } from './pages.js';
 import { registerClient } from './registration.js';
 import { answerRevocation } from './revocation.js';
-import { signInHolds } from './sign-in-binding.js';
+import { SignInBindings, type SignInStanding } from './sign-in-binding.js';
 import { keySetOf, loadSigningKey, SIGNING_ALGORITHM, type SigningKey } from './signing-keys.js';
 import { answerToken } from './token-endpoint.js';
 
@@ -47,6 +47,7 @@ function contextOf(options: AuthorizationServerOptions): Context {
       accessSeconds: accessTokenSeconds(options),
       refreshSeconds: options.refreshTokenSeconds ?? 30 * 86_400,
     }),
+    bindings: new SignInBindings(options.signIn, options.sealKey),
     issuer,
     resources,
     endpoint: (path) => `${issuer()}${path}`,
@@ -124,20 +125,30 @@ function signingKeyOf(options: AuthorizationServerOptions): () => Promise<Signin
   };
 }
 
+const STANDING_REFUSALS: Record<SignInStanding, string | undefined> = {
+  holds: undefined,
+  ended: 'the access token its grant was signed in with was replaced or removed',
+  unvouched: 'this server cannot check the access token its grant was signed in with',
+};
+
 /**
- * Whether a grant still lives: not revoked, and made by a sign-in that still stands (an access
- * token its person still holds); each answer kept a few seconds.
+ * Why an access token's grant may not be used, if it may not: revoked, or made by a sign-in
+ * that no longer stands (an access token its person no longer holds) or that this server
+ * cannot vouch for (it has no access-token sign-in); only refused, never revoked, as a
+ * replica whose config lags another's must end nothing for good. Each answer kept a few seconds.
  */
-function grantLiveness(ctx: Context): (grantId: string) => Promise<boolean> {
-  const liveGrants = new Map<string, { alive: boolean; until: number }>();
+function grantRefusal(ctx: Context): (grantId: string) => Promise<string | undefined> {
+  const answers = new Map<string, { refusal: string | undefined; until: number }>();
   return async (grantId) => {
-    const cached = liveGrants.get(grantId);
-    if (cached && cached.until > Date.now()) return cached.alive;
+    const cached = answers.get(grantId);
+    if (cached && cached.until > Date.now()) return cached.refusal;
     const grant = await ctx.grants.grant(grantId);
-    const alive = grant !== undefined && signInHolds(ctx.options.signIn, grant.subject, grant.binding);
-    if (liveGrants.size > 10_000) liveGrants.clear();
-    liveGrants.set(grantId, { alive, until: Date.now() + GRANT_CACHE_MS });
-    return alive;
+    const refusal = grant
+      ? STANDING_REFUSALS[ctx.bindings.standing(grant.subject, grant.binding)]
+      : 'the grant of this token was revoked';
+    if (answers.size > 10_000) answers.clear();
+    answers.set(grantId, { refusal, until: Date.now() + GRANT_CACHE_MS });
+    return refusal;
   };
 }
 
@@ -210,9 +221,9 @@ export async function createAuthorizationServer(
   await key();
   const flow = new BrowserFlow(ctx);
   const registration = options.dynamicRegistration !== false;
-  const grantAlive = grantLiveness(ctx);
+  const refusal = grantRefusal(ctx);
   const verify = async (token: string) =>
-    verifyAccessToken(token, await key(), { issuer: ctx.issuer(), audiences: ctx.resources() }, grantAlive);
+    verifyAccessToken(token, await key(), { issuer: ctx.issuer(), audiences: ctx.resources() }, refusal);
   const endpoints = endpointsOf(ctx, key, verify, registration);
   const metadata = () => metadataOf(ctx, registration);
   const served = { ctx, key, endpoints, metadata };

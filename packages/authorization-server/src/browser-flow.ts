@@ -8,7 +8,6 @@ import { BadRequest, readForm, redirect } from './http-util.js';
 import { escapeHtml, hiddenFields, sendErrorPage, sendPage } from './pages.js';
 import { type PendingRequest, PendingRequests } from './pending-requests.js';
 import { isLoopbackHost } from './redirect-uris.js';
-import { accessTokenBinding, signInHolds, userOfAccessToken } from './sign-in-binding.js';
 import { UpstreamSignInFlow } from './upstream-sign-in.js';
 
 const FAILED_SIGN_INS = 10;
@@ -29,7 +28,7 @@ export class BrowserFlow {
     this.sessions = new BrowserSessions(
       ctx.store,
       () => ctx.issuer().startsWith('https:'),
-      (person) => signInHolds(ctx.options.signIn, person.subject, person.binding),
+      (person) => ctx.bindings.standing(person.subject, person.binding) === 'holds',
     );
     this.requests = new PendingRequests(ctx.store);
     const upstream = ctx.options.signIn.upstream;
@@ -133,25 +132,20 @@ export class BrowserFlow {
       this.ctx.emit({ type: 'sign_in_refused', clientId: request.clientId, reason: 'too many attempts' });
       return this.signInPage(res, request, 'Too many attempts; wait a few minutes.', 429);
     }
-    const subject = userOfAccessToken(this.ctx.options.signIn, fields.get('access_token') ?? '');
+    const subject = this.ctx.bindings.userOf(fields.get('access_token') ?? '');
     if (subject === undefined) {
       this.ctx.emit({ type: 'sign_in_refused', clientId: request.clientId, reason: 'unknown access token' });
       return this.signInPage(res, request, 'That access token is not valid here.', 401);
     }
     await this.ctx.store.decrement(`sign-in-failures:${address}`);
     // Bound to the token it was made with: replaced or removed, the sign-in and its grants end.
-    await this.signedIn(res, request, subject, accessTokenBinding(this.ctx.options.signIn, subject));
+    const binding = this.ctx.bindings.bindingOf(subject);
+    await this.signedIn(res, request, { subject, ...(binding !== undefined ? { binding } : {}) });
   }
 
-  private async signedIn(
-    res: ServerResponse,
-    request: PendingRequest,
-    subject: string,
-    binding?: string,
-  ): Promise<void> {
-    const person = { subject, ...(binding !== undefined ? { binding } : {}) };
+  private async signedIn(res: ServerResponse, request: PendingRequest, person: SignedIn): Promise<void> {
     const moved = await this.requests.rebind(request, await this.sessions.signIn(res, person));
-    this.ctx.emit({ type: 'sign_in', subject, clientId: request.clientId });
+    this.ctx.emit({ type: 'sign_in', subject: person.subject, clientId: request.clientId });
     redirect(res, this.pageUrl(PATHS.consent, moved));
   }
 
@@ -188,7 +182,7 @@ export class BrowserFlow {
         400,
         'This authorization request has expired; start again from the application.',
       );
-    await this.signedIn(res, request, outcome.subject);
+    await this.signedIn(res, request, { subject: outcome.subject });
   }
 
   private async showConsent(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {

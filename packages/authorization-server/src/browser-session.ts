@@ -5,11 +5,14 @@ import type { StateStore } from './state-store.js';
 
 const SESSION_SECONDS = 8 * 3600;
 
-/** Who signed in, and for a sign-in by access token, the hash of its binding (sign-in-binding.ts). */
+/** Who signed in; for a sign-in by access token, what it keeps of it (sign-in-binding.ts). */
 export interface SignedIn {
   subject: string;
   binding?: string;
 }
+
+/** What a session's sign-in record holds beside it. */
+type SignInRecord = Omit<SignedIn, 'subject'>;
 
 /**
  * The browser as this server knows it: one random cookie, HttpOnly and SameSite=Lax (a form
@@ -55,22 +58,29 @@ export class BrowserSessions {
     if (!browser) return undefined;
     const subject = await this.store.get(`session:${browser}`);
     if (subject === undefined) return undefined;
-    const binding = await this.store.get(`session-binding:${browser}`);
-    const person = { subject, ...(binding !== undefined ? { binding } : {}) };
+    const saved = await this.store.get(`session-sign-in:${browser}`);
+    // None: signed in by a version before, which kept an access token's binding alone.
+    const legacy = saved === undefined ? await this.store.get(`session-binding:${browser}`) : undefined;
+    const record: SignInRecord = saved !== undefined ? JSON.parse(saved) : legacy ? { binding: legacy } : {};
+    const person = { subject, ...record };
     return this.holds(person) ? person : undefined;
   }
 
   /**
-   * Signs the person in: a fresh browser id, its session naming the user. The binding of an
-   * access token sign-in is a record beside it (a version before reads the session alone), and
-   * written first, and kept a minute longer: a session found without it would be taken for a
-   * sign-in bound to nothing (written in the same second, it expired first).
+   * Signs the person in: a fresh browser id, its session naming the user. Its sign-in (what it
+   * keeps of an access token) is a record beside it (a version before reads the session alone), written first and kept
+   * a minute longer: a session found without it would be taken for a sign-in bound to nothing
+   * (written in the same second, it expired first). A sign-in by access token also writes the
+   * record a version before reads its binding from, in a form it never finds right: a replica
+   * of that version asks the person to sign in again, rather than take them as bound to nothing.
    */
   async signIn(res: ServerResponse, person: SignedIn): Promise<string> {
     const browser = this.newBrowser(res);
+    const { subject, ...record } = person;
+    await this.store.set(`session-sign-in:${browser}`, JSON.stringify(record), SESSION_SECONDS + 60);
     if (person.binding !== undefined)
       await this.store.set(`session-binding:${browser}`, person.binding, SESSION_SECONDS + 60);
-    await this.store.set(`session:${browser}`, person.subject, SESSION_SECONDS);
+    await this.store.set(`session:${browser}`, subject, SESSION_SECONDS);
     return browser;
   }
 

@@ -3,6 +3,7 @@ import type { ClientResolver } from './clients.js';
 import type { Grants } from './grants.js';
 import type { AuthorizationEvent, AuthorizationServerOptions } from './options.js';
 import { isLoopbackHost } from './redirect-uris.js';
+import type { SignInBindings } from './sign-in-binding.js';
 import type { StateStore } from './state-store.js';
 
 /** The endpoints' paths under the issuer. */
@@ -25,6 +26,8 @@ export interface Context {
   store: StateStore;
   clients: ClientResolver;
   grants: Grants;
+  /** What sign-ins by access token keep of their token, and whether it still holds. */
+  bindings: SignInBindings;
   issuer(): string;
   resources(): readonly string[];
   endpoint(path: string): string;

@@ -12,7 +12,7 @@ export interface Grant extends Generations {
   subject: string;
   scopes: string[];
   resource: string;
-  /** Made by an access token sign-in: its binding's hash (sign-in-binding.ts), checked at each use. */
+  /** Made by an access token sign-in: what it keeps of the token (sign-in-binding.ts), checked at each use. */
   binding?: string;
   /** The refresh token now valid for this grant (its hash). */
   refreshHash?: string;
@@ -29,7 +29,7 @@ export interface CodeRecord {
   redirectUri: string;
   codeChallenge: string;
   subject: string;
-  /** Consented to by a person signed in with an access token: its binding's hash, for the grant. */
+  /** Consented to by a person signed in with an access token: what it keeps of it, for the grant. */
   binding?: string;
   scopes: string[];
   resource: string;

@@ -7,7 +7,6 @@ import { accessTokenSeconds, type Context } from './context.js';
 import type { CodeRecord, Grant } from './grants.js';
 import { BadRequest, OPEN_CORS, readForm, sendJson } from './http-util.js';
 import { s256 } from './secrets.js';
-import { signInHolds } from './sign-in-binding.js';
 import type { SigningKey } from './signing-keys.js';
 
 type Issue = (grant: Grant, scopes: readonly string[], refreshToken: string | undefined) => Promise<void>;
@@ -64,7 +63,8 @@ export async function answerToken(
 
 /**
  * The authorization code grant: the code checked, then spent by its first presentation, right
- * or wrong (by the grant it starts, or by the refusal).
+ * or wrong (by the grant it starts, or by the refusal), but for one refused for its sign-in
+ * alone, which another replica may yet vouch for.
  */
 async function exchangeCode(ctx: Context, form: Map<string, string>, client: Client, issue: Issue) {
   const code = form.get('code');
@@ -78,6 +78,7 @@ async function exchangeCode(ctx: Context, form: Map<string, string>, client: Cli
     await ctx.grants.refuse(presented);
     throw refused;
   }
+  requireSignIn(ctx, presented.record);
   // A refresh token only for a client registered for the refresh grant (RFC 6749 §6, RFC 7591 §2).
   const started = await ctx.grants.start(presented, client.grantTypes.includes('refresh_token'));
   // Spent meanwhile by another presentation: a replay, which revoked what that one started.
@@ -97,7 +98,6 @@ function codeRefusal(
 ): BadRequest | undefined {
   if (record.clientId !== client.clientId)
     return new BadRequest(400, 'invalid_grant', 'The code was issued to another client');
-  if (!signInHolds(ctx.options.signIn, record.subject, record.binding)) return SIGN_IN_ENDED;
   const redirectUri = form.get('redirect_uri');
   // The redirect URI of the authorization request, exactly (PKCE binds the rest).
   if ((redirectUri ?? record.redirectUri) !== record.redirectUri)
@@ -110,12 +110,28 @@ function codeRefusal(
   return undefined;
 }
 
-/** A grant (or code) made by a sign-in with an access token its person no longer holds. */
-const SIGN_IN_ENDED = new BadRequest(
-  400,
-  'invalid_grant',
-  'The access token the person signed in with was replaced or removed; they must sign in again',
-);
+/**
+ * Refuses a code or grant whose sign-in no longer stands, leaving it unspent and unrevoked:
+ * every use checks again, and one replica whose config lags the others' (a rolling restart)
+ * must end nothing for good. A replica with no access-token sign-in cannot vouch for one made
+ * with a token either way: it answers 503, for the client to retry where one can.
+ */
+function requireSignIn(ctx: Context, made: { subject: string; binding?: string }): void {
+  const standing = ctx.bindings.standing(made.subject, made.binding);
+  if (standing === 'ended')
+    throw new BadRequest(
+      400,
+      'invalid_grant',
+      'The access token the person signed in with was replaced or removed; they must sign in again',
+    );
+  if (standing === 'unvouched')
+    throw new BadRequest(
+      503,
+      'temporarily_unavailable',
+      'This server cannot check the access token the person signed in with; try again',
+      { 'retry-after': '1' },
+    );
+}
 
 /** The refresh token grant: checked first, then spent and rotated. */
 async function refresh(ctx: Context, form: Map<string, string>, client: Client, issue: Issue) {
@@ -155,10 +171,7 @@ async function refreshScopes(
     await ctx.grants.revoke(grant.id);
     throw new BadRequest(400, 'invalid_grant', 'The refresh token was issued to another client');
   }
-  // The access token its person signed in with was replaced or removed: refused, not revoked.
-  // Every use checks the binding again, and one replica whose config lags the others' (a rolling
-  // restart) would otherwise end the grant for all of them, for good.
-  if (!signInHolds(ctx.options.signIn, grant.subject, grant.binding)) throw SIGN_IN_ENDED;
+  requireSignIn(ctx, grant);
   const resource = form.get('resource');
   if (resource !== undefined && resourceOf(ctx, resource) !== grant.resource)
     throw new BadRequest(400, 'invalid_target', 'The resource differs from the grant');

@@ -1,0 +1,121 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MemoryStateStore } from '../src/index.js';
+import {
+  authorizeInBrowser,
+  pkce,
+  type Running,
+  registerPublicClient,
+  startAuthorizationServer,
+  TestBrowser,
+  tokenRequest,
+} from './support.js';
+
+// A rolling restart: two replicas share one store, and the one started with the new config has
+// no access-token sign-in. It cannot tell whether a grant made with a token still stands. It
+// answered `invalid_grant` and spent the code, so the client, told to sign in again, lost a
+// grant that the other replica would have honoured; now it answers 503 and spends nothing, and
+// the client's retry lands where the binding can be checked.
+const REDIRECT = 'http://127.0.0.1:7777/callback';
+const tokens = new Map([['alice', 'alice-token-0123456789']]);
+const digest = (token: string) => createHash('sha256').update(token).digest('hex');
+const store = new MemoryStateStore();
+const sealKey = randomBytes(32);
+
+/** A replica with access-token sign-in, and one whose config has none. */
+let vouching: Running;
+let lagging: Running;
+beforeAll(async () => {
+  vouching = await startAuthorizationServer({
+    store,
+    sealKey,
+    signIn: {
+      accessToken: {
+        userForToken: (token) => [...tokens].find(([, t]) => t === token)?.[0],
+        bindingOf: (user) => {
+          const token = tokens.get(user);
+          return token === undefined ? undefined : digest(token);
+        },
+      },
+    },
+  });
+  // Same issuer and resource as the first: one server behind a balancer.
+  lagging = await startAuthorizationServer({
+    store,
+    sealKey,
+    issuer: vouching.issuer,
+    resources: [vouching.resource],
+    signIn: {},
+  });
+});
+afterAll(async () => {
+  await vouching.close();
+  await lagging.close();
+});
+
+/** A code consented to by Alice, signed in with her token, and the request that redeems it. */
+async function aliceCode() {
+  const clientId = await registerPublicClient(vouching.issuer, REDIRECT);
+  const { verifier, challenge } = pkce();
+  const landed = await authorizeInBrowser(new TestBrowser(), vouching.issuer, {
+    response_type: 'code',
+    client_id: clientId,
+    redirect_uri: REDIRECT,
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+  });
+  const fields = {
+    grant_type: 'authorization_code',
+    code: landed.searchParams.get('code')!,
+    code_verifier: verifier,
+    client_id: clientId,
+    redirect_uri: REDIRECT,
+  };
+  return { clientId, redeem: (at: Running) => tokenRequest(at.issuer, fields) };
+}
+
+describe('a replica with no access-token sign-in', () => {
+  it('answers 503 for a code made with a token, and leaves it for a replica that can check it', async () => {
+    const { redeem } = await aliceCode();
+    const refused = await redeem(lagging);
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get('retry-after')).toBe('1');
+    expect(await refused.json()).toMatchObject({ error: 'temporarily_unavailable' });
+    // Not spent: the retry at the other replica starts the grant.
+    expect((await redeem(vouching)).status).toBe(200);
+  });
+
+  it('answers 503 for a refresh, rotating nothing, and refuses the access tokens without revoking', async () => {
+    const { clientId, redeem } = await aliceCode();
+    const issued = (await (await redeem(vouching)).json()) as { access_token: string; refresh_token: string };
+    const refresh = (at: Running) =>
+      tokenRequest(at.issuer, {
+        grant_type: 'refresh_token',
+        refresh_token: issued.refresh_token,
+        client_id: clientId,
+      });
+
+    const refused = await refresh(lagging);
+    expect(refused.status).toBe(503);
+    expect(await refused.json()).toMatchObject({ error: 'temporarily_unavailable' });
+    expect(await lagging.as.verify(issued.access_token)).toMatchObject({
+      ok: false,
+      rejection: { kind: 'invalid', reason: expect.stringContaining('cannot check') },
+    });
+    // The grant stands where the binding is known: its access token, and the same refresh token.
+    expect(await vouching.as.verify(issued.access_token)).toMatchObject({ ok: true });
+    expect((await refresh(vouching)).status).toBe(200);
+  });
+});
+
+describe('a code whose sign-in token changed', () => {
+  it('is refused invalid_grant and not spent: the operator putting the token back restores it', async () => {
+    const { redeem } = await aliceCode();
+    tokens.set('alice', 'alice-token-not-rolled-out-yet');
+    const refused = await redeem(vouching);
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({ error: 'invalid_grant' });
+    tokens.set('alice', 'alice-token-0123456789');
+    expect((await redeem(vouching)).status).toBe(200);
+  });
+});
