@@ -58,8 +58,14 @@ export class BrowserFlow {
     const local = this.localUser();
     if (!(await this.sessions.signedIn(request.browser)) && local !== undefined) {
       // The person at this machine: signed in by reaching it, as the local mode has it.
-      const moved = await this.requests.rebind(request, await this.sessions.signIn(res, { subject: local }));
-      this.ctx.emit({ type: 'sign_in', subject: local, clientId: request.clientId });
+      const person = { subject: local, signedInWith: 'local-user' } as const;
+      const moved = await this.requests.rebind(request, await this.sessions.signIn(res, person));
+      this.ctx.emit({
+        type: 'sign_in',
+        subject: local,
+        clientId: request.clientId,
+        signedInWith: 'local-user',
+      });
       return redirect(res, this.pageUrl(PATHS.consent, moved));
     }
     const signedIn = await this.sessions.signedIn(request.browser);
@@ -140,12 +146,17 @@ export class BrowserFlow {
     await this.ctx.store.decrement(`sign-in-failures:${address}`);
     // Bound to the token it was made with: replaced or removed, the sign-in and its grants end.
     const binding = this.ctx.bindings.bindingOf(subject);
-    await this.signedIn(res, request, { subject, ...(binding !== undefined ? { binding } : {}) });
+    await this.signedIn(res, request, {
+      subject,
+      signedInWith: 'access-token',
+      ...(binding !== undefined ? { binding } : {}),
+    });
   }
 
   private async signedIn(res: ServerResponse, request: PendingRequest, person: SignedIn): Promise<void> {
     const moved = await this.requests.rebind(request, await this.sessions.signIn(res, person));
-    this.ctx.emit({ type: 'sign_in', subject: person.subject, clientId: request.clientId });
+    const { subject, signedInWith } = person;
+    this.ctx.emit({ type: 'sign_in', subject, clientId: request.clientId, signedInWith });
     redirect(res, this.pageUrl(PATHS.consent, moved));
   }
 
@@ -182,7 +193,7 @@ export class BrowserFlow {
         400,
         'This authorization request has expired; start again from the application.',
       );
-    await this.signedIn(res, request, { subject: outcome.subject });
+    await this.signedIn(res, request, { subject: outcome.subject, signedInWith: 'upstream' });
   }
 
   private async showConsent(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
@@ -263,13 +274,14 @@ export class BrowserFlow {
     request: PendingRequest,
     person: SignedIn,
   ): Promise<void> {
-    const { subject, binding } = person;
+    const { subject, binding, signedInWith } = person;
     const code = await this.ctx.grants.issueCode({
       clientId: request.clientId,
       redirectUri: request.redirectUri,
       codeChallenge: request.codeChallenge,
       subject,
       ...(binding !== undefined ? { binding } : {}),
+      ...(signedInWith !== undefined ? { signedInWith } : {}),
       scopes: request.scopes,
       resource: request.resource,
     });
@@ -278,7 +290,7 @@ export class BrowserFlow {
       await this.ctx.grants.discardCode(code);
       return alreadyAnswered(res);
     }
-    this.ctx.emit({ type: 'consent', clientId: request.clientId, subject });
+    this.ctx.emit({ type: 'consent', clientId: request.clientId, subject, signedInWith });
     const target = new URL(request.redirectUri);
     target.searchParams.set('code', code);
     if (request.state !== undefined) target.searchParams.set('state', request.state);

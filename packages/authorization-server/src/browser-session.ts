@@ -1,13 +1,16 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { BadRequest } from './http-util.js';
 import { hashOf, newSecret } from './secrets.js';
+import type { SignInMethod } from './sign-in-binding.js';
 import type { StateStore } from './state-store.js';
 
 const SESSION_SECONDS = 8 * 3600;
 
-/** Who signed in; for a sign-in by access token, what it keeps of it (sign-in-binding.ts). */
+/** Who signed in and how; for a sign-in by access token, what it keeps of it (sign-in-binding.ts). */
 export interface SignedIn {
   subject: string;
+  /** None for a session an older version signed in, which did not say. */
+  signedInWith?: SignInMethod;
   binding?: string;
 }
 
@@ -67,8 +70,8 @@ export class BrowserSessions {
   }
 
   /**
-   * Signs the person in: a fresh browser id, its session naming the user. Its sign-in (what it
-   * keeps of an access token) is a record beside it (a version before reads the session alone), written first and kept
+   * Signs the person in: a fresh browser id, its session naming the user. How they signed in
+   * is a record beside it (a version before reads the session alone), written first and kept
    * a minute longer: a session found without it would be taken for a sign-in bound to nothing
    * (written in the same second, it expired first). A sign-in by access token also writes the
    * record a version before reads its binding from, in a form it never finds right: a replica

@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { keepForPreviousVersion } from './previous-version.js';
 import { type Generations, grantNamedBy, issueRefreshToken, ofEarlierGeneration } from './refresh-tokens.js';
 import { hashOf, newSecret } from './secrets.js';
+import type { SignInMethod } from './sign-in-binding.js';
 import type { StateStore } from './state-store.js';
 
 /** What a person consented to: this client may act as this user, with these scopes, at this resource. */
@@ -14,6 +15,8 @@ export interface Grant extends Generations {
   resource: string;
   /** Made by an access token sign-in: what it keeps of the token (sign-in-binding.ts), checked at each use. */
   binding?: string;
+  /** How its person signed in (for the audit log); none in a grant made before grants said. */
+  signedInWith?: SignInMethod;
   /** The refresh token now valid for this grant (its hash). */
   refreshHash?: string;
   /** The hashes of the refresh tokens it replaced, newest first (`SPENT_KEPT` of them). */
@@ -31,6 +34,7 @@ export interface CodeRecord {
   subject: string;
   /** Consented to by a person signed in with an access token: what it keeps of it, for the grant. */
   binding?: string;
+  signedInWith?: SignInMethod;
   scopes: string[];
   resource: string;
   /** When it expires (ms since the epoch), for a take-back to keep; set when issued. */
@@ -179,7 +183,7 @@ export class Grants {
     presented: PresentedCode,
     refreshable: boolean,
   ): Promise<{ grant: Grant; refreshToken: string | undefined } | undefined> {
-    const { clientId, subject, scopes, resource, binding } = presented.record;
+    const { clientId, subject, scopes, resource, binding, signedInWith } = presented.record;
     const id = randomUUID();
     const issued = refreshable ? issueRefreshToken({ id }) : undefined;
     const refreshToken = issued?.refreshToken;
@@ -189,6 +193,7 @@ export class Grants {
       clientId,
       subject,
       ...(binding !== undefined ? { binding } : {}),
+      ...(signedInWith !== undefined ? { signedInWith } : {}),
       scopes,
       resource,
       ...issued?.record,

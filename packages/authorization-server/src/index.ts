@@ -12,4 +12,5 @@ export type {
   UpstreamSignIn,
 } from './options.js';
 export { type RedisCommands, RedisStateStore } from './redis-state-store.js';
+export type { SignInMethod } from './sign-in-binding.js';
 export { MemoryStateStore, type StateStore, type WriteOptions } from './state-store.js';

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { TrustedProxies } from './caller.js';
 import type { GrantType } from './grant-types.js';
+import type { SignInMethod } from './sign-in-binding.js';
 import type { StateStore } from './state-store.js';
 
 /** A scope the server grants, with the words its consent page shows for it. */
@@ -139,6 +140,8 @@ export interface AuthorizationEvent {
     | 'refused';
   clientId?: string;
   subject?: string;
+  /** How the person signed in (sign-ins, consents, tokens issued and refreshed); none for a grant made before grants said. */
+  signedInWith?: SignInMethod;
   /** Why, for refusals: an OAuth error code and its description (never a secret). */
   error?: string;
   reason?: string;

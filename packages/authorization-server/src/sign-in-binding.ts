@@ -2,6 +2,9 @@ import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 import type { SignInMethods } from './options.js';
 import { hashOf } from './secrets.js';
 
+/** How a person signed in, as sessions, codes and grants record it (audit, listings). */
+export type SignInMethod = 'access-token' | 'upstream' | 'local-user';
+
 /**
  * Whether what was made under a sign-in may be used: `holds`; `ended`, the access token it was
  * made with replaced or its person removed; `unvouched`, a server with no access-token sign-in

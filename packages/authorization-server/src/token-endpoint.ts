@@ -84,7 +84,8 @@ async function exchangeCode(ctx: Context, form: Map<string, string>, client: Cli
   // Spent meanwhile by another presentation: a replay, which revoked what that one started.
   if (!started) throw new BadRequest(400, 'invalid_grant', 'The code is unknown, expired or already used');
   const { grant, refreshToken } = started;
-  ctx.emit({ type: 'token_issued', clientId: client.clientId, subject: grant.subject });
+  const { subject, signedInWith } = grant;
+  ctx.emit({ type: 'token_issued', clientId: client.clientId, subject, signedInWith });
   return issue(grant, grant.scopes, refreshToken);
 }
 
@@ -155,7 +156,8 @@ async function refresh(ctx: Context, form: Map<string, string>, client: Client, 
       'The refresh token is unknown, expired, revoked or already used',
     );
   }
-  ctx.emit({ type: 'token_refreshed', clientId: client.clientId, subject: presented.grant.subject });
+  const { subject, signedInWith } = presented.grant;
+  ctx.emit({ type: 'token_refreshed', clientId: client.clientId, subject, signedInWith });
   return issue(presented.grant, scopes, next);
 }
 

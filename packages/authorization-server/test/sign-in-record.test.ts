@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MemoryStateStore } from '../src/index.js';
+import { type AuthorizationEvent, MemoryStateStore } from '../src/index.js';
 import {
   formFields,
   pkce,
@@ -8,14 +9,16 @@ import {
   registerPublicClient,
   signInToConsent,
   startAuthorizationServer,
+  startStatic,
   TestBrowser,
   tokenRequest,
+  upstreamLinkOf,
 } from './support.js';
 
-// What a sign-in by access token keeps of the token, on the browser's sign-in and its grants.
-// That was a bare SHA-256 of the embedder's binding, which whoever reads a leaked state file can
-// guess where the binding has little entropy; it is now an HMAC under a key derived from the
-// seal key, which is not in the file.
+// What a sign-in leaves behind: how the person signed in, on the grant (for the audit log), and
+// for a sign-in by access token what it keeps of the token. That was a bare SHA-256 of the
+// embedder's binding, which whoever reads a leaked state file can guess where the binding has
+// little entropy; it is now an HMAC under a key derived from the seal key, which is not in the file.
 const REDIRECT = 'http://127.0.0.1:7777/callback';
 const SESSION_SECONDS = 8 * 3600;
 const tokens = new Map([['alice', 'alice-token-0123456789']]);
@@ -50,6 +53,8 @@ beforeAll(async () => {
   });
 });
 afterAll(() => byToken.close());
+
+const eventsOf = (as: Running) => as.events as AuthorizationEvent[];
 
 /** Signs in through `browser`, consents, redeems the code: the tokens and the grant's record. */
 async function granted(as: Running, browser: TestBrowser, toConsent = signInToConsent) {
@@ -86,6 +91,65 @@ async function granted(as: Running, browser: TestBrowser, toConsent = signInToCo
   return { ...issued, clientId, grantKey, refresh, params };
 }
 
+describe('how a person signed in', () => {
+  it('is recorded on the grant made by an access token and told in the audit events', async () => {
+    const grant = await granted(byToken, new TestBrowser());
+    expect(JSON.parse((await store.get(grant.grantKey))!)).toMatchObject({ signedInWith: 'access-token' });
+    expect((await grant.refresh()).status).toBe(200);
+    const told = eventsOf(byToken).filter((e) =>
+      ['sign_in', 'consent', 'token_issued', 'token_refreshed'].includes(e.type),
+    );
+    expect(told.map((e) => [e.type, e.signedInWith])).toEqual([
+      ['sign_in', 'access-token'],
+      ['consent', 'access-token'],
+      ['token_issued', 'access-token'],
+      ['token_refreshed', 'access-token'],
+    ]);
+  });
+
+  it('is the local user where the person at this machine was signed in by reaching it', async () => {
+    const local = await startAuthorizationServer({ signIn: { localUser: 'ann' } });
+    try {
+      await granted(local, new TestBrowser());
+      expect(eventsOf(local).find((e) => e.type === 'token_issued')).toMatchObject({
+        subject: 'ann',
+        signedInWith: 'local-user',
+      });
+    } finally {
+      await local.close();
+    }
+  });
+
+  it("is the team's provider for a sign-in through it", async () => {
+    const provider = await startProvider();
+    const upstream = await startAuthorizationServer({
+      signIn: { upstream: { issuer: provider.base, clientId: 'the-host', name: 'Team' } },
+    });
+    try {
+      await granted(upstream, new TestBrowser(), (browser, issuer, params) =>
+        provider.signIn(browser, issuer, params),
+      );
+      expect(eventsOf(upstream).find((e) => e.type === 'token_issued')).toMatchObject({
+        subject: 'ann@team.example',
+        signedInWith: 'upstream',
+      });
+    } finally {
+      await upstream.close();
+      await provider.close();
+    }
+  });
+
+  it('is not needed of a grant stored before grants said: it loads and refreshes', async () => {
+    const grant = await granted(byToken, new TestBrowser());
+    const { signedInWith: _, ...before } = JSON.parse((await store.get(grant.grantKey))!);
+    await store.set(grant.grantKey, JSON.stringify(before), 3600);
+    expect((await grant.refresh()).status).toBe(200);
+    const refreshed = eventsOf(byToken).at(-1)!;
+    expect(refreshed.type).toBe('token_refreshed');
+    expect(refreshed.signedInWith).toBeUndefined();
+  });
+});
+
 describe('what a sign-in by access token keeps of it', () => {
   it('is keyed by the seal key, never the bare hash, on the grant and the browser sign-in', async () => {
     const browsers = new Set(store.keys('session-sign-in:'));
@@ -108,7 +172,7 @@ describe('what a sign-in by access token keeps of it', () => {
 
     const [browser] = store.keys('session-sign-in:').filter((k) => !browsers.has(k));
     const id = browser!.slice('session-sign-in:'.length);
-    expect(JSON.parse((await store.get(browser!))!)).toEqual({ binding: kept });
+    expect(JSON.parse((await store.get(browser!))!)).toEqual({ signedInWith: 'access-token', binding: kept });
     // Kept a minute past the sign-in it guards, so that the session is never read without it.
     expect(store.ttls.get(browser!)).toBe(SESSION_SECONDS + 60);
     expect(store.ttls.get(`session:${id}`)).toBe(SESSION_SECONDS);
@@ -149,4 +213,51 @@ describe('what a sign-in by access token keeps of it', () => {
 
 function pkceParams() {
   return { code_challenge: pkce().challenge, code_challenge_method: 'S256' };
+}
+
+/**
+ * The team's OpenID provider, as much of it as a sign-in reads: discovery, the token endpoint
+ * answering any code with an ID token for ann@team.example (signed, with the nonce the
+ * authorization request carried), and its keys.
+ */
+async function startProvider() {
+  const { privateKey, publicKey } = await generateKeyPair('ES256');
+  const jwk = { ...(await exportJWK(publicKey)), kid: 'k1', alg: 'ES256', use: 'sig' };
+  let nonce = '';
+  const provider = await startStatic((req, res, base) => {
+    const json = (body: unknown) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(body));
+    };
+    if (req.url === '/.well-known/openid-configuration')
+      return json({
+        issuer: base,
+        authorization_endpoint: `${base}/authorize`,
+        token_endpoint: `${base}/token`,
+        jwks_uri: `${base}/jwks`,
+        id_token_signing_alg_values_supported: ['ES256'],
+      });
+    if (req.url === '/jwks') return json({ keys: [jwk] });
+    void new SignJWT({ email: 'ann@team.example', email_verified: true, nonce })
+      .setProtectedHeader({ alg: 'ES256', kid: 'k1' })
+      .setIssuer(base)
+      .setAudience('the-host')
+      .setSubject('ann-1')
+      .setIssuedAt()
+      .setExpirationTime('5m')
+      .sign(privateKey)
+      .then((idToken) => json({ access_token: 'at', token_type: 'Bearer', id_token: idToken }));
+  });
+  return {
+    ...provider,
+    /** The browser from the authorization request through the provider to the consent page. */
+    async signIn(browser: TestBrowser, issuer: string, params: Record<string, string>) {
+      const page = await browser.open(`${issuer}/auth/authorize?${new URLSearchParams(params)}`, issuer);
+      const toProvider = await browser.request(upstreamLinkOf(page.text)!);
+      const asked = new URL(toProvider.headers.get('location')!);
+      nonce = asked.searchParams.get('nonce')!;
+      const back = `${issuer}/auth/upstream/callback?${new URLSearchParams({ code: 'c', state: asked.searchParams.get('state')! })}`;
+      return browser.open(back, issuer);
+    },
+  };
 }

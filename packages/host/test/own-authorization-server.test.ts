@@ -139,6 +139,13 @@ describe("the host's own authorization server", () => {
         .filter((l) => l.outcome === 'token_issued')
         .every((l) => l.user === 'alice' && l.client === clientId),
     ).toBe(true);
+    // How each grant was made, for an auditor to tell a pasted token from the team's sign-in.
+    const made = lines.filter((l) =>
+      ['sign_in', 'consent', 'token_issued', 'token_refreshed'].includes(String(l.outcome)),
+    );
+    expect(made.map((l) => l.signedInWith)).toEqual(made.map(() => 'access-token'));
+    // What an event does not say is not in its line.
+    expect(lines.find((l) => l.outcome === 'client_registered')).not.toHaveProperty('user');
     // No secret of the flow reaches the log.
     const text = JSON.stringify(lines);
     for (const secret of [ALICE_ACCESS_TOKEN, tokens.refresh_token, refresh_token, verifier])

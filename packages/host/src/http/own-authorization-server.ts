@@ -161,14 +161,10 @@ function stateStore(
 
 /** Sign-ins, consents, token issues, refreshes and revocations, to the audit log; refusals' reasons to the debug log. */
 function auditEvents(auditLog: Host['serving']['auditLog'], logger: Logger | undefined) {
-  return (event: AuthorizationEvent) => {
-    auditLog?.record({
-      event: 'authorization',
-      ...(event.subject ? { user: event.subject } : {}),
-      ...(event.clientId ? { client: event.clientId } : {}),
-      outcome: event.error ? `${event.type}:${event.error}` : event.type,
-    });
-    if (event.error)
-      logger?.debug({ event: event.type, error: event.error, reason: event.reason }, 'authorization refused');
+  return ({ type, subject: user, clientId: client, signedInWith, error, reason }: AuthorizationEvent) => {
+    // What an event does not say is left out of its line (undefined, not written).
+    const outcome = error ? `${type}:${error}` : type;
+    auditLog?.record({ event: 'authorization', user, client, signedInWith, outcome });
+    if (error) logger?.debug({ event: type, error, reason }, 'authorization refused');
   };
 }

@@ -39,6 +39,8 @@ export interface AuditEntry {
   status?: number;
   /** The call's arguments, only with `audit.includeArguments`. */
   arguments?: unknown;
+  /** How the person signed in to the own authorization server (`access-token`, `upstream`, `local-user`). */
+  signedInWith?: string;
 }
 
 type Destination = ReturnType<typeof pino.destination>;
