@@ -8,6 +8,8 @@ import { echoOAuthConfig } from './support.js';
 
 const ALICE = 'alice-access-token-0123456789';
 const BOB = 'bob-access-token-9876543210xx';
+const CAROL = 'carol-access-token-0123456789';
+const DAVE = 'dave-access-token-01234567890';
 const TOKEN_KEY = 'connections-sign-in-test-key-0123456789';
 let redis: RedisServer;
 const hosts: ServedHttpHost[] = [];
@@ -101,9 +103,9 @@ describe('the /connections sign-in cookie', () => {
       const before = await recorded();
       const older = await signIn(origin, ALICE);
       const bob = await signIn(origin, BOB);
-      for (let i = 0; i < 40; i += 1) await signOut(origin, await signIn(origin, ALICE));
-      // At most 16 sign-outs by their id, and one record ending the rest.
-      if (shared) expect((await recorded()) - before).toBeLessThanOrEqual(17);
+      for (let i = 0; i < 80; i += 1) await signOut(origin, await signIn(origin, ALICE));
+      // At most 64 sign-outs by their id, and one record ending the rest.
+      if (shared) expect((await recorded()) - before).toBeLessThanOrEqual(65);
       await closeClient(client);
       // Past her share, Alice's sign-outs ended her older cookie too; Bob's stands.
       expect(await signedIn(origin, older)).toBe(false);
@@ -111,6 +113,56 @@ describe('the /connections sign-in cookie', () => {
       // A sign-in after them (a later second than the last one ended) works.
       await new Promise((r) => setTimeout(r, 1_100));
       expect(await signedIn(origin, await signIn(origin, ALICE))).toBe(true);
+    },
+    60_000,
+  );
+
+  // A version before reads sign-outs by their id alone: in a rolling upgrade, a cookie signed out
+  // past the 16 kept so stayed signed in on its replicas. Now the first 64 of an hour are kept so.
+  it('keeps the first 64 sign-outs of a user in an hour by their id, which a version before reads', async () => {
+    const origin = await replica(`carol:${CAROL}`);
+    const client = redisClient(redis.url);
+    try {
+      const ids: string[] = [];
+      for (let i = 0; i < 64; i += 1) {
+        const cookie = await signIn(origin, CAROL);
+        ids.push(cookie.split('.')[2]!);
+        await signOut(origin, cookie);
+      }
+      for (const id of ids) expect(await client.keys(`*connections-signed-out:${id}`), id).toHaveLength(1);
+      expect(await client.keys('*connections-signed-out-until:carol')).toHaveLength(0);
+    } finally {
+      await closeClient(client);
+    }
+  }, 60_000);
+
+  // Past the share, the record ending the rest named the signed-out cookie's own expiry, and
+  // lived only that long: a cookie issued after it (another browser) was not ended at all.
+  it.each([
+    ['in Redis', true],
+    ['in one process', false],
+  ])(
+    'past the share, ends every cookie of the user issued until then, for as long as any could be used (%s)',
+    async (_, shared) => {
+      const user = shared ? 'dave' : 'erin';
+      const origin = await replica(`${user}:${DAVE}`, shared);
+      const older = await Promise.all(Array.from({ length: 65 }, () => signIn(origin, DAVE)));
+      await new Promise((r) => setTimeout(r, 1_100));
+      const newer = await signIn(origin, DAVE);
+      expect(await signedIn(origin, newer)).toBe(true);
+      for (const cookie of older) await signOut(origin, cookie);
+      // The 65th sign-out, of a cookie a second older than this one, ends this one too.
+      expect(await signedIn(origin, newer)).toBe(false);
+      if (!shared) return;
+      const client = redisClient(redis.url);
+      try {
+        const [key] = await client.keys(`*connections-signed-out-until:${user}`);
+        const lives = Number(await client.pttl(key!));
+        const newerExpires = Number(newer.split('.')[1]) * 1000;
+        expect(Date.now() + lives).toBeGreaterThanOrEqual(newerExpires);
+      } finally {
+        await closeClient(client);
+      }
     },
     60_000,
   );

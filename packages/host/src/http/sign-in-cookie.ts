@@ -3,8 +3,8 @@ import type { StateStore } from '@toolhost/authorization-server/state-store';
 import type { AccessTokens } from '../auth/access-tokens.js';
 import { cookieValue } from './cookies.js';
 
-/** A user's sign-outs kept by their cookie's id an hour; past them, one record ends all their cookies issued until then. */
-const KEPT_PER_USER = 16;
+/** A user's sign-outs kept by cookie id an hour (a version before reads these alone); past them, one record ends the rest. */
+const KEPT_PER_USER = 64;
 
 /**
  * The signed sign-in cookie of /connections: the user, an expiry and an id, with an HMAC over
@@ -92,14 +92,17 @@ export class SignInCookie {
     const signedIn = await this.valid(cookieHeader);
     if (!signedIn) return;
     const { user, id, expires } = signedIn;
-    const ttl = expires - Date.now() / 1000;
+    const now = Date.now() / 1000;
     const store = this.signedOut;
     if ((await store.increment(`connections-sign-outs:${user}`, this.maxAgeSeconds)) <= KEPT_PER_USER)
-      return store.set(`connections-signed-out:${id}`, '1', ttl);
-    // Only ever later: an earlier cookie signed out now must not bring back those ended since.
+      return store.set(`connections-signed-out:${id}`, '1', expires - now);
+    // Every cookie issued until now (one with longer to go, given a longer age, too), and only
+    // ever later: an earlier cookie signed out now must not bring back those ended since.
+    const ends = Math.max(Math.floor(now) + this.maxAgeSeconds, expires);
     for (const key = `connections-signed-out-until:${user}`; ; ) {
       const until = await store.get(key);
-      if (Number(until ?? 0) >= expires || (await store.compareAndSet(key, until, `${expires}`, ttl))) return;
+      if (Number(until ?? 0) >= ends || (await store.compareAndSet(key, until, `${ends}`, ends - now)))
+        return;
     }
   }
 }
