@@ -262,6 +262,20 @@ describe('GET /metrics', () => {
     expect(await scraper.text()).toContain('toolhost_tool_calls_total');
   });
 
+  // Both are checked as every access token is (AccessTokens: digests, in constant time): a token
+  // one character off, of the same length, is refused as any other unknown one.
+  it('refuses a token of the right length one character off, and takes the right one', async () => {
+    const get = (token: string) =>
+      fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${token}` } });
+    for (const right of [METRICS_TOKEN, ACCESS_TOKEN]) {
+      const off = `${right.slice(0, -1)}${right.endsWith('x') ? 'y' : 'x'}`;
+      expect(off).toHaveLength(right.length);
+      expect((await get(off)).status, off).toBe(401);
+      expect((await get(right)).status).toBe(200);
+      expect((await get(` ${right} `)).status).toBe(200);
+    }
+  });
+
   it('serves the counters in Prometheus text format after calls over MCP, with no secret in it', async () => {
     const upstreamToken = await authorize();
     const client = new Client({ name: 'metrics-test', version: '0.0.0' });

@@ -1,19 +1,17 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AccessTokens } from '../auth/access-tokens.js';
+import { AccessTokens } from '../auth/access-tokens.js';
 import type { Host } from '../host-api.js';
 import { PROMETHEUS_CONTENT_TYPE } from '../observability/host-telemetry.js';
 
 export const METRICS_PATH = '/metrics';
-
-const digest = (value: string) => createHash('sha256').update(value).digest();
 
 /**
  * `GET /metrics`: the host's counters in Prometheus text format. With access tokens
  * configured they are for operators only: the access token of a user in `http.operators`, or
  * the metrics token of its own (`http.metricsToken`, for a scraper). Every user's counts, tool
  * names and errors tell another user, or an outsider, what the host is used for. Without
- * access tokens the server listens on loopback only, and serves them.
+ * access tokens the server listens on loopback only, and serves them. Both tokens are checked
+ * as every access token is: by digest, in constant time.
  */
 export function metricsRoute(options: {
   host: Pick<Host, 'metrics' | 'config'>;
@@ -22,11 +20,11 @@ export function metricsRoute(options: {
 }) {
   const { host, accessTokens } = options;
   const operators = new Set(host.config.http?.operators ?? []);
-  const own = options.metricsToken ? digest(options.metricsToken) : undefined;
+  const own = options.metricsToken ? new AccessTokens({ scraper: options.metricsToken }) : undefined;
   const allowed = (authorization: string | undefined): 'yes' | 'no' | 'unknown' => {
     const token = /^Bearer\s+(.+)$/i.exec(authorization ?? '')?.[1]?.trim();
     if (!token) return 'unknown';
-    if (own && timingSafeEqual(own, digest(token))) return 'yes';
+    if (own?.userForToken(token) !== undefined) return 'yes';
     const user = accessTokens.userForToken(token);
     if (user === undefined) return 'unknown';
     return operators.has(user) ? 'yes' : 'no';
