@@ -1,6 +1,8 @@
 import type { JsonSchema, ToolDeclaration } from '@toolhost/core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { compileSchema } from './ajv-instance.js';
+import { decimalOf, isMultipleOf } from './exact-decimal.js';
+import { divides, divisorOf, multipleOfTest } from './multiple-of.js';
 import { type LoopbackEngine, type Received, startLoopbackEngine } from './test-support/loopback-engine.js';
 
 // multipleOf judged on decimals, not by dividing doubles (0.07 / 0.01 is 7.000000000000001).
@@ -204,5 +206,164 @@ describe('the validator', () => {
     ]);
     expect(compileSchema({ multipleOf: Number.POSITIVE_INFINITY })(5)).toBe(true);
     expect([tenths(1.95), cents(1896.605)]).toEqual([false, false]);
+  });
+});
+
+describe('the quick paths', () => {
+  /** The verdict as judged before them, for every number: ajv's division, else the exact decimal. */
+  function judgedBefore(n: number, m: number): boolean {
+    const quotient = n / m;
+    if (quotient === Number.parseInt(String(quotient), 10)) return true;
+    const divisor = divisorOf(m);
+    return divisor !== undefined && Number.isFinite(n) && isMultipleOf(decimalOf(String(n)), divisor);
+  }
+
+  // Integer divisors (the remainder), powers of ten (the written decimal), the rest (the exact
+  // decimal), an integer divisor past 2^53, and one no number divides but zero (Infinity).
+  const divisors = [
+    1,
+    2,
+    7,
+    1000,
+    1024,
+    2 ** 53 - 1,
+    2 ** 53 + 2,
+    0.01,
+    0.1,
+    0.001,
+    1e-7,
+    1e-300,
+    1e16,
+    1e21,
+    0.25,
+    0.3,
+    0.05,
+    1.5,
+    0.07,
+    3e-7,
+    Number.POSITIVE_INFINITY,
+  ];
+
+  /** Deterministic numbers of every kind: steps of each divisor, cents, huge and tiny, bits at random. */
+  function numbers(): number[] {
+    let seed = 0x2545f491;
+    const random = () => {
+      seed ^= seed << 13;
+      seed ^= seed >>> 17;
+      seed ^= seed << 5;
+      return (seed >>> 0) / 2 ** 32;
+    };
+    const out = [0, -0, Number.NaN, Number.POSITIVE_INFINITY, -Number.POSITIVE_INFINITY, Number.MIN_VALUE];
+    out.push(
+      Number.MAX_VALUE,
+      Number.MAX_SAFE_INTEGER,
+      2 ** 53,
+      2 ** 53 + 2,
+      2 ** 60,
+      2 ** 70,
+      2 ** 80,
+      1e21,
+    );
+    out.push(1e21 - 2 ** 17, 1e300, 7e300, 1e-7, 3e-7, 1.5e-7, 19 * 0.1, 189660 * 0.01);
+    // A multiple's neighbours, a double apart: 17 digits written, or a multiple's 16 a double reads back as.
+    const beside = (x: number, by: bigint) => {
+      const bits = new DataView(new ArrayBuffer(8));
+      bits.setFloat64(0, x);
+      bits.setBigUint64(0, bits.getBigUint64(0) + by);
+      return bits.getFloat64(0);
+    };
+    for (const step of [0.01, 0.1, 1e-7, 0.25, 0.3, 7, 0.05, 1024]) {
+      for (let k = -200; k <= 200; k++) {
+        const x = k * step;
+        out.push(x, (k + 0.5) * step, Number(x.toPrecision(15)));
+        if (x !== 0) out.push(beside(x, 1n), beside(x, -1n), beside(x, 3n));
+      }
+    }
+    for (let k = -1000; k <= 1000; k++) out.push(k / 100, k / 1000);
+    // Around where a scaled amount is too large to tell by (2^49).
+    for (let k = -200; k <= 200; k++) out.push((2 ** 49 + k) / 100, (2 ** 49 + k) / 1e7);
+    for (let i = 0; i < 1000; i++) {
+      out.push(Math.round(random() * 1e6) / 100, Math.round((random() - 0.5) * 2 ** 54));
+      out.push(Math.round(random() * 1e12) * 10 ** Math.round(random() * 40 - 20));
+      const bits = new DataView(new ArrayBuffer(8));
+      bits.setUint32(0, random() * 2 ** 32);
+      bits.setUint32(4, random() * 2 ** 32);
+      out.push(bits.getFloat64(0));
+    }
+    return out;
+  }
+
+  it('reach the verdict the division and the exact decimal reached, for every kind of number and divisor', () => {
+    const values = numbers();
+    let multiples = 0;
+    for (const m of divisors) {
+      const test = multipleOfTest(m);
+      for (const n of values) {
+        const before = judgedBefore(n, m);
+        if (test(n) !== before) expect({ n, m, now: test(n) }).toEqual({ n, m, now: before });
+        if (before) multiples++;
+      }
+    }
+    // Both verdicts were met many times over, or the comparison proves little.
+    expect(multiples).toBeGreaterThan(20_000);
+    expect(values.length * divisors.length - multiples).toBeGreaterThan(20_000);
+  });
+
+  it('take ajv’s division exactly as ajv wrote it, parseInt of the quotient and all', () => {
+    for (const n of numbers()) {
+      for (const m of divisors) {
+        const q = n / m;
+        if (divides(n, m) !== (q === Number.parseInt(String(q), 10))) expect({ n, m }).toBe('divided alike');
+      }
+    }
+  });
+
+  it('keep the verdicts on the edges', () => {
+    const verdicts: [number, number, boolean][] = [
+      // Huge: the division takes any integer quotient below 1e21, the decimal the rest.
+      [2 ** 70, 1024, true],
+      [1e21, 1, true],
+      [1e21, 0.25, true],
+      [2 ** 60, 7, true],
+      [1e300, 7, false],
+      [7e300, 7, true],
+      [Number.MAX_VALUE, 0.01, true],
+      [Number.MAX_SAFE_INTEGER, 7, false],
+      [2 ** 53 + 2, 3, false],
+      // Steps of 1e-7, and numbers below them.
+      [3e-7, 1e-7, true],
+      [7 * 1e-7, 1e-7, true],
+      [1.5e-7, 1e-7, false],
+      [Number.MIN_VALUE, 1e-7, false],
+      // Negative, zero.
+      [-0.07, 0.01, true],
+      [-0.071, 0.01, false],
+      [-0.3, 0.1, true],
+      [-49, 7, true],
+      [-50, 7, false],
+      [0, 0.3, true],
+      [-0, 7, true],
+      // Divisors that are no power of ten.
+      [0.75, 0.25, true],
+      [0.7, 0.25, false],
+      [0.9, 0.3, true],
+      [0.1, 0.3, false],
+      [49, 7, true],
+      [49.5, 7, false],
+      // Computed amounts ajv's division took, and what no divisor takes.
+      [19 * 0.1, 0.1, true],
+      [189660 * 0.01, 0.01, true],
+      [Number.NaN, 0.01, false],
+      [Number.POSITIVE_INFINITY, 7, false],
+    ];
+    for (const [n, m, verdict] of verdicts) {
+      expect({ n, m, test: multipleOfTest(m)(n), validator: compileSchema({ multipleOf: m })(n) }).toEqual({
+        n,
+        m,
+        test: verdict,
+        validator: verdict,
+      });
+      expect(judgedBefore(n, m)).toBe(verdict);
+    }
   });
 });

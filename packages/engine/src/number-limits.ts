@@ -1,7 +1,7 @@
 import type { ErrorObject } from './ajv-instance.js';
 import { compareDecimals, type Decimal, decimalOf, isIntegral, isMultipleOf } from './exact-decimal.js';
 import { decimalValue } from './exact-numbers.js';
-import { divisorOf, isMultipleOfNumber } from './multiple-of.js';
+import { divisorOf, multipleOfTest } from './multiple-of.js';
 import { isObject } from './schema-places.js';
 
 /**
@@ -94,7 +94,7 @@ function multipleOf(value: Both, m: unknown): Judgment {
   return {
     exact: divisor !== undefined && (m as number) < SAFE ? isMultipleOf(value.exact, divisor) : undefined,
     // As the validator judges it (multiple-of.ts): the double's decimal.
-    double: typeof m === 'number' && isMultipleOfNumber(value.double, m, divisor),
+    double: typeof m === 'number' && multipleOfTest(m)(value.double),
     keyword: 'multipleOf',
     params: { multipleOf: m },
     wants: `a multiple of ${String(m)}`,
