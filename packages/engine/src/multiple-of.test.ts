@@ -46,6 +46,17 @@ const tools: ToolDeclaration[] = [
       { name: 'lines', in: 'body', schema: { type: 'array', items: line }, description: '' },
       { name: 'even', in: 'body', schema: { type: 'integer', multipleOf: 2 }, description: '' },
       { name: 'step', in: 'query', schema: { type: 'number', multipleOf: 0.1 }, description: '' },
+      {
+        name: 'either',
+        in: 'body',
+        schema: {
+          anyOf: [
+            { type: 'number', multipleOf: 0.1 },
+            { type: 'number', maximum: 1 },
+          ],
+        },
+        description: '',
+      },
     ],
   },
 ];
@@ -179,6 +190,78 @@ describe('multipleOf with a decimal divisor', () => {
     const fine = ['{"price":0.070000000000000000000}', `{"price":${long},"price":0.07}`];
     for (const text of fine) expect(await call('Order', execute(text)), text).toMatchObject({ ok: true });
     expect(received.map((r) => r.body)).toEqual(['{"price":0.07}', '{"price":0.07}']);
+  });
+});
+
+describe('multipleOf on a number written as a string', () => {
+  // 189660 * 0.01 is 1896.6000000000001: no multiple of 0.1 or 0.01 as written, but the
+  // division of its double is an integer (18966, 189660), which ajv took, and still takes for
+  // a number. A string says its digits, so it is judged on them alone.
+  const computed = '1896.6000000000001';
+
+  it('refuses one that only the division of its double takes, naming the parameter and the divisor; nothing is sent', async () => {
+    await refuses([
+      ['Charge', { step: computed }, 'step', "Parameter 'step' must be a multiple of 0.1."],
+      ['Charge', { amount: computed }, 'amount', "Parameter 'amount' must be a multiple of 0.01."],
+      [
+        'Charge',
+        { lines: [{ amount: '0.29' }, { amount: computed }] },
+        'lines[1].amount',
+        "Parameter 'lines[1].amount' must be a multiple of 0.01.",
+      ],
+      [
+        'Order',
+        execute({ tenths: computed }),
+        'request_body.tenths',
+        'The request body does not match its schema: request_body.tenths must be a multiple of 0.1.',
+      ],
+      [
+        'Order',
+        execute(`{"lines":[{"amount":"${computed}"}]}`),
+        'request_body.lines[0].amount',
+        'request_body.lines[0].amount must be a multiple of 0.01.',
+      ],
+    ]);
+  });
+
+  it('names it beside the other problems of a call refused for them too', async () => {
+    expect(await call('Charge', { even: 3, step: computed })).toMatchObject({
+      ok: false,
+      error: {
+        code: 'invalid_argument',
+        message: "Parameter 'even' must be a multiple of 2. Parameter 'step' must be a multiple of 0.1.",
+      },
+    });
+    expect(received).toEqual([]);
+  });
+
+  it('still takes the same amount as a number, in arguments, in a query and in request_body', async () => {
+    const amount = 189660 * 0.01;
+    expect(String(amount)).toBe(computed);
+    expect(await call('Charge', { amount, step: 19 * 0.1 })).toMatchObject({ ok: true });
+    expect(await call('Order', execute({ tenths: amount, price: amount }))).toMatchObject({ ok: true });
+    expect(await call('Order', execute(`{"tenths":${computed}}`))).toMatchObject({ ok: true });
+    expect(received.map((r) => [r.url, r.body])).toEqual([
+      ['/charges?step=1.9000000000000001', `{"amount":${computed}}`],
+      ['/orders', `{"tenths":${computed},"price":${computed}}`],
+      ['/orders', `{"tenths":${computed}}`],
+    ]);
+  });
+
+  it('takes one that is a multiple as written, and sends it bare', async () => {
+    expect(await call('Charge', { amount: '1896.6', step: '1896.6' })).toMatchObject({ ok: true });
+    expect(received.map((r) => [r.url, r.body])).toEqual([['/charges?step=1896.6', '{"amount":1896.6}']]);
+  });
+
+  it('takes one that another branch of an anyOf takes, where the division took no part', async () => {
+    // 0.35 is no multiple of 0.1 either way, but at most 1.
+    expect(await call('Charge', { either: '0.35' })).toMatchObject({ ok: true });
+    expect(received.map((r) => r.body)).toEqual(['{"either":0.35}']);
+    received.length = 0;
+    await refuses([
+      ['Charge', { either: '1.35' }, 'either', "Parameter 'either' matches none of the 2 allowed shapes"],
+      ['Charge', { either: computed }, 'either', "Parameter 'either' must be a multiple of 0.1."],
+    ]);
   });
 });
 

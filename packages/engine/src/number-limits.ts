@@ -1,7 +1,7 @@
 import type { ErrorObject } from './ajv-instance.js';
 import { compareDecimals, type Decimal, decimalOf, isIntegral, isMultipleOf } from './exact-decimal.js';
 import { decimalValue } from './exact-numbers.js';
-import { divisorOf, multipleOfTest } from './multiple-of.js';
+import { divides, divisorOf, multipleOfTest } from './multiple-of.js';
 import { isObject } from './schema-places.js';
 
 /**
@@ -230,6 +230,31 @@ export function multipleOfProblem(
     const found =
       isObject(s) && s.multipleOf !== undefined && differs(instancePath, multipleOf(value, s.multipleOf));
     if (found) return found;
+  }
+  return undefined;
+}
+
+/**
+ * A string standing for a number whose literal its double writes back as (`judgedExactly` is
+ * false), judged against each `multipleOf` of `schemas` as written alone. Its double passed the
+ * validator, which also takes what ajv's division took, for numbers an embedder computed
+ * (19 * 0.1 is 1.9000000000000001); a string says its digits, and "1896.6000000000001" is no
+ * multiple of 0.1 however its double divides.
+ */
+export function writtenMultipleProblem(
+  instancePath: string,
+  literal: string,
+  schemas: readonly unknown[],
+): ErrorObject | undefined {
+  for (const s of schemas) {
+    const m = isObject(s) ? s.multipleOf : undefined;
+    const divisor = divisorOf(m);
+    // Only where the division took it: elsewhere the validator judged its decimal, the literal's,
+    // and where it failed, a branch another stood in for (anyOf) refused it as written already.
+    if (divisor === undefined || !divides(Number(literal), m as number)) continue;
+    if (!isMultipleOf(decimalOf(literal), divisor)) {
+      return problem(instancePath, 'multipleOf', { multipleOf: m }, `must be a multiple of ${String(m)}`);
+    }
   }
   return undefined;
 }

@@ -1,7 +1,14 @@
 import type { ErrorObject, ValidateFunction } from './ajv-instance.js';
 import { JSON_NUMBER, outOfRange } from './exact-numbers.js';
 import { pointerKeys, valueAt } from './json-pointer.js';
-import { exactError, exactProblem, judgedExactly, rangeProblem, takesStrings } from './number-limits.js';
+import {
+  exactError,
+  exactProblem,
+  judgedExactly,
+  rangeProblem,
+  takesStrings,
+  writtenMultipleProblem,
+} from './number-limits.js';
 import { SchemaPlaces } from './schema-places.js';
 import { firstDuplicate } from './unique-literals.js';
 
@@ -12,8 +19,9 @@ import { firstDuplicate } from './unique-literals.js';
  * a string only for its type, and the type is integer (or number) and the string an integer
  * (or any JSON number) literal, the string stands for the number it spells: validated as its
  * nearest double and, where that may be another number, on the literal itself (bounds, formats,
- * enum, uniqueItems), and sent as the bare literal, digit for digit. Where any schema at its
- * place takes a string, it is meant as one, and stays one.
+ * enum, uniqueItems), and on `multipleOf` as written always, and sent as the bare literal,
+ * digit for digit. Where any schema at its place takes a string, it is meant as one, and stays
+ * one.
  */
 
 /** Where in a value such strings are: `true` at one, and the keys leading to them above. */
@@ -106,15 +114,18 @@ function standIns(validate: ValidateFunction, value: unknown, errors: ErrorObjec
 /**
  * Validates `value`, taking each string that stands for a number (see above) as that number:
  * a copy with their numbers in their place is validated again, and each whose double may be
- * another number than its literal is judged again on the literal (`number-limits`). A literal
- * past a double's range, or nearer to zero than its least, is refused. `value` is left as given.
+ * another number than its literal is judged again on the literal (`number-limits`), the others
+ * on `multipleOf` as written, without the leniency of ajv's division, which is for numbers. A
+ * literal past a double's range, or nearer to zero than its least, is refused. `value` is left
+ * as given.
  *
  * Where the copy fails, the errors are the first pass's, less those at strings the copy took
  * as valid numbers (an agent told that a good id "must be of type integer" would send it as a
  * number, rounded), and at strings the copy refused, what the copy found there: the bound the
- * number fails, judged on the literal where its double may be another number, not its type.
- * Where none of the first pass's is left (the copy failed only where the strings were fine,
- * e.g. two that are one number), the copy's.
+ * number fails, judged on the literal where its double may be another number, not its type;
+ * at strings the copy took, what their literals fail, as where the copy passed. Where none of
+ * the first pass's is left (the copy failed only where the strings were fine, e.g. two that
+ * are one number), the copy's.
  */
 export function validateNumberTexts(validate: ValidateFunction, value: unknown): NumberTextsCheck {
   if (validate(value)) return { errors: [] };
@@ -138,9 +149,7 @@ export function validateNumberTexts(validate: ValidateFunction, value: unknown):
   if (second.length === 0) {
     const problems: ErrorObject[] = [];
     for (const s of found) {
-      const problem =
-        told.get(s.at)?.[0] ??
-        (literals.has(s.at) ? exactProblem(s.at, s.text, s.schemas, s.listedAbove) : undefined);
+      const problem = told.get(s.at)?.[0] ?? literalProblem(s, literals.has(s.at));
       if (problem) problems.push(problem);
     }
     return problems.length > 0 ? { errors: problems } : { errors: [], texts };
@@ -150,11 +159,24 @@ export function validateNumberTexts(validate: ValidateFunction, value: unknown):
   for (const s of found) {
     if (told.has(s.at)) continue;
     const there = byPlace.get(s.at);
+    const problem = there ? undefined : literalProblem(s, literals.has(s.at));
     if (there) told.set(s.at, there);
+    else if (problem) told.set(s.at, [problem]);
     else fine.add(s.at);
   }
   const { out, own } = replaced(first, told, fine);
   return { errors: own > 0 ? out : [...out, ...second.filter((e) => !told.has(e.instancePath))] };
+}
+
+/**
+ * What the literal of a string taken as a number fails where its double passed: where that
+ * double may be another number (`exactly`), any keyword judged again on the literal; else
+ * `multipleOf`, which the double may pass by ajv's division where the digits written do not.
+ */
+function literalProblem(s: StandIn, exactly: boolean): ErrorObject | undefined {
+  return exactly
+    ? exactProblem(s.at, s.text, s.schemas, s.listedAbove)
+    : writtenMultipleProblem(s.at, s.text, s.schemas);
 }
 
 function groupedByPlace(errors: readonly ErrorObject[]): Map<string, ErrorObject[]> {
