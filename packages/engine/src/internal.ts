@@ -6,7 +6,8 @@
  * the test for a credential left as a placeholder (the host's readiness of secrets), and how an
  * error shows a parameter name a caller wrote (the host's own tools name unknown ones alike),
  * and how a message quotes any text someone gave, its unseen characters escaped (the host's
- * config and command-line errors quote alike), and the JSON helpers the host would otherwise
+ * config and command-line errors quote alike), and why JSON text did not parse, by line and
+ * column (the host's config files and --args), and the JSON helpers the host would otherwise
  * write again (a pointer's keys and the value at them, naming a config key and its value; the
  * test for a JSON object), and the copy of a call's arguments as JSON data (write safety keys a
  * call by that copy), and the credentials tool sets declare (what the host builds and checks its
@@ -15,11 +16,12 @@
  * else is exported here: what no other package uses stays private.
  */
 export { declaredCredentials } from './declared-credentials.js';
+export { parseProblem } from './json-fault.js';
 export { pointerKeys, valueAt } from './json-pointer.js';
 export { nestsDeeperThan } from './nesting.js';
 export { Pacer, sleep } from './pacer.js';
 export { plainArguments } from './plain-arguments.js';
-export { escapeUnseen, parseProblem, quoted } from './quoted.js';
+export { escapeUnseen, quoted } from './quoted.js';
 export { sampleValue } from './sample-value.js';
 export { isObject } from './schema-places.js';
 export { credentialProblem } from './static-auth.js';

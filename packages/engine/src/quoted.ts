@@ -25,12 +25,3 @@ export function cut(text: string, max: number): string {
   const end = /[\uD800-\uDBFF]/.test(text[max - 1]!) ? max - 1 : max;
   return `${text.slice(0, end)}…`;
 }
-
-/**
- * Why JSON text did not parse, where but not what: V8 quotes the text around the fault (`"sk-live-…"
- * is not valid JSON`) and yaml the lines, a secret perhaps; their words stay, escaped.
- */
-export function parseProblem(e: unknown): string {
-  const where = (e as Error).message.replace(/:\n.*|(^|, )(\.{3})?".*"(\.{3})? is not valid JSON$/s, '');
-  return escapeUnseen(where) || 'not JSON';
-}

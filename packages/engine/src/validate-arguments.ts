@@ -11,10 +11,11 @@ import {
 import { compileSchema } from './ajv-instance.js';
 import { describeValidationErrors } from './describe-validation-errors.js';
 import { refuseInexactText, refuseInexactValues } from './exact-numbers.js';
+import { parseProblem } from './json-fault.js';
 import { refuseTooDeep } from './nesting.js';
 import { type NumberTexts, validateNumberTexts } from './number-texts.js';
 import { plainArguments } from './plain-arguments.js';
-import { cut, parseProblem, quoted } from './quoted.js';
+import { cut, quoted } from './quoted.js';
 import { writtenMultiples } from './written-multiples.js';
 
 export type Arguments = Record<string, unknown>;
@@ -181,7 +182,7 @@ function decodeParameter(
   try {
     value = JSON.parse(text);
   } catch (e) {
-    throw ToolError.invalidArgument(name, `Parameter '${name}' is not valid JSON: ${parseProblem(e)}.`);
+    throw ToolError.invalidArgument(name, `Parameter '${name}' is not valid JSON: ${parseProblem(e, text)}.`);
   }
   refuseTooDeep(name, value);
   const validate = compileSchema(decode.schema);
@@ -227,7 +228,7 @@ export function parseRequestBody(raw: unknown, schema: JsonSchema): RequestBody 
     } catch (e) {
       throw ToolError.invalidArgument(
         REQUEST_BODY_PARAM,
-        `Parameter '${REQUEST_BODY_PARAM}' is not valid JSON: ${parseProblem(e)}.`,
+        `Parameter '${REQUEST_BODY_PARAM}' is not valid JSON: ${parseProblem(e, raw)}.`,
       );
     }
     refuseTooDeep(REQUEST_BODY_PARAM, body);

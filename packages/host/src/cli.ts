@@ -136,7 +136,7 @@ program
     try {
       args = JSON.parse(opts.args);
     } catch (e) {
-      command.error(`--args is not valid JSON: ${parseProblem(e)}`);
+      command.error(`--args is not valid JSON: ${parseProblem(e, opts.args)}`);
     }
     // The engine takes null for no arguments (an embedder's); typed here, it was a slip called as {}.
     if (typeof args !== 'object' || args === null || Array.isArray(args))

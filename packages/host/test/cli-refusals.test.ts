@@ -103,7 +103,9 @@ describe('call --args', () => {
       '{"item_id":pw-\r0123}',
     ]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain("--args is not valid JSON: Unexpected token 'p'");
+    expect(r.stderr).toContain(
+      "--args is not valid JSON: expected a value after ':' at line 1, column 12, found 'p'",
+    );
     expect(r.stderr).not.toContain('0123');
   });
 });

@@ -107,8 +107,17 @@ describe('config files', () => {
     const secret = 'sk-live-0123456789abcdef';
     const files = [
       // An unquoted value: V8 quotes the text around it.
-      ['unquoted.json', `{"secrets":{"CRM_KEY":${secret}}}`, /: Unexpected token 's'$/],
-      ['short.json', secret, /: Unexpected token 's'$/],
+      [
+        'unquoted.json',
+        `{"secrets":{\n  "CRM_KEY":${secret}}}`,
+        /: expected a value after ':' at line 2, column 13, found 's'$/,
+      ],
+      ['short.json', secret, /: expected a JSON value at line 1, column 1, found 's'$/],
+      [
+        'open.json',
+        `{"secrets":{"CRM_KEY":"${secret}`,
+        /: unterminated string starting at line 1, column 23$/,
+      ],
       // yaml quotes the line at fault, with a caret under it, and an alias by its name.
       ['open.yaml', `secrets:\n  CRM_KEY: "${secret}\n`, /: missing char at line 3, column 1$/],
       [
@@ -146,7 +155,9 @@ describe('config files', () => {
         return (e as Error).message;
       }
     })();
-    expect(message).toMatch(/control\.json': Unexpected token '\\u0001'$/);
+    expect(message).toMatch(
+      /control\.json': expected a value after ':' at line 1, column 12, found '\\u0001'$/,
+    );
     expect(message).not.toContain('\u0001');
   });
 

@@ -67,12 +67,12 @@ export function validateConfig(config: unknown, source = 'config'): HostConfig {
 /** The most a config or secrets file may hold (docs/configuration.md): real ones hold a few kilobytes. */
 export const CONFIG_FILE_BYTES = 1024 * 1024;
 
-/** Why JSON or YAML does not parse: where, not what (an alias's name, the text around the fault). */
-export function configParseProblem(e: unknown): string {
+/** Why JSON `text` or YAML does not parse: where, not what (an alias's name, the text around the fault). */
+export function configParseProblem(e: unknown, text: string): string {
   const { code, linePos } = e as { code?: string; linePos?: { line: number; col: number }[] };
   if (code && linePos?.[0])
     return `${code.toLowerCase().replace(/_/g, ' ')} at line ${linePos[0].line}, column ${linePos[0].col}`;
-  return e instanceof ReferenceError ? 'an alias names no anchor set before it' : parseProblem(e);
+  return e instanceof ReferenceError ? 'an alias names no anchor set before it' : parseProblem(e, text);
 }
 
 /**
@@ -117,7 +117,7 @@ export function readConfigFile(file: string, what: string): unknown {
   try {
     return ['.yaml', '.yml'].includes(extname(file)) ? parseYaml(text) : JSON.parse(text);
   } catch (e) {
-    throw new ConfigError(`Cannot parse ${what} ${quoted(file)}: ${configParseProblem(e)}`);
+    throw new ConfigError(`Cannot parse ${what} ${quoted(file)}: ${configParseProblem(e, text)}`);
   }
 }
 
