@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cut, escapeUnseen, quoted } from './quoted.js';
+import { cut, escapeLines, escapeUnseen, quoted } from './quoted.js';
 
 describe('quoted', () => {
   it('quotes plain text as it is', () => {
@@ -18,6 +18,24 @@ describe('quoted', () => {
 
   it('leaves text in other scripts and emoji alone', () => {
     expect(quoted('Zürich 東京 🎉')).toBe("'Zürich 東京 🎉'");
+  });
+});
+
+describe('escapeLines', () => {
+  it('keeps the line feeds of text of several lines and escapes every other unseen character', () => {
+    const text = "error: unknown option '--bogus\u001b[31m'\r\u202e\nUsage: toolhost [options]\n";
+    expect(escapeLines(text)).toBe(
+      "error: unknown option '--bogus\\u001b[31m'\\r\\u202e\nUsage: toolhost [options]\n",
+    );
+    // Each line reads back as given, and a line feed alone is left as it is.
+    expect(
+      escapeLines(text)
+        .split('\n')
+        .map((l) => JSON.parse(`"${l}"`)),
+    ).toEqual(text.split('\n'));
+    expect(escapeLines('\n\n')).toBe('\n\n');
+    // A CR LF line end shows its CR: it is not a line feed.
+    expect(escapeLines('a\r\nb')).toBe('a\\r\nb');
   });
 });
 

@@ -13,6 +13,12 @@ export function escapeUnseen(text: string): string {
 }
 
 /**
+ * `text` with each unseen character escaped but its line feeds, for text of several lines (a
+ * usage, a report) that may hold what someone gave: it still shows as its lines.
+ */
+export const escapeLines = (text: string): string => text.split('\n').map(escapeUnseen).join('\n');
+
+/**
  * Text someone gave (a parameter name, a config key or value, a flag, a path) as a message
  * quotes it: in single quotes, its unseen characters escaped, so that what is read is what was
  * given. Never for a secret: escaped, it still shows.
