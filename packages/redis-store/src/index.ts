@@ -36,6 +36,7 @@ export { RedisRecords } from './redis-records.js';
 export { RedisResults } from './redis-results.js';
 export { openSharedCipher, RedisTokenStore } from './redis-token-store.js';
 export { describeSharedStore, redactRedisUrl } from './redis-url.js';
+export { type SaltReport, saltReport } from './salt-report.js';
 export type { SaltAgreement, SharedCipher } from './shared-cipher.js';
 export { SharedPacer } from './shared-pacer.js';
 export { openSharedStore, type SharedStore, type SharedStoreOptions } from './shared-store.js';

@@ -1,4 +1,3 @@
-import type { SaltAgreement } from '@toolhost/redis-store';
 import { SHARED_STORE } from '../assemble-host.js';
 import { frontDoorChecks } from '../auth/front-door/front-door-doctor.js';
 import { containerOf, type Host } from '../host.js';
@@ -8,35 +7,12 @@ import { sharedStoreUrl } from '../store/redis-url.js';
 import { cheapestRead, registeredToolSets } from './cheapest-read.js';
 import { emptyCatalogMessage } from './empty-catalog.js';
 
-const SALT_LINES: Record<SaltAgreement, string> = {
-  agreed: 'Shared token salt: in Redis, the same as this host uses.',
-  'written-back':
-    'Shared token salt: WAS MISSING from Redis (emptied, flushed or evicted); written back. Give Redis persistence and maxmemory-policy noeviction.',
-  adopted:
-    'Shared token salt: CHANGED in Redis since this host started (Redis lost its data); adopted. Values sealed before still open.',
-};
-
-/** Whether this host agrees with Redis on the salt tokens are sealed with; undefined without Redis. */
-async function saltLine(host: Host): Promise<{ line: string; ok: boolean } | undefined> {
-  if (!containerOf(host).isRegistered(SHARED_STORE, true)) return undefined;
-  try {
-    const shared = resolveService(containerOf(host), SHARED_STORE);
-    const agreement = await shared.cipher.agree();
-    const audit = await shared.tokenStore.audit();
-    const tokens =
-      audit.unreadable > 0
-        ? `Tokens in Redis: ${audit.unreadable} of ${audit.tokens} do NOT open with this TOOLHOST_TOKEN_KEY (sealed with another key, or altered).`
-        : `Tokens in Redis: ${audit.tokens}, all open with this TOOLHOST_TOKEN_KEY (sealed under ${audit.salts} salt${audit.salts === 1 ? '' : 's'}).`;
-    return {
-      line: `${SALT_LINES[agreement]}\n${tokens}`,
-      ok: agreement === 'agreed' && audit.unreadable === 0,
-    };
-  } catch (e) {
-    return {
-      line: `Shared token salt: cannot check: ${e instanceof Error ? e.message : String(e)}`,
-      ok: false,
-    };
-  }
+/** Whether this host agrees with Redis on the salt tokens are sealed with; nothing without Redis. */
+async function saltSection(host: Host): Promise<Section> {
+  if (!containerOf(host).isRegistered(SHARED_STORE, true)) return { lines: [], ok: true };
+  const { saltReport } = await import('@toolhost/redis-store');
+  const salt = await saltReport(resolveService(containerOf(host), SHARED_STORE));
+  return { lines: ['', ...salt.lines], ok: salt.ok };
 }
 
 export interface DoctorReport {
@@ -87,9 +63,8 @@ export async function doctorReport(
     await toolSetSection(host, options.live === true),
     await tokenSection(host, env),
     await frontDoorSection(host, env),
+    await saltSection(host),
   ];
-  const salt = await saltLine(host);
-  if (salt) sections.push({ lines: ['', salt.line], ok: salt.ok });
   const healthy = sections.every((section) => section.ok);
   const lines = sections.flatMap((section) => section.lines);
   lines.push(
