@@ -1,12 +1,8 @@
-import { discoverIssuer, isLoopbackUrl } from '@toolhost/front-door/issuer-metadata';
+import { type DoorCheck, issuerChecks } from '@toolhost/front-door/issuer-checks';
+import { isLoopbackUrl } from '@toolhost/front-door/issuer-metadata';
 import type { HostConfig } from '../../config/host-config.js';
 import { authorizationConfigOf } from './front-door-config.js';
 import { HOST_SCOPES } from './scopes.js';
-
-export interface DoorCheck {
-  ok: boolean;
-  line: string;
-}
 
 /**
  * `doctor`'s checks of the MCP front door, where OAuth is configured: the public URL clients
@@ -49,52 +45,4 @@ function publicUrlCheck(config: HostConfig): DoorCheck {
       ? `public URL: ${publicUrl}`
       : `public URL: ${publicUrl} is NOT https: MCP clients (claude.ai, ChatGPT) and identity providers refuse plain http outside loopback`,
   };
-}
-
-async function issuerChecks(
-  auth: NonNullable<ReturnType<typeof authorizationConfigOf>>,
-): Promise<DoorCheck[]> {
-  let metadata: Awaited<ReturnType<typeof discoverIssuer>>;
-  try {
-    metadata = await discoverIssuer(auth.issuer);
-  } catch (e) {
-    return [
-      {
-        ok: false,
-        line: `issuer: ${auth.issuer} UNREACHABLE or serves no metadata: ${(e as Error).message}`,
-      },
-    ];
-  }
-  const checks: DoorCheck[] = [{ ok: true, line: `issuer: ${auth.issuer} answers its metadata` }];
-  if (auth.introspection) {
-    const endpoint = auth.introspection.endpoint ?? metadata.introspection_endpoint;
-    checks.push(
-      endpoint
-        ? { ok: true, line: `introspection: ${endpoint} (as client ${auth.introspection.clientId})` }
-        : {
-            ok: false,
-            line: 'introspection: the issuer names NO introspection endpoint; set introspection.endpoint',
-          },
-    );
-    return checks;
-  }
-  const jwksUri = auth.jwksUri ?? metadata.jwks_uri;
-  if (!jwksUri)
-    return [
-      ...checks,
-      { ok: false, line: 'JWKS: the issuer names NO jwks_uri; set http.authorization.jwksUri' },
-    ];
-  try {
-    const res = await fetch(jwksUri, { signal: AbortSignal.timeout(5_000) });
-    const body = (await res.json()) as { keys?: unknown[] };
-    const count = Array.isArray(body.keys) ? body.keys.length : 0;
-    checks.push(
-      res.ok && count > 0
-        ? { ok: true, line: `JWKS: ${jwksUri} has ${count} key${count === 1 ? '' : 's'}` }
-        : { ok: false, line: `JWKS: ${jwksUri} answered HTTP ${res.status} with ${count} keys` },
-    );
-  } catch (e) {
-    checks.push({ ok: false, line: `JWKS: ${jwksUri} UNREACHABLE: ${(e as Error).message}` });
-  }
-  return checks;
 }
