@@ -11,6 +11,10 @@ import { ConfigError } from '../config/load-config.js';
 import { providerEnvName, tokenEnvName } from '../config/resolve-secrets.js';
 import type { Logger } from '../logger.js';
 
+/** The data directory in effect (TOOLHOST_DATA_DIR, auth.dataDir or the default), from the config's. */
+const dataDirOf = (config: HostConfig, env: NodeJS.ProcessEnv, configDir: string): string =>
+  resolve(configDir, env.TOOLHOST_DATA_DIR ?? config.auth?.dataDir ?? CONFIG_DEFAULTS.auth.dataDir);
+
 /**
  * Where the host keeps its own encrypted files (tokens, write-safety records): the data
  * directory and the key, when TOOLHOST_TOKEN_KEY is set; else undefined (memory).
@@ -21,12 +25,7 @@ export function encryptedDataDir(
   configDir: string,
 ): { dataDir: string; key: string } | undefined {
   const key = env.TOOLHOST_TOKEN_KEY;
-  if (!key) return undefined;
-  const dataDir = resolve(
-    configDir,
-    env.TOOLHOST_DATA_DIR ?? config.auth?.dataDir ?? CONFIG_DEFAULTS.auth.dataDir,
-  );
-  return { dataDir, key };
+  return key ? { dataDir: dataDirOf(config, env, configDir), key } : undefined;
 }
 
 /**
@@ -39,10 +38,7 @@ export function tokenFileNeedingKey(
   configDir: string,
 ): string | undefined {
   if (env.TOOLHOST_TOKEN_KEY) return undefined;
-  const file = join(
-    resolve(configDir, env.TOOLHOST_DATA_DIR ?? config.auth?.dataDir ?? CONFIG_DEFAULTS.auth.dataDir),
-    TOKEN_FILE,
-  );
+  const file = join(dataDirOf(config, env, configDir), TOKEN_FILE);
   return existsSync(file) ? file : undefined;
 }
 
