@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
-import { parseProblem } from '@toolhost/engine/internal';
+import { escapeLines, escapeUnseen, parseProblem } from '@toolhost/engine/internal';
 import { tokenFileNeedingKey } from './auth/build-auth-providers.js';
 import { ENVIRONMENT_HELP } from './cli/environment-help.js';
 import { type GlobalOptions, openHost } from './cli/open-host.js';
@@ -54,7 +54,10 @@ const program = new Command('toolhost')
   )
   .option('--deny <globs>', 'hide tools matching these globs, e.g. "*.Delete*" (repeatable)', globs)
   .addOption(new Option('--log-level <level>', 'log level').choices(LOG_LEVELS))
-  .addHelpText('after', ENVIRONMENT_HELP);
+  .addHelpText('after', ENVIRONMENT_HELP)
+  // Set before any subcommand, which copies it: commander's errors quote the command line
+  // (`unknown option '…'`), and what the terminal is sent of it is escaped, not run.
+  .configureOutput({ writeErr: (text) => process.stderr.write(escapeLines(text)) });
 
 const globalOptions = () => program.opts<GlobalOptions>();
 
@@ -78,7 +81,7 @@ program
     const opened = await openHost({ ...globalOptions(), catalog: opts.catalog }).catch(async (e: Error) => {
       if (opts.http !== undefined) throw e;
       // Over stdio the client that started the host shows only what comes back on stdout.
-      process.stderr.write(`toolhost: ${e.message}\n`);
+      process.stderr.write(escapeLines(`toolhost: ${e.message}\n`));
       const { refuseOverStdio } = await import('./cli/refuse-over-stdio.js');
       await refuseOverStdio(e.message);
       process.exit(1);
@@ -211,20 +214,18 @@ connections
         `toolhost: the token file ${unread} cannot be read without TOOLHOST_TOKEN_KEY, the key it was written with: set it to list its connections.`,
       );
     }
-    const rows = await listConnections(host, {
-      ...(opts.user ? { userId: opts.user } : {}),
-      ...(opts.provider ? { providerId: opts.provider } : {}),
-    });
-    if (opts.json) process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+    const filter = { userId: opts.user || undefined, providerId: opts.provider || undefined };
+    const rows = await listConnections(host, filter);
+    // User ids and accounts come from the store: escaped, in the JSON as escapes of the same data.
+    if (opts.json) process.stdout.write(escapeLines(`${JSON.stringify(rows, null, 2)}\n`));
     else {
-      for (const r of rows) {
+      const lines = rows.map((r) => {
         const expiry = r.expiresAt ? `, access token expires ${new Date(r.expiresAt).toISOString()}` : '';
         const account = r.account ? `  account: ${r.account}` : '';
-        process.stdout.write(
-          `${r.userId}  ${r.providerId}${account}  scopes: ${r.scopes.join(' ') || '(none)'}${expiry}\n`,
-        );
-      }
-      process.stdout.write(`${rows.length} connection${rows.length === 1 ? '' : 's'}\n`);
+        return `${r.userId}  ${r.providerId}${account}  scopes: ${r.scopes.join(' ') || '(none)'}${expiry}`;
+      });
+      lines.push(`${rows.length} connection${rows.length === 1 ? '' : 's'}`);
+      process.stdout.write(`${lines.map(escapeUnseen).join('\n')}\n`);
     }
     await host.close();
   });
@@ -239,12 +240,12 @@ connections
     const result = await disconnect(host, opts.user, opts.provider);
     await host.close();
     if (!result.existed) {
-      process.stdout.write(`${opts.user} has no connection with ${opts.provider}.\n`);
+      process.stdout.write(`${escapeUnseen(`${opts.user} has no connection with ${opts.provider}.`)}\n`);
       process.exitCode = 1;
       return;
     }
     process.stdout.write(
-      `Disconnected ${opts.user} from ${opts.provider}${result.revokedAtVendor ? ' (revoked at the vendor)' : ' (the vendor was not told: it offers no revocation, or could not be reached)'}.\n`,
+      `${escapeUnseen(`Disconnected ${opts.user} from ${opts.provider}${result.revokedAtVendor ? ' (revoked at the vendor)' : ' (the vendor was not told: it offers no revocation, or could not be reached)'}.`)}\n`,
     );
   });
 
@@ -259,6 +260,6 @@ function shortUsageAfterErrors(command: InstanceType<typeof Command>, path: stri
 shortUsageAfterErrors(program);
 
 program.parseAsync().catch((e: unknown) => {
-  process.stderr.write(`toolhost: ${(e as Error).message}\n`);
+  process.stderr.write(escapeLines(`toolhost: ${(e as Error).message}\n`));
   process.exit(1);
 });

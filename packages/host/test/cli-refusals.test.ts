@@ -78,6 +78,27 @@ describe('text someone gave, echoed in an error', () => {
   });
 });
 
+describe("commander's own errors", () => {
+  it('show what was typed with its control and bidi characters escaped, the usage lines kept', async () => {
+    const option = await cli(['--bogus\u001b[31m', 'list']);
+    expect(option.stderr).toBe(
+      "error: unknown option '--bogus\\u001b[31m'\nUsage: toolhost [options] [command]\n(toolhost --help for more)\n",
+    );
+    const command = await cli(['\u202eevil']);
+    expect(command.stderr).toContain("error: unknown command '\\u202eevil'\n");
+    const choice = await cli(['serve', '--catalog', 'all\u001b[2J\r']);
+    expect(choice.stderr).toContain("argument 'all\\u001b[2J\\r' is invalid.");
+    // A subcommand's too: it writes its errors as the command it is under does.
+    const nested = await cli(['connections', 'list', '--us\u001b[8m']);
+    expect(nested.stderr).toContain("error: unknown option '--us\\u001b[8m'\n");
+    expect(nested.stderr).toContain('Usage: toolhost connections list [options]\n');
+    for (const r of [option, command, choice, nested]) {
+      expect(r).toMatchObject({ code: 1, stdout: '' });
+      for (const raw of ['\u001b', '\u202e', '\r']) expect(r.stderr).not.toContain(raw);
+    }
+  });
+});
+
 describe('call --args', () => {
   it('refuses anything but a JSON object, naming --args, and sends nothing', async () => {
     const sent = upstream.requests.length;

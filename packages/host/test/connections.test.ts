@@ -14,7 +14,7 @@ import { createHost, type Host } from '../src/host.js';
 import { type HttpServerHandle, serveHttp } from '../src/http/serve-http.js';
 import { launchChromium } from './chromium.js';
 import { echoAuthProviders, type FakeOAuthServer, fakeClient, storeAuthorized } from './fake-oauth-server.js';
-import { fixtureApp, spawnHttpHost } from './support.js';
+import { cli, fixtureApp, spawnHttpHost } from './support.js';
 import { startVendorFakes, type VendorFakes } from './vendor-fakes.js';
 
 const ALICE = 'alice-access-token-0123456789';
@@ -348,6 +348,41 @@ describe('toolhost connections', () => {
     expect(revoked.stdout).toBe('Disconnected carol from echo-auth (revoked at the vendor).\n');
     expect(oauth.revocations).toEqual([{ token: 'refresh-carol', token_type_hint: 'refresh_token' }]);
     expect((await cli(['list'])).stdout).toContain('0 connections');
+  });
+
+  it('shows user ids and accounts from the store with their unseen characters escaped, the JSON intact', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'toolhost-connections-hostile-'));
+    const key = 'token-key-for-the-hostile-rows-test';
+    // A user id and an account that would clear the line and rewrite it, or reverse what follows.
+    const user = 'mallory\u001b[2K\rroot';
+    const account = '\u202emoc.elpmaxe@eve';
+    const file = EncryptedFileTokenStore.inDirectory(dataDir, key);
+    await file.set('echo-auth', user, { ...seed('mallory'), account });
+    await file.flush();
+    const configFile = join(dataDir, 'toolhost.config.json');
+    writeFileSync(configFile, JSON.stringify({ ...config(), auth: { ...config().auth, dataDir } }));
+    const env = { TOOLHOST_TOKEN_KEY: key, ECHO_AUTH_CLIENT_SECRET: fakeClient.clientSecret };
+    const connections = (args: string[]) => cli(['--config', configFile, 'connections', ...args], env);
+
+    const listed = await connections(['list']);
+    expect(listed.stdout).toMatch(
+      /^mallory\\u001b\[2K\\rroot {2}echo-auth {2}account: \\u202emoc\.elpmaxe@eve {2}scopes: items\.read, access token expires \d{4}-/m,
+    );
+    const json = await connections(['list', '--json']);
+    expect(json.stdout).toContain('"userId": "mallory\\u001b[2K\\rroot"');
+    expect(JSON.parse(json.stdout)).toMatchObject([{ userId: user, providerId: 'echo-auth', account }]);
+    const none = await connections(['revoke', '--user', `${user}\u202e`, '--provider', 'echo-auth']);
+    expect(none).toMatchObject({
+      code: 1,
+      stdout: 'mallory\\u001b[2K\\rroot\\u202e has no connection with echo-auth.\n',
+    });
+    const revoked = await connections(['revoke', '--user', user, '--provider', 'echo-auth']);
+    expect(revoked.stdout).toBe(
+      'Disconnected mallory\\u001b[2K\\rroot from echo-auth (revoked at the vendor).\n',
+    );
+    for (const r of [listed, json, none, revoked])
+      for (const raw of ['\u001b', '\r', '\u202e']) expect(r.stdout + r.stderr).not.toContain(raw);
+    expect(listed.stdout + json.stdout).not.toContain('refresh-mallory');
   });
 });
 

@@ -144,6 +144,29 @@ describe('doctor names what is missing', () => {
     expect(upstream.requests).toHaveLength(0);
   });
 
+  it('shows names, paths and values from the config and environment with their unseen characters escaped', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'toolhost-doctor-\u001b[31m-'));
+    const file = join(dir, 'config.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        plugins: ['toolhost-plugin-echo', 'toolhost-plugin-\u202eevil\r'],
+        toolSets: { EchoApi: { baseUrl: upstream.url } },
+      }),
+    );
+    const r = await cli(['--config', file, 'doctor'], {
+      TOOLHOST_AUTH_ISSUER: 'http://127.0.0.1:9/\u202eevil',
+    });
+    expect(r.code).toBe(1);
+    const shownDir = dir.replace('\u001b', '\\u001b');
+    expect(r.stdout).toContain(`Config: ${shownDir}/config.json\n`);
+    expect(r.stdout).toContain(
+      `  toolhost-plugin-\\u202eevil\\r: CANNOT BE LOADED: Plugin package 'toolhost-plugin-\\u202eevil\\r' is not installed where the host looks (from ${shownDir}, `,
+    );
+    expect(r.stdout).toContain('problem: issuer: http://127.0.0.1:9/\\u202eevil UNREACHABLE');
+    for (const raw of ['\u001b', '\u202e', '\r']) expect(r.stdout + r.stderr).not.toContain(raw);
+  });
+
   it('fails when no plugin is installed or named', async () => {
     const r = await cli(['--config', configFile({ plugins: [] }), 'doctor']);
     expect(r.code).toBe(1);

@@ -1,3 +1,6 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { CONTRACT_VERSION, defineToolSetPlugin, type ToolDeclaration, type ToolPlugin } from '@toolhost/core';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../src/config/load-config.js';
@@ -119,6 +122,36 @@ describe('the plugin contract at load', () => {
     await expect(createHost({}, { plugins: [handWritten], env: {} })).rejects.toThrow(
       /Plugin hand-written@0\.1\.0 has invalid tool declarations: RowsApi\.GetRow path: no parameter fills \{id\}/,
     );
+  });
+});
+
+describe('a plugin that cannot be loaded', () => {
+  it("is refused in words whose unseen characters are escaped, Node's and the plugin's own too", async () => {
+    // The config's directory, the plugin's folder and its manifest each hold a control or bidi
+    // character; Node's resolution error quotes the path raw.
+    const dir = mkdtempSync(join(tmpdir(), 'toolhost-\u001b[31m-'));
+    mkdirSync(join(dir, 'rows\u202e'));
+    writeFileSync(
+      join(dir, 'rows\u202e', 'package.json'),
+      JSON.stringify({ name: 'rows', main: 'gone\r.js' }),
+    );
+    const unresolved = await createHost({ plugins: ['./rows\u202e'] }, { configDir: dir, env: {} }).catch(
+      (e: unknown) => e,
+    );
+    expect(unresolved).toBeInstanceOf(PluginLoadError);
+    const { message } = unresolved as Error;
+    expect(message).toContain("Plugin path './rows\\u202e' (");
+    expect(message).toContain(
+      `cannot be imported: Cannot find module '${dir.replace('\u001b', '\\u001b')}/rows\\u202e/gone\\r.js'`,
+    );
+    // A plugin that says its name and version in such characters is named by them escaped.
+    const named = { ...plugin('2.99'), name: 'rows\u001b[2K', version: '3.1.4\u202e' };
+    const newer = await createHost({}, { plugins: [named], env: {} }).catch((e: unknown) => e);
+    expect((newer as Error).message).toMatch(
+      /^Plugin rows\\u001b\[2K@3\.1\.4\\u202e declares plugin contract 2\.99;/,
+    );
+    for (const error of [unresolved, newer])
+      for (const raw of ['\u001b', '\u202e', '\r']) expect((error as Error).message).not.toContain(raw);
   });
 });
 

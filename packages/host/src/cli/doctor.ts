@@ -1,3 +1,4 @@
+import { escapeUnseen } from '@toolhost/engine/internal';
 import { SHARED_STORE } from '../assemble-host.js';
 import { frontDoorChecks } from '../auth/front-door/front-door-doctor.js';
 import { containerOf, type Host } from '../host.js';
@@ -75,7 +76,9 @@ export async function doctorReport(
         ? 'No tool can be served: see above.'
         : 'Some checks failed: see above.',
   );
-  return { text: `${lines.join('\n')}\n`, healthy };
+  // Names, paths and values from the config, the environment, plugins and the store, escaped
+  // line by line at the one place they are written: none can rewrite or reorder a line.
+  return { text: `${lines.map(escapeUnseen).join('\n')}\n`, healthy };
 }
 
 /** The config in effect and the plugins found (a package that cannot be imported is named, and the rest go on). */

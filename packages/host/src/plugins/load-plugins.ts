@@ -11,7 +11,7 @@ import {
   type ToolSetDefinition,
 } from '@toolhost/core';
 import { checkAgainstSchema, checkToolSet, describeDeclarationProblems } from '@toolhost/engine';
-import { quoted } from '@toolhost/engine/internal';
+import { escapeUnseen, quoted } from '@toolhost/engine/internal';
 import { resolve as resolveImport } from 'import-meta-resolve';
 import type { DependencyContainer } from 'tsyringe';
 import { didYouMean } from '../config/did-you-mean.js';
@@ -24,6 +24,11 @@ export class PluginLoadError extends HostError {
   readonly code = 'plugin_load_failed' as const;
   static override isInstance = hasCode<PluginLoadError>('plugin_load_failed');
   override readonly name = 'PluginLoadError';
+  // Escaped whole: beside names quoted, it holds Node's resolution errors, the directories
+  // searched and what a plugin says of itself (name, version, contract), any of them any text.
+  constructor(message: string) {
+    super(escapeUnseen(message));
+  }
 }
 
 function isPlugin(value: unknown): value is ToolPlugin {
