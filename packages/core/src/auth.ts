@@ -80,7 +80,7 @@ export type CredentialResult =
 /** Whether a provider is set up to supply credentials, in words for the operator (never a secret). */
 export interface AuthProviderSetup {
   ok: boolean;
-  /** How it is provided (`static token configured`), or what to set. */
+  /** How it is provided (`static token set in CRM_AUTH_PROVIDER_TOKEN`), or what to set. */
   detail: string;
 }
 

@@ -7,6 +7,10 @@ describe('StaticTokenAuthProvider', () => {
       ok: true,
       detail: 'static token configured',
     });
+    expect(new StaticTokenAuthProvider('p', 'secret-token', 'set P_TOKEN', 'P_TOKEN').setup()).toEqual({
+      ok: true,
+      detail: 'static token set in P_TOKEN',
+    });
     expect(new StaticTokenAuthProvider('p', undefined, 'set P_TOKEN').setup()).toEqual({
       ok: false,
       detail: 'set P_TOKEN',
@@ -36,12 +40,49 @@ describe('StaticTokenAuthProvider', () => {
       'CRM_AUTH_TOKEN',
     );
     expect(fromEnv.notAConnection).toBe(
-      "'crm-auth' is configured with a static token (set in CRM_AUTH_TOKEN), not OAuth: there is no stored connection to revoke or list. To stop using the token, unset or remove CRM_AUTH_TOKEN and restart the host; revoke it at the vendor to end it everywhere.",
+      "'crm-auth' is configured with a static token (set in CRM_AUTH_TOKEN), not OAuth: there is no stored connection to revoke. To stop using the token, unset or remove CRM_AUTH_TOKEN and restart the host; revoke it at the vendor to end it everywhere.",
     );
     const unnamed = new StaticTokenAuthProvider('crm-auth', 'pat-na1-0042').notAConnection;
     expect(unnamed).toContain("'crm-auth' is configured with a static token, not OAuth");
     expect(unnamed).toContain('unset or remove it and restart the host');
     expect(unnamed).not.toContain('0042');
+  });
+
+  it('names every place a token is set, the one sent first, where it overrides another', async () => {
+    const both = new StaticTokenAuthProvider(
+      'crm-auth',
+      'pat-na1-0042',
+      'set CRM_AUTH_TOKEN',
+      'CRM_AUTH_TOKEN',
+      ['auth.providers.crm-auth.token'],
+    );
+    expect(both.setIn).toBe('CRM_AUTH_TOKEN, which overrides auth.providers.crm-auth.token');
+    expect(both.setup()).toEqual({
+      ok: true,
+      detail: 'static token set in CRM_AUTH_TOKEN, which overrides auth.providers.crm-auth.token',
+    });
+    // Stopping it takes removing both: the one left would be sent at the next start.
+    expect(both.notAConnection).toBe(
+      "'crm-auth' is configured with a static token (set in CRM_AUTH_TOKEN, which overrides auth.providers.crm-auth.token), not OAuth: there is no stored connection to revoke. To stop using the token, unset or remove CRM_AUTH_TOKEN and auth.providers.crm-auth.token and restart the host; revoke it at the vendor to end it everywhere.",
+    );
+    // A stand-in where it overrides another names that one too: the person set a real token there.
+    const standIn = new StaticTokenAuthProvider(
+      'crm-auth',
+      '<token>',
+      'set CRM_AUTH_TOKEN',
+      'CRM_AUTH_TOKEN',
+      ['auth.providers.crm-auth.token'],
+    );
+    expect(standIn.setup().detail).toBe(
+      'CRM_AUTH_TOKEN holds a placeholder, not a real value (and overrides auth.providers.crm-auth.token); set CRM_AUTH_TOKEN',
+    );
+    expect(await standIn.getCredentials({ userId: 'u', scopes: [] })).toEqual({
+      kind: 'authorization_required',
+      message:
+        'No access token: CRM_AUTH_TOKEN holds a placeholder, not a real value (and overrides auth.providers.crm-auth.token); set CRM_AUTH_TOKEN.',
+    });
+    for (const text of [both.setIn, both.notAConnection, both.setup().detail])
+      expect(text).not.toContain('0042');
   });
 });
 

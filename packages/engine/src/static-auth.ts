@@ -48,7 +48,24 @@ export class StaticTokenAuthProvider implements AuthProvider {
      * or the upstream refuses it (`AuthProvider.source`): the place a person replaces it.
      */
     readonly source?: string,
+    /**
+     * Other places a token is set for this provider, unused while `source` is set
+     * (`auth.providers.crm-auth-provider.token` under `CRM_AUTH_PROVIDER_TOKEN`): a person who
+     * stops the token must remove them too, or the next start sends theirs.
+     */
+    readonly overrides: readonly string[] = [],
   ) {}
+
+  /**
+   * Where the token is set, as a message names it after "set in" (never the token):
+   * `CRM_AUTH_PROVIDER_TOKEN, which overrides auth.providers.crm-auth-provider.token`.
+   */
+  get setIn(): string | undefined {
+    if (!this.source) return undefined;
+    return this.overrides.length === 0
+      ? this.source
+      : `${this.source}, which overrides ${this.overrides.join(' and ')}`;
+  }
 
   /** Whether a token is configured (never the token itself), for set-up checks. */
   get configured(): boolean {
@@ -61,19 +78,26 @@ export class StaticTokenAuthProvider implements AuthProvider {
   }
 
   /**
-   * Why a person looking for this provider's connections finds none: every user's calls send the
-   * one token, set in one place and stopped there (never the token itself).
+   * Why a person revoking this provider's connection finds none: every user's calls send the
+   * one token, stopped where it is set, in every place it is (never the token itself).
    */
   get notAConnection(): string {
-    const where = this.source ? ` (set in ${this.source})` : '';
-    return `${quoted(this.id)} is configured with a static token${where}, not OAuth: there is no stored connection to revoke or list. To stop using the token, unset or remove ${this.source ?? 'it'} and restart the host; revoke it at the vendor to end it everywhere.`;
+    const where = this.setIn ? ` (set in ${this.setIn})` : '';
+    const places = this.source ? [this.source, ...this.overrides].join(' and ') : 'it';
+    return `${quoted(this.id)} is configured with a static token${where}, not OAuth: there is no stored connection to revoke. To stop using the token, unset or remove ${places} and restart the host; revoke it at the vendor to end it everywhere.`;
   }
 
   setup(): AuthProviderSetup {
     if (!this.token) return { ok: false, detail: this.hint };
     const problem = credentialProblem(this.token);
-    if (problem) return { ok: false, detail: `${this.source ?? 'the token'} holds ${problem}; ${this.hint}` };
-    return { ok: true, detail: 'static token configured' };
+    if (problem) return { ok: false, detail: `${this.holds(problem)}; ${this.hint}` };
+    return { ok: true, detail: this.setIn ? `static token set in ${this.setIn}` : 'static token configured' };
+  }
+
+  /** What is wrong with the token, and where, naming a place it overrides (whose token is not the one sent). */
+  private holds(problem: string): string {
+    const over = this.overrides.length > 0 ? ` (and overrides ${this.overrides.join(' and ')})` : '';
+    return `${this.source ?? 'the token'} holds ${problem}${over}`;
   }
 
   async getCredentials(_request: CredentialRequest): Promise<CredentialResult> {
@@ -82,7 +106,7 @@ export class StaticTokenAuthProvider implements AuthProvider {
     if (problem)
       return {
         kind: 'authorization_required',
-        message: `No access token: ${this.source ?? 'the token'} holds ${problem}; ${this.hint}.`,
+        message: `No access token: ${this.holds(problem)}; ${this.hint}.`,
       };
     // Every user sends the same token: one connection, whose limits they all share.
     return { kind: 'bearer', token: this.token, connection: 'static' };

@@ -165,7 +165,7 @@ describe('commands a new user reaches for', () => {
     });
     expect(ready.code).toBe(0);
     expect(ready.stdout).toContain('EchoApi (3 tools): ready');
-    expect(ready.stdout).toContain('ok: auth provider echo-auth: static token configured');
+    expect(ready.stdout).toContain('ok: auth provider echo-auth: static token set in ECHO_AUTH_TOKEN');
     expect(ready.stdout).toContain('Everything is ready.');
     expect(ready.stdout).not.toContain('tok-doctor-secret');
     expect(ready.stdout).not.toContain('key-doctor-secret');

@@ -132,35 +132,59 @@ describe('call --args', () => {
 });
 
 describe('connections of a provider with a static token', () => {
-  it('says the token is no stored connection, where it was set and how to stop using it, never the token', async () => {
-    const token = 'static-token-0123456789';
-    const fromEnv = join(dir, 'static-env.json');
-    writeFileSync(fromEnv, JSON.stringify(echo()));
-    const fromConfig = join(dir, 'static-config.json');
-    writeFileSync(fromConfig, JSON.stringify({ ...echo(), auth: { providers: { 'echo-auth': { token } } } }));
-    const cases = [
-      [fromEnv, { ECHO_AUTH_TOKEN: token }, 'ECHO_AUTH_TOKEN'],
-      [fromConfig, {}, 'auth.providers.echo-auth.token'],
+  const envToken = 'static-env-token-0123456789';
+  const configToken = 'static-config-token-9876543210';
+  const configWith = (name: string, auth?: object) => {
+    const file = join(dir, name);
+    writeFileSync(file, JSON.stringify({ ...echo(), ...(auth ? { auth } : {}) }));
+    return file;
+  };
+  const fromEnv = () => configWith('static-env.json');
+  const fromConfig = () =>
+    configWith('static-config.json', { providers: { 'echo-auth': { token: configToken } } });
+  const both = 'ECHO_AUTH_TOKEN, which overrides auth.providers.echo-auth.token';
+  // Where the token is set, as the messages name it, and every place to remove it from.
+  const cases = () =>
+    [
+      [fromEnv(), { ECHO_AUTH_TOKEN: envToken }, 'ECHO_AUTH_TOKEN', 'ECHO_AUTH_TOKEN'],
+      [fromConfig(), {}, 'auth.providers.echo-auth.token', 'auth.providers.echo-auth.token'],
+      [
+        fromConfig(),
+        { ECHO_AUTH_TOKEN: envToken },
+        both,
+        'ECHO_AUTH_TOKEN and auth.providers.echo-auth.token',
+      ],
     ] as const;
-    const commands = [
-      ['revoke', '--user', 'carol', '--provider', 'echo-auth'],
-      ['list', '--provider', 'echo-auth'],
-    ];
-    for (const [file, env, where] of cases) {
-      for (const command of commands) {
-        const r = await cli(['--config', file, 'connections', ...command], env);
-        expect(r).toMatchObject({ code: 1, stdout: '' });
-        expect(r.stderr).toBe(
-          `toolhost: 'echo-auth' is configured with a static token (set in ${where}), not OAuth: there is no stored connection to revoke or list. To stop using the token, unset or remove ${where} and restart the host; revoke it at the vendor to end it everywhere.\n`,
-        );
-      }
+
+  it('says in revoke and doctor every place the token is set, and how to stop using it, never the token', async () => {
+    for (const [file, env, where, places] of cases()) {
+      const r = await cli(
+        ['--config', file, 'connections', 'revoke', '--user', 'carol', '--provider', 'echo-auth'],
+        env,
+      );
+      expect(r).toMatchObject({ code: 1, stdout: '' });
+      expect(r.stderr).toBe(
+        `toolhost: 'echo-auth' is configured with a static token (set in ${where}), not OAuth: there is no stored connection to revoke. To stop using the token, unset or remove ${places} and restart the host; revoke it at the vendor to end it everywhere.\n`,
+      );
+      const doctor = await cli(['--config', file, 'doctor'], env);
+      expect(doctor.stdout).toContain(`ok: auth provider echo-auth: static token set in ${where}\n`);
+      for (const token of [envToken, configToken]) expect(doctor.stdout + doctor.stderr).not.toContain(token);
     }
     // A provider with neither a token nor an OAuth client, or none of that name, is named as before.
-    const unset = await cli(['--config', fromEnv, 'connections', ...commands[0]!]);
+    const unset = await cli([
+      '--config',
+      fromEnv(),
+      'connections',
+      'revoke',
+      '--user',
+      'carol',
+      '--provider',
+      'echo-auth',
+    ]);
     expect(unset.stderr).toBe(
       "toolhost: No OAuth provider 'echo-auth' is configured (OAuth providers: none).\n",
     );
-    const unknown = await cli(['--config', fromEnv, 'connections', 'list', '--provider', 'nope']);
+    const unknown = await cli(['--config', fromEnv(), 'connections', 'list', '--provider', 'nope']);
     expect(unknown.stderr).toBe(
       "toolhost: No OAuth provider 'nope' is configured (OAuth providers: none).\n",
     );

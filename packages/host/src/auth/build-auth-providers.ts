@@ -167,14 +167,18 @@ export function buildAuthProviders(input: AuthProvidersInput): AuthProvider[] {
     const clientId = oauthClientIdOf(config, env, id);
     if (!clientId) {
       const fromEnv = env[tokenEnvName(id)];
+      const fromConfig = config.auth?.providers?.[id]?.token;
+      const inConfig = `auth.providers.${id}.token`;
       providers.push(
         new StaticTokenAuthProvider(
           id,
-          fromEnv || config.auth?.providers?.[id]?.token,
+          fromEnv || fromConfig,
           fields.has(tokenEnvName(id))
             ? howToSet(tokenEnvName(id), fields)
             : `set ${tokenEnvName(id)} (a static token), or configure OAuth with auth.providers.${id}.clientId`,
-          fromEnv ? tokenEnvName(id) : `auth.providers.${id}.token`,
+          fromEnv ? tokenEnvName(id) : inConfig,
+          // Both set: the environment's is sent, and the config's would be at a start without it.
+          fromEnv && fromConfig ? [inConfig] : [],
         ),
       );
       continue;
