@@ -199,7 +199,7 @@ const connections = program
 
 connections
   .command('list')
-  .description('list the stored connections: user, provider, vendor account, scopes, expiry')
+  .description('list stored connections (user, provider, account, scopes, expiry) and static tokens')
   .option('--user <id>', 'only this user')
   .option('--provider <id>', 'only this auth provider')
   .option('--json', 'print as JSON')
@@ -216,15 +216,20 @@ connections
     }
     const filter = { userId: opts.user || undefined, providerId: opts.provider || undefined };
     const rows = await listConnections(host, filter);
+    const fixed = host.serving.connections.staticTokens(filter);
     // User ids and accounts come from the store: escaped, in the JSON as escapes of the same data.
-    if (opts.json) process.stdout.write(escapeLines(`${JSON.stringify(rows, null, 2)}\n`));
+    if (opts.json) process.stdout.write(escapeLines(`${JSON.stringify([...rows, ...fixed], null, 2)}\n`));
     else {
       const lines = rows.map((r) => {
         const expiry = r.expiresAt ? `, access token expires ${new Date(r.expiresAt).toISOString()}` : '';
         const account = r.account ? `  account: ${r.account}` : '';
         return `${r.userId}  ${r.providerId}${account}  scopes: ${r.scopes.join(' ') || '(none)'}${expiry}`;
       });
-      lines.push(`${rows.length} connection${rows.length === 1 ? '' : 's'}`);
+      for (const f of fixed)
+        lines.push(`(every user)  ${f.providerId}  static token${f.setIn ? ` set in ${f.setIn}` : ''}`);
+      const statics =
+        fixed.length > 0 ? `, ${fixed.length} static token${fixed.length === 1 ? '' : 's'}` : '';
+      lines.push(`${rows.length} connection${rows.length === 1 ? '' : 's'}${statics}`);
       process.stdout.write(`${lines.map(escapeUnseen).join('\n')}\n`);
     }
     await host.close();

@@ -19,6 +19,14 @@ export interface Connection {
   revokedAtVendorOnDisconnect: boolean;
 }
 
+/** A provider whose one static token every user's calls send (no stored connection): where it is set, never the token. */
+export interface StaticTokenUse {
+  providerId: string;
+  staticToken: true;
+  /** `CRM_AUTH_PROVIDER_TOKEN`, and the places it overrides (`…, which overrides auth.providers.….token`), where known. */
+  setIn?: string;
+}
+
 export class ConnectionsError extends HostError {
   readonly code = 'connections_unavailable' as const;
   static override isInstance = hasCode<ConnectionsError>('connections_unavailable');
@@ -34,6 +42,8 @@ export interface Connections {
   isOAuthProvider(providerId: string): boolean;
   /** The stored authorizations, of one user or provider when given. */
   list(filter?: { userId?: string; providerId?: string }): Promise<Connection[]>;
+  /** The providers whose one static token every user's calls send (all, or the one given): never the token. */
+  staticTokens(filter?: { providerId?: string }): StaticTokenUse[];
   /**
    * Ends a user's connection with a provider: revoked at the vendor where it can be, and the
    * stored tokens deleted, so the user's next call asks them to authorize again.
@@ -44,12 +54,14 @@ export interface Connections {
 /** Connections over the host's providers users sign in with in their browser and the token store (read only when asked). */
 export function hostConnections(all: readonly AuthProvider[], tokenStore: () => TokenStore): Connections {
   const providers = all.filter(hasBrowserSignIn);
+  const fixed = all.filter(
+    (p): p is StaticTokenAuthProvider => p instanceof StaticTokenAuthProvider && p.configured,
+  );
   const oauthProvider = (providerId: string): SignInProvider => {
     const provider = providers.find((p) => p.id === providerId);
     if (!provider) {
-      const fixed = all.find((p) => p.id === providerId);
-      if (fixed instanceof StaticTokenAuthProvider && fixed.configured)
-        throw new ConnectionsError(fixed.notAConnection);
+      const token = fixed.find((p) => p.id === providerId);
+      if (token) throw new ConnectionsError(token.notAConnection);
       const known = providers.map((p) => p.id).join(', ') || 'none';
       throw new ConnectionsError(
         `No OAuth provider ${quoted(providerId)} is configured (OAuth providers: ${known}).`,
@@ -60,6 +72,8 @@ export function hostConnections(all: readonly AuthProvider[], tokenStore: () => 
   return {
     isOAuthProvider: (providerId) => providers.some((p) => p.id === providerId),
     async list(filter = {}) {
+      // A static token is no stored connection: none listed (staticTokens names its provider).
+      if (fixed.some((p) => p.id === filter.providerId)) return [];
       if (filter.providerId !== undefined) oauthProvider(filter.providerId);
       if (providers.length === 0) return [];
       const store = tokenStore();
@@ -81,6 +95,10 @@ export function hostConnections(all: readonly AuthProvider[], tokenStore: () => 
         .sort((a, b) => a.userId.localeCompare(b.userId) || a.providerId.localeCompare(b.providerId));
     },
     disconnect: (userId, providerId) => oauthProvider(providerId).signIn.revoke(userId),
+    staticTokens: (filter = {}) =>
+      fixed
+        .filter((p) => filter.providerId === undefined || p.id === filter.providerId)
+        .map((p) => ({ providerId: p.id, staticToken: true, ...(p.setIn ? { setIn: p.setIn } : {}) })),
   };
 }
 

@@ -54,6 +54,7 @@ export {
   type DisconnectResult,
   disconnect,
   listConnections,
+  type StaticTokenUse,
 } from './connections.js';
 export {
   type CallOptions,

@@ -189,4 +189,23 @@ describe('connections of a provider with a static token', () => {
       "toolhost: No OAuth provider 'nope' is configured (OAuth providers: none).\n",
     );
   });
+
+  it("lists the provider as every user's static token, where it is set, in text and JSON, never the token", async () => {
+    for (const [file, env, where] of cases()) {
+      // Every user's, so listed for any one user too.
+      const filters = where === both ? [[], ['--provider', 'echo-auth'], ['--user', 'carol']] : [[]];
+      for (const filter of filters) {
+        const text = await cli(['--config', file, 'connections', 'list', ...filter], env);
+        expect(text).toMatchObject({ code: 0, stderr: '' });
+        expect(text.stdout).toBe(
+          `(every user)  echo-auth  static token set in ${where}\n0 connections, 1 static token\n`,
+        );
+      }
+      const json = await cli(['--config', file, 'connections', 'list', '--json'], env);
+      expect(JSON.parse(json.stdout)).toEqual([{ providerId: 'echo-auth', staticToken: true, setIn: where }]);
+      for (const token of [envToken, configToken]) expect(json.stdout + json.stderr).not.toContain(token);
+    }
+    // Without a token the provider is listed by nothing.
+    expect((await cli(['--config', fromEnv(), 'connections', 'list'])).stdout).toBe('0 connections\n');
+  });
 });
