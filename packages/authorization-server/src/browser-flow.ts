@@ -23,8 +23,12 @@ export class BrowserFlow {
   private readonly sessions: BrowserSessions;
   private readonly requests: PendingRequests;
   private readonly upstream?: UpstreamSignInFlow;
+  /** Whether the page offers a sign-in with an access token (one may be configured but held by none). */
+  private readonly tokenSignIn: boolean;
 
   constructor(private readonly ctx: Context) {
+    const token = ctx.options.signIn.accessToken;
+    this.tokenSignIn = typeof token === 'function' || (token !== undefined && token.offered !== false);
     this.sessions = new BrowserSessions(
       ctx.store,
       () => ctx.issuer().startsWith('https:'),
@@ -113,21 +117,21 @@ export class BrowserFlow {
       parts.push(
         `<p><a class="button" href="${escapeHtml(this.pageUrl(PATHS.upstream, request))}">Sign in with ${escapeHtml(this.upstream.name)}</a></p>`,
       );
-    if (this.ctx.options.signIn.accessToken)
+    if (this.tokenSignIn)
       parts.push(
         `<form method="post" action="${escapeHtml(this.ctx.endpoint(PATHS.signIn))}">${hiddenFields({ request: request.id, csrf: request.csrf })}<p><label for="token">Or your access token for this server</label></p><p><input type="password" id="token" name="access_token" autocomplete="off" required></p><p><button class="primary" type="submit">Sign in</button></p></form>`,
       );
-    if (!this.upstream && !this.ctx.options.signIn.accessToken)
+    if (!this.upstream && !this.tokenSignIn)
       parts.push('<p>No way to sign in is configured on this server; ask its operator.</p>');
     sendPage(res, status, 'Sign in', parts.join(''));
   }
 
   private async signInWithToken(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const check = this.ctx.options.signIn.accessToken;
     const form = await this.checkedForm(req, res);
     if (!form) return;
     const { request, fields } = form;
-    if (!check) throw new BadRequest(404, 'invalid_request', 'Access token sign-in is not enabled');
+    if (!this.tokenSignIn)
+      throw new BadRequest(404, 'invalid_request', 'Access token sign-in is not enabled');
     const address = this.ctx.caller(req);
     // Counted before the check (concurrent guesses cannot all pass a read-then-count), and a
     // success takes back only its own count: wiping the count would let anyone with a token of

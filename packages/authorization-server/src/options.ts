@@ -38,6 +38,12 @@ export interface AccessTokenSignIn {
    * the token replaced after a leak, or the person removed, takes their grants with it.
    */
   bindingOf?(userId: string): string | undefined;
+  /**
+   * Whether people may sign in with a token here (default true). False where nobody holds one
+   * now: the sign-in page offers none, yet grants made with a token are still judged by
+   * `bindingOf` (and end), where leaving `accessToken` out would leave them unvouched (503).
+   */
+  offered?: boolean;
 }
 
 export interface SignInMethods {

@@ -82,10 +82,10 @@ async function granted(as: Running, browser: TestBrowser, toConsent = signInToCo
   expect(res.status).toBe(200);
   const issued = (await res.json()) as { access_token: string; refresh_token: string };
   const grantKey = `grant:${issued.refresh_token.split('.')[0]}`;
-  const refresh = () =>
+  const refresh = (token = issued.refresh_token) =>
     tokenRequest(as.issuer, {
       grant_type: 'refresh_token',
-      refresh_token: issued.refresh_token,
+      refresh_token: token,
       client_id: clientId,
     });
   return { ...issued, clientId, grantKey, refresh, params };
@@ -196,18 +196,22 @@ describe('what a sign-in by access token keeps of it', () => {
     await store.set(`session-binding:${id}`, bareHash(bindingOf('alice')!), 3600);
     const authorize = `${byToken.issuer}/auth/authorize?${new URLSearchParams({ ...grant.params, ...pkceParams() })}`;
 
-    expect((await grant.refresh()).status).toBe(200);
+    const first = await grant.refresh();
+    expect(first.status).toBe(200);
+    const rotated = ((await first.json()) as { refresh_token: string }).refresh_token;
     expect((await browser.open(authorize, byToken.issuer)).url.pathname).toBe('/auth/consent');
-    // Its token replaced: both end.
+    // Its token replaced: both end (the rotated refresh token refused for its binding, not as reuse).
     tokens.set('alice', 'alice-new-token-0123456789');
     try {
-      const refused = await grant.refresh();
+      const refused = await grant.refresh(rotated);
       expect(refused.status).toBe(400);
       expect(await refused.json()).toMatchObject({ error: 'invalid_grant' });
       expect((await browser.open(authorize, byToken.issuer)).url.pathname).toBe('/auth/sign-in');
     } finally {
       tokens.set('alice', 'alice-token-0123456789');
     }
+    // Refused, not revoked: with the token back, the same refresh token goes on.
+    expect((await grant.refresh(rotated)).status).toBe(200);
   });
 });
 

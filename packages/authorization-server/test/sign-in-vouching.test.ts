@@ -25,6 +25,8 @@ const sealKey = randomBytes(32);
 /** A replica with access-token sign-in, and one whose config has none. */
 let vouching: Running;
 let lagging: Running;
+/** A replica whose every token was removed (after a leak): it offers no token sign-in, yet vouches. */
+let retired: Running;
 beforeAll(async () => {
   vouching = await startAuthorizationServer({
     store,
@@ -47,10 +49,18 @@ beforeAll(async () => {
     resources: [vouching.resource],
     signIn: {},
   });
+  retired = await startAuthorizationServer({
+    store,
+    sealKey,
+    issuer: vouching.issuer,
+    resources: [vouching.resource],
+    signIn: { accessToken: { userForToken: () => undefined, bindingOf: () => undefined, offered: false } },
+  });
 });
 afterAll(async () => {
   await vouching.close();
   await lagging.close();
+  await retired.close();
 });
 
 /** A code consented to by Alice, signed in with her token, and the request that redeems it. */
@@ -117,5 +127,37 @@ describe('a code whose sign-in token changed', () => {
     expect(await refused.json()).toMatchObject({ error: 'invalid_grant' });
     tokens.set('alice', 'alice-token-0123456789');
     expect((await redeem(vouching)).status).toBe(200);
+  });
+});
+
+describe('a replica whose every access token was removed', () => {
+  it('ends grants made with a token (invalid_grant, not 503 for good) and offers no token sign-in', async () => {
+    const { clientId, redeem } = await aliceCode();
+    const issued = (await (await redeem(vouching)).json()) as { access_token: string; refresh_token: string };
+    const refused = await tokenRequest(retired.issuer, {
+      grant_type: 'refresh_token',
+      refresh_token: issued.refresh_token,
+      client_id: clientId,
+    });
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({ error: 'invalid_grant' });
+    expect(await retired.as.verify(issued.access_token)).toMatchObject({ ok: false });
+
+    const { challenge } = pkce();
+    const query = new URLSearchParams({
+      response_type: 'code',
+      client_id: clientId,
+      redirect_uri: REDIRECT,
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+    });
+    // Its pages name the shared issuer: each hop is asked of this replica itself.
+    const browser = new TestBrowser();
+    const sent = await browser.request(`${retired.issuer}/auth/authorize?${query}`);
+    const signIn = new URL(sent.headers.get('location')!);
+    const page = await browser.request(`${retired.issuer}${signIn.pathname}${signIn.search}`);
+    const text = await page.text();
+    expect(text).toContain('No way to sign in is configured');
+    expect(text).not.toContain('name="access_token"');
   });
 });

@@ -121,8 +121,13 @@ function signInChoices(
   const oidc = signIn.oidc;
   const clientSecret = env.TOOLHOST_SIGN_IN_CLIENT_SECRET ?? oidc?.clientSecret;
   return {
-    // The tokens themselves: a grant made with one ends once it is replaced or its user removed.
-    ...(byAccessToken ? { accessToken: accessTokens } : {}),
+    // The tokens themselves: a grant made with one ends once it is replaced or its user removed,
+    // every token removed included (left out, such grants would be unvouched: 503 for good).
+    accessToken: {
+      userForToken: (t: string) => accessTokens.userForToken(t),
+      bindingOf: (u: string) => accessTokens.bindingOf(u),
+      offered: byAccessToken,
+    },
     ...(signIn.localUser ? { localUser: signIn.localUser } : {}),
     ...(oidc
       ? {
