@@ -16,6 +16,10 @@ const NOT_USER_IDS = [
   'a\u2028b', // line separator
   'a\u2029b', // paragraph separator
   'ana\ud800', // lone surrogate
+  'alice\u3164', // Hangul filler: a letter that draws nothing
+  '\u115f\u1160', // Hangul choseong and jungseong fillers
+  'ana\uffa0', // halfwidth Hangul filler
+  'ana\u2800', // braille blank
 ];
 
 describe('a user id', () => {
