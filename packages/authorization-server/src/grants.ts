@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { keepForPreviousVersion } from './previous-version.js';
 import { type Generations, grantNamedBy, issueRefreshToken, ofEarlierGeneration } from './refresh-tokens.js';
 import { hashOf, newSecret } from './secrets.js';
 import type { SignInMethod } from './sign-in-binding.js';
+import { DURABLY, expiryIn, SPEND_TRIES, secondsLeft, spend, undo } from './spending-writes.js';
 import type { StateStore } from './state-store.js';
 
 /** What a person consented to: this client may act as this user, with these scopes, at this resource. */
@@ -63,17 +63,6 @@ interface RefreshRecord {
   grantId: string;
 }
 
-const DURABLY = { durable: true } as const;
-
-/**
- * How many times a presentation spends its code or refresh token, found unspent again after its
- * compare-and-set lost (another's write taken back): a few such failures in a row, and it gives up.
- */
-const SPEND_TRIES = 3;
-
-/** How long a spending write whose outcome is unknown is tried to be taken back, the store away. */
-const TAKE_BACK_MS = 3_000;
-
 /** What a spent code's record becomes, naming the grant its presentation started. */
 const SPENT = 'spent ';
 
@@ -89,16 +78,6 @@ const NO_GRANT = '-';
  * who saw one revoke the grant at will.
  */
 const SPENT_KEPT = 8;
-
-/** When a record written now for `seconds` expires. */
-const expiryIn = (seconds: number) => Date.now() + seconds * 1000;
-
-/**
- * What is left of a record's lifetime, for a take-back: it gets back what it had, not a fresh
- * one (`whole` where its record does not say, written by a version before).
- */
-const secondsLeft = (expiresAt: number | undefined, whole: number) =>
-  expiresAt === undefined ? whole : Math.max(1, (expiresAt - Date.now()) / 1000);
 
 export interface GrantLifetimes {
   codeSeconds: number;
@@ -207,7 +186,7 @@ export class Grants {
       await this.store.set(key, saved, ttl, DURABLY);
       spent = await this.spendCode(presented, id);
     } finally {
-      if (!spent) await this.undo(key, saved, () => this.store.delete(key));
+      if (!spent) await undo(this.store, key, saved, () => this.store.delete(key));
     }
     if (!spent) return undefined;
     if (refreshToken) await keepForPreviousVersion(this.store, id, hashOf(refreshToken), undefined, ttl);
@@ -224,7 +203,7 @@ export class Grants {
     // The mark is kept while the code could still be replayed, so that a replay finds the grant.
     const seconds = { spent: codeSeconds * 10, back: secondsLeft(presented.record.expiresAt, codeSeconds) };
     for (let tries = 1; ; tries += 1) {
-      if (await this.spend(key, presented.saved, `${SPENT}${grantId}`, seconds)) return true;
+      if (await spend(this.store, key, presented.saved, `${SPENT}${grantId}`, seconds)) return true;
       const now = await this.store.get(key);
       if (now === presented.saved && tries < SPEND_TRIES) continue;
       if (now !== presented.saved) await this.replayed('code', presented.hash, now);
@@ -241,52 +220,6 @@ export class Grants {
       ? saved.slice(SPENT.length)
       : (await this.store.get(`${kind}-used:${hash}`))?.split(' ')[0];
     if (spentFor && spentFor !== NO_GRANT) await this.revoke(spentFor);
-  }
-
-  /**
-   * The write that spends a code or refresh token: `spent` in place of the record as presented,
-   * in one step and durably; false where the record changed meanwhile. One short of its
-   * replicas may stand on the master: it is put back (best effort) and the failure goes on.
-   */
-  private async spend(
-    key: string,
-    presented: string,
-    spent: string,
-    seconds: { spent: number; back: number },
-  ): Promise<boolean> {
-    try {
-      return await this.store.compareAndSet(key, presented, spent, seconds.spent, DURABLY);
-    } catch (e) {
-      // Written or not, nobody knows (the answer lost, the store away since): the write is
-      // taken back, tried again a moment, else the client's retry would find it and revoke.
-      const back = () => this.store.compareAndSet(key, spent, presented, seconds.back);
-      await this.undo(key, spent, back, TAKE_BACK_MS);
-      throw e;
-    }
-  }
-
-  /**
-   * Takes back a write of a presentation that failed, where the store holds it (best effort,
-   * tried again for `patienceMs` while the store does not answer): one short of replicas stands
-   * on the master; one the store did not make (its file unwritten, its lock held) needs
-   * nothing, and its taking back would wait on that lock again.
-   */
-  private async undo(
-    key: string,
-    written: string,
-    takeBack: () => Promise<unknown>,
-    patienceMs = 0,
-  ): Promise<void> {
-    const until = Date.now() + patienceMs;
-    for (let pause = 50; ; pause = Math.min(pause * 2, 500)) {
-      try {
-        if ((await this.store.get(key)) === written) await takeBack();
-        return;
-      } catch {
-        if (Date.now() + pause > until) return;
-        await sleep(pause);
-      }
-    }
   }
 
   async grant(id: string): Promise<Grant | undefined> {
@@ -355,7 +288,7 @@ export class Grants {
       const expiresAt = expiryIn(refreshSeconds);
       const updated: Grant = { ...grant, ...record, spentHashes, expiresAt };
       const seconds = { spent: refreshSeconds, back: secondsLeft(grant.expiresAt, refreshSeconds) };
-      if (await this.spend(`grant:${grant.id}`, current.saved, JSON.stringify(updated), seconds)) {
+      if (await spend(this.store, `grant:${grant.id}`, current.saved, JSON.stringify(updated), seconds)) {
         const spentHash = presented.named ? hash : undefined;
         await keepForPreviousVersion(this.store, grant.id, updated.refreshHash!, spentHash, refreshSeconds);
         return refreshToken;
