@@ -4,9 +4,10 @@ import { BrowserFlow } from './browser-flow.js';
 import { callerAddressBehind, callerBucket } from './caller.js';
 import { ClientResolver } from './clients.js';
 import { accessTokenSeconds, type Context, issuerIsLoopback, PATHS } from './context.js';
+import { GRANTS_KEPT } from './grant-lists.js';
 import { Grants } from './grants.js';
 import { BadRequest, OPEN_CORS, sendJson, sendOAuthError } from './http-util.js';
-import type { AuthorizationServerOptions } from './options.js';
+import type { AuthorizationEvent, AuthorizationServerOptions } from './options.js';
 import { sendErrorPage } from './pages.js';
 import { registerClient } from './registration.js';
 import { answerRevocation } from './revocation.js';
@@ -31,6 +32,9 @@ export interface AuthorizationServer {
 
 const GRANT_CACHE_MS = 5_000;
 
+/** Why a grant the person did not revoke ended: newer ones pushed it out (grant-lists.ts). */
+const GRANT_PUSHED_OUT = `the person authorized this client again more than ${GRANTS_KEPT} times since`;
+
 /** The server's context: its options, store, clients and grants, and where it is. */
 function contextOf(options: AuthorizationServerOptions): Context {
   const store = options.store;
@@ -38,22 +42,26 @@ function contextOf(options: AuthorizationServerOptions): Context {
     (typeof options.issuer === 'function' ? options.issuer() : options.issuer).replace(/\/$/, '');
   const resources = () => (typeof options.resources === 'function' ? options.resources() : options.resources);
   const loopback = () => issuerIsLoopback(issuer());
+  const emit = (event: AuthorizationEvent) => options.onEvent?.(event);
+  const lifetimes = {
+    codeSeconds: 60,
+    accessSeconds: accessTokenSeconds(options),
+    refreshSeconds: options.refreshTokenSeconds ?? 30 * 86_400,
+  };
   return {
     options,
     store,
     clients: clientsOf(options, loopback),
-    grants: new Grants(store, {
-      codeSeconds: 60,
-      accessSeconds: accessTokenSeconds(options),
-      refreshSeconds: options.refreshTokenSeconds ?? 30 * 86_400,
-    }),
+    grants: new Grants(store, lifetimes, ({ clientId, subject, signedInWith }) =>
+      emit({ type: 'grant_revoked', clientId, subject, reason: GRANT_PUSHED_OUT, signedInWith }),
+    ),
     bindings: new SignInBindings(options.signIn, options.sealKey),
     issuer,
     resources,
     endpoint: (path) => `${issuer()}${path}`,
     loopback,
     scopeNames: () => options.scopes.map((s) => s.name),
-    emit: (event) => options.onEvent?.(event),
+    emit,
     caller: callerOf(options),
   };
 }

@@ -84,7 +84,10 @@ describe('a presentation whose spending the store cannot take durably (short of 
   });
 });
 
-/** Short of replicas only when spending (a grant is written, a code's mark is not); tells of each. */
+/**
+ * Short of replicas only when spending (a grant is written, a code's mark is not); tells of each
+ * write of a code's record (not of the person's grant list's, written on the way too).
+ */
 class SpendsShort extends ShortOfReplicas {
   spent?: (written: boolean, value: string) => void;
   override set(key: string, value: string, ttlSeconds?: number) {
@@ -98,7 +101,7 @@ class SpendsShort extends ShortOfReplicas {
     o?: object,
   ) {
     const written = await super.compareAndSet(k, expected, value, ttl, o);
-    this.spent?.(written, value);
+    if (k.startsWith('code:')) this.spent?.(written, value);
     return written;
   }
 }
@@ -116,7 +119,8 @@ describe('a presentation whose spending is taken back', () => {
     let secondAnswer: ReturnType<Grants['start']> | undefined;
     // The first's mark stands when the second's compare-and-set runs; the second reads after
     // the first took it back.
-    store.beforeGet = async () => {
+    store.beforeGet = async (key) => {
+      if (!key.startsWith('code:')) return;
       store.short = false;
       store.beforeGet = (key) => (key.startsWith('code:') ? tookBack : Promise.resolve());
       secondAnswer = grants.start(second!, true);

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { GrantLists } from './grant-lists.js';
 import { keepForPreviousVersion } from './previous-version.js';
 import { type Generations, grantNamedBy, issueRefreshToken, ofEarlierGeneration } from './refresh-tokens.js';
 import { hashOf, newSecret } from './secrets.js';
@@ -112,12 +113,24 @@ export interface GrantLifetimes {
  * failover of a replicated store must not forget a refresh token the client now holds, nor
  * bring back a code already redeemed. A spending write short of its replicas (which the master
  * may hold) is put back, best effort, and fails (`store_unavailable`) for the client to retry.
+ *
+ * A person keeps their newest grants per client (grant-lists.ts); `ended` is told of each
+ * older one revoked for it.
  */
 export class Grants {
+  private readonly lists: GrantLists<Grant>;
+
   constructor(
     private readonly store: StateStore,
     private readonly lifetimes: GrantLifetimes,
-  ) {}
+    ended?: (grant: Grant) => void,
+  ) {
+    const ending = {
+      alive: async (id: string) => (await this.grant(id)) !== undefined,
+      endOnce: this.endOnce,
+    };
+    this.lists = new GrantLists(store, ending, ended);
+  }
 
   async issueCode(record: CodeRecord): Promise<string> {
     const code = newSecret();
@@ -156,7 +169,9 @@ export class Grants {
    * refresh, else kept only while the access token issued now is good), then spends the code
    * naming it: until then nobody holds its tokens, so a failure on the way leaves the code to
    * the client's retry (and, best effort, no grant). Undefined where another presentation spent
-   * the code first: a replay, whose grant is revoked.
+   * the code first: a replay, whose grant is revoked. The grant joins its person's list for the
+   * client before the spend (a grant nobody listed is one the bound misses), and only once the
+   * code is spent do the oldest past the bound end: a presentation that failed ends nothing.
    */
   async start(
     presented: PresentedCode,
@@ -184,11 +199,16 @@ export class Grants {
     let spent = false;
     try {
       await this.store.set(key, saved, ttl, DURABLY);
+      await this.lists.add(grant);
       spent = await this.spendCode(presented, id);
     } finally {
-      if (!spent) await undo(this.store, key, saved, () => this.store.delete(key));
+      if (!spent) {
+        await undo(this.store, key, saved, () => this.store.delete(key));
+        await this.lists.takeBack(grant);
+      }
     }
     if (!spent) return undefined;
+    await this.lists.settle(grant);
     if (refreshToken) await keepForPreviousVersion(this.store, id, hashOf(refreshToken), undefined, ttl);
     return { grant, refreshToken };
   }
@@ -291,6 +311,7 @@ export class Grants {
       if (await spend(this.store, `grant:${grant.id}`, current.saved, JSON.stringify(updated), seconds)) {
         const spentHash = presented.named ? hash : undefined;
         await keepForPreviousVersion(this.store, grant.id, updated.refreshHash!, spentHash, refreshSeconds);
+        await this.lists.extend(updated);
         return refreshToken;
       }
       current = await this.currentOrReused(grant.id, presented.token, grant.clientId, presented.named);
@@ -321,7 +342,25 @@ export class Grants {
    */
   async revoke(grantId: string): Promise<void> {
     const grant = await this.grant(grantId);
-    await this.store.set(`revoked:${grantId}`, '1', this.lifetimes.refreshSeconds + 60, { durable: true });
+    await this.store.set(`revoked:${grantId}`, '1', this.lifetimes.refreshSeconds + 60, DURABLY);
+    await this.forget(grantId, grant);
+  }
+
+  /**
+   * Revokes a live grant where no other revocation marked it first: the grant, where this one
+   * did (for its one report, however many writers race to end it), else undefined.
+   */
+  private readonly endOnce = async (grantId: string): Promise<Grant | undefined> => {
+    const grant = await this.grant(grantId);
+    const mark = () =>
+      this.store.setIfAbsent(`revoked:${grantId}`, '1', this.lifetimes.refreshSeconds + 60, DURABLY);
+    if (grant === undefined || !(await mark())) return undefined;
+    await this.forget(grantId, grant);
+    return grant;
+  };
+
+  /** A revoked grant's records. */
+  private async forget(grantId: string, grant: Grant | undefined): Promise<void> {
     await this.store.delete(`grant:${grantId}`);
     // A refresh token issued before tokens named their grant has a record of its own.
     if (grant?.refreshHash) await this.store.delete(`refresh:${grant.refreshHash}`);

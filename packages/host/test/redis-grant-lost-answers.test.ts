@@ -31,20 +31,26 @@ const record: CodeRecord = {
   resource: 'https://tools.example.com/mcp',
 };
 
-/** Grants on a Redis reached through a relay that, once armed, lets the next EVAL run and loses its answer. */
+/**
+ * Grants on a Redis reached through a relay that, once armed, lets the next spending EVAL (of a
+ * code's or a grant's record, not of the person's grant list) run and loses its answer.
+ */
 async function grantsLosingAnEvalAnswer(
   fn: (grants: Grants, loseNextEvalAnswer: () => void) => Promise<void>,
 ) {
   let armed = false;
   let cut: RelayedConnection | undefined;
+  let lost = 0;
   const relay = await redisRelay(redis.port, {
     fromClient: (d, connection) => {
-      if (armed && d.includes('EVAL')) [armed, cut] = [false, connection];
+      const spending = d.includes('EVAL') && (d.includes(':code:') || d.includes(':grant:'));
+      if (armed && spending) [armed, cut] = [false, connection];
       connection.upstream.write(d);
     },
     fromUpstream: (d, connection) => {
       if (connection !== cut) return void connection.client.write(d);
       cut = undefined;
+      lost += 1;
       connection.end();
     },
   });
@@ -64,6 +70,7 @@ async function grantsLosingAnEvalAnswer(
     await fn(grants, () => {
       armed = true;
     });
+    expect(lost).toBe(1);
   } finally {
     client.disconnect();
     relay.close();
