@@ -9,6 +9,7 @@ import { Grants } from './grants.js';
 import { BadRequest, OPEN_CORS, sendJson, sendOAuthError } from './http-util.js';
 import type { AuthorizationEvent, AuthorizationServerOptions } from './options.js';
 import { sendErrorPage } from './pages.js';
+import { PersonBounds } from './person-bounds.js';
 import { registerClient } from './registration.js';
 import { answerRevocation } from './revocation.js';
 import { SignInBindings, type SignInStanding } from './sign-in-binding.js';
@@ -56,6 +57,7 @@ function contextOf(options: AuthorizationServerOptions): Context {
       emit({ type: 'grant_revoked', clientId, subject, reason: GRANT_PUSHED_OUT, signedInWith }),
     ),
     bindings: new SignInBindings(options.signIn, options.sealKey),
+    people: new PersonBounds(store),
     issuer,
     resources,
     endpoint: (path) => `${issuer()}${path}`,

@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { countForCaller } from './caller-bounds.js';
 import { type Client, ClientError } from './clients.js';
-import type { Context } from './context.js';
+import { type Context, isFirstPartyClient, PATHS } from './context.js';
 import { singleParameters } from './http-util.js';
-import { sendErrorPage } from './pages.js';
+import { escapeHtml, sendErrorPage, sendPage } from './pages.js';
 import { type PendingRequest, PendingRequests, REQUEST_SECONDS } from './pending-requests.js';
 import { redirectUriMatches } from './redirect-uris.js';
 
@@ -53,11 +53,36 @@ export function scopesOf(ctx: Context, asked: string | undefined): string[] | un
 function redirectUriOf(ctx: Context, client: Client, asked: string | undefined): string | undefined {
   const uri = asked ?? (client.redirectUris.length === 1 ? client.redirectUris[0] : undefined);
   if (uri === undefined) return undefined;
-  const firstParty = (ctx.options.firstPartyClients ?? []).some((c) => c.clientId === client.clientId);
-  const matches = firstParty
-    ? client.redirectUris.includes(uri)
-    : redirectUriMatches(uri, client.redirectUris);
-  return matches ? uri : undefined;
+  if (isFirstPartyClient(ctx.options, client.clientId))
+    return client.redirectUris.includes(uri) ? uri : undefined;
+  return redirectUriMatches(uri, client.redirectUris) ? uri : undefined;
+}
+
+/**
+ * A first-party client's authorization started by another site, which the browser tells
+ * (Fetch Metadata): its code is issued with no consent page, under a SameSite=Lax cookie that
+ * a cross-site navigation carries, so any site could otherwise make grants for whoever is
+ * signed in. Refused with a link to go on from here, which a person can follow and a site cannot.
+ */
+function refusedCrossSite(
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  ctx: Context,
+  clientId: string,
+): boolean {
+  if (!isFirstPartyClient(ctx.options, clientId) || req.headers['sec-fetch-site'] !== 'cross-site')
+    return false;
+  const reason = 'a first-party sign-in started from another site';
+  ctx.emit({ type: 'refused', clientId, error: 'access_denied', reason });
+  const again = `${ctx.endpoint(PATHS.authorize)}${url.search}`;
+  sendPage(
+    res,
+    403,
+    'Continue signing in?',
+    `<h1>Continue signing in?</h1><p>Another site sent you here to sign in. Continue only if you meant to.</p><p><a class="button" href="${escapeHtml(again)}">Continue</a></p>`,
+  );
+  return true;
 }
 
 /**
@@ -101,6 +126,7 @@ export async function startAuthorization(
     sendErrorPage(res, 400, 'The request names no client (client_id).');
     return undefined;
   }
+  if (refusedCrossSite(req, res, url, ctx, clientId)) return undefined;
   let client: Client;
   try {
     client = await ctx.clients.resolve(clientId);

@@ -7,6 +7,7 @@ import { type Context, PATHS } from './context.js';
 import { BadRequest, readForm, redirect } from './http-util.js';
 import { escapeHtml, hiddenFields, sendErrorPage, sendPage } from './pages.js';
 import { type PendingRequest, PendingRequests } from './pending-requests.js';
+import { TOO_MANY_AUTHORIZATIONS, TOO_MANY_SIGN_INS } from './person-bounds.js';
 import { isLoopbackHost } from './redirect-uris.js';
 import { UpstreamSignInFlow } from './upstream-sign-in.js';
 
@@ -62,6 +63,7 @@ export class BrowserFlow {
     const local = this.localUser();
     if (!(await this.sessions.signedIn(request.browser)) && local !== undefined) {
       // The person at this machine: signed in by reaching it, as the local mode has it.
+      if (!(await this.maySignIn(request, local))) return sendErrorPage(res, 429, TOO_MANY_SIGN_INS);
       const person = { subject: local, signedInWith: 'local-user' } as const;
       const moved = await this.requests.rebind(request, await this.sessions.signIn(res, person));
       this.ctx.emit({
@@ -158,10 +160,39 @@ export class BrowserFlow {
   }
 
   private async signedIn(res: ServerResponse, request: PendingRequest, person: SignedIn): Promise<void> {
+    if (!(await this.maySignIn(request, person.subject)))
+      return this.signInPage(res, request, TOO_MANY_SIGN_INS, 429);
     const moved = await this.requests.rebind(request, await this.sessions.signIn(res, person));
     const { subject, signedInWith } = person;
     this.ctx.emit({ type: 'sign_in', subject, clientId: request.clientId, signedInWith });
     redirect(res, this.pageUrl(PATHS.consent, moved));
+  }
+
+  /** Counts the person's sign-in: false (told) past their bound. */
+  private async maySignIn(request: PendingRequest, subject: string): Promise<boolean> {
+    if (await this.ctx.people.signIn(subject)) return true;
+    this.ctx.emit({
+      type: 'sign_in_refused',
+      clientId: request.clientId,
+      subject,
+      reason: 'too many sign-ins',
+    });
+    return false;
+  }
+
+  /**
+   * Refuses, at the client's redirect URI, an authorization the person may not give now (past
+   * their bounds of completed ones); true when refused. The first-party pages are not held to it.
+   */
+  private async refusedPastBounds(res: ServerResponse, request: PendingRequest, subject: string) {
+    if (this.firstParty(request.clientId) || (await this.ctx.people.mayAuthorize(subject))) return false;
+    if ((await this.requests.take(request.id)) === undefined) alreadyAnswered(res);
+    else {
+      const refused = { clientId: request.clientId, subject, error: 'access_denied' };
+      this.ctx.emit({ type: 'refused', ...refused, reason: 'too many authorizations' });
+      redirectWithError(res, this.ctx, request, 'access_denied', TOO_MANY_AUTHORIZATIONS);
+    }
+    return true;
   }
 
   private async startUpstream(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
@@ -205,6 +236,7 @@ export class BrowserFlow {
     if (!request) return;
     const person = await this.sessions.signedIn(request.browser);
     if (!person) return redirect(res, this.pageUrl(PATHS.signIn, request));
+    if (await this.refusedPastBounds(res, request, person.subject)) return;
     let client: Client;
     try {
       client = await this.ctx.clients.resolve(request.clientId);
@@ -261,7 +293,10 @@ export class BrowserFlow {
     const { request, fields } = form;
     const person = await this.sessions.signedIn(request.browser);
     if (!person) return redirect(res, this.pageUrl(PATHS.signIn, request));
-    if (fields.get('decision') === 'allow') return this.answerWithCode(res, request, person);
+    if (fields.get('decision') === 'allow') {
+      if (await this.refusedPastBounds(res, request, person.subject)) return;
+      return this.answerWithCode(res, request, person);
+    }
     // Taken: a consent is answered once, a second post finds nothing.
     if ((await this.requests.take(request.id)) === undefined) return alreadyAnswered(res);
     this.ctx.emit({ type: 'consent_denied', clientId: request.clientId, subject: person.subject });

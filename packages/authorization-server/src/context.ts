@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { ClientResolver } from './clients.js';
 import type { Grants } from './grants.js';
 import type { AuthorizationEvent, AuthorizationServerOptions } from './options.js';
+import type { PersonBounds } from './person-bounds.js';
 import { isLoopbackHost } from './redirect-uris.js';
 import type { SignInBindings } from './sign-in-binding.js';
 import type { StateStore } from './state-store.js';
@@ -28,6 +29,8 @@ export interface Context {
   grants: Grants;
   /** What sign-ins by access token keep of their token, and whether it still holds. */
   bindings: SignInBindings;
+  /** Each person's sign-ins and completed authorizations. */
+  people: PersonBounds;
   issuer(): string;
   resources(): readonly string[];
   endpoint(path: string): string;
@@ -41,6 +44,11 @@ export interface Context {
 
 /** How long an access token is good for (`accessTokenSeconds`, 10 minutes). */
 export const accessTokenSeconds = (options: AuthorizationServerOptions) => options.accessTokenSeconds ?? 600;
+
+/** Whether a client is one of the embedding application's own pages (`firstPartyClients`). */
+export function isFirstPartyClient(options: AuthorizationServerOptions, clientId: string): boolean {
+  return (options.firstPartyClients ?? []).some((c) => c.clientId === clientId);
+}
 
 export function issuerIsLoopback(issuer: string): boolean {
   return isLoopbackHost(new URL(issuer).hostname);

@@ -3,9 +3,10 @@ import { signAccessToken } from './access-tokens.js';
 import { resourceOf } from './authorize.js';
 import { authenticateClient } from './client-authentication.js';
 import type { Client } from './clients.js';
-import { accessTokenSeconds, type Context } from './context.js';
+import { accessTokenSeconds, type Context, isFirstPartyClient } from './context.js';
 import type { CodeRecord, Grant } from './grants.js';
 import { BadRequest, OPEN_CORS, readForm, sendJson } from './http-util.js';
+import { TOO_MANY_AUTHORIZATIONS } from './person-bounds.js';
 import { s256 } from './secrets.js';
 import type { SigningKey } from './signing-keys.js';
 
@@ -79,8 +80,21 @@ async function exchangeCode(ctx: Context, form: Map<string, string>, client: Cli
     throw refused;
   }
   requireSignIn(ctx, presented.record);
-  // A refresh token only for a client registered for the refresh grant (RFC 6749 §6, RFC 7591 §2).
-  const started = await ctx.grants.start(presented, client.grantTypes.includes('refresh_token'));
+  // The person's completed authorizations, counted as this one completes: the first-party
+  // pages' sign-ins do not count (none can be started from another site, authorize.ts).
+  const person = presented.record.subject;
+  const counted = !isFirstPartyClient(ctx.options, client.clientId);
+  if (counted && !(await ctx.people.countAuthorization(person))) {
+    await ctx.grants.refuse(presented);
+    throw new BadRequest(400, 'invalid_grant', TOO_MANY_AUTHORIZATIONS);
+  }
+  let started: Awaited<ReturnType<Context['grants']['start']>>;
+  try {
+    // A refresh token only for a client registered for the refresh grant (RFC 6749 §6, RFC 7591 §2).
+    started = await ctx.grants.start(presented, client.grantTypes.includes('refresh_token'));
+  } finally {
+    if (counted && !started) await ctx.people.uncount(person);
+  }
   // Spent meanwhile by another presentation: a replay, which revoked what that one started.
   if (!started) throw new BadRequest(400, 'invalid_grant', 'The code is unknown, expired or already used');
   const { grant, refreshToken } = started;
