@@ -5,7 +5,7 @@ import { type Context, isFirstPartyClient, PATHS } from './context.js';
 import { singleParameters } from './http-util.js';
 import { escapeHtml, sendErrorPage, sendPage } from './pages.js';
 import { type PendingRequest, PendingRequests, REQUEST_SECONDS } from './pending-requests.js';
-import { redirectUriMatches } from './redirect-uris.js';
+import { redirectUriMatches, redirectUriProblem } from './redirect-uris.js';
 
 /** An error told to the client at its redirect URI, with `state` and `iss` (RFC 9207). */
 export function redirectWithError(
@@ -49,13 +49,18 @@ export function scopesOf(ctx: Context, asked: string | undefined): string[] | un
  * The redirect URI asked for (or the only one registered), where it is the client's. A
  * first-party client's exactly: issued its code with no consent page, it does not get a
  * loopback URI's any port (RFC 8252), which would hand the code to whatever listens on another.
+ * Another's only where registration would take it (`redirectUriProblem`): a loopback URI on
+ * another port is compared as parsed, and the parser drops a tab or line break the client's own
+ * comparison at the token endpoint keeps, so the code would go where it was never registered.
  */
 function redirectUriOf(ctx: Context, client: Client, asked: string | undefined): string | undefined {
   const uri = asked ?? (client.redirectUris.length === 1 ? client.redirectUris[0] : undefined);
   if (uri === undefined) return undefined;
   if (isFirstPartyClient(ctx.options, client.clientId))
     return client.redirectUris.includes(uri) ? uri : undefined;
-  return redirectUriMatches(uri, client.redirectUris) ? uri : undefined;
+  return redirectUriProblem(uri) === undefined && redirectUriMatches(uri, client.redirectUris)
+    ? uri
+    : undefined;
 }
 
 /**
@@ -137,10 +142,18 @@ export async function startAuthorization(
     sendErrorPage(res, 400, e.message);
     return undefined;
   }
-  const redirectUri = redirectUriOf(ctx, client, params.get('redirect_uri'));
+  const asked = params.get('redirect_uri');
+  const redirectUri = redirectUriOf(ctx, client, asked);
   if (!redirectUri) {
-    ctx.emit({ type: 'refused', clientId, error: 'invalid_request', reason: 'redirect_uri not registered' });
-    sendErrorPage(res, 400, 'The redirect URI is not one this client registered.');
+    // Where registration would refuse it, why (it went nowhere: nothing of it is echoed).
+    const problem = asked === undefined ? undefined : redirectUriProblem(asked);
+    const reason = problem ? `redirect_uri ${problem}` : 'redirect_uri not registered';
+    ctx.emit({ type: 'refused', clientId, error: 'invalid_request', reason });
+    sendErrorPage(
+      res,
+      400,
+      problem ? `The redirect URI ${problem}.` : 'The redirect URI is not one this client registered.',
+    );
     return undefined;
   }
   const state = params.get('state');

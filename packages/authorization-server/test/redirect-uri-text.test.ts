@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Running, registerPublicClient, startAuthorizationServer } from './support.js';
+import {
+  authorizationUrl,
+  type Running,
+  registerPublicClient,
+  startAuthorizationServer,
+  TestBrowser,
+} from './support.js';
 
 let as: Running;
 beforeAll(async () => {
@@ -45,5 +51,35 @@ describe('a redirect URI that is not one as RFC 3986 writes it', () => {
       'https://app.example.com/cb?from=%C3%A9&x=[1]',
     ])
       await expect(registerPublicClient(as.issuer, uri)).resolves.toMatch(/./);
+  });
+});
+
+// A loopback redirect URI may name any port, so it is compared as parsed, and the parser drops
+// a tab or line break: the code went to the registered URI, read as the URI asked for. What
+// registration refuses, the authorization endpoint refuses too, sending nothing anywhere.
+describe('a redirect URI asked at the authorization endpoint', () => {
+  it('is refused, with nothing sent to it, where registration would refuse it', async () => {
+    const registered = 'http://127.0.0.1:7777/callback';
+    const clientId = await registerPublicClient(as.issuer, registered);
+    for (const [uri, why] of [
+      ['http://127.0.0.1:8888/call\tback', 'has characters a URI does not'],
+      ['http://127.0.0.1:8888/call\nback', 'has characters a URI does not'],
+      ['http://127.0.0.1:7777/callback\r', 'has characters a URI does not'],
+      ['http://127.0.0.1:8888/callback#x', 'has a fragment'],
+    ]) {
+      const res = await new TestBrowser().request(authorizationUrl(as.issuer, clientId, uri!));
+      expect({ uri, status: res.status, location: res.headers.get('location') }).toEqual({
+        uri,
+        status: 400,
+        location: null,
+      });
+      expect(await res.text(), uri).toContain(`The redirect URI ${why}`);
+    }
+    // The registered one, on any port, goes on to sign-in.
+    const res = await new TestBrowser().request(
+      authorizationUrl(as.issuer, clientId, 'http://127.0.0.1:8888/callback'),
+    );
+    expect(res.status).toBe(303);
+    expect(res.headers.get('location')).toContain('/auth/sign-in');
   });
 });
