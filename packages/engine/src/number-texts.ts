@@ -83,6 +83,7 @@ interface StandIn {
   text: string;
   schemas: readonly unknown[];
   listedAbove: boolean;
+  branched: boolean;
 }
 
 // What a string draws at a place where only numbers are wanted: `type`, the `enum` or `const`
@@ -104,9 +105,9 @@ function standIns(validate: ValidateFunction, value: unknown, errors: ErrorObjec
     if (typeof text !== 'string' || !list.every((e) => NUMBER_PLACE.has(e.keyword))) continue;
     if (!list.some((e) => e.keyword === 'type' && literalFor(e.params.type)?.test(text))) continue;
     places ??= new SchemaPlaces(validate.schema, value);
-    const { schemas, listedAbove } = places.at(keys);
+    const { schemas, listedAbove, branched } = places.at(keys);
     if (schemas === undefined || schemas.some(takesStrings)) continue;
-    found.push({ at, keys, text, schemas, listedAbove });
+    found.push({ at, keys, text, schemas, listedAbove, branched });
   }
   return found;
 }
@@ -174,9 +175,10 @@ export function validateNumberTexts(validate: ValidateFunction, value: unknown):
  * `multipleOf`, which the double may pass by ajv's division where the digits written do not.
  */
 function literalProblem(s: StandIn, exactly: boolean): ErrorObject | undefined {
-  return exactly
-    ? exactProblem(s.at, s.text, s.schemas, s.listedAbove)
-    : writtenMultipleProblem(s.at, s.text, s.schemas);
+  if (exactly) return exactProblem(s.at, s.text, s.schemas, s.listedAbove);
+  // A `multipleOf` in a branch the double did not need (the other of an anyOf, an if's) binds
+  // nothing: judged as written only where every schema gathered is one the place must pass.
+  return s.branched ? undefined : writtenMultipleProblem(s.at, s.text, s.schemas);
 }
 
 function groupedByPlace(errors: readonly ErrorObject[]): Map<string, ErrorObject[]> {

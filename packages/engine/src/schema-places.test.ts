@@ -14,10 +14,27 @@ describe('SchemaPlaces', () => {
       properties: { a: { oneOf: [{ type: 'null' }, { type: 'integer' }] } },
     };
     const value = { a: '5' };
-    const { schemas, listedAbove } = new SchemaPlaces(schema, value).at(['a']);
+    const { schemas, listedAbove, branched } = new SchemaPlaces(schema, value).at(['a']);
     expect(schemas).toHaveLength(6);
     expect(schemas).toEqual(expect.arrayContaining([id, bounded, { type: 'null' }, { type: 'integer' }]));
     expect(listedAbove).toBe(false);
+    // Some of them bind it only on a condition (a branch of the anyOf above, of the oneOf there).
+    expect(branched).toBe(true);
+  });
+
+  it('says a place is branched where a schema on its way applies others on a condition, and not otherwise', () => {
+    const plain = { type: 'object', allOf: [{ properties: { a: { multipleOf: 0.1 } } }] };
+    expect(new SchemaPlaces(plain, { a: '1' }).at(['a']).branched).toBe(false);
+    for (const condition of [
+      { if: { required: ['b'] }, else: { properties: { a: { minimum: 1 } } } },
+      { properties: { a: { not: { maximum: 0 } } } },
+      { dependentSchemas: { b: { properties: { a: { multipleOf: 0.1 } } } } },
+      { properties: { a: { oneOf: [{ multipleOf: 0.1 }, { maximum: 1 }] } } },
+    ])
+      expect(
+        new SchemaPlaces({ ...plain, ...condition }, { a: '1' }).at(['a']).branched,
+        JSON.stringify(condition),
+      ).toBe(true);
   });
 
   it('follows items by position, pattern and additional members, and says when a value list holds the place', () => {
@@ -35,7 +52,7 @@ describe('SchemaPlaces', () => {
     const value = ['a', { id: '1', 'x-n': '2', other: true }];
     const places = new SchemaPlaces(schema, value);
     expect(places.at(['0']).schemas).toEqual([{ type: 'string' }]);
-    expect(places.at(['1', 'id'])).toEqual({ schemas: [id], listedAbove: true });
+    expect(places.at(['1', 'id'])).toEqual({ schemas: [id], listedAbove: true, branched: false });
     expect(places.at(['1', 'x-n']).schemas).toEqual([{ type: 'number' }]);
     expect(places.at(['1', 'other']).schemas).toEqual([{ type: 'boolean' }]);
   });

@@ -16,6 +16,8 @@ interface Place {
   schemas: readonly Schema[] | undefined;
   /** Whether one of them lists whole values (`enum`, `const`), which hold what is below as doubles. */
   lists: boolean;
+  /** Whether one of them applies others only on a condition (`anyOf`, `if`, `not` …). */
+  branches: boolean;
   /** The places below, by key; an array's items by one key `*` where no schema tells them by position. */
   below?: Map<string, Place>;
 }
@@ -24,7 +26,16 @@ export interface SchemasAt {
   schemas: readonly Schema[] | undefined;
   /** Whether a schema above the place lists whole values that hold it (`enum`, `const`). */
   listedAbove: boolean;
+  /**
+   * Whether some of `schemas` judge the place only on a condition: a branch of an `anyOf` or
+   * `oneOf` (there or above), `not`, `if`/`then`/`else`, `dependentSchemas`. Gathered with the
+   * rest, they are not all the place must pass.
+   */
+  branched: boolean;
 }
+
+/** What applies schemas on a condition. */
+const BRANCHING = ['anyOf', 'oneOf', 'not', 'if', 'then', 'else', 'dependentSchemas', 'dependencies'];
 
 const LISTS = ['allOf', 'anyOf', 'oneOf'] as const;
 const ONES = ['not', 'if', 'then', 'else'] as const;
@@ -57,8 +68,9 @@ export class SchemaPlaces {
     let place = this.top;
     let node = this.value;
     let listedAbove = false;
+    let branched = place.branches;
     for (const key of keys) {
-      if (place.schemas === undefined) return { schemas: undefined, listedAbove };
+      if (place.schemas === undefined) return { schemas: undefined, listedAbove, branched };
       listedAbove ||= place.lists;
       const inArray = Array.isArray(node);
       const known = inArray && !place.schemas.some(positional) ? '*' : key;
@@ -69,14 +81,16 @@ export class SchemaPlaces {
         place.below.set(known, next);
       }
       place = next;
+      branched ||= place.branches;
       node = ownValue(node, key);
     }
-    return { schemas: place.schemas, listedAbove };
+    return { schemas: place.schemas, listedAbove, branched };
   }
 
   private place(schemas: Schema[] | undefined): Place {
     const lists = schemas?.some((s) => isObject(s) && ('enum' in s || 'const' in s)) ?? false;
-    return { schemas, lists };
+    const branches = schemas?.some((s) => isObject(s) && BRANCHING.some((k) => k in s)) ?? false;
+    return { schemas, lists, branches };
   }
 
   /** The schemas that judge a member or an item, from those of its object or array. */

@@ -52,8 +52,9 @@ export function writtenMultiples(schema: JsonSchema, text: string, value: unknow
   let places: SchemaPlaces | undefined;
   for (const { keys, literal } of placedLiterals(text, rounded)) {
     places ??= new SchemaPlaces(schema, value);
-    const { schemas } = places.at(keys);
-    const problem = schemas && multipleOfProblem(pointerOf(keys), literal, schemas);
+    // As for number strings: only where every schema gathered binds the place (none a branch).
+    const { schemas, branched } = places.at(keys);
+    const problem = schemas && !branched && multipleOfProblem(pointerOf(keys), literal, schemas);
     if (problem) errors.push(problem);
   }
   return errors;
