@@ -297,7 +297,7 @@ export class Grants {
    * spent one's among its last spent ones. Undefined where another presentation spent it first
    * (reuse: the grant is revoked) or the grant was revoked meanwhile.
    */
-  async rotate(presented: PresentedRefresh): Promise<string | undefined> {
+  async rotate(presented: PresentedRefresh, binding = presented.grant.binding): Promise<string | undefined> {
     let current: PresentedRefresh | undefined = presented;
     // Found current again after all (another presentation's write taken back), it is spent again.
     for (let tries = 0; current !== undefined && tries < SPEND_TRIES; tries += 1) {
@@ -306,7 +306,7 @@ export class Grants {
       const spentHashes = [hash, ...(grant.spentHashes ?? [])].slice(0, SPENT_KEPT);
       const { refreshSeconds } = this.lifetimes;
       const expiresAt = expiryIn(refreshSeconds);
-      const updated: Grant = { ...grant, ...record, spentHashes, expiresAt };
+      const updated: Grant = { ...grant, ...record, spentHashes, expiresAt, ...(binding ? { binding } : {}) };
       const seconds = { spent: refreshSeconds, back: secondsLeft(grant.expiresAt, refreshSeconds) };
       if (await spend(this.store, `grant:${grant.id}`, current.saved, JSON.stringify(updated), seconds)) {
         const spentHash = presented.named ? hash : undefined;

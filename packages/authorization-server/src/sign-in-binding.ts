@@ -64,6 +64,12 @@ export class SignInBindings {
     return given.length === expected.length && timingSafeEqual(given, expected) ? 'holds' : 'ended';
   }
 
+  /** What a grant keeps from now on: a bare hash a version before kept, keyed anew while it holds. */
+  renewed(subject: string, kept: string | undefined): string | undefined {
+    if (kept === undefined || kept.startsWith(KEYED) || this.standing(subject, kept) !== 'holds') return kept;
+    return this.bindingOf(subject) ?? kept;
+  }
+
   private keyed(binding: string): string {
     return `${KEYED}${createHmac('sha256', this.key).update(binding).digest('base64url')}`;
   }

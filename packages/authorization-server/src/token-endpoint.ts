@@ -156,7 +156,9 @@ async function refresh(ctx: Context, form: Map<string, string>, client: Client, 
   // the client its grant, not a spent token whose next use would read as reuse and revoke it.
   const presented = await ctx.grants.presentRefresh(refreshToken, client.clientId);
   const scopes = presented ? await refreshScopes(ctx, form, client, presented.grant) : [];
-  const next = presented ? await ctx.grants.rotate(presented) : undefined;
+  // A bare hash kept by a version before is keyed as the grant moves on, not kept for good.
+  const rebound = presented && ctx.bindings.renewed(presented.grant.subject, presented.grant.binding);
+  const next = presented ? await ctx.grants.rotate(presented, rebound) : undefined;
   if (!presented || next === undefined) {
     ctx.emit({
       type: 'refused',

@@ -199,6 +199,8 @@ describe('what a sign-in by access token keeps of it', () => {
     const first = await grant.refresh();
     expect(first.status).toBe(200);
     const rotated = ((await first.json()) as { refresh_token: string }).refresh_token;
+    // Keyed as it moved on: the bare hash does not outlive the refresh that found it.
+    expect(JSON.parse((await store.get(grant.grantKey))!).binding).toMatch(/^hmac:/);
     expect((await browser.open(authorize, byToken.issuer)).url.pathname).toBe('/auth/consent');
     // Its token replaced: both end (the rotated refresh token refused for its binding, not as reuse).
     tokens.set('alice', 'alice-new-token-0123456789');
