@@ -26,6 +26,7 @@ describe('@toolhost/engine entries', () => {
       'Pacer',
       'credentialProblem',
       'declaredCredentials',
+      'escapeLines',
       'escapeUnseen',
       'isObject',
       'nestsDeeperThan',
