@@ -62,8 +62,9 @@ export class BrowserFlow {
     if (!request) return;
     const local = this.localUser();
     if (!(await this.sessions.signedIn(request.browser)) && local !== undefined) {
-      // The person at this machine: signed in by reaching it, as the local mode has it.
-      if (!(await this.maySignIn(request, local))) return sendErrorPage(res, 429, TOO_MANY_SIGN_INS);
+      // The person at this machine: signed in by reaching it, as the local mode has it. Not
+      // counted against their sign-ins: no credential is checked, and a GET that another page
+      // sends without the cookie (an <img>) would use up the real person's hour.
       const person = { subject: local, signedInWith: 'local-user' } as const;
       const moved = await this.requests.rebind(request, await this.sessions.signIn(res, person));
       this.ctx.emit({

@@ -142,6 +142,24 @@ describe("a person's sign-ins", () => {
   }, 60_000);
 });
 
+describe("the local user's sign-ins", () => {
+  it('are not counted: requests another page sends without the cookie cannot lock the person out', async () => {
+    const server = await startAuthorizationServer({ signIn: { localUser: 'ann' } });
+    ends.push(() => server.close());
+    const clientId = await registerPublicClient(server.issuer, REDIRECT);
+    const authorize = () =>
+      `${server.issuer}/auth/authorize?${new URLSearchParams(request(clientId).params)}`;
+    // An <img> on another site: no cookie, so each reaches the server as a new browser.
+    for (let i = 0; i < 61; i++)
+      expect(
+        (await fetch(authorize(), { redirect: 'manual', headers: { 'sec-fetch-site': 'cross-site' } }))
+          .status,
+      ).toBe(303);
+    const page = await new TestBrowser().open(authorize(), server.issuer);
+    expect(page.url.pathname).toBe('/auth/consent');
+  }, 60_000);
+});
+
 describe("the first-party pages' authorization", () => {
   it('is refused when the browser says another site started it, and goes on from this one', async () => {
     const { server } = await setUp('memory');
