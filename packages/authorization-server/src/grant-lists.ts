@@ -88,8 +88,11 @@ export class GrantLists<G extends ListedGrant> {
       const counted = entries.filter((e) => !e.pending || now - e.at >= UNDER_WAY_MS);
       if (counted.length <= GRANTS_KEPT) return;
       const gone = new Set<string>();
-      let kept = 0;
+      // The grant just started is kept whatever the replicas' clocks say (made by one running
+      // behind, it would sort oldest and be ended by its own settling); the rest newest first.
+      let kept = 1;
       for (const entry of [...counted].reverse()) {
+        if (entry.id === grant.id) continue;
         if (kept < GRANTS_KEPT && (await this.ending.alive(entry.id))) kept += 1;
         else gone.add(entry.id);
       }

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { grantNamedBy } from '../src/refresh-tokens.js';
 import { hashOf } from '../src/secrets.js';
 import type { HookedStore } from './hooked-store.js';
@@ -116,6 +116,26 @@ describe.each(['memory', 'file'] as const)(
       expect(endedEvents(setup)).toEqual([
         expect.objectContaining({ clientId: setup.clientId, subject: 'alice', signedInWith: 'access-token' }),
       ]);
+    });
+
+    it('keeps the 17th made by a replica whose clock runs behind, ending the oldest of the others', async () => {
+      const setup = await setUp(kind);
+      const grants = [];
+      for (let i = 0; i < 16; i++) grants.push(await granted(setup));
+      const seventeenth = await codeFor(setup);
+      const real = Date.now.bind(Date);
+      const behind = vi.spyOn(Date, 'now').mockImplementation(() => real() - 10 * 60_000);
+      let res: Response;
+      try {
+        res = await exchange(setup, seventeenth);
+      } finally {
+        behind.mockRestore();
+      }
+      expect(res.status).toBe(200);
+      const newest = grantNamedBy(((await res.json()) as { refresh_token: string }).refresh_token)!;
+      expect(await stateOf(setup, newest)).toBe('live');
+      expect(await stateOf(setup, grants[0]!.id)).toBe('revoked');
+      expect(await stateOf(setup, grants[1]!.id)).toBe('live');
     });
 
     it('ends nothing where the 17th code is not spent (the store failing), and its retry ends the 1st', async () => {
