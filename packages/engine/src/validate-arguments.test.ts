@@ -78,6 +78,27 @@ describe('unknown parameters', () => {
   });
 });
 
+describe('more arguments than the tool has parameters', () => {
+  it('are refused before any unknown one is read or copied, beside what the known ones fail', () => {
+    // 100,000 made-up keys held the event loop seconds in the copy and its walks.
+    const target: Record<string, unknown> = { fields: 7 };
+    for (let i = 0; i < 100_000; i += 1) target[`k${i}`] = i;
+    const read: string[] = [];
+    const args = new Proxy(target, {
+      get(t, key, receiver) {
+        read.push(String(key));
+        return Reflect.get(t, key, receiver);
+      },
+    });
+    const e = errorOf(() => prepare(args));
+    expect(read).toEqual(['fields']);
+    expect(e.info.parameter).toBe('fields');
+    expect(e.message).toBe(
+      "Parameter 'fields' must be of type string. Unknown parameters 'k0', 'k1', 'k2', 'k3', 'k4', 'k5', 'k6', 'k7' and 99992 more unknown (accepted: sort_order, fields).",
+    );
+  });
+});
+
 describe('decoded string parameters', () => {
   it('keeps the spec string type in the input schema', () => {
     expect(buildInputSchema(list).properties?.sort_order).toMatchObject({ type: 'string' });

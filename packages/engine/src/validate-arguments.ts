@@ -54,6 +54,7 @@ export function validateArguments(
   inputSchema: JsonSchema,
   raw: unknown,
 ): ValidatedArguments {
+  refuseManyUnknown(decl, inputSchema, raw);
   // The top copied again (a few members), since it is changed below; what is under it is shared.
   let args: Arguments = { ...plainArguments(raw) };
   let mode: ToolMode | undefined;
@@ -139,13 +140,49 @@ function checkAgainstSchema(inputSchema: JsonSchema, args: Arguments): Map<strin
   if (problems.length === 0 && unknown.length === 0) return texts instanceof Map ? texts : new Map();
   const text = problems.slice(0, MAX_NAMED).map((p) => `Parameter ${quoted(shortened(p.at))} ${p.message}.`);
   if (problems.length > MAX_NAMED) text.push(`(${problems.length - MAX_NAMED} more problems.)`);
-  if (unknown.length > 0) {
-    const named = unknown.slice(0, MAX_NAMED).map((k) => quoted(shortened(k)));
-    text.push(
-      `Unknown parameter${unknown.length > 1 ? 's' : ''} ${named.join(', ')}${more(unknown.length - named.length, 'unknown')} (accepted: ${Object.keys(properties).join(', ') || 'none'}).`,
-    );
-  }
+  if (unknown.length > 0) text.push(unknownParameters(unknown, properties));
   throw ToolError.invalidArgument(shortened(problems[0]?.at ?? unknown[0] ?? 'arguments'), text.join(' '));
+}
+
+function unknownParameters(unknown: readonly string[], properties: object): string {
+  const named = unknown.slice(0, MAX_NAMED).map((k) => quoted(shortened(k)));
+  return `Unknown parameter${unknown.length > 1 ? 's' : ''} ${named.join(', ')}${more(unknown.length - named.length, 'unknown')} (accepted: ${Object.keys(properties).join(', ') || 'none'}).`;
+}
+
+/**
+ * More arguments than the tool has parameters: some are unknown, refused before they are
+ * copied or walked, beside what the known ones fail. A call of 100,000 made-up keys (a MB of
+ * JSON) held the event loop for seconds in the copy, its spread and the filters, every other
+ * caller of the host waiting.
+ */
+function refuseManyUnknown(decl: ToolDeclaration, inputSchema: JsonSchema, raw: unknown): void {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return;
+  const properties = inputSchema.properties ?? {};
+  let keys: string[];
+  let known: Record<string, unknown>;
+  try {
+    keys = Object.keys(raw);
+    if (keys.length <= Object.keys(properties).length) return;
+    const given = raw as Record<string, unknown>;
+    known = Object.fromEntries(
+      Object.keys(properties)
+        .filter((k) => Object.hasOwn(given, k))
+        .map((k) => [k, given[k]]),
+    );
+  } catch {
+    return; // Unreadable (a Proxy's trap or a getter threw): the copy says so, naming it.
+  }
+  const unknown = keys.filter((k) => !Object.hasOwn(properties, k));
+  let parameter = shortened(unknown[0]!);
+  let problems = '';
+  try {
+    validateArguments(decl, inputSchema, known);
+  } catch (e) {
+    if (!(e instanceof ToolError)) throw e;
+    problems = `${e.message} `;
+    parameter = e.info.parameter ?? parameter;
+  }
+  throw ToolError.invalidArgument(parameter, `${problems}${unknownParameters(unknown, properties)}`);
 }
 
 /** What execute needs beyond the schema: request_body and the (x) parameters, all reported at once. */
