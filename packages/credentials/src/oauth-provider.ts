@@ -51,12 +51,6 @@ export class OAuthAuthProvider implements RefreshingProvider, SignInProvider {
   private readonly events = new EventEmitter();
   /** Rotated tokens the store refused (kept, used, and written again until it takes them). */
   private readonly unsaved = new Map<string, StoredToken>();
-  /**
-   * By user, the mark of a refresh this process stored, or may have (the store said it failed),
-   * and then did not send. Its taking back is best effort, and a store still settling (a
-   * failover) may keep it: found again, the mark is known for one nothing was sent under.
-   */
-  private readonly unsentMarks = new Map<string, number>();
   private readonly saving = new Set<Promise<void>>();
 
   constructor(
@@ -308,8 +302,7 @@ export class OAuthAuthProvider implements RefreshingProvider, SignInProvider {
       );
       return undefined;
     }
-    const unsent = token.refreshSentAt !== undefined && this.unsentMarks.get(userId) === token.refreshSentAt;
-    if (token.refreshSentAt !== undefined && token.refreshRotates !== false && !unsent)
+    if (token.refreshSentAt !== undefined && token.refreshRotates !== false)
       return notSentAgain(this.settling, userId, token, rejected);
     const { refreshSentAt: _earlier, ...unmarked } = token;
     const mark = { ...unmarked, refreshSentAt: this.now() };
@@ -319,16 +312,9 @@ export class OAuthAuthProvider implements RefreshingProvider, SignInProvider {
       () => false,
     );
     if (marked === undefined) return markRefused(this.settling, userId, token);
-    if (!marked && token.refreshRotates !== false) {
-      this.unsentMarks.set(userId, mark.refreshSentAt);
-      return notMarked(this.settling, userId, unmarked, rejected);
-    }
+    if (!marked && token.refreshRotates !== false) return notMarked(this.settling, userId, token, rejected);
     // Looked at again right before the request: the lock may have been taken over meanwhile.
-    if (stillHeld?.() === false) {
-      this.unsentMarks.set(userId, mark.refreshSentAt);
-      return lockLostMarking(this.settling, userId, unmarked, mark);
-    }
-    this.unsentMarks.delete(userId);
+    if (stillHeld?.() === false) return lockLostMarking(this.settling, userId, token, mark);
     let res: oauth.TokenEndpointResponse;
     try {
       res = await this.server.refresh(token.refreshToken);

@@ -151,43 +151,6 @@ describe('a host that stood still past its refresh lock', () => {
   });
 });
 
-describe('a refresh whose mark the store said it did not take, though it did', () => {
-  it('is sent by the next call once the store takes writes again, as nothing was sent under that mark', async () => {
-    // A failover settling: the mark lands on the master, its write is reported failed (not
-    // copied to a replica), and taking it back fails. Found again, the mark was read as a
-    // refresh sent without an answer, and the person had to authorize again.
-    const vendor = await rotatingVendor();
-    const file = join(mkdtempSync(join(tmpdir(), 'refresh-unsent-')), 'tokens.enc.json');
-    await new EncryptedFileTokenStore(file, KEY).set('grid', 'ana', expiredToken());
-    const store = new SettlingStore(file, KEY);
-    const provider = new OAuthAuthProvider(providerOf(vendor), store);
-    const request = { userId: 'ana', scopes: ['data.records:read'] };
-    store.settling = true;
-    await expect(provider.getCredentials(request)).rejects.toMatchObject({
-      info: { code: 'store_unavailable', retryable: true },
-    });
-    expect(vendor.sent).toEqual([]);
-    expect((await store.get('grid', 'ana'))?.refreshSentAt).toBeDefined();
-    store.settling = false;
-    expect(await provider.getCredentials(request)).toEqual({ kind: 'bearer', token: 'at-1' });
-    expect(vendor.sent).toEqual(['rt-0']);
-  });
-});
-
-/**
- * A token store settling after a failover: while `settling`, a refresh's mark lands but is
- * reported failed, and the write taking it back fails outright.
- */
-class SettlingStore extends EncryptedFileTokenStore {
-  settling = false;
-  override async replace(providerId: string, userId: string, token: StoredToken, over?: StoredToken) {
-    if (this.settling && token.refreshSentAt === undefined) throw new Error('no replica answers');
-    const written = await super.replace(providerId, userId, token, over);
-    if (this.settling) throw new Error('not copied to a replica');
-    return written;
-  }
-}
-
 /**
  * A token store that, once told to, stands still in the write of a refresh's mark: after the
  * refresh lock was taken and found still held, before the mark is stored.
