@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { StoredToken, TokenStore } from '@toolhost/core';
+import { type StoredToken, type TokenStore, ToolError } from '@toolhost/core';
 import type { AuthProviderConfig } from '../src/config/host-config.js';
 
 export interface FakeOAuthServer {
@@ -303,6 +303,16 @@ export async function storeAuthorized(
     expiresAt,
     scopes: ['items.read'],
   };
-  await store.set('echo-auth', userId, token);
-  return token;
+  // Set-up, not what is tested: on a loaded machine a healthy Redis replica's ack can come after
+  // the host's ack timeout (store_unavailable, retryable), and the write is made again.
+  const by = Date.now() + 30_000;
+  for (;;) {
+    try {
+      await store.set('echo-auth', userId, token);
+      return token;
+    } catch (e) {
+      if (!ToolError.isInstance(e) || e.info.code !== 'store_unavailable' || Date.now() > by) throw e;
+      await new Promise((r) => setTimeout(r, 300));
+    }
+  }
 }
