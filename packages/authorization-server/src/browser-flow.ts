@@ -3,7 +3,7 @@ import { ToolError } from '@toolhost/core';
 import { redirectWithError, startAuthorization } from './authorize.js';
 import { BrowserSessions, requireSameOrigin, requireToken, type SignedIn } from './browser-session.js';
 import { type Client, ClientError, isMetadataDocumentId, shownText } from './clients.js';
-import { type Context, PATHS } from './context.js';
+import { type Context, isFirstPartyClient, PATHS } from './context.js';
 import { BadRequest, readForm, redirect } from './http-util.js';
 import { escapeHtml, hiddenFields, sendErrorPage, sendPage } from './pages.js';
 import { type PendingRequest, PendingRequests } from './pending-requests.js';
@@ -65,15 +65,7 @@ export class BrowserFlow {
       // The person at this machine: signed in by reaching it, as the local mode has it. Not
       // counted against their sign-ins: no credential is checked, and a GET that another page
       // sends without the cookie (an <img>) would use up the real person's hour.
-      const person = { subject: local, signedInWith: 'local-user' } as const;
-      const moved = await this.requests.rebind(request, await this.sessions.signIn(res, person));
-      this.ctx.emit({
-        type: 'sign_in',
-        subject: local,
-        clientId: request.clientId,
-        signedInWith: 'local-user',
-      });
-      return redirect(res, this.pageUrl(PATHS.consent, moved));
+      return this.signedIn(res, request, { subject: local, signedInWith: 'local-user' }, false);
     }
     const signedIn = await this.sessions.signedIn(request.browser);
     redirect(res, this.pageUrl(signedIn ? PATHS.consent : PATHS.signIn, request));
@@ -160,8 +152,14 @@ export class BrowserFlow {
     });
   }
 
-  private async signedIn(res: ServerResponse, request: PendingRequest, person: SignedIn): Promise<void> {
-    if (!(await this.maySignIn(request, person.subject)))
+  /** Signs the person in and goes on to consent; `counted` against their sign-ins unless said. */
+  private async signedIn(
+    res: ServerResponse,
+    request: PendingRequest,
+    person: SignedIn,
+    counted = true,
+  ): Promise<void> {
+    if (counted && !(await this.maySignIn(request, person.subject)))
       return this.signInPage(res, request, TOO_MANY_SIGN_INS, 429);
     const moved = await this.requests.rebind(request, await this.sessions.signIn(res, person));
     const { subject, signedInWith } = person;
@@ -186,7 +184,11 @@ export class BrowserFlow {
    * their bounds of completed ones); true when refused. The first-party pages are not held to it.
    */
   private async refusedPastBounds(res: ServerResponse, request: PendingRequest, subject: string) {
-    if (this.firstParty(request.clientId) || (await this.ctx.people.mayAuthorize(subject))) return false;
+    if (
+      isFirstPartyClient(this.ctx.options, request.clientId) ||
+      (await this.ctx.people.mayAuthorize(subject))
+    )
+      return false;
     if ((await this.requests.take(request.id)) === undefined) alreadyAnswered(res);
     else {
       const refused = { clientId: request.clientId, subject, error: 'access_denied' };
@@ -245,7 +247,7 @@ export class BrowserFlow {
       if (!(e instanceof ClientError)) throw e;
       return sendErrorPage(res, 400, 'This client can no longer be used.');
     }
-    if (this.firstParty(client.clientId)) {
+    if (isFirstPartyClient(this.ctx.options, client.clientId)) {
       // The embedding application's own pages: the person is signing in to it, nothing to allow.
       return this.answerWithCode(res, request, person);
     }
@@ -276,10 +278,6 @@ export class BrowserFlow {
 <p>Signed in as <b>${escapeHtml(subject)}</b>. If you allow it, it may:</p><ul>${scopes}</ul>${elsewhere}
 <p class="muted">For ${escapeHtml(request.resource)}</p>
 <form method="post" action="${escapeHtml(this.ctx.endpoint(PATHS.consent))}">${hiddenFields({ request: request.id, csrf: request.csrf })}<button class="primary" type="submit" name="decision" value="allow">Allow</button><button type="submit" name="decision" value="deny">Deny</button></form>`;
-  }
-
-  private firstParty(clientId: string): boolean {
-    return (this.ctx.options.firstPartyClients ?? []).some((c) => c.clientId === clientId);
   }
 
   private trusted(clientId: string): boolean {
