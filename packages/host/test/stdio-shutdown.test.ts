@@ -23,8 +23,8 @@ afterEach(async () => {
   await upstream?.close();
 });
 
-async function until(check: () => boolean): Promise<void> {
-  for (let i = 0; i < 400 && !check(); i += 1) await new Promise((r) => setTimeout(r, 25));
+async function until(check: () => boolean, ms = 10_000): Promise<void> {
+  for (let i = 0; i < ms / 25 && !check(); i += 1) await new Promise((r) => setTimeout(r, 25));
 }
 
 /** The host on stdio, ten calls in flight, SIGTERM: what each call was answered, and the exit code. */
@@ -129,9 +129,14 @@ describe('a stdio host whose client closes stdin', () => {
       const params = { name: 'EchoApi_GetItem', arguments: { item_id: `i${i}` }, _meta: MODERN_META };
       child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 100 + i, method: 'tools/call', params })}\n`);
     }
-    // Answered while nobody reads: most of the answers wait in the host for the pipe.
-    await until(() => upstream!.requests.length === 10);
-    await new Promise((r) => setTimeout(r, 1_500));
+    let log = '';
+    child.stderr.on('data', (c: Buffer) => {
+      log += c.toString();
+    });
+    // Answered while nobody reads: most of the answers wait in the host for the pipe. A call's
+    // log line is written once its answer is on its way; a fixed pause ended stdin before a
+    // loaded machine had answered, and the calls still running were (rightly) aborted.
+    await until(() => (log.match(/"msg":"tool call"/g) ?? []).length === 10, 30_000);
     child.stdin.end();
     let out = '';
     for await (const chunk of child.stdout) out += String(chunk);
