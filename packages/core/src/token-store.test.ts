@@ -42,9 +42,22 @@ describe('replacesStored', () => {
     const again = { ...unanswered, refreshSentAt: 7 };
     expect(replacesStored(unanswered, again, unanswered)).toBe(true);
     expect(replacesStored({ ...unanswered, refreshSentAt: 6 }, again, unanswered)).toBe(false);
-    // Taking a mark back, and what a refresh brought, are written over any mark of the grant.
-    expect(replacesStored(token('a1', 'r1', { refreshSentAt: 6 }), read, mark)).toBe(true);
+    // What a refresh brought is written over any mark of the grant.
     expect(replacesStored(token('a1', 'r1', { refreshSentAt: 6 }), next, read)).toBe(true);
+  });
+
+  it('takes a mark back only where it is still the one stored, or already taken back', () => {
+    const read = token('a1', 'r1');
+    const mine = token('a1', 'r1', { refreshSentAt: 7, refreshMark: 'm-1' });
+    expect(replacesStored(mine, read, mine)).toBe(true);
+    expect(replacesStored(read, read, mine)).toBe(true);
+    // Another process's mark: it is sending r1, and without its mark r1 would be sent again.
+    expect(replacesStored(token('a1', 'r1', { refreshSentAt: 6 }), read, mine)).toBe(false);
+    // Made in the same millisecond: told apart by its id.
+    expect(replacesStored({ ...mine, refreshMark: 'm-2' }, read, mine)).toBe(false);
+    // Nor marked over one of the same millisecond.
+    expect(replacesStored({ ...mine, refreshMark: 'm-2' }, mine, read)).toBe(false);
+    expect(replacesStored(token('a9', 'r9'), read, mine)).toBe(false);
   });
 
   it('without the grant refreshed, writes over any stored token', () => {

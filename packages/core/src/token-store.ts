@@ -19,6 +19,12 @@ export interface StoredToken {
    */
   refreshSentAt?: number;
   /**
+   * The id of the refresh that wrote the mark (`refreshSentAt`), unique to it: a process takes
+   * back, or marks over, only the mark it read or wrote, never another's made in the same
+   * millisecond. Absent on marks of hosts before it (those are told apart by time alone).
+   */
+  refreshMark?: string;
+  /**
    * Whether the vendor issued a new refresh token at the last refresh (single-use refresh
    * tokens), or kept the one it had (false). Unknown until a first refresh.
    */
@@ -39,10 +45,11 @@ export function sameGrant(a: StoredToken, b: StoredToken): boolean {
  * token is stored, and it is that grant, or already this one (a write repeated until the store
  * acknowledged it may have landed the first time, and must land again where it was not copied).
  *
- * A refresh's mark (`token` is `over` marked: `refreshSentAt`) is written only over the token as
- * the refresh read it, or over itself: a mark of another time there is another process's refresh
- * of this very refresh token (one that took the refresh lock over while this one stood still,
- * past the lock's life), and marking over it would send that refresh token a second time.
+ * Where `token` is `over` with only its mark changed (a refresh's mark written, or taken back),
+ * it is written only where the stored mark is the one `over` carries, or `token`'s own: a mark of
+ * another refresh there is another process's refresh of this very refresh token (one that took
+ * the refresh lock over while this one stood still, past the lock's life), and marking over it,
+ * or taking it back, would let that refresh token be sent a second time.
  */
 export function replacesStored(
   stored: StoredToken | undefined,
@@ -51,12 +58,14 @@ export function replacesStored(
 ): stored is StoredToken {
   if (stored === undefined) return false;
   if (!over) return true;
-  if (token.refreshSentAt !== undefined && sameGrant(token, over))
-    return (
-      sameGrant(stored, over) &&
-      (stored.refreshSentAt === over.refreshSentAt || stored.refreshSentAt === token.refreshSentAt)
-    );
+  if (sameGrant(token, over) && !sameMark(token, over))
+    return sameGrant(stored, over) && (sameMark(stored, over) || sameMark(stored, token));
   return sameGrant(stored, over) || sameGrant(stored, token);
+}
+
+/** Whether two tokens carry the same refresh mark, or none. */
+function sameMark(a: StoredToken, b: StoredToken): boolean {
+  return a.refreshSentAt === b.refreshSentAt && a.refreshMark === b.refreshMark;
 }
 
 /** One user's stored authorization with one provider. */

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type {
   AuthProviderSetup,
@@ -34,6 +35,7 @@ import {
   unusableRotation,
 } from './refresh-outcome.js';
 import type { RefreshEvent, RefreshingProvider, RefreshOutcome } from './token-refresh.js';
+import { UnsentMarks } from './unsent-marks.js';
 
 /**
  * The credential side of OAuth 2.0 user authorization for one provider id: a token per user
@@ -52,6 +54,7 @@ export class OAuthAuthProvider implements RefreshingProvider, SignInProvider {
   /** Rotated tokens the store refused (kept, used, and written again until it takes them). */
   private readonly unsaved = new Map<string, StoredToken>();
   private readonly saving = new Set<Promise<void>>();
+  private readonly unsentMarks = new UnsentMarks();
 
   constructor(
     private readonly config: OAuthProviderConfig,
@@ -302,34 +305,50 @@ export class OAuthAuthProvider implements RefreshingProvider, SignInProvider {
       );
       return undefined;
     }
-    if (token.refreshSentAt !== undefined && token.refreshRotates !== false)
+    if (
+      token.refreshSentAt !== undefined &&
+      token.refreshRotates !== false &&
+      !this.unsentMarks.ours(userId, token)
+    )
       return notSentAgain(this.settling, userId, token, rejected);
-    const { refreshSentAt: _earlier, ...unmarked } = token;
-    const mark = { ...unmarked, refreshSentAt: this.now() };
+    const { refreshSentAt: _earlier, refreshMark: _earlierMark, ...unmarked } = token;
+    const mark = { ...unmarked, refreshSentAt: this.now(), refreshMark: randomUUID() };
     // undefined: not stored over `token` (superseded); false: the store refused the write.
     const marked = await storedOver(this.store, this.id, userId, mark, token).then(
       (ok) => ok || undefined,
       () => false,
     );
     if (marked === undefined) return markRefused(this.settling, userId, token);
-    if (!marked && token.refreshRotates !== false) return notMarked(this.settling, userId, token, rejected);
+    if (!marked && token.refreshRotates !== false) {
+      // Sent under by nobody, if it landed: a process that took the lock over would have had to mark over it.
+      if (stillHeld?.() !== false) this.unsentMarks.remember(userId, mark);
+      return notMarked(this.settling, userId, token, mark, rejected);
+    }
     // Looked at again right before the request: the lock may have been taken over meanwhile.
     if (stillHeld?.() === false) return lockLostMarking(this.settling, userId, token, mark);
+    // What the refresh brings is written over its own mark where it was stored.
+    const over = marked ? mark : token;
     let res: oauth.TokenEndpointResponse;
     try {
       res = await this.server.refresh(token.refreshToken);
     } catch (e) {
-      if (!(e instanceof UnusableRotation)) return settleFailure(this.settling, userId, unmarked, refusal(e));
+      if (!(e instanceof UnusableRotation)) {
+        const failure = refusal(e);
+        // The refresh token did not reach the vendor, or was answered untaken: good to send again.
+        if (failure.kind === 'refused' || failure.kind === 'not_sent')
+          this.unsentMarks.remember(userId, mark);
+        return settleFailure(this.settling, userId, unmarked, mark, failure);
+      }
       const rotates = e.refreshToken !== token.refreshToken;
       const issued = { ...unmarked, refreshToken: e.refreshToken, refreshRotates: rotates };
-      if (await this.keep(userId, issued, token, unsaved)) return unusableRotation(this.settling, e.message);
+      if (await this.keep(userId, issued, over, unsaved)) return unusableRotation(this.settling, e.message);
       return supersededMeanwhile(this.settling, userId, { server: this.server, issued });
     }
     const next: StoredToken = {
       ...this.server.toStored(res, token.scopes, token),
       refreshRotates: res.refresh_token !== undefined && res.refresh_token !== token.refreshToken,
     };
-    if (!(await this.keep(userId, next, token, unsaved)))
+    if (!(await this.keep(userId, next, over, unsaved)))
       return supersededMeanwhile(this.settling, userId, { server: this.server, issued: next });
     this.refreshed('ok', 'token refreshed');
     return next;

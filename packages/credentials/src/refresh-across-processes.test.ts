@@ -292,3 +292,55 @@ describe('FileRefreshLock', () => {
     expect(await a.acquire('grid', 'ana')).toBeDefined();
   });
 });
+
+/**
+ * A store on a master whose replicas acknowledge late: each write of a refresh's mark, and each
+ * taking back, does what `writes` says next (`lands`: written, reported failed; `fails`: not
+ * written, reported failed; `between`: another replica's mark is written there, then this one's
+ * reported failed), and any other write goes through.
+ */
+class LateAcks extends MemoryTokenStore {
+  constructor(private readonly writes: ('lands' | 'fails' | 'between')[]) {
+    super();
+  }
+  override async replace(providerId: string, userId: string, token: StoredToken, over?: StoredToken) {
+    const marking = token.refreshSentAt !== undefined || over?.refreshSentAt !== undefined;
+    const next = marking ? this.writes.shift() : undefined;
+    if (next === 'lands') await super.replace(providerId, userId, token, over);
+    if (next === 'between')
+      await this.set(providerId, userId, { ...token, refreshSentAt: Date.now(), refreshMark: 'theirs' });
+    if (next !== undefined) throw new Error('not copied to a replica in time');
+    return super.replace(providerId, userId, token, over);
+  }
+}
+
+describe("a refresh whose mark's write was reported failed", () => {
+  it('sends the refresh token at the next call where its own mark landed and could not be taken back', async () => {
+    const vendor = await rotatingVendor();
+    const store = new LateAcks(['lands', 'fails']);
+    await store.set('grid', 'ana', expiredToken());
+    const host = new OAuthAuthProvider(providerOf(vendor), store);
+    const request = { userId: 'ana', scopes: ['data.records:read'] };
+    const first = await host.getCredentials(request).catch((e: unknown) => e);
+    expect(first).toMatchObject({ info: { code: 'store_unavailable' } });
+    expect((await store.get('grid', 'ana'))?.refreshSentAt).toBeDefined();
+    expect(vendor.sent).toEqual([]);
+    // Its own mark, under which nothing was sent: not a refresh that went unanswered.
+    expect(await host.getCredentials(request)).toEqual({ kind: 'bearer', token: 'at-1' });
+    expect(vendor.sent).toEqual(['rt-0']);
+    await host.close();
+  });
+
+  it("takes back its own mark only, never another replica's written meanwhile", async () => {
+    const vendor = await rotatingVendor();
+    const store = new LateAcks(['between']);
+    await store.set('grid', 'ana', expiredToken());
+    const host = new OAuthAuthProvider(providerOf(vendor), store);
+    const first = await host.getCredentials({ userId: 'ana', scopes: [] }).catch((e: unknown) => e);
+    expect(first).toMatchObject({ info: { code: 'store_unavailable' } });
+    // The other replica is sending rt-0: without its mark, rt-0 would be sent a second time.
+    expect((await store.get('grid', 'ana'))?.refreshMark).toBe('theirs');
+    expect(vendor.sent).toEqual([]);
+    await host.close();
+  });
+});

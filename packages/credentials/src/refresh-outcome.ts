@@ -208,6 +208,7 @@ export async function settleFailure(
   ctx: RefreshSettling,
   userId: string,
   unmarked: StoredToken,
+  mark: StoredToken,
   failure: Refusal,
 ): Promise<StoredToken | undefined> {
   if (failure.kind === 'invalid_grant') {
@@ -236,8 +237,9 @@ export async function settleFailure(
       message: `Refreshing the access token with '${ctx.id}' got no answer from its token endpoint; try again.`,
     });
   }
-  // Answered, or never sent: the refresh token is as good as before.
-  await storedOver(ctx.store, ctx.id, userId, unmarked, unmarked).catch(() => {});
+  // Answered, or never sent: the refresh token is as good as before; its mark (only this
+  // refresh's: another's is another refresh under way) is taken back.
+  await storedOver(ctx.store, ctx.id, userId, unmarked, mark).catch(() => {});
   ctx.refreshed('failed', `token refresh failed (${failure.detail}); the stored token is kept`);
   throw new ToolError(
     {
@@ -298,16 +300,19 @@ export async function notSentAgain(
  * Redis away), at a vendor that rotates refresh tokens (or not yet known to keep them): not
  * sent. The refresh lock is not copied to replicas either, so after a failover another replica
  * would find neither the lock nor the mark and send the same refresh token, which the vendor
- * takes for theft. The mark, which the master may hold alone, is taken back (else the next
- * refresh would take this one for unanswered); the access token serves while it is good.
+ * takes for theft. The mark (`mark`), which the master may hold alone, is taken back where it is
+ * still the one stored (else the next refresh would take this one for unanswered; where that
+ * fails too, this process knows it for its own: UnsentMarks); the access token serves while it
+ * is good.
  */
 export async function notMarked(
   ctx: RefreshSettling,
   userId: string,
   token: StoredToken,
+  mark: StoredToken,
   rejected: string | undefined,
 ): Promise<StoredToken> {
-  await storedOver(ctx.store, ctx.id, userId, token, token).catch(() => {});
+  await storedOver(ctx.store, ctx.id, userId, token, mark).catch(() => {});
   ctx.refreshed(
     'failed',
     'the token store did not take the mark of a refresh under way (with Redis: not copied to store.replicaAcks replicas), so the refresh token was not sent: a failover could let another replica send it again; the stored token is kept',
