@@ -321,7 +321,7 @@ export class OAuthAuthProvider implements RefreshingProvider, SignInProvider {
     if (marked === undefined) return markRefused(this.settling, userId, token);
     if (!marked && token.refreshRotates !== false) {
       // Sent under by nobody, if it landed: a process that took the lock over would have had to mark over it.
-      if (stillHeld?.() !== false) this.unsentMarks.remember(userId, mark);
+      if (stillHeld?.() !== false) this.unsent(userId, mark);
       return notMarked(this.settling, userId, token, mark, rejected);
     }
     // Looked at again right before the request: the lock may have been taken over meanwhile.
@@ -335,8 +335,7 @@ export class OAuthAuthProvider implements RefreshingProvider, SignInProvider {
       if (!(e instanceof UnusableRotation)) {
         const failure = refusal(e);
         // The refresh token did not reach the vendor, or was answered untaken: good to send again.
-        if (failure.kind === 'refused' || failure.kind === 'not_sent')
-          this.unsentMarks.remember(userId, mark);
+        if (failure.kind === 'refused' || failure.kind === 'not_sent') this.unsent(userId, mark);
         return settleFailure(this.settling, userId, unmarked, mark, failure);
       }
       const rotates = e.refreshToken !== token.refreshToken;
@@ -393,6 +392,15 @@ export class OAuthAuthProvider implements RefreshingProvider, SignInProvider {
     this.saving.add(saved);
     void saved.finally(() => this.saving.delete(saved));
     return saved;
+  }
+
+  /**
+   * Remembers a mark nothing was sent under, where the store compares and writes in one step: the
+   * read, compare and write of a store without `replace` could land it late, over another
+   * process's mark, and that process's refresh token would then be taken for good to send.
+   */
+  private unsent(userId: string, mark: StoredToken): void {
+    if (this.store.replace) this.unsentMarks.remember(userId, mark);
   }
 
   private refreshed(outcome: RefreshOutcome, why: string): void {
