@@ -1,13 +1,15 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  authorizationUrl,
   authorizeInBrowser,
-  pkce,
+  authorizeParams,
   type Running,
+  redeemCode,
+  refreshRequest,
   registerPublicClient,
   startAuthorizationServer,
   TestBrowser,
-  tokenRequest,
 } from './support.js';
 
 // People sign in by pasting the access token the operator gave them. Replacing a leaked token,
@@ -40,33 +42,15 @@ beforeAll(async () => {
 });
 afterAll(() => as.close());
 
-function authorizeParams(clientId: string) {
-  const { verifier, challenge } = pkce();
-  const params = {
-    response_type: 'code',
-    client_id: clientId,
-    redirect_uri: REDIRECT,
-    code_challenge: challenge,
-    code_challenge_method: 'S256',
-  };
-  return { verifier, params };
-}
-
 /** The token request that redeems the code a browser landed with. */
 const redeem = (clientId: string, landed: URL, verifier: string) =>
-  tokenRequest(as.issuer, {
-    grant_type: 'authorization_code',
-    code: landed.searchParams.get('code')!,
-    code_verifier: verifier,
-    client_id: clientId,
-    redirect_uri: REDIRECT,
-  });
+  redeemCode(as.issuer, { clientId, redirectUri: REDIRECT }, landed.searchParams.get('code'), verifier);
 
 /** Signs `user` in with their token in a fresh browser, consents, and redeems the code. */
 async function signedInClient(user: string) {
   const clientId = await registerPublicClient(as.issuer, REDIRECT);
   const browser = new TestBrowser();
-  const { verifier, params } = authorizeParams(clientId);
+  const { verifier, params } = authorizeParams(clientId, REDIRECT);
   const landed = await authorizeInBrowser(browser, as.issuer, params, { token: tokens.get(user)! });
   const res = await redeem(clientId, landed, verifier);
   expect(res.status).toBe(200);
@@ -74,8 +58,7 @@ async function signedInClient(user: string) {
   return { clientId, browser, ...issued };
 }
 
-const refresh = (clientId: string, refreshToken: string) =>
-  tokenRequest(as.issuer, { grant_type: 'refresh_token', refresh_token: refreshToken, client_id: clientId });
+const refresh = (clientId: string, refreshToken: string) => refreshRequest(as.issuer, clientId, refreshToken);
 
 describe('a sign-in made with an access token', () => {
   it('ends with the token: its grant no longer refreshes and its access tokens are refused', async () => {
@@ -97,11 +80,7 @@ describe('a sign-in made with an access token', () => {
     tokens.delete('carol');
 
     expect((await refresh(carol.clientId, carol.refresh_token)).status).toBe(400);
-    const { params } = authorizeParams(carol.clientId);
-    const page = await carol.browser.open(
-      `${as.issuer}/auth/authorize?${new URLSearchParams(params)}`,
-      as.issuer,
-    );
+    const page = await carol.browser.open(authorizationUrl(as.issuer, carol.clientId, REDIRECT), as.issuer);
     // The old sign-in no longer counts: the browser is at the sign-in page, not at consent.
     expect(page.url.pathname).toBe('/auth/sign-in');
   });
@@ -120,7 +99,7 @@ describe('a sign-in made with an access token', () => {
   it('takes the codes consented to with the old token, not yet redeemed, with it', async () => {
     tokens.set('dave', 'dave-token-0123456789');
     const clientId = await registerPublicClient(as.issuer, REDIRECT);
-    const { verifier, params } = authorizeParams(clientId);
+    const { verifier, params } = authorizeParams(clientId, REDIRECT);
     const landed = await authorizeInBrowser(new TestBrowser(), as.issuer, params, {
       token: 'dave-token-0123456789',
     });

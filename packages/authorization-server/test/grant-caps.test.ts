@@ -5,12 +5,13 @@ import type { HookedStore } from './hooked-store.js';
 import { STORES } from './hooked-store.js';
 import {
   authorizeInBrowser,
-  pkce,
+  authorizeParams,
   type Running,
+  redeemCode,
+  refreshRequest,
   registerPublicClient,
   startAuthorizationServer,
   TestBrowser,
-  tokenRequest,
 } from './support.js';
 
 // Each authorization makes a grant that lives a month: one person (a script, or a site
@@ -40,25 +41,13 @@ async function setUp(kind: keyof typeof STORES): Promise<Setup> {
 
 /** A code the signed-in person's browser was given for the client, and its verifier. */
 async function codeFor({ server, clientId, browser }: Setup) {
-  const { verifier, challenge } = pkce();
-  const landed = await authorizeInBrowser(browser, server.issuer, {
-    response_type: 'code',
-    client_id: clientId,
-    redirect_uri: REDIRECT,
-    code_challenge: challenge,
-    code_challenge_method: 'S256',
-  });
+  const { verifier, params } = authorizeParams(clientId, REDIRECT);
+  const landed = await authorizeInBrowser(browser, server.issuer, params);
   return { code: landed.searchParams.get('code')!, verifier };
 }
 
 const exchange = ({ server, clientId }: Setup, { code, verifier }: { code: string; verifier: string }) =>
-  tokenRequest(server.issuer, {
-    grant_type: 'authorization_code',
-    code,
-    code_verifier: verifier,
-    client_id: clientId,
-    redirect_uri: REDIRECT,
-  });
+  redeemCode(server.issuer, { clientId, redirectUri: REDIRECT }, code, verifier);
 
 /** A grant made through the browser and the token endpoint: its id and refresh token. */
 async function granted(setup: Setup) {
@@ -69,11 +58,7 @@ async function granted(setup: Setup) {
 }
 
 const refresh = ({ server, clientId }: Setup, refreshToken: string) =>
-  tokenRequest(server.issuer, {
-    grant_type: 'refresh_token',
-    refresh_token: refreshToken,
-    client_id: clientId,
-  });
+  refreshRequest(server.issuer, clientId, refreshToken);
 
 /** What the store holds of a grant: live, revoked, or gone. */
 async function stateOf({ store }: Setup, id: string) {

@@ -2,13 +2,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { STORES } from './hooked-store.js';
 import {
   authorizeInBrowser,
+  authorizeParams,
   formFields,
-  pkce,
+  redeemCode,
   registerPublicClient,
   signInToConsent,
   startAuthorizationServer,
   TestBrowser,
-  tokenRequest,
 } from './support.js';
 
 // One person's sign-ins and authorizations are bounded: each sign-in makes a session, and each
@@ -35,27 +35,11 @@ async function setUp(kind: keyof typeof STORES) {
   return { server, store, clientId };
 }
 
-function request(clientId: string, redirectUri = REDIRECT) {
-  const { verifier, challenge } = pkce();
-  const params = {
-    response_type: 'code',
-    client_id: clientId,
-    redirect_uri: redirectUri,
-    code_challenge: challenge,
-    code_challenge_method: 'S256',
-    state: 'the-state',
-  };
-  return { verifier, params };
-}
+const request = (clientId: string, redirectUri = REDIRECT) =>
+  authorizeParams(clientId, redirectUri, { state: 'the-state' });
 
 const exchange = (issuer: string, clientId: string, landed: URL, verifier: string, redirectUri = REDIRECT) =>
-  tokenRequest(issuer, {
-    grant_type: 'authorization_code',
-    code: landed.searchParams.get('code') ?? 'none',
-    code_verifier: verifier,
-    client_id: clientId,
-    redirect_uri: redirectUri,
-  });
+  redeemCode(issuer, { clientId, redirectUri }, landed.searchParams.get('code'), verifier);
 
 describe.each(['memory', 'file'] as const)("a person's completed authorizations (%s store)", (kind) => {
   it('are bounded to 60 an hour, counting only those whose code was exchanged', async () => {

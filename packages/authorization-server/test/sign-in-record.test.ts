@@ -3,15 +3,17 @@ import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AuthorizationEvent, MemoryStateStore } from '../src/index.js';
 import {
+  authorizationUrl,
+  authorizeParams,
   formFields,
-  pkce,
   type Running,
+  redeemCode,
+  refreshRequest,
   registerPublicClient,
   signInToConsent,
   startAuthorizationServer,
   startStatic,
   TestBrowser,
-  tokenRequest,
   upstreamLinkOf,
 } from './support.js';
 
@@ -59,36 +61,18 @@ const eventsOf = (as: Running) => as.events as AuthorizationEvent[];
 /** Signs in through `browser`, consents, redeems the code: the tokens and the grant's record. */
 async function granted(as: Running, browser: TestBrowser, toConsent = signInToConsent) {
   const clientId = await registerPublicClient(as.issuer, REDIRECT);
-  const { verifier, challenge } = pkce();
-  const params = {
-    response_type: 'code',
-    client_id: clientId,
-    redirect_uri: REDIRECT,
-    code_challenge: challenge,
-    code_challenge_method: 'S256',
-  };
+  const { verifier, params } = authorizeParams(clientId, REDIRECT);
   const page = await toConsent(browser, as.issuer, params);
   expect(page.url.pathname).toBe('/auth/consent');
   const { action, fields } = formFields(page.text);
   const allowed = await browser.post(new URL(action, as.issuer), { ...fields, decision: 'allow' });
   const code = new URL(allowed.headers.get('location')!).searchParams.get('code')!;
-  const res = await tokenRequest(as.issuer, {
-    grant_type: 'authorization_code',
-    code,
-    code_verifier: verifier,
-    client_id: clientId,
-    redirect_uri: REDIRECT,
-  });
+  const res = await redeemCode(as.issuer, { clientId, redirectUri: REDIRECT }, code, verifier);
   expect(res.status).toBe(200);
   const issued = (await res.json()) as { access_token: string; refresh_token: string };
   const grantKey = `grant:${issued.refresh_token.split('.')[0]}`;
-  const refresh = (token = issued.refresh_token) =>
-    tokenRequest(as.issuer, {
-      grant_type: 'refresh_token',
-      refresh_token: token,
-      client_id: clientId,
-    });
-  return { ...issued, clientId, grantKey, refresh, params };
+  const refresh = (token = issued.refresh_token) => refreshRequest(as.issuer, clientId, token);
+  return { ...issued, clientId, grantKey, refresh };
 }
 
 describe('how a person signed in', () => {
@@ -194,7 +178,7 @@ describe('what a sign-in by access token keeps of it', () => {
     const id = signedIn!.slice('session-sign-in:'.length);
     await store.delete(signedIn!);
     await store.set(`session-binding:${id}`, bareHash(bindingOf('alice')!), 3600);
-    const authorize = `${byToken.issuer}/auth/authorize?${new URLSearchParams({ ...grant.params, ...pkceParams() })}`;
+    const authorize = authorizationUrl(byToken.issuer, grant.clientId, REDIRECT);
 
     const first = await grant.refresh();
     expect(first.status).toBe(200);
@@ -216,10 +200,6 @@ describe('what a sign-in by access token keeps of it', () => {
     expect((await grant.refresh(rotated)).status).toBe(200);
   });
 });
-
-function pkceParams() {
-  return { code_challenge: pkce().challenge, code_challenge_method: 'S256' };
-}
 
 /**
  * The team's OpenID provider, as much of it as a sign-in reads: discovery, the token endpoint

@@ -2,13 +2,15 @@ import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryStateStore } from '../src/index.js';
 import {
+  authorizationUrl,
   authorizeInBrowser,
-  pkce,
+  authorizeParams,
   type Running,
+  redeemCode,
+  refreshRequest,
   registerPublicClient,
   startAuthorizationServer,
   TestBrowser,
-  tokenRequest,
 } from './support.js';
 
 // A rolling restart: two replicas share one store, and the one started with the new config has
@@ -66,22 +68,13 @@ afterAll(async () => {
 /** A code consented to by Alice, signed in with her token, and the request that redeems it. */
 async function aliceCode() {
   const clientId = await registerPublicClient(vouching.issuer, REDIRECT);
-  const { verifier, challenge } = pkce();
-  const landed = await authorizeInBrowser(new TestBrowser(), vouching.issuer, {
-    response_type: 'code',
-    client_id: clientId,
-    redirect_uri: REDIRECT,
-    code_challenge: challenge,
-    code_challenge_method: 'S256',
-  });
-  const fields = {
-    grant_type: 'authorization_code',
-    code: landed.searchParams.get('code')!,
-    code_verifier: verifier,
-    client_id: clientId,
-    redirect_uri: REDIRECT,
+  const { verifier, params } = authorizeParams(clientId, REDIRECT);
+  const landed = await authorizeInBrowser(new TestBrowser(), vouching.issuer, params);
+  const code = landed.searchParams.get('code');
+  return {
+    clientId,
+    redeem: (at: Running) => redeemCode(at.issuer, { clientId, redirectUri: REDIRECT }, code, verifier),
   };
-  return { clientId, redeem: (at: Running) => tokenRequest(at.issuer, fields) };
 }
 
 describe('a replica with no access-token sign-in', () => {
@@ -98,12 +91,7 @@ describe('a replica with no access-token sign-in', () => {
   it('answers 503 for a refresh, rotating nothing, and refuses the access tokens without revoking', async () => {
     const { clientId, redeem } = await aliceCode();
     const issued = (await (await redeem(vouching)).json()) as { access_token: string; refresh_token: string };
-    const refresh = (at: Running) =>
-      tokenRequest(at.issuer, {
-        grant_type: 'refresh_token',
-        refresh_token: issued.refresh_token,
-        client_id: clientId,
-      });
+    const refresh = (at: Running) => refreshRequest(at.issuer, clientId, issued.refresh_token);
 
     const refused = await refresh(lagging);
     expect(refused.status).toBe(503);
@@ -134,26 +122,14 @@ describe('a replica whose every access token was removed', () => {
   it('ends grants made with a token (invalid_grant, not 503 for good) and offers no token sign-in', async () => {
     const { clientId, redeem } = await aliceCode();
     const issued = (await (await redeem(vouching)).json()) as { access_token: string; refresh_token: string };
-    const refused = await tokenRequest(retired.issuer, {
-      grant_type: 'refresh_token',
-      refresh_token: issued.refresh_token,
-      client_id: clientId,
-    });
+    const refused = await refreshRequest(retired.issuer, clientId, issued.refresh_token);
     expect(refused.status).toBe(400);
     expect(await refused.json()).toMatchObject({ error: 'invalid_grant' });
     expect(await retired.as.verify(issued.access_token)).toMatchObject({ ok: false });
 
-    const { challenge } = pkce();
-    const query = new URLSearchParams({
-      response_type: 'code',
-      client_id: clientId,
-      redirect_uri: REDIRECT,
-      code_challenge: challenge,
-      code_challenge_method: 'S256',
-    });
     // Its pages name the shared issuer: each hop is asked of this replica itself.
     const browser = new TestBrowser();
-    const sent = await browser.request(`${retired.issuer}/auth/authorize?${query}`);
+    const sent = await browser.request(authorizationUrl(retired.issuer, clientId, REDIRECT));
     const signIn = new URL(sent.headers.get('location')!);
     const page = await browser.request(`${retired.issuer}${signIn.pathname}${signIn.search}`);
     const text = await page.text();

@@ -92,10 +92,55 @@ export function pkce(): { verifier: string; challenge: string } {
  * A browser for the sign-in and consent pages: keeps cookies, follows no redirect by itself,
  * and posts forms as a browser does from the page's own origin.
  */
+/**
+ * A public client's authorization request's parameters (code, S256 with a fresh challenge, and
+ * `extra`), with the challenge's verifier.
+ */
+export function authorizeParams(
+  clientId: string,
+  redirectUri: string,
+  extra: Record<string, string> = {},
+): { verifier: string; params: Record<string, string> } {
+  const { verifier, challenge } = pkce();
+  const params = {
+    response_type: 'code',
+    client_id: clientId,
+    redirect_uri: redirectUri,
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+    ...extra,
+  };
+  return { verifier, params };
+}
+
 /** A public client's authorization request (code, S256 with a fresh challenge). */
 export function authorizationUrl(issuer: string, clientId: string, redirectUri: string): string {
-  const query = { response_type: 'code', client_id: clientId, redirect_uri: redirectUri };
-  return `${issuer}/auth/authorize?${new URLSearchParams({ ...query, code_challenge: pkce().challenge, code_challenge_method: 'S256' })}`;
+  return `${issuer}/auth/authorize?${new URLSearchParams(authorizeParams(clientId, redirectUri).params)}`;
+}
+
+/** The token request of a public client that redeems `code` (`none` when absent) with its verifier. */
+export function redeemCode(
+  issuer: string,
+  client: { clientId: string; redirectUri: string },
+  code: string | null | undefined,
+  verifier: string,
+) {
+  return tokenRequest(issuer, {
+    grant_type: 'authorization_code',
+    code: code ?? 'none',
+    code_verifier: verifier,
+    client_id: client.clientId,
+    redirect_uri: client.redirectUri,
+  });
+}
+
+/** The token request of a public client that refreshes with `refreshToken`. */
+export function refreshRequest(issuer: string, clientId: string, refreshToken: string) {
+  return tokenRequest(issuer, {
+    grant_type: 'refresh_token',
+    refresh_token: refreshToken,
+    client_id: clientId,
+  });
 }
 
 /** The sign-in page's link to the team's identity provider (`/auth/upstream?…`), if it has one. */
@@ -223,15 +268,8 @@ export async function authorizedCode(
   redirectUri: string,
   extra: Record<string, string> = {},
 ): Promise<{ code: string; verifier: string; landed: URL }> {
-  const { verifier, challenge } = pkce();
-  const landed = await authorizeInBrowser(new TestBrowser(), issuer, {
-    response_type: 'code',
-    client_id: clientId,
-    redirect_uri: redirectUri,
-    code_challenge: challenge,
-    code_challenge_method: 'S256',
-    ...extra,
-  });
+  const { verifier, params } = authorizeParams(clientId, redirectUri, extra);
+  const landed = await authorizeInBrowser(new TestBrowser(), issuer, params);
   return { code: landed.searchParams.get('code')!, verifier, landed };
 }
 
