@@ -23,7 +23,7 @@ import { quoted } from './quoted.js';
 import { credentialForms, redact } from './redact.js';
 import type { RegisteredTool, ToolRegistry } from './registry.js';
 import { UpstreamSlots } from './upstream-slots.js';
-import { parseRequestBody, validateArguments } from './validate-arguments.js';
+import { parseRequestBody, refuseManyUnknown, validateArguments } from './validate-arguments.js';
 
 export type { EngineObserver, EngineOptions, RateLimitWaitKind, UpstreamRetry } from './engine-options.js';
 
@@ -159,6 +159,22 @@ export class ToolEngine {
       };
     } catch (e) {
       return { kind: 'outcome', outcome: this.failure(e, name, undefined) };
+    }
+  }
+
+  /**
+   * A call refused before its arguments are read whole (no such tool, or more arguments than its
+   * tool has parameters), for a caller that reads them all before `prepare` (write safety's
+   * copy and fingerprint): its outcome, or undefined. The unknown arguments are counted, never read.
+   */
+  refusedOutright(name: string, rawArgs: unknown): ToolOutcome | undefined {
+    const tool = this.registry.get(name);
+    if (!tool) return unknownTool(name);
+    try {
+      refuseManyUnknown(tool.declaration, tool.inputSchema, rawArgs);
+      return undefined;
+    } catch (e) {
+      return this.failure(e, name, undefined);
     }
   }
 

@@ -155,7 +155,7 @@ function unknownParameters(unknown: readonly string[], properties: object): stri
  * JSON) held the event loop for seconds in the copy, its spread and the filters, every other
  * caller of the host waiting.
  */
-function refuseManyUnknown(decl: ToolDeclaration, inputSchema: JsonSchema, raw: unknown): void {
+export function refuseManyUnknown(decl: ToolDeclaration, inputSchema: JsonSchema, raw: unknown): void {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return;
   const properties = inputSchema.properties ?? {};
   let keys: string[];

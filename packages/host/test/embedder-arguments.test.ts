@@ -148,3 +148,21 @@ describe('arguments an embedder builds', () => {
     expect(upstream.requests.map((r) => r.body)).toEqual([{ name: 'read-1' }]);
   });
 });
+
+describe('a write call of many made-up arguments', () => {
+  it('is refused before write safety copies or fingerprints them: only the known ones are read', async () => {
+    const target: Record<string, unknown> = { mode: 'execute' };
+    for (let i = 0; i < 100_000; i += 1) target[`k${i}`] = i;
+    const read: string[] = [];
+    const args = new Proxy(target, {
+      get(t, key, receiver) {
+        read.push(String(key));
+        return Reflect.get(t, key, receiver);
+      },
+    });
+    const outcome = await host.callTool('ThingApi.CreateThing', args, { idempotencyKey: 'many-keys-1' });
+    expect(refusal(outcome)).toEqual({ code: 'invalid_argument', parameter: 'request_body' });
+    expect(read).toEqual(['mode']);
+    expect(upstream.requests).toHaveLength(0);
+  });
+});

@@ -77,6 +77,10 @@ export class WriteSafety<Wait = unknown> {
     // Read once, here: the key is checked against the very arguments that are sent (a getter
     // could answer otherwise each time), and one that cannot be read is refused, not thrown.
     // The engine takes this copy as it is (frozen, it cannot change), without copying it again.
+    // Refused before the copy where the tool has fewer parameters than the call arguments: a
+    // call of 100,000 made-up keys was copied and fingerprinted whole (about a second), first.
+    const refused = this.engine.refusedOutright(name, raw);
+    if (refused) return refused;
     let args: Readonly<Record<string, unknown>>;
     try {
       args = plainArguments(raw);
