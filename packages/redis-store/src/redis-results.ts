@@ -7,17 +7,26 @@ import type { SaltedSealed, SharedCipher } from './shared-cipher.js';
 type OwnedResult = StoredResult & { userId: string };
 
 /**
- * Bytes of results kept while Redis is away, to be shared once it answers: the default bound of
- * one user's results (a quarter of a replica's result memory). The replica holds them anyway
- * while its own bounds keep them, so this costs memory only for those it dropped meanwhile.
+ * Bytes of results kept while Redis is away, to be shared once it answers, at least: a quarter of
+ * a replica's default result memory. The replica holds them anyway while its own bounds keep
+ * them, so this costs memory only for those it dropped meanwhile.
  */
 const MAX_UNSHARED_BYTES = 64 * 1024 * 1024;
+/** The engine's default bound of an answer (`engine.maxResponseBytes`), where none is given. */
+const DEFAULT_LARGEST_RESULT = 10 * 1024 * 1024;
+
 /**
- * One user's share of them: a quarter (16 MiB, room for one answer at the engine's default
- * bound, 10 MiB), so that one user making result after result loses their own oldest, never
- * another's. 256 results is more than a minute's outage makes (each is over `mcp.maxResultBytes`).
+ * One user's share of the results kept while Redis is away, and the whole: a quarter each (at
+ * least 16 MiB), with room for one result of the largest answer the engine takes (a result's
+ * text may run longer than the answer's bytes), so that one user making result after result
+ * loses their own oldest, never another's, and a result is never too large to be kept at all
+ * (with `engine.maxResponseBytes` raised past the fixed 16 MiB, none of those was kept). 256
+ * results is more than a minute's outage makes (each is over `mcp.maxResultBytes`).
  */
-const USER_UNSHARED_SHARE = { bytes: MAX_UNSHARED_BYTES / 4, entries: 256, room: 'own oldest' } as const;
+export function unsharedShare(largestResultBytes = DEFAULT_LARGEST_RESULT) {
+  const bytes = Math.max(MAX_UNSHARED_BYTES / 4, Math.ceil(largestResultBytes * 1.5));
+  return { maxBytes: bytes * 4, share: { bytes, entries: 256, room: 'own oldest' } as const };
+}
 
 /** A result's id in its URI (toolhost://results/<uuid>); anything else is no result of ours. */
 const ID = /^toolhost:\/\/results\/([0-9a-f-]{36})$/;
@@ -62,8 +71,11 @@ export class RedisResults implements SharedResults {
     private readonly redis: SharedRedis,
     private readonly cipher: SharedCipher,
     private readonly logger?: StoreLogger,
+    /** The largest answer the engine takes (`engine.maxResponseBytes`): one user's share holds one. */
+    largestResultBytes?: number,
   ) {
-    this.unshared = new DeferredWrites(redis, MAX_UNSHARED_BYTES, USER_UNSHARED_SHARE);
+    const { maxBytes, share } = unsharedShare(largestResultBytes);
+    this.unshared = new DeferredWrites(redis, maxBytes, share);
   }
 
   /** Told when a result could not be shared: it stays readable on the replica that made it. */

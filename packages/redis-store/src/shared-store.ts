@@ -75,6 +75,8 @@ export interface SharedStoreOptions {
   settings?: StoreSettings | undefined;
   /** How long a refresh lock lasts if its holder never releases it (`auth.refreshLockSeconds`). */
   refreshLockMs: number;
+  /** The largest answer the engine takes (`engine.maxResponseBytes`): a large result of it is kept while Redis is away. */
+  largestResultBytes?: number;
 }
 
 /** What replicas acknowledge a write by: the configured count, 1 by default with Sentinels. */
@@ -132,7 +134,7 @@ async function storeOn(
   const pacing = sharedPacers(redis, logger);
   const commandTimeoutMs = store.commandTimeoutMs ?? 5000;
   const health = new StoreHealth(redis, redactRedisUrl(url), logger, Math.min(commandTimeoutMs, 2000));
-  const results = new RedisResults(redis, cipher, logger);
+  const results = new RedisResults(redis, cipher, logger, options.largestResultBytes);
   const signingKey = (purpose: string) => cipher.derive(purpose);
   return {
     redis,

@@ -31,6 +31,7 @@ export async function openSharedStore(
       secret: env.TOOLHOST_TOKEN_KEY,
       settings: config.store,
       refreshLockMs: (config.auth?.refreshLockSeconds ?? 30) * 1000,
+      largestResultBytes: config.engine?.maxResponseBytes,
     },
     { ...HOST_PARTS, logger },
   );
