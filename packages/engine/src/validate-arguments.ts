@@ -160,6 +160,7 @@ export function refuseManyUnknown(decl: ToolDeclaration, inputSchema: JsonSchema
   const properties = inputSchema.properties ?? {};
   let keys: string[];
   let known: Record<string, unknown>;
+  let unknown: string[];
   try {
     keys = Object.keys(raw);
     if (keys.length <= Object.keys(properties).length) return;
@@ -169,10 +170,12 @@ export function refuseManyUnknown(decl: ToolDeclaration, inputSchema: JsonSchema
         .filter((k) => Object.hasOwn(given, k))
         .map((k) => [k, given[k]]),
     );
+    // One holding undefined is not given (the copy leaves it out), as in JSON it could not be.
+    unknown = keys.filter((k) => !Object.hasOwn(properties, k) && given[k] !== undefined);
   } catch {
     return; // Unreadable (a Proxy's trap or a getter threw): the copy says so, naming it.
   }
-  const unknown = keys.filter((k) => !Object.hasOwn(properties, k));
+  if (unknown.length === 0) return;
   let parameter = shortened(unknown[0]!);
   let problems = '';
   try {

@@ -77,10 +77,16 @@ export class WriteSafety<Wait = unknown> {
     // Read once, here: the key is checked against the very arguments that are sent (a getter
     // could answer otherwise each time), and one that cannot be read is refused, not thrown.
     // The engine takes this copy as it is (frozen, it cannot change), without copying it again.
-    // Refused before the copy where the tool has fewer parameters than the call arguments: a
-    // call of 100,000 made-up keys was copied and fingerprinted whole (about a second), first.
+    // More arguments than the tool has parameters: refused whatever they hold, so neither copied
+    // nor fingerprinted whole first (100,000 made-up keys cost about a second there); the refusal
+    // goes the way of any other (the key's checks, the call's log line, shutdown).
     const refused = this.engine.refusedOutright(name, raw);
-    if (refused) return refused;
+    if (refused)
+      return this.keyed(
+        o,
+        () => callFingerprint(name, { '': refused.ok ? '' : refused.error.message }),
+        () => this.calls.within(name, o.userId, o.signal, async () => notSent(refused), o.onWait),
+      );
     let args: Readonly<Record<string, unknown>>;
     try {
       args = plainArguments(raw);
