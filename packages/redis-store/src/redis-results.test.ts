@@ -34,5 +34,10 @@ describe('large results made while Redis is away', () => {
     expect(byDefault.unshared.size).toBe(0);
     await expect(byDefault.put(result('alice', 15 * MiB))).rejects.toThrow(/writeable/);
     expect(byDefault.unshared.size).toBe(1);
+    // A bound raised to 1 GiB: what is held for Redis stays within 64 MiB a user.
+    const huge = new RedisResults(away(), cipher, undefined, 1024 * MiB);
+    await expect(huge.put(result('alice', 65 * MiB))).rejects.toThrow(/writeable/);
+    await expect(huge.put(result('alice', 60 * MiB))).rejects.toThrow(/writeable/);
+    expect(huge.unshared.size).toBe(1);
   });
 });

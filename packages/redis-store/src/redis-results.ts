@@ -19,12 +19,15 @@ const DEFAULT_LARGEST_RESULT = 10 * 1024 * 1024;
  * One user's share of the results kept while Redis is away, and the whole: a quarter each (at
  * least 16 MiB), with room for one result of the largest answer the engine takes (a result's
  * text may run longer than the answer's bytes), so that one user making result after result
- * loses their own oldest, never another's, and a result is never too large to be kept at all
- * (with `engine.maxResponseBytes` raised past the fixed 16 MiB, none of those was kept). 256
- * results is more than a minute's outage makes (each is over `mcp.maxResultBytes`).
+ * loses their own oldest, never another's, and a result is not too large to be kept at all (with
+ * `engine.maxResponseBytes` raised past 10 MiB, none was). At most 64 MiB a user, 256 MiB in all
+ * (a replica's default result memory): what is kept here is held for Redis even once the
+ * replica's own bounds let it go. 256 results is more than a minute's outage makes (each is
+ * over `mcp.maxResultBytes`).
  */
 export function unsharedShare(largestResultBytes = DEFAULT_LARGEST_RESULT) {
-  const bytes = Math.max(MAX_UNSHARED_BYTES / 4, Math.ceil(largestResultBytes * 1.5));
+  const wanted = Math.ceil(largestResultBytes * 1.5);
+  const bytes = Math.min(MAX_UNSHARED_BYTES, Math.max(MAX_UNSHARED_BYTES / 4, wanted));
   return { maxBytes: bytes * 4, share: { bytes, entries: 256, room: 'own oldest' } as const };
 }
 
