@@ -234,12 +234,21 @@ describe('shared store (Redis): idempotency claims end with their owner', () => 
     const config = { ...echoConfig(), tools: { idempotencyClaimSeconds: 2, idempotencyWaitSeconds: 1 } };
     const a = await replica(config, replicaEnv({ ECHO_KEY }));
     const b = await replica(config, replicaEnv({ ECHO_KEY }));
-    upstream.respond(() => ({ status: 201, body: { id: 'slow' }, delayMs: 5000 }));
+    // Answered only once the second call has been: a fixed delay let a loaded machine's second
+    // call come after the first had ended.
+    let answer = () => {};
+    upstream.respond(
+      () =>
+        new Promise((resolve) => {
+          answer = () => resolve({ status: 201, body: { id: 'slow' } });
+        }),
+    );
     const first = create(a, 'slow');
     while (upstream.requests.length === 0) await new Promise((r) => setTimeout(r, 10));
     // Held past two claim lifetimes: the lease is renewed while the call runs.
     await new Promise((r) => setTimeout(r, 3000));
     const second = await create(b, 'slow');
+    answer();
     expect(second).toMatchObject({ ok: false, error: { code: 'idempotency_in_progress', retryable: true } });
     expect(await first).toMatchObject({ ok: true });
     expect(await create(b, 'slow')).toEqual(await first);
