@@ -6,7 +6,11 @@ import type { CallToolResult } from '@modelcontextprotocol/client';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { ToolDeclaration } from '@toolhost/core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
+import {
+  heldAnswers,
+  type RecordingUpstream,
+  startRecordingUpstream,
+} from '../../testing/src/recording-upstream.js';
 import { hostCliPath } from '../../testing/src/spawn-host.js';
 import { AccessTokens } from '../src/auth/access-tokens.js';
 import { createHost, type Host } from '../src/host.js';
@@ -188,7 +192,9 @@ describe('the audit log', () => {
       maxSessionsPerUser: 1,
       accessTokens: new AccessTokens({ alice: ALICE }),
     });
-    upstream.respond(() => ({ status: 200, body: {}, delayMs: 1500 }));
+    // Held until the second session has been refused: a fixed delay could end first on a loaded machine.
+    const held = heldAnswers({ status: 200, body: {} });
+    upstream.respond(held.responder);
     const first = new Client({ name: 'audit-client', version: '1.0.0' });
     const headers = { authorization: `Bearer ${ALICE}` };
     await first.connect(new StreamableHTTPClientTransport(new URL(capped.url), { requestInit: { headers } }));
@@ -205,6 +211,7 @@ describe('the audit log', () => {
       user: 'alice',
       client: 'second-client',
     });
+    held.release();
     await busy;
     await first.close();
     await capped.close();

@@ -1,6 +1,10 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
+import {
+  heldAnswers,
+  type RecordingUpstream,
+  startRecordingUpstream,
+} from '../../testing/src/recording-upstream.js';
 import { AccessTokens } from '../src/auth/access-tokens.js';
 import { createHost, type Host } from '../src/host.js';
 import { serveHttp } from '../src/http/serve-http.js';
@@ -58,7 +62,9 @@ describe('HTTP surface limits', () => {
 
   it('evicts in all at the host-wide cap, and refuses only when every session is busy', async () => {
     upstream.reset();
-    upstream.respond(() => ({ status: 200, body: { ok: true }, delayMs: 1500 }));
+    // Held until the third session has been refused: a fixed delay could end first on a loaded machine.
+    const held = heldAnswers();
+    upstream.respond(held.responder);
     const server = await serveHttp(host, {
       port: 0,
       maxSessions: 2,
@@ -70,6 +76,7 @@ describe('HTTP surface limits', () => {
     for (let i = 0; i < 500 && upstream.requests.length < 2; i += 1)
       await new Promise((r) => setTimeout(r, 20));
     await expect(connect(server.url, 'user-two-token-123456')).rejects.toThrow(/Too many open sessions/);
+    held.release();
     await Promise.all(busy);
     const c = await connect(server.url, 'user-two-token-123456');
     await expect(a.listTools()).rejects.toThrow(/Session not found|404/);

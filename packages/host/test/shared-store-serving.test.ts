@@ -1,5 +1,6 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
+import { heldAnswers } from '../../testing/src/recording-upstream.js';
 import type { HostConfig } from '../src/config/host-config.js';
 import { createHost, type Host } from '../src/host.js';
 import { expectPaced, pacedSpans } from './paced-spans.js';
@@ -236,19 +237,14 @@ describe('shared store (Redis): idempotency claims end with their owner', () => 
     const b = await replica(config, replicaEnv({ ECHO_KEY }));
     // Answered only once the second call has been: a fixed delay let a loaded machine's second
     // call come after the first had ended.
-    let answer = () => {};
-    upstream.respond(
-      () =>
-        new Promise((resolve) => {
-          answer = () => resolve({ status: 201, body: { id: 'slow' } });
-        }),
-    );
+    const held = heldAnswers({ status: 201, body: { id: 'slow' } });
+    upstream.respond(held.responder);
     const first = create(a, 'slow');
     while (upstream.requests.length === 0) await new Promise((r) => setTimeout(r, 10));
     // Held past two claim lifetimes: the lease is renewed while the call runs.
     await new Promise((r) => setTimeout(r, 3000));
     const second = await create(b, 'slow');
-    answer();
+    held.release();
     expect(second).toMatchObject({ ok: false, error: { code: 'idempotency_in_progress', retryable: true } });
     expect(await first).toMatchObject({ ok: true });
     expect(await create(b, 'slow')).toEqual(await first);

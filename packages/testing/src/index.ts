@@ -22,6 +22,7 @@ export {
 export { executeArgs } from './execute-args.js';
 export {
   type FakeResponse,
+  heldAnswers,
   type RecordedRequest,
   type RecordingUpstream,
   type Responder,

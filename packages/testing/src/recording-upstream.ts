@@ -134,3 +134,25 @@ export async function startRecordingUpstream(responder?: Responder): Promise<Rec
     },
   };
 }
+
+/**
+ * Answers (`answer`, 200 `{ ok: true }` by default) held until `release`: a test that needs
+ * calls in flight while it checks something holds them as long as that takes, not for a fixed
+ * delay that a loaded machine's next step can outlast.
+ */
+export function heldAnswers(answer: FakeResponse = { status: 200, body: { ok: true } }): {
+  responder: Responder;
+  release: () => void;
+} {
+  let release = () => {};
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  return {
+    responder: async () => {
+      await released;
+      return answer;
+    },
+    release,
+  };
+}
