@@ -8,6 +8,7 @@ describe('@toolhost/testing entry', () => {
       'catalogSuite',
       'effectiveHints',
       'executeArgs',
+      'heldAnswers',
       'hostCliPath',
       'pluginToolsOf',
       'responseOf',
