@@ -17,6 +17,12 @@ export interface FailoverUnderTest {
   upstream: RecordingUpstream;
   /** Alice's token as the store holds it now (read from Redis, not from the host's memory). */
   storedToken(): Promise<StoredToken | undefined>;
+  /**
+   * Resolves once every replica holds what its master has so far (where there are several to
+   * choose from at a failover): a replica a loaded machine left behind, promoted, would lack
+   * writes made before the window, which no deployment keeps.
+   */
+  settled?(): Promise<void>;
   /** Opens the replication window: what the masters acknowledge from now on is on them alone. */
   cutReplication(): Promise<void>;
   /** Kills the master(s) with what they alone hold; resolves once promoted replicas serve. */
@@ -75,6 +81,7 @@ export async function acknowledgedWritesSurviveFailover(s: FailoverUnderTest): P
   // The rotated token expires soon: the call after the failover refreshes with whatever
   // refresh token the store then has.
   oauth.expiresIn = 2;
+  await s.settled?.();
 
   oauth.afterRefreshing = () => s.cutReplication();
   const refreshed = await host.callTool('EchoApi.GetItem', { item_id: 'i1' }, { userId: 'alice' });

@@ -5,6 +5,7 @@ import { acknowledgedWritesSurviveFailover, failoverHost } from './failover-scen
 import { type FakeOAuthServer, startFakeOAuthServer } from './fake-oauth-server.js';
 import { type MasterProxy, masterProxy } from './redis-master-proxy.js';
 import {
+  caughtUp,
   type RedisServer,
   replicating,
   type Sentinels,
@@ -70,6 +71,10 @@ describe('a Sentinel failover in the replication window', () => {
       oauth,
       upstream,
       storedToken: () => tokenStoreOf(host).get('echo-auth', 'alice'),
+      // Both replicas hold what came before the window: which one the Sentinels promote is theirs to choose.
+      settled: async () => {
+        await caughtUp(master, replicas);
+      },
       cutReplication: async () => proxy.hold(),
       failOver: async () => {
         await master.kill();
@@ -89,5 +94,5 @@ describe('a Sentinel failover in the replication window', () => {
     });
     // The three Sentinels answered throughout: the log never calls them unreachable.
     expect(log.lines()).not.toContain('All sentinels are unreachable');
-  }, 90_000);
+  }, 120_000);
 });

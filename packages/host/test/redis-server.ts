@@ -227,6 +227,31 @@ export async function replicating(replica: RedisServer, masterPort?: number): Pr
   }
 }
 
+/**
+ * Waits, up to 30 s, until each replica has everything `master` has sent so far (its offset at
+ * the master's), and says whether they all did: on a loaded machine a replica lags seconds
+ * behind, and a Sentinel may then promote one that lacks what the other acknowledged. One that
+ * stays in a full resync that long (no offset meanwhile) is not waited for further: the
+ * Sentinels do not promote a replica so long disconnected.
+ */
+export async function caughtUp(master: RedisServer, replicas: readonly RedisServer[]): Promise<boolean> {
+  const offset = (info: string, field: string) => Number(new RegExp(`${field}:(\\d+)`).exec(info)?.[1] ?? -1);
+  const clients = [master, ...replicas].map((r) => redisClient(r.url));
+  try {
+    const target = offset(await clients[0]!.info('replication'), 'master_repl_offset');
+    const deadline = Date.now() + 30_000;
+    for (const client of clients.slice(1)) {
+      while (offset(await client.info('replication'), 'slave_repl_offset') < target) {
+        if (Date.now() > deadline) return false;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    }
+    return true;
+  } finally {
+    await Promise.all(clients.map((c) => closeClient(c)));
+  }
+}
+
 /** A replica of `master`, started and replicating. */
 export async function startReplica(master: RedisServer): Promise<RedisServer> {
   const replica = await startRedisServer(['--replicaof', '127.0.0.1', String(master.port)]);
