@@ -163,10 +163,8 @@ describe('shared store (Redis): idempotency claims end with their owner', () => 
     host.callTool('EchoApi.CreateItem', CREATE_ARGS, { userId: 'alice', idempotencyKey: key });
 
   it('tells a retry on another replica, within seconds, that a killed replica may have sent the write; never sends it again', async () => {
-    let release: () => void = () => {};
-    upstream.respond(
-      () => new Promise((resolve) => (release = () => resolve({ status: 201, body: { id: 'x' } }))),
-    );
+    const held = heldAnswers({ status: 201, body: { id: 'x' } });
+    upstream.respond(held.responder);
     const a = await spawnHttpHost(writeConfig(), {
       ...(replicaEnv({ ECHO_KEY, TOOLHOST_ACCESS_TOKENS: `alice:${ALICE_ACCESS_TOKEN}` }) as Record<
         string,
@@ -203,7 +201,7 @@ describe('shared store (Redis): idempotency claims end with their owner', () => 
       expect(errorCode(await create(b, 'killed-mid-write'))).toBe('idempotency_outcome_unknown');
       expect(upstream.requests).toHaveLength(1);
     } finally {
-      release();
+      held.release();
       a.child.kill('SIGKILL');
     }
   }, 60_000);

@@ -25,7 +25,7 @@ const DEFAULT_LARGEST_RESULT = 10 * 1024 * 1024;
  * replica's own bounds let it go. 256 results is more than a minute's outage makes (each is
  * over `mcp.maxResultBytes`).
  */
-export function unsharedShare(largestResultBytes = DEFAULT_LARGEST_RESULT) {
+function unsharedShare(largestResultBytes = DEFAULT_LARGEST_RESULT) {
   const wanted = Math.ceil(largestResultBytes * 1.5);
   const bytes = Math.min(MAX_UNSHARED_BYTES, Math.max(MAX_UNSHARED_BYTES / 4, wanted));
   return { maxBytes: bytes * 4, share: { bytes, entries: 256, room: 'own oldest' } as const };
