@@ -3,7 +3,11 @@ import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1HttpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { responseOf } from '../../testing/src/catalog-suite.js';
-import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
+import {
+  heldAnswers,
+  type RecordingUpstream,
+  startRecordingUpstream,
+} from '../../testing/src/recording-upstream.js';
 import { spawnHost } from '../../testing/src/spawn-host.js';
 import { createHost, type Host } from '../src/host.js';
 import { type HttpServerHandle, serveHttp } from '../src/http/serve-http.js';
@@ -178,13 +182,8 @@ describe('MCP 2026-07-28 beside the session era on one endpoint', () => {
   });
 
   it('ends the call when the client closes the response, as 2026-07-28 cancels', async () => {
-    let release = () => {};
-    upstream.respond(
-      () =>
-        new Promise((resolve) => {
-          release = () => resolve({ status: 200, body: {} });
-        }),
-    );
+    const { responder, release } = heldAnswers({ status: 200, body: {} });
+    upstream.respond(responder);
     const cancelled = async () =>
       /toolhost_tool_errors_total\{tool_set="EchoApi",code="cancelled"\} 1$/m.test(await host.metrics());
     try {

@@ -1,7 +1,11 @@
 import { PassThrough, Writable } from 'node:stream';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RecordingUpstream, startRecordingUpstream } from '../../testing/src/recording-upstream.js';
+import {
+  heldAnswers,
+  type RecordingUpstream,
+  startRecordingUpstream,
+} from '../../testing/src/recording-upstream.js';
 import { createHost, type Host } from '../src/host.js';
 import { serveHttp } from '../src/http/serve-http.js';
 import { serveStdio } from '../src/stdio/serve-stdio.js';
@@ -38,13 +42,9 @@ afterAll(async () => {
 /** Every call waits at the upstream until released. */
 function holdCalls(): void {
   upstream.reset();
-  const gate = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  upstream.respond(async () => {
-    await gate;
-    return { body: { ok: true } };
-  });
+  const held = heldAnswers();
+  release = held.release;
+  upstream.respond(held.responder);
 }
 
 const call = (id: number) => ({

@@ -1,6 +1,6 @@
 import { PassThrough, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { startRecordingUpstream } from '../../../testing/src/recording-upstream.js';
+import { heldAnswers, startRecordingUpstream } from '../../../testing/src/recording-upstream.js';
 import { fixtureApp, inlinePlugin } from '../../test/support.js';
 import { createHost } from '../host.js';
 import { createLogger } from '../logger.js';
@@ -158,13 +158,10 @@ describe('serveStdio', () => {
   });
 
   it('serves 2026-07-28 after its opening: concurrent calls, a cancelled one, and the entry’s own refusals', async () => {
-    let release = () => {};
+    const slow = heldAnswers({ status: 200, body: {} });
+    const release = slow.release;
     const upstream = await startRecordingUpstream(async (req) =>
-      req.path === '/items/slow'
-        ? new Promise((resolve) => {
-            release = () => resolve({ status: 200, body: {} });
-          })
-        : { status: 200, body: { path: req.path } },
+      req.path === '/items/slow' ? slow.responder(req) : { status: 200, body: { path: req.path } },
     );
     const host = await createHost(
       { plugins: ['toolhost-plugin-echo'], toolSets: { EchoApi: { baseUrl: upstream.url } } },
@@ -260,13 +257,8 @@ describe('serveStdio', () => {
   it.each(['session', 'modern'] as const)(
     'aborts a call still running when stdin ends (%s era), as the SDK entry does',
     async (era) => {
-      let release = () => {};
-      const upstream = await startRecordingUpstream(
-        async () =>
-          new Promise((resolve) => {
-            release = () => resolve({ status: 200, body: {} });
-          }),
-      );
+      const { responder, release } = heldAnswers({ status: 200, body: {} });
+      const upstream = await startRecordingUpstream(responder);
       const host = await createHost(
         { plugins: ['toolhost-plugin-echo'], toolSets: { EchoApi: { baseUrl: upstream.url } } },
         { configDir: fixtureApp, env: { ECHO_AUTH_TOKEN: 'static-token-x' } },
