@@ -8,6 +8,7 @@ import { fillDisk, StallingFileStore } from '../test/stalling-file-store.js';
 import { ShortOfReplicas } from '../test/support.js';
 import type { Grants } from './grants.js';
 import { hashOf } from './secrets.js';
+import { MemoryStateStore, type WriteOptions } from './state-store.js';
 
 // A presentation whose spending write fails, its outcome unknown: what the client's retry, and
 // a presentation at once, then find.
@@ -165,6 +166,96 @@ describe('a presentation whose spending is taken back', () => {
     vi.setSystemTime(Date.now() + 15_000);
     expect(await grants.presentCode(code)).toBeUndefined();
   });
+});
+
+/**
+ * A store that takes a spending write (a code's or a grant's, durably) and then stops answering,
+ * its acknowledgement lost: a failover or restart longer than a presentation waits to take the
+ * write back, until `back()`. Only once `armed`.
+ */
+class GoneAfterSpending extends MemoryStateStore {
+  armed = false;
+  away = false;
+  back() {
+    this.away = false;
+  }
+  override async get(key: string) {
+    if (this.away) throw new Error('the store is away');
+    return super.get(key);
+  }
+  override async compareAndSet(
+    key: string,
+    expected: string | undefined,
+    value: string,
+    ttlSeconds?: number,
+    options?: WriteOptions,
+  ) {
+    if (this.away) throw new Error('the store is away');
+    const written = await super.compareAndSet(key, expected, value, ttlSeconds);
+    if (!this.armed || !options?.durable || !/^(code|grant):/.test(key)) return written;
+    [this.armed, this.away] = [false, true];
+    throw new Error('no replica acknowledged the write');
+  }
+}
+
+describe('a presentation whose spending the store never answers about while it waits (a long failover)', () => {
+  it('lets the client’s retry on the same host refresh: no reuse, and the grant stands', async () => {
+    const store = new GoneAfterSpending();
+    const grants = newGrants(store);
+    const { grant, refreshToken } = await started(grants);
+    store.armed = true;
+    await expect(refreshed(grants, refreshToken)).rejects.toThrow('no replica');
+    // The rotation stands in the store, the store answering again before anything took it back.
+    store.back();
+    expect((await grants.grant(grant.id))?.refreshHash).not.toBe(hashOf(refreshToken));
+    const next = await refreshed(grants, refreshToken);
+    expect(next).toBeDefined();
+    expect((await grants.grant(grant.id))?.refreshHash).toBe(hashOf(next!));
+    expect(await refreshed(grants, next!)).toBeDefined();
+  }, 15_000);
+
+  it('takes the rotation back in the background once the store answers: a retry on another replica refreshes', async () => {
+    const store = new GoneAfterSpending();
+    const grants = newGrants(store);
+    const { grant, refreshToken } = await started(grants);
+    store.armed = true;
+    await expect(refreshed(grants, refreshToken)).rejects.toThrow('no replica');
+    store.back();
+    await expect
+      .poll(async () => (await grants.grant(grant.id))?.refreshHash, { timeout: 10_000 })
+      .toBe(hashOf(refreshToken));
+    const replica = newGrants(store);
+    expect(await refreshed(replica, refreshToken)).toBeDefined();
+    expect(await grants.grant(grant.id)).toBeDefined();
+  }, 20_000);
+
+  it('lets the client’s retry of its code start the grant, once: a third presentation is a replay', async () => {
+    const store = new GoneAfterSpending();
+    const grants = newGrants(store);
+    const code = await grants.issueCode(record);
+    store.armed = true;
+    await expect(exchanged(grants, code)).rejects.toThrow('no replica');
+    store.back();
+    const retried = await exchanged(grants, code);
+    expect(retried?.grant).toMatchObject({ clientId: 'client-1', subject: 'alice' });
+    expect(await refreshed(grants, retried!.refreshToken!)).toBeDefined();
+    expect(await exchanged(grants, code)).toBeUndefined();
+    expect(await grants.grant(retried!.grant.id)).toBeUndefined();
+  }, 15_000);
+
+  it('still finds reuse in a token its answer handed out', async () => {
+    const store = new GoneAfterSpending();
+    const grants = newGrants(store);
+    const { grant, refreshToken } = await started(grants);
+    store.armed = true;
+    await expect(refreshed(grants, refreshToken)).rejects.toThrow('no replica');
+    store.back();
+    const next = await refreshed(grants, refreshToken);
+    expect(await refreshed(grants, next!)).toBeDefined();
+    // `next` was answered and rotated since: presented again, it is reuse.
+    expect(await refreshed(grants, next!)).toBeUndefined();
+    expect(await grants.grant(grant.id)).toBeUndefined();
+  }, 15_000);
 });
 
 describe('a presentation whose spending write fails on the state file (a full disk)', () => {

@@ -6,6 +6,7 @@ import { hashOf, newSecret } from './secrets.js';
 import type { SignInMethod } from './sign-in-binding.js';
 import { DURABLY, expiryIn, SPEND_TRIES, secondsLeft, spend, undo } from './spending-writes.js';
 import type { StateStore } from './state-store.js';
+import { UnansweredSpends } from './unanswered-spends.js';
 
 /** What a person consented to: this client may act as this user, with these scopes, at this resource. */
 export interface Grant extends Generations {
@@ -119,6 +120,8 @@ export interface GrantLifetimes {
  */
 export class Grants {
   private readonly lists: GrantLists<Grant>;
+  /** This host's spends the store never answered about, taken back rather than read as reuse. */
+  private readonly unanswered: UnansweredSpends;
 
   constructor(
     private readonly store: StateStore,
@@ -130,6 +133,7 @@ export class Grants {
       endOnce: this.endOnce,
     };
     this.lists = new GrantLists(store, ending, ended);
+    this.unanswered = new UnansweredSpends(store);
   }
 
   async issueCode(record: CodeRecord): Promise<string> {
@@ -152,7 +156,10 @@ export class Grants {
    */
   async presentCode(code: string): Promise<PresentedCode | undefined> {
     const hash = hashOf(code);
-    const saved = await this.store.get(`code:${hash}`);
+    const key = `code:${hash}`;
+    let saved = await this.store.get(key);
+    // This host's spend whose presentation failed unanswered by the store: no replay, a retry.
+    if (await this.unanswered.takeBack(key, saved)) saved = await this.store.get(key);
     if (saved !== undefined && !saved.startsWith(SPENT))
       return { record: JSON.parse(saved) as CodeRecord, hash, saved };
     await this.replayed('code', hash, saved);
@@ -223,7 +230,8 @@ export class Grants {
     // The mark is kept while the code could still be replayed, so that a replay finds the grant.
     const seconds = { spent: codeSeconds * 10, back: secondsLeft(presented.record.expiresAt, codeSeconds) };
     for (let tries = 1; ; tries += 1) {
-      if (await spend(this.store, key, presented.saved, `${SPENT}${grantId}`, seconds)) return true;
+      if (await spend(this.store, key, presented.saved, `${SPENT}${grantId}`, seconds, this.unanswered))
+        return true;
       const now = await this.store.get(key);
       if (now === presented.saved && tries < SPEND_TRIES) continue;
       if (now !== presented.saved) await this.replayed('code', presented.hash, now);
@@ -281,10 +289,16 @@ export class Grants {
     clientId: string,
     named?: boolean,
   ): Promise<PresentedRefresh | undefined> {
-    const saved = await this.savedGrant(grantId);
+    let saved = await this.savedGrant(grantId);
     if (saved === undefined) return undefined;
-    const grant = JSON.parse(saved) as Grant;
+    let grant = JSON.parse(saved) as Grant;
     const hash = hashOf(token);
+    if (grant.refreshHash !== hash && (await this.unanswered.takeBack(`grant:${grantId}`, saved))) {
+      // This host's rotation whose presentation failed unanswered by the store: no reuse, a retry.
+      saved = await this.savedGrant(grantId);
+      if (saved === undefined) return undefined;
+      grant = JSON.parse(saved) as Grant;
+    }
     if (grant.refreshHash === hash) return { grant, token, hash, saved, named };
     const spent = grant.spentHashes?.includes(hash) || ofEarlierGeneration(token, grant);
     if (grant.clientId === clientId && spent) await this.revoke(grant.id);
@@ -308,7 +322,8 @@ export class Grants {
       const expiresAt = expiryIn(refreshSeconds);
       const updated: Grant = { ...grant, ...record, spentHashes, expiresAt, ...(binding ? { binding } : {}) };
       const seconds = { spent: refreshSeconds, back: secondsLeft(grant.expiresAt, refreshSeconds) };
-      if (await spend(this.store, `grant:${grant.id}`, current.saved, JSON.stringify(updated), seconds)) {
+      const written = JSON.stringify(updated);
+      if (await spend(this.store, `grant:${grant.id}`, current.saved, written, seconds, this.unanswered)) {
         const spentHash = presented.named ? hash : undefined;
         await keepForPreviousVersion(this.store, grant.id, updated.refreshHash!, spentHash, refreshSeconds);
         await this.lists.extend(updated);

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { StateStore } from './state-store.js';
+import type { UnansweredSpends } from './unanswered-spends.js';
 
 export const DURABLY = { durable: true } as const;
 
@@ -33,14 +34,19 @@ export async function spend(
   presented: string,
   spent: string,
   seconds: { spent: number; back: number },
+  unanswered?: UnansweredSpends,
 ): Promise<boolean> {
   try {
     return await store.compareAndSet(key, presented, spent, seconds.spent, DURABLY);
   } catch (e) {
     // Written or not, nobody knows (the answer lost, the store away since): the write is
-    // taken back, tried again a moment, else the client's retry would find it and revoke.
-    const back = () => store.compareAndSet(key, spent, presented, seconds.back);
-    await undo(store, key, spent, back, TAKE_BACK_MS);
+    // taken back, tried again a moment, else the client's retry would find it and revoke;
+    // still unanswered then, in the background (the presentation's failure goes out now).
+    const backUntil = Date.now() + seconds.back * 1000;
+    const back = () =>
+      store.compareAndSet(key, spent, presented, Math.max(1, (backUntil - Date.now()) / 1000));
+    if (!(await undo(store, key, spent, back, TAKE_BACK_MS)))
+      unanswered?.remember(key, spent, back, backUntil);
     throw e;
   }
 }
@@ -49,7 +55,7 @@ export async function spend(
  * Takes back a write of a presentation that failed, where the store holds it (best effort,
  * tried again for `patienceMs` while the store does not answer): one short of replicas stands
  * on the master; one the store did not make (its file unwritten, its lock held) needs
- * nothing, and its taking back would wait on that lock again.
+ * nothing, and its taking back would wait on that lock again. False where the store never answered.
  */
 export async function undo(
   store: StateStore,
@@ -57,14 +63,14 @@ export async function undo(
   written: string,
   takeBack: () => Promise<unknown>,
   patienceMs = 0,
-): Promise<void> {
+): Promise<boolean> {
   const until = Date.now() + patienceMs;
   for (let pause = 50; ; pause = Math.min(pause * 2, 500)) {
     try {
       if ((await store.get(key)) === written) await takeBack();
-      return;
+      return true;
     } catch {
-      if (Date.now() + pause > until) return;
+      if (Date.now() + pause > until) return false;
       await sleep(pause);
     }
   }
