@@ -236,11 +236,42 @@ describe('a presentation whose spending the store never answers about while it w
     store.armed = true;
     await expect(exchanged(grants, code)).rejects.toThrow('no replica');
     store.back();
+    expect(await keys(store, 'grant:')).toHaveLength(1);
     const retried = await exchanged(grants, code);
     expect(retried?.grant).toMatchObject({ clientId: 'client-1', subject: 'alice' });
+    // The failed presentation's grant, which nobody holds, went with its spend.
+    expect(await keys(store, 'grant:')).toEqual([`grant:${retried!.grant.id}`]);
     expect(await refreshed(grants, retried!.refreshToken!)).toBeDefined();
     expect(await exchanged(grants, code)).toBeUndefined();
     expect(await grants.grant(retried!.grant.id)).toBeUndefined();
+  }, 15_000);
+
+  it('ends the grant when the client revokes the token meanwhile, rather than bring it back', async () => {
+    const store = new GoneAfterSpending();
+    const grants = newGrants(store);
+    const { grant, refreshToken } = await started(grants);
+    store.armed = true;
+    await expect(refreshed(grants, refreshToken)).rejects.toThrow('no replica');
+    store.back();
+    // What the revocation endpoint does with a refresh token: its grant, then revoked.
+    const revoking = await grants.grantOfRefresh(refreshToken);
+    expect(revoking?.id).toBe(grant.id);
+    await grants.revoke(revoking!.id);
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(await grants.grant(grant.id)).toBeUndefined();
+    expect(await refreshed(newGrants(store), refreshToken)).toBeUndefined();
+  }, 15_000);
+
+  it('still finds reuse in an older token of the grant while it waits to take a rotation back', async () => {
+    const store = new GoneAfterSpending();
+    const grants = newGrants(store);
+    const { grant, refreshToken: first } = await started(grants);
+    const second = await refreshed(grants, first);
+    store.armed = true;
+    await expect(refreshed(grants, second!)).rejects.toThrow('no replica');
+    store.back();
+    expect(await refreshed(grants, first)).toBeUndefined();
+    expect(await grants.grant(grant.id)).toBeUndefined();
   }, 15_000);
 
   it('still finds reuse in a token its answer handed out', async () => {

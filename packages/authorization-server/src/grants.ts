@@ -108,7 +108,10 @@ export interface GrantLifetimes {
  * at once both read it current, one compare-and-set succeeds, and the other then finds it
  * spent. No moment lies between spending a token and writing its successor for a second
  * presentation to slip through, and only a presentation that was answered spends one, so
- * reuse is never a retry.
+ * reuse is never a retry. Save one: a spending write the store took but never acknowledged,
+ * silent past the seconds its presentation waits to take it back (a failover), spends what was
+ * never answered; the host that wrote it takes it back once the store answers, or at once for
+ * a retry it receives (unanswered-spends.ts), and a retry elsewhere before then reads as reuse.
  *
  * What a client is handed (a code, a refresh token) and what spends one are durable writes: a
  * failover of a replicated store must not forget a refresh token the client now holds, nor
@@ -159,7 +162,7 @@ export class Grants {
     const key = `code:${hash}`;
     let saved = await this.store.get(key);
     // This host's spend whose presentation failed unanswered by the store: no replay, a retry.
-    if (await this.unanswered.takeBack(key, saved)) saved = await this.store.get(key);
+    if (await this.unanswered.takeBack(key, saved, hash)) saved = await this.store.get(key);
     if (saved !== undefined && !saved.startsWith(SPENT))
       return { record: JSON.parse(saved) as CodeRecord, hash, saved };
     await this.replayed('code', hash, saved);
@@ -207,7 +210,9 @@ export class Grants {
     try {
       await this.store.set(key, saved, ttl, DURABLY);
       await this.lists.add(grant);
-      spent = await this.spendCode(presented, id);
+      // Where the spend's outcome stays unknown, its grant goes once the spend is taken back.
+      const thenUndo = () => this.store.delete(key).then(() => this.lists.takeBack(grant));
+      spent = await this.spendCode(presented, id, thenUndo);
     } finally {
       if (!spent) {
         await undo(this.store, key, saved, () => this.store.delete(key));
@@ -224,13 +229,20 @@ export class Grants {
    * Spends a presented code, naming `grantId`: false where it was spent meanwhile (a replay).
    * Found unspent again after all (another's write taken back), it is spent again.
    */
-  private async spendCode(presented: PresentedCode, grantId: string): Promise<boolean> {
+  private async spendCode(
+    presented: PresentedCode,
+    grantId: string,
+    thenUndo?: () => Promise<unknown>,
+  ): Promise<boolean> {
     const key = `code:${presented.hash}`;
+    // A refusal is not remembered: its retry, found spent, is refused as the refusal was.
+    const unanswered =
+      grantId === NO_GRANT ? undefined : { into: this.unanswered, presented: presented.hash, thenUndo };
     const { codeSeconds } = this.lifetimes;
     // The mark is kept while the code could still be replayed, so that a replay finds the grant.
     const seconds = { spent: codeSeconds * 10, back: secondsLeft(presented.record.expiresAt, codeSeconds) };
     for (let tries = 1; ; tries += 1) {
-      if (await spend(this.store, key, presented.saved, `${SPENT}${grantId}`, seconds, this.unanswered))
+      if (await spend(this.store, key, presented.saved, `${SPENT}${grantId}`, seconds, unanswered))
         return true;
       const now = await this.store.get(key);
       if (now === presented.saved && tries < SPEND_TRIES) continue;
@@ -289,16 +301,10 @@ export class Grants {
     clientId: string,
     named?: boolean,
   ): Promise<PresentedRefresh | undefined> {
-    let saved = await this.savedGrant(grantId);
-    if (saved === undefined) return undefined;
-    let grant = JSON.parse(saved) as Grant;
     const hash = hashOf(token);
-    if (grant.refreshHash !== hash && (await this.unanswered.takeBack(`grant:${grantId}`, saved))) {
-      // This host's rotation whose presentation failed unanswered by the store: no reuse, a retry.
-      saved = await this.savedGrant(grantId);
-      if (saved === undefined) return undefined;
-      grant = JSON.parse(saved) as Grant;
-    }
+    const saved = await this.savedFor(grantId, hash);
+    if (saved === undefined) return undefined;
+    const grant = JSON.parse(saved) as Grant;
     if (grant.refreshHash === hash) return { grant, token, hash, saved, named };
     const spent = grant.spentHashes?.includes(hash) || ofEarlierGeneration(token, grant);
     if (grant.clientId === clientId && spent) await this.revoke(grant.id);
@@ -323,7 +329,8 @@ export class Grants {
       const updated: Grant = { ...grant, ...record, spentHashes, expiresAt, ...(binding ? { binding } : {}) };
       const seconds = { spent: refreshSeconds, back: secondsLeft(grant.expiresAt, refreshSeconds) };
       const written = JSON.stringify(updated);
-      if (await spend(this.store, `grant:${grant.id}`, current.saved, written, seconds, this.unanswered)) {
+      const unanswered = { into: this.unanswered, presented: hash };
+      if (await spend(this.store, `grant:${grant.id}`, current.saved, written, seconds, unanswered)) {
         const spentHash = presented.named ? hash : undefined;
         await keepForPreviousVersion(this.store, grant.id, updated.refreshHash!, spentHash, refreshSeconds);
         await this.lists.extend(updated);
@@ -338,8 +345,21 @@ export class Grants {
   async grantOfRefresh(refreshToken: string): Promise<Grant | undefined> {
     const hash = hashOf(refreshToken);
     const grantId = await this.grantIdOf(refreshToken, hash);
-    const grant = grantId === undefined ? undefined : await this.grant(grantId);
+    const saved = grantId === undefined ? undefined : await this.savedFor(grantId, hash);
+    const grant = saved === undefined ? undefined : (JSON.parse(saved) as Grant);
     return grant?.refreshHash === hash ? grant : undefined;
+  }
+
+  /**
+   * A grant's record as stored, unless revoked, with this host's rotation of the refresh token
+   * presented (`hash`) taken back where its presentation failed unanswered by the store: that
+   * token is no reuse but a retry, and a revocation of it ends the grant.
+   */
+  private async savedFor(grantId: string, hash: string): Promise<string | undefined> {
+    const saved = await this.savedGrant(grantId);
+    if (saved === undefined || !(await this.unanswered.takeBack(`grant:${grantId}`, saved, hash)))
+      return saved;
+    return this.savedGrant(grantId);
   }
 
   /** The grant a refresh token names, or (issued before tokens named it) its record does. */

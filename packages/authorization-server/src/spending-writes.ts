@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { StateStore } from './state-store.js';
-import type { UnansweredSpends } from './unanswered-spends.js';
+import type { UnansweredSpend, UnansweredSpends } from './unanswered-spends.js';
 
 export const DURABLY = { durable: true } as const;
 
@@ -23,6 +23,11 @@ export const expiryIn = (seconds: number) => Date.now() + seconds * 1000;
 export const secondsLeft = (expiresAt: number | undefined, whole: number) =>
   expiresAt === undefined ? whole : Math.max(1, (expiresAt - Date.now()) / 1000);
 
+/** Where a spend the store never answered about is remembered, and for which presentation. */
+export interface Unanswered extends Pick<UnansweredSpend, 'presented' | 'thenUndo'> {
+  into: UnansweredSpends;
+}
+
 /**
  * The write that spends a code or refresh token: `spent` in place of the record as presented,
  * in one step and durably; false where the record changed meanwhile. One short of its
@@ -34,19 +39,23 @@ export async function spend(
   presented: string,
   spent: string,
   seconds: { spent: number; back: number },
-  unanswered?: UnansweredSpends,
+  unanswered?: Unanswered,
 ): Promise<boolean> {
+  // When the record read would have expired: a write that hung before failing gives it no more.
+  const until = Date.now() + seconds.back * 1000;
   try {
     return await store.compareAndSet(key, presented, spent, seconds.spent, DURABLY);
   } catch (e) {
     // Written or not, nobody knows (the answer lost, the store away since): the write is
     // taken back, tried again a moment, else the client's retry would find it and revoke;
     // still unanswered then, in the background (the presentation's failure goes out now).
-    const backUntil = Date.now() + seconds.back * 1000;
+    // Durably: a take-back a failover loses brings the spend back, for the retry to find.
     const back = () =>
-      store.compareAndSet(key, spent, presented, Math.max(1, (backUntil - Date.now()) / 1000));
-    if (!(await undo(store, key, spent, back, TAKE_BACK_MS)))
-      unanswered?.remember(key, spent, back, backUntil);
+      store.compareAndSet(key, spent, presented, Math.max(1, (until - Date.now()) / 1000), DURABLY);
+    if (!(await undo(store, key, spent, back, TAKE_BACK_MS)) && unanswered) {
+      const { into, ...rest } = unanswered;
+      into.remember(key, { written: spent, takeBack: back, until, ...rest });
+    }
     throw e;
   }
 }
@@ -55,7 +64,8 @@ export async function spend(
  * Takes back a write of a presentation that failed, where the store holds it (best effort,
  * tried again for `patienceMs` while the store does not answer): one short of replicas stands
  * on the master; one the store did not make (its file unwritten, its lock held) needs
- * nothing, and its taking back would wait on that lock again. False where the store never answered.
+ * nothing, and its taking back would wait on that lock again. False where the store never
+ * answered, or never took the take-back.
  */
 export async function undo(
   store: StateStore,
