@@ -11,11 +11,13 @@
  * the JSON helpers the host would otherwise write again (a pointer's keys and the value at
  * them, naming a config key and its value; the test for a JSON object), and the copy of a
  * call's arguments as JSON data (write safety keys a call by that copy), and the credentials
- * tool sets declare (what the host builds and checks its config against).
+ * tool sets declare (what the host builds and checks its config against), and the known name a
+ * person likely meant (the host's config, flags and tool names).
  * No compatibility promise: these change with the engine, without a contract version. Nothing
  * else is exported here: what no other package uses stays private.
  */
 export { declaredCredentials } from './declared-credentials.js';
+export { closest, didYouMean } from './did-you-mean.js';
 export { parseProblem } from './json-fault.js';
 export { pointerKeys, valueAt } from './json-pointer.js';
 export { nestsDeeperThan } from './nesting.js';

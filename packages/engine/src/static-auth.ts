@@ -72,6 +72,11 @@ export class StaticTokenAuthProvider implements AuthProvider {
     return Boolean(this.token);
   }
 
+  /** What is wrong with the configured token (`a placeholder, not a real value`), or undefined. */
+  get problem(): string | undefined {
+    return this.token ? credentialProblem(this.token) : undefined;
+  }
+
   /** What to do when no token is configured. */
   get setupHint(): string {
     return this.hint;
@@ -84,7 +89,8 @@ export class StaticTokenAuthProvider implements AuthProvider {
   get notAConnection(): string {
     const where = this.setIn ? ` (set in ${this.setIn})` : '';
     const places = this.source ? [this.source, ...this.overrides].join(' and ') : 'it';
-    return `${quoted(this.id)} is configured with a static token${where}, not OAuth: there is no stored connection to revoke. To stop using the token, unset or remove ${places} and restart the host; revoke it at the vendor to end it everywhere.`;
+    const holding = this.problem ? ` holding ${this.problem}` : '';
+    return `${quoted(this.id)} is configured with a static token${where}${holding}, not OAuth: there is no stored connection to revoke. To stop using the token, unset or remove ${places} and restart the host; revoke it at the vendor to end it everywhere.`;
   }
 
   setup(): AuthProviderSetup {

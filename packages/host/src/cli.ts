@@ -188,7 +188,7 @@ program
       const { newPlugin } = await import('./cli/new-plugin.js');
       const made = newPlugin(dir, opts);
       process.stdout.write(
-        `Wrote ${made.name} (${made.toolSet}) in ${made.dir}:\n${made.files.map((f) => `  ${f}`).join('\n')}\nNext: cd ${dir} && npm install && npm test\n${made.warning ? `Warning: ${made.warning}\n` : ''}`,
+        `Wrote ${made.name} (${made.toolSet}) in ${made.dir}:\n${made.files.map((f) => `  ${f}`).join('\n')}\nNext: ${made.warning ?? `cd ${dir} && npm install && npm test`}\n`,
       );
     },
   );
@@ -226,7 +226,9 @@ connections
         return `${r.userId}  ${r.providerId}${account}  scopes: ${r.scopes.join(' ') || '(none)'}${expiry}`;
       });
       for (const f of fixed)
-        lines.push(`(every user)  ${f.providerId}  static token${f.setIn ? ` set in ${f.setIn}` : ''}`);
+        lines.push(
+          `(every user)  ${f.providerId}  static token${f.setIn ? ` set in ${f.setIn}` : ''}${f.problem ? `, holding ${f.problem}: its calls are refused until it is replaced` : ''}`,
+        );
       const statics =
         fixed.length > 0 ? `, ${fixed.length} static token${fixed.length === 1 ? '' : 's'}` : '';
       lines.push(`${rows.length} connection${rows.length === 1 ? '' : 's'}${statics}`);

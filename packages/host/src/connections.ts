@@ -25,6 +25,8 @@ export interface StaticTokenUse {
   staticToken: true;
   /** `CRM_AUTH_PROVIDER_TOKEN`, and the places it overrides (`…, which overrides auth.providers.….token`), where known. */
   setIn?: string;
+  /** What is wrong with the token where it cannot be one (`a placeholder, not a real value`). */
+  problem?: string;
 }
 
 export class ConnectionsError extends HostError {
@@ -98,7 +100,12 @@ export function hostConnections(all: readonly AuthProvider[], tokenStore: () => 
     staticTokens: (filter = {}) =>
       fixed
         .filter((p) => filter.providerId === undefined || p.id === filter.providerId)
-        .map((p) => ({ providerId: p.id, staticToken: true, ...(p.setIn ? { setIn: p.setIn } : {}) })),
+        .map((p) => ({
+          providerId: p.id,
+          staticToken: true,
+          ...(p.setIn ? { setIn: p.setIn } : {}),
+          ...(p.problem ? { problem: p.problem } : {}),
+        })),
   };
 }
 

@@ -1,6 +1,6 @@
 import type { ToolOutcome } from '@toolhost/core';
+import { didYouMean } from '@toolhost/engine/internal';
 import type { ConfirmWrite } from '@toolhost/write-safety';
-import { didYouMean } from './config/did-you-mean.js';
 import { ConfigError } from './config/load-config.js';
 import { globMatcher } from './config/tool-selection.js';
 import type { CallOptions, Host, ToolInfo } from './host.js';

@@ -1,7 +1,6 @@
 import { behaviorHints, TOOL_SET_TOKEN } from '@toolhost/core';
-import { quoted } from '@toolhost/engine/internal';
+import { didYouMean, quoted } from '@toolhost/engine/internal';
 import type { DependencyContainer } from 'tsyringe';
-import { didYouMean } from './config/did-you-mean.js';
 import type { ResolvedHostConfig } from './config/host-config.js';
 import { hiddenBy } from './config/tool-selection.js';
 import { resolveServices } from './services.js';

@@ -149,6 +149,24 @@ describe('commands a new user reaches for', () => {
     expect(whole.stdout.split('\n').length).toBeGreaterThan(big.stdout.split('\n').length);
   });
 
+  it('describe lists each shape of a body that is one of several, its required fields and their types', async () => {
+    const r = await cli([
+      '--plugins',
+      '@toolhost/plugin-cdp-pipelines',
+      'describe',
+      'CdpPipelinesApi.TrackUserEvent',
+    ]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('one of 3 shapes, each with its required fields, then its optional ones:');
+    expect(r.stdout).toMatch(
+      /^ {2}1\. type: "track", userId: string, event: string; optional: context, .*properties$/m,
+    );
+    expect(r.stdout).toMatch(/^ {2}2\. type: "track", anonymousId: string, event: string; optional: /m);
+    // Filled in by the API, not written by the caller.
+    expect(r.stdout).not.toMatch(/receivedAt|version/);
+    expect(r.stdout).not.toMatch(/^ {2}any$/m);
+  });
+
   it('doctor says which credentials are missing, without values, and exits 1 until they are set', async () => {
     const missing = await cli(['--config', configFile, 'doctor']);
     expect(missing.code).toBe(1);

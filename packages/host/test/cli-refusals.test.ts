@@ -208,4 +208,28 @@ describe('connections of a provider with a static token', () => {
     // Without a token the provider is listed by nothing.
     expect((await cli(['--config', fromEnv(), 'connections', 'list'])).stdout).toBe('0 connections\n');
   });
+
+  it('says a placeholder left as the token is one, in list and revoke, as doctor does', async () => {
+    const env = { ECHO_AUTH_TOKEN: '<token>' };
+    const list = await cli(['--config', fromEnv(), 'connections', 'list'], env);
+    expect(list.stdout).toBe(
+      '(every user)  echo-auth  static token set in ECHO_AUTH_TOKEN, holding a placeholder, not a real value: its calls are refused until it is replaced\n0 connections, 1 static token\n',
+    );
+    const json = await cli(['--config', fromEnv(), 'connections', 'list', '--json'], env);
+    expect(JSON.parse(json.stdout)).toEqual([
+      {
+        providerId: 'echo-auth',
+        staticToken: true,
+        setIn: 'ECHO_AUTH_TOKEN',
+        problem: 'a placeholder, not a real value',
+      },
+    ]);
+    const revoke = await cli(
+      ['--config', fromEnv(), 'connections', 'revoke', '--user', 'carol', '--provider', 'echo-auth'],
+      env,
+    );
+    expect(revoke.stderr).toMatch(
+      /^toolhost: 'echo-auth' is configured with a static token \(set in ECHO_AUTH_TOKEN\) holding a placeholder, not a real value, not OAuth:/,
+    );
+  });
 });

@@ -169,6 +169,25 @@ describe('where the CLI finds plugins', () => {
     expect(allowed.stdout).toMatch(/^0 tools$/m);
   });
 
+  it('in a plugin’s own directory, names --plugins . to load it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'toolhost-own-plugin-'));
+    const echo = join(fixtureApp, 'node_modules', 'toolhost-plugin-echo');
+    for (const file of ['package.json', 'index.js'])
+      writeFileSync(join(dir, file), readFileSync(join(echo, file)));
+    writeFileSync(join(dir, 'none.json'), JSON.stringify({ plugins: [] }));
+    const refused = await cli(['--config', 'none.json', 'list'], {}, dir);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(
+      "This directory is the plugin 'toolhost-plugin-echo': load it with --plugins . (once built).",
+    );
+    const loaded = await cli(['--plugins', '.', 'list'], {}, dir);
+    expect(loaded.stdout).toMatch(/^3 tools$/m);
+    // Elsewhere, nothing is said of a plugin here.
+    expect((await cli(['--config', emptyConfig({ plugins: [] }), 'list'])).stderr).not.toContain(
+      'This directory',
+    );
+  });
+
   it('names the filters when plugins are loaded but every tool is hidden', async () => {
     const hidden = emptyConfig({ plugins: ['toolhost-plugin-echo'], tools: { deny: ['EchoApi.*'] } });
     const r = await cli(['--config', hidden, 'list']);

@@ -173,7 +173,15 @@ describe('plugin settings', () => {
         { toolSets: { RowsApi: { settings: { region: 'apac' } } } },
         { plugins: [plugin('2.0')], env: {} },
       ),
-    ).rejects.toThrow(/'toolSets\.RowsApi\.settings\.region' must be one of/);
+    ).rejects.toThrow(/'toolSets\.RowsApi\.settings\.region' \(or ROWS_API_REGION\) must be one of/);
+  });
+
+  it('name the environment variable a wrong value may have come from', async () => {
+    await expect(
+      createHost({}, { plugins: [plugin('2.0')], env: { ROWS_API_REGION: 'mars' } }),
+    ).rejects.toThrow(
+      /^Invalid settings for rows-plugin: 'toolSets\.RowsApi\.settings\.region' \(or ROWS_API_REGION\) must be one of/,
+    );
   });
 });
 

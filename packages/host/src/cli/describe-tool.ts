@@ -5,6 +5,8 @@ type Schema = {
   items?: Schema;
   anyOf?: Schema[];
   oneOf?: Schema[];
+  allOf?: Schema[];
+  readOnly?: boolean;
   description?: string;
   enum?: unknown[];
   format?: string;
@@ -25,11 +27,23 @@ function typeOf(s: Schema): string {
   return s.format ? `${type} (${s.format})` : type;
 }
 
-/** A body schema's fields, two levels deep: what a person needs to write one, not every constraint. */
+/** A schema with its `allOf` parts laid into one: their fields and required ones together, the first's kept. */
+function merged(s: Schema): Schema {
+  if (!s.allOf) return s;
+  const parts = [s, ...s.allOf.map(merged)];
+  const properties = Object.assign({}, ...parts.map((p) => p.properties ?? {}).reverse());
+  return { ...s, allOf: undefined, properties, required: parts.flatMap((p) => p.required ?? []) };
+}
+
+/**
+ * A body schema's fields, two levels deep: what a person needs to write one, not every
+ * constraint (fields the API fills in itself left out).
+ */
 function bodyFields(schema: Schema, indent: string, depth: number, lines: string[]): void {
   const required = new Set(schema.required ?? []);
   for (const [name, p] of Object.entries(schema.properties ?? {})) {
-    const inner = p.type === 'array' && p.items ? p.items : p;
+    if (p.readOnly) continue;
+    const inner = merged(p.type === 'array' && p.items ? p.items : p);
     const alternatives = inner.anyOf ?? inner.oneOf;
     const shape =
       p.type === 'array'
@@ -42,6 +56,17 @@ function bodyFields(schema: Schema, indent: string, depth: number, lines: string
     if (inner.properties && depth > 1) bodyFields(inner, `${indent}  `, depth - 1, lines);
     else if (inner.properties) lines.push(`${indent}  (${Object.keys(inner.properties).length} fields)`);
   }
+}
+
+/** One of a body's alternative shapes on a line: its required fields and their types, then the rest by name. */
+function shapeLine(shape: Schema): string {
+  const required = new Set(shape.required ?? []);
+  const fields = Object.entries(shape.properties ?? {}).filter(([, p]) => !p.readOnly);
+  const given = fields
+    .filter(([name]) => required.has(name))
+    .map(([name, p]) => `${name}: ${typeOf(merged(p))}`);
+  const rest = fields.filter(([name]) => !required.has(name)).map(([name]) => name);
+  return `${given.join(', ') || '(nothing required)'}${rest.length ? `; optional: ${rest.join(', ')}` : ''}`;
 }
 
 /**
@@ -77,9 +102,13 @@ export function describeTool(
     lines.push(JSON.stringify(requestBodySchema, null, 2).replace(/^/gm, '  '));
   } else if (requestBodySchema !== undefined) {
     lines.push('', 'Request body (request_body, a JSON string, when mode is execute):');
-    const body = requestBodySchema as Schema;
+    const body = merged(requestBodySchema as Schema);
+    const shapes = (body.anyOf ?? body.oneOf)?.map(merged);
     if (body.properties) bodyFields(body, '  ', 2, lines);
+    else if (shapes)
+      lines.push(`  one of ${shapes.length} shapes, each with its required fields, then its optional ones:`);
     else lines.push(`  ${typeOf(body)}`);
+    lines.push(...(shapes ?? []).map((shape, i) => `  ${i + 1}. ${shapeLine(shape)}`));
     lines.push('', `The whole JSON Schema: toolhost describe ${tool.name} --schema`);
   }
   return `${lines.join('\n')}\n`;

@@ -33,7 +33,7 @@ export interface NewPlugin {
 const PLUGIN_NAME = /^(toolhost-plugin-|@[a-z0-9][a-z0-9._-]*\/toolhost-plugin-)[a-z0-9][a-z0-9._-]*$/;
 const TOOL_SET_NAME = /^[A-Z][A-Za-z0-9]*$/;
 // 0.0.0 is the workspace's version before the first release, never published (docs/releasing.md).
-const UNPUBLISHED = `npm has no @toolhost/core, host or testing 0.0.0 (this clone's, not released yet), so npm install fails: write the package again with --from-clone to install this clone's.`;
+const UNPUBLISHED = `npm has no @toolhost/core, host or testing 0.0.0 (this clone's, not released yet), so npm install would fail: remove the directory and run this command again with --from-clone, which installs this clone's; then npm install && npm test in it.`;
 
 /** The version of a package this host is installed with, for ranges the new package can install. */
 function installedVersion(pkg: string): string {

@@ -1,6 +1,5 @@
 import type { ToolSetDefinition } from '@toolhost/core';
-import { declaredCredentials, quoted } from '@toolhost/engine/internal';
-import { didYouMean } from './did-you-mean.js';
+import { declaredCredentials, didYouMean, quoted } from '@toolhost/engine/internal';
 import type { HostConfig } from './host-config.js';
 import { ConfigError } from './load-config.js';
 import { globMatcher } from './tool-selection.js';

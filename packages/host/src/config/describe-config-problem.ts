@@ -1,6 +1,5 @@
-import { pointerKeys, quoted, valueAt } from '@toolhost/engine/internal';
+import { closest, pointerKeys, quoted, valueAt } from '@toolhost/engine/internal';
 import type { ErrorObject } from 'ajv';
-import { closest } from './did-you-mean.js';
 
 /** The part of the config schema this module reads: how to walk to a key, and what it documents. */
 interface SchemaNode {

@@ -1,6 +1,5 @@
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
-import { quoted } from '@toolhost/engine/internal';
-import { didYouMean } from '../config/did-you-mean.js';
+import { didYouMean, quoted } from '@toolhost/engine/internal';
 import type { Host, ToolInfo } from '../host-api.js';
 import type { ToolNameMap } from '../tool-names.js';
 import { CATALOG_MODES, type CatalogMode, catalogModeFor } from './client-catalog.js';

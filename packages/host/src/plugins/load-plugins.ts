@@ -11,12 +11,12 @@ import {
   type ToolSetDefinition,
 } from '@toolhost/core';
 import { checkAgainstSchema, checkToolSet, describeDeclarationProblems } from '@toolhost/engine';
-import { escapeUnseen, quoted } from '@toolhost/engine/internal';
+import { didYouMean, escapeUnseen, quoted } from '@toolhost/engine/internal';
 import { resolve as resolveImport } from 'import-meta-resolve';
 import type { DependencyContainer } from 'tsyringe';
-import { didYouMean } from '../config/did-you-mean.js';
 import { type HostConfig, pluginOptionsOf } from '../config/host-config.js';
 import { ConfigError } from '../config/load-config.js';
+import { settingEnvName } from '../config/settings-from-env.js';
 import { HostError, hasCode } from '../host-error.js';
 import { discoverPlugins } from './discover-plugins.js';
 
@@ -185,10 +185,14 @@ function checkSettings(plugin: ToolPlugin, settings: Record<string, unknown> | u
   const problems = checkAgainstSchema(plugin.settingsSchema, settings, key);
   if (problems.length === 0) return;
   const accepted = Object.keys(plugin.settingsSchema.properties ?? {});
+  // A setting may have come from its environment variable, which a person then needs named.
+  const setting = (at: string) => accepted.find((s) => at === `${key}.${s}` || at.startsWith(`${key}.${s}.`));
+  const named = (at: string, s = setting(at)) =>
+    s ? `${quoted(at)} (or ${settingEnvName(plugin.toolSet, s)})` : quoted(at);
   const lines = problems.map((p) =>
     p.message === 'is not a known property'
       ? `${quoted(p.at)} is not a setting of ${plugin.toolSet} (accepted: ${accepted.join(', ') || 'none'})`
-      : `${quoted(p.at)} ${p.message}`,
+      : `${named(p.at)} ${p.message}`,
   );
   throw new ConfigError(`Invalid settings for ${plugin.name}: ${lines.join('; ')}.`);
 }
