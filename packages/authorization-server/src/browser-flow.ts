@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ToolError } from '@toolhost/core';
+import { answerTargetNote } from './answer-target.js';
 import { redirectWithError, startAuthorization } from './authorize.js';
 import { BrowserSessions, requireSameOrigin, requireToken, type SignedIn } from './browser-session.js';
 import { type Client, ClientError, isMetadataDocumentId, shownText } from './clients.js';
@@ -8,7 +9,6 @@ import { BadRequest, readForm, redirect } from './http-util.js';
 import { escapeHtml, hiddenFields, sendErrorPage, sendPage } from './pages.js';
 import { type PendingRequest, PendingRequests } from './pending-requests.js';
 import { TOO_MANY_AUTHORIZATIONS, TOO_MANY_SIGN_INS } from './person-bounds.js';
-import { isLoopbackHost } from './redirect-uris.js';
 import { UpstreamSignInFlow } from './upstream-sign-in.js';
 
 const FAILED_SIGN_INS = 10;
@@ -264,12 +264,7 @@ export class BrowserFlow {
     const origin = document
       ? `<p class="muted">Its identity is published at <b>${escapeHtml(from!)}</b>${verified ? '' : '; the name is what that page says, not checked by this server'}.</p>`
       : '<p class="muted">It registered itself with this server; its name is what it said, not checked.</p>';
-    const target = new URL(request.redirectUri);
-    const targetHost = target.host || target.protocol;
-    const elsewhere =
-      document && target.hostname !== new URL(client.clientId).hostname && !isLoopbackHost(target.hostname)
-        ? `<p class="warn">It will receive your answer at ${escapeHtml(targetHost)}, not at ${escapeHtml(from!)}.</p>`
-        : `<p class="muted">Your answer goes to ${escapeHtml(targetHost)}.</p>`;
+    const elsewhere = answerTargetNote(request.redirectUri, document ? client.clientId : undefined, name);
     const descriptions = new Map(this.ctx.options.scopes.map((s) => [s.name, s.description]));
     const scopes = request.scopes
       .map((s) => `<li><b>${escapeHtml(s)}</b>: ${escapeHtml(descriptions.get(s) ?? s)}</li>`)

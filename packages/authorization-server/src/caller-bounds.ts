@@ -17,20 +17,27 @@ export interface CallerBound {
  * window as Retry-After). The bound in all is for a flood from many addresses, whose counts
  * per address each stay low.
  */
+/** How long the window is, as a person reads it: the refusal's Retry-After is at most that. */
+function within(seconds: number): string {
+  if (seconds < 120) return `${seconds} seconds`;
+  if (seconds < 7200) return `${Math.round(seconds / 60)} minutes`;
+  return `${Math.round(seconds / 3600)} hours`;
+}
+
 export async function countForCaller(store: StateStore, caller: string, bound: CallerBound): Promise<void> {
   const retry = { 'retry-after': String(bound.windowSeconds) };
   if ((await store.increment(`${bound.prefix}:${caller}`, bound.windowSeconds)) > bound.perAddress)
     throw new BadRequest(
       429,
       'too_many_requests',
-      `Too many ${bound.what} from your network; try again in a few minutes.`,
+      `Too many ${bound.what} from your network; try again within ${within(bound.windowSeconds)}.`,
       retry,
     );
   if ((await store.increment(`${bound.prefix}:*`, bound.windowSeconds)) > bound.total)
     throw new BadRequest(
       429,
       'too_many_requests',
-      `Too many ${bound.what}; try again in a few minutes.`,
+      `Too many ${bound.what}; try again within ${within(bound.windowSeconds)}.`,
       retry,
     );
 }

@@ -43,14 +43,17 @@ export function singleParameters(params: URLSearchParams): Map<string, string> {
 
 const NO_STORE = { 'cache-control': 'no-store', pragma: 'no-cache' };
 
-/** A JSON answer that no cache keeps (tokens, registrations, errors). */
+/**
+ * A JSON answer that no cache keeps (tokens, registrations, errors), unless `headers` say how it
+ * is cached (metadata, keys): then without HTTP/1.0's `pragma: no-cache`, which would contradict it.
+ */
 export function sendJson(
   res: ServerResponse,
   status: number,
   value: unknown,
   headers: Record<string, string> = {},
 ): void {
-  writeJson(res, status, value, { ...NO_STORE, ...headers });
+  writeJson(res, status, value, { ...('cache-control' in headers ? {} : NO_STORE), ...headers });
 }
 
 /** An OAuth error answer (RFC 6749 §5.2). */

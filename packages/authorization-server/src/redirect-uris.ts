@@ -45,25 +45,16 @@ export function redirectUriProblem(value: unknown): string | undefined {
  */
 export function redirectUriMatches(asked: string, registered: readonly string[]): boolean {
   if (registered.includes(asked)) return true;
-  let url: URL;
-  try {
-    url = new URL(asked);
-  } catch {
-    return false;
-  }
   // Registered URIs have no fragment; `#` alone parses to no hash, so the text is what is checked.
-  if (url.protocol !== 'http:' || !isLoopbackHost(url.hostname) || asked.includes('#')) return false;
-  // The whole URI but its port: credentials, path and query as registered.
-  const portless = (u: URL) => {
-    u.port = '';
-    return u.href;
-  };
-  const wanted = portless(url);
-  return registered.some((candidate) => {
-    try {
-      return portless(new URL(candidate)) === wanted;
-    } catch {
-      return false;
-    }
-  });
+  if (asked.includes('#')) return false;
+  // The whole URI as written but its port: path and query as registered, character for
+  // character (a parsed URL resolves `/cb/../cb` and case, which no exact comparison does).
+  const wanted = portless(asked);
+  return wanted !== undefined && registered.some((candidate) => portless(candidate) === wanted);
+}
+
+/** A loopback http URI's text without its port (`http://127.0.0.1/cb` for `http://127.0.0.1:9999/cb`). */
+function portless(uri: string): string | undefined {
+  const parts = /^http:\/\/(127(?:\.\d{1,3}){3}|\[::1\]|localhost)(?::\d{1,5})?([/?].*)?$/s.exec(uri);
+  return parts ? `http://${parts[1]}${parts[2] ?? ''}` : undefined;
 }

@@ -193,8 +193,9 @@ async function refreshScopes(
   const resource = form.get('resource');
   if (resource !== undefined && resourceOf(ctx, resource) !== grant.resource)
     throw new BadRequest(400, 'invalid_target', 'The resource differs from the grant');
-  const asked = form.get('scope');
-  const scopes = asked ? [...new Set(asked.split(' ').filter(Boolean))] : grant.scopes;
+  // A scope of spaces alone names none: as if left out, not a token for nothing.
+  const asked = [...new Set(form.get('scope')?.split(' ').filter(Boolean))];
+  const scopes = asked.length > 0 ? asked : grant.scopes;
   if (scopes.some((s) => !grant.scopes.includes(s)))
     throw new BadRequest(400, 'invalid_scope', 'A refresh may ask for the granted scopes or fewer');
   return scopes;

@@ -65,6 +65,11 @@ describe('metadata (RFC 8414)', () => {
     const res = await fetch(`${as.issuer}/.well-known/oauth-authorization-server`);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/application\/json/);
+    // Cached a while, and said so once: no HTTP/1.0 no-cache beside it.
+    expect(res.headers.get('cache-control')).toBe('public, max-age=300');
+    expect(res.headers.get('pragma')).toBeNull();
+    const keys = await fetch(`${as.issuer}/auth/jwks`);
+    expect([keys.headers.get('cache-control'), keys.headers.get('pragma')]).toEqual(['public, max-age=300', null]);
     const metadata = (await res.json()) as Record<string, unknown>;
     expect(metadata).toMatchObject({
       issuer: as.issuer,
@@ -318,7 +323,16 @@ describe('the token endpoint refuses and changes nothing', () => {
     const elsewhere = await refresh({ resource: 'https://other.example/mcp' });
     expect(elsewhere.status).toBe(400);
     expect(await elsewhere.json()).toMatchObject({ error: 'invalid_target' });
-    const fine = await refresh({});
+    // A scope of spaces alone names none: the grant's scopes, not a token for nothing.
+    const blank = await refresh({ scope: '  ' });
+    expect(blank.status).toBe(200);
+    const renewed = (await blank.json()) as { scope: string; refresh_token: string };
+    expect(renewed.scope).toBe('tools:read');
+    const fine = await tokenRequest(as.issuer, {
+      grant_type: 'refresh_token',
+      refresh_token: renewed.refresh_token,
+      client_id: clientId,
+    });
     expect(fine.status).toBe(200);
     expect(await fine.json()).toMatchObject({ scope: 'tools:read' });
   });

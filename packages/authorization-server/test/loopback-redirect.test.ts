@@ -28,6 +28,12 @@ describe('a loopback redirect URI on another port', () => {
       ['http://127.0.0.1:45678/callback#', 'has a fragment'],
       ['http://someone@127.0.0.1:45678/callback', 'not one this client registered'],
       ['http://someone:secret@127.0.0.1:45678/callback', 'not one this client registered'],
+      // The path as registered, character for character: no dot segments or case a parser resolves.
+      ['http://127.0.0.1:45678/callback/../callback', 'not one this client registered'],
+      ['http://127.0.0.1:45678/x/../callback', 'not one this client registered'],
+      ['http://127.0.0.1:45678/Callback', 'not one this client registered'],
+      ['http://127.0.0.1:45678/%63allback', 'not one this client registered'],
+      ['http://127.0.0.1:045678/callback', 'not one this client registered'],
     ]) {
       const res = await ask(other!);
       expect({ other, status: res.status, location: res.headers.get('location') }).toEqual({
