@@ -268,12 +268,20 @@ function createClient(ioredis: IoRedis, url: string, options: RedisOptions): Sha
     // The first connection must not retry: start-up reports the failure instead.
     retryStrategy: () => null,
     sentinelRetryStrategy: () => null,
+    // Told by the Sentinels of a failover (`+switch-master`), the client leaves the old master:
+    // one that hangs (paused, cut off) keeps its connection open and "ready", and every command
+    // would time out on it, then land there once it wakes, still master a few seconds, and be lost.
+    failoverDetector: true,
   };
   if (options.cluster?.length)
     return new Cluster(options.cluster.map(hostPort), {
       lazyConnect: true,
       enableOfflineQueue: false,
       ...(options.keyPrefix ? { keyPrefix: options.keyPrefix } : {}),
+      // The slots asked again every 2 s, not only on a MOVED or a closed connection: a master that
+      // hangs keeps its connection open, and its slots' commands would time out on it for as long
+      // as it hangs, its replica promoted seconds after.
+      slotsRefreshInterval: 2000,
       // Each node's connection: the URL's credentials and TLS, the same timeouts.
       redisOptions: {
         ...clusterNodeOptions(url),
