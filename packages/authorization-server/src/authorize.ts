@@ -49,9 +49,9 @@ export function scopesOf(ctx: Context, asked: string | undefined): string[] | un
  * The redirect URI asked for (or the only one registered), where it is the client's. A
  * first-party client's exactly: issued its code with no consent page, it does not get a
  * loopback URI's any port (RFC 8252), which would hand the code to whatever listens on another.
- * Another's only where registration would take it (`redirectUriProblem`): a loopback URI on
- * another port is compared as parsed, and the parser drops a tab or line break the client's own
- * comparison at the token endpoint keeps, so the code would go where it was never registered.
+ * Another's only where registration would take it (`redirectUriProblem`): a URL parser drops a
+ * tab or line break the client's own comparison at the token endpoint keeps, so the code would
+ * go where it was never registered.
  */
 function redirectUriOf(ctx: Context, client: Client, asked: string | undefined): string | undefined {
   const uri = asked ?? (client.redirectUris.length === 1 ? client.redirectUris[0] : undefined);

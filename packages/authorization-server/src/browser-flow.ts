@@ -3,6 +3,7 @@ import { ToolError } from '@toolhost/core';
 import { answerTargetNote } from './answer-target.js';
 import { redirectWithError, startAuthorization } from './authorize.js';
 import { BrowserSessions, requireSameOrigin, requireToken, type SignedIn } from './browser-session.js';
+import { within } from './caller-bounds.js';
 import { type Client, ClientError, isMetadataDocumentId, shownText } from './clients.js';
 import { type Context, isFirstPartyClient, PATHS } from './context.js';
 import { BadRequest, readForm, redirect } from './http-util.js';
@@ -135,7 +136,12 @@ export class BrowserFlow {
       (await this.ctx.store.increment(`sign-in-failures:${address}`, FAILED_SIGN_IN_WINDOW)) > FAILED_SIGN_INS
     ) {
       this.ctx.emit({ type: 'sign_in_refused', clientId: request.clientId, reason: 'too many attempts' });
-      return this.signInPage(res, request, 'Too many attempts; wait a few minutes.', 429);
+      return this.signInPage(
+        res,
+        request,
+        `Too many attempts; try again within ${within(FAILED_SIGN_IN_WINDOW)}.`,
+        429,
+      );
     }
     const subject = this.ctx.bindings.userOf(fields.get('access_token') ?? '');
     if (subject === undefined) {

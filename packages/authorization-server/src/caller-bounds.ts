@@ -12,18 +12,18 @@ export interface CallerBound {
   what: string;
 }
 
+/** How long a window is, as a person reads it (rounded up): a refusal's Retry-After is at most that. */
+export function within(seconds: number): string {
+  if (seconds < 120) return `${seconds} seconds`;
+  if (seconds < 7200) return `${Math.ceil(seconds / 60)} minutes`;
+  return `${Math.ceil(seconds / 3600)} hours`;
+}
+
 /**
  * Counts one more for the caller and in all, and refuses past either bound (429, with the
  * window as Retry-After). The bound in all is for a flood from many addresses, whose counts
  * per address each stay low.
  */
-/** How long the window is, as a person reads it: the refusal's Retry-After is at most that. */
-function within(seconds: number): string {
-  if (seconds < 120) return `${seconds} seconds`;
-  if (seconds < 7200) return `${Math.round(seconds / 60)} minutes`;
-  return `${Math.round(seconds / 3600)} hours`;
-}
-
 export async function countForCaller(store: StateStore, caller: string, bound: CallerBound): Promise<void> {
   const retry = { 'retry-after': String(bound.windowSeconds) };
   if ((await store.increment(`${bound.prefix}:${caller}`, bound.windowSeconds)) > bound.perAddress)

@@ -48,13 +48,19 @@ export function redirectUriMatches(asked: string, registered: readonly string[])
   // Registered URIs have no fragment; `#` alone parses to no hash, so the text is what is checked.
   if (asked.includes('#')) return false;
   // The whole URI as written but its port: path and query as registered, character for
-  // character (a parsed URL resolves `/cb/../cb` and case, which no exact comparison does).
+  // character (a parsed URL resolves `/cb/../cb` and `/./cb`, which no exact comparison does).
   const wanted = portless(asked);
   return wanted !== undefined && registered.some((candidate) => portless(candidate) === wanted);
 }
 
-/** A loopback http URI's text without its port (`http://127.0.0.1/cb` for `http://127.0.0.1:9999/cb`). */
+/**
+ * A loopback http URI's text without its port (`http://127.0.0.1/cb` for `http://127.0.0.1:9999/cb`),
+ * with only the normalizations RFC 3986 §6.2.2.1 and §6.2.3 call safe: scheme and host in lower
+ * case, an empty path as `/` (`http://localhost` registered, `http://localhost:9999/` asked).
+ */
 function portless(uri: string): string | undefined {
-  const parts = /^http:\/\/(127(?:\.\d{1,3}){3}|\[::1\]|localhost)(?::\d{1,5})?([/?].*)?$/s.exec(uri);
-  return parts ? `http://${parts[1]}${parts[2] ?? ''}` : undefined;
+  const parts = /^http:\/\/(127(?:\.\d{1,3}){3}|\[::1\]|localhost)(?::\d{1,5})?([/?].*)?$/is.exec(uri);
+  if (!parts) return undefined;
+  const rest = parts[2] ?? '';
+  return `http://${parts[1]!.toLowerCase()}${rest.startsWith('/') ? rest : `/${rest}`}`;
 }

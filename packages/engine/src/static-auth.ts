@@ -89,8 +89,10 @@ export class StaticTokenAuthProvider implements AuthProvider {
   get notAConnection(): string {
     const where = this.setIn ? ` (set in ${this.setIn})` : '';
     const places = this.source ? [this.source, ...this.overrides].join(' and ') : 'it';
-    const holding = this.problem ? ` holding ${this.problem}` : '';
-    return `${quoted(this.id)} is configured with a static token${where}${holding}, not OAuth: there is no stored connection to revoke. To stop using the token, unset or remove ${places} and restart the host; revoke it at the vendor to end it everywhere.`;
+    const holding = this.problem
+      ? ` That token holds ${this.problem}: its calls are refused until it is replaced.`
+      : '';
+    return `${quoted(this.id)} is configured with a static token${where}, not OAuth: there is no stored connection to revoke. To stop using the token, unset or remove ${places} and restart the host; revoke it at the vendor to end it everywhere.${holding}`;
   }
 
   setup(): AuthProviderSetup {

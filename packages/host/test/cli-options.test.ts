@@ -165,6 +165,15 @@ describe('commands a new user reaches for', () => {
     // Filled in by the API, not written by the caller.
     expect(r.stdout).not.toMatch(/receivedAt|version/);
     expect(r.stdout).not.toMatch(/^ {2}any$/m);
+    // A body of one shape alone is that shape's fields (it printed nothing).
+    const form = await cli([
+      '--plugins',
+      '@toolhost/plugin-crm-marketing',
+      'describe',
+      'CrmMarketingApi.CreateMarketingForm',
+    ]);
+    expect(form.stdout).toMatch(/^ {2}archived: boolean {2}\[required\]$/m);
+    expect(form.stdout).not.toMatch(/shapes, each|^ {2}1\. /m);
   });
 
   it('doctor says which credentials are missing, without values, and exits 1 until they are set', async () => {

@@ -229,7 +229,7 @@ describe('connections of a provider with a static token', () => {
       env,
     );
     expect(revoke.stderr).toMatch(
-      /^toolhost: 'echo-auth' is configured with a static token \(set in ECHO_AUTH_TOKEN\) holding a placeholder, not a real value, not OAuth:/,
+      /^toolhost: 'echo-auth' is configured with a static token \(set in ECHO_AUTH_TOKEN\), not OAuth: .* That token holds a placeholder, not a real value: its calls are refused until it is replaced\.\n$/,
     );
   });
 });

@@ -35,6 +35,17 @@ function merged(s: Schema): Schema {
   return { ...s, allOf: undefined, properties, required: parts.flatMap((p) => p.required ?? []) };
 }
 
+/** What a field holds, or each item of an array field holds. */
+const innerOf = (p: Schema) => merged(p.type === 'array' && p.items ? p.items : p);
+
+/** A field's type as a person reads it: `array of object`, `one of 2 shapes`, `string (date-time)`. */
+function fieldType(p: Schema): string {
+  const inner = innerOf(p);
+  const alternatives = inner.anyOf ?? inner.oneOf;
+  if (p.type === 'array') return `array of ${inner.properties ? 'object' : typeOf(inner)}`;
+  return alternatives ? `one of ${alternatives.length} shapes` : typeOf(p);
+}
+
 /**
  * A body schema's fields, two levels deep: what a person needs to write one, not every
  * constraint (fields the API fills in itself left out).
@@ -43,14 +54,8 @@ function bodyFields(schema: Schema, indent: string, depth: number, lines: string
   const required = new Set(schema.required ?? []);
   for (const [name, p] of Object.entries(schema.properties ?? {})) {
     if (p.readOnly) continue;
-    const inner = merged(p.type === 'array' && p.items ? p.items : p);
-    const alternatives = inner.anyOf ?? inner.oneOf;
-    const shape =
-      p.type === 'array'
-        ? `array of ${inner.properties ? 'object' : typeOf(inner)}`
-        : alternatives
-          ? `one of ${alternatives.length} shapes`
-          : typeOf(p);
+    const inner = innerOf(p);
+    const shape = fieldType(p);
     const description = p.description ? `  ${p.description.split('\n')[0]}` : '';
     lines.push(`${indent}${name}: ${shape}${required.has(name) ? '  [required]' : ''}${description}`);
     if (inner.properties && depth > 1) bodyFields(inner, `${indent}  `, depth - 1, lines);
@@ -62,9 +67,7 @@ function bodyFields(schema: Schema, indent: string, depth: number, lines: string
 function shapeLine(shape: Schema): string {
   const required = new Set(shape.required ?? []);
   const fields = Object.entries(shape.properties ?? {}).filter(([, p]) => !p.readOnly);
-  const given = fields
-    .filter(([name]) => required.has(name))
-    .map(([name, p]) => `${name}: ${typeOf(merged(p))}`);
+  const given = fields.filter(([name]) => required.has(name)).map(([name, p]) => `${name}: ${fieldType(p)}`);
   const rest = fields.filter(([name]) => !required.has(name)).map(([name]) => name);
   return `${given.join(', ') || '(nothing required)'}${rest.length ? `; optional: ${rest.join(', ')}` : ''}`;
 }
@@ -102,13 +105,19 @@ export function describeTool(
     lines.push(JSON.stringify(requestBodySchema, null, 2).replace(/^/gm, '  '));
   } else if (requestBodySchema !== undefined) {
     lines.push('', 'Request body (request_body, a JSON string, when mode is execute):');
-    const body = merged(requestBodySchema as Schema);
-    const shapes = (body.anyOf ?? body.oneOf)?.map(merged);
-    if (body.properties) bodyFields(body, '  ', 2, lines);
-    else if (shapes)
-      lines.push(`  one of ${shapes.length} shapes, each with its required fields, then its optional ones:`);
-    else lines.push(`  ${typeOf(body)}`);
-    lines.push(...(shapes ?? []).map((shape, i) => `  ${i + 1}. ${shapeLine(shape)}`));
+    let body = merged(requestBodySchema as Schema);
+    let shapes = body.anyOf ?? body.oneOf;
+    // One shape alone is the body's own fields.
+    if (shapes?.length === 1)
+      [body, shapes] = [merged({ ...body, anyOf: undefined, oneOf: undefined, allOf: shapes }), undefined];
+    const fields = Object.keys(body.properties ?? {}).length > 0;
+    if (fields) bodyFields(body, '  ', 2, lines);
+    if (shapes)
+      lines.push(
+        `  ${fields ? 'and ' : ''}one of ${shapes.length} shapes, each with its required fields, then its optional ones:`,
+        ...shapes.map((shape, i) => `  ${i + 1}. ${shapeLine(merged(shape))}`),
+      );
+    else if (!fields) lines.push(`  ${typeOf(body)}`);
     lines.push('', `The whole JSON Schema: toolhost describe ${tool.name} --schema`);
   }
   return `${lines.join('\n')}\n`;

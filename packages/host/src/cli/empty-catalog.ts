@@ -12,7 +12,8 @@ function ownPlugin(dir: string): string {
       keywords?: unknown;
     };
     if (!Array.isArray(pkg.keywords) || !pkg.keywords.includes(PLUGIN_KEYWORD)) return '';
-    return ` This directory is the plugin ${quoted(String(pkg.name))}: load it with --plugins . (once built).`;
+    const name = typeof pkg.name === 'string' ? ` ${quoted(pkg.name)}` : '';
+    return ` This directory is the plugin${name}: load it with --plugins . (once built).`;
   } catch {
     return '';
   }
