@@ -69,7 +69,10 @@ describe('metadata (RFC 8414)', () => {
     expect(res.headers.get('cache-control')).toBe('public, max-age=300');
     expect(res.headers.get('pragma')).toBeNull();
     const keys = await fetch(`${as.issuer}/auth/jwks`);
-    expect([keys.headers.get('cache-control'), keys.headers.get('pragma')]).toEqual(['public, max-age=300', null]);
+    expect([keys.headers.get('cache-control'), keys.headers.get('pragma')]).toEqual([
+      'public, max-age=300',
+      null,
+    ]);
     const metadata = (await res.json()) as Record<string, unknown>;
     expect(metadata).toMatchObject({
       issuer: as.issuer,

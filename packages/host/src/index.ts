@@ -11,6 +11,7 @@ export {
   type SignInProvider,
   TokenStoreError,
 } from '@toolhost/credentials';
+export type { HttpRequestSpec, HttpResponse, HttpSender, SendOptions } from '@toolhost/engine';
 export {
   CachedVerifier,
   type JwtRules,
@@ -22,7 +23,6 @@ export {
   type Verification,
   type VerifiedToken,
 } from '@toolhost/front-door';
-export type { HttpRequestSpec, HttpResponse, HttpSender, SendOptions } from '@toolhost/engine';
 export { ToolIndex, type ToolMatch, type ToolSearchOptions } from '@toolhost/search';
 export type { ConfirmWrite, PreviewOutcome } from '@toolhost/write-safety';
 export { AccessTokens } from './auth/access-tokens.js';
