@@ -1,4 +1,5 @@
 import type { Cluster, Redis } from 'ioredis';
+import { watchClusterSubscriber } from './cluster-subscriber-watch.js';
 import type { StoreLogger } from './ports.js';
 import type { SharedRedis } from './redis-client.js';
 
@@ -15,6 +16,8 @@ export class RedisChannels {
   private readonly resubscribed = new Set<() => void>();
   /** ioredis puts `store.keyPrefix` before keys only: channels get it here. */
   private readonly prefix: string;
+  /** Stops watching a cluster's subscriber connection. */
+  private readonly unwatch: () => void = () => {};
 
   private constructor(
     private readonly redis: SharedRedis,
@@ -25,9 +28,21 @@ export class RedisChannels {
     subscriber.on('message', (channel: string, message: string) => {
       for (const handler of this.handlers.get(channel) ?? []) handler(message);
     });
-    // A cluster's client subscribes again by itself, and handles the outcome.
+    // A cluster's client subscribes again by itself, and handles the outcome; it moves the
+    // subscription to another node silently, and not off a node that hangs (see the watch).
     if (!subscriber.isCluster) subscriber.on('ready', () => this.subscribeAgain());
-    else subscriber.on('ready', () => this.heardAgain());
+    else {
+      subscriber.on('ready', () => this.heardAgain());
+      const timeoutMs = Math.min((subscriber as Cluster).options.redisOptions?.commandTimeout ?? 5000, 2000);
+      const moved = () => {
+        this.logger?.debug('shared store (Redis): subscriber moved to another cluster node');
+        this.heardAgain();
+      };
+      this.unwatch = watchClusterSubscriber(subscriber as Cluster, moved, {
+        everyMs: 1000,
+        timeoutMs,
+      });
+    }
   }
 
   /**
@@ -92,6 +107,7 @@ export class RedisChannels {
   }
 
   async close(): Promise<void> {
+    this.unwatch();
     await this.subscriber.quit().catch(() => this.subscriber.disconnect());
   }
 }
