@@ -31,7 +31,7 @@ import {
   useReplicaSuite,
 } from './replicas-setup.js';
 import { redis } from './standalone-redis-setup.js';
-import { ALICE_ACCESS_TOKEN as ALICE, postInitialize } from './support.js';
+import { ALICE_ACCESS_TOKEN as ALICE, BOB_ACCESS_TOKEN as BOB, postInitialize } from './support.js';
 import { AGREE } from './write-support.js';
 
 useReplicaSuite();
@@ -263,6 +263,47 @@ describe('replicas: any replica serves any session', () => {
     const ping = { jsonrpc: '2.0', id: 2, method: 'ping' };
     expect((await postToSession(b.url, ALICE, opened[0]!, ping)).status).toBe(404);
     expect((await postToSession(b.url, ALICE, opened[5]!, ping)).status).toBe(200);
+  }, 60_000);
+
+  it("closes no one's session at the cap for an initialize the store failed, and leaves no record of it", async () => {
+    // A frozen Redis is given store.commandTimeoutMs per command: 2 s, not the default 5 s.
+    const [a, b] = await startReplicas({
+      http: { publicUrl: balancer.url, maxSessions: 3 },
+      store: { commandTimeoutMs: 2000 },
+    });
+    const sessionKeys = async () =>
+      (await admin.keys('toolhost:session:*')).filter((k) => k.split(':').length === 3).sort();
+    const alices: string[] = [];
+    for (let i = 0; i < 3; i += 1) {
+      const res = await postInitialize(a.url, { token: ALICE });
+      await res.text();
+      alices.push(res.headers.get('mcp-session-id')!);
+    }
+    const expected = alices.map((id) => `toolhost:session:${id}`).sort();
+    expect(await sessionKeys()).toEqual(expected);
+    redis.pause();
+    let bobs: number[];
+    try {
+      // At the host-wide cap: each would close Alice's least recent idle session to make room.
+      bobs = await Promise.all(
+        [1, 2, 3].map(async () => {
+          const res = await postInitialize(a.url, { token: BOB });
+          await res.text();
+          return res.status;
+        }),
+      );
+    } finally {
+      redis.resume();
+    }
+    expect(bobs).toEqual([503, 503, 503]);
+    const ping = { jsonrpc: '2.0', id: 2, method: 'ping' };
+    for (const replica of [a, b])
+      for (const id of alices) expect((await postToSession(replica.url, ALICE, id, ping)).status).toBe(200);
+    // Bob's SETs, sent before they timed out, land as Redis thaws: each is removed after it.
+    const deadline = Date.now() + 20_000;
+    while (JSON.stringify(await sessionKeys()) !== JSON.stringify(expected) && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 200));
+    expect(await sessionKeys()).toEqual(expected);
   }, 60_000);
 
   it('records no session for an initialize refused for its headers or its params', async () => {

@@ -72,6 +72,7 @@ export interface SessionRecord {
  * land on any replica (redis-sessions.ts).
  */
 export interface ReplicaSessions {
+  /** Records a new session; when that fails, a record that lands all the same is removed once Redis answers. */
   save(id: string, record: SessionRecord): Promise<void>;
   find(id: string): Promise<SessionRecord | undefined>;
   /** Extends the session's life: it was used here. */

@@ -84,6 +84,11 @@ export class RedisSessions implements ReplicaSessions {
     this.touchedAt(id, Date.now());
     return inRedis(async () => {
       await this.redis.set(this.key(id), JSON.stringify(record), 'PX', this.idleMs);
+    }).catch((e: unknown) => {
+      // A SET that timed out on a frozen Redis still lands when it thaws: a session whose opening
+      // failed (its client never told the id) would be left in the store, counted nowhere.
+      void this.remove(id);
+      throw e;
     });
   }
 

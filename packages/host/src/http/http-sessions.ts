@@ -82,12 +82,11 @@ export class HttpSessions {
     const mine = [...this.sessions.values()].filter((s) => s.owner === owner);
     if (mine.length >= this.limits.maxPerOwner) {
       const victim = leastRecentIdle(mine);
-      if (!victim) {
+      if (!victim)
         return {
           status: 429,
           message: `Too many open sessions for this user, all busy (limit ${this.limits.maxPerOwner})`,
         };
-      }
       this.evict(victim, 'session evicted (per-user cap)', true);
     }
     if (this.sessions.size >= this.limits.max) {

@@ -225,10 +225,15 @@ export class McpEndpoint {
     const owner =
       accessTokens.enabled || this.o.frontDoor?.() ? userId : `${userId}\u0000${String(clientName)}`;
     const sessionId = randomUUID();
-    // Admitted once the server accepted the initialize: one it refuses makes room for nothing.
+    // Recorded before the client learns the id (its next request may go to any replica), and before
+    // room is made: an open the server or the store refuses closes no one's session at a cap.
     const session = await this.startSession(sessionId, userId, owner, requestNarrowing(req), async () => {
+      const record = { userId, owner, initialize: parsed };
+      const unsaved = await shared?.save(sessionId, record).catch(() => STORE_AWAY);
+      if (unsaved) return unsaved;
       const refused = sessions.admit(owner);
       if (refused) {
+        void shared?.remove(sessionId).catch(() => {});
         this.o.mcpState.audit?.record({
           event: 'refusal',
           outcome: 'too_many_sessions',
@@ -237,10 +242,6 @@ export class McpEndpoint {
         });
         return refused;
       }
-      // Recorded before the client learns the id, so that its next request may go to any replica.
-      const record = { userId, owner, initialize: parsed };
-      const unsaved = await shared?.save(sessionId, record).catch(() => STORE_AWAY);
-      if (unsaved) return unsaved;
       sessions.add(session);
       this.o.logger?.info({ session: sessionId, user: userId }, 'session opened');
       return undefined;
