@@ -4,6 +4,7 @@ import type { ReplicaSessions, SessionRecord } from './ports.js';
 import type { RedisChannels } from './redis-channels.js';
 import { execAll, inRedis, onceRedisAnswers, type SharedRedis } from './redis-client.js';
 import { ANSWERS_CHANNEL, ANSWERS_KEPT_MS, answersKey, relayOf } from './session-relays.js';
+import { TouchTimes } from './touch-times.js';
 
 const CLOSED_CHANNEL = 'toolhost:session:closed';
 const COMPLETION_CHANNEL = 'toolhost:session:elicitation-complete';
@@ -63,7 +64,7 @@ const isCancellation = (m: unknown) =>
  */
 export class RedisSessions implements ReplicaSessions {
   /** When each session's expiry was last extended by this replica. */
-  private readonly touched = new Map<string, number>();
+  private readonly touched: TouchTimes;
   private readonly handed = new Set<string>();
   /** Told of a session ended elsewhere that this replica learnt of without its notice. */
   private readonly closed = new Set<(id: string) => void>();
@@ -76,20 +77,24 @@ export class RedisSessions implements ReplicaSessions {
     private readonly idleMs: number,
   ) {
     this.deferred = new DeferredWrites(redis, MAX_DEFERRED_BYTES, USER_DEFERRED_SHARE);
+    this.touched = new TouchTimes(idleMs);
   }
 
   private key = (id: string) => `toolhost:session:${id}`;
 
-  save(id: string, record: SessionRecord): Promise<void> {
-    this.touchedAt(id, Date.now());
-    return inRedis(async () => {
-      await this.redis.set(this.key(id), JSON.stringify(record), 'PX', this.idleMs);
-    }).catch((e: unknown) => {
+  async save(id: string, record: SessionRecord): Promise<void> {
+    const at = Date.now();
+    try {
+      await inRedis(() => this.redis.set(this.key(id), JSON.stringify(record), 'PX', this.idleMs));
+    } catch (e) {
       // A SET that timed out on a frozen Redis still lands when it thaws: a session whose opening
       // failed (its client never told the id) would be left in the store, counted nowhere.
       void this.remove(id);
       throw e;
-    });
+    }
+    // Only once stored: a refused open (Redis away) is retried under a new id, and noting each
+    // filled the map with sessions that never were.
+    this.touched.note(id, at);
   }
 
   /** The session's record, or undefined when it never existed, expired or was ended. */
@@ -105,8 +110,8 @@ export class RedisSessions implements ReplicaSessions {
    */
   touch(id: string): void {
     const now = Date.now();
-    if (now - (this.touched.get(id) ?? 0) < this.idleMs / 10) return;
-    this.touchedAt(id, now);
+    if (now - this.touched.last(id) < this.idleMs / 10) return;
+    this.touched.note(id, now);
     // No record to extend: the session was ended elsewhere, and this replica missed the notice.
     this.redis.pexpire(this.key(id), this.idleMs).then(
       (extended) => {
@@ -116,21 +121,13 @@ export class RedisSessions implements ReplicaSessions {
     );
   }
 
-  /** Notes the extension; sessions idle past their lifetime are forgotten beyond 10,000. */
-  private touchedAt(id: string, now: number): void {
-    this.touched.set(id, now);
-    if (this.touched.size > 10_000) {
-      for (const [k, at] of this.touched) if (now - at > this.idleMs) this.touched.delete(k);
-    }
-  }
-
   /**
    * Ends the session everywhere: its record goes, and every replica is told. With Redis away,
    * once it answers again: a record left behind would let any replica rebuild the session, and
    * those holding it serve it, until it idled out (the client heard it ended).
    */
   async remove(id: string): Promise<void> {
-    this.touched.delete(id);
+    this.touched.forget(id);
     if (await this.endEverywhere(id)) return;
     const ended = async () => {
       if (!(await this.endEverywhere(id))) throw new Error('Redis still away');
@@ -158,7 +155,7 @@ export class RedisSessions implements ReplicaSessions {
    */
   async onClosed(handler: (id: string) => void, held: () => Iterable<string> = () => []): Promise<void> {
     const ended = (id: string) => {
-      this.touched.delete(id);
+      this.touched.forget(id);
       handler(id);
     };
     this.closed.add(ended);

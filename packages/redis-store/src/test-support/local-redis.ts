@@ -9,6 +9,9 @@ import type { Sealed, ValueCipher } from '../ports.js';
 /** A real redis-server on a free loopback port, keeping nothing on disk. */
 export interface LocalRedis {
   url: string;
+  /** Freezes it (SIGSTOP): its connections stay open, nothing is answered. */
+  pause(): void;
+  resume(): void;
   stop(): Promise<void>;
 }
 
@@ -49,7 +52,10 @@ export async function startLocalRedis(): Promise<LocalRedis> {
   });
   return {
     url: `redis://127.0.0.1:${port}`,
+    pause: () => child.kill('SIGSTOP'),
+    resume: () => child.kill('SIGCONT'),
     async stop() {
+      child.kill('SIGCONT');
       child.kill('SIGTERM');
       await exited;
       rmSync(dir, { recursive: true, force: true });
