@@ -9,7 +9,8 @@ import { fixtureApp } from './support.js';
 // Redis a minute beside the session, for a replica whose subscription was down as they came.
 // Anything a client POSTs as answers was kept, up to 100 bodies a session of up to
 // http.maxBodyBytes (4 MiB) each: 400 MiB of Redis a session, 6.4 GiB a user at the default
-// caps, renewed each minute. What is kept for a session is bounded in bytes now.
+// caps, renewed each minute. What is kept for a session is bounded in bytes now, and an answer
+// larger than that bound is refused.
 
 let redis: RedisServer;
 let upstream: RecordingUpstream;
@@ -73,10 +74,19 @@ describe("a session's relayed answers in Redis", () => {
       const key = `toolhost:session:answers:${sessionId}`;
       const keptBytes = async () =>
         (await admin.lrange(key, 0, -1)).reduce((sum, relay) => sum + Buffer.byteLength(relay), 0);
-      // 20 answers of 1 MB each, to requests the server never sent.
       const answer = (id: number, size: number) => ({ jsonrpc: '2.0', id, result: { x: 'x'.repeat(size) } });
+      // An answer of 1 MB (to a request the server never sent) is more than a relay may carry:
+      // refused before anything is sent to Redis, which held each while it hung, for the client
+      // to make smaller (a retry would fail again).
+      const tooLarge = await post(answer(999, 1_000_000), sessionId);
+      expect(tooLarge.status).toBe(413);
+      expect(((await tooLarge.json()) as { error: { message: string } }).error.message).toMatch(
+        /answers posted to this session take \d+ bytes; .* at most 262144 \(256 KiB\)/,
+      );
+      expect(await admin.exists(key)).toBe(0);
+      // 20 answers of 200 KB each: all relayed, what is kept bounded in bytes.
       for (let i = 0; i < 20; i += 1)
-        expect((await post(answer(1000 + i, 1_000_000), sessionId)).status).toBe(202);
+        expect((await post(answer(1000 + i, 200_000), sessionId)).status).toBe(202);
       expect(await keptBytes()).toBeLessThanOrEqual(256 * 1024);
       // An answer of the size a person's confirmation has is kept as before, with its expiry.
       expect((await post(answer(2000, 200), sessionId)).status).toBe(202);

@@ -321,7 +321,13 @@ export class RedisSessions implements ReplicaSessions {
   relayLater(id: string, userId: string, parsed: unknown): boolean {
     const messages = [parsed].flat();
     if (messages.length === 0 || !messages.every(isCancellation)) return false;
-    const { relay, send } = relayOf(this.redis, this.channels, id, messages);
+    let made: ReturnType<typeof relayOf>;
+    try {
+      made = relayOf(this.redis, this.channels, id, messages);
+    } catch {
+      return false; // too large to relay: more than a user's share, too
+    }
+    const { relay, send } = made;
     // Another user's cancellations must not stop this user's calls: relayed only once the record says whose it is.
     const owned = async () => {
       if ((await this.find(id))?.userId === userId) await send();

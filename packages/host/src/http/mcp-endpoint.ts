@@ -197,8 +197,11 @@ export class McpEndpoint {
     if (shared && req.method === 'POST' && forRunningRequests(parsed)) {
       // Only the replica that sent the request, or runs the call cancelled, knows its id: every
       // one holding the session gets the message (the others ignore an id they do not hold).
-      const relayed = (await shared.relayAnswers(sessionId, userId, parsed).catch(() => false)) !== false;
-      if (relayed) return void res.writeHead(202).end();
+      const refused = await shared.relayAnswers(sessionId, userId, parsed).catch((e: Error) => e);
+      if (!refused) return void res.writeHead(202).end();
+      // Too large to relay (payload_too_large): the client's to make smaller, a retry fails again.
+      if ((refused as { code?: string }).code === 'payload_too_large')
+        return jsonRpcError(res, 413, refused.message);
       // Redis away: a cancellation (sent once, never answered) still reaches a call this replica runs.
       if (![parsed].flat().every((m) => cancelledRequestOf(m) !== undefined))
         return jsonRpcError(res, 503, STORE_AWAY.message);

@@ -21,12 +21,7 @@ export const httpSection = {
       'x-env': 'TOOLHOST_PORT',
       'x-flag': '--http [port]',
     },
-    path: {
-      type: 'string',
-      pattern: '^/',
-      description: 'Path of the MCP endpoint.',
-      default: '/mcp',
-    },
+    path: { type: 'string', pattern: '^/', description: 'Path of the MCP endpoint.', default: '/mcp' },
     publicUrl: {
       type: 'string',
       format: 'uri',
