@@ -1,5 +1,6 @@
 import { ToolError } from '@toolhost/core';
 import type { Cluster, ClusterOptions, Redis, RedisOptions as RedisClientOptions } from 'ioredis';
+import { DROPPED_FROZEN } from './frozen-connection.js';
 import type { StoreLogger } from './ports.js';
 import { redactRedisUrl } from './redis-url.js';
 
@@ -302,11 +303,18 @@ function watchConnection(client: SharedRedis, shown: string, options: RedisOptio
   let lastError: string | undefined;
   const startErrors: Error[] = [];
   let started = false;
+  // Dropped as frozen (StoreHealth): the probe told the outage and tells its end; the errors
+  // of reconnecting to a Redis still frozen would tell it again.
+  let toldByProbe = false;
+  client.on(DROPPED_FROZEN, () => {
+    toldByProbe = true;
+  });
   client.on('error', (e: Error) => {
     if (!started) {
       startErrors.push(e);
       return;
     }
+    if (toldByProbe) return;
     // One line per outage, not per reconnect attempt.
     if (lastError === e.message) return;
     lastError = e.message;
@@ -321,6 +329,7 @@ function watchConnection(client: SharedRedis, shown: string, options: RedisOptio
     if (!started) startErrors.push(e);
   });
   client.on('ready', () => {
+    toldByProbe = false;
     if (lastError !== undefined) logger?.info({ redis: shown }, 'shared store (Redis) reachable again');
     lastError = undefined;
   });

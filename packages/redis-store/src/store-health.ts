@@ -1,9 +1,17 @@
 import type { Cluster, Redis } from 'ioredis';
+import { dropFrozen } from './frozen-connection.js';
 import type { StoreLogger } from './ports.js';
 import type { SharedRedis } from './redis-client.js';
 
 /** Why the store is down, or undefined while every node it needs answers. */
 type Verdict = string | undefined;
+
+/**
+ * Probes in a row whose PING Redis left unanswered (an error is an answer) before its connection
+ * is dropped as frozen: about two command timeouts' worth at the defaults, so that a Redis busy a
+ * moment (a slow script, a large DEL) keeps its connection.
+ */
+const SILENT_PROBES = 2;
 
 function within<T>(ms: number, work: Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
@@ -19,7 +27,8 @@ function within<T>(ms: number, work: Promise<T>): Promise<T> {
  * and a Redis Cluster's client stays "ready" while one master is down or a slot range has no
  * copy, though the calls whose keys live there fail. Each probe PINGs the master (every master
  * of a cluster, and asks one whether all slots are served), each within `timeoutMs`; a change
- * of verdict is logged once, with its reason.
+ * of verdict is logged once, with its reason. A Redis (not a cluster) that leaves SILENT_PROBES
+ * PINGs in a row unanswered has its connection dropped (see `dropFrozen`).
  */
 export class StoreHealth {
   private verdict: Verdict;
@@ -27,6 +36,8 @@ export class StoreHealth {
   private logged = false;
   private readonly timer: NodeJS.Timeout;
   private probing = false;
+  /** PINGs in a row the (non-cluster) Redis left unanswered. */
+  private silent = 0;
 
   constructor(
     private readonly redis: SharedRedis,
@@ -62,7 +73,7 @@ export class StoreHealth {
 
   private async check(): Promise<Verdict> {
     if (this.redis.status !== 'ready') return `connection ${this.redis.status}`;
-    if (!this.redis.isCluster) return this.ping(this.redis as Redis, 'Redis');
+    if (!this.redis.isCluster) return this.pingOrDrop(this.redis as Redis);
     const cluster = this.redis as Cluster;
     const masters = cluster.nodes('master');
     if (masters.length === 0) return 'no cluster master known';
@@ -94,11 +105,26 @@ export class StoreHealth {
     return undefined;
   }
 
-  private async ping(node: Redis, what: string): Promise<Verdict> {
+  private async pingOrDrop(redis: Redis): Promise<Verdict> {
+    let unanswered = false;
+    const verdict = await this.ping(redis, 'Redis', () => {
+      unanswered = true;
+    });
+    this.silent = unanswered ? this.silent + 1 : 0;
+    if (this.silent >= SILENT_PROBES) {
+      this.silent = 0;
+      dropFrozen(redis);
+    }
+    return verdict;
+  }
+
+  private async ping(node: Redis, what: string, unanswered = () => {}): Promise<Verdict> {
     try {
       await within(this.timeoutMs, node.ping());
       return undefined;
     } catch (e) {
+      // No reply by our timeout or the client's, whichever came first (an error is a reply).
+      if ((e as Error).name !== 'ReplyError') unanswered();
       return `${what}: ${(e as Error).message}`;
     }
   }
