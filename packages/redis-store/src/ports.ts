@@ -120,6 +120,7 @@ export interface ReplicaSessions {
    * holding the session (`userId`'s), a message or a batch. Rejects while Redis is away;
    * cancellations alone are relayed all the same once it answers again (within a minute, within
    * the user's share of what a replica keeps meanwhile), since their client sends them once.
+   * Rejects with `payload_too_large`, sending nothing, where they take more than 256 KiB.
    */
   relayAnswers(id: string, userId: string, parsed: unknown): Promise<void>;
   /**
