@@ -24,8 +24,10 @@ describe('@toolhost/engine entries', () => {
   it('exports from ./internal only what other packages use of its building blocks', () => {
     expect(Object.keys(internal).sort()).toEqual([
       'Pacer',
+      'closest',
       'credentialProblem',
       'declaredCredentials',
+      'didYouMean',
       'escapeLines',
       'escapeUnseen',
       'isObject',
