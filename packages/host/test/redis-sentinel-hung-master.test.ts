@@ -3,6 +3,7 @@ import { createHost, type Host } from '../src/host.js';
 import {
   closeClient,
   type RedisServer,
+  redisCli,
   redisClient,
   type Sentinels,
   startRedisServer,
@@ -26,11 +27,13 @@ beforeAll(async () => {
     {
       plugins: ['toolhost-plugin-echo'],
       toolSets: { EchoApi: { baseUrl: 'http://127.0.0.1:9' } },
-      // Writes the promoted master takes alone (it has no replica while the old one hangs).
+      // Writes the promoted master takes alone (it has no replica while the old one hangs). A
+      // command's timeout longer than the test: the connection to the hung master is not dropped
+      // as frozen meanwhile, so only the Sentinels' word moves the host.
       store: {
         redisUrl: 'redis://unused.invalid:6379',
         sentinels: sentinel.nodes,
-        commandTimeoutMs: 1000,
+        commandTimeoutMs: 60_000,
         replicaAcks: 0,
       },
     },
@@ -44,6 +47,32 @@ afterAll(async () => {
   await sentinel?.close();
   await replica?.close();
   await master?.close();
+});
+
+/** The clients subscribed on the Sentinel (the failover detector's): `sub=` above 0. */
+const subscribedOnSentinel = () =>
+  redisCli(Number(sentinel.nodes[0].split(':')[1]), 'client', 'list')
+    .trim()
+    .split('\n')
+    .filter((line) => / sub=[1-9]/.test(line)).length;
+
+describe('a host on Redis Sentinel, closed', () => {
+  it('leaves no connection open on the Sentinels (a CLI would not exit)', async () => {
+    const before = subscribedOnSentinel();
+    const other = await createHost(
+      {
+        plugins: ['toolhost-plugin-echo'],
+        toolSets: { EchoApi: { baseUrl: 'http://127.0.0.1:9' } },
+        store: { redisUrl: 'redis://unused.invalid:6379', sentinels: sentinel.nodes },
+      },
+      { configDir: fixtureApp, env: { TOOLHOST_TOKEN_KEY: 'token-key-for-a-hung-master' } },
+    );
+    await other.metrics();
+    // Its store's connection and its subscriber's each listen for failovers there.
+    await expect.poll(subscribedOnSentinel, { timeout: 5000 }).toBeGreaterThan(before);
+    await other.close();
+    await expect.poll(subscribedOnSentinel, { timeout: 5000 }).toBe(before);
+  }, 30_000);
 });
 
 describe('a Sentinel failover away from a master that hangs', () => {

@@ -31,7 +31,11 @@ export function watchClusterSubscriber(
   moved: () => void,
   options: SubscriberWatchOptions,
 ): () => void {
-  const subscriber = (cluster as unknown as { subscriber: ClusterSubscriber }).subscriber;
+  const found = (cluster as unknown as { subscriber?: Partial<ClusterSubscriber> }).subscriber;
+  // A private part of ioredis: another version may name it otherwise. The host then serves as it
+  // did before this watch (a subscription on a hung node heard again once that node wakes).
+  if (typeof found?.getInstance !== 'function') return () => {};
+  const subscriber = found as ClusterSubscriber;
   // Moved from the connection it has now: what was published on the way was missed.
   let heard = subscriber.getInstance() ?? undefined;
   let checking = false;

@@ -17,6 +17,8 @@ export const DROPPED_FROZEN = 'toolhost:dropped-frozen';
  */
 export function dropFrozen(redis: Redis): void {
   if (redis.status !== 'ready') return;
+  const ids = connectionIds.get(redis);
+  if (ids) [ids.dropped, ids.current] = [ids.current, undefined];
   redis.emit(DROPPED_FROZEN);
   const waiting = redis.commandQueue;
   // Destroyed, not ended: an end waits to write what Redis will not read.
@@ -24,4 +26,33 @@ export function dropFrozen(redis: Redis): void {
   // Emptied before the close, which would keep them to send again on the next connection.
   const dropped = new Error('Redis stopped answering: its connection was dropped');
   for (let item = waiting.shift(); item; item = waiting.shift()) item.command.reject(dropped);
+}
+
+/** Each client's connection as Redis numbers it (CLIENT ID), and the one dropped as frozen. */
+const connectionIds = new WeakMap<Redis, { current?: number; dropped?: number }>();
+
+/**
+ * Has Redis end a connection `dropFrozen` dropped, first thing on the next one. What the system
+ * had taken off the dropped socket still reaches Redis when it wakes, and could be applied after
+ * what the new connection sends once ready (a claim given back, a spend taken back), undoing
+ * the undo; killed by id first, what Redis has not read of it yet is discarded. The kill goes
+ * out from a listener put before any other on `ready`, ahead of every command of the new
+ * connection. A user whose ACL forbids CLIENT KILL keeps the risk, as before.
+ */
+export function endDroppedOnReconnect(redis: Redis): void {
+  const ids: { current?: number; dropped?: number } = {};
+  connectionIds.set(redis, ids);
+  const noteId = () =>
+    redis.client('ID').then(
+      (id) => {
+        ids.current = Number(id);
+      },
+      () => {},
+    );
+  redis.prependListener('ready', () => {
+    if (ids.dropped !== undefined) void redis.client('KILL', 'ID', String(ids.dropped)).catch(() => {});
+    ids.dropped = undefined;
+    void noteId();
+  });
+  if (redis.status === 'ready') void noteId();
 }

@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DROPPED_FROZEN, dropFrozen } from './frozen-connection.js';
 import type { StoreLogger } from './ports.js';
 import { RedisChannels } from './redis-channels.js';
 import { connectRedis } from './redis-client.js';
@@ -129,4 +130,57 @@ describe('a Redis frozen under a ready connection', () => {
       redis.disconnect();
     }
   }, 30_000);
+
+  it('keeps the connection of a Redis silent for less than a command’s timeout (busy a moment)', async () => {
+    const redis = (await connectRedis(server.url, undefined, { commandTimeoutMs: 4000 })) as Redis;
+    // As the shared store sets it up: PINGs of 300 ms, dropped only after a command's timeout.
+    const health = new StoreHealth(redis, 'redis://test', undefined, 300, 100, 4000);
+    let dropped = 0;
+    redis.on(DROPPED_FROZEN, () => {
+      dropped += 1;
+    });
+    try {
+      server.pause();
+      const write = redis.set('busy:1', 'y').then(
+        () => 'written',
+        (e: Error) => e.message,
+      );
+      // Several PINGs in a row go unanswered meanwhile, the write still within its timeout.
+      await sleep(1500);
+      server.resume();
+      expect(await write).toBe('written');
+      expect(dropped).toBe(0);
+      expect(await redis.get('busy:1')).toBe('y');
+    } finally {
+      server.resume();
+      health.stop();
+      redis.disconnect();
+    }
+  }, 20_000);
+
+  it('has Redis end the dropped connection first thing on the next connection', async () => {
+    const redis = (await connectRedis(server.url, undefined, { commandTimeoutMs: 4000 })) as Redis;
+    const kills = async () =>
+      Number(/cmdstat_client\|kill:calls=(\d+)/.exec(await redis.info('commandstats'))?.[1] ?? 0);
+    try {
+      await redis.config('RESETSTAT');
+      // What the new connection is known by, for a drop to name it to Redis.
+      await redis.client('ID');
+      server.pause();
+      const pending = redis.set('claim', 'mine').catch(() => 'failed');
+      dropFrozen(redis);
+      expect(await pending).toBe('failed');
+      // What a give-back sends once the next connection is ready (MONITOR shows no CLIENT KILL).
+      const gaveBack = new Promise((resolve) =>
+        redis.once('ready', () => redis.del('claim').then(resolve, resolve)),
+      );
+      server.resume();
+      await gaveBack;
+      expect(await kills()).toBe(1);
+      expect(await redis.get('claim')).toBeNull();
+    } finally {
+      server.resume();
+      redis.disconnect();
+    }
+  }, 20_000);
 });

@@ -1,6 +1,6 @@
 import { ToolError } from '@toolhost/core';
 import type { Cluster, ClusterOptions, Redis, RedisOptions as RedisClientOptions } from 'ioredis';
-import { DROPPED_FROZEN } from './frozen-connection.js';
+import { DROPPED_FROZEN, endDroppedOnReconnect } from './frozen-connection.js';
 import type { StoreLogger } from './ports.js';
 import { redactRedisUrl } from './redis-url.js';
 
@@ -279,10 +279,6 @@ function createClient(ioredis: IoRedis, url: string, options: RedisOptions): Sha
       lazyConnect: true,
       enableOfflineQueue: false,
       ...(options.keyPrefix ? { keyPrefix: options.keyPrefix } : {}),
-      // The slots asked again every 2 s, not only on a MOVED or a closed connection: a master that
-      // hangs keeps its connection open, and its slots' commands would time out on it for as long
-      // as it hangs, its replica promoted seconds after.
-      slotsRefreshInterval: 2000,
       // Each node's connection: the URL's credentials and TLS, the same timeouts.
       redisOptions: {
         ...clusterNodeOptions(url),
@@ -392,5 +388,6 @@ export async function connectRedis(
   }
   connection.started();
   keepReconnecting(client);
+  if (!client.isCluster) endDroppedOnReconnect(client as Redis);
   return client;
 }

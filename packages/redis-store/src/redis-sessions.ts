@@ -5,6 +5,7 @@ import type { RedisChannels } from './redis-channels.js';
 import { execAll, inRedis, onceRedisAnswers, type SharedRedis } from './redis-client.js';
 import { ANSWERS_CHANNEL, ANSWERS_KEPT_MS, answersKey, relayOf } from './session-relays.js';
 import { TouchTimes } from './touch-times.js';
+import { UnsavedRecords } from './unsaved-records.js';
 
 const CLOSED_CHANNEL = 'toolhost:session:closed';
 const COMPLETION_CHANNEL = 'toolhost:session:elicitation-complete';
@@ -65,6 +66,8 @@ const isCancellation = (m: unknown) =>
 export class RedisSessions implements ReplicaSessions {
   /** When each session's expiry was last extended by this replica. */
   private readonly touched: TouchTimes;
+  /** Records of failed opens that may have landed, deleted once Redis answers (one loop for all). */
+  private readonly unsaved: UnsavedRecords;
   private readonly handed = new Set<string>();
   /** Told of a session ended elsewhere that this replica learnt of without its notice. */
   private readonly closed = new Set<(id: string) => void>();
@@ -78,18 +81,21 @@ export class RedisSessions implements ReplicaSessions {
   ) {
     this.deferred = new DeferredWrites(redis, MAX_DEFERRED_BYTES, USER_DEFERRED_SHARE);
     this.touched = new TouchTimes(idleMs);
+    this.unsaved = new UnsavedRecords(redis, this.key, idleMs);
   }
 
   private key = (id: string) => `toolhost:session:${id}`;
 
   async save(id: string, record: SessionRecord): Promise<void> {
     const at = Date.now();
+    // Refused unsent where the connection is not ready (no offline queue): nothing to undo then.
+    const sent = this.redis.status === 'ready';
     try {
       await inRedis(() => this.redis.set(this.key(id), JSON.stringify(record), 'PX', this.idleMs));
     } catch (e) {
       // A SET that timed out on a frozen Redis still lands when it thaws: a session whose opening
       // failed (its client never told the id) would be left in the store, counted nowhere.
-      void this.remove(id);
+      if (sent) this.unsaved.add(id);
       throw e;
     }
     // Only once stored: a refused open (Redis away) is retried under a new id, and noting each

@@ -133,7 +133,8 @@ async function storeOn(
   await tokenStore.listenForChanges();
   const pacing = sharedPacers(redis, logger);
   const commandTimeoutMs = store.commandTimeoutMs ?? 5000;
-  const health = new StoreHealth(redis, redactRedisUrl(url), logger, Math.min(commandTimeoutMs, 2000));
+  const probeMs = Math.min(commandTimeoutMs, 2000);
+  const health = new StoreHealth(redis, redactRedisUrl(url), logger, probeMs, 1000, commandTimeoutMs);
   const results = new RedisResults(redis, cipher, logger, options.largestResultBytes);
   const signingKey = (purpose: string) => cipher.derive(purpose);
   return {
@@ -170,7 +171,10 @@ async function storeOn(
     async close() {
       health.stop();
       await channels.close();
-      await redis.quit().catch(() => redis.disconnect());
+      await redis.quit().catch(() => {});
+      // What QUIT leaves open: the Sentinel connections of the failover detector, which would
+      // keep a CLI's process alive (only the connector's disconnect closes them).
+      redis.disconnect();
     },
   };
 }

@@ -8,10 +8,15 @@ type Verdict = string | undefined;
 
 /**
  * Probes in a row whose PING Redis left unanswered (an error is an answer) before its connection
- * is dropped as frozen: about two command timeouts' worth at the defaults, so that a Redis busy a
- * moment (a slow script, a large DEL) keeps its connection.
+ * is dropped as frozen, and at least as long a silence as a command's timeout: a Redis busy a
+ * moment (a slow script, a large DEL) keeps its connection, and every command waiting on a
+ * dropped one had already been answered that it failed.
  */
 const SILENT_PROBES = 2;
+
+/** Has the cluster client ask for the slots again (it would only on a MOVED or a closed connection). */
+const refreshSlots = (cluster: Cluster) =>
+  (cluster as unknown as { refreshSlotsCache(cb?: () => void): void }).refreshSlotsCache(() => {});
 
 function within<T>(ms: number, work: Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
@@ -36,8 +41,9 @@ export class StoreHealth {
   private logged = false;
   private readonly timer: NodeJS.Timeout;
   private probing = false;
-  /** PINGs in a row the (non-cluster) Redis left unanswered. */
+  /** PINGs in a row the (non-cluster) Redis left unanswered, and since when (ms since the epoch). */
   private silent = 0;
+  private silentSince = 0;
 
   constructor(
     private readonly redis: SharedRedis,
@@ -45,6 +51,8 @@ export class StoreHealth {
     private readonly logger: StoreLogger | undefined,
     private readonly timeoutMs: number,
     everyMs = 1000,
+    /** How long Redis must leave PINGs unanswered before its connection is dropped (its command timeout). */
+    private readonly dropAfterMs = 2 * timeoutMs,
   ) {
     this.timer = setInterval(() => void this.probe(), everyMs);
     this.timer.unref();
@@ -72,7 +80,10 @@ export class StoreHealth {
   }
 
   private async check(): Promise<Verdict> {
-    if (this.redis.status !== 'ready') return `connection ${this.redis.status}`;
+    if (this.redis.status !== 'ready') {
+      this.silent = 0;
+      return `connection ${this.redis.status}`;
+    }
     if (!this.redis.isCluster) return this.pingOrDrop(this.redis as Redis);
     const cluster = this.redis as Cluster;
     const masters = cluster.nodes('master');
@@ -81,7 +92,12 @@ export class StoreHealth {
       masters.map((node) => this.ping(node, `cluster node ${node.options.host}:${node.options.port}`)),
     );
     const down = answers.find((a) => a !== undefined);
-    if (down) return down;
+    if (down) {
+      // A master that hangs keeps its connection, and the client its slots, until it wakes:
+      // asked again, the cluster names its promoted replica once it has one.
+      refreshSlots(cluster);
+      return down;
+    }
     // The client drops a master whose connection closed: its slots are then served by no one
     // it knows, while the others answer and call the cluster healthy until their node timeout.
     const live = new Set(masters.map((n) => `${n.options.host}:${n.options.port}`));
@@ -91,7 +107,7 @@ export class StoreHealth {
       if (owner === undefined || !live.has(owner)) {
         // Asks the cluster again (the client would only on a failed command): a master back, or
         // its replica promoted, is then found by the next probe.
-        (cluster as unknown as { refreshSlotsCache(cb?: () => void): void }).refreshSlotsCache(() => {});
+        refreshSlots(cluster);
         return `cluster node ${owner ?? '(none)'} unreachable: slot ${slot} has no serving copy`;
       }
     }
@@ -107,11 +123,13 @@ export class StoreHealth {
 
   private async pingOrDrop(redis: Redis): Promise<Verdict> {
     let unanswered = false;
+    const asked = Date.now();
     const verdict = await this.ping(redis, 'Redis', () => {
       unanswered = true;
     });
+    if (unanswered && this.silent === 0) this.silentSince = asked;
     this.silent = unanswered ? this.silent + 1 : 0;
-    if (this.silent >= SILENT_PROBES) {
+    if (this.silent >= SILENT_PROBES && Date.now() - this.silentSince >= this.dropAfterMs) {
       this.silent = 0;
       dropFrozen(redis);
     }

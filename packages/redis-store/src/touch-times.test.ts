@@ -58,6 +58,40 @@ describe('RedisSessions: sessions it extended', () => {
   }, 30_000);
 });
 
+describe('RedisSessions: opens whose record may have landed though its write failed', () => {
+  it('deletes them once Redis answers, one loop for all, publishing no end nobody was told of', async () => {
+    const own = await startLocalRedis();
+    const redis = await connectRedis(own.url, undefined, { commandTimeoutMs: 300 });
+    redis.on('error', () => {});
+    const channels = await RedisChannels.open(redis);
+    const calls = async (command: string) =>
+      Number(new RegExp(`cmdstat_${command}:calls=(\\d+)`).exec(await redis.info('commandstats'))?.[1] ?? 0);
+    try {
+      const sessions = new RedisSessions(redis, channels, 30 * 60_000);
+      await redis.config('RESETSTAT');
+      own.pause();
+      // Sent to a Redis that froze: each SET times out, and lands when it thaws.
+      await Promise.all(
+        Array.from({ length: 200 }, () => sessions.save(randomUUID(), record).catch(() => undefined)),
+      );
+      await new Promise((r) => setTimeout(r, 2000));
+      own.resume();
+      await expect.poll(() => redis.dbsize(), { timeout: 10_000 }).toBe(0);
+      await new Promise((r) => setTimeout(r, 1000));
+      // A loop per failed open tried its DEL every half second while Redis was away (each with a
+      // listener and a timer: thousands of refused opens kept the event loop busy), then ended
+      // the session everywhere: three DELs and a PUBLISH each.
+      expect(await calls('del')).toBeLessThan(260);
+      expect(await calls('publish')).toBe(0);
+    } finally {
+      own.resume();
+      await channels.close();
+      redis.disconnect();
+      await own.stop();
+    }
+  }, 30_000);
+});
+
 describe('TouchTimes', () => {
   it('forgets from the oldest note, stopping at the first still fresh; a renewed note is the newest', () => {
     const times = new TouchTimes(1000, 3);
