@@ -3,7 +3,6 @@ import { createHost, type Host } from '../src/host.js';
 import {
   closeClient,
   type RedisServer,
-  redisCli,
   redisClient,
   type Sentinels,
   startRedisServer,
@@ -13,7 +12,8 @@ import {
 import { fixtureApp, tokenStoreOf } from './support.js';
 
 // A master that hangs (paused, cut off) rather than dies keeps the host's connection open and
-// "ready": the host must follow the Sentinels' failover all the same, not wait on it.
+// "ready": the host must follow the Sentinels' failover all the same, not wait on it (its
+// connection, silent a command's timeout, is dropped and made again to the promoted replica).
 let master: RedisServer;
 let replica: RedisServer;
 let sentinel: Sentinels;
@@ -27,13 +27,13 @@ beforeAll(async () => {
     {
       plugins: ['toolhost-plugin-echo'],
       toolSets: { EchoApi: { baseUrl: 'http://127.0.0.1:9' } },
-      // Writes the promoted master takes alone (it has no replica while the old one hangs). A
-      // command's timeout longer than the test: the connection to the hung master is not dropped
-      // as frozen meanwhile, so only the Sentinels' word moves the host.
+      // Writes the promoted master takes alone (it has no replica while the old one hangs). Its
+      // connection to the hung master, silent a command's timeout, is dropped as frozen, and
+      // made again to the master the Sentinels name.
       store: {
         redisUrl: 'redis://unused.invalid:6379',
         sentinels: sentinel.nodes,
-        commandTimeoutMs: 60_000,
+        commandTimeoutMs: 1000,
         replicaAcks: 0,
       },
     },
@@ -47,32 +47,6 @@ afterAll(async () => {
   await sentinel?.close();
   await replica?.close();
   await master?.close();
-});
-
-/** The clients subscribed on the Sentinel (the failover detector's): `sub=` above 0. */
-const subscribedOnSentinel = () =>
-  redisCli(Number(sentinel.nodes[0].split(':')[1]), 'client', 'list')
-    .trim()
-    .split('\n')
-    .filter((line) => / sub=[1-9]/.test(line)).length;
-
-describe('a host on Redis Sentinel, closed', () => {
-  it('leaves no connection open on the Sentinels (a CLI would not exit)', async () => {
-    const before = subscribedOnSentinel();
-    const other = await createHost(
-      {
-        plugins: ['toolhost-plugin-echo'],
-        toolSets: { EchoApi: { baseUrl: 'http://127.0.0.1:9' } },
-        store: { redisUrl: 'redis://unused.invalid:6379', sentinels: sentinel.nodes },
-      },
-      { configDir: fixtureApp, env: { TOOLHOST_TOKEN_KEY: 'token-key-for-a-hung-master' } },
-    );
-    await other.metrics();
-    // Its store's connection and its subscriber's each listen for failovers there.
-    await expect.poll(subscribedOnSentinel, { timeout: 5000 }).toBeGreaterThan(before);
-    await other.close();
-    await expect.poll(subscribedOnSentinel, { timeout: 5000 }).toBe(before);
-  }, 30_000);
 });
 
 describe('a Sentinel failover away from a master that hangs', () => {

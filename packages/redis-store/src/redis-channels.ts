@@ -108,8 +108,6 @@ export class RedisChannels {
 
   async close(): Promise<void> {
     this.unwatch();
-    await this.subscriber.quit().catch(() => {});
-    // As the store's own connection: QUIT leaves the failover detector's Sentinel connections open.
-    this.subscriber.disconnect();
+    await this.subscriber.quit().catch(() => this.subscriber.disconnect());
   }
 }

@@ -269,10 +269,6 @@ function createClient(ioredis: IoRedis, url: string, options: RedisOptions): Sha
     // The first connection must not retry: start-up reports the failure instead.
     retryStrategy: () => null,
     sentinelRetryStrategy: () => null,
-    // Told by the Sentinels of a failover (`+switch-master`), the client leaves the old master:
-    // one that hangs (paused, cut off) keeps its connection open and "ready", and every command
-    // would time out on it, then land there once it wakes, still master a few seconds, and be lost.
-    failoverDetector: true,
   };
   if (options.cluster?.length)
     return new Cluster(options.cluster.map(hostPort), {

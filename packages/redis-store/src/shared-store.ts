@@ -171,10 +171,7 @@ async function storeOn(
     async close() {
       health.stop();
       await channels.close();
-      await redis.quit().catch(() => {});
-      // What QUIT leaves open: the Sentinel connections of the failover detector, which would
-      // keep a CLI's process alive (only the connector's disconnect closes them).
-      redis.disconnect();
+      await redis.quit().catch(() => redis.disconnect());
     },
   };
 }
