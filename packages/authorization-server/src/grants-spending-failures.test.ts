@@ -198,13 +198,19 @@ class GoneAfterSpending extends MemoryStateStore {
   }
 }
 
+/** A grant whose refresh the store took and never acknowledged, silent past the take-back's wait. */
+async function refreshUnanswered() {
+  const store = new GoneAfterSpending();
+  const grants = newGrants(store);
+  const { grant, refreshToken } = await started(grants);
+  store.armed = true;
+  await expect(refreshed(grants, refreshToken)).rejects.toThrow('no replica');
+  return { store, grants, grant, refreshToken };
+}
+
 describe('a presentation whose spending the store never answers about while it waits (a long failover)', () => {
   it('lets the client’s retry on the same host refresh: no reuse, and the grant stands', async () => {
-    const store = new GoneAfterSpending();
-    const grants = newGrants(store);
-    const { grant, refreshToken } = await started(grants);
-    store.armed = true;
-    await expect(refreshed(grants, refreshToken)).rejects.toThrow('no replica');
+    const { store, grants, grant, refreshToken } = await refreshUnanswered();
     // The rotation stands in the store, the store answering again before anything took it back.
     store.back();
     expect((await grants.grant(grant.id))?.refreshHash).not.toBe(hashOf(refreshToken));
@@ -215,11 +221,7 @@ describe('a presentation whose spending the store never answers about while it w
   }, 15_000);
 
   it('takes the rotation back in the background once the store answers: a retry on another replica refreshes', async () => {
-    const store = new GoneAfterSpending();
-    const grants = newGrants(store);
-    const { grant, refreshToken } = await started(grants);
-    store.armed = true;
-    await expect(refreshed(grants, refreshToken)).rejects.toThrow('no replica');
+    const { store, grants, grant, refreshToken } = await refreshUnanswered();
     store.back();
     await expect
       .poll(async () => (await grants.grant(grant.id))?.refreshHash, { timeout: 10_000 })
@@ -247,11 +249,7 @@ describe('a presentation whose spending the store never answers about while it w
   }, 15_000);
 
   it('ends the grant when the client revokes the token meanwhile, rather than bring it back', async () => {
-    const store = new GoneAfterSpending();
-    const grants = newGrants(store);
-    const { grant, refreshToken } = await started(grants);
-    store.armed = true;
-    await expect(refreshed(grants, refreshToken)).rejects.toThrow('no replica');
+    const { store, grants, grant, refreshToken } = await refreshUnanswered();
     store.back();
     // What the revocation endpoint does with a refresh token: its grant, then revoked.
     const revoking = await grants.grantOfRefresh(refreshToken);
@@ -275,11 +273,7 @@ describe('a presentation whose spending the store never answers about while it w
   }, 15_000);
 
   it('still finds reuse in a token its answer handed out', async () => {
-    const store = new GoneAfterSpending();
-    const grants = newGrants(store);
-    const { grant, refreshToken } = await started(grants);
-    store.armed = true;
-    await expect(refreshed(grants, refreshToken)).rejects.toThrow('no replica');
+    const { store, grants, grant, refreshToken } = await refreshUnanswered();
     store.back();
     const next = await refreshed(grants, refreshToken);
     expect(await refreshed(grants, next!)).toBeDefined();
