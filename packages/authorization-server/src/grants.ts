@@ -207,17 +207,18 @@ export class Grants {
     const key = `grant:${id}`;
     const saved = JSON.stringify(grant);
     let spent = false;
+    // The grant nobody holds, where its code's spend fails: now, and (its outcome unknown) again
+    // once the spend is taken back.
+    const withdraw = async () => {
+      await undo(this.store, key, saved, () => this.store.delete(key));
+      await this.lists.takeBack(grant);
+    };
     try {
       await this.store.set(key, saved, ttl, DURABLY);
       await this.lists.add(grant);
-      // Where the spend's outcome stays unknown, its grant goes once the spend is taken back.
-      const thenUndo = () => this.store.delete(key).then(() => this.lists.takeBack(grant));
-      spent = await this.spendCode(presented, id, thenUndo);
+      spent = await this.spendCode(presented, id, withdraw);
     } finally {
-      if (!spent) {
-        await undo(this.store, key, saved, () => this.store.delete(key));
-        await this.lists.takeBack(grant);
-      }
+      if (!spent) await withdraw();
     }
     if (!spent) return undefined;
     await this.lists.settle(grant);

@@ -1,3 +1,4 @@
+import { undo } from './spending-writes.js';
 import type { StateStore } from './state-store.js';
 
 /** How long a spend not taken back is tried again in the background: past that, an outage. */
@@ -74,22 +75,18 @@ export class UnansweredSpends {
 
   /** Tries each remembered spend, oldest first, until the store fails one (it is still away). */
   private async round(): Promise<void> {
-    try {
-      for (const [key, entry] of [...this.byKey]) {
-        if (this.byKey.get(key) !== entry) continue;
-        if (Date.now() > entry.until) {
-          this.byKey.delete(key);
-          continue;
-        }
-        if ((await this.store.get(key)) === entry.written) await entry.takeBack();
-        await this.settle(key, entry);
+    for (const [key, entry] of [...this.byKey]) {
+      if (this.byKey.get(key) !== entry) continue;
+      if (Date.now() > entry.until) {
+        this.byKey.delete(key);
+        continue;
       }
-    } catch {
       // Still away: the next round tries again.
-    } finally {
-      this.timer = undefined;
-      this.schedule();
+      if (!(await undo(this.store, key, entry.written, entry.takeBack))) break;
+      await this.settle(key, entry);
     }
+    this.timer = undefined;
+    this.schedule();
   }
 
   private async settle(key: string, entry: UnansweredSpend): Promise<void> {

@@ -1,4 +1,5 @@
 import type { Cluster, Redis } from 'ioredis';
+import { within } from './within.js';
 
 /** ioredis's ClusterSubscriber (private on the Cluster): the one connection all its SUBSCRIBEs use. */
 interface ClusterSubscriber {
@@ -43,18 +44,11 @@ export function watchClusterSubscriber(
     const connection = subscriber.getInstance();
     if (checking || !connection) return;
     checking = true;
-    let timer: NodeJS.Timeout | undefined;
-    const silent = new Promise<false>((resolve) => {
-      timer = setTimeout(() => resolve(false), options.timeoutMs);
-    });
     try {
-      const answered = await Promise.race([
-        connection.ping().then(
-          () => true,
-          () => false,
-        ),
-        silent,
-      ]);
+      const answered = await within(options.timeoutMs, connection.ping()).then(
+        () => true,
+        () => false,
+      );
       // Still the one asked: ioredis may have moved the subscription while the PING waited.
       if (subscriber.getInstance() !== connection) return;
       if (!answered) connection.disconnect();
@@ -64,7 +58,6 @@ export function watchClusterSubscriber(
         if (before) moved();
       }
     } finally {
-      clearTimeout(timer);
       checking = false;
     }
   };

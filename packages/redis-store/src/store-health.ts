@@ -2,6 +2,7 @@ import type { Cluster, Redis } from 'ioredis';
 import { dropFrozen } from './frozen-connection.js';
 import type { StoreLogger } from './ports.js';
 import type { SharedRedis } from './redis-client.js';
+import { within } from './within.js';
 
 /** Why the store is down, or undefined while every node it needs answers. */
 type Verdict = string | undefined;
@@ -17,14 +18,6 @@ const SILENT_PROBES = 2;
 /** Has the cluster client ask for the slots again (it would only on a MOVED or a closed connection). */
 const refreshSlots = (cluster: Cluster) =>
   (cluster as unknown as { refreshSlotsCache(cb?: () => void): void }).refreshSlotsCache(() => {});
-
-function within<T>(ms: number, work: Promise<T>): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer in ${ms} ms`)), ms);
-  });
-  return Promise.race([work, late]).finally(() => clearTimeout(timer));
-}
 
 /**
  * Whether the shared store serves, probed every `everyMs` rather than read from the client's

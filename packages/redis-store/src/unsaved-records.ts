@@ -36,7 +36,7 @@ export class UnsavedRecords {
     };
     void onceRedisAnswers(this.redis, deleteAll, this.forMs).finally(() => {
       this.draining = false;
-      // Records older than the loop's patience have expired; any added since are its own.
+      // Redis still away past the loop's patience, or ids added as it ended: another loop.
       if (this.ids.size > 0) this.drain();
     });
   }

@@ -1,22 +1,13 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { quoted } from '@toolhost/engine/internal';
 import type { Host } from '../host.js';
-import { PLUGIN_KEYWORD } from '../plugins/discover-plugins.js';
+import { pluginManifestIn } from '../plugins/discover-plugins.js';
 
 /** Where the command runs in a plugin's own package (one being written): how to load it. */
 function ownPlugin(dir: string): string {
-  try {
-    const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as {
-      name?: unknown;
-      keywords?: unknown;
-    };
-    if (!Array.isArray(pkg.keywords) || !pkg.keywords.includes(PLUGIN_KEYWORD)) return '';
-    const name = typeof pkg.name === 'string' ? ` ${quoted(pkg.name)}` : '';
-    return ` This directory is the plugin${name}: load it with --plugins . (once built).`;
-  } catch {
-    return '';
-  }
+  const pkg = pluginManifestIn(dir);
+  if (!pkg) return '';
+  const name = typeof pkg.name === 'string' ? ` ${quoted(pkg.name)}` : '';
+  return ` This directory is the plugin${name}: load it with --plugins . (once built).`;
 }
 
 /**

@@ -77,19 +77,26 @@ export function searchedDirectories(bases: readonly string[]): string[] {
   return [...new Set(bases.flatMap(nodeModulesDirs))];
 }
 
+/** The package.json in `dir` where it is a toolhost plugin's (its keyword names it one), else undefined. */
+export function pluginManifestIn(dir: string): { name?: unknown } | undefined {
+  try {
+    const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as {
+      name?: unknown;
+      keywords?: string[];
+    };
+    return pkg.keywords?.includes(PLUGIN_KEYWORD) ? pkg : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Installed toolhost plugins visible from the given directories, by package name. */
 export function discoverPlugins(bases: readonly string[]): string[] {
   const found = new Set<string>();
   for (const base of bases) {
     for (const nm of nodeModulesDirs(base)) {
       for (const name of candidates(nm)) {
-        if (found.has(name)) continue;
-        try {
-          const pkg = JSON.parse(readFileSync(join(nm, name, 'package.json'), 'utf8')) as {
-            keywords?: string[];
-          };
-          if (pkg.keywords?.includes(PLUGIN_KEYWORD)) found.add(name);
-        } catch {}
+        if (!found.has(name) && pluginManifestIn(join(nm, name))) found.add(name);
       }
     }
   }
